@@ -1,0 +1,99 @@
+/**
+ * The one error type of Engram. Every failure that crosses a module boundary is an `EngramError`
+ * with a stable `code`; interfaces translate codes to exit codes, HTTP statuses or MCP tool errors.
+ */
+
+/** Stable machine-readable error codes. */
+export type EngramErrorCode =
+  | 'INVALID_INPUT'
+  | 'NOT_FOUND'
+  | 'SCOPE_DENIED'
+  | 'CONFLICT'
+  | 'EMBEDDING_DIMENSION_MISMATCH'
+  | 'EMBEDDING_MODEL_MISMATCH'
+  | 'EMBEDDING_FAILED'
+  | 'STORAGE_UNAVAILABLE'
+  | 'STORAGE_CORRUPT'
+  | 'LOCKED'
+  | 'UNAUTHORIZED'
+  | 'INTERNAL';
+
+const BRAND = Symbol.for('engram.error');
+
+/**
+ * An error with a stable code, structured details and an optional cause.
+ *
+ * @example
+ * ```ts
+ * throw new EngramError('NOT_FOUND', 'No memory 01J… in scope acme/shared.', { details: { id: '01J…' } });
+ * ```
+ */
+export class EngramError extends Error {
+  readonly code: EngramErrorCode;
+  readonly details: Readonly<Record<string, unknown>>;
+  readonly [BRAND] = true;
+
+  constructor(
+    code: EngramErrorCode,
+    message: string,
+    options: { details?: Record<string, unknown>; cause?: unknown } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'EngramError';
+    this.code = code;
+    this.details = Object.freeze({ ...(options.details ?? {}) });
+  }
+
+  /** A plain JSON form for wire protocols: never includes the stack or the cause. */
+  toJSON(): { code: EngramErrorCode; message: string; details?: Record<string, unknown> } {
+    return Object.keys(this.details).length > 0
+      ? { code: this.code, message: this.message, details: { ...this.details } }
+      : { code: this.code, message: this.message };
+  }
+}
+
+/**
+ * Brand check that works across duplicated installs (unlike `instanceof`).
+ *
+ * @example
+ * ```ts
+ * try { await engram.get('x', { scopes: ['t/a'] }); } catch (e) { if (isEngramError(e)) console.log(e.code); }
+ * ```
+ */
+export function isEngramError(value: unknown): value is EngramError {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+}
+
+/** Is this code the caller's fault (bad input, missing thing, denied), as opposed to ours? */
+export function isClientFault(code: EngramErrorCode): boolean {
+  return (
+    code === 'INVALID_INPUT' ||
+    code === 'NOT_FOUND' ||
+    code === 'SCOPE_DENIED' ||
+    code === 'CONFLICT' ||
+    code === 'UNAUTHORIZED' ||
+    code === 'EMBEDDING_MODEL_MISMATCH' ||
+    code === 'EMBEDDING_DIMENSION_MISMATCH'
+  );
+}
+
+/** The message catalogue: every user-facing message says what was wrong and how to fix it. */
+export const messages = {
+  noScopes: () =>
+    'A read must name the scopes it may see: pass at least one scope (CLI: --scope tenant/..., API: scopes: ["tenant/..."]). There is no "everything" default.',
+  badScope: (scope: string, why: string) =>
+    `Invalid scope "${truncate(scope, 80)}": ${why}. A scope is a path of segments like "acme/users/alice", each segment matching [A-Za-z0-9_-][A-Za-z0-9_.-]* (never "." or "..").`,
+  notFound: (id: string) =>
+    `No memory with id ${truncate(id, 40)} in the scopes this read may see. Check the id and pass the scope it was written in.`,
+  modelMismatch: (stored: string, given: string) =>
+    `This database was created with the embedding model "${stored}" but was opened with "${given}". Open it with the same embedder (e.g. --embedder ${stored.split(':')[0]}), or re-embed into a new database with "engram export" / "engram import".`,
+  dimensionMismatch: (stored: number, given: number) =>
+    `This database stores ${stored}-dimensional embeddings but the embedder produces ${given}. Open it with the embedder it was created with.`,
+  invalidInput: (summary: string) => `Invalid input: ${summary}`,
+  storageUnavailable: (what: string) =>
+    `The store could not be opened or used: ${what}. Check the path and permissions, and that no other program holds an exclusive lock.`,
+} as const;
+
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
+}

@@ -1,0 +1,187 @@
+/**
+ * The domain model (DESIGN §2): one record shape for every layer, bi-temporal on the claim itself.
+ * Times are epoch milliseconds inside the engine and ISO strings at the interfaces.
+ */
+import type { Scope } from './scope.js';
+
+export const LAYERS = ['episodic', 'semantic', 'procedural', 'statistical'] as const;
+/** The four memory layers. */
+export type Layer = (typeof LAYERS)[number];
+
+export const STATUSES = ['active', 'superseded', 'decayed', 'expired', 'deleted'] as const;
+/** Lifecycle status; only `active` records appear in default reads. */
+export type MemoryStatus = (typeof STATUSES)[number];
+
+export const PROVENANCE_KINDS = ['episodic', 'statistical', 'document', 'user_stated', 'reflection', 'hybrid'] as const;
+/** How a memory came to be. */
+export type ProvenanceKind = (typeof PROVENANCE_KINDS)[number];
+
+/** Where the raw material of a memory lives, so it can be traced back. */
+export interface SourceRef {
+  system?: string;
+  conversationId?: string;
+  messageId?: string;
+  messageRange?: [string, string];
+  uri?: string;
+}
+
+export interface Provenance {
+  kind: ProvenanceKind;
+  sources: SourceRef[];
+  derivedFrom: string[];
+}
+
+export interface Emotion {
+  /** -1 (negative) .. 1 (positive). */
+  valence: number;
+  /** 0 .. 10; high intensity is a flashbulb memory that decays slower. */
+  intensity: number;
+  mood?: string[];
+}
+
+/** A claim slot: what a semantic/procedural statement says about which subject. */
+export interface ClaimSlot {
+  subject: string;
+  attribute: string;
+  value: string;
+  /** Whether the statement negates the value ("X no longer ..."). */
+  negated?: boolean;
+}
+
+/** The structured parts of an observe→decide→act→evaluate episode (seed 000). */
+export interface EpisodeCycle {
+  perception?: { objects?: string[]; people?: string[]; salience?: number; novelty?: number };
+  context?: { goal?: string; location?: string; sessionId?: string; runId?: string };
+  decision?: { intent?: string; confidence?: number; rationale?: string };
+  action?: { tool?: string; args?: Record<string, unknown> };
+  outcome?: { success?: boolean; reward?: number; detail?: string };
+}
+
+/** Semantic-layer descriptors for concepts and facts. */
+export interface SemanticFields {
+  name?: string;
+  definition?: string;
+  category?: string;
+  properties?: Record<string, unknown>;
+}
+
+/** One past wording of a merged claim. */
+export interface WordingHistoryEntry {
+  content: string;
+  at: number;
+  sources?: SourceRef[];
+}
+
+/**
+ * Layer-specific and auxiliary data, stored as one JSON document beside the flat columns.
+ * Later features add keys here rather than new columns where no index needs them.
+ */
+export interface MemoryData extends EpisodeCycle, SemanticFields {
+  claim?: ClaimSlot;
+  history?: WordingHistoryEntry[];
+  /** Chunking: the parent document and this chunk's position. */
+  parentId?: string;
+  chunkIndex?: number;
+  chunkCount?: number;
+  /** Procedural rules: higher first. */
+  priority?: number;
+  /** Reflections: 1..3. */
+  level?: number;
+  /** Statistical records. */
+  metric?: Record<string, unknown>;
+  /** Exemptions recorded by undo (DESIGN §11.10). */
+  exempt?: { supersession?: boolean; decay?: boolean };
+  compressed?: boolean;
+  [key: string]: unknown;
+}
+
+/** A stored memory (every layer). */
+export interface MemoryRecord {
+  id: string;
+  scope: Scope;
+  layer: Layer;
+  content: string;
+  summary: string | null;
+  tags: string[];
+  entities: string[];
+  /** 0..1, or null while an LLM score is pending (ranked as 1.0 meanwhile). */
+  importance: number | null;
+  salience: number;
+  surprise: number;
+  emotion: Emotion | null;
+  pinned: boolean;
+  mentionCount: number;
+  accessCount: number;
+  lastAccessedAt: number | null;
+  confidence: number;
+  status: MemoryStatus;
+  provenance: Provenance;
+  /** Valid time: when it was true in the world. */
+  validFrom: number;
+  validTo: number | null;
+  occurredAt: number | null;
+  /** Transaction time: when the store came to believe it, and stopped. */
+  recordedAt: number;
+  invalidatedAt: number | null;
+  /** Idempotency key for re-ingesting the same source (conversation id + message id). */
+  sourceKey: string | null;
+  updatedAt: number;
+  data: MemoryData;
+}
+
+/** A record plus the vector it was embedded to; what the write path hands the store. */
+export interface NewMemory {
+  record: MemoryRecord;
+  embedding: Float32Array;
+}
+
+/** Read-time instants (DESIGN §11.3). `undefined` means "now / current". */
+export interface TimeFilter {
+  /** Valid time: what was true at this instant (as known now unless `knownAt`). */
+  asOf?: number;
+  /** Transaction time: what the store believed at this instant. */
+  knownAt?: number;
+  /** Return superseded (and other non-active) versions too. */
+  includeSuperseded?: boolean;
+}
+
+/**
+ * Is a record visible under the given time filter at `now`? (DESIGN §4, §11.3)
+ *
+ * One record carries both axes: `validTo` set by a supersession is only *known* from `invalidatedAt`
+ * on, so a `knownAt` before that sees the claim as open-ended. `asOf` defaults to `knownAt`, then now.
+ * Deleted and expired records are never visible; decayed and superseded ones only with
+ * `includeSuperseded` (superseded ones are also visible in `asOf` reads of their own valid period).
+ */
+export function isVisible(record: MemoryRecord, filter: TimeFilter, now: number): boolean {
+  if (record.status === 'deleted' || record.status === 'expired') return false;
+  const knownAt = filter.knownAt ?? now;
+  const asOf = filter.asOf ?? filter.knownAt ?? now;
+  if (record.recordedAt > knownAt) return false;
+  if (record.validFrom > asOf) return false;
+  if (filter.includeSuperseded) return true;
+  if (record.status === 'decayed') return false;
+  const validToKnown = record.invalidatedAt === null || record.invalidatedAt <= knownAt;
+  if (validToKnown && record.validTo !== null && record.validTo <= asOf) return false;
+  return true;
+}
+
+/** Is this a plain "what is current now" read (the fast path every store indexes)? */
+export function isCurrentRead(filter: TimeFilter): boolean {
+  return filter.asOf === undefined && filter.knownAt === undefined && !filter.includeSuperseded;
+}
+
+/** A typed edge between two records of the same scope, bi-temporal like records (DESIGN §2). */
+export interface Edge {
+  id: string;
+  scope: Scope;
+  fromId: string;
+  type: string;
+  toId: string;
+  weight: number;
+  validFrom: number;
+  validTo: number | null;
+  recordedAt: number;
+  invalidatedAt: number | null;
+  metadata: Record<string, unknown>;
+}

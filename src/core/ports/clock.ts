@@ -1,0 +1,33 @@
+/** Time source. Injected so tests and consolidation can move time. */
+export interface Clock {
+  /** Current time in epoch milliseconds. Monotonic non-decreasing is not required. */
+  now(): number;
+}
+
+/** The wall clock. */
+export const systemClock: Clock = Object.freeze({ now: () => Date.now() });
+
+/**
+ * A clock that only moves when told to, for tests and simulations.
+ *
+ * @example
+ * ```ts
+ * const clock = new ManualClock(Date.parse('2024-01-01'));
+ * clock.advance(7 * 86_400_000);
+ * ```
+ */
+export class ManualClock implements Clock {
+  #now: number;
+  constructor(start: number = Date.now()) {
+    this.#now = start;
+  }
+  now(): number {
+    return this.#now;
+  }
+  set(at: number): void {
+    this.#now = at;
+  }
+  advance(ms: number): void {
+    this.#now += ms;
+  }
+}

@@ -1,0 +1,205 @@
+/**
+ * Input schemas shared by every interface (library, CLI, MCP, HTTP). One schema per input; interfaces
+ * never re-validate by hand.
+ */
+import { z } from 'zod';
+import { EngramError, messages } from './errors.js';
+import { LAYERS, PROVENANCE_KINDS, STATUSES } from './memory.js';
+import { scopeProblem } from './scope.js';
+
+/** Longest accepted `content` (characters). Longer texts are rejected; long-but-valid ones are chunked. */
+export const MAX_CONTENT_CHARS = 200_000;
+
+export const scopeSchema = z.string().superRefine((value, ctx) => {
+  const problem = scopeProblem(value);
+  if (problem !== null) ctx.addIssue({ code: 'custom', message: `invalid scope "${value.slice(0, 80)}": ${problem}` });
+});
+
+/** A point in time: ISO 8601 string or epoch milliseconds; parsed to epoch ms. */
+export const instantSchema = z.union([z.string(), z.number()]).transform((value, ctx) => {
+  const ms = typeof value === 'number' ? value : parseIsoInstant(value);
+  if (!Number.isFinite(ms)) {
+    ctx.addIssue({ code: 'custom', message: `"${String(value).slice(0, 40)}" is not a date: use ISO 8601 like 2024-05-01 or 2024-05-01T12:00:00Z` });
+    return z.NEVER;
+  }
+  return ms;
+});
+
+function parseIsoInstant(text: string): number {
+  // Date-only ISO strings are UTC midnight; anything else must be ISO-like, not free text.
+  if (!/^\d{4}-\d{2}(-\d{2})?([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(text.trim())) return Number.NaN;
+  return Date.parse(text.trim());
+}
+
+const unit = z.number().min(0).max(1);
+const shortText = z.string().max(2_000);
+
+const sourceRefSchema = z
+  .object({
+    system: shortText.optional(),
+    conversationId: shortText.optional(),
+    messageId: shortText.optional(),
+    messageRange: z.tuple([shortText, shortText]).optional(),
+    uri: shortText.optional(),
+  })
+  .strict();
+
+export const emotionSchema = z
+  .object({ valence: z.number().min(-1).max(1), intensity: z.number().min(0).max(10), mood: z.array(shortText).max(16).optional() })
+  .strict();
+
+export const episodeCycleShape = {
+  perception: z
+    .object({
+      objects: z.array(shortText).max(100).optional(),
+      people: z.array(shortText).max(100).optional(),
+      salience: unit.optional(),
+      novelty: unit.optional(),
+    })
+    .strict()
+    .optional(),
+  context: z
+    .object({ goal: shortText.optional(), location: shortText.optional(), sessionId: shortText.optional(), runId: shortText.optional() })
+    .strict()
+    .optional(),
+  decision: z
+    .object({ intent: shortText.optional(), confidence: unit.optional(), rationale: z.string().max(20_000).optional() })
+    .strict()
+    .optional(),
+  action: z.object({ tool: shortText.optional(), args: z.record(z.string(), z.unknown()).optional() }).strict().optional(),
+  outcome: z
+    .object({ success: z.boolean().optional(), reward: z.number().optional(), detail: z.string().max(20_000).optional() })
+    .strict()
+    .optional(),
+};
+
+/** Input of `remember` (one memory). */
+export const rememberInputSchema = z
+  .object({
+    scope: scopeSchema,
+    content: z
+      .string()
+      .refine((s) => s.trim().length > 0, 'must not be empty')
+      .refine((s) => s.length <= MAX_CONTENT_CHARS, `is longer than ${MAX_CONTENT_CHARS} characters; split it or store a summary`),
+    layer: z.enum(LAYERS).optional(),
+    summary: z.string().max(20_000).optional(),
+    occurredAt: instantSchema.optional(),
+    validFrom: instantSchema.optional(),
+    validTo: instantSchema.optional(),
+    importance: unit.optional(),
+    confidence: unit.optional(),
+    tags: z.array(z.string().min(1).max(100)).max(100).optional(),
+    entities: z.array(z.string().min(1).max(200)).max(200).optional(),
+    pinned: z.boolean().optional(),
+    emotion: emotionSchema.optional(),
+    provenance: z
+      .object({ kind: z.enum(PROVENANCE_KINDS), sources: z.array(sourceRefSchema).max(100).optional(), derivedFrom: z.array(z.string()).max(1000).optional() })
+      .strict()
+      .optional(),
+    /** Where this came from; `conversationId` + `messageId` make re-ingest idempotent. */
+    source: sourceRefSchema.optional(),
+    name: shortText.optional(),
+    definition: z.string().max(20_000).optional(),
+    category: shortText.optional(),
+    properties: z.record(z.string(), z.unknown()).optional(),
+    priority: z.number().int().min(-1000).max(1000).optional(),
+    ...episodeCycleShape,
+  })
+  .strict()
+  .superRefine((input, ctx) => {
+    if (input.validFrom !== undefined && input.validTo !== undefined && input.validTo <= input.validFrom) {
+      ctx.addIssue({ code: 'custom', path: ['validTo'], message: 'must be after validFrom' });
+    }
+  });
+export type RememberInput = z.input<typeof rememberInputSchema>;
+export type ParsedRememberInput = z.output<typeof rememberInputSchema>;
+
+/** Channel weights of recall; 0 switches a channel off. */
+export const channelWeightsSchema = z
+  .object({
+    lexical: z.number().min(0).max(10).optional(),
+    semantic: z.number().min(0).max(10).optional(),
+  })
+  .strict();
+
+/** Options of `recall`. */
+export const recallOptionsSchema = z
+  .object({
+    scopes: z.array(scopeSchema).min(1, messages.noScopes()),
+    k: z.number().int().min(1).max(1000).optional(),
+    layers: z.array(z.enum(LAYERS)).min(1).optional(),
+    asOf: instantSchema.optional(),
+    knownAt: instantSchema.optional(),
+    includeSuperseded: z.boolean().optional(),
+    weights: channelWeightsSchema.optional(),
+    /** Do not record this read as an access (benchmarks, previews). */
+    trackAccess: z.boolean().optional(),
+  })
+  .strict();
+export type RecallOptions = z.input<typeof recallOptionsSchema>;
+
+export const recallQuerySchema = z
+  .string()
+  .refine((s) => s.trim().length > 0, 'must not be empty: pass the text to search for')
+  .refine((s) => s.length <= 10_000, 'is longer than 10000 characters');
+
+/** Fields `update` may change. */
+export const updateInputSchema = z
+  .object({
+    content: z
+      .string()
+      .refine((s) => s.trim().length > 0, 'must not be empty')
+      .refine((s) => s.length <= MAX_CONTENT_CHARS, `is longer than ${MAX_CONTENT_CHARS} characters`)
+      .optional(),
+    summary: z.string().max(20_000).nullable().optional(),
+    importance: unit.optional(),
+    confidence: unit.optional(),
+    tags: z.array(z.string().min(1).max(100)).max(100).optional(),
+    pinned: z.boolean().optional(),
+    validFrom: instantSchema.optional(),
+    validTo: instantSchema.nullable().optional(),
+    occurredAt: instantSchema.nullable().optional(),
+    emotion: emotionSchema.nullable().optional(),
+  })
+  .strict()
+  .refine((patch) => Object.keys(patch).length > 0, 'name at least one field to change');
+export type UpdateInput = z.input<typeof updateInputSchema>;
+
+export const statusSchema = z.enum(STATUSES);
+
+/**
+ * Parses `value` with `schema`, or throws `INVALID_INPUT` listing every problem by field path.
+ *
+ * @example
+ * ```ts
+ * const input = parseInput(rememberInputSchema, { scope: 't/a', content: 'hello' }, 'remember');
+ * ```
+ */
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const problems = result.error.issues.slice(0, 8).map((issue) => {
+    const path = issue.path.length > 0 ? issue.path.join('.') : what;
+    return `${path} ${describeIssue(issue)}`;
+  });
+  throw new EngramError('INVALID_INPUT', messages.invalidInput(`${what}: ${problems.join('; ')}`), {
+    details: { issues: result.error.issues.slice(0, 8).map((i) => ({ path: i.path.map(String), message: i.message })) },
+  });
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'too_big':
+      return `is too large (maximum ${String(issue.maximum)})`;
+    case 'too_small':
+      return `is too small (minimum ${String(issue.minimum)})`;
+    case 'invalid_value':
+      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'unrecognized_keys':
+      return `has unknown field(s) ${issue.keys.join(', ')}`;
+    case 'invalid_type':
+      return `must be ${issue.expected}`;
+    default:
+      return issue.message;
+  }
+}

@@ -1,0 +1,61 @@
+import { EngramError, messages } from './errors.js';
+
+/** A scope is a `/`-separated path whose first segment is the tenant, e.g. `acme/users/alice`. */
+export type Scope = string;
+
+const SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
+const MAX_SCOPE_LENGTH = 512;
+
+/** Why a scope string is invalid, or `null` when it is valid (DESIGN §11.5). */
+export function scopeProblem(scope: unknown): string | null {
+  if (typeof scope !== 'string') return 'it must be a string';
+  if (scope.length === 0) return 'it is empty';
+  if (scope.length > MAX_SCOPE_LENGTH) return `it is longer than ${MAX_SCOPE_LENGTH} characters`;
+  const segments = scope.split('/');
+  for (const segment of segments) {
+    if (segment.length === 0) return 'it has an empty segment (leading, trailing or double "/")';
+    if (segment === '.' || segment === '..') return `it has a "${segment}" segment`;
+    if (!SEGMENT.test(segment)) return `segment "${segment.slice(0, 40)}" has characters outside [A-Za-z0-9_.-] or starts with "."`;
+  }
+  return null;
+}
+
+/**
+ * Validates one scope and returns it; throws `INVALID_INPUT` with a fix-it message otherwise.
+ *
+ * @example
+ * ```ts
+ * assertScope('acme/users/alice'); // 'acme/users/alice'
+ * ```
+ */
+export function assertScope(scope: unknown): Scope {
+  const problem = scopeProblem(scope);
+  if (problem !== null) {
+    throw new EngramError('INVALID_INPUT', messages.badScope(String(scope), problem), { details: { field: 'scope' } });
+  }
+  return scope as Scope;
+}
+
+/**
+ * Validates the scopes of a read: at least one, each valid, duplicates removed.
+ *
+ * @example
+ * ```ts
+ * assertReadScopes(['acme/shared', 'acme/users/alice']);
+ * ```
+ */
+export function assertReadScopes(scopes: unknown): readonly Scope[] {
+  if (scopes === undefined || scopes === null || (Array.isArray(scopes) && scopes.length === 0)) {
+    throw new EngramError('INVALID_INPUT', messages.noScopes(), { details: { field: 'scopes' } });
+  }
+  const list = Array.isArray(scopes) ? scopes : [scopes];
+  const unique = new Set<Scope>();
+  for (const scope of list) unique.add(assertScope(scope));
+  return [...unique];
+}
+
+/** The tenant (first segment) of a valid scope. */
+export function tenantOf(scope: Scope): string {
+  const slash = scope.indexOf('/');
+  return slash === -1 ? scope : scope.slice(0, slash);
+}

@@ -1,0 +1,85 @@
+/**
+ * Calendar windows [start, end) in epoch ms for a fixed UTC offset. All arithmetic runs on "wall"
+ * dates through `Date.UTC`, so results never depend on the machine's time zone.
+ */
+
+/** A calendar date on the wall clock: month 1..12, day 1..31 (overflow normalises, as in `Date.UTC`). */
+export interface WallDate {
+  year: number;
+  month: number;
+  day: number;
+}
+
+/** A half-open time window in epoch ms. */
+export interface TimeWindow {
+  start: number;
+  end: number;
+}
+
+/** Milliseconds in a day without a daylight-saving shift (offsets here are fixed). */
+export const DAY_MS = 86_400_000;
+
+const SEASON_START_MONTH: Readonly<Record<string, number>> = { spring: 3, summer: 6, autumn: 9, fall: 9, winter: 12 };
+
+/** Window arithmetic for one UTC offset. */
+export class Calendar {
+  readonly #offsetMs: number;
+
+  constructor(offsetMinutes: number) {
+    this.#offsetMs = offsetMinutes * 60_000;
+  }
+
+  /** The wall date of an instant. */
+  dateOf(instant: number): WallDate {
+    const shifted = new Date(instant + this.#offsetMs);
+    return { year: shifted.getUTCFullYear(), month: shifted.getUTCMonth() + 1, day: shifted.getUTCDate() };
+  }
+
+  /** Midnight at the start of a wall date, in epoch ms. */
+  startOf(date: WallDate): number {
+    return Date.UTC(date.year, date.month - 1, date.day) - this.#offsetMs;
+  }
+
+  /** The whole wall day of a date. */
+  day(date: WallDate): TimeWindow {
+    return { start: this.startOf(date), end: this.startOf({ ...date, day: date.day + 1 }) };
+  }
+
+  /** Days [first, first + count) starting at a wall date. */
+  days(first: WallDate, count: number): TimeWindow {
+    return { start: this.startOf(first), end: this.startOf({ ...first, day: first.day + count }) };
+  }
+
+  /** The whole calendar month (1..12, overflow normalises). */
+  month(year: number, month: number): TimeWindow {
+    return { start: this.startOf({ year, month, day: 1 }), end: this.startOf({ year, month: month + 1, day: 1 }) };
+  }
+
+  /** Months [first, first + count). */
+  months(year: number, firstMonth: number, count: number): TimeWindow {
+    return { start: this.startOf({ year, month: firstMonth, day: 1 }), end: this.startOf({ year, month: firstMonth + count, day: 1 }) };
+  }
+
+  /** The whole calendar year. */
+  year(year: number): TimeWindow {
+    return this.months(year, 1, 12);
+  }
+
+  /** The Monday-to-Sunday week containing a wall date, shifted by whole weeks. */
+  week(date: WallDate, shiftWeeks = 0): TimeWindow {
+    const weekday = new Date(Date.UTC(date.year, date.month - 1, date.day)).getUTCDay();
+    const monday = date.day - ((weekday + 6) % 7) + 7 * shiftWeeks;
+    return this.days({ ...date, day: monday }, 7);
+  }
+
+  /** A window of `width` days centred on a wall date ("two weeks before X" is about then, not exactly). */
+  around(date: WallDate, width: number): TimeWindow {
+    const before = Math.floor((width - 1) / 2);
+    return this.days({ ...date, day: date.day - before }, width);
+  }
+
+  /** The season that starts in `year` (winter runs December to February). */
+  season(name: string, year: number): TimeWindow {
+    return this.months(year, SEASON_START_MONTH[name] ?? 1, 3);
+  }
+}

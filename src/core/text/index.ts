@@ -1,0 +1,10 @@
+/**
+ * Text analysis shared by the write and read paths: tokens, stop words, stems, entities, dates and
+ * sentences. Pure and fast; everything here runs on every `remember` and `recall`.
+ */
+export { tokenize, contentTerms, normalizeTokens } from './tokenize.js';
+export { STOP_WORDS, isStopWord } from './stop-words.js';
+export { stem } from './stem.js';
+export { extractEntities } from './entities.js';
+export { parseTemporalExpression, extractDates, type TemporalWindow, type TemporalOptions } from './temporal.js';
+export { splitSentences, type TextSpan } from './sentences.js';

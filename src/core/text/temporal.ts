@@ -1,0 +1,175 @@
+/**
+ * Date expressions in queries and stored texts, as windows [start, end) in epoch ms.
+ *
+ * chrono-node (English casual parser) finds most expressions; a few patterns it misses or sizes badly
+ * are handled first: "last/this/next week|weekend|month|quarter|year", "past 3 days", "last May",
+ * "in (early|mid|late) May [2023]", "in 2023", seasons ("last summer", "winter 2022"). The window is as
+ * wide as what the expression names: a day, a Monday-to-Sunday week, a month, a quarter, a season, a
+ * year. Offsets in weeks ("two weeks before 8 May 2023", "3 weeks ago") give a 7-day window centred on
+ * the target day; "the week before X" is the 7 days before X. "since X" runs from X to the end of the
+ * reference day; "from X to Y" and "between X and Y" join the two windows.
+ *
+ * An expression without a year or a modifier ("in June", "on 8 May", "on Friday") resolves to the most
+ * recent such date not after the reference time for queries (one recalls the past). In stored texts
+ * the same holds unless the sentence speaks of the future ("will", "going to", "planned", "due"),
+ * where it resolves to the next one. Wall-clock dates use a fixed UTC offset (default 0).
+ */
+import { casual } from 'chrono-node/en';
+import { Calendar, type TimeWindow, type WallDate } from './calendar.js';
+import { type Direction, type Found, type ParseContext, findPatterns, resolveYearless } from './temporal-patterns.js';
+
+/** A date expression found in text and the time window it names. */
+export interface TemporalWindow {
+  /** Inclusive start, epoch ms. */
+  start: number;
+  /** Exclusive end, epoch ms. */
+  end: number;
+  /** The expression as written. */
+  text: string;
+}
+
+/** Options for reading dates. */
+export interface TemporalOptions {
+  /** Minutes east of UTC used for wall-clock dates ("yesterday", "in May"); default 0 (UTC). */
+  timezoneOffsetMinutes?: number;
+}
+
+const TEMPORAL_HINT =
+  /\d|\b(?:today|tonight|tomorrow|yesterday|now|ago|last|next|this|past|previous|coming|week|month|year|quarter|day|morning|afternoon|evening|night|noon|midnight|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|spring|summer|autumn|fall|winter)/i;
+const RANGE_JOINER = /^\s*(?:and|to|until|till|through|thru|-|–)\s*$/;
+const RANGE_OPENER = /\b(?:between|from)\s*$/;
+const SINCE_BEFORE = /\bsince\s*$/;
+const FUTURE_CUE = /\b(?:will|shall|going to|gonna|plans?|planned|planning|upcoming|scheduled|deadline|due|next)\b|'ll\b/;
+const RELATIVE_MODIFIER = /\b(?:last|next|this|coming|past|previous|ago|before|after|later|earlier|from now)\b/;
+
+/** The unit an offset expression counts in ("two weeks before ..." → week), if any. */
+function offsetUnit(text: string): string | undefined {
+  return /\b(day|week|month|year)s?\b/.exec(text)?.[1];
+}
+
+function findWithChrono(context: ParseContext, found: Found[]): void {
+  const { text, calendar, reference } = context;
+  // chrono mixes the machine's local zone into some casual phrases ("last night"), so it is handed a
+  // reference whose local fields are the wall clock, and its components are read back as wall fields
+  const wall = new Date(reference + context.offsetMinutes * 60_000);
+  const localReference = new Date(
+    wall.getUTCFullYear(), wall.getUTCMonth(), wall.getUTCDate(), wall.getUTCHours(), wall.getUTCMinutes(), wall.getUTCSeconds(),
+  );
+  const results = casual.parse(text, localReference);
+  for (const result of results) {
+    const start = result.start;
+    const lowerText = result.text.toLowerCase();
+    let date: WallDate = { year: start.get('year') ?? 1970, month: start.get('month') ?? 1, day: start.get('day') ?? 1 };
+    const direction = context.direction(result.index);
+    const explicit = RELATIVE_MODIFIER.test(lowerText);
+    let window: TimeWindow;
+    if (start.isCertain('day') || start.isCertain('weekday') || !start.isCertain('month')) {
+      if (!start.isCertain('year') && !explicit && (start.isCertain('day') || start.isCertain('weekday'))) {
+        const shiftBack = direction === 'past' && calendar.startOf(date) > calendar.startOf(calendar.dateOf(reference));
+        if (shiftBack) date = start.isCertain('day') ? { ...date, year: date.year - 1 } : { ...date, day: date.day - 7 };
+      }
+      window = calendar.day(date);
+      const unit = result.tags().has('result/relativeDate') ? offsetUnit(lowerText) : undefined;
+      const adjacent = /^the\s+(week|month|year)\s+(before|after)\b/.exec(lowerText);
+      if (adjacent !== null) {
+        // chrono points one unit away from X; "the week before X" covers everything up to X
+        const unitName = adjacent[1] ?? 'week';
+        window = adjacent[2] === 'before' ? { start: window.start, end: spanEnd(calendar, date, unitName) } : { start: spanStart(calendar, date, unitName), end: window.end };
+      } else if (unit === 'week') window = calendar.around(date, 7);
+    } else if (start.isCertain('month')) {
+      const build = (year: number): TimeWindow => calendar.month(year, date.month);
+      window = start.isCertain('year') ? build(date.year) : resolveYearless(build, context, direction, false);
+    } else window = calendar.year(date.year);
+    const end = result.end;
+    if (end !== undefined && end !== null) {
+      const endDate = { year: end.get('year') ?? date.year, month: end.get('month') ?? date.month, day: end.get('day') ?? date.day };
+      window = { start: window.start, end: end.isCertain('day') ? calendar.day(endDate).end : calendar.month(endDate.year, endDate.month).end };
+    }
+    found.push({ index: result.index, text: result.text, start: window.start, end: window.end });
+  }
+}
+
+/** End of the span that starts at `date` and lasts one unit. */
+function spanEnd(calendar: Calendar, date: WallDate, unit: string): number {
+  if (unit === 'week') return calendar.days(date, 7).end;
+  if (unit === 'month') return calendar.startOf({ ...date, month: date.month + 1 });
+  return calendar.startOf({ ...date, year: date.year + 1 });
+}
+
+/** Start of the span that ends with the day `date` and lasts one unit. */
+function spanStart(calendar: Calendar, date: WallDate, unit: string): number {
+  if (unit === 'week') return calendar.startOf({ ...date, day: date.day - 6 });
+  if (unit === 'month') return calendar.startOf({ ...date, month: date.month - 1, day: date.day + 1 });
+  return calendar.startOf({ ...date, year: date.year - 1, day: date.day + 1 });
+}
+
+/** Keeps the longest of overlapping expressions, then joins ranges and applies "since". */
+function settle(found: Found[], context: ParseContext): TemporalWindow[] {
+  const byLength = [...found].sort((left, right) => right.text.length - left.text.length || left.index - right.index);
+  const kept: Found[] = [];
+  for (const candidate of byLength) {
+    const overlaps = kept.some((other) => candidate.index < other.index + other.text.length && other.index < candidate.index + candidate.text.length);
+    if (!overlaps) kept.push(candidate);
+  }
+  kept.sort((left, right) => left.index - right.index);
+  const settled: Found[] = [];
+  for (const current of kept) {
+    const previous = settled[settled.length - 1];
+    if (previous !== undefined) {
+      const between = context.text.slice(previous.index + previous.text.length, current.index);
+      const opener = RANGE_OPENER.test(context.lower.slice(0, previous.index)) || /^(?:between|from)\b/i.test(previous.text);
+      if (RANGE_JOINER.test(between) && (opener || /to|until|till|through|thru|-|–/.test(between))) {
+        let start = previous.start;
+        const span = previous.end - previous.start;
+        while (start >= current.end && span > 0) start -= yearLength(context, start);
+        const end = Math.max(current.end, previous.end);
+        settled[settled.length - 1] = { index: previous.index, text: context.text.slice(previous.index, current.index + current.text.length), start, end };
+        continue;
+      }
+    }
+    settled.push(current);
+  }
+  const today = context.calendar.day(context.calendar.dateOf(context.reference));
+  return settled.map(({ index, text, start, end }) => {
+    const since = SINCE_BEFORE.test(context.lower.slice(Math.max(0, index - 8), index)) || /^since\b/i.test(text);
+    return since && start < today.end ? { start, end: today.end, text } : { start, end, text };
+  });
+}
+
+function yearLength(context: ParseContext, instant: number): number {
+  const date = context.calendar.dateOf(instant);
+  return context.calendar.startOf(date) - context.calendar.startOf({ ...date, year: date.year - 1 });
+}
+
+function findAll(text: string, reference: number, options: TemporalOptions, direction: (index: number) => Direction): TemporalWindow[] {
+  if (!TEMPORAL_HINT.test(text)) return [];
+  const offsetMinutes = options.timezoneOffsetMinutes ?? 0;
+  const context: ParseContext = { text, lower: text.toLowerCase(), reference, calendar: new Calendar(offsetMinutes), offsetMinutes, direction };
+  const found: Found[] = [];
+  findPatterns(context, found);
+  findWithChrono(context, found);
+  return settle(found, context);
+}
+
+/**
+ * The first date expression in a query as a window [start, end) relative to `referenceTime`
+ * (epoch ms), or null when the query names no time; yearless dates resolve to the past.
+ * @example parseTemporalExpression('what did we do last May?', Date.UTC(2024, 2, 15)) // { start: Date.UTC(2023, 4, 1), end: Date.UTC(2023, 5, 1), text: 'last May' }
+ */
+export function parseTemporalExpression(query: string, referenceTime: number, options: TemporalOptions = {}): TemporalWindow | null {
+  return findAll(query, referenceTime, options, () => 'past')[0] ?? null;
+}
+
+/**
+ * Every date expression in a stored text, in order, as windows relative to `referenceTime` (when the
+ * text was written); a yearless date resolves forward when its sentence speaks of the future.
+ * @example extractDates('We moved to Berlin in June 2021 and will visit Paris next week', Date.UTC(2024, 2, 15)).length // 2
+ */
+export function extractDates(text: string, referenceTime: number, options: TemporalOptions = {}): TemporalWindow[] {
+  const lower = text.toLowerCase();
+  const direction = (index: number): Direction => {
+    const sentenceStart = Math.max(lower.lastIndexOf('.', index), lower.lastIndexOf('!', index), lower.lastIndexOf('?', index), lower.lastIndexOf('\n', index));
+    return FUTURE_CUE.test(lower.slice(sentenceStart + 1, index)) ? 'future' : 'past';
+  };
+  return findAll(text, referenceTime, options, direction);
+}

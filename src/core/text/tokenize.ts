@@ -1,0 +1,57 @@
+/**
+ * Word tokens for lexical matching, dedup overlap and concept extraction. Unicode-aware: letters, marks
+ * and digits of any script; a dot or apostrophe between two word characters stays inside the token, so
+ * `v2.1`, `acme.com` and `don't` are one token each, and `80L` keeps its unit.
+ */
+import { STOP_WORDS } from './stop-words.js';
+
+const TOKEN_PATTERN = /[\p{L}\p{N}\p{M}]+(?:['.][\p{L}\p{N}\p{M}]+)*/gu;
+const DIGIT_GROUP_COMMA = /(\d),(?=\d{3}(?!\d))/g;
+const CURLY_APOSTROPHE = /[\u2019\u02BC]/g;
+const POSSESSIVE = /'s$/u;
+
+/**
+ * Lowercase word tokens of `text` in order, possessive `'s` dropped, digit-group commas joined.
+ * @example tokenize("Alice's v2.1 build took 1,500 ms") // ['alice', 'v2.1', 'build', 'took', '1500', 'ms']
+ */
+export function tokenize(text: string): string[] {
+  const normalized = text.normalize('NFKC').replace(CURLY_APOSTROPHE, "'").replace(DIGIT_GROUP_COMMA, '$1').toLowerCase();
+  const tokens: string[] = [];
+  for (const match of normalized.matchAll(TOKEN_PATTERN)) {
+    const token = match[0].replace(POSSESSIVE, '');
+    if (token.length > 0) tokens.push(token);
+  }
+  return tokens;
+}
+
+/**
+ * The tokens of `text` that carry meaning: {@link tokenize} minus {@link STOP_WORDS}, in order.
+ * @example contentTerms('I think we should move the deploy to Friday') // ['think', 'move', 'deploy', 'friday']
+ */
+export function contentTerms(text: string): string[] {
+  return tokenize(text).filter((token) => !STOP_WORDS.has(token));
+}
+
+const CAMEL_LOWER_UPPER = /([\p{Ll}\p{N}])(\p{Lu})/gu;
+const CAMEL_ACRONYM_WORD = /(\p{Lu}+)(\p{Lu}\p{Ll})/gu;
+const NON_WORD = /[^\p{L}\p{N}\p{M}]+/u;
+const SINGLE_LETTER = /^\p{L}$/u;
+
+/**
+ * Splits an identifier or tool name (snake_case, camelCase, kebab-case, dotted, spaced) into lowercase
+ * words without stop words or single letters, deduplicated in order of first appearance.
+ * @example normalizeTokens('navigate_to_kitchen') // ['navigate', 'kitchen']
+ * @example normalizeTokens('graspObject') // ['grasp', 'object']
+ */
+export function normalizeTokens(identifier: string): string[] {
+  const spaced = identifier.normalize('NFKC').replace(CAMEL_ACRONYM_WORD, '$1 $2').replace(CAMEL_LOWER_UPPER, '$1 $2');
+  const seen = new Set<string>();
+  const words: string[] = [];
+  for (const part of spaced.split(NON_WORD)) {
+    const word = part.toLowerCase();
+    if (word.length === 0 || SINGLE_LETTER.test(word) || STOP_WORDS.has(word) || seen.has(word)) continue;
+    seen.add(word);
+    words.push(word);
+  }
+  return words;
+}

@@ -1,0 +1,286 @@
+/**
+ * Decides whether a new claim supersedes, agrees with, or coexists with an existing claim in the same scope.
+ *
+ * Decision rules, in order (false supersession is worse than a miss, so every supersession needs a
+ * slot-level reason or an explicit retraction; similarity is never enough on its own):
+ *
+ *   1. Retraction — the new claim retracts a value ("from A to B", "replaced A", "instead of A", ", not A")
+ *      and the old claim asserts A about an overlapping subject                        → supersedes 0.85
+ *   2. Negation — same subject and attribute, same value, opposite polarity
+ *      ("no longer", "not … anymore", "disabled" vs "enabled")                          → supersedes 0.85 (+0.10 strong marker)
+ *   3. Same subject and attribute, same value                                          → agrees 0.85 (0.70 related attribute)
+ *   4. Same subject and attribute, different value:
+ *      - an additive marker ("also", "too", "as well", "another")                      → compatible
+ *      - single-valued attribute (owner, location, name, schedule, "X is Y")          → supersedes 0.75 (+0.15 strong, +0.05 weak marker)
+ *      - dimension attribute (prefers, uses, free verbs): needs a strong marker (0.75), or a weak marker ("now")
+ *        with values on one dimension ("dark mode" / "light mode") (0.70), or a preference on one dimension (0.65)
+ *      - multi-valued attribute (is-a, likes, speaks, has): only an explicit correction ("correction:", "actually") 0.65
+ *      - related attributes (same subject, e.g. "uses" vs "value"): only with a strong change marker 0.60
+ *   5. No slot matched: text-level fallbacks
+ *      - a retracted or negated phrase of the new claim occurs in the old one, and the subject does too → supersedes 0.60
+ *      - lexical overlap (Jaccard of stemmed content words) ≥ 0.60, or ≥ 0.45 with similarity ≥ 0.85, equal numbers,
+ *        same polarity, no strong marker                                               → agrees 0.60
+ *      - lexical overlap ≥ 0.15 or a shared subject word                               → compatible, else unrelated
+ *
+ * Supersession below 0.55 is reported as compatible. Similarity (embedding cosine, optional) only nudges
+ * confidence by ±0.05, lowers the lexical agreement bar, and vetoes weak supersessions (< 0.70) when it is
+ * below 0.20 (DESIGN §11.12: the offline model is weak and never decides alone).
+ */
+import type { ClaimSlot } from '../../memory.js';
+import { type ClaimAnalysis, analyseClaim } from './claim-extractor.js';
+import { type ClaimMarker, STRONG_MARKERS } from './clause-markers.js';
+import { GENERIC_HEADS, intersects, isSubset, jaccard, lexicalTokens, numbersIn } from './claim-text.js';
+import type { ExtractedSlot } from './extracted-slot.js';
+import { isKnownFamily } from './attribute-families.js';
+import {
+  keyRelation,
+  keysOverlap,
+  sameSubject,
+  shareDimension,
+  valueContains,
+  valueRelation,
+} from './slot-matching.js';
+
+/** How a new claim relates to an existing one. */
+export type ClaimRelation = 'supersedes' | 'agrees' | 'compatible' | 'unrelated';
+
+/** Options for `compareClaims`. */
+export interface CompareClaimsOptions {
+  /** Embedding cosine similarity of the two texts (0..1), if the caller has it. One signal among several. */
+  similarity?: number;
+}
+
+/** The verdict, with the slots both sides were read as. */
+export interface ClaimComparison {
+  relation: ClaimRelation;
+  /** 0..1. */
+  confidence: number;
+  /** One short sentence a person can check. */
+  reason: string;
+  newSlots: ClaimSlot[];
+  oldSlots: ClaimSlot[];
+}
+
+const MIN_SUPERSEDE_CONFIDENCE = 0.55;
+const LEXICAL_AGREE = 0.6;
+const LEXICAL_AGREE_WITH_SIMILARITY = 0.45;
+const SIMILARITY_FOR_AGREE = 0.85;
+const SIMILARITY_VETO = 0.2;
+const WEAK_SUPERSESSION = 0.7;
+const LEXICAL_COMPATIBLE = 0.15;
+
+interface Verdict {
+  relation: Exclude<ClaimRelation, 'unrelated'>;
+  confidence: number;
+  reason: string;
+}
+
+interface Signals {
+  strong: boolean;
+  weak: boolean;
+  additive: boolean;
+  explicitCorrection: boolean;
+}
+
+function signalsOf(markers: ReadonlySet<ClaimMarker>): Signals {
+  return {
+    strong: [...markers].some((m) => STRONG_MARKERS.has(m)),
+    weak: markers.has('now') || markers.has('update'),
+    additive: markers.has('additive'),
+    explicitCorrection: markers.has('correction') || markers.has('actually') || markers.has('instead'),
+  };
+}
+
+const describe = (s: ExtractedSlot): string => `${s.subject || '(scope)'} / ${s.attribute} / ${s.value}`;
+
+/** The stricter reading of two cardinalities: multi if either is multi, single only if both are. */
+function cardinality(a: ExtractedSlot, b: ExtractedSlot): ExtractedSlot['cardinality'] {
+  if (a.cardinality === 'multi' || b.cardinality === 'multi') return 'multi';
+  return a.cardinality === 'single' && b.cardinality === 'single' ? 'single' : 'dimension';
+}
+
+/** Verdict for a value change on a matching key, or undefined when it is not a supersession. */
+function changedValueVerdict(n: ExtractedSlot, o: ExtractedSlot, related: boolean, s: Signals): Verdict | undefined {
+  const what = `${describe(o)} → ${n.value}`;
+  if (related) {
+    // The scope subject ("we") relates everything; there the values must share a dimension too.
+    const aboutOneThing = n.subject !== '' || shareDimension(n, o);
+    if (s.strong && aboutOneThing) return { relation: 'supersedes', confidence: 0.6, reason: `change marker on a related attribute: ${what}` };
+    if (s.weak && n.subject !== '' && shareDimension(n, o)) {
+      return { relation: 'supersedes', confidence: 0.6, reason: `now-marker on a related attribute, same dimension: ${what}` };
+    }
+    return undefined;
+  }
+  if (n.change) return { relation: 'supersedes', confidence: 0.85, reason: `stated as a change: ${what}` };
+  switch (cardinality(n, o)) {
+    case 'single':
+      return {
+        relation: 'supersedes',
+        confidence: Math.min(0.97, 0.75 + (s.strong ? 0.15 : 0) + (s.weak ? 0.05 : 0)),
+        reason: `single-valued attribute changed: ${what}`,
+      };
+    case 'dimension':
+      if (s.strong) return { relation: 'supersedes', confidence: 0.75, reason: `change marker on ${what}` };
+      if (s.weak && shareDimension(n, o)) return { relation: 'supersedes', confidence: 0.7, reason: `now-marker, same dimension: ${what}` };
+      return undefined;
+    case 'multi':
+      return s.explicitCorrection ? { relation: 'supersedes', confidence: 0.65, reason: `explicit correction of ${what}` } : undefined;
+  }
+}
+
+/** Attributes an unnamed change ("X switched to Y") may refer to: what a thing is, uses or runs on. */
+function unnamedChangeTarget(attribute: string): boolean {
+  return ['value', 'tool', 'uses', 'platform', 'host'].includes(attribute);
+}
+
+/**
+ * "X switched to Y" / "X was upgraded to Y" names no attribute: it replaces an old value of the same subject
+ * that is a tool, platform or preference, or that lies on the same dimension ("PostgreSQL 13" → "PostgreSQL 15").
+ */
+function unnamedChangeVerdict(n: ExtractedSlot, o: ExtractedSlot): Verdict | undefined {
+  if (!n.change || n.attribute !== 'value' || n.negated || o.negated) return undefined;
+  if (!sameSubject(n.subject, o.subject) || valueRelation(n, o) !== 'different') return undefined;
+  const sameDimension = shareDimension(n, o);
+  if (!sameDimension && (n.subject === '' || o.cardinality === 'multi' || !unnamedChangeTarget(o.attribute))) return undefined;
+  return { relation: 'supersedes', confidence: 0.7, reason: `change to "${n.value}" replaces ${describe(o)}` };
+}
+
+/** Verdict for one (new slot, old slot) pair, or undefined when the slots are about different things. */
+function pairVerdict(n: ExtractedSlot, o: ExtractedSlot, s: Signals): Verdict | undefined {
+  const key = keyRelation(n, o);
+  if (n.retract) {
+    const about = key !== 'none' || keysOverlap(n, o) || n.subject === '';
+    if (!o.negated && about && valueContains(o, n)) {
+      return { relation: 'supersedes', confidence: 0.85, reason: `retracts "${n.value}" asserted by ${describe(o)}` };
+    }
+    return undefined;
+  }
+  if (key === 'none') return unnamedChangeVerdict(n, o);
+  const values = valueRelation(n, o);
+  if (n.negated !== o.negated) {
+    if (values === 'same') {
+      return { relation: 'supersedes', confidence: s.strong ? 0.95 : 0.85, reason: `negates ${describe(o)}` };
+    }
+    return { relation: 'compatible', confidence: 0.6, reason: `negation of a different value than ${describe(o)}` };
+  }
+  if (values === 'same') {
+    return { relation: 'agrees', confidence: key === 'same' ? 0.85 : 0.7, reason: `restates ${describe(o)}` };
+  }
+  if (values === 'unknown' || n.negated) {
+    return { relation: 'compatible', confidence: 0.5, reason: `same slot, values not comparable: ${describe(o)}` };
+  }
+  if (s.additive) return { relation: 'compatible', confidence: 0.8, reason: `additive marker: ${describe(n)} alongside ${describe(o)}` };
+  return (
+    changedValueVerdict(n, o, key === 'related', s) ?? {
+      relation: 'compatible',
+      confidence: 0.6,
+      reason: `${n.attribute} holds several values: ${describe(n)} alongside ${describe(o)}`,
+    }
+  );
+}
+
+/** Lexical tokens without generic heads ("billing service" → "billing"), unless nothing else is left. */
+function specific(tokens: Set<string>): Set<string> {
+  const kept = new Set([...tokens].filter((t) => !GENERIC_HEADS.has(t)));
+  return kept.size > 0 ? kept : tokens;
+}
+
+function hasNegation(a: ClaimAnalysis): boolean {
+  return a.slots.some((s) => s.negated && !s.retract) || a.markers.has('no-longer');
+}
+
+/** Text-level retraction: a phrase the new claim negates or retracts occurs in the old claim, about the same subject. */
+function textRetraction(newA: ClaimAnalysis, oldA: ClaimAnalysis): Verdict | undefined {
+  const oldTokens = lexicalTokens(oldA.text);
+  const overlap = jaccard(lexicalTokens(newA.text), oldTokens);
+  const retractions = [
+    ...newA.slots.filter((x) => x.negated || x.retract).map((x) => ({ value: x.value, subject: x.subject, attribute: x.attribute })),
+    ...newA.retracted.map((value) => ({ value, subject: '', attribute: '' })),
+  ];
+  for (const r of retractions) {
+    const phrase = lexicalTokens(r.value);
+    const subject = lexicalTokens(r.subject);
+    const aboutIt =
+      subject.size === 0 ? overlap >= 0.25 || intersects(lexicalTokens(r.attribute), oldTokens) : isSubset(specific(subject), oldTokens);
+    if (isSubset(phrase, oldTokens) && aboutIt) {
+      return { relation: 'supersedes', confidence: 0.6, reason: `the old claim states "${r.value}", which the new one retracts` };
+    }
+  }
+  return undefined;
+}
+
+/** Wording-level fallback when no slot pair decided: near-identical wording agrees, some overlap is compatible. */
+function lexicalVerdict(newA: ClaimAnalysis, oldA: ClaimAnalysis, s: Signals, similarity?: number): Verdict | undefined {
+  const overlap = jaccard(lexicalTokens(newA.text), lexicalTokens(oldA.text));
+  const numbersMatch = numbersIn(newA.text).sort().join() === numbersIn(oldA.text).sort().join();
+  const bar = similarity !== undefined && similarity >= SIMILARITY_FOR_AGREE ? LEXICAL_AGREE_WITH_SIMILARITY : LEXICAL_AGREE;
+  const distinctSubjects = newA.slots.some((n) =>
+    oldA.slots.some((o) => n.attribute === o.attribute && n.attribute !== 'value' && isKnownFamily(n.attribute) && !sameSubject(n.subject, o.subject)),
+  );
+  const sameStance = hasNegation(newA) === hasNegation(oldA) && !s.strong && !s.additive;
+  if (overlap >= bar && numbersMatch && sameStance && !distinctSubjects) {
+    return { relation: 'agrees', confidence: 0.6, reason: `near-identical wording (overlap ${overlap.toFixed(2)})` };
+  }
+  const shared = newA.slots.some((n) => oldA.slots.some((o) => keysOverlap(n, o)));
+  if (overlap >= LEXICAL_COMPATIBLE || shared) {
+    return { relation: 'compatible', confidence: 0.5, reason: `related wording, no conflicting slot (overlap ${overlap.toFixed(2)})` };
+  }
+  return undefined;
+}
+
+/** Applies the similarity nudge and veto, and the minimum supersession confidence. */
+function finalise(v: Verdict, similarity: number | undefined): Verdict {
+  let confidence = v.confidence;
+  if (similarity !== undefined) {
+    if (v.relation === 'supersedes' && confidence < WEAK_SUPERSESSION && similarity < SIMILARITY_VETO) {
+      return { relation: 'compatible', confidence: 0.5, reason: `${v.reason} (vetoed: texts are dissimilar)` };
+    }
+    confidence = Math.max(0, Math.min(0.99, confidence + (similarity - 0.5) * 0.1));
+  }
+  if (v.relation === 'supersedes' && confidence < MIN_SUPERSEDE_CONFIDENCE) {
+    return { relation: 'compatible', confidence: 0.5, reason: `${v.reason} (below the supersession bar)` };
+  }
+  return { ...v, confidence: Number(confidence.toFixed(3)) };
+}
+
+const toClaimSlot = ({ subject, attribute, value, negated }: ExtractedSlot): ClaimSlot => ({ subject, attribute, value, negated });
+
+/**
+ * Compares a new claim with an existing current claim of the same scope.
+ * @example
+ * compareClaims('The deploy target moved from staging to production.', 'The deploy target is staging.').relation;
+ * // 'supersedes'
+ * compareClaims('The payments team also owns the refunds service.', 'Billing is owned by the payments team.').relation;
+ * // 'compatible'
+ */
+export function compareClaims(newText: string, oldText: string, options: CompareClaimsOptions = {}): ClaimComparison {
+  const newA = analyseClaim(newText);
+  const oldA = analyseClaim(oldText);
+  const signals = signalsOf(newA.markers);
+  const verdicts: Verdict[] = [];
+  const matchedNew = new Set<ExtractedSlot>();
+  for (const n of newA.slots) {
+    for (const o of oldA.slots) {
+      const v = pairVerdict(n, o, signals);
+      if (!v) continue;
+      verdicts.push(v);
+      matchedNew.add(n);
+    }
+  }
+  const best = (relation: Verdict['relation']): Verdict | undefined =>
+    verdicts.filter((v) => v.relation === relation).sort((a, b) => b.confidence - a.confidence)[0];
+
+  let verdict = best('supersedes');
+  if (!verdict) {
+    const agree = best('agrees');
+    const extra = newA.slots.find((n) => !n.negated && !n.retract && !matchedNew.has(n));
+    if (agree && extra) {
+      verdict = { relation: 'compatible', confidence: 0.6, reason: `${agree.reason}, and adds ${describe(extra)}` };
+    } else {
+      verdict = agree ?? textRetraction(newA, oldA) ?? best('compatible') ?? lexicalVerdict(newA, oldA, signals, options.similarity);
+    }
+  }
+  const slots = { newSlots: newA.slots.map(toClaimSlot), oldSlots: oldA.slots.map(toClaimSlot) };
+  if (!verdict) return { relation: 'unrelated', confidence: 0.5, reason: 'no shared subject, attribute or wording', ...slots };
+  return { ...finalise(verdict, options.similarity), ...slots };
+}

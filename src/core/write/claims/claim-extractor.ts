@@ -1,0 +1,123 @@
+/**
+ * Rule-based extraction of claim slots (subject / attribute / value, negated) from a statement.
+ * Pipeline per clause: markers out ("correction:", "no longer", "also") → pronoun and ellipsis
+ * resolution → fixed-verb rules → copula → any verb. No dictionary of entities: subjects and values
+ * are the phrases as written, normalised.
+ */
+import type { ClaimSlot } from '../../memory.js';
+import { RULES } from './claim-patterns.js';
+import { type ClaimMarker, markClause, splitClauses } from './clause-markers.js';
+import { copulaSlots, verbSlots } from './copula-rules.js';
+import { type ExtractedSlot, keyRawSlot, makeSlot } from './extracted-slot.js';
+import { firstVerbIndex, termsOf } from './pos-tags.js';
+
+/** Everything extraction found in one statement. */
+export interface ClaimAnalysis {
+  text: string;
+  slots: ExtractedSlot[];
+  /** Discourse markers over all clauses ("correction", "no-longer", "additive", …). */
+  markers: Set<ClaimMarker>;
+  /** Values some clause retracts without a slot to attach them to. */
+  retracted: string[];
+}
+
+const PRONOUN_START = /^(it|they|he|she|this|that|these|those)\b\s*/i;
+const ELLIPSIS = /^(.+?) (is|are|was|were|does|do|did|has|have|will)$/i;
+const PREDICATE = /^.+? (?:is|are|was|were|has|have|will be|does|do) (.+)$/i;
+
+/** "Deploy target: production" is a note-style copula. */
+const LABELLED = /^([^:]{2,60}?)\s*[:=]\s+(.+)$/;
+
+/** Runs the rule cascade on one marker-free clause. */
+function slotsForClause(clause: string): ExtractedSlot[] {
+  const labelled = LABELLED.exec(clause);
+  if (labelled?.[1] && labelled[2] && !/\b(?:is|are|was|were|has|have)\b/i.test(labelled[1])) {
+    return copulaSlots(`${labelled[1]} is ${labelled[2]}`) ?? [];
+  }
+  for (const rule of RULES) {
+    const m = rule.re.exec(clause);
+    if (!m) continue;
+    const raw = rule.build(Array.from(m, (g) => g ?? ''));
+    if (raw === undefined) continue;
+    return raw.filter((r) => r.value.trim() !== '' || r.negated).map(keyRawSlot);
+  }
+  return copulaSlots(clause) ?? verbSlots(clause) ?? [];
+}
+
+const CONJOINED = /\s+and\s+(?=(?:now|then|also|later|since|has|have|had|is|was|will|\w+ed|\w+s)\b)/i;
+
+/**
+ * "The user left Google and now works at Stripe" → two clauses sharing the subject, when what follows
+ * "and" starts with a verb (so "likes cats and dogs" stays whole).
+ */
+function splitConjoinedPredicates(clause: string): string[] {
+  const at = CONJOINED.exec(clause);
+  if (!at) return [clause];
+  const first = clause.slice(0, at.index);
+  const second = clause.slice(at.index + at[0].length);
+  const predicate = second.replace(/^(?:now|then|also|later|since)\s+/i, '');
+  const subject = leadingSubject(first);
+  if (!subject || !termsOf(predicate)[0]?.tags.has('Verb')) return [clause];
+  return [first, ...splitConjoinedPredicates(`${subject} ${second}`)];
+}
+
+/** The leading noun phrase of a clause, used to resolve "it"/"they" in the next one. */
+function leadingSubject(clause: string): string | undefined {
+  const terms = termsOf(clause);
+  const index = firstVerbIndex(terms);
+  const first = index > 0 ? terms[index]?.text : undefined;
+  const at = first ? clause.toLowerCase().indexOf(` ${first.toLowerCase()}`) : -1;
+  if (at > 0) return clause.slice(0, at).trim();
+  return /^(.+?) (?:is|are|was|were|has|have|had|will|does|do|did|can|should)\b/i.exec(clause)?.[1];
+}
+
+/**
+ * Extracts the claims a statement makes, with markers and retractions.
+ * @example
+ * const analysis = analyseClaim('The deploy target moved from staging to production.');
+ * analysis.slots[0]; // { subject: '', attribute: 'deploy_target', value: 'production', ... }
+ */
+export function analyseClaim(text: string): ClaimAnalysis {
+  const slots: ExtractedSlot[] = [];
+  const markers = new Set<ClaimMarker>();
+  const retracted: string[] = [];
+  let previousSubject: string | undefined;
+  let previousPredicate: string | undefined;
+
+  for (const raw of splitClauses(text).flatMap(splitConjoinedPredicates)) {
+    const marked = markClause(raw);
+    for (const m of marked.markers) markers.add(m);
+    let clause = marked.text;
+    if (previousSubject && PRONOUN_START.test(clause)) clause = clause.replace(PRONOUN_START, `${previousSubject} `);
+    const ellipsis = ELLIPSIS.exec(clause);
+    if (ellipsis?.[1] && previousPredicate) clause = `${ellipsis[1]} ${ellipsis[2]} ${previousPredicate}`;
+
+    const found = slotsForClause(clause);
+    const asserted = found.filter((s) => !s.retract);
+    if (marked.negated) for (const s of asserted) s.negated = !s.negated;
+    const anchor = asserted[0] ?? found[0];
+    for (const value of marked.retracted) {
+      if (anchor) {
+        slots.push(makeSlot({ ...anchor, value, negated: true, retract: true, rule: 'retracted' }));
+      } else {
+        retracted.push(value);
+      }
+    }
+    slots.push(...found);
+
+    previousSubject = leadingSubject(clause) ?? previousSubject;
+    previousPredicate = PREDICATE.exec(clause)?.[1] ?? previousPredicate;
+  }
+  return { text, slots, markers, retracted };
+}
+
+/**
+ * Extracts `subject / attribute / value` claim slots from a statement; negated slots record what the
+ * statement says no longer holds ("X moved from A to B" yields X = B and X ≠ A).
+ * @example
+ * extractClaim('The billing service is owned by the payments team.');
+ * // [{ subject: 'billing service', attribute: 'owner', value: 'payments team', negated: false }]
+ */
+export function extractClaim(text: string): ClaimSlot[] {
+  return analyseClaim(text).slots.map(({ subject, attribute, value, negated }) => ({ subject, attribute, value, negated }));
+}

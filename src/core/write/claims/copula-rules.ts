@@ -1,0 +1,195 @@
+/**
+ * The two open-ended shapes, tried after the fixed-verb rules: the copula ("X is Y", "X's A is Y",
+ * "the A of X is Y") and any other verb ("Dana works on the mobile team"), found with compromise.
+ */
+import { type Cardinality, cardinalityOf, polarityOf } from './attribute-families.js';
+import { cleanPhrase, numbersIn } from './claim-text.js';
+import { APPROXIMATELY, type ExtractedSlot, makeSlot, normaliseValue } from './extracted-slot.js';
+import { analyseNounPhrase, isPersonLike, isSlotLike, normaliseSubject } from './noun-phrase.js';
+import { mainVerbIndex, termsOf } from './pos-tags.js';
+import { isTemporal } from './temporal.js';
+
+const COPULA =
+  /^(.+?) (?:(?:is|are|was|were|has been|have been) set to|defaults to|default to|is|are|was|were|will be|has been|have been|had been|remains|remain|stays|stay|became|becomes|become|equals)\s+(.+)$/i;
+
+/** Free-verb attributes that name a known family. */
+const VERB_FAMILIES: Readonly<Record<string, string>> = {
+  'run on': 'platform', 'live in': 'location', 'report to': 'manager', 'work at': 'workplace', 'work for': 'workplace',
+  'belong to': 'owner', 'deploy to': 'deploy_target', 'meet in': 'meeting_place', 'meet at': 'meeting_place',
+};
+
+/** One or two capitalised words: a proper name ("Dana", "Acme Corp"). */
+const PROPER_NAME = /^[A-Z][\w'.-]*(?: [A-Z][\w'.-]*)?$/;
+
+/** "34 years old" → age; the unit word names the attribute of a measured copula. */
+const MEASURE_UNITS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\b(?:years? old|y\/?o|years of age)$/i, 'age'],
+  [/\b(?:tall|high|foot|feet|ft|inches|cm|centimet(?:er|re)s?|met(?:er|re)s? tall)\b/i, 'height'],
+  [/\b(?:long)$/i, 'length'], [/\b(?:wide)$/i, 'width'], [/\b(?:away|from here)$/i, 'distance'],
+  [/\b(?:heavy|kg|kilos?|lbs?|pounds)\b/i, 'weight'],
+];
+
+/** Prepositional predicates that describe a state rather than a place ("in charge", "in progress"). */
+const STATE_PHRASES = /^(?:in|at|on) (?:charge|progress|beta|alpha|review|trouble|danger|risk|favou?r|love|doubt|place|use|hold|track|time|budget|sync|call|leave|vacation|holiday)\b/i;
+
+/** Verbs whose objects accumulate rather than replace each other. */
+const MULTI_VERBS = new Set([
+  'speak', 'support', 'know', 'visit', 'attend', 'play', 'read', 'watch', 'collect', 'follow', 'mentor', 'teach',
+  'study', 'learn', 'write', 'contain', 'include', 'have', 'integrate', 'call', 'email', 'message', 'meet', 'join',
+]);
+
+const PREPOSITIONS = /^(on|in|to|at|with|for|from|about|into|onto|as|like|by|under|over|after|through|across|via)\s+(.+)$/i;
+
+/** Is the phrase a verb phrase ("learning Spanish", "training for a marathon")? */
+function isVerbPhrase(value: string): boolean {
+  const first = termsOf(value)[0]?.tags;
+  return first !== undefined && (first.has('Gerund') || (first.has('PastTense') && !first.has('Adjective')));
+}
+
+/** Is every word of a short phrase an adjective ("stable", "very fast")? */
+function isAdjectivePhrase(value: string): boolean {
+  const terms = termsOf(value);
+  return terms.length > 0 && terms.length <= 3 && terms.every((t) => t.tags.has('Adjective') || t.tags.has('Adverb'));
+}
+
+function slot(subject: string, attribute: string, value: string, cardinality: Cardinality, rule: string, negated = false): ExtractedSlot {
+  return makeSlot({ subject, attribute, value, cardinality, rule, negated });
+}
+
+/** Slots for "NP is VALUE", or undefined when the clause is not a copula. */
+export function copulaSlots(clause: string): ExtractedSlot[] | undefined {
+  const m = COPULA.exec(clause);
+  if (!m?.[1] || !m[2]) return undefined;
+  const np = m[1];
+  const rawValue = m[2].trim().replace(APPROXIMATELY, '');
+  const value = cleanPhrase(rawValue);
+  if (value === '') return undefined;
+  const key = analyseNounPhrase(np);
+  const plainSubject = normaliseSubject(np);
+
+  const [firstWord = '', ...restWords] = value.split(' ');
+  const polarity = polarityOf(firstWord, restWords.length === 0);
+  if (polarity) {
+    const rest = restWords.join(' ');
+    return [slot(plainSubject, 'property', `${polarity.base} ${rest}`.trim(), 'multi', 'copula-property', polarity.negative)];
+  }
+  const prepless = value.replace(/^(?:on|at|for|by|in|during|around|until|from)\s+/i, '');
+  if (isTemporal(value)) {
+    if (key.named && ['deadline', 'start', 'end'].includes(key.attribute)) {
+      return [slot(key.subject, key.attribute, prepless, 'single', 'copula-when')];
+    }
+    const subject = key.named && key.attribute === 'birthday' ? `${key.subject} birthday`.trim() : plainSubject;
+    return [slot(subject, 'when', prepless, 'single', 'copula-when')];
+  }
+  const prep = PREPOSITIONS.exec(value);
+  if (prep?.[1] && prep[2]) {
+    const word = prep[1].toLowerCase();
+    if (STATE_PHRASES.test(value)) return [slot(plainSubject, 'property', value, 'multi', 'copula-state')];
+    if (word === 'in' || word === 'at') {
+      const subject = key.named && key.attribute === 'location' ? key.subject : plainSubject;
+      return [slot(subject, 'location', prep[2], 'single', 'copula-location')];
+    }
+    // People are on teams and committees; things are on a floor, a server, a wiki.
+    const someone = !/'s |s' /.test(np) && (PROPER_NAME.test(np.trim()) || isPersonLike(np));
+    if (word === 'on' && someone) return [slot(plainSubject, 'member_of', prep[2], 'multi', 'copula-on')];
+    if (word === 'on') return [slot(plainSubject, 'location', prep[2], 'single', 'copula-location')];
+    return [slot(plainSubject, `be ${word}`, prep[2], 'multi', 'copula-preposition')];
+  }
+  if (key.named) {
+    const single = ['when', 'start', 'end', 'deadline'].includes(key.attribute) ? { ...key, subject: plainSubject, attribute: 'value' } : key;
+    return [slot(single.subject, single.attribute, value.replace(/^(?:an?|the) /i, ''), cardinalityOf(single.attribute, 'noun'), 'copula-attribute')];
+  }
+  if (numbersIn(value).length > 0 && !key.named) {
+    const unit = MEASURE_UNITS.find(([re]) => re.test(value))?.[1];
+    // A person "is 34": a bare number about a person is an age.
+    const bare = /^\d{1,3}$/.test(value) && isPersonLike(np) ? 'age' : undefined;
+    return [slot(plainSubject, unit ?? bare ?? key.attribute, value, 'single', 'copula-measure')];
+  }
+  const properName = PROPER_NAME.test(np.trim());
+  const properValue = PROPER_NAME.test(rawValue);
+  const definiteSubject = /^(?:the|our|my|their|his|her|your) /i.test(np.trim());
+  // "The CEO is Dana": a role named by a definite noun phrase, filled by a proper name.
+  if (definiteSubject && properValue && !isPersonLike(np.replace(/^\w+ /, ''))) {
+    return [slot(key.subject, key.attribute, value, 'single', 'copula-identity')];
+  }
+  const personSubject = properName || isPersonLike(np);
+  if (isVerbPhrase(value) && (value.includes(' ') || personSubject)) return verbSlots(clause);
+  // "Dana is our CEO", "Oscar is the release manager": the same slot, written the other way round.
+  const possessiveValue = /'s /.test(rawValue) && analyseNounPhrase(rawValue).named;
+  if (possessiveValue || (personSubject && /^(?:the|our|my|their|his|her|your) /i.test(rawValue))) {
+    const flipped = analyseNounPhrase(value);
+    return [slot(flipped.subject, flipped.attribute, np, cardinalityOf(flipped.attribute, 'noun'), 'copula-identity')];
+  }
+  if (/^(?:an?) /i.test(rawValue)) return [slot(plainSubject, 'is_a', value, 'multi', 'copula-is-a')];
+  if (personSubject) return [slot(plainSubject, 'property', value, 'multi', 'copula-property')];
+  if (!isSlotLike(np) && isAdjectivePhrase(value)) return [slot(plainSubject, 'property', value, 'multi', 'copula-property')];
+  return [slot(key.subject, key.attribute, value, 'single', 'copula-value')];
+}
+
+/** Rough infinitive of an inflected verb, for verbs compromise did not recognise ("runs" → "run"). */
+function roughInfinitive(word: string): string {
+  const w = word.toLowerCase();
+  if (/ies$/.test(w)) return w.replace(/ies$/, 'y');
+  if (/(?:ch|sh|x|ss|o)es$/.test(w)) return w.slice(0, -2);
+  if (/ied$/.test(w)) return w.replace(/ied$/, 'y');
+  if (/([b-df-hj-np-tv-z])\1ed$/.test(w)) return w.slice(0, -3);
+  if (/ed$/.test(w)) return w.slice(0, -2);
+  if (/s$/.test(w) && !/ss$/.test(w)) return w.slice(0, -1);
+  return w;
+}
+
+const OBJECT_START = /^(?:the|a|an|our|my|his|her|their|its|every|each|once|twice|\d.*|[A-Z].*)$/;
+
+/**
+ * The main verb of a clause: compromise's first verb that is not an auxiliary, else an inflected word
+ * followed by a preposition or an object ("Search runs on Elasticsearch", which compromise misreads).
+ */
+function mainVerb(clause: string): { at: number; text: string; infinitive: string } | undefined {
+  const terms = termsOf(clause);
+  const index = mainVerbIndex(terms);
+  const verb = index > 0 ? terms[index] : undefined;
+  if (verb) {
+    const at = clause.toLowerCase().indexOf(` ${verb.text.toLowerCase()}`);
+    const infinitive = verb.root === verb.text.toLowerCase() ? roughInfinitive(verb.text) : verb.root;
+    if (at > 0 && infinitive !== 'be') return { at: at + 1, text: verb.text, infinitive };
+  }
+  const words = clause.split(' ');
+  // After a personal pronoun the next word is the verb ("we self-host GitLab").
+  if (/^(?:we|i|you|they|he|she)$/i.test(words[0] ?? '') && words.length > 2) {
+    const word = words[1] ?? '';
+    return { at: (words[0] ?? '').length + 1, text: word, infinitive: roughInfinitive(word) };
+  }
+  for (let i = 1; i < words.length - 1; i += 1) {
+    const word = words[i] ?? '';
+    const objectLike = PREPOSITIONS.test(words.slice(i + 1).join(' ')) || OBJECT_START.test(words[i + 1] ?? '');
+    if (/^[a-z]+(?:s|ed)$/.test(word) && !/(?:ss|us|is)$/.test(word) && objectLike) {
+      return { at: words.slice(0, i).join(' ').length + 1, text: word, infinitive: roughInfinitive(word) };
+    }
+  }
+  return undefined;
+}
+
+/** Slots for a clause with any other verb: subject / verb (+ preposition) / rest. */
+export function verbSlots(clause: string): ExtractedSlot[] | undefined {
+  const verb = mainVerb(clause);
+  if (!verb) return undefined;
+  const subject = clause
+    .slice(0, verb.at)
+    .replace(/\s(?:is|are|was|were|has|have|had|will|would|can|could|should|does|do|did|been|being)(?:\s|$)/gi, ' ')
+    .trim();
+  let rest = clause.slice(verb.at + verb.text.length).trim();
+  let attribute = verb.infinitive;
+  const prep = PREPOSITIONS.exec(rest);
+  if (prep?.[1] && prep[2]) {
+    attribute = `${verb.infinitive} ${prep[1].toLowerCase()}`;
+    rest = prep[2];
+  }
+  if (rest !== '' && isTemporal(rest)) {
+    // "The password rotates every 90 days": the schedule of the activity.
+    return [slot(normaliseSubject(`${subject} ${verb.infinitive}`), 'when', rest, 'single', 'verb-when')];
+  }
+  const family = VERB_FAMILIES[attribute];
+  if (family) return [slot(normaliseSubject(subject), family, normaliseValue(rest), cardinalityOf(family, 'verb'), 'verb')];
+  const cardinality: Cardinality = MULTI_VERBS.has(verb.infinitive) ? 'multi' : 'dimension';
+  return [slot(normaliseSubject(subject), attribute, normaliseValue(rest), cardinality, 'verb')];
+}

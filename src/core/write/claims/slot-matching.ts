@@ -1,0 +1,117 @@
+/**
+ * Relations between two extracted slots: do they name the same subject and attribute (the same
+ * "key"), and do their values agree? Kept apart from the decision logic in `claim-comparison.ts`.
+ */
+import { isKnownFamily, relatedAttributes } from './attribute-families.js';
+import { GENERIC_HEADS, contentTokens, isSubset, numbersIn, valueContentTokens } from './claim-text.js';
+import type { ExtractedSlot } from './extracted-slot.js';
+import { termsOf } from './pos-tags.js';
+import { compareTemporal, isTemporal } from './temporal.js';
+
+/** `same`: one slot; `related`: same subject, attributes in one family group; `none` otherwise. */
+export type KeyRelation = 'same' | 'related' | 'none';
+/** `unknown` when either value is empty or not comparable. */
+export type ValueRelation = 'same' | 'different' | 'unknown';
+
+const TEMPORAL_FAMILIES = new Set(['when', 'start', 'end', 'birthday', 'deadline']);
+
+function tokenSet(phrase: string): Set<string> {
+  return new Set(contentTokens(phrase));
+}
+
+/** Value tokens also split letter-letter hyphens, so "Berlin-Kreuzberg" contains "Berlin". */
+function valueTokens(phrase: string): Set<string> {
+  return new Set(valueContentTokens(phrase.replace(/(?<=[a-z])-(?=[a-z])/gi, ' ')));
+}
+
+/** Containment counts only when the smaller side names something specific ("team" is inside every team). */
+function specificSubset(small: Set<string>, large: Set<string>): boolean {
+  return isSubset(small, large) && [...small].some((t) => !GENERIC_HEADS.has(t));
+}
+
+/** Drops generic heads ("service", "team") unless nothing else is left. */
+function withoutGenericHeads(tokens: Set<string>): Set<string> {
+  const specific = new Set([...tokens].filter((t) => !GENERIC_HEADS.has(t)));
+  return specific.size > 0 ? specific : tokens;
+}
+
+function setsEqual(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  return a.size === b.size && [...a].every((t) => b.has(t));
+}
+
+/** Same referent: equal lemma sets once generic heads are set aside ("billing" ≈ "billing service"). */
+export function sameSubject(a: string, b: string): boolean {
+  const ta = tokenSet(a);
+  const tb = tokenSet(b);
+  if (ta.size === 0 || tb.size === 0) return ta.size === tb.size;
+  return setsEqual(withoutGenericHeads(ta), withoutGenericHeads(tb));
+}
+
+/** Same attribute: equal canonical names, or free phrases with equal lemma sets ("budget laptop" ≈ "laptop budget"). */
+export function sameAttribute(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (isKnownFamily(a) || isKnownFamily(b)) return false;
+  return setsEqual(tokenSet(a), tokenSet(b));
+}
+
+/** Subject plus attribute as one set, so different splits of one phrase still meet. */
+function keyTokens(slot: ExtractedSlot): Set<string> {
+  const tokens = tokenSet(slot.subject);
+  if (slot.attribute !== 'value') for (const t of tokenSet(slot.attribute.replace(/_/g, ' '))) tokens.add(t);
+  return withoutGenericHeads(tokens);
+}
+
+/** How two slots' keys relate (see `KeyRelation`). */
+export function keyRelation(a: ExtractedSlot, b: ExtractedSlot): KeyRelation {
+  const subject = sameSubject(a.subject, b.subject);
+  if (subject && sameAttribute(a.attribute, b.attribute)) return 'same';
+  const free = (x: string): boolean => x === 'value' || !isKnownFamily(x);
+  const freeOrSame = a.attribute === b.attribute || (free(a.attribute) && free(b.attribute));
+  if (freeOrSame && setsEqual(keyTokens(a), keyTokens(b))) return 'same';
+  if (subject && relatedAttributes(a.attribute, b.attribute)) return 'related';
+  return 'none';
+}
+
+/**
+ * Compares values: schedules by calendar components, then numbers (any difference decides), then lemma
+ * sets, where containment counts as the same value ("production" ≈ "production on Thursdays").
+ */
+export function valueRelation(a: ExtractedSlot, b: ExtractedSlot): ValueRelation {
+  if (a.value === b.value) return 'same';
+  if (TEMPORAL_FAMILIES.has(a.attribute) || TEMPORAL_FAMILIES.has(b.attribute) || (isTemporal(a.value) && isTemporal(b.value))) {
+    const temporal = compareTemporal(a.value, b.value);
+    if (temporal !== 'unknown') return temporal;
+  }
+  const na = new Set(numbersIn(a.value));
+  const nb = new Set(numbersIn(b.value));
+  if (na.size > 0 && nb.size > 0 && !setsEqual(na, nb)) return 'different';
+  const ta = valueTokens(a.value);
+  const tb = valueTokens(b.value);
+  if (ta.size === 0 || tb.size === 0) return ta.size === tb.size ? 'same' : 'unknown';
+  if (setsEqual(ta, tb) || specificSubset(ta, tb) || specificSubset(tb, ta)) return 'same';
+  return 'different';
+}
+
+/** Do two different values lie along one dimension (a shared non-generic word: "dark mode" / "light mode")? */
+export function shareDimension(a: ExtractedSlot, b: ExtractedSlot): boolean {
+  const ta = withoutGenericHeads(valueTokens(a.value));
+  const tb = valueTokens(b.value);
+  // Only shared nouns count: "dark chocolate" / "dark mode" share a modifier, not a dimension.
+  const adjectives = new Set(termsOf(a.value).filter((t) => t.tags.has('Adjective')).map((t) => t.text.toLowerCase()));
+  for (const t of ta) if (tb.has(t) && !/^\d/.test(t) && !GENERIC_HEADS.has(t) && !adjectives.has(t)) return true;
+  return false;
+}
+
+/** Does a retracted value occur inside another slot's value ("API keys" in "API keys")? */
+export function valueContains(container: ExtractedSlot, retracted: ExtractedSlot): boolean {
+  const inner = valueTokens(retracted.value);
+  return inner.size > 0 && specificSubset(inner, valueTokens(container.value));
+}
+
+/** Do two slots share any subject or attribute word (a loose "about the same thing")? */
+export function keysOverlap(a: ExtractedSlot, b: ExtractedSlot): boolean {
+  const ka = keyTokens(a);
+  const kb = new Set([...tokenSet(b.subject), ...tokenSet(b.attribute.replace(/_/g, ' '))]);
+  for (const t of ka) if (kb.has(t) && !GENERIC_HEADS.has(t)) return true;
+  return false;
+}

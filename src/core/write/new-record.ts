@@ -1,0 +1,96 @@
+/**
+ * Builds a fresh `MemoryRecord` from validated input: ids, both time axes, defaults.
+ */
+import { monotonicFactory } from 'ulid';
+import type { MemoryData, MemoryRecord, SourceRef } from '../memory.js';
+import type { ParsedRememberInput } from '../schemas.js';
+
+const nextUlid = monotonicFactory();
+
+/** A new time-sortable id (ULID) for an instant. */
+export function newId(at: number): string {
+  return nextUlid(at);
+}
+
+/** Derived signals computed by the write path before the record is built. */
+export interface DerivedSignals {
+  entities: string[];
+  importance: number | null;
+  emotion: MemoryRecord['emotion'];
+  salience: number;
+  surprise: number;
+  claim?: MemoryData['claim'];
+}
+
+/**
+ * The idempotency key of a source: the same conversation and message (or uri and message) ingested
+ * twice maps to the same key (DESIGN §11.2). Null when the source does not name a message.
+ */
+export function sourceKeyOf(source: SourceRef | undefined): string | null {
+  if (source === undefined || source.messageId === undefined) return null;
+  const container = source.conversationId ?? source.uri ?? source.system;
+  if (container === undefined) return null;
+  return `${container}\u0000${source.messageId}`;
+}
+
+const DATA_FIELDS = [
+  'perception',
+  'context',
+  'decision',
+  'action',
+  'outcome',
+  'name',
+  'definition',
+  'category',
+  'properties',
+  'priority',
+] as const;
+
+/** Creates the record for one input at `now`. */
+export function buildRecord(input: ParsedRememberInput, derived: DerivedSignals, now: number): MemoryRecord {
+  const layer = input.layer ?? 'episodic';
+  const data: MemoryData = {};
+  for (const field of DATA_FIELDS) {
+    const value = input[field];
+    if (value !== undefined) (data as Record<string, unknown>)[field] = value;
+  }
+  if (derived.claim !== undefined) data.claim = derived.claim;
+  const sources = [...(input.provenance?.sources ?? []), ...(input.source !== undefined ? [input.source] : [])];
+  const occurredAt = input.occurredAt ?? (layer === 'episodic' ? now : null);
+  return {
+    id: newId(now),
+    scope: input.scope,
+    layer,
+    content: input.content,
+    summary: input.summary ?? null,
+    tags: dedupe(input.tags ?? []),
+    entities: dedupe(input.entities ?? derived.entities),
+    importance: input.importance ?? derived.importance,
+    salience: derived.salience,
+    surprise: derived.surprise,
+    emotion: input.emotion ?? derived.emotion,
+    pinned: input.pinned ?? false,
+    mentionCount: 1,
+    accessCount: 0,
+    lastAccessedAt: null,
+    confidence: input.confidence ?? 1,
+    status: 'active',
+    provenance: {
+      kind: input.provenance?.kind ?? (layer === 'episodic' ? 'episodic' : 'user_stated'),
+      sources,
+      derivedFrom: input.provenance?.derivedFrom ?? [],
+    },
+    validFrom: input.validFrom ?? occurredAt ?? now,
+    validTo: input.validTo ?? null,
+    occurredAt,
+    recordedAt: now,
+    invalidatedAt: null,
+    sourceKey: sourceKeyOf(input.source),
+    updatedAt: now,
+    data,
+  };
+}
+
+function dedupe(values: readonly string[]): string[] {
+  return [...new Set(values)];
+}

@@ -1,0 +1,29 @@
+/**
+ * The public API of `engram`. Any export added here becomes public API.
+ */
+export { Engram, createEmbedder, type EmbedderChoice, type OpenOptions } from './engram.js';
+export { EngramCore, type EngramOptions, type ScopedReadOptions, type ScopedWriteOptions } from './core/engine.js';
+export { EngramError, isEngramError, type EngramErrorCode } from './core/errors.js';
+export type {
+  Edge,
+  Emotion,
+  EpisodeCycle,
+  Layer,
+  MemoryRecord,
+  MemoryStatus,
+  Provenance,
+  ProvenanceKind,
+  SourceRef,
+} from './core/memory.js';
+export { LAYERS, STATUSES } from './core/memory.js';
+export type { MemoryView, EdgeView } from './core/memory-view.js';
+export type { RecallHit, RecallResult, HitExplanation } from './core/recall/recall.js';
+export { DEFAULT_RECALL_CONFIG, type RecallConfig } from './core/recall/recall-config.js';
+export type { RememberResult } from './core/write/remember.js';
+export type { RememberInput, RecallOptions, UpdateInput } from './core/schemas.js';
+export { rememberInputSchema, recallOptionsSchema, updateInputSchema } from './core/schemas.js';
+export type { Store, StoreTransaction, StoreReader, StoreCapabilities } from './core/ports/store.js';
+export type { Embedder } from './core/ports/embedder.js';
+export type { Llm, LlmMessage } from './core/ports/llm.js';
+export { ManualClock, systemClock, type Clock } from './core/ports/clock.js';
+export { assertScope, assertReadScopes, type Scope } from './core/scope.js';

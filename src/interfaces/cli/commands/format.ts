@@ -1,0 +1,30 @@
+/**
+ * Human-readable renderings for the terminal.
+ */
+import pc from 'picocolors';
+import type { MemoryView } from '../../../core/memory-view.js';
+import type { RecallHit } from '../../../core/recall/recall.js';
+
+/** One memory, several lines. */
+export function formatMemory(memory: MemoryView): string {
+  const lines = [
+    `${pc.bold(memory.id)} ${pc.dim(`[${memory.scope} · ${memory.layer} · ${memory.status}]`)}`,
+    memory.content,
+    pc.dim(`valid ${memory.validFrom}${memory.validTo ? ` → ${memory.validTo}` : ''} · recorded ${memory.recordedAt}${memory.invalidatedAt ? ` · invalidated ${memory.invalidatedAt}` : ''}`),
+  ];
+  if (memory.tags.length > 0) lines.push(pc.dim(`tags: ${memory.tags.join(', ')}`));
+  return lines.join('\n');
+}
+
+/** A ranked hit list. */
+export function formatHits(result: { hits: RecallHit[] }): string {
+  if (result.hits.length === 0) return pc.dim('(no matching memories)');
+  return result.hits
+    .map((hit, index) => {
+      const channels = Object.entries(hit.why.channels)
+        .map(([name, c]) => `${name} #${c.rank}`)
+        .join(', ');
+      return `${pc.bold(String(index + 1).padStart(2))}. ${hit.content}\n    ${pc.dim(`${hit.id} · ${hit.scope} · ${hit.layer} · score ${hit.score.toFixed(4)} · ${channels}`)}`;
+    })
+    .join('\n');
+}

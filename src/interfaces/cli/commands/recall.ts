@@ -1,0 +1,41 @@
+/**
+ * `engram recall --scope S [--scope S2]... [-k N] QUERY`.
+ */
+import type { Command } from 'commander';
+import { collect, withCommonFlags, type CommonFlags } from '../context.js';
+import { printResult } from '../output.js';
+import { withEngine } from '../run.js';
+import { formatHits } from './format.js';
+
+interface RecallFlags extends CommonFlags {
+  scope?: string[];
+  k?: string;
+  layer?: string[];
+  asOf?: string;
+  knownAt?: string;
+  includeSuperseded?: boolean;
+}
+
+/** Registers `recall`. */
+export function registerRecallCommand(program: Command): void {
+  withCommonFlags(program.command('recall <query...>').description('find the memories most relevant to a query'))
+    .option('--scope <scope>', 'scope to search (repeatable; at least one)', collect)
+    .option('-k, --k <n>', 'number of hits (default 10)')
+    .option('--layer <layer>', 'only this layer (repeatable)', collect)
+    .option('--as-of <iso>', 'what was true at this instant (valid time)')
+    .option('--known-at <iso>', 'what the store believed at this instant (transaction time)')
+    .option('--include-superseded', 'also return superseded and decayed versions')
+    .action(async (queryWords: string[], flags: RecallFlags) => {
+      await withEngine(flags, async (engram) => {
+        const result = await engram.recall(queryWords.join(' '), {
+          scopes: flags.scope ?? [],
+          ...(flags.k !== undefined ? { k: Number(flags.k) } : {}),
+          ...(flags.layer !== undefined ? { layers: flags.layer as never } : {}),
+          ...(flags.asOf !== undefined ? { asOf: flags.asOf } : {}),
+          ...(flags.knownAt !== undefined ? { knownAt: flags.knownAt } : {}),
+          ...(flags.includeSuperseded ? { includeSuperseded: true } : {}),
+        });
+        printResult({ json: flags.json === true }, result, formatHits);
+      });
+    });
+}

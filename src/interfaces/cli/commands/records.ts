@@ -1,0 +1,62 @@
+/**
+ * `engram get | forget | restore | stats`.
+ */
+import type { Command } from 'commander';
+import { EngramError } from '../../../core/errors.js';
+import type { MemoryView } from '../../../core/memory-view.js';
+import { collect, withCommonFlags, type CommonFlags } from '../context.js';
+import { printResult } from '../output.js';
+import { withEngine } from '../run.js';
+import { formatMemory } from './format.js';
+
+interface ScopeFlags extends CommonFlags {
+  scope?: string[];
+}
+
+/** Registers the by-id commands and stats. */
+export function registerRecordCommands(program: Command): void {
+  const byId = (name: string, description: string, action: (engram: import('../../../engram.js').Engram, id: string, scopes: string[]) => Promise<MemoryView>) =>
+    withCommonFlags(program.command(`${name} <id>`).description(description))
+      .option('--scope <scope>', 'scope the memory lives in (repeatable for get)', collect)
+      .action(async (id: string, flags: ScopeFlags) => {
+        await withEngine(flags, async (engram) => {
+          const view = await action(engram, id, flags.scope ?? []);
+          printResult({ json: flags.json === true }, view, formatMemory);
+        });
+      });
+
+  byId('get', 'show one memory', (engram, id, scopes) => engram.get(id, { scopes }));
+  byId('forget', 'soft-delete a memory (restore brings it back)', (engram, id, scopes) => engram.forget(id, { scope: single(scopes) }));
+  byId('restore', 'restore a forgotten or decayed memory', (engram, id, scopes) => engram.restore(id, { scope: single(scopes) }));
+
+  withCommonFlags(program.command('stats').description('counts by layer and status'))
+    .option('--scope <scope>', 'scope to count (repeatable)', collect)
+    .action(async (flags: ScopeFlags) => {
+      await withEngine(flags, async (engram) => {
+        const stats = await engram.stats({ scopes: flags.scope ?? [] });
+        printResult({ json: flags.json === true }, stats, (s: typeof stats) =>
+          [
+            `scopes: ${s.scopes.join(', ')}`,
+            `embedder: ${s.embedder}`,
+            `memories: ${s.total}`,
+            `by layer: ${fmtCounts(s.byLayer)}`,
+            `by status: ${fmtCounts(s.byStatus)}`,
+            `edges: ${s.edges}`,
+          ].join('\n'),
+        );
+      });
+    });
+}
+
+/** Writes name exactly one scope. */
+function single(scopes: string[]): string {
+  if (scopes.length !== 1) {
+    throw new EngramError('INVALID_INPUT', `This command changes one memory: pass exactly one --scope (the scope it was written in); got ${scopes.length}.`);
+  }
+  return scopes[0] as string;
+}
+
+function fmtCounts(counts: Record<string, number>): string {
+  const entries = Object.entries(counts);
+  return entries.length === 0 ? '(none)' : entries.map(([k, v]) => `${k} ${v}`).join(', ');
+}

@@ -1,0 +1,164 @@
+/**
+ * `engram remember --scope S [...] TEXT` and `engram remember --scope S --file F.jsonl`.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import cliProgress from 'cli-progress';
+import type { Command } from 'commander';
+import { EngramError } from '../../../core/errors.js';
+import { parseInput, rememberInputSchema, type RememberInput } from '../../../core/schemas.js';
+import type { RememberResult } from '../../../core/write/remember.js';
+import type { Engram } from '../../../engram.js';
+import { collect, withCommonFlags, type CommonFlags } from '../context.js';
+import { printResult } from '../output.js';
+import { withEngine } from '../run.js';
+
+interface RememberFlags extends CommonFlags {
+  scope?: string;
+  layer?: string;
+  occurredAt?: string;
+  validFrom?: string;
+  validTo?: string;
+  importance?: string;
+  tag?: string[];
+  pin?: boolean;
+  file?: string;
+  batchSize?: string;
+}
+
+/** Lines per transaction in a file import: each commit is acknowledged on its own JSON line. */
+const DEFAULT_BATCH = 64;
+
+/** Registers `remember`. */
+export function registerRememberCommand(program: Command): void {
+  withCommonFlags(program.command('remember [text...]').description('store a memory (or a JSONL file of them with --file)'))
+    .option('--scope <scope>', 'the scope to write to (exactly one)')
+    .option('--layer <layer>', 'episodic | semantic | procedural | statistical (default episodic)')
+    .option('--occurred-at <iso>', 'when the event happened')
+    .option('--valid-from <iso>', 'when the claim became true')
+    .option('--valid-to <iso>', 'when the claim stopped being true')
+    .option('--importance <n>', 'importance 0..1 (default: scored from the content)')
+    .option('--tag <tag>', 'tag (repeatable)', collect)
+    .option('--pin', 'never decays')
+    .option('--file <path>', 'import a JSONL file: one remember input object per line')
+    .option('--batch-size <n>', `lines per transaction for --file (default ${DEFAULT_BATCH})`)
+    .action(async (words: string[], flags: RememberFlags) => {
+      const json = flags.json === true;
+      if (flags.file !== undefined) {
+        await withEngine(flags, (engram) => importFile(engram, flags), { workers: 2 });
+        return;
+      }
+      await withEngine(flags, async (engram) => {
+        const input: Record<string, unknown> = { scope: flags.scope, content: words.join(' ') };
+        if (words.length === 0) {
+          throw new EngramError('INVALID_INPUT', 'Nothing to remember: pass the text as an argument, or --file F.jsonl.');
+        }
+        if (flags.layer !== undefined) input.layer = flags.layer;
+        if (flags.occurredAt !== undefined) input.occurredAt = flags.occurredAt;
+        if (flags.validFrom !== undefined) input.validFrom = flags.validFrom;
+        if (flags.validTo !== undefined) input.validTo = flags.validTo;
+        if (flags.importance !== undefined) input.importance = Number(flags.importance);
+        if (flags.tag !== undefined) input.tags = flags.tag;
+        if (flags.pin) input.pinned = true;
+        const result = await engram.remember(input as RememberInput);
+        printResult({ json }, result, (r: RememberResult) => describeResult(r));
+      });
+    });
+}
+
+function describeResult(result: RememberResult): string {
+  switch (result.action) {
+    case 'merged':
+      return `merged into ${result.mergedInto ?? result.id}`;
+    case 'superseded':
+      return `created ${result.id}, superseding ${(result.superseded ?? []).join(', ')}`;
+    case 'unchanged':
+      return `already stored as ${result.id}`;
+    default:
+      return `created ${result.id}`;
+  }
+}
+
+/**
+ * Imports a JSONL file. Every line is validated before anything is written; then lines are written
+ * in transactions of `batchSize`, each acknowledged once durable. Lines without a source get one
+ * derived from the file name, line number and line text, so re-running an import is idempotent.
+ */
+async function importFile(engram: Engram, flags: RememberFlags): Promise<void> {
+  const json = flags.json === true;
+  const path = flags.file as string;
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new EngramError('INVALID_INPUT', `Cannot read --file ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}. Check the path.`, { cause: error });
+  }
+  const inputs = parseLines(text, path, flags.scope);
+  const batchSize = Math.max(1, Number(flags.batchSize ?? DEFAULT_BATCH) || DEFAULT_BATCH);
+  const counts = { created: 0, merged: 0, superseded: 0, unchanged: 0 };
+  const bar = process.stderr.isTTY && !json ? new cliProgress.SingleBar({ clearOnComplete: true }, cliProgress.Presets.shades_classic) : undefined;
+  bar?.start(inputs.length, 0);
+  for (let start = 0; start < inputs.length; start += batchSize) {
+    const batch = inputs.slice(start, start + batchSize);
+    const results = await engram.remember(batch.map((b) => b.input));
+    for (const result of results) counts[result.action] += 1;
+    if (json) {
+      process.stdout.write(
+        `${JSON.stringify({ committed: results.map((r) => r.id), lines: [batch[0]?.line, batch[batch.length - 1]?.line], actions: results.map((r) => r.action) })}\n`,
+      );
+    }
+    bar?.increment(batch.length);
+  }
+  bar?.stop();
+  const summary = { summary: { file: path, lines: inputs.length, ...counts } };
+  printResult({ json }, summary, (s: typeof summary) =>
+    `imported ${s.summary.lines} lines: ${s.summary.created} created, ${s.summary.merged} merged, ${s.summary.superseded} superseded, ${s.summary.unchanged} already present`,
+  );
+}
+
+interface ParsedLine {
+  line: number;
+  input: RememberInput;
+}
+
+function parseLines(text: string, path: string, defaultScope: string | undefined): ParsedLine[] {
+  const parsed: ParsedLine[] = [];
+  const problems: string[] = [];
+  const file = basename(path);
+  text.split(/\r?\n/).forEach((raw, index) => {
+    const line = index + 1;
+    if (raw.trim().length === 0) return;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      problems.push(`line ${line}: not valid JSON`);
+      return;
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      problems.push(`line ${line}: must be a JSON object like {"content": "..."}`);
+      return;
+    }
+    const input = { ...(value as Record<string, unknown>) };
+    if (input.scope === undefined && defaultScope !== undefined) input.scope = defaultScope;
+    if (input.source === undefined) {
+      const digest = createHash('sha256').update(raw).digest('hex').slice(0, 24);
+      input.source = { uri: `file:${file}#${digest}`, messageId: `line-${line}` };
+    }
+    try {
+      parseInput(rememberInputSchema, input, `line ${line}`);
+      parsed.push({ line, input: input as RememberInput });
+    } catch (error) {
+      problems.push((error as Error).message.replace(/^Invalid input: /, ''));
+    }
+  });
+  if (problems.length > 0) {
+    const shown = problems.slice(0, 5).join('; ');
+    throw new EngramError(
+      'INVALID_INPUT',
+      `--file ${file}: ${problems.length} invalid line(s), nothing was written. ${shown}${problems.length > 5 ? '; …' : ''}`,
+    );
+  }
+  return parsed;
+}

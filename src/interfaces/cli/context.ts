@@ -1,0 +1,48 @@
+/**
+ * Composition root of the CLI: reads flags and env, opens the engine.
+ */
+import type { Command } from 'commander';
+import { Option } from 'commander';
+import { Engram, type EmbedderChoice } from '../../engram.js';
+
+export interface CommonFlags {
+  db?: string;
+  json?: boolean;
+  embedder?: string;
+  workers?: string;
+  cacheDir?: string;
+}
+
+/** Adds the flags every command takes. */
+export function withCommonFlags(command: Command): Command {
+  return command
+    .option('--db <path>', 'database file (default: $ENGRAM_DB, else ./engram.db)')
+    .option('--json', 'machine-readable JSON output')
+    .addOption(new Option('--embedder <name>', 'embedder for a new database (an existing one reopens with its own)').choices(['use', 'static', 'hash']))
+    .option('--workers <n>', 'embedding worker threads for large imports')
+    .option('--cache-dir <dir>', 'where the static embedder caches its distilled table');
+}
+
+/** The database path: --db, else $ENGRAM_DB, else ./engram.db. */
+export function resolveDbPath(flags: CommonFlags): string {
+  return flags.db ?? process.env.ENGRAM_DB ?? 'engram.db';
+}
+
+/** Opens the engine for one command. */
+export async function openEngine(flags: CommonFlags, extra: { workers?: number } = {}): Promise<Engram> {
+  const envEmbedder = process.env.ENGRAM_EMBEDDER;
+  const embedder = (flags.embedder ?? envEmbedder) as EmbedderChoice | undefined;
+  const workers = flags.workers !== undefined ? Number(flags.workers) : extra.workers;
+  const cacheDir = flags.cacheDir ?? process.env.ENGRAM_CACHE_DIR;
+  return Engram.open({
+    path: resolveDbPath(flags),
+    ...(embedder !== undefined ? { embedder } : {}),
+    ...(workers !== undefined && Number.isFinite(workers) ? { workers } : {}),
+    ...(cacheDir !== undefined ? { cacheDir } : {}),
+  });
+}
+
+/** Collects a repeatable option into an array. */
+export function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}

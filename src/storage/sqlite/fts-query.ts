@@ -1,0 +1,51 @@
+/**
+ * Builds a safe FTS5 MATCH expression from user terms: every word becomes a quoted string (so no user
+ * text is ever parsed as FTS5 syntax), words are OR-ed, and per-term weights become repetitions,
+ * since FTS5's bm25 sums one contribution per phrase of the query.
+ */
+
+export interface FtsQuery {
+  /** The MATCH expression. */
+  readonly match: string;
+  /** Multiply `-bm25()` by this to express scores in the callers' weight units. */
+  readonly scale: number;
+}
+
+/** Weights are quantised to this many repetitions at most (the heaviest term gets all of them). */
+const MAX_REPETITIONS = 8;
+/** Bounds the work one query can cause. */
+const MAX_WORDS = 64;
+const WORD_CHARACTER = /[\p{L}\p{N}]/u;
+
+/**
+ * The MATCH expression for `terms`, or `null` when no term contains a searchable word.
+ * A term with spaces is split into words, each matched on its own with the term's weight.
+ *
+ * @example
+ * ```ts
+ * buildFtsQuery([{ term: 'AND' }, { term: 'cat"s' }]); // { match: '"and" OR "cat""s"', scale: 1 }
+ * ```
+ */
+export function buildFtsQuery(terms: readonly { term: string; weight?: number }[]): FtsQuery | null {
+  const weights = new Map<string, number>();
+  for (const { term, weight = 1 } of terms) {
+    if (typeof term !== 'string' || !(weight > 0) || !Number.isFinite(weight)) continue;
+    for (const word of term.split(/\s+/u)) {
+      if (!WORD_CHARACTER.test(word)) continue;
+      const key = word.toLowerCase();
+      if (!weights.has(key) && weights.size >= MAX_WORDS) continue;
+      weights.set(key, (weights.get(key) ?? 0) + weight);
+    }
+  }
+  if (weights.size === 0) return null;
+  const values = [...weights.values()];
+  const max = Math.max(...values);
+  const uniform = values.every((w) => w === max);
+  const phrases: string[] = [];
+  for (const [word, weight] of weights) {
+    const quoted = `"${word.replaceAll('"', '""')}"`;
+    const repetitions = uniform ? 1 : Math.min(MAX_REPETITIONS, Math.max(1, Math.round((weight / max) * MAX_REPETITIONS)));
+    for (let i = 0; i < repetitions; i++) phrases.push(quoted);
+  }
+  return { match: phrases.join(' OR '), scale: uniform ? max : max / MAX_REPETITIONS };
+}

@@ -1,0 +1,238 @@
+/**
+ * Versioned schema migrations. Each runs in its own `BEGIN IMMEDIATE` transaction and is recorded in
+ * `schema_migrations`, so concurrent first opens from several processes apply each exactly once.
+ * Migrations are append-only: never edit one that has shipped, add the next version instead.
+ */
+import { EngramError, messages } from '../../core/errors.js';
+import { LAYERS, STATUSES } from '../../core/memory.js';
+import type { SqliteConnection } from './sqlite-connection.js';
+import { toEngramError } from './sqlite-errors.js';
+
+/** What a migration may depend on that is only known at open time. */
+export interface MigrationContext {
+  /** The embedding dimension; the vector table is created with it. */
+  readonly dimension: number;
+}
+
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  up(connection: SqliteConnection, context: MigrationContext): void;
+}
+
+const list = (values: readonly string[]): string => values.map((v) => `'${v}'`).join(', ');
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'memories, full-text index, vectors, edges, meta, job locks',
+    up(connection, { dimension }) {
+      connection.exec(`
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+
+        CREATE TABLE memories (
+          rowid INTEGER PRIMARY KEY AUTOINCREMENT,
+          id TEXT NOT NULL UNIQUE,
+          scope TEXT NOT NULL,
+          layer TEXT NOT NULL CHECK (layer IN (${list(LAYERS)})),
+          content TEXT NOT NULL,
+          summary TEXT,
+          tags TEXT NOT NULL,
+          entities TEXT NOT NULL,
+          importance REAL,
+          salience REAL NOT NULL,
+          surprise REAL NOT NULL,
+          emotion TEXT,
+          pinned INTEGER NOT NULL CHECK (pinned IN (0, 1)),
+          mention_count INTEGER NOT NULL,
+          access_count INTEGER NOT NULL,
+          last_accessed_at INTEGER,
+          confidence REAL NOT NULL,
+          status TEXT NOT NULL CHECK (status IN (${list(STATUSES)})),
+          provenance TEXT NOT NULL,
+          valid_from INTEGER NOT NULL,
+          valid_to INTEGER,
+          occurred_at INTEGER,
+          recorded_at INTEGER NOT NULL,
+          invalidated_at INTEGER,
+          source_key TEXT,
+          updated_at INTEGER NOT NULL,
+          data TEXT NOT NULL,
+          claim_subject TEXT GENERATED ALWAYS AS (json_extract(data, '$.claim.subject')) VIRTUAL,
+          claim_attribute TEXT GENERATED ALWAYS AS (json_extract(data, '$.claim.attribute')) VIRTUAL
+        );
+        CREATE UNIQUE INDEX memories_scope_id ON memories (scope, id);
+        CREATE INDEX memories_scope_status_layer ON memories (scope, status, layer);
+        CREATE UNIQUE INDEX memories_scope_source_key ON memories (scope, source_key) WHERE source_key IS NOT NULL;
+        CREATE INDEX memories_scope_layer_claim ON memories (scope, layer, claim_subject, claim_attribute)
+          WHERE claim_subject IS NOT NULL;
+        CREATE INDEX memories_scope_occurred_at ON memories (scope, occurred_at);
+
+        CREATE VIRTUAL TABLE memories_fts USING fts5 (
+          content, tags, entities,
+          content = 'memories', content_rowid = 'rowid', tokenize = 'porter unicode61'
+        );
+        CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories BEGIN
+          INSERT INTO memories_fts (rowid, content, tags, entities) VALUES (new.rowid, new.content, new.tags, new.entities);
+        END;
+        CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories BEGIN
+          INSERT INTO memories_fts (memories_fts, rowid, content, tags, entities)
+            VALUES ('delete', old.rowid, old.content, old.tags, old.entities);
+        END;
+        CREATE TRIGGER memories_fts_update AFTER UPDATE OF content, tags, entities ON memories BEGIN
+          INSERT INTO memories_fts (memories_fts, rowid, content, tags, entities)
+            VALUES ('delete', old.rowid, old.content, old.tags, old.entities);
+          INSERT INTO memories_fts (rowid, content, tags, entities) VALUES (new.rowid, new.content, new.tags, new.entities);
+        END;
+
+        CREATE VIRTUAL TABLE memory_vectors USING vec0 (
+          scope TEXT PARTITION KEY,
+          embedding FLOAT[${dimension}] distance_metric=cosine
+        );
+        -- every vector write (insert or replace), so in-memory indexes can catch up from a high-water mark
+        CREATE TABLE vector_changes (
+          seq INTEGER PRIMARY KEY AUTOINCREMENT,
+          scope TEXT NOT NULL,
+          memory_rowid INTEGER NOT NULL
+        );
+        CREATE INDEX vector_changes_scope_seq ON vector_changes (scope, seq);
+
+        CREATE TABLE edges (
+          rowid INTEGER PRIMARY KEY AUTOINCREMENT,
+          id TEXT NOT NULL UNIQUE,
+          scope TEXT NOT NULL,
+          from_id TEXT NOT NULL,
+          type TEXT NOT NULL,
+          to_id TEXT NOT NULL,
+          weight REAL NOT NULL,
+          valid_from INTEGER NOT NULL,
+          valid_to INTEGER,
+          recorded_at INTEGER NOT NULL,
+          invalidated_at INTEGER,
+          metadata TEXT NOT NULL,
+          -- both ends in the edge's own scope (DESIGN §11.5)
+          FOREIGN KEY (scope, from_id) REFERENCES memories (scope, id),
+          FOREIGN KEY (scope, to_id) REFERENCES memories (scope, id)
+        );
+        CREATE INDEX edges_scope_from ON edges (scope, from_id);
+        CREATE INDEX edges_scope_to ON edges (scope, to_id);
+
+        CREATE TABLE job_locks (
+          name TEXT PRIMARY KEY,
+          owner TEXT NOT NULL,
+          acquired_at INTEGER NOT NULL,
+          expires_at INTEGER NOT NULL
+        ) WITHOUT ROWID;
+      `);
+    },
+  },
+];
+
+/** The newest schema version this code knows. */
+export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);
+
+/** Applies every pending migration, each in its own write transaction. Safe to run concurrently. */
+export async function migrate(connection: SqliteConnection, context: MigrationContext): Promise<void> {
+  for (const migration of MIGRATIONS) {
+    await connection.beginImmediate();
+    try {
+      connection.exec(
+        'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)',
+      );
+      const newest = connection.get<{ v: number | null }>('SELECT max(version) AS v FROM schema_migrations')?.v ?? 0;
+      if (newest > LATEST_VERSION) throw newerSchema(newest);
+      const applied = connection.get('SELECT 1 FROM schema_migrations WHERE version = ?', migration.version) !== undefined;
+      if (!applied) {
+        migration.up(connection, context);
+        connection.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', migration.version, migration.name, Date.now());
+      }
+      connection.commit();
+    } catch (error) {
+      connection.rollbackQuietly();
+      throw toEngramError(error, `apply schema migration ${migration.version}`);
+    }
+  }
+}
+
+/** For read-only opens: the schema must already be current, since nothing may be written. */
+export function assertSchemaCurrent(connection: SqliteConnection): void {
+  const hasTable = connection.get("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'") !== undefined;
+  const version = hasTable ? (connection.get<{ v: number | null }>('SELECT max(version) AS v FROM schema_migrations')?.v ?? 0) : 0;
+  if (version > LATEST_VERSION) throw newerSchema(version);
+  if (version < LATEST_VERSION) {
+    throw new EngramError(
+      'STORAGE_UNAVAILABLE',
+      messages.storageUnavailable(`the database schema is at version ${version}, this Engram needs ${LATEST_VERSION}; open it once read-write to migrate it`),
+      { details: { version, expected: LATEST_VERSION } },
+    );
+  }
+}
+
+const META_EMBEDDING_NAME = 'embedding.name';
+const META_EMBEDDING_DIMENSION = 'embedding.dimension';
+
+/** The embedder recorded in the database, as stored (either part may be missing in a new file). */
+export interface StoredEmbedding {
+  name?: string;
+  dimension?: string;
+}
+
+/** Reads the recorded embedder; nothing when the database has no `meta` table yet. */
+export function readEmbeddingIdentity(connection: SqliteConnection): StoredEmbedding {
+  if (connection.get("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'") === undefined) return {};
+  const rows = connection.all<{ key: string; value: string }>(
+    'SELECT key, value FROM meta WHERE key IN (?, ?)',
+    META_EMBEDDING_NAME,
+    META_EMBEDDING_DIMENSION,
+  );
+  const byKey = new Map(rows.map((r) => [r.key, r.value]));
+  const name = byKey.get(META_EMBEDDING_NAME);
+  const dimension = byKey.get(META_EMBEDDING_DIMENSION);
+  return { ...(name === undefined ? {} : { name }), ...(dimension === undefined ? {} : { dimension }) };
+}
+
+/**
+ * Records the embedder on first open; afterwards refuses another name (`EMBEDDING_MODEL_MISMATCH`) or
+ * dimension (`EMBEDDING_DIMENSION_MISMATCH`), since mixing vector spaces gives silent garbage.
+ */
+export async function checkEmbeddingIdentity(
+  connection: SqliteConnection,
+  embedding: { name: string; dimension: number },
+  options: { readonly: boolean },
+): Promise<void> {
+  let stored = connection.snapshot(() => readEmbeddingIdentity(connection));
+  if (stored.name === undefined && !options.readonly) {
+    await connection.beginImmediate();
+    try {
+      stored = readEmbeddingIdentity(connection);
+      if (stored.name === undefined) {
+        connection.run('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', META_EMBEDDING_NAME, embedding.name);
+        connection.run('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', META_EMBEDDING_DIMENSION, String(embedding.dimension));
+        stored = { name: embedding.name, dimension: String(embedding.dimension) };
+      }
+      connection.commit();
+    } catch (error) {
+      connection.rollbackQuietly();
+      throw toEngramError(error, 'record the embedding model');
+    }
+  }
+  if (stored.name !== undefined && stored.name !== embedding.name) {
+    throw new EngramError('EMBEDDING_MODEL_MISMATCH', messages.modelMismatch(stored.name, embedding.name), {
+      details: { stored: stored.name, given: embedding.name },
+    });
+  }
+  const storedDimension = stored.dimension === undefined ? undefined : Number(stored.dimension);
+  if (storedDimension !== undefined && storedDimension !== embedding.dimension) {
+    throw new EngramError('EMBEDDING_DIMENSION_MISMATCH', messages.dimensionMismatch(storedDimension, embedding.dimension), {
+      details: { stored: storedDimension, given: embedding.dimension },
+    });
+  }
+}
+
+function newerSchema(version: number): EngramError {
+  return new EngramError(
+    'STORAGE_UNAVAILABLE',
+    messages.storageUnavailable(`the database was written by a newer Engram (schema ${version}, this one knows ${LATEST_VERSION}); upgrade Engram`),
+    { details: { version, expected: LATEST_VERSION } },
+  );
+}

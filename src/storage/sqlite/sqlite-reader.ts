@@ -1,0 +1,236 @@
+/**
+ * The read half of the store port over one connection: the store's read connection (committed data,
+ * one snapshot per call) or, inside a transaction, the writer (which sees the transaction's own writes).
+ */
+import { EngramError, messages } from '../../core/errors.js';
+import { LAYERS, STATUSES, type Edge, type Layer, type MemoryRecord } from '../../core/memory.js';
+import type {
+  ChannelHit,
+  LexicalQuery,
+  ListQuery,
+  StoreReader,
+  StoreStats,
+  VectorQuery,
+} from '../../core/ports/store.js';
+import { assertReadScopes, assertScope, type Scope } from '../../core/scope.js';
+import { buildFtsQuery } from './fts-query.js';
+import type { SqliteConnection } from './sqlite-connection.js';
+import { toEngramError } from './sqlite-errors.js';
+import { EDGE_COLUMNS, inList, memoryColumns, rowToEdge, rowToMemory, visibilityClause, type EdgeRow, type MemoryRow } from './sqlite-rows.js';
+import { searchVectors, type VectorSearchContext } from './sqlite-vector-search.js';
+import type { VectorIndex } from './vector-index.js';
+
+/** What a reader needs; `assertUsable` throws once the store is closed or the transaction is over. */
+export interface ReaderContext {
+  readonly connection: SqliteConnection;
+  readonly index: VectorIndex;
+  readonly dimension: number;
+  readonly memoryIndexThreshold: number;
+  readonly memoryIndexWarmup: number;
+  readonly assertUsable: () => void;
+}
+
+const MEMORY_COLUMNS = memoryColumns('m');
+
+export class SqliteReader implements StoreReader {
+  readonly #context: ReaderContext;
+
+  constructor(context: ReaderContext) {
+    this.#context = context;
+  }
+
+  /** Vectors the open transaction wrote (rowid → scope); none outside a transaction. */
+  protected pendingVectors(): ReadonlyMap<number, string> | undefined {
+    return undefined;
+  }
+
+  async getMemories(ids: readonly string[], scopes: readonly Scope[]): Promise<MemoryRecord[]> {
+    return this.read('get memories', (connection) => {
+      const allowed = assertReadScopes(scopes);
+      if (ids.length === 0) return [];
+      const rows = connection.all<MemoryRow>(
+        `SELECT ${MEMORY_COLUMNS} FROM memories m WHERE ${inList('m.id')} AND ${inList('m.scope')}`,
+        JSON.stringify(ids),
+        JSON.stringify(allowed),
+      );
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      const records: MemoryRecord[] = [];
+      for (const id of new Set(ids)) {
+        const row = byId.get(id);
+        if (row !== undefined) records.push(rowToMemory(row));
+      }
+      return records;
+    });
+  }
+
+  async findBySourceKey(scope: Scope, sourceKeys: readonly string[]): Promise<Map<string, string>> {
+    return this.read('find by source key', (connection) => {
+      assertScope(scope);
+      if (sourceKeys.length === 0) return new Map<string, string>();
+      const rows = connection.all<{ source_key: string; id: string }>(
+        `SELECT source_key, id FROM memories WHERE scope = ? AND ${inList('source_key')}`,
+        scope,
+        JSON.stringify(sourceKeys),
+      );
+      return new Map(rows.map((r) => [r.source_key, r.id]));
+    });
+  }
+
+  async lexicalSearch(query: LexicalQuery): Promise<ChannelHit[]> {
+    return this.read('lexical search', (connection) => {
+      const scopes = assertReadScopes(query.scopes);
+      const fts = buildFtsQuery(query.terms);
+      const limit = Math.floor(query.limit);
+      if (fts === null || !(limit > 0) || query.layers?.length === 0) return [];
+      const visibility = visibilityClause(query, query.now, 'm');
+      const layers = query.layers === undefined ? '' : ` AND ${inList('m.layer')}`;
+      const rows = connection.all<{ id: string; bm25: number }>(
+        `SELECT m.id AS id, bm25(memories_fts) AS bm25
+         FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid
+         WHERE memories_fts MATCH ? AND ${inList('m.scope')}${layers} AND ${visibility.sql}
+         ORDER BY bm25, m.rowid LIMIT ?`,
+        fts.match,
+        JSON.stringify(scopes),
+        ...(query.layers === undefined ? [] : [JSON.stringify(query.layers)]),
+        ...visibility.params,
+        limit,
+      );
+      // FTS5's bm25 is negative, lower is better; the port wants positive, higher is better
+      return rows.map((r) => ({ id: r.id, score: -r.bm25 * fts.scale }));
+    });
+  }
+
+  async vectorSearch(query: VectorQuery): Promise<ChannelHit[]> {
+    return this.read('vector search', (connection) => {
+      const scopes = assertReadScopes(query.scopes);
+      assertDimension(query.vector, this.#context.dimension, 'query vector');
+      if (query.layers?.length === 0) return [];
+      const pending = this.pendingVectors();
+      const context: VectorSearchContext = {
+        connection,
+        index: this.#context.index,
+        memoryIndexThreshold: this.#context.memoryIndexThreshold,
+        memoryIndexWarmup: this.#context.memoryIndexWarmup,
+        ...(pending === undefined ? {} : { pending }),
+      };
+      return searchVectors(context, query, scopes);
+    });
+  }
+
+  async listMemories(query: ListQuery): Promise<MemoryRecord[]> {
+    return this.read('list memories', (connection) => {
+      const scopes = assertReadScopes(query.scopes);
+      const limit = Math.floor(query.limit);
+      if (!(limit > 0) || query.layers?.length === 0 || query.statuses?.length === 0) return [];
+      const clauses = [inList('m.scope')];
+      const params: unknown[] = [JSON.stringify(scopes)];
+      if (query.layers !== undefined) {
+        clauses.push(inList('m.layer'));
+        params.push(JSON.stringify(query.layers));
+      }
+      if (query.statuses !== undefined) {
+        clauses.push(inList('m.status'));
+        params.push(JSON.stringify(query.statuses));
+      }
+      if (query.afterId !== undefined) {
+        clauses.push('m.id > ?');
+        params.push(query.afterId);
+      }
+      const rows = connection.all<MemoryRow>(
+        `SELECT ${MEMORY_COLUMNS} FROM memories m WHERE ${clauses.join(' AND ')} ORDER BY m.id LIMIT ?`,
+        ...params,
+        limit,
+      );
+      return rows.map(rowToMemory);
+    });
+  }
+
+  async findClaims(query: { scope: Scope; layers: readonly Layer[]; subjects: readonly string[]; limit: number }): Promise<MemoryRecord[]> {
+    return this.read('find claims', (connection) => {
+      assertScope(query.scope);
+      const limit = Math.floor(query.limit);
+      if (!(limit > 0) || query.layers.length === 0 || query.subjects.length === 0) return [];
+      const rows = connection.all<MemoryRow>(
+        `SELECT ${MEMORY_COLUMNS} FROM memories m
+         WHERE m.scope = ? AND ${inList('m.layer')} AND ${inList('m.claim_subject')} AND m.status = 'active'
+         ORDER BY m.recorded_at DESC, m.id DESC LIMIT ?`,
+        query.scope,
+        JSON.stringify(query.layers),
+        JSON.stringify(query.subjects),
+        limit,
+      );
+      return rows.map(rowToMemory);
+    });
+  }
+
+  async getEdges(query: { scopes: readonly Scope[]; ids: readonly string[]; types?: readonly string[] }): Promise<Edge[]> {
+    return this.read('get edges', (connection) => {
+      const scopes = JSON.stringify(assertReadScopes(query.scopes));
+      if (query.ids.length === 0 || query.types?.length === 0) return [];
+      const ids = JSON.stringify(query.ids);
+      const types = query.types === undefined ? '' : ` AND ${inList('type')}`;
+      const rows = connection.all<EdgeRow>(
+        `SELECT ${EDGE_COLUMNS} FROM edges WHERE rowid IN (
+           SELECT rowid FROM edges WHERE ${inList('scope')} AND ${inList('from_id')}
+           UNION SELECT rowid FROM edges WHERE ${inList('scope')} AND ${inList('to_id')}
+         )${types} ORDER BY rowid`,
+        scopes,
+        ids,
+        scopes,
+        ids,
+        ...(query.types === undefined ? [] : [JSON.stringify(query.types)]),
+      );
+      return rows.map(rowToEdge);
+    });
+  }
+
+  async stats(scopes: readonly Scope[]): Promise<StoreStats> {
+    return this.read('count memories', (connection) => {
+      const allowed = JSON.stringify(assertReadScopes(scopes));
+      const counts = connection.all<{ layer: string; status: string; n: number }>(
+        `SELECT layer, status, count(*) AS n FROM memories WHERE ${inList('scope')} GROUP BY layer, status`,
+        allowed,
+      );
+      const byLayer: Record<string, number> = Object.fromEntries(LAYERS.map((l) => [l, 0]));
+      const byStatus: Record<string, number> = Object.fromEntries(STATUSES.map((s) => [s, 0]));
+      let total = 0;
+      for (const { layer, status, n } of counts) {
+        byLayer[layer] = (byLayer[layer] ?? 0) + n;
+        byStatus[status] = (byStatus[status] ?? 0) + n;
+        total += n;
+      }
+      const edges = connection.get<{ n: number }>(`SELECT count(*) AS n FROM edges WHERE ${inList('scope')}`, allowed)?.n ?? 0;
+      return { total, byLayer, byStatus, edges };
+    });
+  }
+
+  /** Runs `fn` in one snapshot of the connection and maps failures to `EngramError`. */
+  protected async read<T>(action: string, fn: (connection: SqliteConnection) => T): Promise<T> {
+    this.#context.assertUsable();
+    const { connection } = this.#context;
+    try {
+      return connection.snapshot(() => fn(connection));
+    } catch (error) {
+      throw toEngramError(error, action);
+    }
+  }
+}
+
+/** Throws `EMBEDDING_DIMENSION_MISMATCH` unless `vector` has `dimension` finite components. */
+export function assertDimension(vector: Float32Array, dimension: number, what: string): void {
+  if (!(vector instanceof Float32Array)) {
+    throw new EngramError('INVALID_INPUT', messages.invalidInput(`the ${what} must be a Float32Array`), { details: { what } });
+  }
+  if (vector.length !== dimension) {
+    throw new EngramError('EMBEDDING_DIMENSION_MISMATCH', messages.dimensionMismatch(dimension, vector.length), {
+      details: { what, stored: dimension, given: vector.length },
+    });
+  }
+  for (let i = 0; i < vector.length; i++) {
+    if (!Number.isFinite(vector[i])) {
+      throw new EngramError('INVALID_INPUT', messages.invalidInput(`the ${what} has a component that is not a finite number`), {
+        details: { what, index: i },
+      });
+    }
+  }
+}

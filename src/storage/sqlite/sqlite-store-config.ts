@@ -1,0 +1,105 @@
+/**
+ * Configuration of the SQLite store, and the small structural subset of the SQLite driver the store
+ * calls (Kysely `sqlite-dialect-config.ts` style), so the store's code never depends on the driver's types.
+ */
+import { EngramError, messages } from '../../core/errors.js';
+
+/**
+ * Opens an Engram store on one SQLite file.
+ *
+ * @example
+ * ```ts
+ * const config: SqliteStoreConfig = { path: './engram.db', embedding: { name: 'use-lite:512', dimension: 512 } };
+ * ```
+ */
+export interface SqliteStoreConfig {
+  /** The database file; created with its schema on first open. `:memory:` gives a private, single-connection store. */
+  readonly path: string;
+  /** The embedder's identity; recorded on first open, and a later open with another one is refused. */
+  readonly embedding: { readonly name: string; readonly dimension: number };
+  /** How long one attempt waits for another writer's lock, in ms (default 10 000). */
+  readonly busyTimeoutMs?: number;
+  /** Open without writing anything (no migrations, no transactions, access counts are dropped). */
+  readonly readonly?: boolean;
+  /**
+   * Scopes with more rows than this are vector-searched by an exact in-memory index instead of
+   * sqlite-vec (default 20 000; 0 puts every scope in memory, `Infinity` none).
+   */
+  readonly memoryIndexThreshold?: number;
+  /**
+   * Searches of a large scope that sqlite-vec still serves before its in-memory index is loaded
+   * (default 2), so a one-shot process never pays the load (~1–2 s per 100k 512-d vectors).
+   */
+  readonly memoryIndexWarmup?: number;
+  /** How long `recordAccess` batches before writing, in ms (default 1000). */
+  readonly accessFlushMs?: number;
+}
+
+/** The config with defaults applied, validated and frozen. */
+export interface ResolvedSqliteStoreConfig {
+  readonly path: string;
+  readonly embedding: { readonly name: string; readonly dimension: number };
+  readonly busyTimeoutMs: number;
+  readonly readonly: boolean;
+  readonly memoryIndexThreshold: number;
+  readonly memoryIndexWarmup: number;
+  readonly accessFlushMs: number;
+}
+
+/** The driver's prepared statement, as far as the store uses it. */
+export interface SqliteStatement {
+  run(...params: unknown[]): { changes: number; lastInsertRowid: number | bigint };
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+  iterate(...params: unknown[]): IterableIterator<unknown>;
+}
+
+/** The driver's connection, as far as the store uses it (better-sqlite3 satisfies it). */
+export interface SqliteDatabase {
+  readonly inTransaction: boolean;
+  prepare(sql: string): SqliteStatement;
+  exec(sql: string): unknown;
+  pragma(source: string, options?: { simple?: boolean }): unknown;
+  loadExtension(path: string, entryPoint?: string): unknown;
+  close(): unknown;
+}
+
+const MAX_DIMENSION = 8192; // sqlite-vec's limit for float vectors
+
+/** Applies defaults and rejects unusable values with `INVALID_INPUT`. */
+export function resolveSqliteStoreConfig(config: SqliteStoreConfig): ResolvedSqliteStoreConfig {
+  const { path, embedding } = config;
+  if (typeof path !== 'string' || path.length === 0) {
+    throw invalid('path must be a non-empty file path (or ":memory:")', 'path');
+  }
+  if (typeof embedding?.name !== 'string' || embedding.name.trim().length === 0) {
+    throw invalid('embedding.name must name the embedder, e.g. "use-lite:512"', 'embedding.name');
+  }
+  const dimension = embedding.dimension;
+  if (!Number.isInteger(dimension) || dimension < 1 || dimension > MAX_DIMENSION) {
+    throw invalid(`embedding.dimension must be an integer from 1 to ${MAX_DIMENSION}`, 'embedding.dimension');
+  }
+  const busyTimeoutMs = config.busyTimeoutMs ?? 10_000;
+  if (!Number.isFinite(busyTimeoutMs) || busyTimeoutMs < 0) throw invalid('busyTimeoutMs must be a finite number ≥ 0', 'busyTimeoutMs');
+  const memoryIndexThreshold = config.memoryIndexThreshold ?? 20_000;
+  if (Number.isNaN(memoryIndexThreshold) || memoryIndexThreshold < 0) {
+    throw invalid('memoryIndexThreshold must be a number ≥ 0 (or Infinity)', 'memoryIndexThreshold');
+  }
+  const memoryIndexWarmup = config.memoryIndexWarmup ?? 2;
+  if (!Number.isInteger(memoryIndexWarmup) || memoryIndexWarmup < 0) throw invalid('memoryIndexWarmup must be an integer ≥ 0', 'memoryIndexWarmup');
+  const accessFlushMs = config.accessFlushMs ?? 1000;
+  if (!Number.isFinite(accessFlushMs) || accessFlushMs < 0) throw invalid('accessFlushMs must be a finite number ≥ 0', 'accessFlushMs');
+  return Object.freeze({
+    path,
+    embedding: Object.freeze({ name: embedding.name, dimension }),
+    busyTimeoutMs,
+    readonly: config.readonly === true,
+    memoryIndexThreshold,
+    memoryIndexWarmup,
+    accessFlushMs,
+  });
+}
+
+function invalid(summary: string, field: string): EngramError {
+  return new EngramError('INVALID_INPUT', messages.invalidInput(`SQLite store config: ${summary}.`), { details: { field } });
+}

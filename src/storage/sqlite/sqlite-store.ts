@@ -1,0 +1,289 @@
+/**
+ * The embedded store: one SQLite file in WAL mode that several processes may read and write at once.
+ *
+ * Two connections: reads outside transactions use a read-only connection, so they see committed data
+ * only, never the half-done writes of a transaction that is awaiting something; transactions use the
+ * writer, serialised in this process by a mutex and across processes by `BEGIN IMMEDIATE`.
+ * (`:memory:` has a single connection, so there reads do see an open transaction's writes.)
+ */
+import { EngramError, messages } from '../../core/errors.js';
+import type { Store, StoreCapabilities, StoreTransaction } from '../../core/ports/store.js';
+import { AccessBatch } from './access-batch.js';
+import { AsyncMutex } from './async-mutex.js';
+import { isMemoryPath, openConnection, type SqliteConnection } from './sqlite-connection.js';
+import { toEngramError } from './sqlite-errors.js';
+import { assertSchemaCurrent, checkEmbeddingIdentity, migrate } from './sqlite-migrations.js';
+import { SqliteReader, type ReaderContext } from './sqlite-reader.js';
+import { resolveSqliteStoreConfig, type ResolvedSqliteStoreConfig, type SqliteStoreConfig } from './sqlite-store-config.js';
+import { SqliteTransaction } from './sqlite-transaction.js';
+import { VectorIndex } from './vector-index.js';
+
+/** Flush accesses at once when this many ids are waiting. */
+const ACCESS_FLUSH_SIZE = 5000;
+
+const RECORD_ACCESS_SQL = `UPDATE memories SET access_count = access_count + ?,
+  last_accessed_at = CASE WHEN last_accessed_at IS NULL OR last_accessed_at < ? THEN ? ELSE last_accessed_at END
+  WHERE id = ?`;
+
+interface OpenState {
+  closed: boolean;
+}
+
+/**
+ * The SQLite implementation of the `Store` port. Open it with `openSqliteStore`.
+ *
+ * @example
+ * ```ts
+ * const store = await openSqliteStore({ path: './engram.db', embedding: { name: 'use-lite:512', dimension: 512 } });
+ * const stats = await store.stats(['acme/shared']);
+ * await store.close();
+ * ```
+ */
+export class SqliteStore extends SqliteReader implements Store {
+  readonly capabilities: StoreCapabilities;
+  readonly #config: ResolvedSqliteStoreConfig;
+  readonly #reader: SqliteConnection;
+  /** Absent when opened read-only; the reader itself for `:memory:`. */
+  readonly #writer: SqliteConnection | undefined;
+  readonly #index: VectorIndex;
+  readonly #state: OpenState;
+  readonly #mutex = new AsyncMutex();
+  readonly #access = new AccessBatch();
+  #flushTimer: ReturnType<typeof setTimeout> | undefined;
+  #closing: Promise<void> | undefined;
+
+  private constructor(parts: {
+    config: ResolvedSqliteStoreConfig;
+    reader: SqliteConnection;
+    writer: SqliteConnection | undefined;
+    index: VectorIndex;
+    state: OpenState;
+  }) {
+    super(readerContext(parts.config, parts.reader, parts.index, () => assertOpen(parts.state)));
+    this.#config = parts.config;
+    this.#reader = parts.reader;
+    this.#writer = parts.writer;
+    this.#index = parts.index;
+    this.#state = parts.state;
+    this.capabilities = Object.freeze({ annIndex: false, multiProcess: !isMemoryPath(parts.config.path) });
+  }
+
+  /** Opens (creating and migrating if needed) the store described by `config`. */
+  static async open(config: SqliteStoreConfig): Promise<SqliteStore> {
+    const resolved = resolveSqliteStoreConfig(config);
+    const { path, busyTimeoutMs, embedding } = resolved;
+    const opened: SqliteConnection[] = [];
+    try {
+      let writer: SqliteConnection | undefined;
+      let reader: SqliteConnection;
+      if (resolved.readonly) {
+        reader = await openConnection({ path, readonly: true, busyTimeoutMs });
+        opened.push(reader);
+        reader.snapshot(() => assertSchemaCurrent(reader));
+        await checkEmbeddingIdentity(reader, embedding, { readonly: true });
+      } else {
+        writer = await openConnection({ path, readonly: false, busyTimeoutMs });
+        opened.push(writer);
+        await migrate(writer, { dimension: embedding.dimension });
+        await checkEmbeddingIdentity(writer, embedding, { readonly: false });
+        reader = isMemoryPath(path) ? writer : await openConnection({ path, readonly: true, busyTimeoutMs });
+        if (reader !== writer) opened.push(reader);
+      }
+      const index = new VectorIndex(reader, embedding.dimension);
+      return new SqliteStore({ config: resolved, reader, writer, index, state: { closed: false } });
+    } catch (error) {
+      for (const connection of opened) closeQuietly(connection);
+      throw toEngramError(error, 'open the store');
+    }
+  }
+
+  /**
+   * Runs `fn` in one write transaction (`BEGIN IMMEDIATE`): commits when it resolves, rolls back and
+   * rethrows when it rejects. Transactions of this process run one at a time, in call order, so inside
+   * `fn` write only through `tx`: calling `transaction`, `setMeta` or the job-lock methods of this store
+   * from inside `fn` would wait for `fn` forever.
+   */
+  async transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+    const writer = this.#requireWriter('run a transaction');
+    return this.#mutex.run(async () => {
+      await this.#flushAccessLocked();
+      await writer.beginImmediate();
+      let finished = false;
+      const context = readerContext(this.#config, writer, this.#index, () => {
+        if (finished) throw new EngramError('INTERNAL', messages.storageUnavailable('a transaction object was used after its transaction ended'));
+      });
+      try {
+        const result = await fn(new SqliteTransaction(context));
+        try {
+          writer.commit();
+        } catch (error) {
+          throw toEngramError(error, 'commit a transaction');
+        }
+        return result;
+      } catch (error) {
+        writer.rollbackQuietly();
+        // with one shared connection the index may have read rows that no longer exist
+        if (writer === this.#reader) this.#index.clear();
+        throw error;
+      } finally {
+        finished = true;
+      }
+    });
+  }
+
+  /** Queues the accesses and returns at once; they are written within `accessFlushMs`, before the next transaction, or on close. */
+  async recordAccess(ids: readonly string[], at: number): Promise<void> {
+    if (this.#state.closed || this.#writer === undefined || ids.length === 0) return;
+    this.#access.add(ids, at);
+    this.#scheduleAccessFlush();
+  }
+
+  async getMeta(key: string): Promise<string | null> {
+    return this.read('read metadata', (connection) => connection.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', key)?.value ?? null);
+  }
+
+  async setMeta(key: string, value: string): Promise<void> {
+    await this.#writeLocked('write metadata', (connection) => {
+      connection.run('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', key, value);
+    });
+  }
+
+  /**
+   * Takes the lease `name` for `owner` for `ttlMs` (DESIGN §11.6): true if it was free, expired, or
+   * already held by `owner` (then renewed); false while another owner's lease runs. Uses the wall clock,
+   * since leases are shared with other processes. A holder that dies simply lets its lease expire.
+   *
+   * @example
+   * ```ts
+   * if (await store.acquireJobLock('consolidate:acme', 'pid-42', 60_000)) {
+   *   try { ... } finally { await store.releaseJobLock('consolidate:acme', 'pid-42'); }
+   * }
+   * ```
+   */
+  async acquireJobLock(name: string, owner: string, ttlMs: number): Promise<boolean> {
+    if (name.length === 0 || owner.length === 0 || !(ttlMs > 0)) {
+      throw new EngramError('INVALID_INPUT', messages.invalidInput('a job lock needs a name, an owner and a positive ttlMs'));
+    }
+    return this.#writeLocked('acquire a job lock', (connection) => {
+      const now = Date.now();
+      const held = connection.get<{ owner: string; expires_at: number }>('SELECT owner, expires_at FROM job_locks WHERE name = ?', name);
+      if (held !== undefined && held.owner !== owner && held.expires_at > now) return false;
+      connection.run(
+        'INSERT OR REPLACE INTO job_locks (name, owner, acquired_at, expires_at) VALUES (?, ?, ?, ?)',
+        name,
+        owner,
+        now,
+        now + ttlMs,
+      );
+      return true;
+    });
+  }
+
+  /** Releases the lease if `owner` holds it; returns whether it did. */
+  async releaseJobLock(name: string, owner: string): Promise<boolean> {
+    return this.#writeLocked('release a job lock', (connection) => connection.run('DELETE FROM job_locks WHERE name = ? AND owner = ?', name, owner) > 0);
+  }
+
+  /** Writes pending accesses and closes both connections. Idempotent; later calls on the store throw. */
+  close(): Promise<void> {
+    this.#closing ??= this.#shutDown();
+    return this.#closing;
+  }
+
+  async #shutDown(): Promise<void> {
+    this.#state.closed = true;
+    if (this.#flushTimer !== undefined) clearTimeout(this.#flushTimer);
+    let failure: unknown;
+    await this.#mutex.run(() => this.#flushAccessLocked({ rethrow: true })).catch((error: unknown) => {
+      failure = error;
+    });
+    if (this.#writer !== undefined && this.#writer !== this.#reader) closeQuietly(this.#writer);
+    closeQuietly(this.#reader);
+    if (failure !== undefined) throw failure;
+  }
+
+  #requireWriter(action: string): SqliteConnection {
+    assertOpen(this.#state);
+    if (this.#writer === undefined) {
+      throw new EngramError('STORAGE_UNAVAILABLE', messages.storageUnavailable(`the store was opened read-only, so it cannot ${action}`), {
+        details: { action },
+      });
+    }
+    return this.#writer;
+  }
+
+  /** A short synchronous write transaction under the mutex. */
+  async #writeLocked<T>(action: string, fn: (connection: SqliteConnection) => T): Promise<T> {
+    const writer = this.#requireWriter(action);
+    return this.#mutex.run(async () => {
+      await writer.beginImmediate();
+      try {
+        const result = fn(writer);
+        writer.commit();
+        return result;
+      } catch (error) {
+        writer.rollbackQuietly();
+        throw toEngramError(error, action);
+      }
+    });
+  }
+
+  /** Writes queued accesses in their own transaction; call with the mutex held. Failures re-queue them. */
+  async #flushAccessLocked(options: { rethrow?: boolean } = {}): Promise<void> {
+    const writer = this.#writer;
+    if (writer === undefined || this.#access.size === 0) return;
+    const entries = this.#access.take();
+    try {
+      await writer.beginImmediate();
+      try {
+        for (const [id, { count, lastAt }] of entries) writer.run(RECORD_ACCESS_SQL, count, lastAt, lastAt, id);
+        writer.commit();
+      } catch (error) {
+        writer.rollbackQuietly();
+        throw error;
+      }
+    } catch (error) {
+      this.#access.restore(entries);
+      if (options.rethrow === true) throw toEngramError(error, 'record accesses');
+    }
+  }
+
+  #scheduleAccessFlush(): void {
+    if (this.#flushTimer !== undefined) return;
+    const delay = this.#access.size >= ACCESS_FLUSH_SIZE ? 0 : this.#config.accessFlushMs;
+    this.#flushTimer = setTimeout(() => {
+      this.#flushTimer = undefined;
+      if (this.#state.closed) return;
+      void this.#mutex
+        .run(() => this.#flushAccessLocked())
+        .then(() => {
+          if (this.#access.size > 0 && !this.#state.closed) this.#scheduleAccessFlush();
+        });
+    }, delay);
+    // best effort: pending accesses must not keep the process alive (close() writes them)
+    this.#flushTimer.unref?.();
+  }
+}
+
+function readerContext(config: ResolvedSqliteStoreConfig, connection: SqliteConnection, index: VectorIndex, assertUsable: () => void): ReaderContext {
+  return {
+    connection,
+    index,
+    dimension: config.embedding.dimension,
+    memoryIndexThreshold: config.memoryIndexThreshold,
+    memoryIndexWarmup: config.memoryIndexWarmup,
+    assertUsable,
+  };
+}
+
+function assertOpen(state: OpenState): void {
+  if (state.closed) throw new EngramError('STORAGE_UNAVAILABLE', messages.storageUnavailable('the store has been closed'));
+}
+
+function closeQuietly(connection: SqliteConnection): void {
+  try {
+    connection.close();
+  } catch {
+    // closing is best effort; the process may be shutting down
+  }
+}

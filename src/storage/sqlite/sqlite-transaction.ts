@@ -1,0 +1,106 @@
+/**
+ * The write half of the store port, only handed out by `SqliteStore.transaction` while its
+ * `BEGIN IMMEDIATE` is open. Every call runs synchronously on the writer connection.
+ */
+import { EngramError, messages } from '../../core/errors.js';
+import type { Edge, NewMemory } from '../../core/memory.js';
+import type { MemoryPatch, StoreTransaction } from '../../core/ports/store.js';
+import { assertScope, type Scope } from '../../core/scope.js';
+import type { SqliteConnection } from './sqlite-connection.js';
+import { sqliteCode, toEngramError } from './sqlite-errors.js';
+import { assertDimension, SqliteReader, type ReaderContext } from './sqlite-reader.js';
+import { edgeInsertParams, INSERT_EDGE_SQL, INSERT_MEMORY_SQL, memoryInsertParams, patchAssignments } from './sqlite-rows.js';
+import { vectorBlob } from './sqlite-vector-search.js';
+
+export class SqliteTransaction extends SqliteReader implements StoreTransaction {
+  readonly #context: ReaderContext;
+  /** Vectors written in this transaction: rowid → scope. */
+  readonly #pending = new Map<number, string>();
+
+  /** `context.connection` is the writer, inside `BEGIN IMMEDIATE`. */
+  constructor(context: ReaderContext) {
+    super(context);
+    this.#context = context;
+  }
+
+  protected override pendingVectors(): ReadonlyMap<number, string> {
+    return this.#pending;
+  }
+
+  async insertMemories(memories: readonly NewMemory[]): Promise<void> {
+    this.#write('insert memories', (connection) => {
+      for (const { record, embedding } of memories) {
+        assertScope(record.scope);
+        assertDimension(embedding, this.#context.dimension, 'embedding');
+        const rowid = connection.insert(INSERT_MEMORY_SQL, ...memoryInsertParams(record));
+        connection.run('INSERT INTO memory_vectors (rowid, scope, embedding) VALUES (?, ?, ?)', BigInt(rowid), record.scope, vectorBlob(embedding));
+        this.#vectorChanged(connection, rowid, record.scope);
+      }
+    });
+  }
+
+  async updateMemory(id: string, scope: Scope, patch: MemoryPatch): Promise<boolean> {
+    return this.#write('update a memory', (connection) => {
+      assertScope(scope);
+      const { sql, params } = patchAssignments(patch);
+      if (sql.length === 0) return connection.get('SELECT 1 FROM memories WHERE id = ? AND scope = ?', id, scope) !== undefined;
+      return connection.run(`UPDATE memories SET ${sql} WHERE id = ? AND scope = ?`, ...params, id, scope) > 0;
+    });
+  }
+
+  async updateEmbedding(id: string, scope: Scope, embedding: Float32Array): Promise<void> {
+    this.#write('update an embedding', (connection) => {
+      assertScope(scope);
+      assertDimension(embedding, this.#context.dimension, 'embedding');
+      const row = connection.get<{ rowid: number }>('SELECT rowid FROM memories WHERE id = ? AND scope = ?', id, scope);
+      if (row === undefined) throw new EngramError('NOT_FOUND', messages.notFound(id), { details: { id, scope } });
+      const rowid = BigInt(row.rowid);
+      const changed = connection.run('UPDATE memory_vectors SET embedding = ? WHERE rowid = ?', vectorBlob(embedding), rowid);
+      if (changed === 0) connection.run('INSERT INTO memory_vectors (rowid, scope, embedding) VALUES (?, ?, ?)', rowid, scope, vectorBlob(embedding));
+      this.#vectorChanged(connection, row.rowid, scope);
+    });
+  }
+
+  async insertEdges(edges: readonly Edge[]): Promise<void> {
+    this.#write('insert edges', (connection) => {
+      for (const edge of edges) {
+        assertScope(edge.scope);
+        try {
+          connection.run(INSERT_EDGE_SQL, ...edgeInsertParams(edge));
+        } catch (error) {
+          if (sqliteCode(error) !== 'SQLITE_CONSTRAINT_FOREIGNKEY') throw error;
+          throw new EngramError(
+            'INVALID_INPUT',
+            messages.invalidInput('an edge must connect two existing memories of its own scope (DESIGN §11.5); write both ends in that scope first'),
+            { details: { edgeId: edge.id, scope: edge.scope }, cause: error },
+          );
+        }
+      }
+    });
+  }
+
+  #vectorChanged(connection: SqliteConnection, rowid: number, scope: Scope): void {
+    connection.run('INSERT INTO vector_changes (scope, memory_rowid) VALUES (?, ?)', scope, rowid);
+    this.#pending.set(rowid, scope);
+  }
+
+  #write<T>(action: string, fn: (connection: SqliteConnection) => T): T {
+    this.#context.assertUsable();
+    const { connection } = this.#context;
+    if (!connection.inTransaction) {
+      throw new EngramError('INTERNAL', messages.storageUnavailable('the transaction was aborted by an earlier failure and can no longer write'), {
+        details: { action },
+      });
+    }
+    // a savepoint makes each call all-or-nothing, so a caller may catch e.g. CONFLICT and go on
+    connection.exec('SAVEPOINT engram_write');
+    try {
+      const result = fn(connection);
+      connection.exec('RELEASE engram_write');
+      return result;
+    } catch (error) {
+      if (connection.inTransaction) connection.exec('ROLLBACK TO engram_write; RELEASE engram_write');
+      throw toEngramError(error, action);
+    }
+  }
+}

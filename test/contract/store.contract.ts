@@ -1,0 +1,540 @@
+/**
+ * The conformance suite of the `Store` port (DESIGN §8): every backend runs it, and a backend is done
+ * when it passes. Backends may skip a test only by naming it with a reason.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isEngramError, type EngramErrorCode } from '../../src/core/errors.js';
+import type { MemoryRecord, TimeFilter } from '../../src/core/memory.js';
+import type { Store } from '../../src/core/ports/store.js';
+import { DAY, T0, makeEdge, makeFullRecord, makeRecord, seededVector, vectorOf, withVectors } from './store-fixtures.js';
+
+/** Vector length used by the suite. */
+export const CONTRACT_DIMENSION = 8;
+
+export interface StoreFixture {
+  /** A new, empty store created for `embedding`. */
+  store: Store;
+  /** Closes `store` (if still open) and opens the same storage again with the same embedder. */
+  reopen(): Promise<Store>;
+  /** Deletes the storage; called after the last store is closed. */
+  destroy(): Promise<void>;
+}
+
+export interface StoreContractOptions {
+  name: string;
+  createStore(embedding: { name: string; dimension: number }): Promise<StoreFixture>;
+  /** Test name → why this backend skips it. Unknown names fail the suite, so skips cannot go stale. */
+  skip?: Readonly<Record<string, string>>;
+}
+
+const DIM = CONTRACT_DIMENSION;
+const NOW = T0 + 30 * DAY;
+const A = 'acme/a';
+const B = 'acme/b';
+const OTHER = 'other/a';
+
+/** Registers the suite for one backend. */
+export function runStoreContract(options: StoreContractOptions): void {
+  describe(`Store contract: ${options.name}`, () => {
+    const names = new Set<string>();
+    let fixture: StoreFixture;
+    let store: Store;
+
+    const test = (name: string, fn: () => Promise<void>): void => {
+      names.add(name);
+      const reason = options.skip?.[name];
+      if (reason !== undefined) it.skip(`${name} (skipped: ${reason})`, fn);
+      else it(name, fn);
+    };
+
+    beforeEach(async () => {
+      fixture = await options.createStore({ name: 'contract-test:8', dimension: DIM });
+      store = fixture.store;
+    });
+    afterEach(async () => {
+      await store.close();
+      await fixture.destroy();
+    });
+
+    const insert = async (records: MemoryRecord[], vectors?: Float32Array[]): Promise<MemoryRecord[]> => {
+      await store.transaction((tx) => tx.insertMemories(withVectors(DIM, records, vectors)));
+      return records;
+    };
+    const ids = (hits: readonly { id: string }[]): string[] => hits.map((h) => h.id);
+    const lexical = (terms: string[], extra: Partial<Parameters<Store['lexicalSearch']>[0]> = {}) =>
+      store.lexicalSearch({ scopes: [A], now: NOW, limit: 10, terms: terms.map((term) => ({ term })), ...extra });
+    const vector = (query: Float32Array, extra: Partial<Parameters<Store['vectorSearch']>[0]> = {}) =>
+      store.vectorSearch({ scopes: [A], now: NOW, limit: 10, vector: query, ...extra });
+
+    test('roundtrips every field of a record, nulls and JSON included', async () => {
+      const full = makeFullRecord();
+      const sparse = makeRecord({ importance: null, layer: 'procedural', content: 'x', data: {} });
+      await insert([full, sparse]);
+      expect(await store.getMemories([full.id, sparse.id], [A])).toStrictEqual([full, sparse]);
+      await store.transaction(async (tx) => {
+        expect(await tx.getMemories([full.id], [A])).toStrictEqual([full]);
+      });
+    });
+
+    test('getMemories follows the order of ids and skips missing and out-of-scope ones', async () => {
+      const [first, second] = await insert([makeRecord(), makeRecord()]);
+      const [elsewhere] = await insert([makeRecord({ scope: B })]);
+      const got = await store.getMemories([second!.id, 'missing', elsewhere!.id, first!.id, second!.id], [A]);
+      expect(ids(got)).toEqual([second!.id, first!.id]);
+      expect(await store.getMemories([], [A])).toEqual([]);
+    });
+
+    test('every read requires at least one valid scope', async () => {
+      await insert([makeRecord()]);
+      const reads: Array<() => Promise<unknown>> = [
+        () => store.getMemories(['x'], []),
+        () => store.listMemories({ scopes: [], limit: 10 }),
+        () => store.lexicalSearch({ scopes: [], now: NOW, limit: 10, terms: [{ term: 'note' }] }),
+        () => store.vectorSearch({ scopes: [], now: NOW, limit: 10, vector: vectorOf(DIM, 1) }),
+        () => store.stats([]),
+        () => store.getEdges({ scopes: [], ids: ['x'] }),
+        () => store.getMemories(['x'], ['../etc']),
+      ];
+      for (const read of reads) await expectCode(read(), 'INVALID_INPUT');
+    });
+
+    test('identical texts in several scopes never cross scopes', async () => {
+      const claim = { claim: { subject: 'user', attribute: 'budget', value: '80' } };
+      const same = (scope: string): MemoryRecord =>
+        makeRecord({ scope, layer: 'semantic', content: 'the budget is eighty liters', sourceKey: 'conv:1', data: claim });
+      const direction = vectorOf(DIM, 1, 1);
+      const [a, b, other, nested] = await insert([same(A), same(B), same(OTHER), same(`${A}/sub`)], [direction, direction, direction, direction]);
+      const all = [a!.id, b!.id, other!.id, nested!.id];
+      await store.transaction(async (tx) => {
+        await tx.insertEdges([makeEdge(A, a!.id, a!.id), makeEdge(B, b!.id, b!.id)]);
+      });
+
+      expect(ids(await store.getMemories(all, [A]))).toEqual([a!.id]);
+      expect(ids(await store.listMemories({ scopes: [A], limit: 10 }))).toEqual([a!.id]);
+      expect(ids(await lexical(['budget']))).toEqual([a!.id]);
+      expect(ids(await vector(direction))).toEqual([a!.id]);
+      expect((await store.stats([A])).total).toBe(1);
+      expect((await store.stats([A])).edges).toBe(1);
+      expect([...(await store.findBySourceKey(A, ['conv:1'])).values()]).toEqual([a!.id]);
+      expect(ids(await store.findClaims({ scope: A, layers: ['semantic'], subjects: ['user'], limit: 10 }))).toEqual([a!.id]);
+      expect((await store.getEdges({ scopes: [A], ids: all })).map((e) => e.scope)).toEqual([A]);
+
+      const both = [A, B];
+      expect(new Set(ids(await store.getMemories(all, both)))).toEqual(new Set([a!.id, b!.id]));
+      expect(new Set(ids(await lexical(['budget'], { scopes: both })))).toEqual(new Set([a!.id, b!.id]));
+      expect(new Set(ids(await vector(direction, { scopes: both })))).toEqual(new Set([a!.id, b!.id]));
+      expect((await store.stats(both)).total).toBe(2);
+
+      await store.transaction(async (tx) => {
+        expect(await tx.updateMemory(b!.id, A, { content: 'hijacked', updatedAt: NOW })).toBe(false);
+        await expectCode(tx.updateEmbedding(b!.id, A, vectorOf(DIM, 0, 1)), 'NOT_FOUND');
+        expect(ids(await tx.getMemories(all, [A]))).toEqual([a!.id]);
+      });
+      expect((await store.getMemories([b!.id], [B]))[0]).toStrictEqual(b);
+      expect(ids(await vector(direction, { scopes: [B] }))).toEqual([b!.id]);
+    });
+
+    test('lexical search ranks by BM25, best first, with positive scores', async () => {
+      const [dense, sparse] = await insert([
+        makeRecord({ content: 'kitchen kitchen kitchen' }),
+        makeRecord({ content: 'the robot walked past the kitchen on its long way to the garden shed at night' }),
+        makeRecord({ content: 'a garden with roses' }),
+        makeRecord({ content: 'the garage door is open' }),
+        makeRecord({ content: 'lunch was served at noon' }),
+      ]);
+      const hits = await lexical(['kitchen']);
+      expect(ids(hits)).toEqual([dense!.id, sparse!.id]);
+      expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
+      expect(hits[1]!.score).toBeGreaterThan(0);
+      expect(await lexical(['kitchen'], { limit: 1 })).toHaveLength(1);
+      expect(await lexical(['nonexistentword'])).toEqual([]);
+      const either = await lexical(['kitchen', 'roses']);
+      expect(either).toHaveLength(3);
+    });
+
+    test('lexical search stems words', async () => {
+      const [runs] = await insert([makeRecord({ content: 'The dog runs every morning' }), makeRecord({ content: 'cats sleep all day' })]);
+      expect(ids(await lexical(['running']))).toEqual([runs!.id]);
+      expect(ids(await lexical(['RUN']))).toEqual([runs!.id]);
+    });
+
+    test('lexical search covers tags and entities', async () => {
+      const [tagged, named] = await insert([
+        makeRecord({ content: 'first note', tags: ['holiday'] }),
+        makeRecord({ content: 'second note', entities: ['Lisbon'] }),
+      ]);
+      expect(ids(await lexical(['holiday']))).toEqual([tagged!.id]);
+      expect(ids(await lexical(['lisbon']))).toEqual([named!.id]);
+    });
+
+    test('lexical search never fails on hostile input', async () => {
+      const [target] = await insert([makeRecord({ content: 'quoted "text" AND stars * and colons: (parens) café 日本語' })]);
+      await insert([makeRecord({ content: 'filler one' }), makeRecord({ content: 'filler two' }), makeRecord({ content: 'filler three' })]);
+      const hostile = [
+        '"', '""', "'", '"unbalanced', 'AND', 'OR', 'NOT', 'NEAR', 'NEAR(a b)', 'a AND', 'OR b', '*', 'a*', '*a', 'col:term',
+        'content:quoted', '(', ')', '(parens)', '^start', '-minus', '+plus', '{a b}', '[x]', '\\', "'; DROP TABLE memories; --",
+        '', '   ', '\u200b', '😀', 'naïve', 'ﬁ', 'a"b"c', '\u0000', 'x'.repeat(5000),
+      ];
+      for (const term of hostile) {
+        await expect(lexical([term]), `term ${JSON.stringify(term.slice(0, 20))}`).resolves.toBeInstanceOf(Array);
+      }
+      await expect(lexical(hostile)).resolves.toBeInstanceOf(Array);
+      expect(ids(await lexical(['"quoted"', 'AND', '(parens)']))).toContain(target!.id);
+      expect(ids(await lexical(['colons:']))).toEqual([target!.id]);
+      expect(await lexical([])).toEqual([]);
+    });
+
+    test('lexical term weights change the ranking', async () => {
+      const [apple, banana] = await insert([
+        makeRecord({ content: 'an apple on the table' }),
+        makeRecord({ content: 'a banana on the shelf' }),
+        makeRecord({ content: 'nothing relevant here' }),
+        makeRecord({ content: 'still nothing relevant' }),
+      ]);
+      const weighted = (appleWeight: number, bananaWeight: number) =>
+        store.lexicalSearch({ scopes: [A], now: NOW, limit: 10, terms: [{ term: 'apple', weight: appleWeight }, { term: 'banana', weight: bananaWeight }] });
+      expect(ids(await weighted(1, 3))).toEqual([banana!.id, apple!.id]);
+      expect(ids(await weighted(3, 1))).toEqual([apple!.id, banana!.id]);
+      expect(ids(await weighted(1, 0))).toEqual([apple!.id]);
+    });
+
+    test('vector search orders by cosine similarity', async () => {
+      const expected: Array<[Float32Array, number]> = [
+        [vectorOf(DIM, 1), 1],
+        [vectorOf(DIM, 0.8, 0.6), 0.8],
+        [vectorOf(DIM, 2, 0, 2), Math.SQRT1_2],
+        [vectorOf(DIM, 0.6, 0.8), 0.6],
+        [vectorOf(DIM, 0, 1), 0],
+        [vectorOf(DIM, -1), -1],
+      ];
+      const records = await insert(expected.map(() => makeRecord()).reverse(), expected.map(([v]) => v).reverse());
+      records.reverse();
+      const hits = await vector(vectorOf(DIM, 3));
+      expect(ids(hits)).toEqual(records.map((r) => r.id));
+      hits.forEach((hit, i) => expect(hit.score).toBeCloseTo(expected[i]![1], 5));
+      expect(ids(await vector(vectorOf(DIM, 1), { limit: 2 }))).toEqual(records.slice(0, 2).map((r) => r.id));
+    });
+
+    test('vector search is not starved by inactive records', async () => {
+      const query = vectorOf(DIM, 1);
+      const inactive = Array.from({ length: 60 }, (_, i) => makeRecord({ status: (['deleted', 'decayed', 'expired'] as const)[i % 3] }));
+      const active = Array.from({ length: 3 }, () => makeRecord());
+      const nearby = inactive.map((_, i) => vectorOf(DIM, 1, 0.001 * i));
+      const far = active.map((_, i) => vectorOf(DIM, 0.1 * (i + 1), 1));
+      await insert([...inactive, ...active], [...nearby, ...far]);
+      const hits = await vector(query, { limit: 3 });
+      expect(ids(hits)).toEqual([...active].reverse().map((r) => r.id));
+      const elsewhere = Array.from({ length: 12 }, () => makeRecord({ scope: B }));
+      await insert(elsewhere, elsewhere.map((_, i) => vectorOf(DIM, 0.001 * i, 1)));
+      expect(ids(await vector(query, { limit: 3, scopes: [A, B] }))).toEqual(ids(hits));
+      const layered = await vector(query, { limit: 3, layers: ['semantic'] });
+      expect(layered).toEqual([]);
+    });
+
+    test('time filters: current, asOf, knownAt and includeSuperseded', async () => {
+      const T1 = T0 + DAY;
+      const T2 = T0 + 10 * DAY;
+      const v = vectorOf(DIM, 1, 0.5);
+      const claim = (value: string, at: number): MemoryRecord =>
+        makeRecord({ layer: 'semantic', content: `the budget is ${value}`, validFrom: at, recordedAt: at, updatedAt: at });
+      const [old, current] = await insert([claim('fifty', T1), claim('eighty', T2)], [v, v]);
+      const [decayed, deleted, future] = await insert(
+        [
+          makeRecord({ content: 'budget decayed', status: 'decayed', recordedAt: T1, validFrom: T1 }),
+          makeRecord({ content: 'budget deleted', status: 'deleted', recordedAt: T1, validFrom: T1 }),
+          makeRecord({ content: 'budget recorded later', recordedAt: NOW + DAY, validFrom: T1 }),
+        ],
+        [v, v, v],
+      );
+      await store.transaction(async (tx) => {
+        const superseded = await tx.updateMemory(old!.id, A, { status: 'superseded', validTo: T2, invalidatedAt: T2, updatedAt: T2 });
+        expect(superseded).toBe(true);
+      });
+      expect(deleted && future).toBeTruthy();
+
+      const cases: Array<[string, TimeFilter, MemoryRecord[]]> = [
+        ['current', {}, [current!]],
+        ['asOf before the correction', { asOf: T1 + DAY }, [old!]],
+        ['asOf before anything was valid', { asOf: T0 }, []],
+        ['knownAt before the correction', { knownAt: T1 + DAY }, [old!]],
+        ['knownAt after the correction', { knownAt: T2 + DAY }, [current!]],
+        ['asOf after, known before the correction', { asOf: T2 + DAY, knownAt: T1 + DAY }, [old!]],
+        ['includeSuperseded', { includeSuperseded: true }, [old!, current!, decayed!]],
+      ];
+      for (const [label, filter, expected] of cases) {
+        const want = new Set(expected.map((r) => r.id));
+        expect(new Set(ids(await lexical(['budget'], filter))), `lexical ${label}`).toEqual(want);
+        expect(new Set(ids(await vector(v, filter))), `vector ${label}`).toEqual(want);
+      }
+    });
+
+    test('layer filters apply to searches and lists', async () => {
+      const v = vectorOf(DIM, 1);
+      const [episode, fact] = await insert(
+        [makeRecord({ content: 'shared word', layer: 'episodic' }), makeRecord({ content: 'shared word', layer: 'semantic' })],
+        [v, v],
+      );
+      expect(ids(await lexical(['shared'], { layers: ['semantic'] }))).toEqual([fact!.id]);
+      expect(ids(await vector(v, { layers: ['episodic'] }))).toEqual([episode!.id]);
+      expect(ids(await store.listMemories({ scopes: [A], layers: ['semantic'], limit: 10 }))).toEqual([fact!.id]);
+      expect(await lexical(['shared'], { layers: [] })).toEqual([]);
+    });
+
+    test('a rejected transaction leaves the store unchanged and propagates the error', async () => {
+      const [kept, other] = await insert([makeRecord({ content: 'original text' }), makeRecord()]);
+      const snapshot = async () => ({
+        list: await store.listMemories({ scopes: [A], limit: 100 }),
+        stats: await store.stats([A]),
+        edges: await store.getEdges({ scopes: [A], ids: [kept!.id, other!.id] }),
+        lexical: await lexical(['original', 'changed', 'inserted']),
+        vector: await vector(vectorOf(DIM, 0, 0, 1)),
+      });
+      const before = await snapshot();
+      const failure = new Error('caller failed');
+      await expect(
+        store.transaction(async (tx) => {
+          await tx.insertMemories(withVectors(DIM, [makeRecord({ content: 'inserted text' })], [vectorOf(DIM, 0, 0, 1)]));
+          await tx.updateMemory(kept!.id, A, { content: 'changed text', status: 'superseded', updatedAt: NOW });
+          await tx.updateEmbedding(other!.id, A, vectorOf(DIM, 0, 0, 1));
+          await tx.insertEdges([makeEdge(A, kept!.id, other!.id)]);
+          throw failure;
+        }),
+      ).rejects.toBe(failure);
+      expect(await snapshot()).toStrictEqual(before);
+    });
+
+    test('a committed transaction returns its value and its writes are visible', async () => {
+      const record = makeRecord({ content: 'fresh write' });
+      const result = await store.transaction(async (tx) => {
+        await tx.insertMemories(withVectors(DIM, [record], [vectorOf(DIM, 0, 1)]));
+        expect(ids(await tx.getMemories([record.id], [A]))).toEqual([record.id]);
+        expect(ids(await tx.lexicalSearch({ scopes: [A], now: NOW, limit: 5, terms: [{ term: 'fresh' }] }))).toEqual([record.id]);
+        expect(ids(await tx.vectorSearch({ scopes: [A], now: NOW, limit: 5, vector: vectorOf(DIM, 0, 1) }))).toEqual([record.id]);
+        return 42;
+      });
+      expect(result).toBe(42);
+      expect(ids(await store.getMemories([record.id], [A]))).toEqual([record.id]);
+    });
+
+    test('reads outside a transaction do not see its uncommitted writes', async () => {
+      const record = makeRecord({ content: 'pending write' });
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let inserted!: () => void;
+      const insertedSignal = new Promise<void>((resolve) => {
+        inserted = resolve;
+      });
+      const running = store.transaction(async (tx) => {
+        await tx.insertMemories(withVectors(DIM, [record]));
+        inserted();
+        await gate;
+      });
+      await insertedSignal;
+      expect(await store.getMemories([record.id], [A])).toEqual([]);
+      release();
+      await running;
+      expect(ids(await store.getMemories([record.id], [A]))).toEqual([record.id]);
+    });
+
+    test('transactions in one process do not interleave', async () => {
+      const [counter] = await insert([makeRecord({ mentionCount: 0 })]);
+      await Promise.all(
+        Array.from({ length: 10 }, () =>
+          store.transaction(async (tx) => {
+            const [current] = await tx.getMemories([counter!.id], [A]);
+            await new Promise((resolve) => setTimeout(resolve, 2));
+            await tx.updateMemory(counter!.id, A, { mentionCount: current!.mentionCount + 1, updatedAt: NOW });
+          }),
+        ),
+      );
+      expect((await store.getMemories([counter!.id], [A]))[0]!.mentionCount).toBe(10);
+    });
+
+    test('duplicate ids and source keys are conflicts, and a failed write changes nothing', async () => {
+      const [existing] = await insert([makeRecord({ sourceKey: 'conv:1' })]);
+      await expectCode(insert([makeRecord({ id: existing!.id })]), 'CONFLICT');
+      await expectCode(insert([makeRecord({ sourceKey: 'conv:1' })]), 'CONFLICT');
+      await insert([makeRecord({ scope: B, sourceKey: 'conv:1' })]);
+      const fresh = makeRecord({ content: 'fresh one' });
+      await store.transaction(async (tx) => {
+        await expectCode(tx.insertMemories(withVectors(DIM, [fresh, makeRecord({ sourceKey: 'conv:1' })])), 'CONFLICT');
+      });
+      expect(await store.getMemories([fresh.id], [A])).toEqual([]);
+      expect((await store.stats([A, B])).total).toBe(2);
+    });
+
+    test('findBySourceKey maps known keys of that scope to ids', async () => {
+      const [one, two] = await insert([makeRecord({ sourceKey: 'c:1' }), makeRecord({ sourceKey: 'c:2', status: 'deleted' }), makeRecord()]);
+      await insert([makeRecord({ scope: B, sourceKey: 'c:3' })]);
+      const found = await store.findBySourceKey(A, ['c:1', 'c:2', 'c:3', 'c:4']);
+      expect(found).toEqual(new Map([['c:1', one!.id], ['c:2', two!.id]]));
+      expect(await store.findBySourceKey(A, [])).toEqual(new Map());
+    });
+
+    test('findClaims returns active claims by subject and layer, newest first', async () => {
+      const slot = (subject: string, attribute: string) => ({ claim: { subject, attribute, value: 'v' } });
+      const [older, newer, , procedural] = await insert([
+        makeRecord({ layer: 'semantic', data: slot('user', 'budget'), recordedAt: T0 + DAY }),
+        makeRecord({ layer: 'semantic', data: slot('user', 'city'), recordedAt: T0 + 2 * DAY }),
+        makeRecord({ layer: 'semantic', data: slot('user', 'budget'), status: 'superseded' }),
+        makeRecord({ layer: 'procedural', data: slot('user', 'tone') }),
+        makeRecord({ layer: 'semantic', data: slot('team', 'budget') }),
+        makeRecord({ layer: 'semantic', data: {} }),
+      ]);
+      expect(ids(await store.findClaims({ scope: A, layers: ['semantic'], subjects: ['user'], limit: 10 }))).toEqual([newer!.id, older!.id]);
+      expect(ids(await store.findClaims({ scope: A, layers: ['semantic', 'procedural'], subjects: ['user'], limit: 1 }))).toHaveLength(1);
+      expect(ids(await store.findClaims({ scope: A, layers: ['procedural'], subjects: ['user'], limit: 10 }))).toEqual([procedural!.id]);
+      expect(await store.findClaims({ scope: B, layers: ['semantic'], subjects: ['user'], limit: 10 })).toEqual([]);
+    });
+
+    test('edges: inserted, found from either end, filtered by type, same scope only', async () => {
+      const [x, y, z] = await insert([makeRecord(), makeRecord(), makeRecord()]);
+      const [foreign] = await insert([makeRecord({ scope: B })]);
+      const related = makeEdge(A, x!.id, y!.id, { weight: 0.6, metadata: { jaccard: 0.6, shared: ['e1'] }, validTo: T0 + DAY, invalidatedAt: T0 + 2 * DAY });
+      const causes = makeEdge(A, y!.id, z!.id, { type: 'CAUSES' });
+      await store.transaction((tx) => tx.insertEdges([related, causes]));
+      expect(await store.getEdges({ scopes: [A], ids: [x!.id] })).toStrictEqual([related]);
+      expect(await store.getEdges({ scopes: [A], ids: [y!.id] })).toStrictEqual([related, causes]);
+      expect(await store.getEdges({ scopes: [A], ids: [y!.id], types: ['CAUSES'] })).toStrictEqual([causes]);
+      expect(await store.getEdges({ scopes: [B], ids: [x!.id, y!.id] })).toEqual([]);
+      expect(await store.getEdges({ scopes: [A], ids: [] })).toEqual([]);
+      await expectCode(store.transaction((tx) => tx.insertEdges([makeEdge(A, x!.id, foreign!.id)])), 'INVALID_INPUT');
+      await expectCode(store.transaction((tx) => tx.insertEdges([makeEdge(B, x!.id, y!.id)])), 'INVALID_INPUT');
+      await expectCode(store.transaction((tx) => tx.insertEdges([{ ...causes }])), 'CONFLICT');
+      expect((await store.stats([A])).edges).toBe(2);
+    });
+
+    test('stats count by layer and status within the given scopes', async () => {
+      await insert([
+        makeRecord({ layer: 'episodic' }),
+        makeRecord({ layer: 'episodic', status: 'decayed' }),
+        makeRecord({ layer: 'semantic', status: 'superseded' }),
+        makeRecord({ layer: 'procedural' }),
+      ]);
+      const [s1, s2] = await insert([makeRecord({ scope: B, layer: 'statistical' }), makeRecord({ scope: B, layer: 'statistical' })]);
+      await store.transaction((tx) => tx.insertEdges([makeEdge(B, s1!.id, s2!.id)]));
+      expect(await store.stats([A])).toStrictEqual({
+        total: 4,
+        byLayer: { episodic: 2, semantic: 1, procedural: 1, statistical: 0 },
+        byStatus: { active: 2, superseded: 1, decayed: 1, expired: 0, deleted: 0 },
+        edges: 0,
+      });
+      const both = await store.stats([A, B]);
+      expect(both.total).toBe(6);
+      expect(both.byLayer.statistical).toBe(2);
+      expect(both.edges).toBe(1);
+    });
+
+    test('updateMemory patches only the given fields and keeps searches in sync', async () => {
+      const [record] = await insert([makeFullRecord({ scope: A, content: 'the old wording' })], [vectorOf(DIM, 1)]);
+      const changed = await store.transaction((tx) =>
+        tx.updateMemory(record!.id, A, { content: 'a new phrasing', tags: ['edited'], importance: null, emotion: null, data: { claim: { subject: 's', attribute: 'a', value: 'v' } }, updatedAt: NOW }),
+      );
+      expect(changed).toBe(true);
+      const [after] = await store.getMemories([record!.id], [A]);
+      expect(after).toStrictEqual({
+        ...record!,
+        content: 'a new phrasing',
+        tags: ['edited'],
+        importance: null,
+        emotion: null,
+        data: { claim: { subject: 's', attribute: 'a', value: 'v' } },
+        updatedAt: NOW,
+      });
+      const current = { includeSuperseded: true };
+      expect(await lexical(['wording'], current)).toEqual([]);
+      expect(ids(await lexical(['phrasing'], current))).toEqual([record!.id]);
+      expect(ids(await store.findClaims({ scope: A, layers: ['semantic'], subjects: ['s'], limit: 5 }))).toEqual([record!.id]);
+      expect(await store.findClaims({ scope: A, layers: ['semantic'], subjects: ['alice'], limit: 5 })).toEqual([]);
+      expect(await store.transaction((tx) => tx.updateMemory('missing', A, { pinned: false, updatedAt: NOW }))).toBe(false);
+    });
+
+    test('updateEmbedding moves the record in vector search', async () => {
+      const [moved, fixed] = await insert([makeRecord(), makeRecord()], [vectorOf(DIM, 1), vectorOf(DIM, 0.9, 0.1)]);
+      expect(ids(await vector(vectorOf(DIM, 1), { limit: 1 }))).toEqual([moved!.id]);
+      await store.transaction((tx) => tx.updateEmbedding(moved!.id, A, vectorOf(DIM, 0, 0, 0, 1)));
+      expect(ids(await vector(vectorOf(DIM, 1), { limit: 1 }))).toEqual([fixed!.id]);
+      expect(ids(await vector(vectorOf(DIM, 0, 0, 0, 1), { limit: 1 }))).toEqual([moved!.id]);
+      await expectCode(store.transaction((tx) => tx.updateEmbedding('missing', A, vectorOf(DIM, 1))), 'NOT_FOUND');
+    });
+
+    test('listMemories paginates by id with layer and status filters', async () => {
+      const records = await insert(
+        Array.from({ length: 7 }, (_, i) => makeRecord({ layer: i % 2 === 0 ? 'episodic' : 'semantic', status: i === 6 ? 'deleted' : 'active' })),
+      );
+      const pages: string[][] = [];
+      let afterId: string | undefined;
+      for (;;) {
+        const page = await store.listMemories({ scopes: [A], limit: 3, ...(afterId === undefined ? {} : { afterId }) });
+        if (page.length === 0) break;
+        pages.push(ids(page));
+        afterId = page[page.length - 1]!.id;
+      }
+      expect(pages.map((p) => p.length)).toEqual([3, 3, 1]);
+      expect(pages.flat()).toEqual(records.map((r) => r.id).sort());
+      const episodic = await store.listMemories({ scopes: [A], layers: ['episodic'], statuses: ['active'], limit: 10 });
+      expect(ids(episodic)).toEqual([records[0]!.id, records[2]!.id, records[4]!.id]);
+      expect(await store.listMemories({ scopes: [A], statuses: [], limit: 10 })).toEqual([]);
+    });
+
+    test('recordAccess is eventually visible and survives close and reopen', async () => {
+      const [seen, unseen] = await insert([makeRecord(), makeRecord()]);
+      await store.recordAccess([seen!.id, seen!.id], NOW);
+      await store.recordAccess([seen!.id], NOW - DAY);
+      store = await fixture.reopen();
+      const [after, untouched] = await store.getMemories([seen!.id, unseen!.id], [A]);
+      expect(after!.accessCount).toBe(3);
+      expect(after!.lastAccessedAt).toBe(NOW);
+      expect(untouched!.accessCount).toBe(0);
+      expect(untouched!.lastAccessedAt).toBeNull();
+    });
+
+    test('metadata values roundtrip', async () => {
+      expect(await store.getMeta('missing')).toBeNull();
+      await store.setMeta('cursor:session-1', 'message-42');
+      await store.setMeta('cursor:session-1', 'message-43');
+      expect(await store.getMeta('cursor:session-1')).toBe('message-43');
+    });
+
+    test('vectors of the wrong dimension are refused', async () => {
+      await expectCode(insert([makeRecord()], [new Float32Array(DIM + 1)]), 'EMBEDDING_DIMENSION_MISMATCH');
+      await expectCode(vector(new Float32Array(DIM - 1)), 'EMBEDDING_DIMENSION_MISMATCH');
+      expect((await store.stats([A])).total).toBe(0);
+    });
+
+    test('close is idempotent and later calls fail', async () => {
+      await insert([makeRecord()]);
+      await store.close();
+      await store.close();
+      await expect(store.stats([A])).rejects.toSatisfy(isEngramError);
+      await expect(store.transaction(async () => undefined)).rejects.toSatisfy(isEngramError);
+    });
+
+    test('scores of different seeded vectors stay within [-1, 1]', async () => {
+      const records = Array.from({ length: 50 }, () => makeRecord());
+      await insert(records, records.map((_, i) => seededVector(DIM, i + 1)));
+      const hits = await vector(seededVector(DIM, 7), { limit: 50 });
+      expect(hits).toHaveLength(50);
+      expect(hits[0]!.score).toBeCloseTo(1, 5);
+      for (let i = 1; i < hits.length; i++) expect(hits[i]!.score).toBeLessThanOrEqual(hits[i - 1]!.score);
+      for (const hit of hits) expect(Math.abs(hit.score)).toBeLessThanOrEqual(1 + 1e-6);
+    });
+
+    const unknown = Object.keys(options.skip ?? {}).filter((name) => !names.has(name));
+    if (unknown.length > 0) throw new Error(`runStoreContract(${options.name}): skip names no test: ${unknown.join(', ')}`);
+  });
+}
+
+/** Awaits `promise` and asserts it rejects with an `EngramError` of `code`. */
+export async function expectCode(promise: Promise<unknown>, code: EngramErrorCode): Promise<void> {
+  let caught: unknown;
+  try {
+    await promise;
+  } catch (error) {
+    caught = error;
+  }
+  expect(caught, `expected ${code}`).toSatisfy(isEngramError);
+  expect((caught as { code: string }).code).toBe(code);
+}

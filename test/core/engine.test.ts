@@ -1,0 +1,147 @@
+/**
+ * The engine's API on a real SQLite file (hash embedder: fast and deterministic).
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isEngramError, ManualClock, type Engram } from '../../src/index.js';
+import { tempEngram } from '../helpers/temp.js';
+
+const isCode = (code: string) => (e: unknown) => isEngramError(e) && e.code === code;
+
+describe('Engram engine', () => {
+  let ctx: Awaited<ReturnType<typeof tempEngram>>;
+  let engram: Engram;
+  const clock = new ManualClock(Date.parse('2024-03-01T10:00:00Z'));
+
+  beforeEach(async () => {
+    ctx = await tempEngram({ clock });
+    engram = ctx.engram;
+  });
+  afterEach(async () => ctx.cleanup());
+
+  it('remembers every field and returns it from get', async () => {
+    const result = await engram.remember({
+      scope: 'acme/users/alice',
+      content: 'Alice moved to Lisbon in May and loves it there!',
+      layer: 'episodic',
+      occurredAt: '2024-02-20T09:00:00Z',
+      importance: 0.8,
+      tags: ['travel', 'travel', 'life'],
+      pinned: true,
+      source: { conversationId: 'c1', messageId: 'm7' },
+    });
+    expect(result.action).toBe('created');
+    const view = await engram.get(result.id, { scopes: ['acme/users/alice'] });
+    expect(view).toMatchObject({
+      id: result.id,
+      scope: 'acme/users/alice',
+      layer: 'episodic',
+      importance: 0.8,
+      tags: ['travel', 'life'],
+      pinned: true,
+      status: 'active',
+      mentionCount: 1,
+      occurredAt: '2024-02-20T09:00:00.000Z',
+      validFrom: '2024-02-20T09:00:00.000Z',
+      validTo: null,
+      recordedAt: '2024-03-01T10:00:00.000Z',
+      invalidatedAt: null,
+      provenance: { kind: 'episodic', sources: [{ conversationId: 'c1', messageId: 'm7' }], derivedFrom: [] },
+    });
+    expect(view.emotion?.valence).toBeGreaterThan(0);
+    expect(view.entities).toContain('lisbon');
+  });
+
+  it('every invalid write is INVALID_INPUT and leaves the store unchanged', async () => {
+    await engram.remember({ scope: 't/a', content: 'existing memory' });
+    const before = await engram.stats({ scopes: ['t/a'] });
+    const bad: unknown[] = [
+      { scope: 't/a', content: '' },
+      { scope: 't/a', content: '   \n ' },
+      { scope: '../x', content: 'bad scope' },
+      { scope: 't/a', content: 'too important', importance: 7 },
+      { scope: 't/a', content: 'unknown layer', layer: 'dreams' },
+      { scope: 't/a', content: 'x'.repeat(2 * 1024 * 1024) },
+      { scope: 't/a', content: 'unknown field', colour: 'red' },
+      { scope: 't/a', content: 'bad date', occurredAt: 'last tuesday-ish' },
+      { scope: 't/a', content: 'inverted validity', validFrom: '2024-02-01', validTo: '2024-01-01' },
+      { content: 'no scope' },
+    ];
+    for (const input of bad) {
+      await expect(engram.remember(input as never), JSON.stringify(input).slice(0, 60)).rejects.toSatisfy(isCode('INVALID_INPUT'));
+    }
+    // A batch with one bad member writes nothing at all.
+    await expect(engram.remember([{ scope: 't/a', content: 'good' }, { scope: 't/a', content: '' }])).rejects.toSatisfy(isCode('INVALID_INPUT'));
+    expect(await engram.stats({ scopes: ['t/a'] })).toEqual(before);
+  });
+
+  it('error messages say what was wrong and how to fix it', async () => {
+    const error = await engram.remember({ scope: 't/a', content: 'x', importance: 7 }).catch((e: unknown) => e);
+    expect(isEngramError(error) && error.message).toMatch(/importance.*(maximum|1)/);
+    const noScope = await engram.recall('x', { scopes: [] }).catch((e: unknown) => e);
+    expect(isEngramError(noScope) && noScope.message).toMatch(/pass at least one scope/);
+  });
+
+  it('re-ingesting the same source is idempotent; two identical events without a source are two records', async () => {
+    const input = { scope: 't/a', content: 'User said hello', source: { conversationId: 'conv-1', messageId: '42' } };
+    const first = await engram.remember(input);
+    const second = await engram.remember(input);
+    expect(second).toEqual({ id: first.id, action: 'unchanged' });
+    const a = await engram.remember({ scope: 't/a', content: 'The robot beeped' });
+    const b = await engram.remember({ scope: 't/a', content: 'The robot beeped' });
+    expect(a.id).not.toBe(b.id);
+    expect((await engram.stats({ scopes: ['t/a'] })).total).toBe(3);
+  });
+
+  it('update changes fields, keeps the old wording in history and re-embeds', async () => {
+    const { id } = await engram.remember({ scope: 't/a', content: 'The staging database is on host alpha', layer: 'semantic' });
+    clock.advance(1000);
+    const updated = await engram.update(id, { content: 'The staging database is on host omega', tags: ['db'] }, { scope: 't/a' });
+    expect(updated.content).toMatch(/omega/);
+    expect(updated.tags).toEqual(['db']);
+    expect((updated.history as { content: string }[])[0]?.content).toMatch(/alpha/);
+    const { hits } = await engram.recall('omega', { scopes: ['t/a'] });
+    expect(hits[0]?.id).toBe(id);
+    await expect(engram.update(id, { tags: ['x'] }, { scope: 't/b' })).rejects.toSatisfy(isCode('NOT_FOUND'));
+    await expect(engram.update(id, {}, { scope: 't/a' })).rejects.toSatisfy(isCode('INVALID_INPUT'));
+  });
+
+  it('forget hides a memory from recall; restore brings it back and counts as an access', async () => {
+    const { id } = await engram.remember({ scope: 't/a', content: 'The wifi password is on the fridge' });
+    await engram.forget(id, { scope: 't/a' });
+    expect((await engram.recall('wifi password', { scopes: ['t/a'] })).hits).toHaveLength(0);
+    expect((await engram.get(id, { scopes: ['t/a'] })).status).toBe('deleted');
+    const restored = await engram.restore(id, { scope: 't/a' });
+    expect(restored.status).toBe('active');
+    expect((await engram.recall('wifi password', { scopes: ['t/a'] })).hits[0]?.id).toBe(id);
+  });
+
+  it('every hit explains itself per channel', async () => {
+    await engram.remember([
+      { scope: 't/a', content: 'Grace Hopper popularised the term debugging' },
+      { scope: 't/a', content: 'The cafeteria serves soup on Mondays' },
+    ]);
+    const { hits } = await engram.recall('who popularised debugging', { scopes: ['t/a'] });
+    const top = hits[0];
+    expect(top?.content).toMatch(/Hopper/);
+    expect(top?.why.channels.lexical).toMatchObject({ rank: 1 });
+    expect(top?.why.channels.semantic?.rank).toBeGreaterThanOrEqual(1);
+    expect(top?.why.fused).toBeCloseTo(top?.score ?? 0);
+  });
+
+  it('recall records accesses without blocking, and trackAccess:false leaves counts alone', async () => {
+    const { id } = await engram.remember({ scope: 't/a', content: 'Remember the milk' });
+    await engram.recall('milk', { scopes: ['t/a'], trackAccess: false });
+    await engram.recall('milk', { scopes: ['t/a'] });
+    await engram.recall('milk', { scopes: ['t/a'] });
+    await engram.close();
+    const { Engram } = await import('../../src/index.js');
+    const reopened = await Engram.open({ path: ctx.path });
+    try {
+      const view = await reopened.get(id, { scopes: ['t/a'] });
+      expect(view.accessCount).toBe(2);
+      expect(view.lastAccessedAt).not.toBeNull();
+    } finally {
+      await reopened.close();
+    }
+  });
+});

@@ -1,0 +1,67 @@
+/**
+ * Relevance with the real offline model (USE-lite): hand-written paraphrase queries against their
+ * targets hidden among ~1,000 distractors. precision@1 must reach 0.9.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Engram } from '../../src/index.js';
+import { distractors, queries, targets } from '../fixtures/relevance-corpus.js';
+import { triples } from '../fixtures/paraphrase-triples.js';
+import { tempEngram } from '../helpers/temp.js';
+
+describe('relevance with the real embedding model', () => {
+  let ctx: Awaited<ReturnType<typeof tempEngram>>;
+  let engram: Engram;
+  const idByKey = new Map<string, string>();
+
+  beforeAll(async () => {
+    ctx = await tempEngram({ embedder: 'use', workers: 2 });
+    engram = ctx.engram;
+    const results = await engram.remember(targets.map((t) => ({ scope: 'eval/relevance', content: t.content, layer: 'semantic' as const })));
+    results.forEach((r, i) => idByKey.set((targets[i] as { key: string }).key, r.id));
+    for (let i = 0; i < distractors.length; i += 250) {
+      await engram.remember(distractors.slice(i, i + 250).map((content) => ({ scope: 'eval/relevance', content, layer: 'semantic' as const })));
+    }
+  }, 300_000);
+
+  afterAll(async () => ctx.cleanup());
+
+  it('has the corpus the test promises', () => {
+    expect(distractors.length).toBeGreaterThanOrEqual(1000);
+    expect(queries.length).toBeGreaterThanOrEqual(50);
+  });
+
+  it('precision@1 ≥ 0.9 on paraphrased queries among 1,000 distractors', async () => {
+    let correct = 0;
+    const misses: string[] = [];
+    for (const { query, expectedKey } of queries) {
+      const { hits } = await engram.recall(query, { scopes: ['eval/relevance'], k: 5, trackAccess: false });
+      if (hits[0]?.id === idByKey.get(expectedKey)) correct += 1;
+      else misses.push(`${query} → ${hits[0]?.content ?? '(none)'}`);
+    }
+    const precision = correct / queries.length;
+    console.log(`relevance: precision@1 = ${precision.toFixed(3)} (${correct}/${queries.length})${misses.length ? `\n  misses:\n  ${misses.join('\n  ')}` : ''}`);
+    expect(precision).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('semantic ranking: "kitten on a rug" finds "the cat sat on the mat" over an unrelated fact', async () => {
+    const local = await tempEngram({ embedder: 'use' });
+    try {
+      await local.engram.remember([
+        { scope: 't/cat', content: 'The cat sat on the mat.' },
+        { scope: 't/cat', content: 'Quarterly revenue grew five percent.' },
+      ]);
+      const { hits } = await local.engram.recall('kitten on a rug', { scopes: ['t/cat'] });
+      expect(hits[0]?.content).toBe('The cat sat on the mat.');
+      expect(hits[0]?.why.channels.semantic?.rank).toBe(1);
+      let right = 0;
+      for (const triple of triples) {
+        const [q, r, w] = await local.engram.embedder.embed([triple.query, triple.right, triple.wrong]);
+        const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * (b[i] as number), 0);
+        if (dot(q as Float32Array, r as Float32Array) > dot(q as Float32Array, w as Float32Array)) right += 1;
+      }
+      expect(right / triples.length).toBeGreaterThanOrEqual(0.85);
+    } finally {
+      await local.cleanup();
+    }
+  });
+});

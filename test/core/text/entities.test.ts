@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { extractEntities } from '../../../src/core/text/index.js';
+
+describe('extractEntities', () => {
+  it('finds people, places and organisations from capitalisation', () => {
+    expect(extractEntities('Alice met Bob at the Google office in San Francisco on Tuesday.')).toEqual([
+      'alice', 'bob', 'google', 'san francisco',
+    ]);
+  });
+
+  it('drops titles, keeps multi-word names with inner connectors', () => {
+    expect(extractEntities('Yesterday I talked to Dr. Sarah Connor at the Bank of America in New York.')).toEqual([
+      'sarah connor', 'bank of america', 'new york',
+    ]);
+  });
+
+  it("normalises: lowercase, possessive 's stripped, each entity once", () => {
+    expect(extractEntities("Caroline's painting of Lake Tahoe won. Caroline said Lake Tahoe’s light was perfect.")).toEqual([
+      'caroline', 'lake tahoe',
+    ]);
+  });
+
+  it('finds handles, e-mails, URLs, hashtags and code identifiers', () => {
+    expect(
+      extractEntities('Ping @devops or mail ops@acme.com, see https://acme.com/runbook. #oncall: call graspObject then navigate_to_kitchen'),
+    ).toEqual(['@devops', 'ops@acme.com', 'https://acme.com/runbook', '#oncall', 'graspobject', 'navigate_to_kitchen']);
+  });
+
+  it('keeps acronyms and product names with inner capitals', () => {
+    expect(extractEntities('Caroline joined the LGBTQ support group. We moved the API to PostgreSQL on GitHub.')).toEqual([
+      'caroline', 'lgbtq', 'api', 'postgresql', 'github',
+    ]);
+  });
+
+  it('ignores capitalised sentence starts, weekdays, months, greetings and "I"', () => {
+    expect(extractEntities('Meeting went well. Robot picked up the mug. Thanks! On Monday I go, in May I return.')).toEqual([]);
+    expect(extractEntities('Hey! How are you doing today? OK, sounds good.')).toEqual([]);
+  });
+
+  it('keeps a sentence-initial word that the gazetteer knows or that is capitalised elsewhere', () => {
+    expect(extractEntities('Melanie painted a sunrise.')).toEqual(['melanie']);
+    expect(extractEntities('Zorblax arrived late. We waited for Zorblax.')).toEqual(['zorblax']);
+  });
+
+  it('finds gazetteer entities in all-lowercase chat', () => {
+    expect(extractEntities('i flew to paris with alice, then new york for the kubernetes meetup')).toEqual([
+      'paris', 'alice', 'new york', 'kubernetes',
+    ]);
+  });
+
+  it('does not treat shouting as acronyms', () => {
+    expect(extractEntities('THE SERVER IS DOWN AGAIN AND NOBODY CARES')).toEqual([]);
+  });
+
+  it('returns nothing for empty text', () => {
+    expect(extractEntities('')).toEqual([]);
+  });
+
+  it('takes well under a millisecond per 150-character text', () => {
+    const texts = [
+      'Alice met Bob at the Google office in San Francisco on Tuesday to discuss the Engram v2.1 release and a budget of 80L.',
+      'Yesterday I talked to Dr. Sarah Connor about moving to Berlin next spring; she works for Microsoft and loves the Alps.',
+      'The deploy target moved from staging to production after the incident; ping @devops or email ops@acme.com right away.',
+      'Caroline went to the LGBTQ support group meeting last Friday and said it was powerful; Melanie painted Lake Tahoe.',
+    ];
+    for (let index = 0; index < 500; index++) extractEntities(texts[index % texts.length] ?? '');
+    const calls = 5000;
+    const started = performance.now();
+    for (let index = 0; index < calls; index++) extractEntities(texts[index % texts.length] ?? '');
+    const perCall = (performance.now() - started) / calls;
+    console.info(`extractEntities: ${(perCall * 1000).toFixed(1)} µs per call`);
+    expect(perCall).toBeLessThan(1);
+  });
+});

@@ -1,0 +1,161 @@
+/**
+ * The CLI contract of the core issue, exercised by spawning the built bin against a temp database.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { binBuilt, json, runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
+
+interface Hit {
+  id: string;
+  scope: string;
+  layer: string;
+  content: string;
+  score: number;
+  status: string;
+  validFrom: string;
+  validTo: string | null;
+  recordedAt: string;
+  invalidatedAt: string | null;
+  why: { channels: Record<string, { rank: number; score: number }> };
+}
+
+describe.skipIf(!binBuilt)('engram CLI (skipped when dist/ is missing: run npm run build)', () => {
+  const tmp = tempDir('engram-cli-');
+  const db = join(tmp.dir, 'cli.db');
+  const base = ['--db', db, '--json', '--embedder', 'hash'];
+  const ids: Record<string, string> = {};
+
+  afterAll(() => tmp.cleanup());
+
+  beforeAll(() => {
+    const facts: [string, string, string][] = [
+      ['coffee', 't/a', 'Alice drinks her coffee black with no sugar every morning.'],
+      ['dog', 't/a', 'The team dog Biscuit is a golden retriever who loves tennis balls.'],
+      ['deploy', 't/a', 'Deploys to production happen on Tuesdays after the standup.'],
+      ['secret', 't/b', 'Alice drinks her coffee black with no sugar, says the t/b scope.'],
+    ];
+    for (const [key, scope, text] of facts) {
+      const result = runCli(['remember', ...base, '--scope', scope, '--layer', 'semantic', text]);
+      expect(result.status, result.stderr).toBe(0);
+      const out = json<{ id: string; action: string }>(result);
+      expect(out.action).toBe('created');
+      expect(out.id).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
+      ids[key] = out.id;
+    }
+  });
+
+  it('recall ranks the relevant fact first and never returns another scope', () => {
+    const result = runCli(['recall', ...base, '--scope', 't/a', 'how does Alice take her coffee?']);
+    expect(result.status, result.stderr).toBe(0);
+    const { hits } = json<{ hits: Hit[] }>(result);
+    expect(hits[0]?.id).toBe(ids.coffee);
+    expect(hits.every((h) => h.scope === 't/a')).toBe(true);
+    expect(hits.map((h) => h.id)).not.toContain(ids.secret);
+    const hit = hits[0] as Hit;
+    for (const field of ['id', 'scope', 'layer', 'content', 'score', 'status', 'validFrom', 'validTo', 'recordedAt', 'invalidatedAt', 'why']) {
+      expect(hit).toHaveProperty(field);
+    }
+    expect(hit.why.channels.lexical?.rank).toBe(1);
+  });
+
+  it('recall without --scope fails with a clear message and no stack trace', () => {
+    const result = runCli(['recall', '--db', db, '--embedder', 'hash', 'coffee']);
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toMatch(/scope/i);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    const jsonResult = runCli(['recall', ...base, 'coffee']);
+    const error = JSON.parse(jsonResult.stderr.trim()) as { error: { code: string; message: string } };
+    expect(error.error.code).toBe('INVALID_INPUT');
+    expect(error.error.message).toMatch(/--scope/);
+  });
+
+  it('get, forget and restore respect the scope', () => {
+    const wrong = runCli(['get', ids.coffee as string, ...base, '--scope', 't/b']);
+    expect(wrong.status).toBe(3);
+    expect(JSON.parse(wrong.stderr).error.code).toBe('NOT_FOUND');
+    const got = json<{ id: string; content: string }>(runCli(['get', ids.coffee as string, ...base, '--scope', 't/a']));
+    expect(got.content).toMatch(/coffee black/);
+
+    expect(runCli(['forget', ids.coffee as string, ...base, '--scope', 't/b']).status).toBe(3);
+    const forgotten = json<{ status: string }>(runCli(['forget', ids.coffee as string, ...base, '--scope', 't/a']));
+    expect(forgotten.status).toBe('deleted');
+    const after = json<{ hits: Hit[] }>(runCli(['recall', ...base, '--scope', 't/a', 'coffee']));
+    expect(after.hits.map((h) => h.id)).not.toContain(ids.coffee);
+    const restored = json<{ status: string }>(runCli(['restore', ids.coffee as string, ...base, '--scope', 't/a']));
+    expect(restored.status).toBe('active');
+    const again = json<{ hits: Hit[] }>(runCli(['recall', ...base, '--scope', 't/a', 'coffee']));
+    expect(again.hits[0]?.id).toBe(ids.coffee);
+  });
+
+  it('stats counts only the named scopes', () => {
+    const a = json<{ total: number; byLayer: Record<string, number> }>(runCli(['stats', ...base, '--scope', 't/a']));
+    expect(a.total).toBe(3);
+    expect(a.byLayer.semantic).toBe(3);
+    const b = json<{ total: number }>(runCli(['stats', ...base, '--scope', 't/b']));
+    expect(b.total).toBe(1);
+  });
+
+  it('invalid writes return INVALID_INPUT and change nothing', () => {
+    const before = json<{ total: number }>(runCli(['stats', ...base, '--scope', 't/a'])).total;
+    const cases: string[][] = [
+      ['--scope', 't/a', ' '],
+      ['--scope', '../etc', 'bad scope'],
+      ['--scope', 't/a', '--importance', '7', 'too important'],
+      ['--scope', 't/a', '--layer', 'dreams', 'unknown layer'],
+      ['--scope', 't/a', '--occurred-at', 'yesterday-ish', 'bad date'],
+      ['text without a scope'],
+    ];
+    for (const args of cases) {
+      const result = runCli(['remember', ...base, ...args]);
+      expect(result.status, args.join(' ')).toBe(2);
+      expect(JSON.parse(result.stderr).error.code).toBe('INVALID_INPUT');
+    }
+    const huge = join(tmp.dir, 'huge.jsonl');
+    writeFileSync(huge, `${JSON.stringify({ content: 'x'.repeat(2 * 1024 * 1024) })}\n`);
+    const big = runCli(['remember', ...base, '--scope', 't/a', '--file', huge]);
+    expect(big.status).toBe(2);
+    expect(JSON.parse(big.stderr).error.message).toMatch(/longer than/);
+    expect(json<{ total: number }>(runCli(['stats', ...base, '--scope', 't/a'])).total).toBe(before);
+  });
+
+  it('imports a JSONL file with per-transaction acknowledgements, idempotently', () => {
+    const file = join(tmp.dir, 'batch.jsonl');
+    const lines = Array.from({ length: 25 }, (_, i) => JSON.stringify({ content: `Batch memory number ${i} about topic ${i % 5}` }));
+    lines.splice(3, 0, '');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const first = runCli(['remember', ...base, '--scope', 't/import', '--file', file, '--batch-size', '10']);
+    expect(first.status, first.stderr).toBe(0);
+    const out = first.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const acks = out.filter((o) => 'committed' in o) as { committed: string[] }[];
+    expect(acks).toHaveLength(3);
+    expect(acks.flatMap((a) => a.committed)).toHaveLength(25);
+    expect((out.at(-1) as { summary: { created: number } }).summary.created).toBe(25);
+    const second = runCli(['remember', ...base, '--scope', 't/import', '--file', file]);
+    const summary = (JSON.parse(second.stdout.trim().split('\n').at(-1) as string) as { summary: { created: number; unchanged: number } }).summary;
+    expect(summary).toMatchObject({ created: 0, unchanged: 25 });
+    expect(json<{ total: number }>(runCli(['stats', ...base, '--scope', 't/import'])).total).toBe(25);
+  });
+
+  it('a file with one bad line writes nothing and names the line', () => {
+    const file = join(tmp.dir, 'bad.jsonl');
+    writeFileSync(file, [JSON.stringify({ content: 'fine' }), '{not json', JSON.stringify({ content: 'ok', importance: 3 })].join('\n'));
+    const result = runCli(['remember', ...base, '--scope', 't/bad', '--file', file]);
+    expect(result.status).toBe(2);
+    expect(JSON.parse(result.stderr).error.message).toMatch(/line 2.*line 3/s);
+    expect(json<{ total: number }>(runCli(['stats', ...base, '--scope', 't/bad'])).total).toBe(0);
+  });
+
+  it('refuses to open a database with a different embedder', () => {
+    const result = runCli(['recall', '--db', db, '--json', '--embedder', 'use', '--scope', 't/a', 'coffee']);
+    expect(result.status).toBe(2);
+    expect(JSON.parse(result.stderr).error.code).toBe('EMBEDDING_MODEL_MISMATCH');
+  });
+
+  it('reopens an existing database with its own embedder when none is named', () => {
+    const result = runCli(['stats', '--db', db, '--json', '--scope', 't/a']);
+    expect(result.status, result.stderr).toBe(0);
+    expect(json<{ embedder: string }>(result).embedder).toMatch(/^hash/);
+  });
+});

@@ -1,0 +1,56 @@
+// One of several processes writing the same SQLite file at once (used by sqlite.test.ts).
+// Usage: node concurrent-writer.mjs <dbPath> <workerName> <count> <dimension>
+import { openSqliteStore } from '../../dist/storage/sqlite/index.js';
+
+const [path, worker, countText, dimensionText] = process.argv.slice(2);
+const count = Number(countText);
+const dimension = Number(dimensionText);
+const scope = 'acme/concurrent';
+const start = Date.parse('2024-01-01T00:00:00Z');
+
+const store = await openSqliteStore({ path, embedding: { name: 'contract-test:8', dimension } });
+try {
+  for (let i = 0; i < count; i++) {
+    const embedding = new Float32Array(dimension);
+    embedding[i % dimension] = 1;
+    embedding[(i + 1) % dimension] = 0.5;
+    const record = {
+      id: `${worker}-${String(i).padStart(6, '0')}`,
+      scope,
+      layer: 'episodic',
+      content: `worker ${worker} wrote entry ${i}`,
+      summary: null,
+      tags: [worker],
+      entities: [],
+      importance: 0.5,
+      salience: 0.5,
+      surprise: 0,
+      emotion: null,
+      pinned: false,
+      mentionCount: 1,
+      accessCount: 0,
+      lastAccessedAt: null,
+      confidence: 1,
+      status: 'active',
+      provenance: { kind: 'episodic', sources: [], derivedFrom: [] },
+      validFrom: start,
+      validTo: null,
+      occurredAt: null,
+      recordedAt: start,
+      invalidatedAt: null,
+      sourceKey: `${worker}:${i}`,
+      updatedAt: start,
+      data: {},
+    };
+    await store.transaction(async (tx) => {
+      const known = await tx.findBySourceKey(scope, [record.sourceKey]);
+      if (known.size === 0) await tx.insertMemories([{ record, embedding }]);
+    });
+    if (i % 100 === 0) {
+      await store.lexicalSearch({ scopes: [scope], now: start, limit: 5, terms: [{ term: 'entry' }] });
+      await store.vectorSearch({ scopes: [scope], now: start, limit: 5, vector: embedding });
+    }
+  }
+} finally {
+  await store.close();
+}
