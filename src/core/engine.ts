@@ -2,9 +2,9 @@
  * The Engram engine: the one core every interface is a thin shell over (DESIGN §1).
  */
 import { EngramError, messages } from './errors.js';
-import type { MemoryRecord, TimeFilter } from './memory.js';
+import type { Edge, MemoryRecord, TimeFilter } from './memory.js';
 import { isVisible } from './memory.js';
-import { toMemoryView, type MemoryView } from './memory-view.js';
+import { toEdgeView, toMemoryView, type EdgeView, type MemoryView } from './memory-view.js';
 import type { Clock } from './ports/clock.js';
 import { systemClock } from './ports/clock.js';
 import type { Embedder } from './ports/embedder.js';
@@ -23,6 +23,7 @@ import {
   type UpdateInput,
 } from './schemas.js';
 import { rememberAll, type RememberResult } from './write/remember.js';
+import { normalise } from './write/resolve-claim.js';
 
 export interface EngramOptions {
   store: Store;
@@ -131,6 +132,69 @@ export class EngramCore {
   /** Restores a forgotten or decayed memory to `active`; counts as an access (DESIGN §11.10). */
   async restore(id: string, options: ScopedWriteOptions): Promise<MemoryView> {
     return this.#setStatus(id, options, 'active');
+  }
+
+  /**
+   * Undoes a wrong supersession: the claim is current again, the SUPERSEDES edge is closed, and an
+   * exemption is recorded so the same correction does not supersede it again (DESIGN §11.10).
+   */
+  async unsupersede(id: string, options: ScopedWriteOptions): Promise<MemoryView> {
+    this.#assertOpen();
+    const scope = assertScope(options?.scope);
+    const now = this.clock.now();
+    return this.store.transaction(async (tx) => {
+      const [record] = await tx.getMemories([String(id)], [scope]);
+      if (record === undefined) throw new EngramError('NOT_FOUND', messages.notFound(String(id)), { details: { id } });
+      if (record.status !== 'superseded') {
+        throw new EngramError('CONFLICT', `Memory ${record.id} is ${record.status}, not superseded: there is nothing to undo.`, { details: { id } });
+      }
+      const edges = (await tx.getEdges({ scopes: [scope], ids: [record.id], types: ['SUPERSEDES'] })).filter(
+        (e) => e.toId === record.id && e.invalidatedAt === null,
+      );
+      const superseders = await tx.getMemories(edges.map((e) => e.fromId), [scope]);
+      const undone = superseders.map((s) => ({
+        wording: normalise(s.content),
+        ...(s.data.claim !== undefined ? { subject: s.data.claim.subject, attribute: s.data.claim.attribute, value: s.data.claim.value } : {}),
+        at: now,
+      }));
+      const { supersededBy: _by, ...data } = record.data;
+      await tx.updateMemory(record.id, scope, {
+        status: 'active',
+        validTo: null,
+        invalidatedAt: null,
+        data: { ...data, exempt: { ...data.exempt, supersededBy: [...(data.exempt?.supersededBy ?? []), ...undone] } },
+        updatedAt: now,
+      });
+      await tx.invalidateEdges(edges.map((e) => e.id), scope, now);
+      const [updated] = await tx.getMemories([record.id], [scope]);
+      return toMemoryView(updated as MemoryRecord);
+    });
+  }
+
+  /**
+   * The chain of versions of a claim, oldest first: every record linked to `id` through SUPERSEDES
+   * edges (both directions, transitively), each with the edges that connect it.
+   */
+  async history(id: string, options: ScopedReadOptions): Promise<{ versions: MemoryView[]; edges: EdgeView[] }> {
+    this.#assertOpen();
+    const scopes = assertReadScopes(options?.scopes);
+    const [start] = await this.store.getMemories([String(id)], scopes);
+    if (start === undefined) throw new EngramError('NOT_FOUND', messages.notFound(String(id)), { details: { id } });
+    const seen = new Map<string, MemoryRecord>([[start.id, start]]);
+    const edges = new Map<string, Edge>();
+    let frontier = [start.id];
+    while (frontier.length > 0 && seen.size < 1000) {
+      const found = await this.store.getEdges({ scopes, ids: frontier, types: ['SUPERSEDES'] });
+      const next: string[] = [];
+      for (const edge of found) {
+        edges.set(edge.id, edge);
+        for (const end of [edge.fromId, edge.toId]) if (!seen.has(end) && !next.includes(end)) next.push(end);
+      }
+      for (const record of await this.store.getMemories(next, scopes)) seen.set(record.id, record);
+      frontier = next.filter((n) => seen.has(n));
+    }
+    const versions = [...seen.values()].sort((a, b) => a.validFrom - b.validFrom || a.recordedAt - b.recordedAt || (a.id < b.id ? -1 : 1));
+    return { versions: versions.map(toMemoryView), edges: [...edges.values()].map(toEdgeView) };
   }
 
   /** Counts by layer and status within the given scopes. */

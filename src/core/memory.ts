@@ -72,6 +72,15 @@ export interface WordingHistoryEntry {
   sources?: SourceRef[];
 }
 
+/** A supersession a person undid: claims like this must not supersede the record again. */
+export interface UndoneSupersession {
+  wording: string;
+  subject?: string;
+  attribute?: string;
+  value?: string;
+  at: number;
+}
+
 /**
  * Layer-specific and auxiliary data, stored as one JSON document beside the flat columns.
  * Later features add keys here rather than new columns where no index needs them.
@@ -89,8 +98,12 @@ export interface MemoryData extends EpisodeCycle, SemanticFields {
   level?: number;
   /** Statistical records. */
   metric?: Record<string, unknown>;
-  /** Exemptions recorded by undo (DESIGN §11.10). */
-  exempt?: { supersession?: boolean; decay?: boolean };
+  /** Exemptions recorded by undo (DESIGN §11.10): undone supersessions and restored decay. */
+  exempt?: { decay?: boolean; supersededBy?: UndoneSupersession[] };
+  /** The claim that superseded this one. */
+  supersededBy?: string;
+  /** Chunked documents: the parent holds the whole text and is not itself a search hit. */
+  isChunkParent?: boolean;
   compressed?: boolean;
   [key: string]: unknown;
 }

@@ -109,6 +109,8 @@ export interface StoreTransaction extends StoreReader {
   /** Replaces a record's embedding (after a content edit). */
   updateEmbedding(id: string, scope: Scope, embedding: Float32Array): Promise<void>;
   insertEdges(edges: readonly Edge[]): Promise<void>;
+  /** Closes edges in transaction time (sets `invalidatedAt`), within `scope`; returns how many changed. */
+  invalidateEdges(ids: readonly string[], scope: Scope, at: number): Promise<number>;
 }
 
 export interface Store extends StoreReader {

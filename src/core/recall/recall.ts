@@ -63,13 +63,15 @@ export async function recall(deps: RecallDeps, query: string, options: ParsedRec
     { channel: 'lexical', weight: lexicalWeight, hits: lexical },
     { channel: 'semantic', weight: semanticWeight, hits: semantic },
   ];
-  const fused = reciprocalRankFusion(inputs, config.rrfK).slice(0, k);
+  const fused = reciprocalRankFusion(inputs, config.rrfK).slice(0, k * 2);
   const records = await store.getMemories(fused.map((f) => f.id), options.scopes);
   const byId = new Map(records.map((r) => [r.id, r]));
   const hits: RecallHit[] = [];
   for (const f of fused) {
     const record = byId.get(f.id);
-    if (record === undefined) continue;
+    // A chunked document's parent stands for its chunks, which are the hits.
+    if (record === undefined || record.data.isChunkParent === true) continue;
+    if (hits.length >= k) break;
     hits.push({ ...toMemoryView(record), score: f.fused, why: { channels: f.channels, fused: f.fused } });
   }
   if (options.trackAccess !== false && hits.length > 0) void store.recordAccess(hits.map((h) => h.id), now);

@@ -1,14 +1,17 @@
 /**
- * The write path (DESIGN §3): normalise → derive signals → embed → (supersession → dedup) → insert.
+ * The write path (DESIGN §3): validate → normalise (entities, emotion, importance, claim slot) →
+ * chunk long texts → embed → in one transaction: source idempotency, supersession, dedup, insert.
  */
 import type { MemoryRecord, NewMemory } from '../memory.js';
 import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
-import type { Store } from '../ports/store.js';
+import type { Store, StoreTransaction } from '../ports/store.js';
 import type { ParsedRememberInput } from '../schemas.js';
 import { extractEntities } from '../text/index.js';
-import { analyzeEmotion, scoreImportance } from './salience/index.js';
-import { buildRecord } from './new-record.js';
+import { chunkText, DEFAULT_CHUNK_CHARS } from './chunking/index.js';
+import { buildRecord, newId } from './new-record.js';
+import { applyMerge, applySupersession, attachClaimSlot, CLAIM_LAYERS, decideClaim } from './resolve-claim.js';
+import { analyzeEmotion, scoreImportance, scoreSurprise } from './salience/index.js';
 
 /** What `remember` did with one input (CLI/MCP/HTTP contract). */
 export interface RememberResult {
@@ -16,6 +19,8 @@ export interface RememberResult {
   action: 'created' | 'merged' | 'superseded' | 'unchanged';
   mergedInto?: string;
   superseded?: string[];
+  /** For chunked documents: the chunk records created under the parent `id`. */
+  chunks?: string[];
 }
 
 export interface WriteDeps {
@@ -24,57 +29,143 @@ export interface WriteDeps {
   clock: Clock;
 }
 
+/** Options of the write path. */
+export interface WriteOptions {
+  /** Texts longer than this are stored as a parent plus chunk records. */
+  chunkChars?: number;
+}
+
 /** Derives the write-time signals of one input (pure, cheap). */
 export function deriveSignals(input: ParsedRememberInput): Pick<MemoryRecord, 'entities' | 'importance' | 'emotion' | 'salience' | 'surprise'> {
   const text = input.content;
   const emotion = input.emotion ?? analyzeEmotion(text);
-  const importance = input.importance ?? scoreImportance(text, { emotionIntensity: emotion.intensity });
-  return {
-    entities: input.entities ?? extractEntities(text),
-    importance,
-    emotion,
-    salience: importance,
-    surprise: 0.5,
-  };
+  const entities = input.entities ?? extractEntities(text);
+  const importance = input.importance ?? scoreImportance(text, { emotionIntensity: emotion.intensity, entities });
+  const salience = input.perception?.salience ?? importance;
+  return { entities, importance, emotion, salience, surprise: 1 };
+}
+
+/** One unit of work: the main record, and for long texts its chunks. */
+interface Planned {
+  record: MemoryRecord;
+  chunks: MemoryRecord[];
 }
 
 /**
- * Writes validated inputs in one transaction. Inputs whose source key was already ingested are
- * returned as `unchanged` with the existing id (idempotent re-ingest).
+ * Writes validated inputs in one transaction, in order, so later inputs see earlier ones. Inputs
+ * whose source was already ingested are `unchanged` with the existing id (idempotent re-ingest).
  */
-export async function rememberAll(deps: WriteDeps, inputs: readonly ParsedRememberInput[]): Promise<RememberResult[]> {
+export async function rememberAll(deps: WriteDeps, inputs: readonly ParsedRememberInput[], options: WriteOptions = {}): Promise<RememberResult[]> {
   const now = deps.clock.now();
-  const records = inputs.map((input) => buildRecord(input, deriveSignals(input), now));
-  const embeddings = await deps.embedder.embed(records.map((r) => embeddingText(r)));
+  const chunkChars = options.chunkChars ?? DEFAULT_CHUNK_CHARS;
+  const planned = inputs.map((input) => plan(input, now, chunkChars));
+  const texts = planned.flatMap((p) => [embeddingText(p.record), ...p.chunks.map((c) => c.content)]);
+  const vectors = await deps.embedder.embed(texts);
+  let cursor = 0;
+  const embedded = planned.map((p) => {
+    const main = vectors[cursor++] as Float32Array;
+    const chunkVectors = p.chunks.map(() => vectors[cursor++] as Float32Array);
+    return { ...p, embedding: main, chunkVectors };
+  });
   return deps.store.transaction(async (tx) => {
-    const existingByScope = new Map<string, Map<string, string>>();
-    for (const record of records) {
-      if (record.sourceKey === null) continue;
-      let keys = existingByScope.get(record.scope);
-      if (keys === undefined) {
-        const scopeKeys = records.filter((r) => r.scope === record.scope && r.sourceKey !== null).map((r) => r.sourceKey as string);
-        keys = await tx.findBySourceKey(record.scope, scopeKeys);
-        existingByScope.set(record.scope, keys);
-      }
-    }
+    const known = await existingSources(tx, planned.map((p) => p.record));
     const results: RememberResult[] = [];
-    const toInsert: NewMemory[] = [];
-    records.forEach((record, index) => {
-      const known = record.sourceKey === null ? undefined : existingByScope.get(record.scope)?.get(record.sourceKey);
-      if (known !== undefined) {
-        results.push({ id: known, action: 'unchanged' });
-        return;
+    const pendingEvents: NewMemory[] = [];
+    for (const item of embedded) {
+      const { record } = item;
+      const existing = record.sourceKey === null ? undefined : known.get(`${record.scope}\u0000${record.sourceKey}`);
+      if (existing !== undefined) {
+        results.push({ id: existing, action: 'unchanged' });
+        continue;
       }
-      if (record.sourceKey !== null) existingByScope.get(record.scope)?.set(record.sourceKey, record.id);
-      toInsert.push({ record, embedding: embeddings[index] as Float32Array });
-      results.push({ id: record.id, action: 'created' });
-    });
-    if (toInsert.length > 0) await tx.insertMemories(toInsert);
+      if (record.sourceKey !== null) known.set(`${record.scope}\u0000${record.sourceKey}`, record.id);
+      if (CLAIM_LAYERS.has(record.layer) && item.chunks.length === 0) {
+        await flush(tx, pendingEvents);
+        results.push(await writeClaim(tx, record, item.embedding, now));
+        continue;
+      }
+      const neighbours = await tx.vectorSearch({ scopes: [record.scope], now, limit: 3, vector: item.embedding });
+      record.surprise = scoreSurprise(neighbours.map((n) => n.score));
+      pendingEvents.push({ record, embedding: item.embedding });
+      item.chunks.forEach((chunk, index) => {
+        chunk.surprise = record.surprise;
+        pendingEvents.push({ record: chunk, embedding: item.chunkVectors[index] as Float32Array });
+      });
+      results.push({ id: record.id, action: 'created', ...(item.chunks.length > 0 ? { chunks: item.chunks.map((c) => c.id) } : {}) });
+    }
+    await flush(tx, pendingEvents);
     return results;
   });
 }
 
-/** The text a record is embedded from: its content, prefixed by name/summary when those exist. */
+function sameSourceRef(a: MemoryRecord['provenance']['sources'][number], b: MemoryRecord['provenance']['sources'][number]): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+async function flush(tx: StoreTransaction, pending: NewMemory[]): Promise<void> {
+  if (pending.length === 0) return;
+  await tx.insertMemories(pending.splice(0, pending.length));
+}
+
+/** Supersession first, then dedup, then insert (DESIGN §11.1). */
+async function writeClaim(tx: StoreTransaction, record: MemoryRecord, embedding: Float32Array, now: number): Promise<RememberResult> {
+  const decision = await decideClaim(tx, record, embedding, now);
+  record.surprise = scoreSurprise(decision.nearest);
+  if (decision.superseded.length === 0 && decision.mergeInto !== undefined) {
+    const target = decision.mergeInto.record;
+    const sameSource = record.provenance.sources.length > 0 && record.provenance.sources.every((s) => target.provenance.sources.some((t) => sameSourceRef(s, t)));
+    if (sameSource) return { id: target.id, action: 'unchanged' };
+    await applyMerge(tx, record, target, now);
+    return { id: decision.mergeInto.record.id, action: 'merged', mergedInto: decision.mergeInto.record.id };
+  }
+  await tx.insertMemories([{ record, embedding }]);
+  if (decision.superseded.length === 0) return { id: record.id, action: 'created' };
+  for (const { record: old, comparison } of decision.superseded) await applySupersession(tx, record, old, comparison, now);
+  return { id: record.id, action: 'superseded', superseded: decision.superseded.map((s) => s.record.id) };
+}
+
+/** Builds the record (and its chunks, for long texts) of one input. */
+function plan(input: ParsedRememberInput, now: number, chunkChars: number): Planned {
+  const record = buildRecord(input, deriveSignals(input), now);
+  if (input.content.length <= chunkChars) {
+    attachClaimSlot(record);
+    return { record, chunks: [] };
+  }
+  const parts = chunkText(input.content, { maxChars: chunkChars });
+  record.data.isChunkParent = true;
+  record.data.chunkCount = parts.length;
+  const chunks = parts.map((part) => {
+    const chunk: MemoryRecord = {
+      ...record,
+      id: newId(now),
+      content: part.text,
+      summary: null,
+      sourceKey: null,
+      entities: extractEntities(part.text),
+      data: { ...stripParentOnly(record.data), parentId: record.id, chunkIndex: part.index, chunkCount: parts.length, span: [part.start, part.end] },
+    };
+    return chunk;
+  });
+  return { record, chunks };
+}
+
+function stripParentOnly(data: MemoryRecord['data']): MemoryRecord['data'] {
+  const { isChunkParent: _parent, chunkCount: _count, claim: _claim, ...rest } = data;
+  return rest;
+}
+
+/** Existing records for the source keys of this batch, keyed by scope + source key. */
+async function existingSources(tx: StoreTransaction, records: readonly MemoryRecord[]): Promise<Map<string, string>> {
+  const byScope = new Map<string, string[]>();
+  for (const r of records) if (r.sourceKey !== null) byScope.set(r.scope, [...(byScope.get(r.scope) ?? []), r.sourceKey]);
+  const known = new Map<string, string>();
+  for (const [scope, keys] of byScope) {
+    for (const [key, id] of await tx.findBySourceKey(scope, keys)) known.set(`${scope}\u0000${key}`, id);
+  }
+  return known;
+}
+
+/** The text a record is embedded from: its content, prefixed by its name when it has one. */
 export function embeddingText(record: MemoryRecord): string {
   const name = typeof record.data.name === 'string' ? `${record.data.name}: ` : '';
   return `${name}${record.content}`;

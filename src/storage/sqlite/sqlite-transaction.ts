@@ -79,6 +79,19 @@ export class SqliteTransaction extends SqliteReader implements StoreTransaction 
     });
   }
 
+  async invalidateEdges(ids: readonly string[], scope: Scope, at: number): Promise<number> {
+    return this.#write('invalidate edges', (connection) => {
+      assertScope(scope);
+      if (ids.length === 0) return 0;
+      return connection.run(
+        'UPDATE edges SET invalidated_at = ? WHERE scope = ? AND invalidated_at IS NULL AND id IN (SELECT value FROM json_each(?))',
+        at,
+        scope,
+        JSON.stringify(ids),
+      );
+    });
+  }
+
   #vectorChanged(connection: SqliteConnection, rowid: number, scope: Scope): void {
     connection.run('INSERT INTO vector_changes (scope, memory_rowid) VALUES (?, ?)', scope, rowid);
     this.#pending.set(rowid, scope);

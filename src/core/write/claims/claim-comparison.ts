@@ -1,30 +1,42 @@
 /**
  * Decides whether a new claim supersedes, agrees with, or coexists with an existing claim in the same scope.
  *
- * Decision rules, in order (false supersession is worse than a miss, so every supersession needs a
- * slot-level reason or an explicit retraction; similarity is never enough on its own):
+ * Both texts are read into slots (`analyseClaim`); every (new slot, old slot) pair gets a verdict, the strongest
+ * supersession wins, else agreement (when every asserted new slot is covered), else the text-level checks.
+ * False supersession is worse than a miss: every supersession needs a slot-level reason or an explicit
+ * retraction found in the old text, and the embedding similarity never decides alone (DESIGN §11.12).
  *
- *   1. Retraction — the new claim retracts a value ("from A to B", "replaced A", "instead of A", ", not A")
- *      and the old claim asserts A about an overlapping subject                        → supersedes 0.85
- *   2. Negation — same subject and attribute, same value, opposite polarity
- *      ("no longer", "not … anymore", "disabled" vs "enabled")                          → supersedes 0.85 (+0.10 strong marker)
- *   3. Same subject and attribute, same value                                          → agrees 0.85 (0.70 related attribute)
- *   4. Same subject and attribute, different value:
- *      - an additive marker ("also", "too", "as well", "another")                      → compatible
- *      - single-valued attribute (owner, location, name, schedule, "X is Y")          → supersedes 0.75 (+0.15 strong, +0.05 weak marker)
- *      - dimension attribute (prefers, uses, free verbs): needs a strong marker (0.75), or a weak marker ("now")
- *        with values on one dimension ("dark mode" / "light mode") (0.70), or a preference on one dimension (0.65)
- *      - multi-valued attribute (is-a, likes, speaks, has): only an explicit correction ("correction:", "actually") 0.65
- *      - related attributes (same subject, e.g. "uses" vs "value"): only with a strong change marker 0.60
- *   5. No slot matched: text-level fallbacks
- *      - a retracted or negated phrase of the new claim occurs in the old one, and the subject does too → supersedes 0.60
- *      - lexical overlap (Jaccard of stemmed content words) ≥ 0.60, or ≥ 0.45 with similarity ≥ 0.85, equal numbers,
- *        same polarity, no strong marker                                               → agrees 0.60
- *      - lexical overlap ≥ 0.15 or a shared subject word                               → compatible, else unrelated
+ * Thresholds and confidences (tuned on test/core/claims/pairs.ts and probe-pairs.ts, checked on heldout-pairs.ts):
  *
- * Supersession below 0.55 is reported as compatible. Similarity (embedding cosine, optional) only nudges
- * confidence by ±0.05, lowers the lexical agreement bar, and vetoes weak supersessions (< 0.70) when it is
- * below 0.20 (DESIGN §11.12: the offline model is weak and never decides alone).
+ *   Slot pairs (same subject = equal lemma sets, generic heads like "service"/"team" optional; same key = same
+ *   subject and attribute, or equal subject+attribute word sets; related = same subject, attributes of one group)
+ *   1. Retraction: the new claim names a value as gone ("from A to B", "replaced A", "instead of A", ", not A",
+ *      "left A") and the old slot's value contains A, about an overlapping subject          → supersedes 0.85
+ *   2. Negation: same key, same value, opposite polarity ("no longer", "not … anymore",
+ *      "disabled" vs "enabled", "stopped driving")                                         → supersedes 0.85, 0.95 with a strong marker
+ *   3. Same key, same value                                                                → agrees 0.85 (related attribute 0.70)
+ *   4. Same key, different value:
+ *      - additive marker ("also", "too", "as well", "another", "in addition")             → compatible
+ *      - the new value is stated with a change verb (moved, switched, renamed, took over)  → supersedes 0.85
+ *      - single-valued attribute (owner, location, name, schedule, role, "X is Y")       → supersedes 0.75 (+0.15 strong, +0.05 weak marker)
+ *      - dimension attribute (prefers, uses, free verbs): strong marker                    → supersedes 0.75
+ *        weak marker ("now") and the values share a noun ("dark mode" / "light mode")      → supersedes 0.70
+ *      - multi-valued attribute (is-a, likes, speaks, has, member of): explicit correction
+ *        ("correction:", "actually", "instead of")                                         → supersedes 0.65
+ *      - related attribute: strong marker, or weak marker with a shared noun; never on the bare
+ *        scope subject ("we") unless the values share a noun                               → supersedes 0.60
+ *   5. Unnamed change ("X switched to Y", no attribute): same subject, old value a tool/platform/"X is Y"
+ *      value or on the same dimension, never on the bare scope subject alone               → supersedes 0.70
+ *
+ *   Text level (when no slot pair superseded or agreed)
+ *   6. A negated or retracted phrase of the new claim occurs in the old text, and the new subject's specific
+ *      words do too (or, for the scope subject, the verb does or word overlap ≥ 0.25)      → supersedes 0.60
+ *   7. Word overlap (Jaccard of stemmed content words) ≥ 0.60, or ≥ 0.45 with similarity ≥ 0.85; same numbers,
+ *      same polarity, no strong or additive marker, no same-family slots with different subjects → agrees 0.60
+ *   8. Word overlap ≥ 0.15 or a shared subject word                                       → compatible; otherwise unrelated
+ *
+ * A supersession below 0.55 is reported as compatible. The optional similarity (embedding cosine, 0..1) only
+ * nudges confidence by ±0.05, lowers the bar of rule 7, and vetoes supersessions under 0.70 when it is below 0.20.
  */
 import type { ClaimSlot } from '../../memory.js';
 import { type ClaimAnalysis, analyseClaim } from './claim-extractor.js';
@@ -214,8 +226,14 @@ function lexicalVerdict(newA: ClaimAnalysis, oldA: ClaimAnalysis, s: Signals, si
   const overlap = jaccard(lexicalTokens(newA.text), lexicalTokens(oldA.text));
   const numbersMatch = numbersIn(newA.text).sort().join() === numbersIn(oldA.text).sort().join();
   const bar = similarity !== undefined && similarity >= SIMILARITY_FOR_AGREE ? LEXICAL_AGREE_WITH_SIMILARITY : LEXICAL_AGREE;
+  // Slots that already tell the claims apart: the same family about different subjects, or different values
+  // about the same subject ("the demo went well" / "the demo is on Friday").
   const distinctSubjects = newA.slots.some((n) =>
-    oldA.slots.some((o) => n.attribute === o.attribute && n.attribute !== 'value' && isKnownFamily(n.attribute) && !sameSubject(n.subject, o.subject)),
+    oldA.slots.some(
+      (o) =>
+        (n.attribute === o.attribute && n.attribute !== 'value' && isKnownFamily(n.attribute) && !sameSubject(n.subject, o.subject)) ||
+        (n.subject !== '' && sameSubject(n.subject, o.subject) && valueRelation(n, o) === 'different'),
+    ),
   );
   const sameStance = hasNegation(newA) === hasNegation(oldA) && !s.strong && !s.additive;
   if (overlap >= bar && numbersMatch && sameStance && !distinctSubjects) {

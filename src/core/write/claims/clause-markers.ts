@@ -25,8 +25,6 @@ export const STRONG_MARKERS: ReadonlySet<ClaimMarker> = new Set([
 export interface MarkedClause {
   /** The clause text, original case, markers and negation removed. */
   text: string;
-  /** The clause as written (after spacing normalisation). */
-  original: string;
   markers: Set<ClaimMarker>;
   negated: boolean;
   /** Values the clause explicitly retracts ("instead of X", ", not X"). */
@@ -127,11 +125,12 @@ export function markClause(clause: string): MarkedClause {
 
   take(/,?\s*\b(?:starting|effective|beginning|as of|from) (?:next|this|today|tomorrow|monday|tuesday|wednesday|thursday|friday|the (?:next|start))\b[\w ]*$/i, 'now');
   take(/\b(?:right now|now|currently|nowadays|these days|from now on|as of now|as of today|at the moment|at present)\b,?/gi, 'now');
-  take(/\b(?:also|additionally|in addition(?: to that)?|besides|as well as)\b,?/gi, 'additive');
+  take(/\bas well as\b/gi, 'additive', ' and ');
+  take(/\b(?:also|additionally|in addition(?: to that)?|besides)\b,?/gi, 'additive');
   take(/,?\s*\b(?:too|as well|either)\s*$/i, 'additive');
   take(/\banother\b/gi, 'additive', ' a ');
   take(/\b(?:still|again|just|really|definitely|officially|recently|finally)\b/gi);
 
   text = text.replace(/\s+/g, ' ').replace(/\s+,/g, ',').replace(/^[\s,]+|[\s,]+$/g, '');
-  return { text, original: clause, markers, negated, retracted };
+  return { text, markers, negated, retracted };
 }

@@ -99,7 +99,7 @@ export function copulaSlots(clause: string): ExtractedSlot[] | undefined {
     const single = ['when', 'start', 'end', 'deadline'].includes(key.attribute) ? { ...key, subject: plainSubject, attribute: 'value' } : key;
     return [slot(single.subject, single.attribute, value.replace(/^(?:an?|the) /i, ''), cardinalityOf(single.attribute, 'noun'), 'copula-attribute')];
   }
-  if (numbersIn(value).length > 0 && !key.named) {
+  if (numbersIn(value).length > 0) {
     const unit = MEASURE_UNITS.find(([re]) => re.test(value))?.[1];
     // A person "is 34": a bare number about a person is an age.
     const bare = /^\d{1,3}$/.test(value) && isPersonLike(np) ? 'age' : undefined;

@@ -14,6 +14,7 @@ export type KeyRelation = 'same' | 'related' | 'none';
 export type ValueRelation = 'same' | 'different' | 'unknown';
 
 const TEMPORAL_FAMILIES = new Set(['when', 'start', 'end', 'birthday', 'deadline']);
+const ATOMIC_FAMILIES = new Set(['name', 'nickname', 'email', 'phone']);
 
 function tokenSet(phrase: string): Set<string> {
   return new Set(contentTokens(phrase));
@@ -39,12 +40,21 @@ function setsEqual(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
   return a.size === b.size && [...a].every((t) => b.has(t));
 }
 
-/** Same referent: equal lemma sets once generic heads are set aside ("billing" ≈ "billing service"). */
+/**
+ * Same referent: equal lemma sets once generic heads are set aside ("billing" ≈ "billing service"), unless both
+ * sides name different heads ("billing repo" is not "billing service").
+ */
 export function sameSubject(a: string, b: string): boolean {
   const ta = tokenSet(a);
   const tb = tokenSet(b);
   if (ta.size === 0 || tb.size === 0) return ta.size === tb.size;
-  return setsEqual(withoutGenericHeads(ta), withoutGenericHeads(tb));
+  if (setsEqual(ta, tb)) return true;
+  const sa = new Set([...ta].filter((t) => !GENERIC_HEADS.has(t)));
+  const sb = new Set([...tb].filter((t) => !GENERIC_HEADS.has(t)));
+  if (sa.size === 0 || !setsEqual(sa, sb)) return false;
+  const headsA = [...ta].filter((t) => GENERIC_HEADS.has(t));
+  const headsB = [...tb].filter((t) => GENERIC_HEADS.has(t));
+  return headsA.length === 0 || headsB.length === 0;
 }
 
 /** Same attribute: equal canonical names, or free phrases with equal lemma sets ("budget laptop" ≈ "laptop budget"). */
@@ -58,7 +68,7 @@ export function sameAttribute(a: string, b: string): boolean {
 function keyTokens(slot: ExtractedSlot): Set<string> {
   const tokens = tokenSet(slot.subject);
   if (slot.attribute !== 'value') for (const t of tokenSet(slot.attribute.replace(/_/g, ' '))) tokens.add(t);
-  return withoutGenericHeads(tokens);
+  return tokens;
 }
 
 /** How two slots' keys relate (see `KeyRelation`). */
@@ -67,7 +77,7 @@ export function keyRelation(a: ExtractedSlot, b: ExtractedSlot): KeyRelation {
   if (subject && sameAttribute(a.attribute, b.attribute)) return 'same';
   const free = (x: string): boolean => x === 'value' || !isKnownFamily(x);
   const freeOrSame = a.attribute === b.attribute || (free(a.attribute) && free(b.attribute));
-  if (freeOrSame && setsEqual(keyTokens(a), keyTokens(b))) return 'same';
+  if (freeOrSame && sameSubject([...keyTokens(a)].join(' '), [...keyTokens(b)].join(' '))) return 'same';
   if (subject && relatedAttributes(a.attribute, b.attribute)) return 'related';
   return 'none';
 }
@@ -78,6 +88,11 @@ export function keyRelation(a: ExtractedSlot, b: ExtractedSlot): KeyRelation {
  */
 export function valueRelation(a: ExtractedSlot, b: ExtractedSlot): ValueRelation {
   if (a.value === b.value) return 'same';
+  // Names and addresses are atomic: "bluebird-core" is not "Bluebird", "Sam" is not "Samira".
+  if (ATOMIC_FAMILIES.has(a.attribute) && ATOMIC_FAMILIES.has(b.attribute)) {
+    const norm = (v: string): string => valueContentTokens(v).join(' ');
+    return norm(a.value) === norm(b.value) ? 'same' : 'different';
+  }
   if (TEMPORAL_FAMILIES.has(a.attribute) || TEMPORAL_FAMILIES.has(b.attribute) || (isTemporal(a.value) && isTemporal(b.value))) {
     const temporal = compareTemporal(a.value, b.value);
     if (temporal !== 'unknown') return temporal;

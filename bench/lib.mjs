@@ -1,0 +1,158 @@
+// Shared helpers of the benchmarks: statistics, the synthetic corpus, an aligned table printer, RSS
+// sampling and JSON results under bench/results/. Import from bench scripts only.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export { GENERATOR_VERSION, makeQueries, memoryAt, mulberry32 } from './corpus.mjs';
+
+export const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
+export const REPO_DIR = dirname(BENCH_DIR);
+export const RESULTS_DIR = join(BENCH_DIR, 'results');
+/** Built corpora and scratch databases; not committed. */
+export const CACHE_DIR = join(BENCH_DIR, '.cache');
+
+/** The `p`-quantile (0..1) of ascending `sorted` values, linearly interpolated (numpy's default). */
+export function quantile(sorted, p) {
+  if (sorted.length === 0) return NaN;
+  const position = (sorted.length - 1) * p;
+  const below = Math.floor(position);
+  const above = Math.min(sorted.length - 1, below + 1);
+  return sorted[below] + (sorted[above] - sorted[below]) * (position - below);
+}
+
+/** n, mean, min, p50, p95, p99, max of `values` (unsorted), rounded to 3 decimals. */
+export function percentiles(values) {
+  const sorted = Float64Array.from(values).sort();
+  const round = (x) => Math.round(x * 1000) / 1000;
+  const sum = sorted.reduce((a, b) => a + b, 0);
+  return {
+    n: sorted.length,
+    mean: round(sum / sorted.length),
+    min: round(sorted[0]),
+    p50: round(quantile(sorted, 0.5)),
+    p95: round(quantile(sorted, 0.95)),
+    p99: round(quantile(sorted, 0.99)),
+    max: round(sorted[sorted.length - 1]),
+  };
+}
+
+/** Milliseconds since `start` (a `performance.now()` value). */
+export const since = (start) => performance.now() - start;
+
+/** Formats a number for a table: `digits` decimals, thousands separated when large. */
+export function fmt(value, digits = 1) {
+  if (value === undefined || value === null || Number.isNaN(value)) return '–';
+  if (typeof value !== 'number') return String(value);
+  if (Math.abs(value) >= 1000) return Math.round(value).toLocaleString('en-US');
+  return value.toFixed(digits);
+}
+
+/** Megabytes, one decimal. */
+export const mb = (bytes) => Math.round((bytes / 1048576) * 10) / 10;
+
+/**
+ * Prints rows as an aligned plain-text table: text columns left-aligned, numbers right-aligned.
+ * `columns` are `[header, key]` or `[header, key, digits]`; `rows` are objects.
+ */
+export function printTable(title, columns, rows, out = process.stdout) {
+  const cells = rows.map((row) => columns.map(([, key, digits]) => (typeof row[key] === 'number' ? fmt(row[key], digits ?? 1) : fmt(row[key]))));
+  const numeric = columns.map(([, key]) => rows.some((row) => typeof row[key] === 'number'));
+  const widths = columns.map(([header], i) => Math.max(header.length, ...cells.map((r) => r[i].length)));
+  const line = (values) => values.map((v, i) => (numeric[i] ? v.padStart(widths[i]) : v.padEnd(widths[i]))).join('  ').trimEnd();
+  const lines = [title, line(columns.map(([header]) => header)), widths.map((w) => '-'.repeat(w)).join('  ')];
+  for (const row of cells) lines.push(line(row));
+  out.write(`\n${lines.join('\n')}\n`);
+}
+
+/**
+ * Starts sampling this process's resident set size every `intervalMs` (worker threads included, they
+ * share the process). `sample()` records one reading now (call it after long synchronous work, when
+ * the timer could not fire); `stop()` ends sampling and returns the peak in MB.
+ */
+export function peakRss(intervalMs = 20) {
+  let peak = process.memoryUsage.rss();
+  const sample = () => {
+    const rss = process.memoryUsage.rss();
+    if (rss > peak) peak = rss;
+    return rss;
+  };
+  const timer = setInterval(sample, intervalMs);
+  timer.unref();
+  return {
+    sample,
+    peakMb: () => mb(Math.max(peak, sample())),
+    stop() {
+      clearInterval(timer);
+      return mb(Math.max(peak, sample()));
+    },
+  };
+}
+
+/** Current RSS and the process-lifetime peak (the kernel's maxrss), in MB. */
+export function rssNow() {
+  return { rssMb: mb(process.memoryUsage.rss()), maxRssMb: mb(process.resourceUsage().maxRSS * 1024) };
+}
+
+/** Size of a database file plus its WAL, in bytes (0 for a missing file). */
+export function fileBytes(path) {
+  let total = 0;
+  for (const suffix of ['', '-wal']) {
+    try {
+      total += statSync(path + suffix).size;
+    } catch {
+      // no such file
+    }
+  }
+  return total;
+}
+
+function git(args) {
+  try {
+    return execFileSync('git', args, { cwd: REPO_DIR, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return null;
+  }
+}
+
+/** Where and on what a result was measured. */
+export function environment() {
+  const cpu = cpus();
+  const status = git(['status', '--porcelain', '--untracked-files=no']);
+  return {
+    timestamp: new Date().toISOString(),
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    cpuCount: availableParallelism(),
+    cpuModel: cpu[0]?.model ?? null,
+    totalMemoryMb: mb(totalmem()),
+    gitCommit: git(['rev-parse', 'HEAD']),
+    gitDirty: status === null ? null : status.length > 0,
+    loadAverage: loadavg().map((x) => Math.round(x * 100) / 100),
+  };
+}
+
+/** Writes `bench/results/<name>.json` (atomically) with the environment and `data`; returns the path. */
+export function writeResult(name, data) {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const path = join(RESULTS_DIR, `${name}.json`);
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify({ name, ...environment(), ...data }, null, 2)}\n`);
+  renameSync(temporary, path);
+  return path;
+}
+
+/** Progress on stderr, so stdout keeps only the tables. */
+export function log(message) {
+  process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${message}\n`);
+}
+
+/** Parses `--sizes 10000,100000` style lists of positive integers. */
+export function parseSizes(text, fallback) {
+  if (text === undefined) return fallback;
+  const sizes = String(text).split(',').map((s) => Number(s.replaceAll('_', '').replace(/k$/i, '000')));
+  if (sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--sizes must be positive integers, got "${text}"`);
+  return sizes;
+}

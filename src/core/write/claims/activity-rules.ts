@@ -1,0 +1,192 @@
+/**
+ * What people and systems like, choose, use and do: preferences, decisions, tools, schedules, measures
+ * and counts.
+ */
+import { contentTokens } from './claim-text.js';
+import { isAgent } from './noun-phrase.js';
+import { BE, NUMBER, type RawSlot, type Rule, withPurpose } from './rule-types.js';
+import { isTemporal, splitTrailingTemporal } from './temporal.js';
+
+const HAPPEN_VERBS =
+  'happens|happen|takes place|take place|occurs|occur|(?:is|are) held|meets|meet|recurs|runs|run|falls|fall|lands|' +
+  'land|goes out|go out|goes live|go live|ships|ship|deploys|deploy|releases|release|rotates|rotate|renews|renew|' +
+  'expires|expire|syncs|sync|refreshes|refresh|resets|reset';
+
+/** The attribute a measuring verb names: "takes 20 minutes" → duration, "costs $5" → cost. */
+function measureFamily(verb: string): string {
+  const v = verb.toLowerCase();
+  if (/^(?:takes?|took|lasts?|lasted)$/.test(v)) return 'duration';
+  if (/^(?:costs?|charges?)$/.test(v)) return 'cost';
+  if (/^weighs?$/.test(v)) return 'weight';
+  if (/^(?:pays?|earns?)$/.test(v)) return 'pay';
+  if (/^(?:measures?|fits?|holds?)$/.test(v)) return 'size';
+  return v.replace(/s$/, '');
+}
+
+
+/** "Redis over Memcached" → ["Redis", "Memcached"]: the second is passed over. */
+function splitOver(value: string): [string, string | undefined] {
+  const m = /^(.+?) (?:over|rather than|and not|not) (.+)$/i.exec(value);
+  return m?.[1] && m[2] ? [m[1], m[2]] : [value, undefined];
+}
+
+/** A chosen value plus, when something was passed over, a retracted slot for it. */
+function chosen(subject: string, family: string, value: string, rule: string): RawSlot[] {
+  const [picked, passedOver] = splitOver(value);
+  const slots: RawSlot[] = [{ subject, family, value: picked, rule }];
+  if (passedOver) slots.push({ subject, family, value: passedOver, negated: true, retract: true, rule });
+  return slots;
+}
+
+const PARTICIPLE_NOUN: Readonly<Record<string, string>> = {
+  built: 'build', written: 'write', developed: 'develop', made: 'make', implemented: 'implement', coded: 'code',
+  bundled: 'bundle', compiled: 'compile', tested: 'test', provisioned: 'provision', packaged: 'package',
+};
+
+/** Activity rules, most specific first. */
+export const ACTIVITY_RULES: readonly Rule[] = [
+  {
+    name: 'likes-best',
+    re: /^(.+?) (?:likes|like|liked|loves|love|loved|enjoys|enjoy|prefers|prefer) (.+?) (?:the )?(?:best|most|more than anything(?: else)?)$/i,
+    build: ([, who = '', what = '']) => [{ subject: who, family: 'favourite', value: what, rule: 'likes-best' }],
+  },
+  {
+    name: 'prefers',
+    re: /^(.+?) (?:prefers|prefer|would rather have|would rather use|would rather|would prefer|favou?rs) (.+?)(?: (?:over|to|rather than|than) (.+))?$/i,
+    build: ([, who = '', what = '', over]) => {
+      const slots: RawSlot[] = [{ subject: who, family: 'prefers', value: what, rule: 'prefers' }];
+      if (over && !/^to\b/i.test(what)) slots.push({ subject: who, family: 'prefers', value: over, negated: true, rule: 'prefers' });
+      if (over && /^to\b/i.test(what)) slots[0] = { ...slots[0]!, value: `${what} to ${over}` };
+      return slots;
+    },
+  },
+  {
+    name: 'dislikes',
+    re: /^(.+?) (?:hates|hate|hated|dislikes|dislike|disliked|detests|detest|loathes|loathe|avoids|avoid) (.+)$/i,
+    build: ([, who = '', what = '']) => [{ subject: who, family: 'likes', value: what, negated: true, rule: 'dislikes' }],
+  },
+  {
+    name: 'likes',
+    re: /^(.+?) (?:likes|like|liked|loves|love|loved|enjoys|enjoy|enjoyed|adores|adore|(?:is|are) (?:a |big |a big |huge |a huge )?fans? of|is into|are into|can stand) (.+)$/i,
+    build: ([, who = '', what = '']) => [
+      { subject: who, family: 'likes', value: what.replace(/^\w+ing (?=\w)/i, ''), rule: 'likes' },
+    ],
+  },
+  {
+    name: 'decided',
+    re: /^(.+?) (?:(?:decided|have decided|has decided|agreed|have agreed|has agreed|chose|choose|chooses|have chosen|has chosen|opted|picked|selected|settled|voted|standardi[sz]ed)(?: (?:to use|to adopt|to go with|to switch to|to move to|to migrate to|to stick with|to standardi[sz]e on|to keep|on|for|with))?|(?:went|are going|is going|will go|have gone|has gone) with) (.+?)(?: (?:for|as) (.+))?$/i,
+    build: ([, agent = '', what = '', purpose]) => {
+      if (/^to \w+/i.test(what)) return [{ subject: withPurpose(agent, purpose), family: 'plan', value: what.slice(3), rule: 'decided', verbal: true }];
+      return chosen(withPurpose(agent, purpose), 'tool', what, 'decided');
+    },
+  },
+  {
+    name: 'used-for',
+    re: new RegExp(`^(.+?) ${BE}(?:used|adopted|chosen|picked|selected|preferred|the choice) (?:for|as|to handle|to run|in) (.+)$`, 'i'),
+    build: ([, what = '', purpose = '']) => [{ subject: purpose, family: 'tool', value: what, rule: 'used-for' }],
+  },
+  {
+    name: 'uses',
+    re: /^(.+?) (?:will use|will be using|(?:is|are) going to use|uses|use|used|(?:is|are) using|relies on|rely on|relied on|depends on|depend on|(?:is|are) standardi[sz]ed on|adopted|adopts|adopt|went with|goes with|go with|(?:is|are) (?:built|based) on|(?:is|are) powered by) (.+?)(?: (?:for|as|to handle|to manage|to run|to do|in) (.+))?$/i,
+    build: ([, agent = '', what = '', purpose]) =>
+      purpose ? chosen(withPurpose(agent, purpose), 'tool', what, 'uses') : chosen(withPurpose(agent, undefined), 'uses', what, 'uses'),
+  },
+  {
+    name: 'built-with',
+    re: new RegExp(
+      `^(.+?) ${BE}(?:been )?(built|written|developed|made|implemented|coded|bundled|compiled|tested|provisioned|packaged|rewritten|rebuilt|reimplemented|ported|migrated) (?:with|in|using|on|via|by|to) (.+)$`,
+      'i',
+    ),
+    build: ([, thing = '', participle = '', tool = '']) => {
+      const p = participle.toLowerCase();
+      const redo = /^(?:re|ported|migrated)/.test(p);
+      const activity = PARTICIPLE_NOUN[p.replace(/^re/, '')] ?? (redo ? 'write' : p);
+      return [{ subject: `${thing} ${activity}`, family: 'tool', value: tool, rule: 'built-with', change: redo }];
+    },
+  },
+  {
+    name: 'scheduled',
+    re: new RegExp(
+      `^(.+?) ${BE}(?:scheduled|planned|booked|slated|due|pencil+ed in|arranged|targeted|expected|set|happening|taking place|timed)(?: (?:for|on|at|in|to|by|until|around))? (.+)$`,
+      'i',
+    ),
+    build: ([full = '', event = '', when = '']) => {
+      if (/\b(?:set|expected|timed)\b/i.test(full) && !isTemporal(when)) return undefined;
+      const family = /\bdue\b/i.test(full) ? 'deadline' : 'when';
+      return [{ subject: event, family, value: when, rule: 'scheduled' }];
+    },
+  },
+  {
+    name: 'happens',
+    re: new RegExp(`^.+? (?:${HAPPEN_VERBS})\\b.+$`, 'i'),
+    build: ([clause = '']) => {
+      // Several words may read as the verb ("the design sync happens…"): take the first split whose rest is a time.
+      for (const m of clause.matchAll(new RegExp(` (${HAPPEN_VERBS})(?: on| at| in| during)?(?= )`, 'gi'))) {
+        const event = clause.slice(0, m.index);
+        const when = clause.slice(m.index + m[0].length + 1);
+        if (!isTemporal(when) || /\b(?:have|has|had|is|are|was|were|do|does|did|will)\b/i.test(event)) continue;
+        // "we deploy on Tuesdays": the event is the verb itself.
+        const subject = isAgent(event) ? (m[1] ?? '').replace(/ .*$/, '').replace(/s$/, '') : event;
+        return [{ subject, family: 'when', value: when, rule: 'happens' }];
+      }
+      return undefined;
+    },
+  },
+  {
+    name: 'starts',
+    re: /^(.+?) (starts|start|started|begins|begin|began|kicks off|kick off|kicked off|commences|ends|end|ended|finishes|finish|wraps up|closes)(?: on| at| in| from)? (.+)$/i,
+    build: ([, event = '', verb = '', when = '']) => {
+      if (!isTemporal(when)) return undefined;
+      const family = /^(?:ends|end|ended|finishes|finish|wraps up|closes)$/i.test(verb) ? 'end' : 'start';
+      return [{ subject: event, family, value: when, rule: 'starts' }];
+    },
+  },
+  {
+    name: 'we-have-event',
+    re: /^(?:we|i|you|they|the team) (?:have|hold|do|run|attend|host|meet for|get together for) (.+)$/i,
+    build: ([, rest = '']) => {
+      const split = splitTrailingTemporal(rest);
+      return split ? [{ subject: split[0], family: 'when', value: split[1], rule: 'we-have-event' }] : undefined;
+    },
+  },
+  {
+    name: 'has-labelled',
+    re: /^(.+?) (?:has|have|had|got|gets) (?:an? |the )?([^:]+?): (.+)$/i,
+    build: ([, owner = '', attribute = '', value = '']) => [{ subject: `${owner}'s ${attribute}`, value, rule: 'has-labelled' }],
+  },
+  {
+    name: 'measure',
+    re: new RegExp(
+      `^(.+?) (takes|take|took|lasts|last|lasted|costs|cost|weighs|weigh|measures|measure|averages|average|charges|charge|pays|pay|earns|earn|scores|score|holds|hold|fits|fit) (?:about |around |roughly |over |under |nearly |almost |up to |exactly |only |just )?((?:${NUMBER})\\b.*)$`,
+      'i',
+    ),
+    build: ([, thing = '', verb = '', amount = '']) => [
+      { subject: thing, family: measureFamily(verb), value: amount, rule: 'measure' },
+    ],
+  },
+  {
+    name: 'count',
+    re: new RegExp(
+      `^(.+?) (?:has|have|had|employs|employ|includes|include|contains|contain|consists of|comprises|counts|spans|runs|run|operates|operate|keeps|keep|maintains|maintain|hosts|host) (?:about |around |roughly |over |under |exactly |only |nearly |almost |up to )?(${NUMBER}) (.+)$`,
+      'i',
+    ),
+    build: ([, whole = '', count = '', counted = '']) => [
+      { subject: whole, family: `count ${contentTokens(counted).join(' ')}`, value: count, rule: 'count' },
+    ],
+  },
+  {
+    name: 'there-are',
+    re: new RegExp(
+      `^there (?:are|is|were|was|will be) (?:about |around |roughly |over |exactly |only |nearly )?(${NUMBER}) (.+?) (?:on|in|at|within|for|across) (.+)$`,
+      'i',
+    ),
+    build: ([, count = '', counted = '', whole = '']) => [
+      { subject: whole, family: `count ${contentTokens(counted).join(' ')}`, value: count, rule: 'there-are' },
+    ],
+  },
+  {
+    name: 'has',
+    re: /^(.+?) (?:has|have|had|owns|got) (?:an? |some |several |many |multiple )(.+)$/i,
+    build: ([, whole = '', what = '']) => [{ subject: whole, family: 'has', value: what, rule: 'has' }],
+  },
+];

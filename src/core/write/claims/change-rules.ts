@@ -1,0 +1,137 @@
+/**
+ * Change statements: transfers, moves, switches, replacements, leaving. Their verbs say the old value was
+ * left behind, so their slots carry `change` (and the old value, when named, a retracted slot).
+ */
+import { isKnownFamily } from './attribute-families.js';
+import { analyseNounPhrase, isAgent, isPersonLike, isTeamLike } from './noun-phrase.js';
+import { BE, type RawSlot, type Rule, startsWithNumber, withPurpose } from './rule-types.js';
+import { isTemporal, stripTemporal } from './temporal.js';
+
+/** Change verbs, longest first so "went up" wins over "went". */
+const CHANGE_VERBS =
+  'brought forward|transitioned|pushed back|rescheduled|transferred|handed over|downgraded|moved back|' +
+  'reassigned|went down|converted|decreased|increased|postponed|relocated|shortened|rebranded|expanded|' +
+  'extended|migrated|migrates|moved up|promoted|switched|switches|upgraded|changed|changes|delayed|demoted|' +
+  'dropped|lowered|migrate|reduced|renamed|shifted|swapped|updated|went up|bumped|change|jumped|ported|' +
+  'pushed|raised|switch|moved|moves|fell|goes|grew|move|rose|went|cut|' +
+  'transitioning|relocating|downgrading|switching|migrating|upgrading|changing|moving|slipped|slips|slid|' +
+  'shrank|shrunk|shrinks|grown|grows|climbed|doubled|halved|contracted';
+/** The attribute a change verb implies, or undefined to take it from the noun phrase. */
+function familyForChange(verb: string, subject: string, value: string): string | undefined {
+  const v = verb.toLowerCase().replace(/ing$/, 'ed').replace(/eed$/, 'ed');
+  if (/^(?:renamed|rebranded)$/.test(v)) return 'name';
+  if (v === 'relocated') return 'location';
+  if (/^(?:rescheduled|postponed|delayed|pushed|pushed back|brought forward|moved up|moved back)$/.test(v)) {
+    return isTemporal(value) ? 'when' : undefined;
+  }
+  if (/^(?:promoted|demoted)$/.test(v)) return 'role';
+  if (isTemporal(value)) return 'when';
+  if (/^(?:grew|grown|grows|shrank|shrunk|shrinks|expanded|contracted|doubled|halved)$/.test(v) && startsWithNumber(value)) {
+    return 'size';
+  }
+  // "Ownership moved to X": the subject names the attribute itself.
+  const np = analyseNounPhrase(subject);
+  if (np.named && isKnownFamily(np.attribute)) return undefined;
+  if (/^(?:moved|move|moves|shifted|transferred|reassigned)$/.test(v) && isTeamLike(value) && !isTeamLike(subject)) {
+    return isPersonLike(subject) || /^[A-Z][a-z]+$/.test(subject.trim()) ? 'member_of' : 'owner';
+  }
+  if (/^(?:moved|move|moves|shifted)$/.test(v)) return 'location';
+  if (/^(?:transferred|reassigned|handed over)$/.test(v)) return isPersonLike(subject) ? 'assignment' : 'owner';
+  return undefined;
+}
+
+/**
+ * Who the change is about: an object after the verb wins over an agent subject ("we migrated the queue"),
+ * and a possessive pronoun object keeps the subject ("the user changed their language" → "the user's language").
+ */
+function changedThing(subject: string, object: string | undefined): string {
+  if (!object) return subject;
+  const pronoun = /^(?:his|her|their|its|my|our|your) (.+)$/i.exec(object.trim());
+  if (pronoun?.[1] && !isAgent(subject)) return `${subject}'s ${pronoun[1]}`;
+  return object;
+}
+
+/** Change rules, most specific first. */
+export const CHANGE_RULES: readonly Rule[] = [
+  {
+    name: 'ownership-transfer',
+    re: new RegExp(
+      `^(?:the )?(?:ownership|responsibility|maintenance|stewardship|control|custody)(?: of| for| over) (.+?) ${BE}` +
+        '(?:been )?(?:transferred|moved|handed over|handed off|passed|given|reassigned|assigned|shifted|transitioned) to (.+)$',
+      'i',
+    ),
+    build: ([, thing = '', owner = '']) => [{ subject: thing, family: 'owner', value: owner, rule: 'ownership-transfer', change: true }],
+  },
+  {
+    name: 'take-over',
+    re: /^(.+?) (?:took|takes|has taken|have taken|will take|is taking|are taking) over (?:(?:the )?(?:ownership|responsibility|maintenance|stewardship) (?:of|for) )?(.+)$/i,
+    build: ([, owner = '', thing = '']) => [{ subject: thing, family: 'owner', value: owner, rule: 'take-over', change: true }],
+  },
+  {
+    name: 'hand-over',
+    re: /^(.+?) (?:handed|passed|gave|has handed|have handed) (?:over |off )?(.+?) (?:over |off )?to (.+)$/i,
+    build: ([full = '', , thing = '', owner = '']) =>
+      /\b(?:over|off)\b/i.test(full) ? [{ subject: thing, family: 'owner', value: owner, rule: 'hand-over', change: true }] : undefined,
+  },
+  {
+    name: 'left',
+    re: /^(.+?) (?:left|quit|has left|have left|resigned from|resigned as|departed|departed from|dropped out of|stepped down from|stepped down as|is leaving|moved out of|moved away from|retired from|retired as|was removed from|was let go from) (.+)$/i,
+    build: ([, who = '', what = '']) => [
+      { subject: who, family: 'membership', value: stripTemporal(what) || what, negated: true, retract: true, rule: 'left', change: true },
+    ],
+  },
+  {
+    name: 'from-to',
+    re: new RegExp(`^(.+?) ${BE}(?:been )?(${CHANGE_VERBS})(?: (.+?))? from (.+?) (?:to|into|over to) (.+)$`, 'i'),
+    build: ([, subject = '', verb = '', object, from = '', to = '']) => {
+      const thing = changedThing(subject, object);
+      const family = familyForChange(verb, thing, to);
+      return [
+        { subject: thing, family, value: to, rule: 'from-to', change: true },
+        { subject: thing, family, value: from, negated: true, retract: true, rule: 'from-to', change: true },
+      ];
+    },
+  },
+  {
+    name: 'replaced-by',
+    re: new RegExp(
+      `^(.+?) ${BE}(?:been )?(?:replaced|superseded|swapped out|swapped|succeeded|supplanted) (?:with|by) (.+?)(?: (?:for|as|in|on) (.+))?$`,
+      'i',
+    ),
+    build: ([, oldValue = '', newValue = '', purpose]) => [
+      { subject: purpose ?? '', family: 'tool', value: newValue, rule: 'replaced-by', change: true },
+      { subject: purpose ?? '', family: 'tool', value: oldValue, negated: true, retract: true, rule: 'replaced-by', change: true },
+    ],
+  },
+  {
+    name: 'replaced-with',
+    re: /^(.+?) (?:replaced|replace|replaces|has replaced|have replaced|swapped out|swapped|swap|exchanged) (.+?) (?:with|for|by) (.+?)(?: (?:for|as|in|on) (.+))?$/i,
+    build: ([, agent = '', oldValue = '', newValue = '', purpose]) => {
+      const subject = withPurpose(agent, purpose);
+      return [
+        { subject, family: 'tool', value: newValue, rule: 'replaced-with', change: true },
+        { subject, family: 'tool', value: oldValue, negated: true, retract: true, rule: 'replaced-with', change: true },
+      ];
+    },
+  },
+  {
+    name: 'replaces',
+    re: /^(.+?) (?:replaced|has replaced|have replaced|replaces|superseded|supersedes|has superseded|took the place of|succeeded|supplanted|overtook|has overtaken|have overtaken|overtakes|displaced|ousted|beat out|took over from) (.+?)(?: (?:as|for|in|on) (.+))?$/i,
+    build: ([, newValue = '', oldValue = '', role]) => {
+      const family = role ? undefined : 'tool';
+      const retracted: RawSlot = { subject: role ?? '', family, value: oldValue, negated: true, retract: true, rule: 'replaces', change: true };
+      // "We replaced the batteries": the replacement is unnamed, only the old value is known.
+      if (isAgent(newValue)) return [retracted];
+      return [{ subject: role ?? '', family, value: newValue, rule: 'replaces', change: true }, retracted];
+    },
+  },
+  {
+    name: 'change-to',
+    re: new RegExp(`^(.+?) ${BE}(?:been )?(${CHANGE_VERBS})(?: (.+?))? (?:to|into|as) (.+)$`, 'i'),
+    build: ([, subject = '', verb = '', object, to = '']) => {
+      if (/^(?:went|goes)$/i.test(verb)) return undefined;
+      const thing = changedThing(subject, object);
+      return [{ subject: thing, family: familyForChange(verb, thing, to), value: to, rule: 'change-to', change: true }];
+    },
+  },
+];

@@ -1,0 +1,137 @@
+/**
+ * Supersession and dedup for claims (semantic and procedural layers), in that order (DESIGN §3, §11.1-2).
+ *
+ * Candidates are the scope's current claims of the same layer that share a claim subject, or that
+ * rank among the nearest by vector or BM25. Each is compared with `compareClaims`, which combines
+ * claim slots, correction markers and lexical overlap; the embedding similarity is one signal, never
+ * the decision (§11.12).
+ */
+import type { Edge, MemoryRecord } from '../memory.js';
+import { isVisible } from '../memory.js';
+import type { StoreTransaction } from '../ports/store.js';
+import { contentTerms } from '../text/index.js';
+import { compareClaims, extractClaim, type ClaimComparison } from './claims/index.js';
+import { newId } from './new-record.js';
+
+/** Layers whose records are claims (the rest are events and never merged or superseded). */
+export const CLAIM_LAYERS = new Set(['semantic', 'procedural']);
+
+/** How many nearest neighbours (per channel) are compared with a new claim. */
+const NEIGHBOURS = 6;
+
+export interface ClaimDecision {
+  superseded: { record: MemoryRecord; comparison: ClaimComparison }[];
+  mergeInto?: { record: MemoryRecord; comparison: ClaimComparison };
+  /** Similarities of the nearest existing records (for surprise). */
+  nearest: number[];
+}
+
+/** Fills the record's claim slot from its text (first slot), if the extractor finds one. */
+export function attachClaimSlot(record: MemoryRecord): void {
+  if (!CLAIM_LAYERS.has(record.layer) || record.data.claim !== undefined) return;
+  const [slot] = extractClaim(record.content);
+  if (slot !== undefined) record.data.claim = slot;
+}
+
+/** Decides what a new claim does to the scope's current claims. Reads only. */
+export async function decideClaim(tx: StoreTransaction, record: MemoryRecord, embedding: Float32Array, now: number): Promise<ClaimDecision> {
+  const scopes = [record.scope];
+  const layers = [record.layer];
+  const terms = contentTerms(record.content).slice(0, 32).map((term) => ({ term }));
+  const [vectorHits, lexicalHits, bySubject] = await Promise.all([
+    tx.vectorSearch({ scopes, layers, now, limit: NEIGHBOURS, vector: embedding }),
+    terms.length > 0 ? tx.lexicalSearch({ scopes, layers, now, limit: NEIGHBOURS, terms }) : Promise.resolve([]),
+    record.data.claim !== undefined
+      ? tx.findClaims({ scope: record.scope, layers, subjects: [record.data.claim.subject], limit: 20 })
+      : Promise.resolve([]),
+  ]);
+  const similarity = new Map(vectorHits.map((hit) => [hit.id, hit.score]));
+  const ids = [...new Set([...bySubject.map((r) => r.id), ...vectorHits.map((h) => h.id), ...lexicalHits.map((h) => h.id)])];
+  const known = new Map(bySubject.map((r) => [r.id, r]));
+  const missing = ids.filter((id) => !known.has(id));
+  for (const r of missing.length > 0 ? await tx.getMemories(missing, scopes) : []) known.set(r.id, r);
+
+  const decision: ClaimDecision = { superseded: [], nearest: vectorHits.map((h) => h.score) };
+  let bestAgreement: { record: MemoryRecord; comparison: ClaimComparison; score: number } | undefined;
+  for (const id of ids) {
+    const candidate = known.get(id);
+    if (candidate === undefined || candidate.id === record.id || !isVisible(candidate, {}, now)) continue;
+    const sim = similarity.get(id);
+    const comparison = compareClaims(record.content, candidate.content, sim !== undefined ? { similarity: Math.max(0, sim) } : {});
+    if (comparison.relation === 'supersedes') {
+      if (!isExempt(candidate, record)) decision.superseded.push({ record: candidate, comparison });
+    } else if (comparison.relation === 'agrees') {
+      const score = comparison.confidence + (sim ?? 0) * 0.1;
+      if (bestAgreement === undefined || score > bestAgreement.score) bestAgreement = { record: candidate, comparison, score };
+    }
+  }
+  if (decision.superseded.length === 0 && bestAgreement !== undefined) {
+    decision.mergeInto = { record: bestAgreement.record, comparison: bestAgreement.comparison };
+  }
+  return decision;
+}
+
+/** Was a supersession of `old` by a claim like `incoming` undone by a person (DESIGN §11.10)? */
+function isExempt(old: MemoryRecord, incoming: MemoryRecord): boolean {
+  const undone = old.data.exempt?.supersededBy;
+  if (!Array.isArray(undone) || undone.length === 0) return false;
+  const wording = normalise(incoming.content);
+  const slot = incoming.data.claim;
+  return undone.some(
+    (entry) =>
+      entry.wording === wording ||
+      (slot !== undefined && entry.attribute === slot.attribute && entry.value === slot.value && entry.subject === slot.subject),
+  );
+}
+
+/** The comparison key of a wording: lowercase words only. */
+export function normalise(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+}
+
+/** Marks `old` superseded by `incoming` and links them; nothing is deleted. */
+export async function applySupersession(tx: StoreTransaction, incoming: MemoryRecord, old: MemoryRecord, comparison: ClaimComparison, now: number): Promise<void> {
+  const validTo = Math.max(incoming.validFrom, old.validFrom);
+  await tx.updateMemory(old.id, old.scope, {
+    status: 'superseded',
+    validTo: old.validTo !== null ? Math.min(old.validTo, validTo) : validTo,
+    invalidatedAt: now,
+    data: { ...old.data, supersededBy: incoming.id },
+    updatedAt: now,
+  });
+  const edge: Edge = {
+    id: newId(now),
+    scope: incoming.scope,
+    fromId: incoming.id,
+    type: 'SUPERSEDES',
+    toId: old.id,
+    weight: comparison.confidence,
+    validFrom: incoming.validFrom,
+    validTo: null,
+    recordedAt: now,
+    invalidatedAt: null,
+    metadata: { reason: comparison.reason, confidence: comparison.confidence },
+  };
+  await tx.insertEdges([edge]);
+}
+
+/** Merges an agreeing restatement into the existing claim: nothing is overwritten (DESIGN §11.1). */
+export async function applyMerge(tx: StoreTransaction, incoming: MemoryRecord, target: MemoryRecord, now: number): Promise<void> {
+  const history = [...(target.data.history ?? [])];
+  const sameWording = normalise(incoming.content) === normalise(target.content) || history.some((h) => normalise(h.content) === normalise(incoming.content));
+  if (!sameWording) history.push({ content: incoming.content, at: now, ...(incoming.provenance.sources.length > 0 ? { sources: incoming.provenance.sources } : {}) });
+  const sources = [...target.provenance.sources];
+  for (const source of incoming.provenance.sources) {
+    if (!sources.some((s) => JSON.stringify(s) === JSON.stringify(source))) sources.push(source);
+  }
+  await tx.updateMemory(target.id, target.scope, {
+    mentionCount: target.mentionCount + 1,
+    tags: [...new Set([...target.tags, ...incoming.tags])],
+    entities: [...new Set([...target.entities, ...incoming.entities])],
+    importance: target.importance === null ? incoming.importance : incoming.importance === null ? target.importance : Math.max(target.importance, incoming.importance),
+    pinned: target.pinned || incoming.pinned,
+    provenance: { ...target.provenance, sources },
+    data: { ...target.data, history },
+    updatedAt: now,
+  });
+}

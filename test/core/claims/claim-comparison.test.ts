@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { compareClaims } from '../../../src/core/write/claims/index.js';
+
+describe('compareClaims: the issue examples', () => {
+  it('"the deploy target moved from staging to production" supersedes "the deploy target is staging"', () => {
+    const result = compareClaims('The deploy target moved from staging to production.', 'The deploy target is staging.');
+    expect(result.relation).toBe('supersedes');
+    expect(result.newSlots).toContainEqual({ subject: '', attribute: 'deploy_target', value: 'production', negated: false });
+    expect(result.oldSlots).toContainEqual({ subject: '', attribute: 'deploy_target', value: 'staging', negated: false });
+  });
+
+  it('an ownership transfer supersedes the old owner', () => {
+    const result = compareClaims(
+      'Ownership of the billing service was transferred to the platform team.',
+      'The billing service is owned by the payments team.',
+    );
+    expect(result.relation).toBe('supersedes');
+    expect(result.confidence).toBeGreaterThanOrEqual(0.75);
+  });
+
+  it('"the payments team also owns the refunds service" does not supersede "billing is owned by payments"', () => {
+    const result = compareClaims('The payments team also owns the refunds service.', 'Billing is owned by payments.');
+    expect(result.relation).not.toBe('supersedes');
+    expect(result.relation).not.toBe('agrees');
+  });
+});
+
+describe('compareClaims: relations', () => {
+  it('a restatement agrees', () => {
+    expect(compareClaims('The payments team owns the billing service.', 'The billing service is owned by the payments team.').relation).toBe(
+      'agrees',
+    );
+  });
+
+  it('a negation of the same statement supersedes it', () => {
+    expect(compareClaims('Dana no longer works on the mobile team.', 'Dana works on the mobile team.').relation).toBe('supersedes');
+  });
+
+  it('a negation of a different statement does not', () => {
+    expect(compareClaims('The API no longer supports XML.', 'The API supports JSON.').relation).not.toBe('supersedes');
+  });
+
+  it('a different subject with the same attribute is compatible', () => {
+    expect(compareClaims("Carol's favourite colour is red.", "Bob's favourite colour is blue.").relation).toBe('compatible');
+  });
+
+  it('additive markers keep both values', () => {
+    for (const text of ['The user also likes Go.', 'The user likes Go too.', 'The user likes Go as well.']) {
+      expect(compareClaims(text, 'The user likes Python.').relation, text).toBe('compatible');
+    }
+  });
+
+  it('texts about unrelated things are unrelated', () => {
+    expect(compareClaims('Grace reports to Heidi.', 'The billing service is owned by the payments team.').relation).toBe('unrelated');
+  });
+
+  it('always explains itself and returns both sides as slots', () => {
+    const result = compareClaims('Alice moved to Lisbon.', 'Alice lives in Berlin.');
+    expect(result.reason.length).toBeGreaterThan(0);
+    expect(result.confidence).toBeGreaterThan(0);
+    expect(result.confidence).toBeLessThanOrEqual(1);
+    expect(result.newSlots.length).toBeGreaterThan(0);
+    expect(result.oldSlots.length).toBeGreaterThan(0);
+  });
+});
+
+describe('compareClaims: similarity is one signal, never the decision (DESIGN §11.12)', () => {
+  it('a high similarity does not turn a compatible pair into a supersession', () => {
+    const pairs: Array<[string, string]> = [
+      ["Carol's favourite colour is red.", "Bob's favourite colour is blue."],
+      ['Alice works in Munich.', 'Alice lives in Berlin.'],
+      ['The user also likes Go.', 'The user likes Python.'],
+    ];
+    for (const [next, old] of pairs) {
+      expect(compareClaims(next, old, { similarity: 0.99 }).relation, next).not.toBe('supersedes');
+    }
+  });
+
+  it('a low similarity does not overturn a slot-level supersession', () => {
+    expect(compareClaims('Alice moved to Lisbon.', 'Alice lives in Berlin.', { similarity: 0.05 }).relation).toBe('supersedes');
+  });
+
+  it('a low similarity vetoes a weak supersession', () => {
+    const weak = compareClaims('The user now prefers aisle seats.', 'The user likes window seats.');
+    expect(weak.relation).toBe('supersedes');
+    expect(weak.confidence).toBeLessThan(0.7);
+    expect(compareClaims('The user now prefers aisle seats.', 'The user likes window seats.', { similarity: 0.1 }).relation).toBe(
+      'compatible',
+    );
+  });
+
+  it('a high similarity lowers the bar for agreement on near-identical wording only', () => {
+    const next = 'Payments are handled by Stripe for the shop.';
+    const old = 'Stripe processes payments for our shop.';
+    expect(compareClaims(next, old, { similarity: 0.95 }).relation).not.toBe('supersedes');
+  });
+});

@@ -1,0 +1,216 @@
+/**
+ * The write path end to end on a real SQLite file: supersession, dedup, bi-temporal reads, chunking,
+ * salience, undo. Pair sets are the ones written before the claim rules were tuned.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isEngramError, ManualClock, type Engram } from '../../src/index.js';
+import { tempEngram } from '../helpers/temp.js';
+import { COMPATIBLE_PAIRS, CORRECTION_PAIRS, AGREEING_PAIRS } from './claims/pairs.js';
+
+const DAY = 86_400_000;
+
+describe('write path: claims that stay true', () => {
+  let ctx: Awaited<ReturnType<typeof tempEngram>>;
+  let engram: Engram;
+  let clock: ManualClock;
+
+  beforeEach(async () => {
+    clock = new ManualClock(Date.parse('2024-01-10T12:00:00Z'));
+    ctx = await tempEngram({ clock });
+    engram = ctx.engram;
+  });
+  afterEach(async () => ctx.cleanup());
+
+  it('a correction supersedes; default, asOf and knownAt reads each see the right version', async () => {
+    const t0 = clock.now();
+    const old = await engram.remember({ scope: 't/a', layer: 'semantic', content: 'The deploy target is staging.' });
+    clock.advance(10 * DAY);
+    const t1 = clock.now();
+    const fix = await engram.remember({ scope: 't/a', layer: 'semantic', content: 'The deploy target moved from staging to production.' });
+    expect(fix).toEqual({ id: expect.any(String), action: 'superseded', superseded: [old.id] });
+
+    const current = await engram.recall('deploy target', { scopes: ['t/a'] });
+    expect(current.hits.map((h) => h.id)).toEqual([fix.id]);
+
+    const between = await engram.recall('deploy target', { scopes: ['t/a'], asOf: t0 + 5 * DAY });
+    expect(between.hits.map((h) => h.id)).toEqual([old.id]);
+
+    const believed = await engram.recall('deploy target', { scopes: ['t/a'], knownAt: t1 - DAY });
+    expect(believed.hits.map((h) => h.id)).toEqual([old.id]);
+    expect(believed.hits[0]?.status).toBe('superseded'); // its status today, though it was current then
+
+    const all = await engram.recall('deploy target', { scopes: ['t/a'], includeSuperseded: true });
+    const oldHit = all.hits.find((h) => h.id === old.id);
+    expect(oldHit?.supersededBy).toBe(fix.id);
+    expect(oldHit?.validTo).toBe(new Date(t1).toISOString());
+    expect(oldHit?.invalidatedAt).toBe(new Date(t1).toISOString());
+
+    const history = await engram.history(fix.id, { scopes: ['t/a'] });
+    expect(history.versions.map((v) => v.id)).toEqual([old.id, fix.id]);
+    expect(history.edges).toHaveLength(1);
+    expect(history.edges[0]).toMatchObject({ from: fix.id, type: 'SUPERSEDES', to: old.id });
+  });
+
+  it('ownership transfer supersedes; an additive statement does not', async () => {
+    const owner = await engram.remember({ scope: 't/a', layer: 'semantic', content: 'The billing service is owned by the payments team.' });
+    const also = await engram.remember({ scope: 't/a', layer: 'semantic', content: 'The payments team also owns the refunds service.' });
+    expect(also.action).toBe('created');
+    expect((await engram.get(owner.id, { scopes: ['t/a'] })).status).toBe('active');
+    const transfer = await engram.remember({
+      scope: 't/a',
+      layer: 'semantic',
+      content: 'Ownership of the billing service was transferred to the platform team.',
+    });
+    expect(transfer.action).toBe('superseded');
+    expect(transfer.superseded).toEqual([owner.id]);
+    expect((await engram.get(also.id, { scopes: ['t/a'] })).status).toBe('active');
+  });
+
+  it('stating the same fact 100 times leaves one record with mentionCount 100', async () => {
+    const first = await engram.remember({ scope: 't/a', layer: 'semantic', content: 'Alice is allergic to peanuts.', tags: ['health'] });
+    for (let i = 1; i < 100; i += 1) {
+      const again = await engram.remember({ scope: 't/a', layer: 'semantic', content: 'Alice is allergic to peanuts.', tags: i === 50 ? ['food'] : [] });
+      expect(again).toEqual({ id: first.id, action: 'merged', mergedInto: first.id });
+    }
+    const record = await engram.get(first.id, { scopes: ['t/a'] });
+    expect(record.mentionCount).toBe(100);
+    expect(record.tags).toEqual(['health', 'food']);
+    expect((await engram.stats({ scopes: ['t/a'] })).total).toBe(1);
+  });
+
+  it('a paraphrased restatement merges and keeps the new wording in history', async () => {
+    const first = await engram.remember({ scope: 't/a', layer: 'semantic', content: "Bob's favourite colour is blue.", source: { conversationId: 'c', messageId: '1' } });
+    const again = await engram.remember({ scope: 't/a', layer: 'semantic', content: "Bob's favourite colour is blue!", source: { conversationId: 'c', messageId: '2' } });
+    expect(again.action).toBe('merged');
+    const record = await engram.get(first.id, { scopes: ['t/a'] });
+    expect(record.content).toBe("Bob's favourite colour is blue.");
+    expect(record.provenance.sources).toHaveLength(2);
+    // re-sending an already merged source changes nothing
+    const resent = await engram.remember({ scope: 't/a', layer: 'semantic', content: "Bob's favourite colour is blue!", source: { conversationId: 'c', messageId: '2' } });
+    expect(resent.action).toBe('unchanged');
+    expect((await engram.get(first.id, { scopes: ['t/a'] })).mentionCount).toBe(2);
+  });
+
+  it('episodes are events: identical turns are two records and nothing is superseded', async () => {
+    const a = await engram.remember({ scope: 't/a', content: 'The deploy target is staging.' });
+    const b = await engram.remember({ scope: 't/a', content: 'The deploy target moved from staging to production.' });
+    const c = await engram.remember({ scope: 't/a', content: 'The deploy target moved from staging to production.' });
+    expect([a.action, b.action, c.action]).toEqual(['created', 'created', 'created']);
+    expect(new Set([a.id, b.id, c.id]).size).toBe(3);
+  });
+
+  it('undo sticks: unsupersede restores the claim and a second write of the correction does not supersede it again', async () => {
+    const old = await engram.remember({ scope: 't/a', layer: 'semantic', content: 'The default branch is master.' });
+    const fix = await engram.remember({ scope: 't/a', layer: 'semantic', content: 'The default branch is main.' });
+    expect(fix.action).toBe('superseded');
+    const restored = await engram.unsupersede(old.id, { scope: 't/a' });
+    expect(restored).toMatchObject({ status: 'active', validTo: null, invalidatedAt: null });
+    const again = await engram.remember({ scope: 't/a', layer: 'semantic', content: 'The default branch is main.' });
+    expect(again.action).not.toBe('superseded');
+    expect((await engram.get(old.id, { scopes: ['t/a'] })).status).toBe('active');
+    await expect(engram.unsupersede(old.id, { scope: 't/a' })).rejects.toSatisfy((e: unknown) => isEngramError(e) && e.code === 'CONFLICT');
+    const history = await engram.history(old.id, { scopes: ['t/a'] });
+    expect(history.edges[0]?.invalidatedAt).not.toBeNull();
+  });
+
+  it('a 20,000-character document is chunked; a sentence from its middle recalls its chunk with the parent id', async () => {
+    const sentences = Array.from({ length: 260 }, (_, i) => `Paragraph filler sentence number ${i} talks about routine maintenance of system ${i % 17}.`);
+    sentences[130] = 'The emergency generator in building seven is tested every second Thursday at dawn.';
+    const text = sentences.join(' ');
+    expect(text.length).toBeGreaterThan(20_000);
+    const result = await engram.remember({ scope: 't/doc', content: text, layer: 'semantic' });
+    expect(result.chunks?.length).toBeGreaterThan(5);
+    const { hits } = await engram.recall('when is the emergency generator tested?', { scopes: ['t/doc'], k: 3 });
+    expect(hits[0]?.parentId).toBe(result.id);
+    expect(hits[0]?.content).toMatch(/emergency generator in building seven/);
+    expect(hits.every((h) => h.id !== result.id)).toBe(true);
+    const parent = await engram.get(result.id, { scopes: ['t/doc'] });
+    expect(parent.content).toBe(text);
+  });
+
+  it('surprise: a repeat scores lower than a novel statement in the same scope', async () => {
+    await engram.remember({ scope: 't/s', content: 'The robot vacuum got stuck under the sofa again.' });
+    const repeat = await engram.remember({ scope: 't/s', content: 'The robot vacuum got stuck under the sofa again.' });
+    const novel = await engram.remember({ scope: 't/s', content: 'A hailstorm cracked the greenhouse roof panels.' });
+    const [r, n] = await Promise.all([engram.get(repeat.id, { scopes: ['t/s'] }), engram.get(novel.id, { scopes: ['t/s'] })]);
+    expect(r.surprise).toBeLessThan(n.surprise);
+  });
+
+  it('importance and emotion are scored on write when not given', async () => {
+    const important = await engram.remember({ scope: 't/s', content: "My daughter's birthday is on March 3rd, never forget it!" });
+    const trivial = await engram.remember({ scope: 't/s', content: 'ok cool' });
+    const sad = await engram.remember({ scope: 't/s', content: 'I am heartbroken and furious that the launch failed again.' });
+    const [i, t, s] = await Promise.all([important, trivial, sad].map((r) => engram.get(r.id, { scopes: ['t/s'] })));
+    expect(i?.importance).toBeGreaterThan(t?.importance as number);
+    expect(s?.emotion?.valence).toBeLessThan(0);
+    expect(s?.emotion?.intensity).toBeGreaterThan(3);
+  });
+});
+
+describe('write path: pair sets through remember (hash embedder)', () => {
+  it('reports detection and false-supersession rates end to end', async () => {
+    const ctx = await tempEngram();
+    try {
+      let scopeNo = 0;
+      const run = async (pairs: readonly { old: string; new: string }[]) => {
+        const actions: string[] = [];
+        for (const pair of pairs) {
+          const scope = `pairs/p${scopeNo++}`;
+          await ctx.engram.remember({ scope, layer: 'semantic', content: pair.old });
+          actions.push((await ctx.engram.remember({ scope, layer: 'semantic', content: pair.new })).action);
+        }
+        return actions;
+      };
+      const corrections = await run(CORRECTION_PAIRS);
+      const compatible = await run(COMPATIBLE_PAIRS);
+      const agreeing = await run(AGREEING_PAIRS);
+      const detection = corrections.filter((a) => a === 'superseded').length / corrections.length;
+      const falseRate = compatible.filter((a) => a === 'superseded').length / compatible.length;
+      const merged = agreeing.filter((a) => a === 'merged').length / agreeing.length;
+      console.log(`write path pairs: detection ${detection.toFixed(3)} (${corrections.length}), false supersession ${falseRate.toFixed(3)} (${compatible.length}), restatements merged ${merged.toFixed(3)} (${agreeing.length})`);
+      expect(detection).toBeGreaterThanOrEqual(0.95);
+      expect(falseRate).toBeLessThanOrEqual(0.02);
+      expect(agreeing.filter((a) => a === 'superseded')).toHaveLength(0);
+    } finally {
+      await ctx.cleanup();
+    }
+  }, 120_000);
+});
+
+const LOCOMO = fileURLToPath(new URL('../../../shared/datasets/locomo/locomo10.json', import.meta.url));
+
+describe('write path: LoCoMo turns as episodes', () => {
+  it('ingesting every turn merges and supersedes nothing', async () => {
+    let data: { sample_id: string; conversation: Record<string, unknown> }[];
+    try {
+      data = JSON.parse(readFileSync(LOCOMO, 'utf8'));
+    } catch {
+      console.warn(`skipped: LoCoMo not found at ${LOCOMO}`);
+      return;
+    }
+    const ctx = await tempEngram();
+    try {
+      const actions = new Map<string, number>();
+      let turns = 0;
+      for (const sample of data) {
+        const conv = sample.conversation;
+        const inputs = [];
+        for (let s = 1; conv[`session_${s}`] !== undefined; s += 1) {
+          for (const turn of conv[`session_${s}`] as { speaker: string; dia_id: string; text: string }[]) {
+            inputs.push({ scope: `locomo/${sample.sample_id}`, content: `${turn.speaker}: ${turn.text}`, source: { conversationId: sample.sample_id, messageId: turn.dia_id } });
+          }
+        }
+        turns += inputs.length;
+        for (let i = 0; i < inputs.length; i += 200) {
+          for (const r of await ctx.engram.remember(inputs.slice(i, i + 200))) actions.set(r.action, (actions.get(r.action) ?? 0) + 1);
+        }
+      }
+      expect(turns).toBeGreaterThan(5000);
+      expect(Object.fromEntries(actions)).toEqual({ created: turns });
+    } finally {
+      await ctx.cleanup();
+    }
+  }, 300_000);
+});
