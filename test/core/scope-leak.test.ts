@@ -83,9 +83,10 @@ describe('scope isolation under randomised probes', () => {
         const foreign = pick(scopes.filter((s) => s !== writeScope));
         const id = pick(idsByScope.get(foreign) as string[]);
         const verb = random() < 0.5 ? 'forget' : 'restore';
+        const [before] = await engram.store.getMemories([id], [foreign]);
         await expect(engram[verb](id, { scope: writeScope })).rejects.toSatisfy((e: unknown) => isEngramError(e) && e.code === 'NOT_FOUND');
         const [still] = await engram.store.getMemories([id], [foreign]);
-        expect(still?.status).toBe('active');
+        expect(still).toEqual(before);
       }
       probes += 1;
     }

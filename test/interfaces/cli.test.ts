@@ -153,6 +153,28 @@ describe.skipIf(!binBuilt)('engram CLI (skipped when dist/ is missing: run npm r
     expect(JSON.parse(result.stderr).error.code).toBe('EMBEDDING_MODEL_MISMATCH');
   });
 
+  it('supersession, --as-of, --known-at, --include-superseded, history and unsupersede', () => {
+    const scope = ['--scope', 't/claims'];
+    const old = json<{ id: string; action: string }>(
+      runCli(['remember', ...base, ...scope, '--layer', 'semantic', '--valid-from', '2024-01-01T00:00:00Z', 'The deploy target is staging.']),
+    );
+    const t0 = new Date().toISOString();
+    const fix = json<{ id: string; action: string; superseded: string[] }>(
+      runCli(['remember', ...base, ...scope, '--layer', 'semantic', 'The deploy target moved from staging to production.']),
+    );
+    expect(fix.action).toBe('superseded');
+    expect(fix.superseded).toEqual([old.id]);
+    const ids = (args: string[]) => json<{ hits: Hit[] }>(runCli(['recall', ...base, ...scope, ...args, 'deploy target'])).hits.map((h) => h.id);
+    expect(ids([])).toEqual([fix.id]);
+    expect(ids(['--as-of', '2024-06-01T00:00:00Z'])).toEqual([old.id]);
+    expect(ids(['--known-at', t0])).toEqual([old.id]);
+    expect(ids(['--include-superseded']).sort()).toEqual([old.id, fix.id].sort());
+    const history = json<{ versions: { id: string }[] }>(runCli(['history', fix.id, ...base, ...scope]));
+    expect(history.versions.map((v) => v.id)).toEqual([old.id, fix.id]);
+    const undone = json<{ status: string }>(runCli(['unsupersede', old.id, ...base, ...scope]));
+    expect(undone.status).toBe('active');
+  });
+
   it('reopens an existing database with its own embedder when none is named', () => {
     const result = runCli(['stats', '--db', db, '--json', '--scope', 't/a']);
     expect(result.status, result.stderr).toBe(0);

@@ -28,6 +28,18 @@ export function registerRecordCommands(program: Command): void {
   byId('get', 'show one memory', (engram, id, scopes) => engram.get(id, { scopes }));
   byId('forget', 'soft-delete a memory (restore brings it back)', (engram, id, scopes) => engram.forget(id, { scope: single(scopes) }));
   byId('restore', 'restore a forgotten or decayed memory', (engram, id, scopes) => engram.restore(id, { scope: single(scopes) }));
+  byId('unsupersede', 'undo a wrong supersession (the same correction will not supersede it again)', (engram, id, scopes) =>
+    engram.unsupersede(id, { scope: single(scopes) }),
+  );
+
+  withCommonFlags(program.command('history <id>').description('the chain of versions of a claim, oldest first'))
+    .option('--scope <scope>', 'scope to read (repeatable)', collect)
+    .action(async (id: string, flags: ScopeFlags) => {
+      await withEngine(flags, async (engram) => {
+        const history = await engram.history(id, { scopes: flags.scope ?? [] });
+        printResult({ json: flags.json === true }, history, (h: typeof history) => h.versions.map(formatMemory).join('\n\n'));
+      });
+    });
 
   withCommonFlags(program.command('stats').description('counts by layer and status'))
     .option('--scope <scope>', 'scope to count (repeatable)', collect)
