@@ -3,7 +3,7 @@
 // keyed by size, vector source, generator version and a hash of the compiled schema migrations.
 // Reused by bench/recall.mjs and bench/ingest.mjs (which copies a cached file before writing to it).
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CACHE_DIR, GENERATOR_VERSION, REPO_DIR, fileBytes, log, mb, memoryAt, mulberry32, since } from './lib.mjs';
 
@@ -66,6 +66,7 @@ export async function ensureCorpus({ size, vectorSource }) {
   if (existsSync(`${building}-wal`)) throw new Error(`corpus ${building} still has a WAL after close`);
   renameSync(building, path);
   removeDatabase(building);
+  pruneStale(size, vectorSource, key);
   const manifest = {
     key,
     size,
@@ -98,6 +99,15 @@ async function checkpoint(path) {
   const db = new Database(path);
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
+}
+
+/** Removes cached corpora of the same size and vector source built by another generator or schema. */
+function pruneStale(size, vectorSource, key) {
+  const prefix = `corpus-${size}-${vectorSource}-`;
+  for (const name of readdirSync(CACHE_DIR)) {
+    if (!name.startsWith(prefix) || name.startsWith(key) || name.includes('.building')) continue;
+    if (/\.(db|db-wal|db-shm|db\.ann|json)$/.test(name)) rmSync(join(CACHE_DIR, name), { force: true, recursive: true });
+  }
 }
 
 function removeDatabase(path) {

@@ -1,17 +1,23 @@
 #!/usr/bin/env node
-// Ingest throughput: `npm run bench:ingest [-- --sizes 10000,100000 --count 2000]`.
+// Ingest throughput: `npm run bench:ingest [-- --sizes 10000,100000 --count 2000 --budget 30]`.
 //
 // `engram.remember` in batches of 64 texts of ~150 characters into a database that already holds 10k or
-// 100k memories (a copy of the cached recall corpus, bench/corpus-db.mjs), with the full model
-// in-process, with 2 worker threads (one batch at a time, and two batches in flight), and with the static
-// embedder. Each (size, mode) runs in a child process so RSS is its own. Then the same texts are pushed
-// through each stage alone (validation + signals + record, embedding, store transaction) to show where
-// the time goes.
+// 100k memories (a copy of the cached recall corpus, bench/corpus-db.mjs): with the full model
+// in-process, with 2 worker threads, and with the static embedder. Inputs are plain texts (the default
+// layer, episodic) unless the mode says "mixed": then ~30% are semantic/procedural claims, which go
+// through supersession and dedup. Each (size, mode) runs in a child process so RSS is its own, and
+// stops submitting batches after `--budget` seconds, so a slow path cannot make the run endless: the
+// rate is over the batches that completed.
 //
-// As in bench/recall.mjs, a corpus whose vectors come from another embedder of the same 512-d space is
-// opened under its recorded name and given to `new EngramCore({ store, embedder })`.
+// Where the time goes is measured on the real path: the engine is composed as `Engram.open` composes
+// it, `new EngramCore({ store, embedder })`, with the embedder wrapped to time each call and the store's
+// `transaction` (and every call made on the transaction object) timed. Then, on the same texts, each
+// stage runs alone: the embedder, the record preparation (validation, signals, claim slot) and a plain
+// `insertMemories` transaction, which together bound what `remember` could reach without its
+// per-record searches. The store is opened under the embedder name the corpus records (the static
+// table's, for the default corpora), whatever embedder is measured: all share the 512-d USE space.
 import { spawn } from 'node:child_process';
-import { copyFileSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -21,10 +27,11 @@ import { CACHE_DIR, REPO_DIR, fileBytes, log, mb, memoryAt, parseSizes, peakRss,
 const INGEST_SEED = 31_337;
 const TARGETS = { use: 100, static: 3000 };
 const MODES = {
-  use0: { label: 'USE in-process', embedder: 'use', workers: 0, inFlight: 1 },
-  use2: { label: 'USE 2 workers', embedder: 'use', workers: 2, inFlight: 1 },
-  use2x2: { label: 'USE 2 workers, 2 in flight', embedder: 'use', workers: 2, inFlight: 2 },
-  static: { label: 'static', embedder: 'static', workers: 0, inFlight: 1 },
+  use0: { label: 'USE in-process', embedder: 'use', workers: 0, inFlight: 1, mixed: false },
+  use2: { label: 'USE 2 workers', embedder: 'use', workers: 2, inFlight: 1, mixed: false },
+  use2x2: { label: 'USE 2 workers, 2 in flight', embedder: 'use', workers: 2, inFlight: 2, mixed: false },
+  static: { label: 'static', embedder: 'static', workers: 0, inFlight: 1, mixed: false },
+  staticMixed: { label: 'static, 30% claims', embedder: 'static', workers: 0, inFlight: 1, mixed: true },
 };
 
 const { values: args } = parseArgs({
@@ -32,20 +39,19 @@ const { values: args } = parseArgs({
     sizes: { type: 'string', default: '10000,100000' },
     // texts per run; default 2000 with the full model, 20000 with the static embedder
     count: { type: 'string' },
+    // seconds of remember per case before no more batches are submitted
+    budget: { type: 'string', default: '30' },
+    // texts for each stage-alone pass; default 512 with the full model, 2048 with the static embedder
+    alone: { type: 'string' },
     batch: { type: 'string', default: '64' },
-    modes: { type: 'string', default: 'use0,use2,use2x2,static' },
-    'use-corpus-max': { type: 'string', default: '10000' },
+    modes: { type: 'string', default: 'use0,use2,static,staticMixed' },
+    // corpora up to this size get their vectors from the full model (slow to build), larger ones from the static table
+    'use-corpus-max': { type: 'string', default: '0' },
+    // exact (default) or hnsw: how the store searches a large scope (the write path searches per record)
+    'vector-index': { type: 'string', default: 'exact' },
     case: { type: 'string' },
   },
 });
-
-if (args.case !== undefined) {
-  const result = await measureCase(JSON.parse(args.case));
-  process.stdout.write(`${JSON.stringify(result)}\n`);
-  process.exit(0);
-} else {
-  await main();
-}
 
 async function main() {
   assertBuilt();
@@ -53,13 +59,17 @@ async function main() {
   const modes = args.modes.split(',');
   for (const mode of modes) if (MODES[mode] === undefined) throw new Error(`unknown mode ${mode}: use ${Object.keys(MODES).join(', ')}`);
   const batch = Number(args.batch);
+  const budgetMs = Number(args.budget) * 1000;
+  if (!['exact', 'hnsw'].includes(args['vector-index'])) throw new Error('--vector-index must be exact or hnsw');
   const cases = [];
   for (const size of sizes) {
     const corpus = await ensureCorpus({ size, vectorSource: size <= Number(args['use-corpus-max']) ? 'use' : 'static' });
     for (const mode of modes) {
-      const count = args.count !== undefined ? Number(args.count) : MODES[mode].embedder === 'static' ? 20_000 : 2000;
-      log(`case: ${size} memories, ${MODES[mode].label}, ${count} texts`);
-      cases.push(await runChild({ size, mode, corpus, count, batch }));
+      const full = MODES[mode].embedder === 'use';
+      const count = args.count !== undefined ? Number(args.count) : full ? 2000 : 20_000;
+      const alone = Math.min(count, args.alone !== undefined ? Number(args.alone) : full ? 512 : 2048);
+      log(`case: ${size} memories, ${MODES[mode].label}, up to ${count} texts or ${args.budget} s`);
+      cases.push(await runChild({ size, mode, corpus, count, batch, alone, budgetMs, vectorIndex: args['vector-index'] }));
     }
   }
   report(cases);
@@ -87,16 +97,80 @@ function batches(list, size) {
   return out;
 }
 
-async function measureCase({ size, mode, corpus, count, batch }) {
+const total = (list) => list.reduce((a, b) => a + b, 0);
+
+/** An Embedder that delegates to `inner` and records how long each call took (the public port). */
+function timedEmbedder(inner, times) {
+  return {
+    name: inner.name,
+    dimension: inner.dimension,
+    async embed(texts) {
+      const t = performance.now();
+      try {
+        return await inner.embed(texts);
+      } finally {
+        times.push(since(t));
+      }
+    },
+    close: () => inner.close?.(),
+  };
+}
+
+/**
+ * Times `store.transaction` (wall time, write lock held) and every call made on the transaction object
+ * inside it, by method. SqliteStore does a call's work synchronously before returning its promise, so
+ * the time to return is the call's own time, even when the engine starts several with Promise.all.
+ */
+function instrumentStore(store, timing) {
+  const transaction = store.transaction.bind(store);
+  const timed = (tx) =>
+    new Proxy(tx, {
+      get(target, property) {
+        const value = target[property];
+        if (typeof value !== 'function') return value;
+        return (...callArgs) => {
+          const started = performance.now();
+          try {
+            return value.apply(target, callArgs);
+          } finally {
+            const entry = (timing.calls[property] ??= { count: 0, ms: 0 });
+            entry.count += 1;
+            entry.ms += since(started);
+          }
+        };
+      },
+    });
+  store.transaction = async (fn) => {
+    const t = performance.now();
+    try {
+      return await transaction((tx) => fn(timed(tx)));
+    } finally {
+      timing.transactions.push(since(t));
+    }
+  };
+}
+
+/** Texts as a caller would send them: plain (default layer) or with the corpus's layer mix. */
+function inputAt(index, mixed) {
+  const memory = memoryAt(INGEST_SEED, index);
+  return mixed ? { scope: MAIN_SCOPE, content: memory.content, layer: memory.layer, tags: memory.tags } : { scope: MAIN_SCOPE, content: memory.content };
+}
+
+async function measureCase({ size, mode, corpus, count, batch, alone, budgetMs, vectorIndex }) {
   const dist = (path) => new URL(`../dist/${path}`, import.meta.url).href;
-  const { Engram, EngramCore } = await import(dist('index.js'));
+  const { EngramCore } = await import(dist('index.js'));
   const { openSqliteStore } = await import(dist('storage/sqlite/index.js'));
   const { parseInput, rememberInputSchema } = await import(dist('core/schemas.js'));
   const { deriveSignals, embeddingText } = await import(dist('core/write/remember.js'));
   const { buildRecord } = await import(dist('core/write/new-record.js'));
+  const { attachClaimSlot } = await import(dist('core/write/resolve-claim.js'));
   const spec = MODES[mode];
   const path = join(CACHE_DIR, `ingest-${process.pid}.db`);
   copyFileSync(corpus.path, path);
+  // a WAL left by an earlier reader of the corpus belongs to the copy too
+  if (existsSync(`${corpus.path}-wal`)) copyFileSync(`${corpus.path}-wal`, `${path}-wal`);
+  // so is a prepared HNSW index (the copy keeps the database id its manifest names)
+  if (vectorIndex === 'hnsw' && existsSync(`${corpus.path}.ann`)) cpSync(`${corpus.path}.ann`, `${path}.ann`, { recursive: true });
   const rss = peakRss();
   try {
     let start = performance.now();
@@ -105,66 +179,89 @@ async function measureCase({ size, mode, corpus, count, batch }) {
       : (await import(dist('embeddings/static/index.js'))).StaticEmbedder.create();
     await embedder.warmUp();
     const loadMs = since(start);
-    const sameSpace = embedder.name === corpus.manifest.embedderName;
-    const engram = sameSpace
-      ? await Engram.open({ path, embedder })
-      : new EngramCore({ store: await openSqliteStore({ path, embedding: { name: corpus.manifest.embedderName, dimension: embedder.dimension } }), embedder });
-    const { store } = engram;
+    const store = await openSqliteStore({ path, embedding: { name: corpus.manifest.embedderName, dimension: embedder.dimension }, vectorIndex });
+    let annPrepareMs = null;
+    if (vectorIndex === 'hnsw') {
+      if (typeof store.prepareVectorIndex !== 'function' || !store.capabilities.annIndex) throw new Error('this build of the store has no HNSW index (vectorIndex "hnsw")');
+      start = performance.now();
+      await store.prepareVectorIndex([MAIN_SCOPE]);
+      annPrepareMs = since(start);
+    }
+    const embedTimes = [];
+    const timing = { transactions: [], calls: {} };
+    instrumentStore(store, timing);
+    const engram = new EngramCore({ store, embedder: timedEmbedder(embedder, embedTimes) });
 
-    const input = (i) => {
-      const memory = memoryAt(INGEST_SEED, i);
-      return { scope: MAIN_SCOPE, content: memory.content, layer: memory.layer, tags: memory.tags };
-    };
-    const warm = batches(Array.from({ length: 2 * batch }, (_, i) => input(count + i)), batch);
-    for (const group of warm) await engram.remember(group);
-    const groups = batches(Array.from({ length: count }, (_, i) => input(i)), batch);
-    const chars = groups.flat().reduce((n, item) => n + item.content.length, 0);
+    // warm-up: JIT, statements, and (for a large scope) the in-memory vector index the write path searches
+    start = performance.now();
+    for (const group of batches(Array.from({ length: 2 * batch }, (_, i) => inputAt(10_000_000 + i, spec.mixed)), batch)) await engram.remember(group);
+    const warmupMs = since(start);
+    embedTimes.length = 0;
+    timing.transactions.length = 0;
+    timing.calls = {};
 
-    // remember, end to end; with inFlight 2 the next call starts while the previous one is running
+    // remember, end to end, until `count` texts or the time budget; with inFlight 2 the next call
+    // starts while the previous one is running
+    const groups = batches(Array.from({ length: count }, (_, i) => inputAt(i, spec.mixed)), batch);
     const latencies = [];
+    const actions = {};
+    const layers = {};
+    let done = 0;
+    let chars = 0;
     start = performance.now();
     const running = new Set();
     for (const group of groups) {
+      if (since(start) > budgetMs) break;
       const t = performance.now();
-      const call = engram.remember(group).then(() => {
+      const call = engram.remember(group).then((results) => {
         latencies.push(since(t));
+        for (const r of results) actions[r.action] = (actions[r.action] ?? 0) + 1;
         running.delete(call);
       });
       running.add(call);
+      done += group.length;
+      for (const item of group) {
+        chars += item.content.length;
+        layers[item.layer ?? 'episodic'] = (layers[item.layer ?? 'episodic'] ?? 0) + 1;
+      }
       if (running.size >= spec.inFlight) await Promise.race(running);
       rss.sample();
     }
     await Promise.all(running);
     const rememberMs = since(start);
     const rememberRssMb = rss.peakMb();
+    const transactionMs = total(timing.transactions);
+    const calls = Object.fromEntries(Object.entries(timing.calls).map(([k, v]) => [k, { count: v.count, ms: Math.round(v.ms) }]));
 
-    // the same texts through each stage alone
-    const stage = { prepare: [], embed: [], store: [] };
+    // each stage alone on the first `alone` of the same texts, same batch size
+    const aloneGroups = batches(groups.flat().slice(0, Math.min(alone, done)), batch);
+    const aloneCount = aloneGroups.flat().length;
+    const stage = { prepareMs: 0, embedMs: 0, insertMs: 0 };
     const prepared = [];
-    for (const group of groups) {
-      const t = performance.now();
-      const records = group.map((item) => {
-        const parsed = parseInput(rememberInputSchema, item, 'memory');
-        return buildRecord(parsed, deriveSignals(parsed), Date.now());
-      });
-      stage.prepare.push(since(t));
-      prepared.push(records);
+    start = performance.now();
+    for (const group of aloneGroups) {
+      prepared.push(
+        group.map((item) => {
+          const record = buildRecord(parseInput(rememberInputSchema, item, 'memory'), deriveSignals(item), Date.now());
+          attachClaimSlot(record);
+          return record;
+        }),
+      );
     }
+    stage.prepareMs = since(start);
     const vectors = [];
-    for (const records of prepared) {
-      const t = performance.now();
-      vectors.push(await embedder.embed(records.map(embeddingText)));
-      stage.embed.push(since(t));
-    }
+    start = performance.now();
+    for (const records of prepared) vectors.push(await embedder.embed(records.map(embeddingText)));
+    stage.embedMs = since(start);
+    start = performance.now();
     for (const [index, records] of prepared.entries()) {
-      const memories = records.map((record, i) => ({ record, embedding: vectors[index][i] }));
-      const t = performance.now();
-      await store.transaction((tx) => tx.insertMemories(memories));
-      stage.store.push(since(t));
+      await store.transaction((tx) => tx.insertMemories(records.map((record, i) => ({ record, embedding: vectors[index][i] }))));
     }
-    const total = (list) => list.reduce((a, b) => a + b, 0);
+    stage.insertMs = since(start);
+
     const stats = await store.stats([MAIN_SCOPE]);
     await engram.close();
+    const rate = (n, ms) => (n / ms) * 1000;
     return {
       size,
       mode,
@@ -172,61 +269,117 @@ async function measureCase({ size, mode, corpus, count, batch }) {
       embedder: embedder.name,
       workers: spec.workers,
       inFlight: spec.inFlight,
+      mixed: spec.mixed,
+      vectorIndex,
+      annPrepareMs,
       corpusEmbedder: corpus.manifest.embedderName,
-      trick: sameSpace ? null : 'store opened under the corpus embedder name; texts embedded by another embedder of the same space',
-      count,
+      trick: embedder.name === corpus.manifest.embedderName ? null : 'store opened under the corpus embedder name; texts embedded by another embedder of the same space',
+      requested: count,
+      count: done,
+      stoppedByBudget: done < count,
       batch,
-      meanChars: chars / count,
+      layers,
+      actions,
+      meanChars: chars / done,
       loadMs,
+      warmupMs,
       rememberMs,
-      perSecond: (count / rememberMs) * 1000,
+      perSecond: rate(done, rememberMs),
       batchMs: percentiles(latencies),
-      stagesMs: { prepare: total(stage.prepare), embed: total(stage.embed), store: total(stage.store) },
-      stageBatchMs: { prepare: percentiles(stage.prepare), embed: percentiles(stage.embed), store: percentiles(stage.store) },
+      inside: {
+        embedMs: total(embedTimes),
+        transactionMs,
+        calls,
+        embedBatchMs: percentiles(embedTimes),
+      },
+      alone: {
+        texts: aloneCount,
+        ...stage,
+        prepareRate: rate(aloneCount, stage.prepareMs),
+        embedRate: rate(aloneCount, stage.embedMs),
+        insertRate: rate(aloneCount, stage.insertMs),
+        boundRate: rate(aloneCount, stage.prepareMs + stage.embedMs + stage.insertMs),
+      },
       finalRecords: stats.total,
       fileMbAfter: mb(fileBytes(path)),
       rememberPeakRssMb: rememberRssMb,
       peakRssMb: rss.stop(),
     };
   } finally {
-    for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
+    for (const suffix of ['', '-wal', '-shm', '.ann']) rmSync(path + suffix, { force: true, recursive: true });
   }
 }
 
 function report(cases) {
-  printTable(`ingest: engram.remember, batches of ${cases[0]?.batch} texts (~${Math.round(cases[0]?.meanChars ?? 0)} chars), into a database already holding N memories`, [
+  const targetOf = (c) => TARGETS[c.embedder.startsWith('use') ? 'use' : 'static'];
+  printTable(`ingest (${args['vector-index']} vector search): engram.remember, batches of ${cases[0]?.batch} texts (~${Math.round(cases[0]?.meanChars ?? 0)} chars), into a database already holding N memories`, [
     ['memories', 'size', 0], ['mode', 'label'], ['texts', 'count', 0], ['memories/s', 'rate', 0],
     ['batch p50 ms', 'p50'], ['p95', 'p95'], ['p99', 'p99'], ['peak RSS MB', 'rss', 0], ['model load ms', 'load', 0], ['target', 'target'],
   ], cases.map((c) => ({
-    size: c.size, label: c.label, count: c.count, rate: c.perSecond,
+    size: c.size, label: c.label, count: `${c.count.toLocaleString('en-US')}${c.stoppedByBudget ? '*' : ''}`, rate: c.perSecond,
     p50: c.batchMs.p50, p95: c.batchMs.p95, p99: c.batchMs.p99, rss: c.rememberPeakRssMb, load: c.loadMs,
-    target: `${c.perSecond >= TARGETS[c.embedder.startsWith('use') ? 'use' : 'static'] ? 'met' : 'MISSED'} (≥ ${TARGETS[c.embedder.startsWith('use') ? 'use' : 'static']}/s)`,
+    target: `${c.perSecond >= targetOf(c) ? 'met' : 'MISSED'} (≥ ${targetOf(c).toLocaleString('en-US')}/s)`,
   })));
+  if (cases.some((c) => c.stoppedByBudget)) process.stdout.write(`* stopped by the time budget (--budget ${args.budget} s) before the requested count\n`);
 
-  printTable('where the time goes: the same texts through each stage alone, ms per batch (share of the stages\' sum)', [
-    ['memories', 'size', 0], ['mode', 'label'], ['remember/batch', 'rb', 1],
-    ['validate+signals+record', 'prep', 2], ['%', 'prepPct', 0],
-    ['embed', 'emb', 2], ['%', 'embPct', 0], ['store tx', 'st', 2], ['%', 'stPct', 0],
-    ['embed alone /s', 'embRate', 0], ['store alone /s', 'stRate', 0],
+  printTable('where the time goes inside remember, ms per batch (embed: the embedder call; tx: the write transaction, lock held; outside: validation, signals, claim slots)', [
+    ['memories', 'size', 0], ['mode', 'label'], ['remember', 'rb'], ['embed', 'emb'], ['%', 'embPct', 0],
+    ['tx', 'tx'], ['%', 'txPct', 0], ['tx store calls', 'calls'], ['tx other', 'txOther'], ['outside', 'out'], ['%', 'outPct', 0],
   ], cases.map((c) => {
     const n = c.count / c.batch;
-    const sum = c.stagesMs.prepare + c.stagesMs.embed + c.stagesMs.store;
+    const sequential = c.inFlight === 1;
+    const callsMs = total(Object.values(c.inside.calls).map((x) => x.ms));
+    const outside = c.rememberMs - c.inside.embedMs - c.inside.transactionMs;
     return {
       size: c.size, label: c.label, rb: c.rememberMs / n,
-      prep: c.stagesMs.prepare / n, prepPct: (100 * c.stagesMs.prepare) / sum,
-      emb: c.stagesMs.embed / n, embPct: (100 * c.stagesMs.embed) / sum,
-      st: c.stagesMs.store / n, stPct: (100 * c.stagesMs.store) / sum,
-      embRate: (c.count / c.stagesMs.embed) * 1000, stRate: (c.count / c.stagesMs.store) * 1000,
+      emb: c.inside.embedMs / n, embPct: sequential ? (100 * c.inside.embedMs) / c.rememberMs : undefined,
+      tx: c.inside.transactionMs / n, txPct: sequential ? (100 * c.inside.transactionMs) / c.rememberMs : undefined,
+      calls: callsMs / n, txOther: (c.inside.transactionMs - callsMs) / n,
+      out: sequential ? outside / n : undefined, outPct: sequential ? (100 * outside) / c.rememberMs : undefined,
     };
   }));
+
+  const methods = [...new Set(cases.flatMap((c) => Object.keys(c.inside.calls)))].sort();
+  const columns = [['memories', 'size', 0], ['mode', 'label']];
+  for (const m of methods) columns.push([`${m} n`, `${m}:n`, 1], ['ms', `${m}:ms`, 1]);
+  printTable('store calls inside the write transaction, per batch (n = calls, ms = their total time)', columns, cases.map((c) => {
+    const n = c.count / c.batch;
+    const row = { size: c.size, label: c.label };
+    for (const m of methods) {
+      row[`${m}:n`] = (c.inside.calls[m]?.count ?? 0) / n;
+      row[`${m}:ms`] = (c.inside.calls[m]?.ms ?? 0) / n;
+    }
+    return row;
+  }));
+
+  printTable('each stage alone on the same texts, memories/s (bound = prepare + embed + one insertMemories transaction per batch, no per-record searches)', [
+    ['memories', 'size', 0], ['mode', 'label'], ['texts', 'texts', 0], ['prepare /s', 'prep', 0], ['embed /s', 'emb', 0],
+    ['insert tx /s', 'ins', 0], ['bound /s', 'bound', 0], ['remember /s', 'rate', 0],
+  ], cases.map((c) => ({
+    size: c.size, label: c.label, texts: c.alone.texts, prep: c.alone.prepareRate, emb: c.alone.embedRate,
+    ins: c.alone.insertRate, bound: c.alone.boundRate, rate: c.perSecond,
+  })));
+
   if (cases.some((c) => c.trick !== null)) {
     process.stdout.write('\nnote: where the embedder differs from the one that made the corpus vectors, the store was opened under the\n' +
       '      corpus embedder\'s name and EngramCore was given the measured embedder (same 512-d USE space).\n');
   }
-  const path = writeResult('ingest', {
-    options: { sizes: args.sizes, count: args.count ?? null, batch: Number(args.batch), modes: args.modes },
+  const path = writeResult(args['vector-index'] === 'exact' ? 'ingest' : `ingest-${args['vector-index']}`, {
+    options: {
+      sizes: args.sizes, count: args.count ?? null, budgetSeconds: Number(args.budget), alone: args.alone ?? null,
+      batch: Number(args.batch), modes: args.modes, useCorpusMax: Number(args['use-corpus-max']), vectorIndex: args['vector-index'],
+    },
     targets: { useMemoriesPerSecond: TARGETS.use, staticMemoriesPerSecond: TARGETS.static },
     cases,
   });
   log(`wrote ${path}`);
+}
+
+// last, so every helper above is initialised before a case or the main run starts
+if (args.case !== undefined) {
+  const result = await measureCase(JSON.parse(args.case));
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  process.exit(0);
+} else {
+  await main();
 }

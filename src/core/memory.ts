@@ -198,3 +198,11 @@ export interface Edge {
   invalidatedAt: number | null;
   metadata: Record<string, unknown>;
 }
+
+/**
+ * The conversation thread a record belongs to, for neighbourhood reads: its episode session, else the
+ * conversation of its first source. Records of one thread are ordered by `occurredAt`, then id.
+ */
+export function threadKeyOf(record: MemoryRecord): string | null {
+  return record.data.context?.sessionId ?? record.provenance.sources[0]?.conversationId ?? null;
+}

@@ -119,6 +119,11 @@ export const channelWeightsSchema = z
   .object({
     lexical: z.number().min(0).max(10).optional(),
     semantic: z.number().min(0).max(10).optional(),
+    entity: z.number().min(0).max(10).optional(),
+    temporal: z.number().min(0).max(10).optional(),
+    graph: z.number().min(0).max(10).optional(),
+    affect: z.number().min(0).max(10).optional(),
+    neighbour: z.number().min(0).max(10).optional(),
   })
   .strict();
 
@@ -132,6 +137,8 @@ export const recallOptionsSchema = z
     knownAt: instantSchema.optional(),
     includeSuperseded: z.boolean().optional(),
     weights: channelWeightsSchema.optional(),
+    /** "Now" for date expressions in the query ("last May"); default: asOf, else the current time. */
+    referenceTime: instantSchema.optional(),
     /** Do not record this read as an access (benchmarks, previews). */
     trackAccess: z.boolean().optional(),
   })

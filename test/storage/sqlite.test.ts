@@ -44,7 +44,10 @@ function fileFixture(extra: Partial<SqliteStoreConfig> = {}) {
 
 runStoreContract({ name: 'sqlite file', createStore: fileFixture() });
 
-runStoreContract({ name: 'sqlite file, every scope in the in-memory vector index', createStore: fileFixture({ memoryIndexThreshold: 0, memoryIndexWarmup: 0 }) });
+runStoreContract({
+  name: 'sqlite file, every scope in the in-memory vector index',
+  createStore: fileFixture({ memoryIndexThreshold: 0, memoryIndexWarmup: 0, vectorIndex: 'exact' }),
+});
 
 runStoreContract({
   name: 'sqlite :memory:',
@@ -216,6 +219,7 @@ describe('in-memory vector index', () => {
       embedding: { name: 'seeded:64', dimension: DIM },
       memoryIndexThreshold,
       memoryIndexWarmup,
+      vectorIndex: 'exact',
     });
     stores.push(store);
     return store;

@@ -35,6 +35,11 @@ export interface LexicalQuery extends ScopedQuery {
    * error. Terms are OR-ed; a term with spaces counts as its words. Weight defaults to 1; ≤ 0 drops it.
    */
   terms: readonly { term: string; weight?: number }[];
+  /**
+   * BM25 parameters (default k1 1.2, b 0.75). Document frequencies and lengths are those of the
+   * searched scopes, never of the whole store, so one scope's vocabulary does not skew another's.
+   */
+  bm25?: { k1?: number; b?: number };
 }
 
 export interface VectorQuery extends ScopedQuery {
@@ -99,6 +104,26 @@ export interface StoreReader {
   /** Edges touching any of the ids, within scopes. */
   getEdges(query: { scopes: readonly Scope[]; ids: readonly string[]; types?: readonly string[] }): Promise<Edge[]>;
   stats(scopes: readonly Scope[]): Promise<StoreStats>;
+  /**
+   * For each id, up to `window` records immediately before and after it in its thread (`threadKeyOf`:
+   * same scope and thread key, ordered by occurredAt then id), visible under the query's time filter.
+   * Ids without a thread, or outside `scopes`, are absent from the map.
+   */
+  getNeighbours(query: NeighbourQuery): Promise<Map<string, { before: MemoryRecord[]; after: MemoryRecord[] }>>;
+  /** Records whose occurredAt (else validFrom) falls in [start, end), visible under the time filter, most recent first. */
+  temporalSearch(query: TemporalQuery): Promise<ChannelHit[]>;
+}
+
+export interface NeighbourQuery extends TimeFilter {
+  scopes: readonly Scope[];
+  ids: readonly string[];
+  window: number;
+  now: number;
+}
+
+export interface TemporalQuery extends ScopedQuery {
+  start: number;
+  end: number;
 }
 
 /** Writes; only available inside `Store.transaction`, so each call site is atomic. */

@@ -1,25 +1,70 @@
 /**
- * Recall weights and limits in one object with documented defaults (DESIGN §4).
- * Tuned on development data only; every field can be overridden per engine.
+ * Recall weights and limits in one object with documented defaults (DESIGN §4). Defaults were tuned on
+ * the development conversations (1-5) of LoCoMo only; conversations 6-10 are held out.
  */
 export interface RecallConfig {
   /** Default number of hits. */
   k: number;
-  /** How many candidates each channel contributes before fusion (≥ k). */
+  /** Candidates each channel contributes before fusion. */
   candidates: number;
-  /** Weight of the lexical (BM25) channel in rank fusion. */
-  lexicalWeight: number;
-  /** Weight of the semantic (vector) channel in rank fusion. */
-  semanticWeight: number;
-  /** Reciprocal-rank-fusion constant. */
+  /** `score`: normalised-score fusion (default, better on LoCoMo); `rrf`: weighted reciprocal-rank fusion. */
+  fusion: 'score' | 'rrf';
+  /** Reciprocal-rank-fusion constant (fusion `rrf`). */
   rrfK: number;
+  /** Lexical (BM25) channel weight; its score is normalised by the best hit to 0..1. */
+  lexicalWeight: number;
+  /** BM25 term-frequency saturation. */
+  bm25K1: number;
+  /** BM25 length normalisation (0 = none, 1 = full). Memories are short; less normalisation ranks better. */
+  bm25B: number;
+  /** Semantic (vector) channel weight; its score is the z-score of the cosine among the candidates, / 4. */
+  semanticWeight: number;
+  /** Entity channel weight: the fraction of the query's named entities a memory mentions. */
+  entityWeight: number;
+  /** Temporal channel weight: memories whose event time falls in a date window named by the query. */
+  temporalWeight: number;
+  /** Graph channel weight: memories one edge away from the strongest hits. */
+  graphWeight: number;
+  /** Affect channel weight: mood and valence match when the query carries emotion. */
+  affectWeight: number;
+  /** Neighbourhood: share of an adjacent turn's relevance (same thread) added to a memory. */
+  neighbourWeight: number;
+  /** A memory that is only a question carries no answer: its relevance is scaled by (1 - this)… */
+  questionPenalty: number;
+  /** …and this share of it goes to the turn that follows it (the reply). */
+  questionForward: number;
+  /** Final blend: recency (exponential decay since last access, else since recorded). */
+  recencyWeight: number;
+  /** Half-life of recency, in days. */
+  recencyHalfLifeDays: number;
+  /** Final blend: importance (unscored counts as 1.0). */
+  importanceWeight: number;
+  /** Final blend: activation = recency × importance × relevance (seed 004). */
+  activationWeight: number;
+  /** MMR trade-off: 1 = pure relevance; lower values favour diverse hits. */
+  mmrLambda: number;
 }
 
-/** Defaults: BM25 slightly ahead of the weak offline dense model (measured on LoCoMo dev conversations). */
+/** The defaults; see `bench/results/locomo.md` for what they measure. */
 export const DEFAULT_RECALL_CONFIG: RecallConfig = Object.freeze({
   k: 10,
-  candidates: 50,
-  lexicalWeight: 1,
-  semanticWeight: 1,
+  candidates: 100,
+  fusion: 'score',
   rrfK: 60,
+  lexicalWeight: 1,
+  bm25K1: 1.2,
+  bm25B: 0.4,
+  semanticWeight: 0.3,
+  entityWeight: 0.1,
+  temporalWeight: 0.15,
+  graphWeight: 0.1,
+  affectWeight: 0.05,
+  neighbourWeight: 0.3,
+  questionPenalty: 0.4,
+  questionForward: 0.3,
+  recencyWeight: 0.02,
+  recencyHalfLifeDays: 30,
+  importanceWeight: 0.02,
+  activationWeight: 0.05,
+  mmrLambda: 1,
 });

@@ -1,21 +1,33 @@
 /**
- * The read path (DESIGN §4): channels → weighted reciprocal-rank fusion → hits with explanations.
+ * The read path (DESIGN §4): channels (lexical, semantic, entity, temporal, graph, affect) → fusion →
+ * conversational neighbourhood → final blend (recency, importance, activation) → MMR → hits that
+ * explain themselves.
  */
-import type { TimeFilter } from '../memory.js';
+import { isVisible, type MemoryRecord, type TimeFilter } from '../memory.js';
 import { toMemoryView, type MemoryView } from '../memory-view.js';
 import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
-import type { ChannelHit, Store } from '../ports/store.js';
+import type { ChannelHit, ScopedQuery, Store } from '../ports/store.js';
 import type { recallOptionsSchema } from '../schemas.js';
 import type { z } from 'zod';
-import { contentTerms } from '../text/index.js';
-import { reciprocalRankFusion, type ChannelExplanation, type FusionInput } from './fusion.js';
+import { reciprocalRankFusion, type ChannelExplanation } from './fusion.js';
+import { analyzeQuery, type QueryAnalysis } from './query-analysis.js';
 import type { RecallConfig } from './recall-config.js';
+import { blendScores, fuseChannels, type Candidate } from './scoring.js';
+import { applyNeighbourhood } from './neighbourhood.js';
+import { maximalMarginalRelevance } from './mmr.js';
 
-/** Why a hit was returned: its rank and score in each channel, and the fused score. */
+/** Why a hit was returned: its rank and score in each channel, and the terms of the final blend. */
 export interface HitExplanation {
   channels: Record<string, ChannelExplanation>;
+  /** Fused relevance of the channels. */
   fused: number;
+  /** Relevance after the conversational neighbourhood (question hand-off, adjacent turns). */
+  relevance: number;
+  recency: number;
+  importance: number;
+  activation: number;
+  neighbourhood: number;
 }
 
 /** One recall hit: the memory, its final score and the explanation. */
@@ -39,41 +51,167 @@ type ParsedRecallOptions = z.output<typeof recallOptionsSchema>;
 
 /** Runs one recall. Scopes and query are already validated. */
 export async function recall(deps: RecallDeps, query: string, options: ParsedRecallOptions): Promise<RecallResult> {
-  const { store, embedder, clock, config } = deps;
+  const { store, embedder, clock } = deps;
+  const config = { ...deps.config, ...weightsOf(options) };
   const now = clock.now();
   const k = options.k ?? config.k;
-  const limit = Math.max(config.candidates, k * 3);
   const time: TimeFilter = {
     ...(options.asOf !== undefined ? { asOf: options.asOf } : {}),
     ...(options.knownAt !== undefined ? { knownAt: options.knownAt } : {}),
     ...(options.includeSuperseded !== undefined ? { includeSuperseded: options.includeSuperseded } : {}),
   };
-  const base = { scopes: options.scopes, now, limit, ...time, ...(options.layers !== undefined ? { layers: options.layers } : {}) };
-  const lexicalWeight = options.weights?.lexical ?? config.lexicalWeight;
-  const semanticWeight = options.weights?.semantic ?? config.semanticWeight;
+  const base: ScopedQuery = { scopes: options.scopes, now, limit: Math.max(config.candidates, k * 3), ...time, ...(options.layers !== undefined ? { layers: options.layers } : {}) };
+  const analysis = analyzeQuery(query, options.referenceTime ?? options.asOf ?? now);
 
-  const terms = contentTerms(query).map((term) => ({ term }));
-  const [lexical, semantic] = await Promise.all([
-    lexicalWeight > 0 && terms.length > 0 ? store.lexicalSearch({ ...base, terms }) : Promise.resolve<ChannelHit[]>([]),
-    semanticWeight > 0
-      ? embedder.embed([query]).then(([vector]) => store.vectorSearch({ ...base, vector: vector as Float32Array }))
-      : Promise.resolve<ChannelHit[]>([]),
-  ]);
-  const inputs: FusionInput[] = [
-    { channel: 'lexical', weight: lexicalWeight, hits: lexical },
-    { channel: 'semantic', weight: semanticWeight, hits: semantic },
-  ];
-  const fused = reciprocalRankFusion(inputs, config.rrfK).slice(0, k * 2);
-  const records = await store.getMemories(fused.map((f) => f.id), options.scopes);
-  const byId = new Map(records.map((r) => [r.id, r]));
+  const channels = await runChannels(deps, config, analysis, base);
+  const ids = [...new Set(Object.values(channels).flatMap((hits) => hits.map((h) => h.id)))];
+  const records = new Map((await store.getMemories(ids, options.scopes)).map((r) => [r.id, r]));
+  const fusion = config.fusion === 'rrf' ? { candidates: rrfCandidates(channels, records, config), absent: 0 } : fuseChannels(channels, records, analysis, config);
+  let candidates = await applyNeighbourhood({ store, base, candidates: fusion.candidates, records, config, absent: fusion.absent });
+  if (config.graphWeight > 0) candidates = await addGraphNeighbours(store, base, candidates, records, config);
+
+  const blended = blendScores(candidates, config, now);
+  const ranked = maximalMarginalRelevance(blended, k * 2, config.mmrLambda);
   const hits: RecallHit[] = [];
-  for (const f of fused) {
-    const record = byId.get(f.id);
+  for (const candidate of ranked) {
     // A chunked document's parent stands for its chunks, which are the hits.
-    if (record === undefined || record.data.isChunkParent === true) continue;
+    if (candidate.record.data.isChunkParent === true) continue;
     if (hits.length >= k) break;
-    hits.push({ ...toMemoryView(record), score: f.fused, why: { channels: f.channels, fused: f.fused } });
+    hits.push({
+      ...toMemoryView(candidate.record),
+      score: round(candidate.score),
+      why: {
+        channels: candidate.channels,
+        fused: round(candidate.fused),
+        relevance: round(candidate.relevance),
+        recency: round(candidate.recency),
+        importance: round(candidate.importance),
+        activation: round(candidate.activation),
+        neighbourhood: round(candidate.neighbourhood),
+      },
+    });
   }
-  if (options.trackAccess !== false && hits.length > 0) void store.recordAccess(hits.map((h) => h.id), now);
+  if (options.trackAccess !== false && hits.length > 0) {
+    store.recordAccess(hits.map((h) => h.id), now).catch(() => undefined);
+  }
   return { hits };
+}
+
+/** Per-call channel weights override the engine's config. */
+function weightsOf(options: ParsedRecallOptions): Partial<RecallConfig> {
+  const w = options.weights;
+  if (w === undefined) return {};
+  const out: Partial<RecallConfig> = {};
+  if (w.lexical !== undefined) out.lexicalWeight = w.lexical;
+  if (w.semantic !== undefined) out.semanticWeight = w.semantic;
+  if (w.entity !== undefined) out.entityWeight = w.entity;
+  if (w.temporal !== undefined) out.temporalWeight = w.temporal;
+  if (w.graph !== undefined) out.graphWeight = w.graph;
+  if (w.affect !== undefined) out.affectWeight = w.affect;
+  if (w.neighbour !== undefined) out.neighbourWeight = w.neighbour;
+  // A single-channel read is a baseline: no neighbourhood, blend or question handling on top.
+  if (w.lexical === 0 || w.semantic === 0) {
+    const only = w.lexical === 0 ? 'semantic' : 'lexical';
+    if (Object.keys(w).length === 1) Object.assign(out, singleChannel(only));
+  }
+  return out;
+}
+
+function singleChannel(channel: 'lexical' | 'semantic'): Partial<RecallConfig> {
+  return {
+    lexicalWeight: channel === 'lexical' ? 1 : 0,
+    semanticWeight: channel === 'semantic' ? 1 : 0,
+    entityWeight: 0,
+    temporalWeight: 0,
+    graphWeight: 0,
+    affectWeight: 0,
+    neighbourWeight: 0,
+    questionPenalty: 0,
+    questionForward: 0,
+    recencyWeight: 0,
+    importanceWeight: 0,
+    activationWeight: 0,
+    mmrLambda: 1,
+    fusion: 'rrf',
+  };
+}
+
+/** Runs the candidate-generating channels in parallel. */
+async function runChannels(deps: RecallDeps, config: RecallConfig, analysis: QueryAnalysis, base: ScopedQuery): Promise<Record<string, ChannelHit[]>> {
+  const { store, embedder } = deps;
+  const none = Promise.resolve<ChannelHit[]>([]);
+  const [lexical, semantic, entity, temporal] = await Promise.all([
+    config.lexicalWeight > 0 && analysis.terms.length > 0 ? store.lexicalSearch({ ...base, terms: analysis.terms.map((term) => ({ term })), bm25: { k1: config.bm25K1, b: config.bm25B } }) : none,
+    config.semanticWeight > 0
+      ? embedder.embed([analysis.text]).then(([vector]) => store.vectorSearch({ ...base, vector: vector as Float32Array }))
+      : none,
+    config.entityWeight > 0 && analysis.entities.length > 0
+      ? store.lexicalSearch({ ...base, limit: Math.min(base.limit, 50), terms: analysis.entities.map((term) => ({ term })), bm25: { k1: config.bm25K1, b: config.bm25B } })
+      : none,
+    config.temporalWeight > 0 && analysis.window !== null
+      ? store.temporalSearch({ ...base, start: analysis.window.start, end: analysis.window.end })
+      : none,
+  ]);
+  return { lexical, semantic, entity, temporal };
+}
+
+/** Reciprocal-rank fusion into candidates (the `rrf` fusion mode and single-channel baselines). */
+function rrfCandidates(channels: Record<string, ChannelHit[]>, records: Map<string, MemoryRecord>, config: RecallConfig): Candidate[] {
+  const weights: Record<string, number> = {
+    lexical: config.lexicalWeight,
+    semantic: config.semanticWeight,
+    entity: config.entityWeight,
+    temporal: config.temporalWeight,
+  };
+  const fused = reciprocalRankFusion(
+    Object.entries(channels).map(([channel, hits]) => ({ channel, weight: weights[channel] ?? 0, hits })),
+    config.rrfK,
+  );
+  const out: Candidate[] = [];
+  for (const f of fused) {
+    const record = records.get(f.id);
+    if (record === undefined || f.fused <= 0) continue;
+    out.push({ record, channels: f.channels, fused: f.fused, relevance: f.fused, neighbourhood: 0, recency: 0, importance: 0, activation: 0, score: f.fused });
+  }
+  return out;
+}
+
+/** Graph channel: memories one edge away from the strongest hits inherit part of their relevance. */
+async function addGraphNeighbours(store: Store, base: ScopedQuery, candidates: Candidate[], records: Map<string, MemoryRecord>, config: RecallConfig): Promise<Candidate[]> {
+  const top = [...candidates].sort((a, b) => b.relevance - a.relevance).slice(0, 5);
+  if (top.length === 0) return candidates;
+  const edges = await store.getEdges({ scopes: base.scopes, ids: top.map((c) => c.record.id) });
+  const atRead = base.knownAt ?? base.now;
+  const byId = new Map(candidates.map((c) => [c.record.id, c]));
+  const gains = new Map<string, number>();
+  for (const edge of edges) {
+    if (edge.recordedAt > atRead || (edge.invalidatedAt !== null && edge.invalidatedAt <= atRead)) continue;
+    if (edge.type === 'SUPERSEDES') continue; // versions of a claim, not related knowledge
+    for (const [from, to] of [[edge.fromId, edge.toId], [edge.toId, edge.fromId]] as const) {
+      const source = byId.get(from);
+      if (source === undefined || !top.includes(source)) continue;
+      gains.set(to, Math.max(gains.get(to) ?? 0, source.relevance * edge.weight));
+    }
+  }
+  const missing = [...gains.keys()].filter((id) => !byId.has(id));
+  const fetched = missing.length > 0 ? await store.getMemories(missing, base.scopes) : [];
+  for (const record of fetched) {
+    if (!isVisible(record, base, base.now)) continue;
+    records.set(record.id, record);
+    const candidate: Candidate = { record, channels: {}, fused: 0, relevance: 0, neighbourhood: 0, recency: 0, importance: 0, activation: 0, score: 0 };
+    byId.set(record.id, candidate);
+    candidates.push(candidate);
+  }
+  let rank = 0;
+  for (const [id, gain] of [...gains.entries()].sort((a, b) => b[1] - a[1])) {
+    const candidate = byId.get(id);
+    if (candidate === undefined) continue;
+    candidate.channels.graph = { rank: ++rank, score: round(gain) };
+    candidate.relevance += config.graphWeight * gain;
+  }
+  return candidates;
+}
+
+function round(value: number): number {
+  return Number(value.toFixed(6));
 }

@@ -5,6 +5,7 @@
  */
 import { EngramError, messages } from '../../core/errors.js';
 import { LAYERS, STATUSES } from '../../core/memory.js';
+import { termLength } from './sqlite-lexical.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { toEngramError } from './sqlite-errors.js';
 
@@ -124,6 +125,37 @@ export const MIGRATIONS: readonly Migration[] = [
           expires_at INTEGER NOT NULL
         ) WITHOUT ROWID;
       `);
+    },
+  },
+  {
+    version: 2,
+    name: 'thread key for conversational neighbours',
+    up(connection) {
+      // DESIGN §4: turns adjacent to strong hits in the same conversation; the key mirrors core's threadKeyOf
+      connection.exec(`
+        ALTER TABLE memories ADD COLUMN thread TEXT GENERATED ALWAYS AS (
+          coalesce(json_extract(data, '$.context.sessionId'), json_extract(provenance, '$.sources[0].conversationId'))
+        ) VIRTUAL;
+        CREATE INDEX memories_thread ON memories (scope, thread, occurred_at, id) WHERE thread IS NOT NULL;
+      `);
+    },
+  },
+  {
+    version: 3,
+    name: 'document lengths for scope-local BM25',
+    up(connection) {
+      connection.exec(`
+        ALTER TABLE memories ADD COLUMN term_count INTEGER;
+        CREATE TABLE lexical_changes (id INTEGER PRIMARY KEY AUTOINCREMENT, memory_rowid INTEGER NOT NULL);
+        CREATE TRIGGER memories_lexical_update AFTER UPDATE OF content, tags ON memories BEGIN
+          INSERT INTO lexical_changes (memory_rowid) VALUES (new.rowid);
+        END;
+        CREATE TRIGGER memories_lexical_delete AFTER DELETE ON memories BEGIN
+          INSERT INTO lexical_changes (memory_rowid) VALUES (old.rowid);
+        END;
+      `);
+      const rows = connection.all<{ rowid: number; content: string }>('SELECT rowid, content FROM memories');
+      for (const row of rows) connection.run('UPDATE memories SET term_count = ? WHERE rowid = ?', termLength(row.content), row.rowid);
     },
   },
 ];

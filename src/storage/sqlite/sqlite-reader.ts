@@ -8,12 +8,16 @@ import type {
   ChannelHit,
   LexicalQuery,
   ListQuery,
+  NeighbourQuery,
+  TemporalQuery,
   StoreReader,
   StoreStats,
   VectorQuery,
 } from '../../core/ports/store.js';
 import { assertReadScopes, assertScope, type Scope } from '../../core/scope.js';
-import { buildFtsQuery } from './fts-query.js';
+import type { AnnIndex } from './ann-index.js';
+import { LexicalStatistics, searchLexical } from './sqlite-lexical.js';
+import { readNeighbours, readTemporal } from './sqlite-context-queries.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { toEngramError } from './sqlite-errors.js';
 import { EDGE_COLUMNS, inList, memoryColumns, rowToEdge, rowToMemory, visibilityClause, type EdgeRow, type MemoryRow } from './sqlite-rows.js';
@@ -24,10 +28,23 @@ import type { VectorIndex } from './vector-index.js';
 export interface ReaderContext {
   readonly connection: SqliteConnection;
   readonly index: VectorIndex;
+  /** Approximate per-scope vector indexes, when the store has them. */
+  readonly ann: AnnIndex | undefined;
   readonly dimension: number;
   readonly memoryIndexThreshold: number;
   readonly memoryIndexWarmup: number;
   readonly assertUsable: () => void;
+}
+
+/** Scope-local BM25 statistics, cached per connection (the writer sees its own uncommitted rows). */
+const lexicalStatistics = new WeakMap<SqliteConnection, LexicalStatistics>();
+function statisticsFor(connection: SqliteConnection): LexicalStatistics {
+  let statistics = lexicalStatistics.get(connection);
+  if (statistics === undefined) {
+    statistics = new LexicalStatistics();
+    lexicalStatistics.set(connection, statistics);
+  }
+  return statistics;
 }
 
 const MEMORY_COLUMNS = memoryColumns('m');
@@ -77,27 +94,7 @@ export class SqliteReader implements StoreReader {
   }
 
   async lexicalSearch(query: LexicalQuery): Promise<ChannelHit[]> {
-    return this.read('lexical search', (connection) => {
-      const scopes = assertReadScopes(query.scopes);
-      const fts = buildFtsQuery(query.terms);
-      const limit = Math.floor(query.limit);
-      if (fts === null || !(limit > 0) || query.layers?.length === 0) return [];
-      const visibility = visibilityClause(query, query.now, 'm');
-      const layers = query.layers === undefined ? '' : ` AND ${inList('m.layer')}`;
-      const rows = connection.all<{ id: string; bm25: number }>(
-        `SELECT m.id AS id, bm25(memories_fts) AS bm25
-         FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid
-         WHERE memories_fts MATCH ? AND ${inList('m.scope')}${layers} AND ${visibility.sql}
-         ORDER BY bm25, m.rowid LIMIT ?`,
-        fts.match,
-        JSON.stringify(scopes),
-        ...(query.layers === undefined ? [] : [JSON.stringify(query.layers)]),
-        ...visibility.params,
-        limit,
-      );
-      // FTS5's bm25 is negative, lower is better; the port wants positive, higher is better
-      return rows.map((r) => ({ id: r.id, score: -r.bm25 * fts.scale }));
-    });
+    return this.read('lexical search', (connection) => searchLexical(connection, statisticsFor(connection), query));
   }
 
   async vectorSearch(query: VectorQuery): Promise<ChannelHit[]> {
@@ -109,6 +106,7 @@ export class SqliteReader implements StoreReader {
       const context: VectorSearchContext = {
         connection,
         index: this.#context.index,
+        ann: this.#context.ann,
         memoryIndexThreshold: this.#context.memoryIndexThreshold,
         memoryIndexWarmup: this.#context.memoryIndexWarmup,
         ...(pending === undefined ? {} : { pending }),
@@ -143,6 +141,14 @@ export class SqliteReader implements StoreReader {
       );
       return rows.map(rowToMemory);
     });
+  }
+
+  async getNeighbours(query: NeighbourQuery): Promise<Map<string, { before: MemoryRecord[]; after: MemoryRecord[] }>> {
+    return this.read('read neighbours', (connection) => readNeighbours(connection, query));
+  }
+
+  async temporalSearch(query: TemporalQuery): Promise<ChannelHit[]> {
+    return this.read('temporal search', (connection) => readTemporal(connection, query));
   }
 
   async findClaims(query: { scope: Scope; layers: readonly Layer[]; subjects: readonly string[]; limit: number }): Promise<MemoryRecord[]> {

@@ -2,6 +2,7 @@
  * Mapping between domain objects and rows: flat columns for what is filtered or indexed, JSON text
  * for the rest, times as integer epoch ms, booleans as 0/1. Also the SQL form of `isVisible`.
  */
+import { termLength } from './sqlite-lexical.js';
 import type { Edge, Layer, MemoryRecord, MemoryStatus, TimeFilter } from '../../core/memory.js';
 import type { MemoryPatch } from '../../core/ports/store.js';
 
@@ -39,7 +40,7 @@ export interface MemoryRow {
 const INSERT_COLUMNS = [
   'id', 'scope', 'layer', 'content', 'summary', 'tags', 'entities', 'importance', 'salience', 'surprise', 'emotion',
   'pinned', 'mention_count', 'access_count', 'last_accessed_at', 'confidence', 'status', 'provenance', 'valid_from',
-  'valid_to', 'occurred_at', 'recorded_at', 'invalidated_at', 'source_key', 'updated_at', 'data',
+  'valid_to', 'occurred_at', 'recorded_at', 'invalidated_at', 'source_key', 'updated_at', 'data', 'term_count',
 ] as const;
 
 /** Every stored column of a record, prefixed with `alias.`, for SELECTs. */
@@ -78,6 +79,7 @@ export function memoryInsertParams(record: MemoryRecord): unknown[] {
     record.sourceKey,
     record.updatedAt,
     JSON.stringify(record.data),
+    termLength(record.content),
   ];
 }
 
@@ -147,6 +149,10 @@ export function patchAssignments(patch: MemoryPatch): { sql: string; params: unk
     const [column, encode] = PATCH_COLUMNS[key];
     assignments.push(`${column} = ?`);
     params.push(encode(value));
+  }
+  if (typeof patch.content === 'string') {
+    assignments.push('term_count = ?');
+    params.push(termLength(patch.content));
   }
   return { sql: assignments.join(', '), params };
 }

@@ -33,6 +33,29 @@ export interface SqliteStoreConfig {
   readonly memoryIndexWarmup?: number;
   /** How long `recordAccess` batches before writing, in ms (default 1000). */
   readonly accessFlushMs?: number;
+  /**
+   * How scopes above `memoryIndexThreshold` are vector-searched. `'hnsw'`: an approximate HNSW index
+   * per scope (recall@10 ≥ 0.98), kept in `<path>.ann/` and rebuilt from the stored vectors in the
+   * background whenever it is missing or stale, exact search serving meanwhile; needs the optional
+   * dependency `usearch`. `'exact'`: the exact in-memory index. Default: `'hnsw'` when `usearch`
+   * loads, else `'exact'`. `:memory:` stores always use `'exact'`.
+   */
+  readonly vectorIndex?: 'exact' | 'hnsw';
+  /** Where the store reports what it does on its own, such as rebuilding a vector index (default: warnings to `console.warn`). */
+  readonly logger?: SqliteStoreLogger;
+}
+
+/**
+ * Receives the store's background events; `details` never hold memory text or vectors.
+ *
+ * @example
+ * ```ts
+ * const logger: SqliteStoreLogger = { info: () => {}, warn: (message) => process.stderr.write(`${message}\n`) };
+ * ```
+ */
+export interface SqliteStoreLogger {
+  info(message: string, details?: Readonly<Record<string, unknown>>): void;
+  warn(message: string, details?: Readonly<Record<string, unknown>>): void;
 }
 
 /** The config with defaults applied, validated and frozen. */
@@ -44,6 +67,9 @@ export interface ResolvedSqliteStoreConfig {
   readonly memoryIndexThreshold: number;
   readonly memoryIndexWarmup: number;
   readonly accessFlushMs: number;
+  /** `'auto'`: HNSW when its library loads. */
+  readonly vectorIndex: 'exact' | 'hnsw' | 'auto';
+  readonly logger: SqliteStoreLogger;
 }
 
 /** The driver's prepared statement, as far as the store uses it. */
@@ -89,6 +115,8 @@ export function resolveSqliteStoreConfig(config: SqliteStoreConfig): ResolvedSql
   if (!Number.isInteger(memoryIndexWarmup) || memoryIndexWarmup < 0) throw invalid('memoryIndexWarmup must be an integer ≥ 0', 'memoryIndexWarmup');
   const accessFlushMs = config.accessFlushMs ?? 1000;
   if (!Number.isFinite(accessFlushMs) || accessFlushMs < 0) throw invalid('accessFlushMs must be a finite number ≥ 0', 'accessFlushMs');
+  const vectorIndex = config.vectorIndex ?? 'auto';
+  if (vectorIndex !== 'exact' && vectorIndex !== 'hnsw' && vectorIndex !== 'auto') throw invalid('vectorIndex must be "exact" or "hnsw"', 'vectorIndex');
   return Object.freeze({
     path,
     embedding: Object.freeze({ name: embedding.name, dimension }),
@@ -97,8 +125,15 @@ export function resolveSqliteStoreConfig(config: SqliteStoreConfig): ResolvedSql
     memoryIndexThreshold,
     memoryIndexWarmup,
     accessFlushMs,
+    vectorIndex,
+    logger: config.logger ?? CONSOLE_WARNINGS,
   });
 }
+
+const CONSOLE_WARNINGS: SqliteStoreLogger = Object.freeze({
+  info: () => undefined,
+  warn: (message: string) => console.warn(`engram: ${message}`),
+});
 
 function invalid(summary: string, field: string): EngramError {
   return new EngramError('INVALID_INPUT', messages.invalidInput(`SQLite store config: ${summary}.`), { details: { field } });

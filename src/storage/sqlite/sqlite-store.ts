@@ -6,9 +6,14 @@
  * writer, serialised in this process by a mutex and across processes by `BEGIN IMMEDIATE`.
  * (`:memory:` has a single connection, so there reads do see an open transaction's writes.)
  */
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
 import { EngramError, messages } from '../../core/errors.js';
 import type { Store, StoreCapabilities, StoreTransaction } from '../../core/ports/store.js';
+import { assertReadScopes } from '../../core/scope.js';
 import { AccessBatch } from './access-batch.js';
+import { AnnIndex } from './ann-index.js';
+import { loadUsearch } from './ann-library.js';
 import { AsyncMutex } from './async-mutex.js';
 import { isMemoryPath, openConnection, type SqliteConnection } from './sqlite-connection.js';
 import { toEngramError } from './sqlite-errors.js';
@@ -16,6 +21,7 @@ import { assertSchemaCurrent, checkEmbeddingIdentity, migrate } from './sqlite-m
 import { SqliteReader, type ReaderContext } from './sqlite-reader.js';
 import { resolveSqliteStoreConfig, type ResolvedSqliteStoreConfig, type SqliteStoreConfig } from './sqlite-store-config.js';
 import { SqliteTransaction } from './sqlite-transaction.js';
+import { scopeSize } from './sqlite-vector-search.js';
 import { VectorIndex } from './vector-index.js';
 
 /** Flush accesses at once when this many ids are waiting. */
@@ -46,6 +52,7 @@ export class SqliteStore extends SqliteReader implements Store {
   /** Absent when opened read-only; the reader itself for `:memory:`. */
   readonly #writer: SqliteConnection | undefined;
   readonly #index: VectorIndex;
+  readonly #ann: AnnIndex | undefined;
   readonly #state: OpenState;
   readonly #mutex = new AsyncMutex();
   readonly #access = new AccessBatch();
@@ -57,15 +64,17 @@ export class SqliteStore extends SqliteReader implements Store {
     reader: SqliteConnection;
     writer: SqliteConnection | undefined;
     index: VectorIndex;
+    ann: AnnIndex | undefined;
     state: OpenState;
   }) {
-    super(readerContext(parts.config, parts.reader, parts.index, () => assertOpen(parts.state)));
+    super(readerContext(parts, parts.reader, () => assertOpen(parts.state)));
     this.#config = parts.config;
     this.#reader = parts.reader;
     this.#writer = parts.writer;
     this.#index = parts.index;
+    this.#ann = parts.ann;
     this.#state = parts.state;
-    this.capabilities = Object.freeze({ annIndex: false, multiProcess: !isMemoryPath(parts.config.path) });
+    this.capabilities = Object.freeze({ annIndex: parts.ann !== undefined, multiProcess: !isMemoryPath(parts.config.path) });
   }
 
   /** Opens (creating and migrating if needed) the store described by `config`. */
@@ -90,7 +99,8 @@ export class SqliteStore extends SqliteReader implements Store {
         if (reader !== writer) opened.push(reader);
       }
       const index = new VectorIndex(reader, embedding.dimension);
-      return new SqliteStore({ config: resolved, reader, writer, index, state: { closed: false } });
+      const ann = await openAnnIndex(resolved, reader);
+      return new SqliteStore({ config: resolved, reader, writer, index, ann, state: { closed: false } });
     } catch (error) {
       for (const connection of opened) closeQuietly(connection);
       throw toEngramError(error, 'open the store');
@@ -109,7 +119,7 @@ export class SqliteStore extends SqliteReader implements Store {
       await this.#flushAccessLocked();
       await writer.beginImmediate();
       let finished = false;
-      const context = readerContext(this.#config, writer, this.#index, () => {
+      const context = readerContext({ config: this.#config, index: this.#index, ann: this.#ann }, writer, () => {
         if (finished) throw new EngramError('INTERNAL', messages.storageUnavailable('a transaction object was used after its transaction ended'));
       });
       try {
@@ -184,6 +194,31 @@ export class SqliteStore extends SqliteReader implements Store {
     return this.#writeLocked('release a job lock', (connection) => connection.run('DELETE FROM job_locks WHERE name = ? AND owner = ?', name, owner) > 0);
   }
 
+  /**
+   * Brings the persisted approximate vector index of each listed scope that is above
+   * `memoryIndexThreshold` up to date now: builds it if missing (in a worker thread), folds in
+   * pending changes, and maps it. Searches never wait for this (they fall back to exact search while
+   * an index is not ready); call it to warm a server up or before measuring. Resolves with the scopes
+   * now served by their index; none when the store has no `annIndex`.
+   *
+   * @example
+   * ```ts
+   * const ready = await store.prepareVectorIndex(['acme/shared']);
+   * ```
+   */
+  async prepareVectorIndex(scopes: readonly string[]): Promise<string[]> {
+    assertOpen(this.#state);
+    const ann = this.#ann;
+    if (ann === undefined) return [];
+    const ready: string[] = [];
+    const threshold = this.#config.memoryIndexThreshold;
+    for (const scope of assertReadScopes(scopes)) {
+      const large = threshold !== Infinity && this.#reader.snapshot(() => scopeSize(this.#reader, scope)) > threshold;
+      if (large && (await ann.prepare(scope))) ready.push(scope);
+    }
+    return ready;
+  }
+
   /** Writes pending accesses and closes both connections. Idempotent; later calls on the store throw. */
   close(): Promise<void> {
     this.#closing ??= this.#shutDown();
@@ -197,6 +232,7 @@ export class SqliteStore extends SqliteReader implements Store {
     await this.#mutex.run(() => this.#flushAccessLocked({ rethrow: true })).catch((error: unknown) => {
       failure = error;
     });
+    await this.#ann?.close();
     if (this.#writer !== undefined && this.#writer !== this.#reader) closeQuietly(this.#writer);
     closeQuietly(this.#reader);
     if (failure !== undefined) throw failure;
@@ -265,10 +301,43 @@ export class SqliteStore extends SqliteReader implements Store {
   }
 }
 
-function readerContext(config: ResolvedSqliteStoreConfig, connection: SqliteConnection, index: VectorIndex, assertUsable: () => void): ReaderContext {
+/**
+ * The approximate index when configured (or by default) and possible: file-backed stores only, and
+ * `usearch` must load. An explicit `vectorIndex: 'hnsw'` that cannot be honoured is an error.
+ */
+async function openAnnIndex(config: ResolvedSqliteStoreConfig, reader: SqliteConnection): Promise<AnnIndex | undefined> {
+  if (config.vectorIndex === 'exact' || isMemoryPath(config.path)) return undefined;
+  const library = await loadUsearch();
+  if (library === undefined) {
+    if (config.vectorIndex === 'auto') return undefined;
+    throw new EngramError(
+      'STORAGE_UNAVAILABLE',
+      messages.storageUnavailable('vectorIndex "hnsw" needs the optional dependency usearch, which does not load here; run `npm install usearch` or use vectorIndex "exact"'),
+      { details: { vectorIndex: config.vectorIndex } },
+    );
+  }
+  return new AnnIndex({
+    library,
+    connection: reader,
+    databasePath: resolve(config.path),
+    busyTimeoutMs: config.busyTimeoutMs,
+    embedder: config.embedding,
+    readonly: config.readonly,
+    logger: config.logger,
+    threads: availableParallelism(),
+  });
+}
+
+function readerContext(
+  parts: { config: ResolvedSqliteStoreConfig; index: VectorIndex; ann: AnnIndex | undefined },
+  connection: SqliteConnection,
+  assertUsable: () => void,
+): ReaderContext {
+  const { config, index, ann } = parts;
   return {
     connection,
     index,
+    ann,
     dimension: config.embedding.dimension,
     memoryIndexThreshold: config.memoryIndexThreshold,
     memoryIndexWarmup: config.memoryIndexWarmup,

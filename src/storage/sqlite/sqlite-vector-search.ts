@@ -1,10 +1,12 @@
 /**
- * Exact k-NN by cosine similarity over the read's scopes. Small scopes are searched by sqlite-vec
- * inside SQLite, large ones by the in-memory index. Candidates are over-fetched, then filtered against
- * the database (scopes, layers, status, time); when too few survive and a source may hold more,
- * k grows and the search repeats, so inactive records never starve a result.
+ * k-NN by cosine similarity over the read's scopes. Small scopes are searched exactly by sqlite-vec
+ * inside SQLite; large ones by their approximate HNSW index when the store has one, else by the exact
+ * in-memory index. Candidates are over-fetched, then filtered against the database (scopes, layers,
+ * status, time); when too few survive and a source may hold more, k (and with it the HNSW candidate
+ * list) grows and the search repeats, so inactive records never starve a result.
  */
 import type { ChannelHit, VectorQuery } from '../../core/ports/store.js';
+import type { AnnIndex } from './ann-index.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { inList, visibilityClause } from './sqlite-rows.js';
 import { cosineSimilarity, type ScoredRow, type VectorIndex } from './vector-index.js';
@@ -17,10 +19,12 @@ export interface VectorSearchContext {
   /** Runs KNN and the post-filter: the transaction's connection inside one, so it sees its own writes. */
   readonly connection: SqliteConnection;
   readonly index: VectorIndex;
+  /** Approximate per-scope indexes; absent when the store searches exactly. */
+  readonly ann?: AnnIndex;
   readonly memoryIndexThreshold: number;
   readonly memoryIndexWarmup: number;
   /**
-   * Rowids whose vectors the open transaction wrote, by scope. The shared index knows only committed
+   * Rowids whose vectors the open transaction wrote, by scope. The shared indexes know only committed
    * vectors, so these are skipped there and scored from the transaction's connection instead.
    */
   readonly pending?: ReadonlyMap<number, string>;
@@ -28,25 +32,22 @@ export interface VectorSearchContext {
 
 interface Source {
   rows: ScoredRow[];
-  /** Fewer than k came back: this source holds nothing more. */
+  /** This source holds nothing more. */
   exhausted: boolean;
+  /** A row it did not return may still score up to this. */
+  floor: number;
 }
 
 /** Best-first hits; `scopes` are already validated and the vector's dimension checked. */
 export function searchVectors(context: VectorSearchContext, query: VectorQuery, scopes: readonly string[]): ChannelHit[] {
-  const { connection, index } = context;
+  const { connection, index, ann } = context;
   const limit = Math.floor(query.limit);
   if (!(limit > 0)) return [];
-  const { memoryIndexThreshold: threshold, memoryIndexWarmup: warmup } = context;
-  const isLarge = (scope: string): boolean =>
-    index.isLoaded(scope) ||
-    (threshold !== Infinity && index.countSearch(scope) > warmup && scopeSize(connection, scope) > threshold);
-  const inMemory = new Set(scopes.filter(isLarge));
-  for (const scope of inMemory) index.sync(scope);
+  const { exact: inMemory, approximate } = chooseIndexes(context, scopes);
   const filter = visibleFilter(query, scopes);
   let k = Math.max(limit * 2, limit + 16);
   for (;;) {
-    const small = scopes.filter((scope) => !inMemory.has(scope));
+    const small = scopes.filter((scope) => !inMemory.has(scope) && !approximate.has(scope));
     if (small.length > 0 && k > VEC0_MAX_K) {
       // sqlite-vec cannot fetch that many; these scopes are small enough to hold in memory
       for (const scope of small) {
@@ -58,16 +59,14 @@ export function searchVectors(context: VectorSearchContext, query: VectorQuery, 
     const sources: Source[] = [];
     // one KNN per scope: given several partitions at once, sqlite-vec returns k from each
     for (const scope of small) sources.push(exhaustible(knn(connection, query.vector, scope, k), k));
-    const pending = pendingIn(context.pending, inMemory);
+    const pending = pendingIn(context.pending, new Set([...inMemory, ...approximate]));
     for (const scope of inMemory) sources.push(exhaustible(index.search(scope, query.vector, k, pending), k));
-    if (pending.size > 0) sources.push({ rows: scorePending(connection, query.vector, pending), exhausted: true });
+    if (ann !== undefined) for (const scope of approximate) sources.push(ann.search(scope, query.vector, k, pending));
+    if (pending.size > 0) sources.push({ rows: scorePending(connection, query.vector, pending), exhausted: true, floor: -Infinity });
 
     // a hit is certain only if no unfinished source could still return something better
     let floor = -Infinity;
-    for (const source of sources) {
-      const last = source.rows[source.rows.length - 1];
-      if (!source.exhausted && last !== undefined) floor = Math.max(floor, last.score);
-    }
+    for (const source of sources) if (!source.exhausted) floor = Math.max(floor, source.floor);
     const candidates = mergeBest(sources);
     const visible = filter(connection, candidates.map((c) => c.rowid));
     const hits: ChannelHit[] = [];
@@ -81,11 +80,42 @@ export function searchVectors(context: VectorSearchContext, query: VectorQuery, 
   }
 }
 
-function exhaustible(rows: ScoredRow[], k: number): Source {
-  return { rows, exhausted: rows.length < k };
+/**
+ * Which scopes an in-memory index serves: those holding more than `threshold` rows. The count runs
+ * only for a scope searched more than `warmup` times or with an HNSW file on disk, and only until an
+ * index of it is loaded. A large scope uses its HNSW index when that is ready (a background build
+ * starts when it is not and the scope is warm); otherwise the exact index, or sqlite-vec while the
+ * scope is still warming up.
+ */
+function chooseIndexes(context: VectorSearchContext, scopes: readonly string[]): { exact: Set<string>; approximate: Set<string> } {
+  const { connection, index, ann, memoryIndexThreshold: threshold, memoryIndexWarmup: warmup } = context;
+  const exact = new Set<string>();
+  const approximate = new Set<string>();
+  if (threshold === Infinity) return { exact, approximate };
+  for (const scope of scopes) {
+    const warm = index.countSearch(scope) > warmup;
+    if (!index.isLoaded(scope) && ann?.isLoaded(scope) !== true) {
+      const candidate = warm || (ann?.hasFile(scope) ?? false);
+      if (!candidate || scopeSize(connection, scope) <= threshold) continue;
+    }
+    if (ann?.sync(scope, { build: warm }) === true) {
+      approximate.add(scope);
+      index.drop(scope);
+    } else if (index.isLoaded(scope) || warm) {
+      index.sync(scope);
+      exact.add(scope);
+    }
+  }
+  return { exact, approximate };
 }
 
-function scopeSize(connection: SqliteConnection, scope: string): number {
+function exhaustible(rows: ScoredRow[], k: number): Source {
+  const exhausted = rows.length < k;
+  return { rows, exhausted, floor: exhausted ? -Infinity : (rows[rows.length - 1] as ScoredRow).score };
+}
+
+/** How many records `scope` holds. */
+export function scopeSize(connection: SqliteConnection, scope: string): number {
   return connection.get<{ n: number }>('SELECT count(*) AS n FROM memories WHERE scope = ?', scope)?.n ?? 0;
 }
 

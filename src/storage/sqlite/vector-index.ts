@@ -6,6 +6,7 @@
  * not its job: callers post-filter the candidates it returns against the database.
  */
 import type { SqliteConnection } from './sqlite-connection.js';
+import { readScopeChunks, readScopeRows, readVectors, type VectorChunk } from './stored-vectors.js';
 
 /** A candidate: the memory's rowid and its cosine similarity to the query. */
 export interface ScoredRow {
@@ -32,19 +33,11 @@ interface ScopeVectors {
   highWaterMark: number;
 }
 
-interface ChunkRow {
-  size: number;
-  validity: Uint8Array;
-  rowids: Uint8Array;
-  vectors: Uint8Array;
-}
-
 export class VectorIndex {
   readonly #connection: SqliteConnection;
   readonly #dimension: number;
   readonly #scopes = new Map<string, ScopeVectors>();
   readonly #searches = new Map<string, number>();
-  #chunkLayoutKnown: boolean | undefined;
 
   /** `connection` must see committed data only (the store's read connection). */
   constructor(connection: SqliteConnection, dimension: number) {
@@ -102,71 +95,38 @@ export class VectorIndex {
     return heap.sorted();
   }
 
+  /** Forgets `scope`'s vectors (another index serves it now); it reloads on next `sync`. */
+  drop(scope: string): void {
+    this.#scopes.delete(scope);
+  }
+
   #load(scope: string): ScopeVectors {
     const state: ScopeVectors = { blocks: [], positions: new Map(), highWaterMark: 0 };
     state.highWaterMark =
       this.#connection.get<{ seq: number | null }>('SELECT max(seq) AS seq FROM vector_changes WHERE scope = ?', scope)?.seq ?? 0;
-    if (!this.#loadChunks(scope, state)) {
-      state.blocks.length = 0;
-      state.positions.clear();
-      for (const row of this.#connection.statement('SELECT rowid, embedding FROM memory_vectors WHERE scope = ?').iterate(scope)) {
-        const { rowid, embedding } = row as { rowid: number; embedding: Uint8Array };
-        this.#upsert(state, rowid, embedding);
-      }
+    const chunks = readScopeChunks(this.#connection, { scope, dimension: this.#dimension });
+    if (chunks !== undefined && chunks.every((chunk) => chunk.size < SLOT_RANGE)) {
+      for (const chunk of chunks) this.#addChunk(state, chunk);
+    } else {
+      const rows = readScopeRows(this.#connection, scope, this.#dimension);
+      for (let i = 0; i < rows.size; i++) this.#upsert(state, rows.rowids[i] as number, rows.vectors.subarray(i * this.#dimension, (i + 1) * this.#dimension));
     }
     return state;
   }
 
-  /**
-   * Fast path: reads sqlite-vec's chunk tables directly (one blob of up to 1024 vectors per chunk),
-   * ~10x faster than one row at a time. Returns false, having read nothing usable, if the layout is
-   * not the one this code knows (then the caller falls back to the public row interface).
-   */
-  #loadChunks(scope: string, state: ScopeVectors): boolean {
-    if (this.#chunkLayoutKnown === undefined) this.#chunkLayoutKnown = this.#checkChunkLayout();
-    if (!this.#chunkLayoutKnown) return false;
+  /** Adopts a chunk read from sqlite-vec as one block, without copying its vectors. */
+  #addChunk(state: ScopeVectors, chunk: VectorChunk): void {
+    const { size, rowids, vectors } = chunk;
     const dimension = this.#dimension;
-    const rows = this.#connection.statement(
-      `SELECT c.size AS size, c.validity AS validity, c.rowids AS rowids, v.vectors AS vectors
-       FROM memory_vectors_chunks c JOIN memory_vectors_vector_chunks00 v ON v.rowid = c.chunk_id
-       WHERE c.partition00 = ? ORDER BY c.chunk_id`,
-    );
-    for (const raw of rows.iterate(scope)) {
-      const chunk = raw as ChunkRow;
-      const { size } = chunk;
-      if (
-        size >= SLOT_RANGE ||
-        chunk.validity.length * 8 < size ||
-        chunk.rowids.length !== size * 8 ||
-        chunk.vectors.length !== size * dimension * 4
-      ) {
-        return false;
-      }
-      const vectors = toFloat32(chunk.vectors);
-      const ids = new DataView(chunk.rowids.buffer, chunk.rowids.byteOffset, chunk.rowids.length);
-      const rowids = new Float64Array(size);
-      const inverseNorms = new Float32Array(size);
-      const blockIndex = state.blocks.length;
-      for (let slot = 0; slot < size; slot++) {
-        const valid = ((chunk.validity[slot >> 3] as number) & (1 << (slot & 7))) !== 0;
-        if (!valid) {
-          rowids[slot] = -1;
-          continue;
-        }
-        const rowid = Number(ids.getBigInt64(slot * 8, true));
-        rowids[slot] = rowid;
-        inverseNorms[slot] = inverseNorm(vectors, slot * dimension, dimension);
-        state.positions.set(rowid, blockIndex * SLOT_RANGE + slot);
-      }
-      state.blocks.push({ vectors, rowids, inverseNorms, count: size });
+    const inverseNorms = new Float32Array(size);
+    const blockIndex = state.blocks.length;
+    for (let slot = 0; slot < size; slot++) {
+      const rowid = rowids[slot] as number;
+      if (rowid < 0) continue;
+      inverseNorms[slot] = inverseNorm(vectors, slot * dimension, dimension);
+      state.positions.set(rowid, blockIndex * SLOT_RANGE + slot);
     }
-    return true;
-  }
-
-  #checkChunkLayout(): boolean {
-    const chunks = this.#connection.get<{ sql: string }>("SELECT sql FROM sqlite_master WHERE name = 'memory_vectors_chunks'")?.sql ?? '';
-    const vectorChunks = this.#connection.get<{ sql: string }>("SELECT sql FROM sqlite_master WHERE name = 'memory_vectors_vector_chunks00'")?.sql ?? '';
-    return ['size', 'partition00', 'validity', 'rowids', 'chunk_id'].every((c) => chunks.includes(c)) && vectorChunks.includes('vectors');
+    state.blocks.push({ vectors, rowids, inverseNorms, count: size });
   }
 
   #catchUp(scope: string, state: ScopeVectors): void {
@@ -177,18 +137,17 @@ export class VectorIndex {
     );
     if (changes.length === 0) return;
     const changed = new Set(changes.map((c) => c.memory_rowid));
+    const vectors = readVectors(this.#connection, changed, this.#dimension);
     for (const rowid of changed) {
-      const row = this.#connection.get<{ embedding: Uint8Array }>('SELECT embedding FROM memory_vectors WHERE rowid = ?', BigInt(rowid));
-      if (row === undefined) this.#remove(state, rowid);
-      else this.#upsert(state, rowid, row.embedding);
+      const vector = vectors.get(rowid);
+      if (vector === undefined) this.#remove(state, rowid);
+      else this.#upsert(state, rowid, vector);
     }
     state.highWaterMark = (changes[changes.length - 1] as { seq: number }).seq;
   }
 
-  #upsert(state: ScopeVectors, rowid: number, embedding: Uint8Array): void {
+  #upsert(state: ScopeVectors, rowid: number, source: Float32Array): void {
     const dimension = this.#dimension;
-    if (embedding.length !== dimension * 4) return;
-    const source = toFloat32(embedding);
     let position = state.positions.get(rowid);
     if (position === undefined) {
       let tail = state.blocks[state.blocks.length - 1];
@@ -227,7 +186,7 @@ export function cosineSimilarity(a: Float32Array, b: Float32Array): number {
 }
 
 /** Dot product of `vectors[offset .. offset+length]` with `query`, unrolled 4-way. */
-function dot(vectors: Float32Array, offset: number, query: Float32Array, length: number): number {
+export function dot(vectors: Float32Array, offset: number, query: Float32Array, length: number): number {
   let s0 = 0;
   let s1 = 0;
   let s2 = 0;
@@ -244,15 +203,10 @@ function dot(vectors: Float32Array, offset: number, query: Float32Array, length:
   return s0 + s1 + s2 + s3;
 }
 
-function inverseNorm(vectors: Float32Array, offset: number, length: number): number {
+/** 1 / the Euclidean norm of `vectors[offset .. offset+length]` (0 for a zero vector). */
+export function inverseNorm(vectors: Float32Array, offset: number, length: number): number {
   const norm = Math.sqrt(dot(vectors, offset, vectors.subarray(offset, offset + length), length));
   return norm > 0 ? 1 / norm : 0;
-}
-
-/** A Float32Array over the blob's bytes: a view when aligned, else a copy. */
-function toFloat32(bytes: Uint8Array): Float32Array {
-  if (bytes.byteOffset % 4 === 0) return new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4);
-  return new Float32Array(new Uint8Array(bytes).buffer);
 }
 
 /** Keeps the k best (rowid, score) pairs in a binary min-heap. */

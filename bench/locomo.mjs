@@ -1,0 +1,291 @@
+#!/usr/bin/env node
+// LoCoMo retrieval evaluation (npm run bench:locomo -- --out FILE).
+// Protocol (../shared/datasets/locomo/README.md): one scope per conversation, one episodic memory per
+// turn (speaker + text, image caption appended), occurredAt = the session's date; for every question of
+// categories 1-4, recall the top k turns and score any@k, all@k and MRR. Baselines (BM25 alone, vector
+// alone, same model) run in the same process on the same data. Tuning is done on conversations 1-5
+// only; conversations 6-10 are reported separately as held out.
+import { existsSync, mkdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Engram } from '../dist/index.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const args = parseArgs(process.argv.slice(2));
+const DATA = args.data ?? join(here, '../../shared/datasets/locomo/locomo10.json');
+const EMBEDDER = args.embedder ?? 'use';
+const INGEST_VERSION = 'v3';
+const cacheDir = join(here, '.cache');
+const dbPath = join(cacheDir, `locomo-${EMBEDDER}-${INGEST_VERSION}.db`);
+const KS = [5, 10, 20];
+const CATEGORIES = [1, 2, 3, 4];
+
+const samples = JSON.parse(readFileSync(DATA, 'utf8'));
+const dropped = [];
+const lastDateOf = new Map();
+const { turnsBySample, questions } = prepare(samples);
+
+mkdirSync(cacheDir, { recursive: true });
+if (args.fresh && existsSync(dbPath)) for (const f of [dbPath, `${dbPath}-wal`, `${dbPath}-shm`]) rmSync(f, { force: true });
+const needsIngest = !existsSync(dbPath);
+const recallOverrides = args.config ? JSON.parse(args.config) : {};
+const engram = await Engram.open({ path: dbPath, embedder: EMBEDDER, workers: 2, recall: recallOverrides });
+
+let ingestPerSec = null;
+if (needsIngest) {
+  const started = performance.now();
+  let count = 0;
+  for (const [sampleId, turns] of turnsBySample) {
+    for (let i = 0; i < turns.length; i += 128) {
+      await engram.remember(turns.slice(i, i + 128).map((t) => t.input));
+      count += Math.min(128, turns.length - i);
+      process.stderr.write(`\ringest ${count} turns`);
+    }
+  }
+  ingestPerSec = count / ((performance.now() - started) / 1000);
+  process.stderr.write(`\ringested ${count} turns at ${ingestPerSec.toFixed(1)}/s\n`);
+} else {
+  const cached = existsSync(`${dbPath}.meta.json`) ? JSON.parse(readFileSync(`${dbPath}.meta.json`, 'utf8')) : {};
+  ingestPerSec = cached.ingestPerSec ?? null;
+}
+if (needsIngest) writeFileSync(`${dbPath}.meta.json`, JSON.stringify({ ingestPerSec }));
+
+// Map record ids back to dialogue ids.
+const diaOf = new Map();
+for (const sampleId of turnsBySample.keys()) {
+  let afterId;
+  for (;;) {
+    const page = await engram.store.listMemories({ scopes: [scopeOf(sampleId)], limit: 1000, ...(afterId ? { afterId } : {}) });
+    if (page.length === 0) break;
+    for (const r of page) diaOf.set(r.id, r.provenance.sources[0]?.messageId);
+    afterId = page[page.length - 1].id;
+  }
+}
+
+const methods = {
+  engram: {},
+  bm25: { weights: { semantic: 0 }, baseline: true },
+  vector: { weights: { lexical: 0 }, baseline: true },
+};
+const only = args.methods ? args.methods.split(',') : Object.keys(methods);
+const results = {};
+for (const name of only) {
+  const method = methods[name];
+  const perQuestion = [];
+  const latencies = [];
+  for (const q of questions) {
+    const started = performance.now();
+    const { hits } = await engram.recall(q.question, {
+      scopes: [scopeOf(q.sampleId)],
+      k: 20,
+      trackAccess: false,
+      referenceTime: lastDateOf.get(q.sampleId),
+      ...(method.weights ? { weights: method.weights } : {}),
+    });
+    latencies.push(performance.now() - started);
+    const ranked = hits.map((h) => diaOf.get(h.id));
+    perQuestion.push({ ...q, ranked, scores: score(ranked, q.evidence) });
+  }
+  results[name] = { perQuestion, latency: { p50: pct(latencies, 50), p95: pct(latencies, 95) } };
+  process.stderr.write(`${name}: ${fmt(aggregate(perQuestion).overall)}\n`);
+}
+
+const main = results.engram ?? results[only[0]];
+const report = {
+  dataset: 'locomo10 (categories 1-4)',
+  questions: questions.length,
+  droppedEvidence: dropped,
+  embedder: engram.embedder.name,
+  overall: aggregate(main.perQuestion).overall,
+  byCategory: aggregate(main.perQuestion).byCategory,
+  dev: aggregate(main.perQuestion.filter((q) => q.conversation <= 5)).overall,
+  heldOut: { ...aggregate(main.perQuestion.filter((q) => q.conversation > 5)).overall, byCategory: aggregate(main.perQuestion.filter((q) => q.conversation > 5)).byCategory },
+  baselines: Object.fromEntries(
+    Object.entries(results)
+      .filter(([name]) => name !== 'engram')
+      .map(([name, r]) => [name, { ...aggregate(r.perQuestion).overall, byCategory: aggregate(r.perQuestion).byCategory, heldOut: aggregate(r.perQuestion.filter((q) => q.conversation > 5)).overall, latency: r.latency }]),
+  ),
+  latency: main.latency,
+  ingestPerSec,
+  config: { ...engram.recallConfig },
+};
+await engram.close();
+
+if (args.misses) {
+  for (const q of main.perQuestion.filter((x) => x.scores.any10 === 0 && x.conversation <= 5).slice(0, Number(args.misses))) {
+    console.log(`[${q.category}] ${q.question}  evidence=${q.evidence.join(',')} got=${q.ranked.slice(0, 5).join(',')}`);
+  }
+}
+const out = args.out ?? join(here, 'results', 'locomo.json');
+mkdirSync(dirname(out), { recursive: true });
+writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+mkdirSync(join(here, 'results'), { recursive: true });
+writeFileSync(join(here, 'results', 'locomo.md'), markdown(report));
+writeFileSync(join(here, 'results', 'locomo.svg'), chart(report));
+console.log(markdown(report));
+
+// ---------------------------------------------------------------------------------------------
+
+function prepare(data) {
+  const turnsBySample = new Map();
+  const questions = [];
+  data.forEach((sample, index) => {
+    const conv = sample.conversation;
+    const known = new Set();
+    const turns = [];
+    for (let s = 1; conv[`session_${s}`] !== undefined; s += 1) {
+      const when = parseSessionDate(conv[`session_${s}_date_time`]);
+      for (const turn of conv[`session_${s}`]) {
+        known.add(turn.dia_id);
+        const caption = turn.blip_caption ? ` [shares a photo: ${turn.blip_caption}]` : '';
+        turns.push({
+          dia: turn.dia_id,
+          input: {
+            scope: scopeOf(sample.sample_id),
+            content: `${turn.speaker}: ${turn.text}${caption}`,
+            occurredAt: when,
+            source: { conversationId: sample.sample_id, messageId: turn.dia_id },
+            context: { sessionId: `${sample.sample_id}/session_${s}` },
+            perception: { people: [turn.speaker] },
+          },
+        });
+      }
+    }
+    turnsBySample.set(sample.sample_id, turns);
+    lastDateOf.set(sample.sample_id, turns.reduce((max, t) => (t.input.occurredAt && t.input.occurredAt > max ? t.input.occurredAt : max), ''));
+    for (const qa of sample.qa) {
+      if (!CATEGORIES.includes(qa.category)) continue;
+      const evidence = [];
+      for (const raw of qa.evidence ?? []) {
+        for (const part of String(raw).split(/[;,]/)) {
+          const id = normaliseDia(part.trim());
+          if (id && known.has(id)) evidence.push(id);
+          else if (part.trim()) dropped.push({ sample: sample.sample_id, evidence: part.trim() });
+        }
+      }
+      if (evidence.length === 0) {
+        dropped.push({ sample: sample.sample_id, question: qa.question, reason: 'no usable evidence' });
+        continue;
+      }
+      questions.push({ sampleId: sample.sample_id, conversation: index + 1, category: qa.category, question: qa.question, evidence: [...new Set(evidence)] });
+    }
+  });
+  return { turnsBySample, questions };
+}
+
+function normaliseDia(text) {
+  const m = /^D:?(\d+):0*(\d+)$/.exec(text.replace(/\s+/g, ''));
+  return m ? `D${Number(m[1])}:${Number(m[2])}` : null;
+}
+
+function parseSessionDate(text) {
+  const m = /(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+(\w+),?\s+(\d{4})/i.exec(text ?? '');
+  if (!m) return undefined;
+  const months = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+  let hour = Number(m[1]) % 12;
+  if (m[3].toLowerCase() === 'pm') hour += 12;
+  const month = months.indexOf(m[5].toLowerCase());
+  return new Date(Date.UTC(Number(m[6]), month, Number(m[4]), hour, Number(m[2]))).toISOString();
+}
+
+function scopeOf(sampleId) {
+  return `locomo/${sampleId.replace(/[^A-Za-z0-9_-]/g, '-')}`;
+}
+
+function score(ranked, evidence) {
+  const out = {};
+  for (const k of KS) {
+    const top = new Set(ranked.slice(0, k));
+    const found = evidence.filter((e) => top.has(e)).length;
+    out[`any${k}`] = found > 0 ? 1 : 0;
+    out[`all${k}`] = found / evidence.length;
+  }
+  const first = ranked.findIndex((r) => evidence.includes(r));
+  out.rr = first === -1 ? 0 : 1 / (first + 1);
+  return out;
+}
+
+function aggregate(perQuestion) {
+  const summarise = (list) => {
+    const n = list.length || 1;
+    const mean = (key) => Number((list.reduce((s, q) => s + q.scores[key], 0) / n).toFixed(4));
+    return { 'any@5': mean('any5'), 'any@10': mean('any10'), 'any@20': mean('any20'), 'all@10': mean('all10'), mrr: mean('rr'), n: list.length };
+  };
+  const byCategory = {};
+  for (const c of CATEGORIES) byCategory[c] = summarise(perQuestion.filter((q) => q.category === c));
+  return { overall: summarise(perQuestion), byCategory };
+}
+
+function pct(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return Number((sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0).toFixed(2));
+}
+
+function fmt(m) {
+  return `any@5 ${m['any@5']} any@10 ${m['any@10']} all@10 ${m['all@10']} mrr ${m.mrr}`;
+}
+
+function markdown(r) {
+  const row = (name, m) => `| ${name} | ${m['any@5']} | ${m['any@10']} | ${m['any@20']} | ${m['all@10']} | ${m.mrr} |`;
+  const lines = [
+    `# LoCoMo retrieval (categories 1-4, ${r.questions} questions, embedder ${r.embedder})`,
+    '',
+    '| method | any@5 | any@10 | any@20 | all@10 | MRR |',
+    '|---|---|---|---|---|---|',
+    row('**engram** (all 10)', r.overall),
+    row('engram, dev (conv 1-5)', r.dev),
+    row('engram, held out (conv 6-10)', r.heldOut),
+    ...Object.entries(r.baselines).map(([name, m]) => row(`${name} baseline (all 10)`, m)),
+    ...Object.entries(r.baselines).map(([name, m]) => row(`${name} baseline, held out`, m.heldOut)),
+    '',
+    '| category | engram any@10 | engram all@10 | engram MRR | ' + Object.keys(r.baselines).map((b) => `${b} any@10 | ${b} MRR`).join(' | ') + ' |',
+    '|---|---|---|---|' + Object.keys(r.baselines).map(() => '---|---|').join(''),
+    ...CATEGORIES.map(
+      (c) =>
+        `| ${c} ${['', 'multi-hop', 'temporal', 'open-domain', 'single-hop'][c]} (${r.byCategory[c].n}) | ${r.byCategory[c]['any@10']} | ${r.byCategory[c]['all@10']} | ${r.byCategory[c].mrr} | ` +
+        Object.values(r.baselines).map((b) => `${b.byCategory[c]['any@10']} | ${b.byCategory[c].mrr}`).join(' | ') + ' |',
+    ),
+    '',
+    `Recall latency p50 ${r.latency.p50} ms, p95 ${r.latency.p95} ms (query embedding included); ingest ${r.ingestPerSec ? r.ingestPerSec.toFixed(1) : 'n/a (cached)'} turns/s.`,
+    `Evidence ids dropped or normalised away: ${r.droppedEvidence.length}.`,
+    '',
+  ];
+  return lines.join('\n');
+}
+
+function chart(r) {
+  const methods = [['engram', r.overall], ...Object.entries(r.baselines)];
+  const metrics = ['any@5', 'any@10', 'all@10', 'mrr'];
+  const colors = ['#2563eb', '#9ca3af', '#f59e0b', '#10b981'];
+  const W = 640, H = 320, left = 50, bottom = 40, plotH = H - bottom - 30, groupW = (W - left - 20) / metrics.length, barW = groupW / (methods.length + 1);
+  let bars = '';
+  metrics.forEach((metric, mi) => {
+    methods.forEach(([name, m], i) => {
+      const v = m[metric] ?? 0;
+      const x = left + mi * groupW + i * barW + barW / 2;
+      const h = v * plotH;
+      bars += `<rect x="${x.toFixed(1)}" y="${(30 + plotH - h).toFixed(1)}" width="${(barW - 2).toFixed(1)}" height="${h.toFixed(1)}" fill="${colors[i % colors.length]}"><title>${name} ${metric} ${v}</title></rect>`;
+      bars += `<text x="${(x + barW / 2 - 1).toFixed(1)}" y="${(26 + plotH - h).toFixed(1)}" font-size="9" text-anchor="middle">${v.toFixed(2)}</text>`;
+    });
+    bars += `<text x="${(left + mi * groupW + groupW / 2).toFixed(1)}" y="${H - 20}" font-size="12" text-anchor="middle">${metric}</text>`;
+  });
+  const legend = methods.map(([name], i) => `<rect x="${left + i * 110}" y="8" width="10" height="10" fill="${colors[i % colors.length]}"/><text x="${left + i * 110 + 14}" y="17" font-size="11">${name}</text>`).join('');
+  const axis = [0, 0.25, 0.5, 0.75, 1].map((t) => `<line x1="${left}" x2="${W - 10}" y1="${30 + plotH - t * plotH}" y2="${30 + plotH - t * plotH}" stroke="#e5e7eb"/><text x="${left - 6}" y="${34 + plotH - t * plotH}" font-size="10" text-anchor="end">${t}</text>`).join('');
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif"><rect width="100%" height="100%" fill="white"/>${axis}${bars}${legend}</svg>\n`;
+}
+
+function parseArgs(argv) {
+  const out = {};
+  for (let i = 0; i < argv.length; i += 1) {
+    const a = argv[i];
+    if (!a.startsWith('--')) continue;
+    const key = a.slice(2);
+    const next = argv[i + 1];
+    if (next === undefined || next.startsWith('--')) out[key] = true;
+    else {
+      out[key] = next;
+      i += 1;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,150 @@
+// The corpora of bench/scale.mjs: N memories in one scope plus a scope holding 1% as many, with the
+// synthetic texts of bench/corpus.mjs embedded by the static table (the USE space), inserted straight
+// through the store's transaction API. Built once per size and cached under bench/.cache/ with their
+// HNSW index directory (`<db>.ann/`); the manifest keeps the build measurements (insert throughput,
+// index build time), since a cached run cannot measure them again.
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CACHE_DIR, GENERATOR_VERSION, REPO_DIR, log, memoryAt, mulberry32, since } from './lib.mjs';
+
+/** Bump when the corpus layout changes: cached scale corpora are keyed by it. */
+const SCALE_VERSION = 1;
+export const SCALE_SEED = 20_251_129;
+export const MAIN_SCOPE = 'bench/scale/main';
+/** A scope with 1% of the main scope's rows, in the same file. */
+export const SMALL_SCOPE = 'bench/scale/one-percent';
+const SMALL_SEED = SCALE_SEED + 1;
+const DAY = 86_400_000;
+const CORPUS_END = Date.parse('2025-06-01T00:00:00Z');
+/** Records per transaction while building. */
+const BATCH = 5000;
+
+export const dist = (path) => join(REPO_DIR, 'dist', path);
+
+/** Fails with a clear message when `npx tsc -p tsconfig.build.json` has not been run. */
+export function assertBuilt() {
+  if (!existsSync(dist('storage/sqlite/ann-index.js'))) {
+    throw new Error('dist/ is missing or predates the HNSW index: run `npx tsc -p tsconfig.build.json` (or `npm run build`) first.');
+  }
+}
+
+export function corpusPaths(size) {
+  const key = `scale-${size}-g${GENERATOR_VERSION}-v${SCALE_VERSION}`;
+  return { key, path: join(CACHE_DIR, `${key}.db`), manifestPath: join(CACHE_DIR, `${key}.json`) };
+}
+
+export function readManifest(size) {
+  const { path, manifestPath } = corpusPaths(size);
+  return existsSync(path) && existsSync(manifestPath) ? JSON.parse(readFileSync(manifestPath, 'utf8')) : undefined;
+}
+
+/** Records extra measurements (e.g. the index build) in the corpus manifest. */
+export function updateManifest(size, fields) {
+  const { manifestPath } = corpusPaths(size);
+  const manifest = { ...JSON.parse(readFileSync(manifestPath, 'utf8')), ...fields };
+  writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+  return manifest;
+}
+
+/** The cached corpus of `size`, built first when missing. Returns `{ path, manifest }`. */
+export async function ensureScaleCorpus(size) {
+  assertBuilt();
+  mkdirSync(CACHE_DIR, { recursive: true });
+  const { key, path, manifestPath } = corpusPaths(size);
+  const cached = readManifest(size);
+  if (cached !== undefined) return { path, manifest: cached };
+  const building = join(CACHE_DIR, `${key}.${process.pid}.building.db`);
+  removeDatabase(building);
+  const small = Math.max(1, Math.round(size / 100));
+  log(`building scale corpus ${key}: ${size} + ${small} memories`);
+  const start = performance.now();
+  const stats = await build(building, size, small);
+  await checkpoint(building);
+  removeDatabase(path);
+  rmSync(`${path}.ann`, { recursive: true, force: true });
+  renameSync(building, path);
+  removeDatabase(building);
+  const manifest = {
+    key,
+    size,
+    smallSize: small,
+    mainScope: MAIN_SCOPE,
+    smallScope: SMALL_SCOPE,
+    embedderName: stats.embedderName,
+    records: stats.records,
+    inactive: stats.inactive,
+    embedSeconds: round(stats.embedMs / 1000),
+    insertSeconds: round(stats.insertMs / 1000),
+    insertPerSecond: Math.round(stats.records / (stats.insertMs / 1000)),
+    buildSeconds: round(since(start) / 1000),
+    builtAt: new Date().toISOString(),
+  };
+  writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+  log(`built ${key}: ${manifest.records} records in ${manifest.buildSeconds} s (${manifest.insertPerSecond} inserts/s)`);
+  return { path, manifest };
+}
+
+const round = (x) => Math.round(x * 1000) / 1000;
+
+async function build(path, size, small) {
+  const { openSqliteStore } = await import(dist('storage/sqlite/index.js'));
+  const { buildRecord } = await import(dist('core/write/new-record.js'));
+  const { StaticEmbedder } = await import(dist('embeddings/static/index.js'));
+  const embedder = StaticEmbedder.create();
+  const rng = mulberry32(SCALE_SEED);
+  const store = await openSqliteStore({ path, embedding: { name: embedder.name, dimension: embedder.dimension }, vectorIndex: 'exact' });
+  let records = 0;
+  let inactive = 0;
+  let embedMs = 0;
+  let insertMs = 0;
+  try {
+    for (let from = 0; from < size; from += BATCH) {
+      const to = Math.min(size, from + BATCH);
+      const items = [];
+      for (let i = from; i < to; i++) items.push({ scope: MAIN_SCOPE, memory: memoryAt(SCALE_SEED, i), at: i / size });
+      // the small scope grows along, so both have the same mix of ages
+      for (let j = Math.floor((small * from) / size); j < Math.floor((small * to) / size); j++) {
+        items.push({ scope: SMALL_SCOPE, memory: memoryAt(SMALL_SEED, j), at: j / small });
+      }
+      let start = performance.now();
+      const vectors = await embedder.embed(items.map((item) => item.memory.content));
+      embedMs += since(start);
+      const batch = items.map(({ scope, memory, at }, index) => {
+        const recordedAt = CORPUS_END - 365 * DAY + Math.floor(at * 365 * DAY);
+        const input = { scope, content: memory.content, layer: memory.layer, tags: memory.tags };
+        if (memory.layer === 'episodic') input.occurredAt = recordedAt - Math.floor(rng() * 2 * DAY);
+        const importance = Math.round(rng() * 100) / 100;
+        const record = buildRecord(input, { entities: memory.entities, importance, emotion: null, salience: importance, surprise: 0.5 }, recordedAt);
+        const fate = rng();
+        // a few records are no longer current, so the visibility post-filter has work to do
+        if (fate < 0.02) Object.assign(record, { status: 'superseded', validTo: recordedAt + DAY, invalidatedAt: recordedAt + DAY });
+        else if (fate < 0.03) record.status = 'decayed';
+        if (fate < 0.03) inactive++;
+        return { record, embedding: vectors[index] };
+      });
+      start = performance.now();
+      await store.transaction((tx) => tx.insertMemories(batch));
+      insertMs += since(start);
+      records += batch.length;
+      if ((from / BATCH) % 20 === 0 || to >= size) {
+        log(`  ${records} records (embed ${(embedMs / 1000).toFixed(1)} s, insert ${(insertMs / 1000).toFixed(1)} s)`);
+      }
+    }
+  } finally {
+    await store.close();
+    await embedder.close?.();
+  }
+  return { embedderName: embedder.name, records, inactive, embedMs, insertMs };
+}
+
+/** Folds the WAL into the main file so the corpus is one file. */
+async function checkpoint(path) {
+  const { default: Database } = await import('better-sqlite3');
+  const db = new Database(path);
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.close();
+}
+
+function removeDatabase(path) {
+  for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
+}

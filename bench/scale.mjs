@@ -1,0 +1,296 @@
+#!/usr/bin/env node
+// Scale: `npm run bench:scale [-- --sizes 10000,100000,1000000 --queries 200]`.
+//
+// For each size N, a corpus of N memories in one scope plus a scope with 1% as many (bench/scale-corpus.mjs,
+// built once and cached with its HNSW index under bench/.cache/). Then, each in its own child process
+// so RSS is its own:
+//   exact       the exact in-memory index: load time, vector search latency, the ground-truth top 10s;
+//   sqlite-vec  exact k-NN inside SQLite (sizes up to --sqlite-vec-max);
+//   hnsw        the HNSW index: build (first run) or open, search latency, recall@10 against exact for
+//               the main scope and, forced through its own index, the 1% scope; then the full engine
+//               (EngramCore + StaticEmbedder, default store settings) recall latency, query embedding
+//               included;
+//   use         the full model's query embedding alone (UseEmbedder), once.
+// Prints tables, writes bench/results/scale.json and bench/results/scale.svg.
+import { spawn } from 'node:child_process';
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { CACHE_DIR, RESULTS_DIR, fileBytes, log, makeQueries, mb, parseSizes, peakRss, percentiles, printTable, since, writeResult } from './lib.mjs';
+import { MAIN_SCOPE, SMALL_SCOPE, SCALE_SEED, assertBuilt, dist, ensureScaleCorpus, readManifest, updateManifest } from './scale-corpus.mjs';
+import { renderScaleChart } from './scale-chart.mjs';
+
+const QUERY_SEED = 4242;
+const WARMUP_SEED = 4343;
+/** Targets of the retrieval issue: engine recall with the static embedder, query embedding included. */
+const TARGETS = [
+  { size: 100_000, p50: 10, p95: 25 },
+  { size: 1_000_000, p50: 30 },
+];
+
+const { values: args } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: '10000,100000,1000000' },
+    queries: { type: 'string', default: '200' },
+    // exact search at 1M takes ~0.5 s a query in JS: fewer queries there
+    'exact-queries-1m': { type: 'string', default: '60' },
+    'sqlite-vec-max': { type: 'string', default: '100000' },
+    k: { type: 'string', default: '10' },
+    'skip-use': { type: 'boolean', default: false },
+    case: { type: 'string' },
+  },
+});
+
+async function main() {
+  assertBuilt();
+  const started = performance.now();
+  const sizes = parseSizes(args.sizes);
+  const queries = Number(args.queries);
+  const k = Number(args.k);
+  const cases = [];
+  for (const size of sizes) {
+    const corpus = await ensureScaleCorpus(size);
+    const exactQueries = size >= 1_000_000 ? Math.min(queries, Number(args['exact-queries-1m'])) : queries;
+    log(`size ${size}: exact in-memory index (${exactQueries} queries)`);
+    const exact = await runChild({ mode: 'exact', size, path: corpus.path, queries: exactQueries, k });
+    let sqliteVec = null;
+    if (size <= Number(args['sqlite-vec-max'])) {
+      log(`size ${size}: sqlite-vec`);
+      sqliteVec = await runChild({ mode: 'sqlite-vec', size, path: corpus.path, queries: Math.min(queries, 100), k });
+    }
+    log(`size ${size}: HNSW index`);
+    const truthPath = join(CACHE_DIR, `scale-truth-${size}-${process.pid}.json`);
+    writeFileSync(truthPath, JSON.stringify(exact.truth));
+    const hnsw = await runChild({ mode: 'hnsw', size, path: corpus.path, queries, k, truthPath });
+    if (hnsw.build !== null) updateManifest(size, { annBuild: hnsw.build });
+    const manifest = readManifest(size);
+    delete exact.truth;
+    cases.push({
+      size,
+      corpus: manifest,
+      dbMb: mb(fileBytes(corpus.path)),
+      annMb: mb(directoryBytes(`${corpus.path}.ann`)),
+      exact,
+      sqliteVec,
+      hnsw,
+    });
+  }
+  let use = null;
+  if (!args['skip-use']) {
+    log('full model (UseEmbedder): query embedding alone');
+    use = await runChild({ mode: 'use', queries: Math.min(queries, 100) });
+  }
+  const seconds = since(started) / 1000;
+  report(cases, use, seconds);
+}
+
+function runChild(spec) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--case', JSON.stringify(spec)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`case ${spec.mode}/${spec.size} exited with ${code}`));
+      resolve(JSON.parse(out.trim().split('\n').pop()));
+    });
+  });
+}
+
+function directoryBytes(path) {
+  try {
+    return readdirSync(path).reduce((sum, name) => sum + statSync(join(path, name)).size, 0);
+  } catch {
+    return 0;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------- child
+
+async function measure(spec) {
+  const { openSqliteStore } = await import(dist('storage/sqlite/index.js'));
+  const { StaticEmbedder } = await import(dist('embeddings/static/index.js'));
+  if (spec.mode === 'use') return measureUse(spec);
+  const rss = peakRss();
+  const embedder = StaticEmbedder.create();
+  await embedder.warmUp();
+  const texts = makeQueries({ seed: QUERY_SEED, count: spec.queries, corpusSeed: SCALE_SEED, corpusSize: spec.size }).map((q) => q.text);
+  const warmups = makeQueries({ seed: WARMUP_SEED, count: 10, corpusSeed: SCALE_SEED, corpusSize: spec.size }).map((q) => q.text);
+  const vectors = await embedder.embed(texts);
+  const warmupVectors = await embedder.embed(warmups);
+  const embedding = { name: embedder.name, dimension: embedder.dimension };
+  const logger = { info: (message) => log(`  store: ${message}`), warn: (message) => log(`  store warning: ${message}`) };
+  const now = Date.now();
+  const search = (store, vector, scopes = [MAIN_SCOPE]) => store.vectorSearch({ scopes, now, limit: spec.k, vector });
+  const time = async (fn, list) => {
+    const times = [];
+    const results = [];
+    for (const item of list) {
+      const t = performance.now();
+      results.push(await fn(item));
+      times.push(since(t));
+    }
+    rss.sample();
+    return { latency: percentiles(times), results };
+  };
+  const result = { mode: spec.mode, size: spec.size, queries: spec.queries };
+
+  if (spec.mode === 'exact' || spec.mode === 'sqlite-vec') {
+    const config = spec.mode === 'exact' ? { vectorIndex: 'exact', memoryIndexThreshold: 0, memoryIndexWarmup: 0 } : { memoryIndexThreshold: Infinity };
+    const store = await openSqliteStore({ path: spec.path, embedding, logger, ...config });
+    let start = performance.now();
+    await search(store, warmupVectors[0]);
+    result.firstSearchMs = since(start);
+    for (const vector of warmupVectors.slice(1)) await search(store, vector);
+    const main = await time((vector) => search(store, vector), vectors);
+    result.search = main.latency;
+    if (spec.mode === 'exact') {
+      result.truth = {
+        main: main.results.map((hits) => hits.map((h) => h.id)),
+        small: (await time((vector) => search(store, vector, [SMALL_SCOPE]), vectors)).results.map((hits) => hits.map((h) => h.id)),
+      };
+      result.engine = await engineRecall({ store, embedder, texts: texts.slice(0, spec.size >= 1_000_000 ? 30 : texts.length), warmups, k: spec.k, time });
+    }
+    await store.close();
+  } else {
+    const truth = JSON.parse((await import('node:fs')).readFileSync(spec.truthPath, 'utf8'));
+    // threshold 0: the 1% scope gets its own index too, so its recall can be measured
+    const store = await openSqliteStore({ path: spec.path, embedding, logger, vectorIndex: 'hnsw', memoryIndexThreshold: 0, memoryIndexWarmup: 0 });
+    const built = !(await import('node:fs')).existsSync(`${spec.path}.ann`);
+    let start = performance.now();
+    await store.prepareVectorIndex([MAIN_SCOPE, SMALL_SCOPE]);
+    const prepareSeconds = since(start) / 1000;
+    result.build = built ? { seconds: Math.round(prepareSeconds * 10) / 10, threads: (await import('node:os')).availableParallelism() } : null;
+    await store.close();
+    // a fresh store: what opening a persisted index costs (checksum, memory map, catch-up)
+    const reopened = await openSqliteStore({ path: spec.path, embedding, logger, vectorIndex: 'hnsw', memoryIndexThreshold: 0, memoryIndexWarmup: 0 });
+    start = performance.now();
+    await search(reopened, warmupVectors[0]);
+    result.firstSearchMs = since(start);
+    for (const vector of warmupVectors.slice(1)) await search(reopened, vector);
+    const main = await time((vector) => search(reopened, vector), vectors);
+    result.search = main.latency;
+    result.recall = recallAt(main.results, truth.main, spec.k);
+    const small = await time((vector) => search(reopened, vector, [SMALL_SCOPE]), vectors);
+    result.smallSearch = small.latency;
+    result.smallRecall = recallAt(small.results, truth.small, spec.k);
+    await reopened.close();
+    // the engine with default store settings (HNSW above 20k rows, exact sqlite-vec below)
+    const store2 = await openSqliteStore({ path: spec.path, embedding, logger });
+    result.engine = await engineRecall({ store: store2, embedder, texts, warmups, k: spec.k, time });
+    await store2.close();
+  }
+  result.peakRssMb = rss.stop();
+  return result;
+}
+
+async function engineRecall({ store, embedder, texts, warmups, k, time }) {
+  const { EngramCore } = await import(dist('core/engine.js'));
+  const engram = new EngramCore({ store, embedder });
+  const options = { scopes: [MAIN_SCOPE], k, trackAccess: false };
+  for (const text of warmups) await engram.recall(text, options);
+  const recall = await time((text) => engram.recall(text, options), texts);
+  const embed = await time((text) => embedder.embed([text]), texts);
+  return { queries: texts.length, recall: recall.latency, embed: embed.latency, meanHits: recall.results.reduce((a, r) => a + r.hits.length, 0) / texts.length };
+}
+
+async function measureUse(spec) {
+  const { UseEmbedder } = await import(dist('embeddings/use/index.js'));
+  const texts = makeQueries({ seed: QUERY_SEED, count: spec.queries, corpusSeed: SCALE_SEED, corpusSize: 100_000 }).map((q) => q.text);
+  let start = performance.now();
+  const embedder = UseEmbedder.create({ workers: 0 });
+  await embedder.warmUp();
+  const loadMs = since(start);
+  for (const text of texts.slice(0, 10)) await embedder.embed([text]);
+  const times = [];
+  for (const text of texts) {
+    start = performance.now();
+    await embedder.embed([text]);
+    times.push(since(start));
+  }
+  await embedder.close?.();
+  return { mode: 'use', embedder: embedder.name, loadMs, embed: percentiles(times) };
+}
+
+function recallAt(results, truth, k) {
+  let found = 0;
+  let total = 0;
+  results.forEach((hits, i) => {
+    const expected = new Set(truth[i] ?? []);
+    total += Math.min(k, expected.size);
+    for (const hit of hits.slice(0, k)) if (expected.has(hit.id)) found++;
+  });
+  return total === 0 ? null : Math.round((found / total) * 10000) / 10000;
+}
+
+// --------------------------------------------------------------------------------------------- report
+
+function report(cases, use, seconds) {
+  printTable('corpus (cached after the first run; insert = store transactions of 5000 records, embedding excluded)', [
+    ['memories', 'size', 0], ['1% scope', 'small', 0], ['inserts/s', 'ips', 0], ['insert s', 'ins', 1], ['embed s', 'emb', 1],
+    ['HNSW build s', 'build', 1], ['db MB', 'db', 0], ['ann MB', 'ann', 0],
+  ], cases.map((c) => ({
+    size: c.size, small: c.corpus.smallSize, ips: c.corpus.insertPerSecond, ins: c.corpus.insertSeconds, emb: c.corpus.embedSeconds,
+    build: c.corpus.annBuild?.seconds, db: c.dbMb, ann: c.annMb,
+  })));
+
+  printTable('vector search of the main scope, ms (store.vectorSearch, k=10, visibility post-filter included)', [
+    ['memories', 'size', 0],
+    ['sqlite-vec p50', 'v50', 2], ['p95', 'v95', 2],
+    ['exact p50', 'e50', 2], ['p95', 'e95', 2], ['p99', 'e99', 2], ['first', 'efirst', 0],
+    ['HNSW p50', 'h50', 2], ['p95', 'h95', 2], ['p99', 'h99', 2], ['first', 'hfirst', 1],
+    ['recall@10', 'recall', 4], ['1% scope recall@10', 'small', 4],
+    ['RSS exact MB', 'erss', 0], ['RSS HNSW MB', 'hrss', 0],
+  ], cases.map((c) => ({
+    size: c.size,
+    v50: c.sqliteVec?.search.p50, v95: c.sqliteVec?.search.p95,
+    e50: c.exact.search.p50, e95: c.exact.search.p95, e99: c.exact.search.p99, efirst: c.exact.firstSearchMs,
+    h50: c.hnsw.search.p50, h95: c.hnsw.search.p95, h99: c.hnsw.search.p99, hfirst: c.hnsw.firstSearchMs,
+    recall: c.hnsw.recall, small: c.hnsw.smallRecall,
+    erss: c.exact.peakRssMb, hrss: c.hnsw.peakRssMb,
+  })));
+
+  printTable('engine recall, ms (EngramCore.recall k=10, StaticEmbedder query embedding included)', [
+    ['memories', 'size', 0], ['default p50', 'd50', 2], ['p95', 'd95', 2], ['p99', 'd99', 2],
+    ['exact p50', 'x50', 2], ['p95', 'x95', 2], ['embed p50', 'emb', 3], ['target', 'target'],
+  ], cases.map((c) => ({
+    size: c.size,
+    d50: c.hnsw.engine.recall.p50, d95: c.hnsw.engine.recall.p95, d99: c.hnsw.engine.recall.p99,
+    x50: c.exact.engine.recall.p50, x95: c.exact.engine.recall.p95, emb: c.hnsw.engine.embed.p50,
+    target: verdict(c),
+  })));
+  if (use !== null) {
+    process.stdout.write(`\nfull model (${use.embedder}) query embedding alone: p50 ${use.embed.p50.toFixed(1)} ms, p95 ${use.embed.p95.toFixed(1)} ms (model load ${Math.round(use.loadMs)} ms)\n`);
+  }
+  process.stdout.write(`whole run: ${(seconds / 60).toFixed(1)} min\n`);
+  const path = writeResult('scale', {
+    options: { sizes: args.sizes, queries: Number(args.queries), k: Number(args.k), exactQueries1m: Number(args['exact-queries-1m']) },
+    targets: TARGETS,
+    runMinutes: Math.round((seconds / 60) * 10) / 10,
+    cases,
+    use,
+  });
+  const svg = renderScaleChart(cases, TARGETS);
+  writeFileSync(join(RESULTS_DIR, 'scale.svg'), svg);
+  log(`wrote ${path} and ${join(RESULTS_DIR, 'scale.svg')}`);
+}
+
+function verdict(c) {
+  const target = TARGETS.find((t) => t.size === c.size);
+  if (target === undefined) return '–';
+  const { p50, p95 } = c.hnsw.engine.recall;
+  const ok = p50 <= target.p50 && (target.p95 === undefined || p95 <= target.p95);
+  return `${ok ? 'MET' : 'MISSED'} (p50 ≤ ${target.p50}${target.p95 === undefined ? '' : `, p95 ≤ ${target.p95}`})`;
+}
+
+// last, so every helper above is initialised before a case or the main run starts
+if (args.case !== undefined) {
+  const result = await measure(JSON.parse(args.case));
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  process.exit(0);
+} else {
+  await main();
+}

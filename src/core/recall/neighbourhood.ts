@@ -1,0 +1,76 @@
+/**
+ * Conversational neighbourhood (DESIGN §4, issue "retrieval"): evidence is often the turn next to the
+ * keyword match — the reply to a question, the photo someone shares. A turn that is only a question
+ * hands part of its relevance to the turn after it, and every turn gains a share of its neighbours'.
+ */
+import type { MemoryRecord } from '../memory.js';
+import type { ScopedQuery, Store } from '../ports/store.js';
+import { questionShare } from './query-analysis.js';
+import type { RecallConfig } from './recall-config.js';
+import type { Candidate } from './scoring.js';
+
+/** How many of the strongest candidates have their neighbours read. */
+const ANCHORS = 60;
+
+export interface NeighbourhoodInput {
+  store: Store;
+  base: ScopedQuery;
+  candidates: Candidate[];
+  records: Map<string, MemoryRecord>;
+  config: RecallConfig;
+  /** Fused score of a memory no channel returned. */
+  absent: number;
+}
+
+/** Adjusts relevance by question hand-off and adjacent turns; may add adjacent turns as candidates. */
+export async function applyNeighbourhood(input: NeighbourhoodInput): Promise<Candidate[]> {
+  const { store, base, records, config } = input;
+  const candidates = input.candidates;
+  if (config.neighbourWeight <= 0 && config.questionForward <= 0 && config.questionPenalty <= 0) return candidates;
+  const anchors = [...candidates].sort((a, b) => b.fused - a.fused).slice(0, ANCHORS);
+  const neighbours = await store.getNeighbours({ ...base, ids: anchors.map((c) => c.record.id), window: 1 });
+  const byId = new Map(candidates.map((c) => [c.record.id, c]));
+  const prev = new Map<string, string>();
+  const next = new Map<string, string>();
+  for (const [id, { before, after }] of neighbours) {
+    const p = before[before.length - 1];
+    const n = after[0];
+    if (p !== undefined) {
+      prev.set(id, p.id);
+      next.set(p.id, id);
+      addCandidate(p, byId, candidates, records, input.absent);
+    }
+    if (n !== undefined) {
+      next.set(id, n.id);
+      prev.set(n.id, id);
+      addCandidate(n, byId, candidates, records, input.absent);
+    }
+  }
+  const fusedOf = (id: string | undefined) => (id === undefined ? 0 : (byId.get(id)?.fused ?? input.absent));
+  const questionOf = new Map(candidates.map((c) => [c.record.id, questionShare(c.record.content)]));
+  const adjusted = new Map<string, number>();
+  for (const c of candidates) {
+    const id = c.record.id;
+    const before = prev.get(id);
+    const handedOver = before === undefined ? 0 : config.questionForward * (questionOf.get(before) ?? 0) * fusedOf(before);
+    adjusted.set(id, c.fused * (1 - config.questionPenalty * (questionOf.get(id) ?? 0)) + handedOver);
+  }
+  for (const c of candidates) {
+    const id = c.record.id;
+    const p = prev.get(id);
+    const n = next.get(id);
+    const around = (p === undefined ? 0 : (adjusted.get(p) ?? input.absent)) + (n === undefined ? 0 : (adjusted.get(n) ?? input.absent));
+    const own = adjusted.get(id) ?? 0;
+    c.neighbourhood = own - c.fused + config.neighbourWeight * around;
+    c.relevance = own + config.neighbourWeight * around;
+  }
+  return candidates;
+}
+
+function addCandidate(record: MemoryRecord, byId: Map<string, Candidate>, candidates: Candidate[], records: Map<string, MemoryRecord>, fused: number): void {
+  if (byId.has(record.id)) return;
+  records.set(record.id, record);
+  const candidate: Candidate = { record, channels: {}, fused, relevance: fused, neighbourhood: 0, recency: 0, importance: 0, activation: 0, score: 0 };
+  byId.set(record.id, candidate);
+  candidates.push(candidate);
+}

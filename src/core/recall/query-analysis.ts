@@ -1,0 +1,40 @@
+/**
+ * What a query asks for, read once per recall: its content terms, named entities, a date window,
+ * its mood, and whether it is a question.
+ */
+import { analyzeEmotion, type EmotionAnalysis } from '../write/salience/index.js';
+import { contentTerms, extractEntities, parseTemporalExpression } from '../text/index.js';
+
+export interface QueryAnalysis {
+  text: string;
+  /** Distinct content terms (stop words removed), in order. */
+  terms: string[];
+  /** Normalised named entities. */
+  entities: string[];
+  /** A date window the query names, relative to the reference time. */
+  window: { start: number; end: number; text: string } | null;
+  emotion: EmotionAnalysis;
+}
+
+/** Analyses a query against a reference time (the caller's "now"). */
+export function analyzeQuery(text: string, referenceTime: number): QueryAnalysis {
+  return {
+    text,
+    terms: [...new Set(contentTerms(text))].slice(0, 64),
+    entities: extractEntities(text),
+    window: parseTemporalExpression(text, referenceTime),
+    emotion: analyzeEmotion(text),
+  };
+}
+
+/**
+ * How much of a memory is only a question (1 = nothing but a question, 0.5 = mostly, 0 = not one):
+ * a question holds no answer, the turn after it usually does.
+ */
+export function questionShare(content: string): number {
+  const body = content.replace(/\[[^\]]*\]\s*$/, '').trim();
+  if (!body.endsWith('?')) return 0;
+  const sentences = body.split(/(?<=[.!?])\s+/).filter((s) => s.length > 3);
+  const statements = sentences.filter((s) => !s.endsWith('?')).length;
+  return statements <= 1 ? 1 : 0.5;
+}

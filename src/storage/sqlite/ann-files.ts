@@ -1,0 +1,275 @@
+/**
+ * The ANN index on disk, in `<database>.ann/`: per scope (named by a hash of the scope) one JSON
+ * manifest and the index file it names. Files are only ever written under a temporary name, flushed,
+ * then renamed, and a new index gets a new file name before the manifest points to it, so a process
+ * killed at any moment leaves the previous manifest and its file intact. A build lock file keeps
+ * processes from building the same scope twice at once; a dead holder's lock is taken over.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import * as zlib from 'node:zlib';
+import type { AnnParameters } from './ann-library.js';
+
+/** Bump when the manifest or file layout changes: older files are then rebuilt. */
+const FORMAT = 1;
+/** A build lock older than this is taken over even if its holder seems alive. */
+const LOCK_STALE_MS = 6 * 60 * 60_000;
+/** Leftover temporary files older than this are removed. */
+const TEMPORARY_STALE_MS = 60 * 60_000;
+const READ_BLOCK = 8 << 20;
+
+/** Everything needed to decide whether an index file can serve a scope, and from where to catch up. */
+export interface AnnManifest {
+  readonly format: number;
+  readonly library: 'usearch';
+  readonly scope: string;
+  readonly embedder: { readonly name: string; readonly dimension: number };
+  readonly parameters: Omit<AnnParameters, 'expansionSearch'>;
+  /** Identifies the database (its creation time), so a recreated file at the same path never matches. */
+  readonly databaseId: string;
+  /** The last `vector_changes.seq` of this scope folded into the file (0: none). */
+  readonly highWaterMark: number;
+  /** `memory_rowid` of that change, to check that the log is still the one the file was built from. */
+  readonly highWaterRowid: number;
+  readonly count: number;
+  /** The index file's name inside the directory. */
+  readonly file: string;
+  readonly bytes: number;
+  /** `crc32:<hex>` of the index file. */
+  readonly checksum: string;
+  readonly builtAt: string;
+}
+
+/** The manifest fields a builder supplies; the rest is filled in on save. */
+export type AnnManifestFields = Omit<AnnManifest, 'format' | 'library' | 'scope' | 'file' | 'bytes' | 'checksum' | 'builtAt'>;
+
+export class AnnFiles {
+  readonly directory: string;
+  readonly #keys = new Map<string, string>();
+
+  constructor(directory: string) {
+    this.directory = directory;
+  }
+
+  /** The manifest of `scope`, or `undefined` when missing or unreadable (then the scope is rebuilt). */
+  readManifest(scope: string): AnnManifest | undefined {
+    try {
+      const manifest = JSON.parse(readFileSync(this.#manifestPath(scope), 'utf8')) as AnnManifest;
+      return manifest.format === FORMAT && manifest.scope === scope ? manifest : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Does `scope` have a manifest (cheap: no read)? */
+  hasManifest(scope: string): boolean {
+    try {
+      return statSync(this.#manifestPath(scope)).isFile();
+    } catch {
+      return false;
+    }
+  }
+
+  indexPath(manifest: AnnManifest): string {
+    return join(this.directory, manifest.file);
+  }
+
+  /** Whether the index file exists with the recorded size and checksum (a corrupt file must never reach the native loader). */
+  verify(manifest: AnnManifest): boolean {
+    try {
+      const path = this.indexPath(manifest);
+      return statSync(path).size === manifest.bytes && checksum(path) === manifest.checksum;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Saves an index through `save(path)` under a fresh file name, then points the scope's manifest to
+   * it and removes the scope's older index files. Returns the new manifest.
+   */
+  publish(scope: string, fields: AnnManifestFields, save: (path: string) => void): AnnManifest {
+    mkdirSync(this.directory, { recursive: true });
+    const key = scopeKey(scope);
+    const file = `${key}.${Date.now().toString(36)}-${randomBytes(4).toString('hex')}.usearch`;
+    const temporary = this.#temporaryPath(file);
+    try {
+      save(temporary);
+      syncFile(temporary);
+      const manifest: AnnManifest = {
+        format: FORMAT,
+        library: 'usearch',
+        scope,
+        ...fields,
+        file,
+        bytes: statSync(temporary).size,
+        checksum: checksum(temporary),
+        builtAt: new Date().toISOString(),
+      };
+      renameSync(temporary, join(this.directory, file));
+      this.#writeAtomically(this.#manifestPath(scope), `${JSON.stringify(manifest, null, 2)}\n`);
+      this.#removeOlderFiles(key, file);
+      return manifest;
+    } finally {
+      rmSync(temporary, { force: true });
+    }
+  }
+
+  /**
+   * Takes the build lock of `scope`: a release function, or `undefined` while another live builder
+   * holds it. A lock whose process is gone (same host) or that is older than hours is taken over.
+   */
+  tryLock(scope: string): (() => void) | undefined {
+    mkdirSync(this.directory, { recursive: true });
+    const path = join(this.directory, `${scopeKey(scope)}.lock`);
+    const token = `${hostname()} ${process.pid} ${Date.now()} ${randomBytes(4).toString('hex')}`;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        const fd = openSync(path, 'wx');
+        try {
+          writeSync(fd, token);
+        } finally {
+          closeSync(fd);
+        }
+        return () => {
+          try {
+            if (readFileSync(path, 'utf8') === token) rmSync(path, { force: true });
+          } catch {
+            // already gone
+          }
+        };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || !isStaleLock(path)) return undefined;
+        rmSync(path, { force: true });
+      }
+    }
+    return undefined;
+  }
+
+  /** Removes temporary files that a killed builder left behind. */
+  removeLeftovers(): void {
+    let names: string[];
+    try {
+      names = readdirSync(this.directory);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (!name.includes('.tmp-')) continue;
+      const path = join(this.directory, name);
+      try {
+        if (Date.now() - statSync(path).mtimeMs > TEMPORARY_STALE_MS) rmSync(path, { force: true });
+      } catch {
+        // removed meanwhile
+      }
+    }
+  }
+
+  #manifestPath(scope: string): string {
+    let key = this.#keys.get(scope);
+    if (key === undefined) {
+      key = scopeKey(scope);
+      this.#keys.set(scope, key);
+    }
+    return join(this.directory, `${key}.json`);
+  }
+
+  #temporaryPath(name: string): string {
+    return join(this.directory, `${name}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+  }
+
+  #writeAtomically(path: string, text: string): void {
+    const temporary = this.#temporaryPath(path.slice(this.directory.length + 1));
+    try {
+      const fd = openSync(temporary, 'w');
+      try {
+        writeSync(fd, text);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(temporary, path);
+    } finally {
+      rmSync(temporary, { force: true });
+    }
+  }
+
+  /** Older index files of the scope; other processes may still map one, which POSIX allows. */
+  #removeOlderFiles(key: string, keep: string): void {
+    for (const name of readdirSync(this.directory)) {
+      if (name !== keep && name.startsWith(`${key}.`) && name.endsWith('.usearch')) {
+        try {
+          rmSync(join(this.directory, name), { force: true });
+        } catch {
+          // in use on a platform that forbids removing it; a later build retries
+        }
+      }
+    }
+  }
+}
+
+/** The file-name key of a scope: a hash, since scopes contain `/` and may be long. */
+export function scopeKey(scope: string): string {
+  return createHash('sha256').update(scope).digest('hex').slice(0, 24);
+}
+
+function checksum(path: string): string {
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(READ_BLOCK);
+    let value = 0;
+    for (;;) {
+      const read = readSync(fd, buffer, 0, READ_BLOCK, null);
+      if (read === 0) break;
+      value = crc32(buffer.subarray(0, read), value);
+    }
+    return `crc32:${value.toString(16).padStart(8, '0')}`;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** `zlib.crc32` (Node ≥ 20.15), else the same CRC-32 in JavaScript. */
+function crc32(data: Uint8Array, value: number): number {
+  if (typeof zlib.crc32 === 'function') return zlib.crc32(data, value);
+  crcTable ??= Int32Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c;
+  });
+  let crc = ~value;
+  for (let i = 0; i < data.length; i++) crc = (crcTable[(crc ^ (data[i] as number)) & 0xff] as number) ^ (crc >>> 8);
+  return ~crc >>> 0;
+}
+
+let crcTable: Int32Array | undefined;
+
+function syncFile(path: string): void {
+  const fd = openSync(path, 'r+');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function isStaleLock(path: string): boolean {
+  try {
+    const [host, pid, at] = readFileSync(path, 'utf8').split(' ');
+    // empty for a moment after its creator opened it
+    if (!Number.isFinite(Number(at))) return Date.now() - statSync(path).mtimeMs > 60_000;
+    if (Date.now() - Number(at) > LOCK_STALE_MS) return true;
+    if (host !== hostname()) return false;
+    try {
+      process.kill(Number(pid), 0);
+      return false;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'ESRCH';
+    }
+  } catch {
+    // released meanwhile: try again
+    return true;
+  }
+}

@@ -1,0 +1,358 @@
+/**
+ * Approximate nearest-neighbour search for large scopes: one HNSW index per scope (usearch), so the
+ * scope filter is inside the search by construction. Derived data, never a second source of truth:
+ *
+ * - the base is a file in `<database>.ann/`, memory-mapped read-only, holding the scope's vectors up
+ *   to its manifest's high-water mark (a `vector_changes.seq`);
+ * - changes logged after that mark, by any process, are caught up before each search into a small
+ *   exact delta (new and re-embedded rows scored exactly; their stale base entries skipped);
+ * - when the delta grows, or the file is missing, corrupt or built for something else, a background
+ *   build (a worker thread) writes a new file and the scope switches to it. Until then the caller
+ *   falls back to exact search.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { buildAnnIndex, continues, manifestProblem, readDatabaseId, type AnnBuildRequest, type AnnBuildResult } from './ann-build.js';
+import type { AnnBuildReply } from './ann-build-worker.js';
+import { AnnFiles, type AnnManifest } from './ann-files.js';
+import { ANN_PARAMETERS, createAnnIndex, type AnnParameters, type UsearchIndex, type UsearchModule } from './ann-library.js';
+import type { SqliteConnection } from './sqlite-connection.js';
+import type { SqliteStoreLogger } from './sqlite-store-config.js';
+import { readVectors } from './stored-vectors.js';
+import { dot, inverseNorm, type ScoredRow } from './vector-index.js';
+
+export interface AnnIndexOptions {
+  readonly library: UsearchModule;
+  /** The store's read connection: it must see committed data only. */
+  readonly connection: SqliteConnection;
+  readonly databasePath: string;
+  readonly busyTimeoutMs: number;
+  readonly embedder: { readonly name: string; readonly dimension: number };
+  /** Use existing files only: never build or write. */
+  readonly readonly: boolean;
+  readonly logger: SqliteStoreLogger;
+  readonly threads: number;
+  readonly parameters?: AnnParameters;
+}
+
+/** Candidates of one scope; `floor`: a row not returned may still score up to this (−∞ when `exhausted`). */
+export interface AnnSearchResult {
+  readonly rows: ScoredRow[];
+  readonly exhausted: boolean;
+  readonly floor: number;
+}
+
+interface DeltaRow {
+  readonly vector: Float32Array;
+  readonly inverseNorm: number;
+}
+
+interface ScopeState {
+  base: UsearchIndex | undefined;
+  manifest: AnnManifest | undefined;
+  /** A manifest's file found unusable, so it is not verified again. */
+  rejected: string | undefined;
+  checkedAt: number;
+  highWaterMark: number;
+  /** Rows changed since the base's mark: their current vectors. */
+  readonly delta: Map<number, DeltaRow>;
+  /** Base entries that are stale (re-embedded or deleted since). */
+  readonly replaced: Set<number>;
+}
+
+interface RunningBuild {
+  readonly done: Promise<void>;
+  stop(): void;
+  /** Keeps the process alive until the build ends (someone awaits it). */
+  keepAlive(): void;
+}
+
+/** How often a scope's manifest is re-read for a newer file another process published. */
+const RECHECK_MS = 1000;
+/** A failed build is retried after this long. */
+const RETRY_MS = 5 * 60_000;
+const WORKER_URL = new URL('./ann-build-worker.js', import.meta.url);
+
+export class AnnIndex {
+  readonly #options: AnnIndexOptions;
+  readonly #parameters: AnnParameters;
+  readonly #files: AnnFiles;
+  readonly #scopes = new Map<string, ScopeState>();
+  readonly #builds = new Map<string, RunningBuild>();
+  readonly #failures = new Map<string, number>();
+  #databaseId: string | undefined;
+  #closed = false;
+
+  constructor(options: AnnIndexOptions) {
+    this.#options = options;
+    this.#parameters = options.parameters ?? ANN_PARAMETERS;
+    this.#files = new AnnFiles(`${options.databasePath}.ann`);
+  }
+
+  isLoaded(scope: string): boolean {
+    return this.#scopes.get(scope)?.base !== undefined;
+  }
+
+  /** Whether `scope` has an index file (it was large once), without reading it. */
+  hasFile(scope: string): boolean {
+    return this.#files.hasManifest(scope);
+  }
+
+  /**
+   * Makes `scope` searchable: maps its newest valid file and catches up with the change log. Returns
+   * false when the scope cannot be served yet; then, if `build`, a background build is started.
+   */
+  sync(scope: string, options: { build: boolean }): boolean {
+    return this.#options.connection.snapshot(() => {
+      const state = this.#refresh(scope);
+      if (state.base === undefined) {
+        if (options.build) this.#startBuild(scope, state.rejected === undefined ? 'no usable index file' : 'the index file was unusable');
+        return false;
+      }
+      const limit = this.#mergeThreshold(state);
+      if (!this.#catchUp(scope, state, limit * 4)) {
+        if (options.build) this.#startBuild(scope, 'too many changes since the index file was saved');
+        return false;
+      }
+      if (options.build && state.delta.size + state.replaced.size > limit) this.#startBuild(scope, 'folding recent changes into the file');
+      return true;
+    });
+  }
+
+  /** The about `k` best rows of `scope` (call `sync` first), skipping `exclude`. */
+  search(scope: string, query: Float32Array, k: number, exclude?: ReadonlySet<number>): AnnSearchResult {
+    const state = this.#scopes.get(scope);
+    if (state?.base === undefined || !(k > 0)) return { rows: [], exhausted: true, floor: -Infinity };
+    const { base, replaced, delta } = state;
+    const skipped = (rowid: number): boolean => replaced.has(rowid) || (exclude !== undefined && exclude.has(rowid));
+    const rows: ScoredRow[] = [];
+    // over-fetch by what may be skipped, so one search usually suffices
+    const wanted = k + Math.min(k, replaced.size + (exclude?.size ?? 0));
+    const size = base.size();
+    let exhausted = true;
+    let floor = -Infinity;
+    if (size > 0) {
+      const found = base.search(query, Math.min(wanted, size), 1);
+      // a zero query has no direction: similarity 0 to everything, as in exact search
+      const directed = inverseNorm(query, 0, query.length) > 0;
+      for (let i = 0; i < found.keys.length; i++) {
+        const rowid = Number(found.keys[i]);
+        if (!skipped(rowid)) rows.push({ rowid, score: directed ? 1 - (found.distances[i] as number) : 0 });
+      }
+      if (found.keys.length >= wanted && wanted < size) {
+        exhausted = false;
+        floor = 1 - (found.distances[found.keys.length - 1] as number);
+      }
+    }
+    const fresh = this.#searchDelta(delta, query, k, exclude);
+    rows.push(...fresh.rows);
+    if (!fresh.exhausted) {
+      exhausted = false;
+      floor = Math.max(floor, fresh.floor);
+    }
+    rows.sort((a, b) => b.score - a.score || a.rowid - b.rowid);
+    return { rows, exhausted, floor };
+  }
+
+  /**
+   * Brings `scope`'s file up to date now (building it if missing, folding in pending changes) and maps
+   * it. Resolves true when searches of the scope use the index, false when it cannot be built here.
+   */
+  async prepare(scope: string): Promise<boolean> {
+    for (let round = 0; !this.#closed; round++) {
+      const running = this.#builds.get(scope);
+      if (running !== undefined) {
+        running.keepAlive();
+        await running.done;
+        continue;
+      }
+      const ready = this.sync(scope, { build: false });
+      const state = this.#scopes.get(scope);
+      const current = ready && state !== undefined && state.delta.size === 0 && state.replaced.size === 0;
+      if (current || this.#options.readonly || (round > 0 && this.#failures.has(scope))) return ready;
+      if (round >= 3 && ready) return true;
+      this.#startBuild(scope, ready ? 'prepare: folding recent changes into the file' : 'prepare');
+      // another process holds the build lock: wait for its file
+      if (!this.#builds.has(scope)) await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    return false;
+  }
+
+  /** Stops running builds (their locks are released, temporary files removed) and unmaps the files. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const running = [...this.#builds.values()];
+    for (const build of running) build.stop();
+    await Promise.allSettled(running.map((build) => build.done));
+    this.#scopes.clear();
+  }
+
+  /** Re-reads the manifest (at most once a second) and maps a newer valid file. */
+  #refresh(scope: string): ScopeState {
+    let state = this.#scopes.get(scope);
+    if (state === undefined) {
+      state = { base: undefined, manifest: undefined, rejected: undefined, checkedAt: 0, highWaterMark: 0, delta: new Map(), replaced: new Set() };
+      this.#scopes.set(scope, state);
+    }
+    const now = Date.now();
+    if (now - state.checkedAt < RECHECK_MS) return state;
+    state.checkedAt = now;
+    const manifest = this.#files.readManifest(scope);
+    if (manifest === undefined || manifest.file === state.manifest?.file || manifest.file === state.rejected) return state;
+    const problem = this.#problem(manifest);
+    if (problem !== undefined) {
+      state.rejected = manifest.file;
+      this.#options.logger.warn(`the vector index file of scope "${scope}" is not used (${problem}); it will be rebuilt from the stored vectors`, {
+        scope,
+        file: manifest.file,
+      });
+      return state;
+    }
+    const base = createAnnIndex(this.#options.library, this.#options.embedder.dimension, this.#parameters);
+    try {
+      base.view(this.#files.indexPath(manifest));
+    } catch (error) {
+      state.rejected = manifest.file;
+      this.#options.logger.warn(`the vector index file of scope "${scope}" does not open; it will be rebuilt from the stored vectors`, {
+        scope,
+        file: manifest.file,
+        error: error instanceof Error ? error.message : String(error),
+      });
+      return state;
+    }
+    Object.assign(state, { base, manifest, rejected: undefined, highWaterMark: manifest.highWaterMark });
+    state.delta.clear();
+    state.replaced.clear();
+    return state;
+  }
+
+  #problem(manifest: AnnManifest): string | undefined {
+    const connection = this.#options.connection;
+    this.#databaseId ??= readDatabaseId(connection);
+    const mismatch = manifestProblem(manifest, { embedder: this.#options.embedder, parameters: this.#parameters }, this.#databaseId);
+    if (mismatch !== undefined) return mismatch;
+    if (!continues(connection, manifest)) return 'the change log does not contain its high-water mark';
+    if (!this.#files.verify(manifest)) return 'the file is missing, truncated or corrupt';
+    return undefined;
+  }
+
+  /** Applies logged changes after the state's mark; false (nothing applied) when more than `limit` wait. */
+  #catchUp(scope: string, state: ScopeState, limit: number): boolean {
+    const connection = this.#options.connection;
+    const changes = connection.all<{ seq: number; memory_rowid: number }>(
+      'SELECT seq, memory_rowid FROM vector_changes WHERE scope = ? AND seq > ? ORDER BY seq LIMIT ?',
+      scope,
+      state.highWaterMark,
+      limit + 1,
+    );
+    if (changes.length > limit) return false;
+    if (changes.length === 0) return true;
+    const changed = [...new Set(changes.map((c) => c.memory_rowid))];
+    const vectors = readVectors(connection, changed, this.#options.embedder.dimension);
+    const inBase = (state.base as UsearchIndex).contains(BigUint64Array.from(changed, BigInt));
+    changed.forEach((rowid, i) => {
+      if (Array.isArray(inBase) ? inBase[i] : inBase) state.replaced.add(rowid);
+      const vector = vectors.get(rowid);
+      if (vector === undefined) state.delta.delete(rowid);
+      else state.delta.set(rowid, { vector, inverseNorm: inverseNorm(vector, 0, vector.length) });
+    });
+    state.highWaterMark = (changes[changes.length - 1] as { seq: number }).seq;
+    return true;
+  }
+
+  /** Exact top `k` of the delta. */
+  #searchDelta(delta: ReadonlyMap<number, DeltaRow>, query: Float32Array, k: number, exclude?: ReadonlySet<number>): AnnSearchResult {
+    if (delta.size === 0) return { rows: [], exhausted: true, floor: -Infinity };
+    const queryInverseNorm = inverseNorm(query, 0, query.length);
+    const rows: ScoredRow[] = [];
+    for (const [rowid, row] of delta) {
+      if (exclude !== undefined && exclude.has(rowid)) continue;
+      rows.push({ rowid, score: dot(row.vector, 0, query, query.length) * row.inverseNorm * queryInverseNorm });
+    }
+    rows.sort((a, b) => b.score - a.score || a.rowid - b.rowid);
+    if (rows.length <= k) return { rows, exhausted: true, floor: -Infinity };
+    return { rows: rows.slice(0, k), exhausted: false, floor: (rows[k - 1] as ScoredRow).score };
+  }
+
+  /** Changes a scope's delta may hold before they are folded into a new file. */
+  #mergeThreshold(state: ScopeState): number {
+    return Math.min(8192, Math.max(1024, Math.round((state.manifest?.count ?? 0) * 0.02)));
+  }
+
+  #startBuild(scope: string, reason: string): void {
+    if (this.#options.readonly || this.#closed || this.#builds.has(scope)) return;
+    const failedAt = this.#failures.get(scope);
+    if (failedAt !== undefined && Date.now() - failedAt < RETRY_MS) return;
+    const release = this.#files.tryLock(scope);
+    // another process is building it: its file is picked up when published
+    if (release === undefined) return;
+    const { logger } = this.#options;
+    logger.info(`building the vector index of scope "${scope}" in the background: ${reason}`, { scope });
+    const request: AnnBuildRequest = {
+      databasePath: this.#options.databasePath,
+      busyTimeoutMs: this.#options.busyTimeoutMs,
+      directory: this.#files.directory,
+      scope,
+      embedder: { name: this.#options.embedder.name, dimension: this.#options.embedder.dimension },
+      parameters: this.#parameters,
+      threads: this.#options.threads,
+    };
+    const run = existsSync(fileURLToPath(WORKER_URL)) ? runInWorker(request) : this.#runInProcess(request);
+    const done = run.result
+      .then(
+        (result) => {
+          this.#failures.delete(scope);
+          const state = this.#scopes.get(scope);
+          // the next sync maps the new file
+          if (state !== undefined) state.checkedAt = 0;
+          logger.info(`built the vector index of scope "${scope}" (${result.kind}, ${result.manifest.count} vectors, ${result.seconds.toFixed(1)} s)`, {
+            scope,
+            kind: result.kind,
+            reason: result.reason,
+            count: result.manifest.count,
+            seconds: result.seconds,
+          });
+        },
+        (error: unknown) => {
+          this.#failures.set(scope, Date.now());
+          if (!this.#closed) {
+            logger.warn(`building the vector index of scope "${scope}" failed; exact search serves it meanwhile`, {
+              scope,
+              error: error instanceof Error ? error.message : String(error),
+            });
+          }
+        },
+      )
+      .finally(() => {
+        release();
+        this.#builds.delete(scope);
+      });
+    this.#builds.set(scope, { done, stop: run.stop, keepAlive: run.keepAlive });
+  }
+
+  /** Without a compiled worker (running from TypeScript sources): the same build on this thread, yielding between chunks. */
+  #runInProcess(request: AnnBuildRequest): BuildRun {
+    let stopped = false;
+    const result = buildAnnIndex(request, this.#options.library, () => stopped || this.#closed);
+    return { result, stop: () => (stopped = true), keepAlive: () => undefined };
+  }
+}
+
+interface BuildRun {
+  readonly result: Promise<AnnBuildResult>;
+  stop(): void;
+  keepAlive(): void;
+}
+
+function runInWorker(request: AnnBuildRequest): BuildRun {
+  const worker = new Worker(WORKER_URL, { workerData: request });
+  // a build must not keep a finished process alive; a killed build is redone later
+  worker.unref();
+  const result = new Promise<AnnBuildResult>((resolve, reject) => {
+    worker.once('message', (reply: AnnBuildReply) => (reply.ok ? resolve(reply.result) : reject(new Error(reply.message))));
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the index build worker exited (code ${code})`)));
+  });
+  return { result, stop: () => void worker.terminate(), keepAlive: () => worker.ref() };
+}

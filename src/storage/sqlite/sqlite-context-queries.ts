@@ -1,0 +1,69 @@
+/**
+ * Context reads of the SQLite store: conversational neighbours (by thread) and time windows.
+ */
+import type { MemoryRecord } from '../../core/memory.js';
+import type { ChannelHit, NeighbourQuery, TemporalQuery } from '../../core/ports/store.js';
+import { assertReadScopes } from '../../core/scope.js';
+import type { SqliteConnection } from './sqlite-connection.js';
+import { inList, memoryColumns, rowToMemory, visibilityClause, type MemoryRow } from './sqlite-rows.js';
+
+const COLUMNS = memoryColumns('m');
+const MAX_WINDOW = 10;
+
+/** Neighbours of each id in its thread; one indexed range read per side. */
+export function readNeighbours(connection: SqliteConnection, query: NeighbourQuery): Map<string, { before: MemoryRecord[]; after: MemoryRecord[] }> {
+  const scopes = assertReadScopes(query.scopes);
+  const window = Math.max(0, Math.min(MAX_WINDOW, Math.floor(query.window)));
+  const result = new Map<string, { before: MemoryRecord[]; after: MemoryRecord[] }>();
+  if (query.ids.length === 0 || window === 0) return result;
+  const anchors = connection.all<{ id: string; scope: string; thread: string; occurred_at: number | null }>(
+    `SELECT id, scope, thread, occurred_at FROM memories WHERE ${inList('id')} AND ${inList('scope')} AND thread IS NOT NULL`,
+    JSON.stringify(query.ids),
+    JSON.stringify(scopes),
+  );
+  const visibility = visibilityClause(query, query.now, 'm');
+  for (const anchor of anchors) {
+    const at = anchor.occurred_at ?? -1;
+    const side = (comparison: string, order: string) =>
+      connection
+        .all<MemoryRow>(
+          `SELECT ${COLUMNS} FROM memories m
+           WHERE m.scope = ? AND m.thread = ? AND (coalesce(m.occurred_at, -1), m.id) ${comparison} (?, ?) AND ${visibility.sql}
+           ORDER BY coalesce(m.occurred_at, -1) ${order}, m.id ${order} LIMIT ?`,
+          anchor.scope,
+          anchor.thread,
+          at,
+          anchor.id,
+          ...visibility.params,
+          window,
+        )
+        .map(rowToMemory);
+    result.set(anchor.id, { before: side('<', 'DESC').reverse(), after: side('>', 'ASC') });
+  }
+  return result;
+}
+
+/** Records whose event time falls in the window, most recent first. */
+export function readTemporal(connection: SqliteConnection, query: TemporalQuery): ChannelHit[] {
+  const scopes = assertReadScopes(query.scopes);
+  const limit = Math.floor(query.limit);
+  if (!(limit > 0) || query.layers?.length === 0 || !(query.end > query.start)) return [];
+  const visibility = visibilityClause(query, query.now, 'm');
+  const layers = query.layers === undefined ? '' : ` AND ${inList('m.layer')}`;
+  const rows = connection.all<{ id: string; t: number }>(
+    `SELECT m.id AS id, coalesce(m.occurred_at, m.valid_from) AS t FROM memories m
+     WHERE ${inList('m.scope')}${layers} AND coalesce(m.occurred_at, m.valid_from) >= ? AND coalesce(m.occurred_at, m.valid_from) < ?
+       AND ${visibility.sql}
+     ORDER BY t DESC, m.id DESC LIMIT ?`,
+    JSON.stringify(scopes),
+    ...(query.layers === undefined ? [] : [JSON.stringify(query.layers)]),
+    query.start,
+    query.end,
+    ...visibility.params,
+    limit,
+  );
+  const span = query.end - query.start;
+  // closer to the window's centre scores higher, 0.5..1
+  const centre = query.start + span / 2;
+  return rows.map((r) => ({ id: r.id, score: 1 - Math.min(0.5, Math.abs(r.t - centre) / span) }));
+}

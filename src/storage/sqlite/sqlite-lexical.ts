@@ -1,0 +1,140 @@
+/**
+ * BM25 with the statistics of the scopes being searched. FTS5's own bm25() uses the whole table's
+ * document count and lengths, so in a store shared by many scopes a word that is everywhere in one
+ * scope (a speaker's name in a conversation) looks rare and dominates. Here FTS5 only finds the
+ * candidates; they are rescored with per-scope document frequencies and lengths (cached per scope
+ * until the scope changes).
+ */
+import type { ChannelHit, LexicalQuery } from '../../core/ports/store.js';
+import { assertReadScopes, type Scope } from '../../core/scope.js';
+import { contentTerms, stem } from '../../core/text/index.js';
+import { buildFtsQuery } from './fts-query.js';
+import type { SqliteConnection } from './sqlite-connection.js';
+import { inList, visibilityClause } from './sqlite-rows.js';
+
+/** How many FTS candidates per requested hit are rescored. */
+const CANDIDATES_PER_HIT = 4;
+const MIN_CANDIDATES = 200;
+/** Tags count this much relative to the content. */
+const TAG_WEIGHT = 0.5;
+
+/** The stop-word-free, stemmed terms of a text, with counts: what BM25 counts in documents and queries. */
+export function termCounts(text: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const token of contentTerms(text)) {
+    const s = stem(token);
+    counts.set(s, (counts.get(s) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** The document length BM25 uses (stored with each memory). */
+export function termLength(text: string): number {
+  return contentTerms(text).length;
+}
+
+interface ScopeStatistics {
+  generation: string;
+  docs: number;
+  totalLength: number;
+  df: Map<string, number>;
+}
+
+/** Per-connection cache of scope statistics. */
+export class LexicalStatistics {
+  readonly #byScope = new Map<Scope, ScopeStatistics>();
+
+  /** Documents, total length and document frequencies of `stems`, summed over `scopes`. */
+  collect(connection: SqliteConnection, scopes: readonly Scope[], stems: readonly string[]): { docs: number; avgLength: number; df: Map<string, number> } {
+    let docs = 0;
+    let totalLength = 0;
+    const df = new Map<string, number>(stems.map((s) => [s, 0]));
+    for (const scope of scopes) {
+      const stats = this.#current(connection, scope);
+      docs += stats.docs;
+      totalLength += stats.totalLength;
+      for (const s of stems) {
+        let n = stats.df.get(s);
+        if (n === undefined) {
+          n =
+            connection.get<{ n: number }>(
+              `SELECT count(*) AS n FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid
+               WHERE memories_fts MATCH ? AND m.scope = ?`,
+              `{content tags} : "${s.replaceAll('"', '""')}"`,
+              scope,
+            )?.n ?? 0;
+          stats.df.set(s, n);
+        }
+        df.set(s, (df.get(s) ?? 0) + n);
+      }
+    }
+    return { docs, avgLength: docs > 0 ? totalLength / docs : 1, df };
+  }
+
+  #current(connection: SqliteConnection, scope: Scope): ScopeStatistics {
+    // Any insert or content change anywhere moves the generation (cheap to read); then the scope's
+    // statistics are recounted once.
+    const generation = connection.get<{ g: string }>(
+      "SELECT (SELECT coalesce(max(seq), 0) FROM sqlite_sequence WHERE name = 'memories') || ':' || (SELECT coalesce(max(id), 0) FROM lexical_changes) AS g",
+    )?.g ?? '';
+    let stats = this.#byScope.get(scope);
+    if (stats === undefined || stats.generation !== generation) {
+      const row = connection.get<{ docs: number; total: number | null }>(
+        'SELECT count(*) AS docs, sum(term_count) AS total FROM memories WHERE scope = ?',
+        scope,
+      );
+      stats = { generation, docs: row?.docs ?? 0, totalLength: row?.total ?? 0, df: new Map() };
+      this.#byScope.set(scope, stats);
+    }
+    return stats;
+  }
+}
+
+/** Lexical search: FTS5 finds candidates, scope-local BM25 (k1, b) ranks them. */
+export function searchLexical(connection: SqliteConnection, statistics: LexicalStatistics, query: LexicalQuery): ChannelHit[] {
+  const scopes = assertReadScopes(query.scopes);
+  const limit = Math.floor(query.limit);
+  const weights = new Map<string, number>();
+  for (const { term, weight = 1 } of query.terms) {
+    if (!(weight > 0)) continue;
+    for (const [s] of termCounts(term)) weights.set(s, Math.max(weights.get(s) ?? 0, weight));
+  }
+  const fts = buildFtsQuery([...weights.keys()].map((term) => ({ term })));
+  if (fts === null || !(limit > 0) || query.layers?.length === 0) return [];
+  const visibility = visibilityClause(query, query.now, 'm');
+  const layers = query.layers === undefined ? '' : ` AND ${inList('m.layer')}`;
+  const rows = connection.all<{ id: string; content: string; tags: string; term_count: number | null }>(
+    `SELECT m.id AS id, m.content AS content, m.tags AS tags, m.term_count AS term_count
+     FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid
+     WHERE memories_fts MATCH ? AND ${inList('m.scope')}${layers} AND ${visibility.sql}
+     ORDER BY bm25(memories_fts, 1.0, ${TAG_WEIGHT}, 0.0), m.rowid LIMIT ?`,
+    `{content tags} : (${fts.match})`,
+    JSON.stringify(scopes),
+    ...(query.layers === undefined ? [] : [JSON.stringify(query.layers)]),
+    ...visibility.params,
+    Math.max(MIN_CANDIDATES, limit * CANDIDATES_PER_HIT),
+  );
+  if (rows.length === 0) return [];
+  const stems = [...weights.keys()];
+  const { docs, avgLength, df } = statistics.collect(connection, scopes, stems);
+  const k1 = query.bm25?.k1 ?? 1.2;
+  const b = query.bm25?.b ?? 0.75;
+  const idf = new Map(stems.map((s) => {
+    const n = Math.min(df.get(s) ?? 0, docs);
+    return [s, Math.log(1 + (docs - n + 0.5) / (n + 0.5))];
+  }));
+  const scored: ChannelHit[] = [];
+  for (const row of rows) {
+    const counts = termCounts(row.content);
+    const tagCounts = termCounts((JSON.parse(row.tags) as string[]).join(' '));
+    const length = row.term_count ?? termLength(row.content);
+    const norm = k1 * (1 - b + (b * length) / (avgLength || 1));
+    let score = 0;
+    for (const [s, weight] of weights) {
+      const tf = (counts.get(s) ?? 0) + TAG_WEIGHT * (tagCounts.get(s) ?? 0);
+      if (tf > 0) score += weight * (idf.get(s) ?? 0) * ((tf * (k1 + 1)) / (tf + norm));
+    }
+    if (score > 0) scored.push({ id: row.id, score });
+  }
+  return scored.sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : 1)).slice(0, limit);
+}
