@@ -32,6 +32,8 @@ const { values: args } = parseArgs({
     k: { type: 'string', default: '10' },
     embedders: { type: 'string', default: 'use,static' },
     'vector-index': { type: 'string', default: 'exact' },
+    // queries for each scope-filtering pass
+    'scope-queries': { type: 'string', default: '50' },
     // corpora up to this size get their vectors from the full model (2 workers), larger ones from the static table
     'use-corpus-max': { type: 'string', default: '0' },
     case: { type: 'string' },
@@ -49,7 +51,7 @@ async function main() {
     const corpus = await ensureCorpus({ size, vectorSource: size <= useCorpusMax ? 'use' : 'static' });
     for (const queryEmbedder of embedders) {
       log(`case: ${size} memories, query embedder ${queryEmbedder}`);
-      const spec = { size, queryEmbedder, corpus, queries: Number(args.queries), warmup: Number(args.warmup), k: Number(args.k), vectorIndex: args['vector-index'] };
+      const spec = { size, queryEmbedder, corpus, queries: Number(args.queries), warmup: Number(args.warmup), k: Number(args.k), vectorIndex: args['vector-index'], scopeQueries: Number(args['scope-queries']) };
       cases.push(await runChild(spec));
     }
   }
@@ -72,7 +74,7 @@ function runChild(spec) {
   });
 }
 
-async function measureCase({ size, queryEmbedder, corpus, queries: queryCount, warmup, k, vectorIndex }) {
+async function measureCase({ size, queryEmbedder, corpus, queries: queryCount, warmup, k, vectorIndex, scopeQueries }) {
   const dist = (path) => new URL(`../dist/${path}`, import.meta.url).href;
   const { EngramCore } = await import(dist('index.js'));
   const { openSqliteStore } = await import(dist('storage/sqlite/index.js'));
@@ -96,6 +98,7 @@ async function measureCase({ size, queryEmbedder, corpus, queries: queryCount, w
     embedding: { name: corpus.manifest.embedderName, dimension: embedder.dimension },
     vectorIndex,
   });
+  const reads = instrumentReads(store);
   const engram = new EngramCore({ store, embedder });
   cold.openMs = since(start);
   if (vectorIndex === 'hnsw') {
@@ -116,9 +119,10 @@ async function measureCase({ size, queryEmbedder, corpus, queries: queryCount, w
   for (const q of warmups.slice(3)) await engram.recall(q.text, main);
   const afterLoad = rssNow();
 
-  const timeAll = async (fn) => {
+  const timeAll = async (list, fn) => {
+    if (fn === undefined) [list, fn] = [queries, list];
     const times = [];
-    for (const q of queries) {
+    for (const q of list) {
       const t = performance.now();
       await fn(q);
       times.push(since(t));
@@ -127,8 +131,16 @@ async function measureCase({ size, queryEmbedder, corpus, queries: queryCount, w
     return percentiles(times);
   };
   const hitCounts = [];
+  const topIds = new Map();
   const phases = {};
-  phases.recall = await timeAll(async (q) => hitCounts.push((await engram.recall(q.text, main)).hits.length));
+  reads.on = true;
+  phases.recall = await timeAll(async (q) => {
+    const { hits } = await engram.recall(q.text, main);
+    hitCounts.push(hits.length);
+    topIds.set(q, hits.map((h) => h.id));
+  });
+  reads.on = false;
+  const storeCalls = Object.fromEntries(Object.entries(reads.calls).map(([m, v]) => [m, { perQuery: v.count / queries.length, msPerQuery: v.ms / queries.length }]));
   phases.embed = await timeAll((q) => embedder.embed([q.text]));
   phases.vectorOnly = await timeAll((q) => engram.recall(q.text, { ...main, weights: { lexical: 0 } }));
   phases.lexicalOnly = await timeAll((q) => engram.recall(q.text, { ...main, weights: { semantic: 0 } }));
@@ -144,14 +156,12 @@ async function measureCase({ size, queryEmbedder, corpus, queries: queryCount, w
     const terms = contentTerms(q.text).map((term) => ({ term }));
     if (terms.length > 0) lexicalHits.push((await store.lexicalSearch({ ...base, now: Date.now(), terms })).length);
   });
-  const topIds = new Map();
-  for (const q of queries) topIds.set(q, (await engram.recall(q.text, main)).hits.map((h) => h.id));
   phases.storeGet = await timeAll((q) => store.getMemories(topIds.get(q), [MAIN_SCOPE]));
 
   // Scope filtering: small scopes inside the same (large) file.
   let leaked = 0;
   const scoped = async (scopes) =>
-    timeAll(async (q) => {
+    timeAll(queries.slice(0, scopeQueries), async (q) => {
       const { hits } = await engram.recall(q.text, { scopes, k, trackAccess: false });
       leaked += hits.filter((h) => !scopes.includes(h.scope)).length;
     });
@@ -184,6 +194,31 @@ async function measureCase({ size, queryEmbedder, corpus, queries: queryCount, w
   };
 }
 
+/**
+ * Times the store's read methods while `on`: SqliteStore does each call's work synchronously before
+ * returning its promise, so the time to return is the call's own, even among concurrent channels.
+ */
+function instrumentReads(store) {
+  const state = { on: false, calls: {} };
+  const methods = ['vectorSearch', 'lexicalSearch', 'getMemories', 'getEdges', 'getNeighbours', 'temporalSearch', 'listMemories', 'findClaims', 'stats'];
+  for (const method of methods) {
+    const original = store[method];
+    if (typeof original !== 'function') continue;
+    store[method] = (...callArgs) => {
+      if (!state.on) return original.apply(store, callArgs);
+      const started = performance.now();
+      try {
+        return original.apply(store, callArgs);
+      } finally {
+        const entry = (state.calls[method] ??= { count: 0, ms: 0 });
+        entry.count += 1;
+        entry.ms += since(started);
+      }
+    };
+  }
+  return state;
+}
+
 function report(cases) {
   const short = (name) => (name.startsWith('use-lite') ? 'USE' : name.startsWith('static') ? 'static' : name);
   const rows = cases.map((c) => ({
@@ -212,6 +247,22 @@ function report(cases) {
     ['peak RSS MB', 'rss', 0], ['file MB', 'file', 0],
   ], rows);
 
+  const methods = [...new Set(cases.flatMap((c) => Object.keys(c.storeCalls)))].sort();
+  const breakdown = [['memories', 'size', 0], ['query emb', 'query'], ['recall mean', 'total'], ['embed mean', 'embed']];
+  for (const m of methods) breakdown.push([`${m} n`, `${m}:n`, 1], ['ms', `${m}:ms`]);
+  breakdown.push(['engine CPU', 'engine']);
+  printTable('where the time goes in recall, ms per query (means; store calls timed inside the recall pass, embedding from its own pass; engine CPU = the rest: query analysis, fusion, ranking)', breakdown, cases.map((c) => {
+    const row = { size: c.size, query: short(c.queryEmbedder), total: c.phases.recall.mean, embed: c.phases.embed.mean };
+    let store = 0;
+    for (const m of methods) {
+      row[`${m}:n`] = c.storeCalls[m]?.perQuery ?? 0;
+      row[`${m}:ms`] = c.storeCalls[m]?.msPerQuery ?? 0;
+      store += row[`${m}:ms`];
+    }
+    row.engine = c.phases.recall.mean - c.phases.embed.mean - store;
+    return row;
+  }));
+
   const seen = new Set();
   const storeRows = [];
   for (const c of cases) {
@@ -239,7 +290,7 @@ function report(cases) {
     r1: c.cold.recall1Ms, r2: c.cold.recall2Ms, r3: c.cold.recall3Ms, rss: c.rssAfterWarmupMb,
   })));
 
-  printTable(`scope filtering, recall ms (small scopes hold ${SMALL_SCOPE_SIZE} memories each, in the same file)`, [
+  printTable(`scope filtering, recall ms (${cases[0]?.phases.smallScope.n} queries; small scopes hold ${SMALL_SCOPE_SIZE} memories each, in the same file)`, [
     ['memories', 'size', 0], ['query emb', 'query'], ['1 small p50', 's50'], ['p95', 's95'],
     ['4 small p50', 'f50'], ['p95', 'f95'], ['main+small p50', 'm50'], ['p95', 'm95'], ['hits outside scopes', 'leaks', 0],
   ], cases.map((c) => ({
@@ -259,7 +310,7 @@ function report(cases) {
       '      EngramCore was given the query embedder (same 512-d USE space): latency is measured, not relevance.\n');
   }
   const path = writeResult(args['vector-index'] === 'exact' ? 'recall' : `recall-${args['vector-index']}`, {
-    options: { sizes: args.sizes, queries: Number(args.queries), warmup: Number(args.warmup), k: Number(args.k), useCorpusMax: Number(args['use-corpus-max']), vectorIndex: args['vector-index'] },
+    options: { sizes: args.sizes, queries: Number(args.queries), scopeQueries: Number(args['scope-queries']), warmup: Number(args.warmup), k: Number(args.k), useCorpusMax: Number(args['use-corpus-max']), vectorIndex: args['vector-index'] },
     target: { description: `p50 ≤ ${TARGET_P50_MS} ms at 100k, exact vector search, full model's query embedding`, met: target ? target.phases.recall.p50 <= TARGET_P50_MS : null },
     cases,
   });

@@ -49,7 +49,7 @@ export interface AnnParameters {
  * Tuned on 100k 512-d sentence embeddings and a clustered Gaussian mixture: recall@10 against exact
  * search ≥ 0.99 at 100k, ≥ 0.98 at 1M (bench/scale.mjs).
  */
-export const ANN_PARAMETERS: AnnParameters = Object.freeze({ connectivity: 16, expansionAdd: 128, expansionSearch: 128, quantization: 'f16' });
+export const ANN_PARAMETERS: AnnParameters = Object.freeze({ connectivity: 16, expansionAdd: 128, expansionSearch: 640, quantization: 'f16' });
 
 /** A new empty index for `dimension`-d vectors, cosine distance. */
 export function createAnnIndex(library: UsearchModule, dimension: number, parameters: AnnParameters): UsearchIndex {

@@ -17,6 +17,8 @@ const CANDIDATES_PER_HIT = 4;
 const MIN_CANDIDATES = 200;
 /** Tags count this much relative to the content. */
 const TAG_WEIGHT = 0.5;
+/** Entities (usually also in the content) count this much. */
+const ENTITY_WEIGHT = 0.25;
 
 /** The stop-word-free, stemmed terms of a text, with counts: what BM25 counts in documents and queries. */
 export function termCounts(text: string): Map<string, number> {
@@ -60,7 +62,7 @@ export class LexicalStatistics {
             connection.get<{ n: number }>(
               `SELECT count(*) AS n FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid
                WHERE memories_fts MATCH ? AND m.scope = ?`,
-              `{content tags} : "${s.replaceAll('"', '""')}"`,
+              `"${s.replaceAll('"', '""')}"`,
               scope,
             )?.n ?? 0;
           stats.df.set(s, n);
@@ -103,12 +105,12 @@ export function searchLexical(connection: SqliteConnection, statistics: LexicalS
   if (fts === null || !(limit > 0) || query.layers?.length === 0) return [];
   const visibility = visibilityClause(query, query.now, 'm');
   const layers = query.layers === undefined ? '' : ` AND ${inList('m.layer')}`;
-  const rows = connection.all<{ id: string; content: string; tags: string; term_count: number | null }>(
-    `SELECT m.id AS id, m.content AS content, m.tags AS tags, m.term_count AS term_count
+  const rows = connection.all<{ id: string; content: string; tags: string; entities: string; term_count: number | null }>(
+    `SELECT m.id AS id, m.content AS content, m.tags AS tags, m.entities AS entities, m.term_count AS term_count
      FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid
      WHERE memories_fts MATCH ? AND ${inList('m.scope')}${layers} AND ${visibility.sql}
-     ORDER BY bm25(memories_fts, 1.0, ${TAG_WEIGHT}, 0.0), m.rowid LIMIT ?`,
-    `{content tags} : (${fts.match})`,
+     ORDER BY bm25(memories_fts, 1.0, ${TAG_WEIGHT}, ${ENTITY_WEIGHT}), m.rowid LIMIT ?`,
+    fts.match,
     JSON.stringify(scopes),
     ...(query.layers === undefined ? [] : [JSON.stringify(query.layers)]),
     ...visibility.params,
@@ -127,11 +129,12 @@ export function searchLexical(connection: SqliteConnection, statistics: LexicalS
   for (const row of rows) {
     const counts = termCounts(row.content);
     const tagCounts = termCounts((JSON.parse(row.tags) as string[]).join(' '));
+    const entityCounts = termCounts((JSON.parse(row.entities) as string[]).join(' '));
     const length = row.term_count ?? termLength(row.content);
     const norm = k1 * (1 - b + (b * length) / (avgLength || 1));
     let score = 0;
     for (const [s, weight] of weights) {
-      const tf = (counts.get(s) ?? 0) + TAG_WEIGHT * (tagCounts.get(s) ?? 0);
+      const tf = (counts.get(s) ?? 0) + TAG_WEIGHT * (tagCounts.get(s) ?? 0) + ENTITY_WEIGHT * (entityCounts.get(s) ?? 0);
       if (tf > 0) score += weight * (idf.get(s) ?? 0) * ((tf * (k1 + 1)) / (tf + norm));
     }
     if (score > 0) scored.push({ id: row.id, score });
