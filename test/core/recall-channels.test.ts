@@ -1,0 +1,112 @@
+/**
+ * Recall channels one at a time, fusion, the conversational neighbourhood and explanations, on a real
+ * SQLite file (hash embedder: deterministic).
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock, type Engram } from '../../src/index.js';
+import { tempEngram } from '../helpers/temp.js';
+
+describe('recall channels', () => {
+  let ctx: Awaited<ReturnType<typeof tempEngram>>;
+  let engram: Engram;
+  const clock = new ManualClock(Date.parse('2024-09-01T12:00:00Z'));
+
+  beforeEach(async () => {
+    ctx = await tempEngram({ clock });
+    engram = ctx.engram;
+  });
+  afterEach(async () => ctx.cleanup());
+
+  it('temporal: a query naming a month finds the event of that month', async () => {
+    await engram.remember([
+      { scope: 't/a', content: 'Went hiking in the mountains with the team.', occurredAt: '2024-03-14T10:00:00Z' },
+      { scope: 't/a', content: 'Went hiking in the mountains with the team.', occurredAt: '2024-05-18T10:00:00Z' },
+      { scope: 't/a', content: 'Went hiking in the mountains with the team.', occurredAt: '2024-07-02T10:00:00Z' },
+    ]);
+    const { hits } = await engram.recall('what did we do in May?', { scopes: ['t/a'], k: 3 });
+    expect(hits[0]?.occurredAt).toBe('2024-05-18T10:00:00.000Z');
+    expect(hits[0]?.why.channels.temporal?.rank).toBe(1);
+    const off = await engram.recall('hiking in May', { scopes: ['t/a'], k: 3, weights: { temporal: 0 } });
+    expect(off.hits[0]?.why.channels.temporal).toBeUndefined();
+  });
+
+  it('temporal: relative expressions resolve against the caller reference time', async () => {
+    await engram.remember([
+      { scope: 't/a', content: 'Dentist appointment went fine.', occurredAt: '2023-06-10T09:00:00Z' },
+      { scope: 't/a', content: 'Dentist appointment went fine.', occurredAt: '2023-08-10T09:00:00Z' },
+    ]);
+    const { hits } = await engram.recall('dentist last June', { scopes: ['t/a'], k: 2, referenceTime: '2023-09-01T00:00:00Z' });
+    expect(hits[0]?.occurredAt).toBe('2023-06-10T09:00:00.000Z');
+  });
+
+  it("entity: a query naming a person finds that person's facts", async () => {
+    await engram.remember([
+      { scope: 't/a', layer: 'semantic', content: 'Priya leads the data platform group.' },
+      { scope: 't/a', layer: 'semantic', content: 'The data platform group meets on Mondays.' },
+      { scope: 't/a', layer: 'semantic', content: 'Marco leads the mobile group.' },
+    ]);
+    const { hits } = await engram.recall('What does Priya do?', { scopes: ['t/a'], k: 3 });
+    expect(hits[0]?.content).toMatch(/Priya/);
+    expect(hits[0]?.why.channels.entity?.score).toBeGreaterThan(0);
+  });
+
+  it('neighbourhood: the reply to a matching question is lifted next to it', async () => {
+    await engram.remember([
+      { scope: 't/c', content: 'Mel: What kind of pottery did you make at the workshop?', source: { conversationId: 'c1', messageId: '1' } },
+      { scope: 't/c', content: 'Caro: A blue bowl with a wave pattern, I am so proud of it.', source: { conversationId: 'c1', messageId: '2' } },
+      { scope: 't/c', content: 'Mel: Nice! Shall we get lunch?', source: { conversationId: 'c1', messageId: '3' } },
+      { scope: 't/c', content: 'Caro: The pottery store downtown closed last week.', source: { conversationId: 'c2', messageId: '1' } },
+    ]);
+    const { hits } = await engram.recall('pottery workshop', { scopes: ['t/c'], k: 4 });
+    const reply = hits.find((h) => h.content.startsWith('Caro: A blue bowl'));
+    const question = hits.find((h) => h.content.startsWith('Mel: What kind'));
+    expect(reply).toBeDefined();
+    expect(question).toBeDefined();
+    // The reply shares no word with the query; the question hands it part of its relevance.
+    expect(reply?.why.channels.lexical).toBeUndefined();
+    expect(hits.slice(0, 2)).toContain(reply);
+    expect(reply?.why.neighbourhood).toBeGreaterThan(0);
+    expect(question?.why.neighbourhood).toBeLessThan(0.3 * (question?.why.fused ?? 0));
+  });
+
+  it('fusion: a memory strong in both channels beats one strong in one', async () => {
+    await engram.remember([
+      { scope: 't/f', content: 'The staging database runs PostgreSQL 15 on two replicas.' },
+      { scope: 't/f', content: 'Staging database credentials rotate monthly.' },
+      { scope: 't/f', content: 'Our lunch order is usually pizza.' },
+    ]);
+    const both = await engram.recall('staging database PostgreSQL replicas', { scopes: ['t/f'], k: 3 });
+    expect(both.hits[0]?.content).toMatch(/PostgreSQL 15/);
+    expect(Object.keys(both.hits[0]?.why.channels ?? {})).toEqual(expect.arrayContaining(['lexical', 'semantic']));
+  });
+
+  it('single-channel reads are plain baselines with explanations', async () => {
+    await engram.remember([
+      { scope: 't/b', content: 'alpha beta gamma' },
+      { scope: 't/b', content: 'delta epsilon' },
+    ]);
+    const lexical = await engram.recall('alpha', { scopes: ['t/b'], weights: { semantic: 0 } });
+    expect(lexical.hits).toHaveLength(1);
+    expect(lexical.hits[0]?.why.channels).toEqual({ lexical: expect.objectContaining({ rank: 1 }) });
+    const semantic = await engram.recall('alpha', { scopes: ['t/b'], weights: { lexical: 0 } });
+    expect(semantic.hits.length).toBe(2);
+    expect(Object.keys(semantic.hits[0]?.why.channels ?? {})).toEqual(['semantic']);
+  });
+
+  it('BM25 statistics are per scope: a word common in one scope does not swamp another', async () => {
+    const filler = Array.from({ length: 40 }, (_, i) => ({ scope: 't/big', content: `Caroline said hello number ${i}` }));
+    await engram.remember([
+      ...filler,
+      { scope: 't/small', content: 'Caroline adopted a dog named Rex.' },
+      { scope: 't/small', content: 'Rex loves the beach.' },
+      { scope: 't/small', content: 'Caroline paints on Sundays.' },
+    ]);
+    const { hits } = await engram.recall('Caroline dog', { scopes: ['t/small'], k: 3, weights: { semantic: 0 } });
+    expect(hits[0]?.content).toBe('Caroline adopted a dog named Rex.');
+    // "dog" is rare in t/small, "caroline" common there: the dog match must weigh more than the name.
+    const rex = hits.find((h) => h.content.startsWith('Rex'));
+    const paints = hits.find((h) => h.content.includes('paints'));
+    expect(rex?.why.channels.lexical).toBeUndefined();
+    expect(paints?.why.channels.lexical?.score).toBeLessThan(hits[0]?.why.channels.lexical?.score ?? 0);
+  });
+});
