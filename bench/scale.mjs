@@ -13,7 +13,8 @@
 //   use         the full model's query embedding alone (UseEmbedder), once.
 // Prints tables, writes bench/results/scale.json and bench/results/scale.svg.
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -63,6 +64,7 @@ async function main() {
     const truthPath = join(CACHE_DIR, `scale-truth-${size}-${process.pid}.json`);
     writeFileSync(truthPath, JSON.stringify(exact.truth));
     const hnsw = await runChild({ mode: 'hnsw', size, path: corpus.path, queries, k, truthPath });
+    rmSync(truthPath, { force: true });
     if (hnsw.build !== null) updateManifest(size, { annBuild: hnsw.build });
     const manifest = readManifest(size);
     delete exact.truth;
@@ -156,14 +158,14 @@ async function measure(spec) {
     }
     await store.close();
   } else {
-    const truth = JSON.parse((await import('node:fs')).readFileSync(spec.truthPath, 'utf8'));
+    const truth = JSON.parse(readFileSync(spec.truthPath, 'utf8'));
     // threshold 0: the 1% scope gets its own index too, so its recall can be measured
     const store = await openSqliteStore({ path: spec.path, embedding, logger, vectorIndex: 'hnsw', memoryIndexThreshold: 0, memoryIndexWarmup: 0 });
-    const built = !(await import('node:fs')).existsSync(`${spec.path}.ann`);
+    const built = !existsSync(`${spec.path}.ann`);
     let start = performance.now();
     await store.prepareVectorIndex([MAIN_SCOPE, SMALL_SCOPE]);
     const prepareSeconds = since(start) / 1000;
-    result.build = built ? { seconds: Math.round(prepareSeconds * 10) / 10, threads: (await import('node:os')).availableParallelism() } : null;
+    result.build = built ? { seconds: Math.round(prepareSeconds * 10) / 10, threads: availableParallelism() } : null;
     await store.close();
     // a fresh store: what opening a persisted index costs (checksum, memory map, catch-up)
     const reopened = await openSqliteStore({ path: spec.path, embedding, logger, vectorIndex: 'hnsw', memoryIndexThreshold: 0, memoryIndexWarmup: 0 });
@@ -193,8 +195,22 @@ async function engineRecall({ store, embedder, texts, warmups, k, time }) {
   const options = { scopes: [MAIN_SCOPE], k, trackAccess: false };
   for (const text of warmups) await engram.recall(text, options);
   const recall = await time((text) => engram.recall(text, options), texts);
+  // where the time goes: the semantic channel alone, and the store's lexical channel alone
+  const vectorOnly = await time((text) => engram.recall(text, { ...options, weights: { lexical: 0 } }), texts);
+  const { contentTerms } = await import(dist('core/text/index.js'));
+  const lexical = await time((text) => {
+    const terms = contentTerms(text).map((term) => ({ term }));
+    return store.lexicalSearch({ scopes: options.scopes, now: Date.now(), limit: engram.recallConfig.candidates, terms });
+  }, texts);
   const embed = await time((text) => embedder.embed([text]), texts);
-  return { queries: texts.length, recall: recall.latency, embed: embed.latency, meanHits: recall.results.reduce((a, r) => a + r.hits.length, 0) / texts.length };
+  return {
+    queries: texts.length,
+    recall: recall.latency,
+    vectorOnly: vectorOnly.latency,
+    storeLexical: lexical.latency,
+    embed: embed.latency,
+    meanHits: recall.results.reduce((a, r) => a + r.hits.length, 0) / texts.length,
+  };
 }
 
 async function measureUse(spec) {
@@ -253,13 +269,18 @@ function report(cases, use, seconds) {
     erss: c.exact.peakRssMb, hrss: c.hnsw.peakRssMb,
   })));
 
-  printTable('engine recall, ms (EngramCore.recall k=10, StaticEmbedder query embedding included)', [
+  printTable('engine recall, ms (EngramCore.recall k=10, StaticEmbedder query embedding included; default = HNSW above 20k rows)', [
     ['memories', 'size', 0], ['default p50', 'd50', 2], ['p95', 'd95', 2], ['p99', 'd99', 2],
-    ['exact p50', 'x50', 2], ['p95', 'x95', 2], ['embed p50', 'emb', 3], ['target', 'target'],
+    ['exact idx p50', 'x50', 2], ['p95', 'x95', 2],
+    ['vector-only p50', 'v50', 2], ['p95', 'v95', 2], ['store lexical p50', 'l50', 2], ['p95', 'l95', 2],
+    ['embed p50', 'emb', 3], ['target', 'target'],
   ], cases.map((c) => ({
     size: c.size,
     d50: c.hnsw.engine.recall.p50, d95: c.hnsw.engine.recall.p95, d99: c.hnsw.engine.recall.p99,
-    x50: c.exact.engine.recall.p50, x95: c.exact.engine.recall.p95, emb: c.hnsw.engine.embed.p50,
+    x50: c.exact.engine.recall.p50, x95: c.exact.engine.recall.p95,
+    v50: c.hnsw.engine.vectorOnly.p50, v95: c.hnsw.engine.vectorOnly.p95,
+    l50: c.hnsw.engine.storeLexical.p50, l95: c.hnsw.engine.storeLexical.p95,
+    emb: c.hnsw.engine.embed.p50,
     target: verdict(c),
   })));
   if (use !== null) {

@@ -25,7 +25,7 @@ const v128Load = (offset) => simd(0, 4, ...uleb(offset));
 const v128Zero = simd(12, ...new Array(16).fill(0));
 const [F32X4_ADD, F32X4_MUL, F32X4_EXTRACT] = [228, 230, 31];
 const [I32_ADD, I32_SHL, I32_GE_U, F32_ADD, F32_STORE] = [0x6a, 0x74, 0x4f, 0x92, 0x38];
-const BLOCK_, LOOP, BR, BR_IF, END = [0x02, 0x40], [0x03, 0x40], 0x0c, 0x0d, 0x0b;
+const [BLOCK_, LOOP, BR, BR_IF, END] = [[0x02, 0x40], [0x03, 0x40], 0x0c, 0x0d, 0x0b];
 
 /** `scan(rows, n, dim, query, out)`: out[r] = dot(rows[r], query) for r < n; pointers are byte offsets. */
 function scanModule() {

@@ -10,15 +10,15 @@
  *   build (a worker thread) writes a new file and the scope switches to it. Until then the caller
  *   falls back to exact search.
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
-import { buildAnnIndex, continues, manifestProblem, readDatabaseId, type AnnBuildRequest, type AnnBuildResult } from './ann-build.js';
-import type { AnnBuildReply } from './ann-build-worker.js';
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+import { EngramError, messages } from '../../core/errors.js';
+import { continues, manifestProblem, readDatabaseId } from './ann-build.js';
+import { AnnBuilder } from './ann-builder.js';
 import { AnnFiles, type AnnManifest } from './ann-files.js';
-import { ANN_PARAMETERS, createAnnIndex, type AnnParameters, type UsearchIndex, type UsearchModule } from './ann-library.js';
-import type { SqliteConnection } from './sqlite-connection.js';
-import type { SqliteStoreLogger } from './sqlite-store-config.js';
+import { ANN_PARAMETERS, createAnnIndex, loadUsearch, type AnnParameters, type UsearchIndex, type UsearchModule } from './ann-library.js';
+import { isMemoryPath, type SqliteConnection } from './sqlite-connection.js';
+import type { ResolvedSqliteStoreConfig, SqliteStoreLogger } from './sqlite-store-config.js';
 import { readVectors } from './stored-vectors.js';
 import { dot, inverseNorm, type ScoredRow } from './vector-index.js';
 
@@ -61,26 +61,42 @@ interface ScopeState {
   readonly replaced: Set<number>;
 }
 
-interface RunningBuild {
-  readonly done: Promise<void>;
-  stop(): void;
-  /** Keeps the process alive until the build ends (someone awaits it). */
-  keepAlive(): void;
-}
-
 /** How often a scope's manifest is re-read for a newer file another process published. */
 const RECHECK_MS = 1000;
-/** A failed build is retried after this long. */
-const RETRY_MS = 5 * 60_000;
-const WORKER_URL = new URL('./ann-build-worker.js', import.meta.url);
+
+/**
+ * The store's approximate index when configured (or by default) and possible: file-backed stores
+ * only, and `usearch` must load. An explicit `vectorIndex: 'hnsw'` that cannot be honoured throws.
+ */
+export async function openAnnIndex(config: ResolvedSqliteStoreConfig, reader: SqliteConnection): Promise<AnnIndex | undefined> {
+  if (config.vectorIndex === 'exact' || isMemoryPath(config.path)) return undefined;
+  const library = await loadUsearch();
+  if (library === undefined) {
+    if (config.vectorIndex === 'auto') return undefined;
+    throw new EngramError(
+      'STORAGE_UNAVAILABLE',
+      messages.storageUnavailable('vectorIndex "hnsw" needs the optional dependency usearch, which does not load here; run `npm install usearch` or use vectorIndex "exact"'),
+      { details: { vectorIndex: config.vectorIndex } },
+    );
+  }
+  return new AnnIndex({
+    library,
+    connection: reader,
+    databasePath: resolve(config.path),
+    busyTimeoutMs: config.busyTimeoutMs,
+    embedder: config.embedding,
+    readonly: config.readonly,
+    logger: config.logger,
+    threads: availableParallelism(),
+  });
+}
 
 export class AnnIndex {
   readonly #options: AnnIndexOptions;
   readonly #parameters: AnnParameters;
   readonly #files: AnnFiles;
   readonly #scopes = new Map<string, ScopeState>();
-  readonly #builds = new Map<string, RunningBuild>();
-  readonly #failures = new Map<string, number>();
+  readonly #builder: AnnBuilder | undefined;
   #databaseId: string | undefined;
   #closed = false;
 
@@ -88,6 +104,26 @@ export class AnnIndex {
     this.#options = options;
     this.#parameters = options.parameters ?? ANN_PARAMETERS;
     this.#files = new AnnFiles(`${options.databasePath}.ann`);
+    this.#builder = options.readonly
+      ? undefined
+      : new AnnBuilder({
+          library: options.library,
+          files: this.#files,
+          logger: options.logger,
+          request: {
+            databasePath: options.databasePath,
+            busyTimeoutMs: options.busyTimeoutMs,
+            directory: this.#files.directory,
+            embedder: { name: options.embedder.name, dimension: options.embedder.dimension },
+            parameters: this.#parameters,
+            threads: options.threads,
+          },
+          onBuilt: (scope) => {
+            const state = this.#scopes.get(scope);
+            // the next sync maps the new file
+            if (state !== undefined) state.checkedAt = 0;
+          },
+        });
   }
 
   isLoaded(scope: string): boolean {
@@ -107,15 +143,15 @@ export class AnnIndex {
     return this.#options.connection.snapshot(() => {
       const state = this.#refresh(scope);
       if (state.base === undefined) {
-        if (options.build) this.#startBuild(scope, state.rejected === undefined ? 'no usable index file' : 'the index file was unusable');
+        if (options.build) this.#builder?.start(scope, state.rejected === undefined ? 'no usable index file' : 'the index file was unusable');
         return false;
       }
       const limit = this.#mergeThreshold(state);
       if (!this.#catchUp(scope, state, limit * 4)) {
-        if (options.build) this.#startBuild(scope, 'too many changes since the index file was saved');
+        if (options.build) this.#builder?.start(scope, 'too many changes since the index file was saved');
         return false;
       }
-      if (options.build && state.delta.size + state.replaced.size > limit) this.#startBuild(scope, 'folding recent changes into the file');
+      if (options.build && state.delta.size + state.replaced.size > limit) this.#builder?.start(scope, 'folding recent changes into the file');
       return true;
     });
   }
@@ -160,31 +196,28 @@ export class AnnIndex {
    * it. Resolves true when searches of the scope use the index, false when it cannot be built here.
    */
   async prepare(scope: string): Promise<boolean> {
+    const builder = this.#builder;
     for (let round = 0; !this.#closed; round++) {
-      const running = this.#builds.get(scope);
-      if (running !== undefined) {
-        running.keepAlive();
-        await running.done;
+      if (builder?.isRunning(scope) === true) {
+        await builder.wait(scope);
         continue;
       }
       const ready = this.sync(scope, { build: false });
       const state = this.#scopes.get(scope);
       const current = ready && state !== undefined && state.delta.size === 0 && state.replaced.size === 0;
-      if (current || this.#options.readonly || (round > 0 && this.#failures.has(scope))) return ready;
+      if (current || builder === undefined || (round > 0 && builder.failed(scope))) return ready;
       if (round >= 3 && ready) return true;
-      this.#startBuild(scope, ready ? 'prepare: folding recent changes into the file' : 'prepare');
+      builder.start(scope, ready ? 'prepare: folding recent changes into the file' : 'prepare');
       // another process holds the build lock: wait for its file
-      if (!this.#builds.has(scope)) await new Promise((resolve) => setTimeout(resolve, 250));
+      if (!builder.isRunning(scope)) await new Promise((resolve) => setTimeout(resolve, 250));
     }
     return false;
   }
 
-  /** Stops running builds (their locks are released, temporary files removed) and unmaps the files. */
+  /** Stops running builds (their locks are released) and unmaps the files. */
   async close(): Promise<void> {
     this.#closed = true;
-    const running = [...this.#builds.values()];
-    for (const build of running) build.stop();
-    await Promise.allSettled(running.map((build) => build.done));
+    await this.#builder?.close();
     this.#scopes.clear();
   }
 
@@ -279,80 +312,4 @@ export class AnnIndex {
   #mergeThreshold(state: ScopeState): number {
     return Math.min(8192, Math.max(1024, Math.round((state.manifest?.count ?? 0) * 0.02)));
   }
-
-  #startBuild(scope: string, reason: string): void {
-    if (this.#options.readonly || this.#closed || this.#builds.has(scope)) return;
-    const failedAt = this.#failures.get(scope);
-    if (failedAt !== undefined && Date.now() - failedAt < RETRY_MS) return;
-    const release = this.#files.tryLock(scope);
-    // another process is building it: its file is picked up when published
-    if (release === undefined) return;
-    const { logger } = this.#options;
-    logger.info(`building the vector index of scope "${scope}" in the background: ${reason}`, { scope });
-    const request: AnnBuildRequest = {
-      databasePath: this.#options.databasePath,
-      busyTimeoutMs: this.#options.busyTimeoutMs,
-      directory: this.#files.directory,
-      scope,
-      embedder: { name: this.#options.embedder.name, dimension: this.#options.embedder.dimension },
-      parameters: this.#parameters,
-      threads: this.#options.threads,
-    };
-    const run = existsSync(fileURLToPath(WORKER_URL)) ? runInWorker(request) : this.#runInProcess(request);
-    const done = run.result
-      .then(
-        (result) => {
-          this.#failures.delete(scope);
-          const state = this.#scopes.get(scope);
-          // the next sync maps the new file
-          if (state !== undefined) state.checkedAt = 0;
-          logger.info(`built the vector index of scope "${scope}" (${result.kind}, ${result.manifest.count} vectors, ${result.seconds.toFixed(1)} s)`, {
-            scope,
-            kind: result.kind,
-            reason: result.reason,
-            count: result.manifest.count,
-            seconds: result.seconds,
-          });
-        },
-        (error: unknown) => {
-          this.#failures.set(scope, Date.now());
-          if (!this.#closed) {
-            logger.warn(`building the vector index of scope "${scope}" failed; exact search serves it meanwhile`, {
-              scope,
-              error: error instanceof Error ? error.message : String(error),
-            });
-          }
-        },
-      )
-      .finally(() => {
-        release();
-        this.#builds.delete(scope);
-      });
-    this.#builds.set(scope, { done, stop: run.stop, keepAlive: run.keepAlive });
-  }
-
-  /** Without a compiled worker (running from TypeScript sources): the same build on this thread, yielding between chunks. */
-  #runInProcess(request: AnnBuildRequest): BuildRun {
-    let stopped = false;
-    const result = buildAnnIndex(request, this.#options.library, () => stopped || this.#closed);
-    return { result, stop: () => (stopped = true), keepAlive: () => undefined };
-  }
-}
-
-interface BuildRun {
-  readonly result: Promise<AnnBuildResult>;
-  stop(): void;
-  keepAlive(): void;
-}
-
-function runInWorker(request: AnnBuildRequest): BuildRun {
-  const worker = new Worker(WORKER_URL, { workerData: request });
-  // a build must not keep a finished process alive; a killed build is redone later
-  worker.unref();
-  const result = new Promise<AnnBuildResult>((resolve, reject) => {
-    worker.once('message', (reply: AnnBuildReply) => (reply.ok ? resolve(reply.result) : reject(new Error(reply.message))));
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`the index build worker exited (code ${code})`)));
-  });
-  return { result, stop: () => void worker.terminate(), keepAlive: () => worker.ref() };
 }

@@ -6,14 +6,11 @@
  * writer, serialised in this process by a mutex and across processes by `BEGIN IMMEDIATE`.
  * (`:memory:` has a single connection, so there reads do see an open transaction's writes.)
  */
-import { availableParallelism } from 'node:os';
-import { resolve } from 'node:path';
 import { EngramError, messages } from '../../core/errors.js';
 import type { Store, StoreCapabilities, StoreTransaction } from '../../core/ports/store.js';
 import { assertReadScopes } from '../../core/scope.js';
 import { AccessBatch } from './access-batch.js';
-import { AnnIndex } from './ann-index.js';
-import { loadUsearch } from './ann-library.js';
+import { openAnnIndex, type AnnIndex } from './ann-index.js';
 import { AsyncMutex } from './async-mutex.js';
 import { isMemoryPath, openConnection, type SqliteConnection } from './sqlite-connection.js';
 import { toEngramError } from './sqlite-errors.js';
@@ -299,33 +296,6 @@ export class SqliteStore extends SqliteReader implements Store {
     // best effort: pending accesses must not keep the process alive (close() writes them)
     this.#flushTimer.unref?.();
   }
-}
-
-/**
- * The approximate index when configured (or by default) and possible: file-backed stores only, and
- * `usearch` must load. An explicit `vectorIndex: 'hnsw'` that cannot be honoured is an error.
- */
-async function openAnnIndex(config: ResolvedSqliteStoreConfig, reader: SqliteConnection): Promise<AnnIndex | undefined> {
-  if (config.vectorIndex === 'exact' || isMemoryPath(config.path)) return undefined;
-  const library = await loadUsearch();
-  if (library === undefined) {
-    if (config.vectorIndex === 'auto') return undefined;
-    throw new EngramError(
-      'STORAGE_UNAVAILABLE',
-      messages.storageUnavailable('vectorIndex "hnsw" needs the optional dependency usearch, which does not load here; run `npm install usearch` or use vectorIndex "exact"'),
-      { details: { vectorIndex: config.vectorIndex } },
-    );
-  }
-  return new AnnIndex({
-    library,
-    connection: reader,
-    databasePath: resolve(config.path),
-    busyTimeoutMs: config.busyTimeoutMs,
-    embedder: config.embedding,
-    readonly: config.readonly,
-    logger: config.logger,
-    threads: availableParallelism(),
-  });
 }
 
 function readerContext(
