@@ -110,6 +110,11 @@ export interface StoreReader {
    * Ids without a thread, or outside `scopes`, are absent from the map.
    */
   getNeighbours(query: NeighbourQuery): Promise<Map<string, { before: MemoryRecord[]; after: MemoryRecord[] }>>;
+  /**
+   * The embeddings of the `limit` most recently written memories of `scope` (any status), newest first:
+   * a cheap reference sample for novelty (surprise) on write.
+   */
+  recentEmbeddings(scope: Scope, limit: number): Promise<Float32Array[]>;
   /** Records whose occurredAt (else validFrom) falls in [start, end), visible under the time filter, most recent first. */
   temporalSearch(query: TemporalQuery): Promise<ChannelHit[]>;
 }

@@ -71,6 +71,7 @@ export async function rememberAll(deps: WriteDeps, inputs: readonly ParsedRememb
     const known = await existingSources(tx, planned.map((p) => p.record));
     const results: RememberResult[] = [];
     const pendingEvents: NewMemory[] = [];
+    const novelty = new NoveltyReference(tx);
     for (const item of embedded) {
       const { record } = item;
       const existing = record.sourceKey === null ? undefined : known.get(`${record.scope}\u0000${record.sourceKey}`);
@@ -84,8 +85,7 @@ export async function rememberAll(deps: WriteDeps, inputs: readonly ParsedRememb
         results.push(await writeClaim(tx, record, item.embedding, now));
         continue;
       }
-      const neighbours = await tx.vectorSearch({ scopes: [record.scope], now, limit: 3, vector: item.embedding });
-      record.surprise = scoreSurprise(neighbours.map((n) => n.score));
+      record.surprise = scoreSurprise(await novelty.nearest(record.scope, item.embedding));
       pendingEvents.push({ record, embedding: item.embedding });
       item.chunks.forEach((chunk, index) => {
         chunk.surprise = record.surprise;
@@ -100,6 +100,38 @@ export async function rememberAll(deps: WriteDeps, inputs: readonly ParsedRememb
 
 function sameSourceRef(a: MemoryRecord['provenance']['sources'][number], b: MemoryRecord['provenance']['sources'][number]): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** How many of a scope's most recent memories a new event's novelty is measured against. */
+const NOVELTY_SAMPLE = 256;
+
+/**
+ * Novelty of events against the scope's recent memories plus the batch so far: one read per scope
+ * and batch, so surprise stays cheap however large the scope (claims use their own neighbours).
+ */
+class NoveltyReference {
+  readonly #tx: StoreTransaction;
+  readonly #byScope = new Map<string, Float32Array[]>();
+  constructor(tx: StoreTransaction) {
+    this.#tx = tx;
+  }
+  /** Similarities of the most similar references, best first (at most 5), then remembers `vector`. */
+  async nearest(scope: string, vector: Float32Array): Promise<number[]> {
+    let references = this.#byScope.get(scope);
+    if (references === undefined) {
+      references = await this.#tx.recentEmbeddings(scope, NOVELTY_SAMPLE);
+      this.#byScope.set(scope, references);
+    }
+    const sims = references.map((r) => dot(r, vector)).sort((a, b) => b - a).slice(0, 5);
+    references.push(vector);
+    return sims;
+  }
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i += 1) sum += (a[i] as number) * (b[i] as number);
+  return sum;
 }
 
 async function flush(tx: StoreTransaction, pending: NewMemory[]): Promise<void> {

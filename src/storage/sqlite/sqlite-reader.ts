@@ -147,6 +147,22 @@ export class SqliteReader implements StoreReader {
     return this.read('read neighbours', (connection) => readNeighbours(connection, query));
   }
 
+  async recentEmbeddings(scope: Scope, limit: number): Promise<Float32Array[]> {
+    return this.read('read recent embeddings', (connection) => {
+      assertScope(scope);
+      const n = Math.max(0, Math.min(10_000, Math.floor(limit)));
+      if (n === 0) return [];
+      const rows = connection.all<{ embedding: Buffer }>(
+        `SELECT v.embedding AS embedding FROM memory_vectors v
+         WHERE v.rowid IN (SELECT rowid FROM memories WHERE scope = ? ORDER BY rowid DESC LIMIT ?)
+         ORDER BY v.rowid DESC`,
+        scope,
+        n,
+      );
+      return rows.map((r) => new Float32Array(r.embedding.buffer.slice(r.embedding.byteOffset, r.embedding.byteOffset + r.embedding.byteLength)));
+    });
+  }
+
   async temporalSearch(query: TemporalQuery): Promise<ChannelHit[]> {
     return this.read('temporal search', (connection) => readTemporal(connection, query));
   }
