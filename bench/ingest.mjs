@@ -17,7 +17,7 @@
 // per-record searches. The store is opened under the embedder name the corpus records (the static
 // table's, for the default corpora), whatever embedder is measured: all share the 512-d USE space.
 import { spawn } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -25,6 +25,7 @@ import { MAIN_SCOPE, assertBuilt, ensureCorpus } from './corpus-db.mjs';
 import { CACHE_DIR, REPO_DIR, fileBytes, log, mb, memoryAt, parseSizes, peakRss, percentiles, printTable, since, writeResult } from './lib.mjs';
 
 const INGEST_SEED = 31_337;
+const LAST_CASES = join(CACHE_DIR, 'last-ingest-cases.json');
 const TARGETS = { use: 100, static: 3000 };
 const MODES = {
   use0: { label: 'USE in-process', embedder: 'use', workers: 0, inFlight: 1, mixed: false },
@@ -49,11 +50,13 @@ const { values: args } = parseArgs({
     'use-corpus-max': { type: 'string', default: '0' },
     // exact (default) or hnsw: how the store searches a large scope (the write path searches per record)
     'vector-index': { type: 'string', default: 'exact' },
+    'report-only': { type: 'boolean', default: false },
     case: { type: 'string' },
   },
 });
 
 async function main() {
+  if (args['report-only']) return report(JSON.parse(readFileSync(LAST_CASES, 'utf8')));
   assertBuilt();
   const sizes = parseSizes(args.sizes);
   const modes = args.modes.split(',');
@@ -72,6 +75,8 @@ async function main() {
       cases.push(await runChild({ size, mode, corpus, count, batch, alone, budgetMs, vectorIndex: args['vector-index'] }));
     }
   }
+  // kept so a report can be re-printed (`--report-only`) without measuring again
+  writeFileSync(LAST_CASES, JSON.stringify(cases));
   report(cases);
 }
 

@@ -15,12 +15,15 @@
 // (default, the exact search the target is about) or `hnsw` (the approximate index, where the store
 // offers it; built or loaded before measuring by `store.prepareVectorIndex`).
 import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { CORPUS_SEED, MAIN_SCOPE, SMALL_SCOPES, SMALL_SCOPE_SIZE, assertBuilt, ensureCorpus } from './corpus-db.mjs';
-import { REPO_DIR, fileBytes, log, makeQueries, mb, parseSizes, peakRss, percentiles, printTable, rssNow, since, writeResult } from './lib.mjs';
+import { CACHE_DIR, REPO_DIR, fileBytes, log, makeQueries, mb, parseSizes, peakRss, percentiles, printTable, rssNow, since, writeResult } from './lib.mjs';
 
 const TARGET_P50_MS = 60;
+const LAST_CASES = join(CACHE_DIR, 'last-recall-cases.json');
 const QUERY_SEED = 7_777;
 const WARMUP_SEED = 8_888;
 
@@ -36,11 +39,13 @@ const { values: args } = parseArgs({
     'scope-queries': { type: 'string', default: '50' },
     // corpora up to this size get their vectors from the full model (2 workers), larger ones from the static table
     'use-corpus-max': { type: 'string', default: '0' },
+    'report-only': { type: 'boolean', default: false },
     case: { type: 'string' },
   },
 });
 
 async function main() {
+  if (args['report-only']) return report(JSON.parse(readFileSync(LAST_CASES, 'utf8')));
   assertBuilt();
   const sizes = parseSizes(args.sizes);
   const embedders = args.embedders.split(',');
@@ -55,6 +60,8 @@ async function main() {
       cases.push(await runChild(spec));
     }
   }
+  // kept so a report can be re-printed (`--report-only`) without measuring again
+  writeFileSync(LAST_CASES, JSON.stringify(cases));
   report(cases);
 }
 
@@ -99,7 +106,7 @@ async function measureCase({ size, queryEmbedder, corpus, queries: queryCount, w
     vectorIndex,
   });
   const reads = instrumentReads(store);
-  const engram = new EngramCore({ store, embedder });
+  const engram = new EngramCore({ store, embedder: timedEmbedder(embedder, reads) });
   cold.openMs = since(start);
   if (vectorIndex === 'hnsw') {
     if (typeof store.prepareVectorIndex !== 'function' || !store.capabilities.annIndex) throw new Error('this build of the store has no HNSW index (vectorIndex "hnsw")');
@@ -140,6 +147,7 @@ async function measureCase({ size, queryEmbedder, corpus, queries: queryCount, w
     topIds.set(q, hits.map((h) => h.id));
   });
   reads.on = false;
+  const embedInRecallMs = reads.embedMs / queries.length;
   const storeCalls = Object.fromEntries(Object.entries(reads.calls).map(([m, v]) => [m, { perQuery: v.count / queries.length, msPerQuery: v.ms / queries.length }]));
   phases.embed = await timeAll((q) => embedder.embed([q.text]));
   phases.vectorOnly = await timeAll((q) => engram.recall(q.text, { ...main, weights: { lexical: 0 } }));
@@ -185,6 +193,8 @@ async function measureCase({ size, queryEmbedder, corpus, queries: queryCount, w
     k,
     cold,
     phases,
+    storeCalls,
+    embedInRecallMs,
     candidateLimit: limit,
     meanHits: hitCounts.reduce((a, b) => a + b, 0) / hitCounts.length,
     meanLexicalCandidates: lexicalHits.reduce((a, b) => a + b, 0) / Math.max(1, lexicalHits.length),
@@ -194,12 +204,29 @@ async function measureCase({ size, queryEmbedder, corpus, queries: queryCount, w
   };
 }
 
+/** The embedder, with each call's wall time added to `state.embedMs` while `state.on`. */
+function timedEmbedder(inner, state) {
+  return {
+    name: inner.name,
+    dimension: inner.dimension,
+    async embed(texts) {
+      const started = performance.now();
+      try {
+        return await inner.embed(texts);
+      } finally {
+        if (state.on) state.embedMs += since(started);
+      }
+    },
+    close: () => inner.close?.(),
+  };
+}
+
 /**
  * Times the store's read methods while `on`: SqliteStore does each call's work synchronously before
  * returning its promise, so the time to return is the call's own, even among concurrent channels.
  */
 function instrumentReads(store) {
-  const state = { on: false, calls: {} };
+  const state = { on: false, calls: {}, embedMs: 0 };
   const methods = ['vectorSearch', 'lexicalSearch', 'getMemories', 'getEdges', 'getNeighbours', 'temporalSearch', 'listMemories', 'findClaims', 'stats'];
   for (const method of methods) {
     const original = store[method];
@@ -248,11 +275,11 @@ function report(cases) {
   ], rows);
 
   const methods = [...new Set(cases.flatMap((c) => Object.keys(c.storeCalls)))].sort();
-  const breakdown = [['memories', 'size', 0], ['query emb', 'query'], ['recall mean', 'total'], ['embed mean', 'embed']];
+  const breakdown = [['memories', 'size', 0], ['query emb', 'query'], ['recall mean', 'total'], ['embed mean', 'embed'], ['embed wall in recall', 'embedWall']];
   for (const m of methods) breakdown.push([`${m} n`, `${m}:n`, 1], ['ms', `${m}:ms`]);
   breakdown.push(['engine CPU', 'engine']);
-  printTable('where the time goes in recall, ms per query (means; store calls timed inside the recall pass, embedding from its own pass; engine CPU = the rest: query analysis, fusion, ranking)', breakdown, cases.map((c) => {
-    const row = { size: c.size, query: short(c.queryEmbedder), total: c.phases.recall.mean, embed: c.phases.embed.mean };
+  printTable('where the time goes in recall, ms per query (means; store calls timed inside the recall pass, embedding from its own pass; engine CPU = recall − embed mean − store calls: query analysis, fusion, ranking, GC)', breakdown, cases.map((c) => {
+    const row = { size: c.size, query: short(c.queryEmbedder), total: c.phases.recall.mean, embed: c.phases.embed.mean, embedWall: c.embedInRecallMs };
     let store = 0;
     for (const m of methods) {
       row[`${m}:n`] = c.storeCalls[m]?.perQuery ?? 0;

@@ -89,7 +89,7 @@ async function main() {
 
 function runChild(spec) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--case', JSON.stringify(spec)], {
+    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--case', JSON.stringify(spec)], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';

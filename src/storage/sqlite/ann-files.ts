@@ -6,7 +6,7 @@
  * processes from building the same scope twice at once; a dead holder's lock is taken over.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import * as zlib from 'node:zlib';
@@ -65,11 +65,7 @@ export class AnnFiles {
 
   /** Does `scope` have a manifest (cheap: no read)? */
   hasManifest(scope: string): boolean {
-    try {
-      return statSync(this.#manifestPath(scope)).isFile();
-    } catch {
-      return false;
-    }
+    return existsSync(this.#manifestPath(scope));
   }
 
   indexPath(manifest: AnnManifest): string {
