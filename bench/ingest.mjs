@@ -16,16 +16,15 @@
 // `insertMemories` transaction, which together bound what `remember` could reach without its
 // per-record searches. The store is opened under the embedder name the corpus records (the static
 // table's, for the default corpora), whatever embedder is measured: all share the 512-d USE space.
-import { spawn } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { MAIN_SCOPE, assertBuilt, ensureCorpus } from './corpus-db.mjs';
-import { CACHE_DIR, REPO_DIR, fileBytes, log, mb, memoryAt, parseSizes, peakRss, percentiles, printTable, since, writeResult } from './lib.mjs';
+import { CACHE_DIR, fileBytes, log, mb, memoryAt, parseSizes, peakRss, percentiles, printTable, runCase, since, writeResult } from './lib.mjs';
 
 const INGEST_SEED = 31_337;
-const LAST_CASES = join(CACHE_DIR, 'last-ingest-cases.json');
+const lastCases = (vectorIndex) => join(CACHE_DIR, `last-ingest-cases-${vectorIndex}.json`);
 const TARGETS = { use: 100, static: 3000 };
 const MODES = {
   use0: { label: 'USE in-process', embedder: 'use', workers: 0, inFlight: 1, mixed: false },
@@ -56,7 +55,7 @@ const { values: args } = parseArgs({
 });
 
 async function main() {
-  if (args['report-only']) return report(JSON.parse(readFileSync(LAST_CASES, 'utf8')));
+  if (args['report-only']) return report(JSON.parse(readFileSync(lastCases(args['vector-index']), 'utf8')), { write: false });
   assertBuilt();
   const sizes = parseSizes(args.sizes);
   const modes = args.modes.split(',');
@@ -76,24 +75,12 @@ async function main() {
     }
   }
   // kept so a report can be re-printed (`--report-only`) without measuring again
-  writeFileSync(LAST_CASES, JSON.stringify(cases));
+  writeFileSync(lastCases(args['vector-index']), JSON.stringify(cases));
   report(cases);
 }
 
 function runChild(spec) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--case', JSON.stringify(spec)], {
-      cwd: REPO_DIR,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`case ${spec.size}/${spec.mode} exited with ${code}`));
-      resolve(JSON.parse(out.trim().split('\n').pop()));
-    });
-  });
+  return runCase(fileURLToPath(import.meta.url), spec, `${spec.size}/${spec.mode}`);
 }
 
 function batches(list, size) {
@@ -315,9 +302,10 @@ async function measureCase({ size, mode, corpus, count, batch, alone, budgetMs, 
   }
 }
 
-function report(cases) {
+function report(cases, { write = true } = {}) {
+  const vectorIndex = cases[0]?.vectorIndex ?? args['vector-index'];
   const targetOf = (c) => TARGETS[c.embedder.startsWith('use') ? 'use' : 'static'];
-  printTable(`ingest (${args['vector-index']} vector search): engram.remember, batches of ${cases[0]?.batch} texts (~${Math.round(cases[0]?.meanChars ?? 0)} chars), into a database already holding N memories`, [
+  printTable(`ingest (${vectorIndex} vector search): engram.remember, batches of ${cases[0]?.batch} texts (~${Math.round(cases[0]?.meanChars ?? 0)} chars), into a database already holding N memories`, [
     ['memories', 'size', 0], ['mode', 'label'], ['texts', 'count', 0], ['memories/s', 'rate', 0],
     ['batch p50 ms', 'p50'], ['p95', 'p95'], ['p99', 'p99'], ['peak RSS MB', 'rss', 0], ['model load ms', 'load', 0], ['target', 'target'],
   ], cases.map((c) => ({
@@ -369,10 +357,11 @@ function report(cases) {
     process.stdout.write('\nnote: where the embedder differs from the one that made the corpus vectors, the store was opened under the\n' +
       '      corpus embedder\'s name and EngramCore was given the measured embedder (same 512-d USE space).\n');
   }
-  const path = writeResult(args['vector-index'] === 'exact' ? 'ingest' : `ingest-${args['vector-index']}`, {
+  if (!write) return;
+  const path = writeResult(vectorIndex === 'exact' ? 'ingest' : `ingest-${vectorIndex}`, {
     options: {
       sizes: args.sizes, count: args.count ?? null, budgetSeconds: Number(args.budget), alone: args.alone ?? null,
-      batch: Number(args.batch), modes: args.modes, useCorpusMax: Number(args['use-corpus-max']), vectorIndex: args['vector-index'],
+      batch: Number(args.batch), modes: args.modes, useCorpusMax: Number(args['use-corpus-max']), vectorIndex,
     },
     targets: { useMemoriesPerSecond: TARGETS.use, staticMemoriesPerSecond: TARGETS.static },
     cases,

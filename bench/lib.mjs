@@ -1,6 +1,6 @@
 // Shared helpers of the benchmarks: statistics, the synthetic corpus, an aligned table printer, RSS
 // sampling and JSON results under bench/results/. Import from bench scripts only.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -155,4 +155,21 @@ export function parseSizes(text, fallback) {
   const sizes = String(text).split(',').map((s) => Number(s.replaceAll('_', '').replace(/k$/i, '000')));
   if (sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--sizes must be positive integers, got "${text}"`);
   return sizes;
+}
+
+/**
+ * Runs `script --case <json spec>` in a child process (so each case has its own heap and RSS) and
+ * resolves with the JSON object the child prints as its last stdout line; stderr passes through.
+ */
+export function runCase(script, spec, label) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script, '--case', JSON.stringify(spec)], { cwd: REPO_DIR, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`case ${label} exited with ${code}`));
+      resolve(JSON.parse(out.trim().split('\n').pop()));
+    });
+  });
 }

@@ -14,16 +14,15 @@
 // does (openSqliteStore + new EngramCore), so it can choose the vector index: `--vector-index exact`
 // (default, the exact search the target is about) or `hnsw` (the approximate index, where the store
 // offers it; built or loaded before measuring by `store.prepareVectorIndex`).
-import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { CORPUS_SEED, MAIN_SCOPE, SMALL_SCOPES, SMALL_SCOPE_SIZE, assertBuilt, ensureCorpus } from './corpus-db.mjs';
-import { CACHE_DIR, REPO_DIR, fileBytes, log, makeQueries, mb, parseSizes, peakRss, percentiles, printTable, rssNow, since, writeResult } from './lib.mjs';
+import { CACHE_DIR, fileBytes, log, makeQueries, mb, parseSizes, peakRss, percentiles, printTable, rssNow, runCase, since, writeResult } from './lib.mjs';
 
 const TARGET_P50_MS = 60;
-const LAST_CASES = join(CACHE_DIR, 'last-recall-cases.json');
+const lastCases = (vectorIndex) => join(CACHE_DIR, `last-recall-cases-${vectorIndex}.json`);
 const QUERY_SEED = 7_777;
 const WARMUP_SEED = 8_888;
 
@@ -45,7 +44,7 @@ const { values: args } = parseArgs({
 });
 
 async function main() {
-  if (args['report-only']) return report(JSON.parse(readFileSync(LAST_CASES, 'utf8')));
+  if (args['report-only']) return report(JSON.parse(readFileSync(lastCases(args['vector-index']), 'utf8')), { write: false });
   assertBuilt();
   const sizes = parseSizes(args.sizes);
   const embedders = args.embedders.split(',');
@@ -61,24 +60,12 @@ async function main() {
     }
   }
   // kept so a report can be re-printed (`--report-only`) without measuring again
-  writeFileSync(LAST_CASES, JSON.stringify(cases));
+  writeFileSync(lastCases(args['vector-index']), JSON.stringify(cases));
   report(cases);
 }
 
 function runChild(spec) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--case', JSON.stringify(spec)], {
-      cwd: REPO_DIR,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`case ${spec.size}/${spec.queryEmbedder} exited with ${code}`));
-      resolve(JSON.parse(out.trim().split('\n').pop()));
-    });
-  });
+  return runCase(fileURLToPath(import.meta.url), spec, `${spec.size}/${spec.queryEmbedder}`);
 }
 
 async function measureCase({ size, queryEmbedder, corpus, queries: queryCount, warmup, k, vectorIndex, scopeQueries }) {
@@ -246,7 +233,8 @@ function instrumentReads(store) {
   return state;
 }
 
-function report(cases) {
+function report(cases, { write = true } = {}) {
+  const vectorIndex = cases[0]?.vectorIndex ?? args['vector-index'];
   const short = (name) => (name.startsWith('use-lite') ? 'USE' : name.startsWith('static') ? 'static' : name);
   const rows = cases.map((c) => ({
     size: c.size,
@@ -265,7 +253,7 @@ function report(cases) {
     file: c.fileMb,
   }));
   const n = cases[0]?.queries ?? 0;
-  printTable(`recall latency, ms (${args['vector-index']} vector search, k=${cases[0]?.k}, ${n} queries after warm-up; vector-only and lexical-only are recalls with the other channel's weight 0)`, [
+  printTable(`recall latency, ms (${vectorIndex} vector search, k=${cases[0]?.k}, ${n} queries after warm-up; vector-only and lexical-only are recalls with the other channel's weight 0)`, [
     ['memories', 'size', 0], ['query emb', 'query'], ['corpus vec', 'vectors'],
     ['p50', 'p50'], ['p95', 'p95'], ['p99', 'p99'],
     ['embed p50', 'embed50', 2], ['embed p95', 'embed95', 2],
@@ -275,10 +263,10 @@ function report(cases) {
   ], rows);
 
   const methods = [...new Set(cases.flatMap((c) => Object.keys(c.storeCalls)))].sort();
-  const breakdown = [['memories', 'size', 0], ['query emb', 'query'], ['recall mean', 'total'], ['embed mean', 'embed'], ['embed wall in recall', 'embedWall']];
+  const breakdown = [['memories', 'size', 0], ['query emb', 'query'], ['recall mean', 'total'], ['embed mean', 'embed']];
   for (const m of methods) breakdown.push([`${m} n`, `${m}:n`, 1], ['ms', `${m}:ms`]);
   breakdown.push(['engine CPU', 'engine']);
-  printTable('where the time goes in recall, ms per query (means; store calls timed inside the recall pass, embedding from its own pass; engine CPU = recall − embed mean − store calls: query analysis, fusion, ranking, GC)', breakdown, cases.map((c) => {
+  printTable('where the time goes in recall, ms per query (means; store calls timed inside the recall pass, embedding from its own pass; engine CPU = recall − embed mean − store calls: query analysis, fusion, ranking, GC; the wall time of the embedding inside recall is in the JSON, embedInRecallMs, and overlaps other channels)', breakdown, cases.map((c) => {
     const row = { size: c.size, query: short(c.queryEmbedder), total: c.phases.recall.mean, embed: c.phases.embed.mean, embedWall: c.embedInRecallMs };
     let store = 0;
     for (const m of methods) {
@@ -327,7 +315,7 @@ function report(cases) {
     m50: c.phases.mainPlusSmall.p50, m95: c.phases.mainPlusSmall.p95, leaks: c.scopeLeaks,
   })));
 
-  const target = args['vector-index'] === 'exact' ? cases.find((c) => c.size === 100_000 && c.queryEmbedder.startsWith('use-lite')) : undefined;
+  const target = vectorIndex === 'exact' ? cases.find((c) => c.size === 100_000 && c.queryEmbedder.startsWith('use-lite')) : undefined;
   const verdict = target === undefined
     ? `not measured (needs --sizes including 100000, the use embedder and --vector-index exact)`
     : `${target.phases.recall.p50 <= TARGET_P50_MS ? 'MET' : 'MISSED'}: p50 ${target.phases.recall.p50.toFixed(1)} ms`;
@@ -336,8 +324,9 @@ function report(cases) {
     process.stdout.write('note: where "corpus vec" differs from "query emb", the store was opened under the corpus embedder\'s name and\n' +
       '      EngramCore was given the query embedder (same 512-d USE space): latency is measured, not relevance.\n');
   }
-  const path = writeResult(args['vector-index'] === 'exact' ? 'recall' : `recall-${args['vector-index']}`, {
-    options: { sizes: args.sizes, queries: Number(args.queries), scopeQueries: Number(args['scope-queries']), warmup: Number(args.warmup), k: Number(args.k), useCorpusMax: Number(args['use-corpus-max']), vectorIndex: args['vector-index'] },
+  if (!write) return;
+  const path = writeResult(vectorIndex === 'exact' ? 'recall' : `recall-${vectorIndex}`, {
+    options: { sizes: args.sizes, queries: Number(args.queries), scopeQueries: Number(args['scope-queries']), warmup: Number(args.warmup), k: Number(args.k), useCorpusMax: Number(args['use-corpus-max']), vectorIndex },
     target: { description: `p50 ≤ ${TARGET_P50_MS} ms at 100k, exact vector search, full model's query embedding`, met: target ? target.phases.recall.p50 <= TARGET_P50_MS : null },
     cases,
   });

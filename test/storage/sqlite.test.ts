@@ -114,7 +114,7 @@ describe('SqliteStore on a file', () => {
     for (let i = 0; i < 2; i++) await (await open()).close();
     const raw = new Database(path, { readonly: true });
     try {
-      expect(raw.prepare('SELECT version FROM schema_migrations').all()).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
+      expect(raw.prepare('SELECT version FROM schema_migrations').all()).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }]);
       expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
     } finally {
       raw.close();

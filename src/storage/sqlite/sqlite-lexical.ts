@@ -37,10 +37,15 @@ export function termLength(text: string): number {
 
 interface ScopeStatistics {
   generation: string;
+  computedAt: number;
   docs: number;
   totalLength: number;
   df: Map<string, number>;
 }
+
+/** Scopes at least this large may use statistics up to `STALE_OK_MS` old. */
+const STALE_OK_DOCS = 5_000;
+const STALE_OK_MS = 5_000;
 
 /** Per-connection cache of scope statistics. */
 export class LexicalStatistics {
@@ -80,12 +85,15 @@ export class LexicalStatistics {
       "SELECT (SELECT coalesce(max(seq), 0) FROM sqlite_sequence WHERE name = 'memories') || ':' || (SELECT coalesce(max(id), 0) FROM lexical_changes) AS g",
     )?.g ?? '';
     let stats = this.#byScope.get(scope);
-    if (stats === undefined || stats.generation !== generation) {
+    // Statistics need not be exact: a large scope keeps them for a few seconds across writes, so a
+    // stream of writes does not recount document frequencies on every search.
+    const fresh = stats !== undefined && (stats.generation === generation || (stats.docs >= STALE_OK_DOCS && Date.now() - stats.computedAt < STALE_OK_MS));
+    if (stats === undefined || !fresh) {
       const row = connection.get<{ docs: number; total: number | null }>(
         'SELECT count(*) AS docs, sum(term_count) AS total FROM memories WHERE scope = ?',
         scope,
       );
-      stats = { generation, docs: row?.docs ?? 0, totalLength: row?.total ?? 0, df: new Map() };
+      stats = { generation, computedAt: Date.now(), docs: row?.docs ?? 0, totalLength: row?.total ?? 0, df: new Map() };
       this.#byScope.set(scope, stats);
     }
     return stats;

@@ -158,6 +158,13 @@ export const MIGRATIONS: readonly Migration[] = [
       for (const row of rows) connection.run('UPDATE memories SET term_count = ? WHERE rowid = ?', termLength(row.content), row.rowid);
     },
   },
+  {
+    version: 4,
+    name: 'index for temporal search by event time',
+    up(connection) {
+      connection.exec('CREATE INDEX memories_scope_event_time ON memories (scope, coalesce(occurred_at, valid_from))');
+    },
+  },
 ];
 
 /** The newest schema version this code knows. */
