@@ -27,3 +27,26 @@ export type { Embedder } from './core/ports/embedder.js';
 export type { Llm, LlmMessage } from './core/ports/llm.js';
 export { ManualClock, systemClock, type Clock } from './core/ports/clock.js';
 export { assertScope, assertReadScopes, type Scope } from './core/scope.js';
+// Context builder and pattern completion (issue #7).
+export { contextInputSchema, predictInputSchema, DEFAULT_CONTEXT_BUDGET_MS, DEFAULT_CONTEXT_MAX_TOKENS } from './core/context/index.js';
+export type {
+  ContextInput,
+  PredictInput,
+  PredictResult,
+  Prediction,
+  StructuredContext,
+  ContextLevel,
+  ContextPart,
+  ContextPartName,
+  RuleEntry,
+  ProfileEntry,
+  KnowledgeEntry,
+  ConceptEntry,
+  EpisodeEntry,
+} from './core/context/index.js';
+// The optional LLM (issue #7): the port's helper, and the OpenAI-compatible provider (plain fetch, no SDK).
+export type { LlmAssist, LlmUses, LlmStats, Insight, ReflectInput, ExtractedFact, SupersessionJudgement } from './core/llm/llm-assist.js';
+export type { LlmCompleteOptions } from './core/ports/llm.js';
+export { consoleLogger, noopLogger, type Logger } from './core/ports/logger.js';
+export { OpenAiCompatibleLlm, type OpenAiCompatibleLlmConfig } from './llm/index.js';
+export type { LlmEndpointOptions } from './engram.js';

@@ -23,13 +23,39 @@ import {
   type UpdateInput,
 } from './schemas.js';
 import { rememberAll, type RememberResult } from './write/remember.js';
+import { buildContext, ContextCache, contextInputSchema, predictInputSchema, predictOutcomes, type ContextInput, type PredictInput, type PredictResult, type StructuredContext } from './context/index.js';
 import { normalise } from './write/resolve-claim.js';
+import { resolveConsolidationConfig, runConsolidation, type ConsolidationConfig, type ConsolidationOverrides, type ConsolidationReport } from './consolidate/index.js';
+import { consolidateInputSchema, endSessionInputSchema, type ConsolidateOptions, type EndSessionOptions } from './consolidate/schemas.js';
+import type { Llm } from './ports/llm.js';
+import { LlmAssist, type LlmUses } from './llm/llm-assist.js';
+import { LlmFollowUps } from './llm/llm-follow-ups.js';
+import { consoleLogger, type Logger } from './ports/logger.js';
+import { BackgroundWorker, drainConceptJobs, type DrainOptions, type DrainReport } from './concepts/index.js';
+import { recordEdges, registerRelation, relate, type RecordEdge, type RegisterRelationInput, type RelateInput, type RelateResult } from './graph/relations-api.js';
+import { activateFrom, parseTimeFilter, type ActivateOptions, type ActivationView, type TimeFilterInput } from './graph/activate.js';
+import { exportMarkdown, importMarkdown, type MarkdownFiles, type MarkdownImportReport } from './markdown/index.js';
+import type { RelationType } from './relations.js';
+import type { JobBacklog } from './ports/store.js';
 
 export interface EngramOptions {
   store: Store;
   embedder: Embedder;
   clock?: Clock;
   recall?: Partial<RecallConfig>;
+  /** Optional language model (DESIGN §7); consolidation uses it for reflections when present. */
+  llm?: Llm | null;
+  /** Which uses of `llm` are on (each defaults to on when an LLM is given): importance, supersession, extraction, reflection. */
+  llmUses?: Partial<LlmUses>;
+  /** Where handled problems (an LLM answer that fell back) are reported; default `console.warn`. */
+  logger?: Logger;
+  /** Overrides of the sleep cycle's thresholds (DESIGN §5). */
+  consolidation?: ConsolidationOverrides;
+  /**
+   * Run background work (concept extraction) in this process while the engine is open (issue #5).
+   * Default false: one-shot callers drain with `processJobs()`; long-running servers pass true.
+   */
+  background?: boolean | { idleMs?: number };
 }
 
 /** Options for reads by id. */
@@ -58,12 +84,28 @@ export class EngramCore {
   readonly clock: Clock;
   readonly recallConfig: RecallConfig;
   #closed = false;
+  readonly #llm: Llm | null;
+  readonly #consolidationOverrides: ConsolidationOverrides;
 
   constructor(options: EngramOptions) {
     this.store = options.store;
     this.embedder = options.embedder;
     this.clock = options.clock ?? systemClock;
     this.recallConfig = Object.freeze({ ...DEFAULT_RECALL_CONFIG, ...options.recall });
+    this.#llm = options.llm ?? null;
+    this.assist = new LlmAssist(this.#llm !== null ? { provider: this.#llm, ...(options.llmUses !== undefined ? { uses: options.llmUses } : {}), logger: options.logger ?? consoleLogger } : undefined);
+    this.#followUps = new LlmFollowUps({
+      store: this.store,
+      embedder: this.embedder,
+      clock: this.clock,
+      assist: this.assist,
+      logger: options.logger ?? consoleLogger,
+      remember: (inputs) => this.remember(inputs),
+    });
+    this.#consolidationOverrides = options.consolidation ?? {};
+    if (options.background !== undefined && options.background !== false) {
+      this.startBackground(options.background === true ? {} : options.background);
+    }
   }
 
   /**
@@ -76,7 +118,10 @@ export class EngramCore {
     this.#assertOpen();
     const list = Array.isArray(input) ? (input as readonly RememberInput[]) : [input as RememberInput];
     const parsed = list.map((item, index) => parseInput(rememberInputSchema, item, list.length > 1 ? `memory #${index + 1}` : 'memory'));
-    const results = await rememberAll(this.#deps(), parsed);
+    const deferImportance = this.assist.enabled('importance');
+    const results = await rememberAll(this.#deps(), parsed, { deferImportance });
+    this.#followUps.schedule(parsed, results, deferImportance);
+    this.#worker?.notify();
     return Array.isArray(input) ? results : (results[0] as RememberResult);
   }
 
@@ -197,12 +242,161 @@ export class EngramCore {
     return { versions: versions.map(toMemoryView), edges: [...edges.values()].map(toEdgeView) };
   }
 
-  /** Counts by layer and status within the given scopes. */
-  async stats(options: ScopedReadOptions): Promise<StoreStats & { scopes: readonly Scope[]; embedder: string }> {
+  // --- layers: relations, activation, background jobs, Markdown (issue #5, src/core/{graph,concepts,layers,markdown}/) ---
+  #worker: BackgroundWorker | undefined;
+
+  /**
+   * Relates two records of one scope with a registered type (`engram relations list`); for an existing
+   * current edge of that type between them (either direction for symmetric types) the weight is updated.
+   */
+  async relate(input: RelateInput): Promise<RelateResult> {
+    this.#assertOpen();
+    return relate(this.#deps(), input);
+  }
+
+  /** The relationship registry: built-in and run-time types, by name. */
+  async relations(): Promise<RelationType[]> {
+    this.#assertOpen();
+    return this.store.getRelationTypes();
+  }
+
+  /** Registers a run-time relation type, recorded as proposed by `proposedBy`. Idempotent; persisted. */
+  async registerRelation(input: RegisterRelationInput): Promise<RelationType> {
+    this.#assertOpen();
+    return registerRelation(this.#deps(), input);
+  }
+
+  /** The edges of one record under the time filter; symmetric types read `both` from either end. */
+  async edges(id: string, options: ScopedReadOptions & TimeFilterInput & { types?: string[] }): Promise<RecordEdge[]> {
     this.#assertOpen();
     const scopes = assertReadScopes(options?.scopes);
-    const stats = await this.store.stats(scopes);
-    return { scopes, embedder: this.embedder.name, ...stats };
+    return recordEdges(this.#deps(), String(id), { scopes, ...parseTimeFilter(options), ...(options.types !== undefined ? { types: options.types } : {}) });
+  }
+
+  /**
+   * Cross-layer spreading activation from one record (or several): ranked records per layer, each with
+   * the path that reached it. Never leaves `scopes`; `asOf` / `knownAt` apply to edges and records.
+   */
+  async activate(id: string | readonly string[], options: ActivateOptions): Promise<ActivationView> {
+    this.#assertOpen();
+    return activateFrom(this.#deps(), id, options);
+  }
+
+  /** Processes queued background jobs (concept extraction) now; resolves when the queue is empty or a limit is hit. */
+  async processJobs(options: DrainOptions = {}): Promise<DrainReport> {
+    this.#assertOpen();
+    return drainConceptJobs(this.#deps(), options);
+  }
+
+  /** Starts the background worker in this process (idempotent); `close()` stops it. */
+  startBackground(options: { idleMs?: number } = {}): void {
+    this.#assertOpen();
+    this.#worker ??= new BackgroundWorker(this.#deps(), options);
+    this.#worker.start();
+  }
+
+  /** Stops the background worker after the batch in flight. */
+  async stopBackground(): Promise<void> {
+    await this.#worker?.stop();
+  }
+
+  /** Writes a scope as Markdown files (procedural.md, semantic.md, profile.md, log.md): name → text. */
+  async exportMarkdown(options: { scope: Scope }): Promise<MarkdownFiles> {
+    this.#assertOpen();
+    return exportMarkdown(this.#deps(), assertScope(options?.scope));
+  }
+
+  /** Reads Markdown files written by `exportMarkdown` (and edited by people) back into a scope. */
+  async importMarkdown(files: MarkdownFiles, options: { scope: Scope }): Promise<MarkdownImportReport> {
+    this.#assertOpen();
+    const report = await importMarkdown(this.#deps(), files, assertScope(options?.scope));
+    this.#worker?.notify();
+    return report;
+  }
+  // --- end layers ---
+
+  // --- context builder and pattern completion (issue #7, src/core/context/) ---
+  readonly #contextCache = new ContextCache();
+
+  /**
+   * The context of one turn within a wall-clock budget (default 50 ms) and a token budget: procedural
+   * rules, profile facts, knowledge, live concepts for what is perceived, predictions and relevant
+   * episodes, each part labelled with the level it reached; `markdown` is ready for a prompt.
+   */
+  async context(input: ContextInput): Promise<StructuredContext> {
+    this.#assertOpen();
+    assertReadScopes((input as { scopes?: unknown } | undefined | null)?.scopes);
+    const parsed = parseInput(contextInputSchema, input, 'context');
+    return buildContext({ ...this.#deps(), cache: this.#contextCache }, parsed);
+  }
+
+  /**
+   * Pattern completion: for a forming episode (perception and context, no decision yet), the likely
+   * actions and outcomes from matching past episodes, with probability, confidence and their ids.
+   */
+  async predict(input: PredictInput): Promise<PredictResult> {
+    this.#assertOpen();
+    assertReadScopes((input as { scopes?: unknown } | undefined | null)?.scopes);
+    const parsed = parseInput(predictInputSchema, input, 'predict');
+    return predictOutcomes({ store: this.store, now: this.clock.now() }, parsed);
+  }
+  /**
+   * Builds one throw-away context without a deadline, so a fresh process has loaded what the first
+   * build needs (prepared statements, the vector index, text analysers) before a budgeted call.
+   * Records no access. The CLI calls it before `context`; servers can call it at start.
+   */
+  async warmContext(options: ScopedReadOptions): Promise<void> {
+    this.#assertOpen();
+    const scopes = assertReadScopes(options?.scopes);
+    const parsed = parseInput(contextInputSchema, { scopes, message: 'warm up the context builder', percept: { objects: ['warm_up'], goal: 'warm_up' }, budgetMs: 60_000 }, 'context');
+    await buildContext({ ...this.#deps(), cache: this.#contextCache, trackAccess: false }, parsed);
+  }
+  // --- LLM (issue #7, src/core/llm/): optional; every use falls back to the deterministic path ---
+  /** The LLM helper: importance, supersession, fact extraction, reflection; answers null without an LLM. */
+  readonly assist: LlmAssist;
+  readonly #followUps: LlmFollowUps;
+
+  /** Waits for the LLM work started by earlier writes (importance scores, judgements, extracted facts). */
+  async flushLlm(): Promise<void> {
+    await this.#followUps.flush();
+  }
+  // --- end context builder ---
+
+  // --- consolidation: the sleep cycle (issue #6, src/core/consolidate/) ---
+
+  /**
+   * Runs the sleep cycle for one scope: dedup, supersede, extract, ground, promote, reflect, decay,
+   * compress (or only `phases`), under the scope's lock. Rejects with `LOCKED` while another cycle
+   * (in any process) runs for the scope. Returns and stores a report of every phase.
+   */
+  async consolidate(options: ConsolidateOptions): Promise<ConsolidationReport> {
+    this.#assertOpen();
+    const parsed = parseInput(consolidateInputSchema, options, 'consolidate');
+    const scope = assertScope(parsed.scope);
+    return runConsolidation(this.#consolidationDeps(), { scope, ...(parsed.phases !== undefined ? { phases: parsed.phases } : {}), trigger: 'on-demand' });
+  }
+
+  /** Ends a session: runs the mandatory consolidation (seed 000), reflection included. */
+  async endSession(options: EndSessionOptions): Promise<ConsolidationReport> {
+    this.#assertOpen();
+    const parsed = parseInput(endSessionInputSchema, options, 'endSession');
+    const scope = assertScope(parsed.scope);
+    return runConsolidation(this.#consolidationDeps(), { scope, trigger: 'session-end', sessionId: parsed.sessionId });
+  }
+
+  #consolidationDeps() {
+    this.#consolidationConfig ??= resolveConsolidationConfig(this.#consolidationOverrides);
+    return { store: this.store, embedder: this.embedder, clock: this.clock, config: this.#consolidationConfig, llm: this.assist.enabled('reflection') ? this.#llm : null };
+  }
+  #consolidationConfig: ConsolidationConfig | undefined;
+  // --- end consolidation ---
+
+  /** Counts by layer and status within the given scopes. */
+  async stats(options: ScopedReadOptions): Promise<StoreStats & { scopes: readonly Scope[]; embedder: string; jobs: JobBacklog }> {
+    this.#assertOpen();
+    const scopes = assertReadScopes(options?.scopes);
+    const [stats, jobs] = await Promise.all([this.store.stats(scopes), this.store.jobBacklog(scopes)]);
+    return { scopes, embedder: this.embedder.name, ...stats, jobs };
   }
 
   /** Is the record visible to a current read now? */
@@ -214,6 +408,8 @@ export class EngramCore {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    await this.#followUps.flush();
+    await this.#worker?.stop();
     await this.store.close();
     await this.embedder.close?.();
   }

@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { EngramError, messages } from './errors.js';
 import { LAYERS, PROVENANCE_KINDS, STATUSES } from './memory.js';
 import { scopeProblem } from './scope.js';
+import { layerFieldProblems } from './layers/layer-rules.js';
+import { statisticalMetricSchema } from './layers/statistical.js';
 
 /** Longest accepted `content` (characters). Longer texts are rejected; long-but-valid ones are chunked. */
 export const MAX_CONTENT_CHARS = 200_000;
@@ -103,10 +105,13 @@ export const rememberInputSchema = z
     category: shortText.optional(),
     properties: z.record(z.string(), z.unknown()).optional(),
     priority: z.number().int().min(-1000).max(1000).optional(),
+    /** Statistical layer: the numbers (issue #5); see `verbalForm`. */
+    metric: statisticalMetricSchema.optional(),
     ...episodeCycleShape,
   })
   .strict()
   .superRefine((input, ctx) => {
+    for (const [field, message] of layerFieldProblems(input)) ctx.addIssue({ code: 'custom', path: [field], message });
     if (input.validFrom !== undefined && input.validTo !== undefined && input.validTo <= input.validFrom) {
       ctx.addIssue({ code: 'custom', path: ['validTo'], message: 'must be after validFrom' });
     }

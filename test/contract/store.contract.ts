@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isEngramError, type EngramErrorCode } from '../../src/core/errors.js';
 import type { MemoryRecord, TimeFilter } from '../../src/core/memory.js';
 import type { Store } from '../../src/core/ports/store.js';
+import { registerLayerContract } from './store-layers.contract.js';
 import { DAY, T0, makeEdge, makeFullRecord, makeRecord, seededVector, vectorOf, withVectors } from './store-fixtures.js';
 
 /** Vector length used by the suite. */
@@ -520,6 +521,16 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect(hits[0]!.score).toBeCloseTo(1, 5);
       for (let i = 1; i < hits.length; i++) expect(hits[i]!.score).toBeLessThanOrEqual(hits[i - 1]!.score);
       for (const hit of hits) expect(Math.abs(hit.score)).toBeLessThanOrEqual(1 + 1e-6);
+    });
+
+    registerLayerContract({
+      test,
+      store: () => store,
+      reopen: async () => {
+        store = await fixture.reopen();
+        return store;
+      },
+      insert: (records) => insert(records),
     });
 
     const unknown = Object.keys(options.skip ?? {}).filter((name) => !names.has(name));

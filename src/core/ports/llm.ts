@@ -4,11 +4,21 @@ export interface LlmMessage {
   content: string;
 }
 
+/** Options of one completion. */
+export interface LlmCompleteOptions {
+  /** Ask for a JSON object answer (providers that support it enforce it; callers still validate). */
+  json?: boolean;
+  maxTokens?: number;
+  /** Sampling temperature (default 0: the most deterministic answer). */
+  temperature?: number;
+  signal?: AbortSignal;
+}
+
 export interface Llm {
   readonly name: string;
   /**
    * Sends messages and returns the assistant's text. Rejects with `EngramError` on timeout or transport
-   * failure; callers fall back to their deterministic path.
+   * failure (after the provider's own retries); callers fall back to their deterministic path.
    */
-  complete(messages: readonly LlmMessage[], options?: { json?: boolean; maxTokens?: number; signal?: AbortSignal }): Promise<string>;
+  complete(messages: readonly LlmMessage[], options?: LlmCompleteOptions): Promise<string>;
 }

@@ -4,6 +4,7 @@
  * No layer above a store writes SQL.
  */
 import type { Edge, Layer, MemoryRecord, MemoryStatus, NewMemory, TimeFilter } from '../memory.js';
+import type { RelationType } from '../relations.js';
 import type { Scope } from '../scope.js';
 
 /** What a store can do natively; shared code reads these instead of branching on the backend. */
@@ -117,6 +118,110 @@ export interface StoreReader {
   recentEmbeddings(scope: Scope, limit: number): Promise<Float32Array[]>;
   /** Records whose occurredAt (else validFrom) falls in [start, end), visible under the time filter, most recent first. */
   temporalSearch(query: TemporalQuery): Promise<ChannelHit[]>;
+
+  // --- layers: relation registry, concept refs, state documents (issue #5) ---
+
+  /** Every registered relation type (built-ins of DESIGN §2 always present), ordered by name. Not scoped. */
+  getRelationTypes(): Promise<RelationType[]>;
+  /**
+   * Concept refs of `conceptIds` within `scopes` (optionally only `layers`), in insertion order, oldest
+   * first (one global order: within each (concept, layer) it is the FIFO order of the capped set).
+   */
+  getConceptRefs(query: ConceptRefQuery): Promise<ConceptRef[]>;
+  /** The reverse lookup: refs (hence concepts) pointing at any of `refIds`, within `scopes`, in insertion order. */
+  findConceptsByRef(query: { scopes: readonly Scope[]; refIds: readonly string[] }): Promise<ConceptRef[]>;
+  /**
+   * Records of `layers` (default `['semantic']`) within `scopes` whose `data.name` equals one of `names`
+   * after ASCII lower-casing and trimming on both sides (non-ASCII letters compare exactly). Only
+   * `statuses` (default `['active']`). Ordered by recordedAt then id, oldest first; at most `limit` (default 1000).
+   */
+  findConcepts(query: {
+    scopes: readonly Scope[];
+    names: readonly string[];
+    layers?: readonly Layer[];
+    statuses?: readonly MemoryStatus[];
+    limit?: number;
+  }): Promise<MemoryRecord[]>;
+  /** A state document (cursor, report, checkpoint) of one scope, or null. */
+  getState(scope: Scope, key: string): Promise<StateEntry | null>;
+  /** State documents of `scope` whose key starts with `keyPrefix` (literally, no wildcards), ordered by key, at most `limit`. */
+  listState(scope: Scope, keyPrefix: string, limit: number): Promise<StateEntry[]>;
+}
+
+/** The cap of a concept's refs per layer (seed 000, MAX_REFS_PER_LAYER). */
+export const CONCEPT_REFS_CAP = 200;
+
+/** One member of a concept's per-layer ref set: concept `conceptId` refers to record `refId` of `layer`. */
+export interface ConceptRef {
+  scope: Scope;
+  conceptId: string;
+  layer: Layer;
+  refId: string;
+}
+
+export interface ConceptRefQuery {
+  scopes: readonly Scope[];
+  conceptIds: readonly string[];
+  layers?: readonly Layer[];
+}
+
+/** A per-scope JSON document keyed by name. `value` is any JSON value (not undefined). */
+export interface StateEntry {
+  scope: Scope;
+  key: string;
+  value: unknown;
+  updatedAt: number;
+}
+
+/** A background job to enqueue (e.g. concept extraction of a new episode). */
+export interface NewJob {
+  scope: Scope;
+  /** What to do, e.g. `extract-concepts`; workers claim by kind. */
+  kind: string;
+  /** JSON payload for the worker. */
+  payload: unknown;
+  /**
+   * While a job of the same scope, kind and dedupeKey is pending or running, enqueueing another is a
+   * no-op. Completed and failed jobs do not block.
+   */
+  dedupeKey?: string;
+}
+
+/** A claimed job. `attempts` counts claims including this one. */
+export interface Job {
+  id: string;
+  scope: Scope;
+  kind: string;
+  payload: unknown;
+  dedupeKey: string | null;
+  attempts: number;
+  enqueuedAt: number;
+  /** Epoch ms until which this claim is held; after it another worker may claim the job again. */
+  leaseUntil: number;
+  lastError: string | null;
+}
+
+export interface ClaimJobsQuery {
+  kinds: readonly string[];
+  /** Jobs of these scopes only, or `'all'` for a maintenance worker serving every scope of the store. */
+  scopes: readonly Scope[] | 'all';
+  limit: number;
+  /** Who claims (unique per worker, e.g. `host:pid:random`). */
+  owner: string;
+  leaseMs: number;
+  /** Wall-clock epoch ms (leases are shared by processes). */
+  now: number;
+}
+
+/** Pending, running (claimed, lease not yet completed) and failed (gave up) job counts. */
+export interface JobCounts {
+  pending: number;
+  running: number;
+  failed: number;
+}
+
+export interface JobBacklog extends JobCounts {
+  byKind: Record<string, JobCounts>;
 }
 
 export interface NeighbourQuery extends TimeFilter {
@@ -141,6 +246,43 @@ export interface StoreTransaction extends StoreReader {
   insertEdges(edges: readonly Edge[]): Promise<void>;
   /** Closes edges in transaction time (sets `invalidatedAt`), within `scope`; returns how many changed. */
   invalidateEdges(ids: readonly string[], scope: Scope, at: number): Promise<number>;
+  /** Changes an edge's weight and/or replaces its metadata, within `scope`; returns whether the edge exists there. */
+  updateEdge(id: string, scope: Scope, patch: { weight?: number; metadata?: Record<string, unknown> }): Promise<boolean>;
+
+  // --- layers (issue #5) ---
+
+  /**
+   * Adds a relation type to the registry. Idempotent: if `name` exists with the same `symmetric`, the
+   * stored type is returned unchanged (builtIn, proposedBy and registeredAt of the first registration
+   * stay); with a different `symmetric` it throws `CONFLICT`. The name must already be normalised
+   * (`normalizeRelationName`).
+   */
+  registerRelationType(type: RelationType): Promise<RelationType>;
+  /**
+   * Appends `refIds` (in order) to the ref set of (`conceptId`, `layer`) in `scope`. A ref already in
+   * the set keeps its place (no duplicate, no move). Then, while the set holds more than `cap` (default
+   * CONCEPT_REFS_CAP = 200), the oldest refs are evicted. Both the concept and every ref must be
+   * existing records of `scope` (else `INVALID_INPUT`, nothing written). Returns the refs newly added that
+   * are still in the set, and every ref evicted by this call (oldest first; may include refs of this call when it adds more than `cap`).
+   */
+  addConceptRefs(input: { scope: Scope; conceptId: string; layer: Layer; refIds: readonly string[]; cap?: number }): Promise<{ added: string[]; evicted: string[] }>;
+  /**
+   * Re-points every ref to `fromRefId` in `scope` at `toRefId` (compression keeps the id chain): the
+   * ref keeps its place in each set; where a set already holds `toRefId` the `fromRefId` entry is just
+   * removed. `toRefId` must exist in `scope`. Returns how many refs now point at `toRefId` instead.
+   */
+  moveConceptRefs(fromRefId: string, toRefId: string, scope: Scope): Promise<number>;
+  /** Removes every ref to any of `refIds` in `scope` from every concept; returns how many were removed. */
+  removeConceptRefs(refIds: readonly string[], scope: Scope): Promise<number>;
+  /** Creates or replaces a state document; `value` must be JSON-serialisable. */
+  setState(scope: Scope, key: string, value: unknown, at: number): Promise<void>;
+  /** Deletes a state document; returns whether it existed. */
+  deleteState(scope: Scope, key: string): Promise<boolean>;
+  /**
+   * Queues background jobs, committed with the transaction (so an episode and its extraction job are
+   * written together). Jobs are claimed oldest first. Returns how many were queued (dedupe no-ops excluded).
+   */
+  enqueueJobs(jobs: readonly NewJob[], at: number): Promise<number>;
 }
 
 export interface Store extends StoreReader {
@@ -154,6 +296,31 @@ export interface Store extends StoreReader {
   recordAccess(ids: readonly string[], at: number): Promise<void>;
   /** Reads a metadata value (e.g. the embedding model name). */
   getMeta(key: string): Promise<string | null>;
+  /**
+   * Takes the lease `name` for `owner` for `ttlMs` (DESIGN §11.6): true if it was free, expired, or
+   * already held by `owner` (then renewed); false while another owner's lease runs. Uses the wall clock,
+   * since leases are shared with other processes; a holder that dies simply lets its lease expire.
+   * Never call it (or any job method below) inside `transaction`'s callback.
+   */
+  acquireJobLock(name: string, owner: string, ttlMs: number): Promise<boolean>;
+  /** Releases the lease if `owner` holds it; returns whether it did. */
+  releaseJobLock(name: string, owner: string): Promise<boolean>;
+  /**
+   * Atomically claims up to `limit` jobs of `kinds` that are pending (and due) or whose lease expired
+   * (`leaseUntil <= now`), oldest first: each gets `owner`, `leaseUntil = now + leaseMs` and one more
+   * attempt. Two concurrent claimers (in any processes) never get the same job while its lease runs.
+   */
+  claimJobs(query: ClaimJobsQuery): Promise<Job[]>;
+  /** Removes jobs `owner` still holds (a job re-claimed by another owner is not touched); returns how many. */
+  completeJobs(ids: readonly string[], owner: string): Promise<number>;
+  /**
+   * Records a failure of a job `owner` holds: with attempts < `maxAttempts` (default 3) it becomes
+   * pending again, due at `now + retryAfterMs` (default 0) → `'retry'`; otherwise it is kept as
+   * failed (counted in the backlog, never claimed again) → `'failed'`. `'lost'` when `owner` no longer holds it.
+   */
+  failJob(id: string, owner: string, error: string, options: { now: number; maxAttempts?: number; retryAfterMs?: number }): Promise<'retry' | 'failed' | 'lost'>;
+  /** Job counts of `scopes` by state and kind (for `stats`). */
+  jobBacklog(scopes: readonly Scope[]): Promise<JobBacklog>;
   setMeta(key: string, value: string): Promise<void>;
   /** Flushes pending work and releases handles. Idempotent. */
   close(): Promise<void>;

@@ -3,7 +3,7 @@
  * conversational neighbourhood → final blend (recency, importance, activation) → MMR → hits that
  * explain themselves.
  */
-import { isVisible, type MemoryRecord, type TimeFilter } from '../memory.js';
+import { type MemoryRecord, type TimeFilter } from '../memory.js';
 import { toMemoryView, type MemoryView } from '../memory-view.js';
 import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
@@ -16,6 +16,7 @@ import type { RecallConfig } from './recall-config.js';
 import { blendScores, fuseChannels, type Candidate } from './scoring.js';
 import { applyNeighbourhood } from './neighbourhood.js';
 import { maximalMarginalRelevance } from './mmr.js';
+import { spreadActivation, type ActivationConfig } from '../graph/activation.js';
 
 /** Why a hit was returned: its rank and score in each channel, and the terms of the final blend. */
 export interface HitExplanation {
@@ -176,41 +177,38 @@ function rrfCandidates(channels: Record<string, ChannelHit[]>, records: Map<stri
   return out;
 }
 
-/** Graph channel: memories one edge away from the strongest hits inherit part of their relevance. */
+/**
+ * Graph channel: spreading activation (src/core/graph) from the strongest hits, over edges and concept
+ * refs across layers, within the read's scopes and time filter; what it reaches gains relevance.
+ */
 async function addGraphNeighbours(store: Store, base: ScopedQuery, candidates: Candidate[], records: Map<string, MemoryRecord>, config: RecallConfig): Promise<Candidate[]> {
-  const top = [...candidates].sort((a, b) => b.relevance - a.relevance).slice(0, 5);
+  const top = [...candidates].sort((a, b) => b.relevance - a.relevance).slice(0, GRAPH_SEEDS).filter((c) => c.relevance > 0);
   if (top.length === 0) return candidates;
-  const edges = await store.getEdges({ scopes: base.scopes, ids: top.map((c) => c.record.id) });
-  const atRead = base.knownAt ?? base.now;
+  const result = await spreadActivation(
+    store,
+    { ...base, seeds: top.map((c) => ({ id: c.record.id, energy: c.relevance })), known: new Map(top.map((c) => [c.record.id, c.record])) },
+    GRAPH_ACTIVATION,
+  );
   const byId = new Map(candidates.map((c) => [c.record.id, c]));
-  const gains = new Map<string, number>();
-  for (const edge of edges) {
-    if (edge.recordedAt > atRead || (edge.invalidatedAt !== null && edge.invalidatedAt <= atRead)) continue;
-    if (edge.type === 'SUPERSEDES') continue; // versions of a claim, not related knowledge
-    for (const [from, to] of [[edge.fromId, edge.toId], [edge.toId, edge.fromId]] as const) {
-      const source = byId.get(from);
-      if (source === undefined || !top.includes(source)) continue;
-      gains.set(to, Math.max(gains.get(to) ?? 0, source.relevance * edge.weight));
-    }
-  }
-  const missing = [...gains.keys()].filter((id) => !byId.has(id));
-  const fetched = missing.length > 0 ? await store.getMemories(missing, base.scopes) : [];
-  for (const record of fetched) {
-    if (!isVisible(record, base, base.now)) continue;
-    records.set(record.id, record);
-    const candidate: Candidate = { record, channels: {}, fused: 0, relevance: 0, neighbourhood: 0, recency: 0, importance: 0, activation: 0, score: 0 };
-    byId.set(record.id, candidate);
-    candidates.push(candidate);
-  }
   let rank = 0;
-  for (const [id, gain] of [...gains.entries()].sort((a, b) => b[1] - a[1])) {
-    const candidate = byId.get(id);
-    if (candidate === undefined) continue;
-    candidate.channels.graph = { rank: ++rank, score: round(gain) };
-    candidate.relevance += config.graphWeight * gain;
+  for (const { record, activation } of result.ranked) {
+    if (base.layers !== undefined && !base.layers.includes(record.layer)) continue;
+    let candidate = byId.get(record.id);
+    if (candidate === undefined) {
+      records.set(record.id, record);
+      candidate = { record, channels: {}, fused: 0, relevance: 0, neighbourhood: 0, recency: 0, importance: 0, activation: 0, score: 0 };
+      byId.set(record.id, candidate);
+      candidates.push(candidate);
+    }
+    candidate.channels.graph = { rank: ++rank, score: round(activation) };
+    candidate.relevance += config.graphWeight * activation;
   }
   return candidates;
 }
+
+/** How many top hits seed the graph channel, and how activation spreads from them. */
+const GRAPH_SEEDS = 5;
+const GRAPH_ACTIVATION: Partial<ActivationConfig> = { maxHops: 2, decay: 0.7, fanOutPower: 0.5, threshold: 0.005, maxFanOut: 30, maxNodes: 200 };
 
 function round(value: number): number {
   return Number(value.toFixed(6));

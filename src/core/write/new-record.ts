@@ -44,6 +44,7 @@ const DATA_FIELDS = [
   'category',
   'properties',
   'priority',
+  'metric',
 ] as const;
 
 /** Creates the record for one input at `now`. */

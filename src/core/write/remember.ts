@@ -7,6 +7,8 @@ import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { Store, StoreTransaction } from '../ports/store.js';
 import type { ParsedRememberInput } from '../schemas.js';
+import { CONCEPT_JOB_KIND } from '../concepts/worker.js';
+import { renderEpisodeCycle } from '../layers/episode-text.js';
 import { extractEntities } from '../text/index.js';
 import { chunkText, DEFAULT_CHUNK_CHARS } from './chunking/index.js';
 import { buildRecord, newId } from './new-record.js';
@@ -33,15 +35,18 @@ export interface WriteDeps {
 export interface WriteOptions {
   /** Texts longer than this are stored as a parent plus chunk records. */
   chunkChars?: number;
+  /** Store unscored inputs with importance null: an LLM score is pending (DESIGN §11.4, issue #7). */
+  deferImportance?: boolean;
 }
 
 /** Derives the write-time signals of one input (pure, cheap). */
-export function deriveSignals(input: ParsedRememberInput): Pick<MemoryRecord, 'entities' | 'importance' | 'emotion' | 'salience' | 'surprise'> {
+export function deriveSignals(input: ParsedRememberInput, deferImportance = false): Pick<MemoryRecord, 'entities' | 'importance' | 'emotion' | 'salience' | 'surprise'> {
   const text = input.content;
   const emotion = input.emotion ?? analyzeEmotion(text);
   const entities = input.entities ?? extractEntities(text);
-  const importance = input.importance ?? scoreImportance(text, { emotionIntensity: emotion.intensity, entities });
-  const salience = input.perception?.salience ?? importance;
+  const scored = input.importance ?? scoreImportance(text, { emotionIntensity: emotion.intensity, entities });
+  const importance = input.importance === undefined && deferImportance ? null : scored;
+  const salience = input.perception?.salience ?? scored;
   return { entities, importance, emotion, salience, surprise: 1 };
 }
 
@@ -58,7 +63,7 @@ interface Planned {
 export async function rememberAll(deps: WriteDeps, inputs: readonly ParsedRememberInput[], options: WriteOptions = {}): Promise<RememberResult[]> {
   const now = deps.clock.now();
   const chunkChars = options.chunkChars ?? DEFAULT_CHUNK_CHARS;
-  const planned = inputs.map((input) => plan(input, now, chunkChars));
+  const planned = inputs.map((input) => plan(input, now, chunkChars, options.deferImportance === true));
   const texts = planned.flatMap((p) => [embeddingText(p.record), ...p.chunks.map((c) => c.content)]);
   const vectors = await deps.embedder.embed(texts);
   let cursor = 0;
@@ -94,8 +99,24 @@ export async function rememberAll(deps: WriteDeps, inputs: readonly ParsedRememb
       results.push({ id: record.id, action: 'created', ...(item.chunks.length > 0 ? { chunks: item.chunks.map((c) => c.id) } : {}) });
     }
     await flush(tx, pendingEvents);
+    await enqueueConceptExtraction(tx, embedded.map((p) => p.record), results);
     return results;
   });
+}
+
+/** Queues concept extraction of the episodes just created, in the write's own transaction (issue #5). */
+async function enqueueConceptExtraction(tx: StoreTransaction, records: readonly MemoryRecord[], results: readonly RememberResult[]): Promise<void> {
+  const created = new Set(results.filter((r) => r.action === 'created').map((r) => r.id));
+  const byScope = new Map<string, string[]>();
+  for (const record of records) {
+    if (record.layer !== 'episodic' || !created.has(record.id)) continue;
+    byScope.set(record.scope, [...(byScope.get(record.scope) ?? []), record.id]);
+  }
+  if (byScope.size === 0) return;
+  await tx.enqueueJobs(
+    [...byScope].map(([scope, ids]) => ({ scope, kind: CONCEPT_JOB_KIND, payload: { ids } })),
+    Date.now(),
+  );
 }
 
 function sameSourceRef(a: MemoryRecord['provenance']['sources'][number], b: MemoryRecord['provenance']['sources'][number]): boolean {
@@ -157,8 +178,8 @@ async function writeClaim(tx: StoreTransaction, record: MemoryRecord, embedding:
 }
 
 /** Builds the record (and its chunks, for long texts) of one input. */
-function plan(input: ParsedRememberInput, now: number, chunkChars: number): Planned {
-  const record = buildRecord(input, deriveSignals(input), now);
+function plan(input: ParsedRememberInput, now: number, chunkChars: number, deferImportance: boolean): Planned {
+  const record = buildRecord(input, deriveSignals(input, deferImportance), now);
   if (input.content.length <= chunkChars) {
     attachClaimSlot(record);
     return { record, chunks: [] };
@@ -197,8 +218,9 @@ async function existingSources(tx: StoreTransaction, records: readonly MemoryRec
   return known;
 }
 
-/** The text a record is embedded from: its content, prefixed by its name when it has one. */
+/** The text a record is embedded from: its content, prefixed by its name, followed by its episode cycle. */
 export function embeddingText(record: MemoryRecord): string {
   const name = typeof record.data.name === 'string' ? `${record.data.name}: ` : '';
-  return `${name}${record.content}`;
+  const cycle = record.layer === 'episodic' ? renderEpisodeCycle(record.data) : '';
+  return `${name}${record.content}${cycle.length > 0 ? `\n${cycle}` : ''}`;
 }

@@ -4,6 +4,7 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { Engram, type EmbedderChoice } from '../../engram.js';
+import { llmFromEnv } from './llm-env.js';
 
 export interface CommonFlags {
   db?: string;
@@ -16,7 +17,7 @@ export interface CommonFlags {
 /** Adds the flags every command takes. */
 export function withCommonFlags(command: Command): Command {
   return command
-    .option('--db <path>', 'database file (default: $ENGRAM_DB, else ./engram.db)')
+    .option('--db <path>', 'database file or postgres:// URL (default: $ENGRAM_DB, else ./engram.db)')
     .option('--json', 'machine-readable JSON output')
     .addOption(new Option('--embedder <name>', 'embedder for a new database (an existing one reopens with its own)').choices(['use', 'static', 'hash']))
     .option('--workers <n>', 'embedding worker threads for large imports')
@@ -39,7 +40,12 @@ export async function openEngine(flags: CommonFlags, extra: { workers?: number }
     ...(embedder !== undefined ? { embedder } : {}),
     ...(workers !== undefined && Number.isFinite(workers) ? { workers } : {}),
     ...(cacheDir !== undefined ? { cacheDir } : {}),
+    ...withLlm(llmFromEnv(process.env)),
   });
+}
+
+function withLlm(llm: ReturnType<typeof llmFromEnv>): { llm?: NonNullable<ReturnType<typeof llmFromEnv>> } {
+  return llm !== undefined ? { llm } : {};
 }
 
 /** Collects a repeatable option into an array. */

@@ -2,15 +2,21 @@
 /**
  * The `engram` command line.
  */
-import { buildProgram } from './program.js';
 import { printError } from './output.js';
 
 const QUIET_EXITS = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);
 
-buildProgram()
-  .parseAsync(process.argv)
-  .catch((error: unknown) => {
-    const code = (error as { code?: unknown } | null)?.code;
-    if (typeof code === 'string' && QUIET_EXITS.has(code)) return;
-    process.exitCode = printError({ json: process.argv.includes('--json') }, error);
-  });
+// Hooks run on every Claude Code prompt: route them before loading the rest of the CLI (and the engine).
+if (process.argv[2] === 'hooks') {
+  const { runHooksCommand } = await import('./commands/hooks.js');
+  await runHooksCommand(process.argv.slice(3));
+} else {
+  const { buildProgram } = await import('./program.js');
+  await buildProgram()
+    .parseAsync(process.argv)
+    .catch((error: unknown) => {
+      const code = (error as { code?: unknown } | null)?.code;
+      if (typeof code === 'string' && QUIET_EXITS.has(code)) return;
+      process.exitCode = printError({ json: process.argv.includes('--json') }, error);
+    });
+}

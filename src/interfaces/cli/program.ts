@@ -2,9 +2,18 @@
  * Builds the commander program: every command registers itself here.
  */
 import { Command } from 'commander';
+import { registerConsolidateCommand } from './commands/consolidate.js';
+import { registerContextCommands } from './commands/context.js';
+import { registerHooksCommand } from './commands/hooks.js';
+import { registerKeysCommands } from './commands/keys.js';
+import { registerLayerCommands } from './commands/layers.js';
+import { registerMcpCommand } from './commands/mcp.js';
+import { registerMigrateCommand } from './commands/migrate.js';
 import { registerRecallCommand } from './commands/recall.js';
 import { registerRecordCommands } from './commands/records.js';
 import { registerRememberCommand } from './commands/remember.js';
+import { registerServeCommand } from './commands/serve.js';
+import { registerSetupCommand } from './commands/setup.js';
 
 /** The full CLI program (not yet parsed). */
 export function buildProgram(): Command {
@@ -17,5 +26,14 @@ export function buildProgram(): Command {
   registerRememberCommand(program);
   registerRecallCommand(program);
   registerRecordCommands(program);
+  registerLayerCommands(program);
+  registerConsolidateCommand(program);
+  registerContextCommands(program);
+  registerKeysCommands(program);
+  registerMcpCommand(program);
+  registerServeCommand(program);
+  registerHooksCommand(program);
+  registerSetupCommand(program);
+  registerMigrateCommand(program);
   return program;
 }

@@ -5,6 +5,7 @@
  */
 import { EngramError, messages } from '../../core/errors.js';
 import { LAYERS, STATUSES } from '../../core/memory.js';
+import { BUILT_IN_RELATIONS } from '../../core/relations.js';
 import { termLength } from './sqlite-lexical.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { toEngramError } from './sqlite-errors.js';
@@ -163,6 +164,73 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'index for temporal search by event time',
     up(connection) {
       connection.exec('CREATE INDEX memories_scope_event_time ON memories (scope, coalesce(occurred_at, valid_from))');
+    },
+  },
+  {
+    version: 5,
+    name: 'layers: relation registry, concept refs, concept names, state documents, job queue',
+    up(connection) {
+      connection.exec(`
+        CREATE TABLE relation_types (
+          name TEXT PRIMARY KEY,
+          symmetric INTEGER NOT NULL CHECK (symmetric IN (0, 1)),
+          built_in INTEGER NOT NULL CHECK (built_in IN (0, 1)),
+          proposed_by TEXT,
+          description TEXT,
+          registered_at INTEGER NOT NULL
+        ) WITHOUT ROWID;
+
+        -- per (concept, layer) an insertion-ordered capped set; seq gives the FIFO order
+        CREATE TABLE concept_refs (
+          seq INTEGER PRIMARY KEY AUTOINCREMENT,
+          scope TEXT NOT NULL,
+          concept_id TEXT NOT NULL,
+          layer TEXT NOT NULL CHECK (layer IN (${list(LAYERS)})),
+          ref_id TEXT NOT NULL,
+          FOREIGN KEY (scope, concept_id) REFERENCES memories (scope, id),
+          FOREIGN KEY (scope, ref_id) REFERENCES memories (scope, id)
+        );
+        CREATE UNIQUE INDEX concept_refs_member ON concept_refs (scope, concept_id, layer, ref_id);
+        CREATE INDEX concept_refs_order ON concept_refs (scope, concept_id, layer, seq);
+        CREATE INDEX concept_refs_ref ON concept_refs (scope, ref_id);
+
+        ALTER TABLE memories ADD COLUMN concept_name TEXT GENERATED ALWAYS AS (lower(trim(json_extract(data, '$.name')))) VIRTUAL;
+        CREATE INDEX memories_scope_concept_name ON memories (scope, concept_name) WHERE concept_name IS NOT NULL;
+
+        CREATE TABLE state (
+          scope TEXT NOT NULL,
+          key TEXT NOT NULL,
+          value TEXT NOT NULL,
+          updated_at INTEGER NOT NULL,
+          PRIMARY KEY (scope, key)
+        ) WITHOUT ROWID;
+
+        CREATE TABLE jobs (
+          seq INTEGER PRIMARY KEY AUTOINCREMENT,
+          scope TEXT NOT NULL,
+          kind TEXT NOT NULL,
+          payload TEXT NOT NULL,
+          dedupe_key TEXT,
+          status TEXT NOT NULL CHECK (status IN ('pending', 'running', 'failed')),
+          attempts INTEGER NOT NULL DEFAULT 0,
+          owner TEXT,
+          lease_until INTEGER,
+          run_after INTEGER NOT NULL,
+          last_error TEXT,
+          enqueued_at INTEGER NOT NULL
+        );
+        CREATE INDEX jobs_claim ON jobs (kind, status, seq);
+        CREATE INDEX jobs_scope ON jobs (scope, kind, status);
+        CREATE UNIQUE INDEX jobs_dedupe ON jobs (scope, kind, dedupe_key) WHERE dedupe_key IS NOT NULL AND status IN ('pending', 'running');
+      `);
+      for (const type of BUILT_IN_RELATIONS) {
+        connection.run(
+          'INSERT OR IGNORE INTO relation_types (name, symmetric, built_in, proposed_by, description, registered_at) VALUES (?, ?, 1, NULL, ?, 0)',
+          type.name,
+          type.symmetric ? 1 : 0,
+          type.description,
+        );
+      }
     },
   },
 ];

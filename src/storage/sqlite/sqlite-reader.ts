@@ -4,8 +4,12 @@
  */
 import { EngramError, messages } from '../../core/errors.js';
 import { LAYERS, STATUSES, type Edge, type Layer, type MemoryRecord } from '../../core/memory.js';
+import type { RelationType } from '../../core/relations.js';
 import type {
   ChannelHit,
+  ConceptRef,
+  ConceptRefQuery,
+  StateEntry,
   LexicalQuery,
   ListQuery,
   NeighbourQuery,
@@ -17,6 +21,7 @@ import type {
 import { assertReadScopes, assertScope, type Scope } from '../../core/scope.js';
 import type { AnnIndex } from './ann-index.js';
 import { LexicalStatistics, searchLexical } from './sqlite-lexical.js';
+import { listState, readConcepts, readConceptRefs, readConceptsByRef, readRelationTypes, readState } from './sqlite-layers.js';
 import { readNeighbours, readTemporal } from './sqlite-context-queries.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { toEngramError } from './sqlite-errors.js';
@@ -224,6 +229,30 @@ export class SqliteReader implements StoreReader {
       const edges = connection.get<{ n: number }>(`SELECT count(*) AS n FROM edges WHERE ${inList('scope')}`, allowed)?.n ?? 0;
       return { total, byLayer, byStatus, edges };
     });
+  }
+
+  async getRelationTypes(): Promise<RelationType[]> {
+    return this.read('read relation types', (connection) => readRelationTypes(connection));
+  }
+
+  async getConceptRefs(query: ConceptRefQuery): Promise<ConceptRef[]> {
+    return this.read('read concept refs', (connection) => readConceptRefs(connection, query));
+  }
+
+  async findConceptsByRef(query: { scopes: readonly Scope[]; refIds: readonly string[] }): Promise<ConceptRef[]> {
+    return this.read('find concepts by ref', (connection) => readConceptsByRef(connection, query));
+  }
+
+  async findConcepts(query: Parameters<StoreReader['findConcepts']>[0]): Promise<MemoryRecord[]> {
+    return this.read('find concepts', (connection) => readConcepts(connection, query));
+  }
+
+  async getState(scope: Scope, key: string): Promise<StateEntry | null> {
+    return this.read('read state', (connection) => readState(connection, scope, key));
+  }
+
+  async listState(scope: Scope, keyPrefix: string, limit: number): Promise<StateEntry[]> {
+    return this.read('list state', (connection) => listState(connection, scope, keyPrefix, limit));
   }
 
   /** Runs `fn` in one snapshot of the connection and maps failures to `EngramError`. */

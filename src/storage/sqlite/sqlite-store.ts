@@ -7,7 +7,9 @@
  * (`:memory:` has a single connection, so there reads do see an open transaction's writes.)
  */
 import { EngramError, messages } from '../../core/errors.js';
-import type { Store, StoreCapabilities, StoreTransaction } from '../../core/ports/store.js';
+import type { ClaimJobsQuery, Job, JobBacklog, Store, StoreCapabilities, StoreTransaction } from '../../core/ports/store.js';
+import type { Scope } from '../../core/scope.js';
+import * as layers from './sqlite-layers.js';
 import { assertReadScopes } from '../../core/scope.js';
 import { AccessBatch } from './access-batch.js';
 import { openAnnIndex, type AnnIndex } from './ann-index.js';
@@ -189,6 +191,22 @@ export class SqliteStore extends SqliteReader implements Store {
   /** Releases the lease if `owner` holds it; returns whether it did. */
   async releaseJobLock(name: string, owner: string): Promise<boolean> {
     return this.#writeLocked('release a job lock', (connection) => connection.run('DELETE FROM job_locks WHERE name = ? AND owner = ?', name, owner) > 0);
+  }
+
+  async claimJobs(query: ClaimJobsQuery): Promise<Job[]> {
+    return this.#writeLocked('claim jobs', (connection) => layers.claimJobs(connection, query));
+  }
+
+  async completeJobs(ids: readonly string[], owner: string): Promise<number> {
+    return this.#writeLocked('complete jobs', (connection) => layers.completeJobs(connection, ids, owner));
+  }
+
+  async failJob(id: string, owner: string, error: string, options: { now: number; maxAttempts?: number; retryAfterMs?: number }): Promise<'retry' | 'failed' | 'lost'> {
+    return this.#writeLocked('record a job failure', (connection) => layers.failJob(connection, id, owner, error, options));
+  }
+
+  async jobBacklog(scopes: readonly Scope[]): Promise<JobBacklog> {
+    return this.read('count jobs', (connection) => layers.jobBacklog(connection, scopes));
   }
 
   /**

@@ -4,7 +4,10 @@
  */
 import { EngramError, messages } from '../../core/errors.js';
 import type { Edge, NewMemory } from '../../core/memory.js';
-import type { MemoryPatch, StoreTransaction } from '../../core/ports/store.js';
+import type { MemoryPatch, NewJob, StoreTransaction } from '../../core/ports/store.js';
+import type { Layer } from '../../core/memory.js';
+import type { RelationType } from '../../core/relations.js';
+import * as layers from './sqlite-layers.js';
 import { assertScope, type Scope } from '../../core/scope.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { sqliteCode, toEngramError } from './sqlite-errors.js';
@@ -90,6 +93,52 @@ export class SqliteTransaction extends SqliteReader implements StoreTransaction 
         JSON.stringify(ids),
       );
     });
+  }
+
+  async updateEdge(id: string, scope: Scope, patch: { weight?: number; metadata?: Record<string, unknown> }): Promise<boolean> {
+    return this.#write('update an edge', (connection) => {
+      assertScope(scope);
+      if (patch.weight !== undefined && !Number.isFinite(patch.weight)) {
+        throw new EngramError('INVALID_INPUT', messages.invalidInput('an edge weight must be a finite number'));
+      }
+      return (
+        connection.run(
+          `UPDATE edges SET weight = coalesce(?, weight), metadata = coalesce(?, metadata) WHERE id = ? AND scope = ?`,
+          patch.weight ?? null,
+          patch.metadata === undefined ? null : JSON.stringify(patch.metadata),
+          id,
+          scope,
+        ) > 0
+      );
+    });
+  }
+
+  async registerRelationType(type: RelationType): Promise<RelationType> {
+    return this.#write('register a relation type', (connection) => layers.registerRelationType(connection, type));
+  }
+
+  async addConceptRefs(input: { scope: Scope; conceptId: string; layer: Layer; refIds: readonly string[]; cap?: number }): Promise<{ added: string[]; evicted: string[] }> {
+    return this.#write('add concept refs', (connection) => layers.addConceptRefs(connection, input));
+  }
+
+  async moveConceptRefs(fromRefId: string, toRefId: string, scope: Scope): Promise<number> {
+    return this.#write('move concept refs', (connection) => layers.moveConceptRefs(connection, fromRefId, toRefId, scope));
+  }
+
+  async removeConceptRefs(refIds: readonly string[], scope: Scope): Promise<number> {
+    return this.#write('remove concept refs', (connection) => layers.removeConceptRefs(connection, refIds, scope));
+  }
+
+  async setState(scope: Scope, key: string, value: unknown, at: number): Promise<void> {
+    this.#write('write state', (connection) => layers.writeState(connection, scope, key, value, at));
+  }
+
+  async deleteState(scope: Scope, key: string): Promise<boolean> {
+    return this.#write('delete state', (connection) => layers.deleteState(connection, scope, key));
+  }
+
+  async enqueueJobs(jobs: readonly NewJob[], at: number): Promise<number> {
+    return this.#write('enqueue jobs', (connection) => layers.enqueueJobs(connection, jobs, at));
   }
 
   #vectorChanged(connection: SqliteConnection, rowid: number, scope: Scope): void {

@@ -54,6 +54,7 @@ export function registerRecordCommands(program: Command): void {
             `by layer: ${fmtCounts(s.byLayer)}`,
             `by status: ${fmtCounts(s.byStatus)}`,
             `edges: ${s.edges}`,
+            `background jobs: pending ${s.jobs.pending}, running ${s.jobs.running}, failed ${s.jobs.failed}`,
           ].join('\n'),
         );
       });

@@ -1,0 +1,153 @@
+#!/usr/bin/env node
+// Context builder latency against its deadline: `npm run bench:context [-- --size 10000 --queries 200 --budgets 20,50,100]`.
+//
+// The cached benchmark corpus (bench/corpus-db.mjs, static-table vectors) is copied, a robot's life is
+// added beside it (rules, profile facts, structured episodes with outcomes), and `engram.context` is
+// timed end to end (validation included) over generated queries with a percept each, for each budget.
+// Then the same with a slow store (every `getMemories` answers 40 ms late, injected by a wrapper around
+// the real store) to show the deadline holding while parts degrade. Goal: p99 ≤ budgetMs + 10 ms.
+// Writes bench/results/context.json and context.md.
+import { copyFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { CORPUS_SEED, MAIN_SCOPE, SMALL_SCOPES, assertBuilt, ensureCorpus } from './corpus-db.mjs';
+import { CACHE_DIR, REPO_DIR, RESULTS_DIR, log, makeQueries, mulberry32, percentiles, printTable, writeResult } from './lib.mjs';
+
+const { values: args } = parseArgs({
+  options: {
+    size: { type: 'string', default: '10000' },
+    queries: { type: 'string', default: '200' },
+    budgets: { type: 'string', default: '20,50,100' },
+    'slow-ms': { type: 'string', default: '40' },
+  },
+});
+const size = Number(args.size);
+const queryCount = Number(args.queries);
+const budgets = args.budgets.split(',').map(Number);
+const slowMs = Number(args['slow-ms']);
+const dist = (p) => join(REPO_DIR, 'dist', p);
+
+assertBuilt();
+const corpus = await ensureCorpus({ size, vectorSource: 'static' });
+const path = join(CACHE_DIR, `context-bench-${size}.db`);
+for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
+copyFileSync(corpus.path, path);
+if (existsSync(`${corpus.path}-wal`)) copyFileSync(`${corpus.path}-wal`, `${path}-wal`);
+
+const { EngramCore } = await import(dist('index.js'));
+const { openSqliteStore } = await import(dist('storage/sqlite/index.js'));
+const { StaticEmbedder } = await import(dist('embeddings/static/index.js'));
+const embedder = await StaticEmbedder.create({});
+const store = await openSqliteStore({ path, embedding: { name: corpus.manifest.embedderName, dimension: embedder.dimension } });
+const engram = new EngramCore({ store, embedder });
+
+const user = SMALL_SCOPES[0];
+const scopes = [MAIN_SCOPE, user];
+const OBJECTS = ['coffee_mug', 'red_cup', 'kitchen_door', 'fridge', 'laptop', 'book', 'plant', 'charger'];
+const GOALS = ['grasp', 'open', 'navigate_to', 'inspect', 'fetch'];
+const TOOLS = { grasp: 'graspObject', open: 'openDoor', navigate_to: 'navigateTo', inspect: 'inspectObject', fetch: 'fetchItem' };
+const rng = mulberry32(CORPUS_SEED + 77);
+const pick = (list) => list[Math.floor(rng() * list.length)];
+
+log('adding rules, profile and 400 robot episodes');
+await engram.remember(Array.from({ length: 12 }, (_, i) => ({ scope: MAIN_SCOPE, layer: 'procedural', content: `Rule ${i + 1}: ${pick(['always', 'never'])} ${pick(GOALS).replace('_', ' ')} the ${pick(OBJECTS).replace('_', ' ')} without checking the gripper state first.`, priority: i % 5 })));
+await engram.remember(Array.from({ length: 25 }, (_, i) => ({ scope: user, layer: 'semantic', content: `The user's preference number ${i + 1}: likes the ${pick(OBJECTS).replace('_', ' ')} kept near the ${pick(OBJECTS).replace('_', ' ')}.` })));
+const episodes = [];
+for (let i = 0; i < 400; i++) {
+  const object = pick(OBJECTS);
+  const goal = pick(GOALS);
+  episodes.push({
+    scope: user,
+    content: `Tried to ${goal.replace('_', ' ')} the ${object.replace('_', ' ')} (run ${i}).`,
+    occurredAt: Date.parse('2025-05-01T00:00:00Z') + i * 60_000,
+    perception: { objects: [object], salience: Math.round(rng() * 100) / 100, novelty: Math.round(rng() * 100) / 100 },
+    context: { goal: `${goal}_${object}`, sessionId: `s${Math.floor(i / 20)}` },
+    action: { tool: TOOLS[goal] },
+    outcome: { success: rng() < 0.7 },
+    source: { conversationId: `run-${Math.floor(i / 20)}`, messageId: `m${i}` },
+  });
+}
+await engram.remember(episodes);
+
+const queries = makeQueries({ seed: 4_242, count: queryCount, corpusSeed: CORPUS_SEED, corpusSize: size });
+const percepts = queries.map(() => {
+  const object = pick(OBJECTS);
+  return { objects: [object], goal: `${pick(GOALS)}_${object}` };
+});
+
+/** A wrapper that answers `getMemories` `delay` ms late: the real store, a slow port. */
+function slowStore(inner, delay) {
+  return new Proxy(inner, {
+    get(target, property) {
+      const value = Reflect.get(target, property);
+      if (typeof value !== 'function') return value;
+      if (property === 'close') return async () => undefined;
+      if (property !== 'getMemories') return value.bind(target);
+      return async (...a) => {
+        const result = await value.apply(target, a);
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        return result;
+      };
+    },
+  });
+}
+
+async function runCase(label, engine, budgetMs) {
+  await engine.warmContext({ scopes });
+  for (let i = 0; i < 20; i++) await engine.context({ scopes, message: queries[i].text, percept: percepts[i], budgetMs });
+  const times = [];
+  const levels = {};
+  let overBudget = 0;
+  for (let i = 0; i < queries.length; i++) {
+    const start = performance.now();
+    const ctx = await engine.context({ scopes, message: queries[i].text, percept: percepts[i], budgetMs });
+    const ms = performance.now() - start;
+    times.push(ms);
+    if (ms > budgetMs + 10) overBudget += 1;
+    for (const [part, { level }] of Object.entries(ctx.parts)) {
+      levels[part] ??= { full: 0, cached: 0, minimal: 0, skipped: 0 };
+      levels[part][level] += 1;
+    }
+  }
+  const stats = percentiles(times);
+  const row = { case: label, budgetMs, ...stats, goalMs: budgetMs + 10, met: stats.p99 <= budgetMs + 10 ? 'yes' : 'no', overBudget, levels };
+  log(`${label} budget ${budgetMs}: p50 ${stats.p50} ms, p99 ${stats.p99} ms`);
+  return row;
+}
+
+const rows = [];
+for (const budget of budgets) rows.push(await runCase('normal', engram, budget));
+const slowEngine = new EngramCore({ store: slowStore(store, slowMs), embedder });
+for (const budget of budgets) rows.push(await runCase(`slow getMemories +${slowMs} ms`, slowEngine, budget));
+
+const levelText = (levels) =>
+  Object.entries(levels)
+    .map(([part, counts]) => `${part} ${Object.entries(counts).filter(([, n]) => n > 0).map(([l, n]) => `${l} ${Math.round((100 * n) / queryCount)}%`).join('/')}`)
+    .join('; ');
+printTable(
+  `engram.context over ${size.toLocaleString('en-US')} memories + 400 episodes, ${queryCount} queries (ms)`,
+  [['case', 'case'], ['budget', 'budgetMs', 0], ['p50', 'p50'], ['p95', 'p95'], ['p99', 'p99'], ['max', 'max'], ['goal p99 ≤', 'goalMs', 0], ['met', 'met'], ['> goal', 'overBudget', 0]],
+  rows,
+);
+for (const row of rows) process.stdout.write(`  ${row.case}, ${row.budgetMs} ms: ${levelText(row.levels)}\n`);
+
+const out = writeResult('context', { size, queries: queryCount, slowMs, embedder: embedder.name, rows });
+const md = [
+  '# Context builder: latency against the deadline',
+  '',
+  `\`npm run bench:context\` — ${size.toLocaleString('en-US')} corpus memories plus 400 structured episodes, 12 rules, 25 profile facts; ${queryCount} queries, each with a percept (object + goal); static-table embedder; one process, warm (20 warm-up builds per case).`,
+  `Time is \`engram.context()\` end to end. The slow case wraps the real store so that every \`getMemories\` answers ${slowMs} ms late.`,
+  '',
+  '| case | budget ms | p50 | p95 | p99 | max | goal p99 ≤ | met | builds over goal |',
+  '|---|---:|---:|---:|---:|---:|---:|:---:|---:|',
+  ...rows.map((r) => `| ${r.case} | ${r.budgetMs} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.max.toFixed(1)} | ${r.goalMs} | ${r.met} | ${r.overBudget} |`),
+  '',
+  'Levels reached per part (share of builds):',
+  '',
+  ...rows.map((r) => `- ${r.case}, ${r.budgetMs} ms: ${levelText(r.levels)}`),
+  '',
+].join('\n');
+writeFileSync(join(RESULTS_DIR, 'context.md'), md);
+log(`wrote ${out} and context.md`);
+await engram.close();
+for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });

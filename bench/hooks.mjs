@@ -1,0 +1,149 @@
+// Hook latency as Claude Code sees it: wall time of `engram hooks user-prompt-submit` (a fresh node
+// process fed the hook JSON on stdin, printing the context block) with `engram serve` running, and
+// without a server for comparison; plus the Stop hook storing two new turns. Goal: UserPromptSubmit
+// p95 ≤ 500 ms with a server running. Writes bench/results/hooks.{json,md}.
+//   npm run bench:hooks [-- --runs 60] (ENGRAM_EMBEDDER=hash|static|use, default use)
+import { spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { REPO_DIR, RESULTS_DIR, environment, log, percentiles, printTable, writeResult } from './lib.mjs';
+
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '60' }, 'local-runs': { type: 'string', default: '8' } } });
+const RUNS = Number(values.runs);
+const LOCAL_RUNS = Number(values['local-runs']);
+const EMBEDDER = process.env.ENGRAM_EMBEDDER ?? 'use';
+const BIN = join(REPO_DIR, 'dist/interfaces/cli/main.js');
+const SCOPE = 'bench/projects/shop';
+const SESSION = 'bench-session-0001';
+
+const TOPICS = ['deploy', 'database', 'tests', 'billing', 'search', 'auth', 'caching', 'logging', 'payments', 'emails'];
+const PROMPTS = [
+  'Where do we deploy the shop now?',
+  'How do I run the tests for billing?',
+  'What did we decide about caching last week?',
+  'Which database does search use?',
+  'Why did the auth login fail yesterday?',
+  'Remind me how payments are retried.',
+  'What is our logging setup?',
+  'Who owns the emails service?',
+];
+
+async function seed(db) {
+  const { Engram } = await import(join(REPO_DIR, 'dist/index.js'));
+  const engram = await Engram.open({ path: db, embedder: EMBEDDER });
+  const inputs = [];
+  for (let i = 0; i < 20; i++) inputs.push({ scope: SCOPE, layer: 'procedural', content: `Rule ${i}: always check the ${TOPICS[i % 10]} runbook before changing ${TOPICS[(i + 3) % 10]}.`, priority: i % 5 });
+  for (let i = 0; i < 80; i++) inputs.push({ scope: SCOPE, layer: 'semantic', content: `The ${TOPICS[i % 10]} service number ${i} is owned by team ${String.fromCharCode(65 + (i % 7))} and runs on host h${i}.` });
+  for (let i = 0; i < 200; i++) {
+    inputs.push({
+      scope: SCOPE,
+      content: `${i % 2 === 0 ? 'user' : 'assistant'}: we talked about ${TOPICS[i % 10]} and ${TOPICS[(i * 7) % 10]} in turn ${i}.`,
+      occurredAt: Date.now() - (200 - i) * 3_600_000,
+      source: { system: 'claude-code', conversationId: 'seed', messageId: `m${i}` },
+    });
+  }
+  await engram.remember(inputs);
+  await engram.close();
+  return inputs.length;
+}
+
+function startServe(db) {
+  const child = spawn(process.execPath, [BIN, 'serve', '--db', db, '--port', '0', '--scope', SCOPE], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  return new Promise((resolve, reject) => {
+    const onData = (chunk) => {
+      out += chunk;
+      const match = /listening on (http:\S+)/.exec(out);
+      if (match) resolve({ child, url: match[1] });
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
+  });
+}
+
+/** Wall time of one hook process, in ms; checks it answered. */
+function runHook(event, stdin, db, stateDir, expectServer) {
+  const start = performance.now();
+  const result = spawnSync(process.execPath, [BIN, 'hooks', event, '--scope', SCOPE, '--db', db, '--state-dir', stateDir, '--verbose'], {
+    input: stdin,
+    encoding: 'utf8',
+    env: { ...process.env, ENGRAM_URL: '' },
+  });
+  const ms = performance.now() - start;
+  if (result.status !== 0) throw new Error(`hook ${event} failed: ${result.stderr}`);
+  const usedServer = /"server":"http/.test(result.stderr);
+  if (usedServer !== expectServer) throw new Error(`hook ${event}: expected server=${expectServer}: ${result.stderr}`);
+  if (event === 'user-prompt-submit' && !result.stdout.includes('<engram-memory>')) throw new Error(`no context printed: ${result.stderr}`);
+  return ms;
+}
+
+const promptJson = (i, transcript) =>
+  JSON.stringify({ session_id: SESSION, transcript_path: transcript, cwd: '/home/dev/shop', permission_mode: 'default', hook_event_name: 'UserPromptSubmit', prompt: PROMPTS[i % PROMPTS.length] });
+
+const dir = mkdtempSync(join(tmpdir(), 'engram-bench-hooks-'));
+try {
+  const db = join(dir, 'engram.db');
+  const state = join(dir, 'state');
+  const transcript = join(dir, 'transcript.jsonl');
+  writeFileSync(transcript, '');
+  log(`seeding ${EMBEDDER} database`);
+  const seeded = await seed(db);
+
+  log(`UserPromptSubmit without a server × ${LOCAL_RUNS}`);
+  const local = [];
+  for (let i = 0; i < LOCAL_RUNS; i++) local.push(runHook('user-prompt-submit', promptJson(i, transcript), db, state, false));
+
+  log('starting engram serve');
+  const server = await startServe(db);
+  try {
+    runHook('user-prompt-submit', promptJson(0, transcript), db, state, true); // warm the server once
+    log(`UserPromptSubmit with a server × ${RUNS}`);
+    const served = [];
+    for (let i = 0; i < RUNS; i++) served.push(runHook('user-prompt-submit', promptJson(i + 1, transcript), db, state, true));
+
+    log(`Stop (2 new turns) with a server × ${Math.ceil(RUNS / 4)}`);
+    const stops = [];
+    for (let i = 0; i < Math.ceil(RUNS / 4); i++) {
+      for (const role of ['user', 'assistant']) {
+        appendFileSync(
+          transcript,
+          `${JSON.stringify({ type: role, uuid: `u-${i}-${role}`, sessionId: SESSION, isSidechain: false, timestamp: new Date().toISOString(), message: { role, content: `${role} turn ${i} about ${TOPICS[i % 10]}` } })}\n`,
+        );
+      }
+      stops.push(runHook('stop', JSON.stringify({ session_id: SESSION, transcript_path: transcript, hook_event_name: 'Stop', stop_hook_active: false }), db, state, true));
+    }
+
+    const rows = [
+      { case: 'UserPromptSubmit, engram serve running', ...percentiles(served) },
+      { case: 'UserPromptSubmit, no server (opens the store)', ...percentiles(local) },
+      { case: 'Stop (2 new turns), engram serve running', ...percentiles(stops) },
+    ];
+    const columns = [['case', 'case'], ['n', 'n', 0], ['p50 ms', 'p50', 0], ['p95 ms', 'p95', 0], ['p99 ms', 'p99', 0], ['max ms', 'max', 0]];
+    printTable(`Hook latency (wall time of the hook process; embedder ${EMBEDDER}, ${seeded} memories)`, columns, rows);
+    const goal = { metric: 'UserPromptSubmit p95 with a server running', goalMs: 500, measuredMs: Math.round(percentiles(served).p95), met: percentiles(served).p95 <= 500 };
+    const path = writeResult('hooks', { embedder: EMBEDDER, memories: seeded, runs: RUNS, goal, rows });
+    const env = environment();
+    const md = [
+      '# Hook latency',
+      '',
+      `Wall time of one \`engram hooks ...\` process as Claude Code runs it (node start, stdin JSON, answer), ${seeded} memories, embedder \`${EMBEDDER}\`.`,
+      `Measured ${env.timestamp} on ${env.cpuCount} × ${env.cpuModel}, Node ${env.node}, load average ${env.loadAverage.join(' / ')}. Reproduce: \`npm run build && npm run bench:hooks\`.`,
+      '',
+      '| case | n | p50 ms | p95 ms | p99 ms | max ms |',
+      '|---|---:|---:|---:|---:|---:|',
+      ...rows.map((r) => `| ${r.case} | ${r.n} | ${Math.round(r.p50)} | ${Math.round(r.p95)} | ${Math.round(r.p99)} | ${Math.round(r.max)} |`),
+      '',
+      `Goal: ${goal.metric} ≤ ${goal.goalMs} ms — measured ${goal.measuredMs} ms (${goal.met ? 'met' : 'NOT met'}).`,
+      '',
+    ].join('\n');
+    writeFileSync(join(RESULTS_DIR, 'hooks.md'), md);
+    log(`wrote ${path} and hooks.md`);
+  } finally {
+    server.child.kill('SIGTERM');
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,250 @@
+#!/usr/bin/env node
+// HTTP recall throughput and latency: `npm run bench:http [-- --size 100000 --duration 15 --connections 1,8]`.
+//
+// For each backend (SQLite file, PostgreSQL server) it starts `engram serve` over a corpus of `size`
+// memories in one scope, then drives `POST /v1/recall` (k = 10, default weights, varied queries) with
+// autocannon over loopback and reports requests/s and p50/p99 latency per concurrency level.
+//
+// Corpora are built once and cached: SQLite under bench/.cache (bench/corpus-db.mjs), PostgreSQL in a
+// schema of the server named by $ENGRAM_BENCH_PG_URL (else $ENGRAM_TEST_PG_URL), with a marker in its
+// metadata and in bench/.cache. Both hold the same generated memories; their vectors come from the
+// static embedder (the distilled table of the default model: fast ingest) and queries are embedded by
+// the same static embedder in the server. Reads pass `trackAccess: false` so the cached corpora stay as
+// built (access tracking is batched off the read path anyway).
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { CORPUS_SEED, MAIN_SCOPE, assertBuilt, corpusEmbedder, ensureCorpus } from './corpus-db.mjs';
+import { CACHE_DIR, GENERATOR_VERSION, REPO_DIR, RESULTS_DIR, environment, fmt, log, makeQueries, memoryAt, mulberry32, printTable, since, writeResult } from './lib.mjs';
+
+const BIN = join(REPO_DIR, 'dist/interfaces/cli/main.js');
+const QUERY_SEED = 4_242;
+const DAY = 86_400_000;
+const CORPUS_END = Date.parse('2025-06-01T00:00:00Z');
+
+const { values: args } = parseArgs({
+  options: {
+    size: { type: 'string', default: '100000' },
+    duration: { type: 'string', default: '15' },
+    connections: { type: 'string', default: '1,8' },
+    backends: { type: 'string', default: 'sqlite,postgres' },
+    queries: { type: 'string', default: '500' },
+    k: { type: 'string', default: '10' },
+  },
+});
+
+async function main() {
+  assertBuilt();
+  const size = Number(args.size.replace(/k$/i, '000'));
+  const connections = args.connections.split(',').map(Number);
+  const queries = makeQueries({ seed: QUERY_SEED, count: Number(args.queries), corpusSeed: CORPUS_SEED, corpusSize: size }).map((q) => q.text);
+  const cases = [];
+  const skipped = [];
+  for (const backend of args.backends.split(',')) {
+    const db = backend === 'sqlite' ? (await ensureCorpus({ size, vectorSource: 'static' })).path : await ensurePostgresCorpus(size);
+    if (db === null) {
+      skipped.push({ backend, reason: 'no PostgreSQL server configured: set ENGRAM_BENCH_PG_URL (or ENGRAM_TEST_PG_URL) to postgres://user:pw@host/db' });
+      log(`skipping ${backend}: ${skipped.at(-1).reason}`);
+      continue;
+    }
+    const server = await startServer(db);
+    try {
+      await warmUp(server.url, queries);
+      for (const c of connections) {
+        log(`${backend}: ${size} memories, ${c} connection(s), ${args.duration} s`);
+        cases.push({ backend, size, connections: c, ...(await load(server.url, queries, c)) });
+      }
+    } finally {
+      await server.stop();
+    }
+  }
+  report({ size, cases, skipped });
+}
+
+/** `engram serve` on a free loopback port; resolves once it prints where it listens. */
+function startServer(db) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'serve', '--db', db, '--embedder', 'static', '--port', '0', '--host', '127.0.0.1', '--auth', 'open'], {
+      cwd: REPO_DIR,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    const fail = (why) => reject(new Error(`engram serve did not start (${why}): ${err || out}`));
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match) {
+        resolve({
+          url: match[1],
+          stop: () =>
+            new Promise((done) => {
+              child.once('exit', () => done());
+              child.kill('SIGTERM');
+            }),
+        });
+      }
+    });
+    child.stderr.on('data', (chunk) => (err += chunk));
+    child.once('exit', (code) => fail(`exit ${code}`));
+    child.once('error', (error) => fail(error.message));
+  });
+}
+
+function recallBody(query) {
+  return JSON.stringify({ scopes: [MAIN_SCOPE], query, k: Number(args.k), trackAccess: false });
+}
+
+async function warmUp(url, queries) {
+  const start = performance.now();
+  for (let i = 0; i < 20; i++) {
+    const response = await fetch(`${url}/v1/recall`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: recallBody(queries[i % queries.length]) });
+    if (response.status !== 200) throw new Error(`warm-up recall answered ${response.status}: ${await response.text()}`);
+    const { hits } = await response.json();
+    if (!Array.isArray(hits) || hits.length === 0) throw new Error('warm-up recall returned no hits: is the corpus empty?');
+  }
+  log(`warm-up: 20 recalls in ${fmt(since(start), 0)} ms`);
+}
+
+async function load(url, queries, connections) {
+  let next = 0;
+  const result = await autocannon({
+    url,
+    connections,
+    duration: Number(args.duration),
+    requests: [
+      {
+        method: 'POST',
+        path: '/v1/recall',
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (request) => ({ ...request, body: recallBody(queries[next++ % queries.length]) }),
+      },
+    ],
+  });
+  return {
+    requests: result.requests.total,
+    requestsPerSecond: Math.round(result.requests.average * 10) / 10,
+    latencyMs: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max, mean: Math.round(result.latency.average * 10) / 10 },
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    durationSeconds: result.duration,
+  };
+}
+
+/** The PostgreSQL corpus URL (built once per schema), or null when no server is configured. */
+async function ensurePostgresCorpus(size) {
+  const base = process.env.ENGRAM_BENCH_PG_URL ?? process.env.ENGRAM_TEST_PG_URL;
+  if (base === undefined || base === '') return null;
+  const key = `corpus-${size}-static-g${GENERATOR_VERSION}`;
+  const url = withSchema(base, `bench_http_${size}_g${GENERATOR_VERSION}`);
+  const { Engram } = await import(join(REPO_DIR, 'dist/index.js'));
+  const engram = await Engram.open({ path: url, embedder: 'static' });
+  try {
+    if ((await engram.store.getMeta('bench.corpus')) === key) return url;
+    const stats = await engram.store.stats([MAIN_SCOPE]);
+    if (stats.total > 0) throw new Error(`schema of ${redact(url)} holds a partial corpus: drop the schema and run again`);
+    log(`building PostgreSQL corpus ${key} in ${redact(url)}`);
+    await buildInto(engram.store, size);
+    await engram.store.setMeta('bench.corpus', key);
+    mkdirSync(CACHE_DIR, { recursive: true });
+    writeFileSync(join(CACHE_DIR, `${key}.postgres.json`), `${JSON.stringify({ key, url: redact(url), size, builtAt: new Date().toISOString() }, null, 2)}\n`);
+    return url;
+  } finally {
+    await engram.close();
+  }
+}
+
+/** The MAIN_SCOPE part of bench/corpus-db.mjs's corpus (same memories, same vectors), through the store port. */
+async function buildInto(store, size) {
+  const { buildRecord } = await import(join(REPO_DIR, 'dist/core/write/new-record.js'));
+  const embedder = await corpusEmbedder('static');
+  const rng = mulberry32(CORPUS_SEED);
+  const start = performance.now();
+  try {
+    for (let from = 0; from < size; from += 2000) {
+      const to = Math.min(size, from + 2000);
+      const memories = [];
+      for (let i = from; i < to; i++) memories.push({ memory: memoryAt(CORPUS_SEED, i), at: i / size });
+      const vectors = await embedder.embed(memories.map((m) => m.memory.content));
+      const batch = memories.map(({ memory, at }, index) => {
+        const recordedAt = CORPUS_END - 365 * DAY + Math.floor(at * 365 * DAY);
+        const input = { scope: MAIN_SCOPE, content: memory.content, layer: memory.layer, tags: memory.tags };
+        if (memory.layer === 'episodic') input.occurredAt = recordedAt - Math.floor(rng() * 2 * DAY);
+        const importance = Math.round(rng() * 100) / 100;
+        const record = buildRecord(input, { entities: memory.entities, importance, emotion: null, salience: importance, surprise: 0.5 }, recordedAt);
+        const fate = rng();
+        if (fate < 0.02) Object.assign(record, { status: 'superseded', validTo: recordedAt + DAY, invalidatedAt: recordedAt + DAY });
+        else if (fate < 0.03) record.status = 'decayed';
+        return { record, embedding: vectors[index] };
+      });
+      await store.transaction((tx) => tx.insertMemories(batch));
+      if ((from / 2000) % 10 === 0 || to >= size) log(`  ${to} records (${fmt(since(start) / 1000)} s)`);
+    }
+  } finally {
+    await embedder.close?.();
+  }
+}
+
+function withSchema(url, schema) {
+  const parsed = new URL(url);
+  parsed.searchParams.set('schema', schema);
+  return parsed.toString();
+}
+
+function redact(url) {
+  return url.replace(/\/\/[^@/]*@/, '//***@');
+}
+
+function report({ size, cases, skipped }) {
+  const columns = [
+    ['backend', 'backend'],
+    ['memories', 'size', 0],
+    ['connections', 'connections', 0],
+    ['requests/s', 'requestsPerSecond', 1],
+    ['p50 ms', 'p50', 0],
+    ['p99 ms', 'p99', 0],
+    ['max ms', 'max', 0],
+    ['requests', 'requests', 0],
+    ['non-2xx', 'non2xx', 0],
+    ['errors', 'errors', 0],
+  ];
+  const flat = cases.map((c) => ({ ...c, ...c.latencyMs }));
+  printTable(`POST /v1/recall over loopback (k=${args.k}, ${args.duration} s per row, autocannon)`, columns, flat);
+  const rows = flat.map((c) => columns.map(([, key, digits]) => fmt(c[key], digits ?? 1)));
+  for (const s of skipped) process.stdout.write(`skipped ${s.backend}: ${s.reason}\n`);
+  const env = environment();
+  const path = writeResult('http', {
+    size,
+    k: Number(args.k),
+    durationSeconds: Number(args.duration),
+    embedder: 'static (distilled table of the default USE model) for corpus vectors and queries',
+    trackAccess: false,
+    cases,
+    skipped,
+  });
+  const md = [
+    '# HTTP API: recall over loopback',
+    '',
+    `\`npm run bench:http\` — ${size.toLocaleString('en')} memories in one scope, \`POST /v1/recall\` with k=${args.k}, default weights,`,
+    `${args.queries} varied queries, autocannon for ${args.duration} s per row against \`engram serve\` on 127.0.0.1 (separate process).`,
+    'Vectors and queries: static embedder (the distilled table of the default model).',
+    `Machine: ${env.cpuCount} cores (${env.cpuModel}), Node ${env.node}, load average ${env.loadAverage.join(' / ')} at the end (shared machine).`,
+    '',
+    `| ${columns.map(([header]) => header).join(' | ')} |`,
+    `|${columns.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+    '',
+    ...skipped.map((s) => `Skipped ${s.backend}: ${s.reason}.`),
+  ].join('\n');
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  writeFileSync(join(RESULTS_DIR, 'http.md'), `${md}\n`);
+  log(`wrote ${path} and bench/results/http.md`);
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error.stack ?? error}\n`);
+  process.exit(1);
+});

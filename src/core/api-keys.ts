@@ -1,0 +1,227 @@
+/**
+ * API keys bound to a tenant (DESIGN §2, "an HTTP key bound to tenant acme cannot name another
+ * tenant"). Keys are random, shown once, and stored only as SHA-256 hashes in the store's metadata, so
+ * every backend that implements `getMeta` / `setMeta` holds them without new tables.
+ */
+import { EngramError } from './errors.js';
+import type { Clock } from './ports/clock.js';
+import { systemClock } from './ports/clock.js';
+import type { Store } from './ports/store.js';
+import { scopeProblem, tenantOf, type Scope } from './scope.js';
+
+/** What a verified key grants: the tenant whose scopes it may name. */
+export interface Principal {
+  keyId: string;
+  tenant: string;
+}
+
+/** A stored key as listed (never the key itself). */
+export interface ApiKeyInfo {
+  id: string;
+  tenant: string;
+  label: string | null;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+/** A freshly created key: `key` is shown once and cannot be recovered later. */
+export interface CreatedApiKey extends ApiKeyInfo {
+  key: string;
+}
+
+interface StoredKey {
+  id: string;
+  hash: string;
+  tenant: string;
+  label: string | null;
+  createdAt: number;
+  revokedAt: number | null;
+}
+
+/** Options of `ApiKeys`. */
+export interface ApiKeysOptions {
+  clock?: Clock;
+  /** How long "does any key exist" is cached (ms); keys created elsewhere count after at most this. */
+  presenceTtlMs?: number;
+}
+
+const INDEX_KEY = 'api_keys';
+const HASH_PREFIX = 'api_key:';
+const KEY_PREFIX = 'egk_';
+
+/**
+ * Creates, lists, revokes and verifies tenant API keys over the store's metadata.
+ *
+ * @example
+ * ```ts
+ * const keys = new ApiKeys(engram.store);
+ * const { key } = await keys.create({ tenant: 'acme' });
+ * const principal = await keys.verify(key); // { keyId, tenant: 'acme' }
+ * ```
+ */
+export class ApiKeys {
+  readonly #store: Pick<Store, 'getMeta' | 'setMeta'>;
+  readonly #clock: Clock;
+  readonly #presenceTtlMs: number;
+  #presence: { value: boolean; at: number } | null = null;
+
+  constructor(store: Pick<Store, 'getMeta' | 'setMeta'>, options: ApiKeysOptions = {}) {
+    this.#store = store;
+    this.#clock = options.clock ?? systemClock;
+    this.#presenceTtlMs = options.presenceTtlMs ?? 1_000;
+  }
+
+  /** Creates a key for `tenant`; the returned `key` is the only copy. */
+  async create(options: { tenant: string; label?: string }): Promise<CreatedApiKey> {
+    const tenant = assertTenant(options?.tenant);
+    const label = options.label === undefined ? null : String(options.label).slice(0, 200);
+    const key = KEY_PREFIX + base64Url(randomBytes(32));
+    const hash = await sha256Hex(key);
+    const stored: StoredKey = { id: `key_${hex(randomBytes(8))}`, hash, tenant, label, createdAt: this.#clock.now(), revokedAt: null };
+    await this.#store.setMeta(HASH_PREFIX + hash, JSON.stringify(stored));
+    const index = await this.#readIndex();
+    await this.#store.setMeta(INDEX_KEY, JSON.stringify([...index, stored]));
+    this.#presence = { value: true, at: this.#clock.now() };
+    return { key, ...toInfo(stored) };
+  }
+
+  /** Every key ever created (revoked ones too), oldest first. */
+  async list(): Promise<ApiKeyInfo[]> {
+    return (await this.#readIndex()).map(toInfo);
+  }
+
+  /** Revokes a key by id; a revoked key is refused from then on. Idempotent. */
+  async revoke(id: string): Promise<ApiKeyInfo> {
+    const index = await this.#readIndex();
+    const found = index.find((k) => k.id === id);
+    if (found === undefined) {
+      throw new EngramError('NOT_FOUND', `No API key with id "${String(id).slice(0, 40)}": list them with "engram keys list".`, { details: { id } });
+    }
+    if (found.revokedAt === null) {
+      const revoked = { ...found, revokedAt: this.#clock.now() };
+      await this.#store.setMeta(HASH_PREFIX + found.hash, JSON.stringify(revoked));
+      await this.#store.setMeta(INDEX_KEY, JSON.stringify(index.map((k) => (k.id === id ? revoked : k))));
+      this.#presence = null;
+      return toInfo(revoked);
+    }
+    return toInfo(found);
+  }
+
+  /** The principal of a valid, unrevoked key, else null. */
+  async verify(key: string): Promise<Principal | null> {
+    if (typeof key !== 'string' || !key.startsWith(KEY_PREFIX) || key.length > 200) return null;
+    const raw = await this.#store.getMeta(HASH_PREFIX + (await sha256Hex(key)));
+    if (raw === null) return null;
+    const stored = parseStored(raw);
+    if (stored === null || stored.revokedAt !== null) return null;
+    return { keyId: stored.id, tenant: stored.tenant };
+  }
+
+  /** Whether at least one unrevoked key exists (cached for `presenceTtlMs`). */
+  async hasAny(): Promise<boolean> {
+    const now = this.#clock.now();
+    if (this.#presence !== null && now - this.#presence.at < this.#presenceTtlMs) return this.#presence.value;
+    const value = (await this.#readIndex()).some((k) => k.revokedAt === null);
+    this.#presence = { value, at: now };
+    return value;
+  }
+
+  async #readIndex(): Promise<StoredKey[]> {
+    const raw = await this.#store.getMeta(INDEX_KEY);
+    if (raw === null) return [];
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      return Array.isArray(parsed) ? parsed.map((item) => parseStored(JSON.stringify(item))).filter((k): k is StoredKey => k !== null) : [];
+    } catch (cause) {
+      throw new EngramError('STORAGE_CORRUPT', 'The API key index in the store is not valid JSON: recreate the keys with "engram keys create".', { cause });
+    }
+  }
+}
+
+/**
+ * Throws `SCOPE_DENIED` unless every scope belongs to the principal's tenant (its first segment).
+ *
+ * @example
+ * ```ts
+ * assertTenantScopes({ keyId: 'key_1', tenant: 'acme' }, ['acme/shared']); // ok
+ * ```
+ */
+export function assertTenantScopes(principal: Principal, scopes: readonly Scope[]): void {
+  for (const scope of scopes) {
+    if (typeof scope === 'string' && tenantOf(scope) !== principal.tenant) {
+      throw new EngramError(
+        'SCOPE_DENIED',
+        `This API key belongs to tenant "${principal.tenant}" and cannot name scope "${scope.slice(0, 80)}": use scopes that start with "${principal.tenant}/", or a key of that tenant.`,
+        { details: { scope, tenant: principal.tenant } },
+      );
+    }
+  }
+}
+
+function assertTenant(tenant: unknown): string {
+  const problem = typeof tenant === 'string' && tenant.includes('/') ? 'a tenant is one segment, without "/"' : scopeProblem(tenant);
+  if (problem !== null) {
+    throw new EngramError('INVALID_INPUT', `Invalid tenant "${String(tenant).slice(0, 80)}": ${problem}. A tenant is the first segment of its scopes, e.g. "acme" for "acme/users/alice".`, {
+      details: { field: 'tenant' },
+    });
+  }
+  return tenant as string;
+}
+
+function parseStored(raw: string): StoredKey | null {
+  try {
+    const value = JSON.parse(raw) as Partial<StoredKey>;
+    if (typeof value.id !== 'string' || typeof value.hash !== 'string' || typeof value.tenant !== 'string' || typeof value.createdAt !== 'number') return null;
+    return {
+      id: value.id,
+      hash: value.hash,
+      tenant: value.tenant,
+      label: typeof value.label === 'string' ? value.label : null,
+      createdAt: value.createdAt,
+      revokedAt: typeof value.revokedAt === 'number' ? value.revokedAt : null,
+    };
+  } catch {
+    return null;
+  }
+}
+
+function toInfo(stored: StoredKey): ApiKeyInfo {
+  return {
+    id: stored.id,
+    tenant: stored.tenant,
+    label: stored.label,
+    createdAt: new Date(stored.createdAt).toISOString(),
+    revokedAt: stored.revokedAt === null ? null : new Date(stored.revokedAt).toISOString(),
+  };
+}
+
+function randomBytes(n: number): Uint8Array {
+  return crypto.getRandomValues(new Uint8Array(n));
+}
+
+async function sha256Hex(text: string): Promise<string> {
+  return hex(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))));
+}
+
+function hex(bytes: Uint8Array): string {
+  let out = '';
+  for (const byte of bytes) out += byte.toString(16).padStart(2, '0');
+  return out;
+}
+
+function base64Url(bytes: Uint8Array): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+  let out = '';
+  let bits = 0;
+  let value = 0;
+  for (const byte of bytes) {
+    value = ((value << 8) | byte) & 0xffff;
+    bits += 8;
+    while (bits >= 6) {
+      bits -= 6;
+      out += alphabet[(value >> bits) & 63];
+    }
+  }
+  if (bits > 0) out += alphabet[(value << (6 - bits)) & 63];
+  return out;
+}

@@ -1,0 +1,16 @@
+/** What an agent reads each turn: the context builder and pattern completion (DESIGN §6). */
+export { buildContext, ContextCache, type ContextDeps } from './build-context.js';
+export { predictOutcomes, predictFromConcepts, episodeConfidence, COMPRESSED_EPISODE_CONFIDENCE } from './predict.js';
+export { renderMarkdown, approximateTokens } from './render.js';
+export { Deadline, wallStopwatch, type Stopwatch } from './deadline.js';
+export {
+  contextInputSchema,
+  predictInputSchema,
+  perceptSchema,
+  formingEpisodeSchema,
+  DEFAULT_CONTEXT_BUDGET_MS,
+  DEFAULT_CONTEXT_MAX_TOKENS,
+  type ContextInput,
+  type PredictInput,
+} from './schemas.js';
+export * from './types.js';

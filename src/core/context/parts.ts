@@ -1,0 +1,141 @@
+/**
+ * The parts of a context that do not depend on perception: procedural rules, profile facts, knowledge
+ * reached from the message, and relevant episodes with their sources.
+ */
+import type { MemoryRecord } from '../memory.js';
+import { isVisible } from '../memory.js';
+import type { Store } from '../ports/store.js';
+import type { RecallHit } from '../recall/recall.js';
+import type { Scope } from '../scope.js';
+import { contentTerms } from '../text/index.js';
+import type { EpisodeEntry, KnowledgeEntry, ProfileEntry, RuleEntry } from './types.js';
+
+/** At most this many records of a layer are read for rules and profile. */
+const LIST_LIMIT = 2_000;
+const PAGE = 500;
+/** Profile facts kept before the token budget. */
+const PROFILE_LIMIT = 12;
+/** Knowledge entries (seed 000: ranked, capped at 8). */
+export const KNOWLEDGE_LIMIT = 8;
+
+/** Current records of one layer in `scopes`, paging by id, at most LIST_LIMIT. */
+async function listCurrent(store: Store, scopes: readonly Scope[], layer: 'procedural' | 'semantic', now: number): Promise<MemoryRecord[]> {
+  const out: MemoryRecord[] = [];
+  let afterId: string | undefined;
+  while (out.length < LIST_LIMIT) {
+    const page = await store.listMemories({ scopes, layers: [layer], statuses: ['active'], limit: PAGE, ...(afterId !== undefined ? { afterId } : {}) });
+    for (const record of page) if (isVisible(record, {}, now)) out.push(record);
+    if (page.length < PAGE) break;
+    afterId = page[page.length - 1]?.id;
+  }
+  return out;
+}
+
+/** Every current procedural rule of the scopes, highest priority first, then oldest first. */
+export async function readRules(store: Store, scopes: readonly Scope[], now: number): Promise<RuleEntry[]> {
+  const records = await listCurrent(store, scopes, 'procedural', now);
+  return records
+    .filter((r) => r.data.isChunkParent !== true)
+    .map((r) => ({ id: r.id, scope: r.scope, content: r.content, priority: typeof r.data.priority === 'number' ? r.data.priority : 0 }))
+    .sort((a, b) => b.priority - a.priority || (a.id < b.id ? -1 : 1));
+}
+
+/** Scopes that hold a user's profile (`…/users/<id>…`); all scopes when none does. */
+export function profileScopes(scopes: readonly Scope[]): Scope[] {
+  const users = scopes.filter((s) => /(^|\/)users\/[^/]+/.test(s));
+  return users.length > 0 ? [...users] : [...scopes];
+}
+
+/** Is this semantic record a fact (not a concept, a reflection or a chunk parent)? */
+function isFact(record: MemoryRecord): boolean {
+  if (record.data.isChunkParent === true) return false;
+  if (record.provenance.kind === 'reflection' || record.provenance.kind === 'statistical') return false;
+  const category = typeof record.data.category === 'string' ? record.data.category.toLowerCase() : '';
+  return category !== 'concept' && category !== 'term';
+}
+
+/**
+ * Profile facts: current semantic facts of the user's scopes, pinned first, then by importance
+ * (unscored counts as 1), overlap with the message, mentions and recency.
+ */
+export async function readProfile(store: Store, scopes: readonly Scope[], message: string, now: number): Promise<ProfileEntry[]> {
+  const records = (await listCurrent(store, profileScopes(scopes), 'semantic', now)).filter(isFact);
+  const terms = new Set(contentTerms(message));
+  const scored = records.map((r) => {
+    const overlap = terms.size === 0 ? 0 : contentTerms(r.content).filter((t) => terms.has(t)).length / terms.size;
+    const score = (r.pinned ? 10 : 0) + (r.importance ?? 1) + overlap + Math.min(0.3, (r.mentionCount - 1) * 0.1) + r.validFrom / 1e15;
+    return { r, score };
+  });
+  return scored
+    .sort((a, b) => b.score - a.score)
+    .slice(0, PROFILE_LIMIT)
+    .map(({ r }) => ({
+      id: r.id,
+      scope: r.scope,
+      content: r.content,
+      ...(r.data.claim !== undefined ? { claim: r.data.claim } : {}),
+      confidence: r.confidence,
+      importance: r.importance,
+    }));
+}
+
+/** Spreading activation, when the engine has it: ranked records reached from `from`. */
+export type ActivateFn = (input: { scopes: readonly Scope[]; from: readonly string[]; limit: number }) => Promise<{ record: MemoryRecord; score: number }[]>;
+
+/** Layers that count as knowledge (episodes and rules have their own parts). */
+const KNOWLEDGE_LAYERS = new Set(['semantic', 'statistical']);
+
+/** Knowledge from recall's direct hits (semantic and statistical), ranked by recall score. */
+export function knowledgeFromHits(hits: readonly RecallHit[], exclude: ReadonlySet<string>): KnowledgeEntry[] {
+  return hits
+    .filter((h) => KNOWLEDGE_LAYERS.has(h.layer) && !exclude.has(h.id) && h.isChunkParent !== true)
+    .map((h) => ({ id: h.id, scope: h.scope, layer: h.layer, content: h.content, ...(typeof h.name === 'string' ? { name: h.name } : {}), score: round(h.score), via: 'recall' as const }));
+}
+
+/**
+ * Merges direct hits with records reached by activation from the top hits. Activation scores are
+ * scaled to the best direct hit so both rank on one scale; at most KNOWLEDGE_LIMIT entries.
+ */
+export function mergeKnowledge(direct: readonly KnowledgeEntry[], activated: readonly { record: MemoryRecord; score: number }[], exclude: ReadonlySet<string>): KnowledgeEntry[] {
+  const byId = new Map(direct.map((k) => [k.id, k]));
+  const top = Math.max(1e-9, ...direct.map((k) => k.score));
+  const best = Math.max(1e-9, ...activated.map((a) => a.score));
+  for (const { record, score } of activated) {
+    if (!KNOWLEDGE_LAYERS.has(record.layer) || exclude.has(record.id) || byId.has(record.id)) continue;
+    byId.set(record.id, {
+      id: record.id,
+      scope: record.scope,
+      layer: record.layer,
+      content: record.content,
+      ...(typeof record.data.name === 'string' ? { name: record.data.name } : {}),
+      score: round((score / best) * top * 0.9),
+      via: 'activation',
+    });
+  }
+  return [...byId.values()].sort((a, b) => b.score - a.score).slice(0, KNOWLEDGE_LIMIT);
+}
+
+/** Relevant episodes from recall's hits, with their sources, best first. */
+export function episodesFromHits(hits: readonly RecallHit[], limit: number): EpisodeEntry[] {
+  return hits
+    .filter((h) => h.layer === 'episodic')
+    .slice(0, limit)
+    .map((h) => {
+      const context = h.context as { sessionId?: string } | undefined;
+      const outcome = h.outcome as EpisodeEntry['outcome'] | undefined;
+      return {
+        id: h.id,
+        scope: h.scope,
+        content: h.summary ?? h.content,
+        occurredAt: h.occurredAt,
+        score: round(h.score),
+        sources: h.provenance.sources,
+        ...(context?.sessionId !== undefined ? { sessionId: context.sessionId } : {}),
+        ...(outcome !== undefined ? { outcome } : {}),
+      };
+    });
+}
+
+function round(value: number): number {
+  return Number(value.toFixed(4));
+}

@@ -1,0 +1,113 @@
+/**
+ * Export of one scope as Markdown (seed 003's layout): procedural.md (rules), semantic.md (concepts,
+ * definitions, statistics: the schema of what is known), profile.md (facts about the user or subject),
+ * log.md (episodes). Every record of the scope, whatever its status, with its concept refs and
+ * outgoing edges in its trailer, so an import reproduces it exactly.
+ */
+import type { Edge, MemoryRecord } from '../memory.js';
+import type { Store } from '../ports/store.js';
+import type { Scope } from '../scope.js';
+import { renderDate, renderEntry, renderImportance } from './format.js';
+
+/** File name → Markdown text. */
+export type MarkdownFiles = Record<string, string>;
+
+export const MARKDOWN_FILES = ['procedural.md', 'semantic.md', 'profile.md', 'log.md'] as const;
+
+const TITLES: Record<(typeof MARKDOWN_FILES)[number], string> = {
+  'procedural.md': 'Procedural memory: how to behave (always in context)',
+  'semantic.md': 'Semantic memory: concepts, definitions and statistics',
+  'profile.md': 'Profile: facts',
+  'log.md': 'Log: what happened',
+};
+
+/** Which file a record belongs in. */
+export function fileOf(record: MemoryRecord): (typeof MARKDOWN_FILES)[number] {
+  if (record.layer === 'procedural') return 'procedural.md';
+  if (record.layer === 'episodic') return 'log.md';
+  if (record.layer === 'statistical') return 'semantic.md';
+  const d = record.data;
+  return d.concept === true || d.definition !== undefined || (d.category !== undefined && d.claim === undefined) ? 'semantic.md' : 'profile.md';
+}
+
+/** The instant shown as an entry's date: when it happened (episodes), else since when it is valid. */
+export function shownInstant(record: MemoryRecord): number {
+  return record.layer === 'episodic' ? (record.occurredAt ?? record.validFrom) : record.validFrom;
+}
+
+/** The trailer: the record minus its visible text, defaults left out; plus refs and outgoing edges. */
+export function trailerOf(record: MemoryRecord, refs: Record<string, string[]>, edges: readonly Edge[]): Record<string, unknown> {
+  const { scope: _scope, content: _content, ...rest } = record;
+  const trailer: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(rest)) {
+    if (value === null || (Array.isArray(value) && value.length === 0)) continue;
+    if (key === 'data' && Object.keys(value as object).length === 0) continue;
+    trailer[key] = value;
+  }
+  if (Object.keys(refs).length > 0) trailer.refs = refs;
+  if (edges.length > 0) {
+    trailer.edges = edges.map(({ scope: _s, fromId: _f, ...edge }) => edge);
+  }
+  return trailer;
+}
+
+async function allRecords(store: Store, scope: Scope): Promise<MemoryRecord[]> {
+  const out: MemoryRecord[] = [];
+  let afterId: string | undefined;
+  for (;;) {
+    const page = await store.listMemories({ scopes: [scope], limit: 1000, ...(afterId !== undefined ? { afterId } : {}) });
+    out.push(...page);
+    if (page.length < 1000) return out;
+    afterId = page[page.length - 1]?.id;
+  }
+}
+
+/** Renders every record of `scope` into the four files (each present, possibly with no entries). */
+export async function exportMarkdown(deps: { store: Store }, scope: Scope): Promise<MarkdownFiles> {
+  const records = await allRecords(deps.store, scope);
+  const ids = records.map((r) => r.id);
+  const refs = new Map<string, Record<string, string[]>>();
+  const edges = new Map<string, Edge[]>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    for (const ref of await deps.store.getConceptRefs({ scopes: [scope], conceptIds: chunk })) {
+      const byLayer = refs.get(ref.conceptId) ?? {};
+      (byLayer[ref.layer] ??= []).push(ref.refId);
+      refs.set(ref.conceptId, byLayer);
+    }
+    const seen = new Set<string>();
+    for (const edge of await deps.store.getEdges({ scopes: [scope], ids: chunk })) {
+      if (seen.has(edge.id) || !chunk.includes(edge.fromId)) continue;
+      seen.add(edge.id);
+      edges.set(edge.fromId, [...(edges.get(edge.fromId) ?? []), edge]);
+    }
+  }
+  const byFile = new Map<string, MemoryRecord[]>(MARKDOWN_FILES.map((f) => [f, []]));
+  for (const record of records) byFile.get(fileOf(record))?.push(record);
+  const files: MarkdownFiles = {};
+  for (const file of MARKDOWN_FILES) {
+    const list = (byFile.get(file) ?? []).sort(
+      (a, b) =>
+        (file === 'procedural.md' ? (Number(b.data.priority ?? 0) - Number(a.data.priority ?? 0)) : 0) ||
+        shownInstant(a) - shownInstant(b) ||
+        (a.id < b.id ? -1 : 1),
+    );
+    const current = list.filter((r) => r.status === 'active');
+    const past = list.filter((r) => r.status !== 'active');
+    const render = (r: MemoryRecord): string =>
+      renderEntry(
+        { date: renderDate(shownInstant(r)), content: r.content, importance: renderImportance(r.importance), tags: r.tags, pinned: r.pinned },
+        trailerOf(r, refs.get(r.id) ?? {}, edges.get(r.id) ?? []),
+      );
+    const parts = [
+      `# ${TITLES[file]} — ${scope}`,
+      '',
+      '<!-- Edit the text, dates, importance, tags and pinned freely; keep each entry\'s "engram" comment line. New entries: "- [YYYY-MM-DD] text". -->',
+      '',
+    ];
+    if (current.length > 0) parts.push(...current.map(render), '');
+    if (past.length > 0) parts.push('## Not current (superseded, decayed or forgotten)', '', ...past.map(render), '');
+    files[file] = parts.join('\n');
+  }
+  return files;
+}

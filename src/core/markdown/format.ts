@@ -1,0 +1,125 @@
+/**
+ * The Markdown entry format (seed 003): one list item per record, dated and human-readable, with the
+ * fields a person edits visible and everything else in a compact trailer comment.
+ *
+ * ```md
+ * - [2026-01-15] Rejected Prestige Meridian: too far from school
+ *   · importance 0.7 · tags: housing, rejected · pinned
+ *   <!-- engram {"id":"01J…","layer":"episodic",…} -->
+ * ```
+ * Content lines after the first are indented by two spaces. The `·` line (importance, tags, pinned)
+ * and the trailer are optional in hand-written entries; an entry without a trailer is a new memory.
+ */
+
+/** The visible fields of one entry. */
+export interface EntryText {
+  date: string | null;
+  content: string;
+  importance?: string;
+  tags?: string[];
+  pinned?: boolean;
+}
+
+/** A parsed entry: the visible fields and the trailer's JSON, if any. */
+export interface ParsedEntry extends EntryText {
+  trailer: Record<string, unknown> | null;
+  /** File and 1-based line, for error messages. */
+  file: string;
+  line: number;
+}
+
+const TRAILER = /^ {2}<!-- engram (\{.*\}) -->$/;
+const HEADER = /^- (?:\[(\d{4}-\d{2}(?:-\d{2})?(?:[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?Z?)?)\] ?)?(.*)$/;
+const ATTRS = /^ {2}· (.*)$/;
+
+/** Renders an instant as the visible date: `YYYY-MM-DD` at UTC midnight, else `YYYY-MM-DD HH:MM:SS` (UTC). */
+export function renderDate(ms: number | null): string | null {
+  if (ms === null) return null;
+  const iso = new Date(ms).toISOString();
+  if (iso.endsWith('T00:00:00.000Z')) return iso.slice(0, 10);
+  if (iso.endsWith('.000Z')) return `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
+  return `${iso.slice(0, 10)} ${iso.slice(11, 23)}`;
+}
+
+/** Parses a visible date (UTC); NaN when it is not one. */
+export function parseDate(text: string): number {
+  const trimmed = text.trim();
+  const normalised = /^\d{4}-\d{2}$/.test(trimmed) ? `${trimmed}-01` : trimmed.replace(' ', 'T');
+  return Date.parse(/[T ]/.test(trimmed) && !trimmed.endsWith('Z') ? `${normalised}Z` : normalised);
+}
+
+/** Renders importance as people read it: up to 3 decimals; `none` while unscored. */
+export function renderImportance(value: number | null): string {
+  return value === null ? 'none' : String(Number(value.toFixed(3)));
+}
+
+/** Renders one entry. */
+export function renderEntry(entry: EntryText, trailer: Record<string, unknown>): string {
+  const [first, ...rest] = entry.content.split('\n');
+  const lines = [`- ${entry.date !== null ? `[${entry.date}] ` : ''}${first ?? ''}`];
+  for (const line of rest) lines.push(`  ${line}`);
+  const attrs = [`importance ${entry.importance ?? 'none'}`];
+  if (entry.tags !== undefined && entry.tags.length > 0) attrs.push(`tags: ${entry.tags.join(', ')}`);
+  if (entry.pinned === true) attrs.push('pinned');
+  lines.push(`  · ${attrs.join(' · ')}`);
+  // `>` escaped so no string inside can close the comment
+  lines.push(`  <!-- engram ${JSON.stringify(trailer).replace(/>/g, '\\u003e')} -->`);
+  return lines.join('\n');
+}
+
+function parseAttrs(text: string): Pick<EntryText, 'importance' | 'tags' | 'pinned'> {
+  const out: Pick<EntryText, 'importance' | 'tags' | 'pinned'> = { pinned: false };
+  for (const part of text.split(' · ')) {
+    const item = part.trim();
+    if (item.startsWith('importance ')) out.importance = item.slice('importance '.length).trim();
+    else if (item.startsWith('tags:')) out.tags = item.slice(5).split(',').map((t) => t.trim()).filter((t) => t.length > 0);
+    else if (item === 'pinned') out.pinned = true;
+  }
+  return out;
+}
+
+/** Parses the entries of one file; headings, prose and blank lines between entries are ignored. */
+export function parseEntries(file: string, text: string): ParsedEntry[] {
+  const lines = text.split('\n');
+  const entries: ParsedEntry[] = [];
+  let i = 0;
+  while (i < lines.length) {
+    const header = HEADER.exec(lines[i] as string);
+    if (header === null) {
+      i++;
+      continue;
+    }
+    const start = i;
+    const body: string[] = [];
+    let trailer: Record<string, unknown> | null = null;
+    i++;
+    // an entry runs to its trailer, or (hand-written) to the next item, heading or blank line
+    const end = findTrailer(lines, i);
+    if (end !== -1) {
+      for (; i < end; i++) body.push(lines[i] as string);
+      trailer = JSON.parse((TRAILER.exec(lines[end] as string) as RegExpExecArray)[1] as string) as Record<string, unknown>;
+      i = end + 1;
+    } else {
+      while (i < lines.length && /^ {2}/.test(lines[i] as string)) body.push(lines[i++] as string);
+    }
+    let attrs: Pick<EntryText, 'importance' | 'tags' | 'pinned'> = {};
+    const last = body[body.length - 1];
+    if (last !== undefined && ATTRS.test(last)) {
+      attrs = parseAttrs((ATTRS.exec(last) as RegExpExecArray)[1] as string);
+      body.pop();
+    }
+    const content = [header[2] ?? '', ...body.map((l) => (l.startsWith('  ') ? l.slice(2) : l))].join('\n');
+    entries.push({ file, line: start + 1, date: header[1] ?? null, content, ...attrs, trailer });
+  }
+  return entries;
+}
+
+/** The line of the trailer closing the entry that starts before `from`, or -1 if the entry has none. */
+function findTrailer(lines: readonly string[], from: number): number {
+  for (let j = from; j < lines.length; j++) {
+    const line = lines[j] as string;
+    if (TRAILER.test(line)) return j;
+    if (line.startsWith('- ') || line.startsWith('#')) return -1;
+  }
+  return -1;
+}

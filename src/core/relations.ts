@@ -1,0 +1,62 @@
+/**
+ * The relationship registry (DESIGN §2): built-in edge types with their direction, plus types an agent
+ * registers at run time (persisted by the store, marked proposed, with who proposed them).
+ */
+import { EngramError, messages } from './errors.js';
+
+/** One edge type of the registry. */
+export interface RelationType {
+  /** UPPER_SNAKE_CASE, e.g. `IS_A`. */
+  name: string;
+  /** Symmetric edges read the same from both ends (`A RELATED_TO B` is `B RELATED_TO A`). */
+  symmetric: boolean;
+  /** Shipped with Engram (true) or proposed at run time (false). */
+  builtIn: boolean;
+  /** Who proposed a run-time type (agent or person); null for built-ins. */
+  proposedBy: string | null;
+  description: string | null;
+  /** Epoch ms the type was registered (0 for built-ins). */
+  registeredAt: number;
+}
+
+/** The built-in types of DESIGN §2, seeded into every store. */
+export const BUILT_IN_RELATIONS: readonly RelationType[] = Object.freeze(
+  (
+    [
+      ['IS_A', false, 'a kind of: coffee_mug IS_A container'],
+      ['HAS_PART', false, 'whole to part: robot_arm HAS_PART gripper'],
+      ['CAUSES', false, 'cause to effect: grasp_action CAUSES object_held'],
+      ['PREDICTS', false, 'antecedent to expected outcome: morning_activity PREDICTS high_success'],
+      ['PHASE_LOCKED_TO', false, 'a metric locked to a cycle (metadata: phase, coupling)'],
+      ['RELATED_TO', true, 'co-occurrence; weight is the Jaccard similarity of shared episodes'],
+      ['TRENDS_WITH', true, 'two metrics moving together over time'],
+      ['CORRELATES_WITH', true, 'a confirmed cross-metric correlation'],
+      ['DERIVED_FROM', false, 'provenance: a derived record to its evidence'],
+      ['SUPERSEDES', false, 'a newer claim to the claim it replaced'],
+      ['STATISTICALLY_CONFIRMS', false, 'a statistical record to the knowledge it confirms'],
+      ['MENTIONS', false, 'a record to a concept it mentions'],
+    ] as const
+  ).map(([name, symmetric, description]) => Object.freeze({ name, symmetric, builtIn: true, proposedBy: null, description, registeredAt: 0 })),
+);
+
+const RELATION_NAME = /^[A-Z][A-Z0-9_]{0,63}$/;
+
+/**
+ * Normalises a relation type name as typed (`related to`, `Related-To` → `RELATED_TO`) and validates it.
+ *
+ * @example
+ * ```ts
+ * normalizeRelationName('is a'); // 'IS_A'
+ * ```
+ */
+export function normalizeRelationName(name: string): string {
+  const normalised = String(name).trim().replace(/[\s-]+/g, '_').toUpperCase();
+  if (!RELATION_NAME.test(normalised)) {
+    throw new EngramError(
+      'INVALID_INPUT',
+      messages.invalidInput(`relation type "${String(name).slice(0, 80)}" must be letters, digits and underscores, starting with a letter, at most 64 characters (e.g. IS_A)`),
+      { details: { field: 'type' } },
+    );
+  }
+  return normalised;
+}

@@ -1,0 +1,164 @@
+/**
+ * `engram relate | relations list | relations register | activate | export markdown | import markdown | jobs`
+ * (issue #5): thin shells over the engine.
+ */
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import pc from 'picocolors';
+import { EngramError } from '../../../core/errors.js';
+import type { ActivationView } from '../../../core/graph/activate.js';
+import type { RelationType } from '../../../core/relations.js';
+import { collect, withCommonFlags, type CommonFlags } from '../context.js';
+import { printResult } from '../output.js';
+import { withEngine } from '../run.js';
+
+interface ScopeFlags extends CommonFlags {
+  scope?: string[];
+}
+
+function oneScope(scopes: string[] | undefined, what: string): string {
+  if (scopes === undefined || scopes.length !== 1) {
+    throw new EngramError('INVALID_INPUT', `${what} names exactly one scope: pass --scope S once (got ${scopes?.length ?? 0}).`);
+  }
+  return scopes[0] as string;
+}
+
+function number(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n)) throw new EngramError('INVALID_INPUT', `${flag} must be a number, got "${value}".`);
+  return n;
+}
+
+/** Registers the layer commands. */
+export function registerLayerCommands(program: Command): void {
+  withCommonFlags(program.command('relate <from> <type> <to>').description('relate two memories of one scope with a registered relation type'))
+    .option('--scope <scope>', 'the scope both memories live in', collect)
+    .option('--weight <w>', 'edge weight (default 1)')
+    .action(async (from: string, type: string, to: string, flags: ScopeFlags & { weight?: string }) => {
+      await withEngine(flags, async (engram) => {
+        const weight = number(flags.weight, '--weight');
+        const result = await engram.relate({ scope: oneScope(flags.scope, 'relate'), from, type, to, ...(weight !== undefined ? { weight } : {}) });
+        printResult({ json: flags.json === true }, result, (r: typeof result) =>
+          `${r.action} ${r.edge.from} ${r.edge.type} ${r.edge.to} ${pc.dim(`weight ${r.edge.weight} · ${r.symmetric ? 'symmetric' : 'directed'} · ${r.edge.id}`)}`,
+        );
+      });
+    });
+
+  const relations = program.command('relations').description('the relationship registry');
+  withCommonFlags(relations.command('list').description('built-in and registered relation types')).action(async (flags: CommonFlags) => {
+    await withEngine(flags, async (engram) => {
+      const types = await engram.relations();
+      printResult({ json: flags.json === true }, types, (list: RelationType[]) =>
+        list
+          .map((t) => `${t.name.padEnd(24)} ${(t.symmetric ? 'symmetric' : 'directed').padEnd(10)} ${t.builtIn ? 'built-in' : `proposed by ${t.proposedBy ?? '?'}`}${t.description ? pc.dim(`  ${t.description}`) : ''}`)
+          .join('\n'),
+      );
+    });
+  });
+  withCommonFlags(relations.command('register <name>').description('register a new relation type (recorded as proposed)'))
+    .option('--symmetric', 'edges of this type read the same from both ends')
+    .option('--proposed-by <who>', 'who proposes it (default: cli)')
+    .option('--description <text>', 'what the relation means')
+    .action(async (name: string, flags: CommonFlags & { symmetric?: boolean; proposedBy?: string; description?: string }) => {
+      await withEngine(flags, async (engram) => {
+        const type = await engram.registerRelation({
+          name,
+          symmetric: flags.symmetric === true,
+          proposedBy: flags.proposedBy ?? 'cli',
+          ...(flags.description !== undefined ? { description: flags.description } : {}),
+        });
+        printResult({ json: flags.json === true }, type, (t: RelationType) => `${t.name} ${t.symmetric ? 'symmetric' : 'directed'} · ${t.builtIn ? 'built-in' : `proposed by ${t.proposedBy ?? '?'}`}`);
+      });
+    });
+
+  withCommonFlags(program.command('activate <id>').description('cross-layer spreading activation from a memory: ranked memories per layer with their paths'))
+    .option('--scope <scope>', 'scope to read (repeatable)', collect)
+    .option('--hops <n>', 'hop limit (default 3)')
+    .option('--limit <n>', 'memories per layer (default 10)')
+    .option('--as-of <iso>', 'what was true at this instant')
+    .option('--known-at <iso>', 'what was believed at this instant')
+    .action(async (id: string, flags: ScopeFlags & { hops?: string; limit?: string; asOf?: string; knownAt?: string }) => {
+      await withEngine(flags, async (engram) => {
+        await engram.processJobs({ maxMs: 10_000 });
+        const hops = number(flags.hops, '--hops');
+        const limit = number(flags.limit, '--limit');
+        const result = await engram.activate(id, {
+          scopes: flags.scope ?? [],
+          ...(hops !== undefined ? { hops } : {}),
+          ...(limit !== undefined ? { limit } : {}),
+          ...(flags.asOf !== undefined ? { asOf: flags.asOf } : {}),
+          ...(flags.knownAt !== undefined ? { knownAt: flags.knownAt } : {}),
+        });
+        printResult({ json: flags.json === true }, result, formatActivation);
+      });
+    });
+
+  const exportCommand = program.command('export').description('export memories');
+  withCommonFlags(exportCommand.command('markdown <dir>').description('write a scope as procedural.md, semantic.md, profile.md and log.md'))
+    .option('--scope <scope>', 'the scope to export', collect)
+    .action(async (dir: string, flags: ScopeFlags) => {
+      await withEngine(flags, async (engram) => {
+        await engram.processJobs({ maxMs: 10_000 });
+        const files = await engram.exportMarkdown({ scope: oneScope(flags.scope, 'export markdown') });
+        mkdirSync(dir, { recursive: true });
+        for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+        const summary = { dir, files: Object.keys(files), entries: Object.fromEntries(Object.entries(files).map(([n, t]) => [n, t.split('\n').filter((l) => l.startsWith('- ')).length])) };
+        printResult({ json: flags.json === true }, summary, (s: typeof summary) => Object.entries(s.entries).map(([n, c]) => `${join(s.dir, n)}: ${c} entries`).join('\n'));
+      });
+    });
+
+  const importCommand = program.command('import').description('import memories');
+  withCommonFlags(importCommand.command('markdown <dir>').description('read procedural.md, semantic.md, profile.md and log.md back into a scope'))
+    .option('--scope <scope>', 'the scope to import into', collect)
+    .action(async (dir: string, flags: ScopeFlags) => {
+      await withEngine(flags, async (engram) => {
+        const scope = oneScope(flags.scope, 'import markdown');
+        let names: string[];
+        try {
+          names = readdirSync(dir).filter((n) => n.endsWith('.md'));
+        } catch {
+          throw new EngramError('INVALID_INPUT', `Cannot read directory "${dir}": pass the directory export markdown wrote.`);
+        }
+        if (names.length === 0) throw new EngramError('INVALID_INPUT', `No .md files in "${dir}".`);
+        const files = Object.fromEntries(names.map((n) => [n, readFileSync(join(dir, n), 'utf8')]));
+        const report = await engram.importMarkdown(files, { scope });
+        printResult({ json: flags.json === true }, report, (r: typeof report) =>
+          `created ${r.created} · updated ${r.updated} · unchanged ${r.unchanged} · new entries ${r.added} · refs ${r.refs} · edges ${r.edges}`,
+        );
+      });
+    });
+
+  const jobs = withCommonFlags(program.command('jobs').description('background work queue (concept extraction): backlog, or drain it now'))
+    .option('--scope <scope>', 'scope to count (repeatable)', collect)
+    .option('--drain', 'process queued jobs now, then show the backlog')
+    .action(async (flags: ScopeFlags & { drain?: boolean }) => {
+      await withEngine(flags, async (engram) => {
+        const drained = flags.drain === true ? await engram.processJobs() : undefined;
+        const backlog = flags.scope !== undefined ? (await engram.stats({ scopes: flags.scope })).jobs : undefined;
+        const result = { ...(drained !== undefined ? { drained } : {}), ...(backlog !== undefined ? { backlog } : {}) };
+        printResult({ json: flags.json === true }, result, (r: typeof result) =>
+          [
+            r.drained !== undefined ? `processed ${r.drained.jobs} jobs: ${r.drained.conceptsCreated} concepts created, ${r.drained.refsAdded} refs added, ${r.drained.failed} failed` : '',
+            r.backlog !== undefined ? `backlog: pending ${r.backlog.pending} · running ${r.backlog.running} · failed ${r.backlog.failed}` : '',
+          ].filter((l) => l.length > 0).join('\n') || 'nothing to do: pass --drain and/or --scope S',
+        );
+      });
+    });
+  void jobs;
+}
+
+function formatActivation(result: ActivationView): string {
+  if (result.ranked.length === 0) return pc.dim('(nothing activated: the memory has no edges or concept refs in these scopes)');
+  const lines: string[] = [];
+  for (const [layer, list] of Object.entries(result.layers)) {
+    if (list.length === 0) continue;
+    lines.push(pc.bold(layer));
+    for (const item of list) {
+      const path = item.path.map((s) => `${s.via === 'edge' ? s.type : s.direction}`).join(' → ');
+      lines.push(`  ${item.activation.toFixed(3)}  ${item.memory.content.split('\n')[0]?.slice(0, 80)}  ${pc.dim(`${item.id} · hop ${item.hops} · ${path}`)}`);
+    }
+  }
+  return lines.join('\n');
+}

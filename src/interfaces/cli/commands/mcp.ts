@@ -1,0 +1,54 @@
+/**
+ * `engram mcp --db PATH --scope S [--scope S2]...`: the MCP server over stdio (for Claude Code,
+ * Claude Desktop, any MCP client). stdout carries only the protocol; messages go to stderr.
+ */
+import type { Command } from 'commander';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { EngramError } from '../../../core/errors.js';
+import { createMcpServer, startBackground } from '../../mcp/index.js';
+import { collect, openEngine, resolveDbPath, withCommonFlags, type CommonFlags } from '../context.js';
+import { printError } from '../output.js';
+
+interface McpFlags extends CommonFlags {
+  scope?: string[];
+}
+
+/** The scopes of a server: --scope flags, else $ENGRAM_SCOPES (comma-separated). */
+export function serverScopes(flags: { scope?: string[] }): string[] {
+  if (flags.scope !== undefined && flags.scope.length > 0) return flags.scope;
+  return (process.env.ENGRAM_SCOPES ?? '').split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+}
+
+/** Registers `mcp`. */
+export function registerMcpCommand(program: Command): void {
+  withCommonFlags(program.command('mcp').description('run the MCP server over stdio (tools memory_*, resources rules and profile)'))
+    .option('--scope <scope>', 'a scope the server may use (repeatable; the first is the default for writes); else $ENGRAM_SCOPES', collect)
+    .action(async (flags: McpFlags) => {
+      try {
+        const scopes = serverScopes(flags);
+        if (scopes.length === 0) {
+          throw new EngramError('INVALID_INPUT', 'engram mcp needs the scopes it may use: --scope tenant/... (repeatable) or ENGRAM_SCOPES=a,b.');
+        }
+        const engram = await openEngine(flags);
+        const stopBackground = startBackground(engram);
+        const server = createMcpServer({ engram, scopes });
+        const transport = new StdioServerTransport();
+        let closing = false;
+        const shutdown = async () => {
+          if (closing) return;
+          closing = true;
+          await server.close().catch(() => undefined);
+          await stopBackground();
+          await engram.close();
+        };
+        transport.onclose = () => void shutdown();
+        process.stdin.on('end', () => void shutdown());
+        process.on('SIGINT', () => void shutdown().then(() => process.exit(0)));
+        process.on('SIGTERM', () => void shutdown().then(() => process.exit(0)));
+        await server.connect(transport);
+        process.stderr.write(`engram mcp: serving ${resolveDbPath(flags)} over stdio, scopes ${scopes.join(', ')}\n`);
+      } catch (error) {
+        process.exitCode = printError({ json: flags.json === true }, error);
+      }
+    });
+}

@@ -1,0 +1,95 @@
+/**
+ * `engram serve [--db PATH] [--port N] [--host H] [--scope S]... [--auth auto|required|open]`: one
+ * process serving the HTTP API, MCP over Streamable HTTP at /mcp and the hook operations, over one
+ * engine. `npm start` runs it on the embedded default file.
+ */
+import type { Command } from 'commander';
+import { serve } from '@hono/node-server';
+import { resolve } from 'node:path';
+import { removeDiscovery, writeDiscovery } from '../../hooks/discovery.js';
+import { ApiKeys, resolveAuthMode } from '../../http/index.js';
+import { collect, openEngine, resolveDbPath, withCommonFlags, type CommonFlags } from '../context.js';
+import { printError } from '../output.js';
+import { createServeApp } from '../serve/serve-app.js';
+import { claudeCodeHttpConfig } from './setup.js';
+import { startBackground } from '../../mcp/index.js';
+import { serverScopes } from './mcp.js';
+
+/** Scope of MCP connections that name none, when serve was started without --scope. */
+export const DEFAULT_SCOPE = 'local/default';
+
+/** Default port of `engram serve`. */
+export const DEFAULT_PORT = 7077;
+
+interface ServeFlags extends CommonFlags {
+  port?: string;
+  host?: string;
+  scope?: string[];
+  auth?: string;
+}
+
+/** Registers `serve`. */
+export function registerServeCommand(program: Command): void {
+  withCommonFlags(program.command('serve').description('serve the HTTP API, MCP (Streamable HTTP at /mcp) and the Claude Code hooks'))
+    .option('--port <n>', `port (default $PORT, else ${DEFAULT_PORT}; 0 picks a free one)`)
+    .option('--host <host>', 'interface to listen on (default 127.0.0.1)', '127.0.0.1')
+    .option('--scope <scope>', 'scope served to MCP clients that name none (repeatable); else $ENGRAM_SCOPES', collect)
+    .option('--auth <mode>', 'API keys: auto (needed once a key exists), required, open (loopback only)', 'auto')
+    .action(async (flags: ServeFlags) => {
+      try {
+        await runServe(flags);
+      } catch (error) {
+        process.exitCode = printError({ json: flags.json === true }, error);
+      }
+    });
+}
+
+async function runServe(flags: ServeFlags): Promise<void> {
+  const host = flags.host ?? '127.0.0.1';
+  const port = Number(flags.port ?? process.env.PORT ?? DEFAULT_PORT);
+  const auth = resolveAuthMode({ requested: flags.auth ?? 'auto', host });
+  const scopes = serverScopes(flags);
+  const db = resolveDbPath(flags);
+  const isFile = !/^postgres(ql)?:\/\//.test(db);
+  const engram = await openEngine(flags);
+  const stopBackground = startBackground(engram);
+  const keys = new ApiKeys(engram.store);
+  const app = createServeApp({ engram, scopes, auth, keys, defaultScopes: [DEFAULT_SCOPE] });
+  const server = serve({ fetch: app.fetch, port, hostname: host });
+  // Longer than clients' idle pools (hooks, MCP clients), so a reused connection is not closed under them.
+  Object.assign(server, { keepAliveTimeout: 65_000, headersTimeout: 66_000 });
+  const address = await new Promise<{ port: number }>((resolveAddress, reject) => {
+    server.once('listening', () => resolveAddress(server.address() as { port: number }));
+    server.once('error', reject);
+  });
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  if (isFile) writeDiscovery({ url, pid: process.pid, db: resolve(db), startedAt: new Date().toISOString() });
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    if (isFile) removeDiscovery(db, process.pid);
+    await new Promise<void>((done) => server.close(() => done()));
+    await stopBackground();
+    await engram.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+
+  const keyNeeded = auth === 'required' || (auth === 'auto' && (await keys.hasAny()));
+  const config = claudeCodeHttpConfig({ url, scopes: scopes.length > 0 ? scopes : [DEFAULT_SCOPE], keyNeeded });
+  const lines = [
+    `engram serve listening on ${url}`,
+    `  database: ${isFile ? resolve(db) : db.replace(/\/\/[^@/]*@/, '//***@')}`,
+    `  MCP (Streamable HTTP): ${url}/mcp · ${scopes.length > 0 ? `scopes ${scopes.join(', ')}` : `scope ${DEFAULT_SCOPE} unless a client names others with ?scope=tenant/... (start with --scope to fix them)`}`,
+    `  HTTP API: ${url}/v1 · ${url}/openapi.json · ${url}/health`,
+    `  API keys: ${auth}${auth === 'auto' ? ' (required once a key exists: engram keys create --tenant T)' : ''}`,
+    '',
+    'Claude Code: put this in .mcp.json (or run: engram setup claude-code --write)',
+    JSON.stringify(config, null, 2),
+    '',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}

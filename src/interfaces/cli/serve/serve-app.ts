@@ -1,0 +1,80 @@
+/**
+ * The app `engram serve` runs: the HTTP API (`/v1`, `/health`, `/openapi.json`), MCP over Streamable
+ * HTTP at `/mcp`, and the hook operations at `/hooks/<operation>`, all behind the same API keys.
+ */
+import type { Context } from 'hono';
+import type { EngramCore } from '../../../core/engine.js';
+import { EngramError } from '../../../core/errors.js';
+import type { Scope } from '../../../core/scope.js';
+import { runHookOperation } from '../../hooks/server-routes.js';
+import { ApiKeys, assertTenantScopes, authenticateRequest, createHttpApp, httpErrorResponse, isLoopbackHost, readJsonBody, type AuthMode, type HttpApp } from '../../http/index.js';
+import { allowedScopes, createMcpHttpHandler, scopesFromRequest } from '../../mcp/index.js';
+
+export interface ServeAppOptions {
+  engram: EngramCore;
+  /** Scopes served when a request names none; a request may only name these (when non-empty). */
+  scopes: readonly Scope[];
+  /** Scopes for MCP connections and hooks that name none when the server has no `scopes` (not a limit). */
+  defaultScopes?: readonly Scope[];
+  auth: AuthMode;
+  keys?: ApiKeys;
+  version?: string;
+}
+
+/** Builds the serve app (serve `app.fetch`). */
+export function createServeApp(options: ServeAppOptions): HttpApp {
+  const { engram, scopes: serverScopes, auth } = options;
+  const fallback = options.defaultScopes ?? [];
+  const keys = options.keys ?? new ApiKeys(engram.store);
+  const app = createHttpApp({ engram, keys, auth, ...(options.version !== undefined ? { version: options.version } : {}) });
+  const mcp = createMcpHttpHandler({ engram, ...(options.version !== undefined ? { version: options.version } : {}) });
+
+  app.all('/mcp', async (c) => {
+    try {
+      assertLocalOrigin(c);
+      const principal = await authenticateRequest(c.req.raw, { keys, auth });
+      const scopes = allowedScopes(scopesFromRequest(c.req.raw), serverScopes, fallback);
+      if (principal !== null) assertTenantScopes(principal, scopes);
+      return await mcp(c.req.raw, scopes);
+    } catch (error) {
+      return errorResponse(error);
+    }
+  });
+
+  app.post('/hooks/:operation', async (c) => {
+    try {
+      assertLocalOrigin(c);
+      const principal = await authenticateRequest(c.req.raw, { keys, auth });
+      const body = await readJsonBody(c.req.raw, 8 * 1024 * 1024);
+      const result = await runHookOperation(engram, c.req.param('operation'), body, (scopes) => {
+        allowedScopes(scopes, serverScopes);
+        if (principal !== null) assertTenantScopes(principal, scopes);
+      });
+      return c.json(result);
+    } catch (error) {
+      return errorResponse(error);
+    }
+  });
+  return app;
+}
+
+/** Browsers send Origin; a page from elsewhere must not drive a local memory server (DNS rebinding). */
+function assertLocalOrigin(c: Context): void {
+  const origin = c.req.header('origin');
+  if (origin === undefined || origin === 'null') return;
+  let host: string;
+  try {
+    host = new URL(origin).hostname;
+  } catch {
+    host = '';
+  }
+  if (!isLoopbackHost(host) && host !== new URL(c.req.url).hostname) {
+    throw new EngramError('SCOPE_DENIED', `Requests from origin ${origin.slice(0, 100)} are not allowed on this endpoint.`);
+  }
+}
+
+function errorResponse(error: unknown): Response {
+  const response = httpErrorResponse(error);
+  if (response.status === 401) response.headers.set('WWW-Authenticate', 'Bearer realm="engram"');
+  return response;
+}

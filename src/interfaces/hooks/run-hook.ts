@@ -1,0 +1,148 @@
+/**
+ * `engram hooks <event>`: reads the hook JSON on stdin, talks to a running `engram serve` when there
+ * is one (fast: no model or store to load), else opens the store itself. Loads the engine lazily so
+ * the server path stays light.
+ */
+import type { EngramCore } from '../../core/engine.js';
+import { EngramError } from '../../core/errors.js';
+import { readCursor, writeCursor, defaultStateDir } from './cursor.js';
+import { readDiscovery } from './discovery.js';
+import { parseHookInput, type HookInput } from './hook-input.js';
+import { readTranscript, turnsAfter } from './transcript.js';
+
+/**
+ * Context budget of the prompt hook: the engine's 50 ms default is for warm in-process calls; a hook
+ * may hit a cold engine, and Claude Code waits for it anyway (the goal is the whole hook ≤ 500 ms).
+ */
+export const DEFAULT_HOOK_BUDGET_MS = 250;
+
+export const HOOK_EVENTS = ['user-prompt-submit', 'stop', 'session-end'] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+
+export interface HookOptions {
+  /** Scopes: the first is where turns are stored; all are read for context. */
+  scopes: string[];
+  db: string;
+  /** Server base URL (explicit: no fallback to the local store when it fails). */
+  url?: string;
+  apiKey?: string;
+  stateDir?: string;
+  budgetMs?: number;
+  maxTokens?: number;
+  /** Opens the engine for the local path (the CLI's own opener, with its flags and env). */
+  openEngine: () => Promise<EngramCore>;
+}
+
+export interface HookOutcome {
+  /** What to print on stdout (for UserPromptSubmit: the context block Claude Code adds to the prompt). */
+  stdout: string;
+  /** A one-line report for stderr / logs. */
+  detail: Record<string, unknown>;
+}
+
+/** Runs one hook event for the JSON Claude Code sent on stdin. */
+export async function runHook(event: HookEvent, stdin: string, options: HookOptions): Promise<HookOutcome> {
+  const input = parseHookInput(stdin);
+  if (options.scopes.length === 0) {
+    throw new EngramError('INVALID_INPUT', 'The hook needs a scope: pass --scope tenant/... (or set ENGRAM_SCOPES) in the hook command.');
+  }
+  const backend = new Backend(options);
+  try {
+    switch (event) {
+      case 'user-prompt-submit': {
+        const prompt = (input.prompt ?? '').trim();
+        if (prompt.length === 0) return { stdout: '', detail: { skipped: 'empty prompt' } };
+        const result = await backend.call('prompt-context', {
+          scopes: options.scopes,
+          prompt,
+          budgetMs: options.budgetMs ?? DEFAULT_HOOK_BUDGET_MS,
+          ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
+        });
+        return { stdout: typeof result.text === 'string' ? result.text : '', detail: { via: result.via, server: backend.usedServer } };
+      }
+      case 'stop':
+        return { stdout: '', detail: { ...(await ingest(backend, input, options)), server: backend.usedServer } };
+      case 'session-end': {
+        const ingested = await ingest(backend, input, options);
+        const ended = await backend.call('session-end', { scope: options.scopes[0], sessionId: input.session_id });
+        return { stdout: '', detail: { ...ingested, ...ended, server: backend.usedServer } };
+      }
+    }
+  } finally {
+    await backend.close();
+  }
+}
+
+/** Stores the turns after the session's cursor, then moves the cursor. */
+async function ingest(backend: Backend, input: HookInput, options: HookOptions): Promise<Record<string, unknown>> {
+  if (input.transcript_path === undefined) return { stored: 0, skipped: 'no transcript_path' };
+  const scope = options.scopes[0] as string;
+  const stateDir = options.stateDir ?? defaultStateDir();
+  const cursor = readCursor(stateDir, scope, input.session_id);
+  const turns = turnsAfter(await readTranscript(input.transcript_path), cursor.lastUuid);
+  if (turns.length === 0) return { stored: 0, unchanged: 0 };
+  const result = await backend.call('ingest', { scope, sessionId: input.session_id, turns });
+  const last = turns[turns.length - 1];
+  if (last !== undefined) writeCursor(stateDir, scope, input.session_id, { lastUuid: last.uuid, updatedAt: new Date().toISOString() });
+  return result;
+}
+
+/** A running server when there is one, else the local store (opened on first use). */
+class Backend {
+  #options: HookOptions;
+  #engine: EngramCore | undefined;
+  #server: { url: string; explicit: boolean } | null;
+  usedServer: string | null = null;
+
+  constructor(options: HookOptions) {
+    this.#options = options;
+    const url = options.url ?? process.env.ENGRAM_URL;
+    if (url !== undefined && url !== '') this.#server = { url, explicit: true };
+    else {
+      const found = readDiscovery(options.db);
+      this.#server = found === null ? null : { url: found.url, explicit: false };
+    }
+  }
+
+  async call(operation: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+    if (this.#server !== null) {
+      try {
+        const result = await this.#post(this.#server.url, operation, body);
+        this.usedServer = this.#server.url;
+        return result;
+      } catch (error) {
+        // Only a server that is not there is bypassed; an explicit URL or a server's own answer is final.
+        if (this.#server.explicit || !isConnectionFailure(error)) throw error;
+        this.#server = null;
+      }
+    }
+    const { runHookOperation } = await import('./server-routes.js');
+    this.#engine ??= await this.#options.openEngine();
+    return runHookOperation(this.#engine, operation, body, () => undefined);
+  }
+
+  async #post(base: string, operation: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const apiKey = this.#options.apiKey ?? process.env.ENGRAM_API_KEY;
+    const response = await fetch(new URL(`/hooks/${operation}`, base), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(apiKey !== undefined && apiKey !== '' ? { authorization: `Bearer ${apiKey}` } : {}) },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(operation === 'prompt-context' ? 5_000 : 60_000),
+    });
+    const payload = (await response.json().catch(() => ({}))) as Record<string, unknown> & { error?: { code?: string; message?: string } };
+    if (!response.ok) {
+      const code = (payload.error?.code ?? 'INTERNAL') as ConstructorParameters<typeof EngramError>[0];
+      throw new EngramError(code, `engram serve at ${base} answered ${response.status}: ${payload.error?.message ?? 'no message'}`);
+    }
+    return payload;
+  }
+
+  async close(): Promise<void> {
+    await this.#engine?.close();
+  }
+}
+
+function isConnectionFailure(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: string } } | null)?.cause;
+  return error instanceof TypeError && (cause?.code === 'ECONNREFUSED' || cause?.code === 'ECONNRESET' || cause?.code === 'EHOSTUNREACH' || cause?.code === undefined);
+}

@@ -1,0 +1,61 @@
+/**
+ * The hook operations `engram serve` answers at `POST /hooks/<operation>`, so a hook process does not
+ * have to load the engine: prompt-context, ingest, session-end. Bodies are validated here; the caller
+ * (serve) authorises the scopes before anything runs.
+ */
+import { z } from 'zod';
+import type { EngramCore } from '../../core/engine.js';
+import { EngramError } from '../../core/errors.js';
+import { parseInput, scopeSchema } from '../../core/schemas.js';
+import type { Scope } from '../../core/scope.js';
+import { endSession, ingestTurns, promptContext } from './handlers.js';
+
+const turnSchema = z
+  .object({ uuid: z.string().min(1).max(500), role: z.enum(['user', 'assistant']), text: z.string().min(1).max(200_000), timestamp: z.string().max(100).optional() })
+  .strict();
+
+const promptContextSchema = z
+  .object({
+    scopes: z.array(scopeSchema).min(1).max(32),
+    prompt: z.string().max(200_000),
+    budgetMs: z.number().int().min(1).max(10_000).optional(),
+    maxTokens: z.number().int().min(50).max(100_000).optional(),
+    k: z.number().int().min(1).max(50).optional(),
+  })
+  .strict();
+const ingestSchema = z.object({ scope: scopeSchema, sessionId: z.string().min(1).max(500), turns: z.array(turnSchema).max(5_000) }).strict();
+const sessionEndSchema = z.object({ scope: scopeSchema, sessionId: z.string().min(1).max(500) }).strict();
+
+export const HOOK_OPERATIONS = ['prompt-context', 'ingest', 'session-end'] as const;
+export type HookOperation = (typeof HOOK_OPERATIONS)[number];
+
+/**
+ * Runs one hook operation. `authorize` receives every scope the body names and throws when one is
+ * not allowed.
+ */
+export async function runHookOperation(
+  engram: EngramCore,
+  operation: string,
+  body: unknown,
+  authorize: (scopes: readonly Scope[]) => void,
+): Promise<Record<string, unknown>> {
+  switch (operation) {
+    case 'prompt-context': {
+      const input = parseInput(promptContextSchema, body, 'prompt-context');
+      authorize(input.scopes);
+      return { ...(await promptContext(engram, input)) };
+    }
+    case 'ingest': {
+      const input = parseInput(ingestSchema, body, 'ingest');
+      authorize([input.scope]);
+      return { ...(await ingestTurns(engram, input)) };
+    }
+    case 'session-end': {
+      const input = parseInput(sessionEndSchema, body, 'session-end');
+      authorize([input.scope]);
+      return endSession(engram, input);
+    }
+    default:
+      throw new EngramError('NOT_FOUND', `Unknown hook operation "${operation.slice(0, 40)}": use one of ${HOOK_OPERATIONS.join(', ')}.`);
+  }
+}

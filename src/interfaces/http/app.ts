@@ -1,0 +1,127 @@
+/**
+ * The HTTP API (DESIGN §1): JSON endpoints under `/v1/` for everything the library does, API keys
+ * bound to a tenant, a request size limit, `GET /health` and `GET /openapi.json`.
+ */
+import { Hono, type Context } from 'hono';
+import { ApiKeys, assertTenantScopes, type Principal } from '../../core/api-keys.js';
+import type { EngramCore } from '../../core/engine.js';
+import { assertLocalRequest, authenticateRequest, type AuthMode, type AuthVariables } from './auth.js';
+import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from './body.js';
+import { httpErrorResponse, type InternalErrorLogger } from './error-mapping.js';
+import { buildOpenApiDocument } from './openapi.js';
+import type { RouteSpec } from './route.js';
+import { memoryRoutes } from './routes/memories.js';
+import { readRoutes } from './routes/reads.js';
+import { servingRoutes } from './routes/serving.js';
+
+/** Options of `createHttpApp`. */
+export interface HttpAppOptions {
+  engram: EngramCore;
+  /** The key ring; default: keys stored in the engine's store. */
+  keys?: ApiKeys;
+  /** When keys are needed (default `auto`: as soon as one key exists). See `resolveAuthMode`. */
+  auth?: AuthMode;
+  limits?: { /** Largest request body in bytes (default 1 MiB); larger bodies get 413. */ maxBodyBytes?: number };
+  /** Receives internal errors (default: stderr). Clients only see a reference id. */
+  log?: InternalErrorLogger;
+  /** Version shown in `/health` and the OpenAPI document. */
+  version?: string;
+}
+
+/** The Hono app type returned by `createHttpApp` (mount it or serve `app.fetch`). */
+export type HttpApp = Hono<{ Variables: AuthVariables }>;
+
+/** Every `/v1` route of this build. */
+export function httpRoutes(): RouteSpec[] {
+  return [...memoryRoutes, ...readRoutes, ...servingRoutes];
+}
+
+/**
+ * Builds the HTTP API over an engine. Serve it with `@hono/node-server` or mount it into another app.
+ *
+ * @example
+ * ```ts
+ * import { serve } from '@hono/node-server';
+ * const app = createHttpApp({ engram, auth: 'required' });
+ * serve({ fetch: app.fetch, port: 8787, hostname: '127.0.0.1' });
+ * ```
+ */
+export function createHttpApp(options: HttpAppOptions): HttpApp {
+  const engram = options.engram;
+  const keys = options.keys ?? new ApiKeys(engram.store);
+  const auth = options.auth ?? 'auto';
+  const maxBodyBytes = options.limits?.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const version = options.version ?? '0.1.0';
+  const log = options.log;
+  const routes = httpRoutes();
+  const app: HttpApp = new Hono<{ Variables: AuthVariables }>();
+  let openApi: unknown;
+
+  app.get('/health', async (c) => {
+    try {
+      await engram.store.getMeta('engram.health');
+      return c.json({ status: 'ok', version, auth });
+    } catch (error) {
+      return httpErrorResponse(error, log);
+    }
+  });
+
+  app.get('/openapi.json', (c) => {
+    openApi ??= buildOpenApiDocument(routes, { version, maxBodyBytes });
+    return c.json(openApi);
+  });
+
+  for (const route of routes) {
+    app.on(route.method.toUpperCase(), route.path, async (c) => {
+      try {
+        const principal = await authenticateRequest(c.req.raw, { keys, auth });
+        if (principal === null) assertLocalRequest(c.req.raw);
+        c.set('principal', principal);
+        const hasBody = route.method !== 'get' && (route.body !== undefined || route.method === 'post' || route.method === 'patch');
+        const body = hasBody ? await readJsonBody(c.req.raw, maxBodyBytes, { optional: route.bodyOptional === true }) : undefined;
+        const result = await route.handle({
+          engram,
+          principal,
+          params: c.req.param() as Record<string, string>,
+          query: new URL(c.req.url).searchParams,
+          body,
+          authorize: authorizer(principal),
+        });
+        return c.json(result as object, 200);
+      } catch (error) {
+        return errorResponse(c, error, log);
+      }
+    });
+  }
+
+  app.notFound((c) => {
+    const path = new URL(c.req.url).pathname;
+    const allowed = routes.filter((r) => matches(r.path, path)).map((r) => r.method.toUpperCase());
+    if (allowed.length > 0) {
+      return c.json(
+        { error: { code: 'METHOD_NOT_ALLOWED', message: `${c.req.method} is not allowed on ${path}: use ${allowed.join(', ')}.` } },
+        405,
+        { Allow: allowed.join(', ') },
+      );
+    }
+    return c.json({ error: { code: 'NOT_FOUND', message: `No endpoint ${c.req.method} ${path.slice(0, 200)}: the endpoints are listed in /openapi.json.` } }, 404);
+  });
+
+  app.onError((error) => httpErrorResponse(error, log));
+  return app;
+}
+
+function authorizer(principal: Principal | null): (scopes: readonly string[]) => void {
+  return principal === null ? () => undefined : (scopes) => assertTenantScopes(principal, scopes);
+}
+
+function errorResponse(_c: Context, error: unknown, log: InternalErrorLogger | undefined): Response {
+  const response = httpErrorResponse(error, log);
+  if (response.status === 401) response.headers.set('WWW-Authenticate', 'Bearer realm="engram"');
+  return response;
+}
+
+function matches(pattern: string, path: string): boolean {
+  const regex = new RegExp(`^${pattern.replace(/:[A-Za-z_]+/g, '[^/]+')}/?$`);
+  return regex.test(path);
+}

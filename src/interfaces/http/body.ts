@@ -1,0 +1,57 @@
+/**
+ * Reads a JSON request body under a size limit: oversized bodies are refused before they are parsed,
+ * whether or not the client sent a Content-Length.
+ */
+import { EngramError } from '../../core/errors.js';
+import { HttpError } from './error-mapping.js';
+
+/** Default request body limit: 1 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+/** Reads and parses the body of `request`; throws 413 past `maxBytes`, 400 on malformed JSON. */
+export async function readJsonBody(request: Request, maxBytes: number, options: { optional?: boolean } = {}): Promise<unknown> {
+  const declared = request.headers.get('content-length');
+  if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes);
+  const text = await readText(request, maxBytes);
+  if (text.trim().length === 0) {
+    if (options.optional === true) return undefined;
+    throw new EngramError('INVALID_INPUT', 'The request body is empty: send a JSON object (Content-Type: application/json).');
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (cause) {
+    const why = cause instanceof SyntaxError ? cause.message.slice(0, 160) : 'not JSON';
+    throw new EngramError('INVALID_INPUT', `The request body is not valid JSON (${why}): send a JSON object (Content-Type: application/json).`);
+  }
+}
+
+async function readText(request: Request, maxBytes: number): Promise<string> {
+  if (request.body === null) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  const joined = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    joined.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder('utf-8', { fatal: false }).decode(joined);
+}
+
+function tooLarge(maxBytes: number): HttpError {
+  return new HttpError(
+    'PAYLOAD_TOO_LARGE',
+    `The request body is larger than the server's limit of ${maxBytes} bytes: send fewer memories per request, or raise the limit (engram serve --max-body-bytes).`,
+  );
+}

@@ -1,0 +1,64 @@
+/**
+ * HTTP request envelopes, composed from the shared core schemas (never re-declaring their fields).
+ */
+import { z } from 'zod';
+import { messages } from '../../core/errors.js';
+import { recallOptionsSchema, recallQuerySchema, rememberInputSchema, scopeSchema, updateInputSchema } from '../../core/schemas.js';
+
+/** Most memories accepted in one `POST /v1/memories`. */
+export const MAX_BATCH = 1000;
+
+/** `POST /v1/memories`: one memory, or a batch stored atomically. */
+export const rememberBatchSchema = z.array(rememberInputSchema).min(1, 'must hold at least one memory').max(MAX_BATCH);
+export const rememberRequestSchema = z.union([rememberInputSchema, rememberBatchSchema]);
+
+/** `POST /v1/recall`: the query plus every recall option. */
+export const recallRequestSchema = recallOptionsSchema.extend({ query: recallQuerySchema });
+
+/** The scopes of a read, in a body. */
+export const readScopesSchema = z.object({ scopes: z.array(scopeSchema).min(1, messages.noScopes()).max(100) }).strict();
+
+/** The one scope of a write by id, in a body. */
+export const writeScopeSchema = z.object({ scope: scopeSchema }).strict();
+
+/** `PATCH /v1/memories/:id` as documented: the fields to change plus the scope (body or query). */
+export const updateRequestDocSchema = z.object({ scope: scopeSchema.optional(), ...updateInputSchema.shape }).strict();
+
+/** A memory as returned (the documented core; layer-specific fields may follow). */
+export const memoryViewSchema = z
+  .object({
+    id: z.string(),
+    scope: z.string(),
+    layer: z.string(),
+    content: z.string(),
+    summary: z.string().nullable(),
+    tags: z.array(z.string()),
+    entities: z.array(z.string()),
+    importance: z.number().nullable(),
+    confidence: z.number(),
+    status: z.string(),
+    pinned: z.boolean(),
+    mentionCount: z.number(),
+    accessCount: z.number(),
+    validFrom: z.string(),
+    validTo: z.string().nullable(),
+    occurredAt: z.string().nullable(),
+    recordedAt: z.string(),
+    invalidatedAt: z.string().nullable(),
+    updatedAt: z.string(),
+  })
+  .loose();
+
+/** What `remember` did with one input. */
+export const rememberResultSchema = z.object({
+  id: z.string(),
+  action: z.enum(['created', 'merged', 'superseded', 'unchanged']),
+  mergedInto: z.string().optional(),
+  superseded: z.array(z.string()).optional(),
+  chunks: z.array(z.string()).optional(),
+});
+
+/** Every error body. */
+export const errorBodySchema = z.object({
+  error: z.object({ code: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()).optional() }),
+});

@@ -1,0 +1,49 @@
+/**
+ * One route table drives both the Hono app and the OpenAPI document, so the two cannot drift.
+ */
+import type { z } from 'zod';
+import type { Principal } from '../../core/api-keys.js';
+import type { EngramCore } from '../../core/engine.js';
+
+export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
+
+/** A query-string parameter as documented in OpenAPI. */
+export interface QueryParam {
+  name: string;
+  description: string;
+  required?: boolean;
+  /** Repeatable or comma-separated list. */
+  list?: boolean;
+}
+
+/** What a handler receives. */
+export interface RouteContext {
+  engram: EngramCore;
+  principal: Principal | null;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  /** The parsed body, validated against the route's `body` schema (undefined for routes without one). */
+  body: unknown;
+  /** Throws SCOPE_DENIED when the caller's key may not name one of these scopes. */
+  authorize(scopes: readonly string[]): void;
+}
+
+/** One endpoint. */
+export interface RouteSpec {
+  method: HttpMethod;
+  /** Hono path, e.g. `/v1/memories/:id`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  /** Request body schema: parsed with the shared zod schemas and documented in OpenAPI. */
+  body?: z.ZodType;
+  /** Whether the body may be omitted (e.g. DELETE with the scope in the query string). */
+  bodyOptional?: boolean;
+  query?: readonly QueryParam[];
+  /** Response body schema for the OpenAPI document (a loose description when absent). */
+  response?: z.ZodType;
+  responseDescription: string;
+  handle(ctx: RouteContext): Promise<unknown>;
+}

@@ -1,0 +1,58 @@
+/**
+ * Scopes from query strings and bodies: `?scopes=a,b`, `?scopes=a&scopes=b` or `?scope=a` for reads;
+ * one `scope` (query or body) for writes by id.
+ */
+import { EngramError, messages } from '../../../core/errors.js';
+import { assertReadScopes, assertScope, type Scope } from '../../../core/scope.js';
+import type { QueryParam } from '../route.js';
+
+export const SCOPES_PARAM: QueryParam = {
+  name: 'scopes',
+  description: 'Scopes the read may see: comma-separated or repeated (`scope` is accepted too). Required: there is no "everything" default.',
+  required: true,
+  list: true,
+};
+
+export const SCOPE_PARAM: QueryParam = {
+  name: 'scope',
+  description: 'The one scope the memory lives in (or `scope` in the JSON body).',
+};
+
+/** The scopes of a read named in the query string. */
+export function readScopesFromQuery(query: URLSearchParams): readonly Scope[] {
+  const values = [...query.getAll('scopes'), ...query.getAll('scope')].flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v.length > 0);
+  if (values.length === 0) throw new EngramError('INVALID_INPUT', messages.noScopes(), { details: { field: 'scopes' } });
+  return assertReadScopes(values);
+}
+
+/** The one scope of a write by id: `?scope=` or `scope` in the body (not both, unless equal). */
+export function writeScopeFrom(query: URLSearchParams, body: unknown): Scope {
+  const fromQuery = query.getAll('scope');
+  const fromBody = isObject(body) ? body.scope : undefined;
+  const candidates = [...fromQuery, ...(fromBody !== undefined ? [fromBody] : [])];
+  const distinct = [...new Set(candidates.map(String))];
+  if (distinct.length !== 1) {
+    throw new EngramError(
+      'INVALID_INPUT',
+      distinct.length === 0
+        ? 'Name the scope the memory lives in: ?scope=tenant/... or "scope" in the JSON body.'
+        : 'This request changes one memory in one scope: pass exactly one scope (?scope= or "scope" in the body).',
+      { details: { field: 'scope' } },
+    );
+  }
+  return assertScope(fromBody !== undefined ? fromBody : distinct[0]);
+}
+
+/** Scope-like fields of a body (`scope`, `scopes`), for the tenant check before the engine sees it. */
+export function scopesNamedIn(body: unknown): string[] {
+  if (!isObject(body)) return [];
+  const named: string[] = [];
+  if (typeof body.scope === 'string') named.push(body.scope);
+  if (typeof body.scopes === 'string') named.push(body.scopes);
+  if (Array.isArray(body.scopes)) for (const s of body.scopes) if (typeof s === 'string') named.push(s);
+  return named;
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,156 @@
+/**
+ * Context, prediction, the graph (relate, relation types, edges, activation) and the sleep cycle
+ * (consolidate, end of session): thin shells over the engine methods of the same names.
+ */
+import { z } from 'zod';
+import { endSessionInputSchema, consolidateInputSchema } from '../../../core/consolidate/schemas.js';
+import { contextInputSchema, predictInputSchema } from '../../../core/context/schemas.js';
+import { EngramError } from '../../../core/errors.js';
+import { activateOptionsSchema } from '../../../core/graph/activate.js';
+import { registerRelationInputSchema, relateInputSchema } from '../../../core/graph/relations-api.js';
+import { parseInput } from '../../../core/schemas.js';
+import type { RouteContext, RouteSpec } from '../route.js';
+import { isObject, readScopesFromQuery, SCOPES_PARAM, scopesNamedIn } from './params.js';
+
+/** Checks the caller may name the body's `scope` / `scopes` (there must be at least one). */
+function authorizeBody(ctx: RouteContext, what: string): Record<string, unknown> {
+  if (!isObject(ctx.body)) throw new EngramError('INVALID_INPUT', `The body of ${what} must be a JSON object.`);
+  const scopes = scopesNamedIn(ctx.body);
+  if (scopes.length === 0) {
+    throw new EngramError('INVALID_INPUT', `${what} must name its scope ("scope": "tenant/..." or "scopes": ["tenant/..."]).`, { details: { field: 'scope' } });
+  }
+  ctx.authorize(scopes);
+  return ctx.body;
+}
+
+/** `POST /v1/activate`: the start record(s) plus the activation options. */
+const activateRequestSchema = activateOptionsSchema.extend({ id: z.union([z.string().min(1).max(100), z.array(z.string().min(1).max(100)).min(1).max(100)]) });
+
+/** Context, prediction, graph and consolidation routes. */
+export const servingRoutes: readonly RouteSpec[] = [
+  {
+    method: 'post',
+    path: '/v1/context',
+    operationId: 'context',
+    tag: 'serving',
+    summary: 'A structured context for a turn within a time and token budget',
+    description:
+      'Procedural rules (always), profile facts, knowledge, live concepts for what is perceived, predictions and relevant episodes, each part labelled with the level it reached (full, cached, minimal, skipped); `markdown` is ready for a prompt.',
+    body: contextInputSchema,
+    responseDescription: 'The structured context (with `markdown`)',
+    handle: (ctx) => ctx.engram.context(authorizeBody(ctx, 'context') as Parameters<typeof ctx.engram.context>[0]),
+  },
+  {
+    method: 'post',
+    path: '/v1/predict',
+    operationId: 'predict',
+    tag: 'serving',
+    summary: 'Pattern completion: likely actions and outcomes for a forming episode',
+    body: predictInputSchema,
+    responseDescription: 'Predictions with probability, confidence and supporting episode ids',
+    handle: (ctx) => ctx.engram.predict(authorizeBody(ctx, 'predict') as Parameters<typeof ctx.engram.predict>[0]),
+  },
+  {
+    method: 'post',
+    path: '/v1/relations',
+    operationId: 'relate',
+    tag: 'graph',
+    summary: 'Relate two memories of one scope with a registered type (an existing current edge gets the new weight)',
+    body: relateInputSchema,
+    responseDescription: 'What happened (created or updated) and the edge',
+    handle: (ctx) => ctx.engram.relate(authorizeBody(ctx, 'relate') as Parameters<typeof ctx.engram.relate>[0]),
+  },
+  {
+    method: 'get',
+    path: '/v1/relations/types',
+    operationId: 'relationTypes',
+    tag: 'graph',
+    summary: 'The relationship registry: built-in and run-time relation types',
+    responseDescription: 'Relation types by name',
+    handle: async (ctx) => ({ types: await ctx.engram.relations() }),
+  },
+  {
+    method: 'post',
+    path: '/v1/relations/types',
+    operationId: 'registerRelationType',
+    tag: 'graph',
+    summary: 'Register a run-time relation type (recorded as proposed; idempotent)',
+    description: 'With an API key, `proposedBy` defaults to the key\'s tenant.',
+    body: registerRelationInputSchema,
+    responseDescription: 'The registered type',
+    async handle(ctx) {
+      const input = parseInput(registerRelationInputSchema, ctx.body, 'relation type');
+      const proposedBy = input.proposedBy ?? (ctx.principal !== null ? `tenant:${ctx.principal.tenant}` : undefined);
+      return ctx.engram.registerRelation({ ...input, ...(proposedBy !== undefined ? { proposedBy } : {}) });
+    },
+  },
+  {
+    method: 'get',
+    path: '/v1/memories/:id/edges',
+    operationId: 'memoryEdges',
+    tag: 'graph',
+    summary: 'The edges of one memory (symmetric types read "both" from either end)',
+    query: [
+      SCOPES_PARAM,
+      { name: 'types', description: 'Only these relation types (comma-separated or repeated)', list: true },
+      { name: 'asOf', description: 'Valid time instant (ISO 8601 or epoch ms)' },
+      { name: 'knownAt', description: 'Transaction time instant (ISO 8601 or epoch ms)' },
+    ],
+    responseDescription: 'Edges with their direction and the other end',
+    async handle(ctx) {
+      const scopes = readScopesFromQuery(ctx.query);
+      ctx.authorize(scopes);
+      const types = ctx.query.getAll('types').flatMap((t) => t.split(',')).filter((t) => t.length > 0);
+      const asOf = ctx.query.get('asOf');
+      const knownAt = ctx.query.get('knownAt');
+      const edges = await ctx.engram.edges(ctx.params.id as string, {
+        scopes,
+        ...(types.length > 0 ? { types } : {}),
+        ...(asOf !== null ? { asOf: instantParam(asOf) } : {}),
+        ...(knownAt !== null ? { knownAt: instantParam(knownAt) } : {}),
+      });
+      return { edges };
+    },
+  },
+  {
+    method: 'post',
+    path: '/v1/activate',
+    operationId: 'activate',
+    tag: 'graph',
+    summary: 'Cross-layer spreading activation from one or more memories, never leaving the scopes',
+    body: activateRequestSchema,
+    responseDescription: 'Ranked records per layer with the paths that reached them',
+    async handle(ctx) {
+      const { id, ...options } = parseInput(activateRequestSchema, ctx.body, 'activate');
+      ctx.authorize(Array.isArray(options.scopes) ? options.scopes : [options.scopes as string]);
+      return ctx.engram.activate(id, options);
+    },
+  },
+  {
+    method: 'post',
+    path: '/v1/consolidate',
+    operationId: 'consolidate',
+    tag: 'consolidation',
+    summary: 'Run the sleep cycle on a scope and return its report',
+    description:
+      'One cycle per scope at a time, across every server on the database: while another runs, the answer is 409 with code LOCKED. Each phase says what it examined, created and updated, or that it did nothing.',
+    body: consolidateInputSchema,
+    responseDescription: 'The consolidation report',
+    handle: (ctx) => ctx.engram.consolidate(authorizeBody(ctx, 'consolidate') as Parameters<typeof ctx.engram.consolidate>[0]),
+  },
+  {
+    method: 'post',
+    path: '/v1/sessions/end',
+    operationId: 'endSession',
+    tag: 'consolidation',
+    summary: 'End a session: runs the mandatory consolidation of the scope, reflection included',
+    body: endSessionInputSchema,
+    responseDescription: 'The consolidation report',
+    handle: (ctx) => ctx.engram.endSession(authorizeBody(ctx, 'endSession') as Parameters<typeof ctx.engram.endSession>[0]),
+  },
+];
+
+/** Query-string instants: epoch milliseconds when all digits, else the ISO text (validated by the engine). */
+function instantParam(value: string): string | number {
+  return /^\d+$/.test(value) ? Number(value) : value;
+}

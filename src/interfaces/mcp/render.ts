@@ -1,0 +1,43 @@
+/**
+ * Plain-text renderings of tool results, for MCP clients that read `content` rather than
+ * `structuredContent` (and for the model's eyes).
+ */
+import type { MemoryView } from '../../core/memory-view.js';
+import type { RecallHit } from '../../core/recall/recall.js';
+import type { RememberResult } from '../../core/write/remember.js';
+
+/** One line per memory: date, layer, content, id. */
+export function renderMemoryLine(memory: MemoryView): string {
+  const when = (memory.occurredAt ?? memory.validFrom).slice(0, 10);
+  const status = memory.status === 'active' ? '' : ` (${memory.status})`;
+  return `[${when} · ${memory.layer}${status}] ${memory.content} (id ${memory.id}, scope ${memory.scope})`;
+}
+
+export function renderHits(hits: readonly RecallHit[]): string {
+  if (hits.length === 0) return 'No matching memories.';
+  return hits.map((hit, i) => `${i + 1}. ${renderMemoryLine(hit)} score ${hit.score.toFixed(3)}`).join('\n');
+}
+
+export function renderRemember(result: RememberResult): string {
+  switch (result.action) {
+    case 'created':
+      return `Remembered as ${result.id}${result.chunks !== undefined ? ` (${result.chunks.length} chunks)` : ''}.`;
+    case 'merged':
+      return `Merged into existing memory ${result.mergedInto ?? result.id} (same claim stated again).`;
+    case 'superseded':
+      return `Remembered as ${result.id}; it supersedes ${(result.superseded ?? []).join(', ')} (kept as history).`;
+    case 'unchanged':
+      return `Already stored from the same source as ${result.id}; nothing changed.`;
+  }
+}
+
+export function renderMemory(memory: MemoryView): string {
+  const lines = [renderMemoryLine(memory), `valid ${memory.validFrom}${memory.validTo !== null ? ` → ${memory.validTo}` : ''} · recorded ${memory.recordedAt}`];
+  if (memory.tags.length > 0) lines.push(`tags: ${memory.tags.join(', ')}`);
+  return lines.join('\n');
+}
+
+/** A compact JSON rendering, for results whose shape belongs to another module. */
+export function renderJson(value: unknown): string {
+  return JSON.stringify(value, null, 2);
+}

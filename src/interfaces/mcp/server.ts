@@ -1,0 +1,64 @@
+/**
+ * The Engram MCP server (DESIGN §9): the ten memory tools and the rules/profile resources over one
+ * engine, limited to the scopes it was created with. Transports are the caller's choice (stdio,
+ * Streamable HTTP, in-memory for tests).
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { EngramCore } from '../../core/engine.js';
+import { assertReadScopes, type Scope } from '../../core/scope.js';
+import { registerResources } from './resources.js';
+import { registerKnowledgeTools } from './tools/knowledge-tools.js';
+import { registerMemoryTools } from './tools/memory-tools.js';
+
+export interface McpServerOptions {
+  engram: EngramCore;
+  /** The scopes tool calls may use (at least one); the first is the default for writes. */
+  scopes: readonly Scope[];
+  /** Server name reported to clients (default "engram"). */
+  name?: string;
+  version?: string;
+}
+
+/** The ten tool names (a contract, DESIGN §9). */
+export const MCP_TOOL_NAMES = [
+  'memory_remember',
+  'memory_recall',
+  'memory_context',
+  'memory_get',
+  'memory_update',
+  'memory_forget',
+  'memory_relate',
+  'memory_consolidate',
+  'memory_predict',
+  'memory_stats',
+] as const;
+
+/**
+ * Creates an MCP server over `engram`, limited to `scopes`. Connect it to a transport.
+ *
+ * @example
+ * ```ts
+ * const server = createMcpServer({ engram, scopes: ['acme/users/alice'] });
+ * await server.connect(new StdioServerTransport());
+ * ```
+ */
+export function createMcpServer(options: McpServerOptions): McpServer {
+  const scopes = assertReadScopes([...(options.scopes ?? [])]);
+  const server = new McpServer(
+    { name: options.name ?? 'engram', version: options.version ?? '0.1.0' },
+    {
+      capabilities: { tools: {}, resources: {} },
+      instructions: [
+        'Engram is your long-term memory.',
+        'At the start of a task call memory_context with the user message; store what is worth keeping with memory_remember',
+        '(facts as layer "semantic", rules as "procedural", events as "episodic"); search with memory_recall.',
+        `Scopes open to you: ${scopes.join(', ')} (writes default to ${scopes[0]}).`,
+      ].join(' '),
+    },
+  );
+  const context = { engram: options.engram, scopes };
+  registerMemoryTools(server, context);
+  registerKnowledgeTools(server, context);
+  registerResources(server, context);
+  return server;
+}

@@ -1,0 +1,106 @@
+/**
+ * The knowledge tools: memory_context, memory_predict, memory_relate, memory_consolidate. They call
+ * engine methods added by the serving, layers and sleep-cycle features (see ../engine-access.ts).
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { callOptional } from '../engine-access.js';
+import { renderJson } from '../render.js';
+import { guarded, ok, readScopes, writeScope, type ToolContext } from '../tool-context.js';
+import { consolidateShape, contextShape, predictShape, relateShape } from './shapes.js';
+
+/** Registers the knowledge tools on `server`. */
+export function registerKnowledgeTools(server: McpServer, context: ToolContext): void {
+  const { engram } = context;
+
+  server.registerTool(
+    'memory_context',
+    {
+      title: 'Context for this turn',
+      description: [
+        'Build the memory context for the current message in one call: the procedural rules (always), profile facts,',
+        'ranked knowledge, live concepts for what is perceived, predictions, and the relevant past episodes with their sources.',
+        'Call it at the start of a task. Returns Markdown ready to read plus the same as JSON, within a time budget.',
+      ].join(' '),
+      inputSchema: z.object(contextShape).strict(),
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) =>
+      guarded(async () => {
+        const { scope: _scope, scopes: _scopes, ...rest } = args;
+        const result = asObject(await callOptional(engram, 'context', { ...rest, scopes: readScopes(context, args) }));
+        return ok(result, typeof result.markdown === 'string' ? result.markdown : renderJson(result));
+      }),
+  );
+
+  server.registerTool(
+    'memory_predict',
+    {
+      title: 'Predict outcomes',
+      description: [
+        'Pattern completion: given a forming episode (what is perceived and the goal, before deciding), find similar past',
+        'episodes and predict actions and outcomes: {action, outcome, successProbability, confidence, supportingEpisodeIds}.',
+      ].join(' '),
+      inputSchema: z.object(predictShape).strict(),
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) =>
+      guarded(async () => {
+        const { scope: _scope, scopes: _scopes, ...rest } = args;
+        const result = asObject(await callOptional(engram, 'predict', { ...rest, scopes: readScopes(context, args) }));
+        return ok(result, renderPredictions(result));
+      }),
+  );
+
+  server.registerTool(
+    'memory_relate',
+    {
+      title: 'Relate two memories',
+      description:
+        'Add a typed edge between two memories of the same scope, e.g. {from, type: "CAUSES", to}. Built-in types: IS_A, HAS_PART, CAUSES, PREDICTS, PHASE_LOCKED_TO, RELATED_TO, TRENDS_WITH, CORRELATES_WITH, DERIVED_FROM, SUPERSEDES, STATISTICALLY_CONFIRMS, MENTIONS; a new type is registered as proposed.',
+      inputSchema: z.object(relateShape).strict(),
+      annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+    },
+    (args) =>
+      guarded(async () => {
+        const scope = writeScope(context, args.scope);
+        const result = asObject(await callOptional(engram, 'relate', { ...args, scope }));
+        return ok(result, `Related ${args.from} ${args.type} ${args.to}.`);
+      }),
+  );
+
+  server.registerTool(
+    'memory_consolidate',
+    {
+      title: 'Consolidate (sleep cycle)',
+      description:
+        'Run the consolidation cycle on one scope: merge duplicates, sweep supersessions, extract concepts, ground them in statistics, promote patterns, reflect, decay unused memories, compress old episodes. Returns a report per phase (counts, durations, ids created). Safe to run repeatedly.',
+      inputSchema: z.object(consolidateShape).strict(),
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    (args) =>
+      guarded(async () => {
+        const scope = writeScope(context, args.scope);
+        const result = asObject(await callOptional(engram, 'consolidate', { ...args, scope }));
+        return ok(result, renderJson(result));
+      }),
+  );
+}
+
+/** Structured content must be an object; wrap anything else. */
+function asObject(value: unknown): Record<string, unknown> {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) return JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
+  return { result: value ?? null };
+}
+
+function renderPredictions(result: Record<string, unknown>): string {
+  const predictions = Array.isArray(result.predictions) ? (result.predictions as Record<string, unknown>[]) : [];
+  if (predictions.length === 0) return 'No prediction: no similar past episodes.';
+  return predictions
+    .map((p, i) => {
+      const probability = typeof p.successProbability === 'number' ? p.successProbability.toFixed(3) : '?';
+      const support = Array.isArray(p.supportingEpisodeIds) ? p.supportingEpisodeIds.length : 0;
+      return `${i + 1}. ${String(p.action)} → ${String(p.outcome)} (success probability ${probability}, confidence ${String(p.confidence)}, ${support} supporting episodes)`;
+    })
+    .join('\n');
+}

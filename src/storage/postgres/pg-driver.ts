@@ -1,0 +1,138 @@
+/**
+ * The small driver surface the PostgreSQL store needs, with two implementations: `pg.Pool` for a real
+ * server (many sessions, pooled) and PGlite (PostgreSQL compiled to WASM, one in-process session). The
+ * store's SQL is the same for both; only how a query and a transaction are issued differs.
+ */
+
+export interface PgResult<R> {
+  rows: R[];
+  rowCount: number;
+}
+
+/** Something that runs one parameterised statement (`$1`, `$2`, …). */
+export interface PgQueryable {
+  query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<PgResult<R>>;
+  /** Runs several statements without parameters (schema changes). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface PgDriver extends PgQueryable {
+  /** `pg` (a server over the network) or `pglite` (in-process). */
+  readonly kind: 'pg' | 'pglite';
+  /** Several sessions at once: reads outside a transaction then never wait for it. */
+  readonly concurrentSessions: boolean;
+  /** Runs `fn` on one session between BEGIN and COMMIT (ROLLBACK when it rejects). */
+  transaction<T>(fn: (session: PgQueryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** Options for a pooled connection to a PostgreSQL server. */
+export interface PgPoolOptions {
+  /** `postgres://user:password@host:port/database` (any libpq URL `pg` accepts). */
+  connectionString: string;
+  /** Pool size (default 10). */
+  max?: number;
+}
+
+/** A `pg.Pool` driver; int8 values come back as numbers (epoch ms fit in 2^53). */
+export async function createPoolDriver(options: PgPoolOptions): Promise<PgDriver> {
+  const pg = (await import('pg')).default;
+  const int8 = (value: string): number => Number(value);
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.max ?? 10,
+    idleTimeoutMillis: 10_000,
+    connectionTimeoutMillis: 15_000,
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === 20 ? int8 : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+    },
+  });
+  // an idle client that loses its server must not crash the process; the next query reports it
+  pool.on('error', () => undefined);
+  const asResult = <R>(r: { rows: R[]; rowCount: number | null }): PgResult<R> => ({ rows: r.rows, rowCount: r.rowCount ?? 0 });
+  return {
+    kind: 'pg',
+    concurrentSessions: true,
+    async query<R>(sql: string, params: readonly unknown[] = []) {
+      return asResult<R>((await pool.query(sql, params as unknown[])) as unknown as { rows: R[]; rowCount: number | null });
+    },
+    async exec(sql: string) {
+      await pool.query(sql);
+    },
+    async transaction<T>(fn: (session: PgQueryable) => Promise<T>): Promise<T> {
+      const client = await pool.connect();
+      let broken = false;
+      try {
+        await client.query('BEGIN');
+        const session: PgQueryable = {
+          async query<R>(sql: string, params: readonly unknown[] = []) {
+            return asResult<R>((await client.query(sql, params as unknown[])) as unknown as { rows: R[]; rowCount: number | null });
+          },
+          async exec(sql: string) {
+            await client.query(sql);
+          },
+        };
+        const result = await fn(session);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        try {
+          await client.query('ROLLBACK');
+        } catch {
+          broken = true;
+        }
+        throw error;
+      } finally {
+        client.release(broken);
+      }
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}
+
+/** The part of a PGlite instance the driver uses (so this module does not load PGlite). */
+export interface PgliteLike {
+  query<R>(sql: string, params?: unknown[]): Promise<{ rows: R[]; affectedRows?: number }>;
+  exec(sql: string): Promise<unknown>;
+  transaction<T>(
+    fn: (tx: { query<R>(sql: string, params?: unknown[]): Promise<{ rows: R[]; affectedRows?: number }>; exec(sql: string): Promise<unknown> }) => Promise<T>,
+  ): Promise<T>;
+  close(): Promise<void>;
+  readonly closed?: boolean;
+}
+
+/**
+ * A driver over a PGlite instance. `ownsDatabase`: close the instance with the store (else the
+ * caller, who may share it between stores in different schemas, closes it).
+ */
+export function createPgliteDriver(db: PgliteLike, options: { ownsDatabase: boolean }): PgDriver {
+  const asResult = <R>(r: { rows: R[]; affectedRows?: number }): PgResult<R> => ({ rows: r.rows, rowCount: r.affectedRows ?? r.rows.length });
+  return {
+    kind: 'pglite',
+    concurrentSessions: false,
+    async query<R>(sql: string, params: readonly unknown[] = []) {
+      return asResult<R>(await db.query<R>(sql, params as unknown[]));
+    },
+    async exec(sql: string) {
+      await db.exec(sql);
+    },
+    transaction<T>(fn: (session: PgQueryable) => Promise<T>): Promise<T> {
+      return db.transaction((tx) =>
+        fn({
+          async query<R>(sql: string, params: readonly unknown[] = []) {
+            return asResult<R>(await tx.query<R>(sql, params as unknown[]));
+          },
+          async exec(sql: string) {
+            await tx.exec(sql);
+          },
+        }),
+      );
+    },
+    async close() {
+      if (options.ownsDatabase && db.closed !== true) await db.close();
+    },
+  };
+}

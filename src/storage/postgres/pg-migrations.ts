@@ -1,0 +1,294 @@
+/**
+ * Versioned schema migrations of the PostgreSQL store, recorded in `schema_migrations`. All run in one
+ * transaction under an advisory lock on the schema, so concurrent first opens from several servers
+ * apply each exactly once. Append-only: never edit a shipped migration, add the next version.
+ */
+import { EngramError, messages } from '../../core/errors.js';
+import { LAYERS, STATUSES } from '../../core/memory.js';
+import { BUILT_IN_RELATIONS } from '../../core/relations.js';
+import type { PgDriver, PgQueryable } from './pg-driver.js';
+import { toEngramError } from './pg-errors.js';
+import type { Tables } from './pg-rows.js';
+
+/** How vectors are stored: pgvector `vector(d)` with an HNSW index, or `real[]` searched exactly. */
+export type VectorStorage = 'pgvector' | 'array';
+
+export interface MigrationContext {
+  readonly tables: Tables;
+  readonly dimension: number;
+  readonly vectors: VectorStorage;
+}
+
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  up(session: PgQueryable, context: MigrationContext): Promise<void>;
+}
+
+const list = (values: readonly string[]): string => values.map((v) => `'${v}'`).join(', ');
+
+/** Advisory-lock class for everything Engram locks per schema (the second key is hashtext(schema)). */
+export const LOCK_CLASS = 0x454e47; // 'ENG'
+export const LOCK_WRITE = `pg_advisory_xact_lock(${LOCK_CLASS}, hashtext($1))`;
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'memories (tsvector, vectors), edges, meta, job locks',
+    async up(session, { tables: t, dimension, vectors }) {
+      const embedding = vectors === 'pgvector' ? `vector(${dimension})` : 'real[]';
+      await session.exec(`
+        CREATE TABLE ${t.meta} (key text PRIMARY KEY, value text NOT NULL);
+        CREATE TABLE ${t.memories} (
+          seq bigint GENERATED ALWAYS AS IDENTITY,
+          id text COLLATE "C" PRIMARY KEY,
+          scope text NOT NULL,
+          layer text NOT NULL CHECK (layer IN (${list(LAYERS)})),
+          content text NOT NULL,
+          summary text,
+          tags text NOT NULL,
+          entities text NOT NULL,
+          importance double precision,
+          salience double precision NOT NULL,
+          surprise double precision NOT NULL,
+          emotion text,
+          pinned boolean NOT NULL,
+          mention_count bigint NOT NULL,
+          access_count bigint NOT NULL,
+          last_accessed_at bigint,
+          confidence double precision NOT NULL,
+          status text NOT NULL CHECK (status IN (${list(STATUSES)})),
+          provenance text NOT NULL,
+          valid_from bigint NOT NULL,
+          valid_to bigint,
+          occurred_at bigint,
+          recorded_at bigint NOT NULL,
+          invalidated_at bigint,
+          source_key text,
+          updated_at bigint NOT NULL,
+          data text NOT NULL,
+          term_count integer NOT NULL,
+          lexemes tsvector NOT NULL,
+          embedding ${embedding} NOT NULL,
+          claim_subject text GENERATED ALWAYS AS ((data::jsonb) #>> '{claim,subject}') STORED,
+          claim_attribute text GENERATED ALWAYS AS ((data::jsonb) #>> '{claim,attribute}') STORED,
+          -- DESIGN §4: the conversation thread; mirrors core's threadKeyOf
+          thread text GENERATED ALWAYS AS (
+            coalesce((data::jsonb) #>> '{context,sessionId}', (provenance::jsonb) #>> '{sources,0,conversationId}')
+          ) STORED,
+          UNIQUE (scope, id)
+        );
+        CREATE INDEX memories_scope_status_layer ON ${t.memories} (scope, status, layer);
+        CREATE INDEX memories_scope_seq ON ${t.memories} (scope, seq);
+        CREATE UNIQUE INDEX memories_scope_source_key ON ${t.memories} (scope, source_key) WHERE source_key IS NOT NULL;
+        CREATE INDEX memories_scope_layer_claim ON ${t.memories} (scope, layer, claim_subject, claim_attribute) WHERE claim_subject IS NOT NULL;
+        CREATE INDEX memories_thread ON ${t.memories} (scope, thread, occurred_at, id) WHERE thread IS NOT NULL;
+        CREATE INDEX memories_scope_event_time ON ${t.memories} (scope, (coalesce(occurred_at, valid_from)));
+        CREATE INDEX memories_lexemes ON ${t.memories} USING gin (lexemes);
+
+        CREATE TABLE ${t.edges} (
+          seq bigint GENERATED ALWAYS AS IDENTITY,
+          id text COLLATE "C" PRIMARY KEY,
+          scope text NOT NULL,
+          from_id text COLLATE "C" NOT NULL,
+          type text NOT NULL,
+          to_id text COLLATE "C" NOT NULL,
+          weight double precision NOT NULL,
+          valid_from bigint NOT NULL,
+          valid_to bigint,
+          recorded_at bigint NOT NULL,
+          invalidated_at bigint,
+          metadata text NOT NULL,
+          -- both ends in the edge's own scope (DESIGN §11.5)
+          FOREIGN KEY (scope, from_id) REFERENCES ${t.memories} (scope, id),
+          FOREIGN KEY (scope, to_id) REFERENCES ${t.memories} (scope, id)
+        );
+        CREATE INDEX edges_scope_from ON ${t.edges} (scope, from_id);
+        CREATE INDEX edges_scope_to ON ${t.edges} (scope, to_id);
+
+        CREATE TABLE ${t.jobLocks} (
+          name text PRIMARY KEY,
+          owner text NOT NULL,
+          acquired_at bigint NOT NULL,
+          expires_at bigint NOT NULL
+        );
+      `);
+      if (vectors === 'pgvector') {
+        await session.query(`CREATE INDEX memories_embedding_hnsw ON ${t.memories} USING hnsw (embedding vector_cosine_ops)`);
+      } else {
+        // exact cosine over real[] (no pgvector): only ever computed over the rows a read's filters keep
+        await session.exec(`
+          CREATE FUNCTION ${t.q('engram_cosine')}(a real[], b real[]) RETURNS double precision
+          LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+            SELECT CASE WHEN sum(x::float8 * x) = 0 OR sum(y::float8 * y) = 0 THEN 0
+                        ELSE sum(x::float8 * y) / sqrt(sum(x::float8 * x) * sum(y::float8 * y)) END
+            FROM unnest(a, b) AS v(x, y)
+          $$`);
+      }
+      await session.query(`INSERT INTO ${t.meta} (key, value) VALUES ('vector.storage', $1)`, [vectors]);
+    },
+  },
+  {
+    version: 2,
+    name: 'layers: relation registry, concept refs, concept names, state documents, job queue',
+    async up(session, { tables: t }) {
+      await session.exec(`
+        CREATE TABLE ${t.q('relation_types')} (
+          name text COLLATE "C" PRIMARY KEY,
+          "symmetric" boolean NOT NULL,
+          built_in boolean NOT NULL,
+          proposed_by text,
+          description text,
+          registered_at bigint NOT NULL
+        );
+        -- per (concept, layer) an insertion-ordered capped set; seq gives the FIFO order
+        CREATE TABLE ${t.q('concept_refs')} (
+          seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+          scope text NOT NULL,
+          concept_id text COLLATE "C" NOT NULL,
+          layer text NOT NULL CHECK (layer IN (${list(LAYERS)})),
+          ref_id text COLLATE "C" NOT NULL,
+          FOREIGN KEY (scope, concept_id) REFERENCES ${t.memories} (scope, id),
+          FOREIGN KEY (scope, ref_id) REFERENCES ${t.memories} (scope, id)
+        );
+        CREATE UNIQUE INDEX concept_refs_member ON ${t.q('concept_refs')} (scope, concept_id, layer, ref_id);
+        CREATE INDEX concept_refs_order ON ${t.q('concept_refs')} (scope, concept_id, layer, seq);
+        CREATE INDEX concept_refs_ref ON ${t.q('concept_refs')} (scope, ref_id);
+
+        -- ASCII-only lower-casing and space trimming, exactly as the SQLite store's lower(trim(...))
+        ALTER TABLE ${t.memories} ADD COLUMN concept_name text GENERATED ALWAYS AS (
+          translate(btrim((data::jsonb) #>> '{name}', ' '), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')
+        ) STORED;
+        CREATE INDEX memories_scope_concept_name ON ${t.memories} (scope, concept_name) WHERE concept_name IS NOT NULL;
+
+        CREATE TABLE ${t.q('state')} (
+          scope text NOT NULL,
+          key text COLLATE "C" NOT NULL,
+          value text NOT NULL,
+          updated_at bigint NOT NULL,
+          PRIMARY KEY (scope, key)
+        );
+
+        CREATE TABLE ${t.q('jobs')} (
+          seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+          scope text NOT NULL,
+          kind text NOT NULL,
+          payload text NOT NULL,
+          dedupe_key text,
+          status text NOT NULL CHECK (status IN ('pending', 'running', 'failed')),
+          attempts integer NOT NULL DEFAULT 0,
+          owner text,
+          lease_until bigint,
+          run_after bigint NOT NULL,
+          last_error text,
+          enqueued_at bigint NOT NULL
+        );
+        CREATE INDEX jobs_claim ON ${t.q('jobs')} (kind, status, seq);
+        CREATE INDEX jobs_scope ON ${t.q('jobs')} (scope, kind, status);
+        CREATE UNIQUE INDEX jobs_dedupe ON ${t.q('jobs')} (scope, kind, dedupe_key) WHERE dedupe_key IS NOT NULL AND status IN ('pending', 'running');
+      `);
+      for (const type of BUILT_IN_RELATIONS) {
+        await session.query(
+          `INSERT INTO ${t.q('relation_types')} (name, "symmetric", built_in, proposed_by, description, registered_at) VALUES ($1, $2, true, NULL, $3, 0) ON CONFLICT DO NOTHING`,
+          [type.name, type.symmetric, type.description],
+        );
+      }
+    },
+  },
+];
+
+export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);
+
+/** The recorded vector storage of an existing schema, if any. */
+export async function readVectorStorage(db: PgQueryable, tables: Tables): Promise<VectorStorage | undefined> {
+  const exists = await db.query<{ t: string | null }>('SELECT to_regclass($1) AS t', [tables.meta]);
+  if (exists.rows[0]?.t == null) return undefined;
+  const row = (await db.query<{ value: string }>(`SELECT value FROM ${tables.meta} WHERE key = 'vector.storage'`)).rows[0];
+  return row?.value === 'pgvector' || row?.value === 'array' ? row.value : undefined;
+}
+
+/** Is pgvector installed in this database (installing it when the server has it and we may)? */
+export async function ensurePgvector(db: PgDriver): Promise<boolean> {
+  const installed = await db.query("SELECT 1 FROM pg_extension WHERE extname = 'vector'");
+  if (installed.rows.length > 0) return true;
+  const available = await db.query("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'");
+  if (available.rows.length === 0) return false;
+  try {
+    await db.query('CREATE EXTENSION IF NOT EXISTS vector');
+    return true;
+  } catch {
+    return false; // no privilege: fall back to exact search
+  }
+}
+
+/** Applies every pending migration in one transaction, serialised across servers by an advisory lock. */
+export async function migrate(db: PgDriver, context: MigrationContext): Promise<void> {
+  const t = context.tables;
+  try {
+    await db.transaction(async (session) => {
+      await session.query(`SELECT ${LOCK_WRITE}`, [t.schema]);
+      await session.query(`CREATE SCHEMA IF NOT EXISTS "${t.schema}"`);
+      await session.query(`CREATE TABLE IF NOT EXISTS ${t.migrations} (version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)`);
+      const newest = Number((await session.query<{ v: number | null }>(`SELECT max(version) AS v FROM ${t.migrations}`)).rows[0]?.v ?? 0);
+      if (newest > LATEST_VERSION) throw newerSchema(newest);
+      for (const migration of MIGRATIONS) {
+        if (migration.version <= newest) continue;
+        await migration.up(session, context);
+        await session.query(`INSERT INTO ${t.migrations} (version, name, applied_at) VALUES ($1, $2, $3)`, [migration.version, migration.name, Date.now()]);
+      }
+    });
+  } catch (error) {
+    throw toEngramError(error, 'apply schema migrations');
+  }
+}
+
+const META_EMBEDDING_NAME = 'embedding.name';
+const META_EMBEDDING_DIMENSION = 'embedding.dimension';
+
+/** The recorded embedder name of a schema, or `null` (no schema yet, or none recorded). */
+export async function readEmbeddingName(db: PgQueryable, tables: Tables): Promise<string | null> {
+  const exists = await db.query<{ t: string | null }>('SELECT to_regclass($1) AS t', [tables.meta]);
+  if (exists.rows[0]?.t == null) return null;
+  const row = (await db.query<{ value: string }>(`SELECT value FROM ${tables.meta} WHERE key = $1`, [META_EMBEDDING_NAME])).rows[0];
+  return row?.value ?? null;
+}
+
+/**
+ * Records the embedder on first open; afterwards refuses another name (`EMBEDDING_MODEL_MISMATCH`) or
+ * dimension (`EMBEDDING_DIMENSION_MISMATCH`), since mixing vector spaces gives silent garbage.
+ */
+export async function checkEmbeddingIdentity(db: PgDriver, tables: Tables, embedding: { name: string; dimension: number }): Promise<void> {
+  const stored = await db
+    .transaction(async (session) => {
+      await session.query(`SELECT ${LOCK_WRITE}`, [tables.schema]);
+      await session.query(`INSERT INTO ${tables.meta} (key, value) VALUES ($1, $2), ($3, $4) ON CONFLICT (key) DO NOTHING`, [
+        META_EMBEDDING_NAME,
+        embedding.name,
+        META_EMBEDDING_DIMENSION,
+        String(embedding.dimension),
+      ]);
+      const rows = (await session.query<{ key: string; value: string }>(`SELECT key, value FROM ${tables.meta} WHERE key IN ($1, $2)`, [META_EMBEDDING_NAME, META_EMBEDDING_DIMENSION])).rows;
+      return new Map(rows.map((r) => [r.key, r.value]));
+    })
+    .catch((error: unknown) => {
+      throw toEngramError(error, 'record the embedding model');
+    });
+  const name = stored.get(META_EMBEDDING_NAME);
+  if (name !== undefined && name !== embedding.name) {
+    throw new EngramError('EMBEDDING_MODEL_MISMATCH', messages.modelMismatch(name, embedding.name), { details: { stored: name, given: embedding.name } });
+  }
+  const dimension = stored.get(META_EMBEDDING_DIMENSION);
+  if (dimension !== undefined && Number(dimension) !== embedding.dimension) {
+    throw new EngramError('EMBEDDING_DIMENSION_MISMATCH', messages.dimensionMismatch(Number(dimension), embedding.dimension), {
+      details: { stored: Number(dimension), given: embedding.dimension },
+    });
+  }
+}
+
+function newerSchema(version: number): EngramError {
+  return new EngramError(
+    'STORAGE_UNAVAILABLE',
+    messages.storageUnavailable(`the database was written by a newer Engram (schema ${version}, this one knows ${LATEST_VERSION}); upgrade Engram`),
+    { details: { version, expected: LATEST_VERSION } },
+  );
+}

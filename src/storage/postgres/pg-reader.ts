@@ -1,0 +1,332 @@
+/**
+ * The read half of the store port over PostgreSQL: the pool (committed data) or, inside a transaction,
+ * its session (which sees the transaction's own writes). Every query names its scopes.
+ */
+import { EngramError, messages } from '../../core/errors.js';
+import { LAYERS, STATUSES, type Edge, type Layer, type MemoryRecord } from '../../core/memory.js';
+import type {
+  ChannelHit,
+  LexicalQuery,
+  ListQuery,
+  NeighbourQuery,
+  StoreReader,
+  StoreStats,
+  TemporalQuery,
+  VectorQuery,
+} from '../../core/ports/store.js';
+import { assertReadScopes, assertScope, type Scope } from '../../core/scope.js';
+import type { RelationType } from '../../core/relations.js';
+import type { ConceptRef, ConceptRefQuery, StateEntry } from '../../core/ports/store.js';
+import type { MemoryStatus } from '../../core/memory.js';
+import type { PgQueryable } from './pg-driver.js';
+import * as layers from './pg-layers.js';
+import { toEngramError } from './pg-errors.js';
+import { searchLexical } from './pg-lexical.js';
+import type { VectorStorage } from './pg-migrations.js';
+import {
+  EDGE_COLUMNS,
+  memoryColumns,
+  Params,
+  parseVectorText,
+  rowToEdge,
+  rowToMemory,
+  vectorLiteral,
+  visibilityClause,
+  type EdgeRow,
+  type MemoryRow,
+  type Tables,
+} from './pg-rows.js';
+
+export interface PgReaderContext {
+  readonly db: PgQueryable;
+  readonly tables: Tables;
+  readonly dimension: number;
+  readonly vectors: VectorStorage;
+  /** Scopes (summed) larger than this use the HNSW index when there is one; smaller ones are searched exactly. */
+  readonly annThreshold: number;
+  /** Runs `fn` where `SET LOCAL` applies: a short transaction, or the open one. */
+  readonly withLocalSettings: <T>(fn: (db: PgQueryable) => Promise<T>) => Promise<T>;
+  readonly assertUsable: () => void;
+}
+
+const COLUMNS = memoryColumns('m');
+const MAX_WINDOW = 10;
+
+export class PgReader implements StoreReader {
+  readonly #context: PgReaderContext;
+
+  constructor(context: PgReaderContext) {
+    this.#context = context;
+  }
+
+  protected get tables(): Tables {
+    return this.#context.tables;
+  }
+
+  async getMemories(ids: readonly string[], scopes: readonly Scope[]): Promise<MemoryRecord[]> {
+    return this.read('get memories', async (db) => {
+      const allowed = assertReadScopes(scopes);
+      if (ids.length === 0) return [];
+      const rows = await db.query<MemoryRow>(`SELECT ${COLUMNS} FROM ${this.tables.memories} m WHERE m.id = ANY($1::text[]) AND m.scope = ANY($2::text[])`, [
+        [...ids],
+        [...allowed],
+      ]);
+      const byId = new Map(rows.rows.map((row) => [row.id, row]));
+      const records: MemoryRecord[] = [];
+      for (const id of new Set(ids)) {
+        const row = byId.get(id);
+        if (row !== undefined) records.push(rowToMemory(row));
+      }
+      return records;
+    });
+  }
+
+  async findBySourceKey(scope: Scope, sourceKeys: readonly string[]): Promise<Map<string, string>> {
+    return this.read('find by source key', async (db) => {
+      assertScope(scope);
+      if (sourceKeys.length === 0) return new Map<string, string>();
+      const rows = await db.query<{ source_key: string; id: string }>(
+        `SELECT source_key, id FROM ${this.tables.memories} WHERE scope = $1 AND source_key = ANY($2::text[])`,
+        [scope, [...sourceKeys]],
+      );
+      return new Map(rows.rows.map((r) => [r.source_key, r.id]));
+    });
+  }
+
+  async lexicalSearch(query: LexicalQuery): Promise<ChannelHit[]> {
+    return this.read('lexical search', (db) => searchLexical(db, this.tables, query));
+  }
+
+  async vectorSearch(query: VectorQuery): Promise<ChannelHit[]> {
+    return this.read('vector search', async (db) => {
+      const scopes = assertReadScopes(query.scopes);
+      assertDimension(query.vector, this.#context.dimension, 'query vector');
+      const limit = Math.floor(query.limit);
+      if (!(limit > 0) || query.layers?.length === 0) return [];
+      const { vectors, annThreshold } = this.#context;
+      const p = new Params();
+      const target = p.add(vectorLiteral(query.vector, vectors));
+      const where = [`m.scope = ANY(${p.add([...scopes])}::text[])`];
+      if (query.layers !== undefined) where.push(`m.layer = ANY(${p.add([...query.layers])}::text[])`);
+      where.push(visibilityClause(query, query.now, 'm', p));
+      if (vectors === 'array') {
+        const rows = await db.query<{ id: string; score: number }>(
+          `SELECT m.id, ${this.tables.q('engram_cosine')}(m.embedding, ${target}::real[]) AS score FROM ${this.tables.memories} m
+           WHERE ${where.join(' AND ')} ORDER BY score DESC, m.id LIMIT ${p.add(limit)}`,
+          p.values,
+        );
+        return rows.rows.map((r) => ({ id: r.id, score: Number(r.score) }));
+      }
+      const size = annThreshold === Infinity ? 0 : await this.#scopeSize(db, scopes);
+      if (size <= annThreshold) {
+        // exact: the ORDER BY is not the bare distance, so the planner cannot pick the approximate index
+        const rows = await db.query<{ id: string; score: number }>(
+          `SELECT m.id, 1 - (m.embedding <=> ${target}::vector) AS score FROM ${this.tables.memories} m
+           WHERE ${where.join(' AND ')} ORDER BY score DESC, m.id LIMIT ${p.add(limit)}`,
+          p.values,
+        );
+        return rows.rows.map((r) => ({ id: r.id, score: Number(r.score) }));
+      }
+      // approximate: HNSW with iterative scans, so filtered-out rows never starve the result
+      const ef = Math.min(1000, Math.max(100, limit * 4));
+      const rows = await this.#context.withLocalSettings(async (session) => {
+        await session.query(`SELECT set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)`, [String(ef)]);
+        return session.query<{ id: string; score: number }>(
+          `SELECT m.id, 1 - (m.embedding <=> ${target}::vector) AS score FROM ${this.tables.memories} m
+           WHERE ${where.join(' AND ')} ORDER BY m.embedding <=> ${target}::vector LIMIT ${p.add(limit)}`,
+          p.values,
+        );
+      });
+      return rows.rows.map((r) => ({ id: r.id, score: Number(r.score) })).sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+    });
+  }
+
+  async #scopeSize(db: PgQueryable, scopes: readonly string[]): Promise<number> {
+    const row = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${this.tables.memories} WHERE scope = ANY($1::text[])`, [[...scopes]]);
+    return Number(row.rows[0]?.n ?? 0);
+  }
+
+  async listMemories(query: ListQuery): Promise<MemoryRecord[]> {
+    return this.read('list memories', async (db) => {
+      const scopes = assertReadScopes(query.scopes);
+      const limit = Math.floor(query.limit);
+      if (!(limit > 0) || query.layers?.length === 0 || query.statuses?.length === 0) return [];
+      const p = new Params();
+      const where = [`m.scope = ANY(${p.add([...scopes])}::text[])`];
+      if (query.layers !== undefined) where.push(`m.layer = ANY(${p.add([...query.layers])}::text[])`);
+      if (query.statuses !== undefined) where.push(`m.status = ANY(${p.add([...query.statuses])}::text[])`);
+      if (query.afterId !== undefined) where.push(`m.id > ${p.add(query.afterId)}`);
+      const rows = await db.query<MemoryRow>(
+        `SELECT ${COLUMNS} FROM ${this.tables.memories} m WHERE ${where.join(' AND ')} ORDER BY m.id COLLATE "C" LIMIT ${p.add(limit)}`,
+        p.values,
+      );
+      return rows.rows.map(rowToMemory);
+    });
+  }
+
+  async getNeighbours(query: NeighbourQuery): Promise<Map<string, { before: MemoryRecord[]; after: MemoryRecord[] }>> {
+    return this.read('read neighbours', async (db) => {
+      const scopes = assertReadScopes(query.scopes);
+      const window = Math.max(0, Math.min(MAX_WINDOW, Math.floor(query.window)));
+      const result = new Map<string, { before: MemoryRecord[]; after: MemoryRecord[] }>();
+      if (query.ids.length === 0 || window === 0) return result;
+      const anchors = await db.query<{ id: string; scope: string; thread: string; occurred_at: number | null }>(
+        `SELECT id, scope, thread, occurred_at FROM ${this.tables.memories}
+         WHERE id = ANY($1::text[]) AND scope = ANY($2::text[]) AND thread IS NOT NULL`,
+        [[...query.ids], [...scopes]],
+      );
+      for (const anchor of anchors.rows) {
+        const at = anchor.occurred_at === null ? -1 : Number(anchor.occurred_at);
+        const side = async (comparison: string, order: string): Promise<MemoryRecord[]> => {
+          const p = new Params();
+          const sql = `SELECT ${COLUMNS} FROM ${this.tables.memories} m
+            WHERE m.scope = ${p.add(anchor.scope)} AND m.thread = ${p.add(anchor.thread)}
+              AND (coalesce(m.occurred_at, -1), m.id COLLATE "C") ${comparison} (${p.add(at)}::bigint, ${p.add(anchor.id)}::text COLLATE "C")
+              AND ${visibilityClause(query, query.now, 'm', p)}
+            ORDER BY coalesce(m.occurred_at, -1) ${order}, m.id COLLATE "C" ${order} LIMIT ${p.add(window)}`;
+          return (await db.query<MemoryRow>(sql, p.values)).rows.map(rowToMemory);
+        };
+        result.set(anchor.id, { before: (await side('<', 'DESC')).reverse(), after: await side('>', 'ASC') });
+      }
+      return result;
+    });
+  }
+
+  async recentEmbeddings(scope: Scope, limit: number): Promise<Float32Array[]> {
+    return this.read('read recent embeddings', async (db) => {
+      assertScope(scope);
+      const n = Math.max(0, Math.min(10_000, Math.floor(limit)));
+      if (n === 0) return [];
+      const rows = await db.query<{ e: string }>(`SELECT embedding::text AS e FROM ${this.tables.memories} WHERE scope = $1 ORDER BY seq DESC LIMIT $2`, [scope, n]);
+      return rows.rows.map((r) => parseVectorText(r.e));
+    });
+  }
+
+  async temporalSearch(query: TemporalQuery): Promise<ChannelHit[]> {
+    return this.read('temporal search', async (db) => {
+      const scopes = assertReadScopes(query.scopes);
+      const limit = Math.floor(query.limit);
+      if (!(limit > 0) || query.layers?.length === 0 || !(query.end > query.start)) return [];
+      const p = new Params();
+      const where = [`m.scope = ANY(${p.add([...scopes])}::text[])`];
+      if (query.layers !== undefined) where.push(`m.layer = ANY(${p.add([...query.layers])}::text[])`);
+      where.push(`coalesce(m.occurred_at, m.valid_from) >= ${p.add(query.start)} AND coalesce(m.occurred_at, m.valid_from) < ${p.add(query.end)}`);
+      where.push(visibilityClause(query, query.now, 'm', p));
+      const rows = await db.query<{ id: string; t: number }>(
+        `SELECT m.id, coalesce(m.occurred_at, m.valid_from) AS t FROM ${this.tables.memories} m
+         WHERE ${where.join(' AND ')} ORDER BY t DESC, m.id COLLATE "C" DESC LIMIT ${p.add(limit)}`,
+        p.values,
+      );
+      const span = query.end - query.start;
+      // closer to the window's centre scores higher, 0.5..1
+      const centre = query.start + span / 2;
+      return rows.rows.map((r) => ({ id: r.id, score: 1 - Math.min(0.5, Math.abs(Number(r.t) - centre) / span) }));
+    });
+  }
+
+  async findClaims(query: { scope: Scope; layers: readonly Layer[]; subjects: readonly string[]; limit: number }): Promise<MemoryRecord[]> {
+    return this.read('find claims', async (db) => {
+      assertScope(query.scope);
+      const limit = Math.floor(query.limit);
+      if (!(limit > 0) || query.layers.length === 0 || query.subjects.length === 0) return [];
+      const rows = await db.query<MemoryRow>(
+        `SELECT ${COLUMNS} FROM ${this.tables.memories} m
+         WHERE m.scope = $1 AND m.layer = ANY($2::text[]) AND m.claim_subject = ANY($3::text[]) AND m.status = 'active'
+         ORDER BY m.recorded_at DESC, m.id COLLATE "C" DESC LIMIT $4`,
+        [query.scope, [...query.layers], [...query.subjects], limit],
+      );
+      return rows.rows.map(rowToMemory);
+    });
+  }
+
+  async getEdges(query: { scopes: readonly Scope[]; ids: readonly string[]; types?: readonly string[] }): Promise<Edge[]> {
+    return this.read('get edges', async (db) => {
+      const scopes = [...assertReadScopes(query.scopes)];
+      if (query.ids.length === 0 || query.types?.length === 0) return [];
+      const types = query.types === undefined ? '' : ' AND type = ANY($3::text[])';
+      const rows = await db.query<EdgeRow>(
+        `SELECT ${EDGE_COLUMNS} FROM ${this.tables.edges}
+         WHERE scope = ANY($1::text[]) AND (from_id = ANY($2::text[]) OR to_id = ANY($2::text[]))${types} ORDER BY seq`,
+        [scopes, [...query.ids], ...(query.types === undefined ? [] : [[...query.types]])],
+      );
+      return rows.rows.map(rowToEdge);
+    });
+  }
+
+  async stats(scopes: readonly Scope[]): Promise<StoreStats> {
+    return this.read('count memories', async (db) => {
+      const allowed = [...assertReadScopes(scopes)];
+      const counts = await db.query<{ layer: string; status: string; n: number }>(
+        `SELECT layer, status, count(*)::int AS n FROM ${this.tables.memories} WHERE scope = ANY($1::text[]) GROUP BY layer, status`,
+        [allowed],
+      );
+      const byLayer: Record<string, number> = Object.fromEntries(LAYERS.map((l) => [l, 0]));
+      const byStatus: Record<string, number> = Object.fromEntries(STATUSES.map((s) => [s, 0]));
+      let total = 0;
+      for (const { layer, status, n } of counts.rows) {
+        byLayer[layer] = (byLayer[layer] ?? 0) + Number(n);
+        byStatus[status] = (byStatus[status] ?? 0) + Number(n);
+        total += Number(n);
+      }
+      const edges = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${this.tables.edges} WHERE scope = ANY($1::text[])`, [allowed]);
+      return { total, byLayer, byStatus, edges: Number(edges.rows[0]?.n ?? 0) };
+    });
+  }
+
+  async getRelationTypes(): Promise<RelationType[]> {
+    return this.read('read relation types', (db) => layers.readRelationTypes(db, this.tables));
+  }
+
+  async getConceptRefs(query: ConceptRefQuery): Promise<ConceptRef[]> {
+    return this.read('read concept refs', (db) => layers.readConceptRefs(db, this.tables, query));
+  }
+
+  async findConceptsByRef(query: { scopes: readonly Scope[]; refIds: readonly string[] }): Promise<ConceptRef[]> {
+    return this.read('find concepts by ref', (db) => layers.readConceptsByRef(db, this.tables, query));
+  }
+
+  async findConcepts(query: {
+    scopes: readonly Scope[];
+    names: readonly string[];
+    layers?: readonly Layer[];
+    statuses?: readonly MemoryStatus[];
+    limit?: number;
+  }): Promise<MemoryRecord[]> {
+    return this.read('find concepts', (db) => layers.readConcepts(db, this.tables, query));
+  }
+
+  async getState(scope: Scope, key: string): Promise<StateEntry | null> {
+    return this.read('read state', (db) => layers.readState(db, this.tables, scope, key));
+  }
+
+  async listState(scope: Scope, keyPrefix: string, limit: number): Promise<StateEntry[]> {
+    return this.read('list state', (db) => layers.listState(db, this.tables, scope, keyPrefix, limit));
+  }
+
+  /** Runs `fn` against this reader's connection and maps failures to `EngramError`. */
+  protected async read<T>(action: string, fn: (db: PgQueryable) => Promise<T>): Promise<T> {
+    this.#context.assertUsable();
+    try {
+      return await fn(this.#context.db);
+    } catch (error) {
+      throw toEngramError(error, action);
+    }
+  }
+}
+
+/** Throws `EMBEDDING_DIMENSION_MISMATCH` unless `vector` has `dimension` finite components. */
+export function assertDimension(vector: Float32Array, dimension: number, what: string): void {
+  if (!(vector instanceof Float32Array)) {
+    throw new EngramError('INVALID_INPUT', messages.invalidInput(`the ${what} must be a Float32Array`), { details: { what } });
+  }
+  if (vector.length !== dimension) {
+    throw new EngramError('EMBEDDING_DIMENSION_MISMATCH', messages.dimensionMismatch(dimension, vector.length), {
+      details: { what, stored: dimension, given: vector.length },
+    });
+  }
+  for (let i = 0; i < vector.length; i++) {
+    if (!Number.isFinite(vector[i])) {
+      throw new EngramError('INVALID_INPUT', messages.invalidInput(`the ${what} has a component that is not a finite number`), { details: { what, index: i } });
+    }
+  }
+}

@@ -1,0 +1,290 @@
+/**
+ * The PostgreSQL store: one schema of a PostgreSQL database, shared by any number of Engram processes.
+ *
+ * Reads outside transactions go through the pool (committed data). A transaction takes one pooled
+ * session and, first thing, a transaction-scoped advisory lock on the schema: writers are serialised
+ * across every server, like SQLite's `BEGIN IMMEDIATE`, so read-then-write logic (supersession, dedup)
+ * never interleaves. In one process a mutex queues transactions so they hold one pool session, not ten.
+ */
+import { EngramError, messages } from '../../core/errors.js';
+import type { ClaimJobsQuery, Job, JobBacklog, Store, StoreCapabilities, StoreTransaction } from '../../core/ports/store.js';
+import type { Scope } from '../../core/scope.js';
+import * as layers from './pg-layers.js';
+import { AccessBatch } from '../sqlite/access-batch.js';
+import { AsyncMutex } from '../sqlite/async-mutex.js';
+import type { PgDriver, PgQueryable } from './pg-driver.js';
+import { toEngramError } from './pg-errors.js';
+import { checkEmbeddingIdentity, ensurePgvector, LOCK_WRITE, migrate, readVectorStorage, type VectorStorage } from './pg-migrations.js';
+import { PgReader, type PgReaderContext } from './pg-reader.js';
+import { SCHEMA_NAME, tablesOf, type Tables } from './pg-rows.js';
+import { PgTransaction } from './pg-transaction.js';
+
+/** Flush accesses at once when this many ids are waiting. */
+const ACCESS_FLUSH_SIZE = 5000;
+
+/** How the store is opened over an already created driver. */
+export interface PostgresStoreOptions {
+  driver: PgDriver;
+  embedding: { name: string; dimension: number };
+  /** Schema holding Engram's tables (default `engram`); created if missing. */
+  schema?: string;
+  /**
+   * `auto` (default): pgvector when the database has or can install it, else exact search over
+   * `real[]`. `pgvector` insists on it; `exact` never uses it. An existing schema keeps what it was created with.
+   */
+  vectors?: 'auto' | 'pgvector' | 'exact';
+  /** Above this many records in the searched scopes, vector search uses the HNSW index (default 20 000). */
+  annThreshold?: number;
+  /** Accesses are written within this many ms (default 1000). */
+  accessFlushMs?: number;
+}
+
+interface OpenState {
+  closed: boolean;
+}
+
+/**
+ * The PostgreSQL implementation of the `Store` port. Open it with `openPostgresStore` (a URL) or
+ * `openPgliteStore` (an in-process PGlite database).
+ */
+export class PostgresStore extends PgReader implements Store {
+  readonly capabilities: StoreCapabilities;
+  /** How vectors are stored in this schema. */
+  readonly vectorStorage: VectorStorage;
+  readonly #driver: PgDriver;
+  readonly #tables: Tables;
+  readonly #options: Required<Pick<PostgresStoreOptions, 'annThreshold' | 'accessFlushMs'>> & { dimension: number };
+  readonly #state: OpenState;
+  readonly #mutex = new AsyncMutex();
+  readonly #access = new AccessBatch();
+  #flushTimer: ReturnType<typeof setTimeout> | undefined;
+  #closing: Promise<void> | undefined;
+
+  private constructor(parts: { driver: PgDriver; tables: Tables; vectors: VectorStorage; dimension: number; annThreshold: number; accessFlushMs: number; state: OpenState }) {
+    super(contextFor(parts, parts.driver, () => assertOpen(parts.state), (fn) => parts.driver.transaction(fn)));
+    this.#driver = parts.driver;
+    this.#tables = parts.tables;
+    this.vectorStorage = parts.vectors;
+    this.#options = { annThreshold: parts.annThreshold, accessFlushMs: parts.accessFlushMs, dimension: parts.dimension };
+    this.#state = parts.state;
+    this.capabilities = Object.freeze({ annIndex: parts.vectors === 'pgvector', multiProcess: parts.driver.concurrentSessions });
+  }
+
+  /** Opens (creating and migrating if needed) the schema over `options.driver`; closes the driver on failure. */
+  static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
+    const schema = options.schema ?? 'engram';
+    const { driver, embedding } = options;
+    try {
+      if (!SCHEMA_NAME.test(schema)) {
+        throw new EngramError('INVALID_INPUT', messages.invalidInput(`schema "${schema}" must be a lower-case identifier ([a-z_][a-z0-9_]*)`), { details: { schema } });
+      }
+      if (!Number.isInteger(embedding.dimension) || embedding.dimension < 1 || embedding.dimension > 16_000) {
+        throw new EngramError('INVALID_INPUT', messages.invalidInput('the embedding dimension must be an integer between 1 and 16000'));
+      }
+      const tables = tablesOf(schema);
+      const wanted = options.vectors ?? 'auto';
+      let vectors = await readVectorStorage(driver, tables).catch((error: unknown) => {
+        throw toEngramError(error, 'connect to PostgreSQL');
+      });
+      if (vectors === undefined) {
+        const pgvector = wanted === 'exact' ? false : await ensurePgvector(driver).catch((error: unknown) => {
+          throw toEngramError(error, 'check for pgvector');
+        });
+        if (wanted === 'pgvector' && !pgvector) {
+          throw new EngramError('STORAGE_UNAVAILABLE', messages.storageUnavailable('pgvector was required (vectors: "pgvector") but the server does not have the "vector" extension'));
+        }
+        vectors = pgvector ? 'pgvector' : 'array';
+      }
+      await migrate(driver, { tables, dimension: embedding.dimension, vectors });
+      vectors = (await readVectorStorage(driver, tables)) ?? vectors;
+      await checkEmbeddingIdentity(driver, tables, embedding);
+      return new PostgresStore({
+        driver,
+        tables,
+        vectors,
+        dimension: embedding.dimension,
+        annThreshold: options.annThreshold ?? 20_000,
+        accessFlushMs: options.accessFlushMs ?? 1000,
+        state: { closed: false },
+      });
+    } catch (error) {
+      await driver.close().catch(() => undefined);
+      throw toEngramError(error, 'open the store');
+    }
+  }
+
+  /** The schema this store lives in. */
+  get schema(): string {
+    return this.#tables.schema;
+  }
+
+  /**
+   * Runs `fn` in one transaction holding the schema's writer lock: commits when it resolves, rolls back
+   * and rethrows when it rejects. Inside `fn` write only through `tx`.
+   */
+  async transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+    assertOpen(this.#state);
+    return this.#mutex.run(async () => {
+      await this.#flushAccessLocked();
+      let finished = false;
+      let callerFailed = false;
+      try {
+        return await this.#driver.transaction(async (session) => {
+          await session.query(`SELECT ${LOCK_WRITE}`, [this.#tables.schema]);
+          const context = contextFor(
+            { tables: this.#tables, vectors: this.vectorStorage, dimension: this.#options.dimension, annThreshold: this.#options.annThreshold },
+            session,
+            () => {
+              if (finished) throw new EngramError('INTERNAL', messages.storageUnavailable('a transaction object was used after its transaction ended'));
+            },
+            (inner) => inner(session),
+          );
+          try {
+            return await fn(new PgTransaction(context));
+          } catch (error) {
+            callerFailed = true;
+            throw error;
+          }
+        });
+      } catch (error) {
+        // the caller's own rejection propagates as it is; driver failures become EngramErrors
+        if (callerFailed) throw error;
+        throw toEngramError(error, 'run a transaction');
+      } finally {
+        finished = true;
+      }
+    });
+  }
+
+  /** Queues the accesses and returns at once; they are written within `accessFlushMs`, before the next transaction, or on close. */
+  async recordAccess(ids: readonly string[], at: number): Promise<void> {
+    if (this.#state.closed || ids.length === 0) return;
+    this.#access.add(ids, at);
+    this.#scheduleAccessFlush();
+  }
+
+  async getMeta(key: string): Promise<string | null> {
+    return this.read('read metadata', async (db) => (await db.query<{ value: string }>(`SELECT value FROM ${this.#tables.meta} WHERE key = $1`, [key])).rows[0]?.value ?? null);
+  }
+
+  async setMeta(key: string, value: string): Promise<void> {
+    await this.read('write metadata', (db) =>
+      db.query(`INSERT INTO ${this.#tables.meta} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`, [key, value]),
+    );
+  }
+
+  /**
+   * Takes the lease `name` for `owner` for `ttlMs` (DESIGN §11.6): true if it was free, expired, or
+   * already held by `owner` (then renewed); false while another owner's lease runs. One atomic upsert
+   * on the database's clock, so every server agrees on expiry. A holder that dies lets its lease expire.
+   */
+  async acquireJobLock(name: string, owner: string, ttlMs: number): Promise<boolean> {
+    if (name.length === 0 || owner.length === 0 || !(ttlMs > 0)) {
+      throw new EngramError('INVALID_INPUT', messages.invalidInput('a job lock needs a name, an owner and a positive ttlMs'));
+    }
+    return this.read('acquire a job lock', async (db) => {
+      const result = await db.query(
+        `WITH now AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS t)
+         INSERT INTO ${this.#tables.jobLocks} AS l (name, owner, acquired_at, expires_at)
+         SELECT $1, $2, now.t, now.t + $3::bigint FROM now
+         ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner, acquired_at = EXCLUDED.acquired_at, expires_at = EXCLUDED.expires_at
+         WHERE l.owner = EXCLUDED.owner OR l.expires_at <= EXCLUDED.acquired_at
+         RETURNING l.name`,
+        [name, owner, Math.ceil(ttlMs)],
+      );
+      return result.rowCount > 0;
+    });
+  }
+
+  /** Releases the lease if `owner` holds it; returns whether it did. */
+  async releaseJobLock(name: string, owner: string): Promise<boolean> {
+    return this.read('release a job lock', async (db) => (await db.query(`DELETE FROM ${this.#tables.jobLocks} WHERE name = $1 AND owner = $2`, [name, owner])).rowCount > 0);
+  }
+
+  /** Claims due jobs with `FOR UPDATE SKIP LOCKED`: concurrent claimers on any server never get the same job. */
+  async claimJobs(query: ClaimJobsQuery): Promise<Job[]> {
+    return this.read('claim jobs', (db) => layers.claimJobs(db, this.#tables, query));
+  }
+
+  async completeJobs(ids: readonly string[], owner: string): Promise<number> {
+    return this.read('complete jobs', (db) => layers.completeJobs(db, this.#tables, ids, owner));
+  }
+
+  async failJob(id: string, owner: string, error: string, options: { now: number; maxAttempts?: number; retryAfterMs?: number }): Promise<'retry' | 'failed' | 'lost'> {
+    return this.read('record a job failure', (db) => layers.failJob(db, this.#tables, id, owner, error, options));
+  }
+
+  async jobBacklog(scopes: readonly Scope[]): Promise<JobBacklog> {
+    return this.read('count jobs', (db) => layers.jobBacklog(db, this.#tables, scopes));
+  }
+
+  /** Runs `fn` with the raw driver and table names (migration tool, diagnostics). */
+  async withDriver<T>(fn: (db: PgDriver, tables: Tables) => Promise<T>): Promise<T> {
+    assertOpen(this.#state);
+    return fn(this.#driver, this.#tables);
+  }
+
+  /** Writes pending accesses and closes the pool (or the PGlite instance, if the store owns it). Idempotent. */
+  close(): Promise<void> {
+    this.#closing ??= this.#shutDown();
+    return this.#closing;
+  }
+
+  async #shutDown(): Promise<void> {
+    if (this.#flushTimer !== undefined) clearTimeout(this.#flushTimer);
+    let failure: unknown;
+    await this.#mutex.run(() => this.#flushAccessLocked({ rethrow: true })).catch((error: unknown) => {
+      failure = error;
+    });
+    this.#state.closed = true;
+    await this.#driver.close().catch(() => undefined);
+    if (failure !== undefined) throw failure;
+  }
+
+  /** Writes queued accesses in one statement; call with the mutex held. Failures re-queue them. */
+  async #flushAccessLocked(options: { rethrow?: boolean } = {}): Promise<void> {
+    if (this.#access.size === 0) return;
+    const entries = this.#access.take();
+    const batch = [...entries].map(([id, { count, lastAt }]) => ({ id, count, at: lastAt }));
+    try {
+      await this.#driver.query(
+        `UPDATE ${this.#tables.memories} m SET access_count = m.access_count + u.count,
+           last_accessed_at = CASE WHEN m.last_accessed_at IS NULL OR m.last_accessed_at < u.at THEN u.at ELSE m.last_accessed_at END
+         FROM json_to_recordset($1::json) AS u(id text, count bigint, at bigint) WHERE m.id = u.id`,
+        [JSON.stringify(batch)],
+      );
+    } catch (error) {
+      this.#access.restore(entries);
+      if (options.rethrow === true) throw toEngramError(error, 'record accesses');
+    }
+  }
+
+  #scheduleAccessFlush(): void {
+    if (this.#flushTimer !== undefined) return;
+    const delay = this.#access.size >= ACCESS_FLUSH_SIZE ? 0 : this.#options.accessFlushMs;
+    this.#flushTimer = setTimeout(() => {
+      this.#flushTimer = undefined;
+      if (this.#state.closed) return;
+      void this.#mutex
+        .run(() => this.#flushAccessLocked())
+        .then(() => {
+          if (this.#access.size > 0 && !this.#state.closed) this.#scheduleAccessFlush();
+        });
+    }, delay);
+    // best effort: pending accesses must not keep the process alive (close() writes them)
+    this.#flushTimer.unref?.();
+  }
+}
+
+function contextFor(
+  parts: { tables: Tables; vectors: VectorStorage; dimension: number; annThreshold: number },
+  db: PgQueryable,
+  assertUsable: () => void,
+  withLocalSettings: PgReaderContext['withLocalSettings'],
+): PgReaderContext {
+  return { db, tables: parts.tables, dimension: parts.dimension, vectors: parts.vectors, annThreshold: parts.annThreshold, withLocalSettings, assertUsable };
+}
+
+function assertOpen(state: OpenState): void {
+  if (state.closed) throw new EngramError('STORAGE_UNAVAILABLE', messages.storageUnavailable('the store has been closed'));
+}

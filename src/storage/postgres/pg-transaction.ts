@@ -1,0 +1,177 @@
+/**
+ * The write half of the store port, only handed out by `PostgresStore.transaction` while its
+ * transaction is open (and its writer lock held). Each call runs in a savepoint, so a caller may catch
+ * e.g. CONFLICT and go on with the transaction.
+ */
+import { EngramError, messages } from '../../core/errors.js';
+import type { Edge, NewMemory } from '../../core/memory.js';
+import type { MemoryPatch, NewJob, StoreTransaction } from '../../core/ports/store.js';
+import type { Layer } from '../../core/memory.js';
+import type { RelationType } from '../../core/relations.js';
+import * as layers from './pg-layers.js';
+import { assertScope, type Scope } from '../../core/scope.js';
+import type { PgQueryable } from './pg-driver.js';
+import { pgCode, toEngramError } from './pg-errors.js';
+import { assertDimension, PgReader, type PgReaderContext } from './pg-reader.js';
+import {
+  EDGE_FIELDS,
+  edgeValues,
+  lexemesOf,
+  MEMORY_FIELDS,
+  memoryValues,
+  Params,
+  patchAssignments,
+  termLength,
+  vectorLiteral,
+} from './pg-rows.js';
+
+export class PgTransaction extends PgReader implements StoreTransaction {
+  readonly #context: PgReaderContext;
+
+  constructor(context: PgReaderContext) {
+    super(context);
+    this.#context = context;
+  }
+
+  async insertMemories(memories: readonly NewMemory[]): Promise<void> {
+    await this.write('insert memories', async (db) => {
+      const { dimension, vectors } = this.#context;
+      const cast = vectors === 'pgvector' ? 'vector' : 'real[]';
+      for (const { record, embedding } of memories) {
+        assertScope(record.scope);
+        assertDimension(embedding, dimension, 'embedding');
+        const p = new Params();
+        const values = memoryValues(record).map((v) => p.add(v));
+        const sql = `INSERT INTO ${this.tables.memories} (${MEMORY_FIELDS.join(', ')}, term_count, lexemes, embedding)
+          VALUES (${values.join(', ')}, ${p.add(termLength(record.content))}, array_to_tsvector(${p.add(lexemesOf(record.content, record.tags, record.entities))}::text[]),
+                  ${p.add(vectorLiteral(embedding, vectors))}::${cast})`;
+        await db.query(sql, p.values);
+      }
+    });
+  }
+
+  async updateMemory(id: string, scope: Scope, patch: MemoryPatch): Promise<boolean> {
+    return this.write('update a memory', async (db) => {
+      assertScope(scope);
+      const p = new Params();
+      const assignments = patchAssignments(patch, p);
+      if (assignments.length === 0) {
+        return (await db.query(`SELECT 1 FROM ${this.tables.memories} WHERE id = $1 AND scope = $2`, [id, scope])).rows.length > 0;
+      }
+      const updated = await db.query<{ content: string; tags: string; entities: string }>(
+        `UPDATE ${this.tables.memories} SET ${assignments.join(', ')} WHERE id = ${p.add(id)} AND scope = ${p.add(scope)} RETURNING content, tags, entities`,
+        p.values,
+      );
+      const row = updated.rows[0];
+      if (row === undefined) return false;
+      if (patch.content !== undefined || patch.tags !== undefined || patch.entities !== undefined) {
+        const lexemes = lexemesOf(row.content, JSON.parse(row.tags) as string[], JSON.parse(row.entities) as string[]);
+        await db.query(`UPDATE ${this.tables.memories} SET lexemes = array_to_tsvector($1::text[]) WHERE id = $2 AND scope = $3`, [lexemes, id, scope]);
+      }
+      return true;
+    });
+  }
+
+  async updateEmbedding(id: string, scope: Scope, embedding: Float32Array): Promise<void> {
+    await this.write('update an embedding', async (db) => {
+      assertScope(scope);
+      assertDimension(embedding, this.#context.dimension, 'embedding');
+      const cast = this.#context.vectors === 'pgvector' ? 'vector' : 'real[]';
+      const result = await db.query(`UPDATE ${this.tables.memories} SET embedding = $1::${cast} WHERE id = $2 AND scope = $3`, [
+        vectorLiteral(embedding, this.#context.vectors),
+        id,
+        scope,
+      ]);
+      if (result.rowCount === 0) throw new EngramError('NOT_FOUND', messages.notFound(id), { details: { id, scope } });
+    });
+  }
+
+  async insertEdges(edges: readonly Edge[]): Promise<void> {
+    await this.write('insert edges', async (db) => {
+      for (const edge of edges) {
+        assertScope(edge.scope);
+        const p = new Params();
+        try {
+          await db.query(`INSERT INTO ${this.tables.edges} (${EDGE_FIELDS.join(', ')}) VALUES (${edgeValues(edge).map((v) => p.add(v)).join(', ')})`, p.values);
+        } catch (error) {
+          if (pgCode(error) !== '23503') throw error;
+          throw new EngramError(
+            'INVALID_INPUT',
+            messages.invalidInput('an edge must connect two existing memories of its own scope (DESIGN §11.5); write both ends in that scope first'),
+            { details: { edgeId: edge.id, scope: edge.scope }, cause: error },
+          );
+        }
+      }
+    });
+  }
+
+  async invalidateEdges(ids: readonly string[], scope: Scope, at: number): Promise<number> {
+    return this.write('invalidate edges', async (db) => {
+      assertScope(scope);
+      if (ids.length === 0) return 0;
+      const result = await db.query(
+        `UPDATE ${this.tables.edges} SET invalidated_at = $1 WHERE scope = $2 AND invalidated_at IS NULL AND id = ANY($3::text[])`,
+        [at, scope, [...ids]],
+      );
+      return result.rowCount;
+    });
+  }
+
+  async updateEdge(id: string, scope: Scope, patch: { weight?: number; metadata?: Record<string, unknown> }): Promise<boolean> {
+    return this.write('update an edge', async (db) => {
+      assertScope(scope);
+      if (patch.weight !== undefined && !Number.isFinite(patch.weight)) {
+        throw new EngramError('INVALID_INPUT', messages.invalidInput('an edge weight must be a finite number'));
+      }
+      const result = await db.query(
+        `UPDATE ${this.tables.edges} SET weight = coalesce($1::float8, weight), metadata = coalesce($2::text, metadata) WHERE id = $3 AND scope = $4`,
+        [patch.weight ?? null, patch.metadata === undefined ? null : JSON.stringify(patch.metadata), id, scope],
+      );
+      return result.rowCount > 0;
+    });
+  }
+
+  async registerRelationType(type: RelationType): Promise<RelationType> {
+    return this.write('register a relation type', (db) => layers.registerRelationType(db, this.tables, type));
+  }
+
+  async addConceptRefs(input: { scope: Scope; conceptId: string; layer: Layer; refIds: readonly string[]; cap?: number }): Promise<{ added: string[]; evicted: string[] }> {
+    return this.write('add concept refs', (db) => layers.addConceptRefs(db, this.tables, input));
+  }
+
+  async moveConceptRefs(fromRefId: string, toRefId: string, scope: Scope): Promise<number> {
+    return this.write('move concept refs', (db) => layers.moveConceptRefs(db, this.tables, fromRefId, toRefId, scope));
+  }
+
+  async removeConceptRefs(refIds: readonly string[], scope: Scope): Promise<number> {
+    return this.write('remove concept refs', (db) => layers.removeConceptRefs(db, this.tables, refIds, scope));
+  }
+
+  async setState(scope: Scope, key: string, value: unknown, at: number): Promise<void> {
+    await this.write('write state', (db) => layers.writeState(db, this.tables, scope, key, value, at));
+  }
+
+  async deleteState(scope: Scope, key: string): Promise<boolean> {
+    return this.write('delete state', (db) => layers.deleteState(db, this.tables, scope, key));
+  }
+
+  async enqueueJobs(jobs: readonly NewJob[], at: number): Promise<number> {
+    return this.write('enqueue jobs', (db) => layers.enqueueJobs(db, this.tables, jobs, at));
+  }
+
+  /** Runs one write call in a savepoint: all of it or none of it, and the transaction stays usable. */
+  protected async write<T>(action: string, fn: (db: PgQueryable) => Promise<T>): Promise<T> {
+    this.#context.assertUsable();
+    const { db } = this.#context;
+    await db.query('SAVEPOINT engram_write');
+    try {
+      const result = await fn(db);
+      await db.query('RELEASE SAVEPOINT engram_write');
+      return result;
+    } catch (error) {
+      await db.query('ROLLBACK TO SAVEPOINT engram_write').catch(() => undefined);
+      await db.query('RELEASE SAVEPOINT engram_write').catch(() => undefined);
+      throw toEngramError(error, action);
+    }
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * The hook commands as Claude Code runs them: the built bin fed the hook JSON on stdin, without a
+ * server (opens the store) and with a running `engram serve` (found through its discovery file); and
+ * `engram setup claude-code`.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { binBuilt, json, runCli } from '../helpers/cli.js';
+import { hookStdin, placeTranscript } from '../helpers/claude-code.js';
+import { startServe, type RunningServer } from '../helpers/serve.js';
+import { tempDir } from '../helpers/temp.js';
+
+const SCOPE = 'dev/projects/shop';
+
+function hook(event: string, stdin: string, db: string, stateDir: string, extra: string[] = []) {
+  return runCli(['hooks', event, '--scope', SCOPE, '--db', db, '--state-dir', stateDir, '--embedder', 'hash', '--verbose', ...extra], { input: stdin, env: { ENGRAM_URL: '' } });
+}
+
+function episodeCount(db: string): number {
+  const stats = json<{ byLayer: Record<string, number> }>(runCli(['stats', '--scope', SCOPE, '--db', db, '--json']));
+  return stats.byLayer.episodic ?? 0;
+}
+
+describe.skipIf(!binBuilt)('engram hooks without a server', () => {
+  it('stores the transcript once and prints context for a prompt', () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const db = join(dir, 'engram.db');
+      const state = join(dir, 'state');
+      const transcript = placeTranscript(dir);
+      const stop = hook('stop', hookStdin('stop', transcript), db, state);
+      expect(stop.status, stop.stderr).toBe(0);
+      expect(stop.stderr).toMatch(/"stored":3.*"server":null/);
+      expect(hook('stop', hookStdin('stop', transcript), db, state).stderr).toMatch(/"stored":0/);
+      expect(episodeCount(db)).toBe(3);
+      const prompt = hook('user-prompt-submit', hookStdin('user-prompt-submit', transcript), db, state);
+      expect(prompt.status, prompt.stderr).toBe(0);
+      expect(prompt.stdout).toContain('<engram-memory>');
+      expect(prompt.stdout).toContain('production');
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('reports bad input on stderr with exit 1 (never 2, which would block the prompt)', () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const notJson = hook('user-prompt-submit', 'hello', join(dir, 'engram.db'), dir);
+      expect(notJson.status).toBe(1);
+      expect(notJson.stderr).toMatch(/stdin was not JSON/);
+      const noScope = runCli(['hooks', 'stop', '--db', join(dir, 'engram.db')], { input: hookStdin('stop', 'x'), env: { ENGRAM_SCOPES: '', ENGRAM_URL: '' } });
+      expect(noScope.status).toBe(1);
+      expect(noScope.stderr).toMatch(/needs a scope/);
+      const unknown = runCli(['hooks', 'pre-tool-use'], { input: '{}' });
+      expect(unknown.status).toBe(1);
+      expect(unknown.stderr).toMatch(/unknown hook "pre-tool-use"/);
+    } finally {
+      cleanup();
+    }
+  });
+});
+
+describe.skipIf(!binBuilt)('engram hooks with a running engram serve', () => {
+  let server: RunningServer;
+  let dir: string;
+  let cleanup: () => void;
+  let db: string;
+
+  beforeAll(async () => {
+    ({ dir, cleanup } = tempDir());
+    db = join(dir, 'engram.db');
+    server = await startServe(['--db', db, '--scope', SCOPE, '--embedder', 'hash']);
+  });
+  afterAll(async () => {
+    await server?.stop();
+    cleanup?.();
+  });
+
+  it('finds the server through its discovery file and stores each message once', () => {
+    const state = join(dir, 'state');
+    const transcript = placeTranscript(dir);
+    const first = hook('stop', hookStdin('stop', transcript), db, state);
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stderr).toContain(`"server":"${server.url}"`);
+    expect(first.stderr).toMatch(/"stored":3/);
+    placeTranscript(dir, 'transcript-more.jsonl');
+    expect(hook('stop', hookStdin('stop', transcript), db, state).stderr).toMatch(/"stored":2/);
+    expect(hook('session-end', hookStdin('session-end', transcript), db, state).stderr).toMatch(/"stored":0/);
+    const prompt = hook('user-prompt-submit', hookStdin('user-prompt-submit', transcript), db, state);
+    expect(prompt.stderr).toContain(`"server":"${server.url}"`);
+    expect(prompt.stdout).toContain('production');
+  });
+
+  it('an explicit --url that is down is an error, not a silent local fallback', () => {
+    const result = hook('user-prompt-submit', hookStdin('user-prompt-submit', '/none'), db, dir, ['--url', 'http://127.0.0.1:9']);
+    expect(result.status).toBe(1);
+  });
+});
+
+describe.skipIf(!binBuilt)('engram setup claude-code', () => {
+  it('prints the MCP server and hooks configuration', () => {
+    const result = runCli(['setup', 'claude-code', '--scope', SCOPE, '--db', '/data/engram.db', '--json']);
+    const { mcp, settings } = json<{ mcp: { mcpServers: { engram: { command: string; args: string[] } } }; settings: { hooks: Record<string, { hooks: { command: string }[] }[]> } }>(result);
+    expect(mcp.mcpServers.engram.args.slice(1)).toEqual(['mcp', '--db', '/data/engram.db', '--scope', SCOPE]);
+    expect(Object.keys(settings.hooks)).toEqual(['UserPromptSubmit', 'Stop', 'SessionEnd']);
+    expect(settings.hooks.UserPromptSubmit?.[0]?.hooks[0]?.command).toMatch(/main\.js hooks user-prompt-submit --db \/data\/engram\.db --scope dev\/projects\/shop$/);
+  });
+
+  it('--write merges into .mcp.json and .claude/settings.json, keeping other entries, and is idempotent', () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      mkdirSync(join(dir, '.claude'));
+      writeFileSync(join(dir, '.claude', 'settings.json'), JSON.stringify({ model: 'opus', hooks: { Stop: [{ hooks: [{ type: 'command', command: 'say done' }] }] } }));
+      writeFileSync(join(dir, '.mcp.json'), JSON.stringify({ mcpServers: { github: { command: 'gh-mcp' } } }));
+      for (let i = 0; i < 2; i++) expect(runCli(['setup', 'claude-code', '--write', '--dir', dir, '--scope', SCOPE]).status).toBe(0);
+      const settings = JSON.parse(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8')) as { model: string; hooks: Record<string, { hooks: { command: string }[] }[]> };
+      expect(settings.model).toBe('opus');
+      const stop = settings.hooks.Stop?.map((e) => e.hooks[0]?.command) ?? [];
+      expect(stop).toHaveLength(2);
+      expect(stop[0]).toBe('say done');
+      expect(stop[1]).toMatch(/ hooks stop --db .* --scope dev\/projects\/shop$/);
+      expect(settings.hooks.UserPromptSubmit).toHaveLength(1);
+      const mcp = JSON.parse(readFileSync(join(dir, '.mcp.json'), 'utf8')) as { mcpServers: Record<string, unknown> };
+      expect(Object.keys(mcp.mcpServers).sort()).toEqual(['engram', 'github']);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('needs a scope', () => {
+    const result = runCli(['setup', 'claude-code'], { env: { ENGRAM_SCOPES: '' } });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/--scope/);
+  });
+});

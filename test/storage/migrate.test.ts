@@ -1,0 +1,165 @@
+/**
+ * `engram migrate`: a SQLite database with every kind of row (superseded claims, edges, a registered
+ * relation type, concept refs, a consolidation report, queued jobs, API-key metadata) is copied into
+ * PostgreSQL — PGlite with pgvector served over the wire, and the real server when configured — and
+ * verified by per-table content hashes; recall then answers the same on both.
+ */
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import type { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/core/ports/clock.js';
+import { Engram } from '../../src/index.js';
+import { createPglite } from '../../src/storage/postgres/index.js';
+import { hashPostgres, hashSqlite, MIGRATED_TABLES, type MigrationReport } from '../../src/storage/migrate/sqlite-to-postgres.js';
+import { openConnection } from '../../src/storage/sqlite/sqlite-connection.js';
+import { openPostgresStore } from '../../src/storage/postgres/index.js';
+import { binBuilt, json, runCliAsync } from '../helpers/cli.js';
+import { dropPgSchema, pgTestUrl, PG_SKIP_REASON, uniqueSchema, withSchema } from '../helpers/postgres.js';
+import { tempDir } from '../helpers/temp.js';
+
+const QUERIES = ['deploy target', 'coffee mug grasp', 'Alice peanuts', 'vault code', 'box push failed'];
+
+/** A SQLite database holding rows in every migrated table. */
+async function populatedDatabase(path: string): Promise<Record<string, string[]>> {
+  const clock = new ManualClock(Date.UTC(2026, 2, 1));
+  const engram = await Engram.open({ path, embedder: 'hash', clock });
+  try {
+    await engram.remember({ scope: 'acme/a', layer: 'semantic', content: 'The deploy target is staging.' });
+    clock.advance(86_400_000);
+    await engram.remember({ scope: 'acme/a', layer: 'semantic', content: 'The deploy target moved from staging to production.' });
+    await engram.remember({ scope: 'acme/a', layer: 'semantic', content: 'Alice is allergic to peanuts.', tags: ['health'] });
+    await engram.remember({ scope: 'acme/b', layer: 'semantic', content: 'The vault code is 4711.' });
+    const episode = (tool: string, objects: string[], success: boolean, i: number) => ({
+      scope: 'acme/robot',
+      layer: 'episodic' as const,
+      content: `${tool} ${objects.join(' ')} attempt ${i}: ${success ? 'worked' : 'failed'}`,
+      importance: 0.3,
+      perception: { objects, salience: 0.5, novelty: 0.2 },
+      action: { tool },
+      outcome: { success },
+    });
+    await engram.remember([true, true, false, true, true, true, true, true].map((s, i) => episode('grasp', ['coffee_mug'], s, i)));
+    await engram.remember([true, false, true, false, true, false].map((s, i) => episode('push', ['box'], s, i)));
+    await engram.consolidate({ scope: 'acme/robot' });
+    // left queued on purpose: the queue must travel too
+    await engram.remember(episode('wave', ['flag'], true, 99));
+    await engram.registerRelation({ name: 'keeps warm', proposedBy: 'test' });
+    await engram.store.setMeta('cursor:session-1', 'message-42');
+  } finally {
+    await engram.close();
+  }
+  return {};
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
+    });
+  });
+}
+
+async function recallIds(path: string): Promise<string[][]> {
+  const engram = await Engram.open({ path, embedder: 'hash' });
+  try {
+    const scopes = ['acme/a', 'acme/b', 'acme/robot'];
+    return await Promise.all(QUERIES.map(async (q) => (await engram.recall(q, { scopes, k: 5 })).hits.map((h) => h.id)));
+  } finally {
+    await engram.close();
+  }
+}
+
+describe('engram migrate: SQLite → PGlite + pgvector over the wire', () => {
+  let dir: ReturnType<typeof tempDir>;
+  let source: string;
+  let pglite: PGlite;
+  let server: PGLiteSocketServer;
+  let url: string;
+
+  beforeAll(async () => {
+    dir = tempDir('engram-migrate-');
+    source = join(dir.dir, 'engram.db');
+    await populatedDatabase(source);
+    pglite = (await createPglite()) as unknown as PGlite;
+    const port = await freePort();
+    server = new PGLiteSocketServer({ db: pglite, port, host: '127.0.0.1', maxConnections: 4 });
+    await server.start();
+    url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    await pglite?.close();
+    dir?.cleanup();
+  });
+
+  it.skipIf(!binBuilt)(`copies every table, verifies the hashes, and recall answers the same${binBuilt ? '' : ' (skipped: run npm run build first)'}`, async () => {
+    const target = withSchema(url, 'migrated');
+    const result = await runCliAsync(['migrate', '--from', source, '--to', target, '--json']);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    const report = json<MigrationReport>(result);
+    expect(report.ok).toBe(true);
+    expect(report.schema).toBe('migrated');
+    expect(report.tables.map((t) => t.table)).toEqual([...MIGRATED_TABLES]);
+    const rows = Object.fromEntries(report.tables.map((t) => [t.table, t.targetRows]));
+    for (const table of MIGRATED_TABLES) expect(rows[table], table).toBeGreaterThan(0);
+    for (const t of report.tables) expect(t.targetHash).toBe(t.sourceHash);
+
+    // the copy is a working store: the same questions get the same answers
+    expect(await recallIds(target)).toEqual(await recallIds(source));
+
+    // a second run refuses to merge into a schema that holds data
+    const again = await runCliAsync(['migrate', '--from', source, '--to', target, '--json']);
+    expect(again.status).not.toBe(0);
+    expect(JSON.parse(again.stderr).error.code).toBe('CONFLICT');
+  }, 120_000);
+
+  it('the hash check is not a formality: one changed value in the target is a mismatch', async () => {
+    const schema = 'tampered';
+    const { migrateSqliteToPostgres } = await import('../../src/storage/migrate/sqlite-to-postgres.js');
+    const report = await migrateSqliteToPostgres({ from: source, to: withSchema(url, schema) });
+    expect(report.ok).toBe(true);
+    await pglite.query(`UPDATE "${schema}".memories SET access_count = access_count + 1 WHERE id = (SELECT min(id) FROM "${schema}".memories)`);
+    await pglite.query(`UPDATE "${schema}".jobs SET attempts = attempts + 1`);
+    const embedding = { name: report.embedder.name, dimension: report.embedder.dimension };
+    const store = await openPostgresStore({ url: withSchema(url, schema), embedding, poolSize: 1 });
+    const after = await store.withDriver((db, tables) => hashPostgres(db, tables));
+    await store.close();
+    const connection = await openConnection({ path: source, readonly: true, busyTimeoutMs: 1000 });
+    const before = hashSqlite(connection);
+    connection.close();
+    const differing = MIGRATED_TABLES.filter((t) => after.get(t)!.hash !== before.get(t)!.hash);
+    expect(differing).toEqual(['memories', 'jobs']);
+    expect(after.get('memories')!.rows).toBe(before.get('memories')!.rows);
+  }, 120_000);
+});
+
+const serverUrl = pgTestUrl();
+describe.skipIf(serverUrl === undefined || !binBuilt)(
+  `engram migrate: SQLite → PostgreSQL server${serverUrl === undefined ? ` (${PG_SKIP_REASON})` : binBuilt ? '' : ' (skipped: run npm run build first)'}`,
+  () => {
+    it('copies and verifies into the exact real[] fallback (no pgvector on the server)', async () => {
+      const dir = tempDir('engram-migrate-');
+      const schema = uniqueSchema('m');
+      try {
+        const source = join(dir.dir, 'engram.db');
+        await populatedDatabase(source);
+        const target = withSchema(serverUrl!, schema);
+        const result = await runCliAsync(['migrate', '--from', source, '--to', target]);
+        expect(result.status).toBe(0);
+        expect(result.stdout).toMatch(/every table matches/);
+        for (const table of MIGRATED_TABLES) expect(result.stdout).toMatch(new RegExp(`^${table} .* yes$`, 'm'));
+        expect(await recallIds(target)).toEqual(await recallIds(source));
+      } finally {
+        dir.cleanup();
+        await dropPgSchema(serverUrl!, schema);
+      }
+    }, 120_000);
+  },
+);
