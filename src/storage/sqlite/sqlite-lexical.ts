@@ -51,10 +51,19 @@ const STALE_OK_MS = 5_000;
 export class LexicalStatistics {
   readonly #byScope = new Map<Scope, ScopeStatistics>();
 
-  /** Documents, total length and document frequencies of `stems`, summed over `scopes`. */
-  collect(connection: SqliteConnection, scopes: readonly Scope[], stems: readonly string[]): { docs: number; avgLength: number; df: Map<string, number> } {
+  /**
+   * Documents, total length and document frequencies of the stems in `surfaces`, summed over `scopes`.
+   * Each stem is counted through the words it came from: FTS5 stems what it is given again, and
+   * Porter is not idempotent ("coffee" → "coffe" → "coff"), so a stem itself may match nothing.
+   */
+  collect(
+    connection: SqliteConnection,
+    scopes: readonly Scope[],
+    surfaces: ReadonlyMap<string, ReadonlySet<string>>,
+  ): { docs: number; avgLength: number; df: Map<string, number> } {
     let docs = 0;
     let totalLength = 0;
+    const stems = [...surfaces.keys()];
     const df = new Map<string, number>(stems.map((s) => [s, 0]));
     for (const scope of scopes) {
       const stats = this.#current(connection, scope);
@@ -63,11 +72,12 @@ export class LexicalStatistics {
       for (const s of stems) {
         let n = stats.df.get(s);
         if (n === undefined) {
+          const words = [...(surfaces.get(s) ?? [s])].map((word) => `"${word.replaceAll('"', '""')}"`).join(' OR ');
           n =
             connection.get<{ n: number }>(
               `SELECT count(*) AS n FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid
                WHERE memories_fts MATCH ? AND m.scope = ?`,
-              `"${s.replaceAll('"', '""')}"`,
+              words,
               scope,
             )?.n ?? 0;
           stats.df.set(s, n);
@@ -104,12 +114,20 @@ export class LexicalStatistics {
 export function searchLexical(connection: SqliteConnection, statistics: LexicalStatistics, query: LexicalQuery): ChannelHit[] {
   const scopes = assertReadScopes(query.scopes);
   const limit = Math.floor(query.limit);
+  // BM25 counts our stems; FTS5 is handed the words they came from, since it stems them itself.
   const weights = new Map<string, number>();
+  const surfaces = new Map<string, Set<string>>();
   for (const { term, weight = 1 } of query.terms) {
     if (!(weight > 0)) continue;
-    for (const [s] of termCounts(term)) weights.set(s, Math.max(weights.get(s) ?? 0, weight));
+    for (const token of contentTerms(term)) {
+      const s = stem(token);
+      weights.set(s, Math.max(weights.get(s) ?? 0, weight));
+      const words = surfaces.get(s) ?? new Set<string>();
+      words.add(token.toLowerCase());
+      surfaces.set(s, words);
+    }
   }
-  const fts = buildFtsQuery([...weights.keys()].map((term) => ({ term })));
+  const fts = buildFtsQuery([...surfaces.values()].flatMap((words) => [...words].map((term) => ({ term }))));
   if (fts === null || !(limit > 0) || query.layers?.length === 0) return [];
   const visibility = visibilityClause(query, query.now, 'm');
   const layers = query.layers === undefined ? '' : ` AND ${inList('m.layer')}`;
@@ -126,7 +144,7 @@ export function searchLexical(connection: SqliteConnection, statistics: LexicalS
   );
   if (rows.length === 0) return [];
   const stems = [...weights.keys()];
-  const { docs, avgLength, df } = statistics.collect(connection, scopes, stems);
+  const { docs, avgLength, df } = statistics.collect(connection, scopes, surfaces);
   const k1 = query.bm25?.k1 ?? 1.2;
   const b = query.bm25?.b ?? 0.75;
   const idf = new Map(stems.map((s) => {

@@ -1,0 +1,34 @@
+/**
+ * Lexical search finds words whose stem Porter would stem again ("coffee" → "coffe" → "coff"): FTS5
+ * stems what it is given, so it must be handed the words, not our stems, or such words vanish.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempEngram } from '../helpers/temp.js';
+
+describe('SQLite lexical channel', () => {
+  let done: (() => Promise<void>) | undefined;
+  afterEach(async () => {
+    await done?.();
+    done = undefined;
+  });
+
+  it('finds words whose stems are not fixed points of the Porter stemmer, with scope-local document frequencies', async () => {
+    const { engram, cleanup } = await tempEngram();
+    done = cleanup;
+    await engram.remember([
+      { scope: 't/a', content: 'I drink coffee every morning' },
+      { scope: 't/a', content: 'Two coffees before the meeting' },
+      { scope: 't/a', content: 'The generous host poured wine' },
+      { scope: 't/a', content: 'Tea is nice' },
+    ]);
+    const { hits } = await engram.recall('coffee', { scopes: ['t/a'], weights: { semantic: 0 } });
+    expect(hits.map((h) => h.content)).toEqual(expect.arrayContaining(['I drink coffee every morning', 'Two coffees before the meeting']));
+    expect(hits).toHaveLength(2);
+    // 2 of 4 documents contain the stem: idf = ln(1 + (4 - 2 + 0.5) / (2 + 0.5)) = ln 2, not the idf of an unseen word.
+    const top = hits[0]?.why.channels.lexical?.score ?? 0;
+    expect(top).toBeGreaterThan(0);
+    expect(top).toBeLessThan(Math.log(2) * 2.3);
+    const rare = await engram.recall('generous', { scopes: ['t/a'], weights: { semantic: 0 } });
+    expect(rare.hits[0]?.why.channels.lexical?.score).toBeGreaterThan(top);
+  });
+});
