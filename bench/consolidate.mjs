@@ -6,8 +6,8 @@
 // objects, goal, outcome, salience, novelty, reward) recorded over 60 simulated days with the injected
 // clock, 2% of them read recently. Ingest uses the hash embedder by default (deterministic, fast; the
 // cycle's cost does not depend on embedding quality, only the reflection and compression re-embeds do).
-// Then runs `consolidate` once at day 61 on a copy and reports duration per phase, what each phase did,
-// and peak RSS (sampled every 20 ms, attributed to the phase running at the time).
+// Then runs one full `consolidate` cycle at day 61 on a copy and reports duration per phase, what each
+// phase did, and peak RSS (sampled every 20 ms, attributed to the phase running at the time).
 import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -122,17 +122,15 @@ const sample = () => {
 };
 const timer = setInterval(sample, 20);
 const config = resolveConsolidationConfig({});
-const PHASES = ['dedup', 'supersede', 'extract', 'ground', 'promote', 'reflect', 'decay', 'compress'];
 const started = performance.now();
-const phaseReports = [];
-for (const name of PHASES) {
-  // one phase per call, so RSS is attributed exactly; the cycle is the same as one full call
-  phase = name;
-  const report = await runConsolidation({ store: engram.store, embedder: engram.embedder, clock, config, hooks: { afterBatch: sample } }, { scope: SCOPE, phases: [name] });
-  sample();
-  phaseReports.push(report.phases[0]);
-  log(`${name}: ${report.phases[0].durationMs} ms — ${report.phases[0].note}`);
-}
+// One full cycle, as `engram consolidate` runs it; the batch hook tells which phase is running, so RSS
+// samples are attributed to it (samples before a phase's first batch count for the previous phase).
+const report = await runConsolidation(
+  { store: engram.store, embedder: engram.embedder, clock, config, hooks: { afterBatch: (name) => { if (name !== phase) { log(`${name} …`); phase = name; } sample(); } } },
+  { scope: SCOPE },
+);
+const phaseReports = report.phases;
+for (const p of phaseReports) log(`${p.name}: ${p.durationMs} ms — ${p.note}`);
 const totalMs = Math.round(performance.now() - started);
 clearInterval(timer);
 const stats = await engram.stats({ scopes: [SCOPE] });

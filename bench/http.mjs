@@ -32,6 +32,8 @@ const { values: args } = parseArgs({
     backends: { type: 'string', default: 'sqlite,postgres' },
     queries: { type: 'string', default: '500' },
     k: { type: 'string', default: '10' },
+    // build (or check) the cached corpora and stop
+    'build-only': { type: 'boolean', default: false },
   },
 });
 
@@ -42,6 +44,7 @@ async function main() {
   const queries = makeQueries({ seed: QUERY_SEED, count: Number(args.queries), corpusSeed: CORPUS_SEED, corpusSize: size }).map((q) => q.text);
   const cases = [];
   const skipped = [];
+  const baselines = [];
   for (const backend of args.backends.split(',')) {
     const db = backend === 'sqlite' ? (await ensureCorpus({ size, vectorSource: 'static' })).path : await ensurePostgresCorpus(size);
     if (db === null) {
@@ -49,9 +52,16 @@ async function main() {
       log(`skipping ${backend}: ${skipped.at(-1).reason}`);
       continue;
     }
+    if (args['build-only']) {
+      log(`${backend}: corpus ready (${db.replace(/\/\/[^@/]*@/, '//***@')})`);
+      continue;
+    }
+    const library = await libraryBaseline(db, queries);
     const server = await startServer(db);
     try {
       await warmUp(server.url, queries);
+      const health = await loadHealth(server.url);
+      baselines.push({ backend, library, health });
       for (const c of connections) {
         log(`${backend}: ${size} memories, ${c} connection(s), ${args.duration} s`);
         cases.push({ backend, size, connections: c, ...(await load(server.url, queries, c)) });
@@ -60,7 +70,7 @@ async function main() {
       await server.stop();
     }
   }
-  report({ size, cases, skipped });
+  if (!args['build-only']) report({ size, cases, skipped, baselines });
 }
 
 /** `engram serve` on a free loopback port; resolves once it prints where it listens. */
@@ -93,19 +103,48 @@ function startServer(db) {
   });
 }
 
+/** The same recalls in-process through the library (no HTTP), sequentially: what HTTP adds is the difference. */
+async function libraryBaseline(db, queries) {
+  const { Engram } = await import(join(REPO_DIR, 'dist/index.js'));
+  const engram = await Engram.open({ path: db, embedder: 'static' });
+  try {
+    const times = [];
+    const began = performance.now();
+    // 10 warm-up + 50 measured, or fewer on a slow backend (at most ~60 s, at least 5 measured)
+    for (let i = 0; i < 60 && (since(began) < 60_000 || times.length < 5); i++) {
+      const start = performance.now();
+      await engram.recall(queries[(i * 7) % queries.length], { scopes: [MAIN_SCOPE], k: Number(args.k), trackAccess: false });
+      if (i >= 10 || (i >= 2 && since(began) > 20_000)) times.push(since(start));
+    }
+    times.sort((a, b) => a - b);
+    const at = (p) => Math.round(times[Math.min(times.length - 1, Math.floor(p * times.length))] * 10) / 10;
+    log(`library recall (in-process, ${times.length} queries): p50 ${at(0.5)} ms, p99 ${at(0.99)} ms`);
+    return { queries: times.length, p50: at(0.5), p99: at(0.99) };
+  } finally {
+    await engram.close();
+  }
+}
+
+/** `GET /health` under load: the ceiling the HTTP stack itself allows on this machine. */
+async function loadHealth(url) {
+  const result = await autocannon({ url: `${url}/health`, connections: 8, duration: 5 });
+  log(`GET /health: ${Math.round(result.requests.average)} requests/s, p50 ${result.latency.p50} ms`);
+  return { requestsPerSecond: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99 };
+}
+
 function recallBody(query) {
   return JSON.stringify({ scopes: [MAIN_SCOPE], query, k: Number(args.k), trackAccess: false });
 }
 
 async function warmUp(url, queries) {
   const start = performance.now();
-  for (let i = 0; i < 20; i++) {
+  for (let i = 0; i < 20 && since(start) < 30_000; i++) {
     const response = await fetch(`${url}/v1/recall`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: recallBody(queries[i % queries.length]) });
     if (response.status !== 200) throw new Error(`warm-up recall answered ${response.status}: ${await response.text()}`);
     const { hits } = await response.json();
     if (!Array.isArray(hits) || hits.length === 0) throw new Error('warm-up recall returned no hits: is the corpus empty?');
   }
-  log(`warm-up: 20 recalls in ${fmt(since(start), 0)} ms`);
+  log(`warm-up: recalls for ${fmt(since(start), 0)} ms`);
 }
 
 async function load(url, queries, connections) {
@@ -114,6 +153,8 @@ async function load(url, queries, connections) {
     url,
     connections,
     duration: Number(args.duration),
+    // a slow answer is latency, not an error
+    timeout: 120,
     requests: [
       {
         method: 'POST',
@@ -198,7 +239,7 @@ function redact(url) {
   return url.replace(/\/\/[^@/]*@/, '//***@');
 }
 
-function report({ size, cases, skipped }) {
+function report({ size, cases, skipped, baselines }) {
   const columns = [
     ['backend', 'backend'],
     ['memories', 'size', 0],
@@ -214,6 +255,9 @@ function report({ size, cases, skipped }) {
   const flat = cases.map((c) => ({ ...c, ...c.latencyMs }));
   printTable(`POST /v1/recall over loopback (k=${args.k}, ${args.duration} s per row, autocannon)`, columns, flat);
   const rows = flat.map((c) => columns.map(([, key, digits]) => fmt(c[key], digits ?? 1)));
+  for (const b of baselines) {
+    process.stdout.write(`${b.backend}: library recall in-process p50 ${b.library.p50} ms / p99 ${b.library.p99} ms; GET /health ${b.health.requestsPerSecond} requests/s (8 connections)\n`);
+  }
   for (const s of skipped) process.stdout.write(`skipped ${s.backend}: ${s.reason}\n`);
   const env = environment();
   const path = writeResult('http', {
@@ -223,6 +267,7 @@ function report({ size, cases, skipped }) {
     embedder: 'static (distilled table of the default USE model) for corpus vectors and queries',
     trackAccess: false,
     cases,
+    baselines,
     skipped,
   });
   const md = [
@@ -236,6 +281,12 @@ function report({ size, cases, skipped }) {
     `| ${columns.map(([header]) => header).join(' | ')} |`,
     `|${columns.map(() => '---').join('|')}|`,
     ...rows.map((r) => `| ${r.join(' | ')} |`),
+    '',
+    'Baselines (same corpus): the same recall in-process through the library, sequential (what HTTP adds is the difference), and `GET /health` with 8 connections (the HTTP stack alone).',
+    '',
+    '| backend | library recall p50 ms | library recall p99 ms | GET /health requests/s |',
+    '|---|---|---|---|',
+    ...baselines.map((b) => `| ${b.backend} | ${b.library.p50} | ${b.library.p99} | ${b.health.requestsPerSecond} |`),
     '',
     ...skipped.map((s) => `Skipped ${s.backend}: ${s.reason}.`),
   ].join('\n');

@@ -50,3 +50,13 @@ export type { LlmCompleteOptions } from './core/ports/llm.js';
 export { consoleLogger, noopLogger, type Logger } from './core/ports/logger.js';
 export { OpenAiCompatibleLlm, type OpenAiCompatibleLlmConfig } from './llm/index.js';
 export type { LlmEndpointOptions } from './engram.js';
+// Layers, relations, activation, background jobs and Markdown (issue #5).
+export { BUILT_IN_RELATIONS, normalizeRelationName, type RelationType } from './core/relations.js';
+export { statisticalMetricSchema, verbalForm, type StatisticalMetric } from './core/layers/statistical.js';
+export { normalizeTokens } from './core/text/index.js';
+export type { RelateInput, RelateResult, RegisterRelationInput, RecordEdge } from './core/graph/relations-api.js';
+export type { ActivateOptions, ActivationView, ActivatedView } from './core/graph/activate.js';
+export type { ActivationStep } from './core/graph/activation.js';
+export type { DrainOptions, DrainReport } from './core/concepts/index.js';
+export type { MarkdownFiles, MarkdownImportReport } from './core/markdown/index.js';
+export type { JobBacklog, JobCounts, ConceptRef, StateEntry } from './core/ports/store.js';

@@ -55,7 +55,7 @@ export interface EngramOptions {
    * Run background work (concept extraction) in this process while the engine is open (issue #5).
    * Default false: one-shot callers drain with `processJobs()`; long-running servers pass true.
    */
-  background?: boolean | { idleMs?: number };
+  background?: boolean | { idleMs?: number; duty?: number };
 }
 
 /** Options for reads by id. */
@@ -121,6 +121,7 @@ export class EngramCore {
     const deferImportance = this.assist.enabled('importance');
     const results = await rememberAll(this.#deps(), parsed, { deferImportance });
     this.#followUps.schedule(parsed, results, deferImportance);
+    for (const item of parsed) if (item.layer === 'procedural' || item.layer === 'semantic') this.#contextCache.invalidate(item.scope);
     this.#worker?.notify();
     return Array.isArray(input) ? results : (results[0] as RememberResult);
   }
@@ -148,6 +149,7 @@ export class EngramCore {
     this.#assertOpen();
     const scope = assertScope(options?.scope);
     const changes = parseInput(updateInputSchema, patch, 'update');
+    this.#contextCache.invalidate(scope);
     const embedding = changes.content !== undefined ? (await this.embedder.embed([changes.content]))[0] : undefined;
     const now = this.clock.now();
     return this.store.transaction(async (tx) => {
@@ -186,6 +188,7 @@ export class EngramCore {
   async unsupersede(id: string, options: ScopedWriteOptions): Promise<MemoryView> {
     this.#assertOpen();
     const scope = assertScope(options?.scope);
+    this.#contextCache.invalidate(scope);
     const now = this.clock.now();
     return this.store.transaction(async (tx) => {
       const [record] = await tx.getMemories([String(id)], [scope]);
@@ -289,7 +292,7 @@ export class EngramCore {
   }
 
   /** Starts the background worker in this process (idempotent); `close()` stops it. */
-  startBackground(options: { idleMs?: number } = {}): void {
+  startBackground(options: { idleMs?: number; duty?: number } = {}): void {
     this.#assertOpen();
     this.#worker ??= new BackgroundWorker(this.#deps(), options);
     this.#worker.start();
@@ -341,14 +344,16 @@ export class EngramCore {
     return predictOutcomes({ store: this.store, now: this.clock.now() }, parsed);
   }
   /**
-   * Builds one throw-away context without a deadline, so a fresh process has loaded what the first
-   * build needs (prepared statements, the vector index, text analysers) before a budgeted call.
+   * Builds one throw-away context without a deadline (for `message` and `percept` when given, so the
+   * same code paths are warm), so a fresh process has loaded what a build needs (prepared statements,
+   * the vector index, text analysers) before a budgeted call.
    * Records no access. The CLI calls it before `context`; servers can call it at start.
    */
-  async warmContext(options: ScopedReadOptions): Promise<void> {
+  async warmContext(options: ScopedReadOptions & { message?: string; percept?: ContextInput['percept'] }): Promise<void> {
     this.#assertOpen();
     const scopes = assertReadScopes(options?.scopes);
-    const parsed = parseInput(contextInputSchema, { scopes, message: 'warm up the context builder', percept: { objects: ['warm_up'], goal: 'warm_up' }, budgetMs: 60_000 }, 'context');
+    const probe = { message: options.message ?? 'warm up the context builder', percept: options.percept ?? { objects: ['warm_up'], goal: 'warm_up' } };
+    const parsed = parseInput(contextInputSchema, { scopes, ...probe, budgetMs: 60_000 }, 'context');
     await buildContext({ ...this.#deps(), cache: this.#contextCache, trackAccess: false }, parsed);
   }
   // --- LLM (issue #7, src/core/llm/): optional; every use falls back to the deterministic path ---
@@ -386,7 +391,15 @@ export class EngramCore {
 
   #consolidationDeps() {
     this.#consolidationConfig ??= resolveConsolidationConfig(this.#consolidationOverrides);
-    return { store: this.store, embedder: this.embedder, clock: this.clock, config: this.#consolidationConfig, llm: this.assist.enabled('reflection') ? this.#llm : null };
+    return {
+      store: this.store,
+      embedder: this.embedder,
+      clock: this.clock,
+      config: this.#consolidationConfig,
+      llm: null,
+      // the LLM assist honours llmUses.reflection and answers null to fall back to extractive
+      ...(this.assist.enabled('reflection') ? { reflect: (input: Parameters<LlmAssist['reflect']>[0]) => this.assist.reflect(input) } : {}),
+    };
   }
   #consolidationConfig: ConsolidationConfig | undefined;
   // --- end consolidation ---
@@ -417,6 +430,7 @@ export class EngramCore {
   async #setStatus(id: string, options: ScopedWriteOptions, status: 'deleted' | 'active'): Promise<MemoryView> {
     this.#assertOpen();
     const scope = assertScope(options?.scope);
+    this.#contextCache.invalidate(scope);
     const now = this.clock.now();
     const view = await this.store.transaction(async (tx) => {
       const [record] = await tx.getMemories([String(id)], [scope]);

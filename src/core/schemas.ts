@@ -12,10 +12,13 @@ import { statisticalMetricSchema } from './layers/statistical.js';
 /** Longest accepted `content` (characters). Longer texts are rejected; long-but-valid ones are chunked. */
 export const MAX_CONTENT_CHARS = 200_000;
 
-export const scopeSchema = z.string().superRefine((value, ctx) => {
-  const problem = scopeProblem(value);
-  if (problem !== null) ctx.addIssue({ code: 'custom', message: `invalid scope "${value.slice(0, 80)}": ${problem}` });
-});
+export const scopeSchema = z
+  .string()
+  .superRefine((value, ctx) => {
+    const problem = scopeProblem(value);
+    if (problem !== null) ctx.addIssue({ code: 'custom', message: `invalid scope "${value.slice(0, 80)}": ${problem}` });
+  })
+  .describe('A scope path whose first segment is the tenant, e.g. "acme/users/alice"; segments match [A-Za-z0-9_-][A-Za-z0-9_.-]*');
 
 /** A point in time: ISO 8601 string or epoch milliseconds; parsed to epoch ms. */
 export const instantSchema = z.union([z.string(), z.number()]).transform((value, ctx) => {

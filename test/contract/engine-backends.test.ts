@@ -2,14 +2,18 @@
  * The engine contract (engine.contract.ts) on every backend: a SQLite file, PGlite with pgvector, and
  * the PostgreSQL server when `ENGRAM_TEST_PG_URL` is set (else skipped, saying so).
  */
-import { afterAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { HashEmbedder } from '../../src/embeddings/hash/index.js';
 import { Engram } from '../../src/index.js';
 import { openPgliteStore, openPostgresStore } from '../../src/storage/postgres/index.js';
-import { closeSharedPglite, dropPgSchema, pgTestUrl, PG_SKIP_REASON, sharedPglite, uniqueSchema, withSchema } from '../helpers/postgres.js';
+import { closeSharedPglite, dropPgSchema, pgExec, pgTestUrl, PG_SKIP_REASON, resetEngramSchema, sharedPglite, uniqueSchema, withSchema } from '../helpers/postgres.js';
 import { tempEngram } from '../helpers/temp.js';
 import { runEngineContract } from './engine.contract.js';
 
+// starting PGlite (WASM) takes seconds; do it once, before the first test's clock starts
+beforeAll(async () => {
+  await sharedPglite();
+}, 120_000);
 afterAll(closeSharedPglite);
 
 runEngineContract({
@@ -20,19 +24,21 @@ runEngineContract({
   },
 });
 
+/** One schema per backend run, emptied after each test (no DDL per test). */
+const pgliteSchema = uniqueSchema('e');
+afterAll(async () => (await sharedPglite()).query(`DROP SCHEMA IF EXISTS "${pgliteSchema}" CASCADE`));
 runEngineContract({
   name: 'PGlite + pgvector',
   async open(clock) {
     const pglite = await sharedPglite();
-    const schema = uniqueSchema('e');
     const embedder = new HashEmbedder();
-    const store = await openPgliteStore({ pglite, schema, embedding: { name: embedder.name, dimension: embedder.dimension } });
+    const store = await openPgliteStore({ pglite, schema: pgliteSchema, embedding: { name: embedder.name, dimension: embedder.dimension } });
     const engram = new Engram({ store, embedder, clock });
     return {
       engram,
       cleanup: async () => {
         await engram.close();
-        await pglite.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await resetEngramSchema((sql) => pglite.query(sql), pgliteSchema);
       },
     };
   },
@@ -40,10 +46,11 @@ runEngineContract({
 
 const url = pgTestUrl();
 if (url !== undefined) {
+  const schema = uniqueSchema('e');
+  afterAll(() => dropPgSchema(url, schema));
   runEngineContract({
     name: 'PostgreSQL server',
     async open(clock) {
-      const schema = uniqueSchema('e');
       const embedder = new HashEmbedder();
       const store = await openPostgresStore({ url: withSchema(url, schema), embedding: { name: embedder.name, dimension: embedder.dimension }, poolSize: 4 });
       const engram = new Engram({ store, embedder, clock });
@@ -51,7 +58,7 @@ if (url !== undefined) {
         engram,
         cleanup: async () => {
           await engram.close();
-          await dropPgSchema(url, schema);
+          await resetEngramSchema((sql) => pgExec(url, sql), schema);
         },
       };
     },

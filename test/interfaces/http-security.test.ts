@@ -140,6 +140,16 @@ describe('HTTP API security', () => {
     expect((await engram.get(id, { scopes: ['acme/b'] })).status).toBe('active');
   });
 
+  it('relation types proposed by another tenant do not reveal who proposed them', async () => {
+    const registered = await request('/v1/relations/types', { body: JSON.stringify({ name: 'SUPPLIES', symmetric: false }), key: globexKey });
+    expect(registered.status).toBe(200);
+    expect(((await registered.json()) as { proposedBy: string }).proposedBy).toBe('tenant:globex');
+    const seenByAcme = (await (await request('/v1/relations/types', { method: 'GET', key: acmeKey })).json()) as { types: { name: string; proposedBy: string | null }[] };
+    expect(seenByAcme.types.find((t) => t.name === 'SUPPLIES')).toMatchObject({ proposedBy: null });
+    const seenByGlobex = (await (await request('/v1/relations/types', { method: 'GET', key: globexKey })).json()) as { types: { name: string; proposedBy: string | null }[] };
+    expect(seenByGlobex.types.find((t) => t.name === 'SUPPLIES')).toMatchObject({ proposedBy: 'tenant:globex' });
+  });
+
   it('oversized body → 413 with and without Content-Length, nothing written', async () => {
     const before = await totalWritten();
     const big = memory('acme/a', 'x'.repeat(LIMIT));

@@ -135,6 +135,13 @@ describe.skipIf(!binBuilt)('engram serve: MCP over Streamable HTTP', () => {
     expect(anonymous.headers.get('www-authenticate')).toMatch(/Bearer/);
     expect((await post({ authorization: `Bearer ${other.key}` })).status).toBe(403);
 
+    const hookBody = JSON.stringify({ scopes: [SCOPE], prompt: 'grip force' });
+    const hookPost = (headers: Record<string, string>) => fetch(`${server.url}/hooks/prompt-context`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: hookBody });
+    expect((await hookPost({})).status).toBe(401);
+    const hooked = await hookPost({ authorization: `Bearer ${created.key}` });
+    expect(hooked.status).toBe(200);
+    expect(((await hooked.json()) as { text: string }).text).toContain('grip force');
+
     const client = new Client({ name: 'e2e-key', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${created.key}` } } }));
     try {

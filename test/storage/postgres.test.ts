@@ -3,13 +3,17 @@
  * without pgvector (the exact `real[]` fallback), and on the machine's PostgreSQL server when
  * `ENGRAM_TEST_PG_URL` is set; then what only PostgreSQL has.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isEngramError } from '../../src/core/errors.js';
 import { openPgliteStore, openPostgresStore, type PostgresStore, type PostgresStoreOptions } from '../../src/storage/postgres/index.js';
 import { CONTRACT_DIMENSION, expectCode, runStoreContract, type StoreFixture } from '../contract/store.contract.js';
-import { makeRecord, withVectors } from '../contract/store-fixtures.js';
-import { closeSharedPglite, dropPgSchema, pgTestUrl, PG_SKIP_REASON, sharedPglite, uniqueSchema, withSchema } from '../helpers/postgres.js';
+import { makeRecord, T0, vectorOf, withVectors } from '../contract/store-fixtures.js';
+import { closeSharedPglite, dropPgSchema, pgExec, pgTestUrl, PG_SKIP_REASON, resetEngramSchema, sharedPglite, uniqueSchema, withSchema } from '../helpers/postgres.js';
 
+// starting PGlite (WASM) takes seconds; do it once, before the first test's clock starts
+beforeAll(async () => {
+  await sharedPglite();
+}, 120_000);
 afterAll(closeSharedPglite);
 
 const EMBEDDER = { name: 'contract-test:8', dimension: CONTRACT_DIMENSION };
@@ -20,10 +24,15 @@ const PGLITE_SKIPS = {
     'PGlite is one session, so a read outside an open transaction waits for it (a server runs it on another pooled session; covered by the PostgreSQL server run)',
 };
 
+/**
+ * One schema per contract run, emptied after each test (creating a schema per test costs seconds of DDL).
+ * The first test of a run opens a new schema, so every run starts fresh.
+ */
 function pgliteFixture(extra: Partial<PostgresStoreOptions> = {}) {
+  const schema = uniqueSchema('c');
+  afterAll(async () => (await sharedPglite()).query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
   return async (embedding: { name: string; dimension: number }): Promise<StoreFixture> => {
     const pglite = await sharedPglite();
-    const schema = uniqueSchema('c');
     const open = () => openPgliteStore({ pglite, schema, embedding, accessFlushMs: 20, ...extra });
     const fixture: StoreFixture = {
       store: await open(),
@@ -34,22 +43,63 @@ function pgliteFixture(extra: Partial<PostgresStoreOptions> = {}) {
       },
       async destroy() {
         await fixture.store.close();
-        await pglite.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await resetEngramSchema((sql) => pglite.query(sql), schema);
       },
     };
     return fixture;
   };
 }
 
+/**
+ * The variants differ from the main PGlite run only in how vectors are stored and searched, so they run
+ * the tests that touch vectors and skip the rest (run above on the same SQL) to keep the suite fast.
+ */
+const NOT_ABOUT_VECTORS = [
+  'getMemories follows the order of ids and skips missing and out-of-scope ones',
+  'every read requires at least one valid scope',
+  'lexical search ranks by BM25, best first, with positive scores',
+  'lexical search stems words',
+  'lexical search covers tags and entities',
+  'lexical search never fails on hostile input',
+  'lexical term weights change the ranking',
+  'transactions in one process do not interleave',
+  'duplicate ids and source keys are conflicts, and a failed write changes nothing',
+  'findBySourceKey maps known keys of that scope to ids',
+  'findClaims returns active claims by subject and layer, newest first',
+  'edges: inserted, found from either end, filtered by type, same scope only',
+  'stats count by layer and status within the given scopes',
+  'listMemories paginates by id with layer and status filters',
+  'recordAccess is eventually visible and survives close and reopen',
+  'metadata values roundtrip',
+  'close is idempotent and later calls fail',
+  'relation registry: built-ins are present with their direction',
+  'relation registry: run-time types persist, are idempotent, and refuse a direction change',
+  'concept refs: insertion order, no duplicates, FIFO eviction past the cap',
+  'concept refs: the default cap is 200 per layer, layers are separate sets',
+  'concept refs: same scope only, scoped reads, move and remove',
+  'findConcepts matches names case-insensitively within scopes, layers and statuses',
+  'updateEdge changes weight and metadata within its scope',
+  'state documents: set, replace, list by literal prefix, delete, per scope',
+  'job queue: enqueue in a transaction, dedupe, claim oldest first with a lease, complete',
+  'job queue: expired leases are re-claimable, failures retry then give up',
+  'job queue survives reopen',
+  'job locks: one holder at a time, renewable, expiring',
+];
+const vectorsOnly = (variant: string) => ({
+  ...PGLITE_SKIPS,
+  ...Object.fromEntries(NOT_ABOUT_VECTORS.map((name) => [name, `not about vectors: same SQL as the main PGlite run, only ${variant} differs`])),
+});
+
 runStoreContract({ name: 'PGlite + pgvector (HNSW above 20k, exact below)', createStore: pgliteFixture(), skip: PGLITE_SKIPS });
-runStoreContract({ name: 'PGlite + pgvector, every search through HNSW', createStore: pgliteFixture({ annThreshold: 0 }), skip: PGLITE_SKIPS });
-runStoreContract({ name: 'PGlite without pgvector (exact real[] search)', createStore: pgliteFixture({ vectors: 'exact' }), skip: PGLITE_SKIPS });
+runStoreContract({ name: 'PGlite + pgvector, every search through HNSW', createStore: pgliteFixture({ annThreshold: 0 }), skip: vectorsOnly('HNSW search') });
+runStoreContract({ name: 'PGlite without pgvector (exact search, real[])', createStore: pgliteFixture({ vectors: 'exact' }), skip: vectorsOnly('the real[] storage') });
 
 const url = pgTestUrl();
 
 function serverFixture(base: string) {
+  const schema = uniqueSchema('c');
+  afterAll(() => dropPgSchema(base, schema));
   return async (embedding: { name: string; dimension: number }): Promise<StoreFixture> => {
-    const schema = uniqueSchema('c');
     const open = () => openPostgresStore({ url: withSchema(base, schema), embedding, poolSize: 4, accessFlushMs: 20 });
     const fixture: StoreFixture = {
       store: await open(),
@@ -60,7 +110,7 @@ function serverFixture(base: string) {
       },
       async destroy() {
         await fixture.store.close();
-        await dropPgSchema(base, schema);
+        await resetEngramSchema((sql) => pgExec(base, sql), schema);
       },
     };
     return fixture;
@@ -106,6 +156,7 @@ describe('PostgreSQL store specifics (PGlite)', () => {
     expect(await reopened.withDriver(async (db, tables) => (await db.query(`SELECT version FROM ${tables.migrations} ORDER BY version`)).rows)).toEqual([
       { version: 1 },
       { version: 2 },
+      { version: 3 },
     ]);
     await reopened.close();
   });
@@ -115,6 +166,33 @@ describe('PostgreSQL store specifics (PGlite)', () => {
     const error = await openPgliteStore({ pglite, schema: 'Bad-Name"; drop', embedding: EMBEDDER }).catch((e: unknown) => e);
     expect(isEngramError(error) && error.code).toBe('INVALID_INPUT');
     expect(String((error as Error).message)).toMatch(/lower-case identifier/);
+  });
+
+  it('without pgvector, the exact-search cache of each process follows other writers (vector_log)', async () => {
+    const { store: a, schema } = await open({ vectors: 'exact' });
+    const pglite = await sharedPglite();
+    const b = await openPgliteStore({ pglite, schema, embedding: EMBEDDER });
+    const search = async (store: PostgresStore, v: Float32Array) =>
+      (await store.vectorSearch({ scopes: ['acme/a'], now: T0 + 1, limit: 1, vector: v })).map((h) => h.id);
+    const [x, y] = [makeRecord({ recordedAt: T0, validFrom: T0 }), makeRecord({ recordedAt: T0, validFrom: T0 })];
+    await a.transaction((tx) => tx.insertMemories(withVectors(CONTRACT_DIMENSION, [x!], [vectorOf(CONTRACT_DIMENSION, 1)])));
+    expect(await search(b, vectorOf(CONTRACT_DIMENSION, 1))).toEqual([x!.id]);
+    await a.transaction((tx) => tx.insertMemories(withVectors(CONTRACT_DIMENSION, [y!], [vectorOf(CONTRACT_DIMENSION, 0, 1)])));
+    expect(await search(b, vectorOf(CONTRACT_DIMENSION, 0, 1))).toEqual([y!.id]);
+    await a.transaction((tx) => tx.updateEmbedding(x!.id, 'acme/a', vectorOf(CONTRACT_DIMENSION, 0, 0, 1)));
+    expect(await search(b, vectorOf(CONTRACT_DIMENSION, 0, 0, 1))).toEqual([x!.id]);
+    // a rolled-back embedding change is not served from the writer's own cache either
+    await expect(
+      a.transaction(async (tx) => {
+        await tx.updateEmbedding(y!.id, 'acme/a', vectorOf(CONTRACT_DIMENSION, 0, 0, 0, 1));
+        expect(await tx.vectorSearch({ scopes: ['acme/a'], now: T0 + 1, limit: 1, vector: vectorOf(CONTRACT_DIMENSION, 0, 0, 0, 1) })).toHaveLength(1);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    const [hit] = await a.vectorSearch({ scopes: ['acme/a'], now: T0 + 1, limit: 1, vector: vectorOf(CONTRACT_DIMENSION, 0, 1) });
+    expect(hit).toMatchObject({ id: y!.id, score: expect.closeTo(1, 5) });
+    await a.close();
+    await b.close();
   });
 
   it('concurrent claimers never get the same job', async () => {

@@ -10,6 +10,8 @@ import { extractConcepts, type ConceptDeps } from './extract.js';
 
 /** The job kind `remember` enqueues; payload `{ ids: string[] }` (records of the job's scope). */
 export const CONCEPT_JOB_KIND = 'extract-concepts';
+/** At most this many records per job. */
+export const CONCEPT_JOB_SIZE = 16;
 
 export interface DrainOptions {
   /** Stop after this many jobs (default: until the queue is empty). */
@@ -119,12 +121,22 @@ export class BackgroundWorker {
   #running = false;
   #loop: Promise<void> | undefined;
   #wake: (() => void) | undefined;
+  /** Waiting for work (a notify ends it) rather than pausing between batches (only stop ends that). */
+  #idling = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #lastError: unknown;
 
-  constructor(deps: ConceptDeps, options: { idleMs?: number } = {}) {
+  readonly #duty: number;
+
+  /**
+   * `idleMs`: how often an idle worker looks for work (it is also woken by `notify`). `duty`: the share
+   * of wall time the worker may spend working while there is a backlog (default 0.5): after a batch
+   * that took t ms it pauses t·(1−duty)/duty ms, so writers always find the store free most of the time.
+   */
+  constructor(deps: ConceptDeps, options: { idleMs?: number; duty?: number } = {}) {
     this.#deps = deps;
     this.#idleMs = options.idleMs ?? 1_000;
+    this.#duty = Math.min(1, Math.max(0.05, options.duty ?? 0.5));
   }
 
   get running(): boolean {
@@ -144,7 +156,7 @@ export class BackgroundWorker {
 
   /** New work was queued: skip the idle wait. */
   notify(): void {
-    this.#wake?.();
+    if (this.#idling) this.#wake?.();
   }
 
   /** Stops after the batch in flight; resolves when the loop has ended. */
@@ -158,19 +170,23 @@ export class BackgroundWorker {
   async #run(): Promise<void> {
     while (this.#running) {
       let did = 0;
+      const started = Date.now();
       try {
-        did = (await drainConceptJobs(this.#deps, { owner: this.#owner, limit: 16, batch: 8 })).jobs;
+        did = (await drainConceptJobs(this.#deps, { owner: this.#owner, limit: 1, batch: 1 })).jobs;
         this.#lastError = undefined;
       } catch (error) {
         this.#lastError = error;
       }
       if (!this.#running) break;
-      if (did > 0) await pause(1);
-      else await this.#idle();
+      this.#idling = did === 0;
+      if (did > 0) await this.#idle(Math.max(1, ((Date.now() - started) * (1 - this.#duty)) / this.#duty));
+      else await this.#idle(this.#idleMs);
+      this.#idling = false;
     }
   }
 
-  #idle(): Promise<void> {
+  /** Waits `ms`, or less when notified or stopped (so `stop()` never waits on an unref'd timer). */
+  #idle(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const done = (): void => {
         if (this.#timer !== undefined) clearTimeout(this.#timer);
@@ -179,15 +195,8 @@ export class BackgroundWorker {
         resolve();
       };
       this.#wake = done;
-      this.#timer = setTimeout(done, this.#idleMs);
+      this.#timer = setTimeout(done, ms);
       (this.#timer as { unref?: () => void }).unref?.();
     });
   }
-}
-
-function pause(ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    (timer as { unref?: () => void }).unref?.();
-  });
 }

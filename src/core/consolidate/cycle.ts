@@ -83,6 +83,7 @@ export async function runConsolidation(deps: ConsolidationDeps, input: Consolida
           done: [],
         };
     if (!resumable) await store.transaction((tx) => tx.setState(input.scope, RUN_KEY, run, run.now));
+    const shared = new Map<string, unknown>();
     for (const name of run.phases) {
       if (run.done.some((p) => p.name === name)) continue;
       const resumeHere = run.current?.name === name ? run.current : undefined;
@@ -98,6 +99,7 @@ export async function runConsolidation(deps: ConsolidationDeps, input: Consolida
         explicit: input.phases !== undefined && input.phases.includes(name),
         lastRunAt: run.lastRunAt,
         counters,
+        shared,
         cursor: resumeHere?.cursor,
         batch: async (work, cursor) => {
           const snapshot = structuredClone(counters);

@@ -28,6 +28,11 @@ export interface ConsolidationDeps {
   clock: Clock;
   config: ConsolidationConfig;
   llm?: Llm | null;
+  /**
+   * Writes insights with the LLM (the engine passes its `assist.reflect`); null or a rejection falls
+   * back to the extractive path for that cluster.
+   */
+  reflect?: (input: { scope: Scope; level: 1 | 2 | 3; records: readonly { id: string; content: string; importance: number | null }[]; maxInsights?: number }) => Promise<readonly { content: string; derivedFrom: string[] }[] | null>;
   extractConcepts?: ConceptExtractionRunner;
   hooks?: ConsolidationHooks;
 }
@@ -46,6 +51,8 @@ export interface PhaseContext {
   counters: PhaseCounters;
   /** The phase's resume cursor (undefined on a fresh start). */
   cursor: unknown;
+  /** Scratch space shared by the phases of one run (e.g. claim decisions computed once for dedup and supersede). */
+  shared: Map<string, unknown>;
   /** Commits `work` and the new cursor atomically, renews the lock and calls the hook. */
   batch(work: (tx: StoreTransaction) => Promise<void>, cursor: unknown): Promise<void>;
 }

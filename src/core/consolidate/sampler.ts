@@ -14,7 +14,7 @@ export interface SampleSizes {
   lowSalience: number;
 }
 
-export const DEFAULT_SAMPLE_SIZES: Readonly<SampleSizes> = Object.freeze({ recent: 200, randomOld: 200, lowSalience: 100 });
+export const DEFAULT_SAMPLE_SIZES: Readonly<SampleSizes> = Object.freeze({ recent: 100, randomOld: 100, lowSalience: 50 });
 
 /** What the sampler needs of a record. */
 export interface Sampleable {

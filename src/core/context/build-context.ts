@@ -14,38 +14,60 @@ import type { Scope } from '../scope.js';
 import { cuesOf, matchConcepts, type MatchedConcept } from './concept-lookup.js';
 import { groundConcepts, minimalConcept, readConceptRelations, verbalGrounding } from './concepts.js';
 import { Deadline, wallStopwatch, type Stopwatch } from './deadline.js';
-import { episodesFromHits, knowledgeFromHits, mergeKnowledge, readProfile, readRules, KNOWLEDGE_LIMIT, type ActivateFn } from './parts.js';
+import { ReadTimings, storeWithDeadline } from './deadline-store.js';
+import { episodesFromHits, knowledgeFromHits, mergeKnowledge, readProfileFacts, rankProfile, readRules, KNOWLEDGE_LIMIT, type ActivateFn } from './parts.js';
 import { predictFromConcepts } from './predict.js';
 import { approximateTokens, renderMarkdown, trimToTokens } from './render.js';
 import type { ParsedContextInput } from './schemas.js';
-import type { ConceptEntry, ContextLevel, ContextPart, ProfileEntry, RuleEntry, StructuredContext } from './types.js';
+import type { ProfileFact } from './parts.js';
+import type { ConceptEntry, ContextLevel, ContextPart, RuleEntry, StructuredContext } from './types.js';
 
 /** Time kept back from the budget for trimming and rendering. */
 const RENDER_RESERVE_MS = 2;
 /** Predictions shown in a context. */
 const PREDICTIONS_IN_CONTEXT = 3;
+/** Past episodes read for the predictions of a context (the best-matching first). */
+const CONTEXT_PREDICTION_EPISODES = 300;
+
+/** Rules and profile read less than this long ago are used as they are (writes through the engine invalidate them at once). */
+export const RULES_FRESH_MS = 2_000;
+
+interface Cached<T> {
+  items: T[];
+  /** Stopwatch time of the read. */
+  at: number;
+}
 
 /**
- * What the builder remembers between calls on one engine: the last rules and profile read per scope
- * set (served as `cached` when a fresh read is late) and how long grounding took (so it is not started
+ * What the builder remembers between calls on one engine: the rules and profile last read per scope
+ * set — used as they are for RULES_FRESH_MS (other processes' writes show within that), served as
+ * `cached` when older and a fresh read is late — and how long grounding took (so it is not started
  * when it cannot finish).
  */
 export class ContextCache {
-  readonly #rules = new Map<string, RuleEntry[]>();
-  readonly #profile = new Map<string, ProfileEntry[]>();
+  readonly #rules = new Map<string, Cached<RuleEntry>>();
+  readonly #profile = new Map<string, Cached<ProfileFact>>();
   #groundingMs = 0;
+  /** Durations of store reads, so a read that cannot finish in time is not started. */
+  readonly timings = new ReadTimings();
 
-  rules(key: string): RuleEntry[] | undefined {
+  rules(key: string): Cached<RuleEntry> | undefined {
     return this.#rules.get(key);
   }
-  setRules(key: string, rules: RuleEntry[]): void {
-    remember(this.#rules, key, rules);
+  setRules(key: string, items: RuleEntry[], at: number): void {
+    remember(this.#rules, key, { items, at });
   }
-  profile(key: string): ProfileEntry[] | undefined {
+  profile(key: string): Cached<ProfileFact> | undefined {
     return this.#profile.get(key);
   }
-  setProfile(key: string, profile: ProfileEntry[]): void {
-    remember(this.#profile, key, profile);
+  setProfile(key: string, items: ProfileFact[], at: number): void {
+    remember(this.#profile, key, { items, at });
+  }
+  /** Forgets the rules and profile of every scope set containing `scope` (all, when omitted): a write changed them. */
+  invalidate(scope?: string): void {
+    for (const map of [this.#rules, this.#profile] as Map<string, unknown>[]) {
+      for (const key of [...map.keys()]) if (scope === undefined || key.split('\n').includes(scope)) map.delete(key);
+    }
   }
   /** Smoothed duration of fresh grounding, ms. */
   get groundingMs(): number {
@@ -76,16 +98,38 @@ export interface ContextDeps extends RecallDeps {
 export async function buildContext(deps: ContextDeps, input: ParsedContextInput): Promise<StructuredContext> {
   const stopwatch = deps.stopwatch ?? wallStopwatch;
   const deadline = new Deadline(Math.max(1, input.budgetMs - RENDER_RESERVE_MS), stopwatch);
+  const refreshes: (() => Promise<unknown>)[] = [];
   try {
     const now = deps.clock.now();
     const { scopes, message } = input;
     const key = [...scopes].sort().join('\n');
-    const { store, cache } = deps;
+    const { cache } = deps;
+    const gate = { deadline, stopwatch, timings: cache.timings, key };
+    const store = storeWithDeadline(deps.store, gate);
+    // Recall may drop the search channels that do not fit; its hits are then `minimal`.
+    const skippedInRecall: string[] = [];
+    const recallStore = storeWithDeadline(deps.store, { ...gate, degrade: true, onSkip: (method) => skippedInRecall.push(method) });
+    const started = stopwatch.now();
+    const fresh = <T>(entry: Cached<T> | undefined) => (entry !== undefined && started - entry.at < RULES_FRESH_MS ? Promise.resolve(entry.items) : undefined);
 
-    const rulesRead = readRules(store, scopes, now).then((rules) => (cache.setRules(key, rules), rules));
-    const profileRead = readProfile(store, scopes, message, now).then((profile) => (cache.setProfile(key, profile), profile));
+    // Rules and profile: the copy read less than RULES_FRESH_MS ago, else a fresh read if it fits in
+    // time; when it does not, the stale copy (`cached`) now and a refresh once this build has returned.
+    const cachedRead = <T>(entry: Cached<T> | undefined, read: (s: typeof store) => Promise<T[]>, save: (items: T[]) => void): Promise<T[]> => {
+      const ready = fresh(entry);
+      if (ready !== undefined) return ready;
+      let scheduled = false;
+      const onSkip = () => {
+        if (!scheduled) refreshes.push(() => read(deps.store).then(save));
+        scheduled = true;
+      };
+      return read(storeWithDeadline(deps.store, { ...gate, onSkip })).then((items) => (save(items), items));
+    };
+    const rulesRead = cachedRead(cache.rules(key), (s) => readRules(s, scopes, now), (rules) => cache.setRules(key, rules, stopwatch.now()));
+    const profileRead = cachedRead(cache.profile(key), (s) => readProfileFacts(s, scopes, now), (facts) => cache.setProfile(key, facts, stopwatch.now()));
     const hitsRead: Promise<RecallHit[]> =
-      message.trim().length > 0 ? runRecall(deps, message, { scopes, k: Math.max(16, input.episodes * 3), trackAccess: deps.trackAccess !== false }).then((r) => r.hits) : Promise.resolve([]);
+      message.trim().length > 0
+        ? runRecall({ ...deps, store: recallStore }, message, { scopes, k: Math.max(16, input.episodes * 3), trackAccess: deps.trackAccess !== false }).then((r) => r.hits)
+        : Promise.resolve([]);
     const cues = cuesOf({ objects: input.percept?.objects ?? [], people: input.percept?.people ?? [], ...(input.percept?.goal !== undefined ? { goal: input.percept.goal } : {}) });
     const conceptsRead = matchConcepts(store, scopes, cues, now);
     const relationsRead = deadline.then(conceptsRead, (concepts) => readConceptRelations(store, scopes, concepts, now));
@@ -97,8 +141,8 @@ export async function buildContext(deps: ContextDeps, input: ParsedContextInput)
       cache.recordGrounding(stopwatch.now() - started);
       return grounding;
     });
-    const predictionsRead = deadline.then(conceptsRead, (concepts) => predictFromConcepts({ store, now }, scopes, concepts, PREDICTIONS_IN_CONTEXT));
-    const knowledgeRead = deadline.then(hitsRead, (hits) => knowledgeOf(deps, scopes, hits));
+    const predictionsRead = deadline.then(conceptsRead, (concepts) => predictFromConcepts({ store, now }, scopes, concepts, PREDICTIONS_IN_CONTEXT, CONTEXT_PREDICTION_EPISODES));
+    const knowledgeRead = deadline.then(hitsRead, (hits) => knowledgeOf({ ...deps, store }, scopes, hits));
 
     const [rules, profile, hits, knowledge, concepts, relations, grounding, predictions] = await Promise.all([
       deadline.race(rulesRead),
@@ -112,14 +156,14 @@ export async function buildContext(deps: ContextDeps, input: ParsedContextInput)
     ]);
 
     const parts: StructuredContext['parts'] = {
-      rules: rules.done ? { level: 'full', items: rules.value } : cachedOr(cache.rules(key)),
-      profile: profile.done ? { level: 'full', items: profile.value } : cachedOr(cache.profile(key)),
-      knowledge: knowledge.done ? knowledge.value : hits.done ? { level: 'minimal', items: knowledgeFromHits(hits.value, new Set()).slice(0, KNOWLEDGE_LIMIT) } : skipped(),
+      rules: rules.done ? { level: 'full', items: rules.value } : cachedOr(cache.rules(key)?.items),
+      profile: profile.done ? { level: 'full', items: rankProfile(profile.value, message) } : cachedOr(rankOr(cache.profile(key)?.items, message)),
+      knowledge: knowledge.done && skippedInRecall.length === 0 ? knowledge.value : hits.done ? { level: 'minimal', items: knowledgeFromHits(hits.value, new Set()).slice(0, KNOWLEDGE_LIMIT) } : skipped(),
       concepts: concepts.done
         ? conceptPart(concepts.value, relations.done ? relations.value : null, grounding.done ? grounding.value : null)
         : skipped(),
       predictions: predictions.done ? { level: 'full', items: predictions.value.predictions } : skipped(),
-      episodes: hits.done ? { level: 'full', items: episodesFromHits(hits.value, input.episodes) } : skipped(),
+      episodes: hits.done ? { level: skippedInRecall.length === 0 ? 'full' : 'minimal', items: episodesFromHits(hits.value, input.episodes) } : skipped(),
     };
     dropDuplicates(parts);
     const draft = { budgetMs: input.budgetMs, elapsedMs: 0, parts };
@@ -139,6 +183,8 @@ export async function buildContext(deps: ContextDeps, input: ParsedContextInput)
     };
   } finally {
     deadline.dispose();
+    // Reads that did not fit refresh the cache once the caller has its context.
+    if (refreshes.length > 0) setTimeout(() => void Promise.allSettled(refreshes.map((refresh) => refresh())), 0);
   }
 }
 
@@ -179,6 +225,10 @@ function lowest(levels: readonly Exclude<ContextLevel, 'skipped'>[]): ContextLev
   if (levels.includes('minimal')) return 'minimal';
   if (levels.includes('cached')) return 'cached';
   return 'full';
+}
+
+function rankOr(facts: ProfileFact[] | undefined, message: string) {
+  return facts === undefined ? undefined : rankProfile(facts, message);
 }
 
 function cachedOr<T>(items: T[] | undefined): ContextPart<T> {

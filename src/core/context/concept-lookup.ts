@@ -169,13 +169,11 @@ function nameOf(record: MemoryRecord): string {
 /** Terms for tokens without a concept: one per token, the episodes containing that token. */
 async function matchTerms(store: Store, scopes: readonly Scope[], tokenCues: ReadonlyMap<string, string[]>, now: number): Promise<MatchedConcept[]> {
   if (tokenCues.size === 0) return [];
-  const perToken = await Promise.all(
-    [...tokenCues.keys()].map(async (token) => ({
-      token,
-      hits: await store.lexicalSearch({ scopes, layers: ['episodic'], now, limit: TERM_EPISODE_LIMIT, terms: [{ term: token }] }),
-    })),
-  );
-  const ids = [...new Set(perToken.flatMap((t) => t.hits.map((h) => h.id)))];
+  // One BM25 read for all the tokens (OR-ed); each token then keeps the episodes that contain it.
+  const tokens = [...tokenCues.keys()];
+  const hits = await store.lexicalSearch({ scopes, layers: ['episodic'], now, limit: TERM_EPISODE_LIMIT * Math.min(3, tokens.length), terms: tokens.map((term) => ({ term })) });
+  const perToken = tokens.map((token) => ({ token, hits }));
+  const ids = [...new Set(hits.map((h) => h.id))];
   const records = new Map((ids.length > 0 ? await store.getMemories(ids, scopes) : []).map((r) => [r.id, r]));
   const tokensOf = new Map<string, Set<string>>();
   const terms: MatchedConcept[] = [];

@@ -54,28 +54,56 @@ function isFact(record: MemoryRecord): boolean {
   return category !== 'concept' && category !== 'term';
 }
 
-/**
- * Profile facts: current semantic facts of the user's scopes, pinned first, then by importance
- * (unscored counts as 1), overlap with the message, mentions and recency.
- */
-export async function readProfile(store: Store, scopes: readonly Scope[], message: string, now: number): Promise<ProfileEntry[]> {
+/** A profile fact as cached between builds (ranked per message by `rankProfile`). */
+export interface ProfileFact extends ProfileEntry {
+  pinned: boolean;
+  mentionCount: number;
+  validFrom: number;
+}
+
+/** How many profile facts are kept for ranking (most important first). */
+const PROFILE_POOL = 200;
+
+/** Current semantic facts of the user's scopes: the pool `rankProfile` ranks for each message. */
+export async function readProfileFacts(store: Store, scopes: readonly Scope[], now: number): Promise<ProfileFact[]> {
   const records = (await listCurrent(store, profileScopes(scopes), 'semantic', now)).filter(isFact);
-  const terms = new Set(contentTerms(message));
-  const scored = records.map((r) => {
-    const overlap = terms.size === 0 ? 0 : contentTerms(r.content).filter((t) => terms.has(t)).length / terms.size;
-    const score = (r.pinned ? 10 : 0) + (r.importance ?? 1) + overlap + Math.min(0.3, (r.mentionCount - 1) * 0.1) + r.validFrom / 1e15;
-    return { r, score };
-  });
-  return scored
-    .sort((a, b) => b.score - a.score)
-    .slice(0, PROFILE_LIMIT)
-    .map(({ r }) => ({
+  return records
+    .map((r) => ({
       id: r.id,
       scope: r.scope,
       content: r.content,
       ...(r.data.claim !== undefined ? { claim: r.data.claim } : {}),
       confidence: r.confidence,
       importance: r.importance,
+      pinned: r.pinned,
+      mentionCount: r.mentionCount,
+      validFrom: r.validFrom,
+    }))
+    .sort((a, b) => staticScore(b) - staticScore(a))
+    .slice(0, PROFILE_POOL);
+}
+
+function staticScore(f: ProfileFact): number {
+  return (f.pinned ? 10 : 0) + (f.importance ?? 1) + Math.min(0.3, (f.mentionCount - 1) * 0.1) + f.validFrom / 1e15;
+}
+
+/**
+ * Profile facts for a message: pinned first, then by importance (unscored counts as 1), overlap with
+ * the message, mentions and recency; at most PROFILE_LIMIT.
+ */
+export function rankProfile(facts: readonly ProfileFact[], message: string): ProfileEntry[] {
+  const terms = new Set(contentTerms(message));
+  return facts
+    .map((f) => ({ f, score: staticScore(f) + (terms.size === 0 ? 0 : contentTerms(f.content).filter((t) => terms.has(t)).length / terms.size) }))
+    .sort((a, b) => b.score - a.score)
+    .slice(0, PROFILE_LIMIT)
+    .map(({ f }) => ({
+      id: f.id,
+      scope: f.scope,
+      content: f.content,
+      ...(f.claim !== undefined ? { claim: f.claim } : {}),
+      confidence: f.confidence,
+      importance: f.importance,
     }));
 }
 

@@ -45,7 +45,7 @@ export async function predictOutcomes(deps: PredictDeps, input: ParsedPredictInp
 }
 
 /** The second half of pattern completion, shared with the context builder: concepts → predictions. */
-export async function predictFromConcepts(deps: PredictDeps, scopes: readonly Scope[], concepts: readonly MatchedConcept[], limit: number): Promise<PredictResult> {
+export async function predictFromConcepts(deps: PredictDeps, scopes: readonly Scope[], concepts: readonly MatchedConcept[], limit: number, episodeLimit = EPISODE_LIMIT): Promise<PredictResult> {
   const matched = {
     tokens: [...new Set(concepts.map((c) => c.name))],
     concepts: concepts.filter((c) => c.record !== null).map((c) => ({ id: c.id, name: c.name })),
@@ -53,7 +53,7 @@ export async function predictFromConcepts(deps: PredictDeps, scopes: readonly Sc
   if (concepts.length === 0) return { predictions: [], matched, considered: 0 };
   const matchCount = new Map<string, number>();
   for (const concept of concepts) for (const id of new Set(concept.episodeIds)) matchCount.set(id, (matchCount.get(id) ?? 0) + 1);
-  const ranked = [...matchCount.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? 1 : -1)).slice(0, EPISODE_LIMIT);
+  const ranked = [...matchCount.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? 1 : -1)).slice(0, episodeLimit);
   const records = (await deps.store.getMemories(ranked.map(([id]) => id), scopes)).filter(
     (r) => r.layer === 'episodic' && isVisible(r, {}, deps.now) && hasActionOrOutcome(r),
   );

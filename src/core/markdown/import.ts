@@ -39,7 +39,7 @@ function invalid(entry: ParsedEntry, problem: string): EngramError {
 }
 
 /** The record an entry stands for: the trailer's, with the visible fields applied. */
-function recordOf(entry: ParsedEntry, scope: Scope, now: number): { record: MemoryRecord; edited: boolean } {
+function recordOf(entry: ParsedEntry, scope: Scope): { record: MemoryRecord; edited: boolean } {
   const t = entry.trailer as Record<string, unknown>;
   const base = {
     summary: null, importance: null, tags: [], entities: [], emotion: null, lastAccessedAt: null, validTo: null, occurredAt: null, invalidatedAt: null,
@@ -86,7 +86,7 @@ export async function importMarkdown(deps: Deps, files: MarkdownFiles, scope: Sc
   const now = deps.clock.now();
   const entries = Object.entries(files).flatMap(([file, text]) => parseEntries(file, text));
   const fresh = entries.filter((e) => e.trailer === null);
-  const known = entries.filter((e) => e.trailer !== null).map((entry) => ({ entry, ...recordOf(entry, scope, now) }));
+  const known = entries.filter((e) => e.trailer !== null).map((entry) => ({ entry, ...recordOf(entry, scope) }));
   const existing = new Map((await deps.store.getMemories(known.map((k) => k.record.id), [scope])).map((r) => [r.id, r]));
   const toEmbed = known.filter((k) => existing.get(k.record.id)?.content !== k.record.content);
   const vectors = toEmbed.length > 0 ? await deps.embedder.embed(toEmbed.map((k) => embeddingText(k.record))) : [];

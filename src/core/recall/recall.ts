@@ -52,7 +52,7 @@ type ParsedRecallOptions = z.output<typeof recallOptionsSchema>;
 
 /** Runs one recall. Scopes and query are already validated. */
 export async function recall(deps: RecallDeps, query: string, options: ParsedRecallOptions): Promise<RecallResult> {
-  const { store, embedder, clock } = deps;
+  const { store, clock } = deps;
   const config = { ...deps.config, ...weightsOf(options) };
   const now = clock.now();
   const k = options.k ?? config.k;

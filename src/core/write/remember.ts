@@ -7,7 +7,7 @@ import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { Store, StoreTransaction } from '../ports/store.js';
 import type { ParsedRememberInput } from '../schemas.js';
-import { CONCEPT_JOB_KIND } from '../concepts/worker.js';
+import { CONCEPT_JOB_KIND, CONCEPT_JOB_SIZE } from '../concepts/worker.js';
 import { renderEpisodeCycle } from '../layers/episode-text.js';
 import { extractEntities } from '../text/index.js';
 import { chunkText, DEFAULT_CHUNK_CHARS } from './chunking/index.js';
@@ -113,10 +113,11 @@ async function enqueueConceptExtraction(tx: StoreTransaction, records: readonly 
     byScope.set(record.scope, [...(byScope.get(record.scope) ?? []), record.id]);
   }
   if (byScope.size === 0) return;
-  await tx.enqueueJobs(
-    [...byScope].map(([scope, ids]) => ({ scope, kind: CONCEPT_JOB_KIND, payload: { ids } })),
-    Date.now(),
+  // small jobs keep each of the worker's write transactions short
+  const jobs = [...byScope].flatMap(([scope, ids]) =>
+    Array.from({ length: Math.ceil(ids.length / CONCEPT_JOB_SIZE) }, (_, i) => ({ scope, kind: CONCEPT_JOB_KIND, payload: { ids: ids.slice(i * CONCEPT_JOB_SIZE, (i + 1) * CONCEPT_JOB_SIZE) } })),
   );
+  await tx.enqueueJobs(jobs, Date.now());
 }
 
 function sameSourceRef(a: MemoryRecord['provenance']['sources'][number], b: MemoryRecord['provenance']['sources'][number]): boolean {

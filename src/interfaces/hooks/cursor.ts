@@ -3,7 +3,6 @@
  * that fires every turn reads on from there (DESIGN §11.11). Losing it is harmless: re-ingesting a
  * turn from the same source is idempotent in the write path.
  */
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -19,8 +18,8 @@ export function defaultStateDir(): string {
 }
 
 function cursorPath(stateDir: string, scope: string, sessionId: string): string {
-  const key = createHash('sha256').update(`${scope}\u0000${sessionId}`).digest('hex').slice(0, 32);
-  return join(stateDir, `${key}.json`);
+  const safe = (text: string) => text.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 120);
+  return join(stateDir, `${safe(scope)}__${safe(sessionId)}.json`);
 }
 
 export function readCursor(stateDir: string, scope: string, sessionId: string): Cursor {

@@ -5,7 +5,6 @@
 import type { EngramCore } from '../../core/engine.js';
 import type { Scope } from '../../core/scope.js';
 import type { RememberInput } from '../../core/schemas.js';
-import { callOptional, hasMethod } from '../mcp/engine-access.js';
 import type { Turn } from './transcript.js';
 
 /** The `system` of source refs written by the Claude Code hooks. */
@@ -26,25 +25,22 @@ export interface PromptContextResult {
   via: 'context' | 'recall';
 }
 
-/** The context block for a prompt: the engine's context builder when present, else recall hits. */
+/** The context block for a prompt: the engine's context builder (recall hits when it ran out of time). */
 export async function promptContext(engram: EngramCore, request: PromptContextRequest): Promise<PromptContextResult> {
-  if (hasMethod(engram, 'context')) {
-    const result = (await callOptional(engram, 'context', {
-      scopes: request.scopes,
-      message: request.prompt,
-      ...(request.budgetMs !== undefined ? { budgetMs: request.budgetMs } : {}),
-      ...(request.maxTokens !== undefined ? { maxTokens: request.maxTokens } : {}),
-    })) as { markdown?: unknown; parts?: Record<string, { level?: string; items?: unknown[] }> };
-    const parts = Object.values(result.parts ?? {});
-    // A cold process can spend the whole budget warming up: then recall, which has no deadline, still answers.
-    if (parts.length > 0 && parts.every((part) => part?.level === 'skipped')) return recallBlock(engram, request);
-    const markdown = typeof result.markdown === 'string' ? result.markdown.trim() : '';
+  const result = await engram.context({
+    scopes: request.scopes,
+    message: request.prompt,
+    ...(request.budgetMs !== undefined ? { budgetMs: request.budgetMs } : {}),
+    ...(request.maxTokens !== undefined ? { maxTokens: request.maxTokens } : {}),
+  });
+  const parts = Object.values(result.parts);
+  if (parts.every((part) => part.items.length === 0)) {
+    // Out of time before anything was found (a cold or busy process): recall has no deadline and still answers.
+    if (parts.some((part) => part.level === 'skipped')) return recallBlock(engram, request);
     // Nothing known yet: print nothing rather than an empty frame on every prompt.
-    const items = Object.values(result.parts ?? {}).reduce((n, part) => n + (Array.isArray(part?.items) ? part.items.length : 0), 0);
-    const empty = markdown.length === 0 || (result.parts !== undefined && items === 0);
-    return { text: empty ? '' : `<engram-memory>\n${markdown}\n</engram-memory>`, via: 'context' };
+    return { text: '', via: 'context' };
   }
-  return recallBlock(engram, request);
+  return { text: `<engram-memory>\n${result.markdown.trim()}\n</engram-memory>`, via: 'context' };
 }
 
 async function recallBlock(engram: EngramCore, request: PromptContextRequest): Promise<PromptContextResult> {
@@ -89,9 +85,7 @@ export async function ingestTurns(engram: EngramCore, request: IngestRequest): P
   return { stored: results.length - unchanged, unchanged, lastUuid: last.uuid };
 }
 
-/** Ends a session: the engine's `endSession` (mandatory consolidation) when this build has it. */
+/** Ends a session: the engine's `endSession` (the session's consolidation). */
 export async function endSession(engram: EngramCore, request: { scope: Scope; sessionId: string }): Promise<Record<string, unknown>> {
-  if (!hasMethod(engram, 'endSession')) return { skipped: 'endSession is not available in this build of Engram' };
-  const report = await callOptional(engram, 'endSession', { scope: request.scope, sessionId: request.sessionId });
-  return { report: report ?? null };
+  return { report: await engram.endSession(request) };
 }

@@ -7,6 +7,7 @@ import type { EngramCore } from '../../core/engine.js';
 import { EngramError } from '../../core/errors.js';
 import { readCursor, writeCursor, defaultStateDir } from './cursor.js';
 import { readDiscovery } from './discovery.js';
+import { ConnectionError, postJson } from './http-client.js';
 import { parseHookInput, type HookInput } from './hook-input.js';
 import { readTranscript, turnsAfter } from './transcript.js';
 
@@ -58,7 +59,7 @@ export async function runHook(event: HookEvent, stdin: string, options: HookOpti
           budgetMs: options.budgetMs ?? DEFAULT_HOOK_BUDGET_MS,
           ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
         });
-        return { stdout: typeof result.text === 'string' ? result.text : '', detail: { via: result.via, server: backend.usedServer } };
+        return { stdout: typeof result.text === 'string' ? result.text : '', detail: { via: result.via, server: backend.usedServer, callMs: backend.lastCallMs } };
       }
       case 'stop':
         return { stdout: '', detail: { ...(await ingest(backend, input, options)), server: backend.usedServer } };
@@ -93,6 +94,8 @@ class Backend {
   #engine: EngramCore | undefined;
   #server: { url: string; explicit: boolean } | null;
   usedServer: string | null = null;
+  /** Wall time of the last operation (HTTP round trip, or local engine call), ms. */
+  lastCallMs = 0;
 
   constructor(options: HookOptions) {
     this.#options = options;
@@ -105,6 +108,15 @@ class Backend {
   }
 
   async call(operation: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const start = performance.now();
+    try {
+      return await this.#call(operation, body);
+    } finally {
+      this.lastCallMs = Math.round((performance.now() - start) * 10) / 10;
+    }
+  }
+
+  async #call(operation: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
     if (this.#server !== null) {
       try {
         const result = await this.#post(this.#server.url, operation, body);
@@ -123,14 +135,12 @@ class Backend {
 
   async #post(base: string, operation: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
     const apiKey = this.#options.apiKey ?? process.env.ENGRAM_API_KEY;
-    const response = await fetch(new URL(`/hooks/${operation}`, base), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(apiKey !== undefined && apiKey !== '' ? { authorization: `Bearer ${apiKey}` } : {}) },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(operation === 'prompt-context' ? 5_000 : 60_000),
+    const response = await postJson(new URL(`/hooks/${operation}`, base), body, {
+      headers: apiKey !== undefined && apiKey !== '' ? { authorization: `Bearer ${apiKey}` } : {},
+      timeoutMs: operation === 'prompt-context' ? 5_000 : 120_000,
     });
-    const payload = (await response.json().catch(() => ({}))) as Record<string, unknown> & { error?: { code?: string; message?: string } };
-    if (!response.ok) {
+    const payload = response.body as Record<string, unknown> & { error?: { code?: string; message?: string } };
+    if (response.status < 200 || response.status >= 300) {
       const code = (payload.error?.code ?? 'INTERNAL') as ConstructorParameters<typeof EngramError>[0];
       throw new EngramError(code, `engram serve at ${base} answered ${response.status}: ${payload.error?.message ?? 'no message'}`);
     }
@@ -143,6 +153,5 @@ class Backend {
 }
 
 function isConnectionFailure(error: unknown): boolean {
-  const cause = (error as { cause?: { code?: string } } | null)?.cause;
-  return error instanceof TypeError && (cause?.code === 'ECONNREFUSED' || cause?.code === 'ECONNRESET' || cause?.code === 'EHOSTUNREACH' || cause?.code === undefined);
+  return error instanceof ConnectionError;
 }

@@ -52,6 +52,6 @@ async function readText(request: Request, maxBytes: number): Promise<string> {
 function tooLarge(maxBytes: number): HttpError {
   return new HttpError(
     'PAYLOAD_TOO_LARGE',
-    `The request body is larger than the server's limit of ${maxBytes} bytes: send fewer memories per request, or raise the limit (engram serve --max-body-bytes).`,
+    `The request body is larger than the server's limit of ${maxBytes} bytes: split it into smaller requests (e.g. fewer memories per batch), or ask the operator to raise the limit.`,
   );
 }

@@ -5,7 +5,7 @@
 import { isEngramError, type EngramErrorCode } from '../../core/errors.js';
 
 /** Codes only the HTTP interface produces (the request itself, not the engine, is at fault). */
-export type HttpOnlyErrorCode = 'PAYLOAD_TOO_LARGE' | 'NOT_IMPLEMENTED' | 'METHOD_NOT_ALLOWED';
+export type HttpOnlyErrorCode = 'PAYLOAD_TOO_LARGE' | 'METHOD_NOT_ALLOWED';
 
 /** HTTP status per engine error code. */
 export const HTTP_STATUS: Record<EngramErrorCode, number> = {
@@ -25,11 +25,10 @@ export const HTTP_STATUS: Record<EngramErrorCode, number> = {
 
 const HTTP_ONLY_STATUS: Record<HttpOnlyErrorCode, number> = {
   PAYLOAD_TOO_LARGE: 413,
-  NOT_IMPLEMENTED: 501,
   METHOD_NOT_ALLOWED: 405,
 };
 
-/** An error raised by the HTTP layer itself (body too large, endpoint not available yet). */
+/** An error raised by the HTTP layer itself (e.g. a body over the size limit). */
 export class HttpError extends Error {
   readonly code: HttpOnlyErrorCode;
   constructor(code: HttpOnlyErrorCode, message: string) {

@@ -3,4 +3,3 @@
  */
 export { createMcpServer, MCP_TOOL_NAMES, type McpServerOptions } from './server.js';
 export { createMcpHttpHandler, scopesFromRequest, allowedScopes, type McpHttpOptions } from './http-handler.js';
-export { startBackground } from './engine-access.js';

@@ -324,6 +324,8 @@ async function copyAll(source: SqliteConnection, db: PgQueryable, t: Tables, vec
     copied += page.length;
     progress?.(`memories: ${copied}`);
   }
+  // every embedding write is logged (the exact-search caches of running servers catch up from it)
+  await db.query(`INSERT INTO ${t.q('vector_log')} (scope, memory_id) SELECT scope, id FROM ${t.memories} ORDER BY seq`);
   const read = <T extends Exclude<MigratedTable, 'memories'>>(table: T) => source.snapshot(() => side.rows(table));
   const edges = read('edges').map(edgeRow);
   await insertRows(db, `INSERT INTO ${t.edges} (${EDGE_SQL_COLUMNS})`, edges);

@@ -195,6 +195,21 @@ export const MIGRATIONS: readonly Migration[] = [
       }
     },
   },
+  {
+    version: 3,
+    name: 'vector write log (exact search caches stay fresh across servers)',
+    async up(session, { tables: t }) {
+      await session.exec(`
+        CREATE TABLE ${t.q('vector_log')} (
+          seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+          scope text NOT NULL,
+          memory_id text COLLATE "C" NOT NULL
+        );
+        CREATE INDEX vector_log_scope_seq ON ${t.q('vector_log')} (scope, seq);
+        INSERT INTO ${t.q('vector_log')} (scope, memory_id) SELECT scope, id FROM ${t.memories} ORDER BY seq;
+      `);
+    },
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

@@ -20,6 +20,7 @@ import type { ConceptRef, ConceptRefQuery, StateEntry } from '../../core/ports/s
 import type { MemoryStatus } from '../../core/memory.js';
 import type { PgQueryable } from './pg-driver.js';
 import * as layers from './pg-layers.js';
+import type { VectorCache } from './pg-vector-cache.js';
 import { toEngramError } from './pg-errors.js';
 import { searchLexical } from './pg-lexical.js';
 import type { VectorStorage } from './pg-migrations.js';
@@ -47,6 +48,8 @@ export interface PgReaderContext {
   /** Runs `fn` where `SET LOCAL` applies: a short transaction, or the open one. */
   readonly withLocalSettings: <T>(fn: (db: PgQueryable) => Promise<T>) => Promise<T>;
   readonly assertUsable: () => void;
+  /** In-process vectors for exact search without pgvector (absent with pgvector). */
+  readonly vectorCache?: VectorCache;
 }
 
 const COLUMNS = memoryColumns('m');
@@ -109,14 +112,7 @@ export class PgReader implements StoreReader {
       const where = [`m.scope = ANY(${p.add([...scopes])}::text[])`];
       if (query.layers !== undefined) where.push(`m.layer = ANY(${p.add([...query.layers])}::text[])`);
       where.push(visibilityClause(query, query.now, 'm', p));
-      if (vectors === 'array') {
-        const rows = await db.query<{ id: string; score: number }>(
-          `SELECT m.id, ${this.tables.q('engram_cosine')}(m.embedding, ${target}::real[]) AS score FROM ${this.tables.memories} m
-           WHERE ${where.join(' AND ')} ORDER BY score DESC, m.id LIMIT ${p.add(limit)}`,
-          p.values,
-        );
-        return rows.rows.map((r) => ({ id: r.id, score: Number(r.score) }));
-      }
+      if (vectors === 'array') return this.#exactFromCache(db, query, scopes, limit);
       const size = annThreshold === Infinity ? 0 : await this.#scopeSize(db, scopes);
       if (size <= annThreshold) {
         // exact: the ORDER BY is not the bare distance, so the planner cannot pick the approximate index
@@ -139,6 +135,30 @@ export class PgReader implements StoreReader {
       });
       return rows.rows.map((r) => ({ id: r.id, score: Number(r.score) })).sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
     });
+  }
+
+  /**
+   * Exact k-NN over the in-process vectors, then the filters in SQL; when too few candidates survive
+   * (inactive, other layer, outside the time filter), k grows and the search repeats.
+   */
+  async #exactFromCache(db: PgQueryable, query: VectorQuery, scopes: readonly string[], limit: number): Promise<ChannelHit[]> {
+    const cache = this.#context.vectorCache;
+    if (cache === undefined) throw new EngramError('INTERNAL', messages.storageUnavailable('exact vector search has no vector cache'));
+    for (const scope of scopes) await cache.sync(db, this.tables, scope);
+    const total = cache.total(scopes);
+    let k = Math.max(limit * 2, limit + 16);
+    for (;;) {
+      const candidates = cache.top(scopes, query.vector, k);
+      if (candidates.length === 0) return [];
+      const p = new Params();
+      const where = [`m.id = ANY(${p.add(candidates.map((c) => c.id))}::text[])`, `m.scope = ANY(${p.add([...scopes])}::text[])`];
+      if (query.layers !== undefined) where.push(`m.layer = ANY(${p.add([...query.layers])}::text[])`);
+      where.push(visibilityClause(query, query.now, 'm', p));
+      const visible = new Set((await db.query<{ id: string }>(`SELECT m.id FROM ${this.tables.memories} m WHERE ${where.join(' AND ')}`, p.values)).rows.map((r) => r.id));
+      const hits = candidates.filter((c) => visible.has(c.id));
+      if (hits.length >= limit || k >= total) return hits.slice(0, limit);
+      k *= 4;
+    }
   }
 
   async #scopeSize(db: PgQueryable, scopes: readonly string[]): Promise<number> {

@@ -18,6 +18,7 @@ import { checkEmbeddingIdentity, ensurePgvector, LOCK_WRITE, migrate, readVector
 import { PgReader, type PgReaderContext } from './pg-reader.js';
 import { SCHEMA_NAME, tablesOf, type Tables } from './pg-rows.js';
 import { PgTransaction } from './pg-transaction.js';
+import { VectorCache } from './pg-vector-cache.js';
 
 /** Flush accesses at once when this many ids are waiting. */
 const ACCESS_FLUSH_SIZE = 5000;
@@ -60,8 +61,20 @@ export class PostgresStore extends PgReader implements Store {
   #flushTimer: ReturnType<typeof setTimeout> | undefined;
   #closing: Promise<void> | undefined;
 
-  private constructor(parts: { driver: PgDriver; tables: Tables; vectors: VectorStorage; dimension: number; annThreshold: number; accessFlushMs: number; state: OpenState }) {
+  readonly #vectorCache: VectorCache | undefined;
+
+  private constructor(parts: {
+    driver: PgDriver;
+    tables: Tables;
+    vectors: VectorStorage;
+    dimension: number;
+    annThreshold: number;
+    accessFlushMs: number;
+    state: OpenState;
+    vectorCache: VectorCache | undefined;
+  }) {
     super(contextFor(parts, parts.driver, () => assertOpen(parts.state), (fn) => parts.driver.transaction(fn)));
+    this.#vectorCache = parts.vectorCache;
     this.#driver = parts.driver;
     this.#tables = parts.tables;
     this.vectorStorage = parts.vectors;
@@ -106,6 +119,7 @@ export class PostgresStore extends PgReader implements Store {
         annThreshold: options.annThreshold ?? 20_000,
         accessFlushMs: options.accessFlushMs ?? 1000,
         state: { closed: false },
+        vectorCache: vectors === 'array' ? new VectorCache(embedding.dimension) : undefined,
       });
     } catch (error) {
       await driver.close().catch(() => undefined);
@@ -132,7 +146,13 @@ export class PostgresStore extends PgReader implements Store {
         return await this.#driver.transaction(async (session) => {
           await session.query(`SELECT ${LOCK_WRITE}`, [this.#tables.schema]);
           const context = contextFor(
-            { tables: this.#tables, vectors: this.vectorStorage, dimension: this.#options.dimension, annThreshold: this.#options.annThreshold },
+            {
+              tables: this.#tables,
+              vectors: this.vectorStorage,
+              dimension: this.#options.dimension,
+              annThreshold: this.#options.annThreshold,
+              vectorCache: this.#vectorCache,
+            },
             session,
             () => {
               if (finished) throw new EngramError('INTERNAL', messages.storageUnavailable('a transaction object was used after its transaction ended'));
@@ -147,6 +167,8 @@ export class PostgresStore extends PgReader implements Store {
           }
         });
       } catch (error) {
+        // the cache may hold vectors this transaction wrote and rolled back: reload it from the log
+        this.#vectorCache?.clear();
         // the caller's own rejection propagates as it is; driver failures become EngramErrors
         if (callerFailed) throw error;
         throw toEngramError(error, 'run a transaction');
@@ -277,12 +299,13 @@ export class PostgresStore extends PgReader implements Store {
 }
 
 function contextFor(
-  parts: { tables: Tables; vectors: VectorStorage; dimension: number; annThreshold: number },
+  parts: { tables: Tables; vectors: VectorStorage; dimension: number; annThreshold: number; vectorCache: VectorCache | undefined },
   db: PgQueryable,
   assertUsable: () => void,
   withLocalSettings: PgReaderContext['withLocalSettings'],
 ): PgReaderContext {
-  return { db, tables: parts.tables, dimension: parts.dimension, vectors: parts.vectors, annThreshold: parts.annThreshold, withLocalSettings, assertUsable };
+  const context = { db, tables: parts.tables, dimension: parts.dimension, vectors: parts.vectors, annThreshold: parts.annThreshold, withLocalSettings, assertUsable };
+  return parts.vectorCache === undefined ? context : { ...context, vectorCache: parts.vectorCache };
 }
 
 function assertOpen(state: OpenState): void {

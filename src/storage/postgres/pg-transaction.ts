@@ -42,9 +42,12 @@ export class PgTransaction extends PgReader implements StoreTransaction {
         assertDimension(embedding, dimension, 'embedding');
         const p = new Params();
         const values = memoryValues(record).map((v) => p.add(v));
-        const sql = `INSERT INTO ${this.tables.memories} (${MEMORY_FIELDS.join(', ')}, term_count, lexemes, embedding)
-          VALUES (${values.join(', ')}, ${p.add(termLength(record.content))}, array_to_tsvector(${p.add(lexemesOf(record.content, record.tags, record.entities))}::text[]),
-                  ${p.add(vectorLiteral(embedding, vectors))}::${cast})`;
+        const sql = `WITH inserted AS (
+            INSERT INTO ${this.tables.memories} (${MEMORY_FIELDS.join(', ')}, term_count, lexemes, embedding)
+            VALUES (${values.join(', ')}, ${p.add(termLength(record.content))}, array_to_tsvector(${p.add(lexemesOf(record.content, record.tags, record.entities))}::text[]),
+                    ${p.add(vectorLiteral(embedding, vectors))}::${cast})
+            RETURNING scope, id)
+          INSERT INTO ${this.tables.q('vector_log')} (scope, memory_id) SELECT scope, id FROM inserted`;
         await db.query(sql, p.values);
       }
     });
@@ -83,6 +86,7 @@ export class PgTransaction extends PgReader implements StoreTransaction {
         scope,
       ]);
       if (result.rowCount === 0) throw new EngramError('NOT_FOUND', messages.notFound(id), { details: { id, scope } });
+      await db.query(`INSERT INTO ${this.tables.q('vector_log')} (scope, memory_id) VALUES ($1, $2)`, [scope, id]);
     });
   }
 

@@ -25,7 +25,7 @@ import { listState, readConcepts, readConceptRefs, readConceptsByRef, readRelati
 import { readNeighbours, readTemporal } from './sqlite-context-queries.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { toEngramError } from './sqlite-errors.js';
-import { EDGE_COLUMNS, inList, memoryColumns, rowToEdge, rowToMemory, visibilityClause, type EdgeRow, type MemoryRow } from './sqlite-rows.js';
+import { EDGE_COLUMNS, inList, memoryColumns, rowToEdge, rowToMemory, type EdgeRow, type MemoryRow } from './sqlite-rows.js';
 import { searchVectors, type VectorSearchContext } from './sqlite-vector-search.js';
 import type { VectorIndex } from './vector-index.js';
 

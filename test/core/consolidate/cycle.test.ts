@@ -143,3 +143,38 @@ describe('consolidation cycle: idempotence and reports', () => {
     await expect(engram.consolidate({ scope: SCOPE, phases: ['nap' as never] })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
 });
+
+describe('dedup and supersession sweeps (claims that slipped past the write path)', () => {
+  it('merges a duplicate claim into the older one and supersedes a claim corrected in another session', async () => {
+    const { newId } = await import('../../../src/core/write/new-record.js');
+    const { engram, clock } = await open();
+    const [target, seats] = await engram.remember([
+      { scope: SCOPE, layer: 'semantic', content: 'The deploy target is staging.' },
+      { scope: SCOPE, layer: 'semantic', content: 'Alice prefers window seats on long flights.' },
+    ]);
+    clock.advance(86_400_000);
+    // Written straight into the store (an import, another process' old version), bypassing the write path.
+    const [a, b] = await engram.store.getMemories([target!.id, seats!.id], [SCOPE]);
+    const raw = (from: MemoryRecord, content: string): MemoryRecord => ({ ...from, id: newId(clock.now()), content, recordedAt: clock.now(), validFrom: clock.now(), updatedAt: clock.now(), provenance: { ...from.provenance, sources: [{ conversationId: 'session-2' }] }, data: {} });
+    const correction = raw(a!, 'The deploy target moved from staging to production.');
+    const duplicate = raw(b!, 'Alice prefers window seats on long flights.');
+    const vectors = await engram.embedder.embed([correction.content, duplicate.content]);
+    await engram.store.transaction((tx) => tx.insertMemories([{ record: correction, embedding: vectors[0]! }, { record: duplicate, embedding: vectors[1]! }]));
+
+    const report = await engram.consolidate({ scope: SCOPE, phases: ['dedup', 'supersede'] });
+    const [oldTarget, newTarget, original, copy] = await engram.store.getMemories([target!.id, correction.id, seats!.id, duplicate.id], [SCOPE]);
+    expect(oldTarget?.status).toBe('superseded');
+    expect(newTarget?.status).toBe('active');
+    const supersedes = await engram.store.getEdges({ scopes: [SCOPE], ids: [correction.id], types: ['SUPERSEDES'] });
+    expect(supersedes.map((e) => [e.fromId, e.toId])).toEqual([[correction.id, target!.id]]);
+    expect(original?.mentionCount).toBe(2);
+    expect(original?.provenance.sources).toContainEqual({ conversationId: 'session-2' });
+    expect(copy?.status).toBe('deleted');
+    expect(copy?.data.mergedInto).toBe(seats!.id);
+    expect(report.phases.find((p) => p.name === 'dedup')?.note).toMatch(/1 merged/);
+    expect(report.phases.find((p) => p.name === 'supersede')?.note).toMatch(/1 superseded/);
+    // Idempotent.
+    const again = await engram.consolidate({ scope: SCOPE, phases: ['dedup', 'supersede'] });
+    for (const p of again.phases) expect([p.created, p.updated]).toEqual([0, 0]);
+  });
+});

@@ -109,6 +109,37 @@ describe('reflection', () => {
     expect(again.phases[0]?.created).toBe(0);
   });
 
+  it('writes the insight with the LLM when one is configured, citing its evidence; extractive when it fails', async () => {
+    let calls = 0;
+    const llm = {
+      name: 'stub-llm',
+      async complete(messages: readonly { role: string; content: string }[]): Promise<string> {
+        calls += 1;
+        const ids = [...(messages[messages.length - 1]?.content ?? '').matchAll(/\[([0-9A-Z]{26})\]/g)].map((m) => m[1]);
+        if (calls > 1) throw new Error('endpoint down');
+        return JSON.stringify({ insights: [{ content: 'Deploys keep failing on slow database migrations.', evidence: ids }] });
+      },
+    };
+    const t = await tempEngram({ clock: new ManualClock(T0), llm });
+    cleanups.push(t.cleanup);
+    const deploys = Array.from({ length: 10 }, (_, i) => `The deploy to production failed because the database migration timed out (run ${i}).`);
+    const invoices = Array.from({ length: 10 }, (_, i) => `The customer asked again about the unpaid invoice for the March order (call ${i}).`);
+    const reflectionsOf = async (scope: string) =>
+      (await t.engram.store.listMemories({ scopes: [scope], layers: ['semantic'], limit: 100 })).filter((r) => r.provenance.kind === 'reflection');
+    await t.engram.remember(deploys.map((content) => ({ scope: SCOPE, content, importance: 0.8 })));
+    await t.engram.consolidate({ scope: SCOPE, phases: ['reflect'] });
+    const [written] = await reflectionsOf(SCOPE);
+    expect(written?.content).toBe('Deploys keep failing on slow database migrations.');
+    expect((written?.data.reflection as { method: string }).method).toBe('llm');
+    expect((await t.engram.store.getEdges({ scopes: [SCOPE], ids: [written!.id], types: ['DERIVED_FROM'] })).length).toBe(10);
+    // The endpoint fails from now on: the same phase falls back to the extractive summary.
+    await t.engram.remember(invoices.map((content) => ({ scope: 'acme/other', content, importance: 0.8 })));
+    await t.engram.consolidate({ scope: 'acme/other', phases: ['reflect'] });
+    const [fallback] = await reflectionsOf('acme/other');
+    expect((fallback?.data.reflection as { method: string }).method).toBe('extractive');
+    expect(fallback?.content).toMatch(/invoice/);
+  });
+
   it('reflects at session end even below the importance threshold; otherwise says why it skipped', async () => {
     const { engram } = await open();
     await engram.remember(Array.from({ length: 10 }, (_, i) => ({ scope: SCOPE, content: `user prefers dark mode in the editor, noted ${i}`, importance: 0.5 })));

@@ -6,6 +6,12 @@ import { slowStore, type StoreMethod } from '../../helpers/slow-store.js';
 const shared = 'acme/shared';
 const user = 'acme/users/alice';
 const scopes = [shared, user];
+/**
+ * What a build may overrun its budget by in these tests: the goal is 10 ms (measured by
+ * `npm run bench:context`); the rest absorbs a shared, loaded test machine. The slow parts injected
+ * here answer 300-500 ms late, so a deadline that did not hold fails these bounds by far.
+ */
+const SLACK_MS = 25;
 
 async function seed(engram: Engram): Promise<string[]> {
   await engram.remember([
@@ -85,11 +91,11 @@ describe('context builder', () => {
   it('keeps the deadline when grounding and recall are slow, and labels what it got', async () => {
     // getMemories serves recall, grounding and predictions; lists (rules, profile) and searches stay fast.
     const engine = slow({ getMemories: 300 });
-    const { value: ctx, ms } = await timed(() =>
-      engine.context({ scopes, message: 'coffee mug for Alice', percept: { objects: ['coffee_mug'], goal: 'grasp_coffee_mug' }, budgetMs: 50 }),
-    );
-    expect(ms).toBeLessThanOrEqual(60);
-    expect(ctx.elapsedMs).toBeLessThanOrEqual(60);
+    const input = { scopes, message: 'coffee mug for Alice', percept: { objects: ['coffee_mug'], goal: 'grasp_coffee_mug' } };
+    await engine.warmContext(input);
+    const { value: ctx, ms } = await timed(() => engine.context({ ...input, budgetMs: 50 }));
+    expect(ms).toBeLessThanOrEqual(50 + SLACK_MS);
+    expect(ctx.elapsedMs).toBeLessThanOrEqual(50 + SLACK_MS);
     expect(ctx.parts.rules.level).toBe('full');
     expect(ctx.parts.profile.level).toBe('full');
     expect(ctx.parts.episodes.level).toBe('skipped');
@@ -99,17 +105,29 @@ describe('context builder', () => {
     expect(ctx.markdown).toContain('## Rules');
   });
 
-  it('serves rules and profile from the last read (cached) when the fresh read is late', async () => {
+  it('serves rules and profile from the last read: fresh for 2 s, then cached when the fresh read is late', async () => {
     const engine = slow({ listMemories: 300 });
     const cold = await engine.context({ scopes, message: 'hello', budgetMs: 40 });
     expect(cold.parts.rules.level).toBe('skipped');
     expect(cold.parts.profile.level).toBe('skipped');
     await new Promise((resolve) => setTimeout(resolve, 350)); // the late read lands in the cache
     const { value: warm, ms } = await timed(() => engine.context({ scopes, message: 'hello', budgetMs: 40 }));
-    expect(ms).toBeLessThanOrEqual(50);
-    expect(warm.parts.rules.level).toBe('cached');
+    expect(ms).toBeLessThanOrEqual(40 + SLACK_MS);
+    expect(warm.parts.rules.level).toBe('full');
     expect(warm.parts.rules.items.map((r) => r.priority)).toEqual([9, 5, 1]);
-    expect(warm.parts.profile.level).toBe('cached');
+    await new Promise((resolve) => setTimeout(resolve, 2_100)); // past the 2 s freshness of that read
+    const stale = await engine.context({ scopes, message: 'coffee', budgetMs: 40 });
+    expect(stale.parts.rules.level).toBe('cached');
+    expect(stale.parts.rules.items).toHaveLength(3);
+    expect(stale.parts.profile.level).toBe('cached');
+    expect(stale.parts.profile.items[0]?.content).toBe('Alice prefers her coffee black.');
+  });
+
+  it('a rule written through the engine is in the next context at once', async () => {
+    await engram.context({ scopes, message: 'hello', budgetMs: 5_000 });
+    await engram.remember({ scope: shared, layer: 'procedural', content: 'Speak slowly to Alice.', priority: 20 });
+    const next = await engram.context({ scopes, message: 'hello', budgetMs: 5_000 });
+    expect(next.parts.rules.items[0]?.content).toBe('Speak slowly to Alice.');
   });
 
   it('degrades concepts to minimal when relations are slow, cached when only grounding is', async () => {
@@ -123,7 +141,7 @@ describe('context builder', () => {
     expect(entry?.episodeCount).toBe(8);
 
     const { value: minimal, ms } = await timed(() => slow({ getEdges: 300 }).context({ scopes, message: '', percept, budgetMs: 50 }));
-    expect(ms).toBeLessThanOrEqual(60);
+    expect(ms).toBeLessThanOrEqual(50 + SLACK_MS);
     const m = minimal.parts.concepts.items.find((c) => c.id === concept!.id);
     expect(m).toMatchObject({ level: 'minimal', name: 'coffee_mug', category: 'object', episodeCount: 8 });
     expect(m?.relations).toBeUndefined();
@@ -138,8 +156,9 @@ describe('context builder', () => {
   it('holds the deadline when every read is slow', async () => {
     const all: StoreMethod[] = ['getMemories', 'listMemories', 'lexicalSearch', 'vectorSearch', 'getEdges', 'getNeighbours', 'temporalSearch', 'findConcepts', 'getConceptRefs'];
     const engine = slow(Object.fromEntries(all.map((m) => [m, 500])));
+    await engram.warmContext({ scopes, message: 'coffee', percept: { objects: ['mug'] } }); // JIT-warm code paths, fast store
     const { value: ctx, ms } = await timed(() => engine.context({ scopes, message: 'coffee', percept: { objects: ['mug'] }, budgetMs: 30 }));
-    expect(ms).toBeLessThanOrEqual(40);
+    expect(ms).toBeLessThanOrEqual(30 + SLACK_MS);
     for (const part of Object.values(ctx.parts)) expect(part.level).toBe('skipped');
     expect(ctx.markdown.startsWith('<!-- engram context')).toBe(true);
   });

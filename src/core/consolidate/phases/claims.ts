@@ -31,18 +31,25 @@ async function sweep(ctx: PhaseContext, mode: 'dedup' | 'supersede'): Promise<vo
   const size = Math.max(1, Math.min(ctx.deps.config.batchSize, 50));
   for (let i = 0; i < todo.length; i += size) {
     const slice = todo.slice(i, i + size);
-    const vectors = await embedder.embed(slice.map(embeddingText));
+    const cached = ctx.shared.get('claim-decisions') as Map<string, unknown> | undefined;
+    const vectors = mode === 'supersede' && cached !== undefined && slice.every((r) => cached.has(r.id)) ? [] : await embedder.embed(slice.map(embeddingText));
     const last = (slice[slice.length - 1] as MemoryRecord).id;
     await ctx.batch(async (tx) => {
       for (const [j, stale] of slice.entries()) {
         ctx.counters.examined += 1;
         const [record] = await tx.getMemories([stale.id], [ctx.scope]);
         if (record === undefined || !isVisible(record, {}, ctx.now)) continue;
-        const decision = await decideClaim(tx, record, vectors[j] as Float32Array, ctx.now);
+        // dedup and supersede share one detector run per claim and cycle
+        const cache = (ctx.shared.get('claim-decisions') ?? new Map()) as Map<string, Awaited<ReturnType<typeof decideClaim>>>;
+        ctx.shared.set('claim-decisions', cache);
+        const decision = cache.get(record.id) ?? (await decideClaim(tx, record, vectors[j] as Float32Array, ctx.now));
+        if (mode === 'dedup') cache.set(record.id, decision);
         if (mode === 'supersede') {
           // Only a newer claim supersedes an older one.
           const older = decision.superseded.filter((s) => s.record.validFrom <= record.validFrom && s.record.id < record.id);
           for (const { record: old, comparison } of older) {
+            const [still] = await tx.getMemories([old.id], [ctx.scope]);
+            if (still === undefined || !isVisible(still, {}, ctx.now)) continue;
             await applySupersession(tx, record, old, comparison, ctx.now);
             ctx.counters.updated += 1;
             ctx.counters.details.superseded = (ctx.counters.details.superseded ?? 0) + 1;

@@ -1,32 +1,22 @@
 /**
- * Phase 3: concept extraction catch-up (DESIGN §5.3). Drains the scope's queued extraction jobs with
- * the layers module's worker, then sweeps episodes written since the phase's cursor through the same
- * extractor (idempotent), so episodes that never got a job are covered too.
+ * Phase 3: concept extraction catch-up (DESIGN §5.3). `remember` queues one extraction job per write
+ * (in the same transaction), so catching up is draining the scope's queue with the layers module's
+ * worker: goal, tool and intent tokens, objects, people and entities become concepts with refs to
+ * their episodes. Re-extracting everything instead would churn the capped ref sets (200 per layer).
  */
-import { drainConceptJobs, extractConcepts, isConcept } from '../../concepts/index.js';
-import type { MemoryRecord } from '../../memory.js';
-import { scanRecords, type PhaseContext } from '../phase-context.js';
-
-const CURSOR_KEY = 'consolidate/extract/cursor';
+import { drainConceptJobs } from '../../concepts/index.js';
+import type { PhaseContext } from '../phase-context.js';
 
 export async function extractPhase(ctx: PhaseContext): Promise<void> {
   const { store, embedder, clock } = ctx.deps;
-  const deps = { store, embedder, clock };
-  const drained = await drainConceptJobs(deps, { scopes: [ctx.scope] });
-  ctx.counters.details['queued jobs done'] = drained.jobs;
+  const drained = await drainConceptJobs({ store, embedder, clock }, { scopes: [ctx.scope] });
+  ctx.counters.examined += drained.examined;
   ctx.counters.created += drained.conceptsCreated;
   ctx.counters.updated += drained.refsAdded;
-  const saved = await store.getState(ctx.scope, CURSOR_KEY);
-  const from = typeof ctx.cursor === 'string' ? ctx.cursor : typeof saved?.value === 'string' ? saved.value : undefined;
-  for await (const page of scanRecords(store, { scope: ctx.scope, layers: ['episodic'], statuses: ['active'], ...(from !== undefined ? { afterId: from } : {}), pageSize: ctx.deps.config.batchSize })) {
-    const records = page.filter((r: MemoryRecord) => !isConcept(r));
-    const result = await extractConcepts(deps, records);
-    ctx.counters.examined += result.examined;
-    ctx.counters.created += result.conceptsCreated;
-    ctx.counters.updated += result.refsAdded;
-    ctx.counters.details['concepts created'] = (ctx.counters.details['concepts created'] ?? 0) + result.conceptsCreated;
-    ctx.counters.details['refs added'] = (ctx.counters.details['refs added'] ?? 0) + result.refsAdded;
-    const last = (page[page.length - 1] as MemoryRecord).id;
-    await ctx.batch(async (tx) => tx.setState(ctx.scope, CURSOR_KEY, last, ctx.now), last);
-  }
+  ctx.counters.details['queued jobs done'] = drained.jobs;
+  ctx.counters.details['concepts created'] = drained.conceptsCreated;
+  ctx.counters.details['refs added'] = drained.refsAdded;
+  ctx.counters.details['jobs failed'] = drained.failed;
+  // nothing to checkpoint: completed jobs leave the queue, so a resumed run simply drains the rest
+  await ctx.batch(async () => {}, { drained: true });
 }

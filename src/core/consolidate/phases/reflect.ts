@@ -34,13 +34,13 @@ export async function reflectPhase(ctx: PhaseContext): Promise<void> {
   let accumulated = 0;
   let newestId = lastId;
   const reflections: MemoryRecord[] = [];
-  for await (const page of scanRecords(ctx.deps.store, { scope: ctx.scope, statuses: ['active'], pageSize: ctx.deps.config.pageSize })) {
+  for await (const page of scanRecords(ctx.deps.store, { scope: ctx.scope, layers: ['semantic'], statuses: ['active'], pageSize: ctx.deps.config.pageSize })) {
+    for (const r of page) if (isReflection(r)) reflections.push(r);
+  }
+  // Only what was written since the last reflection counts toward the next one.
+  for await (const page of scanRecords(ctx.deps.store, { scope: ctx.scope, layers: ['episodic', 'semantic'], statuses: ['active'], ...(lastId !== '' ? { afterId: lastId } : {}), pageSize: ctx.deps.config.pageSize })) {
     for (const r of page) {
-      if (isReflection(r)) {
-        reflections.push(r);
-        continue;
-      }
-      if (r.id <= lastId || r.layer === 'statistical' || r.layer === 'procedural' || r.data.concept === true || r.data.isChunkParent === true) continue;
+      if (isReflection(r) || r.data.concept === true || r.data.isChunkParent === true || r.data.category === 'promoted' || r.data.compressed === true) continue;
       newestId = r.id > newestId ? r.id : newestId;
       const importance = r.importance ?? 1;
       accumulated += importance;
@@ -48,7 +48,6 @@ export async function reflectPhase(ctx: PhaseContext): Promise<void> {
     }
   }
   const trigger = reflectionTrigger({ accumulatedImportance: accumulated, sessionEnd: ctx.trigger === 'session-end', onDemand: ctx.explicit }, cfg);
-  ctx.counters.details['accumulated importance ×100'] = Math.round(accumulated * 100);
   if (trigger === null) {
     ctx.counters.skipped = `accumulated importance ${accumulated.toFixed(2)} since the last reflection is below the threshold ${cfg.importanceThreshold} (no session end, not asked for)`;
     return;
@@ -104,7 +103,7 @@ async function synthesise(ctx: PhaseContext, records: readonly MemoryRecord[], l
   const vectors = await ctx.deps.embedder.embed(records.map((r) => r.content));
   const items: ReflectionItem[] = records.map((r, i) => ({ id: r.id, content: r.content, embedding: vectors[i] as Float32Array, importance: r.importance ?? 1 }));
   const cfg = ctx.deps.config.reflection;
-  const insights = ctx.deps.llm ? await llmInsights(ctx.deps.llm, items, level, cfg) : extractiveInsights(items, level, cfg);
+  const insights = ctx.deps.reflect !== undefined ? await assisted(ctx, items, level) : ctx.deps.llm ? await llmInsights(ctx.deps.llm, items, level, cfg) : extractiveInsights(items, level, cfg);
   // Level-1 insights get their ids now, so a level-2 reflection in the same run can point at them.
   return insights.map((insight) => ({ ...insight, id: derivedRecord({ scope: ctx.scope, layer: 'semantic', content: '', now: ctx.now, importance: 0, provenance: { kind: 'reflection', sources: [], derivedFrom: [] }, data: {} }).id }));
 }
@@ -114,4 +113,22 @@ function pseudoRecord(insight: Insight & { id?: string }): MemoryRecord {
   const record = derivedRecord({ scope: '', layer: 'semantic', content: insight.content, now: 0, importance: insight.importance, provenance: { kind: 'reflection', sources: [], derivedFrom: [] }, data: { level: insight.level } });
   record.id = insight.id ?? record.id;
   return record;
+}
+
+/** One LLM insight per extractive cluster through the engine's LLM assist; extractive where it declines. */
+async function assisted(ctx: PhaseContext, items: readonly ReflectionItem[], level: 1 | 2 | 3): Promise<Insight[]> {
+  const byId = new Map(items.map((i) => [i.id, i]));
+  const out: Insight[] = [];
+  for (const insight of extractiveInsights(items, level, ctx.deps.config.reflection)) {
+    let written: readonly { content: string; derivedFrom: string[] }[] | null = null;
+    try {
+      const records = insight.sources.map((id) => ({ id, content: byId.get(id)?.content ?? '', importance: byId.get(id)?.importance ?? null }));
+      written = await (ctx.deps.reflect as NonNullable<typeof ctx.deps.reflect>)({ scope: ctx.scope, level, records, maxInsights: 1 });
+    } catch {
+      written = null;
+    }
+    const first = written?.[0];
+    out.push(first !== undefined && first.content.trim().length > 0 ? { ...insight, content: first.content.trim(), method: 'llm' } : insight);
+  }
+  return out;
 }

@@ -62,11 +62,13 @@ export function registerContextCommands(program: Command): void {
         const maxTokens = numberFlag(flags.maxTokens);
         const episodes = numberFlag(flags.episodes);
         // A CLI process is cold: load statements, index and analysers first, outside the budget.
-        await engram.warmContext({ scopes: flags.scope ?? [] });
+        const message = words.join(' ');
+        const perceived = Object.keys(percept).length > 0 ? { percept } : {};
+        if (message.trim() !== '' || perceived.percept !== undefined) await engram.warmContext({ scopes: flags.scope ?? [], message, ...perceived });
         const result = await engram.context({
           scopes: flags.scope ?? [],
-          message: words.join(' '),
-          ...(Object.keys(percept).length > 0 ? { percept } : {}),
+          message,
+          ...perceived,
           ...(budgetMs !== undefined ? { budgetMs: budgetMs as number } : {}),
           ...(maxTokens !== undefined ? { maxTokens: maxTokens as number } : {}),
           ...(episodes !== undefined ? { episodes: episodes as number } : {}),

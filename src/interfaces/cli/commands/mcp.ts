@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { EngramError } from '../../../core/errors.js';
-import { createMcpServer, startBackground } from '../../mcp/index.js';
+import { createMcpServer } from '../../mcp/index.js';
 import { collect, openEngine, resolveDbPath, withCommonFlags, type CommonFlags } from '../context.js';
 import { printError } from '../output.js';
 
@@ -30,7 +30,7 @@ export function registerMcpCommand(program: Command): void {
           throw new EngramError('INVALID_INPUT', 'engram mcp needs the scopes it may use: --scope tenant/... (repeatable) or ENGRAM_SCOPES=a,b.');
         }
         const engram = await openEngine(flags);
-        const stopBackground = startBackground(engram);
+        engram.startBackground();
         const server = createMcpServer({ engram, scopes });
         const transport = new StdioServerTransport();
         let closing = false;
@@ -38,7 +38,7 @@ export function registerMcpCommand(program: Command): void {
           if (closing) return;
           closing = true;
           await server.close().catch(() => undefined);
-          await stopBackground();
+          await engram.stopBackground();
           await engram.close();
         };
         transport.onclose = () => void shutdown();

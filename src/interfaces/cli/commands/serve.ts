@@ -6,13 +6,13 @@
 import type { Command } from 'commander';
 import { serve } from '@hono/node-server';
 import { resolve } from 'node:path';
+import { EngramError } from '../../../core/errors.js';
 import { removeDiscovery, writeDiscovery } from '../../hooks/discovery.js';
 import { ApiKeys, resolveAuthMode } from '../../http/index.js';
 import { collect, openEngine, resolveDbPath, withCommonFlags, type CommonFlags } from '../context.js';
 import { printError } from '../output.js';
 import { createServeApp } from '../serve/serve-app.js';
 import { claudeCodeHttpConfig } from './setup.js';
-import { startBackground } from '../../mcp/index.js';
 import { serverScopes } from './mcp.js';
 
 /** Scope of MCP connections that name none, when serve was started without --scope. */
@@ -52,16 +52,28 @@ async function runServe(flags: ServeFlags): Promise<void> {
   const db = resolveDbPath(flags);
   const isFile = !/^postgres(ql)?:\/\//.test(db);
   const engram = await openEngine(flags);
-  const stopBackground = startBackground(engram);
+  // Load the embedding model now, so the first prompt hook does not wait for it.
+  await engram.embedder.embed(['engram serve warm-up']);
+  engram.startBackground();
   const keys = new ApiKeys(engram.store);
   const app = createServeApp({ engram, scopes, auth, keys, defaultScopes: [DEFAULT_SCOPE] });
   const server = serve({ fetch: app.fetch, port, hostname: host });
   // Longer than clients' idle pools (hooks, MCP clients), so a reused connection is not closed under them.
   Object.assign(server, { keepAliveTimeout: 65_000, headersTimeout: 66_000 });
-  const address = await new Promise<{ port: number }>((resolveAddress, reject) => {
-    server.once('listening', () => resolveAddress(server.address() as { port: number }));
-    server.once('error', reject);
-  });
+  let address: { port: number };
+  try {
+    address = await new Promise<{ port: number }>((resolveAddress, reject) => {
+      server.once('listening', () => resolveAddress(server.address() as { port: number }));
+      server.once('error', reject);
+    });
+  } catch (error) {
+    await engram.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+      throw new EngramError('INVALID_INPUT', `Cannot listen on ${host}:${port} (${code}): pick another --port (0 picks a free one) or --host, or stop the program using it.`);
+    }
+    throw error;
+  }
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
   if (isFile) writeDiscovery({ url, pid: process.pid, db: resolve(db), startedAt: new Date().toISOString() });
 
@@ -71,7 +83,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
     stopping = true;
     if (isFile) removeDiscovery(db, process.pid);
     await new Promise<void>((done) => server.close(() => done()));
-    await stopBackground();
+    await engram.stopBackground();
     await engram.close();
     process.exit(0);
   };

@@ -32,11 +32,11 @@ const remember: RouteSpec = {
     if (Array.isArray(body)) {
       const inputs = parseInput(rememberBatchSchema, body, 'memories');
       authorize(inputs.map((i) => i.scope));
-      return engram.remember(body as Parameters<typeof engram.remember>[0] & unknown[]);
+      return engram.remember(inputs);
     }
     const input = parseInput(rememberInputSchema, body, 'memory');
     authorize([input.scope]);
-    return engram.remember(body as Parameters<typeof engram.remember>[0]);
+    return engram.remember(input);
   },
 };
 

@@ -66,8 +66,13 @@ export const servingRoutes: readonly RouteSpec[] = [
     operationId: 'relationTypes',
     tag: 'graph',
     summary: 'The relationship registry: built-in and run-time relation types',
+    description: 'One registry per database. With an API key, `proposedBy` is shown only for types proposed by the key\'s own tenant.',
     responseDescription: 'Relation types by name',
-    handle: async (ctx) => ({ types: await ctx.engram.relations() }),
+    async handle(ctx) {
+      const types = await ctx.engram.relations();
+      const own = ctx.principal !== null ? `tenant:${ctx.principal.tenant}` : null;
+      return { types: own === null ? types : types.map((t) => (t.proposedBy === null || t.proposedBy === own ? t : { ...t, proposedBy: null })) };
+    },
   },
   {
     method: 'post',

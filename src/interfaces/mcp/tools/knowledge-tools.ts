@@ -1,10 +1,9 @@
 /**
- * The knowledge tools: memory_context, memory_predict, memory_relate, memory_consolidate. They call
- * engine methods added by the serving, layers and sleep-cycle features (see ../engine-access.ts).
+ * The knowledge tools: memory_context, memory_predict, memory_relate, memory_consolidate.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { callOptional } from '../engine-access.js';
+import type { PredictInput } from '../../../core/context/schemas.js';
 import { renderJson } from '../render.js';
 import { guarded, ok, readScopes, writeScope, type ToolContext } from '../tool-context.js';
 import { consolidateShape, contextShape, predictShape, relateShape } from './shapes.js';
@@ -28,7 +27,7 @@ export function registerKnowledgeTools(server: McpServer, context: ToolContext):
     (args) =>
       guarded(async () => {
         const { scope: _scope, scopes: _scopes, ...rest } = args;
-        const result = asObject(await callOptional(engram, 'context', { ...rest, scopes: readScopes(context, args) }));
+        const result = asObject(await engram.context({ ...rest, scopes: readScopes(context, args) }));
         return ok(result, typeof result.markdown === 'string' ? result.markdown : renderJson(result));
       }),
   );
@@ -47,7 +46,7 @@ export function registerKnowledgeTools(server: McpServer, context: ToolContext):
     (args) =>
       guarded(async () => {
         const { scope: _scope, scopes: _scopes, ...rest } = args;
-        const result = asObject(await callOptional(engram, 'predict', { ...rest, scopes: readScopes(context, args) }));
+        const result = asObject(await engram.predict({ ...rest, scopes: readScopes(context, args) } as PredictInput));
         return ok(result, renderPredictions(result));
       }),
   );
@@ -57,15 +56,15 @@ export function registerKnowledgeTools(server: McpServer, context: ToolContext):
     {
       title: 'Relate two memories',
       description:
-        'Add a typed edge between two memories of the same scope, e.g. {from, type: "CAUSES", to}. Built-in types: IS_A, HAS_PART, CAUSES, PREDICTS, PHASE_LOCKED_TO, RELATED_TO, TRENDS_WITH, CORRELATES_WITH, DERIVED_FROM, SUPERSEDES, STATISTICALLY_CONFIRMS, MENTIONS; a new type is registered as proposed.',
+        'Add a typed edge between two memories of the same scope, e.g. {from, type: "CAUSES", to}; relating them again with the same type updates the weight. Returns {edge, action: created | updated}.',
       inputSchema: z.object(relateShape).strict(),
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     },
     (args) =>
       guarded(async () => {
         const scope = writeScope(context, args.scope);
-        const result = asObject(await callOptional(engram, 'relate', { ...args, scope }));
-        return ok(result, `Related ${args.from} ${args.type} ${args.to}.`);
+        const result = await engram.relate({ ...args, scope });
+        return ok({ ...result }, `${result.action === 'created' ? 'Related' : 'Updated the relation'}: ${result.edge.from} ${result.edge.type} ${result.edge.to} (weight ${result.edge.weight}).`);
       }),
   );
 
@@ -81,7 +80,7 @@ export function registerKnowledgeTools(server: McpServer, context: ToolContext):
     (args) =>
       guarded(async () => {
         const scope = writeScope(context, args.scope);
-        const result = asObject(await callOptional(engram, 'consolidate', { ...args, scope }));
+        const result = asObject(await engram.consolidate({ ...args, scope }));
         return ok(result, renderJson(result));
       }),
   );

@@ -4,6 +4,10 @@
  */
 import { z } from 'zod';
 import { LAYERS } from '../../../core/memory.js';
+import { PHASES } from '../../../core/consolidate/config.js';
+import { consolidateInputSchema } from '../../../core/consolidate/schemas.js';
+import { contextInputSchema, predictInputSchema } from '../../../core/context/schemas.js';
+import { relateInputSchema } from '../../../core/graph/relations-api.js';
 import { channelWeightsSchema, episodeCycleShape, instantSchema, rememberInputSchema, scopeSchema, updateInputSchema } from '../../../core/schemas.js';
 
 const instant = (what: string) => instantSchema.describe(`${what}: ISO 8601 (2024-05-01 or 2024-05-01T12:00:00Z) or epoch milliseconds`);
@@ -56,20 +60,15 @@ export const recallShape = {
   weights: channelWeightsSchema.optional().describe('Channel weights (0 switches a channel off): lexical, semantic, entity, temporal, graph, affect, neighbour.'),
 };
 
-export const perceptSchema = z
-  .object({
-    objects: z.array(z.string().max(2_000)).max(100).optional(),
-    people: z.array(z.string().max(2_000)).max(100).optional(),
-    goal: z.string().max(2_000).optional(),
-  })
-  .strict();
+const context = contextInputSchema.shape;
 
 export const contextShape = {
   ...readScopeFields,
-  message: z.string().max(20_000).describe('The user message or task this turn is about ("" is allowed when a percept is given).'),
-  percept: perceptSchema.optional().describe('What the agent perceives now: {objects, people, goal}; adds live concept context and predictions.'),
-  budgetMs: z.number().int().min(1).max(10_000).optional().describe('Wall-clock budget in ms (default 50); parts degrade full → cached → minimal to keep it.'),
-  maxTokens: z.number().int().min(50).max(100_000).optional().describe('Token budget of the rendered context (default 2000).'),
+  message: context.message.describe('The user message or task this turn is about ("" is allowed when a percept is given).'),
+  percept: context.percept.describe('What the agent perceives now: {objects, people, goal}; adds live concept context and predictions.'),
+  budgetMs: context.budgetMs.describe('Wall-clock budget in ms (default 50); parts degrade full → cached → minimal → skipped to keep it.'),
+  maxTokens: context.maxTokens.describe('Token budget of the rendered context (default 2000).'),
+  episodes: context.episodes.describe('How many relevant past episodes to include (default 5).'),
 };
 
 export const idField = z.string().min(1).max(200).describe('The memory id (as returned by memory_remember or memory_recall).');
@@ -89,39 +88,30 @@ export const forgetShape = {
   restore: z.boolean().optional().describe('true brings back a forgotten or decayed memory instead of forgetting it.'),
 };
 
+const relate = relateInputSchema.shape;
+
 export const relateShape = {
+  ...relate,
   scope: writeScopeField,
-  from: idField.describe('Id of the source memory.'),
-  type: z
-    .string()
-    .min(1)
-    .max(100)
-    .describe('Relation type, e.g. IS_A, HAS_PART, CAUSES, PREDICTS, RELATED_TO, DERIVED_FROM, or a new UPPER_SNAKE type (registered as proposed).'),
-  to: idField.describe('Id of the target memory (same scope).'),
-  weight: z.number().min(0).max(1).optional().describe('Strength 0..1 (default 1).'),
+  from: relate.from.describe('Id of the source memory.'),
+  type: relate.type.describe(
+    'Relation type: IS_A, HAS_PART, CAUSES, PREDICTS, PHASE_LOCKED_TO, RELATED_TO, TRENDS_WITH, CORRELATES_WITH, DERIVED_FROM, SUPERSEDES, STATISTICALLY_CONFIRMS, MENTIONS, or one registered later.',
+  ),
+  to: relate.to.describe('Id of the target memory (same scope).'),
+  weight: relate.weight.describe('Strength (default 1).'),
 };
 
 export const consolidateShape = {
   scope: writeScopeField,
-  phases: z
-    .array(z.string().min(1).max(50))
-    .min(1)
-    .optional()
-    .describe('Only these phases (dedup, supersede, concepts, ground, promote, reflect, decay, compress); default all.'),
+  phases: consolidateInputSchema.shape.phases.describe(`Only these phases (${PHASES.join(', ')}); default all, in that order.`),
 };
+
+const predict = predictInputSchema.shape;
 
 export const predictShape = {
   ...readScopeFields,
-  episode: z
-    .object({
-      content: z.string().max(20_000).optional(),
-      perception: episodeCycleShape.perception,
-      context: episodeCycleShape.context,
-      action: z.object({ tool: z.string().max(2_000).optional() }).strict().optional(),
-    })
-    .strict()
-    .describe('The forming episode, before a decision: {perception: {objects, people}, context: {goal}, content?}.'),
-  limit: z.number().int().min(1).max(50).optional().describe('Most predictions to return (default 5).'),
+  episode: predict.episode.describe('The forming episode, before a decision: {perception: {objects, people}, context: {goal}, action?: {tool}, content?}.'),
+  limit: predict.limit.describe('Most predictions to return (default 5).'),
 };
 
 export const statsShape = { ...readScopeFields };

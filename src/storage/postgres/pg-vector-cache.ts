@@ -1,0 +1,152 @@
+/**
+ * Exact vector search without pgvector: each process keeps the embeddings of the scopes it searches in
+ * memory (a Float32Array per scope) and scores them in JS, which is tens of times faster than cosine in
+ * SQL over `real[]`. Freshness across servers comes from `vector_log`, an append-only log of every
+ * embedding write: before each search one indexed read fetches what other writers changed since this
+ * cache's high-water mark. Records are never deleted, only change status, and status/time/layer
+ * filters are applied afterwards in SQL, so the cache holds just (id, vector).
+ */
+import type { PgQueryable } from './pg-driver.js';
+import { parseVectorText, type Tables } from './pg-rows.js';
+
+interface ScopeVectors {
+  highWater: number;
+  slots: Map<string, number>;
+  ids: string[];
+  vectors: Float32Array;
+  norms: Float32Array;
+  size: number;
+}
+
+export interface ScoredId {
+  id: string;
+  score: number;
+}
+
+export class VectorCache {
+  readonly #dimension: number;
+  readonly #byScope = new Map<string, ScopeVectors>();
+
+  constructor(dimension: number) {
+    this.#dimension = dimension;
+  }
+
+  /** Brings `scope` up to date from committed data (`db` must be outside any transaction). */
+  async sync(db: PgQueryable, t: Tables, scope: string): Promise<void> {
+    let entry = this.#byScope.get(scope);
+    const log = t.q('vector_log');
+    if (entry === undefined) {
+      // the mark first: what is written while loading is fetched again next time (idempotent)
+      const mark = Number((await db.query<{ hw: number | null }>(`SELECT max(seq) AS hw FROM ${log} WHERE scope = $1`, [scope])).rows[0]?.hw ?? 0);
+      entry = { highWater: mark, slots: new Map(), ids: [], vectors: new Float32Array(0), norms: new Float32Array(0), size: 0 };
+      const rows = await db.query<{ id: string; e: string }>(`SELECT id, embedding::text AS e FROM ${t.memories} WHERE scope = $1`, [scope]);
+      for (const row of rows.rows) this.#put(entry, row.id, parseVectorText(row.e));
+      this.#byScope.set(scope, entry);
+      return;
+    }
+    const changes = await db.query<{ seq: number; id: string; e: string }>(
+      `SELECT l.seq, l.memory_id AS id, m.embedding::text AS e FROM ${log} l JOIN ${t.memories} m ON m.id = l.memory_id
+       WHERE l.scope = $1 AND l.seq > $2 ORDER BY l.seq`,
+      [scope, entry.highWater],
+    );
+    for (const row of changes.rows) {
+      this.#put(entry, row.id, parseVectorText(row.e));
+      entry.highWater = Math.max(entry.highWater, Number(row.seq));
+    }
+  }
+
+  /** Scope size as cached. */
+  size(scope: string): number {
+    return this.#byScope.get(scope)?.size ?? 0;
+  }
+
+  /** The `k` best cosine scores of `scopes` (synced), best first. */
+  top(scopes: readonly string[], query: Float32Array, k: number): ScoredId[] {
+    const d = this.#dimension;
+    let qn = 0;
+    for (let i = 0; i < d; i++) qn += query[i]! * query[i]!;
+    qn = Math.sqrt(qn);
+    // bounded min-heap of the k best (score, id)
+    const heapScores: number[] = [];
+    const heapIds: string[] = [];
+    const worse = (a: number, b: number) => heapScores[a]! < heapScores[b]! || (heapScores[a] === heapScores[b] && heapIds[a]! > heapIds[b]!);
+    const swap = (a: number, b: number) => {
+      [heapScores[a], heapScores[b]] = [heapScores[b]!, heapScores[a]!];
+      [heapIds[a], heapIds[b]] = [heapIds[b]!, heapIds[a]!];
+    };
+    const siftDown = (i: number) => {
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < heapScores.length && worse(l, m)) m = l;
+        if (r < heapScores.length && worse(r, m)) m = r;
+        if (m === i) return;
+        swap(i, m);
+        i = m;
+      }
+    };
+    for (const scope of scopes) {
+      const entry = this.#byScope.get(scope);
+      if (entry === undefined) continue;
+      const { vectors, norms, ids } = entry;
+      for (let slot = 0; slot < entry.size; slot++) {
+        let dot = 0;
+        const base = slot * d;
+        for (let i = 0; i < d; i++) dot += vectors[base + i]! * query[i]!;
+        const norm = norms[slot]! * qn;
+        const score = norm === 0 ? 0 : dot / norm;
+        const id = ids[slot]!;
+        if (heapScores.length < k) {
+          heapScores.push(score);
+          heapIds.push(id);
+          for (let i = heapScores.length - 1; i > 0; ) {
+            const parent = (i - 1) >> 1;
+            if (!worse(i, parent)) break;
+            swap(i, parent);
+            i = parent;
+          }
+        } else if (k > 0 && (score > heapScores[0]! || (score === heapScores[0] && id < heapIds[0]!))) {
+          heapScores[0] = score;
+          heapIds[0] = id;
+          siftDown(0);
+        }
+      }
+    }
+    const result = heapIds.map((id, i) => ({ id, score: heapScores[i]! }));
+    return result.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+  }
+
+  /** Total records in the synced `scopes`. */
+  total(scopes: readonly string[]): number {
+    return scopes.reduce((sum, scope) => sum + this.size(scope), 0);
+  }
+
+  clear(): void {
+    this.#byScope.clear();
+  }
+
+  #put(entry: ScopeVectors, id: string, vector: Float32Array): void {
+    const d = this.#dimension;
+    if (vector.length !== d) return;
+    let slot = entry.slots.get(id);
+    if (slot === undefined) {
+      slot = entry.size++;
+      if (entry.size * d > entry.vectors.length) {
+        const capacity = Math.max(1024, entry.size * 2);
+        const vectors = new Float32Array(capacity * d);
+        vectors.set(entry.vectors);
+        entry.vectors = vectors;
+        const norms = new Float32Array(capacity);
+        norms.set(entry.norms);
+        entry.norms = norms;
+      }
+      entry.slots.set(id, slot);
+      entry.ids[slot] = id;
+    }
+    entry.vectors.set(vector, slot * d);
+    let n = 0;
+    for (let i = 0; i < d; i++) n += vector[i]! * vector[i]!;
+    entry.norms[slot] = Math.sqrt(n);
+  }
+}
