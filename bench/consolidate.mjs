@@ -10,6 +10,7 @@
 // phase did, and peak RSS (sampled every 20 ms, attributed to the phase running at the time).
 import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { CACHE_DIR, RESULTS_DIR, log, mb, printTable, writeResult } from './lib.mjs';
 
@@ -154,6 +155,8 @@ const md = [
   `# bench:consolidate`,
   '',
   `One full consolidation cycle over ${size} memories in one scope (${Math.round(size * 0.05)} semantic claims, the rest structured episodes over 60 simulated days), ${embedder} embedder, SQLite, Node ${process.version}, ${new Date().toISOString()}.`,
+  '',
+  `Load average at the end: ${loadavg().map((x) => x.toFixed(1)).join(' / ')} on ${(await import('node:os')).availableParallelism()} cores (other jobs share the machine).`,
   '',
   `Total ${(totalMs / 1000).toFixed(1)} s, peak RSS ${peakRssMb} MB${ingestMs !== null ? `; ingest took ${(ingestMs / 1000).toFixed(0)} s` : ''}. Reproduce: \`npm run build && npm run bench:consolidate -- --size ${size} --embedder ${embedder}\`.`,
   '',

@@ -4,7 +4,7 @@
 // p95 ≤ 500 ms with a server running. Writes bench/results/hooks.{json,md}.
 //   npm run bench:hooks [-- --runs 60] (ENGRAM_EMBEDDER=hash|static|use, default use)
 import { spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -67,12 +67,13 @@ function startServe(db) {
 /** Wall time of one hook process, in ms; checks it answered. */
 function runHook(event, stdin, db, stateDir, expectServer) {
   const start = performance.now();
-  const result = spawnSync(process.execPath, [BIN, 'hooks', event, '--scope', SCOPE, '--db', db, '--state-dir', stateDir, '--verbose'], {
+  const result = spawnSync(TIME, [...TIME_ARGS, process.execPath, BIN, 'hooks', event, '--scope', SCOPE, '--db', db, '--verbose'], {
     input: stdin,
     encoding: 'utf8',
     env: { ...process.env, ENGRAM_URL: '' },
   });
   const ms = performance.now() - start;
+  recordCpu(result.stderr);
   if (result.status !== 0) throw new Error(`hook ${event} failed: ${result.stderr}`);
   const usedServer = /"server":"http/.test(result.stderr);
   const call = /"callMs":([\d.]+)/.exec(result.stderr);
@@ -82,8 +83,19 @@ function runHook(event, stdin, db, stateDir, expectServer) {
   return ms;
 }
 
+// CPU time (user + sys) of each hook process, from GNU time when present: what the hook costs on an idle machine.
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : process.execPath;
+const TIME_ARGS = TIME === '/usr/bin/time' ? ['-f', 'cpu-seconds %U %S'] : [];
+let cpuTimes = [];
+function recordCpu(stderr) {
+  const match = /cpu-seconds ([\d.]+) ([\d.]+)/.exec(stderr);
+  if (match !== null) cpuTimes.push((Number(match[1]) + Number(match[2])) * 1000);
+}
+
 /** Wall time of the operation inside the hook (HTTP round trip incl. server work, or the local engine call). */
 let callTimes = [];
+
+const cpu = (values) => (values.length === 0 ? undefined : percentiles(values).p50);
 
 const promptJson = (i, transcript) =>
   JSON.stringify({ session_id: SESSION, transcript_path: transcript, cwd: '/home/dev/shop', permission_mode: 'default', hook_event_name: 'UserPromptSubmit', prompt: PROMPTS[i % PROMPTS.length] });
@@ -100,18 +112,23 @@ try {
   log(`UserPromptSubmit without a server × ${LOCAL_RUNS}`);
   const local = [];
   callTimes = [];
+  cpuTimes = [];
   for (let i = 0; i < LOCAL_RUNS; i++) local.push(runHook('user-prompt-submit', promptJson(i, transcript), db, state, false));
   const localCalls = callTimes;
+  const localCpu = cpuTimes;
 
   log('starting engram serve');
   const server = await startServe(db);
   try {
-    runHook('user-prompt-submit', promptJson(0, transcript), db, state, true); // warm the server once
+    for (let i = 0; i < 3; i++) runHook('user-prompt-submit', promptJson(i, transcript), db, state, true); // warm the server
     log(`UserPromptSubmit with a server × ${RUNS}`);
     const served = [];
     callTimes = [];
+    cpuTimes = [];
     for (let i = 0; i < RUNS; i++) served.push(runHook('user-prompt-submit', promptJson(i + 1, transcript), db, state, true));
     const servedCalls = callTimes;
+    const servedCpu = cpuTimes;
+    cpuTimes = [];
 
     log(`Stop (2 new turns) with a server × ${Math.ceil(RUNS / 4)}`);
     const stops = [];
@@ -126,20 +143,24 @@ try {
     }
 
     log(`baseline: an empty node process × ${Math.ceil(RUNS / 2)}`);
+    const stopCpu = cpuTimes;
     const bare = [];
+    cpuTimes = [];
     for (let i = 0; i < Math.ceil(RUNS / 2); i++) {
       const start = performance.now();
-      spawnSync(process.execPath, ['-e', '0']);
+      const result = spawnSync(TIME, [...TIME_ARGS, process.execPath, '-e', '0'], { encoding: 'utf8' });
       bare.push(performance.now() - start);
+      recordCpu(result.stderr);
     }
+    const bareCpu = cpuTimes;
 
     const rows = [
-      { case: 'UserPromptSubmit, engram serve running', ...percentiles(served), callP50: percentiles(servedCalls).p50, callP95: percentiles(servedCalls).p95 },
-      { case: 'UserPromptSubmit, no server (opens the store)', ...percentiles(local), callP50: percentiles(localCalls).p50, callP95: percentiles(localCalls).p95 },
-      { case: 'Stop (2 new turns), engram serve running', ...percentiles(stops) },
-      { case: 'baseline: empty node process (node -e 0)', ...percentiles(bare) },
+      { case: 'UserPromptSubmit, engram serve running', ...percentiles(served), callP50: percentiles(servedCalls).p50, callP95: percentiles(servedCalls).p95, cpuP50: cpu(servedCpu) },
+      { case: 'UserPromptSubmit, no server (opens the store)', ...percentiles(local), callP50: percentiles(localCalls).p50, callP95: percentiles(localCalls).p95, cpuP50: cpu(localCpu) },
+      { case: 'Stop (2 new turns), engram serve running', ...percentiles(stops), cpuP50: cpu(stopCpu) },
+      { case: 'baseline: empty node process (node -e 0)', ...percentiles(bare), cpuP50: cpu(bareCpu) },
     ];
-    const columns = [['case', 'case'], ['n', 'n', 0], ['p50 ms', 'p50', 0], ['p95 ms', 'p95', 0], ['p99 ms', 'p99', 0], ['max ms', 'max', 0], ['call p50', 'callP50', 0], ['call p95', 'callP95', 0]];
+    const columns = [['case', 'case'], ['n', 'n', 0], ['p50 ms', 'p50', 0], ['p95 ms', 'p95', 0], ['p99 ms', 'p99', 0], ['max ms', 'max', 0], ['call p50', 'callP50', 0], ['call p95', 'callP95', 0], ['cpu p50', 'cpuP50', 0]];
     printTable(`Hook latency (wall time of the hook process; embedder ${EMBEDDER}, ${seeded} memories)`, columns, rows);
     const goal = { metric: 'UserPromptSubmit p95 with a server running', goalMs: 500, measuredMs: Math.round(percentiles(served).p95), met: percentiles(served).p95 <= 500 };
     const path = writeResult('hooks', { embedder: EMBEDDER, memories: seeded, runs: RUNS, goal, rows });
@@ -150,11 +171,11 @@ try {
       `Wall time of one \`engram hooks ...\` process as Claude Code runs it (node start, stdin JSON, answer), ${seeded} memories, embedder \`${EMBEDDER}\`.`,
       `Measured ${env.timestamp} on ${env.cpuCount} × ${env.cpuModel}, Node ${env.node}, load average ${env.loadAverage.join(' / ')}. Reproduce: \`npm run build && npm run bench:hooks\`.`,
       '',
-      '| case | n | p50 ms | p95 ms | p99 ms | max ms | call p50 ms | call p95 ms |',
-      '|---|---:|---:|---:|---:|---:|---:|---:|',
-      ...rows.map((r) => `| ${r.case} | ${r.n} | ${Math.round(r.p50)} | ${Math.round(r.p95)} | ${Math.round(r.p99)} | ${Math.round(r.max)} | ${r.callP50 === undefined ? '–' : Math.round(r.callP50)} | ${r.callP95 === undefined ? '–' : Math.round(r.callP95)} |`),
+      '| case | n | p50 ms | p95 ms | p99 ms | max ms | call p50 ms | call p95 ms | hook CPU p50 ms |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+      ...rows.map((r) => `| ${r.case} | ${r.n} | ${Math.round(r.p50)} | ${Math.round(r.p95)} | ${Math.round(r.p99)} | ${Math.round(r.max)} | ${r.callP50 === undefined ? '–' : Math.round(r.callP50)} | ${r.callP95 === undefined ? '–' : Math.round(r.callP95)} | ${r.cpuP50 === undefined ? '–' : Math.round(r.cpuP50)} |`),
       '',
-      `Goal: ${goal.metric} ≤ ${goal.goalMs} ms — measured ${goal.measuredMs} ms (${goal.met ? 'met' : 'NOT met'}). The baseline row is what starting any node process costs on this machine at this moment: the hook's own share is the difference. "call" is the part spent in the operation itself (HTTP round trip including the server's context build, or the local engine call).`,
+      `Goal: ${goal.metric} ≤ ${goal.goalMs} ms — measured ${goal.measuredMs} ms (${goal.met ? 'met' : 'NOT met'}). The baseline row is what starting any node process costs on this machine at this moment: the hook's own share is the difference. "call" is the part spent in the operation itself (HTTP round trip including the server's context build, or the local engine call); "hook CPU" is the user + system CPU time of the hook process, which is about what it takes on an idle machine (the server's own work is inside "call").`,
       '',
     ].join('\n');
     writeFileSync(join(RESULTS_DIR, 'hooks.md'), md);

@@ -41,7 +41,10 @@ interface StoredKey {
 /** Options of `ApiKeys`. */
 export interface ApiKeysOptions {
   clock?: Clock;
-  /** How long "does any key exist" is cached (ms); keys created elsewhere count after at most this. */
+  /**
+   * How long "does any key exist" and each verified key are cached (ms, default 1000): keys created or
+   * revoked by another process (or server) take effect within this.
+   */
   presenceTtlMs?: number;
 }
 
@@ -64,6 +67,7 @@ export class ApiKeys {
   readonly #clock: Clock;
   readonly #presenceTtlMs: number;
   #presence: { value: boolean; at: number } | null = null;
+  readonly #verified = new Map<string, { principal: Principal | null; at: number }>();
 
   constructor(store: Pick<Store, 'getMeta' | 'setMeta'>, options: ApiKeysOptions = {}) {
     this.#store = store;
@@ -102,6 +106,7 @@ export class ApiKeys {
       await this.#store.setMeta(HASH_PREFIX + found.hash, JSON.stringify(revoked));
       await this.#store.setMeta(INDEX_KEY, JSON.stringify(index.map((k) => (k.id === id ? revoked : k))));
       this.#presence = null;
+      this.#verified.clear();
       return toInfo(revoked);
     }
     return toInfo(found);
@@ -110,11 +115,17 @@ export class ApiKeys {
   /** The principal of a valid, unrevoked key, else null. */
   async verify(key: string): Promise<Principal | null> {
     if (typeof key !== 'string' || !key.startsWith(KEY_PREFIX) || key.length > 200) return null;
-    const raw = await this.#store.getMeta(HASH_PREFIX + (await sha256Hex(key)));
-    if (raw === null) return null;
-    const stored = parseStored(raw);
-    if (stored === null || stored.revokedAt !== null) return null;
-    return { keyId: stored.id, tenant: stored.tenant };
+    const hash = await sha256Hex(key);
+    const now = this.#clock.now();
+    const cached = this.#verified.get(hash);
+    if (cached !== undefined && now - cached.at < this.#presenceTtlMs) return cached.principal;
+    const raw = await this.#store.getMeta(HASH_PREFIX + hash);
+    const stored = raw === null ? null : parseStored(raw);
+    const principal = stored === null || stored.revokedAt !== null ? null : { keyId: stored.id, tenant: stored.tenant };
+    // bounded; unknown keys are cached too, so a client retrying a bad key costs one lookup per TTL
+    if (this.#verified.size >= 1000) this.#verified.clear();
+    this.#verified.set(hash, { principal, at: now });
+    return principal;
   }
 
   /** Whether at least one unrevoked key exists (cached for `presenceTtlMs`). */

@@ -4,7 +4,7 @@
  * completion text) and an optional delay. Real sockets and real `fetch`, no mocks.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 
 export interface StubRequest {
   path: string;
@@ -41,7 +41,7 @@ function useOf(system: string): StubRequest['use'] {
 /** Starts a stub on a random loopback port. */
 export async function startLlmStub(respond: LlmStub['respond']): Promise<LlmStub> {
   const stub: LlmStub = { baseUrl: '', requests: [], respond, close: async () => undefined };
-  const sockets = new Set<import('node:net').Socket>();
+  const sockets = new Set<Socket>();
   const server: Server = createServer((req, res) => {
     let text = '';
     req.on('data', (chunk: Buffer) => (text += chunk.toString()));

@@ -47,8 +47,6 @@ describe.skipIf(!binBuilt)('engram context / predict (skipped when dist/ is miss
     const out = json<{ predictions: { action: string; outcome: string; successProbability: number; supportingEpisodeIds: string[] }[] }>(result);
     expect(out.predictions[0]).toMatchObject({ action: 'graspObject', outcome: 'success', successProbability: 0.875 });
     expect([...(out.predictions[0]?.supportingEpisodeIds ?? [])].sort()).toEqual([...episodeIds].sort());
-    const text = runCli(['predict', ...base, '--scope', user, '--episode', file]);
-    expect(text.stdout).toContain('graspObject → success');
   });
 
   it('context prints Markdown for a prompt, or the structured JSON with --json', () => {
@@ -69,14 +67,9 @@ describe.skipIf(!binBuilt)('engram context / predict (skipped when dist/ is miss
     const noMessage = runCli(['context', ...base, '--scope', user]);
     expect(noMessage.status).toBe(2);
     expect(noMessage.stderr).toContain('needs a message, or a percept');
-    const noScope = runCli(['context', ...base, 'hello']);
-    expect(noScope.status).toBe(2);
     const noFile = runCli(['predict', ...base, '--scope', user]);
     expect(noFile.status).toBe(2);
     expect(noFile.stderr).toContain('--episode FILE.json');
-    const notJson = join(tmp.dir, 'bad.json');
-    writeFileSync(notJson, '{ not json');
-    expect(runCli(['predict', ...base, '--scope', user, '--episode', notJson]).stderr).toContain('is not JSON');
   });
 
   it('an LLM configured by env scores importance; bad env config is refused', async () => {
@@ -93,8 +86,6 @@ describe.skipIf(!binBuilt)('engram context / predict (skipped when dist/ is miss
       const bad = await runCliAsync(['stats', ...base, '--scope', user], { env: { ...env, ENGRAM_LLM_USES: 'importance,telepathy' } });
       expect(bad.status).toBe(2);
       expect(bad.stderr).toContain('telepathy');
-      const noModel = await runCliAsync(['stats', ...base, '--scope', user], { env: { ENGRAM_LLM_BASE_URL: stub.baseUrl, ENGRAM_LLM_MODEL: '' } });
-      expect(noModel.stderr).toContain('ENGRAM_LLM_MODEL');
     } finally {
       await stub.close();
     }

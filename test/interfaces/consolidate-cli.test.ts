@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { binBuilt, json, runCli, runCliAsync } from '../helpers/cli.js';
+import { binBuilt, json, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 
 interface Report {
@@ -65,18 +65,5 @@ describe.skipIf(!binBuilt)('engram consolidate (CLI, needs `npm run build`)', ()
     const bad = runCli(['consolidate', '--db', path, '--scope', 'acme/a', '--phase', 'nap', '--json']);
     expect(bad.status).toBe(2);
     expect(JSON.parse(bad.stderr).error.code).toBe('INVALID_INPUT');
-  });
-
-  it('two concurrent processes on one scope: one runs, the other gets LOCKED', async () => {
-    const path = db();
-    const seed = runCli(['remember', '--db', path, '--embedder', 'hash', '--scope', 'acme/robot', 'first note']);
-    expect(seed.status, seed.stderr).toBe(0);
-    const runs = await Promise.all([0, 1].map(() => runCliAsync(['consolidate', '--db', path, '--scope', 'acme/robot', '--json'])));
-    const ok = runs.filter((r) => r.status === 0);
-    const locked = runs.filter((r) => r.status !== 0);
-    expect(ok.length).toBeGreaterThanOrEqual(1);
-    for (const r of locked) {
-      expect(JSON.parse(r.stderr).error.code).toBe('LOCKED');
-    }
   });
 });

@@ -13,8 +13,8 @@ import { tempDir } from '../helpers/temp.js';
 
 const SCOPE = 'dev/projects/shop';
 
-function hook(event: string, stdin: string, db: string, stateDir: string, extra: string[] = []) {
-  return runCli(['hooks', event, '--scope', SCOPE, '--db', db, '--state-dir', stateDir, '--embedder', 'hash', '--verbose', ...extra], { input: stdin, env: { ENGRAM_URL: '' } });
+function hook(event: string, stdin: string, db: string, extra: string[] = []) {
+  return runCli(['hooks', event, '--scope', SCOPE, '--db', db, '--embedder', 'hash', '--verbose', ...extra], { input: stdin, env: { ENGRAM_URL: '' } });
 }
 
 function episodeCount(db: string): number {
@@ -27,14 +27,13 @@ describe.skipIf(!binBuilt)('engram hooks without a server', () => {
     const { dir, cleanup } = tempDir();
     try {
       const db = join(dir, 'engram.db');
-      const state = join(dir, 'state');
       const transcript = placeTranscript(dir);
-      const stop = hook('stop', hookStdin('stop', transcript), db, state);
+      const stop = hook('stop', hookStdin('stop', transcript), db);
       expect(stop.status, stop.stderr).toBe(0);
       expect(stop.stderr).toMatch(/"stored":3.*"server":null/);
-      expect(hook('stop', hookStdin('stop', transcript), db, state).stderr).toMatch(/"stored":0/);
+      expect(hook('stop', hookStdin('stop', transcript), db).stderr).toMatch(/"stored":0/);
       expect(episodeCount(db)).toBe(3);
-      const prompt = hook('user-prompt-submit', hookStdin('user-prompt-submit', transcript), db, state);
+      const prompt = hook('user-prompt-submit', hookStdin('user-prompt-submit', transcript), db);
       expect(prompt.status, prompt.stderr).toBe(0);
       expect(prompt.stdout).toContain('<engram-memory>');
       expect(prompt.stdout).toContain('production');
@@ -46,7 +45,7 @@ describe.skipIf(!binBuilt)('engram hooks without a server', () => {
   it('reports bad input on stderr with exit 1 (never 2, which would block the prompt)', () => {
     const { dir, cleanup } = tempDir();
     try {
-      const notJson = hook('user-prompt-submit', 'hello', join(dir, 'engram.db'), dir);
+      const notJson = hook('user-prompt-submit', 'hello', join(dir, 'engram.db'));
       expect(notJson.status).toBe(1);
       expect(notJson.stderr).toMatch(/stdin was not JSON/);
       const noScope = runCli(['hooks', 'stop', '--db', join(dir, 'engram.db')], { input: hookStdin('stop', 'x'), env: { ENGRAM_SCOPES: '', ENGRAM_URL: '' } });
@@ -78,22 +77,21 @@ describe.skipIf(!binBuilt)('engram hooks with a running engram serve', () => {
   });
 
   it('finds the server through its discovery file and stores each message once', () => {
-    const state = join(dir, 'state');
     const transcript = placeTranscript(dir);
-    const first = hook('stop', hookStdin('stop', transcript), db, state);
+    const first = hook('stop', hookStdin('stop', transcript), db);
     expect(first.status, first.stderr).toBe(0);
     expect(first.stderr).toContain(`"server":"${server.url}"`);
     expect(first.stderr).toMatch(/"stored":3/);
     placeTranscript(dir, 'transcript-more.jsonl');
-    expect(hook('stop', hookStdin('stop', transcript), db, state).stderr).toMatch(/"stored":2/);
-    expect(hook('session-end', hookStdin('session-end', transcript), db, state).stderr).toMatch(/"stored":0/);
-    const prompt = hook('user-prompt-submit', hookStdin('user-prompt-submit', transcript), db, state);
+    expect(hook('stop', hookStdin('stop', transcript), db).stderr).toMatch(/"stored":2/);
+    expect(hook('session-end', hookStdin('session-end', transcript), db).stderr).toMatch(/"stored":0/);
+    const prompt = hook('user-prompt-submit', hookStdin('user-prompt-submit', transcript), db);
     expect(prompt.stderr).toContain(`"server":"${server.url}"`);
     expect(prompt.stdout).toContain('production');
   });
 
   it('an explicit --url that is down is an error, not a silent local fallback', () => {
-    const result = hook('user-prompt-submit', hookStdin('user-prompt-submit', '/none'), db, dir, ['--url', 'http://127.0.0.1:9']);
+    const result = hook('user-prompt-submit', hookStdin('user-prompt-submit', '/none'), db, ['--url', 'http://127.0.0.1:9']);
     expect(result.status).toBe(1);
   });
 });

@@ -1,12 +1,14 @@
 /**
  * The Claude Code hooks in-process, fed the JSON Claude Code sends (test/fixtures/claude-code/) and
- * opening the store themselves (no server): transcript parsing, idempotent ingestion with a cursor,
+ * opening the store themselves (no server): transcript parsing, idempotent ingestion with a cursor
+ * (a state document of the scope),
  * the context block on a prompt, and session end.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Engram } from '../../src/index.js';
+import { cursorKey } from '../../src/interfaces/hooks/handlers.js';
 import { parseHookInput } from '../../src/interfaces/hooks/hook-input.js';
 import { runHook, type HookEvent } from '../../src/interfaces/hooks/run-hook.js';
 import { parseTranscript } from '../../src/interfaces/hooks/transcript.js';
@@ -19,17 +21,15 @@ const FIXTURE = new URL('../fixtures/claude-code/transcript.jsonl', import.meta.
 let dir: string;
 let cleanup: () => void;
 let db: string;
-let stateDir: string;
 
 beforeEach(() => {
   ({ dir, cleanup } = tempDir());
   db = join(dir, 'engram.db');
-  stateDir = join(dir, 'state');
 });
 afterEach(() => cleanup());
 
 function hook(event: HookEvent, stdin: string, scopes = [SCOPE]) {
-  return runHook(event, stdin, { scopes, db, stateDir, url: undefined as never, openEngine: () => Engram.open({ path: db, embedder: 'hash' }) });
+  return runHook(event, stdin, { scopes, db, openEngine: () => Engram.open({ path: db, embedder: 'hash' }) });
 }
 
 async function episodes(): Promise<{ content: string; provenance: { sources: unknown[] }; tags: string[] }[]> {
@@ -37,6 +37,16 @@ async function episodes(): Promise<{ content: string; provenance: { sources: unk
   try {
     const records = await engram.store.listMemories({ scopes: [SCOPE], layers: ['episodic'], limit: 100 });
     return records.map((r) => ({ content: r.content, provenance: r.provenance, tags: r.tags }));
+  } finally {
+    await engram.close();
+  }
+}
+
+async function dropCursor(): Promise<void> {
+  const engram = await Engram.open({ path: db, embedder: 'hash' });
+  try {
+    expect(await engram.store.getState(SCOPE, cursorKey(SESSION_ID))).toMatchObject({ value: { lastUuid: expect.any(String) } });
+    await engram.store.transaction((tx) => tx.deleteState(SCOPE, cursorKey(SESSION_ID)));
   } finally {
     await engram.close();
   }
@@ -80,7 +90,7 @@ describe('stop hook', () => {
     const again = await hook('stop', hookStdin('stop', transcript));
     expect(again.detail).toMatchObject({ stored: 0, unchanged: 0 });
 
-    rmSync(stateDir, { recursive: true, force: true }); // cursor lost: the write path's source key still holds
+    await dropCursor(); // cursor lost: the write path's source key still holds
     const noCursor = await hook('stop', hookStdin('stop', transcript));
     expect(noCursor.detail).toMatchObject({ stored: 0, unchanged: 3 });
 

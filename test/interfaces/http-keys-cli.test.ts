@@ -1,6 +1,7 @@
 /**
  * `engram keys create | list | revoke` through the built bin, and a running `engram serve` picking up
- * keys created while it runs (auth mode auto) — over a temp SQLite file.
+ * keys created while it runs (auth mode auto) — over a temp SQLite file. Each spawn of the CLI takes
+ * 1–2 s on an idle machine; the generous timeouts are for a loaded one.
  */
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -47,7 +48,7 @@ describe.skipIf(!binBuilt)('engram keys (skipped when dist/ is missing: run npm 
     const revoked = runCli(['keys', 'revoke', key.id, ...base, '--json']);
     expect(revoked.status).toBe(0);
     expect(json<KeyInfo>(revoked).revokedAt).not.toBeNull();
-  });
+  }, 180_000);
 
   it('refuses a bad tenant and an unknown id with clear errors', () => {
     const bad = runCli(['keys', 'create', ...base, '--tenant', 'acme/users', '--json']);
@@ -56,7 +57,7 @@ describe.skipIf(!binBuilt)('engram keys (skipped when dist/ is missing: run npm 
     const missing = runCli(['keys', 'revoke', 'key_nope', ...base, '--json']);
     expect(missing.status).toBe(3);
     expect(JSON.parse(missing.stderr).error.message).toMatch(/keys list/);
-  });
+  }, 120_000);
 
   it('a running engram serve (auth auto) requires keys created while it runs', async () => {
     const fresh = join(tmp.dir, 'serve.db');
@@ -77,5 +78,5 @@ describe.skipIf(!binBuilt)('engram keys (skipped when dist/ is missing: run npm 
     expect(authorised.status).toBe(200);
     const foreign = await fetch(`${url}/v1/stats?scopes=globex/a`, { headers: { authorization: `Bearer ${key}` } });
     expect(foreign.status).toBe(403);
-  });
+  }, 180_000);
 });

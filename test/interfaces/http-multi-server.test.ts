@@ -34,7 +34,7 @@ describe.skipIf(SKIP_REASON !== null)(`two engram serve processes over one Postg
     key = json<{ key: string }>(created).key;
     const args = ['--db', db, '--embedder', 'hash', '--host', '127.0.0.1', '--auth', 'required'];
     servers.push(...(await Promise.all([startServe(args), startServe(args)])));
-  }, 90_000);
+  }, 180_000);
 
   afterAll(async () => {
     await Promise.all(servers.map((s) => s.stop()));
@@ -47,7 +47,7 @@ describe.skipIf(SKIP_REASON !== null)(`two engram serve processes over one Postg
     expect(anonymous.status).toBe(401);
     const foreign = await call(a, 'POST', '/v1/memories', { scope: 'globex/team', content: 'not ours' });
     expect(foreign.status).toBe(403);
-  });
+  }, 120_000);
 
   it('concurrent writers through both servers: every write is readable through either', async () => {
     const [a, b] = servers as [Server, Server];
@@ -93,7 +93,7 @@ describe.skipIf(SKIP_REASON !== null)(`two engram serve processes over one Postg
     expect((fromB.body.hits as { content: string }[])[0]?.content).toContain('Server A wrote note 7:');
     const fromA = await call(a, 'POST', '/v1/recall', { scopes: [SCOPE], query: 'Batch 1 item 3 release train 1-3', k: 3 });
     expect((fromA.body.hits as { content: string }[])[0]?.content).toContain('Batch 1 item 3');
-  });
+  }, 120_000);
 
   it('the concept-extraction queue is shared: drained by both servers, each concept created once', async () => {
     const [a, b] = servers as [Server, Server];
@@ -123,7 +123,7 @@ describe.skipIf(SKIP_REASON !== null)(`two engram serve processes over one Postg
     } finally {
       await direct.close();
     }
-  });
+  }, 120_000);
 
   it('conflicting claims written through both at once leave exactly one current', async () => {
     const [a, b] = servers as [Server, Server];
@@ -138,7 +138,7 @@ describe.skipIf(SKIP_REASON !== null)(`two engram serve processes over one Postg
     const versions = history.body.versions as { status: string }[];
     expect(versions).toHaveLength(2);
     expect(versions.filter((v) => v.status === 'active')).toHaveLength(1);
-  });
+  }, 120_000);
 
   it('a consolidation started on both servers at once runs once', async (context) => {
     const [a, b] = servers as [Server, Server];
@@ -170,5 +170,5 @@ describe.skipIf(SKIP_REASON !== null)(`two engram serve processes over one Postg
       expect(Date.parse(late.startedAt)).toBeGreaterThanOrEqual(Date.parse(early.finishedAt));
       expect(late.phases.reduce((sum, p) => sum + p.created, 0)).toBe(0);
     }
-  });
+  }, 120_000);
 });

@@ -3,7 +3,7 @@
  * internals in 500s — and after every refused request, the store shows that nothing was written.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiKeys, createHttpApp, resolveAuthMode, type HttpApp } from '../../src/interfaces/http/index.js';
+import { ApiKeys, createHttpApp, requireKey, resolveAuthMode, type HttpApp } from '../../src/interfaces/http/index.js';
 import { EngramCore, type Embedder, type Engram } from '../../src/index.js';
 import { tempEngram } from '../helpers/temp.js';
 
@@ -207,6 +207,16 @@ describe('HTTP API security', () => {
     expect(error.code).toBe('INTERNAL');
     expect(logged).toHaveLength(1);
     expect(error.message).toContain(logged[0]);
+  });
+
+  it('requireKey guards routes added next to the API (as /mcp is) with the same keys', async () => {
+    const guarded = createHttpApp({ engram, keys, log: () => undefined });
+    guarded.get('/whoami', requireKey({ keys, auth: 'auto' }), (c) => c.json(c.get('principal')));
+    const anonymous = await guarded.request('/whoami');
+    expect(anonymous.status).toBe(401);
+    expect((await errorOf(anonymous)).code).toBe('UNAUTHORIZED');
+    const known = await guarded.request('/whoami', { headers: { authorization: `Bearer ${globexKey}` } });
+    expect(await known.json()).toMatchObject({ tenant: 'globex' });
   });
 
   it('health and the OpenAPI document need no key', async () => {

@@ -172,6 +172,14 @@ describe('HTTP API /v1 (open mode, no keys)', () => {
     expect(JSON.stringify(rememberSchema)).toContain('"episodic"');
     expect(paths['/v1/memories/{id}']?.delete?.responses).toHaveProperty('403');
     expect((doc.components as Json).securitySchemes).toHaveProperty('bearerAuth');
+    const operations = Object.entries(paths).flatMap(([path, methods]) => Object.values(methods).map((op) => ({ path, op })));
+    const ids = operations.map(({ op }) => op.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const { path, op } of operations) {
+      for (const name of [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1])) {
+        expect((op.parameters as Json[]).some((p) => p.in === 'path' && p.name === name), `${path} documents {${name}}`).toBe(true);
+      }
+    }
   });
 });
 

@@ -82,7 +82,7 @@ export async function extractConcepts(deps: ConceptDeps, records: readonly Memor
   const report: ExtractionReport = { examined: records.length, conceptsCreated: 0, refsAdded: 0 };
   const byScope = new Map<Scope, MemoryRecord[]>();
   for (const record of records) {
-    if (isConcept(record)) continue;
+    if (isConcept(record) || record.status === 'deleted' || record.status === 'expired') continue;
     byScope.set(record.scope, [...(byScope.get(record.scope) ?? []), record]);
   }
   for (const [scope, list] of byScope) {

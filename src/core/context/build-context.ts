@@ -8,6 +8,7 @@
  * stored statistics, fresh grounding) to cached (no grounding) to minimal (name, category, episode
  * count); a part with nothing in time is `skipped`. Late work is dropped, never awaited.
  */
+import { spreadActivation } from '../graph/activation.js';
 import type { MemoryRecord } from '../memory.js';
 import { recall as runRecall, type RecallDeps, type RecallHit } from '../recall/recall.js';
 import type { Scope } from '../scope.js';
@@ -30,7 +31,7 @@ const PREDICTIONS_IN_CONTEXT = 3;
 const CONTEXT_PREDICTION_EPISODES = 300;
 
 /** Rules and profile read less than this long ago are used as they are (writes through the engine invalidate them at once). */
-export const RULES_FRESH_MS = 2_000;
+export const RULES_FRESH_MS = 5_000;
 
 interface Cached<T> {
   items: T[];
@@ -191,9 +192,17 @@ export async function buildContext(deps: ContextDeps, input: ParsedContextInput)
 /** Knowledge: recall's semantic and statistical hits, plus what activation reaches from the top hits. */
 async function knowledgeOf(deps: ContextDeps, scopes: readonly Scope[], hits: RecallHit[]): Promise<ContextPart<StructuredContext['parts']['knowledge']['items'][number]>> {
   const direct = knowledgeFromHits(hits, new Set());
-  if (deps.activate === undefined || hits.length === 0) return { level: 'full', items: direct.slice(0, KNOWLEDGE_LIMIT) };
-  const activated: { record: MemoryRecord; score: number }[] = await deps.activate({ scopes, from: hits.slice(0, 5).map((h) => h.id), limit: 32 });
+  if (hits.length === 0) return { level: 'full', items: direct.slice(0, KNOWLEDGE_LIMIT) };
+  const from = hits.slice(0, 5).map((h) => h.id);
+  const activate: ActivateFn = deps.activate ?? (async (query) => spreadFrom(deps, query));
+  const activated: { record: MemoryRecord; score: number }[] = await activate({ scopes, from, limit: 32 });
   return { level: 'full', items: mergeKnowledge(direct, activated, new Set()) };
+}
+
+/** Cross-layer spreading activation (src/core/graph) from the top hits, strongest first. */
+async function spreadFrom(deps: ContextDeps, query: { scopes: readonly Scope[]; from: readonly string[]; limit: number }): Promise<{ record: MemoryRecord; score: number }[]> {
+  const result = await spreadActivation(deps.store, { scopes: query.scopes, seeds: query.from.map((id) => ({ id })), now: deps.clock.now() }, { maxHops: 2 });
+  return result.ranked.slice(0, query.limit).map((a) => ({ record: a.record, score: a.activation }));
 }
 
 function conceptPart(

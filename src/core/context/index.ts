@@ -1,5 +1,5 @@
 /** What an agent reads each turn: the context builder and pattern completion (DESIGN §6). */
-export { buildContext, ContextCache, type ContextDeps } from './build-context.js';
+export { buildContext, ContextCache, RULES_FRESH_MS, type ContextDeps } from './build-context.js';
 export { predictOutcomes, predictFromConcepts, episodeConfidence, COMPRESSED_EPISODE_CONFIDENCE } from './predict.js';
 export { renderMarkdown, approximateTokens } from './render.js';
 export { Deadline, wallStopwatch, type Stopwatch } from './deadline.js';

@@ -46,12 +46,15 @@ export function profileScopes(scopes: readonly Scope[]): Scope[] {
   return users.length > 0 ? [...users] : [...scopes];
 }
 
+/** Categories concept extraction gives concepts (issue #5): such records are concepts, not profile facts. */
+const CONCEPT_CATEGORIES = new Set(['concept', 'term', 'goal', 'tool', 'object', 'person', 'entity', 'intent']);
+
 /** Is this semantic record a fact (not a concept, a reflection or a chunk parent)? */
 function isFact(record: MemoryRecord): boolean {
-  if (record.data.isChunkParent === true) return false;
+  if (record.data.isChunkParent === true || record.data.concept === true) return false;
   if (record.provenance.kind === 'reflection' || record.provenance.kind === 'statistical') return false;
   const category = typeof record.data.category === 'string' ? record.data.category.toLowerCase() : '';
-  return category !== 'concept' && category !== 'term';
+  return !CONCEPT_CATEGORIES.has(category);
 }
 
 /** A profile fact as cached between builds (ranked per message by `rankProfile`). */
@@ -126,10 +129,11 @@ export function knowledgeFromHits(hits: readonly RecallHit[], exclude: ReadonlyS
  */
 export function mergeKnowledge(direct: readonly KnowledgeEntry[], activated: readonly { record: MemoryRecord; score: number }[], exclude: ReadonlySet<string>): KnowledgeEntry[] {
   const byId = new Map(direct.map((k) => [k.id, k]));
-  const top = Math.max(1e-9, ...direct.map((k) => k.score));
+  const top = direct.length > 0 ? Math.max(...direct.map((k) => k.score)) : 1;
   const best = Math.max(1e-9, ...activated.map((a) => a.score));
   for (const { record, score } of activated) {
-    if (!KNOWLEDGE_LAYERS.has(record.layer) || exclude.has(record.id) || byId.has(record.id)) continue;
+    // Extracted concepts are index nodes (their name only); what they lead to is the knowledge.
+    if (!KNOWLEDGE_LAYERS.has(record.layer) || record.data.concept === true || exclude.has(record.id) || byId.has(record.id)) continue;
     byId.set(record.id, {
       id: record.id,
       scope: record.scope,

@@ -121,7 +121,7 @@ export interface StoreReader {
 
   // --- layers: relation registry, concept refs, state documents (issue #5) ---
 
-  /** Every registered relation type (built-ins of DESIGN §2 always present), ordered by name. Not scoped. */
+  /** Every registered relation type (built-ins of DESIGN §2 always present), ordered by name in code-point order (SQL `COLLATE "C"`). Not scoped. */
   getRelationTypes(): Promise<RelationType[]>;
   /**
    * Concept refs of `conceptIds` within `scopes` (optionally only `layers`), in insertion order, oldest
@@ -144,7 +144,7 @@ export interface StoreReader {
   }): Promise<MemoryRecord[]>;
   /** A state document (cursor, report, checkpoint) of one scope, or null. */
   getState(scope: Scope, key: string): Promise<StateEntry | null>;
-  /** State documents of `scope` whose key starts with `keyPrefix` (literally, no wildcards), ordered by key, at most `limit`. */
+  /** State documents of `scope` whose key starts with `keyPrefix` (literally, no wildcards), ordered by key in code-point order (SQL `COLLATE "C"`), at most `limit`. */
   listState(scope: Scope, keyPrefix: string, limit: number): Promise<StateEntry[]>;
 }
 

@@ -77,6 +77,8 @@ export async function recall(deps: RecallDeps, query: string, options: ParsedRec
   for (const candidate of ranked) {
     // A chunked document's parent stands for its chunks, which are the hits.
     if (candidate.record.data.isChunkParent === true) continue;
+    // Extracted concepts are index nodes (a bare name): they spread activation but are not answers.
+    if (candidate.record.data.concept === true) continue;
     if (hits.length >= k) break;
     hits.push({
       ...toMemoryView(candidate.record),

@@ -63,9 +63,22 @@ export interface IngestResult {
   lastUuid?: string;
 }
 
+/** The state document holding a session's ingestion cursor (DESIGN §11.11). */
+export function cursorKey(sessionId: string): string {
+  return `claude-code/cursor/${sessionId}`;
+}
+
+/** The uuid of the last transcript entry stored for a session, from the scope's state documents. */
+export async function readCursor(engram: EngramCore, request: { scope: Scope; sessionId: string }): Promise<{ lastUuid?: string }> {
+  const entry = await engram.store.getState(request.scope, cursorKey(request.sessionId));
+  const lastUuid = (entry?.value as { lastUuid?: unknown } | null | undefined)?.lastUuid;
+  return typeof lastUuid === 'string' ? { lastUuid } : {};
+}
+
 /**
  * Stores conversation turns as episodes with source refs {system: 'claude-code', conversationId:
- * session id, messageId: uuid}; a turn already stored from the same source is left unchanged.
+ * session id, messageId: uuid} and moves the session's cursor to the last one; a turn already stored
+ * from the same source is left unchanged.
  */
 export async function ingestTurns(engram: EngramCore, request: IngestRequest): Promise<IngestResult> {
   if (request.turns.length === 0) return { stored: 0, unchanged: 0 };
@@ -82,6 +95,9 @@ export async function ingestTurns(engram: EngramCore, request: IngestRequest): P
   const results = await engram.remember(inputs);
   const unchanged = results.filter((r) => r.action === 'unchanged').length;
   const last = request.turns[request.turns.length - 1] as Turn;
+  // After the turns: a crash in between leaves the cursor behind, and re-ingesting is idempotent.
+  const now = engram.clock.now();
+  await engram.store.transaction((tx) => tx.setState(request.scope, cursorKey(request.sessionId), { lastUuid: last.uuid, updatedAt: new Date(now).toISOString() }, now));
   return { stored: results.length - unchanged, unchanged, lastUuid: last.uuid };
 }
 

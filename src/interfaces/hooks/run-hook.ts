@@ -5,7 +5,6 @@
  */
 import type { EngramCore } from '../../core/engine.js';
 import { EngramError } from '../../core/errors.js';
-import { readCursor, writeCursor, defaultStateDir } from './cursor.js';
 import { readDiscovery } from './discovery.js';
 import { ConnectionError, postJson } from './http-client.js';
 import { parseHookInput, type HookInput } from './hook-input.js';
@@ -15,7 +14,7 @@ import { readTranscript, turnsAfter } from './transcript.js';
  * Context budget of the prompt hook: the engine's 50 ms default is for warm in-process calls; a hook
  * may hit a cold engine, and Claude Code waits for it anyway (the goal is the whole hook ≤ 500 ms).
  */
-export const DEFAULT_HOOK_BUDGET_MS = 250;
+export const DEFAULT_HOOK_BUDGET_MS = 150;
 
 export const HOOK_EVENTS = ['user-prompt-submit', 'stop', 'session-end'] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
@@ -27,7 +26,6 @@ export interface HookOptions {
   /** Server base URL (explicit: no fallback to the local store when it fails). */
   url?: string;
   apiKey?: string;
-  stateDir?: string;
   budgetMs?: number;
   maxTokens?: number;
   /** Opens the engine for the local path (the CLI's own opener, with its flags and env). */
@@ -74,18 +72,16 @@ export async function runHook(event: HookEvent, stdin: string, options: HookOpti
   }
 }
 
-/** Stores the turns after the session's cursor, then moves the cursor. */
+/** Stores the turns after the session's cursor (a state document of the scope); ingesting moves it. */
 async function ingest(backend: Backend, input: HookInput, options: HookOptions): Promise<Record<string, unknown>> {
   if (input.transcript_path === undefined) return { stored: 0, skipped: 'no transcript_path' };
   const scope = options.scopes[0] as string;
-  const stateDir = options.stateDir ?? defaultStateDir();
-  const cursor = readCursor(stateDir, scope, input.session_id);
-  const turns = turnsAfter(await readTranscript(input.transcript_path), cursor.lastUuid);
+  const all = await readTranscript(input.transcript_path);
+  if (all.length === 0) return { stored: 0, unchanged: 0 };
+  const cursor = await backend.call('cursor', { scope, sessionId: input.session_id });
+  const turns = turnsAfter(all, typeof cursor.lastUuid === 'string' ? cursor.lastUuid : undefined);
   if (turns.length === 0) return { stored: 0, unchanged: 0 };
-  const result = await backend.call('ingest', { scope, sessionId: input.session_id, turns });
-  const last = turns[turns.length - 1];
-  if (last !== undefined) writeCursor(stateDir, scope, input.session_id, { lastUuid: last.uuid, updatedAt: new Date().toISOString() });
-  return result;
+  return backend.call('ingest', { scope, sessionId: input.session_id, turns });
 }
 
 /** A running server when there is one, else the local store (opened on first use). */
@@ -137,7 +133,7 @@ class Backend {
     const apiKey = this.#options.apiKey ?? process.env.ENGRAM_API_KEY;
     const response = await postJson(new URL(`/hooks/${operation}`, base), body, {
       headers: apiKey !== undefined && apiKey !== '' ? { authorization: `Bearer ${apiKey}` } : {},
-      timeoutMs: operation === 'prompt-context' ? 5_000 : 120_000,
+      timeoutMs: operation === 'prompt-context' || operation === 'cursor' ? 10_000 : 120_000,
     });
     const payload = response.body as Record<string, unknown> & { error?: { code?: string; message?: string } };
     if (response.status < 200 || response.status >= 300) {

@@ -1,6 +1,6 @@
 /**
  * The hook operations `engram serve` answers at `POST /hooks/<operation>`, so a hook process does not
- * have to load the engine: prompt-context, ingest, session-end. Bodies are validated here; the caller
+ * have to load the engine: prompt-context, cursor, ingest, session-end. Bodies are validated here; the caller
  * (serve) authorises the scopes before anything runs.
  */
 import { z } from 'zod';
@@ -8,7 +8,7 @@ import type { EngramCore } from '../../core/engine.js';
 import { EngramError } from '../../core/errors.js';
 import { parseInput, scopeSchema } from '../../core/schemas.js';
 import type { Scope } from '../../core/scope.js';
-import { endSession, ingestTurns, promptContext } from './handlers.js';
+import { endSession, ingestTurns, promptContext, readCursor } from './handlers.js';
 
 const turnSchema = z
   .object({ uuid: z.string().min(1).max(500), role: z.enum(['user', 'assistant']), text: z.string().min(1).max(200_000), timestamp: z.string().max(100).optional() })
@@ -26,7 +26,7 @@ const promptContextSchema = z
 const ingestSchema = z.object({ scope: scopeSchema, sessionId: z.string().min(1).max(500), turns: z.array(turnSchema).max(5_000) }).strict();
 const sessionEndSchema = z.object({ scope: scopeSchema, sessionId: z.string().min(1).max(500) }).strict();
 
-export const HOOK_OPERATIONS = ['prompt-context', 'ingest', 'session-end'] as const;
+export const HOOK_OPERATIONS = ['prompt-context', 'cursor', 'ingest', 'session-end'] as const;
 export type HookOperation = (typeof HOOK_OPERATIONS)[number];
 
 /**
@@ -49,6 +49,11 @@ export async function runHookOperation(
       const input = parseInput(ingestSchema, body, 'ingest');
       authorize([input.scope]);
       return { ...(await ingestTurns(engram, input)) };
+    }
+    case 'cursor': {
+      const input = parseInput(sessionEndSchema, body, 'cursor');
+      authorize([input.scope]);
+      return readCursor(engram, input);
     }
     case 'session-end': {
       const input = parseInput(sessionEndSchema, body, 'session-end');

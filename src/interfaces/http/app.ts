@@ -2,7 +2,7 @@
  * The HTTP API (DESIGN §1): JSON endpoints under `/v1/` for everything the library does, API keys
  * bound to a tenant, a request size limit, `GET /health` and `GET /openapi.json`.
  */
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import { ApiKeys, assertTenantScopes, type Principal } from '../../core/api-keys.js';
 import type { EngramCore } from '../../core/engine.js';
 import { assertLocalRequest, authenticateRequest, type AuthMode, type AuthVariables } from './auth.js';
@@ -89,7 +89,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
         });
         return c.json(result as object, 200);
       } catch (error) {
-        return errorResponse(c, error, log);
+        return errorResponse(error, log);
       }
     });
   }
@@ -115,7 +115,7 @@ function authorizer(principal: Principal | null): (scopes: readonly string[]) =>
   return principal === null ? () => undefined : (scopes) => assertTenantScopes(principal, scopes);
 }
 
-function errorResponse(_c: Context, error: unknown, log: InternalErrorLogger | undefined): Response {
+function errorResponse(error: unknown, log: InternalErrorLogger | undefined): Response {
   const response = httpErrorResponse(error, log);
   if (response.status === 401) response.headers.set('WWW-Authenticate', 'Bearer realm="engram"');
   return response;

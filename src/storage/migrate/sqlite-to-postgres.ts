@@ -310,6 +310,9 @@ async function copyAll(source: SqliteConnection, db: PgQueryable, t: Tables, vec
   const side = new SqliteSide(source);
   const cast = vectors === 'pgvector' ? '::vector' : '::real[]';
   let copied = 0;
+  // bulk load first, index after: building GIN and HNSW once is far cheaper than row by row
+  await db.query(`DROP INDEX IF EXISTS ${t.q('memories_lexemes')}`);
+  if (vectors === 'pgvector') await db.query(`DROP INDEX IF EXISTS ${t.q('memories_embedding_hnsw')}`);
   // page by page (a source written meanwhile shows up as a hash mismatch, never as silent loss)
   for (const page of side.memories()) {
     const rows = page.map(({ raw, embedding }) => {
@@ -324,6 +327,9 @@ async function copyAll(source: SqliteConnection, db: PgQueryable, t: Tables, vec
     copied += page.length;
     progress?.(`memories: ${copied}`);
   }
+  progress?.('memories: building indexes');
+  await db.query(`CREATE INDEX memories_lexemes ON ${t.memories} USING gin (lexemes)`);
+  if (vectors === 'pgvector') await db.query(`CREATE INDEX memories_embedding_hnsw ON ${t.memories} USING hnsw (embedding vector_cosine_ops)`);
   // every embedding write is logged (the exact-search caches of running servers catch up from it)
   await db.query(`INSERT INTO ${t.q('vector_log')} (scope, memory_id) SELECT scope, id FROM ${t.memories} ORDER BY seq`);
   const read = <T extends Exclude<MigratedTable, 'memories'>>(table: T) => source.snapshot(() => side.rows(table));

@@ -115,15 +115,6 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
       if (vectors === 'pgvector') {
         await session.query(`CREATE INDEX memories_embedding_hnsw ON ${t.memories} USING hnsw (embedding vector_cosine_ops)`);
-      } else {
-        // exact cosine over real[] (no pgvector): only ever computed over the rows a read's filters keep
-        await session.exec(`
-          CREATE FUNCTION ${t.q('engram_cosine')}(a real[], b real[]) RETURNS double precision
-          LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
-            SELECT CASE WHEN sum(x::float8 * x) = 0 OR sum(y::float8 * y) = 0 THEN 0
-                        ELSE sum(x::float8 * y) / sqrt(sum(x::float8 * x) * sum(y::float8 * y)) END
-            FROM unnest(a, b) AS v(x, y)
-          $$`);
       }
       await session.query(`INSERT INTO ${t.meta} (key, value) VALUES ('vector.storage', $1)`, [vectors]);
     },

@@ -44,11 +44,11 @@ describe.skipIf(!binBuilt)('resume after a kill (needs `npm run build`)', () => 
     const interrupted = await prepared(dir, 'interrupted.db');
     const reference = await prepared(dir, 'reference.db');
 
-    // Killed twice: during extract, then (resumed) during ground.
-    const first = killAt(interrupted, 'extract', 3);
+    // Killed twice: during ground (statistics half written), then (resumed) during promote.
+    const first = killAt(interrupted, 'ground', 2);
     expect(first.signal).toBe('SIGKILL');
     await new Promise((r) => setTimeout(r, CONFIG.lockTtlMs + 200));
-    const second = killAt(interrupted, 'ground', 2);
+    const second = killAt(interrupted, 'promote', 1);
     expect(second.signal).toBe('SIGKILL');
 
     const clock = new ManualClock(T0);

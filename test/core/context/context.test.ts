@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EngramCore, type Engram } from '../../../src/index.js';
 import { tempEngram } from '../../helpers/temp.js';
 import { slowStore, type StoreMethod } from '../../helpers/slow-store.js';
+import { RULES_FRESH_MS } from '../../../src/core/context/build-context.js';
 
 const shared = 'acme/shared';
 const user = 'acme/users/alice';
@@ -105,7 +106,7 @@ describe('context builder', () => {
     expect(ctx.markdown).toContain('## Rules');
   });
 
-  it('serves rules and profile from the last read: fresh for 2 s, then cached when the fresh read is late', async () => {
+  it('serves rules and profile from the last read: fresh for RULES_FRESH_MS, then cached when the fresh read is late', async () => {
     const engine = slow({ listMemories: 300 });
     const cold = await engine.context({ scopes, message: 'hello', budgetMs: 40 });
     expect(cold.parts.rules.level).toBe('skipped');
@@ -115,7 +116,7 @@ describe('context builder', () => {
     expect(ms).toBeLessThanOrEqual(40 + SLACK_MS);
     expect(warm.parts.rules.level).toBe('full');
     expect(warm.parts.rules.items.map((r) => r.priority)).toEqual([9, 5, 1]);
-    await new Promise((resolve) => setTimeout(resolve, 2_100)); // past the 2 s freshness of that read
+    await new Promise((resolve) => setTimeout(resolve, RULES_FRESH_MS + 100)); // past the freshness of that read
     const stale = await engine.context({ scopes, message: 'coffee', budgetMs: 40 });
     expect(stale.parts.rules.level).toBe('cached');
     expect(stale.parts.rules.items).toHaveLength(3);
@@ -139,6 +140,9 @@ describe('context builder', () => {
     const entry = full.parts.concepts.items.find((c) => c.id === concept!.id);
     expect(entry?.level).toBe('full');
     expect(entry?.episodeCount).toBe(8);
+    // Knowledge spreads from the recalled episodes over their concept refs to the concept itself.
+    const knowing = await engram.context({ scopes, message: 'Grasped the coffee mug for Alice', budgetMs: 5_000 });
+    expect(knowing.parts.knowledge.items.map((k) => k.id)).toContain(concept!.id);
 
     const { value: minimal, ms } = await timed(() => slow({ getEdges: 300 }).context({ scopes, message: '', percept, budgetMs: 50 }));
     expect(ms).toBeLessThanOrEqual(50 + SLACK_MS);

@@ -62,6 +62,17 @@ describe('predict (pattern completion)', () => {
     expect(full).toHaveLength(4);
   });
 
+  it('follows concept refs when concepts exist (episodes need not share the words)', async () => {
+    const episodes = await engram.remember(
+      Array.from({ length: 5 }, (_, i) => ({ scope, content: `Attempt number ${i}.`, perception: { objects: ['coffee_mug'] }, action: { tool: 'graspObject' }, outcome: { success: i < 4 } })),
+    );
+    const [concept] = await engram.remember([{ scope, layer: 'semantic', content: 'coffee mug', name: 'coffee_mug', category: 'object' }]);
+    await engram.store.transaction((tx) => tx.addConceptRefs({ scope, conceptId: concept!.id, layer: 'episodic', refIds: episodes.map((e) => e.id) }));
+    const result = await engram.predict({ scopes: [scope], episode: { perception: { objects: ['Coffee Mug'] } } });
+    expect(result.matched.concepts).toEqual([{ id: concept!.id, name: 'coffee_mug' }]);
+    expect(result.predictions[0]).toMatchObject({ action: 'graspObject', successProbability: 0.8, support: 5 });
+  });
+
   it('stays inside the read scopes and validates input', async () => {
     await engram.remember(Array.from({ length: 3 }, (_, i) => graspMug(i, true)));
     const other = await engram.predict({ scopes: ['lab/robots/r2'], episode: { perception: { objects: ['coffee_mug'] } } });

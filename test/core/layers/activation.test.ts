@@ -101,3 +101,22 @@ describe('spreading activation', () => {
     expect(navigate?.why.channels.graph?.rank).toBe(1);
   });
 });
+
+describe('extracted concepts in recall', () => {
+  it('are not returned as hits but lead recall to the episodes that share them', async () => {
+    const t = await tempEngram();
+    try {
+      const S2 = 'acme/users/kitchen-robot';
+      const target = (await t.engram.remember({ scope: S2, content: 'Opened the pantry and fetched flour', context: { goal: 'bake_bread' } })).id;
+      await t.engram.remember({ scope: S2, content: 'Preheated the oven for the loaf', context: { goal: 'bake_bread' } });
+      await t.engram.remember({ scope: S2, content: 'Watered the plants on the balcony', context: { goal: 'water_plants' } });
+      await t.engram.processJobs();
+      const { hits } = await t.engram.recall('preheated oven', { scopes: [S2], k: 5 });
+      expect(hits.some((h) => h.concept === true)).toBe(false);
+      const fetched = hits.find((h) => h.id === target);
+      expect(fetched?.why.channels.graph).toBeDefined();
+    } finally {
+      await t.cleanup();
+    }
+  });
+});

@@ -8,10 +8,10 @@ import { parseArgs } from 'node:util';
 import { HOOK_EVENTS, runHook, type HookEvent } from '../../hooks/run-hook.js';
 import { printError } from '../output.js';
 
-const USAGE = `usage: engram hooks <${HOOK_EVENTS.join('|')}> [--scope S]... [--db PATH] [--url URL] [--api-key KEY] [--state-dir DIR] [--budget-ms N] [--max-tokens N] [--embedder use|static|hash] [--verbose]
+const USAGE = `usage: engram hooks <${HOOK_EVENTS.join('|')}> [--scope S]... [--db PATH] [--url URL] [--api-key KEY] [--budget-ms N] [--max-tokens N] [--embedder use|static|hash] [--verbose]
 Reads the hook JSON Claude Code sends on stdin.
   user-prompt-submit  prints the memory context for the prompt (Claude Code adds it to the prompt)
-  stop                stores new user/assistant turns of the transcript as episodes (idempotent)
+  stop                stores new user/assistant turns of the transcript as episodes (idempotent, cursor per session)
   session-end         stores the remaining turns, then ends the session (consolidation)
 Scopes: --scope (repeatable), else $ENGRAM_SCOPES (comma-separated). Server: --url, else $ENGRAM_URL, else
 the running "engram serve" of the database (<db>.serve.json), else the store is opened directly.`;
@@ -42,7 +42,6 @@ export async function runHooksCommand(args: readonly string[]): Promise<void> {
         db: { type: 'string' },
         url: { type: 'string' },
         'api-key': { type: 'string' },
-        'state-dir': { type: 'string' },
         'budget-ms': { type: 'string' },
         'max-tokens': { type: 'string' },
         embedder: { type: 'string' },
@@ -68,7 +67,6 @@ export async function runHooksCommand(args: readonly string[]): Promise<void> {
       db,
       ...(values.url !== undefined ? { url: values.url } : {}),
       ...(values['api-key'] !== undefined ? { apiKey: values['api-key'] } : {}),
-      ...(values['state-dir'] !== undefined ? { stateDir: values['state-dir'] } : {}),
       ...(values['budget-ms'] !== undefined ? { budgetMs: Number(values['budget-ms']) } : {}),
       ...(values['max-tokens'] !== undefined ? { maxTokens: Number(values['max-tokens']) } : {}),
       openEngine: async () => {

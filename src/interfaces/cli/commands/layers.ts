@@ -1,5 +1,5 @@
 /**
- * `engram relate | relations list | relations register | activate | export markdown | import markdown | jobs`
+ * `engram relate | relations list | relations register | edges | activate | export markdown | import markdown | jobs`
  * (issue #5): thin shells over the engine.
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -70,6 +70,27 @@ export function registerLayerCommands(program: Command): void {
           ...(flags.description !== undefined ? { description: flags.description } : {}),
         });
         printResult({ json: flags.json === true }, type, (t: RelationType) => `${t.name} ${t.symmetric ? 'symmetric' : 'directed'} · ${t.builtIn ? 'built-in' : `proposed by ${t.proposedBy ?? '?'}`}`);
+      });
+    });
+
+  withCommonFlags(program.command('edges <id>').description('the edges of a memory; symmetric types read "both" from either end'))
+    .option('--scope <scope>', 'scope to read (repeatable)', collect)
+    .option('--type <type>', 'only this relation type (repeatable)', collect)
+    .option('--as-of <iso>', 'what was true at this instant')
+    .option('--known-at <iso>', 'what was believed at this instant')
+    .action(async (id: string, flags: ScopeFlags & { type?: string[]; asOf?: string; knownAt?: string }) => {
+      await withEngine(flags, async (engram) => {
+        const edges = await engram.edges(id, {
+          scopes: flags.scope ?? [],
+          ...(flags.type !== undefined ? { types: flags.type } : {}),
+          ...(flags.asOf !== undefined ? { asOf: flags.asOf } : {}),
+          ...(flags.knownAt !== undefined ? { knownAt: flags.knownAt } : {}),
+        });
+        printResult({ json: flags.json === true }, edges, (list: typeof edges) =>
+          list.length === 0
+            ? pc.dim('(no edges)')
+            : list.map((e) => `${e.direction === 'in' ? '←' : e.direction === 'out' ? '→' : '↔'} ${e.type.padEnd(22)} ${e.other} ${pc.dim(`weight ${e.weight} · ${e.edge.id}`)}`).join('\n'),
+        );
       });
     });
 

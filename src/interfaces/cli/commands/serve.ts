@@ -52,8 +52,8 @@ async function runServe(flags: ServeFlags): Promise<void> {
   const db = resolveDbPath(flags);
   const isFile = !/^postgres(ql)?:\/\//.test(db);
   const engram = await openEngine(flags);
-  // Load the embedding model now, so the first prompt hook does not wait for it.
-  await engram.embedder.embed(['engram serve warm-up']);
+  // Load the model and touch the read path now (no access recorded), so the first prompt hook does not wait.
+  await engram.recall('engram serve warm-up', { scopes: scopes.length > 0 ? scopes : [DEFAULT_SCOPE], k: 1, trackAccess: false }).catch(() => undefined);
   engram.startBackground();
   const keys = new ApiKeys(engram.store);
   const app = createServeApp({ engram, scopes, auth, keys, defaultScopes: [DEFAULT_SCOPE] });

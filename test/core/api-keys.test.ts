@@ -1,0 +1,70 @@
+/**
+ * API keys over a real store: hashed storage, tenants, revocation seen by another instance (another
+ * server) within the cache TTL, and the tenant check.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiKeys, assertTenantScopes } from '../../src/core/api-keys.js';
+import { ManualClock, type Engram } from '../../src/index.js';
+import { tempEngram } from '../helpers/temp.js';
+
+let engram: Engram;
+let cleanup: () => Promise<void>;
+
+beforeAll(async () => {
+  ({ engram, cleanup } = await tempEngram());
+});
+afterAll(async () => cleanup());
+
+describe('ApiKeys', () => {
+  it('creates random keys bound to a tenant and stores only their hashes', async () => {
+    const keys = new ApiKeys(engram.store);
+    const a = await keys.create({ tenant: 'acme' });
+    const b = await keys.create({ tenant: 'acme' });
+    expect(a.key).not.toBe(b.key);
+    expect(a.id).not.toBe(b.id);
+    expect(await keys.verify(a.key)).toEqual({ keyId: a.id, tenant: 'acme' });
+    expect(await keys.verify(`${a.key}x`)).toBeNull();
+    expect(await keys.verify('not-a-key')).toBeNull();
+    expect(await engram.store.getMeta('api_keys')).not.toContain(a.key);
+    expect((await keys.list()).map((k) => k.id)).toEqual([a.id, b.id]);
+  });
+
+  it('a revocation by another instance is seen within the cache TTL, not before', async () => {
+    const clock = new ManualClock(Date.parse('2025-01-01'));
+    const serverA = new ApiKeys(engram.store, { clock, presenceTtlMs: 1_000 });
+    const serverB = new ApiKeys(engram.store, { clock });
+    const { key, id } = await serverB.create({ tenant: 'globex' });
+    expect(await serverA.verify(key)).toMatchObject({ tenant: 'globex' });
+    await serverB.revoke(id);
+    expect(await serverB.verify(key)).toBeNull();
+    clock.advance(500);
+    expect(await serverA.verify(key)).toMatchObject({ tenant: 'globex' }); // still cached
+    clock.advance(600);
+    expect(await serverA.verify(key)).toBeNull();
+    expect((await serverA.list()).find((k) => k.id === id)?.revokedAt).toBe('2025-01-01T00:00:00.000Z');
+  });
+
+  it('hasAny counts only unrevoked keys', async () => {
+    const fresh = await tempEngram();
+    try {
+      const keys = new ApiKeys(fresh.engram.store, { presenceTtlMs: 0 });
+      expect(await keys.hasAny()).toBe(false);
+      const { id } = await keys.create({ tenant: 'acme' });
+      expect(await keys.hasAny()).toBe(true);
+      await keys.revoke(id);
+      expect(await keys.hasAny()).toBe(false);
+    } finally {
+      await fresh.cleanup();
+    }
+  });
+
+  it('rejects tenants that are not one scope segment, and scopes of other tenants', async () => {
+    const keys = new ApiKeys(engram.store);
+    await expect(keys.create({ tenant: 'acme/users' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(keys.create({ tenant: '..' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(keys.revoke('key_missing')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    const principal = { keyId: 'key_1', tenant: 'acme' };
+    expect(() => assertTenantScopes(principal, ['acme', 'acme/users/alice'])).not.toThrow();
+    expect(() => assertTenantScopes(principal, ['acme/a', 'acmecorp/a'])).toThrow(expect.objectContaining({ code: 'SCOPE_DENIED' }));
+  });
+});
