@@ -16,7 +16,7 @@ const DATA = args.data ?? join(here, '../../shared/datasets/locomo/locomo10.json
 const EMBEDDER = args.embedder ?? 'use';
 const INGEST_VERSION = 'v3';
 const cacheDir = join(here, '.cache');
-const dbPath = join(cacheDir, `locomo-${EMBEDDER}-${INGEST_VERSION}.db`);
+const dbPath = args.db ?? join(cacheDir, `locomo-${EMBEDDER}-${INGEST_VERSION}.db`);
 const KS = [5, 10, 20];
 const CATEGORIES = [1, 2, 3, 4];
 

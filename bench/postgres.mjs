@@ -20,6 +20,8 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '10' },
     'pg-url': { type: 'string', default: process.env.ENGRAM_TEST_PG_URL ?? '' },
     'skip-pglite': { type: 'boolean', default: false },
+    // result file name under bench/results (e.g. to keep a PGlite-only run apart)
+    name: { type: 'string', default: 'postgres' },
   },
 });
 
@@ -138,7 +140,7 @@ async function main() {
     ['load s', 'copySeconds'],
   ];
   printTable(`Recall at ${size} memories (scope ${MAIN_SCOPE}), ${queries.length} queries, k=10`, columns, rows);
-  writeResult('postgres', { size, queries: queries.length, rows });
+  writeResult(args.name, { size, queries: queries.length, rows });
   const md = [
     `# PostgreSQL vs SQLite recall, ${size} memories`,
     '',
@@ -147,7 +149,7 @@ async function main() {
     ...rows.map((r) => `| ${r.backend} | ${r.recallP50.toFixed(1)} | ${r.recallP95.toFixed(1)} | ${r.recallP99.toFixed(1)} | ${r.vectorP50.toFixed(1)} | ${r.lexicalP50.toFixed(1)} | ${r.overlapWithSqlite.toFixed(3)} | ${r.copySeconds.toFixed(1)} |`),
     '',
   ].join('\n');
-  writeFileSync(join(RESULTS_DIR, 'postgres.md'), md);
+  writeFileSync(join(RESULTS_DIR, `${args.name}.md`), md);
   await embedder.close?.();
 }
 

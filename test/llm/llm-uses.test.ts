@@ -5,6 +5,7 @@ import { startLlmStub, type LlmStub, type StubAnswer, type StubRequest } from '.
 import { tempEngram } from '../helpers/temp.js';
 
 const scope = 'acme/users/alice';
+const TIMEOUT_MS = 1_500;
 
 describe('the LLM in the write path and for reflection (each use falls back on its own)', () => {
   let stub: LlmStub | undefined;
@@ -19,7 +20,8 @@ describe('the LLM in the write path and for reflection (each use falls back on i
     stub = await startLlmStub(respond);
     const warnings: string[] = [];
     const logger: Logger = { warn: (message) => warnings.push(message) };
-    const opened = await tempEngram({ llm: { baseUrl: stub.baseUrl, model: 'stub', timeoutMs: 150, retries: 1, backoffMs: 5 }, logger, ...extra });
+    // Generous per-attempt timeout: the test machine may be loaded; the timeout case answers far later.
+    const opened = await tempEngram({ llm: { baseUrl: stub.baseUrl, model: 'stub', timeoutMs: TIMEOUT_MS, retries: 1, backoffMs: 5 }, logger, ...extra });
     cleanup = opened.cleanup;
     return { engram: opened.engram, warnings };
   }
@@ -38,10 +40,10 @@ describe('the LLM in the write path and for reflection (each use falls back on i
   });
 
   it('importance: malformed JSON, out-of-range values and timeouts fall back to the deterministic score, logged', async () => {
-    const answers: StubAnswer[] = [{ content: 'Sure! I would say 0.8' }, { content: '{"importance": 7}' }, { content: '{"importance": 0.5}', delayMs: 1_000 }];
-    let n = 0;
-    const { engram, warnings } = await open((r) => (r.use === 'importance' ? (answers[Math.min(n++, answers.length - 1)] as StubAnswer) : { content: '{}' }));
     const texts = ['My daughter turns ten on March 3rd.', 'I prefer aisle seats on long flights.', 'The deploy is due by Friday, never forget.'];
+    const answers: StubAnswer[] = [{ content: 'Sure! I would say 0.8' }, { content: '{"importance": 7}' }, { content: '{"importance": 0.5}', delayMs: TIMEOUT_MS * 4 }];
+    const answerFor = (r: StubRequest) => answers[texts.findIndex((t) => r.body.messages?.[1]?.content === t)] ?? { content: '{}' };
+    const { engram, warnings } = await open((r) => (r.use === 'importance' ? answerFor(r) : { content: '{}' }));
     const ids = [];
     for (const content of texts) ids.push((await engram.remember({ scope, content })).id);
     await engram.flushLlm();
@@ -51,7 +53,7 @@ describe('the LLM in the write path and for reflection (each use falls back on i
     }
     expect(warnings.some((w) => w.includes('not JSON'))).toBe(true);
     expect(warnings.some((w) => w.includes('unexpected shape'))).toBe(true);
-    expect(warnings.some((w) => w.includes('no answer within 150 ms'))).toBe(true);
+    expect(warnings.some((w) => w.includes(`no answer within ${TIMEOUT_MS} ms`))).toBe(true);
     expect(engram.assist.stats.failures).toBeGreaterThanOrEqual(3);
   });
 

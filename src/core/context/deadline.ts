@@ -62,8 +62,11 @@ export class Deadline {
   async race<T>(promise: Promise<T>): Promise<Raced<T>> {
     promise.catch(() => undefined);
     if (this.expired()) {
-      // Already-settled work still counts: give it one turn of the event loop.
-      return Promise.race([promise.then((value) => ({ done: true as const, value })), Promise.resolve({ done: false as const })]);
+      // Work that has already settled still counts; anything else is late.
+      let settled: Raced<T> = { done: false };
+      promise.then((value) => (settled = { done: true, value }), () => undefined);
+      for (let tick = 0; tick < 3; tick += 1) await Promise.resolve();
+      return settled;
     }
     return Promise.race([promise.then((value) => ({ done: true as const, value })), this.#expired]);
   }

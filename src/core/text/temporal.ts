@@ -14,9 +14,13 @@
  * the same holds unless the sentence speaks of the future ("will", "going to", "planned", "due"),
  * where it resolves to the next one. Wall-clock dates use a fixed UTC offset (default 0).
  */
-import { casual } from 'chrono-node/en';
+import type * as ChronoEn from 'chrono-node/en';
+import { lazyRequire } from './lazy-require.js';
 import { Calendar, type TimeWindow, type WallDate } from './calendar.js';
 import { type Direction, type Found, type ParseContext, findPatterns, resolveYearless } from './temporal-patterns.js';
+
+/** chrono-node loads on the first date parsed (~0.25-0.5 s), not when the engine is imported. */
+const chronoEn = lazyRequire<typeof ChronoEn>('chrono-node/en');
 
 /** A date expression found in text and the time window it names. */
 export interface TemporalWindow {
@@ -55,7 +59,7 @@ function findWithChrono(context: ParseContext, found: Found[]): void {
   const localReference = new Date(
     wall.getUTCFullYear(), wall.getUTCMonth(), wall.getUTCDate(), wall.getUTCHours(), wall.getUTCMinutes(), wall.getUTCSeconds(),
   );
-  const results = casual.parse(text, localReference);
+  const results = chronoEn().casual.parse(text, localReference);
   for (const result of results) {
     const start = result.start;
     const lowerText = result.text.toLowerCase();

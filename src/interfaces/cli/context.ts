@@ -3,8 +3,9 @@
  */
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { Engram, type EmbedderChoice } from '../../engram.js';
-import { llmFromEnv } from './llm-env.js';
+// The engine, its stores and zod load only when a command opens the engine (not for --help or hooks).
+import type { Engram, EmbedderChoice } from '../../engram.js';
+import type { llmFromEnv } from './llm-env.js';
 
 export interface CommonFlags {
   db?: string;
@@ -35,6 +36,7 @@ export async function openEngine(flags: CommonFlags, extra: { workers?: number }
   const embedder = (flags.embedder ?? envEmbedder) as EmbedderChoice | undefined;
   const workers = flags.workers !== undefined ? Number(flags.workers) : extra.workers;
   const cacheDir = flags.cacheDir ?? process.env.ENGRAM_CACHE_DIR;
+  const [{ Engram }, { llmFromEnv }] = await Promise.all([import('../../engram.js'), import('./llm-env.js')]);
   return Engram.open({
     path: resolveDbPath(flags),
     ...(embedder !== undefined ? { embedder } : {}),

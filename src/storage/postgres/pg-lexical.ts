@@ -72,10 +72,25 @@ export async function searchLexical(db: PgQueryable, tables: Tables, query: Lexi
   return scored.sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : 1)).slice(0, limit);
 }
 
+/** Scopes at least this large may use statistics up to `STALE_OK_MS` old (as the SQLite store does). */
+const STALE_OK_DOCS = 5_000;
+const STALE_OK_MS = 5_000;
+
+interface ScopeStatistics {
+  docs: number;
+  total: number;
+  df: Map<string, number>;
+  computedAt: number;
+}
+
+/** Per store (keyed by its table names object): statistics of large scopes, reused for a few seconds. */
+const cached = new WeakMap<Tables, Map<string, ScopeStatistics>>();
+
 /**
  * Documents, mean length and document frequencies of `stems` over `scopes` (every record of those
- * scopes, whatever its status, like the SQLite store's FTS statistics). Read fresh on each search:
- * several servers may write the same scopes, so there is no per-process cache to invalidate.
+ * scopes, whatever its status, like the SQLite store's FTS statistics). Small scopes are read fresh on
+ * each search; large ones (≥ 5 000 records) keep theirs for 5 s, so a busy scope does not recount on
+ * every search — statistics need not be exact, and several servers may write the same scope anyway.
  */
 async function collectStatistics(
   db: PgQueryable,
@@ -83,16 +98,37 @@ async function collectStatistics(
   scopes: readonly string[],
   stems: readonly string[],
 ): Promise<{ docs: number; avgLength: number; df: Map<string, number> }> {
-  const result = await db.query<{ docs: number; total: number; df: number[] }>(
-    `SELECT (SELECT count(*)::int FROM ${tables.memories} WHERE scope = ANY($1::text[])) AS docs,
-            (SELECT coalesce(sum(term_count), 0)::float8 FROM ${tables.memories} WHERE scope = ANY($1::text[])) AS total,
-            ARRAY(SELECT (SELECT count(*)::int FROM ${tables.memories} m WHERE m.scope = ANY($1::text[]) AND m.lexemes @@ q.q::tsquery)
-                  FROM unnest($2::text[]) WITH ORDINALITY AS q(q, i) ORDER BY q.i) AS df`,
-    [[...scopes], stems.map(quoteLexeme)],
-  );
-  const row = result.rows[0];
-  const docs = Number(row?.docs ?? 0);
-  const total = Number(row?.total ?? 0);
-  const df = new Map(stems.map((s, i) => [s, Number(row?.df[i] ?? 0)]));
+  let byScope = cached.get(tables);
+  if (byScope === undefined) {
+    byScope = new Map();
+    cached.set(tables, byScope);
+  }
+  let docs = 0;
+  let total = 0;
+  const df = new Map<string, number>(stems.map((s) => [s, 0]));
+  for (const scope of scopes) {
+    let stats = byScope.get(scope);
+    const fresh = stats !== undefined && stats.docs >= STALE_OK_DOCS && Date.now() - stats.computedAt < STALE_OK_MS;
+    const missing = fresh ? stems.filter((s) => !stats!.df.has(s)) : [...stems];
+    if (!fresh || missing.length > 0) {
+      const result = await db.query<{ docs: number; total: number; df: number[] }>(
+        `SELECT (SELECT count(*)::int FROM ${tables.memories} WHERE scope = $1) AS docs,
+                (SELECT coalesce(sum(term_count), 0)::float8 FROM ${tables.memories} WHERE scope = $1) AS total,
+                ARRAY(SELECT (SELECT count(*)::int FROM ${tables.memories} m WHERE m.scope = $1 AND m.lexemes @@ q.q::tsquery)
+                      FROM unnest($2::text[]) WITH ORDINALITY AS q(q, i) ORDER BY q.i) AS df`,
+        [scope, missing.map(quoteLexeme)],
+      );
+      const row = result.rows[0];
+      if (!fresh || stats === undefined) {
+        stats = { docs: Number(row?.docs ?? 0), total: Number(row?.total ?? 0), df: new Map(), computedAt: Date.now() };
+        if (stats.docs >= STALE_OK_DOCS) byScope.set(scope, stats);
+        else byScope.delete(scope);
+      }
+      missing.forEach((s, i) => stats!.df.set(s, Number(row?.df[i] ?? 0)));
+    }
+    docs += stats!.docs;
+    total += stats!.total;
+    for (const s of stems) df.set(s, (df.get(s) ?? 0) + (stats!.df.get(s) ?? 0));
+  }
   return { docs, avgLength: docs > 0 ? total / docs : 1, df };
 }

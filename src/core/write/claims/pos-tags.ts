@@ -2,7 +2,11 @@
  * Part-of-speech tags from compromise, one call per phrase. Tagging dominates extraction time, and the
  * same clause is asked about several times, so results are memoised (a bounded map: pure, deterministic).
  */
-import nlp from 'compromise';
+import type nlpType from 'compromise';
+import { lazyRequire } from '../../text/lazy-require.js';
+
+/** compromise loads on the first tagged phrase (~1.7 s), not when the engine is imported. */
+const nlp = lazyRequire<typeof nlpType>('compromise');
 
 /** One word with its compromise tags and, for inflected words, its root ("works" → "work"). */
 export interface TaggedTerm {
@@ -24,7 +28,7 @@ const memo = new Map<string, readonly TaggedTerm[]>();
 export function termsOf(phrase: string): readonly TaggedTerm[] {
   const cached = memo.get(phrase);
   if (cached) return cached;
-  const doc = nlp(phrase);
+  const doc = nlp()(phrase);
   doc.compute('root');
   const sentences = doc.json() as Array<{ terms: TermJson[] }>;
   const terms = sentences.flatMap((s) =>

@@ -2,7 +2,11 @@
  * Time expressions inside claim values: detect them, strip them from non-schedule values, and compare
  * two schedule values by the calendar components both of them state ("Fridays at 11am" ≈ "at 11am on Friday").
  */
-import * as chrono from 'chrono-node';
+import type * as Chrono from 'chrono-node';
+import { lazyRequire } from '../../text/lazy-require.js';
+
+/** chrono-node loads on the first claim value checked (~0.5 s), not when the engine is imported. */
+const chrono = lazyRequire<typeof Chrono>('chrono-node');
 
 /** A fixed reference instant keeps parsing deterministic; only explicitly stated components are compared. */
 const REFERENCE = new Date(Date.UTC(2000, 0, 3, 12, 0, 0));
@@ -38,7 +42,7 @@ function singularWeekdays(text: string): string {
 function temporalSpans(text: string): Array<[number, number]> {
   const normalised = singularWeekdays(text);
   const spans: Array<[number, number]> = [];
-  for (const r of chrono.parse(normalised, REFERENCE)) spans.push([r.index, r.index + r.text.length]);
+  for (const r of chrono().parse(normalised, REFERENCE)) spans.push([r.index, r.index + r.text.length]);
   for (const m of normalised.matchAll(EXTRA_TEMPORAL)) spans.push([m.index, m.index + m[0].length]);
   return spans;
 }
@@ -81,7 +85,7 @@ type Components = Partial<Record<'weekday' | 'day' | 'month' | 'year' | 'hour' |
 function componentsOf(text: string): Components {
   const normalised = singularWeekdays(text);
   const out: Components = {};
-  for (const r of chrono.parse(normalised, REFERENCE)) {
+  for (const r of chrono().parse(normalised, REFERENCE)) {
     for (const key of ['weekday', 'day', 'month', 'year', 'hour', 'minute'] as const) {
       if (out[key] === undefined && r.start.isCertain(key)) out[key] = r.start.get(key) ?? undefined;
     }

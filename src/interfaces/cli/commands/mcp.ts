@@ -3,9 +3,7 @@
  * Claude Desktop, any MCP client). stdout carries only the protocol; messages go to stderr.
  */
 import type { Command } from 'commander';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { EngramError } from '../../../core/errors.js';
-import { createMcpServer } from '../../mcp/index.js';
 import { collect, openEngine, resolveDbPath, withCommonFlags, type CommonFlags } from '../context.js';
 import { printError } from '../output.js';
 
@@ -29,6 +27,11 @@ export function registerMcpCommand(program: Command): void {
         if (scopes.length === 0) {
           throw new EngramError('INVALID_INPUT', 'engram mcp needs the scopes it may use: --scope tenant/... (repeatable) or ENGRAM_SCOPES=a,b.');
         }
+        // The MCP SDK loads only when this command runs (serve.ts imports serverScopes from here).
+        const [{ StdioServerTransport }, { createMcpServer }] = await Promise.all([
+          import('@modelcontextprotocol/sdk/server/stdio.js'),
+          import('../../mcp/index.js'),
+        ]);
         const engram = await openEngine(flags);
         engram.startBackground();
         const server = createMcpServer({ engram, scopes });

@@ -4,10 +4,11 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { EngramError } from '../../../core/errors.js';
-import { parseInput, rememberInputSchema, type RememberInput } from '../../../core/schemas.js';
+// zod (core/schemas) and cli-progress load only for a --file import, not on every CLI start.
+import type * as Schemas from '../../../core/schemas.js';
+import type { RememberInput } from '../../../core/schemas.js';
 import type { RememberResult } from '../../../core/write/remember.js';
 import type { Engram } from '../../../engram.js';
 import { collect, withCommonFlags, type CommonFlags } from '../context.js';
@@ -94,7 +95,8 @@ async function importFile(engram: Engram, flags: RememberFlags): Promise<void> {
   } catch (error) {
     throw new EngramError('INVALID_INPUT', `Cannot read --file ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}. Check the path.`, { cause: error });
   }
-  const inputs = parseLines(text, path, flags.scope);
+  const [schemas, { default: cliProgress }] = await Promise.all([import('../../../core/schemas.js'), import('cli-progress')]);
+  const inputs = parseLines(text, path, flags.scope, schemas);
   const batchSize = Math.max(1, Number(flags.batchSize ?? DEFAULT_BATCH) || DEFAULT_BATCH);
   const counts = { created: 0, merged: 0, superseded: 0, unchanged: 0 };
   const bar = process.stderr.isTTY && !json ? new cliProgress.SingleBar({ clearOnComplete: true }, cliProgress.Presets.shades_classic) : undefined;
@@ -122,7 +124,8 @@ interface ParsedLine {
   input: RememberInput;
 }
 
-function parseLines(text: string, path: string, defaultScope: string | undefined): ParsedLine[] {
+function parseLines(text: string, path: string, defaultScope: string | undefined, schemas: typeof Schemas): ParsedLine[] {
+  const { parseInput, rememberInputSchema } = schemas;
   const parsed: ParsedLine[] = [];
   const problems: string[] = [];
   const file = basename(path);

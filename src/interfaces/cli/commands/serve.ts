@@ -4,14 +4,11 @@
  * engine. `npm start` runs it on the embedded default file.
  */
 import type { Command } from 'commander';
-import { serve } from '@hono/node-server';
 import { resolve } from 'node:path';
 import { EngramError } from '../../../core/errors.js';
 import { removeDiscovery, writeDiscovery } from '../../hooks/discovery.js';
-import { ApiKeys, resolveAuthMode } from '../../http/index.js';
 import { collect, openEngine, resolveDbPath, withCommonFlags, type CommonFlags } from '../context.js';
 import { printError } from '../output.js';
-import { createServeApp } from '../serve/serve-app.js';
 import { claudeCodeHttpConfig } from './setup.js';
 import { serverScopes } from './mcp.js';
 
@@ -45,6 +42,12 @@ export function registerServeCommand(program: Command): void {
 }
 
 async function runServe(flags: ServeFlags): Promise<void> {
+  // hono, @hono/node-server, the HTTP routes and the MCP SDK load only when serve runs.
+  const [{ serve }, { ApiKeys, resolveAuthMode }, { createServeApp }] = await Promise.all([
+    import('@hono/node-server'),
+    import('../../http/index.js'),
+    import('../serve/serve-app.js'),
+  ]);
   const host = flags.host ?? '127.0.0.1';
   const port = Number(flags.port ?? process.env.PORT ?? DEFAULT_PORT);
   const auth = resolveAuthMode({ requested: flags.auth ?? 'auto', host });
@@ -99,7 +102,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
     `  HTTP API: ${url}/v1 · ${url}/openapi.json · ${url}/health`,
     `  API keys: ${auth}${auth === 'auto' ? ' (required once a key exists: engram keys create --tenant T)' : ''}`,
     '',
-    'Claude Code: put this in .mcp.json (or run: engram setup claude-code --write)',
+    `Claude Code: put this in .mcp.json (or run: engram setup claude-code --write --url ${url} --scope ${(scopes.length > 0 ? scopes : [DEFAULT_SCOPE]).join(' --scope ')}, which adds the hooks too)`,
     JSON.stringify(config, null, 2),
     '',
   ];
