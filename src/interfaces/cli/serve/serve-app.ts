@@ -2,12 +2,10 @@
  * The app `engram serve` runs: the HTTP API (`/v1`, `/health`, `/openapi.json`), MCP over Streamable
  * HTTP at `/mcp`, and the hook operations at `/hooks/<operation>`, all behind the same API keys.
  */
-import type { Context } from 'hono';
 import type { EngramCore } from '../../../core/engine.js';
-import { EngramError } from '../../../core/errors.js';
 import type { Scope } from '../../../core/scope.js';
 import { runHookOperation } from '../../hooks/server-routes.js';
-import { ApiKeys, assertTenantScopes, authenticateRequest, createHttpApp, httpErrorResponse, isLoopbackHost, readJsonBody, type AuthMode, type HttpApp } from '../../http/index.js';
+import { ApiKeys, assertLocalRequest, assertTenantScopes, authenticateRequest, createHttpApp, httpErrorResponse, readJsonBody, type AuthMode, type HttpApp } from '../../http/index.js';
 import { allowedScopes, createMcpHttpHandler, scopesFromRequest } from '../../mcp/index.js';
 
 export interface ServeAppOptions {
@@ -31,8 +29,9 @@ export function createServeApp(options: ServeAppOptions): HttpApp {
 
   app.all('/mcp', async (c) => {
     try {
-      assertLocalOrigin(c);
       const principal = await authenticateRequest(c.req.raw, { keys, auth });
+      // Without a key only this machine may call (no cross-site pages, no DNS rebinding).
+      if (principal === null) assertLocalRequest(c.req.raw);
       const scopes = allowedScopes(scopesFromRequest(c.req.raw), serverScopes, fallback);
       if (principal !== null) assertTenantScopes(principal, scopes);
       return await mcp(c.req.raw, scopes);
@@ -43,8 +42,9 @@ export function createServeApp(options: ServeAppOptions): HttpApp {
 
   app.post('/hooks/:operation', async (c) => {
     try {
-      assertLocalOrigin(c);
       const principal = await authenticateRequest(c.req.raw, { keys, auth });
+      // Without a key only this machine may call (no cross-site pages, no DNS rebinding).
+      if (principal === null) assertLocalRequest(c.req.raw);
       const body = await readJsonBody(c.req.raw, 8 * 1024 * 1024);
       const result = await runHookOperation(engram, c.req.param('operation'), body, (scopes) => {
         allowedScopes(scopes, serverScopes);
@@ -56,21 +56,6 @@ export function createServeApp(options: ServeAppOptions): HttpApp {
     }
   });
   return app;
-}
-
-/** Browsers send Origin; a page from elsewhere must not drive a local memory server (DNS rebinding). */
-function assertLocalOrigin(c: Context): void {
-  const origin = c.req.header('origin');
-  if (origin === undefined || origin === 'null') return;
-  let host: string;
-  try {
-    host = new URL(origin).hostname;
-  } catch {
-    host = '';
-  }
-  if (!isLoopbackHost(host) && host !== new URL(c.req.url).hostname) {
-    throw new EngramError('SCOPE_DENIED', `Requests from origin ${origin.slice(0, 100)} are not allowed on this endpoint.`);
-  }
 }
 
 function errorResponse(error: unknown): Response {
