@@ -73,6 +73,10 @@ export async function rememberAll(deps: WriteDeps, inputs: readonly ParsedRememb
     return { ...p, embedding: main, chunkVectors };
   });
   return deps.store.transaction(async (tx) => {
+    // Read the clock again once the write lock is held: a writer that waited for another (another
+    // process, another server) must see what that one just recorded, so it decides at the later instant.
+    const at = Math.max(now, deps.clock.now());
+    if (at !== now) embedded.forEach((item, index) => restamp(item, inputs[index] as ParsedRememberInput, now, at));
     const known = await existingSources(tx, planned.map((p) => p.record));
     const results: RememberResult[] = [];
     const pendingEvents: NewMemory[] = [];
@@ -87,7 +91,7 @@ export async function rememberAll(deps: WriteDeps, inputs: readonly ParsedRememb
       if (record.sourceKey !== null) known.set(`${record.scope}\u0000${record.sourceKey}`, record.id);
       if (CLAIM_LAYERS.has(record.layer) && item.chunks.length === 0) {
         await flush(tx, pendingEvents);
-        results.push(await writeClaim(tx, record, item.embedding, now));
+        results.push(await writeClaim(tx, record, item.embedding, at));
         continue;
       }
       record.surprise = scoreSurprise(await novelty.nearest(record.scope, item.embedding));
@@ -154,6 +158,16 @@ function dot(a: Float32Array, b: Float32Array): number {
   let sum = 0;
   for (let i = 0; i < a.length; i += 1) sum += (a[i] as number) * (b[i] as number);
   return sum;
+}
+
+/** Moves the instants a record took from the write's start (`from`) to `to`; times the caller gave stay. */
+function restamp(item: { record: MemoryRecord; chunks: MemoryRecord[] }, input: ParsedRememberInput, from: number, to: number): void {
+  for (const record of [item.record, ...item.chunks]) {
+    record.recordedAt = to;
+    record.updatedAt = to;
+    if (input.validFrom === undefined && record.validFrom === from) record.validFrom = to;
+    if (input.occurredAt === undefined && record.occurredAt === from) record.occurredAt = to;
+  }
 }
 
 async function flush(tx: StoreTransaction, pending: NewMemory[]): Promise<void> {
