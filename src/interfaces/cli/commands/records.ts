@@ -4,6 +4,7 @@
 import type { Command } from 'commander';
 import { EngramError } from '../../../core/errors.js';
 import type { MemoryView } from '../../../core/memory-view.js';
+import type { Engram } from '../../../engram.js';
 import { collect, withCommonFlags, type CommonFlags } from '../context.js';
 import { printResult } from '../output.js';
 import { withEngine } from '../run.js';
@@ -15,7 +16,7 @@ interface ScopeFlags extends CommonFlags {
 
 /** Registers the by-id commands and stats. */
 export function registerRecordCommands(program: Command): void {
-  const byId = (name: string, description: string, action: (engram: import('../../../engram.js').Engram, id: string, scopes: string[]) => Promise<MemoryView>) =>
+  const byId = (name: string, description: string, action: (engram: Engram, id: string, scopes: string[]) => Promise<MemoryView>) =>
     withCommonFlags(program.command(`${name} <id>`).description(description))
       .option('--scope <scope>', 'scope the memory lives in (repeatable for get)', collect)
       .action(async (id: string, flags: ScopeFlags) => {
