@@ -23,8 +23,13 @@ import type { ParsedContextInput } from './schemas.js';
 import type { ProfileFact } from './parts.js';
 import type { ConceptEntry, ContextLevel, ContextPart, RuleEntry, StructuredContext } from './types.js';
 
-/** Time kept back from the budget for trimming and rendering. */
-const RENDER_RESERVE_MS = 2;
+/**
+ * Time kept back from the budget for trimming, rendering and the synchronous read that may already be
+ * running when the deadline passes (it cannot be interrupted): 15 % of the budget, 2 to 10 ms.
+ */
+function renderReserveMs(budgetMs: number): number {
+  return Math.min(10, Math.max(2, budgetMs * 0.15));
+}
 /** Predictions shown in a context. */
 const PREDICTIONS_IN_CONTEXT = 3;
 /** Past episodes read for the predictions of a context (the best-matching first). */
@@ -98,7 +103,7 @@ export interface ContextDeps extends RecallDeps {
 /** Builds the context of one turn. Input is validated. */
 export async function buildContext(deps: ContextDeps, input: ParsedContextInput): Promise<StructuredContext> {
   const stopwatch = deps.stopwatch ?? wallStopwatch;
-  const deadline = new Deadline(Math.max(1, input.budgetMs - RENDER_RESERVE_MS), stopwatch);
+  const deadline = new Deadline(Math.max(1, input.budgetMs - renderReserveMs(input.budgetMs)), stopwatch);
   const refreshes: (() => Promise<unknown>)[] = [];
   try {
     const now = deps.clock.now();
