@@ -7,15 +7,9 @@
 import type { ChannelHit, LexicalQuery } from '../../core/ports/store.js';
 import { assertReadScopes } from '../../core/scope.js';
 import type { PgQueryable } from './pg-driver.js';
-import { isIndexable, Params, quoteLexeme, termCounts, termLength, tsqueryOf, visibilityClause, type Tables } from './pg-rows.js';
+import { BM25_CANDIDATES_PER_HIT, BM25_MIN_CANDIDATES, rankBm25 } from '../../core/text/bm25.js';
+import { isIndexable, Params, quoteLexeme, termCounts, tsqueryOf, visibilityClause, type Tables } from './pg-rows.js';
 
-/** How many candidates per requested hit are rescored. */
-const CANDIDATES_PER_HIT = 4;
-const MIN_CANDIDATES = 200;
-/** Tags count this much relative to the content. */
-const TAG_WEIGHT = 0.5;
-/** Entities (usually also in the content) count this much. */
-const ENTITY_WEIGHT = 0.25;
 /** Bounds the work one query can cause. */
 const MAX_STEMS = 64;
 
@@ -42,34 +36,11 @@ export async function searchLexical(db: PgQueryable, tables: Tables, query: Lexi
   const rows = await db.query<{ id: string; content: string; tags: string; entities: string; term_count: number | null }>(
     `SELECT m.id, m.content, m.tags, m.entities, m.term_count FROM ${tables.memories} m
      WHERE ${where.join(' AND ')}
-     ORDER BY ts_rank(m.lexemes, ${tsquery}::tsquery) DESC, m.seq LIMIT ${p.add(Math.max(MIN_CANDIDATES, limit * CANDIDATES_PER_HIT))}`,
+     ORDER BY ts_rank(m.lexemes, ${tsquery}::tsquery) DESC, m.seq LIMIT ${p.add(Math.max(BM25_MIN_CANDIDATES, limit * BM25_CANDIDATES_PER_HIT))}`,
     p.values,
   );
   if (rows.rows.length === 0) return [];
-  const { docs, avgLength, df } = await collectStatistics(db, tables, scopes, stems);
-  const k1 = query.bm25?.k1 ?? 1.2;
-  const b = query.bm25?.b ?? 0.75;
-  const idf = new Map(
-    stems.map((s) => {
-      const n = Math.min(df.get(s) ?? 0, docs);
-      return [s, Math.log(1 + (docs - n + 0.5) / (n + 0.5))];
-    }),
-  );
-  const scored: ChannelHit[] = [];
-  for (const row of rows.rows) {
-    const counts = termCounts(row.content);
-    const tagCounts = termCounts((JSON.parse(row.tags) as string[]).join(' '));
-    const entityCounts = termCounts((JSON.parse(row.entities) as string[]).join(' '));
-    const length = row.term_count ?? termLength(row.content);
-    const norm = k1 * (1 - b + (b * length) / (avgLength || 1));
-    let score = 0;
-    for (const [s, weight] of weights) {
-      const tf = (counts.get(s) ?? 0) + TAG_WEIGHT * (tagCounts.get(s) ?? 0) + ENTITY_WEIGHT * (entityCounts.get(s) ?? 0);
-      if (tf > 0) score += weight * (idf.get(s) ?? 0) * ((tf * (k1 + 1)) / (tf + norm));
-    }
-    if (score > 0) scored.push({ id: row.id, score });
-  }
-  return scored.sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : 1)).slice(0, limit);
+  return rankBm25(rows.rows, weights, await collectStatistics(db, tables, scopes, stems), query.bm25, limit);
 }
 
 /** Scopes at least this large may use statistics up to `STALE_OK_MS` old (as the SQLite store does). */

@@ -5,7 +5,7 @@
  */
 import type { Edge, Layer, MemoryRecord, MemoryStatus, TimeFilter } from '../../core/memory.js';
 import type { MemoryPatch } from '../../core/ports/store.js';
-import { termCounts, termLength } from '../sqlite/sqlite-lexical.js';
+import { termCounts, termLength } from '../../core/text/bm25.js';
 
 /** Collects positional parameters: `p.add(value)` returns its placeholder (`$3`). */
 export class Params {

@@ -7,33 +7,11 @@
  */
 import type { ChannelHit, LexicalQuery } from '../../core/ports/store.js';
 import { assertReadScopes, type Scope } from '../../core/scope.js';
+import { BM25_CANDIDATES_PER_HIT, BM25_MIN_CANDIDATES, rankBm25 } from '../../core/text/bm25.js';
 import { contentTerms, stem } from '../../core/text/index.js';
 import { buildFtsQuery } from './fts-query.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { inList, visibilityClause } from './sqlite-rows.js';
-
-/** How many FTS candidates per requested hit are rescored. */
-const CANDIDATES_PER_HIT = 4;
-const MIN_CANDIDATES = 200;
-/** Tags count this much relative to the content. */
-const TAG_WEIGHT = 0.5;
-/** Entities (usually also in the content) count this much. */
-const ENTITY_WEIGHT = 0.25;
-
-/** The stop-word-free, stemmed terms of a text, with counts: what BM25 counts in documents and queries. */
-export function termCounts(text: string): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const token of contentTerms(text)) {
-    const s = stem(token);
-    counts.set(s, (counts.get(s) ?? 0) + 1);
-  }
-  return counts;
-}
-
-/** The document length BM25 uses (stored with each memory). */
-export function termLength(text: string): number {
-  return contentTerms(text).length;
-}
 
 interface ScopeStatistics {
   generation: string;
@@ -135,35 +113,13 @@ export function searchLexical(connection: SqliteConnection, statistics: LexicalS
     `SELECT m.id AS id, m.content AS content, m.tags AS tags, m.entities AS entities, m.term_count AS term_count
      FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid
      WHERE memories_fts MATCH ? AND ${inList('m.scope')}${layers} AND ${visibility.sql}
-     ORDER BY bm25(memories_fts, 1.0, ${TAG_WEIGHT}, ${ENTITY_WEIGHT}), m.rowid LIMIT ?`,
+     ORDER BY bm25(memories_fts, 1.0, 0.5, 0.25), m.rowid LIMIT ?`,
     fts.match,
     JSON.stringify(scopes),
     ...(query.layers === undefined ? [] : [JSON.stringify(query.layers)]),
     ...visibility.params,
-    Math.max(MIN_CANDIDATES, limit * CANDIDATES_PER_HIT),
+    Math.max(BM25_MIN_CANDIDATES, limit * BM25_CANDIDATES_PER_HIT),
   );
   if (rows.length === 0) return [];
-  const stems = [...weights.keys()];
-  const { docs, avgLength, df } = statistics.collect(connection, scopes, surfaces);
-  const k1 = query.bm25?.k1 ?? 1.2;
-  const b = query.bm25?.b ?? 0.75;
-  const idf = new Map(stems.map((s) => {
-    const n = Math.min(df.get(s) ?? 0, docs);
-    return [s, Math.log(1 + (docs - n + 0.5) / (n + 0.5))];
-  }));
-  const scored: ChannelHit[] = [];
-  for (const row of rows) {
-    const counts = termCounts(row.content);
-    const tagCounts = termCounts((JSON.parse(row.tags) as string[]).join(' '));
-    const entityCounts = termCounts((JSON.parse(row.entities) as string[]).join(' '));
-    const length = row.term_count ?? termLength(row.content);
-    const norm = k1 * (1 - b + (b * length) / (avgLength || 1));
-    let score = 0;
-    for (const [s, weight] of weights) {
-      const tf = (counts.get(s) ?? 0) + TAG_WEIGHT * (tagCounts.get(s) ?? 0) + ENTITY_WEIGHT * (entityCounts.get(s) ?? 0);
-      if (tf > 0) score += weight * (idf.get(s) ?? 0) * ((tf * (k1 + 1)) / (tf + norm));
-    }
-    if (score > 0) scored.push({ id: row.id, score });
-  }
-  return scored.sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : 1)).slice(0, limit);
+  return rankBm25(rows, weights, statistics.collect(connection, scopes, surfaces), query.bm25, limit);
 }

@@ -6,7 +6,7 @@
 import { EngramError, messages } from '../../core/errors.js';
 import { LAYERS, STATUSES } from '../../core/memory.js';
 import { BUILT_IN_RELATIONS } from '../../core/relations.js';
-import { termLength } from './sqlite-lexical.js';
+import { termLength } from '../../core/text/bm25.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { toEngramError } from './sqlite-errors.js';
 

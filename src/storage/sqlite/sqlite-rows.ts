@@ -2,7 +2,7 @@
  * Mapping between domain objects and rows: flat columns for what is filtered or indexed, JSON text
  * for the rest, times as integer epoch ms, booleans as 0/1. Also the SQL form of `isVisible`.
  */
-import { termLength } from './sqlite-lexical.js';
+import { termLength } from '../../core/text/bm25.js';
 import type { Edge, Layer, MemoryRecord, MemoryStatus, TimeFilter } from '../../core/memory.js';
 import type { MemoryPatch } from '../../core/ports/store.js';
 

@@ -1,0 +1,83 @@
+/**
+ * Scope-local BM25, shared by every store: a store finds lexical candidates its own way (FTS5,
+ * tsvector) and ranks them here with the document frequencies and lengths of the scopes searched, so
+ * one scope's vocabulary never skews another's and every backend ranks alike.
+ */
+import { stem } from './stem.js';
+import { contentTerms } from './tokenize.js';
+
+/** How many candidates per requested hit a store should rescore. */
+export const BM25_CANDIDATES_PER_HIT = 4;
+export const BM25_MIN_CANDIDATES = 200;
+/** Tags count this much relative to the content. */
+const TAG_WEIGHT = 0.5;
+/** Entities (usually also in the content) count this much. */
+const ENTITY_WEIGHT = 0.25;
+
+/** The stop-word-free, stemmed terms of a text, with counts: what BM25 counts in documents and queries. */
+export function termCounts(text: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const token of contentTerms(text)) {
+    const s = stem(token);
+    counts.set(s, (counts.get(s) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** The document length BM25 uses (stored with each memory). */
+export function termLength(text: string): number {
+  return contentTerms(text).length;
+}
+
+/** One candidate as stores hold it: tags and entities as JSON arrays. */
+export interface Bm25Candidate {
+  id: string;
+  content: string;
+  tags: string;
+  entities: string;
+  term_count: number | null;
+}
+
+/** Statistics of the scopes searched. */
+export interface Bm25Statistics {
+  docs: number;
+  avgLength: number;
+  df: ReadonlyMap<string, number>;
+}
+
+/**
+ * Ranks candidates by BM25 over content, tags and entities (weighted fields), best first, ties by id.
+ * `weights`: query stem → weight. Defaults k1 1.2, b 0.75.
+ */
+export function rankBm25(
+  candidates: readonly Bm25Candidate[],
+  weights: ReadonlyMap<string, number>,
+  statistics: Bm25Statistics,
+  params: { k1?: number; b?: number } | undefined,
+  limit: number,
+): { id: string; score: number }[] {
+  const { docs, avgLength, df } = statistics;
+  const k1 = params?.k1 ?? 1.2;
+  const b = params?.b ?? 0.75;
+  const idf = new Map(
+    [...weights.keys()].map((s) => {
+      const n = Math.min(df.get(s) ?? 0, docs);
+      return [s, Math.log(1 + (docs - n + 0.5) / (n + 0.5))];
+    }),
+  );
+  const scored: { id: string; score: number }[] = [];
+  for (const row of candidates) {
+    const counts = termCounts(row.content);
+    const tagCounts = termCounts((JSON.parse(row.tags) as string[]).join(' '));
+    const entityCounts = termCounts((JSON.parse(row.entities) as string[]).join(' '));
+    const length = row.term_count ?? termLength(row.content);
+    const norm = k1 * (1 - b + (b * length) / (avgLength || 1));
+    let score = 0;
+    for (const [s, weight] of weights) {
+      const tf = (counts.get(s) ?? 0) + TAG_WEIGHT * (tagCounts.get(s) ?? 0) + ENTITY_WEIGHT * (entityCounts.get(s) ?? 0);
+      if (tf > 0) score += weight * (idf.get(s) ?? 0) * ((tf * (k1 + 1)) / (tf + norm));
+    }
+    if (score > 0) scored.push({ id: row.id, score });
+  }
+  return scored.sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : 1)).slice(0, limit);
+}
