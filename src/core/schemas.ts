@@ -20,6 +20,11 @@ export const scopeSchema = z
   })
   .describe('A scope path whose first segment is the tenant, e.g. "acme/users/alice"; segments match [A-Za-z0-9_-][A-Za-z0-9_.-]*');
 
+/** The scopes a read may see: at least one; a missing list says how to pass one. */
+export const readScopeListSchema = z
+  .array(scopeSchema, { error: (issue) => (issue.input === undefined ? messages.noScopes() : undefined) })
+  .min(1, messages.noScopes());
+
 /** A point in time: ISO 8601 string or epoch milliseconds; parsed to epoch ms. */
 export const instantSchema = z.union([z.string(), z.number()]).transform((value, ctx) => {
   const ms = typeof value === 'number' ? value : parseIsoInstant(value);
@@ -138,7 +143,7 @@ export const channelWeightsSchema = z
 /** Options of `recall`. */
 export const recallOptionsSchema = z
   .object({
-    scopes: z.array(scopeSchema).min(1, messages.noScopes()),
+    scopes: readScopeListSchema,
     k: z.number().int().min(1).max(1000).optional(),
     layers: z.array(z.enum(LAYERS)).min(1).optional(),
     asOf: instantSchema.optional(),

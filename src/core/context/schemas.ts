@@ -2,8 +2,7 @@
  * Input schemas of the context builder and pattern completion, shared by the library, CLI, MCP and HTTP.
  */
 import { z } from 'zod';
-import { messages } from '../errors.js';
-import { episodeCycleShape, scopeSchema } from '../schemas.js';
+import { episodeCycleShape, readScopeListSchema } from '../schemas.js';
 
 const shortText = z.string().max(2_000);
 
@@ -24,7 +23,7 @@ export const DEFAULT_CONTEXT_MAX_TOKENS = 2_000;
 /** Input of `context`. */
 export const contextInputSchema = z
   .object({
-    scopes: z.array(scopeSchema).min(1, messages.noScopes()),
+    scopes: readScopeListSchema,
     message: z.string().max(10_000, 'is longer than 10000 characters').default(''),
     percept: perceptSchema.optional(),
     budgetMs: z.number().int().min(1).max(60_000).default(DEFAULT_CONTEXT_BUDGET_MS),
@@ -68,7 +67,7 @@ export const formingEpisodeSchema = z
 /** Input of `predict`. */
 export const predictInputSchema = z
   .object({
-    scopes: z.array(scopeSchema).min(1, messages.noScopes()),
+    scopes: readScopeListSchema,
     episode: formingEpisodeSchema,
     /** At most this many predictions, best first. */
     limit: z.number().int().min(1).max(50).default(5),

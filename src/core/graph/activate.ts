@@ -7,7 +7,7 @@ import type { Layer, TimeFilter } from '../memory.js';
 import { toMemoryView, type MemoryView } from '../memory-view.js';
 import type { Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
-import { instantSchema, parseInput, scopeSchema } from '../schemas.js';
+import { instantSchema, parseInput, readScopeListSchema, scopeSchema } from '../schemas.js';
 import { EngramError, messages } from '../errors.js';
 import { spreadActivation, type ActivationConfig, type ActivationStep } from './activation.js';
 
@@ -27,7 +27,7 @@ const timeFilterShape = {
 /** Options of `activate`. */
 export const activateOptionsSchema = z
   .object({
-    scopes: z.union([scopeSchema, z.array(scopeSchema).min(1, messages.noScopes())]),
+    scopes: z.union([scopeSchema, readScopeListSchema], { error: (issue) => (issue.input === undefined ? messages.noScopes() : undefined) }),
     hops: z.number().int().min(1).max(6).optional(),
     decay: z.number().gt(0).max(1).optional(),
     threshold: z.number().min(0).max(1).optional(),

@@ -2,8 +2,7 @@
  * HTTP request envelopes, composed from the shared core schemas (never re-declaring their fields).
  */
 import { z } from 'zod';
-import { messages } from '../../core/errors.js';
-import { recallOptionsSchema, recallQuerySchema, rememberInputSchema, scopeSchema, updateInputSchema } from '../../core/schemas.js';
+import { readScopeListSchema, recallOptionsSchema, recallQuerySchema, rememberInputSchema, scopeSchema, updateInputSchema } from '../../core/schemas.js';
 
 /** Most memories accepted in one `POST /v1/memories`. */
 export const MAX_BATCH = 1000;
@@ -16,7 +15,7 @@ export const rememberRequestSchema = z.union([rememberInputSchema, rememberBatch
 export const recallRequestSchema = recallOptionsSchema.extend({ query: recallQuerySchema });
 
 /** The scopes of a read, in a body. */
-export const readScopesSchema = z.object({ scopes: z.array(scopeSchema).min(1, messages.noScopes()).max(100) }).strict();
+export const readScopesSchema = z.object({ scopes: readScopeListSchema.max(100) }).strict();
 
 /** The one scope of a write by id, in a body. */
 export const writeScopeSchema = z.object({ scope: scopeSchema }).strict();
