@@ -5,7 +5,9 @@
  */
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
+import type { EngramCore } from '../../../core/engine.js';
 import { EngramError } from '../../../core/errors.js';
+import type { Scope } from '../../../core/scope.js';
 import { removeDiscovery, writeDiscovery } from '../../hooks/discovery.js';
 import { collect, openEngine, resolveDbPath, withCommonFlags, type CommonFlags } from '../context.js';
 import { printError } from '../output.js';
@@ -23,6 +25,8 @@ interface ServeFlags extends CommonFlags {
   host?: string;
   scope?: string[];
   auth?: string;
+  consolidateEvery?: string;
+  maxBodyBytes?: string;
 }
 
 /** Registers `serve`. */
@@ -32,6 +36,8 @@ export function registerServeCommand(program: Command): void {
     .option('--host <host>', 'interface to listen on (default 127.0.0.1)', '127.0.0.1')
     .option('--scope <scope>', 'scope served to MCP clients that name none (repeatable); else $ENGRAM_SCOPES', collect)
     .option('--auth <mode>', 'API keys: auto (needed once a key exists), required, open (loopback only)', 'auto')
+    .option('--consolidate-every <minutes>', 'run the consolidation cycle on every --scope on this schedule (default: off)')
+    .option('--max-body-bytes <n>', 'largest HTTP request body accepted (default 1048576)')
     .action(async (flags: ServeFlags) => {
       try {
         await runServe(flags);
@@ -54,12 +60,14 @@ async function runServe(flags: ServeFlags): Promise<void> {
   const scopes = serverScopes(flags);
   const db = resolveDbPath(flags);
   const isFile = !/^postgres(ql)?:\/\//.test(db);
+  const everyMs = positiveNumber(flags.consolidateEvery, '--consolidate-every', 'minutes, e.g. --consolidate-every 60') * 60_000;
+  const maxBodyBytes = positiveNumber(flags.maxBodyBytes, '--max-body-bytes', 'bytes, e.g. --max-body-bytes 2097152');
   const engram = await openEngine(flags);
   // Load the model and touch the read path now (no access recorded), so the first prompt hook does not wait.
   await engram.recall('engram serve warm-up', { scopes: scopes.length > 0 ? scopes : [DEFAULT_SCOPE], k: 1, trackAccess: false }).catch(() => undefined);
   engram.startBackground();
   const keys = new ApiKeys(engram.store);
-  const app = createServeApp({ engram, scopes, auth, keys, defaultScopes: [DEFAULT_SCOPE] });
+  const app = createServeApp({ engram, scopes, auth, keys, defaultScopes: [DEFAULT_SCOPE], ...(Number.isNaN(maxBodyBytes) ? {} : { maxBodyBytes }) });
   const server = serve({ fetch: app.fetch, port, hostname: host });
   // Longer than clients' idle pools (hooks, MCP clients), so a reused connection is not closed under them.
   Object.assign(server, { keepAliveTimeout: 65_000, headersTimeout: 66_000 });
@@ -80,10 +88,13 @@ async function runServe(flags: ServeFlags): Promise<void> {
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
   if (isFile) writeDiscovery({ url, pid: process.pid, db: resolve(db), startedAt: new Date().toISOString() });
 
+  const schedule = Number.isNaN(everyMs) ? undefined : scheduleConsolidation(engram, scopes.length > 0 ? scopes : [DEFAULT_SCOPE], everyMs);
+
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
+    await schedule?.stop();
     if (isFile) removeDiscovery(db, process.pid);
     await new Promise<void>((done) => server.close(() => done()));
     await engram.stopBackground();
@@ -101,10 +112,52 @@ async function runServe(flags: ServeFlags): Promise<void> {
     `  MCP (Streamable HTTP): ${url}/mcp · ${scopes.length > 0 ? `scopes ${scopes.join(', ')}` : `scope ${DEFAULT_SCOPE} unless a client names others with ?scope=tenant/... (start with --scope to fix them)`}`,
     `  HTTP API: ${url}/v1 · ${url}/openapi.json · ${url}/health`,
     `  API keys: ${auth}${auth === 'auto' ? ' (required once a key exists: engram keys create --tenant T)' : ''}`,
+    ...(schedule === undefined ? [] : [`  consolidation: every ${Number(flags.consolidateEvery)} min on ${(scopes.length > 0 ? scopes : [DEFAULT_SCOPE]).join(', ')}`]),
     '',
     `Claude Code: put this in .mcp.json (or run: engram setup claude-code --write --url ${url} --scope ${(scopes.length > 0 ? scopes : [DEFAULT_SCOPE]).join(' --scope ')}, which adds the hooks too)`,
     JSON.stringify(config, null, 2),
     '',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** A flag that must be a positive number when given; NaN when absent. */
+function positiveNumber(value: string | undefined, flag: string, example: string): number {
+  if (value === undefined) return Number.NaN;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new EngramError('INVALID_INPUT', `${flag} must be a positive number of ${example}; got "${value}".`);
+  return n;
+}
+
+/**
+ * Runs the consolidation cycle on each scope every `everyMs` (DESIGN §5: "on a schedule in the
+ * server"), one scope after another, never overlapping itself. Another process's cycle on the same
+ * scope (LOCKED) is simply skipped until next time; each run prints one line on stderr.
+ */
+function scheduleConsolidation(engram: EngramCore, scopes: readonly Scope[], everyMs: number): { stop: () => Promise<void> } {
+  let running: Promise<void> = Promise.resolve();
+  let stopped = false;
+  const runAll = async () => {
+    for (const scope of scopes) {
+      if (stopped) return;
+      try {
+        const report = await engram.consolidate({ scope });
+        const changed = report.phases.reduce((sum, phase) => sum + phase.created + phase.updated, 0);
+        process.stderr.write(`engram serve: consolidated ${scope} (${report.phases.length} phases, ${changed} records created or updated)\n`);
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        process.stderr.write(`engram serve: consolidation of ${scope} ${code === 'LOCKED' ? 'skipped: another cycle is running' : `failed: ${(error as Error).message}`}\n`);
+      }
+    }
+  };
+  const timer = setInterval(() => {
+    running = running.then(runAll);
+  }, everyMs);
+  return {
+    stop: async () => {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
 }

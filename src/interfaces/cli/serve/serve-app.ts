@@ -17,6 +17,8 @@ export interface ServeAppOptions {
   auth: AuthMode;
   keys?: ApiKeys;
   version?: string;
+  /** Request body limit of the HTTP API (default 1 MiB). */
+  maxBodyBytes?: number;
 }
 
 /** Builds the serve app (serve `app.fetch`). */
@@ -24,7 +26,13 @@ export function createServeApp(options: ServeAppOptions): HttpApp {
   const { engram, scopes: serverScopes, auth } = options;
   const fallback = options.defaultScopes ?? [];
   const keys = options.keys ?? new ApiKeys(engram.store);
-  const app = createHttpApp({ engram, keys, auth, ...(options.version !== undefined ? { version: options.version } : {}) });
+  const app = createHttpApp({
+    engram,
+    keys,
+    auth,
+    ...(options.version !== undefined ? { version: options.version } : {}),
+    ...(options.maxBodyBytes !== undefined ? { limits: { maxBodyBytes: options.maxBodyBytes } } : {}),
+  });
   const mcp = createMcpHttpHandler({ engram, ...(options.version !== undefined ? { version: options.version } : {}) });
 
   app.all('/mcp', async (c) => {
