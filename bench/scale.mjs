@@ -14,7 +14,6 @@
 // Prints tables, writes bench/results/scale.json and bench/results/scale.svg.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -165,7 +164,7 @@ async function measure(spec) {
     let start = performance.now();
     await store.prepareVectorIndex([MAIN_SCOPE, SMALL_SCOPE]);
     const prepareSeconds = since(start) / 1000;
-    result.build = built ? { seconds: Math.round(prepareSeconds * 10) / 10, threads: availableParallelism() } : null;
+    result.build = built ? { seconds: Math.round(prepareSeconds * 10) / 10, threads: 1 } : null;
     await store.close();
     // a fresh store: what opening a persisted index costs (checksum, memory map, catch-up)
     const reopened = await openSqliteStore({ path: spec.path, embedding, logger, vectorIndex: 'hnsw', memoryIndexThreshold: 0, memoryIndexWarmup: 0 });

@@ -10,7 +10,6 @@
  *   build (a worker thread) writes a new file and the scope switches to it. Until then the caller
  *   falls back to exact search.
  */
-import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { EngramError, messages } from '../../core/errors.js';
 import { continues, manifestProblem, readDatabaseId } from './ann-build.js';
@@ -32,7 +31,6 @@ export interface AnnIndexOptions {
   /** Use existing files only: never build or write. */
   readonly readonly: boolean;
   readonly logger: SqliteStoreLogger;
-  readonly threads: number;
   readonly parameters?: AnnParameters;
 }
 
@@ -87,7 +85,6 @@ export async function openAnnIndex(config: ResolvedSqliteStoreConfig, reader: Sq
     embedder: config.embedding,
     readonly: config.readonly,
     logger: config.logger,
-    threads: availableParallelism(),
   });
 }
 
@@ -116,7 +113,6 @@ export class AnnIndex {
             directory: this.#files.directory,
             embedder: { name: options.embedder.name, dimension: options.embedder.dimension },
             parameters: this.#parameters,
-            threads: options.threads,
           },
           onBuilt: (scope) => {
             const state = this.#scopes.get(scope);
