@@ -8,7 +8,10 @@ import type { MemoryData, MemoryRecord } from '../memory.js';
 const DAY = 86_400_000;
 
 export interface CompressionConfig {
-  /** Episodes older than this (by occurredAt, else recordedAt) may be compressed. */
+  /**
+   * Episodes may be compressed once they are this old both in the world (occurredAt) and in the store
+   * (recordedAt): old history that was just imported is not compressed at the next cycle.
+   */
   minAgeDays: number;
   /** Only episodes below this importance. */
   maxImportance: number;
@@ -24,7 +27,8 @@ export function shouldCompress(record: MemoryRecord, now: number, config: Compre
   if (record.data.compressed === true || record.data.isChunkParent === true || record.data.parentId !== undefined) return false;
   const importance = record.importance ?? 1;
   if (importance >= config.maxImportance) return false;
-  return now - (record.occurredAt ?? record.recordedAt) >= config.minAgeDays * DAY;
+  const minAge = config.minAgeDays * DAY;
+  return now - (record.occurredAt ?? record.recordedAt) >= minAge && now - record.recordedAt >= minAge;
 }
 
 /** The compressed form: summary text and the key fields of the episode. */

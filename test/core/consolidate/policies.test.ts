@@ -56,6 +56,10 @@ describe('compression', () => {
     expect(shouldCompress(old, T0 + 30 * DAY)).toBe(true);
     expect(shouldCompress({ ...old, importance: 0.8 }, T0 + 90 * DAY)).toBe(false);
     expect(shouldCompress({ ...old, pinned: true }, T0 + 90 * DAY)).toBe(false);
+    // old history imported just now is old in the world but not in the store: not yet
+    const imported = { ...old, occurredAt: T0 - 400 * DAY, recordedAt: T0 };
+    expect(shouldCompress(imported, T0 + DAY)).toBe(false);
+    expect(shouldCompress(imported, T0 + 30 * DAY)).toBe(true);
     const compressed = compressEpisode(old);
     expect(compressed.content).toContain('pick up mug — grasp mug — failed');
     expect(compressed.content).toContain('red mug');
