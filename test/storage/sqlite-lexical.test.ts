@@ -31,4 +31,23 @@ describe('SQLite lexical channel', () => {
     const rare = await engram.recall('generous', { scopes: ['t/a'], weights: { semantic: 0 } });
     expect(rare.hits[0]?.why.channels.lexical?.score).toBeGreaterThan(top);
   });
+
+  it('finds every match when a large scope ranks inside FTS5 first but few of its matches pass the filters', async () => {
+    const { engram, cleanup } = await tempEngram();
+    done = cleanup;
+    // t/a holds ~30 % of the store, so its searches rank inside FTS5 first; only 5 of its matches are
+    // semantic, and they rank last (longest texts), so a window of the best matches alone misses them.
+    const filler = (scope: string, n: number) => Array.from({ length: n }, (_, i) => ({ scope, content: `alpha report ${i}` }));
+    await engram.remember(filler('t/a', 600));
+    await engram.remember(filler('t/b', 1400));
+    const facts = Array.from({ length: 5 }, (_, i) => ({
+      scope: 't/a',
+      layer: 'semantic' as const,
+      content: `Fact ${i}: the alpha rollout of the ${['north', 'south', 'east', 'west', 'central'][i]} region moved to the new cluster with every service and its dashboards after the long review.`,
+    }));
+    const written = await engram.remember(facts);
+    const { hits } = await engram.recall('alpha', { scopes: ['t/a'], layers: ['semantic'], weights: { semantic: 0 }, k: 10 });
+    expect(hits.map((h) => h.id).sort()).toEqual(written.map((w) => w.id).sort());
+  }, 120_000);
 });
+

@@ -66,12 +66,32 @@ export class LexicalStatistics {
     return { docs, avgLength: docs > 0 ? totalLength / docs : 1, df };
   }
 
+  #total: { generation: string; computedAt: number; docs: number } | undefined;
+
+  /** The share (0..1) of all stored memories that `scopes` hold, from the same cached counts. */
+  share(connection: SqliteConnection, scopes: readonly Scope[]): number {
+    const docs = scopes.reduce((sum, scope) => sum + this.#current(connection, scope).docs, 0);
+    const generation = this.#generation(connection);
+    const total = this.#total;
+    if (total === undefined || (total.generation !== generation && !(total.docs >= STALE_OK_DOCS && Date.now() - total.computedAt < STALE_OK_MS))) {
+      this.#total = { generation, computedAt: Date.now(), docs: connection.get<{ n: number }>('SELECT count(*) AS n FROM memories')?.n ?? 0 };
+    }
+    const all = this.#total?.docs ?? 0;
+    return all > 0 ? Math.min(1, docs / all) : 0;
+  }
+
+  #generation(connection: SqliteConnection): string {
+    // Any insert or content change anywhere moves the generation (cheap to read).
+    return (
+      connection.get<{ g: string }>(
+        "SELECT (SELECT coalesce(max(seq), 0) FROM sqlite_sequence WHERE name = 'memories') || ':' || (SELECT coalesce(max(id), 0) FROM lexical_changes) AS g",
+      )?.g ?? ''
+    );
+  }
+
   #current(connection: SqliteConnection, scope: Scope): ScopeStatistics {
-    // Any insert or content change anywhere moves the generation (cheap to read); then the scope's
-    // statistics are recounted once.
-    const generation = connection.get<{ g: string }>(
-      "SELECT (SELECT coalesce(max(seq), 0) FROM sqlite_sequence WHERE name = 'memories') || ':' || (SELECT coalesce(max(id), 0) FROM lexical_changes) AS g",
-    )?.g ?? '';
+    // When the generation moves, the scope's statistics are recounted once.
+    const generation = this.#generation(connection);
     let stats = this.#byScope.get(scope);
     // Statistics need not be exact: a large scope keeps them for a few seconds across writes, so a
     // stream of writes does not recount document frequencies on every search.
@@ -107,19 +127,78 @@ export function searchLexical(connection: SqliteConnection, statistics: LexicalS
   }
   const fts = buildFtsQuery([...surfaces.values()].flatMap((words) => [...words].map((term) => ({ term }))));
   if (fts === null || !(limit > 0) || query.layers?.length === 0) return [];
+  const candidates = Math.max(BM25_MIN_CANDIDATES, limit * BM25_CANDIDATES_PER_HIT);
+  const rows =
+    ftsFirst(connection, statistics, query, scopes, fts.match, candidates) ?? joinedCandidates(connection, query, scopes, fts.match, candidates);
+  if (rows.length === 0) return [];
+  return rankBm25(rows, weights, statistics.collect(connection, scopes, surfaces), query.bm25, limit);
+}
+
+type CandidateRow = { id: string; content: string; tags: string; entities: string; term_count: number | null };
+
+/** FTS5 candidates within the scopes, layers and time filter: the FTS match joined to the records. */
+function joinedCandidates(connection: SqliteConnection, query: LexicalQuery, scopes: readonly Scope[], match: string, candidates: number): CandidateRow[] {
   const visibility = visibilityClause(query, query.now, 'm');
   const layers = query.layers === undefined ? '' : ` AND ${inList('m.layer')}`;
-  const rows = connection.all<{ id: string; content: string; tags: string; entities: string; term_count: number | null }>(
+  return connection.all<CandidateRow>(
     `SELECT m.id AS id, m.content AS content, m.tags AS tags, m.entities AS entities, m.term_count AS term_count
      FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid
      WHERE memories_fts MATCH ? AND ${inList('m.scope')}${layers} AND ${visibility.sql}
      ORDER BY bm25(memories_fts, 1.0, 0.5, 0.25), m.rowid LIMIT ?`,
-    fts.match,
+    match,
     JSON.stringify(scopes),
     ...(query.layers === undefined ? [] : [JSON.stringify(query.layers)]),
     ...visibility.params,
-    Math.max(BM25_MIN_CANDIDATES, limit * BM25_CANDIDATES_PER_HIT),
+    candidates,
   );
-  if (rows.length === 0) return [];
-  return rankBm25(rows, weights, statistics.collect(connection, scopes, surfaces), query.bm25, limit);
+}
+
+/** Scopes holding at least this share of the store rank inside FTS5 first. */
+const FTS_FIRST_SHARE = 0.3;
+const FTS_FIRST_MAX = 20_000;
+
+/**
+ * The same candidates as `joinedCandidates`, faster when the scopes hold most of the store: FTS5 ranks
+ * its matches alone (no join per match), then the best of them are filtered by scope, layer and time.
+ * Both orders are bm25 then rowid, so the first `candidates` survivors are exactly the joined query's
+ * rows. `null` when it does not apply or the window held too few survivors (then the join decides).
+ */
+function ftsFirst(
+  connection: SqliteConnection,
+  statistics: LexicalStatistics,
+  query: LexicalQuery,
+  scopes: readonly Scope[],
+  match: string,
+  candidates: number,
+): CandidateRow[] | null {
+  const share = statistics.share(connection, scopes);
+  if (share < FTS_FIRST_SHARE) return null;
+  const window = Math.min(FTS_FIRST_MAX, Math.ceil((candidates / share) * 1.5));
+  const ranked = connection.all<{ rowid: number }>(
+    'SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? ORDER BY bm25(memories_fts, 1.0, 0.5, 0.25), rowid LIMIT ?',
+    match,
+    window,
+  );
+  if (ranked.length === 0) return [];
+  const visibility = visibilityClause(query, query.now, 'm');
+  const layers = query.layers === undefined ? '' : ` AND ${inList('m.layer')}`;
+  const rows = connection.all<CandidateRow & { rowid: number }>(
+    `SELECT m.rowid AS rowid, m.id AS id, m.content AS content, m.tags AS tags, m.entities AS entities, m.term_count AS term_count
+     FROM memories m
+     WHERE m.rowid IN (SELECT value FROM json_each(?)) AND ${inList('m.scope')}${layers} AND ${visibility.sql}`,
+    JSON.stringify(ranked.map((r) => r.rowid)),
+    JSON.stringify(scopes),
+    ...(query.layers === undefined ? [] : [JSON.stringify(query.layers)]),
+    ...visibility.params,
+  );
+  const byRowid = new Map(rows.map((row) => [row.rowid, row]));
+  const kept: CandidateRow[] = [];
+  for (const { rowid } of ranked) {
+    const row = byRowid.get(rowid);
+    if (row === undefined) continue;
+    kept.push({ id: row.id, content: row.content, tags: row.tags, entities: row.entities, term_count: row.term_count });
+    if (kept.length === candidates) return kept;
+  }
+  // Every match was in the window, so the survivors are all there are; otherwise let the join decide.
+  return ranked.length < window ? kept : null;
 }
