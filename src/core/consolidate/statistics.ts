@@ -20,10 +20,8 @@ export function rate(k: number, n: number): { k: number; n: number; rate: number
   return { k, n, rate: n === 0 ? 0 : k / n };
 }
 
-/** Ordinary least-squares line through (x, y) with its R²; slope 0 and R² 0 when x has no spread. */
-export function linearRegression(xs: readonly number[], ys: readonly number[]): { n: number; slope: number; intercept: number; r2: number } {
-  const n = Math.min(xs.length, ys.length);
-  if (n < 2) return { n, slope: 0, intercept: n === 1 ? (ys[0] as number) : 0, r2: 0 };
+/** Means and centred sums of squares and products of paired samples (the first `n` pairs). */
+function pairedMoments(xs: readonly number[], ys: readonly number[], n: number): { mx: number; my: number; sxx: number; sxy: number; syy: number } {
   const mx = meanOf(xs, n);
   const my = meanOf(ys, n);
   let sxx = 0;
@@ -36,6 +34,14 @@ export function linearRegression(xs: readonly number[], ys: readonly number[]): 
     sxy += dx * dy;
     syy += dy * dy;
   }
+  return { mx, my, sxx, sxy, syy };
+}
+
+/** Ordinary least-squares line through (x, y) with its R²; slope 0 and R² 0 when x has no spread. */
+export function linearRegression(xs: readonly number[], ys: readonly number[]): { n: number; slope: number; intercept: number; r2: number } {
+  const n = Math.min(xs.length, ys.length);
+  if (n < 2) return { n, slope: 0, intercept: n === 1 ? (ys[0] as number) : 0, r2: 0 };
+  const { mx, my, sxx, sxy, syy } = pairedMoments(xs, ys, n);
   if (sxx === 0) return { n, slope: 0, intercept: my, r2: 0 };
   const slope = sxy / sxx;
   const r2 = syy === 0 ? 0 : (sxy * sxy) / (sxx * syy);
@@ -46,18 +52,7 @@ export function linearRegression(xs: readonly number[], ys: readonly number[]): 
 export function pearson(xs: readonly number[], ys: readonly number[]): number {
   const n = Math.min(xs.length, ys.length);
   if (n < 2) return 0;
-  const mx = meanOf(xs, n);
-  const my = meanOf(ys, n);
-  let sxx = 0;
-  let sxy = 0;
-  let syy = 0;
-  for (let i = 0; i < n; i += 1) {
-    const dx = (xs[i] as number) - mx;
-    const dy = (ys[i] as number) - my;
-    sxx += dx * dx;
-    sxy += dx * dy;
-    syy += dy * dy;
-  }
+  const { sxx, sxy, syy } = pairedMoments(xs, ys, n);
   if (sxx === 0 || syy === 0) return 0;
   return sxy / Math.sqrt(sxx * syy);
 }

@@ -9,6 +9,7 @@ import type { Layer, MemoryRecord, MemoryStatus } from '../../core/memory.js';
 import { CONCEPT_REFS_CAP, type ClaimJobsQuery, type ConceptRef, type ConceptRefQuery, type Job, type JobBacklog, type JobCounts, type NewJob, type StateEntry } from '../../core/ports/store.js';
 import type { RelationType } from '../../core/relations.js';
 import { assertReadScopes, assertScope, type Scope } from '../../core/scope.js';
+import { claimedJob, claimLimit, type JobRow } from '../job-rows.js';
 import type { PgQueryable } from './pg-driver.js';
 import { memoryColumns, rowToMemory, type MemoryRow, type Tables } from './pg-rows.js';
 
@@ -239,25 +240,10 @@ export async function enqueueJobs(db: PgQueryable, t: Tables, jobs: readonly New
   return queued;
 }
 
-interface JobRow {
-  seq: number;
-  scope: string;
-  kind: string;
-  payload: string;
-  dedupe_key: string | null;
-  attempts: number;
-  enqueued_at: number;
-  lease_until: number | null;
-  last_error: string | null;
-}
-
 /** Claims atomically: `FOR UPDATE SKIP LOCKED` hands each due job to one claimer, whatever the server. */
 export async function claimJobs(db: PgQueryable, t: Tables, query: ClaimJobsQuery): Promise<Job[]> {
-  const limit = Math.floor(query.limit);
-  if (!(limit > 0) || query.kinds.length === 0) return [];
-  if (query.owner.length === 0 || !(query.leaseMs > 0)) {
-    throw new EngramError('INVALID_INPUT', messages.invalidInput('claiming jobs needs an owner and a positive leaseMs'));
-  }
+  const limit = claimLimit(query);
+  if (limit === 0) return [];
   const scopes = query.scopes === 'all' ? null : [...assertReadScopes(query.scopes)];
   const leaseUntil = query.now + query.leaseMs;
   const jobs = t.q('jobs');
@@ -273,19 +259,8 @@ export async function claimJobs(db: PgQueryable, t: Tables, query: ClaimJobsQuer
     [[...query.kinds], scopes, query.now, limit, query.owner, leaseUntil],
   );
   return rows.rows
-    .map((row) => ({ ...row, seq: Number(row.seq) }))
-    .sort((a, b) => a.seq - b.seq)
-    .map((row) => ({
-      id: String(row.seq),
-      scope: row.scope,
-      kind: row.kind,
-      payload: JSON.parse(row.payload) as unknown,
-      dedupeKey: row.dedupe_key,
-      attempts: Number(row.attempts),
-      enqueuedAt: Number(row.enqueued_at),
-      leaseUntil,
-      lastError: row.last_error,
-    }));
+    .sort((a, b) => Number(a.seq) - Number(b.seq))
+    .map((row) => claimedJob(row, Number(row.attempts), leaseUntil));
 }
 
 const jobSeq = (id: string): number | null => (/^\d{1,15}$/.test(id) ? Number(id) : null);

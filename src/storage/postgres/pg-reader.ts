@@ -21,6 +21,7 @@ import type { MemoryStatus } from '../../core/memory.js';
 import type { PgQueryable } from './pg-driver.js';
 import * as layers from './pg-layers.js';
 import type { VectorCache } from './pg-vector-cache.js';
+import { assertDimension } from '../../core/vectors.js';
 import { toEngramError } from './pg-errors.js';
 import { searchLexical } from './pg-lexical.js';
 import type { VectorStorage } from './pg-migrations.js';
@@ -330,23 +331,6 @@ export class PgReader implements StoreReader {
       return await fn(this.#context.db);
     } catch (error) {
       throw toEngramError(error, action);
-    }
-  }
-}
-
-/** Throws `EMBEDDING_DIMENSION_MISMATCH` unless `vector` has `dimension` finite components. */
-export function assertDimension(vector: Float32Array, dimension: number, what: string): void {
-  if (!(vector instanceof Float32Array)) {
-    throw new EngramError('INVALID_INPUT', messages.invalidInput(`the ${what} must be a Float32Array`), { details: { what } });
-  }
-  if (vector.length !== dimension) {
-    throw new EngramError('EMBEDDING_DIMENSION_MISMATCH', messages.dimensionMismatch(dimension, vector.length), {
-      details: { what, stored: dimension, given: vector.length },
-    });
-  }
-  for (let i = 0; i < vector.length; i++) {
-    if (!Number.isFinite(vector[i])) {
-      throw new EngramError('INVALID_INPUT', messages.invalidInput(`the ${what} has a component that is not a finite number`), { details: { what, index: i } });
     }
   }
 }

@@ -12,7 +12,8 @@ import * as layers from './pg-layers.js';
 import { assertScope, type Scope } from '../../core/scope.js';
 import type { PgQueryable } from './pg-driver.js';
 import { pgCode, toEngramError } from './pg-errors.js';
-import { assertDimension, PgReader, type PgReaderContext } from './pg-reader.js';
+import { assertDimension } from '../../core/vectors.js';
+import { PgReader, type PgReaderContext } from './pg-reader.js';
 import {
   EDGE_FIELDS,
   edgeValues,

@@ -9,6 +9,7 @@ import type { ClaimJobsQuery, ConceptRef, ConceptRefQuery, Job, JobBacklog, JobC
 import { CONCEPT_REFS_CAP } from '../../core/ports/store.js';
 import type { RelationType } from '../../core/relations.js';
 import { assertReadScopes, assertScope, type Scope } from '../../core/scope.js';
+import { claimedJob, claimLimit, type JobRow } from '../job-rows.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { inList, memoryColumns, rowToMemory, type MemoryRow } from './sqlite-rows.js';
 
@@ -270,24 +271,9 @@ export function enqueueJobs(connection: SqliteConnection, jobs: readonly NewJob[
   return queued;
 }
 
-interface JobRow {
-  seq: number;
-  scope: string;
-  kind: string;
-  payload: string;
-  dedupe_key: string | null;
-  attempts: number;
-  enqueued_at: number;
-  lease_until: number | null;
-  last_error: string | null;
-}
-
 export function claimJobs(connection: SqliteConnection, query: ClaimJobsQuery): Job[] {
-  const limit = Math.floor(query.limit);
-  if (!(limit > 0) || query.kinds.length === 0) return [];
-  if (query.owner.length === 0 || !(query.leaseMs > 0)) {
-    throw new EngramError('INVALID_INPUT', messages.invalidInput('claiming jobs needs an owner and a positive leaseMs'));
-  }
+  const limit = claimLimit(query);
+  if (limit === 0) return [];
   const byScope = query.scopes === 'all' ? '' : ` AND ${inList('scope')}`;
   const rows = connection.all<JobRow>(
     `SELECT seq, scope, kind, payload, dedupe_key, attempts, enqueued_at, lease_until, last_error FROM jobs
@@ -303,17 +289,7 @@ export function claimJobs(connection: SqliteConnection, query: ClaimJobsQuery): 
   const leaseUntil = query.now + query.leaseMs;
   return rows.map((row) => {
     connection.run("UPDATE jobs SET status = 'running', owner = ?, lease_until = ?, attempts = attempts + 1 WHERE seq = ?", query.owner, leaseUntil, row.seq);
-    return {
-      id: String(row.seq),
-      scope: row.scope,
-      kind: row.kind,
-      payload: JSON.parse(row.payload) as unknown,
-      dedupeKey: row.dedupe_key,
-      attempts: row.attempts + 1,
-      enqueuedAt: row.enqueued_at,
-      leaseUntil,
-      lastError: row.last_error,
-    };
+    return claimedJob(row, Number(row.attempts) + 1, leaseUntil);
   });
 }
 

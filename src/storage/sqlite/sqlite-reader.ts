@@ -2,7 +2,6 @@
  * The read half of the store port over one connection: the store's read connection (committed data,
  * one snapshot per call) or, inside a transaction, the writer (which sees the transaction's own writes).
  */
-import { EngramError, messages } from '../../core/errors.js';
 import { LAYERS, STATUSES, type Edge, type Layer, type MemoryRecord } from '../../core/memory.js';
 import type { RelationType } from '../../core/relations.js';
 import type {
@@ -24,6 +23,7 @@ import { LexicalStatistics, searchLexical } from './sqlite-lexical.js';
 import { listState, readConcepts, readConceptRefs, readConceptsByRef, readRelationTypes, readState } from './sqlite-layers.js';
 import { readNeighbours, readTemporal } from './sqlite-context-queries.js';
 import type { SqliteConnection } from './sqlite-connection.js';
+import { assertDimension } from '../../core/vectors.js';
 import { toEngramError } from './sqlite-errors.js';
 import { EDGE_COLUMNS, inList, memoryColumns, rowToEdge, rowToMemory, type EdgeRow, type MemoryRow } from './sqlite-rows.js';
 import { searchVectors, type VectorSearchContext } from './sqlite-vector-search.js';
@@ -263,25 +263,6 @@ export class SqliteReader implements StoreReader {
       return connection.snapshot(() => fn(connection));
     } catch (error) {
       throw toEngramError(error, action);
-    }
-  }
-}
-
-/** Throws `EMBEDDING_DIMENSION_MISMATCH` unless `vector` has `dimension` finite components. */
-export function assertDimension(vector: Float32Array, dimension: number, what: string): void {
-  if (!(vector instanceof Float32Array)) {
-    throw new EngramError('INVALID_INPUT', messages.invalidInput(`the ${what} must be a Float32Array`), { details: { what } });
-  }
-  if (vector.length !== dimension) {
-    throw new EngramError('EMBEDDING_DIMENSION_MISMATCH', messages.dimensionMismatch(dimension, vector.length), {
-      details: { what, stored: dimension, given: vector.length },
-    });
-  }
-  for (let i = 0; i < vector.length; i++) {
-    if (!Number.isFinite(vector[i])) {
-      throw new EngramError('INVALID_INPUT', messages.invalidInput(`the ${what} has a component that is not a finite number`), {
-        details: { what, index: i },
-      });
     }
   }
 }

@@ -11,7 +11,8 @@ import * as layers from './sqlite-layers.js';
 import { assertScope, type Scope } from '../../core/scope.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { sqliteCode, toEngramError } from './sqlite-errors.js';
-import { assertDimension, SqliteReader, type ReaderContext } from './sqlite-reader.js';
+import { assertDimension } from '../../core/vectors.js';
+import { SqliteReader, type ReaderContext } from './sqlite-reader.js';
 import { edgeInsertParams, INSERT_EDGE_SQL, INSERT_MEMORY_SQL, memoryInsertParams, patchAssignments } from './sqlite-rows.js';
 import { vectorBlob } from './sqlite-vector-search.js';
 

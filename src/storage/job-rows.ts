@@ -1,0 +1,44 @@
+/**
+ * The job queue's row shape and the checks every store applies to a claim, shared by the SQLite and
+ * PostgreSQL stores so both hand out jobs alike.
+ */
+import { EngramError, messages } from '../core/errors.js';
+import type { ClaimJobsQuery, Job } from '../core/ports/store.js';
+
+/** A job as both stores select it (drivers may return bigint columns as strings). */
+export interface JobRow {
+  seq: number | string;
+  scope: string;
+  kind: string;
+  payload: string;
+  dedupe_key: string | null;
+  attempts: number | string;
+  enqueued_at: number | string;
+  lease_until: number | string | null;
+  last_error: string | null;
+}
+
+/** The limit to claim, 0 when nothing can be; throws when the claim has no owner or lease. */
+export function claimLimit(query: ClaimJobsQuery): number {
+  const limit = Math.floor(query.limit);
+  if (!(limit > 0) || query.kinds.length === 0) return 0;
+  if (query.owner.length === 0 || !(query.leaseMs > 0)) {
+    throw new EngramError('INVALID_INPUT', messages.invalidInput('claiming jobs needs an owner and a positive leaseMs'));
+  }
+  return limit;
+}
+
+/** The claimed job of a row: `attempts` as counted after this claim, `leaseUntil` as set by it. */
+export function claimedJob(row: JobRow, attempts: number, leaseUntil: number): Job {
+  return {
+    id: String(row.seq),
+    scope: row.scope,
+    kind: row.kind,
+    payload: JSON.parse(row.payload) as unknown,
+    dedupeKey: row.dedupe_key,
+    attempts,
+    enqueuedAt: Number(row.enqueued_at),
+    leaseUntil,
+    lastError: row.last_error,
+  };
+}
