@@ -199,6 +199,24 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect(ids(await weighted(1, 0))).toEqual([apple!.id]);
     });
 
+    test('lexical hits say how much of the query they cover', async () => {
+      const [both, one] = await insert([
+        makeRecord({ content: 'the heron waded through the marsh' }),
+        makeRecord({ content: 'a heron on the roof' }),
+        makeRecord({ content: 'nothing relevant here' }),
+        makeRecord({ content: 'still nothing relevant' }),
+      ]);
+      const hits = await lexical(['heron', 'marsh']);
+      expect(ids(hits)).toEqual([both!.id, one!.id]);
+      expect(hits[0]!.coverage).toBeCloseTo(1, 6);
+      // "marsh" (one document) is rarer than "heron" (two), so it carries more of the query's weight.
+      expect(hits[1]!.coverage).toBeGreaterThan(0.2);
+      expect(hits[1]!.coverage).toBeLessThan(0.5);
+      // A term that no memory contains still counts in the query's total.
+      const partial = await lexical(['heron', 'zeppelin']);
+      expect(partial[0]!.coverage).toBeLessThan(0.5);
+    });
+
     test('vector search orders by cosine similarity', async () => {
       const expected: Array<[Float32Array, number]> = [
         [vectorOf(DIM, 1), 1],

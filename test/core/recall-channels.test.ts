@@ -80,6 +80,33 @@ describe('recall channels', () => {
     expect(Object.keys(both.hits[0]?.why.channels ?? {})).toEqual(expect.arrayContaining(['lexical', 'semantic']));
   });
 
+  it('lexical evidence counts in proportion to the share of the query a memory covers', async () => {
+    await engram.remember([
+      { scope: 't/cov', content: 'The espresso machine in the kitchen leaks water.' },
+      { scope: 't/cov', content: 'Water the plants on Friday.' },
+      { scope: 't/cov', content: 'Our lunch order is usually pizza.' },
+    ]);
+    const { hits } = await engram.recall('espresso machine leaks water', { scopes: ['t/cov'], k: 3 });
+    const full = hits.find((h) => h.content.startsWith('The espresso'));
+    const partial = hits.find((h) => h.content.startsWith('Water the plants'));
+    expect(full?.why.channels.lexical?.coverage).toBe(1);
+    expect(partial?.why.channels.lexical?.coverage).toBeGreaterThan(0);
+    expect(partial?.why.channels.lexical?.coverage).toBeLessThan(0.4);
+    // Without the coverage factor the one-word match keeps more of its normalised BM25 score.
+    const plain = await tempEngram({ recall: { lexicalCoverage: 0 } });
+    try {
+      await plain.engram.remember([
+        { scope: 't/cov', content: 'The espresso machine in the kitchen leaks water.' },
+        { scope: 't/cov', content: 'Water the plants on Friday.' },
+        { scope: 't/cov', content: 'Our lunch order is usually pizza.' },
+      ]);
+      const before = (await plain.engram.recall('espresso machine leaks water', { scopes: ['t/cov'], k: 3 })).hits.find((h) => h.content.startsWith('Water'));
+      expect((partial?.why.fused ?? 1) < (before?.why.fused ?? 0)).toBe(true);
+    } finally {
+      await plain.cleanup();
+    }
+  });
+
   it('single-channel reads are plain baselines with explanations', async () => {
     await engram.remember([
       { scope: 't/b', content: 'alpha beta gamma' },

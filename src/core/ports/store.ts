@@ -19,6 +19,8 @@ export interface StoreCapabilities {
 export interface ChannelHit {
   id: string;
   score: number;
+  /** Lexical hits: the idf-weighted share of the query's terms the memory contains (0..1). */
+  coverage?: number;
 }
 
 export interface ScopedQuery extends TimeFilter {

@@ -7,6 +7,8 @@ import type { ChannelHit } from '../ports/store.js';
 export interface ChannelExplanation {
   rank: number;
   score: number;
+  /** Lexical channel: the idf-weighted share of the query's terms the memory contains. */
+  coverage?: number;
 }
 
 export interface FusedHit {

@@ -13,6 +13,12 @@ export interface RecallConfig {
   rrfK: number;
   /** Lexical (BM25) channel weight; its score is normalised by the best hit to 0..1. */
   lexicalWeight: number;
+  /**
+   * Exponent of a lexical hit's query coverage (the idf-weighted share of the query's terms it contains)
+   * applied to its normalised BM25 score; 0 turns it off. Matching one common word of a long question
+   * is weak evidence even when no memory matches more.
+   */
+  lexicalCoverage: number;
   /** BM25 term-frequency saturation. */
   bm25K1: number;
   /** BM25 length normalisation (0 = none, 1 = full). Memories are short; less normalisation ranks better. */
@@ -52,6 +58,7 @@ export const DEFAULT_RECALL_CONFIG: RecallConfig = Object.freeze({
   fusion: 'score',
   rrfK: 60,
   lexicalWeight: 1,
+  lexicalCoverage: 0.75,
   bm25K1: 1.2,
   bm25B: 0.4,
   semanticWeight: 0.4,

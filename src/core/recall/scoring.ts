@@ -1,6 +1,6 @@
 /**
  * Score fusion and the final blend. Each channel's score is normalised so weights mean the same thing
- * across queries: BM25 by the best hit (0..1), cosine as a z-score among the candidates (÷ 4), entity
+ * across queries: BM25 by the best hit (0..1) times the hit's query coverage^lexicalCoverage, cosine as a z-score among the candidates (÷ 4), entity
  * overlap and temporal match as 0..1.
  */
 import type { MemoryRecord } from '../memory.js';
@@ -41,12 +41,15 @@ export function fuseChannels(
   for (const [channel, hits] of Object.entries(channels)) {
     hits.forEach((hit, index) => {
       const record = explanations.get(hit.id) ?? {};
-      record[channel] = { rank: index + 1, score: Number(hit.score.toFixed(6)) };
+      record[channel] = { rank: index + 1, score: Number(hit.score.toFixed(6)), ...(hit.coverage !== undefined ? { coverage: Number(hit.coverage.toFixed(4)) } : {}) };
       explanations.set(hit.id, record);
     });
   }
   const lexical = byId(channels.lexical);
   const lexicalMax = channels.lexical?.[0]?.score ?? 0;
+  // A lexical hit counts in proportion to how much of the query it covers (idf-weighted): matching one
+  // common word of a long question is weak evidence even when it is the best lexical match there is.
+  const coverage = new Map((channels.lexical ?? []).map((h) => [h.id, h.coverage ?? 1]));
   const semantic = byId(channels.semantic);
   const stats = meanStd((channels.semantic ?? []).map((h) => h.score));
   const semanticFloor = Math.min(...(channels.semantic ?? []).map((h) => h.score), stats.mean);
@@ -57,7 +60,8 @@ export function fuseChannels(
   for (const [id, channelInfo] of explanations) {
     const record = records.get(id);
     if (record === undefined) continue;
-    const lex = lexicalMax > 0 ? (lexical.get(id) ?? 0) / lexicalMax : 0;
+    const lexBest = lexicalMax > 0 ? (lexical.get(id) ?? 0) / lexicalMax : 0;
+    const lex = lexBest === 0 || config.lexicalCoverage === 0 ? lexBest : lexBest * Math.pow(coverage.get(id) ?? 1, config.lexicalCoverage);
     const cos = semantic.get(id) ?? semanticFloor;
     const sem = stats.std > 0 ? (cos - stats.mean) / stats.std / 4 : 0;
     let fused = config.lexicalWeight * lex + config.semanticWeight * sem + config.temporalWeight * (temporal.get(id) ?? 0);

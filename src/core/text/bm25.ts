@@ -47,7 +47,7 @@ export interface Bm25Statistics {
 
 /**
  * Ranks candidates by BM25 over content, tags and entities (weighted fields), best first, ties by id.
- * `weights`: query stem → weight. Defaults k1 1.2, b 0.75.
+ * `weights`: query stem → weight. Defaults k1 1.2, b 0.75. Each hit also says its query `coverage`.
  */
 export function rankBm25(
   candidates: readonly Bm25Candidate[],
@@ -55,7 +55,7 @@ export function rankBm25(
   statistics: Bm25Statistics,
   params: { k1?: number; b?: number } | undefined,
   limit: number,
-): { id: string; score: number }[] {
+): { id: string; score: number; coverage: number }[] {
   const { docs, avgLength, df } = statistics;
   const k1 = params?.k1 ?? 1.2;
   const b = params?.b ?? 0.75;
@@ -65,7 +65,11 @@ export function rankBm25(
       return [s, Math.log(1 + (docs - n + 0.5) / (n + 0.5))];
     }),
   );
-  const scored: { id: string; score: number }[] = [];
+  // Coverage: the idf-weighted share of the query a memory matches (1 = every query term). A hit that
+  // matches one common word of a long query is weak lexical evidence however it ranks.
+  let queryMass = 0;
+  for (const [s, weight] of weights) queryMass += weight * (idf.get(s) ?? 0);
+  const scored: { id: string; score: number; coverage: number }[] = [];
   for (const row of candidates) {
     const counts = termCounts(row.content);
     const tagCounts = termCounts((JSON.parse(row.tags) as string[]).join(' '));
@@ -73,11 +77,15 @@ export function rankBm25(
     const length = row.term_count ?? termLength(row.content);
     const norm = k1 * (1 - b + (b * length) / (avgLength || 1));
     let score = 0;
+    let matched = 0;
     for (const [s, weight] of weights) {
       const tf = (counts.get(s) ?? 0) + TAG_WEIGHT * (tagCounts.get(s) ?? 0) + ENTITY_WEIGHT * (entityCounts.get(s) ?? 0);
-      if (tf > 0) score += weight * (idf.get(s) ?? 0) * ((tf * (k1 + 1)) / (tf + norm));
+      if (tf > 0) {
+        score += weight * (idf.get(s) ?? 0) * ((tf * (k1 + 1)) / (tf + norm));
+        matched += weight * (idf.get(s) ?? 0);
+      }
     }
-    if (score > 0) scored.push({ id: row.id, score });
+    if (score > 0) scored.push({ id: row.id, score, coverage: queryMass > 0 ? Math.min(1, matched / queryMass) : 0 });
   }
   return scored.sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : 1)).slice(0, limit);
 }
