@@ -95,3 +95,30 @@ describe('compareClaims: similarity is one signal, never the decision (DESIGN §
     expect(compareClaims(next, old, { similarity: 0.95 }).relation).not.toBe('supersedes');
   });
 });
+
+describe('compareClaims: different facts about one subject coexist', () => {
+  // Found in a stream of ordinary notes, where they superseded true facts: a number inside an activity read
+  // as a measurement, a heading read as the subject, a dated stay read as where someone lives.
+  const coexisting: Array<[string, string]> = [
+    ['Amara has been doing calligraphy for 4 years and wants to start a club.', 'Amara is fostering three kittens until they are old enough to be adopted.'],
+    ['Dmitri is doing a 42-day push-up challenge and posting updates in #random.', 'Dmitri is organising a picnic for the support tooling team on 18 June.'],
+    ['The user is on call the week of 17 June and swapped the following week with Irene.', 'The user has been vegetarian since 2019 but still eats eggs and cheese.'],
+    ['Room Everest is double-booked on Monday at 11:00; the support tooling team wins.', 'Room Everest is double-booked on Wednesday at 11:30; the mobile team wins.'],
+    ['Gabriel reported that the file browser is slow on iPad Safari.', 'Petra reported that the file browser is slow on Firefox ESR.'],
+    ['Budget request: the security team wants $57k for load-testing credits.', 'Budget request: the developer experience team wants $50k for load-testing credits.'],
+    ['Expense report: Vera spent €500 on a standing mat in Amsterdam.', 'Expense report: Sofia spent €442 on books for the library in Cape Town.'],
+    ['Action item for Lucia: draft the hiring plan by Thursday.', 'Action item for Lucia: book the offsite venue by Monday.'],
+    ['The S3 lifecycle policy for old marketing assets moves them to Glacier after 90 days.', 'Someone left a blue umbrella in meeting room Jupiter; it is at reception.'],
+    ['Wen moved from the localisation team to data platform.', 'Wen needs someone to feed Tofu while they are in Amsterdam from 5 to 20 May.'],
+    ['Hiro moved from the growth team to security.', 'Hiro will be at a customer site all day Tuesday.'],
+  ];
+  it.each(coexisting)('"%s" does not supersede "%s"', (next, old) => {
+    expect(compareClaims(next, old).relation).not.toBe('supersedes');
+  });
+
+  it('a labelled bare value still names the label as the attribute, and a measured copula is still single-valued', () => {
+    expect(compareClaims('Deploy target: production', 'Deploy target: staging').relation).toBe('supersedes');
+    expect(compareClaims('The staging cluster now has 5 nodes.', 'The staging cluster has 3 nodes.').relation).toBe('supersedes');
+    expect(compareClaims('Dana is 35 years old.', 'Dana is 34 years old.').relation).toBe('supersedes');
+  });
+});

@@ -80,6 +80,7 @@ const SIMILARITY_FOR_AGREE = 0.85;
 const SIMILARITY_VETO = 0.2;
 const WEAK_SUPERSESSION = 0.7;
 const LEXICAL_COMPATIBLE = 0.15;
+const SCOPE_SUBJECT_OVERLAP = 0.1;
 
 interface Verdict {
   relation: Exclude<ClaimRelation, 'unrelated'>;
@@ -277,10 +278,16 @@ export function compareClaims(newText: string, oldText: string, options: Compare
   const signals = signalsOf(newA.markers);
   const verdicts: Verdict[] = [];
   const matchedNew = new Set<ExtractedSlot>();
+  // Two claims about the scope itself (no subject: "it is at reception", "moves them to Glacier") share
+  // a subject only nominally; without a shared word they are about different things.
+  const textOverlap = jaccard(lexicalTokens(newText), lexicalTokens(oldText));
   for (const n of newA.slots) {
     for (const o of oldA.slots) {
-      const v = pairVerdict(n, o, signals);
+      let v = pairVerdict(n, o, signals);
       if (!v) continue;
+      if (v.relation === 'supersedes' && n.subject === '' && o.subject === '' && textOverlap < SCOPE_SUBJECT_OVERLAP && !shareDimension(n, o)) {
+        v = { relation: 'compatible', confidence: 0.5, reason: `${v.reason} (no shared wording about an unnamed subject)` };
+      }
       verdicts.push(v);
       matchedNew.add(n);
     }

@@ -9,6 +9,7 @@ import { RULES } from './claim-patterns.js';
 import { type ClaimMarker, markClause, splitClauses } from './clause-markers.js';
 import { copulaSlots, verbSlots } from './copula-rules.js';
 import { type ExtractedSlot, keyRawSlot, makeSlot } from './extracted-slot.js';
+import { normaliseSubject } from './noun-phrase.js';
 import { firstVerbIndex, termsOf } from './pos-tags.js';
 
 /** Everything extraction found in one statement. */
@@ -32,7 +33,17 @@ const LABELLED = /^([^:]{2,60}?)\s*[:=]\s+(.+)$/;
 function slotsForClause(clause: string): ExtractedSlot[] {
   const labelled = LABELLED.exec(clause);
   if (labelled?.[1] && labelled[2] && !/\b(?:is|are|was|were|has|have)\b/i.test(labelled[1])) {
-    return copulaSlots(`${labelled[1]} is ${labelled[2]}`) ?? [];
+    // "Budget request: the security team wants $57k" is a heading over a clause with its own subject;
+    // only a bare value ("Deploy target: production") makes the label the subject.
+    const body = labelled[2];
+    // "Heads-up from Jamal: they are moving…", "Action item for Lucia: book…": the label names who.
+    const named = LABEL_NAME.exec(labelled[1])?.[1];
+    if (isImperative(body)) return [makeSlot({ subject: named ? normaliseSubject(named) : normaliseSubject(labelled[1]), attribute: 'todo', value: body, cardinality: 'multi', rule: 'labelled-todo' })];
+    if (isClause(body)) {
+      const inner = slotsForClause(named ? body.replace(PRONOUN_START, `${named} `) : body);
+      if (inner.length > 0) return inner;
+    }
+    return copulaSlots(`${labelled[1]} is ${body}`) ?? [];
   }
   for (const rule of RULES) {
     const m = rule.re.exec(clause);
@@ -42,6 +53,21 @@ function slotsForClause(clause: string): ExtractedSlot[] {
     return raw.filter((r) => r.value.trim() !== '' || r.negated).map(keyRawSlot);
   }
   return copulaSlots(clause) ?? verbSlots(clause) ?? [];
+}
+
+/** A person named in a label: "Update from Idris", "Action item for Lucia". */
+const LABEL_NAME = /\b(?:from|for|by)\s+([A-Z][\w'-]+(?: [A-Z][\w'-]+)?)\s*$/;
+
+/** A body that starts with a bare verb ("book the offsite venue by Monday"): a to-do, one of many. */
+function isImperative(text: string): boolean {
+  const first = termsOf(text)[0]?.tags;
+  return first !== undefined && first.has('Verb') && (first.has('Imperative') || first.has('Infinitive')) && !first.has('Noun');
+}
+
+/** A phrase of several words with a verb after its first word: a clause, not a bare value. */
+function isClause(text: string): boolean {
+  const terms = termsOf(text);
+  return terms.length >= 3 && firstVerbIndex(terms) > 0;
 }
 
 const CONJOINED = /\s+and\s+(?=(?:now|then|also|later|since|has|have|had|is|was|will|\w+ed|\w+s)\b)/i;

@@ -7,7 +7,7 @@ import { cleanPhrase, numbersIn } from './claim-text.js';
 import { APPROXIMATELY, type ExtractedSlot, makeSlot, normaliseValue } from './extracted-slot.js';
 import { analyseNounPhrase, isPersonLike, isSlotLike, normaliseSubject } from './noun-phrase.js';
 import { mainVerbIndex, termsOf } from './pos-tags.js';
-import { isTemporal } from './temporal.js';
+import { containsTemporal, isTemporal } from './temporal.js';
 
 const COPULA =
   /^(.+?) (?:(?:is|are|was|were|has been|have been) set to|defaults to|default to|is|are|was|were|will be|has been|have been|had been|remains|remain|stays|stay|became|becomes|become|equals)\s+(.+)$/i;
@@ -44,6 +44,26 @@ const PREPOSITIONS = /^(on|in|to|at|with|for|from|about|into|onto|as|like|by|und
 function isVerbPhrase(value: string): boolean {
   const first = termsOf(value)[0]?.tags;
   return first !== undefined && (first.has('Gerund') || (first.has('PastTense') && !first.has('Adjective')));
+}
+
+/**
+ * Is a value with a number in it a measurement ("34", "34 years old", "$50k", "3 nodes", "99.9%")
+ * rather than a sentence that happens to hold a number ("vegetarian since 2019 but eats eggs")?
+ */
+function isMeasure(value: string): boolean {
+  if (MEASURE_UNITS.some(([re]) => re.test(value))) return true;
+  const words = value.split(/\s+/).filter((w) => w.length > 0);
+  return words.length <= 3 || /^[~≈<>]?[$€£]?[-+]?\d/.test(value);
+}
+
+/** A state word followed by a prepositional phrase ("slow on Firefox ESR", "available in Europe"). */
+function isAdjectiveThenPreposition(value: string): boolean {
+  const terms = termsOf(value);
+  const first = terms[0];
+  const second = terms[1];
+  // compromise often tags a lone adjective as a verb ("slow"); a bare word before a preposition is a state.
+  const stateWord = first !== undefined && !first.tags.has('Noun') && !first.tags.has('Determiner') && !first.tags.has('Gerund') && !first.tags.has('Value');
+  return stateWord && second !== undefined && PREPOSITIONS.test(value.slice(value.indexOf(' ') + 1));
 }
 
 /** Is every word of a short phrase an adjective ("stable", "very fast")? */
@@ -87,6 +107,8 @@ export function copulaSlots(clause: string): ExtractedSlot[] | undefined {
     if (STATE_PHRASES.test(value)) return [slot(plainSubject, 'property', value, 'multi', 'copula-state')];
     if (word === 'in' || word === 'at') {
       const subject = key.named && key.attribute === 'location' ? key.subject : plainSubject;
+      // "Hiro will be at a customer site all day Tuesday": a stay with a date is an event, not where Hiro is.
+      if (containsTemporal(prep[2])) return [slot(subject, 'stay', prep[2], 'multi', 'copula-stay')];
       return [slot(subject, 'location', prep[2], 'single', 'copula-location')];
     }
     // People are on teams and committees; things are on a floor, a server, a wiki.
@@ -99,21 +121,24 @@ export function copulaSlots(clause: string): ExtractedSlot[] | undefined {
     const single = ['when', 'start', 'end', 'deadline'].includes(key.attribute) ? { ...key, subject: plainSubject, attribute: 'value' } : key;
     return [slot(single.subject, single.attribute, value.replace(/^(?:an?|the) /i, ''), cardinalityOf(single.attribute, 'noun'), 'copula-attribute')];
   }
-  if (numbersIn(value).length > 0) {
+  const properName = PROPER_NAME.test(np.trim());
+  const personSubject = properName || isPersonLike(np);
+  // "Amara is fostering three kittens": an activity, not a measurement, even with a number in it.
+  if (isVerbPhrase(value) && (value.includes(' ') || personSubject)) return verbSlots(clause);
+  if (numbersIn(value).length > 0 && isMeasure(value)) {
     const unit = MEASURE_UNITS.find(([re]) => re.test(value))?.[1];
     // A person "is 34": a bare number about a person is an age.
     const bare = /^\d{1,3}$/.test(value) && isPersonLike(np) ? 'age' : undefined;
     return [slot(plainSubject, unit ?? bare ?? key.attribute, value, 'single', 'copula-measure')];
   }
-  const properName = PROPER_NAME.test(np.trim());
+  // "The file browser is slow on Firefox": a state under a condition; other conditions coexist.
+  if (isAdjectiveThenPreposition(value)) return [slot(plainSubject, 'property', value, 'multi', 'copula-state')];
   const properValue = PROPER_NAME.test(rawValue);
   const definiteSubject = /^(?:the|our|my|their|his|her|your) /i.test(np.trim());
   // "The CEO is Dana": a role named by a definite noun phrase, filled by a proper name.
   if (definiteSubject && properValue && !isPersonLike(np.replace(/^\w+ /, ''))) {
     return [slot(key.subject, key.attribute, value, 'single', 'copula-identity')];
   }
-  const personSubject = properName || isPersonLike(np);
-  if (isVerbPhrase(value) && (value.includes(' ') || personSubject)) return verbSlots(clause);
   // "Dana is our CEO", "Oscar is the release manager": the same slot, written the other way round.
   const possessiveValue = /'s /.test(rawValue) && analyseNounPhrase(rawValue).named;
   if (possessiveValue || (personSubject && /^(?:the|our|my|their|his|her|your) /i.test(rawValue))) {

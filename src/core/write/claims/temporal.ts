@@ -59,6 +59,11 @@ export function stripTemporal(text: string): string {
     .trim();
 }
 
+/** Does the text name a time anywhere ("a customer site all day Tuesday", "Amsterdam from 5 to 20 May")? */
+export function containsTemporal(text: string): boolean {
+  return temporalSpans(text).length > 0;
+}
+
 /** Is the phrase nothing but a time expression ("on Tuesday", "at 3pm on Friday", "Q3", "June 12")? */
 export function isTemporal(text: string): boolean {
   if (temporalSpans(text).length === 0) return false;
