@@ -122,3 +122,24 @@ describe('compareClaims: different facts about one subject coexist', () => {
     expect(compareClaims('Dana is 35 years old.', 'Dana is 34 years old.').relation).toBe('supersedes');
   });
 });
+
+describe('compareClaims: the same sentence about something else is not a restatement', () => {
+  const different: Array<[string, string]> = [
+    ['Bilal asked to be added to the #frontend-guild channel.', 'Jonas asked to be added to the #frontend-guild channel.'],
+    ['Yara brought their dachshund puppy to the office and nobody got any work done.', 'Greta brought their whippet puppy to the office and nobody got any work done.'],
+    ['Looked up public holidays in Vancouver for the user, who is ordering from a shop there.', 'Looked up public holidays in Brussels for the user, who is ordering from a shop there.'],
+    ['The identity team now holds its retro every third Thursday.', 'The integrations team now holds its retro every third Thursday.'],
+  ];
+  it.each(different)('"%s" neither agrees with nor supersedes "%s"', (next, old) => {
+    for (const options of [{}, { similarity: 0.95 }]) {
+      const result = compareClaims(next, old, options);
+      expect(result.relation).not.toBe('agrees');
+      expect(result.relation).not.toBe('supersedes');
+    }
+  });
+
+  it('spelling variants and slot-level restatements still agree', () => {
+    expect(compareClaims("The user said vim is their favourite editor.", "user's favorite editor is vim").relation).toBe('agrees');
+    expect(compareClaims('Bob likes blue best.', "Bob's favourite colour is blue.").relation).toBe('agrees');
+  });
+});

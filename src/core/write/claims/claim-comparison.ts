@@ -44,6 +44,7 @@ import { type ClaimMarker, STRONG_MARKERS } from './clause-markers.js';
 import { GENERIC_HEADS, intersects, isSubset, jaccard, lexicalTokens, numbersIn } from './claim-text.js';
 import type { ExtractedSlot } from './extracted-slot.js';
 import { isKnownFamily } from './attribute-families.js';
+import { termsOf } from './pos-tags.js';
 import {
   keyRelation,
   keysOverlap,
@@ -265,6 +266,42 @@ function finalise(v: Verdict, similarity: number | undefined): Verdict {
 const toClaimSlot = ({ subject, attribute, value, negated }: ExtractedSlot): ClaimSlot => ({ subject, attribute, value, negated });
 
 /**
+ * The nouns or numbers one text has where the other has different ones ("Jonas asked…" / "Bilal asked…",
+ * "a whippet puppy" / "a dachshund puppy"): the same sentence about a different thing is a different fact,
+ * however much wording the two share. A paraphrase swaps verbs and function words, not the things named.
+ * Words of slots that were compared and agreed are not counted, nor spelling variants.
+ */
+function substitutedNoun(newA: ClaimAnalysis, oldA: ClaimAnalysis, slotsCompared: boolean): string | undefined {
+  const newTokens = lexicalTokens(newA.text);
+  const oldTokens = lexicalTokens(oldA.text);
+  const onlyNew = [...newTokens].filter((t) => !oldTokens.has(t));
+  const onlyOld = [...oldTokens].filter((t) => !newTokens.has(t));
+  if (onlyNew.length === 0 || onlyOld.length === 0) return undefined;
+  const nounOf = (analysis: ClaimAnalysis, only: readonly string[], other: readonly string[]): string | undefined => {
+    const inSlots = slotsCompared ? lexicalTokens(analysis.slots.map((x) => `${x.subject} ${x.attribute.replace(/_/g, ' ')} ${x.value}`).join(' ')) : new Set<string>();
+    const wanted = new Set(only.filter((t) => !inSlots.has(t) && !other.some((o) => nearlySame(t, o))));
+    if (wanted.size === 0) return undefined;
+    for (const term of termsOf(analysis.text)) {
+      if (!term.tags.has('Noun') && !term.tags.has('Value') && !/\d/.test(term.text)) continue;
+      if ([...lexicalTokens(term.text)].some((t) => wanted.has(t))) return term.text;
+    }
+    return undefined;
+  };
+  const mine = nounOf(newA, onlyNew, onlyOld);
+  const theirs = nounOf(oldA, onlyOld, onlyNew);
+  return mine !== undefined && theirs !== undefined ? `${theirs} → ${mine}` : undefined;
+}
+
+/** Spelling variants ("favorite" / "favourite"): one edit apart, five letters or more. */
+function nearlySame(a: string, b: string): boolean {
+  if (Math.min(a.length, b.length) < 5 || Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i += 1;
+  const rest = (x: string, skip: number): string => x.slice(i + skip);
+  return rest(a, 1) === rest(b, 1) || rest(a, 1) === rest(b, 0) || rest(a, 0) === rest(b, 1);
+}
+
+/**
  * Compares a new claim with an existing current claim of the same scope.
  * @example
  * compareClaims('The deploy target moved from staging to production.', 'The deploy target is staging.').relation;
@@ -304,6 +341,11 @@ export function compareClaims(newText: string, oldText: string, options: Compare
     } else {
       verdict = agree ?? textRetraction(newA, oldA) ?? best('compatible') ?? lexicalVerdict(newA, oldA, signals, options.similarity);
     }
+  }
+  if (verdict?.relation === 'agrees') {
+    // Slot-level agreement compared the slots' words already; wording-level agreement compared none.
+    const swapped = substitutedNoun(newA, oldA, verdict === best('agrees'));
+    if (swapped !== undefined) verdict = { relation: 'compatible', confidence: 0.6, reason: `${verdict.reason}, but about something else (${swapped})` };
   }
   const slots = { newSlots: newA.slots.map(toClaimSlot), oldSlots: oldA.slots.map(toClaimSlot) };
   if (!verdict) return { relation: 'unrelated', confidence: 0.5, reason: 'no shared subject, attribute or wording', ...slots };
