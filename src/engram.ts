@@ -42,6 +42,8 @@ export interface OpenOptions {
   logger?: Logger;
   /** Overrides of the sleep cycle's thresholds. */
   consolidation?: EngramOptions['consolidation'];
+  /** How long an LLM importance score may take before a recovery job scores instead (default 5 min). */
+  importanceRecoveryMs?: number;
   /** Run background work (concept extraction) while open; servers pass true (issue #5). Default false. */
   background?: EngramOptions['background'];
 }
@@ -80,6 +82,7 @@ export class Engram extends EngramCore {
       }
       if (options.logger !== undefined) engineOptions.logger = options.logger;
       if (options.consolidation !== undefined) engineOptions.consolidation = options.consolidation;
+      if (options.importanceRecoveryMs !== undefined) engineOptions.importanceRecoveryMs = options.importanceRecoveryMs;
       if (options.background !== undefined) engineOptions.background = options.background;
       return new Engram(engineOptions);
     } catch (error) {

@@ -31,7 +31,8 @@ import type { Llm } from './ports/llm.js';
 import { LlmAssist, type LlmUses } from './llm/llm-assist.js';
 import { LlmFollowUps } from './llm/llm-follow-ups.js';
 import { consoleLogger, type Logger } from './ports/logger.js';
-import { BackgroundWorker, drainConceptJobs, type DrainOptions, type DrainReport } from './concepts/index.js';
+import { BackgroundWorker, drainConceptJobs, newWorkerOwner, type DrainOptions, type DrainReport } from './concepts/index.js';
+import { drainImportanceJobs, type ImportanceRecoveryReport } from './llm/importance-recovery.js';
 import { recordEdges, registerRelation, relate, type RecordEdge, type RegisterRelationInput, type RelateInput, type RelateResult } from './graph/relations-api.js';
 import { activateFrom, parseTimeFilter, type ActivateOptions, type ActivationView, type TimeFilterInput } from './graph/activate.js';
 import { exportMarkdown, importMarkdown, type MarkdownFiles, type MarkdownImportReport } from './markdown/index.js';
@@ -49,6 +50,12 @@ export interface EngramOptions {
   llmUses?: Partial<LlmUses>;
   /** Where handled problems (an LLM answer that fell back) are reported; default `console.warn`. */
   logger?: Logger;
+  /**
+   * With an LLM scoring importance: how long (ms) its in-process score may take before a queued
+   * recovery job scores a still-pending record instead (in whichever process drains jobs next, so a
+   * crash never leaves importance pending). Default 5 minutes.
+   */
+  importanceRecoveryMs?: number;
   /** Overrides of the sleep cycle's thresholds (DESIGN §5). */
   consolidation?: ConsolidationOverrides;
   /**
@@ -86,6 +93,7 @@ export class EngramCore {
   #closed = false;
   readonly #llm: Llm | null;
   readonly #consolidationOverrides: ConsolidationOverrides;
+  readonly #importanceRecoveryMs: number | undefined;
 
   constructor(options: EngramOptions) {
     this.store = options.store;
@@ -103,6 +111,7 @@ export class EngramCore {
       remember: (inputs) => this.remember(inputs),
     });
     this.#consolidationOverrides = options.consolidation ?? {};
+    this.#importanceRecoveryMs = options.importanceRecoveryMs;
     if (options.background !== undefined && options.background !== false) {
       this.startBackground(options.background === true ? {} : options.background);
     }
@@ -119,7 +128,7 @@ export class EngramCore {
     const list = Array.isArray(input) ? (input as readonly RememberInput[]) : [input as RememberInput];
     const parsed = list.map((item, index) => parseInput(rememberInputSchema, item, list.length > 1 ? `memory #${index + 1}` : 'memory'));
     const deferImportance = this.assist.enabled('importance');
-    const results = await rememberAll(this.#deps(), parsed, { deferImportance });
+    const results = await rememberAll(this.#deps(), parsed, { deferImportance, ...(this.#importanceRecoveryMs !== undefined ? { importanceRecoveryMs: this.#importanceRecoveryMs } : {}) });
     this.#followUps.schedule(parsed, results, deferImportance);
     for (const item of parsed) if (item.layer === 'procedural' || item.layer === 'semantic') this.#contextCache.invalidate(item.scope);
     this.#worker?.notify();
@@ -285,16 +294,28 @@ export class EngramCore {
     return activateFrom(this.#deps(), id, options);
   }
 
-  /** Processes queued background jobs (concept extraction) now; resolves when the queue is empty or a limit is hit. */
-  async processJobs(options: DrainOptions = {}): Promise<DrainReport> {
+  /**
+   * Processes queued background jobs now (concept extraction, then due importance recoveries);
+   * resolves when the queue is empty or a limit is hit.
+   */
+  async processJobs(options: DrainOptions = {}): Promise<DrainReport & { importanceScored: number }> {
     this.#assertOpen();
-    return drainConceptJobs(this.#deps(), options);
+    const owner = options.owner ?? newWorkerOwner();
+    const concepts = await drainConceptJobs(this.#deps(), { ...options, owner });
+    const left = options.limit === undefined ? undefined : Math.max(0, options.limit - concepts.jobs);
+    if (left === 0) return { ...concepts, importanceScored: 0 };
+    const importance = await this.#drainImportance({ owner, ...(left !== undefined ? { limit: left } : {}), ...(options.scopes !== undefined ? { scopes: options.scopes } : {}) });
+    return { ...concepts, jobs: concepts.jobs + importance.jobs, importanceScored: importance.scored };
+  }
+
+  #drainImportance(options: { owner: string; limit?: number; scopes?: DrainOptions['scopes'] }): Promise<ImportanceRecoveryReport> {
+    return drainImportanceJobs({ store: this.store, clock: this.clock, assist: this.assist }, options);
   }
 
   /** Starts the background worker in this process (idempotent); `close()` stops it. */
   startBackground(options: { idleMs?: number; duty?: number } = {}): void {
     this.#assertOpen();
-    this.#worker ??= new BackgroundWorker(this.#deps(), options);
+    this.#worker ??= new BackgroundWorker(this.#deps(), { ...options, also: (owner) => this.#drainImportance({ owner, limit: 1 }).then((r) => r.jobs) });
     this.#worker.start();
   }
 

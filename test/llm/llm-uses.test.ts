@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Engram, Logger } from '../../src/index.js';
+import { Engram, type Logger } from '../../src/index.js';
 import { scoreImportance } from '../../src/core/write/salience/index.js';
 import { startLlmStub, type LlmStub, type StubAnswer, type StubRequest } from '../helpers/llm-stub.js';
 import { tempEngram } from '../helpers/temp.js';
@@ -55,6 +55,37 @@ describe('the LLM in the write path and for reflection (each use falls back on i
     expect(warnings.some((w) => w.includes('unexpected shape'))).toBe(true);
     expect(warnings.some((w) => w.includes(`no answer within ${TIMEOUT_MS} ms`))).toBe(true);
     expect(engram.assist.stats.failures).toBeGreaterThanOrEqual(3);
+  });
+
+  it('importance: a score that never lands is filled by the recovery job, from another engine on the same file', async () => {
+    // Engine A's LLM never answers in time (as if A died mid-call); engine B drains the store's job queue.
+    stub = await startLlmStub(() => ({ content: '{"importance": 0.9}', delayMs: 30_000 }));
+    const a = await tempEngram({ llm: { baseUrl: stub.baseUrl, model: 'stub', timeoutMs: 20_000, retries: 0 }, importanceRecoveryMs: 0, logger: { warn: () => undefined } });
+    cleanup = a.cleanup;
+    const text = 'My daughter turns ten on March 3rd, never forget it.';
+    const { id } = await a.engram.remember({ scope, content: text });
+    expect((await a.engram.get(id, { scopes: [scope] })).importance).toBeNull();
+    const b = await Engram.open({ path: a.path, embedder: 'hash' });
+    try {
+      expect((await b.stats({ scopes: [scope] })).jobs.byKind['score-importance']?.pending).toBe(1);
+      const report = await b.processJobs({ scopes: [scope] });
+      expect(report.importanceScored).toBe(1);
+      expect((await b.get(id, { scopes: [scope] })).importance).toBe(scoreImportance(text));
+      expect((await b.stats({ scopes: [scope] })).jobs.byKind['score-importance']?.pending ?? 0).toBe(0);
+    } finally {
+      await b.close();
+    }
+    await stub.close(); // A's pending call fails now; its late fallback must not overwrite the recovered score
+    await a.engram.flushLlm();
+    expect((await a.engram.get(id, { scopes: [scope] })).importance).toBe(scoreImportance(text));
+  }, 30_000);
+
+  it('importance: within the grace period the recovery job waits, and the LLM score wins', async () => {
+    const { engram } = await open((r) => (r.use === 'importance' ? { content: '{"importance": 0.93}' } : { content: '{}' }));
+    const { id } = await engram.remember({ scope, content: 'We talked about the weather for a bit.' });
+    expect((await engram.processJobs({ scopes: [scope] })).importanceScored).toBe(0);
+    await engram.flushLlm();
+    expect((await engram.get(id, { scopes: [scope] })).importance).toBe(0.93);
   });
 
   it('importance: a 5xx is retried and the retry answer is used', async () => {

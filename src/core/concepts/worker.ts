@@ -127,14 +127,17 @@ export class BackgroundWorker {
   #lastError: unknown;
 
   readonly #duty: number;
+  /** Other queued work (importance recovery) done when there is no concept job; returns jobs done. */
+  readonly #also: ((owner: string) => Promise<number>) | undefined;
 
   /**
    * `idleMs`: how often an idle worker looks for work (it is also woken by `notify`). `duty`: the share
    * of wall time the worker may spend working while there is a backlog (default 0.5): after a batch
    * that took t ms it pauses t·(1−duty)/duty ms, so writers always find the store free most of the time.
    */
-  constructor(deps: ConceptDeps, options: { idleMs?: number; duty?: number } = {}) {
+  constructor(deps: ConceptDeps, options: { idleMs?: number; duty?: number; also?: (owner: string) => Promise<number> } = {}) {
     this.#deps = deps;
+    this.#also = options.also;
     this.#idleMs = options.idleMs ?? 1_000;
     this.#duty = Math.min(1, Math.max(0.05, options.duty ?? 0.5));
   }
@@ -173,6 +176,7 @@ export class BackgroundWorker {
       const started = Date.now();
       try {
         did = (await drainConceptJobs(this.#deps, { owner: this.#owner, limit: 1, batch: 1 })).jobs;
+        if (did === 0 && this.#also !== undefined) did = await this.#also(this.#owner);
         this.#lastError = undefined;
       } catch (error) {
         this.#lastError = error;

@@ -2,6 +2,7 @@
  * The write path (DESIGN §3): validate → normalise (entities, emotion, importance, claim slot) →
  * chunk long texts → embed → in one transaction: source idempotency, supersession, dedup, insert.
  */
+import { enqueueImportanceRecovery, IMPORTANCE_GRACE_MS } from '../llm/importance-recovery.js';
 import type { MemoryRecord, NewMemory } from '../memory.js';
 import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
@@ -37,6 +38,8 @@ export interface WriteOptions {
   chunkChars?: number;
   /** Store unscored inputs with importance null: an LLM score is pending (DESIGN §11.4, issue #7). */
   deferImportance?: boolean;
+  /** With `deferImportance`: how long the in-process scoring has before a recovery job may score instead. */
+  importanceRecoveryMs?: number;
 }
 
 /** Derives the write-time signals of one input (pure, cheap). */
@@ -104,6 +107,11 @@ export async function rememberAll(deps: WriteDeps, inputs: readonly ParsedRememb
     }
     await flush(tx, pendingEvents);
     await enqueueConceptExtraction(tx, embedded.map((p) => p.record), results);
+    if (options.deferImportance === true) {
+      const written = new Set(results.filter((r) => r.action === 'created' || r.action === 'superseded').map((r) => r.id));
+      const records = embedded.filter((p) => written.has(p.record.id)).flatMap((p) => [p.record, ...p.chunks]);
+      await enqueueImportanceRecovery(tx, records, Date.now() + (options.importanceRecoveryMs ?? IMPORTANCE_GRACE_MS));
+    }
     return results;
   });
 }
