@@ -318,6 +318,7 @@ export function compareClaims(newText: string, oldText: string, options: Compare
   // Two claims about the scope itself (no subject: "it is at reception", "moves them to Glacier") share
   // a subject only nominally; without a shared word they are about different things.
   const textOverlap = jaccard(lexicalTokens(newText), lexicalTokens(oldText));
+  let differing: string | undefined;
   for (const n of newA.slots) {
     for (const o of oldA.slots) {
       let v = pairVerdict(n, o, signals);
@@ -327,6 +328,7 @@ export function compareClaims(newText: string, oldText: string, options: Compare
       }
       verdicts.push(v);
       matchedNew.add(n);
+      if (v.relation === 'compatible' && differing === undefined && keyRelation(n, o) === 'same' && valueRelation(n, o) === 'different') differing = `${describe(o)} / ${n.value}`;
     }
   }
   const best = (relation: Verdict['relation']): Verdict | undefined =>
@@ -338,6 +340,9 @@ export function compareClaims(newText: string, oldText: string, options: Compare
     const extra = newA.slots.find((n) => !n.negated && !n.retract && !matchedNew.has(n));
     if (agree && extra) {
       verdict = { relation: 'compatible', confidence: 0.6, reason: `${agree.reason}, and adds ${describe(extra)}` };
+    } else if (agree && differing !== undefined) {
+      // "Vera is recovering from a sprained ankle…" / "…from a dislocated finger…": one slot agrees, another differs.
+      verdict = { relation: 'compatible', confidence: 0.6, reason: `${agree.reason}, but ${differing} differs` };
     } else {
       verdict = agree ?? textRetraction(newA, oldA) ?? best('compatible') ?? lexicalVerdict(newA, oldA, signals, options.similarity);
     }
