@@ -116,6 +116,15 @@ describe('compareClaims: different facts about one subject coexist', () => {
     expect(compareClaims(next, old).relation).not.toBe('supersedes');
   });
 
+  it.each([
+    ['The budget is limited to $800.', 'The budget is limited to $500.'],
+    ['The team is 12 people.', 'The team is 9 people.'],
+    ['Our SLA is 99.95% uptime.', 'Our SLA is 99.9% uptime.'],
+    ['The release is planned for 3 June.', 'The release is planned for 20 May.'],
+  ])('an amount or date that changed still supersedes: "%s" after "%s"', (next, old) => {
+    expect(compareClaims(next, old).relation).toBe('supersedes');
+  });
+
   it('a labelled bare value still names the label as the attribute, and a measured copula is still single-valued', () => {
     expect(compareClaims('Deploy target: production', 'Deploy target: staging').relation).toBe('supersedes');
     expect(compareClaims('The staging cluster now has 5 nodes.', 'The staging cluster has 3 nodes.').relation).toBe('supersedes');

@@ -57,7 +57,7 @@ function isMeasure(value: string): boolean {
 }
 
 /** A state word followed by a prepositional phrase ("slow on Firefox ESR", "available in Europe"). */
-function isAdjectiveThenPreposition(value: string): boolean {
+function isStateThenPreposition(value: string): boolean {
   const terms = termsOf(value);
   const first = terms[0];
   const second = terms[1];
@@ -123,8 +123,10 @@ export function copulaSlots(clause: string): ExtractedSlot[] | undefined {
   }
   const properName = PROPER_NAME.test(np.trim());
   const personSubject = properName || isPersonLike(np);
-  // "Amara is fostering three kittens": an activity, not a measurement, even with a number in it.
-  if (isVerbPhrase(value) && (value.includes(' ') || personSubject)) return verbSlots(clause);
+  // "Amara is fostering three kittens": an activity, not a measurement, even with a number in it; but
+  // "limited to $500", "capped at 100" state the subject's amount.
+  const amount = /^\w+(?:ed|en) (?:to|at|by|around|under|below|above)\s+[~≈<>]?[$€£]?\d/i.test(value);
+  if (!amount && isVerbPhrase(value) && (value.includes(' ') || personSubject)) return verbSlots(clause);
   if (numbersIn(value).length > 0 && isMeasure(value)) {
     const unit = MEASURE_UNITS.find(([re]) => re.test(value))?.[1];
     // A person "is 34": a bare number about a person is an age.
@@ -132,7 +134,7 @@ export function copulaSlots(clause: string): ExtractedSlot[] | undefined {
     return [slot(plainSubject, unit ?? bare ?? key.attribute, value, 'single', 'copula-measure')];
   }
   // "The file browser is slow on Firefox": a state under a condition; other conditions coexist.
-  if (isAdjectiveThenPreposition(value)) return [slot(plainSubject, 'property', value, 'multi', 'copula-state')];
+  if (isStateThenPreposition(value)) return [slot(plainSubject, 'property', value, 'multi', 'copula-state')];
   const properValue = PROPER_NAME.test(rawValue);
   const definiteSubject = /^(?:the|our|my|their|his|her|your) /i.test(np.trim());
   // "The CEO is Dana": a role named by a definite noun phrase, filled by a proper name.
