@@ -50,6 +50,11 @@ runStoreContract({
 });
 
 runStoreContract({
+  name: 'sqlite file, lexical searches and vector post-filters from the in-memory lexical index',
+  createStore: fileFixture({ lexicalIndexThreshold: 0 }),
+});
+
+runStoreContract({
   name: 'sqlite :memory:',
   createStore: async (embedding) => {
     const fixture: StoreFixture = {
@@ -116,7 +121,7 @@ describe('SqliteStore on a file', () => {
     for (let i = 0; i < 2; i++) await (await open()).close();
     const raw = new Database(path, { readonly: true });
     try {
-      expect(raw.prepare('SELECT version FROM schema_migrations').all()).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }]);
+      expect(raw.prepare('SELECT version FROM schema_migrations').all()).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }, { version: 6 }]);
       expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
     } finally {
       raw.close();

@@ -27,6 +27,21 @@ const WORD_CHARACTER = /[\p{L}\p{N}]/u;
  * ```
  */
 export function buildFtsQuery(terms: readonly { term: string; weight?: number }[]): FtsQuery | null {
+  const phrases = ftsPhrases(terms);
+  if (phrases === null) return null;
+  const quoted: string[] = [];
+  for (const { word, repetitions } of phrases.words) {
+    const phrase = `"${word.replaceAll('"', '""')}"`;
+    for (let i = 0; i < repetitions; i++) quoted.push(phrase);
+  }
+  return { match: quoted.join(' OR '), scale: phrases.scale };
+}
+
+/**
+ * The phrases of {@link buildFtsQuery}'s MATCH expression, in order: each word (lower-cased) with how
+ * many times it is repeated. FTS5's bm25 sums one contribution per phrase in this order.
+ */
+export function ftsPhrases(terms: readonly { term: string; weight?: number }[]): { words: { word: string; repetitions: number }[]; scale: number } | null {
   const weights = new Map<string, number>();
   for (const { term, weight = 1 } of terms) {
     if (typeof term !== 'string' || !(weight > 0) || !Number.isFinite(weight)) continue;
@@ -41,11 +56,10 @@ export function buildFtsQuery(terms: readonly { term: string; weight?: number }[
   const values = [...weights.values()];
   const max = Math.max(...values);
   const uniform = values.every((w) => w === max);
-  const phrases: string[] = [];
+  const words: { word: string; repetitions: number }[] = [];
   for (const [word, weight] of weights) {
-    const quoted = `"${word.replaceAll('"', '""')}"`;
     const repetitions = uniform ? 1 : Math.min(MAX_REPETITIONS, Math.max(1, Math.round((weight / max) * MAX_REPETITIONS)));
-    for (let i = 0; i < repetitions; i++) phrases.push(quoted);
+    words.push({ word, repetitions });
   }
-  return { match: phrases.join(' OR '), scale: uniform ? max : max / MAX_REPETITIONS };
+  return { words, scale: uniform ? max : max / MAX_REPETITIONS };
 }

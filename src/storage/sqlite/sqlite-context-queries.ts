@@ -5,7 +5,7 @@ import type { MemoryRecord } from '../../core/memory.js';
 import type { ChannelHit, NeighbourQuery, TemporalQuery } from '../../core/ports/store.js';
 import { assertReadScopes } from '../../core/scope.js';
 import type { SqliteConnection } from './sqlite-connection.js';
-import { inList, memoryColumns, rowToMemory, visibilityClause, type MemoryRow } from './sqlite-rows.js';
+import { arrayToMemoryRow, inList, memoryColumns, rowToMemory, visibilityClause } from './sqlite-rows.js';
 
 const COLUMNS = memoryColumns('m');
 const MAX_WINDOW = 10;
@@ -26,7 +26,7 @@ export function readNeighbours(connection: SqliteConnection, query: NeighbourQue
     const at = anchor.occurred_at ?? -1;
     const side = (comparison: string, order: string) =>
       connection
-        .all<MemoryRow>(
+        .allArrays(
           `SELECT ${COLUMNS} FROM memories m
            WHERE m.scope = ? AND m.thread = ? AND (coalesce(m.occurred_at, -1), m.id) ${comparison} (?, ?) AND ${visibility.sql}
            ORDER BY coalesce(m.occurred_at, -1) ${order}, m.id ${order} LIMIT ?`,
@@ -37,7 +37,7 @@ export function readNeighbours(connection: SqliteConnection, query: NeighbourQue
           ...visibility.params,
           window,
         )
-        .map(rowToMemory);
+        .map((row) => rowToMemory(arrayToMemoryRow(row)));
     result.set(anchor.id, { before: side('<', 'DESC').reverse(), after: side('>', 'ASC') });
   }
   return result;

@@ -9,7 +9,8 @@ import type { ChannelHit, LexicalQuery } from '../../core/ports/store.js';
 import { assertReadScopes, type Scope } from '../../core/scope.js';
 import { BM25_CANDIDATES_PER_HIT, BM25_MIN_CANDIDATES, rankBm25 } from '../../core/text/bm25.js';
 import { contentTerms, stem } from '../../core/text/index.js';
-import { buildFtsQuery } from './fts-query.js';
+import { buildFtsQuery, ftsPhrases } from './fts-query.js';
+import type { LexicalIndex } from './lexical-index.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { inList, visibilityClause } from './sqlite-rows.js';
 
@@ -109,7 +110,7 @@ export class LexicalStatistics {
 }
 
 /** Lexical search: FTS5 finds candidates, scope-local BM25 (k1, b) ranks them. */
-export function searchLexical(connection: SqliteConnection, statistics: LexicalStatistics, query: LexicalQuery): ChannelHit[] {
+export function searchLexical(connection: SqliteConnection, statistics: LexicalStatistics, query: LexicalQuery, index?: LexicalIndex): ChannelHit[] {
   const scopes = assertReadScopes(query.scopes);
   const limit = Math.floor(query.limit);
   // BM25 counts our stems; FTS5 is handed the words they came from, since it stems them itself.
@@ -128,6 +129,27 @@ export function searchLexical(connection: SqliteConnection, statistics: LexicalS
   const fts = buildFtsQuery([...surfaces.values()].flatMap((words) => [...words].map((term) => ({ term }))));
   if (fts === null || !(limit > 0) || query.layers?.length === 0) return [];
   const candidates = Math.max(BM25_MIN_CANDIDATES, limit * BM25_CANDIDATES_PER_HIT);
+  if (index !== undefined) {
+    // the in-memory index gives the same hits and scores; `null` when it cannot answer this query
+    const phrases = ftsPhrases([...surfaces.values()].flatMap((words) => [...words].map((term) => ({ term }))));
+    const hits =
+      phrases === null
+        ? null
+        : index.search(connection, {
+            scopes,
+            layers: query.layers,
+            filter: query,
+            now: query.now,
+            phrases: phrases.words,
+            weights,
+            surfaces,
+            candidates,
+            limit,
+            k1: query.bm25?.k1 ?? 1.2,
+            b: query.bm25?.b ?? 0.75,
+          });
+    if (hits !== null) return hits;
+  }
   const rows =
     ftsFirst(connection, statistics, query, scopes, fts.match, candidates) ?? joinedCandidates(connection, query, scopes, fts.match, candidates);
   if (rows.length === 0) return [];

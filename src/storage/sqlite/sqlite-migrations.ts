@@ -233,6 +233,28 @@ export const MIGRATIONS: readonly Migration[] = [
       }
     },
   },
+  {
+    version: 6,
+    name: 'change feed of the fields the in-memory lexical index holds',
+    up(connection) {
+      // Inserts need no entry (rowids only grow); updates of access counts and the like do not log.
+      connection.exec(`
+        CREATE TABLE memory_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, memory_rowid INTEGER NOT NULL);
+        CREATE TRIGGER memory_changes_update AFTER UPDATE OF scope, layer, status, content, tags, entities, term_count,
+          valid_from, valid_to, recorded_at, invalidated_at ON memories
+        WHEN old.scope IS NOT new.scope OR old.layer IS NOT new.layer OR old.status IS NOT new.status
+          OR old.content IS NOT new.content OR old.tags IS NOT new.tags OR old.entities IS NOT new.entities
+          OR old.term_count IS NOT new.term_count OR old.valid_from IS NOT new.valid_from OR old.valid_to IS NOT new.valid_to
+          OR old.recorded_at IS NOT new.recorded_at OR old.invalidated_at IS NOT new.invalidated_at
+        BEGIN
+          INSERT INTO memory_changes (memory_rowid) VALUES (new.rowid);
+        END;
+        CREATE TRIGGER memory_changes_delete AFTER DELETE ON memories BEGIN
+          INSERT INTO memory_changes (memory_rowid) VALUES (old.rowid);
+        END;
+      `);
+    },
+  },
 ];
 
 /** The newest schema version this code knows. */

@@ -19,13 +19,14 @@ import type {
 } from '../../core/ports/store.js';
 import { assertReadScopes, assertScope, type Scope } from '../../core/scope.js';
 import type { AnnIndex } from './ann-index.js';
+import type { LexicalIndex } from './lexical-index.js';
 import { LexicalStatistics, searchLexical } from './sqlite-lexical.js';
 import { listState, readConcepts, readConceptRefs, readConceptsByRef, readRelationTypes, readState } from './sqlite-layers.js';
 import { readNeighbours, readTemporal } from './sqlite-context-queries.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { assertDimension } from '../../core/vectors.js';
 import { toEngramError } from './sqlite-errors.js';
-import { EDGE_COLUMNS, inList, memoryColumns, rowToEdge, rowToMemory, type EdgeRow, type MemoryRow } from './sqlite-rows.js';
+import { arrayToMemoryRow, EDGE_COLUMNS, inList, memoryColumns, rowToEdge, rowToMemory, type EdgeRow, type MemoryRow } from './sqlite-rows.js';
 import { searchVectors, type VectorSearchContext } from './sqlite-vector-search.js';
 import type { VectorIndex } from './vector-index.js';
 
@@ -39,6 +40,8 @@ export interface ReaderContext {
   readonly memoryIndexThreshold: number;
   readonly memoryIndexWarmup: number;
   readonly assertUsable: () => void;
+  /** The in-memory lexical index of the store's read connection (never inside a transaction). */
+  readonly lexicalIndex?: LexicalIndex;
 }
 
 /** Scope-local BM25 statistics, cached per connection (the writer sees its own uncommitted rows). */
@@ -70,11 +73,9 @@ export class SqliteReader implements StoreReader {
     return this.read('get memories', (connection) => {
       const allowed = assertReadScopes(scopes);
       if (ids.length === 0) return [];
-      const rows = connection.all<MemoryRow>(
-        `SELECT ${MEMORY_COLUMNS} FROM memories m WHERE ${inList('m.id')} AND ${inList('m.scope')}`,
-        JSON.stringify(ids),
-        JSON.stringify(allowed),
-      );
+      const rows = connection
+        .allArrays(`SELECT ${MEMORY_COLUMNS} FROM memories m WHERE ${inList('m.id')} AND ${inList('m.scope')}`, JSON.stringify(ids), JSON.stringify(allowed))
+        .map(arrayToMemoryRow);
       const byId = new Map(rows.map((row) => [row.id, row]));
       const records: MemoryRecord[] = [];
       for (const id of new Set(ids)) {
@@ -99,7 +100,7 @@ export class SqliteReader implements StoreReader {
   }
 
   async lexicalSearch(query: LexicalQuery): Promise<ChannelHit[]> {
-    return this.read('lexical search', (connection) => searchLexical(connection, statisticsFor(connection), query));
+    return this.read('lexical search', (connection) => searchLexical(connection, statisticsFor(connection), query, this.#context.lexicalIndex));
   }
 
   async vectorSearch(query: VectorQuery): Promise<ChannelHit[]> {
@@ -115,6 +116,7 @@ export class SqliteReader implements StoreReader {
         memoryIndexThreshold: this.#context.memoryIndexThreshold,
         memoryIndexWarmup: this.#context.memoryIndexWarmup,
         ...(pending === undefined ? {} : { pending }),
+        ...(this.#context.lexicalIndex === undefined ? {} : { visible: (rowids: readonly number[]) => this.#context.lexicalIndex?.visibleIds(connection, rowids, { ...query, scopes }) ?? null }),
       };
       return searchVectors(context, query, scopes);
     });

@@ -43,6 +43,47 @@ const INSERT_COLUMNS = [
   'valid_to', 'occurred_at', 'recorded_at', 'invalidated_at', 'source_key', 'updated_at', 'data', 'term_count',
 ] as const;
 
+// arrayToMemoryRow reads columns by position: it must follow INSERT_COLUMNS
+const ARRAY_ORDER = [
+  'id', 'scope', 'layer', 'content', 'summary', 'tags', 'entities', 'importance', 'salience', 'surprise', 'emotion',
+  'pinned', 'mention_count', 'access_count', 'last_accessed_at', 'confidence', 'status', 'provenance', 'valid_from',
+  'valid_to', 'occurred_at', 'recorded_at', 'invalidated_at', 'source_key', 'updated_at', 'data',
+];
+if (ARRAY_ORDER.some((column, i) => INSERT_COLUMNS[i] !== column)) throw new Error('sqlite-rows: arrayToMemoryRow does not follow INSERT_COLUMNS');
+
+/** A row selected with `memoryColumns` as an array (rowid first, then the stored columns in order). */
+export function arrayToMemoryRow(v: readonly unknown[]): MemoryRow {
+  return {
+    rowid: v[0] as number,
+    id: v[1] as string,
+    scope: v[2] as string,
+    layer: v[3] as string,
+    content: v[4] as string,
+    summary: v[5] as string | null,
+    tags: v[6] as string,
+    entities: v[7] as string,
+    importance: v[8] as number | null,
+    salience: v[9] as number,
+    surprise: v[10] as number,
+    emotion: v[11] as string | null,
+    pinned: v[12] as number,
+    mention_count: v[13] as number,
+    access_count: v[14] as number,
+    last_accessed_at: v[15] as number | null,
+    confidence: v[16] as number,
+    status: v[17] as string,
+    provenance: v[18] as string,
+    valid_from: v[19] as number,
+    valid_to: v[20] as number | null,
+    occurred_at: v[21] as number | null,
+    recorded_at: v[22] as number,
+    invalidated_at: v[23] as number | null,
+    source_key: v[24] as string | null,
+    updated_at: v[25] as number,
+    data: v[26] as string,
+  };
+}
+
 /** Every stored column of a record, prefixed with `alias.`, for SELECTs. */
 export function memoryColumns(alias: string): string {
   return [`${alias}.rowid`, ...INSERT_COLUMNS.map((c) => `${alias}.${c}`)].join(', ');

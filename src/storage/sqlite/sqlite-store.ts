@@ -17,6 +17,7 @@ import { AsyncMutex } from './async-mutex.js';
 import { isMemoryPath, openConnection, type SqliteConnection } from './sqlite-connection.js';
 import { toEngramError } from './sqlite-errors.js';
 import { assertSchemaCurrent, checkEmbeddingIdentity, migrate } from './sqlite-migrations.js';
+import { LexicalIndex } from './lexical-index.js';
 import { SqliteReader, type ReaderContext } from './sqlite-reader.js';
 import { resolveSqliteStoreConfig, type ResolvedSqliteStoreConfig, type SqliteStoreConfig } from './sqlite-store-config.js';
 import { SqliteTransaction } from './sqlite-transaction.js';
@@ -52,6 +53,7 @@ export class SqliteStore extends SqliteReader implements Store {
   readonly #writer: SqliteConnection | undefined;
   readonly #index: VectorIndex;
   readonly #ann: AnnIndex | undefined;
+  readonly #lexical: LexicalIndex | undefined;
   readonly #state: OpenState;
   readonly #mutex = new AsyncMutex();
   readonly #access = new AccessBatch();
@@ -64,9 +66,11 @@ export class SqliteStore extends SqliteReader implements Store {
     writer: SqliteConnection | undefined;
     index: VectorIndex;
     ann: AnnIndex | undefined;
+    lexical: LexicalIndex | undefined;
     state: OpenState;
   }) {
-    super(readerContext(parts, parts.reader, () => assertOpen(parts.state)));
+    super({ ...readerContext(parts, parts.reader, () => assertOpen(parts.state)), ...(parts.lexical !== undefined ? { lexicalIndex: parts.lexical } : {}) });
+    this.#lexical = parts.lexical;
     this.#config = parts.config;
     this.#reader = parts.reader;
     this.#writer = parts.writer;
@@ -99,7 +103,9 @@ export class SqliteStore extends SqliteReader implements Store {
       }
       const index = new VectorIndex(reader, embedding.dimension);
       const ann = await openAnnIndex(resolved, reader);
-      return new SqliteStore({ config: resolved, reader, writer, index, ann, state: { closed: false } });
+      // an in-memory lexical index serves the read connection of a file (the writer may share a :memory: one)
+      const lexical = isMemoryPath(path) ? undefined : new LexicalIndex(reader, resolved.lexicalIndexThreshold, resolved.logger);
+      return new SqliteStore({ config: resolved, reader, writer, index, ann, lexical, state: { closed: false } });
     } catch (error) {
       for (const connection of opened) closeQuietly(connection);
       throw toEngramError(error, 'open the store');
@@ -234,6 +240,22 @@ export class SqliteStore extends SqliteReader implements Store {
     return ready;
   }
 
+  /**
+   * Builds the in-memory lexical index now (it is otherwise built in the background after the first
+   * lexical search of a store with `lexicalIndexThreshold` rows; searches use FTS5 until it is ready,
+   * with the same results). Resolves `true` once it serves searches; `false` for `:memory:` stores or
+   * when the threshold is `Infinity`.
+   */
+  async prepareLexicalIndex(): Promise<boolean> {
+    assertOpen(this.#state);
+    return (await this.#lexical?.prepare()) ?? false;
+  }
+
+  /** Searches the lexical index answered and left to FTS5 since the store opened (for benchmarks). */
+  get lexicalIndexUsage(): { readonly indexed: number; readonly fts: number; readonly rows: number } | undefined {
+    return this.#lexical?.usage;
+  }
+
   /** Writes pending accesses and closes both connections. Idempotent; later calls on the store throw. */
   close(): Promise<void> {
     this.#closing ??= this.#shutDown();
@@ -247,6 +269,7 @@ export class SqliteStore extends SqliteReader implements Store {
     await this.#mutex.run(() => this.#flushAccessLocked({ rethrow: true })).catch((error: unknown) => {
       failure = error;
     });
+    this.#lexical?.close();
     await this.#ann?.close();
     if (this.#writer !== undefined && this.#writer !== this.#reader) closeQuietly(this.#writer);
     closeQuietly(this.#reader);

@@ -28,6 +28,11 @@ export interface VectorSearchContext {
    * vectors, so these are skipped there and scored from the transaction's connection instead.
    */
   readonly pending?: ReadonlyMap<number, string>;
+  /**
+   * The post-filter from an in-memory copy of the filtered fields (the lexical index), when it has one:
+   * the same rows as the SQL filter, or `null` to use SQL.
+   */
+  readonly visible?: (rowids: readonly number[]) => Map<number, string> | null;
 }
 
 interface Source {
@@ -68,7 +73,8 @@ export function searchVectors(context: VectorSearchContext, query: VectorQuery, 
     let floor = -Infinity;
     for (const source of sources) if (!source.exhausted) floor = Math.max(floor, source.floor);
     const candidates = mergeBest(sources);
-    const visible = filter(connection, candidates.map((c) => c.rowid));
+    const rowids = candidates.map((c) => c.rowid);
+    const visible = context.visible?.(rowids) ?? filter(connection, rowids);
     const hits: ChannelHit[] = [];
     for (const candidate of candidates) {
       if (candidate.score < floor || hits.length >= limit) break;

@@ -1,0 +1,175 @@
+/**
+ * The in-memory lexical index returns exactly what the FTS5 path returns (same ids, scores and
+ * coverage, in the same order), for every scope, layer and time filter, and stays exact after writes
+ * by another connection: inserts, text updates, status and validity changes, deletes.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { LexicalQuery } from '../../src/core/ports/store.js';
+import { contentTerms } from '../../src/core/text/index.js';
+import { openSqliteStore, type SqliteStore } from '../../src/storage/sqlite/index.js';
+import { plainFtsTerms, plainText } from '../../src/storage/sqlite/lexical-tokens.js';
+import { DAY, T0, makeRecord, seededVector, withVectors } from '../contract/store-fixtures.js';
+import { CONTRACT_DIMENSION } from '../contract/store.contract.js';
+import Database from 'better-sqlite3';
+
+const EMBEDDING = { name: 'contract-test:8', dimension: CONTRACT_DIMENSION };
+const WORDS = [
+  'coffee', 'coffees', 'generous', 'host', 'deploy', 'deployed', 'deploying', 'alice', 'bob', 'paris', 'meeting', 'garden', 'running',
+  'runner', 'blue', 'green', 'report', 'reports', 'owns', 'own', 'noon', 'dream', 'budget', 'kitchen', 'mug', 'rollout', 'cluster',
+];
+const EXTRAS = [
+  "Alice's café in Zürich serves crème brûlée", 'v2.1 shipped to acme.com — finally', "don't forget the 1,500 euros", '東京 trip with Bob',
+  'naïve coöperation at the Ærøskøbing garden', 'the deploy — deployed at noon', 'Ｆｕｌｌwidth coffee', 'tab\tseparated coffee\nlines',
+];
+
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('SQLite in-memory lexical index', () => {
+  let dir: string;
+  let writer: SqliteStore;
+  let fts: SqliteStore;
+  let indexed: SqliteStore;
+  const next = random(7);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
+  const sentence = (): string =>
+    next() < 0.15 ? pick(EXTRAS) : Array.from({ length: 2 + Math.floor(next() * 9) }, () => (next() < 0.3 ? pick(['the', 'a', 'and', 'of', 'to']) : pick(WORDS))).join(' ');
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'engram-lexidx-'));
+    const path = join(dir, 'engram.db');
+    writer = await openSqliteStore({ path, embedding: EMBEDDING, lexicalIndexThreshold: Infinity });
+    fts = await openSqliteStore({ path, embedding: EMBEDDING, lexicalIndexThreshold: Infinity });
+    indexed = await openSqliteStore({ path, embedding: EMBEDDING, lexicalIndexThreshold: 0 });
+  });
+  afterEach(async () => {
+    await Promise.all([writer.close(), fts.close(), indexed.close()]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function insert(n: number): Promise<string[]> {
+    const records = Array.from({ length: n }, () =>
+      makeRecord({
+        scope: pick(['acme/a', 'acme/a', 'acme/b', 'acme/c']),
+        layer: pick(['episodic', 'episodic', 'semantic', 'procedural']),
+        content: sentence(),
+        tags: next() < 0.3 ? [pick(WORDS), pick(['ops', 'home'])] : [],
+        entities: next() < 0.3 ? [pick(['Alice', 'Bob', 'VS Code', 'Zürich'])] : [],
+        validFrom: T0 + Math.floor(next() * 30) * DAY,
+        recordedAt: T0 + Math.floor(next() * 30) * DAY,
+        status: pick(['active', 'active', 'active', 'superseded', 'decayed', 'expired']),
+        validTo: next() < 0.15 ? T0 + Math.floor(next() * 40) * DAY : null,
+        invalidatedAt: next() < 0.1 ? T0 + Math.floor(next() * 40) * DAY : null,
+      }),
+    );
+    await writer.transaction((tx) => tx.insertMemories(withVectors(CONTRACT_DIMENSION, records)));
+    return records.map((r) => r.id);
+  }
+
+  /** Every query shape against both stores: identical hits, and the index answered most of them. */
+  async function expectSameResults(rounds: number): Promise<void> {
+    const before = indexed.lexicalIndexUsage?.indexed ?? 0;
+    const now = T0 + 31 * DAY;
+    const shapes: Omit<LexicalQuery, 'terms'>[] = [
+      { scopes: ['acme/a'], now, limit: 10 },
+      { scopes: ['acme/a', 'acme/b'], now, limit: 5 },
+      { scopes: ['acme/c'], now, limit: 60, layers: ['semantic', 'procedural'] },
+      { scopes: ['acme/a', 'acme/c'], now, limit: 10, includeSuperseded: true },
+      { scopes: ['acme/b'], now, limit: 10, asOf: T0 + 10 * DAY },
+      { scopes: ['acme/a'], now, limit: 10, knownAt: T0 + 20 * DAY },
+      { scopes: ['acme/a'], now, limit: 10, asOf: T0 + 35 * DAY, knownAt: T0 + 15 * DAY },
+      { scopes: ['acme/none'], now, limit: 10 },
+    ];
+    for (let i = 0; i < rounds; i++) {
+      const text = next() < 0.2 ? pick(EXTRAS) : sentence();
+      const terms = contentTerms(text).map((term) => ({ term, ...(next() < 0.3 ? { weight: 0.5 + next() * 2 } : {}) }));
+      for (const shape of shapes) {
+        const query = { ...shape, terms, bm25: next() < 0.2 ? { k1: 0.9, b: 0.4 } : undefined };
+        const expected = await fts.lexicalSearch(query);
+        const actual = await indexed.lexicalSearch(query);
+        expect(actual, `${text} ${JSON.stringify(shape)}`).toEqual(expected);
+        for (const hit of actual) expect(hit.coverage).toBeGreaterThan(0);
+        // the vector search's post-filter comes from the same index once it is built
+        const vectorQuery = { ...shape, vector: seededVector(CONTRACT_DIMENSION, i + 1) };
+        expect(await indexed.vectorSearch(vectorQuery)).toEqual(await fts.vectorSearch(vectorQuery));
+      }
+    }
+    expect((indexed.lexicalIndexUsage?.indexed ?? 0) - before).toBeGreaterThan(rounds * 4);
+  }
+
+  it('returns the same hits, scores and coverage as FTS5 for every scope, layer and time filter', async () => {
+    await insert(400);
+    await expectSameResults(40);
+    expect(indexed.lexicalIndexUsage?.rows).toBe(400);
+  });
+
+  it('stays exact after inserts, text updates, status and validity changes and deletes by another connection', async () => {
+    const ids = await insert(300);
+    await expectSameResults(5);
+    await insert(80);
+    for (const id of ids.slice(0, 40)) {
+      const scope = (await writer.getMemories([id], ['acme/a', 'acme/b', 'acme/c']))[0]?.scope ?? 'acme/a';
+      const change = next();
+      if (change < 0.3) await writer.transaction((tx) => tx.updateMemory(id, scope, { updatedAt: T0 + 40 * DAY, content: sentence(), tags: [pick(WORDS)] }));
+      else if (change < 0.5) await writer.transaction((tx) => tx.updateMemory(id, scope, { updatedAt: T0 + 40 * DAY, status: pick(['active', 'superseded', 'decayed', 'deleted']) }));
+      else if (change < 0.7) await writer.transaction((tx) => tx.updateMemory(id, scope, { updatedAt: T0 + 40 * DAY, validTo: T0 + 5 * DAY, invalidatedAt: T0 + 12 * DAY }));
+      else await writer.transaction((tx) => tx.updateMemory(id, scope, { updatedAt: T0 + 40 * DAY, entities: ['Alice', 'coffee'], importance: 0.9 }));
+    }
+    await expectSameResults(10);
+    // a raw delete (as a migration or repair tool might do) reaches the index through the change feed
+    const raw = new Database(join(dir, 'engram.db'));
+    raw.prepare("DELETE FROM memories WHERE rowid IN (SELECT rowid FROM memories WHERE scope = 'acme/b' LIMIT 20)").run();
+    raw.close();
+    await expectSameResults(10);
+  });
+
+  it('builds in the background after the first search of a large store, which FTS5 answers meanwhile', async () => {
+    await insert(5200);
+    const path = join(dir, 'engram.db');
+    const lazy = await openSqliteStore({ path, embedding: EMBEDDING, lexicalIndexThreshold: 5000 });
+    try {
+      const query = { scopes: ['acme/a'], now: T0 + 31 * DAY, limit: 10, terms: [{ term: 'coffee' }, { term: 'garden' }] };
+      const first = await lazy.lexicalSearch(query);
+      expect(first).toEqual(await fts.lexicalSearch(query));
+      expect(lazy.lexicalIndexUsage).toMatchObject({ indexed: 0, fts: 1 });
+      await lazy.prepareLexicalIndex();
+      expect(await lazy.lexicalSearch(query)).toEqual(first);
+      expect(lazy.lexicalIndexUsage).toMatchObject({ indexed: 1, rows: 5200 });
+    } finally {
+      await lazy.close();
+    }
+  });
+
+  it('tokenises plain text exactly like FTS5 porter unicode61', () => {
+    const raw = new Database(':memory:');
+    raw.exec("CREATE VIRTUAL TABLE t USING fts5 (content, tags, entities, tokenize = 'porter unicode61'); CREATE VIRTUAL TABLE v USING fts5vocab (t, 'instance')");
+    const texts = [
+      'The deploy — deployed at noon, 1,500 ms; v2.1 (acme.com) don\'t “quoted” €5 50% #tag @user',
+      'running runner runs ran generously generous hopping hoped',
+      ...Array.from({ length: 50 }, () => sentence()),
+    ].filter((text) => plainText(text));
+    expect(texts.length).toBeGreaterThan(30);
+    texts.forEach((text, i) => raw.prepare('INSERT INTO t (rowid, content, tags, entities) VALUES (?, ?, ?, ?)').run(i + 1, text, JSON.stringify([text.slice(0, 12)]), '["Alice","VS Code"]'));
+    const rows = raw.prepare('SELECT term, doc, col FROM v').all() as { term: string; doc: number; col: string }[];
+    texts.forEach((text, i) => {
+      const mine = plainFtsTerms(text, JSON.stringify([text.slice(0, 12)]), '["Alice","VS Code"]');
+      const theirs = rows.filter((r) => r.doc === i + 1);
+      expect(mine.length).toBe(theirs.length);
+      const weights: Record<string, number> = { content: 1, tags: 0.5, entities: 0.25 };
+      const expected = new Map<string, number>();
+      for (const r of theirs) expected.set(r.term, (expected.get(r.term) ?? 0) + (weights[r.col] ?? 0));
+      for (const [term, freq] of mine.terms) expect(freq, `${term} in ${text}`).toBe(expected.get(term));
+    });
+    raw.close();
+  });
+});
