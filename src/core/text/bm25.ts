@@ -59,33 +59,55 @@ export function rankBm25(
   const { docs, avgLength, df } = statistics;
   const k1 = params?.k1 ?? 1.2;
   const b = params?.b ?? 0.75;
-  const idf = new Map(
-    [...weights.keys()].map((s) => {
-      const n = Math.min(df.get(s) ?? 0, docs);
-      return [s, Math.log(1 + (docs - n + 0.5) / (n + 0.5))];
-    }),
+  const stems = [...weights.keys()];
+  const query = bm25Query(
+    stems.map((s) => weights.get(s) as number),
+    stems.map((s) => Math.min(df.get(s) ?? 0, docs)),
+    docs,
   );
-  // Coverage: the idf-weighted share of the query a memory matches (1 = every query term). A hit that
-  // matches one common word of a long query is weak lexical evidence however it ranks.
-  let queryMass = 0;
-  for (const [s, weight] of weights) queryMass += weight * (idf.get(s) ?? 0);
   const scored: { id: string; score: number; coverage: number }[] = [];
+  const tf = new Float64Array(stems.length);
   for (const row of candidates) {
     const counts = termCounts(row.content);
     const tagCounts = termCounts((JSON.parse(row.tags) as string[]).join(' '));
     const entityCounts = termCounts((JSON.parse(row.entities) as string[]).join(' '));
-    const length = row.term_count ?? termLength(row.content);
-    const norm = k1 * (1 - b + (b * length) / (avgLength || 1));
-    let score = 0;
-    let matched = 0;
-    for (const [s, weight] of weights) {
-      const tf = (counts.get(s) ?? 0) + TAG_WEIGHT * (tagCounts.get(s) ?? 0) + ENTITY_WEIGHT * (entityCounts.get(s) ?? 0);
-      if (tf > 0) {
-        score += weight * (idf.get(s) ?? 0) * ((tf * (k1 + 1)) / (tf + norm));
-        matched += weight * (idf.get(s) ?? 0);
-      }
-    }
-    if (score > 0) scored.push({ id: row.id, score, coverage: queryMass > 0 ? Math.min(1, matched / queryMass) : 0 });
+    stems.forEach((s, j) => {
+      tf[j] = (counts.get(s) ?? 0) + TAG_WEIGHT * (tagCounts.get(s) ?? 0) + ENTITY_WEIGHT * (entityCounts.get(s) ?? 0);
+    });
+    const hit = bm25Document(query, tf, row.term_count ?? termLength(row.content), avgLength, k1, b);
+    if (hit.score > 0) scored.push({ id: row.id, ...hit });
   }
   return scored.sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : 1)).slice(0, limit);
+}
+
+/** A query's terms as BM25 weighs them: weight and idf per term, and the query's total mass. */
+export interface Bm25Query {
+  readonly weights: readonly number[];
+  readonly idf: readonly number[];
+  readonly mass: number;
+}
+
+/** Weights and idfs of a query's terms, from each term's document frequency among `docs` documents. */
+export function bm25Query(weights: readonly number[], documentFrequencies: readonly number[], docs: number): Bm25Query {
+  const idf = documentFrequencies.map((n) => Math.log(1 + (docs - n + 0.5) / (n + 0.5)));
+  const mass = weights.reduce((sum, w, j) => sum + w * (idf[j] as number), 0);
+  return { weights, idf, mass };
+}
+
+/**
+ * One document's BM25 score, and its coverage: the idf-weighted share of the query's terms it
+ * contains (1 = every term). `tf[j]` is the (field-weighted) frequency of the query's term j.
+ */
+export function bm25Document(query: Bm25Query, tf: ArrayLike<number>, length: number, avgLength: number, k1: number, b: number): { score: number; coverage: number } {
+  const norm = k1 * (1 - b + (b * length) / (avgLength || 1));
+  let score = 0;
+  let matched = 0;
+  for (let j = 0; j < query.weights.length; j++) {
+    const f = tf[j] as number;
+    if (f <= 0) continue;
+    const weighted = (query.weights[j] as number) * (query.idf[j] as number);
+    score += weighted * ((f * (k1 + 1)) / (f + norm));
+    matched += weighted;
+  }
+  return { score, coverage: query.mass > 0 ? Math.min(1, matched / query.mass) : 0 };
 }

@@ -17,7 +17,7 @@
  */
 import { LAYERS, STATUSES, type TimeFilter } from '../../core/memory.js';
 import type { ChannelHit } from '../../core/ports/store.js';
-import { termLength } from '../../core/text/bm25.js';
+import { bm25Document, bm25Query, termLength } from '../../core/text/bm25.js';
 import type { Scope } from '../../core/scope.js';
 import { ftsTermOf, ownTerms, plainFtsTerms, plainText, sqliteFtsTerms, STOP_TERMS, type FtsTerms } from './lexical-tokens.js';
 import type { SqliteConnection } from './sqlite-connection.js';
@@ -451,19 +451,12 @@ class LexicalData {
     const avgLength = docs > 0 ? totalLength / docs : 1;
     const { k1, b } = query;
     const stems = [...query.weights.keys()];
-    const idf: number[] = [];
-    const weight: number[] = [];
-    const stemId: number[] = [];
-    let queryMass = 0;
-    for (const s of stems) {
-      const n = Math.min(this.#documentFrequency(surfaceTerms.get(s) ?? [], scopeSet), docs);
-      const value = Math.log(1 + (docs - n + 0.5) / (n + 0.5));
-      const w = query.weights.get(s) as number;
-      idf.push(value);
-      weight.push(w);
-      stemId.push(this.stemIds.get(s) ?? -1);
-      queryMass += w * value;
-    }
+    const stemId = stems.map((s) => this.stemIds.get(s) ?? -1);
+    const weighed = bm25Query(
+      stems.map((s) => query.weights.get(s) as number),
+      stems.map((s) => Math.min(this.#documentFrequency(surfaceTerms.get(s) ?? [], scopeSet), docs)),
+      docs,
+    );
     const scored: { rowid: number; score: number; coverage: number }[] = [];
     const tf = new Float64Array(stems.length);
     for (const d of candidates) {
@@ -474,17 +467,8 @@ class LexicalData {
         const id = this.ownStems[i] as number;
         for (let j = 0; j < stemId.length; j++) if (stemId[j] === id) tf[j] = this.ownFreqs[i] as number;
       }
-      const norm = k1 * (1 - b + (b * (this.bm25Length[d] as number)) / (avgLength || 1));
-      let total = 0;
-      let matched = 0;
-      for (let j = 0; j < stems.length; j++) {
-        const f = tf[j] as number;
-        if (f > 0) {
-          total += (weight[j] as number) * (idf[j] as number) * ((f * (k1 + 1)) / (f + norm));
-          matched += (weight[j] as number) * (idf[j] as number);
-        }
-      }
-      if (total > 0) scored.push({ rowid: d, score: total, coverage: queryMass > 0 ? Math.min(1, matched / queryMass) : 0 });
+      const hit = bm25Document(weighed, tf, this.bm25Length[d] as number, avgLength, k1, b);
+      if (hit.score > 0) scored.push({ rowid: d, ...hit });
     }
     const hits: ChannelHit[] = scored.map((s) => ({ id: this.ids[s.rowid] as string, score: s.score, coverage: s.coverage }));
     return hits.sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : 1)).slice(0, query.limit);
