@@ -43,14 +43,6 @@ const INSERT_COLUMNS = [
   'valid_to', 'occurred_at', 'recorded_at', 'invalidated_at', 'source_key', 'updated_at', 'data', 'term_count',
 ] as const;
 
-// arrayToMemoryRow reads columns by position: it must follow INSERT_COLUMNS
-const ARRAY_ORDER = [
-  'id', 'scope', 'layer', 'content', 'summary', 'tags', 'entities', 'importance', 'salience', 'surprise', 'emotion',
-  'pinned', 'mention_count', 'access_count', 'last_accessed_at', 'confidence', 'status', 'provenance', 'valid_from',
-  'valid_to', 'occurred_at', 'recorded_at', 'invalidated_at', 'source_key', 'updated_at', 'data',
-];
-if (ARRAY_ORDER.some((column, i) => INSERT_COLUMNS[i] !== column)) throw new Error('sqlite-rows: arrayToMemoryRow does not follow INSERT_COLUMNS');
-
 /** A row selected with `memoryColumns` as an array (rowid first, then the stored columns in order). */
 export function arrayToMemoryRow(v: readonly unknown[]): MemoryRow {
   return {
@@ -82,6 +74,14 @@ export function arrayToMemoryRow(v: readonly unknown[]): MemoryRow {
     updated_at: v[25] as number,
     data: v[26] as string,
   };
+}
+
+// arrayToMemoryRow reads columns by position (an object literal keeps rows fast): check it against INSERT_COLUMNS.
+{
+  const probe = arrayToMemoryRow(Array.from({ length: INSERT_COLUMNS.length + 1 }, (_, i) => i)) as unknown as Record<string, number>;
+  if (Object.entries(probe).some(([column, index]) => column !== 'rowid' && INSERT_COLUMNS[index - 1] !== column)) {
+    throw new Error('sqlite-rows: arrayToMemoryRow does not follow INSERT_COLUMNS');
+  }
 }
 
 /** Every stored column of a record, prefixed with `alias.`, for SELECTs. */

@@ -317,13 +317,15 @@ export function compareClaims(newText: string, oldText: string, options: Compare
   const matchedNew = new Set<ExtractedSlot>();
   // Two claims about the scope itself (no subject: "it is at reception", "moves them to Glacier") share
   // a subject only nominally; without a shared word they are about different things.
-  const textOverlap = jaccard(lexicalTokens(newText), lexicalTokens(oldText));
+  let textOverlap: number | undefined; // computed only for claims about an unnamed subject
+  const unrelatedUnnamed = (n: ExtractedSlot, o: ExtractedSlot): boolean =>
+    n.subject === '' && o.subject === '' && !shareDimension(n, o) && (textOverlap ??= jaccard(lexicalTokens(newText), lexicalTokens(oldText))) < SCOPE_SUBJECT_OVERLAP;
   let differing: string | undefined;
   for (const n of newA.slots) {
     for (const o of oldA.slots) {
       let v = pairVerdict(n, o, signals);
       if (!v) continue;
-      if (v.relation === 'supersedes' && n.subject === '' && o.subject === '' && textOverlap < SCOPE_SUBJECT_OVERLAP && !shareDimension(n, o)) {
+      if (v.relation === 'supersedes' && unrelatedUnnamed(n, o)) {
         v = { relation: 'compatible', confidence: 0.5, reason: `${v.reason} (no shared wording about an unnamed subject)` };
       }
       verdicts.push(v);
@@ -335,8 +337,8 @@ export function compareClaims(newText: string, oldText: string, options: Compare
     verdicts.filter((v) => v.relation === relation).sort((a, b) => b.confidence - a.confidence)[0];
 
   let verdict = best('supersedes');
+  const agree = verdict === undefined ? best('agrees') : undefined;
   if (!verdict) {
-    const agree = best('agrees');
     const extra = newA.slots.find((n) => !n.negated && !n.retract && !matchedNew.has(n));
     if (agree && extra) {
       verdict = { relation: 'compatible', confidence: 0.6, reason: `${agree.reason}, and adds ${describe(extra)}` };
@@ -349,7 +351,7 @@ export function compareClaims(newText: string, oldText: string, options: Compare
   }
   if (verdict?.relation === 'agrees') {
     // Slot-level agreement compared the slots' words already; wording-level agreement compared none.
-    const swapped = substitutedNoun(newA, oldA, verdict === best('agrees'));
+    const swapped = substitutedNoun(newA, oldA, verdict === agree);
     if (swapped !== undefined) verdict = { relation: 'compatible', confidence: 0.6, reason: `${verdict.reason}, but about something else (${swapped})` };
   }
   const slots = { newSlots: newA.slots.map(toClaimSlot), oldSlots: oldA.slots.map(toClaimSlot) };
