@@ -26,6 +26,8 @@ export interface PullOnnxModelOptions {
   readonly totalTimeoutMs?: number;
   /** Told of each try as it starts and how it ended, for progress output. */
   readonly onProgress?: (line: string) => void;
+  /** The catalogue to look the name up in; default {@link ONNX_MODELS} (tests pass small fakes). */
+  readonly catalogue?: readonly OnnxModelSpec[];
 }
 
 /** What {@link pullOnnxModel} did. */
@@ -52,9 +54,10 @@ const MAX_FILE_BYTES = 256 * 1024 * 1024;
  * ```
  */
 export async function pullOnnxModel(options: PullOnnxModelOptions): Promise<PullOnnxModelResult> {
-  const spec = findOnnxModel(options.name);
+  const catalogue = options.catalogue ?? ONNX_MODELS;
+  const spec = options.catalogue === undefined ? findOnnxModel(options.name) : catalogue.find((m) => m.name === options.name);
   if (spec === undefined) {
-    throw new EngramError('INVALID_INPUT', `Unknown model "${options.name}": use one of ${ONNX_MODELS.map((m) => m.name).join(', ')}.`);
+    throw new EngramError('INVALID_INPUT', `Unknown model "${options.name.slice(0, 60)}": use one of ${catalogue.map((m) => m.name).join(', ')}.`);
   }
   const directory = modelDirectory(options.cacheDir, spec.name);
   if (options.ifMissing !== false && (await verifyModelFiles(options.cacheDir, spec))) return { name: spec.name, source: 'cache', directory };
