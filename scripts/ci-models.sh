@@ -31,4 +31,4 @@ for model in all-minilm-l6-v2 e5-small-v2; do
 done
 engram models list
 
-npx vitest run test/embeddings/onnx-embedder.test.ts test/embeddings/onnx-model-pull.test.ts test/embeddings/onnx-names.test.ts test/interfaces/cli-models.test.ts
+npx vitest run test/embeddings/onnx-embedder.test.ts test/embeddings/onnx-model-pull.test.ts test/embeddings/onnx-names.test.ts test/embeddings/onnx-zip-entry.test.ts test/interfaces/cli-models.test.ts

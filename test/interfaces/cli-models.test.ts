@@ -1,8 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import { createReadStream, existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { homedir } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasModelFiles, resolveModelCacheDir } from '../../src/embeddings/onnx/index.js';
 import { binBuilt, runCliAsync } from '../helpers/cli.js';
@@ -90,5 +92,19 @@ describe.skipIf(!binBuilt)(`engram models${needsBin}`, () => {
     expect(listed.status, listed.stderr).toBe(0);
     expect(listed.stdout).toMatch(/bge-small-en-v1\.5 +384-d +MIT +not installed/);
     expect(listed.stdout).toContain(`${db} uses hash`);
+  });
+
+  it('postinstall never fails the install: one line, exit 0, whether skipped or nothing could be fetched', () => {
+    const script = fileURLToPath(new URL('../../scripts/postinstall-models.mjs', import.meta.url));
+    const run = (env: Record<string, string>) => spawnSync(process.execPath, [script], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 120_000 });
+    const skipped = run({ ENGRAM_SKIP_MODEL_DOWNLOAD: '1' });
+    expect(skipped.status).toBe(0);
+    expect(skipped.stdout.trim().split('\n')).toEqual(['engram: model download skipped (ENGRAM_SKIP_MODEL_DOWNLOAD=1); USE-lite stays the embedder until "engram models pull".']);
+    // A path prefix the server does not know, so the hub answers 404 even when it could serve bge.
+    const failed = run({ ENGRAM_CACHE_DIR: join(temp.dir, 'postinstall-cache'), ENGRAM_HF_ENDPOINT: `${endpoint}/nowhere`, ...NO_MVN });
+    expect(failed.status).toBe(0);
+    const lines = failed.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^engram: no embedding model fetched \(.*bge-small-en-v1\.5 could not be fetched.*\); USE-lite stays the embedder/);
   });
 });
