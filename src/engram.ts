@@ -12,21 +12,28 @@ import type { LlmUses } from './core/llm/llm-assist.js';
 import type { OpenAiCompatibleLlmConfig } from './llm/index.js';
 import type { Store } from './core/ports/store.js';
 import type { RecallConfig } from './core/recall/recall-config.js';
+import { choiceForRecordedEmbedder, parseEmbedderChoice, preferredLocalEmbedder, type EmbedderChoice, type ParsedEmbedderChoice } from './embedder-choice.js';
 
-/** Which built-in embedder to use, or an instance of your own. */
-export type EmbedderChoice = 'use' | 'static' | 'hash' | Embedder;
+export type { EmbedderChoice } from './embedder-choice.js';
 
 export interface OpenOptions {
   /** SQLite file path (created if missing), or a PostgreSQL URL `postgres://user:pw@host:5432/db[?schema=engram]`. */
   path: string;
   /**
-   * Embedder: `use` (the default offline model), `static` (fast distilled table), `hash` (tests only),
-   * or an instance. When omitted, an existing database reopens with the embedder it was created with.
+   * Embedder: `use` (the default offline model, alias `use-lite`), `static` (fast distilled table),
+   * `hash` (tests only), an installed ONNX model (`bge-small-en-v1.5`, `e5-small-v2`,
+   * `all-minilm-l6-v2`, `bge-small-zh-v1.5`, also written `onnx:<model>`), `openai:<model>`, `auto`
+   * (bge-small-en-v1.5 when installed, else `use`), or an instance. When omitted, an existing
+   * database reopens with the embedder it was created with; a recorded ONNX model whose files are
+   * missing is an error, never a silent fallback.
    */
   embedder?: EmbedderChoice;
-  /** USE worker threads for ingest (0 = in-process). */
+  /** Embedding worker threads for ingest (0 = in-process), for `use` and the ONNX models. */
   workers?: number;
-  /** Directory for the static embedder's distilled table (default: ~/.cache/engram). */
+  /**
+   * Cache folder: the static embedder's distilled table (default ~/.cache/engram) and the ONNX models
+   * under `models/<name>/` (default `$ENGRAM_CACHE_DIR`, else `$XDG_CACHE_HOME/engram`, else ~/.cache/engram).
+   */
   cacheDir?: string;
   clock?: Clock;
   recall?: Partial<RecallConfig>;
@@ -70,7 +77,7 @@ export class Engram extends EngramCore {
     const llm = options.llm !== undefined && options.llm !== null ? await resolveLlm(options.llm) : undefined;
     const backend = await storeBackend(options.path);
     const recorded = await backend.readEmbedder();
-    const embedder = await createEmbedder(options.embedder ?? embedderChoiceFor(recorded) ?? 'use', options);
+    const embedder = await createEmbedder(options.embedder ?? choiceForRecordedEmbedder(recorded) ?? 'use', options);
     try {
       const store = await backend.open({ name: embedder.name, dimension: embedder.dimension });
       const engineOptions: EngramOptions = { store, embedder };
@@ -118,22 +125,25 @@ async function resolveLlm(llm: Llm | LlmEndpointOptions): Promise<{ provider: Ll
   return { provider: new OpenAiCompatibleLlm(config), ...(uses !== undefined ? { uses } : {}) };
 }
 
-/** Maps a recorded embedder name back to a built-in choice, when it is one. */
-function embedderChoiceFor(name: string | null): EmbedderChoice | undefined {
-  if (name === null) return undefined;
-  if (name.startsWith('use-lite')) return 'use';
-  if (name.startsWith('static-')) return 'static';
-  if (name.startsWith('hash')) return 'hash';
-  return undefined;
-}
-
-/** Builds a built-in embedder by name (lazy imports). */
+/**
+ * Builds a built-in embedder by name or parsed choice (lazy imports); an instance is returned as it is.
+ * Throws `INVALID_INPUT` for an unknown name and `EMBEDDING_FAILED` (with an `engram models pull`
+ * hint) for an ONNX model whose files are not in the cache.
+ *
+ * @example
+ * ```ts
+ * const embedder = await createEmbedder('bge-small-en-v1.5', { workers: 2 });
+ * ```
+ */
 export async function createEmbedder(
-  choice: EmbedderChoice,
+  choice: EmbedderChoice | ParsedEmbedderChoice,
   options: { workers?: number; cacheDir?: string } = {},
 ): Promise<Embedder> {
-  if (typeof choice !== 'string') return choice;
-  switch (choice) {
+  if (typeof choice === 'object' && choice !== null && 'embed' in choice) return choice;
+  let parsed = typeof choice === 'string' ? parseEmbedderChoice(choice) : (choice as ParsedEmbedderChoice);
+  const modelCache = async (): Promise<string> => options.cacheDir ?? (await defaultModelCacheDir());
+  if (parsed.kind === 'auto') parsed = await preferredLocalEmbedder(await modelCache());
+  switch (parsed.kind) {
     case 'use': {
       const { UseEmbedder } = await import('./embeddings/use/index.js');
       return UseEmbedder.create({ workers: options.workers ?? 0 });
@@ -146,7 +156,23 @@ export async function createEmbedder(
       const { HashEmbedder } = await import('./embeddings/hash/index.js');
       return new HashEmbedder();
     }
+    case 'onnx': {
+      const { OnnxEmbedder } = await import('./embeddings/onnx/index.js');
+      return OnnxEmbedder.create({ model: parsed.model, cacheDir: await modelCache(), workers: options.workers ?? 0 });
+    }
+    case 'openai':
+      // Seam for the OpenAI-compatible adapter (src/embeddings/openai/): build it here from parsed.model.
+      throw new EngramError('INVALID_INPUT', `The embedder "openai:${parsed.model}" is not available in this build: use use, static or an ONNX model, or pass an Embedder instance.`);
     default:
-      throw new EngramError('INVALID_INPUT', `Unknown embedder "${String(choice)}": use one of use, static, hash.`);
+      throw new EngramError('INVALID_INPUT', `Unknown embedder "${String(choice)}": use one of use, static, hash or an ONNX model name.`);
   }
+}
+
+/**
+ * The models cache when none is passed, read from the environment here so library users find the
+ * models `engram models pull` fetched into `$ENGRAM_CACHE_DIR` or `$XDG_CACHE_HOME/engram`.
+ */
+async function defaultModelCacheDir(): Promise<string> {
+  const [{ resolveModelCacheDir }, { homedir }] = await Promise.all([import('./embeddings/onnx/models/model-cache-dir.js'), import('node:os')]);
+  return resolveModelCacheDir(process.env, homedir());
 }

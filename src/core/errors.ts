@@ -86,10 +86,14 @@ export const messages = {
   notFound: (id: string) =>
     `No memory with id ${truncate(id, 40)} in the scopes this read may see. Check the id and pass the scope it was written in.`,
   modelMismatch: (stored: string, given: string) =>
-    `This database was created with the embedding model "${stored}" but was opened with "${given}". Open it with the same embedder (e.g. --embedder ${stored.split(':')[0]}), or re-embed into a new database with "engram export" / "engram import".`,
+    `This database was created with the embedding model "${stored}" but was opened with "${given}". Open it with the same embedder (e.g. --embedder ${stored.startsWith('onnx:') ? stored.split(':')[1] : stored.split(':')[0]}), or re-embed into a new database with "engram export" / "engram import".`,
   dimensionMismatch: (stored: number, given: number) =>
     `This database stores ${stored}-dimensional embeddings but the embedder produces ${given}. Open it with the embedder it was created with.`,
   invalidInput: (summary: string) => `Invalid input: ${summary}`,
+  modelMissing: (model: string, directory: string) =>
+    `The embedding model ${model} is not installed (no model.onnx and tokenizer.json in ${directory}). Fetch it with "engram models pull ${model}", or point ENGRAM_CACHE_DIR at the cache that has it.`,
+  modelHashMismatch: (model: string, directory: string) =>
+    `The files of the embedding model ${model} in ${directory} do not have the expected sha256. Fetch them again with "engram models pull ${model}".`,
   storageUnavailable: (what: string) =>
     `The store could not be opened or used: ${what}. Check the path and permissions, and that no other program holds an exclusive lock.`,
 } as const;

@@ -13,8 +13,16 @@ export interface Embedder {
   /**
    * Embeds texts in order: `result[i]` is the unit-length (L2-normalised) vector of `texts[i]`.
    * Empty input gives empty output. Throws `EngramError('EMBEDDING_FAILED')` on failure.
+   * `options.purpose` says whether the texts are search queries or stored passages (default), for
+   * models that embed the two differently (e5's `query:` prefix); other embedders ignore it.
    */
-  embed(texts: readonly string[]): Promise<Float32Array[]>;
+  embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]>;
   /** Releases workers or handles. Idempotent. */
   close?(): Promise<void>;
+}
+
+/** What the texts of one {@link Embedder.embed} call are for. */
+export interface EmbedOptions {
+  /** `query` for a recall's query text, `passage` (the default) for everything that is stored. */
+  readonly purpose?: 'query' | 'passage';
 }

@@ -146,7 +146,7 @@ async function runChannels(deps: RecallDeps, config: RecallConfig, analysis: Que
   const [lexical, semantic, entity, temporal] = await Promise.all([
     config.lexicalWeight > 0 && analysis.terms.length > 0 ? store.lexicalSearch({ ...base, terms: analysis.terms.map((term) => ({ term })), bm25: { k1: config.bm25K1, b: config.bm25B } }) : none,
     config.semanticWeight > 0
-      ? embedder.embed([analysis.text]).then(([vector]) => store.vectorSearch({ ...base, vector: vector as Float32Array }))
+      ? embedder.embed([analysis.text], { purpose: 'query' }).then(([vector]) => store.vectorSearch({ ...base, vector: vector as Float32Array }))
       : none,
     config.entityWeight > 0 && analysis.entities.length > 0
       ? store.lexicalSearch({ ...base, limit: Math.min(base.limit, 50), terms: analysis.entities.map((term) => ({ term })), bm25: { k1: config.bm25K1, b: config.bm25B } })

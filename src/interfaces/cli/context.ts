@@ -2,7 +2,6 @@
  * Composition root of the CLI: reads flags and env, opens the engine.
  */
 import type { Command } from 'commander';
-import { Option } from 'commander';
 // The engine, its stores and zod load only when a command opens the engine (not for --help or hooks).
 import type { Engram, EmbedderChoice } from '../../engram.js';
 import type { llmFromEnv } from './llm-env.js';
@@ -20,9 +19,9 @@ export function withCommonFlags(command: Command): Command {
   return command
     .option('--db <path>', 'database file or postgres:// URL (default: $ENGRAM_DB, else ./engram.db)')
     .option('--json', 'machine-readable JSON output')
-    .addOption(new Option('--embedder <name>', 'embedder for a new database (an existing one reopens with its own)').choices(['use', 'static', 'hash']))
+    .option('--embedder <name>', 'embedder for a new database: use, static, hash, auto, an installed model (bge-small-en-v1.5, e5-small-v2, all-minilm-l6-v2, bge-small-zh-v1.5) or openai:<model>; an existing database reopens with its own')
     .option('--workers <n>', 'embedding worker threads for large imports')
-    .option('--cache-dir <dir>', 'where the static embedder caches its distilled table');
+    .option('--cache-dir <dir>', 'cache folder for the static table and the ONNX models (default: $ENGRAM_CACHE_DIR, else $XDG_CACHE_HOME/engram, else ~/.cache/engram)');
 }
 
 /** The database path: --db, else $ENGRAM_DB, else ./engram.db. */

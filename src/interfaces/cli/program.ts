@@ -9,6 +9,7 @@ import { registerKeysCommands } from './commands/keys.js';
 import { registerLayerCommands } from './commands/layers.js';
 import { registerMcpCommand } from './commands/mcp.js';
 import { registerMigrateCommand } from './commands/migrate.js';
+import { registerModelsCommand } from './commands/models.js';
 import { registerRecallCommand } from './commands/recall.js';
 import { registerRecordCommands } from './commands/records.js';
 import { registerRememberCommand } from './commands/remember.js';
@@ -35,5 +36,6 @@ export function buildProgram(): Command {
   registerHooksCommand(program);
   registerSetupCommand(program);
   registerMigrateCommand(program);
+  registerModelsCommand(program);
   return program;
 }

@@ -1,0 +1,104 @@
+/**
+ * Names of the built-in embedders as users write them (`--embedder`, `ENGRAM_EMBEDDER`,
+ * `Engram.open({ embedder })`) and as stores record them, turned into one parsed form.
+ */
+import { z } from 'zod';
+import { EngramError } from './core/errors.js';
+import type { Embedder } from './core/ports/embedder.js';
+import { DEFAULT_ONNX_MODEL, findOnnxModel, ONNX_MODELS, onnxEmbedderName } from './embeddings/onnx/onnx-model-catalogue.js';
+
+/** A catalogue model name such as `bge-small-en-v1.5`. */
+export type OnnxModelName = 'bge-small-en-v1.5' | 'all-minilm-l6-v2' | 'e5-small-v2' | 'bge-small-zh-v1.5';
+
+/**
+ * Which built-in embedder to use, or an instance of your own: `use` (alias `use-lite`), `static`,
+ * `hash`, an installed ONNX model (`bge-small-en-v1.5`, also `onnx:bge-small-en-v1.5`),
+ * `openai:<model>`, or `auto` (bge-small-en-v1.5 when its files are in the cache, else USE-lite).
+ */
+export type EmbedderChoice = 'use' | 'use-lite' | 'static' | 'hash' | 'auto' | OnnxModelName | `onnx:${string}` | `openai:${string}` | Embedder;
+
+/** A built-in embedder name, parsed. */
+export type ParsedEmbedderChoice =
+  | { readonly kind: 'use' | 'static' | 'hash' | 'auto' }
+  | { readonly kind: 'onnx'; readonly model: string }
+  | { readonly kind: 'openai'; readonly model: string };
+
+const nameSchema = z.string().trim().min(1).max(200);
+
+function unknownChoice(text: string): EngramError {
+  return new EngramError(
+    'INVALID_INPUT',
+    `Unknown embedder "${text.slice(0, 80)}": use one of use, static, hash, auto, ${ONNX_MODELS.map((m) => m.name).join(', ')} (also written onnx:<model>), or openai:<model>.`,
+  );
+}
+
+/**
+ * Parses an embedder name as a user writes it. Throws `EngramError('INVALID_INPUT')` for anything else.
+ *
+ * @example
+ * ```ts
+ * parseEmbedderChoice('onnx:e5-small-v2'); // { kind: 'onnx', model: 'e5-small-v2' }
+ * parseEmbedderChoice('use-lite'); // { kind: 'use' }
+ * ```
+ */
+export function parseEmbedderChoice(text: unknown): ParsedEmbedderChoice {
+  const parsed = nameSchema.safeParse(text);
+  if (!parsed.success) throw unknownChoice(String(text));
+  const name = parsed.data.toLowerCase();
+  if (name === 'use' || name === 'use-lite') return { kind: 'use' };
+  if (name === 'static' || name === 'hash' || name === 'auto') return { kind: name };
+  if (name.startsWith('openai:')) {
+    const model = parsed.data.trim().slice('openai:'.length);
+    if (model === '') throw unknownChoice(parsed.data);
+    return { kind: 'openai', model };
+  }
+  const model = name.startsWith('onnx:') ? name.slice('onnx:'.length) : name;
+  if (findOnnxModel(model) !== undefined) return { kind: 'onnx', model };
+  throw unknownChoice(parsed.data);
+}
+
+/**
+ * The embedder a store's recorded name asks for, so the store reopens with its own model; undefined
+ * for a name no built-in embedder makes (then the caller must pass an instance). An ONNX name whose
+ * model hash is not the catalogue's is refused rather than reopened with other vectors.
+ *
+ * @example
+ * ```ts
+ * choiceForRecordedEmbedder('onnx:bge-small-en-v1.5:384:6c9c6101'); // { kind: 'onnx', model: 'bge-small-en-v1.5' }
+ * ```
+ */
+export function choiceForRecordedEmbedder(recorded: string | null): ParsedEmbedderChoice | undefined {
+  if (recorded === null) return undefined;
+  if (recorded.startsWith('use-lite')) return { kind: 'use' };
+  if (recorded.startsWith('static-')) return { kind: 'static' };
+  if (recorded.startsWith('hash')) return { kind: 'hash' };
+  if (recorded.startsWith('onnx:')) {
+    const model = recorded.split(':')[1] ?? '';
+    const spec = findOnnxModel(model);
+    if (spec === undefined || onnxEmbedderName(spec) !== recorded) {
+      throw new EngramError(
+        'EMBEDDING_MODEL_MISMATCH',
+        `This database was created with the embedding model "${recorded}", which this version of Engram does not have${spec !== undefined ? ` (it has ${onnxEmbedderName(spec)})` : ''}. Open it with the Engram version that created it, or re-embed into a new database.`,
+        { details: { recorded } },
+      );
+    }
+    return { kind: 'onnx', model: spec.name };
+  }
+  // The OpenAI adapter records `openai:<model>:<dim>`; its model id may itself contain colons.
+  if (recorded.startsWith('openai:')) return { kind: 'openai', model: recorded.slice('openai:'.length).replace(/:\d+$/, '') };
+  return undefined;
+}
+
+/**
+ * The best local embedder this machine has: the default ONNX model when its files are in the cache,
+ * else USE-lite. Only `embedder: 'auto'` uses it for now; new stores still default to USE-lite.
+ *
+ * @example
+ * ```ts
+ * await preferredLocalEmbedder('/home/ann/.cache/engram'); // { kind: 'onnx', model: 'bge-small-en-v1.5' }
+ * ```
+ */
+export async function preferredLocalEmbedder(cacheDir: string): Promise<ParsedEmbedderChoice> {
+  const { hasModelFiles } = await import('./embeddings/onnx/models/installed-models.js');
+  return hasModelFiles(cacheDir, DEFAULT_ONNX_MODEL) ? { kind: 'onnx', model: DEFAULT_ONNX_MODEL } : { kind: 'use' };
+}

@@ -1,0 +1,197 @@
+import { EngramError, isEngramError, messages } from '../../core/errors.js';
+import type { EmbedOptions, Embedder } from '../../core/ports/embedder.js';
+import { BGE_QUERY_INSTRUCTION, findOnnxModel, ONNX_MODELS, onnxEmbedderName, type OnnxModelSpec } from './onnx-model-catalogue.js';
+import { OnnxModel, type OnnxModelConfig } from './onnx-model.js';
+import { OnnxWorkerPool, resolveOnnxWorkerUrl } from './onnx-worker-pool.js';
+import { modelDirectory } from './models/model-cache-dir.js';
+import { hasModelFiles, verifyModelFiles } from './models/installed-models.js';
+
+/** Options of {@link OnnxEmbedder}. */
+export interface OnnxEmbedderOptions {
+  /** Catalogue model name, e.g. `bge-small-en-v1.5`. */
+  readonly model: string;
+  /** Engram's cache folder (the model is read from `<cacheDir>/models/<model>/`). */
+  readonly cacheDir: string;
+  /** Worker threads for large inputs; 0 (default) embeds in-process. Each worker holds its own session. */
+  readonly workers?: number;
+  /** Texts per network call. Default 16. */
+  readonly batchSize?: number;
+  /** Inputs of at most this many texts run on the calling thread. Default 4. */
+  readonly inProcessMaxTexts?: number;
+  /**
+   * Prepend the model's query instruction to recall queries when it has one (bge:
+   * "Represent this sentence for searching relevant passages: "). Default false.
+   */
+  readonly queryInstruction?: boolean;
+  /** Skip hashing the files before the first load (they were verified when pulled). Default false. */
+  readonly skipVerify?: boolean;
+}
+
+/**
+ * A sentence-transformers model in ONNX form (bge-small, MiniLM, e5) run locally on CPU by
+ * onnxruntime-node, from files fetched once by `engram models pull`. Vectors are pooled the way the
+ * model was trained (CLS or mean), unit length; queries and passages get the model's prefixes.
+ *
+ * @example
+ * ```ts
+ * const embedder = OnnxEmbedder.create({ model: 'bge-small-en-v1.5', cacheDir: '/home/ann/.cache/engram' });
+ * const [query] = await embedder.embed(['where does Alice sit?'], { purpose: 'query' });
+ * await embedder.close();
+ * ```
+ */
+export class OnnxEmbedder implements Embedder {
+  readonly name: string;
+  readonly dimension: number;
+  readonly spec: OnnxModelSpec;
+  readonly #config: OnnxModelConfig;
+  readonly #options: { batchSize: number; inProcessMaxTexts: number; queryPrefix: string; skipVerify: boolean };
+  readonly #cacheDir: string;
+  readonly #pool: OnnxWorkerPool | null;
+  #verified: Promise<void> | null = null;
+  #model: Promise<OnnxModel> | null = null;
+  #tail: Promise<unknown> = Promise.resolve();
+  #busy = 0;
+  #closed = false;
+
+  private constructor(spec: OnnxModelSpec, options: OnnxEmbedderOptions) {
+    for (const [key, min] of [['workers', 0], ['batchSize', 1], ['inProcessMaxTexts', 0]] as const) {
+      const value = options[key];
+      if (value !== undefined && (!Number.isInteger(value) || value < min)) {
+        throw new EngramError('INVALID_INPUT', `OnnxEmbedder option ${key} must be a whole number ≥ ${min}, got ${String(value)}.`);
+      }
+    }
+    this.spec = spec;
+    this.name = onnxEmbedderName(spec);
+    this.dimension = spec.dimension;
+    this.#cacheDir = options.cacheDir;
+    this.#config = Object.freeze({ directory: modelDirectory(options.cacheDir, spec.name), dimension: spec.dimension, pooling: spec.pooling, maxTokens: spec.maxTokens });
+    const instruction = options.queryInstruction === true && spec.pooling === 'cls' && spec.queryPrefix === '' && spec.name.startsWith('bge-') ? BGE_QUERY_INSTRUCTION : '';
+    this.#options = Object.freeze({
+      batchSize: options.batchSize ?? 16,
+      inProcessMaxTexts: options.inProcessMaxTexts ?? 4,
+      queryPrefix: spec.queryPrefix !== '' ? spec.queryPrefix : instruction,
+      skipVerify: options.skipVerify === true,
+    });
+    const workers = options.workers ?? 0;
+    const workerUrl = workers > 0 ? resolveOnnxWorkerUrl() : undefined;
+    this.#pool = workerUrl === undefined ? null : new OnnxWorkerPool({ size: workers, model: this.#config, workerUrl });
+  }
+
+  /**
+   * Checks that the model is in the catalogue and its files are in the cache; nothing is loaded until
+   * the first embed. Throws `INVALID_INPUT` for an unknown model, `EMBEDDING_FAILED` with a
+   * `engram models pull` hint when its files are missing.
+   *
+   * @example
+   * ```ts
+   * const embedder = OnnxEmbedder.create({ model: 'e5-small-v2', cacheDir: '.engram-cache', workers: 2 });
+   * ```
+   */
+  static create(options: OnnxEmbedderOptions): OnnxEmbedder {
+    const spec = findOnnxModel(options.model);
+    if (spec === undefined) {
+      throw new EngramError('INVALID_INPUT', `Unknown ONNX model "${options.model}": use one of ${ONNX_MODELS.map((m) => m.name).join(', ')}.`);
+    }
+    if (!hasModelFiles(options.cacheDir, spec.name)) {
+      throw new EngramError('EMBEDDING_FAILED', messages.modelMissing(spec.name, modelDirectory(options.cacheDir, spec.name)), { details: { model: spec.name } });
+    }
+    return new OnnxEmbedder(spec, options);
+  }
+
+  /** Number of worker threads (0 when everything runs in-process). */
+  get workers(): number {
+    return this.#pool?.size ?? 0;
+  }
+
+  /**
+   * Embeds texts in order into unit-length vectors; `purpose: 'query'` adds the model's query prefix,
+   * otherwise its passage prefix. Texts are sorted by length into batches so padding stays small.
+   */
+  async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
+    if (this.#closed) throw closedError();
+    if (texts.length === 0) return [];
+    try {
+      await this.#verify();
+      const prefix = options.purpose === 'query' ? this.#options.queryPrefix : this.spec.passagePrefix;
+      // Whitespace-only text tokenises to nothing but the special tokens, which the model handles.
+      const prepared = texts.map((text) => `${prefix}${String(text)}`);
+      const order = prepared.map((_, i) => i).sort((a, b) => (prepared[a] as string).length - (prepared[b] as string).length);
+      const onPool = this.#usePool(prepared.length);
+      const size = onPool ? Math.max(1, Math.min(this.#options.batchSize, Math.ceil(prepared.length / (this.#pool as OnnxWorkerPool).size))) : this.#options.batchSize;
+      const batches: number[][] = [];
+      for (let start = 0; start < order.length; start += size) batches.push(order.slice(start, start + size));
+      const results = await Promise.all(batches.map((batch) => {
+        const slice = batch.map((i) => prepared[i] as string);
+        return onPool ? (this.#pool as OnnxWorkerPool).run(slice) : this.#inProcess(slice);
+      }));
+      const out: Float32Array[] = new Array<Float32Array>(prepared.length);
+      batches.forEach((batch, b) => {
+        const flat = results[b] as Float32Array;
+        batch.forEach((index, row) => {
+          out[index] = flat.slice(row * this.dimension, (row + 1) * this.dimension);
+        });
+      });
+      return out;
+    } catch (cause) {
+      if (isEngramError(cause)) throw cause;
+      throw new EngramError('EMBEDDING_FAILED', `The ONNX model ${this.spec.name} failed to embed the texts; pass an array of strings.`, { cause });
+    }
+  }
+
+  /** Terminates the workers and releases the session. Idempotent; embedding afterwards throws. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const model = this.#model;
+    this.#model = null;
+    await Promise.all([this.#pool?.close(), model?.then((m) => m.release(), () => undefined)]);
+  }
+
+  #usePool(count: number): boolean {
+    const pool = this.#pool;
+    if (pool === null) return false;
+    if (count > this.#options.inProcessMaxTexts) return true;
+    return this.#busy > 0 && pool.idleWorkers > 0;
+  }
+
+  #inProcess(texts: readonly string[]): Promise<Float32Array> {
+    this.#busy += 1;
+    // Serialised: one session runs one call at a time anyway; queuing keeps memory flat.
+    const run = this.#tail.then(async () => (await this.#loadModel()).embedBatch(texts));
+    const settled = run.finally(() => {
+      this.#busy -= 1;
+    });
+    this.#tail = settled.catch(() => undefined);
+    return settled;
+  }
+
+  #verify(): Promise<void> {
+    if (this.#options.skipVerify) return Promise.resolve();
+    if (this.#verified === null) {
+      const checking = verifyModelFiles(this.#cacheDir, this.spec).then((ok) => {
+        if (!ok) throw new EngramError('EMBEDDING_FAILED', messages.modelHashMismatch(this.spec.name, this.#config.directory), { details: { model: this.spec.name } });
+      });
+      checking.catch(() => {
+        if (this.#verified === checking) this.#verified = null;
+      });
+      this.#verified = checking;
+    }
+    return this.#verified;
+  }
+
+  #loadModel(): Promise<OnnxModel> {
+    if (this.#model === null) {
+      const loading = OnnxModel.load(this.#config);
+      // A failed load is retried on the next call instead of being cached forever.
+      loading.catch(() => {
+        if (this.#model === loading) this.#model = null;
+      });
+      this.#model = loading;
+    }
+    return this.#model;
+  }
+}
+
+function closedError(): EngramError {
+  return new EngramError('EMBEDDING_FAILED', 'This OnnxEmbedder was closed; create a new one to embed again.');
+}

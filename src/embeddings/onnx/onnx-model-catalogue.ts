@@ -1,0 +1,141 @@
+/**
+ * The sentence-embedding models Engram knows how to fetch, verify and run: where each comes from,
+ * the sha256 of its files, and how it wants to be run (pooling, prefixes, maximum length).
+ */
+
+/** How token vectors become one sentence vector. */
+export type OnnxPooling = 'cls' | 'mean';
+
+/** One place a model's files can be fetched from, tried in the order listed. */
+export type OnnxModelSource =
+  | { readonly kind: 'hub'; readonly repo: string; readonly revision: string; readonly onnxFile: string; readonly tokenizerFile: string }
+  | { readonly kind: 'maven'; readonly artifact: string; readonly onnxEntry: string; readonly tokenizerEntry: string };
+
+/** A model of the catalogue. */
+export interface OnnxModelSpec {
+  /** Catalogue name, also the cache folder name: `bge-small-en-v1.5`. */
+  readonly name: string;
+  readonly dimension: number;
+  readonly pooling: OnnxPooling;
+  /** Tokens per text, special tokens included; longer texts are cut. */
+  readonly maxTokens: number;
+  /** Prepended to queries (recall), e.g. e5's `query: `. Empty when the model wants none. */
+  readonly queryPrefix: string;
+  /** Prepended to stored texts, e.g. e5's `passage: `. */
+  readonly passagePrefix: string;
+  /** sha256 (hex) of `model.onnx` and `tokenizer.json`; a file with another hash is refused. */
+  readonly sha256: { readonly onnx: string; readonly tokenizer: string };
+  readonly sources: readonly OnnxModelSource[];
+  readonly licence: string;
+  /** Approximate download size in MB (the .onnx file). */
+  readonly sizeMb: number;
+}
+
+/** bge's instruction for short queries against passages; off by default until measured on our recall bench. */
+export const BGE_QUERY_INSTRUCTION = 'Represent this sentence for searching relevant passages: ';
+
+const MAVEN = 'dev.langchain4j:langchain4j-embeddings';
+
+/** The catalogue, default model first. */
+export const ONNX_MODELS: readonly OnnxModelSpec[] = Object.freeze([
+  {
+    name: 'bge-small-en-v1.5',
+    dimension: 384,
+    pooling: 'cls',
+    maxTokens: 512,
+    queryPrefix: '',
+    passagePrefix: '',
+    sha256: {
+      onnx: '6c9c6101a956d62dfb5e7190c538226c0c5bb9cb27b651234b6df063ee7dbfe4',
+      tokenizer: 'd241a60d5e8f04cc1b2b3e9ef7a4921b27bf526d9f6050ab90f9267a1f9e5c66',
+    },
+    sources: [
+      { kind: 'hub', repo: 'Xenova/bge-small-en-v1.5', revision: 'main', onnxFile: 'onnx/model_quantized.onnx', tokenizerFile: 'tokenizer.json' },
+      { kind: 'maven', artifact: `${MAVEN}-bge-small-en-v15-q:0.36.2`, onnxEntry: 'bge-small-en-v1.5-q.onnx', tokenizerEntry: 'bge-small-en-v1.5-q-tokenizer.json' },
+    ],
+    licence: 'MIT',
+    sizeMb: 34,
+  },
+  {
+    name: 'all-minilm-l6-v2',
+    dimension: 384,
+    pooling: 'mean',
+    // The model was trained on 128 tokens; the tokenizer file says so too.
+    maxTokens: 128,
+    queryPrefix: '',
+    passagePrefix: '',
+    sha256: {
+      onnx: 'afdb6f1a0e45b715d0bb9b11772f032c399babd23bfc31fed1c170afc848bdb1',
+      tokenizer: 'da0e79933b9ed51798a3ae27893d3c5fa4a201126cef75586296df9b4d2c62a0',
+    },
+    sources: [
+      { kind: 'hub', repo: 'Xenova/all-MiniLM-L6-v2', revision: 'main', onnxFile: 'onnx/model_quantized.onnx', tokenizerFile: 'tokenizer.json' },
+      { kind: 'maven', artifact: `${MAVEN}-all-minilm-l6-v2-q:1.19.0-beta29`, onnxEntry: 'all-minilm-l6-v2-q.onnx', tokenizerEntry: 'all-minilm-l6-v2-q-tokenizer.json' },
+    ],
+    licence: 'Apache-2.0',
+    sizeMb: 23,
+  },
+  {
+    name: 'e5-small-v2',
+    dimension: 384,
+    pooling: 'mean',
+    maxTokens: 512,
+    queryPrefix: 'query: ',
+    passagePrefix: 'passage: ',
+    sha256: {
+      onnx: '7d9092cb25f2bd1c023b7e8d2aa459044a02030ac880e5a59fdaf27af69f1ded',
+      tokenizer: 'd241a60d5e8f04cc1b2b3e9ef7a4921b27bf526d9f6050ab90f9267a1f9e5c66',
+    },
+    sources: [
+      { kind: 'hub', repo: 'Xenova/e5-small-v2', revision: 'main', onnxFile: 'onnx/model_quantized.onnx', tokenizerFile: 'tokenizer.json' },
+      { kind: 'maven', artifact: `${MAVEN}-e5-small-v2-q:0.36.2`, onnxEntry: 'e5-small-v2-q.onnx', tokenizerEntry: 'e5-small-v2-q-tokenizer.json' },
+    ],
+    licence: 'MIT',
+    sizeMb: 34,
+  },
+  {
+    name: 'bge-small-zh-v1.5',
+    dimension: 512,
+    pooling: 'cls',
+    maxTokens: 512,
+    queryPrefix: '',
+    passagePrefix: '',
+    sha256: {
+      onnx: '15b717c382bcb518ba457b93ea6850ede7f4f1cd8937454aa06972366cd19bcc',
+      tokenizer: '48cea5d44424912a6fd1ea647bf4fe50b55ab8b1e5879c3275f80e339e8fae26',
+    },
+    sources: [
+      { kind: 'hub', repo: 'Xenova/bge-small-zh-v1.5', revision: 'main', onnxFile: 'onnx/model_quantized.onnx', tokenizerFile: 'tokenizer.json' },
+      { kind: 'maven', artifact: `${MAVEN}-bge-small-zh-v15-q:0.36.2`, onnxEntry: 'bge-small-zh-v1.5-q.onnx', tokenizerEntry: 'bge-small-zh-v1.5-q-tokenizer.json' },
+    ],
+    licence: 'MIT',
+    sizeMb: 24,
+  },
+]);
+
+/** The model `engram models pull` fetches when given no name. */
+export const DEFAULT_ONNX_MODEL = 'bge-small-en-v1.5';
+
+/**
+ * The catalogue entry of a model name, or undefined.
+ *
+ * @example
+ * ```ts
+ * findOnnxModel('e5-small-v2')?.queryPrefix; // 'query: '
+ * ```
+ */
+export function findOnnxModel(name: string): OnnxModelSpec | undefined {
+  return ONNX_MODELS.find((model) => model.name === name.toLowerCase());
+}
+
+/**
+ * The identity a store records for a model: `onnx:<name>:<dim>:<first 8 hex of the .onnx sha256>`.
+ *
+ * @example
+ * ```ts
+ * onnxEmbedderName(findOnnxModel('bge-small-en-v1.5')!); // 'onnx:bge-small-en-v1.5:384:6c9c6101'
+ * ```
+ */
+export function onnxEmbedderName(spec: Pick<OnnxModelSpec, 'name' | 'dimension' | 'sha256'>): string {
+  return `onnx:${spec.name}:${spec.dimension}:${spec.sha256.onnx.slice(0, 8)}`;
+}

@@ -1,0 +1,146 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { EngramError } from '../../core/errors.js';
+import type { OnnxPooling } from './onnx-model-catalogue.js';
+
+/** What {@link OnnxModel.load} needs: the model folder and how to run it. */
+export interface OnnxModelConfig {
+  /** Folder holding `model.onnx` and `tokenizer.json`. */
+  readonly directory: string;
+  readonly dimension: number;
+  readonly pooling: OnnxPooling;
+  readonly maxTokens: number;
+  /** Threads onnxruntime may use inside one call; 1 keeps workers from fighting over cores. */
+  readonly intraOpThreads?: number;
+}
+
+/** The subset of onnxruntime-node this module calls, declared structurally. */
+interface OrtTensor {
+  readonly data: unknown;
+  readonly dims: readonly number[];
+}
+interface OrtSession {
+  readonly inputNames: readonly string[];
+  run(feeds: Record<string, OrtTensor>): Promise<Record<string, OrtTensor>>;
+  release?(): Promise<void>;
+}
+interface OrtModule {
+  Tensor: new (type: 'int64', data: BigInt64Array, dims: readonly number[]) => OrtTensor;
+  InferenceSession: { create(path: string, options: Record<string, unknown>): Promise<OrtSession> };
+}
+interface TokenizerLike {
+  encode(text: string, options: { return_token_type_ids: true }): { ids: number[]; token_type_ids: number[] };
+}
+
+/**
+ * One loaded sentence-transformers ONNX model: tokenises, runs the network, pools (CLS or mean over
+ * the attention mask) and L2-normalises. Texts longer than `maxTokens` are cut, keeping the closing
+ * special token. Prefixes are the caller's business.
+ *
+ * @example
+ * ```ts
+ * const model = await OnnxModel.load({ directory: '/cache/models/bge-small-en-v1.5', dimension: 384, pooling: 'cls', maxTokens: 512 });
+ * const flat = await model.embedBatch(['a cat', 'a kitten']); // 2 × 384 values
+ * ```
+ */
+export class OnnxModel {
+  readonly #ort: OrtModule;
+  readonly #session: OrtSession;
+  readonly #tokenizer: TokenizerLike;
+  readonly #config: OnnxModelConfig;
+
+  private constructor(ort: OrtModule, session: OrtSession, tokenizer: TokenizerLike, config: OnnxModelConfig) {
+    this.#ort = ort;
+    this.#session = session;
+    this.#tokenizer = tokenizer;
+    this.#config = config;
+  }
+
+  /** Loads the tokenizer and the network. Throws `EngramError('EMBEDDING_FAILED')` when either cannot load. */
+  static async load(config: OnnxModelConfig): Promise<OnnxModel> {
+    try {
+      const [ortImport, { Tokenizer }, tokenizerJson] = await Promise.all([
+        import('onnxruntime-node'),
+        import('@huggingface/tokenizers'),
+        readFile(join(config.directory, 'tokenizer.json'), 'utf8'),
+      ]);
+      const ort = ((ortImport as { default?: OrtModule }).default ?? ortImport) as OrtModule;
+      const tokenizer = new Tokenizer(JSON.parse(tokenizerJson) as object, {}) as unknown as TokenizerLike;
+      const threads = config.intraOpThreads ?? 1;
+      const session = await ort.InferenceSession.create(join(config.directory, 'model.onnx'), {
+        intraOpNumThreads: threads,
+        interOpNumThreads: 1,
+        graphOptimizationLevel: 'all',
+      });
+      return new OnnxModel(ort, session, tokenizer, config);
+    } catch (cause) {
+      throw new EngramError('EMBEDDING_FAILED', `The ONNX model in ${config.directory} could not be loaded; run "engram models pull" to fetch it again.`, { cause });
+    }
+  }
+
+  /** Embeds prepared texts in one network call; returns `texts.length × dimension` unit-length values. */
+  async embedBatch(texts: readonly string[]): Promise<Float32Array> {
+    const { maxTokens, dimension } = this.#config;
+    const encoded = texts.map((text) => truncate(this.#tokenizer.encode(text, { return_token_type_ids: true }), maxTokens));
+    const length = Math.max(1, ...encoded.map((e) => e.ids.length));
+    const count = texts.length;
+    const ids = new BigInt64Array(count * length);
+    const mask = new BigInt64Array(count * length);
+    const types = new BigInt64Array(count * length);
+    encoded.forEach((e, row) => {
+      for (let i = 0; i < e.ids.length; i++) {
+        ids[row * length + i] = BigInt(e.ids[i] as number);
+        mask[row * length + i] = 1n;
+        types[row * length + i] = BigInt(e.types[i] ?? 0);
+      }
+    });
+    const dims = [count, length];
+    const feeds: Record<string, OrtTensor> = {
+      input_ids: new this.#ort.Tensor('int64', ids, dims),
+      attention_mask: new this.#ort.Tensor('int64', mask, dims),
+    };
+    if (this.#session.inputNames.includes('token_type_ids')) feeds.token_type_ids = new this.#ort.Tensor('int64', types, dims);
+    const outputs = await this.#session.run(feeds);
+    const hidden = outputs.last_hidden_state ?? Object.values(outputs)[0];
+    if (hidden === undefined || hidden.dims[2] !== dimension) {
+      throw new EngramError('EMBEDDING_FAILED', `The ONNX model in ${this.#config.directory} does not give ${dimension}-d token vectors; pull the model again.`);
+    }
+    return pool(hidden.data as Float32Array, encoded.map((e) => e.ids.length), { length, dimension, pooling: this.#config.pooling });
+  }
+
+  /** Frees the native session. */
+  async release(): Promise<void> {
+    await this.#session.release?.();
+  }
+}
+
+function truncate(encoding: { ids: number[]; token_type_ids: number[] }, maxTokens: number): { ids: number[]; types: number[] } {
+  const { ids, token_type_ids: types } = encoding;
+  if (ids.length <= maxTokens) return { ids, types };
+  // Keep the closing special token ([SEP]): the model was trained on sequences that end with it.
+  return { ids: [...ids.slice(0, maxTokens - 1), ids[ids.length - 1] as number], types: types.slice(0, maxTokens) };
+}
+
+/** CLS or masked-mean pooling of a `[count, length, dimension]` tensor, then L2 normalisation. */
+function pool(hidden: Float32Array, lengths: readonly number[], shape: { length: number; dimension: number; pooling: OnnxPooling }): Float32Array {
+  const { length, dimension, pooling } = shape;
+  const out = new Float32Array(lengths.length * dimension);
+  lengths.forEach((tokens, row) => {
+    const base = row * length * dimension;
+    const target = out.subarray(row * dimension, (row + 1) * dimension);
+    if (pooling === 'cls') {
+      target.set(hidden.subarray(base, base + dimension));
+    } else {
+      for (let t = 0; t < tokens; t++) {
+        const offset = base + t * dimension;
+        for (let d = 0; d < dimension; d++) target[d] = (target[d] as number) + (hidden[offset + d] as number);
+      }
+      for (let d = 0; d < dimension; d++) target[d] = (target[d] as number) / tokens;
+    }
+    let norm = 0;
+    for (let d = 0; d < dimension; d++) norm += (target[d] as number) ** 2;
+    const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+    for (let d = 0; d < dimension; d++) target[d] = (target[d] as number) * scale;
+  });
+  return out;
+}

@@ -1,0 +1,156 @@
+/**
+ * The ONNX embedder with the real models from the model cache (`engram models pull`, or
+ * scripts/ci-models.sh). Without the files the tests skip, naming why; with CI=true a missing
+ * default model fails the run instead.
+ */
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Engram } from '../../src/index.js';
+import { cosineSimilarity } from '../../src/embeddings/l2-normalise.js';
+import { hasModelFiles, OnnxEmbedder, resolveModelCacheDir } from '../../src/embeddings/onnx/index.js';
+import { tempDir } from '../helpers/temp.js';
+import { PARAPHRASE_TRIPLES } from './paraphrase-triples.js';
+
+const cacheDir = resolveModelCacheDir(process.env, homedir());
+const CI = process.env.CI === 'true';
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const builtWorker = existsSync(join(root, 'dist', 'embeddings', 'onnx', 'onnx-worker.js'));
+
+function skipReason(model: string): string {
+  return hasModelFiles(cacheDir, model) ? '' : ` (skipped: ${model} is not in ${cacheDir}; run "engram models pull ${model}")`;
+}
+
+function maxDifference(a: readonly Float32Array[], b: readonly Float32Array[]): number {
+  let max = 0;
+  a.forEach((vector, i) => vector.forEach((value, j) => (max = Math.max(max, Math.abs(value - ((b[i] as Float32Array)[j] as number))))));
+  return max;
+}
+
+it('has the default model in the cache when CI=true', () => {
+  if (CI) expect(hasModelFiles(cacheDir, 'bge-small-en-v1.5'), `bge-small-en-v1.5 must be in ${cacheDir} on CI (scripts/ci-models.sh)`).toBe(true);
+});
+
+for (const model of ['bge-small-en-v1.5', 'all-minilm-l6-v2'] as const) {
+  const missing = skipReason(model);
+  describe.skipIf(missing !== '')(`OnnxEmbedder ${model} (real model)${missing}`, () => {
+    const embedder = missing === '' ? OnnxEmbedder.create({ model, cacheDir }) : (undefined as unknown as OnnxEmbedder);
+    afterAll(() => embedder?.close());
+
+    it('gives unit vectors of the model dimension, a paraphrase closer than an unrelated sentence', async () => {
+      const [cat, kitten, market] = await embedder.embed(['A cat sat on the mat.', 'A kitten was sitting on the rug.', 'The stock market fell sharply today.']);
+      expect(embedder.dimension).toBe(384);
+      expect(embedder.name).toMatch(new RegExp(`^onnx:${model.replace(/\./g, '\\.')}:384:[0-9a-f]{8}$`));
+      for (const vector of [cat, kitten, market]) expect(Math.hypot(...(vector as Float32Array))).toBeCloseTo(1, 5);
+      expect(cosineSimilarity(cat!, kitten!)).toBeGreaterThan(cosineSimilarity(cat!, market!) + 0.2);
+    });
+
+    it('ranks the paraphrase above the distractor in at least 18 of the 20 paraphrase triples', async () => {
+      const vectors = await embedder.embed(PARAPHRASE_TRIPLES.flatMap((t) => [t.query, t.right, t.distractor]));
+      const right = PARAPHRASE_TRIPLES.filter((_, i) => cosineSimilarity(vectors[i * 3]!, vectors[i * 3 + 1]!) > cosineSimilarity(vectors[i * 3]!, vectors[i * 3 + 2]!)).length;
+      expect(right).toBeGreaterThanOrEqual(18);
+    });
+
+    it('keeps input order when batching; int8 dynamic quantisation moves a vector slightly with its batch', async () => {
+      const texts = ['short', 'a somewhat longer sentence about the kitchen shelves', 'mid-length text here', ''];
+      const batched = await embedder.embed(texts);
+      const single = await Promise.all(texts.map(async (text) => (await embedder.embed([text]))[0] as Float32Array));
+      // Activation scales are computed over the whole batch, so companions shift a vector a little
+      // (measured: bge ≥ 0.993, MiniLM ≥ 0.969 on these texts, the empty one lowest).
+      const floor = model === 'bge-small-en-v1.5' ? 0.99 : 0.95;
+      batched.forEach((vector, i) => expect(cosineSimilarity(vector, single[i]!)).toBeGreaterThan(floor));
+      const unbatched = OnnxEmbedder.create({ model, cacheDir, batchSize: 1 });
+      try {
+        expect(maxDifference(await unbatched.embed(texts), single)).toBeLessThan(1e-6);
+      } finally {
+        await unbatched.close();
+      }
+    });
+
+    it('cuts a text at the model maximum length: words past it change nothing', async () => {
+      const long = Array.from({ length: 700 }, (_, i) => `word${i % 50}`).join(' ');
+      const [a, b] = await embedder.embed([long, `${long} and then a completely different ending about volcanoes`]);
+      expect(maxDifference([a!], [b!])).toBeLessThan(1e-5);
+    });
+  });
+}
+
+describe.skipIf(skipReason('e5-small-v2') !== '')(`OnnxEmbedder e5-small-v2 prefixes${skipReason('e5-small-v2')}`, () => {
+  it('embeds queries with "query: " and stored texts with "passage: "', async () => {
+    const embedder = OnnxEmbedder.create({ model: 'e5-small-v2', cacheDir });
+    try {
+      const [asQuery] = await embedder.embed(['where does alice sit'], { purpose: 'query' });
+      const [asPassage] = await embedder.embed(['where does alice sit']);
+      const [explicitQuery] = await embedder.embed(['query: where does alice sit'], { purpose: 'passage' });
+      expect(maxDifference([asQuery!], [asPassage!])).toBeGreaterThan(1e-3);
+      // The passage path adds "passage: ", so "query: …" as a passage is "passage: query: …", not the query vector.
+      expect(maxDifference([asQuery!], [explicitQuery!])).toBeGreaterThan(1e-3);
+    } finally {
+      await embedder.close();
+    }
+  });
+});
+
+describe.skipIf(skipReason('bge-small-en-v1.5') !== '')(`OnnxEmbedder bge query instruction${skipReason('bge-small-en-v1.5')}`, () => {
+  it('changes query vectors only, and only when asked for', async () => {
+    const plain = OnnxEmbedder.create({ model: 'bge-small-en-v1.5', cacheDir });
+    const instructed = OnnxEmbedder.create({ model: 'bge-small-en-v1.5', cacheDir, queryInstruction: true });
+    try {
+      const text = ['where does alice sit'];
+      expect(maxDifference(await plain.embed(text, { purpose: 'query' }), await plain.embed(text))).toBe(0);
+      expect(maxDifference(await instructed.embed(text, { purpose: 'query' }), await plain.embed(text))).toBeGreaterThan(1e-3);
+      expect(maxDifference(await instructed.embed(text), await plain.embed(text))).toBe(0);
+    } finally {
+      await Promise.all([plain.close(), instructed.close()]);
+    }
+  });
+});
+
+const workersSkip = skipReason('bge-small-en-v1.5') || (builtWorker ? '' : ' (skipped: needs the compiled worker, run `npm run build` first)');
+describe.skipIf(workersSkip !== '')(`OnnxEmbedder with worker threads${workersSkip}`, () => {
+  it('gives the in-process vectors, in order', async () => {
+    const texts = Array.from({ length: 8 }, (_, i) => `Memory ${i}: item ${i} was moved to shelf ${i % 7}${' again'.repeat(i % 5)}.`);
+    // One text per call on both sides, so batch companions cannot shift the int8 activations.
+    const inProcess = OnnxEmbedder.create({ model: 'bge-small-en-v1.5', cacheDir, batchSize: 1 });
+    const pooled = OnnxEmbedder.create({ model: 'bge-small-en-v1.5', cacheDir, workers: 2, inProcessMaxTexts: 0, batchSize: 1 });
+    try {
+      expect(pooled.workers).toBe(2);
+      expect(maxDifference(await pooled.embed(texts), await inProcess.embed(texts))).toBeLessThan(1e-6);
+    } finally {
+      await Promise.all([inProcess.close(), pooled.close()]);
+    }
+  });
+});
+
+describe.skipIf(skipReason('bge-small-en-v1.5') !== '')(`Engram.open with an ONNX model${skipReason('bge-small-en-v1.5')}`, () => {
+  it('records onnx:<name>:<dim>:<sha8>, reopens with it, and refuses to reopen without the files', async () => {
+    const temp = tempDir('engram-onnx-open-');
+    const path = join(temp.dir, 'engram.db');
+    try {
+      const engram = await Engram.open({ path, embedder: 'onnx:bge-small-en-v1.5', cacheDir });
+      await engram.remember({ scope: 't/a', content: 'Alice prefers window seats on long flights.', layer: 'semantic' });
+      await engram.remember({ scope: 't/a', content: 'The quarterly budget review is on Friday.', layer: 'semantic' });
+      await engram.close();
+
+      const reopened = await Engram.open({ path, cacheDir });
+      try {
+        expect((await reopened.stats({ scopes: ['t/a'] })).embedder).toBe('onnx:bge-small-en-v1.5:384:6c9c6101');
+        const { hits } = await reopened.recall('where does alice like to sit on a plane', { scopes: ['t/a'] });
+        expect(hits[0]?.content).toContain('window seats');
+      } finally {
+        await reopened.close();
+      }
+
+      const empty = tempDir('engram-no-models-');
+      try {
+        await expect(Engram.open({ path, cacheDir: empty.dir })).rejects.toMatchObject({ code: 'EMBEDDING_FAILED', message: expect.stringContaining('engram models pull bge-small-en-v1.5') });
+      } finally {
+        empty.cleanup();
+      }
+    } finally {
+      temp.cleanup();
+    }
+  });
+});

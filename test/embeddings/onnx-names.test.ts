@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { choiceForRecordedEmbedder, parseEmbedderChoice, preferredLocalEmbedder } from '../../src/embedder-choice.js';
+import { findOnnxModel, modelDirectory, onnxEmbedderName, resolveModelCacheDir } from '../../src/embeddings/onnx/index.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from '../helpers/temp.js';
+
+describe('model cache folder', () => {
+  it('takes $ENGRAM_CACHE_DIR, else $XDG_CACHE_HOME/engram, else ~/.cache/engram', () => {
+    expect(resolveModelCacheDir({ ENGRAM_CACHE_DIR: '/srv/engram', XDG_CACHE_HOME: '/var/cache' }, '/home/ann')).toBe('/srv/engram');
+    expect(resolveModelCacheDir({ XDG_CACHE_HOME: '/var/cache' }, '/home/ann')).toBe('/var/cache/engram');
+    expect(resolveModelCacheDir({}, '/home/ann')).toBe('/home/ann/.cache/engram');
+  });
+
+  it('treats empty values as unset and ignores a relative XDG_CACHE_HOME', () => {
+    expect(resolveModelCacheDir({ ENGRAM_CACHE_DIR: '', XDG_CACHE_HOME: '' }, '/home/ann')).toBe('/home/ann/.cache/engram');
+    expect(resolveModelCacheDir({ XDG_CACHE_HOME: 'relative/cache' }, '/home/ann')).toBe('/home/ann/.cache/engram');
+  });
+
+  it('keeps each model under models/<name>/', () => {
+    expect(modelDirectory('/srv/engram', 'bge-small-en-v1.5')).toBe('/srv/engram/models/bge-small-en-v1.5');
+  });
+});
+
+describe('embedder names', () => {
+  it('parses the built-in names, aliases and prefixes', () => {
+    expect(parseEmbedderChoice('use')).toEqual({ kind: 'use' });
+    expect(parseEmbedderChoice('use-lite')).toEqual({ kind: 'use' });
+    expect(parseEmbedderChoice('static')).toEqual({ kind: 'static' });
+    expect(parseEmbedderChoice('hash')).toEqual({ kind: 'hash' });
+    expect(parseEmbedderChoice('auto')).toEqual({ kind: 'auto' });
+    for (const model of ['bge-small-en-v1.5', 'e5-small-v2', 'all-minilm-l6-v2', 'bge-small-zh-v1.5']) {
+      expect(parseEmbedderChoice(model)).toEqual({ kind: 'onnx', model });
+      expect(parseEmbedderChoice(`onnx:${model}`)).toEqual({ kind: 'onnx', model });
+    }
+    expect(parseEmbedderChoice(' BGE-Small-EN-v1.5 ')).toEqual({ kind: 'onnx', model: 'bge-small-en-v1.5' });
+    expect(parseEmbedderChoice('openai:text-embedding-3-small')).toEqual({ kind: 'openai', model: 'text-embedding-3-small' });
+  });
+
+  it('refuses anything else with the list of names', () => {
+    for (const bad of ['', '   ', 'bert', 'onnx:', 'onnx:gpt-2', 'openai:', 42, null]) {
+      expect(() => parseEmbedderChoice(bad)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT', message: expect.stringContaining('bge-small-en-v1.5') }));
+    }
+  });
+
+  it('maps recorded store names back to the embedder that wrote them', () => {
+    const bge = findOnnxModel('bge-small-en-v1.5')!;
+    expect(onnxEmbedderName(bge)).toBe('onnx:bge-small-en-v1.5:384:6c9c6101');
+    expect(choiceForRecordedEmbedder('onnx:bge-small-en-v1.5:384:6c9c6101')).toEqual({ kind: 'onnx', model: 'bge-small-en-v1.5' });
+    expect(choiceForRecordedEmbedder('use-lite:512')).toEqual({ kind: 'use' });
+    expect(choiceForRecordedEmbedder('openai:text-embedding-3-small:1536')).toEqual({ kind: 'openai', model: 'text-embedding-3-small' });
+    expect(choiceForRecordedEmbedder(null)).toBeUndefined();
+    expect(choiceForRecordedEmbedder('my-own:128')).toBeUndefined();
+  });
+
+  it('refuses to reopen a store whose recorded ONNX model hash is not the catalogue one', () => {
+    expect(() => choiceForRecordedEmbedder('onnx:bge-small-en-v1.5:384:deadbeef')).toThrow(expect.objectContaining({ code: 'EMBEDDING_MODEL_MISMATCH' }));
+    expect(() => choiceForRecordedEmbedder('onnx:unknown-model:384:deadbeef')).toThrow(expect.objectContaining({ code: 'EMBEDDING_MODEL_MISMATCH' }));
+  });
+
+  it('prefers bge-small when its files are in the cache, else USE-lite', async () => {
+    const temp = tempDir('engram-prefer-');
+    try {
+      expect(await preferredLocalEmbedder(temp.dir)).toEqual({ kind: 'use' });
+      const directory = join(temp.dir, 'models', 'bge-small-en-v1.5');
+      mkdirSync(directory, { recursive: true });
+      writeFileSync(join(directory, 'model.onnx'), 'x');
+      expect(await preferredLocalEmbedder(temp.dir)).toEqual({ kind: 'use' });
+      writeFileSync(join(directory, 'tokenizer.json'), '{}');
+      expect(await preferredLocalEmbedder(temp.dir)).toEqual({ kind: 'onnx', model: 'bge-small-en-v1.5' });
+    } finally {
+      temp.cleanup();
+    }
+  });
+});
