@@ -254,7 +254,7 @@ function report({ size, cases, skipped, baselines }) {
   ];
   const flat = cases.map((c) => ({ ...c, ...c.latencyMs }));
   printTable(`POST /v1/recall over loopback (k=${args.k}, ${args.duration} s per row, autocannon)`, columns, flat);
-  const rows = flat.map((c) => columns.map(([, key, digits]) => fmt(c[key], digits ?? 1)));
+  const rows = flat.map((c) => columns.map(([, key, digits]) => fmt(c[key], /** @type {number | undefined} */ (digits) ?? 1)));
   for (const b of baselines) {
     process.stdout.write(`${b.backend}: library recall in-process p50 ${b.library.p50} ms / p99 ${b.library.p99} ms; GET /health ${b.health.requestsPerSecond} requests/s (8 connections)\n`);
   }

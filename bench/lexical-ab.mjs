@@ -29,10 +29,11 @@ const scopes = args.scope ?? (args.path ? /** @type {{ scope: string }[]} */ (ra
 const maxRowid = /** @type {{ r: number }} */ (raw.prepare('SELECT max(rowid) AS r FROM memories').get()).r;
 const random = mulberry32(12345);
 const sample = (n) => {
+  /** @type {{ content: string, scope: string, recorded_at: number, valid_from: number }[]} */
   const out = [];
   while (out.length < n) {
     const row = raw.prepare('SELECT content, scope, recorded_at, valid_from FROM memories WHERE rowid >= ? LIMIT 1').get(1 + Math.floor(random() * maxRowid));
-    if (row) out.push(row);
+    if (row) out.push(/** @type {any} */ (row));
   }
   return out;
 };

@@ -112,7 +112,7 @@ interface Backend {
 const backends: Backend[] = [
   {
     name: 'SQLite file',
-    runs: 40,
+    runs: 25,
     async open() {
       const { engram, path, cleanup } = await tempEngram();
       const reader = openSqliteDigest(path);
@@ -131,7 +131,7 @@ const pgUrl = pgTestUrl();
 if (pgUrl !== undefined) {
   backends.push({
     name: 'PostgreSQL server',
-    runs: 12,
+    runs: 8,
     async open() {
       const fresh = freshPgSchema('fz');
       const embedder = new HashEmbedder();

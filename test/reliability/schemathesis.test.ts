@@ -17,7 +17,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ST = process.env.SCHEMATHESIS_BIN ?? join(ROOT, '.venv-ci', 'bin', 'st');
 const installed = existsSync(ST);
 const inCi = process.env.CI === 'true';
-const MAX_EXAMPLES = 25;
+const MAX_EXAMPLES = 10;
 
 if (!installed && !inCi) {
   describe.skip(`schemathesis (skipped: not installed at ${ST}; .ci/run installs it: python3 -m venv .venv-ci && .venv-ci/bin/pip install schemathesis)`, () => {
@@ -50,9 +50,9 @@ if (!installed && !inCi) {
         '1',
         '--generation-deterministic',
         '--phases',
-        'examples,coverage,fuzzing',
+        'examples,fuzzing',
         '--workers',
-        '1',
+        '2',
         '--request-timeout',
         '20',
         '--no-color',
@@ -65,7 +65,7 @@ if (!installed && !inCi) {
         child.on('error', reject);
         child.on('close', (status) => resolve({ status, out }));
       });
-      const tested = /(\d+)\s+test cases? generated/i.exec(result.out) ?? /(\d+)\s+generated/i.exec(result.out);
+      const tested = /(\d+)\s+generated/i.exec(result.out);
       if (tested !== null) count('schemathesis: test cases generated', Number(tested[1]));
       console.log(result.out.split('\n').slice(-25).join('\n'));
       expect(result.status, result.out.slice(-4000)).toBe(0);
