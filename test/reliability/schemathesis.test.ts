@@ -58,7 +58,8 @@ if (!installed && !inCi) {
         '--no-color',
       ];
       const result = await new Promise<{ status: number | null; out: string }>((resolve, reject) => {
-        const child = spawn(ST, args, { env: { ...process.env, NO_COLOR: '1', SCHEMATHESIS_TELEMETRY: 'false' } });
+        // cwd in the temp dir: schemathesis keeps a cache directory where it runs
+        const child = spawn(ST, args, { cwd: tmp.dir, env: { ...process.env, NO_COLOR: '1', SCHEMATHESIS_TELEMETRY: 'false' } });
         let out = '';
         child.stdout.on('data', (c: Buffer) => (out += c.toString()));
         child.stderr.on('data', (c: Buffer) => (out += c.toString()));
