@@ -5,7 +5,7 @@ import importX from 'eslint-plugin-import-x';
 const zone = (target, from, message) => ({ target, from, message });
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'scratch/**', 'bench/results/**', '**/*.mjs', '**/*.cjs'] },
+  { ignores: ['dist/**', 'node_modules/**', 'scratch/**', 'bench/results/**', 'bench/.cache/**', '.venv-ci/**', '**/*.cjs'] },
   ...tseslint.configs.recommended,
   {
     plugins: { 'import-x': importX },

@@ -186,7 +186,10 @@ export function memoryAt(seed, index) {
 
 const STOP = new Set('a an the and or but of to in on at for with by from is was were be been it its this that so then as we i my me'.split(' '));
 
-/** Query shapes; `memory` is a stored memory for the kinds derived from one. */
+/**
+ * Query shapes; `memory` is a stored memory for the kinds derived from one.
+ * @type {[string, number, (d: any, memory: any, seed: any) => string][]}
+ */
 const QUERY_KINDS = [
   ['question', 0.4, (d) => d.pick([
     () => `what did ${d.first()} say about the ${d.tech()}?`,

@@ -154,6 +154,7 @@ try {
     }
     const bareCpu = cpuTimes;
 
+    /** @type {{ case: string, n: number, p50: number, p95: number, p99: number, max: number, callP50?: number, callP95?: number, cpuP50?: number }[]} */
     const rows = [
       { case: 'UserPromptSubmit, engram serve running', ...percentiles(served), callP50: percentiles(servedCalls).p50, callP95: percentiles(servedCalls).p95, cpuP50: cpu(servedCpu) },
       { case: 'UserPromptSubmit, no server (opens the store)', ...percentiles(local), callP50: percentiles(localCalls).p50, callP95: percentiles(localCalls).p95, cpuP50: cpu(localCpu) },

@@ -49,7 +49,7 @@ async function main() {
     const db = backend === 'sqlite' ? (await ensureCorpus({ size, vectorSource: 'static' })).path : await ensurePostgresCorpus(size);
     if (db === null) {
       skipped.push({ backend, reason: 'no PostgreSQL server configured: set ENGRAM_BENCH_PG_URL (or ENGRAM_TEST_PG_URL) to postgres://user:pw@host/db' });
-      log(`skipping ${backend}: ${skipped.at(-1).reason}`);
+      log(`skipping ${backend}: ${skipped[skipped.length - 1].reason}`);
       continue;
     }
     if (args['build-only']) {
@@ -90,7 +90,7 @@ function startServer(db) {
         resolve({
           url: match[1],
           stop: () =>
-            new Promise((done) => {
+            new Promise((/** @type {(value?: unknown) => void} */ done) => {
               child.once('exit', () => done());
               child.kill('SIGTERM');
             }),
@@ -141,7 +141,7 @@ async function warmUp(url, queries) {
   for (let i = 0; i < 20 && since(start) < 30_000; i++) {
     const response = await fetch(`${url}/v1/recall`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: recallBody(queries[i % queries.length]) });
     if (response.status !== 200) throw new Error(`warm-up recall answered ${response.status}: ${await response.text()}`);
-    const { hits } = await response.json();
+    const { hits } = /** @type {{ hits: unknown }} */ (await response.json());
     if (!Array.isArray(hits) || hits.length === 0) throw new Error('warm-up recall returned no hits: is the corpus empty?');
   }
   log(`warm-up: recalls for ${fmt(since(start), 0)} ms`);
@@ -254,7 +254,7 @@ function report({ size, cases, skipped, baselines }) {
   ];
   const flat = cases.map((c) => ({ ...c, ...c.latencyMs }));
   printTable(`POST /v1/recall over loopback (k=${args.k}, ${args.duration} s per row, autocannon)`, columns, flat);
-  const rows = flat.map((c) => columns.map(([, key, digits]) => fmt(c[key], digits ?? 1)));
+  const rows = flat.map((c) => columns.map(([, key, digits]) => fmt(c[key], /** @type {number | undefined} */ (digits) ?? 1)));
   for (const b of baselines) {
     process.stdout.write(`${b.backend}: library recall in-process p50 ${b.library.p50} ms / p99 ${b.library.p99} ms; GET /health ${b.health.requestsPerSecond} requests/s (8 connections)\n`);
   }

@@ -23,16 +23,17 @@ const { contentTerms, extractEntities } = await import(dist('core/text/index.js'
 const Database = (await import('better-sqlite3')).default;
 
 const raw = new Database(path, { readonly: true });
-const meta = Object.fromEntries(raw.prepare('SELECT key, value FROM meta').all().map((r) => [r.key, r.value]));
+const meta = Object.fromEntries(/** @type {{ key: string, value: string }[]} */ (raw.prepare('SELECT key, value FROM meta').all()).map((r) => [r.key, r.value]));
 const embedding = { name: meta['embedding.name'], dimension: Number(meta['embedding.dimension']) };
-const scopes = args.scope ?? (args.path ? raw.prepare('SELECT DISTINCT scope FROM memories').all().map((r) => r.scope) : [MAIN_SCOPE, SMALL_SCOPE]);
-const maxRowid = raw.prepare('SELECT max(rowid) AS r FROM memories').get().r;
+const scopes = args.scope ?? (args.path ? /** @type {{ scope: string }[]} */ (raw.prepare('SELECT DISTINCT scope FROM memories').all()).map((r) => r.scope) : [MAIN_SCOPE, SMALL_SCOPE]);
+const maxRowid = /** @type {{ r: number }} */ (raw.prepare('SELECT max(rowid) AS r FROM memories').get()).r;
 const random = mulberry32(12345);
 const sample = (n) => {
+  /** @type {{ content: string, scope: string, recorded_at: number, valid_from: number }[]} */
   const out = [];
   while (out.length < n) {
     const row = raw.prepare('SELECT content, scope, recorded_at, valid_from FROM memories WHERE rowid >= ? LIMIT 1').get(1 + Math.floor(random() * maxRowid));
-    if (row) out.push(row);
+    if (row) out.push(/** @type {any} */ (row));
   }
   return out;
 };

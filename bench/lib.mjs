@@ -169,7 +169,7 @@ export function runCase(script, spec, label) {
     child.on('error', reject);
     child.on('exit', (code) => {
       if (code !== 0) return reject(new Error(`case ${label} exited with ${code}`));
-      resolve(JSON.parse(out.trim().split('\n').pop()));
+      resolve(JSON.parse(out.trim().split('\n').pop() ?? 'null'));
     });
   });
 }

@@ -2,13 +2,15 @@
 // LoCoMo retrieval evaluation (npm run bench:locomo -- --out FILE).
 // Protocol (../shared/datasets/locomo/README.md): one scope per conversation, one episodic memory per
 // turn (speaker + text, image caption appended), occurredAt = the session's date; for every question of
-// categories 1-4, recall the top k turns and score any@k, all@k and MRR. Baselines (BM25 alone, vector
+// categories 1-4, recall the top k turns and score any@k, strict all@k, frac@k and MRR@10 (see
+// bench/retrieval-metrics.mjs and docs/metrics.md). Baselines (BM25 alone, vector
 // alone, same model) run in the same process on the same data. Tuning is done on conversations 1-5
 // only; conversations 6-10 are reported separately as held out.
 import { existsSync, mkdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Engram } from '../dist/index.js';
+import { METRIC_ALIASES, scoreRanking, summariseScores } from './retrieval-metrics.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = parseArgs(process.argv.slice(2));
@@ -18,10 +20,10 @@ const EMBEDDER = args.embedder ?? 'use';
 const INGEST_VERSION = 'v4';
 const cacheDir = join(here, '.cache');
 const dbPath = args.db ?? join(cacheDir, `locomo-${EMBEDDER}-${INGEST_VERSION}.db`);
-const KS = [5, 10, 20];
 const CATEGORIES = [1, 2, 3, 4];
 
-const samples = JSON.parse(readFileSync(DATA, 'utf8'));
+// --conversations N: only the first N conversations (a quick slice, e.g. to check the metric code).
+const samples = JSON.parse(readFileSync(DATA, 'utf8')).slice(0, args.conversations ? Number(args.conversations) : undefined);
 const dropped = [];
 const lastDateOf = new Map();
 const { turnsBySample, questions } = prepare(samples);
@@ -37,7 +39,7 @@ let concepts = null;
 if (needsIngest) {
   const started = performance.now();
   let count = 0;
-  for (const [sampleId, turns] of turnsBySample) {
+  for (const turns of turnsBySample.values()) {
     for (let i = 0; i < turns.length; i += 128) {
       await engram.remember(turns.slice(i, i + 128).map((t) => t.input));
       count += Math.min(128, turns.length - i);
@@ -94,7 +96,7 @@ for (const name of only) {
     });
     latencies.push(performance.now() - started);
     const ranked = hits.map((h) => diaOf.get(h.id));
-    perQuestion.push({ ...q, ranked, scores: score(ranked, q.evidence) });
+    perQuestion.push({ ...q, ranked, scores: scoreRanking(ranked, q.evidence) });
   }
   results[name] = { perQuestion, latency: { p50: pct(latencies, 50), p95: pct(latencies, 95) } };
   process.stderr.write(`${name}: ${fmt(aggregate(perQuestion).overall)}\n`);
@@ -103,6 +105,8 @@ for (const name of only) {
 const main = results.engram ?? results[only[0]];
 const report = {
   dataset: 'locomo10 (categories 1-4)',
+  conversations: samples.length,
+  metricAliases: METRIC_ALIASES,
   questions: questions.length,
   droppedEvidence: dropped,
   embedder: engram.embedder.name,
@@ -130,9 +134,11 @@ if (args.misses) {
 const out = args.out ?? join(here, 'results', 'locomo.json');
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
-mkdirSync(join(here, 'results'), { recursive: true });
-writeFileSync(join(here, 'results', 'locomo.md'), markdown(report));
-writeFileSync(join(here, 'results', 'locomo.svg'), chart(report));
+// A slice never overwrites the published tables: its markdown and chart go next to --out.
+const reportBase = args.conversations ? out.replace(/\.json$/, '') : join(here, 'results', 'locomo');
+mkdirSync(dirname(reportBase), { recursive: true });
+writeFileSync(`${reportBase}.md`, markdown(report));
+writeFileSync(`${reportBase}.svg`, chart(report));
 console.log(markdown(report));
 
 // ---------------------------------------------------------------------------------------------
@@ -203,25 +209,8 @@ function scopeOf(sampleId) {
   return `locomo/${sampleId.replace(/[^A-Za-z0-9_-]/g, '-')}`;
 }
 
-function score(ranked, evidence) {
-  const out = {};
-  for (const k of KS) {
-    const top = new Set(ranked.slice(0, k));
-    const found = evidence.filter((e) => top.has(e)).length;
-    out[`any${k}`] = found > 0 ? 1 : 0;
-    out[`all${k}`] = found / evidence.length;
-  }
-  const first = ranked.findIndex((r) => evidence.includes(r));
-  out.rr = first === -1 ? 0 : 1 / (first + 1);
-  return out;
-}
-
 function aggregate(perQuestion) {
-  const summarise = (list) => {
-    const n = list.length || 1;
-    const mean = (key) => Number((list.reduce((s, q) => s + q.scores[key], 0) / n).toFixed(4));
-    return { 'any@5': mean('any5'), 'any@10': mean('any10'), 'any@20': mean('any20'), 'all@10': mean('all10'), mrr: mean('rr'), n: list.length };
-  };
+  const summarise = summariseScores;
   const byCategory = {};
   for (const c of CATEGORIES) byCategory[c] = summarise(perQuestion.filter((q) => q.category === c));
   return { overall: summarise(perQuestion), byCategory };
@@ -233,29 +222,31 @@ function pct(values, p) {
 }
 
 function fmt(m) {
-  return `any@5 ${m['any@5']} any@10 ${m['any@10']} all@10 ${m['all@10']} mrr ${m.mrr}`;
+  return `any@5 ${m['any@5']} any@10 ${m['any@10']} strictAll@10 ${m['strictAll@10']} frac@10 ${m['frac@10']} mrr@10 ${m['mrr@10']}`;
 }
 
 function markdown(r) {
-  const row = (name, m) => `| ${name} | ${m['any@5']} | ${m['any@10']} | ${m['any@20']} | ${m['all@10']} | ${m.mrr} |`;
+  const row = (name, m) => `| ${name} | ${m['any@5']} | ${m['any@10']} | ${m['any@20']} | ${m['strictAll@10']} | ${m['frac@10']} | ${m['mrr@10']} |`;
   const lines = [
-    `# LoCoMo retrieval (categories 1-4, ${r.questions} questions, embedder ${r.embedder})`,
+    `# LoCoMo retrieval (categories 1-4, ${r.questions} questions, ${r.conversations} conversations, embedder ${r.embedder})`,
     '',
-    '| method | any@5 | any@10 | any@20 | all@10 | MRR |',
-    '|---|---|---|---|---|---|',
+    '| method | any@5 | any@10 | any@20 | strict all@10 | frac@10 | MRR@10 |',
+    '|---|---|---|---|---|---|---|',
     row('**engram** (all 10)', r.overall),
     row('engram, dev (conv 1-5)', r.dev),
     row('engram, held out (conv 6-10)', r.heldOut),
     ...Object.entries(r.baselines).map(([name, m]) => row(`${name} baseline (all 10)`, m)),
     ...Object.entries(r.baselines).map(([name, m]) => row(`${name} baseline, held out`, m.heldOut)),
     '',
-    '| category | engram any@10 | engram all@10 | engram MRR | ' + Object.keys(r.baselines).map((b) => `${b} any@10 | ${b} MRR`).join(' | ') + ' |',
-    '|---|---|---|---|' + Object.keys(r.baselines).map(() => '---|---|').join(''),
+    '| category | engram any@10 | engram strict all@10 | engram frac@10 | engram MRR@10 | ' + Object.keys(r.baselines).map((b) => `${b} any@10 | ${b} MRR@10`).join(' | ') + ' |',
+    '|---|---|---|---|---|' + Object.keys(r.baselines).map(() => '---|---|').join(''),
     ...CATEGORIES.map(
       (c) =>
-        `| ${c} ${['', 'multi-hop', 'temporal', 'open-domain', 'single-hop'][c]} (${r.byCategory[c].n}) | ${r.byCategory[c]['any@10']} | ${r.byCategory[c]['all@10']} | ${r.byCategory[c].mrr} | ` +
-        Object.values(r.baselines).map((b) => `${b.byCategory[c]['any@10']} | ${b.byCategory[c].mrr}`).join(' | ') + ' |',
+        `| ${c} ${['', 'multi-hop', 'temporal', 'open-domain', 'single-hop'][c]} (${r.byCategory[c].n}) | ${r.byCategory[c]['any@10']} | ${r.byCategory[c]['strictAll@10']} | ${r.byCategory[c]['frac@10']} | ${r.byCategory[c]['mrr@10']} | ` +
+        Object.values(r.baselines).map((b) => `${b.byCategory[c]['any@10']} | ${b.byCategory[c]['mrr@10']}`).join(' | ') + ' |',
     ),
+    '',
+    'any@k: share of questions with at least one evidence turn in the top k; strict all@k: with every evidence turn in the top k; frac@k: mean fraction of evidence turns in the top k (older results called it all@10); MRR@10: mean reciprocal rank of the first evidence turn within the top 10.',
     '',
     `Recall latency p50 ${r.latency.p50} ms, p95 ${r.latency.p95} ms (query embedding included); ingest ${r.ingestPerSec ? r.ingestPerSec.toFixed(1) : 'n/a (cached)'} turns/s.`,
     `Evidence ids dropped or normalised away: ${r.droppedEvidence.length}.`,
@@ -266,7 +257,7 @@ function markdown(r) {
 
 function chart(r) {
   const methods = [['engram', r.overall], ...Object.entries(r.baselines)];
-  const metrics = ['any@5', 'any@10', 'all@10', 'mrr'];
+  const metrics = ['any@5', 'any@10', 'strictAll@10', 'frac@10', 'mrr@10'];
   const colors = ['#2563eb', '#9ca3af', '#f59e0b', '#10b981'];
   const W = 640, H = 320, left = 50, bottom = 40, plotH = H - bottom - 30, groupW = (W - left - 20) / metrics.length, barW = groupW / (methods.length + 1);
   let bars = '';

@@ -32,7 +32,7 @@ async function freePort() {
     const server = createServer();
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
+      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
       server.close(() => resolve(port));
     });
   });
@@ -75,6 +75,7 @@ async function main() {
   const { openSqliteStore } = await import(dist('storage/sqlite/index.js'));
   const postgres = await import(dist('storage/postgres/index.js'));
   const { migrateSqliteToPostgres } = await import(dist('storage/migrate/sqlite-to-postgres.js'));
+  /** @type {any[]} */
   const rows = [];
 
   log(`SQLite: ${corpus.path}`);

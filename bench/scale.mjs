@@ -96,7 +96,7 @@ function runChild(spec) {
     child.on('error', reject);
     child.on('exit', (code) => {
       if (code !== 0) return reject(new Error(`case ${spec.mode}/${spec.size} exited with ${code}`));
-      resolve(JSON.parse(out.trim().split('\n').pop()));
+      resolve(JSON.parse(out.trim().split('\n').pop() ?? 'null'));
     });
   });
 }

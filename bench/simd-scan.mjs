@@ -87,6 +87,8 @@ function scanJs() {
 }
 
 const bytes = (ROWS + 1) * DIM * 4 + ROWS * 4;
+// lib ES2023 has no WebAssembly types (they come with the DOM lib), Node has the global.
+const { WebAssembly } = /** @type {any} */ (globalThis);
 const memory = new WebAssembly.Memory({ initial: Math.ceil(bytes / 65536) + 1 });
 const { instance } = await WebAssembly.instantiate(scanModule(), { env: { memory } });
 const heap = new Float32Array(memory.buffer);

@@ -43,7 +43,7 @@ async function main() {
     spawnSync(process.execPath, [BIN, 'remember', '--db', path, '--scope', SCOPE, 'We use PostgreSQL as the main database'], { stdio: 'ignore', env: ENV });
   }
   const server = spawn(process.execPath, [BIN, 'serve', '--db', served, '--port', '0', '--scope', SCOPE], { stdio: ['ignore', 'pipe', 'inherit'], env: ENV });
-  await new Promise((resolve, reject) => {
+  await new Promise((/** @type {(value?: unknown) => void} */ resolve, reject) => {
     server.stdout.on('data', (chunk) => (String(chunk).includes('listening on') ? resolve() : undefined));
     server.once('exit', (code) => reject(new Error(`engram serve exited ${code}`)));
   });

