@@ -65,7 +65,7 @@ describe('HTTP API security', () => {
   it('stores only hashes of keys', async () => {
     const listed = JSON.stringify(await keys.list());
     expect(listed).not.toContain(acmeKey);
-    expect(await engram.store.getMeta('api_keys')).not.toContain(acmeKey);
+    expect(JSON.stringify(await engram.store.listApiKeys())).not.toContain(acmeKey);
   });
 
   it('missing key → 401 with a clear body and WWW-Authenticate, nothing written', async () => {

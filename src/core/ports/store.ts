@@ -150,6 +150,16 @@ export interface StoreReader {
   listState(scope: Scope, keyPrefix: string, limit: number): Promise<StateEntry[]>;
 }
 
+/** An API key as stored: only the SHA-256 hash (hex) of the key itself. Times are epoch ms. */
+export interface StoredApiKey {
+  id: string;
+  hash: string;
+  tenant: string;
+  label: string | null;
+  createdAt: number;
+  revokedAt: number | null;
+}
+
 /** The cap of a concept's refs per layer (seed 000, MAX_REFS_PER_LAYER). */
 export const CONCEPT_REFS_CAP = 200;
 
@@ -324,6 +334,25 @@ export interface Store extends StoreReader {
   /** Job counts of `scopes` by state and kind (for `stats`). */
   jobBacklog(scopes: readonly Scope[]): Promise<JobBacklog>;
   setMeta(key: string, value: string): Promise<void>;
+
+  // --- API keys: one row each, so concurrent writers (any processes) never lose one ---
+
+  /**
+   * Inserts one key row atomically. `CONFLICT` if its id or hash is already stored (nothing written).
+   * Rows are never deleted, so a store that has had a key can tell (`countApiKeys().total > 0`).
+   */
+  insertApiKey(key: StoredApiKey): Promise<void>;
+  /** Every stored key, revoked ones too, oldest first (createdAt, then id). */
+  listApiKeys(): Promise<StoredApiKey[]>;
+  /** The key with this SHA-256 hash (hex), revoked or not, or null. */
+  findApiKey(hash: string): Promise<StoredApiKey | null>;
+  /**
+   * Sets `revokedAt = at` on the key `id` if it is not revoked yet (a single conditional update, so
+   * concurrent revokes keep the first instant). Returns the stored row afterwards, or null for an unknown id.
+   */
+  revokeApiKey(id: string, at: number): Promise<StoredApiKey | null>;
+  /** How many keys were ever created (`total`, revoked included) and how many are unrevoked (`active`). */
+  countApiKeys(): Promise<{ total: number; active: number }>;
   /** Flushes pending work and releases handles. Idempotent. */
   close(): Promise<void>;
 }
