@@ -123,8 +123,12 @@ export interface StoreReader {
 
   // --- layers: relation registry, concept refs, state documents (issue #5) ---
 
-  /** Every registered relation type (built-ins of DESIGN §2 always present), ordered by name in code-point order (SQL `COLLATE "C"`). Not scoped. */
-  getRelationTypes(): Promise<RelationType[]>;
+  /**
+   * The relation types `scopes` may use: every built-in plus the types registered by the tenants of
+   * `scopes` (first segments), never another tenant's. Ordered by name in code-point order (SQL
+   * `COLLATE "C"`), then tenant. Throws `INVALID_INPUT` for an empty or invalid scope list.
+   */
+  getRelationTypes(scopes: readonly Scope[]): Promise<RelationType[]>;
   /**
    * Concept refs of `conceptIds` within `scopes` (optionally only `layers`), in insertion order, oldest
    * first (one global order: within each (concept, layer) it is the FIFO order of the capped set).
@@ -264,10 +268,12 @@ export interface StoreTransaction extends StoreReader {
   // --- layers (issue #5) ---
 
   /**
-   * Adds a relation type to the registry. Idempotent: if `name` exists with the same `symmetric`, the
-   * stored type is returned unchanged (builtIn, proposedBy and registeredAt of the first registration
-   * stay); with a different `symmetric` it throws `CONFLICT`. The name must already be normalised
-   * (`normalizeRelationName`).
+   * Adds a relation type to the registry of `type.tenant` (required: a valid tenant, else
+   * `INVALID_INPUT`). Idempotent: if `name` is a built-in, or already registered by that tenant, with
+   * the same `symmetric`, the stored type is returned unchanged (builtIn, proposedBy and registeredAt of
+   * the first registration stay); with a different `symmetric` it throws `CONFLICT`. Another tenant's
+   * registration of the same name neither conflicts nor is returned. The name must already be
+   * normalised (`normalizeRelationName`).
    */
   registerRelationType(type: RelationType): Promise<RelationType>;
   /**
