@@ -1,9 +1,11 @@
 /**
  * API keys created by several processes at once (built code in dist/: run `npm run build` first): on an
  * existing SQLite file, on a new SQLite file (schema creation races too) and on a new PostgreSQL schema.
- * Every created key must be listed, verify, and be revocable afterwards.
+ * Every created key must be listed, verify, and be revocable afterwards. The writers open the store
+ * first and then start together, so their creations really interleave.
  */
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -24,26 +26,44 @@ interface Created {
   key: string;
 }
 
-function runKeyWriter(target: string, count: number): Promise<{ code: number | null; created: Created[]; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(here, 'key-writer.mjs'), target, String(count)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+interface Writer {
+  ready: Promise<void>;
+  done: Promise<{ code: number | null; created: Created[]; stderr: string }>;
+}
+
+/** A writer process; it opens the store, says "ready", and creates its keys once `goFile` exists. */
+function startKeyWriter(target: string, count: number, goFile: string): Writer {
+  const child = spawn(process.execPath, [join(here, 'key-writer.mjs'), target, String(count), goFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  let markReady: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    if (stdout.startsWith('ready\n')) markReady();
+  });
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const done = new Promise<{ code: number | null; created: Created[]; stderr: string }>((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code) => {
+      markReady(); // a writer that failed to open must not hold the others back
       const created = stdout
         .split('\n')
-        .filter((line) => line.trim() !== '')
+        .filter((line) => line.startsWith('{'))
         .map((line) => JSON.parse(line) as Created);
       resolve({ code, created, stderr });
     });
   });
+  return { ready, done };
 }
 
-async function createConcurrently(target: string): Promise<Created[]> {
-  const results = await Promise.all(Array.from({ length: PROCESSES }, () => runKeyWriter(target, PER_PROCESS)));
+/** Starts every writer, lets them all open the store, then releases them together so their writes interleave. */
+async function createConcurrently(target: string, dir: string): Promise<Created[]> {
+  const goFile = join(dir, `go-${process.pid}-${Math.round(performance.now())}`);
+  const writers = Array.from({ length: PROCESSES }, () => startKeyWriter(target, PER_PROCESS, goFile));
+  await Promise.all(writers.map((w) => w.ready));
+  writeFileSync(goFile, '');
+  const results = await Promise.all(writers.map((w) => w.done));
   for (const result of results) expect(result, result.stderr).toMatchObject({ code: 0 });
   const created = results.flatMap((r) => r.created);
   expect(created).toHaveLength(PROCESSES * PER_PROCESS);
@@ -65,7 +85,7 @@ describe('concurrent key creation on SQLite', () => {
     const path = join(dir, 'keys.db');
     try {
       await (await openSqliteStore({ path, embedding: EMBEDDING })).close();
-      const created = await createConcurrently(path);
+      const created = await createConcurrently(path, dir);
       const store = await openSqliteStore({ path, embedding: EMBEDDING });
       try {
         await expectEveryKeyUsable(store, created);
@@ -81,7 +101,7 @@ describe('concurrent key creation on SQLite', () => {
     const { dir, cleanup } = tempDir();
     const path = join(dir, 'new.db');
     try {
-      const created = await createConcurrently(path);
+      const created = await createConcurrently(path, dir);
       const store = await openSqliteStore({ path, embedding: EMBEDDING });
       try {
         await expectEveryKeyUsable(store, created);
@@ -97,8 +117,9 @@ describe('concurrent key creation on SQLite', () => {
 describe.skipIf(pgTestUrl() === undefined)('concurrent key creation on the PostgreSQL server', () => {
   it(`keeps every key of ${PROCESSES} processes that all create a new schema at once`, async () => {
     const { url, drop } = freshPgSchema('keys');
+    const { dir, cleanup } = tempDir();
     try {
-      const created = await createConcurrently(url);
+      const created = await createConcurrently(url, dir);
       const store = await openPostgresStore({ url, embedding: EMBEDDING });
       try {
         await expectEveryKeyUsable(store, created);
@@ -106,6 +127,7 @@ describe.skipIf(pgTestUrl() === undefined)('concurrent key creation on the Postg
         await store.close();
       }
     } finally {
+      cleanup();
       await drop();
     }
   }, 120_000);
