@@ -8,11 +8,13 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { ApiKeys } from '../../src/core/api-keys.js';
 import type { Store } from '../../src/core/ports/store.js';
 import { openPostgresStore } from '../../src/storage/postgres/index.js';
 import { openSqliteStore } from '../../src/storage/sqlite/index.js';
+import { MIGRATIONS } from '../../src/storage/sqlite/sqlite-migrations.js';
 import { freshPgSchema, PG_SKIP_REASON, pgTestUrl } from '../helpers/postgres.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -102,6 +104,13 @@ describe('concurrent key creation on SQLite', () => {
     const path = join(dir, 'new.db');
     try {
       const created = await createConcurrently(path, dir);
+      const raw = new Database(path, { readonly: true });
+      try {
+        // each migration recorded once: one process applied it, the others found it applied
+        expect(raw.prepare('SELECT version FROM schema_migrations ORDER BY version').all()).toEqual(MIGRATIONS.map((m) => ({ version: m.version })));
+      } finally {
+        raw.close();
+      }
       const store = await openSqliteStore({ path, embedding: EMBEDDING });
       try {
         await expectEveryKeyUsable(store, created);
