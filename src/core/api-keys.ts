@@ -1,12 +1,12 @@
 /**
  * API keys bound to a tenant (DESIGN §2, "an HTTP key bound to tenant acme cannot name another
- * tenant"). Keys are random, shown once, and stored only as SHA-256 hashes in the store's metadata, so
- * every backend that implements `getMeta` / `setMeta` holds them without new tables.
+ * tenant"). Keys are random, shown once, and stored only as SHA-256 hashes, one store row per key, so
+ * concurrent creators never lose one.
  */
 import { EngramError } from './errors.js';
 import type { Clock } from './ports/clock.js';
 import { systemClock } from './ports/clock.js';
-import type { Store } from './ports/store.js';
+import type { Store, StoredApiKey } from './ports/store.js';
 import { scopeProblem, tenantOf, type Scope } from './scope.js';
 
 /** What a verified key grants: the tenant whose scopes it may name. */
@@ -29,31 +29,22 @@ export interface CreatedApiKey extends ApiKeyInfo {
   key: string;
 }
 
-interface StoredKey {
-  id: string;
-  hash: string;
-  tenant: string;
-  label: string | null;
-  createdAt: number;
-  revokedAt: number | null;
-}
+type KeyStore = Pick<Store, 'insertApiKey' | 'listApiKeys' | 'findApiKey' | 'revokeApiKey' | 'countApiKeys'>;
 
 /** Options of `ApiKeys`. */
 export interface ApiKeysOptions {
   clock?: Clock;
   /**
-   * How long "does any key exist" and each verified key are cached (ms, default 1000): keys created or
-   * revoked by another process (or server) take effect within this.
+   * How long "has any key been created" (while none has) and each verified key are cached (ms,
+   * default 1000): keys created or revoked by another process (or server) take effect within this.
    */
   presenceTtlMs?: number;
 }
 
-const INDEX_KEY = 'api_keys';
-const HASH_PREFIX = 'api_key:';
 const KEY_PREFIX = 'egk_';
 
 /**
- * Creates, lists, revokes and verifies tenant API keys over the store's metadata.
+ * Creates, lists, revokes and verifies tenant API keys, one store row each (revoked keys stay as rows).
  *
  * @example
  * ```ts
@@ -63,13 +54,13 @@ const KEY_PREFIX = 'egk_';
  * ```
  */
 export class ApiKeys {
-  readonly #store: Pick<Store, 'getMeta' | 'setMeta'>;
+  readonly #store: KeyStore;
   readonly #clock: Clock;
   readonly #presenceTtlMs: number;
-  #presence: { value: boolean; at: number } | null = null;
+  #everCreated: { value: boolean; at: number } | null = null;
   readonly #verified = new Map<string, { principal: Principal | null; at: number }>();
 
-  constructor(store: Pick<Store, 'getMeta' | 'setMeta'>, options: ApiKeysOptions = {}) {
+  constructor(store: KeyStore, options: ApiKeysOptions = {}) {
     this.#store = store;
     this.#clock = options.clock ?? systemClock;
     this.#presenceTtlMs = options.presenceTtlMs ?? 1_000;
@@ -81,35 +72,24 @@ export class ApiKeys {
     const label = options.label === undefined ? null : String(options.label).slice(0, 200);
     const key = KEY_PREFIX + base64Url(randomBytes(32));
     const hash = await sha256Hex(key);
-    const stored: StoredKey = { id: `key_${hex(randomBytes(8))}`, hash, tenant, label, createdAt: this.#clock.now(), revokedAt: null };
-    await this.#store.setMeta(HASH_PREFIX + hash, JSON.stringify(stored));
-    const index = await this.#readIndex();
-    await this.#store.setMeta(INDEX_KEY, JSON.stringify([...index, stored]));
-    this.#presence = { value: true, at: this.#clock.now() };
+    const stored: StoredApiKey = { id: `key_${hex(randomBytes(8))}`, hash, tenant, label, createdAt: this.#clock.now(), revokedAt: null };
+    await this.#store.insertApiKey(stored);
+    this.#everCreated = { value: true, at: this.#clock.now() };
     return { key, ...toInfo(stored) };
   }
 
   /** Every key ever created (revoked ones too), oldest first. */
   async list(): Promise<ApiKeyInfo[]> {
-    return (await this.#readIndex()).map(toInfo);
+    return (await this.#store.listApiKeys()).map(toInfo);
   }
 
   /** Revokes a key by id; a revoked key is refused from then on. Idempotent. */
   async revoke(id: string): Promise<ApiKeyInfo> {
-    const index = await this.#readIndex();
-    const found = index.find((k) => k.id === id);
-    if (found === undefined) {
-      throw new EngramError('NOT_FOUND', `No API key with id "${String(id).slice(0, 40)}": list them with "engram keys list".`, { details: { id } });
-    }
-    if (found.revokedAt === null) {
-      const revoked = { ...found, revokedAt: this.#clock.now() };
-      await this.#store.setMeta(HASH_PREFIX + found.hash, JSON.stringify(revoked));
-      await this.#store.setMeta(INDEX_KEY, JSON.stringify(index.map((k) => (k.id === id ? revoked : k))));
-      this.#presence = null;
-      this.#verified.clear();
-      return toInfo(revoked);
-    }
-    return toInfo(found);
+    if (typeof id !== 'string' || id.length === 0 || id.length > 100) throw unknownKey(id);
+    const revoked = await this.#store.revokeApiKey(id, this.#clock.now());
+    if (revoked === null) throw unknownKey(id);
+    this.#verified.clear();
+    return toInfo(revoked);
   }
 
   /** The principal of a valid, unrevoked key, else null. */
@@ -119,8 +99,7 @@ export class ApiKeys {
     const now = this.#clock.now();
     const cached = this.#verified.get(hash);
     if (cached !== undefined && now - cached.at < this.#presenceTtlMs) return cached.principal;
-    const raw = await this.#store.getMeta(HASH_PREFIX + hash);
-    const stored = raw === null ? null : parseStored(raw);
+    const stored = await this.#store.findApiKey(hash);
     const principal = stored === null || stored.revokedAt !== null ? null : { keyId: stored.id, tenant: stored.tenant };
     // bounded; unknown keys are cached too, so a client retrying a bad key costs one lookup per TTL
     if (this.#verified.size >= 1000) this.#verified.clear();
@@ -128,25 +107,27 @@ export class ApiKeys {
     return principal;
   }
 
-  /** Whether at least one unrevoked key exists (cached for `presenceTtlMs`). */
-  async hasAny(): Promise<boolean> {
+  /**
+   * Whether a key was ever created in this store, revoked or not. Once true it stays true (rows are
+   * never deleted), so revoking the last key never makes an `auto` server keyless again.
+   */
+  async hasEverHadKey(): Promise<boolean> {
     const now = this.#clock.now();
-    if (this.#presence !== null && now - this.#presence.at < this.#presenceTtlMs) return this.#presence.value;
-    const value = (await this.#readIndex()).some((k) => k.revokedAt === null);
-    this.#presence = { value, at: now };
+    const cached = this.#everCreated;
+    if (cached !== null && (cached.value || now - cached.at < this.#presenceTtlMs)) return cached.value;
+    const value = (await this.#store.countApiKeys()).total > 0;
+    this.#everCreated = { value, at: now };
     return value;
   }
 
-  async #readIndex(): Promise<StoredKey[]> {
-    const raw = await this.#store.getMeta(INDEX_KEY);
-    if (raw === null) return [];
-    try {
-      const parsed: unknown = JSON.parse(raw);
-      return Array.isArray(parsed) ? parsed.map((item) => parseStored(JSON.stringify(item))).filter((k): k is StoredKey => k !== null) : [];
-    } catch (cause) {
-      throw new EngramError('STORAGE_CORRUPT', 'The API key index in the store is not valid JSON: recreate the keys with "engram keys create".', { cause });
-    }
+  /** Whether at least one unrevoked key exists (not cached). */
+  async hasActive(): Promise<boolean> {
+    return (await this.#store.countApiKeys()).active > 0;
   }
+}
+
+function unknownKey(id: unknown): EngramError {
+  return new EngramError('NOT_FOUND', `No API key with id "${String(id).slice(0, 40)}": list them with "engram keys list".`, { details: { id: String(id).slice(0, 100) } });
 }
 
 /**
@@ -179,24 +160,7 @@ function assertTenant(tenant: unknown): string {
   return tenant as string;
 }
 
-function parseStored(raw: string): StoredKey | null {
-  try {
-    const value = JSON.parse(raw) as Partial<StoredKey>;
-    if (typeof value.id !== 'string' || typeof value.hash !== 'string' || typeof value.tenant !== 'string' || typeof value.createdAt !== 'number') return null;
-    return {
-      id: value.id,
-      hash: value.hash,
-      tenant: value.tenant,
-      label: typeof value.label === 'string' ? value.label : null,
-      createdAt: value.createdAt,
-      revokedAt: typeof value.revokedAt === 'number' ? value.revokedAt : null,
-    };
-  } catch {
-    return null;
-  }
-}
-
-function toInfo(stored: StoredKey): ApiKeyInfo {
+function toInfo(stored: StoredApiKey): ApiKeyInfo {
   return {
     id: stored.id,
     tenant: stored.tenant,

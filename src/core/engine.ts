@@ -266,13 +266,13 @@ export class EngramCore {
     return relate(this.#deps(), input);
   }
 
-  /** The relationship registry: built-in and run-time types, by name. */
-  async relations(): Promise<RelationType[]> {
+  /** The relation types `scopes` may use: the built-ins and those registered by their tenants, by name. */
+  async relations(options: ScopedReadOptions): Promise<RelationType[]> {
     this.#assertOpen();
-    return this.store.getRelationTypes();
+    return this.store.getRelationTypes(assertReadScopes(options?.scopes));
   }
 
-  /** Registers a run-time relation type, recorded as proposed by `proposedBy`. Idempotent; persisted. */
+  /** Registers a run-time relation type for the tenant of `scope`, recorded as proposed by `proposedBy`. Idempotent; persisted. */
   async registerRelation(input: RegisterRelationInput): Promise<RelationType> {
     this.#assertOpen();
     return registerRelation(this.#deps(), input);

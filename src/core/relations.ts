@@ -1,8 +1,10 @@
 /**
  * The relationship registry (DESIGN §2): built-in edge types with their direction, plus types an agent
- * registers at run time (persisted by the store, marked proposed, with who proposed them).
+ * registers at run time (persisted by the store, marked proposed, with who proposed them). Registered
+ * types belong to the tenant that registered them; built-ins belong to every tenant.
  */
 import { EngramError, messages } from './errors.js';
+import { scopeProblem, tenantOf, type Scope } from './scope.js';
 
 /** One edge type of the registry. */
 export interface RelationType {
@@ -17,6 +19,8 @@ export interface RelationType {
   description: string | null;
   /** Epoch ms the type was registered (0 for built-ins). */
   registeredAt: number;
+  /** The tenant whose scopes may use a registered type; null for built-ins (every tenant). */
+  tenant: string | null;
 }
 
 /** The built-in types of DESIGN §2, seeded into every store. */
@@ -36,7 +40,7 @@ export const BUILT_IN_RELATIONS: readonly RelationType[] = Object.freeze(
       ['STATISTICALLY_CONFIRMS', false, 'a statistical record to the knowledge it confirms'],
       ['MENTIONS', false, 'a record to a concept it mentions'],
     ] as const
-  ).map(([name, symmetric, description]) => Object.freeze({ name, symmetric, builtIn: true, proposedBy: null, description, registeredAt: 0 })),
+  ).map(([name, symmetric, description]) => Object.freeze({ name, symmetric, builtIn: true, proposedBy: null, description, registeredAt: 0, tenant: null })),
 );
 
 const RELATION_NAME = /^[A-Z][A-Z0-9_]{0,63}$/;
@@ -59,4 +63,44 @@ export function normalizeRelationName(name: string): string {
     );
   }
   return normalised;
+}
+
+/**
+ * Whether edges of a type are symmetric in a given scope, from a registry read for that scope's
+ * tenant (two tenants may register the same name with different directions).
+ *
+ * @example
+ * ```ts
+ * const isSymmetric = symmetryOf(await store.getRelationTypes(scopes));
+ * isSymmetric('acme/a', 'RELATED_TO'); // true
+ * ```
+ */
+export function symmetryOf(types: readonly RelationType[]): (scope: Scope, type: string) => boolean {
+  const builtIn = new Map<string, boolean>();
+  const registered = new Map<string, boolean>();
+  for (const t of types) {
+    if (t.tenant === null) builtIn.set(t.name, t.symmetric);
+    else registered.set(`${t.tenant}\u0000${t.name}`, t.symmetric);
+  }
+  return (scope, type) => builtIn.get(type) ?? registered.get(`${tenantOf(scope)}\u0000${type}`) ?? false;
+}
+
+/** The tenant of a type to register: one valid scope segment (registered types always have one). */
+export function assertRelationTenant(tenant: unknown): string {
+  const problem = typeof tenant === 'string' && tenant.includes('/') ? 'a tenant is one segment, without "/"' : scopeProblem(tenant);
+  if (problem !== null) {
+    throw new EngramError('INVALID_INPUT', messages.invalidInput(`the tenant of a registered relation type is invalid (${problem}); register it with the scope it is for`), {
+      details: { field: 'tenant' },
+    });
+  }
+  return tenant as string;
+}
+
+/** A type registered again with the other direction. */
+export function relationConflict(name: string, storedSymmetric: boolean): EngramError {
+  return new EngramError(
+    'CONFLICT',
+    `Relation type ${name} is already registered as ${storedSymmetric ? 'symmetric' : 'directed'}; register a new name instead of changing its direction.`,
+    { details: { name } },
+  );
 }

@@ -96,9 +96,9 @@ export function runEngineContract(options: EngineContractOptions): void {
       expect(edges.map((e) => [e.type, e.other, e.weight])).toEqual([['IS_A', cup.id, 0.9]]);
       const activation = await engram.activate(mug.id, { scopes: ['t/g'] });
       expect(activation.ranked.map((r) => r.id)).toContain(cup.id);
-      const custom = await engram.registerRelation({ name: 'keeps warm', proposedBy: 'test' });
+      const custom = await engram.registerRelation({ scope: 't/g', name: 'keeps warm', proposedBy: 'test' });
       expect(custom).toMatchObject({ name: 'KEEPS_WARM', builtIn: false });
-      expect((await engram.relations()).map((r) => r.name)).toContain('KEEPS_WARM');
+      expect((await engram.relations({ scopes: ['t/g'] })).map((r) => r.name)).toContain('KEEPS_WARM');
     });
 
     it('the concept queue: remember queues extraction, processJobs drains it once into concepts', async () => {

@@ -7,6 +7,7 @@ import { expect } from 'vitest';
 import type { MemoryRecord } from '../../src/core/memory.js';
 import type { Store } from '../../src/core/ports/store.js';
 import { BUILT_IN_RELATIONS } from '../../src/core/relations.js';
+import { tenantOf } from '../../src/core/scope.js';
 import { DAY, T0, makeEdge, makeRecord } from './store-fixtures.js';
 import { expectCode } from './store.contract.js';
 
@@ -27,7 +28,7 @@ export function registerLayerContract(ctx: LayerContractContext): void {
   const concept = (name: string, scope = A): MemoryRecord => makeRecord({ scope, layer: 'semantic', content: `concept ${name}`, data: { name, category: 'object' } });
 
   test('relation registry: built-ins are present with their direction', async () => {
-    const types = await ctx.store().getRelationTypes();
+    const types = await ctx.store().getRelationTypes([A]);
     const names = types.map((t) => t.name);
     expect(names).toEqual([...names].sort());
     for (const builtIn of BUILT_IN_RELATIONS) {
@@ -39,14 +40,14 @@ export function registerLayerContract(ctx: LayerContractContext): void {
   });
 
   test('relation registry: run-time types persist, are idempotent, and refuse a direction change', async () => {
-    const proposed = { name: 'CO_OCCURS_WITH', symmetric: true, builtIn: false, proposedBy: 'agent:planner', description: 'seen together', registeredAt: NOW };
+    const proposed = { name: 'CO_OCCURS_WITH', symmetric: true, builtIn: false, proposedBy: 'agent:planner', description: 'seen together', registeredAt: NOW, tenant: tenantOf(A) };
     expect(await ctx.store().transaction((tx) => tx.registerRelationType(proposed))).toEqual(proposed);
     const again = await ctx.store().transaction((tx) => tx.registerRelationType({ ...proposed, proposedBy: 'someone-else', registeredAt: NOW + 5 }));
     expect(again).toEqual(proposed);
     await expectCode(ctx.store().transaction((tx) => tx.registerRelationType({ ...proposed, symmetric: false })), 'CONFLICT');
     await expectCode(ctx.store().transaction((tx) => tx.registerRelationType({ ...proposed, name: 'IS_A', symmetric: true })), 'CONFLICT');
     const reopened = await ctx.reopen();
-    expect((await reopened.getRelationTypes()).find((t) => t.name === 'CO_OCCURS_WITH')).toEqual(proposed);
+    expect((await reopened.getRelationTypes([A])).find((t) => t.name === 'CO_OCCURS_WITH')).toEqual(proposed);
   });
 
   test('concept refs: insertion order, no duplicates, FIFO eviction past the cap', async () => {

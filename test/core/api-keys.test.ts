@@ -25,7 +25,7 @@ describe('ApiKeys', () => {
     expect(await keys.verify(a.key)).toEqual({ keyId: a.id, tenant: 'acme' });
     expect(await keys.verify(`${a.key}x`)).toBeNull();
     expect(await keys.verify('not-a-key')).toBeNull();
-    expect(await engram.store.getMeta('api_keys')).not.toContain(a.key);
+    expect(JSON.stringify(await engram.store.listApiKeys())).not.toContain(a.key);
     expect((await keys.list()).map((k) => k.id)).toEqual([a.id, b.id]);
   });
 
@@ -44,15 +44,18 @@ describe('ApiKeys', () => {
     expect((await serverA.list()).find((k) => k.id === id)?.revokedAt).toBe('2025-01-01T00:00:00.000Z');
   });
 
-  it('hasAny counts only unrevoked keys', async () => {
+  it('once a key was created the store has had keys, even after every key is revoked', async () => {
     const fresh = await tempEngram();
     try {
       const keys = new ApiKeys(fresh.engram.store, { presenceTtlMs: 0 });
-      expect(await keys.hasAny()).toBe(false);
+      expect(await keys.hasEverHadKey()).toBe(false);
       const { id } = await keys.create({ tenant: 'acme' });
-      expect(await keys.hasAny()).toBe(true);
+      expect(await keys.hasActive()).toBe(true);
       await keys.revoke(id);
-      expect(await keys.hasAny()).toBe(false);
+      expect(await keys.hasActive()).toBe(false);
+      // another instance (another server or process) sees it too: the revoked row persists
+      expect(await new ApiKeys(fresh.engram.store, { presenceTtlMs: 0 }).hasEverHadKey()).toBe(true);
+      expect(await keys.hasEverHadKey()).toBe(true);
     } finally {
       await fresh.cleanup();
     }

@@ -32,9 +32,9 @@ describe.skipIf(!binBuilt)('engram CLI: layers (skipped when dist/ is missing: r
     expect(bad.status).not.toBe(0);
     expect(bad.stderr).toContain('LOVES is not registered');
 
-    const registered = ok<{ name: string; builtIn: boolean; proposedBy: string; symmetric: boolean }>(['relations', 'register', ...base, 'NEAR', '--symmetric']);
+    const registered = ok<{ name: string; builtIn: boolean; proposedBy: string; symmetric: boolean }>(['relations', 'register', ...base, 'NEAR', '--symmetric', '--scope', S]);
     expect(registered).toMatchObject({ name: 'NEAR', builtIn: false, proposedBy: 'cli', symmetric: true });
-    const list = ok<Array<{ name: string; builtIn: boolean }>>(['relations', 'list', ...base]);
+    const list = ok<Array<{ name: string; builtIn: boolean }>>(['relations', 'list', ...base, '--scope', S]);
     expect(list.map((t) => t.name)).toEqual(expect.arrayContaining(['IS_A', 'RELATED_TO', 'NEAR']));
     expect(list.find((t) => t.name === 'NEAR')?.builtIn).toBe(false);
     ok(['relate', ...base, container, 'NEAR', mug, '--scope', S]);

@@ -65,7 +65,7 @@ describe('HTTP API security', () => {
   it('stores only hashes of keys', async () => {
     const listed = JSON.stringify(await keys.list());
     expect(listed).not.toContain(acmeKey);
-    expect(await engram.store.getMeta('api_keys')).not.toContain(acmeKey);
+    expect(JSON.stringify(await engram.store.listApiKeys())).not.toContain(acmeKey);
   });
 
   it('missing key → 401 with a clear body and WWW-Authenticate, nothing written', async () => {
@@ -140,14 +140,14 @@ describe('HTTP API security', () => {
     expect((await engram.get(id, { scopes: ['acme/b'] })).status).toBe('active');
   });
 
-  it('relation types proposed by another tenant do not reveal who proposed them', async () => {
-    const registered = await request('/v1/relations/types', { body: JSON.stringify({ name: 'SUPPLIES', symmetric: false }), key: globexKey });
+  it('relation types registered by another tenant are not listed; proposedBy is the key', async () => {
+    const registered = await request('/v1/relations/types', { body: JSON.stringify({ scope: 'globex/a', name: 'SUPPLIES', symmetric: false }), key: globexKey });
     expect(registered.status).toBe(200);
-    expect(((await registered.json()) as { proposedBy: string }).proposedBy).toBe('tenant:globex');
+    expect(((await registered.json()) as { proposedBy: string }).proposedBy).toMatch(/^key:key_[0-9a-f]{16}$/);
     const seenByAcme = (await (await request('/v1/relations/types', { method: 'GET', key: acmeKey })).json()) as { types: { name: string; proposedBy: string | null }[] };
-    expect(seenByAcme.types.find((t) => t.name === 'SUPPLIES')).toMatchObject({ proposedBy: null });
+    expect(seenByAcme.types.find((t) => t.name === 'SUPPLIES')).toBeUndefined();
     const seenByGlobex = (await (await request('/v1/relations/types', { method: 'GET', key: globexKey })).json()) as { types: { name: string; proposedBy: string | null }[] };
-    expect(seenByGlobex.types.find((t) => t.name === 'SUPPLIES')).toMatchObject({ proposedBy: 'tenant:globex' });
+    expect(seenByGlobex.types.find((t) => t.name === 'SUPPLIES')).toMatchObject({ proposedBy: expect.stringMatching(/^key:/) });
   });
 
   it('oversized body → 413 with and without Content-Length, nothing written', async () => {

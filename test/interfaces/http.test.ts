@@ -196,9 +196,9 @@ describe('HTTP API /v1: context, prediction, graph and consolidation', () => {
     expect(related.status).toBe(200);
     expect(related.json).toMatchObject({ action: 'created', symmetric: true });
 
-    const types = await call('GET', '/v1/relations/types');
+    const types = await call('GET', `/v1/relations/types?scopes=${scope}`);
     expect((types.json.types as Json[]).map((t) => t.name)).toEqual(expect.arrayContaining(['RELATED_TO', 'SUPERSEDES', 'IS_A']));
-    const registered = await call('POST', '/v1/relations/types', { name: 'NEAR', symmetric: true });
+    const registered = await call('POST', '/v1/relations/types', { scope, name: 'NEAR', symmetric: true });
     expect(registered.status).toBe(200);
     expect(registered.json).toMatchObject({ name: 'NEAR', builtIn: false });
 

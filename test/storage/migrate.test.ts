@@ -13,6 +13,7 @@ import { ManualClock } from '../../src/core/ports/clock.js';
 import { Engram } from '../../src/index.js';
 import { HashEmbedder } from '../../src/embeddings/hash/index.js';
 import { createPglite, openPgliteStore, type PgliteLike } from '../../src/storage/postgres/index.js';
+import { ApiKeys } from '../../src/core/api-keys.js';
 import { hashPostgres, hashSqlite, MIGRATED_TABLES, type MigrationReport } from '../../src/storage/migrate/sqlite-to-postgres.js';
 import { openConnection } from '../../src/storage/sqlite/sqlite-connection.js';
 import { openPostgresStore } from '../../src/storage/postgres/index.js';
@@ -47,8 +48,9 @@ async function populatedDatabase(path: string): Promise<void> {
     await engram.consolidate({ scope: 'acme/robot' });
     // left queued on purpose: the queue must travel too
     await engram.remember(episode('wave', ['flag'], true, 99));
-    await engram.registerRelation({ name: 'keeps warm', proposedBy: 'test' });
+    await engram.registerRelation({ scope: 'acme/robot', name: 'keeps warm', proposedBy: 'test' });
     await engram.store.setMeta('cursor:session-1', 'message-42');
+    await new ApiKeys(engram.store).create({ tenant: 'acme', label: 'migrated' });
   } finally {
     await engram.close();
   }

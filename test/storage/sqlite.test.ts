@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isVisible, type MemoryRecord, type TimeFilter } from '../../src/core/memory.js';
 import { openSqliteStore, readSqliteEmbedder, type SqliteStore, type SqliteStoreConfig } from '../../src/storage/sqlite/index.js';
 import { buildFtsQuery } from '../../src/storage/sqlite/fts-query.js';
+import { MIGRATIONS } from '../../src/storage/sqlite/sqlite-migrations.js';
 import { visibilityClause } from '../../src/storage/sqlite/sqlite-rows.js';
 import { CONTRACT_DIMENSION, expectCode, runStoreContract, type StoreFixture } from '../contract/store.contract.js';
 import { DAY, T0, makeRecord, seededVector, withVectors } from '../contract/store-fixtures.js';
@@ -121,7 +122,7 @@ describe('SqliteStore on a file', () => {
     for (let i = 0; i < 2; i++) await (await open()).close();
     const raw = new Database(path, { readonly: true });
     try {
-      expect(raw.prepare('SELECT version FROM schema_migrations').all()).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }, { version: 6 }]);
+      expect(raw.prepare('SELECT version FROM schema_migrations ORDER BY version').all()).toEqual(MIGRATIONS.map((m) => ({ version: m.version })));
       expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
     } finally {
       raw.close();

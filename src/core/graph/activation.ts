@@ -9,6 +9,7 @@ import { isVisible, type Layer, type MemoryRecord, type TimeFilter } from '../me
 import type { StoreReader } from '../ports/store.js';
 import type { Scope } from '../scope.js';
 import { isEdgeVisible } from './edge-visibility.js';
+import { symmetryOf } from '../relations.js';
 
 export interface ActivationConfig {
   /** Multiplier per hop (0..1). */
@@ -100,7 +101,7 @@ export async function spreadActivation(store: StoreReader, query: ActivationQuer
   const missingSeeds = seedIds.filter((id) => !records.has(id));
   for (const r of missingSeeds.length > 0 ? await store.getMemories(missingSeeds, scopes) : []) records.set(r.id, r);
   const excluded = new Set(c.excludeTypes);
-  const symmetric = new Set((await store.getRelationTypes()).filter((t) => t.symmetric).map((t) => t.name));
+  const symmetric = symmetryOf(await store.getRelationTypes(scopes));
 
   const seen = new Set<string>();
   let frontier = new Map<string, { energy: number; path: ActivationStep[] }>();
@@ -156,7 +157,7 @@ async function linksOf(
   store: StoreReader,
   scopes: readonly Scope[],
   ids: string[],
-  ctx: { filter: TimeFilter; now: number; excluded: ReadonlySet<string>; symmetric: ReadonlySet<string>; config: ActivationConfig },
+  ctx: { filter: TimeFilter; now: number; excluded: ReadonlySet<string>; symmetric: (scope: string, type: string) => boolean; config: ActivationConfig },
 ): Promise<Map<string, Link[]>> {
   const [edges, refs, backRefs] = await Promise.all([
     store.getEdges({ scopes, ids }),
@@ -179,7 +180,7 @@ async function linksOf(
   };
   for (const edge of edges) {
     if (ctx.excluded.has(edge.type) || !isEdgeVisible(edge, ctx.filter, ctx.now)) continue;
-    const isSymmetric = ctx.symmetric.has(edge.type);
+    const isSymmetric = ctx.symmetric(edge.scope, edge.type);
     if (wanted.has(edge.fromId)) {
       add(edge.fromId, { to: edge.toId, weight: edge.weight, order: 0, step: { via: 'edge', type: edge.type, edgeId: edge.id, direction: isSymmetric ? 'both' : 'out' } });
     }

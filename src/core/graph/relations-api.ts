@@ -8,9 +8,9 @@ import type { Edge, TimeFilter } from '../memory.js';
 import { toEdgeView, type EdgeView } from '../memory-view.js';
 import type { Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
-import { normalizeRelationName, type RelationType } from '../relations.js';
+import { normalizeRelationName, symmetryOf, type RelationType } from '../relations.js';
 import { instantSchema, parseInput, scopeSchema } from '../schemas.js';
-import type { Scope } from '../scope.js';
+import { tenantOf, type Scope } from '../scope.js';
 import { newId } from '../write/new-record.js';
 import { isEdgeVisible } from './edge-visibility.js';
 
@@ -33,6 +33,8 @@ export type RelateInput = z.input<typeof relateInputSchema>;
 /** Input of `registerRelation`. */
 export const registerRelationInputSchema = z
   .object({
+    /** The type belongs to this scope's tenant: only that tenant's scopes see and use it. */
+    scope: scopeSchema,
     name: z.string().min(1).max(64),
     symmetric: z.boolean().optional(),
     proposedBy: z.string().min(1).max(200).optional(),
@@ -68,7 +70,7 @@ export async function relate(deps: Deps, input: RelateInput): Promise<RelateResu
   const type = normalizeRelationName(parsed.type);
   const now = deps.clock.now();
   return deps.store.transaction(async (tx) => {
-    const registry = await tx.getRelationTypes();
+    const registry = await tx.getRelationTypes([parsed.scope]);
     const known = registry.find((t) => t.name === type);
     if (known === undefined) {
       throw new EngramError(
@@ -114,7 +116,7 @@ export async function relate(deps: Deps, input: RelateInput): Promise<RelateResu
   });
 }
 
-/** Registers a run-time relation type (recorded as proposed, with who proposed it). Idempotent. */
+/** Registers a run-time relation type for the tenant of `scope` (recorded as proposed, with who proposed it). Idempotent. */
 export async function registerRelation(deps: Deps, input: RegisterRelationInput): Promise<RelationType> {
   const parsed = parseInput(registerRelationInputSchema, input, 'relation type');
   const type: RelationType = {
@@ -124,6 +126,7 @@ export async function registerRelation(deps: Deps, input: RegisterRelationInput)
     proposedBy: parsed.proposedBy ?? 'unknown',
     description: parsed.description ?? null,
     registeredAt: deps.clock.now(),
+    tenant: tenantOf(parsed.scope),
   };
   return deps.store.transaction((tx) => tx.registerRelationType(type));
 }
@@ -138,15 +141,15 @@ export async function recordEdges(
   options: { scopes: readonly Scope[]; types?: readonly string[] } & TimeFilter,
 ): Promise<RecordEdge[]> {
   const [registry, edges] = await Promise.all([
-    deps.store.getRelationTypes(),
+    deps.store.getRelationTypes(options.scopes),
     deps.store.getEdges({ scopes: options.scopes, ids: [id], ...(options.types !== undefined ? { types: options.types.map(normalizeRelationName) } : {}) }),
   ]);
-  const symmetric = new Set(registry.filter((t) => t.symmetric).map((t) => t.name));
+  const isSymmetric = symmetryOf(registry);
   const now = deps.clock.now();
   return edges
     .filter((e) => isEdgeVisible(e, options, now))
     .map((e) => ({
-      direction: symmetric.has(e.type) ? 'both' : e.fromId === id ? 'out' : 'in',
+      direction: isSymmetric(e.scope, e.type) ? 'both' : e.fromId === id ? 'out' : 'in',
       type: e.type,
       other: e.fromId === id ? e.toId : e.fromId,
       weight: e.weight,

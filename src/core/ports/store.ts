@@ -123,8 +123,12 @@ export interface StoreReader {
 
   // --- layers: relation registry, concept refs, state documents (issue #5) ---
 
-  /** Every registered relation type (built-ins of DESIGN §2 always present), ordered by name in code-point order (SQL `COLLATE "C"`). Not scoped. */
-  getRelationTypes(): Promise<RelationType[]>;
+  /**
+   * The relation types `scopes` may use: every built-in plus the types registered by the tenants of
+   * `scopes` (first segments), never another tenant's. Ordered by name in code-point order (SQL
+   * `COLLATE "C"`), then tenant. Throws `INVALID_INPUT` for an empty or invalid scope list.
+   */
+  getRelationTypes(scopes: readonly Scope[]): Promise<RelationType[]>;
   /**
    * Concept refs of `conceptIds` within `scopes` (optionally only `layers`), in insertion order, oldest
    * first (one global order: within each (concept, layer) it is the FIFO order of the capped set).
@@ -148,6 +152,16 @@ export interface StoreReader {
   getState(scope: Scope, key: string): Promise<StateEntry | null>;
   /** State documents of `scope` whose key starts with `keyPrefix` (literally, no wildcards), ordered by key in code-point order (SQL `COLLATE "C"`), at most `limit`. */
   listState(scope: Scope, keyPrefix: string, limit: number): Promise<StateEntry[]>;
+}
+
+/** An API key as stored: only the SHA-256 hash (hex) of the key itself. Times are epoch ms. */
+export interface StoredApiKey {
+  id: string;
+  hash: string;
+  tenant: string;
+  label: string | null;
+  createdAt: number;
+  revokedAt: number | null;
 }
 
 /** The cap of a concept's refs per layer (seed 000, MAX_REFS_PER_LAYER). */
@@ -254,10 +268,12 @@ export interface StoreTransaction extends StoreReader {
   // --- layers (issue #5) ---
 
   /**
-   * Adds a relation type to the registry. Idempotent: if `name` exists with the same `symmetric`, the
-   * stored type is returned unchanged (builtIn, proposedBy and registeredAt of the first registration
-   * stay); with a different `symmetric` it throws `CONFLICT`. The name must already be normalised
-   * (`normalizeRelationName`).
+   * Adds a relation type to the registry of `type.tenant` (required: a valid tenant, else
+   * `INVALID_INPUT`). Idempotent: if `name` is a built-in, or already registered by that tenant, with
+   * the same `symmetric`, the stored type is returned unchanged (builtIn, proposedBy and registeredAt of
+   * the first registration stay); with a different `symmetric` it throws `CONFLICT`. Another tenant's
+   * registration of the same name neither conflicts nor is returned. The name must already be
+   * normalised (`normalizeRelationName`).
    */
   registerRelationType(type: RelationType): Promise<RelationType>;
   /**
@@ -324,6 +340,25 @@ export interface Store extends StoreReader {
   /** Job counts of `scopes` by state and kind (for `stats`). */
   jobBacklog(scopes: readonly Scope[]): Promise<JobBacklog>;
   setMeta(key: string, value: string): Promise<void>;
+
+  // --- API keys: one row each, so concurrent writers (any processes) never lose one ---
+
+  /**
+   * Inserts one key row atomically. `CONFLICT` if its id or hash is already stored (nothing written).
+   * Rows are never deleted, so a store that has had a key can tell (`countApiKeys().total > 0`).
+   */
+  insertApiKey(key: StoredApiKey): Promise<void>;
+  /** Every stored key, revoked ones too, oldest first (createdAt, then id). */
+  listApiKeys(): Promise<StoredApiKey[]>;
+  /** The key with this SHA-256 hash (hex), revoked or not, or null. */
+  findApiKey(hash: string): Promise<StoredApiKey | null>;
+  /**
+   * Sets `revokedAt = at` on the key `id` if it is not revoked yet (a single conditional update, so
+   * concurrent revokes keep the first instant). Returns the stored row afterwards, or null for an unknown id.
+   */
+  revokeApiKey(id: string, at: number): Promise<StoredApiKey | null>;
+  /** How many keys were ever created (`total`, revoked included) and how many are unrevoked (`active`). */
+  countApiKeys(): Promise<{ total: number; active: number }>;
   /** Flushes pending work and releases handles. Idempotent. */
   close(): Promise<void>;
 }

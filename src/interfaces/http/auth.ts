@@ -10,7 +10,8 @@ import { httpErrorResponse, type InternalErrorLogger } from './error-mapping.js'
 /**
  * When a key is needed:
  * - `required`: every request to `/v1` (and `/mcp`) needs a valid key;
- * - `auto` (default): keys are required as soon as one unrevoked key exists in the store;
+ * - `auto` (default): keys are required as soon as a key has ever been created in the store (revoking
+ *   every key does not make it keyless again; only `open` does);
  * - `open`: no key needed (local development on loopback only); a key that is sent is still checked.
  */
 export type AuthMode = 'auto' | 'required' | 'open';
@@ -40,7 +41,7 @@ export async function authenticateRequest(request: Request, options: AuthOptions
   const header = request.headers.get('authorization');
   if (header === null || header.trim() === '') {
     if (options.auth === 'open') return null;
-    if (options.auth === 'auto' && !(await options.keys.hasAny())) return null;
+    if (options.auth === 'auto' && !(await options.keys.hasEverHadKey())) return null;
     throw new EngramError('UNAUTHORIZED', 'This server requires an API key: send "Authorization: Bearer <key>" (create one with "engram keys create --tenant <tenant>").');
   }
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);

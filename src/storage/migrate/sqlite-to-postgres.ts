@@ -13,7 +13,7 @@ import { openConnection, type SqliteConnection } from '../sqlite/sqlite-connecti
 import { assertSchemaCurrent, readEmbeddingIdentity } from '../sqlite/sqlite-migrations.js';
 
 /** Tables compared, in copy order. */
-export const MIGRATED_TABLES = ['memories', 'edges', 'relation_types', 'concept_refs', 'state', 'jobs', 'meta'] as const;
+export const MIGRATED_TABLES = ['memories', 'edges', 'relation_types', 'concept_refs', 'state', 'jobs', 'meta', 'api_keys'] as const;
 export type MigratedTable = (typeof MIGRATED_TABLES)[number];
 
 export interface TableCheck {
@@ -73,7 +73,7 @@ const EDGE_SQL_COLUMNS = 'id, scope, from_id, type, to_id, weight, valid_from, v
 const edgeRow = (r: Record<string, unknown>): Row => [
   r.id, r.scope, r.from_id, r.type, r.to_id, r.weight, int(r.valid_from), int(r.valid_to), int(r.recorded_at), int(r.invalidated_at), r.metadata,
 ];
-const relationRow = (r: Record<string, unknown>): Row => [r.name, bool(r.symmetric), bool(r.built_in), r.proposed_by ?? null, r.description ?? null, int(r.registered_at)];
+const relationRow = (r: Record<string, unknown>): Row => [r.tenant, r.name, bool(r.symmetric), bool(r.built_in), r.proposed_by ?? null, r.description ?? null, int(r.registered_at)];
 const refRow = (r: Record<string, unknown>): Row => [r.scope, r.concept_id, r.layer, r.ref_id];
 const stateRow = (r: Record<string, unknown>): Row => [r.scope, r.key, r.value, int(r.updated_at)];
 const JOB_COLUMNS = 'seq, scope, kind, payload, dedupe_key, status, attempts, owner, lease_until, run_after, last_error, enqueued_at';
@@ -81,6 +81,8 @@ const jobRow = (r: Record<string, unknown>): Row => [
   int(r.seq), r.scope, r.kind, r.payload, r.dedupe_key ?? null, r.status, int(r.attempts), r.owner ?? null, int(r.lease_until), int(r.run_after), r.last_error ?? null, int(r.enqueued_at),
 ];
 const metaRow = (r: Record<string, unknown>): Row => [r.key, r.value];
+const KEY_COLUMNS = 'id, hash, tenant, label, created_at, revoked_at';
+const keyRow = (r: Record<string, unknown>): Row => [r.id, r.hash, r.tenant, r.label ?? null, int(r.created_at), int(r.revoked_at)];
 
 function blobVector(blob: Buffer): Float32Array {
   return new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
@@ -123,7 +125,7 @@ class SqliteSide {
       case 'edges':
         return this.connection.all(`SELECT ${EDGE_SQL_COLUMNS} FROM edges ORDER BY id`);
       case 'relation_types':
-        return this.connection.all('SELECT * FROM relation_types ORDER BY name');
+        return this.connection.all('SELECT * FROM relation_types ORDER BY tenant, name');
       case 'concept_refs':
         return this.connection.all('SELECT scope, concept_id, layer, ref_id FROM concept_refs ORDER BY seq');
       case 'state':
@@ -132,6 +134,8 @@ class SqliteSide {
         return this.connection.all(`SELECT ${JOB_COLUMNS} FROM jobs ORDER BY seq`);
       case 'meta':
         return this.connection.all<{ key: string; value: string }>('SELECT key, value FROM meta ORDER BY key').filter((r) => !BACKEND_META.has(r.key));
+      case 'api_keys':
+        return this.connection.all(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY id`);
     }
   }
 }
@@ -162,7 +166,7 @@ class PostgresSide {
       case 'edges':
         return all(`SELECT ${EDGE_SQL_COLUMNS} FROM ${t.edges} ORDER BY id COLLATE "C"`);
       case 'relation_types':
-        return all(`SELECT * FROM ${t.q('relation_types')} ORDER BY name COLLATE "C"`);
+        return all(`SELECT * FROM ${t.q('relation_types')} ORDER BY tenant COLLATE "C", name COLLATE "C"`);
       case 'concept_refs':
         return all(`SELECT scope, concept_id, layer, ref_id FROM ${t.q('concept_refs')} ORDER BY seq`);
       case 'state':
@@ -171,6 +175,8 @@ class PostgresSide {
         return all(`SELECT ${JOB_COLUMNS} FROM ${t.q('jobs')} ORDER BY seq`);
       case 'meta':
         return (await all(`SELECT key, value FROM ${t.meta} ORDER BY key COLLATE "C"`)).filter((r) => !BACKEND_META.has(String(r.key)));
+      case 'api_keys':
+        return all(`SELECT ${KEY_COLUMNS} FROM ${t.q('api_keys')} ORDER BY id COLLATE "C"`);
     }
   }
 }
@@ -182,6 +188,7 @@ const CANONICAL: Record<Exclude<MigratedTable, 'memories'>, (r: Record<string, u
   state: stateRow,
   jobs: jobRow,
   meta: metaRow,
+  api_keys: keyRow,
 };
 
 /** Content hashes and row counts of every table of a SQLite database. */
@@ -338,9 +345,9 @@ async function copyAll(source: SqliteConnection, db: PgQueryable, t: Tables, vec
   progress?.(`edges: ${edges.length}`);
   await insertRows(
     db,
-    `INSERT INTO ${t.q('relation_types')} (name, "symmetric", built_in, proposed_by, description, registered_at)`,
+    `INSERT INTO ${t.q('relation_types')} (tenant, name, "symmetric", built_in, proposed_by, description, registered_at)`,
     read('relation_types').map(relationRow),
-    ` ON CONFLICT (name) DO UPDATE SET "symmetric" = EXCLUDED."symmetric", built_in = EXCLUDED.built_in, proposed_by = EXCLUDED.proposed_by,
+    ` ON CONFLICT (tenant, name) DO UPDATE SET "symmetric" = EXCLUDED."symmetric", built_in = EXCLUDED.built_in, proposed_by = EXCLUDED.proposed_by,
         description = EXCLUDED.description, registered_at = EXCLUDED.registered_at`,
   );
   await insertRows(db, `INSERT INTO ${t.q('concept_refs')} (scope, concept_id, layer, ref_id)`, read('concept_refs').map(refRow));
@@ -350,6 +357,7 @@ async function copyAll(source: SqliteConnection, db: PgQueryable, t: Tables, vec
   await insertRows(db, `INSERT INTO ${t.q('jobs')} (${JOB_COLUMNS}) OVERRIDING SYSTEM VALUE`, jobs);
   await db.query(`SELECT setval(pg_get_serial_sequence($1, 'seq'), greatest((SELECT max(seq) FROM ${t.q('jobs')}), 1))`, [t.q('jobs')]);
   await insertRows(db, `INSERT INTO ${t.meta} (key, value)`, read('meta').map(metaRow), ' ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value');
+  await insertRows(db, `INSERT INTO ${t.q('api_keys')} (${KEY_COLUMNS})`, read('api_keys').map(keyRow));
   progress?.(`edges ${edges.length}, jobs ${jobs.length}: copied`);
 }
 

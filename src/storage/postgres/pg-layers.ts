@@ -7,13 +7,14 @@
 import { EngramError, messages } from '../../core/errors.js';
 import type { Layer, MemoryRecord, MemoryStatus } from '../../core/memory.js';
 import { CONCEPT_REFS_CAP, type ClaimJobsQuery, type ConceptRef, type ConceptRefQuery, type Job, type JobBacklog, type JobCounts, type NewJob, type StateEntry } from '../../core/ports/store.js';
-import type { RelationType } from '../../core/relations.js';
-import { assertReadScopes, assertScope, type Scope } from '../../core/scope.js';
+import { assertRelationTenant, relationConflict, type RelationType } from '../../core/relations.js';
+import { assertReadScopes, assertScope, tenantOf, type Scope } from '../../core/scope.js';
 import { claimedJob, claimLimit, type JobRow } from '../job-rows.js';
 import type { PgQueryable } from './pg-driver.js';
 import { memoryColumns, rowToMemory, type MemoryRow, type Tables } from './pg-rows.js';
 
 interface RelationRow {
+  tenant: string;
   name: string;
   symmetric: boolean;
   built_in: boolean;
@@ -21,6 +22,9 @@ interface RelationRow {
   description: string | null;
   registered_at: number;
 }
+
+/** The tenant column of the built-ins, which every tenant sees. */
+const EVERY_TENANT = '';
 
 function rowToRelation(row: RelationRow): RelationType {
   return {
@@ -30,30 +34,31 @@ function rowToRelation(row: RelationRow): RelationType {
     proposedBy: row.proposed_by,
     description: row.description,
     registeredAt: Number(row.registered_at),
+    tenant: row.tenant === EVERY_TENANT ? null : row.tenant,
   };
 }
 
-export async function readRelationTypes(db: PgQueryable, t: Tables): Promise<RelationType[]> {
-  return (await db.query<RelationRow>(`SELECT * FROM ${t.q('relation_types')} ORDER BY name`)).rows.map(rowToRelation);
+export async function readRelationTypes(db: PgQueryable, t: Tables, scopes: readonly Scope[]): Promise<RelationType[]> {
+  const tenants = [...new Set(assertReadScopes(scopes).map(tenantOf))];
+  return (
+    await db.query<RelationRow>(`SELECT * FROM ${t.q('relation_types')} WHERE tenant = $1 OR tenant = ANY($2::text[]) ORDER BY name, tenant COLLATE "C"`, [EVERY_TENANT, tenants])
+  ).rows.map(rowToRelation);
 }
 
 export async function registerRelationType(db: PgQueryable, t: Tables, type: RelationType): Promise<RelationType> {
-  const existing = (await db.query<RelationRow>(`SELECT * FROM ${t.q('relation_types')} WHERE name = $1`, [type.name])).rows[0];
+  const tenant = assertRelationTenant(type.tenant);
+  const existing = (
+    await db.query<RelationRow>(`SELECT * FROM ${t.q('relation_types')} WHERE name = $1 AND tenant IN ($2, $3) ORDER BY tenant COLLATE "C"`, [type.name, EVERY_TENANT, tenant])
+  ).rows[0];
   if (existing !== undefined) {
-    if (existing.symmetric !== type.symmetric) {
-      throw new EngramError(
-        'CONFLICT',
-        `Relation type ${type.name} is already registered as ${existing.symmetric ? 'symmetric' : 'directed'}; register a new name instead of changing its direction.`,
-        { details: { name: type.name } },
-      );
-    }
+    if (existing.symmetric !== type.symmetric) throw relationConflict(type.name, existing.symmetric);
     return rowToRelation(existing);
   }
   await db.query(
-    `INSERT INTO ${t.q('relation_types')} (name, "symmetric", built_in, proposed_by, description, registered_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-    [type.name, type.symmetric, type.builtIn, type.proposedBy, type.description, type.registeredAt],
+    `INSERT INTO ${t.q('relation_types')} (tenant, name, "symmetric", built_in, proposed_by, description, registered_at) VALUES ($1, $2, $3, false, $4, $5, $6)`,
+    [tenant, type.name, type.symmetric, type.proposedBy, type.description, type.registeredAt],
   );
-  return { ...type };
+  return { ...type, builtIn: false, tenant };
 }
 
 interface RefRow {

@@ -6,6 +6,8 @@
 import { EngramError, messages } from '../../core/errors.js';
 import { LAYERS, STATUSES } from '../../core/memory.js';
 import { BUILT_IN_RELATIONS } from '../../core/relations.js';
+import { LEGACY_HASH_PREFIX, LEGACY_INDEX_KEY, legacyMetaKeys, legacyRelationTenants } from '../legacy-layout.js';
+import { insertApiKey } from './pg-api-keys.js';
 import type { PgDriver, PgQueryable } from './pg-driver.js';
 import { toEngramError } from './pg-errors.js';
 import type { Tables } from './pg-rows.js';
@@ -201,6 +203,48 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 5,
+    name: 'API keys as rows; registered relation types belong to a tenant',
+    async up(session, { tables: t }) {
+      await session.exec(`
+        CREATE TABLE ${t.q('api_keys')} (
+          id text COLLATE "C" PRIMARY KEY,
+          hash text COLLATE "C" NOT NULL UNIQUE,
+          tenant text NOT NULL,
+          label text,
+          created_at bigint NOT NULL,
+          revoked_at bigint
+        );
+      `);
+      const index = (await session.query<{ value: string }>(`SELECT value FROM ${t.meta} WHERE key = $1`, [LEGACY_INDEX_KEY])).rows[0]?.value;
+      const entries = (await session.query<{ value: string }>(`SELECT value FROM ${t.meta} WHERE starts_with(key, $1)`, [LEGACY_HASH_PREFIX])).rows.map((r) => r.value);
+      for (const key of legacyMetaKeys(index, entries)) await insertApiKey(session, t, key);
+      await session.query(`DELETE FROM ${t.meta} WHERE key = $1 OR starts_with(key, $2)`, [LEGACY_INDEX_KEY, LEGACY_HASH_PREFIX]);
+
+      // '' is the tenant of the built-ins, which every tenant sees
+      await session.exec(`
+        ALTER TABLE ${t.q('relation_types')} ADD COLUMN tenant text NOT NULL DEFAULT '';
+        ALTER TABLE ${t.q('relation_types')} ALTER COLUMN tenant DROP DEFAULT;
+        ALTER TABLE ${t.q('relation_types')} DROP CONSTRAINT relation_types_pkey;
+        ALTER TABLE ${t.q('relation_types')} ADD PRIMARY KEY (tenant, name);
+      `);
+      const everyTenant = (await session.query<{ tenant: string }>(`SELECT DISTINCT split_part(scope, '/', 1) AS tenant FROM ${t.memories}`)).rows.map((r) => r.tenant);
+      const legacy = (await session.query<{ name: string; proposed_by: string | null }>(`SELECT name, proposed_by FROM ${t.q('relation_types')} WHERE NOT built_in`)).rows;
+      for (const type of legacy) {
+        const users = (await session.query<{ tenant: string }>(`SELECT DISTINCT split_part(scope, '/', 1) AS tenant FROM ${t.edges} WHERE type = $1`, [type.name])).rows.map((r) => r.tenant);
+        for (const tenant of legacyRelationTenants(type.proposed_by, users, everyTenant)) {
+          await session.query(
+            `INSERT INTO ${t.q('relation_types')} (tenant, name, "symmetric", built_in, proposed_by, description, registered_at)
+             SELECT $2, name, "symmetric", false, proposed_by, description, registered_at FROM ${t.q('relation_types')} WHERE tenant = '' AND name = $1
+             ON CONFLICT DO NOTHING`,
+            [type.name, tenant],
+          );
+        }
+      }
+      await session.query(`DELETE FROM ${t.q('relation_types')} WHERE tenant = '' AND NOT built_in`);
+    },
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);
@@ -223,7 +267,9 @@ export async function ensurePgvector(db: PgDriver): Promise<boolean> {
     await db.query('CREATE EXTENSION IF NOT EXISTS vector');
     return true;
   } catch {
-    return false; // no privilege: fall back to exact search
+    // another process may have installed it at the same moment (a duplicate-key failure here)
+    const raced = await db.query("SELECT 1 FROM pg_extension WHERE extname = 'vector'");
+    return raced.rows.length > 0; // else no privilege: fall back to exact search
   }
 }
 
@@ -237,8 +283,10 @@ export async function migrate(db: PgDriver, context: MigrationContext): Promise<
       await session.query(`CREATE TABLE IF NOT EXISTS ${t.migrations} (version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)`);
       const newest = Number((await session.query<{ v: number | null }>(`SELECT max(version) AS v FROM ${t.migrations}`)).rows[0]?.v ?? 0);
       if (newest > LATEST_VERSION) throw newerSchema(newest);
+      // by version, not by the newest: a migration merged later with a lower number still applies
+      const applied = new Set((await session.query<{ version: number }>(`SELECT version FROM ${t.migrations}`)).rows.map((r) => Number(r.version)));
       for (const migration of MIGRATIONS) {
-        if (migration.version <= newest) continue;
+        if (applied.has(migration.version)) continue;
         await migration.up(session, context);
         await session.query(`INSERT INTO ${t.migrations} (version, name, applied_at) VALUES ($1, $2, $3)`, [migration.version, migration.name, Date.now()]);
       }

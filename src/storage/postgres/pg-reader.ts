@@ -294,8 +294,8 @@ export class PgReader implements StoreReader {
     });
   }
 
-  async getRelationTypes(): Promise<RelationType[]> {
-    return this.read('read relation types', (db) => layers.readRelationTypes(db, this.tables));
+  async getRelationTypes(scopes: readonly Scope[]): Promise<RelationType[]> {
+    return this.read('read relation types', (db) => layers.readRelationTypes(db, this.tables, scopes));
   }
 
   async getConceptRefs(query: ConceptRefQuery): Promise<ConceptRef[]> {

@@ -7,8 +7,9 @@
  * never interleaves. In one process a mutex queues transactions so they hold one pool session, not ten.
  */
 import { EngramError, messages } from '../../core/errors.js';
-import type { ClaimJobsQuery, Job, JobBacklog, Store, StoreCapabilities, StoreTransaction } from '../../core/ports/store.js';
+import type { ClaimJobsQuery, Job, JobBacklog, Store, StoreCapabilities, StoredApiKey, StoreTransaction } from '../../core/ports/store.js';
 import type { Scope } from '../../core/scope.js';
+import * as keyRows from './pg-api-keys.js';
 import * as layers from './pg-layers.js';
 import { AccessBatch } from '../sqlite/access-batch.js';
 import { AsyncMutex } from '../sqlite/async-mutex.js';
@@ -193,6 +194,26 @@ export class PostgresStore extends PgReader implements Store {
     await this.read('write metadata', (db) =>
       db.query(`INSERT INTO ${this.#tables.meta} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`, [key, value]),
     );
+  }
+
+  async insertApiKey(key: StoredApiKey): Promise<void> {
+    await this.read('store an API key', (db) => keyRows.insertApiKey(db, this.#tables, key));
+  }
+
+  async listApiKeys(): Promise<StoredApiKey[]> {
+    return this.read('list API keys', (db) => keyRows.listApiKeys(db, this.#tables));
+  }
+
+  async findApiKey(hash: string): Promise<StoredApiKey | null> {
+    return this.read('look up an API key', (db) => keyRows.findApiKey(db, this.#tables, hash));
+  }
+
+  async revokeApiKey(id: string, at: number): Promise<StoredApiKey | null> {
+    return this.read('revoke an API key', (db) => keyRows.revokeApiKey(db, this.#tables, id, at));
+  }
+
+  async countApiKeys(): Promise<{ total: number; active: number }> {
+    return this.read('count API keys', (db) => keyRows.countApiKeys(db, this.#tables));
   }
 
   /**

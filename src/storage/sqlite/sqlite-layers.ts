@@ -7,13 +7,14 @@ import { EngramError, messages } from '../../core/errors.js';
 import type { Layer, MemoryRecord, MemoryStatus } from '../../core/memory.js';
 import type { ClaimJobsQuery, ConceptRef, ConceptRefQuery, Job, JobBacklog, JobCounts, NewJob, StateEntry } from '../../core/ports/store.js';
 import { CONCEPT_REFS_CAP } from '../../core/ports/store.js';
-import type { RelationType } from '../../core/relations.js';
-import { assertReadScopes, assertScope, type Scope } from '../../core/scope.js';
+import { assertRelationTenant, relationConflict, type RelationType } from '../../core/relations.js';
+import { assertReadScopes, assertScope, tenantOf, type Scope } from '../../core/scope.js';
 import { claimedJob, claimLimit, type JobRow } from '../job-rows.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { inList, memoryColumns, rowToMemory, type MemoryRow } from './sqlite-rows.js';
 
 interface RelationRow {
+  tenant: string;
   name: string;
   symmetric: number;
   built_in: number;
@@ -21,6 +22,9 @@ interface RelationRow {
   description: string | null;
   registered_at: number;
 }
+
+/** The tenant column of the built-ins, which every tenant sees. */
+const EVERY_TENANT = '';
 
 function rowToRelation(row: RelationRow): RelationType {
   return {
@@ -30,35 +34,36 @@ function rowToRelation(row: RelationRow): RelationType {
     proposedBy: row.proposed_by,
     description: row.description,
     registeredAt: row.registered_at,
+    tenant: row.tenant === EVERY_TENANT ? null : row.tenant,
   };
 }
 
-export function readRelationTypes(connection: SqliteConnection): RelationType[] {
-  return connection.all<RelationRow>('SELECT * FROM relation_types ORDER BY name').map(rowToRelation);
+export function readRelationTypes(connection: SqliteConnection, scopes: readonly Scope[]): RelationType[] {
+  const tenants = JSON.stringify([...new Set(assertReadScopes(scopes).map(tenantOf))]);
+  return connection
+    .all<RelationRow>(`SELECT * FROM relation_types WHERE tenant = '${EVERY_TENANT}' OR ${inList('tenant')} ORDER BY name, tenant`, tenants)
+    .map(rowToRelation);
 }
 
 export function registerRelationType(connection: SqliteConnection, type: RelationType): RelationType {
-  const existing = connection.get<RelationRow>('SELECT * FROM relation_types WHERE name = ?', type.name);
+  const tenant = assertRelationTenant(type.tenant);
+  const existing =
+    connection.get<RelationRow>('SELECT * FROM relation_types WHERE tenant = ? AND name = ?', EVERY_TENANT, type.name) ??
+    connection.get<RelationRow>('SELECT * FROM relation_types WHERE tenant = ? AND name = ?', tenant, type.name);
   if (existing !== undefined) {
-    if ((existing.symmetric === 1) !== type.symmetric) {
-      throw new EngramError(
-        'CONFLICT',
-        `Relation type ${type.name} is already registered as ${existing.symmetric === 1 ? 'symmetric' : 'directed'}; register a new name instead of changing its direction.`,
-        { details: { name: type.name } },
-      );
-    }
+    if ((existing.symmetric === 1) !== type.symmetric) throw relationConflict(type.name, existing.symmetric === 1);
     return rowToRelation(existing);
   }
   connection.run(
-    'INSERT INTO relation_types (name, symmetric, built_in, proposed_by, description, registered_at) VALUES (?, ?, ?, ?, ?, ?)',
+    'INSERT INTO relation_types (tenant, name, symmetric, built_in, proposed_by, description, registered_at) VALUES (?, ?, ?, 0, ?, ?, ?)',
+    tenant,
     type.name,
     type.symmetric ? 1 : 0,
-    type.builtIn ? 1 : 0,
     type.proposedBy,
     type.description,
     type.registeredAt,
   );
-  return { ...type };
+  return { ...type, builtIn: false, tenant };
 }
 
 interface RefRow {

@@ -7,6 +7,8 @@ import { EngramError, messages } from '../../core/errors.js';
 import { LAYERS, STATUSES } from '../../core/memory.js';
 import { BUILT_IN_RELATIONS } from '../../core/relations.js';
 import { termLength } from '../../core/text/bm25.js';
+import { LEGACY_INDEX_KEY, legacyMetaKeys, legacyRelationTenants } from '../legacy-layout.js';
+import { insertApiKey } from './sqlite-api-keys.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { toEngramError } from './sqlite-errors.js';
 
@@ -253,6 +255,62 @@ export const MIGRATIONS: readonly Migration[] = [
           INSERT INTO memory_changes (memory_rowid) VALUES (old.rowid);
         END;
       `);
+    },
+  },
+  {
+    version: 8,
+    name: 'API keys as rows; registered relation types belong to a tenant',
+    up(connection) {
+      connection.exec(`
+        CREATE TABLE api_keys (
+          id TEXT PRIMARY KEY,
+          hash TEXT NOT NULL UNIQUE,
+          tenant TEXT NOT NULL,
+          label TEXT,
+          created_at INTEGER NOT NULL,
+          revoked_at INTEGER
+        ) WITHOUT ROWID;
+      `);
+      const index = connection.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', LEGACY_INDEX_KEY)?.value;
+      const entries = connection.all<{ value: string }>("SELECT value FROM meta WHERE substr(key, 1, 8) = 'api_key:'").map((r) => r.value);
+      for (const key of legacyMetaKeys(index, entries)) insertApiKey(connection, key);
+      connection.run("DELETE FROM meta WHERE key = ? OR substr(key, 1, 8) = 'api_key:'", LEGACY_INDEX_KEY);
+
+      // '' is the tenant of the built-ins, which every tenant sees
+      connection.exec(`
+        CREATE TABLE relation_types_by_tenant (
+          tenant TEXT NOT NULL,
+          name TEXT NOT NULL,
+          symmetric INTEGER NOT NULL CHECK (symmetric IN (0, 1)),
+          built_in INTEGER NOT NULL CHECK (built_in IN (0, 1)),
+          proposed_by TEXT,
+          description TEXT,
+          registered_at INTEGER NOT NULL,
+          PRIMARY KEY (tenant, name)
+        ) WITHOUT ROWID;
+        INSERT INTO relation_types_by_tenant (tenant, name, symmetric, built_in, proposed_by, description, registered_at)
+          SELECT '', name, symmetric, built_in, proposed_by, description, registered_at FROM relation_types WHERE built_in = 1;
+      `);
+      const tenantOfScope = "CASE WHEN instr(scope, '/') > 0 THEN substr(scope, 1, instr(scope, '/') - 1) ELSE scope END";
+      const everyTenant = connection.all<{ tenant: string }>(`SELECT DISTINCT ${tenantOfScope} AS tenant FROM memories`).map((r) => r.tenant);
+      const legacy = connection.all<{ name: string; symmetric: number; proposed_by: string | null; description: string | null; registered_at: number }>(
+        'SELECT name, symmetric, proposed_by, description, registered_at FROM relation_types WHERE built_in = 0',
+      );
+      for (const type of legacy) {
+        const users = connection.all<{ tenant: string }>(`SELECT DISTINCT ${tenantOfScope} AS tenant FROM edges WHERE type = ?`, type.name).map((r) => r.tenant);
+        for (const tenant of legacyRelationTenants(type.proposed_by, users, everyTenant)) {
+          connection.run(
+            'INSERT OR IGNORE INTO relation_types_by_tenant (tenant, name, symmetric, built_in, proposed_by, description, registered_at) VALUES (?, ?, ?, 0, ?, ?, ?)',
+            tenant,
+            type.name,
+            type.symmetric,
+            type.proposed_by,
+            type.description,
+            type.registered_at,
+          );
+        }
+      }
+      connection.exec('DROP TABLE relation_types; ALTER TABLE relation_types_by_tenant RENAME TO relation_types;');
     },
   },
 ];

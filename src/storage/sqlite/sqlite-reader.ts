@@ -233,8 +233,8 @@ export class SqliteReader implements StoreReader {
     });
   }
 
-  async getRelationTypes(): Promise<RelationType[]> {
-    return this.read('read relation types', (connection) => readRelationTypes(connection));
+  async getRelationTypes(scopes: readonly Scope[]): Promise<RelationType[]> {
+    return this.read('read relation types', (connection) => readRelationTypes(connection, scopes));
   }
 
   async getConceptRefs(query: ConceptRefQuery): Promise<ConceptRef[]> {

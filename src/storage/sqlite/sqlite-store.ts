@@ -7,9 +7,10 @@
  * (`:memory:` has a single connection, so there reads do see an open transaction's writes.)
  */
 import { EngramError, messages } from '../../core/errors.js';
-import type { ClaimJobsQuery, Job, JobBacklog, Store, StoreCapabilities, StoreTransaction } from '../../core/ports/store.js';
+import type { ClaimJobsQuery, Job, JobBacklog, Store, StoreCapabilities, StoredApiKey, StoreTransaction } from '../../core/ports/store.js';
 import type { Scope } from '../../core/scope.js';
 import * as layers from './sqlite-layers.js';
+import * as keyRows from './sqlite-api-keys.js';
 import { assertReadScopes } from '../../core/scope.js';
 import { AccessBatch } from './access-batch.js';
 import { openAnnIndex, type AnnIndex } from './ann-index.js';
@@ -161,6 +162,26 @@ export class SqliteStore extends SqliteReader implements Store {
     await this.#writeLocked('write metadata', (connection) => {
       connection.run('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', key, value);
     });
+  }
+
+  async insertApiKey(key: StoredApiKey): Promise<void> {
+    await this.#writeLocked('store an API key', (connection) => keyRows.insertApiKey(connection, key));
+  }
+
+  async listApiKeys(): Promise<StoredApiKey[]> {
+    return this.read('list API keys', (connection) => keyRows.listApiKeys(connection));
+  }
+
+  async findApiKey(hash: string): Promise<StoredApiKey | null> {
+    return this.read('look up an API key', (connection) => keyRows.findApiKey(connection, hash));
+  }
+
+  async revokeApiKey(id: string, at: number): Promise<StoredApiKey | null> {
+    return this.#writeLocked('revoke an API key', (connection) => keyRows.revokeApiKey(connection, id, at));
+  }
+
+  async countApiKeys(): Promise<{ total: number; active: number }> {
+    return this.read('count API keys', (connection) => keyRows.countApiKeys(connection));
   }
 
   /**

@@ -65,18 +65,18 @@ describe('relations', () => {
 
   it('run-time types are recorded as proposed, persist across a reopen, and can be used', async () => {
     const { engram, path, add } = await setup();
-    const builtIns = await engram.relations();
+    const builtIns = await engram.relations({ scopes: [S] });
     expect(builtIns.filter((t) => t.symmetric).map((t) => t.name)).toEqual(['CORRELATES_WITH', 'RELATED_TO', 'TRENDS_WITH']);
     expect(builtIns.every((t) => t.builtIn)).toBe(true);
-    const registered = await engram.registerRelation({ name: 'co-occurs with', symmetric: true, proposedBy: 'agent:planner', description: 'seen together' });
+    const registered = await engram.registerRelation({ scope: S, name: 'co-occurs with', symmetric: true, proposedBy: 'agent:planner', description: 'seen together' });
     expect(registered).toMatchObject({ name: 'CO_OCCURS_WITH', symmetric: true, builtIn: false, proposedBy: 'agent:planner' });
-    expect(await code(engram.registerRelation({ name: 'CO_OCCURS_WITH', symmetric: false }))).toBe('CONFLICT');
+    expect(await code(engram.registerRelation({ scope: S, name: 'CO_OCCURS_WITH', symmetric: false }))).toBe('CONFLICT');
     const [x, y] = [await add('x_item'), await add('y_item')];
     await engram.close();
 
     const reopened = await Engram.open({ path, embedder: 'hash' });
     cleanups.push(() => reopened.close());
-    expect((await reopened.relations()).find((t) => t.name === 'CO_OCCURS_WITH')).toEqual(registered);
+    expect((await reopened.relations({ scopes: [S] })).find((t) => t.name === 'CO_OCCURS_WITH')).toEqual(registered);
     await reopened.relate({ scope: S, from: x, type: 'CO_OCCURS_WITH', to: y });
     expect((await reopened.edges(y, { scopes: [S] })).map((e) => e.direction)).toEqual(['both']);
   });

@@ -47,23 +47,27 @@ export function registerLayerCommands(program: Command): void {
     });
 
   const relations = program.command('relations').description('the relationship registry');
-  withCommonFlags(relations.command('list').description('built-in and registered relation types')).action(async (flags: CommonFlags) => {
-    await withEngine(flags, async (engram) => {
-      const types = await engram.relations();
-      printResult({ json: flags.json === true }, types, (list: RelationType[]) =>
-        list
-          .map((t) => `${t.name.padEnd(24)} ${(t.symmetric ? 'symmetric' : 'directed').padEnd(10)} ${t.builtIn ? 'built-in' : `proposed by ${t.proposedBy ?? '?'}`}${t.description ? pc.dim(`  ${t.description}`) : ''}`)
-          .join('\n'),
-      );
+  withCommonFlags(relations.command('list').description('built-in relation types and those registered by the tenants of the scopes'))
+    .option('--scope <scope>', 'scope whose tenant\'s registered types to list (repeatable)', collect)
+    .action(async (flags: CommonFlags & { scope?: string[] }) => {
+      await withEngine(flags, async (engram) => {
+        const types = await engram.relations({ scopes: flags.scope ?? [] });
+        printResult({ json: flags.json === true }, types, (list: RelationType[]) =>
+          list
+            .map((t) => `${t.name.padEnd(24)} ${(t.symmetric ? 'symmetric' : 'directed').padEnd(10)} ${t.builtIn ? 'built-in' : `${t.tenant ?? '?'}, proposed by ${t.proposedBy ?? '?'}`}${t.description ? pc.dim(`  ${t.description}`) : ''}`)
+            .join('\n'),
+        );
+      });
     });
-  });
-  withCommonFlags(relations.command('register <name>').description('register a new relation type (recorded as proposed)'))
+  withCommonFlags(relations.command('register <name>').description('register a new relation type for the tenant of --scope (recorded as proposed)'))
+    .option('--scope <scope>', 'a scope of the tenant the type is for; only that tenant sees it', collect)
     .option('--symmetric', 'edges of this type read the same from both ends')
     .option('--proposed-by <who>', 'who proposes it (default: cli)')
     .option('--description <text>', 'what the relation means')
-    .action(async (name: string, flags: CommonFlags & { symmetric?: boolean; proposedBy?: string; description?: string }) => {
+    .action(async (name: string, flags: CommonFlags & { scope?: string[]; symmetric?: boolean; proposedBy?: string; description?: string }) => {
       await withEngine(flags, async (engram) => {
         const type = await engram.registerRelation({
+          scope: oneScope(flags.scope, 'relations register'),
           name,
           symmetric: flags.symmetric === true,
           proposedBy: flags.proposedBy ?? 'cli',

@@ -104,14 +104,14 @@ async function runServe(flags: ServeFlags): Promise<void> {
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
 
-  const keyNeeded = auth === 'required' || (auth === 'auto' && (await keys.hasAny()));
+  const keyNeeded = auth === 'required' || (auth === 'auto' && (await keys.hasEverHadKey()));
   const config = claudeCodeHttpConfig({ url, scopes: scopes.length > 0 ? scopes : [DEFAULT_SCOPE], keyNeeded });
   const lines = [
     `engram serve listening on ${url}`,
     `  database: ${isFile ? resolve(db) : db.replace(/\/\/[^@/]*@/, '//***@')}`,
     `  MCP (Streamable HTTP): ${url}/mcp · ${scopes.length > 0 ? `scopes ${scopes.join(', ')}` : `scope ${DEFAULT_SCOPE} unless a client names others with ?scope=tenant/... (start with --scope to fix them)`}`,
     `  HTTP API: ${url}/v1 · ${url}/openapi.json · ${url}/health`,
-    `  API keys: ${auth}${auth === 'auto' ? ' (required once a key exists: engram keys create --tenant T)' : ''}`,
+    `  API keys: ${auth}${auth === 'auto' ? ' (required once a key has been created, even if revoked: engram keys create --tenant T)' : ''}`,
     ...(schedule === undefined ? [] : [`  consolidation: every ${Number(flags.consolidateEvery)} min on ${(scopes.length > 0 ? scopes : [DEFAULT_SCOPE]).join(', ')}`]),
     '',
     `Claude Code: put this in .mcp.json (or run: engram setup claude-code --write --url ${url} --scope ${(scopes.length > 0 ? scopes : [DEFAULT_SCOPE]).join(' --scope ')}, which adds the hooks too)`,

@@ -65,13 +65,15 @@ export const servingRoutes: readonly RouteSpec[] = [
     path: '/v1/relations/types',
     operationId: 'relationTypes',
     tag: 'graph',
-    summary: 'The relationship registry: built-in and run-time relation types',
-    description: 'One registry per database. With an API key, `proposedBy` is shown only for types proposed by the key\'s own tenant.',
+    summary: 'The relation types the given scopes may use: the built-ins and those registered by their tenants',
+    description: 'Registered types belong to a tenant and are never listed for another. With an API key, `scopes` defaults to the key\'s tenant.',
+    query: [SCOPES_PARAM],
     responseDescription: 'Relation types by name',
     async handle(ctx) {
-      const types = await ctx.engram.relations();
-      const own = ctx.principal !== null ? `tenant:${ctx.principal.tenant}` : null;
-      return { types: own === null ? types : types.map((t) => (t.proposedBy === null || t.proposedBy === own ? t : { ...t, proposedBy: null })) };
+      const named = ctx.query.getAll('scopes').length + ctx.query.getAll('scope').length > 0;
+      const scopes = !named && ctx.principal !== null ? [ctx.principal.tenant] : readScopesFromQuery(ctx.query);
+      ctx.authorize(scopes);
+      return { types: await ctx.engram.relations({ scopes }) };
     },
   },
   {
@@ -79,13 +81,14 @@ export const servingRoutes: readonly RouteSpec[] = [
     path: '/v1/relations/types',
     operationId: 'registerRelationType',
     tag: 'graph',
-    summary: 'Register a run-time relation type (recorded as proposed; idempotent)',
-    description: 'With an API key, `proposedBy` defaults to the key\'s tenant.',
+    summary: 'Register a run-time relation type for the tenant of `scope` (recorded as proposed; idempotent)',
+    description: 'With an API key, `proposedBy` is always the key (`key:<id>`); a `proposedBy` in the body is ignored.',
     body: registerRelationInputSchema,
     responseDescription: 'The registered type',
     async handle(ctx) {
-      const input = parseInput(registerRelationInputSchema, ctx.body, 'relation type');
-      const proposedBy = input.proposedBy ?? (ctx.principal !== null ? `tenant:${ctx.principal.tenant}` : undefined);
+      const input = parseInput(registerRelationInputSchema, authorizeBody(ctx, 'registering a relation type'), 'relation type');
+      // the caller's identity, not the body, says who proposed it when a key is used
+      const proposedBy = ctx.principal !== null ? `key:${ctx.principal.keyId}` : input.proposedBy;
       return ctx.engram.registerRelation({ ...input, ...(proposedBy !== undefined ? { proposedBy } : {}) });
     },
   },
