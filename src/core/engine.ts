@@ -324,7 +324,7 @@ export class EngramCore {
     await this.#worker?.stop();
   }
 
-  /** Writes a scope as Markdown files (procedural.md, semantic.md, profile.md, log.md): name → text. */
+  /** Writes a scope as Markdown files (procedural.md, semantic.md, concepts.md, profile.md, log.md): name → text. */
   async exportMarkdown(options: { scope: Scope }): Promise<MarkdownFiles> {
     this.#assertOpen();
     return exportMarkdown(this.#deps(), assertScope(options?.scope));

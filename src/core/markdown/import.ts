@@ -33,7 +33,7 @@ interface Deps {
   clock: Clock;
 }
 
-const FILE_LAYER: Record<string, Layer> = { 'procedural.md': 'procedural', 'semantic.md': 'semantic', 'profile.md': 'semantic', 'log.md': 'episodic' };
+const FILE_LAYER: Record<string, Layer> = { 'procedural.md': 'procedural', 'semantic.md': 'semantic', 'concepts.md': 'semantic', 'profile.md': 'semantic', 'log.md': 'episodic' };
 
 function invalid(entry: ParsedEntry, problem: string): EngramError {
   return new EngramError('INVALID_INPUT', messages.invalidInput(`${entry.file} line ${entry.line}: ${problem}`), { details: { file: entry.file, line: entry.line } });

@@ -26,7 +26,7 @@ const recall: RouteSpec = {
 };
 
 const statsResponse = z
-  .object({ scopes: z.array(z.string()), embedder: z.string(), total: z.number(), byLayer: z.record(z.string(), z.number()), byStatus: z.record(z.string(), z.number()), edges: z.number() })
+  .object({ scopes: z.array(z.string()), embedder: z.string(), total: z.number(), byLayer: z.record(z.string(), z.number()), concepts: z.number(), byStatus: z.record(z.string(), z.number()), edges: z.number() })
   .loose();
 
 async function stats(ctx: RouteContext, scopes: readonly string[]): Promise<unknown> {

@@ -109,7 +109,7 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
     'memory_stats',
     {
       title: 'Memory statistics',
-      description: 'Counts of memories by layer and status, and edges, in the scopes read (default: every scope this server may use).',
+      description: 'Counts of memories by layer (concepts counted apart) and status, and edges, in the scopes read (default: every scope this server may use).',
       inputSchema: z.object(statsShape).strict(),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -120,6 +120,7 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
           `scopes: ${stats.scopes.join(', ')}`,
           `memories: ${stats.total}`,
           `by layer: ${JSON.stringify(stats.byLayer)}`,
+          `concepts: ${stats.concepts}`,
           `by status: ${JSON.stringify(stats.byStatus)}`,
           `edges: ${stats.edges}`,
         ].join('\n');
