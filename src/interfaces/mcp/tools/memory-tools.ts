@@ -41,7 +41,7 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
       description: [
         'Search long-term memory for what is relevant to a query (keywords, meaning, names, dates, related memories).',
         'Returns only what is current unless asOf ("what was true then") or knownAt ("what did we believe then") is given.',
-        'Each hit has its id, content, layer, times and why it was returned (rank and score per channel).',
+        'Each hit has its id, content, layer, times, relevance (0..1: how strongly it matches the query, not relative to other hits; above 0.6 a clear match, below 0.3 a weak one), score (ranking only) and why it was returned (rank and score per channel).',
       ].join(' '),
       inputSchema: z.object(recallShape).strict(),
       annotations: { readOnlyHint: true, openWorldHint: false },
