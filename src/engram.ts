@@ -11,6 +11,7 @@ import type { Logger } from './core/ports/logger.js';
 import type { LlmUses } from './core/llm/llm-assist.js';
 import type { OpenAiCompatibleLlmConfig } from './llm/index.js';
 import type { Store } from './core/ports/store.js';
+import { timerHeartbeat } from './lease-heartbeat.js';
 import type { RecallConfig } from './core/recall/recall-config.js';
 import { choiceForRecordedEmbedder, parseEmbedderChoice, preferredLocalEmbedder, type EmbedderChoice, type ParsedEmbedderChoice } from './embedder-choice.js';
 
@@ -80,7 +81,7 @@ export class Engram extends EngramCore {
     const embedder = await createEmbedder(options.embedder ?? choiceForRecordedEmbedder(recorded) ?? 'use', options);
     try {
       const store = await backend.open({ name: embedder.name, dimension: embedder.dimension });
-      const engineOptions: EngramOptions = { store, embedder };
+      const engineOptions: EngramOptions = { store, embedder, heartbeat: timerHeartbeat };
       if (options.clock !== undefined) engineOptions.clock = options.clock;
       if (options.recall !== undefined) engineOptions.recall = options.recall;
       if (llm !== undefined) {

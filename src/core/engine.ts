@@ -25,7 +25,7 @@ import {
 import { rememberAll, type RememberResult } from './write/remember.js';
 import { buildContext, ContextCache, contextInputSchema, predictInputSchema, predictOutcomes, type ContextInput, type PredictInput, type PredictResult, type StructuredContext } from './context/index.js';
 import { normalise } from './write/resolve-claim.js';
-import { resolveConsolidationConfig, runConsolidation, type ConsolidationConfig, type ConsolidationOverrides, type ConsolidationReport } from './consolidate/index.js';
+import { resolveConsolidationConfig, runConsolidation, type ConsolidationConfig, type ConsolidationOverrides, type ConsolidationReport, type LeaseHeartbeat } from './consolidate/index.js';
 import { consolidateInputSchema, endSessionInputSchema, type ConsolidateOptions, type EndSessionOptions } from './consolidate/schemas.js';
 import type { Llm } from './ports/llm.js';
 import { LlmAssist, type LlmUses } from './llm/llm-assist.js';
@@ -58,6 +58,8 @@ export interface EngramOptions {
   importanceRecoveryMs?: number;
   /** Overrides of the sleep cycle's thresholds (DESIGN §5). */
   consolidation?: ConsolidationOverrides;
+  /** Renews a consolidation cycle's lease while a phase runs (`Engram.open` passes a timer). */
+  heartbeat?: LeaseHeartbeat;
   /**
    * Run background work (concept extraction) in this process while the engine is open (issue #5).
    * Default false: one-shot callers drain with `processJobs()`; long-running servers pass true.
@@ -93,6 +95,7 @@ export class EngramCore {
   #closed = false;
   readonly #llm: Llm | null;
   readonly #consolidationOverrides: ConsolidationOverrides;
+  readonly #heartbeat: LeaseHeartbeat | undefined;
   readonly #importanceRecoveryMs: number | undefined;
 
   constructor(options: EngramOptions) {
@@ -111,6 +114,7 @@ export class EngramCore {
       remember: (inputs) => this.remember(inputs),
     });
     this.#consolidationOverrides = options.consolidation ?? {};
+    this.#heartbeat = options.heartbeat;
     this.#importanceRecoveryMs = options.importanceRecoveryMs;
     if (options.background !== undefined && options.background !== false) {
       this.startBackground(options.background === true ? {} : options.background);
@@ -324,7 +328,7 @@ export class EngramCore {
     await this.#worker?.stop();
   }
 
-  /** Writes a scope as Markdown files (procedural.md, semantic.md, profile.md, log.md): name → text. */
+  /** Writes a scope as Markdown files (procedural.md, semantic.md, concepts.md, profile.md, log.md): name → text. */
   async exportMarkdown(options: { scope: Scope }): Promise<MarkdownFiles> {
     this.#assertOpen();
     return exportMarkdown(this.#deps(), assertScope(options?.scope));
@@ -418,6 +422,7 @@ export class EngramCore {
       clock: this.clock,
       config: this.#consolidationConfig,
       llm: null,
+      ...(this.#heartbeat !== undefined ? { heartbeat: this.#heartbeat } : {}),
       // the LLM assist honours llmUses.reflection and answers null to fall back to extractive
       ...(this.assist.enabled('reflection') ? { reflect: (input: Parameters<LlmAssist['reflect']>[0]) => this.assist.reflect(input) } : {}),
     };

@@ -27,6 +27,23 @@ export function registerLayerContract(ctx: LayerContractContext): void {
   const { test, insert } = ctx;
   const concept = (name: string, scope = A): MemoryRecord => makeRecord({ scope, layer: 'semantic', content: `concept ${name}`, data: { name, category: 'object' } });
 
+  test('stats count concept records apart from byLayer', async () => {
+    const marked = (name: string, status: MemoryRecord['status'] = 'active'): MemoryRecord =>
+      makeRecord({ layer: 'semantic', content: name, status, data: { concept: true, name, category: 'object' } });
+    await insert([
+      marked('sofa'),
+      marked('lamp', 'superseded'),
+      // only a JSON true makes a concept; a named semantic record or another layer's flag does not
+      concept('kitchen'),
+      makeRecord({ layer: 'semantic', content: 'a string flag', data: { concept: 'true' } }),
+      makeRecord({ layer: 'episodic', content: 'an episode flagged by mistake', data: { concept: true } }),
+      marked('elsewhere'),
+    ].map((r, i) => (i === 5 ? { ...r, scope: B } : r)));
+    const stats = await ctx.store().stats([A]);
+    expect(stats).toMatchObject({ total: 5, concepts: 2, byLayer: { semantic: 2, episodic: 1, procedural: 0, statistical: 0 }, byStatus: { active: 4, superseded: 1 } });
+    expect((await ctx.store().stats([A, B])).concepts).toBe(3);
+  });
+
   test('relation registry: built-ins are present with their direction', async () => {
     const types = await ctx.store().getRelationTypes([A]);
     const names = types.map((t) => t.name);

@@ -437,6 +437,7 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect(await store.stats([A])).toStrictEqual({
         total: 4,
         byLayer: { episodic: 2, semantic: 1, procedural: 1, statistical: 0 },
+        concepts: 0,
         byStatus: { active: 2, superseded: 1, decayed: 1, expired: 0, deleted: 0 },
         edges: 0,
       });

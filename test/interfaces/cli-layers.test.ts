@@ -60,20 +60,20 @@ describe.skipIf(!binBuilt)('engram CLI: layers (skipped when dist/ is missing: r
     expect(text.stdout).toContain('hop 1');
   }, 180_000); // a dozen process spawns; slow on a loaded 2-core machine
 
-  it('export markdown writes four files that import markdown reads back into another store', () => {
+  it('export markdown writes five files that import markdown reads back into another store', () => {
     remember(['--layer', 'procedural', 'Always confirm before moving furniture.', '--tag', 'rules', '--pin']);
     remember(['Dropped the mug', '--occurred-at', '2026-01-03']);
     const dir = join(tmp.dir, 'md');
     const exported = ok<{ files: string[]; entries: Record<string, number> }>(['export', 'markdown', ...base, '--scope', S, dir]);
-    expect(exported.files.sort()).toEqual(['log.md', 'procedural.md', 'profile.md', 'semantic.md']);
-    expect(readdirSync(dir).sort()).toEqual(['log.md', 'procedural.md', 'profile.md', 'semantic.md']);
+    expect(exported.files.sort()).toEqual(['concepts.md', 'log.md', 'procedural.md', 'profile.md', 'semantic.md']);
+    expect(readdirSync(dir).sort()).toEqual(['concepts.md', 'log.md', 'procedural.md', 'profile.md', 'semantic.md']);
     expect(readFileSync(join(dir, 'procedural.md'), 'utf8')).toContain('Always confirm before moving furniture.\n  · importance');
     expect(readFileSync(join(dir, 'log.md'), 'utf8')).toContain('- [2026-01-03] Dropped the mug');
 
     writeFileSync(join(dir, 'log.md'), `${readFileSync(join(dir, 'log.md'), 'utf8')}\n- [2026-01-04] Picked it up again\n`);
     const other = join(tmp.dir, 'other.db');
     const report = ok<{ created: number; added: number }>(['import', 'markdown', '--db', other, '--json', '--embedder', 'hash', dir, '--scope', S]);
-    expect(report.created).toBe(exported.entries['procedural.md']! + exported.entries['semantic.md']! + exported.entries['profile.md']! + exported.entries['log.md']!);
+    expect(report.created).toBe(Object.values(exported.entries).reduce((a, b) => a + b, 0));
     expect(report.added).toBe(1);
     const stats = ok<{ total: number }>(['stats', '--db', other, '--json', '--scope', S]);
     expect(stats.total).toBe(report.created + 1);

@@ -65,6 +65,26 @@ export async function runConsolidation(deps: ConsolidationDeps, input: Consolida
       details: { scope: input.scope },
     });
   }
+  // a renewal that finds the lease taken stops the cycle before its next write
+  let lost = false;
+  let ended = false;
+  let renewing: Promise<void> = Promise.resolve();
+  const renew = (): Promise<void> => {
+    renewing = renewing.then(async () => {
+      if (lost || ended) return;
+      try {
+        if (!(await store.acquireJobLock(lockName, owner, config.lockTtlMs))) lost = true;
+      } catch {
+        // a failed renewal is retried on the next beat, and after the next batch
+      }
+    });
+    return renewing;
+  };
+  const stopHeartbeat = deps.heartbeat?.(renew, Math.max(1, Math.floor(config.lockTtlMs / 3)));
+  const lostError = (): EngramError =>
+    new EngramError('LOCKED', `The consolidation lock of scope "${input.scope}" was lost (lease expired): the cycle stops here and resumes on the next run.`, {
+      details: { scope: input.scope },
+    });
   try {
     const requested = PHASES.filter((p) => input.phases === undefined || input.phases.includes(p));
     const previous = (await store.getState(input.scope, RUN_KEY))?.value as RunDocument | undefined;
@@ -102,6 +122,7 @@ export async function runConsolidation(deps: ConsolidationDeps, input: Consolida
         shared,
         cursor: resumeHere?.cursor,
         batch: async (work, cursor) => {
+          if (lost) throw lostError();
           const snapshot = structuredClone(counters);
           try {
             await store.transaction(async (tx) => {
@@ -114,9 +135,8 @@ export async function runConsolidation(deps: ConsolidationDeps, input: Consolida
             throw error;
           }
           ctx.cursor = cursor;
-          if (!(await store.acquireJobLock(lockName, owner, config.lockTtlMs))) {
-            throw new EngramError('LOCKED', `The consolidation lock of scope "${input.scope}" was lost (lease expired): the cycle stops here and resumes on the next run.`);
-          }
+          await renew();
+          if (lost) throw lostError();
           batchIndex += 1;
           await deps.hooks?.afterBatch?.(name, batchIndex);
         },
@@ -153,6 +173,10 @@ export async function runConsolidation(deps: ConsolidationDeps, input: Consolida
     });
     return report;
   } finally {
+    stopHeartbeat?.();
+    ended = true;
+    // a renewal still in flight must not take the lease back after it is released
+    await renewing;
     await store.releaseJobLock(lockName, owner);
   }
 }

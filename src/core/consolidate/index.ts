@@ -2,7 +2,7 @@
 export { runConsolidation, lastConsolidationReport, type ConsolidateInput } from './cycle.js';
 export { PHASES, DEFAULT_CONSOLIDATION, resolveConsolidationConfig, type PhaseName, type ConsolidationConfig, type ConsolidationOverrides } from './config.js';
 export type { ConsolidationReport, PhaseReport, ConsolidationTrigger } from './report.js';
-export type { ConsolidationDeps, ConsolidationHooks } from './phase-context.js';
+export type { ConsolidationDeps, ConsolidationHooks, LeaseHeartbeat } from './phase-context.js';
 export {
   rewardLearningSource,
   statisticalPatternSource,

@@ -22,6 +22,13 @@ export interface ConsolidationHooks {
   afterBatch?(phase: PhaseName, batch: number): void | Promise<void>;
 }
 
+/**
+ * Calls `renew` about every `everyMs` until the returned stop function is called. The composition
+ * root provides it (a timer), so core needs none; it keeps a cycle's lease alive while a phase works
+ * between checkpoints for longer than the lease.
+ */
+export type LeaseHeartbeat = (renew: () => Promise<void>, everyMs: number) => () => void;
+
 export interface ConsolidationDeps {
   store: Store;
   embedder: Embedder;
@@ -35,6 +42,8 @@ export interface ConsolidationDeps {
   reflect?: (input: { scope: Scope; level: 1 | 2 | 3; records: readonly { id: string; content: string; importance: number | null }[]; maxInsights?: number }) => Promise<readonly { content: string; derivedFrom: string[] }[] | null>;
   extractConcepts?: ConceptExtractionRunner;
   hooks?: ConsolidationHooks;
+  /** Renews the cycle's lease while it runs; without it the lease is renewed after each batch only. */
+  heartbeat?: LeaseHeartbeat;
 }
 
 export interface PhaseContext {

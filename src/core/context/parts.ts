@@ -120,7 +120,7 @@ const KNOWLEDGE_LAYERS = new Set(['semantic', 'statistical']);
 export function knowledgeFromHits(hits: readonly RecallHit[], exclude: ReadonlySet<string>): KnowledgeEntry[] {
   return hits
     .filter((h) => KNOWLEDGE_LAYERS.has(h.layer) && !exclude.has(h.id) && h.isChunkParent !== true)
-    .map((h) => ({ id: h.id, scope: h.scope, layer: h.layer, content: h.content, ...(typeof h.name === 'string' ? { name: h.name } : {}), score: round(h.score), via: 'recall' as const }));
+    .map((h) => ({ id: h.id, scope: h.scope, layer: h.layer, content: h.content, ...(typeof h.name === 'string' ? { name: h.name } : {}), score: round(h.score), relevance: h.relevance, via: 'recall' as const }));
 }
 
 /**
@@ -161,6 +161,7 @@ export function episodesFromHits(hits: readonly RecallHit[], limit: number): Epi
         content: h.summary ?? h.content,
         occurredAt: h.occurredAt,
         score: round(h.score),
+        relevance: h.relevance,
         sources: h.provenance.sources,
         ...(context?.sessionId !== undefined ? { sessionId: context.sessionId } : {}),
         ...(outcome !== undefined ? { outcome } : {}),

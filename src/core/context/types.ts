@@ -46,6 +46,8 @@ export interface KnowledgeEntry {
   content: string;
   name?: string;
   score: number;
+  /** A direct hit's relevance, 0..1 (as recall gives it); absent for entries reached by activation. */
+  relevance?: number;
   /** `recall`: a direct hit; `activation`: reached by spreading activation from the hits. */
   via: 'recall' | 'activation';
 }
@@ -111,6 +113,8 @@ export interface EpisodeEntry {
   content: string;
   occurredAt: string | null;
   score: number;
+  /** How strongly the episode matches the message, 0..1 (recall's hit relevance). */
+  relevance: number;
   sources: SourceRef[];
   sessionId?: string;
   outcome?: { success?: boolean; reward?: number; detail?: string };

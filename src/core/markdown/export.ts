@@ -1,9 +1,11 @@
 /**
- * Export of one scope as Markdown (seed 003's layout): procedural.md (rules), semantic.md (concepts,
- * definitions, statistics: the schema of what is known), profile.md (facts about the user or subject),
+ * Export of one scope as Markdown (seed 003's layout): procedural.md (rules), semantic.md (definitions,
+ * statistics: the schema of what is known), concepts.md (the concept records extraction keeps, apart
+ * so their bare names do not crowd the definitions), profile.md (facts about the user or subject),
  * log.md (episodes). Every record of the scope, whatever its status, with its concept refs and
  * outgoing edges in its trailer, so an import reproduces it exactly.
  */
+import { isConcept } from '../concepts/index.js';
 import type { Edge, MemoryRecord } from '../memory.js';
 import type { Store } from '../ports/store.js';
 import type { Scope } from '../scope.js';
@@ -12,11 +14,12 @@ import { renderDate, renderEntry, renderImportance } from './format.js';
 /** File name → Markdown text. */
 export type MarkdownFiles = Record<string, string>;
 
-export const MARKDOWN_FILES = ['procedural.md', 'semantic.md', 'profile.md', 'log.md'] as const;
+export const MARKDOWN_FILES = ['procedural.md', 'semantic.md', 'concepts.md', 'profile.md', 'log.md'] as const;
 
 const TITLES: Record<(typeof MARKDOWN_FILES)[number], string> = {
   'procedural.md': 'Procedural memory: how to behave (always in context)',
-  'semantic.md': 'Semantic memory: concepts, definitions and statistics',
+  'semantic.md': 'Semantic memory: definitions and statistics',
+  'concepts.md': 'Concepts: what the memories are about',
   'profile.md': 'Profile: facts',
   'log.md': 'Log: what happened',
 };
@@ -26,8 +29,9 @@ export function fileOf(record: MemoryRecord): (typeof MARKDOWN_FILES)[number] {
   if (record.layer === 'procedural') return 'procedural.md';
   if (record.layer === 'episodic') return 'log.md';
   if (record.layer === 'statistical') return 'semantic.md';
+  if (isConcept(record)) return 'concepts.md';
   const d = record.data;
-  return d.concept === true || d.definition !== undefined || (d.category !== undefined && d.claim === undefined) ? 'semantic.md' : 'profile.md';
+  return d.definition !== undefined || (d.category !== undefined && d.claim === undefined) ? 'semantic.md' : 'profile.md';
 }
 
 /** The instant shown as an entry's date: when it happened (episodes), else since when it is valid. */
@@ -62,7 +66,7 @@ async function allRecords(store: Store, scope: Scope): Promise<MemoryRecord[]> {
   }
 }
 
-/** Renders every record of `scope` into the four files (each present, possibly with no entries). */
+/** Renders every record of `scope` into the five files (each present, possibly with no entries). */
 export async function exportMarkdown(deps: { store: Store }, scope: Scope): Promise<MarkdownFiles> {
   const records = await allRecords(deps.store, scope);
   const ids = records.map((r) => r.id);

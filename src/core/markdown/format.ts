@@ -10,6 +10,7 @@
  * Content lines after the first are indented by two spaces. The `·` line (importance, tags, pinned)
  * and the trailer are optional in hand-written entries; an entry without a trailer is a new memory.
  */
+import { fail } from './trailer-schema.js';
 
 /** The visible fields of one entry. */
 export interface EntryText {
@@ -26,6 +27,8 @@ export interface ParsedEntry extends EntryText {
   /** File and 1-based line, for error messages. */
   file: string;
   line: number;
+  /** The 1-based line of the trailer, when there is one. */
+  trailerLine?: number;
 }
 
 const TRAILER = /^ {2}<!-- engram (\{.*\}) -->$/;
@@ -92,12 +95,14 @@ export function parseEntries(file: string, text: string): ParsedEntry[] {
     const start = i;
     const body: string[] = [];
     let trailer: Record<string, unknown> | null = null;
+    let trailerLine: number | undefined;
     i++;
     // an entry runs to its trailer, or (hand-written) to the next item, heading or blank line
     const end = findTrailer(lines, i);
     if (end !== -1) {
       for (; i < end; i++) body.push(lines[i] as string);
-      trailer = JSON.parse((TRAILER.exec(lines[end] as string) as RegExpExecArray)[1] as string) as Record<string, unknown>;
+      trailerLine = end + 1;
+      trailer = parseTrailerJson(file, trailerLine, (TRAILER.exec(lines[end] as string) as RegExpExecArray)[1] as string);
       i = end + 1;
     } else {
       while (i < lines.length && /^ {2}/.test(lines[i] as string)) body.push(lines[i++] as string);
@@ -109,9 +114,22 @@ export function parseEntries(file: string, text: string): ParsedEntry[] {
       body.pop();
     }
     const content = [header[2] ?? '', ...body.map((l) => (l.startsWith('  ') ? l.slice(2) : l))].join('\n');
-    entries.push({ file, line: start + 1, date: header[1] ?? null, content, ...attrs, trailer });
+    entries.push({ file, line: start + 1, date: header[1] ?? null, content, ...attrs, trailer, ...(trailerLine !== undefined ? { trailerLine } : {}) });
   }
   return entries;
+}
+
+function parseTrailerJson(file: string, line: number, json: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    value = undefined;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    fail(file, line, undefined, 'the engram comment is not a JSON object; restore it from the export, or delete the line to import the entry as a new memory');
+  }
+  return value as Record<string, unknown>;
 }
 
 /** The line of the trailer closing the entry that starts before `from`, or -1 if the entry has none. */

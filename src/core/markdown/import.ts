@@ -15,6 +15,7 @@ import { newId } from '../write/new-record.js';
 import { embeddingText, rememberAll } from '../write/remember.js';
 import { shownInstant, type MarkdownFiles } from './export.js';
 import { parseDate, parseEntries, renderDate, renderImportance, type ParsedEntry } from './format.js';
+import { parseTrailer, type Trailer } from './trailer-schema.js';
 
 export interface MarkdownImportReport {
   created: number;
@@ -32,22 +33,21 @@ interface Deps {
   clock: Clock;
 }
 
-const FILE_LAYER: Record<string, Layer> = { 'procedural.md': 'procedural', 'semantic.md': 'semantic', 'profile.md': 'semantic', 'log.md': 'episodic' };
+const FILE_LAYER: Record<string, Layer> = { 'procedural.md': 'procedural', 'semantic.md': 'semantic', 'concepts.md': 'semantic', 'profile.md': 'semantic', 'log.md': 'episodic' };
 
 function invalid(entry: ParsedEntry, problem: string): EngramError {
   return new EngramError('INVALID_INPUT', messages.invalidInput(`${entry.file} line ${entry.line}: ${problem}`), { details: { file: entry.file, line: entry.line } });
 }
 
-/** The record an entry stands for: the trailer's, with the visible fields applied. */
-function recordOf(entry: ParsedEntry, scope: Scope): { record: MemoryRecord; edited: boolean } {
-  const t = entry.trailer as Record<string, unknown>;
+/** The record an entry stands for: the trailer's, validated, with the visible fields applied. */
+function recordOf(entry: ParsedEntry, scope: Scope): { record: MemoryRecord; edited: boolean; trailer: Trailer } {
+  const t = parseTrailer(entry.trailer, entry.file, entry.trailerLine ?? entry.line);
   const base = {
     summary: null, importance: null, tags: [], entities: [], emotion: null, lastAccessedAt: null, validTo: null, occurredAt: null, invalidatedAt: null,
     sourceKey: null, data: {},
   };
   const { refs: _refs, edges: _edges, ...fields } = t;
   const record = { ...base, ...fields, scope, content: entry.content } as unknown as MemoryRecord;
-  if (typeof record.id !== 'string' || typeof record.layer !== 'string' || typeof record.validFrom !== 'number') throw invalid(entry, 'the engram comment is damaged (no id, layer or validFrom); delete it to import the entry as a new memory');
   let edited = false;
   if (entry.importance !== undefined && entry.importance !== renderImportance(record.importance)) {
     const value = entry.importance === 'none' ? null : Number(entry.importance);
@@ -71,8 +71,7 @@ function recordOf(entry: ParsedEntry, scope: Scope): { record: MemoryRecord; edi
     if (record.layer !== 'episodic' || record.validFrom > at) record.validFrom = at;
     edited = true;
   }
-  if (t.content !== undefined) throw invalid(entry, 'the engram comment must not carry content');
-  return { record, edited };
+  return { record, edited, trailer: t };
 }
 
 const PATCHED: readonly (keyof MemoryPatch)[] = [
@@ -87,6 +86,27 @@ export async function importMarkdown(deps: Deps, files: MarkdownFiles, scope: Sc
   const entries = Object.entries(files).flatMap(([file, text]) => parseEntries(file, text));
   const fresh = entries.filter((e) => e.trailer === null);
   const known = entries.filter((e) => e.trailer !== null).map((entry) => ({ entry, ...recordOf(entry, scope) }));
+  // every entry is checked before anything is written, so a bad one leaves the store as it was
+  const inputs = fresh.map((entry) => {
+    const at = entry.date !== null ? parseDate(entry.date) : undefined;
+    if (at !== undefined && !Number.isFinite(at)) throw invalid(entry, `"${entry.date}" is not a date: use YYYY-MM-DD`);
+    const layer = FILE_LAYER[entry.file] ?? 'semantic';
+    const importance = entry.importance !== undefined && entry.importance !== 'none' ? Number(entry.importance) : undefined;
+    return parseInput(
+      rememberInputSchema,
+      {
+        scope,
+        layer,
+        content: entry.content,
+        ...(at !== undefined ? (layer === 'episodic' ? { occurredAt: at } : { validFrom: at }) : {}),
+        ...(importance !== undefined ? { importance } : {}),
+        ...(entry.tags !== undefined && entry.tags.length > 0 ? { tags: entry.tags } : {}),
+        ...(entry.pinned === true ? { pinned: true } : {}),
+      },
+      `${entry.file} line ${entry.line}`,
+    );
+  });
+
   const existing = new Map((await deps.store.getMemories(known.map((k) => k.record.id), [scope])).map((r) => [r.id, r]));
   const toEmbed = known.filter((k) => existing.get(k.record.id)?.content !== k.record.content);
   const vectors = toEmbed.length > 0 ? await deps.embedder.embed(toEmbed.map((k) => embeddingText(k.record))) : [];
@@ -122,15 +142,15 @@ export async function importMarkdown(deps: Deps, files: MarkdownFiles, scope: Sc
       report.updated++;
     }
     const mapId = (id: string): string => idMap.get(id) ?? id;
-    const present = new Set((await tx.getMemories(known.flatMap(({ entry }) => refIdsOf(entry).map(mapId)), [scope])).map((r) => r.id));
+    const present = new Set((await tx.getMemories(known.flatMap(({ trailer }) => refIdsOf(trailer).map(mapId)), [scope])).map((r) => r.id));
     const newEdges: Edge[] = [];
-    for (const { entry, record } of known) {
-      const refs = (entry.trailer?.refs ?? {}) as Record<string, string[]>;
-      for (const [layer, ids] of Object.entries(refs)) {
+    for (const { record, trailer } of known) {
+      const refs: Record<string, string[] | undefined> = trailer.refs ?? {};
+      for (const [layer, ids = []] of Object.entries(refs)) {
         const refIds = ids.map(mapId).filter((id) => present.has(id));
         if (refIds.length > 0) report.refs += (await tx.addConceptRefs({ scope, conceptId: mapId(record.id), layer: layer as Layer, refIds })).added.length;
       }
-      const edges = (entry.trailer?.edges ?? []) as Array<Omit<Edge, 'scope' | 'fromId'>>;
+      const edges = trailer.edges ?? [];
       if (edges.length === 0) continue;
       const stored = new Map((await tx.getEdges({ scopes: [scope], ids: [mapId(record.id)] })).map((e) => [e.id, e]));
       for (const edge of edges) {
@@ -150,33 +170,13 @@ export async function importMarkdown(deps: Deps, files: MarkdownFiles, scope: Sc
     report.edges += newEdges.length;
   });
 
-  if (fresh.length > 0) {
-    const inputs = fresh.map((entry) => {
-      const at = entry.date !== null ? parseDate(entry.date) : undefined;
-      if (at !== undefined && !Number.isFinite(at)) throw invalid(entry, `"${entry.date}" is not a date: use YYYY-MM-DD`);
-      const layer = FILE_LAYER[entry.file] ?? 'semantic';
-      const importance = entry.importance !== undefined && entry.importance !== 'none' ? Number(entry.importance) : undefined;
-      return parseInput(
-        rememberInputSchema,
-        {
-          scope,
-          layer,
-          content: entry.content,
-          ...(at !== undefined ? (layer === 'episodic' ? { occurredAt: at } : { validFrom: at }) : {}),
-          ...(importance !== undefined ? { importance } : {}),
-          ...(entry.tags !== undefined && entry.tags.length > 0 ? { tags: entry.tags } : {}),
-          ...(entry.pinned === true ? { pinned: true } : {}),
-        },
-        `${entry.file} line ${entry.line}`,
-      );
-    });
+  if (inputs.length > 0) {
     report.added = (await rememberAll(deps, inputs)).filter((r) => r.action !== 'unchanged').length;
   }
   return report;
 }
 
-function refIdsOf(entry: ParsedEntry): string[] {
-  const refs = (entry.trailer?.refs ?? {}) as Record<string, string[]>;
-  const edges = (entry.trailer?.edges ?? []) as Array<{ toId: string }>;
-  return [...Object.values(refs).flat(), ...edges.map((e) => e.toId)];
+function refIdsOf(trailer: Trailer): string[] {
+  const refs: Record<string, string[] | undefined> = trailer.refs ?? {};
+  return [...Object.values(refs).flatMap((ids) => ids ?? []), ...(trailer.edges ?? []).map((e) => e.toId)];
 }

@@ -60,7 +60,10 @@ export interface ListQuery {
 
 export interface StoreStats {
   total: number;
+  /** Records per layer, concepts not included (they are in `concepts`). */
   byLayer: Record<string, number>;
+  /** Concept records (semantic, `data.concept === true`), any status; `total` includes them. */
+  concepts: number;
   byStatus: Record<string, number>;
   edges: number;
 }

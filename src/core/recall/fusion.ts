@@ -41,7 +41,7 @@ export function reciprocalRankFusion(inputs: readonly FusionInput[], rrfK: numbe
         byId.set(hit.id, fused);
       }
       fused.fused += input.weight / (rrfK + rank);
-      fused.channels[input.channel] = { rank, score: hit.score };
+      fused.channels[input.channel] = { rank, score: hit.score, ...(hit.coverage !== undefined ? { coverage: Number(hit.coverage.toFixed(4)) } : {}) };
     });
   }
   return [...byId.values()].sort((a, b) => b.fused - a.fused || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

@@ -13,6 +13,7 @@ import type { z } from 'zod';
 import { reciprocalRankFusion, type ChannelExplanation } from './fusion.js';
 import { analyzeQuery, type QueryAnalysis } from './query-analysis.js';
 import type { RecallConfig } from './recall-config.js';
+import { hitRelevance } from './hit-relevance.js';
 import { blendScores, fuseChannels, type Candidate } from './scoring.js';
 import { applyNeighbourhood } from './neighbourhood.js';
 import { maximalMarginalRelevance } from './mmr.js';
@@ -31,9 +32,12 @@ export interface HitExplanation {
   neighbourhood: number;
 }
 
-/** One recall hit: the memory, its final score and the explanation. */
+/** One recall hit: the memory, its final score, its relevance and the explanation. */
 export interface RecallHit extends MemoryView {
+  /** Ranks the hits (relevance blended with recency and importance); unbounded, may be negative. */
   score: number;
+  /** How strongly the hit's own evidence matches the query, 0..1 (see `hitRelevance`); not relative to other hits. */
+  relevance: number;
   why: HitExplanation;
 }
 
@@ -83,6 +87,7 @@ export async function recall(deps: RecallDeps, query: string, options: ParsedRec
     hits.push({
       ...toMemoryView(candidate.record),
       score: round(candidate.score),
+      relevance: hitRelevance(candidate.channels),
       why: {
         channels: candidate.channels,
         fused: round(candidate.fused),

@@ -15,7 +15,7 @@ export function renderMemoryLine(memory: MemoryView): string {
 
 export function renderHits(hits: readonly RecallHit[]): string {
   if (hits.length === 0) return 'No matching memories.';
-  return hits.map((hit, i) => `${i + 1}. ${renderMemoryLine(hit)} score ${hit.score.toFixed(3)}`).join('\n');
+  return hits.map((hit, i) => `${i + 1}. ${renderMemoryLine(hit)} relevance ${hit.relevance.toFixed(2)} · score ${hit.score.toFixed(3)}`).join('\n');
 }
 
 export function renderRemember(result: RememberResult): string {

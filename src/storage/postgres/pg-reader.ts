@@ -277,20 +277,24 @@ export class PgReader implements StoreReader {
   async stats(scopes: readonly Scope[]): Promise<StoreStats> {
     return this.read('count memories', async (db) => {
       const allowed = [...assertReadScopes(scopes)];
-      const counts = await db.query<{ layer: string; status: string; n: number }>(
-        `SELECT layer, status, count(*)::int AS n FROM ${this.tables.memories} WHERE scope = ANY($1::text[]) GROUP BY layer, status`,
+      // only a JSON true makes a concept, as isConcept() reads it
+      const counts = await db.query<{ layer: string; status: string; concept: boolean; n: number }>(
+        `SELECT layer, status, (CASE WHEN layer = 'semantic' THEN (data::jsonb -> 'concept') = 'true'::jsonb ELSE false END) IS TRUE AS concept, count(*)::int AS n
+         FROM ${this.tables.memories} WHERE scope = ANY($1::text[]) GROUP BY 1, 2, 3`,
         [allowed],
       );
       const byLayer: Record<string, number> = Object.fromEntries(LAYERS.map((l) => [l, 0]));
       const byStatus: Record<string, number> = Object.fromEntries(STATUSES.map((s) => [s, 0]));
       let total = 0;
-      for (const { layer, status, n } of counts.rows) {
-        byLayer[layer] = (byLayer[layer] ?? 0) + Number(n);
+      let concepts = 0;
+      for (const { layer, status, concept, n } of counts.rows) {
+        if (concept) concepts += Number(n);
+        else byLayer[layer] = (byLayer[layer] ?? 0) + Number(n);
         byStatus[status] = (byStatus[status] ?? 0) + Number(n);
         total += Number(n);
       }
       const edges = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${this.tables.edges} WHERE scope = ANY($1::text[])`, [allowed]);
-      return { total, byLayer, byStatus, edges: Number(edges.rows[0]?.n ?? 0) };
+      return { total, byLayer, concepts, byStatus, edges: Number(edges.rows[0]?.n ?? 0) };
     });
   }
 

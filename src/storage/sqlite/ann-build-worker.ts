@@ -12,7 +12,7 @@ export type AnnBuildReply = { ok: true; result: AnnBuildResult } | { ok: false; 
 async function run(port: NonNullable<typeof parentPort>): Promise<void> {
   let reply: AnnBuildReply;
   try {
-    const library = await loadUsearch();
+    const library = loadUsearch();
     if (library === undefined) throw new Error('usearch does not load in the worker thread');
     reply = { ok: true, result: await buildAnnIndex(workerData as AnnBuildRequest, library) };
   } catch (error) {

@@ -15,7 +15,8 @@ import type { UsearchModule } from './ann-library.js';
 import type { SqliteStoreLogger } from './sqlite-store-config.js';
 
 export interface AnnBuilderOptions {
-  readonly library: UsearchModule;
+  /** The HNSW library for builds on this thread (loaded when a build needs it). */
+  readonly library: () => UsearchModule | undefined;
   readonly files: AnnFiles;
   readonly logger: SqliteStoreLogger;
   /** The request of every build, but for its scope. */
@@ -113,7 +114,8 @@ export class AnnBuilder {
 
   #runInProcess(request: AnnBuildRequest): BuildRun {
     let stopped = false;
-    const result = buildAnnIndex(request, this.#options.library, () => stopped);
+    const library = this.#options.library();
+    const result = library === undefined ? Promise.reject(new Error('usearch does not load')) : buildAnnIndex(request, library, () => stopped);
     return { result, stop: () => (stopped = true), keepAlive: () => undefined };
   }
 }

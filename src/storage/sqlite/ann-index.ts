@@ -15,14 +15,15 @@ import { EngramError, messages } from '../../core/errors.js';
 import { continues, manifestProblem, readDatabaseId } from './ann-build.js';
 import { AnnBuilder } from './ann-builder.js';
 import { AnnFiles, type AnnManifest } from './ann-files.js';
-import { ANN_PARAMETERS, createAnnIndex, loadUsearch, type AnnParameters, type UsearchIndex, type UsearchModule } from './ann-library.js';
+import { ANN_PARAMETERS, createAnnIndex, loadUsearch, locateUsearch, usearchProblem, type AnnParameters, type UsearchIndex, type UsearchModule } from './ann-library.js';
 import { isMemoryPath, type SqliteConnection } from './sqlite-connection.js';
 import type { ResolvedSqliteStoreConfig, SqliteStoreLogger } from './sqlite-store-config.js';
 import { readVectors } from './stored-vectors.js';
 import { dot, inverseNorm, type ScoredRow } from './vector-index.js';
 
 export interface AnnIndexOptions {
-  readonly library: UsearchModule;
+  /** Loads the HNSW library when a scope first needs it; `undefined` when it does not load. */
+  readonly library: () => UsearchModule | undefined;
   /** The store's read connection: it must see committed data only. */
   readonly connection: SqliteConnection;
   readonly databasePath: string;
@@ -64,12 +65,13 @@ const RECHECK_MS = 1000;
 
 /**
  * The store's approximate index when configured (or by default) and possible: file-backed stores
- * only, and `usearch` must load. An explicit `vectorIndex: 'hnsw'` that cannot be honoured throws.
+ * only, and `usearch` must be installed with a binary for this platform. It is only located here,
+ * not loaded: the first scope large enough loads it. An explicit `vectorIndex: 'hnsw'` that cannot
+ * be honoured throws.
  */
-export async function openAnnIndex(config: ResolvedSqliteStoreConfig, reader: SqliteConnection): Promise<AnnIndex | undefined> {
+export function openAnnIndex(config: ResolvedSqliteStoreConfig, reader: SqliteConnection): AnnIndex | undefined {
   if (config.vectorIndex === 'exact' || isMemoryPath(config.path)) return undefined;
-  const library = await loadUsearch();
-  if (library === undefined) {
+  if (locateUsearch() === undefined) {
     if (config.vectorIndex === 'auto') return undefined;
     throw new EngramError(
       'STORAGE_UNAVAILABLE',
@@ -78,7 +80,7 @@ export async function openAnnIndex(config: ResolvedSqliteStoreConfig, reader: Sq
     );
   }
   return new AnnIndex({
-    library,
+    library: loadUsearch,
     connection: reader,
     databasePath: resolve(config.path),
     busyTimeoutMs: config.busyTimeoutMs,
@@ -96,6 +98,7 @@ export class AnnIndex {
   readonly #builder: AnnBuilder | undefined;
   #databaseId: string | undefined;
   #closed = false;
+  #libraryWarned = false;
 
   constructor(options: AnnIndexOptions) {
     this.#options = options;
@@ -136,8 +139,10 @@ export class AnnIndex {
    * false when the scope cannot be served yet; then, if `build`, a background build is started.
    */
   sync(scope: string, options: { build: boolean }): boolean {
+    const library = this.#library();
+    if (library === undefined) return false;
     return this.#options.connection.snapshot(() => {
-      const state = this.#refresh(scope);
+      const state = this.#refresh(scope, library);
       if (state.base === undefined) {
         if (options.build) this.#builder?.start(scope, state.rejected === undefined ? 'no usable index file' : 'the index file was unusable');
         return false;
@@ -192,6 +197,7 @@ export class AnnIndex {
    * it. Resolves true when searches of the scope use the index, false when it cannot be built here.
    */
   async prepare(scope: string): Promise<boolean> {
+    if (this.#library() === undefined) return false;
     const builder = this.#builder;
     for (let round = 0; !this.#closed; round++) {
       if (builder?.isRunning(scope) === true) {
@@ -217,8 +223,18 @@ export class AnnIndex {
     this.#scopes.clear();
   }
 
+  /** The HNSW library, loaded on first need; when it does not load, one warning and exact search. */
+  #library(): UsearchModule | undefined {
+    const library = this.#options.library();
+    if (library === undefined && !this.#libraryWarned) {
+      this.#libraryWarned = true;
+      this.#options.logger.warn(`large scopes use exact vector search: ${usearchProblem() ?? 'usearch does not load'}`);
+    }
+    return library;
+  }
+
   /** Re-reads the manifest (at most once a second) and maps a newer valid file. */
-  #refresh(scope: string): ScopeState {
+  #refresh(scope: string, library: UsearchModule): ScopeState {
     let state = this.#scopes.get(scope);
     if (state === undefined) {
       state = { base: undefined, manifest: undefined, rejected: undefined, checkedAt: 0, highWaterMark: 0, delta: new Map(), replaced: new Set() };
@@ -238,7 +254,7 @@ export class AnnIndex {
       });
       return state;
     }
-    const base = createAnnIndex(this.#options.library, this.#options.embedder.dimension, this.#parameters);
+    const base = createAnnIndex(library, this.#options.embedder.dimension, this.#parameters);
     try {
       base.view(this.#files.indexPath(manifest));
     } catch (error) {

@@ -1,8 +1,11 @@
 /**
  * The HNSW library behind the approximate vector index: `usearch`, an optional dependency that ships
- * prebuilt N-API binaries. Declared structurally (the few members called), loaded lazily, and
- * absent-tolerant: when it does not load, the store keeps its exact search.
+ * prebuilt N-API binaries. Declared structurally (the few members called), loaded only when a scope
+ * first needs it, and absent-tolerant: when it does not load, the store keeps its exact search.
  */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 
 /** The subset of usearch's `Index` the ANN index calls. Keys are SQLite rowids. */
 export interface UsearchIndex {
@@ -64,15 +67,95 @@ export function createAnnIndex(library: UsearchModule, dimension: number, parame
   });
 }
 
-/** The `usearch` module, or `undefined` when it is not installed or its binary does not load here. */
-export async function loadUsearch(): Promise<UsearchModule | undefined> {
-  // a variable specifier keeps TypeScript from requiring the optional package's types
-  const specifier = 'usearch';
+/** Where usearch is installed here: its CommonJS entry and the native binary it will load. */
+export interface UsearchLocation {
+  readonly entry: string;
+  readonly binary: string;
+}
+
+/** Directories climbed from the resolved entry to the package root; the entry sits three below it. */
+const MAX_PACKAGE_DEPTH = 5;
+
+/**
+ * Finds usearch by explicit paths, without loading it: the package resolved from this module, its
+ * root found within a few parent directories, and a binary for this platform in `build/Release` or
+ * `prebuilds/`. `undefined` when it is not installed or has no binary here.
+ */
+export function locateUsearch(): UsearchLocation | undefined {
+  let entry: string;
   try {
-    const loaded = (await import(specifier)) as { default?: UsearchModule; Index?: UsearchModule['Index'] };
-    const Index = loaded.Index ?? loaded.default?.Index;
-    return typeof Index === 'function' ? { Index } : undefined;
+    // the CommonJS entry: its native lookup starts from its own absolute directory and so ends,
+    // while the ESM entry's starts from a relative "." under `node -e` or a REPL and never does
+    entry = createRequire(import.meta.url).resolve('usearch');
   } catch {
     return undefined;
+  }
+  let root = dirname(entry);
+  for (let depth = 0; depth < MAX_PACKAGE_DEPTH && !isUsearchRoot(root); depth++) root = dirname(root);
+  if (!isUsearchRoot(root)) return undefined;
+  const binary = nativeBinary(root);
+  return binary === undefined ? undefined : { entry, binary };
+}
+
+function isUsearchRoot(directory: string): boolean {
+  try {
+    const manifest = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8')) as { name?: unknown };
+    return manifest.name === 'usearch';
+  } catch {
+    return false;
+  }
+}
+
+function nativeBinary(root: string): string | undefined {
+  const built = join(root, 'build', 'Release', 'usearch.node');
+  if (existsSync(built)) return built;
+  const prebuilds = join(root, 'prebuilds');
+  let tuples: string[];
+  try {
+    tuples = readdirSync(prebuilds);
+  } catch {
+    return undefined;
+  }
+  // "<platform>-<arch>[+<arch>...]", as node-gyp-build names them
+  for (const tuple of tuples) {
+    const [platform, archs = ''] = tuple.split('-', 2);
+    if (platform !== process.platform || !archs.split('+').includes(process.arch)) continue;
+    const binary = join(prebuilds, tuple, 'usearch.node');
+    if (existsSync(binary)) return binary;
+  }
+  return undefined;
+}
+
+let loaded: { module: UsearchModule | undefined; problem: string | undefined } | undefined;
+
+/**
+ * The `usearch` module, loaded on first call (later calls return the same), or `undefined` with
+ * `usearchProblem()` saying why when it is not installed or its binary does not load here.
+ */
+export function loadUsearch(): UsearchModule | undefined {
+  loaded ??= loadOnce();
+  return loaded.module;
+}
+
+/** Why `loadUsearch()` returned `undefined`; `undefined` before the first call or when it loaded. */
+export function usearchProblem(): string | undefined {
+  return loaded?.problem;
+}
+
+/** Whether this process has loaded usearch (tests check that small stores never do). */
+export function usearchLoaded(): boolean {
+  return loaded?.module !== undefined;
+}
+
+function loadOnce(): { module: UsearchModule | undefined; problem: string | undefined } {
+  const location = locateUsearch();
+  if (location === undefined) return { module: undefined, problem: 'the optional dependency usearch is not installed or has no binary for this platform' };
+  try {
+    const exported = createRequire(import.meta.url)(location.entry) as { default?: UsearchModule; Index?: UsearchModule['Index'] };
+    const Index = exported.Index ?? exported.default?.Index;
+    if (typeof Index === 'function') return { module: { Index }, problem: undefined };
+    return { module: undefined, problem: `usearch at ${location.entry} exports no Index` };
+  } catch (error) {
+    return { module: undefined, problem: `usearch does not load: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` };
   }
 }

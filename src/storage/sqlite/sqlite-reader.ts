@@ -216,20 +216,24 @@ export class SqliteReader implements StoreReader {
   async stats(scopes: readonly Scope[]): Promise<StoreStats> {
     return this.read('count memories', (connection) => {
       const allowed = JSON.stringify(assertReadScopes(scopes));
-      const counts = connection.all<{ layer: string; status: string; n: number }>(
-        `SELECT layer, status, count(*) AS n FROM memories WHERE ${inList('scope')} GROUP BY layer, status`,
+      // a JSON true reads as 1; isConcept() counts only that, not "true" or 1 stored by a caller
+      const counts = connection.all<{ layer: string; status: string; concept: number; n: number }>(
+        `SELECT layer, status, (layer = 'semantic' AND json_type(data, '$.concept') = 'true') AS concept, count(*) AS n
+         FROM memories WHERE ${inList('scope')} GROUP BY layer, status, concept`,
         allowed,
       );
       const byLayer: Record<string, number> = Object.fromEntries(LAYERS.map((l) => [l, 0]));
       const byStatus: Record<string, number> = Object.fromEntries(STATUSES.map((s) => [s, 0]));
       let total = 0;
-      for (const { layer, status, n } of counts) {
-        byLayer[layer] = (byLayer[layer] ?? 0) + n;
+      let concepts = 0;
+      for (const { layer, status, concept, n } of counts) {
+        if (concept === 1) concepts += n;
+        else byLayer[layer] = (byLayer[layer] ?? 0) + n;
         byStatus[status] = (byStatus[status] ?? 0) + n;
         total += n;
       }
       const edges = connection.get<{ n: number }>(`SELECT count(*) AS n FROM edges WHERE ${inList('scope')}`, allowed)?.n ?? 0;
-      return { total, byLayer, byStatus, edges };
+      return { total, byLayer, concepts, byStatus, edges };
     });
   }
 

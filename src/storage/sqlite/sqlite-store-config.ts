@@ -43,8 +43,9 @@ export interface SqliteStoreConfig {
    * How scopes above `memoryIndexThreshold` are vector-searched. `'hnsw'`: an approximate HNSW index
    * per scope (recall@10 ≥ 0.98), kept in `<path>.ann/` and rebuilt from the stored vectors in the
    * background whenever it is missing or stale, exact search serving meanwhile; needs the optional
-   * dependency `usearch`. `'exact'`: the exact in-memory index. Default: `'hnsw'` when `usearch`
-   * loads, else `'exact'`. `:memory:` stores always use `'exact'`.
+   * dependency `usearch`, loaded when a scope first crosses the threshold (a warning and exact search
+   * if it does not load then). `'exact'`: the exact in-memory index. Default: `'hnsw'` when `usearch`
+   * is installed with a binary for this platform, else `'exact'`. `:memory:` stores always use `'exact'`.
    */
   readonly vectorIndex?: 'exact' | 'hnsw';
   /** Where the store reports what it does on its own, such as rebuilding a vector index (default: warnings to `console.warn`). */

@@ -103,7 +103,7 @@ export class SqliteStore extends SqliteReader implements Store {
         if (reader !== writer) opened.push(reader);
       }
       const index = new VectorIndex(reader, embedding.dimension);
-      const ann = await openAnnIndex(resolved, reader);
+      const ann = openAnnIndex(resolved, reader);
       // an in-memory lexical index serves the read connection of a file (the writer may share a :memory: one)
       const lexical = isMemoryPath(path) ? undefined : new LexicalIndex(reader, resolved.lexicalIndexThreshold, resolved.logger);
       return new SqliteStore({ config: resolved, reader, writer, index, ann, lexical, state: { closed: false } });

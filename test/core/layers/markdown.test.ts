@@ -55,11 +55,11 @@ async function seed(engram: Engram): Promise<Record<string, string>> {
 }
 
 describe('Markdown export', () => {
-  it('writes the four files with dated, readable entries', async () => {
+  it('writes the five files with dated, readable entries', async () => {
     const engram = await open();
     const ids = await seed(engram);
     const files = await engram.exportMarkdown({ scope: S });
-    expect(Object.keys(files).sort()).toEqual(['log.md', 'procedural.md', 'profile.md', 'semantic.md']);
+    expect(Object.keys(files).sort()).toEqual(['concepts.md', 'log.md', 'procedural.md', 'profile.md', 'semantic.md']);
     expect(files['procedural.md']).toContain('- [');
     expect(files['procedural.md']).toMatch(/- \[\d{4}-\d{2}-\d{2}[^\]]*\] Never suggest properties outside the budget\.\n {2}· importance [\d.]+ · tags: rules · pinned\n {2}<!-- engram \{/);
     expect(files['profile.md']).toContain('- [2026-01-10] My budget is 80L.\n  · importance 0.8\n');
@@ -67,6 +67,17 @@ describe('Markdown export', () => {
     expect(files['log.md']).toContain('- [2026-01-15 14:03:27.123] Viewed Prestige Meridian — rejected: too far from school.\n  \n    indented second line');
     expect(files['semantic.md']).toContain('flat viewing success rate: 0.5 (1/2)');
     expect(files['semantic.md']).toContain('two bedrooms');
+    // extracted concepts go to concepts.md, not among the definitions and statistics
+    const concepts = (await everything(engram)).filter((r) => r.data.concept === true);
+    expect(concepts.length).toBeGreaterThan(0);
+    for (const c of concepts) {
+      expect(files['concepts.md']).toContain(c.id);
+      expect(files['semantic.md']).not.toContain(c.id);
+    }
+    expect(files['concepts.md']!.split('\n').filter((l) => l.startsWith('- ')).length).toBe(concepts.length);
+    const stats = await engram.stats({ scopes: [S] });
+    expect(stats.concepts).toBe(concepts.length);
+    expect(stats.byLayer.semantic).toBe((await everything(engram)).filter((r) => r.layer === 'semantic').length - concepts.length);
     // the trailer holds the rest, not the visible text
     const trailer = files['profile.md']!.split('\n').find((l) => l.includes(ids.budget2!))!;
     expect(trailer).not.toContain('My budget is 80L');
@@ -85,6 +96,8 @@ describe('Markdown import', () => {
     const report = await target.importMarkdown(files, { scope: S });
     expect(report).toMatchObject({ created: before.length, updated: 0, unchanged: 0, added: 0 });
     expect(await everything(target)).toStrictEqual(before);
+    expect((await target.stats({ scopes: [S] })).concepts).toBeGreaterThan(0);
+    expect((await target.stats({ scopes: [S] })).concepts).toBe((await source.stats({ scopes: [S] })).concepts);
 
     const conceptIds = before.map((r) => r.id);
     expect(await target.store.getConceptRefs({ scopes: [S], conceptIds })).toStrictEqual(await source.store.getConceptRefs({ scopes: [S], conceptIds }));

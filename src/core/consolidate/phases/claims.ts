@@ -25,8 +25,8 @@ async function sampleClaims(ctx: PhaseContext): Promise<MemoryRecord[]> {
 async function sweep(ctx: PhaseContext, mode: 'dedup' | 'supersede'): Promise<void> {
   const sample = await sampleClaims(ctx);
   const startAfter = typeof ctx.cursor === 'string' ? ctx.cursor : '';
+  // claims before the cursor were counted by the run that checkpointed it (its counters resume here)
   const todo = sample.filter((r) => r.id > startAfter);
-  ctx.counters.examined += sample.length - todo.length;
   const { embedder } = ctx.deps;
   const size = Math.max(1, Math.min(ctx.deps.config.batchSize, 50));
   for (let i = 0; i < todo.length; i += size) {

@@ -12,12 +12,18 @@ export async function compressPhase(ctx: PhaseContext): Promise<void> {
   const cfg = ctx.deps.config.compression;
   const startAfter = typeof ctx.cursor === 'string' ? ctx.cursor : undefined;
   for await (const page of scanRecords(ctx.deps.store, { scope: ctx.scope, layers: ['episodic'], statuses: ['active'], ...(startAfter !== undefined ? { afterId: startAfter } : {}), pageSize: ctx.deps.config.pageSize })) {
-    ctx.counters.examined += page.length;
     const due = page.filter((r) => shouldCompress(r, ctx.now, cfg));
     const last = (page[page.length - 1] as MemoryRecord).id;
     const size = Math.max(1, ctx.deps.config.batchSize);
+    // the page is counted up to each batch's cursor, in that batch, so a resumed run counts the rest once
+    let counted = 0;
+    const countThrough = (cursor: string): void => {
+      const through = page.filter((r) => r.id <= cursor).length;
+      ctx.counters.examined += through - counted;
+      counted = through;
+    };
     if (due.length === 0) {
-      await ctx.batch(async () => {}, last);
+      await ctx.batch(async () => countThrough(last), last);
       continue;
     }
     for (let i = 0; i < due.length; i += size) {
@@ -26,6 +32,7 @@ export async function compressPhase(ctx: PhaseContext): Promise<void> {
       const vectors = await ctx.deps.embedder.embed(forms.map((f) => f.content));
       const cursor = i + size >= due.length ? last : (slice[slice.length - 1] as MemoryRecord).id;
       await ctx.batch(async (tx) => {
+        countThrough(cursor);
         const current = new Map((await tx.getMemories(slice.map((r) => r.id), [ctx.scope])).map((r) => [r.id, r]));
         for (const [j, original] of slice.entries()) {
           const now = current.get(original.id);

@@ -39,8 +39,8 @@ export async function promotePhase(ctx: PhaseContext, sources: readonly Promotio
   for (const source of sources) candidates.push(...(await source.candidates(ctx.scope, ctx.lastRunAt)));
   candidates.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const startAfter = typeof ctx.cursor === 'string' ? ctx.cursor : '';
+  // candidates before the cursor were counted by the run that checkpointed it (its counters resume here)
   const todo = candidates.filter((c) => c.key > startAfter);
-  ctx.counters.examined += candidates.length - todo.length;
   const size = Math.max(1, Math.min(ctx.deps.config.batchSize, 20));
   for (let i = 0; i < todo.length; i += size) {
     const slice = todo.slice(i, i + size);

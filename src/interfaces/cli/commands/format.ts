@@ -24,7 +24,7 @@ export function formatHits(result: { hits: RecallHit[] }): string {
       const channels = Object.entries(hit.why.channels)
         .map(([name, c]) => `${name} #${c.rank}`)
         .join(', ');
-      return `${pc.bold(String(index + 1).padStart(2))}. ${hit.content}\n    ${pc.dim(`${hit.id} · ${hit.scope} · ${hit.layer} · score ${hit.score.toFixed(4)} · ${channels}`)}`;
+      return `${pc.bold(String(index + 1).padStart(2))}. ${hit.content}\n    ${pc.dim(`${hit.id} · ${hit.scope} · ${hit.layer} · relevance ${hit.relevance.toFixed(2)} · score ${hit.score.toFixed(4)} · ${channels}`)}`;
     })
     .join('\n');
 }

@@ -53,6 +53,7 @@ export function registerRecordCommands(program: Command): void {
             `embedder: ${s.embedder}`,
             `memories: ${s.total}`,
             `by layer: ${fmtCounts(s.byLayer)}`,
+            `concepts: ${s.concepts}`,
             `by status: ${fmtCounts(s.byStatus)}`,
             `edges: ${s.edges}`,
             `background jobs: pending ${s.jobs.pending}, running ${s.jobs.running}, failed ${s.jobs.failed}`,

@@ -41,7 +41,7 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
       description: [
         'Search long-term memory for what is relevant to a query (keywords, meaning, names, dates, related memories).',
         'Returns only what is current unless asOf ("what was true then") or knownAt ("what did we believe then") is given.',
-        'Each hit has its id, content, layer, times and why it was returned (rank and score per channel).',
+        'Each hit has its id, content, layer, times, relevance (0..1: how strongly it matches the query, not relative to other hits; above 0.6 a clear match, below 0.3 a weak one), score (ranking only) and why it was returned (rank and score per channel).',
       ].join(' '),
       inputSchema: z.object(recallShape).strict(),
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -109,7 +109,7 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
     'memory_stats',
     {
       title: 'Memory statistics',
-      description: 'Counts of memories by layer and status, and edges, in the scopes read (default: every scope this server may use).',
+      description: 'Counts of memories by layer (concepts counted apart) and status, and edges, in the scopes read (default: every scope this server may use).',
       inputSchema: z.object(statsShape).strict(),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -120,6 +120,7 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
           `scopes: ${stats.scopes.join(', ')}`,
           `memories: ${stats.total}`,
           `by layer: ${JSON.stringify(stats.byLayer)}`,
+          `concepts: ${stats.concepts}`,
           `by status: ${JSON.stringify(stats.byStatus)}`,
           `edges: ${stats.edges}`,
         ].join('\n');

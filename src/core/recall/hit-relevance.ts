@@ -1,0 +1,53 @@
+/**
+ * A hit's relevance a person can read: a number in [0, 1] that says how strongly the hit's own
+ * evidence matches the query, unlike `score`, which ranks (it mixes recency and importance and can be
+ * negative). A fixed function of the hit's channel evidence only, never normalised to the top hit, so
+ * it does not change when other hits come or go and means the same on every store:
+ *
+ *   semantic = S((cosine − SEMANTIC_MIDPOINT) / SEMANTIC_WIDTH)   (0 below cosine 0 or without one)
+ *   lexical  = S((coverage − LEXICAL_MIDPOINT) / LEXICAL_WIDTH)   (coverage: the idf-weighted share
+ *                                                                  of the query's words it contains)
+ *   entity   = ENTITY_WEIGHT × share of the query's entities it names
+ *   relevance = 1 − (1 − semantic)(1 − lexical)(1 − entity)
+ *
+ * where S is the logistic function rescaled so that no evidence gives 0 and full evidence 1. Each
+ * term rises with its evidence and the noisy-OR never falls when one rises: more evidence, never a
+ * lower relevance. Constants were set on the relevance corpus with the default model and the hash
+ * embedder (see docs/relevance.md).
+ */
+import type { ChannelExplanation } from './fusion.js';
+
+/** Cosine at which semantic evidence alone reads as 0.5. */
+export const SEMANTIC_MIDPOINT = 0.48;
+/** How sharply semantic evidence rises around its midpoint (cosine units). */
+export const SEMANTIC_WIDTH = 0.06;
+/** Query coverage at which lexical evidence alone reads as 0.5. */
+export const LEXICAL_MIDPOINT = 0.6;
+/** How sharply lexical evidence rises around its midpoint (coverage units). */
+export const LEXICAL_WIDTH = 0.12;
+/** What naming every entity of the query is worth on its own. */
+export const ENTITY_WEIGHT = 0.5;
+
+function logistic(x: number): number {
+  return 1 / (1 + Math.exp(-x));
+}
+
+/** `logistic((x − midpoint) / width)` over [0, 1], rescaled to 0 at x = 0 and 1 at x = 1. */
+function saturating(x: number, midpoint: number, width: number): number {
+  if (!(x > 0)) return 0;
+  const clamped = Math.min(1, x);
+  const low = logistic(-midpoint / width);
+  const high = logistic((1 - midpoint) / width);
+  return (logistic((clamped - midpoint) / width) - low) / (high - low);
+}
+
+/** The relevance in [0, 1] of a hit with these channel explanations (3 decimals). */
+export function hitRelevance(channels: Readonly<Record<string, ChannelExplanation>>): number {
+  const semantic = saturating(channels.semantic?.score ?? 0, SEMANTIC_MIDPOINT, SEMANTIC_WIDTH);
+  // a store that reports no coverage: its lexical hit reads as half evidence
+  const lexicalChannel = channels.lexical;
+  const lexical = lexicalChannel === undefined ? 0 : lexicalChannel.coverage === undefined ? 0.5 : saturating(lexicalChannel.coverage, LEXICAL_MIDPOINT, LEXICAL_WIDTH);
+  const entity = ENTITY_WEIGHT * Math.min(1, Math.max(0, channels.entity?.score ?? 0));
+  const relevance = 1 - (1 - semantic) * (1 - lexical) * (1 - entity);
+  return Math.round(Math.min(1, Math.max(0, relevance)) * 1000) / 1000;
+}
