@@ -213,17 +213,19 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what:
 
 const NUL_MESSAGE = 'contains a NUL character (U+0000), which cannot be stored; remove it';
 
-/** Paths (at most 8) of strings and object keys holding U+0000; the walk stops at a depth no input needs. */
-function nulCharacterPaths(value: unknown, path: string[] = [], found: string[][] = []): string[][] {
+/**
+ * Paths (at most 8) of strings and object keys holding U+0000. Each object is visited once, so shared or
+ * cyclic references (possible from library callers) cost no more than the object graph.
+ */
+function nulCharacterPaths(value: unknown, path: string[] = [], found: string[][] = [], seen = new WeakSet<object>()): string[][] {
   if (found.length >= 8 || path.length > 128) return found;
   if (typeof value === 'string') {
     if (value.includes('\u0000')) found.push(path);
-  } else if (Array.isArray(value)) {
-    value.forEach((item, index) => nulCharacterPaths(item, [...path, String(index)], found));
-  } else if (typeof value === 'object' && value !== null) {
+  } else if (typeof value === 'object' && value !== null && !seen.has(value)) {
+    seen.add(value);
     for (const [key, item] of Object.entries(value)) {
       if (key.includes('\u0000')) found.push([...path, key.replaceAll('\u0000', '\\0')]);
-      else nulCharacterPaths(item, [...path, key], found);
+      else nulCharacterPaths(item, [...path, key], found, seen);
     }
   }
   return found;
