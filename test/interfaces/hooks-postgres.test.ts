@@ -3,6 +3,8 @@
  * + message uuid), so this is the path a source key PostgreSQL cannot hold would break. In-process on
  * PGlite and on the server, and as the built bin against a server URL.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { EngramCore } from '../../src/core/engine.js';
 import { HashEmbedder } from '../../src/embeddings/hash/index.js';
@@ -61,6 +63,26 @@ describe('Claude Code hooks on PGlite (in-process)', () => {
     const open = async () => new Engram({ store: await openPgliteStore({ pglite, schema, embedding: { name: embedder.name, dimension: embedder.dimension } }), embedder });
     try {
       await hookSession(`pglite:${schema}`, open);
+    } finally {
+      await pglite.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    }
+  });
+
+  it('a turn with a NUL character in it (pasted binary output) is stored without it, not refused', async () => {
+    const pglite = await sharedPglite();
+    const schema = uniqueSchema('h');
+    const embedder = new HashEmbedder();
+    const open = async () => new Engram({ store: await openPgliteStore({ pglite, schema, embedding: { name: embedder.name, dimension: embedder.dimension } }), embedder });
+    const transcript = join(dir, 'transcript.jsonl');
+    const turn = { type: 'user', uuid: 'b0000000-0000-4000-8000-000000000001', message: { role: 'user', content: 'the log said ERR\u0000\u0000 then stopped' } };
+    writeFileSync(transcript, `${JSON.stringify(turn)}\n`);
+    try {
+      const outcome = await runHook('stop', hookStdin('stop', transcript), { scopes: [SCOPE], db: `pglite:${schema}`, openEngine: open });
+      expect(outcome.detail).toMatchObject({ stored: 1 });
+      const engram = await open();
+      const [episode] = await engram.store.listMemories({ scopes: [SCOPE], limit: 10 });
+      await engram.close();
+      expect(episode?.content).toBe('user: the log said ERR then stopped');
     } finally {
       await pglite.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     }
