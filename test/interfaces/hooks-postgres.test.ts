@@ -120,5 +120,5 @@ describe.skipIf(url === undefined)(`Claude Code hooks on the PostgreSQL server${
     } finally {
       await drop();
     }
-  });
+  }, 180_000); // six bin starts, each loading the engine and connecting
 });
