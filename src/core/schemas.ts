@@ -188,7 +188,9 @@ export type UpdateInput = z.input<typeof updateInputSchema>;
 export const statusSchema = z.enum(STATUSES);
 
 /**
- * Parses `value` with `schema`, or throws `INVALID_INPUT` listing every problem by field path.
+ * Parses `value` with `schema`, or throws `INVALID_INPUT` listing every problem by field path. A NUL
+ * character (U+0000) anywhere in the input, in a string or an object key, is one such problem: PostgreSQL
+ * text and jsonb cannot hold it, so every backend refuses it alike.
  *
  * @example
  * ```ts
@@ -197,14 +199,36 @@ export const statusSchema = z.enum(STATUSES);
  */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
   const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const problems = result.error.issues.slice(0, 8).map((issue) => {
-    const path = issue.path.length > 0 ? issue.path.join('.') : what;
-    return `${path} ${describeIssue(issue)}`;
-  });
+  const nul = nulCharacterPaths(value);
+  if (result.success && nul.length === 0) return result.data;
+  const issues = [
+    ...nul.map((path) => ({ path, message: NUL_MESSAGE })),
+    ...(result.success ? [] : result.error.issues.map((i) => ({ path: i.path.map(String), message: describeIssue(i), raw: i.message }))),
+  ].slice(0, 8);
+  const problems = issues.map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : what} ${issue.message}`);
   throw new EngramError('INVALID_INPUT', messages.invalidInput(`${what}: ${problems.join('; ')}`), {
-    details: { issues: result.error.issues.slice(0, 8).map((i) => ({ path: i.path.map(String), message: i.message })) },
+    details: { issues: issues.map((i) => ({ path: i.path, message: 'raw' in i ? i.raw : i.message })) },
   });
+}
+
+const NUL_MESSAGE = 'contains a NUL character (U+0000), which cannot be stored; remove it';
+
+/**
+ * Paths (at most 8) of strings and object keys holding U+0000. Each object is visited once, so shared or
+ * cyclic references (possible from library callers) cost no more than the object graph.
+ */
+function nulCharacterPaths(value: unknown, path: string[] = [], found: string[][] = [], seen = new WeakSet<object>()): string[][] {
+  if (found.length >= 8 || path.length > 128) return found;
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) found.push(path);
+  } else if (typeof value === 'object' && value !== null && !seen.has(value)) {
+    seen.add(value);
+    for (const [key, item] of Object.entries(value)) {
+      if (key.includes('\u0000')) found.push([...path, key.replaceAll('\u0000', '\\0')]);
+      else nulCharacterPaths(item, [...path, key], found, seen);
+    }
+  }
+  return found;
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {

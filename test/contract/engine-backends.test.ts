@@ -8,7 +8,8 @@ import { Engram } from '../../src/index.js';
 import { openPgliteStore, openPostgresStore } from '../../src/storage/postgres/index.js';
 import { closeSharedPglite, dropPgSchema, pgExec, pgTestUrl, PG_SKIP_REASON, resetEngramSchema, sharedPglite, uniqueSchema, withSchema } from '../helpers/postgres.js';
 import { tempEngram } from '../helpers/temp.js';
-import { runEngineContract } from './engine.contract.js';
+import { runEngineContract, type EngineContractOptions } from './engine.contract.js';
+import { runEngineTextContract } from './engine-text.contract.js';
 
 // starting PGlite (WASM) takes seconds; do it once, before the first test's clock starts
 beforeAll(async () => {
@@ -16,7 +17,13 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(closeSharedPglite);
 
-runEngineContract({
+/** The engine contract and its text part, on one backend. */
+function runBoth(options: EngineContractOptions): void {
+  runEngineContract(options);
+  runEngineTextContract(options);
+}
+
+runBoth({
   name: 'SQLite file',
   async open(clock) {
     const { engram, cleanup } = await tempEngram({ clock });
@@ -27,7 +34,7 @@ runEngineContract({
 /** One schema per backend run, emptied after each test (no DDL per test). */
 const pgliteSchema = uniqueSchema('e');
 afterAll(async () => (await sharedPglite()).query(`DROP SCHEMA IF EXISTS "${pgliteSchema}" CASCADE`));
-runEngineContract({
+runBoth({
   name: 'PGlite + pgvector',
   async open(clock) {
     const pglite = await sharedPglite();
@@ -48,7 +55,7 @@ const url = pgTestUrl();
 if (url !== undefined) {
   const schema = uniqueSchema('e');
   afterAll(() => dropPgSchema(url, schema));
-  runEngineContract({
+  runBoth({
     name: 'PostgreSQL server',
     async open(clock) {
       const embedder = new HashEmbedder();

@@ -77,7 +77,7 @@ export function makeFullRecord(overrides: Partial<MemoryRecord> = {}): MemoryRec
     occurredAt: T0 + DAY - 1,
     recordedAt: T0 + DAY + 17,
     invalidatedAt: T0 + 91 * DAY,
-    sourceKey: 'c-1:m-7',
+    sourceKey: '["c-1","m-7"]',
     updatedAt: T0 + 2 * DAY,
     data: {
       claim: { subject: 'alice', attribute: 'budget', value: '80 €', negated: false },

@@ -253,8 +253,9 @@ export function registerLayerContract(ctx: LayerContractContext): void {
     expect(await s.acquireJobLock('consolidate:acme', 'one', 60_000)).toBe(true);
     expect(await s.releaseJobLock('consolidate:acme', 'two')).toBe(false);
     expect(await s.releaseJobLock('consolidate:acme', 'one')).toBe(true);
-    expect(await s.acquireJobLock('consolidate:acme', 'two', 30)).toBe(true);
-    expect(await s.acquireJobLock('consolidate:acme', 'one', 60_000)).toBe(false);
+    // exclusion while a lease runs is checked above with a long lease; a short one here only expires,
+    // since asserting it still runs after some milliseconds would race a loaded machine
+    expect(await s.acquireJobLock('consolidate:acme', 'two', 1)).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 60));
     expect(await s.acquireJobLock('consolidate:acme', 'one', 60_000)).toBe(true);
     await expectCode(s.acquireJobLock('', 'one', 1000), 'INVALID_INPUT');

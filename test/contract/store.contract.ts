@@ -7,6 +7,7 @@ import { isEngramError, type EngramErrorCode } from '../../src/core/errors.js';
 import type { MemoryRecord, TimeFilter } from '../../src/core/memory.js';
 import type { Store } from '../../src/core/ports/store.js';
 import { registerLayerContract } from './store-layers.contract.js';
+import { registerTextContract } from './store-text.contract.js';
 import { DAY, T0, makeEdge, makeFullRecord, makeRecord, seededVector, vectorOf, withVectors } from './store-fixtures.js';
 
 /** Vector length used by the suite. */
@@ -543,6 +544,15 @@ export function runStoreContract(options: StoreContractOptions): void {
     });
 
     registerLayerContract({
+      test,
+      store: () => store,
+      reopen: async () => {
+        store = await fixture.reopen();
+        return store;
+      },
+      insert: (records) => insert(records),
+    });
+    registerTextContract({
       test,
       store: () => store,
       reopen: async () => {

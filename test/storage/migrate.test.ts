@@ -8,8 +8,10 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import type { PGlite } from '@electric-sql/pglite';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/ports/clock.js';
+import { sourceKeyOf } from '../../src/core/write/new-record.js';
 import { Engram } from '../../src/index.js';
 import { HashEmbedder } from '../../src/embeddings/hash/index.js';
 import { createPglite, openPgliteStore, type PgliteLike } from '../../src/storage/postgres/index.js';
@@ -23,6 +25,28 @@ import { tempDir } from '../helpers/temp.js';
 
 /** The same questions must get the same top 5, in the same order, on the copy. */
 const QUERIES = ['deploy target', 'coffee mug grasp', 'Alice peanuts', 'vault code', 'box push failed'];
+
+/** Sourced turns (hooks, `remember --file`): their source keys must survive the copy. */
+const SOURCED: readonly [{ conversationId: string; messageId: string }, string][] = [
+  [{ conversationId: 'session-1', messageId: 'uuid-1' }, 'user: which port does the API use?'],
+  [{ conversationId: 'session-1', messageId: 'uuid-2' }, 'assistant: the API listens on port 8080.'],
+  [{ conversationId: '会話 🚀', messageId: 'مرحبا' }, 'a turn with a unicode source'],
+];
+
+/** On the copy, re-ingesting every source stays idempotent: the same ids come back, unchanged. */
+async function expectSourcesIdempotent(source: string, copy: Engram): Promise<void> {
+  const original = await Engram.open({ path: source, embedder: 'hash' });
+  try {
+    for (const [ref, content] of SOURCED) {
+      const key = sourceKeyOf(ref)!;
+      const stored = (await original.store.findBySourceKey('acme/hooks', [key])).get(key);
+      expect(stored).toBeDefined();
+      expect(await copy.remember({ scope: 'acme/hooks', content: `${content} (again)`, source: ref })).toEqual({ id: stored, action: 'unchanged' });
+    }
+  } finally {
+    await original.close();
+  }
+}
 
 /** A SQLite database holding rows in every migrated table. */
 async function populatedDatabase(path: string): Promise<void> {
@@ -50,7 +74,12 @@ async function populatedDatabase(path: string): Promise<void> {
     await engram.remember(episode('wave', ['flag'], true, 99));
     await engram.registerRelation({ scope: 'acme/robot', name: 'keeps warm', proposedBy: 'test' });
     await engram.store.setMeta('cursor:session-1', 'message-42');
+<<<<<<< HEAD
     await new ApiKeys(engram.store).create({ tenant: 'acme', label: 'migrated' });
+=======
+    for (const [source, content] of SOURCED) await engram.remember({ scope: 'acme/hooks', content, source });
+    await engram.remember({ scope: 'acme/hooks', layer: 'semantic', content: 'The build server runs Debian.', source: { uri: 'file:///notes/ops.md', messageId: 'L12' } });
+>>>>>>> ha
   } finally {
     await engram.close();
   }
@@ -124,11 +153,35 @@ describe('engram migrate: SQLite → PGlite + pgvector over the wire', () => {
     const embedder = new HashEmbedder();
     const store = await openPgliteStore({ pglite: pglite as unknown as PgliteLike, schema: 'migrated', embedding: { name: embedder.name, dimension: embedder.dimension } });
     expect(await recallIds(new Engram({ store, embedder, clock: new ManualClock(READ_AT) }))).toEqual(await recallIds(source));
+    const reopened = await openPgliteStore({ pglite: pglite as unknown as PgliteLike, schema: 'migrated', embedding: { name: embedder.name, dimension: embedder.dimension } });
+    const copy = new Engram({ store: reopened, embedder });
+    try {
+      await expectSourcesIdempotent(source, copy);
+    } finally {
+      await copy.close();
+    }
 
     // a second run refuses to merge into a schema that holds data
     const again = await runCliAsync(['migrate', '--from', source, '--to', target, '--json']);
     expect(again.status).not.toBe(0);
     expect(JSON.parse(again.stderr).error.code).toBe('CONFLICT');
+  }, 120_000);
+
+  it('copies a NUL-joined source key (from an older process still writing) as the current key', async () => {
+    const legacy = join(dir.dir, 'legacy.db');
+    const original = new Database(source, { readonly: true });
+    original.prepare('VACUUM INTO ?').run(legacy); // a file copy would miss what is still in the WAL
+    original.close();
+    const [ref] = SOURCED[0]!;
+    const raw = new Database(legacy);
+    raw.prepare('UPDATE memories SET source_key = ? WHERE source_key = ?').run(`${ref.conversationId}\u0000${ref.messageId}`, sourceKeyOf(ref));
+    raw.close();
+    const { migrateSqliteToPostgres } = await import('../../src/storage/migrate/sqlite-to-postgres.js');
+    const report = await migrateSqliteToPostgres({ from: legacy, to: withSchema(url, 'legacy') });
+    expect(report.ok).toBe(true);
+    const keys = await pglite.query<{ source_key: string }>(`SELECT source_key FROM "legacy".memories WHERE source_key IS NOT NULL ORDER BY source_key`);
+    expect(keys.rows.map((r) => r.source_key)).toContain(sourceKeyOf(ref));
+    for (const row of keys.rows) expect(row.source_key).not.toContain('\u0000');
   }, 120_000);
 
   it('the hash check is not a formality: one changed value in the target is a mismatch', async () => {
@@ -167,6 +220,12 @@ describe.skipIf(serverUrl === undefined || !binBuilt)(
         expect(result.stdout).toMatch(/every table matches/);
         for (const table of MIGRATED_TABLES) expect(result.stdout).toMatch(new RegExp(`^${table} .* yes$`, 'm'));
         expect(await recallIds(target)).toEqual(await recallIds(source));
+        const copy = await Engram.open({ path: target, embedder: 'hash' });
+        try {
+          await expectSourcesIdempotent(source, copy);
+        } finally {
+          await copy.close();
+        }
       } finally {
         dir.cleanup();
         await dropPgSchema(serverUrl!, schema);

@@ -161,6 +161,22 @@ describe('PostgreSQL store specifics (PGlite)', () => {
     await reopened.close();
   });
 
+  it('a NUL character reaching the store (text or JSON) is INVALID_INPUT saying so, and nothing is written', async () => {
+    const { store } = await open();
+    const writes = [
+      makeRecord({ content: 'before\u0000after' }),
+      makeRecord({ sourceKey: 'c-1\u0000m-1' }),
+      makeRecord({ data: { properties: { note: 'x\u0000' } } }),
+    ];
+    for (const record of writes) {
+      const error = await store.transaction((tx) => tx.insertMemories(withVectors(CONTRACT_DIMENSION, [makeRecord(), record]))).catch((e: unknown) => e);
+      expect(isEngramError(error) && error.code).toBe('INVALID_INPUT');
+      expect(String((error as Error).message)).toMatch(/NUL character \(U\+0000\)/);
+    }
+    expect((await store.stats([writes[0]!.scope])).total).toBe(0);
+    await store.close();
+  });
+
   it('refuses an invalid schema name with a clear message', async () => {
     const pglite = await sharedPglite();
     const error = await openPgliteStore({ pglite, schema: 'Bad-Name"; drop', embedding: EMBEDDER }).catch((e: unknown) => e);

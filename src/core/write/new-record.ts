@@ -24,13 +24,33 @@ export interface DerivedSignals {
 
 /**
  * The idempotency key of a source: the same conversation and message (or uri and message) ingested
- * twice maps to the same key (DESIGN §11.2). Null when the source does not name a message.
+ * twice maps to the same key. Null when the source does not name a message. The key is the JSON array
+ * `[container, messageId]`: injective, and free of NUL characters, which PostgreSQL text cannot hold.
+ *
+ * @example
+ * ```ts
+ * sourceKeyOf({ conversationId: 'c-1', messageId: 'm-7' }); // '["c-1","m-7"]'
+ * ```
  */
 export function sourceKeyOf(source: SourceRef | undefined): string | null {
   if (source === undefined || source.messageId === undefined) return null;
   const container = source.conversationId ?? source.uri ?? source.system;
   if (container === undefined) return null;
-  return `${container}\u0000${source.messageId}`;
+  return JSON.stringify([container, source.messageId]);
+}
+
+/**
+ * Rewrites a source key of the first encoding (`container` NUL `messageId`) to the current one; any
+ * other key is returned as it is. Splits at the first NUL, where the first encoding put it.
+ *
+ * @example
+ * ```ts
+ * upgradeSourceKey('c-1\u0000m-7'); // '["c-1","m-7"]'
+ * ```
+ */
+export function upgradeSourceKey(key: string): string {
+  const at = key.indexOf('\u0000');
+  return at < 0 ? key : JSON.stringify([key.slice(0, at), key.slice(at + 1)]);
 }
 
 const DATA_FIELDS = [

@@ -67,7 +67,8 @@ function toTurn(entry: TranscriptEntry): Turn | null {
   if (entry.type !== 'user' && entry.type !== 'assistant') return null;
   if (entry.isSidechain === true || entry.isMeta === true) return null;
   if (typeof entry.uuid !== 'string' || entry.uuid.length === 0) return null;
-  const text = textOf(entry.message?.content).trim();
+  // a captured NUL (pasted binary output) would make the write path refuse the whole batch
+  const text = textOf(entry.message?.content).replaceAll('\u0000', '').trim();
   if (text.length === 0 || isCommandNoise(text)) return null;
   return {
     uuid: entry.uuid,

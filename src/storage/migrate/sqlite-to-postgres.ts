@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { EngramError, messages } from '../../core/errors.js';
+import { upgradeSourceKey } from '../../core/write/new-record.js';
 import { openPostgresStore, type PostgresStore } from '../postgres/index.js';
 import type { PgDriver, PgQueryable } from '../postgres/pg-driver.js';
 import { lexemesOf, MEMORY_FIELDS, parseVectorText, termLength, vectorLiteral, type Tables } from '../postgres/pg-rows.js';
@@ -114,6 +115,8 @@ class SqliteSide {
         if (embedding === undefined) {
           throw new EngramError('STORAGE_CORRUPT', messages.storageUnavailable(`memory ${String(raw.id)} has no embedding in the source database`));
         }
+        // PostgreSQL text cannot hold a NUL-joined key, which an already running older process may still write
+        if (typeof raw.source_key === 'string') raw.source_key = upgradeSourceKey(raw.source_key);
         return { raw, embedding };
       });
       after = String(rows[rows.length - 1]!.id);

@@ -62,23 +62,27 @@ export async function createPoolDriver(options: PgPoolOptions): Promise<PgDriver
     },
     async transaction<T>(fn: (session: PgQueryable) => Promise<T>): Promise<T> {
       const client = await pool.connect();
+      // callers may issue a transaction's reads in parallel; one pg client takes one query at a time
+      const inTurn = oneAtATime();
+      const run = (sql: string, params?: readonly unknown[]) =>
+        inTurn(async () => (await client.query(sql, params as unknown[] | undefined)) as unknown as { rows: unknown[]; rowCount: number | null });
       let broken = false;
       try {
-        await client.query('BEGIN');
+        await run('BEGIN');
         const session: PgQueryable = {
           async query<R>(sql: string, params: readonly unknown[] = []) {
-            return asResult<R>((await client.query(sql, params as unknown[])) as unknown as { rows: R[]; rowCount: number | null });
+            return asResult<R>((await run(sql, params)) as { rows: R[]; rowCount: number | null });
           },
           async exec(sql: string) {
-            await client.query(sql);
+            await run(sql);
           },
         };
         const result = await fn(session);
-        await client.query('COMMIT');
+        await run('COMMIT');
         return result;
       } catch (error) {
         try {
-          await client.query('ROLLBACK');
+          await run('ROLLBACK');
         } catch {
           broken = true;
         }
@@ -90,6 +94,16 @@ export async function createPoolDriver(options: PgPoolOptions): Promise<PgDriver
     async close() {
       await pool.end();
     },
+  };
+}
+
+/** A queue that starts each task when the previous one has settled, in call order. */
+function oneAtATime(): <T>(task: () => Promise<T>) => Promise<T> {
+  let tail: Promise<unknown> = Promise.resolve();
+  return <T>(task: () => Promise<T>): Promise<T> => {
+    const next = tail.then(task);
+    tail = next.catch(() => undefined);
+    return next;
   };
 }
 

@@ -36,6 +36,10 @@ export function toEngramError(error: unknown, action: string): EngramError {
   if (code === '23503') {
     return new EngramError('INVALID_INPUT', messages.invalidInput(`"${action}" refers to a memory that does not exist in the same scope`), options);
   }
+  if (code === '22021' || code === '22P05') {
+    // PostgreSQL text cannot hold U+0000 (22021) and jsonb refuses "\u0000" (22P05); inputs are checked for it first
+    return new EngramError('INVALID_INPUT', messages.invalidInput(`"${action}" was given text with a NUL character (U+0000), which PostgreSQL cannot store; remove it (SQLSTATE ${code})`), options);
+  }
   if (code.startsWith('23') || code.startsWith('22')) {
     return new EngramError('INVALID_INPUT', messages.invalidInput(`"${action}" has a missing or out-of-range field (SQLSTATE ${code})`), options);
   }

@@ -9,6 +9,7 @@ import { BUILT_IN_RELATIONS } from '../../core/relations.js';
 import { termLength } from '../../core/text/bm25.js';
 import { LEGACY_INDEX_KEY, legacyMetaKeys, legacyRelationTenants } from '../legacy-layout.js';
 import { insertApiKey } from './sqlite-api-keys.js';
+import { upgradeSourceKey } from '../../core/write/new-record.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { toEngramError } from './sqlite-errors.js';
 
@@ -255,6 +256,17 @@ export const MIGRATIONS: readonly Migration[] = [
           INSERT INTO memory_changes (memory_rowid) VALUES (old.rowid);
         END;
       `);
+    },
+  },
+  {
+    version: 7,
+    name: 'source keys as JSON arrays instead of NUL-joined text',
+    up(connection) {
+      // instr on the blob form is byte-exact; text functions are undefined on embedded NULs
+      const rows = connection.all<{ rowid: number; source_key: string }>(
+        "SELECT rowid, source_key FROM memories WHERE instr(CAST(source_key AS BLOB), x'00') > 0",
+      );
+      for (const row of rows) connection.run('UPDATE OR IGNORE memories SET source_key = ? WHERE rowid = ?', upgradeSourceKey(row.source_key), row.rowid);
     },
   },
   {
