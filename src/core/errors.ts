@@ -15,6 +15,7 @@ export type EngramErrorCode =
   | 'STORAGE_UNAVAILABLE'
   | 'STORAGE_CORRUPT'
   | 'LOCKED'
+  | 'BUSY'
   | 'UNAUTHORIZED'
   | 'INTERNAL';
 
@@ -90,6 +91,8 @@ export const messages = {
   dimensionMismatch: (stored: number, given: number) =>
     `This database stores ${stored}-dimensional embeddings but the embedder produces ${given}. Open it with the embedder it was created with.`,
   invalidInput: (summary: string) => `Invalid input: ${summary}`,
+  busy: (what: string) =>
+    `The database is busy: ${what}. This is not a problem with the request: retry in a moment (the write was not applied), or raise busyTimeoutMs if it keeps happening.`,
   storageUnavailable: (what: string) =>
     `The store could not be opened or used: ${what}. Check the path and permissions, and that no other program holds an exclusive lock.`,
 } as const;
