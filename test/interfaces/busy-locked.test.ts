@@ -53,7 +53,7 @@ afterEach(async () => {
 describe('BUSY: the write lock is held by another connection', () => {
   it('HTTP answers 503 BUSY with Retry-After, and the write is not applied', async () => {
     const app = createHttpApp({ engram, auth: 'open' });
-    const response = await whileWriteLocked(() =>
+    const response = await whileWriteLocked(async () =>
       app.request('/v1/memories', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scope: SCOPE, content: 'Written while locked.' }) }),
     );
     expect(response.status).toBe(503);

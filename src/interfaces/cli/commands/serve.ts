@@ -62,7 +62,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
   const isFile = !/^postgres(ql)?:\/\//.test(db);
   const everyMs = positiveNumber(flags.consolidateEvery, '--consolidate-every', 'minutes, e.g. --consolidate-every 60') * 60_000;
   const maxBodyBytes = positiveNumber(flags.maxBodyBytes, '--max-body-bytes', 'bytes, e.g. --max-body-bytes 2097152');
-  const engram = await openEngine(flags);
+  const engram = await openEngine(flags, { create: true });
   // Load the model and touch the read path now (no access recorded), so the first prompt hook does not wait.
   await engram.recall('engram serve warm-up', { scopes: scopes.length > 0 ? scopes : [DEFAULT_SCOPE], k: 1, trackAccess: false }).catch(() => undefined);
   engram.startBackground();
