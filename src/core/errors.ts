@@ -87,7 +87,7 @@ export const messages = {
   notFound: (id: string) =>
     `No memory with id ${truncate(id, 40)} in the scopes this read may see. Check the id and pass the scope it was written in.`,
   modelMismatch: (stored: string, given: string) =>
-    `This database was created with the embedding model "${stored}" but was opened with "${given}". Open it with the same embedder (e.g. --embedder ${stored.split(':')[0]}), or re-embed into a new database with "engram export" / "engram import".`,
+    `This database was created with the embedding model "${stored}" but was opened with "${given}". Open it with the same embedder (--embedder ${embedderChoiceOf(stored)}), or re-embed into a new database with "engram export" / "engram import".`,
   dimensionMismatch: (stored: number, given: number) =>
     `This database stores ${stored}-dimensional embeddings but the embedder produces ${given}. Open it with the embedder it was created with.`,
   invalidInput: (summary: string) => `Invalid input: ${summary}`,
@@ -96,6 +96,14 @@ export const messages = {
   storageUnavailable: (what: string) =>
     `The store could not be opened or used: ${what}. Check the path and permissions, and that no other program holds an exclusive lock.`,
 } as const;
+
+/** The --embedder value that reopens a database whose recorded model is `name` (e.g. use-lite:512 → use). */
+function embedderChoiceOf(name: string): string {
+  if (name.startsWith('use-lite')) return 'use';
+  if (name.startsWith('static-')) return 'static';
+  if (name.startsWith('hash')) return 'hash';
+  return name.split(':')[0] ?? name;
+}
 
 function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}…`;

@@ -21,7 +21,7 @@ export function withCommonFlags(command: Command): Command {
   return command
     .option('--db <path>', 'database file or postgres:// URL (default: $ENGRAM_DB, else ./engram.db)')
     .option('--json', 'machine-readable JSON output')
-    .addOption(new Option('--embedder <name>', 'embedder for a new database (an existing one reopens with its own)').choices(['use', 'static', 'hash']))
+    .addOption(new Option('--embedder <name>', 'embedder for a new database (an existing one reopens with its own)').choices(['use', 'use-lite', 'static', 'hash']))
     .option('--workers <n>', 'embedding worker threads for large imports')
     .option('--cache-dir <dir>', 'where the static embedder caches its distilled table');
 }
@@ -46,7 +46,7 @@ export async function openEngine(flags: CommonFlags, extra: OpenExtra = {}): Pro
   const creating = isMissingSqliteFile(path);
   if (creating && extra.create !== true) throw missingDatabaseError(path);
   const envEmbedder = process.env.ENGRAM_EMBEDDER;
-  const embedder = (flags.embedder ?? envEmbedder) as EmbedderChoice | undefined;
+  const embedder = embedderChoice(flags.embedder ?? envEmbedder);
   const workers = flags.workers !== undefined ? Number(flags.workers) : extra.workers;
   const cacheDir = flags.cacheDir ?? process.env.ENGRAM_CACHE_DIR;
   const [{ Engram }, { llmFromEnv }] = await Promise.all([import('../../engram.js'), import('./llm-env.js')]);
@@ -59,6 +59,12 @@ export async function openEngine(flags: CommonFlags, extra: OpenExtra = {}): Pro
   });
   if (creating) process.stderr.write(`engram: created a new database at ${path}\n`);
   return engram;
+}
+
+/** `use-lite` (the model's own name, which mismatch messages and stats show) is an alias of `use`. */
+function embedderChoice(name: string | undefined): EmbedderChoice | undefined {
+  if (name === undefined || name === '') return undefined;
+  return (name === 'use-lite' ? 'use' : name) as EmbedderChoice;
 }
 
 function withLlm(llm: ReturnType<typeof llmFromEnv>): { llm?: NonNullable<ReturnType<typeof llmFromEnv>> } {
