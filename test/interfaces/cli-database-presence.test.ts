@@ -94,4 +94,12 @@ describe.skipIf(!binBuilt)('remember without --scope', { timeout: 60_000 }, () =
     expect(result.stderr).toContain('remember needs --scope');
     expect(existsSync(db)).toBe(false);
   });
+
+  it('refuses a malformed --scope without creating the database', () => {
+    const db = join(dir, 'bad-scope.db');
+    const result = runCli(['remember', 'hello', '--scope', 'acme/../x', '--db', db], { env });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('Invalid scope "acme/../x"');
+    expect(existsSync(db)).toBe(false);
+  });
 });

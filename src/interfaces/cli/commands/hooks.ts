@@ -9,7 +9,7 @@ import { HOOK_EVENTS, runHook, type HookEvent } from '../../hooks/run-hook.js';
 import { isMissingDatabase } from '../missing-database.js';
 import { printError } from '../output.js';
 
-const USAGE = `usage: engram hooks <${HOOK_EVENTS.join('|')}> [--scope S]... [--db PATH] [--url URL] [--api-key KEY] [--budget-ms N] [--max-tokens N] [--embedder use|static|hash] [--verbose]
+const USAGE = `usage: engram hooks <${HOOK_EVENTS.join('|')}> [--scope S]... [--db PATH] [--url URL] [--api-key KEY] [--budget-ms N] [--max-tokens N] [--embedder use|use-lite|static|hash] [--verbose]
 Reads the hook JSON Claude Code sends on stdin.
   user-prompt-submit  prints the memory context for the prompt (Claude Code adds it to the prompt)
   stop                stores new user/assistant turns of the transcript as episodes (idempotent, cursor per session)

@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { EngramError } from '../../../core/errors.js';
+import { assertScope } from '../../../core/scope.js';
 // zod (core/schemas) and cli-progress load only for a --file import, not on every CLI start.
 import type * as Schemas from '../../../core/schemas.js';
 import type { RememberInput } from '../../../core/schemas.js';
@@ -63,6 +64,13 @@ export function registerRememberCommand(program: Command): void {
             : undefined;
       if (missing !== undefined) {
         process.exitCode = printError({ json }, new EngramError('INVALID_INPUT', missing));
+        return;
+      }
+      try {
+        // A bad scope is refused before a missing database would be created for nothing.
+        assertScope(flags.scope);
+      } catch (error) {
+        process.exitCode = printError({ json }, error);
         return;
       }
       await withEngine(flags, async (engram) => {
