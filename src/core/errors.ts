@@ -15,6 +15,7 @@ export type EngramErrorCode =
   | 'STORAGE_UNAVAILABLE'
   | 'STORAGE_CORRUPT'
   | 'LOCKED'
+  | 'BUSY'
   | 'UNAUTHORIZED'
   | 'INTERNAL';
 
@@ -86,7 +87,7 @@ export const messages = {
   notFound: (id: string) =>
     `No memory with id ${truncate(id, 40)} in the scopes this read may see. Check the id and pass the scope it was written in.`,
   modelMismatch: (stored: string, given: string) =>
-    `This database was created with the embedding model "${stored}" but was opened with "${given}". Open it with the same embedder (e.g. --embedder ${stored.startsWith('onnx:') ? stored.split(':')[1] : stored.split(':')[0]}), or re-embed into a new database with "engram export" / "engram import".`,
+    `This database was created with the embedding model "${stored}" but was opened with "${given}". Open it with the same embedder (--embedder ${embedderChoiceOf(stored)}), or re-embed into a new database with "engram export" / "engram import".`,
   dimensionMismatch: (stored: number, given: number) =>
     `This database stores ${stored}-dimensional embeddings but the embedder produces ${given}. Open it with the embedder it was created with.`,
   invalidInput: (summary: string) => `Invalid input: ${summary}`,
@@ -94,9 +95,22 @@ export const messages = {
     `The embedding model ${model} is not installed (no model.onnx and tokenizer.json in ${directory}). Fetch it with "engram models pull ${model}", or point ENGRAM_CACHE_DIR at the cache that has it.`,
   modelHashMismatch: (model: string, directory: string) =>
     `The files of the embedding model ${model} in ${directory} do not have the expected sha256. Fetch them again with "engram models pull ${model}".`,
+  busy: (what: string) =>
+    `The database is busy: ${what}. This is not a problem with the request: retry in a moment (the write was not applied), or raise busyTimeoutMs if it keeps happening.`,
   storageUnavailable: (what: string) =>
     `The store could not be opened or used: ${what}. Check the path and permissions, and that no other program holds an exclusive lock.`,
 } as const;
+
+/** The --embedder value that reopens a database whose recorded model is `name` (e.g. use-lite:512 → use). */
+function embedderChoiceOf(name: string): string {
+  if (name.startsWith('use-lite')) return 'use';
+  if (name.startsWith('static-')) return 'static';
+  if (name.startsWith('hash')) return 'hash';
+  // onnx:<model>:<dim>:<sha8> reopens with the model's own name, openai:<model>:<dim> with openai:<model>
+  if (name.startsWith('onnx:')) return name.split(':')[1] ?? name;
+  if (name.startsWith('openai:')) return name.split(':').slice(0, -1).join(':');
+  return name.split(':')[0] ?? name;
+}
 
 function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}…`;

@@ -9,8 +9,11 @@ export interface RunningServer {
   stop: () => Promise<void>;
 }
 
-/** `engram serve --port 0 ...args`; resolves once it prints "listening on <url>". */
-export function startServe(args: readonly string[], options: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<RunningServer> {
+/**
+ * `engram serve --port 0 ...args`; resolves once it prints "listening on <url>" and, unless `warm` is
+ * false, has finished its background warm-up (so tests do not race it on a loaded machine).
+ */
+export function startServe(args: readonly string[], options: { env?: Record<string, string>; timeoutMs?: number; warm?: boolean } = {}): Promise<RunningServer> {
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   return new Promise((resolve, reject) => {
@@ -21,7 +24,7 @@ export function startServe(args: readonly string[], options: { env?: Record<stri
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
       const match = /listening on (http:\S+)/.exec(out);
-      if (match !== null) {
+      if (match !== null && (options.warm === false || /warmed up in|warm-up failed/.test(out))) {
         clearTimeout(timer);
         resolve({
           url: match[1] as string,

@@ -15,8 +15,8 @@ describe.skipIf(!binBuilt)('durability (skipped when dist/ is missing: run npm r
 
   it('4 processes each writing 500 memories to one file → 2,000 present, no errors', async () => {
     const db = join(tmp.dir, 'concurrent.db');
-    // Create the file first so the four writers race on writes, not on the schema.
-    expect(runCli(['stats', '--db', db, '--embedder', 'hash', '--json', '--scope', 't/c']).status).toBe(0);
+    // Create the file first so the four writers race on writes, not on the schema (reads do not create one).
+    await (await Engram.open({ path: db, embedder: 'hash' })).close();
     const files = [0, 1, 2, 3].map((w) => {
       const file = join(tmp.dir, `writer-${w}.jsonl`);
       const lines = Array.from({ length: 500 }, (_, i) => JSON.stringify({ content: `writer ${w} memory ${i}: the same sentence in many places` }));
@@ -48,7 +48,8 @@ describe.skipIf(!binBuilt)('durability (skipped when dist/ is missing: run npm r
       const killAfterAcks = attempt % 5;
       const ids = await importUntilKilled(db, file, killAfterAcks, 15 + attempt * 7);
       for (const id of ids) acknowledged.add(id);
-      const engram = await Engram.open({ path: db });
+      // The hash embedder, as the imports use: a kill before the file exists must not leave it to the default model.
+      const engram = await Engram.open({ path: db, embedder: 'hash' });
       try {
         const present = await engram.store.getMemories([...acknowledged], ['t/k']);
         expect(present.length, `attempt ${attempt}: acknowledged writes missing`).toBe(acknowledged.size);
@@ -56,7 +57,7 @@ describe.skipIf(!binBuilt)('durability (skipped when dist/ is missing: run npm r
         await engram.close();
       }
     }
-    const final = runCli(['remember', '--db', db, '--json', '--scope', 't/k', '--file', file, '--batch-size', '7']);
+    const final = runCli(['remember', '--db', db, '--embedder', 'hash', '--json', '--scope', 't/k', '--file', file, '--batch-size', '7']);
     expect(final.status, final.stderr).toBe(0);
     const stats = json<{ total: number }>(runCli(['stats', '--db', db, '--json', '--scope', 't/k']));
     expect(stats.total).toBe(total);

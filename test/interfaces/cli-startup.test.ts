@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, binBuilt } from '../helpers/cli.js';
+import { BIN, binBuilt, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 
 const { dir, cleanup } = tempDir('engram-startup-');
@@ -66,7 +66,10 @@ describe.skipIf(!binBuilt)('CLI start-up loads only what the command uses', () =
   });
 
   it('a read opens the engine without loading the write-path NLP (compromise, chrono-node) or a server SDK', () => {
-    const run = traced(['stats', '--db', join(dir, 'stats.db'), '--scope', 'a/b', '--json']);
+    // Reads do not create a database: write one first, in a process that is not traced.
+    const db = join(dir, 'stats.db');
+    expect(runCli(['remember', 'one memory to read', '--db', db, '--scope', 'a/b'], { env: { ENGRAM_EMBEDDER: 'hash', ENGRAM_URL: '' } }).status).toBe(0);
+    const run = traced(['stats', '--db', db, '--scope', 'a/b', '--json']);
     expect(run.status).toBe(0);
     expect(JSON.parse(run.stdout)).toBeTypeOf('object');
     expect(run.loaded.some((l) => ENGINE.test(l))).toBe(true);

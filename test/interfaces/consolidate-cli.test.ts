@@ -21,6 +21,14 @@ function db(): string {
   return join(dir, 'engram.db');
 }
 
+/** A database that exists (consolidate does not create one), with one memory outside the tested scopes. */
+function existingDb(): string {
+  const path = db();
+  const created = runCli(['remember', 'elsewhere', '--db', path, '--embedder', 'hash', '--scope', 'acme/elsewhere']);
+  expect(created.status, created.stderr).toBe(0);
+  return path;
+}
+
 describe.skipIf(!binBuilt)('engram consolidate (CLI, needs `npm run build`)', () => {
   it('runs the cycle and prints the report as JSON, each phase with examined/created/updated/durationMs/note', () => {
     const path = db();
@@ -45,7 +53,7 @@ describe.skipIf(!binBuilt)('engram consolidate (CLI, needs `npm run build`)', ()
   });
 
   it('--phase runs only the named phases, in cycle order; the text form is a table', () => {
-    const path = db();
+    const path = existingDb();
     const result = runCli(['consolidate', '--db', path, '--embedder', 'hash', '--scope', 'acme/empty', '--phase', 'decay', '--phase', 'dedup', '--json']);
     expect(result.status, result.stderr).toBe(0);
     const report = json<Report>(result);
@@ -58,7 +66,7 @@ describe.skipIf(!binBuilt)('engram consolidate (CLI, needs `npm run build`)', ()
   });
 
   it('rejects a missing scope, several scopes and unknown phases with exit code 2 and a clear message', () => {
-    const path = db();
+    const path = existingDb();
     const none = runCli(['consolidate', '--db', path, '--embedder', 'hash', '--json']);
     expect(none.status).toBe(2);
     expect(JSON.parse(none.stderr).error.message).toMatch(/exactly one --scope/);

@@ -74,12 +74,9 @@ async function populatedDatabase(path: string): Promise<void> {
     await engram.remember(episode('wave', ['flag'], true, 99));
     await engram.registerRelation({ scope: 'acme/robot', name: 'keeps warm', proposedBy: 'test' });
     await engram.store.setMeta('cursor:session-1', 'message-42');
-<<<<<<< HEAD
     await new ApiKeys(engram.store).create({ tenant: 'acme', label: 'migrated' });
-=======
     for (const [source, content] of SOURCED) await engram.remember({ scope: 'acme/hooks', content, source });
     await engram.remember({ scope: 'acme/hooks', layer: 'semantic', content: 'The build server runs Debian.', source: { uri: 'file:///notes/ops.md', messageId: 'L12' } });
->>>>>>> ha
   } finally {
     await engram.close();
   }

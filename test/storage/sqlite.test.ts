@@ -175,13 +175,13 @@ describe('SqliteStore on a file', () => {
     await expect.poll(async () => (await other.getMemories([record.id], [record.scope]))[0]?.accessCount, { timeout: 2000 }).toBe(1);
   });
 
-  it('reports LOCKED when another writer holds the lock past busyTimeoutMs', async () => {
+  it('reports BUSY when another writer holds the lock past busyTimeoutMs', async () => {
     const store = await open({ busyTimeoutMs: 300 });
     const raw = new Database(path);
     raw.exec('BEGIN IMMEDIATE');
     const started = Date.now();
     try {
-      await expectCode(store.transaction(async () => undefined), 'LOCKED');
+      await expectCode(store.transaction(async () => undefined), 'BUSY');
       expect(Date.now() - started).toBeGreaterThanOrEqual(250);
     } finally {
       raw.exec('ROLLBACK');

@@ -2,6 +2,7 @@
  * Composition root of the CLI: reads flags and env, opens the engine.
  */
 import type { Command } from 'commander';
+import { isMissingSqliteFile, missingDatabaseError } from './missing-database.js';
 // The engine, its stores and zod load only when a command opens the engine (not for --help or hooks).
 import type { Engram, EmbedderChoice } from '../../engram.js';
 import type { llmFromEnv } from './llm-env.js';
@@ -29,20 +30,40 @@ export function resolveDbPath(flags: CommonFlags): string {
   return flags.db ?? process.env.ENGRAM_DB ?? 'engram.db';
 }
 
-/** Opens the engine for one command. */
-export async function openEngine(flags: CommonFlags, extra: { workers?: number } = {}): Promise<Engram> {
+export interface OpenExtra {
+  workers?: number;
+  /** May this command create a missing SQLite file? Only commands that write may (else a typo in --db reads an empty store). */
+  create?: boolean;
+}
+
+/**
+ * Opens the engine for one command. A missing SQLite file is created (and said so on stderr, keeping
+ * stdout for results) only when `extra.create` is set; otherwise it is NOT_FOUND.
+ */
+export async function openEngine(flags: CommonFlags, extra: OpenExtra = {}): Promise<Engram> {
+  const path = resolveDbPath(flags);
+  const creating = isMissingSqliteFile(path);
+  if (creating && extra.create !== true) throw missingDatabaseError(path);
   const envEmbedder = process.env.ENGRAM_EMBEDDER;
-  const embedder = (flags.embedder ?? envEmbedder) as EmbedderChoice | undefined;
+  const embedder = embedderChoice(flags.embedder ?? envEmbedder);
   const workers = flags.workers !== undefined ? Number(flags.workers) : extra.workers;
   const cacheDir = flags.cacheDir ?? process.env.ENGRAM_CACHE_DIR;
   const [{ Engram }, { llmFromEnv }] = await Promise.all([import('../../engram.js'), import('./llm-env.js')]);
-  return Engram.open({
-    path: resolveDbPath(flags),
+  const engram = await Engram.open({
+    path,
     ...(embedder !== undefined ? { embedder } : {}),
     ...(workers !== undefined && Number.isFinite(workers) ? { workers } : {}),
     ...(cacheDir !== undefined ? { cacheDir } : {}),
     ...withLlm(llmFromEnv(process.env)),
   });
+  if (creating) process.stderr.write(`engram: created a new database at ${path}\n`);
+  return engram;
+}
+
+/** `use-lite` (the model's own name, which mismatch messages and stats show) is an alias of `use`. */
+function embedderChoice(name: string | undefined): EmbedderChoice | undefined {
+  if (name === undefined || name === '') return undefined;
+  return (name === 'use-lite' ? 'use' : name) as EmbedderChoice;
 }
 
 function withLlm(llm: ReturnType<typeof llmFromEnv>): { llm?: NonNullable<ReturnType<typeof llmFromEnv>> } {

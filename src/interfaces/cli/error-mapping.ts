@@ -3,7 +3,10 @@
  */
 import { isEngramError, type EngramErrorCode } from '../../core/errors.js';
 
-/** Exit code per error code: 2 = the caller's input, 3 = not found, 4 = denied, 5 = store, 1 = ours. */
+/**
+ * Exit code per error code: 2 = the caller's input, 3 = not found, 4 = denied, 5 = store unavailable or
+ * busy (retry), 6 = conflict, 7 = a lease is held (another consolidation cycle), 1 = ours.
+ */
 export const EXIT_CODES: Record<EngramErrorCode, number> = {
   INVALID_INPUT: 2,
   NOT_FOUND: 3,
@@ -15,7 +18,8 @@ export const EXIT_CODES: Record<EngramErrorCode, number> = {
   EMBEDDING_FAILED: 1,
   STORAGE_UNAVAILABLE: 5,
   STORAGE_CORRUPT: 5,
-  LOCKED: 5,
+  BUSY: 5,
+  LOCKED: 7,
   INTERNAL: 1,
 };
 

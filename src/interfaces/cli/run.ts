@@ -2,11 +2,11 @@
  * Runs one command body with the engine open, mapping failures to exit codes.
  */
 import type { Engram } from '../../engram.js';
-import { openEngine, type CommonFlags } from './context.js';
+import { openEngine, type CommonFlags, type OpenExtra } from './context.js';
 import { printError } from './output.js';
 
 /** Opens the engine, runs `body`, closes it; errors become one line on stderr and an exit code. */
-export async function withEngine(flags: CommonFlags, body: (engram: Engram) => Promise<void>, extra: { workers?: number } = {}): Promise<void> {
+export async function withEngine(flags: CommonFlags, body: (engram: Engram) => Promise<void>, extra: OpenExtra = {}): Promise<void> {
   let engram: Engram | undefined;
   try {
     engram = await openEngine(flags, extra);

@@ -5,6 +5,7 @@
 import type { EngramCore } from '../../core/engine.js';
 import type { Scope } from '../../core/scope.js';
 import type { RememberInput } from '../../core/schemas.js';
+import { promptQuery } from './prompt-query.js';
 import type { Turn } from './transcript.js';
 
 /** The `system` of source refs written by the Claude Code hooks. */
@@ -27,16 +28,19 @@ export interface PromptContextResult {
 
 /** The context block for a prompt: the engine's context builder (recall hits when it ran out of time). */
 export async function promptContext(engram: EngramCore, request: PromptContextRequest): Promise<PromptContextResult> {
+  // A prompt longer than a query may be is searched by its beginning and end rather than refused.
+  const query = { ...request, prompt: promptQuery(request.prompt) };
+  if (query.prompt.length === 0) return { text: '', via: 'context' };
   const result = await engram.context({
-    scopes: request.scopes,
-    message: request.prompt,
-    ...(request.budgetMs !== undefined ? { budgetMs: request.budgetMs } : {}),
-    ...(request.maxTokens !== undefined ? { maxTokens: request.maxTokens } : {}),
+    scopes: query.scopes,
+    message: query.prompt,
+    ...(query.budgetMs !== undefined ? { budgetMs: query.budgetMs } : {}),
+    ...(query.maxTokens !== undefined ? { maxTokens: query.maxTokens } : {}),
   });
   const parts = Object.values(result.parts);
   if (parts.every((part) => part.items.length === 0)) {
     // Out of time before anything was found (a cold or busy process): recall has no deadline and still answers.
-    if (parts.some((part) => part.level === 'skipped')) return recallBlock(engram, request);
+    if (parts.some((part) => part.level === 'skipped')) return recallBlock(engram, query);
     // Nothing known yet: print nothing rather than an empty frame on every prompt.
     return { text: '', via: 'context' };
   }

@@ -8,6 +8,7 @@ import { EngramError } from '../../core/errors.js';
 import { readDiscovery } from './discovery.js';
 import { ConnectionError, postJson } from './http-client.js';
 import { parseHookInput, type HookInput } from './hook-input.js';
+import { promptQuery } from './prompt-query.js';
 import { readTranscript, turnsAfter } from './transcript.js';
 
 /**
@@ -49,7 +50,8 @@ export async function runHook(event: HookEvent, stdin: string, options: HookOpti
   try {
     switch (event) {
       case 'user-prompt-submit': {
-        const prompt = (input.prompt ?? '').trim();
+        // Cut here too, so a prompt over the server's body limits still reaches it.
+        const prompt = promptQuery(input.prompt ?? '');
         if (prompt.length === 0) return { stdout: '', detail: { skipped: 'empty prompt' } };
         const result = await backend.call('prompt-context', {
           scopes: options.scopes,

@@ -21,7 +21,11 @@ export const HTTP_STATUS: Record<EngramErrorCode, number> = {
   STORAGE_CORRUPT: 500,
   INTERNAL: 500,
   STORAGE_UNAVAILABLE: 503,
+  BUSY: 503,
 };
+
+/** Seconds a client should wait before retrying a `BUSY` answer (a write lock is held for milliseconds, rarely seconds). */
+export const BUSY_RETRY_AFTER_SECONDS = 1;
 
 const HTTP_ONLY_STATUS: Record<HttpOnlyErrorCode, number> = {
   PAYLOAD_TOO_LARGE: 413,
@@ -46,8 +50,8 @@ export interface HttpErrorBody {
 /** Receives internal failures (5xx) so they can be logged; the client only sees a reference id. */
 export type InternalErrorLogger = (error: unknown, reference: string) => void;
 
-/** Classifies any thrown value as a status and a JSON body. */
-export function toHttpError(error: unknown, log: InternalErrorLogger = defaultLogger): { status: number; body: HttpErrorBody } {
+/** Classifies any thrown value as a status, a JSON body and extra headers (`Retry-After` for `BUSY`). */
+export function toHttpError(error: unknown, log: InternalErrorLogger = defaultLogger): { status: number; body: HttpErrorBody; headers?: Record<string, string> } {
   if (error instanceof HttpError) {
     return { status: HTTP_ONLY_STATUS[error.code], body: { error: { code: error.code, message: error.message } } };
   }
@@ -56,6 +60,13 @@ export function toHttpError(error: unknown, log: InternalErrorLogger = defaultLo
     if (status < 500) {
       const details = Object.keys(error.details).length > 0 ? { details: { ...error.details } } : {};
       return { status, body: { error: { code: error.code, message: error.message, ...details } } };
+    }
+    if (error.code === 'BUSY') {
+      return {
+        status,
+        headers: { 'retry-after': String(BUSY_RETRY_AFTER_SECONDS) },
+        body: { error: { code: 'BUSY', message: `The store is busy (another writer holds the lock): nothing was changed; retry after ${BUSY_RETRY_AFTER_SECONDS} s.` } },
+      };
     }
     if (status === 503) {
       return { status, body: { error: { code: error.code, message: 'The store is unavailable right now: retry shortly; if it persists, check the server log.' } } };
@@ -71,8 +82,8 @@ export function toHttpError(error: unknown, log: InternalErrorLogger = defaultLo
 
 /** A JSON error response for any thrown value. */
 export function httpErrorResponse(error: unknown, log?: InternalErrorLogger): Response {
-  const { status, body } = toHttpError(error, log);
-  return Response.json(body, { status });
+  const { status, body, headers } = toHttpError(error, log);
+  return Response.json(body, { status, ...(headers !== undefined ? { headers } : {}) });
 }
 
 function defaultLogger(error: unknown, reference: string): void {

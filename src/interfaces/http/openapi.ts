@@ -26,6 +26,7 @@ const ERROR_RESPONSES: Record<string, string> = {
   '409': 'Conflict (e.g. restoring a superseded memory, a consolidation already running)',
   '413': 'Request body larger than the server\'s limit',
   '500': 'Internal error (details only in the server log)',
+  '503': 'Store unreachable, or BUSY (another writer holds the lock: nothing changed, retry after Retry-After seconds)',
 };
 
 /**

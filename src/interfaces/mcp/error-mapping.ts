@@ -21,7 +21,8 @@ export function toolError(code: string, message: string): CallToolResult {
   return {
     isError: true,
     content: [{ type: 'text', text: `[${code}] ${message}` }],
-    structuredContent: { error: { code, message, clientFault: isKnownClientFault(code) } },
+    // retryable tells the model to repeat the same call rather than change its input
+    structuredContent: { error: { code, message, clientFault: isKnownClientFault(code), ...(code === 'BUSY' ? { retryable: true } : {}) } },
   };
 }
 

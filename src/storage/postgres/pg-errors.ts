@@ -44,7 +44,8 @@ export function toEngramError(error: unknown, action: string): EngramError {
     return new EngramError('INVALID_INPUT', messages.invalidInput(`"${action}" has a missing or out-of-range field (SQLSTATE ${code})`), options);
   }
   if (code === '40P01' || code === '40001' || code === '55P03') {
-    return new EngramError('LOCKED', messages.storageUnavailable(`another writer held a conflicting lock during "${action}" (SQLSTATE ${code}); retry`), options);
+    // deadlock, serialization failure, lock_timeout: the transaction was rolled back and a retry may succeed
+    return new EngramError('BUSY', messages.busy(`another writer held a conflicting lock during "${action}" (SQLSTATE ${code})`), options);
   }
   if (code === '28P01' || code === '28000') {
     return new EngramError('STORAGE_UNAVAILABLE', messages.storageUnavailable(`PostgreSQL refused the credentials in the URL (SQLSTATE ${code})`), options);

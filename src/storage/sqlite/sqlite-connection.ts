@@ -151,7 +151,7 @@ export class SqliteConnection {
   /**
    * `BEGIN IMMEDIATE`: takes the write lock now, so no other writer (any process) interleaves.
    * Waits in short synchronous slices with async pauses between them, up to `busyTimeoutMs` in all,
-   * then throws `LOCKED`.
+   * then throws `BUSY`.
    */
   async beginImmediate(): Promise<void> {
     const deadline = Date.now() + this.#busyTimeoutMs;
@@ -165,8 +165,8 @@ export class SqliteConnection {
           if (!isBusy(error)) throw toEngramError(error, 'begin a write transaction');
           if (Date.now() >= deadline) {
             throw new EngramError(
-              'LOCKED',
-              messages.storageUnavailable(`another writer held the database lock for more than ${this.#busyTimeoutMs} ms; retry later or raise busyTimeoutMs`),
+              'BUSY',
+              messages.busy(`another writer held the write lock for more than ${this.#busyTimeoutMs} ms`),
               { details: { action: 'begin a write transaction', attempts: attempt + 1 }, cause: error },
             );
           }

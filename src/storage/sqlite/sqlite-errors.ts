@@ -33,7 +33,7 @@ export function toEngramError(error: unknown, action: string): EngramError {
     return new EngramError('INTERNAL', messages.storageUnavailable(`unexpected failure during "${action}"`), options);
   }
   if (isBusy(error)) {
-    return new EngramError('LOCKED', messages.storageUnavailable(`the database stayed locked by another writer during "${action}" (${code})`), options);
+    return new EngramError('BUSY', messages.busy(`another connection held the lock during "${action}" (${code})`), options);
   }
   if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
     return new EngramError('CONFLICT', messages.invalidInput(`"${action}" would duplicate an existing id or source key in its scope`), options);

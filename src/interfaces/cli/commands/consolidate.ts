@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { EngramError } from '../../../core/errors.js';
 import type { ConsolidationReport } from '../../../core/consolidate/index.js';
 import { collect, withCommonFlags, type CommonFlags } from '../context.js';
-import { printResult } from '../output.js';
+import { printError, printResult } from '../output.js';
 import { withEngine } from '../run.js';
 
 interface ConsolidateFlags extends CommonFlags {
@@ -24,11 +24,16 @@ export function registerConsolidateCommand(program: Command): void {
     .option('--scope <scope>', 'the scope to consolidate (exactly one)', collect)
     .option('--phase <phase>', 'run only this phase (repeatable; phases always run in cycle order)', collect)
     .action(async (flags: ConsolidateFlags) => {
+      const scopes = flags.scope ?? [];
+      // Checked before the engine opens, so a missing flag is named whatever the state of the database.
+      if (scopes.length !== 1) {
+        process.exitCode = printError(
+          { json: flags.json === true },
+          new EngramError('INVALID_INPUT', `consolidate works on one scope at a time: pass exactly one --scope (got ${scopes.length}).`),
+        );
+        return;
+      }
       await withEngine(flags, async (engram) => {
-        const scopes = flags.scope ?? [];
-        if (scopes.length !== 1) {
-          throw new EngramError('INVALID_INPUT', `consolidate works on one scope at a time: pass exactly one --scope (got ${scopes.length}).`);
-        }
         const report = await engram.consolidate({ scope: scopes[0] as string, ...(flags.phase !== undefined ? { phases: flags.phase as never } : {}) });
         printResult({ json: flags.json === true }, report, formatReport);
       });

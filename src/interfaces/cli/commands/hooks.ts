@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import { parseArgs } from 'node:util';
 import { HOOK_EVENTS, runHook, type HookEvent } from '../../hooks/run-hook.js';
+import { isMissingDatabase } from '../missing-database.js';
 import { printError } from '../output.js';
 
 const USAGE = `usage: engram hooks <${HOOK_EVENTS.join('|')}> [--scope S]... [--db PATH] [--url URL] [--api-key KEY] [--budget-ms N] [--max-tokens N] [--embedder NAME] [--verbose]
@@ -33,6 +34,7 @@ export function registerHooksCommand(program: Command): void {
 /** Runs `engram hooks ...args`; sets process.exitCode (never 2, which would block the prompt). */
 export async function runHooksCommand(args: readonly string[]): Promise<void> {
   let verbose = false;
+  let hookEvent: string | undefined;
   try {
     const { values, positionals } = parseArgs({
       args: [...args],
@@ -51,6 +53,7 @@ export async function runHooksCommand(args: readonly string[]): Promise<void> {
     });
     verbose = values.verbose === true;
     const event = positionals[0];
+    hookEvent = event;
     if (values.help === true || event === undefined) {
       process.stdout.write(`${USAGE}\n`);
       return;
@@ -71,12 +74,18 @@ export async function runHooksCommand(args: readonly string[]): Promise<void> {
       ...(values['max-tokens'] !== undefined ? { maxTokens: Number(values['max-tokens']) } : {}),
       openEngine: async () => {
         const { openEngine } = await import('../context.js');
-        return openEngine({ db, ...(values.embedder !== undefined ? { embedder: values.embedder } : {}) });
+        // Only the hooks that store turns may create the database; the prompt hook just reads.
+        return openEngine({ db, ...(values.embedder !== undefined ? { embedder: values.embedder } : {}) }, { create: event !== 'user-prompt-submit' });
       },
     });
     if (outcome.stdout.length > 0) process.stdout.write(`${outcome.stdout}\n`);
     if (verbose) process.stderr.write(`engram hooks ${event}: ${JSON.stringify(outcome.detail)}\n`);
   } catch (error) {
+    // No database yet means nothing to recall: the prompt goes on without context, silently.
+    if (hookEvent === 'user-prompt-submit' && isMissingDatabase(error)) {
+      if (verbose) process.stderr.write(`engram hooks user-prompt-submit: ${JSON.stringify({ skipped: 'no database' })}\n`);
+      return;
+    }
     // Exit 1 shows the message to the user without blocking Claude Code (exit 2 would block).
     printError({ json: false }, error);
     process.exitCode = 1;

@@ -26,7 +26,7 @@ export function registerKeysCommands(program: Command): void {
         printResult({ json: flags.json === true }, created, (k: CreatedApiKey) =>
           [k.key, '', `id ${k.id}, tenant ${k.tenant}. This key is shown once: store it now.`, 'Send it as: Authorization: Bearer <key>'].join('\n'),
         );
-      });
+      }, { create: true });
     });
 
   withCommonFlags(keys.command('list').description('list keys (ids, tenants, dates; never the keys themselves)')).action(async (flags: KeyFlags) => {

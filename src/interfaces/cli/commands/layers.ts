@@ -152,7 +152,7 @@ export function registerLayerCommands(program: Command): void {
         printResult({ json: flags.json === true }, report, (r: typeof report) =>
           `created ${r.created} · updated ${r.updated} · unchanged ${r.unchanged} · new entries ${r.added} · refs ${r.refs} · edges ${r.edges}`,
         );
-      });
+      }, { create: true });
     });
 
   const jobs = withCommonFlags(program.command('jobs').description('background work queue (concept extraction): backlog, or drain it now'))

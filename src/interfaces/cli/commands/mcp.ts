@@ -32,7 +32,7 @@ export function registerMcpCommand(program: Command): void {
           import('@modelcontextprotocol/sdk/server/stdio.js'),
           import('../../mcp/index.js'),
         ]);
-        const engram = await openEngine(flags);
+        const engram = await openEngine(flags, { create: true });
         engram.startBackground();
         const server = createMcpServer({ engram, scopes });
         const transport = new StdioServerTransport();

@@ -5,6 +5,7 @@
  */
 import type { Command } from 'commander';
 import { EngramError } from '../../../core/errors.js';
+import { isMissingSqliteFile, missingDatabaseError } from '../missing-database.js';
 import { printError, printResult } from '../output.js';
 
 interface MigrateFlags {
@@ -36,6 +37,7 @@ export function registerMigrateCommand(program: Command): void {
       const json = flags.json === true;
       try {
         const to = flags.to as string;
+        if (isMissingSqliteFile(flags.from as string)) throw missingDatabaseError(flags.from as string);
         if (!/^postgres(ql)?:\/\//i.test(to)) {
           throw new EngramError('INVALID_INPUT', `--to must be a PostgreSQL URL (postgres://user:password@host:5432/database), got "${to.slice(0, 80)}".`);
         }

@@ -2,17 +2,18 @@
  * `engram remember --scope S [...] TEXT` and `engram remember --scope S --file F.jsonl`.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { EngramError } from '../../../core/errors.js';
+import { assertScope } from '../../../core/scope.js';
 // zod (core/schemas) and cli-progress load only for a --file import, not on every CLI start.
 import type * as Schemas from '../../../core/schemas.js';
 import type { RememberInput } from '../../../core/schemas.js';
 import type { RememberResult } from '../../../core/write/remember.js';
 import type { Engram } from '../../../engram.js';
 import { collect, withCommonFlags, type CommonFlags } from '../context.js';
-import { printResult } from '../output.js';
+import { printError, printResult } from '../output.js';
 import { withEngine } from '../run.js';
 
 interface RememberFlags extends CommonFlags {
@@ -47,14 +48,33 @@ export function registerRememberCommand(program: Command): void {
     .action(async (words: string[], flags: RememberFlags) => {
       const json = flags.json === true;
       if (flags.file !== undefined) {
-        await withEngine(flags, (engram) => importFile(engram, flags), { workers: 2 });
+        if (!existsSync(flags.file)) {
+          process.exitCode = printError({ json }, new EngramError('INVALID_INPUT', `Cannot read --file ${flags.file}: ENOENT. Check the path.`));
+          return;
+        }
+        await withEngine(flags, (engram) => importFile(engram, flags), { workers: 2, create: true });
+        return;
+      }
+      // Checked before the engine opens: loading the model takes seconds, a missing flag should not.
+      const missing =
+        flags.scope === undefined
+          ? 'remember needs --scope: the scope to write to, e.g. --scope acme/users/alice (or use --file F.jsonl with a scope on each line).'
+          : words.length === 0
+            ? 'Nothing to remember: pass the text as an argument, or --file F.jsonl.'
+            : undefined;
+      if (missing !== undefined) {
+        process.exitCode = printError({ json }, new EngramError('INVALID_INPUT', missing));
+        return;
+      }
+      try {
+        // A bad scope is refused before a missing database would be created for nothing.
+        assertScope(flags.scope);
+      } catch (error) {
+        process.exitCode = printError({ json }, error);
         return;
       }
       await withEngine(flags, async (engram) => {
         const input: Record<string, unknown> = { scope: flags.scope, content: words.join(' ') };
-        if (words.length === 0) {
-          throw new EngramError('INVALID_INPUT', 'Nothing to remember: pass the text as an argument, or --file F.jsonl.');
-        }
         if (flags.layer !== undefined) input.layer = flags.layer;
         if (flags.occurredAt !== undefined) input.occurredAt = flags.occurredAt;
         if (flags.validFrom !== undefined) input.validFrom = flags.validFrom;
@@ -64,7 +84,7 @@ export function registerRememberCommand(program: Command): void {
         if (flags.pin) input.pinned = true;
         const result = await engram.remember(input as RememberInput);
         printResult({ json }, result, (r: RememberResult) => describeResult(r));
-      });
+      }, { create: true });
     });
 }
 

@@ -13,6 +13,7 @@ import { collect, openEngine, resolveDbPath, withCommonFlags, type CommonFlags }
 import { printError } from '../output.js';
 import { claudeCodeHttpConfig } from './setup.js';
 import { serverScopes } from './mcp.js';
+import { warmUp } from '../serve/warm-up.js';
 
 /** Scope of MCP connections that name none, when serve was started without --scope. */
 export const DEFAULT_SCOPE = 'local/default';
@@ -62,9 +63,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
   const isFile = !/^postgres(ql)?:\/\//.test(db);
   const everyMs = positiveNumber(flags.consolidateEvery, '--consolidate-every', 'minutes, e.g. --consolidate-every 60') * 60_000;
   const maxBodyBytes = positiveNumber(flags.maxBodyBytes, '--max-body-bytes', 'bytes, e.g. --max-body-bytes 2097152');
-  const engram = await openEngine(flags);
-  // Load the model and touch the read path now (no access recorded), so the first prompt hook does not wait.
-  await engram.recall('engram serve warm-up', { scopes: scopes.length > 0 ? scopes : [DEFAULT_SCOPE], k: 1, trackAccess: false }).catch(() => undefined);
+  const engram = await openEngine(flags, { create: true });
   engram.startBackground();
   const keys = new ApiKeys(engram.store);
   const app = createServeApp({ engram, scopes, auth, keys, defaultScopes: [DEFAULT_SCOPE], ...(Number.isNaN(maxBodyBytes) ? {} : { maxBodyBytes }) });
@@ -119,6 +118,13 @@ async function runServe(flags: ServeFlags): Promise<void> {
     '',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
+  // After listening, not before: requests are served (and wait for what they need) while it runs.
+  void warmUp(engram, scopes.length > 0 ? scopes : [DEFAULT_SCOPE]).then(
+    (ms) => process.stderr.write(`engram serve: warmed up in ${ms} ms (model, write path, read path)\n`),
+    (error: unknown) => {
+      if (!stopping) process.stderr.write(`engram serve: warm-up failed (requests still work, the first is slower): ${(error as Error).message}\n`);
+    },
+  );
 }
 
 /** A flag that must be a positive number when given; NaN when absent. */
