@@ -124,6 +124,13 @@ describe('OpenAiEmbedder against a local embeddings server', () => {
     expect(server.requests).toHaveLength(3);
   });
 
+  it('caps the retries, so a configuration of Infinity still ends', async () => {
+    server = await startServer(() => ({ status: 503, raw: 'busy' }));
+    const embedder = new OpenAiEmbedder({ url: server.url, model: 'm', dimensions: 4, retries: Number.POSITIVE_INFINITY, backoffMs: 0 });
+    expect((await failureOf(embedder.embed(['x']))).message).toContain('gave up after 11 attempts');
+    expect(server.requests).toHaveLength(11);
+  });
+
   it('does not retry a 4xx other than 408 and 429, and never puts the key in the message', async () => {
     server = await startServer(() => ({ status: 401, raw: '{"error":"invalid api key"}' }));
     const embedder = new OpenAiEmbedder({ url: server.url, model: 'm', dimensions: 4, apiKey: 'sk-secret', backoffMs: 1 });

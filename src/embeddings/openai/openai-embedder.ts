@@ -26,13 +26,16 @@ export interface OpenAiEmbedderOptions {
   batchSize?: number;
   /** Per attempt, milliseconds (default 30 000). */
   timeoutMs?: number;
-  /** Extra attempts after the first (default 3). */
+  /** Extra attempts after the first (default 3, at most 10). */
   retries?: number;
   /** First backoff, doubled per retry, with ±25 % jitter (default 500 ms). */
   backoffMs?: number;
   /** A `fetch` of your own (proxies, tests); default the global one. */
   fetch?: typeof fetch;
 }
+
+/** Retries are capped so a misconfiguration cannot retry forever. */
+const MAX_RETRIES = 10;
 
 /** A server's `Retry-After` is honoured up to this, so a hostile header cannot stall a write. */
 const MAX_RETRY_AFTER_MS = 10_000;
@@ -118,7 +121,7 @@ function resolveConfig(options: OpenAiEmbedderOptions): RequestConfig & { batchS
     ...(options.apiKey !== undefined && options.apiKey !== '' ? { apiKey: options.apiKey } : {}),
     batchSize: Math.floor(positiveOr(options.batchSize, 64)),
     timeoutMs: positiveOr(options.timeoutMs, 30_000),
-    retries: Math.max(0, Math.floor(options.retries ?? 3)),
+    retries: Number.isNaN(options.retries) ? 3 : Math.min(MAX_RETRIES, Math.max(0, Math.floor(options.retries ?? 3))),
     backoffMs: Math.max(0, options.backoffMs ?? 500),
   });
 }
