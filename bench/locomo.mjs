@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 // LoCoMo retrieval evaluation (npm run bench:locomo -- --out FILE).
+// --dump FILE writes each method's per-question top-10 record ids ({"method/sample/index": [ids]}), to
+// compare two builds on one ingested --db; --now ISO fixes the clock so recency cannot differ between runs.
 // Protocol (../shared/datasets/locomo/README.md): one scope per conversation, one episodic memory per
 // turn (speaker + text, image caption appended), occurredAt = the session's date; for every question of
 // categories 1-4, recall the top k turns and score any@k, strict all@k, frac@k and MRR@10 (see
@@ -32,7 +34,9 @@ mkdirSync(cacheDir, { recursive: true });
 if (args.fresh && existsSync(dbPath)) for (const f of [dbPath, `${dbPath}-wal`, `${dbPath}-shm`]) rmSync(f, { force: true });
 const needsIngest = !existsSync(dbPath);
 const recallOverrides = args.config ? JSON.parse(args.config) : {};
-const engram = await Engram.open({ path: dbPath, embedder: EMBEDDER, workers: 2, recall: recallOverrides });
+const fixedNow = args.now ? Date.parse(args.now) : undefined;
+if (fixedNow !== undefined && Number.isNaN(fixedNow)) throw new Error(`--now ${args.now} is not a date; give an ISO time like 2026-01-01T00:00:00Z`);
+const engram = await Engram.open({ path: dbPath, embedder: EMBEDDER, workers: 2, recall: recallOverrides, ...(fixedNow !== undefined ? { clock: { now: () => fixedNow } } : {}) });
 
 let ingestPerSec = null;
 let concepts = null;
@@ -81,11 +85,12 @@ const methods = {
 };
 const only = args.methods ? args.methods.split(',') : Object.keys(methods);
 const results = {};
+const dump = {};
 for (const name of only) {
   const method = methods[name];
   const perQuestion = [];
   const latencies = [];
-  for (const q of questions) {
+  for (const [index, q] of questions.entries()) {
     const started = performance.now();
     const { hits } = await engram.recall(q.question, {
       scopes: [scopeOf(q.sampleId)],
@@ -96,6 +101,7 @@ for (const name of only) {
     });
     latencies.push(performance.now() - started);
     const ranked = hits.map((h) => diaOf.get(h.id));
+    dump[`${name}/${q.sampleId}/${index}`] = hits.slice(0, 10).map((h) => h.id);
     perQuestion.push({ ...q, ranked, scores: scoreRanking(ranked, q.evidence) });
   }
   results[name] = { perQuestion, latency: { p50: pct(latencies, 50), p95: pct(latencies, 95) } };
@@ -130,6 +136,10 @@ if (args.misses) {
   for (const q of main.perQuestion.filter((x) => x.scores.any10 === 0 && x.conversation <= 5).slice(0, Number(args.misses))) {
     console.log(`[${q.category}] ${q.question}  evidence=${q.evidence.join(',')} got=${q.ranked.slice(0, 5).join(',')}`);
   }
+}
+if (args.dump) {
+  mkdirSync(dirname(args.dump), { recursive: true });
+  writeFileSync(args.dump, `${JSON.stringify(dump, null, 1)}\n`);
 }
 const out = args.out ?? join(here, 'results', 'locomo.json');
 mkdirSync(dirname(out), { recursive: true });

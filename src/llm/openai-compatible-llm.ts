@@ -5,6 +5,7 @@
  */
 import { EngramError } from '../core/errors.js';
 import type { Llm, LlmCompleteOptions, LlmMessage } from '../core/ports/llm.js';
+import { backoffDelay, positiveOr, sleep } from '../http-client/retry-backoff.js';
 
 /** Configuration of an OpenAI-compatible endpoint. */
 export interface OpenAiCompatibleLlmConfig {
@@ -52,7 +53,7 @@ export class OpenAiCompatibleLlm implements Llm {
       baseUrl: config.baseUrl.replace(/\/+$/, ''),
       model: config.model,
       ...(config.apiKey !== undefined && config.apiKey !== '' ? { apiKey: config.apiKey } : {}),
-      timeoutMs: positive(config.timeoutMs, 20_000),
+      timeoutMs: positiveOr(config.timeoutMs, 20_000),
       retries: Math.max(0, Math.floor(config.retries ?? 2)),
       backoffMs: Math.max(0, config.backoffMs ?? 250),
       jsonMode: config.jsonMode ?? true,
@@ -71,7 +72,7 @@ export class OpenAiCompatibleLlm implements Llm {
     });
     let lastError: EngramError | undefined;
     for (let attempt = 0; attempt <= this.#config.retries; attempt += 1) {
-      if (attempt > 0) await sleep(backoff(this.#config.backoffMs, attempt), options.signal);
+      if (attempt > 0) await sleep(backoffDelay(this.#config.backoffMs, attempt), options.signal);
       try {
         return await this.#attempt(body, options.signal);
       } catch (error) {
@@ -140,24 +141,5 @@ function llmError(reason: string, retryable: boolean, cause?: unknown): EngramEr
   return new EngramError('INTERNAL', `The LLM endpoint failed: ${reason}. Engram falls back to its deterministic path; check ENGRAM_LLM_BASE_URL, the model name and the key.`, {
     details: { kind: 'llm', retryable },
     ...(cause !== undefined ? { cause } : {}),
-  });
-}
-
-function positive(value: number | undefined, fallback: number): number {
-  return value !== undefined && Number.isFinite(value) && value > 0 ? value : fallback;
-}
-
-function backoff(base: number, attempt: number): number {
-  const raw = base * 2 ** (attempt - 1);
-  return raw * (0.75 + Math.random() * 0.5);
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
   });
 }

@@ -9,9 +9,6 @@ import { questionShare } from './query-analysis.js';
 import type { RecallConfig } from './recall-config.js';
 import type { Candidate } from './scoring.js';
 
-/** How many of the strongest candidates have their neighbours read. */
-const ANCHORS = 60;
-
 export interface NeighbourhoodInput {
   store: Store;
   base: ScopedQuery;
@@ -27,7 +24,7 @@ export async function applyNeighbourhood(input: NeighbourhoodInput): Promise<Can
   const { store, base, records, config } = input;
   const candidates = input.candidates;
   if (config.neighbourWeight <= 0 && config.questionForward <= 0 && config.questionPenalty <= 0) return candidates;
-  const anchors = [...candidates].sort((a, b) => b.fused - a.fused).slice(0, ANCHORS);
+  const anchors = [...candidates].sort((a, b) => b.fused - a.fused).slice(0, config.neighbourAnchors);
   const neighbours = await store.getNeighbours({ ...base, ids: anchors.map((c) => c.record.id), window: 1 });
   const byId = new Map(candidates.map((c) => [c.record.id, c]));
   const prev = new Map<string, string>();

@@ -1,12 +1,18 @@
 /**
- * Recall weights and limits in one object with documented defaults (DESIGN §4). Defaults were tuned on
- * the development conversations (1-5) of LoCoMo only; conversations 6-10 are held out.
+ * Every recall weight, limit and constant in one flat object with documented defaults (DESIGN §4), so
+ * re-tuning (another embedder, another corpus) touches only this. Defaults were tuned on the development
+ * conversations (1-5) of LoCoMo only; conversations 6-10 are held out. `Engram.open({ recall })` takes
+ * any subset of the keys.
  */
 export interface RecallConfig {
   /** Default number of hits. */
   k: number;
-  /** Candidates each channel contributes before fusion. */
+  /** Candidates each channel contributes before fusion… */
   candidates: number;
+  /** …or this many per requested hit, when that is more. */
+  candidatesPerHit: number;
+  /** Candidates of the entity channel (a lexical search over the query's names), at most. */
+  entityCandidates: number;
   /** `score`: normalised-score fusion (default, better on LoCoMo); `rrf`: weighted reciprocal-rank fusion. */
   fusion: 'score' | 'rrf';
   /** Reciprocal-rank-fusion constant (fusion `rrf`). */
@@ -23,8 +29,10 @@ export interface RecallConfig {
   bm25K1: number;
   /** BM25 length normalisation (0 = none, 1 = full). Memories are short; less normalisation ranks better. */
   bm25B: number;
-  /** Semantic (vector) channel weight; its score is the z-score of the cosine among the candidates, / 4. */
+  /** Semantic (vector) channel weight; its score is the z-score of the cosine among the candidates, / `semanticZScale`. */
   semanticWeight: number;
+  /** Divisor of the semantic z-score, which puts a strong cosine (z ≈ 2-4) on the lexical channel's 0..1 scale. */
+  semanticZScale: number;
   /** Entity channel weight: the fraction of the query's named entities a memory mentions. */
   entityWeight: number;
   /** Temporal channel weight: memories whose event time falls in a date window named by the query. */
@@ -33,8 +41,25 @@ export interface RecallConfig {
   graphWeight: number;
   /** Affect channel weight: mood and valence match when the query carries emotion. */
   affectWeight: number;
+  /** The query's emotional intensity from which the affect channel counts (weaker emotion is noise). */
+  affectMinIntensity: number;
+  /** Affect score of a memory whose valence has the query's sign… */
+  affectValenceShare: number;
+  /** …plus this when it shares one of the query's moods. */
+  affectMoodShare: number;
+  /** Graph channel: how many of the strongest hits seed spreading activation. */
+  graphSeeds: number;
+  /** Graph channel: spreading activation's hops, decay per hop, fan-out damping, energy floor, links per node and nodes reached. */
+  graphMaxHops: number;
+  graphDecay: number;
+  graphFanOutPower: number;
+  graphThreshold: number;
+  graphMaxFanOut: number;
+  graphMaxNodes: number;
   /** Neighbourhood: share of an adjacent turn's relevance (same thread) added to a memory. */
   neighbourWeight: number;
+  /** Neighbourhood: how many of the strongest candidates have their adjacent turns read. */
+  neighbourAnchors: number;
   /** A memory that is only a question carries no answer: its relevance is scaled by (1 - this)… */
   questionPenalty: number;
   /** …and this share of it goes to the turn that follows it (the reply). */
@@ -49,12 +74,20 @@ export interface RecallConfig {
   activationWeight: number;
   /** MMR trade-off: 1 = pure relevance; lower values favour diverse hits. */
   mmrLambda: number;
+  /** Ranked hits per requested hit, so hits that are skipped (document parents, concepts) leave enough. */
+  rankedPerHit: number;
+  /** MMR reorders a pool of this many candidates per ranked hit… */
+  mmrPoolPerHit: number;
+  /** …and at least this many. */
+  mmrMinPool: number;
 }
 
 /** The defaults; see `bench/results/locomo.md` for what they measure. */
 export const DEFAULT_RECALL_CONFIG: RecallConfig = Object.freeze({
   k: 10,
   candidates: 100,
+  candidatesPerHit: 3,
+  entityCandidates: 50,
   fusion: 'score',
   rrfK: 60,
   lexicalWeight: 1,
@@ -62,11 +95,23 @@ export const DEFAULT_RECALL_CONFIG: RecallConfig = Object.freeze({
   bm25K1: 1.2,
   bm25B: 0.4,
   semanticWeight: 0.4,
+  semanticZScale: 4,
   entityWeight: 0.2,
   temporalWeight: 0.15,
   graphWeight: 0.1,
   affectWeight: 0.05,
+  affectMinIntensity: 2,
+  affectValenceShare: 0.5,
+  affectMoodShare: 0.5,
+  graphSeeds: 5,
+  graphMaxHops: 2,
+  graphDecay: 0.7,
+  graphFanOutPower: 0.5,
+  graphThreshold: 0.005,
+  graphMaxFanOut: 30,
+  graphMaxNodes: 200,
   neighbourWeight: 0.3,
+  neighbourAnchors: 60,
   questionPenalty: 0.4,
   questionForward: 0.3,
   recencyWeight: 0.02,
@@ -74,4 +119,7 @@ export const DEFAULT_RECALL_CONFIG: RecallConfig = Object.freeze({
   importanceWeight: 0.02,
   activationWeight: 0.05,
   mmrLambda: 1,
+  rankedPerHit: 2,
+  mmrPoolPerHit: 3,
+  mmrMinPool: 30,
 });

@@ -10,14 +10,14 @@ import type { Embedder } from '../ports/embedder.js';
 import type { ChannelHit, ScopedQuery, Store } from '../ports/store.js';
 import type { recallOptionsSchema } from '../schemas.js';
 import type { z } from 'zod';
-import { reciprocalRankFusion, type ChannelExplanation } from './fusion.js';
+import { fuseCandidates, type ChannelExplanation } from './fusion.js';
 import { analyzeQuery, type QueryAnalysis } from './query-analysis.js';
 import type { RecallConfig } from './recall-config.js';
 import { hitRelevance } from './hit-relevance.js';
-import { blendScores, fuseChannels, type Candidate } from './scoring.js';
+import { blendScores, type Candidate } from './scoring.js';
 import { applyNeighbourhood } from './neighbourhood.js';
 import { maximalMarginalRelevance } from './mmr.js';
-import { spreadActivation, type ActivationConfig } from '../graph/activation.js';
+import { spreadActivation } from '../graph/activation.js';
 
 /** Why a hit was returned: its rank and score in each channel, and the terms of the final blend. */
 export interface HitExplanation {
@@ -65,18 +65,18 @@ export async function recall(deps: RecallDeps, query: string, options: ParsedRec
     ...(options.knownAt !== undefined ? { knownAt: options.knownAt } : {}),
     ...(options.includeSuperseded !== undefined ? { includeSuperseded: options.includeSuperseded } : {}),
   };
-  const base: ScopedQuery = { scopes: options.scopes, now, limit: Math.max(config.candidates, k * 3), ...time, ...(options.layers !== undefined ? { layers: options.layers } : {}) };
+  const base: ScopedQuery = { scopes: options.scopes, now, limit: Math.max(config.candidates, k * config.candidatesPerHit), ...time, ...(options.layers !== undefined ? { layers: options.layers } : {}) };
   const analysis = analyzeQuery(query, options.referenceTime ?? options.asOf ?? now);
 
   const channels = await runChannels(deps, config, analysis, base);
   const ids = [...new Set(Object.values(channels).flatMap((hits) => hits.map((h) => h.id)))];
   const records = new Map((await store.getMemories(ids, options.scopes)).map((r) => [r.id, r]));
-  const fusion = config.fusion === 'rrf' ? { candidates: rrfCandidates(channels, records, config), absent: 0 } : fuseChannels(channels, records, analysis, config);
+  const fusion = fuseCandidates(channels, records, analysis, config);
   let candidates = await applyNeighbourhood({ store, base, candidates: fusion.candidates, records, config, absent: fusion.absent });
   if (config.graphWeight > 0) candidates = await addGraphNeighbours(store, base, candidates, records, config);
 
   const blended = blendScores(candidates, config, now);
-  const ranked = maximalMarginalRelevance(blended, k * 2, config.mmrLambda);
+  const ranked = maximalMarginalRelevance(blended, k * config.rankedPerHit, config.mmrLambda, { perHit: config.mmrPoolPerHit, min: config.mmrMinPool });
   const hits: RecallHit[] = [];
   for (const candidate of ranked) {
     // A chunked document's parent stands for its chunks, which are the hits.
@@ -154,7 +154,7 @@ async function runChannels(deps: RecallDeps, config: RecallConfig, analysis: Que
       ? embedder.embed([analysis.text], { purpose: 'query' }).then(([vector]) => store.vectorSearch({ ...base, vector: vector as Float32Array }))
       : none,
     config.entityWeight > 0 && analysis.entities.length > 0
-      ? store.lexicalSearch({ ...base, limit: Math.min(base.limit, 50), terms: analysis.entities.map((term) => ({ term })), bm25: { k1: config.bm25K1, b: config.bm25B } })
+      ? store.lexicalSearch({ ...base, limit: Math.min(base.limit, config.entityCandidates), terms: analysis.entities.map((term) => ({ term })), bm25: { k1: config.bm25K1, b: config.bm25B } })
       : none,
     config.temporalWeight > 0 && analysis.window !== null
       ? store.temporalSearch({ ...base, start: analysis.window.start, end: analysis.window.end })
@@ -163,38 +163,17 @@ async function runChannels(deps: RecallDeps, config: RecallConfig, analysis: Que
   return { lexical, semantic, entity, temporal };
 }
 
-/** Reciprocal-rank fusion into candidates (the `rrf` fusion mode and single-channel baselines). */
-function rrfCandidates(channels: Record<string, ChannelHit[]>, records: Map<string, MemoryRecord>, config: RecallConfig): Candidate[] {
-  const weights: Record<string, number> = {
-    lexical: config.lexicalWeight,
-    semantic: config.semanticWeight,
-    entity: config.entityWeight,
-    temporal: config.temporalWeight,
-  };
-  const fused = reciprocalRankFusion(
-    Object.entries(channels).map(([channel, hits]) => ({ channel, weight: weights[channel] ?? 0, hits })),
-    config.rrfK,
-  );
-  const out: Candidate[] = [];
-  for (const f of fused) {
-    const record = records.get(f.id);
-    if (record === undefined || f.fused <= 0) continue;
-    out.push({ record, channels: f.channels, fused: f.fused, relevance: f.fused, neighbourhood: 0, recency: 0, importance: 0, activation: 0, score: f.fused });
-  }
-  return out;
-}
-
 /**
  * Graph channel: spreading activation (src/core/graph) from the strongest hits, over edges and concept
  * refs across layers, within the read's scopes and time filter; what it reaches gains relevance.
  */
 async function addGraphNeighbours(store: Store, base: ScopedQuery, candidates: Candidate[], records: Map<string, MemoryRecord>, config: RecallConfig): Promise<Candidate[]> {
-  const top = [...candidates].sort((a, b) => b.relevance - a.relevance).slice(0, GRAPH_SEEDS).filter((c) => c.relevance > 0);
+  const top = [...candidates].sort((a, b) => b.relevance - a.relevance).slice(0, config.graphSeeds).filter((c) => c.relevance > 0);
   if (top.length === 0) return candidates;
   const result = await spreadActivation(
     store,
     { ...base, seeds: top.map((c) => ({ id: c.record.id, energy: c.relevance })), known: new Map(top.map((c) => [c.record.id, c.record])) },
-    GRAPH_ACTIVATION,
+    { maxHops: config.graphMaxHops, decay: config.graphDecay, fanOutPower: config.graphFanOutPower, threshold: config.graphThreshold, maxFanOut: config.graphMaxFanOut, maxNodes: config.graphMaxNodes },
   );
   const byId = new Map(candidates.map((c) => [c.record.id, c]));
   let rank = 0;
@@ -212,10 +191,6 @@ async function addGraphNeighbours(store: Store, base: ScopedQuery, candidates: C
   }
   return candidates;
 }
-
-/** How many top hits seed the graph channel, and how activation spreads from them. */
-const GRAPH_SEEDS = 5;
-const GRAPH_ACTIVATION: Partial<ActivationConfig> = { maxHops: 2, decay: 0.7, fanOutPower: 0.5, threshold: 0.005, maxFanOut: 30, maxNodes: 200 };
 
 function round(value: number): number {
   return Number(value.toFixed(6));
