@@ -161,9 +161,11 @@ export async function createEmbedder(
       const { OnnxEmbedder } = await import('./embeddings/onnx/index.js');
       return OnnxEmbedder.create({ model: parsed.model, cacheDir: await modelCache(), workers: options.workers ?? 0 });
     }
-    case 'openai':
-      // Seam for the OpenAI-compatible adapter (src/embeddings/openai/): build it here from parsed.model.
-      throw new EngramError('INVALID_INPUT', `The embedder "openai:${parsed.model}" is not available in this build: use use, static or an ONNX model, or pass an Embedder instance.`);
+    case 'openai': {
+      // configured from ENGRAM_EMBEDDINGS_URL / _API_KEY / _DIMENSIONS, like the CLI
+      const { openAiEmbedderFromEnv } = await import('./embeddings/openai/index.js');
+      return openAiEmbedderFromEnv(`openai:${parsed.model}`, process.env);
+    }
     default:
       throw new EngramError('INVALID_INPUT', `Unknown embedder "${String(choice)}": use one of use, static, hash or an ONNX model name.`);
   }

@@ -3,6 +3,8 @@ import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EngramError } from '../../src/core/errors.js';
 import { OpenAiEmbedder, createOpenAiEmbedder, openAiEmbedderFromEnv } from '../../src/embeddings/openai/index.js';
+import { Engram } from '../../src/index.js';
+import { tempDir } from '../helpers/temp.js';
 
 interface SeenRequest {
   path: string;
@@ -201,5 +203,29 @@ describe('OpenAiEmbedder against a local embeddings server', () => {
     const error = await failureOf(embedder.embed(['x']));
     expect(error.code).toBe('EMBEDDING_FAILED');
     expect(error.message).toContain('request to');
+  });
+
+  it('is what Engram.open builds for openai:<model>: the store records the model and reopens with it', async () => {
+    server = await startServer((r) => embeddingsAnswer(r.body.input ?? [], 8));
+    const { dir, cleanup } = tempDir();
+    const saved = process.env.ENGRAM_EMBEDDINGS_URL;
+    process.env.ENGRAM_EMBEDDINGS_URL = server.url;
+    try {
+      const path = `${dir}/engram.db`;
+      const engram = await Engram.open({ path, embedder: 'openai:nomic-embed-text' });
+      expect(engram.embedder.name).toBe('openai:nomic-embed-text:8');
+      await engram.remember({ scope: 'acme/a', content: 'The build runs on Debian' });
+      const { hits } = await engram.recall('Debian build', { scopes: ['acme/a'] });
+      expect(hits[0]?.content).toBe('The build runs on Debian');
+      await engram.close();
+      const reopened = await Engram.open({ path });
+      expect(reopened.embedder.name).toBe('openai:nomic-embed-text:8');
+      await reopened.close();
+      await expect(Engram.open({ path, embedder: 'hash' })).rejects.toMatchObject({ code: 'EMBEDDING_MODEL_MISMATCH' });
+    } finally {
+      if (saved === undefined) delete process.env.ENGRAM_EMBEDDINGS_URL;
+      else process.env.ENGRAM_EMBEDDINGS_URL = saved;
+      cleanup();
+    }
   });
 });
