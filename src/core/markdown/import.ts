@@ -15,6 +15,7 @@ import { newId } from '../write/new-record.js';
 import { embeddingText, rememberAll } from '../write/remember.js';
 import { shownInstant, type MarkdownFiles } from './export.js';
 import { parseDate, parseEntries, renderDate, renderImportance, type ParsedEntry } from './format.js';
+import { dictionary } from '../text/dictionary.js';
 
 export interface MarkdownImportReport {
   created: number;
@@ -32,7 +33,7 @@ interface Deps {
   clock: Clock;
 }
 
-const FILE_LAYER: Record<string, Layer> = { 'procedural.md': 'procedural', 'semantic.md': 'semantic', 'profile.md': 'semantic', 'log.md': 'episodic' };
+const FILE_LAYER: Record<string, Layer> = dictionary({ 'procedural.md': 'procedural', 'semantic.md': 'semantic', 'profile.md': 'semantic', 'log.md': 'episodic' });
 
 function invalid(entry: ParsedEntry, problem: string): EngramError {
   return new EngramError('INVALID_INPUT', messages.invalidInput(`${entry.file} line ${entry.line}: ${problem}`), { details: { file: entry.file, line: entry.line } });
