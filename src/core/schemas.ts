@@ -41,6 +41,29 @@ function parseIsoInstant(text: string): number {
   return Date.parse(text.trim());
 }
 
+/** Deepest nesting accepted in free-form JSON (properties, action args, edge metadata); SQLite's JSON functions stop at 1000. */
+export const MAX_JSON_DEPTH = 64;
+
+/** How deeply `value` nests arrays and objects (a scalar is 0), counting no further than `limit + 1`. */
+export function jsonDepth(value: unknown, limit = MAX_JSON_DEPTH): number {
+  // iterative, so a hostile depth cannot overflow the stack
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [unknown, number];
+    if (typeof node !== 'object' || node === null) continue;
+    deepest = Math.max(deepest, depth + 1);
+    if (deepest > limit) return deepest;
+    for (const child of Object.values(node)) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/** A free-form JSON object of named fields, nested at most `MAX_JSON_DEPTH` levels. */
+export const jsonObjectSchema = z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
+  if (jsonDepth(value) > MAX_JSON_DEPTH) ctx.addIssue({ code: 'custom', message: `nests more than ${MAX_JSON_DEPTH} levels deep: flatten it` });
+});
+
 const unit = z.number().min(0).max(1);
 const shortText = z.string().max(2_000);
 
@@ -76,7 +99,7 @@ export const episodeCycleShape = {
     .object({ intent: shortText.optional(), confidence: unit.optional(), rationale: z.string().max(20_000).optional() })
     .strict()
     .optional(),
-  action: z.object({ tool: shortText.optional(), args: z.record(z.string(), z.unknown()).optional() }).strict().optional(),
+  action: z.object({ tool: shortText.optional(), args: jsonObjectSchema.optional() }).strict().optional(),
   outcome: z
     .object({ success: z.boolean().optional(), reward: z.number().optional(), detail: z.string().max(20_000).optional() })
     .strict()
@@ -111,7 +134,7 @@ export const rememberInputSchema = z
     name: shortText.optional(),
     definition: z.string().max(20_000).optional(),
     category: shortText.optional(),
-    properties: z.record(z.string(), z.unknown()).optional(),
+    properties: jsonObjectSchema.optional(),
     priority: z.number().int().min(-1000).max(1000).optional(),
     /** Statistical layer: the numbers (issue #5); see `verbalForm`. */
     metric: statisticalMetricSchema.optional(),
