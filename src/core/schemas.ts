@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { EngramError, messages } from './errors.js';
 import { LAYERS, PROVENANCE_KINDS, STATUSES } from './memory.js';
+import { isInstant, MAX_INSTANT_MS, MIN_INSTANT_MS, parseIsoInstant } from './instant.js';
 import { scopeProblem } from './scope.js';
 import { layerFieldProblems } from './layers/layer-rules.js';
 import { statisticalMetricSchema } from './layers/statistical.js';
@@ -25,20 +26,26 @@ export const readScopeListSchema = z
   .array(scopeSchema, { error: (issue) => (issue.input === undefined ? messages.noScopes() : undefined) })
   .min(1, messages.noScopes());
 
-/** A point in time: ISO 8601 string or epoch milliseconds; parsed to epoch ms. */
+/**
+ * A point in time, the one date schema of every input: ISO 8601 text or integer epoch milliseconds,
+ * a real calendar date in years 0001-9999 (2024-02-30 is refused, not rolled over); parsed to epoch ms.
+ */
 export const instantSchema = z.union([z.string(), z.number()]).transform((value, ctx) => {
   const ms = typeof value === 'number' ? value : parseIsoInstant(value);
-  if (!Number.isFinite(ms)) {
-    ctx.addIssue({ code: 'custom', message: `"${String(value).slice(0, 40)}" is not a date: use ISO 8601 like 2024-05-01 or 2024-05-01T12:00:00Z` });
+  if (!isInstant(ms)) {
+    ctx.addIssue({ code: 'custom', message: instantProblem(value) });
     return z.NEVER;
   }
   return ms;
 });
 
-function parseIsoInstant(text: string): number {
-  // Date-only ISO strings are UTC midnight; anything else must be ISO-like, not free text.
-  if (!/^\d{4}-\d{2}(-\d{2})?([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(text.trim())) return Number.NaN;
-  return Date.parse(text.trim());
+function instantProblem(value: string | number): string {
+  if (typeof value === 'number') {
+    return Number.isInteger(value)
+      ? `${String(value).slice(0, 40)} is outside years 0001-9999: epoch milliseconds must be from ${MIN_INSTANT_MS} to ${MAX_INSTANT_MS}`
+      : `${String(value).slice(0, 40)} is not whole epoch milliseconds: round it, or pass ISO 8601 like 2024-05-01T12:00:00Z`;
+  }
+  return `"${value.slice(0, 40)}" is not a date: use ISO 8601 like 2024-05-01 or 2024-05-01T12:00:00Z (a real calendar date, years 0001-9999)`;
 }
 
 /** Deepest nesting accepted in free-form JSON (properties, action args, edge metadata); SQLite's JSON functions stop at 1000. */

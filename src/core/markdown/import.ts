@@ -9,6 +9,7 @@ import type { Edge, Layer, MemoryRecord } from '../memory.js';
 import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { MemoryPatch, Store } from '../ports/store.js';
+import { isInstant } from '../instant.js';
 import { parseInput, rememberInputSchema } from '../schemas.js';
 import type { Scope } from '../scope.js';
 import { newId } from '../write/new-record.js';
@@ -49,6 +50,10 @@ function recordOf(entry: ParsedEntry, scope: Scope): { record: MemoryRecord; edi
   const { refs: _refs, edges: _edges, ...fields } = t;
   const record = { ...base, ...fields, scope, content: entry.content } as unknown as MemoryRecord;
   if (typeof record.id !== 'string' || typeof record.layer !== 'string' || typeof record.validFrom !== 'number') throw invalid(entry, 'the engram comment is damaged (no id, layer or validFrom); delete it to import the entry as a new memory');
+  for (const field of TRAILER_TIMES) {
+    const value = record[field];
+    if (value !== null && !isInstant(value)) throw invalid(entry, `the engram comment's ${field} is not a date in years 0001-9999 (integer epoch ms); fix it, or delete the comment to import the entry as a new memory`);
+  }
   let edited = false;
   if (entry.importance !== undefined && entry.importance !== renderImportance(record.importance)) {
     const value = entry.importance === 'none' ? null : Number(entry.importance);
@@ -75,6 +80,9 @@ function recordOf(entry: ParsedEntry, scope: Scope): { record: MemoryRecord; edi
   if (t.content !== undefined) throw invalid(entry, 'the engram comment must not carry content');
   return { record, edited };
 }
+
+/** Times a trailer carries; each must be a real instant or null, or reads of the record would fail. */
+const TRAILER_TIMES = ['validFrom', 'validTo', 'occurredAt', 'recordedAt', 'invalidatedAt', 'updatedAt', 'lastAccessedAt'] as const;
 
 const PATCHED: readonly (keyof MemoryPatch)[] = [
   'content', 'summary', 'tags', 'entities', 'importance', 'salience', 'surprise', 'emotion', 'pinned', 'mentionCount', 'confidence',
