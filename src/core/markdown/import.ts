@@ -52,7 +52,7 @@ function recordOf(entry: ParsedEntry, scope: Scope): { record: MemoryRecord; edi
   if (typeof record.id !== 'string' || typeof record.layer !== 'string' || typeof record.validFrom !== 'number') throw invalid(entry, 'the engram comment is damaged (no id, layer or validFrom); delete it to import the entry as a new memory');
   for (const field of TRAILER_TIMES) {
     const value = record[field];
-    if (value !== null && !isInstant(value)) throw invalid(entry, `the engram comment's ${field} is not a date in years 0001-9999 (integer epoch ms); fix it, or delete the comment to import the entry as a new memory`);
+    if (value !== null && value !== undefined && !isInstant(value)) throw invalid(entry, `the engram comment's ${field} is not a date in years 0001-9999 (integer epoch ms); fix it, or delete the comment to import the entry as a new memory`);
   }
   let edited = false;
   if (entry.importance !== undefined && entry.importance !== renderImportance(record.importance)) {
