@@ -1,6 +1,7 @@
 /**
  * The Engram engine: the one core every interface is a thin shell over (DESIGN §1).
  */
+import { skippingReader, type SkippedRecord } from './readable-records.js';
 import { EngramError, messages } from './errors.js';
 import type { Edge, MemoryRecord, TimeFilter } from './memory.js';
 import { isVisible } from './memory.js';
@@ -145,7 +146,9 @@ export class EngramCore {
     assertReadScopes((options as { scopes?: unknown } | undefined | null)?.scopes);
     const text = parseInput(recallQuerySchema, query, 'query');
     const parsed = parseInput(recallOptionsSchema, options, 'recall options');
-    return runRecall(this.#deps(), text, parsed);
+    const { store, skipped } = skippingReader(this.store);
+    const result = await runRecall({ ...this.#deps(), store }, text, parsed);
+    return skipped.length > 0 ? { ...result, skipped } : result;
   }
 
   /** One memory by id, if it lives in one of `scopes` (any status). */
@@ -169,8 +172,10 @@ export class EngramCore {
       const [record] = await tx.getMemories([id], [scope]);
       if (record === undefined) throw new EngramError('NOT_FOUND', messages.notFound(id), { details: { id } });
       const { content, ...rest } = changes;
+      // a damaged record's data may not have decoded: a content change starts it afresh
+      const stored = (record.data as MemoryRecord['data'] | undefined) ?? {};
       const data = content !== undefined && content !== record.content
-        ? { ...record.data, history: [...(record.data.history ?? []), { content: record.content, at: record.updatedAt }] }
+        ? { ...stored, history: [...(stored.history ?? []), { content: record.content, at: record.updatedAt }] }
         : record.data;
       await tx.updateMemory(id, scope, {
         ...rest,
@@ -236,10 +241,12 @@ export class EngramCore {
    * The chain of versions of a claim, oldest first: every record linked to `id` through SUPERSEDES
    * edges (both directions, transitively), each with the edges that connect it.
    */
-  async history(id: string, options: ScopedReadOptions): Promise<{ versions: MemoryView[]; edges: EdgeView[] }> {
+  async history(id: string, options: ScopedReadOptions): Promise<{ versions: MemoryView[]; edges: EdgeView[]; skipped?: SkippedRecord[] }> {
     this.#assertOpen();
     const scopes = assertReadScopes(options?.scopes);
-    const [start] = await this.store.getMemories([String(id)], scopes);
+    const { store, skipped } = skippingReader(this.store);
+    const [start] = await store.getMemories([String(id)], scopes);
+    if (start === undefined && skipped.length > 0) return { versions: [], edges: [], skipped };
     if (start === undefined) throw new EngramError('NOT_FOUND', messages.notFound(String(id)), { details: { id } });
     const seen = new Map<string, MemoryRecord>([[start.id, start]]);
     const edges = new Map<string, Edge>();
@@ -251,11 +258,11 @@ export class EngramCore {
         edges.set(edge.id, edge);
         for (const end of [edge.fromId, edge.toId]) if (!seen.has(end) && !next.includes(end)) next.push(end);
       }
-      for (const record of await this.store.getMemories(next, scopes)) seen.set(record.id, record);
+      for (const record of await store.getMemories(next, scopes)) seen.set(record.id, record);
       frontier = next.filter((n) => seen.has(n));
     }
     const versions = [...seen.values()].sort((a, b) => a.validFrom - b.validFrom || a.recordedAt - b.recordedAt || (a.id < b.id ? -1 : 1));
-    return { versions: versions.map(toMemoryView), edges: [...edges.values()].map(toEdgeView) };
+    return { versions: versions.map(toMemoryView), edges: [...edges.values()].map(toEdgeView), ...(skipped.length > 0 ? { skipped } : {}) };
   }
 
   // --- layers: relations, activation, background jobs, Markdown (issue #5, src/core/{graph,concepts,layers,markdown}/) ---
@@ -331,7 +338,8 @@ export class EngramCore {
   /** Writes a scope as Markdown files (procedural.md, semantic.md, concepts.md, profile.md, log.md): name → text. */
   async exportMarkdown(options: { scope: Scope }): Promise<MarkdownFiles> {
     this.#assertOpen();
-    return exportMarkdown(this.#deps(), assertScope(options?.scope));
+    // damaged records are left out of the files rather than failing the export
+    return exportMarkdown({ store: skippingReader(this.store).store }, assertScope(options?.scope));
   }
 
   /** Reads Markdown files written by `exportMarkdown` (and edited by people) back into a scope. */
@@ -355,7 +363,9 @@ export class EngramCore {
     this.#assertOpen();
     assertReadScopes((input as { scopes?: unknown } | undefined | null)?.scopes);
     const parsed = parseInput(contextInputSchema, input, 'context');
-    return buildContext({ ...this.#deps(), cache: this.#contextCache }, parsed);
+    const { store, skipped } = skippingReader(this.store);
+    const result = await buildContext({ ...this.#deps(), store, cache: this.#contextCache }, parsed);
+    return skipped.length > 0 ? { ...result, skipped: [...skipped] } : result;
   }
 
   /**
@@ -464,11 +474,13 @@ export class EngramCore {
       if (status === 'active' && record.status === 'superseded') {
         throw new EngramError('CONFLICT', `Memory ${id} was superseded, not forgotten: use unsupersede to reinstate it.`, { details: { id } });
       }
-      const exempt = status === 'active' && record.status === 'decayed' ? { ...record.data.exempt, decay: true } : record.data.exempt;
+      // a damaged record's data may not have decoded; the status change does not need it
+      const stored = record.data as MemoryRecord['data'] | undefined;
+      const exempt = status === 'active' && record.status === 'decayed' ? { ...stored?.exempt, decay: true } : stored?.exempt;
       await tx.updateMemory(record.id, scope, {
         status,
         updatedAt: now,
-        ...(exempt !== undefined ? { data: { ...record.data, exempt } } : {}),
+        ...(exempt !== undefined ? { data: { ...stored, exempt } } : {}),
       });
       const [updated] = await tx.getMemories([record.id], [scope]);
       return toMemoryView(updated as MemoryRecord);

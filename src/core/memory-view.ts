@@ -2,7 +2,9 @@
  * The public JSON shape of a memory: what the library returns and every interface prints.
  * Times are ISO 8601 strings; layer-specific fields sit at the top level as they do on input.
  */
+import { isInstant } from './instant.js';
 import type { Edge, MemoryRecord } from './memory.js';
+import { recordProblem } from './readable-records.js';
 
 /** A memory as returned to callers. */
 export interface MemoryView {
@@ -33,15 +35,20 @@ export interface MemoryView {
   [field: string]: unknown;
 }
 
-/** ISO string of an epoch-ms instant, or null. */
+/** ISO string of an epoch-ms instant, or null (also for a stored value no calendar can print, rather than a throw). */
 export function iso(ms: number | null | undefined): string | null {
-  return ms === null || ms === undefined ? null : new Date(ms).toISOString();
+  return isInstant(ms) ? new Date(ms).toISOString() : null;
 }
 
-/** Converts a stored record to its public view. */
+/**
+ * Converts a stored record to its public view. Never throws: a damaged record (see `recordProblem`)
+ * gets `damaged: reason` and null for what cannot be shown, so it can still be forgotten or fixed.
+ */
 export function toMemoryView(record: MemoryRecord): MemoryView {
-  const { exempt: _exempt, ...data } = record.data;
+  const { exempt: _exempt, ...data } = (record.data as MemoryRecord['data'] | undefined) ?? {};
+  const problem = recordProblem(record);
   return {
+    ...(problem !== null ? { damaged: problem } : {}),
     ...data,
     id: record.id,
     scope: record.scope,

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { EngramError, messages } from './errors.js';
 import { LAYERS, PROVENANCE_KINDS, STATUSES } from './memory.js';
+import { isInstant, MAX_INSTANT_MS, MIN_INSTANT_MS, parseIsoInstant } from './instant.js';
 import { scopeProblem } from './scope.js';
 import { layerFieldProblems } from './layers/layer-rules.js';
 import { statisticalMetricSchema } from './layers/statistical.js';
@@ -25,21 +26,50 @@ export const readScopeListSchema = z
   .array(scopeSchema, { error: (issue) => (issue.input === undefined ? messages.noScopes() : undefined) })
   .min(1, messages.noScopes());
 
-/** A point in time: ISO 8601 string or epoch milliseconds; parsed to epoch ms. */
+/**
+ * A point in time, the one date schema of every input: ISO 8601 text or integer epoch milliseconds,
+ * a real calendar date in years 0001-9999 (2024-02-30 is refused, not rolled over); parsed to epoch ms.
+ */
 export const instantSchema = z.union([z.string(), z.number()]).transform((value, ctx) => {
   const ms = typeof value === 'number' ? value : parseIsoInstant(value);
-  if (!Number.isFinite(ms)) {
-    ctx.addIssue({ code: 'custom', message: `"${String(value).slice(0, 40)}" is not a date: use ISO 8601 like 2024-05-01 or 2024-05-01T12:00:00Z` });
+  if (!isInstant(ms)) {
+    ctx.addIssue({ code: 'custom', message: instantProblem(value) });
     return z.NEVER;
   }
   return ms;
 });
 
-function parseIsoInstant(text: string): number {
-  // Date-only ISO strings are UTC midnight; anything else must be ISO-like, not free text.
-  if (!/^\d{4}-\d{2}(-\d{2})?([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(text.trim())) return Number.NaN;
-  return Date.parse(text.trim());
+function instantProblem(value: string | number): string {
+  if (typeof value === 'number') {
+    return Number.isInteger(value)
+      ? `${String(value).slice(0, 40)} is outside years 0001-9999: epoch milliseconds must be from ${MIN_INSTANT_MS} to ${MAX_INSTANT_MS}`
+      : `${String(value).slice(0, 40)} is not whole epoch milliseconds: round it, or pass ISO 8601 like 2024-05-01T12:00:00Z`;
+  }
+  return `"${value.slice(0, 40)}" is not a date: use ISO 8601 like 2024-05-01 or 2024-05-01T12:00:00Z (a real calendar date, years 0001-9999)`;
 }
+
+/** Deepest nesting accepted in free-form JSON (properties, action args, edge metadata); SQLite's JSON functions stop at 1000. */
+export const MAX_JSON_DEPTH = 64;
+
+/** How deeply `value` nests arrays and objects (a scalar is 0), counting no further than `limit + 1`. */
+export function jsonDepth(value: unknown, limit = MAX_JSON_DEPTH): number {
+  // iterative, so a hostile depth cannot overflow the stack
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [unknown, number];
+    if (typeof node !== 'object' || node === null) continue;
+    deepest = Math.max(deepest, depth + 1);
+    if (deepest > limit) return deepest;
+    for (const child of Object.values(node)) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/** A free-form JSON object of named fields, nested at most `MAX_JSON_DEPTH` levels. */
+export const jsonObjectSchema = z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
+  if (jsonDepth(value) > MAX_JSON_DEPTH) ctx.addIssue({ code: 'custom', message: `nests more than ${MAX_JSON_DEPTH} levels deep: flatten it` });
+});
 
 const unit = z.number().min(0).max(1);
 const shortText = z.string().max(2_000);
@@ -76,7 +106,7 @@ export const episodeCycleShape = {
     .object({ intent: shortText.optional(), confidence: unit.optional(), rationale: z.string().max(20_000).optional() })
     .strict()
     .optional(),
-  action: z.object({ tool: shortText.optional(), args: z.record(z.string(), z.unknown()).optional() }).strict().optional(),
+  action: z.object({ tool: shortText.optional(), args: jsonObjectSchema.optional() }).strict().optional(),
   outcome: z
     .object({ success: z.boolean().optional(), reward: z.number().optional(), detail: z.string().max(20_000).optional() })
     .strict()
@@ -111,7 +141,7 @@ export const rememberInputSchema = z
     name: shortText.optional(),
     definition: z.string().max(20_000).optional(),
     category: shortText.optional(),
-    properties: z.record(z.string(), z.unknown()).optional(),
+    properties: jsonObjectSchema.optional(),
     priority: z.number().int().min(-1000).max(1000).optional(),
     /** Statistical layer: the numbers (issue #5); see `verbalForm`. */
     metric: statisticalMetricSchema.optional(),

@@ -2,6 +2,7 @@
  * The result shapes of the context builder (`StructuredContext`) and of pattern completion
  * (`PredictResult`): plain JSON, so every interface can print them as they are.
  */
+import type { SkippedRecord } from '../readable-records.js';
 import type { ClaimSlot, Layer, SourceRef } from '../memory.js';
 
 /**
@@ -140,6 +141,8 @@ export interface StructuredContext {
   /** Entries dropped per part to fit `maxTokens`. */
   trimmed: Partial<Record<ContextPartName, number>>;
   markdown: string;
+  /** Records left out because their stored values could not be read; forget or fix them by id. */
+  skipped?: SkippedRecord[];
 }
 
 /** What `predict` returns. */

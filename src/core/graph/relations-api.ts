@@ -9,7 +9,7 @@ import { toEdgeView, type EdgeView } from '../memory-view.js';
 import type { Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
 import { normalizeRelationName, symmetryOf, type RelationType } from '../relations.js';
-import { instantSchema, parseInput, scopeSchema } from '../schemas.js';
+import { instantSchema, jsonObjectSchema, parseInput, scopeSchema } from '../schemas.js';
 import { tenantOf, type Scope } from '../scope.js';
 import { newId } from '../write/new-record.js';
 import { isEdgeVisible } from './edge-visibility.js';
@@ -25,7 +25,7 @@ export const relateInputSchema = z
     weight: z.number().min(0).max(1_000_000).refine(Number.isFinite, 'must be a finite number').optional(),
     validFrom: instantSchema.optional(),
     validTo: instantSchema.optional(),
-    metadata: z.record(z.string(), z.unknown()).optional(),
+    metadata: jsonObjectSchema.optional(),
   })
   .strict();
 export type RelateInput = z.input<typeof relateInputSchema>;

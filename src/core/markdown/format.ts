@@ -11,6 +11,7 @@
  * and the trailer are optional in hand-written entries; an entry without a trailer is a new memory.
  */
 import { fail } from './trailer-schema.js';
+import { parseIsoInstant } from '../instant.js';
 
 /** The visible fields of one entry. */
 export interface EntryText {
@@ -44,11 +45,11 @@ export function renderDate(ms: number | null): string | null {
   return `${iso.slice(0, 10)} ${iso.slice(11, 23)}`;
 }
 
-/** Parses a visible date (UTC); NaN when it is not one. */
+/** Parses a visible date (UTC); NaN unless it is a real calendar date in years 0001-9999. */
 export function parseDate(text: string): number {
   const trimmed = text.trim();
   const normalised = /^\d{4}-\d{2}$/.test(trimmed) ? `${trimmed}-01` : trimmed.replace(' ', 'T');
-  return Date.parse(/[T ]/.test(trimmed) && !trimmed.endsWith('Z') ? `${normalised}Z` : normalised);
+  return parseIsoInstant(/[T ]/.test(trimmed) && !trimmed.endsWith('Z') ? `${normalised}Z` : normalised);
 }
 
 /** Renders importance as people read it: up to 3 decimals; `none` while unscored. */

@@ -16,6 +16,7 @@ import { embeddingText, rememberAll } from '../write/remember.js';
 import { shownInstant, type MarkdownFiles } from './export.js';
 import { parseDate, parseEntries, renderDate, renderImportance, type ParsedEntry } from './format.js';
 import { parseTrailer, type Trailer } from './trailer-schema.js';
+import { dictionary } from '../text/dictionary.js';
 
 export interface MarkdownImportReport {
   created: number;
@@ -33,7 +34,7 @@ interface Deps {
   clock: Clock;
 }
 
-const FILE_LAYER: Record<string, Layer> = { 'procedural.md': 'procedural', 'semantic.md': 'semantic', 'concepts.md': 'semantic', 'profile.md': 'semantic', 'log.md': 'episodic' };
+const FILE_LAYER: Record<string, Layer> = dictionary({ 'procedural.md': 'procedural', 'semantic.md': 'semantic', 'concepts.md': 'semantic', 'profile.md': 'semantic', 'log.md': 'episodic' });
 
 function invalid(entry: ParsedEntry, problem: string): EngramError {
   return new EngramError('INVALID_INPUT', messages.invalidInput(`${entry.file} line ${entry.line}: ${problem}`), { details: { file: entry.file, line: entry.line } });

@@ -3,6 +3,7 @@
  * conversational neighbourhood → final blend (recency, importance, activation) → MMR → hits that
  * explain themselves.
  */
+import type { SkippedRecord } from '../readable-records.js';
 import { type MemoryRecord, type TimeFilter } from '../memory.js';
 import { toMemoryView, type MemoryView } from '../memory-view.js';
 import type { Clock } from '../ports/clock.js';
@@ -43,6 +44,8 @@ export interface RecallHit extends MemoryView {
 
 export interface RecallResult {
   hits: RecallHit[];
+  /** Records left out because their stored values could not be read; forget or fix them by id. */
+  skipped?: SkippedRecord[];
 }
 
 export interface RecallDeps {

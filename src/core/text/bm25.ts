@@ -3,6 +3,7 @@
  * tsvector) and ranks them here with the document frequencies and lengths of the scopes searched, so
  * one scope's vocabulary never skews another's and every backend ranks alike.
  */
+import { storedStringList } from '../readable-records.js';
 import { stem } from './stem.js';
 import { contentTerms } from './tokenize.js';
 
@@ -69,8 +70,8 @@ export function rankBm25(
   const tf = new Float64Array(stems.length);
   for (const row of candidates) {
     const counts = termCounts(row.content);
-    const tagCounts = termCounts((JSON.parse(row.tags) as string[]).join(' '));
-    const entityCounts = termCounts((JSON.parse(row.entities) as string[]).join(' '));
+    const tagCounts = termCounts(storedStringList(row.tags).join(' '));
+    const entityCounts = termCounts(storedStringList(row.entities).join(' '));
     stems.forEach((s, j) => {
       tf[j] = (counts.get(s) ?? 0) + TAG_WEIGHT * (tagCounts.get(s) ?? 0) + ENTITY_WEIGHT * (entityCounts.get(s) ?? 0);
     });

@@ -2,6 +2,7 @@
  * Calendar windows [start, end) in epoch ms for a fixed UTC offset. All arithmetic runs on "wall"
  * dates through `Date.UTC`, so results never depend on the machine's time zone.
  */
+import { dictionary } from './dictionary.js';
 
 /** A calendar date on the wall clock: month 1..12, day 1..31 (overflow normalises, as in `Date.UTC`). */
 export interface WallDate {
@@ -19,7 +20,7 @@ export interface TimeWindow {
 /** Milliseconds in a day without a daylight-saving shift (offsets here are fixed). */
 export const DAY_MS = 86_400_000;
 
-const SEASON_START_MONTH: Readonly<Record<string, number>> = { spring: 3, summer: 6, autumn: 9, fall: 9, winter: 12 };
+const SEASON_START_MONTH: Readonly<Record<string, number>> = dictionary({ spring: 3, summer: 6, autumn: 9, fall: 9, winter: 12 });
 
 /** Window arithmetic for one UTC offset. */
 export class Calendar {

@@ -4,6 +4,7 @@
  * ("in 2023", "late 2022") and seasons ("last summer", "winter 2022").
  */
 import { type Calendar, DAY_MS, type TimeWindow } from './calendar.js';
+import { dictionary } from './dictionary.js';
 
 /** A date expression found at `index` of the text, with its window. */
 export interface Found {
@@ -26,17 +27,17 @@ export interface ParseContext {
   direction: (index: number) => Direction;
 }
 
-const MONTH_INDEX: Readonly<Record<string, number>> = {
+const MONTH_INDEX: Readonly<Record<string, number>> = dictionary({
   jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, sept: 9, oct: 10, nov: 11, dec: 12,
-};
+});
 const MONTH = '(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\\.?';
 const PREPOSITION = '(?:in|during|since|until|till|by|of|from|between|before|after|throughout|through|around|over)';
 const PART = '(early|mid|late)';
 const YEAR = '((?:19|20)\\d{2})';
-const COUNT_WORDS: Readonly<Record<string, number>> = {
+const COUNT_WORDS: Readonly<Record<string, number>> = dictionary({
   a: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11,
   twelve: 12, couple: 2, 'couple of': 2, few: 3, several: 4,
-};
+});
 
 const PERIOD_PATTERN = /\b(last|this|next|previous|coming|current)\s+(week|weekend|month|quarter|year)\b/g;
 const ROLLING_PATTERN =

@@ -2,6 +2,7 @@
  * What each hook does with an open engine. `engram serve` runs these for a hook that reaches it over
  * HTTP; a hook without a server opens the store and runs them itself, so both paths behave the same.
  */
+import { isInstant } from '../../core/instant.js';
 import type { EngramCore } from '../../core/engine.js';
 import type { Scope } from '../../core/scope.js';
 import type { RememberInput } from '../../core/schemas.js';
@@ -90,7 +91,7 @@ export async function ingestTurns(engram: EngramCore, request: IngestRequest): P
     scope: request.scope,
     layer: 'episodic',
     content: `${turn.role}: ${turn.text}`,
-    ...(turn.timestamp !== undefined && Number.isFinite(Date.parse(turn.timestamp)) ? { occurredAt: Date.parse(turn.timestamp) } : {}),
+    ...(turn.timestamp !== undefined && isInstant(Date.parse(turn.timestamp)) ? { occurredAt: Date.parse(turn.timestamp) } : {}),
     tags: [CLAUDE_CODE_SYSTEM, turn.role],
     context: { sessionId: request.sessionId },
     source: { system: CLAUDE_CODE_SYSTEM, conversationId: request.sessionId, messageId: turn.uuid },

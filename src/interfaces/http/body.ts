@@ -3,6 +3,7 @@
  * whether or not the client sent a Content-Length.
  */
 import { EngramError } from '../../core/errors.js';
+import { MAX_JSON_DEPTH } from '../../core/schemas.js';
 import { HttpError } from './error-mapping.js';
 
 /** Default request body limit: 1 MiB. */
@@ -17,12 +18,35 @@ export async function readJsonBody(request: Request, maxBytes: number, options: 
     if (options.optional === true) return undefined;
     throw new EngramError('INVALID_INPUT', 'The request body is empty: send a JSON object (Content-Type: application/json).');
   }
+  if (nestsDeeperThan(text, MAX_BODY_DEPTH)) {
+    throw new EngramError('INVALID_INPUT', `The request body nests JSON more than ${MAX_BODY_DEPTH} levels deep: flatten it (free-form fields such as properties may nest ${MAX_JSON_DEPTH} levels).`);
+  }
   try {
     return JSON.parse(text) as unknown;
   } catch (cause) {
     const why = cause instanceof SyntaxError ? cause.message.slice(0, 160) : 'not JSON';
     throw new EngramError('INVALID_INPUT', `The request body is not valid JSON (${why}): send a JSON object (Content-Type: application/json).`);
   }
+}
+
+/** Deepest body nesting read at all: the outer object, a list of memories and a free-form field within. */
+const MAX_BODY_DEPTH = MAX_JSON_DEPTH + 8;
+
+/** Do brackets outside strings nest deeper than `limit`? Checked before parsing; validity is left to JSON.parse. */
+function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
 }
 
 async function readText(request: Request, maxBytes: number): Promise<string> {

@@ -45,6 +45,7 @@ export const memoryViewSchema = z
     recordedAt: z.string(),
     invalidatedAt: z.string().nullable(),
     updatedAt: z.string(),
+    damaged: z.string().optional().describe('Set when a stored value could not be read (the reason); forget or fix the memory'),
   })
   .loose();
 

@@ -6,6 +6,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { EngramCore } from '../../core/engine.js';
 import { assertReadScopes, type Scope } from '../../core/scope.js';
+import { guardToolArguments } from './guard-tool-arguments.js';
 import { registerResources } from './resources.js';
 import { registerKnowledgeTools } from './tools/knowledge-tools.js';
 import { registerMemoryTools } from './tools/memory-tools.js';
@@ -60,5 +61,6 @@ export function createMcpServer(options: McpServerOptions): McpServer {
   registerMemoryTools(server, context);
   registerKnowledgeTools(server, context);
   registerResources(server, context);
+  guardToolArguments(server);
   return server;
 }

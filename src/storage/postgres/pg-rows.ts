@@ -3,6 +3,7 @@
  * JSON text for the rest (kept as text, byte for byte what was written), times as bigint epoch ms.
  * Also the SQL form of `isVisible` and a numbered-parameter builder.
  */
+import { parseStoredJson } from '../../core/readable-records.js';
 import type { Edge, Layer, MemoryRecord, MemoryStatus, TimeFilter } from '../../core/memory.js';
 import type { MemoryPatch } from '../../core/ports/store.js';
 import { termCounts, termLength } from '../../core/text/bm25.js';
@@ -112,6 +113,7 @@ export function memoryValues(record: MemoryRecord): unknown[] {
 const num = (v: unknown): number => (typeof v === 'number' ? v : Number(v));
 const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : num(v));
 
+/** Decodes a row; a column that does not parse comes back undefined for `recordProblem` to report, never a throw. */
 export function rowToMemory(row: MemoryRow): MemoryRecord {
   return {
     id: row.id,
@@ -119,19 +121,19 @@ export function rowToMemory(row: MemoryRow): MemoryRecord {
     layer: row.layer as Layer,
     content: row.content,
     summary: row.summary,
-    tags: JSON.parse(row.tags) as string[],
-    entities: JSON.parse(row.entities) as string[],
+    tags: parseStoredJson<string[]>(row.tags),
+    entities: parseStoredJson<string[]>(row.entities),
     importance: numOrNull(row.importance),
     salience: num(row.salience),
     surprise: num(row.surprise),
-    emotion: row.emotion === null ? null : (JSON.parse(row.emotion) as MemoryRecord['emotion']),
+    emotion: parseStoredJson<MemoryRecord['emotion']>(row.emotion),
     pinned: row.pinned === true,
     mentionCount: num(row.mention_count),
     accessCount: num(row.access_count),
     lastAccessedAt: numOrNull(row.last_accessed_at),
     confidence: num(row.confidence),
     status: row.status as MemoryStatus,
-    provenance: JSON.parse(row.provenance) as MemoryRecord['provenance'],
+    provenance: parseStoredJson<MemoryRecord['provenance']>(row.provenance),
     validFrom: num(row.valid_from),
     validTo: numOrNull(row.valid_to),
     occurredAt: numOrNull(row.occurred_at),
@@ -139,7 +141,7 @@ export function rowToMemory(row: MemoryRow): MemoryRecord {
     invalidatedAt: numOrNull(row.invalidated_at),
     sourceKey: row.source_key,
     updatedAt: num(row.updated_at),
-    data: JSON.parse(row.data) as MemoryRecord['data'],
+    data: parseStoredJson<MemoryRecord['data']>(row.data),
   };
 }
 

@@ -3,6 +3,7 @@
  * transaction is open (and its writer lock held). Each call runs in a savepoint, so a caller may catch
  * e.g. CONFLICT and go on with the transaction.
  */
+import { storedStringList } from '../../core/readable-records.js';
 import { EngramError, messages } from '../../core/errors.js';
 import type { Edge, NewMemory } from '../../core/memory.js';
 import type { MemoryPatch, NewJob, StoreTransaction } from '../../core/ports/store.js';
@@ -69,7 +70,7 @@ export class PgTransaction extends PgReader implements StoreTransaction {
       const row = updated.rows[0];
       if (row === undefined) return false;
       if (patch.content !== undefined || patch.tags !== undefined || patch.entities !== undefined) {
-        const lexemes = lexemesOf(row.content, JSON.parse(row.tags) as string[], JSON.parse(row.entities) as string[]);
+        const lexemes = lexemesOf(row.content, storedStringList(row.tags), storedStringList(row.entities));
         await db.query(`UPDATE ${this.tables.memories} SET lexemes = array_to_tsvector($1::text[]) WHERE id = $2 AND scope = $3`, [lexemes, id, scope]);
       }
       return true;

@@ -8,6 +8,7 @@
  *   is handed to a temporary FTS5 table with the same tokenizer, so the terms are SQLite's own.
  * - Engram's own stems (`termCounts` of content, tags and entities), as `rankBm25` counts them.
  */
+import { storedStringList } from '../../core/readable-records.js';
 import { contentTerms, stem, STOP_WORDS } from '../../core/text/index.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 
@@ -127,8 +128,8 @@ export function ownTerms(content: string, tags: string, entities: string): { ter
   const counts = countStems(contentTokens);
   // (c + 0.5·0) + 0.25·0 is c exactly: without tags and entities the content counts are the terms
   if (tags === '[]' && entities === '[]') return { terms: counts, length: contentTokens.length };
-  const tagCounts = countStems(contentTerms((JSON.parse(tags) as string[]).join(' ')));
-  const entityCounts = countStems(contentTerms((JSON.parse(entities) as string[]).join(' ')));
+  const tagCounts = countStems(contentTerms(storedStringList(tags).join(' ')));
+  const entityCounts = countStems(contentTerms(storedStringList(entities).join(' ')));
   const terms = new Map<string, number>();
   for (const s of new Set([...counts.keys(), ...tagCounts.keys(), ...entityCounts.keys()])) {
     terms.set(s, (counts.get(s) ?? 0) + TAG_WEIGHT * (tagCounts.get(s) ?? 0) + ENTITY_WEIGHT * (entityCounts.get(s) ?? 0));

@@ -2,6 +2,7 @@
  * Mapping between domain objects and rows: flat columns for what is filtered or indexed, JSON text
  * for the rest, times as integer epoch ms, booleans as 0/1. Also the SQL form of `isVisible`.
  */
+import { parseStoredJson } from '../../core/readable-records.js';
 import { termLength } from '../../core/text/bm25.js';
 import type { Edge, Layer, MemoryRecord, MemoryStatus, TimeFilter } from '../../core/memory.js';
 import type { MemoryPatch } from '../../core/ports/store.js';
@@ -124,6 +125,7 @@ export function memoryInsertParams(record: MemoryRecord): unknown[] {
   ];
 }
 
+/** Decodes a row; a column that does not parse comes back undefined for `recordProblem` to report, never a throw. */
 export function rowToMemory(row: MemoryRow): MemoryRecord {
   return {
     id: row.id,
@@ -131,19 +133,19 @@ export function rowToMemory(row: MemoryRow): MemoryRecord {
     layer: row.layer as Layer,
     content: row.content,
     summary: row.summary,
-    tags: JSON.parse(row.tags) as string[],
-    entities: JSON.parse(row.entities) as string[],
+    tags: parseStoredJson<string[]>(row.tags),
+    entities: parseStoredJson<string[]>(row.entities),
     importance: row.importance,
     salience: row.salience,
     surprise: row.surprise,
-    emotion: row.emotion === null ? null : (JSON.parse(row.emotion) as MemoryRecord['emotion']),
+    emotion: parseStoredJson<MemoryRecord['emotion']>(row.emotion),
     pinned: row.pinned === 1,
     mentionCount: row.mention_count,
     accessCount: row.access_count,
     lastAccessedAt: row.last_accessed_at,
     confidence: row.confidence,
     status: row.status as MemoryStatus,
-    provenance: JSON.parse(row.provenance) as MemoryRecord['provenance'],
+    provenance: parseStoredJson<MemoryRecord['provenance']>(row.provenance),
     validFrom: row.valid_from,
     validTo: row.valid_to,
     occurredAt: row.occurred_at,
@@ -151,7 +153,7 @@ export function rowToMemory(row: MemoryRow): MemoryRecord {
     invalidatedAt: row.invalidated_at,
     sourceKey: row.source_key,
     updatedAt: row.updated_at,
-    data: JSON.parse(row.data) as MemoryRecord['data'],
+    data: parseStoredJson<MemoryRecord['data']>(row.data),
   };
 }
 

@@ -6,6 +6,7 @@ import { contentTokens } from './claim-text.js';
 import { isAgent } from './noun-phrase.js';
 import { BE, NUMBER, type RawSlot, type Rule, withPurpose } from './rule-types.js';
 import { isTemporal, splitTrailingTemporal } from './temporal.js';
+import { dictionary } from '../../text/dictionary.js';
 
 const HAPPEN_VERBS =
   'happens|happen|takes place|take place|occurs|occur|(?:is|are) held|meets|meet|recurs|runs|run|falls|fall|lands|' +
@@ -38,10 +39,10 @@ function chosen(subject: string, family: string, value: string, rule: string): R
   return slots;
 }
 
-const PARTICIPLE_NOUN: Readonly<Record<string, string>> = {
+const PARTICIPLE_NOUN: Readonly<Record<string, string>> = dictionary({
   built: 'build', written: 'write', developed: 'develop', made: 'make', implemented: 'implement', coded: 'code',
   bundled: 'bundle', compiled: 'compile', tested: 'test', provisioned: 'provision', packaged: 'package',
-};
+});
 
 /** Activity rules, most specific first. */
 export const ACTIVITY_RULES: readonly Rule[] = [

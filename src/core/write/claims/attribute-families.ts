@@ -10,6 +10,7 @@
  *   correction replaces anything.
  */
 import { contentTokens, lemma, tokenize } from './claim-text.js';
+import { dictionary } from '../../text/dictionary.js';
 
 /** How many values an attribute holds at once. */
 export type Cardinality = 'single' | 'dimension' | 'multi';
@@ -37,7 +38,7 @@ const ATTRIBUTE_NOUNS: ReadonlyArray<readonly [string, string]> = [
 ];
 
 /** Families and their cardinality; anything not listed is a free attribute phrase (see `cardinalityOf`). */
-const FAMILY_CARDINALITY: Readonly<Record<string, Cardinality>> = {
+const FAMILY_CARDINALITY: Readonly<Record<string, Cardinality>> = dictionary({
   owner: 'single', lead: 'single', manager: 'single', location: 'single', work_location: 'single',
   workplace: 'single', host: 'single', name: 'single', nickname: 'single', email: 'single', phone: 'single',
   role: 'single', timezone: 'single', birthday: 'single', when: 'single', deadline: 'single', destination: 'single', start: 'single', end: 'single',
@@ -45,7 +46,7 @@ const FAMILY_CARDINALITY: Readonly<Record<string, Cardinality>> = {
   prefers: 'dimension', uses: 'dimension', platform: 'dimension', duration: 'single', cost: 'single',
   weight: 'single', size: 'single', plan: 'dimension', age: 'single', height: 'single', meeting_place: 'single',
   likes: 'multi', is_a: 'multi', property: 'multi', has: 'multi', member_of: 'multi',
-};
+});
 
 /** Families that describe the same slot in looser words; a shared value across them is agreement. */
 const RELATED_GROUPS: ReadonlyArray<ReadonlySet<string>> = [
@@ -59,7 +60,7 @@ const RELATED_GROUPS: ReadonlyArray<ReadonlySet<string>> = [
  * Adjectives with a negative counterpart: the negative form is stored as the positive one, negated,
  * so "has been disabled" contradicts "is enabled".
  */
-const NEGATIVE_ADJECTIVES: Readonly<Record<string, string>> = {
+const NEGATIVE_ADJECTIVES: Readonly<Record<string, string>> = dictionary({
   off: 'on',
   disabled: 'enabled', closed: 'open', shut: 'open', inactive: 'active', private: 'public',
   unavailable: 'available', offline: 'online', unlocked: 'locked', hidden: 'visible', invisible: 'visible',
@@ -67,16 +68,16 @@ const NEGATIVE_ADJECTIVES: Readonly<Record<string, string>> = {
   down: 'up', unhealthy: 'healthy', broken: 'working', failing: 'passing', unsupported: 'supported',
   deprecated: 'supported', stopped: 'running', paused: 'running', archived: 'active', unpaid: 'paid',
   unmarried: 'married', unemployed: 'employed', incomplete: 'complete', unfinished: 'finished',
-};
+});
 
 /** Positive forms of the adjectives above, so they are recognised as properties too. */
 const POSITIVE_ADJECTIVES = new Set(Object.values(NEGATIVE_ADJECTIVES));
 
 /** Canonical spelling for a few British/American pairs, so "favorite color" ≈ "favourite colour". */
-const SPELLING: Readonly<Record<string, string>> = {
+const SPELLING: Readonly<Record<string, string>> = dictionary({
   favorite: 'favourite', color: 'colour', colors: 'colour', colours: 'colour', organization: 'organisation',
   center: 'centre', theater: 'theatre',
-};
+});
 
 /** Canonical attribute for a phrase: a family name, `favourite <thing>`, or the lemmatised phrase. */
 export function canonicalAttribute(phrase: string): string {

@@ -2,6 +2,7 @@
  * Text helpers for claim extraction and comparison: tokens, light lemmas, determiners, numbers.
  * Pure and deterministic; no dictionaries beyond the small lists below.
  */
+import { dictionary } from '../../text/dictionary.js';
 
 /** Leading words that carry no identity: "the billing service" ≈ "billing service". */
 const DETERMINERS = new Set([
@@ -19,13 +20,13 @@ const STOP_WORDS = new Set([
 ]);
 
 /** Words whose plural/singular forms are irregular or must not be stripped. */
-const LEMMA_EXCEPTIONS: Readonly<Record<string, string>> = {
+const LEMMA_EXCEPTIONS: Readonly<Record<string, string>> = dictionary({
   people: 'person', children: 'child', kids: 'kid', men: 'man', women: 'woman', teeth: 'tooth', feet: 'foot',
   mice: 'mouse', data: 'data', headquarters: 'headquarters', series: 'series', news: 'news', analytics: 'analytics',
   ops: 'ops', devops: 'devops', ones: 'ones', sales: 'sales', status: 'status', alias: 'alias', bus: 'bus', gas: 'gas', has: 'has',
   is: 'is', was: 'was', does: 'does', yes: 'yes', this: 'this', its: 'its', us: 'us', always: 'always',
   whereabouts: 'whereabouts', premises: 'premises', process: 'process', access: 'access', address: 'address',
-};
+});
 
 /** Generic head nouns that may be omitted without changing the referent ("billing" ≈ "billing service"). */
 export const GENERIC_HEADS = new Set([
@@ -36,12 +37,12 @@ export const GENERIC_HEADS = new Set([
 ]);
 
 /** Number words, so "two kids" and "2 kids" compare equal. */
-const NUMBER_WORDS: Readonly<Record<string, string>> = {
+const NUMBER_WORDS: Readonly<Record<string, string>> = dictionary({
   zero: '0', one: '1', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9',
   ten: '10', eleven: '11', twelve: '12', thirteen: '13', fourteen: '14', fifteen: '15', sixteen: '16',
   seventeen: '17', eighteen: '18', nineteen: '19', twenty: '20', thirty: '30', forty: '40', fifty: '50',
   hundred: '100', dozen: '12', single: '1', couple: '2',
-};
+});
 
 /** A number, a number word, or a currency/unit-suffixed number ("$1,500", "80L", "3.5k"). */
 export const NUMBER_PATTERN =

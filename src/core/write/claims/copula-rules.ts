@@ -8,15 +8,16 @@ import { APPROXIMATELY, type ExtractedSlot, makeSlot, normaliseValue } from './e
 import { analyseNounPhrase, isPersonLike, isSlotLike, normaliseSubject } from './noun-phrase.js';
 import { mainVerbIndex, termsOf } from './pos-tags.js';
 import { containsTemporal, isTemporal } from './temporal.js';
+import { dictionary } from '../../text/dictionary.js';
 
 const COPULA =
   /^(.+?) (?:(?:is|are|was|were|has been|have been) set to|defaults to|default to|is|are|was|were|will be|has been|have been|had been|remains|remain|stays|stay|became|becomes|become|equals)\s+(.+)$/i;
 
 /** Free-verb attributes that name a known family. */
-const VERB_FAMILIES: Readonly<Record<string, string>> = {
+const VERB_FAMILIES: Readonly<Record<string, string>> = dictionary({
   'run on': 'platform', 'live in': 'location', 'report to': 'manager', 'work at': 'workplace', 'work for': 'workplace',
   'belong to': 'owner', 'deploy to': 'deploy_target', 'meet in': 'meeting_place', 'meet at': 'meeting_place',
-};
+});
 
 /** One or two capitalised words: a proper name ("Dana", "Acme Corp"). */
 const PROPER_NAME = /^[A-Z][\w'.-]*(?: [A-Z][\w'.-]*)?$/;

@@ -7,6 +7,7 @@ import { type Cardinality, cardinalityOf } from './attribute-families.js';
 import type { RawSlot } from './claim-patterns.js';
 import { cleanPhrase, numbersIn } from './claim-text.js';
 import { analyseNounPhrase, normaliseSubject } from './noun-phrase.js';
+import { dictionary } from '../../text/dictionary.js';
 
 /** A claim slot with the details supersession needs. */
 export interface ExtractedSlot extends ClaimSlot {
@@ -20,10 +21,10 @@ export interface ExtractedSlot extends ClaimSlot {
   rule: string;
 }
 
-const RATE_UNITS: Readonly<Record<string, string>> = {
+const RATE_UNITS: Readonly<Record<string, string>> = dictionary({
   second: 'per-second', minute: 'per-minute', hour: 'hourly', day: 'daily', night: 'nightly', week: 'weekly',
   month: 'monthly', quarter: 'quarterly', year: 'yearly', annum: 'yearly', sprint: 'per-sprint',
-};
+});
 const SCHEDULE_FAMILIES = new Set(['when', 'start', 'end', 'deadline']);
 
 /** Lowercase value without determiners or edge punctuation. */

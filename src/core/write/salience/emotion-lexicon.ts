@@ -5,6 +5,7 @@
  * which match only as written because their stem collides with a neutral word ("helpful" → "help").
  */
 import { stem } from '../../text/stem.js';
+import { dictionary } from '../../text/dictionary.js';
 
 const SCORED_WORDS = `
 adore:3 amazing:4 awesome:4 brilliant:4 ecstatic:4 elated:4 excellent:4 exceptional:4 fabulous:4 fantastic:4
@@ -42,7 +43,7 @@ wtf:-3 catastrophe:-4 catastrophic:-4 abysmal:-4
 `;
 
 /** Mood categories; `=` marks a word matched only as written. */
-const MOOD_WORDS: Readonly<Record<string, string>> = {
+const MOOD_WORDS: Readonly<Record<string, string>> = dictionary({
   joy: 'happy happiness joy joyful glad delighted love lovely wonderful= fun enjoy laugh smile cheerful pleased= yay hooray great beautiful delicious',
   sadness: 'sad unhappy depressed cry cried tears lonely grief miss missed died death dead heartbroken miserable sorrow mourn disappointed hopeless loss lost devastated',
   anger: 'angry furious mad annoyed hate rage outraged pissed irritated hostile resent anger wtf damn rude',
@@ -55,7 +56,7 @@ const MOOD_WORDS: Readonly<Record<string, string>> = {
   pride: 'proud pride accomplished achievement won win victory triumph promoted',
   calm: 'relaxed calm peaceful serene relief relieved cozy comfortable',
   disgust: 'disgusting nasty revolting',
-};
+});
 
 /** Negators flip and halve the score of a sentiment word in the next three tokens. */
 export const NEGATORS: ReadonlySet<string> = new Set([
@@ -63,14 +64,14 @@ export const NEGATORS: ReadonlySet<string> = new Set([
 ]);
 
 /** Boosters multiply the next sentiment word (within two tokens); dampeners shrink it. */
-export const BOOSTERS: Readonly<Record<string, number>> = {
+export const BOOSTERS: Readonly<Record<string, number>> = dictionary({
   very: 1.5, really: 1.5, so: 1.4, extremely: 1.8, super: 1.6, incredibly: 1.8, totally: 1.5, absolutely: 1.7,
   completely: 1.6, utterly: 1.8, truly: 1.5, deeply: 1.6, highly: 1.5, especially: 1.4, exceptionally: 1.7,
   remarkably: 1.5, huge: 1.5, hugely: 1.6, insanely: 1.8, seriously: 1.5, most: 1.3, such: 1.3, quite: 1.2,
   too: 1.2, way: 1.3, all: 1.1, still: 1.1,
   slightly: 0.5, somewhat: 0.6, kinda: 0.5, sorta: 0.5, barely: 0.4, fairly: 0.7, mildly: 0.5, partly: 0.6,
   rather: 0.8, little: 0.6,
-};
+});
 
 /** Multi-word expressions rewritten before scoring. */
 export const PHRASES: readonly (readonly [RegExp, string])[] = [
@@ -90,7 +91,7 @@ export const PHRASES: readonly (readonly [RegExp, string])[] = [
 ];
 
 /** Emoji and emoticons (lowercased): score and mood. */
-export const EMOTICONS: Readonly<Record<string, readonly [score: number, mood: string]>> = {
+export const EMOTICONS: Readonly<Record<string, readonly [score: number, mood: string]>> = dictionary({
   ':)': [2, 'joy'], ':-)': [2, 'joy'], '=)': [2, 'joy'], ':]': [2, 'joy'], ':d': [3, 'joy'], ':-d': [3, 'joy'],
   'xd': [2, 'joy'], ';)': [1, 'joy'], ';-)': [1, 'joy'], ':p': [1, 'joy'], ':-p': [1, 'joy'], '<3': [3, 'joy'],
   ':(': [-2, 'sadness'], ':-(': [-2, 'sadness'], ":'(": [-3, 'sadness'], ':[': [-2, 'sadness'], '=(': [-2, 'sadness'],
@@ -109,7 +110,7 @@ export const EMOTICONS: Readonly<Record<string, readonly [score: number, mood: s
   '🤢': [-2, 'disgust'], '🤮': [-3, 'disgust'], '😒': [-1, 'frustration'], '🙄': [-1, 'frustration'],
   '❌': [-1, 'frustration'], '⚠': [-1, 'fear'], '😮': [0, 'surprise'], '😯': [0, 'surprise'], '😲': [0, 'surprise'],
   '🤯': [0, 'surprise'], '😳': [0, 'surprise'],
-};
+});
 
 /** The tables above, indexed for lookup. */
 export interface EmotionTables {

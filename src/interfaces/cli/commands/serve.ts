@@ -50,7 +50,7 @@ export function registerServeCommand(program: Command): void {
 
 async function runServe(flags: ServeFlags): Promise<void> {
   // hono, @hono/node-server, the HTTP routes and the MCP SDK load only when serve runs.
-  const [{ serve }, { ApiKeys, resolveAuthMode }, { createServeApp }] = await Promise.all([
+  const [{ serve }, { answerClientErrors, ApiKeys, resolveAuthMode }, { createServeApp }] = await Promise.all([
     import('@hono/node-server'),
     import('../../http/index.js'),
     import('../serve/serve-app.js'),
@@ -68,6 +68,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
   const keys = new ApiKeys(engram.store);
   const app = createServeApp({ engram, scopes, auth, keys, defaultScopes: [DEFAULT_SCOPE], ...(Number.isNaN(maxBodyBytes) ? {} : { maxBodyBytes }) });
   const server = serve({ fetch: app.fetch, port, hostname: host });
+  answerClientErrors(server);
   // Longer than clients' idle pools (hooks, MCP clients), so a reused connection is not closed under them.
   Object.assign(server, { keepAliveTimeout: 65_000, headersTimeout: 66_000 });
   let address: { port: number };

@@ -16,10 +16,20 @@ const recall: RouteSpec = {
   description:
     'Default reads return what is current. `asOf` answers "what was true at t" (valid time), `knownAt` "what did we believe at t" (transaction time); both may be given. Times are ISO 8601 strings or epoch milliseconds.',
   body: recallRequestSchema,
-  response: z.object({ hits: z.array(memoryViewSchema.extend({
-          score: z.number().describe('Ranks the hits: relevance blended with recency and importance; unbounded, may be negative'),
-          relevance: z.number().min(0).max(1).describe("How strongly the hit's own evidence matches the query, 0..1; not relative to other hits (docs/relevance.md)"),
-          why: z.object({}).loose() }).loose()) }).loose(),
+  response: z
+    .object({
+      hits: z.array(
+        memoryViewSchema
+          .extend({
+            score: z.number().describe('Ranks the hits: relevance blended with recency and importance; unbounded, may be negative'),
+            relevance: z.number().min(0).max(1).describe("How strongly the hit's own evidence matches the query, 0..1; not relative to other hits (docs/relevance.md)"),
+            why: z.object({}).loose(),
+          })
+          .loose(),
+      ),
+      skipped: z.array(z.object({ id: z.string(), reason: z.string() })).optional().describe('Damaged stored records left out; forget or fix them by id'),
+    })
+    .loose(),
   responseDescription: 'Ranked hits with their per-channel explanation',
   async handle({ engram, body, authorize }) {
     const { query, ...options } = parseInput(recallRequestSchema, body, 'recall');

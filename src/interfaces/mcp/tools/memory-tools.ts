@@ -51,7 +51,8 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
         const { scope: _scope, scopes: _scopes, query, ...options } = args;
         const scopes = readScopes(context, args);
         const result = await engram.recall(query, { ...options, scopes });
-        return ok({ scopes, hits: result.hits }, renderHits(result.hits));
+        const skipped = result.skipped !== undefined ? `\n(${result.skipped.length} damaged memories left out: ${result.skipped.map((s) => s.id).join(', ')}; memory_forget removes them)` : '';
+        return ok({ scopes, hits: result.hits, ...(result.skipped !== undefined ? { skipped: result.skipped } : {}) }, renderHits(result.hits) + skipped);
       }),
   );
 
