@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Validates LoCoMo-shaped evaluation sets: node bench/eval-sets.mjs FILE...
+// Validates LoCoMo-shaped evaluation sets: node bench/eval-sets.mjs [--shared] FILE...
+// (--shared lists the questions that do share a content word with their evidence, and the words.)
 // Checks the shape, unique dia_ids, that every evidence id names a turn, categories 1-4, and measures how many
 // questions share no content word with their evidence (those need word knowledge, not keyword match).
 import { readFileSync } from 'node:fs';
@@ -20,7 +21,8 @@ const words = (text) => (text.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((w
 let failed = false;
 const fail = (file, msg) => { failed = true; console.error(`${file}: ${msg}`); };
 const rows = [];
-for (const file of process.argv.slice(2)) {
+const verbose = process.argv.includes('--shared');
+for (const file of process.argv.slice(2).filter((a) => a !== '--shared')) {
   let data;
   try { data = JSON.parse(readFileSync(file, 'utf8')); } catch (e) { fail(file, `not readable JSON (${e.message})`); continue; }
   if (!Array.isArray(data)) { fail(file, 'top level must be a list of samples'); continue; }
@@ -55,7 +57,9 @@ for (const file of process.argv.slice(2)) {
       for (const e of ev) if (!turns.has(e)) fail(file, `${id}: "${qa.question}" cites ${e}, which is not a turn`);
       const qWords = new Set(words(qa.question).filter((w) => !names.has(w)));
       const evWords = new Set(ev.flatMap((e) => (turns.has(e) ? words(turns.get(e).text) : [])));
-      if (![...qWords].some((w) => evWords.has(w))) row.noOverlap += 1;
+      const shared = [...qWords].filter((w) => evWords.has(w));
+      if (shared.length === 0) row.noOverlap += 1;
+      else if (verbose) console.log(`${id} shares [${shared.join(' ')}]: ${qa.question}`);
     }
     rows.push(row);
   }
