@@ -4,6 +4,7 @@
 //   === sample_id | Speaker A | Speaker B      starts a conversation (speakers are addressed by first letter)
 //   --- 2023-05-08 13:56                       starts a session at that date and time
 //   @X text  or  @X #tag text                  a turn by the speaker whose name starts with X; #tag names it for evidence
+//                                              (X is one character followed by a space, so `@app.task` in code is text)
 //   (any other line)                           continues the previous turn (multi-paragraph messages, code)
 //   ? question | answer | tag,tag | category   a question; evidence is given by tag so turn numbers can change freely
 // Usage: node bench/data/build.mjs  (writes burst-chat.json and tech-chat.json next to this file)
@@ -53,9 +54,9 @@ function parse(text, file) {
       sample.conversation[`session_${session}_date_time`] = dateText(line.slice(4));
       sample.conversation[`session_${session}`] = [];
       turn = undefined;
-    } else if (line.startsWith('@')) {
+    } else if (/^@(\S)(?:\s+#(\S+))?\s(.*)$/.test(line) && speakers?.has(line[1])) {
+      // Lines such as Python decorators (@app.task) do not match and continue the turn.
       const m = /^@(\S)(?:\s+#(\S+))?\s(.*)$/.exec(line);
-      if (!m || !speakers.has(m[1])) throw new Error(`${file}:${at}: bad turn line`);
       const list = sample.conversation[`session_${session}`];
       turn = { speaker: speakers.get(m[1]), dia_id: `D${session}:${list.length + 1}`, text: m[3] };
       list.push(turn);
