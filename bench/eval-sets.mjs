@@ -24,7 +24,7 @@ const rows = [];
 const verbose = process.argv.includes('--shared');
 for (const file of process.argv.slice(2).filter((a) => a !== '--shared')) {
   let data;
-  try { data = JSON.parse(readFileSync(file, 'utf8')); } catch (e) { fail(file, `not readable JSON (${e.message})`); continue; }
+  try { data = JSON.parse(readFileSync(file, 'utf8')); } catch (e) { fail(file, `not readable JSON (${/** @type {Error} */ (e).message})`); continue; }
   if (!Array.isArray(data)) { fail(file, 'top level must be a list of samples'); continue; }
   for (const sample of data) {
     const conv = sample.conversation ?? {};

@@ -56,7 +56,7 @@ function parse(text, file) {
       turn = undefined;
     } else if (/^@(\S)(?:\s+#(\S+))?\s(.*)$/.test(line) && speakers?.has(line[1])) {
       // Lines such as Python decorators (@app.task) do not match and continue the turn.
-      const m = /^@(\S)(?:\s+#(\S+))?\s(.*)$/.exec(line);
+      const m = /** @type {RegExpExecArray} */ (/^@(\S)(?:\s+#(\S+))?\s(.*)$/.exec(line));
       const list = sample.conversation[`session_${session}`];
       turn = { speaker: speakers.get(m[1]), dia_id: `D${session}:${list.length + 1}`, text: m[3] };
       list.push(turn);
@@ -76,7 +76,7 @@ function parse(text, file) {
     }
   });
   finish();
-  for (const s of samples) for (const [k, v] of Object.entries(s.conversation)) if (Array.isArray(v)) for (const t of v) t.text = t.text.trim();
+  for (const s of samples) for (const v of Object.values(s.conversation)) if (Array.isArray(v)) for (const t of v) t.text = t.text.trim();
   return samples;
 }
 

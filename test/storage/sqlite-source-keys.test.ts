@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sourceKeyOf, upgradeSourceKey } from '../../src/core/write/new-record.js';
 import { Engram } from '../../src/index.js';
+import { LATEST_VERSION } from '../../src/storage/sqlite/sqlite-migrations.js';
 import { tempDir } from '../helpers/temp.js';
 
 describe('sourceKeyOf', () => {
@@ -81,7 +82,7 @@ describe('SQLite migration of NUL-joined source keys', () => {
     try {
       const rows = raw.prepare('SELECT source_key FROM memories ORDER BY rowid').all() as { source_key: string }[];
       expect(rows.map((r) => r.source_key)).toEqual(sources.map((s) => sourceKeyOf(s)));
-      expect(raw.prepare('SELECT max(version) AS v FROM schema_migrations').get()).toEqual({ v: 7 });
+      expect(raw.prepare('SELECT max(version) AS v FROM schema_migrations').get()).toEqual({ v: LATEST_VERSION });
     } finally {
       raw.close();
     }

@@ -4,13 +4,13 @@
  */
 import { z } from 'zod';
 import { EngramError, messages } from '../errors.js';
-import { MAX_INSTANT_MS, MIN_INSTANT_MS } from '../instant.js';
+import { isInstant } from '../instant.js';
 import { LAYERS, PROVENANCE_KINDS, STATUSES } from '../memory.js';
 import { emotionSchema } from '../schemas.js';
 
 const unit = z.number().min(0).max(1);
 // a real instant in years 0001-9999, as every other date input
-const instant = z.number().int().min(MIN_INSTANT_MS).max(MAX_INSTANT_MS);
+const instant = z.number().refine(isInstant, { message: 'is not a date in years 0001-9999 (integer epoch ms)' });
 const count = z.number().int().min(0);
 const text = z.string().max(20_000);
 const id = z.string().min(1).max(200);

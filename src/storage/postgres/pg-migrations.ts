@@ -204,7 +204,7 @@ export const MIGRATIONS: readonly Migration[] = [
     },
   },
   {
-    version: 5,
+    version: 4,
     name: 'API keys as rows; registered relation types belong to a tenant',
     async up(session, { tables: t }) {
       await session.exec(`
