@@ -14,6 +14,10 @@ import { openSqliteStore } from '../../src/storage/sqlite/index.js';
 import { makeEdge, makeRecord, withVectors } from '../contract/store-fixtures.js';
 import { freshPgSchema, pgTestUrl } from '../helpers/postgres.js';
 import { tempDir } from '../helpers/temp.js';
+import { MIGRATIONS as PG_MIGRATIONS } from '../../src/storage/postgres/pg-migrations.js';
+
+// the PostgreSQL migration that introduced the api_keys table and tenant-owned relation types
+const PG_KEYS_VERSION = (PG_MIGRATIONS.find((m) => m.name.startsWith('API keys as rows')) as { version: number }).version;
 
 const EMBEDDING = { name: 'contract-test:8', dimension: 8 };
 
@@ -125,7 +129,7 @@ describe('upgrading the old key and relation layout', () => {
           ALTER TABLE ${q('relation_types')} DROP CONSTRAINT relation_types_pkey;
           ALTER TABLE ${q('relation_types')} DROP COLUMN tenant;
           ALTER TABLE ${q('relation_types')} ADD PRIMARY KEY (name);
-          DELETE FROM ${q('schema_migrations')} WHERE version = 5;
+          DELETE FROM ${q('schema_migrations')} WHERE version = ${PG_KEYS_VERSION};
         `);
         for (const [key, value] of rows) await client.query(`INSERT INTO ${q('meta')} (key, value) VALUES ($1, $2)`, [key, value]);
         for (const [name, by] of LEGACY_TYPES) {
