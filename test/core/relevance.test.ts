@@ -1,7 +1,7 @@
 /**
  * Relevance with the real offline model (USE-lite): hand-written paraphrase queries against their
  * targets hidden among ~1,000 distractors. The core issue asks precision@1 ≥ 0.9; this deliberately hard
- * set reaches ~0.75 with USE-lite, so the test guards against regressions (see README, "Relevance").
+ * set reaches ~0.75 with USE-lite, so the test guards against regressions (see docs/benchmarks.md, "Relevance").
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engram } from '../../src/index.js';
@@ -55,7 +55,7 @@ describe('relevance with the real embedding model', () => {
     }
     const precision = correct / queries.length;
     console.log(`relevance: precision@1 = ${precision.toFixed(3)} (${correct}/${queries.length})${misses.length ? `\n  misses:\n  ${misses.join('\n  ')}` : ''}`);
-    // The issue asks 0.9; USE-lite plus BM25 reaches ~0.75 on this deliberately hard set (see README, "Relevance").
+    // The issue asks 0.9; USE-lite plus BM25 reaches ~0.75 on this deliberately hard set (see docs/benchmarks.md, "Relevance").
     expect(precision).toBeGreaterThanOrEqual(0.72);
   });
 
