@@ -1,5 +1,6 @@
 /** Hit relevance: a bounded, monotone function of a hit's own evidence, the same on every store. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seededRandom } from '../../../src/core/consolidate/statistics.js';
 import { hitRelevance } from '../../../src/core/recall/hit-relevance.js';
 import type { ChannelExplanation } from '../../../src/core/recall/fusion.js';
 import { HashEmbedder } from '../../../src/embeddings/hash/index.js';
@@ -10,18 +11,6 @@ import { dropPgSchema, pgTestUrl, uniqueSchema, withSchema } from '../../helpers
 import { tempEngram } from '../../helpers/temp.js';
 
 const S = 'eval/relevance';
-
-/** A deterministic PRNG (mulberry32), so the fuzzed cases are the same on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Evidence = { semantic?: number; coverage?: number; entity?: number };
 
@@ -34,7 +23,7 @@ function channels(e: Evidence): Record<string, ChannelExplanation> {
 }
 
 describe('hitRelevance (the function)', () => {
-  const random = prng(7);
+  const random = seededRandom(7);
   const cases = Array.from({ length: 2000 }, (): Evidence => ({
     ...(random() < 0.8 ? { semantic: random() * 2.2 - 1.1 } : {}),
     ...(random() < 0.6 ? { coverage: random() * 1.2 - 0.1 } : {}),
@@ -69,7 +58,7 @@ describe('hitRelevance (the function)', () => {
 
 /** Words of the corpus and of nowhere, for fuzzed queries. */
 function fuzzedQueries(count: number, seed: number): string[] {
-  const random = prng(seed);
+  const random = seededRandom(seed);
   const words = [...new Set(targets.flatMap((t) => t.content.split(/\W+/)).filter((w) => w.length > 2))];
   const nonsense = ['zxqv', 'blorp', 'fnord', 'quuxle', 'vrrmph', '???', '—', 'DROP TABLE', '"', '日本語'];
   return Array.from({ length: count }, () => {
