@@ -543,24 +543,17 @@ export function runStoreContract(options: StoreContractOptions): void {
       for (const hit of hits) expect(Math.abs(hit.score)).toBeLessThanOrEqual(1 + 1e-6);
     });
 
-    registerLayerContract({
+    const harness = {
       test,
       store: () => store,
       reopen: async () => {
         store = await fixture.reopen();
         return store;
       },
-      insert: (records) => insert(records),
-    });
-    registerTextContract({
-      test,
-      store: () => store,
-      reopen: async () => {
-        store = await fixture.reopen();
-        return store;
-      },
-      insert: (records) => insert(records),
-    });
+      insert: (records: Parameters<typeof insert>[0]) => insert(records),
+    };
+    registerLayerContract(harness);
+    registerTextContract(harness);
 
     const unknown = Object.keys(options.skip ?? {}).filter((name) => !names.has(name));
     if (unknown.length > 0) throw new Error(`runStoreContract(${options.name}): skip names no test: ${unknown.join(', ')}`);
