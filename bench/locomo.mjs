@@ -9,10 +9,11 @@
 // alone, same model) run in the same process on the same data. Tuning is done on conversations 1-5
 // only; conversations 6-10 are reported separately as held out.
 import { existsSync, mkdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Engram } from '../dist/index.js';
 import { METRIC_ALIASES, scoreRanking, summariseScores } from './retrieval-metrics.mjs';
+import { CATEGORIES, prepareLocomo, scopeOf } from './locomo-data.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = parseArgs(process.argv.slice(2));
@@ -21,14 +22,13 @@ const EMBEDDER = args.embedder ?? 'use';
 // v4: remember() queues concept extraction; the ingest drains the queue as the background worker would.
 const INGEST_VERSION = 'v4';
 const cacheDir = join(here, '.cache');
-const dbPath = args.db ?? join(cacheDir, `locomo-${EMBEDDER}-${INGEST_VERSION}.db`);
-const CATEGORIES = [1, 2, 3, 4];
+const dbPath = args.db ?? join(cacheDir, `locomo-${EMBEDDER}-${INGEST_VERSION}${args.plain === true ? '-plain' : ''}.db`);
 
 // --conversations N: only the first N conversations (a quick slice, e.g. to check the metric code).
 const samples = JSON.parse(readFileSync(DATA, 'utf8')).slice(0, args.conversations ? Number(args.conversations) : undefined);
-const dropped = [];
-const lastDateOf = new Map();
-const { turnsBySample, questions } = prepare(samples);
+// --plain: the plain ingest ({scope, content, occurredAt} per turn: no source, session or people).
+const PLAIN = args.plain === true;
+const { turnsBySample, questions, dropped, lastDateOf } = prepareLocomo(samples, { plain: PLAIN });
 
 mkdirSync(cacheDir, { recursive: true });
 if (args.fresh && existsSync(dbPath)) for (const f of [dbPath, `${dbPath}-wal`, `${dbPath}-shm`]) rmSync(f, { force: true });
@@ -40,12 +40,17 @@ const engram = await Engram.open({ path: dbPath, embedder: EMBEDDER, workers: 2,
 
 let ingestPerSec = null;
 let concepts = null;
+/** @type {Map<string, string>} record id → dia id, for the plain ingest */
+let ingestedDia = new Map();
 if (needsIngest) {
   const started = performance.now();
   let count = 0;
   for (const turns of turnsBySample.values()) {
     for (let i = 0; i < turns.length; i += 128) {
-      await engram.remember(turns.slice(i, i + 128).map((t) => t.input));
+      const batch = turns.slice(i, i + 128);
+      const written = await engram.remember(batch.map((t) => t.input));
+      // A plain turn has no source to map it back by: remember which turn each record came from.
+      written.forEach((w, j) => { if (!ingestedDia.has(w.id)) ingestedDia.set(w.id, batch[j].dia); });
       count += Math.min(128, turns.length - i);
       process.stderr.write(`\ringest ${count} turns`);
     }
@@ -56,6 +61,7 @@ if (needsIngest) {
   const cached = existsSync(`${dbPath}.meta.json`) ? JSON.parse(readFileSync(`${dbPath}.meta.json`, 'utf8')) : {};
   ingestPerSec = cached.ingestPerSec ?? null;
   concepts = cached.concepts ?? null;
+  ingestedDia = new Map(Object.entries(cached.diaOf ?? {}));
 }
 // Concepts and their refs feed recall's graph channel (spreading activation); a live store gets them
 // from the background worker, the benchmark drains the queue before it asks anything.
@@ -64,7 +70,7 @@ if (drained.jobs > 0) {
   concepts = { conceptsCreated: (concepts?.conceptsCreated ?? 0) + drained.conceptsCreated, refsAdded: (concepts?.refsAdded ?? 0) + drained.refsAdded };
   process.stderr.write(`concept extraction: ${drained.jobs} jobs, ${drained.conceptsCreated} concepts, ${drained.refsAdded} refs\n`);
 }
-if (needsIngest || drained.jobs > 0) writeFileSync(`${dbPath}.meta.json`, JSON.stringify({ ingestPerSec, concepts }));
+if (needsIngest || drained.jobs > 0) writeFileSync(`${dbPath}.meta.json`, JSON.stringify({ ingestPerSec, concepts, ...(PLAIN ? { diaOf: Object.fromEntries(ingestedDia) } : {}) }));
 
 // Map record ids back to dialogue ids.
 const diaOf = new Map();
@@ -73,7 +79,7 @@ for (const sampleId of turnsBySample.keys()) {
   for (;;) {
     const page = await engram.store.listMemories({ scopes: [scopeOf(sampleId)], limit: 1000, ...(afterId ? { afterId } : {}) });
     if (page.length === 0) break;
-    for (const r of page) diaOf.set(r.id, r.provenance.sources[0]?.messageId);
+    for (const r of page) diaOf.set(r.id, r.provenance.sources[0]?.messageId ?? ingestedDia.get(r.id));
     afterId = page[page.length - 1].id;
   }
 }
@@ -111,6 +117,7 @@ for (const name of only) {
 const main = results.engram ?? results[only[0]];
 const report = {
   dataset: 'locomo10 (categories 1-4)',
+  ingest: PLAIN ? 'plain' : 'with source, session and speaker',
   conversations: samples.length,
   metricAliases: METRIC_ALIASES,
   questions: questions.length,
@@ -141,83 +148,17 @@ if (args.dump) {
   mkdirSync(dirname(args.dump), { recursive: true });
   writeFileSync(args.dump, `${JSON.stringify(dump, null, 1)}\n`);
 }
-const out = args.out ?? join(here, 'results', 'locomo.json');
+const out = args.out ?? join(here, 'results', args.data ? `${basename(DATA).replace(/\.json$/, '')}${PLAIN ? '-plain' : ''}.json` : PLAIN ? 'locomo-plain.json' : 'locomo.json');
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
 // A slice never overwrites the published tables: its markdown and chart go next to --out.
-const reportBase = args.conversations ? out.replace(/\.json$/, '') : join(here, 'results', 'locomo');
+const reportBase = args.conversations || args.data ? out.replace(/\.json$/, '') : join(here, 'results', PLAIN ? 'locomo-plain' : 'locomo');
 mkdirSync(dirname(reportBase), { recursive: true });
 writeFileSync(`${reportBase}.md`, markdown(report));
 writeFileSync(`${reportBase}.svg`, chart(report));
 console.log(markdown(report));
 
 // ---------------------------------------------------------------------------------------------
-
-function prepare(data) {
-  const turnsBySample = new Map();
-  const questions = [];
-  data.forEach((sample, index) => {
-    const conv = sample.conversation;
-    const known = new Set();
-    const turns = [];
-    for (let s = 1; conv[`session_${s}`] !== undefined; s += 1) {
-      const when = parseSessionDate(conv[`session_${s}_date_time`]);
-      for (const turn of conv[`session_${s}`]) {
-        known.add(turn.dia_id);
-        const caption = turn.blip_caption ? ` [shares a photo: ${turn.blip_caption}]` : '';
-        turns.push({
-          dia: turn.dia_id,
-          input: {
-            scope: scopeOf(sample.sample_id),
-            content: `${turn.speaker}: ${turn.text}${caption}`,
-            occurredAt: when,
-            source: { conversationId: sample.sample_id, messageId: turn.dia_id },
-            context: { sessionId: `${sample.sample_id}/session_${s}` },
-            perception: { people: [turn.speaker] },
-          },
-        });
-      }
-    }
-    turnsBySample.set(sample.sample_id, turns);
-    lastDateOf.set(sample.sample_id, turns.reduce((max, t) => (t.input.occurredAt && t.input.occurredAt > max ? t.input.occurredAt : max), ''));
-    for (const qa of sample.qa) {
-      if (!CATEGORIES.includes(qa.category)) continue;
-      const evidence = [];
-      for (const raw of qa.evidence ?? []) {
-        for (const part of String(raw).split(/[;,]/)) {
-          const id = normaliseDia(part.trim());
-          if (id && known.has(id)) evidence.push(id);
-          else if (part.trim()) dropped.push({ sample: sample.sample_id, evidence: part.trim() });
-        }
-      }
-      if (evidence.length === 0) {
-        dropped.push({ sample: sample.sample_id, question: qa.question, reason: 'no usable evidence' });
-        continue;
-      }
-      questions.push({ sampleId: sample.sample_id, conversation: index + 1, category: qa.category, question: qa.question, evidence: [...new Set(evidence)] });
-    }
-  });
-  return { turnsBySample, questions };
-}
-
-function normaliseDia(text) {
-  const m = /^D:?(\d+):0*(\d+)$/.exec(text.replace(/\s+/g, ''));
-  return m ? `D${Number(m[1])}:${Number(m[2])}` : null;
-}
-
-function parseSessionDate(text) {
-  const m = /(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+(\w+),?\s+(\d{4})/i.exec(text ?? '');
-  if (!m) return undefined;
-  const months = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
-  let hour = Number(m[1]) % 12;
-  if (m[3].toLowerCase() === 'pm') hour += 12;
-  const month = months.indexOf(m[5].toLowerCase());
-  return new Date(Date.UTC(Number(m[6]), month, Number(m[4]), hour, Number(m[2]))).toISOString();
-}
-
-function scopeOf(sampleId) {
-  return `locomo/${sampleId.replace(/[^A-Za-z0-9_-]/g, '-')}`;
-}
 
 function aggregate(perQuestion) {
   const summarise = summariseScores;
@@ -238,7 +179,7 @@ function fmt(m) {
 function markdown(r) {
   const row = (name, m) => `| ${name} | ${m['any@5']} | ${m['any@10']} | ${m['any@20']} | ${m['strictAll@10']} | ${m['frac@10']} | ${m['mrr@10']} |`;
   const lines = [
-    `# LoCoMo retrieval (categories 1-4, ${r.questions} questions, ${r.conversations} conversations, embedder ${r.embedder})`,
+    `# LoCoMo retrieval (categories 1-4, ${r.questions} questions, ${r.conversations} conversations, embedder ${r.embedder}, ${r.ingest} ingest)`,
     '',
     '| method | any@5 | any@10 | any@20 | strict all@10 | frac@10 | MRR@10 |',
     '|---|---|---|---|---|---|---|',

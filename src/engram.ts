@@ -21,12 +21,12 @@ export interface OpenOptions {
   /** SQLite file path (created if missing), or a PostgreSQL URL `postgres://user:pw@host:5432/db[?schema=engram]`. */
   path: string;
   /**
-   * Embedder: `use` (the default offline model, alias `use-lite`), `static` (fast distilled table),
+   * Embedder: `use` (USE-lite, alias `use-lite`), `static` (fast distilled table),
    * `hash` (tests only), an installed ONNX model (`bge-small-en-v1.5`, `e5-small-v2`,
    * `all-minilm-l6-v2`, `bge-small-zh-v1.5`, also written `onnx:<model>`), `openai:<model>`, `auto`
-   * (bge-small-en-v1.5 when installed, else `use`), or an instance. When omitted, an existing
-   * database reopens with the embedder it was created with; a recorded ONNX model whose files are
-   * missing is an error, never a silent fallback.
+   * (bge-small-en-v1.5 when installed, else `use`), or an instance. When omitted, a new database
+   * takes `auto` and an existing one reopens with the embedder it was created with; a recorded ONNX
+   * model whose files are missing is an error, never a silent fallback.
    */
   embedder?: EmbedderChoice;
   /** Embedding worker threads for ingest (0 = in-process), for `use` and the ONNX models. */
@@ -78,7 +78,7 @@ export class Engram extends EngramCore {
     const llm = options.llm !== undefined && options.llm !== null ? await resolveLlm(options.llm) : undefined;
     const backend = await storeBackend(options.path);
     const recorded = await backend.readEmbedder();
-    const embedder = await createEmbedder(options.embedder ?? choiceForRecordedEmbedder(recorded) ?? 'use', options);
+    const embedder = await createEmbedder(options.embedder ?? choiceForRecordedEmbedder(recorded) ?? 'auto', options);
     try {
       const store = await backend.open({ name: embedder.name, dimension: embedder.dimension });
       const engineOptions: EngramOptions = { store, embedder, heartbeat: timerHeartbeat };

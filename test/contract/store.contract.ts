@@ -100,6 +100,32 @@ export function runStoreContract(options: StoreContractOptions): void {
       for (const read of reads) await expectCode(read(), 'INVALID_INPUT');
     });
 
+    test('getNeighbours walks a thread in order: untimed records first, then by event time and id', async () => {
+      const thread = { context: { sessionId: 'chat/1' } };
+      // ids increase in insertion order; two untimed turns, three turns at one instant, one later
+      const records = [
+        makeRecord({ data: thread, occurredAt: null }),
+        makeRecord({ data: thread, occurredAt: null }),
+        makeRecord({ data: thread, occurredAt: T0 + DAY }),
+        makeRecord({ data: thread, occurredAt: T0 + DAY }),
+        makeRecord({ data: thread, occurredAt: T0 + DAY }),
+        makeRecord({ data: thread, occurredAt: T0 + 2 * DAY }),
+        makeRecord({ data: { context: { sessionId: 'chat/2' } }, occurredAt: T0 + DAY }),
+      ];
+      await insert(records);
+      const order = records.slice(0, 6).map((r) => r.id);
+      const around = async (index: number, window: number) => {
+        const got = (await store.getNeighbours({ scopes: [A], ids: [order[index]!], window, now: NOW })).get(order[index]!);
+        return { before: ids(got?.before ?? []), after: ids(got?.after ?? []) };
+      };
+      expect(await around(3, 10)).toEqual({ before: order.slice(0, 3), after: order.slice(4) });
+      expect(await around(3, 1)).toEqual({ before: [order[2]], after: [order[4]] });
+      expect(await around(2, 2)).toEqual({ before: order.slice(0, 2), after: order.slice(3, 5) });
+      expect(await around(1, 3)).toEqual({ before: [order[0]], after: order.slice(2, 5) });
+      expect(await around(0, 1)).toEqual({ before: [], after: [order[1]] });
+      expect(await around(5, 2)).toEqual({ before: order.slice(3, 5), after: [] });
+    });
+
     test('identical texts in several scopes never cross scopes', async () => {
       const claim = { claim: { subject: 'user', attribute: 'budget', value: '80' } };
       const same = (scope: string): MemoryRecord =>

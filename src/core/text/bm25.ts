@@ -10,6 +10,7 @@ import { contentTerms } from './tokenize.js';
 /** How many candidates per requested hit a store should rescore. */
 export const BM25_CANDIDATES_PER_HIT = 4;
 export const BM25_MIN_CANDIDATES = 200;
+const EMPTY_COUNTS: ReadonlyMap<string, number> = new Map();
 /** Tags count this much relative to the content. */
 const TAG_WEIGHT = 0.5;
 /** Entities (usually also in the content) count this much. */
@@ -23,6 +24,37 @@ export function termCounts(text: string): Map<string, number> {
     counts.set(s, (counts.get(s) ?? 0) + 1);
   }
   return counts;
+}
+
+/**
+ * A bounded memo of {@link termCounts} by text, so a store ranking the same memories query after query
+ * tokenises and stems each text once (tokenising candidates was over a third of a small scope's
+ * recall). Least recently used texts go first once `max` texts are held.
+ */
+export class TermCountCache {
+  readonly #max: number;
+  readonly #counts = new Map<string, Map<string, number>>();
+
+  constructor(max = 20_000) {
+    this.#max = Math.max(1, Math.floor(max));
+  }
+
+  /** The term counts of `text`, from the memo when it holds them. */
+  counts(text: string): Map<string, number> {
+    const held = this.#counts.get(text);
+    if (held !== undefined) {
+      this.#counts.delete(text);
+      this.#counts.set(text, held);
+      return held;
+    }
+    const computed = termCounts(text);
+    if (this.#counts.size >= this.#max) {
+      const oldest = this.#counts.keys().next().value;
+      if (oldest !== undefined) this.#counts.delete(oldest);
+    }
+    this.#counts.set(text, computed);
+    return computed;
+  }
 }
 
 /** The document length BM25 uses (stored with each memory). */
@@ -56,6 +88,7 @@ export function rankBm25(
   statistics: Bm25Statistics,
   params: { k1?: number; b?: number } | undefined,
   limit: number,
+  cache?: TermCountCache,
 ): { id: string; score: number; coverage: number }[] {
   const { docs, avgLength, df } = statistics;
   const k1 = params?.k1 ?? 1.2;
@@ -69,9 +102,10 @@ export function rankBm25(
   const scored: { id: string; score: number; coverage: number }[] = [];
   const tf = new Float64Array(stems.length);
   for (const row of candidates) {
-    const counts = termCounts(row.content);
-    const tagCounts = termCounts(storedStringList(row.tags).join(' '));
-    const entityCounts = termCounts(storedStringList(row.entities).join(' '));
+    const count = (text: string) => (cache !== undefined ? cache.counts(text) : termCounts(text));
+    const counts = count(row.content);
+    const tagCounts = row.tags === '[]' ? EMPTY_COUNTS : count(storedStringList(row.tags).join(' '));
+    const entityCounts = row.entities === '[]' ? EMPTY_COUNTS : count(storedStringList(row.entities).join(' '));
     stems.forEach((s, j) => {
       tf[j] = (counts.get(s) ?? 0) + TAG_WEIGHT * (tagCounts.get(s) ?? 0) + ENTITY_WEIGHT * (entityCounts.get(s) ?? 0);
     });

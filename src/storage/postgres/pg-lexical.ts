@@ -7,8 +7,11 @@
 import type { ChannelHit, LexicalQuery } from '../../core/ports/store.js';
 import { assertReadScopes } from '../../core/scope.js';
 import type { PgQueryable } from './pg-driver.js';
-import { BM25_CANDIDATES_PER_HIT, BM25_MIN_CANDIDATES, rankBm25 } from '../../core/text/bm25.js';
+import { BM25_CANDIDATES_PER_HIT, BM25_MIN_CANDIDATES, rankBm25, TermCountCache } from '../../core/text/bm25.js';
 import { isIndexable, Params, quoteLexeme, termCounts, tsqueryOf, visibilityClause, type Tables } from './pg-rows.js';
+
+/** Candidates' term counts by text (a pure function of the text, so one memo serves every store). */
+const termCountCache = new TermCountCache();
 
 /** Bounds the work one query can cause. */
 const MAX_STEMS = 64;
@@ -40,7 +43,7 @@ export async function searchLexical(db: PgQueryable, tables: Tables, query: Lexi
     p.values,
   );
   if (rows.rows.length === 0) return [];
-  return rankBm25(rows.rows, weights, await collectStatistics(db, tables, scopes, stems), query.bm25, limit);
+  return rankBm25(rows.rows, weights, await collectStatistics(db, tables, scopes, stems), query.bm25, limit, termCountCache);
 }
 
 /** Scopes at least this large may use statistics up to `STALE_OK_MS` old (as the SQLite store does). */

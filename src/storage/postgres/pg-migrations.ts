@@ -245,6 +245,19 @@ export const MIGRATIONS: readonly Migration[] = [
       await session.query(`DELETE FROM ${t.q('relation_types')} WHERE tenant = '' AND NOT built_in`);
     },
   },
+  // 5 and 6 are taken by the re-embedding and purge work; versions apply by number, not in a row.
+  {
+    version: 7,
+    name: 'thread neighbours read by an index in their own order',
+    async up(session, { tables: t }) {
+      // The neighbour read orders by coalesce(occurred_at, -1) and id in byte order ("C"): an index on
+      // the bare columns made each read scan and sort the whole thread.
+      await session.exec(`
+        DROP INDEX IF EXISTS "${t.schema}".memories_thread;
+        CREATE INDEX memories_thread_order ON ${t.memories} (scope, thread, (coalesce(occurred_at, -1)), id COLLATE "C") WHERE thread IS NOT NULL;
+      `);
+    },
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

@@ -22,23 +22,38 @@ export function readNeighbours(connection: SqliteConnection, query: NeighbourQue
     JSON.stringify(scopes),
   );
   const visibility = visibilityClause(query, query.now, 'm');
+  // Thread order: records without an event time first, then by (occurred_at, id). Each side is read as
+  // row-value ranges on the (scope, thread, occurred_at, id) index, so it seeks to the anchor instead of
+  // scanning and sorting the thread (coalesce() in the comparison kept the index from seeking).
+  const read = (timed: boolean, comparison: '<' | '>' | null, order: 'ASC' | 'DESC', after: readonly unknown[], limit: number): MemoryRecord[] => {
+    if (limit <= 0) return [];
+    const range =
+      comparison === null ? '' : timed ? ` AND (m.occurred_at, m.id) ${comparison} (?, ?)` : ` AND m.id ${comparison} ?`;
+    return connection
+      .allArrays(
+        `SELECT ${COLUMNS} FROM memories m
+         WHERE m.scope = ? AND m.thread = ? AND m.occurred_at IS ${timed ? 'NOT NULL' : 'NULL'}${range} AND ${visibility.sql}
+         ORDER BY m.occurred_at ${order}, m.id ${order} LIMIT ?`,
+        ...after,
+        ...visibility.params,
+        limit,
+      )
+      .map((row) => rowToMemory(arrayToMemoryRow(row)));
+  };
   for (const anchor of anchors) {
-    const at = anchor.occurred_at ?? -1;
-    const side = (comparison: string, order: string) =>
-      connection
-        .allArrays(
-          `SELECT ${COLUMNS} FROM memories m
-           WHERE m.scope = ? AND m.thread = ? AND (coalesce(m.occurred_at, -1), m.id) ${comparison} (?, ?) AND ${visibility.sql}
-           ORDER BY coalesce(m.occurred_at, -1) ${order}, m.id ${order} LIMIT ?`,
-          anchor.scope,
-          anchor.thread,
-          at,
-          anchor.id,
-          ...visibility.params,
-          window,
-        )
-        .map((row) => rowToMemory(arrayToMemoryRow(row)));
-    result.set(anchor.id, { before: side('<', 'DESC').reverse(), after: side('>', 'ASC') });
+    const where = [anchor.scope, anchor.thread];
+    let before: MemoryRecord[];
+    let after: MemoryRecord[];
+    if (anchor.occurred_at !== null) {
+      const timedBefore = read(true, '<', 'DESC', [...where, anchor.occurred_at, anchor.id], window);
+      before = [...timedBefore, ...read(false, null, 'DESC', where, window - timedBefore.length)];
+      after = read(true, '>', 'ASC', [...where, anchor.occurred_at, anchor.id], window);
+    } else {
+      before = read(false, '<', 'DESC', [...where, anchor.id], window);
+      const untimedAfter = read(false, '>', 'ASC', [...where, anchor.id], window);
+      after = [...untimedAfter, ...read(true, null, 'ASC', where, window - untimedAfter.length)];
+    }
+    result.set(anchor.id, { before: before.reverse(), after });
   }
   return result;
 }

@@ -7,7 +7,7 @@
  */
 import type { ChannelHit, LexicalQuery } from '../../core/ports/store.js';
 import { assertReadScopes, type Scope } from '../../core/scope.js';
-import { BM25_CANDIDATES_PER_HIT, BM25_MIN_CANDIDATES, rankBm25 } from '../../core/text/bm25.js';
+import { BM25_CANDIDATES_PER_HIT, BM25_MIN_CANDIDATES, rankBm25, TermCountCache } from '../../core/text/bm25.js';
 import { contentTerms, stem } from '../../core/text/index.js';
 import { buildFtsQuery, ftsPhrases } from './fts-query.js';
 import type { LexicalIndex } from './lexical-index.js';
@@ -29,6 +29,8 @@ const STALE_OK_MS = 5_000;
 /** Per-connection cache of scope statistics. */
 export class LexicalStatistics {
   readonly #byScope = new Map<Scope, ScopeStatistics>();
+  /** The candidates' term counts, kept across queries (rankBm25 re-reads the same memories). */
+  readonly termCounts = new TermCountCache();
 
   /**
    * Documents, total length and document frequencies of the stems in `surfaces`, summed over `scopes`.
@@ -153,7 +155,7 @@ export function searchLexical(connection: SqliteConnection, statistics: LexicalS
   const rows =
     ftsFirst(connection, statistics, query, scopes, fts.match, candidates) ?? joinedCandidates(connection, query, scopes, fts.match, candidates);
   if (rows.length === 0) return [];
-  return rankBm25(rows, weights, statistics.collect(connection, scopes, surfaces), query.bm25, limit);
+  return rankBm25(rows, weights, statistics.collect(connection, scopes, surfaces), query.bm25, limit, statistics.termCounts);
 }
 
 type CandidateRow = { id: string; content: string; tags: string; entities: string; term_count: number | null };

@@ -6,6 +6,7 @@ import { EngramError } from '../../../core/errors.js';
 import type { MemoryView } from '../../../core/memory-view.js';
 import type { Engram } from '../../../engram.js';
 import { collect, withCommonFlags, type CommonFlags } from '../context.js';
+import { embedderLine } from '../embedder-advice.js';
 import { printResult } from '../output.js';
 import { withEngine } from '../run.js';
 import { formatMemory } from './format.js';
@@ -50,7 +51,7 @@ export function registerRecordCommands(program: Command): void {
         printResult({ json: flags.json === true }, stats, (s: typeof stats) =>
           [
             `scopes: ${s.scopes.join(', ')}`,
-            `embedder: ${s.embedder}`,
+            `embedder: ${embedderLine(s.embedder, flags.cacheDir)}`,
             `memories: ${s.total}`,
             `by layer: ${fmtCounts(s.byLayer)}`,
             `concepts: ${s.concepts}`,

@@ -10,6 +10,7 @@ import { EngramError } from '../../../core/errors.js';
 import type { Scope } from '../../../core/scope.js';
 import { removeDiscovery, writeDiscovery } from '../../hooks/discovery.js';
 import { collect, openEngine, resolveDbPath, withCommonFlags, type CommonFlags } from '../context.js';
+import { embedderLine } from '../embedder-advice.js';
 import { printError } from '../output.js';
 import { claudeCodeHttpConfig } from './setup.js';
 import { serverScopes } from './mcp.js';
@@ -109,6 +110,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
   const lines = [
     `engram serve listening on ${url}`,
     `  database: ${isFile ? resolve(db) : db.replace(/\/\/[^@/]*@/, '//***@')}`,
+    `  embedder: ${embedderLine(engram.embedder.name, flags.cacheDir)}`,
     `  MCP (Streamable HTTP): ${url}/mcp · ${scopes.length > 0 ? `scopes ${scopes.join(', ')}` : `scope ${DEFAULT_SCOPE} unless a client names others with ?scope=tenant/... (start with --scope to fix them)`}`,
     `  HTTP API: ${url}/v1 · ${url}/openapi.json · ${url}/health`,
     `  API keys: ${auth}${auth === 'auto' ? ' (required once a key has been created, even if revoked: engram keys create --tenant T)' : ''}`,
