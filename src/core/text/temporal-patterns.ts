@@ -48,6 +48,10 @@ const MONTH_PATTERN = new RegExp(`\\b${PREPOSITION}\\s+(?:the\\s+)?(?:${PART}[\\
 const PART_MONTH_PATTERN = new RegExp(`\\b${PART}[\\s-]+${MONTH}(?:,?\\s+${YEAR})?\\b(?![\\s,]*\\d)`, 'g');
 const YEAR_PATTERN = new RegExp(`\\b(?:${PREPOSITION}|year)\\s+(?:${PART}[\\s-]+)?${YEAR}\\b(?![\\s/.-]*\\d)`, 'g');
 const PART_YEAR_PATTERN = new RegExp(`\\b${PART}[\\s-]+${YEAR}\\b(?![\\s/.-]*\\d)`, 'g');
+const ORDINAL = '(first|second|third|fourth|fifth|last|final|1st|2nd|3rd|4th|5th)';
+/** "the first week of 2024", "the second weekend of May", "the last week of June 2023". */
+const ORDINAL_WEEK_PATTERN = new RegExp(`\\b(?:the\\s+)?${ORDINAL}\\s+(week|weekend)\\s+(?:of|in)\\s+(?:(?:${MONTH})(?:,?\\s+${YEAR})?|${YEAR})\\b(?![\\s,]*\\d)`, 'g');
+const ORDINAL_INDEX: Readonly<Record<string, number>> = dictionary({ first: 1, second: 2, third: 3, fourth: 4, fifth: 5, '1st': 1, '2nd': 2, '3rd': 3, '4th': 4, '5th': 5 });
 const SEASON_PATTERN = new RegExp(
   `\\b(?:(last|this|next|previous|past)\\s+|${PREPOSITION}\\s+(?:the\\s+)?(?:${PART}[\\s-]+)?)?(spring|summer|autumn|fall|winter)(?:\\s+(?:of\\s+)?${YEAR})?\\b`,
   'g',
@@ -164,8 +168,45 @@ function findYearsAndSeasons(context: ParseContext, found: Found[]): void {
   }
 }
 
+/**
+ * "The n-th week of" a month or year is its n-th run of seven days from the 1st ("the first week of
+ * 2024" is 1-7 January), "the last week" its final seven days; "the n-th weekend" is the n-th Saturday
+ * and Sunday that start in it. A month without a year resolves like "in May".
+ */
+function findOrdinalWeeks(context: ParseContext, found: Found[]): void {
+  const { lower, calendar } = context;
+  for (const match of lower.matchAll(ORDINAL_WEEK_PATTERN)) {
+    const [, ordinal = 'first', unit = 'week', monthName, monthYear, bareYear] = match;
+    const last = ordinal === 'last' || ordinal === 'final';
+    const n = ORDINAL_INDEX[ordinal] ?? 1;
+    const span =
+      monthName !== undefined
+        ? monthYear !== undefined
+          ? calendar.month(Number(monthYear), MONTH_INDEX[monthName.slice(0, 3)] ?? 1)
+          : resolveYearless((y) => calendar.month(y, MONTH_INDEX[monthName.slice(0, 3)] ?? 1), context, context.direction(match.index ?? 0), false)
+        : calendar.year(Number(bareYear));
+    const first = calendar.dateOf(span.start);
+    let window: TimeWindow;
+    if (unit === 'week') {
+      window = last ? { start: span.end - 7 * DAY_MS, end: span.end } : calendar.days({ ...first, day: 1 + 7 * (n - 1) }, 7);
+    } else {
+      const weekday = new Date(Date.UTC(first.year, first.month - 1, first.day)).getUTCDay();
+      const firstSaturday = 1 + ((6 - weekday + 7) % 7);
+      if (last) {
+        const lastDay = calendar.dateOf(span.end - DAY_MS);
+        const lastWeekday = new Date(Date.UTC(lastDay.year, lastDay.month - 1, lastDay.day)).getUTCDay();
+        const back = (lastWeekday - 6 + 7) % 7; // days back to the last Saturday
+        window = calendar.days({ ...lastDay, day: lastDay.day - back }, 2);
+      } else window = calendar.days({ ...first, day: firstSaturday + 7 * (n - 1) }, 2);
+    }
+    if (window.start >= span.end) continue; // "the fifth weekend" of a month that has four
+    push(found, match, window, context);
+  }
+}
+
 /** Adds every pattern-based expression of the text to `found`. */
 export function findPatterns(context: ParseContext, found: Found[]): void {
+  findOrdinalWeeks(context, found);
   findPeriods(context, found);
   findMonths(context, found);
   findYearsAndSeasons(context, found);
