@@ -56,7 +56,13 @@ export async function applyNeighbourhood(input: NeighbourhoodInput): Promise<Can
     const id = c.record.id;
     const p = prev.get(id);
     const n = next.get(id);
-    const around = (p === undefined ? 0 : (adjusted.get(p) ?? input.absent)) + (n === undefined ? 0 : (adjusted.get(n) ?? input.absent));
+    const speaker = speakerOf(c.record);
+    const share = (other: string | undefined): number => {
+      if (other === undefined) return 0;
+      const same = speaker !== undefined && speakerOf(byId.get(other)?.record) === speaker;
+      return (same ? config.neighbourSameSpeaker : 1) * (adjusted.get(other) ?? input.absent);
+    };
+    const around = share(p) + share(n);
     const own = adjusted.get(id) ?? 0;
     c.neighbourhood = own - c.fused + config.neighbourWeight * around;
     c.relevance = own + config.neighbourWeight * around;
@@ -70,4 +76,12 @@ function addCandidate(record: MemoryRecord, byId: Map<string, Candidate>, candid
   const candidate: Candidate = { record, channels: {}, fused, relevance: fused, neighbourhood: 0, recency: 0, importance: 0, activation: 0, score: 0 };
   byId.set(record.id, candidate);
   candidates.push(candidate);
+}
+
+const SPEAKER_PREFIX = /^\s*([^\s:][^:\n]{0,39}):\s/;
+
+/** Who said a turn, from the "Speaker: text" form conversations are stored in; undefined otherwise. */
+function speakerOf(record: MemoryRecord | undefined): string | undefined {
+  if (record === undefined) return undefined;
+  return SPEAKER_PREFIX.exec(record.content)?.[1]?.toLowerCase();
 }

@@ -58,6 +58,11 @@ export interface RecallConfig {
   graphMaxNodes: number;
   /** Neighbourhood: share of an adjacent turn's relevance (same thread) added to a memory. */
   neighbourWeight: number;
+  /**
+   * Neighbourhood: an adjacent turn by the same speaker ("Ann: …" then "Ann: …", a thought split over
+   * messages) shares this multiple of `neighbourWeight`; 1 treats both speakers alike.
+   */
+  neighbourSameSpeaker: number;
   /** Neighbourhood: how many of the strongest candidates have their adjacent turns read. */
   neighbourAnchors: number;
   /** A memory that is only a question carries no answer: its relevance is scaled by (1 - this)… */
@@ -111,6 +116,7 @@ export const DEFAULT_RECALL_CONFIG: RecallConfig = Object.freeze({
   graphMaxFanOut: 30,
   graphMaxNodes: 200,
   neighbourWeight: 0.3,
+  neighbourSameSpeaker: 1,
   neighbourAnchors: 60,
   questionPenalty: 0.4,
   questionForward: 0.3,
