@@ -155,7 +155,7 @@ export async function createEmbedder(
     }
     case 'hash': {
       const { HashEmbedder } = await import('./embeddings/hash/index.js');
-      return new HashEmbedder();
+      return new HashEmbedder('dimension' in parsed ? { dimension: parsed.dimension } : {});
     }
     case 'onnx': {
       const { OnnxEmbedder } = await import('./embeddings/onnx/index.js');
