@@ -245,6 +245,20 @@ export const MIGRATIONS: readonly Migration[] = [
       await session.query(`DELETE FROM ${t.q('relation_types')} WHERE tenant = '' AND NOT built_in`);
     },
   },
+  {
+    version: 5,
+    name: 'staged vectors of another embedding model (reembed)',
+    async up(session, { tables: t, vectors }) {
+      // unsized: the target dimension is only known when a reembed starts (meta)
+      await session.exec(`
+        CREATE TABLE ${t.q('embedding_staging')} (
+          memory_id text COLLATE "C" PRIMARY KEY,
+          embedding ${vectors === 'pgvector' ? 'vector' : 'real[]'} NOT NULL
+        );
+        CREATE INDEX memories_seq ON ${t.memories} (seq);
+      `);
+    },
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

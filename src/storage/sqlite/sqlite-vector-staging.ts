@@ -4,16 +4,23 @@
  * of its definition) by one of the target dimension filled from the staging, in one write transaction.
  */
 import { EngramError, messages } from '../../core/errors.js';
-import type { Layer } from '../../core/memory.js';
 import type { EmbeddingIdentity, JobLockHolder, StagingCandidate, StagingPage, VectorStaging } from '../../core/ports/vector-staging.js';
+import {
+  assertStagingDimension,
+  COMPLETE_BATCH,
+  META_STAGING_DIMENSION,
+  META_STAGING_NAME,
+  noStaging,
+  otherStaging,
+  sameIdentity,
+  stagedIdentity,
+  toCandidate,
+  type CandidateRow,
+} from '../staging-rows.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { META_EMBEDDING_DIMENSION, META_EMBEDDING_NAME } from './sqlite-migrations.js';
 import { vectorBlob } from './sqlite-vector-search.js';
 
-const META_STAGING_NAME = 'embedding.staging.name';
-const META_STAGING_DIMENSION = 'embedding.staging.dimension';
-/** Stragglers embedded per call inside the switch. */
-const COMPLETE_BATCH = 64;
 
 const UNSTAGED_SQL = `SELECT m.rowid AS rowid, m.id AS id, m.layer AS layer, m.content AS content, m.data AS data FROM memories m
   WHERE m.rowid > ? AND NOT EXISTS (SELECT 1 FROM embedding_staging s WHERE s.memory_rowid = m.rowid) ORDER BY m.rowid LIMIT ?`;
@@ -55,7 +62,7 @@ export class SqliteVectorStaging implements VectorStaging {
   async beginStaging(target: EmbeddingIdentity): Promise<{ kept: number; discarded: EmbeddingIdentity | null }> {
     return this.#host.write('begin staging', (connection) => {
       const current = readStaged(connection);
-      if (current !== null && current.name === target.name && current.dimension === target.dimension) {
+      if (current !== null && sameIdentity(current, target)) {
         return { kept: connection.get<{ n: number }>('SELECT count(*) AS n FROM embedding_staging')?.n ?? 0, discarded: null };
       }
       connection.run('DELETE FROM embedding_staging');
@@ -70,7 +77,7 @@ export class SqliteVectorStaging implements VectorStaging {
       // the mark first: a vector written after it makes its record's staged vector stale
       const mark = connection.get<{ seq: number | null }>('SELECT max(seq) AS seq FROM vector_changes')?.seq ?? 0;
       const after = query.cursor === null ? 0 : Number(query.cursor);
-      const rows = connection.all<{ rowid: number; id: string; layer: Layer; content: string; data: string }>(UNSTAGED_SQL, after, Math.max(1, Math.floor(query.limit)));
+      const rows = connection.all<CandidateRow & { rowid: number }>(UNSTAGED_SQL, after, Math.max(1, Math.floor(query.limit)));
       const last = rows[rows.length - 1];
       return { records: rows.map(toCandidate), mark: String(mark), cursor: String(last?.rowid ?? after) };
     });
@@ -111,21 +118,15 @@ export class SqliteVectorStaging implements VectorStaging {
   ): Promise<{ records: number; chunks: number; completed: number }> {
     return this.#host.exclusive('switch to the staged vectors', async (connection) => {
       const staging = requireStaging(connection);
-      if (staging.name !== target.name || staging.dimension !== target.dimension) {
-        throw new EngramError('CONFLICT', `The staged vectors are for "${staging.name}", not "${target.name}": run reembed with that model, or again with this one to start over.`, {
-          details: { staged: staging.name, target: target.name },
-        });
-      }
+      if (!sameIdentity(staging, target)) throw otherStaging(staging, target);
       // no writer can interleave now: embed what was written since the last pass, then swap
       let completed = 0;
       for (;;) {
-        const rows = connection.all<{ rowid: number; id: string; layer: Layer; content: string; data: string }>(UNSTAGED_SQL, 0, COMPLETE_BATCH);
+        const rows = connection.all<CandidateRow & { rowid: number }>(UNSTAGED_SQL, 0, COMPLETE_BATCH);
         if (rows.length === 0) break;
         const embeddings = await complete(rows.map(toCandidate));
         rows.forEach((row, i) => {
-          const embedding = embeddings[i];
-          if (embedding === undefined) throw new EngramError('EMBEDDING_FAILED', 'The embedder returned fewer vectors than texts; nothing was switched.');
-          assertStagingDimension(embedding, staging);
+          const embedding = assertStagingDimension(embeddings[i], staging);
           connection.run('INSERT OR REPLACE INTO embedding_staging (memory_rowid, embedding) VALUES (?, ?)', row.rowid, vectorBlob(embedding));
         });
         completed += rows.length;
@@ -185,42 +186,15 @@ export class SqliteVectorStaging implements VectorStaging {
 
 function readStaged(connection: SqliteConnection): EmbeddingIdentity | null {
   const rows = connection.all<{ key: string; value: string }>('SELECT key, value FROM meta WHERE key IN (?, ?)', META_STAGING_NAME, META_STAGING_DIMENSION);
-  const byKey = new Map(rows.map((r) => [r.key, r.value]));
-  const name = byKey.get(META_STAGING_NAME);
-  const dimension = Number(byKey.get(META_STAGING_DIMENSION));
-  return name === undefined || !Number.isInteger(dimension) ? null : { name, dimension };
+  return stagedIdentity(new Map(rows.map((r) => [r.key, r.value])));
 }
 
 function requireStaging(connection: SqliteConnection): EmbeddingIdentity {
   const staging = readStaged(connection);
-  if (staging === null) {
-    throw new EngramError('CONFLICT', 'No reembed is staged in this store (another run finished or discarded it): run reembed again.');
-  }
+  if (staging === null) throw noStaging();
   return staging;
-}
-
-function assertStagingDimension(embedding: Float32Array, staging: EmbeddingIdentity): void {
-  if (embedding.length !== staging.dimension) {
-    throw new EngramError('EMBEDDING_DIMENSION_MISMATCH', messages.dimensionMismatch(staging.dimension, embedding.length), {
-      details: { stored: staging.dimension, given: embedding.length },
-    });
-  }
 }
 
 function setMeta(connection: SqliteConnection, key: string, value: string): void {
   connection.run('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', key, value);
-}
-
-function toCandidate(row: { id: string; layer: Layer; content: string; data: string }): StagingCandidate {
-  return { id: row.id, layer: row.layer, content: row.content, data: decodeData(row.data) };
-}
-
-/** The data document, or `{}` for a damaged one: its record still gets a vector, from its content. */
-function decodeData(text: string): Record<string, unknown> {
-  try {
-    const value = JSON.parse(text) as unknown;
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
 }
