@@ -88,6 +88,7 @@ export class PostgresStore extends PgReader implements Store {
     this.capabilities = Object.freeze({ annIndex: parts.vectors === 'pgvector', multiProcess: parts.driver.concurrentSessions });
     this.vectorStaging = new PgVectorStaging({
       tables: parts.tables,
+      embedderName: parts.embedderName,
       vectors: parts.vectors,
       read: (action, fn) => this.read(action, fn),
       locked: (action, fn) => this.#locked(action, fn),

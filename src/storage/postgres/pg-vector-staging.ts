@@ -29,6 +29,8 @@ const NOW_MS = '(extract(epoch FROM clock_timestamp()) * 1000)::bigint';
 /** What the staging needs from its store. */
 export interface PgStagingHost {
   readonly tables: Tables;
+  /** The model the store was opened with: staging refuses to go on once another run switched it. */
+  readonly embedderName: string;
   readonly vectors: VectorStorage;
   /** Runs `fn` on the pool (committed data). */
   read<T>(action: string, fn: (db: PgQueryable) => Promise<T>): Promise<T>;
@@ -64,6 +66,7 @@ export class PgVectorStaging implements VectorStaging {
 
   async beginStaging(target: EmbeddingIdentity): Promise<{ kept: number; discarded: EmbeddingIdentity | null }> {
     return this.#host.locked('begin staging', async (session) => {
+      await assertEmbedderCurrent(session, this.#host.tables, this.#host.embedderName);
       const current = await this.#readStaged(session);
       if (current !== null && sameIdentity(current, target)) {
         const kept = Number((await session.query<{ n: string }>(`SELECT count(*) AS n FROM ${this.#staging}`)).rows[0]?.n ?? 0);
@@ -91,6 +94,7 @@ export class PgVectorStaging implements VectorStaging {
   async stageVectors(vectors: readonly { id: string; embedding: Float32Array }[], mark: string): Promise<number> {
     if (vectors.length === 0) return 0;
     return this.#host.locked('stage vectors', async (session) => {
+      await assertEmbedderCurrent(session, this.#host.tables, this.#host.embedderName);
       const staging = await this.#readStaged(session);
       if (staging === null) throw noStaging();
       for (const { embedding } of vectors) assertStagingDimension(embedding, staging);
@@ -117,6 +121,7 @@ export class PgVectorStaging implements VectorStaging {
     complete: (records: readonly StagingCandidate[]) => Promise<Float32Array[]>,
   ): Promise<{ records: number; chunks: number; completed: number }> {
     return this.#host.locked('switch to the staged vectors', async (session) => {
+      await assertEmbedderCurrent(session, this.#host.tables, this.#host.embedderName);
       const t = this.#host.tables;
       const staging = await this.#readStaged(session);
       if (staging === null) throw noStaging();

@@ -83,6 +83,7 @@ export class SqliteStore extends SqliteReader implements Store {
     this.#state = parts.state;
     this.capabilities = Object.freeze({ annIndex: parts.ann !== undefined, multiProcess: !isMemoryPath(parts.config.path) });
     this.vectorStaging = new SqliteVectorStaging({
+      embedderName: parts.config.embedding.name,
       read: (action, fn) => this.read(action, fn),
       write: (action, fn) => this.#writeLocked(action, fn),
       exclusive: (action, fn) => this.#exclusive(action, fn),

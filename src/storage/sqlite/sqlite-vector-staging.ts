@@ -27,6 +27,8 @@ const UNSTAGED_SQL = `SELECT m.rowid AS rowid, m.id AS id, m.layer AS layer, m.c
 
 /** What the staging needs from its store: snapshots, short writes and one long write transaction. */
 export interface SqliteStagingHost {
+  /** The model the store was opened with: staging refuses to go on once another run switched it. */
+  readonly embedderName: string;
   /** Runs `fn` in one read snapshot of committed data. */
   read<T>(action: string, fn: (connection: SqliteConnection) => T): Promise<T>;
   /** A short synchronous write transaction. */
@@ -61,6 +63,7 @@ export class SqliteVectorStaging implements VectorStaging {
 
   async beginStaging(target: EmbeddingIdentity): Promise<{ kept: number; discarded: EmbeddingIdentity | null }> {
     return this.#host.write('begin staging', (connection) => {
+      assertEmbedderCurrent(connection, this.#host.embedderName);
       const current = readStaged(connection);
       if (current !== null && sameIdentity(current, target)) {
         return { kept: connection.get<{ n: number }>('SELECT count(*) AS n FROM embedding_staging')?.n ?? 0, discarded: null };
@@ -86,6 +89,7 @@ export class SqliteVectorStaging implements VectorStaging {
   async stageVectors(vectors: readonly { id: string; embedding: Float32Array }[], mark: string): Promise<number> {
     if (vectors.length === 0) return 0;
     return this.#host.write('stage vectors', (connection) => {
+      assertEmbedderCurrent(connection, this.#host.embedderName);
       const staging = requireStaging(connection);
       const changed = new Set(
         connection.all<{ memory_rowid: number }>('SELECT DISTINCT memory_rowid FROM vector_changes WHERE seq > ?', Number(mark)).map((r) => r.memory_rowid),
@@ -117,6 +121,7 @@ export class SqliteVectorStaging implements VectorStaging {
     complete: (records: readonly StagingCandidate[]) => Promise<Float32Array[]>,
   ): Promise<{ records: number; chunks: number; completed: number }> {
     return this.#host.exclusive('switch to the staged vectors', async (connection) => {
+      assertEmbedderCurrent(connection, this.#host.embedderName);
       const staging = requireStaging(connection);
       if (!sameIdentity(staging, target)) throw otherStaging(staging, target);
       // no writer can interleave now: embed what was written since the last pass, then swap
