@@ -29,7 +29,7 @@ const nameSchema = z.string().trim().min(1).max(200);
 function unknownChoice(text: string): EngramError {
   return new EngramError(
     'INVALID_INPUT',
-    `Unknown embedder "${text.slice(0, 80)}": use one of use, static, hash (or hash:<dimension>), auto, ${ONNX_MODELS.map((m) => m.name).join(', ')} (also written onnx:<model>), or openai:<model>.`,
+    `Unknown embedder "${text.slice(0, 80)}": use one of use, static, hash, auto, ${ONNX_MODELS.map((m) => m.name).join(', ')} (also written onnx:<model>), or openai:<model>.`,
   );
 }
 
