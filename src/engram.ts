@@ -158,7 +158,8 @@ export class Engram extends EngramCore {
           ...(options.signal !== undefined ? { signal: options.signal } : {}),
         },
       );
-      return { ...core, durationMs: Math.round(performance.now() - started), reopened };
+      // with nothing to change, this instance already uses the model
+      return { ...core, durationMs: Math.round(performance.now() - started), reopened: core.changed ? reopened : true };
     } finally {
       if (!adopted && target !== this.embedder) await target.close?.();
     }
