@@ -15,11 +15,12 @@ export type OnnxModelName = 'bge-small-en-v1.5' | 'all-minilm-l6-v2' | 'e5-small
  * `hash`, an installed ONNX model (`bge-small-en-v1.5`, also `onnx:bge-small-en-v1.5`),
  * `openai:<model>`, or `auto` (bge-small-en-v1.5 when its files are in the cache, else USE-lite).
  */
-export type EmbedderChoice = 'use' | 'use-lite' | 'static' | 'hash' | 'auto' | OnnxModelName | `onnx:${string}` | `openai:${string}` | Embedder;
+export type EmbedderChoice = 'use' | 'use-lite' | 'static' | 'hash' | `hash:${number}` | 'auto' | OnnxModelName | `onnx:${string}` | `openai:${string}` | Embedder;
 
 /** A built-in embedder name, parsed. */
 export type ParsedEmbedderChoice =
   | { readonly kind: 'use' | 'static' | 'hash' | 'auto' }
+  | { readonly kind: 'hash'; readonly dimension: number }
   | { readonly kind: 'onnx'; readonly model: string }
   | { readonly kind: 'openai'; readonly model: string };
 
@@ -47,6 +48,8 @@ export function parseEmbedderChoice(text: unknown): ParsedEmbedderChoice {
   const name = parsed.data.toLowerCase();
   if (name === 'use' || name === 'use-lite') return { kind: 'use' };
   if (name === 'static' || name === 'hash' || name === 'auto') return { kind: name };
+  const hash = /^hash:(\d{1,5})$/.exec(name);
+  if (hash !== null) return hashChoice(Number(hash[1]), parsed.data);
   if (name.startsWith('openai:')) {
     const model = parsed.data.trim().slice('openai:'.length);
     if (model === '') throw unknownChoice(parsed.data);
@@ -55,6 +58,12 @@ export function parseEmbedderChoice(text: unknown): ParsedEmbedderChoice {
   const model = name.startsWith('onnx:') ? name.slice('onnx:'.length) : name;
   if (findOnnxModel(model) !== undefined) return { kind: 'onnx', model };
   throw unknownChoice(parsed.data);
+}
+
+/** `hash:<dimension>`: the hash embedder with another vector length (8 to 65,536), for tests. */
+function hashChoice(dimension: number, text: string): ParsedEmbedderChoice {
+  if (!(dimension >= 8 && dimension <= 65_536)) throw unknownChoice(text);
+  return dimension === 256 ? { kind: 'hash' } : { kind: 'hash', dimension };
 }
 
 /**
@@ -71,7 +80,10 @@ export function choiceForRecordedEmbedder(recorded: string | null): ParsedEmbedd
   if (recorded === null) return undefined;
   if (recorded.startsWith('use-lite')) return { kind: 'use' };
   if (recorded.startsWith('static-')) return { kind: 'static' };
-  if (recorded.startsWith('hash')) return { kind: 'hash' };
+  if (recorded.startsWith('hash')) {
+    const dimension = Number(/^hash:(\d+)$/.exec(recorded)?.[1] ?? 256);
+    return dimension === 256 ? { kind: 'hash' } : { kind: 'hash', dimension };
+  }
   if (recorded.startsWith('onnx:')) {
     const model = recorded.split(':')[1] ?? '';
     const spec = findOnnxModel(model);

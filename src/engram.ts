@@ -12,10 +12,44 @@ import type { LlmUses } from './core/llm/llm-assist.js';
 import type { OpenAiCompatibleLlmConfig } from './llm/index.js';
 import type { Store } from './core/ports/store.js';
 import { timerHeartbeat } from './lease-heartbeat.js';
+import { leaseHolderIsGone, newLeaseOwner } from './lease-owner.js';
+import { parseInput } from './core/schemas.js';
+import { DEFAULT_REEMBED_BATCH, reembedOptionsSchema, runReembed, type ReembedCoreReport, type ReembedProgress } from './core/reembed/index.js';
+import { isEngramError } from './core/errors.js';
 import type { RecallConfig } from './core/recall/recall-config.js';
 import { choiceForRecordedEmbedder, parseEmbedderChoice, preferredLocalEmbedder, type EmbedderChoice, type ParsedEmbedderChoice } from './embedder-choice.js';
 
 export type { EmbedderChoice } from './embedder-choice.js';
+export type { ReembedProgress } from './core/reembed/index.js';
+
+/** Options of {@link Engram.reembed}. */
+export interface ReembedOptions {
+  /** The model to move to: a name as `Engram.open` takes it (`bge-small-en-v1.5`, `use`, `hash:64`…) or an instance. */
+  embedder: EmbedderChoice;
+  /** Records embedded per batch (default 64); each batch is one short write transaction. */
+  batchSize?: number;
+  /** Called after every batch, and when the switch and the index build start. */
+  onProgress?: (progress: ReembedProgress) => void;
+  /** Stops the run between batches (the staged vectors are kept for the next run); it rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+/** What {@link Engram.reembed} did. */
+export interface ReembedReport extends ReembedCoreReport {
+  durationMs: number;
+  /**
+   * True when this instance now uses the new model (it was opened with `Engram.open`); false when it
+   * was built over a store of yours, which must then be reopened with the new model.
+   */
+  reopened: boolean;
+}
+
+/** How an `Engram.open` instance reopens its store with another model after a reembed. */
+interface Reopening {
+  readonly path: string;
+  readonly open: (embedding: { name: string; dimension: number }) => Promise<Store>;
+  readonly embedderOptions: { workers?: number; cacheDir?: string };
+}
 
 export interface OpenOptions {
   /** SQLite file path (created if missing), or a PostgreSQL URL `postgres://user:pw@host:5432/db[?schema=engram]`. */
@@ -69,6 +103,68 @@ export interface OpenOptions {
  * ```
  */
 export class Engram extends EngramCore {
+  #reopening: Reopening | undefined;
+
+  /**
+   * Moves the store to another embedding model in place, on either backend, under the store's
+   * `reembed` lease: every record of every scope gets a vector of the new model in a staging area
+   * while the old vectors keep serving recall, then one atomic switch replaces them and the vector
+   * index is rebuilt. Interrupted (killed, aborted), it leaves the store on its old model and the
+   * next run with the same model continues; with another model, it discards that staging. Other
+   * processes that opened the store earlier answer `LOCKED` until they reopen it. Rejects with
+   * `LOCKED` while another reembed or a consolidation cycle runs, `INVALID_INPUT` for an unknown
+   * model and `EMBEDDING_FAILED` (with an `engram models pull` hint) for one not installed; then
+   * nothing has changed. The same model as now is no change (`changed: false`).
+   *
+   * @example
+   * ```ts
+   * const engram = await Engram.open({ path: 'notes.db' });
+   * const report = await engram.reembed({ embedder: 'bge-small-en-v1.5', onProgress: (p) => console.log(p.done, p.total) });
+   * console.log(report.vectors, report.resumed); // this instance now recalls with bge-small
+   * ```
+   */
+  async reembed(options: ReembedOptions): Promise<ReembedReport> {
+    const parsed = parseInput(reembedOptionsSchema, options, 'reembed options');
+    const reopening = this.#reopening;
+    if (reopening !== undefined && /^(:memory:|file::memory:)/.test(reopening.path)) {
+      throw new EngramError('INVALID_INPUT', 'An in-memory database cannot be moved to another model in place: export it and import it into a database opened with the new model.');
+    }
+    const started = performance.now();
+    const target = await targetEmbedder(options.embedder, reopening?.embedderOptions ?? {});
+    let adopted = false;
+    try {
+      let reopened = false;
+      const core = await runReembed(
+        {
+          store: this.store,
+          source: { name: this.embedder.name, dimension: this.embedder.dimension },
+          target,
+          owner: newLeaseOwner('reembed'),
+          heartbeat: timerHeartbeat,
+          holderIsGone: leaseHolderIsGone,
+          afterSwitch: async () => {
+            if (reopening === undefined) return [];
+            const store = await reopening.open({ name: target.name, dimension: target.dimension });
+            const previous = await this.replaceStorage(store, target);
+            adopted = reopened = true;
+            await previous.store.close().catch(() => undefined);
+            await previous.embedder.close?.();
+            return store.vectorStaging.rebuildVectorIndex();
+          },
+        },
+        {
+          batchSize: parsed.batchSize ?? DEFAULT_REEMBED_BATCH,
+          ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
+          ...(options.signal !== undefined ? { signal: options.signal } : {}),
+        },
+      );
+      // with nothing to change, this instance already uses the model
+      return { ...core, durationMs: Math.round(performance.now() - started), reopened: core.changed ? reopened : true };
+    } finally {
+      if (!adopted && target !== this.embedder) await target.close?.();
+    }
+  }
+
   /** Opens (or creates) an Engram on a SQLite file or, for a `postgres://` URL, a PostgreSQL schema. */
   static async open(options: OpenOptions): Promise<Engram> {
     if (options === undefined || typeof options.path !== 'string' || options.path.length === 0) {
@@ -92,11 +188,29 @@ export class Engram extends EngramCore {
       if (options.consolidation !== undefined) engineOptions.consolidation = options.consolidation;
       if (options.importanceRecoveryMs !== undefined) engineOptions.importanceRecoveryMs = options.importanceRecoveryMs;
       if (options.background !== undefined) engineOptions.background = options.background;
-      return new Engram(engineOptions);
+      const engram = new Engram(engineOptions);
+      engram.#reopening = { path: options.path, open: (embedding) => backend.open(embedding), embedderOptions: embedderOptionsOf(options) };
+      return engram;
     } catch (error) {
       await embedder.close?.();
       throw error;
     }
+  }
+}
+
+function embedderOptionsOf(options: OpenOptions): { workers?: number; cacheDir?: string } {
+  return { ...(options.workers !== undefined ? { workers: options.workers } : {}), ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}) };
+}
+
+/** The model a reembed moves to; an unknown name's message says how models are listed and fetched. */
+async function targetEmbedder(choice: EmbedderChoice, options: { workers?: number; cacheDir?: string }): Promise<Embedder> {
+  try {
+    return await createEmbedder(choice, options);
+  } catch (error) {
+    if (isEngramError(error) && error.code === 'INVALID_INPUT' && typeof choice === 'string') {
+      throw new EngramError('INVALID_INPUT', `${error.message} Nothing was changed. "engram models list" shows the models; "engram models pull NAME" fetches one.`, { cause: error });
+    }
+    throw error;
   }
 }
 
@@ -155,7 +269,7 @@ export async function createEmbedder(
     }
     case 'hash': {
       const { HashEmbedder } = await import('./embeddings/hash/index.js');
-      return new HashEmbedder();
+      return new HashEmbedder('dimension' in parsed ? { dimension: parsed.dimension } : {});
     }
     case 'onnx': {
       const { OnnxEmbedder } = await import('./embeddings/onnx/index.js');

@@ -1,7 +1,7 @@
 /**
  * The public API of `engram`. Any export added here becomes public API.
  */
-export { Engram, createEmbedder, type EmbedderChoice, type OpenOptions } from './engram.js';
+export { Engram, createEmbedder, type EmbedderChoice, type OpenOptions, type ReembedOptions, type ReembedReport, type ReembedProgress } from './engram.js';
 export { EngramCore, type EngramOptions, type ScopedReadOptions, type ScopedWriteOptions } from './core/engine.js';
 export { EngramError, isEngramError, type EngramErrorCode } from './core/errors.js';
 export type {
@@ -23,6 +23,7 @@ export type { RememberResult } from './core/write/remember.js';
 export type { RememberInput, RecallOptions, UpdateInput } from './core/schemas.js';
 export { rememberInputSchema, recallOptionsSchema, updateInputSchema } from './core/schemas.js';
 export type { Store, StoreTransaction, StoreReader, StoreCapabilities } from './core/ports/store.js';
+export type { VectorStaging, EmbeddingIdentity, StagingCandidate, StagingPage, JobLockHolder } from './core/ports/vector-staging.js';
 export type { Embedder } from './core/ports/embedder.js';
 export type { Llm, LlmMessage } from './core/ports/llm.js';
 export { ManualClock, systemClock, type Clock } from './core/ports/clock.js';

@@ -89,8 +89,8 @@ export interface ScopedWriteOptions {
  * ```
  */
 export class EngramCore {
-  readonly store: Store;
-  readonly embedder: Embedder;
+  #store: Store;
+  #embedder: Embedder;
   readonly clock: Clock;
   readonly recallConfig: RecallConfig;
   #closed = false;
@@ -100,15 +100,21 @@ export class EngramCore {
   readonly #importanceRecoveryMs: number | undefined;
 
   constructor(options: EngramOptions) {
-    this.store = options.store;
-    this.embedder = options.embedder;
+    this.#store = options.store;
+    this.#embedder = options.embedder;
     this.clock = options.clock ?? systemClock;
     this.recallConfig = Object.freeze({ ...DEFAULT_RECALL_CONFIG, ...options.recall });
     this.#llm = options.llm ?? null;
     this.assist = new LlmAssist(this.#llm !== null ? { provider: this.#llm, ...(options.llmUses !== undefined ? { uses: options.llmUses } : {}), logger: options.logger ?? consoleLogger } : undefined);
+    // read through the engine, so a reembed that swaps the store and model is seen by later follow-ups
+    const current = (): { store: Store; embedder: Embedder } => ({ store: this.#store, embedder: this.#embedder });
     this.#followUps = new LlmFollowUps({
-      store: this.store,
-      embedder: this.embedder,
+      get store() {
+        return current().store;
+      },
+      get embedder() {
+        return current().embedder;
+      },
       clock: this.clock,
       assist: this.assist,
       logger: options.logger ?? consoleLogger,
@@ -120,6 +126,35 @@ export class EngramCore {
     if (options.background !== undefined && options.background !== false) {
       this.startBackground(options.background === true ? {} : options.background);
     }
+  }
+
+  /** The store this engine reads and writes. */
+  get store(): Store {
+    return this.#store;
+  }
+
+  /** The embedding model of the store. */
+  get embedder(): Embedder {
+    return this.#embedder;
+  }
+
+  /**
+   * Swaps in the store and model a reembed moved to (the old ones are returned for the caller to close):
+   * pending LLM work is flushed first and a running background worker restarts on the new pair.
+   */
+  protected async replaceStorage(store: Store, embedder: Embedder): Promise<{ store: Store; embedder: Embedder }> {
+    this.#assertOpen();
+    await this.#followUps.flush();
+    const worker = this.#worker;
+    const wasRunning = worker?.running === true;
+    await worker?.stop();
+    this.#worker = undefined;
+    const previous = { store: this.#store, embedder: this.#embedder };
+    this.#store = store;
+    this.#embedder = embedder;
+    this.#contextCache.invalidate();
+    if (wasRunning) this.startBackground(this.#backgroundOptions);
+    return previous;
   }
 
   /**
@@ -267,6 +302,7 @@ export class EngramCore {
 
   // --- layers: relations, activation, background jobs, Markdown (issue #5, src/core/{graph,concepts,layers,markdown}/) ---
   #worker: BackgroundWorker | undefined;
+  #backgroundOptions: { idleMs?: number; duty?: number } = {};
 
   /**
    * Relates two records of one scope with a registered type (`engram relations list`); for an existing
@@ -326,6 +362,7 @@ export class EngramCore {
   /** Starts the background worker in this process (idempotent); `close()` stops it. */
   startBackground(options: { idleMs?: number; duty?: number } = {}): void {
     this.#assertOpen();
+    this.#backgroundOptions = options;
     this.#worker ??= new BackgroundWorker(this.#deps(), { ...options, also: (owner) => this.#drainImportance({ owner, limit: 1 }).then((r) => r.jobs) });
     this.#worker.start();
   }

@@ -87,7 +87,9 @@ export const messages = {
   notFound: (id: string) =>
     `No memory with id ${truncate(id, 40)} in the scopes this read may see. Check the id and pass the scope it was written in.`,
   modelMismatch: (stored: string, given: string) =>
-    `This database was created with the embedding model "${stored}" but was opened with "${given}". Open it with the same embedder (--embedder ${embedderChoiceOf(stored)}), or re-embed into a new database with "engram export" / "engram import".`,
+    `This database was created with the embedding model "${stored}" but was opened with "${given}". Open it with the same embedder (--embedder ${embedderChoiceOf(stored)}), or move it to the other model with "engram reembed --embedder ${embedderChoiceOf(given)}".`,
+  embedderSwitched: (stored: string, opened: string) =>
+    `This store was moved to the embedding model "${stored}" (engram reembed) after this process opened it with "${opened}": close it and open it again to use the new model.`,
   dimensionMismatch: (stored: number, given: number) =>
     `This database stores ${stored}-dimensional embeddings but the embedder produces ${given}. Open it with the embedder it was created with.`,
   invalidInput: (summary: string) => `Invalid input: ${summary}`,
@@ -105,7 +107,7 @@ export const messages = {
 function embedderChoiceOf(name: string): string {
   if (name.startsWith('use-lite')) return 'use';
   if (name.startsWith('static-')) return 'static';
-  if (name.startsWith('hash')) return 'hash';
+  if (name.startsWith('hash')) return name === 'hash:256' || name === 'hash' ? 'hash' : name;
   // onnx:<model>:<dim>:<sha8> reopens with the model's own name, openai:<model>:<dim> with openai:<model>
   if (name.startsWith('onnx:')) return name.split(':')[1] ?? name;
   if (name.startsWith('openai:')) return name.split(':').slice(0, -1).join(':');

@@ -28,6 +28,11 @@ describe('embedder names', () => {
     expect(parseEmbedderChoice('use-lite')).toEqual({ kind: 'use' });
     expect(parseEmbedderChoice('static')).toEqual({ kind: 'static' });
     expect(parseEmbedderChoice('hash')).toEqual({ kind: 'hash' });
+    expect(parseEmbedderChoice('hash:64')).toEqual({ kind: 'hash', dimension: 64 });
+    expect(parseEmbedderChoice('hash:256')).toEqual({ kind: 'hash' });
+    expect(() => parseEmbedderChoice('hash:4')).toThrow('Unknown embedder');
+    expect(choiceForRecordedEmbedder('hash:64')).toEqual({ kind: 'hash', dimension: 64 });
+    expect(choiceForRecordedEmbedder('hash:256')).toEqual({ kind: 'hash' });
     expect(parseEmbedderChoice('auto')).toEqual({ kind: 'auto' });
     for (const model of ['bge-small-en-v1.5', 'e5-small-v2', 'all-minilm-l6-v2', 'bge-small-zh-v1.5']) {
       expect(parseEmbedderChoice(model)).toEqual({ kind: 'onnx', model });

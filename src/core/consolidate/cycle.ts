@@ -7,6 +7,7 @@
 import { EngramError } from '../errors.js';
 import type { Scope } from '../scope.js';
 import { newId } from '../write/new-record.js';
+import { REEMBED_LOCK } from '../reembed/run-reembed.js';
 import { PHASES, type PhaseName } from './config.js';
 import type { ConsolidationDeps, PhaseContext } from './phase-context.js';
 import { dedupPhase, supersedePhase } from './phases/claims.js';
@@ -62,6 +63,13 @@ export async function runConsolidation(deps: ConsolidationDeps, input: Consolida
   const owner = `cycle:${newId(Date.now())}:${Math.random().toString(36).slice(2, 8)}`;
   if (!(await store.acquireJobLock(lockName, owner, config.lockTtlMs))) {
     throw new EngramError('LOCKED', `Another consolidation cycle is running for scope "${input.scope}". Wait for it to finish (or, if its process died, for its lease to expire after ${Math.ceil(config.lockTtlMs / 1000)} s) and run again.`, {
+      details: { scope: input.scope },
+    });
+  }
+  // a reembed takes its lease first and then looks for cycles, so one of the two always sees the other
+  if ((await store.vectorStaging.liveJobLocks(REEMBED_LOCK)).some((h) => h.name === REEMBED_LOCK)) {
+    await store.releaseJobLock(lockName, owner);
+    throw new EngramError('LOCKED', 'The store is being moved to another embedding model (engram reembed): consolidate again when it has finished.', {
       details: { scope: input.scope },
     });
   }

@@ -6,6 +6,7 @@
 import type { Edge, Layer, MemoryRecord, MemoryStatus, NewMemory, TimeFilter } from '../memory.js';
 import type { RelationType } from '../relations.js';
 import type { Scope } from '../scope.js';
+import type { VectorStaging } from './vector-staging.js';
 
 /** What a store can do natively; shared code reads these instead of branching on the backend. */
 export interface StoreCapabilities {
@@ -308,6 +309,8 @@ export interface StoreTransaction extends StoreReader {
 
 export interface Store extends StoreReader {
   readonly capabilities: StoreCapabilities;
+  /** Moving the store to another embedding model in place (`reembed`): staged vectors and the switch. */
+  readonly vectorStaging: VectorStaging;
   /**
    * Runs `fn` atomically: every write inside commits together or not at all, and no other writer
    * (in this process or another) interleaves. Rejections roll back and propagate.

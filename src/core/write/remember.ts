@@ -242,7 +242,7 @@ async function existingSources(tx: StoreTransaction, records: readonly MemoryRec
 }
 
 /** The text a record is embedded from: its content, prefixed by its name, followed by its episode cycle. */
-export function embeddingText(record: MemoryRecord): string {
+export function embeddingText(record: Pick<MemoryRecord, 'layer' | 'content' | 'data'>): string {
   const name = typeof record.data.name === 'string' ? `${record.data.name}: ` : '';
   const cycle = record.layer === 'episodic' ? renderEpisodeCycle(record.data) : '';
   return `${name}${record.content}${cycle.length > 0 ? `\n${cycle}` : ''}`;

@@ -34,6 +34,8 @@ export interface OpenExtra {
   workers?: number;
   /** May this command create a missing SQLite file? Only commands that write may (else a typo in --db reads an empty store). */
   create?: boolean;
+  /** Open with the recorded model whatever $ENGRAM_EMBEDDER says (reembed names its target itself). */
+  ignoreEmbedderEnv?: boolean;
 }
 
 /**
@@ -44,7 +46,7 @@ export async function openEngine(flags: CommonFlags, extra: OpenExtra = {}): Pro
   const path = resolveDbPath(flags);
   const creating = isMissingSqliteFile(path);
   if (creating && extra.create !== true) throw missingDatabaseError(path);
-  const envEmbedder = process.env.ENGRAM_EMBEDDER;
+  const envEmbedder = extra.ignoreEmbedderEnv === true ? undefined : process.env.ENGRAM_EMBEDDER;
   const embedder = embedderChoice(flags.embedder ?? envEmbedder);
   const workers = flags.workers !== undefined ? Number(flags.workers) : extra.workers;
   const cacheDir = flags.cacheDir ?? process.env.ENGRAM_CACHE_DIR;

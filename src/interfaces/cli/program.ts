@@ -11,6 +11,7 @@ import { registerMcpCommand } from './commands/mcp.js';
 import { registerMigrateCommand } from './commands/migrate.js';
 import { registerModelsCommand } from './commands/models.js';
 import { registerRecallCommand } from './commands/recall.js';
+import { registerReembedCommand } from './commands/reembed.js';
 import { registerRecordCommands } from './commands/records.js';
 import { registerRememberCommand } from './commands/remember.js';
 import { registerServeCommand } from './commands/serve.js';
@@ -37,5 +38,6 @@ export function buildProgram(): Command {
   registerSetupCommand(program);
   registerMigrateCommand(program);
   registerModelsCommand(program);
+  registerReembedCommand(program);
   return program;
 }

@@ -245,7 +245,21 @@ export const MIGRATIONS: readonly Migration[] = [
       await session.query(`DELETE FROM ${t.q('relation_types')} WHERE tenant = '' AND NOT built_in`);
     },
   },
-  // 5 and 6 are taken by the re-embedding and purge work; versions apply by number, not in a row.
+  {
+    version: 5,
+    name: 'staged vectors of another embedding model (reembed)',
+    async up(session, { tables: t, vectors }) {
+      // unsized: the target dimension is only known when a reembed starts (meta)
+      await session.exec(`
+        CREATE TABLE ${t.q('embedding_staging')} (
+          memory_id text COLLATE "C" PRIMARY KEY,
+          embedding ${vectors === 'pgvector' ? 'vector' : 'real[]'} NOT NULL
+        );
+        CREATE INDEX memories_seq ON ${t.memories} (seq);
+      `);
+    },
+  },
+  // 6 is taken by the purge work; versions apply by number, not in a row.
   {
     version: 7,
     name: 'thread neighbours read by an index in their own order',

@@ -24,6 +24,7 @@ import type { VectorCache } from './pg-vector-cache.js';
 import { assertDimension } from '../../core/vectors.js';
 import { toEngramError } from './pg-errors.js';
 import { searchLexical } from './pg-lexical.js';
+import { assertEmbedderCurrent } from './pg-vector-staging.js';
 import type { VectorStorage } from './pg-migrations.js';
 import {
   EDGE_COLUMNS,
@@ -43,6 +44,10 @@ export interface PgReaderContext {
   readonly db: PgQueryable;
   readonly tables: Tables;
   readonly dimension: number;
+  /** The embedding model this store was opened with; vector reads refuse to run once a reembed switched it. */
+  readonly embedderName: string;
+  /** Check the recorded model before vector reads (a transaction checked it when it took the writer lock). */
+  readonly checkEmbedder: boolean;
   readonly vectors: VectorStorage;
   /** Scopes (summed) larger than this use the HNSW index when there is one; smaller ones are searched exactly. */
   readonly annThreshold: number;
@@ -105,6 +110,7 @@ export class PgReader implements StoreReader {
     return this.read('vector search', async (db) => {
       const scopes = assertReadScopes(query.scopes);
       assertDimension(query.vector, this.#context.dimension, 'query vector');
+      await this.#assertEmbedderCurrent(db);
       const limit = Math.floor(query.limit);
       if (!(limit > 0) || query.layers?.length === 0) return [];
       const { vectors, annThreshold } = this.#context;
@@ -216,6 +222,7 @@ export class PgReader implements StoreReader {
   async recentEmbeddings(scope: Scope, limit: number): Promise<Float32Array[]> {
     return this.read('read recent embeddings', async (db) => {
       assertScope(scope);
+      await this.#assertEmbedderCurrent(db);
       const n = Math.max(0, Math.min(10_000, Math.floor(limit)));
       if (n === 0) return [];
       const rows = await db.query<{ e: string }>(`SELECT embedding::text AS e FROM ${this.tables.memories} WHERE scope = $1 ORDER BY seq DESC LIMIT $2`, [scope, n]);
@@ -329,6 +336,10 @@ export class PgReader implements StoreReader {
   }
 
   /** Runs `fn` against this reader's connection and maps failures to `EngramError`. */
+  async #assertEmbedderCurrent(db: PgQueryable): Promise<void> {
+    if (this.#context.checkEmbedder) await assertEmbedderCurrent(db, this.tables, this.#context.embedderName);
+  }
+
   protected async read<T>(action: string, fn: (db: PgQueryable) => Promise<T>): Promise<T> {
     this.#context.assertUsable();
     try {

@@ -20,6 +20,8 @@ import { PgReader, type PgReaderContext } from './pg-reader.js';
 import { SCHEMA_NAME, tablesOf, type Tables } from './pg-rows.js';
 import { PgTransaction } from './pg-transaction.js';
 import { VectorCache } from './pg-vector-cache.js';
+import { assertEmbedderCurrent, PgVectorStaging } from './pg-vector-staging.js';
+import type { VectorStaging } from '../../core/ports/vector-staging.js';
 
 /** Flush accesses at once when this many ids are waiting. */
 const ACCESS_FLUSH_SIZE = 5000;
@@ -51,11 +53,12 @@ interface OpenState {
  */
 export class PostgresStore extends PgReader implements Store {
   readonly capabilities: StoreCapabilities;
+  readonly vectorStaging: VectorStaging;
   /** How vectors are stored in this schema. */
   readonly vectorStorage: VectorStorage;
   readonly #driver: PgDriver;
   readonly #tables: Tables;
-  readonly #options: Required<Pick<PostgresStoreOptions, 'annThreshold' | 'accessFlushMs'>> & { dimension: number };
+  readonly #options: Required<Pick<PostgresStoreOptions, 'annThreshold' | 'accessFlushMs'>> & { dimension: number; embedderName: string };
   readonly #state: OpenState;
   readonly #mutex = new AsyncMutex();
   readonly #access = new AccessBatch();
@@ -69,19 +72,27 @@ export class PostgresStore extends PgReader implements Store {
     tables: Tables;
     vectors: VectorStorage;
     dimension: number;
+    embedderName: string;
     annThreshold: number;
     accessFlushMs: number;
     state: OpenState;
     vectorCache: VectorCache | undefined;
   }) {
-    super(contextFor(parts, parts.driver, () => assertOpen(parts.state), (fn) => parts.driver.transaction(fn)));
+    super(contextFor({ ...parts, checkEmbedder: true }, parts.driver, () => assertOpen(parts.state), (fn) => parts.driver.transaction(fn)));
     this.#vectorCache = parts.vectorCache;
     this.#driver = parts.driver;
     this.#tables = parts.tables;
     this.vectorStorage = parts.vectors;
-    this.#options = { annThreshold: parts.annThreshold, accessFlushMs: parts.accessFlushMs, dimension: parts.dimension };
+    this.#options = { annThreshold: parts.annThreshold, accessFlushMs: parts.accessFlushMs, dimension: parts.dimension, embedderName: parts.embedderName };
     this.#state = parts.state;
     this.capabilities = Object.freeze({ annIndex: parts.vectors === 'pgvector', multiProcess: parts.driver.concurrentSessions });
+    this.vectorStaging = new PgVectorStaging({
+      tables: parts.tables,
+      embedderName: parts.embedderName,
+      vectors: parts.vectors,
+      read: (action, fn) => this.read(action, fn),
+      locked: (action, fn) => this.#locked(action, fn),
+    });
   }
 
   /** Opens (creating and migrating if needed) the schema over `options.driver`; closes the driver on failure. */
@@ -117,6 +128,7 @@ export class PostgresStore extends PgReader implements Store {
         tables,
         vectors,
         dimension: embedding.dimension,
+        embedderName: embedding.name,
         annThreshold: options.annThreshold ?? 20_000,
         accessFlushMs: options.accessFlushMs ?? 1000,
         state: { closed: false },
@@ -146,11 +158,15 @@ export class PostgresStore extends PgReader implements Store {
       try {
         return await this.#driver.transaction(async (session) => {
           await session.query(`SELECT ${LOCK_WRITE}`, [this.#tables.schema]);
+          // after the lock, so a reembed that switched the model meanwhile is seen
+          await assertEmbedderCurrent(session, this.#tables, this.#options.embedderName);
           const context = contextFor(
             {
               tables: this.#tables,
               vectors: this.vectorStorage,
               dimension: this.#options.dimension,
+              embedderName: this.#options.embedderName,
+              checkEmbedder: false,
               annThreshold: this.#options.annThreshold,
               vectorCache: this.#vectorCache,
             },
@@ -284,6 +300,22 @@ export class PostgresStore extends PgReader implements Store {
     if (failure !== undefined) throw failure;
   }
 
+  /** Runs `fn` in one transaction holding the schema's writer lock, queued behind this process's transactions. */
+  async #locked<T>(action: string, fn: (session: PgQueryable) => Promise<T>): Promise<T> {
+    assertOpen(this.#state);
+    return this.#mutex.run(async () => {
+      try {
+        return await this.#driver.transaction(async (session) => {
+          await session.query(`SELECT ${LOCK_WRITE}`, [this.#tables.schema]);
+          return fn(session);
+        });
+      } catch (error) {
+        this.#vectorCache?.clear();
+        throw toEngramError(error, action);
+      }
+    });
+  }
+
   /** Writes queued accesses in one statement; call with the mutex held. Failures re-queue them. */
   async #flushAccessLocked(options: { rethrow?: boolean } = {}): Promise<void> {
     if (this.#access.size === 0) return;
@@ -320,12 +352,13 @@ export class PostgresStore extends PgReader implements Store {
 }
 
 function contextFor(
-  parts: { tables: Tables; vectors: VectorStorage; dimension: number; annThreshold: number; vectorCache: VectorCache | undefined },
+  parts: { tables: Tables; vectors: VectorStorage; dimension: number; embedderName: string; checkEmbedder: boolean; annThreshold: number; vectorCache: VectorCache | undefined },
   db: PgQueryable,
   assertUsable: () => void,
   withLocalSettings: PgReaderContext['withLocalSettings'],
 ): PgReaderContext {
-  const context = { db, tables: parts.tables, dimension: parts.dimension, vectors: parts.vectors, annThreshold: parts.annThreshold, withLocalSettings, assertUsable };
+  const { tables, dimension, embedderName, checkEmbedder, vectors, annThreshold } = parts;
+  const context = { db, tables, dimension, embedderName, checkEmbedder, vectors, annThreshold, withLocalSettings, assertUsable };
   return parts.vectorCache === undefined ? context : { ...context, vectorCache: parts.vectorCache };
 }
 

@@ -88,7 +88,12 @@ export class PgTransaction extends PgReader implements StoreTransaction {
         scope,
       ]);
       if (result.rowCount === 0) throw new EngramError('NOT_FOUND', messages.notFound(id), { details: { id, scope } });
-      await db.query(`INSERT INTO ${this.tables.q('vector_log')} (scope, memory_id) VALUES ($1, $2)`, [scope, id]);
+      // a vector staged for a reembed was made from the old text: it is made again
+      await db.query(
+        `WITH unstaged AS (DELETE FROM ${this.tables.q('embedding_staging')} WHERE memory_id = $2)
+         INSERT INTO ${this.tables.q('vector_log')} (scope, memory_id) VALUES ($1, $2)`,
+        [scope, id],
+      );
     });
   }
 

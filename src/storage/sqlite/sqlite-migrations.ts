@@ -325,6 +325,14 @@ export const MIGRATIONS: readonly Migration[] = [
       connection.exec('DROP TABLE relation_types; ALTER TABLE relation_types_by_tenant RENAME TO relation_types;');
     },
   },
+  {
+    version: 9,
+    name: 'staged vectors of another embedding model (reembed)',
+    up(connection) {
+      // a plain table, not vec0: the target dimension is only known when a reembed starts (meta)
+      connection.exec('CREATE TABLE embedding_staging (memory_rowid INTEGER PRIMARY KEY, embedding BLOB NOT NULL)');
+    },
+  },
 ];
 
 /** The newest schema version this code knows. */
@@ -367,8 +375,8 @@ export function assertSchemaCurrent(connection: SqliteConnection): void {
   }
 }
 
-const META_EMBEDDING_NAME = 'embedding.name';
-const META_EMBEDDING_DIMENSION = 'embedding.dimension';
+export const META_EMBEDDING_NAME = 'embedding.name';
+export const META_EMBEDDING_DIMENSION = 'embedding.dimension';
 
 /** The embedder recorded in the database, as stored (either part may be missing in a new file). */
 export interface StoredEmbedding {

@@ -28,6 +28,7 @@ import { assertDimension } from '../../core/vectors.js';
 import { toEngramError } from './sqlite-errors.js';
 import { arrayToMemoryRow, EDGE_COLUMNS, inList, memoryColumns, rowToEdge, rowToMemory, type EdgeRow, type MemoryRow } from './sqlite-rows.js';
 import { searchVectors, type VectorSearchContext } from './sqlite-vector-search.js';
+import { assertEmbedderCurrent } from './sqlite-vector-staging.js';
 import type { VectorIndex } from './vector-index.js';
 
 /** What a reader needs; `assertUsable` throws once the store is closed or the transaction is over. */
@@ -37,6 +38,8 @@ export interface ReaderContext {
   /** Approximate per-scope vector indexes, when the store has them. */
   readonly ann: AnnIndex | undefined;
   readonly dimension: number;
+  /** The embedding model this store was opened with; vector reads refuse to run once a reembed switched it. */
+  readonly embedderName: string;
   readonly memoryIndexThreshold: number;
   readonly memoryIndexWarmup: number;
   readonly assertUsable: () => void;
@@ -107,6 +110,7 @@ export class SqliteReader implements StoreReader {
     return this.read('vector search', (connection) => {
       const scopes = assertReadScopes(query.scopes);
       assertDimension(query.vector, this.#context.dimension, 'query vector');
+      assertEmbedderCurrent(connection, this.#context.embedderName);
       if (query.layers?.length === 0) return [];
       const pending = this.pendingVectors();
       const context: VectorSearchContext = {
@@ -157,6 +161,7 @@ export class SqliteReader implements StoreReader {
   async recentEmbeddings(scope: Scope, limit: number): Promise<Float32Array[]> {
     return this.read('read recent embeddings', (connection) => {
       assertScope(scope);
+      assertEmbedderCurrent(connection, this.#context.embedderName);
       const n = Math.max(0, Math.min(10_000, Math.floor(limit)));
       if (n === 0) return [];
       const rows = connection.all<{ embedding: Buffer }>(

@@ -24,6 +24,8 @@ import { resolveSqliteStoreConfig, type ResolvedSqliteStoreConfig, type SqliteSt
 import { SqliteTransaction } from './sqlite-transaction.js';
 import { scopeSize } from './sqlite-vector-search.js';
 import { VectorIndex } from './vector-index.js';
+import { assertEmbedderCurrent, SqliteVectorStaging } from './sqlite-vector-staging.js';
+import type { VectorStaging } from '../../core/ports/vector-staging.js';
 
 /** Flush accesses at once when this many ids are waiting. */
 const ACCESS_FLUSH_SIZE = 5000;
@@ -48,6 +50,7 @@ interface OpenState {
  */
 export class SqliteStore extends SqliteReader implements Store {
   readonly capabilities: StoreCapabilities;
+  readonly vectorStaging: VectorStaging;
   readonly #config: ResolvedSqliteStoreConfig;
   readonly #reader: SqliteConnection;
   /** Absent when opened read-only; the reader itself for `:memory:`. */
@@ -79,6 +82,13 @@ export class SqliteStore extends SqliteReader implements Store {
     this.#ann = parts.ann;
     this.#state = parts.state;
     this.capabilities = Object.freeze({ annIndex: parts.ann !== undefined, multiProcess: !isMemoryPath(parts.config.path) });
+    this.vectorStaging = new SqliteVectorStaging({
+      embedderName: parts.config.embedding.name,
+      read: (action, fn) => this.read(action, fn),
+      write: (action, fn) => this.#writeLocked(action, fn),
+      exclusive: (action, fn) => this.#exclusive(action, fn),
+      prepareVectorIndex: (scopes) => this.prepareVectorIndex(scopes),
+    });
   }
 
   /** Opens (creating and migrating if needed) the store described by `config`. */
@@ -124,6 +134,12 @@ export class SqliteStore extends SqliteReader implements Store {
     return this.#mutex.run(async () => {
       await this.#flushAccessLocked();
       await writer.beginImmediate();
+      try {
+        assertEmbedderCurrent(writer, this.#config.embedding.name);
+      } catch (error) {
+        writer.rollbackQuietly();
+        throw error;
+      }
       let finished = false;
       const context = readerContext({ config: this.#config, index: this.#index, ann: this.#ann }, writer, () => {
         if (finished) throw new EngramError('INTERNAL', messages.storageUnavailable('a transaction object was used after its transaction ended'));
@@ -323,6 +339,24 @@ export class SqliteStore extends SqliteReader implements Store {
     });
   }
 
+  /** A write transaction whose body may await; nothing else of this process writes meanwhile. */
+  async #exclusive<T>(action: string, fn: (connection: SqliteConnection) => Promise<T>): Promise<T> {
+    const writer = this.#requireWriter(action);
+    return this.#mutex.run(async () => {
+      await this.#flushAccessLocked();
+      await writer.beginImmediate();
+      try {
+        const result = await fn(writer);
+        writer.commit();
+        return result;
+      } catch (error) {
+        writer.rollbackQuietly();
+        if (writer === this.#reader) this.#index.clear();
+        throw toEngramError(error, action);
+      }
+    });
+  }
+
   /** Writes queued accesses in their own transaction; call with the mutex held. Failures re-queue them. */
   async #flushAccessLocked(options: { rethrow?: boolean } = {}): Promise<void> {
     const writer = this.#writer;
@@ -371,6 +405,7 @@ function readerContext(
     index,
     ann,
     dimension: config.embedding.dimension,
+    embedderName: config.embedding.name,
     memoryIndexThreshold: config.memoryIndexThreshold,
     memoryIndexWarmup: config.memoryIndexWarmup,
     assertUsable,

@@ -61,6 +61,8 @@ export class SqliteTransaction extends SqliteReader implements StoreTransaction 
       const rowid = BigInt(row.rowid);
       const changed = connection.run('UPDATE memory_vectors SET embedding = ? WHERE rowid = ?', vectorBlob(embedding), rowid);
       if (changed === 0) connection.run('INSERT INTO memory_vectors (rowid, scope, embedding) VALUES (?, ?, ?)', rowid, scope, vectorBlob(embedding));
+      // a vector staged for a reembed was made from the old text: it is made again
+      connection.run('DELETE FROM embedding_staging WHERE memory_rowid = ?', rowid);
       this.#vectorChanged(connection, row.rowid, scope);
     });
   }

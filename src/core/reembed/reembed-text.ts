@@ -1,0 +1,28 @@
+/**
+ * The text a stored record is embedded from, as the write paths embed it, so a record re-embedded with
+ * another model sits where a fresh write with that model would put it.
+ */
+import type { MemoryData } from '../memory.js';
+import type { StagingCandidate } from '../ports/vector-staging.js';
+import { embeddingText } from '../write/remember.js';
+
+/**
+ * A chunk is embedded from its own text, a concept from its name (underscores as spaces), anything
+ * else from its name, content and episode cycle (`embeddingText`).
+ *
+ * @example
+ * ```ts
+ * reembedText({ id: '01J…', layer: 'semantic', content: 'kitchen', data: { concept: true, name: 'coffee_mug' } }); // 'coffee mug'
+ * ```
+ */
+export function reembedText(record: StagingCandidate): string {
+  const { data } = record;
+  if (typeof data.parentId === 'string') return record.content;
+  if (record.layer === 'semantic' && data.concept === true && typeof data.name === 'string') return data.name.replace(/_/g, ' ');
+  try {
+    return embeddingText({ layer: record.layer, content: record.content, data: data as MemoryData });
+  } catch {
+    // an odd data document (a damaged or foreign record) still has its content
+    return record.content;
+  }
+}
