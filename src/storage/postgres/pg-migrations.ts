@@ -245,6 +245,30 @@ export const MIGRATIONS: readonly Migration[] = [
       await session.query(`DELETE FROM ${t.q('relation_types')} WHERE tenant = '' AND NOT built_in`);
     },
   },
+  {
+    version: 6,
+    name: 'browse indexes (keyset pages per scope) and the audit log of purges',
+    async up(session, { tables: t }) {
+      // the sort expressions must match pg-browse.ts character for character
+      await session.exec(`
+        CREATE INDEX memories_browse_recorded ON ${t.memories} (scope, recorded_at, id);
+        CREATE INDEX memories_browse_valid ON ${t.memories} (scope, valid_from, id);
+        CREATE INDEX memories_browse_importance ON ${t.memories} (scope, (coalesce(importance, 1.0)), id);
+        CREATE INDEX memories_browse_accessed ON ${t.memories} (scope, (coalesce(last_accessed_at, -8640000000000000)), id);
+        CREATE TABLE ${t.q('audit_log')} (
+          seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+          id text COLLATE "C" NOT NULL UNIQUE,
+          at bigint NOT NULL,
+          actor text NOT NULL,
+          action text NOT NULL,
+          scope text NOT NULL,
+          count integer NOT NULL,
+          details text NOT NULL
+        );
+        CREATE INDEX audit_log_scope_at ON ${t.q('audit_log')} (scope, at);
+      `);
+    },
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);
