@@ -140,12 +140,11 @@ export function findDerived(connection: SqliteConnection, scope: Scope, ids: rea
 /**
  * The hard delete of purge, inside the caller's write transaction: refs, edges, vectors (logged in
  * `vector_changes` so in-memory and persisted vector indexes drop them), then the rows (their FTS
- * entries go with them by trigger). `secure_delete` overwrites the freed bytes.
+ * entries go with them by trigger). The writer runs with `secure_delete`, which zeroes the freed bytes.
  */
 export function deleteMemories(connection: SqliteConnection, ids: readonly string[], scope: Scope): DeletedCounts & { rowids: number[] } {
   assertScope(scope);
   if (ids.length === 0) return { records: 0, edges: 0, refs: 0, indexEntries: 0, rowids: [] };
-  connection.exec('PRAGMA secure_delete = ON');
   const list = JSON.stringify([...new Set(ids)]);
   const rowids = connection.all<{ rowid: number }>(`SELECT rowid FROM memories WHERE scope = ? AND ${inList('id')}`, scope, list).map((r) => r.rowid);
   if (rowids.length === 0) return { records: 0, edges: 0, refs: 0, indexEntries: 0, rowids };
@@ -181,7 +180,6 @@ export function appendAudit(connection: SqliteConnection, entry: AuditEntry): vo
  * Returns whether the WAL was fully checkpointed (another process's open read can hold it).
  */
 export async function scrubAfterDelete(connection: SqliteConnection): Promise<boolean> {
-  connection.exec('PRAGMA secure_delete = ON');
   await connection.beginImmediate();
   try {
     connection.run("INSERT INTO memories_fts (memories_fts) VALUES ('optimize')");
@@ -190,15 +188,10 @@ export async function scrubAfterDelete(connection: SqliteConnection): Promise<bo
     connection.rollbackQuietly();
     throw error;
   }
-  try {
-    for (let attempt = 0; attempt < 20; attempt++) {
-      const result = connection.get<{ busy: number }>('PRAGMA wal_checkpoint(TRUNCATE)');
-      if (result === undefined || result.busy === 0) return true;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    return false;
-  } finally {
-    // zeroing freed pages costs writes; only purges need it
-    connection.exec('PRAGMA secure_delete = OFF');
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const result = connection.get<{ busy: number }>('PRAGMA wal_checkpoint(TRUNCATE)');
+    if (result === undefined || result.busy === 0) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
+  return false;
 }
