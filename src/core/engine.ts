@@ -473,7 +473,8 @@ export class EngramCore {
     const report = await purgeRecords(this.store, input, { now: this.clock.now(), actor: options.actor ?? 'library' });
     const scope = input.scope;
     this.#contextCache.invalidate(scope);
-    await this.store.scrubDeleted([scope]);
+    const { records, chunks, statistics } = report.removed;
+    if (records + chunks + statistics > 0) await this.store.scrubDeleted([scope]);
     return report;
   }
   // --- end browse and purge ---

@@ -50,7 +50,7 @@ describe.skipIf(!binBuilt)('engram list, scopes, purge', () => {
     const result = runCli(['scopes', '--db', path, '--json']);
     expect(result.status, result.stderr).toBe(0);
     const { scopes } = JSON.parse(result.stdout);
-    expect(scopes.map((s: { scope: string }) => [s.scope, s.total])).toEqual([
+    expect(scopes.map((s: { scope: string; total: number }) => [s.scope, s.total])).toEqual([
       ['acme/a', 2],
       ['globex/x', 1],
     ]);
