@@ -58,6 +58,21 @@ export function browseComparator(sort: BrowseSort, order: 'asc' | 'desc'): (a: M
   };
 }
 
+/** A page position: a record's sort key and id. */
+export interface BrowseKey {
+  key: number;
+  id: string;
+}
+
+/** The first `limit` positions of several per-scope pages, in `order` (stores then read only those rows). */
+export function mergeBrowseKeys<T extends BrowseKey>(pages: readonly (readonly T[])[], order: 'asc' | 'desc', limit: number): T[] {
+  const sign = order === 'asc' ? 1 : -1;
+  return pages
+    .flat()
+    .sort((a, b) => sign * (a.key !== b.key ? (a.key < b.key ? -1 : 1) : compareCodePoints(a.id, b.id)))
+    .slice(0, limit);
+}
+
 /** The first `limit` of several per-scope pages, each already in order. */
 export function mergeBrowsePages(pages: readonly (readonly MemoryRecord[])[], sort: BrowseSort, order: 'asc' | 'desc', limit: number): MemoryRecord[] {
   if (pages.length === 1) return (pages[0] as MemoryRecord[]).slice(0, limit);

@@ -46,18 +46,18 @@ export async function browseMemories(db: PgQueryable, t: Tables, query: BrowseQu
     where.push(`(${key}, m.id) ${query.order === 'asc' ? '>' : '<'} (${p.add(query.after.key)}::${type}, ${p.add(query.after.id)}::text COLLATE "C")`);
   }
   const size = p.add(limit);
+  // per scope an ordered index scan of `limit` positions; the page's rows are then read in one go
   const rows = await db.query<MemoryRow>(
-    `SELECT x.* FROM unnest(${scopeList}::text[]) AS s(scope) CROSS JOIN LATERAL (
-       SELECT ${COLUMNS} FROM ${t.memories} m WHERE ${where.join(' AND ')} ORDER BY ${key} ${direction}, m.id ${direction} LIMIT ${size}
-     ) x`,
+    `WITH positions AS (
+       SELECT x.id, x.k FROM unnest(${scopeList}::text[]) AS s(scope) CROSS JOIN LATERAL (
+         SELECT m.id, ${key} AS k FROM ${t.memories} m WHERE ${where.join(' AND ')} ORDER BY ${key} ${direction}, m.id ${direction} LIMIT ${size}
+       ) x
+       ORDER BY x.k ${direction}, x.id ${direction} LIMIT ${size}
+     )
+     SELECT ${COLUMNS} FROM positions JOIN ${t.memories} m ON m.id = positions.id ORDER BY positions.k ${direction}, positions.id ${direction}`,
     p.values,
   );
-  const byScope = new Map<string, MemoryRecord[]>();
-  for (const row of rows.rows) {
-    const record = rowToMemory(row);
-    byScope.set(record.scope, [...(byScope.get(record.scope) ?? []), record]);
-  }
-  return mergeBrowsePages([...byScope.values()], query.sort, query.order, limit);
+  return mergeBrowsePages([rows.rows.map(rowToMemory)], query.sort, query.order, limit);
 }
 
 /** Existing scopes by a skip scan over the scope index (one index seek per distinct scope). */

@@ -5,7 +5,7 @@
 import { LAYERS, STATUSES, type MemoryRecord } from '../../core/memory.js';
 import type { AuditEntry, BrowseQuery, BrowseSort, DeletedCounts, ScopeSelection, ScopeSummary } from '../../core/ports/store.js';
 import { assertReadScopes, assertScope, tenantOf, type Scope } from '../../core/scope.js';
-import { asciiLower, compareCodePoints, jsonElementNeedle, mergeBrowsePages, NEVER_ACCESSED, UNSCORED_IMPORTANCE } from '../../core/browse/sort-key.js';
+import { asciiLower, compareCodePoints, jsonElementNeedle, mergeBrowseKeys, mergeBrowsePages, NEVER_ACCESSED, UNSCORED_IMPORTANCE } from '../../core/browse/sort-key.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { arrayToMemoryRow, inList, memoryColumns, rowToMemory } from './sqlite-rows.js';
 
@@ -70,9 +70,23 @@ export function browseMemories(connection: SqliteConnection, query: BrowseQuery)
     params.push(query.after.key, query.after.id);
   }
   // INDEXED BY: the ordered scan stops after `limit` rows; a filter index would read and sort the scope
-  const sql = `SELECT ${COLUMNS} FROM memories m INDEXED BY ${index} WHERE ${clauses.join(' AND ')} ORDER BY ${key} ${direction}, m.id ${direction} LIMIT ?`;
-  const pages = scopes.map((scope) => connection.allArrays(sql, scope, ...params, limit).map((row) => rowToMemory(arrayToMemoryRow(row))));
-  return mergeBrowsePages(pages, query.sort, query.order, limit);
+  const scan = (columns: string) =>
+    `SELECT ${columns} FROM memories m INDEXED BY ${index} WHERE ${clauses.join(' AND ')} ORDER BY ${key} ${direction}, m.id ${direction} LIMIT ?`;
+  if (scopes.length === 1) {
+    const rows = connection.allArrays(scan(COLUMNS), scopes[0], ...params, limit);
+    return mergeBrowsePages([rows.map((row) => rowToMemory(arrayToMemoryRow(row)))], query.sort, query.order, limit);
+  }
+  // several scopes: merge the positions first, then decode only the rows of the page
+  const positions = scan(`m.rowid AS rowid, ${key} AS key, m.id AS id`);
+  const winners = mergeBrowseKeys(
+    scopes.map((scope) => connection.all<{ rowid: number; key: number; id: string }>(positions, scope, ...params, limit)),
+    query.order,
+    limit,
+  );
+  if (winners.length === 0) return [];
+  const rows = connection.allArrays(`SELECT m.rowid, ${COLUMNS} FROM memories m WHERE m.rowid IN (SELECT value FROM json_each(?))`, JSON.stringify(winners.map((w) => w.rowid)));
+  const byRowid = new Map(rows.map((row) => [row[0] as number, rowToMemory(arrayToMemoryRow(row.slice(1)))]));
+  return winners.flatMap((w) => byRowid.get(w.rowid) ?? []);
 }
 
 /**
