@@ -61,11 +61,13 @@ async function main() {
     try {
       await warmUp(server.url, queries);
       const health = await loadHealth(server.url);
-      baselines.push({ backend, library, health });
       for (const c of connections) {
         log(`${backend}: ${size} memories, ${c} connection(s), ${args.duration} s`);
         cases.push({ backend, size, connections: c, ...(await load(server.url, queries, c)) });
       }
+      // after the recall load, so the server's background index builds are not what is measured
+      const list = await listLatency(server.url, size);
+      baselines.push({ backend, library, health, list });
     } finally {
       await server.stop();
     }
@@ -123,6 +125,45 @@ async function libraryBaseline(db, queries) {
   } finally {
     await engram.close();
   }
+}
+
+/**
+ * `GET /v1/memories` (browse, a page of 50), one request at a time: the default order, other sorts,
+ * filters, and pages further in by cursor, with and without naming the scope (keyless: every scope).
+ */
+async function listLatency(url, size) {
+  const variants = [
+    '',
+    '&sort=importance',
+    '&sort=validFrom&order=asc',
+    '&sort=accessedAt',
+    '&layer=semantic',
+    '&status=active',
+    '&layer=episodic&status=active&sort=importance&order=asc',
+    '&text=the',
+  ];
+  const times = [];
+  for (let round = 0; round < 25; round++) {
+    for (const [index, variant] of variants.entries()) {
+      const scope = (round + index) % 2 === 0 ? `&scope=${encodeURIComponent(MAIN_SCOPE)}` : '';
+      let cursor = '';
+      // the first page, then one or two further by cursor
+      for (let page = 0; page < 1 + ((round + index) % 3); page++) {
+        const start = performance.now();
+        const response = await fetch(`${url}/v1/memories?limit=50${scope}${variant}${cursor}`);
+        const body = /** @type {{ items?: unknown[]; nextCursor?: string | null }} */ (await response.json());
+        const elapsed = since(start);
+        if (response.status !== 200 || !Array.isArray(body.items)) throw new Error(`GET /v1/memories answered ${response.status}: ${JSON.stringify(body).slice(0, 300)}`);
+        if (round > 0) times.push(elapsed);
+        if (body.nextCursor === null || body.nextCursor === undefined) break;
+        cursor = `&cursor=${body.nextCursor}`;
+      }
+    }
+  }
+  times.sort((a, b) => a - b);
+  const at = (p) => Math.round(times[Math.min(times.length - 1, Math.floor(p * times.length))] * 10) / 10;
+  log(`GET /v1/memories (page of 50, ${size} memories, ${times.length} requests): p50 ${at(0.5)} ms, p95 ${at(0.95)} ms, p99 ${at(0.99)} ms`);
+  return { requests: times.length, p50: at(0.5), p95: at(0.95), p99: at(0.99) };
 }
 
 /** `GET /health` under load: the ceiling the HTTP stack itself allows on this machine. */
@@ -257,6 +298,7 @@ function report({ size, cases, skipped, baselines }) {
   const rows = flat.map((c) => columns.map(([, key, digits]) => fmt(c[key], /** @type {number | undefined} */ (digits) ?? 1)));
   for (const b of baselines) {
     process.stdout.write(`${b.backend}: library recall in-process p50 ${b.library.p50} ms / p99 ${b.library.p99} ms; GET /health ${b.health.requestsPerSecond} requests/s (8 connections)\n`);
+    process.stdout.write(`${b.backend}: list (GET /v1/memories, page of 50, ${size} memories) p50 ${b.list.p50} ms / p95 ${b.list.p95} ms / p99 ${b.list.p99} ms over ${b.list.requests} requests\n`);
   }
   for (const s of skipped) process.stdout.write(`skipped ${s.backend}: ${s.reason}\n`);
   const env = environment();

@@ -61,3 +61,8 @@ export type { ActivationStep } from './core/graph/activation.js';
 export type { DrainOptions, DrainReport } from './core/concepts/index.js';
 export type { MarkdownFiles, MarkdownImportReport } from './core/markdown/index.js';
 export type { JobBacklog, JobCounts, ConceptRef, StateEntry } from './core/ports/store.js';
+// Browse and purge (issue #17).
+export type { ListInput, ScopesInput, PurgeInput } from './core/browse/schemas.js';
+export type { ListResult } from './core/browse/list.js';
+export type { PurgeReport } from './core/purge/purge.js';
+export type { BrowseSort, ScopeSummary } from './core/ports/store.js';

@@ -38,7 +38,10 @@ import { recordEdges, registerRelation, relate, type RecordEdge, type RegisterRe
 import { activateFrom, parseTimeFilter, type ActivateOptions, type ActivationView, type TimeFilterInput } from './graph/activate.js';
 import { exportMarkdown, importMarkdown, type MarkdownFiles, type MarkdownImportReport } from './markdown/index.js';
 import type { RelationType } from './relations.js';
-import type { JobBacklog } from './ports/store.js';
+import type { JobBacklog, ScopeSummary } from './ports/store.js';
+import { listPage, scopeSummaries, type ListResult } from './browse/list.js';
+import { listInputSchema, scopesInputSchema, type ListInput, type PurgeInput, type ScopesInput } from './browse/schemas.js';
+import { purgeRecords, type PurgeReport } from './purge/purge.js';
 
 export interface EngramOptions {
   store: Store;
@@ -476,6 +479,42 @@ export class EngramCore {
   }
   #consolidationConfig: ConsolidationConfig | undefined;
   // --- end consolidation ---
+
+  // --- browse and purge (issue #17, src/core/browse/, src/core/purge/) ---
+
+  /**
+   * One page of stored records (any status unless `statuses` narrows), filtered and ordered by
+   * recordedAt (default, newest first), validFrom, importance or accessedAt; pass `nextCursor` back as
+   * `cursor` for the next page. Not ranked recall: `text` is a plain substring of the content.
+   * Selects its scopes with `scopes`, `tenant` (every existing scope of it) or `allScopes: true`.
+   */
+  async list(input: ListInput): Promise<ListResult> {
+    this.#assertOpen();
+    return listPage(this.store, parseInput(listInputSchema, input, 'list'));
+  }
+
+  /** The selected scopes that hold records, each with counts by layer and status. */
+  async scopes(input: ScopesInput): Promise<ScopeSummary[]> {
+    this.#assertOpen();
+    return scopeSummaries(this.store, parseInput(scopesInputSchema, input, 'scopes'));
+  }
+
+  /**
+   * Deletes for good (DESIGN §11.17) the records of one scope named by `ids`, matched by `filter`, or,
+   * with neither, the whole scope, with everything derived from them alone; needs `confirm: true`.
+   * A predecessor of a purged claim becomes current again (`restored`). Leaves an audit entry by
+   * `actor` (default `library`) without content.
+   */
+  async purge(input: PurgeInput, options: { actor?: string } = {}): Promise<PurgeReport> {
+    this.#assertOpen();
+    const report = await purgeRecords(this.store, input, { now: this.clock.now(), actor: options.actor ?? 'library' });
+    const scope = input.scope;
+    this.#contextCache.invalidate(scope);
+    const { records, chunks, statistics } = report.removed;
+    if (records + chunks + statistics > 0) await this.store.scrubDeleted([scope]);
+    return report;
+  }
+  // --- end browse and purge ---
 
   /** Counts by layer and status within the given scopes. */
   async stats(options: ScopedReadOptions): Promise<StoreStats & { scopes: readonly Scope[]; embedder: string; jobs: JobBacklog }> {

@@ -73,7 +73,7 @@ export async function closeSharedPglite(): Promise<void> {
 export async function resetEngramSchema(query: (sql: string) => Promise<unknown>, schema: string): Promise<void> {
   const q = (name: string) => `"${schema}"."${name}"`;
   await query(
-    `TRUNCATE ${['edges', 'concept_refs', 'memories', 'state', 'jobs', 'job_locks', 'vector_log', 'api_keys', 'embedding_staging'].map(q).join(', ')} RESTART IDENTITY CASCADE`,
+    `TRUNCATE ${['edges', 'concept_refs', 'memories', 'state', 'jobs', 'job_locks', 'vector_log', 'api_keys', 'embedding_staging', 'audit_log'].map(q).join(', ')} RESTART IDENTITY CASCADE`,
   );
   await query(`DELETE FROM ${q('relation_types')} WHERE NOT built_in`);
   await query(`DELETE FROM ${q('meta')} WHERE key NOT IN ('embedding.name', 'embedding.dimension', 'vector.storage')`);

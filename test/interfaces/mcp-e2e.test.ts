@@ -62,7 +62,7 @@ describe.skipIf(!binBuilt)('engram mcp over stdio', () => {
     try {
       await client.connect(transport);
       const { tools } = await client.listTools();
-      expect(tools).toHaveLength(10);
+      expect(tools).toHaveLength(11);
       await flow(client);
     } finally {
       await client.close();

@@ -25,7 +25,7 @@ afterEach(async () => {
 });
 
 describe('tool list', () => {
-  it('offers exactly the ten contract tools, each documented, with the contract fields', async () => {
+  it('offers exactly the contract tools, each documented, with the contract fields', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...MCP_TOOL_NAMES].sort());
     for (const tool of tools) expect(tool.description?.length ?? 0).toBeGreaterThan(60);

@@ -18,7 +18,7 @@ import { hostileString, hostileValue, mutateField, PROTOTYPE_NAMES, RAW_BODIES, 
 import { openSqliteDigest, pgDigest, type StoreDigest } from './store-digest.js';
 
 const SCOPE = 'acme/a';
-const WRITES = new Set(['remember', 'updateMemory', 'forgetMemory', 'restoreMemory', 'unsupersedeMemory', 'relate', 'registerRelationType', 'consolidate', 'endSession']);
+const WRITES = new Set(['purge', 'remember', 'updateMemory', 'forgetMemory', 'restoreMemory', 'unsupersedeMemory', 'relate', 'registerRelationType', 'consolidate', 'endSession']);
 
 interface Example {
   id?: string;
@@ -50,6 +50,10 @@ function examples(ids: readonly string[]): Record<string, Example> {
     activate: { body: { id: a, scopes: [SCOPE], hops: 2, limit: 5 } },
     consolidate: { body: { scope: SCOPE, phases: ['dedup'] } },
     endSession: { body: { scope: SCOPE, sessionId: 's-1' } },
+    listMemories: { query: { scope: SCOPE, layer: 'semantic', status: 'active', text: 'database', sort: 'importance', order: 'asc', limit: '5', validFrom: '2020-01-01' } },
+    listScopes: {},
+    // its own scope, so an accepted purge never removes what the other routes' examples use
+    purge: { body: { scope: 'acme/purge', ids: [a], filter: undefined, confirm: true } },
   };
 }
 

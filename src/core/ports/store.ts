@@ -59,6 +59,74 @@ export interface ListQuery {
   limit: number;
 }
 
+/** Orders of `browseMemories`: by transaction time, valid time, importance or last access. */
+export const BROWSE_SORTS = ['recordedAt', 'validFrom', 'importance', 'accessedAt'] as const;
+export type BrowseSort = (typeof BROWSE_SORTS)[number];
+
+/** What a browse (and a purge by filter) selects, beside its scopes. Every given field narrows. */
+export interface BrowseFilter {
+  /** Only these layers (an empty list matches nothing). */
+  layers?: readonly Layer[];
+  /** Only these statuses (an empty list matches nothing); every status when absent. */
+  statuses?: readonly MemoryStatus[];
+  /** Records carrying this tag (ASCII letters compare case-insensitively). */
+  tag?: string;
+  /** Records naming this entity (ASCII letters compare case-insensitively). */
+  entity?: string;
+  /** Records whose content contains this text (a plain substring; ASCII letters case-insensitive). */
+  text?: string;
+  /** Valid time overlaps [validFrom, validTo): `record.validTo` is null or after `validFrom`. */
+  validFrom?: number;
+  /** Valid time overlaps [validFrom, validTo): `record.validFrom` is before `validTo`. */
+  validTo?: number;
+  /** `recordedAt >= recordedFrom`. */
+  recordedFrom?: number;
+  /** `recordedAt < recordedTo`. */
+  recordedTo?: number;
+}
+
+/** One page of a browse: keyset pagination on (sort key, id); see `browseSortKey` for the keys. */
+export interface BrowseQuery extends BrowseFilter {
+  scopes: readonly Scope[];
+  sort: BrowseSort;
+  order: 'asc' | 'desc';
+  /** Only records strictly after this (sort key, id) position in the order. */
+  after?: { key: number; id: string };
+  limit: number;
+}
+
+/** Counts of one scope that holds records. */
+export interface ScopeSummary {
+  scope: Scope;
+  total: number;
+  byLayer: Record<string, number>;
+  byStatus: Record<string, number>;
+}
+
+/** Which scopes `listScopes` looks at: those of some tenants, or every scope of the store (its owner). */
+export type ScopeSelection = { tenants: readonly string[] } | 'all';
+
+/** What `deleteMemories` removed besides the records (history is counted by the caller, which holds the records). */
+export interface DeletedCounts {
+  records: number;
+  edges: number;
+  refs: number;
+  /** Lexical and vector index entries of the records. */
+  indexEntries: number;
+}
+
+/** One audit entry: who did what, when, to how many records. Never any content. */
+export interface AuditEntry {
+  id: string;
+  at: number;
+  actor: string;
+  action: 'purge';
+  scope: Scope;
+  count: number;
+  /** Counts and the names of the selectors used (never their values, which may quote content). */
+  details: Record<string, unknown>;
+}
+
 export interface StoreStats {
   total: number;
   /** Records per layer, concepts not included (they are in `concepts`). */
@@ -104,6 +172,26 @@ export interface StoreReader {
   lexicalSearch(query: LexicalQuery): Promise<ChannelHit[]>;
   /** k-NN by cosine similarity, best first, visible under the query's time filter. Exact unless `annIndex`. */
   vectorSearch(query: VectorQuery): Promise<ChannelHit[]>;
+  /**
+   * One page of records of `scopes` under the filter, ordered by the sort key then id (code-point
+   * order), ascending or descending, strictly after `after`: at most `limit`. Any status unless
+   * `statuses` is given. The sort keys are those of `browseSortKey` (importance null ranks as 1,
+   * never accessed as `NEVER_ACCESSED`), so a caller can resume from the last record it got.
+   */
+  browseMemories(query: BrowseQuery): Promise<MemoryRecord[]>;
+  /**
+   * The scopes that hold at least one record (any status), in code-point order: every scope of the
+   * store for `'all'`, else those whose tenant (first segment) is one of `tenants`. The one read that
+   * names no scopes: it discovers them, and says nothing else about them.
+   */
+  listScopes(selection: ScopeSelection): Promise<Scope[]>;
+  /** Counts by layer and status of each of `scopes` that holds records, in code-point order of scope. */
+  summarizeScopes(scopes: readonly Scope[]): Promise<ScopeSummary[]>;
+  /**
+   * Records of `scope` derived from any of `ids`: chunks whose `data.parentId` is one of them, and
+   * records whose `provenance.derivedFrom` names one of them. Damaged records are left out.
+   */
+  findDerived(query: { scope: Scope; ids: readonly string[] }): Promise<MemoryRecord[]>;
   /** Records in id order (keyset pagination), any status unless `statuses` is given. */
   listMemories(query: ListQuery): Promise<MemoryRecord[]>;
   /** Active claims in one scope and layer with the given subject (for supersession and dedup). */
@@ -296,6 +384,15 @@ export interface StoreTransaction extends StoreReader {
   moveConceptRefs(fromRefId: string, toRefId: string, scope: Scope): Promise<number>;
   /** Removes every ref to any of `refIds` in `scope` from every concept; returns how many were removed. */
   removeConceptRefs(refIds: readonly string[], scope: Scope): Promise<number>;
+  /**
+   * Hard-deletes the records `ids` of `scope` (purge, DESIGN §11.17, the only hard delete), with every
+   * edge and concept ref touching them and their lexical and vector index entries; other scopes are
+   * never touched, unknown ids are ignored. Freed space is overwritten where the backend can
+   * (`scrubDeleted` finishes the job after commit).
+   */
+  deleteMemories(ids: readonly string[], scope: Scope): Promise<DeletedCounts>;
+  /** Appends one audit entry (committed with the transaction). */
+  appendAudit(entry: AuditEntry): Promise<void>;
   /** Creates or replaces a state document; `value` must be JSON-serialisable. */
   setState(scope: Scope, key: string, value: unknown, at: number): Promise<void>;
   /** Deletes a state document; returns whether it existed. */
@@ -346,6 +443,13 @@ export interface Store extends StoreReader {
   /** Job counts of `scopes` by state and kind (for `stats`). */
   jobBacklog(scopes: readonly Scope[]): Promise<JobBacklog>;
   setMeta(key: string, value: string): Promise<void>;
+  /**
+   * After a committed `deleteMemories`: makes what the deleted rows left behind unreadable from the
+   * storage files where the backend can (compacts the lexical index, truncates the write-ahead log,
+   * drops derived vector-index files of `scopes`, which are rebuilt from the stored vectors). Never
+   * call it inside `transaction`'s callback.
+   */
+  scrubDeleted(scopes: readonly Scope[]): Promise<void>;
 
   // --- API keys: one row each, so concurrent writers (any processes) never lose one ---
 

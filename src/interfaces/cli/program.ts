@@ -2,6 +2,7 @@
  * Builds the commander program: every command registers itself here.
  */
 import { Command } from 'commander';
+import { registerBrowseCommands } from './commands/browse.js';
 import { registerConsolidateCommand } from './commands/consolidate.js';
 import { registerContextCommands } from './commands/context.js';
 import { registerHooksCommand } from './commands/hooks.js';
@@ -28,6 +29,7 @@ export function buildProgram(): Command {
   registerRememberCommand(program);
   registerRecallCommand(program);
   registerRecordCommands(program);
+  registerBrowseCommands(program);
   registerLayerCommands(program);
   registerConsolidateCommand(program);
   registerContextCommands(program);

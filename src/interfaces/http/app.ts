@@ -12,6 +12,7 @@ import { buildOpenApiDocument } from './openapi.js';
 import type { RouteSpec } from './route.js';
 import { memoryRoutes } from './routes/memories.js';
 import { readRoutes } from './routes/reads.js';
+import { browseRoutes } from './routes/browse.js';
 import { servingRoutes } from './routes/serving.js';
 
 /** Options of `createHttpApp`. */
@@ -26,6 +27,8 @@ export interface HttpAppOptions {
   log?: InternalErrorLogger;
   /** Version shown in `/health` and the OpenAPI document. */
   version?: string;
+  /** Scopes a keyless caller may browse (`GET /v1/memories`, `/v1/scopes`) and purge; default every scope. */
+  scopes?: readonly string[];
 }
 
 /** The Hono app type returned by `createHttpApp` (mount it or serve `app.fetch`). */
@@ -33,7 +36,7 @@ export type HttpApp = Hono<{ Variables: AuthVariables }>;
 
 /** Every `/v1` route of this build. */
 export function httpRoutes(): RouteSpec[] {
-  return [...memoryRoutes, ...readRoutes, ...servingRoutes];
+  return [...memoryRoutes, ...browseRoutes, ...readRoutes, ...servingRoutes];
 }
 
 /**
@@ -53,6 +56,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   const maxBodyBytes = options.limits?.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const version = options.version ?? '0.1.0';
   const log = options.log;
+  const serverScopes = [...(options.scopes ?? [])];
   const routes = httpRoutes();
   const app: HttpApp = new Hono<{ Variables: AuthVariables }>();
   let openApi: unknown;
@@ -85,6 +89,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
           params: c.req.param() as Record<string, string>,
           query: new URL(c.req.url).searchParams,
           body,
+          serverScopes,
           authorize: authorizer(principal),
         });
         return c.json(result as object, 200);

@@ -24,6 +24,8 @@ export interface RouteContext {
   query: URLSearchParams;
   /** The parsed body, validated against the route's `body` schema (undefined for routes without one). */
   body: unknown;
+  /** Scopes a keyless caller may browse (the server's --scope list); empty: every scope. */
+  serverScopes: readonly string[];
   /** Throws SCOPE_DENIED when the caller's key may not name one of these scopes. */
   authorize(scopes: readonly string[]): void;
 }

@@ -41,3 +41,19 @@ export function renderMemory(memory: MemoryView): string {
 export function renderJson(value: unknown): string {
   return JSON.stringify(value, null, 2);
 }
+
+/** The concise form of a listed memory for an agent: what it says and when, not every field. */
+export function renderListItem(memory: MemoryView): Record<string, unknown> {
+  return {
+    id: memory.id,
+    scope: memory.scope,
+    layer: memory.layer,
+    status: memory.status,
+    content: memory.content,
+    tags: memory.tags,
+    importance: memory.importance,
+    validFrom: memory.validFrom,
+    validTo: memory.validTo,
+    recordedAt: memory.recordedAt,
+  };
+}

@@ -259,7 +259,30 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
-  // 6 is taken by the purge work; versions apply by number, not in a row.
+  {
+    version: 6,
+    name: 'browse indexes (keyset pages per scope) and the audit log of purges',
+    async up(session, { tables: t }) {
+      // the sort expressions must match pg-browse.ts character for character
+      await session.exec(`
+        CREATE INDEX memories_browse_recorded ON ${t.memories} (scope, recorded_at, id);
+        CREATE INDEX memories_browse_valid ON ${t.memories} (scope, valid_from, id);
+        CREATE INDEX memories_browse_importance ON ${t.memories} (scope, (coalesce(importance, 1.0)), id);
+        CREATE INDEX memories_browse_accessed ON ${t.memories} (scope, (coalesce(last_accessed_at, -8640000000000000)), id);
+        CREATE TABLE ${t.q('audit_log')} (
+          seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+          id text COLLATE "C" NOT NULL UNIQUE,
+          at bigint NOT NULL,
+          actor text NOT NULL,
+          action text NOT NULL,
+          scope text NOT NULL,
+          count integer NOT NULL,
+          details text NOT NULL
+        );
+        CREATE INDEX audit_log_scope_at ON ${t.q('audit_log')} (scope, at);
+      `);
+    },
+  },
   {
     version: 7,
     name: 'thread neighbours read by an index in their own order',

@@ -5,7 +5,10 @@
 import { EngramError, messages } from '../../core/errors.js';
 import { LAYERS, STATUSES, type Edge, type Layer, type MemoryRecord } from '../../core/memory.js';
 import type {
+  BrowseQuery,
   ChannelHit,
+  ScopeSelection,
+  ScopeSummary,
   LexicalQuery,
   ListQuery,
   NeighbourQuery,
@@ -25,6 +28,7 @@ import { assertDimension } from '../../core/vectors.js';
 import { toEngramError } from './pg-errors.js';
 import { searchLexical } from './pg-lexical.js';
 import { assertEmbedderCurrent } from './pg-vector-staging.js';
+import { browseMemories, findDerived, listScopes, summarizeScopes } from './pg-browse.js';
 import type { VectorStorage } from './pg-migrations.js';
 import {
   EDGE_COLUMNS,
@@ -189,6 +193,22 @@ export class PgReader implements StoreReader {
       );
       return rows.rows.map(rowToMemory);
     });
+  }
+
+  async browseMemories(query: BrowseQuery): Promise<MemoryRecord[]> {
+    return this.read('browse memories', (db) => browseMemories(db, this.tables, query));
+  }
+
+  async listScopes(selection: ScopeSelection): Promise<Scope[]> {
+    return this.read('list scopes', (db) => listScopes(db, this.tables, selection));
+  }
+
+  async summarizeScopes(scopes: readonly Scope[]): Promise<ScopeSummary[]> {
+    return this.read('count scopes', (db) => summarizeScopes(db, this.tables, scopes));
+  }
+
+  async findDerived(query: { scope: Scope; ids: readonly string[] }): Promise<MemoryRecord[]> {
+    return this.read('find derived records', (db) => findDerived(db, this.tables, query.scope, query.ids));
   }
 
   async getNeighbours(query: NeighbourQuery): Promise<Map<string, { before: MemoryRecord[]; after: MemoryRecord[] }>> {

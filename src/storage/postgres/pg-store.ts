@@ -277,6 +277,18 @@ export class PostgresStore extends PgReader implements Store {
     return this.read('count jobs', (db) => layers.jobBacklog(db, this.#tables, scopes));
   }
 
+  /**
+   * After a purge: vacuums the tables it deleted from, so the dead rows and their index entries
+   * (tsvector, vectors) are removed from the heap and indexes rather than only invisible. Best effort:
+   * the rows are already deleted; a VACUUM refused (no privilege, a lock) changes nothing visible.
+   */
+  async scrubDeleted(_scopes: readonly Scope[]): Promise<void> {
+    assertOpen(this.#state);
+    for (const table of [this.#tables.memories, this.#tables.edges, this.#tables.q('concept_refs')]) {
+      await this.#driver.query(`VACUUM ${table}`).catch(() => undefined);
+    }
+  }
+
   /** Runs `fn` with the raw driver and table names (migration tool, diagnostics). */
   async withDriver<T>(fn: (db: PgDriver, tables: Tables) => Promise<T>): Promise<T> {
     assertOpen(this.#state);

@@ -6,7 +6,8 @@
 import { storedStringList } from '../../core/readable-records.js';
 import { EngramError, messages } from '../../core/errors.js';
 import type { Edge, NewMemory } from '../../core/memory.js';
-import type { MemoryPatch, NewJob, StoreTransaction } from '../../core/ports/store.js';
+import type { AuditEntry, DeletedCounts, MemoryPatch, NewJob, StoreTransaction } from '../../core/ports/store.js';
+import { appendAudit, deleteMemories } from './pg-browse.js';
 import type { Layer } from '../../core/memory.js';
 import type { RelationType } from '../../core/relations.js';
 import * as layers from './pg-layers.js';
@@ -168,6 +169,14 @@ export class PgTransaction extends PgReader implements StoreTransaction {
 
   async enqueueJobs(jobs: readonly NewJob[], at: number): Promise<number> {
     return this.write('enqueue jobs', (db) => layers.enqueueJobs(db, this.tables, jobs, at));
+  }
+
+  async deleteMemories(ids: readonly string[], scope: Scope): Promise<DeletedCounts> {
+    return this.write('purge memories', (db) => deleteMemories(db, this.tables, ids, scope));
+  }
+
+  async appendAudit(entry: AuditEntry): Promise<void> {
+    await this.write('append an audit entry', (db) => appendAudit(db, this.tables, entry));
   }
 
   /** Runs one write call in a savepoint: all of it or none of it, and the transaction stays usable. */

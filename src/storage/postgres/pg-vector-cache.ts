@@ -3,8 +3,8 @@
  * memory (a Float32Array per scope) and scores them in JS, which is tens of times faster than cosine in
  * SQL over `real[]`. Freshness across servers comes from `vector_log`, an append-only log of every
  * embedding write: before each search one indexed read fetches what other writers changed since this
- * cache's high-water mark. Records are never deleted, only change status, and status/time/layer
- * filters are applied afterwards in SQL, so the cache holds just (id, vector).
+ * cache's high-water mark (a purge logs the ids it deleted, which the cache then drops). Status, time
+ * and layer filters are applied afterwards in SQL, so the cache holds just (id, vector).
  */
 import type { PgQueryable } from './pg-driver.js';
 import { parseVectorText, type Tables } from './pg-rows.js';
@@ -44,13 +44,14 @@ export class VectorCache {
       this.#byScope.set(scope, entry);
       return;
     }
-    const changes = await db.query<{ seq: number; id: string; e: string }>(
-      `SELECT l.seq, l.memory_id AS id, m.embedding::text AS e FROM ${log} l JOIN ${t.memories} m ON m.id = l.memory_id
+    const changes = await db.query<{ seq: number; id: string; e: string | null }>(
+      `SELECT l.seq, l.memory_id AS id, m.embedding::text AS e FROM ${log} l LEFT JOIN ${t.memories} m ON m.id = l.memory_id AND m.scope = l.scope
        WHERE l.scope = $1 AND l.seq > $2 ORDER BY l.seq`,
       [scope, entry.highWater],
     );
     for (const row of changes.rows) {
-      this.#put(entry, row.id, parseVectorText(row.e));
+      if (row.e === null) this.#remove(entry, row.id);
+      else this.#put(entry, row.id, parseVectorText(row.e));
       entry.highWater = Math.max(entry.highWater, Number(row.seq));
     }
   }
@@ -124,6 +125,24 @@ export class VectorCache {
 
   clear(): void {
     this.#byScope.clear();
+  }
+
+  /** Drops a purged record: the last slot moves into its place. */
+  #remove(entry: ScopeVectors, id: string): void {
+    const slot = entry.slots.get(id);
+    if (slot === undefined) return;
+    const d = this.#dimension;
+    const last = entry.size - 1;
+    if (slot !== last) {
+      const moved = entry.ids[last] as string;
+      entry.vectors.copyWithin(slot * d, last * d, (last + 1) * d);
+      entry.norms[slot] = entry.norms[last] as number;
+      entry.ids[slot] = moved;
+      entry.slots.set(moved, slot);
+    }
+    entry.ids.length = last;
+    entry.slots.delete(id);
+    entry.size = last;
   }
 
   #put(entry: ScopeVectors, id: string, vector: Float32Array): void {

@@ -113,6 +113,19 @@ export class AnnFiles {
     }
   }
 
+  /** Removes the manifest and every index file of `scope` (other processes may still map one, which POSIX allows). */
+  remove(scope: string): void {
+    const key = scopeKey(scope);
+    rmSync(this.#manifestPath(scope), { force: true });
+    let names: string[];
+    try {
+      names = readdirSync(this.directory);
+    } catch {
+      return;
+    }
+    for (const name of names) if (name.startsWith(`${key}.`) && name.endsWith('.usearch')) rmSync(join(this.directory, name), { force: true });
+  }
+
   /**
    * Takes the build lock of `scope`: a release function, or `undefined` while another live builder
    * holds it. A lock whose process is gone (same host) or that is older than hours is taken over.

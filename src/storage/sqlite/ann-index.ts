@@ -216,6 +216,19 @@ export class AnnIndex {
     return false;
   }
 
+  /**
+   * Forgets `scope`'s index and removes its files (after a purge, so no file keeps a purged vector):
+   * waits for a build of the scope in this process first, since it may have read the rows before
+   * they were deleted. Searches fall back to exact search until a new file is built from the stored
+   * vectors (started by the next large search).
+   */
+  async discard(scope: string): Promise<void> {
+    if (this.#options.readonly) return;
+    while (this.#builder?.isRunning(scope) === true) await this.#builder.wait(scope);
+    this.#scopes.delete(scope);
+    this.#files.remove(scope);
+  }
+
   /** Stops running builds (their locks are released) and unmaps the files. */
   async close(): Promise<void> {
     this.#closed = true;

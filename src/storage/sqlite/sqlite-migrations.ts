@@ -333,6 +333,30 @@ export const MIGRATIONS: readonly Migration[] = [
       connection.exec('CREATE TABLE embedding_staging (memory_rowid INTEGER PRIMARY KEY, embedding BLOB NOT NULL)');
     },
   },
+  {
+    version: 10,
+    name: 'browse indexes (keyset pages per scope) and the audit log of purges',
+    up(connection) {
+      // the sort expressions must match sqlite-browse.ts character for character
+      connection.exec(`
+        CREATE INDEX memories_browse_recorded ON memories (scope, recorded_at, id);
+        CREATE INDEX memories_browse_valid ON memories (scope, valid_from, id);
+        CREATE INDEX memories_browse_importance ON memories (scope, coalesce(importance, 1.0), id);
+        CREATE INDEX memories_browse_accessed ON memories (scope, coalesce(last_accessed_at, -8640000000000000), id);
+        CREATE TABLE audit_log (
+          seq INTEGER PRIMARY KEY AUTOINCREMENT,
+          id TEXT NOT NULL UNIQUE,
+          at INTEGER NOT NULL,
+          actor TEXT NOT NULL,
+          action TEXT NOT NULL,
+          scope TEXT NOT NULL,
+          count INTEGER NOT NULL,
+          details TEXT NOT NULL
+        );
+        CREATE INDEX audit_log_scope_at ON audit_log (scope, at);
+      `);
+    },
+  },
 ];
 
 /** The newest schema version this code knows. */

@@ -5,7 +5,10 @@
 import { LAYERS, STATUSES, type Edge, type Layer, type MemoryRecord } from '../../core/memory.js';
 import type { RelationType } from '../../core/relations.js';
 import type {
+  BrowseQuery,
   ChannelHit,
+  ScopeSelection,
+  ScopeSummary,
   ConceptRef,
   ConceptRefQuery,
   StateEntry,
@@ -23,6 +26,7 @@ import type { LexicalIndex } from './lexical-index.js';
 import { LexicalStatistics, searchLexical } from './sqlite-lexical.js';
 import { listState, readConcepts, readConceptRefs, readConceptsByRef, readRelationTypes, readState } from './sqlite-layers.js';
 import { readNeighbours, readTemporal } from './sqlite-context-queries.js';
+import { browseMemories, findDerived, listScopes, summarizeScopes } from './sqlite-browse.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { assertDimension } from '../../core/vectors.js';
 import { toEngramError } from './sqlite-errors.js';
@@ -152,6 +156,22 @@ export class SqliteReader implements StoreReader {
       );
       return rows.map(rowToMemory);
     });
+  }
+
+  async browseMemories(query: BrowseQuery): Promise<MemoryRecord[]> {
+    return this.read('browse memories', (connection) => browseMemories(connection, query));
+  }
+
+  async listScopes(selection: ScopeSelection): Promise<Scope[]> {
+    return this.read('list scopes', (connection) => listScopes(connection, selection));
+  }
+
+  async summarizeScopes(scopes: readonly Scope[]): Promise<ScopeSummary[]> {
+    return this.read('count scopes', (connection) => summarizeScopes(connection, scopes));
+  }
+
+  async findDerived(query: { scope: Scope; ids: readonly string[] }): Promise<MemoryRecord[]> {
+    return this.read('find derived records', (connection) => findDerived(connection, query.scope, query.ids));
   }
 
   async getNeighbours(query: NeighbourQuery): Promise<Map<string, { before: MemoryRecord[]; after: MemoryRecord[] }>> {

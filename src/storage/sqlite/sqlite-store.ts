@@ -23,6 +23,7 @@ import { SqliteReader, type ReaderContext } from './sqlite-reader.js';
 import { resolveSqliteStoreConfig, type ResolvedSqliteStoreConfig, type SqliteStoreConfig } from './sqlite-store-config.js';
 import { SqliteTransaction } from './sqlite-transaction.js';
 import { scopeSize } from './sqlite-vector-search.js';
+import { scrubAfterDelete } from './sqlite-browse.js';
 import { VectorIndex } from './vector-index.js';
 import { assertEmbedderCurrent, SqliteVectorStaging } from './sqlite-vector-staging.js';
 import type { VectorStaging } from '../../core/ports/vector-staging.js';
@@ -250,6 +251,24 @@ export class SqliteStore extends SqliteReader implements Store {
 
   async jobBacklog(scopes: readonly Scope[]): Promise<JobBacklog> {
     return this.read('count jobs', (connection) => layers.jobBacklog(connection, scopes));
+  }
+
+  /**
+   * After a purge: compacts the FTS index and truncates the WAL (with `secure_delete`, the deleted
+   * text is then in neither file), and drops the approximate index files of `scopes`, which are
+   * rebuilt from the stored vectors when next needed.
+   */
+  async scrubDeleted(scopes: readonly Scope[]): Promise<void> {
+    const writer = this.#requireWriter('erase deleted records');
+    await this.#mutex.run(async () => {
+      await this.#flushAccessLocked();
+      try {
+        await scrubAfterDelete(writer);
+      } catch (error) {
+        throw toEngramError(error, 'erase deleted records');
+      }
+    });
+    for (const scope of assertReadScopes(scopes)) await this.#ann?.discard(scope);
   }
 
   /**

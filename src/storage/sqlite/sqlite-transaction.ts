@@ -4,7 +4,8 @@
  */
 import { EngramError, messages } from '../../core/errors.js';
 import type { Edge, NewMemory } from '../../core/memory.js';
-import type { MemoryPatch, NewJob, StoreTransaction } from '../../core/ports/store.js';
+import type { AuditEntry, DeletedCounts, MemoryPatch, NewJob, StoreTransaction } from '../../core/ports/store.js';
+import { appendAudit, deleteMemories } from './sqlite-browse.js';
 import type { Layer } from '../../core/memory.js';
 import type { RelationType } from '../../core/relations.js';
 import * as layers from './sqlite-layers.js';
@@ -142,6 +143,19 @@ export class SqliteTransaction extends SqliteReader implements StoreTransaction 
 
   async enqueueJobs(jobs: readonly NewJob[], at: number): Promise<number> {
     return this.#write('enqueue jobs', (connection) => layers.enqueueJobs(connection, jobs, at));
+  }
+
+  async deleteMemories(ids: readonly string[], scope: Scope): Promise<DeletedCounts> {
+    return this.#write('purge memories', (connection) => {
+      const { rowids, ...counts } = deleteMemories(connection, ids, scope);
+      // searches in this transaction skip the committed index entries of these rows (they find no vector)
+      for (const rowid of rowids) this.#pending.set(rowid, scope);
+      return counts;
+    });
+  }
+
+  async appendAudit(entry: AuditEntry): Promise<void> {
+    this.#write('append an audit entry', (connection) => appendAudit(connection, entry));
   }
 
   #vectorChanged(connection: SqliteConnection, rowid: number, scope: Scope): void {

@@ -30,6 +30,7 @@ export function createServeApp(options: ServeAppOptions): HttpApp {
     engram,
     keys,
     auth,
+    scopes: serverScopes,
     ...(options.version !== undefined ? { version: options.version } : {}),
     ...(options.maxBodyBytes !== undefined ? { limits: { maxBodyBytes: options.maxBodyBytes } } : {}),
   });

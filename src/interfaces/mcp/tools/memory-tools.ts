@@ -4,9 +4,9 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { RememberInput, UpdateInput } from '../../../core/schemas.js';
-import { renderHits, renderMemory, renderRemember } from '../render.js';
+import { renderHits, renderListItem, renderMemory, renderMemoryLine, renderRemember } from '../render.js';
 import { guarded, ok, readScopes, writeScope, type ToolContext } from '../tool-context.js';
-import { forgetShape, getShape, recallShape, rememberShape, statsShape, updateShape } from './shapes.js';
+import { forgetShape, getShape, listShape, recallShape, rememberShape, statsShape, updateShape } from './shapes.js';
 
 /** Registers the record tools on `server`. */
 export function registerMemoryTools(server: McpServer, context: ToolContext): void {
@@ -103,6 +103,30 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
         const scope = writeScope(context, args.scope);
         const memory = args.restore === true ? await engram.restore(args.id, { scope }) : await engram.forget(args.id, { scope });
         return ok({ memory }, `${args.restore === true ? 'Restored' : 'Forgotten (restore with {restore: true})'}: ${memory.id}`);
+      }),
+  );
+
+  server.registerTool(
+    'memory_list',
+    {
+      title: 'List memories',
+      description: [
+        'Browse what is stored, newest first, without ranking: filter by layers, statuses, tag, entity, text (a plain substring) and time;',
+        'sort by recordedAt, validFrom, importance or accessedAt. Use memory_recall to search by meaning instead.',
+        'Returns up to limit memories (id, layer, status, content, tags, times) and nextCursor for the next page (null on the last).',
+      ].join(' '),
+      inputSchema: z.object(listShape).strict(),
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) =>
+      guarded(async () => {
+        const { scope: _scope, scopes: _scopes, ...filters } = args;
+        const result = await engram.list({ ...filters, limit: filters.limit ?? 20, scopes: readScopes(context, args) });
+        const items = result.items.map(renderListItem);
+        const lines = result.items.map((item, i) => `${i + 1}. ${renderMemoryLine(item)}`);
+        if (lines.length === 0) lines.push('No memories match.');
+        if (result.nextCursor !== null) lines.push(`More: call again with cursor "${result.nextCursor}".`);
+        return ok({ items, nextCursor: result.nextCursor }, lines.join('\n'));
       }),
   );
 

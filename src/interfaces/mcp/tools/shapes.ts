@@ -3,7 +3,9 @@
  * interface validates the same way; only the scope fields differ (they default to the server's scopes).
  */
 import { z } from 'zod';
-import { LAYERS } from '../../../core/memory.js';
+import { LAYERS, STATUSES } from '../../../core/memory.js';
+import { BROWSE_SORTS } from '../../../core/ports/store.js';
+import { MAX_LIST_LIMIT } from '../../../core/browse/schemas.js';
 import { PHASES } from '../../../core/consolidate/config.js';
 import { consolidateInputSchema } from '../../../core/consolidate/schemas.js';
 import { contextInputSchema, predictInputSchema } from '../../../core/context/schemas.js';
@@ -115,3 +117,20 @@ export const predictShape = {
 };
 
 export const statsShape = { ...readScopeFields };
+
+export const listShape = {
+  ...readScopeFields,
+  layers: z.array(z.enum(LAYERS)).min(1).max(16).optional().describe('Only these layers.'),
+  statuses: z.array(z.enum(STATUSES)).min(1).max(16).optional().describe('Only these statuses (default every status: active, superseded, decayed, expired, deleted).'),
+  tag: z.string().min(1).max(100).optional().describe('Only memories with this tag.'),
+  entity: z.string().min(1).max(200).optional().describe('Only memories naming this entity.'),
+  text: z.string().min(1).max(1000).optional().describe('Only memories whose content contains this text (a plain substring, not a search).'),
+  validFrom: instant('Valid at some point on or after this time').optional(),
+  validTo: instant('Valid at some point before this time').optional(),
+  recordedFrom: instant('Recorded at or after this time').optional(),
+  recordedTo: instant('Recorded before this time').optional(),
+  sort: z.enum(BROWSE_SORTS).optional().describe('recordedAt (default), validFrom, importance or accessedAt.'),
+  order: z.enum(['asc', 'desc']).optional().describe('desc (default) or asc.'),
+  limit: z.number().int().min(1).max(MAX_LIST_LIMIT).optional().describe('Memories per page (default 20).'),
+  cursor: z.string().min(1).max(2000).optional().describe('nextCursor of the previous page, with the same filters.'),
+};

@@ -1,0 +1,293 @@
+/**
+ * Browse and purge (issue #17) over each backend: keyset pages that neither repeat nor skip while
+ * records are written, every filter, scope selection, cursors that refuse tampering, and purge — the
+ * only hard delete — removing a record and what was derived from it alone from every read path,
+ * reinstating the predecessor of a purged correction, and auditing without content.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { isEngramError } from '../../src/core/errors.js';
+import { ManualClock } from '../../src/core/ports/clock.js';
+import type { Engram } from '../../src/index.js';
+
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+const TOKEN = 'zqxjvorbluntide';
+
+/** A raw row of the audit table. */
+export interface AuditRow {
+  actor: string;
+  action: string;
+  scope: string;
+  count: number;
+  details: string;
+}
+
+export interface BrowseContractOptions {
+  name: string;
+  open(clock: ManualClock): Promise<{
+    engram: Engram;
+    cleanup: () => Promise<void>;
+    /** Every row of the audit table. */
+    auditRows(): Promise<AuditRow[]>;
+    /** Every row of every table of the store, as text (to look for a token). */
+    everyRowText(): Promise<string>;
+  }>;
+}
+
+async function expectInvalid(promise: Promise<unknown>, field: string, message?: RegExp): Promise<void> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(isEngramError(error) && error.code).toBe('INVALID_INPUT');
+    expect(JSON.stringify((error as Error & { details?: unknown }).details ?? {}) + (error as Error).message).toContain(field);
+    if (message !== undefined) expect((error as Error).message).toMatch(message);
+    return;
+  }
+  throw new Error('expected INVALID_INPUT');
+}
+
+export function runBrowseContract(options: BrowseContractOptions): void {
+  describe(`Browse and purge over ${options.name}`, () => {
+    const cleanups: (() => Promise<void>)[] = [];
+    afterEach(async () => {
+      while (cleanups.length > 0) await cleanups.pop()?.();
+    });
+    const open = async (start = Date.parse('2024-03-01T09:00:00Z')) => {
+      const clock = new ManualClock(start);
+      const opened = await options.open(clock);
+      cleanups.push(opened.cleanup);
+      return { ...opened, clock };
+    };
+
+    for (const order of ['desc', 'asc'] as const) {
+      it(`pages by keyset (${order}) without repeating or skipping while records are written`, async () => {
+        const { engram, clock } = await open();
+        const before: string[] = [];
+        for (let i = 0; i < 30; i++) {
+          // pairs share a recordedAt, so the id breaks ties
+          const batch = await engram.remember([
+            { scope: 't/a', content: `event ${i} a` },
+            { scope: 't/a', content: `event ${i} b` },
+          ]);
+          before.push(...batch.map((r) => r.id));
+          clock.advance(MINUTE);
+        }
+        const seen: string[] = [];
+        const keys: [number, string][] = [];
+        let cursor: string | undefined;
+        for (let page = 0; page < 50; page++) {
+          const result = await engram.list({ scopes: ['t/a'], order, limit: 7, ...(cursor !== undefined ? { cursor } : {}) });
+          for (const item of result.items) {
+            seen.push(item.id);
+            keys.push([Date.parse(item.recordedAt), item.id]);
+          }
+          // concurrent writers: newer records, and one back-dated to the middle of the range
+          await engram.remember({ scope: 't/a', content: `written during page ${page}` });
+          clock.advance(MINUTE);
+          if (result.nextCursor === null) break;
+          cursor = result.nextCursor;
+        }
+        expect(new Set(seen).size).toBe(seen.length);
+        for (const id of before) expect(seen).toContain(id);
+        for (let i = 1; i < keys.length; i++) {
+          const [a, b] = [keys[i - 1]!, keys[i]!];
+          const cmp = a[0] !== b[0] ? a[0] - b[0] : a[1] < b[1] ? -1 : 1;
+          expect(order === 'asc' ? cmp < 0 : cmp > 0).toBe(true);
+        }
+      });
+    }
+
+    it('every filter narrows the list; sorts by importance, validFrom and accessedAt', async () => {
+      const { engram, clock } = await open();
+      const t0 = clock.now();
+      const staging = await engram.remember({ scope: 't/f', layer: 'semantic', content: 'The deploy target is staging.', importance: 0.2 });
+      clock.advance(DAY);
+      const production = await engram.remember({ scope: 't/f', layer: 'semantic', content: 'The deploy target moved from staging to production.', importance: 0.9 });
+      clock.advance(DAY);
+      const tagged = await engram.remember({ scope: 't/f', content: 'Paged the ONCALL engineer about the outage.', tags: ['Ops', 'pager'], entities: ['Alice Smith'], importance: 0.5 });
+      clock.advance(DAY);
+      const rule = await engram.remember({ scope: 't/f', layer: 'procedural', content: 'Always run the tests before a deploy.', validFrom: t0 - 10 * DAY, importance: 0.7 });
+      clock.advance(DAY);
+      const gone = await engram.remember({ scope: 't/f', content: 'A note nobody wants.', importance: 0.1 });
+      await engram.forget(gone.id, { scope: 't/f' });
+      await engram.remember({ scope: 't/other', content: 'Another scope entirely, deploy target included.' });
+      const ids = async (input: Parameters<Engram['list']>[0]) => (await engram.list(input)).items.map((i) => i.id);
+      const all = { scopes: ['t/f'] };
+
+      expect(await ids(all)).toEqual([gone.id, rule.id, tagged.id, production.id, staging.id]);
+      expect(await ids({ ...all, layers: ['semantic'] })).toEqual([production.id, staging.id]);
+      expect(await ids({ ...all, layers: ['semantic', 'procedural'], order: 'asc' })).toEqual([staging.id, production.id, rule.id]);
+      expect(await ids({ ...all, statuses: ['superseded'] })).toEqual([staging.id]);
+      expect(await ids({ ...all, statuses: ['deleted', 'superseded'] })).toEqual([gone.id, staging.id]);
+      expect(await ids({ ...all, statuses: ['active'] })).toEqual([rule.id, tagged.id, production.id]);
+      expect(await ids({ ...all, tag: 'ops' })).toEqual([tagged.id]);
+      expect(await ids({ ...all, tag: 'op' })).toEqual([]);
+      expect(await ids({ ...all, entity: 'alice smith' })).toEqual([tagged.id]);
+      expect(await ids({ ...all, text: 'DEPLOY TARGET' })).toEqual([production.id, staging.id]);
+      expect(await ids({ ...all, text: 'oncall engineer' })).toEqual([tagged.id]);
+      // valid time overlaps [validFrom, validTo): the staging claim ended when production began
+      expect(await ids({ ...all, layers: ['semantic'], validFrom: t0 + 2 * DAY })).toEqual([production.id]);
+      expect(await ids({ ...all, validTo: t0 })).toEqual([rule.id]);
+      expect(await ids({ ...all, recordedFrom: t0 + DAY, recordedTo: t0 + 3 * DAY })).toEqual([tagged.id, production.id]);
+      expect(await ids({ ...all, sort: 'importance' })).toEqual([production.id, rule.id, tagged.id, staging.id, gone.id]);
+      expect(await ids({ ...all, sort: 'validFrom', order: 'asc' })).toEqual([rule.id, staging.id, production.id, tagged.id, gone.id]);
+      await engram.store.recordAccess([tagged.id], clock.now());
+      await engram.store.recordAccess([staging.id], clock.now() + 1);
+      await engram.store.transaction(async () => undefined); // writes the batched accesses
+      expect((await ids({ ...all, sort: 'accessedAt' })).slice(0, 2)).toEqual([staging.id, tagged.id]);
+      expect((await ids({ ...all, sort: 'accessedAt', order: 'asc' })).slice(3)).toEqual([tagged.id, staging.id]);
+      // items are the memory view
+      const [item] = (await engram.list({ ...all, tag: 'pager' })).items;
+      expect(item).toMatchObject({ id: tagged.id, scope: 't/f', layer: 'episodic', tags: ['Ops', 'pager'], status: 'active' });
+      expect(item).not.toHaveProperty('embedding');
+    });
+
+    it('cursors refuse tampering and other lists; bad input names its field', async () => {
+      const { engram } = await open();
+      for (let i = 0; i < 5; i++) await engram.remember({ scope: 't/c', content: `note ${i}` });
+      const first = await engram.list({ scopes: ['t/c'], limit: 2 });
+      expect(first.nextCursor).toEqual(expect.stringMatching(/^[A-Za-z0-9_-]+$/));
+      const cursor = first.nextCursor as string;
+      const flipped = cursor.slice(0, 5) + (cursor[5] === 'A' ? 'B' : 'A') + cursor.slice(6);
+      await expectInvalid(engram.list({ scopes: ['t/c'], cursor: flipped }), 'cursor', /not valid/);
+      await expectInvalid(engram.list({ scopes: ['t/c'], cursor: 'not a cursor!' }), 'cursor');
+      await expectInvalid(engram.list({ scopes: ['t/c'], cursor, sort: 'importance' }), 'cursor', /other filters/);
+      await expectInvalid(engram.list({ scopes: ['t/c'], cursor, text: 'note' }), 'cursor', /other filters/);
+      expect((await engram.list({ scopes: ['t/c'], limit: 2, cursor })).items).toHaveLength(2);
+      await expectInvalid(engram.list({ scopes: ['t/c'], limit: 201 }), 'limit');
+      await expectInvalid(engram.list({ scopes: ['t/c'], sort: 'size' as never }), 'sort');
+      await expectInvalid(engram.list({ scopes: ['t/c'], statuses: ['gone' as never] }), 'statuses');
+      await expectInvalid(engram.list({ scopes: ['t/c'], validFrom: 'yesterday' }), 'validFrom');
+      await expectInvalid(engram.list({} as never), 'scopes');
+      await expectInvalid(engram.list({ scopes: ['t/c'], tenant: 't' }), 'scopes');
+    });
+
+    it('scopes: counts of the selected scopes; a tenant sees only its own', async () => {
+      const { engram } = await open();
+      await engram.remember({ scope: 'acme/a', content: 'one' });
+      await engram.remember({ scope: 'acme/a', layer: 'semantic', content: 'Bob likes tea.' });
+      await engram.remember({ scope: 'acme/b/c', content: 'two' });
+      await engram.remember({ scope: 'acme', content: 'root' });
+      await engram.remember({ scope: 'acme-corp/x', content: 'a lookalike tenant' });
+      await engram.remember({ scope: 'other/a', content: 'not yours' });
+      const summaries = await engram.scopes({ tenant: 'acme' });
+      expect(summaries.map((s) => s.scope)).toEqual(['acme', 'acme/a', 'acme/b/c']);
+      expect(summaries[1]).toMatchObject({ scope: 'acme/a', total: 2, byLayer: { episodic: 1, semantic: 1 }, byStatus: { active: 2 } });
+      expect((await engram.scopes({ allScopes: true })).map((s) => s.scope)).toEqual(['acme', 'acme-corp/x', 'acme/a', 'acme/b/c', 'other/a']);
+      expect((await engram.scopes({ scopes: ['acme/a', 'empty/x'] })).map((s) => s.scope)).toEqual(['acme/a']);
+      expect((await engram.list({ tenant: 'other' })).items.map((i) => i.content)).toEqual(['not yours']);
+      expect((await engram.list({ tenant: 'nobody' })).items).toEqual([]);
+      expect((await engram.list({ allScopes: true, limit: 200 })).items).toHaveLength(6);
+    });
+
+    it('purge removes a record, its chunks, edges and history from every read path, and audits without content', async () => {
+      const { engram, clock, auditRows, everyRowText } = await open();
+      const long = Array.from({ length: 60 }, (_, i) => `Paragraph ${i} of the incident report mentions ${TOKEN} and the failover.`).join(' ');
+      const doc = await engram.remember({ scope: 't/p', content: long, tags: [TOKEN] });
+      expect(doc.chunks?.length).toBeGreaterThan(1);
+      const keep = await engram.remember({ scope: 't/p', layer: 'semantic', content: 'The failover region is eu-west.' });
+      await engram.relate({ scope: 't/p', from: keep.id, type: 'RELATED_TO', to: doc.id });
+      const claim = await engram.remember({ scope: 't/p', layer: 'semantic', content: 'The pager rotation is weekly.' });
+      await engram.update(claim.id, { content: `The pager rotation is weekly, says ${TOKEN}.` }, { scope: 't/p' });
+      await engram.update(claim.id, { content: 'The pager rotation is weekly (confirmed).' }, { scope: 't/p' });
+      await engram.remember({ scope: 't/q', content: `Another scope keeps ${TOKEN}.` });
+      clock.advance(MINUTE);
+      expect(await everyRowText()).toContain(TOKEN);
+
+      await expectInvalid(engram.purge({ scope: 't/p', ids: [doc.id] } as never), 'confirm', /confirm: true/);
+      expect((await engram.get(doc.id, { scopes: ['t/p'] })).id).toBe(doc.id);
+
+      const report = await engram.purge({ scope: 't/p', ids: [doc.id, claim.id, 'no-such-id'], confirm: true }, { actor: 'test-suite' });
+      expect(report).toEqual({
+        purged: 2,
+        removed: { records: 2, chunks: doc.chunks!.length, edges: 1, refs: 0, statistics: 0, history: 2, indexEntries: 2 * (2 + doc.chunks!.length) },
+        restored: [],
+        auditId: expect.any(String),
+      });
+      for (const id of [doc.id, claim.id, ...doc.chunks!]) {
+        await expect(engram.get(id, { scopes: ['t/p'] })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      }
+      await expect(engram.history(claim.id, { scopes: ['t/p'] })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      expect((await engram.recall(`incident report ${TOKEN} failover`, { scopes: ['t/p'], includeSuperseded: true })).hits.map((h) => h.id)).toEqual([keep.id]);
+      expect(JSON.stringify(await engram.list({ scopes: ['t/p'], limit: 200 }))).not.toContain(TOKEN);
+      expect((await engram.list({ scopes: ['t/p'], text: TOKEN })).items).toEqual([]);
+      expect(JSON.stringify(await engram.exportMarkdown({ scope: 't/p' }))).not.toContain(TOKEN);
+      expect((await engram.context({ scopes: ['t/p'], message: `what about ${TOKEN}?` })).markdown).not.toContain(TOKEN);
+      expect(await engram.edges(keep.id, { scopes: ['t/p'] })).toEqual([]);
+      // the other scope keeps its copy, and the rest of the store its other text
+      expect((await engram.list({ scopes: ['t/q'], text: TOKEN })).items).toHaveLength(1);
+      const text = await everyRowText();
+      expect(text.split(TOKEN).length - 1).toBe(1);
+      expect(text).toContain('The failover region is eu-west.');
+
+      const audit = await auditRows();
+      expect(audit).toHaveLength(1);
+      expect(audit[0]).toMatchObject({ actor: 'test-suite', action: 'purge', scope: 't/p', count: 2 });
+      expect(JSON.parse(audit[0]!.details)).toMatchObject({ selector: 'ids', removed: report.removed, restored: 0 });
+      expect(JSON.stringify(audit)).not.toContain(TOKEN);
+      expect(JSON.stringify(audit)).not.toContain('incident');
+    });
+
+    it('purging a correction makes the claim it superseded current again', async () => {
+      const { engram, clock, auditRows } = await open();
+      const old = await engram.remember({ scope: 't/s', layer: 'semantic', content: 'The deploy target is staging.' });
+      clock.advance(DAY);
+      const fix = await engram.remember({ scope: 't/s', layer: 'semantic', content: 'The deploy target moved from staging to production.' });
+      expect(fix.action).toBe('superseded');
+      const report = await engram.purge({ scope: 't/s', ids: [fix.id], confirm: true });
+      expect(report.restored).toEqual([old.id]);
+      expect(report.removed.edges).toBe(1);
+      const restored = await engram.get(old.id, { scopes: ['t/s'] });
+      expect(restored).toMatchObject({ status: 'active', validTo: null, invalidatedAt: null });
+      expect(restored).not.toHaveProperty('supersededBy');
+      expect((await engram.recall('deploy target', { scopes: ['t/s'] })).hits.map((h) => h.id)).toEqual([old.id]);
+      expect((await engram.history(old.id, { scopes: ['t/s'] })).versions.map((v) => v.id)).toEqual([old.id]);
+      expect(JSON.parse((await auditRows())[0]!.details)).toMatchObject({ restored: 1 });
+
+      // a chain: purging the middle version leaves the oldest superseded (the newest still holds the slot)
+      clock.advance(DAY);
+      const second = await engram.remember({ scope: 't/s', layer: 'semantic', content: 'The deploy target moved from staging to canary.' });
+      clock.advance(DAY);
+      const third = await engram.remember({ scope: 't/s', layer: 'semantic', content: 'The deploy target moved from canary to production.' });
+      expect(third.superseded).toEqual([second.id]);
+      expect((await engram.purge({ scope: 't/s', ids: [second.id], confirm: true })).restored).toEqual([]);
+      expect((await engram.get(old.id, { scopes: ['t/s'] })).status).toBe('superseded');
+    });
+
+    it('purge by filter or whole scope, never outside the scope; concepts whose every ref goes go too', async () => {
+      const { engram, auditRows } = await open();
+      await engram.remember(
+        Array.from({ length: 3 }, (_, i) => ({
+          scope: 't/g',
+          layer: 'episodic' as const,
+          content: `grasp the coffee mug, attempt ${i}`,
+          perception: { objects: ['coffee_mug'] },
+          action: { tool: 'grasp' },
+          outcome: { success: true },
+        })),
+      );
+      await engram.remember({ scope: 't/g', layer: 'semantic', content: 'Mugs are kept in the cupboard.', tags: ['kitchen'] });
+      await engram.remember({ scope: 't/h', content: 'grasp the coffee mug elsewhere', tags: ['kitchen'] });
+      await engram.processJobs();
+      const [concept] = await engram.store.findConcepts({ scopes: ['t/g'], names: ['coffee_mug'] });
+      expect(concept).toBeDefined();
+      const report = await engram.purge({ scope: 't/g', filter: { text: 'coffee mug', layers: ['episodic'] }, confirm: true });
+      expect(report.purged).toBe(3);
+      expect(report.removed.refs).toBeGreaterThanOrEqual(3);
+      await expect(engram.get(concept!.id, { scopes: ['t/g'] })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      expect(report.removed.records).toBeGreaterThan(3);
+      expect((await engram.list({ scopes: ['t/g'] })).items.map((i) => i.content)).toContain('Mugs are kept in the cupboard.');
+      expect((await engram.list({ scopes: ['t/h'] })).items).toHaveLength(1);
+      const whole = await engram.purge({ scope: 't/g', confirm: true });
+      expect(whole.purged).toBeGreaterThan(0);
+      expect((await engram.list({ scopes: ['t/g'] })).items).toEqual([]);
+      expect((await engram.scopes({ allScopes: true })).map((s) => s.scope)).toEqual(['t/h']);
+      const audit = await auditRows();
+      expect(audit.map((a) => JSON.parse(a.details).selector)).toEqual(['filter', 'scope']);
+      expect(JSON.parse(audit[0]!.details).filterFields).toEqual(['layers', 'text']);
+      expect(JSON.stringify(audit)).not.toContain('coffee');
+      await expectInvalid(engram.purge({ scope: 't/h', ids: ['x'], filter: {}, confirm: true }), 'ids');
+      await expectInvalid(engram.purge({ ids: ['x'], confirm: true } as never), 'scope');
+    });
+  });
+}

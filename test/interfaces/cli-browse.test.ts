@@ -1,0 +1,79 @@
+/**
+ * `engram list | scopes | purge` as a user runs them (the built bin against a temp database): the CLI
+ * sees every scope of its file, filters as flags, and a purge needs --yes (exit 2, nothing removed).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { binBuilt, runCli } from '../helpers/cli.js';
+import { tempEngram } from '../helpers/temp.js';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0)) await c();
+});
+
+async function seeded(): Promise<{ path: string; ids: string[] }> {
+  const t = await tempEngram();
+  const results = await t.engram.remember([
+    { scope: 'acme/a', content: 'Deployed the billing service.', tags: ['deploy'] },
+    { scope: 'acme/a', layer: 'semantic', content: 'The billing service runs in eu-west.' },
+    { scope: 'globex/x', content: 'Globex rotated the keys.' },
+  ]);
+  await t.engram.close();
+  cleanups.push(t.cleanup);
+  return { path: t.path, ids: results.map((r) => r.id) };
+}
+
+describe.skipIf(!binBuilt)('engram list, scopes, purge', () => {
+  it('list sees every scope of the file, filters by flags, pages by --cursor', async () => {
+    const { path } = await seeded();
+    const all = runCli(['list', '--db', path, '--json']);
+    expect(all.status, all.stderr).toBe(0);
+    expect(JSON.parse(all.stdout).items.map((i: { scope: string }) => i.scope).sort()).toEqual(['acme/a', 'acme/a', 'globex/x']);
+    const semantic = JSON.parse(runCli(['list', '--db', path, '--json', '--scope', 'acme/a', '--layer', 'semantic']).stdout);
+    expect(semantic.items.map((i: { content: string }) => i.content)).toEqual(['The billing service runs in eu-west.']);
+    expect(JSON.parse(runCli(['list', '--db', path, '--json', '--text', 'BILLING', '--tag', 'deploy']).stdout).items).toHaveLength(1);
+    const first = JSON.parse(runCli(['list', '--db', path, '--json', '--limit', '2', '--order', 'asc']).stdout);
+    expect(first.nextCursor).toEqual(expect.any(String));
+    const second = JSON.parse(runCli(['list', '--db', path, '--json', '--limit', '2', '--order', 'asc', '--cursor', first.nextCursor]).stdout);
+    expect(second.items).toHaveLength(1);
+    expect(second.nextCursor).toBeNull();
+    const human = runCli(['list', '--db', path, '--limit', '1']);
+    expect(human.stdout).toMatch(/more: repeat with --cursor/);
+    const bad = runCli(['list', '--db', path, '--limit', '900']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/limit/);
+    expect(runCli(['list', '--db', path, '--cursor', 'garbage']).stderr).toMatch(/cursor/);
+  });
+
+  it('scopes lists every scope with counts', async () => {
+    const { path } = await seeded();
+    const result = runCli(['scopes', '--db', path, '--json']);
+    expect(result.status, result.stderr).toBe(0);
+    const { scopes } = JSON.parse(result.stdout);
+    expect(scopes.map((s: { scope: string; total: number }) => [s.scope, s.total])).toEqual([
+      ['acme/a', 2],
+      ['globex/x', 1],
+    ]);
+    expect(runCli(['scopes', '--db', path]).stdout).toMatch(/acme\/a\s+2 memories · episodic 1, semantic 1 · active 2/);
+  });
+
+  it('purge needs --yes and one scope; removes for good by ids, filters or --all', async () => {
+    const { path, ids } = await seeded();
+    const refused = runCli(['purge', ids[0]!, '--scope', 'acme/a', '--db', path]);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(/--yes/);
+    expect(runCli(['get', ids[0]!, '--scope', 'acme/a', '--db', path]).status).toBe(0);
+    expect(runCli(['purge', ids[0]!, '--db', path, '--yes']).status).toBe(2);
+    expect(runCli(['purge', '--scope', 'acme/a', '--db', path, '--yes']).stderr).toMatch(/--all/);
+    expect(runCli(['purge', ids[0]!, '--all', '--scope', 'acme/a', '--db', path, '--yes']).status).toBe(2);
+    const done = runCli(['purge', ids[0]!, '--scope', 'acme/a', '--db', path, '--yes', '--json']);
+    expect(done.status, done.stderr).toBe(0);
+    expect(JSON.parse(done.stdout)).toMatchObject({ purged: 1, removed: { records: 1, indexEntries: 2 }, restored: [] });
+    expect(runCli(['get', ids[0]!, '--scope', 'acme/a', '--db', path]).status).toBe(3);
+    const byText = runCli(['purge', '--scope', 'acme/a', '--text', 'eu-west', '--db', path, '--yes']);
+    expect(byText.stdout).toMatch(/Purged 1 memory from acme\/a for good/);
+    const all = runCli(['purge', '--scope', 'globex/x', '--all', '--db', path, '--yes', '--json']);
+    expect(JSON.parse(all.stdout).purged).toBe(1);
+    expect(JSON.parse(runCli(['scopes', '--db', path, '--json']).stdout).scopes).toEqual([]);
+  });
+});

@@ -1,0 +1,161 @@
+/**
+ * Browse and purge over a real HTTP server on 127.0.0.1: which scopes each caller sees (an API key its
+ * tenant's, a keyless caller the server's --scope list, else every scope), pagination by cursor, bad
+ * input answered 400 naming the field, and purge needing confirm.
+ */
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiKeys, type AuthMode } from '../../src/interfaces/http/index.js';
+import { createServeApp } from '../../src/interfaces/cli/serve/serve-app.js';
+import { tempEngram } from '../helpers/temp.js';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function server(engram: Awaited<ReturnType<typeof tempEngram>>['engram'], options: { auth: AuthMode; scopes?: string[]; keys?: ApiKeys }) {
+  const app = createServeApp({ engram, auth: options.auth, scopes: options.scopes ?? [], ...(options.keys !== undefined ? { keys: options.keys } : {}) });
+  const running = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+  await new Promise<void>((resolve) => running.once('listening', () => resolve()));
+  cleanups.push(() => new Promise<void>((resolve) => running.close(() => resolve())));
+  const base = `http://127.0.0.1:${(running.address() as AddressInfo).port}`;
+  return async (path: string, init: { method?: string; key?: string; body?: unknown } = {}) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (init.key !== undefined) headers.authorization = `Bearer ${init.key}`;
+    const response = await fetch(base + path, { method: init.method ?? 'GET', headers, ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}) });
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are checked field by field
+    return { status: response.status, body: (await response.json()) as Record<string, any> };
+  };
+}
+
+async function seeded() {
+  const t = await tempEngram();
+  cleanups.push(t.cleanup);
+  await t.engram.remember([
+    { scope: 'acme/a', content: 'Acme note one about the launch.' },
+    { scope: 'acme/a', content: 'Acme note two about the launch.', tags: ['launch'] },
+    { scope: 'acme/a', layer: 'semantic', content: 'The launch date is in May.' },
+    { scope: 'acme/b', content: 'Acme note in another scope.' },
+    { scope: 'globex/x', content: 'Globex secret about the launch.' },
+  ]);
+  return t.engram;
+}
+
+describe('GET /v1/memories and /v1/scopes', () => {
+  it('an API key sees its tenant only; another tenant sees nothing of it', async () => {
+    const engram = await seeded();
+    const keys = new ApiKeys(engram.store, { presenceTtlMs: 0 });
+    const acme = (await keys.create({ tenant: 'acme' })).key;
+    const globex = (await keys.create({ tenant: 'globex' })).key;
+    const call = await server(engram, { auth: 'auto', keys });
+    const mine = await call('/v1/memories', { key: acme });
+    expect(mine.status).toBe(200);
+    expect(mine.body.items.map((i: { scope: string }) => i.scope).sort()).toEqual(['acme/a', 'acme/a', 'acme/a', 'acme/b']);
+    expect(mine.body.nextCursor).toBeNull();
+    expect((await call('/v1/scopes', { key: acme })).body.scopes.map((s: { scope: string }) => s.scope)).toEqual(['acme/a', 'acme/b']);
+    expect((await call('/v1/scopes', { key: acme })).body.scopes[0]).toEqual({
+      scope: 'acme/a',
+      total: 3,
+      byLayer: { episodic: 2, semantic: 1, procedural: 0, statistical: 0 },
+      byStatus: { active: 3, superseded: 0, decayed: 0, expired: 0, deleted: 0 },
+    });
+    const theirs = await call('/v1/memories?text=launch', { key: globex });
+    expect(theirs.body.items.map((i: { content: string }) => i.content)).toEqual(['Globex secret about the launch.']);
+    expect(JSON.stringify((await call('/v1/scopes', { key: globex })).body)).not.toContain('acme');
+    expect((await call('/v1/memories?scope=acme/a', { key: globex })).status).toBe(403);
+    expect((await call('/v1/memories?scope=acme/a&layer=semantic', { key: acme })).body.items.map((i: { content: string }) => i.content)).toEqual(['The launch date is in May.']);
+    expect((await call('/v1/memories')).status).toBe(401);
+  });
+
+  it('keyless: the server\'s --scope list, else every scope', async () => {
+    const engram = await seeded();
+    const limited = await server(engram, { auth: 'open', scopes: ['acme/a', 'acme/empty'] });
+    expect((await limited('/v1/memories')).body.items).toHaveLength(3);
+    expect((await limited('/v1/scopes')).body.scopes.map((s: { scope: string }) => s.scope)).toEqual(['acme/a']);
+    const denied = await limited('/v1/memories?scope=acme/b');
+    expect(denied.status).toBe(403);
+    expect(denied.body.error.message).toMatch(/acme\/b/);
+    const open = await server(engram, { auth: 'open' });
+    expect((await open('/v1/scopes')).body.scopes.map((s: { scope: string }) => s.scope)).toEqual(['acme/a', 'acme/b', 'globex/x']);
+    expect((await open('/v1/memories?limit=200')).body.items).toHaveLength(5);
+  });
+
+  it('pages follow nextCursor; bad input is a 400 naming the field', async () => {
+    const engram = await seeded();
+    const call = await server(engram, { auth: 'open' });
+    const seen: string[] = [];
+    let path = '/v1/memories?scope=acme/a&scope=acme/b&limit=2&order=asc';
+    for (;;) {
+      const page = await call(path);
+      expect(page.status).toBe(200);
+      seen.push(...page.body.items.map((i: { id: string }) => i.id));
+      if (page.body.nextCursor === null) break;
+      path = `/v1/memories?scope=acme/a,acme/b&limit=2&order=asc&cursor=${page.body.nextCursor}`;
+    }
+    expect(new Set(seen).size).toBe(4);
+    const first = await call('/v1/memories?limit=1');
+    const cursor = first.body.nextCursor as string;
+    const cases: [string, string][] = [
+      ['/v1/memories?limit=500', 'limit'],
+      ['/v1/memories?limit=ten', 'limit'],
+      ['/v1/memories?layer=dreams', 'layer'],
+      ['/v1/memories?status=gone', 'status'],
+      ['/v1/memories?sort=size', 'sort'],
+      ['/v1/memories?order=up', 'order'],
+      ['/v1/memories?validFrom=yesterday', 'validFrom'],
+      ['/v1/memories?recordedFrom=2024-05-01&recordedTo=2024-04-01', 'recordedTo'],
+      ['/v1/memories?tag=a&tag=b', 'tag'],
+      ['/v1/memories?scope=../x', 'scope'],
+      [`/v1/memories?cursor=${cursor.slice(0, -2)}x`, 'cursor'],
+      [`/v1/memories?cursor=${cursor}&text=launch`, 'cursor'],
+    ];
+    for (const [url, field] of cases) {
+      const response = await call(url);
+      expect(response.status, url).toBe(400);
+      expect(response.body.error.code).toBe('INVALID_INPUT');
+      expect(response.body.error.message, url).toContain(field);
+    }
+  });
+});
+
+describe('POST /v1/purge', () => {
+  it('needs confirm, stays inside the key\'s tenant, removes for good', async () => {
+    const engram = await seeded();
+    const keys = new ApiKeys(engram.store, { presenceTtlMs: 0 });
+    const acme = (await keys.create({ tenant: 'acme' })).key;
+    const globex = (await keys.create({ tenant: 'globex' })).key;
+    const call = await server(engram, { auth: 'auto', keys });
+    const [target] = (await call('/v1/memories?scope=acme/a&tag=launch', { key: acme })).body.items as { id: string }[];
+    const refused = await call('/v1/purge', { method: 'POST', key: acme, body: { scope: 'acme/a', ids: [target!.id] } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toMatch(/confirm: true/);
+    expect((await call('/v1/purge', { method: 'POST', key: acme, body: { scope: 'acme/a', ids: [target!.id], confirm: 'yes' } })).status).toBe(400);
+    expect((await call(`/v1/memories/${target!.id}?scope=acme/a`, { key: acme })).status).toBe(200);
+    expect((await call('/v1/purge', { method: 'POST', key: globex, body: { scope: 'acme/a', ids: [target!.id], confirm: true } })).status).toBe(403);
+    const done = await call('/v1/purge', { method: 'POST', key: acme, body: { scope: 'acme/a', ids: [target!.id], confirm: true } });
+    expect(done.status).toBe(200);
+    expect(done.body).toEqual({
+      purged: 1,
+      removed: { records: 1, chunks: 0, edges: 0, refs: 0, statistics: 0, history: 0, indexEntries: 2 },
+      restored: [],
+      auditId: expect.any(String),
+    });
+    expect((await call(`/v1/memories/${target!.id}?scope=acme/a`, { key: acme })).status).toBe(404);
+    const byFilter = await call('/v1/purge', { method: 'POST', key: acme, body: { scope: 'acme/a', filter: { text: 'LAUNCH DATE' }, confirm: true } });
+    expect(byFilter.body.purged).toBe(1);
+    expect((await call('/v1/purge', { method: 'POST', key: acme, body: { scope: 'acme/a', filter: { layers: ['dreams'] }, confirm: true } })).status).toBe(400);
+    expect((await call('/v1/memories?text=launch', { key: globex })).body.items).toHaveLength(1);
+  });
+
+  it('the OpenAPI document lists browse, scopes and purge', async () => {
+    const engram = await seeded();
+    const call = await server(engram, { auth: 'open' });
+    const doc = (await call('/openapi.json')).body;
+    expect(doc.paths['/v1/memories'].get.operationId).toBe('listMemories');
+    expect(doc.paths['/v1/memories'].get.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['scope', 'layer', 'status', 'tag', 'entity', 'text', 'sort', 'order', 'limit', 'cursor']));
+    expect(doc.paths['/v1/scopes'].get.operationId).toBe('listScopes');
+    expect(doc.paths['/v1/purge'].post.requestBody.content['application/json'].schema.required).toEqual(expect.arrayContaining(['scope', 'confirm']));
+  });
+});
