@@ -1,21 +1,36 @@
 /**
- * Relevance with the real offline model (USE-lite): hand-written paraphrase queries against their
- * targets hidden among ~1,000 distractors. The core issue asks precision@1 ≥ 0.9; this deliberately hard
- * set reaches ~0.75 with USE-lite, so the test guards against regressions (see docs/benchmarks.md, "Relevance").
+ * Relevance with the real models — the default bge-small-en-v1.5 (required on CI, skipped elsewhere
+ * when not installed) and the bundled USE-lite: hand-written paraphrase queries against their targets
+ * hidden among ~1,000 distractors. The issues ask precision@1 ≥ 0.9 / 0.88; this deliberately hard set
+ * reaches ~0.74-0.75 with either model plus BM25 (bge alone 0.64, USE-lite alone 0.51), so the test
+ * guards against regressions (see docs/relevance.md and docs/benchmarks.md, "Relevance").
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engram } from '../../src/index.js';
 import { distractors, queries, targets } from '../fixtures/relevance-corpus.js';
 import { triples } from '../fixtures/paraphrase-triples.js';
 import { tempEngram } from '../helpers/temp.js';
+import { homedir } from 'node:os';
+import { hasModelFiles, resolveModelCacheDir } from '../../src/embeddings/onnx/index.js';
 
-describe('relevance with the real embedding model', () => {
+const BGE = 'bge-small-en-v1.5';
+const bgeInstalled = hasModelFiles(resolveModelCacheDir(process.env, homedir()), BGE);
+const SUITES: Array<{ embedder: 'use' | typeof BGE; skip: boolean }> = [
+  { embedder: BGE, skip: !bgeInstalled && process.env.CI !== 'true' },
+  { embedder: 'use', skip: false },
+];
+
+describe.each(SUITES)('relevance with the real embedding model $embedder', ({ embedder, skip }) => {
+  if (skip) {
+    it.skip(`needs ${BGE} (engram models pull)`, () => undefined);
+    return;
+  }
   let ctx: Awaited<ReturnType<typeof tempEngram>>;
   let engram: Engram;
   const idByKey = new Map<string, string>();
 
   beforeAll(async () => {
-    ctx = await tempEngram({ embedder: 'use', workers: 2 });
+    ctx = await tempEngram({ embedder, workers: 2 });
     engram = ctx.engram;
     const results = await engram.remember(targets.map((t) => ({ scope: 'eval/relevance', content: t.content, layer: 'semantic' as const })));
     results.forEach((r, i) => idByKey.set((targets[i] as { key: string }).key, r.id));
@@ -54,13 +69,13 @@ describe('relevance with the real embedding model', () => {
       else misses.push(`${query} → ${hits[0]?.content ?? '(none)'}`);
     }
     const precision = correct / queries.length;
-    console.log(`relevance: precision@1 = ${precision.toFixed(3)} (${correct}/${queries.length})${misses.length ? `\n  misses:\n  ${misses.join('\n  ')}` : ''}`);
-    // The issue asks 0.9; USE-lite plus BM25 reaches ~0.75 on this deliberately hard set (see docs/benchmarks.md, "Relevance").
+    console.log(`relevance (${embedder}): precision@1 = ${precision.toFixed(3)} (${correct}/${queries.length})${misses.length ? `\n  misses:\n  ${misses.join('\n  ')}` : ''}`);
+    // The issues ask 0.9 / 0.88; either model plus BM25 reaches ~0.74-0.75 on this deliberately hard set (docs/relevance.md).
     expect(precision).toBeGreaterThanOrEqual(0.72);
   });
 
   it('semantic ranking: "kitten on a rug" finds "the cat sat on the mat" over an unrelated fact', async () => {
-    const local = await tempEngram({ embedder: 'use' });
+    const local = await tempEngram({ embedder });
     try {
       await local.engram.remember([
         { scope: 't/cat', content: 'The cat sat on the mat.' },
