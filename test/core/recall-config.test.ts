@@ -40,4 +40,28 @@ describe('recall configuration', () => {
     expect(alone).toBeDefined();
     expect(alone?.why.neighbourhood).toBe(0);
   });
+
+  it('gives an adjacent turn by the same speaker neighbourSameSpeaker times the share of another speaker\'s', async () => {
+    const burst = [
+      { scope: 't/b', content: 'Ana: guess what, I adopted a greyhound last weekend', source: { conversationId: 'b1', messageId: '1' } },
+      { scope: 't/b', content: 'Ana: his name is Biscuit and he sleeps all day', source: { conversationId: 'b1', messageId: '2' } },
+      { scope: 't/b', content: 'Ben: haha lucky you', source: { conversationId: 'b1', messageId: '3' } },
+    ];
+    const shares: Record<string, number> = {};
+    for (const factor of [1, 2]) {
+      const ctx = await tempEngram({ recall: { neighbourSameSpeaker: factor } });
+      cleanups.push(ctx.cleanup);
+      await ctx.engram.remember(burst);
+      const { hits } = await ctx.engram.recall('greyhound adopted', { scopes: ['t/b'], k: 3 });
+      const second = hits.find((h) => h.content.startsWith('Ana: his name'));
+      const other = hits.find((h) => h.content.startsWith('Ben'));
+      expect(second?.why.neighbourhood).toBeGreaterThan(0);
+      shares[`same${factor}`] = second?.why.neighbourhood ?? 0;
+      shares[`other${factor}`] = other?.why.neighbourhood ?? 0;
+    }
+    // Ana's second message neighbours her first (same speaker): its share doubles; Ben's reply
+    // neighbours only Ana's second message (another speaker): its share does not change.
+    expect(shares.same2).toBeGreaterThan((shares.same1 as number) * 1.5);
+    expect(shares.other2).toBeCloseTo(shares.other1 as number, 6);
+  });
 });
