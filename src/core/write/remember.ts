@@ -10,6 +10,7 @@ import type { Store, StoreTransaction } from '../ports/store.js';
 import type { ParsedRememberInput } from '../schemas.js';
 import { CONCEPT_JOB_KIND, CONCEPT_JOB_SIZE } from '../concepts/worker.js';
 import { renderEpisodeCycle } from '../layers/episode-text.js';
+import { speakerLine } from '../layers/turn-speaker.js';
 import { extractEntities } from '../text/index.js';
 import { chunkText, DEFAULT_CHUNK_CHARS } from './chunking/index.js';
 import { buildRecord, newId } from './new-record.js';
@@ -244,6 +245,6 @@ async function existingSources(tx: StoreTransaction, records: readonly MemoryRec
 /** The text a record is embedded from: its content, prefixed by its name, followed by its episode cycle. */
 export function embeddingText(record: Pick<MemoryRecord, 'layer' | 'content' | 'data'>): string {
   const name = typeof record.data.name === 'string' ? `${record.data.name}: ` : '';
-  const cycle = record.layer === 'episodic' ? renderEpisodeCycle(record.data) : '';
+  const cycle = record.layer === 'episodic' ? [renderEpisodeCycle(record.data), speakerLine(record.content, record.data)].filter((p) => p !== '').join(' ') : '';
   return `${name}${record.content}${cycle.length > 0 ? `\n${cycle}` : ''}`;
 }
