@@ -8,7 +8,7 @@ import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { Store, StoreTransaction } from '../ports/store.js';
 import type { ParsedRememberInput } from '../schemas.js';
-import { CONCEPT_JOB_KIND, CONCEPT_JOB_SIZE } from '../concepts/worker.js';
+import { CONCEPT_JOB_KIND, CONCEPT_JOB_SIZE } from '../concepts/concept-jobs.js';
 import { renderEpisodeCycle } from '../layers/episode-text.js';
 import { extractEntities } from '../text/index.js';
 import { chunkText, DEFAULT_CHUNK_CHARS } from './chunking/index.js';
