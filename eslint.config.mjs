@@ -4,6 +4,29 @@ import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 
 const zone = (target, from, message) => ({ target, from, message });
 
+// Core and the parts on it (consolidation, serving) take time, randomness, timers and the process
+// through ports (Clock, Stopwatch, RandomSource, Scheduler); src/system-ports.ts builds them.
+const portsOnly = {
+  'no-restricted-globals': [
+    'error',
+    { name: 'process', message: 'Only interfaces/ read process.*.' },
+    ...['setTimeout', 'setInterval', 'setImmediate', 'clearTimeout', 'clearInterval', 'clearImmediate'].map((name) => ({ name, message: 'Set no timers here: take a Scheduler port.' })),
+    { name: 'performance', message: 'Measure durations with an injected Stopwatch.' },
+  ],
+  'no-restricted-properties': [
+    'error',
+    { object: 'Date', property: 'now', message: 'Read time from an injected Clock (domain) or SystemPorts.wallClock (leases).' },
+    { object: 'Math', property: 'random', message: 'Draw randomness from an injected RandomSource.' },
+    { object: 'performance', property: 'now', message: 'Measure durations with an injected Stopwatch.' },
+    ...['setTimeout', 'setInterval', 'setImmediate', 'process', 'performance'].map((property) => ({ object: 'globalThis', property, message: 'Take time, timers and the process through ports.' })),
+  ],
+  'no-restricted-syntax': [
+    'error',
+    { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'new Date() reads the wall clock: pass the instant, new Date(clock.now()).' },
+    { selector: "CallExpression[callee.name='Date'][arguments.length=0]", message: 'Date() reads the wall clock: format an injected instant.' },
+  ],
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'scratch/**', 'bench/results/**', 'bench/.cache/**', '.venv-ci/**', '**/*.cjs'] },
   ...tseslint.configs.recommended,
@@ -74,7 +97,11 @@ export default tseslint.config(
           ],
         },
       ],
-      'no-restricted-globals': ['error', { name: 'process', message: 'Only interfaces/ read process.*.' }],
+      ...portsOnly,
     },
+  },
+  {
+    files: ['src/consolidation/**/*.ts', 'src/serving/**/*.ts'],
+    rules: portsOnly,
   },
 );

@@ -13,6 +13,7 @@ import type { ConsolidateOptions, EndSessionOptions } from './consolidation/sche
 import type { LeaseHeartbeat } from './core/ports/lease-heartbeat.js';
 import type { ScopedReadOptions } from './core/engine.js';
 import { Serving } from './serving/serving.js';
+import { systemClock, systemPorts, systemScheduler } from './system-ports.js';
 import type { ContextInput, PredictInput } from './serving/schemas.js';
 import type { PredictResult, StructuredContext } from './serving/types.js';
 import { EngramError } from './core/errors.js';
@@ -35,7 +36,9 @@ export type { EmbedderChoice } from './embedder-choice.js';
 export type { ReembedProgress } from './core/reembed/index.js';
 
 /** The parts of an {@link Engram}: the record facade's, and what is composed on top. */
-export interface EngramOptions extends EngramCoreOptions {
+export interface EngramOptions extends Omit<EngramCoreOptions, 'clock' | 'system'> {
+  /** Domain time (default: the wall clock); pass a `ManualClock` to move time in tests and simulations. */
+  clock?: Clock;
   /** Overrides of the sleep cycle's thresholds (DESIGN §5). */
   consolidation?: ConsolidationOverrides;
   /** Renews a consolidation cycle's lease while a phase runs (`Engram.open` passes a timer). */
@@ -136,11 +139,14 @@ export class Engram extends EngramCore {
 
   /** Composes an engine on your parts; {@link Engram.create} is the same, {@link Engram.open} builds the parts. */
   constructor(options: EngramOptions) {
-    super(options);
+    super({ ...options, clock: options.clock ?? systemClock, system: systemPorts });
     // read per call, so a reembed that swaps the store and model is seen by later calls
-    this.#serving = new Serving(() => ({ store: this.store, embedder: this.embedder, clock: this.clock, config: this.recallConfig }));
+    this.#serving = new Serving(() => ({ store: this.store, embedder: this.embedder, clock: this.clock, config: this.recallConfig }), {
+      stopwatch: this.system.stopwatch,
+      scheduler: systemScheduler,
+    });
     this.#consolidation = new Consolidation({
-      parts: () => ({ store: this.store, embedder: this.embedder, clock: this.clock }),
+      parts: () => ({ store: this.store, embedder: this.embedder, clock: this.clock, ...this.system }),
       assist: this.assist,
       ...(options.consolidation !== undefined ? { overrides: options.consolidation } : {}),
       ...(options.heartbeat !== undefined ? { heartbeat: options.heartbeat } : {}),
@@ -223,8 +229,8 @@ export class Engram extends EngramCore {
     this.assertOpen();
     this.#backgroundOptions = options;
     this.#worker ??= new BackgroundWorker(
-      { store: this.store, embedder: this.embedder, clock: this.clock },
-      { ...options, also: (owner) => this.drainImportance({ owner, limit: 1 }).then((r) => r.jobs) },
+      { store: this.store, embedder: this.embedder, clock: this.clock, ...this.system },
+      { ...options, scheduler: systemScheduler, also: (owner) => this.drainImportance({ owner, limit: 1 }).then((r) => r.jobs) },
     );
     this.#worker.start();
   }

@@ -27,7 +27,8 @@ export type { Store, StoreTransaction, StoreReader, StoreCapabilities } from './
 export type { VectorStaging, EmbeddingIdentity, StagingCandidate, StagingPage, JobLockHolder } from './core/ports/vector-staging.js';
 export type { Embedder } from './core/ports/embedder.js';
 export type { Llm, LlmMessage } from './core/ports/llm.js';
-export { ManualClock, systemClock, type Clock } from './core/ports/clock.js';
+export { ManualClock, type Clock } from './core/ports/clock.js';
+export { systemClock } from './system-ports.js';
 export { assertScope, assertReadScopes, type Scope } from './core/scope.js';
 // Context builder and pattern completion (issue #7).
 export { contextInputSchema, predictInputSchema, DEFAULT_CONTEXT_BUDGET_MS, DEFAULT_CONTEXT_MAX_TOKENS } from './serving/index.js';

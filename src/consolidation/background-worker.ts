@@ -2,23 +2,24 @@
  * The background worker: drains the store's concept-extraction queue (and other queued work) off the
  * hot path on a timer loop, in the process that opened the engine with `background: true`.
  */
-import type { ConceptDeps } from '../core/concepts/extract.js';
-import { drainConceptJobs, newWorkerOwner } from '../core/concepts/concept-jobs.js';
+import { drainConceptJobs, newWorkerOwner, type ConceptJobDeps } from '../core/concepts/concept-jobs.js';
+import type { Scheduler } from '../core/ports/scheduler.js';
 
 /**
  * Runs `drainConceptJobs` in the background: wakes when notified (a write queued work) or every
  * `idleMs`, yields to the event loop between batches so it never holds up `remember` for long.
  */
 export class BackgroundWorker {
-  readonly #deps: ConceptDeps;
+  readonly #deps: ConceptJobDeps;
+  readonly #scheduler: Scheduler;
   readonly #idleMs: number;
-  readonly #owner = newWorkerOwner();
+  readonly #owner: string;
   #running = false;
   #loop: Promise<void> | undefined;
   #wake: (() => void) | undefined;
   /** Waiting for work (a notify ends it) rather than pausing between batches (only stop ends that). */
   #idling = false;
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  #cancelTimer: (() => void) | undefined;
   #lastError: unknown;
 
   readonly #duty: number;
@@ -30,8 +31,10 @@ export class BackgroundWorker {
    * of wall time the worker may spend working while there is a backlog (default 0.5): after a batch
    * that took t ms it pauses t·(1−duty)/duty ms, so writers always find the store free most of the time.
    */
-  constructor(deps: ConceptDeps, options: { idleMs?: number; duty?: number; also?: (owner: string) => Promise<number> } = {}) {
+  constructor(deps: ConceptJobDeps, options: { scheduler: Scheduler; idleMs?: number; duty?: number; also?: (owner: string) => Promise<number> }) {
     this.#deps = deps;
+    this.#scheduler = options.scheduler;
+    this.#owner = newWorkerOwner(deps);
     this.#also = options.also;
     this.#idleMs = options.idleMs ?? 1_000;
     this.#duty = Math.min(1, Math.max(0.05, options.duty ?? 0.5));
@@ -68,7 +71,7 @@ export class BackgroundWorker {
   async #run(): Promise<void> {
     while (this.#running) {
       let did = 0;
-      const started = Date.now();
+      const started = this.#deps.stopwatch.now();
       try {
         did = (await drainConceptJobs(this.#deps, { owner: this.#owner, limit: 1, batch: 1 })).jobs;
         if (did === 0 && this.#also !== undefined) did = await this.#also(this.#owner);
@@ -78,7 +81,7 @@ export class BackgroundWorker {
       }
       if (!this.#running) break;
       this.#idling = did === 0;
-      if (did > 0) await this.#idle(Math.max(1, ((Date.now() - started) * (1 - this.#duty)) / this.#duty));
+      if (did > 0) await this.#idle(Math.max(1, ((this.#deps.stopwatch.now() - started) * (1 - this.#duty)) / this.#duty));
       else await this.#idle(this.#idleMs);
       this.#idling = false;
     }
@@ -88,14 +91,13 @@ export class BackgroundWorker {
   #idle(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const done = (): void => {
-        if (this.#timer !== undefined) clearTimeout(this.#timer);
-        this.#timer = undefined;
+        this.#cancelTimer?.();
+        this.#cancelTimer = undefined;
         this.#wake = undefined;
         resolve();
       };
       this.#wake = done;
-      this.#timer = setTimeout(done, ms);
-      (this.#timer as { unref?: () => void }).unref?.();
+      this.#cancelTimer = this.#scheduler.after(ms, done, { background: true });
     });
   }
 }

@@ -7,6 +7,7 @@ import type { Clock } from '../core/ports/clock.js';
 import type { Embedder } from '../core/ports/embedder.js';
 import type { LeaseHeartbeat } from '../core/ports/lease-heartbeat.js';
 import type { Store } from '../core/ports/store.js';
+import type { SystemPorts } from '../core/ports/system.js';
 import { parseInput } from '../core/schemas.js';
 import { assertScope } from '../core/scope.js';
 import { resolveConsolidationConfig, type ConsolidationConfig, type ConsolidationOverrides } from './config.js';
@@ -17,7 +18,7 @@ import { consolidateInputSchema, endSessionInputSchema, type ConsolidateOptions,
 
 /** What the sleep cycle runs on; `parts` is read per cycle, so a reembed's new store is used. */
 export interface ConsolidationParts {
-  parts: () => { store: Store; embedder: Embedder; clock: Clock };
+  parts: () => { store: Store; embedder: Embedder; clock: Clock } & SystemPorts;
   /** Writes reflections when its `reflection` use is on; answers null to fall back to extractive. */
   assist: LlmAssist;
   overrides?: ConsolidationOverrides;

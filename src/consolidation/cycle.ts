@@ -8,6 +8,7 @@ import { EngramError } from '../core/errors.js';
 import type { Scope } from '../core/scope.js';
 import { newId } from '../core/write/new-record.js';
 import { REEMBED_LOCK } from '../core/reembed/run-reembed.js';
+import { randomSuffix } from '../core/ports/system.js';
 import { PHASES, type PhaseName } from './config.js';
 import type { ConsolidationDeps, PhaseContext } from './phase-context.js';
 import { dedupPhase, supersedePhase } from './phases/claims.js';
@@ -58,9 +59,11 @@ interface RunDocument {
 
 /** Runs one consolidation cycle of `input.scope`; throws `LOCKED` while another cycle holds the scope. */
 export async function runConsolidation(deps: ConsolidationDeps, input: ConsolidateInput): Promise<ConsolidationReport> {
-  const { store, clock, config } = deps;
+  const { store, clock, config, wallClock, stopwatch } = deps;
   const lockName = `consolidate:${input.scope}`;
-  const owner = `cycle:${newId(Date.now())}:${Math.random().toString(36).slice(2, 8)}`;
+  const owner = `cycle:${newId(wallClock.now())}:${randomSuffix(deps.random, 6)}`;
+  // whole milliseconds, as reports and the resumable run document have always held them
+  const elapsedSince = (started: number): number => Math.round(stopwatch.now() - started);
   if (!(await store.acquireJobLock(lockName, owner, config.lockTtlMs))) {
     throw new EngramError('LOCKED', `Another consolidation cycle is running for scope "${input.scope}". Wait for it to finish (or, if its process died, for its lease to expire after ${Math.ceil(config.lockTtlMs / 1000)} s) and run again.`, {
       details: { scope: input.scope },
@@ -106,7 +109,7 @@ export async function runConsolidation(deps: ConsolidationDeps, input: Consolida
           trigger: input.trigger ?? 'on-demand',
           ...(input.sessionId !== undefined ? { sessionId: input.sessionId } : {}),
           now: clock.now(),
-          startedAt: Date.now(),
+          startedAt: wallClock.now(),
           lastRunAt: typeof lastRun?.at === 'number' ? lastRun.at : 0,
           done: [],
         };
@@ -116,7 +119,7 @@ export async function runConsolidation(deps: ConsolidationDeps, input: Consolida
       if (run.done.some((p) => p.name === name)) continue;
       const resumeHere = run.current?.name === name ? run.current : undefined;
       const counters = resumeHere?.counters ?? emptyCounters();
-      const started = Date.now() - (resumeHere?.elapsedMs ?? 0);
+      const started = stopwatch.now() - (resumeHere?.elapsedMs ?? 0);
       let batchIndex = 0;
       const ctx: PhaseContext = {
         deps,
@@ -135,7 +138,7 @@ export async function runConsolidation(deps: ConsolidationDeps, input: Consolida
           try {
             await store.transaction(async (tx) => {
               await work(tx);
-              run.current = { name, cursor, counters, elapsedMs: Date.now() - started };
+              run.current = { name, cursor, counters, elapsedMs: elapsedSince(started) };
               await tx.setState(input.scope, RUN_KEY, run, run.now);
             });
           } catch (error) {
@@ -155,7 +158,7 @@ export async function runConsolidation(deps: ConsolidationDeps, input: Consolida
         examined: counters.examined,
         created: counters.created,
         updated: counters.updated,
-        durationMs: Date.now() - started,
+        durationMs: elapsedSince(started),
         note: phaseNote(name, counters, RUNNERS[name].unit),
         ...(counters.ids.length > 0 ? { ids: counters.ids.slice(0, MAX_REPORTED_IDS) } : {}),
       };
@@ -169,7 +172,7 @@ export async function runConsolidation(deps: ConsolidationDeps, input: Consolida
       trigger: run.trigger,
       ...(run.sessionId !== undefined ? { sessionId: run.sessionId } : {}),
       startedAt: new Date(run.startedAt).toISOString(),
-      finishedAt: new Date().toISOString(),
+      finishedAt: new Date(wallClock.now()).toISOString(),
       resumed: resumable,
       phases: run.done,
     };

@@ -9,6 +9,7 @@ import type { Embedder } from '../core/ports/embedder.js';
 import type { LeaseHeartbeat } from '../core/ports/lease-heartbeat.js';
 import type { Llm } from '../core/ports/llm.js';
 import type { Store, StoreReader, StoreTransaction } from '../core/ports/store.js';
+import type { SystemPorts } from '../core/ports/system.js';
 import type { Scope } from '../core/scope.js';
 import { newId } from '../core/write/new-record.js';
 import type { ConsolidationConfig, PhaseName } from './config.js';
@@ -25,9 +26,11 @@ export interface ConsolidationHooks {
 
 export type { LeaseHeartbeat };
 
-export interface ConsolidationDeps {
+/** What a cycle runs on; the system ports give its lease owner, pacing and report times. */
+export interface ConsolidationDeps extends SystemPorts {
   store: Store;
   embedder: Embedder;
+  /** Domain time: the run's instant, decay, recency. */
   clock: Clock;
   config: ConsolidationConfig;
   llm?: Llm | null;

@@ -8,7 +8,7 @@ import type { Edge, MemoryRecord, TimeFilter } from './memory.js';
 import { isVisible } from './memory.js';
 import { toEdgeView, toMemoryView, type EdgeView, type MemoryView } from './memory-view.js';
 import type { Clock } from './ports/clock.js';
-import { systemClock } from './ports/clock.js';
+import type { SystemPorts } from './ports/system.js';
 import type { Embedder } from './ports/embedder.js';
 import type { Store, StoreStats } from './ports/store.js';
 import { recall as runRecall, type RecallResult } from './recall/recall.js';
@@ -46,7 +46,10 @@ import type { RecordChange, RecordChangeListener } from './record-change.js';
 export interface EngramCoreOptions {
   store: Store;
   embedder: Embedder;
-  clock?: Clock;
+  /** Domain time: validity, recency, decay (a test or a simulation moves it). */
+  clock: Clock;
+  /** The process's wall clock (job leases), stopwatch and randomness (claim owners). */
+  system: SystemPorts;
   recall?: Partial<RecallConfig>;
   /** Optional language model (DESIGN §7); consolidation uses it for reflections when present. */
   llm?: Llm | null;
@@ -88,6 +91,8 @@ export class EngramCore {
   #store: Store;
   #embedder: Embedder;
   readonly clock: Clock;
+  /** The wall clock, stopwatch and randomness the composition root injected. */
+  readonly system: SystemPorts;
   readonly recallConfig: RecallConfig;
   #closed = false;
   readonly #llm: Llm | null;
@@ -97,7 +102,8 @@ export class EngramCore {
   constructor(options: EngramCoreOptions) {
     this.#store = options.store;
     this.#embedder = options.embedder;
-    this.clock = options.clock ?? systemClock;
+    this.clock = options.clock;
+    this.system = options.system;
     this.recallConfig = Object.freeze({ ...DEFAULT_RECALL_CONFIG, ...options.recall });
     this.#llm = options.llm ?? null;
     this.assist = new LlmAssist(this.#llm !== null ? { provider: this.#llm, ...(options.llmUses !== undefined ? { uses: options.llmUses } : {}), logger: options.logger ?? consoleLogger } : undefined);
@@ -338,7 +344,7 @@ export class EngramCore {
    */
   async processJobs(options: DrainOptions = {}): Promise<DrainReport & { importanceScored: number }> {
     this.assertOpen();
-    const owner = options.owner ?? newWorkerOwner();
+    const owner = options.owner ?? newWorkerOwner(this.system);
     const concepts = await drainConceptJobs(this.#deps(), { ...options, owner });
     const left = options.limit === undefined ? undefined : Math.max(0, options.limit - concepts.jobs);
     if (left === 0) return { ...concepts, importanceScored: 0 };
@@ -348,7 +354,7 @@ export class EngramCore {
 
   /** Scores due importance-recovery jobs (the background worker runs them between concept jobs). */
   protected drainImportance(options: { owner: string; limit?: number; scopes?: DrainOptions['scopes'] }): Promise<ImportanceRecoveryReport> {
-    return drainImportanceJobs({ store: this.store, clock: this.clock, assist: this.assist }, options);
+    return drainImportanceJobs({ store: this.store, clock: this.clock, wallClock: this.system.wallClock, assist: this.assist }, options);
   }
 
   /** Writes a scope as Markdown files (procedural.md, semantic.md, concepts.md, profile.md, log.md): name → text. */
@@ -467,7 +473,7 @@ export class EngramCore {
   }
 
   #deps() {
-    return { store: this.store, embedder: this.embedder, clock: this.clock, config: this.recallConfig };
+    return { store: this.store, embedder: this.embedder, clock: this.clock, config: this.recallConfig, ...this.system };
   }
 
   /** Throws `STORAGE_UNAVAILABLE` once `close()` was called. */

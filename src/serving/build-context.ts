@@ -14,7 +14,8 @@ import { recall as runRecall, type RecallDeps, type RecallHit } from '../core/re
 import type { Scope } from '../core/scope.js';
 import { cuesOf, matchConcepts, type MatchedConcept } from './concept-lookup.js';
 import { groundConcepts, minimalConcept, readConceptRelations, verbalGrounding } from './concepts.js';
-import { Deadline, wallStopwatch, type Stopwatch } from './deadline.js';
+import type { Scheduler } from '../core/ports/scheduler.js';
+import { Deadline, type Stopwatch } from './deadline.js';
 import { ReadTimings, storeWithDeadline } from './deadline-store.js';
 import { episodesFromHits, knowledgeFromHits, mergeKnowledge, readProfileFacts, rankProfile, readRules, KNOWLEDGE_LIMIT, type ActivateFn } from './parts.js';
 import { predictFromConcepts } from './predict.js';
@@ -94,23 +95,25 @@ export interface ContextDeps extends RecallDeps {
   cache: ContextCache;
   /** Spreading activation, when the engine has it (knowledge is then recall hits + activation). */
   activate?: ActivateFn;
-  /** The deadline's timer (default: `performance.now`). */
-  stopwatch?: Stopwatch;
+  /** Measures the budget (the wall, not the engine's `Clock`). */
+  stopwatch: Stopwatch;
+  /** The deadline's timer, the event-loop turns before reads and the late refreshes. */
+  scheduler: Scheduler;
   /** Record the surfaced memories as accessed (default true; false for warm-up builds). */
   trackAccess?: boolean;
 }
 
 /** Builds the context of one turn. Input is validated. */
 export async function buildContext(deps: ContextDeps, input: ParsedContextInput): Promise<StructuredContext> {
-  const stopwatch = deps.stopwatch ?? wallStopwatch;
-  const deadline = new Deadline(Math.max(1, input.budgetMs - renderReserveMs(input.budgetMs)), stopwatch);
+  const { stopwatch, scheduler } = deps;
+  const deadline = new Deadline(Math.max(1, input.budgetMs - renderReserveMs(input.budgetMs)), { stopwatch, scheduler });
   const refreshes: (() => Promise<unknown>)[] = [];
   try {
     const now = deps.clock.now();
     const { scopes, message } = input;
     const key = [...scopes].sort().join('\n');
     const { cache } = deps;
-    const gate = { deadline, stopwatch, timings: cache.timings, key };
+    const gate = { deadline, stopwatch, scheduler, timings: cache.timings, key };
     const store = storeWithDeadline(deps.store, gate);
     // Recall may drop the search channels that do not fit; its hits are then `minimal`.
     const skippedInRecall: string[] = [];
@@ -190,7 +193,7 @@ export async function buildContext(deps: ContextDeps, input: ParsedContextInput)
   } finally {
     deadline.dispose();
     // Reads that did not fit refresh the cache once the caller has its context.
-    if (refreshes.length > 0) setTimeout(() => void Promise.allSettled(refreshes.map((refresh) => refresh())), 0);
+    if (refreshes.length > 0) scheduler.after(0, () => void Promise.allSettled(refreshes.map((refresh) => refresh())));
   }
 }
 

@@ -8,6 +8,7 @@
  * empty, so recall finishes with the channels that fit.
  */
 import type { Store } from '../core/ports/store.js';
+import type { Scheduler } from '../core/ports/scheduler.js';
 import type { Deadline, Stopwatch } from './deadline.js';
 
 /** Reads gated by the deadline. */
@@ -60,6 +61,8 @@ export class ReadTimings {
 export interface DeadlineStoreOptions {
   deadline: Deadline;
   stopwatch: Stopwatch;
+  /** Gives one turn of the event loop before each read, so the deadline's timer can fire. */
+  scheduler: Scheduler;
   timings: ReadTimings;
   /** Distinguishes the same read on different scopes (its cost depends on their size). */
   key: string;
@@ -69,17 +72,9 @@ export interface DeadlineStoreOptions {
   onSkip?: (method: string) => void;
 }
 
-type Timers = { setImmediate?: (fn: () => void) => unknown };
-
-/** One turn of the event loop (setImmediate where the runtime has it, else a zero timeout). */
-export function yieldToEventLoop(): Promise<void> {
-  const immediate = (globalThis as Timers).setImmediate;
-  return new Promise((resolve) => (immediate !== undefined ? immediate(resolve) : setTimeout(resolve, 0)));
-}
-
 /** `store` with its reads gated by the deadline. */
 export function storeWithDeadline(store: Store, options: DeadlineStoreOptions): Store {
-  const { deadline, stopwatch, timings, key } = options;
+  const { deadline, stopwatch, scheduler, timings, key } = options;
   return new Proxy(store, {
     get(target, property) {
       const value = Reflect.get(target, property, target) as unknown;
@@ -88,7 +83,7 @@ export function storeWithDeadline(store: Store, options: DeadlineStoreOptions): 
       if (typeof property !== 'string' || !READS.has(property)) return method.bind(target);
       const timingKey = `${property}\n${key}`;
       return async (...args: unknown[]) => {
-        await yieldToEventLoop();
+        await scheduler.nextTurn();
         const late = deadline.expired();
         if (late || timings.expected(timingKey) * SAFETY > deadline.remaining()) {
           if (!late) timings.shrink(timingKey);

@@ -2,14 +2,10 @@
  * A wall-clock deadline for the context builder: every awaited read races it, so the builder returns
  * on time whatever a store or an embedder does; work that finishes late is simply not used.
  */
+import type { Scheduler } from '../core/ports/scheduler.js';
+import type { Stopwatch } from '../core/ports/stopwatch.js';
 
-/** A monotonic millisecond timer (the wall clock, not the engine's injected `Clock`). */
-export interface Stopwatch {
-  now(): number;
-}
-
-/** `performance.now()`: monotonic, unaffected by clock changes. */
-export const wallStopwatch: Stopwatch = Object.freeze({ now: () => performance.now() });
+export type { Stopwatch };
 
 /** The outcome of racing a promise against the deadline. */
 export type Raced<T> = { done: true; value: T } | { done: false };
@@ -19,7 +15,7 @@ export type Raced<T> = { done: true; value: T } | { done: false };
  *
  * @example
  * ```ts
- * const deadline = new Deadline(50);
+ * const deadline = new Deadline(50, { stopwatch: wallStopwatch, scheduler: systemScheduler });
  * const result = await deadline.race(store.getMemories(ids, scopes));
  * if (!result.done) console.log('skipped');
  * deadline.dispose();
@@ -30,14 +26,15 @@ export class Deadline {
   readonly #start: number;
   readonly #end: number;
   readonly #expired: Promise<Raced<never>>;
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  #cancelTimer: (() => void) | undefined;
 
-  constructor(budgetMs: number, stopwatch: Stopwatch = wallStopwatch) {
+  /** `stopwatch` measures the budget (the wall, not the engine's `Clock`); `scheduler` sets its timer. */
+  constructor(budgetMs: number, { stopwatch, scheduler }: { stopwatch: Stopwatch; scheduler: Scheduler }) {
     this.#stopwatch = stopwatch;
     this.#start = stopwatch.now();
     this.#end = this.#start + budgetMs;
     this.#expired = new Promise((resolve) => {
-      this.#timer = setTimeout(() => resolve({ done: false }), Math.max(0, budgetMs));
+      this.#cancelTimer = scheduler.after(Math.max(0, budgetMs), () => resolve({ done: false }));
     });
   }
 
@@ -83,6 +80,6 @@ export class Deadline {
 
   /** Stops the timer (call when done, so no timer outlives the build). */
   dispose(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#cancelTimer?.();
   }
 }

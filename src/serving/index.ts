@@ -2,7 +2,7 @@
 export { buildContext, ContextCache, RULES_FRESH_MS, type ContextDeps } from './build-context.js';
 export { predictOutcomes, predictFromConcepts, episodeConfidence, COMPRESSED_EPISODE_CONFIDENCE } from './predict.js';
 export { renderMarkdown, approximateTokens } from './render.js';
-export { Deadline, wallStopwatch, type Stopwatch } from './deadline.js';
+export { Deadline, type Stopwatch } from './deadline.js';
 export { Serving } from './serving.js';
 export {
   contextInputSchema,

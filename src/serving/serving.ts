@@ -5,6 +5,8 @@
  */
 import { skippingReader } from '../core/readable-records.js';
 import type { RecordChange } from '../core/record-change.js';
+import type { Scheduler } from '../core/ports/scheduler.js';
+import type { Stopwatch } from '../core/ports/stopwatch.js';
 import type { RecallDeps } from '../core/recall/recall.js';
 import { parseInput } from '../core/schemas.js';
 import { assertReadScopes, type Scope } from '../core/scope.js';
@@ -18,9 +20,12 @@ export class Serving {
   readonly #cache = new ContextCache();
   /** Read per call, so a reembed that swaps the store and model is seen by the next build. */
   readonly #deps: () => RecallDeps;
+  readonly #timing: { stopwatch: Stopwatch; scheduler: Scheduler };
 
-  constructor(deps: () => RecallDeps) {
+  /** `timing`: the stopwatch of the budget and the scheduler of the deadline's timer. */
+  constructor(deps: () => RecallDeps, timing: { stopwatch: Stopwatch; scheduler: Scheduler }) {
     this.#deps = deps;
+    this.#timing = timing;
   }
 
   /**
@@ -45,7 +50,7 @@ export class Serving {
     const parsed = parseInput(contextInputSchema, input, 'context');
     const deps = this.#deps();
     const { store, skipped } = skippingReader(deps.store);
-    const result = await buildContext({ ...deps, store, cache: this.#cache }, parsed);
+    const result = await buildContext({ ...deps, ...this.#timing, store, cache: this.#cache }, parsed);
     return skipped.length > 0 ? { ...result, skipped: [...skipped] } : result;
   }
 
@@ -62,6 +67,6 @@ export class Serving {
     const scopes = assertReadScopes(options?.scopes);
     const probe = { message: options.message ?? 'warm up the context builder', percept: options.percept ?? { objects: ['warm_up'], goal: 'warm_up' } };
     const parsed = parseInput(contextInputSchema, { scopes, ...probe, budgetMs: 60_000 }, 'context');
-    await buildContext({ ...this.#deps(), cache: this.#cache, trackAccess: false }, parsed);
+    await buildContext({ ...this.#deps(), ...this.#timing, cache: this.#cache, trackAccess: false }, parsed);
   }
 }

@@ -9,7 +9,7 @@ import { binBuilt } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 import { snapshot } from './store-snapshot.js';
 
-const SCRIPT = fileURLToPath(new URL('../../fixtures/consolidate/kill-mid-phase.mjs', import.meta.url));
+const SCRIPT = fileURLToPath(new URL('../fixtures/consolidate/kill-mid-phase.mjs', import.meta.url));
 const SCOPE = 'acme/robot';
 const T0 = Date.UTC(2026, 2, 1);
 const CONFIG = { batchSize: 5, pageSize: 20, lockTtlMs: 1500 };

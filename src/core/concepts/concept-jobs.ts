@@ -6,6 +6,7 @@
  */
 import type { MemoryRecord } from '../memory.js';
 import type { Job } from '../ports/store.js';
+import { randomSuffix, type SystemPorts } from '../ports/system.js';
 import type { Scope } from '../scope.js';
 import { extractConcepts, type ConceptDeps } from './extract.js';
 
@@ -29,6 +30,9 @@ export interface DrainOptions {
   leaseMs?: number;
 }
 
+/** What a drain needs: the extraction's parts and the process's wall clock (leases), stopwatch and randomness. */
+export interface ConceptJobDeps extends ConceptDeps, SystemPorts {}
+
 /** What a drain did. */
 export interface DrainReport {
   jobs: number;
@@ -39,8 +43,8 @@ export interface DrainReport {
 }
 
 /** A claim owner unique enough across processes. */
-export function newWorkerOwner(): string {
-  return `worker:${Date.now().toString(36)}:${Math.random().toString(36).slice(2, 10)}`;
+export function newWorkerOwner(ports: Pick<SystemPorts, 'wallClock' | 'random'>): string {
+  return `worker:${ports.wallClock.now().toString(36)}:${randomSuffix(ports.random, 8)}`;
 }
 
 /**
@@ -49,23 +53,23 @@ export function newWorkerOwner(): string {
  *
  * @example
  * ```ts
- * const report = await drainConceptJobs({ store, embedder, clock }, { maxMs: 1000 });
+ * const report = await drainConceptJobs({ store, embedder, clock, ...systemPorts }, { maxMs: 1000 });
  * ```
  */
-export async function drainConceptJobs(deps: ConceptDeps, options: DrainOptions = {}): Promise<DrainReport> {
+export async function drainConceptJobs(deps: ConceptJobDeps, options: DrainOptions = {}): Promise<DrainReport> {
   const report: DrainReport = { jobs: 0, examined: 0, conceptsCreated: 0, refsAdded: 0, failed: 0 };
-  const owner = options.owner ?? newWorkerOwner();
-  const started = Date.now();
+  const owner = options.owner ?? newWorkerOwner(deps);
+  const started = deps.stopwatch.now();
   const batch = Math.max(1, Math.floor(options.batch ?? 16));
   const limit = options.limit ?? Infinity;
-  while (report.jobs < limit && (options.maxMs === undefined || Date.now() - started < options.maxMs)) {
+  while (report.jobs < limit && (options.maxMs === undefined || deps.stopwatch.now() - started < options.maxMs)) {
     const jobs = await deps.store.claimJobs({
       kinds: [CONCEPT_JOB_KIND],
       scopes: options.scopes ?? 'all',
       limit: Math.min(batch, limit - report.jobs),
       owner,
       leaseMs: options.leaseMs ?? 60_000,
-      now: Date.now(),
+      now: deps.wallClock.now(),
     });
     if (jobs.length === 0) break;
     await processBatch(deps, jobs, owner, report);
@@ -73,7 +77,7 @@ export async function drainConceptJobs(deps: ConceptDeps, options: DrainOptions 
   return report;
 }
 
-async function processBatch(deps: ConceptDeps, jobs: readonly Job[], owner: string, report: DrainReport): Promise<void> {
+async function processBatch(deps: ConceptJobDeps, jobs: readonly Job[], owner: string, report: DrainReport): Promise<void> {
   report.jobs += jobs.length;
   try {
     const result = await extractConcepts(deps, await recordsOf(deps, jobs));
@@ -94,7 +98,7 @@ async function processBatch(deps: ConceptDeps, jobs: readonly Job[], owner: stri
       await deps.store.completeJobs([job.id], owner);
     } catch (error) {
       report.failed++;
-      await deps.store.failJob(job.id, owner, error instanceof Error ? error.message : String(error), { now: Date.now(), retryAfterMs: 5_000 });
+      await deps.store.failJob(job.id, owner, error instanceof Error ? error.message : String(error), { now: deps.wallClock.now(), retryAfterMs: 5_000 });
     }
   }
 }

@@ -30,6 +30,8 @@ export interface WriteDeps {
   store: Store;
   embedder: Embedder;
   clock: Clock;
+  /** The clock of the job queue (real time even when `clock` is moved). */
+  wallClock: Clock;
 }
 
 /** Options of the write path. */
@@ -106,18 +108,18 @@ export async function rememberAll(deps: WriteDeps, inputs: readonly ParsedRememb
       results.push({ id: record.id, action: 'created', ...(item.chunks.length > 0 ? { chunks: item.chunks.map((c) => c.id) } : {}) });
     }
     await flush(tx, pendingEvents);
-    await enqueueConceptExtraction(tx, embedded.map((p) => p.record), results);
+    await enqueueConceptExtraction(tx, embedded.map((p) => p.record), results, deps.wallClock.now());
     if (options.deferImportance === true) {
       const written = new Set(results.filter((r) => r.action === 'created' || r.action === 'superseded').map((r) => r.id));
       const records = embedded.filter((p) => written.has(p.record.id)).flatMap((p) => [p.record, ...p.chunks]);
-      await enqueueImportanceRecovery(tx, records, Date.now() + (options.importanceRecoveryMs ?? IMPORTANCE_GRACE_MS));
+      await enqueueImportanceRecovery(tx, records, deps.wallClock.now() + (options.importanceRecoveryMs ?? IMPORTANCE_GRACE_MS));
     }
     return results;
   });
 }
 
 /** Queues concept extraction of the episodes just created, in the write's own transaction (issue #5). */
-async function enqueueConceptExtraction(tx: StoreTransaction, records: readonly MemoryRecord[], results: readonly RememberResult[]): Promise<void> {
+async function enqueueConceptExtraction(tx: StoreTransaction, records: readonly MemoryRecord[], results: readonly RememberResult[], enqueuedAt: number): Promise<void> {
   const created = new Set(results.filter((r) => r.action === 'created').map((r) => r.id));
   const byScope = new Map<string, string[]>();
   for (const record of records) {
@@ -129,7 +131,7 @@ async function enqueueConceptExtraction(tx: StoreTransaction, records: readonly 
   const jobs = [...byScope].flatMap(([scope, ids]) =>
     Array.from({ length: Math.ceil(ids.length / CONCEPT_JOB_SIZE) }, (_, i) => ({ scope, kind: CONCEPT_JOB_KIND, payload: { ids: ids.slice(i * CONCEPT_JOB_SIZE, (i + 1) * CONCEPT_JOB_SIZE) } })),
   );
-  await tx.enqueueJobs(jobs, Date.now());
+  await tx.enqueueJobs(jobs, enqueuedAt);
 }
 
 function sameSourceRef(a: MemoryRecord['provenance']['sources'][number], b: MemoryRecord['provenance']['sources'][number]): boolean {

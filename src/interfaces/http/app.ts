@@ -3,7 +3,8 @@
  * bound to a tenant, a request size limit, `GET /health` and `GET /openapi.json`.
  */
 import { Hono } from 'hono';
-import { ApiKeys, assertTenantScopes, type Principal } from '../../core/api-keys.js';
+import { assertTenantScopes, type Principal } from '../../core/api-keys.js';
+import { ApiKeys } from './api-keys.js';
 import type { Engram } from '../../engram.js';
 import { assertLocalRequest, authenticateRequest, type AuthMode, type AuthVariables } from './auth.js';
 import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from './body.js';
