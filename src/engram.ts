@@ -1,8 +1,21 @@
 /**
- * `Engram.open`: the embedded default, composed from the SQLite store and a local embedder. Drivers
- * and models are reached only through lazy `import()` so importing `engram` loads neither.
+ * The composition root: `Engram` composes consolidation, the context builder, pattern completion and
+ * the background worker on the record facade (`EngramCore`). `Engram.open` is the embedded default,
+ * built from the SQLite (or PostgreSQL) store and a local embedder; drivers and models are reached
+ * only through lazy `import()` so importing `engram` loads neither. `Engram.create` takes your parts.
  */
-import { EngramCore, type EngramOptions } from './core/engine.js';
+import { EngramCore, type EngramCoreOptions } from './core/engine.js';
+import { BackgroundWorker } from './consolidation/background-worker.js';
+import type { ConsolidationOverrides } from './consolidation/config.js';
+import { Consolidation } from './consolidation/consolidation.js';
+import type { ConsolidationReport } from './consolidation/report.js';
+import type { ConsolidateOptions, EndSessionOptions } from './consolidation/schemas.js';
+import type { LeaseHeartbeat } from './core/ports/lease-heartbeat.js';
+import type { ScopedReadOptions } from './core/engine.js';
+import { Serving } from './serving/serving.js';
+import { systemClock, systemPorts, systemScheduler } from './system-ports.js';
+import type { ContextInput, PredictInput } from './serving/schemas.js';
+import type { PredictResult, StructuredContext } from './serving/types.js';
 import { EngramError } from './core/errors.js';
 import type { Clock } from './core/ports/clock.js';
 import type { Embedder } from './core/ports/embedder.js';
@@ -21,6 +34,21 @@ import { choiceForRecordedEmbedder, parseEmbedderChoice, preferredLocalEmbedder,
 
 export type { EmbedderChoice } from './embedder-choice.js';
 export type { ReembedProgress } from './core/reembed/index.js';
+
+/** The parts of an {@link Engram}: the record facade's, and what is composed on top. */
+export interface EngramOptions extends Omit<EngramCoreOptions, 'clock' | 'system'> {
+  /** Domain time (default: the wall clock); pass a `ManualClock` to move time in tests and simulations. */
+  clock?: Clock;
+  /** Overrides of the sleep cycle's thresholds (DESIGN §5). */
+  consolidation?: ConsolidationOverrides;
+  /** Renews a consolidation cycle's lease while a phase runs (`Engram.open` passes a timer). */
+  heartbeat?: LeaseHeartbeat;
+  /**
+   * Run background work (concept extraction) in this process while the engine is open (issue #5).
+   * Default false: one-shot callers drain with `processJobs()`; long-running servers pass true.
+   */
+  background?: boolean | { idleMs?: number; duty?: number };
+}
 
 /** Options of {@link Engram.reembed}. */
 export interface ReembedOptions {
@@ -104,6 +132,132 @@ export interface OpenOptions {
  */
 export class Engram extends EngramCore {
   #reopening: Reopening | undefined;
+  readonly #serving: Serving;
+  readonly #consolidation: Consolidation;
+  #worker: BackgroundWorker | undefined;
+  #backgroundOptions: { idleMs?: number; duty?: number } = {};
+
+  /** Composes an engine on your parts; {@link Engram.create} is the same, {@link Engram.open} builds the parts. */
+  constructor(options: EngramOptions) {
+    super({ ...options, clock: options.clock ?? systemClock, system: systemPorts });
+    // read per call, so a reembed that swaps the store and model is seen by later calls
+    this.#serving = new Serving(() => ({ store: this.store, embedder: this.embedder, clock: this.clock, config: this.recallConfig }), {
+      stopwatch: this.system.stopwatch,
+      scheduler: systemScheduler,
+    });
+    this.#consolidation = new Consolidation({
+      parts: () => ({ store: this.store, embedder: this.embedder, clock: this.clock, ...this.system }),
+      assist: this.assist,
+      ...(options.consolidation !== undefined ? { overrides: options.consolidation } : {}),
+      ...(options.heartbeat !== undefined ? { heartbeat: options.heartbeat } : {}),
+    });
+    this.onRecordChange((change) => {
+      this.#serving.follow(change);
+      if (change.kind === 'remember' || change.kind === 'import') this.#worker?.notify();
+    });
+    if (options.background !== undefined && options.background !== false) {
+      this.startBackground(options.background === true ? {} : options.background);
+    }
+  }
+
+  /**
+   * An engine on parts of your own: any `Store` (e.g. `openSqliteStore`, `openPostgresStore`), any
+   * `Embedder`, and optionally an `Llm`.
+   *
+   * @example
+   * ```ts
+   * import { Engram } from 'engram';
+   * import { openSqliteStore } from 'engram/sqlite';
+   * import { HashEmbedder } from 'engram/embeddings/hash';
+   * const embedder = new HashEmbedder();
+   * const store = await openSqliteStore({ path: 'engram.db', embedding: { name: embedder.name, dimension: embedder.dimension } });
+   * const engram = await Engram.create({ store, embedder });
+   * ```
+   */
+  static async create(options: EngramOptions): Promise<Engram> {
+    return new Engram(options);
+  }
+
+  /**
+   * The context of one turn within a wall-clock budget (default 50 ms) and a token budget: procedural
+   * rules, profile facts, knowledge, live concepts for what is perceived, predictions and relevant
+   * episodes, each part labelled with the level it reached; `markdown` is ready for a prompt.
+   */
+  async context(input: ContextInput): Promise<StructuredContext> {
+    this.assertOpen();
+    return this.#serving.context(input);
+  }
+
+  /**
+   * Pattern completion: for a forming episode (perception and context, no decision yet), the likely
+   * actions and outcomes from matching past episodes, with probability, confidence and their ids.
+   */
+  async predict(input: PredictInput): Promise<PredictResult> {
+    this.assertOpen();
+    return this.#serving.predict(input);
+  }
+
+  /**
+   * Builds one throw-away context without a deadline (for `message` and `percept` when given, so the
+   * same code paths are warm), so a fresh process has loaded what a build needs (prepared statements,
+   * the vector index, text analysers) before a budgeted call.
+   * Records no access. The CLI calls it before `context`; servers can call it at start.
+   */
+  async warmContext(options: ScopedReadOptions & { message?: string; percept?: ContextInput['percept'] }): Promise<void> {
+    this.assertOpen();
+    return this.#serving.warm(options);
+  }
+
+  /**
+   * Runs the sleep cycle for one scope: dedup, supersede, extract, ground, promote, reflect, decay,
+   * compress (or only `phases`), under the scope's lock. Rejects with `LOCKED` while another cycle
+   * (in any process) runs for the scope. Returns and stores a report of every phase.
+   */
+  async consolidate(options: ConsolidateOptions): Promise<ConsolidationReport> {
+    this.assertOpen();
+    return this.#consolidation.consolidate(options);
+  }
+
+  /** Ends a session: runs the mandatory consolidation (seed 000), reflection included. */
+  async endSession(options: EndSessionOptions): Promise<ConsolidationReport> {
+    this.assertOpen();
+    return this.#consolidation.endSession(options);
+  }
+
+  /** Starts the background worker in this process (idempotent); `close()` stops it. */
+  startBackground(options: { idleMs?: number; duty?: number } = {}): void {
+    this.assertOpen();
+    this.#backgroundOptions = options;
+    this.#worker ??= new BackgroundWorker(
+      { store: this.store, embedder: this.embedder, clock: this.clock, ...this.system },
+      { ...options, scheduler: systemScheduler, also: (owner) => this.drainImportance({ owner, limit: 1 }).then((r) => r.jobs) },
+    );
+    this.#worker.start();
+  }
+
+  /** Stops the background worker after the batch in flight. */
+  async stopBackground(): Promise<void> {
+    await this.#worker?.stop();
+  }
+
+  /** Also restarts a running background worker on the new store and model and empties the context cache. */
+  protected override async replaceStorage(store: Store, embedder: Embedder): Promise<{ store: Store; embedder: Embedder }> {
+    this.assertOpen();
+    await this.flushLlm();
+    const worker = this.#worker;
+    const wasRunning = worker?.running === true;
+    await worker?.stop();
+    this.#worker = undefined;
+    const previous = await super.replaceStorage(store, embedder);
+    this.#serving.invalidateAll();
+    if (wasRunning) this.startBackground(this.#backgroundOptions);
+    return previous;
+  }
+
+  /** Stops the background worker once pending LLM work is flushed, before the store closes. */
+  protected override async closeParts(): Promise<void> {
+    await this.#worker?.stop();
+  }
 
   /**
    * Moves the store to another embedding model in place, on either backend, under the store's

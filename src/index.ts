@@ -1,8 +1,9 @@
 /**
  * The public API of `engram`. Any export added here becomes public API.
  */
-export { Engram, createEmbedder, type EmbedderChoice, type OpenOptions, type ReembedOptions, type ReembedReport, type ReembedProgress } from './engram.js';
-export { EngramCore, type EngramOptions, type ScopedReadOptions, type ScopedWriteOptions } from './core/engine.js';
+export { Engram, createEmbedder, type EmbedderChoice, type EngramOptions, type OpenOptions, type ReembedOptions, type ReembedReport, type ReembedProgress } from './engram.js';
+export type { ScopedReadOptions, ScopedWriteOptions } from './core/engine.js';
+export { EngramCore } from './deprecated.js';
 export { EngramError, isEngramError, type EngramErrorCode } from './core/errors.js';
 export type {
   Edge,
@@ -26,10 +27,11 @@ export type { Store, StoreTransaction, StoreReader, StoreCapabilities } from './
 export type { VectorStaging, EmbeddingIdentity, StagingCandidate, StagingPage, JobLockHolder } from './core/ports/vector-staging.js';
 export type { Embedder } from './core/ports/embedder.js';
 export type { Llm, LlmMessage } from './core/ports/llm.js';
-export { ManualClock, systemClock, type Clock } from './core/ports/clock.js';
+export { ManualClock, type Clock } from './core/ports/clock.js';
+export { systemClock } from './system-ports.js';
 export { assertScope, assertReadScopes, type Scope } from './core/scope.js';
 // Context builder and pattern completion (issue #7).
-export { contextInputSchema, predictInputSchema, DEFAULT_CONTEXT_BUDGET_MS, DEFAULT_CONTEXT_MAX_TOKENS } from './core/context/index.js';
+export { contextInputSchema, predictInputSchema, DEFAULT_CONTEXT_BUDGET_MS, DEFAULT_CONTEXT_MAX_TOKENS } from './serving/index.js';
 export type {
   ContextInput,
   PredictInput,
@@ -44,7 +46,7 @@ export type {
   KnowledgeEntry,
   ConceptEntry,
   EpisodeEntry,
-} from './core/context/index.js';
+} from './serving/index.js';
 // The optional LLM (issue #7): the port's helper, and the OpenAI-compatible provider (plain fetch, no SDK).
 export type { LlmAssist, LlmUses, LlmStats, Insight, ReflectInput, ExtractedFact, SupersessionJudgement } from './core/llm/llm-assist.js';
 export type { LlmCompleteOptions } from './core/ports/llm.js';

@@ -5,7 +5,6 @@
  */
 import { EngramError } from './errors.js';
 import type { Clock } from './ports/clock.js';
-import { systemClock } from './ports/clock.js';
 import type { Store, StoredApiKey } from './ports/store.js';
 import { scopeProblem, tenantOf, type Scope } from './scope.js';
 
@@ -33,7 +32,8 @@ type KeyStore = Pick<Store, 'insertApiKey' | 'listApiKeys' | 'findApiKey' | 'rev
 
 /** Options of `ApiKeys`. */
 export interface ApiKeysOptions {
-  clock?: Clock;
+  /** The wall clock (key times, cache ages); `engram/http`'s `ApiKeys` passes the system clock. */
+  clock: Clock;
   /**
    * How long "has any key been created" (while none has) and each verified key are cached (ms,
    * default 1000): keys created or revoked by another process (or server) take effect within this.
@@ -48,7 +48,7 @@ const KEY_PREFIX = 'egk_';
  *
  * @example
  * ```ts
- * const keys = new ApiKeys(engram.store);
+ * const keys = new ApiKeys(engram.store, { clock: systemClock });
  * const { key } = await keys.create({ tenant: 'acme' });
  * const principal = await keys.verify(key); // { keyId, tenant: 'acme' }
  * ```
@@ -60,9 +60,9 @@ export class ApiKeys {
   #everCreated: { value: boolean; at: number } | null = null;
   readonly #verified = new Map<string, { principal: Principal | null; at: number }>();
 
-  constructor(store: KeyStore, options: ApiKeysOptions = {}) {
+  constructor(store: KeyStore, options: ApiKeysOptions) {
     this.#store = store;
-    this.#clock = options.clock ?? systemClock;
+    this.#clock = options.clock;
     this.#presenceTtlMs = options.presenceTtlMs ?? 1_000;
   }
 

@@ -1,5 +1,6 @@
 /**
- * The Engram engine: the one core every interface is a thin shell over (DESIGN §1).
+ * The record facade of the engine: records, recall and the graph. `Engram` (`src/engram.ts`, the
+ * composition root) composes consolidation, the context builder and pattern completion on top.
  */
 import { skippingReader, type SkippedRecord } from './readable-records.js';
 import { EngramError, messages } from './errors.js';
@@ -7,7 +8,7 @@ import type { Edge, MemoryRecord, TimeFilter } from './memory.js';
 import { isVisible } from './memory.js';
 import { toEdgeView, toMemoryView, type EdgeView, type MemoryView } from './memory-view.js';
 import type { Clock } from './ports/clock.js';
-import { systemClock } from './ports/clock.js';
+import type { SystemPorts } from './ports/system.js';
 import type { Embedder } from './ports/embedder.js';
 import type { Store, StoreStats } from './ports/store.js';
 import { recall as runRecall, type RecallResult } from './recall/recall.js';
@@ -24,15 +25,12 @@ import {
   type UpdateInput,
 } from './schemas.js';
 import { rememberAll, type RememberResult } from './write/remember.js';
-import { buildContext, ContextCache, contextInputSchema, predictInputSchema, predictOutcomes, type ContextInput, type PredictInput, type PredictResult, type StructuredContext } from './context/index.js';
 import { normalise } from './write/resolve-claim.js';
-import { resolveConsolidationConfig, runConsolidation, type ConsolidationConfig, type ConsolidationOverrides, type ConsolidationReport, type LeaseHeartbeat } from './consolidate/index.js';
-import { consolidateInputSchema, endSessionInputSchema, type ConsolidateOptions, type EndSessionOptions } from './consolidate/schemas.js';
 import type { Llm } from './ports/llm.js';
 import { LlmAssist, type LlmUses } from './llm/llm-assist.js';
 import { LlmFollowUps } from './llm/llm-follow-ups.js';
 import { consoleLogger, type Logger } from './ports/logger.js';
-import { BackgroundWorker, drainConceptJobs, newWorkerOwner, type DrainOptions, type DrainReport } from './concepts/index.js';
+import { drainConceptJobs, newWorkerOwner, type DrainOptions, type DrainReport } from './concepts/index.js';
 import { drainImportanceJobs, type ImportanceRecoveryReport } from './llm/importance-recovery.js';
 import { recordEdges, registerRelation, relate, type RecordEdge, type RegisterRelationInput, type RelateInput, type RelateResult } from './graph/relations-api.js';
 import { activateFrom, parseTimeFilter, type ActivateOptions, type ActivationView, type TimeFilterInput } from './graph/activate.js';
@@ -42,11 +40,16 @@ import type { JobBacklog, ScopeSummary } from './ports/store.js';
 import { listPage, scopeSummaries, type ListResult } from './browse/list.js';
 import { listInputSchema, scopesInputSchema, type ListInput, type PurgeInput, type ScopesInput } from './browse/schemas.js';
 import { purgeRecords, type PurgeReport } from './purge/purge.js';
+import type { RecordChange, RecordChangeListener } from './record-change.js';
 
-export interface EngramOptions {
+/** The parts of the record facade; `Engram` takes these and what it composes on top. */
+export interface EngramCoreOptions {
   store: Store;
   embedder: Embedder;
-  clock?: Clock;
+  /** Domain time: validity, recency, decay (a test or a simulation moves it). */
+  clock: Clock;
+  /** The process's wall clock (job leases), stopwatch and randomness (claim owners). */
+  system: SystemPorts;
   recall?: Partial<RecallConfig>;
   /** Optional language model (DESIGN §7); consolidation uses it for reflections when present. */
   llm?: Llm | null;
@@ -60,15 +63,6 @@ export interface EngramOptions {
    * crash never leaves importance pending). Default 5 minutes.
    */
   importanceRecoveryMs?: number;
-  /** Overrides of the sleep cycle's thresholds (DESIGN §5). */
-  consolidation?: ConsolidationOverrides;
-  /** Renews a consolidation cycle's lease while a phase runs (`Engram.open` passes a timer). */
-  heartbeat?: LeaseHeartbeat;
-  /**
-   * Run background work (concept extraction) in this process while the engine is open (issue #5).
-   * Default false: one-shot callers drain with `processJobs()`; long-running servers pass true.
-   */
-  background?: boolean | { idleMs?: number; duty?: number };
 }
 
 /** Options for reads by id. */
@@ -82,7 +76,9 @@ export interface ScopedWriteOptions {
 }
 
 /**
- * Long-term memory for agents: remember, recall, get, update, forget, restore.
+ * The record facade: remember, recall, get, update, forget, restore, the graph, browse and purge.
+ * Users meet it through `Engram`, which adds consolidation and serving; each write is announced to
+ * the listeners of `onRecordChange` (the serving cache, the background worker).
  *
  * @example
  * ```ts
@@ -95,17 +91,19 @@ export class EngramCore {
   #store: Store;
   #embedder: Embedder;
   readonly clock: Clock;
+  /** The wall clock, stopwatch and randomness the composition root injected. */
+  readonly system: SystemPorts;
   readonly recallConfig: RecallConfig;
   #closed = false;
   readonly #llm: Llm | null;
-  readonly #consolidationOverrides: ConsolidationOverrides;
-  readonly #heartbeat: LeaseHeartbeat | undefined;
   readonly #importanceRecoveryMs: number | undefined;
+  readonly #listeners = new Set<RecordChangeListener>();
 
-  constructor(options: EngramOptions) {
+  constructor(options: EngramCoreOptions) {
     this.#store = options.store;
     this.#embedder = options.embedder;
-    this.clock = options.clock ?? systemClock;
+    this.clock = options.clock;
+    this.system = options.system;
     this.recallConfig = Object.freeze({ ...DEFAULT_RECALL_CONFIG, ...options.recall });
     this.#llm = options.llm ?? null;
     this.assist = new LlmAssist(this.#llm !== null ? { provider: this.#llm, ...(options.llmUses !== undefined ? { uses: options.llmUses } : {}), logger: options.logger ?? consoleLogger } : undefined);
@@ -123,12 +121,17 @@ export class EngramCore {
       logger: options.logger ?? consoleLogger,
       remember: (inputs) => this.remember(inputs),
     });
-    this.#consolidationOverrides = options.consolidation ?? {};
-    this.#heartbeat = options.heartbeat;
     this.#importanceRecoveryMs = options.importanceRecoveryMs;
-    if (options.background !== undefined && options.background !== false) {
-      this.startBackground(options.background === true ? {} : options.background);
-    }
+  }
+
+  /** Calls `listener` on each write of this facade (in the order they happen); returns its removal. */
+  protected onRecordChange(listener: RecordChangeListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #announce(change: RecordChange): void {
+    for (const listener of this.#listeners) listener(change);
   }
 
   /** The store this engine reads and writes. */
@@ -142,21 +145,15 @@ export class EngramCore {
   }
 
   /**
-   * Swaps in the store and model a reembed moved to (the old ones are returned for the caller to close):
-   * pending LLM work is flushed first and a running background worker restarts on the new pair.
+   * Swaps in the store and model a reembed moved to (the old ones are returned for the caller to close);
+   * pending LLM work is flushed first.
    */
   protected async replaceStorage(store: Store, embedder: Embedder): Promise<{ store: Store; embedder: Embedder }> {
-    this.#assertOpen();
+    this.assertOpen();
     await this.#followUps.flush();
-    const worker = this.#worker;
-    const wasRunning = worker?.running === true;
-    await worker?.stop();
-    this.#worker = undefined;
     const previous = { store: this.#store, embedder: this.#embedder };
     this.#store = store;
     this.#embedder = embedder;
-    this.#contextCache.invalidate();
-    if (wasRunning) this.startBackground(this.#backgroundOptions);
     return previous;
   }
 
@@ -167,20 +164,19 @@ export class EngramCore {
   async remember(input: RememberInput): Promise<RememberResult>;
   async remember(inputs: readonly RememberInput[]): Promise<RememberResult[]>;
   async remember(input: RememberInput | readonly RememberInput[]): Promise<RememberResult | RememberResult[]> {
-    this.#assertOpen();
+    this.assertOpen();
     const list = Array.isArray(input) ? (input as readonly RememberInput[]) : [input as RememberInput];
     const parsed = list.map((item, index) => parseInput(rememberInputSchema, item, list.length > 1 ? `memory #${index + 1}` : 'memory'));
     const deferImportance = this.assist.enabled('importance');
     const results = await rememberAll(this.#deps(), parsed, { deferImportance, ...(this.#importanceRecoveryMs !== undefined ? { importanceRecoveryMs: this.#importanceRecoveryMs } : {}) });
     this.#followUps.schedule(parsed, results, deferImportance);
-    for (const item of parsed) if (item.layer === 'procedural' || item.layer === 'semantic') this.#contextCache.invalidate(item.scope);
-    this.#worker?.notify();
+    this.#announce({ kind: 'remember', records: parsed.map((item) => ({ scope: item.scope, layer: item.layer ?? 'episodic' })) });
     return Array.isArray(input) ? results : (results[0] as RememberResult);
   }
 
   /** Finds the memories most relevant to `query` within `options.scopes`; each hit says why. */
   async recall(query: string, options: RecallOptions): Promise<RecallResult> {
-    this.#assertOpen();
+    this.assertOpen();
     assertReadScopes((options as { scopes?: unknown } | undefined | null)?.scopes);
     const text = parseInput(recallQuerySchema, query, 'query');
     const parsed = parseInput(recallOptionsSchema, options, 'recall options');
@@ -191,7 +187,7 @@ export class EngramCore {
 
   /** One memory by id, if it lives in one of `scopes` (any status). */
   async get(id: string, options: ScopedReadOptions): Promise<MemoryView> {
-    this.#assertOpen();
+    this.assertOpen();
     const scopes = assertReadScopes(options?.scopes);
     const [record] = await this.store.getMemories([String(id)], scopes);
     if (record === undefined) throw new EngramError('NOT_FOUND', messages.notFound(String(id)), { details: { id } });
@@ -200,10 +196,10 @@ export class EngramCore {
 
   /** Changes fields of a memory in place; a content change re-embeds it. */
   async update(id: string, patch: UpdateInput, options: ScopedWriteOptions): Promise<MemoryView> {
-    this.#assertOpen();
+    this.assertOpen();
     const scope = assertScope(options?.scope);
     const changes = parseInput(updateInputSchema, patch, 'update');
-    this.#contextCache.invalidate(scope);
+    this.#announce({ kind: 'update', records: [{ scope }] });
     const embedding = changes.content !== undefined ? (await this.embedder.embed([changes.content]))[0] : undefined;
     const now = this.clock.now();
     return this.store.transaction(async (tx) => {
@@ -242,9 +238,9 @@ export class EngramCore {
    * exemption is recorded so the same correction does not supersede it again (DESIGN §11.10).
    */
   async unsupersede(id: string, options: ScopedWriteOptions): Promise<MemoryView> {
-    this.#assertOpen();
+    this.assertOpen();
     const scope = assertScope(options?.scope);
-    this.#contextCache.invalidate(scope);
+    this.#announce({ kind: 'unsupersede', records: [{ scope }] });
     const now = this.clock.now();
     return this.store.transaction(async (tx) => {
       const [record] = await tx.getMemories([String(id)], [scope]);
@@ -280,7 +276,7 @@ export class EngramCore {
    * edges (both directions, transitively), each with the edges that connect it.
    */
   async history(id: string, options: ScopedReadOptions): Promise<{ versions: MemoryView[]; edges: EdgeView[]; skipped?: SkippedRecord[] }> {
-    this.#assertOpen();
+    this.assertOpen();
     const scopes = assertReadScopes(options?.scopes);
     const { store, skipped } = skippingReader(this.store);
     const [start] = await store.getMemories([String(id)], scopes);
@@ -304,33 +300,31 @@ export class EngramCore {
   }
 
   // --- layers: relations, activation, background jobs, Markdown (issue #5, src/core/{graph,concepts,layers,markdown}/) ---
-  #worker: BackgroundWorker | undefined;
-  #backgroundOptions: { idleMs?: number; duty?: number } = {};
 
   /**
    * Relates two records of one scope with a registered type (`engram relations list`); for an existing
    * current edge of that type between them (either direction for symmetric types) the weight is updated.
    */
   async relate(input: RelateInput): Promise<RelateResult> {
-    this.#assertOpen();
+    this.assertOpen();
     return relate(this.#deps(), input);
   }
 
   /** The relation types `scopes` may use: the built-ins and those registered by their tenants, by name. */
   async relations(options: ScopedReadOptions): Promise<RelationType[]> {
-    this.#assertOpen();
+    this.assertOpen();
     return this.store.getRelationTypes(assertReadScopes(options?.scopes));
   }
 
   /** Registers a run-time relation type for the tenant of `scope`, recorded as proposed by `proposedBy`. Idempotent; persisted. */
   async registerRelation(input: RegisterRelationInput): Promise<RelationType> {
-    this.#assertOpen();
+    this.assertOpen();
     return registerRelation(this.#deps(), input);
   }
 
   /** The edges of one record under the time filter; symmetric types read `both` from either end. */
   async edges(id: string, options: ScopedReadOptions & TimeFilterInput & { types?: string[] }): Promise<RecordEdge[]> {
-    this.#assertOpen();
+    this.assertOpen();
     const scopes = assertReadScopes(options?.scopes);
     return recordEdges(this.#deps(), String(id), { scopes, ...parseTimeFilter(options), ...(options.types !== undefined ? { types: options.types } : {}) });
   }
@@ -340,7 +334,7 @@ export class EngramCore {
    * the path that reached it. Never leaves `scopes`; `asOf` / `knownAt` apply to edges and records.
    */
   async activate(id: string | readonly string[], options: ActivateOptions): Promise<ActivationView> {
-    this.#assertOpen();
+    this.assertOpen();
     return activateFrom(this.#deps(), id, options);
   }
 
@@ -349,88 +343,37 @@ export class EngramCore {
    * resolves when the queue is empty or a limit is hit.
    */
   async processJobs(options: DrainOptions = {}): Promise<DrainReport & { importanceScored: number }> {
-    this.#assertOpen();
-    const owner = options.owner ?? newWorkerOwner();
+    this.assertOpen();
+    const owner = options.owner ?? newWorkerOwner(this.system);
     const concepts = await drainConceptJobs(this.#deps(), { ...options, owner });
     const left = options.limit === undefined ? undefined : Math.max(0, options.limit - concepts.jobs);
     if (left === 0) return { ...concepts, importanceScored: 0 };
-    const importance = await this.#drainImportance({ owner, ...(left !== undefined ? { limit: left } : {}), ...(options.scopes !== undefined ? { scopes: options.scopes } : {}) });
+    const importance = await this.drainImportance({ owner, ...(left !== undefined ? { limit: left } : {}), ...(options.scopes !== undefined ? { scopes: options.scopes } : {}) });
     return { ...concepts, jobs: concepts.jobs + importance.jobs, importanceScored: importance.scored };
   }
 
-  #drainImportance(options: { owner: string; limit?: number; scopes?: DrainOptions['scopes'] }): Promise<ImportanceRecoveryReport> {
-    return drainImportanceJobs({ store: this.store, clock: this.clock, assist: this.assist }, options);
-  }
-
-  /** Starts the background worker in this process (idempotent); `close()` stops it. */
-  startBackground(options: { idleMs?: number; duty?: number } = {}): void {
-    this.#assertOpen();
-    this.#backgroundOptions = options;
-    this.#worker ??= new BackgroundWorker(this.#deps(), { ...options, also: (owner) => this.#drainImportance({ owner, limit: 1 }).then((r) => r.jobs) });
-    this.#worker.start();
-  }
-
-  /** Stops the background worker after the batch in flight. */
-  async stopBackground(): Promise<void> {
-    await this.#worker?.stop();
+  /** Scores due importance-recovery jobs (the background worker runs them between concept jobs). */
+  protected drainImportance(options: { owner: string; limit?: number; scopes?: DrainOptions['scopes'] }): Promise<ImportanceRecoveryReport> {
+    return drainImportanceJobs({ store: this.store, clock: this.clock, wallClock: this.system.wallClock, assist: this.assist }, options);
   }
 
   /** Writes a scope as Markdown files (procedural.md, semantic.md, concepts.md, profile.md, log.md): name → text. */
   async exportMarkdown(options: { scope: Scope }): Promise<MarkdownFiles> {
-    this.#assertOpen();
+    this.assertOpen();
     // damaged records are left out of the files rather than failing the export
     return exportMarkdown({ store: skippingReader(this.store).store }, assertScope(options?.scope));
   }
 
   /** Reads Markdown files written by `exportMarkdown` (and edited by people) back into a scope. */
   async importMarkdown(files: MarkdownFiles, options: { scope: Scope }): Promise<MarkdownImportReport> {
-    this.#assertOpen();
-    const report = await importMarkdown(this.#deps(), files, assertScope(options?.scope));
-    this.#worker?.notify();
+    this.assertOpen();
+    const scope = assertScope(options?.scope);
+    const report = await importMarkdown(this.#deps(), files, scope);
+    this.#announce({ kind: 'import', records: [{ scope }] });
     return report;
   }
   // --- end layers ---
 
-  // --- context builder and pattern completion (issue #7, src/core/context/) ---
-  readonly #contextCache = new ContextCache();
-
-  /**
-   * The context of one turn within a wall-clock budget (default 50 ms) and a token budget: procedural
-   * rules, profile facts, knowledge, live concepts for what is perceived, predictions and relevant
-   * episodes, each part labelled with the level it reached; `markdown` is ready for a prompt.
-   */
-  async context(input: ContextInput): Promise<StructuredContext> {
-    this.#assertOpen();
-    assertReadScopes((input as { scopes?: unknown } | undefined | null)?.scopes);
-    const parsed = parseInput(contextInputSchema, input, 'context');
-    const { store, skipped } = skippingReader(this.store);
-    const result = await buildContext({ ...this.#deps(), store, cache: this.#contextCache }, parsed);
-    return skipped.length > 0 ? { ...result, skipped: [...skipped] } : result;
-  }
-
-  /**
-   * Pattern completion: for a forming episode (perception and context, no decision yet), the likely
-   * actions and outcomes from matching past episodes, with probability, confidence and their ids.
-   */
-  async predict(input: PredictInput): Promise<PredictResult> {
-    this.#assertOpen();
-    assertReadScopes((input as { scopes?: unknown } | undefined | null)?.scopes);
-    const parsed = parseInput(predictInputSchema, input, 'predict');
-    return predictOutcomes({ store: this.store, now: this.clock.now() }, parsed);
-  }
-  /**
-   * Builds one throw-away context without a deadline (for `message` and `percept` when given, so the
-   * same code paths are warm), so a fresh process has loaded what a build needs (prepared statements,
-   * the vector index, text analysers) before a budgeted call.
-   * Records no access. The CLI calls it before `context`; servers can call it at start.
-   */
-  async warmContext(options: ScopedReadOptions & { message?: string; percept?: ContextInput['percept'] }): Promise<void> {
-    this.#assertOpen();
-    const scopes = assertReadScopes(options?.scopes);
-    const probe = { message: options.message ?? 'warm up the context builder', percept: options.percept ?? { objects: ['warm_up'], goal: 'warm_up' } };
-    const parsed = parseInput(contextInputSchema, { scopes, ...probe, budgetMs: 60_000 }, 'context');
-    await buildContext({ ...this.#deps(), cache: this.#contextCache, trackAccess: false }, parsed);
-  }
   // --- LLM (issue #7, src/core/llm/): optional; every use falls back to the deterministic path ---
   /** The LLM helper: importance, supersession, fact extraction, reflection; answers null without an LLM. */
   readonly assist: LlmAssist;
@@ -440,45 +383,6 @@ export class EngramCore {
   async flushLlm(): Promise<void> {
     await this.#followUps.flush();
   }
-  // --- end context builder ---
-
-  // --- consolidation: the sleep cycle (issue #6, src/core/consolidate/) ---
-
-  /**
-   * Runs the sleep cycle for one scope: dedup, supersede, extract, ground, promote, reflect, decay,
-   * compress (or only `phases`), under the scope's lock. Rejects with `LOCKED` while another cycle
-   * (in any process) runs for the scope. Returns and stores a report of every phase.
-   */
-  async consolidate(options: ConsolidateOptions): Promise<ConsolidationReport> {
-    this.#assertOpen();
-    const parsed = parseInput(consolidateInputSchema, options, 'consolidate');
-    const scope = assertScope(parsed.scope);
-    return runConsolidation(this.#consolidationDeps(), { scope, ...(parsed.phases !== undefined ? { phases: parsed.phases } : {}), trigger: 'on-demand' });
-  }
-
-  /** Ends a session: runs the mandatory consolidation (seed 000), reflection included. */
-  async endSession(options: EndSessionOptions): Promise<ConsolidationReport> {
-    this.#assertOpen();
-    const parsed = parseInput(endSessionInputSchema, options, 'endSession');
-    const scope = assertScope(parsed.scope);
-    return runConsolidation(this.#consolidationDeps(), { scope, trigger: 'session-end', sessionId: parsed.sessionId });
-  }
-
-  #consolidationDeps() {
-    this.#consolidationConfig ??= resolveConsolidationConfig(this.#consolidationOverrides);
-    return {
-      store: this.store,
-      embedder: this.embedder,
-      clock: this.clock,
-      config: this.#consolidationConfig,
-      llm: null,
-      ...(this.#heartbeat !== undefined ? { heartbeat: this.#heartbeat } : {}),
-      // the LLM assist honours llmUses.reflection and answers null to fall back to extractive
-      ...(this.assist.enabled('reflection') ? { reflect: (input: Parameters<LlmAssist['reflect']>[0]) => this.assist.reflect(input) } : {}),
-    };
-  }
-  #consolidationConfig: ConsolidationConfig | undefined;
-  // --- end consolidation ---
 
   // --- browse and purge (issue #17, src/core/browse/, src/core/purge/) ---
 
@@ -489,13 +393,13 @@ export class EngramCore {
    * Selects its scopes with `scopes`, `tenant` (every existing scope of it) or `allScopes: true`.
    */
   async list(input: ListInput): Promise<ListResult> {
-    this.#assertOpen();
+    this.assertOpen();
     return listPage(this.store, parseInput(listInputSchema, input, 'list'));
   }
 
   /** The selected scopes that hold records, each with counts by layer and status. */
   async scopes(input: ScopesInput): Promise<ScopeSummary[]> {
-    this.#assertOpen();
+    this.assertOpen();
     return scopeSummaries(this.store, parseInput(scopesInputSchema, input, 'scopes'));
   }
 
@@ -506,10 +410,10 @@ export class EngramCore {
    * `actor` (default `library`) without content.
    */
   async purge(input: PurgeInput, options: { actor?: string } = {}): Promise<PurgeReport> {
-    this.#assertOpen();
+    this.assertOpen();
     const report = await purgeRecords(this.store, input, { now: this.clock.now(), actor: options.actor ?? 'library' });
     const scope = input.scope;
-    this.#contextCache.invalidate(scope);
+    this.#announce({ kind: 'purge', records: [{ scope }] });
     const { records, chunks, statistics } = report.removed;
     if (records + chunks + statistics > 0) await this.store.scrubDeleted([scope]);
     return report;
@@ -518,7 +422,7 @@ export class EngramCore {
 
   /** Counts by layer and status within the given scopes. */
   async stats(options: ScopedReadOptions): Promise<StoreStats & { scopes: readonly Scope[]; embedder: string; jobs: JobBacklog }> {
-    this.#assertOpen();
+    this.assertOpen();
     const scopes = assertReadScopes(options?.scopes);
     const [stats, jobs] = await Promise.all([this.store.stats(scopes), this.store.jobBacklog(scopes)]);
     return { scopes, embedder: this.embedder.name, ...stats, jobs };
@@ -529,20 +433,23 @@ export class EngramCore {
     return isVisible(record, filter, this.clock.now());
   }
 
+  /** What is composed on top stops here, after pending LLM work is flushed and before the store closes. */
+  protected async closeParts(): Promise<void> {}
+
   /** Flushes pending work and closes the store and the embedder. Idempotent. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     await this.#followUps.flush();
-    await this.#worker?.stop();
+    await this.closeParts();
     await this.store.close();
     await this.embedder.close?.();
   }
 
   async #setStatus(id: string, options: ScopedWriteOptions, status: 'deleted' | 'active'): Promise<MemoryView> {
-    this.#assertOpen();
+    this.assertOpen();
     const scope = assertScope(options?.scope);
-    this.#contextCache.invalidate(scope);
+    this.#announce({ kind: 'status', records: [{ scope }] });
     const now = this.clock.now();
     const view = await this.store.transaction(async (tx) => {
       const [record] = await tx.getMemories([String(id)], [scope]);
@@ -566,10 +473,11 @@ export class EngramCore {
   }
 
   #deps() {
-    return { store: this.store, embedder: this.embedder, clock: this.clock, config: this.recallConfig };
+    return { store: this.store, embedder: this.embedder, clock: this.clock, config: this.recallConfig, ...this.system };
   }
 
-  #assertOpen(): void {
+  /** Throws `STORAGE_UNAVAILABLE` once `close()` was called. */
+  protected assertOpen(): void {
     if (this.#closed) throw new EngramError('STORAGE_UNAVAILABLE', 'This Engram instance is closed: open a new one with Engram.open().');
   }
 }

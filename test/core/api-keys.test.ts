@@ -3,7 +3,7 @@
  * server) within the cache TTL, and the tenant check.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiKeys, assertTenantScopes } from '../../src/core/api-keys.js';
+import { ApiKeys, assertTenantScopes } from '../../src/interfaces/http/index.js';
 import { ManualClock, type Engram } from '../../src/index.js';
 import { tempEngram } from '../helpers/temp.js';
 

@@ -2,11 +2,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { EngramCore } from '../../src/index.js';
+import type { Engram } from '../../src/index.js';
 import { createMcpServer } from '../../src/interfaces/mcp/index.js';
 
 /** The SDK's own client linked to a fresh server over `engram`, limited to `scopes`. */
-export async function inMemoryClient(engram: EngramCore, scopes: string[]): Promise<{ client: Client; close: () => Promise<void> }> {
+export async function inMemoryClient(engram: Engram, scopes: string[]): Promise<{ client: Client; close: () => Promise<void> }> {
   const server = createMcpServer({ engram, scopes });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);

@@ -6,7 +6,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EngramCore } from '../../src/core/engine.js';
+import { Engram } from '../../src/engram.js';
 import { HashEmbedder } from '../../src/embeddings/hash/index.js';
 import { createHttpApp } from '../../src/interfaces/http/index.js';
 import { toEngramError as fromPg } from '../../src/storage/postgres/pg-errors.js';
@@ -19,12 +19,12 @@ const SCOPE = 'acme/busy';
 let dir: string;
 let cleanupDir: () => void;
 let path: string;
-let engram: EngramCore;
+let engram: Engram;
 
-async function openEngine(busyTimeoutMs: number): Promise<EngramCore> {
+async function openEngine(busyTimeoutMs: number): Promise<Engram> {
   const embedder = new HashEmbedder();
   const store = await openSqliteStore({ path, embedding: { name: embedder.name, dimension: embedder.dimension }, busyTimeoutMs });
-  return new EngramCore({ store, embedder });
+  return new Engram({ store, embedder });
 }
 
 /** Runs `body` while another connection holds the database's write lock. */

@@ -6,7 +6,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { EngramCore } from '../../src/core/engine.js';
 import { HashEmbedder } from '../../src/embeddings/hash/index.js';
 import { Engram } from '../../src/index.js';
 import { runHook, type HookEvent } from '../../src/interfaces/hooks/run-hook.js';
@@ -31,7 +30,7 @@ beforeEach(() => {
 afterEach(() => cleanup());
 
 /** The stop, prompt and session-end hooks over `openEngine`, as Claude Code fires them through a session. */
-async function hookSession(db: string, openEngine: () => Promise<EngramCore>): Promise<void> {
+async function hookSession(db: string, openEngine: () => Promise<Engram>): Promise<void> {
   const hook = (event: HookEvent, stdin: string) => runHook(event, stdin, { scopes: [SCOPE], db, openEngine });
   const transcript = placeTranscript(dir);
   expect((await hook('stop', hookStdin('stop', transcript))).detail).toMatchObject({ stored: 3, unchanged: 0 });

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeys, createHttpApp, requireKey, resolveAuthMode, type HttpApp } from '../../src/interfaces/http/index.js';
-import { EngramCore, type Embedder, type Engram } from '../../src/index.js';
+import { Engram, type Embedder } from '../../src/index.js';
 import { tempEngram } from '../helpers/temp.js';
 
 interface ErrorBody {
@@ -196,7 +196,7 @@ describe('HTTP API security', () => {
       dimension: engram.embedder.dimension,
       embed: () => Promise.reject(new Error('secret connection string postgres://admin:hunter2@db')),
     };
-    const broken = new EngramCore({ store: engram.store, embedder: failing });
+    const broken = new Engram({ store: engram.store, embedder: failing });
     const logged: string[] = [];
     const brokenApp = createHttpApp({ engram: broken, auth: 'open', log: (_e, reference) => logged.push(reference) });
     const response = await brokenApp.request('/v1/memories', { method: 'POST', body: memory('acme/a') });

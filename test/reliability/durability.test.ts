@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { generateEpisodeStream } from '../../src/core/consolidate/synthetic-stream.js';
+import { generateEpisodeStream } from '../../src/consolidation/synthetic-stream.js';
 import { ApiKeys } from '../../src/interfaces/http/index.js';
 import { Engram } from '../../src/index.js';
 import { BIN, binBuilt } from '../helpers/cli.js';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { ApiKeys } from '../../src/core/api-keys.js';
+import { ApiKeys } from '../../src/interfaces/http/index.js';
 import type { Store } from '../../src/core/ports/store.js';
 import { openPostgresStore } from '../../src/storage/postgres/index.js';
 import { openSqliteStore } from '../../src/storage/sqlite/index.js';

@@ -4,7 +4,7 @@
 // creates <count> keys and prints each as a JSON line.
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ApiKeys } from '../../dist/core/api-keys.js';
+import { ApiKeys } from '../../dist/interfaces/http/index.js';
 import { isPostgresUrl, openPostgresStore } from '../../dist/storage/postgres/index.js';
 import { openSqliteStore } from '../../dist/storage/sqlite/index.js';
 

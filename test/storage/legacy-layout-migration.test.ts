@@ -7,7 +7,7 @@
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { ApiKeys } from '../../src/core/api-keys.js';
+import { ApiKeys } from '../../src/interfaces/http/index.js';
 import type { Store, StoredApiKey } from '../../src/core/ports/store.js';
 import { openPostgresStore } from '../../src/storage/postgres/index.js';
 import { openSqliteStore } from '../../src/storage/sqlite/index.js';

@@ -15,7 +15,7 @@ import { sourceKeyOf } from '../../src/core/write/new-record.js';
 import { Engram } from '../../src/index.js';
 import { HashEmbedder } from '../../src/embeddings/hash/index.js';
 import { createPglite, openPgliteStore, type PgliteLike } from '../../src/storage/postgres/index.js';
-import { ApiKeys } from '../../src/core/api-keys.js';
+import { ApiKeys } from '../../src/interfaces/http/index.js';
 import { hashPostgres, hashSqlite, MIGRATED_TABLES, type MigrationReport } from '../../src/storage/migrate/sqlite-to-postgres.js';
 import { openConnection } from '../../src/storage/sqlite/sqlite-connection.js';
 import { openPostgresStore } from '../../src/storage/postgres/index.js';

@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HashEmbedder } from '../../src/embeddings/hash/index.js';
-import { EngramCore } from '../../src/index.js';
+import { Engram } from '../../src/index.js';
 import { runReembed } from '../../src/core/reembed/index.js';
 import { loadUsearch } from '../../src/storage/sqlite/ann-library.js';
 import { openSqliteStore, type SqliteStore } from '../../src/storage/sqlite/index.js';
@@ -25,7 +25,7 @@ describe.skipIf(usearchProblem !== null)(`reembed rebuilds the HNSW index${usear
     const source = new HashEmbedder();
     const target = new HashEmbedder({ dimension: 64 });
     const store = await open(source);
-    const engram = new EngramCore({ store, embedder: source });
+    const engram = new Engram({ store, embedder: source });
     let moved: SqliteStore | undefined;
     try {
       await engram.remember(Array.from({ length: 300 }, (_, i) => ({ scope: SCOPE, content: `Shipment ${i} left warehouse ${i % 9} on a ${['red', 'blue', 'green'][i % 3]} truck.` })));

@@ -1,4 +1,4 @@
-/** Concepts: candidates of a record, extraction into concept records with refs, the background worker. */
+/** Concepts: candidates of a record, extraction into concept records with refs, the job queue's drain. */
 export { conceptCandidates, conceptName, type ConceptCandidate } from './candidates.js';
 export { extractConcepts, isConcept, newConceptRecord, type ConceptDeps, type ExtractionReport } from './extract.js';
-export { BackgroundWorker, CONCEPT_JOB_KIND, drainConceptJobs, newWorkerOwner, type DrainOptions, type DrainReport } from './worker.js';
+export { CONCEPT_JOB_KIND, drainConceptJobs, newWorkerOwner, type DrainOptions, type DrainReport } from './concept-jobs.js';

@@ -22,6 +22,8 @@ const JOB_SIZE = 64;
 export interface ImportanceRecoveryDeps {
   store: Store;
   clock: Clock;
+  /** The clock of the job queue's leases (real time even when `clock` is moved). */
+  wallClock: Clock;
   assist: LlmAssist;
 }
 
@@ -63,7 +65,7 @@ export async function drainImportanceJobs(
       limit: Math.min(16, limit - report.jobs),
       owner: options.owner,
       leaseMs: options.leaseMs ?? 120_000,
-      now: options.now ?? Date.now(),
+      now: options.now ?? deps.wallClock.now(),
     });
     if (jobs.length === 0) break;
     report.jobs += jobs.length;
@@ -72,7 +74,7 @@ export async function drainImportanceJobs(
         report.scored += await recoverJob(deps, job);
         await deps.store.completeJobs([job.id], options.owner);
       } catch (error) {
-        await deps.store.failJob(job.id, options.owner, error instanceof Error ? error.message : String(error), { now: Date.now(), retryAfterMs: 60_000 });
+        await deps.store.failJob(job.id, options.owner, error instanceof Error ? error.message : String(error), { now: deps.wallClock.now(), retryAfterMs: 60_000 });
       }
     }
   }

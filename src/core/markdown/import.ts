@@ -32,6 +32,8 @@ interface Deps {
   store: Store;
   embedder: Embedder;
   clock: Clock;
+  /** The clock of the job queue the written records' concept jobs go to. */
+  wallClock: Clock;
 }
 
 const FILE_LAYER: Record<string, Layer> = dictionary({ 'procedural.md': 'procedural', 'semantic.md': 'semantic', 'concepts.md': 'semantic', 'profile.md': 'semantic', 'log.md': 'episodic' });

@@ -4,11 +4,9 @@ export interface Clock {
   now(): number;
 }
 
-/** The wall clock. */
-export const systemClock: Clock = Object.freeze({ now: () => Date.now() });
-
 /**
- * A clock that only moves when told to, for tests and simulations.
+ * A clock that only moves when told to, for tests and simulations. It starts where it is told to,
+ * so a test never depends on the wall clock.
  *
  * @example
  * ```ts
@@ -18,7 +16,7 @@ export const systemClock: Clock = Object.freeze({ now: () => Date.now() });
  */
 export class ManualClock implements Clock {
   #now: number;
-  constructor(start: number = Date.now()) {
+  constructor(start: number) {
     this.#now = start;
   }
   now(): number {

@@ -13,7 +13,7 @@ import { EngramError } from '../errors.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { Store } from '../ports/store.js';
 import type { EmbeddingIdentity, StagingCandidate } from '../ports/vector-staging.js';
-import type { LeaseHeartbeat } from '../consolidate/phase-context.js';
+import type { LeaseHeartbeat } from '../ports/lease-heartbeat.js';
 import { reembedText } from './reembed-text.js';
 
 /** The lease a reembed holds; consolidation cycles refuse to start while it runs, and the other way round. */

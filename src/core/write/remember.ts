@@ -8,7 +8,7 @@ import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { Store, StoreTransaction } from '../ports/store.js';
 import type { ParsedRememberInput } from '../schemas.js';
-import { CONCEPT_JOB_KIND, CONCEPT_JOB_SIZE } from '../concepts/worker.js';
+import { CONCEPT_JOB_KIND, CONCEPT_JOB_SIZE } from '../concepts/concept-jobs.js';
 import { renderEpisodeCycle } from '../layers/episode-text.js';
 import { speakerLine } from '../layers/turn-speaker.js';
 import { extractEntities } from '../text/index.js';
@@ -31,6 +31,8 @@ export interface WriteDeps {
   store: Store;
   embedder: Embedder;
   clock: Clock;
+  /** The clock of the job queue (real time even when `clock` is moved). */
+  wallClock: Clock;
 }
 
 /** Options of the write path. */
@@ -107,18 +109,18 @@ export async function rememberAll(deps: WriteDeps, inputs: readonly ParsedRememb
       results.push({ id: record.id, action: 'created', ...(item.chunks.length > 0 ? { chunks: item.chunks.map((c) => c.id) } : {}) });
     }
     await flush(tx, pendingEvents);
-    await enqueueConceptExtraction(tx, embedded.map((p) => p.record), results);
+    await enqueueConceptExtraction(tx, embedded.map((p) => p.record), results, deps.wallClock.now());
     if (options.deferImportance === true) {
       const written = new Set(results.filter((r) => r.action === 'created' || r.action === 'superseded').map((r) => r.id));
       const records = embedded.filter((p) => written.has(p.record.id)).flatMap((p) => [p.record, ...p.chunks]);
-      await enqueueImportanceRecovery(tx, records, Date.now() + (options.importanceRecoveryMs ?? IMPORTANCE_GRACE_MS));
+      await enqueueImportanceRecovery(tx, records, deps.wallClock.now() + (options.importanceRecoveryMs ?? IMPORTANCE_GRACE_MS));
     }
     return results;
   });
 }
 
 /** Queues concept extraction of the episodes just created, in the write's own transaction (issue #5). */
-async function enqueueConceptExtraction(tx: StoreTransaction, records: readonly MemoryRecord[], results: readonly RememberResult[]): Promise<void> {
+async function enqueueConceptExtraction(tx: StoreTransaction, records: readonly MemoryRecord[], results: readonly RememberResult[], enqueuedAt: number): Promise<void> {
   const created = new Set(results.filter((r) => r.action === 'created').map((r) => r.id));
   const byScope = new Map<string, string[]>();
   for (const record of records) {
@@ -130,7 +132,7 @@ async function enqueueConceptExtraction(tx: StoreTransaction, records: readonly 
   const jobs = [...byScope].flatMap(([scope, ids]) =>
     Array.from({ length: Math.ceil(ids.length / CONCEPT_JOB_SIZE) }, (_, i) => ({ scope, kind: CONCEPT_JOB_KIND, payload: { ids: ids.slice(i * CONCEPT_JOB_SIZE, (i + 1) * CONCEPT_JOB_SIZE) } })),
   );
-  await tx.enqueueJobs(jobs, Date.now());
+  await tx.enqueueJobs(jobs, enqueuedAt);
 }
 
 function sameSourceRef(a: MemoryRecord['provenance']['sources'][number], b: MemoryRecord['provenance']['sources'][number]): boolean {

@@ -3,7 +3,7 @@
  * HTTP; a hook without a server opens the store and runs them itself, so both paths behave the same.
  */
 import { isInstant } from '../../core/instant.js';
-import type { EngramCore } from '../../core/engine.js';
+import type { Engram } from '../../engram.js';
 import type { Scope } from '../../core/scope.js';
 import type { RememberInput } from '../../core/schemas.js';
 import { promptQuery } from './prompt-query.js';
@@ -28,7 +28,7 @@ export interface PromptContextResult {
 }
 
 /** The context block for a prompt: the engine's context builder (recall hits when it ran out of time). */
-export async function promptContext(engram: EngramCore, request: PromptContextRequest): Promise<PromptContextResult> {
+export async function promptContext(engram: Engram, request: PromptContextRequest): Promise<PromptContextResult> {
   // A prompt longer than a query may be is searched by its beginning and end rather than refused.
   const query = { ...request, prompt: promptQuery(request.prompt) };
   if (query.prompt.length === 0) return { text: '', via: 'context' };
@@ -48,7 +48,7 @@ export async function promptContext(engram: EngramCore, request: PromptContextRe
   return { text: `<engram-memory>\n${result.markdown.trim()}\n</engram-memory>`, via: 'context' };
 }
 
-async function recallBlock(engram: EngramCore, request: PromptContextRequest): Promise<PromptContextResult> {
+async function recallBlock(engram: Engram, request: PromptContextRequest): Promise<PromptContextResult> {
   const { hits } = await engram.recall(request.prompt, { scopes: request.scopes, k: request.k ?? 5 });
   if (hits.length === 0) return { text: '', via: 'recall' };
   const lines = hits.map((h) => `- [${(h.occurredAt ?? h.validFrom).slice(0, 10)}, ${h.layer}] ${h.content.replace(/\s+/g, ' ').slice(0, 500)}`);
@@ -74,7 +74,7 @@ export function cursorKey(sessionId: string): string {
 }
 
 /** The uuid of the last transcript entry stored for a session, from the scope's state documents. */
-export async function readCursor(engram: EngramCore, request: { scope: Scope; sessionId: string }): Promise<{ lastUuid?: string }> {
+export async function readCursor(engram: Engram, request: { scope: Scope; sessionId: string }): Promise<{ lastUuid?: string }> {
   const entry = await engram.store.getState(request.scope, cursorKey(request.sessionId));
   const lastUuid = (entry?.value as { lastUuid?: unknown } | null | undefined)?.lastUuid;
   return typeof lastUuid === 'string' ? { lastUuid } : {};
@@ -85,7 +85,7 @@ export async function readCursor(engram: EngramCore, request: { scope: Scope; se
  * session id, messageId: uuid} and moves the session's cursor to the last one; a turn already stored
  * from the same source is left unchanged.
  */
-export async function ingestTurns(engram: EngramCore, request: IngestRequest): Promise<IngestResult> {
+export async function ingestTurns(engram: Engram, request: IngestRequest): Promise<IngestResult> {
   if (request.turns.length === 0) return { stored: 0, unchanged: 0 };
   const inputs: RememberInput[] = request.turns.map((turn) => ({
     scope: request.scope,
@@ -107,6 +107,6 @@ export async function ingestTurns(engram: EngramCore, request: IngestRequest): P
 }
 
 /** Ends a session: the engine's `endSession` (the session's consolidation). */
-export async function endSession(engram: EngramCore, request: { scope: Scope; sessionId: string }): Promise<Record<string, unknown>> {
+export async function endSession(engram: Engram, request: { scope: Scope; sessionId: string }): Promise<Record<string, unknown>> {
   return { report: await engram.endSession(request) };
 }

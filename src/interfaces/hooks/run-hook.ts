@@ -3,7 +3,7 @@
  * is one (fast: no model or store to load), else opens the store itself. Loads the engine lazily so
  * the server path stays light.
  */
-import type { EngramCore } from '../../core/engine.js';
+import type { Engram } from '../../engram.js';
 import { EngramError } from '../../core/errors.js';
 import { readDiscovery } from './discovery.js';
 import { ConnectionError, postJson } from './http-client.js';
@@ -30,7 +30,7 @@ export interface HookOptions {
   budgetMs?: number;
   maxTokens?: number;
   /** Opens the engine for the local path (the CLI's own opener, with its flags and env). */
-  openEngine: () => Promise<EngramCore>;
+  openEngine: () => Promise<Engram>;
 }
 
 export interface HookOutcome {
@@ -89,7 +89,7 @@ async function ingest(backend: Backend, input: HookInput, options: HookOptions):
 /** A running server when there is one, else the local store (opened on first use). */
 class Backend {
   #options: HookOptions;
-  #engine: EngramCore | undefined;
+  #engine: Engram | undefined;
   #server: { url: string; explicit: boolean } | null;
   usedServer: string | null = null;
   /** Wall time of the last operation (HTTP round trip, or local engine call), ms. */

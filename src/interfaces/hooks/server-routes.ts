@@ -4,7 +4,7 @@
  * (serve) authorises the scopes before anything runs.
  */
 import { z } from 'zod';
-import type { EngramCore } from '../../core/engine.js';
+import type { Engram } from '../../engram.js';
 import { EngramError } from '../../core/errors.js';
 import { parseInput, scopeSchema } from '../../core/schemas.js';
 import type { Scope } from '../../core/scope.js';
@@ -34,7 +34,7 @@ export type HookOperation = (typeof HOOK_OPERATIONS)[number];
  * not allowed.
  */
 export async function runHookOperation(
-  engram: EngramCore,
+  engram: Engram,
   operation: string,
   body: unknown,
   authorize: (scopes: readonly Scope[]) => void,

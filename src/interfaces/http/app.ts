@@ -3,8 +3,9 @@
  * bound to a tenant, a request size limit, `GET /health` and `GET /openapi.json`.
  */
 import { Hono } from 'hono';
-import { ApiKeys, assertTenantScopes, type Principal } from '../../core/api-keys.js';
-import type { EngramCore } from '../../core/engine.js';
+import { assertTenantScopes, type Principal } from '../../core/api-keys.js';
+import { ApiKeys } from './api-keys.js';
+import type { Engram } from '../../engram.js';
 import { assertLocalRequest, authenticateRequest, type AuthMode, type AuthVariables } from './auth.js';
 import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from './body.js';
 import { httpErrorResponse, type InternalErrorLogger } from './error-mapping.js';
@@ -17,7 +18,7 @@ import { servingRoutes } from './routes/serving.js';
 
 /** Options of `createHttpApp`. */
 export interface HttpAppOptions {
-  engram: EngramCore;
+  engram: Engram;
   /** The key ring; default: keys stored in the engine's store. */
   keys?: ApiKeys;
   /** When keys are needed (default `auto`: as soon as one key exists). See `resolveAuthMode`. */

@@ -8,4 +8,5 @@ export { answerClientErrors, type ClientErrorSource } from './answer-client-erro
 export { DEFAULT_MAX_BODY_BYTES, readJsonBody } from './body.js';
 export { HTTP_STATUS, HttpError, httpErrorResponse, toHttpError, type HttpErrorBody, type InternalErrorLogger } from './error-mapping.js';
 export { buildOpenApiDocument } from './openapi.js';
-export { ApiKeys, assertTenantScopes, type ApiKeyInfo, type CreatedApiKey, type Principal } from '../../core/api-keys.js';
+export { assertTenantScopes, type ApiKeyInfo, type CreatedApiKey, type Principal } from '../../core/api-keys.js';
+export { ApiKeys } from './api-keys.js';

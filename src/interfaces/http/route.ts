@@ -3,7 +3,7 @@
  */
 import type { z } from 'zod';
 import type { Principal } from '../../core/api-keys.js';
-import type { EngramCore } from '../../core/engine.js';
+import type { Engram } from '../../engram.js';
 
 export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
 
@@ -18,7 +18,7 @@ export interface QueryParam {
 
 /** What a handler receives. */
 export interface RouteContext {
-  engram: EngramCore;
+  engram: Engram;
   principal: Principal | null;
   params: Record<string, string>;
   query: URLSearchParams;

@@ -4,13 +4,13 @@
  * processes behind a load balancer (or one restarted) serve any request, and there is nothing to leak.
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { EngramCore } from '../../core/engine.js';
+import type { Engram } from '../../engram.js';
 import { EngramError } from '../../core/errors.js';
 import { assertReadScopes, type Scope } from '../../core/scope.js';
 import { createMcpServer } from './server.js';
 
 export interface McpHttpOptions {
-  engram: EngramCore;
+  engram: Engram;
   name?: string;
   version?: string;
 }

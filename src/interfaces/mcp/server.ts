@@ -4,7 +4,7 @@
  * Streamable HTTP, in-memory for tests).
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { EngramCore } from '../../core/engine.js';
+import type { Engram } from '../../engram.js';
 import { assertReadScopes, type Scope } from '../../core/scope.js';
 import { guardToolArguments } from './guard-tool-arguments.js';
 import { registerResources } from './resources.js';
@@ -12,7 +12,7 @@ import { registerKnowledgeTools } from './tools/knowledge-tools.js';
 import { registerMemoryTools } from './tools/memory-tools.js';
 
 export interface McpServerOptions {
-  engram: EngramCore;
+  engram: Engram;
   /** The scopes tool calls may use (at least one); the first is the default for writes. */
   scopes: readonly Scope[];
   /** Server name reported to clients (default "engram"). */

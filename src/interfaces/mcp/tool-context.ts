@@ -3,13 +3,13 @@
  * that keep a tool call inside them (DESIGN §2 "Scopes": a call cannot widen them).
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { EngramCore } from '../../core/engine.js';
+import type { Engram } from '../../engram.js';
 import { EngramError } from '../../core/errors.js';
 import type { Scope } from '../../core/scope.js';
 import { toToolError } from './error-mapping.js';
 
 export interface ToolContext {
-  engram: EngramCore;
+  engram: Engram;
   /** The scopes this server may use, in the order given; the first is the default for writes. */
   scopes: readonly Scope[];
 }

@@ -11,8 +11,8 @@ import type { ClaimJobsQuery, Job, JobBacklog, Store, StoreCapabilities, StoredA
 import type { Scope } from '../../core/scope.js';
 import * as keyRows from './pg-api-keys.js';
 import * as layers from './pg-layers.js';
-import { AccessBatch } from '../sqlite/access-batch.js';
-import { AsyncMutex } from '../sqlite/async-mutex.js';
+import { AccessBatch } from '../access-batch.js';
+import { AsyncMutex } from '../async-mutex.js';
 import type { PgDriver, PgQueryable } from './pg-driver.js';
 import { toEngramError } from './pg-errors.js';
 import { checkEmbeddingIdentity, ensurePgvector, LOCK_WRITE, migrate, readVectorStorage, type VectorStorage } from './pg-migrations.js';

@@ -1,6 +1,6 @@
 /** Hit relevance: a bounded, monotone function of a hit's own evidence, the same on every store. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seededRandom } from '../../../src/core/consolidate/statistics.js';
+import { seededRandom } from '../../../src/consolidation/statistics.js';
 import { hitRelevance } from '../../../src/core/recall/hit-relevance.js';
 import type { ChannelExplanation } from '../../../src/core/recall/fusion.js';
 import { HashEmbedder } from '../../../src/embeddings/hash/index.js';

@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { EngramError } from '../../../core/errors.js';
-import type { ConsolidationReport } from '../../../core/consolidate/index.js';
+import type { ConsolidationReport } from '../../../consolidation/index.js';
 import { collect, withCommonFlags, type CommonFlags } from '../context.js';
 import { printError, printResult } from '../output.js';
 import { withEngine } from '../run.js';

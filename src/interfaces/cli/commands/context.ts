@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import pc from 'picocolors';
-import type { PredictResult, StructuredContext } from '../../../core/context/index.js';
+import type { PredictResult, StructuredContext } from '../../../serving/index.js';
 import { EngramError } from '../../../core/errors.js';
 import { collect, withCommonFlags, type CommonFlags } from '../context.js';
 import { printResult } from '../output.js';

@@ -3,7 +3,8 @@
  * for the HTTP API and the HTTP MCP endpoint, bound to one tenant and stored hashed in the database.
  */
 import type { Command } from 'commander';
-import { ApiKeys, type ApiKeyInfo, type CreatedApiKey } from '../../../core/api-keys.js';
+import type { ApiKeyInfo, CreatedApiKey } from '../../../core/api-keys.js';
+import { ApiKeys } from '../../http/api-keys.js';
 import { withCommonFlags, type CommonFlags } from '../context.js';
 import { printResult } from '../output.js';
 import { withEngine } from '../run.js';

@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import type { EngramCore } from '../../../core/engine.js';
+import type { Engram } from '../../../engram.js';
 import { EngramError } from '../../../core/errors.js';
 import type { Scope } from '../../../core/scope.js';
 import { removeDiscovery, writeDiscovery } from '../../hooks/discovery.js';
@@ -143,7 +143,7 @@ function positiveNumber(value: string | undefined, flag: string, example: string
  * server"), one scope after another, never overlapping itself. Another process's cycle on the same
  * scope (LOCKED) is simply skipped until next time; each run prints one line on stderr.
  */
-function scheduleConsolidation(engram: EngramCore, scopes: readonly Scope[], everyMs: number): { stop: () => Promise<void> } {
+function scheduleConsolidation(engram: Engram, scopes: readonly Scope[], everyMs: number): { stop: () => Promise<void> } {
   let running: Promise<void> = Promise.resolve();
   let stopped = false;
   const runAll = async () => {

@@ -2,14 +2,14 @@
  * The app `engram serve` runs: the HTTP API (`/v1`, `/health`, `/openapi.json`), MCP over Streamable
  * HTTP at `/mcp`, and the hook operations at `/hooks/<operation>`, all behind the same API keys.
  */
-import type { EngramCore } from '../../../core/engine.js';
+import type { Engram } from '../../../engram.js';
 import type { Scope } from '../../../core/scope.js';
 import { runHookOperation } from '../../hooks/server-routes.js';
 import { ApiKeys, assertLocalRequest, assertTenantScopes, authenticateRequest, createHttpApp, httpErrorResponse, readJsonBody, type AuthMode, type HttpApp } from '../../http/index.js';
 import { allowedScopes, createMcpHttpHandler, scopesFromRequest } from '../../mcp/index.js';
 
 export interface ServeAppOptions {
-  engram: EngramCore;
+  engram: Engram;
   /** Scopes served when a request names none; a request may only name these (when non-empty). */
   scopes: readonly Scope[];
   /** Scopes for MCP connections and hooks that name none when the server has no `scopes` (not a limit). */

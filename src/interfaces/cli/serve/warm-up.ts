@@ -3,11 +3,11 @@
  * seconds for the embedding model and the write-path NLP (compromise, chrono-node) to load, and the
  * first prompt hook for the read path. Records nothing and writes nothing.
  */
-import type { EngramCore } from '../../../core/engine.js';
+import type { Engram } from '../../../engram.js';
 import type { Scope } from '../../../core/scope.js';
 
 /** Loads the model, the claim analysers and the read and context paths; resolves with the time taken (ms). */
-export async function warmUp(engram: EngramCore, scopes: readonly Scope[]): Promise<number> {
+export async function warmUp(engram: Engram, scopes: readonly Scope[]): Promise<number> {
   const started = performance.now();
   // Read path first (prompt hooks come first), the write-path NLP last; requests that arrive meanwhile
   // are answered between the steps.

@@ -3,8 +3,8 @@
  * (consolidate, end of session): thin shells over the engine methods of the same names.
  */
 import { z } from 'zod';
-import { endSessionInputSchema, consolidateInputSchema } from '../../../core/consolidate/schemas.js';
-import { contextInputSchema, predictInputSchema } from '../../../core/context/schemas.js';
+import { endSessionInputSchema, consolidateInputSchema } from '../../../consolidation/schemas.js';
+import { contextInputSchema, predictInputSchema } from '../../../serving/schemas.js';
 import { EngramError } from '../../../core/errors.js';
 import { activateOptionsSchema } from '../../../core/graph/activate.js';
 import { registerRelationInputSchema, relateInputSchema } from '../../../core/graph/relations-api.js';

@@ -3,7 +3,7 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { PredictInput } from '../../../core/context/schemas.js';
+import type { PredictInput } from '../../../serving/schemas.js';
 import { renderJson } from '../render.js';
 import { guarded, ok, readScopes, writeScope, type ToolContext } from '../tool-context.js';
 import { consolidateShape, contextShape, predictShape, relateShape } from './shapes.js';

@@ -6,9 +6,9 @@ import { z } from 'zod';
 import { LAYERS, STATUSES } from '../../../core/memory.js';
 import { BROWSE_SORTS } from '../../../core/ports/store.js';
 import { MAX_LIST_LIMIT } from '../../../core/browse/schemas.js';
-import { PHASES } from '../../../core/consolidate/config.js';
-import { consolidateInputSchema } from '../../../core/consolidate/schemas.js';
-import { contextInputSchema, predictInputSchema } from '../../../core/context/schemas.js';
+import { PHASES } from '../../../consolidation/config.js';
+import { consolidateInputSchema } from '../../../consolidation/schemas.js';
+import { contextInputSchema, predictInputSchema } from '../../../serving/schemas.js';
 import { relateInputSchema } from '../../../core/graph/relations-api.js';
 import { channelWeightsSchema, episodeCycleShape, instantSchema, rememberInputSchema, scopeSchema, updateInputSchema } from '../../../core/schemas.js';
 

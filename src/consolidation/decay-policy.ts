@@ -1,0 +1,59 @@
+/**
+ * Decay and expiry (DESIGN §5.7, §11.4, §11.10; seed 001): activation-based, by last access, not
+ * creation. Importance below 0.5 decays after 7 idle days, 0.5 to 0.7 after 14, above 0.7 after 30;
+ * pinned never; high emotional intensity decays slower; a person's `restore` exempts the record for
+ * good; a decayed record expires after a further grace period.
+ */
+import type { MemoryRecord } from '../core/memory.js';
+
+const DAY = 86_400_000;
+
+export interface DecayConfig {
+  /** Idle days before decay, by importance tier [0, 0.5), [0.5, 0.7), [0.7, 1]. */
+  idleDays: { low: number; medium: number; high: number };
+  /** Days a decayed record stays restorable before it expires. */
+  graceDays: number;
+  /** Emotional intensity (0..10) above which decay slows, up to ×`maxEmotionFactor` at 10. */
+  emotionThreshold: number;
+  maxEmotionFactor: number;
+}
+
+export const DEFAULT_DECAY: Readonly<DecayConfig> = Object.freeze({
+  idleDays: Object.freeze({ low: 7, medium: 14, high: 30 }),
+  graceDays: 30,
+  emotionThreshold: 5,
+  maxEmotionFactor: 2,
+});
+
+export type DecayVerdict = { action: 'keep'; reason: 'pinned' | 'exempt' | 'fresh' | 'not-applicable' } | { action: 'decay' | 'expire'; idleMs: number; thresholdMs: number };
+
+/** The idle threshold of a record in ms: its importance tier, stretched by emotional intensity. */
+export function idleThresholdMs(record: Pick<MemoryRecord, 'importance' | 'emotion'>, config: DecayConfig = DEFAULT_DECAY): number {
+  const importance = record.importance ?? 1; // unscored ranks as 1.0 until scored (§11.4)
+  const days = importance < 0.5 ? config.idleDays.low : importance < 0.7 ? config.idleDays.medium : config.idleDays.high;
+  const intensity = record.emotion?.intensity ?? 0;
+  const over = Math.max(0, intensity - config.emotionThreshold) / Math.max(1e-9, 10 - config.emotionThreshold);
+  const factor = 1 + Math.min(1, over) * (config.maxEmotionFactor - 1);
+  return days * DAY * factor;
+}
+
+/** When the record was last used: its last access, else when it was recorded. */
+export function lastActiveAt(record: Pick<MemoryRecord, 'lastAccessedAt' | 'recordedAt'>): number {
+  return record.lastAccessedAt ?? record.recordedAt;
+}
+
+/** What decay does to one record at `now`. Only active and decayed records are considered. */
+export function decayVerdict(record: MemoryRecord, now: number, config: DecayConfig = DEFAULT_DECAY): DecayVerdict {
+  if (record.status !== 'active' && record.status !== 'decayed') return { action: 'keep', reason: 'not-applicable' };
+  if (record.pinned) return { action: 'keep', reason: 'pinned' };
+  if (record.data.exempt?.decay === true && record.status === 'active') return { action: 'keep', reason: 'exempt' };
+  if (record.status === 'decayed') {
+    const decayedAt = typeof record.data.decayedAt === 'number' ? record.data.decayedAt : record.updatedAt;
+    const idleMs = now - Math.max(decayedAt, lastActiveAt(record));
+    const thresholdMs = config.graceDays * DAY;
+    return idleMs >= thresholdMs ? { action: 'expire', idleMs, thresholdMs } : { action: 'keep', reason: 'fresh' };
+  }
+  const idleMs = now - lastActiveAt(record);
+  const thresholdMs = idleThresholdMs(record, config);
+  return idleMs >= thresholdMs ? { action: 'decay', idleMs, thresholdMs } : { action: 'keep', reason: 'fresh' };
+}

@@ -1,0 +1,134 @@
+/**
+ * Phase 6: reflection (DESIGN §5.6, §11.9; seed 004). Runs when the importance accumulated since the
+ * last reflection crosses the threshold, at session end, or when asked for. Level 1 reflects on the
+ * recent important memories since the last reflection; level 2 on level-1 reflections not yet reflected
+ * on, level 3 on level-2 ones. Each insight is a semantic record (provenance `reflection`, `level`,
+ * importance 0.5 / 0.7 / 0.9) with DERIVED_FROM edges to what it summarises; an identity key makes a
+ * second run add no duplicate.
+ */
+import type { Edge, MemoryRecord } from '../../core/memory.js';
+import { extractiveInsights, insightKey, llmInsights, reflectionTrigger, type Insight, type ReflectionItem } from '../reflection.js';
+import { derivedRecord, edgeId, lookupKey, scanRecords, storeKey, type PhaseContext } from '../phase-context.js';
+
+const CURSOR_KEY = 'consolidate/reflect/cursor';
+/** At most this many recent records feed one level-1 reflection. */
+const MAX_ITEMS = 300;
+
+interface ReflectCursor {
+  /** Last record id considered by level 1. */
+  lastId: string;
+  /** Reflection ids already reflected on, by level (2, 3). */
+  reflected?: Record<string, string[]>;
+}
+
+function isReflection(r: MemoryRecord): boolean {
+  return r.provenance.kind === 'reflection';
+}
+
+export async function reflectPhase(ctx: PhaseContext): Promise<void> {
+  const cfg = ctx.deps.config.reflection;
+  const saved = (await ctx.deps.store.getState(ctx.scope, CURSOR_KEY))?.value as ReflectCursor | undefined;
+  const lastId = saved?.lastId ?? '';
+  // What accumulated since the last reflection.
+  const fresh: MemoryRecord[] = [];
+  let accumulated = 0;
+  let newestId = lastId;
+  const reflections: MemoryRecord[] = [];
+  for await (const page of scanRecords(ctx.deps.store, { scope: ctx.scope, layers: ['semantic'], statuses: ['active'], pageSize: ctx.deps.config.pageSize })) {
+    for (const r of page) if (isReflection(r)) reflections.push(r);
+  }
+  // Only what was written since the last reflection counts toward the next one.
+  for await (const page of scanRecords(ctx.deps.store, { scope: ctx.scope, layers: ['episodic', 'semantic'], statuses: ['active'], ...(lastId !== '' ? { afterId: lastId } : {}), pageSize: ctx.deps.config.pageSize })) {
+    for (const r of page) {
+      if (isReflection(r) || r.data.concept === true || r.data.isChunkParent === true || r.data.category === 'promoted' || r.data.compressed === true) continue;
+      newestId = r.id > newestId ? r.id : newestId;
+      const importance = r.importance ?? 1;
+      accumulated += importance;
+      if (importance >= cfg.minImportance) fresh.push(r);
+    }
+  }
+  const trigger = reflectionTrigger({ accumulatedImportance: accumulated, sessionEnd: ctx.trigger === 'session-end', onDemand: ctx.explicit }, cfg);
+  if (trigger === null) {
+    ctx.counters.skipped = `accumulated importance ${accumulated.toFixed(2)} since the last reflection is below the threshold ${cfg.importanceThreshold} (no session end, not asked for)`;
+    return;
+  }
+  const items = fresh.slice(-MAX_ITEMS);
+  ctx.counters.examined += items.length;
+  const insights: (Insight & { id?: string })[] = [];
+  if (items.length >= cfg.minItems) insights.push(...(await synthesise(ctx, items, 1)));
+  const reflected = { ...(saved?.reflected ?? {}) };
+  for (const level of [2, 3] as const) {
+    const done = new Set(reflected[String(level)] ?? []);
+    const pool = [...reflections, ...insights.map(pseudoRecord)].filter((r) => r.data.level === level - 1 && !done.has(r.id));
+    if (pool.length < cfg.minItems) continue;
+    ctx.counters.examined += pool.length;
+    const higher = await synthesise(ctx, pool, level);
+    insights.push(...higher);
+    reflected[String(level)] = [...done, ...pool.map((r) => r.id)].slice(-2000);
+  }
+  const vectors = insights.length > 0 ? await ctx.deps.embedder.embed(insights.map((i) => i.content)) : [];
+  await ctx.batch(async (tx) => {
+    for (const [i, insight] of insights.entries()) {
+      const key = `reflect:${insightKey(insight.level, insight.sources)}`;
+      if ((await lookupKey(tx, ctx.scope, key)) !== null) continue;
+      const record = derivedRecord({
+        scope: ctx.scope,
+        layer: 'semantic',
+        content: insight.content,
+        now: ctx.now,
+        importance: insight.importance,
+        confidence: insight.method === 'llm' ? 0.7 : 0.6,
+        provenance: { kind: 'reflection', sources: [], derivedFrom: insight.sources.slice(0, 50) },
+        data: { name: `reflection L${insight.level}: ${insight.terms.slice(0, 3).join(', ')}`, category: 'reflection', level: insight.level, reflection: { trigger, method: insight.method, representatives: insight.representatives, terms: insight.terms } },
+        tags: ['reflection'],
+      });
+      record.id = insight.id ?? record.id;
+      await tx.insertMemories([{ record, embedding: vectors[i] as Float32Array }]);
+      await storeKey(tx, ctx.scope, key, record.id, ctx.now);
+      const present = new Set((await tx.getMemories(insight.sources, [ctx.scope])).map((r) => r.id));
+      const edges: Edge[] = insight.sources
+        .filter((s) => present.has(s))
+        .map((s) => ({ id: edgeId(ctx.now), scope: ctx.scope, fromId: record.id, type: 'DERIVED_FROM', toId: s, weight: 1, validFrom: ctx.now, validTo: null, recordedAt: ctx.now, invalidatedAt: null, metadata: { reflection: insight.level } }));
+      if (edges.length > 0) await tx.insertEdges(edges);
+      ctx.counters.created += 1;
+      ctx.counters.details[`level-${insight.level} reflections`] = (ctx.counters.details[`level-${insight.level} reflections`] ?? 0) + 1;
+      if (ctx.counters.ids.length < 50) ctx.counters.ids.push(record.id);
+    }
+    await tx.setState(ctx.scope, CURSOR_KEY, { lastId: newestId, reflected, at: ctx.now } satisfies ReflectCursor & { at: number }, ctx.now);
+  }, { done: true });
+  if (items.length < cfg.minItems && insights.length === 0) ctx.counters.details[`important memories (need ${cfg.minItems})`] = items.length;
+}
+
+async function synthesise(ctx: PhaseContext, records: readonly MemoryRecord[], level: 1 | 2 | 3): Promise<(Insight & { id?: string })[]> {
+  const vectors = await ctx.deps.embedder.embed(records.map((r) => r.content));
+  const items: ReflectionItem[] = records.map((r, i) => ({ id: r.id, content: r.content, embedding: vectors[i] as Float32Array, importance: r.importance ?? 1 }));
+  const cfg = ctx.deps.config.reflection;
+  const insights = ctx.deps.reflect !== undefined ? await assisted(ctx, items, level) : ctx.deps.llm ? await llmInsights(ctx.deps.llm, items, level, cfg) : extractiveInsights(items, level, cfg);
+  // Level-1 insights get their ids now, so a level-2 reflection in the same run can point at them.
+  return insights.map((insight) => ({ ...insight, id: derivedRecord({ scope: ctx.scope, layer: 'semantic', content: '', now: ctx.now, importance: 0, provenance: { kind: 'reflection', sources: [], derivedFrom: [] }, data: {} }).id }));
+}
+
+/** An in-run insight seen as a record, so a higher level can reflect on it in the same run. */
+function pseudoRecord(insight: Insight & { id?: string }): MemoryRecord {
+  const record = derivedRecord({ scope: '', layer: 'semantic', content: insight.content, now: 0, importance: insight.importance, provenance: { kind: 'reflection', sources: [], derivedFrom: [] }, data: { level: insight.level } });
+  record.id = insight.id ?? record.id;
+  return record;
+}
+
+/** One LLM insight per extractive cluster through the engine's LLM assist; extractive where it declines. */
+async function assisted(ctx: PhaseContext, items: readonly ReflectionItem[], level: 1 | 2 | 3): Promise<Insight[]> {
+  const byId = new Map(items.map((i) => [i.id, i]));
+  const out: Insight[] = [];
+  for (const insight of extractiveInsights(items, level, ctx.deps.config.reflection)) {
+    let written: readonly { content: string; derivedFrom: string[] }[] | null = null;
+    try {
+      const records = insight.sources.map((id) => ({ id, content: byId.get(id)?.content ?? '', importance: byId.get(id)?.importance ?? null }));
+      written = await (ctx.deps.reflect as NonNullable<typeof ctx.deps.reflect>)({ scope: ctx.scope, level, records, maxInsights: 1 });
+    } catch {
+      written = null;
+    }
+    const first = written?.[0];
+    out.push(first !== undefined && first.content.trim().length > 0 ? { ...insight, content: first.content.trim(), method: 'llm' } : insight);
+  }
+  return out;
+}

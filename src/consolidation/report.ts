@@ -1,0 +1,63 @@
+/**
+ * The consolidation report (issue #6 contract): `{ phases: [{ name, examined, created, updated,
+ * durationMs, note }] }`, stored and returned for every run. A phase that examined nothing or
+ * changed nothing says so in `note`.
+ */
+import type { Scope } from '../core/scope.js';
+import type { PhaseName } from './config.js';
+
+export interface PhaseReport {
+  name: PhaseName;
+  examined: number;
+  created: number;
+  updated: number;
+  durationMs: number;
+  note: string;
+  /** Ids created (capped), for tracing. */
+  ids?: string[];
+}
+
+/** Why a cycle ran. */
+export type ConsolidationTrigger = 'on-demand' | 'session-end' | 'threshold' | 'schedule';
+
+export interface ConsolidationReport {
+  id: string;
+  scope: Scope;
+  trigger: ConsolidationTrigger;
+  sessionId?: string;
+  startedAt: string;
+  finishedAt: string;
+  /** True when this run continued a cycle that was interrupted. */
+  resumed: boolean;
+  phases: PhaseReport[];
+}
+
+/** Running counters of one phase. */
+export interface PhaseCounters {
+  examined: number;
+  created: number;
+  updated: number;
+  ids: string[];
+  /** Details for the note (e.g. "3 merged"). */
+  details: Record<string, number>;
+  /** A reason the phase did not run (e.g. below the reflection threshold). */
+  skipped?: string;
+}
+
+export function emptyCounters(): PhaseCounters {
+  return { examined: 0, created: 0, updated: 0, ids: [], details: {} };
+}
+
+/** The note of a finished phase: what it did, or explicitly that it did nothing. */
+export function phaseNote(name: PhaseName, c: PhaseCounters, unit: string): string {
+  if (c.skipped !== undefined) return `skipped: ${c.skipped}`;
+  const details = Object.entries(c.details)
+    .filter(([, v]) => v > 0)
+    .map(([k, v]) => `${v} ${k}`)
+    .join(', ');
+  if (c.examined === 0) return `examined nothing: no ${unit} to look at`;
+  if (c.created === 0 && c.updated === 0) return `examined ${c.examined} ${unit}; changed nothing`;
+  return `examined ${c.examined} ${unit}${details.length > 0 ? `; ${details}` : ''}`;
+}
+
+export const MAX_REPORTED_IDS = 50;

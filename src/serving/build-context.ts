@@ -1,0 +1,267 @@
+/**
+ * The context builder (DESIGN §6): for one turn, procedural rules, profile facts, knowledge, live
+ * concepts for what is perceived, predictions and relevant episodes — within a wall-clock deadline
+ * and a token budget, each part labelled with the level it reached.
+ *
+ * Every read starts at once and races one deadline. Rules and profile fall back to the copy this
+ * engine last read (level `cached`) when the fresh read is late; concepts degrade from full (relations,
+ * stored statistics, fresh grounding) to cached (no grounding) to minimal (name, category, episode
+ * count); a part with nothing in time is `skipped`. Late work is dropped, never awaited.
+ */
+import { spreadActivation } from '../core/graph/activation.js';
+import type { MemoryRecord } from '../core/memory.js';
+import { recall as runRecall, type RecallDeps, type RecallHit } from '../core/recall/recall.js';
+import type { Scope } from '../core/scope.js';
+import { cuesOf, matchConcepts, type MatchedConcept } from './concept-lookup.js';
+import { groundConcepts, minimalConcept, readConceptRelations, verbalGrounding } from './concepts.js';
+import type { Scheduler } from '../core/ports/scheduler.js';
+import { Deadline, type Stopwatch } from './deadline.js';
+import { ReadTimings, storeWithDeadline } from './deadline-store.js';
+import { episodesFromHits, knowledgeFromHits, mergeKnowledge, readProfileFacts, rankProfile, readRules, KNOWLEDGE_LIMIT, type ActivateFn } from './parts.js';
+import { predictFromConcepts } from './predict.js';
+import { approximateTokens, renderMarkdown, trimToTokens } from './render.js';
+import type { ParsedContextInput } from './schemas.js';
+import type { ProfileFact } from './parts.js';
+import type { ConceptEntry, ContextLevel, ContextPart, RuleEntry, StructuredContext } from './types.js';
+
+/**
+ * Time kept back from the budget for trimming, rendering and the synchronous read that may already be
+ * running when the deadline passes (it cannot be interrupted): 15 % of the budget, 2 to 10 ms.
+ */
+function renderReserveMs(budgetMs: number): number {
+  return Math.min(10, Math.max(2, budgetMs * 0.15));
+}
+/** Predictions shown in a context. */
+const PREDICTIONS_IN_CONTEXT = 3;
+/** Past episodes read for the predictions of a context (the best-matching first). */
+const CONTEXT_PREDICTION_EPISODES = 300;
+
+/** Rules and profile read less than this long ago are used as they are (writes through the engine invalidate them at once). */
+export const RULES_FRESH_MS = 5_000;
+
+interface Cached<T> {
+  items: T[];
+  /** Stopwatch time of the read. */
+  at: number;
+}
+
+/**
+ * What the builder remembers between calls on one engine: the rules and profile last read per scope
+ * set — used as they are for RULES_FRESH_MS (other processes' writes show within that), served as
+ * `cached` when older and a fresh read is late — and how long grounding took (so it is not started
+ * when it cannot finish).
+ */
+export class ContextCache {
+  readonly #rules = new Map<string, Cached<RuleEntry>>();
+  readonly #profile = new Map<string, Cached<ProfileFact>>();
+  #groundingMs = 0;
+  /** Durations of store reads, so a read that cannot finish in time is not started. */
+  readonly timings = new ReadTimings();
+
+  rules(key: string): Cached<RuleEntry> | undefined {
+    return this.#rules.get(key);
+  }
+  setRules(key: string, items: RuleEntry[], at: number): void {
+    remember(this.#rules, key, { items, at });
+  }
+  profile(key: string): Cached<ProfileFact> | undefined {
+    return this.#profile.get(key);
+  }
+  setProfile(key: string, items: ProfileFact[], at: number): void {
+    remember(this.#profile, key, { items, at });
+  }
+  /** Forgets the rules and profile of every scope set containing `scope` (all, when omitted): a write changed them. */
+  invalidate(scope?: string): void {
+    for (const map of [this.#rules, this.#profile] as Map<string, unknown>[]) {
+      for (const key of [...map.keys()]) if (scope === undefined || key.split('\n').includes(scope)) map.delete(key);
+    }
+  }
+  /** Smoothed duration of fresh grounding, ms. */
+  get groundingMs(): number {
+    return this.#groundingMs;
+  }
+  recordGrounding(ms: number): void {
+    this.#groundingMs = this.#groundingMs === 0 ? ms : 0.7 * this.#groundingMs + 0.3 * ms;
+  }
+}
+
+function remember<T>(map: Map<string, T>, key: string, value: T): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > 256) map.delete(map.keys().next().value as string);
+}
+
+export interface ContextDeps extends RecallDeps {
+  cache: ContextCache;
+  /** Spreading activation, when the engine has it (knowledge is then recall hits + activation). */
+  activate?: ActivateFn;
+  /** Measures the budget (the wall, not the engine's `Clock`). */
+  stopwatch: Stopwatch;
+  /** The deadline's timer, the event-loop turns before reads and the late refreshes. */
+  scheduler: Scheduler;
+  /** Record the surfaced memories as accessed (default true; false for warm-up builds). */
+  trackAccess?: boolean;
+}
+
+/** Builds the context of one turn. Input is validated. */
+export async function buildContext(deps: ContextDeps, input: ParsedContextInput): Promise<StructuredContext> {
+  const { stopwatch, scheduler } = deps;
+  const deadline = new Deadline(Math.max(1, input.budgetMs - renderReserveMs(input.budgetMs)), { stopwatch, scheduler });
+  const refreshes: (() => Promise<unknown>)[] = [];
+  try {
+    const now = deps.clock.now();
+    const { scopes, message } = input;
+    const key = [...scopes].sort().join('\n');
+    const { cache } = deps;
+    const gate = { deadline, stopwatch, scheduler, timings: cache.timings, key };
+    const store = storeWithDeadline(deps.store, gate);
+    // Recall may drop the search channels that do not fit; its hits are then `minimal`.
+    const skippedInRecall: string[] = [];
+    const recallStore = storeWithDeadline(deps.store, { ...gate, degrade: true, onSkip: (method) => skippedInRecall.push(method) });
+    const started = stopwatch.now();
+    const fresh = <T>(entry: Cached<T> | undefined) => (entry !== undefined && started - entry.at < RULES_FRESH_MS ? Promise.resolve(entry.items) : undefined);
+
+    // Rules and profile: the copy read less than RULES_FRESH_MS ago, else a fresh read if it fits in
+    // time; when it does not, the stale copy (`cached`) now and a refresh once this build has returned.
+    const cachedRead = <T>(entry: Cached<T> | undefined, read: (s: typeof store) => Promise<T[]>, save: (items: T[]) => void): Promise<T[]> => {
+      const ready = fresh(entry);
+      if (ready !== undefined) return ready;
+      let scheduled = false;
+      const onSkip = () => {
+        if (!scheduled) refreshes.push(() => read(deps.store).then(save));
+        scheduled = true;
+      };
+      return read(storeWithDeadline(deps.store, { ...gate, onSkip })).then((items) => (save(items), items));
+    };
+    const rulesRead = cachedRead(cache.rules(key), (s) => readRules(s, scopes, now), (rules) => cache.setRules(key, rules, stopwatch.now()));
+    const profileRead = cachedRead(cache.profile(key), (s) => readProfileFacts(s, scopes, now), (facts) => cache.setProfile(key, facts, stopwatch.now()));
+    const hitsRead: Promise<RecallHit[]> =
+      message.trim().length > 0
+        ? runRecall({ ...deps, store: recallStore }, message, { scopes, k: Math.max(16, input.episodes * 3), trackAccess: deps.trackAccess !== false }).then((r) => r.hits)
+        : Promise.resolve([]);
+    const cues = cuesOf({ objects: input.percept?.objects ?? [], people: input.percept?.people ?? [], ...(input.percept?.goal !== undefined ? { goal: input.percept.goal } : {}) });
+    const conceptsRead = matchConcepts(store, scopes, cues, now);
+    const relationsRead = deadline.then(conceptsRead, (concepts) => readConceptRelations(store, scopes, concepts, now));
+    const groundingRead = deadline.then(conceptsRead, async (concepts) => {
+      // Not started when it cannot finish in time: the cached level is the honest answer then.
+      if (cache.groundingMs > 0 && cache.groundingMs > deadline.remaining()) return null;
+      const started = stopwatch.now();
+      const grounding = await groundConcepts(store, scopes, concepts, now);
+      cache.recordGrounding(stopwatch.now() - started);
+      return grounding;
+    });
+    const predictionsRead = deadline.then(conceptsRead, (concepts) => predictFromConcepts({ store, now }, scopes, concepts, PREDICTIONS_IN_CONTEXT, CONTEXT_PREDICTION_EPISODES));
+    const knowledgeRead = deadline.then(hitsRead, (hits) => knowledgeOf({ ...deps, store }, scopes, hits));
+
+    const [rules, profile, hits, knowledge, concepts, relations, grounding, predictions] = await Promise.all([
+      deadline.race(rulesRead),
+      deadline.race(profileRead),
+      deadline.race(hitsRead),
+      deadline.race(knowledgeRead),
+      deadline.race(conceptsRead),
+      deadline.race(relationsRead),
+      deadline.race(groundingRead),
+      deadline.race(predictionsRead),
+    ]);
+
+    const parts: StructuredContext['parts'] = {
+      rules: rules.done ? { level: 'full', items: rules.value } : cachedOr(cache.rules(key)?.items),
+      profile: profile.done ? { level: 'full', items: rankProfile(profile.value, message) } : cachedOr(rankOr(cache.profile(key)?.items, message)),
+      knowledge: knowledge.done && skippedInRecall.length === 0 ? knowledge.value : hits.done ? { level: 'minimal', items: knowledgeFromHits(hits.value, new Set()).slice(0, KNOWLEDGE_LIMIT) } : skipped(),
+      concepts: concepts.done
+        ? conceptPart(concepts.value, relations.done ? relations.value : null, grounding.done ? grounding.value : null)
+        : skipped(),
+      predictions: predictions.done ? { level: 'full', items: predictions.value.predictions } : skipped(),
+      episodes: hits.done ? { level: skippedInRecall.length === 0 ? 'full' : 'minimal', items: episodesFromHits(hits.value, input.episodes) } : skipped(),
+    };
+    dropDuplicates(parts);
+    const draft = { budgetMs: input.budgetMs, elapsedMs: 0, parts };
+    const trimmed = trimToTokens(draft, input.maxTokens);
+    draft.elapsedMs = round(deadline.elapsed());
+    const markdown = renderMarkdown(draft);
+    return {
+      scopes: [...scopes],
+      message,
+      budgetMs: input.budgetMs,
+      elapsedMs: draft.elapsedMs,
+      maxTokens: input.maxTokens,
+      tokens: approximateTokens(markdown),
+      parts,
+      trimmed,
+      markdown,
+    };
+  } finally {
+    deadline.dispose();
+    // Reads that did not fit refresh the cache once the caller has its context.
+    if (refreshes.length > 0) scheduler.after(0, () => void Promise.allSettled(refreshes.map((refresh) => refresh())));
+  }
+}
+
+/** Knowledge: recall's semantic and statistical hits, plus what activation reaches from the top hits. */
+async function knowledgeOf(deps: ContextDeps, scopes: readonly Scope[], hits: RecallHit[]): Promise<ContextPart<StructuredContext['parts']['knowledge']['items'][number]>> {
+  const direct = knowledgeFromHits(hits, new Set());
+  if (hits.length === 0) return { level: 'full', items: direct.slice(0, KNOWLEDGE_LIMIT) };
+  const from = hits.slice(0, 5).map((h) => h.id);
+  const activate: ActivateFn = deps.activate ?? (async (query) => spreadFrom(deps, query));
+  const activated: { record: MemoryRecord; score: number }[] = await activate({ scopes, from, limit: 32 });
+  return { level: 'full', items: mergeKnowledge(direct, activated, new Set()) };
+}
+
+/** Cross-layer spreading activation (src/core/graph) from the top hits, strongest first. */
+async function spreadFrom(deps: ContextDeps, query: { scopes: readonly Scope[]; from: readonly string[]; limit: number }): Promise<{ record: MemoryRecord; score: number }[]> {
+  const result = await spreadActivation(deps.store, { scopes: query.scopes, seeds: query.from.map((id) => ({ id })), now: deps.clock.now() }, { maxHops: 2 });
+  return result.ranked.slice(0, query.limit).map((a) => ({ record: a.record, score: a.activation }));
+}
+
+function conceptPart(
+  concepts: readonly MatchedConcept[],
+  relations: Awaited<ReturnType<typeof readConceptRelations>> | null,
+  grounding: Awaited<ReturnType<typeof groundConcepts>> | null,
+): ContextPart<ConceptEntry> {
+  const items = concepts.map((concept) => {
+    const entry = minimalConcept(concept);
+    const cached = relations?.get(concept.id);
+    if (cached === undefined) return entry;
+    entry.level = 'cached';
+    entry.relations = cached.relations;
+    entry.statistics = [...cached.statistics];
+    const fresh = grounding?.get(concept.id);
+    if (fresh !== undefined) {
+      entry.level = 'full';
+      entry.grounding = fresh;
+      entry.statistics.push(...verbalGrounding(concept.name, fresh));
+    }
+    return entry;
+  });
+  items.sort((a, b) => b.matchedBy.length - a.matchedBy.length || b.episodeCount - a.episodeCount || a.name.localeCompare(b.name));
+  return { level: lowest(items.map((i) => i.level)), items };
+}
+
+/** A part's level is the lowest level of its entries (full when it has none). */
+function lowest(levels: readonly Exclude<ContextLevel, 'skipped'>[]): ContextLevel {
+  if (levels.includes('minimal')) return 'minimal';
+  if (levels.includes('cached')) return 'cached';
+  return 'full';
+}
+
+function rankOr(facts: ProfileFact[] | undefined, message: string) {
+  return facts === undefined ? undefined : rankProfile(facts, message);
+}
+
+function cachedOr<T>(items: T[] | undefined): ContextPart<T> {
+  return items === undefined ? skipped() : { level: 'cached', items: [...items] };
+}
+
+function skipped<T>(): ContextPart<T> {
+  return { level: 'skipped', items: [] };
+}
+
+/** A record appears once: rules and profile win over knowledge. */
+function dropDuplicates(parts: StructuredContext['parts']): void {
+  const seen = new Set([...parts.rules.items.map((r) => r.id), ...parts.profile.items.map((p) => p.id)]);
+  parts.knowledge.items = parts.knowledge.items.filter((k) => !seen.has(k.id));
+}
+
+function round(value: number): number {
+  return Math.round(value * 10) / 10;
+}

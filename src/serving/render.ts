@@ -1,0 +1,139 @@
+/**
+ * Markdown rendering of a structured context (for a prompt) and the token budget: approximate tokens
+ * are characters / 4, and the lowest-ranked entries are dropped first, least essential parts first.
+ */
+import type { SourceRef } from '../core/memory.js';
+import type {
+  ConceptEntry,
+  ContextPartName,
+  EpisodeEntry,
+  KnowledgeEntry,
+  Prediction,
+  ProfileEntry,
+  RuleEntry,
+  StructuredContext,
+} from './types.js';
+import { CONTEXT_PARTS } from './types.js';
+
+/** Approximate token count of a text (characters / 4, rounded up). */
+export function approximateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+const TITLES: Record<ContextPartName, string> = {
+  rules: 'Rules',
+  profile: 'About the user',
+  knowledge: 'Knowledge',
+  concepts: 'What is perceived',
+  predictions: 'Predictions',
+  episodes: 'Relevant episodes',
+};
+
+type Parts = StructuredContext['parts'];
+
+/** One Markdown line per entry of a part. */
+export function entryLine(part: ContextPartName, item: unknown): string {
+  switch (part) {
+    case 'rules': {
+      const r = item as RuleEntry;
+      return `- ${oneLine(r.content)}${r.priority !== 0 ? ` (priority ${r.priority})` : ''}`;
+    }
+    case 'profile':
+      return `- ${oneLine((item as ProfileEntry).content)}`;
+    case 'knowledge': {
+      const k = item as KnowledgeEntry;
+      const name = k.name !== undefined && !k.content.toLowerCase().startsWith(k.name.toLowerCase()) ? `**${k.name}**: ` : '';
+      return `- ${name}${oneLine(k.content)}${k.layer === 'semantic' ? '' : ` _(${k.layer})_`}`;
+    }
+    case 'concepts':
+      return conceptLine(item as ConceptEntry);
+    case 'predictions': {
+      const p = item as Prediction;
+      return `- ${p.action} → ${p.outcome} (success probability ${p.successProbability}, confidence ${p.confidence}, from ${p.support} episode${p.support === 1 ? '' : 's'})`;
+    }
+    case 'episodes': {
+      const e = item as EpisodeEntry;
+      const when = e.occurredAt !== null ? `${e.occurredAt.slice(0, 10)}: ` : '';
+      const outcome = e.outcome?.success !== undefined ? ` [${e.outcome.success ? 'succeeded' : 'failed'}]` : '';
+      const source = sourceText(e.sources);
+      return `- ${when}${oneLine(e.content)}${outcome}${source !== '' ? ` _(source: ${source})_` : ''}`;
+    }
+  }
+}
+
+function conceptLine(c: ConceptEntry): string {
+  const head = `- **${c.name}** (${c.category ?? 'concept'}, ${c.episodeCount} episode${c.episodeCount === 1 ? '' : 's'})`;
+  const details: string[] = [];
+  for (const r of c.relations ?? []) details.push(`${r.direction === 'out' ? '' : '← '}${r.type} ${r.name} (${r.weight})`);
+  for (const s of c.statistics ?? []) details.push(s.verbal);
+  return details.length > 0 ? `${head}: ${details.join('; ')}` : head;
+}
+
+function sourceText(sources: readonly SourceRef[]): string {
+  const s = sources[0];
+  if (s === undefined) return '';
+  const where = s.conversationId ?? s.uri ?? s.system ?? '';
+  const message = s.messageId !== undefined ? `#${s.messageId}` : s.messageRange !== undefined ? `#${s.messageRange[0]}–${s.messageRange[1]}` : '';
+  return `${where}${message !== '' && where !== '' ? ' ' : ''}${message}`;
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 600 ? `${flat.slice(0, 597)}…` : flat;
+}
+
+/** The header comment: timing and the level each part reached. */
+export function headerLine(context: Pick<StructuredContext, 'elapsedMs' | 'budgetMs' | 'parts'>): string {
+  const levels = CONTEXT_PARTS.map((p) => `${p} ${context.parts[p].level}`).join(', ');
+  return `<!-- engram context: ${Math.round(context.elapsedMs)} ms of ${context.budgetMs} ms; ${levels} -->`;
+}
+
+/** The Markdown of a context: a header comment, then one section per non-empty part. */
+export function renderMarkdown(context: Pick<StructuredContext, 'elapsedMs' | 'budgetMs' | 'parts'>): string {
+  const lines = [headerLine(context)];
+  for (const part of CONTEXT_PARTS) {
+    const items = context.parts[part].items as unknown[];
+    if (items.length === 0) continue;
+    lines.push('', `## ${TITLES[part]}`, ...items.map((item) => entryLine(part, item)));
+  }
+  return lines.join('\n');
+}
+
+/** Parts in the order they give way to the token budget: least essential first, rules last. */
+const TRIM_ORDER: readonly ContextPartName[] = ['episodes', 'knowledge', 'concepts', 'predictions', 'profile', 'rules'];
+/** Entries each part keeps in the first trimming pass. */
+const KEEP_FIRST: Record<ContextPartName, number> = { episodes: 1, knowledge: 2, concepts: 1, predictions: 1, profile: 3, rules: Number.POSITIVE_INFINITY };
+
+/**
+ * Drops the lowest-ranked entries until the rendered Markdown fits `maxTokens`: first each part down
+ * to a small core (least essential parts first), then further in the same order. Mutates `parts`;
+ * returns how many entries each part lost.
+ */
+export function trimToTokens(context: Pick<StructuredContext, 'elapsedMs' | 'budgetMs' | 'parts'>, maxTokens: number): Partial<Record<ContextPartName, number>> {
+  const parts: Parts = context.parts;
+  const maxChars = maxTokens * 4;
+  const cost = (part: ContextPartName, item: unknown) => entryLine(part, item).length + 1;
+  let total = headerLine(context).length;
+  for (const part of CONTEXT_PARTS) {
+    const items = parts[part].items as unknown[];
+    if (items.length > 0) total += sectionCost(part) + items.reduce<number>((sum, item) => sum + cost(part, item), 0);
+  }
+  const trimmed: Partial<Record<ContextPartName, number>> = {};
+  for (const keep of [KEEP_FIRST, null]) {
+    for (const part of TRIM_ORDER) {
+      const items = parts[part].items as unknown[];
+      const floor = keep === null ? 0 : keep[part];
+      while (total > maxChars && items.length > floor) {
+        const dropped = items.pop();
+        total -= cost(part, dropped);
+        if (items.length === 0) total -= sectionCost(part);
+        trimmed[part] = (trimmed[part] ?? 0) + 1;
+      }
+    }
+  }
+  return trimmed;
+}
+
+function sectionCost(part: ContextPartName): number {
+  return `\n\n## ${TITLES[part]}`.length;
+}

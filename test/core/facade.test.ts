@@ -1,0 +1,46 @@
+// Engram composes consolidation and serving on the record facade; EngramCore is its deprecated alias.
+import { afterEach, describe, expect, it } from 'vitest';
+import { Engram, EngramCore, ManualClock } from '../../src/index.js';
+import { EngramCore as RecordFacade } from '../../src/core/engine.js';
+import { tempEngram } from '../helpers/temp.js';
+
+const SCOPE = 'acme/users/alice';
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+describe('the Engram facade', () => {
+  it('exports EngramCore as the same class as Engram, for one release', () => {
+    expect(EngramCore).toBe(Engram);
+  });
+
+  it('Engram.create composes context, predict and consolidation on parts of your own', async () => {
+    const t = await tempEngram();
+    cleanups.push(t.cleanup);
+    const engram = await Engram.create({ store: t.engram.store, embedder: t.engram.embedder, clock: new ManualClock(Date.parse('2025-01-01')) });
+    expect(engram).toBeInstanceOf(Engram);
+    await engram.remember({ scope: SCOPE, layer: 'procedural', content: 'Always answer in English.' });
+    const context = await engram.context({ scopes: [SCOPE], message: 'hello', budgetMs: 60_000 });
+    expect(context.parts.rules.items.map((r) => r.content)).toContain('Always answer in English.');
+    const report = await engram.consolidate({ scope: SCOPE, phases: ['decay'] });
+    expect(report.scope).toBe(SCOPE);
+  });
+
+  it('the record facade alone has no consolidation or serving', () => {
+    expect('context' in RecordFacade.prototype).toBe(false);
+    expect('consolidate' in RecordFacade.prototype).toBe(false);
+    expect('startBackground' in RecordFacade.prototype).toBe(false);
+  });
+
+  it('a rule written after a context build is in the next build: the cache follows the facade', async () => {
+    const t = await tempEngram();
+    cleanups.push(t.cleanup);
+    await t.engram.remember({ scope: SCOPE, layer: 'procedural', content: 'Reply briefly.' });
+    const first = await t.engram.context({ scopes: [SCOPE], message: 'hi', budgetMs: 60_000 });
+    expect(first.parts.rules.items).toHaveLength(1);
+    await t.engram.remember({ scope: SCOPE, layer: 'procedural', content: 'Use metric units.' });
+    const second = await t.engram.context({ scopes: [SCOPE], message: 'hi', budgetMs: 60_000 });
+    expect(second.parts.rules.items).toHaveLength(2);
+  });
+});
