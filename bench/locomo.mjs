@@ -48,7 +48,8 @@ if (needsIngest) {
   for (const turns of turnsBySample.values()) {
     for (let i = 0; i < turns.length; i += 128) {
       const batch = turns.slice(i, i + 128);
-      const written = await engram.remember(batch.map((t) => t.input));
+      const inputs = /** @type {import('../dist/index.js').RememberInput[]} */ (batch.map((t) => t.input));
+      const written = await engram.remember(inputs);
       // A plain turn has no source to map it back by: remember which turn each record came from.
       written.forEach((w, j) => { if (!ingestedDia.has(w.id)) ingestedDia.set(w.id, batch[j].dia); });
       count += Math.min(128, turns.length - i);
