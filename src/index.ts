@@ -2,7 +2,7 @@
  * The public API of `engram`. Any export added here becomes public API.
  */
 export { Engram, createEmbedder, type EmbedderChoice, type OpenOptions, type ReembedOptions, type ReembedReport, type ReembedProgress } from './engram.js';
-export { EngramCore, type EngramOptions, type ScopedReadOptions, type ScopedWriteOptions } from './core/engine.js';
+export { EngramCore, type EngramOptions, type RememberBatchesOptions, type ScopedReadOptions, type ScopedWriteOptions } from './core/engine.js';
 export { EngramError, isEngramError, type EngramErrorCode } from './core/errors.js';
 export type {
   Edge,
