@@ -38,7 +38,7 @@ const configs = JSON.parse(readFileSync(configsFile, 'utf8'));
 if (configs.default === undefined) configs.default = {};
 
 // One embedder for every configuration, remembering each query's vector.
-const inner = await createEmbedder(embedderName ?? 'auto', { workers: 0 });
+const inner = await createEmbedder(/** @type {any} */ (embedderName ?? 'auto'), { workers: 0 });
 const memo = new Map();
 const shared = {
   name: inner.name,
