@@ -57,14 +57,22 @@ async function withFreshStore(fn) {
   }
 }
 
+/** CPU of the whole process (main thread and workers), ms. */
+const cpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+
 async function modelRate(embedder, texts) {
   const started = performance.now();
+  const cpu = cpuMs();
   await embedder.embed(texts);
-  return texts.length / ((performance.now() - started) / 1000);
+  return { perSecond: texts.length / ((performance.now() - started) / 1000), cpuMsPerText: (cpuMs() - cpu) / texts.length };
 }
 
 async function ingestRate(engram, inputs, mode) {
   const started = performance.now();
+  const cpu = cpuMs();
   let written = 0;
   if (mode === 'batches') {
     for await (const results of engram.rememberBatches(inputs, { batchSize: BATCH })) written += results.length;
@@ -72,7 +80,8 @@ async function ingestRate(engram, inputs, mode) {
     for (let i = 0; i < inputs.length; i += BATCH) written += (await engram.remember(inputs.slice(i, i + BATCH))).length;
   }
   const seconds = (performance.now() - started) / 1000;
-  return { written, seconds: round(seconds, 2), perSecond: round(written / seconds) };
+  const cpuMsPerText = (cpuMs() - cpu) / written;
+  return { written, seconds: round(seconds, 2), perSecond: round(written / seconds), cpuMsPerText: round(cpuMsPerText, 2), twoCoreCapacity: round(2000 / cpuMsPerText) };
 }
 
 /**
@@ -94,9 +103,21 @@ async function workload(name, inputs, modes) {
       log(`${name}: ${ingest[mode].perSecond}/s (${mode})`);
     }
     const after = await modelRate(engram.embedder, texts);
-    const modelPerSecond = round((before + after) / 2);
-    const rows = Object.fromEntries(Object.entries(ingest).map(([mode, r]) => [mode, { ...r, ofModel: round(r.perSecond / modelPerSecond, 3) }]));
-    return { texts: texts.length, meanChars: round(texts.reduce((a, t) => a + t.length, 0) / texts.length), modelPerSecond, modelRuns: [round(before), round(after)], ingest: rows, loadBefore, loadAfter: load(), embedder: engram.embedder.name };
+    const modelPerSecond = round((before.perSecond + after.perSecond) / 2);
+    const modelCpuMsPerText = round((before.cpuMsPerText + after.cpuMsPerText) / 2, 2);
+    const rows = Object.fromEntries(Object.entries(ingest).map(([mode, r]) => [mode, { ...r, ofModel: round(r.perSecond / modelPerSecond, 3), cpuOfModel: round(modelCpuMsPerText / r.cpuMsPerText, 3) }]));
+    return {
+      texts: texts.length,
+      meanChars: round(texts.reduce((a, t) => a + t.length, 0) / texts.length),
+      modelPerSecond,
+      modelRuns: [round(before.perSecond), round(after.perSecond)],
+      modelCpuMsPerText,
+      modelTwoCoreCapacity: round(2000 / modelCpuMsPerText),
+      ingest: rows,
+      loadBefore,
+      loadAfter: load(),
+      embedder: engram.embedder.name,
+    };
   });
 }
 
@@ -132,18 +153,20 @@ log(`wrote ${path}`);
 function markdown() {
   const row = (name, w, mode) => {
     const r = w.ingest[mode];
-    return `| ${name} | ${mode === 'batches' ? 'rememberBatches' : 'remember() per batch'} | ${w.texts} | ${w.meanChars} | **${r.perSecond}** | ${w.modelPerSecond} | ${Math.round(r.ofModel * 100)}% | ${w.loadBefore[0]} → ${w.loadAfter[0]} |`;
+    return `| ${name} | ${mode === 'batches' ? 'rememberBatches' : 'remember() per batch'} | ${w.texts} | ${w.meanChars} | **${r.perSecond}** | ${w.modelPerSecond} | ${Math.round(r.ofModel * 100)}% | ${r.cpuMsPerText} / ${w.modelCpuMsPerText} | ${r.twoCoreCapacity} / ${w.modelTwoCoreCapacity} | ${w.loadBefore[0]} → ${w.loadAfter[0]} |`;
   };
   return [
     `# Ingest with ${locomo.embedder} (${WORKERS} workers, batches of ${BATCH})`,
     '',
-    '| workload | path | texts | mean chars | ingest texts/s | model texts/s (same texts) | of model | load (1 min) |',
-    '|---|---|---:|---:|---:|---:|---:|---|',
+    '| workload | path | texts | mean chars | ingest texts/s | model texts/s (same texts) | of model | CPU ms per text, ingest / model | 2-core capacity texts/s, ingest / model | load (1 min) |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---|',
     ...Object.keys(locomo.ingest).map((mode) => row('LoCoMo turns', locomo, mode)),
     row('2,000-character fixture', long, 'batches'),
     '',
     `LoCoMo turns/s: ${verdicts.locomoTurnsPerSecond.value} (target ${verdicts.locomoTurnsPerSecond.target}: ${verdicts.locomoTurnsPerSecond.met ? 'met' : 'missed'}); ` +
       `2,000-character fixture: ${Math.round(verdicts.longOfModel.value * 100)}% of the model's own rate (target ${LONG_RATIO_TARGET * 100}%: ${verdicts.longOfModel.met ? 'met' : 'missed'}).`,
+    '',
+    'CPU ms per text: CPU time of the whole process (main thread and workers) per text written or embedded. 2-core capacity = 2,000 / that: the rate two otherwise idle cores could sustain if the work spread perfectly, a projection for runs on a shared machine, where the measured rate depends on what else runs.',
     '',
   ].join('\n');
 }

@@ -4,7 +4,8 @@
 // child process, so its load time and RSS are its own.
 //   quality  relevance set (test/fixtures/relevance-corpus.ts: 65 targets among 1,369 distractors, 131
 //            queries): precision@1 of engine recall (Engram.open on a temp store with that embedder,
-//            semantic layer, k 5) and of the vector alone (cosine of the query against every text);
+//            semantic layer, k 5; the vectors computed for the vector-alone score are reused) and of
+//            the vector alone (cosine of the query against every text);
 //            LoCoMo dense-only any@10 / frac@10 / MRR@10 (cosine ranking of each conversation's turns,
 //            embedded as the engine embeds them, against its questions of categories 1-4);
 //   speed    sentences/s on 512 short (~150-character) texts in-process and with 2 workers, texts/s on
@@ -96,7 +97,7 @@ async function measureModel(spec) {
   result.shortPerSecond2Workers = pooled === null ? null : round(await rate(parallel, short));
   result.longPerSecond2Workers = round(await rate(parallel, longTexts(spec.long)), 2);
   if (!spec.skipQuality) {
-    result.relevance = await relevance(spec.model, parallel);
+    result.relevance = await relevance(parallel);
     if (!spec.skipLocomo) result.locomo = await locomoDense(parallel);
   }
   await parallel.close?.();
@@ -117,7 +118,7 @@ const dot = (a, b) => {
 };
 
 /** precision@1 of engine recall and of the vector alone on the relevance set. */
-async function relevance(model, embedder) {
+async function relevance(embedder) {
   const { Engram } = await import(join(repo, 'dist/index.js'));
   const { loadRelevanceSet } = await import(join(repo, 'bench/relevance-set.mjs'));
   const { targets, queries, distractors } = await loadRelevanceSet();
@@ -138,7 +139,21 @@ async function relevance(model, embedder) {
   });
   // the engine: as test/core/relevance.test.ts ingests and asks
   const dir = mkdtempSync(join(tmpdir(), 'engram-bench-embedders-'));
-  const engram = await Engram.open({ path: join(dir, 'relevance.db'), embedder: model, workers: 2 });
+  // the engine embeds the same texts (a semantic note is embedded from its content): reuse those vectors
+  const memo = new Map();
+  docs.forEach((text, i) => memo.set(`passage\u0000${text}`, docVectors[i]));
+  queries.forEach((q, i) => memo.set(`query\u0000${q.query}`, queryVectors[i]));
+  const reusing = {
+    name: embedder.name,
+    dimension: embedder.dimension,
+    async embed(texts, options = {}) {
+      const key = (text) => `${options.purpose ?? 'passage'}\u0000${text}`;
+      const missing = texts.filter((text) => !memo.has(key(text)));
+      if (missing.length > 0) (await embedder.embed(missing, options)).forEach((v, i) => memo.set(key(missing[i]), v));
+      return texts.map((text) => memo.get(key(text)));
+    },
+  };
+  const engram = await Engram.open({ path: join(dir, 'relevance.db'), embedder: reusing });
   try {
     const idByKey = new Map();
     const written = await engram.remember(targets.map((t) => ({ scope, content: t.content, layer: 'semantic' })));
