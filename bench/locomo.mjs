@@ -46,13 +46,14 @@ if (needsIngest) {
   const started = performance.now();
   let count = 0;
   for (const turns of turnsBySample.values()) {
-    for (let i = 0; i < turns.length; i += 128) {
-      const batch = turns.slice(i, i + 128);
-      const inputs = /** @type {import('../dist/index.js').RememberInput[]} */ (batch.map((t) => t.input));
-      const written = await engram.remember(inputs);
+    // batches of 128, each its own transaction, the next ones embedding while one commits
+    let i = 0;
+    for await (const written of engram.rememberBatches(turns.map((t) => t.input), { batchSize: 128 })) {
+      const batch = turns.slice(i, i + written.length);
+      i += written.length;
       // A plain turn has no source to map it back by: remember which turn each record came from.
       written.forEach((w, j) => { if (!ingestedDia.has(w.id)) ingestedDia.set(w.id, batch[j].dia); });
-      count += Math.min(128, turns.length - i);
+      count += written.length;
       process.stderr.write(`\ringest ${count} turns`);
     }
   }

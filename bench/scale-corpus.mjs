@@ -28,37 +28,41 @@ export function assertBuilt() {
   }
 }
 
-export function corpusPaths(size) {
-  const key = `scale-${size}-g${GENERATOR_VERSION}-v${SCALE_VERSION}`;
+/** `model`: the catalogue ONNX model whose vectors the corpus holds; undefined for the static table. */
+export function corpusPaths(size, model) {
+  const key = `scale-${size}-g${GENERATOR_VERSION}-v${SCALE_VERSION}${model === undefined ? '' : `-${model}`}`;
   return { key, path: join(CACHE_DIR, `${key}.db`), manifestPath: join(CACHE_DIR, `${key}.json`) };
 }
 
-export function readManifest(size) {
-  const { path, manifestPath } = corpusPaths(size);
+export function readManifest(size, model) {
+  const { path, manifestPath } = corpusPaths(size, model);
   return existsSync(path) && existsSync(manifestPath) ? JSON.parse(readFileSync(manifestPath, 'utf8')) : undefined;
 }
 
 /** Records extra measurements (e.g. the index build) in the corpus manifest. */
-export function updateManifest(size, fields) {
-  const { manifestPath } = corpusPaths(size);
+export function updateManifest(size, fields, model) {
+  const { manifestPath } = corpusPaths(size, model);
   const manifest = { ...JSON.parse(readFileSync(manifestPath, 'utf8')), ...fields };
   writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
   return manifest;
 }
 
-/** The cached corpus of `size`, built first when missing. Returns `{ path, manifest }`. */
-export async function ensureScaleCorpus(size) {
+/**
+ * The cached corpus of `size`, built first when missing. Returns `{ path, manifest }`. With `model`, the
+ * same records carry that model's vectors (embedded once into bench/.cache by bench/model-vectors.mjs).
+ */
+export async function ensureScaleCorpus(size, model) {
   assertBuilt();
   mkdirSync(CACHE_DIR, { recursive: true });
-  const { key, path, manifestPath } = corpusPaths(size);
-  const cached = readManifest(size);
+  const { key, path, manifestPath } = corpusPaths(size, model);
+  const cached = readManifest(size, model);
   if (cached !== undefined) return { path, manifest: cached };
   const building = join(CACHE_DIR, `${key}.${process.pid}.building.db`);
   removeDatabase(building);
   const small = Math.max(1, Math.round(size / 100));
   log(`building scale corpus ${key}: ${size} + ${small} memories`);
   const start = performance.now();
-  const stats = await build(building, size, small);
+  const stats = await build(building, size, small, model === undefined ? await staticVectors() : await cachedVectors(model, size, small));
   await checkpoint(building);
   removeDatabase(path);
   rmSync(`${path}.ann`, { recursive: true, force: true });
@@ -86,11 +90,26 @@ export async function ensureScaleCorpus(size) {
 
 const round = (x) => Math.round(x * 1000) / 1000;
 
-async function build(path, size, small) {
-  const { openSqliteStore } = await import(dist('storage/sqlite/index.js'));
-  const { buildRecord } = await import(dist('core/write/new-record.js'));
+/** Vectors from the static table, embedded as the corpus is built. */
+async function staticVectors() {
   const { StaticEmbedder } = await import(dist('embeddings/static/index.js'));
   const embedder = StaticEmbedder.create();
+  return { name: embedder.name, dimension: embedder.dimension, embed: (items) => embedder.embed(items.map((item) => item.memory.content)), close: () => embedder.close?.() };
+}
+
+/** Vectors of a model, from the on-disk cache (filled first when short). */
+async function cachedVectors(model, size, small) {
+  const { ensureModelVectors } = await import('./model-vectors.mjs');
+  const main = await ensureModelVectors({ model, seed: SCALE_SEED, count: size });
+  const minor = await ensureModelVectors({ model, seed: SMALL_SEED, count: small });
+  const d = main.dimension;
+  const at = (item) => (item.scope === MAIN_SCOPE ? main.vectors : minor.vectors).slice(item.index * d, (item.index + 1) * d);
+  return { name: main.name, dimension: d, embed: async (items) => items.map(at), close: async () => undefined };
+}
+
+async function build(path, size, small, embedder) {
+  const { openSqliteStore } = await import(dist('storage/sqlite/index.js'));
+  const { buildRecord } = await import(dist('core/write/new-record.js'));
   const rng = mulberry32(SCALE_SEED);
   const store = await openSqliteStore({ path, embedding: { name: embedder.name, dimension: embedder.dimension }, vectorIndex: 'exact' });
   let records = 0;
@@ -101,13 +120,13 @@ async function build(path, size, small) {
     for (let from = 0; from < size; from += BATCH) {
       const to = Math.min(size, from + BATCH);
       const items = [];
-      for (let i = from; i < to; i++) items.push({ scope: MAIN_SCOPE, memory: memoryAt(SCALE_SEED, i), at: i / size });
+      for (let i = from; i < to; i++) items.push({ scope: MAIN_SCOPE, index: i, memory: memoryAt(SCALE_SEED, i), at: i / size });
       // the small scope grows along, so both have the same mix of ages
       for (let j = Math.floor((small * from) / size); j < Math.floor((small * to) / size); j++) {
-        items.push({ scope: SMALL_SCOPE, memory: memoryAt(SMALL_SEED, j), at: j / small });
+        items.push({ scope: SMALL_SCOPE, index: j, memory: memoryAt(SMALL_SEED, j), at: j / small });
       }
       let start = performance.now();
-      const vectors = await embedder.embed(items.map((item) => item.memory.content));
+      const vectors = await embedder.embed(items);
       embedMs += since(start);
       const batch = items.map(({ scope, memory, at }, index) => {
         const recordedAt = CORPUS_END - 365 * DAY + Math.floor(at * 365 * DAY);
@@ -132,7 +151,7 @@ async function build(path, size, small) {
     }
   } finally {
     await store.close();
-    await embedder.close?.();
+    await embedder.close();
   }
   return { embedderName: embedder.name, records, inactive, embedMs, insertMs };
 }

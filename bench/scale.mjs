@@ -10,7 +10,12 @@
 //               the main scope and, forced through its own index, the 1% scope; then the full engine
 //               (EngramCore + StaticEmbedder, default store settings) recall latency, query embedding
 //               included;
-//   use         the full model's query embedding alone (UseEmbedder), once.
+//   use         the full model's query embedding alone (UseEmbedder), once;
+//   model       the default model (--model, bge-small-en-v1.5) end to end, sizes up to --model-max: the
+//               same records with that model's vectors (embedded once, cached under bench/.cache/ by
+//               bench/model-vectors.mjs), default store settings, engine recall with the model's own
+//               query embedding (in-process), the embedding alone, and recall without it (searchP50).
+//               One headline row per size in scale.json: {size, embedder, p50, p95, embedP50, searchP50}.
 // Prints tables, writes bench/results/scale.json and bench/results/scale.svg.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -28,6 +33,8 @@ const TARGETS = [
   { size: 100_000, p50: 10, p95: 25 },
   { size: 1_000_000, p50: 30 },
 ];
+/** Issue #14: recall at 100k with the default model, its query embedding included. */
+const MODEL_TARGETS = [{ size: 100_000, p50: 25 }];
 
 const { values: args } = parseArgs({
   options: {
@@ -38,6 +45,8 @@ const { values: args } = parseArgs({
     'sqlite-vec-max': { type: 'string', default: '100000' },
     k: { type: 'string', default: '10' },
     'skip-use': { type: 'boolean', default: false },
+    model: { type: 'string', default: 'bge-small-en-v1.5' },
+    'model-max': { type: 'string', default: '100000' },
     case: { type: 'string' },
   },
 });
@@ -65,6 +74,13 @@ async function main() {
     const hnsw = await runChild({ mode: 'hnsw', size, path: corpus.path, queries, k, truthPath });
     rmSync(truthPath, { force: true });
     if (hnsw.build !== null) updateManifest(size, { annBuild: hnsw.build });
+    let model = null;
+    if (args.model !== 'none' && size <= Number(args['model-max'])) {
+      const modelCorpus = await ensureScaleCorpus(size, args.model);
+      log(`size ${size}: engine recall with ${args.model}`);
+      model = await runChild({ mode: 'model', model: args.model, size, path: modelCorpus.path, queries, k });
+      if (model.annBuildSeconds !== null) updateManifest(size, { annBuild: { seconds: model.annBuildSeconds, threads: 1 } }, args.model);
+    }
     const manifest = readManifest(size);
     delete exact.truth;
     cases.push({
@@ -75,6 +91,7 @@ async function main() {
       exact,
       sqliteVec,
       hnsw,
+      model,
     });
   }
   let use = null;
@@ -115,6 +132,7 @@ async function measure(spec) {
   const { openSqliteStore } = await import(dist('storage/sqlite/index.js'));
   const { StaticEmbedder } = await import(dist('embeddings/static/index.js'));
   if (spec.mode === 'use') return measureUse(spec);
+  if (spec.mode === 'model') return measureModel(spec);
   const rss = peakRss();
   const embedder = StaticEmbedder.create();
   await embedder.warmUp();
@@ -236,6 +254,50 @@ async function measureUse(spec) {
   return { mode: 'use', embedder: embedder.name, loadMs, embed: percentiles(times) };
 }
 
+/** The engine over the model corpus with default store settings, the model embedding each query in-process. */
+async function measureModel(spec) {
+  const { openSqliteStore } = await import(dist('storage/sqlite/index.js'));
+  const { OnnxEmbedder, resolveModelCacheDir } = await import(dist('embeddings/onnx/index.js'));
+  const { EngramCore } = await import(dist('core/engine.js'));
+  const { homedir } = await import('node:os');
+  const rss = peakRss();
+  const embedder = OnnxEmbedder.create({ model: spec.model, cacheDir: resolveModelCacheDir(process.env, homedir()), workers: 0 });
+  const texts = makeQueries({ seed: QUERY_SEED, count: spec.queries, corpusSeed: SCALE_SEED, corpusSize: spec.size }).map((q) => q.text);
+  const warmups = makeQueries({ seed: WARMUP_SEED, count: 10, corpusSeed: SCALE_SEED, corpusSize: spec.size }).map((q) => q.text);
+  const logger = { info: (message) => log(`  store: ${message}`), warn: (message) => log(`  store warning: ${message}`) };
+  const store = await openSqliteStore({ path: spec.path, embedding: { name: embedder.name, dimension: embedder.dimension }, logger });
+  const built = !existsSync(`${spec.path}.ann`);
+  let start = performance.now();
+  if (typeof store.prepareVectorIndex === 'function') await store.prepareVectorIndex([MAIN_SCOPE]);
+  const annSeconds = since(start) / 1000;
+  if (typeof store.prepareLexicalIndex === 'function') await store.prepareLexicalIndex();
+  const options = { scopes: [MAIN_SCOPE], k: spec.k, trackAccess: false };
+  const time = async (fn, list) => {
+    const times = [];
+    for (const item of list) {
+      const t = performance.now();
+      await fn(item);
+      times.push(since(t));
+    }
+    rss.sample();
+    return percentiles(times);
+  };
+  const engram = new EngramCore({ store, embedder });
+  for (const text of warmups) await engram.recall(text, options);
+  const recall = await time((text) => engram.recall(text, options), texts);
+  const embed = await time((text) => embedder.embed([text], { purpose: 'query' }), texts);
+  // the same recalls with each query's vector computed beforehand: what the store and fusion cost
+  const known = new Map();
+  for (const text of [...warmups, ...texts]) known.set(text, (await embedder.embed([text], { purpose: 'query' }))[0]);
+  const precomputed = { name: embedder.name, dimension: embedder.dimension, embed: async (list) => list.map((text) => known.get(text)) };
+  const searchOnly = new EngramCore({ store, embedder: precomputed });
+  for (const text of warmups) await searchOnly.recall(text, options);
+  const search = await time((text) => searchOnly.recall(text, options), texts);
+  await store.close();
+  await embedder.close();
+  return { mode: 'model', size: spec.size, embedder: embedder.name, queries: texts.length, annBuildSeconds: built ? Math.round(annSeconds * 10) / 10 : null, recall, embed, search, peakRssMb: rss.stop() };
+}
+
 function recallAt(results, truth, k) {
   let found = 0;
   let total = 0;
@@ -292,10 +354,20 @@ function report(cases, use, seconds) {
   if (use !== null) {
     process.stdout.write(`\nfull model (${use.embedder}) query embedding alone: p50 ${use.embed.p50.toFixed(1)} ms, p95 ${use.embed.p95.toFixed(1)} ms (model load ${Math.round(use.loadMs)} ms)\n`);
   }
+  const headline = cases
+    .filter((c) => c.model !== null)
+    .map((c) => ({ size: c.size, embedder: c.model.embedder, p50: c.model.recall.p50, p95: c.model.recall.p95, embedP50: c.model.embed.p50, searchP50: c.model.search.p50 }));
+  if (headline.length > 0) {
+    printTable(`headline: engine recall with ${headline[0].embedder}, its query embedding included (k=10, default store settings), ms`, [
+      ['memories', 'size', 0], ['p50', 'p50', 2], ['p95', 'p95', 2], ['embed p50', 'embedP50', 2], ['without embedding p50', 'searchP50', 2], ['target', 'target'],
+    ], headline.map((h) => ({ ...h, target: modelVerdict(h) })));
+  }
   process.stdout.write(`whole run: ${(seconds / 60).toFixed(1)} min\n`);
   const path = writeResult('scale', {
     options: { sizes: args.sizes, queries: Number(args.queries), k: Number(args.k), exactQueries1m: Number(args['exact-queries-1m']) },
     targets: TARGETS,
+    modelTargets: MODEL_TARGETS,
+    headline,
     runMinutes: Math.round((seconds / 60) * 10) / 10,
     cases,
     use,
@@ -311,6 +383,12 @@ function verdict(c) {
   const { p50, p95 } = c.hnsw.engine.recall;
   const ok = p50 <= target.p50 && (target.p95 === undefined || p95 <= target.p95);
   return `${ok ? 'MET' : 'MISSED'} (p50 ≤ ${target.p50}${target.p95 === undefined ? '' : `, p95 ≤ ${target.p95}`})`;
+}
+
+function modelVerdict(h) {
+  const target = MODEL_TARGETS.find((t) => t.size === h.size);
+  if (target === undefined) return '–';
+  return `${h.p50 <= target.p50 ? 'MET' : 'MISSED'} (p50 ≤ ${target.p50})`;
 }
 
 // last, so every helper above is initialised before a case or the main run starts

@@ -2,7 +2,7 @@
  * The public API of `engram`. Any export added here becomes public API.
  */
 export { Engram, createEmbedder, type EmbedderChoice, type EngramOptions, type OpenOptions, type ReembedOptions, type ReembedReport, type ReembedProgress } from './engram.js';
-export type { ScopedReadOptions, ScopedWriteOptions } from './core/engine.js';
+export type { RememberBatchesOptions, ScopedReadOptions, ScopedWriteOptions } from './core/engine.js';
 export { EngramCore } from './deprecated.js';
 export { EngramError, isEngramError, type EngramErrorCode } from './core/errors.js';
 export type {

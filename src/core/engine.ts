@@ -20,11 +20,13 @@ import {
   recallQuerySchema,
   rememberInputSchema,
   updateInputSchema,
+  type ParsedRememberInput,
   type RecallOptions,
   type RememberInput,
   type UpdateInput,
 } from './schemas.js';
-import { rememberAll, type RememberResult } from './write/remember.js';
+import { rememberAll, type RememberResult, type WriteOptions } from './write/remember.js';
+import { rememberBatches } from './write/remember-batches.js';
 import { normalise } from './write/resolve-claim.js';
 import type { Llm } from './ports/llm.js';
 import { LlmAssist, type LlmUses } from './llm/llm-assist.js';
@@ -68,6 +70,12 @@ export interface EngramCoreOptions {
 /** Options for reads by id. */
 export interface ScopedReadOptions {
   scopes: readonly Scope[] | Scope;
+}
+
+/** Options of {@link EngramCore.rememberBatches}. */
+export interface RememberBatchesOptions {
+  /** Inputs per transaction, at least 1. Default 128. */
+  batchSize?: number;
 }
 
 /** Options for writes by id: the one scope the record lives in. */
@@ -167,11 +175,37 @@ export class EngramCore {
     this.assertOpen();
     const list = Array.isArray(input) ? (input as readonly RememberInput[]) : [input as RememberInput];
     const parsed = list.map((item, index) => parseInput(rememberInputSchema, item, list.length > 1 ? `memory #${index + 1}` : 'memory'));
-    const deferImportance = this.assist.enabled('importance');
-    const results = await rememberAll(this.#deps(), parsed, { deferImportance, ...(this.#importanceRecoveryMs !== undefined ? { importanceRecoveryMs: this.#importanceRecoveryMs } : {}) });
-    this.#followUps.schedule(parsed, results, deferImportance);
-    this.#announce({ kind: 'remember', records: parsed.map((item) => ({ scope: item.scope, layer: item.layer ?? 'episodic' })) });
+    const options = this.#writeOptions();
+    const results = await rememberAll(this.#deps(), parsed, options);
+    this.#afterWrite(parsed, results, options);
     return Array.isArray(input) ? results : (results[0] as RememberResult);
+  }
+
+  /**
+   * Stores many memories as consecutive batches of `batchSize` inputs, each atomic in its own
+   * transaction, and yields each batch's results (in input order) once it has committed: the bulk
+   * path of imports, where the next batches are embedded while one commits. Every input is
+   * validated before anything is written (one invalid input rejects all with `INVALID_INPUT`). If a
+   * batch fails, the iteration throws: earlier batches stay written, that batch and later ones are not.
+   *
+   * @example
+   * ```ts
+   * for await (const results of engram.rememberBatches(turns, { batchSize: 128 })) console.log(results.length, 'committed');
+   * ```
+   */
+  async *rememberBatches(inputs: readonly RememberInput[], options: RememberBatchesOptions = {}): AsyncGenerator<RememberResult[], void, undefined> {
+    this.assertOpen();
+    const size = options.batchSize ?? 128;
+    if (!Number.isInteger(size) || size < 1) throw new EngramError('INVALID_INPUT', `batchSize must be a whole number ≥ 1, got ${String(size)}.`);
+    if (!Array.isArray(inputs)) throw new EngramError('INVALID_INPUT', 'rememberBatches takes an array of memories.');
+    const parsed = (inputs as readonly RememberInput[]).map((item, index) => parseInput(rememberInputSchema, item, `memory #${index + 1}`));
+    const batches = Array.from({ length: Math.ceil(parsed.length / size) }, (_, i) => parsed.slice(i * size, (i + 1) * size));
+    const writeOptions = this.#writeOptions();
+    let index = 0;
+    for await (const results of rememberBatches(this.#deps(), batches, writeOptions)) {
+      this.#afterWrite(batches[index++] ?? [], results, writeOptions);
+      yield results;
+    }
   }
 
   /** Finds the memories most relevant to `query` within `options.scopes`; each hit says why. */
@@ -470,6 +504,16 @@ export class EngramCore {
     });
     if (status === 'active') await this.store.recordAccess([view.id], now);
     return view;
+  }
+
+  #writeOptions(): WriteOptions {
+    return { deferImportance: this.assist.enabled('importance'), ...(this.#importanceRecoveryMs !== undefined ? { importanceRecoveryMs: this.#importanceRecoveryMs } : {}) };
+  }
+
+  /** What follows a committed write: LLM follow-ups, context cache, background worker. */
+  #afterWrite(parsed: readonly ParsedRememberInput[], results: readonly RememberResult[], options: WriteOptions): void {
+    this.#followUps.schedule(parsed, results, options.deferImportance === true);
+    this.#announce({ kind: 'remember', records: parsed.map((item) => ({ scope: item.scope, layer: item.layer ?? 'episodic' })) });
   }
 
   #deps() {

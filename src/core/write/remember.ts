@@ -62,11 +62,32 @@ interface Planned {
   chunks: MemoryRecord[];
 }
 
+/** One batch planned and embedded, waiting for its transaction ({@link commitWrite}). */
+export interface PreparedWrite {
+  readonly inputs: readonly ParsedRememberInput[];
+  /** The clock when the batch was planned: its records' default instants. */
+  readonly now: number;
+  readonly embedded: readonly Embedded[];
+}
+
+interface Embedded extends Planned {
+  embedding: Float32Array;
+  chunkVectors: Float32Array[];
+}
+
 /**
  * Writes validated inputs in one transaction, in order, so later inputs see earlier ones. Inputs
  * whose source was already ingested are `unchanged` with the existing id (idempotent re-ingest).
  */
 export async function rememberAll(deps: WriteDeps, inputs: readonly ParsedRememberInput[], options: WriteOptions = {}): Promise<RememberResult[]> {
+  return commitWrite(deps, await prepareWrite(deps, inputs, options), options);
+}
+
+/**
+ * The part of a write that needs no store: builds the records (signals, claim slots, chunks) and
+ * embeds them. Nothing is read or written, so the next batch can be prepared while one commits.
+ */
+export async function prepareWrite(deps: WriteDeps, inputs: readonly ParsedRememberInput[], options: WriteOptions = {}): Promise<PreparedWrite> {
   const now = deps.clock.now();
   const chunkChars = options.chunkChars ?? DEFAULT_CHUNK_CHARS;
   const planned = inputs.map((input) => plan(input, now, chunkChars, options.deferImportance === true));
@@ -78,12 +99,21 @@ export async function rememberAll(deps: WriteDeps, inputs: readonly ParsedRememb
     const chunkVectors = p.chunks.map(() => vectors[cursor++] as Float32Array);
     return { ...p, embedding: main, chunkVectors };
   });
+  return { inputs, now, embedded };
+}
+
+/**
+ * Writes a prepared batch in one transaction (source idempotency, supersession, dedup, insert), in
+ * input order. Call it once per prepared batch, in the order the batches were prepared.
+ */
+export async function commitWrite(deps: WriteDeps, prepared: PreparedWrite, options: WriteOptions = {}): Promise<RememberResult[]> {
+  const { inputs, now, embedded } = prepared;
   return deps.store.transaction(async (tx) => {
     // Read the clock again once the write lock is held: a writer that waited for another (another
     // process, another server) must see what that one just recorded, so it decides at the later instant.
     const at = Math.max(now, deps.clock.now());
     if (at !== now) embedded.forEach((item, index) => restamp(item, inputs[index] as ParsedRememberInput, now, at));
-    const known = await existingSources(tx, planned.map((p) => p.record));
+    const known = await existingSources(tx, embedded.map((p) => p.record));
     const results: RememberResult[] = [];
     const pendingEvents: NewMemory[] = [];
     const novelty = new NoveltyReference(tx);

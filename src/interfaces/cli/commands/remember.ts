@@ -121,9 +121,11 @@ async function importFile(engram: Engram, flags: RememberFlags): Promise<void> {
   const counts = { created: 0, merged: 0, superseded: 0, unchanged: 0 };
   const bar = process.stderr.isTTY && !json ? new cliProgress.SingleBar({ clearOnComplete: true }, cliProgress.Presets.shades_classic) : undefined;
   bar?.start(inputs.length, 0);
-  for (let start = 0; start < inputs.length; start += batchSize) {
-    const batch = inputs.slice(start, start + batchSize);
-    const results = await engram.remember(batch.map((b) => b.input));
+  let start = 0;
+  // the next batches embed while one commits; each batch is still its own transaction
+  for await (const results of engram.rememberBatches(inputs.map((b) => b.input), { batchSize })) {
+    const batch = inputs.slice(start, start + results.length);
+    start += results.length;
     for (const result of results) counts[result.action] += 1;
     if (json) {
       process.stdout.write(
