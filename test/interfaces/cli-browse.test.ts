@@ -54,7 +54,9 @@ describe.skipIf(!binBuilt)('engram list, scopes, purge', () => {
       ['acme/a', 2],
       ['globex/x', 1],
     ]);
-    expect(runCli(['scopes', '--db', path]).stdout).toMatch(/acme\/a\s+2 memories · episodic 1, semantic 1 · active 2/);
+    // CI=true turns colours on in the CLI's colour library; the text is what counts
+    const human = runCli(['scopes', '--db', path]).stdout.replace(/\x1b\[[0-9;]*m/g, '');
+    expect(human).toMatch(/acme\/a\s+2 memories · episodic 1, semantic 1 · active 2/);
   });
 
   it('purge needs --yes and one scope; removes for good by ids, filters or --all', async () => {
