@@ -2,23 +2,22 @@
 // Where recall time goes: `node bench/recall-profile.mjs [--size 100000] [--queries 200]` (after
 // `npx tsc -p tsconfig.build.json` and a cached scale corpus). Opens the scale corpus with default store
 // settings, runs engine recalls (static embedder, query embedding included) and prints the time spent in
-// each store method per recall. Add `node --cpu-prof` for a CPU profile.
+// each store method per recall. Add `node --cpu-prof` for a CPU profile. `--model bge-small-en-v1.5` runs
+// the corpus built with that model's vectors (bench/scale.mjs builds it) with the model embedding queries.
 import { parseArgs } from 'node:util';
 import { log, makeQueries, percentiles } from './lib.mjs';
 import { MAIN_SCOPE, SCALE_SEED, assertBuilt, corpusPaths, dist } from './scale-corpus.mjs';
 
 const { values: args } = parseArgs({
-  options: { size: { type: 'string', default: '100000' }, queries: { type: 'string', default: '200' }, repeat: { type: 'string', default: '1' } },
+  options: { size: { type: 'string', default: '100000' }, queries: { type: 'string', default: '200' }, repeat: { type: 'string', default: '1' }, model: { type: 'string' } },
 });
 
 assertBuilt();
 const size = Number(args.size);
 const { openSqliteStore } = await import(dist('storage/sqlite/index.js'));
-const { StaticEmbedder } = await import(dist('embeddings/static/index.js'));
 const { EngramCore } = await import(dist('core/engine.js'));
-const embedder = StaticEmbedder.create();
-await embedder.warmUp();
-const store = await openSqliteStore({ path: corpusPaths(size).path, embedding: { name: embedder.name, dimension: embedder.dimension }, logger: { info: log, warn: log } });
+const embedder = await queryEmbedder(args.model);
+const store = await openSqliteStore({ path: corpusPaths(size, args.model).path, embedding: { name: embedder.name, dimension: embedder.dimension }, logger: { info: log, warn: log } });
 let started = performance.now();
 if (typeof store.prepareLexicalIndex === 'function') log(`lexical index ${(await store.prepareLexicalIndex()) ? 'built' : 'not built'} in ${(performance.now() - started).toFixed(0)} ms`);
 started = performance.now();
@@ -59,3 +58,17 @@ console.log('recall', percentiles(times));
 for (const [name, ms] of [...spent].sort((a, b) => b[1] - a[1])) console.log(`${name.padEnd(20)} ${(ms / n).toFixed(2)} ms/recall`);
 if (store.lexicalIndexUsage) console.log('lexical index usage', store.lexicalIndexUsage);
 await store.close();
+
+async function queryEmbedder(model) {
+  if (model === undefined) {
+    const { StaticEmbedder } = await import(dist('embeddings/static/index.js'));
+    const embedder = StaticEmbedder.create();
+    await embedder.warmUp();
+    return embedder;
+  }
+  const { OnnxEmbedder, resolveModelCacheDir } = await import(dist('embeddings/onnx/index.js'));
+  const { homedir } = await import('node:os');
+  const embedder = OnnxEmbedder.create({ model, cacheDir: resolveModelCacheDir(process.env, homedir()), workers: 0 });
+  await embedder.embed(['warm up'], { purpose: 'query' });
+  return embedder;
+}

@@ -16,6 +16,7 @@
 //               bench/model-vectors.mjs), default store settings, engine recall with the model's own
 //               query embedding (in-process), the embedding alone, and recall without it (searchP50).
 //               One headline row per size in scale.json: {size, embedder, p50, p95, embedP50, searchP50}.
+//               `--only-model` runs just these and merges them into the scale.json of the last full run.
 // Prints tables, writes bench/results/scale.json and bench/results/scale.svg.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -47,6 +48,8 @@ const { values: args } = parseArgs({
     'skip-use': { type: 'boolean', default: false },
     model: { type: 'string', default: 'bge-small-en-v1.5' },
     'model-max': { type: 'string', default: '100000' },
+    // only the model's cases: their headline and cases are merged into the existing scale.json
+    'only-model': { type: 'boolean', default: false },
     case: { type: 'string' },
   },
 });
@@ -58,6 +61,7 @@ async function main() {
   const queries = Number(args.queries);
   const k = Number(args.k);
   const cases = [];
+  if (args['only-model']) return onlyModel(sizes, queries, k, started);
   for (const size of sizes) {
     const corpus = await ensureScaleCorpus(size);
     const exactQueries = size >= 1_000_000 ? Math.min(queries, Number(args['exact-queries-1m'])) : queries;
@@ -74,13 +78,7 @@ async function main() {
     const hnsw = await runChild({ mode: 'hnsw', size, path: corpus.path, queries, k, truthPath });
     rmSync(truthPath, { force: true });
     if (hnsw.build !== null) updateManifest(size, { annBuild: hnsw.build });
-    let model = null;
-    if (args.model !== 'none' && size <= Number(args['model-max'])) {
-      const modelCorpus = await ensureScaleCorpus(size, args.model);
-      log(`size ${size}: engine recall with ${args.model}`);
-      model = await runChild({ mode: 'model', model: args.model, size, path: modelCorpus.path, queries, k });
-      if (model.annBuildSeconds !== null) updateManifest(size, { annBuild: { seconds: model.annBuildSeconds, threads: 1 } }, args.model);
-    }
+    const model = args.model !== 'none' && size <= Number(args['model-max']) ? await modelCase(size, queries, k) : null;
     const manifest = readManifest(size);
     delete exact.truth;
     cases.push({
@@ -101,6 +99,41 @@ async function main() {
   }
   const seconds = since(started) / 1000;
   report(cases, use, seconds);
+}
+
+async function modelCase(size, queries, k) {
+  const corpus = await ensureScaleCorpus(size, args.model);
+  log(`size ${size}: engine recall with ${args.model}`);
+  const model = await runChild({ mode: 'model', model: args.model, size, path: corpus.path, queries, k });
+  if (model.annBuildSeconds !== null) updateManifest(size, { annBuild: { seconds: model.annBuildSeconds, threads: 1 } }, args.model);
+  return model;
+}
+
+/** `--only-model`: the model's cases alone, merged into the scale.json of the last full run. */
+async function onlyModel(sizes, queries, k, started) {
+  const cases = [];
+  for (const size of sizes) cases.push({ size, model: await modelCase(size, queries, k) });
+  const headline = headlineOf(cases);
+  printHeadline(headline);
+  const path = join(RESULTS_DIR, 'scale.json');
+  const previous = existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : {};
+  const { name: _name, ...kept } = previous;
+  const { environment } = await import('./lib.mjs');
+  writeResult('scale', { ...kept, modelTargets: MODEL_TARGETS, headline, modelRun: { ...environment(), minutes: Math.round(since(started) / 6000) / 10, queries, cases: cases.map((c) => c.model) } });
+  log(`merged the headline into ${path}`);
+}
+
+function headlineOf(cases) {
+  return cases
+    .filter((c) => c.model !== null)
+    .map((c) => ({ size: c.size, embedder: c.model.embedder, p50: c.model.recall.p50, p95: c.model.recall.p95, embedP50: c.model.embed.p50, searchP50: c.model.search.p50 }));
+}
+
+function printHeadline(headline) {
+  if (headline.length === 0) return;
+  printTable(`headline: engine recall with ${headline[0].embedder}, its query embedding included (k=10, default store settings), ms`, [
+    ['memories', 'size', 0], ['p50', 'p50', 2], ['p95', 'p95', 2], ['embed p50', 'embedP50', 2], ['without embedding p50', 'searchP50', 2], ['target', 'target'],
+  ], headline.map((h) => ({ ...h, target: modelVerdict(h) })));
 }
 
 function runChild(spec) {
@@ -286,13 +319,22 @@ async function measureModel(spec) {
   for (const text of warmups) await engram.recall(text, options);
   const recall = await time((text) => engram.recall(text, options), texts);
   const embed = await time((text) => embedder.embed([text], { purpose: 'query' }), texts);
-  // the same recalls with each query's vector computed beforehand: what the store and fusion cost
+  // the same recalls with each query's vector computed beforehand (recall embeds its analysed query
+  // text, so an untimed pass fills the cache): what the store and fusion cost
   const known = new Map();
-  for (const text of [...warmups, ...texts]) known.set(text, (await embedder.embed([text], { purpose: 'query' }))[0]);
-  const precomputed = { name: embedder.name, dimension: embedder.dimension, embed: async (list) => list.map((text) => known.get(text)) };
+  const precomputed = {
+    name: embedder.name,
+    dimension: embedder.dimension,
+    async embed(list, embedOptions) {
+      for (const text of list) if (!known.has(text)) known.set(text, (await embedder.embed([text], embedOptions))[0]);
+      return list.map((text) => known.get(text));
+    },
+  };
   const searchOnly = new EngramCore({ store, embedder: precomputed });
-  for (const text of warmups) await searchOnly.recall(text, options);
+  for (const text of [...warmups, ...texts]) await searchOnly.recall(text, options);
+  const misses = known.size;
   const search = await time((text) => searchOnly.recall(text, options), texts);
+  if (known.size !== misses) throw new Error('the timed pass embedded a query: the search-only figure would include embedding');
   await store.close();
   await embedder.close();
   return { mode: 'model', size: spec.size, embedder: embedder.name, queries: texts.length, annBuildSeconds: built ? Math.round(annSeconds * 10) / 10 : null, recall, embed, search, peakRssMb: rss.stop() };
@@ -354,14 +396,8 @@ function report(cases, use, seconds) {
   if (use !== null) {
     process.stdout.write(`\nfull model (${use.embedder}) query embedding alone: p50 ${use.embed.p50.toFixed(1)} ms, p95 ${use.embed.p95.toFixed(1)} ms (model load ${Math.round(use.loadMs)} ms)\n`);
   }
-  const headline = cases
-    .filter((c) => c.model !== null)
-    .map((c) => ({ size: c.size, embedder: c.model.embedder, p50: c.model.recall.p50, p95: c.model.recall.p95, embedP50: c.model.embed.p50, searchP50: c.model.search.p50 }));
-  if (headline.length > 0) {
-    printTable(`headline: engine recall with ${headline[0].embedder}, its query embedding included (k=10, default store settings), ms`, [
-      ['memories', 'size', 0], ['p50', 'p50', 2], ['p95', 'p95', 2], ['embed p50', 'embedP50', 2], ['without embedding p50', 'searchP50', 2], ['target', 'target'],
-    ], headline.map((h) => ({ ...h, target: modelVerdict(h) })));
-  }
+  const headline = headlineOf(cases);
+  printHeadline(headline);
   process.stdout.write(`whole run: ${(seconds / 60).toFixed(1)} min\n`);
   const path = writeResult('scale', {
     options: { sizes: args.sizes, queries: Number(args.queries), k: Number(args.k), exactQueries1m: Number(args['exact-queries-1m']) },

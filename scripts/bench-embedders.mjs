@@ -13,7 +13,8 @@
 //   cost     load ms (create + first embed), RSS after load minus before, model file size.
 // Usage: node scripts/bench-embedders.mjs [--models use-lite,static,bge-small-en-v1.5,all-minilm-l6-v2,e5-small-v2]
 //        [--texts 512] [--long 32] [--skip-quality] [--skip-locomo]
-// Models whose files are not installed are skipped with a note. Writes bench/results/embeddings.json and .md.
+// Models whose files are not installed are skipped with a note. Writes bench/results/embeddings.json and .md
+// after every model; --add keeps the other models of the existing file (a run split in parts).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, loadavg, tmpdir } from 'node:os';
@@ -30,6 +31,8 @@ const { values } = parseArgs({
     long: { type: 'string', default: '32' },
     'skip-quality': { type: 'boolean', default: false },
     'skip-locomo': { type: 'boolean', default: false },
+    // keep the other models of the existing bench/results/embeddings.json, replacing the ones measured now
+    add: { type: 'boolean', default: false },
     case: { type: 'string' },
   },
 });
@@ -255,24 +258,36 @@ function markdown(report) {
 
 async function main() {
   const { writeResult, RESULTS_DIR, environment } = await import(join(repo, 'bench/lib.mjs'));
+  const existing = join(RESULTS_DIR, 'embeddings.json');
+  const models = values.add && existsSync(existing) ? JSON.parse(readFileSync(existing, 'utf8')).models : [];
   const loadBefore = load();
-  const models = [];
+  const options = { texts: Number(values.texts), long: Number(values.long) };
+  let report;
+  const save = () => {
+    report = { ...environment(), loadBefore, loadAfter: load(), options, models };
+    writeResult('embeddings', { loadBefore, loadAfter: report.loadAfter, options, models });
+    writeFileSync(join(RESULTS_DIR, 'embeddings.md'), markdown(report));
+  };
+  const record = (entry) => {
+    const at = models.findIndex((m) => m.model === entry.model);
+    if (at === -1) models.push(entry);
+    else models[at] = entry;
+    save(); // after every model, so a run cut short keeps what it measured
+  };
   for (const model of values.models.split(',')) {
     if (!(await installed(model))) {
       process.stderr.write(`${model}: not installed, skipped (engram models pull ${model})\n`);
-      models.push({ model, skipped: 'not installed' });
+      record({ model, skipped: 'not installed' });
       continue;
     }
     process.stderr.write(`${model}… (load ${load()[0]})\n`);
     const measured = await runChild({ model, texts: Number(values.texts), long: Number(values.long), skipQuality: values['skip-quality'], skipLocomo: values['skip-locomo'] });
     process.stderr.write(`${model}: ${JSON.stringify(measured)}\n`);
-    models.push(measured);
+    record({ ...measured, loadAverage: load() });
   }
-  const report = { ...environment(), loadBefore, loadAfter: load(), options: { texts: Number(values.texts), long: Number(values.long) }, models };
-  const path = writeResult('embeddings', { loadBefore, loadAfter: report.loadAfter, options: report.options, models });
-  writeFileSync(join(RESULTS_DIR, 'embeddings.md'), markdown(report));
+  save();
   process.stdout.write(markdown(report));
-  process.stderr.write(`wrote ${path}\n`);
+  process.stderr.write(`wrote ${existing}\n`);
 }
 
 if (values.case !== undefined) {
