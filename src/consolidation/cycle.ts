@@ -19,6 +19,7 @@ import { groundPhase } from './phases/ground.js';
 import { promotePhase } from './phases/promote.js';
 import { reflectPhase } from './phases/reflect.js';
 import { emptyCounters, MAX_REPORTED_IDS, phaseNote, type ConsolidationReport, type ConsolidationTrigger, type PhaseCounters, type PhaseReport } from './report.js';
+import { renewLease } from '../core/lease-renewal.js';
 
 /** State keys of the cycle (per scope). */
 export const RUN_KEY = 'consolidate/run';
@@ -77,21 +78,7 @@ export async function runConsolidation(deps: ConsolidationDeps, input: Consolida
     });
   }
   // a renewal that finds the lease taken stops the cycle before its next write
-  let lost = false;
-  let ended = false;
-  let renewing: Promise<void> = Promise.resolve();
-  const renew = (): Promise<void> => {
-    renewing = renewing.then(async () => {
-      if (lost || ended) return;
-      try {
-        if (!(await store.acquireJobLock(lockName, owner, config.lockTtlMs))) lost = true;
-      } catch {
-        // a failed renewal is retried on the next beat, and after the next batch
-      }
-    });
-    return renewing;
-  };
-  const stopHeartbeat = deps.heartbeat?.(renew, Math.max(1, Math.floor(config.lockTtlMs / 3)));
+  const lease = renewLease(store, lockName, owner, config.lockTtlMs, deps.heartbeat);
   const lostError = (): EngramError =>
     new EngramError('LOCKED', `The consolidation lock of scope "${input.scope}" was lost (lease expired): the cycle stops here and resumes on the next run.`, {
       details: { scope: input.scope },
@@ -133,7 +120,7 @@ export async function runConsolidation(deps: ConsolidationDeps, input: Consolida
         shared,
         cursor: resumeHere?.cursor,
         batch: async (work, cursor) => {
-          if (lost) throw lostError();
+          if (lease.lost) throw lostError();
           const snapshot = structuredClone(counters);
           try {
             await store.transaction(async (tx) => {
@@ -146,8 +133,8 @@ export async function runConsolidation(deps: ConsolidationDeps, input: Consolida
             throw error;
           }
           ctx.cursor = cursor;
-          await renew();
-          if (lost) throw lostError();
+          await lease.renew();
+          if (lease.lost) throw lostError();
           batchIndex += 1;
           await deps.hooks?.afterBatch?.(name, batchIndex);
         },
@@ -184,10 +171,8 @@ export async function runConsolidation(deps: ConsolidationDeps, input: Consolida
     });
     return report;
   } finally {
-    stopHeartbeat?.();
-    ended = true;
     // a renewal still in flight must not take the lease back after it is released
-    await renewing;
+    await lease.stop();
     await store.releaseJobLock(lockName, owner);
   }
 }

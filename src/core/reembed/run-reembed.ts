@@ -14,6 +14,7 @@ import type { Embedder } from '../ports/embedder.js';
 import type { Store } from '../ports/store.js';
 import type { EmbeddingIdentity, StagingCandidate } from '../ports/vector-staging.js';
 import type { LeaseHeartbeat } from '../ports/lease-heartbeat.js';
+import { renewLease } from '../lease-renewal.js';
 import { reembedText } from './reembed-text.js';
 
 /** The lease a reembed holds; consolidation cycles refuse to start while it runs, and the other way round. */
@@ -189,31 +190,15 @@ async function takeLease(deps: ReembedDeps): Promise<Lease> {
       );
     }
   }
-  let lost = false;
-  let ended = false;
-  let renewing: Promise<void> = Promise.resolve();
-  const renew = (): Promise<void> => {
-    renewing = renewing.then(async () => {
-      if (lost || ended) return;
-      try {
-        if (!(await store.acquireJobLock(REEMBED_LOCK, owner, ttl))) lost = true;
-      } catch {
-        // retried on the next beat
-      }
-    });
-    return renewing;
-  };
-  const stopHeartbeat = deps.heartbeat?.(renew, Math.max(1, Math.floor(ttl / 3)));
+  const lease = renewLease(store, REEMBED_LOCK, owner, ttl, deps.heartbeat);
   return {
     check() {
-      if (lost) throw new EngramError('LOCKED', 'The reembed lease was lost (it expired and another run took it): this run stops; the staged vectors are kept.');
+      if (lease.lost) throw new EngramError('LOCKED', 'The reembed lease was lost (it expired and another run took it): this run stops; the staged vectors are kept.');
     },
     // without a timer, every batch renews; with one, the timer does
-    renewAfterBatch: () => (stopHeartbeat === undefined ? renew() : Promise.resolve()),
+    renewAfterBatch: () => (lease.beating ? Promise.resolve() : lease.renew()),
     async release() {
-      stopHeartbeat?.();
-      ended = true;
-      await renewing;
+      await lease.stop();
       await store.releaseJobLock(REEMBED_LOCK, owner).catch(() => false);
     },
   };
