@@ -21,9 +21,21 @@ const SPEAKER = /^\s*(\p{Lu}[\p{L}\p{M}'’.-]{0,30}(?: \p{Lu}[\p{L}\p{M}'’.-]
  */
 export function speakerLine(content: string, data: MemoryData): string {
   if ((data.perception?.people?.length ?? 0) > 0) return '';
-  const name = SPEAKER.exec(content)?.[1];
+  const name = turnSpeaker(content);
   if (name === undefined) return '';
   // written as renderEpisodeCycle writes perception.people, so both forms embed alike
   const tokens = normalizeTokens(name);
   return `perceived: ${tokens.length > 0 ? tokens.join(' ') : name}.`;
+}
+
+/**
+ * Who said a turn stored as "Name: text", as written; undefined for text not in that form.
+ *
+ * @example
+ * ```ts
+ * turnSpeaker('Ann Marie: see you at 5'); // 'Ann Marie'
+ * ```
+ */
+export function turnSpeaker(content: string): string | undefined {
+  return SPEAKER.exec(content)?.[1];
 }

@@ -5,6 +5,7 @@
  */
 import type { MemoryRecord } from '../memory.js';
 import type { ScopedQuery, Store } from '../ports/store.js';
+import { turnSpeaker } from '../layers/turn-speaker.js';
 import { questionShare } from './query-analysis.js';
 import type { RecallConfig } from './recall-config.js';
 import type { Candidate } from './scoring.js';
@@ -56,10 +57,12 @@ export async function applyNeighbourhood(input: NeighbourhoodInput): Promise<Can
     const id = c.record.id;
     const p = prev.get(id);
     const n = next.get(id);
-    const speaker = speakerOf(c.record);
+    // speakers are compared only when their turns are weighed differently
+    const speaker = config.neighbourSameSpeaker !== 1 ? turnSpeaker(c.record.content) : undefined;
     const share = (other: string | undefined): number => {
       if (other === undefined) return 0;
-      const same = speaker !== undefined && speakerOf(byId.get(other)?.record) === speaker;
+      const otherRecord = speaker === undefined ? undefined : byId.get(other)?.record;
+      const same = otherRecord !== undefined && turnSpeaker(otherRecord.content) === speaker;
       return (same ? config.neighbourSameSpeaker : 1) * (adjusted.get(other) ?? input.absent);
     };
     const around = share(p) + share(n);
@@ -76,12 +79,4 @@ function addCandidate(record: MemoryRecord, byId: Map<string, Candidate>, candid
   const candidate: Candidate = { record, channels: {}, fused, relevance: fused, neighbourhood: 0, recency: 0, importance: 0, activation: 0, score: 0 };
   byId.set(record.id, candidate);
   candidates.push(candidate);
-}
-
-const SPEAKER_PREFIX = /^\s*([^\s:][^:\n]{0,39}):\s/;
-
-/** Who said a turn, from the "Speaker: text" form conversations are stored in; undefined otherwise. */
-function speakerOf(record: MemoryRecord | undefined): string | undefined {
-  if (record === undefined) return undefined;
-  return SPEAKER_PREFIX.exec(record.content)?.[1]?.toLowerCase();
 }
