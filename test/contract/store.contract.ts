@@ -126,6 +126,42 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect(await around(5, 2)).toEqual({ before: order.slice(3, 5), after: [] });
     });
 
+    test('getNeighbours gives an unthreaded episode the unthreaded episodes of its scope within the gap', async () => {
+      const MINUTE = 60_000;
+      const records = [
+        makeRecord({ occurredAt: T0 }),
+        makeRecord({ occurredAt: T0 + 10 * MINUTE }),
+        makeRecord({ occurredAt: T0 + 10 * MINUTE }),
+        // a threaded turn, a semantic note and another scope's episode in between are not neighbours
+        makeRecord({ occurredAt: T0 + 11 * MINUTE, data: { context: { sessionId: 'chat/1' } } }),
+        makeRecord({ occurredAt: T0 + 12 * MINUTE, layer: 'semantic' }),
+        makeRecord({ occurredAt: T0 + 13 * MINUTE, scope: B }),
+        makeRecord({ occurredAt: T0 + 15 * MINUTE }),
+        // three hours later: another conversation
+        makeRecord({ occurredAt: T0 + 195 * MINUTE }),
+        makeRecord({ occurredAt: null }),
+      ];
+      await insert(records);
+      const [first, second, third, , , , fourth, later, untimed] = records.map((r) => r.id);
+      const around = async (id: string, window: number, gapMs: number | undefined) => {
+        const got = (await store.getNeighbours({ scopes: [A, B], ids: [id], window, now: NOW, ...(gapMs === undefined ? {} : { gapMs }) })).get(id);
+        return got === undefined ? undefined : { before: ids(got.before), after: ids(got.after) };
+      };
+      const HOUR = 60 * MINUTE;
+      expect(await around(second!, 1, HOUR)).toEqual({ before: [first], after: [third] });
+      expect(await around(third!, 3, HOUR)).toEqual({ before: [first, second], after: [fourth] });
+      expect(await around(fourth!, 1, HOUR)).toEqual({ before: [third], after: [] });
+      expect(await around(later!, 2, HOUR)).toEqual({ before: [], after: [] });
+      expect(await around(first!, 5, 5 * MINUTE)).toEqual({ before: [], after: [] });
+      // no gap, or no event time: no neighbours at all
+      expect(await around(second!, 1, undefined)).toBeUndefined();
+      expect(await around(second!, 1, 0)).toBeUndefined();
+      expect(await around(untimed!, 1, HOUR)).toBeUndefined();
+      // a scope outside the query is never read
+      const outside = (await store.getNeighbours({ scopes: [B], ids: [second!], window: 1, now: NOW, gapMs: HOUR })).get(second!);
+      expect(outside).toBeUndefined();
+    });
+
     test('identical texts in several scopes never cross scopes', async () => {
       const claim = { claim: { subject: 'user', attribute: 'budget', value: '80' } };
       const same = (scope: string): MemoryRecord =>
