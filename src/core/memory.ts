@@ -167,16 +167,48 @@ export interface TimeFilter {
  * `includeSuperseded` (superseded ones are also visible in `asOf` reads of their own valid period).
  */
 export function isVisible(record: MemoryRecord, filter: TimeFilter, now: number): boolean {
-  if (record.status === 'deleted' || record.status === 'expired') return false;
+  return visibleUnder(visibilityBounds(filter, now), record.status, record.recordedAt, record.validFrom, record.validTo, record.invalidatedAt);
+}
+
+/** The instants and statuses a time filter admits: the one definition every store's read follows. */
+export interface VisibilityBounds {
+  /** Statuses a read may return (deleted and expired never; decayed only with `includeSuperseded`). */
+  readonly statuses: readonly MemoryStatus[];
+  /** Transaction time: what the store knew then (`knownAt`, else now). */
+  readonly knownAt: number;
+  /** Valid time: what was true then (`asOf`, else `knownAt`, else now). */
+  readonly asOf: number;
+  readonly includeSuperseded: boolean;
+}
+
+const CURRENT_STATUSES: readonly MemoryStatus[] = Object.freeze(['active', 'superseded']);
+const HISTORY_STATUSES: readonly MemoryStatus[] = Object.freeze(['active', 'superseded', 'decayed']);
+
+export function visibilityBounds(filter: TimeFilter, now: number): VisibilityBounds {
   const knownAt = filter.knownAt ?? now;
-  const asOf = filter.asOf ?? filter.knownAt ?? now;
-  if (record.recordedAt > knownAt) return false;
-  if (record.validFrom > asOf) return false;
-  if (filter.includeSuperseded) return true;
-  if (record.status === 'decayed') return false;
-  const validToKnown = record.invalidatedAt === null || record.invalidatedAt <= knownAt;
-  if (validToKnown && record.validTo !== null && record.validTo <= asOf) return false;
-  return true;
+  const includeSuperseded = filter.includeSuperseded === true;
+  return { statuses: includeSuperseded ? HISTORY_STATUSES : CURRENT_STATUSES, knownAt, asOf: filter.asOf ?? knownAt, includeSuperseded };
+}
+
+/**
+ * The visibility rule over a record's fields (positional, so an index's columns need no object): its
+ * status is admitted, it was recorded by `knownAt` and valid from before `asOf`, and — unless history is
+ * asked for — its validity had not ended by `asOf` as far as the store knew at `knownAt`.
+ */
+export function visibleUnder(
+  v: VisibilityBounds,
+  status: MemoryStatus,
+  recordedAt: number,
+  validFrom: number,
+  validTo: number | null,
+  invalidatedAt: number | null,
+): boolean {
+  if (!v.statuses.includes(status)) return false;
+  if (recordedAt > v.knownAt || validFrom > v.asOf) return false;
+  if (v.includeSuperseded) return true;
+  // validTo counts only once the store knew it (invalidatedAt), so knownAt reads see the claim open-ended
+  const validToKnown = invalidatedAt === null || invalidatedAt <= v.knownAt;
+  return !(validToKnown && validTo !== null && validTo <= v.asOf);
 }
 
 /** Is this a plain "what is current now" read (the fast path every store indexes)? */

@@ -4,7 +4,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isEngramError, type EngramErrorCode } from '../../src/core/errors.js';
-import type { MemoryRecord, TimeFilter } from '../../src/core/memory.js';
+import fc from 'fast-check';
+import { isVisible, type MemoryRecord, type MemoryStatus, type TimeFilter } from '../../src/core/memory.js';
 import type { Store } from '../../src/core/ports/store.js';
 import { registerLayerContract } from './store-layers.contract.js';
 import { registerTextContract } from './store-text.contract.js';
@@ -160,6 +161,32 @@ export function runStoreContract(options: StoreContractOptions): void {
       // a scope outside the query is never read
       const outside = (await store.getNeighbours({ scopes: [B], ids: [second!], window: 1, now: NOW, gapMs: HOUR })).get(second!);
       expect(outside).toBeUndefined();
+    });
+
+    test('every time-filtered read admits exactly what isVisible admits (property over statuses and both time axes)', async () => {
+      const time = fc.integer({ min: 0, max: 8 }).map((h) => T0 + h * DAY);
+      const shape = fc.record({
+        status: fc.constantFrom<MemoryStatus>('active', 'superseded', 'decayed', 'expired', 'deleted'),
+        recordedAt: time,
+        validFrom: time,
+        validTo: fc.option(time, { nil: null }),
+        invalidatedAt: fc.option(time, { nil: null }),
+      });
+      const shapes = fc.sample(shape, { numRuns: 80, seed: 7 });
+      const records = shapes.map((r) => makeRecord({ ...r, content: 'visibility probe', occurredAt: r.validFrom }));
+      await insert(records, records.map(() => vectorOf(DIM, 1)));
+      const filter = fc.record({ asOf: fc.option(time, { nil: undefined }), knownAt: fc.option(time, { nil: undefined }), includeSuperseded: fc.option(fc.boolean(), { nil: undefined }) });
+      for (const f of fc.sample(filter, { numRuns: 40, seed: 11 })) {
+        const clean = Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as TimeFilter;
+        const expected = records.filter((r) => isVisible(r, clean, NOW)).map((r) => r.id).sort();
+        const query = { scopes: [A], now: NOW, limit: 200, ...clean };
+        const temporal = await store.temporalSearch({ ...query, start: T0 - DAY, end: T0 + 10 * DAY });
+        const lexicalHits = await store.lexicalSearch({ ...query, terms: [{ term: 'visibility probe' }] });
+        const vectorHits = await store.vectorSearch({ ...query, vector: vectorOf(DIM, 1) });
+        expect(ids(temporal).sort(), JSON.stringify(clean)).toEqual(expected);
+        expect(ids(lexicalHits).sort(), JSON.stringify(clean)).toEqual(expected);
+        expect(ids(vectorHits).sort(), JSON.stringify(clean)).toEqual(expected);
+      }
     });
 
     test('identical texts in several scopes never cross scopes', async () => {

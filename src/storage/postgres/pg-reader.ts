@@ -28,6 +28,7 @@ import { assertDimension } from '../../core/vectors.js';
 import { toEngramError } from './pg-errors.js';
 import { searchLexical } from './pg-lexical.js';
 import { assertEmbedderCurrent } from './pg-vector-staging.js';
+import { neighbourBounds } from '../neighbour-reads.js';
 import { browseMemories, findDerived, listScopes, summarizeScopes } from './pg-browse.js';
 import type { VectorStorage } from './pg-migrations.js';
 import {
@@ -63,7 +64,6 @@ export interface PgReaderContext {
 }
 
 const COLUMNS = memoryColumns('m');
-const MAX_WINDOW = 10;
 
 export class PgReader implements StoreReader {
   readonly #context: PgReaderContext;
@@ -213,15 +213,12 @@ export class PgReader implements StoreReader {
 
   async getNeighbours(query: NeighbourQuery): Promise<Map<string, { before: MemoryRecord[]; after: MemoryRecord[] }>> {
     return this.read('read neighbours', async (db) => {
-      const scopes = assertReadScopes(query.scopes);
-      const window = Math.max(0, Math.min(MAX_WINDOW, Math.floor(query.window)));
-      const gap = Math.max(0, query.gapMs ?? 0);
+      const { scopes, window, gap, anchorCondition } = neighbourBounds(query);
       const result = new Map<string, { before: MemoryRecord[]; after: MemoryRecord[] }>();
-      if (query.ids.length === 0 || window === 0) return result;
-      const unthreaded = gap > 0 ? ` OR (thread IS NULL AND layer = 'episodic' AND occurred_at IS NOT NULL)` : '';
+      if (window === 0) return result;
       const anchors = await db.query<{ id: string; scope: string; thread: string | null; occurred_at: number | null }>(
         `SELECT id, scope, thread, occurred_at FROM ${this.tables.memories}
-         WHERE id = ANY($1::text[]) AND scope = ANY($2::text[]) AND (thread IS NOT NULL${unthreaded})`,
+         WHERE id = ANY($1::text[]) AND scope = ANY($2::text[]) AND ${anchorCondition}`,
         [[...query.ids], [...scopes]],
       );
       for (const anchor of anchors.rows) {

@@ -4,22 +4,19 @@
 import type { MemoryRecord } from '../../core/memory.js';
 import type { ChannelHit, NeighbourQuery, TemporalQuery } from '../../core/ports/store.js';
 import { assertReadScopes } from '../../core/scope.js';
+import { neighbourBounds } from '../neighbour-reads.js';
 import type { SqliteConnection } from './sqlite-connection.js';
-import { arrayToMemoryRow, inList, memoryColumns, rowToMemory, visibilityClause } from './sqlite-rows.js';
+import { arrayToMemory, inList, memoryColumns, visibilityClause } from './sqlite-rows.js';
 
 const COLUMNS = memoryColumns('m');
-const MAX_WINDOW = 10;
 
 /** Neighbours of each id in its thread (or, for an unthreaded episode, in time); one indexed range read per side. */
 export function readNeighbours(connection: SqliteConnection, query: NeighbourQuery): Map<string, { before: MemoryRecord[]; after: MemoryRecord[] }> {
-  const scopes = assertReadScopes(query.scopes);
-  const window = Math.max(0, Math.min(MAX_WINDOW, Math.floor(query.window)));
-  const gap = Math.max(0, query.gapMs ?? 0);
+  const { scopes, window, gap, anchorCondition } = neighbourBounds(query);
   const result = new Map<string, { before: MemoryRecord[]; after: MemoryRecord[] }>();
-  if (query.ids.length === 0 || window === 0) return result;
-  const unthreaded = gap > 0 ? ` OR (thread IS NULL AND layer = 'episodic' AND occurred_at IS NOT NULL)` : '';
+  if (window === 0) return result;
   const anchors = connection.all<{ id: string; scope: string; thread: string | null; occurred_at: number | null }>(
-    `SELECT id, scope, thread, occurred_at FROM memories WHERE ${inList('id')} AND ${inList('scope')} AND (thread IS NOT NULL${unthreaded})`,
+    `SELECT id, scope, thread, occurred_at FROM memories WHERE ${inList('id')} AND ${inList('scope')} AND ${anchorCondition}`,
     JSON.stringify(query.ids),
     JSON.stringify(scopes),
   );
@@ -40,7 +37,7 @@ export function readNeighbours(connection: SqliteConnection, query: NeighbourQue
         ...visibility.params,
         limit,
       )
-      .map((row) => rowToMemory(arrayToMemoryRow(row)));
+      .map((row) => arrayToMemory(row));
   };
   // An unthreaded episode's side: the episodes of its scope without a thread, in event-time order,
   // no further than the gap (on the partial (scope, occurred_at, id) index of unthreaded episodes).
@@ -58,7 +55,7 @@ export function readNeighbours(connection: SqliteConnection, query: NeighbourQue
         ...visibility.params,
         window,
       )
-      .map((row) => rowToMemory(arrayToMemoryRow(row)));
+      .map((row) => arrayToMemory(row));
   for (const anchor of anchors) {
     let before: MemoryRecord[];
     let after: MemoryRecord[];
