@@ -104,8 +104,25 @@ export interface MemoryData extends EpisodeCycle, SemanticFields {
   supersededBy?: string;
   /** Chunked documents: the parent holds the whole text and is not itself a search hit. */
   isChunkParent?: boolean;
+  /** A chunk's character range in its parent. */
+  span?: [start: number, end: number];
+  /** Concepts (semantic records made by extraction, or marked so by a caller). */
+  concept?: boolean;
+  /** Who said it (a turn's speaker or role), when the writer recorded it. */
+  speaker?: string;
+  role?: string;
+  /** Compression: the summary episode and the episodes it stands for. */
   compressed?: boolean;
-  [key: string]: unknown;
+  compressedFrom?: string[];
+  compressedInto?: string;
+  /** Lifecycle marks of consolidation: when decay or expiry applied, and what a duplicate merged into. */
+  decayedAt?: number;
+  expiredAt?: number;
+  mergedInto?: string;
+  /** Promoted knowledge: how and when it was promoted. */
+  promotion?: Record<string, unknown>;
+  /** Reflections: what triggered them and what they rest on. */
+  reflection?: Record<string, unknown>;
 }
 
 /** A stored memory (every layer). */

@@ -9,6 +9,7 @@ import type { Embedder } from '../ports/embedder.js';
 import type { Store, StoreReader } from '../ports/store.js';
 import type { Scope } from '../scope.js';
 import { newRecord } from '../record-factory.js';
+import { isConcept } from '../record-kinds.js';
 import { conceptCandidates, type ConceptCandidate } from './candidates.js';
 
 export interface ConceptDeps {
@@ -22,11 +23,6 @@ export interface ExtractionReport {
   examined: number;
   conceptsCreated: number;
   refsAdded: number;
-}
-
-/** Is this record a concept (created by extraction, or marked so by a caller)? */
-export function isConcept(record: MemoryRecord): boolean {
-  return record.layer === 'semantic' && record.data.concept === true;
 }
 
 /** A new concept record for `candidate` in `scope` (semantic layer, provenance kind episodic). */

@@ -19,6 +19,7 @@ import { blendScores, type Candidate } from './scoring.js';
 import { applyNeighbourhood } from './neighbourhood.js';
 import { maximalMarginalRelevance } from './mmr.js';
 import { spreadActivation } from '../graph/activation.js';
+import { isConcept } from '../record-kinds.js';
 
 /** Why a hit was returned: its rank and score in each channel, and the terms of the final blend. */
 export interface HitExplanation {
@@ -85,7 +86,7 @@ export async function recall(deps: RecallDeps, query: string, options: ParsedRec
     // A chunked document's parent stands for its chunks, which are the hits.
     if (candidate.record.data.isChunkParent === true) continue;
     // Extracted concepts are index nodes (a bare name): they spread activation but are not answers.
-    if (candidate.record.data.concept === true) continue;
+    if (isConcept(candidate.record)) continue;
     if (hits.length >= k) break;
     hits.push({
       ...toMemoryView(candidate.record),
