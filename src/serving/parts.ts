@@ -9,7 +9,7 @@ import type { RecallHit } from '../core/recall/recall.js';
 import type { Scope } from '../core/scope.js';
 import { contentTerms } from '../core/text/index.js';
 import type { EpisodeEntry, KnowledgeEntry, ProfileEntry, RuleEntry } from './types.js';
-import { isConcept, isStructural } from '../core/record-kinds.js';
+import { isChunkParent, isConcept, isStructural } from '../core/record-kinds.js';
 
 /** At most this many records of a layer are read for rules and profile. */
 const LIST_LIMIT = 2_000;
@@ -36,7 +36,7 @@ async function listCurrent(store: Store, scopes: readonly Scope[], layer: 'proce
 export async function readRules(store: Store, scopes: readonly Scope[], now: number): Promise<RuleEntry[]> {
   const records = await listCurrent(store, scopes, 'procedural', now);
   return records
-    .filter((r) => r.data.isChunkParent !== true)
+    .filter((r) => !isChunkParent(r))
     .map((r) => ({ id: r.id, scope: r.scope, content: r.content, priority: typeof r.data.priority === 'number' ? r.data.priority : 0 }))
     .sort((a, b) => b.priority - a.priority || (a.id < b.id ? -1 : 1));
 }
