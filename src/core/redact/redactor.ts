@@ -64,10 +64,13 @@ function compile(patterns: readonly RedactionPattern[]): Detector[] {
  */
 export class Redactor {
   readonly enabled: boolean;
+  /** The options it was built with. */
+  readonly options: Readonly<RedactionOptions>;
   readonly #detectors: readonly Detector[];
 
   constructor(options: RedactionOptions = {}) {
     this.enabled = options.enabled !== false;
+    this.options = Object.freeze({ ...options });
     this.#detectors = Object.freeze([...BUILT_IN_DETECTORS, ...compile(options.patterns ?? [])]);
   }
 
