@@ -353,7 +353,8 @@ export class EngramCore {
    */
   async relate(input: RelateInput): Promise<RelateResult> {
     this.assertOpen();
-    return relate(this.#deps(), input);
+    // edge metadata is free text too: its secrets are replaced like a memory's
+    return relate(this.#deps(), redactValue(input, this.#redactor).value);
   }
 
   /** The relation types `scopes` may use: the built-ins and those registered by their tenants, by name. */

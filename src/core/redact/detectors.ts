@@ -92,7 +92,8 @@ const POSITIONAL: readonly Detector[] = [
   {
     kind: 'url-password',
     pattern: /\b([a-z][a-z0-9+.-]{1,20}:\/\/)([^\s:/?#@'"]{0,128}):([^\s/?#@'"]{1,256})@(?=[^\s/?#@'"]+)/gi,
-    replace: (_m, g, placeholder) => (PLACEHOLDER_VALUE.test(g[2] as string) ? null : `${g[0]}${g[1]}:${placeholder('url-password')}@`),
+    // a token already redacted in the user part (`https://[redacted:github-token]@…`) is not a password
+    replace: (_m, g, placeholder) => (PLACEHOLDER_VALUE.test(g[2] as string) || (g[1] as string).startsWith('[redacted') ? null : `${g[0]}${g[1]}:${placeholder('url-password')}@`),
   },
   {
     kind: 'bearer-token',

@@ -6,7 +6,7 @@
  */
 import type { MemoryRecord } from '../memory.js';
 import type { ParsedRememberInput } from '../schemas.js';
-import type { Redactor } from './redactor.js';
+import { placeholder, type Redactor } from './redactor.js';
 
 /** Keys whose strings are never rewritten: they address records, they do not quote anyone. */
 const ADDRESS_KEYS = new Set(['scope', 'layer', 'id', 'parentId', 'derivedFrom', 'kind', 'status']);
@@ -16,19 +16,19 @@ interface Tally {
   kinds: Record<string, number>;
 }
 
-function redactDeep(value: unknown, redactor: Redactor, tally: Tally, key: string | undefined): unknown {
+/** Copies shorter than this are left alone (a fragment of 3 characters says nothing). */
+const MIN_COPY = 4;
+/** A whole string is a piece of a secret from this length, and only with a digit in it. */
+const MIN_PIECE = 5;
+
+/** Applies `fn` to every string of `value` outside the address keys; the same object when nothing changed. */
+function mapStrings(value: unknown, fn: (text: string) => string, key: string | undefined): unknown {
   if (key !== undefined && ADDRESS_KEYS.has(key)) return value;
-  if (typeof value === 'string') {
-    const result = redactor.redact(value);
-    if (result.count === 0) return value;
-    tally.count += result.count;
-    for (const [kind, n] of Object.entries(result.kinds)) tally.kinds[kind] = (tally.kinds[kind] ?? 0) + n;
-    return result.text;
-  }
+  if (typeof value === 'string') return fn(value);
   if (Array.isArray(value)) {
     let changed = false;
     const next = value.map((item) => {
-      const out = redactDeep(item, redactor, tally, undefined);
+      const out = mapStrings(item, fn, undefined);
       changed ||= out !== item;
       return out;
     });
@@ -38,7 +38,7 @@ function redactDeep(value: unknown, redactor: Redactor, tally: Tally, key: strin
     let changed = false;
     const next: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
-      const out = redactDeep(v, redactor, tally, k);
+      const out = mapStrings(v, fn, k);
       changed ||= out !== v;
       next[k] = out;
     }
@@ -47,11 +47,57 @@ function redactDeep(value: unknown, redactor: Redactor, tally: Tally, key: strin
   return value;
 }
 
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Replaces the copies of secrets found elsewhere in the same value: derived fields keep them in
+ * another case (`entities`, a claim's normalised value) or in pieces (`zq8`, `vb3nkx27lw`).
+ */
+function replaceCopies(value: unknown, found: ReadonlyMap<string, string>, tally: Tally): unknown {
+  const secrets = [...found].filter(([secret]) => secret.length >= MIN_COPY).sort((a, b) => b[0].length - a[0].length);
+  if (secrets.length === 0) return value;
+  const copies = new RegExp(secrets.map(([secret]) => escapeRegExp(secret)).join('|'), 'gi');
+  const kindOf = new Map(secrets.map(([secret, kind]) => [secret.toLowerCase(), kind]));
+  const count = (kind: string): string => {
+    tally.count += 1;
+    tally.kinds[kind] = (tally.kinds[kind] ?? 0) + 1;
+    return placeholder(kind);
+  };
+  return mapStrings(
+    value,
+    (text) => {
+      // a whole string that is a piece of a secret (an entity split off it), not a word that happens to be in one
+      if (text.length >= MIN_PIECE && /[0-9]/.test(text) && !/\s/.test(text) && !text.startsWith('[redacted:')) {
+        const lower = text.toLowerCase();
+        const whole = secrets.find(([secret]) => secret.toLowerCase().includes(lower));
+        if (whole !== undefined) return count(whole[1]);
+      }
+      copies.lastIndex = 0;
+      return copies.test(text) ? text.replace(copies, (m) => count(kindOf.get(m.toLowerCase()) ?? 'secret')) : text;
+    },
+    undefined,
+  );
+}
+
 /** A value with its secrets replaced (the same object when it had none) and what was replaced. */
 export function redactValue<T>(value: T, redactor: Redactor): { value: T } & Tally {
   const tally: Tally = { count: 0, kinds: {} };
   if (!redactor.enabled) return { value, ...tally };
-  return { value: redactDeep(value, redactor, tally, undefined) as T, ...tally };
+  const found = new Map<string, string>();
+  const redacted = mapStrings(
+    value,
+    (text) => {
+      const result = redactor.redact(text, found);
+      if (result.count === 0) return text;
+      tally.count += result.count;
+      for (const [kind, n] of Object.entries(result.kinds)) tally.kinds[kind] = (tally.kinds[kind] ?? 0) + n;
+      return result.text;
+    },
+    undefined,
+  );
+  return { value: (found.size > 0 ? replaceCopies(redacted, found, tally) : redacted) as T, ...tally };
 }
 
 /** Remember inputs with their secrets replaced, and how many each had (in input order). */

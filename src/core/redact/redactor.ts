@@ -74,8 +74,11 @@ export class Redactor {
     this.#detectors = Object.freeze([...BUILT_IN_DETECTORS, ...compile(options.patterns ?? [])]);
   }
 
-  /** `text` with every secret replaced by its placeholder, and what was replaced. */
-  redact(text: string): RedactedText {
+  /**
+   * `text` with every secret replaced by its placeholder, and what was replaced. `found`, when given,
+   * collects each secret replaced (its text → its kind), so copies of it elsewhere can be found too.
+   */
+  redact(text: string, found?: Map<string, string>): RedactedText {
     const kinds: Record<string, number> = {};
     if (!this.enabled || text.length === 0) return { text, count: 0, kinds };
     let count = 0;
@@ -85,7 +88,7 @@ export class Redactor {
       return placeholder(kind);
     };
     let current = text;
-    for (const detector of this.#detectors) current = this.#apply(detector, current, mark);
+    for (const detector of this.#detectors) current = this.#apply(detector, current, mark, found);
     return { text: current, count, kinds };
   }
 
@@ -93,20 +96,21 @@ export class Redactor {
    * Replaces the matches of one detector. A match the detector keeps is searched again from its next
    * character, so `--from-literal=password=…` still finds the `password=` inside.
    */
-  #apply(detector: Detector, text: string, mark: (kind: string) => string): string {
+  #apply(detector: Detector, text: string, mark: (kind: string) => string, found: Map<string, string> | undefined): string {
     const pattern = detector.pattern;
     pattern.lastIndex = 0;
     let out = '';
     let done = 0;
     for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
-      const found = match[0];
-      const replaced = found.startsWith('[redacted:') ? null : this.#replacement(detector, found, match.slice(1), mark);
+      const matched = match[0];
+      const replaced = matched.startsWith('[redacted:') ? null : this.#replacement(detector, matched, match.slice(1), mark);
       if (replaced === null) {
         pattern.lastIndex = match.index + 1;
         continue;
       }
+      if (found !== undefined) collectSecret(found, secretOf(matched, replaced), replaced);
       out += text.slice(done, match.index) + replaced;
-      done = match.index + found.length;
+      done = match.index + matched.length;
       pattern.lastIndex = Math.max(done, match.index + 1);
     }
     return done === 0 ? text : out + text.slice(done);
@@ -122,6 +126,20 @@ export class Redactor {
     pending.forEach(mark);
     return replaced;
   }
+}
+
+/** The secret inside a match: what the replacement changed (the match less their common ends). */
+function secretOf(match: string, replaced: string): string {
+  let start = 0;
+  while (start < match.length && start < replaced.length && match[start] === replaced[start]) start += 1;
+  let end = 0;
+  while (end < match.length - start && end < replaced.length - start && match[match.length - 1 - end] === replaced[replaced.length - 1 - end]) end += 1;
+  return match.slice(start, match.length - end);
+}
+
+function collectSecret(found: Map<string, string>, secret: string, replaced: string): void {
+  const kind = /\[redacted:([a-z0-9-]+)\]/.exec(replaced)?.[1];
+  if (kind !== undefined && secret.length > 0) found.set(secret, kind);
 }
 
 /** The redactor of `options` (on by default, with the built-in detectors). */
