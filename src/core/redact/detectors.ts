@@ -125,11 +125,11 @@ function announced(prefix: string, nameClass: NameClass, quote: string | undefin
 
 /**
  * A value announced by a key-like name: `NAME = value`, `NAME: "value"`, `"name": "value"`,
- * `NAME := value`, `name => value`, `--name=value`.
+ * `NAME := value`, `name => value`, `--name=value`. A bare value ends at the next `&name=` of a query.
  */
 const ASSIGNMENT: Detector = {
   kind: 'assignment',
-  pattern: /(?<![A-Za-z0-9_$])(["'`]?)([A-Za-z_][A-Za-z0-9_.-]{0,60})(["'`]?)(\s*(?::=|=>|:|=)\s*)(?:(["'`])([^"'`\n]{0,512})\5|([^\s"'`,;]{1,512}))/g,
+  pattern: /(?<![A-Za-z0-9_$])(["'`]?)([A-Za-z_][A-Za-z0-9_.-]{0,60})(["'`]?)(\s*(?::=|=>|:|=)\s*)(?:(["'`])([^"'`\n]{0,512})\5|((?:[^\s"'`,;&]|&(?![A-Za-z_][\w.-]*=)){1,512}))/g,
   replace: (_m, g, placeholder) => {
     const [open, name, close, separator, quote, quotedValue, bareValue] = g as [string, string, string, string, string | undefined, string | undefined, string | undefined];
     const nameClass = classifyName(name);
