@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import { DB_FLAG_HELP, ensureDefaultDbFolder, resolveDbPath as resolveDb } from './default-db.js';
 import { isMissingSqliteFile, missingDatabaseError } from './missing-database.js';
-import { redactionConfig, type RedactionFlags } from './redaction-config.js';
+import type { RedactionFlags } from './redaction-config.js';
 // The engine, its stores and zod load only when a command opens the engine (not for --help or hooks).
 import type { Engram, EmbedderChoice } from '../../engram.js';
 import type { llmFromEnv } from './llm-env.js';
@@ -50,6 +50,8 @@ export async function openEngine(flags: CommonFlags, extra: OpenExtra = {}): Pro
   const path = resolveDbPath(flags);
   const creating = isMissingSqliteFile(path);
   if (creating && extra.create !== true) throw missingDatabaseError(path);
+  // zod (through the redaction schema) loads only when a command opens the engine, not for --help
+  const { redactionConfig } = await import('./redaction-config.js');
   const redaction = redactionConfig(flags, process.env);
   if (creating) ensureDefaultDbFolder(path);
   const envEmbedder = extra.ignoreEmbedderEnv === true ? undefined : process.env.ENGRAM_EMBEDDER;
