@@ -104,5 +104,8 @@ describe.skipIf(!binBuilt)('redaction on the command line', { timeout: 120_000 }
     const listed = runCli(['list', '--scope', SCOPE, '--db', db, '--json'], { env });
     expect(listed.stdout).toContain('[redacted:github-token]');
     expect(listed.stdout.toLowerCase()).not.toContain(TOKEN.slice(4).toLowerCase());
+    const context = runCli(['context', 'what is the deploy token?', '--scope', SCOPE, '--db', db, '--json'], { env });
+    expect(context.status).toBe(0);
+    expect(context.stdout.toLowerCase()).not.toContain(TOKEN.slice(4).toLowerCase());
   });
 });
