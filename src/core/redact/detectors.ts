@@ -10,6 +10,8 @@ import { classifyName, type NameClass } from './secret-names.js';
 export interface Detector {
   readonly kind: string;
   readonly pattern: RegExp;
+  /** Runs only on texts this accepts (a cheap check that keeps an expensive pattern off most texts). */
+  readonly when?: (text: string) => boolean;
   /** The replacement of one match; `placeholder(kind)` stands for the secret. Default: the whole match. */
   readonly replace?: (match: string, groups: readonly (string | undefined)[], placeholder: (kind: string) => string) => string | null;
 }
@@ -64,7 +66,9 @@ const NAME_KIND: Record<NameClass, string> = {
 const PROVIDER_FORMATS: readonly Detector[] = [
   // a PEM private key block (also a block cut off by chunking, and one inside JSON with literal \n)
   { kind: 'private-key', pattern: /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$)/g },
-  { kind: 'private-key', pattern: /(?:[A-Za-z0-9+/=]{40,}(?:\r?\n|\\n))+[A-Za-z0-9+/=]*(?:\r?\n|\\n)?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/g },
+  // the tail of a block whose BEGIN is in another chunk: base64 lines, from a line start, up to its END
+  // (at most 64 lines back, so a base64 dump without a key costs little: a 4096-bit RSA key has 50)
+  { kind: 'private-key', pattern: /(?<![A-Za-z0-9+/=])(?:[A-Za-z0-9+/=]{40,100}(?:\r?\n|\\n)){1,64}[A-Za-z0-9+/=]{0,100}(?:\r?\n|\\n)?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/g, when: (text) => text.includes('PRIVATE KEY-----') },
   { kind: 'aws-access-key', pattern: /\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z0-9]{16}\b/g },
   { kind: 'gcp-api-key', pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
   { kind: 'gcp-oauth-secret', pattern: /\bGOCSPX-[0-9A-Za-z_-]{20,}/g },
@@ -91,7 +95,8 @@ const PROVIDER_FORMATS: readonly Detector[] = [
 const POSITIONAL: readonly Detector[] = [
   {
     kind: 'url-password',
-    pattern: /\b([a-z][a-z0-9+.-]{1,20}:\/\/)([^\s:/?#@'"]{0,128}):([^\s/?#@'"]{1,256})@(?=[^\s/?#@'"]+)/gi,
+    pattern: /\b([a-z][a-z0-9+.-]{1,20}:\/\/)([^\s:/?#@'"]{0,128}):([^\s/?#@'"]{1,128})@(?=[^\s/?#@'"]+)/gi,
+    when: (text) => text.includes('@') && text.includes('://'),
     // a token already redacted in the user part (`https://[redacted:github-token]@…`) is not a password
     replace: (_m, g, placeholder) => (PLACEHOLDER_VALUE.test(g[2] as string) || (g[1] as string).startsWith('[redacted') ? null : `${g[0]}${g[1]}:${placeholder('url-password')}@`),
   },

@@ -97,6 +97,7 @@ export class Redactor {
    * character, so `--from-literal=password=…` still finds the `password=` inside.
    */
   #apply(detector: Detector, text: string, mark: (kind: string) => string, found: Map<string, string> | undefined): string {
+    if (detector.when !== undefined && !detector.when(text)) return text;
     const pattern = detector.pattern;
     pattern.lastIndex = 0;
     let out = '';

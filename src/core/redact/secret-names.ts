@@ -21,7 +21,7 @@ const META_WORDS = new Set([
 const ORDINARY_KEYS = new Set([
   'public', 'cache', 'primary', 'foreign', 'sort', 'partition', 'idempotency', 'object', 'hot', 'shortcut', 'map', 'dict', 'lookup', 'row',
   'composite', 'unique', 'react', 'list', 'item', 'group', 'route', 'i18n', 'translation', 'storage', 'local', 'dedup', 'source', 'hash', 'join',
-  'range', 'hash', 'shard', 'routing', 'natural', 'surrogate', 'query', 'state', 'config', 'registry', 'host', 'ssh', 'gpg', 'pgp', 'publishable', 'site', 'anon', 'next',
+  'range', 'shard', 'routing', 'natural', 'surrogate', 'query', 'state', 'config', 'registry', 'host', 'ssh', 'gpg', 'pgp', 'publishable', 'site', 'anon', 'next',
 ]);
 
 /** Splits a name into lower-case words: `githubApiToken` → github, api, token. */
@@ -34,9 +34,25 @@ export function nameWords(name: string): string[] {
     .filter((w) => w.length > 0);
 }
 
+/** Every announcing name contains one of these (a cheap first check: most names are `id`, `type`, `url`…). */
+const HINT = /pass|pw|secret|token|key|auth|credential/i;
+
+/** Names seen lately and their class: a text repeats its names (`token=…&token=…`, a log). */
+const recent = new Map<string, NameClass | null>();
+const RECENT_MAX = 512;
+
 /** The class of secret a name announces, or null when it announces none. */
 export function classifyName(name: string): NameClass | null {
-  const words = nameWords(name);
+  if (!HINT.test(name)) return null;
+  const known = recent.get(name);
+  if (known !== undefined) return known;
+  const nameClass = classifyWords(nameWords(name));
+  if (recent.size >= RECENT_MAX) recent.clear();
+  recent.set(name, nameClass);
+  return nameClass;
+}
+
+function classifyWords(words: readonly string[]): NameClass | null {
   if (words.length === 0 || words.length > 6) return null;
   const last = words[words.length - 1] as string;
   if (META_WORDS.has(last)) return null;
