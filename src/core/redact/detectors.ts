@@ -1,8 +1,8 @@
 /**
  * The built-in secret detectors, most specific first: provider formats (each with its own kind), then
  * credentials by position (a password in a URL, an `Authorization` header), then values announced by
- * a key-like name (`password=`, `"apiKey": "…"`, `--token …`). Every pattern is linear (no nested
- * quantifiers over the same characters), so a long text cannot make the write path slow.
+ * a key-like name (`password=`, `"apiKey": "…"`, `--token …`). Repetitions are bounded and the
+ * costlier patterns run only on texts that hold their marker (`when`), so a long or odd text stays cheap.
  */
 import { classifyName, type NameClass } from './secret-names.js';
 
