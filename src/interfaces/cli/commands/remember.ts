@@ -89,6 +89,15 @@ export function registerRememberCommand(program: Command): void {
 }
 
 function describeResult(result: RememberResult): string {
+  return `${describeAction(result)}${redactedNote(result.redacted ?? 0)}`;
+}
+
+/** ", 2 secrets redacted" when the write path replaced any. */
+function redactedNote(count: number): string {
+  return count === 0 ? '' : `, ${count} secret${count === 1 ? '' : 's'} redacted`;
+}
+
+function describeAction(result: RememberResult): string {
   switch (result.action) {
     case 'merged':
       return `merged into ${result.mergedInto ?? result.id}`;
@@ -122,11 +131,15 @@ async function importFile(engram: Engram, flags: RememberFlags): Promise<void> {
   const bar = process.stderr.isTTY && !json ? new cliProgress.SingleBar({ clearOnComplete: true }, cliProgress.Presets.shades_classic) : undefined;
   bar?.start(inputs.length, 0);
   let start = 0;
+  let redacted = 0;
   // the next batches embed while one commits; each batch is still its own transaction
   for await (const results of engram.rememberBatches(inputs.map((b) => b.input), { batchSize })) {
     const batch = inputs.slice(start, start + results.length);
     start += results.length;
-    for (const result of results) counts[result.action] += 1;
+    for (const result of results) {
+      counts[result.action] += 1;
+      redacted += result.redacted ?? 0;
+    }
     if (json) {
       process.stdout.write(
         `${JSON.stringify({ committed: results.map((r) => r.id), lines: [batch[0]?.line, batch[batch.length - 1]?.line], actions: results.map((r) => r.action) })}\n`,
@@ -135,9 +148,9 @@ async function importFile(engram: Engram, flags: RememberFlags): Promise<void> {
     bar?.increment(batch.length);
   }
   bar?.stop();
-  const summary = { summary: { file: path, lines: inputs.length, ...counts } };
+  const summary = { summary: { file: path, lines: inputs.length, ...counts, ...(redacted > 0 ? { redacted } : {}) } };
   printResult({ json }, summary, (s: typeof summary) =>
-    `imported ${s.summary.lines} lines: ${s.summary.created} created, ${s.summary.merged} merged, ${s.summary.superseded} superseded, ${s.summary.unchanged} already present`,
+    `imported ${s.summary.lines} lines: ${s.summary.created} created, ${s.summary.merged} merged, ${s.summary.superseded} superseded, ${s.summary.unchanged} already present${redactedNote(redacted)}`,
   );
 }
 
