@@ -16,7 +16,7 @@ import { isConcept } from '../record-kinds.js';
  * reembedText({ id: '01J…', layer: 'semantic', content: 'kitchen', data: { concept: true, name: 'coffee_mug' } }); // 'coffee mug'
  * ```
  */
-export function reembedText(record: StagingCandidate): string {
+export function reembedText(record: Omit<StagingCandidate, 'data'> & { readonly data: StagingCandidate['data'] | MemoryData }): string {
   const { data } = record;
   if (typeof data.parentId === 'string') return record.content;
   if (isConcept(record) && typeof data.name === 'string') return data.name.replace(/_/g, ' ');

@@ -56,6 +56,7 @@ export const rememberResultSchema = z.object({
   mergedInto: z.string().optional(),
   superseded: z.array(z.string()).optional(),
   chunks: z.array(z.string()).optional(),
+  redacted: z.number().int().min(1).optional().describe('Secrets replaced by [redacted:<kind>] before the input was stored (absent when none)'),
 });
 
 /** Every error body. */
