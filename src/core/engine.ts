@@ -4,7 +4,7 @@
  */
 import { skippingReader, type SkippedRecord } from './readable-records.js';
 import { EngramError, messages } from './errors.js';
-import type { Edge, MemoryRecord, TimeFilter } from './memory.js';
+import type { MemoryRecord, TimeFilter } from './memory.js';
 import { isVisible } from './memory.js';
 import { toEdgeView, toMemoryView, type EdgeView, type MemoryView } from './memory-view.js';
 import type { Clock } from './ports/clock.js';
