@@ -65,7 +65,9 @@ async function main() {
         log(`${backend}: ${size} memories, ${c} connection(s), ${args.duration} s`);
         cases.push({ backend, size, connections: c, ...(await load(server.url, queries, c)) });
       }
-      // after the recall load, so the server's background index builds are not what is measured
+      // after the recall load, so the server's background index builds are not what is measured, and
+      // once the recalls still queued from it have drained
+      await settle(server.url);
       const list = await listLatency(server.url, size);
       const explore = await exploreLatency(server.url, size);
       baselines.push({ backend, library, health, list, explore });
@@ -165,6 +167,19 @@ async function listLatency(url, size) {
   const at = (p) => Math.round(times[Math.min(times.length - 1, Math.floor(p * times.length))] * 10) / 10;
   log(`GET /v1/memories (page of 50, ${size} memories, ${times.length} requests): p50 ${at(0.5)} ms, p95 ${at(0.95)} ms, p99 ${at(0.99)} ms`);
   return { requests: times.length, p50: at(0.5), p95: at(0.95), p99: at(0.99) };
+}
+
+/** Waits (at most two minutes) until `GET /health` answers within 50 ms three times in a row: the server is idle. */
+async function settle(url) {
+  const started = performance.now();
+  let fast = 0;
+  while (fast < 3 && since(started) < 120_000) {
+    const start = performance.now();
+    await (await fetch(`${url}/health`)).json();
+    fast = since(start) < 50 ? fast + 1 : 0;
+    if (fast === 0) await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  log(`server idle after ${Math.round(since(started))} ms`);
 }
 
 /**
