@@ -17,9 +17,10 @@ export async function countRecordedPerDay(db: PgQueryable, t: Tables, query: { s
   const scopes = assertReadScopes(query.scopes);
   const days = Math.floor(query.days);
   if (!(days > 0)) return [];
-  // over the (scope, layer, recorded_at) index (migration 8)
+  // over the (scope, layer, recorded_at) index (migration 8), in integer arithmetic; floor before 1970
   const rows = await db.query<{ day: string | number; layer: DailyCount['layer']; n: string | number }>(
-    `SELECT layer, floor(recorded_at / ${DAY_MS}.0)::bigint AS day, count(*) AS n FROM ${t.memories} WHERE scope = ANY($1::text[]) GROUP BY 1, 2`,
+    `SELECT layer, CASE WHEN recorded_at >= 0 THEN recorded_at / ${DAY_MS} ELSE -((${DAY_MS - 1} - recorded_at) / ${DAY_MS}) END AS day, count(*) AS n
+     FROM ${t.memories} WHERE scope = ANY($1::text[]) GROUP BY 1, 2`,
     [[...scopes]],
   );
   return mostRecentDays(rows.rows.map((r) => ({ day: Number(r.day), layer: r.layer, count: Number(r.n) })), days);
@@ -41,12 +42,17 @@ export async function nextToDecay(db: PgQueryable, t: Tables, query: { scopes: r
   for (const scope of new Set(scopes)) {
     for (const [i, tier] of TIERS.entries()) {
       // text pre-filters leave concepts and chunk parents out without a jsonb cast (the caller checks exactly)
+      // the inner ordered scan of memories_decay_order stops early; the text pre-filters (concepts, chunk
+      // parents; the caller checks exactly) stay outside it, where their guessed selectivity cannot turn it into a sort
       const rows = await db.query<MemoryRow>(
-        `SELECT ${COLUMNS} FROM ${t.memories} m
-         WHERE m.scope = $1 AND m.status = 'active' AND NOT m.pinned AND m.layer IN ('episodic', 'semantic') AND ${tier}
-           AND strpos(m.data, '"concept":true') = 0 AND strpos(m.data, '"isChunkParent":true') = 0
+        `SELECT ${COLUMNS} FROM (
+           SELECT * FROM ${t.memories} m
+           WHERE m.scope = $1 AND m.status = 'active' AND NOT m.pinned AND m.layer IN ('episodic', 'semantic') AND ${tier}
+           ORDER BY coalesce(m.last_accessed_at, m.recorded_at), m.id COLLATE "C" LIMIT $3
+         ) m
+         WHERE strpos(m.data, '"concept":true') = 0 AND strpos(m.data, '"isChunkParent":true') = 0
          ORDER BY coalesce(m.last_accessed_at, m.recorded_at), m.id COLLATE "C" LIMIT $2`,
-        [scope, limit],
+        [scope, limit, limit * 10],
       );
       for (const record of rows.rows.map(rowToMemory)) found.push({ record, due: (record.lastAccessedAt ?? record.recordedAt) + (idle[i] as number) });
     }
