@@ -46,14 +46,18 @@ export function fnv1a(text: string): string {
   return hash.toString(16).padStart(8, '0');
 }
 
-function parse(cursor: string): CursorPosition | undefined {
+/** The JSON value an opaque cursor holds (base64url of UTF-8 JSON, at most 2000 characters), or undefined. */
+export function decodeJsonCursor(cursor: string): unknown {
   if (cursor.length === 0 || cursor.length > MAX_CURSOR_CHARS || !/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined;
-  let value: unknown;
   try {
-    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(base64UrlDecode(cursor)));
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(base64UrlDecode(cursor))) as unknown;
   } catch {
     return undefined;
   }
+}
+
+function parse(cursor: string): CursorPosition | undefined {
+  const value = decodeJsonCursor(cursor);
   if (!Array.isArray(value) || value.length !== 7) return undefined;
   const [version, sort, order, fingerprint, key, id, check] = value as unknown[];
   if (check !== fnv1a(JSON.stringify(value.slice(0, 6)))) return undefined;
@@ -68,7 +72,8 @@ function invalid(message: string): EngramError {
   return new EngramError('INVALID_INPUT', message, { details: { field: 'cursor' } });
 }
 
-function base64UrlEncode(bytes: Uint8Array): string {
+/** Bytes as base64url without padding. */
+export function base64UrlEncode(bytes: Uint8Array): string {
   let binary = '';
   for (const byte of bytes) binary += String.fromCharCode(byte);
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');

@@ -15,6 +15,7 @@ import { memoryRoutes } from './routes/memories.js';
 import { readRoutes } from './routes/reads.js';
 import { browseRoutes } from './routes/browse.js';
 import { servingRoutes } from './routes/serving.js';
+import { exploreRoutes } from './routes/explore.js';
 
 /** Options of `createHttpApp`. */
 export interface HttpAppOptions {
@@ -37,7 +38,7 @@ export type HttpApp = Hono<{ Variables: AuthVariables }>;
 
 /** Every `/v1` route of this build. */
 export function httpRoutes(): RouteSpec[] {
-  return [...memoryRoutes, ...browseRoutes, ...readRoutes, ...servingRoutes];
+  return [...memoryRoutes, ...browseRoutes, ...readRoutes, ...servingRoutes, ...exploreRoutes];
 }
 
 /**
