@@ -1,0 +1,4 @@
+/** Capture: the claim-shaped sentences of a conversation turn, read by rules (an LLM's extraction may replace them). */
+export { captureClaims, readTurn, type CaptureTurn, type TurnRole } from './capture-claims.js';
+export { notAClaim, type NotAClaim } from './claim-shape.js';
+export { turnClauses } from './turn-sentences.js';
