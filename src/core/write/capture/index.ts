@@ -2,3 +2,4 @@
 export { captureClaims, readTurn, type CaptureTurn, type TurnRole } from './capture-claims.js';
 export { notAClaim, type NotAClaim } from './claim-shape.js';
 export { turnClauses } from './turn-sentences.js';
+export { capturedClaimInputs, CAPTURED_TAG } from './captured-claims.js';

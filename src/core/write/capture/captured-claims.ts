@@ -1,0 +1,27 @@
+/**
+ * The claim inputs a captured turn adds beside its episode: one semantic claim per claim-shaped
+ * sentence, sourced from the turn (its source refs, and the episode it was read from), so the write
+ * path dedups and supersedes them like any claim, in the episode's transaction.
+ */
+import type { MemoryRecord } from '../../memory.js';
+import type { ParsedRememberInput } from '../../schemas.js';
+import { captureClaims } from './capture-claims.js';
+
+/** The tag every captured claim carries. */
+export const CAPTURED_TAG = 'captured';
+
+/**
+ * Claim inputs for the turn `input` stored as `episode`; `sentences` (an LLM's extraction) replace
+ * the rules when given.
+ */
+export function capturedClaimInputs(input: ParsedRememberInput, episode: MemoryRecord, sentences?: readonly string[]): ParsedRememberInput[] {
+  const texts = sentences ?? captureClaims({ content: input.content, ...(input.tags !== undefined ? { tags: input.tags } : {}) });
+  return [...new Set(texts.map((t) => t.trim()).filter((t) => t.length > 0))].map((content) => ({
+    scope: input.scope,
+    layer: 'semantic',
+    content,
+    tags: [CAPTURED_TAG],
+    provenance: { kind: 'episodic', sources: episode.provenance.sources, derivedFrom: [episode.id] },
+    ...(input.occurredAt !== undefined ? { validFrom: input.occurredAt } : {}),
+  }));
+}
