@@ -56,6 +56,8 @@ export const rememberResultSchema = z.object({
   mergedInto: z.string().optional(),
   superseded: z.array(z.string()).optional(),
   chunks: z.array(z.string()).optional(),
+  /** With `capture: true`: what became of each claim read from the turn. */
+  claims: z.array(z.object({ id: z.string(), action: z.enum(['created', 'merged', 'superseded', 'unchanged']), superseded: z.array(z.string()).optional() })).optional(),
 });
 
 /** Every error body. */
