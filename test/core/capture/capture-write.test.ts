@@ -51,7 +51,7 @@ describe('remember with capture', () => {
     expect(episode?.layer).toBe('episodic');
     expect(episode?.content).toBe('user: We use pnpm for this repo. Should we try bun at some point?');
     const [stored] = await engram.store.getMemories([claim?.id ?? ''], [SCOPE]);
-    expect(stored).toMatchObject({ layer: 'semantic', content: 'We use pnpm for this repo.', tags: ['captured'] });
+    expect(stored).toMatchObject({ layer: 'semantic', content: 'We use pnpm for this repo.', tags: ['captured', 'package manager'] });
     expect(stored?.provenance.sources).toEqual([{ system: 'test', conversationId: 'c1', messageId: 'm1' }]);
     expect(stored?.provenance.derivedFrom).toEqual([result.id]);
     expect(stored?.sourceKey).toBeNull();

@@ -5,6 +5,7 @@
  */
 import type { MemoryRecord } from '../../memory.js';
 import type { ParsedRememberInput } from '../../schemas.js';
+import { toolKindsIn } from '../claims/index.js';
 import { captureClaims } from './capture-claims.js';
 
 /** The tag every captured claim carries. */
@@ -20,7 +21,8 @@ export function capturedClaimInputs(input: ParsedRememberInput, episode: MemoryR
     scope: input.scope,
     layer: 'semantic',
     content,
-    tags: [CAPTURED_TAG],
+    // the kinds of the tools it names ("package manager" for "we switched to bun") find it by topic
+    tags: [CAPTURED_TAG, ...toolKindsIn(content).keys()],
     provenance: { kind: 'episodic', sources: episode.provenance.sources, derivedFrom: [episode.id] },
     ...(input.occurredAt !== undefined ? { validFrom: input.occurredAt } : {}),
   }));
