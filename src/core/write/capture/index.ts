@@ -3,3 +3,4 @@ export { captureClaims, readTurn, type CaptureTurn, type TurnRole } from './capt
 export { notAClaim, type NotAClaim } from './claim-shape.js';
 export { turnClauses } from './turn-sentences.js';
 export { capturedClaimInputs, CAPTURED_TAG } from './captured-claims.js';
+export { llmCapturedClaims } from './llm-capture.js';
