@@ -25,7 +25,7 @@ import {
   type RememberInput,
   type UpdateInput,
 } from './schemas.js';
-import { llmCapturedClaims } from './write/capture/index.js';
+import { llmCapturedClaims, openQuestionsOf } from './write/capture/index.js';
 import { rememberAll, type RememberResult, type WriteOptions } from './write/remember.js';
 import { rememberBatches } from './write/remember-batches.js';
 import { normalise } from './write/resolve-claim.js';
@@ -176,7 +176,7 @@ export class EngramCore {
     this.assertOpen();
     const list = Array.isArray(input) ? (input as readonly RememberInput[]) : [input as RememberInput];
     const parsed = list.map((item, index) => parseInput(rememberInputSchema, item, list.length > 1 ? `memory #${index + 1}` : 'memory'));
-    const options = { ...this.#writeOptions(), ...(await this.#llmCapture(parsed)) };
+    const options = { ...this.#writeOptions(), ...(await this.#captureOptions(parsed)) };
     const results = await rememberAll(this.#deps(), parsed, options);
     this.#afterWrite(parsed, results, options);
     return Array.isArray(input) ? results : (results[0] as RememberResult);
@@ -201,7 +201,7 @@ export class EngramCore {
     if (!Array.isArray(inputs)) throw new EngramError('INVALID_INPUT', 'rememberBatches takes an array of memories.');
     const parsed = (inputs as readonly RememberInput[]).map((item, index) => parseInput(rememberInputSchema, item, `memory #${index + 1}`));
     const batches = Array.from({ length: Math.ceil(parsed.length / size) }, (_, i) => parsed.slice(i * size, (i + 1) * size));
-    const writeOptions = { ...this.#writeOptions(), ...(await this.#llmCapture(parsed)) };
+    const writeOptions = { ...this.#writeOptions(), ...(await this.#captureOptions(parsed)) };
     let index = 0;
     for await (const results of rememberBatches(this.#deps(), batches, writeOptions)) {
       this.#afterWrite(batches[index++] ?? [], results, writeOptions);
@@ -511,10 +511,11 @@ export class EngramCore {
     return { deferImportance: this.assist.enabled('importance'), ...(this.#importanceRecoveryMs !== undefined ? { importanceRecoveryMs: this.#importanceRecoveryMs } : {}) };
   }
 
-  /** With an LLM for extraction: its reading of the captured turns (the rules read what it did not). */
-  async #llmCapture(parsed: readonly ParsedRememberInput[]): Promise<Pick<WriteOptions, 'capturedClaims'>> {
-    const read = parsed.some((input) => input.capture === true) ? await llmCapturedClaims(this.assist, parsed) : undefined;
-    return read !== undefined ? { capturedClaims: read } : {};
+  /** For captured turns: the questions earlier writes left open, and an LLM's reading of the turns (the rules read the rest). */
+  async #captureOptions(parsed: readonly ParsedRememberInput[]): Promise<Pick<WriteOptions, 'capturedClaims' | 'openQuestions'>> {
+    if (!parsed.some((input) => input.capture === true)) return {};
+    const [read, openQuestions] = await Promise.all([llmCapturedClaims(this.assist, parsed), openQuestionsOf(this.store, parsed)]);
+    return { ...(read !== undefined ? { capturedClaims: read } : {}), openQuestions };
   }
 
   /** What follows a committed write: LLM follow-ups, context cache, background worker. */

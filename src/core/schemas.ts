@@ -99,7 +99,7 @@ export const episodeCycleShape = {
     .strict()
     .optional(),
   context: z
-    .object({ goal: shortText.optional(), location: shortText.optional(), sessionId: shortText.optional(), runId: shortText.optional() })
+    .object({ goal: shortText.optional(), location: shortText.optional(), sessionId: shortText.optional(), runId: shortText.optional(), question: shortText.optional() })
     .strict()
     .optional(),
   decision: z
@@ -147,6 +147,8 @@ export const rememberInputSchema = z
     metric: statisticalMetricSchema.optional(),
     /** A conversation turn whose claim-shaped sentences also become semantic claims (the episode keeps the turn). */
     capture: z.boolean().optional(),
+    /** With `capture`: where a stable fact the user states about themselves goes (default: `scope`). */
+    userScope: scopeSchema.optional(),
     ...episodeCycleShape,
   })
   .strict()

@@ -14,7 +14,7 @@ import { speakerLine } from '../layers/turn-speaker.js';
 import { extractEntities } from '../text/index.js';
 import { chunkText, DEFAULT_CHUNK_CHARS } from './chunking/index.js';
 import { buildRecord, newId } from './new-record.js';
-import { capturedClaimInputs } from './capture/index.js';
+import { answeredInput, answeredQuestions, capturedClaimInputs, keepOpenQuestions } from './capture/index.js';
 import { applyMerge, applySupersession, attachClaimSlot, CLAIM_LAYERS, decideClaim } from './resolve-claim.js';
 import { analyzeEmotion, scoreImportance, scoreSurprise } from './salience/index.js';
 
@@ -55,6 +55,8 @@ export interface WriteOptions {
   importanceRecoveryMs?: number;
   /** Claim sentences an LLM read from captured turns, by input; the rules read the turns without one. */
   capturedClaims?: ReadonlyMap<ParsedRememberInput, readonly string[]>;
+  /** Questions the assistant asked in earlier writes, still open, by conversation (see `answeredQuestions`). */
+  openQuestions?: ReadonlyMap<string, string>;
 }
 
 /** Derives the write-time signals of one input (pure, cheap). */
@@ -106,7 +108,8 @@ export async function rememberAll(deps: WriteDeps, inputs: readonly ParsedRememb
 export async function prepareWrite(deps: WriteDeps, inputs: readonly ParsedRememberInput[], options: WriteOptions = {}): Promise<PreparedWrite> {
   const now = deps.clock.now();
   const chunkChars = options.chunkChars ?? DEFAULT_CHUNK_CHARS;
-  const planned = inputs.map((input) => plan(input, now, chunkChars, options.deferImportance === true, options.capturedClaims?.get(input)));
+  const { answers } = answeredQuestions(inputs, options.openQuestions);
+  const planned = inputs.map((input) => plan(input, now, chunkChars, options.deferImportance === true, options.capturedClaims?.get(input), answers.get(input)));
   const texts = planned.flatMap((p) => [embeddingText(p.record), ...p.chunks.map((c) => c.content), ...p.claims.map((c) => c.content)]);
   const vectors = await deps.embedder.embed(texts);
   let cursor = 0;
@@ -157,6 +160,7 @@ export async function commitWrite(deps: WriteDeps, prepared: PreparedWrite, opti
       results.push({ id: record.id, action: 'created', ...(item.chunks.length > 0 ? { chunks: item.chunks.map((c) => c.id) } : {}), ...(claims !== undefined ? { claims } : {}) });
     }
     await flush(tx, pendingEvents);
+    await keepOpenQuestions(tx, answeredQuestions(inputs, options.openQuestions).open, at);
     await enqueueConceptExtraction(tx, embedded.map((p) => p.record), results, deps.wallClock.now());
     if (options.deferImportance === true) {
       const written = new Set(results.filter((r) => r.action === 'created' || r.action === 'superseded').map((r) => r.id));
@@ -264,9 +268,12 @@ async function writeCapturedClaims(tx: StoreTransaction, item: Embedded, pending
 }
 
 /** Builds the record (its chunks, for long texts; its claims, for a captured turn) of one input. */
-function plan(input: ParsedRememberInput, now: number, chunkChars: number, deferImportance: boolean, capturedSentences?: readonly string[]): Planned {
+function plan(given: ParsedRememberInput, now: number, chunkChars: number, deferImportance: boolean, capturedSentences?: readonly string[], question?: string): Planned {
+  // an answer to the assistant's question is read with it: a decision, a fact in the user's scope
+  const { input, fact } = question !== undefined && given.capture === true ? answeredInput(given, question) : { input: given };
   const record = buildRecord(input, deriveSignals(input, deferImportance), now);
-  const claims = input.capture === true ? capturedClaimInputs(input, record, capturedSentences).map((claim) => claimRecord(claim, now)) : [];
+  const claimInputs = input.capture === true ? [...capturedClaimInputs(input, record, capturedSentences), ...(fact !== undefined ? capturedClaimInputs(fact, record, [fact.content]) : [])] : [];
+  const claims = claimInputs.map((claim) => claimRecord(claim, now));
   const captured = input.capture === true;
   if (input.content.length <= chunkChars) {
     attachClaimSlot(record);
