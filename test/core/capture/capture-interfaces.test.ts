@@ -42,6 +42,15 @@ describe('capture on the interfaces', () => {
     expect(textOf(later)).toMatch(/Claims: \S+ superseded \(supersedes /);
   });
 
+  it('MCP refuses a userScope the server may not write, and writes nothing', async () => {
+    const engram = await open();
+    const { client, close } = await inMemoryClient(engram, [SCOPE]);
+    cleanups.push(close);
+    const refused = await call(client, 'memory_remember', { content: 'user: bun', capture: true, userScope: 'acme/users/mallory' });
+    expect(refused.isError).toBe(true);
+    expect(await engram.store.listMemories({ scopes: [SCOPE, 'acme/users/mallory'], limit: 5 })).toEqual([]);
+  });
+
   it('HTTP POST /v1/memories takes capture and returns the claims', async () => {
     const engram = await open();
     const app = createHttpApp({ engram, auth: 'open' });

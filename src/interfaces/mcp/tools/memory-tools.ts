@@ -30,6 +30,7 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
     (args) =>
       guarded(async () => {
         const scope = writeScope(context, args.scope);
+        if (args.userScope !== undefined) writeScope(context, args.userScope);
         const result = await engram.remember({ ...(args as RememberInput), scope });
         return ok({ ...result, scope }, renderRemember(result));
       }),
