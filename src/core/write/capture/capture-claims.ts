@@ -26,7 +26,9 @@ const USER = /^(?:user|human|me|you)$/i;
 export function readTurn(turn: CaptureTurn): { role: TurnRole; speaker?: string; text: string } {
   const prefix = SPEAKER_PREFIX.exec(turn.content);
   const named = prefix?.[1]?.trim();
-  const text = prefix !== null && named !== undefined && /^[\p{Lu}a-z]/u.test(named) && named.split(' ').length <= 3 ? turn.content.slice(prefix[0].length) : turn.content;
+  // a role word ("user:", "assistant:") or a name ("Caroline:", "Ann Marie:"), not a heading ("Heads up:")
+  const speaking = named !== undefined && (ASSISTANT.test(named) || USER.test(named) || /^\p{Lu}[\p{L}'’.-]*(?: \p{Lu}[\p{L}'’.-]*){0,2}$/u.test(named));
+  const text = prefix !== null && speaking ? turn.content.slice(prefix[0].length) : turn.content;
   const speaker = text === turn.content ? undefined : named;
   const tags = turn.tags ?? [];
   if ((speaker !== undefined && ASSISTANT.test(speaker)) || (speaker === undefined && tags.includes('assistant'))) return { role: 'assistant', text };
