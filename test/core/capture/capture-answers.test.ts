@@ -4,23 +4,14 @@
  * write scope), a decision an episode tagged `decision` with the question in its context, also when the
  * answer comes in a later write than the question (as the hooks store each exchange).
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Engram } from '../../../src/index.js';
+import { describe, expect, it } from 'vitest';
 import { readAnswer } from '../../../src/core/write/capture/index.js';
 import { ANSWERS, HELDOUT_ANSWERS, type LabelledAnswer } from '../../fixtures/capture/answers.js';
-import { tempEngram } from '../../helpers/temp.js';
+import { enginesPerTest } from './engines.js';
 
 const SCOPE = 'acme/projects/web';
 const USER = 'acme/users/alice';
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()?.();
-});
-async function open(): Promise<Engram> {
-  const ctx = await tempEngram();
-  cleanups.push(ctx.cleanup);
-  return ctx.engram;
-}
+const { open } = enginesPerTest();
 const turn = (messageId: string, role: string, text: string, extra: Record<string, unknown> = {}) => ({
   scope: SCOPE,
   content: `${role}: ${text}`,

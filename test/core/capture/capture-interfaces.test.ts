@@ -3,25 +3,17 @@
  * (`remember --capture`, from dist/) and the hooks' turn ingestion (which always captures). Real SQLite.
  */
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Engram } from '../../../src/index.js';
 import { createHttpApp } from '../../../src/interfaces/http/index.js';
 import { ingestTurns } from '../../../src/interfaces/hooks/handlers.js';
 import { binBuilt, json, runCli } from '../../helpers/cli.js';
 import { callOk, inMemoryClient, textOf, call } from '../../helpers/mcp.js';
-import { tempDir, tempEngram } from '../../helpers/temp.js';
+import { tempDir } from '../../helpers/temp.js';
+import { enginesPerTest } from './engines.js';
 
 const SCOPE = 'acme/projects/web';
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()?.();
-});
-
-async function open(): Promise<Engram> {
-  const ctx = await tempEngram();
-  cleanups.push(ctx.cleanup);
-  return ctx.engram;
-}
+const { open, later: closeAfter } = enginesPerTest();
 
 async function claimContents(engram: Engram): Promise<string[]> {
   return (await engram.store.listMemories({ scopes: [SCOPE], layers: ['semantic'], limit: 20 })).map((r) => r.content).sort();
@@ -31,7 +23,7 @@ describe('capture on the interfaces', () => {
   it('MCP memory_remember takes capture and returns the claims', async () => {
     const engram = await open();
     const { client, close } = await inMemoryClient(engram, [SCOPE]);
-    cleanups.push(close);
+    closeAfter(close);
     const result = await callOk<{ id: string; claims: { id: string; action: string }[] }>(client, 'memory_remember', {
       content: 'user: We deploy with GitHub Actions. Could you add a cache step?',
       capture: true,
@@ -45,7 +37,7 @@ describe('capture on the interfaces', () => {
   it('MCP refuses a userScope the server may not write, and writes nothing', async () => {
     const engram = await open();
     const { client, close } = await inMemoryClient(engram, [SCOPE]);
-    cleanups.push(close);
+    closeAfter(close);
     const refused = await call(client, 'memory_remember', { content: 'user: bun', capture: true, userScope: 'acme/users/mallory' });
     expect(refused.isError).toBe(true);
     expect(await engram.store.listMemories({ scopes: [SCOPE, 'acme/users/mallory'], limit: 5 })).toEqual([]);
@@ -87,7 +79,7 @@ describe('capture on the interfaces', () => {
 
   it.skipIf(!binBuilt)('CLI remember --capture prints and returns the claims', () => {
     const { dir, cleanup } = tempDir();
-    cleanups.push(cleanup);
+    closeAfter(cleanup);
     const db = join(dir, 'engram.db');
     const base = ['--db', db, '--embedder', 'hash', '--scope', SCOPE];
     const text = runCli(['remember', 'user: Standup is at 9:15 every weekday. Who runs it?', '--capture', ...base]);

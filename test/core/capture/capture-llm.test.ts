@@ -3,25 +3,20 @@
  * turns; a failed or unusable answer leaves the turns to the rules. The LLM is a real HTTP server
  * speaking the chat-completions protocol (test/helpers/llm-stub.ts).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Engram } from '../../../src/index.js';
 import { startLlmStub, type LlmStub, type StubAnswer, type StubRequest } from '../../helpers/llm-stub.js';
-import { tempEngram } from '../../helpers/temp.js';
+import { enginesPerTest } from './engines.js';
 
 const SCOPE = 't/llm-capture';
+const engines = enginesPerTest();
 let stub: LlmStub | undefined;
-let cleanup: (() => Promise<void>) | undefined;
-afterEach(async () => {
-  await cleanup?.();
-  await stub?.close();
-  cleanup = undefined;
-});
 
 async function open(respond: (r: StubRequest) => StubAnswer): Promise<Engram> {
-  stub = await startLlmStub(respond);
-  const opened = await tempEngram({ llm: { baseUrl: stub.baseUrl, model: 'stub', timeoutMs: 20_000, retries: 0 }, llmUses: { importance: false, supersession: false }, logger: { warn: () => undefined } });
-  cleanup = opened.cleanup;
-  return opened.engram;
+  const started = await startLlmStub(respond);
+  stub = started;
+  engines.later(() => started.close());
+  return engines.open({ llm: { baseUrl: started.baseUrl, model: 'stub', timeoutMs: 20_000, retries: 0 }, llmUses: { importance: false, supersession: false }, logger: { warn: () => undefined } });
 }
 
 const turn = (messageId: string, role: string, text: string) => ({ scope: SCOPE, content: `${role}: ${text}`, capture: true, source: { conversationId: 'c1', messageId } });

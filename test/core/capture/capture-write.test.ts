@@ -3,10 +3,10 @@
  * semantic claim sourced from the turn, through dedup and supersession, in the episode's transaction.
  * Real SQLite store, the hash embedder (a real one, wrapped to fail on marked texts).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EngramError, type Embedder, type Engram } from '../../../src/index.js';
 import { HashEmbedder } from '../../../src/embeddings/hash/index.js';
-import { tempEngram } from '../../helpers/temp.js';
+import { enginesPerTest } from './engines.js';
 
 const SCOPE = 't/capture';
 
@@ -21,16 +21,8 @@ class FailingOnMark implements Embedder {
   }
 }
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()?.();
-});
-
-async function open(embedder?: Embedder): Promise<Engram> {
-  const ctx = await tempEngram(embedder !== undefined ? { embedder } : {});
-  cleanups.push(ctx.cleanup);
-  return ctx.engram;
-}
+const engines = enginesPerTest();
+const open = (embedder?: Embedder): Promise<Engram> => engines.open(embedder !== undefined ? { embedder } : {});
 
 const turn = (messageId: string, text: string, role = 'user') => ({
   scope: SCOPE,
