@@ -91,6 +91,13 @@ describe('remember with capture', () => {
     expect(all.find((r) => r.id === first.claims?.[0]?.id)?.status).toBe('active');
   });
 
+  it('reads at most 20 claims from one turn', async () => {
+    const engram = await open();
+    const text = Array.from({ length: 30 }, (_, i) => `Service ${i} is owned by team ${i}.`).join(' ');
+    const result = await engram.remember(turn('m1', text));
+    expect(result.claims).toHaveLength(20);
+  });
+
   it('refuses capture on a layer other than episodes, saying how to fix it', async () => {
     const engram = await open();
     await expect(engram.remember({ scope: SCOPE, content: 'We use pnpm.', layer: 'semantic', capture: true })).rejects.toMatchObject({

@@ -11,13 +11,17 @@ import { captureClaims } from './capture-claims.js';
 /** The tag every captured claim carries. */
 export const CAPTURED_TAG = 'captured';
 
+/** Claims read from one turn at most (a pasted document is not a list of facts). */
+export const MAX_CLAIMS_PER_TURN = 20;
+
 /**
  * Claim inputs for the turn `input` stored as `episode`; `sentences` (an LLM's extraction) replace
  * the rules when given.
  */
 export function capturedClaimInputs(input: ParsedRememberInput, episode: MemoryRecord, sentences?: readonly string[]): ParsedRememberInput[] {
   const texts = sentences ?? captureClaims({ content: input.content, ...(input.tags !== undefined ? { tags: input.tags } : {}) });
-  return [...new Set(texts.map((t) => t.trim()).filter((t) => t.length > 0))].map((content) => ({
+  const contents = [...new Set(texts.map((t) => t.trim()).filter((t) => t.length > 0))].slice(0, MAX_CLAIMS_PER_TURN);
+  return contents.map((content) => ({
     scope: input.scope,
     layer: 'semantic',
     content,
