@@ -25,7 +25,7 @@ import {
   type RememberInput,
   type UpdateInput,
 } from './schemas.js';
-import { llmCapturedClaims, openQuestionsOf } from './write/capture/index.js';
+import { answeredQuestions, llmCapturedClaims, openQuestionsOf } from './write/capture/index.js';
 import { rememberAll, type RememberResult, type WriteOptions } from './write/remember.js';
 import { rememberBatches } from './write/remember-batches.js';
 import { normalise } from './write/resolve-claim.js';
@@ -511,11 +511,11 @@ export class EngramCore {
     return { deferImportance: this.assist.enabled('importance'), ...(this.#importanceRecoveryMs !== undefined ? { importanceRecoveryMs: this.#importanceRecoveryMs } : {}) };
   }
 
-  /** For captured turns: the questions earlier writes left open, and an LLM's reading of the turns (the rules read the rest). */
-  async #captureOptions(parsed: readonly ParsedRememberInput[]): Promise<Pick<WriteOptions, 'capturedClaims' | 'openQuestions'>> {
+  /** For captured turns: the questions they answer (also from earlier writes), and an LLM's reading of them (the rules read the rest). */
+  async #captureOptions(parsed: readonly ParsedRememberInput[]): Promise<Pick<WriteOptions, 'capturedClaims' | 'questions'>> {
     if (!parsed.some((input) => input.capture === true)) return {};
-    const [read, openQuestions] = await Promise.all([llmCapturedClaims(this.assist, parsed), openQuestionsOf(this.store, parsed)]);
-    return { ...(read !== undefined ? { capturedClaims: read } : {}), openQuestions };
+    const [read, open] = await Promise.all([llmCapturedClaims(this.assist, parsed), openQuestionsOf(this.store, parsed)]);
+    return { ...(read !== undefined ? { capturedClaims: read } : {}), questions: answeredQuestions(parsed, open).answers };
   }
 
   /** What follows a committed write: LLM follow-ups, context cache, background worker. */

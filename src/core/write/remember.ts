@@ -55,8 +55,8 @@ export interface WriteOptions {
   importanceRecoveryMs?: number;
   /** Claim sentences an LLM read from captured turns, by input; the rules read the turns without one. */
   capturedClaims?: ReadonlyMap<ParsedRememberInput, readonly string[]>;
-  /** Questions the assistant asked in earlier writes, still open, by conversation (see `answeredQuestions`). */
-  openQuestions?: ReadonlyMap<string, string>;
+  /** The assistant's question each captured user turn answers (see `answeredQuestions`); default: read within the batch. */
+  questions?: ReadonlyMap<ParsedRememberInput, string>;
 }
 
 /** Derives the write-time signals of one input (pure, cheap). */
@@ -108,7 +108,7 @@ export async function rememberAll(deps: WriteDeps, inputs: readonly ParsedRememb
 export async function prepareWrite(deps: WriteDeps, inputs: readonly ParsedRememberInput[], options: WriteOptions = {}): Promise<PreparedWrite> {
   const now = deps.clock.now();
   const chunkChars = options.chunkChars ?? DEFAULT_CHUNK_CHARS;
-  const { answers } = answeredQuestions(inputs, options.openQuestions);
+  const answers = options.questions ?? answeredQuestions(inputs).answers;
   const planned = inputs.map((input) => plan(input, now, chunkChars, options.deferImportance === true, options.capturedClaims?.get(input), answers.get(input)));
   const texts = planned.flatMap((p) => [embeddingText(p.record), ...p.chunks.map((c) => c.content), ...p.claims.map((c) => c.content)]);
   const vectors = await deps.embedder.embed(texts);
@@ -160,7 +160,7 @@ export async function commitWrite(deps: WriteDeps, prepared: PreparedWrite, opti
       results.push({ id: record.id, action: 'created', ...(item.chunks.length > 0 ? { chunks: item.chunks.map((c) => c.id) } : {}), ...(claims !== undefined ? { claims } : {}) });
     }
     await flush(tx, pendingEvents);
-    await keepOpenQuestions(tx, answeredQuestions(inputs, options.openQuestions).open, at);
+    await keepOpenQuestions(tx, answeredQuestions(inputs).open, at);
     await enqueueConceptExtraction(tx, embedded.map((p) => p.record), results, deps.wallClock.now());
     if (options.deferImportance === true) {
       const written = new Set(results.filter((r) => r.action === 'created' || r.action === 'superseded').map((r) => r.id));

@@ -75,4 +75,14 @@ describe('answers read with their question', () => {
     const [plain] = await engram.store.getMemories([next.id], [SCOPE]);
     expect(plain?.tags).not.toContain('decision');
   });
+
+  it('rememberBatches pairs a question and its answer across batches', async () => {
+    const engram = await open();
+    const written: string[] = [];
+    const turns = [turn('m1', 'assistant', 'Should I bump the major version?'), turn('m2', 'user', 'Yes, because the config format changed.')];
+    for await (const batch of engram.rememberBatches(turns, { batchSize: 1 })) written.push(...batch.map((r) => r.id));
+    const [episode] = await engram.store.getMemories([written[1] ?? ''], [SCOPE]);
+    expect(episode?.tags).toContain('decision');
+    expect(episode?.data.decision?.rationale).toBe('the config format changed');
+  });
 });
