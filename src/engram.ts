@@ -31,6 +31,7 @@ import { DEFAULT_REEMBED_BATCH, reembedOptionsSchema, runReembed, type ReembedCo
 import { isEngramError } from './core/errors.js';
 import type { RecallConfig } from './core/recall/recall-config.js';
 import { choiceForRecordedEmbedder, parseEmbedderChoice, preferredLocalEmbedder, type EmbedderChoice, type ParsedEmbedderChoice } from './embedder-choice.js';
+import { createRedactor, type RedactionOptions } from './core/redact/index.js';
 
 export type { EmbedderChoice } from './embedder-choice.js';
 export type { ReembedProgress } from './core/reembed/index.js';
@@ -116,6 +117,8 @@ export interface OpenOptions {
   importanceRecoveryMs?: number;
   /** Run background work (concept extraction) while open; servers pass true (issue #5). Default false. */
   background?: EngramOptions['background'];
+  /** Secret redaction of every write: on by default; `{ enabled: false }` or extra `patterns`. */
+  redaction?: RedactionOptions;
 }
 
 /**
@@ -325,6 +328,8 @@ export class Engram extends EngramCore {
       throw new EngramError('INVALID_INPUT', 'Engram.open needs a path: Engram.open({ path: "engram.db" }).');
     }
     // The LLM config is checked before anything is opened, so a bad one leaves nothing behind.
+    // bad redaction patterns are refused before anything is opened
+    if (options.redaction !== undefined) createRedactor(options.redaction);
     const llm = options.llm !== undefined && options.llm !== null ? await resolveLlm(options.llm) : undefined;
     const backend = await storeBackend(options.path);
     const recorded = await backend.readEmbedder();
@@ -342,6 +347,7 @@ export class Engram extends EngramCore {
       if (options.consolidation !== undefined) engineOptions.consolidation = options.consolidation;
       if (options.importanceRecoveryMs !== undefined) engineOptions.importanceRecoveryMs = options.importanceRecoveryMs;
       if (options.background !== undefined) engineOptions.background = options.background;
+      if (options.redaction !== undefined) engineOptions.redaction = options.redaction;
       const engram = new Engram(engineOptions);
       engram.#reopening = { path: options.path, open: (embedding) => backend.open(embedding), embedderOptions: embedderOptionsOf(options) };
       return engram;

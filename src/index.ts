@@ -67,4 +67,5 @@ export type { JobBacklog, JobCounts, ConceptRef, StateEntry } from './core/ports
 export type { ListInput, ScopesInput, PurgeInput } from './core/browse/schemas.js';
 export type { ListResult } from './core/browse/list.js';
 export type { PurgeReport } from './core/purge/purge.js';
+export { createRedactor, Redactor, type RedactedText, type RedactionOptions, type RedactionPattern, type RedactInput, type RedactReport } from './core/redact/index.js';
 export type { BrowseSort, ScopeSummary } from './core/ports/store.js';

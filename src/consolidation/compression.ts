@@ -4,6 +4,7 @@
  * original is retired and concept refs move to the compressed record.
  */
 import type { MemoryData, MemoryRecord } from '../core/memory.js';
+import { isChunkParent, isCompressed } from '../core/record-kinds.js';
 
 const DAY = 86_400_000;
 
@@ -24,7 +25,7 @@ export const DEFAULT_COMPRESSION: Readonly<CompressionConfig> = Object.freeze({ 
 /** Is this episode due for compression at `now`? */
 export function shouldCompress(record: MemoryRecord, now: number, config: CompressionConfig = DEFAULT_COMPRESSION): boolean {
   if (record.layer !== 'episodic' || record.status !== 'active' || record.pinned) return false;
-  if (record.data.compressed === true || record.data.isChunkParent === true || record.data.parentId !== undefined) return false;
+  if (isCompressed(record) || isChunkParent(record) || record.data.parentId !== undefined) return false;
   const importance = record.importance ?? 1;
   if (importance >= config.maxImportance) return false;
   const minAge = config.minAgeDays * DAY;

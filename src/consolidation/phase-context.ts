@@ -11,7 +11,7 @@ import type { Llm } from '../core/ports/llm.js';
 import type { Store, StoreReader, StoreTransaction } from '../core/ports/store.js';
 import type { SystemPorts } from '../core/ports/system.js';
 import type { Scope } from '../core/scope.js';
-import { newId } from '../core/write/new-record.js';
+import { newId, newRecord } from '../core/record-factory.js';
 import type { ConsolidationConfig, PhaseName } from './config.js';
 import type { ConsolidationTrigger, PhaseCounters } from './report.js';
 
@@ -127,34 +127,21 @@ export function derivedRecord(input: {
   validFrom?: number;
   tags?: string[];
 }): MemoryRecord {
-  return {
-    id: newId(input.now),
+  return newRecord({
+    now: input.now,
     scope: input.scope,
     layer: input.layer,
     content: input.content,
-    summary: input.summary ?? null,
-    tags: input.tags ?? [],
-    entities: [],
+    summary: input.summary,
+    tags: input.tags,
     importance: input.importance,
     salience: input.importance,
-    surprise: 0,
-    emotion: null,
-    pinned: false,
-    mentionCount: 1,
-    accessCount: 0,
-    lastAccessedAt: null,
-    confidence: input.confidence ?? 1,
-    status: 'active',
+    confidence: input.confidence,
     provenance: input.provenance,
-    validFrom: input.validFrom ?? input.now,
-    validTo: null,
-    occurredAt: input.occurredAt ?? null,
-    recordedAt: input.now,
-    invalidatedAt: null,
-    sourceKey: null,
-    updatedAt: input.now,
+    validFrom: input.validFrom,
+    occurredAt: input.occurredAt,
     data: input.data,
-  };
+  });
 }
 
 /** A new edge id at `now`. */

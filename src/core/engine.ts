@@ -44,6 +44,9 @@ import { listPage, scopeSummaries, type ListResult } from './browse/list.js';
 import { listInputSchema, scopesInputSchema, type ListInput, type PurgeInput, type ScopesInput } from './browse/schemas.js';
 import { purgeRecords, type PurgeReport } from './purge/purge.js';
 import type { RecordChange, RecordChangeListener } from './record-change.js';
+import { createRedactor, type Redactor, type RedactionOptions } from './redact/redactor.js';
+import { redactInputs, redactValue } from './redact/redact-values.js';
+import { redactStored, type RedactInput, type RedactReport } from './redact/redact-stored.js';
 
 /** The parts of the record facade; `Engram` takes these and what it composes on top. */
 export interface EngramCoreOptions {
@@ -66,6 +69,12 @@ export interface EngramCoreOptions {
    * crash never leaves importance pending). Default 5 minutes.
    */
   importanceRecoveryMs?: number;
+  /**
+   * Secrets (API keys, tokens, private keys, passwords) are replaced by `[redacted:<kind>]` on every
+   * write, before storage and embedding. On by default; `{ enabled: false }` stores text as it comes,
+   * `patterns` adds your own.
+   */
+  redaction?: RedactionOptions;
 }
 
 /** Options for reads by id. */
@@ -107,8 +116,10 @@ export class EngramCore {
   readonly #llm: Llm | null;
   readonly #importanceRecoveryMs: number | undefined;
   readonly #listeners = new Set<RecordChangeListener>();
+  readonly #redactor: Redactor;
 
   constructor(options: EngramCoreOptions) {
+    this.#redactor = createRedactor(options.redaction);
     this.#store = options.store;
     this.#embedder = options.embedder;
     this.clock = options.clock;
@@ -175,9 +186,9 @@ export class EngramCore {
   async remember(input: RememberInput | readonly RememberInput[]): Promise<RememberResult | RememberResult[]> {
     this.assertOpen();
     const list = Array.isArray(input) ? (input as readonly RememberInput[]) : [input as RememberInput];
-    const parsed = list.map((item, index) => parseInput(rememberInputSchema, item, list.length > 1 ? `memory #${index + 1}` : 'memory'));
+    const { inputs: parsed, counts } = redactInputs(list.map((item, index) => parseInput(rememberInputSchema, item, list.length > 1 ? `memory #${index + 1}` : 'memory')), this.#redactor);
     const options = { ...this.#writeOptions(), ...(await this.#captureOptions(parsed)) };
-    const results = await rememberAll(this.#deps(), parsed, options);
+    const results = withRedacted(await rememberAll(this.#deps(), parsed, options), counts);
     this.#afterWrite(parsed, results, options);
     return Array.isArray(input) ? results : (results[0] as RememberResult);
   }
@@ -199,11 +210,12 @@ export class EngramCore {
     const size = options.batchSize ?? 128;
     if (!Number.isInteger(size) || size < 1) throw new EngramError('INVALID_INPUT', `batchSize must be a whole number ≥ 1, got ${String(size)}.`);
     if (!Array.isArray(inputs)) throw new EngramError('INVALID_INPUT', 'rememberBatches takes an array of memories.');
-    const parsed = (inputs as readonly RememberInput[]).map((item, index) => parseInput(rememberInputSchema, item, `memory #${index + 1}`));
+    const { inputs: parsed, counts } = redactInputs((inputs as readonly RememberInput[]).map((item, index) => parseInput(rememberInputSchema, item, `memory #${index + 1}`)), this.#redactor);
     const batches = Array.from({ length: Math.ceil(parsed.length / size) }, (_, i) => parsed.slice(i * size, (i + 1) * size));
     const writeOptions = { ...this.#writeOptions(), ...(await this.#captureOptions(parsed)) };
     let index = 0;
-    for await (const results of rememberBatches(this.#deps(), batches, writeOptions)) {
+    for await (const committed of rememberBatches(this.#deps(), batches, writeOptions)) {
+      const results = withRedacted(committed, counts.slice(index * size, (index + 1) * size));
       this.#afterWrite(batches[index++] ?? [], results, writeOptions);
       yield results;
     }
@@ -233,7 +245,7 @@ export class EngramCore {
   async update(id: string, patch: UpdateInput, options: ScopedWriteOptions): Promise<MemoryView> {
     this.assertOpen();
     const scope = assertScope(options?.scope);
-    const changes = parseInput(updateInputSchema, patch, 'update');
+    const changes = redactValue(parseInput(updateInputSchema, patch, 'update'), this.#redactor).value;
     this.#announce({ kind: 'update', records: [{ scope }] });
     const embedding = changes.content !== undefined ? (await this.embedder.embed([changes.content]))[0] : undefined;
     const now = this.clock.now();
@@ -244,7 +256,7 @@ export class EngramCore {
       // a damaged record's data may not have decoded: a content change starts it afresh
       const stored = (record.data as MemoryRecord['data'] | undefined) ?? {};
       const data = content !== undefined && content !== record.content
-        ? { ...stored, history: [...(stored.history ?? []), { content: record.content, at: record.updatedAt }] }
+        ? { ...stored, history: [...(stored.history ?? []), { content: this.#redactor.redact(record.content).text, at: record.updatedAt }] }
         : record.data;
       await tx.updateMemory(id, scope, {
         ...rest,
@@ -342,7 +354,8 @@ export class EngramCore {
    */
   async relate(input: RelateInput): Promise<RelateResult> {
     this.assertOpen();
-    return relate(this.#deps(), input);
+    // edge metadata is free text too: its secrets are replaced like a memory's
+    return relate(this.#deps(), redactValue(input, this.#redactor).value);
   }
 
   /** The relation types `scopes` may use: the built-ins and those registered by their tenants, by name. */
@@ -403,7 +416,7 @@ export class EngramCore {
   async importMarkdown(files: MarkdownFiles, options: { scope: Scope }): Promise<MarkdownImportReport> {
     this.assertOpen();
     const scope = assertScope(options?.scope);
-    const report = await importMarkdown(this.#deps(), files, scope);
+    const report = await importMarkdown({ ...this.#deps(), redactor: this.#redactor }, files, scope);
     this.#announce({ kind: 'import', records: [{ scope }] });
     return report;
   }
@@ -454,6 +467,19 @@ export class EngramCore {
     return report;
   }
   // --- end browse and purge ---
+
+  /**
+   * Cleans what was stored before redaction was on (or before a pattern was added): every record of
+   * `scopes` (any status, chunks included) has its secrets replaced in its text, history wordings and
+   * other fields, is re-embedded from the cleaned text, and the index files are compacted so the old
+   * text is gone from disk. `dryRun` counts without writing.
+   */
+  async redact(input: RedactInput): Promise<RedactReport> {
+    this.assertOpen();
+    const scopes = assertReadScopes((input as { scopes?: unknown } | undefined | null)?.scopes);
+    if (input.dryRun !== true) this.#announce({ kind: 'update', records: scopes.map((scope) => ({ scope })) });
+    return redactStored({ store: this.store, embedder: this.embedder, clock: this.clock, redactor: this.#redactor }, { ...input, scopes });
+  }
 
   /** Counts by layer and status within the given scopes. */
   async stats(options: ScopedReadOptions): Promise<StoreStats & { scopes: readonly Scope[]; embedder: string; jobs: JobBacklog }> {
@@ -507,6 +533,11 @@ export class EngramCore {
     return view;
   }
 
+  /** The redactor of this engine's writes (configured by `redaction`). */
+  get redactor(): Redactor {
+    return this.#redactor;
+  }
+
   #writeOptions(): WriteOptions {
     return { deferImportance: this.assist.enabled('importance'), ...(this.#importanceRecoveryMs !== undefined ? { importanceRecoveryMs: this.#importanceRecoveryMs } : {}) };
   }
@@ -532,4 +563,9 @@ export class EngramCore {
   protected assertOpen(): void {
     if (this.#closed) throw new EngramError('STORAGE_UNAVAILABLE', 'This Engram instance is closed: open a new one with Engram.open().');
   }
+}
+
+/** The results with the number of secrets each input had, where it had any. */
+function withRedacted(results: RememberResult[], counts: readonly number[]): RememberResult[] {
+  return results.map((result, index) => ((counts[index] ?? 0) > 0 ? { ...result, redacted: counts[index] as number } : result));
 }

@@ -104,8 +104,25 @@ export interface MemoryData extends EpisodeCycle, SemanticFields {
   supersededBy?: string;
   /** Chunked documents: the parent holds the whole text and is not itself a search hit. */
   isChunkParent?: boolean;
+  /** A chunk's character range in its parent. */
+  span?: [start: number, end: number];
+  /** Concepts (semantic records made by extraction, or marked so by a caller). */
+  concept?: boolean;
+  /** Who said it (a turn's speaker or role), when the writer recorded it. */
+  speaker?: string;
+  role?: string;
+  /** Compression: the summary episode and the episodes it stands for. */
   compressed?: boolean;
-  [key: string]: unknown;
+  compressedFrom?: string[];
+  compressedInto?: string;
+  /** Lifecycle marks of consolidation: when decay or expiry applied, and what a duplicate merged into. */
+  decayedAt?: number;
+  expiredAt?: number;
+  mergedInto?: string;
+  /** Promoted knowledge: how and when it was promoted. */
+  promotion?: Record<string, unknown>;
+  /** Reflections: what triggered them and what they rest on. */
+  reflection?: Record<string, unknown>;
 }
 
 /** A stored memory (every layer). */
@@ -167,16 +184,48 @@ export interface TimeFilter {
  * `includeSuperseded` (superseded ones are also visible in `asOf` reads of their own valid period).
  */
 export function isVisible(record: MemoryRecord, filter: TimeFilter, now: number): boolean {
-  if (record.status === 'deleted' || record.status === 'expired') return false;
+  return visibleUnder(visibilityBounds(filter, now), record.status, record.recordedAt, record.validFrom, record.validTo, record.invalidatedAt);
+}
+
+/** The instants and statuses a time filter admits: the one definition every store's read follows. */
+export interface VisibilityBounds {
+  /** Statuses a read may return (deleted and expired never; decayed only with `includeSuperseded`). */
+  readonly statuses: readonly MemoryStatus[];
+  /** Transaction time: what the store knew then (`knownAt`, else now). */
+  readonly knownAt: number;
+  /** Valid time: what was true then (`asOf`, else `knownAt`, else now). */
+  readonly asOf: number;
+  readonly includeSuperseded: boolean;
+}
+
+const CURRENT_STATUSES: readonly MemoryStatus[] = Object.freeze(['active', 'superseded']);
+const HISTORY_STATUSES: readonly MemoryStatus[] = Object.freeze(['active', 'superseded', 'decayed']);
+
+export function visibilityBounds(filter: TimeFilter, now: number): VisibilityBounds {
   const knownAt = filter.knownAt ?? now;
-  const asOf = filter.asOf ?? filter.knownAt ?? now;
-  if (record.recordedAt > knownAt) return false;
-  if (record.validFrom > asOf) return false;
-  if (filter.includeSuperseded) return true;
-  if (record.status === 'decayed') return false;
-  const validToKnown = record.invalidatedAt === null || record.invalidatedAt <= knownAt;
-  if (validToKnown && record.validTo !== null && record.validTo <= asOf) return false;
-  return true;
+  const includeSuperseded = filter.includeSuperseded === true;
+  return { statuses: includeSuperseded ? HISTORY_STATUSES : CURRENT_STATUSES, knownAt, asOf: filter.asOf ?? knownAt, includeSuperseded };
+}
+
+/**
+ * The visibility rule over a record's fields (positional, so an index's columns need no object): its
+ * status is admitted, it was recorded by `knownAt` and valid from before `asOf`, and — unless history is
+ * asked for — its validity had not ended by `asOf` as far as the store knew at `knownAt`.
+ */
+export function visibleUnder(
+  v: VisibilityBounds,
+  status: MemoryStatus,
+  recordedAt: number,
+  validFrom: number,
+  validTo: number | null,
+  invalidatedAt: number | null,
+): boolean {
+  if (!v.statuses.includes(status)) return false;
+  if (recordedAt > v.knownAt || validFrom > v.asOf) return false;
+  if (v.includeSuperseded) return true;
+  // validTo counts only once the store knew it (invalidatedAt), so knownAt reads see the claim open-ended
+  const validToKnown = invalidatedAt === null || invalidatedAt <= v.knownAt;
+  return !(validToKnown && validTo !== null && validTo <= v.asOf);
 }
 
 /** Is this a plain "what is current now" read (the fast path every store indexes)? */

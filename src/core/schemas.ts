@@ -284,3 +284,21 @@ function describeIssue(issue: z.core.$ZodIssue): string {
       return issue.message;
   }
 }
+
+/** Secret redaction of the write path: on unless `enabled: false`; `patterns` add kinds of your own. */
+export const redactionOptionsSchema = z
+  .object({
+    enabled: z.boolean().optional(),
+    patterns: z
+      .array(
+        z
+          .object({
+            kind: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'must be lower-case letters, digits and dashes, e.g. "internal-token"'),
+            pattern: z.string().min(1).max(2_000),
+          })
+          .strict(),
+      )
+      .max(100)
+      .optional(),
+  })
+  .strict();

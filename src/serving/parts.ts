@@ -9,6 +9,7 @@ import type { RecallHit } from '../core/recall/recall.js';
 import type { Scope } from '../core/scope.js';
 import { contentTerms } from '../core/text/index.js';
 import type { EpisodeEntry, KnowledgeEntry, ProfileEntry, RuleEntry } from './types.js';
+import { isChunkParent, isConcept, isStructural } from '../core/record-kinds.js';
 
 /** At most this many records of a layer are read for rules and profile. */
 const LIST_LIMIT = 2_000;
@@ -35,7 +36,7 @@ async function listCurrent(store: Store, scopes: readonly Scope[], layer: 'proce
 export async function readRules(store: Store, scopes: readonly Scope[], now: number): Promise<RuleEntry[]> {
   const records = await listCurrent(store, scopes, 'procedural', now);
   return records
-    .filter((r) => r.data.isChunkParent !== true)
+    .filter((r) => !isChunkParent(r))
     .map((r) => ({ id: r.id, scope: r.scope, content: r.content, priority: typeof r.data.priority === 'number' ? r.data.priority : 0 }))
     .sort((a, b) => b.priority - a.priority || (a.id < b.id ? -1 : 1));
 }
@@ -51,7 +52,7 @@ const CONCEPT_CATEGORIES = new Set(['concept', 'term', 'goal', 'tool', 'object',
 
 /** Is this semantic record a fact (not a concept, a reflection or a chunk parent)? */
 function isFact(record: MemoryRecord): boolean {
-  if (record.data.isChunkParent === true || record.data.concept === true) return false;
+  if (isStructural(record)) return false;
   if (record.provenance.kind === 'reflection' || record.provenance.kind === 'statistical') return false;
   const category = typeof record.data.category === 'string' ? record.data.category.toLowerCase() : '';
   return !CONCEPT_CATEGORIES.has(category);
@@ -133,7 +134,7 @@ export function mergeKnowledge(direct: readonly KnowledgeEntry[], activated: rea
   const best = Math.max(1e-9, ...activated.map((a) => a.score));
   for (const { record, score } of activated) {
     // Extracted concepts are index nodes (their name only); what they lead to is the knowledge.
-    if (!KNOWLEDGE_LAYERS.has(record.layer) || record.data.concept === true || exclude.has(record.id) || byId.has(record.id)) continue;
+    if (!KNOWLEDGE_LAYERS.has(record.layer) || isConcept(record) || exclude.has(record.id) || byId.has(record.id)) continue;
     byId.set(record.id, {
       id: record.id,
       scope: record.scope,

@@ -90,7 +90,7 @@ async function fill(engram: Engram, count = 30): Promise<string[]> {
 async function expectVectorsOf(engram: Engram, model: Embedder, ids: readonly string[]): Promise<void> {
   for (const scope of SCOPES) {
     const records = (await engram.store.getMemories(ids, [scope])).filter((r) => r.status === 'active');
-    const vectors = await model.embed(records.map((r) => reembedText({ id: r.id, layer: r.layer, content: r.content, data: r.data })));
+    const vectors = await model.embed(records.map((r) => reembedText({ id: r.id, layer: r.layer, content: r.content, data: { ...r.data } })));
     for (const [i, record] of records.entries()) {
       const hits = await engram.store.vectorSearch({ scopes: [scope], vector: vectors[i] as Float32Array, limit: 3, now: Date.now() });
       expect(hits.find((h) => h.id === record.id)?.score, `vector of ${record.id}`).toBeGreaterThan(0.9999);

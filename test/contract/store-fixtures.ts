@@ -1,6 +1,6 @@
 /** Records, vectors and instants shared by the store contract suite; deterministic, no embedding model. */
 import { monotonicFactory } from 'ulid';
-import type { Edge, MemoryRecord, NewMemory } from '../../src/core/memory.js';
+import type { Edge, MemoryData, MemoryRecord, NewMemory } from '../../src/core/memory.js';
 
 export const DAY = 86_400_000;
 /** The instant test data starts at. */
@@ -85,8 +85,9 @@ export function makeFullRecord(overrides: Partial<MemoryRecord> = {}): MemoryRec
       perception: { objects: ['mug'], people: ['alice'], salience: 0.4, novelty: 0.2 },
       action: { tool: 'search', args: { q: 'flights', n: 3, nested: { deep: [1, 'two', null, true] } } },
       priority: 2,
+      // a key no writer declares (a foreign or future record) survives the round trip
       custom: { 'key with spaces': 'value "quoted"', empty: {}, list: [] },
-    },
+    } as MemoryData,
     ...overrides,
   });
 }

@@ -4,7 +4,7 @@
  * backend runs these too; they describe behaviour only.
  */
 import { expect } from 'vitest';
-import type { MemoryRecord } from '../../src/core/memory.js';
+import type { MemoryData, MemoryRecord } from '../../src/core/memory.js';
 import type { Store } from '../../src/core/ports/store.js';
 import { BUILT_IN_RELATIONS } from '../../src/core/relations.js';
 import { tenantOf } from '../../src/core/scope.js';
@@ -35,7 +35,7 @@ export function registerLayerContract(ctx: LayerContractContext): void {
       marked('lamp', 'superseded'),
       // only a JSON true makes a concept; a named semantic record or another layer's flag does not
       concept('kitchen'),
-      makeRecord({ layer: 'semantic', content: 'a string flag', data: { concept: 'true' } }),
+      makeRecord({ layer: 'semantic', content: 'a string flag', data: { concept: 'true' } as unknown as MemoryData }),
       makeRecord({ layer: 'episodic', content: 'an episode flagged by mistake', data: { concept: true } }),
       marked('elsewhere'),
     ].map((r, i) => (i === 5 ? { ...r, scope: B } : r)));

@@ -4,7 +4,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isEngramError, type EngramErrorCode } from '../../src/core/errors.js';
-import type { MemoryRecord, TimeFilter } from '../../src/core/memory.js';
+import fc from 'fast-check';
+import { isVisible, type MemoryRecord, type MemoryStatus, type TimeFilter } from '../../src/core/memory.js';
 import type { Store } from '../../src/core/ports/store.js';
 import { registerLayerContract } from './store-layers.contract.js';
 import { registerTextContract } from './store-text.contract.js';
@@ -124,6 +125,68 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect(await around(1, 3)).toEqual({ before: [order[0]], after: order.slice(2, 5) });
       expect(await around(0, 1)).toEqual({ before: [], after: [order[1]] });
       expect(await around(5, 2)).toEqual({ before: order.slice(3, 5), after: [] });
+    });
+
+    test('getNeighbours gives an unthreaded episode the unthreaded episodes of its scope within the gap', async () => {
+      const MINUTE = 60_000;
+      const records = [
+        makeRecord({ occurredAt: T0 }),
+        makeRecord({ occurredAt: T0 + 10 * MINUTE }),
+        makeRecord({ occurredAt: T0 + 10 * MINUTE }),
+        // a threaded turn, a semantic note and another scope's episode in between are not neighbours
+        makeRecord({ occurredAt: T0 + 11 * MINUTE, data: { context: { sessionId: 'chat/1' } } }),
+        makeRecord({ occurredAt: T0 + 12 * MINUTE, layer: 'semantic' }),
+        makeRecord({ occurredAt: T0 + 13 * MINUTE, scope: B }),
+        makeRecord({ occurredAt: T0 + 15 * MINUTE }),
+        // three hours later: another conversation
+        makeRecord({ occurredAt: T0 + 195 * MINUTE }),
+        makeRecord({ occurredAt: null }),
+      ];
+      await insert(records);
+      const [first, second, third, , , , fourth, later, untimed] = records.map((r) => r.id);
+      const around = async (id: string, window: number, gapMs: number | undefined) => {
+        const got = (await store.getNeighbours({ scopes: [A, B], ids: [id], window, now: NOW, ...(gapMs === undefined ? {} : { gapMs }) })).get(id);
+        return got === undefined ? undefined : { before: ids(got.before), after: ids(got.after) };
+      };
+      const HOUR = 60 * MINUTE;
+      expect(await around(second!, 1, HOUR)).toEqual({ before: [first], after: [third] });
+      expect(await around(third!, 3, HOUR)).toEqual({ before: [first, second], after: [fourth] });
+      expect(await around(fourth!, 1, HOUR)).toEqual({ before: [third], after: [] });
+      expect(await around(later!, 2, HOUR)).toEqual({ before: [], after: [] });
+      expect(await around(first!, 5, 5 * MINUTE)).toEqual({ before: [], after: [] });
+      // no gap, or no event time: no neighbours at all
+      expect(await around(second!, 1, undefined)).toBeUndefined();
+      expect(await around(second!, 1, 0)).toBeUndefined();
+      expect(await around(untimed!, 1, HOUR)).toBeUndefined();
+      // a scope outside the query is never read
+      const outside = (await store.getNeighbours({ scopes: [B], ids: [second!], window: 1, now: NOW, gapMs: HOUR })).get(second!);
+      expect(outside).toBeUndefined();
+    });
+
+    test('every time-filtered read admits exactly what isVisible admits (property over statuses and both time axes)', async () => {
+      const time = fc.integer({ min: 0, max: 8 }).map((h) => T0 + h * DAY);
+      const shape = fc.record({
+        status: fc.constantFrom<MemoryStatus>('active', 'superseded', 'decayed', 'expired', 'deleted'),
+        recordedAt: time,
+        validFrom: time,
+        validTo: fc.option(time, { nil: null }),
+        invalidatedAt: fc.option(time, { nil: null }),
+      });
+      const shapes = fc.sample(shape, { numRuns: 80, seed: 7 });
+      const records = shapes.map((r) => makeRecord({ ...r, content: 'visibility probe', occurredAt: r.validFrom }));
+      await insert(records, records.map(() => vectorOf(DIM, 1)));
+      const filter = fc.record({ asOf: fc.option(time, { nil: undefined }), knownAt: fc.option(time, { nil: undefined }), includeSuperseded: fc.option(fc.boolean(), { nil: undefined }) });
+      for (const f of fc.sample(filter, { numRuns: 40, seed: 11 })) {
+        const clean = Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as TimeFilter;
+        const expected = records.filter((r) => isVisible(r, clean, NOW)).map((r) => r.id).sort();
+        const query = { scopes: [A], now: NOW, limit: 200, ...clean };
+        const temporal = await store.temporalSearch({ ...query, start: T0 - DAY, end: T0 + 10 * DAY });
+        const lexicalHits = await store.lexicalSearch({ ...query, terms: [{ term: 'visibility probe' }] });
+        const vectorHits = await store.vectorSearch({ ...query, vector: vectorOf(DIM, 1) });
+        expect(ids(temporal).sort(), JSON.stringify(clean)).toEqual(expected);
+        expect(ids(lexicalHits).sort(), JSON.stringify(clean)).toEqual(expected);
+        expect(ids(vectorHits).sort(), JSON.stringify(clean)).toEqual(expected);
+      }
     });
 
     test('identical texts in several scopes never cross scopes', async () => {

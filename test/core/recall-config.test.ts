@@ -64,4 +64,23 @@ describe('recall configuration', () => {
     expect(shares.same2).toBeGreaterThan((shares.same1 as number) * 1.5);
     expect(shares.other2).toBeCloseTo(shares.other1 as number, 6);
   });
+
+  it('treats episodes written without a session as one conversation while they are at most neighbourGapMinutes apart', async () => {
+    // the plain ingest: no source, no session; the reply is found through the question before it
+    const at = (minute: number) => new Date(Date.UTC(2024, 4, 1, 12, minute)).toISOString();
+    const plain = [
+      { scope: 't/p', content: 'Mel: What kind of pottery did you make at the workshop?', occurredAt: at(0) },
+      { scope: 't/p', content: 'Caro: A blue bowl with a wave pattern, I am so proud of it.', occurredAt: at(1) },
+    ];
+    const replyShare: Record<string, number | undefined> = {};
+    for (const gap of [60, 0]) {
+      const ctx = await tempEngram({ recall: { neighbourGapMinutes: gap } });
+      cleanups.push(ctx.cleanup);
+      await ctx.engram.remember(plain);
+      const { hits } = await ctx.engram.recall('pottery workshop', { scopes: ['t/p'], k: 3 });
+      replyShare[`gap${gap}`] = hits.find((h) => h.content.startsWith('Caro'))?.why.neighbourhood;
+    }
+    expect(replyShare.gap60).toBeGreaterThan(0);
+    expect(replyShare.gap0 ?? 0).toBe(0);
+  });
 });

@@ -8,9 +8,10 @@
 import type { MemoryRecord } from '../../core/memory.js';
 import { decayVerdict } from '../decay-policy.js';
 import { scanRecords, type PhaseContext } from '../phase-context.js';
+import { isStructural } from '../../core/record-kinds.js';
 
 function decays(r: MemoryRecord): boolean {
-  return (r.layer === 'episodic' || r.layer === 'semantic') && r.data.concept !== true && r.data.isChunkParent !== true;
+  return (r.layer === 'episodic' || r.layer === 'semantic') && !isStructural(r);
 }
 
 export async function decayPhase(ctx: PhaseContext): Promise<void> {

@@ -10,6 +10,7 @@ import type { StoreTransaction } from '../../core/ports/store.js';
 import { observationOf, type Observation } from '../observations.js';
 import { rewardLearningSource, statisticalPatternSource, type PromotionCandidate, type PromotionSource } from '../promotion-sources.js';
 import { derivedRecord, edgeId, lookupKey, scanRecords, storeKey, type PhaseContext } from '../phase-context.js';
+import { isChunkParent } from '../../core/record-kinds.js';
 
 /** At most this many DERIVED_FROM edges per promoted concept (the most recent episodes). */
 const MAX_EVIDENCE_EDGES = 500;
@@ -21,7 +22,7 @@ function observationLoader(ctx: PhaseContext): (scope: string) => Promise<readon
     if (cached !== undefined) return cached;
     const out: Observation[] = [];
     for await (const page of scanRecords(ctx.deps.store, { scope, layers: ['episodic'], statuses: ['active', 'decayed'], pageSize: ctx.deps.config.pageSize })) {
-      for (const r of page) if (r.data.isChunkParent !== true) out.push(observationOf(r));
+      for (const r of page) if (!isChunkParent(r)) out.push(observationOf(r));
     }
     cached = out;
     return out;

@@ -8,7 +8,8 @@ import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { Store, StoreReader } from '../ports/store.js';
 import type { Scope } from '../scope.js';
-import { newId } from '../write/new-record.js';
+import { newRecord } from '../record-factory.js';
+import { isConcept } from '../record-kinds.js';
 import { conceptCandidates, type ConceptCandidate } from './candidates.js';
 
 export interface ConceptDeps {
@@ -24,41 +25,17 @@ export interface ExtractionReport {
   refsAdded: number;
 }
 
-/** Is this record a concept (created by extraction, or marked so by a caller)? */
-export function isConcept(record: MemoryRecord): boolean {
-  return record.layer === 'semantic' && record.data.concept === true;
-}
-
 /** A new concept record for `candidate` in `scope` (semantic layer, provenance kind episodic). */
 export function newConceptRecord(scope: Scope, candidate: ConceptCandidate, now: number, derivedFrom: readonly string[]): MemoryRecord {
-  return {
-    id: newId(now),
+  return newRecord({
+    now,
     scope,
     layer: 'semantic',
     content: candidate.name.replace(/_/g, ' '),
-    summary: null,
-    tags: [],
-    entities: [],
-    importance: 0.5,
-    salience: 0.5,
-    surprise: 0,
-    emotion: null,
-    pinned: false,
-    mentionCount: 1,
-    accessCount: 0,
-    lastAccessedAt: null,
     confidence: 0.5,
-    status: 'active',
     provenance: { kind: 'episodic', sources: [], derivedFrom: derivedFrom.slice(0, 20) },
-    validFrom: now,
-    validTo: null,
-    occurredAt: null,
-    recordedAt: now,
-    invalidatedAt: null,
-    sourceKey: null,
-    updatedAt: now,
     data: { concept: true, name: candidate.name, category: candidate.category },
-  };
+  });
 }
 
 /** Prefer records marked as concepts, then the oldest. */

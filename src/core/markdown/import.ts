@@ -9,7 +9,7 @@ import type { Edge, Layer, MemoryRecord } from '../memory.js';
 import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { MemoryPatch, Store } from '../ports/store.js';
-import { parseInput, rememberInputSchema } from '../schemas.js';
+import { parseInput, rememberInputSchema, type ParsedRememberInput } from '../schemas.js';
 import type { Scope } from '../scope.js';
 import { newId } from '../write/new-record.js';
 import { embeddingText, rememberAll } from '../write/remember.js';
@@ -17,6 +17,8 @@ import { shownInstant, type MarkdownFiles } from './export.js';
 import { parseDate, parseEntries, renderDate, renderImportance, type ParsedEntry } from './format.js';
 import { parseTrailer, type Trailer } from './trailer-schema.js';
 import { dictionary } from '../text/dictionary.js';
+import type { Redactor } from '../redact/redactor.js';
+import { redactInputs, redactRecord } from '../redact/redact-values.js';
 
 export interface MarkdownImportReport {
   created: number;
@@ -26,6 +28,8 @@ export interface MarkdownImportReport {
   added: number;
   refs: number;
   edges: number;
+  /** Secrets replaced by `[redacted:<kind>]` in the imported text (absent when none). */
+  redacted?: number;
 }
 
 interface Deps {
@@ -34,6 +38,8 @@ interface Deps {
   clock: Clock;
   /** The clock of the job queue the written records' concept jobs go to. */
   wallClock: Clock;
+  /** Replaces secrets in imported text before it is stored or embedded. */
+  redactor: Redactor;
 }
 
 const FILE_LAYER: Record<string, Layer> = dictionary({ 'procedural.md': 'procedural', 'semantic.md': 'semantic', 'concepts.md': 'semantic', 'profile.md': 'semantic', 'log.md': 'episodic' });
@@ -110,6 +116,8 @@ export async function importMarkdown(deps: Deps, files: MarkdownFiles, scope: Sc
     );
   });
 
+  const redacted = redactImported(known, inputs, deps.redactor);
+  if (redacted > 0) report.redacted = redacted;
   const existing = new Map((await deps.store.getMemories(known.map((k) => k.record.id), [scope])).map((r) => [r.id, r]));
   const toEmbed = known.filter((k) => existing.get(k.record.id)?.content !== k.record.content);
   const vectors = toEmbed.length > 0 ? await deps.embedder.embed(toEmbed.map((k) => embeddingText(k.record))) : [];
@@ -177,6 +185,19 @@ export async function importMarkdown(deps: Deps, files: MarkdownFiles, scope: Sc
     report.added = (await rememberAll(deps, inputs)).filter((r) => r.action !== 'unchanged').length;
   }
   return report;
+}
+
+/** Replaces secrets in the entries in place (records from trailers and new inputs); returns how many. */
+function redactImported(known: readonly { record: MemoryRecord }[], inputs: ParsedRememberInput[], redactor: Redactor): number {
+  let count = 0;
+  for (const k of known) {
+    const result = redactRecord(k.record, redactor);
+    Object.assign(k.record, result.patch);
+    count += result.count;
+  }
+  const cleaned = redactInputs(inputs, redactor);
+  inputs.splice(0, inputs.length, ...cleaned.inputs);
+  return count + cleaned.counts.reduce((a, b) => a + b, 0);
 }
 
 function refIdsOf(trailer: Trailer): string[] {

@@ -202,7 +202,9 @@ export interface StoreReader {
   /**
    * For each id, up to `window` records immediately before and after it in its thread (`threadKeyOf`:
    * same scope and thread key, ordered by occurredAt then id), visible under the query's time filter.
-   * Ids without a thread, or outside `scopes`, are absent from the map.
+   * An episode without a thread key has for neighbours the adjacent episodes of its scope that have no
+   * thread key either and happened within `gapMs` of it (when `gapMs` > 0). Other ids without a
+   * thread, or outside `scopes`, are absent from the map.
    */
   getNeighbours(query: NeighbourQuery): Promise<Map<string, { before: MemoryRecord[]; after: MemoryRecord[] }>>;
   /**
@@ -337,6 +339,8 @@ export interface NeighbourQuery extends TimeFilter {
   ids: readonly string[];
   window: number;
   now: number;
+  /** Largest event-time distance between neighbouring episodes that have no thread key; 0 or absent: none. */
+  gapMs?: number;
 }
 
 export interface TemporalQuery extends ScopedQuery {

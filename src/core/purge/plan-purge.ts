@@ -7,6 +7,7 @@
 import type { MemoryRecord } from '../memory.js';
 import type { StoreReader } from '../ports/store.js';
 import type { Scope } from '../scope.js';
+import { isConcept } from '../record-kinds.js';
 
 /** The records to delete and the claims to reinstate. */
 export interface PurgePlan {
@@ -44,7 +45,7 @@ function derivedAlone(record: MemoryRecord, removed: ReadonlyMap<string, MemoryR
   const parent = record.data.parentId;
   if (typeof parent === 'string' && removed.has(parent)) return true;
   // a concept's derivedFrom is a capped sample of its episodes: its refs decide instead
-  if (record.data.concept === true) return false;
+  if (isConcept(record)) return false;
   const evidence = record.provenance.derivedFrom;
   return evidence.length > 0 && evidence.every((id) => removed.has(id));
 }

@@ -8,25 +8,27 @@ import type { ScopedQuery, Store } from '../ports/store.js';
 import { turnSpeaker } from '../layers/turn-speaker.js';
 import { questionShare } from './query-analysis.js';
 import type { RecallConfig } from './recall-config.js';
-import type { Candidate } from './scoring.js';
+import { reachedCandidate, type Candidate } from './scoring.js';
 
 export interface NeighbourhoodInput {
   store: Store;
   base: ScopedQuery;
-  candidates: Candidate[];
-  records: Map<string, MemoryRecord>;
+  candidates: readonly Candidate[];
   config: RecallConfig;
   /** Fused score of a memory no channel returned. */
   absent: number;
 }
 
-/** Adjusts relevance by question hand-off and adjacent turns; may add adjacent turns as candidates. */
-export async function applyNeighbourhood(input: NeighbourhoodInput): Promise<Candidate[]> {
-  const { store, base, records, config } = input;
-  const candidates = input.candidates;
-  if (config.neighbourWeight <= 0 && config.questionForward <= 0 && config.questionPenalty <= 0) return candidates;
+/**
+ * The candidates with relevance adjusted by question hand-off and adjacent turns, in their order,
+ * then the adjacent turns no channel returned (new candidates; the input is left as it was).
+ */
+export async function applyNeighbourhood(input: NeighbourhoodInput): Promise<readonly Candidate[]> {
+  const { store, base, config } = input;
+  if (config.neighbourWeight <= 0 && config.questionForward <= 0 && config.questionPenalty <= 0) return input.candidates;
+  const candidates = [...input.candidates];
   const anchors = [...candidates].sort((a, b) => b.fused - a.fused).slice(0, config.neighbourAnchors);
-  const neighbours = await store.getNeighbours({ ...base, ids: anchors.map((c) => c.record.id), window: 1 });
+  const neighbours = await store.getNeighbours({ ...base, ids: anchors.map((c) => c.record.id), window: 1, gapMs: config.neighbourGapMinutes * 60_000 });
   const byId = new Map(candidates.map((c) => [c.record.id, c]));
   const prev = new Map<string, string>();
   const next = new Map<string, string>();
@@ -36,12 +38,12 @@ export async function applyNeighbourhood(input: NeighbourhoodInput): Promise<Can
     if (p !== undefined) {
       prev.set(id, p.id);
       next.set(p.id, id);
-      addCandidate(p, byId, candidates, records, input.absent);
+      addCandidate(p, byId, candidates, input.absent);
     }
     if (n !== undefined) {
       next.set(id, n.id);
       prev.set(n.id, id);
-      addCandidate(n, byId, candidates, records, input.absent);
+      addCandidate(n, byId, candidates, input.absent);
     }
   }
   const fusedOf = (id: string | undefined) => (id === undefined ? 0 : (byId.get(id)?.fused ?? input.absent));
@@ -53,7 +55,7 @@ export async function applyNeighbourhood(input: NeighbourhoodInput): Promise<Can
     const handedOver = before === undefined ? 0 : config.questionForward * (questionOf.get(before) ?? 0) * fusedOf(before);
     adjusted.set(id, c.fused * (1 - config.questionPenalty * (questionOf.get(id) ?? 0)) + handedOver);
   }
-  for (const c of candidates) {
+  return candidates.map((c) => {
     const id = c.record.id;
     const p = prev.get(id);
     const n = next.get(id);
@@ -67,16 +69,13 @@ export async function applyNeighbourhood(input: NeighbourhoodInput): Promise<Can
     };
     const around = share(p) + share(n);
     const own = adjusted.get(id) ?? 0;
-    c.neighbourhood = own - c.fused + config.neighbourWeight * around;
-    c.relevance = own + config.neighbourWeight * around;
-  }
-  return candidates;
+    return { ...c, neighbourhood: own - c.fused + config.neighbourWeight * around, relevance: own + config.neighbourWeight * around };
+  });
 }
 
-function addCandidate(record: MemoryRecord, byId: Map<string, Candidate>, candidates: Candidate[], records: Map<string, MemoryRecord>, fused: number): void {
+function addCandidate(record: MemoryRecord, byId: Map<string, Candidate>, candidates: Candidate[], fused: number): void {
   if (byId.has(record.id)) return;
-  records.set(record.id, record);
-  const candidate: Candidate = { record, channels: {}, fused, relevance: fused, neighbourhood: 0, recency: 0, importance: 0, activation: 0, score: 0 };
+  const candidate = reachedCandidate(record, fused);
   byId.set(record.id, candidate);
   candidates.push(candidate);
 }

@@ -65,6 +65,12 @@ export interface RecallConfig {
   neighbourSameSpeaker: number;
   /** Neighbourhood: how many of the strongest candidates have their adjacent turns read. */
   neighbourAnchors: number;
+  /**
+   * Neighbourhood of episodes written without a session or source conversation: the adjacent episodes
+   * of the same scope (by event time) count as turns of one conversation when they happened at most
+   * this many minutes apart; 0 gives such episodes no neighbours.
+   */
+  neighbourGapMinutes: number;
   /** A memory that is only a question carries no answer: its relevance is scaled by (1 - this)… */
   questionPenalty: number;
   /** …and this share of it goes to the turn that follows it (the reply). */
@@ -118,6 +124,7 @@ export const DEFAULT_RECALL_CONFIG: RecallConfig = Object.freeze({
   neighbourWeight: 0.3,
   neighbourSameSpeaker: 1,
   neighbourAnchors: 60,
+  neighbourGapMinutes: 60,
   questionPenalty: 0.4,
   questionForward: 0.3,
   recencyWeight: 0.02,

@@ -4,7 +4,7 @@
  * explain themselves.
  */
 import type { SkippedRecord } from '../readable-records.js';
-import { type MemoryRecord, type TimeFilter } from '../memory.js';
+import type { TimeFilter } from '../memory.js';
 import { toMemoryView, type MemoryView } from '../memory-view.js';
 import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
@@ -15,10 +15,11 @@ import { fuseCandidates, type ChannelExplanation } from './fusion.js';
 import { analyzeQuery, type QueryAnalysis } from './query-analysis.js';
 import type { RecallConfig } from './recall-config.js';
 import { hitRelevance } from './hit-relevance.js';
-import { blendScores, type Candidate } from './scoring.js';
+import { blendScores, reachedCandidate, type Candidate } from './scoring.js';
 import { applyNeighbourhood } from './neighbourhood.js';
 import { maximalMarginalRelevance } from './mmr.js';
 import { spreadActivation } from '../graph/activation.js';
+import { isChunkParent, isConcept } from '../record-kinds.js';
 
 /** Why a hit was returned: its rank and score in each channel, and the terms of the final blend. */
 export interface HitExplanation {
@@ -75,17 +76,17 @@ export async function recall(deps: RecallDeps, query: string, options: ParsedRec
   const ids = [...new Set(Object.values(channels).flatMap((hits) => hits.map((h) => h.id)))];
   const records = new Map((await store.getMemories(ids, options.scopes)).map((r) => [r.id, r]));
   const fusion = fuseCandidates(channels, records, analysis, config);
-  let candidates = await applyNeighbourhood({ store, base, candidates: fusion.candidates, records, config, absent: fusion.absent });
-  if (config.graphWeight > 0) candidates = await addGraphNeighbours(store, base, candidates, records, config);
+  const around = await applyNeighbourhood({ store, base, candidates: fusion.candidates, config, absent: fusion.absent });
+  const candidates = config.graphWeight > 0 ? await addGraphNeighbours(store, base, around, config) : around;
 
   const blended = blendScores(candidates, config, now);
   const ranked = maximalMarginalRelevance(blended, k * config.rankedPerHit, config.mmrLambda, { perHit: config.mmrPoolPerHit, min: config.mmrMinPool });
   const hits: RecallHit[] = [];
   for (const candidate of ranked) {
     // A chunked document's parent stands for its chunks, which are the hits.
-    if (candidate.record.data.isChunkParent === true) continue;
+    if (isChunkParent(candidate.record)) continue;
     // Extracted concepts are index nodes (a bare name): they spread activation but are not answers.
-    if (candidate.record.data.concept === true) continue;
+    if (isConcept(candidate.record)) continue;
     if (hits.length >= k) break;
     hits.push({
       ...toMemoryView(candidate.record),
@@ -170,7 +171,7 @@ async function runChannels(deps: RecallDeps, config: RecallConfig, analysis: Que
  * Graph channel: spreading activation (src/core/graph) from the strongest hits, over edges and concept
  * refs across layers, within the read's scopes and time filter; what it reaches gains relevance.
  */
-async function addGraphNeighbours(store: Store, base: ScopedQuery, candidates: Candidate[], records: Map<string, MemoryRecord>, config: RecallConfig): Promise<Candidate[]> {
+async function addGraphNeighbours(store: Store, base: ScopedQuery, candidates: readonly Candidate[], config: RecallConfig): Promise<readonly Candidate[]> {
   const top = [...candidates].sort((a, b) => b.relevance - a.relevance).slice(0, config.graphSeeds).filter((c) => c.relevance > 0);
   if (top.length === 0) return candidates;
   const result = await spreadActivation(
@@ -178,21 +179,20 @@ async function addGraphNeighbours(store: Store, base: ScopedQuery, candidates: C
     { ...base, seeds: top.map((c) => ({ id: c.record.id, energy: c.relevance })), known: new Map(top.map((c) => [c.record.id, c.record])) },
     { maxHops: config.graphMaxHops, decay: config.graphDecay, fanOutPower: config.graphFanOutPower, threshold: config.graphThreshold, maxFanOut: config.graphMaxFanOut, maxNodes: config.graphMaxNodes },
   );
-  const byId = new Map(candidates.map((c) => [c.record.id, c]));
+  const out = [...candidates];
+  const indexOf = new Map(out.map((c, i) => [c.record.id, i]));
   let rank = 0;
   for (const { record, activation } of result.ranked) {
     if (base.layers !== undefined && !base.layers.includes(record.layer)) continue;
-    let candidate = byId.get(record.id);
-    if (candidate === undefined) {
-      records.set(record.id, record);
-      candidate = { record, channels: {}, fused: 0, relevance: 0, neighbourhood: 0, recency: 0, importance: 0, activation: 0, score: 0 };
-      byId.set(record.id, candidate);
-      candidates.push(candidate);
-    }
-    candidate.channels.graph = { rank: ++rank, score: round(activation) };
-    candidate.relevance += config.graphWeight * activation;
+    const index = indexOf.get(record.id);
+    const reached = index === undefined ? reachedCandidate(record, 0) : (out[index] as Candidate);
+    const updated = { ...reached, channels: { ...reached.channels, graph: { rank: ++rank, score: round(activation) } }, relevance: reached.relevance + config.graphWeight * activation };
+    if (index === undefined) {
+      indexOf.set(record.id, out.length);
+      out.push(updated);
+    } else out[index] = updated;
   }
-  return candidates;
+  return out;
 }
 
 function round(value: number): number {

@@ -5,19 +5,24 @@ import type { MemoryRecord } from '../memory.js';
 import type { ChannelExplanation } from './fusion.js';
 import type { RecallConfig } from './recall-config.js';
 
-/** A memory on its way to becoming a hit. */
+/** A memory on its way to becoming a hit; each stage of recall returns new candidates, never edits one. */
 export interface Candidate {
-  record: MemoryRecord;
-  channels: Record<string, ChannelExplanation>;
+  readonly record: MemoryRecord;
+  readonly channels: Readonly<Record<string, ChannelExplanation>>;
   /** Weighted sum of normalised channel scores. */
-  fused: number;
+  readonly fused: number;
   /** `fused` after the neighbourhood and graph adjustments. */
-  relevance: number;
-  neighbourhood: number;
-  recency: number;
-  importance: number;
-  activation: number;
-  score: number;
+  readonly relevance: number;
+  readonly neighbourhood: number;
+  readonly recency: number;
+  readonly importance: number;
+  readonly activation: number;
+  readonly score: number;
+}
+
+/** A candidate no channel returned (a neighbour, or a record the graph reached), at `relevance`. */
+export function reachedCandidate(record: MemoryRecord, relevance: number): Candidate {
+  return { record, channels: {}, fused: relevance, relevance, neighbourhood: 0, recency: 0, importance: 0, activation: 0, score: 0 };
 }
 
 const DAY = 86_400_000;
@@ -26,14 +31,16 @@ const DAY = 86_400_000;
  * The final blend (DESIGN §4, seed 004): relevance + recency (exponential decay since last access,
  * else since recorded) + importance (unscored = 1.0) + activation (recency × importance × relevance).
  */
-export function blendScores(candidates: Candidate[], config: RecallConfig, now: number): Candidate[] {
+export function blendScores(candidates: readonly Candidate[], config: RecallConfig, now: number): Candidate[] {
   const halfLife = Math.max(1, config.recencyHalfLifeDays) * DAY;
-  for (const c of candidates) {
-    const since = c.record.lastAccessedAt ?? c.record.recordedAt;
-    c.recency = Math.pow(0.5, Math.max(0, now - since) / halfLife);
-    c.importance = c.record.importance ?? 1;
-    c.activation = c.recency * c.importance * Math.max(0, c.relevance);
-    c.score = c.relevance + config.recencyWeight * c.recency + config.importanceWeight * c.importance + config.activationWeight * c.activation;
-  }
-  return candidates.sort((a, b) => b.score - a.score || (a.record.id < b.record.id ? -1 : 1));
+  return candidates
+    .map((c) => {
+      const since = c.record.lastAccessedAt ?? c.record.recordedAt;
+      const recency = Math.pow(0.5, Math.max(0, now - since) / halfLife);
+      const importance = c.record.importance ?? 1;
+      const activation = recency * importance * Math.max(0, c.relevance);
+      const score = c.relevance + config.recencyWeight * recency + config.importanceWeight * importance + config.activationWeight * activation;
+      return { ...c, recency, importance, activation, score };
+    })
+    .sort((a, b) => b.score - a.score || (a.record.id < b.record.id ? -1 : 1));
 }

@@ -5,6 +5,7 @@
 import type { MemoryData } from '../memory.js';
 import type { StagingCandidate } from '../ports/vector-staging.js';
 import { embeddingText } from '../write/remember.js';
+import { isConcept } from '../record-kinds.js';
 
 /**
  * A chunk is embedded from its own text, a concept from its name (underscores as spaces), anything
@@ -18,7 +19,7 @@ import { embeddingText } from '../write/remember.js';
 export function reembedText(record: StagingCandidate): string {
   const { data } = record;
   if (typeof data.parentId === 'string') return record.content;
-  if (record.layer === 'semantic' && data.concept === true && typeof data.name === 'string') return data.name.replace(/_/g, ' ');
+  if (isConcept(record) && typeof data.name === 'string') return data.name.replace(/_/g, ' ');
   try {
     return embeddingText({ layer: record.layer, content: record.content, data: data as MemoryData });
   } catch {

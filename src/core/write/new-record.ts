@@ -1,16 +1,11 @@
 /**
  * Builds a fresh `MemoryRecord` from validated input: ids, both time axes, defaults.
  */
-import { monotonicFactory } from 'ulid';
 import type { MemoryData, MemoryRecord, SourceRef } from '../memory.js';
+import { newRecord } from '../record-factory.js';
 import type { ParsedRememberInput } from '../schemas.js';
 
-const nextUlid = monotonicFactory();
-
-/** A new time-sortable id (ULID) for an instant. */
-export function newId(at: number): string {
-  return nextUlid(at);
-}
+export { newId } from '../record-factory.js';
 
 /** Derived signals computed by the write path before the record is built. */
 export interface DerivedSignals {
@@ -78,38 +73,31 @@ export function buildRecord(input: ParsedRememberInput, derived: DerivedSignals,
   if (derived.claim !== undefined) data.claim = derived.claim;
   const sources = [...(input.provenance?.sources ?? []), ...(input.source !== undefined ? [input.source] : [])];
   const occurredAt = input.occurredAt ?? (layer === 'episodic' ? now : null);
-  return {
-    id: newId(now),
+  return newRecord({
+    now,
     scope: input.scope,
     layer,
     content: input.content,
-    summary: input.summary ?? null,
+    summary: input.summary,
     tags: dedupe(input.tags ?? []),
     entities: dedupe(input.entities ?? derived.entities),
     importance: input.importance ?? derived.importance,
     salience: derived.salience,
     surprise: derived.surprise,
     emotion: input.emotion ?? derived.emotion,
-    pinned: input.pinned ?? false,
-    mentionCount: 1,
-    accessCount: 0,
-    lastAccessedAt: null,
-    confidence: input.confidence ?? 1,
-    status: 'active',
+    pinned: input.pinned,
+    confidence: input.confidence,
     provenance: {
       kind: input.provenance?.kind ?? (layer === 'episodic' ? 'episodic' : 'user_stated'),
       sources,
       derivedFrom: input.provenance?.derivedFrom ?? [],
     },
     validFrom: input.validFrom ?? occurredAt ?? now,
-    validTo: input.validTo ?? null,
+    validTo: input.validTo,
     occurredAt,
-    recordedAt: now,
-    invalidatedAt: null,
     sourceKey: sourceKeyOf(input.source),
-    updatedAt: now,
     data,
-  };
+  });
 }
 
 function dedupe(values: readonly string[]): string[] {

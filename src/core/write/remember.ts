@@ -26,6 +26,8 @@ export interface RememberResult {
   superseded?: string[];
   /** For chunked documents: the chunk records created under the parent `id`. */
   chunks?: string[];
+  /** Secrets replaced by `[redacted:<kind>]` before the input was stored (absent when none). */
+  redacted?: number;
   /** For a captured turn: what became of each claim read from it. */
   claims?: CapturedClaimResult[];
 }

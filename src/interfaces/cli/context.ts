@@ -2,12 +2,14 @@
  * Composition root of the CLI: reads flags and env, opens the engine.
  */
 import type { Command } from 'commander';
+import { DB_FLAG_HELP, ensureDefaultDbFolder, resolveDbPath as resolveDb } from './default-db.js';
 import { isMissingSqliteFile, missingDatabaseError } from './missing-database.js';
+import type { RedactionFlags } from './redaction-config.js';
 // The engine, its stores and zod load only when a command opens the engine (not for --help or hooks).
 import type { Engram, EmbedderChoice } from '../../engram.js';
 import type { llmFromEnv } from './llm-env.js';
 
-export interface CommonFlags {
+export interface CommonFlags extends RedactionFlags {
   db?: string;
   json?: boolean;
   embedder?: string;
@@ -18,16 +20,18 @@ export interface CommonFlags {
 /** Adds the flags every command takes. */
 export function withCommonFlags(command: Command): Command {
   return command
-    .option('--db <path>', 'database file or postgres:// URL (default: $ENGRAM_DB, else ./engram.db)')
+    .option('--db <path>', DB_FLAG_HELP)
     .option('--json', 'machine-readable JSON output')
     .option('--embedder <name>', 'embedder for a new database: use, static, hash, auto, an installed model (bge-small-en-v1.5, e5-small-v2, all-minilm-l6-v2, bge-small-zh-v1.5) or openai:<model>; an existing database reopens with its own')
     .option('--workers <n>', 'embedding worker threads for large imports')
-    .option('--cache-dir <dir>', 'cache folder for the static table and the ONNX models (default: $ENGRAM_CACHE_DIR, else $XDG_CACHE_HOME/engram, else ~/.cache/engram)');
+    .option('--cache-dir <dir>', 'cache folder for the static table and the ONNX models (default: $ENGRAM_CACHE_DIR, else $XDG_CACHE_HOME/engram, else ~/.cache/engram)')
+    .option('--no-redact', 'store secrets as they come (default: API keys, tokens and passwords become [redacted:<kind>]; also ENGRAM_REDACT=off)')
+    .option('--redact-pattern <kind=regex>', 'also redact what REGEX matches, as [redacted:KIND] (repeatable; also ENGRAM_REDACT_PATTERNS)', collect);
 }
 
-/** The database path: --db, else $ENGRAM_DB, else ./engram.db. */
-export function resolveDbPath(flags: CommonFlags): string {
-  return flags.db ?? process.env.ENGRAM_DB ?? 'engram.db';
+/** The database path: --db, else $ENGRAM_DB, else the default file (`default-db.ts`). */
+export function resolveDbPath(flags: Pick<CommonFlags, 'db'>): string {
+  return resolveDb(flags.db);
 }
 
 export interface OpenExtra {
@@ -46,6 +50,10 @@ export async function openEngine(flags: CommonFlags, extra: OpenExtra = {}): Pro
   const path = resolveDbPath(flags);
   const creating = isMissingSqliteFile(path);
   if (creating && extra.create !== true) throw missingDatabaseError(path);
+  // zod (through the redaction schema) loads only when a command opens the engine, not for --help
+  const { redactionConfig } = await import('./redaction-config.js');
+  const redaction = redactionConfig(flags, process.env);
+  if (creating) ensureDefaultDbFolder(path);
   const envEmbedder = extra.ignoreEmbedderEnv === true ? undefined : process.env.ENGRAM_EMBEDDER;
   const embedder = embedderChoice(flags.embedder ?? envEmbedder);
   const workers = flags.workers !== undefined ? Number(flags.workers) : extra.workers;
@@ -57,6 +65,7 @@ export async function openEngine(flags: CommonFlags, extra: OpenExtra = {}): Pro
     ...(workers !== undefined && Number.isFinite(workers) ? { workers } : {}),
     ...(cacheDir !== undefined ? { cacheDir } : {}),
     ...withLlm(llmFromEnv(process.env)),
+    ...(redaction !== undefined ? { redaction } : {}),
   });
   if (creating) process.stderr.write(`engram: created a new database at ${path}\n`);
   return engram;

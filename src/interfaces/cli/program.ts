@@ -12,6 +12,7 @@ import { registerMcpCommand } from './commands/mcp.js';
 import { registerMigrateCommand } from './commands/migrate.js';
 import { registerModelsCommand } from './commands/models.js';
 import { registerRecallCommand } from './commands/recall.js';
+import { registerRedactCommand } from './commands/redact.js';
 import { registerReembedCommand } from './commands/reembed.js';
 import { registerRecordCommands } from './commands/records.js';
 import { registerRememberCommand } from './commands/remember.js';
@@ -41,5 +42,6 @@ export function buildProgram(): Command {
   registerMigrateCommand(program);
   registerModelsCommand(program);
   registerReembedCommand(program);
+  registerRedactCommand(program);
   return program;
 }

@@ -66,6 +66,8 @@ export interface IngestResult {
   unchanged: number;
   /** The uuid of the last turn handled: the next cursor. */
   lastUuid?: string;
+  /** Secrets replaced by `[redacted:<kind>]` in the stored turns (absent when none). */
+  redacted?: number;
 }
 
 /** The state document holding a session's ingestion cursor (DESIGN §11.11). */
@@ -105,7 +107,8 @@ export async function ingestTurns(engram: Engram, request: IngestRequest): Promi
   // After the turns: a crash in between leaves the cursor behind, and re-ingesting is idempotent.
   const now = engram.clock.now();
   await engram.store.transaction((tx) => tx.setState(request.scope, cursorKey(request.sessionId), { lastUuid: last.uuid, updatedAt: new Date(now).toISOString() }, now));
-  return { stored: results.length - unchanged, unchanged, lastUuid: last.uuid };
+  const redacted = results.reduce((n, r) => n + (r.redacted ?? 0), 0);
+  return { stored: results.length - unchanged, unchanged, lastUuid: last.uuid, ...(redacted > 0 ? { redacted } : {}) };
 }
 
 /** Ends a session: the engine's `endSession` (the session's consolidation). */

@@ -8,6 +8,7 @@ import type { MemoryRecord } from '../../core/memory.js';
 import { toMemoryView } from '../../core/memory-view.js';
 import type { Scope } from '../../core/scope.js';
 import type { ToolContext } from './tool-context.js';
+import { isChunkParent } from '../../core/record-kinds.js';
 
 const MAX_ITEMS = 500;
 
@@ -32,7 +33,7 @@ export function registerResources(server: McpServer, context: ToolContext): void
       { title: `Profile of ${scope}`, description: `The current facts (semantic layer) of scope ${scope}, most important first.`, mimeType: 'text/markdown' },
       async () => {
         const facts = (await current(context, scope, 'semantic'))
-          .filter((r) => typeof r.data.name !== 'string' && r.data.isChunkParent !== true)
+          .filter((r) => typeof r.data.name !== 'string' && !isChunkParent(r))
           .sort((a, b) => (b.importance ?? 1) - (a.importance ?? 1) || b.recordedAt - a.recordedAt);
         const markdown = facts.length === 0 ? `# Profile of ${scope}\n\n(none)` : `# Profile of ${scope}\n\n${facts.map((f) => `- ${f.content}`).join('\n')}`;
         return both(profileUri, markdown, { scope, facts: facts.map(toMemoryView) });

@@ -295,6 +295,14 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 10,
+    name: 'neighbours in time of episodes written without a thread',
+    async up(session, { tables: t }) {
+      // the WHERE must match getNeighbours' unthreaded reads (pg-reader.ts)
+      await session.exec(`CREATE INDEX memories_unthreaded ON ${t.memories} (scope, occurred_at, id COLLATE "C") WHERE thread IS NULL AND layer = 'episodic'`);
+    },
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

@@ -1,12 +1,12 @@
 /**
- * Mapping between domain objects and PostgreSQL rows: flat columns for what is filtered or indexed,
- * JSON text for the rest (kept as text, byte for byte what was written), times as bigint epoch ms.
- * Also the SQL form of `isVisible` and a numbered-parameter builder.
+ * PostgreSQL's forms of the stored record (`../record-columns.ts`; JSON kept as text, byte for byte what
+ * was written; times as bigint epoch ms; booleans native), the SQL form of the visibility rule with
+ * numbered parameters, the lexical document and a numbered-parameter builder.
  */
-import { parseStoredJson } from '../../core/readable-records.js';
-import type { Edge, Layer, MemoryRecord, MemoryStatus, TimeFilter } from '../../core/memory.js';
+import type { Edge, MemoryRecord, TimeFilter } from '../../core/memory.js';
 import type { MemoryPatch } from '../../core/ports/store.js';
 import { termCounts, termLength } from '../../core/text/bm25.js';
+import { decodeEdgeRow, decodeMemoryRow, EDGE_COLUMN_NAMES, encodeEdge, encodeMemory, MEMORY_COLUMN_NAMES, patchColumns, POSTGRES_BOOLEAN, visibilitySql } from '../record-columns.js';
 
 /** Collects positional parameters: `p.add(value)` returns its placeholder (`$3`). */
 export class Params {
@@ -37,112 +37,25 @@ export function tablesOf(schema: string): Tables {
   return { schema, memories: q('memories'), edges: q('edges'), meta: q('meta'), jobLocks: q('job_locks'), migrations: q('schema_migrations'), q };
 }
 
-/** A `memories` row as the drivers return it (bigint parsed to number). */
-export interface MemoryRow {
-  id: string;
-  scope: string;
-  layer: string;
-  content: string;
-  summary: string | null;
-  tags: string;
-  entities: string;
-  importance: number | null;
-  salience: number;
-  surprise: number;
-  emotion: string | null;
-  pinned: boolean;
-  mention_count: number;
-  access_count: number;
-  last_accessed_at: number | null;
-  confidence: number;
-  status: string;
-  provenance: string;
-  valid_from: number;
-  valid_to: number | null;
-  occurred_at: number | null;
-  recorded_at: number;
-  invalidated_at: number | null;
-  source_key: string | null;
-  updated_at: number;
-  data: string;
-}
+/** A `memories` row as the drivers return it, keyed by column (`record-columns.ts` says which). */
+export type MemoryRow = Readonly<Record<string, unknown>>;
 
-export const MEMORY_FIELDS = [
-  'id', 'scope', 'layer', 'content', 'summary', 'tags', 'entities', 'importance', 'salience', 'surprise', 'emotion',
-  'pinned', 'mention_count', 'access_count', 'last_accessed_at', 'confidence', 'status', 'provenance', 'valid_from',
-  'valid_to', 'occurred_at', 'recorded_at', 'invalidated_at', 'source_key', 'updated_at', 'data',
-] as const;
+/** The record's columns, in order. */
+export const MEMORY_FIELDS = MEMORY_COLUMN_NAMES;
 
 /** Every stored field of a record, prefixed with `alias.`, for SELECTs. */
 export function memoryColumns(alias: string): string {
   return MEMORY_FIELDS.map((c) => `${alias}.${c}`).join(', ');
 }
 
-/** Values for `MEMORY_FIELDS`, in order. */
+/** Values for `MEMORY_FIELDS`, in order (without the term count). */
 export function memoryValues(record: MemoryRecord): unknown[] {
-  return [
-    record.id,
-    record.scope,
-    record.layer,
-    record.content,
-    record.summary,
-    JSON.stringify(record.tags),
-    JSON.stringify(record.entities),
-    record.importance,
-    record.salience,
-    record.surprise,
-    jsonOrNull(record.emotion),
-    record.pinned,
-    record.mentionCount,
-    record.accessCount,
-    record.lastAccessedAt,
-    record.confidence,
-    record.status,
-    JSON.stringify(record.provenance),
-    record.validFrom,
-    record.validTo,
-    record.occurredAt,
-    record.recordedAt,
-    record.invalidatedAt,
-    record.sourceKey,
-    record.updatedAt,
-    JSON.stringify(record.data),
-  ];
+  return encodeMemory(record, POSTGRES_BOOLEAN).slice(0, MEMORY_FIELDS.length);
 }
 
-const num = (v: unknown): number => (typeof v === 'number' ? v : Number(v));
-const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : num(v));
-
-/** Decodes a row; a column that does not parse comes back undefined for `recordProblem` to report, never a throw. */
+/** Decodes a row (bigints may come back as strings); a column that does not parse comes back undefined for `recordProblem` to report, never a throw. */
 export function rowToMemory(row: MemoryRow): MemoryRecord {
-  return {
-    id: row.id,
-    scope: row.scope,
-    layer: row.layer as Layer,
-    content: row.content,
-    summary: row.summary,
-    tags: parseStoredJson<string[]>(row.tags),
-    entities: parseStoredJson<string[]>(row.entities),
-    importance: numOrNull(row.importance),
-    salience: num(row.salience),
-    surprise: num(row.surprise),
-    emotion: parseStoredJson<MemoryRecord['emotion']>(row.emotion),
-    pinned: row.pinned === true,
-    mentionCount: num(row.mention_count),
-    accessCount: num(row.access_count),
-    lastAccessedAt: numOrNull(row.last_accessed_at),
-    confidence: num(row.confidence),
-    status: row.status as MemoryStatus,
-    provenance: parseStoredJson<MemoryRecord['provenance']>(row.provenance),
-    validFrom: num(row.valid_from),
-    validTo: numOrNull(row.valid_to),
-    occurredAt: numOrNull(row.occurred_at),
-    recordedAt: num(row.recorded_at),
-    invalidatedAt: numOrNull(row.invalidated_at),
-    sourceKey: row.source_key,
-    updatedAt: num(row.updated_at),
-    data: parseStoredJson<MemoryRecord['data']>(row.data),
-  };
+  return decodeMemoryRow(row, POSTGRES_BOOLEAN);
 }
 
 /**
@@ -173,93 +86,28 @@ export function quoteLexeme(stem: string): string {
 
 export { termCounts, termLength };
 
-type PatchKey = keyof MemoryPatch;
-
-/** Column and encoding of every patchable field; the whitelist that keeps patch keys out of SQL. */
-const PATCH_COLUMNS: Readonly<Record<PatchKey, readonly [column: string, encode: (value: unknown) => unknown]>> = {
-  content: ['content', identity],
-  summary: ['summary', identity],
-  tags: ['tags', jsonOrNull],
-  entities: ['entities', jsonOrNull],
-  importance: ['importance', identity],
-  salience: ['salience', identity],
-  surprise: ['surprise', identity],
-  emotion: ['emotion', jsonOrNull],
-  pinned: ['pinned', identity],
-  mentionCount: ['mention_count', identity],
-  confidence: ['confidence', identity],
-  status: ['status', identity],
-  provenance: ['provenance', jsonOrNull],
-  validFrom: ['valid_from', identity],
-  validTo: ['valid_to', identity],
-  occurredAt: ['occurred_at', identity],
-  invalidatedAt: ['invalidated_at', identity],
-  data: ['data', jsonOrNull],
-  updatedAt: ['updated_at', identity],
-};
-
 /** `SET` assignments for the fields present in `patch` (undefined fields are left alone). */
 export function patchAssignments(patch: MemoryPatch, params: Params): string[] {
-  const assignments: string[] = [];
-  for (const key of Object.keys(PATCH_COLUMNS) as PatchKey[]) {
-    const value = patch[key];
-    if (value === undefined) continue;
-    const [column, encode] = PATCH_COLUMNS[key];
-    assignments.push(`${column} = ${params.add(encode(value))}`);
-  }
-  if (typeof patch.content === 'string') assignments.push(`term_count = ${params.add(termLength(patch.content))}`);
-  return assignments;
+  return patchColumns(patch, POSTGRES_BOOLEAN).map(([column, value]) => `${column} = ${params.add(value)}`);
 }
 
-/** An `edges` row as the drivers return it. */
-export interface EdgeRow {
-  id: string;
-  scope: string;
-  from_id: string;
-  type: string;
-  to_id: string;
-  weight: number;
-  valid_from: number;
-  valid_to: number | null;
-  recorded_at: number;
-  invalidated_at: number | null;
-  metadata: string;
-}
+/** An `edges` row as the drivers return it, keyed by column. */
+export type EdgeRow = Readonly<Record<string, unknown>>;
 
-export const EDGE_FIELDS = ['id', 'scope', 'from_id', 'type', 'to_id', 'weight', 'valid_from', 'valid_to', 'recorded_at', 'invalidated_at', 'metadata'] as const;
+export const EDGE_FIELDS = EDGE_COLUMN_NAMES;
 export const EDGE_COLUMNS = EDGE_FIELDS.join(', ');
 
 export function edgeValues(edge: Edge): unknown[] {
-  return [edge.id, edge.scope, edge.fromId, edge.type, edge.toId, edge.weight, edge.validFrom, edge.validTo, edge.recordedAt, edge.invalidatedAt, JSON.stringify(edge.metadata)];
+  return encodeEdge(edge);
 }
 
 export function rowToEdge(row: EdgeRow): Edge {
-  return {
-    id: row.id,
-    scope: row.scope,
-    fromId: row.from_id,
-    type: row.type,
-    toId: row.to_id,
-    weight: num(row.weight),
-    validFrom: num(row.valid_from),
-    validTo: numOrNull(row.valid_to),
-    recordedAt: num(row.recorded_at),
-    invalidatedAt: numOrNull(row.invalidated_at),
-    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
-  };
+  return decodeEdgeRow(row);
 }
 
-/** The SQL form of `isVisible(record, filter, now)`, the same predicate as the SQLite store's. */
+/** The SQL form of `isVisible` over the columns of `alias` (`visibilitySql`), with numbered parameters. */
 export function visibilityClause(filter: TimeFilter, now: number, alias: string, params: Params): string {
-  const knownAt = params.add(filter.knownAt ?? now);
-  const asOf = params.add(filter.asOf ?? filter.knownAt ?? now);
-  const statuses = filter.includeSuperseded ? "'active', 'superseded', 'decayed'" : "'active', 'superseded'";
-  let sql = `${alias}.status IN (${statuses}) AND ${alias}.recorded_at <= ${knownAt} AND ${alias}.valid_from <= ${asOf}`;
-  if (!filter.includeSuperseded) {
-    // validTo counts only once the store knew it (invalidatedAt), so knownAt reads see the claim open-ended
-    sql += ` AND NOT (${alias}.valid_to IS NOT NULL AND ${alias}.valid_to <= ${asOf} AND (${alias}.invalidated_at IS NULL OR ${alias}.invalidated_at <= ${knownAt}))`;
-  }
-  return sql;
+  return visibilitySql(filter, now, alias, (value) => params.add(value));
 }
 
 /** Vector text in the form both `vector` and `real[]` parse (after swapping brackets for braces). */
@@ -273,12 +121,4 @@ export function parseVectorText(text: string): Float32Array {
   const body = text.slice(1, -1);
   if (body.length === 0) return new Float32Array(0);
   return Float32Array.from(body.split(','), Number);
-}
-
-function identity<T>(value: T): T {
-  return value;
-}
-
-function jsonOrNull(value: unknown): string | null {
-  return value === null || value === undefined ? null : JSON.stringify(value);
 }

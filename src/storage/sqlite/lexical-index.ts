@@ -15,7 +15,7 @@
  * stop-word terms left out) and Engram's own stems as a forward list, so both stages of the FTS path are
  * computed exactly as SQLite and `rankBm25` compute them.
  */
-import { LAYERS, STATUSES, type TimeFilter } from '../../core/memory.js';
+import { LAYERS, STATUSES, visibilityBounds, visibleUnder, type MemoryStatus, type TimeFilter, type VisibilityBounds } from '../../core/memory.js';
 import type { ChannelHit } from '../../core/ports/store.js';
 import { bm25Document, bm25Query, termLength } from '../../core/text/bm25.js';
 import type { Scope } from '../../core/scope.js';
@@ -394,7 +394,7 @@ class LexicalData {
       if (id !== undefined) scopeSet.add(id);
     }
     const layerSet = query.layers === undefined ? undefined : new Set(query.layers.map((layer) => LAYERS.indexOf(layer as (typeof LAYERS)[number])));
-    const visible = visibility(query.filter, query.now);
+    const visible = visibilityBounds(query.filter, query.now);
     const heap = new CandidateHeap(query.candidates, score);
     for (let i = 0; i < touchedCount; i++) {
       const d = touched[i] as number;
@@ -416,7 +416,7 @@ class LexicalData {
       if (id !== undefined) scopeSet.add(id);
     }
     const layerSet = layers === undefined ? undefined : new Set(layers.map((layer) => LAYERS.indexOf(layer as (typeof LAYERS)[number])));
-    const v = visibility(filter, now);
+    const v = visibilityBounds(filter, now);
     const out = new Map<number, string>();
     for (const d of rowids) {
       if (d >= this.present.length || this.present[d] !== 1 || !scopeSet.has(this.scope[d] as number)) continue;
@@ -425,14 +425,17 @@ class LexicalData {
     return out;
   }
 
-  #visible(d: number, v: Visibility): boolean {
-    if (v.statuses[this.status[d] as number] !== 1) return false;
-    if ((this.recordedAt[d] as number) > v.knownAt || (this.validFrom[d] as number) > v.asOf) return false;
-    if (v.includeSuperseded) return true;
+  #visible(d: number, v: VisibilityBounds): boolean {
     const validTo = this.validTo[d] as number;
-    if (Number.isNaN(validTo) || validTo > v.asOf) return true;
     const invalidatedAt = this.invalidatedAt[d] as number;
-    return !(Number.isNaN(invalidatedAt) || invalidatedAt <= v.knownAt);
+    return visibleUnder(
+      v,
+      STATUSES[this.status[d] as number] as MemoryStatus,
+      this.recordedAt[d] as number,
+      this.validFrom[d] as number,
+      Number.isNaN(validTo) ? null : validTo,
+      Number.isNaN(invalidatedAt) ? null : invalidatedAt,
+    );
   }
 
   /** Stage 2, `rankBm25` with the scopes' statistics (as `LexicalStatistics.collect` counts them). */
@@ -525,23 +528,6 @@ class LexicalData {
     }
     return counted === undefined ? n : counted.size;
   }
-}
-
-interface Visibility {
-  statuses: Uint8Array;
-  knownAt: number;
-  asOf: number;
-  includeSuperseded: boolean;
-}
-
-/** `visibilityClause` of sqlite-rows.ts, as a predicate over the index's arrays. */
-function visibility(filter: TimeFilter, now: number): Visibility {
-  const knownAt = filter.knownAt ?? now;
-  const asOf = filter.asOf ?? filter.knownAt ?? now;
-  const includeSuperseded = filter.includeSuperseded === true;
-  const statuses = new Uint8Array(STATUSES.length);
-  for (const status of includeSuperseded ? ['active', 'superseded', 'decayed'] : ['active', 'superseded']) statuses[STATUSES.indexOf(status as (typeof STATUSES)[number])] = 1;
-  return { statuses, knownAt, asOf, includeSuperseded };
 }
 
 /** The best `size` rows by (score descending, rowid ascending): a bounded min-heap. */

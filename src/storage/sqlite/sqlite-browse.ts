@@ -7,7 +7,7 @@ import type { AuditEntry, BrowseQuery, BrowseSort, DeletedCounts, ScopeSelection
 import { assertReadScopes, assertScope, tenantOf, type Scope } from '../../core/scope.js';
 import { asciiLower, compareCodePoints, jsonElementNeedle, mergeBrowseKeys, mergeBrowsePages, NEVER_ACCESSED, UNSCORED_IMPORTANCE } from '../../core/browse/sort-key.js';
 import type { SqliteConnection } from './sqlite-connection.js';
-import { arrayToMemoryRow, inList, memoryColumns, rowToMemory } from './sqlite-rows.js';
+import { arrayToMemory, inList, memoryColumns } from './sqlite-rows.js';
 
 /** The sort expression and the index that serves it; the expressions match migration 10 exactly. */
 const SORTS: Record<BrowseSort, { key: string; index: string }> = {
@@ -74,7 +74,7 @@ export function browseMemories(connection: SqliteConnection, query: BrowseQuery)
     `SELECT ${columns} FROM memories m INDEXED BY ${index} WHERE ${clauses.join(' AND ')} ORDER BY ${key} ${direction}, m.id ${direction} LIMIT ?`;
   if (scopes.length === 1) {
     const rows = connection.allArrays(scan(COLUMNS), scopes[0], ...params, limit);
-    return mergeBrowsePages([rows.map((row) => rowToMemory(arrayToMemoryRow(row)))], query.sort, query.order, limit);
+    return mergeBrowsePages([rows.map((row) => arrayToMemory(row))], query.sort, query.order, limit);
   }
   // several scopes: merge the positions first, then decode only the rows of the page
   const positions = scan(`m.rowid AS rowid, ${key} AS key, m.id AS id`);
@@ -85,7 +85,7 @@ export function browseMemories(connection: SqliteConnection, query: BrowseQuery)
   );
   if (winners.length === 0) return [];
   const rows = connection.allArrays(`SELECT m.rowid, ${COLUMNS} FROM memories m WHERE m.rowid IN (SELECT value FROM json_each(?))`, JSON.stringify(winners.map((w) => w.rowid)));
-  const byRowid = new Map(rows.map((row) => [row[0] as number, rowToMemory(arrayToMemoryRow(row.slice(1)))]));
+  const byRowid = new Map(rows.map((row) => [row[0] as number, arrayToMemory(row.slice(1))]));
   return winners.flatMap((w) => byRowid.get(w.rowid) ?? []);
 }
 
@@ -143,7 +143,7 @@ export function findDerived(connection: SqliteConnection, scope: Scope, ids: rea
   const wanted = new Set(ids);
   const found: MemoryRecord[] = [];
   for (const row of rows) {
-    const record = rowToMemory(arrayToMemoryRow(row));
+    const record = arrayToMemory(row);
     const parent = (record.data as MemoryRecord['data'] | undefined)?.parentId;
     const evidence = (record.provenance as MemoryRecord['provenance'] | undefined)?.derivedFrom;
     if ((typeof parent === 'string' && wanted.has(parent)) || (Array.isArray(evidence) && evidence.some((id) => wanted.has(id)))) found.push(record);

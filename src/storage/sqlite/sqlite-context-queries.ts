@@ -4,20 +4,19 @@
 import type { MemoryRecord } from '../../core/memory.js';
 import type { ChannelHit, NeighbourQuery, TemporalQuery } from '../../core/ports/store.js';
 import { assertReadScopes } from '../../core/scope.js';
+import { neighbourBounds } from '../neighbour-reads.js';
 import type { SqliteConnection } from './sqlite-connection.js';
-import { arrayToMemoryRow, inList, memoryColumns, rowToMemory, visibilityClause } from './sqlite-rows.js';
+import { arrayToMemory, inList, memoryColumns, visibilityClause } from './sqlite-rows.js';
 
 const COLUMNS = memoryColumns('m');
-const MAX_WINDOW = 10;
 
-/** Neighbours of each id in its thread; one indexed range read per side. */
+/** Neighbours of each id in its thread (or, for an unthreaded episode, in time); one indexed range read per side. */
 export function readNeighbours(connection: SqliteConnection, query: NeighbourQuery): Map<string, { before: MemoryRecord[]; after: MemoryRecord[] }> {
-  const scopes = assertReadScopes(query.scopes);
-  const window = Math.max(0, Math.min(MAX_WINDOW, Math.floor(query.window)));
+  const { scopes, window, gap, anchorCondition } = neighbourBounds(query);
   const result = new Map<string, { before: MemoryRecord[]; after: MemoryRecord[] }>();
-  if (query.ids.length === 0 || window === 0) return result;
-  const anchors = connection.all<{ id: string; scope: string; thread: string; occurred_at: number | null }>(
-    `SELECT id, scope, thread, occurred_at FROM memories WHERE ${inList('id')} AND ${inList('scope')} AND thread IS NOT NULL`,
+  if (window === 0) return result;
+  const anchors = connection.all<{ id: string; scope: string; thread: string | null; occurred_at: number | null }>(
+    `SELECT id, scope, thread, occurred_at FROM memories WHERE ${inList('id')} AND ${inList('scope')} AND ${anchorCondition}`,
     JSON.stringify(query.ids),
     JSON.stringify(scopes),
   );
@@ -38,12 +37,36 @@ export function readNeighbours(connection: SqliteConnection, query: NeighbourQue
         ...visibility.params,
         limit,
       )
-      .map((row) => rowToMemory(arrayToMemoryRow(row)));
+      .map((row) => arrayToMemory(row));
   };
+  // An unthreaded episode's side: the episodes of its scope without a thread, in event-time order,
+  // no further than the gap (on the partial (scope, occurred_at, id) index of unthreaded episodes).
+  const readUnthreaded = (scope: string, at: number, id: string, comparison: '<' | '>'): MemoryRecord[] =>
+    connection
+      .allArrays(
+        `SELECT ${COLUMNS} FROM memories m
+         WHERE m.scope = ? AND m.thread IS NULL AND m.layer = 'episodic' AND m.occurred_at IS NOT NULL
+           AND (m.occurred_at, m.id) ${comparison} (?, ?) AND m.occurred_at ${comparison === '<' ? '>=' : '<='} ? AND ${visibility.sql}
+         ORDER BY m.occurred_at ${comparison === '<' ? 'DESC' : 'ASC'}, m.id ${comparison === '<' ? 'DESC' : 'ASC'} LIMIT ?`,
+        scope,
+        at,
+        id,
+        comparison === '<' ? at - gap : at + gap,
+        ...visibility.params,
+        window,
+      )
+      .map((row) => arrayToMemory(row));
   for (const anchor of anchors) {
-    const where = [anchor.scope, anchor.thread];
     let before: MemoryRecord[];
     let after: MemoryRecord[];
+    if (anchor.thread === null) {
+      if (anchor.occurred_at === null) continue;
+      before = readUnthreaded(anchor.scope, anchor.occurred_at, anchor.id, '<');
+      after = readUnthreaded(anchor.scope, anchor.occurred_at, anchor.id, '>');
+      result.set(anchor.id, { before: before.reverse(), after });
+      continue;
+    }
+    const where = [anchor.scope, anchor.thread];
     if (anchor.occurred_at !== null) {
       const timedBefore = read(true, '<', 'DESC', [...where, anchor.occurred_at, anchor.id], window);
       before = [...timedBefore, ...read(false, null, 'DESC', where, window - timedBefore.length)];

@@ -357,6 +357,14 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 13,
+    name: 'neighbours in time of episodes written without a thread',
+    up(connection) {
+      // the WHERE must match readNeighbours' unthreaded reads (sqlite-context-queries.ts)
+      connection.exec(`CREATE INDEX memories_unthreaded ON memories (scope, occurred_at, id) WHERE thread IS NULL AND layer = 'episodic'`);
+    },
+  },
 ];
 
 /** The newest schema version this code knows. */

@@ -30,7 +30,7 @@ import { browseMemories, findDerived, listScopes, summarizeScopes } from './sqli
 import type { SqliteConnection } from './sqlite-connection.js';
 import { assertDimension } from '../../core/vectors.js';
 import { toEngramError } from './sqlite-errors.js';
-import { arrayToMemoryRow, EDGE_COLUMNS, inList, memoryColumns, rowToEdge, rowToMemory, type EdgeRow, type MemoryRow } from './sqlite-rows.js';
+import { arrayToMemory, EDGE_COLUMNS, inList, memoryColumns, rowToEdge, rowToMemory, type EdgeRow, type MemoryRow } from './sqlite-rows.js';
 import { searchVectors, type VectorSearchContext } from './sqlite-vector-search.js';
 import { assertEmbedderCurrent } from './sqlite-vector-staging.js';
 import type { VectorIndex } from './vector-index.js';
@@ -82,12 +82,12 @@ export class SqliteReader implements StoreReader {
       if (ids.length === 0) return [];
       const rows = connection
         .allArrays(`SELECT ${MEMORY_COLUMNS} FROM memories m WHERE ${inList('m.id')} AND ${inList('m.scope')}`, JSON.stringify(ids), JSON.stringify(allowed))
-        .map(arrayToMemoryRow);
-      const byId = new Map(rows.map((row) => [row.id, row]));
+        .map(arrayToMemory);
+      const byId = new Map(rows.map((record) => [record.id, record]));
       const records: MemoryRecord[] = [];
       for (const id of new Set(ids)) {
-        const row = byId.get(id);
-        if (row !== undefined) records.push(rowToMemory(row));
+        const record = byId.get(id);
+        if (record !== undefined) records.push(record);
       }
       return records;
     });

@@ -91,6 +91,15 @@ describe('remember with capture', () => {
     expect(all.find((r) => r.id === first.claims?.[0]?.id)?.status).toBe('active');
   });
 
+  it('claims are read from the redacted turn: no secret reaches a claim', async () => {
+    const engram = await open();
+    const token = `ghp_${'a1B2c3D4e5'.repeat(4).slice(0, 36)}`;
+    const result = await engram.remember(turn('m1', `Our deploy token is ${token} and we deploy with GitHub Actions.`));
+    const stored = await engram.store.listMemories({ scopes: [SCOPE], limit: 10 });
+    expect(result.claims?.length).toBeGreaterThan(0);
+    expect(stored.some((r) => r.content.includes(token))).toBe(false);
+  });
+
   it('reads at most 20 claims from one turn', async () => {
     const engram = await open();
     const text = Array.from({ length: 30 }, (_, i) => `Service ${i} is owned by team ${i}.`).join(' ');

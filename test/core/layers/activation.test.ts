@@ -104,7 +104,9 @@ describe('spreading activation', () => {
 
 describe('extracted concepts in recall', () => {
   it('are not returned as hits but lead recall to the episodes that share them', async () => {
-    const t = await tempEngram();
+    // episodes written a moment apart are also each other's conversational neighbours; without that
+    // share, what reaches the target is the concept the episodes have in common
+    const t = await tempEngram({ recall: { neighbourGapMinutes: 0 } });
     try {
       const S2 = 'acme/users/kitchen-robot';
       const target = (await t.engram.remember({ scope: S2, content: 'Opened the pantry and fetched flour', context: { goal: 'bake_bread' } })).id;

@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import { parseArgs } from 'node:util';
 import { HOOK_EVENTS, runHook, type HookEvent } from '../../hooks/run-hook.js';
+import { resolveDbPath } from '../default-db.js';
 import { isMissingDatabase } from '../missing-database.js';
 import { printError } from '../output.js';
 
@@ -64,7 +65,7 @@ export async function runHooksCommand(args: readonly string[]): Promise<void> {
       return;
     }
     const scopes = values.scope ?? (process.env.ENGRAM_SCOPES ?? process.env.ENGRAM_SCOPE ?? '').split(',').map((s) => s.trim()).filter((s) => s.length > 0);
-    const db = values.db ?? process.env.ENGRAM_DB ?? 'engram.db';
+    const db = resolveDbPath(values.db);
     const outcome = await runHook(event as HookEvent, await readStdin(), {
       scopes,
       db,

@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { EngramError } from '../../../core/errors.js';
 import type { ReembedProgress, ReembedReport } from '../../../engram.js';
 import { resolveDbPath, type CommonFlags } from '../context.js';
+import { DB_FLAG_HELP } from '../default-db.js';
 import { printError, printResult } from '../output.js';
 import { withEngine } from '../run.js';
 
@@ -24,7 +25,7 @@ export function registerReembedCommand(program: Command): void {
     .command('reembed')
     .description('move a store to another embedding model in place: resumable, the old vectors serve recall until the new ones are complete')
     .requiredOption('--embedder <name>', 'the model to move to: use, static, hash, an installed model (bge-small-en-v1.5, e5-small-v2, all-minilm-l6-v2, bge-small-zh-v1.5) or openai:<model>')
-    .option('--db <path>', 'database file or postgres:// URL (default: $ENGRAM_DB, else ./engram.db)')
+    .option('--db <path>', DB_FLAG_HELP)
     .option('--batch <n>', 'records embedded per batch (default 64)')
     .option('--json', 'machine-readable JSON report on stdout')
     .option('--quiet', 'no progress on stderr')

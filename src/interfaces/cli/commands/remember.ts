@@ -92,9 +92,15 @@ export function registerRememberCommand(program: Command): void {
 }
 
 function describeResult(result: RememberResult): string {
-  if (result.claims === undefined) return describeAction(result);
+  const head = `${describeAction(result)}${redactedNote(result.redacted ?? 0)}`;
+  if (result.claims === undefined) return head;
   const claims = result.claims.map((c) => `\n  claim ${c.id}: ${c.action}${c.superseded !== undefined ? `, superseding ${c.superseded.join(', ')}` : ''}`);
-  return `${describeAction(result)}${claims.length === 0 ? '\n  no claims in this turn' : claims.join('')}`;
+  return `${head}${claims.length === 0 ? '\n  no claims in this turn' : claims.join('')}`;
+}
+
+/** ", 2 secrets redacted" when the write path replaced any. */
+function redactedNote(count: number): string {
+  return count === 0 ? '' : `, ${count} secret${count === 1 ? '' : 's'} redacted`;
 }
 
 function describeAction(result: RememberResult): string {
@@ -131,11 +137,15 @@ async function importFile(engram: Engram, flags: RememberFlags): Promise<void> {
   const bar = process.stderr.isTTY && !json ? new cliProgress.SingleBar({ clearOnComplete: true }, cliProgress.Presets.shades_classic) : undefined;
   bar?.start(inputs.length, 0);
   let start = 0;
+  let redacted = 0;
   // the next batches embed while one commits; each batch is still its own transaction
   for await (const results of engram.rememberBatches(inputs.map((b) => b.input), { batchSize })) {
     const batch = inputs.slice(start, start + results.length);
     start += results.length;
-    for (const result of results) counts[result.action] += 1;
+    for (const result of results) {
+      counts[result.action] += 1;
+      redacted += result.redacted ?? 0;
+    }
     if (json) {
       process.stdout.write(
         `${JSON.stringify({ committed: results.map((r) => r.id), lines: [batch[0]?.line, batch[batch.length - 1]?.line], actions: results.map((r) => r.action) })}\n`,
@@ -144,9 +154,9 @@ async function importFile(engram: Engram, flags: RememberFlags): Promise<void> {
     bar?.increment(batch.length);
   }
   bar?.stop();
-  const summary = { summary: { file: path, lines: inputs.length, ...counts } };
+  const summary = { summary: { file: path, lines: inputs.length, ...counts, ...(redacted > 0 ? { redacted } : {}) } };
   printResult({ json }, summary, (s: typeof summary) =>
-    `imported ${s.summary.lines} lines: ${s.summary.created} created, ${s.summary.merged} merged, ${s.summary.superseded} superseded, ${s.summary.unchanged} already present`,
+    `imported ${s.summary.lines} lines: ${s.summary.created} created, ${s.summary.merged} merged, ${s.summary.superseded} superseded, ${s.summary.unchanged} already present${redactedNote(redacted)}`,
   );
 }
 

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { EngramError } from '../../../core/errors.js';
 import { assertReadScopes } from '../../../core/scope.js';
 import { collect } from '../context.js';
+import { DB_FLAG_HELP, resolveDbPath } from '../default-db.js';
 import { printError } from '../output.js';
 
 interface SetupFlags {
@@ -72,7 +73,7 @@ export function registerSetupCommand(program: Command): void {
     .description('print (or --write) the Claude Code MCP server and hooks configuration')
     .option('--write', 'merge it into .mcp.json and .claude/settings.json of --dir (default: current directory)')
     .option('--scope <scope>', 'scope for memories (repeatable; the first is where turns are stored); else $ENGRAM_SCOPES', collect)
-    .option('--db <path>', 'database file (default: $ENGRAM_DB, else ./engram.db)')
+    .option('--db <path>', DB_FLAG_HELP)
     .option('--url <url>', 'use a running "engram serve" at this URL for MCP (Streamable HTTP) and hooks')
     .option('--dir <dir>', 'project directory for --write', '.')
     .option('--json', 'print one JSON document {mcp, settings}')
@@ -89,7 +90,7 @@ function runSetup(flags: SetupFlags): void {
   const named = flags.scope ?? (process.env.ENGRAM_SCOPES ?? '').split(',').map((s) => s.trim()).filter((s) => s.length > 0);
   if (named.length === 0) throw new EngramError('INVALID_INPUT', 'Name the scope for this project: --scope tenant/... (e.g. --scope me/projects/myapp).');
   const scopes = [...assertReadScopes(named)];
-  const db = resolve(flags.db ?? process.env.ENGRAM_DB ?? 'engram.db');
+  const db = resolve(resolveDbPath(flags.db));
   const url = flags.url?.replace(/\/+$/, '');
   const mcp = url !== undefined ? claudeCodeHttpConfig({ url, scopes, keyNeeded: false }) : claudeCodeStdioConfig({ db, scopes });
   const settings = claudeCodeHooksConfig({ db, scopes, ...(url !== undefined ? { url } : {}) });

@@ -1,0 +1,29 @@
+// Precision@1 of the whole engine (every channel, as `recall` ranks) on the relevance set of
+// test/core/relevance.test.ts, for any embedder: `node bench/relevance-engine.mjs --embedder e5-small-v2`.
+// The test guards the default model's figure; this compares models without a test timeout.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Engram } from '../dist/index.js';
+import { loadRelevanceSet } from './relevance-set.mjs';
+
+const { values: args } = parseArgs({ options: { embedder: { type: 'string', default: 'bge-small-en-v1.5' } } });
+const { targets, queries, distractors } = await loadRelevanceSet();
+const dir = mkdtempSync(join(tmpdir(), 'engram-relevance-'));
+const engram = await Engram.open({ path: join(dir, 'engram.db'), embedder: args.embedder, workers: 2 });
+try {
+  const scope = 'eval/relevance';
+  const written = await engram.remember(targets.map((t) => ({ scope, content: t.content, layer: 'semantic' })));
+  const idByKey = new Map(written.map((r, i) => [targets[i].key, r.id]));
+  for (let i = 0; i < distractors.length; i += 250) await engram.remember(distractors.slice(i, i + 250).map((content) => ({ scope, content, layer: 'semantic' })));
+  let correct = 0;
+  for (const q of queries) {
+    const { hits } = await engram.recall(q.query, { scopes: [scope], k: 5, trackAccess: false });
+    if (hits[0]?.id === idByKey.get(q.expectedKey)) correct += 1;
+  }
+  console.log(`relevance (${engram.embedder.name}): precision@1 = ${(correct / queries.length).toFixed(3)} (${correct}/${queries.length})`);
+} finally {
+  await engram.close();
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,151 @@
+/**
+ * `redact`: cleans what was stored before, scope by scope in pages of records (any status, chunks
+ * included). A record with a secret in any field (content, summary, tags, entities, sources, history
+ * wordings, episode fields) is rewritten and re-embedded from the cleaned text, in one transaction per
+ * page; the text index follows the row. Edge metadata is cleaned the same way. At the end the store
+ * compacts its indexes and files (`scrubDeleted`), so the old text is not left on disk.
+ */
+import type { MemoryRecord } from '../memory.js';
+import type { Clock } from '../ports/clock.js';
+import type { Embedder } from '../ports/embedder.js';
+import type { Store, StoreTransaction } from '../ports/store.js';
+import { reembedText } from '../reembed/reembed-text.js';
+import type { Scope } from '../scope.js';
+import { redactRecord, redactValue } from './redact-values.js';
+import { Redactor } from './redactor.js';
+
+/** Input of `redact`. */
+export interface RedactInput {
+  /** The scopes to clean (each one whole). */
+  scopes: readonly Scope[];
+  /** Count what would change, write nothing. */
+  dryRun?: boolean;
+}
+
+/** What `redact` found and changed. */
+export interface RedactReport {
+  dryRun: boolean;
+  scopes: Scope[];
+  /** Records read. */
+  scanned: number;
+  /** Records that held a secret (rewritten unless `dryRun`). */
+  records: number;
+  /** Records re-embedded from their cleaned text. */
+  reembedded: number;
+  /** Edges whose metadata held a secret. */
+  edges: number;
+  /** Secrets replaced. */
+  redacted: number;
+  /** Secrets replaced, by kind. */
+  kinds: Record<string, number>;
+}
+
+export interface RedactDeps {
+  store: Store;
+  embedder: Embedder;
+  clock: Clock;
+  redactor: Redactor;
+}
+
+/** Records read and rewritten per transaction. */
+const PAGE = 200;
+
+interface Change {
+  record: MemoryRecord;
+  patch: ReturnType<typeof redactRecord>['patch'];
+  /** The text the cleaned record is embedded from, when the cleaning changed it. */
+  text?: string;
+}
+
+/** Cleans the stored records of `input.scopes`; see the module comment. */
+export async function redactStored(deps: RedactDeps, input: RedactInput): Promise<RedactReport> {
+  // the command cleans even when redaction of new writes is switched off
+  const redactor = deps.redactor.enabled ? deps.redactor : new Redactor({ ...deps.redactor.options, enabled: true });
+  const dryRun = input.dryRun === true;
+  const report: RedactReport = { dryRun, scopes: [...input.scopes], scanned: 0, records: 0, reembedded: 0, edges: 0, redacted: 0, kinds: {} };
+  const tally = (count: number, kinds: Record<string, number>): void => {
+    report.redacted += count;
+    for (const [kind, n] of Object.entries(kinds)) report.kinds[kind] = (report.kinds[kind] ?? 0) + n;
+  };
+  let written = false;
+  // an edge between records of two pages is read twice: it counts once
+  const seenEdges = new Set<string>();
+  for (const scope of input.scopes) {
+    let afterId: string | undefined;
+    for (;;) {
+      const page = await deps.store.listMemories({ scopes: [scope], limit: PAGE, ...(afterId !== undefined ? { afterId } : {}) });
+      if (page.length === 0) break;
+      afterId = (page[page.length - 1] as MemoryRecord).id;
+      report.scanned += page.length;
+      const changes: Change[] = [];
+      for (const record of page) {
+        const { patch, count, kinds } = redactRecord(record, redactor);
+        if (count === 0) continue;
+        tally(count, kinds);
+        changes.push(withText(record, patch));
+      }
+      report.records += changes.length;
+      const edgeChanges = await cleanEdges(deps.store, scope, page.map((r) => r.id), redactor, seenEdges);
+      for (const edge of edgeChanges) tally(edge.count, edge.kinds);
+      report.edges += edgeChanges.length;
+      if (dryRun || (changes.length === 0 && edgeChanges.length === 0)) continue;
+      const embedded = changes.filter((c) => c.text !== undefined);
+      const vectors = embedded.length > 0 ? await deps.embedder.embed(embedded.map((c) => c.text as string)) : [];
+      const vectorOf = new Map(embedded.map((c, i) => [c.record.id, vectors[i] as Float32Array]));
+      await deps.store.transaction(async (tx) => {
+        report.reembedded += await rewrite(tx, scope, changes, vectorOf, { ...deps, redactor });
+        for (const edge of edgeChanges) await tx.updateEdge(edge.id, scope, { metadata: edge.metadata });
+      });
+      written = true;
+    }
+  }
+  if (written) await deps.store.scrubDeleted(input.scopes);
+  return report;
+}
+
+/** The change of one record, with the text to embed when the cleaning changed what it is embedded from. */
+function withText(record: MemoryRecord, patch: Change['patch']): Change {
+  const before = reembedText(record);
+  const after = reembedText({ ...record, ...patch });
+  return after === before ? { record, patch } : { record, patch, text: after };
+}
+
+/**
+ * Writes the changes of one page inside its transaction. A record changed since it was read (another
+ * writer) is cleaned again from its current state, and embedded here if its text differs.
+ */
+async function rewrite(tx: StoreTransaction, scope: Scope, changes: readonly Change[], vectorOf: ReadonlyMap<string, Float32Array>, deps: RedactDeps): Promise<number> {
+  const current = new Map((await tx.getMemories(changes.map((c) => c.record.id), [scope])).map((r) => [r.id, r]));
+  const now = deps.clock.now();
+  let reembedded = 0;
+  for (const change of changes) {
+    const fresh = current.get(change.record.id);
+    if (fresh === undefined) continue;
+    let { patch, text } = change;
+    let vector = vectorOf.get(fresh.id);
+    if (fresh.updatedAt !== change.record.updatedAt) {
+      const again = withText(fresh, redactRecord(fresh, deps.redactor).patch);
+      if (Object.keys(again.patch).length === 0) continue;
+      if (again.text !== text) vector = again.text === undefined ? undefined : (await deps.embedder.embed([again.text]))[0];
+      ({ patch, text } = again);
+    }
+    await tx.updateMemory(fresh.id, scope, { ...patch, updatedAt: now });
+    if (text !== undefined && vector !== undefined) {
+      await tx.updateEmbedding(fresh.id, scope, vector);
+      reembedded += 1;
+    }
+  }
+  return reembedded;
+}
+
+/** Edges of `ids` not `seen` yet whose metadata holds a secret, with the cleaned metadata. */
+async function cleanEdges(store: Store, scope: Scope, ids: readonly string[], redactor: Redactor, seen: Set<string>): Promise<{ id: string; metadata: Record<string, unknown>; count: number; kinds: Record<string, number> }[]> {
+  const out: { id: string; metadata: Record<string, unknown>; count: number; kinds: Record<string, number> }[] = [];
+  for (const edge of await store.getEdges({ scopes: [scope], ids })) {
+    if (seen.has(edge.id)) continue;
+    seen.add(edge.id);
+    const { value, count, kinds } = redactValue(edge.metadata, redactor);
+    if (count > 0) out.push({ id: edge.id, metadata: value, count, kinds });
+  }
+  return out;
+}

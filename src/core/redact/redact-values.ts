@@ -1,0 +1,121 @@
+/**
+ * Redaction of whole values: a remember input before it is planned and embedded, a stored record
+ * before `redact` rewrites it. Every string inside is redacted (content, summary, tags, entities, the
+ * episode fields, properties, action args, sources, history wordings), except the fields that name
+ * where a record lives or what it is (`scope`, `layer`, ids).
+ */
+import type { MemoryRecord } from '../memory.js';
+import type { ParsedRememberInput } from '../schemas.js';
+import { placeholder, type Redactor } from './redactor.js';
+
+/** Keys whose strings are never rewritten: they address records, they do not quote anyone. */
+const ADDRESS_KEYS = new Set(['scope', 'layer', 'id', 'parentId', 'derivedFrom', 'kind', 'status']);
+
+interface Tally {
+  count: number;
+  kinds: Record<string, number>;
+}
+
+/** Copies shorter than this are left alone (a fragment of 3 characters says nothing). */
+const MIN_COPY = 4;
+/** A whole string is a piece of a secret from this length, and only with a digit in it. */
+const MIN_PIECE = 5;
+
+/** Applies `fn` to every string of `value` outside the address keys; the same object when nothing changed. */
+function mapStrings(value: unknown, fn: (text: string) => string, key: string | undefined): unknown {
+  if (key !== undefined && ADDRESS_KEYS.has(key)) return value;
+  if (typeof value === 'string') return fn(value);
+  if (Array.isArray(value)) {
+    let changed = false;
+    const next = value.map((item) => {
+      const out = mapStrings(item, fn, undefined);
+      changed ||= out !== item;
+      return out;
+    });
+    return changed ? next : value;
+  }
+  if (typeof value === 'object' && value !== null && !ArrayBuffer.isView(value)) {
+    let changed = false;
+    const next: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      const out = mapStrings(v, fn, k);
+      changed ||= out !== v;
+      next[k] = out;
+    }
+    return changed ? next : value;
+  }
+  return value;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Replaces the copies of secrets found elsewhere in the same value: derived fields keep them in
+ * another case (`entities`, a claim's normalised value) or in pieces (`zq8`, `vb3nkx27lw`).
+ */
+function replaceCopies(value: unknown, found: ReadonlyMap<string, string>, tally: Tally): unknown {
+  const secrets = [...found].filter(([secret]) => secret.length >= MIN_COPY).sort((a, b) => b[0].length - a[0].length);
+  if (secrets.length === 0) return value;
+  const copies = new RegExp(secrets.map(([secret]) => escapeRegExp(secret)).join('|'), 'gi');
+  const kindOf = new Map(secrets.map(([secret, kind]) => [secret.toLowerCase(), kind]));
+  const count = (kind: string): string => {
+    tally.count += 1;
+    tally.kinds[kind] = (tally.kinds[kind] ?? 0) + 1;
+    return placeholder(kind);
+  };
+  return mapStrings(
+    value,
+    (text) => {
+      // a whole string that is a piece of a secret (an entity split off it), not a word that happens to be in one
+      if (text.length >= MIN_PIECE && /[0-9]/.test(text) && !/\s/.test(text) && !text.startsWith('[redacted:')) {
+        const lower = text.toLowerCase();
+        const whole = secrets.find(([secret]) => secret.toLowerCase().includes(lower));
+        if (whole !== undefined) return count(whole[1]);
+      }
+      copies.lastIndex = 0;
+      return copies.test(text) ? text.replace(copies, (m) => count(kindOf.get(m.toLowerCase()) ?? 'secret')) : text;
+    },
+    undefined,
+  );
+}
+
+/** A value with its secrets replaced (the same object when it had none) and what was replaced. */
+export function redactValue<T>(value: T, redactor: Redactor): { value: T } & Tally {
+  const tally: Tally = { count: 0, kinds: {} };
+  if (!redactor.enabled) return { value, ...tally };
+  const found = new Map<string, string>();
+  const redacted = mapStrings(
+    value,
+    (text) => {
+      const result = redactor.redact(text, found);
+      if (result.count === 0) return text;
+      tally.count += result.count;
+      for (const [kind, n] of Object.entries(result.kinds)) tally.kinds[kind] = (tally.kinds[kind] ?? 0) + n;
+      return result.text;
+    },
+    undefined,
+  );
+  return { value: (found.size > 0 ? replaceCopies(redacted, found, tally) : redacted) as T, ...tally };
+}
+
+/** Remember inputs with their secrets replaced, and how many each had (in input order). */
+export function redactInputs(inputs: readonly ParsedRememberInput[], redactor: Redactor): { inputs: ParsedRememberInput[]; counts: number[] } {
+  const redacted = inputs.map((input) => redactValue(input, redactor));
+  return { inputs: redacted.map((r) => r.value), counts: redacted.map((r) => r.count) };
+}
+
+/** The fields of a stored record that can quote a secret. */
+export type RedactableFields = Pick<MemoryRecord, 'content' | 'summary' | 'tags' | 'entities' | 'provenance' | 'data'>;
+
+/** The redacted fields of a stored record, only those that changed, and what was replaced. */
+export function redactRecord(record: MemoryRecord, redactor: Redactor): { patch: Partial<RedactableFields> } & Tally {
+  const fields: RedactableFields = { content: record.content, summary: record.summary, tags: record.tags, entities: record.entities, provenance: record.provenance, data: record.data };
+  const { value, count, kinds } = redactValue(fields, redactor);
+  const patch: Partial<RedactableFields> = {};
+  for (const key of Object.keys(fields) as (keyof RedactableFields)[]) {
+    if (value[key] !== fields[key]) (patch as Record<string, unknown>)[key] = value[key];
+  }
+  return { patch, count, kinds };
+}

@@ -1,0 +1,73 @@
+/**
+ * Key-like names: which assignment names (`DB_PASSWORD`, `"apiKey"`, `client-secret`, `X-Api-Key`)
+ * announce a secret, and of which kind. Names are split into lower-case words at separators and
+ * camelCase boundaries, so `githubToken`, `GITHUB_TOKEN` and `github-token` read alike.
+ */
+
+/** What a name says its value is; `key` values must also look random to count (see `redactor.ts`). */
+export type NameClass = 'password' | 'secret' | 'token' | 'api-key' | 'aws-secret-key' | 'azure-key' | 'key';
+
+/** Last words that make the name about the secret, not the secret itself (`secret_name`, `tokenCount`). */
+const META_WORDS = new Set([
+  'id', 'ids', 'name', 'names', 'arn', 'type', 'types', 'file', 'files', 'path', 'paths', 'url', 'uri', 'endpoint', 'length', 'len', 'count',
+  'size', 'field', 'fields', 'env', 'var', 'ref', 'hint', 'prompt', 'label', 'header', 'placeholder', 'policy', 'rotation', 'expiry', 'expires',
+  'expiration', 'ttl', 'version', 'manager', 'store', 'vault', 'provider', 'limit', 'limits', 'budget', 'usage', 'format', 'pattern', 'regex',
+  'schema', 'reset', 'strength', 'min', 'max', 'required', 'hash', 'hashed', 'salt', 'algorithm', 'mode', 'source', 'kind', 'prefix', 'suffix',
+  'index', 'offset', 'position', 'lifetime', 'location', 'dir', 'folder', 'exists', 'set', 'changed', 'enabled', 'visible', 'input', 'error',
+  'errors', 'message', 'created', 'updated', 'at', 'bucket', 'fingerprint',
+]);
+
+/** Words before `key` that make it an ordinary key (`cache_key`, `public_key`, `sortKey`). */
+const ORDINARY_KEYS = new Set([
+  'public', 'cache', 'primary', 'foreign', 'sort', 'partition', 'idempotency', 'object', 'hot', 'shortcut', 'map', 'dict', 'lookup', 'row',
+  'composite', 'unique', 'react', 'list', 'item', 'group', 'route', 'i18n', 'translation', 'storage', 'local', 'dedup', 'source', 'hash', 'join',
+  'range', 'shard', 'routing', 'natural', 'surrogate', 'query', 'state', 'config', 'registry', 'host', 'ssh', 'gpg', 'pgp', 'publishable', 'site', 'anon', 'next',
+]);
+
+/** Splits a name into lower-case words: `githubApiToken` → github, api, token. */
+export function nameWords(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 0);
+}
+
+/** Every announcing name contains one of these (a cheap first check: most names are `id`, `type`, `url`…). */
+const HINT = /pass|pw|secret|token|key|auth|credential/i;
+
+/** Names seen lately and their class: a text repeats its names (`token=…&token=…`, a log). */
+const recent = new Map<string, NameClass | null>();
+const RECENT_MAX = 512;
+
+/** The class of secret a name announces, or null when it announces none. */
+export function classifyName(name: string): NameClass | null {
+  if (!HINT.test(name)) return null;
+  const known = recent.get(name);
+  if (known !== undefined) return known;
+  const nameClass = classifyWords(nameWords(name));
+  if (recent.size >= RECENT_MAX) recent.clear();
+  recent.set(name, nameClass);
+  return nameClass;
+}
+
+function classifyWords(words: readonly string[]): NameClass | null {
+  if (words.length === 0 || words.length > 6) return null;
+  const last = words[words.length - 1] as string;
+  if (META_WORDS.has(last)) return null;
+  const has = (w: string): boolean => words.includes(w);
+  if (has('aws') && (has('secret') || has('key'))) return has('secret') ? 'aws-secret-key' : null;
+  if (has('secretaccesskey') || (has('secret') && has('access') && has('key'))) return 'aws-secret-key';
+  if (has('azure') && (has('key') || has('secret'))) return 'azure-key';
+  if (['password', 'passwd', 'pwd', 'passphrase', 'pass', 'pw'].some(has)) return has('pass') && words.length > 2 ? null : 'password';
+  if (has('secret') || has('secrets') || has('clientsecret')) return 'secret';
+  if (has('token') || has('accesstoken') || has('authtoken') || has('refreshtoken')) return 'token';
+  if (has('apikey') || has('apikeys') || (has('api') && has('key')) || has('credential') || has('credentials') || (has('private') && has('key'))) return 'api-key';
+  if (has('subscription') && has('key')) return 'api-key';
+  if ((has('access') || has('signing') || has('master') || has('encryption') || has('license')) && has('key')) return 'key';
+  // a lone `key` is too common (`"Key": "uploads/a.png"`, `key={item.id}`); `mailgun_key` is not
+  if (last === 'key' && words.length >= 2 && !words.slice(0, -1).some((w) => ORDINARY_KEYS.has(w))) return 'key';
+  if (has('auth') && words.length <= 2 && last === 'auth') return 'key';
+  return null;
+}

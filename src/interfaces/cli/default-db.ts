@@ -1,0 +1,31 @@
+/**
+ * The one database every command, `npm start` (`engram serve`), the hooks and `engram setup` open when
+ * none is named: `--db`, else `$ENGRAM_DB`, else `${XDG_DATA_HOME:-~/.local/share}/engram/engram.db`.
+ * So the store a user opens from any folder is the one the hooks fill. Loads no driver.
+ */
+import { mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join } from 'node:path';
+
+/** The default database file: `$XDG_DATA_HOME/engram/engram.db` (an absolute XDG_DATA_HOME only, per the XDG spec), else `~/.local/share/engram/engram.db`. */
+export function defaultDbPath(env: NodeJS.ProcessEnv = process.env): string {
+  const xdg = env.XDG_DATA_HOME?.trim();
+  const base = xdg !== undefined && xdg !== '' && isAbsolute(xdg) ? xdg : join(homedir(), '.local', 'share');
+  return join(base, 'engram', 'engram.db');
+}
+
+/** The database path: `flag` (--db), else `$ENGRAM_DB`, else {@link defaultDbPath}; empty values count as unset. */
+export function resolveDbPath(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  if (flag !== undefined && flag !== '') return flag;
+  const fromEnv = env.ENGRAM_DB?.trim();
+  if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
+  return defaultDbPath(env);
+}
+
+/** Creates the folder of the default database (the first command that writes makes `~/.local/share/engram`). */
+export function ensureDefaultDbFolder(path: string, env: NodeJS.ProcessEnv = process.env): void {
+  if (path === defaultDbPath(env)) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+}
+
+/** The help text of `--db`. */
+export const DB_FLAG_HELP = 'database file or postgres:// URL (default: $ENGRAM_DB, else ${XDG_DATA_HOME:-~/.local/share}/engram/engram.db)';

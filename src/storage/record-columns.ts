@@ -1,0 +1,197 @@
+/**
+ * The one description of how a memory record and an edge are stored, shared by the SQLite and the
+ * PostgreSQL store: each field's column and its codec (flat columns for what is filtered or indexed,
+ * JSON text for the rest, times as integer epoch ms). Each backend derives its column lists, insert
+ * values, row decoding and patch assignments from these tables, supplying only how it spells a boolean.
+ * Also the one SQL form of the visibility rule (`visibilityBounds` in core), with the backend's
+ * placeholders.
+ */
+import { parseStoredJson } from '../core/readable-records.js';
+import { visibilityBounds, type Edge, type MemoryRecord, type TimeFilter } from '../core/memory.js';
+import type { MemoryPatch } from '../core/ports/store.js';
+import { termLength } from '../core/text/bm25.js';
+
+/**
+ * How a value is stored: `text` as is; `number` as a number (drivers may hand back a bigint as a string);
+ * `json` as JSON text; `bool` in the backend's boolean form. `nullable` codecs keep null as SQL NULL.
+ */
+export type Codec = 'text' | 'number' | 'json' | 'bool';
+
+export interface ColumnSpec<F extends string> {
+  readonly field: F;
+  readonly column: string;
+  readonly codec: Codec;
+  readonly nullable: boolean;
+  /** May `updateMemory` change it (the whitelist that keeps patch keys out of SQL)? */
+  readonly patchable: boolean;
+}
+
+const col = <F extends string>(field: F, column: string, codec: Codec, options: { nullable?: boolean; patchable?: boolean } = {}): ColumnSpec<F> => ({
+  field,
+  column,
+  codec,
+  nullable: options.nullable ?? false,
+  patchable: options.patchable ?? false,
+});
+
+type RecordField = keyof MemoryRecord;
+const P = { patchable: true } as const;
+const NP = { nullable: true, patchable: true } as const;
+
+/** Every stored field of a memory record, in the stores' column order. */
+export const MEMORY_COLUMNS: readonly ColumnSpec<RecordField>[] = [
+  col('id', 'id', 'text'),
+  col('scope', 'scope', 'text'),
+  col('layer', 'layer', 'text'),
+  col('content', 'content', 'text', P),
+  col('summary', 'summary', 'text', NP),
+  col('tags', 'tags', 'json', P),
+  col('entities', 'entities', 'json', P),
+  col('importance', 'importance', 'number', NP),
+  col('salience', 'salience', 'number', P),
+  col('surprise', 'surprise', 'number', P),
+  col('emotion', 'emotion', 'json', NP),
+  col('pinned', 'pinned', 'bool', P),
+  col('mentionCount', 'mention_count', 'number', P),
+  col('accessCount', 'access_count', 'number'),
+  col('lastAccessedAt', 'last_accessed_at', 'number', { nullable: true }),
+  col('confidence', 'confidence', 'number', P),
+  col('status', 'status', 'text', P),
+  col('provenance', 'provenance', 'json', P),
+  col('validFrom', 'valid_from', 'number', P),
+  col('validTo', 'valid_to', 'number', NP),
+  col('occurredAt', 'occurred_at', 'number', NP),
+  col('recordedAt', 'recorded_at', 'number'),
+  col('invalidatedAt', 'invalidated_at', 'number', NP),
+  col('sourceKey', 'source_key', 'text', { nullable: true }),
+  col('updatedAt', 'updated_at', 'number', P),
+  col('data', 'data', 'json', P),
+];
+
+/** Every stored field of an edge, in column order. */
+export const EDGE_COLUMN_SPECS: readonly ColumnSpec<keyof Edge>[] = [
+  col('id', 'id', 'text'),
+  col('scope', 'scope', 'text'),
+  col('fromId', 'from_id', 'text'),
+  col('type', 'type', 'text'),
+  col('toId', 'to_id', 'text'),
+  col('weight', 'weight', 'number'),
+  col('validFrom', 'valid_from', 'number'),
+  col('validTo', 'valid_to', 'number', { nullable: true }),
+  col('recordedAt', 'recorded_at', 'number'),
+  col('invalidatedAt', 'invalidated_at', 'number', { nullable: true }),
+  col('metadata', 'metadata', 'json'),
+];
+
+/** The memory columns, in order. */
+export const MEMORY_COLUMN_NAMES: readonly string[] = MEMORY_COLUMNS.map((c) => c.column);
+/** The edge columns, in order. */
+export const EDGE_COLUMN_NAMES: readonly string[] = EDGE_COLUMN_SPECS.map((c) => c.column);
+
+/** The column derived from the content for scope-local BM25 (written beside the record's columns). */
+export const TERM_COUNT_COLUMN = 'term_count';
+
+/** How a backend spells a boolean column. */
+export interface BooleanForm {
+  encode(value: boolean): unknown;
+  decode(value: unknown): boolean;
+}
+
+export const SQLITE_BOOLEAN: BooleanForm = { encode: (v) => (v ? 1 : 0), decode: (v) => v === 1 };
+export const POSTGRES_BOOLEAN: BooleanForm = { encode: (v) => v, decode: (v) => v === true };
+
+function encodeValue(codec: Codec, value: unknown, bool: BooleanForm): unknown {
+  if (value === null || value === undefined) return null;
+  switch (codec) {
+    case 'json':
+      return JSON.stringify(value);
+    case 'bool':
+      return typeof value === 'boolean' ? bool.encode(value) : value;
+    default:
+      return value;
+  }
+}
+
+function decodeValue(spec: ColumnSpec<string>, value: unknown, bool: BooleanForm): unknown {
+  if (spec.nullable && (value === null || value === undefined)) return null;
+  switch (spec.codec) {
+    case 'json':
+      // a column that does not parse comes back undefined for `recordProblem` to report, never a throw
+      return parseStoredJson(value as string | null);
+    case 'bool':
+      return bool.decode(value);
+    case 'number':
+      return typeof value === 'number' ? value : Number(value);
+    default:
+      return value;
+  }
+}
+
+/** Values of a record's columns (`MEMORY_COLUMNS` order), then its term count. */
+export function encodeMemory(record: MemoryRecord, bool: BooleanForm): unknown[] {
+  const values = MEMORY_COLUMNS.map((spec) => encodeValue(spec.codec, record[spec.field], bool));
+  values.push(termLength(record.content));
+  return values;
+}
+
+/** Decodes the values of `MEMORY_COLUMNS` read in order, starting at `offset`. */
+export function decodeMemory(values: readonly unknown[], bool: BooleanForm, offset = 0): MemoryRecord {
+  const record: Record<string, unknown> = {};
+  for (let i = 0; i < MEMORY_COLUMNS.length; i++) {
+    const spec = MEMORY_COLUMNS[i] as ColumnSpec<RecordField>;
+    record[spec.field] = decodeValue(spec, values[offset + i], bool);
+  }
+  return record as unknown as MemoryRecord;
+}
+
+/** Decodes a memory row read as an object keyed by column. */
+export function decodeMemoryRow(row: Readonly<Record<string, unknown>>, bool: BooleanForm): MemoryRecord {
+  return decodeMemory(MEMORY_COLUMN_NAMES.map((c) => row[c]), bool);
+}
+
+/** Values of an edge's columns, in order. */
+export function encodeEdge(edge: Edge): unknown[] {
+  return EDGE_COLUMN_SPECS.map((spec) => encodeValue(spec.codec, edge[spec.field], POSTGRES_BOOLEAN));
+}
+
+/** Decodes an edge row read as an object keyed by column. */
+export function decodeEdgeRow(row: Readonly<Record<string, unknown>>): Edge {
+  const edge: Record<string, unknown> = {};
+  for (const spec of EDGE_COLUMN_SPECS) {
+    edge[spec.field] = spec.codec === 'json' ? JSON.parse(row[spec.column] as string) : decodeValue(spec, row[spec.column], POSTGRES_BOOLEAN);
+  }
+  return edge as unknown as Edge;
+}
+
+const PATCHABLE = MEMORY_COLUMNS.filter((c) => c.patchable);
+
+/** Column and encoded value of every field present in `patch` (undefined fields are left alone), then the term count when content changes. */
+export function patchColumns(patch: MemoryPatch, bool: BooleanForm): [column: string, value: unknown][] {
+  const out: [string, unknown][] = [];
+  const given = patch as Readonly<Record<string, unknown>>;
+  for (const spec of PATCHABLE) {
+    const value = given[spec.field];
+    if (value === undefined) continue;
+    out.push([spec.column, encodeValue(spec.codec, value, bool)]);
+  }
+  if (typeof patch.content === 'string') out.push([TERM_COUNT_COLUMN, termLength(patch.content)]);
+  return out;
+}
+
+/**
+ * The SQL form of `isVisible(record, filter, now)` over the columns of `alias`, exactly equivalent (a
+ * property test checks it on every backend); `bind` returns the backend's placeholder for a value.
+ * Statuses are inlined so the `(scope, status)` index serves current reads.
+ */
+export function visibilitySql(filter: TimeFilter, now: number, alias: string, bind: (value: number) => string): string {
+  const v = visibilityBounds(filter, now);
+  const statuses = v.statuses.map((s) => `'${s}'`).join(', ');
+  const knownAt = bind(v.knownAt);
+  const asOf = bind(v.asOf);
+  let sql = `${alias}.status IN (${statuses}) AND ${alias}.recorded_at <= ${knownAt} AND ${alias}.valid_from <= ${asOf}`;
+  if (!v.includeSuperseded) {
+    // validTo counts only once the store knew it (invalidatedAt), so knownAt reads see the claim open-ended
+    sql += ` AND NOT (${alias}.valid_to IS NOT NULL AND ${alias}.valid_to <= ${bind(v.asOf)} AND (${alias}.invalidated_at IS NULL OR ${alias}.invalidated_at <= ${bind(v.knownAt)}))`;
+  }
+  return sql;
+}

@@ -1,0 +1,94 @@
+/**
+ * The redactor as a pure function: the kind of each credential is kept in its placeholder, what
+ * surrounds a secret stays (names, quotes, URL user and host), look-alikes in code stay, and the
+ * options switch it off or add patterns.
+ */
+import { describe, expect, it } from 'vitest';
+import { createRedactor, redactInputs, redactRecord } from '../../../src/core/redact/index.js';
+import type { MemoryRecord } from '../../../src/index.js';
+
+const redactor = createRedactor();
+const text = (input: string): string => redactor.redact(input).text;
+
+describe('createRedactor().redact', () => {
+  it.each([
+    ['AWS access key', 'key AKIAZ7QW3ERT5YUI8OPA here', 'key [redacted:aws-access-key] here'],
+    ['AWS secret key by name', 'aws_secret_access_key = Zr4Tq9Wm2Xc7Vb5Nk8Lp/3Hs6Jd1Fg0Ya2Qe4Rt+', 'aws_secret_access_key = [redacted:aws-secret-key]'],
+    ['GCP API key', 'key=AIzaSyZr4Tq9Wm2Xc7Vb5Nk8Lp3Hs6Jd1Fg0Ya2', 'key=[redacted:gcp-api-key]'],
+    ['GitHub token', 'token ghs_Zr4Tq9Wm2Xc7Vb5Nk8Lp3Hs6Jd1Fg0Ya2Qe4 leaked', 'token [redacted:github-token] leaked'],
+    ['GitHub fine-grained token', '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6Jd1Fg', '[redacted:github-token]'],
+    ['OpenAI project key', 'sk-proj-Zr4Tq9Wm2Xc7Vb5Nk8Lp3Hs6Jd1Fg0Ya2Qe4_Zr4Tq9Wm2Xc7', '[redacted:openai-key]'],
+    ['Anthropic key', 'sk-ant-api03-Zr4Tq9Wm2Xc7Vb5Nk8Lp3Hs6Jd1Fg0Ya2Qe4-Zr4Tq9Wm2AA', '[redacted:anthropic-key]'],
+    ['Slack token', 'xoxp-123456789012-1234567890123-Zr4Tq9Wm2Xc7Vb5N', '[redacted:slack-token]'],
+    ['Stripe restricted key', 'rk_live_Zr4Tq9Wm2Xc7Vb5Nk8Lp3Hs6', '[redacted:stripe-key]'],
+    ['JWT', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.Zr4Tq9Wm2Xc7Vb5Nk8Lp3Hs6Jd1Fg0Ya2Qe4', '[redacted:jwt]'],
+    ['password in a URL', 'postgres://app:Hq7mZ2pLw9@db:5432/shop', 'postgres://app:[redacted:url-password]@db:5432/shop'],
+    ['password= assignment', 'DB_PASSWORD=Hq7mZ2pLw9', 'DB_PASSWORD=[redacted:password]'],
+    ['secret: in YAML', 'client_secret: "Hq7mZ2pLw9xx"', 'client_secret: "[redacted:secret]"'],
+    ['token= in a query', '/callback?access_token=Zr4Tq9Wm2Xc7Vb5Nk8Lp3Hs6&state=1', '/callback?access_token=[redacted:token]&state=1'],
+    ['Bearer header', 'Authorization: Bearer Zr4Tq9Wm2Xc7Vb5Nk8Lp3Hs6Jd', 'Authorization: Bearer [redacted:bearer-token]'],
+    ['high-entropy value of a key-like name', 'MAILGUN_SIGNING_KEY=zr4tq9wm2xc7vb5nk8lp3hs6jd1fg0ya', 'MAILGUN_SIGNING_KEY=[redacted:secret-key]'],
+  ])('%s', (_name, input, expected) => {
+    expect(text(input)).toBe(expected);
+  });
+
+  it('redacts a PEM private key block whole, and counts by kind', () => {
+    const block = ['-----BEGIN RSA PRIVATE KEY-----', 'MIIEowIBAAKCAQEAzr4Tq9Wm2Xc7Vb5Nk8Lp3Hs6Jd1Fg0Ya2Qe4Zr4Tq9Wm2Xc7Vb5', 'Nk8Lp3Hs6Jd1Fg0Ya2Qe4==', '-----END RSA PRIVATE KEY-----'].join('\n');
+    const result = redactor.redact(`the key:\n${block}\nand a token ghp_Zr4Tq9Wm2Xc7Vb5Nk8Lp3Hs6Jd1Fg0Ya2Qe4`);
+    expect(result.text).toBe('the key:\n[redacted:private-key]\nand a token [redacted:github-token]');
+    expect(result).toMatchObject({ count: 2, kinds: { 'private-key': 1, 'github-token': 1 } });
+  });
+
+  it('leaves look-alikes in code and prose', () => {
+    for (const input of [
+      'interface Login { password: string; token?: string }',
+      'const apiKey = process.env.OPENAI_API_KEY;',
+      'token: ${{ secrets.GITHUB_TOKEN }}',
+      'commit 9fceb02d0ae598e95dc970b74767f19372d61af8 and sha256:2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae',
+      'id 01J9ZQ4T7W2XC7VB5NK8LP3HS6 and uuid 3f0e2d1c-9b8a-4c7d-8e6f-5a4b3c2d1e0f',
+      'OPENAI_API_KEY=your-api-key-here',
+      'git clone git@github.com:acme/shop.git && open https://acme.dev/login?next=/home',
+      'the password reset link expires after an hour',
+    ]) {
+      expect(redactor.redact(input)).toEqual({ text: input, count: 0, kinds: {} });
+    }
+  });
+
+  it('is off with enabled: false, and takes extra patterns', () => {
+    const input = 'GITHUB_TOKEN=ghp_Zr4Tq9Wm2Xc7Vb5Nk8Lp3Hs6Jd1Fg0Ya2Qe4 and acme_ZR4TQ9WM';
+    expect(createRedactor({ enabled: false }).redact(input).text).toBe(input);
+    expect(createRedactor({ patterns: [{ kind: 'acme-id', pattern: /acme_[A-Z0-9]{8}/ }] }).redact(input).text).toBe('GITHUB_TOKEN=[redacted:github-token] and [redacted:acme-id]');
+  });
+
+  it('refuses a pattern that matches the empty text', () => {
+    expect(() => createRedactor({ patterns: [{ kind: 'empty', pattern: 'x*' }] })).toThrow(/matches the empty text/);
+  });
+});
+
+describe('whole values', () => {
+  it('redacts every string of a remember input except its scope, and counts per input', () => {
+    const { inputs, counts } = redactInputs(
+      [
+        { scope: 'acme/shop', content: 'uses ghp_Zr4Tq9Wm2Xc7Vb5Nk8Lp3Hs6Jd1Fg0Ya2Qe4', action: { tool: 'curl', args: { header: 'Authorization: Bearer Zr4Tq9Wm2Xc7Vb5Nk8Lp3Hs6Jd' } } },
+        { scope: 'acme/shop', content: 'nothing here' },
+      ],
+      redactor,
+    );
+    expect(counts).toEqual([2, 0]);
+    expect(inputs[0]).toEqual({ scope: 'acme/shop', content: 'uses [redacted:github-token]', action: { tool: 'curl', args: { header: 'Authorization: Bearer [redacted:bearer-token]' } } });
+  });
+
+  it('replaces lower-cased copies and pieces of a secret in derived fields of a stored record', () => {
+    const record = {
+      content: 'The admin password is Zq8!vB3nKx27Lw today, key AKIAZ7QW3ERT5YUI8OPA.',
+      summary: null,
+      tags: [],
+      entities: ['zq8', 'vb3nkx27lw', 'akiaz7qw3ert5yui8opa', 'admin'],
+      provenance: { kind: 'episodic', sources: [], derivedFrom: [] },
+      data: {},
+    } as unknown as MemoryRecord;
+    const { patch } = redactRecord(record, redactor);
+    expect(patch.content).toBe('The admin password is [redacted:password] today, key [redacted:aws-access-key].');
+    expect(patch.entities).toEqual(['zq8', '[redacted:password]', '[redacted:aws-access-key]', 'admin']);
+  });
+});
