@@ -25,6 +25,7 @@ import {
   type RememberInput,
   type UpdateInput,
 } from './schemas.js';
+import { answeredQuestions, llmCapturedClaims, openQuestionsOf } from './write/capture/index.js';
 import { rememberAll, type RememberResult, type WriteOptions } from './write/remember.js';
 import { rememberBatches } from './write/remember-batches.js';
 import { normalise } from './write/resolve-claim.js';
@@ -187,7 +188,7 @@ export class EngramCore {
     this.assertOpen();
     const list = Array.isArray(input) ? (input as readonly RememberInput[]) : [input as RememberInput];
     const { inputs: parsed, counts } = redactInputs(list.map((item, index) => parseInput(rememberInputSchema, item, list.length > 1 ? `memory #${index + 1}` : 'memory')), this.#redactor);
-    const options = this.#writeOptions();
+    const options = { ...this.#writeOptions(), ...(await this.#captureOptions(parsed)) };
     const results = withRedacted(await rememberAll(this.#deps(), parsed, options), counts);
     this.#afterWrite(parsed, results, options);
     return Array.isArray(input) ? results : (results[0] as RememberResult);
@@ -212,7 +213,7 @@ export class EngramCore {
     if (!Array.isArray(inputs)) throw new EngramError('INVALID_INPUT', 'rememberBatches takes an array of memories.');
     const { inputs: parsed, counts } = redactInputs((inputs as readonly RememberInput[]).map((item, index) => parseInput(rememberInputSchema, item, `memory #${index + 1}`)), this.#redactor);
     const batches = Array.from({ length: Math.ceil(parsed.length / size) }, (_, i) => parsed.slice(i * size, (i + 1) * size));
-    const writeOptions = this.#writeOptions();
+    const writeOptions = { ...this.#writeOptions(), ...(await this.#captureOptions(parsed)) };
     let index = 0;
     for await (const committed of rememberBatches(this.#deps(), batches, writeOptions)) {
       const results = withRedacted(committed, counts.slice(index * size, (index + 1) * size));
@@ -529,6 +530,13 @@ export class EngramCore {
 
   #writeOptions(): WriteOptions {
     return { deferImportance: this.assist.enabled('importance'), ...(this.#importanceRecoveryMs !== undefined ? { importanceRecoveryMs: this.#importanceRecoveryMs } : {}) };
+  }
+
+  /** For captured turns: the questions they answer (also from earlier writes), and an LLM's reading of them (the rules read the rest). */
+  async #captureOptions(parsed: readonly ParsedRememberInput[]): Promise<Pick<WriteOptions, 'capturedClaims' | 'questions'>> {
+    if (!parsed.some((input) => input.capture === true)) return {};
+    const [read, open] = await Promise.all([llmCapturedClaims(this.assist, parsed), openQuestionsOf(this.store, parsed)]);
+    return { ...(read !== undefined ? { capturedClaims: read } : {}), questions: answeredQuestions(parsed, open).answers };
   }
 
   /** What follows a committed write: LLM follow-ups, context cache, background worker. */

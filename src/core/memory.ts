@@ -51,7 +51,7 @@ export interface ClaimSlot {
 /** The structured parts of an observe→decide→act→evaluate episode (seed 000). */
 export interface EpisodeCycle {
   perception?: { objects?: string[]; people?: string[]; salience?: number; novelty?: number };
-  context?: { goal?: string; location?: string; sessionId?: string; runId?: string };
+  context?: { goal?: string; location?: string; sessionId?: string; runId?: string; question?: string };
   decision?: { intent?: string; confidence?: number; rationale?: string };
   action?: { tool?: string; args?: Record<string, unknown> };
   outcome?: { success?: boolean; reward?: number; detail?: string };

@@ -99,7 +99,7 @@ export const episodeCycleShape = {
     .strict()
     .optional(),
   context: z
-    .object({ goal: shortText.optional(), location: shortText.optional(), sessionId: shortText.optional(), runId: shortText.optional() })
+    .object({ goal: shortText.optional(), location: shortText.optional(), sessionId: shortText.optional(), runId: shortText.optional(), question: shortText.optional() })
     .strict()
     .optional(),
   decision: z
@@ -145,11 +145,18 @@ export const rememberInputSchema = z
     priority: z.number().int().min(-1000).max(1000).optional(),
     /** Statistical layer: the numbers (issue #5); see `verbalForm`. */
     metric: statisticalMetricSchema.optional(),
+    /** A conversation turn whose claim-shaped sentences also become semantic claims (the episode keeps the turn). */
+    capture: z.boolean().optional(),
+    /** With `capture`: where a stable fact the user states about themselves goes (default: `scope`). */
+    userScope: scopeSchema.optional(),
     ...episodeCycleShape,
   })
   .strict()
   .superRefine((input, ctx) => {
     for (const [field, message] of layerFieldProblems(input)) ctx.addIssue({ code: 'custom', path: [field], message });
+    if (input.capture === true && input.layer !== undefined && input.layer !== 'episodic') {
+      ctx.addIssue({ code: 'custom', path: ['capture'], message: `captures conversation turns, which are episodes: drop "layer" or set it to "episodic" (got "${input.layer}")` });
+    }
     if (input.validFrom !== undefined && input.validTo !== undefined && input.validTo <= input.validFrom) {
       ctx.addIssue({ code: 'custom', path: ['validTo'], message: 'must be after validFrom' });
     }

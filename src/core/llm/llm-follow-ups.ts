@@ -49,7 +49,8 @@ export class LlmFollowUps {
     const { assist } = this.#deps;
     if (importanceDeferred) this.#track(this.#scoreImportance(created.filter((c) => c.input.importance === undefined)));
     if (assist.enabled('supersession')) this.#track(this.#judgeClaims(created.filter((c) => c.result.action === 'created' && CLAIM_LAYERS.has(c.input.layer ?? 'episodic'))));
-    if (assist.enabled('extraction')) this.#track(this.#extractFacts(created.filter((c) => (c.input.layer ?? 'episodic') === 'episodic')));
+    // captured turns had their claims read at write time
+    if (assist.enabled('extraction')) this.#track(this.#extractFacts(created.filter((c) => (c.input.layer ?? 'episodic') === 'episodic' && c.input.capture !== true)));
   }
 
   /** Resolves when every follow-up started so far has finished. */

@@ -14,6 +14,7 @@ import { speakerLine } from '../layers/turn-speaker.js';
 import { extractEntities } from '../text/index.js';
 import { chunkText, DEFAULT_CHUNK_CHARS } from './chunking/index.js';
 import { buildRecord, newId } from './new-record.js';
+import { answeredInput, answeredQuestions, capturedClaimInputs, keepOpenQuestions } from './capture/index.js';
 import { applyMerge, applySupersession, attachClaimSlot, CLAIM_LAYERS, decideClaim } from './resolve-claim.js';
 import { analyzeEmotion, scoreImportance, scoreSurprise } from './salience/index.js';
 
@@ -27,6 +28,15 @@ export interface RememberResult {
   chunks?: string[];
   /** Secrets replaced by `[redacted:<kind>]` before the input was stored (absent when none). */
   redacted?: number;
+  /** For a captured turn: what became of each claim read from it. */
+  claims?: CapturedClaimResult[];
+}
+
+/** One claim of a captured turn: its id, and the action of the claim resolution (created, merged, superseded, unchanged). */
+export interface CapturedClaimResult {
+  id: string;
+  action: RememberResult['action'];
+  superseded?: string[];
 }
 
 export interface WriteDeps {
@@ -45,6 +55,10 @@ export interface WriteOptions {
   deferImportance?: boolean;
   /** With `deferImportance`: how long the in-process scoring has before a recovery job may score instead. */
   importanceRecoveryMs?: number;
+  /** Claim sentences an LLM read from captured turns, by input; the rules read the turns without one. */
+  capturedClaims?: ReadonlyMap<ParsedRememberInput, readonly string[]>;
+  /** The assistant's question each captured user turn answers (see `answeredQuestions`); default: read within the batch. */
+  questions?: ReadonlyMap<ParsedRememberInput, string>;
 }
 
 /** Derives the write-time signals of one input (pure, cheap). */
@@ -58,10 +72,13 @@ export function deriveSignals(input: ParsedRememberInput, deferImportance = fals
   return { entities, importance, emotion, salience, surprise: 1 };
 }
 
-/** One unit of work: the main record, and for long texts its chunks. */
+/** One unit of work: the main record, for long texts its chunks, for a captured turn its claims. */
 interface Planned {
   record: MemoryRecord;
   chunks: MemoryRecord[];
+  claims: MemoryRecord[];
+  /** The input asked for capture (its result lists claims, even none). */
+  captured: boolean;
 }
 
 /** One batch planned and embedded, waiting for its transaction ({@link commitWrite}). */
@@ -75,6 +92,7 @@ export interface PreparedWrite {
 interface Embedded extends Planned {
   embedding: Float32Array;
   chunkVectors: Float32Array[];
+  claimVectors: Float32Array[];
 }
 
 /**
@@ -92,14 +110,16 @@ export async function rememberAll(deps: WriteDeps, inputs: readonly ParsedRememb
 export async function prepareWrite(deps: WriteDeps, inputs: readonly ParsedRememberInput[], options: WriteOptions = {}): Promise<PreparedWrite> {
   const now = deps.clock.now();
   const chunkChars = options.chunkChars ?? DEFAULT_CHUNK_CHARS;
-  const planned = inputs.map((input) => plan(input, now, chunkChars, options.deferImportance === true));
-  const texts = planned.flatMap((p) => [embeddingText(p.record), ...p.chunks.map((c) => c.content)]);
+  const answers = options.questions ?? answeredQuestions(inputs).answers;
+  const planned = inputs.map((input) => plan(input, now, chunkChars, options.deferImportance === true, options.capturedClaims?.get(input), answers.get(input)));
+  const texts = planned.flatMap((p) => [embeddingText(p.record), ...p.chunks.map((c) => c.content), ...p.claims.map((c) => c.content)]);
   const vectors = await deps.embedder.embed(texts);
   let cursor = 0;
   const embedded = planned.map((p) => {
     const main = vectors[cursor++] as Float32Array;
     const chunkVectors = p.chunks.map(() => vectors[cursor++] as Float32Array);
-    return { ...p, embedding: main, chunkVectors };
+    const claimVectors = p.claims.map(() => vectors[cursor++] as Float32Array);
+    return { ...p, embedding: main, chunkVectors, claimVectors };
   });
   return { inputs, now, embedded };
 }
@@ -138,9 +158,11 @@ export async function commitWrite(deps: WriteDeps, prepared: PreparedWrite, opti
         chunk.surprise = record.surprise;
         pendingEvents.push({ record: chunk, embedding: item.chunkVectors[index] as Float32Array });
       });
-      results.push({ id: record.id, action: 'created', ...(item.chunks.length > 0 ? { chunks: item.chunks.map((c) => c.id) } : {}) });
+      const claims = await writeCapturedClaims(tx, item, pendingEvents, at);
+      results.push({ id: record.id, action: 'created', ...(item.chunks.length > 0 ? { chunks: item.chunks.map((c) => c.id) } : {}), ...(claims !== undefined ? { claims } : {}) });
     }
     await flush(tx, pendingEvents);
+    await keepOpenQuestions(tx, answeredQuestions(inputs).open, at);
     await enqueueConceptExtraction(tx, embedded.map((p) => p.record), results, deps.wallClock.now());
     if (options.deferImportance === true) {
       const written = new Set(results.filter((r) => r.action === 'created' || r.action === 'superseded').map((r) => r.id));
@@ -204,8 +226,8 @@ function dot(a: Float32Array, b: Float32Array): number {
 }
 
 /** Moves the instants a record took from the write's start (`from`) to `to`; times the caller gave stay. */
-function restamp(item: { record: MemoryRecord; chunks: MemoryRecord[] }, input: ParsedRememberInput, from: number, to: number): void {
-  for (const record of [item.record, ...item.chunks]) {
+function restamp(item: Planned, input: ParsedRememberInput, from: number, to: number): void {
+  for (const record of [item.record, ...item.chunks, ...item.claims]) {
     record.recordedAt = to;
     record.updatedAt = to;
     if (input.validFrom === undefined && record.validFrom === from) record.validFrom = to;
@@ -235,12 +257,29 @@ async function writeClaim(tx: StoreTransaction, record: MemoryRecord, embedding:
   return { id: record.id, action: 'superseded', superseded: decision.superseded.map((s) => s.record.id) };
 }
 
-/** Builds the record (and its chunks, for long texts) of one input. */
-function plan(input: ParsedRememberInput, now: number, chunkChars: number, deferImportance: boolean): Planned {
+/** The claims of a captured turn, through supersession and dedup like any claim, after its episode. */
+async function writeCapturedClaims(tx: StoreTransaction, item: Embedded, pending: NewMemory[], now: number): Promise<CapturedClaimResult[] | undefined> {
+  if (!item.captured) return undefined;
+  const outcomes: CapturedClaimResult[] = [];
+  await flush(tx, pending);
+  for (const [index, claim] of item.claims.entries()) {
+    const { id, action, superseded } = await writeClaim(tx, claim, item.claimVectors[index] as Float32Array, now);
+    outcomes.push({ id, action, ...(superseded !== undefined ? { superseded } : {}) });
+  }
+  return outcomes;
+}
+
+/** Builds the record (its chunks, for long texts; its claims, for a captured turn) of one input. */
+function plan(given: ParsedRememberInput, now: number, chunkChars: number, deferImportance: boolean, capturedSentences?: readonly string[], question?: string): Planned {
+  // an answer to the assistant's question is read with it: a decision, a fact in the user's scope
+  const { input, fact } = question !== undefined && given.capture === true ? answeredInput(given, question) : { input: given };
   const record = buildRecord(input, deriveSignals(input, deferImportance), now);
+  const claimInputs = input.capture === true ? [...capturedClaimInputs(input, record, capturedSentences), ...(fact !== undefined ? capturedClaimInputs(fact, record, [fact.content]) : [])] : [];
+  const claims = claimInputs.map((claim) => claimRecord(claim, now));
+  const captured = input.capture === true;
   if (input.content.length <= chunkChars) {
     attachClaimSlot(record);
-    return { record, chunks: [] };
+    return { record, chunks: [], claims, captured };
   }
   const parts = chunkText(input.content, { maxChars: chunkChars });
   record.data.isChunkParent = true;
@@ -257,7 +296,13 @@ function plan(input: ParsedRememberInput, now: number, chunkChars: number, defer
     };
     return chunk;
   });
-  return { record, chunks };
+  return { record, chunks, claims, captured };
+}
+
+function claimRecord(input: ParsedRememberInput, now: number): MemoryRecord {
+  const record = buildRecord(input, deriveSignals(input), now);
+  attachClaimSlot(record);
+  return record;
 }
 
 function stripParentOnly(data: MemoryRecord['data']): MemoryRecord['data'] {

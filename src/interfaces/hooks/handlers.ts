@@ -84,7 +84,7 @@ export async function readCursor(engram: Engram, request: { scope: Scope; sessio
 
 /**
  * Stores conversation turns as episodes with source refs {system: 'claude-code', conversationId:
- * session id, messageId: uuid} and moves the session's cursor to the last one; a turn already stored
+ * session id, messageId: uuid}, each captured (its claim-shaped sentences become claims), and moves the session's cursor to the last one; a turn already stored
  * from the same source is left unchanged.
  */
 export async function ingestTurns(engram: Engram, request: IngestRequest): Promise<IngestResult> {
@@ -98,6 +98,8 @@ export async function ingestTurns(engram: Engram, request: IngestRequest): Promi
     context: { sessionId: request.sessionId },
     source: { system: CLAUDE_CODE_SYSTEM, conversationId: request.sessionId, messageId: turn.uuid },
     provenance: { kind: 'episodic' },
+    // the hooks always capture: the claims of a user turn supersede what they change
+    capture: true,
   }));
   const results = await engram.remember(inputs);
   const unchanged = results.filter((r) => r.action === 'unchanged').length;

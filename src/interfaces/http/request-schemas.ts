@@ -57,6 +57,8 @@ export const rememberResultSchema = z.object({
   superseded: z.array(z.string()).optional(),
   chunks: z.array(z.string()).optional(),
   redacted: z.number().int().min(1).optional().describe('Secrets replaced by [redacted:<kind>] before the input was stored (absent when none)'),
+  /** With `capture: true`: what became of each claim read from the turn. */
+  claims: z.array(z.object({ id: z.string(), action: z.enum(['created', 'merged', 'superseded', 'unchanged']), superseded: z.array(z.string()).optional() })).optional(),
 });
 
 /** Every error body. */

@@ -19,6 +19,12 @@ export function renderHits(hits: readonly RecallHit[]): string {
 }
 
 export function renderRemember(result: RememberResult): string {
+  if (result.claims === undefined) return renderAction(result);
+  const claims = result.claims.map((c) => `${c.id} ${c.action}${c.superseded !== undefined ? ` (supersedes ${c.superseded.join(', ')})` : ''}`);
+  return `${renderAction(result)} ${claims.length === 0 ? 'No claims in it.' : `Claims: ${claims.join('; ')}.`}`;
+}
+
+function renderAction(result: RememberResult): string {
   switch (result.action) {
     case 'created':
       return `Remembered as ${result.id}${result.chunks !== undefined ? ` (${result.chunks.length} chunks)` : ''}.`;

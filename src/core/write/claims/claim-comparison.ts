@@ -28,6 +28,11 @@
  *   5. Unnamed change ("X switched to Y", no attribute): same subject, old value a tool/platform/"X is Y"
  *      value or on the same dimension, never on the bare scope subject alone               → supersedes 0.70
  *
+ *   Departures (departure-rules.ts; before agreement, when no slot pair superseded): "left/quit/sold/gave up/
+ *      moved off P", "moved from P", "was not P after all" with P stated by the old claim about the same
+ *      subject → 0.75-0.80; a new holder of exactly the old claim's role → 0.80; "we switched to T" replacing
+ *      the speaker's tool of the same kind (tool-kinds.ts) → 0.75
+ *
  *   Text level (when no slot pair superseded or agreed)
  *   6. A negated or retracted phrase of the new claim occurs in the old text, and the new subject's specific
  *      words do too (or, for the scope subject, the verb does or word overlap ≥ 0.25)      → supersedes 0.60
@@ -44,6 +49,7 @@ import { type ClaimMarker, STRONG_MARKERS } from './clause-markers.js';
 import { GENERIC_HEADS, intersects, isSubset, jaccard, lexicalTokens, numbersIn } from './claim-text.js';
 import type { ExtractedSlot } from './extracted-slot.js';
 import { isKnownFamily } from './attribute-families.js';
+import { departureVerdict } from './departure-rules.js';
 import { termsOf } from './pos-tags.js';
 import {
   keyRelation,
@@ -336,7 +342,7 @@ export function compareClaims(newText: string, oldText: string, options: Compare
   const best = (relation: Verdict['relation']): Verdict | undefined =>
     verdicts.filter((v) => v.relation === relation).sort((a, b) => b.confidence - a.confidence)[0];
 
-  let verdict = best('supersedes');
+  let verdict = best('supersedes') ?? departureVerdict(newText, oldText);
   const agree = verdict === undefined ? best('agrees') : undefined;
   if (!verdict) {
     const extra = newA.slots.find((n) => !n.negated && !n.retract && !matchedNew.has(n));

@@ -10,6 +10,7 @@ export {
   type ClaimRelation,
   type CompareClaimsOptions,
 } from './claim-comparison.js';
+export { toolKindsIn } from './tool-kinds.js';
 export type { ExtractedSlot } from './extracted-slot.js';
 export type { ClaimMarker } from './clause-markers.js';
 export type { Cardinality } from './attribute-families.js';

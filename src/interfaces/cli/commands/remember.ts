@@ -25,6 +25,7 @@ interface RememberFlags extends CommonFlags {
   importance?: string;
   tag?: string[];
   pin?: boolean;
+  capture?: boolean;
   file?: string;
   batchSize?: string;
 }
@@ -43,6 +44,7 @@ export function registerRememberCommand(program: Command): void {
     .option('--importance <n>', 'importance 0..1 (default: scored from the content)')
     .option('--tag <tag>', 'tag (repeatable)', collect)
     .option('--pin', 'never decays')
+    .option('--capture', 'a conversation turn: also store its claim-shaped sentences as claims (in --file, set "capture": true per line)')
     .option('--file <path>', 'import a JSONL file: one remember input object per line')
     .option('--batch-size <n>', `lines per transaction for --file (default ${DEFAULT_BATCH})`)
     .action(async (words: string[], flags: RememberFlags) => {
@@ -82,6 +84,7 @@ export function registerRememberCommand(program: Command): void {
         if (flags.importance !== undefined) input.importance = Number(flags.importance);
         if (flags.tag !== undefined) input.tags = flags.tag;
         if (flags.pin) input.pinned = true;
+        if (flags.capture === true) input.capture = true;
         const result = await engram.remember(input as RememberInput);
         printResult({ json }, result, (r: RememberResult) => describeResult(r));
       }, { create: true });
@@ -89,7 +92,10 @@ export function registerRememberCommand(program: Command): void {
 }
 
 function describeResult(result: RememberResult): string {
-  return `${describeAction(result)}${redactedNote(result.redacted ?? 0)}`;
+  const head = `${describeAction(result)}${redactedNote(result.redacted ?? 0)}`;
+  if (result.claims === undefined) return head;
+  const claims = result.claims.map((c) => `\n  claim ${c.id}: ${c.action}${c.superseded !== undefined ? `, superseding ${c.superseded.join(', ')}` : ''}`);
+  return `${head}${claims.length === 0 ? '\n  no claims in this turn' : claims.join('')}`;
 }
 
 /** ", 2 secrets redacted" when the write path replaced any. */

@@ -31,14 +31,19 @@ const remember: RouteSpec = {
   async handle({ engram, body, authorize }) {
     if (Array.isArray(body)) {
       const inputs = parseInput(rememberBatchSchema, body, 'memories');
-      authorize(inputs.map((i) => i.scope));
+      authorize(inputs.flatMap(writtenScopes));
       return engram.remember(inputs);
     }
     const input = parseInput(rememberInputSchema, body, 'memory');
-    authorize([input.scope]);
+    authorize(writtenScopes(input));
     return engram.remember(input);
   },
 };
+
+/** The scopes a remember input writes: its scope, and the user scope a captured answer's fact goes to. */
+function writtenScopes(input: { scope: string; userScope?: string | undefined }): string[] {
+  return input.userScope !== undefined ? [input.scope, input.userScope] : [input.scope];
+}
 
 const get: RouteSpec = {
   method: 'get',

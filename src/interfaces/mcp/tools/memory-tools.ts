@@ -21,7 +21,8 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
         '(layer "semantic"), rules to follow (layer "procedural"), and what happened (layer "episodic", the default).',
         'A corrected fact supersedes the old one (which stays in history); the same fact stated again is merged, not duplicated.',
         'Episodes may be structured: perception {objects, people}, context {goal}, decision, action {tool, args}, outcome {success, reward}.',
-        'Returns {id, action: created | merged | superseded | unchanged, mergedInto?, superseded?}.',
+        'With capture: true, a conversation turn also becomes claims (one per claim-shaped sentence).',
+        'Returns {id, action: created | merged | superseded | unchanged, mergedInto?, superseded?, claims?: [{id, action, superseded?}]}.',
       ].join(' '),
       inputSchema: z.object(rememberShape).strict(),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -29,6 +30,7 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
     (args) =>
       guarded(async () => {
         const scope = writeScope(context, args.scope);
+        if (args.userScope !== undefined) writeScope(context, args.userScope);
         const result = await engram.remember({ ...(args as RememberInput), scope });
         return ok({ ...result, scope }, renderRemember(result));
       }),

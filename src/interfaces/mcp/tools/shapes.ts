@@ -44,6 +44,10 @@ export const rememberShape = {
     'Where this came from: {system, conversationId, messageId, uri}. The same conversationId + messageId stored twice is kept once.',
   ),
   priority: remember.priority.describe('Procedural rules: higher comes first.'),
+  capture: remember.capture.describe(
+    'For a conversation turn: also store each claim-shaped sentence (a preference, decision, tool choice, change, owner, schedule, constraint) as a semantic claim that supersedes or merges with what is known. Questions, plans, quotes, code and assistant suggestions are not claims.',
+  ),
+  userScope: remember.userScope.describe('With capture: the scope of the user, where a fact they state in answer to a question goes (default: scope). Must be one of the server\'s scopes.'),
   perception: episodeCycleShape.perception.describe('Structured episode: what was perceived {objects, people, salience, novelty}.'),
   context: episodeCycleShape.context.describe('Structured episode: the situation {goal, location, sessionId, runId}.'),
   decision: episodeCycleShape.decision.describe('Structured episode: what was decided {intent, confidence, rationale}.'),

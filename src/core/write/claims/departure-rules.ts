@@ -1,0 +1,126 @@
+/**
+ * Corrections stated as a departure from the old value rather than a new value of a named attribute:
+ *
+ *   1. Leaving: "X left/quit/sold/gave up/got rid of/stopped/dropped/moved off/traded in/replaced P",
+ *      "moved … from P to …", "X is no longer P", "X was not (in/caused by) P after all" — P is gone.
+ *      The old claim supersedes when it states P (all of P's words) about the same subject: the new
+ *      subject's words occur in it, or both speak of the speaker ("I", "we", "my", "the user").
+ *   2. A new holder of a role: "Y took over as R", "Y is now the R", "Y now leads T", "Y succeeded X as R",
+ *      "X stepped down" — the old claim names another holder of exactly that role.
+ *   3. An unnamed switch: "we switched/moved/migrated to T" replaces the speaker's tool of the same kind
+ *      ("we use pnpm" → "we switched to bun": both package managers; see tool-kinds.ts).
+ *
+ * Each is checked clause by clause; the old claim must not itself be negated or a departure.
+ */
+import { lexicalTokens } from './claim-text.js';
+import { toolKindsIn } from './tool-kinds.js';
+
+/** A departure verdict: always a supersession, with its reason. */
+export interface DepartureVerdict {
+  relation: 'supersedes';
+  confidence: number;
+  reason: string;
+}
+
+const SPEAKER = /^(?:i|we|the user|user|my|our|me|us)\b/i;
+const WHO = '((?:the |our |my )?[\\w.\' -]{1,40}?)';
+/** Where the departed phrase ends: a preposition of purpose, time or replacement, or the next clause. */
+const PHRASE = '((?:(?!\\b(?:and|for|with|onto|to|in favou?r of|in|on|since|last|this|after|before|but|because)\\b)[^,;.])+)';
+const LEAVING = new RegExp(
+  `^${WHO} (?:has |have |had )?(?:left|quit|quitted|sold|gave up|given up|got rid of|gotten rid of|stopped|dropped|ditched|abandoned|moved off|moved off of|migrated off|moved away from|migrated away from|switched away from|switched off|traded in|gave away|retired|replaced|is no longer|are no longer|no longer uses?|no longer has|no longer have) (?:of )?(?:the |a |an |my |our |his |her |their )?${PHRASE}`,
+  'i',
+);
+const MOVED_FROM = new RegExp(`^${WHO} (?:has |have )?(?:moved|migrated|switched|changed|ported|transitioned)(?: [\\w.' -]{1,30}?)? from (?:the |a |an |my |our )?${PHRASE}`, 'i');
+const NOT_AFTER_ALL = new RegExp(`^${WHO} (?:was|is|were|are) not (?:caused by |due to |in |on |at |from )?(?:the |a |an )?${PHRASE}`, 'i');
+const REVERSAL_SIGNAL = /\b(?:after all|turned out|turns out|actually|it was|but (?:in|on|at|the)|instead)\b/i;
+const STEPPED_DOWN = /^([A-Z][\w'-]+(?: [A-Z][\w'-]+)?) (?:stepped down|resigned|retired|left|quit)$/;
+
+const NEW_HOLDER =
+  /^([A-Z][\w'-]+(?: [A-Z][\w'-]+)?) (?:took over as|has taken over as|is now (?:the |our )?|is (?:the |our )?new |now (?:leads|manages|runs|heads|owns)|(?:replaced|succeeded) [A-Z][\w'-]+ as|is (?:the |our )(?=.+ now$))(?:the |our )?(.+?)(?: now)?$/;
+const HOLDER = /^([A-Z][\w'-]+(?: [A-Z][\w'-]+)?) (?:is (?:the |our )|(?:leads|manages|runs|heads|owns) (?:the |our )?)(.+)$/;
+
+const SWITCHED_TO = /^(?:we|i|the team|our team|the project|the repo) (?:have |has )?(?:switched|moved|migrated|changed|transitioned)(?: over)? to (.+)$/i;
+
+/** Light stem for comparing a departed phrase with the old wording ("smoking" ≈ "smokes" ≈ "smoke"). */
+function stems(text: string): Set<string> {
+  return new Set([...lexicalTokens(text)].map((t) => t.replace(/(?:ing|es|s|e)$/, '')));
+}
+const within = (small: Set<string>, large: Set<string>): boolean => small.size > 0 && [...small].every((t) => large.has(t));
+
+function clausesOf(text: string): string[] {
+  return text
+    .split(/[.;!?]\s*|,\s+(?:and |but )?(?=(?:it|the|they|we|i|he|she|[A-Z]\w*) )|\s+and\s+(?=(?:now |then )?(?:[A-Z]\w*|i|we|the \w+|they|he|she) )/)
+    .map((c) => c.trim())
+    .filter((c) => c.length > 0);
+}
+
+/** Same subject: the new subject's words occur in the old claim, or both speak of the speaker. */
+function aboutSameSubject(subject: string, oldText: string, oldStems: Set<string>): boolean {
+  if (SPEAKER.test(subject.trim())) return SPEAKER.test(oldText.trim());
+  return within(stems(subject), oldStems);
+}
+
+/** Was the old claim itself a denial or a departure (then nothing is left to supersede)? */
+function oldIsNegative(oldText: string): boolean {
+  return /\b(?:not|never|no longer|n't)\b/i.test(oldText) || LEAVING.test(oldText) || MOVED_FROM.test(oldText);
+}
+
+function leaving(clause: string, oldText: string, oldStems: Set<string>): DepartureVerdict | undefined {
+  const candidates: Array<[RegExpExecArray | null, number]> = [
+    [LEAVING.exec(clause), 0.8],
+    [MOVED_FROM.exec(clause), 0.8],
+    [REVERSAL_SIGNAL.test(clause) || /\b(?:after all)\b/i.test(oldText) ? NOT_AFTER_ALL.exec(clause) : null, 0.75],
+  ];
+  for (const [m, confidence] of candidates) {
+    const subject = m?.[1];
+    const phrase = m?.[2]?.trim();
+    if (subject === undefined || phrase === undefined || phrase.length === 0) continue;
+    if (within(stems(phrase), oldStems) && aboutSameSubject(subject, oldText, oldStems)) {
+      return { relation: 'supersedes', confidence, reason: `"${phrase}" is gone: ${clause}` };
+    }
+  }
+  return undefined;
+}
+
+const sameRole = (a: string, b: string): boolean => {
+  const x = stems(a);
+  const y = stems(b);
+  return x.size > 0 && x.size === y.size && within(x, y);
+};
+
+function newHolder(clause: string, oldText: string): DepartureVerdict | undefined {
+  const old = HOLDER.exec(oldText.replace(/[.!]+$/, '').trim());
+  if (!old?.[1] || !old[2]) return undefined;
+  const stepped = STEPPED_DOWN.exec(clause);
+  if (stepped?.[1] === old[1]) return { relation: 'supersedes', confidence: 0.75, reason: `${old[1]} stepped down from ${old[2]}` };
+  const m = NEW_HOLDER.exec(clause);
+  if (!m?.[1] || !m[2] || m[1] === old[1] || !sameRole(m[2], old[2])) return undefined;
+  return { relation: 'supersedes', confidence: 0.8, reason: `${m[1]} holds ${old[2]} now, not ${old[1]}` };
+}
+
+function switchedTo(clause: string, oldText: string): DepartureVerdict | undefined {
+  const target = SWITCHED_TO.exec(clause)?.[1];
+  if (target === undefined || !SPEAKER.test(oldText.trim()) && !/^the (?:team|project|repo)\b/i.test(oldText.trim())) return undefined;
+  const newKinds = toolKindsIn(target);
+  if (newKinds.size === 0 || within(stems(target), stems(oldText))) return undefined;
+  const shared = [...toolKindsIn(oldText)].filter(([kind]) => newKinds.has(kind));
+  if (shared.length === 0) return undefined;
+  const [[kind, tool] = ['', '']] = shared;
+  return { relation: 'supersedes', confidence: 0.75, reason: `switched to ${target}, replacing ${tool} (both ${kind})` };
+}
+
+/**
+ * The departure a new claim states about the old one, if any.
+ * @example
+ * departureVerdict('Priya left Spotify and joined Klarna.', 'Priya works at Spotify.')?.relation; // 'supersedes'
+ * departureVerdict('Priya left her laptop at the office.', 'Priya works at Spotify.'); // undefined
+ */
+export function departureVerdict(newText: string, oldText: string): DepartureVerdict | undefined {
+  if (oldIsNegative(oldText)) return undefined;
+  const oldStems = stems(oldText);
+  for (const clause of clausesOf(newText)) {
+    const verdict = leaving(clause, oldText, oldStems) ?? newHolder(clause, oldText) ?? switchedTo(clause, oldText);
+    if (verdict !== undefined) return verdict;
+  }
+  return undefined;
+}
