@@ -1,52 +1,22 @@
 /** Records, vectors and instants shared by the store contract suite; deterministic, no embedding model. */
-import { monotonicFactory } from 'ulid';
 import type { Edge, MemoryData, MemoryRecord, NewMemory } from '../../src/core/memory.js';
+import { newId as coreNewId, newRecord } from '../../src/core/record-factory.js';
 
 export const DAY = 86_400_000;
 /** The instant test data starts at. */
 export const T0 = Date.parse('2024-01-01T00:00:00Z');
 
-const nextUlid = monotonicFactory();
-
-/** A time-sortable id, increasing with each call. */
+/** A time-sortable id, increasing with each call (the engine's own id source, at T0). */
 export function newId(): string {
-  return nextUlid(T0);
+  return coreNewId(T0);
 }
 
 let counter = 0;
 
-/** A valid active record with plain defaults; `overrides` win. */
+/** A valid active record with plain defaults (the engine's record factory at T0); `overrides` win. */
 export function makeRecord(overrides: Partial<MemoryRecord> = {}): MemoryRecord {
   counter++;
-  return {
-    id: newId(),
-    scope: 'acme/a',
-    layer: 'episodic',
-    content: `plain note number ${counter}`,
-    summary: null,
-    tags: [],
-    entities: [],
-    importance: 0.5,
-    salience: 0.5,
-    surprise: 0,
-    emotion: null,
-    pinned: false,
-    mentionCount: 1,
-    accessCount: 0,
-    lastAccessedAt: null,
-    confidence: 1,
-    status: 'active',
-    provenance: { kind: 'episodic', sources: [], derivedFrom: [] },
-    validFrom: T0,
-    validTo: null,
-    occurredAt: null,
-    recordedAt: T0,
-    invalidatedAt: null,
-    sourceKey: null,
-    updatedAt: T0,
-    data: {},
-    ...overrides,
-  };
+  return { ...newRecord({ now: T0, scope: 'acme/a', layer: 'episodic', content: `plain note number ${counter}` }), ...overrides };
 }
 
 /** A record with every optional field set, nested JSON and non-ASCII text, for roundtrips. */
