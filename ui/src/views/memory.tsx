@@ -271,7 +271,7 @@ function EditForm(props: { memory: Memory; onSave: (patch: Record<string, unknow
       </div>
       <div class="field">
         <label for="edit-importance">Importance (0 to 1)</label>
-        <input id="edit-importance" type="number" min={0} max={1} step={0.01} value={importance} onInput={(e) => setImportance((e.target as HTMLInputElement).value)} />
+        <input id="edit-importance" type="number" min={0} max={1} step="any" value={importance} onInput={(e) => setImportance((e.target as HTMLInputElement).value)} />
       </div>
       <div class="field">
         <label for="edit-tags">Tags (comma-separated)</label>
