@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { Engram } from '../../src/index.js';
+import { Engram, type RememberInput } from '../../src/index.js';
 import { ApiKeys } from '../../src/interfaces/http/index.js';
 import { startServe, type RunningServer } from '../helpers/serve.js';
 import { tempDir } from '../helpers/temp.js';
@@ -43,9 +43,8 @@ export async function startFixture(): Promise<Fixture> {
   const engram = await Engram.open({ path, embedder: 'hash' });
   const ids: Record<string, string> = {};
   const now = Date.now();
-  const one = async (name: string, input: Parameters<Engram['remember']>[0]) => {
-    const result = await engram.remember(input as never);
-    ids[name] = (result as unknown as { id: string }).id;
+  const one = async (name: string, input: RememberInput) => {
+    ids[name] = (await engram.remember(input)).id;
   };
   await one('paris', { scope: 'acme/notes', layer: 'semantic', content: 'Alice lives in Paris.', entities: ['Alice'], validFrom: '2024-01-01T00:00:00Z' });
   await one('berlin', { scope: 'acme/notes', layer: 'semantic', content: 'Alice lives in Berlin.', entities: ['Alice'], validFrom: '2025-06-01T00:00:00Z' });
@@ -113,7 +112,7 @@ export async function signIn(page: Page, url: string, key: string): Promise<void
  */
 export async function tabTo(page: Page, selector: string, max = 60): Promise<void> {
   for (let i = 0; i < max; i++) {
-    if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
+    if (await page.evaluate(`document.activeElement?.matches(${JSON.stringify(selector)}) ?? false`)) return;
     await page.keyboard.press('Tab');
   }
   throw new Error(`Tab never reached ${selector} within ${max} presses`);
@@ -121,18 +120,21 @@ export async function tabTo(page: Page, selector: string, max = 60): Promise<voi
 
 /** Like tabTo, for a link or button by its visible text. */
 export async function tabToText(page: Page, text: string | RegExp, max = 80): Promise<void> {
-  const source = typeof text === 'string' ? { s: text, r: null } : { s: null, r: text.source };
   for (let i = 0; i < max; i++) {
-    const hit = await page.evaluate(({ s, r }) => {
-      const el = document.activeElement as HTMLElement | null;
-      if (el === null || el === document.body) return false;
-      const label = (el.getAttribute('aria-label') ?? el.innerText ?? '').trim();
-      return s !== null ? label === s : new RegExp(r as string).test(label);
-    }, source);
-    if (hit) return;
+    const label = await focusedLabel(page);
+    if (label !== null && (typeof text === 'string' ? label === text : text.test(label))) return;
     await page.keyboard.press('Tab');
   }
   throw new Error(`Tab never reached "${String(text)}" within ${max} presses`);
+}
+
+/** The accessible text of the focused element (its aria-label, else its text), or null on the body. */
+export async function focusedLabel(page: Page): Promise<string | null> {
+  return (await page.evaluate(`(() => {
+    const el = document.activeElement;
+    if (el === null || el === document.body) return null;
+    return (el.getAttribute('aria-label') ?? el.innerText ?? '').trim();
+  })()`)) as string | null;
 }
 
 const require = createRequire(import.meta.url);

@@ -9,6 +9,9 @@ import { createHttpApp, type HttpApp } from '../../src/interfaces/http/index.js'
 import { createServeApp } from '../../src/interfaces/cli/serve/serve-app.js';
 import { tempDir, tempEngram } from '../helpers/temp.js';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- bodies are checked field by field
+const body = async (response: Response): Promise<Record<string, any>> => (await body(response)) as Record<string, any>;
+
 describe('static web UI', () => {
   const ui = tempDir('engram-ui-static-');
   let engram: Awaited<ReturnType<typeof tempEngram>>;
@@ -63,11 +66,11 @@ describe('static web UI', () => {
   });
 
   it('never shadows the API: /v1, /health and /openapi.json answer as before, misses there stay JSON', async () => {
-    expect((await (await app.request('/health')).json()).status).toBe('ok');
-    expect((await (await app.request('/openapi.json')).json()).openapi).toMatch(/^3/);
+    expect((await body(await app.request('/health'))).status).toBe('ok');
+    expect((await body(await app.request('/openapi.json'))).openapi).toMatch(/^3/);
     const miss = await app.request('/v1/nothing-here');
     expect(miss.status).toBe(404);
-    expect((await miss.json()).error.message).toMatch(/No endpoint GET \/v1\/nothing-here/);
+    expect((await body(miss)).error.message).toMatch(/No endpoint GET \/v1\/nothing-here/);
     const wrongMethod = await app.request('/v1/recall');
     expect(wrongMethod.status).toBe(405);
     // writes to a client route are not the UI's business
@@ -81,7 +84,7 @@ describe('static web UI', () => {
     const missing = createHttpApp({ engram: engram.engram, auth: 'open', ui: join(ui.dir, 'not-built') });
     const response = await missing.request('/');
     expect(response.status).toBe(404);
-    expect((await response.json()).error.message).toMatch(/npm run build/);
+    expect((await body(response)).error.message).toMatch(/npm run build/);
     const none = createHttpApp({ engram: engram.engram, auth: 'open', ui: false });
     expect((await none.request('/')).status).toBe(404);
   });

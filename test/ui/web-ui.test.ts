@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { newPage, seriousViolations, signIn, skipReason, startFixture, tabTo, tabToText, type Fixture } from './harness.js';
+import { focusedLabel, newPage, seriousViolations, signIn, skipReason, startFixture, tabTo, tabToText, type Fixture } from './harness.js';
 
 const reason = skipReason();
 if (reason !== null) console.warn(`web UI browser tests ${reason}`);
@@ -42,7 +42,7 @@ describe.skipIf(reason !== null)('web UI in chromium', () => {
     // the key is kept for the session: a reload stays signed in
     await page.reload();
     await heading(page, 'Browse').waitFor();
-    expect(await page.evaluate(() => sessionStorage.getItem('engram.key'))).toBe(fx.acmeKey);
+    expect(await page.evaluate("sessionStorage.getItem('engram.key')")).toBe(fx.acmeKey);
     expect(errors).toEqual([]);
     await close();
   });
@@ -240,9 +240,9 @@ describe.skipIf(reason !== null)('web UI in chromium', () => {
     await tabToText(page, 'Purge…');
     await page.keyboard.press('Enter');
     await page.getByRole('dialog').waitFor();
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+    expect(await focusedLabel(page)).toBe('Cancel');
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Purge for good');
+    expect(await focusedLabel(page)).toBe('Purge for good');
     await page.keyboard.press('Enter');
     await heading(page, 'Memory purged').waitFor();
     await close();
@@ -276,14 +276,6 @@ describe.skipIf(reason !== null)('web UI in chromium', () => {
     await page.getByRole('link', { name: 'Graph' }).click();
     await heading(page, 'Knowledge graph').waitFor();
     await expect.poll(() => page.locator('.node-list li').count()).toBeGreaterThan(2);
-    // a click on the canvas selects the node drawn there
-    const box = await page.locator('.graph-canvas').boundingBox();
-    const position = await page.evaluate(() => {
-      const list = document.querySelectorAll('.node-list button');
-      return list.length;
-    });
-    expect(position).toBeGreaterThan(0);
-    expect(box).not.toBeNull();
     await page.locator('.node-list button', { hasText: /^alice$/i }).first().click();
     const card = page.locator('.graph-side .card');
     await expect.poll(() => card.locator('h2').innerText()).toMatch(/alice/i);
