@@ -6,7 +6,14 @@
  */
 import { EngramCore, type EngramCoreOptions } from './core/engine.js';
 import { BackgroundWorker } from './consolidation/background-worker.js';
-import type { ConsolidationOverrides } from './consolidation/config.js';
+import { resolveConsolidationConfig, type ConsolidationOverrides } from './consolidation/config.js';
+import { decayVerdict, idleThresholdMs, lastActiveAt, type DecayConfig } from './consolidation/decay-policy.js';
+import { findConsolidationRun, lastConsolidationRun, listConsolidationRuns, type ConsolidationRunsInput, type ConsolidationRunsPage } from './consolidation/runs.js';
+import { overviewCounts, type DecayPolicyView, type OverviewCounts } from './core/explore/overview.js';
+import { graphView, type GraphView } from './core/explore/graph.js';
+import { provenanceOf, supersessionChain, type ChainVersion, type ProvenanceView } from './core/explore/lineage.js';
+import { byIdReadSchema, graphInputSchema, overviewInputSchema, scopeList, type ByIdReadOptions, type GraphInput, type OverviewInput } from './core/explore/schemas.js';
+import { skippingReader } from './core/readable-records.js';
 import { Consolidation } from './consolidation/consolidation.js';
 import type { ConsolidationReport } from './consolidation/report.js';
 import type { ConsolidateOptions, EndSessionOptions } from './consolidation/schemas.js';
@@ -33,6 +40,18 @@ import type { RecallConfig } from './core/recall/recall-config.js';
 import { choiceForRecordedEmbedder, parseEmbedderChoice, preferredLocalEmbedder, type EmbedderChoice, type ParsedEmbedderChoice } from './embedder-choice.js';
 
 export type { EmbedderChoice } from './embedder-choice.js';
+
+/** What {@link Engram.overview} returns. */
+export type Overview = OverviewCounts & { lastRun: { id: string; scope: string; finishedAt: string } | null };
+
+/** The decay policy as the overview applies it: the tier idle times and each record's due instant. */
+function decayPolicyView(config: DecayConfig): DecayPolicyView {
+  const DAY = 86_400_000;
+  return {
+    idleMs: { low: config.idleDays.low * DAY, medium: config.idleDays.medium * DAY, high: config.idleDays.high * DAY },
+    dueAt: (record) => (decayVerdict(record, Number.MAX_SAFE_INTEGER, config).action === 'decay' ? lastActiveAt(record) + idleThresholdMs(record, config) : null),
+  };
+}
 export type { ReembedProgress } from './core/reembed/index.js';
 
 /** The parts of an {@link Engram}: the record facade's, and what is composed on top. */
@@ -136,10 +155,13 @@ export class Engram extends EngramCore {
   readonly #consolidation: Consolidation;
   #worker: BackgroundWorker | undefined;
   #backgroundOptions: { idleMs?: number; duty?: number } = {};
+  readonly #consolidationOverrides: ConsolidationOverrides;
+  #decay: DecayPolicyView | undefined;
 
   /** Composes an engine on your parts; {@link Engram.create} is the same, {@link Engram.open} builds the parts. */
   constructor(options: EngramOptions) {
     super({ ...options, clock: options.clock ?? systemClock, system: systemPorts });
+    this.#consolidationOverrides = options.consolidation ?? {};
     // read per call, so a reembed that swaps the store and model is seen by later calls
     this.#serving = new Serving(() => ({ store: this.store, embedder: this.embedder, clock: this.clock, config: this.recallConfig }), {
       stopwatch: this.system.stopwatch,
@@ -222,6 +244,48 @@ export class Engram extends EngramCore {
   async endSession(options: EndSessionOptions): Promise<ConsolidationReport> {
     this.assertOpen();
     return this.#consolidation.endSession(options);
+  }
+
+  // --- exploring what is stored (the web UI's reads): src/core/explore/, src/consolidation/runs.ts ---
+
+  /** Stored consolidation reports of the scopes, newest first (keyset pages: pass `nextCursor` back as `cursor`). */
+  async consolidationRuns(input: ConsolidationRunsInput): Promise<ConsolidationRunsPage> {
+    this.assertOpen();
+    return listConsolidationRuns(this.store, input);
+  }
+
+  /** The report of one consolidation run; `NOT_FOUND` outside the scopes. */
+  async consolidationRun(id: string, options: ByIdReadOptions): Promise<ConsolidationReport> {
+    this.assertOpen();
+    return findConsolidationRun(this.store, id, options);
+  }
+
+  /** Counts by layer and status, growth per day, what decays next, the job backlog and the last run of the scopes. */
+  async overview(input: OverviewInput): Promise<Overview> {
+    this.assertOpen();
+    const scopes = scopeList(parseInput(overviewInputSchema, input, 'overview').scopes);
+    const decay = (this.#decay ??= decayPolicyView(resolveConsolidationConfig(this.#consolidationOverrides).decay));
+    const [counts, lastRun] = await Promise.all([overviewCounts(this.store, scopes, decay), lastConsolidationRun(this.store, scopes)]);
+    return { ...counts, lastRun };
+  }
+
+  /** Concepts and their relations, or the neighbourhood of `focus` (edges and concept refs, type `REF`), as nodes and edges. */
+  async graph(input: GraphInput): Promise<GraphView> {
+    this.assertOpen();
+    const { scopes, ...parsed } = parseInput(graphInputSchema, input, 'graph');
+    return graphView(this.store, { scopes: scopeList(scopes), ...parsed, now: this.clock.now() });
+  }
+
+  /** The supersession chain of a memory, oldest first, with valid and transaction time of every version. */
+  async versions(id: string, options: ByIdReadOptions): Promise<{ chain: ChainVersion[] }> {
+    this.assertOpen();
+    return supersessionChain(this.store, String(id), scopeList(parseInput(byIdReadSchema, options, 'versions options').scopes));
+  }
+
+  /** What a memory was derived from (records, messages), what was derived from it, and the concepts it feeds. */
+  async provenance(id: string, options: ByIdReadOptions): Promise<ProvenanceView> {
+    this.assertOpen();
+    return provenanceOf(skippingReader(this.store).store, String(id), scopeList(parseInput(byIdReadSchema, options, 'provenance options').scopes));
   }
 
   /** Starts the background worker in this process (idempotent); `close()` stops it. */

@@ -18,7 +18,7 @@ import { extractPhase } from './phases/extract.js';
 import { groundPhase } from './phases/ground.js';
 import { promotePhase } from './phases/promote.js';
 import { reflectPhase } from './phases/reflect.js';
-import { emptyCounters, MAX_REPORTED_IDS, phaseNote, type ConsolidationReport, type ConsolidationTrigger, type PhaseCounters, type PhaseReport } from './report.js';
+import { changedLists, emptyCounters, MAX_REPORTED_IDS, phaseNote, type ConsolidationReport, type ConsolidationTrigger, type PhaseCounters, type PhaseReport } from './report.js';
 import { renewLease } from '../core/lease-renewal.js';
 
 /** State keys of the cycle (per scope). */
@@ -148,6 +148,7 @@ export async function runConsolidation(deps: ConsolidationDeps, input: Consolida
         durationMs: elapsedSince(started),
         note: phaseNote(name, counters, RUNNERS[name].unit),
         ...(counters.ids.length > 0 ? { ids: counters.ids.slice(0, MAX_REPORTED_IDS) } : {}),
+        ...changedLists(counters),
       };
       run.done.push(report);
       delete run.current;

@@ -15,7 +15,19 @@ export interface PhaseReport {
   note: string;
   /** Ids created (capped), for tracing. */
   ids?: string[];
+  /** Ids of the claims this phase superseded (capped at 50). */
+  superseded?: string[];
+  /** Ids of the duplicates this phase merged away (status deleted, `mergedInto` the older claim; capped). */
+  merged?: string[];
+  /** Ids of the records this phase decayed (capped). */
+  decayed?: string[];
+  /** Ids of the decayed records this phase expired (capped). */
+  expired?: string[];
 }
+
+/** What a phase changed besides what it created, as listed in its report. */
+export const CHANGE_LISTS = ['superseded', 'merged', 'decayed', 'expired'] as const;
+export type ChangeList = (typeof CHANGE_LISTS)[number];
 
 /** Why a cycle ran. */
 export type ConsolidationTrigger = 'on-demand' | 'session-end' | 'threshold' | 'schedule';
@@ -42,10 +54,29 @@ export interface PhaseCounters {
   details: Record<string, number>;
   /** A reason the phase did not run (e.g. below the reflection threshold). */
   skipped?: string;
+  /** Ids changed, by kind of change (capped at `MAX_REPORTED_IDS` each). */
+  changed?: Partial<Record<ChangeList, string[]>>;
+}
+
+/** Notes that the phase changed `id` (superseded, merged, decayed, expired), keeping at most `MAX_REPORTED_IDS` per kind. */
+export function noteChanged(counters: PhaseCounters, kind: ChangeList, id: string): void {
+  counters.changed ??= {};
+  const list = (counters.changed[kind] ??= []);
+  if (list.length < MAX_REPORTED_IDS && !list.includes(id)) list.push(id);
+}
+
+/** The changed-id lists of a phase's report (only those that are not empty). */
+export function changedLists(counters: PhaseCounters): Partial<Record<ChangeList, string[]>> {
+  const lists: Partial<Record<ChangeList, string[]>> = {};
+  for (const kind of CHANGE_LISTS) {
+    const ids = counters.changed?.[kind];
+    if (ids !== undefined && ids.length > 0) lists[kind] = ids.slice(0, MAX_REPORTED_IDS);
+  }
+  return lists;
 }
 
 export function emptyCounters(): PhaseCounters {
-  return { examined: 0, created: 0, updated: 0, ids: [], details: {} };
+  return { examined: 0, created: 0, updated: 0, ids: [], details: {}, changed: {} };
 }
 
 /** The note of a finished phase: what it did, or explicitly that it did nothing. */

@@ -4,7 +4,7 @@
  */
 import { skippingReader, type SkippedRecord } from './readable-records.js';
 import { EngramError, messages } from './errors.js';
-import type { Edge, MemoryRecord, TimeFilter } from './memory.js';
+import type { MemoryRecord, TimeFilter } from './memory.js';
 import { isVisible } from './memory.js';
 import { toEdgeView, toMemoryView, type EdgeView, type MemoryView } from './memory-view.js';
 import type { Clock } from './ports/clock.js';
@@ -43,6 +43,7 @@ import { listPage, scopeSummaries, type ListResult } from './browse/list.js';
 import { listInputSchema, scopesInputSchema, type ListInput, type PurgeInput, type ScopesInput } from './browse/schemas.js';
 import { purgeRecords, type PurgeReport } from './purge/purge.js';
 import type { RecordChange, RecordChangeListener } from './record-change.js';
+import { supersessionLinks } from './explore/lineage.js';
 
 /** The parts of the record facade; `Engram` takes these and what it composes on top. */
 export interface EngramCoreOptions {
@@ -316,21 +317,9 @@ export class EngramCore {
     const [start] = await store.getMemories([String(id)], scopes);
     if (start === undefined && skipped.length > 0) return { versions: [], edges: [], skipped };
     if (start === undefined) throw new EngramError('NOT_FOUND', messages.notFound(String(id)), { details: { id } });
-    const seen = new Map<string, MemoryRecord>([[start.id, start]]);
-    const edges = new Map<string, Edge>();
-    let frontier = [start.id];
-    while (frontier.length > 0 && seen.size < 1000) {
-      const found = await this.store.getEdges({ scopes, ids: frontier, types: ['SUPERSEDES'] });
-      const next: string[] = [];
-      for (const edge of found) {
-        edges.set(edge.id, edge);
-        for (const end of [edge.fromId, edge.toId]) if (!seen.has(end) && !next.includes(end)) next.push(end);
-      }
-      for (const record of await store.getMemories(next, scopes)) seen.set(record.id, record);
-      frontier = next.filter((n) => seen.has(n));
-    }
+    const { records: seen, edges } = await supersessionLinks(store, start, scopes);
     const versions = [...seen.values()].sort((a, b) => a.validFrom - b.validFrom || a.recordedAt - b.recordedAt || (a.id < b.id ? -1 : 1));
-    return { versions: versions.map(toMemoryView), edges: [...edges.values()].map(toEdgeView), ...(skipped.length > 0 ? { skipped } : {}) };
+    return { versions: versions.map(toMemoryView), edges: edges.map(toEdgeView), ...(skipped.length > 0 ? { skipped } : {}) };
   }
 
   // --- layers: relations, activation, background jobs, Markdown (issue #5, src/core/{graph,concepts,layers,markdown}/) ---
@@ -425,10 +414,11 @@ export class EngramCore {
    * recordedAt (default, newest first), validFrom, importance or accessedAt; pass `nextCursor` back as
    * `cursor` for the next page. Not ranked recall: `text` is a plain substring of the content.
    * Selects its scopes with `scopes`, `tenant` (every existing scope of it) or `allScopes: true`.
+   * `asOf` / `knownAt` keep only what was true at `asOf` as believed at `knownAt`, as recall reads it.
    */
   async list(input: ListInput): Promise<ListResult> {
     this.assertOpen();
-    return listPage(this.store, parseInput(listInputSchema, input, 'list'));
+    return listPage(this.store, parseInput(listInputSchema, input, 'list'), this.clock.now());
   }
 
   /** The selected scopes that hold records, each with counts by layer and status. */

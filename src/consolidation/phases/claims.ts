@@ -11,6 +11,7 @@ import { applyMerge, applySupersession, decideClaim } from '../../core/write/res
 import { mixedSample } from '../sampler.js';
 import { seedFrom } from '../statistics.js';
 import { scanRecords, type PhaseContext } from '../phase-context.js';
+import { noteChanged } from '../report.js';
 
 /** The sample of current claims both phases look at (deterministic per scope and run instant). */
 async function sampleClaims(ctx: PhaseContext): Promise<MemoryRecord[]> {
@@ -53,6 +54,7 @@ async function sweep(ctx: PhaseContext, mode: 'dedup' | 'supersede'): Promise<vo
             await applySupersession(tx, record, old, comparison, ctx.now);
             ctx.counters.updated += 1;
             ctx.counters.details.superseded = (ctx.counters.details.superseded ?? 0) + 1;
+            noteChanged(ctx.counters, 'superseded', old.id);
           }
         } else if (decision.superseded.length === 0 && decision.mergeInto !== undefined && decision.mergeInto.record.id < record.id) {
           const target = decision.mergeInto.record;
@@ -60,6 +62,7 @@ async function sweep(ctx: PhaseContext, mode: 'dedup' | 'supersede'): Promise<vo
           await tx.updateMemory(record.id, ctx.scope, { status: 'deleted', data: { ...record.data, mergedInto: target.id }, updatedAt: ctx.now });
           ctx.counters.updated += 2;
           ctx.counters.details.merged = (ctx.counters.details.merged ?? 0) + 1;
+          noteChanged(ctx.counters, 'merged', record.id);
         }
       }
     }, last);

@@ -8,6 +8,7 @@
 import type { MemoryRecord } from '../../core/memory.js';
 import { decayVerdict } from '../decay-policy.js';
 import { scanRecords, type PhaseContext } from '../phase-context.js';
+import { noteChanged } from '../report.js';
 
 function decays(r: MemoryRecord): boolean {
   return (r.layer === 'episodic' || r.layer === 'semantic') && r.data.concept !== true && r.data.isChunkParent !== true;
@@ -25,6 +26,7 @@ export async function decayPhase(ctx: PhaseContext): Promise<void> {
           await tx.updateMemory(r.id, ctx.scope, { status: 'decayed', data: { ...r.data, decayedAt: ctx.now }, updatedAt: ctx.now });
           ctx.counters.updated += 1;
           ctx.counters.details.decayed = (ctx.counters.details.decayed ?? 0) + 1;
+          noteChanged(ctx.counters, 'decayed', r.id);
         } else if (verdict.action === 'expire') {
           await tx.updateMemory(r.id, ctx.scope, { status: 'expired', data: { ...r.data, expiredAt: ctx.now }, updatedAt: ctx.now });
           const refs = await tx.removeConceptRefs([r.id], ctx.scope);
@@ -32,6 +34,7 @@ export async function decayPhase(ctx: PhaseContext): Promise<void> {
           const closed = edges.length > 0 ? await tx.invalidateEdges(edges.map((e) => e.id), ctx.scope, ctx.now) : 0;
           ctx.counters.updated += 1;
           ctx.counters.details.expired = (ctx.counters.details.expired ?? 0) + 1;
+          noteChanged(ctx.counters, 'expired', r.id);
           ctx.counters.details['refs removed'] = (ctx.counters.details['refs removed'] ?? 0) + refs;
           ctx.counters.details['edges closed'] = (ctx.counters.details['edges closed'] ?? 0) + closed;
         }

@@ -68,13 +68,15 @@ function invalid(message: string): EngramError {
   return new EngramError('INVALID_INPUT', message, { details: { field: 'cursor' } });
 }
 
-function base64UrlEncode(bytes: Uint8Array): string {
+/** Bytes as base64url without padding. */
+export function base64UrlEncode(bytes: Uint8Array): string {
   let binary = '';
   for (const byte of bytes) binary += String.fromCharCode(byte);
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-function base64UrlDecode(text: string): Uint8Array {
+/** The bytes of base64url text (throws on characters outside the alphabet). */
+export function base64UrlDecode(text: string): Uint8Array {
   const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);

@@ -36,18 +36,19 @@ export function browseFilterOf(input: BrowseFilter): BrowseFilter {
   return filter;
 }
 
-/** One page of records of the selected scopes (see `listInputSchema`). */
-export async function listPage(store: StoreReader, input: ParsedListInput): Promise<ListResult> {
+/** One page of records of the selected scopes (see `listInputSchema`); `now` is the instant `asOf` / `knownAt` default to. */
+export async function listPage(store: StoreReader, input: ParsedListInput, now: number): Promise<ListResult> {
   const sort = input.sort ?? 'recordedAt';
   const order = input.order ?? 'desc';
   const limit = input.limit ?? DEFAULT_LIST_LIMIT;
   const filter = browseFilterOf(input);
-  const fingerprint = listFingerprint(input, filter);
+  const fingerprint = listFingerprint(input, filter, [input.asOf ?? null, input.knownAt ?? null]);
   // the cursor is checked before any read, so a bad one costs nothing
   const after = input.cursor !== undefined ? decodeCursor(input.cursor, { sort, order, fingerprint }) : undefined;
   const scopes = await selectedScopes(store, input);
   if (scopes.length === 0) return { items: [], nextCursor: null };
-  const query: BrowseQuery = { scopes, ...filter, sort, order, limit: limit + 1, ...(after !== undefined ? { after } : {}) };
+  const visibleAt = input.asOf !== undefined || input.knownAt !== undefined ? { now, ...(input.asOf !== undefined ? { asOf: input.asOf } : {}), ...(input.knownAt !== undefined ? { knownAt: input.knownAt } : {}) } : undefined;
+  const query: BrowseQuery = { scopes, ...filter, sort, order, limit: limit + 1, ...(after !== undefined ? { after } : {}), ...(visibleAt !== undefined ? { visibleAt } : {}) };
   const records = await store.browseMemories(query);
   const page = records.slice(0, limit);
   const last = page[page.length - 1];
@@ -77,7 +78,7 @@ export async function scopeSummaries(store: StoreReader, selection: ScopeSelecti
 }
 
 /** What a cursor is bound to: the selection and filters (not the page size). */
-function listFingerprint(selection: ScopeSelectionInput, filter: BrowseFilter): string {
+function listFingerprint(selection: ScopeSelectionInput, filter: BrowseFilter, instants: [number | null, number | null]): string {
   const scopes = selection.scopes === undefined ? null : [...new Set(Array.isArray(selection.scopes) ? selection.scopes : [selection.scopes])].sort(compareCodePoints);
   const canonical = {
     scopes,
@@ -90,6 +91,8 @@ function listFingerprint(selection: ScopeSelectionInput, filter: BrowseFilter): 
     text: filter.text ?? null,
     valid: [filter.validFrom ?? null, filter.validTo ?? null],
     recorded: [filter.recordedFrom ?? null, filter.recordedTo ?? null],
+    // absent on lists without instants, so their cursors stay what they were
+    ...(instants[0] !== null || instants[1] !== null ? { at: instants } : {}),
   };
   return fnv1a(JSON.stringify(canonical));
 }

@@ -66,6 +66,10 @@ export const listInputSchema = z
   .object({
     ...selectionShape,
     ...browseFilterShape,
+    /** Only what was true at this instant (valid time), as believed at `knownAt` (default now), as recall reads it. */
+    asOf: instantSchema.optional(),
+    /** Only what the store believed at this instant (transaction time). */
+    knownAt: instantSchema.optional(),
     sort: z.enum(BROWSE_SORTS).optional(),
     order: z.enum(['asc', 'desc']).optional(),
     limit: z.number().int().min(1).max(MAX_LIST_LIMIT).optional(),

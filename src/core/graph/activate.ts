@@ -9,7 +9,7 @@ import type { Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
 import { instantSchema, parseInput, readScopeListSchema, scopeSchema } from '../schemas.js';
 import { EngramError, messages } from '../errors.js';
-import { spreadActivation, type ActivationConfig, type ActivationStep } from './activation.js';
+import { spreadActivation, type ActivationConfig, type ActivationStep, type ActivationWave } from './activation.js';
 
 /** `asOf` / `knownAt` as accepted at the interfaces (ISO string or epoch ms). */
 export interface TimeFilterInput {
@@ -50,6 +50,8 @@ export interface ActivatedView {
 
 export interface ActivationView {
   seeds: string[];
+  /** Every wave of the spreading in order: the records each hop reached first, strongest first. */
+  steps: ActivationWave[];
   /** Strongest first, across layers (at most 4 × limit). */
   ranked: ActivatedView[];
   layers: Record<Layer, ActivatedView[]>;
@@ -108,5 +110,5 @@ export async function activateFrom(deps: { store: Store; clock: Clock }, ids: st
     statistical: result.byLayer.statistical.slice(0, limit).map(view),
   };
   const kept = new Set(Object.values(layers).flatMap((list) => list.map((v) => v.id)));
-  return { seeds: result.seeds, ranked: result.ranked.filter((r) => kept.has(r.record.id)).map(view), layers };
+  return { seeds: result.seeds, steps: result.steps, ranked: result.ranked.filter((r) => kept.has(r.record.id)).map(view), layers };
 }

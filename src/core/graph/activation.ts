@@ -67,8 +67,16 @@ export interface ActivatedRecord {
   path: ActivationStep[];
 }
 
+/** One wave of spreading: the records it reached first, strongest first. */
+export interface ActivationWave {
+  hop: number;
+  activated: { id: string; activation: number }[];
+}
+
 export interface ActivationResult {
   seeds: string[];
+  /** The waves in order, so a reader can replay the spreading. */
+  steps: ActivationWave[];
   /** Every activated record (seeds excluded), strongest first. */
   ranked: ActivatedRecord[];
   byLayer: Record<Layer, ActivatedRecord[]>;
@@ -114,6 +122,7 @@ export async function spreadActivation(store: StoreReader, query: ActivationQuer
   }
   const seeds = [...frontier.keys()];
   const active = new Map<string, ActivatedRecord>();
+  const steps: ActivationWave[] = [];
 
   for (let hop = 1; hop <= c.maxHops && frontier.size > 0 && active.size < c.maxNodes; hop++) {
     const links = await linksOf(store, scopes, [...frontier.keys()], { filter, now, excluded, symmetric, config: c });
@@ -144,13 +153,14 @@ export async function spreadActivation(store: StoreReader, query: ActivationQuer
       active.set(id, { record, activation: round(entry.energy), hops: hop, path: entry.path });
       next.set(id, { energy: entry.energy, path: entry.path });
     }
+    if (next.size > 0) steps.push({ hop, activated: [...next.keys()].map((id) => ({ id, activation: (active.get(id) as ActivatedRecord).activation })) });
     frontier = next;
   }
 
   const ranked = [...active.values()].sort((a, b) => b.activation - a.activation || a.hops - b.hops || (a.record.id < b.record.id ? -1 : 1));
   const byLayer: Record<Layer, ActivatedRecord[]> = { episodic: [], semantic: [], procedural: [], statistical: [] };
   for (const item of ranked) byLayer[item.record.layer].push(item);
-  return { seeds, ranked, byLayer };
+  return { seeds, steps, ranked, byLayer };
 }
 
 async function linksOf(

@@ -92,7 +92,34 @@ export interface BrowseQuery extends BrowseFilter {
   order: 'asc' | 'desc';
   /** Only records strictly after this (sort key, id) position in the order. */
   after?: { key: number; id: string };
+  /**
+   * Only records visible at an instant (`isVisible(record, visibleAt, visibleAt.now)`): what was true
+   * at `asOf` as it was believed at `knownAt`. Narrows `statuses` further when both are given.
+   */
+  visibleAt?: TimeFilter & { now: number };
   limit: number;
+}
+
+/** Records recorded on one UTC day (`day`: whole days since 1970-01-01) in one layer, any status. */
+export interface DailyCount {
+  day: number;
+  layer: Layer;
+  count: number;
+}
+
+/** Idle times before decay by importance tier (below 0.5, 0.5 to 0.7, above; unscored counts as 1). */
+export interface DecayTiers {
+  low: number;
+  medium: number;
+  high: number;
+}
+
+/** Options of `listState` beyond the prefix: the order of keys and where to start. */
+export interface StateListOptions {
+  /** Key order, code points (default `asc`). */
+  order?: 'asc' | 'desc';
+  /** Only keys strictly after this one in `order`. */
+  after?: string;
 }
 
 /** Counts of one scope that holds records. */
@@ -242,8 +269,29 @@ export interface StoreReader {
   }): Promise<MemoryRecord[]>;
   /** A state document (cursor, report, checkpoint) of one scope, or null. */
   getState(scope: Scope, key: string): Promise<StateEntry | null>;
-  /** State documents of `scope` whose key starts with `keyPrefix` (literally, no wildcards), ordered by key in code-point order (SQL `COLLATE "C"`), at most `limit`. */
-  listState(scope: Scope, keyPrefix: string, limit: number): Promise<StateEntry[]>;
+  /**
+   * State documents of `scope` whose key starts with `keyPrefix` (literally, no wildcards), ordered by
+   * key in code-point order (SQL `COLLATE "C"`), ascending unless `options.order` is `desc`, strictly
+   * after `options.after` in that order, at most `limit`.
+   */
+  listState(scope: Scope, keyPrefix: string, limit: number, options?: StateListOptions): Promise<StateEntry[]>;
+
+  // --- exploring what is stored (overview, graph) ---
+
+  /**
+   * How many records of `scopes` were recorded on each UTC day, per layer (any status), for the `days`
+   * most recent days that have any (an aggregate: no record is read), oldest day first.
+   */
+  countRecordedPerDay(query: { scopes: readonly Scope[]; days: number }): Promise<DailyCount[]>;
+  /**
+   * Active, unpinned episodic and semantic records of `scopes` (concepts and chunked-document parents
+   * left out) in the order decay reaches them: last activity (last access, else recordedAt) plus the
+   * idle time of their importance tier (`idleMs`), soonest first, then id; at most `limit`. Emotion and
+   * exemptions are not weighed here (the caller applies the exact policy to what it gets).
+   */
+  nextToDecay(query: { scopes: readonly Scope[]; idleMs: DecayTiers; limit: number }): Promise<MemoryRecord[]>;
+  /** Active concepts (semantic, `data.concept === true`) of `scopes`, by salience (highest first) then id; at most `limit`. */
+  listConcepts(query: { scopes: readonly Scope[]; limit: number }): Promise<MemoryRecord[]>;
 }
 
 /** An API key as stored: only the SHA-256 hash (hex) of the key itself. Times are epoch ms. */

@@ -15,6 +15,7 @@ import { memoryRoutes } from './routes/memories.js';
 import { readRoutes } from './routes/reads.js';
 import { browseRoutes } from './routes/browse.js';
 import { servingRoutes } from './routes/serving.js';
+import { exploreRoutes } from './routes/explore.js';
 import { staticUi } from './static-ui.js';
 
 /** Options of `createHttpApp`. */
@@ -40,7 +41,7 @@ export type HttpApp = Hono<{ Variables: AuthVariables }>;
 
 /** Every `/v1` route of this build. */
 export function httpRoutes(): RouteSpec[] {
-  return [...memoryRoutes, ...browseRoutes, ...readRoutes, ...servingRoutes];
+  return [...memoryRoutes, ...browseRoutes, ...readRoutes, ...servingRoutes, ...exploreRoutes];
 }
 
 /**

@@ -18,6 +18,26 @@ function outputSchema(schema: z.ZodType): JsonObject {
   return rest;
 }
 
+/**
+ * Moves the named schemas (zod `meta({ id })`, which zod emits under `$defs`) into
+ * `components.schemas` and points their references there, so each is documented once by name.
+ */
+function hoistNamed(schema: JsonObject, components: JsonObject): JsonObject {
+  const { $defs, ...rest } = schema as JsonObject & { $defs?: Record<string, JsonObject> };
+  for (const [name, definition] of Object.entries($defs ?? {})) components[name] = repoint(definition);
+  return repoint(rest);
+}
+
+function repoint<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(repoint) as T;
+  if (typeof value !== 'object' || value === null) return value;
+  const out: JsonObject = {};
+  for (const [key, child] of Object.entries(value as JsonObject)) {
+    out[key] = key === '$ref' && typeof child === 'string' && child.startsWith('#/$defs/') ? `#/components/schemas/${child.slice('#/$defs/'.length)}` : repoint(child);
+  }
+  return out as T;
+}
+
 const ERROR_RESPONSES: Record<string, string> = {
   '400': 'Invalid input or malformed JSON',
   '401': 'No API key, or an unknown or revoked one',
@@ -39,6 +59,7 @@ const ERROR_RESPONSES: Record<string, string> = {
  */
 export function buildOpenApiDocument(routes: readonly RouteSpec[], info: { version: string; maxBodyBytes?: number }): JsonObject {
   const paths: Record<string, JsonObject> = {};
+  const components: JsonObject = { Error: outputSchema(errorBodySchema) };
   const errorRef = { $ref: '#/components/schemas/Error' };
   for (const route of routes) {
     const path = route.path.replace(/:([A-Za-z_]+)/g, '{$1}');
@@ -59,7 +80,7 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[], info: { versi
     const responses: JsonObject = {
       '200': {
         description: route.responseDescription,
-        content: { 'application/json': { schema: route.response !== undefined ? outputSchema(route.response) : { type: 'object' } } },
+        content: { 'application/json': { schema: route.response !== undefined ? hoistNamed(outputSchema(route.response), components) : { type: 'object' } } },
       },
     };
     for (const [status, description] of Object.entries(ERROR_RESPONSES)) {
@@ -109,7 +130,7 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[], info: { versi
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     paths,
     components: {
-      schemas: { Error: outputSchema(errorBodySchema) },
+      schemas: components,
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key from "engram keys create --tenant <tenant>"' } },
     },
   };

@@ -8,7 +8,7 @@ import type { AuditEntry, BrowseQuery, BrowseSort, DeletedCounts, ScopeSelection
 import { assertReadScopes, assertScope, tenantOf, type Scope } from '../../core/scope.js';
 import { asciiLower, compareCodePoints, jsonElementNeedle, mergeBrowsePages, NEVER_ACCESSED, UNSCORED_IMPORTANCE } from '../../core/browse/sort-key.js';
 import type { PgQueryable } from './pg-driver.js';
-import { memoryColumns, Params, rowToMemory, type MemoryRow, type Tables } from './pg-rows.js';
+import { memoryColumns, Params, rowToMemory, visibilityClause, type MemoryRow, type Tables } from './pg-rows.js';
 
 /** Sort expressions exactly as indexed by migration 6, and the type of their keys. */
 const SORTS: Record<BrowseSort, { key: string; type: 'bigint' | 'float8' }> = {
@@ -42,6 +42,10 @@ export async function browseMemories(db: PgQueryable, t: Tables, query: BrowseQu
   if (query.validTo !== undefined) where.push(`m.valid_from < ${p.add(query.validTo)}::bigint`);
   if (query.recordedFrom !== undefined) where.push(`m.recorded_at >= ${p.add(query.recordedFrom)}::bigint`);
   if (query.recordedTo !== undefined) where.push(`m.recorded_at < ${p.add(query.recordedTo)}::bigint`);
+  if (query.visibleAt !== undefined) {
+    const { now, ...filter } = query.visibleAt;
+    where.push(`(${visibilityClause(filter, now, 'm', p)})`);
+  }
   if (query.after !== undefined) {
     where.push(`(${key}, m.id) ${query.order === 'asc' ? '>' : '<'} (${p.add(query.after.key)}::${type}, ${p.add(query.after.id)}::text COLLATE "C")`);
   }

@@ -6,7 +6,7 @@
  */
 import { EngramError, messages } from '../../core/errors.js';
 import type { Layer, MemoryRecord, MemoryStatus } from '../../core/memory.js';
-import { CONCEPT_REFS_CAP, type ClaimJobsQuery, type ConceptRef, type ConceptRefQuery, type Job, type JobBacklog, type JobCounts, type NewJob, type StateEntry } from '../../core/ports/store.js';
+import { CONCEPT_REFS_CAP, type ClaimJobsQuery, type ConceptRef, type ConceptRefQuery, type Job, type JobBacklog, type JobCounts, type NewJob, type StateEntry, type StateListOptions } from '../../core/ports/store.js';
 import { assertRelationTenant, relationConflict, type RelationType } from '../../core/relations.js';
 import { assertReadScopes, assertScope, tenantOf, type Scope } from '../../core/scope.js';
 import { claimedJob, claimLimit, type JobRow } from '../job-rows.js';
@@ -201,14 +201,17 @@ export async function readState(db: PgQueryable, t: Tables, scope: Scope, key: s
   return row === undefined ? null : toState(row);
 }
 
-export async function listState(db: PgQueryable, t: Tables, scope: Scope, keyPrefix: string, limit: number): Promise<StateEntry[]> {
+export async function listState(db: PgQueryable, t: Tables, scope: Scope, keyPrefix: string, limit: number, options: StateListOptions = {}): Promise<StateEntry[]> {
   assertScope(scope);
   const n = Math.floor(limit);
   if (!(n > 0)) return [];
+  const descending = options.order === 'desc';
+  const params: unknown[] = [scope, keyPrefix.length, keyPrefix, n];
+  const after = options.after !== undefined ? ` AND key ${descending ? '<' : '>'} $${params.push(options.after)}` : '';
   // left(): a literal prefix match, no LIKE wildcards
   const rows = await db.query<StateRow>(
-    `SELECT scope, key, value, updated_at FROM ${t.q('state')} WHERE scope = $1 AND left(key, $2) = $3 ORDER BY key LIMIT $4`,
-    [scope, keyPrefix.length, keyPrefix, n],
+    `SELECT scope, key, value, updated_at FROM ${t.q('state')} WHERE scope = $1 AND left(key, $2) = $3${after} ORDER BY key ${descending ? 'DESC' : 'ASC'} LIMIT $4`,
+    params,
   );
   return rows.rows.map(toState);
 }

@@ -19,7 +19,7 @@ import type {
 } from '../../core/ports/store.js';
 import { assertReadScopes, assertScope, type Scope } from '../../core/scope.js';
 import type { RelationType } from '../../core/relations.js';
-import type { ConceptRef, ConceptRefQuery, StateEntry } from '../../core/ports/store.js';
+import type { ConceptRef, ConceptRefQuery, DailyCount, DecayTiers, StateEntry, StateListOptions } from '../../core/ports/store.js';
 import type { MemoryStatus } from '../../core/memory.js';
 import type { PgQueryable } from './pg-driver.js';
 import * as layers from './pg-layers.js';
@@ -29,6 +29,7 @@ import { toEngramError } from './pg-errors.js';
 import { searchLexical } from './pg-lexical.js';
 import { assertEmbedderCurrent } from './pg-vector-staging.js';
 import { browseMemories, findDerived, listScopes, summarizeScopes } from './pg-browse.js';
+import { countRecordedPerDay, listConcepts, nextToDecay } from './pg-explore.js';
 import type { VectorStorage } from './pg-migrations.js';
 import {
   EDGE_COLUMNS,
@@ -351,8 +352,20 @@ export class PgReader implements StoreReader {
     return this.read('read state', (db) => layers.readState(db, this.tables, scope, key));
   }
 
-  async listState(scope: Scope, keyPrefix: string, limit: number): Promise<StateEntry[]> {
-    return this.read('list state', (db) => layers.listState(db, this.tables, scope, keyPrefix, limit));
+  async listState(scope: Scope, keyPrefix: string, limit: number, options?: StateListOptions): Promise<StateEntry[]> {
+    return this.read('list state', (db) => layers.listState(db, this.tables, scope, keyPrefix, limit, options));
+  }
+
+  async countRecordedPerDay(query: { scopes: readonly Scope[]; days: number }): Promise<DailyCount[]> {
+    return this.read('count records per day', (db) => countRecordedPerDay(db, this.tables, query));
+  }
+
+  async nextToDecay(query: { scopes: readonly Scope[]; idleMs: DecayTiers; limit: number }): Promise<MemoryRecord[]> {
+    return this.read('list records next to decay', (db) => nextToDecay(db, this.tables, query));
+  }
+
+  async listConcepts(query: { scopes: readonly Scope[]; limit: number }): Promise<MemoryRecord[]> {
+    return this.read('list concepts', (db) => listConcepts(db, this.tables, query));
   }
 
   /** Runs `fn` against this reader's connection and maps failures to `EngramError`. */

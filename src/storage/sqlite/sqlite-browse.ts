@@ -7,7 +7,7 @@ import type { AuditEntry, BrowseQuery, BrowseSort, DeletedCounts, ScopeSelection
 import { assertReadScopes, assertScope, tenantOf, type Scope } from '../../core/scope.js';
 import { asciiLower, compareCodePoints, jsonElementNeedle, mergeBrowseKeys, mergeBrowsePages, NEVER_ACCESSED, UNSCORED_IMPORTANCE } from '../../core/browse/sort-key.js';
 import type { SqliteConnection } from './sqlite-connection.js';
-import { arrayToMemoryRow, inList, memoryColumns, rowToMemory } from './sqlite-rows.js';
+import { arrayToMemoryRow, inList, memoryColumns, rowToMemory, visibilityClause } from './sqlite-rows.js';
 
 /** The sort expression and the index that serves it; the expressions match migration 10 exactly. */
 const SORTS: Record<BrowseSort, { key: string; index: string }> = {
@@ -64,6 +64,12 @@ export function browseMemories(connection: SqliteConnection, query: BrowseQuery)
   if (query.recordedTo !== undefined) {
     clauses.push('m.recorded_at < ?');
     params.push(query.recordedTo);
+  }
+  if (query.visibleAt !== undefined) {
+    const { now, ...filter } = query.visibleAt;
+    const visible = visibilityClause(filter, now, 'm');
+    clauses.push(`(${visible.sql})`);
+    params.push(...visible.params);
   }
   if (query.after !== undefined) {
     clauses.push(`(${key}, m.id) ${query.order === 'asc' ? '>' : '<'} (?, ?)`);

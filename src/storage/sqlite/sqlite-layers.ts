@@ -5,7 +5,7 @@
  */
 import { EngramError, messages } from '../../core/errors.js';
 import type { Layer, MemoryRecord, MemoryStatus } from '../../core/memory.js';
-import type { ClaimJobsQuery, ConceptRef, ConceptRefQuery, Job, JobBacklog, JobCounts, NewJob, StateEntry } from '../../core/ports/store.js';
+import type { ClaimJobsQuery, ConceptRef, ConceptRefQuery, Job, JobBacklog, JobCounts, NewJob, StateEntry, StateListOptions } from '../../core/ports/store.js';
 import { CONCEPT_REFS_CAP } from '../../core/ports/store.js';
 import { assertRelationTenant, relationConflict, type RelationType } from '../../core/relations.js';
 import { assertReadScopes, assertScope, tenantOf, type Scope } from '../../core/scope.js';
@@ -222,17 +222,20 @@ export function readState(connection: SqliteConnection, scope: Scope, key: strin
   return row === undefined ? null : toState(row);
 }
 
-export function listState(connection: SqliteConnection, scope: Scope, keyPrefix: string, limit: number): StateEntry[] {
+export function listState(connection: SqliteConnection, scope: Scope, keyPrefix: string, limit: number, options: StateListOptions = {}): StateEntry[] {
   assertScope(scope);
   const n = Math.floor(limit);
   if (!(n > 0)) return [];
+  const descending = options.order === 'desc';
+  const after = options.after !== undefined ? ` AND key ${descending ? '<' : '>'} ?` : '';
   // substr comparison: a literal prefix match, no LIKE wildcards
   return connection
     .all<StateRow>(
-      'SELECT scope, key, value, updated_at FROM state WHERE scope = ? AND substr(key, 1, ?) = ? ORDER BY key LIMIT ?',
+      `SELECT scope, key, value, updated_at FROM state WHERE scope = ? AND substr(key, 1, ?) = ?${after} ORDER BY key ${descending ? 'DESC' : 'ASC'} LIMIT ?`,
       scope,
       keyPrefix.length,
       keyPrefix,
+      ...(options.after !== undefined ? [options.after] : []),
       n,
     )
     .map(toState);

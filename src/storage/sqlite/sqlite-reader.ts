@@ -12,6 +12,9 @@ import type {
   ConceptRef,
   ConceptRefQuery,
   StateEntry,
+  StateListOptions,
+  DailyCount,
+  DecayTiers,
   LexicalQuery,
   ListQuery,
   NeighbourQuery,
@@ -27,6 +30,7 @@ import { LexicalStatistics, searchLexical } from './sqlite-lexical.js';
 import { listState, readConcepts, readConceptRefs, readConceptsByRef, readRelationTypes, readState } from './sqlite-layers.js';
 import { readNeighbours, readTemporal } from './sqlite-context-queries.js';
 import { browseMemories, findDerived, listScopes, summarizeScopes } from './sqlite-browse.js';
+import { countRecordedPerDay, listConcepts, nextToDecay } from './sqlite-explore.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { assertDimension } from '../../core/vectors.js';
 import { toEngramError } from './sqlite-errors.js';
@@ -282,8 +286,20 @@ export class SqliteReader implements StoreReader {
     return this.read('read state', (connection) => readState(connection, scope, key));
   }
 
-  async listState(scope: Scope, keyPrefix: string, limit: number): Promise<StateEntry[]> {
-    return this.read('list state', (connection) => listState(connection, scope, keyPrefix, limit));
+  async listState(scope: Scope, keyPrefix: string, limit: number, options?: StateListOptions): Promise<StateEntry[]> {
+    return this.read('list state', (connection) => listState(connection, scope, keyPrefix, limit, options));
+  }
+
+  async countRecordedPerDay(query: { scopes: readonly Scope[]; days: number }): Promise<DailyCount[]> {
+    return this.read('count records per day', (connection) => countRecordedPerDay(connection, query));
+  }
+
+  async nextToDecay(query: { scopes: readonly Scope[]; idleMs: DecayTiers; limit: number }): Promise<MemoryRecord[]> {
+    return this.read('list records next to decay', (connection) => nextToDecay(connection, query));
+  }
+
+  async listConcepts(query: { scopes: readonly Scope[]; limit: number }): Promise<MemoryRecord[]> {
+    return this.read('list concepts', (connection) => listConcepts(connection, query));
   }
 
   /** Runs `fn` in one snapshot of the connection and maps failures to `EngramError`. */

@@ -26,6 +26,8 @@ interface FilterFlags extends CommonFlags {
 }
 
 interface ListFlags extends FilterFlags {
+  asOf?: string;
+  knownAt?: string;
   sort?: string;
   order?: string;
   limit?: string;
@@ -86,6 +88,8 @@ function actor(): string {
 export function registerBrowseCommands(program: Command): void {
   withFilters(withCommonFlags(program.command('list').description('browse stored memories: filtered pages, newest first (not ranked recall)')))
     .option('--scope <scope>', 'scope to list (repeatable; default every scope in the store)', collect)
+    .option('--as-of <time>', 'only what was true at this time (valid time; ISO 8601 or epoch ms), as recall reads it')
+    .option('--known-at <time>', 'only what the store believed at this time (transaction time)')
     .option('--sort <key>', 'recordedAt (default), validFrom, importance or accessedAt')
     .option('--order <order>', 'desc (default) or asc')
     .option('--limit <n>', 'memories per page, 1-200 (default 50)')
@@ -95,6 +99,8 @@ export function registerBrowseCommands(program: Command): void {
         const page = await engram.list({
           ...(flags.scope !== undefined ? { scopes: flags.scope } : { allScopes: true }),
           ...filterOf(flags),
+          ...(flags.asOf !== undefined ? { asOf: instant(flags.asOf) as string | number } : {}),
+          ...(flags.knownAt !== undefined ? { knownAt: instant(flags.knownAt) as string | number } : {}),
           ...(flags.sort !== undefined ? { sort: flags.sort as never } : {}),
           ...(flags.order !== undefined ? { order: flags.order as never } : {}),
           ...(flags.limit !== undefined ? { limit: /^\d{1,6}$/.test(flags.limit) ? Number(flags.limit) : (flags.limit as never) } : {}),

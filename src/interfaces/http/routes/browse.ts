@@ -19,7 +19,7 @@ import { isObject } from './params.js';
 const TAG = 'browse';
 
 /** The scopes a request may browse, or names: the selection handed to the engine. */
-function selection(ctx: RouteContext, named: readonly Scope[]): Pick<ListInput, 'scopes' | 'tenant' | 'allScopes'> {
+export function selection(ctx: RouteContext, named: readonly Scope[]): Pick<ListInput, 'scopes' | 'tenant' | 'allScopes'> {
   if (ctx.principal !== null) {
     if (named.length === 0) return { tenant: ctx.principal.tenant };
     ctx.authorize(named);
@@ -77,6 +77,8 @@ const LIST_PARAMS: readonly QueryParam[] = [
   { name: 'validTo', description: `Valid time overlaps [validFrom, validTo): ${INSTANT}` },
   { name: 'recordedFrom', description: `recordedAt ≥ recordedFrom: ${INSTANT}` },
   { name: 'recordedTo', description: `recordedAt < recordedTo: ${INSTANT}` },
+  { name: 'asOf', description: `Only what was true at this instant (valid time), as believed at knownAt (default now): the visibility rule of recall. ${INSTANT}` },
+  { name: 'knownAt', description: `Only what the store believed at this instant (transaction time). ${INSTANT}` },
   { name: 'sort', description: 'recordedAt (default), validFrom, importance (pending counts as 1) or accessedAt (never accessed first ascending)' },
   { name: 'order', description: 'desc (default) or asc' },
   { name: 'limit', description: 'Records per page, 1-200 (default 50)' },
@@ -109,6 +111,8 @@ const list: RouteSpec = {
       validTo: instant(one(query, 'validTo')),
       recordedFrom: instant(one(query, 'recordedFrom')),
       recordedTo: instant(one(query, 'recordedTo')),
+      asOf: instant(one(query, 'asOf')),
+      knownAt: instant(one(query, 'knownAt')),
       sort: one(query, 'sort'),
       order: one(query, 'order'),
       limit: limit !== undefined && /^\d{1,6}$/.test(limit) ? Number(limit) : limit,

@@ -7,6 +7,7 @@ import { endSessionInputSchema, consolidateInputSchema } from '../../../consolid
 import { contextInputSchema, predictInputSchema } from '../../../serving/schemas.js';
 import { EngramError } from '../../../core/errors.js';
 import { activateOptionsSchema } from '../../../core/graph/activate.js';
+import { activationSchema } from './explore-schemas.js';
 import { registerRelationInputSchema, relateInputSchema } from '../../../core/graph/relations-api.js';
 import { parseInput } from '../../../core/schemas.js';
 import type { RouteContext, RouteSpec } from '../route.js';
@@ -127,7 +128,8 @@ export const servingRoutes: readonly RouteSpec[] = [
     tag: 'graph',
     summary: 'Cross-layer spreading activation from one or more memories, never leaving the scopes',
     body: activateRequestSchema,
-    responseDescription: 'Ranked records per layer with the paths that reached them',
+    response: activationSchema,
+    responseDescription: 'Ranked records per layer with the paths that reached them, and the waves of the spreading (steps)',
     async handle(ctx) {
       const { id, ...options } = parseInput(activateRequestSchema, ctx.body, 'activate');
       ctx.authorize(Array.isArray(options.scopes) ? options.scopes : [options.scopes as string]);
