@@ -11,7 +11,12 @@ export interface Phase {
   updated: number;
   durationMs: number;
   note: string;
-  ids?: Record<string, string[]> | string[];
+  /** Ids created; then ids superseded, merged, decayed, expired. */
+  ids?: string[];
+  superseded?: string[];
+  merged?: string[];
+  decayed?: string[];
+  expired?: string[];
 }
 
 export interface Report {
@@ -119,10 +124,16 @@ function changed(r: Report): number {
   return r.phases.reduce((n, p) => n + p.created + p.updated, 0);
 }
 
+const CHANGE_KINDS = [
+  ['ids', 'created'],
+  ['superseded', 'superseded'],
+  ['merged', 'merged'],
+  ['decayed', 'decayed'],
+  ['expired', 'expired'],
+] as const;
+
 function idsOf(phase: Phase): Array<[string, string[]]> {
-  if (phase.ids === undefined) return [];
-  if (Array.isArray(phase.ids)) return phase.ids.length > 0 ? [['records', phase.ids]] : [];
-  return Object.entries(phase.ids).filter(([, v]) => Array.isArray(v) && v.length > 0);
+  return CHANGE_KINDS.map(([field, label]): [string, string[]] => [label, phase[field] ?? []]).filter(([, ids]) => ids.length > 0);
 }
 
 export function RunReport(props: { report: Report }) {

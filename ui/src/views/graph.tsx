@@ -64,6 +64,8 @@ export function GraphView(props: { query: URLSearchParams }) {
     api<Graph>('GET', '/v1/graph', { query })
       .then((g) => {
         setGraph(g);
+        const focused = g.nodes.find((n) => n.id === focus);
+        if (focused !== undefined) setSelected(focused);
         if (relationType === '') setAllTypes([...new Set(g.edges.map((e) => e.type))].sort());
       })
       .catch((e) => setError(errorText(e)));
@@ -159,6 +161,8 @@ export function GraphView(props: { query: URLSearchParams }) {
           e.preventDefault();
           const params = new URLSearchParams({ scope });
           if (relationType !== '') params.set('relationType', relationType);
+          const focus = props.query.get('focus');
+          if (focus !== null) params.set('focus', focus);
           navigate(`/graph?${params.toString()}`);
         }}
       >
@@ -176,7 +180,7 @@ export function GraphView(props: { query: URLSearchParams }) {
           <label for="g-type">Relation type</label>
           <select id="g-type" name="relationType" value={relationType} onChange={(e) => setRelationType((e.target as HTMLSelectElement).value)}>
             <option value="">every type</option>
-            {[...new Set([...allTypes, ...types, ...(relationType !== '' ? [relationType] : [])])].sort().map((t) => (
+            {[...new Set([...allTypes, ...types, 'REF', ...(relationType !== '' ? [relationType] : [])])].sort().map((t) => (
               <option key={t} value={t}>
                 {t}
               </option>
@@ -185,6 +189,14 @@ export function GraphView(props: { query: URLSearchParams }) {
         </div>
         <button type="submit">Show graph</button>
       </form>
+      {props.query.get('focus') !== null ? (
+        <p>
+          Showing the neighbourhood of one node (its links and the concepts it feeds, one hop).{' '}
+          <a href={`/graph?scope=${encodeURIComponent(scope)}`}>Back to every concept</a>
+        </p>
+      ) : (
+        <p>Showing the concepts and the relations between them; a node's neighbourhood shows the records behind it.</p>
+      )}
       <ErrorMessage error={error} />
       {graph !== null ? (
         <Status>
@@ -225,6 +237,8 @@ export function GraphView(props: { query: URLSearchParams }) {
               ) : null}
               <p>
                 <a href={memoryHref(selected.id, scope)}>Open this record</a>
+                {' · '}
+                <a href={`/graph?scope=${encodeURIComponent(scope)}&focus=${encodeURIComponent(selected.id)}`}>Show its neighbourhood</a>
               </p>
               <button type="button" onClick={spread} disabled={spreading}>
                 {spreading ? 'Spreading…' : 'Spread activation from here'}

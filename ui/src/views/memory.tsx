@@ -16,12 +16,13 @@ export interface Version {
   validTo: string | null;
   recordedAt: string;
   supersededAt: string | null;
-  supersedes: string | null;
-  supersededBy: string | null;
+  supersedes: string[];
+  supersededBy: string[];
 }
 
 interface Provenance {
   sources: unknown[];
+  messages?: unknown[];
   derived: unknown[];
   concepts: unknown[];
 }
@@ -55,8 +56,8 @@ async function loadVersions(id: string, scope: string): Promise<Version[]> {
       validTo: v.validTo,
       recordedAt: v.recordedAt,
       supersededAt: v.invalidatedAt,
-      supersedes: older?.to ?? null,
-      supersededBy: newer?.from ?? v.supersededBy ?? null,
+      supersedes: older !== undefined ? [older.to] : [],
+      supersededBy: newer !== undefined ? [newer.from] : v.supersededBy !== undefined ? [v.supersededBy] : [],
     };
   });
 }
@@ -335,8 +336,18 @@ function ProvenanceList(props: { provenance: Provenance | null; memory: Memory }
           {items.map((item, i) => {
             const obj = typeof item === 'object' && item !== null ? (item as Record<string, unknown>) : { id: String(item) };
             const id = typeof obj.id === 'string' ? obj.id : undefined;
-            const text = typeof obj.content === 'string' ? obj.content : typeof obj.name === 'string' ? obj.name : typeof obj.text === 'string' ? obj.text : JSON.stringify(obj);
-            return <li key={i}>{id !== undefined && typeof obj.layer === 'string' || id !== undefined && /^[0-9A-Z]{26}$/.test(id) ? <a href={memoryHref(id, props.memory.scope)}>{text === JSON.stringify(obj) ? id : text}</a> : <span>{text}</span>}</li>;
+            const text = typeof obj.content === 'string' ? obj.content : typeof obj.name === 'string' ? obj.name : undefined;
+            const plain = Object.entries(obj)
+              .filter(([, v]) => v !== null && v !== undefined && typeof v !== 'object')
+              .map(([k, v]) => `${k}: ${String(v)}`)
+              .join(' · ');
+            return (
+              <li key={i}>
+                {id !== undefined ? <a href={memoryHref(id, typeof obj.scope === 'string' ? obj.scope : props.memory.scope)}>{text ?? id}</a> : <span>{plain}</span>}
+                {typeof obj.layer === 'string' ? <> <LayerBadge layer={obj.layer} /></> : null}
+                {typeof obj.link === 'string' ? <span class="muted"> ({obj.link})</span> : null}
+              </li>
+            );
           })}
         </ul>
       )}
@@ -345,7 +356,8 @@ function ProvenanceList(props: { provenance: Provenance | null; memory: Memory }
   return (
     <div class="provenance">
       {kind !== undefined ? <p>Kind: {kind}</p> : null}
-      {render(p.sources, 'Sources (episodes and messages)')}
+      {render(p.sources, 'Source episodes and records')}
+      {render(p.messages ?? [], 'Source messages')}
       {render(p.derived, 'Derived from it')}
       {render(p.concepts, 'Concepts it feeds')}
     </div>
@@ -395,8 +407,8 @@ export function VersionTimeline(props: { versions: Version[]; current: string; s
             <br />
             <span class="muted">
               true {formatTime(v.validFrom)} → {v.validTo === null ? 'now' : formatTime(v.validTo)}; believed {formatTime(v.recordedAt)} → {v.supersededAt === null ? 'now' : formatTime(v.supersededAt)}
-              {v.supersedes !== null ? '; supersedes an earlier version' : ''}
-              {v.supersededBy !== null ? '; superseded by a later one' : ''}
+              {v.supersedes.length > 0 ? '; supersedes an earlier version' : ''}
+              {v.supersededBy.length > 0 ? '; superseded by a later one' : ''}
             </span>
           </li>
         ))}

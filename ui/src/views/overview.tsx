@@ -10,8 +10,8 @@ interface Overview {
   totals: { total: number; byLayer: Record<string, number>; byStatus: Record<string, number> };
   growth: Array<{ day: string; byLayer: Record<string, number>; total: number }>;
   decayCandidates: Array<{ id: string; scope: string; layer: string; content: string; salience: number; accessedAt: string | null }>;
-  pendingJobs: { total: number; byKind: Record<string, number> };
-  lastRun: Report | null;
+  pendingJobs: { total: number; byKind: Record<string, number>; failed?: number };
+  lastRun: Pick<Report, 'id' | 'scope' | 'finishedAt'> | null;
 }
 
 export function OverviewView() {
@@ -73,7 +73,7 @@ export function OverviewView() {
           <div class="charts">
             <BarChart id="by-layer" title="Memories per layer" data={LAYERS.map((l) => [l, data.totals.byLayer[l] ?? 0])} />
             <BarChart id="by-status" title="Memories per status" data={STATUSES.map((s) => [s, data.totals.byStatus[s] ?? 0])} />
-            <BarChart id="jobs" title={`Pending jobs (${data.pendingJobs.total})`} data={Object.entries(data.pendingJobs.byKind)} />
+            <BarChart id="jobs" title={`Pending jobs (${data.pendingJobs.total}${data.pendingJobs.failed ? `, ${data.pendingJobs.failed} failed` : ''})`} data={Object.entries(data.pendingJobs.byKind).length > 0 ? Object.entries(data.pendingJobs.byKind) : [['none', 0]]} />
           </div>
           <StackedColumns id="growth" title="Growth: memories recorded per day" days={data.growth} keys={LAYERS} />
           <h2>Decay candidates</h2>
@@ -111,7 +111,7 @@ export function OverviewView() {
             </p>
           ) : (
             <p>
-              {formatTime(data.lastRun.finishedAt)} on {data.lastRun.scope} ({data.lastRun.trigger}).{' '}
+              Finished {formatTime(data.lastRun.finishedAt)} on {data.lastRun.scope}.{' '}
               <a href={`/consolidation?scope=${encodeURIComponent(data.lastRun.scope)}&run=${encodeURIComponent(data.lastRun.id)}`}>Read its report</a>.
             </p>
           )}
