@@ -32,7 +32,7 @@ export function StackedColumns(props: { title: string; id: string; days: Array<{
   const height = 160;
   const days = props.days.slice(-60);
   const max = Math.max(1, ...days.map((d) => d.total));
-  const colW = days.length === 0 ? 0 : (width - 20) / days.length;
+  const colW = days.length === 0 ? 0 : Math.min(40, (width - 20) / days.length);
   return (
     <figure class="chart wide" aria-labelledby={`${props.id}-cap`}>
       <figcaption id={`${props.id}-cap`}>{props.title}</figcaption>

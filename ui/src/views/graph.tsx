@@ -90,7 +90,14 @@ export function GraphView(props: { query: URLSearchParams }) {
       ],
       layout: { name: 'cose', animate: false, randomize: false, nodeRepulsion: () => 8000, idealEdgeLength: () => 80 },
       wheelSensitivity: 0.3,
+      minZoom: 0.1,
+      maxZoom: 4,
     });
+    // a graph of a few nodes would otherwise fill the canvas with one giant node
+    if (instance.zoom() > 1.3) {
+      instance.zoom(1.3);
+      instance.center();
+    }
     instance.on('tap', 'node', (event) => {
       const node = graph.nodes.find((n) => n.id === event.target.id());
       if (node !== undefined) setSelected(node);

@@ -48,7 +48,22 @@ export function TimelineView() {
   const min = times.length === 0 ? now - 86_400_000 : Math.min(...times) - 1000;
   const max = now;
   const instant = min + ((max - min) * step) / STEPS;
-  const shown = items.filter((m) => (mode === 'valid' ? trueAt(m, instant) : believedAt(m, instant)));
+  // The list at the instant comes from the server (GET /v1/memories with asOf or knownAt), so it holds
+  // at any size; until it answers, the loaded records stand in.
+  const [atInstant, setAtInstant] = useState<{ key: string; items: Memory[] } | null>(null);
+  const instantKey = `${mode}:${Math.round(instant)}:${loaded}`;
+  useEffect(() => {
+    if (!loaded || items.length === 0) return;
+    const timer = setTimeout(() => {
+      const at = new Date(instant).toISOString();
+      api<{ items: Memory[] }>('GET', '/v1/memories', { query: { scope: scopeList(scope), limit: 100, sort: 'validFrom', order: 'asc', ...(mode === 'valid' ? { asOf: at } : { knownAt: at }) } })
+        .then((page) => setAtInstant({ key: instantKey, items: page.items.filter((m) => !('concept' in m && m.concept === true)) }))
+        .catch((e) => setError(errorText(e)));
+    }, 150);
+    return () => clearTimeout(timer);
+  }, [instantKey]);
+  const local = items.filter((m) => (mode === 'valid' ? trueAt(m, instant) : believedAt(m, instant)));
+  const shown = atInstant !== null && atInstant.key === instantKey ? atInstant.items : local;
   const width = 800;
   const x = (t: number) => 8 + ((t - min) / Math.max(1, max - min)) * (width - 16);
   const rowH = 18;
