@@ -10,7 +10,7 @@ import { createServeApp } from '../../src/interfaces/cli/serve/serve-app.js';
 import { tempDir, tempEngram } from '../helpers/temp.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- bodies are checked field by field
-const body = async (response: Response): Promise<Record<string, any>> => (await body(response)) as Record<string, any>;
+const body = async (response: Response): Promise<Record<string, any>> => (await response.json()) as Record<string, any>;
 
 describe('static web UI', () => {
   const ui = tempDir('engram-ui-static-');
