@@ -128,6 +128,12 @@ export async function tabToText(page: Page, text: string | RegExp, max = 80): Pr
   throw new Error(`Tab never reached "${String(text)}" within ${max} presses`);
 }
 
+/** Tabs to the link or button with this text and presses Enter on it: a keyboard user's click. */
+export async function activate(page: Page, text: string | RegExp, max?: number): Promise<void> {
+  await tabToText(page, text, max);
+  await page.keyboard.press('Enter');
+}
+
 /** The accessible text of the focused element (its aria-label, else its text), or null on the body. */
 export async function focusedLabel(page: Page): Promise<string | null> {
   return (await page.evaluate(`(() => {

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { focusedLabel, newPage, seriousViolations, signIn, skipReason, startFixture, tabTo, tabToText, type Fixture } from './harness.js';
+import { activate, focusedLabel, newPage, seriousViolations, signIn, skipReason, startFixture, tabTo, type Fixture } from './harness.js';
 
 const reason = skipReason();
 if (reason !== null) console.warn(`web UI browser tests ${reason}`);
@@ -23,6 +23,17 @@ describe.skipIf(reason !== null)('web UI in chromium', () => {
     const opened = await newPage(fx);
     await signIn(opened.page, fx.url, fx.acmeKey);
     return opened;
+  }
+
+  /** A fresh page signed in by keyboard only: Tab to the key field, type, Enter. */
+  async function keyboardSignIn(key: string): Promise<{ page: Page; close: () => Promise<void> }> {
+    const { page, close } = await newPage(fx);
+    await page.goto(fx.url + '/');
+    await tabTo(page, '#api-key');
+    await page.keyboard.type(key);
+    await page.keyboard.press('Enter');
+    await heading(page, 'Overview').waitFor();
+    return { page, close };
   }
 
   const heading = (page: Page, name: string) => page.getByRole('heading', { level: 1, name });
@@ -48,12 +59,7 @@ describe.skipIf(reason !== null)('web UI in chromium', () => {
   });
 
   it('signs in by keyboard only', async () => {
-    const { page, close } = await newPage(fx);
-    await page.goto(fx.url + '/');
-    await tabTo(page, '#api-key');
-    await page.keyboard.type(fx.acmeKey);
-    await page.keyboard.press('Enter');
-    await heading(page, 'Overview').waitFor();
+    const { page, close } = await keyboardSignIn(fx.acmeKey);
     await expect.poll(() => page.locator('main').innerText()).toMatch(/\d+ memories[\s\S]*Memories per layer/);
     await close();
   });
@@ -94,8 +100,7 @@ describe.skipIf(reason !== null)('web UI in chromium', () => {
     await page.keyboard.type('zephyr launch');
     await page.keyboard.press('Enter');
     await page.locator('.hit').first().waitFor();
-    await tabToText(page, 'Channel details');
-    await page.keyboard.press('Enter');
+    await activate(page, 'Channel details');
     expect(await page.locator('.why[open] table').first().innerText()).toMatch(/Words \(full-text\)/);
     await close();
   });
@@ -126,11 +131,9 @@ describe.skipIf(reason !== null)('web UI in chromium', () => {
     const { page, close } = await acme();
     await page.goto(`${fx.url}/memory/${fx.ids.berlin}?scope=acme%2Fnotes`);
     await page.locator('ol.chain').waitFor();
-    await tabToText(page, 'Alice lives in Paris.');
-    await page.keyboard.press('Enter');
+    await activate(page, 'Alice lives in Paris.');
     await expect.poll(() => page.locator('blockquote.content').innerText()).toBe('Alice lives in Paris.');
-    await tabToText(page, 'Alice lives in Berlin.');
-    await page.keyboard.press('Enter');
+    await activate(page, 'Alice lives in Berlin.');
     await expect.poll(() => page.locator('blockquote.content').innerText()).toBe('Alice lives in Berlin.');
     await close();
   });
@@ -193,21 +196,16 @@ describe.skipIf(reason !== null)('web UI in chromium', () => {
     const { page, close } = await acme();
     await page.goto(`${fx.url}/memory/${fx.ids.kestrel}?scope=acme%2Fnotes`);
     await page.getByRole('button', { name: 'Forget' }).waitFor();
-    await tabToText(page, 'Forget');
-    await page.keyboard.press('Enter');
+    await activate(page, 'Forget');
     await expect.poll(() => page.locator('.meta').first().innerText()).toContain('deleted');
-    await tabToText(page, 'Restore');
-    await page.keyboard.press('Enter');
+    await activate(page, 'Restore');
     await expect.poll(() => page.locator('.meta').first().innerText()).toContain('active');
-    await tabToText(page, 'Pin');
-    await page.keyboard.press('Enter');
+    await activate(page, 'Pin');
     await expect.poll(() => page.locator('.meta').first().innerText()).toContain('pinned');
-    await tabToText(page, 'Edit');
-    await page.keyboard.press('Enter');
+    await activate(page, 'Edit');
     await page.keyboard.press('End');
     await page.keyboard.type(' On the top shelf.');
-    await tabToText(page, 'Save');
-    await page.keyboard.press('Enter');
+    await activate(page, 'Save');
     await expect.poll(() => page.locator('blockquote.content').innerText()).toBe('Bob keeps the kestrel project notes in the blue binder. On the top shelf.');
     expect(await page.locator('ol.wordings').innerText()).toContain('Bob keeps the kestrel project notes in the blue binder.');
     await close();
@@ -237,8 +235,7 @@ describe.skipIf(reason !== null)('web UI in chromium', () => {
     const { page, close } = await acme();
     await page.goto(`${fx.url}/memory/${fx.ids.purge2}?scope=acme%2Fnotes`);
     await page.getByRole('button', { name: 'Purge…' }).waitFor();
-    await tabToText(page, 'Purge…');
-    await page.keyboard.press('Enter');
+    await activate(page, 'Purge…');
     await page.getByRole('dialog').waitFor();
     expect(await focusedLabel(page)).toBe('Cancel');
     await page.keyboard.press('Tab');
@@ -265,8 +262,7 @@ describe.skipIf(reason !== null)('web UI in chromium', () => {
     const { page, close } = await acme();
     await page.goto(fx.url + '/consolidation');
     await page.getByRole('button', { name: 'Run consolidation now' }).waitFor();
-    await tabToText(page, 'Run consolidation now');
-    await page.keyboard.press('Enter');
+    await activate(page, 'Run consolidation now');
     await expect.poll(() => page.getByRole('article', { name: 'Run report' }).innerText(), { timeout: 30_000 }).toMatch(/Phase/);
     await close();
   });
@@ -303,15 +299,11 @@ describe.skipIf(reason !== null)('web UI in chromium', () => {
     const { page, close } = await acme();
     await page.goto(fx.url + '/graph');
     await expect.poll(() => page.locator('.node-list li').count()).toBeGreaterThan(1);
-    await tabToText(page, /^alice$/i, 120);
-    await page.keyboard.press('Enter');
-    await tabToText(page, 'Zoom in', 120);
-    await page.keyboard.press('Enter');
-    await tabToText(page, 'Spread activation from here', 120);
-    await page.keyboard.press('Enter');
+    await activate(page, /^alice$/i, 120);
+    await activate(page, 'Zoom in', 120);
+    await activate(page, 'Spread activation from here', 120);
     await expect.poll(() => page.locator('.activation-log').innerText(), { timeout: 15_000 }).toMatch(/Step 1/);
-    await tabToText(page, 'Open this record', 120);
-    await page.keyboard.press('Enter');
+    await activate(page, 'Open this record', 120);
     await heading(page, 'Memory').waitFor();
     expect(await page.locator('blockquote.content').innerText()).toMatch(/^alice$/i);
     await close();
@@ -346,14 +338,8 @@ describe.skipIf(reason !== null)('web UI in chromium', () => {
   });
 
   it("checks the other tenant's isolation by keyboard only", async () => {
-    const { page, close } = await newPage(fx);
-    await page.goto(fx.url + '/');
-    await tabTo(page, '#api-key');
-    await page.keyboard.type(fx.globexKey);
-    await page.keyboard.press('Enter');
-    await heading(page, 'Overview').waitFor();
-    await tabToText(page, 'Browse');
-    await page.keyboard.press('Enter');
+    const { page, close } = await keyboardSignIn(fx.globexKey);
+    await activate(page, 'Browse');
     await expect.poll(() => page.locator('main .status').innerText()).toMatch(/^1 loaded/);
     expect(await page.locator('main').innerText()).not.toMatch(/Alice|acme/);
     await close();

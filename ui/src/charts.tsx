@@ -1,3 +1,4 @@
+import { TableHead } from './shared.js';
 /** Small SVG charts; each carries its numbers as a table for screen readers and keyboard users. */
 
 export function BarChart(props: { title: string; data: Array<[string, number]>; id: string }) {
@@ -78,15 +79,7 @@ function DataTable(props: { caption: string; head: string[]; rows: string[][] })
       <summary>Numbers: {props.caption}</summary>
       <table>
         <caption class="sr-only">{props.caption}</caption>
-        <thead>
-          <tr>
-            {props.head.map((h, i) => (
-              <th key={i} scope="col">
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
+<TableHead columns={props.head} />
         <tbody>
           {props.rows.map((r, i) => (
             <tr key={i}>

@@ -2,7 +2,7 @@
 import type { ComponentChildren } from 'preact';
 import { createContext } from 'preact';
 import { useContext, useEffect, useRef } from 'preact/hooks';
-import type { ScopeSummary } from './api.js';
+import { scopeList, type ScopeSummary } from './api.js';
 
 export interface Session {
   /** Scopes the signed-in caller may see (from GET /v1/scopes). */
@@ -74,4 +74,60 @@ export function StatusBadge(props: { status: string }) {
 
 export function percent(value: number): string {
   return `${Math.round(value * 100)}%`;
+}
+
+/** The scope field with a Show button: the form at the top of the overview and the timeline. */
+export function ScopeForm(props: { value: string; onInput: (value: string) => void; onShow: (scopes: string[]) => void }) {
+  return (
+    <form
+      class="filters"
+      onSubmit={(e) => {
+        e.preventDefault();
+        props.onShow(scopeList(props.value));
+      }}
+    >
+      <ScopeField value={props.value} onInput={props.onInput} />
+      <button type="submit">Show</button>
+    </form>
+  );
+}
+
+/** A labelled select of options given as [value, label] pairs (or plain values). */
+export function Select(props: { id: string; name: string; label: string; value: string; options: ReadonlyArray<string | readonly [string, string]>; onChange: (value: string) => void }) {
+  return (
+    <div class="field">
+      <label for={props.id}>{props.label}</label>
+      <select id={props.id} name={props.name} value={props.value} onChange={(e) => props.onChange((e.target as HTMLSelectElement).value)}>
+        {props.options.map((o) => {
+          const [value, label] = typeof o === 'string' ? [o, o] : o;
+          return (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          );
+        })}
+      </select>
+    </div>
+  );
+}
+
+/** One scope out of the visible ones (consolidation and the graph work on one scope). */
+export function ScopeSelect(props: { id: string; value: string; onChange: (value: string) => void }) {
+  const session = useSession();
+  return <Select id={props.id} name="scope" label="Scope" value={props.value} options={session.scopes.map((s) => s.scope)} onChange={props.onChange} />;
+}
+
+/** A table's header row of column headings. */
+export function TableHead(props: { columns: readonly string[] }) {
+  return (
+    <thead>
+      <tr>
+        {props.columns.map((c, i) => (
+          <th key={i} scope="col">
+            {c}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
 }

@@ -5,11 +5,30 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, errorText, formatTime, LAYERS, scopeList, STATUSES, type Memory } from '../api.js';
 import { memoryHref, navigate } from '../router.js';
-import { allScopesText, ErrorMessage, LayerBadge, ScopeField, Status, StatusBadge, useSession, ViewTitle } from '../shared.js';
+import { allScopesText, ErrorMessage, LayerBadge, ScopeField, Select, Status, StatusBadge, useSession, ViewTitle } from '../shared.js';
 
 const ROW = 64;
 const PAGE = 100;
 const OVERSCAN = 6;
+const SORTS = [
+  ['recordedAt', 'recorded'],
+  ['validFrom', 'valid from'],
+  ['importance', 'importance'],
+  ['accessedAt', 'last accessed'],
+] as const;
+const ORDERS = [
+  ['desc', 'newest / highest first'],
+  ['asc', 'oldest / lowest first'],
+] as const;
+
+function TextField(props: { id: string; name: string; label: string; value: string; onInput: (value: string) => void }) {
+  return (
+    <div class="field">
+      <label for={props.id}>{props.label}</label>
+      <input id={props.id} name={props.name} type="text" value={props.value} onInput={(e) => props.onInput((e.target as HTMLInputElement).value)} />
+    </div>
+  );
+}
 
 export function BrowseView(props: { query: URLSearchParams }) {
   const session = useSession();
@@ -88,52 +107,12 @@ export function BrowseView(props: { query: URLSearchParams }) {
       <ViewTitle>Browse</ViewTitle>
       <form class="filters" onSubmit={submit}>
         <ScopeField value={scope} onInput={setScope} />
-        <div class="field">
-          <label for="b-layer">Layer</label>
-          <select id="b-layer" name="layer" value={layer} onChange={(e) => setLayer((e.target as HTMLSelectElement).value)}>
-            <option value="">any</option>
-            {LAYERS.map((l) => (
-              <option key={l} value={l}>
-                {l}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div class="field">
-          <label for="b-status">Status</label>
-          <select id="b-status" name="status" value={status} onChange={(e) => setStatus((e.target as HTMLSelectElement).value)}>
-            <option value="">any</option>
-            {STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div class="field">
-          <label for="b-text">Contains text</label>
-          <input id="b-text" name="text" type="text" value={text} onInput={(e) => setText((e.target as HTMLInputElement).value)} />
-        </div>
-        <div class="field">
-          <label for="b-tag">Tag</label>
-          <input id="b-tag" name="tag" type="text" value={tag} onInput={(e) => setTag((e.target as HTMLInputElement).value)} />
-        </div>
-        <div class="field">
-          <label for="b-sort">Sort by</label>
-          <select id="b-sort" name="sort" value={sort} onChange={(e) => setSort((e.target as HTMLSelectElement).value)}>
-            <option value="recordedAt">recorded</option>
-            <option value="validFrom">valid from</option>
-            <option value="importance">importance</option>
-            <option value="accessedAt">last accessed</option>
-          </select>
-        </div>
-        <div class="field">
-          <label for="b-order">Order</label>
-          <select id="b-order" name="order" value={order} onChange={(e) => setOrder((e.target as HTMLSelectElement).value)}>
-            <option value="desc">newest / highest first</option>
-            <option value="asc">oldest / lowest first</option>
-          </select>
-        </div>
+        <Select id="b-layer" name="layer" label="Layer" value={layer} options={[['', 'any'], ...LAYERS]} onChange={setLayer} />
+        <Select id="b-status" name="status" label="Status" value={status} options={[['', 'any'], ...STATUSES]} onChange={setStatus} />
+        <TextField id="b-text" name="text" label="Contains text" value={text} onInput={setText} />
+        <TextField id="b-tag" name="tag" label="Tag" value={tag} onInput={setTag} />
+        <Select id="b-sort" name="sort" label="Sort by" value={sort} options={SORTS} onChange={setSort} />
+        <Select id="b-order" name="order" label="Order" value={order} options={ORDERS} onChange={setOrder} />
         <button type="submit">Apply filters</button>
       </form>
       <ErrorMessage error={error} />

@@ -2,23 +2,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, errorText, formatTime } from '../api.js';
 import { memoryHref, navigate } from '../router.js';
-import { ErrorMessage, Status, useSession, ViewTitle } from '../shared.js';
+import { ErrorMessage, ScopeSelect, Status, TableHead, useSession, ViewTitle } from '../shared.js';
 
-export interface Phase {
-  name: string;
-  examined: number;
-  created: number;
-  updated: number;
-  durationMs: number;
-  note: string;
-  /** Ids created; then ids superseded, merged, decayed, expired. */
-  ids?: string[];
-  superseded?: string[];
-  merged?: string[];
-  decayed?: string[];
-  expired?: string[];
-}
+/** One phase of a run as the server reports it: counts, duration, a note, and the ids it changed. */
+type Phase = { name: string; note: string; examined: number; created: number; updated: number; durationMs: number } & Partial<Record<'ids' | 'superseded' | 'merged' | 'decayed' | 'expired', string[]>>;
 
+/** The report of one run (GET /v1/consolidation/runs, POST /v1/consolidate). */
 export interface Report {
   id: string;
   scope: string;
@@ -80,16 +69,7 @@ export function ConsolidationView(props: { query: URLSearchParams }) {
           navigate(`/consolidation?scope=${encodeURIComponent(scope)}`);
         }}
       >
-        <div class="field">
-          <label for="c-scope">Scope</label>
-          <select id="c-scope" name="scope" value={scope} onChange={(e) => setScope((e.target as HTMLSelectElement).value)}>
-            {session.scopes.map((s) => (
-              <option key={s.scope} value={s.scope}>
-                {s.scope}
-              </option>
-            ))}
-          </select>
-        </div>
+        <ScopeSelect id="c-scope" value={scope} onChange={setScope} />
         <button type="submit">Show runs</button>
         <button type="button" onClick={runNow} disabled={busy || scope === ''}>
           {busy ? 'Running…' : 'Run consolidation now'}
@@ -148,16 +128,7 @@ export function RunReport(props: { report: Report }) {
       </p>
       <table>
         <caption class="sr-only">Phases of the run</caption>
-        <thead>
-          <tr>
-            <th scope="col">Phase</th>
-            <th scope="col">Examined</th>
-            <th scope="col">Created</th>
-            <th scope="col">Updated</th>
-            <th scope="col">ms</th>
-            <th scope="col">What happened</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Phase', 'Examined', 'Created', 'Updated', 'ms', 'What happened']} />
         <tbody>
           {r.phases.map((p) => (
             <tr key={p.name}>

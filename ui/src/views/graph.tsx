@@ -7,7 +7,7 @@ import cytoscape, { type Core } from 'cytoscape';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, errorText, formatTime, type Memory } from '../api.js';
 import { memoryHref, navigate } from '../router.js';
-import { ErrorMessage, LayerBadge, Status, useSession, ViewTitle } from '../shared.js';
+import { ErrorMessage, LayerBadge, ScopeSelect, Status, useSession, ViewTitle } from '../shared.js';
 
 interface GraphNode {
   id: string;
@@ -173,16 +173,7 @@ export function GraphView(props: { query: URLSearchParams }) {
           navigate(`/graph?${params.toString()}`);
         }}
       >
-        <div class="field">
-          <label for="g-scope">Scope</label>
-          <select id="g-scope" name="scope" value={scope} onChange={(e) => setScope((e.target as HTMLSelectElement).value)}>
-            {session.scopes.map((s) => (
-              <option key={s.scope} value={s.scope}>
-                {s.scope}
-              </option>
-            ))}
-          </select>
-        </div>
+        <ScopeSelect id="g-scope" value={scope} onChange={setScope} />
         <div class="field">
           <label for="g-type">Relation type</label>
           <select id="g-type" name="relationType" value={relationType} onChange={(e) => setRelationType((e.target as HTMLSelectElement).value)}>

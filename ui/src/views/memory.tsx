@@ -8,6 +8,7 @@ import { api, ApiError, errorText, formatTime, type Memory } from '../api.js';
 import { memoryHref } from '../router.js';
 import { ErrorMessage, LayerBadge, Status, StatusBadge, useSession, ViewTitle } from '../shared.js';
 
+/** One version of a claim as GET /v1/memories/{id}/versions sends it: valid time, then transaction time. */
 export interface Version {
   id: string;
   content: string;
@@ -16,6 +17,7 @@ export interface Version {
   validTo: string | null;
   recordedAt: string;
   supersededAt: string | null;
+  /** Neighbours in the chain over SUPERSEDES edges. */
   supersedes: string[];
   supersededBy: string[];
 }

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, errorText, formatTime, LAYERS, scopeList, STATUSES } from '../api.js';
 import { BarChart, StackedColumns } from '../charts.js';
 import { memoryHref } from '../router.js';
-import { allScopesText, ErrorMessage, ScopeField, Status, useSession, ViewTitle } from '../shared.js';
+import { allScopesText, ErrorMessage, ScopeForm, Status, TableHead, useSession, ViewTitle } from '../shared.js';
 import type { Report } from './consolidation.js';
 
 interface Overview {
@@ -51,16 +51,7 @@ export function OverviewView() {
   return (
     <section>
       <ViewTitle>Overview</ViewTitle>
-      <form
-        class="filters"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void load(scopeList(scope));
-        }}
-      >
-        <ScopeField value={scope} onInput={setScope} />
-        <button type="submit">Show</button>
-      </form>
+      <ScopeForm value={scope} onInput={setScope} onShow={(scopes) => void load(scopes)} />
       <ErrorMessage error={error} />
       {session.scopes.length === 0 ? <p>No memories yet: nothing is stored in the scopes you can see.</p> : null}
       {data === null ? (
@@ -82,14 +73,7 @@ export function OverviewView() {
           ) : (
             <table>
               <caption class="sr-only">Memories closest to decaying</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Memory</th>
-                  <th scope="col">Layer</th>
-                  <th scope="col">Salience</th>
-                  <th scope="col">Last accessed</th>
-                </tr>
-              </thead>
+              <TableHead columns={['Memory', 'Layer', 'Salience', 'Last accessed']} />
               <tbody>
                 {data.decayCandidates.map((d) => (
                   <tr key={d.id}>

@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorText, LAYERS, localToIso, scopeList, type ChannelWhy, type Hit } from '../api.js';
 import { memoryHref, navigate } from '../router.js';
-import { allScopesText, ErrorMessage, LayerBadge, percent, ScopeField, Status, StatusBadge, useSession, ViewTitle } from '../shared.js';
+import { allScopesText, ErrorMessage, LayerBadge, percent, ScopeField, Status, StatusBadge, TableHead, useSession, ViewTitle } from '../shared.js';
 
 const CHANNEL_NAMES: Record<string, string> = {
   lexical: 'Words (full-text)',
@@ -136,14 +136,7 @@ function HitCard(props: { hit: Hit }) {
         <summary aria-describedby={descId}>Channel details</summary>
         <table>
           <caption class="sr-only">How each channel found this memory</caption>
-          <thead>
-            <tr>
-              <th scope="col">Channel</th>
-              <th scope="col">Rank</th>
-              <th scope="col">Strength</th>
-              <th scope="col">Query covered</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Channel', 'Rank', 'Strength', 'Query covered']} />
           <tbody>
             {channels.map(([name, c]) => (
               <tr key={name}>

@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorText, formatTime, scopeList, type Memory } from '../api.js';
 import { memoryHref } from '../router.js';
-import { allScopesText, ErrorMessage, LayerBadge, ScopeField, Status, useSession, ViewTitle } from '../shared.js';
+import { allScopesText, ErrorMessage, LayerBadge, ScopeForm, Status, useSession, ViewTitle } from '../shared.js';
 
 const STEPS = 1000;
 
@@ -72,16 +72,7 @@ export function TimelineView() {
   return (
     <section>
       <ViewTitle>Timeline</ViewTitle>
-      <form
-        class="filters"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void load(scopeList(scope));
-        }}
-      >
-        <ScopeField value={scope} onInput={setScope} />
-        <button type="submit">Show</button>
-      </form>
+      <ScopeForm value={scope} onInput={setScope} onShow={(scopes) => void load(scopes)} />
       <ErrorMessage error={error} />
       <fieldset class="mode">
         <legend>Replay</legend>
