@@ -3,9 +3,13 @@
  * over a SQLite file with keys for two tenants: every flow once with the mouse and once by keyboard
  * only, and axe-core on every view.
  */
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { activate, focusedLabel, newPage, seriousViolations, signIn, skipReason, startFixture, tabTo, type Fixture } from './harness.js';
+import { createServeApp } from '../../src/interfaces/cli/serve/serve-app.js';
+import { tempEngram } from '../helpers/temp.js';
 
 const reason = skipReason();
 if (reason !== null) console.warn(`web UI browser tests ${reason}`);
@@ -56,6 +60,32 @@ describe.skipIf(reason !== null)('web UI in chromium', () => {
     expect(await page.evaluate("sessionStorage.getItem('engram.key')")).toBe(fx.acmeKey);
     expect(errors).toEqual([]);
     await close();
+  });
+
+  it('a keyless server on loopback opens without asking for a key, showing the scopes it serves', async () => {
+    const t = await tempEngram();
+    await t.engram.remember([
+      { scope: 'local/dev', content: 'Keyless note on this machine.' },
+      { scope: 'other/x', content: 'Not served here.' },
+    ]);
+    const app = createServeApp({ engram: t.engram, auth: 'open', scopes: ['local/dev'] });
+    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+    const { page, errors, close } = await newPage(fx);
+    try {
+      await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/browse`);
+      await heading(page, 'Browse').waitFor();
+      expect(await page.locator('header .who').innerText()).toContain('Keyless (this machine)');
+      expect(await page.getByRole('button', { name: 'Sign out' }).count()).toBe(0);
+      await expect.poll(() => page.locator('.virtual').innerText()).toContain('Keyless note on this machine.');
+      expect(await page.locator('main').innerText()).not.toContain('Not served here.');
+      expect(await page.locator('input[name="scope"]').inputValue()).toBe('local/dev');
+      expect(errors).toEqual([]);
+    } finally {
+      await close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await t.cleanup();
+    }
   });
 
   it('signs in by keyboard only', async () => {
