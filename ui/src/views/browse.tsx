@@ -10,6 +10,8 @@ import { allScopesText, ErrorMessage, LayerBadge, ScopeField, Select, Status, St
 const ROW = 64;
 const PAGE = 100;
 const OVERSCAN = 6;
+/** Fetch the next page while this many loaded rows are still below the view, so scrolling rarely waits. */
+const PREFETCH = 40;
 const SORTS = [
   ['recordedAt', 'recorded'],
   ['validFrom', 'valid from'],
@@ -89,7 +91,7 @@ export function BrowseView(props: { query: URLSearchParams }) {
   const first = Math.max(0, Math.floor(scrollTop / ROW) - OVERSCAN);
   const last = Math.min(items.length, Math.ceil((scrollTop + height) / ROW) + OVERSCAN);
   useEffect(() => {
-    if (!done && !loading && last >= items.length - OVERSCAN && items.length > 0) void loadMore(cursor);
+    if (!done && !loading && last >= items.length - PREFETCH && items.length > 0) void loadMore(cursor);
   }, [last, items.length, done, loading]);
 
   const submit = (event: Event) => {
