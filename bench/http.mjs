@@ -65,9 +65,12 @@ async function main() {
         log(`${backend}: ${size} memories, ${c} connection(s), ${args.duration} s`);
         cases.push({ backend, size, connections: c, ...(await load(server.url, queries, c)) });
       }
-      // after the recall load, so the server's background index builds are not what is measured
+      // after the recall load, so the server's background index builds are not what is measured, and
+      // once the recalls still queued from it have drained
+      await settle(server.url);
       const list = await listLatency(server.url, size);
-      baselines.push({ backend, library, health, list });
+      const explore = await exploreLatency(server.url, size);
+      baselines.push({ backend, library, health, list, explore });
     } finally {
       await server.stop();
     }
@@ -164,6 +167,46 @@ async function listLatency(url, size) {
   const at = (p) => Math.round(times[Math.min(times.length - 1, Math.floor(p * times.length))] * 10) / 10;
   log(`GET /v1/memories (page of 50, ${size} memories, ${times.length} requests): p50 ${at(0.5)} ms, p95 ${at(0.95)} ms, p99 ${at(0.99)} ms`);
   return { requests: times.length, p50: at(0.5), p95: at(0.95), p99: at(0.99) };
+}
+
+/** Waits (at most two minutes) until `GET /health` answers within 50 ms three times in a row: the server is idle. */
+async function settle(url) {
+  const started = performance.now();
+  let fast = 0;
+  while (fast < 3 && since(started) < 120_000) {
+    const start = performance.now();
+    await (await fetch(`${url}/health`)).json();
+    fast = since(start) < 50 ? fast + 1 : 0;
+    if (fast === 0) await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  log(`server idle after ${Math.round(since(started))} ms`);
+}
+
+/**
+ * The exploring reads of the web UI, one request at a time over the corpus scope: `GET /v1/overview`
+ * (aggregates, growth, decay candidates) and `GET /v1/graph` (concepts and their relations).
+ */
+async function exploreLatency(url, size) {
+  const result = {};
+  for (const [name, path] of [
+    ['overview', `/v1/overview?scope=${encodeURIComponent(MAIN_SCOPE)}`],
+    ['graph', `/v1/graph?scope=${encodeURIComponent(MAIN_SCOPE)}&limit=200`],
+  ]) {
+    const times = [];
+    for (let round = 0; round < 21; round++) {
+      const start = performance.now();
+      const response = await fetch(url + path);
+      await response.json();
+      const elapsed = since(start);
+      if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}`);
+      if (round > 0) times.push(elapsed);
+    }
+    times.sort((a, b) => a - b);
+    const at = (p) => Math.round(times[Math.min(times.length - 1, Math.floor(p * times.length))] * 10) / 10;
+    result[name] = { requests: times.length, p50: at(0.5), p95: at(0.95) };
+    log(`GET ${path.split('?')[0]} (${size} memories, ${times.length} requests): p50 ${at(0.5)} ms, p95 ${at(0.95)} ms`);
+  }
+  return result;
 }
 
 /** `GET /health` under load: the ceiling the HTTP stack itself allows on this machine. */
@@ -299,6 +342,7 @@ function report({ size, cases, skipped, baselines }) {
   for (const b of baselines) {
     process.stdout.write(`${b.backend}: library recall in-process p50 ${b.library.p50} ms / p99 ${b.library.p99} ms; GET /health ${b.health.requestsPerSecond} requests/s (8 connections)\n`);
     process.stdout.write(`${b.backend}: list (GET /v1/memories, page of 50, ${size} memories) p50 ${b.list.p50} ms / p95 ${b.list.p95} ms / p99 ${b.list.p99} ms over ${b.list.requests} requests\n`);
+    process.stdout.write(`${b.backend}: overview (GET /v1/overview) p50 ${b.explore.overview.p50} ms / p95 ${b.explore.overview.p95} ms; graph (GET /v1/graph, limit 200) p50 ${b.explore.graph.p50} ms / p95 ${b.explore.graph.p95} ms\n`);
   }
   for (const s of skipped) process.stdout.write(`skipped ${s.backend}: ${s.reason}\n`);
   const env = environment();
@@ -329,6 +373,12 @@ function report({ size, cases, skipped, baselines }) {
     '| backend | library recall p50 ms | library recall p99 ms | GET /health requests/s |',
     '|---|---|---|---|',
     ...baselines.map((b) => `| ${b.backend} | ${b.library.p50} | ${b.library.p99} | ${b.health.requestsPerSecond} |`),
+    '',
+    'Reads of the web UI, one request at a time: a browse page of 50 (`GET /v1/memories`, every sort and filter, pages by cursor), the overview and the concept graph.',
+    '',
+    '| backend | list p50 ms | list p95 ms | list p99 ms | overview p50 ms | overview p95 ms | graph p50 ms | graph p95 ms |',
+    '|---|---|---|---|---|---|---|---|',
+    ...baselines.map((b) => `| ${b.backend} | ${b.list.p50} | ${b.list.p95} | ${b.list.p99} | ${b.explore.overview.p50} | ${b.explore.overview.p95} | ${b.explore.graph.p50} | ${b.explore.graph.p95} |`),
     '',
     ...skipped.map((s) => `Skipped ${s.backend}: ${s.reason}.`),
   ].join('\n');

@@ -45,7 +45,8 @@ export async function listConsolidationRuns(store: StoreReader, input: Consolida
   const pages = await Promise.all(
     scopes.map(async (scope) => {
       // after (id, s) in (id desc, scope desc): an earlier id, or the same id in a scope that sorts before s
-      const start = after === undefined ? undefined : compareCodePoints(scope, after[1] as string) < 0 ? `${REPORT_PREFIX}${after[0]}\u0000` : `${REPORT_PREFIX}${after[0]}`;
+      // (keys below "<id> " include "<id>" itself: run ids have no spaces)
+      const start = after === undefined ? undefined : compareCodePoints(scope, after[1] as string) < 0 ? `${REPORT_PREFIX}${after[0]} ` : `${REPORT_PREFIX}${after[0]}`;
       // one more than asked for: the `last` copy sorts above every run id
       const entries = await store.listState(scope, REPORT_PREFIX, limit + 2, { order: 'desc', ...(start !== undefined ? { after: start } : {}) });
       return entries.filter((e) => RUN_ID.test(e.key.slice(REPORT_PREFIX.length))).map((e) => ({ ...(e.value as ConsolidationReport), id: e.key.slice(REPORT_PREFIX.length), scope }));

@@ -173,6 +173,9 @@ describe('dedup and supersession sweeps (claims that slipped past the write path
     expect(copy?.data.mergedInto).toBe(seats!.id);
     expect(report.phases.find((p) => p.name === 'dedup')?.note).toMatch(/1 merged/);
     expect(report.phases.find((p) => p.name === 'supersede')?.note).toMatch(/1 superseded/);
+    // the report names what each sweep changed
+    expect(report.phases.find((p) => p.name === 'supersede')?.superseded).toEqual([target!.id]);
+    expect(report.phases.find((p) => p.name === 'dedup')?.merged).toEqual([duplicate.id]);
     // Idempotent.
     const again = await engram.consolidate({ scope: SCOPE, phases: ['dedup', 'supersede'] });
     for (const p of again.phases) expect([p.created, p.updated]).toEqual([0, 0]);

@@ -1,5 +1,6 @@
 /**
- * The engine contract (engine.contract.ts) on every backend: a SQLite file, PGlite with pgvector, and
+ * The engine contract (engine.contract.ts, with its text part and the exploring reads of
+ * engine-explore.contract.ts) on every backend: a SQLite file, PGlite with pgvector, and
  * the PostgreSQL server when `ENGRAM_TEST_PG_URL` is set (else skipped, saying so).
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
@@ -10,6 +11,7 @@ import { closeSharedPglite, dropPgSchema, pgExec, pgTestUrl, PG_SKIP_REASON, res
 import { tempEngram } from '../helpers/temp.js';
 import { runEngineContract, type EngineContractOptions } from './engine.contract.js';
 import { runEngineTextContract } from './engine-text.contract.js';
+import { runExploreContract } from './engine-explore.contract.js';
 
 // starting PGlite (WASM) takes seconds; do it once, before the first test's clock starts
 beforeAll(async () => {
@@ -17,10 +19,11 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(closeSharedPglite);
 
-/** The engine contract and its text part, on one backend. */
+/** The engine contract, its text part and the exploring reads, on one backend. */
 function runBoth(options: EngineContractOptions): void {
   runEngineContract(options);
   runEngineTextContract(options);
+  runExploreContract(options);
 }
 
 runBoth({

@@ -166,6 +166,10 @@ export function registerLayerContract(ctx: LayerContractContext): void {
       ['cursor:y', 7],
     ]);
     expect((await s.listState(A, '', 2)).map((e) => e.key)).toEqual(['cursor%z', 'cursor:x']);
+    // descending, and strictly after a key in the order asked for
+    expect((await s.listState(A, '', 10, { order: 'desc' })).map((e) => e.key)).toEqual(['report:1', 'cursor:y', 'cursor:x', 'cursor%z']);
+    expect((await s.listState(A, 'cursor', 10, { order: 'desc', after: 'cursor:y' })).map((e) => e.key)).toEqual(['cursor:x', 'cursor%z']);
+    expect((await s.listState(A, 'cursor', 1, { after: 'cursor%z' })).map((e) => e.key)).toEqual(['cursor:x']);
     expect((await s.getState(A, 'report:1'))?.value).toBeNull();
     expect(await s.transaction((tx) => tx.deleteState(A, 'cursor:x'))).toBe(true);
     expect(await s.transaction((tx) => tx.deleteState(A, 'cursor:x'))).toBe(false);

@@ -45,6 +45,29 @@ describe.skipIf(!binBuilt)('engram list, scopes, purge', () => {
     expect(runCli(['list', '--db', path, '--cursor', 'garbage']).stderr).toMatch(/cursor/);
   });
 
+  it('list --as-of / --known-at shows what was true then, as believed then', async () => {
+    const { ManualClock } = await import('../../src/core/ports/clock.js');
+    const clock = new ManualClock(Date.parse('2024-03-01T09:00:00Z'));
+    const t = await tempEngram({ clock });
+    cleanups.push(t.cleanup);
+    const old = await t.engram.remember({ scope: 'acme/a', layer: 'semantic', content: 'The deploy target is staging.' });
+    clock.set(Date.parse('2024-03-11T09:00:00Z'));
+    const fix = await t.engram.remember({ scope: 'acme/a', layer: 'semantic', content: 'The deploy target moved from staging to production.' });
+    await t.engram.close();
+    const ids = (...flags: string[]) => {
+      const result = runCli(['list', '--db', t.path, '--json', ...flags]);
+      expect(result.status, result.stderr).toBe(0);
+      return JSON.parse(result.stdout).items.map((i: { id: string }) => i.id);
+    };
+    expect(ids()).toEqual([fix.id, old.id]);
+    expect(ids('--as-of', '2024-03-05')).toEqual([old.id]);
+    expect(ids('--known-at', '2024-03-05T00:00:00Z')).toEqual([old.id]);
+    expect(ids('--as-of', '2024-03-12', '--known-at', String(Date.parse('2024-03-12')))).toEqual([fix.id]);
+    const bad = runCli(['list', '--db', t.path, '--as-of', 'last week']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/asOf/);
+  });
+
   it('scopes lists every scope with counts', async () => {
     const { path } = await seeded();
     const result = runCli(['scopes', '--db', path, '--json']);

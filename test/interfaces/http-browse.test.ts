@@ -3,11 +3,9 @@
  * tenant's, a keyless caller the server's --scope list, else every scope), pagination by cursor, bad
  * input answered 400 naming the field, and purge needing confirm.
  */
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiKeys, type AuthMode } from '../../src/interfaces/http/index.js';
-import { createServeApp } from '../../src/interfaces/cli/serve/serve-app.js';
+import { loopbackApp } from '../helpers/http-app.js';
 import { tempEngram } from '../helpers/temp.js';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -15,19 +13,8 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function server(engram: Awaited<ReturnType<typeof tempEngram>>['engram'], options: { auth: AuthMode; scopes?: string[]; keys?: ApiKeys }) {
-  const app = createServeApp({ engram, auth: options.auth, scopes: options.scopes ?? [], ...(options.keys !== undefined ? { keys: options.keys } : {}) });
-  const running = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
-  await new Promise<void>((resolve) => running.once('listening', () => resolve()));
-  cleanups.push(() => new Promise<void>((resolve) => running.close(() => resolve())));
-  const base = `http://127.0.0.1:${(running.address() as AddressInfo).port}`;
-  return async (path: string, init: { method?: string; key?: string; body?: unknown } = {}) => {
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (init.key !== undefined) headers.authorization = `Bearer ${init.key}`;
-    const response = await fetch(base + path, { method: init.method ?? 'GET', headers, ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}) });
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are checked field by field
-    return { status: response.status, body: (await response.json()) as Record<string, any> };
-  };
+function server(engram: Awaited<ReturnType<typeof tempEngram>>['engram'], options: { auth: AuthMode; scopes?: string[]; keys?: ApiKeys }) {
+  return loopbackApp(engram, options, cleanups);
 }
 
 async function seeded() {

@@ -52,6 +52,12 @@ function examples(ids: readonly string[]): Record<string, Example> {
     endSession: { body: { scope: SCOPE, sessionId: 's-1' } },
     listMemories: { query: { scope: SCOPE, layer: 'semantic', status: 'active', text: 'database', sort: 'importance', order: 'asc', limit: '5', validFrom: '2020-01-01' } },
     listScopes: {},
+    listConsolidationRuns: { query: { scope: SCOPE, limit: '5' } },
+    getConsolidationRun: { id: '01J0000000000000000000000A', query: { scope: SCOPE } },
+    overview: { query: { scope: SCOPE } },
+    graph: { query: { scope: SCOPE, relationType: 'RELATED_TO', focus: a, limit: '20' } },
+    memoryVersions: { id: a, query: { scope: SCOPE } },
+    memoryProvenance: { id: a, query: { scope: SCOPE } },
     // its own scope, so an accepted purge never removes what the other routes' examples use
     purge: { body: { scope: 'acme/purge', ids: [a], filter: undefined, confirm: true } },
   };

@@ -46,14 +46,18 @@ export function fnv1a(text: string): string {
   return hash.toString(16).padStart(8, '0');
 }
 
-function parse(cursor: string): CursorPosition | undefined {
+/** The JSON value an opaque cursor holds (base64url of UTF-8 JSON, at most 2000 characters), or undefined. */
+export function decodeJsonCursor(cursor: string): unknown {
   if (cursor.length === 0 || cursor.length > MAX_CURSOR_CHARS || !/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined;
-  let value: unknown;
   try {
-    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(base64UrlDecode(cursor)));
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(base64UrlDecode(cursor))) as unknown;
   } catch {
     return undefined;
   }
+}
+
+function parse(cursor: string): CursorPosition | undefined {
+  const value = decodeJsonCursor(cursor);
   if (!Array.isArray(value) || value.length !== 7) return undefined;
   const [version, sort, order, fingerprint, key, id, check] = value as unknown[];
   if (check !== fnv1a(JSON.stringify(value.slice(0, 6)))) return undefined;
@@ -75,8 +79,7 @@ export function base64UrlEncode(bytes: Uint8Array): string {
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-/** The bytes of base64url text (throws on characters outside the alphabet). */
-export function base64UrlDecode(text: string): Uint8Array {
+function base64UrlDecode(text: string): Uint8Array {
   const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);

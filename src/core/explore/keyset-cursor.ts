@@ -4,9 +4,7 @@
  * another kind of list is refused with `INVALID_INPUT` (field `cursor`).
  */
 import { EngramError } from '../errors.js';
-import { base64UrlDecode, base64UrlEncode, fnv1a } from '../browse/cursor.js';
-
-const MAX_CURSOR_CHARS = 2000;
+import { base64UrlEncode, decodeJsonCursor, fnv1a } from '../browse/cursor.js';
 
 /** The cursor of a position (`values`) in a list of `kind`. */
 export function encodeKeyset(kind: string, values: readonly string[]): string {
@@ -26,13 +24,7 @@ export function decodeKeyset(kind: string, cursor: string, count: number): strin
 }
 
 function parse(cursor: string): string[] | undefined {
-  if (cursor.length === 0 || cursor.length > MAX_CURSOR_CHARS || !/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(base64UrlDecode(cursor)));
-  } catch {
-    return undefined;
-  }
+  const value = decodeJsonCursor(cursor);
   if (!Array.isArray(value) || value.length < 2 || !value.every((v) => typeof v === 'string')) return undefined;
   const body = value.slice(0, -1) as string[];
   return value[value.length - 1] === fnv1a(JSON.stringify(body)) ? body : undefined;

@@ -5,7 +5,7 @@
  */
 import { LAYERS, STATUSES, type Layer, type MemoryRecord } from '../memory.js';
 import { iso } from '../memory-view.js';
-import type { DecayTiers, StoreReader, JobBacklog } from '../ports/store.js';
+import type { DailyCount, DecayTiers, StoreReader, JobBacklog } from '../ports/store.js';
 import type { Scope } from '../scope.js';
 
 /** Most days of growth returned (the most recent days that have records). */
@@ -98,6 +98,20 @@ function candidate(record: MemoryRecord, due: number): DecayCandidate {
     recordedAt: iso(record.recordedAt) ?? '',
     dueAt: iso(due) ?? '',
   };
+}
+
+/** The counts of the `days` most recent days among `counts`, per (day, layer) summed over scopes, oldest day first (what stores return from `countRecordedPerDay`). */
+export function mostRecentDays(counts: readonly DailyCount[], days: number): DailyCount[] {
+  const kept = new Set([...new Set(counts.map((c) => c.day))].sort((a, b) => b - a).slice(0, days));
+  const merged = new Map<string, DailyCount>();
+  for (const c of counts) {
+    if (!kept.has(c.day)) continue;
+    const key = `${c.day}\u0000${c.layer}`;
+    const entry = merged.get(key);
+    if (entry === undefined) merged.set(key, { ...c });
+    else entry.count += c.count;
+  }
+  return [...merged.values()].sort((a, b) => a.day - b.day || (a.layer < b.layer ? -1 : a.layer > b.layer ? 1 : 0));
 }
 
 /** The first 200 characters of a text (never splitting a surrogate pair), with an ellipsis when cut. */

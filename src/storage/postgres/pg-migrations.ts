@@ -295,6 +295,18 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 8,
+    name: 'overview indexes: records per day and layer, and the order decay reaches active records in',
+    async up(session, { tables: t }) {
+      // the expressions and the partial-index condition must match pg-explore.ts
+      await session.exec(`
+        CREATE INDEX memories_scope_layer_recorded ON ${t.memories} (scope, layer, recorded_at);
+        CREATE INDEX memories_decay_order ON ${t.memories} (scope, (coalesce(last_accessed_at, recorded_at)), importance)
+          WHERE status = 'active' AND NOT pinned AND layer IN ('episodic', 'semantic');
+      `);
+    },
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

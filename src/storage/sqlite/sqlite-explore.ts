@@ -5,6 +5,7 @@
 import type { MemoryRecord } from '../../core/memory.js';
 import type { DailyCount, DecayTiers } from '../../core/ports/store.js';
 import { assertReadScopes, type Scope } from '../../core/scope.js';
+import { mostRecentDays } from '../../core/explore/overview.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { arrayToMemoryRow, inList, memoryColumns, rowToMemory } from './sqlite-rows.js';
 
@@ -16,36 +17,50 @@ export function countRecordedPerDay(connection: SqliteConnection, query: { scope
   const scopes = assertReadScopes(query.scopes);
   const days = Math.floor(query.days);
   if (!(days > 0)) return [];
+  // integer division over the (scope, layer, recorded_at) index alone (migration 11), in index order; floor before 1970
   const rows = connection.all<{ day: number; layer: DailyCount['layer']; n: number }>(
-    `WITH d AS (SELECT cast(floor(recorded_at / ${DAY_MS}.0) AS INTEGER) AS day, layer, count(*) AS n FROM memories WHERE ${inList('scope')} GROUP BY 1, 2)
-     SELECT day, layer, n FROM d WHERE day IN (SELECT DISTINCT day FROM d ORDER BY day DESC LIMIT ?) ORDER BY day, layer`,
+    `SELECT layer, CASE WHEN recorded_at >= 0 THEN recorded_at / ${DAY_MS} ELSE -((${DAY_MS - 1} - recorded_at) / ${DAY_MS}) END AS day, count(*) AS n
+     FROM memories INDEXED BY memories_scope_layer_recorded WHERE ${inList('scope')} GROUP BY layer, day`,
     JSON.stringify(scopes),
-    days,
   );
-  return rows.map((r) => ({ day: r.day, layer: r.layer, count: r.n }));
+  return mostRecentDays(rows.map((r) => ({ day: r.day, layer: r.layer, count: r.n })), days);
 }
 
-/** The order decay reaches records in, as SQL over `m` (bound: low, medium, high idle ms). */
-export const DECAY_DUE = 'coalesce(m.last_accessed_at, m.recorded_at) + CASE WHEN coalesce(m.importance, 1.0) < 0.5 THEN ? WHEN coalesce(m.importance, 1.0) < 0.7 THEN ? ELSE ? END';
+/** The importance tiers of decay as SQL over `m` (unscored counts as 1, as decay ranks it). */
+export const TIERS = ['coalesce(m.importance, 1.0) < 0.5', 'coalesce(m.importance, 1.0) >= 0.5 AND coalesce(m.importance, 1.0) < 0.7', 'coalesce(m.importance, 1.0) >= 0.7'] as const;
 
-/** See `StoreReader.nextToDecay`. */
+/**
+ * See `StoreReader.nextToDecay`: per scope and importance tier an ordered scan of `memories_decay_order`
+ * (migration 11) by last activity, which stops after `limit` matches; the tiers are then merged by due
+ * instant (last activity plus the tier's idle time).
+ */
 export function nextToDecay(connection: SqliteConnection, query: { scopes: readonly Scope[]; idleMs: DecayTiers; limit: number }): MemoryRecord[] {
   const scopes = assertReadScopes(query.scopes);
   const limit = Math.floor(query.limit);
   if (!(limit > 0)) return [];
-  // text pre-filters leave concepts and chunk parents out without parsing JSON (the caller checks exactly)
-  const rows = connection.allArrays(
-    `SELECT ${COLUMNS} FROM memories m
-     WHERE ${inList('m.scope')} AND m.status = 'active' AND m.layer IN ('episodic', 'semantic') AND m.pinned = 0
-       AND instr(m.data, '"concept":true') = 0 AND instr(m.data, '"isChunkParent":true') = 0
-     ORDER BY ${DECAY_DUE}, m.id LIMIT ?`,
-    JSON.stringify(scopes),
-    query.idleMs.low,
-    query.idleMs.medium,
-    query.idleMs.high,
-    limit,
-  );
-  return rows.map((row) => rowToMemory(arrayToMemoryRow(row)));
+  const idle = [query.idleMs.low, query.idleMs.medium, query.idleMs.high];
+  const found: { record: MemoryRecord; due: number }[] = [];
+  for (const scope of new Set(scopes)) {
+    TIERS.forEach((tier, i) => {
+      // text pre-filters leave concepts and chunk parents out without parsing JSON (the caller checks exactly)
+      const rows = connection.allArrays(
+        `SELECT ${COLUMNS} FROM memories m INDEXED BY memories_decay_order
+         WHERE m.scope = ? AND m.status = 'active' AND m.pinned = 0 AND m.layer IN ('episodic', 'semantic') AND ${tier}
+           AND instr(m.data, '"concept":true') = 0 AND instr(m.data, '"isChunkParent":true') = 0
+         ORDER BY coalesce(m.last_accessed_at, m.recorded_at), m.id LIMIT ?`,
+        scope,
+        limit,
+      );
+      for (const row of rows) {
+        const record = rowToMemory(arrayToMemoryRow(row));
+        found.push({ record, due: (record.lastAccessedAt ?? record.recordedAt) + (idle[i] as number) });
+      }
+    });
+  }
+  return found
+    .sort((a, b) => a.due - b.due || (a.record.id < b.record.id ? -1 : a.record.id > b.record.id ? 1 : 0))
+    .slice(0, limit)
+    .map((f) => f.record);
 }
 
 /** See `StoreReader.listConcepts`: a scan of the concept-name index, not of the scopes' records. */

@@ -357,6 +357,18 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 11,
+    name: 'overview indexes: records per day and layer, and the order decay reaches active records in',
+    up(connection) {
+      // the expressions and the partial-index condition must match sqlite-explore.ts character for character
+      connection.exec(`
+        CREATE INDEX memories_scope_layer_recorded ON memories (scope, layer, recorded_at);
+        CREATE INDEX memories_decay_order ON memories (scope, coalesce(last_accessed_at, recorded_at), importance)
+          WHERE status = 'active' AND pinned = 0 AND layer IN ('episodic', 'semantic');
+      `);
+    },
+  },
 ];
 
 /** The newest schema version this code knows. */

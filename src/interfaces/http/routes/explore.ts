@@ -109,29 +109,29 @@ const graph: RouteSpec = {
   },
 };
 
-const versions: RouteSpec = {
-  method: 'get',
+/** A read of one memory by id that names its scopes. */
+function byId(options: Pick<RouteSpec, 'path' | 'operationId' | 'summary' | 'response' | 'responseDescription'> & { run: 'versions' | 'provenance' }): RouteSpec {
+  const { run, ...spec } = options;
+  return { method: 'get', tag: TAG, query: [SCOPE], ...spec, handle: async (ctx) => ctx.engram[run](ctx.params.id as string, { scopes: scopesOf(ctx) }) };
+}
+
+const versions = byId({
   path: '/v1/memories/:id/versions',
   operationId: 'memoryVersions',
-  tag: TAG,
   summary: 'The whole supersession chain a memory belongs to, oldest first, with valid time and transaction time of every version',
-  query: [SCOPE],
   response: versionsSchema,
   responseDescription: 'The chain',
-  handle: async (ctx) => ctx.engram.versions(ctx.params.id as string, { scopes: scopesOf(ctx) }),
-};
+  run: 'versions',
+});
 
-const provenance: RouteSpec = {
-  method: 'get',
+const provenance = byId({
   path: '/v1/memories/:id/provenance',
   operationId: 'memoryProvenance',
-  tag: TAG,
   summary: 'What a memory was derived from (records, source messages), what was derived from it, and the concepts it feeds with their statistics',
-  query: [SCOPE],
   response: provenanceSchema,
   responseDescription: 'Sources, derived records and concepts',
-  handle: async (ctx) => ctx.engram.provenance(ctx.params.id as string, { scopes: scopesOf(ctx) }),
-};
+  run: 'provenance',
+});
 
 /** The exploring routes. */
 export const exploreRoutes: readonly RouteSpec[] = [runs, run, overview, graph, versions, provenance];
