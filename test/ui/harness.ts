@@ -31,6 +31,8 @@ export interface Fixture {
   globexKey: string;
   ids: Record<string, string>;
   browser: Browser;
+  /** What engram serve printed so far. */
+  output: () => string;
   stop: () => Promise<void>;
 }
 
@@ -80,6 +82,7 @@ export async function startFixture(): Promise<Fixture> {
     globexKey,
     ids,
     browser: launched,
+    output: running.output,
     stop: async () => {
       await launched.close();
       await running.stop();

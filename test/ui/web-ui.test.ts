@@ -43,6 +43,7 @@ describe.skipIf(reason !== null)('web UI in chromium', () => {
   const heading = (page: Page, name: string) => page.getByRole('heading', { level: 1, name });
 
   it('serves the app at / and a client route, and asks for a key; a wrong key is refused with a clear message', async () => {
+    expect(fx.output()).toContain(`web UI: ${fx.url}/\n`);
     const { page, errors, close } = await newPage(fx);
     const response = await page.goto(fx.url + '/browse');
     expect(response?.status()).toBe(200);
