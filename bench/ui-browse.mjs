@@ -4,11 +4,10 @@
 // scrolling, time to draw the rows at a jump of the scroll position, and how many rows are in the
 // page at once (windowing keeps it flat however many are loaded). Needs `npm run build` and
 // /usr/bin/chromium.   node bench/ui-browse.mjs [--size 100000] [--pages 30]
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chromium } from 'playwright-core';
 import { MAIN_SCOPE, dist, ensureScaleCorpus } from './scale-corpus.mjs';
 import { log, percentiles, printTable, writeResult } from './lib.mjs';
+import { launchChromium, startServer } from '../scripts/ui-browser.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(name);
@@ -19,22 +18,9 @@ const pages = arg('--pages', 30);
 if (!existsSync(dist('ui/index.html'))) throw new Error('dist/ui is missing: run `npm run build` first.');
 
 const { path } = await ensureScaleCorpus(size);
-const server = spawn(process.execPath, [dist('interfaces/cli/main.js'), 'serve', '--db', path, '--port', '0', '--auth', 'open'], { stdio: ['ignore', 'pipe', 'pipe'] });
-const url = await new Promise((resolve, reject) => {
-  let text = '';
-  const onData = (chunk) => {
-    text += chunk.toString();
-    const match = /listening on (http:\S+)/.exec(text);
-    if (match !== null && /warmed up in|warm-up failed/.test(text)) resolve(match[1].replace(/\/$/, ''));
-  };
-  server.stdout.on('data', onData);
-  server.stderr.on('data', onData);
-  server.once('exit', (code) => reject(new Error(`engram serve exited with ${code}: ${text}`)));
-});
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const server = await startServer(['--db', path, '--auth', 'open']);
+const url = server.url;
+const browser = await launchChromium();
 const loaded = `Number((document.querySelector('main .status')?.textContent ?? '').match(/^(\\d+) loaded/)?.[1] ?? 0)`;
 try {
   // the page's CSP forbids eval; waitForFunction needs it (a test harness only)
@@ -96,5 +82,5 @@ try {
   console.log(writeResult('ui-browse', result));
 } finally {
   await browser.close();
-  server.kill('SIGTERM');
+  server.stop();
 }

@@ -3,19 +3,17 @@
 // Seeds a temp SQLite store (two tenants, a superseded fact, episodes, one consolidation run), serves it
 // with the built bin (run `npm run build` first) and drives Debian's chromium (/usr/bin/chromium).
 //   node scripts/ui-screenshots.mjs [--out bench/results/ui]
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { Engram } from '../dist/index.js';
 import { ApiKeys } from '../dist/interfaces/http/index.js';
+import { launchChromium, startServer } from './ui-browser.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outIndex = process.argv.indexOf('--out');
 const out = outIndex > 0 ? process.argv[outIndex + 1] : join(root, 'bench/results/ui');
-const bin = join(root, 'dist/interfaces/cli/main.js');
 if (!existsSync(join(root, 'dist/ui/index.html'))) {
   console.error('dist/ui is missing: run "npm run build" first.');
   process.exit(1);
@@ -47,23 +45,9 @@ await engram.consolidate({ scope: 'acme/notes' });
 const key = (await new ApiKeys(engram.store).create({ tenant: 'acme', label: 'screenshots' })).key;
 await engram.close();
 
-const server = spawn(process.execPath, [bin, 'serve', '--db', db, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-const url = await new Promise((resolve, reject) => {
-  let text = '';
-  const onData = (chunk) => {
-    text += chunk.toString();
-    const match = /listening on (http:\S+)/.exec(text);
-    if (match !== null) resolve(match[1].replace(/\/$/, ''));
-  };
-  server.stdout.on('data', onData);
-  server.stderr.on('data', onData);
-  server.once('exit', (code) => reject(new Error(`engram serve exited with ${code}: ${text}`)));
-});
-
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const server = await startServer(['--db', db]);
+const url = server.url;
+const browser = await launchChromium();
 /** @type {Array<[string, string | null, string]>} */
 const views = [
   ['sign-in', null, '#api-key'],
@@ -110,7 +94,7 @@ try {
   }
 } finally {
   await browser.close();
-  server.kill('SIGTERM');
+  server.stop();
   rmSync(dir, { recursive: true, force: true });
 }
 console.log(`wrote ${written.length} screenshots to ${out}`);
