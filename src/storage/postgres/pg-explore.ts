@@ -6,6 +6,7 @@ import type { MemoryRecord } from '../../core/memory.js';
 import type { DailyCount, DecayTiers } from '../../core/ports/store.js';
 import { assertReadScopes, type Scope } from '../../core/scope.js';
 import { mostRecentDays } from '../../core/explore/overview.js';
+import { DECAY_TIERS, soonestToDecay } from '../decay-order.js';
 import type { PgQueryable } from './pg-driver.js';
 import { memoryColumns, rowToMemory, type MemoryRow, type Tables } from './pg-rows.js';
 
@@ -17,16 +18,14 @@ export async function countRecordedPerDay(db: PgQueryable, t: Tables, query: { s
   const scopes = assertReadScopes(query.scopes);
   const days = Math.floor(query.days);
   if (!(days > 0)) return [];
-  // over the (scope, layer, recorded_at) index (migration 8)
+  // over the (scope, layer, recorded_at) index (migration 8), in integer arithmetic; floor before 1970
   const rows = await db.query<{ day: string | number; layer: DailyCount['layer']; n: string | number }>(
-    `SELECT layer, floor(recorded_at / ${DAY_MS}.0)::bigint AS day, count(*) AS n FROM ${t.memories} WHERE scope = ANY($1::text[]) GROUP BY 1, 2`,
+    `SELECT layer, CASE WHEN recorded_at >= 0 THEN recorded_at / ${DAY_MS} ELSE -((${DAY_MS - 1} - recorded_at) / ${DAY_MS}) END AS day, count(*) AS n
+     FROM ${t.memories} WHERE scope = ANY($1::text[]) GROUP BY 1, 2`,
     [[...scopes]],
   );
   return mostRecentDays(rows.rows.map((r) => ({ day: Number(r.day), layer: r.layer, count: Number(r.n) })), days);
 }
-
-/** The importance tiers of decay as SQL over `m` (unscored counts as 1, as decay ranks it). */
-const TIERS = ['coalesce(m.importance, 1.0) < 0.5', 'coalesce(m.importance, 1.0) >= 0.5 AND coalesce(m.importance, 1.0) < 0.7', 'coalesce(m.importance, 1.0) >= 0.7'] as const;
 
 /**
  * See `StoreReader.nextToDecay`: per scope and importance tier an ordered scan of `memories_decay_order`
@@ -36,25 +35,27 @@ export async function nextToDecay(db: PgQueryable, t: Tables, query: { scopes: r
   const scopes = assertReadScopes(query.scopes);
   const limit = Math.floor(query.limit);
   if (!(limit > 0)) return [];
-  const idle = [query.idleMs.low, query.idleMs.medium, query.idleMs.high];
-  const found: { record: MemoryRecord; due: number }[] = [];
-  for (const scope of new Set(scopes)) {
-    for (const [i, tier] of TIERS.entries()) {
-      // text pre-filters leave concepts and chunk parents out without a jsonb cast (the caller checks exactly)
+  const tiers: MemoryRecord[][] = [];
+  for (const tier of DECAY_TIERS) {
+    const records: MemoryRecord[] = [];
+    for (const scope of new Set(scopes)) {
+      // the inner ordered scan of memories_decay_order stops early; the text pre-filters (concepts, chunk
+      // parents; the caller checks exactly) stay outside it, where their guessed selectivity cannot turn it into a sort
       const rows = await db.query<MemoryRow>(
-        `SELECT ${COLUMNS} FROM ${t.memories} m
-         WHERE m.scope = $1 AND m.status = 'active' AND NOT m.pinned AND m.layer IN ('episodic', 'semantic') AND ${tier}
-           AND strpos(m.data, '"concept":true') = 0 AND strpos(m.data, '"isChunkParent":true') = 0
+        `SELECT ${COLUMNS} FROM (
+           SELECT * FROM ${t.memories} m
+           WHERE m.scope = $1 AND m.status = 'active' AND NOT m.pinned AND m.layer IN ('episodic', 'semantic') AND ${tier}
+           ORDER BY coalesce(m.last_accessed_at, m.recorded_at), m.id COLLATE "C" LIMIT $3
+         ) m
+         WHERE strpos(m.data, '"concept":true') = 0 AND strpos(m.data, '"isChunkParent":true') = 0
          ORDER BY coalesce(m.last_accessed_at, m.recorded_at), m.id COLLATE "C" LIMIT $2`,
-        [scope, limit],
+        [scope, limit, limit * 10],
       );
-      for (const record of rows.rows.map(rowToMemory)) found.push({ record, due: (record.lastAccessedAt ?? record.recordedAt) + (idle[i] as number) });
+      records.push(...rows.rows.map(rowToMemory));
     }
+    tiers.push(records);
   }
-  return found
-    .sort((a, b) => a.due - b.due || (a.record.id < b.record.id ? -1 : a.record.id > b.record.id ? 1 : 0))
-    .slice(0, limit)
-    .map((f) => f.record);
+  return soonestToDecay(tiers, query.idleMs, limit);
 }
 
 /** See `StoreReader.listConcepts`: over the concept-name index, not every record of the scopes. */

@@ -302,7 +302,7 @@ export const MIGRATIONS: readonly Migration[] = [
       // the expressions and the partial-index condition must match pg-explore.ts
       await session.exec(`
         CREATE INDEX memories_scope_layer_recorded ON ${t.memories} (scope, layer, recorded_at);
-        CREATE INDEX memories_decay_order ON ${t.memories} (scope, (coalesce(last_accessed_at, recorded_at)), importance)
+        CREATE INDEX memories_decay_order ON ${t.memories} (scope, (coalesce(last_accessed_at, recorded_at)), id COLLATE "C")
           WHERE status = 'active' AND NOT pinned AND layer IN ('episodic', 'semantic');
       `);
     },

@@ -6,6 +6,7 @@ import type { MemoryRecord } from '../../core/memory.js';
 import type { DailyCount, DecayTiers } from '../../core/ports/store.js';
 import { assertReadScopes, type Scope } from '../../core/scope.js';
 import { mostRecentDays } from '../../core/explore/overview.js';
+import { DECAY_TIERS, soonestToDecay } from '../decay-order.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { arrayToMemoryRow, inList, memoryColumns, rowToMemory } from './sqlite-rows.js';
 
@@ -26,9 +27,6 @@ export function countRecordedPerDay(connection: SqliteConnection, query: { scope
   return mostRecentDays(rows.map((r) => ({ day: r.day, layer: r.layer, count: r.n })), days);
 }
 
-/** The importance tiers of decay as SQL over `m` (unscored counts as 1, as decay ranks it). */
-export const TIERS = ['coalesce(m.importance, 1.0) < 0.5', 'coalesce(m.importance, 1.0) >= 0.5 AND coalesce(m.importance, 1.0) < 0.7', 'coalesce(m.importance, 1.0) >= 0.7'] as const;
-
 /**
  * See `StoreReader.nextToDecay`: per scope and importance tier an ordered scan of `memories_decay_order`
  * (migration 11) by last activity, which stops after `limit` matches; the tiers are then merged by due
@@ -38,29 +36,22 @@ export function nextToDecay(connection: SqliteConnection, query: { scopes: reado
   const scopes = assertReadScopes(query.scopes);
   const limit = Math.floor(query.limit);
   if (!(limit > 0)) return [];
-  const idle = [query.idleMs.low, query.idleMs.medium, query.idleMs.high];
-  const found: { record: MemoryRecord; due: number }[] = [];
-  for (const scope of new Set(scopes)) {
-    TIERS.forEach((tier, i) => {
+  const tiers = DECAY_TIERS.map((tier) =>
+    [...new Set(scopes)].flatMap((scope) =>
       // text pre-filters leave concepts and chunk parents out without parsing JSON (the caller checks exactly)
-      const rows = connection.allArrays(
-        `SELECT ${COLUMNS} FROM memories m INDEXED BY memories_decay_order
-         WHERE m.scope = ? AND m.status = 'active' AND m.pinned = 0 AND m.layer IN ('episodic', 'semantic') AND ${tier}
-           AND instr(m.data, '"concept":true') = 0 AND instr(m.data, '"isChunkParent":true') = 0
-         ORDER BY coalesce(m.last_accessed_at, m.recorded_at), m.id LIMIT ?`,
-        scope,
-        limit,
-      );
-      for (const row of rows) {
-        const record = rowToMemory(arrayToMemoryRow(row));
-        found.push({ record, due: (record.lastAccessedAt ?? record.recordedAt) + (idle[i] as number) });
-      }
-    });
-  }
-  return found
-    .sort((a, b) => a.due - b.due || (a.record.id < b.record.id ? -1 : a.record.id > b.record.id ? 1 : 0))
-    .slice(0, limit)
-    .map((f) => f.record);
+      connection
+        .allArrays(
+          `SELECT ${COLUMNS} FROM memories m INDEXED BY memories_decay_order
+           WHERE m.scope = ? AND m.status = 'active' AND m.pinned = 0 AND m.layer IN ('episodic', 'semantic') AND ${tier}
+             AND instr(m.data, '"concept":true') = 0 AND instr(m.data, '"isChunkParent":true') = 0
+           ORDER BY coalesce(m.last_accessed_at, m.recorded_at), m.id LIMIT ?`,
+          scope,
+          limit,
+        )
+        .map((row) => rowToMemory(arrayToMemoryRow(row))),
+    ),
+  );
+  return soonestToDecay(tiers, query.idleMs, limit);
 }
 
 /** See `StoreReader.listConcepts`: a scan of the concept-name index, not of the scopes' records. */
