@@ -316,7 +316,7 @@ describe.skipIf(reason !== null)('web UI in chromium', () => {
     await heading(page, 'Knowledge graph').waitFor();
     const nodes = page.locator('.node-list');
     await expect.poll(() => nodes.innerText()).toMatch(/alice[\s\S]*bob|bob[\s\S]*alice/i);
-    expect(await page.locator('.graph-canvas canvas').count()).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('.graph-canvas canvas').count()).toBeGreaterThan(0);
     await nodes.getByRole('button', { name: /^alice$/i }).click();
     const card = page.locator('.graph-side .card');
     await expect.poll(() => card.locator('h2').innerText()).toMatch(/^alice$/i);
@@ -397,6 +397,7 @@ describe.skipIf(reason !== null)('web UI in chromium', () => {
       for (const v of await seriousViolations(page)) found.push(`sign-in ${viewport.width}: ${v.id} ${v.help} ${JSON.stringify(v.nodes.map((n) => n.target))}`);
       await page.getByLabel('API key').fill(fx.acmeKey);
       await page.keyboard.press('Enter');
+      await page.getByRole('navigation', { name: 'Views' }).waitFor();
       const views: Array<[string, string, string]> = [
         ['overview', '/', 'main .chart'],
         ['search', '/search?q=Alice&scope=acme%2Fnotes', '.hit'],
@@ -404,13 +405,16 @@ describe.skipIf(reason !== null)('web UI in chromium', () => {
         ['memory', `/memory/${fx.ids.berlin}?scope=acme%2Fnotes`, 'ol.chain'],
         ['timeline', '/timeline', 'ul.at-instant li'],
         ['graph', '/graph', '.node-list li'],
-        ['consolidation', '/consolidation', 'ul.runs li'],
+        ['consolidation', '/consolidation', 'main form button'],
       ];
       for (const [name, path, ready] of views) {
         await page.goto(fx.url + path);
         await page.locator(ready).first().waitFor();
         if (name === 'search') await page.getByText('Channel details').first().click();
-        if (name === 'consolidation') await page.locator('ul.runs button').first().click();
+        if (name === 'consolidation') {
+          await page.getByRole('button', { name: 'Run consolidation now' }).click();
+          await page.getByRole('article', { name: 'Run report' }).waitFor({ timeout: 30_000 });
+        }
         for (const v of await seriousViolations(page)) found.push(`${name} ${viewport.width}: ${v.id} ${v.help} ${JSON.stringify(v.nodes.map((n) => n.target))}`);
       }
       // the check itself sees a violation when there is one: an unlabelled field
