@@ -16,6 +16,7 @@ import { readRoutes } from './routes/reads.js';
 import { browseRoutes } from './routes/browse.js';
 import { servingRoutes } from './routes/serving.js';
 import { exploreRoutes } from './routes/explore.js';
+import { staticUi } from './static-ui.js';
 
 /** Options of `createHttpApp`. */
 export interface HttpAppOptions {
@@ -31,6 +32,8 @@ export interface HttpAppOptions {
   version?: string;
   /** Scopes a keyless caller may browse (`GET /v1/memories`, `/v1/scopes`) and purge; default every scope. */
   scopes?: readonly string[];
+  /** Folder of the built web UI served at `/` (default `dist/ui`); false serves no UI. */
+  ui?: string | false;
 }
 
 /** The Hono app type returned by `createHttpApp` (mount it or serve `app.fetch`). */
@@ -62,6 +65,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   const routes = httpRoutes();
   const app: HttpApp = new Hono<{ Variables: AuthVariables }>();
   let openApi: unknown;
+  const ui = options.ui === false ? null : staticUi(options.ui);
 
   app.get('/health', async (c) => {
     try {
@@ -101,8 +105,10 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     });
   }
 
-  app.notFound((c) => {
+  app.notFound(async (c) => {
     const path = new URL(c.req.url).pathname;
+    const page = ui === null ? null : await ui.respond(c.req.method, path);
+    if (page !== null) return page;
     const allowed = routes.filter((r) => matches(r.path, path)).map((r) => r.method.toUpperCase());
     if (allowed.length > 0) {
       return c.json(

@@ -112,6 +112,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
     `  database: ${isFile ? resolve(db) : db.replace(/\/\/[^@/]*@/, '//***@')}`,
     `  embedder: ${embedderLine(engram.embedder.name, flags.cacheDir)}`,
     `  MCP (Streamable HTTP): ${url}/mcp · ${scopes.length > 0 ? `scopes ${scopes.join(', ')}` : `scope ${DEFAULT_SCOPE} unless a client names others with ?scope=tenant/... (start with --scope to fix them)`}`,
+    `  web UI: ${url}/`,
     `  HTTP API: ${url}/v1 · ${url}/openapi.json · ${url}/health`,
     `  API keys: ${auth}${auth === 'auto' ? ' (required once a key has been created, even if revoked: engram keys create --tenant T)' : ''}`,
     ...(schedule === undefined ? [] : [`  consolidation: every ${Number(flags.consolidateEvery)} min on ${(scopes.length > 0 ? scopes : [DEFAULT_SCOPE]).join(', ')}`]),
