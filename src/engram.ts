@@ -59,12 +59,12 @@ export type { ReembedProgress } from './core/reembed/index.js';
 export interface EngramOptions extends Omit<EngramCoreOptions, 'clock' | 'system'> {
   /** Domain time (default: the wall clock); pass a `ManualClock` to move time in tests and simulations. */
   clock?: Clock;
-  /** Overrides of the sleep cycle's thresholds (DESIGN §5). */
+  /** Overrides of the sleep cycle's thresholds. */
   consolidation?: ConsolidationOverrides;
   /** Renews a consolidation cycle's lease while a phase runs (`Engram.open` passes a timer). */
   heartbeat?: LeaseHeartbeat;
   /**
-   * Run background work (concept extraction) in this process while the engine is open (issue #5).
+   * Run background work (concept extraction) in this process while the engine is open.
    * Default false: one-shot callers drain with `processJobs()`; long-running servers pass true.
    */
   background?: boolean | { idleMs?: number; duty?: number };
@@ -121,7 +121,7 @@ export interface OpenOptions {
   clock?: Clock;
   recall?: Partial<RecallConfig>;
   /**
-   * Optional language model (DESIGN §7); Engram is complete without one. Either a provider instance or
+   * Optional language model; Engram is complete without one. Either a provider instance or
    * an OpenAI-compatible endpoint (`{ baseUrl, model, apiKey?, timeoutMs?, retries?, uses? }`). Its
    * uses (importance, supersession, extraction, reflection) are all on unless switched off in `uses`.
    */
@@ -134,7 +134,7 @@ export interface OpenOptions {
   consolidation?: EngramOptions['consolidation'];
   /** How long an LLM importance score may take before a recovery job scores instead (default 5 min). */
   importanceRecoveryMs?: number;
-  /** Run background work (concept extraction) while open; servers pass true (issue #5). Default false. */
+  /** Run background work (concept extraction) while open; servers pass true. Default false. */
   background?: EngramOptions['background'];
   /** Secret redaction of every write: on by default; `{ enabled: false }` or extra `patterns`. */
   redaction?: RedactionOptions;

@@ -30,7 +30,7 @@ export type { Llm, LlmMessage } from './core/ports/llm.js';
 export { ManualClock, type Clock } from './core/ports/clock.js';
 export { systemClock } from './system-ports.js';
 export { assertScope, assertReadScopes, type Scope } from './core/scope.js';
-// Context builder and pattern completion (issue #7).
+// Context builder and pattern completion.
 export { contextInputSchema, predictInputSchema, DEFAULT_CONTEXT_BUDGET_MS, DEFAULT_CONTEXT_MAX_TOKENS } from './serving/index.js';
 export type {
   ContextInput,
@@ -47,13 +47,13 @@ export type {
   ConceptEntry,
   EpisodeEntry,
 } from './serving/index.js';
-// The optional LLM (issue #7): the port's helper, and the OpenAI-compatible provider (plain fetch, no SDK).
+// The optional LLM: the port's helper, and the OpenAI-compatible provider (plain fetch, no SDK).
 export type { LlmAssist, LlmUses, LlmStats, Insight, ReflectInput, ExtractedFact, SupersessionJudgement } from './core/llm/llm-assist.js';
 export type { LlmCompleteOptions } from './core/ports/llm.js';
 export { consoleLogger, noopLogger, type Logger } from './core/ports/logger.js';
 export { OpenAiCompatibleLlm, type OpenAiCompatibleLlmConfig } from './llm/index.js';
 export type { LlmEndpointOptions } from './engram.js';
-// Layers, relations, activation, background jobs and Markdown (issue #5).
+// Layers, relations, activation, background jobs and Markdown.
 export { BUILT_IN_RELATIONS, normalizeRelationName, type RelationType } from './core/relations.js';
 export { statisticalMetricSchema, verbalForm, type StatisticalMetric } from './core/layers/statistical.js';
 export { normalizeTokens } from './core/text/index.js';
@@ -63,7 +63,7 @@ export type { ActivationStep } from './core/graph/activation.js';
 export type { DrainOptions, DrainReport } from './core/concepts/index.js';
 export type { MarkdownFiles, MarkdownImportReport } from './core/markdown/index.js';
 export type { JobBacklog, JobCounts, ConceptRef, StateEntry } from './core/ports/store.js';
-// Browse and purge (issue #17).
+// Browse and purge.
 export type { ListInput, ScopesInput, PurgeInput } from './core/browse/schemas.js';
 export type { ListResult } from './core/browse/list.js';
 export type { PurgeReport } from './core/purge/purge.js';

@@ -1,5 +1,5 @@
 /**
- * Compression of old, low-importance episodes (DESIGN §2 layers, §5.8; seed 000): a summary plus the
+ * Compression of old, low-importance episodes (seed 000): a summary plus the
  * key fields of the cycle, in a new record that points back to the original (the id chain); the
  * original is retired and concept refs move to the compressed record.
  */

@@ -1,5 +1,5 @@
 /**
- * Configuration of the sleep cycle: every threshold in one place, each with the default of DESIGN §5
+ * Configuration of the sleep cycle: every threshold in one place, each with its documented default
  * and §11. Engine options may override any part.
  */
 import { DEFAULT_COMPRESSION, type CompressionConfig } from './compression.js';
@@ -8,7 +8,7 @@ import { DEFAULT_REFLECTION, type ReflectionConfig } from './reflection.js';
 import { DEFAULT_REWARD_LEARNING, DEFAULT_STATISTICAL_PATTERNS, type RewardLearningConfig, type StatisticalPatternConfig } from './promotion-sources.js';
 import { DEFAULT_SAMPLE_SIZES, type SampleSizes } from './sampler.js';
 
-/** The phases of DESIGN §5, in the order they run. */
+/** The phases of the sleep cycle, in the order they run. */
 export const PHASES = ['dedup', 'supersede', 'extract', 'ground', 'promote', 'reflect', 'decay', 'compress'] as const;
 export type PhaseName = (typeof PHASES)[number];
 

@@ -1,5 +1,5 @@
 /**
- * The sleep cycle (DESIGN §5): runs the phases in order under the store-level lock of the scope (one
+ * The sleep cycle: runs the phases in order under the store-level lock of the scope (one
  * cycle per scope at a time, across processes), checkpoints every batch, resumes an interrupted
  * cycle where it stopped, and stores and returns a report in which every phase says what it did —
  * or that it did nothing.
@@ -39,7 +39,7 @@ const RUNNERS: Record<PhaseName, { run: (ctx: PhaseContext) => Promise<void>; un
 
 export interface ConsolidateInput {
   scope: Scope;
-  /** Phases to run (in DESIGN order whatever the order given); all when absent. */
+  /** Phases to run (in the cycle's order whatever the order given); all when absent. */
   phases?: readonly PhaseName[];
   trigger?: ConsolidationTrigger;
   sessionId?: string;

@@ -1,5 +1,5 @@
 /**
- * Decay and expiry (DESIGN §5.7, §11.4, §11.10; seed 001): activation-based, by last access, not
+ * Decay and expiry (§11.4, §11.10; seed 001): activation-based, by last access, not
  * creation. Importance below 0.5 decays after 7 idle days, 0.5 to 0.7 after 14, above 0.7 after 30;
  * pinned never; high emotional intensity decays slower; a person's `restore` exempts the record for
  * good; a decayed record expires after a further grace period.

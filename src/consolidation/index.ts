@@ -1,4 +1,4 @@
-/** The sleep cycle (DESIGN §5): consolidation phases, promotion sources and their statistics. */
+/** The sleep cycle: consolidation phases, promotion sources and their statistics. */
 export { runConsolidation, lastConsolidationReport, type ConsolidateInput } from './cycle.js';
 export { PHASES, DEFAULT_CONSOLIDATION, resolveConsolidationConfig, type PhaseName, type ConsolidationConfig, type ConsolidationOverrides } from './config.js';
 export type { ConsolidationReport, PhaseReport, ConsolidationTrigger } from './report.js';

@@ -1,5 +1,5 @@
 /**
- * The noise filter that runs before promotion (DESIGN §11.8): a cue's count of an outcome is tested
+ * The noise filter that runs before promotion: a cue's count of an outcome is tested
  * against the base rate of the same outcome among the scope's *other* cues (0.5 when there are none),
  * one-sided binomial, α = 0.05, minimum support n_min = 5. So 7 of 8 against a coin flip passes
  * (p ≈ 0.035) and a 2-of-2 streak does not.

@@ -1,5 +1,5 @@
 /**
- * Promotion sources (DESIGN §5.5, seed 000): anything that detects patterns offers candidates through
+ * Promotion sources (seed 000): anything that detects patterns offers candidates through
  * one method, `candidates(scope, since)`. Two built in: reward learning (Rescorla-Wagner per cue →
  * outcome, gated by the §11.8 noise filter) and statistical patterns (trends by least squares with R²,
  * correlations between metrics). Both are pure over observations; the cycle supplies the loader.

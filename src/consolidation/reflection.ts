@@ -1,5 +1,5 @@
 /**
- * Reflection (DESIGN §5.6, §11.9; seed 004): higher-level insights from recent important records.
+ * Reflection (§11.9; seed 004): higher-level insights from recent important records.
  * Extractive by default — cluster by embedding, pick representatives, template a summary — or an LLM
  * through the LLM port when one is configured (falling back to extractive on any failure).
  * Levels: 1 first-pass synthesis (importance 0.5), 2 meta-reflection (0.7), 3 deep insight (0.9).

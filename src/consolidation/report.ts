@@ -1,5 +1,5 @@
 /**
- * The consolidation report (issue #6 contract): `{ phases: [{ name, examined, created, updated,
+ * The consolidation report (a contract): `{ phases: [{ name, examined, created, updated,
  * durationMs, note }] }`, stored and returned for every run. A phase that examined nothing or
  * changed nothing says so in `note`.
  */

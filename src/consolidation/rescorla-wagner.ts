@@ -1,5 +1,5 @@
 /**
- * Rescorla-Wagner associative learning (seed 000, DESIGN §5): the strength V of a cue → outcome link
+ * Rescorla-Wagner associative learning (seed 000): the strength V of a cue → outcome link
  * moves toward λ (1 when the outcome followed, 0 when it did not) by ΔV = αβ(λ − V).
  */
 

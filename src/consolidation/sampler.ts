@@ -1,5 +1,5 @@
 /**
- * The mixed sampler (DESIGN §5, seed 002): recent records, plus a random sample of old ones, plus the
+ * The mixed sampler (seed 002): recent records, plus a random sample of old ones, plus the
  * least salient ones, because cross-session corrections live in the old and quiet slices a
  * recency-only pass never visits. Seeded, so a run is reproducible.
  */

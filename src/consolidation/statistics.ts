@@ -1,5 +1,5 @@
 /**
- * Small, exact statistics for consolidation (DESIGN §5, §11.8): moments, rates, least-squares trends,
+ * Small, exact statistics for consolidation: moments, rates, least-squares trends,
  * Pearson correlation and the tail probabilities the noise filter needs. Pure functions, no I/O.
  */
 

@@ -1,5 +1,5 @@
 /**
- * API keys bound to a tenant (DESIGN §2, "an HTTP key bound to tenant acme cannot name another
+ * API keys bound to a tenant ("an HTTP key bound to tenant acme cannot name another
  * tenant"). Keys are random, shown once, and stored only as SHA-256 hashes, one store row per key, so
  * concurrent creators never lose one.
  */

@@ -58,7 +58,7 @@ export interface EngramCoreOptions {
   /** The process's wall clock (job leases), stopwatch and randomness (claim owners). */
   system: SystemPorts;
   recall?: Partial<RecallConfig>;
-  /** Optional language model (DESIGN §7); consolidation uses it for reflections when present. */
+  /** Optional language model; consolidation uses it for reflections when present. */
   llm?: Llm | null;
   /** Which uses of `llm` are on (each defaults to on when an LLM is given): importance, supersession, extraction, reflection. */
   llmUses?: Partial<LlmUses>;
@@ -276,14 +276,14 @@ export class EngramCore {
     return this.#setStatus(id, options, 'deleted');
   }
 
-  /** Restores a forgotten or decayed memory to `active`; counts as an access (DESIGN §11.10). */
+  /** Restores a forgotten or decayed memory to `active`; counts as an access. */
   async restore(id: string, options: ScopedWriteOptions): Promise<MemoryView> {
     return this.#setStatus(id, options, 'active');
   }
 
   /**
    * Undoes a wrong supersession: the claim is current again, the SUPERSEDES edge is closed, and an
-   * exemption is recorded so the same correction does not supersede it again (DESIGN §11.10).
+   * exemption is recorded so the same correction does not supersede it again.
    */
   async unsupersede(id: string, options: ScopedWriteOptions): Promise<MemoryView> {
     this.assertOpen();
@@ -335,7 +335,7 @@ export class EngramCore {
     return { versions: versions.map(toMemoryView), edges: edges.map(toEdgeView), ...(skipped.length > 0 ? { skipped } : {}) };
   }
 
-  // --- layers: relations, activation, background jobs, Markdown (issue #5, src/core/{graph,concepts,layers,markdown}/) ---
+  // --- layers: relations, activation, background jobs, Markdown (src/core/{graph,concepts,layers,markdown}/) ---
 
   /**
    * Relates two records of one scope with a registered type (`engram relations list`); for an existing
@@ -411,7 +411,7 @@ export class EngramCore {
   }
   // --- end layers ---
 
-  // --- LLM (issue #7, src/core/llm/): optional; every use falls back to the deterministic path ---
+  // --- LLM (src/core/llm/): optional; every use falls back to the deterministic path ---
   /** The LLM helper: importance, supersession, fact extraction, reflection; answers null without an LLM. */
   readonly assist: LlmAssist;
   readonly #followUps: LlmFollowUps;
@@ -421,7 +421,7 @@ export class EngramCore {
     await this.#followUps.flush();
   }
 
-  // --- browse and purge (issue #17, src/core/browse/, src/core/purge/) ---
+  // --- browse and purge (src/core/browse/, src/core/purge/) ---
 
   /**
    * One page of stored records (any status unless `statuses` narrows), filtered and ordered by
@@ -442,7 +442,7 @@ export class EngramCore {
   }
 
   /**
-   * Deletes for good (DESIGN §11.17) the records of one scope named by `ids`, matched by `filter`, or,
+   * Deletes for good the records of one scope named by `ids`, matched by `filter`, or,
    * with neither, the whole scope, with everything derived from them alone; needs `confirm: true`.
    * A predecessor of a purged claim becomes current again (`restored`). Leaves an audit entry by
    * `actor` (default `library`) without content.

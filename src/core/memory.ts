@@ -1,5 +1,5 @@
 /**
- * The domain model (DESIGN §2): one record shape for every layer, bi-temporal on the claim itself.
+ * The domain model: one record shape for every layer, bi-temporal on the claim itself.
  * Times are epoch milliseconds inside the engine and ISO strings at the interfaces.
  */
 import type { Scope } from './scope.js';
@@ -98,7 +98,7 @@ export interface MemoryData extends EpisodeCycle, SemanticFields {
   level?: number;
   /** Statistical records. */
   metric?: Record<string, unknown>;
-  /** Exemptions recorded by undo (DESIGN §11.10): undone supersessions and restored decay. */
+  /** Exemptions recorded by undo: undone supersessions and restored decay. */
   exempt?: { decay?: boolean; supersededBy?: UndoneSupersession[] };
   /** The claim that superseded this one. */
   supersededBy?: string;
@@ -165,7 +165,7 @@ export interface NewMemory {
   embedding: Float32Array;
 }
 
-/** Read-time instants (DESIGN §11.3). `undefined` means "now / current". */
+/** Read-time instants. `undefined` means "now / current". */
 export interface TimeFilter {
   /** Valid time: what was true at this instant (as known now unless `knownAt`). */
   asOf?: number;
@@ -176,7 +176,7 @@ export interface TimeFilter {
 }
 
 /**
- * Is a record visible under the given time filter at `now`? (DESIGN §4, §11.3)
+ * Is a record visible under the given time filter at `now`?
  *
  * One record carries both axes: `validTo` set by a supersession is only *known* from `invalidatedAt`
  * on, so a `knownAt` before that sees the claim as open-ended. `asOf` defaults to `knownAt`, then now.
@@ -233,7 +233,7 @@ export function isCurrentRead(filter: TimeFilter): boolean {
   return filter.asOf === undefined && filter.knownAt === undefined && !filter.includeSuperseded;
 }
 
-/** A typed edge between two records of the same scope, bi-temporal like records (DESIGN §2). */
+/** A typed edge between two records of the same scope, bi-temporal like records. */
 export interface Edge {
   id: string;
   scope: Scope;

@@ -1,5 +1,5 @@
 /**
- * The relationship registry (DESIGN §2): built-in edge types with their direction, plus types an agent
+ * The relationship registry: built-in edge types with their direction, plus types an agent
  * registers at run time (persisted by the store, marked proposed, with who proposed them). Registered
  * types belong to the tenant that registered them; built-ins belong to every tenant.
  */
@@ -23,7 +23,7 @@ export interface RelationType {
   tenant: string | null;
 }
 
-/** The built-in types of DESIGN §2, seeded into every store. */
+/** The built-in relation types, seeded into every store. */
 export const BUILT_IN_RELATIONS: readonly RelationType[] = Object.freeze(
   (
     [

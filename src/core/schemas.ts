@@ -143,7 +143,7 @@ export const rememberInputSchema = z
     category: shortText.optional(),
     properties: jsonObjectSchema.optional(),
     priority: z.number().int().min(-1000).max(1000).optional(),
-    /** Statistical layer: the numbers (issue #5); see `verbalForm`. */
+    /** Statistical layer: the numbers; see `verbalForm`. */
     metric: statisticalMetricSchema.optional(),
     /** A conversation turn whose claim-shaped sentences also become semantic claims (the episode keeps the turn). */
     capture: z.boolean().optional(),

@@ -6,7 +6,7 @@ export type Scope = string;
 const SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
 const MAX_SCOPE_LENGTH = 512;
 
-/** Why a scope string is invalid, or `null` when it is valid (DESIGN §11.5). */
+/** Why a scope string is invalid, or `null` when it is valid. */
 export function scopeProblem(scope: unknown): string | null {
   if (typeof scope !== 'string') return 'it must be a string';
   if (scope.length === 0) return 'it is empty';

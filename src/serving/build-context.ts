@@ -1,5 +1,5 @@
 /**
- * The context builder (DESIGN §6): for one turn, procedural rules, profile facts, knowledge, live
+ * The context builder: for one turn, procedural rules, profile facts, knowledge, live
  * concepts for what is perceived, predictions and relevant episodes — within a wall-clock deadline
  * and a token budget, each part labelled with the level it reached.
  *

@@ -1,7 +1,7 @@
 /**
  * Finds the concepts a percept or a forming episode names, with the episodes each refers to.
  *
- * Concepts are semantic records found by name with per-layer refs (issue #5). A token with no concept
+ * Concepts are semantic records found by name with per-layer refs. A token with no concept
  * yet (extraction runs in the background, or never ran) falls back to a *term*: the episodes whose
  * structured fields or text contain it, found by BM25 and checked token by token. So context and
  * predictions work on a fresh store and improve as consolidation forms concepts.

@@ -1,4 +1,4 @@
-/** What an agent reads each turn: the context builder and pattern completion (DESIGN §6). */
+/** What an agent reads each turn: the context builder and pattern completion. */
 export { buildContext, ContextCache, RULES_FRESH_MS, type ContextDeps } from './build-context.js';
 export { predictOutcomes, predictFromConcepts, episodeConfidence, COMPRESSED_EPISODE_CONFIDENCE } from './predict.js';
 export { renderMarkdown, approximateTokens } from './render.js';

@@ -47,7 +47,7 @@ export function profileScopes(scopes: readonly Scope[]): Scope[] {
   return users.length > 0 ? [...users] : [...scopes];
 }
 
-/** Categories concept extraction gives concepts (issue #5): such records are concepts, not profile facts. */
+/** Categories concept extraction gives concepts: such records are concepts, not profile facts. */
 const CONCEPT_CATEGORIES = new Set(['concept', 'term', 'goal', 'tool', 'object', 'person', 'entity', 'intent']);
 
 /** Is this semantic record a fact (not a concept, a reflection or a chunk parent)? */

@@ -1,5 +1,5 @@
 /**
- * Pattern completion (DESIGN §6, seed 000 PatternCompleter): from a forming episode (perception and
+ * Pattern completion (seed 000 PatternCompleter): from a forming episode (perception and
  * context, no decision yet) → matching concepts → the episodes they refer to → those episodes' actions
  * and outcomes → predictions with a success probability, a confidence and the supporting episode ids.
  *

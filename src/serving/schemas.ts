@@ -15,7 +15,7 @@ export const perceptSchema = z
   })
   .strict();
 
-/** Default wall-clock budget of `context` (DESIGN §6). */
+/** Default wall-clock budget of `context`. */
 export const DEFAULT_CONTEXT_BUDGET_MS = 50;
 /** Default token budget of `context` (approximate tokens: characters / 4). */
 export const DEFAULT_CONTEXT_MAX_TOKENS = 2_000;

@@ -1,5 +1,5 @@
 /**
- * Phases 1-2: dedup / merge and the supersession sweep (DESIGN §5.1-2, §11.1-2). Claims only
+ * Phases 1-2: dedup / merge and the supersession sweep. Claims only
  * (semantic and procedural): episodes are events and are never merged. A mixed sample of the scope's
  * current claims (recent + random old + low salience) is re-checked against the scope with the write
  * path's own detector (`decideClaim`), so corrections that arrived in other sessions are found.

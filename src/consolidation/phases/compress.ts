@@ -1,5 +1,5 @@
 /**
- * Phase 8: compression of old, low-importance episodes (DESIGN §2, §5.8; seed 000). The compressed
+ * Phase 8: compression of old, low-importance episodes (§5.8; seed 000). The compressed
  * form (summary plus the cycle's key fields) is a new episodic record carrying the id chain
  * (`compressedFrom`, a DERIVED_FROM edge); the original is retired (`expired`, `compressedInto`) and
  * every concept ref to it moves to the compressed record, so recall and concepts still find it.

@@ -1,5 +1,5 @@
 /**
- * Phase 7: decay and expiry (DESIGN §5.7, §11.10). Active records idle past their tier's threshold
+ * Phase 7: decay and expiry. Active records idle past their tier's threshold
  * (by last access) become `decayed` and leave default reads; `restore` brings them back and exempts
  * them for good. Decayed records idle past the grace period expire: status `expired`, their concept
  * refs removed and their edges closed. Episodic and semantic records only: procedural rules are always

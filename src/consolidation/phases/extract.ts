@@ -1,5 +1,5 @@
 /**
- * Phase 3: concept extraction catch-up (DESIGN §5.3). `remember` queues one extraction job per write
+ * Phase 3: concept extraction catch-up. `remember` queues one extraction job per write
  * (in the same transaction), so catching up is draining the scope's queue with the layers module's
  * worker: goal, tool and intent tokens, objects, people and entities become concepts with refs to
  * their episodes. Re-extracting everything instead would churn the capped ref sets (200 per layer).

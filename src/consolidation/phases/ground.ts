@@ -1,5 +1,5 @@
 /**
- * Phase 4: grounding (DESIGN §5.4, seed 000 ConceptGrounder). Per concept, statistics over its
+ * Phase 4: grounding (seed 000 ConceptGrounder). Per concept, statistics over its
  * episodes — salience and novelty mean/std, success rate k/n — become statistical records with verbal
  * forms ("mug success rate: 0.875 (7/8)"), linked into the concept's `statistical` refs. Concepts that
  * share episodes get RELATED_TO edges weighted by the Jaccard similarity of their episode sets,

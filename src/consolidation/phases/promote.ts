@@ -1,5 +1,5 @@
 /**
- * Phase 5: promotion (DESIGN §5.5, §11.8; seed 000 SemanticPromoter). Every promotion source offers
+ * Phase 5: promotion (§11.8; seed 000 SemanticPromoter). Every promotion source offers
  * candidates through `candidates(scope, since)`; the noise filter has already run inside the sources.
  * A candidate becomes a semantic concept with provenance kind and confidence, DERIVED_FROM edges to its
  * source episodes (reward learning) or a STATISTICALLY_CONFIRMS edge from its statistical record

@@ -1,5 +1,5 @@
 /**
- * Phase 6: reflection (DESIGN §5.6, §11.9; seed 004). Runs when the importance accumulated since the
+ * Phase 6: reflection (§11.9; seed 004). Runs when the importance accumulated since the
  * last reflection crosses the threshold, at session end, or when asked for. Level 1 reflects on the
  * recent important memories since the last reflection; level 2 on level-1 reflections not yet reflected
  * on, level 3 on level-2 ones. Each insight is a semantic record (provenance `reflection`, `level`,

@@ -1,5 +1,5 @@
 /**
- * Browsing (issue #17): filtered, keyset-paginated pages of records, and the scopes that hold records
+ * Browsing: filtered, keyset-paginated pages of records, and the scopes that hold records
  * with their counts. Not ranked recall: a browse lists what is stored, in a stable order.
  */
 import type { MemoryRecord } from '../memory.js';

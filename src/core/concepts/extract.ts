@@ -53,7 +53,7 @@ async function conceptsByName(reader: StoreReader, scope: Scope, names: readonly
 /**
  * Finds or creates the concepts `records` name and adds each record to its concepts' ref sets (layer
  * of the record, insertion order = record order). Records of several scopes are handled per scope;
- * a concept and its refs always share a scope (DESIGN §11.5).
+ * a concept and its refs always share a scope.
  */
 export async function extractConcepts(deps: ConceptDeps, records: readonly MemoryRecord[]): Promise<ExtractionReport> {
   const report: ExtractionReport = { examined: records.length, conceptsCreated: 0, refsAdded: 0 };

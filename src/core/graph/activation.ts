@@ -1,5 +1,5 @@
 /**
- * Cross-layer spreading activation (seed 000, DESIGN §4): from seed records, energy spreads over typed
+ * Cross-layer spreading activation (seed 000): from seed records, energy spreads over typed
  * edges and concept refs, across layers, wave by wave. Each hop multiplies by `decay` and the link
  * weight and divides by the sender's fan-out (degree^fanOutPower); energy below `threshold` stops; at
  * most `maxHops` waves. Every read names its scopes, so activation never leaves them (§11.5), and the

@@ -1,4 +1,4 @@
-/** Time filters on edges (DESIGN §4): the same instants as the read, applied to both time axes of an edge. */
+/** Time filters on edges: the same instants as the read, applied to both time axes of an edge. */
 import type { Edge, TimeFilter } from '../memory.js';
 
 /** Is `edge` part of the graph as of the filter's instants (default: now)? */

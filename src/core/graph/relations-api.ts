@@ -1,5 +1,5 @@
 /**
- * The relation API over the registry (DESIGN §2): relate two records with a registered type, list and
+ * The relation API over the registry: relate two records with a registered type, list and
  * register types, read a record's edges with symmetric types the same from both ends.
  */
 import { z } from 'zod';

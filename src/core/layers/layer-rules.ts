@@ -1,5 +1,5 @@
 /**
- * Which fields belong to which layer (DESIGN §2). A field given on the wrong layer is an input error,
+ * Which fields belong to which layer. A field given on the wrong layer is an input error,
  * so an agent finds out at once instead of storing data nothing will read.
  */
 import type { Layer } from '../memory.js';

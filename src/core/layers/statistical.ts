@@ -1,5 +1,5 @@
 /**
- * The statistical layer (DESIGN §2): a metric over a concept — count n, mean and std, a rate k/n, a
+ * The statistical layer: a metric over a concept — count n, mean and std, a rate k/n, a
  * trend (regression slope with R²), a correlation — with a verbal form such as
  * "mug success rate: 0.875 (7/8)".
  */

@@ -1,5 +1,5 @@
 /**
- * A pending importance (null while the LLM scores it, DESIGN §11.4) must not stay pending forever
+ * A pending importance (null while the LLM scores it) must not stay pending forever
  * when the process that wrote the record dies before the score lands. `remember` queues a recovery
  * job in the write's own transaction, runnable only after a grace period; by then the in-process
  * follow-up has normally filled the score and the job completes without work. Otherwise the job

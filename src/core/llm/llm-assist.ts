@@ -1,5 +1,5 @@
 /**
- * What the optional LLM does for Engram (DESIGN §7): score importance, judge whether a claim
+ * What the optional LLM does for Engram: score importance, judge whether a claim
  * supersedes another, extract facts from conversation turns, write reflections. Each method returns
  * `null` when the LLM is not configured, the use is switched off, or the answer is unusable (timeout,
  * transport failure, malformed or empty JSON) — the caller then takes its deterministic path. Failures
@@ -44,7 +44,7 @@ export interface ExtractedFact {
 /** Input of `reflect` (for the sleep cycle's reflection phase). */
 export interface ReflectInput {
   scope: string;
-  /** 1 first-pass synthesis, 2 meta-reflection, 3 deep insight (DESIGN §11.9). */
+  /** 1 first-pass synthesis, 2 meta-reflection, 3 deep insight. */
   level: 1 | 2 | 3;
   records: readonly { id: string; content: string; importance: number | null }[];
   maxInsights?: number;
@@ -187,7 +187,7 @@ export class LlmAssist {
     return facts;
   }
 
-  /** Higher-level insights over records, each citing its evidence (DESIGN §5 step 6), or null. */
+  /** Higher-level insights over records, each citing its evidence, or null. */
   async reflect(input: ReflectInput): Promise<Insight[] | null> {
     if (!this.#uses.reflection || input.records.length === 0) return null;
     const ids = new Set(input.records.map((r) => r.id));

@@ -1,5 +1,5 @@
 /**
- * LLM work that follows a write, off the write's path (DESIGN §7): importance scores for records
+ * LLM work that follows a write, off the write's path: importance scores for records
  * stored with a pending (null) importance, supersession judgements the rules could not make, and
  * facts extracted from conversation turns. Each task falls back on its own: a failed score stores the
  * deterministic one, a failed judgement or extraction changes nothing. `flush` waits for all of it.
@@ -157,7 +157,7 @@ function dedupeSources<T>(sources: readonly T[]): T[] {
   }).slice(0, 100);
 }
 
-/** Did a person undo a supersession of `old` by a claim worded like `incoming` (DESIGN §11.10)? */
+/** Did a person undo a supersession of `old` by a claim worded like `incoming`? */
 function undone(old: MemoryRecord, incoming: MemoryRecord): boolean {
   const wording = normalise(incoming.content);
   return (old.data.exempt?.supersededBy ?? []).some((entry) => entry.wording === wording);

@@ -1,4 +1,4 @@
-/** A chat-completions language model, optional everywhere (DESIGN §7). */
+/** A chat-completions language model, optional everywhere. */
 export interface LlmMessage {
   role: 'system' | 'user' | 'assistant';
   content: string;

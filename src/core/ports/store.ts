@@ -1,5 +1,5 @@
 /**
- * The storage port (DESIGN §8). Every read takes the scopes it may see and the store enforces them:
+ * The storage port. Every read takes the scopes it may see and the store enforces them:
  * a record outside those scopes is never returned, counted or modified, whatever the id.
  * No layer above a store writes SQL.
  */
@@ -242,7 +242,7 @@ export interface StoreReader {
   /** Records whose occurredAt (else validFrom) falls in [start, end), visible under the time filter, most recent first. */
   temporalSearch(query: TemporalQuery): Promise<ChannelHit[]>;
 
-  // --- layers: relation registry, concept refs, state documents (issue #5) ---
+  // --- layers: relation registry, concept refs, state documents ---
 
   /**
    * The relation types `scopes` may use: every built-in plus the types registered by the tenants of
@@ -409,7 +409,7 @@ export interface StoreTransaction extends StoreReader {
   /** Changes an edge's weight and/or replaces its metadata, within `scope`; returns whether the edge exists there. */
   updateEdge(id: string, scope: Scope, patch: { weight?: number; metadata?: Record<string, unknown> }): Promise<boolean>;
 
-  // --- layers (issue #5) ---
+  // --- layers ---
 
   /**
    * Adds a relation type to the registry of `type.tenant` (required: a valid tenant, else
@@ -437,7 +437,7 @@ export interface StoreTransaction extends StoreReader {
   /** Removes every ref to any of `refIds` in `scope` from every concept; returns how many were removed. */
   removeConceptRefs(refIds: readonly string[], scope: Scope): Promise<number>;
   /**
-   * Hard-deletes the records `ids` of `scope` (purge, DESIGN §11.17, the only hard delete), with every
+   * Hard-deletes the records `ids` of `scope` (purge, the only hard delete), with every
    * edge and concept ref touching them and their lexical and vector index entries; other scopes are
    * never touched, unknown ids are ignored. Freed space is overwritten where the backend can
    * (`scrubDeleted` finishes the job after commit).
@@ -470,7 +470,7 @@ export interface Store extends StoreReader {
   /** Reads a metadata value (e.g. the embedding model name). */
   getMeta(key: string): Promise<string | null>;
   /**
-   * Takes the lease `name` for `owner` for `ttlMs` (DESIGN §11.6): true if it was free, expired, or
+   * Takes the lease `name` for `owner` for `ttlMs`: true if it was free, expired, or
    * already held by `owner` (then renewed); false while another owner's lease runs. Uses the wall clock,
    * since leases are shared with other processes; a holder that dies simply lets its lease expire.
    * Never call it (or any job method below) inside `transaction`'s callback.

@@ -1,5 +1,5 @@
 /**
- * Moving a store's vectors to another embedding model in place (`engram reembed`, issue #14): the new
+ * Moving a store's vectors to another embedding model in place (`engram reembed`): the new
  * vectors are staged beside the current ones, which keep serving recall, and replace them in one
  * atomic switch once every record of every scope has one.
  */

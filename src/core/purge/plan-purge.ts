@@ -1,5 +1,5 @@
 /**
- * What a purge removes beside the records it names (DESIGN §11.17): what was derived from them alone —
+ * What a purge removes beside the records it names: what was derived from them alone —
  * chunks of a removed document, concepts whose every ref is removed, records (statistics, reflections)
  * whose evidence is all removed — and which predecessors become current again because every record
  * that superseded them goes.

@@ -1,5 +1,5 @@
 /**
- * Purge, the only hard delete (DESIGN §11.17): removes records and what was derived from them alone
+ * Purge, the only hard delete: removes records and what was derived from them alone
  * from every table and index, reinstates predecessors they superseded, and leaves an audit entry of
  * who, when and how many — never any content. Forget stays the soft delete.
  */

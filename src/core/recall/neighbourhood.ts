@@ -1,5 +1,5 @@
 /**
- * Conversational neighbourhood (DESIGN §4, issue "retrieval"): evidence is often the turn next to the
+ * Conversational neighbourhood: evidence is often the turn next to the
  * keyword match — the reply to a question, the photo someone shares. A turn that is only a question
  * hands part of its relevance to the turn after it, and every turn gains a share of its neighbours'.
  */

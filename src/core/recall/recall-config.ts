@@ -1,5 +1,5 @@
 /**
- * Every recall weight, limit and constant in one flat object with documented defaults (DESIGN §4), so
+ * Every recall weight, limit and constant in one flat object with documented defaults, so
  * re-tuning (another embedder, another corpus) touches only this. Defaults were tuned on the development
  * conversations (1-5) of LoCoMo only; conversations 6-10 are held out. `Engram.open({ recall })` takes
  * any subset of the keys.

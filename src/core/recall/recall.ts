@@ -1,5 +1,5 @@
 /**
- * The read path (DESIGN §4): channels (lexical, semantic, entity, temporal, graph, affect) → fusion →
+ * The read path: channels (lexical, semantic, entity, temporal, graph, affect) → fusion →
  * conversational neighbourhood → final blend (recency, importance, activation) → MMR → hits that
  * explain themselves.
  */

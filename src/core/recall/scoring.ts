@@ -28,7 +28,7 @@ export function reachedCandidate(record: MemoryRecord, relevance: number): Candi
 const DAY = 86_400_000;
 
 /**
- * The final blend (DESIGN §4, seed 004): relevance + recency (exponential decay since last access,
+ * The final blend (seed 004): relevance + recency (exponential decay since last access,
  * else since recorded) + importance (unscored = 1.0) + activation (recency × importance × relevance).
  */
 export function blendScores(candidates: readonly Candidate[], config: RecallConfig, now: number): Candidate[] {

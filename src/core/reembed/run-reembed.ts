@@ -1,5 +1,5 @@
 /**
- * Moving a store to another embedding model in place (issue #14): under the store's `reembed` lease,
+ * Moving a store to another embedding model in place: under the store's `reembed` lease,
  * every record of every scope is embedded with the target model in batches into the store's staging
  * area, while the current vectors keep serving recall; then one atomic switch makes the staged vectors
  * the store's, records the target model and drops the old vectors. A run that dies leaves the store on

@@ -1,5 +1,5 @@
 /**
- * The write path (DESIGN §3): validate → normalise (entities, emotion, importance, claim slot) →
+ * The write path: validate → normalise (entities, emotion, importance, claim slot) →
  * chunk long texts → embed → in one transaction: source idempotency, supersession, dedup, insert.
  */
 import { enqueueImportanceRecovery, IMPORTANCE_GRACE_MS } from '../llm/importance-recovery.js';
@@ -51,7 +51,7 @@ export interface WriteDeps {
 export interface WriteOptions {
   /** Texts longer than this are stored as a parent plus chunk records. */
   chunkChars?: number;
-  /** Store unscored inputs with importance null: an LLM score is pending (DESIGN §11.4, issue #7). */
+  /** Store unscored inputs with importance null: an LLM score is pending. */
   deferImportance?: boolean;
   /** With `deferImportance`: how long the in-process scoring has before a recovery job may score instead. */
   importanceRecoveryMs?: number;
@@ -173,7 +173,7 @@ export async function commitWrite(deps: WriteDeps, prepared: PreparedWrite, opti
   });
 }
 
-/** Queues concept extraction of the episodes just created, in the write's own transaction (issue #5). */
+/** Queues concept extraction of the episodes just created, in the write's own transaction. */
 async function enqueueConceptExtraction(tx: StoreTransaction, records: readonly MemoryRecord[], results: readonly RememberResult[], enqueuedAt: number): Promise<void> {
   const created = new Set(results.filter((r) => r.action === 'created').map((r) => r.id));
   const byScope = new Map<string, string[]>();
@@ -240,7 +240,7 @@ async function flush(tx: StoreTransaction, pending: NewMemory[]): Promise<void> 
   await tx.insertMemories(pending.splice(0, pending.length));
 }
 
-/** Supersession first, then dedup, then insert (DESIGN §11.1). */
+/** Supersession first, then dedup, then insert. */
 async function writeClaim(tx: StoreTransaction, record: MemoryRecord, embedding: Float32Array, now: number): Promise<RememberResult> {
   const decision = await decideClaim(tx, record, embedding, now);
   record.surprise = scoreSurprise(decision.nearest);

@@ -1,5 +1,5 @@
 /**
- * Supersession and dedup for claims (semantic and procedural layers), in that order (DESIGN §3, §11.1-2).
+ * Supersession and dedup for claims (semantic and procedural layers), in that order (§11.1-2).
  *
  * Candidates are the scope's current claims of the same layer that share a claim subject, or that
  * rank among the nearest by vector or BM25. Each is compared with `compareClaims`, which combines
@@ -71,7 +71,7 @@ export async function decideClaim(tx: StoreTransaction, record: MemoryRecord, em
   return decision;
 }
 
-/** Was a supersession of `old` by a claim like `incoming` undone by a person (DESIGN §11.10)? */
+/** Was a supersession of `old` by a claim like `incoming` undone by a person? */
 function isExempt(old: MemoryRecord, incoming: MemoryRecord): boolean {
   const undone = old.data.exempt?.supersededBy;
   if (!Array.isArray(undone) || undone.length === 0) return false;
@@ -115,7 +115,7 @@ export async function applySupersession(tx: StoreTransaction, incoming: MemoryRe
   await tx.insertEdges([edge]);
 }
 
-/** Merges an agreeing restatement into the existing claim: nothing is overwritten (DESIGN §11.1). */
+/** Merges an agreeing restatement into the existing claim: nothing is overwritten. */
 export async function applyMerge(tx: StoreTransaction, incoming: MemoryRecord, target: MemoryRecord, now: number): Promise<void> {
   const history = [...(target.data.history ?? [])];
   const sameWording = normalise(incoming.content) === normalise(target.content) || history.some((h) => normalise(h.content) === normalise(incoming.content));

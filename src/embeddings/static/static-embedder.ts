@@ -32,7 +32,7 @@ const distilling = new Map<string, Promise<StaticTable>>();
 const TEXTS_BETWEEN_YIELDS = 2048;
 
 /**
- * The fast embedder of DESIGN §10: a token table distilled once from USE-lite (each vocabulary word
+ * The fast embedder: a token table distilled once from USE-lite (each vocabulary word
  * embedded by the full model), then at query time a SIF-weighted average of the table rows of a
  * text's words, L2-normalised — tens of thousands of sentences per second, no model in memory.
  * The table is loaded from `cacheDir` on first use, or distilled there first (about a minute on two

@@ -7,7 +7,7 @@ export const USE_DIMENSION = 512;
 /**
  * Default cut-off for one text, in characters (about 400-500 sentencepiece tokens). The model's cost
  * grows with length and a paragraph-sized text already dilutes its meaning; long texts are chunked
- * before they reach the embedder (DESIGN §3), so this only guards against pathological input.
+ * before they reach the embedder, so this only guards against pathological input.
  */
 export const USE_DEFAULT_MAX_CHARS = 2000;
 

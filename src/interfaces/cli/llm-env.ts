@@ -1,5 +1,5 @@
 /**
- * The optional LLM from the environment (DESIGN §7): off unless ENGRAM_LLM_BASE_URL is set.
+ * The optional LLM from the environment: off unless ENGRAM_LLM_BASE_URL is set.
  *
  *   ENGRAM_LLM_BASE_URL   OpenAI-compatible base URL, e.g. http://127.0.0.1:11434/v1 (Ollama)
  *   ENGRAM_LLM_MODEL      model name (required with a base URL)

@@ -70,7 +70,7 @@ export interface IngestResult {
   redacted?: number;
 }
 
-/** The state document holding a session's ingestion cursor (DESIGN §11.11). */
+/** The state document holding a session's ingestion cursor. */
 export function cursorKey(sessionId: string): string {
   return `claude-code/cursor/${sessionId}`;
 }

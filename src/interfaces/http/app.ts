@@ -1,5 +1,5 @@
 /**
- * The HTTP API (DESIGN §1): JSON endpoints under `/v1/` for everything the library does, API keys
+ * The HTTP API: JSON endpoints under `/v1/` for everything the library does, API keys
  * bound to a tenant, a request size limit, `GET /health` and `GET /openapi.json`.
  */
 import { Hono } from 'hono';

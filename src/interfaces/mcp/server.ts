@@ -1,5 +1,5 @@
 /**
- * The Engram MCP server (DESIGN §9): the memory tools and the rules/profile resources over one
+ * The Engram MCP server: the memory tools and the rules/profile resources over one
  * engine, limited to the scopes it was created with. Transports are the caller's choice (stdio,
  * Streamable HTTP, in-memory for tests).
  */
@@ -20,7 +20,7 @@ export interface McpServerOptions {
   version?: string;
 }
 
-/** The tool names (a contract, DESIGN §9, plus `memory_list` of issue #17). */
+/** The tool names (a contract: clients depend on them). */
 export const MCP_TOOL_NAMES = [
   'memory_remember',
   'memory_recall',

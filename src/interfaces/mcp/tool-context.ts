@@ -1,6 +1,6 @@
 /**
  * What every tool handler receives: the engine and the scopes this server may use, with the rules
- * that keep a tool call inside them (DESIGN §2 "Scopes": a call cannot widen them).
+ * that keep a tool call inside them (a call cannot widen them).
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Engram } from '../../engram.js';

@@ -1,5 +1,5 @@
 /**
- * Browsing and purging on PostgreSQL (issue #17): keyset pages per scope (LATERAL over the scopes, each
+ * Browsing and purging on PostgreSQL: keyset pages per scope (LATERAL over the scopes, each
  * an ordered scan of a `memories_browse_*` index, migration 6), scope discovery by a skip scan, and
  * the hard delete of purge.
  */

@@ -1,5 +1,5 @@
 /**
- * SQL of the layer features (issue #5) on PostgreSQL: relation registry, concept refs (capped FIFO
+ * SQL of the layer features on PostgreSQL: relation registry, concept refs (capped FIFO
  * sets), concept names, per-scope state documents and the background job queue. Same semantics as
  * `sqlite-layers.ts`; the queue is claimed with `FOR UPDATE SKIP LOCKED`, so any number of servers may
  * claim from it at once and each job goes to one of them.
@@ -123,7 +123,7 @@ async function assertMembers(db: PgQueryable, t: Tables, scope: Scope, ids: read
   if (found !== unique.length) {
     throw new EngramError(
       'INVALID_INPUT',
-      messages.invalidInput('a concept ref must connect a concept and a record that both exist in the same scope (DESIGN §11.5); write them in that scope first'),
+      messages.invalidInput('a concept ref must connect a concept and a record that both exist in the same scope; write them in that scope first'),
       { details: { scope } },
     );
   }

@@ -74,7 +74,7 @@ export const MIGRATIONS: readonly Migration[] = [
           embedding ${embedding} NOT NULL,
           claim_subject text GENERATED ALWAYS AS ((data::jsonb) #>> '{claim,subject}') STORED,
           claim_attribute text GENERATED ALWAYS AS ((data::jsonb) #>> '{claim,attribute}') STORED,
-          -- DESIGN §4: the conversation thread; mirrors core's threadKeyOf
+          -- the conversation thread; mirrors core's threadKeyOf
           thread text GENERATED ALWAYS AS (
             coalesce((data::jsonb) #>> '{context,sessionId}', (provenance::jsonb) #>> '{sources,0,conversationId}')
           ) STORED,
@@ -101,7 +101,7 @@ export const MIGRATIONS: readonly Migration[] = [
           recorded_at bigint NOT NULL,
           invalidated_at bigint,
           metadata text NOT NULL,
-          -- both ends in the edge's own scope (DESIGN §11.5)
+          -- both ends in the edge's own scope
           FOREIGN KEY (scope, from_id) REFERENCES ${t.memories} (scope, id),
           FOREIGN KEY (scope, to_id) REFERENCES ${t.memories} (scope, id)
         );

@@ -233,7 +233,7 @@ export class PostgresStore extends PgReader implements Store {
   }
 
   /**
-   * Takes the lease `name` for `owner` for `ttlMs` (DESIGN §11.6): true if it was free, expired, or
+   * Takes the lease `name` for `owner` for `ttlMs`: true if it was free, expired, or
    * already held by `owner` (then renewed); false while another owner's lease runs. One atomic upsert
    * on the database's clock, so every server agrees on expiry. A holder that dies lets its lease expire.
    */

@@ -1,5 +1,5 @@
 /**
- * Browsing and purging on SQLite (issue #17): keyset pages per scope over the `memories_browse_*`
+ * Browsing and purging on SQLite: keyset pages per scope over the `memories_browse_*`
  * indexes (migration 10), scope discovery by a skip scan, and the hard delete of purge.
  */
 import { LAYERS, STATUSES, type MemoryRecord } from '../../core/memory.js';

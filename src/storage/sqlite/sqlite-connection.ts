@@ -57,7 +57,7 @@ export async function openConnection(options: {
     if (readonly && !isMemoryPath(path)) db.pragma('mmap_size = 8589934592');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
-    // freed bytes are zeroed when freed, so a purged text leaves no copy in a page or the freelist (DESIGN §11.17)
+    // freed bytes are zeroed when freed, so a purged text leaves no copy in a page or the freelist
     if (!readonly) db.pragma('secure_delete = ON');
     sqliteVec.load(db);
   } catch (error) {

@@ -1,5 +1,5 @@
 /**
- * SQL of the layer features (issue #5): relation registry, concept refs (capped FIFO sets), concept
+ * SQL of the layer features: relation registry, concept refs (capped FIFO sets), concept
  * names, per-scope state documents and the background job queue. Plain synchronous functions over one
  * connection; the reader, the transaction and the store call them inside their snapshot or write lock.
  */
@@ -137,7 +137,7 @@ function assertMembers(connection: SqliteConnection, scope: Scope, ids: readonly
   if (found !== unique.length) {
     throw new EngramError(
       'INVALID_INPUT',
-      messages.invalidInput('a concept ref must connect a concept and a record that both exist in the same scope (DESIGN §11.5); write them in that scope first'),
+      messages.invalidInput('a concept ref must connect a concept and a record that both exist in the same scope; write them in that scope first'),
       { details: { scope } },
     );
   }

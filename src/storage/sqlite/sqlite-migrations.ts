@@ -115,7 +115,7 @@ export const MIGRATIONS: readonly Migration[] = [
           recorded_at INTEGER NOT NULL,
           invalidated_at INTEGER,
           metadata TEXT NOT NULL,
-          -- both ends in the edge's own scope (DESIGN §11.5)
+          -- both ends in the edge's own scope
           FOREIGN KEY (scope, from_id) REFERENCES memories (scope, id),
           FOREIGN KEY (scope, to_id) REFERENCES memories (scope, id)
         );
@@ -135,7 +135,7 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 2,
     name: 'thread key for conversational neighbours',
     up(connection) {
-      // DESIGN §4: turns adjacent to strong hits in the same conversation; the key mirrors core's threadKeyOf
+      // turns adjacent to strong hits in the same conversation; the key mirrors core's threadKeyOf
       connection.exec(`
         ALTER TABLE memories ADD COLUMN thread TEXT GENERATED ALWAYS AS (
           coalesce(json_extract(data, '$.context.sessionId'), json_extract(provenance, '$.sources[0].conversationId'))

@@ -202,7 +202,7 @@ export class SqliteStore extends SqliteReader implements Store {
   }
 
   /**
-   * Takes the lease `name` for `owner` for `ttlMs` (DESIGN §11.6): true if it was free, expired, or
+   * Takes the lease `name` for `owner` for `ttlMs`: true if it was free, expired, or
    * already held by `owner` (then renewed); false while another owner's lease runs. Uses the wall clock,
    * since leases are shared with other processes. A holder that dies simply lets its lease expire.
    *

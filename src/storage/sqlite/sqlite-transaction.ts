@@ -78,7 +78,7 @@ export class SqliteTransaction extends SqliteReader implements StoreTransaction 
           if (sqliteCode(error) !== 'SQLITE_CONSTRAINT_FOREIGNKEY') throw error;
           throw new EngramError(
             'INVALID_INPUT',
-            messages.invalidInput('an edge must connect two existing memories of its own scope (DESIGN §11.5); write both ends in that scope first'),
+            messages.invalidInput('an edge must connect two existing memories of its own scope; write both ends in that scope first'),
             { details: { edgeId: edge.id, scope: edge.scope }, cause: error },
           );
         }

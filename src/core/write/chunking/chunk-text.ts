@@ -1,5 +1,5 @@
 /**
- * Splits long texts into chunks for parent/child storage (DESIGN §3), so a chunk can be recalled alone.
+ * Splits long texts into chunks for parent/child storage, so a chunk can be recalled alone.
  * Boundaries fall at paragraph ends when a whole paragraph does not fit, otherwise at sentence ends;
  * a sentence longer than the limit is cut at whitespace, and a single word longer than the limit (a URL,
  * a base64 blob) is cut inside. Each chunk repeats the last sentence(s) of the one before for context.

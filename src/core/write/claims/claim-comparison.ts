@@ -4,7 +4,7 @@
  * Both texts are read into slots (`analyseClaim`); every (new slot, old slot) pair gets a verdict, the strongest
  * supersession wins, else agreement (when every asserted new slot is covered), else the text-level checks.
  * False supersession is worse than a miss: every supersession needs a slot-level reason or an explicit
- * retraction found in the old text, and the embedding similarity never decides alone (DESIGN §11.12).
+ * retraction found in the old text, and the embedding similarity never decides alone.
  *
  * Thresholds and confidences (tuned on test/core/claims/pairs.ts and probe-pairs.ts, checked on heldout-pairs.ts):
  *

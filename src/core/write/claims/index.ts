@@ -1,5 +1,5 @@
 /**
- * Claim slots and supersession for the write path (DESIGN §3, §11.1-2, §11.12): extract
+ * Claim slots and supersession for the write path (§11.1-2, §11.12): extract
  * `subject / attribute / value` from semantic and procedural statements, and decide whether a new
  * claim supersedes, agrees with, or coexists with an existing one.
  */

@@ -1,6 +1,6 @@
 /**
  * A poignancy-like importance score 0..1 without an LLM (seed 004 asks an LLM "how important was
- * this, 0 to 1"; DESIGN §7 requires a deterministic fallback). Content signals, each a strength
+ * this, 0 to 1"; without an LLM a deterministic fallback is required). Content signals, each a strength
  * f in 0..1 with a weight w, are combined as a noisy-OR, so every signal raises the score and none
  * alone saturates it:
  *
@@ -19,7 +19,7 @@
  * | numbers or dates                                    | 0.12 | 1 if any                             |
  *
  * Chit-chat (no content terms beyond fillers such as "ok", "thanks", "cool", "lol", and no marker)
- * scores at most 0.05. Tiers of DESIGN §11.4: below 0.5 ordinary, 0.5 to 0.7 notable, above 0.7 essential.
+ * scores at most 0.05. Tiers: below 0.5 ordinary, 0.5 to 0.7 notable, above 0.7 essential.
  */
 import { contentTerms } from '../../text/tokenize.js';
 import { extractEntities } from '../../text/entities.js';

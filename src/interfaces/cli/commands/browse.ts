@@ -1,5 +1,5 @@
 /**
- * `engram list | scopes | purge` (issue #17). On a local store the CLI is its owner: it sees every scope.
+ * `engram list | scopes | purge`. On a local store the CLI is its owner: it sees every scope.
  */
 import { userInfo } from 'node:os';
 import type { Command } from 'commander';

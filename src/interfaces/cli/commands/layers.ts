@@ -1,6 +1,6 @@
 /**
  * `engram relate | relations list | relations register | edges | activate | export markdown | import markdown | jobs`
- * (issue #5): thin shells over the engine.
+ *: thin shells over the engine.
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -140,7 +140,7 @@ function positiveNumber(value: string | undefined, flag: string, example: string
 }
 
 /**
- * Runs the consolidation cycle on each scope every `everyMs` (DESIGN §5: "on a schedule in the
+ * Runs the consolidation cycle on each scope every `everyMs` ("on a schedule in the
  * server"), one scope after another, never overlapping itself. Another process's cycle on the same
  * scope (LOCKED) is simply skipped until next time; each run prints one line on stderr.
  */

@@ -1,5 +1,5 @@
 /**
- * Browse and purge (issue #17): `GET /v1/memories` (filtered keyset pages), `GET /v1/scopes` (the
+ * Browse and purge: `GET /v1/memories` (filtered keyset pages), `GET /v1/scopes` (the
  * visible scopes with counts) and `POST /v1/purge` (the only hard delete).
  *
  * Visible scopes: an API key sees its tenant's existing scopes; a keyless (loopback) caller sees the
