@@ -3,6 +3,7 @@
  * small fetch helper that sends JSON (with a bearer key when given) and returns status and body.
  */
 import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
 import { serve } from '@hono/node-server';
 import type { Engram } from '../../src/index.js';
 import type { ApiKeys, AuthMode } from '../../src/interfaces/http/index.js';
@@ -27,4 +28,19 @@ export async function loopbackApp(engram: Engram, options: { auth: AuthMode; sco
     const response = await fetch(base + path, { method: init.method ?? 'GET', headers, ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}) });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   };
+}
+
+/**
+ * For a test file: a cleanup list run in reverse after each test, and `server`, which serves an engine
+ * on a loopback port until then.
+ */
+export function loopbackServers(): {
+  cleanups: Array<() => Promise<void>>;
+  server: (engram: Engram, options: { auth: AuthMode; scopes?: string[]; keys?: ApiKeys }) => Promise<CallHttp>;
+} {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+  return { cleanups, server: (engram, options) => loopbackApp(engram, options, cleanups) };
 }

@@ -3,19 +3,12 @@
  * tenant's, a keyless caller the server's --scope list, else every scope), pagination by cursor, bad
  * input answered 400 naming the field, and purge needing confirm.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { ApiKeys, type AuthMode } from '../../src/interfaces/http/index.js';
-import { loopbackApp } from '../helpers/http-app.js';
+import { describe, expect, it } from 'vitest';
+import { ApiKeys } from '../../src/interfaces/http/index.js';
+import { loopbackServers } from '../helpers/http-app.js';
 import { tempEngram } from '../helpers/temp.js';
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-function server(engram: Awaited<ReturnType<typeof tempEngram>>['engram'], options: { auth: AuthMode; scopes?: string[]; keys?: ApiKeys }) {
-  return loopbackApp(engram, options, cleanups);
-}
+const { cleanups, server } = loopbackServers();
 
 async function seeded() {
   const t = await tempEngram();

@@ -5,23 +5,16 @@
  * server's --scope list; every read needs a scope; bad parameters are 400 naming the parameter; the
  * OpenAPI document names the response schemas.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/ports/clock.js';
-import { ApiKeys, type AuthMode } from '../../src/interfaces/http/index.js';
-import { loopbackApp } from '../helpers/http-app.js';
+import { ApiKeys } from '../../src/interfaces/http/index.js';
+import { loopbackServers } from '../helpers/http-app.js';
 import { tempEngram } from '../helpers/temp.js';
 
 const DAY = 86_400_000;
 const T0 = Date.parse('2024-03-01T09:00:00Z');
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-function server(engram: Awaited<ReturnType<typeof tempEngram>>['engram'], options: { auth: AuthMode; scopes?: string[]; keys?: ApiKeys }) {
-  return loopbackApp(engram, options, cleanups);
-}
+const { cleanups, server } = loopbackServers();
 
 /** Two tenants: acme with episodes (concepts after a cycle) and a corrected claim, globex with one note. */
 async function seeded() {

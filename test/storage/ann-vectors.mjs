@@ -2,6 +2,8 @@
 // Vector i depends only on i: a Gaussian mixture of 24 clusters, so neighbours are many and close,
 // like sentence embeddings, rather than the easy case of uniform random points.
 
+import { newRecord } from '../../dist/core/record-factory.js';
+
 export const ANN_TEST_DIMENSION = 96;
 const CLUSTERS = 24;
 /** Per-component noise against unit-variance centroids: same-cluster cosines around 0.45. */
@@ -57,33 +59,5 @@ export function annTestId(i) {
 
 /** An active episodic record number `i` in `scope`. */
 export function annTestRecord(scope, i, overrides = {}) {
-  return {
-    id: annTestId(i),
-    scope,
-    layer: 'episodic',
-    content: `vector test record ${i}`,
-    summary: null,
-    tags: [],
-    entities: [],
-    importance: 0.5,
-    salience: 0.5,
-    surprise: 0,
-    emotion: null,
-    pinned: false,
-    mentionCount: 1,
-    accessCount: 0,
-    lastAccessedAt: null,
-    confidence: 1,
-    status: 'active',
-    provenance: { kind: 'episodic', sources: [], derivedFrom: [] },
-    validFrom: T0,
-    validTo: null,
-    occurredAt: null,
-    recordedAt: T0,
-    invalidatedAt: null,
-    sourceKey: null,
-    updatedAt: T0,
-    data: {},
-    ...overrides,
-  };
+  return { ...newRecord({ now: T0, scope, layer: 'episodic', content: `vector test record ${i}` }), id: annTestId(i), ...overrides };
 }

@@ -1,5 +1,6 @@
 // One of several processes writing the same SQLite file at once (used by sqlite.test.ts).
 // Usage: node concurrent-writer.mjs <dbPath> <workerName> <count> <dimension>
+import { newRecord } from '../../dist/core/record-factory.js';
 import { openSqliteStore } from '../../dist/storage/sqlite/index.js';
 
 const [path, worker, countText, dimensionText] = process.argv.slice(2);
@@ -15,32 +16,8 @@ try {
     embedding[i % dimension] = 1;
     embedding[(i + 1) % dimension] = 0.5;
     const record = {
+      ...newRecord({ now: start, scope, layer: 'episodic', content: `worker ${worker} wrote entry ${i}`, tags: [worker], sourceKey: `${worker}:${i}` }),
       id: `${worker}-${String(i).padStart(6, '0')}`,
-      scope,
-      layer: 'episodic',
-      content: `worker ${worker} wrote entry ${i}`,
-      summary: null,
-      tags: [worker],
-      entities: [],
-      importance: 0.5,
-      salience: 0.5,
-      surprise: 0,
-      emotion: null,
-      pinned: false,
-      mentionCount: 1,
-      accessCount: 0,
-      lastAccessedAt: null,
-      confidence: 1,
-      status: 'active',
-      provenance: { kind: 'episodic', sources: [], derivedFrom: [] },
-      validFrom: start,
-      validTo: null,
-      occurredAt: null,
-      recordedAt: start,
-      invalidatedAt: null,
-      sourceKey: `${worker}:${i}`,
-      updatedAt: start,
-      data: {},
     };
     await store.transaction(async (tx) => {
       const known = await tx.findBySourceKey(scope, [record.sourceKey]);
