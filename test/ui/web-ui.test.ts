@@ -246,6 +246,8 @@ describe.skipIf(reason !== null)('web UI in chromium', () => {
     await activate(page, 'Pin');
     await expect.poll(() => page.locator('.meta').first().innerText()).toContain('pinned');
     await activate(page, 'Edit');
+    // keys typed before the field has focus would go elsewhere
+    await page.locator('#edit-content:focus').waitFor();
     await page.keyboard.press('End');
     await page.keyboard.type(' On the top shelf.');
     await activate(page, 'Save');
