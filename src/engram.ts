@@ -339,6 +339,7 @@ export class Engram extends EngramCore {
    *
    * @example
    * ```ts
+   * import { Engram } from 'engram';
    * const engram = await Engram.open({ path: 'notes.db' });
    * const report = await engram.reembed({ embedder: 'bge-small-en-v1.5', onProgress: (p) => console.log(p.done, p.total) });
    * console.log(report.vectors, report.resumed); // this instance now recalls with bge-small
@@ -471,6 +472,7 @@ async function resolveLlm(llm: Llm | LlmEndpointOptions): Promise<{ provider: Ll
  *
  * @example
  * ```ts
+ * import { createEmbedder } from 'engram';
  * const embedder = await createEmbedder('bge-small-en-v1.5', { workers: 2 });
  * ```
  */

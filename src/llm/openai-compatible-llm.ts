@@ -33,6 +33,7 @@ interface ChatCompletion {
 /**
  * @example
  * ```ts
+ * import { OpenAiCompatibleLlm } from 'engram/llm';
  * const llm = new OpenAiCompatibleLlm({ baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3.1' });
  * const text = await llm.complete([{ role: 'user', content: 'Say hi' }]);
  * ```

@@ -50,6 +50,7 @@ export function httpRoutes(): RouteSpec[] {
  * @example
  * ```ts
  * import { serve } from '@hono/node-server';
+ * import { createHttpApp } from 'engram/http';
  * const app = createHttpApp({ engram, auth: 'required' });
  * serve({ fetch: app.fetch, port: 8787, hostname: '127.0.0.1' });
  * ```

@@ -40,6 +40,8 @@ export const MCP_TOOL_NAMES = [
  *
  * @example
  * ```ts
+ * import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+ * import { createMcpServer } from 'engram/mcp';
  * const server = createMcpServer({ engram, scopes: ['acme/users/alice'] });
  * await server.connect(new StdioServerTransport());
  * ```

@@ -50,6 +50,7 @@ export interface PostgresUrlOptions extends Omit<PostgresStoreOptions, 'driver' 
  *
  * @example
  * ```ts
+ * import { openPostgresStore } from 'engram/postgres';
  * const store = await openPostgresStore({ url: 'postgres://engram:engram@localhost/engram', embedding: { name: 'use-lite:512', dimension: 512 } });
  * ```
  */
@@ -73,6 +74,7 @@ export interface PgliteStoreOptions extends Omit<PostgresStoreOptions, 'driver'>
  *
  * @example
  * ```ts
+ * import { openPgliteStore } from 'engram/postgres';
  * const store = await openPgliteStore({ dataDir: 'memory://', embedding: { name: 'hash:256', dimension: 256 } });
  * ```
  */
@@ -94,6 +96,7 @@ export async function createPglite(dataDir = 'memory://'): Promise<PgliteLike> {
  *
  * @example
  * ```ts
+ * import { readPostgresEmbedder } from 'engram/postgres';
  * const name = await readPostgresEmbedder('postgres://localhost/engram'); // e.g. 'use-lite:512'
  * ```
  */

@@ -19,6 +19,7 @@ export type { SqliteStoreConfig } from './sqlite-store-config.js';
  *
  * @example
  * ```ts
+ * import { openSqliteStore } from 'engram/sqlite';
  * const store = await openSqliteStore({ path: './engram.db', embedding: { name: 'use-lite:512', dimension: 512 } });
  * try {
  *   console.log(await store.stats(['acme/shared']));
@@ -37,6 +38,7 @@ export function openSqliteStore(config: SqliteStoreConfig): Promise<SqliteStore>
  *
  * @example
  * ```ts
+ * import { readSqliteEmbedder } from 'engram/sqlite';
  * const name = await readSqliteEmbedder('./engram.db'); // e.g. 'use-lite:512'
  * ```
  */
