@@ -4,14 +4,18 @@
  */
 import { contentTokens } from './claim-text.js';
 import { isAgent } from './noun-phrase.js';
+import { verbAlternation } from './inflect.js';
 import { BE, NUMBER, type RawSlot, type Rule, withPurpose } from './rule-types.js';
 import { isTemporal, splitTrailingTemporal } from './temporal.js';
 import { dictionary } from '../../text/dictionary.js';
 
-const HAPPEN_VERBS =
-  'happens|happen|takes place|take place|occurs|occur|(?:is|are) held|meets|meet|recurs|runs|run|falls|fall|lands|' +
-  'land|goes out|go out|goes live|go live|ships|ship|deploys|deploy|releases|release|rotates|rotate|renews|renew|' +
-  'expires|expire|syncs|sync|refreshes|refresh|resets|reset';
+const HAPPEN_VERBS = [
+  verbAlternation(['happen', 'take place', 'occur'], ['third', 'base']),
+  '(?:is|are) held',
+  verbAlternation(['meet'], ['third', 'base']),
+  verbAlternation(['recur'], ['third']),
+  verbAlternation(['run', 'fall', 'land', 'go out', 'go live', 'ship', 'deploy', 'release', 'rotate', 'renew', 'expire', 'sync', 'refresh', 'reset'], ['third', 'base']),
+].join('|');
 
 /** The attribute a measuring verb names: "takes 20 minutes" → duration, "costs $5" → cost. */
 function measureFamily(verb: string): string {
@@ -48,12 +52,14 @@ const PARTICIPLE_NOUN: Readonly<Record<string, string>> = dictionary({
 export const ACTIVITY_RULES: readonly Rule[] = [
   {
     name: 'likes-best',
-    re: /^(.+?) (?:likes|like|liked|loves|love|loved|enjoys|enjoy|prefers|prefer) (.+?) (?:the )?(?:best|most|more than anything(?: else)?)$/i,
+    examples: [{ text: 'The user likes jazz the most.', slot: { subject: 'user', attribute: 'favourite', value: 'jazz' } }],
+    re: new RegExp(`^(.+?) (?:${verbAlternation(['like', 'love'])}|${verbAlternation(['enjoy', 'prefer'], ['third', 'base'])}) (.+?) (?:the )?(?:best|most|more than anything(?: else)?)$`, 'i'),
     build: ([, who = '', what = '']) => [{ subject: who, family: 'favourite', value: what, rule: 'likes-best' }],
   },
   {
     name: 'prefers',
-    re: /^(.+?) (?:prefers|prefer|would rather have|would rather use|would rather|would prefer|favou?rs) (.+?)(?: (?:over|to|rather than|than) (.+))?$/i,
+    examples: [{ text: 'The user prefers window seats.', slot: { subject: 'user', attribute: 'prefers', value: 'window seats' } }],
+    re: new RegExp(`^(.+?) (?:${verbAlternation(['prefer'], ['third', 'base'])}|would rather have|would rather use|would rather|would prefer|favou?rs) (.+?)(?: (?:over|to|rather than|than) (.+))?$`, 'i'),
     build: ([, who = '', what = '', over]) => {
       const slots: RawSlot[] = [{ subject: who, family: 'prefers', value: what, rule: 'prefers' }];
       if (over && !/^to\b/i.test(what)) slots.push({ subject: who, family: 'prefers', value: over, negated: true, rule: 'prefers' });
@@ -63,18 +69,21 @@ export const ACTIVITY_RULES: readonly Rule[] = [
   },
   {
     name: 'dislikes',
-    re: /^(.+?) (?:hates|hate|hated|dislikes|dislike|disliked|detests|detest|loathes|loathe|avoids|avoid) (.+)$/i,
+    examples: [{ text: 'The user hates cilantro.', slot: { subject: 'user', attribute: 'likes', value: 'cilantro', negated: true } }],
+    re: new RegExp(`^(.+?) (?:${verbAlternation(['hate', 'dislike'])}|${verbAlternation(['detest', 'loathe', 'avoid'], ['third', 'base'])}) (.+)$`, 'i'),
     build: ([, who = '', what = '']) => [{ subject: who, family: 'likes', value: what, negated: true, rule: 'dislikes' }],
   },
   {
     name: 'likes',
-    re: /^(.+?) (?:likes|like|liked|loves|love|loved|enjoys|enjoy|enjoyed|adores|adore|(?:is|are) (?:a |big |a big |huge |a huge )?fans? of|is into|are into|can stand) (.+)$/i,
+    examples: [{ text: 'The user loves hiking.', slot: { subject: 'user', attribute: 'likes', value: 'hiking' } }],
+    re: new RegExp(`^(.+?) (?:${verbAlternation(['like', 'love', 'enjoy'])}|${verbAlternation(['adore'], ['third', 'base'])}|(?:is|are) (?:a |big |a big |huge |a huge )?fans? of|is into|are into|can stand) (.+)$`, 'i'),
     build: ([, who = '', what = '']) => [
       { subject: who, family: 'likes', value: what.replace(/^\w+ing (?=\w)/i, ''), rule: 'likes' },
     ],
   },
   {
     name: 'decided',
+    examples: [{ text: 'We decided to use Redis for caching.', slot: { subject: 'caching', attribute: 'tool', value: 'redis' } }],
     re: /^(.+?) (?:(?:decided|have decided|has decided|agreed|have agreed|has agreed|chose|choose|chooses|have chosen|has chosen|opted|picked|selected|settled|voted|standardi[sz]ed)(?: (?:to use|to adopt|to go with|to switch to|to move to|to migrate to|to stick with|to standardi[sz]e on|to keep|on|for|with))?|(?:went|are going|is going|will go|have gone|has gone) with) (.+?)(?: (?:for|as) (.+))?$/i,
     build: ([, agent = '', what = '', purpose]) => {
       if (/^to \w+/i.test(what)) return [{ subject: withPurpose(agent, purpose), family: 'plan', value: what.slice(3), rule: 'decided', verbal: true }];
@@ -83,19 +92,22 @@ export const ACTIVITY_RULES: readonly Rule[] = [
   },
   {
     name: 'used-for',
-    re: new RegExp(`^(.+?) ${BE}(?:used|adopted|chosen|picked|selected|preferred|the choice) (?:for|as|to handle|to run|in) (.+)$`, 'i'),
+    examples: [{ text: 'Redis is used for caching.', slot: { subject: 'caching', attribute: 'tool', value: 'redis' } }],
+    re: new RegExp(`^(.+?) ${BE}(?:${verbAlternation(['use', 'adopt', 'choose', 'pick', 'select', 'prefer'], ['participle'])}|the choice) (?:for|as|to handle|to run|in) (.+)$`, 'i'),
     build: ([, what = '', purpose = '']) => [{ subject: purpose, family: 'tool', value: what, rule: 'used-for' }],
   },
   {
     name: 'uses',
-    re: /^(.+?) (?:will use|will be using|(?:is|are) going to use|uses|use|used|(?:is|are) using|relies on|rely on|relied on|depends on|depend on|(?:is|are) standardi[sz]ed on|adopted|adopts|adopt|went with|goes with|go with|(?:is|are) (?:built|based) on|(?:is|are) powered by) (.+?)(?: (?:for|as|to handle|to manage|to run|to do|in) (.+))?$/i,
+    examples: [{ text: 'We use pnpm.', slot: { subject: '', attribute: 'uses', value: 'pnpm' } }],
+    re: new RegExp(`^(.+?) (?:will use|will be using|(?:is|are) going to use|${verbAlternation(['use'])}|(?:is|are) using|${verbAlternation(['rely on'])}|${verbAlternation(['depend on'], ['third', 'base'])}|(?:is|are) standardi[sz]ed on|${verbAlternation(['adopt'], ['past', 'third', 'base'])}|${verbAlternation(['go with'], ['past', 'third', 'base'])}|(?:is|are) (?:built|based) on|(?:is|are) powered by) (.+?)(?: (?:for|as|to handle|to manage|to run|to do|in) (.+))?$`, 'i'),
     build: ([, agent = '', what = '', purpose]) =>
       purpose ? chosen(withPurpose(agent, purpose), 'tool', what, 'uses') : chosen(withPurpose(agent, undefined), 'uses', what, 'uses'),
   },
   {
     name: 'built-with',
+    examples: [{ text: 'The frontend is built with React.', slot: { subject: 'frontend build', attribute: 'tool', value: 'react' } }],
     re: new RegExp(
-      `^(.+?) ${BE}(?:been )?(built|written|developed|made|implemented|coded|bundled|compiled|tested|provisioned|packaged|rewritten|rebuilt|reimplemented|ported|migrated) (?:with|in|using|on|via|by|to) (.+)$`,
+      `^(.+?) ${BE}(?:been )?(${verbAlternation(['build', 'write', 'develop', 'make', 'implement', 'code', 'bundle', 'compile', 'test', 'provision', 'package', 'rewrite', 'rebuild', 'reimplement', 'port', 'migrate'], ['participle'])}) (?:with|in|using|on|via|by|to) (.+)$`,
       'i',
     ),
     build: ([, thing = '', participle = '', tool = '']) => {
@@ -107,6 +119,7 @@ export const ACTIVITY_RULES: readonly Rule[] = [
   },
   {
     name: 'scheduled',
+    examples: [{ text: 'The launch is scheduled for March 3.', slot: { subject: 'launch', attribute: 'when', value: 'march 3' } }],
     re: new RegExp(
       `^(.+?) ${BE}(?:scheduled|planned|booked|slated|due|pencil+ed in|arranged|targeted|expected|set|happening|taking place|timed)(?: (?:for|on|at|in|to|by|until|around))? (.+)$`,
       'i',
@@ -119,6 +132,7 @@ export const ACTIVITY_RULES: readonly Rule[] = [
   },
   {
     name: 'happens',
+    examples: [{ text: 'The standup happens every morning at 9.', slot: { subject: 'standup', attribute: 'when', value: 'morning at 9' } }],
     re: new RegExp(`^.+? (?:${HAPPEN_VERBS})\\b.+$`, 'i'),
     build: ([clause = '']) => {
       // Several words may read as the verb ("the design sync happens…"): take the first split whose rest is a time.
@@ -135,7 +149,8 @@ export const ACTIVITY_RULES: readonly Rule[] = [
   },
   {
     name: 'starts',
-    re: /^(.+?) (starts|start|started|begins|begin|began|kicks off|kick off|kicked off|commences|ends|end|ended|finishes|finish|wraps up|closes)(?: on| at| in| from)? (.+)$/i,
+    examples: [{ text: 'The sprint starts on Monday.', slot: { subject: 'sprint', attribute: 'start', value: 'monday' } }],
+    re: new RegExp(`^(.+?) (${verbAlternation(['start', 'begin', 'kick off'])}|${verbAlternation(['commence'], ['third'])}|${verbAlternation(['end'])}|${verbAlternation(['finish'], ['third', 'base'])}|${verbAlternation(['wrap up', 'close'], ['third'])})(?: on| at| in| from)? (.+)$`, 'i'),
     build: ([, event = '', verb = '', when = '']) => {
       if (!isTemporal(when)) return undefined;
       const family = /^(?:ends|end|ended|finishes|finish|wraps up|closes)$/i.test(verb) ? 'end' : 'start';
@@ -144,6 +159,7 @@ export const ACTIVITY_RULES: readonly Rule[] = [
   },
   {
     name: 'we-have-event',
+    examples: [{ text: 'We have a retro every Friday.', slot: { subject: 'retro', attribute: 'when', value: 'friday' } }],
     re: /^(?:we|i|you|they|the team) (?:have|hold|do|run|attend|host|meet for|get together for) (.+)$/i,
     build: ([, rest = '']) => {
       const split = splitTrailingTemporal(rest);
@@ -152,13 +168,15 @@ export const ACTIVITY_RULES: readonly Rule[] = [
   },
   {
     name: 'has-labelled',
+    examples: [{ text: 'The car has an issue: the brakes squeak.', slot: { subject: 'car', attribute: 'issue', value: 'brakes squeak' } }],
     re: /^(.+?) (?:has|have|had|got|gets) (?:an? |the )?([^:]+?): (.+)$/i,
     build: ([, owner = '', attribute = '', value = '']) => [{ subject: `${owner}'s ${attribute}`, value, rule: 'has-labelled' }],
   },
   {
     name: 'measure',
+    examples: [{ text: 'The build takes 12 minutes.', slot: { subject: 'build', attribute: 'duration', value: '12 minutes' } }],
     re: new RegExp(
-      `^(.+?) (takes|take|took|lasts|last|lasted|costs|cost|weighs|weigh|measures|measure|averages|average|charges|charge|pays|pay|earns|earn|scores|score|holds|hold|fits|fit) (?:about |around |roughly |over |under |nearly |almost |up to |exactly |only |just )?((?:${NUMBER})\\b.*)$`,
+      `^(.+?) (${verbAlternation(['take', 'last'])}|${verbAlternation(['cost', 'weigh', 'measure', 'average', 'charge', 'pay', 'earn', 'score', 'hold', 'fit'], ['third', 'base'])}) (?:about |around |roughly |over |under |nearly |almost |up to |exactly |only |just )?((?:${NUMBER})\\b.*)$`,
       'i',
     ),
     build: ([, thing = '', verb = '', amount = '']) => [
@@ -167,8 +185,9 @@ export const ACTIVITY_RULES: readonly Rule[] = [
   },
   {
     name: 'count',
+    examples: [{ text: 'The team has 8 engineers.', slot: { subject: 'team', attribute: 'count engineer', value: '8' } }],
     re: new RegExp(
-      `^(.+?) (?:has|have|had|employs|employ|includes|include|contains|contain|consists of|comprises|counts|spans|runs|run|operates|operate|keeps|keep|maintains|maintain|hosts|host) (?:about |around |roughly |over |under |exactly |only |nearly |almost |up to )?(${NUMBER}) (.+)$`,
+      `^(.+?) (?:${verbAlternation(['have'])}|${verbAlternation(['employ', 'include', 'contain'], ['third', 'base'])}|${verbAlternation(['consist of', 'comprise', 'count', 'span'], ['third'])}|${verbAlternation(['run', 'operate', 'keep', 'maintain', 'host'], ['third', 'base'])}) (?:about |around |roughly |over |under |exactly |only |nearly |almost |up to )?(${NUMBER}) (.+)$`,
       'i',
     ),
     build: ([, whole = '', count = '', counted = '']) => [
@@ -177,6 +196,7 @@ export const ACTIVITY_RULES: readonly Rule[] = [
   },
   {
     name: 'there-are',
+    examples: [{ text: 'There are 40 servers in the Frankfurt region.', slot: { subject: 'frankfurt region', attribute: 'count server', value: '40' } }],
     re: new RegExp(
       `^there (?:are|is|were|was|will be) (?:about |around |roughly |over |exactly |only |nearly )?(${NUMBER}) (.+?) (?:on|in|at|within|for|across) (.+)$`,
       'i',
@@ -187,7 +207,8 @@ export const ACTIVITY_RULES: readonly Rule[] = [
   },
   {
     name: 'has',
-    re: /^(.+?) (?:has|have|had|owns|got) (?:an? |some |several |many |multiple )(.+)$/i,
+    examples: [{ text: 'The user has a golden retriever.', slot: { subject: 'user', attribute: 'has', value: 'golden retriever' } }],
+    re: new RegExp(`^(.+?) (?:${verbAlternation(['have'])}|${verbAlternation(['own'], ['third'])}|${verbAlternation(['get'], ['past'])}) (?:an? |some |several |many |multiple )(.+)$`, 'i'),
     build: ([, whole = '', what = '']) => [{ subject: whole, family: 'has', value: what, rule: 'has' }],
   },
 ];

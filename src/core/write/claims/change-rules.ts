@@ -55,6 +55,7 @@ function changedThing(subject: string, object: string | undefined): string {
 export const CHANGE_RULES: readonly Rule[] = [
   {
     name: 'ownership-transfer',
+    examples: [{ text: 'Ownership of the billing service was transferred to the payments team.', slot: { subject: 'billing service', attribute: 'owner', value: 'payments team' } }],
     re: new RegExp(
       `^(?:the )?(?:ownership|responsibility|maintenance|stewardship|control|custody)(?: of| for| over) (.+?) ${BE}` +
         '(?:been )?(?:transferred|moved|handed over|handed off|passed|given|reassigned|assigned|shifted|transitioned) to (.+)$',
@@ -64,17 +65,20 @@ export const CHANGE_RULES: readonly Rule[] = [
   },
   {
     name: 'take-over',
+    examples: [{ text: 'Maria took over the onboarding flow.', slot: { subject: 'onboarding flow', attribute: 'owner', value: 'maria' } }],
     re: /^(.+?) (?:took|takes|has taken|have taken|will take|is taking|are taking) over (?:(?:the )?(?:ownership|responsibility|maintenance|stewardship) (?:of|for) )?(.+)$/i,
     build: ([, owner = '', thing = '']) => [{ subject: thing, family: 'owner', value: owner, rule: 'take-over', change: true }],
   },
   {
     name: 'hand-over',
+    examples: [{ text: 'Sam handed over the release checklist to Priya.', slot: { subject: 'release checklist', attribute: 'owner', value: 'priya' } }],
     re: /^(.+?) (?:handed|passed|gave|has handed|have handed) (?:over |off )?(.+?) (?:over |off )?to (.+)$/i,
     build: ([full = '', , thing = '', owner = '']) =>
       /\b(?:over|off)\b/i.test(full) ? [{ subject: thing, family: 'owner', value: owner, rule: 'hand-over', change: true }] : undefined,
   },
   {
     name: 'left',
+    examples: [{ text: 'Tom left the platform team.', slot: { subject: 'tom', attribute: 'membership', value: 'platform team', negated: true } }],
     re: /^(.+?) (?:left|quit|has left|have left|resigned from|resigned as|departed|departed from|dropped out of|stepped down from|stepped down as|is leaving|moved out of|moved away from|retired from|retired as|was removed from|was let go from) (.+)$/i,
     build: ([, who = '', what = '']) => [
       { subject: who, family: 'membership', value: stripTemporal(what) || what, negated: true, retract: true, rule: 'left', change: true },
@@ -82,6 +86,7 @@ export const CHANGE_RULES: readonly Rule[] = [
   },
   {
     name: 'from-to',
+    examples: [{ text: 'The deploy target moved from staging to production.', slot: { subject: '', attribute: 'deploy_target', value: 'production' } }],
     re: new RegExp(`^(.+?) ${BE}(?:been )?(${CHANGE_VERBS})(?: (.+?))? from (.+?) (?:to|into|over to) (.+)$`, 'i'),
     build: ([, subject = '', verb = '', object, from = '', to = '']) => {
       const thing = changedThing(subject, object);
@@ -94,6 +99,7 @@ export const CHANGE_RULES: readonly Rule[] = [
   },
   {
     name: 'replaced-by',
+    examples: [{ text: 'Jenkins was replaced by GitHub Actions for CI.', slot: { subject: 'ci', attribute: 'tool', value: 'github actions' } }],
     re: new RegExp(
       `^(.+?) ${BE}(?:been )?(?:replaced|superseded|swapped out|swapped|succeeded|supplanted) (?:with|by) (.+?)(?: (?:for|as|in|on) (.+))?$`,
       'i',
@@ -105,6 +111,7 @@ export const CHANGE_RULES: readonly Rule[] = [
   },
   {
     name: 'replaced-with',
+    examples: [{ text: 'We replaced MySQL with Postgres.', slot: { subject: '', attribute: 'tool', value: 'postgres' } }],
     re: /^(.+?) (?:replaced|replace|replaces|has replaced|have replaced|swapped out|swapped|swap|exchanged) (.+?) (?:with|for|by) (.+?)(?: (?:for|as|in|on) (.+))?$/i,
     build: ([, agent = '', oldValue = '', newValue = '', purpose]) => {
       const subject = withPurpose(agent, purpose);
@@ -116,6 +123,7 @@ export const CHANGE_RULES: readonly Rule[] = [
   },
   {
     name: 'replaces',
+    examples: [{ text: 'Grafana replaced Kibana as the dashboard.', slot: { subject: 'dashboard', attribute: 'value', value: 'grafana' } }],
     re: /^(.+?) (?:replaced|has replaced|have replaced|replaces|superseded|supersedes|has superseded|took the place of|succeeded|supplanted|overtook|has overtaken|have overtaken|overtakes|displaced|ousted|beat out|took over from) (.+?)(?: (?:as|for|in|on) (.+))?$/i,
     build: ([, newValue = '', oldValue = '', role]) => {
       const family = role ? undefined : 'tool';
@@ -127,6 +135,7 @@ export const CHANGE_RULES: readonly Rule[] = [
   },
   {
     name: 'change-to',
+    examples: [{ text: 'The meeting was moved to Thursday.', slot: { subject: 'meeting', attribute: 'when', value: 'thursday' } }],
     re: new RegExp(`^(.+?) ${BE}(?:been )?(${CHANGE_VERBS})(?: (.+?))? (?:to|into|as) (.+)$`, 'i'),
     build: ([, subject = '', verb = '', object, to = '']) => {
       if (/^(?:went|goes)$/i.test(verb)) return undefined;

@@ -3,6 +3,7 @@
  * destinations, deploy targets, hosting, workplaces and names.
  */
 import { isPersonLike } from './noun-phrase.js';
+import { verbAlternation } from './inflect.js';
 import { BE, type Rule, isActor, startsWithNumber } from './rule-types.js';
 import { isTemporal } from './temporal.js';
 
@@ -10,31 +11,36 @@ import { isTemporal } from './temporal.js';
 export const RELATION_RULES: readonly Rule[] = [
   {
     name: 'owned-by',
+    examples: [{ text: 'The billing service is owned by the payments team.', slot: { subject: 'billing service', attribute: 'owner', value: 'payments team' } }],
     re: new RegExp(
-      `^(.+?) ${BE}(?:owned|maintained|managed|run|operated|looked after|administered|stewarded|handled|supported|overseen|taken care of) by (.+)$`,
+      `^(.+?) ${BE}(?:${verbAlternation(['own', 'maintain', 'manage', 'run', 'operate', 'look after', 'administer', 'steward', 'handle', 'support', 'oversee', 'take care of'], ['participle'])}) by (.+)$`,
       'i',
     ),
     build: ([, thing = '', owner = '']) => [{ subject: thing, family: 'owner', value: owner, rule: 'owned-by' }],
   },
   {
     name: 'led-by',
-    re: new RegExp(`^(.+?) ${BE}(?:led|headed|chaired|directed|managed) by (.+)$`, 'i'),
+    examples: [{ text: 'The mobile team is led by Aisha.', slot: { subject: 'mobile team', attribute: 'lead', value: 'aisha' } }],
+    re: new RegExp(`^(.+?) ${BE}(?:${verbAlternation(['lead', 'head', 'chair', 'direct', 'manage'], ['participle'])}) by (.+)$`, 'i'),
     build: ([, thing = '', lead = '']) => [{ subject: thing, family: 'lead', value: lead, rule: 'led-by' }],
   },
   {
     name: 'belongs-to',
-    re: /^(.+?) (?:belongs|belong|belonged) to (.+)$/i,
+    examples: [{ text: 'The red bike belongs to Chen.', slot: { subject: 'red bike', attribute: 'owner', value: 'chen' } }],
+    re: new RegExp(`^(.+?) (?:${verbAlternation(['belong'])}) to (.+)$`, 'i'),
     build: ([, thing = '', owner = '']) => [{ subject: thing, family: 'owner', value: owner, rule: 'belongs-to' }],
   },
   {
     name: 'owns',
-    re: /^(.+?) (?<!\b(?:our|my|their|his|her|its|your) )(?:owns|own|owned|maintains|maintain|maintained|(?:is|are|was|were) responsible for|(?:is|are|was|were) in charge of|(?:has|have|took|takes) ownership of|looks after|look after|administers|administer|(?:is|are) the (?:owner|owners|maintainer|maintainers) of|takes care of|take care of) (.+)$/i,
+    examples: [{ text: 'The platform team owns the deploy pipeline.', slot: { subject: 'deploy pipeline', attribute: 'owner', value: 'platform team' } }],
+    re: new RegExp(`^(.+?) (?<!\\b(?:our|my|their|his|her|its|your) )(?:${verbAlternation(['own', 'maintain'])}|(?:is|are|was|were) responsible for|(?:is|are|was|were) in charge of|(?:has|have|took|takes) ownership of|${verbAlternation(['look after', 'administer'], ['third', 'base'])}|(?:is|are) the (?:owner|owners|maintainer|maintainers) of|${verbAlternation(['take care of'], ['third', 'base'])}) (.+)$`, 'i'),
     build: ([, owner = '', thing = '']) =>
       startsWithNumber(thing) ? undefined : [{ subject: thing, family: 'owner', value: owner, rule: 'owns' }],
   },
   {
     name: 'runs',
-    re: /^(.+?) (?:runs|run|manages|manage|handles|handle|operates|operate|oversees|oversee|supervises|supervise) (?!on\b|in\b|at\b|every\b|from\b|nightly\b|daily\b|weekly\b|smoothly\b|fine\b|well\b)(.+)$/i,
+    examples: [{ text: 'Dana runs the data team.', slot: { subject: 'data team', attribute: 'owner', value: 'dana' } }],
+    re: new RegExp(`^(.+?) (?:${verbAlternation(['run', 'manage', 'handle', 'operate', 'oversee', 'supervise'], ['third', 'base'])}) (?!on\\b|in\\b|at\\b|every\\b|from\\b|nightly\\b|daily\\b|weekly\\b|smoothly\\b|fine\\b|well\\b)(.+)$`, 'i'),
     build: ([, agent = '', thing = '']) => {
       if (!isActor(agent) || startsWithNumber(thing)) return undefined;
       if (isPersonLike(thing)) return [{ subject: thing, family: 'manager', value: agent, rule: 'runs' }];
@@ -43,44 +49,52 @@ export const RELATION_RULES: readonly Rule[] = [
   },
   {
     name: 'leads',
-    re: /^(.+?) (?:leads|lead|heads|head|chairs|chair) (?!to\b)(.+)$/i,
+    examples: [{ text: 'Marta heads the design team.', slot: { subject: 'design team', attribute: 'lead', value: 'marta' } }],
+    re: new RegExp(`^(.+?) (?:${verbAlternation(['lead', 'head', 'chair'], ['third', 'base'])}) (?!to\\b)(.+)$`, 'i'),
     build: ([, lead = '', thing = '']) =>
       isActor(lead) ? [{ subject: thing, family: 'lead', value: lead, rule: 'leads' }] : undefined,
   },
   {
     name: 'reports-to',
-    re: /^(.+?) (?:reports|report|reported|is reporting|are reporting) (?:directly )?to (.+)$/i,
+    examples: [{ text: 'Leo reports to Marta.', slot: { subject: 'leo', attribute: 'manager', value: 'marta' } }],
+    re: new RegExp(`^(.+?) (?:${verbAlternation(['report'])}|is reporting|are reporting) (?:directly )?to (.+)$`, 'i'),
     build: ([, person = '', manager = '']) => [{ subject: person, family: 'manager', value: manager, rule: 'reports-to' }],
   },
   {
     name: 'be-called',
-    re: /^(.+?) (?:wants|want|prefers|prefer|likes|like|asked|asks|would like|would prefer|would rather) to be (?:called|named|addressed as|known as|referred to as) (.+)$/i,
+    examples: [{ text: 'The user wants to be called Sasha.', slot: { subject: 'user', attribute: 'nickname', value: 'sasha' } }],
+    re: new RegExp(`^(.+?) (?:${verbAlternation(['want', 'prefer', 'like'], ['third', 'base'])}|asked|asks|would like|would prefer|would rather) to be (?:called|named|addressed as|known as|referred to as) (.+)$`, 'i'),
     build: ([, who = '', name = '']) => [{ subject: who, family: 'nickname', value: name, rule: 'be-called' }],
   },
   {
     name: 'joined',
+    examples: [{ text: 'Omar joined the infra team.', slot: { subject: 'omar', attribute: 'member_of', value: 'infra team' } }],
     re: /^(.+?) (?:joined|has joined|have joined|is joining|are joining|will join|joins|join) (.+)$/i,
     build: ([, who = '', group = '']) => [{ subject: who, family: 'member_of', value: group, rule: 'joined' }],
   },
   {
     name: 'lives-in',
-    re: /^(.+?) (?:lives|live|lived|is living|are living|resides|reside|resided|(?:is|are|was|were) (?:based|located|headquartered|situated|stationed)|sits|is staying|stays|has (?:moved|relocated)|is moving) (?:in|at|near|out of|on) (.+)$/i,
+    examples: [{ text: 'My sister lives in Lisbon.', slot: { subject: 'sister', attribute: 'location', value: 'lisbon' } }],
+    re: new RegExp(`^(.+?) (?:${verbAlternation(['live'])}|is living|are living|${verbAlternation(['reside'])}|(?:is|are|was|were) (?:based|located|headquartered|situated|stationed)|sits|is staying|stays|has (?:moved|relocated)|is moving) (?:in|at|near|out of|on) (.+)$`, 'i'),
     build: ([, who = '', place = '']) => [{ subject: who, family: 'location', value: place, rule: 'lives-in' }],
   },
   {
     name: 'stored-in',
-    re: new RegExp(`^(.+?) ${BE}(?:stored|kept|saved|archived|located|placed) (?:in|on|at|inside|under) (.+)$`, 'i'),
+    examples: [{ text: 'The backups are stored in S3.', slot: { subject: 'backup', attribute: 'location', value: 's3' } }],
+    re: new RegExp(`^(.+?) ${BE}(?:${verbAlternation(['store', 'keep', 'save', 'archive', 'locate', 'place'], ['participle'])}) (?:in|on|at|inside|under) (.+)$`, 'i'),
     build: ([, thing = '', place = '']) => [{ subject: thing, family: 'location', value: place, rule: 'stored-in' }],
   },
   {
     name: 'we-store',
-    re: /^(.+?) (?:store|stores|stored|keep|keeps|kept|save|saves|saved|put|puts|archive|archives|archived|persist|persists) (.+?) (?:in|on|at|into|inside|under) (.+)$/i,
+    examples: [{ text: 'We store the logs in Elasticsearch.', slot: { subject: 'log', attribute: 'location', value: 'elasticsearch' } }],
+    re: new RegExp(`^(.+?) (?:${verbAlternation(['store', 'keep', 'save', 'put', 'archive'], ['base', 'third', 'past'])}|${verbAlternation(['persist'], ['base', 'third'])}) (.+?) (?:in|on|at|into|inside|under) (.+)$`, 'i'),
     build: ([, , thing = '', place = '']) => [{ subject: thing, family: 'location', value: place, rule: 'we-store' }],
   },
   {
     name: 'sent-to',
+    examples: [{ text: 'Alerts are routed to the on-call channel.', slot: { subject: 'alert', attribute: 'destination', value: 'on-call channel' } }],
     re: new RegExp(
-      `^(.+?) (?:go|goes|went|${BE}(?:sent|routed|forwarded|piped|delivered|redirected|escalated|directed|assigned|filed)|flow|flows|land|lands) (?:to|into|in) (.+)$`,
+      `^(.+?) (?:${verbAlternation(['go'], ['base', 'third', 'past'])}|${BE}(?:${verbAlternation(['send', 'route', 'forward', 'pipe', 'deliver', 'redirect', 'escalate', 'direct', 'assign', 'file'], ['participle'])})|${verbAlternation(['flow', 'land'], ['base', 'third'])}) (?:to|into|in) (.+)$`,
       'i',
     ),
     build: ([, thing = '', target = '']) =>
@@ -88,33 +102,39 @@ export const RELATION_RULES: readonly Rule[] = [
   },
   {
     name: 'we-send',
-    re: /^(.+?) (?:send|sends|sent|route|routes|routed|forward|forwards|forwarded|pipe|pipes|piped|redirect|redirects|escalate|escalates|assign|assigns) (.+?) (?:to|into) (.+)$/i,
+    examples: [{ text: 'We send invoices to the finance inbox.', slot: { subject: 'invoice', attribute: 'destination', value: 'finance inbox' } }],
+    re: new RegExp(`^(.+?) (?:${verbAlternation(['send', 'route', 'forward', 'pipe'], ['base', 'third', 'past'])}|${verbAlternation(['redirect', 'escalate', 'assign'], ['base', 'third'])}) (.+?) (?:to|into) (.+)$`, 'i'),
     build: ([, , thing = '', target = '']) => [{ subject: thing, family: 'destination', value: target, rule: 'we-send' }],
   },
   {
     name: 'deploys-to',
-    re: new RegExp(`^(.+?) (?:${BE}deployed|deploys|deploy|ships|ship|releases|release|pushes|push|promotes|promote) to (.+)$`, 'i'),
+    examples: [{ text: 'The API deploys to Fly.io.', slot: { subject: 'api', attribute: 'deploy_target', value: 'fly.io' } }],
+    re: new RegExp(`^(.+?) (?:${BE}deployed|${verbAlternation(['deploy', 'ship', 'release', 'push', 'promote'], ['third', 'base'])}) to (.+)$`, 'i'),
     build: ([, who = '', target = '']) => [{ subject: who, family: 'deploy_target', value: target, rule: 'deploys-to' }],
   },
   {
     name: 'hosted-on',
-    re: new RegExp(`^(.+?) ${BE}(?:hosted|served|deployed) (?:on|in|at|by|from|with|via) (.+)$`, 'i'),
+    examples: [{ text: 'The docs site is hosted on Netlify.', slot: { subject: 'doc site', attribute: 'host', value: 'netlify' } }],
+    re: new RegExp(`^(.+?) ${BE}(?:${verbAlternation(['host', 'serve', 'deploy'], ['participle'])}) (?:on|in|at|by|from|with|via) (.+)$`, 'i'),
     build: ([, thing = '', host = '']) => [{ subject: thing, family: 'host', value: host, rule: 'hosted-on' }],
   },
   {
     name: 'we-host',
-    re: /^(.+?) (?:host|hosts|hosted|serve|serves) (.+?) (?:on|at|with|in|via|from) (.+)$/i,
+    examples: [{ text: 'We host the wiki on Confluence.', slot: { subject: 'wiki', attribute: 'host', value: 'confluence' } }],
+    re: new RegExp(`^(.+?) (?:${verbAlternation(['host'], ['base', 'third', 'past'])}|${verbAlternation(['serve'], ['base', 'third'])}) (.+?) (?:on|at|with|in|via|from) (.+)$`, 'i'),
     build: ([, , thing = '', host = '']) => [{ subject: thing, family: 'host', value: host, rule: 'we-host' }],
   },
   {
     name: 'runs-in',
-    re: /^(.+?) (?:runs|run|is running|are running|operates|operate|lives|live) in (.+)$/i,
+    examples: [{ text: 'The worker runs in Kubernetes.', slot: { subject: 'worker', attribute: 'location', value: 'kubernetes' } }],
+    re: new RegExp(`^(.+?) (?:${verbAlternation(['run'], ['third', 'base'])}|is running|are running|${verbAlternation(['operate', 'live'], ['third', 'base'])}) in (.+)$`, 'i'),
     build: ([, thing = '', place = '']) =>
       isTemporal(place) ? undefined : [{ subject: thing, family: 'location', value: place, rule: 'runs-in' }],
   },
   {
     name: 'works-in',
-    re: /^(.+?) (?:works|work|worked|is working|are working|(?:is|are|was|were) employed) (in|from|at|for|by) (.+)$/i,
+    examples: [{ text: 'Jana works at Stripe.', slot: { subject: 'jana', attribute: 'workplace', value: 'stripe' } }],
+    re: new RegExp(`^(.+?) (?:${verbAlternation(['work'])}|is working|are working|(?:is|are|was|were) employed) (in|from|at|for|by) (.+)$`, 'i'),
     build: ([, who = '', prep = '', place = '']) => {
       if (isTemporal(place)) return undefined;
       const family = /^(?:in|from)$/i.test(prep) ? 'work_location' : 'workplace';
@@ -123,14 +143,16 @@ export const RELATION_RULES: readonly Rule[] = [
   },
   {
     name: 'agent-renamed',
+    examples: [{ text: 'We renamed the cat Noodle.', slot: { subject: 'cat', attribute: 'name', value: 'noodle' } }],
     // "We renamed the cat Noodle": a determined object, then the new name (capitalised or a #channel).
-    re: /^(.+?) (?:renamed|named|called|nicknamed|rebranded|retitled) ((?:the|our|my|his|her|their|its|a|an) [a-z][\w -]*?) ([A-Z#][\w.#-]*(?: [A-Z][\w.-]*)*)$/,
+    re: new RegExp(`^(.+?) (?:${verbAlternation(['rename', 'name', 'call', 'nickname', 'rebrand', 'retitle'], ['past'])}) ((?:the|our|my|his|her|their|its|a|an) [a-z][\\w -]*?) ([A-Z#][\\w.#-]*(?: [A-Z][\\w.-]*)*)$`, ''),
     build: ([full = '', , thing = '', name = '']) => [
       { subject: thing, family: /\bnicknamed\b/.test(full) ? 'nickname' : 'name', value: name, rule: 'agent-renamed', change: /\bre/.test(full) },
     ],
   },
   {
     name: 'called',
+    examples: [{ text: 'The project is called Atlas.', slot: { subject: 'project', attribute: 'name', value: 'atlas' } }],
     re: new RegExp(`^(.+?) ${BE}(?:been )?(called|named|known as|titled|nicknamed|renamed|rebranded as) (.+)$`, 'i'),
     build: ([, thing = '', verb = '', name = '']) => [
       { subject: thing, family: verb.toLowerCase() === 'nicknamed' ? 'nickname' : 'name', value: name, rule: 'called' },
@@ -138,7 +160,8 @@ export const RELATION_RULES: readonly Rule[] = [
   },
   {
     name: 'goes-by',
-    re: /^(.+?) (?:goes|go|went) by (.+)$/i,
+    examples: [{ text: 'Robert goes by Bob.', slot: { subject: 'robert', attribute: 'nickname', value: 'bob' } }],
+    re: new RegExp(`^(.+?) (?:${verbAlternation(['go'])}) by (.+)$`, 'i'),
     build: ([, who = '', name = '']) => [{ subject: who, family: 'nickname', value: name, rule: 'goes-by' }],
   },
 ];

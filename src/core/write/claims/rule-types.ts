@@ -24,8 +24,20 @@ export interface RawSlot {
   rule: string;
 }
 
+/** A statement a rule must read, and the first slot it must yield (normalised, as extraction returns it). */
+export interface RuleExample {
+  text: string;
+  slot: { subject: string; attribute: string; value: string; negated?: boolean };
+}
+
+/**
+ * One declared extraction rule: its name (carried by every slot it yields), the clause shape it reads,
+ * how it builds raw slots from the match, and the examples it must fire on (a test runs every rule on its
+ * own examples). Rules are tried in the order of `RULES` (`claim-patterns.ts`); the first that builds wins.
+ */
 export interface Rule {
   name: string;
+  examples: readonly RuleExample[];
   re: RegExp;
   build: (m: string[]) => RawSlot[] | undefined;
 }
