@@ -88,6 +88,45 @@ const SIMILARITY_VETO = 0.2;
 const WEAK_SUPERSESSION = 0.7;
 const LEXICAL_COMPATIBLE = 0.15;
 const SCOPE_SUBJECT_OVERLAP = 0.1;
+/** Rule 6 for the scope subject ("we"): the word overlap that stands in for a named subject. */
+const SCOPE_SUBJECT_RETRACTION_OVERLAP = 0.25;
+/** How far the similarity (0..1, centred on 0.5) moves a confidence: ±0.05 at the extremes. */
+const SIMILARITY_NUDGE = 0.1;
+
+/** The confidence of each verdict, named after the numbered rules above: one table to tune. */
+const CONFIDENCE = {
+  /** 1. the new claim retracts the old value. */
+  retraction: 0.85,
+  /** 2. same key and value, opposite polarity. */
+  negation: 0.85,
+  negationStrongMarker: 0.95,
+  /** 3. same key, same value. */
+  agrees: 0.85,
+  agreesRelatedAttribute: 0.7,
+  /** 4. same key, different value. */
+  changeVerb: 0.85,
+  singleValued: 0.75,
+  strongMarkerBonus: 0.15,
+  weakMarkerBonus: 0.05,
+  singleValuedCeiling: 0.97,
+  dimensionStrongMarker: 0.75,
+  dimensionWeakMarker: 0.7,
+  explicitCorrection: 0.65,
+  relatedAttribute: 0.6,
+  /** 5. an unnamed change ("X switched to Y"). */
+  unnamedChange: 0.7,
+  /** 6. a retracted phrase of the new claim stands in the old text. */
+  textRetraction: 0.6,
+  /** 7. near-identical wording. */
+  lexicalAgreement: 0.6,
+  /** Both can hold: an additive marker, or several values of one attribute. */
+  additive: 0.8,
+  compatible: 0.6,
+  /** No evidence either way. */
+  undecided: 0.5,
+  /** No verdict is certain. */
+  ceiling: 0.99,
+} as const;
 
 interface Verdict {
   relation: Exclude<ClaimRelation, 'unrelated'>;
@@ -125,26 +164,26 @@ function changedValueVerdict(n: ExtractedSlot, o: ExtractedSlot, related: boolea
   if (related) {
     // The scope subject ("we") relates everything; there the values must share a dimension too.
     const aboutOneThing = n.subject !== '' || shareDimension(n, o);
-    if (s.strong && aboutOneThing) return { relation: 'supersedes', confidence: 0.6, reason: `change marker on a related attribute: ${what}` };
+    if (s.strong && aboutOneThing) return { relation: 'supersedes', confidence: CONFIDENCE.relatedAttribute, reason: `change marker on a related attribute: ${what}` };
     if (s.weak && n.subject !== '' && shareDimension(n, o)) {
-      return { relation: 'supersedes', confidence: 0.6, reason: `now-marker on a related attribute, same dimension: ${what}` };
+      return { relation: 'supersedes', confidence: CONFIDENCE.relatedAttribute, reason: `now-marker on a related attribute, same dimension: ${what}` };
     }
     return undefined;
   }
-  if (n.change) return { relation: 'supersedes', confidence: 0.85, reason: `stated as a change: ${what}` };
+  if (n.change) return { relation: 'supersedes', confidence: CONFIDENCE.changeVerb, reason: `stated as a change: ${what}` };
   switch (cardinality(n, o)) {
     case 'single':
       return {
         relation: 'supersedes',
-        confidence: Math.min(0.97, 0.75 + (s.strong ? 0.15 : 0) + (s.weak ? 0.05 : 0)),
+        confidence: Math.min(CONFIDENCE.singleValuedCeiling, CONFIDENCE.singleValued + (s.strong ? CONFIDENCE.strongMarkerBonus : 0) + (s.weak ? CONFIDENCE.weakMarkerBonus : 0)),
         reason: `single-valued attribute changed: ${what}`,
       };
     case 'dimension':
-      if (s.strong) return { relation: 'supersedes', confidence: 0.75, reason: `change marker on ${what}` };
-      if (s.weak && shareDimension(n, o)) return { relation: 'supersedes', confidence: 0.7, reason: `now-marker, same dimension: ${what}` };
+      if (s.strong) return { relation: 'supersedes', confidence: CONFIDENCE.dimensionStrongMarker, reason: `change marker on ${what}` };
+      if (s.weak && shareDimension(n, o)) return { relation: 'supersedes', confidence: CONFIDENCE.dimensionWeakMarker, reason: `now-marker, same dimension: ${what}` };
       return undefined;
     case 'multi':
-      return s.explicitCorrection ? { relation: 'supersedes', confidence: 0.65, reason: `explicit correction of ${what}` } : undefined;
+      return s.explicitCorrection ? { relation: 'supersedes', confidence: CONFIDENCE.explicitCorrection, reason: `explicit correction of ${what}` } : undefined;
   }
 }
 
@@ -162,7 +201,7 @@ function unnamedChangeVerdict(n: ExtractedSlot, o: ExtractedSlot): Verdict | und
   if (!sameSubject(n.subject, o.subject) || valueRelation(n, o) !== 'different') return undefined;
   const sameDimension = shareDimension(n, o);
   if (!sameDimension && (n.subject === '' || o.cardinality === 'multi' || !unnamedChangeTarget(o.attribute))) return undefined;
-  return { relation: 'supersedes', confidence: 0.7, reason: `change to "${n.value}" replaces ${describe(o)}` };
+  return { relation: 'supersedes', confidence: CONFIDENCE.unnamedChange, reason: `change to "${n.value}" replaces ${describe(o)}` };
 }
 
 /** Verdict for one (new slot, old slot) pair, or undefined when the slots are about different things. */
@@ -171,7 +210,7 @@ function pairVerdict(n: ExtractedSlot, o: ExtractedSlot, s: Signals): Verdict | 
   if (n.retract) {
     const about = key !== 'none' || keysOverlap(n, o) || n.subject === '';
     if (!o.negated && about && valueContains(o, n)) {
-      return { relation: 'supersedes', confidence: 0.85, reason: `retracts "${n.value}" asserted by ${describe(o)}` };
+      return { relation: 'supersedes', confidence: CONFIDENCE.retraction, reason: `retracts "${n.value}" asserted by ${describe(o)}` };
     }
     return undefined;
   }
@@ -179,21 +218,21 @@ function pairVerdict(n: ExtractedSlot, o: ExtractedSlot, s: Signals): Verdict | 
   const values = valueRelation(n, o);
   if (n.negated !== o.negated) {
     if (values === 'same') {
-      return { relation: 'supersedes', confidence: s.strong ? 0.95 : 0.85, reason: `negates ${describe(o)}` };
+      return { relation: 'supersedes', confidence: s.strong ? CONFIDENCE.negationStrongMarker : CONFIDENCE.negation, reason: `negates ${describe(o)}` };
     }
-    return { relation: 'compatible', confidence: 0.6, reason: `negation of a different value than ${describe(o)}` };
+    return { relation: 'compatible', confidence: CONFIDENCE.compatible, reason: `negation of a different value than ${describe(o)}` };
   }
   if (values === 'same') {
-    return { relation: 'agrees', confidence: key === 'same' ? 0.85 : 0.7, reason: `restates ${describe(o)}` };
+    return { relation: 'agrees', confidence: key === 'same' ? CONFIDENCE.agrees : CONFIDENCE.agreesRelatedAttribute, reason: `restates ${describe(o)}` };
   }
   if (values === 'unknown' || n.negated) {
-    return { relation: 'compatible', confidence: 0.5, reason: `same slot, values not comparable: ${describe(o)}` };
+    return { relation: 'compatible', confidence: CONFIDENCE.undecided, reason: `same slot, values not comparable: ${describe(o)}` };
   }
-  if (s.additive) return { relation: 'compatible', confidence: 0.8, reason: `additive marker: ${describe(n)} alongside ${describe(o)}` };
+  if (s.additive) return { relation: 'compatible', confidence: CONFIDENCE.additive, reason: `additive marker: ${describe(n)} alongside ${describe(o)}` };
   return (
     changedValueVerdict(n, o, key === 'related', s) ?? {
       relation: 'compatible',
-      confidence: 0.6,
+      confidence: CONFIDENCE.compatible,
       reason: `${n.attribute} holds several values: ${describe(n)} alongside ${describe(o)}`,
     }
   );
@@ -221,9 +260,9 @@ function textRetraction(newA: ClaimAnalysis, oldA: ClaimAnalysis): Verdict | und
     const phrase = lexicalTokens(r.value);
     const subject = lexicalTokens(r.subject);
     const aboutIt =
-      subject.size === 0 ? overlap >= 0.25 || intersects(lexicalTokens(r.attribute), oldTokens) : isSubset(specific(subject), oldTokens);
+      subject.size === 0 ? overlap >= SCOPE_SUBJECT_RETRACTION_OVERLAP || intersects(lexicalTokens(r.attribute), oldTokens) : isSubset(specific(subject), oldTokens);
     if (isSubset(phrase, oldTokens) && aboutIt) {
-      return { relation: 'supersedes', confidence: 0.6, reason: `the old claim states "${r.value}", which the new one retracts` };
+      return { relation: 'supersedes', confidence: CONFIDENCE.textRetraction, reason: `the old claim states "${r.value}", which the new one retracts` };
     }
   }
   return undefined;
@@ -245,11 +284,11 @@ function lexicalVerdict(newA: ClaimAnalysis, oldA: ClaimAnalysis, s: Signals, si
   );
   const sameStance = hasNegation(newA) === hasNegation(oldA) && !s.strong && !s.additive;
   if (overlap >= bar && numbersMatch && sameStance && !distinctSubjects) {
-    return { relation: 'agrees', confidence: 0.6, reason: `near-identical wording (overlap ${overlap.toFixed(2)})` };
+    return { relation: 'agrees', confidence: CONFIDENCE.lexicalAgreement, reason: `near-identical wording (overlap ${overlap.toFixed(2)})` };
   }
   const shared = newA.slots.some((n) => oldA.slots.some((o) => keysOverlap(n, o)));
   if (overlap >= LEXICAL_COMPATIBLE || shared) {
-    return { relation: 'compatible', confidence: 0.5, reason: `related wording, no conflicting slot (overlap ${overlap.toFixed(2)})` };
+    return { relation: 'compatible', confidence: CONFIDENCE.undecided, reason: `related wording, no conflicting slot (overlap ${overlap.toFixed(2)})` };
   }
   return undefined;
 }
@@ -259,12 +298,12 @@ function finalise(v: Verdict, similarity: number | undefined): Verdict {
   let confidence = v.confidence;
   if (similarity !== undefined) {
     if (v.relation === 'supersedes' && confidence < WEAK_SUPERSESSION && similarity < SIMILARITY_VETO) {
-      return { relation: 'compatible', confidence: 0.5, reason: `${v.reason} (vetoed: texts are dissimilar)` };
+      return { relation: 'compatible', confidence: CONFIDENCE.undecided, reason: `${v.reason} (vetoed: texts are dissimilar)` };
     }
-    confidence = Math.max(0, Math.min(0.99, confidence + (similarity - 0.5) * 0.1));
+    confidence = Math.max(0, Math.min(CONFIDENCE.ceiling, confidence + (similarity - 0.5) * SIMILARITY_NUDGE));
   }
   if (v.relation === 'supersedes' && confidence < MIN_SUPERSEDE_CONFIDENCE) {
-    return { relation: 'compatible', confidence: 0.5, reason: `${v.reason} (below the supersession bar)` };
+    return { relation: 'compatible', confidence: CONFIDENCE.undecided, reason: `${v.reason} (below the supersession bar)` };
   }
   return { ...v, confidence: Number(confidence.toFixed(3)) };
 }
@@ -332,7 +371,7 @@ export function compareClaims(newText: string, oldText: string, options: Compare
       let v = pairVerdict(n, o, signals);
       if (!v) continue;
       if (v.relation === 'supersedes' && unrelatedUnnamed(n, o)) {
-        v = { relation: 'compatible', confidence: 0.5, reason: `${v.reason} (no shared wording about an unnamed subject)` };
+        v = { relation: 'compatible', confidence: CONFIDENCE.undecided, reason: `${v.reason} (no shared wording about an unnamed subject)` };
       }
       verdicts.push(v);
       matchedNew.add(n);
@@ -347,10 +386,10 @@ export function compareClaims(newText: string, oldText: string, options: Compare
   if (!verdict) {
     const extra = newA.slots.find((n) => !n.negated && !n.retract && !matchedNew.has(n));
     if (agree && extra) {
-      verdict = { relation: 'compatible', confidence: 0.6, reason: `${agree.reason}, and adds ${describe(extra)}` };
+      verdict = { relation: 'compatible', confidence: CONFIDENCE.compatible, reason: `${agree.reason}, and adds ${describe(extra)}` };
     } else if (agree && differing !== undefined) {
       // "Vera is recovering from a sprained ankle…" / "…from a dislocated finger…": one slot agrees, another differs.
-      verdict = { relation: 'compatible', confidence: 0.6, reason: `${agree.reason}, but ${differing} differs` };
+      verdict = { relation: 'compatible', confidence: CONFIDENCE.compatible, reason: `${agree.reason}, but ${differing} differs` };
     } else {
       verdict = agree ?? textRetraction(newA, oldA) ?? best('compatible') ?? lexicalVerdict(newA, oldA, signals, options.similarity);
     }
@@ -358,9 +397,9 @@ export function compareClaims(newText: string, oldText: string, options: Compare
   if (verdict?.relation === 'agrees') {
     // Slot-level agreement compared the slots' words already; wording-level agreement compared none.
     const swapped = substitutedNoun(newA, oldA, verdict === agree);
-    if (swapped !== undefined) verdict = { relation: 'compatible', confidence: 0.6, reason: `${verdict.reason}, but about something else (${swapped})` };
+    if (swapped !== undefined) verdict = { relation: 'compatible', confidence: CONFIDENCE.compatible, reason: `${verdict.reason}, but about something else (${swapped})` };
   }
   const slots = { newSlots: newA.slots.map(toClaimSlot), oldSlots: oldA.slots.map(toClaimSlot) };
-  if (!verdict) return { relation: 'unrelated', confidence: 0.5, reason: 'no shared subject, attribute or wording', ...slots };
+  if (!verdict) return { relation: 'unrelated', confidence: CONFIDENCE.undecided, reason: 'no shared subject, attribute or wording', ...slots };
   return { ...finalise(verdict, options.similarity), ...slots };
 }

@@ -22,6 +22,9 @@ export interface DepartureVerdict {
   reason: string;
 }
 
+/** The confidence of each departure: leaving or moving from P, a reversal, a new holder, a stepping down, a switch. */
+const CONFIDENCE = { leaving: 0.8, reversal: 0.75, newHolder: 0.8, steppedDown: 0.75, switchedTo: 0.75 } as const;
+
 const SPEAKER = /^(?:i|we|the user|user|my|our|me|us)\b/i;
 const WHO = '((?:the |our |my )?[\\w.\' -]{1,40}?)';
 /** Where the departed phrase ends: a preposition of purpose, time or replacement, or the next clause. */
@@ -67,9 +70,9 @@ function oldIsNegative(oldText: string): boolean {
 
 function leaving(clause: string, oldText: string, oldStems: Set<string>): DepartureVerdict | undefined {
   const candidates: Array<[RegExpExecArray | null, number]> = [
-    [LEAVING.exec(clause), 0.8],
-    [MOVED_FROM.exec(clause), 0.8],
-    [REVERSAL_SIGNAL.test(clause) || /\b(?:after all)\b/i.test(oldText) ? NOT_AFTER_ALL.exec(clause) : null, 0.75],
+    [LEAVING.exec(clause), CONFIDENCE.leaving],
+    [MOVED_FROM.exec(clause), CONFIDENCE.leaving],
+    [REVERSAL_SIGNAL.test(clause) || /\b(?:after all)\b/i.test(oldText) ? NOT_AFTER_ALL.exec(clause) : null, CONFIDENCE.reversal],
   ];
   for (const [m, confidence] of candidates) {
     const subject = m?.[1];
@@ -92,10 +95,10 @@ function newHolder(clause: string, oldText: string): DepartureVerdict | undefine
   const old = HOLDER.exec(oldText.replace(/[.!]+$/, '').trim());
   if (!old?.[1] || !old[2]) return undefined;
   const stepped = STEPPED_DOWN.exec(clause);
-  if (stepped?.[1] === old[1]) return { relation: 'supersedes', confidence: 0.75, reason: `${old[1]} stepped down from ${old[2]}` };
+  if (stepped?.[1] === old[1]) return { relation: 'supersedes', confidence: CONFIDENCE.steppedDown, reason: `${old[1]} stepped down from ${old[2]}` };
   const m = NEW_HOLDER.exec(clause);
   if (!m?.[1] || !m[2] || m[1] === old[1] || !sameRole(m[2], old[2])) return undefined;
-  return { relation: 'supersedes', confidence: 0.8, reason: `${m[1]} holds ${old[2]} now, not ${old[1]}` };
+  return { relation: 'supersedes', confidence: CONFIDENCE.newHolder, reason: `${m[1]} holds ${old[2]} now, not ${old[1]}` };
 }
 
 function switchedTo(clause: string, oldText: string): DepartureVerdict | undefined {
@@ -106,7 +109,7 @@ function switchedTo(clause: string, oldText: string): DepartureVerdict | undefin
   const shared = [...toolKindsIn(oldText)].filter(([kind]) => newKinds.has(kind));
   if (shared.length === 0) return undefined;
   const [[kind, tool] = ['', '']] = shared;
-  return { relation: 'supersedes', confidence: 0.75, reason: `switched to ${target}, replacing ${tool} (both ${kind})` };
+  return { relation: 'supersedes', confidence: CONFIDENCE.switchedTo, reason: `switched to ${target}, replacing ${tool} (both ${kind})` };
 }
 
 /**
