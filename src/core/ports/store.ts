@@ -294,6 +294,30 @@ export interface StoreReader {
   nextToDecay(query: { scopes: readonly Scope[]; idleMs: DecayTiers; limit: number }): Promise<MemoryRecord[]>;
   /** Active concepts (semantic, `data.concept === true`) of `scopes`, by salience (highest first) then id; at most `limit`. */
   listConcepts(query: { scopes: readonly Scope[]; limit: number }): Promise<MemoryRecord[]>;
+  // --- full ordered reads (dump and migration): every status, every field, one scope at a time ---
+
+  /**
+   * Edges of `scope`, open and closed, in id order (code points), ids strictly after `afterId`; at most
+   * `limit`. Throws `INVALID_INPUT` for an invalid scope.
+   */
+  listEdges(query: { scope: Scope; afterId?: string; limit: number }): Promise<Edge[]>;
+  /**
+   * Concept ref sets of `scope` ordered by concept id then layer (code points), each set's members in
+   * insertion order (oldest first), sets strictly after `after` in that order; at most `limit` sets.
+   */
+  listConceptRefSets(query: { scope: Scope; after?: { conceptId: string; layer: Layer }; limit: number }): Promise<ConceptRefSet[]>;
+  /** The stored embeddings of `ids` in `scope` (any status); ids unknown there are absent. */
+  getEmbeddings(scope: Scope, ids: readonly string[]): Promise<Map<string, Float32Array>>;
+  /** Audit entries of `scope` in id order (code points), ids strictly after `afterId`; at most `limit`. */
+  listAudit(query: { scope: Scope; afterId?: string; limit: number }): Promise<AuditEntry[]>;
+}
+
+/** One concept's ref set of one layer: its members in insertion order, oldest first. */
+export interface ConceptRefSet {
+  scope: Scope;
+  conceptId: string;
+  layer: Layer;
+  refIds: string[];
 }
 
 /** An API key as stored: only the SHA-256 hash (hex) of the key itself. Times are epoch ms. */
@@ -445,6 +469,22 @@ export interface StoreTransaction extends StoreReader {
   deleteMemories(ids: readonly string[], scope: Scope): Promise<DeletedCounts>;
   /** Appends one audit entry (committed with the transaction). */
   appendAudit(entry: AuditEntry): Promise<void>;
+
+  // --- raw restores (dump import and migration): ids and every field kept, idempotent ---
+
+  /**
+   * Inserts records exactly as given (ids, both time axes, status, counters, every field) with their
+   * embeddings, in order. A record whose id is already stored (in any scope) is left as it is. Returns
+   * the ids inserted. Embeddings must have the store's dimension (else `EMBEDDING_DIMENSION_MISMATCH`).
+   */
+  restoreMemories(memories: readonly NewMemory[]): Promise<string[]>;
+  /**
+   * Inserts edges exactly as given. An edge whose id is already stored is left as it is. Both ends must
+   * be records of the edge's scope (else `INVALID_INPUT`, nothing written). Returns the ids inserted.
+   */
+  restoreEdges(edges: readonly Edge[]): Promise<string[]>;
+  /** Inserts audit entries exactly as given; an id already stored is left as it is. Returns the ids inserted. */
+  restoreAudit(entries: readonly AuditEntry[]): Promise<string[]>;
   /** Creates or replaces a state document; `value` must be JSON-serialisable. */
   setState(scope: Scope, key: string, value: unknown, at: number): Promise<void>;
   /** Deletes a state document; returns whether it existed. */
