@@ -426,7 +426,7 @@ export class EngramCore {
    * fetch body): ids and every field kept, idempotent and resumable. Records are re-embedded unless the
    * dump carries vectors of this store's model.
    */
-  async importJsonl(source: AsyncIterable<string | Uint8Array>, options: ImportDumpOptions = {}): Promise<DumpImportReport> {
+  async importJsonl(source: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>, options: ImportDumpOptions = {}): Promise<DumpImportReport> {
     this.assertOpen();
     const scopes = new Set<Scope>();
     const permitScope = (scope: Scope): void => {

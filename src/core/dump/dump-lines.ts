@@ -22,7 +22,7 @@ export interface NumberedLine {
  * for await (const { text, number } of splitLines(createReadStream('dump.jsonl'))) console.log(number, text.length);
  * ```
  */
-export async function* splitLines(source: AsyncIterable<string | Uint8Array>, maxLength = MAX_DUMP_LINE): AsyncGenerator<NumberedLine> {
+export async function* splitLines(source: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>, maxLength = MAX_DUMP_LINE): AsyncGenerator<NumberedLine> {
   const decoder = new TextDecoder('utf-8', { fatal: false });
   let pending = '';
   let number = 0;

@@ -67,7 +67,7 @@ type Line<K extends DumpLine['kind']> = Extract<DumpLine, { kind: K }> & { numbe
  * const report = await importDump({ store, embedder }, createReadStream('acme.jsonl'));
  * ```
  */
-export async function importDump(deps: ImportDumpDeps, source: AsyncIterable<string | Uint8Array>, options: ImportDumpOptions = {}): Promise<DumpImportReport> {
+export async function importDump(deps: ImportDumpDeps, source: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>, options: ImportDumpOptions = {}): Promise<DumpImportReport> {
   const run = new DumpImport(deps, options);
   let header: DumpHeader | undefined;
   for await (const line of splitLines(source)) {
