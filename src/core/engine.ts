@@ -413,11 +413,12 @@ export class EngramCore {
 
   /**
    * The lossless dump of `scopes` (docs/dump-format.md): NDJSON lines, each ending in `\n`, read from
-   * the store page by page. `embeddings: true` adds each record's vector.
+   * the store page by page. `embeddings: true` adds each record's vector. `scopes: 'all'` dumps every
+   * scope that holds records (for the store's owner: interfaces that serve tenants never pass it).
    */
-  exportJsonl(options: { scopes: readonly Scope[] | Scope; embeddings?: boolean }): AsyncGenerator<string> {
+  exportJsonl(options: { scopes: readonly Scope[] | Scope | 'all'; embeddings?: boolean }): AsyncGenerator<string> {
     this.assertOpen();
-    const scopes = assertReadScopes(options?.scopes);
+    const scopes = options?.scopes === 'all' ? 'all' : assertReadScopes(options?.scopes);
     return exportDump({ store: this.store, embedder: { name: this.embedder.name, dimension: this.embedder.dimension } }, { scopes, embeddings: options.embeddings === true });
   }
 

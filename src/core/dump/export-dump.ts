@@ -29,8 +29,8 @@ export interface DumpSource {
 }
 
 export interface ExportDumpOptions {
-  /** The scopes to dump (at least one). */
-  scopes: readonly Scope[];
+  /** The scopes to dump (at least one), or `'all'`: every scope that holds records (the store's owner). */
+  scopes: readonly Scope[] | 'all';
   /** Include each record's vector (base64 float32). Default false: the importer re-embeds. */
   embeddings?: boolean;
   /** Rows read per store call (default 500). */
@@ -47,7 +47,7 @@ export interface ExportDumpOptions {
  * ```
  */
 export async function* exportDump(source: DumpSource, options: ExportDumpOptions): AsyncGenerator<string> {
-  const scopes = [...assertReadScopes(options.scopes)].sort(compareCodePoints);
+  const scopes = [...(options.scopes === 'all' ? await source.store.listScopes('all') : assertReadScopes(options.scopes))].sort(compareCodePoints);
   const page = Math.max(1, Math.floor(options.pageSize ?? 500));
   const withVectors = options.embeddings === true;
   const { store } = source;
@@ -85,7 +85,7 @@ export async function* exportDump(source: DumpSource, options: ExportDumpOptions
     }
   }
   const tenants = [...new Set(scopes.map(tenantOf))].sort(compareCodePoints);
-  const registered = (await store.getRelationTypes(tenants)).filter((t) => !t.builtIn && t.tenant !== null);
+  const registered = (tenants.length === 0 ? [] : await store.getRelationTypes(tenants)).filter((t) => !t.builtIn && t.tenant !== null);
   registered.sort((a, b) => compareCodePoints(a.tenant!, b.tenant!) || compareCodePoints(a.name, b.name));
   for (const { builtIn: _builtIn, ...type } of registered) yield emit('relationType', dumpLine('relationType', type));
   for (const scope of scopes) {
