@@ -40,7 +40,7 @@ export function registerDumpCommands(program: Command): void {
         const lines = engram.exportJsonl({ scopes, embeddings: flags.embeddings === true });
         const toStdout = file === '-';
         const partial = `${file}.partial`;
-        const out: Writable = toStdout ? process.stdout : createWriteStream(partial);
+        const out: Writable = toStdout ? process.stdout : createWriteStream(partial, { fd: openForWriting(partial, file) });
         const bar = !toStdout && process.stderr.isTTY && flags.json !== true ? await progressBar('export', 'records') : undefined;
         const counts: Record<string, number> = {};
         try {
@@ -105,6 +105,15 @@ export function registerDumpCommands(program: Command): void {
         { create: true, ...(dumpEmbedder !== undefined ? { embedderForNewStore: dumpEmbedder } : {}) },
       );
     });
+}
+
+/** Opens the temporary file beside FILE, or says why it cannot be written. */
+function openForWriting(partial: string, file: string): number {
+  try {
+    return openSync(partial, 'w');
+  } catch (error) {
+    throw new EngramError('INVALID_INPUT', `Cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}. Check that its folder exists and is writable (or pass - for stdout).`, { cause: error });
+  }
 }
 
 function fileSize(file: string): number {
