@@ -182,3 +182,19 @@ export function decodeVector(text: string): Float32Array | null {
   for (let i = 0; i < vector.length; i++) vector[i] = view.getFloat32(i * 4, true);
   return vector;
 }
+
+/**
+ * The JSON Schema (draft-07, which every validator reads) every line of a dump validates against, generated from the schemas
+ * the importer uses (committed as `docs/engram-dump.schema.json`; a test keeps the two equal).
+ */
+export function dumpJsonSchema(): Record<string, unknown> {
+  const line = z.union([dumpHeaderSchema, dumpLineSchema]);
+  const generated = z.toJSONSchema(line, { io: 'output', unrepresentable: 'any', target: 'draft-7' }) as Record<string, unknown>;
+  return {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    title: 'Engram dump line',
+    description:
+      'One line of an Engram dump (NDJSON, docs/dump-format.md): line 1 is the header ({"format":"engram-dump","version":1,…}), then record, edge, conceptRefs, relationType, state and audit lines, then one end line with the counts. Scopes are paths of segments [A-Za-z0-9_-][A-Za-z0-9_.-]*; times are integer epoch milliseconds.',
+    ...Object.fromEntries(Object.entries(generated).filter(([key]) => key !== '$schema')),
+  };
+}
