@@ -2,18 +2,30 @@
  * Row shapes shared by both stores' full ordered reads (`sqlite/sqlite-dump.ts`, `postgres/pg-dump.ts`).
  */
 import type { Layer } from '../core/memory.js';
-import type { AuditEntry, ConceptRefSet } from '../core/ports/store.js';
-import type { Scope } from '../core/scope.js';
+import { EngramError, messages } from '../core/errors.js';
+import type { AuditEntry, ConceptRef } from '../core/ports/store.js';
 
-/** Groups ref rows ordered by (concept, layer, insertion) into sets. */
-export function groupRefSets(scope: Scope, rows: readonly { concept_id: string; layer: Layer; ref_id: string }[]): ConceptRefSet[] {
-  const sets: ConceptRefSet[] = [];
-  for (const row of rows) {
-    const last = sets[sets.length - 1];
-    if (last !== undefined && last.conceptId === row.concept_id && last.layer === row.layer) last.refIds.push(row.ref_id);
-    else sets.push({ scope, conceptId: row.concept_id, layer: row.layer, refIds: [row.ref_id] });
-  }
-  return sets;
+/** A `concept_refs` row as both stores select it (`seq` is the insertion order). */
+export interface RefRow {
+  scope: string;
+  concept_id: string;
+  layer: string;
+  ref_id: string;
+}
+
+/** The insertion position a page starts after (0: the start); anything else is `INVALID_INPUT`. */
+export function refCursor(after: string | undefined): number {
+  if (after === undefined) return 0;
+  const seq = Number(after);
+  if (!Number.isSafeInteger(seq) || seq < 0) throw new EngramError('INVALID_INPUT', messages.invalidInput('the concept ref cursor must be the "next" of a previous page'));
+  return seq;
+}
+
+/** A page of refs from rows ordered by `seq`, with the cursor of the next page. */
+export function refPage(rows: readonly (RefRow & { seq: string | number })[], limit: number): { refs: ConceptRef[]; next: string | null } {
+  const refs = rows.map((r) => ({ scope: r.scope, conceptId: r.concept_id, layer: r.layer as Layer, refId: r.ref_id }));
+  const last = rows[rows.length - 1];
+  return { refs, next: rows.length < limit || last === undefined ? null : String(last.seq) };
 }
 
 export interface AuditRow {

@@ -61,26 +61,36 @@ export function registerDumpContract(ctx: LayerContractContext): void {
     await expectCode(store.listEdges({ scope: '../x', limit: 1 }), 'INVALID_INPUT');
   });
 
-  test('listConceptRefSets pages sets by concept and layer, members in insertion order', async () => {
+  test('listConceptRefs pages refs of several scopes in one global insertion order', async () => {
     const store = ctx.store();
-    const records = await insert([makeRecord({ scope: A, layer: 'semantic', data: { concept: true, name: 'mug' } }), makeRecord({ scope: A, layer: 'semantic', data: { concept: true, name: 'cup' } }), ...[1, 2, 3].map(() => makeRecord({ scope: A }))]);
+    const records = await insert([
+      makeRecord({ scope: A, layer: 'semantic', data: { concept: true, name: 'mug' } }),
+      makeRecord({ scope: B, layer: 'semantic', data: { concept: true, name: 'cup' } }),
+      makeRecord({ scope: A }),
+      makeRecord({ scope: A }),
+      makeRecord({ scope: B }),
+    ]);
     const [mug, cup, e1, e2, e3] = records as [MemoryRecord, MemoryRecord, MemoryRecord, MemoryRecord, MemoryRecord];
     await store.transaction(async (tx) => {
-      await tx.addConceptRefs({ scope: A, conceptId: mug.id, layer: 'episodic', refIds: [e3.id, e1.id] });
-      await tx.addConceptRefs({ scope: A, conceptId: cup.id, layer: 'episodic', refIds: [e2.id] });
-      await tx.addConceptRefs({ scope: A, conceptId: mug.id, layer: 'semantic', refIds: [cup.id] });
       await tx.addConceptRefs({ scope: A, conceptId: mug.id, layer: 'episodic', refIds: [e2.id] });
+      await tx.addConceptRefs({ scope: B, conceptId: cup.id, layer: 'episodic', refIds: [e3.id] });
+      await tx.addConceptRefs({ scope: A, conceptId: mug.id, layer: 'semantic', refIds: [mug.id] });
+      await tx.addConceptRefs({ scope: A, conceptId: mug.id, layer: 'episodic', refIds: [e1.id] });
     });
-    const expected = [
-      { scope: A, conceptId: mug.id, layer: 'episodic', refIds: [e3.id, e1.id, e2.id] },
-      { scope: A, conceptId: mug.id, layer: 'semantic', refIds: [cup.id] },
-      { scope: A, conceptId: cup.id, layer: 'episodic', refIds: [e2.id] },
-    ].sort((x, y) => (x.conceptId < y.conceptId ? -1 : x.conceptId > y.conceptId ? 1 : x.layer < y.layer ? -1 : 1));
-    expect(await store.listConceptRefSets({ scope: A, limit: 10 })).toEqual(expected);
-    expect(await store.listConceptRefSets({ scope: A, limit: 1 })).toEqual(expected.slice(0, 1));
-    const first = expected[0]!;
-    expect(await store.listConceptRefSets({ scope: A, after: { conceptId: first.conceptId, layer: first.layer as 'episodic' }, limit: 5 })).toEqual(expected.slice(1));
-    expect(await store.listConceptRefSets({ scope: B, limit: 10 })).toEqual([]);
+    const all = [
+      { scope: A, conceptId: mug.id, layer: 'episodic', refId: e2.id },
+      { scope: B, conceptId: cup.id, layer: 'episodic', refId: e3.id },
+      { scope: A, conceptId: mug.id, layer: 'semantic', refId: mug.id },
+      { scope: A, conceptId: mug.id, layer: 'episodic', refId: e1.id },
+    ];
+    expect(await store.listConceptRefs({ scopes: [A, B], limit: 10 })).toEqual({ refs: all, next: null });
+    expect((await store.listConceptRefs({ scopes: [A], limit: 10 })).refs).toEqual(all.filter((r) => r.scope === A));
+    const first = await store.listConceptRefs({ scopes: [A, B], limit: 3 });
+    expect(first.refs).toEqual(all.slice(0, 3));
+    expect(first.next).not.toBeNull();
+    expect(await store.listConceptRefs({ scopes: [A, B], after: first.next!, limit: 3 })).toEqual({ refs: all.slice(3), next: null });
+    await expectCode(store.listConceptRefs({ scopes: [A], after: 'x', limit: 3 }), 'INVALID_INPUT');
+    await expectCode(store.listConceptRefs({ scopes: [], limit: 3 }), 'INVALID_INPUT');
   });
 
   test('listAudit pages a scope in id order and restoreAudit is idempotent', async () => {

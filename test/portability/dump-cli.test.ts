@@ -33,7 +33,7 @@ function syntheticDump(n: number): string {
   });
   records.sort((x, y) => (x.scope < y.scope ? -1 : x.scope > y.scope ? 1 : x.id < y.id ? -1 : 1));
   for (const record of records) lines.push(`{"kind":"record",${canonicalJson({ record }).slice(1)}`);
-  lines.push(`{"kind":"end","counts":{"audit":0,"conceptRefs":0,"edge":0,"record":${n},"relationType":0,"state":0}}`);
+  lines.push(`{"kind":"end","counts":{"audit":0,"conceptRef":0,"edge":0,"record":${n},"relationType":0,"state":0}}`);
   return `${lines.join('\n')}\n`;
 }
 

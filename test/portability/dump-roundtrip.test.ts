@@ -45,7 +45,7 @@ describe('dump round trip', () => {
     const source = await richSqlite();
     const dump = await dumpOf(source);
     const seen = kinds(dump);
-    for (const kind of ['record', 'edge', 'conceptRefs', 'relationType', 'state', 'audit', 'end']) expect(seen[kind], kind).toBeGreaterThan(0);
+    for (const kind of ['record', 'edge', 'conceptRef', 'relationType', 'state', 'audit', 'end']) expect(seen[kind], kind).toBeGreaterThan(0);
     expect(dump.split('\n')[0]).toBe(`{"format":"engram-dump","version":1,"embedder":{"dimension":256,"name":"hash:256"},"embeddings":false,"scopes":["acme/robot","acme/users/alice"]}`);
 
     const { engram: target, cleanup } = await tempEngram({ clock: new ManualClock(RICH_T0) });

@@ -37,7 +37,7 @@ describe('docs/engram-dump.schema.json', () => {
       kinds.add(value.kind ?? 'header');
       expect(validate(value), `${line.slice(0, 120)}: ${JSON.stringify(validate.errors)}`).toBe(true);
     }
-    expect([...kinds].sort()).toEqual(['audit', 'conceptRefs', 'edge', 'end', 'header', 'record', 'relationType', 'state']);
+    expect([...kinds].sort()).toEqual(['audit', 'conceptRef', 'edge', 'end', 'header', 'record', 'relationType', 'state']);
     expect(validate({ kind: 'record', record: { id: 'x' } })).toBe(false);
     expect(validate({ format: 'engram-dump', version: 1 })).toBe(false);
     expect(validate({ kind: 'edge', edge: {}, extra: true })).toBe(false);

@@ -1,13 +1,13 @@
 /**
  * The lossless dump format (`docs/dump-format.md`): NDJSON, one header line, then one line per record,
- * edge, concept ref set, relation type registration, state document and audit entry, then an end line
+ * edge, concept ref, relation type registration, state document and audit entry, then an end line
  * with the counts. Serialisation is canonical (object keys in code-point order at every level, the
  * line's `kind` first), so two stores holding the same memory write byte-identical dumps.
  */
 import { z } from 'zod';
 import { isInstant } from '../instant.js';
-import { LAYERS, PROVENANCE_KINDS, STATUSES, type Edge, type Layer, type MemoryRecord } from '../memory.js';
-import type { AuditEntry } from '../ports/store.js';
+import { LAYERS, PROVENANCE_KINDS, STATUSES, type Edge, type MemoryRecord } from '../memory.js';
+import type { AuditEntry, ConceptRef } from '../ports/store.js';
 import { emotionSchema } from '../schemas.js';
 import { scopeProblem } from '../scope.js';
 
@@ -17,7 +17,7 @@ export const DUMP_FORMAT = 'engram-dump';
 export const DUMP_VERSION = 1;
 
 /** The kinds of line after the header, in the order a dump holds them. */
-export const DUMP_KINDS = ['record', 'edge', 'conceptRefs', 'relationType', 'state', 'audit', 'end'] as const;
+export const DUMP_KINDS = ['record', 'edge', 'conceptRef', 'relationType', 'state', 'audit', 'end'] as const;
 export type DumpKind = (typeof DUMP_KINDS)[number];
 
 const scope = z.string().refine((s) => scopeProblem(s) === null, { message: 'is not a valid scope (segments of [A-Za-z0-9_.-], never "." or "..")' });
@@ -90,7 +90,7 @@ export const dumpEdgeSchema = z
 export const dumpLineSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('record'), record: dumpRecordSchema, vector: z.string().max(400_000).optional() }).strict(),
   z.object({ kind: z.literal('edge'), edge: dumpEdgeSchema }).strict(),
-  z.object({ kind: z.literal('conceptRefs'), scope, conceptId: id, layer: z.enum(LAYERS), refIds: z.array(id).min(1).max(100_000) }).strict(),
+  z.object({ kind: z.literal('conceptRef'), scope, conceptId: id, layer: z.enum(LAYERS), refId: id }).strict(),
   z
     .object({
       kind: z.literal('relationType'),
@@ -155,7 +155,7 @@ export const recordLine = (record: MemoryRecord, vector?: Float32Array): string 
   dumpLine('record', vector === undefined ? { record } : { record, vector: encodeVector(vector) });
 export const edgeLine = (edge: Edge): string => dumpLine('edge', { edge });
 export const auditLine = (entry: AuditEntry): string => dumpLine('audit', { ...entry });
-export const conceptRefsLine = (set: { scope: string; conceptId: string; layer: Layer; refIds: readonly string[] }): string => dumpLine('conceptRefs', { ...set });
+export const conceptRefLine = (ref: ConceptRef): string => dumpLine('conceptRef', { ...ref });
 
 /** A vector as base64 of its float32 components, little-endian (exact, and a third of the decimal size). */
 export function encodeVector(vector: Float32Array): string {
@@ -194,7 +194,7 @@ export function dumpJsonSchema(): Record<string, unknown> {
     $schema: 'http://json-schema.org/draft-07/schema#',
     title: 'Engram dump line',
     description:
-      'One line of an Engram dump (NDJSON, docs/dump-format.md): line 1 is the header ({"format":"engram-dump","version":1,…}), then record, edge, conceptRefs, relationType, state and audit lines, then one end line with the counts. Scopes are paths of segments [A-Za-z0-9_-][A-Za-z0-9_.-]*; times are integer epoch milliseconds.',
+      'One line of an Engram dump (NDJSON, docs/dump-format.md): line 1 is the header ({"format":"engram-dump","version":1,…}), then record, edge, conceptRef, relationType, state and audit lines, then one end line with the counts. Scopes are paths of segments [A-Za-z0-9_-][A-Za-z0-9_.-]*; times are integer epoch milliseconds.',
     ...Object.fromEntries(Object.entries(generated).filter(([key]) => key !== '$schema')),
   };
 }

@@ -1,10 +1,10 @@
 /**
  * Writing a dump: the store's full ordered reads, page by page (constant memory whatever the size),
- * turned into canonical lines. Records by (scope, id), then edges, concept ref sets, relation type
+ * turned into canonical lines. Records by (scope, id), then edges, concept refs (insertion order), relation type
  * registrations, state documents and audit entries, then the end line with the counts.
  */
 import { EngramError } from '../errors.js';
-import type { Layer, MemoryRecord } from '../memory.js';
+import type { MemoryRecord } from '../memory.js';
 import { recordProblem } from '../readable-records.js';
 import type { StoreReader } from '../ports/store.js';
 import { assertReadScopes, tenantOf, type Scope } from '../scope.js';
@@ -12,7 +12,7 @@ import { upgradeSourceKey } from '../write/new-record.js';
 import {
   auditLine,
   compareCodePoints,
-  conceptRefsLine,
+  conceptRefLine,
   DUMP_FORMAT,
   DUMP_VERSION,
   dumpLine,
@@ -48,10 +48,10 @@ export interface ExportDumpOptions {
  */
 export async function* exportDump(source: DumpSource, options: ExportDumpOptions): AsyncGenerator<string> {
   const scopes = [...(options.scopes === 'all' ? await source.store.listScopes('all') : assertReadScopes(options.scopes))].sort(compareCodePoints);
-  const page = Math.max(1, Math.floor(options.pageSize ?? 500));
+  const pageSize = Math.max(1, Math.floor(options.pageSize ?? 500));
   const withVectors = options.embeddings === true;
   const { store } = source;
-  const counts: Record<string, number> = { record: 0, edge: 0, conceptRefs: 0, relationType: 0, state: 0, audit: 0 };
+  const counts: Record<string, number> = { record: 0, edge: 0, conceptRef: 0, relationType: 0, state: 0, audit: 0 };
   const emit = (kind: Exclude<DumpKind, 'end'>, line: string): string => {
     counts[kind]!++;
     return `${line}\n`;
@@ -60,7 +60,7 @@ export async function* exportDump(source: DumpSource, options: ExportDumpOptions
 
   for (const scope of scopes) {
     for (let afterId: string | undefined; ; ) {
-      const records = await store.listMemories({ scopes: [scope], limit: page, ...(afterId !== undefined ? { afterId } : {}) });
+      const records = await store.listMemories({ scopes: [scope], limit: pageSize, ...(afterId !== undefined ? { afterId } : {}) });
       if (records.length === 0) break;
       const vectors = withVectors ? await store.getEmbeddings(scope, records.map((r) => r.id)) : undefined;
       for (const record of records) yield emit('record', recordLine(dumpable(record), vectors === undefined ? undefined : vectorOf(vectors, record)));
@@ -69,20 +69,17 @@ export async function* exportDump(source: DumpSource, options: ExportDumpOptions
   }
   for (const scope of scopes) {
     for (let afterId: string | undefined; ; ) {
-      const edges = await store.listEdges({ scope, limit: page, ...(afterId !== undefined ? { afterId } : {}) });
+      const edges = await store.listEdges({ scope, limit: pageSize, ...(afterId !== undefined ? { afterId } : {}) });
       if (edges.length === 0) break;
       for (const edge of edges) yield emit('edge', edgeLine(edge));
       afterId = edges[edges.length - 1]!.id;
     }
   }
-  for (const scope of scopes) {
-    for (let after: { conceptId: string; layer: Layer } | undefined; ; ) {
-      const sets = await store.listConceptRefSets({ scope, limit: page, ...(after !== undefined ? { after } : {}) });
-      if (sets.length === 0) break;
-      for (const set of sets) yield emit('conceptRefs', conceptRefsLine(set));
-      const last = sets[sets.length - 1]!;
-      after = { conceptId: last.conceptId, layer: last.layer };
-    }
+  // one global insertion order across the scopes, which reads of several scopes follow
+  for (let after: string | null | undefined; after !== null && scopes.length > 0; ) {
+    const page = await store.listConceptRefs({ scopes, limit: pageSize, ...(after !== undefined ? { after } : {}) });
+    for (const ref of page.refs) yield emit('conceptRef', conceptRefLine(ref));
+    after = page.next;
   }
   const tenants = [...new Set(scopes.map(tenantOf))].sort(compareCodePoints);
   const registered = (tenants.length === 0 ? [] : await store.getRelationTypes(tenants)).filter((t) => !t.builtIn && t.tenant !== null);
@@ -90,7 +87,7 @@ export async function* exportDump(source: DumpSource, options: ExportDumpOptions
   for (const { builtIn: _builtIn, ...type } of registered) yield emit('relationType', dumpLine('relationType', type));
   for (const scope of scopes) {
     for (let after: string | undefined; ; ) {
-      const entries = await store.listState(scope, '', page, after !== undefined ? { after } : {});
+      const entries = await store.listState(scope, '', pageSize, after !== undefined ? { after } : {});
       if (entries.length === 0) break;
       for (const entry of entries) yield emit('state', dumpLine('state', { ...entry }));
       after = entries[entries.length - 1]!.key;
@@ -98,7 +95,7 @@ export async function* exportDump(source: DumpSource, options: ExportDumpOptions
   }
   for (const scope of scopes) {
     for (let afterId: string | undefined; ; ) {
-      const entries = await store.listAudit({ scope, limit: page, ...(afterId !== undefined ? { afterId } : {}) });
+      const entries = await store.listAudit({ scope, limit: pageSize, ...(afterId !== undefined ? { afterId } : {}) });
       if (entries.length === 0) break;
       for (const entry of entries) yield emit('audit', auditLine(entry));
       afterId = entries[entries.length - 1]!.id;

@@ -24,7 +24,7 @@ export interface DumpImportCounts {
   conflicting: number;
 }
 
-export type DumpImportKind = 'record' | 'edge' | 'conceptRefs' | 'relationType' | 'state' | 'audit';
+export type DumpImportKind = 'record' | 'edge' | 'conceptRef' | 'relationType' | 'state' | 'audit';
 
 /** What `importDump` did. */
 export interface DumpImportReport {
@@ -147,7 +147,7 @@ class DumpImport {
       embedder: { dump: '', store: deps.embedder.name, vectors: 'embedded' },
       embedded: 0,
       lines: 0,
-      counts: { record: counts(), edge: counts(), conceptRefs: counts(), relationType: counts(), state: counts(), audit: counts() },
+      counts: { record: counts(), edge: counts(), conceptRef: counts(), relationType: counts(), state: counts(), audit: counts() },
       conflicts: [],
       complete: false,
     };
@@ -188,8 +188,8 @@ class DumpImport {
       case 'edge':
         await this.#edges(batch as Line<'edge'>[]);
         break;
-      case 'conceptRefs':
-        await this.#conceptRefs(batch as Line<'conceptRefs'>[]);
+      case 'conceptRef':
+        await this.#conceptRefs(batch as Line<'conceptRef'>[]);
         break;
       case 'relationType':
         await this.#relationTypes(batch as Line<'relationType'>[]);
@@ -283,30 +283,21 @@ class DumpImport {
     this.report.counts.edge.skipped += batch.length - inserted.length;
   }
 
-  async #conceptRefs(batch: Line<'conceptRefs'>[]): Promise<void> {
+  async #conceptRefs(batch: Line<'conceptRef'>[]): Promise<void> {
     const { store } = this.#deps;
-    const counts = this.report.counts.conceptRefs;
-    const key = (scope: string, conceptId: string, layer: string): string => `${scope}\u0000${conceptId}\u0000${layer}`;
-    const existing = new Map<string, string[]>();
+    const counts = this.report.counts.conceptRef;
+    const key = (ref: { scope: string; conceptId: string; layer: string; refId: string }): string => [ref.scope, ref.conceptId, ref.layer, ref.refId].join('\u0000');
+    const held = new Set<string>();
     for (const scope of new Set(batch.map((b) => b.scope))) {
       const conceptIds = [...new Set(batch.filter((b) => b.scope === scope).map((b) => b.conceptId))];
-      for (const ref of await store.getConceptRefs({ scopes: [scope], conceptIds })) {
-        const k = key(ref.scope, ref.conceptId, ref.layer);
-        existing.set(k, [...(existing.get(k) ?? []), ref.refId]);
-      }
+      for (const ref of await store.getConceptRefs({ scopes: [scope], conceptIds })) held.add(key(ref));
     }
-    const writes: Line<'conceptRefs'>[] = [];
-    for (const set of batch) {
-      const held = existing.get(key(set.scope, set.conceptId, set.layer));
-      if (held === undefined) writes.push(set);
-      else if (held.join('\u0000') === set.refIds.join('\u0000')) counts.skipped++;
-      else this.#conflict('conceptRefs', set.scope, `${set.conceptId}/${set.layer}`, 'the store holds another ref set for this concept and layer (kept)');
-    }
+    const writes = batch.filter((ref) => !held.has(key(ref)));
+    counts.skipped += batch.length - writes.length;
     if (writes.length === 0) return;
+    // one ref at a time, in the dump's order: the store's insertion order becomes the dump's
     await store.transaction(async (tx) => {
-      for (const set of writes) {
-        await tx.addConceptRefs({ scope: set.scope, conceptId: set.conceptId, layer: set.layer as Layer, refIds: set.refIds, cap: Math.max(CONCEPT_REFS_CAP, set.refIds.length) });
-      }
+      for (const ref of writes) await tx.addConceptRefs({ scope: ref.scope, conceptId: ref.conceptId, layer: ref.layer as Layer, refIds: [ref.refId], cap: CONCEPT_REFS_CAP });
     });
     counts.created += writes.length;
   }

@@ -302,23 +302,17 @@ export interface StoreReader {
    */
   listEdges(query: { scope: Scope; afterId?: string; limit: number }): Promise<Edge[]>;
   /**
-   * Concept ref sets of `scope` ordered by concept id then layer (code points), each set's members in
-   * insertion order (oldest first), sets strictly after `after` in that order; at most `limit` sets.
+   * Concept refs of `scopes` in insertion order (oldest first: the one global order `getConceptRefs`
+   * follows), strictly after `after` (the `next` of the previous page; from the start when absent); at
+   * most `limit`. `next` is null on the last page. Cursors are opaque and only valid for this store.
    */
-  listConceptRefSets(query: { scope: Scope; after?: { conceptId: string; layer: Layer }; limit: number }): Promise<ConceptRefSet[]>;
+  listConceptRefs(query: { scopes: readonly Scope[]; after?: string; limit: number }): Promise<{ refs: ConceptRef[]; next: string | null }>;
   /** The stored embeddings of `ids` in `scope` (any status); ids unknown there are absent. */
   getEmbeddings(scope: Scope, ids: readonly string[]): Promise<Map<string, Float32Array>>;
   /** Audit entries of `scope` in id order (code points), ids strictly after `afterId`; at most `limit`. */
   listAudit(query: { scope: Scope; afterId?: string; limit: number }): Promise<AuditEntry[]>;
 }
 
-/** One concept's ref set of one layer: its members in insertion order, oldest first. */
-export interface ConceptRefSet {
-  scope: Scope;
-  conceptId: string;
-  layer: Layer;
-  refIds: string[];
-}
 
 /** An API key as stored: only the SHA-256 hash (hex) of the key itself. Times are epoch ms. */
 export interface StoredApiKey {

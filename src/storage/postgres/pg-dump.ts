@@ -2,12 +2,12 @@
  * PostgreSQL's full ordered reads and raw restores (the dump and the migrator): one scope at a time,
  * in code-point order (`COLLATE "C"`), as the SQLite store orders them.
  */
-import type { Edge, Layer } from '../../core/memory.js';
-import type { AuditEntry, ConceptRefSet } from '../../core/ports/store.js';
-import { assertScope, type Scope } from '../../core/scope.js';
+import type { Edge } from '../../core/memory.js';
+import type { AuditEntry, ConceptRef } from '../../core/ports/store.js';
+import { assertReadScopes, assertScope, type Scope } from '../../core/scope.js';
 import type { PgQueryable } from './pg-driver.js';
 import { EDGE_COLUMNS, parseVectorText, rowToEdge, type EdgeRow, type Tables } from './pg-rows.js';
-import { groupRefSets, toAuditEntry, type AuditRow } from '../dump-rows.js';
+import { refCursor, refPage, toAuditEntry, type AuditRow, type RefRow } from '../dump-rows.js';
 
 const pageSize = (limit: number): number => Math.max(0, Math.min(100_000, Math.floor(limit)));
 
@@ -23,25 +23,19 @@ export async function listEdges(db: PgQueryable, t: Tables, query: { scope: Scop
   return rows.rows.map(rowToEdge);
 }
 
-export async function listConceptRefSets(
+export async function listConceptRefs(
   db: PgQueryable,
   t: Tables,
-  query: { scope: Scope; after?: { conceptId: string; layer: Layer }; limit: number },
-): Promise<ConceptRefSet[]> {
-  assertScope(query.scope);
+  query: { scopes: readonly Scope[]; after?: string; limit: number },
+): Promise<{ refs: ConceptRef[]; next: string | null }> {
+  const scopes = assertReadScopes(query.scopes);
   const limit = pageSize(query.limit);
-  if (limit === 0) return [];
-  const after = query.after ?? { conceptId: '', layer: '' };
-  const rows = await db.query<{ concept_id: string; layer: Layer; ref_id: string }>(
-    `WITH sets AS (
-       SELECT DISTINCT concept_id, layer COLLATE "C" AS layer FROM ${t.q('concept_refs')}
-       WHERE scope = $1 AND (concept_id > $2 OR (concept_id = $2 AND layer COLLATE "C" > $3))
-       ORDER BY 1, 2 LIMIT $4)
-     SELECT r.concept_id, r.layer, r.ref_id FROM ${t.q('concept_refs')} r JOIN sets s ON s.concept_id = r.concept_id AND s.layer = r.layer
-     WHERE r.scope = $1 ORDER BY r.concept_id, r.layer COLLATE "C", r.seq`,
-    [query.scope, after.conceptId, after.layer, limit],
+  if (limit === 0) return { refs: [], next: query.after ?? null };
+  const rows = await db.query<RefRow & { seq: string | number }>(
+    `SELECT seq, scope, concept_id, layer, ref_id FROM ${t.q('concept_refs')} WHERE scope = ANY($1::text[]) AND seq > $2 ORDER BY seq LIMIT $3`,
+    [[...scopes], refCursor(query.after), limit],
   );
-  return groupRefSets(query.scope, rows.rows);
+  return refPage(rows.rows, limit);
 }
 
 export async function getEmbeddings(db: PgQueryable, t: Tables, scope: Scope, ids: readonly string[]): Promise<Map<string, Float32Array>> {

@@ -19,7 +19,7 @@ import type {
 } from '../../core/ports/store.js';
 import { assertReadScopes, assertScope, type Scope } from '../../core/scope.js';
 import type { RelationType } from '../../core/relations.js';
-import type { AuditEntry, ConceptRef, ConceptRefQuery, ConceptRefSet, DailyCount, DecayTiers, StateEntry, StateListOptions } from '../../core/ports/store.js';
+import type { AuditEntry, ConceptRef, ConceptRefQuery, DailyCount, DecayTiers, StateEntry, StateListOptions } from '../../core/ports/store.js';
 import * as dump from './pg-dump.js';
 import type { MemoryStatus } from '../../core/memory.js';
 import type { PgQueryable } from './pg-driver.js';
@@ -382,8 +382,8 @@ export class PgReader implements StoreReader {
     return this.read('list edges', (db) => dump.listEdges(db, this.tables, query));
   }
 
-  async listConceptRefSets(query: { scope: Scope; after?: { conceptId: string; layer: Layer }; limit: number }): Promise<ConceptRefSet[]> {
-    return this.read('list concept refs', (db) => dump.listConceptRefSets(db, this.tables, query));
+  async listConceptRefs(query: { scopes: readonly Scope[]; after?: string; limit: number }): Promise<{ refs: ConceptRef[]; next: string | null }> {
+    return this.read('list concept refs', (db) => dump.listConceptRefs(db, this.tables, query));
   }
 
   async getEmbeddings(scope: Scope, ids: readonly string[]): Promise<Map<string, Float32Array>> {

@@ -2,12 +2,12 @@
  * SQLite's full ordered reads and raw restores (the dump and the migrator): one scope at a time, in
  * code-point order (SQLite's BINARY collation compares UTF-8 bytes, which is code-point order).
  */
-import type { Edge, Layer } from '../../core/memory.js';
-import type { AuditEntry, ConceptRefSet } from '../../core/ports/store.js';
-import { assertScope, type Scope } from '../../core/scope.js';
+import type { Edge } from '../../core/memory.js';
+import type { AuditEntry, ConceptRef } from '../../core/ports/store.js';
+import { assertReadScopes, assertScope, type Scope } from '../../core/scope.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { EDGE_COLUMNS, inList, rowToEdge, type EdgeRow } from './sqlite-rows.js';
-import { groupRefSets, toAuditEntry, type AuditRow } from '../dump-rows.js';
+import { refCursor, refPage, toAuditEntry, type AuditRow, type RefRow } from '../dump-rows.js';
 
 const pageSize = (limit: number): number => Math.max(0, Math.min(100_000, Math.floor(limit)));
 
@@ -20,26 +20,17 @@ export function listEdges(connection: SqliteConnection, query: { scope: Scope; a
     .map(rowToEdge);
 }
 
-export function listConceptRefSets(connection: SqliteConnection, query: { scope: Scope; after?: { conceptId: string; layer: Layer }; limit: number }): ConceptRefSet[] {
-  assertScope(query.scope);
+export function listConceptRefs(connection: SqliteConnection, query: { scopes: readonly Scope[]; after?: string; limit: number }): { refs: ConceptRef[]; next: string | null } {
+  const scopes = assertReadScopes(query.scopes);
   const limit = pageSize(query.limit);
-  if (limit === 0) return [];
-  const after = query.after ?? { conceptId: '', layer: '' };
-  const rows = connection.all<{ concept_id: string; layer: Layer; ref_id: string }>(
-    `SELECT concept_id, layer, ref_id FROM concept_refs
-     WHERE scope = ? AND (concept_id, layer) IN (
-       SELECT DISTINCT concept_id, layer FROM concept_refs
-       WHERE scope = ? AND (concept_id > ? OR (concept_id = ? AND layer > ?))
-       ORDER BY concept_id, layer LIMIT ?)
-     ORDER BY concept_id, layer, seq`,
-    query.scope,
-    query.scope,
-    after.conceptId,
-    after.conceptId,
-    after.layer,
+  if (limit === 0) return { refs: [], next: query.after ?? null };
+  const rows = connection.all<RefRow & { seq: number }>(
+    `SELECT seq, scope, concept_id, layer, ref_id FROM concept_refs WHERE ${inList('scope')} AND seq > ? ORDER BY seq LIMIT ?`,
+    JSON.stringify(scopes),
+    refCursor(query.after),
     limit,
   );
-  return groupRefSets(query.scope, rows);
+  return refPage(rows, limit);
 }
 
 export function getEmbeddings(connection: SqliteConnection, scope: Scope, ids: readonly string[]): Map<string, Float32Array> {

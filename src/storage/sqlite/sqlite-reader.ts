@@ -23,7 +23,6 @@ import type {
   StoreStats,
   VectorQuery,
   AuditEntry,
-  ConceptRefSet,
 } from '../../core/ports/store.js';
 import { assertReadScopes, assertScope, type Scope } from '../../core/scope.js';
 import type { AnnIndex } from './ann-index.js';
@@ -309,8 +308,8 @@ export class SqliteReader implements StoreReader {
     return this.read('list edges', (connection) => dump.listEdges(connection, query));
   }
 
-  async listConceptRefSets(query: { scope: Scope; after?: { conceptId: string; layer: Layer }; limit: number }): Promise<ConceptRefSet[]> {
-    return this.read('list concept refs', (connection) => dump.listConceptRefSets(connection, query));
+  async listConceptRefs(query: { scopes: readonly Scope[]; after?: string; limit: number }): Promise<{ refs: ConceptRef[]; next: string | null }> {
+    return this.read('list concept refs', (connection) => dump.listConceptRefs(connection, query));
   }
 
   async getEmbeddings(scope: Scope, ids: readonly string[]): Promise<Map<string, Float32Array>> {

@@ -21,7 +21,7 @@ const importReportSchema = z
     embedder: z.object({ dump: z.string(), store: z.string(), vectors: z.enum(['dump', 'embedded']) }),
     embedded: z.number().int(),
     lines: z.number().int(),
-    counts: z.object({ record: counts, edge: counts, conceptRefs: counts, relationType: counts, state: counts, audit: counts }),
+    counts: z.object({ record: counts, edge: counts, conceptRef: counts, relationType: counts, state: counts, audit: counts }),
     conflicts: z.array(z.object({ kind: z.string(), scope: z.string(), key: z.string(), reason: z.string() })),
     complete: z.boolean(),
   })
@@ -54,7 +54,7 @@ export const dumpRoutes: RouteSpec[] = [
     operationId: 'exportDump',
     summary: 'Stream a lossless dump of scopes as NDJSON',
     description:
-      'One JSON value per line: the header, then every record of the scopes (any status, every field) by scope and id, edges, concept ref sets, relation type registrations, state documents, audit entries and an end line with the counts (docs/dump-format.md). Without `scope`, every scope the caller may see. A dump that stops before its end line was cut off.',
+      'One JSON value per line: the header, then every record of the scopes (any status, every field) by scope and id, edges, concept refs (insertion order), relation type registrations, state documents, audit entries and an end line with the counts (docs/dump-format.md). Without `scope`, every scope the caller may see. A dump that stops before its end line was cut off.',
     tag: TAG,
     query: [
       { name: 'scope', description: 'A scope to dump (repeatable or comma-separated); default every scope this caller may see.', list: true },
