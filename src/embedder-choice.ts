@@ -114,3 +114,27 @@ export async function preferredLocalEmbedder(cacheDir: string): Promise<ParsedEm
   const { hasModelFiles } = await import('./embeddings/onnx/models/installed-models.js');
   return hasModelFiles(cacheDir, DEFAULT_ONNX_MODEL) ? { kind: 'onnx', model: DEFAULT_ONNX_MODEL } : { kind: 'use' };
 }
+
+/**
+ * The built-in embedder that makes vectors of the recorded model `recorded` (a dump's or another
+ * store's) when this machine has it: an ONNX model whose files are in `cacheDir`, USE-lite, the static
+ * table (distilled from the default model, so when that is installed) or the hash embedder; undefined
+ * otherwise (an OpenAI-compatible model needs an endpoint, an unknown name has no maker).
+ *
+ * @example
+ * ```ts
+ * await installedChoiceFor('use-lite:512', '/home/ann/.cache/engram'); // { kind: 'use' }
+ * ```
+ */
+export async function installedChoiceFor(recorded: string, cacheDir: string): Promise<ParsedEmbedderChoice | undefined> {
+  let choice: ParsedEmbedderChoice | undefined;
+  try {
+    choice = choiceForRecordedEmbedder(recorded);
+  } catch {
+    return undefined;
+  }
+  if (choice === undefined || choice.kind === 'openai' || choice.kind === 'auto') return undefined;
+  if (choice.kind !== 'onnx' && choice.kind !== 'static') return choice;
+  const { hasModelFiles } = await import('./embeddings/onnx/models/installed-models.js');
+  return hasModelFiles(cacheDir, choice.kind === 'onnx' ? choice.model : DEFAULT_ONNX_MODEL) ? choice : undefined;
+}

@@ -37,7 +37,7 @@ import { parseInput } from './core/schemas.js';
 import { DEFAULT_REEMBED_BATCH, reembedOptionsSchema, runReembed, type ReembedCoreReport, type ReembedProgress } from './core/reembed/index.js';
 import { isEngramError } from './core/errors.js';
 import type { RecallConfig } from './core/recall/recall-config.js';
-import { choiceForRecordedEmbedder, parseEmbedderChoice, preferredLocalEmbedder, type EmbedderChoice, type ParsedEmbedderChoice } from './embedder-choice.js';
+import { choiceForRecordedEmbedder, installedChoiceFor, parseEmbedderChoice, preferredLocalEmbedder, type EmbedderChoice, type ParsedEmbedderChoice } from './embedder-choice.js';
 import { createRedactor, type RedactionOptions } from './core/redact/index.js';
 
 export type { EmbedderChoice } from './embedder-choice.js';
@@ -138,6 +138,11 @@ export interface OpenOptions {
   background?: EngramOptions['background'];
   /** Secret redaction of every write: on by default; `{ enabled: false }` or extra `patterns`. */
   redaction?: RedactionOptions;
+  /**
+   * A new store (nothing recorded yet) opened without `embedder` takes this recorded model name (a
+   * dump's, `onnx:bge-small-en-v1.5:384:…`, `use-lite:512`…) when it is installed here, else `auto`.
+   */
+  embedderForNewStore?: string;
 }
 
 /**
@@ -398,7 +403,11 @@ export class Engram extends EngramCore {
     const llm = options.llm !== undefined && options.llm !== null ? await resolveLlm(options.llm) : undefined;
     const backend = await storeBackend(options.path);
     const recorded = await backend.readEmbedder();
-    const embedder = await createEmbedder(options.embedder ?? choiceForRecordedEmbedder(recorded) ?? 'auto', options);
+    const adopted =
+      recorded === null && options.embedder === undefined && options.embedderForNewStore !== undefined
+        ? await installedChoiceFor(options.embedderForNewStore, options.cacheDir ?? (await defaultModelCacheDir()))
+        : undefined;
+    const embedder = await createEmbedder(options.embedder ?? choiceForRecordedEmbedder(recorded) ?? adopted ?? 'auto', options);
     try {
       const store = await backend.open({ name: embedder.name, dimension: embedder.dimension });
       const engineOptions: EngramOptions = { store, embedder, heartbeat: timerHeartbeat };

@@ -38,6 +38,7 @@ import { drainImportanceJobs, type ImportanceRecoveryReport } from './llm/import
 import { recordEdges, registerRelation, relate, type RecordEdge, type RegisterRelationInput, type RelateInput, type RelateResult } from './graph/relations-api.js';
 import { activateFrom, parseTimeFilter, type ActivateOptions, type ActivationView, type TimeFilterInput } from './graph/activate.js';
 import { exportMarkdown, importMarkdown, type MarkdownFiles, type MarkdownImportReport } from './markdown/index.js';
+import { exportDump, importDump, type DumpImportReport, type ImportDumpOptions } from './dump/index.js';
 import type { RelationType } from './relations.js';
 import type { JobBacklog, ScopeSummary } from './ports/store.js';
 import { listPage, scopeSummaries, type ListResult } from './browse/list.js';
@@ -408,6 +409,37 @@ export class EngramCore {
     const report = await importMarkdown({ ...this.#deps(), redactor: this.#redactor }, files, scope);
     this.#announce({ kind: 'import', records: [{ scope }] });
     return report;
+  }
+
+  /**
+   * The lossless dump of `scopes` (docs/dump-format.md): NDJSON lines, each ending in `\n`, read from
+   * the store page by page. `embeddings: true` adds each record's vector. `scopes: 'all'` dumps every
+   * scope that holds records (for the store's owner: interfaces that serve tenants never pass it).
+   */
+  exportJsonl(options: { scopes: readonly Scope[] | Scope | 'all'; embeddings?: boolean }): AsyncGenerator<string> {
+    this.assertOpen();
+    const scopes = options?.scopes === 'all' ? 'all' : assertReadScopes(options?.scopes);
+    return exportDump({ store: this.store, embedder: { name: this.embedder.name, dimension: this.embedder.dimension } }, { scopes, embeddings: options.embeddings === true });
+  }
+
+  /**
+   * Restores a dump written by `exportJsonl` from `source` (chunks of text or bytes: a Node Readable, a
+   * fetch body): ids and every field kept, idempotent and resumable. Records are re-embedded unless the
+   * dump carries vectors of this store's model.
+   */
+  async importJsonl(source: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>, options: ImportDumpOptions = {}): Promise<DumpImportReport> {
+    this.assertOpen();
+    const scopes = new Set<Scope>();
+    const permitScope = (scope: Scope): void => {
+      options.permitScope?.(scope);
+      scopes.add(scope);
+    };
+    try {
+      return await importDump({ store: this.store, embedder: this.embedder }, source, { ...options, permitScope });
+    } finally {
+      // cached rules and profiles of the scopes written are read afresh
+      if (scopes.size > 0) this.#announce({ kind: 'update', records: [...scopes].map((scope) => ({ scope })) });
+    }
   }
   // --- end layers ---
 

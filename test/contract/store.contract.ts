@@ -9,6 +9,7 @@ import { isVisible, type MemoryRecord, type MemoryStatus, type TimeFilter } from
 import type { Store } from '../../src/core/ports/store.js';
 import { registerLayerContract } from './store-layers.contract.js';
 import { registerTextContract } from './store-text.contract.js';
+import { registerDumpContract } from './store-dump.contract.js';
 import { DAY, T0, makeEdge, makeFullRecord, makeRecord, seededVector, vectorOf, withVectors } from './store-fixtures.js';
 
 /** Vector length used by the suite. */
@@ -643,6 +644,7 @@ export function runStoreContract(options: StoreContractOptions): void {
     };
     registerLayerContract(harness);
     registerTextContract(harness);
+    registerDumpContract(harness);
 
     const unknown = Object.keys(options.skip ?? {}).filter((name) => !names.has(name));
     if (unknown.length > 0) throw new Error(`runStoreContract(${options.name}): skip names no test: ${unknown.join(', ')}`);

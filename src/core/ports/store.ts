@@ -294,7 +294,25 @@ export interface StoreReader {
   nextToDecay(query: { scopes: readonly Scope[]; idleMs: DecayTiers; limit: number }): Promise<MemoryRecord[]>;
   /** Active concepts (semantic, `data.concept === true`) of `scopes`, by salience (highest first) then id; at most `limit`. */
   listConcepts(query: { scopes: readonly Scope[]; limit: number }): Promise<MemoryRecord[]>;
+  // --- full ordered reads (dump and migration): every status, every field, one scope at a time ---
+
+  /**
+   * Edges of `scope`, open and closed, in id order (code points), ids strictly after `afterId`; at most
+   * `limit`. Throws `INVALID_INPUT` for an invalid scope.
+   */
+  listEdges(query: { scope: Scope; afterId?: string; limit: number }): Promise<Edge[]>;
+  /**
+   * Concept refs of `scopes` in insertion order (oldest first: the one global order `getConceptRefs`
+   * follows), strictly after `after` (the `next` of the previous page; from the start when absent); at
+   * most `limit`. `next` is null on the last page. Cursors are opaque and only valid for this store.
+   */
+  listConceptRefs(query: { scopes: readonly Scope[]; after?: string; limit: number }): Promise<{ refs: ConceptRef[]; next: string | null }>;
+  /** The stored embeddings of `ids` in `scope` (any status); ids unknown there are absent. */
+  getEmbeddings(scope: Scope, ids: readonly string[]): Promise<Map<string, Float32Array>>;
+  /** Audit entries of `scope` in id order (code points), ids strictly after `afterId`; at most `limit`. */
+  listAudit(query: { scope: Scope; afterId?: string; limit: number }): Promise<AuditEntry[]>;
 }
+
 
 /** An API key as stored: only the SHA-256 hash (hex) of the key itself. Times are epoch ms. */
 export interface StoredApiKey {
@@ -445,6 +463,22 @@ export interface StoreTransaction extends StoreReader {
   deleteMemories(ids: readonly string[], scope: Scope): Promise<DeletedCounts>;
   /** Appends one audit entry (committed with the transaction). */
   appendAudit(entry: AuditEntry): Promise<void>;
+
+  // --- raw restores (dump import and migration): ids and every field kept, idempotent ---
+
+  /**
+   * Inserts records exactly as given (ids, both time axes, status, counters, every field) with their
+   * embeddings, in order. A record whose id is already stored (in any scope) is left as it is. Returns
+   * the ids inserted. Embeddings must have the store's dimension (else `EMBEDDING_DIMENSION_MISMATCH`).
+   */
+  restoreMemories(memories: readonly NewMemory[]): Promise<string[]>;
+  /**
+   * Inserts edges exactly as given. An edge whose id is already stored is left as it is. Both ends must
+   * be records of the edge's scope (else `INVALID_INPUT`, nothing written). Returns the ids inserted.
+   */
+  restoreEdges(edges: readonly Edge[]): Promise<string[]>;
+  /** Inserts audit entries exactly as given; an id already stored is left as it is. Returns the ids inserted. */
+  restoreAudit(entries: readonly AuditEntry[]): Promise<string[]>;
   /** Creates or replaces a state document; `value` must be JSON-serialisable. */
   setState(scope: Scope, key: string, value: unknown, at: number): Promise<void>;
   /** Deletes a state document; returns whether it existed. */

@@ -40,6 +40,8 @@ export interface OpenExtra {
   create?: boolean;
   /** Open with the recorded model whatever $ENGRAM_EMBEDDER says (reembed names its target itself). */
   ignoreEmbedderEnv?: boolean;
+  /** A new store without --embedder or $ENGRAM_EMBEDDER takes this recorded model when installed (a dump's). */
+  embedderForNewStore?: string;
 }
 
 /**
@@ -64,6 +66,7 @@ export async function openEngine(flags: CommonFlags, extra: OpenExtra = {}): Pro
     ...(embedder !== undefined ? { embedder } : {}),
     ...(workers !== undefined && Number.isFinite(workers) ? { workers } : {}),
     ...(cacheDir !== undefined ? { cacheDir } : {}),
+    ...(extra.embedderForNewStore !== undefined ? { embedderForNewStore: extra.embedderForNewStore } : {}),
     ...withLlm(llmFromEnv(process.env)),
     ...(redaction !== undefined ? { redaction } : {}),
   });

@@ -8,6 +8,7 @@ import { registerContextCommands } from './commands/context.js';
 import { registerHooksCommand } from './commands/hooks.js';
 import { registerKeysCommands } from './commands/keys.js';
 import { registerLayerCommands } from './commands/layers.js';
+import { registerDumpCommands } from './commands/dump.js';
 import { registerMcpCommand } from './commands/mcp.js';
 import { registerMigrateCommand } from './commands/migrate.js';
 import { registerModelsCommand } from './commands/models.js';
@@ -32,6 +33,7 @@ export function buildProgram(): Command {
   registerRecordCommands(program);
   registerBrowseCommands(program);
   registerLayerCommands(program);
+  registerDumpCommands(program);
   registerConsolidateCommand(program);
   registerContextCommands(program);
   registerKeysCommands(program);

@@ -16,6 +16,7 @@ import { readRoutes } from './routes/reads.js';
 import { browseRoutes } from './routes/browse.js';
 import { servingRoutes } from './routes/serving.js';
 import { exploreRoutes } from './routes/explore.js';
+import { dumpRoutes } from './routes/dump.js';
 import { staticUi } from './static-ui.js';
 
 /** Options of `createHttpApp`. */
@@ -41,7 +42,7 @@ export type HttpApp = Hono<{ Variables: AuthVariables }>;
 
 /** Every `/v1` route of this build. */
 export function httpRoutes(): RouteSpec[] {
-  return [...memoryRoutes, ...browseRoutes, ...readRoutes, ...servingRoutes, ...exploreRoutes];
+  return [...memoryRoutes, ...browseRoutes, ...readRoutes, ...servingRoutes, ...exploreRoutes, ...dumpRoutes];
 }
 
 /**
@@ -88,7 +89,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
         const principal = await authenticateRequest(c.req.raw, { keys, auth });
         if (principal === null) assertLocalRequest(c.req.raw);
         c.set('principal', principal);
-        const hasBody = route.method !== 'get' && (route.body !== undefined || route.method === 'post' || route.method === 'patch');
+        const hasBody = route.method !== 'get' && route.ndjson?.request === undefined && (route.body !== undefined || route.method === 'post' || route.method === 'patch');
         const body = hasBody ? await readJsonBody(c.req.raw, maxBodyBytes, { optional: route.bodyOptional === true }) : undefined;
         const result = await route.handle({
           engram,
@@ -98,7 +99,10 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
           body,
           serverScopes,
           authorize: authorizer(principal),
+          request: c.req.raw,
         });
+        // NDJSON routes stream their own response
+        if (result instanceof Response) return result;
         return c.json(result as object, 200);
       } catch (error) {
         return errorResponse(error, log);

@@ -80,7 +80,10 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[], info: { versi
     const responses: JsonObject = {
       '200': {
         description: route.responseDescription,
-        content: { 'application/json': { schema: route.response !== undefined ? hoistNamed(outputSchema(route.response), components) : { type: 'object' } } },
+        content:
+          route.ndjson?.response !== undefined
+            ? { 'application/x-ndjson': { schema: hoistNamed(outputSchema(route.ndjson.response), components) } }
+            : { 'application/json': { schema: route.response !== undefined ? hoistNamed(outputSchema(route.response), components) : { type: 'object' } } },
       },
     };
     for (const [status, description] of Object.entries(ERROR_RESPONSES)) {
@@ -92,7 +95,9 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[], info: { versi
       summary: route.summary,
       ...(route.description !== undefined ? { description: route.description } : {}),
       ...(parameters.length > 0 ? { parameters } : {}),
-      ...(route.body !== undefined
+      ...(route.ndjson?.request !== undefined
+        ? { requestBody: { required: true, content: { 'application/x-ndjson': { schema: hoistNamed(inputSchema(route.ndjson.request), components) } } } }
+        : route.body !== undefined
         ? { requestBody: { required: route.bodyOptional !== true, content: { 'application/json': { schema: inputSchema(route.body) } } } }
         : route.method === 'post'
           ? { requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } } }

@@ -28,6 +28,8 @@ export interface RouteContext {
   serverScopes: readonly string[];
   /** Throws SCOPE_DENIED when the caller's key may not name one of these scopes. */
   authorize(scopes: readonly string[]): void;
+  /** The raw request (routes with `ndjson.request` read its body stream themselves). */
+  request: Request;
 }
 
 /** One endpoint. */
@@ -47,5 +49,10 @@ export interface RouteSpec {
   /** Response body schema for the OpenAPI document (a loose description when absent). */
   response?: z.ZodType;
   responseDescription: string;
+  /**
+   * NDJSON streams, each line of the given schema: `request` routes read `ctx.request.body` themselves
+   * (streamed, not subject to the JSON body limit); `response` routes return a `Response` to stream.
+   */
+  ndjson?: { request?: z.ZodType; response?: z.ZodType };
   handle(ctx: RouteContext): Promise<unknown>;
 }

@@ -1,15 +1,21 @@
 /**
- * `engram migrate`: copies a SQLite database into a PostgreSQL schema, table by table (memories with
- * their embeddings, edges, relation types, concept refs, state documents and reports, the job queue,
- * metadata), in one PostgreSQL transaction, then verifies each table by a content hash computed the
- * same way from both sides: the same logical columns, in the same order, canonicalised in JS.
+ * `engram migrate`: copies a SQLite database into a PostgreSQL schema through the stores' own paths —
+ * a lossless dump of every scope (records of every status with their vectors, edges, concept refs,
+ * relation types, state documents, audit entries) read from the source store and restored into the
+ * target store, exactly as `engram export jsonl | engram import jsonl` — plus what a dump leaves out
+ * (API keys through the key port; the job queue and metadata row by row). Then it verifies each table
+ * by a content hash computed the same way from both sides: the same logical columns, in the same
+ * order, canonicalised in JS (JSON columns with their keys sorted).
  */
 import { createHash } from 'node:crypto';
 import { EngramError, messages } from '../../core/errors.js';
 import { upgradeSourceKey } from '../../core/write/new-record.js';
+import { canonicalJson, exportDump, importDump } from '../../core/dump/index.js';
+import type { Embedder } from '../../core/ports/embedder.js';
 import { openPostgresStore, type PostgresStore } from '../postgres/index.js';
+import { openSqliteStore } from '../sqlite/index.js';
 import type { PgDriver, PgQueryable } from '../postgres/pg-driver.js';
-import { lexemesOf, MEMORY_FIELDS, parseVectorText, termLength, vectorLiteral, type Tables } from '../postgres/pg-rows.js';
+import { MEMORY_FIELDS, parseVectorText, type Tables } from '../postgres/pg-rows.js';
 import { openConnection, type SqliteConnection } from '../sqlite/sqlite-connection.js';
 import { assertSchemaCurrent, readEmbeddingIdentity } from '../sqlite/sqlite-migrations.js';
 
@@ -58,25 +64,34 @@ class TableHash {
 }
 
 const int = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+/** A JSON column with its keys sorted (the two sides may write the same value with another key order). */
+const canon = (v: unknown): unknown => {
+  if (typeof v !== 'string') return v ?? null;
+  try {
+    return canonicalJson(JSON.parse(v));
+  } catch {
+    return v;
+  }
+};
 const bool = (v: unknown): boolean => v === true || v === 1 || v === '1' || v === 't';
 
 /** The canonical form of a memory row (either side) with its embedding. */
 function memoryRow(r: Record<string, unknown>, embedding: Float32Array): Row {
   return [
-    r.id, r.scope, r.layer, r.content, r.summary ?? null, r.tags, r.entities, r.importance ?? null, r.salience, r.surprise, r.emotion ?? null,
-    bool(r.pinned), int(r.mention_count), int(r.access_count), int(r.last_accessed_at), r.confidence, r.status, r.provenance,
-    int(r.valid_from), int(r.valid_to), int(r.occurred_at), int(r.recorded_at), int(r.invalidated_at), r.source_key ?? null, int(r.updated_at), r.data,
+    r.id, r.scope, r.layer, r.content, r.summary ?? null, canon(r.tags), canon(r.entities), r.importance ?? null, r.salience, r.surprise, canon(r.emotion),
+    bool(r.pinned), int(r.mention_count), int(r.access_count), int(r.last_accessed_at), r.confidence, r.status, canon(r.provenance),
+    int(r.valid_from), int(r.valid_to), int(r.occurred_at), int(r.recorded_at), int(r.invalidated_at), r.source_key ?? null, int(r.updated_at), canon(r.data),
     Array.from(embedding),
   ];
 }
 
 const EDGE_SQL_COLUMNS = 'id, scope, from_id, type, to_id, weight, valid_from, valid_to, recorded_at, invalidated_at, metadata';
 const edgeRow = (r: Record<string, unknown>): Row => [
-  r.id, r.scope, r.from_id, r.type, r.to_id, r.weight, int(r.valid_from), int(r.valid_to), int(r.recorded_at), int(r.invalidated_at), r.metadata,
+  r.id, r.scope, r.from_id, r.type, r.to_id, r.weight, int(r.valid_from), int(r.valid_to), int(r.recorded_at), int(r.invalidated_at), canon(r.metadata),
 ];
 const relationRow = (r: Record<string, unknown>): Row => [r.tenant, r.name, bool(r.symmetric), bool(r.built_in), r.proposed_by ?? null, r.description ?? null, int(r.registered_at)];
 const refRow = (r: Record<string, unknown>): Row => [r.scope, r.concept_id, r.layer, r.ref_id];
-const stateRow = (r: Record<string, unknown>): Row => [r.scope, r.key, r.value, int(r.updated_at)];
+const stateRow = (r: Record<string, unknown>): Row => [r.scope, r.key, canon(r.value), int(r.updated_at)];
 const JOB_COLUMNS = 'seq, scope, kind, payload, dedupe_key, status, attempts, owner, lease_until, run_after, last_error, enqueued_at';
 const jobRow = (r: Record<string, unknown>): Row => [
   int(r.seq), r.scope, r.kind, r.payload, r.dedupe_key ?? null, r.status, int(r.attempts), r.owner ?? null, int(r.lease_until), int(r.run_after), r.last_error ?? null, int(r.enqueued_at),
@@ -273,10 +288,8 @@ export async function migrateSqliteToPostgres(options: MigrateOptions): Promise<
     }
     const embedding = { name: identity.name, dimension: Number(identity.dimension) };
     target = await openPostgresStore({ url: options.to, embedding, poolSize: 2 });
-    await target.withDriver(async (driver, tables) => {
-      await assertEmpty(driver, tables);
-      await driver.transaction((session) => copyAll(source, session, tables, target!.vectorStorage, options.onProgress));
-    });
+    await target.withDriver((driver, tables) => assertEmpty(driver, tables));
+    await copyAll(options.from, source, target, embedding, options.onProgress);
     const sourceHashes = hashSqlite(source);
     const targetHashes = await target.withDriver((driver, tables) => hashPostgres(driver, tables));
     const checks: TableCheck[] = MIGRATED_TABLES.map((table) => {
@@ -316,72 +329,48 @@ async function assertEmpty(db: PgQueryable, t: Tables): Promise<void> {
   }
 }
 
-async function copyAll(source: SqliteConnection, db: PgQueryable, t: Tables, vectors: 'pgvector' | 'array', progress?: (message: string) => void): Promise<void> {
-  const side = new SqliteSide(source);
-  const cast = vectors === 'pgvector' ? '::vector' : '::real[]';
-  let copied = 0;
-  // bulk load first, index after: building GIN and HNSW once is far cheaper than row by row
-  await db.query(`DROP INDEX IF EXISTS ${t.q('memories_lexemes')}`);
-  if (vectors === 'pgvector') await db.query(`DROP INDEX IF EXISTS ${t.q('memories_embedding_hnsw')}`);
-  // page by page (a source written meanwhile shows up as a hash mismatch, never as silent loss)
-  for (const page of side.memories()) {
-    const rows = page.map(({ raw, embedding }) => {
-      const values = MEMORY_FIELDS.map((f) => (f === 'pinned' ? bool(raw.pinned) : raw[f]));
-      const tags = JSON.parse(String(raw.tags)) as string[];
-      const entities = JSON.parse(String(raw.entities)) as string[];
-      const termCount = raw.term_count ?? termLength(String(raw.content));
-      return [...values, termCount, lexemesOf(String(raw.content), tags, entities), vectorLiteral(embedding, vectors)];
+/**
+ * The copy: the dump of every scope, read from the source store and restored into the target store
+ * (as `engram export jsonl --all-scopes --embeddings | engram import jsonl`), then the API keys, the job
+ * queue and the metadata, which a dump leaves out.
+ */
+async function copyAll(
+  path: string,
+  source: SqliteConnection,
+  target: PostgresStore,
+  embedding: { name: string; dimension: number },
+  progress?: (message: string) => void,
+): Promise<void> {
+  const store = await openSqliteStore({ path, embedding, readonly: true, busyTimeoutMs: 10_000 });
+  try {
+    const lines = exportDump({ store, embedder: embedding }, { scopes: 'all', embeddings: true });
+    const report = await importDump({ store: target, embedder: storedVectorsOnly(embedding) }, lines, {
+      onProgress: (r) => progress?.(`memories: ${r.counts.record.created}, edges: ${r.counts.edge.created}, concept refs: ${r.counts.conceptRef.created}, state: ${r.counts.state.created}`),
     });
-    const casts = [...MEMORY_FIELDS.map(() => ''), '', '::text[]', cast];
-    await insertRowsWith(db, `INSERT INTO ${t.memories} (${MEMORY_FIELDS.join(', ')}, term_count, lexemes, embedding)`, rows, casts, MEMORY_FIELDS.length + 1);
-    copied += page.length;
-    progress?.(`memories: ${copied}`);
+    progress?.(`memories ${report.counts.record.created}, edges ${report.counts.edge.created}, relation types ${report.counts.relationType.created}: copied`);
+    for (const key of await store.listApiKeys()) await target.insertApiKey(key);
+  } finally {
+    await store.close();
   }
-  progress?.('memories: building indexes');
-  await db.query(`CREATE INDEX memories_lexemes ON ${t.memories} USING gin (lexemes)`);
-  if (vectors === 'pgvector') await db.query(`CREATE INDEX memories_embedding_hnsw ON ${t.memories} USING hnsw (embedding vector_cosine_ops)`);
-  // every embedding write is logged (the exact-search caches of running servers catch up from it)
-  await db.query(`INSERT INTO ${t.q('vector_log')} (scope, memory_id) SELECT scope, id FROM ${t.memories} ORDER BY seq`);
+  await target.withDriver((driver, t) => driver.transaction((session) => copyQueueAndMeta(source, session, t)));
+}
+
+/** An embedder that is never asked: every record of a migration comes with its stored vector. */
+function storedVectorsOnly(embedding: { name: string; dimension: number }): Embedder {
+  return {
+    ...embedding,
+    embed: () => Promise.reject(new EngramError('INTERNAL', 'A migration copies stored vectors and never embeds: the source dump lacks a vector.')),
+  };
+}
+
+/** The job queue (ids are sequence numbers, kept) and the metadata, row by row. */
+async function copyQueueAndMeta(source: SqliteConnection, db: PgQueryable, t: Tables): Promise<void> {
+  const side = new SqliteSide(source);
   const read = <T extends Exclude<MigratedTable, 'memories'>>(table: T) => source.snapshot(() => side.rows(table));
-  const edges = read('edges').map(edgeRow);
-  await insertRows(db, `INSERT INTO ${t.edges} (${EDGE_SQL_COLUMNS})`, edges);
-  progress?.(`edges: ${edges.length}`);
-  await insertRows(
-    db,
-    `INSERT INTO ${t.q('relation_types')} (tenant, name, "symmetric", built_in, proposed_by, description, registered_at)`,
-    read('relation_types').map(relationRow),
-    ` ON CONFLICT (tenant, name) DO UPDATE SET "symmetric" = EXCLUDED."symmetric", built_in = EXCLUDED.built_in, proposed_by = EXCLUDED.proposed_by,
-        description = EXCLUDED.description, registered_at = EXCLUDED.registered_at`,
-  );
-  await insertRows(db, `INSERT INTO ${t.q('concept_refs')} (scope, concept_id, layer, ref_id)`, read('concept_refs').map(refRow));
-  await insertRows(db, `INSERT INTO ${t.q('state')} (scope, key, value, updated_at)`, read('state').map(stateRow));
   const jobs = read('jobs').map(jobRow);
-  // job ids are their sequence numbers: keep them, then move the sequence past them
   await insertRows(db, `INSERT INTO ${t.q('jobs')} (${JOB_COLUMNS}) OVERRIDING SYSTEM VALUE`, jobs);
   await db.query(`SELECT setval(pg_get_serial_sequence($1, 'seq'), greatest((SELECT max(seq) FROM ${t.q('jobs')}), 1))`, [t.q('jobs')]);
   await insertRows(db, `INSERT INTO ${t.meta} (key, value)`, read('meta').map(metaRow), ' ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value');
-  await insertRows(db, `INSERT INTO ${t.q('api_keys')} (${KEY_COLUMNS})`, read('api_keys').map(keyRow));
-  progress?.(`edges ${edges.length}, jobs ${jobs.length}: copied`);
-}
-
-/** Like `insertRows`, with a parameter cast per column (`lexemes` become a tsvector via array_to_tsvector). */
-async function insertRowsWith(db: PgQueryable, prefix: string, rows: readonly (readonly unknown[])[], casts: readonly string[], lexemeColumn: number): Promise<void> {
-  const width = rows[0]?.length ?? 0;
-  const perStatement = Math.max(1, Math.floor(30_000 / Math.max(1, width)));
-  for (let start = 0; start < rows.length; start += perStatement) {
-    const batch = rows.slice(start, start + perStatement);
-    const params: unknown[] = [];
-    const tuples = batch.map(
-      (row) =>
-        `(${row
-          .map((value, i) => {
-            const placeholder = `$${params.push(value)}${casts[i] ?? ''}`;
-            return i === lexemeColumn ? `array_to_tsvector(${placeholder})` : placeholder;
-          })
-          .join(', ')})`,
-    );
-    await db.query(`${prefix} VALUES ${tuples.join(', ')}`, params);
-  }
 }
 
 /** The URL with any password replaced by `***`. */

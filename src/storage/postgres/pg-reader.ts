@@ -19,7 +19,8 @@ import type {
 } from '../../core/ports/store.js';
 import { assertReadScopes, assertScope, type Scope } from '../../core/scope.js';
 import type { RelationType } from '../../core/relations.js';
-import type { ConceptRef, ConceptRefQuery, DailyCount, DecayTiers, StateEntry, StateListOptions } from '../../core/ports/store.js';
+import type { AuditEntry, ConceptRef, ConceptRefQuery, DailyCount, DecayTiers, StateEntry, StateListOptions } from '../../core/ports/store.js';
+import * as dump from './pg-dump.js';
 import type { MemoryStatus } from '../../core/memory.js';
 import type { PgQueryable } from './pg-driver.js';
 import * as layers from './pg-layers.js';
@@ -375,6 +376,25 @@ export class PgReader implements StoreReader {
 
   async listConcepts(query: { scopes: readonly Scope[]; limit: number }): Promise<MemoryRecord[]> {
     return this.read('list concepts', (db) => listConcepts(db, this.tables, query));
+  }
+
+  async listEdges(query: { scope: Scope; afterId?: string; limit: number }): Promise<Edge[]> {
+    return this.read('list edges', (db) => dump.listEdges(db, this.tables, query));
+  }
+
+  async listConceptRefs(query: { scopes: readonly Scope[]; after?: string; limit: number }): Promise<{ refs: ConceptRef[]; next: string | null }> {
+    return this.read('list concept refs', (db) => dump.listConceptRefs(db, this.tables, query));
+  }
+
+  async getEmbeddings(scope: Scope, ids: readonly string[]): Promise<Map<string, Float32Array>> {
+    return this.read('read embeddings', async (db) => {
+      await this.#assertEmbedderCurrent(db);
+      return dump.getEmbeddings(db, this.tables, scope, ids);
+    });
+  }
+
+  async listAudit(query: { scope: Scope; afterId?: string; limit: number }): Promise<AuditEntry[]> {
+    return this.read('list audit entries', (db) => dump.listAudit(db, this.tables, query));
   }
 
   /** Runs `fn` against this reader's connection and maps failures to `EngramError`. */

@@ -8,6 +8,8 @@ import { EngramError, messages } from '../../core/errors.js';
 import type { Edge, NewMemory } from '../../core/memory.js';
 import type { AuditEntry, DeletedCounts, MemoryPatch, NewJob, StoreTransaction } from '../../core/ports/store.js';
 import { appendAudit, deleteMemories } from './pg-browse.js';
+import { storedIds } from './pg-dump.js';
+import { unseen } from '../dump-rows.js';
 import type { Layer } from '../../core/memory.js';
 import type { RelationType } from '../../core/relations.js';
 import * as layers from './pg-layers.js';
@@ -38,22 +40,58 @@ export class PgTransaction extends PgReader implements StoreTransaction {
 
   async insertMemories(memories: readonly NewMemory[]): Promise<void> {
     await this.write('insert memories', async (db) => {
-      const { dimension, vectors } = this.#context;
-      const cast = vectors === 'pgvector' ? 'vector' : 'real[]';
-      for (const { record, embedding } of memories) {
-        assertScope(record.scope);
-        assertDimension(embedding, dimension, 'embedding');
-        const p = new Params();
-        const values = memoryValues(record).map((v) => p.add(v));
-        const sql = `WITH inserted AS (
-            INSERT INTO ${this.tables.memories} (${MEMORY_FIELDS.join(', ')}, term_count, lexemes, embedding)
-            VALUES (${values.join(', ')}, ${p.add(termLength(record.content))}, array_to_tsvector(${p.add(lexemesOf(record.content, record.tags, record.entities))}::text[]),
-                    ${p.add(vectorLiteral(embedding, vectors))}::${cast})
-            RETURNING scope, id)
-          INSERT INTO ${this.tables.q('vector_log')} (scope, memory_id) SELECT scope, id FROM inserted`;
-        await db.query(sql, p.values);
-      }
+      for (const memory of memories) await this.#insertMemory(db, memory);
     });
+  }
+
+  async restoreMemories(memories: readonly NewMemory[]): Promise<string[]> {
+    return this.write('restore memories', async (db) => {
+      const stored = await storedIds(db, this.tables.memories, memories.map((m) => m.record.id));
+      const inserted: string[] = [];
+      for (const memory of memories) {
+        if (stored.has(memory.record.id)) continue;
+        await this.#insertMemory(db, memory);
+        stored.add(memory.record.id);
+        inserted.push(memory.record.id);
+      }
+      return inserted;
+    });
+  }
+
+  async restoreEdges(edges: readonly Edge[]): Promise<string[]> {
+    return this.write('restore edges', async (db) => {
+      const stored = await storedIds(db, this.tables.edges, edges.map((e) => e.id));
+      const fresh = unseen(edges, stored);
+      await this.#insertEdges(db, fresh);
+      return fresh.map((e) => e.id);
+    });
+  }
+
+  async restoreAudit(entries: readonly AuditEntry[]): Promise<string[]> {
+    return this.write('restore audit entries', async (db) => {
+      const fresh = unseen(entries, await storedIds(db, this.tables.q('audit_log'), entries.map((e) => e.id)));
+      for (const entry of fresh) {
+        assertScope(entry.scope);
+        await appendAudit(db, this.tables, entry);
+      }
+      return fresh.map((e) => e.id);
+    });
+  }
+
+  async #insertMemory(db: PgQueryable, { record, embedding }: NewMemory): Promise<void> {
+    const { dimension, vectors } = this.#context;
+    const cast = vectors === 'pgvector' ? 'vector' : 'real[]';
+    assertScope(record.scope);
+    assertDimension(embedding, dimension, 'embedding');
+    const p = new Params();
+    const values = memoryValues(record).map((v) => p.add(v));
+    const sql = `WITH inserted AS (
+        INSERT INTO ${this.tables.memories} (${MEMORY_FIELDS.join(', ')}, term_count, lexemes, embedding)
+        VALUES (${values.join(', ')}, ${p.add(termLength(record.content))}, array_to_tsvector(${p.add(lexemesOf(record.content, record.tags, record.entities))}::text[]),
+                ${p.add(vectorLiteral(embedding, vectors))}::${cast})
+        RETURNING scope, id)
+      INSERT INTO ${this.tables.q('vector_log')} (scope, memory_id) SELECT scope, id FROM inserted`;
+    await db.query(sql, p.values);
   }
 
   async updateMemory(id: string, scope: Scope, patch: MemoryPatch): Promise<boolean> {
@@ -99,8 +137,11 @@ export class PgTransaction extends PgReader implements StoreTransaction {
   }
 
   async insertEdges(edges: readonly Edge[]): Promise<void> {
-    await this.write('insert edges', async (db) => {
-      for (const edge of edges) {
+    await this.write('insert edges', (db) => this.#insertEdges(db, edges));
+  }
+
+  async #insertEdges(db: PgQueryable, edges: readonly Edge[]): Promise<void> {
+    for (const edge of edges) {
         assertScope(edge.scope);
         const p = new Params();
         try {
@@ -113,8 +154,7 @@ export class PgTransaction extends PgReader implements StoreTransaction {
             { details: { edgeId: edge.id, scope: edge.scope }, cause: error },
           );
         }
-      }
-    });
+    }
   }
 
   async invalidateEdges(ids: readonly string[], scope: Scope, at: number): Promise<number> {

@@ -22,6 +22,7 @@ import type {
   StoreReader,
   StoreStats,
   VectorQuery,
+  AuditEntry,
 } from '../../core/ports/store.js';
 import { assertReadScopes, assertScope, type Scope } from '../../core/scope.js';
 import type { AnnIndex } from './ann-index.js';
@@ -36,6 +37,7 @@ import { assertDimension } from '../../core/vectors.js';
 import { toEngramError } from './sqlite-errors.js';
 import { arrayToMemory, EDGE_COLUMNS, inList, memoryColumns, rowToEdge, rowToMemory, type EdgeRow, type MemoryRow } from './sqlite-rows.js';
 import { searchVectors, type VectorSearchContext } from './sqlite-vector-search.js';
+import * as dump from './sqlite-dump.js';
 import { assertEmbedderCurrent } from './sqlite-vector-staging.js';
 import type { VectorIndex } from './vector-index.js';
 
@@ -300,6 +302,25 @@ export class SqliteReader implements StoreReader {
 
   async listConcepts(query: { scopes: readonly Scope[]; limit: number }): Promise<MemoryRecord[]> {
     return this.read('list concepts', (connection) => listConcepts(connection, query));
+  }
+
+  async listEdges(query: { scope: Scope; afterId?: string; limit: number }): Promise<Edge[]> {
+    return this.read('list edges', (connection) => dump.listEdges(connection, query));
+  }
+
+  async listConceptRefs(query: { scopes: readonly Scope[]; after?: string; limit: number }): Promise<{ refs: ConceptRef[]; next: string | null }> {
+    return this.read('list concept refs', (connection) => dump.listConceptRefs(connection, query));
+  }
+
+  async getEmbeddings(scope: Scope, ids: readonly string[]): Promise<Map<string, Float32Array>> {
+    return this.read('read embeddings', (connection) => {
+      assertEmbedderCurrent(connection, this.#context.embedderName);
+      return dump.getEmbeddings(connection, scope, ids);
+    });
+  }
+
+  async listAudit(query: { scope: Scope; afterId?: string; limit: number }): Promise<AuditEntry[]> {
+    return this.read('list audit entries', (connection) => dump.listAudit(connection, query));
   }
 
   /** Runs `fn` in one snapshot of the connection and maps failures to `EngramError`. */

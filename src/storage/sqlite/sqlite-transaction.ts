@@ -6,6 +6,8 @@ import { EngramError, messages } from '../../core/errors.js';
 import type { Edge, NewMemory } from '../../core/memory.js';
 import type { AuditEntry, DeletedCounts, MemoryPatch, NewJob, StoreTransaction } from '../../core/ports/store.js';
 import { appendAudit, deleteMemories } from './sqlite-browse.js';
+import { storedIds } from './sqlite-dump.js';
+import { unseen } from '../dump-rows.js';
 import type { Layer } from '../../core/memory.js';
 import type { RelationType } from '../../core/relations.js';
 import * as layers from './sqlite-layers.js';
@@ -34,14 +36,50 @@ export class SqliteTransaction extends SqliteReader implements StoreTransaction 
 
   async insertMemories(memories: readonly NewMemory[]): Promise<void> {
     this.#write('insert memories', (connection) => {
-      for (const { record, embedding } of memories) {
-        assertScope(record.scope);
-        assertDimension(embedding, this.#context.dimension, 'embedding');
-        const rowid = connection.insert(INSERT_MEMORY_SQL, ...memoryInsertParams(record));
-        connection.run('INSERT INTO memory_vectors (rowid, scope, embedding) VALUES (?, ?, ?)', BigInt(rowid), record.scope, vectorBlob(embedding));
-        this.#vectorChanged(connection, rowid, record.scope);
-      }
+      for (const memory of memories) this.#insertMemory(connection, memory);
     });
+  }
+
+  async restoreMemories(memories: readonly NewMemory[]): Promise<string[]> {
+    return this.#write('restore memories', (connection) => {
+      const stored = storedIds(connection, 'memories', memories.map((m) => m.record.id));
+      const inserted: string[] = [];
+      for (const memory of memories) {
+        if (stored.has(memory.record.id)) continue;
+        this.#insertMemory(connection, memory);
+        stored.add(memory.record.id);
+        inserted.push(memory.record.id);
+      }
+      return inserted;
+    });
+  }
+
+  async restoreEdges(edges: readonly Edge[]): Promise<string[]> {
+    return this.#write('restore edges', (connection) => {
+      const stored = storedIds(connection, 'edges', edges.map((e) => e.id));
+      const fresh = unseen(edges, stored);
+      this.#insertEdges(connection, fresh);
+      return fresh.map((e) => e.id);
+    });
+  }
+
+  async restoreAudit(entries: readonly AuditEntry[]): Promise<string[]> {
+    return this.#write('restore audit entries', (connection) => {
+      const fresh = unseen(entries, storedIds(connection, 'audit_log', entries.map((e) => e.id)));
+      for (const entry of fresh) {
+        assertScope(entry.scope);
+        appendAudit(connection, entry);
+      }
+      return fresh.map((e) => e.id);
+    });
+  }
+
+  #insertMemory(connection: SqliteConnection, { record, embedding }: NewMemory): void {
+    assertScope(record.scope);
+    assertDimension(embedding, this.#context.dimension, 'embedding');
+    const rowid = connection.insert(INSERT_MEMORY_SQL, ...memoryInsertParams(record));
+    connection.run('INSERT INTO memory_vectors (rowid, scope, embedding) VALUES (?, ?, ?)', BigInt(rowid), record.scope, vectorBlob(embedding));
+    this.#vectorChanged(connection, rowid, record.scope);
   }
 
   async updateMemory(id: string, scope: Scope, patch: MemoryPatch): Promise<boolean> {
@@ -69,8 +107,11 @@ export class SqliteTransaction extends SqliteReader implements StoreTransaction 
   }
 
   async insertEdges(edges: readonly Edge[]): Promise<void> {
-    this.#write('insert edges', (connection) => {
-      for (const edge of edges) {
+    this.#write('insert edges', (connection) => this.#insertEdges(connection, edges));
+  }
+
+  #insertEdges(connection: SqliteConnection, edges: readonly Edge[]): void {
+    for (const edge of edges) {
         assertScope(edge.scope);
         try {
           connection.run(INSERT_EDGE_SQL, ...edgeInsertParams(edge));
@@ -82,8 +123,7 @@ export class SqliteTransaction extends SqliteReader implements StoreTransaction 
             { details: { edgeId: edge.id, scope: edge.scope }, cause: error },
           );
         }
-      }
-    });
+    }
   }
 
   async invalidateEdges(ids: readonly string[], scope: Scope, at: number): Promise<number> {

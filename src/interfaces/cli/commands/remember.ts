@@ -184,6 +184,12 @@ function parseLines(text: string, path: string, defaultScope: string | undefined
       problems.push(`line ${line}: must be a JSON object like {"content": "..."}`);
       return;
     }
+    if (line === 1 && (value as { format?: unknown }).format === 'engram-dump') {
+      throw new EngramError(
+        'INVALID_INPUT',
+        `--file ${file} is an Engram dump (written by "engram export jsonl"), not a file of remember inputs: restore it with "engram import jsonl ${path}".`,
+      );
+    }
     const input = { ...(value as Record<string, unknown>) };
     if (input.scope === undefined && defaultScope !== undefined) input.scope = defaultScope;
     if (input.source === undefined) {

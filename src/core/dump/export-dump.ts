@@ -1,0 +1,128 @@
+/**
+ * Writing a dump: the store's full ordered reads, page by page (constant memory whatever the size),
+ * turned into canonical lines. Records by (scope, id), then edges, concept refs (insertion order), relation type
+ * registrations, state documents and audit entries, then the end line with the counts.
+ */
+import { EngramError } from '../errors.js';
+import type { MemoryRecord } from '../memory.js';
+import { recordProblem } from '../readable-records.js';
+import type { StoreReader } from '../ports/store.js';
+import { assertReadScopes, tenantOf, type Scope } from '../scope.js';
+import { upgradeSourceKey } from '../write/new-record.js';
+import {
+  auditLine,
+  compareCodePoints,
+  conceptRefLine,
+  DUMP_FORMAT,
+  DUMP_VERSION,
+  dumpLine,
+  edgeLine,
+  headerLine,
+  recordLine,
+  type DumpKind,
+} from './dump-format.js';
+
+/** What `exportDump` needs: the store's reads and the identity of the model its vectors come from. */
+export interface DumpSource {
+  store: StoreReader;
+  embedder: { name: string; dimension: number };
+}
+
+export interface ExportDumpOptions {
+  /** The scopes to dump (at least one), or `'all'`: every scope that holds records (the store's owner). */
+  scopes: readonly Scope[] | 'all';
+  /** Include each record's vector (base64 float32). Default false: the importer re-embeds. */
+  embeddings?: boolean;
+  /** Rows read per store call (default 500). */
+  pageSize?: number;
+}
+
+/**
+ * The dump of `scopes` as lines, each ending in `\n`. Reads page by page, so memory stays constant;
+ * take it from a quiet store (writes made meanwhile may or may not be in it).
+ *
+ * @example
+ * ```ts
+ * for await (const line of exportDump({ store, embedder }, { scopes: ['acme/a'] })) process.stdout.write(line);
+ * ```
+ */
+export async function* exportDump(source: DumpSource, options: ExportDumpOptions): AsyncGenerator<string> {
+  const scopes = [...(options.scopes === 'all' ? await source.store.listScopes('all') : assertReadScopes(options.scopes))].sort(compareCodePoints);
+  const pageSize = Math.max(1, Math.floor(options.pageSize ?? 500));
+  const withVectors = options.embeddings === true;
+  const { store } = source;
+  const counts: Record<string, number> = { record: 0, edge: 0, conceptRef: 0, relationType: 0, state: 0, audit: 0 };
+  const emit = (kind: Exclude<DumpKind, 'end'>, line: string): string => {
+    counts[kind]!++;
+    return `${line}\n`;
+  };
+  yield `${headerLine({ format: DUMP_FORMAT, version: DUMP_VERSION, embedder: { name: source.embedder.name, dimension: source.embedder.dimension }, embeddings: withVectors, scopes })}\n`;
+
+  for (const scope of scopes) {
+    for (let afterId: string | undefined; ; ) {
+      const records = await store.listMemories({ scopes: [scope], limit: pageSize, ...(afterId !== undefined ? { afterId } : {}) });
+      if (records.length === 0) break;
+      const vectors = withVectors ? await store.getEmbeddings(scope, records.map((r) => r.id)) : undefined;
+      for (const record of records) yield emit('record', recordLine(dumpable(record), vectors === undefined ? undefined : vectorOf(vectors, record)));
+      afterId = records[records.length - 1]!.id;
+    }
+  }
+  for (const scope of scopes) {
+    for (let afterId: string | undefined; ; ) {
+      const edges = await store.listEdges({ scope, limit: pageSize, ...(afterId !== undefined ? { afterId } : {}) });
+      if (edges.length === 0) break;
+      for (const edge of edges) yield emit('edge', edgeLine(edge));
+      afterId = edges[edges.length - 1]!.id;
+    }
+  }
+  // one global insertion order across the scopes, which reads of several scopes follow
+  for (let after: string | null | undefined; after !== null && scopes.length > 0; ) {
+    const page = await store.listConceptRefs({ scopes, limit: pageSize, ...(after !== undefined ? { after } : {}) });
+    for (const ref of page.refs) yield emit('conceptRef', conceptRefLine(ref));
+    after = page.next;
+  }
+  const tenants = [...new Set(scopes.map(tenantOf))].sort(compareCodePoints);
+  const registered = (tenants.length === 0 ? [] : await store.getRelationTypes(tenants)).filter((t) => !t.builtIn && t.tenant !== null);
+  registered.sort((a, b) => compareCodePoints(a.tenant!, b.tenant!) || compareCodePoints(a.name, b.name));
+  for (const { builtIn: _builtIn, ...type } of registered) yield emit('relationType', dumpLine('relationType', type));
+  for (const scope of scopes) {
+    for (let after: string | undefined; ; ) {
+      const entries = await store.listState(scope, '', pageSize, after !== undefined ? { after } : {});
+      if (entries.length === 0) break;
+      for (const entry of entries) yield emit('state', dumpLine('state', { ...entry }));
+      after = entries[entries.length - 1]!.key;
+    }
+  }
+  for (const scope of scopes) {
+    for (let afterId: string | undefined; ; ) {
+      const entries = await store.listAudit({ scope, limit: pageSize, ...(afterId !== undefined ? { afterId } : {}) });
+      if (entries.length === 0) break;
+      for (const entry of entries) yield emit('audit', auditLine(entry));
+      afterId = entries[entries.length - 1]!.id;
+    }
+  }
+  yield `${dumpLine('end', { counts })}\n`;
+}
+
+/** The record as a dump holds it: a legacy NUL-joined source key in its current form. */
+function dumpable(record: MemoryRecord): MemoryRecord {
+  const problem = recordProblem(record);
+  if (problem !== null) {
+    throw new EngramError(
+      'STORAGE_CORRUPT',
+      `Memory ${record.id} in ${record.scope} is damaged (${problem}), so it cannot be dumped losslessly: fix it (engram update) or remove it (engram purge), then dump again.`,
+      { details: { id: record.id, scope: record.scope } },
+    );
+  }
+  return record.sourceKey === null ? record : { ...record, sourceKey: upgradeSourceKey(record.sourceKey) };
+}
+
+function vectorOf(vectors: ReadonlyMap<string, Float32Array>, record: MemoryRecord): Float32Array {
+  const vector = vectors.get(record.id);
+  if (vector === undefined) {
+    throw new EngramError('STORAGE_CORRUPT', `Memory ${record.id} in ${record.scope} has no stored vector: dump without --embeddings (the importer re-embeds it).`, {
+      details: { id: record.id, scope: record.scope },
+    });
+  }
+  return vector;
+}

@@ -1,0 +1,353 @@
+/**
+ * Reading a dump back: line by line (constant memory), each kind batched into short transactions of
+ * raw restores that keep ids and every field. Idempotent, hence resumable: what a killed import
+ * committed is found again and skipped, so running it again finishes the job with the same store.
+ */
+import type { z } from 'zod';
+import { EngramError, isEngramError, messages } from '../errors.js';
+import type { Layer, MemoryRecord, NewMemory } from '../memory.js';
+import type { Embedder } from '../ports/embedder.js';
+import { CONCEPT_REFS_CAP, type Store } from '../ports/store.js';
+import { reembedText } from '../reembed/reembed-text.js';
+import type { Scope } from '../scope.js';
+import { upgradeSourceKey } from '../write/new-record.js';
+import { canonicalJson, decodeVector, DUMP_FORMAT, DUMP_VERSION, dumpHeaderSchema, dumpLineSchema, type DumpHeader, type DumpLine } from './dump-format.js';
+import { splitLines, type NumberedLine } from './dump-lines.js';
+
+/** What happened to the lines of one kind. */
+export interface DumpImportCounts {
+  /** Written now. */
+  created: number;
+  /** Already in the store exactly as dumped (a second import, or a resumed one). */
+  skipped: number;
+  /** Already in the store with other content: the store's version is kept (listed in `conflicts`). */
+  conflicting: number;
+}
+
+export type DumpImportKind = 'record' | 'edge' | 'conceptRef' | 'relationType' | 'state' | 'audit';
+
+/** What `importDump` did. */
+export interface DumpImportReport {
+  /** The dump's model, the store's, and where the vectors came from. */
+  embedder: { dump: string; store: string; vectors: 'dump' | 'embedded' };
+  /** Records embedded by the store's model (the dump had no usable vector for them). */
+  embedded: number;
+  lines: number;
+  counts: Record<DumpImportKind, DumpImportCounts>;
+  /** The first 100 lines whose key the store already held with other content. */
+  conflicts: { kind: DumpImportKind; scope: string; key: string; reason: string }[];
+  /** The end line was read and its counts matched. */
+  complete: boolean;
+}
+
+export interface ImportDumpOptions {
+  /** Called with every scope (and relation type tenant) a line writes, before anything is written; throw to refuse it. */
+  permitScope?: (scope: Scope) => void;
+  /** Records per transaction (default 128); other kinds take four times as many. */
+  batchSize?: number;
+  /** Called after every committed batch with the report so far. */
+  onProgress?: (report: DumpImportReport) => void;
+}
+
+export interface ImportDumpDeps {
+  store: Store;
+  embedder: Embedder;
+}
+
+const MAX_CONFLICTS = 100;
+type Line<K extends DumpLine['kind']> = Extract<DumpLine, { kind: K }> & { number: number };
+
+/**
+ * Imports a dump written by `exportDump` from `source` (chunks of text or bytes: a Node Readable, a
+ * fetch body, an array of strings). Throws `INVALID_INPUT` naming the line for anything that is not a
+ * dump line (a remember-input file gets a hint), after committing the batches before it.
+ *
+ * @example
+ * ```ts
+ * const report = await importDump({ store, embedder }, createReadStream('acme.jsonl'));
+ * ```
+ */
+export async function importDump(deps: ImportDumpDeps, source: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>, options: ImportDumpOptions = {}): Promise<DumpImportReport> {
+  const run = new DumpImport(deps, options);
+  let header: DumpHeader | undefined;
+  for await (const line of splitLines(source)) {
+    const value = parseJson(line);
+    if (header === undefined) {
+      header = parseHeader(value, line);
+      run.begin(header);
+      continue;
+    }
+    await run.add(parseLine(value, line), line.number);
+  }
+  if (header === undefined) throw new EngramError('INVALID_INPUT', messages.invalidInput('the file is empty: pass a dump written by "engram export jsonl"'));
+  await run.flush();
+  return run.finish();
+}
+
+function parseJson(line: NumberedLine): unknown {
+  try {
+    return JSON.parse(line.text);
+  } catch {
+    throw new EngramError('INVALID_INPUT', messages.invalidInput(`line ${line.number} is not JSON${line.number === 1 ? ': this is not an Engram dump (engram export jsonl writes one)' : ''}`), {
+      details: { line: line.number },
+    });
+  }
+}
+
+function parseHeader(value: unknown, line: NumberedLine): DumpHeader {
+  const object = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  if (object.format !== DUMP_FORMAT) {
+    const remember = typeof object.content === 'string';
+    throw new EngramError(
+      'INVALID_INPUT',
+      remember
+        ? 'This is a file of remember inputs (one memory per line), not an Engram dump: load it with "engram remember --file FILE". "engram import jsonl" reads what "engram export jsonl" writes.'
+        : messages.invalidInput('line 1 is not the header of an Engram dump ({"format":"engram-dump",…}): pass a file written by "engram export jsonl"'),
+      { details: { line: line.number } },
+    );
+  }
+  if (typeof object.version === 'number' && object.version > DUMP_VERSION) {
+    throw new EngramError('INVALID_INPUT', messages.invalidInput(`this dump has format version ${object.version}, newer than this Engram reads (${DUMP_VERSION}): import it with a newer Engram`), {
+      details: { version: object.version },
+    });
+  }
+  return validated(dumpHeaderSchema, value, line);
+}
+
+function parseLine(value: unknown, line: NumberedLine): DumpLine {
+  return validated(dumpLineSchema, value, line);
+}
+
+function validated<T>(schema: z.ZodType<T>, value: unknown, line: NumberedLine): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const field = issue.path.map(String).join('.');
+  throw new EngramError('INVALID_INPUT', messages.invalidInput(`line ${line.number}${field.length > 0 ? `, field "${field}"` : ''}: ${issue.message}`), {
+    details: { line: line.number, field },
+  });
+}
+
+class DumpImport {
+  readonly #deps: ImportDumpDeps;
+  readonly #options: ImportDumpOptions;
+  readonly #batchSize: number;
+  #useVectors = false;
+  #batch: (DumpLine & { number: number })[] = [];
+  readonly #seen: Record<string, number> = {};
+  #ended = false;
+  readonly report: DumpImportReport;
+
+  constructor(deps: ImportDumpDeps, options: ImportDumpOptions) {
+    this.#deps = deps;
+    this.#options = options;
+    this.#batchSize = Math.max(1, Math.floor(options.batchSize ?? 128));
+    const counts = () => ({ created: 0, skipped: 0, conflicting: 0 });
+    this.report = {
+      embedder: { dump: '', store: deps.embedder.name, vectors: 'embedded' },
+      embedded: 0,
+      lines: 0,
+      counts: { record: counts(), edge: counts(), conceptRef: counts(), relationType: counts(), state: counts(), audit: counts() },
+      conflicts: [],
+      complete: false,
+    };
+  }
+
+  begin(header: DumpHeader): void {
+    this.report.lines = 1;
+    this.report.embedder.dump = header.embedder.name;
+    this.#useVectors = header.embeddings && header.embedder.name === this.#deps.embedder.name && header.embedder.dimension === this.#deps.embedder.dimension;
+    if (this.#useVectors) this.report.embedder.vectors = 'dump';
+    for (const scope of header.scopes) this.#options.permitScope?.(scope);
+  }
+
+  async add(line: DumpLine, number: number): Promise<void> {
+    if (this.#ended) throw new EngramError('INVALID_INPUT', messages.invalidInput(`line ${number} comes after the end line: the file was edited or two dumps were joined`));
+    this.report.lines++;
+    if (line.kind === 'end') {
+      await this.flush();
+      this.#checkEnd(line.counts, number);
+      return;
+    }
+    this.#seen[line.kind] = (this.#seen[line.kind] ?? 0) + 1;
+    this.#options.permitScope?.(line.kind === 'record' ? line.record.scope : line.kind === 'edge' ? line.edge.scope : line.kind === 'relationType' ? line.tenant : line.scope);
+    const current = this.#batch[0]?.kind;
+    if (current !== undefined && current !== line.kind) await this.flush();
+    this.#batch.push({ ...line, number });
+    if (this.#batch.length >= (line.kind === 'record' ? this.#batchSize : this.#batchSize * 4)) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    const batch = this.#batch;
+    if (batch.length === 0) return;
+    this.#batch = [];
+    switch (batch[0]!.kind) {
+      case 'record':
+        await this.#records(batch as Line<'record'>[]);
+        break;
+      case 'edge':
+        await this.#edges(batch as Line<'edge'>[]);
+        break;
+      case 'conceptRef':
+        await this.#conceptRefs(batch as Line<'conceptRef'>[]);
+        break;
+      case 'relationType':
+        await this.#relationTypes(batch as Line<'relationType'>[]);
+        break;
+      case 'state':
+        await this.#state(batch as Line<'state'>[]);
+        break;
+      case 'audit':
+        await this.#audit(batch as Line<'audit'>[]);
+        break;
+      default:
+        break;
+    }
+    this.#options.onProgress?.(this.report);
+  }
+
+  finish(): DumpImportReport {
+    if (!this.#ended) {
+      throw new EngramError(
+        'INVALID_INPUT',
+        messages.invalidInput('the dump ends without its end line, so it was cut off: what it held is imported; import the whole file again to finish (nothing is written twice)'),
+        { details: { report: this.report } },
+      );
+    }
+    return this.report;
+  }
+
+  #checkEnd(counts: Record<string, number>, number: number): void {
+    for (const kind of new Set([...Object.keys(counts), ...Object.keys(this.#seen)])) {
+      if ((counts[kind] ?? 0) !== (this.#seen[kind] ?? 0)) {
+        throw new EngramError(
+          'INVALID_INPUT',
+          messages.invalidInput(`line ${number}: the end line counts ${counts[kind] ?? 0} ${kind} lines but the dump holds ${this.#seen[kind] ?? 0}: the file was edited or damaged`),
+          { details: { line: number, kind } },
+        );
+      }
+    }
+    this.#ended = true;
+    this.report.complete = true;
+  }
+
+  #conflict(kind: DumpImportKind, scope: string, key: string, reason: string): void {
+    this.report.counts[kind].conflicting++;
+    if (this.report.conflicts.length < MAX_CONFLICTS) this.report.conflicts.push({ kind, scope, key, reason });
+  }
+
+  async #records(batch: Line<'record'>[]): Promise<void> {
+    const { store } = this.#deps;
+    const counts = this.report.counts.record;
+    const records = batch.map((line) => ({ line, record: restored(line.record) }));
+    const scopes = [...new Set(records.map((r) => r.record.scope))];
+    const stored = new Map((await store.getMemories(records.map((r) => r.record.id), scopes)).map((r) => [r.id, r]));
+    const fresh: { line: Line<'record'>; record: MemoryRecord }[] = [];
+    for (const item of records) {
+      const existing = stored.get(item.record.id);
+      if (existing === undefined) fresh.push(item);
+      else if (canonicalJson(existing) === canonicalJson(item.record)) counts.skipped++;
+      else this.#conflict('record', item.record.scope, item.record.id, 'the store holds this id with other content (kept)');
+    }
+    if (fresh.length === 0) return;
+    const memories = await this.#withVectors(fresh);
+    const inserted = new Set(await store.transaction((tx) => tx.restoreMemories(memories)));
+    for (const { record } of fresh) {
+      if (inserted.has(record.id)) counts.created++;
+      else this.#conflict('record', record.scope, record.id, 'the store holds this id in another scope (kept)');
+    }
+  }
+
+  async #withVectors(items: readonly { line: Line<'record'>; record: MemoryRecord }[]): Promise<NewMemory[]> {
+    const { embedder } = this.#deps;
+    const vectors: (Float32Array | undefined)[] = items.map(({ line }) => {
+      if (!this.#useVectors || line.vector === undefined) return undefined;
+      const vector = decodeVector(line.vector);
+      if (vector === null || vector.length !== embedder.dimension) {
+        throw new EngramError('INVALID_INPUT', messages.invalidInput(`line ${line.number}: "vector" is not ${embedder.dimension} base64 float32 components`), { details: { line: line.number } });
+      }
+      return vector;
+    });
+    const missing = items.flatMap((item, i) => (vectors[i] === undefined ? [i] : []));
+    if (missing.length > 0) {
+      const embedded = await embedder.embed(missing.map((i) => reembedText(items[i]!.record)));
+      missing.forEach((i, j) => (vectors[i] = embedded[j]));
+      this.report.embedded += missing.length;
+    }
+    return items.map(({ record }, i) => ({ record, embedding: vectors[i]! }));
+  }
+
+  async #edges(batch: Line<'edge'>[]): Promise<void> {
+    const inserted = await this.#deps.store.transaction((tx) => tx.restoreEdges(batch.map((line) => line.edge)));
+    this.report.counts.edge.created += inserted.length;
+    this.report.counts.edge.skipped += batch.length - inserted.length;
+  }
+
+  async #conceptRefs(batch: Line<'conceptRef'>[]): Promise<void> {
+    const { store } = this.#deps;
+    const counts = this.report.counts.conceptRef;
+    const key = (ref: { scope: string; conceptId: string; layer: string; refId: string }): string => [ref.scope, ref.conceptId, ref.layer, ref.refId].join('\u0000');
+    const held = new Set<string>();
+    for (const scope of new Set(batch.map((b) => b.scope))) {
+      const conceptIds = [...new Set(batch.filter((b) => b.scope === scope).map((b) => b.conceptId))];
+      for (const ref of await store.getConceptRefs({ scopes: [scope], conceptIds })) held.add(key(ref));
+    }
+    const writes = batch.filter((ref) => !held.has(key(ref)));
+    counts.skipped += batch.length - writes.length;
+    if (writes.length === 0) return;
+    // one ref at a time, in the dump's order: the store's insertion order becomes the dump's
+    await store.transaction(async (tx) => {
+      for (const ref of writes) await tx.addConceptRefs({ scope: ref.scope, conceptId: ref.conceptId, layer: ref.layer as Layer, refIds: [ref.refId], cap: CONCEPT_REFS_CAP });
+    });
+    counts.created += writes.length;
+  }
+
+  async #relationTypes(batch: Line<'relationType'>[]): Promise<void> {
+    const { store } = this.#deps;
+    const counts = this.report.counts.relationType;
+    for (const line of batch) {
+      const { kind: _kind, number: _number, ...type } = line;
+      const known = (await store.getRelationTypes([type.tenant])).find((t) => t.name === type.name && (t.tenant === type.tenant || t.builtIn));
+      if (known === undefined) {
+        try {
+          await store.transaction((tx) => tx.registerRelationType({ ...type, builtIn: false }));
+          counts.created++;
+        } catch (error) {
+          if (!isEngramError(error) || error.code !== 'CONFLICT') throw error;
+          this.#conflict('relationType', type.tenant, type.name, 'registered meanwhile with another direction (kept)');
+        }
+      } else if (!known.builtIn && canonicalJson({ ...known, builtIn: false }) === canonicalJson({ ...type, builtIn: false })) counts.skipped++;
+      else this.#conflict('relationType', type.tenant, type.name, known.builtIn ? 'a built-in type of this name exists (kept)' : 'the tenant registered this type otherwise (kept)');
+    }
+  }
+
+  async #state(batch: Line<'state'>[]): Promise<void> {
+    const { store } = this.#deps;
+    const counts = this.report.counts.state;
+    const writes: Line<'state'>[] = [];
+    for (const line of batch) {
+      const held = await store.getState(line.scope, line.key);
+      if (held === null) writes.push(line);
+      else if (canonicalJson([held.value, held.updatedAt]) === canonicalJson([line.value, line.updatedAt])) counts.skipped++;
+      else this.#conflict('state', line.scope, line.key, 'the store holds this document with other content (kept)');
+    }
+    if (writes.length === 0) return;
+    await store.transaction(async (tx) => {
+      for (const line of writes) await tx.setState(line.scope, line.key, line.value ?? null, line.updatedAt);
+    });
+    counts.created += writes.length;
+  }
+
+  async #audit(batch: Line<'audit'>[]): Promise<void> {
+    const entries = batch.map(({ kind: _kind, number: _number, ...entry }) => entry);
+    const inserted = await this.#deps.store.transaction((tx) => tx.restoreAudit(entries));
+    this.report.counts.audit.created += inserted.length;
+    this.report.counts.audit.skipped += batch.length - inserted.length;
+  }
+}
+
+/** The record as the store will hold it (parsed lines are plain JSON; a legacy source key takes its current form). */
+function restored(record: Line<'record'>['record']): MemoryRecord {
+  const value = record as unknown as MemoryRecord;
+  return value.sourceKey === null ? value : { ...value, sourceKey: upgradeSourceKey(value.sourceKey) };
+}

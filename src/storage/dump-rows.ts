@@ -1,0 +1,65 @@
+/**
+ * Row shapes shared by both stores' full ordered reads (`sqlite/sqlite-dump.ts`, `postgres/pg-dump.ts`).
+ */
+import type { Layer } from '../core/memory.js';
+import { EngramError, messages } from '../core/errors.js';
+import type { AuditEntry, ConceptRef } from '../core/ports/store.js';
+
+/** A `concept_refs` row as both stores select it (`seq` is the insertion order). */
+export interface RefRow {
+  scope: string;
+  concept_id: string;
+  layer: string;
+  ref_id: string;
+}
+
+/** The insertion position a page starts after (0: the start); anything else is `INVALID_INPUT`. */
+export function refCursor(after: string | undefined): number {
+  if (after === undefined) return 0;
+  const seq = Number(after);
+  if (!Number.isSafeInteger(seq) || seq < 0) throw new EngramError('INVALID_INPUT', messages.invalidInput('the concept ref cursor must be the "next" of a previous page'));
+  return seq;
+}
+
+/** A page of refs from rows ordered by `seq`, with the cursor of the next page. */
+export function refPage(rows: readonly (RefRow & { seq: string | number })[], limit: number): { refs: ConceptRef[]; next: string | null } {
+  const refs = rows.map((r) => ({ scope: r.scope, conceptId: r.concept_id, layer: r.layer as Layer, refId: r.ref_id }));
+  const last = rows[rows.length - 1];
+  return { refs, next: rows.length < limit || last === undefined ? null : String(last.seq) };
+}
+
+export interface AuditRow {
+  id: string;
+  at: number;
+  actor: string;
+  action: string;
+  scope: string;
+  count: number;
+  details: string;
+}
+
+/** An audit row as the port's entry (shared by both backends). */
+export function toAuditEntry(row: AuditRow): AuditEntry {
+  return {
+    id: row.id,
+    at: Number(row.at),
+    actor: row.actor,
+    action: row.action as AuditEntry['action'],
+    scope: row.scope,
+    count: Number(row.count),
+    details: JSON.parse(row.details) as Record<string, unknown>,
+  };
+}
+
+
+/** The items whose id is not in `stored`, first occurrence only (a batch may repeat an id). */
+export function unseen<T extends { id: string }>(items: readonly T[], stored: ReadonlySet<string>): T[] {
+  const seen = new Set(stored);
+  const fresh: T[] = [];
+  for (const item of items) {
+    if (seen.has(item.id)) continue;
+    seen.add(item.id);
+    fresh.push(item);
+  }
+  return fresh;
+}
