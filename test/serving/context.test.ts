@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Engram } from '../../src/index.js';
+import type { Engram } from '../../src/index.js';
 import { tempEngram } from '../helpers/temp.js';
 import { slowStore, type StoreMethod } from '../helpers/slow-store.js';
 import { RULES_FRESH_MS } from '../../src/serving/build-context.js';

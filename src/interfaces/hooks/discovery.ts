@@ -1,5 +1,5 @@
 /**
- * How hooks find a running `engram serve`: `engram serve` writes `<db>.serve.json` ({url, pid, db})
+ * How hooks find a running `engram serve`: `engram serve` writes `<db>.serve.json` ({url, pid, db, hookToken})
  * next to its database while it runs and removes it on exit; a hook reads it and checks the pid.
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,6 +10,11 @@ export interface ServerInfo {
   pid: number;
   db: string;
   startedAt: string;
+  /**
+   * A secret of this server run that lets the hooks of the same user call `/hooks/*` without an API
+   * key: whoever can read this file (mode 0600) can open the database itself anyway.
+   */
+  hookToken?: string;
 }
 
 /** The discovery file of a database path. */

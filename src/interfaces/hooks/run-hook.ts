@@ -5,7 +5,7 @@
  */
 import type { Engram } from '../../engram.js';
 import { EngramError } from '../../core/errors.js';
-import { readDiscovery } from './discovery.js';
+import { readDiscovery, type ServerInfo } from './discovery.js';
 import { ConnectionError, postJson } from './http-client.js';
 import { parseHookInput, type HookInput } from './hook-input.js';
 import { promptQuery } from './prompt-query.js';
@@ -37,8 +37,8 @@ export interface HookOptions {
   maxTokens?: number;
   /** Opens the engine for the local path (the CLI's own opener, with its flags and env). */
   openEngine: () => Promise<Engram>;
-  /** Starts a background server when none is found (its URL, or null when none came up in time). */
-  startServer?: () => Promise<string | null>;
+  /** Starts a background server when none is found (its discovery entry, or null when none came up in time). */
+  startServer?: () => Promise<{ info: ServerInfo | null; started: boolean }>;
 }
 
 export interface HookOutcome {
@@ -118,7 +118,7 @@ async function ingest(backend: Backend, input: HookInput, target: IngestTarget):
 class Backend {
   #options: HookOptions;
   #engine: Engram | undefined;
-  #server: { url: string; explicit: boolean } | null;
+  #server: { url: string; explicit: boolean; hookToken?: string } | null;
   usedServer: string | null = null;
   /** Whether this hook started the background server. */
   startedServer = false;
@@ -131,18 +131,16 @@ class Backend {
     if (url !== undefined && url !== '') this.#server = { url, explicit: true };
     else {
       const found = readDiscovery(options.db);
-      this.#server = found === null ? null : { url: found.url, explicit: false };
+      this.#server = found === null ? null : discovered(found);
     }
   }
 
   /** Without a known server: starts the background one (when allowed) and waits for it. */
   async connect(): Promise<void> {
     if (this.#server !== null || this.#options.startServer === undefined) return;
-    const url = await this.#options.startServer();
-    if (url !== null) {
-      this.#server = { url, explicit: false };
-      this.startedServer = true;
-    }
+    const { info, started } = await this.#options.startServer();
+    if (info !== null) this.#server = discovered(info);
+    this.startedServer = started;
   }
 
   async call(operation: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
@@ -157,7 +155,7 @@ class Backend {
   async #call(operation: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
     if (this.#server !== null) {
       try {
-        const result = await this.#post(this.#server.url, operation, body);
+        const result = await this.#post(this.#server, operation, body);
         this.usedServer = this.#server.url;
         return result;
       } catch (error) {
@@ -171,10 +169,15 @@ class Backend {
     return runHookOperation(this.#engine, operation, body, () => undefined);
   }
 
-  async #post(base: string, operation: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+  async #post(server: { url: string; hookToken?: string }, operation: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const base = server.url;
     const apiKey = this.#options.apiKey ?? process.env.ENGRAM_API_KEY;
+    const headers: Record<string, string> = {};
+    if (apiKey !== undefined && apiKey !== '') headers.authorization = `Bearer ${apiKey}`;
+    // The discovered server of our own database takes its run's secret instead of a key.
+    if (server.hookToken !== undefined) headers['x-engram-hook-token'] = server.hookToken;
     const response = await postJson(new URL(`/hooks/${operation}`, base), body, {
-      headers: apiKey !== undefined && apiKey !== '' ? { authorization: `Bearer ${apiKey}` } : {},
+      headers,
       timeoutMs: operation === 'prompt-context' || operation === 'cursor' ? 10_000 : 120_000,
     });
     const payload = response.body as Record<string, unknown> & { error?: { code?: string; message?: string } };
@@ -188,6 +191,10 @@ class Backend {
   async close(): Promise<void> {
     await this.#engine?.close();
   }
+}
+
+function discovered(info: ServerInfo): { url: string; explicit: false; hookToken?: string } {
+  return { url: info.url, explicit: false, ...(typeof info.hookToken === 'string' ? { hookToken: info.hookToken } : {}) };
 }
 
 function isConnectionFailure(error: unknown): boolean {

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { EngramError } from '../../../core/errors.js';
-import { DEFAULT_IDLE_MINUTES } from '../../hooks/server-starter.js';
+import { DEFAULT_IDLE_MINUTES, type StartedServer } from '../../hooks/server-starter.js';
 import { HOOK_EVENTS, runHook, type HookEvent } from '../../hooks/run-hook.js';
 import { resolveDbPath } from '../default-db.js';
 import { isMissingDatabase } from '../missing-database.js';
@@ -130,20 +130,19 @@ const WRITING_EVENTS = new Set(['stop', 'pre-compact', 'session-end']);
 const SERVER_START_WAIT_MS = 10_000;
 
 /** Starts (or waits for) the background `engram serve` of `db`; its URL, or null. */
-async function startBackgroundServer({ db, embedder, idleMinutes, create }: { db: string; embedder: string | undefined; idleMinutes: string | undefined; create: boolean }): Promise<string | null> {
+async function startBackgroundServer({ db, embedder, idleMinutes, create }: { db: string; embedder: string | undefined; idleMinutes: string | undefined; create: boolean }): Promise<StartedServer> {
   const { ensureServer } = await import('../../hooks/server-starter.js');
   const idle = idleMinutes !== undefined ? Number(idleMinutes) : undefined;
   if (idle !== undefined && !(Number.isFinite(idle) && idle > 0)) throw new EngramError('INVALID_INPUT', `--idle-minutes must be a positive number of minutes, e.g. --idle-minutes 30; got "${idleMinutes}".`);
   // Only the hooks that store turns may create the database (through the server they start).
-  if (!create && !existsSync(db)) return null;
-  const { info } = await ensureServer({
+  if (!create && !existsSync(db)) return { info: null, started: false };
+  return ensureServer({
     db,
     command: [process.execPath, fileURLToPath(new URL('../main.js', import.meta.url))],
     ...(embedder !== undefined ? { args: ['--embedder', embedder] } : {}),
     ...(idle !== undefined ? { idleMinutes: idle } : {}),
     waitMs: SERVER_START_WAIT_MS,
   });
-  return info?.url ?? null;
 }
 
 async function readStdin(): Promise<string> {

@@ -4,6 +4,7 @@
  * engine. `npm start` runs it on the embedded default file.
  */
 import type { Command } from 'commander';
+import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Engram } from '../../../engram.js';
 import { EngramError } from '../../../core/errors.js';
@@ -70,7 +71,9 @@ async function runServe(flags: ServeFlags): Promise<void> {
   const engram = await openEngine(flags, { create: true });
   engram.startBackground();
   const keys = new ApiKeys(engram.store);
-  const app = createServeApp({ engram, scopes, auth, keys, defaultScopes: [DEFAULT_SCOPE], ...(Number.isNaN(maxBodyBytes) ? {} : { maxBodyBytes }) });
+  // Lets this user's hooks (who can read the discovery file) call /hooks without an API key.
+  const hookToken = isFile ? randomBytes(24).toString('base64url') : undefined;
+  const app = createServeApp({ engram, scopes, auth, keys, defaultScopes: [DEFAULT_SCOPE], ...(hookToken !== undefined ? { hookToken } : {}), ...(Number.isNaN(maxBodyBytes) ? {} : { maxBodyBytes }) });
   const idle = idleWatch(Number.isNaN(idleMs) ? undefined : idleMs, () => void stop());
   const server = serve({ fetch: idle.wrap(app.fetch), port, hostname: host });
   answerClientErrors(server);
@@ -91,7 +94,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
     throw error;
   }
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
-  if (isFile) writeDiscovery({ url, pid: process.pid, db: resolve(db), startedAt: new Date().toISOString() });
+  if (isFile) writeDiscovery({ url, pid: process.pid, db: resolve(db), startedAt: new Date().toISOString(), ...(hookToken !== undefined ? { hookToken } : {}) });
 
   const schedule = Number.isNaN(everyMs) ? undefined : scheduleConsolidation(engram, scopes.length > 0 ? scopes : [DEFAULT_SCOPE], everyMs);
 
