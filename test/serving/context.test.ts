@@ -224,6 +224,17 @@ describe('context builder', () => {
     expect(small.parts.episodes.items.map((e) => e.id)).toEqual(big.parts.episodes.items.slice(0, small.parts.episodes.items.length).map((e) => e.id));
   });
 
+  it('never trims rules or profile away: many rules filling the token budget leave the top profile facts in', async () => {
+    await engram.remember(Array.from({ length: 60 }, (_, i) => ({ scope: shared, layer: 'procedural' as const, content: `House rule ${i}: check the gripper torque table and the calibration log before moving anything heavier than ${i} kg.` })));
+    const ctx = await engram.context({ scopes, message: 'coffee for Alice', budgetMs: 5_000, maxTokens: 400 });
+    expect(ctx.tokens).toBeLessThanOrEqual(400);
+    expect(ctx.parts.rules.items[0]?.content).toBe('Never grasp a hot mug with the soft gripper.');
+    expect(ctx.parts.profile.items.map((p) => p.content)).toContain('Alice prefers her coffee black.');
+    const tiny = await engram.context({ scopes, message: 'coffee for Alice', budgetMs: 5_000, maxTokens: 50 });
+    expect(tiny.parts.rules.items).toHaveLength(1);
+    expect(tiny.parts.profile.items).toHaveLength(1);
+  });
+
   it('validates input with clear errors', async () => {
     await expect(engram.context({ scopes: [], message: 'x' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
     await expect(engram.context({ scopes, message: '  ' })).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('percept') });

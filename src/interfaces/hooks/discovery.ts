@@ -5,6 +5,9 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
+/** Minutes without a request before a server the hooks started exits. */
+export const DEFAULT_IDLE_MINUTES = 30;
+
 export interface ServerInfo {
   url: string;
   pid: number;

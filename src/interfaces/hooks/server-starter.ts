@@ -7,10 +7,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { readDiscovery, type ServerInfo } from './discovery.js';
-
-/** Minutes without a request before a hook-started server exits. */
-export const DEFAULT_IDLE_MINUTES = 30;
+import { DEFAULT_IDLE_MINUTES, readDiscovery, type ServerInfo } from './discovery.js';
 /** A start lock older than this belongs to a start that died: it is taken over. */
 const STALE_LOCK_MS = 30_000;
 const POLL_MS = 25;
