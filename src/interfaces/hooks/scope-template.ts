@@ -35,8 +35,9 @@ export interface ResolvedScopes {
 }
 
 /**
- * A valid scope segment made from any name: characters outside `[A-Za-z0-9_.-]` become `-`, a
- * leading `.` or `-` run is dropped, at most 100 characters; `default` when nothing is left.
+ * A valid scope segment made from any name: accents dropped, other characters outside
+ * `[A-Za-z0-9_.-]` become `-`, a leading `.` or `-` run is dropped, at most 100 characters; `default`
+ * when nothing is left.
  *
  * @example
  * ```ts
@@ -47,6 +48,7 @@ export interface ResolvedScopes {
 export function scopeSegment(name: string): string {
   const cleaned = name
     .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '') // accents off their letters: café → cafe
     .replace(/[^A-Za-z0-9_.-]+/g, '-')
     .replace(/^[.-]+/, '')
     .replace(/-+$/, '')
