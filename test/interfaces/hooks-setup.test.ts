@@ -6,7 +6,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { binBuilt, json, runCli } from '../helpers/cli.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { BIN, binBuilt, json, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 
 const KEY = 'egk_test_0123456789abcdefghijklmnop';
@@ -129,6 +131,39 @@ describe.skipIf(!binBuilt)('engram setup claude-code --user', () => {
       expect(Object.keys(settings.hooks)).toHaveLength(5);
       expect(settings.hooks.UserPromptSubmit).toHaveLength(1);
       expect(JSON.stringify(settings)).not.toContain(KEY);
+    } finally {
+      cleanup();
+    }
+  });
+});
+
+describe.skipIf(!binBuilt)('engram mcp with the scope template', () => {
+  it('serves the scope of the project it is started in, and the user scope', async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const project = join(dir, 'web-app');
+      mkdirSync(join(project, '.git'), { recursive: true });
+      mkdirSync(join(project, 'src'));
+      const db = join(dir, 'engram.db');
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [BIN, 'mcp', '--db', db, '--embedder', 'hash', '--scope-template', '{tenant}/projects/{repo}', '--tenant', 'acme', '--user-scope', '{tenant}/users/alice'],
+        cwd: join(project, 'src'),
+        env: { ...(process.env as Record<string, string>), ENGRAM_SCOPES: '' },
+        stderr: 'pipe',
+      });
+      const client = new Client({ name: 'setup-test', version: '1.0.0' });
+      await client.connect(transport);
+      try {
+        const written = (await client.callTool({ name: 'memory_remember', arguments: { content: 'We deploy with Fly.io.', layer: 'semantic' } })) as { structuredContent?: { scope: string } };
+        expect(written.structuredContent?.scope).toBe('acme/projects/web-app');
+        const mine = (await client.callTool({ name: 'memory_remember', arguments: { content: 'Alice prefers short answers.', layer: 'semantic', scope: 'acme/users/alice' } })) as { structuredContent?: { scope: string } };
+        expect(mine.structuredContent?.scope).toBe('acme/users/alice');
+        const other = (await client.callTool({ name: 'memory_remember', arguments: { content: 'x', scope: 'acme/projects/other' } })) as { isError?: boolean };
+        expect(other.isError).toBe(true);
+      } finally {
+        await client.close();
+      }
     } finally {
       cleanup();
     }
