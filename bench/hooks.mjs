@@ -1,21 +1,27 @@
-// Hook latency as Claude Code sees it: wall time of `engram hooks user-prompt-submit` (a fresh node
-// process fed the hook JSON on stdin, printing the context block) with `engram serve` running, and
-// without a server for comparison; plus the Stop hook storing two new turns. Goal: UserPromptSubmit
-// p95 ≤ 500 ms with a server running. Writes bench/results/hooks.{json,md}.
-//   npm run bench:hooks [-- --runs 60] (ENGRAM_EMBEDDER=hash|static|use, default use)
+// Hook latency as Claude Code sees it, installed as `engram setup claude-code` installs it: wall time
+// of `engram hooks user-prompt-submit` (a fresh node process fed the hook JSON on stdin, scope from the
+// template and the cwd, printing the context block). No server is started by hand: the first prompt
+// starts the background `engram serve` itself (goal ≤ 3 s), the next prompts reach it (goal p95 ≤ 300 ms
+// over 60 prompts after the first); plus SessionStart, Stop storing two new turns, the store opened
+// directly for comparison, and an empty node process. Writes bench/results/hooks.{json,md}.
+//   npm run bench:hooks [-- --runs 60 --first-runs 3] (ENGRAM_EMBEDDER=hash|static|use|bge-small-en-v1.5, default: bge-small-en-v1.5 when installed, else use)
 import { spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { REPO_DIR, RESULTS_DIR, environment, log, percentiles, printTable, writeResult } from './lib.mjs';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '60' }, 'local-runs': { type: 'string', default: '5' } } });
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '60' }, 'local-runs': { type: 'string', default: '5' }, 'first-runs': { type: 'string', default: '3' } } });
 const RUNS = Number(values.runs);
 const LOCAL_RUNS = Number(values['local-runs']);
-const EMBEDDER = process.env.ENGRAM_EMBEDDER ?? 'use';
+const FIRST_RUNS = Number(values['first-runs']);
 const BIN = join(REPO_DIR, 'dist/interfaces/cli/main.js');
+const { hasModelFiles, resolveModelCacheDir } = await import(join(REPO_DIR, 'dist/embeddings/onnx/index.js'));
+const EMBEDDER = process.env.ENGRAM_EMBEDDER ?? (hasModelFiles(resolveModelCacheDir(process.env, homedir()), 'bge-small-en-v1.5') ? 'bge-small-en-v1.5' : 'use');
 const SCOPE = 'bench/projects/shop';
+/** The hook flags `engram setup claude-code --tenant bench` installs. */
+const SCOPE_FLAGS = ['--scope-template', '{tenant}/projects/{repo}', '--tenant', 'bench', '--user-scope', 'bench/users/dev'];
 const SESSION = 'bench-session-0001';
 
 const TOPICS = ['deploy', 'database', 'tests', 'billing', 'search', 'auth', 'caching', 'logging', 'payments', 'emails'];
@@ -49,28 +55,34 @@ async function seed(db) {
   return inputs.length;
 }
 
-function startServe(db) {
-  const child = spawn(process.execPath, [BIN, 'serve', '--db', db, '--port', '0', '--scope', SCOPE], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const onData = (chunk) => {
-      out += chunk;
-      const match = /listening on (http:\S+)/.exec(out);
-      if (match) resolve({ child, url: match[1] });
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
-  });
+/** The background server the hooks started (from its discovery file), or null. */
+function discovered(db) {
+  try {
+    return JSON.parse(readFileSync(`${db}.serve.json`, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/** Stops the hooks' background server (by the pid it recorded) and waits until it is gone. */
+async function stopBackgroundServer(db) {
+  const info = discovered(db);
+  if (info === null) return;
+  try {
+    process.kill(info.pid, 'SIGTERM');
+  } catch {
+    return;
+  }
+  for (let i = 0; i < 200 && existsSync(`${db}.serve.json`); i++) await new Promise((r) => setTimeout(r, 50));
 }
 
 /** Wall time of one hook process, in ms; checks it answered. */
-function runHook(event, stdin, db, stateDir, expectServer) {
+function runHook(event, stdin, db, expectServer, { startServer = true } = {}) {
   const start = performance.now();
-  const result = spawnSync(TIME, [...TIME_ARGS, process.execPath, BIN, 'hooks', event, '--scope', SCOPE, '--db', db, '--verbose'], {
+  const result = spawnSync(TIME, [...TIME_ARGS, process.execPath, BIN, 'hooks', event, ...SCOPE_FLAGS, '--db', db, '--idle-minutes', '10', '--verbose'], {
     input: stdin,
     encoding: 'utf8',
-    env: { ...process.env, ENGRAM_URL: '' },
+    env: { ...process.env, ENGRAM_URL: '', ENGRAM_SCOPES: '', ENGRAM_HOOKS_START_SERVER: startServer ? '1' : '0' },
   });
   const ms = performance.now() - start;
   recordCpu(result.stderr);
@@ -80,6 +92,7 @@ function runHook(event, stdin, db, stateDir, expectServer) {
   if (call !== null) callTimes.push(Number(call[1]));
   if (usedServer !== expectServer) throw new Error(`hook ${event}: expected server=${expectServer}: ${result.stderr}`);
   if (event === 'user-prompt-submit' && !result.stdout.includes('<engram-memory>')) throw new Error(`no context printed: ${result.stderr}`);
+  if (!result.stderr.includes(`"scope":"${SCOPE}"`)) throw new Error(`hook ${event} used another scope: ${result.stderr}`);
   return ms;
 }
 
@@ -97,40 +110,53 @@ let callTimes = [];
 
 const cpu = (values) => (values.length === 0 ? undefined : percentiles(values).p50);
 
-const promptJson = (i, transcript) =>
-  JSON.stringify({ session_id: SESSION, transcript_path: transcript, cwd: '/home/dev/shop', permission_mode: 'default', hook_event_name: 'UserPromptSubmit', prompt: PROMPTS[i % PROMPTS.length] });
-
 const dir = mkdtempSync(join(tmpdir(), 'engram-bench-hooks-'));
+// The project Claude Code runs in: a git work tree named shop, the hook's cwd a folder inside it.
+const cwd = join(dir, 'shop', 'packages', 'web');
+mkdirSync(join(dir, 'shop', '.git'), { recursive: true });
+mkdirSync(cwd, { recursive: true });
+const promptJson = (i, transcript) => JSON.stringify({ session_id: SESSION, transcript_path: transcript, cwd, permission_mode: 'default', hook_event_name: 'UserPromptSubmit', prompt: PROMPTS[i % PROMPTS.length] });
+const sessionStartJson = (transcript) => JSON.stringify({ session_id: SESSION, transcript_path: transcript, cwd, permission_mode: 'default', hook_event_name: 'SessionStart', source: 'startup' });
 try {
   const db = join(dir, 'engram.db');
-  const state = join(dir, 'state');
   const transcript = join(dir, 'transcript.jsonl');
   writeFileSync(transcript, '');
   log(`seeding ${EMBEDDER} database`);
   const seeded = await seed(db);
 
-  log(`UserPromptSubmit without a server × ${LOCAL_RUNS}`);
+  log(`UserPromptSubmit, store opened by the hook (no server) × ${LOCAL_RUNS}`);
   const local = [];
   callTimes = [];
   cpuTimes = [];
-  for (let i = 0; i < LOCAL_RUNS; i++) local.push(runHook('user-prompt-submit', promptJson(i, transcript), db, state, false));
+  for (let i = 0; i < LOCAL_RUNS; i++) local.push(runHook('user-prompt-submit', promptJson(i, transcript), db, false, { startServer: false }));
   const localCalls = callTimes;
   const localCpu = cpuTimes;
 
-  log('starting engram serve');
-  const server = await startServe(db);
+  log(`first prompt, no server running: the hook starts one × ${FIRST_RUNS}`);
+  const first = [];
+  cpuTimes = [];
+  for (let i = 0; i < FIRST_RUNS; i++) {
+    await stopBackgroundServer(db);
+    first.push(runHook('user-prompt-submit', promptJson(i, transcript), db, true));
+  }
+  const firstCpu = cpuTimes;
   try {
-    for (let i = 0; i < 3; i++) runHook('user-prompt-submit', promptJson(i, transcript), db, state, true); // warm the server
-    log(`UserPromptSubmit with a server × ${RUNS}`);
+    log(`UserPromptSubmit, the hooks' background server × ${RUNS} (after the first)`);
     const served = [];
     callTimes = [];
     cpuTimes = [];
-    for (let i = 0; i < RUNS; i++) served.push(runHook('user-prompt-submit', promptJson(i + 1, transcript), db, state, true));
+    for (let i = 0; i < RUNS; i++) served.push(runHook('user-prompt-submit', promptJson(i + 1, transcript), db, true));
     const servedCalls = callTimes;
     const servedCpu = cpuTimes;
+
+    log(`SessionStart × ${Math.ceil(RUNS / 4)}`);
+    cpuTimes = [];
+    const starts = [];
+    for (let i = 0; i < Math.ceil(RUNS / 4); i++) starts.push(runHook('session-start', sessionStartJson(transcript), db, true));
+    const startCpu = cpuTimes;
     cpuTimes = [];
 
-    log(`Stop (2 new turns) with a server × ${Math.ceil(RUNS / 4)}`);
+    log(`Stop (2 new turns) × ${Math.ceil(RUNS / 4)}`);
     const stops = [];
     for (let i = 0; i < Math.ceil(RUNS / 4); i++) {
       for (const role of ['user', 'assistant']) {
@@ -139,7 +165,7 @@ try {
           `${JSON.stringify({ type: role, uuid: `u-${i}-${role}`, sessionId: SESSION, isSidechain: false, timestamp: new Date().toISOString(), message: { role, content: `${role} turn ${i} about ${TOPICS[i % 10]}` } })}\n`,
         );
       }
-      stops.push(runHook('stop', JSON.stringify({ session_id: SESSION, transcript_path: transcript, hook_event_name: 'Stop', stop_hook_active: false }), db, state, true));
+      stops.push(runHook('stop', JSON.stringify({ session_id: SESSION, transcript_path: transcript, cwd, hook_event_name: 'Stop', stop_hook_active: false }), db, true));
     }
 
     log(`baseline: an empty node process × ${Math.ceil(RUNS / 2)}`);
@@ -156,33 +182,41 @@ try {
 
     /** @type {{ case: string, n: number, p50: number, p95: number, p99: number, max: number, callP50?: number, callP95?: number, cpuP50?: number }[]} */
     const rows = [
-      { case: 'UserPromptSubmit, engram serve running', ...percentiles(served), callP50: percentiles(servedCalls).p50, callP95: percentiles(servedCalls).p95, cpuP50: cpu(servedCpu) },
-      { case: 'UserPromptSubmit, no server (opens the store)', ...percentiles(local), callP50: percentiles(localCalls).p50, callP95: percentiles(localCalls).p95, cpuP50: cpu(localCpu) },
-      { case: 'Stop (2 new turns), engram serve running', ...percentiles(stops), cpuP50: cpu(stopCpu) },
+      { case: `UserPromptSubmit, ${RUNS} prompts after the first (background server)`, ...percentiles(served), callP50: percentiles(servedCalls).p50, callP95: percentiles(servedCalls).p95, cpuP50: cpu(servedCpu) },
+      { case: 'first prompt: the hook starts the background server', ...percentiles(first), cpuP50: cpu(firstCpu) },
+      { case: 'SessionStart (rules and profile), background server', ...percentiles(starts), cpuP50: cpu(startCpu) },
+      { case: 'Stop (2 new turns), background server', ...percentiles(stops), cpuP50: cpu(stopCpu) },
+      { case: 'UserPromptSubmit, no server (the hook opens the store)', ...percentiles(local), callP50: percentiles(localCalls).p50, callP95: percentiles(localCalls).p95, cpuP50: cpu(localCpu) },
       { case: 'baseline: empty node process (node -e 0)', ...percentiles(bare), cpuP50: cpu(bareCpu) },
     ];
     const columns = [['case', 'case'], ['n', 'n', 0], ['p50 ms', 'p50', 0], ['p95 ms', 'p95', 0], ['p99 ms', 'p99', 0], ['max ms', 'max', 0], ['call p50', 'callP50', 0], ['call p95', 'callP95', 0], ['cpu p50', 'cpuP50', 0]];
     printTable(`Hook latency (wall time of the hook process; embedder ${EMBEDDER}, ${seeded} memories)`, columns, rows);
-    const goal = { metric: 'UserPromptSubmit p95 with a server running', goalMs: 500, measuredMs: Math.round(percentiles(served).p95), met: percentiles(served).p95 <= 500 };
-    const path = writeResult('hooks', { embedder: EMBEDDER, memories: seeded, runs: RUNS, goal, rows });
+    const goals = [
+      { metric: `UserPromptSubmit p95 over ${RUNS} prompts after the first`, goalMs: 300, measuredMs: Math.round(percentiles(served).p95), met: percentiles(served).p95 <= 300 },
+      { metric: 'first prompt (the hook starts the server), worst of the runs', goalMs: 3000, measuredMs: Math.round(percentiles(first).max), met: percentiles(first).max <= 3000 },
+    ];
+    const path = writeResult('hooks', { embedder: EMBEDDER, memories: seeded, runs: RUNS, goals, rows });
+    for (const g of goals) process.stdout.write(`${g.metric}: ${g.measuredMs} ms (goal ≤ ${g.goalMs} ms: ${g.met ? 'met' : 'NOT met'})\n`);
     const env = environment();
     const md = [
       '# Hook latency',
       '',
-      `Wall time of one \`engram hooks ...\` process as Claude Code runs it (node start, stdin JSON, answer), ${seeded} memories, embedder \`${EMBEDDER}\`.`,
+      `Wall time of one \`engram hooks ...\` process as Claude Code runs it (node start, stdin JSON, answer), installed as \`engram setup claude-code\` installs it (scope from \`--scope-template '{tenant}/projects/{repo}'\` and the hook's cwd), ${seeded} memories, embedder \`${EMBEDDER}\`. No server is started by hand: the first prompt starts the background \`engram serve\` (its time includes that start, up to the context block printed); the others reach it.`,
       `Measured ${env.timestamp} on ${env.cpuCount} × ${env.cpuModel}, Node ${env.node}, load average ${env.loadAverage.join(' / ')}. Reproduce: \`npm run build && npm run bench:hooks\`.`,
       '',
       '| case | n | p50 ms | p95 ms | p99 ms | max ms | call p50 ms | call p95 ms | hook CPU p50 ms |',
       '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
       ...rows.map((r) => `| ${r.case} | ${r.n} | ${Math.round(r.p50)} | ${Math.round(r.p95)} | ${Math.round(r.p99)} | ${Math.round(r.max)} | ${r.callP50 === undefined ? '–' : Math.round(r.callP50)} | ${r.callP95 === undefined ? '–' : Math.round(r.callP95)} | ${r.cpuP50 === undefined ? '–' : Math.round(r.cpuP50)} |`),
       '',
-      `Goal: ${goal.metric} ≤ ${goal.goalMs} ms — measured ${goal.measuredMs} ms (${goal.met ? 'met' : 'NOT met'}). The baseline row is what starting any node process costs on this machine at this moment: the hook's own share is the difference. "call" is the part spent in the operation itself (HTTP round trip including the server's context build, or the local engine call); "hook CPU" is the user + system CPU time of the hook process, which is about what it takes on an idle machine (the server's own work is inside "call").`,
+      ...goals.map((g) => `Goal: ${g.metric} ≤ ${g.goalMs} ms — measured ${g.measuredMs} ms (${g.met ? 'met' : 'NOT met'}).`),
+      '',
+      `The baseline row is what starting any node process costs on this machine at this moment: the hook's own share is the difference. "call" is the part spent in the operation itself (HTTP round trip including the server's context build, or the local engine call); "hook CPU" is the user + system CPU time of the hook process, which is about what it takes on an idle machine (the server's own work is inside "call").`,
       '',
     ].join('\n');
     writeFileSync(join(RESULTS_DIR, 'hooks.md'), md);
     log(`wrote ${path} and hooks.md`);
   } finally {
-    server.child.kill('SIGTERM');
+    await stopBackgroundServer(db);
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -3,8 +3,9 @@
  * concepts for what is perceived, predictions and relevant episodes — within a wall-clock deadline
  * and a token budget, each part labelled with the level it reached.
  *
- * Every read starts at once and races one deadline. Rules and profile fall back to the copy this
- * engine last read (level `cached`) when the fresh read is late; concepts degrade from full (relations,
+ * Every read starts at once and races one deadline, except the procedural rules and the profile:
+ * they are never dropped (the copy this engine last read, level `cached`, when a fresh read is late;
+ * a read that is waited for when there is no copy yet). Concepts degrade from full (relations,
  * stored statistics, fresh grounding) to cached (no grounding) to minimal (name, category, episode
  * count); a part with nothing in time is `skipped`. Late work is dropped, never awaited.
  */
@@ -15,7 +16,7 @@ import type { Scope } from '../core/scope.js';
 import { cuesOf, matchConcepts, type MatchedConcept } from './concept-lookup.js';
 import { groundConcepts, minimalConcept, readConceptRelations, verbalGrounding } from './concepts.js';
 import type { Scheduler } from '../core/ports/scheduler.js';
-import { Deadline, type Stopwatch } from './deadline.js';
+import { Deadline, type Raced, type Stopwatch } from './deadline.js';
 import { ReadTimings, storeWithDeadline } from './deadline-store.js';
 import { episodesFromHits, knowledgeFromHits, mergeKnowledge, readProfileFacts, rankProfile, readRules, KNOWLEDGE_LIMIT, type ActivateFn } from './parts.js';
 import { predictFromConcepts } from './predict.js';
@@ -121,20 +122,23 @@ export async function buildContext(deps: ContextDeps, input: ParsedContextInput)
     const started = stopwatch.now();
     const fresh = <T>(entry: Cached<T> | undefined) => (entry !== undefined && started - entry.at < RULES_FRESH_MS ? Promise.resolve(entry.items) : undefined);
 
-    // Rules and profile: the copy read less than RULES_FRESH_MS ago, else a fresh read if it fits in
-    // time; when it does not, the stale copy (`cached`) now and a refresh once this build has returned.
-    const cachedRead = <T>(entry: Cached<T> | undefined, read: (s: typeof store) => Promise<T[]>, save: (items: T[]) => void): Promise<T[]> => {
+    // Rules and profile are never dropped: the copy read less than RULES_FRESH_MS ago; else a fresh
+    // read if it fits in time, the stale copy (`cached`) when it does not (refreshed once this build has
+    // returned); with no copy at all (the first build for these scopes), a read that is waited for.
+    const protectedRead = <T>(entry: Cached<T> | undefined, read: (s: typeof store) => Promise<T[]>, save: (items: T[]) => void): { read: Promise<T[]>; wait: boolean } => {
       const ready = fresh(entry);
-      if (ready !== undefined) return ready;
+      if (ready !== undefined) return { read: ready, wait: true };
+      if (entry === undefined) return { read: read(deps.store).then((items) => (save(items), items)), wait: true };
       let scheduled = false;
       const onSkip = () => {
         if (!scheduled) refreshes.push(() => read(deps.store).then(save));
         scheduled = true;
       };
-      return read(storeWithDeadline(deps.store, { ...gate, onSkip })).then((items) => (save(items), items));
+      return { read: read(storeWithDeadline(deps.store, { ...gate, onSkip })).then((items) => (save(items), items)), wait: false };
     };
-    const rulesRead = cachedRead(cache.rules(key), (s) => readRules(s, scopes, now), (rules) => cache.setRules(key, rules, stopwatch.now()));
-    const profileRead = cachedRead(cache.profile(key), (s) => readProfileFacts(s, scopes, now), (facts) => cache.setProfile(key, facts, stopwatch.now()));
+    const rulesRead = protectedRead(cache.rules(key), (s) => readRules(s, scopes, now), (rules) => cache.setRules(key, rules, stopwatch.now()));
+    const profileRead = protectedRead(cache.profile(key), (s) => readProfileFacts(s, scopes, now), (facts) => cache.setProfile(key, facts, stopwatch.now()));
+    const settle = <T>(p: { read: Promise<T[]>; wait: boolean }): Promise<Raced<T[]>> => (p.wait ? p.read.then((value) => ({ done: true as const, value })) : deadline.race(p.read));
     const hitsRead: Promise<RecallHit[]> =
       message.trim().length > 0
         ? runRecall({ ...deps, store: recallStore }, message, { scopes, k: Math.max(16, input.episodes * 3), trackAccess: deps.trackAccess !== false }).then((r) => r.hits)
@@ -154,8 +158,8 @@ export async function buildContext(deps: ContextDeps, input: ParsedContextInput)
     const knowledgeRead = deadline.then(hitsRead, (hits) => knowledgeOf({ ...deps, store }, scopes, hits));
 
     const [rules, profile, hits, knowledge, concepts, relations, grounding, predictions] = await Promise.all([
-      deadline.race(rulesRead),
-      deadline.race(profileRead),
+      settle(rulesRead),
+      settle(profileRead),
       deadline.race(hitsRead),
       deadline.race(knowledgeRead),
       deadline.race(conceptsRead),

@@ -101,13 +101,20 @@ export function renderMarkdown(context: Pick<StructuredContext, 'elapsedMs' | 'b
 
 /** Parts in the order they give way to the token budget: least essential first, rules last. */
 const TRIM_ORDER: readonly ContextPartName[] = ['episodes', 'knowledge', 'concepts', 'predictions', 'profile', 'rules'];
-/** Entries each part keeps in the first trimming pass. */
-const KEEP_FIRST: Record<ContextPartName, number> = { episodes: 1, knowledge: 2, concepts: 1, predictions: 1, profile: 3, rules: Number.POSITIVE_INFINITY };
+/**
+ * Entries each part keeps, pass by pass: first a small core of every part; then rules and profile
+ * only, which are never trimmed away (three each, at last one each, when the budget is that small).
+ */
+const KEEP: readonly Record<ContextPartName, number>[] = [
+  { episodes: 1, knowledge: 2, concepts: 1, predictions: 1, profile: 3, rules: Number.POSITIVE_INFINITY },
+  { episodes: 0, knowledge: 0, concepts: 0, predictions: 0, profile: 3, rules: 3 },
+  { episodes: 0, knowledge: 0, concepts: 0, predictions: 0, profile: 1, rules: 1 },
+];
 
 /**
  * Drops the lowest-ranked entries until the rendered Markdown fits `maxTokens`: first each part down
- * to a small core (least essential parts first), then further in the same order. Mutates `parts`;
- * returns how many entries each part lost.
+ * to a small core (least essential parts first), then the other parts entirely while rules and
+ * profile keep their best entries. Mutates `parts`; returns how many entries each part lost.
  */
 export function trimToTokens(context: Pick<StructuredContext, 'elapsedMs' | 'budgetMs' | 'parts'>, maxTokens: number): Partial<Record<ContextPartName, number>> {
   const parts: Parts = context.parts;
@@ -119,10 +126,10 @@ export function trimToTokens(context: Pick<StructuredContext, 'elapsedMs' | 'bud
     if (items.length > 0) total += sectionCost(part) + items.reduce<number>((sum, item) => sum + cost(part, item), 0);
   }
   const trimmed: Partial<Record<ContextPartName, number>> = {};
-  for (const keep of [KEEP_FIRST, null]) {
+  for (const keep of KEEP) {
     for (const part of TRIM_ORDER) {
       const items = parts[part].items as unknown[];
-      const floor = keep === null ? 0 : keep[part];
+      const floor = keep[part];
       while (total > maxChars && items.length > floor) {
         const dropped = items.pop();
         total -= cost(part, dropped);

@@ -5,6 +5,7 @@
  */
 import { skippingReader } from '../core/readable-records.js';
 import type { RecordChange } from '../core/record-change.js';
+import type { Embedder } from '../core/ports/embedder.js';
 import type { Scheduler } from '../core/ports/scheduler.js';
 import type { Stopwatch } from '../core/ports/stopwatch.js';
 import type { RecallDeps } from '../core/recall/recall.js';
@@ -21,6 +22,8 @@ export class Serving {
   /** Read per call, so a reembed that swaps the store and model is seen by the next build. */
   readonly #deps: () => RecallDeps;
   readonly #timing: { stopwatch: Stopwatch; scheduler: Scheduler };
+  /** One warm-up embedding per model: loading a model is not part of any build's budget. */
+  readonly #modelReady = new WeakMap<Embedder, Promise<void>>();
 
   /** `timing`: the stopwatch of the budget and the scheduler of the deadline's timer. */
   constructor(deps: () => RecallDeps, timing: { stopwatch: Stopwatch; scheduler: Scheduler }) {
@@ -49,9 +52,24 @@ export class Serving {
     assertReadScopes((input as { scopes?: unknown } | undefined | null)?.scopes);
     const parsed = parseInput(contextInputSchema, input, 'context');
     const deps = this.#deps();
+    // The budget starts once the model is loaded: a cold model would spend all of it loading.
+    await this.#warmModel(deps.embedder);
     const { store, skipped } = skippingReader(deps.store);
     const result = await buildContext({ ...deps, ...this.#timing, store, cache: this.#cache }, parsed);
     return skipped.length > 0 ? { ...result, skipped: [...skipped] } : result;
+  }
+
+  /** Resolves once `embedder` has embedded one text (at once after the first time); a failure is left to recall to report. */
+  #warmModel(embedder: Embedder): Promise<void> {
+    let ready = this.#modelReady.get(embedder);
+    if (ready === undefined) {
+      ready = embedder.embed(['warm up the model'], { purpose: 'query' }).then(
+        () => undefined,
+        () => void this.#modelReady.delete(embedder),
+      );
+      this.#modelReady.set(embedder, ready);
+    }
+    return ready;
   }
 
   /** See `Engram.predict`. */
@@ -67,6 +85,7 @@ export class Serving {
     const scopes = assertReadScopes(options?.scopes);
     const probe = { message: options.message ?? 'warm up the context builder', percept: options.percept ?? { objects: ['warm_up'], goal: 'warm_up' } };
     const parsed = parseInput(contextInputSchema, { scopes, ...probe, budgetMs: 60_000 }, 'context');
+    await this.#warmModel(this.#deps().embedder);
     await buildContext({ ...this.#deps(), ...this.#timing, cache: this.#cache, trackAccess: false }, parsed);
   }
 }

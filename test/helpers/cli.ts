@@ -26,7 +26,7 @@ export function runCli(args: readonly string[], options: { input?: string; env?:
 }
 
 /** Runs `engram ...args` asynchronously. */
-export function runCliAsync(args: readonly string[], options: { env?: Record<string, string> } = {}): Promise<CliResult> {
+export function runCliAsync(args: readonly string[], options: { env?: Record<string, string>; input?: string } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...options.env } });
     let stdout = '';
@@ -34,6 +34,7 @@ export function runCliAsync(args: readonly string[], options: { env?: Record<str
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
+    child.stdin.end(options.input ?? '');
     child.on('close', (status) => resolve({ status, stdout, stderr }));
   });
 }

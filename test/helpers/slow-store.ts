@@ -7,8 +7,10 @@ import type { Store } from '../../src/index.js';
 
 export type StoreMethod = 'getMemories' | 'listMemories' | 'lexicalSearch' | 'vectorSearch' | 'getEdges' | 'getNeighbours' | 'temporalSearch' | 'findConcepts' | 'getConceptRefs';
 
-/** Wraps `store` so that the listed methods resolve `delayMs` after the real answer. */
-export function slowStore(store: Store, delays: Partial<Record<StoreMethod, number>>): Store & { close(): Promise<void> } {
+const wallSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Wraps `store` so that the listed methods resolve `delayMs` after the real answer (`sleep`: the wall clock unless a test's virtual time). */
+export function slowStore(store: Store, delays: Partial<Record<StoreMethod, number>>, sleep: (ms: number) => Promise<void> = wallSleep): Store & { close(): Promise<void> } {
   return new Proxy(store, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver) as unknown;
@@ -19,7 +21,7 @@ export function slowStore(store: Store, delays: Partial<Record<StoreMethod, numb
       if (delay === undefined) return (value as (...a: unknown[]) => unknown).bind(target);
       return async (...args: unknown[]) => {
         const result = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-        await new Promise((resolve) => setTimeout(resolve, delay));
+        await sleep(delay);
         return result;
       };
     },

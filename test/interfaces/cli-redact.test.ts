@@ -43,8 +43,9 @@ describe.skipIf(!binBuilt)('the default database', { timeout: 120_000 }, () => {
     const stats = json<{ total: number }>(runCli(['stats', '--scope', SCOPE, '--json'], { env }));
     expect(stats.total).toBeGreaterThan(1);
 
-    const setup = json<{ settings: { hooks: { Stop: { hooks: { command: string }[] }[] } } }>(runCli(['setup', 'claude-code', '--scope', SCOPE, '--json'], { env }));
-    expect(setup.settings.hooks.Stop[0]?.hooks[0]?.command).toContain(`--db ${defaultDb}`);
+    // setup names no database in the hooks: they open this same default one
+    const setup = json<{ files: { part: { hooks?: { Stop: { hooks: { command: string }[] }[] } } }[] }>(runCli(['setup', 'claude-code', '--scope', SCOPE, '--json'], { env }));
+    expect(setup.files[1]?.part.hooks?.Stop[0]?.hooks[0]?.command).toMatch(new RegExp(`^engram hooks stop --scope ${SCOPE} --user-scope \\S+$`));
 
     const other = join(dir, 'other.db');
     expect(runCli(['remember', 'Elsewhere.', '--scope', SCOPE], { env: { ...env, ENGRAM_DB: other } }).status).toBe(0);

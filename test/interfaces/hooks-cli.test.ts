@@ -1,9 +1,8 @@
 /**
  * The hook commands as Claude Code runs them: the built bin fed the hook JSON on stdin, without a
- * server (opens the store) and with a running `engram serve` (found through its discovery file); and
- * `engram setup claude-code`.
+ * server (opens the store) and with a running `engram serve` (found through its discovery file).
+ * `engram setup claude-code` is tested in hooks-setup.test.ts.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binBuilt, json, runCli } from '../helpers/cli.js';
@@ -93,42 +92,5 @@ describe.skipIf(!binBuilt)('engram hooks with a running engram serve', () => {
   it('an explicit --url that is down is an error, not a silent local fallback', () => {
     const result = hook('user-prompt-submit', hookStdin('user-prompt-submit', '/none'), db, ['--url', 'http://127.0.0.1:9']);
     expect(result.status).toBe(1);
-  });
-});
-
-describe.skipIf(!binBuilt)('engram setup claude-code', () => {
-  it('prints the MCP server and hooks configuration', () => {
-    const result = runCli(['setup', 'claude-code', '--scope', SCOPE, '--db', '/data/engram.db', '--json']);
-    const { mcp, settings } = json<{ mcp: { mcpServers: { engram: { command: string; args: string[] } } }; settings: { hooks: Record<string, { hooks: { command: string }[] }[]> } }>(result);
-    expect(mcp.mcpServers.engram.args.slice(1)).toEqual(['mcp', '--db', '/data/engram.db', '--scope', SCOPE]);
-    expect(Object.keys(settings.hooks)).toEqual(['UserPromptSubmit', 'Stop', 'SessionEnd']);
-    expect(settings.hooks.UserPromptSubmit?.[0]?.hooks[0]?.command).toMatch(/main\.js hooks user-prompt-submit --db \/data\/engram\.db --scope dev\/projects\/shop$/);
-  });
-
-  it('--write merges into .mcp.json and .claude/settings.json, keeping other entries, and is idempotent', () => {
-    const { dir, cleanup } = tempDir();
-    try {
-      mkdirSync(join(dir, '.claude'));
-      writeFileSync(join(dir, '.claude', 'settings.json'), JSON.stringify({ model: 'opus', hooks: { Stop: [{ hooks: [{ type: 'command', command: 'say done' }] }] } }));
-      writeFileSync(join(dir, '.mcp.json'), JSON.stringify({ mcpServers: { github: { command: 'gh-mcp' } } }));
-      for (let i = 0; i < 2; i++) expect(runCli(['setup', 'claude-code', '--write', '--dir', dir, '--scope', SCOPE]).status).toBe(0);
-      const settings = JSON.parse(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8')) as { model: string; hooks: Record<string, { hooks: { command: string }[] }[]> };
-      expect(settings.model).toBe('opus');
-      const stop = settings.hooks.Stop?.map((e) => e.hooks[0]?.command) ?? [];
-      expect(stop).toHaveLength(2);
-      expect(stop[0]).toBe('say done');
-      expect(stop[1]).toMatch(/ hooks stop --db .* --scope dev\/projects\/shop$/);
-      expect(settings.hooks.UserPromptSubmit).toHaveLength(1);
-      const mcp = JSON.parse(readFileSync(join(dir, '.mcp.json'), 'utf8')) as { mcpServers: Record<string, unknown> };
-      expect(Object.keys(mcp.mcpServers).sort()).toEqual(['engram', 'github']);
-    } finally {
-      cleanup();
-    }
-  });
-
-  it('needs a scope', () => {
-    const result = runCli(['setup', 'claude-code'], { env: { ENGRAM_SCOPES: '' } });
-    expect(result.status).toBe(2);
-    expect(result.stderr).toMatch(/--scope/);
   });
 });

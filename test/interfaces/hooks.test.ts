@@ -132,6 +132,41 @@ describe('user-prompt-submit hook', () => {
   });
 });
 
+describe('session-start and pre-compact hooks', () => {
+  it('session-start gives rules and profile as additionalContext; nothing when there are none', async () => {
+    const input = JSON.stringify({ session_id: SESSION_ID, transcript_path: '/nowhere.jsonl', cwd: '/home/dev/shop', hook_event_name: 'SessionStart', source: 'startup', model: 'claude-sonnet-4-5' });
+    const engram = await Engram.open({ path: db, embedder: 'hash' });
+    await engram.remember({ scope: SCOPE, content: 'The shop deploys on Fridays.', layer: 'episodic' });
+    await engram.close();
+    expect((await hook('session-start', input, [SCOPE, 'dev/users/ann'])).stdout).toBe('');
+    const again = await Engram.open({ path: db, embedder: 'hash' });
+    await again.remember([
+      { scope: SCOPE, content: 'Always run the smoke tests after a deploy.', layer: 'procedural', priority: 3 },
+      { scope: SCOPE, content: 'Never push to main directly.', layer: 'procedural', priority: 9 },
+      { scope: 'dev/users/ann', content: 'Ann prefers short answers.', layer: 'semantic' },
+      { scope: SCOPE, content: 'The shop uses Postgres 16.', layer: 'semantic' },
+    ]);
+    await again.close();
+    const outcome = await hook('session-start', input, [SCOPE, 'dev/users/ann']);
+    const output = JSON.parse(outcome.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+    expect(output.hookSpecificOutput.hookEventName).toBe('SessionStart');
+    expect(output.hookSpecificOutput.additionalContext).toBe(
+      '<engram-memory>\n## Rules\n- Never push to main directly. (priority 9)\n- Always run the smoke tests after a deploy. (priority 3)\n\n## About the user\n- Ann prefers short answers.\n</engram-memory>',
+    );
+    expect(outcome.detail).toMatchObject({ scope: SCOPE, rules: 2, profile: 1, server: null });
+  });
+
+  it('pre-compact stores the turns about to be compacted, once, sharing the cursor with stop', async () => {
+    const transcript = placeTranscript(dir);
+    const preCompact = JSON.stringify({ session_id: SESSION_ID, transcript_path: transcript, cwd: '/home/dev/shop', permission_mode: 'default', hook_event_name: 'PreCompact', trigger: 'auto', custom_instructions: '' });
+    expect((await hook('pre-compact', preCompact)).detail).toMatchObject({ stored: 3 });
+    expect((await hook('stop', hookStdin('stop', transcript))).detail).toMatchObject({ stored: 0 });
+    placeTranscript(dir, 'transcript-more.jsonl');
+    expect((await hook('pre-compact', preCompact)).detail).toMatchObject({ stored: 2 });
+    expect(await episodes()).toHaveLength(5);
+  });
+});
+
 describe('session-end hook', () => {
   it('stores the remaining turns, then ends the session', async () => {
     const transcript = placeTranscript(dir);

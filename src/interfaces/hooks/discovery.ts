@@ -1,15 +1,23 @@
 /**
- * How hooks find a running `engram serve`: `engram serve` writes `<db>.serve.json` ({url, pid, db})
+ * How hooks find a running `engram serve`: `engram serve` writes `<db>.serve.json` ({url, pid, db, hookToken})
  * next to its database while it runs and removes it on exit; a hook reads it and checks the pid.
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+
+/** Minutes without a request before a server the hooks started exits. */
+export const DEFAULT_IDLE_MINUTES = 30;
 
 export interface ServerInfo {
   url: string;
   pid: number;
   db: string;
   startedAt: string;
+  /**
+   * A secret of this server run that lets the hooks of the same user call `/hooks/*` without an API
+   * key: whoever can read this file (mode 0600) can open the database itself anyway.
+   */
+  hookToken?: string;
 }
 
 /** The discovery file of a database path. */

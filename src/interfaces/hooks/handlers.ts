@@ -24,7 +24,7 @@ export interface PromptContextRequest {
 export interface PromptContextResult {
   /** The block to print (empty when nothing is relevant). */
   text: string;
-  via: 'context' | 'recall';
+  via: 'context' | 'recall' | 'context+recall';
 }
 
 /** The context block for a prompt: the engine's context builder (recall hits when it ran out of time). */
@@ -45,20 +45,39 @@ export async function promptContext(engram: Engram, request: PromptContextReques
     // Nothing known yet: print nothing rather than an empty frame on every prompt.
     return { text: '', via: 'context' };
   }
-  return { text: `<engram-memory>\n${result.markdown.trim()}\n</engram-memory>`, via: 'context' };
+  const block = result.markdown.trim();
+  if (result.parts.knowledge.level === 'skipped' && result.parts.episodes.level === 'skipped') {
+    // Rules and profile came, the search ran out of time: what the prompt is about comes from recall.
+    const recalled = await recallSection(engram, query);
+    if (recalled !== '') return { text: frame(`${block}\n\n${recalled}`), via: 'context+recall' };
+  }
+  return { text: frame(block), via: 'context' };
 }
 
 async function recallBlock(engram: Engram, request: PromptContextRequest): Promise<PromptContextResult> {
+  const section = await recallSection(engram, request);
+  return { text: section === '' ? '' : frame(section), via: 'recall' };
+}
+
+/** Recall's hits as a Markdown section (empty when there are none). */
+async function recallSection(engram: Engram, request: PromptContextRequest): Promise<string> {
   const { hits } = await engram.recall(request.prompt, { scopes: request.scopes, k: request.k ?? 5 });
-  if (hits.length === 0) return { text: '', via: 'recall' };
+  if (hits.length === 0) return '';
   const lines = hits.map((h) => `- [${(h.occurredAt ?? h.validFrom).slice(0, 10)}, ${h.layer}] ${h.content.replace(/\s+/g, ' ').slice(0, 500)}`);
-  return { text: `<engram-memory>\n## Relevant memories\n${lines.join('\n')}\n</engram-memory>`, via: 'recall' };
+  return `## Relevant memories\n${lines.join('\n')}`;
+}
+
+/** The frame Claude Code sees the memory block in. */
+function frame(markdown: string): string {
+  return `<engram-memory>\n${markdown}\n</engram-memory>`;
 }
 
 export interface IngestRequest {
   scope: Scope;
   sessionId: string;
   turns: Turn[];
+  /** The user's scope: answers to clarifying questions that are stable facts land here. */
+  userScope?: Scope;
 }
 
 export interface IngestResult {
@@ -100,6 +119,7 @@ export async function ingestTurns(engram: Engram, request: IngestRequest): Promi
     provenance: { kind: 'episodic' },
     // the hooks always capture: the claims of a user turn supersede what they change
     capture: true,
+    ...(request.userScope !== undefined ? { userScope: request.userScope } : {}),
   }));
   const results = await engram.remember(inputs);
   const unchanged = results.filter((r) => r.action === 'unchanged').length;
@@ -109,6 +129,26 @@ export async function ingestTurns(engram: Engram, request: IngestRequest): Promi
   await engram.store.transaction((tx) => tx.setState(request.scope, cursorKey(request.sessionId), { lastUuid: last.uuid, updatedAt: new Date(now).toISOString() }, now));
   const redacted = results.reduce((n, r) => n + (r.redacted ?? 0), 0);
   return { stored: results.length - unchanged, unchanged, lastUuid: last.uuid, ...(redacted > 0 ? { redacted } : {}) };
+}
+
+/** Most profile facts in the session-start block. */
+const SESSION_PROFILE_LIMIT = 12;
+
+/**
+ * The block a session starts with: every current procedural rule of the scopes and the profile facts
+ * (the user's scopes, else all), highest priority and importance first; empty when there are none.
+ */
+export async function sessionContext(engram: Engram, request: { scopes: Scope[] }): Promise<{ text: string; rules: number; profile: number }> {
+  const [{ readRules, readProfileFacts, rankProfile }, { entryLine }] = await Promise.all([import('../../serving/parts.js'), import('../../serving/render.js')]);
+  const now = engram.clock.now();
+  const [rules, facts] = await Promise.all([readRules(engram.store, request.scopes, now), readProfileFacts(engram.store, request.scopes, now)]);
+  const profile = rankProfile(facts, '').slice(0, SESSION_PROFILE_LIMIT);
+  if (rules.length === 0 && profile.length === 0) return { text: '', rules: 0, profile: 0 };
+  const lines = ['<engram-memory>'];
+  if (rules.length > 0) lines.push('## Rules', ...rules.map((r) => entryLine('rules', r)));
+  if (profile.length > 0) lines.push(...(rules.length > 0 ? [''] : []), '## About the user', ...profile.map((p) => entryLine('profile', p)));
+  lines.push('</engram-memory>');
+  return { text: lines.join('\n'), rules: rules.length, profile: profile.length };
 }
 
 /** Ends a session: the engine's `endSession` (the session's consolidation). */

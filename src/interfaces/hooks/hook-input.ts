@@ -1,7 +1,9 @@
 /**
  * The JSON Claude Code sends a hook command on stdin (see test/fixtures/claude-code/ for real shapes).
- * Common fields: session_id, transcript_path, cwd, hook_event_name; UserPromptSubmit adds `prompt`,
- * Stop adds `stop_hook_active`, SessionEnd adds `reason`. Unknown fields are ignored. Checked by hand,
+ * Common fields: session_id, transcript_path, cwd, hook_event_name (and permission_mode); SessionStart
+ * adds `source` (startup, resume, clear, compact), UserPromptSubmit `prompt`, Stop `stop_hook_active`,
+ * PreCompact `trigger` (manual, auto) and `custom_instructions`, SessionEnd `reason`. Unknown fields
+ * (e.g. SessionStart's `model`) are ignored. Checked by hand,
  * not with zod, so a hook that only talks to a server loads as little as possible.
  */
 import { EngramError } from '../../core/errors.js';
@@ -14,9 +16,13 @@ export interface HookInput {
   prompt?: string;
   stop_hook_active?: boolean;
   reason?: string;
+  /** SessionStart: how the session began (startup, resume, clear, compact). */
+  source?: string;
+  /** PreCompact: manual or auto. */
+  trigger?: string;
 }
 
-const OPTIONAL_STRINGS = ['transcript_path', 'cwd', 'hook_event_name', 'prompt', 'reason', 'permission_mode'] as const;
+const OPTIONAL_STRINGS = ['transcript_path', 'cwd', 'hook_event_name', 'prompt', 'reason', 'permission_mode', 'source', 'trigger'] as const;
 
 /** Parses the hook's stdin; throws `INVALID_INPUT` naming what is wrong. */
 export function parseHookInput(text: string): HookInput {
@@ -46,5 +52,7 @@ export function parseHookInput(text: string): HookInput {
     ...(typeof input.prompt === 'string' ? { prompt: input.prompt } : {}),
     ...(typeof input.stop_hook_active === 'boolean' ? { stop_hook_active: input.stop_hook_active } : {}),
     ...(typeof input.reason === 'string' ? { reason: input.reason } : {}),
+    ...(typeof input.source === 'string' ? { source: input.source } : {}),
+    ...(typeof input.trigger === 'string' ? { trigger: input.trigger } : {}),
   };
 }

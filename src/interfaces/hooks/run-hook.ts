@@ -5,11 +5,12 @@
  */
 import type { Engram } from '../../engram.js';
 import { EngramError } from '../../core/errors.js';
-import { readDiscovery } from './discovery.js';
+import { readDiscovery, type ServerInfo } from './discovery.js';
 import { ConnectionError, postJson } from './http-client.js';
 import { parseHookInput, type HookInput } from './hook-input.js';
 import { promptQuery } from './prompt-query.js';
 import { readTranscript, turnsAfter } from './transcript.js';
+import { resolveScopes } from './scope-template.js';
 
 /**
  * Context budget of the prompt hook: the engine's 50 ms default is for warm in-process calls; a hook
@@ -17,12 +18,17 @@ import { readTranscript, turnsAfter } from './transcript.js';
  */
 export const DEFAULT_HOOK_BUDGET_MS = 150;
 
-export const HOOK_EVENTS = ['user-prompt-submit', 'stop', 'session-end'] as const;
+export const HOOK_EVENTS = ['session-start', 'user-prompt-submit', 'stop', 'pre-compact', 'session-end'] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
 export interface HookOptions {
-  /** Scopes: the first is where turns are stored; all are read for context. */
+  /** Explicit scopes: the first is where turns are stored; all are read for context. They win over `template`. */
   scopes: string[];
+  /** A scope template filled per call from the hook's `cwd`, e.g. `{tenant}/projects/{repo}`. */
+  template?: string;
+  tenant?: string;
+  /** The user's scope: read for context, and where answers to clarifying questions that are facts land. */
+  userScope?: string;
   db: string;
   /** Server base URL (explicit: no fallback to the local store when it fails). */
   url?: string;
@@ -31,6 +37,8 @@ export interface HookOptions {
   maxTokens?: number;
   /** Opens the engine for the local path (the CLI's own opener, with its flags and env). */
   openEngine: () => Promise<Engram>;
+  /** Starts a background server when none is found (its discovery entry, or null when none came up in time). */
+  startServer?: () => Promise<{ info: ServerInfo | null; started: boolean }>;
 }
 
 export interface HookOutcome {
@@ -43,30 +51,46 @@ export interface HookOutcome {
 /** Runs one hook event for the JSON Claude Code sent on stdin. */
 export async function runHook(event: HookEvent, stdin: string, options: HookOptions): Promise<HookOutcome> {
   const input = parseHookInput(stdin);
-  if (options.scopes.length === 0) {
-    throw new EngramError('INVALID_INPUT', 'The hook needs a scope: pass --scope tenant/... (or set ENGRAM_SCOPES) in the hook command.');
-  }
+  const { writeScope, readScopes, userScope } = resolveScopes({
+    scopes: options.scopes,
+    ...(options.template !== undefined ? { template: options.template } : {}),
+    ...(options.tenant !== undefined ? { tenant: options.tenant } : {}),
+    ...(options.userScope !== undefined ? { userScope: options.userScope } : {}),
+    cwd: input.cwd ?? process.cwd(),
+  });
+  const target: IngestTarget = { scope: writeScope, ...(userScope !== undefined ? { userScope } : {}) };
   const backend = new Backend(options);
   try {
+    await backend.connect();
+    const server = () => ({ server: backend.usedServer, ...(backend.startedServer ? { startedServer: true } : {}) });
     switch (event) {
+      case 'session-start': {
+        const result = await backend.call('session-context', { scopes: readScopes });
+        const text = typeof result.text === 'string' ? result.text : '';
+        // Claude Code adds `additionalContext` to the session's context.
+        const stdout = text === '' ? '' : JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text } });
+        return { stdout, detail: { scope: writeScope, rules: result.rules, profile: result.profile, ...server() } };
+      }
       case 'user-prompt-submit': {
         // Cut here too, so a prompt over the server's body limits still reaches it.
         const prompt = promptQuery(input.prompt ?? '');
         if (prompt.length === 0) return { stdout: '', detail: { skipped: 'empty prompt' } };
         const result = await backend.call('prompt-context', {
-          scopes: options.scopes,
+          scopes: readScopes,
           prompt,
           budgetMs: options.budgetMs ?? DEFAULT_HOOK_BUDGET_MS,
           ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
         });
-        return { stdout: typeof result.text === 'string' ? result.text : '', detail: { via: result.via, server: backend.usedServer, callMs: backend.lastCallMs } };
+        return { stdout: typeof result.text === 'string' ? result.text : '', detail: { scope: writeScope, via: result.via, ...server(), callMs: backend.lastCallMs } };
       }
       case 'stop':
-        return { stdout: '', detail: { ...(await ingest(backend, input, options)), server: backend.usedServer } };
+      case 'pre-compact':
+        // PreCompact: the turns about to be compacted are in the transcript still; the cursor makes it idempotent with Stop.
+        return { stdout: '', detail: { scope: writeScope, ...(await ingest(backend, input, target)), ...server() } };
       case 'session-end': {
-        const ingested = await ingest(backend, input, options);
-        const ended = await backend.call('session-end', { scope: options.scopes[0], sessionId: input.session_id });
-        return { stdout: '', detail: { ...ingested, ...ended, server: backend.usedServer } };
+        const ingested = await ingest(backend, input, target);
+        const ended = await backend.call('session-end', { scope: writeScope, sessionId: input.session_id });
+        return { stdout: '', detail: { scope: writeScope, ...ingested, ...ended, ...server() } };
       }
     }
   } finally {
@@ -74,24 +98,30 @@ export async function runHook(event: HookEvent, stdin: string, options: HookOpti
   }
 }
 
+interface IngestTarget {
+  scope: string;
+  userScope?: string;
+}
+
 /** Stores the turns after the session's cursor (a state document of the scope); ingesting moves it. */
-async function ingest(backend: Backend, input: HookInput, options: HookOptions): Promise<Record<string, unknown>> {
+async function ingest(backend: Backend, input: HookInput, target: IngestTarget): Promise<Record<string, unknown>> {
   if (input.transcript_path === undefined) return { stored: 0, skipped: 'no transcript_path' };
-  const scope = options.scopes[0] as string;
   const all = await readTranscript(input.transcript_path);
   if (all.length === 0) return { stored: 0, unchanged: 0 };
-  const cursor = await backend.call('cursor', { scope, sessionId: input.session_id });
+  const cursor = await backend.call('cursor', { scope: target.scope, sessionId: input.session_id });
   const turns = turnsAfter(all, typeof cursor.lastUuid === 'string' ? cursor.lastUuid : undefined);
   if (turns.length === 0) return { stored: 0, unchanged: 0 };
-  return backend.call('ingest', { scope, sessionId: input.session_id, turns });
+  return backend.call('ingest', { ...target, sessionId: input.session_id, turns });
 }
 
 /** A running server when there is one, else the local store (opened on first use). */
 class Backend {
   #options: HookOptions;
   #engine: Engram | undefined;
-  #server: { url: string; explicit: boolean } | null;
+  #server: { url: string; explicit: boolean; hookToken?: string } | null;
   usedServer: string | null = null;
+  /** Whether this hook started the background server. */
+  startedServer = false;
   /** Wall time of the last operation (HTTP round trip, or local engine call), ms. */
   lastCallMs = 0;
 
@@ -101,8 +131,16 @@ class Backend {
     if (url !== undefined && url !== '') this.#server = { url, explicit: true };
     else {
       const found = readDiscovery(options.db);
-      this.#server = found === null ? null : { url: found.url, explicit: false };
+      this.#server = found === null ? null : discovered(found);
     }
+  }
+
+  /** Without a known server: starts the background one (when allowed) and waits for it. */
+  async connect(): Promise<void> {
+    if (this.#server !== null || this.#options.startServer === undefined) return;
+    const { info, started } = await this.#options.startServer();
+    if (info !== null) this.#server = discovered(info);
+    this.startedServer = started;
   }
 
   async call(operation: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
@@ -117,7 +155,7 @@ class Backend {
   async #call(operation: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
     if (this.#server !== null) {
       try {
-        const result = await this.#post(this.#server.url, operation, body);
+        const result = await this.#post(this.#server, operation, body);
         this.usedServer = this.#server.url;
         return result;
       } catch (error) {
@@ -131,10 +169,15 @@ class Backend {
     return runHookOperation(this.#engine, operation, body, () => undefined);
   }
 
-  async #post(base: string, operation: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+  async #post(server: { url: string; hookToken?: string }, operation: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const base = server.url;
     const apiKey = this.#options.apiKey ?? process.env.ENGRAM_API_KEY;
+    const headers: Record<string, string> = {};
+    if (apiKey !== undefined && apiKey !== '') headers.authorization = `Bearer ${apiKey}`;
+    // The discovered server of our own database takes its run's secret instead of a key.
+    if (server.hookToken !== undefined) headers['x-engram-hook-token'] = server.hookToken;
     const response = await postJson(new URL(`/hooks/${operation}`, base), body, {
-      headers: apiKey !== undefined && apiKey !== '' ? { authorization: `Bearer ${apiKey}` } : {},
+      headers,
       timeoutMs: operation === 'prompt-context' || operation === 'cursor' ? 10_000 : 120_000,
     });
     const payload = response.body as Record<string, unknown> & { error?: { code?: string; message?: string } };
@@ -148,6 +191,10 @@ class Backend {
   async close(): Promise<void> {
     await this.#engine?.close();
   }
+}
+
+function discovered(info: ServerInfo): { url: string; explicit: false; hookToken?: string } {
+  return { url: info.url, explicit: false, ...(typeof info.hookToken === 'string' ? { hookToken: info.hookToken } : {}) };
 }
 
 function isConnectionFailure(error: unknown): boolean {

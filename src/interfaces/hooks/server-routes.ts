@@ -1,6 +1,6 @@
 /**
  * The hook operations `engram serve` answers at `POST /hooks/<operation>`, so a hook process does not
- * have to load the engine: prompt-context, cursor, ingest, session-end. Bodies are validated here; the caller
+ * have to load the engine: session-context, prompt-context, cursor, ingest, session-end. Bodies are validated here; the caller
  * (serve) authorises the scopes before anything runs.
  */
 import { z } from 'zod';
@@ -8,7 +8,7 @@ import type { Engram } from '../../engram.js';
 import { EngramError } from '../../core/errors.js';
 import { parseInput, scopeSchema } from '../../core/schemas.js';
 import type { Scope } from '../../core/scope.js';
-import { endSession, ingestTurns, promptContext, readCursor } from './handlers.js';
+import { endSession, ingestTurns, promptContext, readCursor, sessionContext } from './handlers.js';
 
 const turnSchema = z
   .object({ uuid: z.string().min(1).max(500), role: z.enum(['user', 'assistant']), text: z.string().min(1).max(200_000), timestamp: z.string().max(100).optional() })
@@ -23,10 +23,11 @@ const promptContextSchema = z
     k: z.number().int().min(1).max(50).optional(),
   })
   .strict();
-const ingestSchema = z.object({ scope: scopeSchema, sessionId: z.string().min(1).max(500), turns: z.array(turnSchema).max(5_000) }).strict();
+const ingestSchema = z.object({ scope: scopeSchema, sessionId: z.string().min(1).max(500), turns: z.array(turnSchema).max(5_000), userScope: scopeSchema.optional() }).strict();
+const sessionContextSchema = z.object({ scopes: z.array(scopeSchema).min(1).max(32) }).strict();
 const sessionEndSchema = z.object({ scope: scopeSchema, sessionId: z.string().min(1).max(500) }).strict();
 
-export const HOOK_OPERATIONS = ['prompt-context', 'cursor', 'ingest', 'session-end'] as const;
+export const HOOK_OPERATIONS = ['session-context', 'prompt-context', 'cursor', 'ingest', 'session-end'] as const;
 export type HookOperation = (typeof HOOK_OPERATIONS)[number];
 
 /**
@@ -45,9 +46,14 @@ export async function runHookOperation(
       authorize(input.scopes);
       return { ...(await promptContext(engram, input)) };
     }
+    case 'session-context': {
+      const input = parseInput(sessionContextSchema, body, 'session-context');
+      authorize(input.scopes);
+      return { ...(await sessionContext(engram, input)) };
+    }
     case 'ingest': {
       const input = parseInput(ingestSchema, body, 'ingest');
-      authorize([input.scope]);
+      authorize(input.userScope !== undefined ? [input.scope, input.userScope] : [input.scope]);
       return { ...(await ingestTurns(engram, input)) };
     }
     case 'cursor': {

@@ -1,22 +1,34 @@
 /**
- * `engram hooks user-prompt-submit | stop | session-end [--scope S]... [--db PATH] [--url URL]`:
- * the Claude Code hook commands. main.ts routes `hooks` here before loading the rest of the CLI, so a
+ * `engram hooks session-start | user-prompt-submit | stop | pre-compact | session-end [--scope S]...
+ * [--scope-template T --tenant T] [--user-scope S] [--db PATH] [--url URL]`: the Claude Code hook commands. main.ts routes `hooks` here before loading the rest of the CLI, so a
  * hook that reaches a running server never loads the engine.
  */
 import type { Command } from 'commander';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { EngramError } from '../../../core/errors.js';
+import { DEFAULT_IDLE_MINUTES } from '../../hooks/discovery.js';
+import type { StartedServer } from '../../hooks/server-starter.js';
 import { HOOK_EVENTS, runHook, type HookEvent } from '../../hooks/run-hook.js';
 import { resolveDbPath } from '../default-db.js';
 import { isMissingDatabase } from '../missing-database.js';
 import { printError } from '../output.js';
 
-const USAGE = `usage: engram hooks <${HOOK_EVENTS.join('|')}> [--scope S]... [--db PATH] [--url URL] [--api-key KEY] [--budget-ms N] [--max-tokens N] [--embedder NAME] [--verbose]
+const USAGE = `usage: engram hooks <${HOOK_EVENTS.join('|')}> [--scope S]... [--scope-template T] [--tenant T] [--user-scope S]
+       [--db PATH] [--url URL] [--api-key KEY] [--no-start-server] [--idle-minutes N] [--budget-ms N] [--max-tokens N] [--embedder NAME] [--verbose]
 Reads the hook JSON Claude Code sends on stdin.
+  session-start       prints the procedural rules and the profile as the session's additionalContext
   user-prompt-submit  prints the memory context for the prompt (Claude Code adds it to the prompt)
   stop                stores new user/assistant turns of the transcript as episodes (idempotent, cursor per session)
+  pre-compact         the same, before Claude Code compacts the conversation
   session-end         stores the remaining turns, then ends the session (consolidation)
-Scopes: --scope (repeatable), else $ENGRAM_SCOPES (comma-separated). Server: --url, else $ENGRAM_URL, else
-the running "engram serve" of the database (<db>.serve.json), else the store is opened directly.`;
+Scopes: --scope (repeatable), else $ENGRAM_SCOPES (comma-separated), else --scope-template (else
+$ENGRAM_SCOPE_TEMPLATE) filled per call: {tenant} from --tenant ($ENGRAM_TENANT), {repo} the basename of
+the git top level of the hook's cwd. --user-scope ($ENGRAM_USER_SCOPE): read too; answers to clarifying
+questions that are facts land there. Server: --url, else $ENGRAM_URL, else the running "engram serve" of
+the database (<db>.serve.json), else one started in the background (127.0.0.1, exits after --idle-minutes,
+default ${DEFAULT_IDLE_MINUTES}; --no-start-server or ENGRAM_HOOKS_START_SERVER=0 opens the store directly).`;
 
 /** Registers `hooks` for help output; the work is done by `runHooksCommand`. */
 export function registerHooksCommand(program: Command): void {
@@ -42,6 +54,11 @@ export async function runHooksCommand(args: readonly string[]): Promise<void> {
       allowPositionals: true,
       options: {
         scope: { type: 'string', multiple: true },
+        'scope-template': { type: 'string' },
+        tenant: { type: 'string' },
+        'user-scope': { type: 'string' },
+        'no-start-server': { type: 'boolean' },
+        'idle-minutes': { type: 'string' },
         db: { type: 'string' },
         url: { type: 'string' },
         'api-key': { type: 'string' },
@@ -65,10 +82,19 @@ export async function runHooksCommand(args: readonly string[]): Promise<void> {
       return;
     }
     const scopes = values.scope ?? (process.env.ENGRAM_SCOPES ?? process.env.ENGRAM_SCOPE ?? '').split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+    const template = values['scope-template'] ?? nonEmpty(process.env.ENGRAM_SCOPE_TEMPLATE);
+    const tenant = values.tenant ?? nonEmpty(process.env.ENGRAM_TENANT);
+    const userScope = values['user-scope'] ?? nonEmpty(process.env.ENGRAM_USER_SCOPE);
     const db = resolveDbPath(values.db);
+    const explicitUrl = values.url !== undefined || nonEmpty(process.env.ENGRAM_URL) !== undefined;
+    const mayStart = values['no-start-server'] !== true && process.env.ENGRAM_HOOKS_START_SERVER !== '0' && !explicitUrl && !/^postgres(ql)?:\/\//.test(db);
     const outcome = await runHook(event as HookEvent, await readStdin(), {
       scopes,
+      ...(template !== undefined ? { template } : {}),
+      ...(tenant !== undefined ? { tenant } : {}),
+      ...(userScope !== undefined ? { userScope } : {}),
       db,
+      ...(mayStart ? { startServer: () => startBackgroundServer({ db, embedder: values.embedder, idleMinutes: values['idle-minutes'], create: WRITING_EVENTS.has(event) }) } : {}),
       ...(values.url !== undefined ? { url: values.url } : {}),
       ...(values['api-key'] !== undefined ? { apiKey: values['api-key'] } : {}),
       ...(values['budget-ms'] !== undefined ? { budgetMs: Number(values['budget-ms']) } : {}),
@@ -76,15 +102,15 @@ export async function runHooksCommand(args: readonly string[]): Promise<void> {
       openEngine: async () => {
         const { openEngine } = await import('../context.js');
         // Only the hooks that store turns may create the database; the prompt hook just reads.
-        return openEngine({ db, ...(values.embedder !== undefined ? { embedder: values.embedder } : {}) }, { create: event !== 'user-prompt-submit' });
+        return openEngine({ db, ...(values.embedder !== undefined ? { embedder: values.embedder } : {}) }, { create: WRITING_EVENTS.has(event) });
       },
     });
     if (outcome.stdout.length > 0) process.stdout.write(`${outcome.stdout}\n`);
     if (verbose) process.stderr.write(`engram hooks ${event}: ${JSON.stringify(outcome.detail)}\n`);
   } catch (error) {
     // No database yet means nothing to recall: the prompt goes on without context, silently.
-    if (hookEvent === 'user-prompt-submit' && isMissingDatabase(error)) {
-      if (verbose) process.stderr.write(`engram hooks user-prompt-submit: ${JSON.stringify({ skipped: 'no database' })}\n`);
+    if ((hookEvent === 'user-prompt-submit' || hookEvent === 'session-start') && isMissingDatabase(error)) {
+      if (verbose) process.stderr.write(`engram hooks ${hookEvent}: ${JSON.stringify({ skipped: 'no database' })}\n`);
       return;
     }
     // Exit 1 shows the message to the user without blocking Claude Code (exit 2 would block).
@@ -92,6 +118,32 @@ export async function runHooksCommand(args: readonly string[]): Promise<void> {
     process.exitCode = 1;
     if (verbose && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
   }
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value !== undefined && value.trim() !== '' ? value.trim() : undefined;
+}
+
+/** The hooks that store turns (they may create the database). */
+const WRITING_EVENTS = new Set(['stop', 'pre-compact', 'session-end']);
+
+/** How long a hook waits for the server it started (or another hook is starting) before opening the store itself. */
+const SERVER_START_WAIT_MS = 10_000;
+
+/** Starts (or waits for) the background `engram serve` of `db`; its URL, or null. */
+async function startBackgroundServer({ db, embedder, idleMinutes, create }: { db: string; embedder: string | undefined; idleMinutes: string | undefined; create: boolean }): Promise<StartedServer> {
+  const { ensureServer } = await import('../../hooks/server-starter.js');
+  const idle = idleMinutes !== undefined ? Number(idleMinutes) : undefined;
+  if (idle !== undefined && !(Number.isFinite(idle) && idle > 0)) throw new EngramError('INVALID_INPUT', `--idle-minutes must be a positive number of minutes, e.g. --idle-minutes 30; got "${idleMinutes}".`);
+  // Only the hooks that store turns may create the database (through the server they start).
+  if (!create && !existsSync(db)) return { info: null, started: false };
+  return ensureServer({
+    db,
+    command: [process.execPath, fileURLToPath(new URL('../main.js', import.meta.url))],
+    ...(embedder !== undefined ? { args: ['--embedder', embedder] } : {}),
+    ...(idle !== undefined ? { idleMinutes: idle } : {}),
+    waitMs: SERVER_START_WAIT_MS,
+  });
 }
 
 async function readStdin(): Promise<string> {

@@ -9,6 +9,9 @@ import { printError } from '../output.js';
 
 interface McpFlags extends CommonFlags {
   scope?: string[];
+  scopeTemplate?: string;
+  tenant?: string;
+  userScope?: string;
 }
 
 /** The scopes of a server: --scope flags, else $ENGRAM_SCOPES (comma-separated). */
@@ -17,13 +20,29 @@ export function serverScopes(flags: { scope?: string[] }): string[] {
   return (process.env.ENGRAM_SCOPES ?? '').split(',').map((s) => s.trim()).filter((s) => s.length > 0);
 }
 
+/** Explicit scopes (or $ENGRAM_SCOPES), else the template filled from the working directory; then the user scope. */
+async function scopesOf(flags: McpFlags): Promise<string[]> {
+  const explicit = serverScopes(flags);
+  const template = flags.scopeTemplate ?? process.env.ENGRAM_SCOPE_TEMPLATE;
+  const userScope = flags.userScope ?? process.env.ENGRAM_USER_SCOPE;
+  if (explicit.length > 0 && (userScope === undefined || userScope === '')) return explicit;
+  if (explicit.length === 0 && (template === undefined || template === '')) return [];
+  const { resolveScopes } = await import('../../hooks/scope-template.js');
+  const tenant = flags.tenant ?? process.env.ENGRAM_TENANT;
+  const resolved = resolveScopes({ scopes: explicit, ...(template !== undefined ? { template } : {}), ...(tenant !== undefined ? { tenant } : {}), ...(userScope !== undefined ? { userScope } : {}), cwd: process.cwd() });
+  return resolved.readScopes;
+}
+
 /** Registers `mcp`. */
 export function registerMcpCommand(program: Command): void {
   withCommonFlags(program.command('mcp').description('run the MCP server over stdio (tools memory_*, resources rules and profile)'))
     .option('--scope <scope>', 'a scope the server may use (repeatable; the first is the default for writes); else $ENGRAM_SCOPES', collect)
+    .option('--scope-template <template>', "else a scope from this template and the working directory, e.g. '{tenant}/projects/{repo}' ({repo}: the git top level's name)")
+    .option('--tenant <tenant>', 'the {tenant} of --scope-template (else $ENGRAM_TENANT)')
+    .option('--user-scope <scope>', 'the user\'s own scope, usable too (may contain {tenant})')
     .action(async (flags: McpFlags) => {
       try {
-        const scopes = serverScopes(flags);
+        const scopes = await scopesOf(flags);
         if (scopes.length === 0) {
           throw new EngramError('INVALID_INPUT', 'engram mcp needs the scopes it may use: --scope tenant/... (repeatable) or ENGRAM_SCOPES=a,b.');
         }

@@ -4,6 +4,7 @@
  * engine. `npm start` runs it on the embedded default file.
  */
 import type { Command } from 'commander';
+import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Engram } from '../../../engram.js';
 import { EngramError } from '../../../core/errors.js';
@@ -29,6 +30,7 @@ interface ServeFlags extends CommonFlags {
   auth?: string;
   consolidateEvery?: string;
   maxBodyBytes?: string;
+  idleExit?: string;
 }
 
 /** Registers `serve`. */
@@ -40,6 +42,7 @@ export function registerServeCommand(program: Command): void {
     .option('--auth <mode>', 'API keys: auto (needed once a key exists), required, open (loopback only)', 'auto')
     .option('--consolidate-every <minutes>', 'run the consolidation cycle on every --scope on this schedule (default: off)')
     .option('--max-body-bytes <n>', 'largest HTTP request body accepted (default 1048576)')
+    .option('--idle-exit <minutes>', 'exit after this many minutes without a request (the hooks start their server with it; default: never)')
     .action(async (flags: ServeFlags) => {
       try {
         await runServe(flags);
@@ -64,11 +67,15 @@ async function runServe(flags: ServeFlags): Promise<void> {
   const isFile = !/^postgres(ql)?:\/\//.test(db);
   const everyMs = positiveNumber(flags.consolidateEvery, '--consolidate-every', 'minutes, e.g. --consolidate-every 60') * 60_000;
   const maxBodyBytes = positiveNumber(flags.maxBodyBytes, '--max-body-bytes', 'bytes, e.g. --max-body-bytes 2097152');
+  const idleMs = positiveNumber(flags.idleExit, '--idle-exit', 'minutes, e.g. --idle-exit 30') * 60_000;
   const engram = await openEngine(flags, { create: true });
   engram.startBackground();
   const keys = new ApiKeys(engram.store);
-  const app = createServeApp({ engram, scopes, auth, keys, defaultScopes: [DEFAULT_SCOPE], ...(Number.isNaN(maxBodyBytes) ? {} : { maxBodyBytes }) });
-  const server = serve({ fetch: app.fetch, port, hostname: host });
+  // Lets this user's hooks (who can read the discovery file) call /hooks without an API key.
+  const hookToken = isFile ? randomBytes(24).toString('base64url') : undefined;
+  const app = createServeApp({ engram, scopes, auth, keys, defaultScopes: [DEFAULT_SCOPE], ...(hookToken !== undefined ? { hookToken } : {}), ...(Number.isNaN(maxBodyBytes) ? {} : { maxBodyBytes }) });
+  const idle = idleWatch(Number.isNaN(idleMs) ? undefined : idleMs, () => void stop());
+  const server = serve({ fetch: idle.wrap(app.fetch), port, hostname: host });
   answerClientErrors(server);
   // Longer than clients' idle pools (hooks, MCP clients), so a reused connection is not closed under them.
   Object.assign(server, { keepAliveTimeout: 65_000, headersTimeout: 66_000 });
@@ -87,7 +94,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
     throw error;
   }
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
-  if (isFile) writeDiscovery({ url, pid: process.pid, db: resolve(db), startedAt: new Date().toISOString() });
+  if (isFile) writeDiscovery({ url, pid: process.pid, db: resolve(db), startedAt: new Date().toISOString(), ...(hookToken !== undefined ? { hookToken } : {}) });
 
   const schedule = Number.isNaN(everyMs) ? undefined : scheduleConsolidation(engram, scopes.length > 0 ? scopes : [DEFAULT_SCOPE], everyMs);
 
@@ -95,6 +102,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
   const stop = async () => {
     if (stopping) return;
     stopping = true;
+    idle.stop();
     await schedule?.stop();
     if (isFile) removeDiscovery(db, process.pid);
     await new Promise<void>((done) => server.close(() => done()));
@@ -129,6 +137,35 @@ async function runServe(flags: ServeFlags): Promise<void> {
       if (!stopping) process.stderr.write(`engram serve: warm-up failed (requests still work, the first is slower): ${(error as Error).message}\n`);
     },
   );
+}
+
+/**
+ * Calls `onIdle` once no request has been in flight for `idleMs` (never when undefined); a long
+ * request (an MCP stream) counts as activity until it ends.
+ */
+function idleWatch(idleMs: number | undefined, onIdle: () => void) {
+  let inFlight = 0;
+  let last = Date.now();
+  const timer = idleMs === undefined ? undefined : setInterval(() => {
+    if (inFlight === 0 && Date.now() - last >= idleMs) onIdle();
+  }, Math.min(30_000, Math.max(250, idleMs / 4)));
+  timer?.unref();
+  return {
+    wrap<A extends unknown[]>(fetch: (request: Request, ...rest: A) => Response | Promise<Response>) {
+      if (idleMs === undefined) return fetch;
+      return async (request: Request, ...rest: A): Promise<Response> => {
+        inFlight += 1;
+        last = Date.now();
+        try {
+          return await fetch(request, ...rest);
+        } finally {
+          inFlight -= 1;
+          last = Date.now();
+        }
+      };
+    },
+    stop: () => clearInterval(timer),
+  };
 }
 
 /** A flag that must be a positive number when given; NaN when absent. */

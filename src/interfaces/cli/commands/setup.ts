@@ -1,68 +1,59 @@
 /**
- * `engram setup claude-code [--write] [--scope S]... [--db PATH] [--url URL] [--dir DIR]`: prints (or
- * merges into .mcp.json and .claude/settings.json) the MCP server and hook configuration.
+ * `engram setup claude-code [--user|--project] [--tenant T] [--scope-template TPL] [--scope S]...
+ * [--user-scope S] [--api-key K] [--db PATH] [--url URL] [--dir DIR] [--write]`: the Claude Code MCP
+ * server and hooks, printed (or merged with --write) into the files Claude Code reads.
+ *
+ * Project mode: `.mcp.json` and `.claude/settings.json` (committed: the `engram` command and scope
+ * flags only) and `.claude/settings.local.json` (not committed: the API key and a --db path, as env).
+ * User mode: `~/.claude.json` (the MCP server, with the key in its env) and `~/.claude/settings.json`
+ * (the hooks). One installation serves every project: the scope comes from a template filled per call.
  */
 import type { Command } from 'commander';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { accessSync, constants } from 'node:fs';
+import { homedir, userInfo } from 'node:os';
+import { delimiter, join, resolve } from 'node:path';
 import { EngramError } from '../../../core/errors.js';
-import { assertReadScopes } from '../../../core/scope.js';
+import { DEFAULT_SCOPE_TEMPLATE, resolveScopes, scopeSegment } from '../../hooks/scope-template.js';
 import { collect } from '../context.js';
-import { DB_FLAG_HELP, resolveDbPath } from '../default-db.js';
+import { DB_FLAG_HELP } from '../default-db.js';
 import { printError } from '../output.js';
+import { HOOK_COMMANDS, applyChange, both, ignoreInGit, masked, mergeEnv, mergeHooks, mergeMcpServer, type FileChange, type Json } from './setup-files.js';
 
 interface SetupFlags {
+  user?: boolean;
+  project?: boolean;
   write?: boolean;
   scope?: string[];
+  scopeTemplate?: string;
+  tenant?: string;
+  userScope?: string;
+  apiKey?: string;
   db?: string;
   url?: string;
   dir?: string;
+  command?: string;
   json?: boolean;
 }
 
-type Json = Record<string, unknown>;
-
-/** The `engram` bin as an absolute command (works without a global install). */
-function engramCommand(): string[] {
-  const bin = fileURLToPath(new URL('../main.js', import.meta.url));
-  return [process.execPath, bin];
-}
+/** Claude Code's timeout (seconds) of each hook: the prompt hook may wait for the background server to start. */
+const HOOK_TIMEOUTS: Readonly<Record<string, number>> = { SessionStart: 30, UserPromptSubmit: 15, Stop: 120, PreCompact: 120, SessionEnd: 300 };
 
 function quote(arg: string): string {
   return /^[A-Za-z0-9_./:=@%+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
 /** The `mcpServers` entry for a running `engram serve` (Streamable HTTP). */
-export function claudeCodeHttpConfig(options: { url: string; scopes: readonly string[]; keyNeeded: boolean }): Json {
+export function claudeCodeHttpConfig(options: { url: string; scopes: readonly string[]; keyNeeded: boolean; key?: string }): Json {
   const query = options.scopes.map((s) => `scope=${encodeURIComponent(s).replace(/%2F/g, '/')}`).join('&');
   return {
     mcpServers: {
       engram: {
         type: 'http',
         url: `${options.url}/mcp${query.length > 0 ? `?${query}` : ''}`,
-        ...(options.keyNeeded ? { headers: { Authorization: 'Bearer ${ENGRAM_API_KEY}' } } : {}),
+        ...(options.keyNeeded ? { headers: { Authorization: `Bearer ${options.key ?? '${ENGRAM_API_KEY}'}` } } : {}),
       },
     },
   };
-}
-
-/** The `mcpServers` entry that starts `engram mcp` over stdio. */
-export function claudeCodeStdioConfig(options: { db: string; scopes: readonly string[] }): Json {
-  const [command, ...prefix] = engramCommand();
-  return {
-    mcpServers: {
-      engram: { type: 'stdio', command, args: [...prefix, 'mcp', '--db', options.db, ...options.scopes.flatMap((s) => ['--scope', s])], env: {} },
-    },
-  };
-}
-
-/** The `hooks` block of .claude/settings.json. */
-export function claudeCodeHooksConfig(options: { db: string; scopes: readonly string[]; url?: string }): Json {
-  const base = [...engramCommand(), 'hooks'];
-  const tail = ['--db', options.db, ...options.scopes.flatMap((s) => ['--scope', s]), ...(options.url !== undefined ? ['--url', options.url] : [])];
-  const hook = (event: string, timeout: number) => [{ hooks: [{ type: 'command', command: [...base, event, ...tail].map(quote).join(' '), timeout }] }];
-  return { hooks: { UserPromptSubmit: hook('user-prompt-submit', 15), Stop: hook('stop', 120), SessionEnd: hook('session-end', 300) } };
 }
 
 /** Registers `setup claude-code`. */
@@ -70,13 +61,20 @@ export function registerSetupCommand(program: Command): void {
   const setup = program.command('setup').description('configure an agent to use Engram');
   setup
     .command('claude-code')
-    .description('print (or --write) the Claude Code MCP server and hooks configuration')
-    .option('--write', 'merge it into .mcp.json and .claude/settings.json of --dir (default: current directory)')
-    .option('--scope <scope>', 'scope for memories (repeatable; the first is where turns are stored); else $ENGRAM_SCOPES', collect)
+    .description('print (or --write) the Claude Code MCP server and hooks (SessionStart, UserPromptSubmit, Stop, PreCompact, SessionEnd)')
+    .option('--user', 'for every project of this user: ~/.claude.json and ~/.claude/settings.json')
+    .option('--project', 'for one project (the default): .mcp.json, .claude/settings.json, .claude/settings.local.json of --dir')
+    .option('--write', 'merge it into those files (without it: print what would be written)')
+    .option('--tenant <tenant>', 'the {tenant} of the scope template (default: $ENGRAM_TENANT, else your user name)')
+    .option('--scope-template <template>', `scope per project, filled per hook call: {tenant}, {repo} = the git top level's name (default '${DEFAULT_SCOPE_TEMPLATE}')`)
+    .option('--scope <scope>', 'a fixed scope instead of the template (repeatable; the first is where turns are stored)', collect)
+    .option('--user-scope <scope>', "your own scope: answers to clarifying questions land here, read in every project (default '{tenant}/users/<you>')")
+    .option('--api-key <key>', 'API key for a server that needs one: written only to a file that is not committed, as ENGRAM_API_KEY')
     .option('--db <path>', DB_FLAG_HELP)
-    .option('--url <url>', 'use a running "engram serve" at this URL for MCP (Streamable HTTP) and hooks')
-    .option('--dir <dir>', 'project directory for --write', '.')
-    .option('--json', 'print one JSON document {mcp, settings}')
+    .option('--url <url>', 'use a running "engram serve" at this URL for MCP (Streamable HTTP) and the hooks')
+    .option('--dir <dir>', 'project directory (project mode)', '.')
+    .option('--command <cmd>', 'the engram command Claude Code runs (default: engram, the installed binary)', 'engram')
+    .option('--json', 'print one JSON document {mode, files: [{path, committed, part}]}')
     .action((flags: SetupFlags) => {
       try {
         runSetup(flags);
@@ -87,67 +85,121 @@ export function registerSetupCommand(program: Command): void {
 }
 
 function runSetup(flags: SetupFlags): void {
-  const named = flags.scope ?? (process.env.ENGRAM_SCOPES ?? '').split(',').map((s) => s.trim()).filter((s) => s.length > 0);
-  if (named.length === 0) throw new EngramError('INVALID_INPUT', 'Name the scope for this project: --scope tenant/... (e.g. --scope me/projects/myapp).');
-  const scopes = [...assertReadScopes(named)];
-  const db = resolve(resolveDbPath(flags.db));
-  const url = flags.url?.replace(/\/+$/, '');
-  const mcp = url !== undefined ? claudeCodeHttpConfig({ url, scopes, keyNeeded: false }) : claudeCodeStdioConfig({ db, scopes });
-  const settings = claudeCodeHooksConfig({ db, scopes, ...(url !== undefined ? { url } : {}) });
+  if (flags.user === true && flags.project === true) throw new EngramError('INVALID_INPUT', 'Choose one of --user (every project) and --project (this one).');
+  const mode = flags.user === true ? 'user' : 'project';
+  const plan = planSetup(flags, mode);
   if (flags.write === true) {
-    const dir = resolve(flags.dir ?? '.');
-    const mcpPath = join(dir, '.mcp.json');
-    const settingsPath = join(dir, '.claude', 'settings.json');
-    const mcpDoc = readJson(mcpPath);
-    mcpDoc.mcpServers = { ...(mcpDoc.mcpServers as Json | undefined), ...(mcp.mcpServers as Json) };
-    writeJson(mcpPath, mcpDoc);
-    writeJson(settingsPath, mergeHooks(readJson(settingsPath), settings.hooks as Json));
-    process.stdout.write(flags.json === true ? `${JSON.stringify({ written: [mcpPath, settingsPath], mcp, settings })}\n` : `wrote ${mcpPath}\nwrote ${settingsPath}\n`);
-    return;
+    const written = plan.changes.filter((change) => applyChange(change, { private: !change.committed }));
+    const ignored = mode === 'project' && plan.changes.some((c) => c.path.endsWith('settings.local.json')) && ignoreInGit(resolve(flags.dir ?? '.'), '.claude/settings.local.json');
+    if (flags.json === true) {
+      process.stdout.write(`${JSON.stringify({ mode, scope: plan.example, written: written.map((c) => c.path), unchanged: plan.changes.filter((c) => !written.includes(c)).map((c) => c.path) })}\n`);
+    } else {
+      for (const change of plan.changes) process.stdout.write(`${written.includes(change) ? 'wrote' : 'unchanged'} ${change.path} (${change.role})\n`);
+      if (ignored) process.stdout.write('added .claude/settings.local.json to .gitignore\n');
+      process.stdout.write(`${plan.summary}\n`);
+    }
+  } else if (flags.json === true) {
+    process.stdout.write(`${JSON.stringify({ mode, scope: plan.example, files: plan.changes.map((c) => ({ path: c.path, committed: c.committed, part: masked(c.part, plan.secrets) })) })}\n`);
+  } else {
+    const lines = plan.changes.flatMap((c) => [`# ${c.path} — ${c.role}${c.committed ? ' (committed: no secret, no machine path)' : ' (not committed)'}`, JSON.stringify(masked(c.part, plan.secrets), null, 2), '']);
+    process.stdout.write([...lines, plan.summary, `Nothing written: add --write to merge this into the files above (other settings are kept).`, ''].join('\n'));
   }
-  if (flags.json === true) {
-    process.stdout.write(`${JSON.stringify({ mcp, settings })}\n`);
-    return;
+  if (!onPath(flags.command ?? 'engram')) {
+    process.stderr.write(`note: "${flags.command ?? 'engram'}" is not on your PATH, so Claude Code could not run it: install the package (npm install -g ./engram-<version>.tgz) or pass --command.\n`);
   }
-  process.stdout.write(
-    [
-      '# .mcp.json (project) — the Engram MCP server',
-      JSON.stringify(mcp, null, 2),
-      '',
-      '# .claude/settings.json — hooks: context on every prompt, turns stored after every reply, consolidation at session end',
-      JSON.stringify(settings, null, 2),
-      '',
-      '# or write both: engram setup claude-code --write ' + scopes.map((s) => `--scope ${s}`).join(' '),
-      '',
-    ].join('\n'),
-  );
 }
 
-/** Adds our hook entries, replacing earlier Engram entries of the same event and keeping everyone else's. */
-function mergeHooks(settings: Json, ours: Json): Json {
-  const hooks = { ...((settings.hooks as Json | undefined) ?? {}) };
-  for (const [event, entries] of Object.entries(ours)) {
-    const existing = Array.isArray(hooks[event]) ? (hooks[event] as Json[]) : [];
-    const others = existing.filter((entry) => !JSON.stringify(entry).includes(' hooks '.concat(toHookName(event))));
-    hooks[event] = [...others, ...(entries as Json[])];
+interface SetupPlan {
+  changes: FileChange[];
+  secrets: string[];
+  /** The scope this directory gets (what the hooks will compute here). */
+  example: string;
+  summary: string;
+}
+
+function planSetup(flags: SetupFlags, mode: 'user' | 'project'): SetupPlan {
+  const me = scopeSegment(safeUserName());
+  const tenant = flags.tenant ?? nonEmpty(process.env.ENGRAM_TENANT) ?? me;
+  const explicit = flags.scope ?? [];
+  const template = explicit.length > 0 ? undefined : (flags.scopeTemplate ?? DEFAULT_SCOPE_TEMPLATE);
+  const userScope = flags.userScope ?? `{tenant}/users/${me}`;
+  const dir = resolve(flags.dir ?? '.');
+  // Fails now, not at the first prompt, on a template or scope that cannot work.
+  const here = resolveScopes({ scopes: explicit, ...(template !== undefined ? { template } : {}), tenant, userScope, cwd: dir });
+  const scopeArgs = [
+    ...(template !== undefined ? ['--scope-template', template, ...(template.includes('{tenant}') ? ['--tenant', tenant] : [])] : explicit.flatMap((s) => ['--scope', s])),
+    '--user-scope',
+    here.userScope as string,
+  ];
+  const command = flags.command ?? 'engram';
+  const url = flags.url?.replace(/\/+$/, '');
+  const key = flags.apiKey;
+  if (key !== undefined && !/^\S{8,512}$/.test(key)) throw new EngramError('INVALID_INPUT', '--api-key must be the key "engram keys create" printed (no spaces).');
+  // The db path is a machine path: in project mode it goes to the local file only, as ENGRAM_DB.
+  const db = flags.db !== undefined ? (/^postgres(ql)?:\/\//.test(flags.db) ? flags.db : resolve(flags.db)) : undefined;
+  const dbArgs = mode === 'user' && db !== undefined ? ['--db', db] : [];
+  const urlArgs = url !== undefined ? ['--url', url] : [];
+  const hooks: Json = {};
+  for (const [event, name] of Object.entries(HOOK_COMMANDS)) {
+    const line = [command, 'hooks', name, ...scopeArgs, ...dbArgs, ...urlArgs].map(quote).join(' ');
+    hooks[event] = [{ hooks: [{ type: 'command', command: line, timeout: HOOK_TIMEOUTS[event] }] }];
   }
-  return { ...settings, hooks };
+  const keyNeeded = key !== undefined || nonEmpty(process.env.ENGRAM_API_KEY) !== undefined;
+  const server: Json =
+    url !== undefined
+      ? (claudeCodeHttpConfig({ url, scopes: here.readScopes, keyNeeded, ...(mode === 'user' && key !== undefined ? { key } : {}) }).mcpServers as Json).engram as Json
+      : { type: 'stdio', command, args: ['mcp', ...scopeArgs, ...dbArgs], env: mode === 'user' && key !== undefined ? { ENGRAM_API_KEY: key } : {} };
+  const changes: FileChange[] = [];
+  if (mode === 'user') {
+    const home = homedir();
+    changes.push({ path: join(home, '.claude.json'), committed: false, role: 'the Engram MCP server for every project', part: { mcpServers: { engram: server } }, apply: mergeMcpServer(server) });
+    const env = key !== undefined && url !== undefined ? { ENGRAM_API_KEY: key } : undefined;
+    changes.push({
+      path: join(home, '.claude', 'settings.json'),
+      committed: false,
+      role: 'hooks: rules and profile at session start, context on every prompt, turns stored after every reply and before compaction, consolidation at session end',
+      part: { ...(env !== undefined ? { env } : {}), hooks },
+      apply: env !== undefined ? both(mergeEnv(env), mergeHooks(hooks)) : mergeHooks(hooks),
+    });
+  } else {
+    changes.push({ path: join(dir, '.mcp.json'), committed: true, role: 'the Engram MCP server of this project', part: { mcpServers: { engram: server } }, apply: mergeMcpServer(server) });
+    changes.push({
+      path: join(dir, '.claude', 'settings.json'),
+      committed: true,
+      role: 'hooks: rules and profile at session start, context on every prompt, turns stored after every reply and before compaction, consolidation at session end',
+      part: { hooks },
+      apply: mergeHooks(hooks),
+    });
+    const env = { ...(key !== undefined ? { ENGRAM_API_KEY: key } : {}), ...(db !== undefined ? { ENGRAM_DB: db } : {}) };
+    if (Object.keys(env).length > 0) {
+      changes.push({ path: join(dir, '.claude', 'settings.local.json'), committed: false, role: 'your API key and database, as environment of the session (hooks and MCP server)', part: { env }, apply: mergeEnv(env) });
+    }
+  }
+  const where = template !== undefined ? `scope ${template} (here: ${here.writeScope})` : `scope ${here.writeScope}`;
+  return { changes, secrets: key !== undefined ? [key] : [], example: here.writeScope, summary: `Claude Code will use ${where}, your own scope ${here.userScope}, and the database ${db ?? '$ENGRAM_DB, else ~/.local/share/engram/engram.db'}.` };
 }
 
-function toHookName(event: string): string {
-  return event === 'UserPromptSubmit' ? 'user-prompt-submit' : event === 'Stop' ? 'stop' : 'session-end';
-}
-
-function readJson(path: string): Json {
-  if (!existsSync(path)) return {};
+function safeUserName(): string {
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as Json;
+    return nonEmpty(process.env.USER) ?? userInfo().username;
   } catch {
-    throw new EngramError('INVALID_INPUT', `${path} is not valid JSON: fix or remove it, then run setup again.`);
+    return 'me';
   }
 }
 
-function writeJson(path: string, value: Json): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);
+function nonEmpty(value: string | undefined): string | undefined {
+  return value !== undefined && value.trim() !== '' ? value.trim() : undefined;
+}
+
+/** Whether `command` (a name, or a path) can be run. */
+function onPath(command: string): boolean {
+  const candidates = command.includes('/') ? [command] : (process.env.PATH ?? '').split(delimiter).filter((d) => d !== '').map((d) => join(d, command));
+  return candidates.some((path) => {
+    try {
+      accessSync(path, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }

@@ -2,6 +2,7 @@
  * The app `engram serve` runs: the HTTP API (`/v1`, `/health`, `/openapi.json`), MCP over Streamable
  * HTTP at `/mcp`, and the hook operations at `/hooks/<operation>`, all behind the same API keys.
  */
+import { timingSafeEqual } from 'node:crypto';
 import type { Engram } from '../../../engram.js';
 import type { Scope } from '../../../core/scope.js';
 import { runHookOperation } from '../../hooks/server-routes.js';
@@ -19,6 +20,8 @@ export interface ServeAppOptions {
   version?: string;
   /** Request body limit of the HTTP API (default 1 MiB). */
   maxBodyBytes?: number;
+  /** The secret of the discovery file: a loopback hook call carrying it (`X-Engram-Hook-Token`) needs no API key. */
+  hookToken?: string;
 }
 
 /** Builds the serve app (serve `app.fetch`). */
@@ -51,7 +54,8 @@ export function createServeApp(options: ServeAppOptions): HttpApp {
 
   app.post('/hooks/:operation', async (c) => {
     try {
-      const principal = await authenticateRequest(c.req.raw, { keys, auth });
+      const local = isHookToken(c.req.header('x-engram-hook-token'), options.hookToken);
+      const principal = local ? null : await authenticateRequest(c.req.raw, { keys, auth });
       // Without a key only this machine may call (no cross-site pages, no DNS rebinding).
       if (principal === null) assertLocalRequest(c.req.raw);
       const body = await readJsonBody(c.req.raw, 8 * 1024 * 1024);
@@ -65,6 +69,13 @@ export function createServeApp(options: ServeAppOptions): HttpApp {
     }
   });
   return app;
+}
+
+function isHookToken(sent: string | undefined, expected: string | undefined): boolean {
+  if (sent === undefined || expected === undefined) return false;
+  const a = Buffer.from(sent);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 function errorResponse(error: unknown): Response {
