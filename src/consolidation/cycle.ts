@@ -36,7 +36,7 @@ const RUNNERS: Record<PhaseName, { run: (ctx: PhaseContext) => Promise<void>; un
   ground: { run: groundPhase, unit: 'concepts and concept pairs' },
   promote: { run: promotePhase, unit: 'promotion candidates' },
   recombine: { run: recombinePhase, unit: 'sampled memories' },
-  insight: { run: insightPhase, unit: 'bridged groups' },
+  insight: { run: insightPhase, unit: 'recombined groups' },
   reflect: { run: reflectPhase, unit: 'important memories' },
   affect: { run: affectPhase, unit: 'emotional memories and concepts' },
   decay: { run: decayPhase, unit: 'records' },

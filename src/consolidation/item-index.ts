@@ -121,6 +121,26 @@ export async function itemIndex(ctx: PhaseContext): Promise<ItemIndex> {
       }
     }
   }
+  dropSubsumedItems(index);
   ctx.shared.set(SHARED_KEY, index);
   return index;
+}
+
+/**
+ * Within one memory, an item whose words are all part of another of its items (`auth` and `service`
+ * beside `auth_service`: goal tokens beside the entity they came from) is the same evidence twice, so
+ * it is dropped there; otherwise the two would always co-occur and look like a finding.
+ */
+export function dropSubsumedItems(index: Pick<ItemIndex, 'itemsOf' | 'memoriesOf'>): void {
+  for (const [id, items] of index.itemsOf) {
+    const words = [...items].map((item) => ({ item, parts: new Set(item.split('_')) }));
+    for (const { item, parts } of words) {
+      const subsumed = words.some((other) => other.item !== item && other.parts.size > parts.size && [...parts].every((p) => other.parts.has(p)));
+      if (!subsumed) continue;
+      items.delete(item);
+      const ids = index.memoriesOf.get(item);
+      ids?.delete(id);
+      if (ids !== undefined && ids.size === 0) index.memoriesOf.delete(item);
+    }
+  }
 }

@@ -14,6 +14,7 @@ import { insightFindings, type BridgedGroup, type InsightFinding, type PromotedP
 import { itemIndex, type ItemIndex } from '../item-index.js';
 import { derivedRecord, linkDerivedFrom, lookupKey, scanRecords, storeKey, type PhaseContext } from '../phase-context.js';
 import { addTally } from '../report.js';
+import { GROUPS_KEY, type RecombinedGroup } from './recombine.js';
 
 const BRIDGE_KEYS = 'consolidate/key/bridge:';
 /** Bridges read back per run. */
@@ -35,12 +36,13 @@ export async function insightPhase(ctx: PhaseContext): Promise<void> {
   }, { done: true });
 }
 
-/** The scope's bridges, grouped by the items they share. */
+/** The groups recombination found (bridged or too similar to bridge) and the scope's bridges. */
 async function bridgedGroups(ctx: PhaseContext): Promise<BridgedGroup[]> {
   const { store } = ctx.deps;
+  const recombined = ((await store.getState(ctx.scope, GROUPS_KEY))?.value as { groups?: RecombinedGroup[] } | undefined)?.groups ?? [];
   const keys = await store.listState(ctx.scope, BRIDGE_KEYS, MAX_BRIDGES_READ);
   const ends = [...new Set(keys.map((e) => e.key.slice(BRIDGE_KEYS.length).split('|')[0] as string))];
-  const groups: BridgedGroup[] = [];
+  const groups: BridgedGroup[] = recombined.map((g) => ({ items: g.items, labels: g.labels.length === g.items.length ? g.labels : g.items, ends: g.ends }));
   const seen = new Set<string>();
   for (let i = 0; i < ends.length; i += 200) {
     for (const edge of await store.getEdges({ scopes: [ctx.scope], ids: ends.slice(i, i + 200), types: ['BRIDGES'] })) {

@@ -21,6 +21,20 @@ export function bridgeKey(a: string, b: string): string {
 
 /** At most this many memories of a bridge's group are kept on the edge. */
 const MAX_GROUP_ON_EDGE = 20;
+/** The groups recombination found (state document of the scope), read by the insight phase. */
+export const GROUPS_KEY = 'consolidate/recombine/groups';
+/** Groups kept in that document (the most significant). */
+const MAX_GROUPS = 200;
+
+/** A group of memories sharing items beyond chance, as the state document keeps it. */
+export interface RecombinedGroup {
+  items: string[];
+  labels: string[];
+  size: number;
+  p: number;
+  /** A pair of its far-apart members. */
+  ends: string[];
+}
 
 export async function recombinePhase(ctx: PhaseContext): Promise<void> {
   addTally(ctx.counters, 'bridges', 0);
@@ -48,7 +62,9 @@ export async function recombinePhase(ctx: PhaseContext): Promise<void> {
     perAnchor.set(c.b, (perAnchor.get(c.b) ?? 0) + 1);
     accepted.push(c);
   }
+  const groups = await mergedGroups(ctx, candidates);
   await ctx.batch(async (tx) => {
+    await tx.setState(ctx.scope, GROUPS_KEY, { at: ctx.now, groups }, ctx.now);
     for (const c of accepted) {
       const key = bridgeKey(c.a, c.b);
       if ((await lookupKey(tx, ctx.scope, key)) !== null) continue;
@@ -84,6 +100,17 @@ export async function recombinePhase(ctx: PhaseContext): Promise<void> {
       if (ctx.counters.ids.length < 50) ctx.counters.ids.push(edge.id);
     }
   }, { done: true });
+}
+
+/**
+ * Every significant group of this run (far-apart pairs sharing items beyond chance, similar or not)
+ * merged with those found before, by their items: insight tests them all, bridged or not.
+ */
+async function mergedGroups(ctx: PhaseContext, candidates: readonly BridgeCandidate[]): Promise<RecombinedGroup[]> {
+  const before = ((await ctx.deps.store.getState(ctx.scope, GROUPS_KEY))?.value as { groups?: RecombinedGroup[] } | undefined)?.groups ?? [];
+  const byItems = new Map(before.map((g) => [g.items.join('+'), g]));
+  for (const c of candidates) byItems.set(c.items.join('+'), { items: c.items, labels: c.shared, size: c.group.length, p: c.p, ends: [c.a, c.b] });
+  return [...byItems.values()].sort((a, b) => a.p - b.p || (a.items.join('+') < b.items.join('+') ? -1 : 1)).slice(0, MAX_GROUPS);
 }
 
 /** Drops pairs already close by embedding (recall finds those without a bridge); adds the similarity. */
