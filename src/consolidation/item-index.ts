@@ -73,56 +73,58 @@ export async function itemIndex(ctx: PhaseContext): Promise<ItemIndex> {
   const cached = ctx.shared.get(SHARED_KEY) as ItemIndex | undefined;
   if (cached !== undefined) return cached;
   const { store, config } = ctx.deps;
-  const index: ItemIndex = { memories: new Map(), itemsOf: new Map(), memoriesOf: new Map(), causal: new Map(), conceptIds: new Map() };
-  const add = (id: string, item: string): void => {
-    if (item.length === 0) return;
-    const items = index.itemsOf.get(id) ?? new Set<string>();
-    items.add(item);
-    index.itemsOf.set(id, items);
-    const ids = index.memoriesOf.get(item) ?? new Set<string>();
-    ids.add(id);
-    index.memoriesOf.set(item, ids);
-  };
+  const records: MemoryRecord[] = [];
   const concepts: MemoryRecord[] = [];
   for await (const page of scanRecords(store, { scope: ctx.scope, layers: ['episodic', 'semantic'], statuses: ['active'], pageSize: config.pageSize })) {
     for (const r of page) {
-      if (isConcept(r)) {
-        concepts.push(r);
-        continue;
-      }
-      if (!isRecombinable(r)) continue;
-      const tool = r.data.action?.tool;
-      index.memories.set(r.id, { id: r.id, at: r.occurredAt ?? r.validFrom, session: sessionOf(r), salience: r.salience, content: r.content, outcome: outcomeOf(r), tool: tool !== undefined && tool.trim() !== '' ? conceptName(tool) : null });
-      for (const entity of r.entities) add(r.id, conceptName(entity));
+      if (isConcept(r)) concepts.push(r);
+      else if (isRecombinable(r)) records.push(r);
     }
   }
-  const nameOf = new Map<string, string>();
-  for (const c of concepts) {
-    const name = conceptName(String(c.data.name ?? c.content));
-    nameOf.set(c.id, name);
-    index.conceptIds.set(name, c.id);
-  }
+  const nameOf = new Map(concepts.map((c) => [c.id, conceptName(String(c.data.name ?? c.content))]));
+  const conceptsOf = new Map<string, string[]>();
+  const causal: { from: string; to: string }[] = [];
   const ids = concepts.map((c) => c.id);
   for (let i = 0; i < ids.length; i += 200) {
     const chunk = ids.slice(i, i + 200);
     for (const ref of await store.getConceptRefs({ scopes: [ctx.scope], conceptIds: chunk, layers: ['episodic', 'semantic'] })) {
-      if (index.memories.has(ref.refId)) add(ref.refId, nameOf.get(ref.conceptId) as string);
+      conceptsOf.set(ref.refId, [...(conceptsOf.get(ref.refId) ?? []), nameOf.get(ref.conceptId) as string]);
     }
     for (const edge of await store.getEdges({ scopes: [ctx.scope], ids: chunk, types: ['CAUSES'] })) {
-      if (edge.invalidatedAt !== null || edge.validTo !== null) continue;
       const from = nameOf.get(edge.fromId);
       const to = nameOf.get(edge.toId);
-      if (from === undefined || to === undefined || from === to) continue;
-      const label = `${from} CAUSES ${to}`;
-      for (const [a, b] of [[from, to], [to, from]] as const) {
-        const list = index.causal.get(a) ?? [];
-        if (!list.some((l) => l.item === b)) list.push({ item: b, label });
-        index.causal.set(a, list);
-      }
+      if (edge.invalidatedAt === null && edge.validTo === null && from !== undefined && to !== undefined) causal.push({ from, to });
+    }
+  }
+  const index = indexFromRecords(records, (r) => conceptsOf.get(r.id) ?? [], causal);
+  for (const [id, name] of nameOf) index.conceptIds.set(name, id);
+  ctx.shared.set(SHARED_KEY, index);
+  return index;
+}
+
+/**
+ * An item index from memories, the concept names that refer to each, and causal links between
+ * concepts (pure: the phases read all three from the store; tests give them directly).
+ */
+export function indexFromRecords(records: readonly MemoryRecord[], conceptsOf: (record: MemoryRecord) => readonly string[], causal: readonly { from: string; to: string }[] = []): ItemIndex {
+  const index: ItemIndex = { memories: new Map(), itemsOf: new Map(), memoriesOf: new Map(), causal: new Map(), conceptIds: new Map() };
+  for (const r of records) {
+    const tool = r.data.action?.tool;
+    index.memories.set(r.id, { id: r.id, at: r.occurredAt ?? r.validFrom, session: sessionOf(r), salience: r.salience, content: r.content, outcome: outcomeOf(r), tool: tool !== undefined && tool.trim() !== '' ? conceptName(tool) : null });
+    const items = new Set([...r.entities.map(conceptName), ...conceptsOf(r)].filter((item) => item.length > 0));
+    index.itemsOf.set(r.id, items);
+    for (const item of items) index.memoriesOf.set(item, (index.memoriesOf.get(item) ?? new Set<string>()).add(r.id));
+  }
+  for (const { from, to } of causal) {
+    if (from === to) continue;
+    const label = `${from} CAUSES ${to}`;
+    for (const [a, b] of [[from, to], [to, from]] as const) {
+      const list = index.causal.get(a) ?? [];
+      if (!list.some((l) => l.item === b)) list.push({ item: b, label });
+      index.causal.set(a, list);
     }
   }
   dropSubsumedItems(index);
-  ctx.shared.set(SHARED_KEY, index);
   return index;
 }
 
