@@ -76,6 +76,15 @@ describe('dream phases on a planted stream', () => {
     expect(flash?.data.affect?.flashbulb).toBe(true);
     expect(idleThresholdMs(flash as MemoryRecord)).toBeGreaterThan(idleThresholdMs({ ...(flash as MemoryRecord), data: {} }));
 
+    // the context of a turn about it carries the caution and the latest mood
+    const context = await engram.context({ scopes: [SCOPE], message: 'Deploy checkout after the schema migration on orders-db?', budgetMs: 5_000 });
+    expect(context.parts.cautions.items.map((c) => c.concept)).toContain('orders_db');
+    expect(context.parts.mood.items).toHaveLength(1);
+    expect(context.markdown).toContain('## Cautions and mood');
+    expect(context.markdown).toContain('Caution on orders_db');
+    const unrelated = await engram.context({ scopes: [SCOPE], message: 'What did Li Wei say about the data lake?', budgetMs: 5_000 });
+    expect(unrelated.parts.cautions.items).toEqual([]);
+
     // idempotent: nothing new the second time
     const again = await engram.consolidate({ scope: SCOPE });
     expect([again.bridges, again.insights, again.cautions]).toEqual([0, 0, 0]);
