@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/ports/clock.js';
 import type { Engram } from '../../src/index.js';
 import type { MemoryRecord } from '../../src/core/memory.js';
-import { generateDreamStream, seededRandomSource, type DreamStream } from '../../src/consolidation/dream-stream.js';
+import { generateDreamStream, generatePhaseLockedStream, seededRandomSource, type DreamStream } from '../../src/consolidation/dream-stream.js';
+import { startLlmStub, type LlmStub } from '../helpers/llm-stub.js';
 import { idleThresholdMs } from '../../src/consolidation/decay-policy.js';
 import { tempEngram } from '../helpers/temp.js';
 
@@ -18,8 +19,8 @@ afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();
 });
 
-async function loaded(stream: DreamStream): Promise<{ engram: Engram; ids: string[] }> {
-  const t = await tempEngram({ clock: new ManualClock(NOW) });
+async function loaded(stream: DreamStream, options: Parameters<typeof tempEngram>[0] = {}): Promise<{ engram: Engram; ids: string[] }> {
+  const t = await tempEngram({ clock: new ManualClock(NOW), ...options });
   cleanups.push(t.cleanup);
   const ids = (await t.engram.remember(stream.episodes.map((e) => ({ scope: SCOPE, ...e })))).map((r) => r.id);
   return { engram: t.engram, ids };
@@ -91,5 +92,68 @@ describe('dream phases on a planted stream', () => {
     expect(again.phases.find((p) => p.name === 'recombine')?.note).toMatch(/changed nothing/);
     expect((await engram.store.getEdges({ scopes: [SCOPE], ids: [a], types: ['BRIDGES'] })).length).toBe(bridges.length);
     expect((await semantic(engram, 'insight')).length).toBe(insights.length);
+  });
+});
+
+describe('phase locking inside promote', () => {
+  async function lockedStore(planted: boolean, seed: number): Promise<Engram> {
+    const t = await tempEngram({ clock: new ManualClock(START + 40 * 86_400_000) });
+    cleanups.push(t.cleanup);
+    const { outcomes } = generatePhaseLockedStream({ random: seededRandomSource(seed), planted });
+    await t.engram.remember(outcomes.map((o, i) => ({ scope: SCOPE, layer: 'episodic' as const, content: `sync run ${i}: ${o.success ? 'ok' : 'failed'}`, occurredAt: o.at, importance: 0.3, action: { tool: o.tool }, outcome: { success: o.success } })));
+    return t.engram;
+  }
+
+  it('writes success_rate PHASE_LOCKED_TO circadian with {cycle, phase, coupling, p} and a statistical record; nothing on noise', async () => {
+    const engram = await lockedStore(true, 2001);
+    const report = await engram.consolidate({ scope: SCOPE, phases: ['promote'] });
+    expect(report.phases[0]?.note).toMatch(/PHASE_LOCKED_TO edges/);
+    const promoted = await semantic(engram, 'promoted');
+    const locked = promoted.find((r) => r.data.name === 'success_rate PHASE_LOCKED_TO circadian');
+    expect(locked, promoted.map((r) => r.data.name).join(', ')).toBeDefined();
+    const [node] = await semantic(engram, 'cycle');
+    expect(node?.data.name).toBe('circadian');
+    const [edge] = await engram.store.getEdges({ scopes: [SCOPE], ids: [locked?.id as string], types: ['PHASE_LOCKED_TO'] });
+    expect(edge?.toId).toBe(node?.id);
+    expect(edge?.metadata).toMatchObject({ cycle: 'hour' });
+    expect(Math.abs((edge?.metadata.phase as number) - 14)).toBeLessThanOrEqual(2);
+    expect(edge?.metadata.coupling as number).toBeGreaterThan(0.2);
+    expect(edge?.metadata.p as number).toBeLessThanOrEqual(0.05);
+    const confirms = await engram.store.getEdges({ scopes: [SCOPE], ids: [locked?.id as string], types: ['STATISTICALLY_CONFIRMS'] });
+    const [stat] = await engram.store.getMemories([confirms[0]?.fromId as string], [SCOPE]);
+    expect(stat?.layer).toBe('statistical');
+    expect(stat?.data.metric).toMatchObject({ kind: 'phase-lock', cycle: 'hour', subject: 'success_rate' });
+    // again: the same edge, updated at most
+    await engram.consolidate({ scope: SCOPE, phases: ['promote'] });
+    expect(await engram.store.getEdges({ scopes: [SCOPE], ids: [locked?.id as string], types: ['PHASE_LOCKED_TO'] })).toHaveLength(1);
+
+    const noise = await lockedStore(false, 7001);
+    await noise.consolidate({ scope: SCOPE, phases: ['promote'] });
+    expect((await semantic(noise, 'promoted')).filter((r) => String(r.data.name).includes('PHASE_LOCKED_TO'))).toEqual([]);
+  });
+});
+
+describe('insight written by an LLM', () => {
+  let stub: LlmStub | undefined;
+  afterEach(async () => {
+    await stub?.close();
+    stub = undefined;
+  });
+
+  it('is a reflection when the LLM writes it, with the same evidence; the template is the fallback', async () => {
+    const written = 'Friday deploys right after a schema migration on orders-db usually fail: 7 of 8 were rolled back.';
+    stub = await startLlmStub((r) => {
+      const user = r.body.messages?.find((m) => m.role === 'user')?.content ?? '';
+      if (r.use === 'reflection' && user.includes('Statistical finding:')) return { content: JSON.stringify({ insights: [{ content: written, evidence: ['finding'] }] }) };
+      return { content: '{}' };
+    });
+    const stream = generateDreamStream({ random: seededRandomSource(7), planted: true });
+    const { engram, ids } = await loaded(stream, { llm: { baseUrl: stub.baseUrl, model: 'stub', timeoutMs: 2_000, retries: 0, backoffMs: 5 } });
+    await engram.consolidate({ scope: SCOPE, phases: ['extract', 'recombine', 'insight'] });
+    const insight = (await semantic(engram, 'insight')).find((r) => r.content === written);
+    expect(insight?.provenance.kind).toBe('reflection');
+    expect((insight?.data.properties?.insight as { finding?: string }).finding).toMatch(/^deploy failures cluster on Fridays/);
+    const evidence = await engram.store.getEdges({ scopes: [SCOPE], ids: [insight?.id as string], types: ['DERIVED_FROM'] });
+    expect((stream.truths.insight?.members ?? []).every((i) => evidence.some((e) => e.toId === ids[i]))).toBe(true);
   });
 });
