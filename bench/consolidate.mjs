@@ -34,7 +34,7 @@ if (!existsSync(dist)) {
 }
 const { Engram } = await import(dist);
 const { ManualClock } = await import(join(process.cwd(), 'dist', 'core', 'ports', 'clock.js'));
-const { runConsolidation, resolveConsolidationConfig } = await import(join(process.cwd(), 'dist', 'core', 'consolidate', 'index.js'));
+const { runConsolidation, resolveConsolidationConfig } = await import(join(process.cwd(), 'dist', 'consolidation', 'index.js'));
 
 function random(seed) {
   let state = seed >>> 0;
