@@ -5,6 +5,8 @@
  * (Mardia's R², tested as nR² ~ χ²₂). Pure functions, no I/O.
  */
 
+import { pairedMoments, pearson } from './statistics.js';
+
 const TAU = 2 * Math.PI;
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -108,63 +110,23 @@ export function circularLinearAssociation(xs: readonly number[], angles: readonl
   const cs = angles.slice(0, n).map(Math.cos);
   const sn = angles.slice(0, n).map(Math.sin);
   const x = xs.slice(0, n);
-  const rxc = correlation(x, cs);
-  const rxs = correlation(x, sn);
-  const rcs = correlation(cs, sn);
-  if (rxc === null || rxs === null || rcs === null || 1 - rcs * rcs < 1e-12) return none;
+  const rxc = pearson(x, cs);
+  const rxs = pearson(x, sn);
+  const rcs = pearson(cs, sn);
+  // pearson answers 0 for a side without spread: no association can be measured then
+  if ((rxc === 0 && rxs === 0) || 1 - rcs * rcs < 1e-12) return none;
   const r2 = Math.max(0, Math.min(1, (rxc * rxc + rxs * rxs - 2 * rxc * rxs * rcs) / (1 - rcs * rcs)));
   // least squares of x on (cos, sin) for the peak and amplitude
   const fit = regressOnCosSin(x, cs, sn);
   return { n, r2, r: Math.sqrt(r2), p: Math.exp((-n * r2) / 2), peak: mod(Math.atan2(fit.c, fit.b), TAU), amplitude: Math.hypot(fit.b, fit.c) };
 }
 
-/** Pearson correlation, null when a side has no spread. */
-function correlation(xs: readonly number[], ys: readonly number[]): number | null {
-  const n = xs.length;
-  let mx = 0;
-  let my = 0;
-  for (let i = 0; i < n; i += 1) {
-    mx += xs[i] as number;
-    my += ys[i] as number;
-  }
-  mx /= n;
-  my /= n;
-  let sxx = 0;
-  let syy = 0;
-  let sxy = 0;
-  for (let i = 0; i < n; i += 1) {
-    const dx = (xs[i] as number) - mx;
-    const dy = (ys[i] as number) - my;
-    sxx += dx * dx;
-    syy += dy * dy;
-    sxy += dx * dy;
-  }
-  if (sxx < 1e-12 || syy < 1e-12) return null;
-  return sxy / Math.sqrt(sxx * syy);
-}
-
 /** Coefficients b, c of x ≈ a + b·cos + c·sin (centred normal equations, 2 × 2). */
 function regressOnCosSin(x: readonly number[], cs: readonly number[], sn: readonly number[]): { b: number; c: number } {
   const n = x.length;
-  const mean = (v: readonly number[]) => v.reduce((s, y) => s + y, 0) / n;
-  const mx = mean(x);
-  const mc = mean(cs);
-  const ms = mean(sn);
-  let scc = 0;
-  let sss = 0;
-  let scs = 0;
-  let sxc = 0;
-  let sxs = 0;
-  for (let i = 0; i < n; i += 1) {
-    const dc = (cs[i] as number) - mc;
-    const ds = (sn[i] as number) - ms;
-    const dx = (x[i] as number) - mx;
-    scc += dc * dc;
-    sss += ds * ds;
-    scs += dc * ds;
-    sxc += dx * dc;
-    sxs += dx * ds;
-  }
+  const { sxx: scc, syy: sss, sxy: scs } = pairedMoments(cs, sn, n);
+  const sxc = pairedMoments(x, cs, n).sxy;
+  const sxs = pairedMoments(x, sn, n).sxy;
   const det = scc * sss - scs * scs;
   if (Math.abs(det) < 1e-12) return { b: 0, c: 0 };
   return { b: (sxc * sss - sxs * scs) / det, c: (sxs * scc - sxc * scs) / det };

@@ -21,7 +21,7 @@ export function rate(k: number, n: number): { k: number; n: number; rate: number
 }
 
 /** Means and centred sums of squares and products of paired samples (the first `n` pairs). */
-function pairedMoments(xs: readonly number[], ys: readonly number[], n: number): { mx: number; my: number; sxx: number; sxy: number; syy: number } {
+export function pairedMoments(xs: readonly number[], ys: readonly number[], n: number): { mx: number; my: number; sxx: number; sxy: number; syy: number } {
   const mx = meanOf(xs, n);
   const my = meanOf(ys, n);
   let sxx = 0;
