@@ -98,10 +98,11 @@ async function upsertCaution(ctx: PhaseContext, tx: StoreTransaction, v: Caution
   const existingId = await lookupKey(tx, ctx.scope, key);
   const [existing] = existingId !== null ? await tx.getMemories([existingId], [ctx.scope]) : [];
   let recordId: string;
-  if (existing !== undefined && existing.status === 'active' && existing.validTo === null) {
+  if (existing !== undefined && (existing.status === 'active' || existing.status === 'decayed') && existing.validTo === null) {
     recordId = existing.id;
-    if (existing.content !== content) {
-      await tx.updateMemory(existing.id, ctx.scope, { content, confidence: round(1 - v.p, 4), data: { ...existing.data, definition: content, properties: { ...existing.data.properties, caution } }, updatedAt: ctx.now });
+    // a caution that decayed unread is raised again by fresh evidence
+    if (existing.content !== content || existing.status === 'decayed') {
+      await tx.updateMemory(existing.id, ctx.scope, { content, status: 'active', confidence: round(1 - v.p, 4), data: { ...existing.data, definition: content, properties: { ...existing.data.properties, caution } }, updatedAt: ctx.now });
       await tx.updateEmbedding(existing.id, ctx.scope, vector);
       ctx.counters.updated += 1;
       ctx.counters.details['cautions updated'] = (ctx.counters.details['cautions updated'] ?? 0) + 1;
@@ -158,7 +159,7 @@ async function upsertMood(ctx: PhaseContext, tx: StoreTransaction, m: MoodSummar
   const { sources, ...mood } = m;
   const existingId = await lookupKey(tx, ctx.scope, key);
   const [existing] = existingId !== null ? await tx.getMemories([existingId], [ctx.scope]) : [];
-  if (existing !== undefined && existing.status === 'active') {
+  if (existing !== undefined && (existing.status === 'active' || existing.status === 'decayed')) {
     if (existing.content !== content) {
       await tx.updateMemory(existing.id, ctx.scope, { content, provenance: { ...existing.provenance, derivedFrom: sources }, data: { ...existing.data, definition: content, properties: { mood } }, updatedAt: ctx.now });
       await tx.updateEmbedding(existing.id, ctx.scope, vector);

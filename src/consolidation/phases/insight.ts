@@ -104,7 +104,8 @@ async function upsertInsight(ctx: PhaseContext, tx: StoreTransaction, f: Insight
   const existingId = await lookupKey(tx, ctx.scope, key);
   const [existing] = existingId !== null ? await tx.getMemories([existingId], [ctx.scope]) : [];
   let id: string;
-  if (existing !== undefined && existing.status === 'active') {
+  // a decayed insight is still this finding: updated in place, never duplicated
+  if (existing !== undefined && (existing.status === 'active' || existing.status === 'decayed')) {
     id = existing.id;
     const before = existing.data.properties?.insight as { k?: number; n?: number } | undefined;
     if (before?.k === f.k && before.n === f.n && existing.confidence === f.confidence) return;
