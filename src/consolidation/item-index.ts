@@ -6,12 +6,9 @@
  * run and shared by the phases that need it.
  */
 import { conceptName } from '../core/concepts/candidates.js';
-import { isConcept, isChunkParent, isPromoted, isReflection } from '../core/record-kinds.js';
+import { isConcept, isChunkParent, isCycleKnowledge, isPromoted, isReflection } from '../core/record-kinds.js';
 import type { MemoryRecord } from '../core/memory.js';
 import { scanRecords, type PhaseContext } from './phase-context.js';
-
-/** Categories of records the sleep cycle derives; they are not memories to recombine. */
-export const DERIVED_CATEGORIES: ReadonlySet<string> = new Set(['promoted', 'reflection', 'insight', 'caution', 'mood', 'cycle']);
 
 /** One memory as recombination sees it. */
 export interface IndexedMemory {
@@ -50,8 +47,7 @@ const SHARED_KEY = 'item-index';
 
 /** Is this a memory of its own (not derived bookkeeping or knowledge the cycle wrote)? */
 export function isRecombinable(record: MemoryRecord): boolean {
-  if (isConcept(record) || isChunkParent(record) || isPromoted(record) || isReflection(record)) return false;
-  return !DERIVED_CATEGORIES.has(String(record.data.category ?? ''));
+  return !(isConcept(record) || isChunkParent(record) || isPromoted(record) || isReflection(record) || isCycleKnowledge(record));
 }
 
 /** The outcome of a memory: an episode's success, else the sign of a strong feeling, else null. */

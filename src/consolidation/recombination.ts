@@ -77,7 +77,8 @@ export function findBridges(index: ItemIndex, anchors: readonly string[], config
   const rareOf = (id: string): Map<string, string> => {
     const own = [...(index.itemsOf.get(id) ?? [])];
     const keys = new Map<string, string>(own.filter(isRare).map((item) => [item, item]));
-    for (const item of own) for (const link of index.causal.get(item) ?? []) if (isRare(link.item) && !keys.has(link.item)) keys.set(link.item, link.label);
+    // an item reached through a causal link counts when another memory holds it (even a single one)
+    for (const item of own) for (const link of index.causal.get(item) ?? []) if (df(link.item) >= 1 && df(link.item) <= maxDf && !keys.has(link.item)) keys.set(link.item, link.label);
     const ordered = [...keys].sort((x, y) => df(x[0]) - df(y[0]) || (x[0] < y[0] ? -1 : 1)).slice(0, config.maxItemsPerMemory);
     return new Map(ordered);
   };
@@ -102,7 +103,8 @@ export function findBridges(index: ItemIndex, anchors: readonly string[], config
       const otherItems = index.itemsOf.get(other) ?? new Set<string>();
       const items = [...keys.keys()].filter((item) => otherItems.has(item)).sort();
       if (items.length < config.minShared) continue;
-      const group = intersect(items.map((item) => index.memoriesOf.get(item) ?? new Set<string>()));
+      // the anchor holds every shared item, some of them through a causal link
+      const group = [...new Set([anchor, ...intersect(items.map((item) => index.memoriesOf.get(item) ?? new Set<string>()))])];
       const expected = items.reduce((e, item) => e * (df(item) / n), n);
       const pUncorrected = poissonUpperTail(group.length, expected);
       const otherKeys = rareOf(other);

@@ -100,3 +100,23 @@ describe('dream phases: detection where planted, ≤ 5 % false on noise', () => 
 function pct(x: number): string {
   return `${(100 * x).toFixed(1)} %`;
 }
+
+describe('recombine: a causal link between concepts counts as a shared item', () => {
+  it('bridges "schema change" weeks before a "deploy failure" on the same ledger through schema_change CAUSES deploy_failure', () => {
+    const day = 86_400_000;
+    const t0 = Date.UTC(2026, 0, 5);
+    const record = (content: string, entities: string[], at: number, session: string) =>
+      newRecord({ now: at, scope: 'acme/ops', layer: 'episodic', content, entities, occurredAt: at, data: { context: { sessionId: session } } });
+    const background = Array.from({ length: 30 }, (_, i) => record(`routine check ${i}`, [`service ${i}`], t0 + i * day, `s${i}`));
+    const a = record('Applied the schema change to ledger-9', ['schema change', 'ledger-9'], t0 + 2 * day, 'a');
+    const b = record('Deploy failure on ledger-9 again', ['deploy failure', 'ledger-9'], t0 + 30 * day, 'b');
+    const records = [...background, a, b];
+    const causal = [{ from: 'schema_change', to: 'deploy_failure' }];
+    const index = indexFromRecords(records, () => [], causal);
+    const found = findBridges(index, records.map((r) => r.id)).candidates;
+    const bridge = found.find((c) => [c.a, c.b].sort().join() === [a.id, b.id].sort().join());
+    expect(bridge?.shared).toEqual(expect.arrayContaining(['schema_change CAUSES deploy_failure', 'ledger_9']));
+    // without the causal edge they share one item only: no bridge
+    expect(findBridges(indexFromRecords(records, () => []), records.map((r) => r.id)).candidates).toEqual([]);
+  });
+});

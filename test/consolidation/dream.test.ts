@@ -92,6 +92,9 @@ describe('dream phases on a planted stream', () => {
     expect(again.phases.find((p) => p.name === 'recombine')?.note).toMatch(/changed nothing/);
     expect((await engram.store.getEdges({ scopes: [SCOPE], ids: [a], types: ['BRIDGES'] })).length).toBe(bridges.length);
     expect((await semantic(engram, 'insight')).length).toBe(insights.length);
+    // the claim sweeps leave the cycle's own knowledge alone (weekly moods differ only in numbers)
+    const swept = await engram.store.listMemories({ scopes: [SCOPE], layers: ['semantic'], statuses: ['superseded', 'deleted'], limit: 1_000 });
+    expect(swept.filter((r) => ['insight', 'caution', 'mood', 'cycle'].includes(String(r.data.category)))).toEqual([]);
   });
 });
 
