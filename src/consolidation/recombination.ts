@@ -44,7 +44,7 @@ export const DEFAULT_RECOMBINE: Readonly<RecombineConfig> = Object.freeze({
   maxItemMemories: 500,
   maxItemsPerMemory: 8,
   minGapDays: 7,
-  maxSimilarity: 0.75,
+  maxSimilarity: 0.9,
   alpha: 0.05,
 });
 

@@ -8,6 +8,8 @@ import type { Engram } from '../../src/index.js';
 import type { MemoryRecord } from '../../src/core/memory.js';
 import { generateDreamStream, generatePhaseLockedStream, seededRandomSource, type DreamStream } from '../../src/consolidation/dream-stream.js';
 import { startLlmStub, type LlmStub } from '../helpers/llm-stub.js';
+import { homedir } from 'node:os';
+import { hasModelFiles, resolveModelCacheDir } from '../../src/embeddings/onnx/index.js';
 import { idleThresholdMs } from '../../src/consolidation/decay-policy.js';
 import { tempEngram } from '../helpers/temp.js';
 
@@ -159,4 +161,20 @@ describe('insight written by an LLM', () => {
     const evidence = await engram.store.getEdges({ scopes: [SCOPE], ids: [insight?.id as string], types: ['DERIVED_FROM'] });
     expect((stream.truths.insight?.members ?? []).every((i) => evidence.some((e) => e.toId === ids[i]))).toBe(true);
   });
+});
+
+const bgeMissing = hasModelFiles(resolveModelCacheDir(process.env, homedir()), 'bge-small-en-v1.5') ? '' : ' (skipped: bge-small-en-v1.5 is not in the model cache; run "engram models pull bge-small-en-v1.5")';
+
+describe.skipIf(bgeMissing !== '')(`dream phases with the real model bge-small-en-v1.5${bgeMissing}`, () => {
+  it('the planted pair is not "already similar" by meaning: it is bridged, and the Friday insight is found', async () => {
+    const stream = generateDreamStream({ random: seededRandomSource(7), planted: true });
+    const { engram, ids } = await loaded(stream, { embedder: 'bge-small-en-v1.5' });
+    expect(engram.embedder.name).toMatch(/bge-small-en-v1\.5/);
+    const report = await engram.consolidate({ scope: SCOPE, phases: ['extract', 'recombine', 'insight'] });
+    const [a, b] = (stream.truths.bridge?.ends ?? []).map((i) => ids[i] as string) as [string, string];
+    const bridge = (await engram.store.getEdges({ scopes: [SCOPE], ids: [a], types: ['BRIDGES'] })).find((e) => [e.fromId, e.toId].sort().join() === [a, b].sort().join());
+    expect(bridge, JSON.stringify(report.phases)).toBeDefined();
+    expect(bridge?.metadata.similarity as number).toBeLessThan(0.9);
+    expect((await semantic(engram, 'insight')).some((r) => r.content.startsWith('deploy failures cluster on Fridays'))).toBe(true);
+  }, 180_000);
 });
