@@ -12,6 +12,7 @@ import type { MemoryRecord } from '../../src/core/memory.js';
 import { generateDreamStream, generatePhaseLockedStream, seededRandomSource, type DreamStream } from '../../src/consolidation/dream-stream.js';
 import { insightFindings } from '../../src/consolidation/insight.js';
 import { indexFromRecords } from '../../src/consolidation/item-index.js';
+import { cautionVerdicts } from '../../src/consolidation/affect.js';
 import { phaseLockCandidates } from '../../src/consolidation/phase-lock-source.js';
 import { findBridges } from '../../src/consolidation/recombination.js';
 import type { Observation } from '../../src/consolidation/observations.js';
@@ -41,7 +42,12 @@ function dream(stream: DreamStream) {
   const index = indexFromRecords(records, (r) => conceptCandidates(r).map((c) => c.name));
   const { candidates } = findBridges(index, records.map((r) => r.id));
   const findings = insightFindings(candidates.map((c) => ({ items: c.items, labels: c.shared, ends: [c.a, c.b] })), index, []);
-  return { records, candidates, findings };
+  // cautions over every item as a concept, as the affect phase sees the scope's concepts
+  const outcomes = new Map<string, boolean>();
+  for (const m of index.memories.values()) if (m.outcome !== null) outcomes.set(m.id, !m.outcome);
+  const concepts = [...index.memoriesOf].map(([name, ids]) => ({ conceptId: name, name, outcomes: [...ids].filter((id) => outcomes.has(id)).map((id) => ({ id, at: index.memories.get(id)?.at ?? 0, negative: outcomes.get(id) === true })) }));
+  const cautions = cautionVerdicts(concepts, outcomes).raised;
+  return { records, candidates, findings, cautions };
 }
 
 function observations(seed: number, planted: boolean): Observation[] {
@@ -49,26 +55,31 @@ function observations(seed: number, planted: boolean): Observation[] {
 }
 
 describe('dream phases: detection where planted, ≤ 5 % false on noise', () => {
-  it(`recombine, insight and phase locking over ${STREAMS} planted and ${STREAMS} noise streams`, () => {
+  it(`recombine, insight, caution and phase locking over ${STREAMS} planted and ${STREAMS} noise streams`, () => {
     const rows: { capability: string; planted: number; found: number; noise: number; falseStreams: number }[] = [];
 
     let bridgeFound = 0;
     let insightFound = 0;
     let bridgeFalse = 0;
     let insightFalse = 0;
+    let cautionFound = 0;
+    let cautionFalse = 0;
     for (let s = 0; s < STREAMS; s += 1) {
       const planted = generateDreamStream({ random: seededRandomSource(1000 + s), planted: true });
       const run = dream(planted);
       const [a, b] = (planted.truths.bridge?.ends ?? []).map((i) => run.records[i]?.id as string);
       if (run.candidates.some((c) => (c.a === a && c.b === b) || (c.a === b && c.b === a))) bridgeFound += 1;
       if (run.findings.some((f) => f.direction === 'failure' && f.tool === 'deploy' && f.when?.peak === 'Friday' && f.items.includes('orders_db'))) insightFound += 1;
+      if (run.cautions.some((c) => c.name === 'orders_db')) cautionFound += 1;
 
       const noise = dream(generateDreamStream({ random: seededRandomSource(5000 + s), planted: false }));
       if (noise.candidates.length > 0) bridgeFalse += 1;
       if (noise.findings.length > 0) insightFalse += 1;
+      if (noise.cautions.length > 0) cautionFalse += 1;
     }
     rows.push({ capability: 'recombine (planted bridge found)', planted: STREAMS, found: bridgeFound, noise: STREAMS, falseStreams: bridgeFalse });
     rows.push({ capability: 'insight (Friday deploy failures)', planted: STREAMS, found: insightFound, noise: STREAMS, falseStreams: insightFalse });
+    rows.push({ capability: 'affect: caution on orders_db (7 of 8 failed)', planted: STREAMS, found: cautionFound, noise: STREAMS, falseStreams: cautionFalse });
 
     let lockFound = 0;
     let lockFalse = 0;

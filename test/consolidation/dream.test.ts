@@ -100,6 +100,15 @@ describe('dream phases on a planted stream', () => {
   });
 });
 
+describe('dream phases on a noise stream', () => {
+  it('invent nothing: no bridge, no insight, no caution', async () => {
+    const { engram } = await loaded(generateDreamStream({ random: seededRandomSource(5001), planted: false }));
+    const report = await engram.consolidate({ scope: SCOPE, phases: ['extract', 'recombine', 'insight', 'affect'] });
+    expect([report.bridges, report.insights, report.cautions]).toEqual([0, 0, 0]);
+    expect((await semantic(engram, 'mood')).length).toBeGreaterThan(0);
+  });
+});
+
 describe('phase locking inside promote', () => {
   async function lockedStore(planted: boolean, seed: number): Promise<Engram> {
     const t = await tempEngram({ clock: new ManualClock(START + 40 * 86_400_000) });
