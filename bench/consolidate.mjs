@@ -34,7 +34,7 @@ if (!existsSync(dist)) {
 }
 const { Engram } = await import(dist);
 const { ManualClock } = await import(join(process.cwd(), 'dist', 'core', 'ports', 'clock.js'));
-const { runConsolidation, resolveConsolidationConfig } = await import(join(process.cwd(), 'dist', 'core', 'consolidate', 'index.js'));
+const { runConsolidation, resolveConsolidationConfig } = await import(join(process.cwd(), 'dist', 'consolidation', 'index.js'));
 
 function random(seed) {
   let state = seed >>> 0;
@@ -127,7 +127,7 @@ const started = performance.now();
 // One full cycle, as `engram consolidate` runs it; the batch hook tells which phase is running, so RSS
 // samples are attributed to it (samples before a phase's first batch count for the previous phase).
 const report = await runConsolidation(
-  { store: engram.store, embedder: engram.embedder, clock, config, hooks: { afterBatch: (name) => { if (name !== phase) { log(`${name} …`); phase = name; } sample(); } } },
+  { store: engram.store, embedder: engram.embedder, clock, wallClock: { now: () => Date.now() }, stopwatch: { now: () => performance.now() }, random: { next: Math.random }, config, hooks: { afterBatch: (name) => { if (name !== phase) { log(`${name} …`); phase = name; } sample(); } } },
   { scope: SCOPE },
 );
 const phaseReports = report.phases;

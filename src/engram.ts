@@ -239,8 +239,8 @@ export class Engram extends EngramCore {
   }
 
   /**
-   * Runs the sleep cycle for one scope: dedup, supersede, extract, ground, promote, reflect, decay,
-   * compress (or only `phases`), under the scope's lock. Rejects with `LOCKED` while another cycle
+   * Runs the sleep cycle for one scope: dedup, supersede, extract, ground, promote, recombine, insight,
+   * reflect, affect, decay, compress (or only `phases`), under the scope's lock. Rejects with `LOCKED` while another cycle
    * (in any process) runs for the scope. Returns and stores a report of every phase.
    */
   async consolidate(options: ConsolidateOptions): Promise<ConsolidationReport> {

@@ -7,9 +7,13 @@ import { DEFAULT_DECAY, type DecayConfig } from './decay-policy.js';
 import { DEFAULT_REFLECTION, type ReflectionConfig } from './reflection.js';
 import { DEFAULT_REWARD_LEARNING, DEFAULT_STATISTICAL_PATTERNS, type RewardLearningConfig, type StatisticalPatternConfig } from './promotion-sources.js';
 import { DEFAULT_SAMPLE_SIZES, type SampleSizes } from './sampler.js';
+import { DEFAULT_PHASE_LOCK, type PhaseLockConfig } from './phase-lock-source.js';
+import { DEFAULT_RECOMBINE, type RecombineConfig } from './recombination.js';
+import { DEFAULT_INSIGHT, type InsightConfig } from './insight.js';
+import { DEFAULT_AFFECT, type AffectConfig } from './affect.js';
 
 /** The phases of the sleep cycle, in the order they run. */
-export const PHASES = ['dedup', 'supersede', 'extract', 'ground', 'promote', 'reflect', 'decay', 'compress'] as const;
+export const PHASES = ['dedup', 'supersede', 'extract', 'ground', 'promote', 'recombine', 'insight', 'reflect', 'affect', 'decay', 'compress'] as const;
 export type PhaseName = (typeof PHASES)[number];
 
 export interface GroundingConfig {
@@ -24,6 +28,14 @@ export interface ConsolidationConfig {
   grounding: GroundingConfig;
   rewardLearning: RewardLearningConfig;
   statisticalPatterns: StatisticalPatternConfig;
+  /** Promotion of metrics locked to the hour of day or the day of week (seed 000). */
+  phaseLock: PhaseLockConfig;
+  /** Bridges between distant memories (seed 002's REM). */
+  recombine: RecombineConfig;
+  /** Candidate knowledge from bridged groups and promoted patterns. */
+  insight: InsightConfig;
+  /** Re-appraisal of emotional memories: flashbulbs, cautions, moods. */
+  affect: AffectConfig;
   reflection: ReflectionConfig;
   decay: DecayConfig;
   compression: CompressionConfig;
@@ -40,6 +52,10 @@ export const DEFAULT_CONSOLIDATION: Readonly<ConsolidationConfig> = Object.freez
   grounding: Object.freeze({ minEpisodes: 3, minShared: 2 }),
   rewardLearning: DEFAULT_REWARD_LEARNING,
   statisticalPatterns: DEFAULT_STATISTICAL_PATTERNS,
+  phaseLock: DEFAULT_PHASE_LOCK,
+  recombine: DEFAULT_RECOMBINE,
+  insight: DEFAULT_INSIGHT,
+  affect: DEFAULT_AFFECT,
   reflection: DEFAULT_REFLECTION,
   decay: DEFAULT_DECAY,
   compression: DEFAULT_COMPRESSION,

@@ -18,7 +18,10 @@ import { extractPhase } from './phases/extract.js';
 import { groundPhase } from './phases/ground.js';
 import { promotePhase } from './phases/promote.js';
 import { reflectPhase } from './phases/reflect.js';
-import { changedLists, emptyCounters, MAX_REPORTED_IDS, phaseNote, type ConsolidationReport, type ConsolidationTrigger, type PhaseCounters, type PhaseReport } from './report.js';
+import { recombinePhase } from './phases/recombine.js';
+import { insightPhase } from './phases/insight.js';
+import { affectPhase } from './phases/affect.js';
+import { changedLists, emptyCounters, MAX_REPORTED_IDS, phaseNote, reportTallies, type ConsolidationReport, type ConsolidationTrigger, type PhaseCounters, type PhaseReport } from './report.js';
 import { renewLease } from '../core/lease-renewal.js';
 
 /** State keys of the cycle (per scope). */
@@ -32,7 +35,10 @@ const RUNNERS: Record<PhaseName, { run: (ctx: PhaseContext) => Promise<void>; un
   extract: { run: extractPhase, unit: 'episodes' },
   ground: { run: groundPhase, unit: 'concepts and concept pairs' },
   promote: { run: promotePhase, unit: 'promotion candidates' },
+  recombine: { run: recombinePhase, unit: 'sampled memories' },
+  insight: { run: insightPhase, unit: 'recombined groups' },
   reflect: { run: reflectPhase, unit: 'important memories' },
+  affect: { run: affectPhase, unit: 'emotional memories and concepts' },
   decay: { run: decayPhase, unit: 'records' },
   compress: { run: compressPhase, unit: 'episodes' },
 };
@@ -149,6 +155,7 @@ export async function runConsolidation(deps: ConsolidationDeps, input: Consolida
         note: phaseNote(name, counters, RUNNERS[name].unit),
         ...(counters.ids.length > 0 ? { ids: counters.ids.slice(0, MAX_REPORTED_IDS) } : {}),
         ...changedLists(counters),
+        ...(counters.tally ?? {}),
       };
       run.done.push(report);
       delete run.current;
@@ -162,6 +169,7 @@ export async function runConsolidation(deps: ConsolidationDeps, input: Consolida
       startedAt: new Date(run.startedAt).toISOString(),
       finishedAt: new Date(wallClock.now()).toISOString(),
       resumed: resumable,
+      ...reportTallies(run.done),
       phases: run.done,
     };
     await store.transaction(async (tx) => {

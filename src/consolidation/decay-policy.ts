@@ -16,6 +16,8 @@ export interface DecayConfig {
   /** Emotional intensity (0..10) above which decay slows, up to ×`maxEmotionFactor` at 10. */
   emotionThreshold: number;
   maxEmotionFactor: number;
+  /** Flashbulb memories (marked by the affect phase: intensity at or above its threshold) wait this many times longer. */
+  flashbulbFactor: number;
 }
 
 export const DEFAULT_DECAY: Readonly<DecayConfig> = Object.freeze({
@@ -23,17 +25,23 @@ export const DEFAULT_DECAY: Readonly<DecayConfig> = Object.freeze({
   graceDays: 30,
   emotionThreshold: 5,
   maxEmotionFactor: 2,
+  flashbulbFactor: 3,
 });
 
 export type DecayVerdict = { action: 'keep'; reason: 'pinned' | 'exempt' | 'fresh' | 'not-applicable' } | { action: 'decay' | 'expire'; idleMs: number; thresholdMs: number };
 
-/** The idle threshold of a record in ms: its importance tier, stretched by emotional intensity. */
-export function idleThresholdMs(record: Pick<MemoryRecord, 'importance' | 'emotion'>, config: DecayConfig = DEFAULT_DECAY): number {
+/**
+ * The idle threshold of a record in ms: its importance tier, stretched by emotional intensity — the
+ * intensity the affect phase last appraised when it has, else the stored one — and by
+ * `flashbulbFactor` for a memory the affect phase marked as a flashbulb.
+ */
+export function idleThresholdMs(record: Pick<MemoryRecord, 'importance' | 'emotion'> & { data?: Pick<MemoryRecord['data'], 'affect'> }, config: DecayConfig = DEFAULT_DECAY): number {
   const importance = record.importance ?? 1; // unscored ranks as 1.0 until scored (§11.4)
   const days = importance < 0.5 ? config.idleDays.low : importance < 0.7 ? config.idleDays.medium : config.idleDays.high;
-  const intensity = record.emotion?.intensity ?? 0;
+  const affect = record.data?.affect;
+  const intensity = typeof affect?.intensity === 'number' ? affect.intensity : (record.emotion?.intensity ?? 0);
   const over = Math.max(0, intensity - config.emotionThreshold) / Math.max(1e-9, 10 - config.emotionThreshold);
-  const factor = 1 + Math.min(1, over) * (config.maxEmotionFactor - 1);
+  const factor = (1 + Math.min(1, over) * (config.maxEmotionFactor - 1)) * (affect?.flashbulb === true ? (config.flashbulbFactor ?? 1) : 1);
   return days * DAY * factor;
 }
 

@@ -13,5 +13,7 @@ export {
   type PromotionCandidate,
 } from './promotion-sources.js';
 export { generateEpisodeStream, type SyntheticStream, type PlantedTruths } from './synthetic-stream.js';
+export { phaseLockSource, phaseLockCandidates, DEFAULT_PHASE_LOCK, type PhaseLock, type PhaseLockConfig } from './phase-lock-source.js';
+export { generateDreamStream, generatePhaseLockedStream, type DreamStream, type DreamTruths } from './dream-stream.js';
 export { Consolidation, type ConsolidationParts } from './consolidation.js';
 export { BackgroundWorker } from './background-worker.js';

@@ -3,7 +3,7 @@
  * which commits one unit of work together with the phase checkpoint, so a cycle killed mid-phase
  * resumes after its last committed batch with nothing duplicated.
  */
-import type { MemoryData, MemoryRecord, Provenance } from '../core/memory.js';
+import type { Edge, MemoryData, MemoryRecord, Provenance } from '../core/memory.js';
 import type { Clock } from '../core/ports/clock.js';
 import type { Embedder } from '../core/ports/embedder.js';
 import type { LeaseHeartbeat } from '../core/ports/lease-heartbeat.js';
@@ -147,4 +147,15 @@ export function derivedRecord(input: {
 /** A new edge id at `now`. */
 export function edgeId(now: number): string {
   return newId(now);
+}
+
+/** DERIVED_FROM edges from `id` to each present piece of `evidence` not linked yet (idempotent). */
+export async function linkDerivedFrom(ctx: Pick<PhaseContext, 'scope' | 'now'>, tx: StoreTransaction, id: string, evidence: readonly string[], metadata: Record<string, unknown>): Promise<number> {
+  const linked = new Set((await tx.getEdges({ scopes: [ctx.scope], ids: [id], types: ['DERIVED_FROM'] })).filter((e) => e.invalidatedAt === null && e.fromId === id).map((e) => e.toId));
+  const present = new Set((await tx.getMemories(evidence, [ctx.scope])).map((r) => r.id));
+  const edges: Edge[] = [...new Set(evidence)]
+    .filter((e) => e !== id && present.has(e) && !linked.has(e))
+    .map((e) => ({ id: edgeId(ctx.now), scope: ctx.scope, fromId: id, type: 'DERIVED_FROM', toId: e, weight: 1, validFrom: ctx.now, validTo: null, recordedAt: ctx.now, invalidatedAt: null, metadata }));
+  if (edges.length > 0) await tx.insertEdges(edges);
+  return edges.length;
 }

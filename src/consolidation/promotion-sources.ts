@@ -5,6 +5,7 @@
  * correlations between metrics). Both are pure over observations; the cycle supplies the loader.
  */
 import type { Scope } from '../core/scope.js';
+import type { PhaseLock } from './phase-lock-source.js';
 import { DEFAULT_NOISE_FILTER, filterCue, type CueCount, type NoiseFilterConfig } from './noise-filter.js';
 import { isNewSince, type Observation } from './observations.js';
 import { DEFAULT_RESCORLA_WAGNER, learn, type RescorlaWagnerConfig } from './rescorla-wagner.js';
@@ -16,7 +17,7 @@ export interface PromotionCandidate {
   key: string;
   /** The source that proposed it. */
   source: string;
-  kind: 'association' | 'trend' | 'correlation';
+  kind: 'association' | 'trend' | 'correlation' | 'phase-lock';
   /** Concept name, e.g. `grasp + coffee_mug → success`. */
   name: string;
   /** The concept's text, e.g. `grasp + coffee_mug is reliable: 7 of 8 succeeded`. */
@@ -28,6 +29,8 @@ export interface PromotionCandidate {
   episodes: string[];
   /** The statistical record that confirms it (STATISTICALLY_CONFIRMS edge), for statistical patterns. */
   statistic?: { key: string; name: string; content: string; metric: Record<string, unknown> };
+  /** A metric locked to a cycle: the promoted concept gets a PHASE_LOCKED_TO edge to the cycle's node. */
+  phaseLock?: PhaseLock;
   /** The numbers behind the decision (stored on the concept). */
   evidence: Record<string, unknown>;
 }

@@ -6,6 +6,7 @@
  */
 import type { Llm } from '../core/ports/llm.js';
 import { contentTerms } from '../core/text/index.js';
+import { cosineSimilarity } from './vectors.js';
 
 /** Importance of a reflection by level (§11.9). */
 export const REFLECTION_IMPORTANCE: Readonly<Record<1 | 2 | 3, number>> = Object.freeze({ 1: 0.5, 2: 0.7, 3: 0.9 });
@@ -72,7 +73,7 @@ export function clusterByEmbedding(items: readonly ReflectionItem[], similarity:
     let best: (typeof clusters)[number] | undefined;
     let bestSim = similarity;
     for (const cluster of clusters) {
-      const sim = cosine(cluster.centroid, item.embedding);
+      const sim = cosineSimilarity(cluster.centroid, item.embedding);
       if (sim >= bestSim) {
         best = cluster;
         bestSim = sim;
@@ -151,20 +152,6 @@ function topTerms(texts: readonly string[], k: number): string[] {
   const counts = new Map<string, number>();
   for (const text of texts) for (const term of new Set(contentTerms(text).filter((t) => t.length > 2))) counts.set(term, (counts.get(term) ?? 0) + 1);
   return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, k).map(([t]) => t);
-}
-
-function cosine(a: Float64Array, b: Float32Array): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i += 1) {
-    const x = a[i] as number;
-    const y = b[i] ?? 0;
-    dot += x * y;
-    na += x * x;
-    nb += y * y;
-  }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
 }
 
 function clip(text: string, max: number): string {

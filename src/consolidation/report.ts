@@ -23,7 +23,17 @@ export interface PhaseReport {
   decayed?: string[];
   /** Ids of the decayed records this phase expired (capped). */
   expired?: string[];
+  /** recombine: BRIDGES edges created. */
+  bridges?: number;
+  /** insight: insights created. */
+  insights?: number;
+  /** affect: cautions raised. */
+  cautions?: number;
 }
+
+/** What the dream phases count, per phase and for the whole report. */
+export const TALLIES = ['bridges', 'insights', 'cautions'] as const;
+export type Tally = (typeof TALLIES)[number];
 
 /** What a phase changed besides what it created, as listed in its report. */
 export const CHANGE_LISTS = ['superseded', 'merged', 'decayed', 'expired'] as const;
@@ -41,6 +51,12 @@ export interface ConsolidationReport {
   finishedAt: string;
   /** True when this run continued a cycle that was interrupted. */
   resumed: boolean;
+  /** BRIDGES edges recombine created in this run (0 when it did not run or found none). */
+  bridges: number;
+  /** Insights the insight phase created in this run. */
+  insights: number;
+  /** Cautions the affect phase raised in this run. */
+  cautions: number;
   phases: PhaseReport[];
 }
 
@@ -56,6 +72,21 @@ export interface PhaseCounters {
   skipped?: string;
   /** Ids changed, by kind of change (capped at `MAX_REPORTED_IDS` each). */
   changed?: Partial<Record<ChangeList, string[]>>;
+  /** Bridges, insights or cautions this phase made. */
+  tally?: Partial<Record<Tally, number>>;
+}
+
+/** Adds to a phase's tally of bridges, insights or cautions. */
+export function addTally(counters: PhaseCounters, kind: Tally, count = 1): void {
+  counters.tally ??= {};
+  counters.tally[kind] = (counters.tally[kind] ?? 0) + count;
+}
+
+/** The report totals of the tallies over the phases that ran. */
+export function reportTallies(phases: readonly PhaseReport[]): Record<Tally, number> {
+  const totals: Record<Tally, number> = { bridges: 0, insights: 0, cautions: 0 };
+  for (const phase of phases) for (const kind of TALLIES) totals[kind] += phase[kind] ?? 0;
+  return totals;
 }
 
 /** Notes that the phase changed `id` (superseded, merged, decayed, expired), keeping at most `MAX_REPORTED_IDS` per kind. */

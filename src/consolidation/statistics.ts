@@ -21,7 +21,7 @@ export function rate(k: number, n: number): { k: number; n: number; rate: number
 }
 
 /** Means and centred sums of squares and products of paired samples (the first `n` pairs). */
-function pairedMoments(xs: readonly number[], ys: readonly number[], n: number): { mx: number; my: number; sxx: number; sxy: number; syy: number } {
+export function pairedMoments(xs: readonly number[], ys: readonly number[], n: number): { mx: number; my: number; sxx: number; sxy: number; syy: number } {
   const mx = meanOf(xs, n);
   const my = meanOf(ys, n);
   let sxx = 0;
@@ -141,4 +141,23 @@ export function seedFrom(text: string): number {
     hash = Math.imul(hash, 0x01000193);
   }
   return hash >>> 0;
+}
+
+/** Poisson upper tail P(X ≥ k) for X ~ Poisson(λ), summed in log space from k upward (accurate for tiny tails). */
+export function poissonUpperTail(k: number, lambda: number): number {
+  if (k <= 0) return 1;
+  if (lambda <= 0) return 0;
+  if (lambda > k) {
+    // the lower sum is the smaller side here
+    let lower = 0;
+    for (let j = 0; j < k; j += 1) lower += Math.exp(-lambda + j * Math.log(lambda) - logFactorial(j));
+    return Math.min(1, Math.max(0, 1 - lower));
+  }
+  let total = 0;
+  for (let j = k; j < k + 400; j += 1) {
+    const term = Math.exp(-lambda + j * Math.log(lambda) - logFactorial(j));
+    total += term;
+    if (term < total * 1e-15) break;
+  }
+  return Math.min(1, total);
 }

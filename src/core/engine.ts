@@ -39,7 +39,7 @@ import { recordEdges, registerRelation, relate, type RecordEdge, type RegisterRe
 import { activateFrom, parseTimeFilter, type ActivateOptions, type ActivationView, type TimeFilterInput } from './graph/activate.js';
 import { exportMarkdown, importMarkdown, type MarkdownFiles, type MarkdownImportReport } from './markdown/index.js';
 import { exportDump, importDump, type DumpImportReport, type ImportDumpOptions } from './dump/index.js';
-import type { RelationType } from './relations.js';
+import { withBuiltInRelations, type RelationType } from './relations.js';
 import type { JobBacklog, ScopeSummary } from './ports/store.js';
 import { listPage, scopeSummaries, type ListResult } from './browse/list.js';
 import { listInputSchema, scopesInputSchema, type ListInput, type PurgeInput, type ScopesInput } from './browse/schemas.js';
@@ -351,7 +351,7 @@ export class EngramCore {
   /** The relation types `scopes` may use: the built-ins and those registered by their tenants, by name. */
   async relations(options: ScopedReadOptions): Promise<RelationType[]> {
     this.assertOpen();
-    return this.store.getRelationTypes(assertReadScopes(options?.scopes));
+    return withBuiltInRelations(await this.store.getRelationTypes(assertReadScopes(options?.scopes)));
   }
 
   /** Registers a run-time relation type for the tenant of `scope`, recorded as proposed by `proposedBy`. Idempotent; persisted. */

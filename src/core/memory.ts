@@ -123,6 +123,8 @@ export interface MemoryData extends EpisodeCycle, SemanticFields {
   promotion?: Record<string, unknown>;
   /** Reflections: what triggered them and what they rest on. */
   reflection?: Record<string, unknown>;
+  /** Re-appraisal by the affect phase: the intensity the feeling has now and whether it is a flashbulb memory. */
+  affect?: { intensity: number; flashbulb: boolean; appraisedAt: number };
 }
 
 /** A stored memory (every layer). */

@@ -33,3 +33,14 @@ export function isCompressed(record: MemoryRecord): boolean {
 export function isStructural(record: MemoryRecord): boolean {
   return isConcept(record) || isChunkParent(record);
 }
+
+/** Categories of knowledge the sleep cycle's own phases write and keep up to date (insight, affect, phase locking). */
+const CYCLE_KNOWLEDGE = new Set(['insight', 'caution', 'mood', 'cycle']);
+
+/**
+ * Knowledge a consolidation phase maintains from its statistics (insights, cautions, mood summaries,
+ * cycle nodes): updated by that phase, never merged, superseded or reflected on as a claim.
+ */
+export function isCycleKnowledge(record: MemoryRecord): boolean {
+  return CYCLE_KNOWLEDGE.has(String(record.data.category ?? ''));
+}

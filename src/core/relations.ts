@@ -39,6 +39,7 @@ export const BUILT_IN_RELATIONS: readonly RelationType[] = Object.freeze(
       ['SUPERSEDES', false, 'a newer claim to the claim it replaced'],
       ['STATISTICALLY_CONFIRMS', false, 'a statistical record to the knowledge it confirms'],
       ['MENTIONS', false, 'a record to a concept it mentions'],
+      ['BRIDGES', true, 'two distant memories that share rare concepts, entities or a causal link (metadata: evidenceIds, shared)'],
     ] as const
   ).map(([name, symmetric, description]) => Object.freeze({ name, symmetric, builtIn: true, proposedBy: null, description, registeredAt: 0, tenant: null })),
 );
@@ -76,13 +77,28 @@ export function normalizeRelationName(name: string): string {
  * ```
  */
 export function symmetryOf(types: readonly RelationType[]): (scope: Scope, type: string) => boolean {
-  const builtIn = new Map<string, boolean>();
+  const builtIn = new Map<string, boolean>(BUILT_IN_RELATIONS.map((t) => [t.name, t.symmetric]));
   const registered = new Map<string, boolean>();
   for (const t of types) {
     if (t.tenant === null) builtIn.set(t.name, t.symmetric);
     else registered.set(`${t.tenant}\u0000${t.name}`, t.symmetric);
   }
   return (scope, type) => builtIn.get(type) ?? registered.get(`${tenantOf(scope)}\u0000${type}`) ?? false;
+}
+
+/**
+ * A registry read plus the built-in types a store seeded before they shipped (a store seeds the
+ * built-ins when it is created; types added to Engram later are known from this list).
+ *
+ * @example
+ * ```ts
+ * withBuiltInRelations(await store.getRelationTypes(scopes)).some((t) => t.name === 'BRIDGES'); // true
+ * ```
+ */
+export function withBuiltInRelations(types: readonly RelationType[]): RelationType[] {
+  const present = new Set(types.filter((t) => t.tenant === null).map((t) => t.name));
+  const missing = BUILT_IN_RELATIONS.filter((t) => !present.has(t.name));
+  return missing.length === 0 ? [...types] : [...types, ...missing].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : (a.tenant ?? '') < (b.tenant ?? '') ? -1 : 1));
 }
 
 /** The tenant of a type to register: one valid scope segment (registered types always have one). */

@@ -20,6 +20,7 @@ import { Deadline, type Raced, type Stopwatch } from './deadline.js';
 import { ReadTimings, storeWithDeadline } from './deadline-store.js';
 import { episodesFromHits, knowledgeFromHits, mergeKnowledge, readProfileFacts, rankProfile, readRules, KNOWLEDGE_LIMIT, type ActivateFn } from './parts.js';
 import { predictFromConcepts } from './predict.js';
+import { readAffect } from './affect-part.js';
 import { approximateTokens, renderMarkdown, trimToTokens } from './render.js';
 import type { ParsedContextInput } from './schemas.js';
 import type { ProfileFact } from './parts.js';
@@ -156,8 +157,10 @@ export async function buildContext(deps: ContextDeps, input: ParsedContextInput)
     });
     const predictionsRead = deadline.then(conceptsRead, (concepts) => predictFromConcepts({ store, now }, scopes, concepts, PREDICTIONS_IN_CONTEXT, CONTEXT_PREDICTION_EPISODES));
     const knowledgeRead = deadline.then(hitsRead, (hits) => knowledgeOf({ ...deps, store }, scopes, hits));
+    // after the concept lookup: cautions are about the concepts a turn names
+    const affectRead = deadline.then(conceptsRead, (concepts) => readAffect(store, scopes, { message, cues: [...(input.percept?.objects ?? []), ...(input.percept?.people ?? []), input.percept?.goal ?? '', ...concepts.map((c) => c.name)] }, now));
 
-    const [rules, profile, hits, knowledge, concepts, relations, grounding, predictions] = await Promise.all([
+    const [rules, profile, hits, knowledge, concepts, relations, grounding, predictions, affect] = await Promise.all([
       settle(rulesRead),
       settle(profileRead),
       deadline.race(hitsRead),
@@ -166,6 +169,7 @@ export async function buildContext(deps: ContextDeps, input: ParsedContextInput)
       deadline.race(relationsRead),
       deadline.race(groundingRead),
       deadline.race(predictionsRead),
+      deadline.race(affectRead),
     ]);
 
     const parts: StructuredContext['parts'] = {
@@ -177,6 +181,8 @@ export async function buildContext(deps: ContextDeps, input: ParsedContextInput)
         : skipped(),
       predictions: predictions.done ? { level: 'full', items: predictions.value.predictions } : skipped(),
       episodes: hits.done ? { level: skippedInRecall.length === 0 ? 'full' : 'minimal', items: episodesFromHits(hits.value, input.episodes) } : skipped(),
+      cautions: affect.done ? { level: 'full', items: affect.value.cautions } : skipped(),
+      mood: affect.done ? { level: 'full', items: affect.value.mood !== null ? [affect.value.mood] : [] } : skipped(),
     };
     dropDuplicates(parts);
     const draft = { budgetMs: input.budgetMs, elapsedMs: 0, parts };

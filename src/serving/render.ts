@@ -14,6 +14,7 @@ import type {
   StructuredContext,
 } from './types.js';
 import { CONTEXT_PARTS } from './types.js';
+import { affectLines } from './affect-part.js';
 
 /** Approximate token count of a text (characters / 4, rounded up). */
 export function approximateTokens(text: string): number {
@@ -95,7 +96,9 @@ export function renderMarkdown(context: Pick<StructuredContext, 'elapsedMs' | 'b
     const items = context.parts[part].items as unknown[];
     if (items.length === 0) continue;
     lines.push('', `## ${TITLES[part]}`, ...items.map((item) => entryLine(part, item)));
+    if (part === 'rules') lines.push(...affectLines(context.parts.cautions, context.parts.mood));
   }
+  if (context.parts.rules.items.length === 0) lines.splice(1, 0, ...affectLines(context.parts.cautions, context.parts.mood));
   return lines.join('\n');
 }
 
@@ -120,7 +123,7 @@ export function trimToTokens(context: Pick<StructuredContext, 'elapsedMs' | 'bud
   const parts: Parts = context.parts;
   const maxChars = maxTokens * 4;
   const cost = (part: ContextPartName, item: unknown) => entryLine(part, item).length + 1;
-  let total = headerLine(context).length;
+  let total = headerLine(context).length + affectLines(parts.cautions, parts.mood).reduce((sum, line) => sum + line.length + 1, 0);
   for (const part of CONTEXT_PARTS) {
     const items = parts[part].items as unknown[];
     if (items.length > 0) total += sectionCost(part) + items.reduce<number>((sum, item) => sum + cost(part, item), 0);

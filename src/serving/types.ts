@@ -4,6 +4,7 @@
  */
 import type { SkippedRecord } from '../core/readable-records.js';
 import type { ClaimSlot, Layer, SourceRef } from '../core/memory.js';
+import type { CautionEntry, MoodEntry } from './affect-part.js';
 
 /**
  * How much of a part the deadline allowed: `full` (everything, fresh), `cached` (stored or cached data,
@@ -137,6 +138,10 @@ export interface StructuredContext {
     concepts: ContextPart<ConceptEntry>;
     predictions: ContextPart<Prediction>;
     episodes: ContextPart<EpisodeEntry>;
+    /** Cautions the sleep cycle raised on concepts this turn names (its affect phase). */
+    cautions: ContextPart<CautionEntry>;
+    /** The latest mood summary, when its period ended in the last 14 days (at most one). */
+    mood: ContextPart<MoodEntry>;
   };
   /** Entries dropped per part to fit `maxTokens`. */
   trimmed: Partial<Record<ContextPartName, number>>;

@@ -45,7 +45,7 @@ describe('consolidation cycle: fixed cases', () => {
     await engram.remember([...box, ...streak]);
 
     const report = await engram.consolidate({ scope: SCOPE });
-    expect(report.phases.map((p) => p.name)).toEqual(['dedup', 'supersede', 'extract', 'ground', 'promote', 'reflect', 'decay', 'compress']);
+    expect(report.phases.map((p) => p.name)).toEqual(['dedup', 'supersede', 'extract', 'ground', 'promote', 'recombine', 'insight', 'reflect', 'affect', 'decay', 'compress']);
 
     const semantic = await all(engram, ['semantic']);
     const promoted = semantic.filter((r) => r.data.category === 'promoted');

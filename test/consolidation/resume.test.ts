@@ -59,7 +59,7 @@ describe.skipIf(!binBuilt)('resume after a kill (needs `npm run build`)', () => 
     await new Promise((r) => setTimeout(r, CONFIG.lockTtlMs + 200));
     const resumed = await a.consolidate({ scope: SCOPE });
     expect(resumed.resumed).toBe(true);
-    expect(resumed.phases.map((p) => p.name)).toEqual(['dedup', 'supersede', 'extract', 'ground', 'promote', 'reflect', 'decay', 'compress']);
+    expect(resumed.phases.map((p) => p.name)).toEqual(['dedup', 'supersede', 'extract', 'ground', 'promote', 'recombine', 'insight', 'reflect', 'affect', 'decay', 'compress']);
 
     const b = await Engram.open({ path: reference, embedder: 'hash', clock, consolidation: CONFIG });
     cleanups.push(() => b.close());

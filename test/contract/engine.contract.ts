@@ -141,7 +141,7 @@ export function runEngineContract(options: EngineContractOptions): void {
       const mugIds = (await engram.remember(mug)).map((r) => r.id);
       await engram.remember(box);
       const report = await engram.consolidate({ scope: 'acme/robot' });
-      expect(report.phases.map((p) => p.name)).toEqual(['dedup', 'supersede', 'extract', 'ground', 'promote', 'reflect', 'decay', 'compress']);
+      expect(report.phases.map((p) => p.name)).toEqual(['dedup', 'supersede', 'extract', 'ground', 'promote', 'recombine', 'insight', 'reflect', 'affect', 'decay', 'compress']);
       // no phase may be a silent no-op on this backend: the ones with input examined it
       const examined = Object.fromEntries(report.phases.map((p) => [p.name, p.examined]));
       expect(examined.extract).toBeGreaterThan(0);

@@ -43,7 +43,7 @@ describe.skipIf(!binBuilt)('engram consolidate (CLI, needs `npm run build`)', ()
     expect(result.status, result.stderr).toBe(0);
     const report = json<Report>(result);
     expect(report.scope).toBe('acme/robot');
-    expect(report.phases.map((p) => p.name)).toEqual(['dedup', 'supersede', 'extract', 'ground', 'promote', 'reflect', 'decay', 'compress']);
+    expect(report.phases.map((p) => p.name)).toEqual(['dedup', 'supersede', 'extract', 'ground', 'promote', 'recombine', 'insight', 'reflect', 'affect', 'decay', 'compress']);
     for (const p of report.phases) {
       expect(Object.keys(p)).toEqual(expect.arrayContaining(['name', 'examined', 'created', 'updated', 'durationMs', 'note']));
       expect(p.note.length).toBeGreaterThan(0);

@@ -11,14 +11,14 @@ import { applyMerge, applySupersession, decideClaim } from '../../core/write/res
 import { mixedSample } from '../sampler.js';
 import { seedFrom } from '../statistics.js';
 import { scanRecords, type PhaseContext } from '../phase-context.js';
-import { isChunkParent } from '../../core/record-kinds.js';
+import { isChunkParent, isCycleKnowledge } from '../../core/record-kinds.js';
 import { noteChanged } from '../report.js';
 
 /** The sample of current claims both phases look at (deterministic per scope and run instant). */
 async function sampleClaims(ctx: PhaseContext): Promise<MemoryRecord[]> {
   const all: MemoryRecord[] = [];
   for await (const page of scanRecords(ctx.deps.store, { scope: ctx.scope, layers: ['semantic', 'procedural'], statuses: ['active'], pageSize: ctx.deps.config.pageSize })) {
-    for (const r of page) if (isVisible(r, {}, ctx.now) && !isChunkParent(r)) all.push(r);
+    for (const r of page) if (isVisible(r, {}, ctx.now) && !isChunkParent(r) && !isCycleKnowledge(r)) all.push(r);
   }
   return mixedSample(all, ctx.deps.config.sample, seedFrom(`${ctx.scope}:${ctx.now}`)).items;
 }

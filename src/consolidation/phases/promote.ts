@@ -11,6 +11,8 @@ import { observationOf, type Observation } from '../observations.js';
 import { rewardLearningSource, statisticalPatternSource, type PromotionCandidate, type PromotionSource } from '../promotion-sources.js';
 import { derivedRecord, edgeId, lookupKey, scanRecords, storeKey, type PhaseContext } from '../phase-context.js';
 import { isChunkParent } from '../../core/record-kinds.js';
+import { CYCLE_NODES, phaseLockSource, type PhaseLock } from '../phase-lock-source.js';
+import type { Cycle } from '../circular-statistics.js';
 
 /** At most this many DERIVED_FROM edges per promoted concept (the most recent episodes). */
 const MAX_EVIDENCE_EDGES = 500;
@@ -32,7 +34,7 @@ function observationLoader(ctx: PhaseContext): (scope: string) => Promise<readon
 /** The built-in sources over one run's loader. */
 export function builtInSources(ctx: PhaseContext): PromotionSource[] {
   const load = observationLoader(ctx);
-  return [rewardLearningSource(load, ctx.deps.config.rewardLearning), statisticalPatternSource(load, ctx.deps.config.statisticalPatterns)];
+  return [rewardLearningSource(load, ctx.deps.config.rewardLearning), statisticalPatternSource(load, ctx.deps.config.statisticalPatterns), phaseLockSource(load, ctx.deps.config.phaseLock)];
 }
 
 export async function promotePhase(ctx: PhaseContext, sources: readonly PromotionSource[] = builtInSources(ctx)): Promise<void> {
@@ -40,6 +42,7 @@ export async function promotePhase(ctx: PhaseContext, sources: readonly Promotio
   for (const source of sources) candidates.push(...(await source.candidates(ctx.scope, ctx.lastRunAt)));
   candidates.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const startAfter = typeof ctx.cursor === 'string' ? ctx.cursor : '';
+  await ensureCycleNodes(ctx, [...new Set(candidates.flatMap((c) => (c.phaseLock !== undefined ? [c.phaseLock.cycle] : [])))], startAfter);
   // candidates before the cursor were counted by the run that checkpointed it (its counters resume here)
   const todo = candidates.filter((c) => c.key > startAfter);
   const size = Math.max(1, Math.min(ctx.deps.config.batchSize, 20));
@@ -100,6 +103,48 @@ async function promote(ctx: PhaseContext, tx: StoreTransaction, c: PromotionCand
     if (ctx.counters.ids.length < 50) ctx.counters.ids.push(record.id);
   }
   await linkEvidence(ctx, tx, conceptId, c, statId);
+  if (c.phaseLock !== undefined) await linkPhaseLock(ctx, tx, conceptId, c.phaseLock);
+}
+
+/** The node of each cycle a metric may lock to (`circadian`, `weekly`): a concept, created once per scope. */
+async function ensureCycleNodes(ctx: PhaseContext, cycles: readonly Cycle[], cursor: string): Promise<void> {
+  const missing: Cycle[] = [];
+  for (const cycle of cycles) if ((await lookupKey(ctx.deps.store, ctx.scope, `cycle:${cycle}`)) === null) missing.push(cycle);
+  if (missing.length === 0) return;
+  const vectors = await ctx.deps.embedder.embed(missing.map((cycle) => `${CYCLE_NODES[cycle].name}: ${CYCLE_NODES[cycle].definition}`));
+  await ctx.batch(async (tx) => {
+    for (const [i, cycle] of missing.entries()) {
+      if ((await lookupKey(tx, ctx.scope, `cycle:${cycle}`)) !== null) continue;
+      const node = CYCLE_NODES[cycle];
+      const record = derivedRecord({
+        scope: ctx.scope,
+        layer: 'semantic',
+        content: node.definition,
+        now: ctx.now,
+        importance: 0.5,
+        provenance: { kind: 'statistical', sources: [], derivedFrom: [] },
+        data: { name: node.name, category: 'cycle', definition: node.definition, concept: true },
+      });
+      await tx.insertMemories([{ record, embedding: vectors[i] as Float32Array }]);
+      await storeKey(tx, ctx.scope, `cycle:${cycle}`, record.id, ctx.now);
+      ctx.counters.created += 1;
+    }
+  }, cursor === '' ? undefined : cursor);
+}
+
+/** The PHASE_LOCKED_TO edge from a promoted metric to its cycle's node, updated when the numbers move. */
+async function linkPhaseLock(ctx: PhaseContext, tx: StoreTransaction, conceptId: string, lock: PhaseLock): Promise<void> {
+  const nodeId = await lookupKey(tx, ctx.scope, `cycle:${lock.cycle}`);
+  if (nodeId === null) return;
+  const metadata = { cycle: lock.cycle, phase: lock.phase, coupling: lock.coupling, p: lock.p, peak: lock.peak, subject: lock.subject, n: lock.n };
+  const [edge] = (await tx.getEdges({ scopes: [ctx.scope], ids: [conceptId], types: ['PHASE_LOCKED_TO'] })).filter((e) => e.invalidatedAt === null && e.fromId === conceptId && e.toId === nodeId);
+  if (edge !== undefined) {
+    if (JSON.stringify(edge.metadata) === JSON.stringify(metadata)) return;
+    await tx.updateEdge(edge.id, ctx.scope, { weight: lock.coupling, metadata });
+    return;
+  }
+  await tx.insertEdges([{ id: edgeId(ctx.now), scope: ctx.scope, fromId: conceptId, type: 'PHASE_LOCKED_TO', toId: nodeId, weight: lock.coupling, validFrom: ctx.now, validTo: null, recordedAt: ctx.now, invalidatedAt: null, metadata }]);
+  ctx.counters.details['PHASE_LOCKED_TO edges'] = (ctx.counters.details['PHASE_LOCKED_TO edges'] ?? 0) + 1;
 }
 
 /** DERIVED_FROM edges to episodes not yet linked; a STATISTICALLY_CONFIRMS edge from the statistical record. */

@@ -9,7 +9,7 @@
 import type { Edge, MemoryRecord } from '../../core/memory.js';
 import { extractiveInsights, insightKey, llmInsights, reflectionTrigger, type Insight, type ReflectionItem } from '../reflection.js';
 import { derivedRecord, edgeId, lookupKey, scanRecords, storeKey, type PhaseContext } from '../phase-context.js';
-import { isCompressed, isPromoted, isReflection, isStructural } from '../../core/record-kinds.js';
+import { isCompressed, isCycleKnowledge, isPromoted, isReflection, isStructural } from '../../core/record-kinds.js';
 
 const CURSOR_KEY = 'consolidate/reflect/cursor';
 /** At most this many recent records feed one level-1 reflection. */
@@ -37,7 +37,7 @@ export async function reflectPhase(ctx: PhaseContext): Promise<void> {
   // Only what was written since the last reflection counts toward the next one.
   for await (const page of scanRecords(ctx.deps.store, { scope: ctx.scope, layers: ['episodic', 'semantic'], statuses: ['active'], ...(lastId !== '' ? { afterId: lastId } : {}), pageSize: ctx.deps.config.pageSize })) {
     for (const r of page) {
-      if (isReflection(r) || isStructural(r) || isPromoted(r) || isCompressed(r)) continue;
+      if (isReflection(r) || isStructural(r) || isPromoted(r) || isCompressed(r) || isCycleKnowledge(r)) continue;
       newestId = r.id > newestId ? r.id : newestId;
       const importance = r.importance ?? 1;
       accumulated += importance;

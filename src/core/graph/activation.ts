@@ -56,6 +56,8 @@ export interface ActivationStep {
   weight: number;
   /** Energy this step delivered. */
   energy: number;
+  /** For a `BRIDGES` edge: the concepts, entities or causal link the two memories share (why they connect). */
+  shared?: string[];
 }
 
 export interface ActivatedRecord {
@@ -191,12 +193,14 @@ async function linksOf(
   for (const edge of edges) {
     if (ctx.excluded.has(edge.type) || !isEdgeVisible(edge, ctx.filter, ctx.now)) continue;
     const isSymmetric = ctx.symmetric(edge.scope, edge.type);
+    const shared = sharedItems(edge.metadata);
+    const extra = shared !== undefined ? { shared } : {};
     if (wanted.has(edge.fromId)) {
-      add(edge.fromId, { to: edge.toId, weight: edge.weight, order: 0, step: { via: 'edge', type: edge.type, edgeId: edge.id, direction: isSymmetric ? 'both' : 'out' } });
+      add(edge.fromId, { to: edge.toId, weight: edge.weight, order: 0, step: { via: 'edge', type: edge.type, edgeId: edge.id, direction: isSymmetric ? 'both' : 'out', ...extra } });
     }
     if (wanted.has(edge.toId)) {
       const weight = isSymmetric ? edge.weight : edge.weight * ctx.config.reverseFactor;
-      add(edge.toId, { to: edge.fromId, weight, order: 0, step: { via: 'edge', type: edge.type, edgeId: edge.id, direction: isSymmetric ? 'both' : 'in' } });
+      add(edge.toId, { to: edge.fromId, weight, order: 0, step: { via: 'edge', type: edge.type, edgeId: edge.id, direction: isSymmetric ? 'both' : 'in', ...extra } });
     }
   }
   refs.forEach((ref, i) => {
@@ -206,6 +210,12 @@ async function linksOf(
     add(ref.refId, { to: ref.conceptId, weight: ctx.config.refWeight, order: i, step: { via: 'ref', type: `REF_${ref.layer.toUpperCase()}`, direction: 'ref→concept' } });
   });
   return links;
+}
+
+/** What a bridge's two ends share, from its metadata (absent for other edges). */
+function sharedItems(metadata: Record<string, unknown>): string[] | undefined {
+  const shared = metadata.shared;
+  return Array.isArray(shared) && shared.length > 0 && shared.every((s) => typeof s === 'string') ? (shared as string[]) : undefined;
 }
 
 function round(value: number): number {

@@ -8,7 +8,7 @@ import type { Edge, TimeFilter } from '../memory.js';
 import { toEdgeView, type EdgeView } from '../memory-view.js';
 import type { Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
-import { normalizeRelationName, symmetryOf, type RelationType } from '../relations.js';
+import { normalizeRelationName, symmetryOf, withBuiltInRelations, type RelationType } from '../relations.js';
 import { instantSchema, jsonObjectSchema, parseInput, scopeSchema } from '../schemas.js';
 import { tenantOf, type Scope } from '../scope.js';
 import { newId } from '../write/new-record.js';
@@ -70,7 +70,7 @@ export async function relate(deps: Deps, input: RelateInput): Promise<RelateResu
   const type = normalizeRelationName(parsed.type);
   const now = deps.clock.now();
   return deps.store.transaction(async (tx) => {
-    const registry = await tx.getRelationTypes([parsed.scope]);
+    const registry = withBuiltInRelations(await tx.getRelationTypes([parsed.scope]));
     const known = registry.find((t) => t.name === type);
     if (known === undefined) {
       throw new EngramError(

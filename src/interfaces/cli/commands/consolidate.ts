@@ -19,7 +19,7 @@ export function registerConsolidateCommand(program: Command): void {
   withCommonFlags(
     program
       .command('consolidate')
-      .description('run the sleep cycle for one scope: dedup, supersede, extract, ground, promote, reflect, decay, compress'),
+      .description('run the sleep cycle for one scope: dedup, supersede, extract, ground, promote, recombine, insight, reflect, affect, decay, compress'),
   )
     .option('--scope <scope>', 'the scope to consolidate (exactly one)', collect)
     .option('--phase <phase>', 'run only this phase (repeatable; phases always run in cycle order)', collect)

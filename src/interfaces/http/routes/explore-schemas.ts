@@ -20,6 +20,9 @@ export const phaseReportSchema = z
     merged: z.array(z.string()).optional().describe('Ids of the duplicates the phase merged away (at most 50)'),
     decayed: z.array(z.string()).optional().describe('Ids of the records the phase decayed (at most 50)'),
     expired: z.array(z.string()).optional().describe('Ids of the decayed records the phase expired (at most 50)'),
+    bridges: z.number().optional().describe('recombine: BRIDGES edges created'),
+    insights: z.number().optional().describe('insight: insights created'),
+    cautions: z.number().optional().describe('affect: cautions raised'),
   })
   .loose()
   .meta({ id: 'PhaseReport' });
@@ -33,6 +36,9 @@ export const consolidationReportSchema = z
     startedAt: iso,
     finishedAt: iso,
     resumed: z.boolean().describe('This run continued a cycle that was interrupted'),
+    bridges: z.number().optional().describe('BRIDGES edges created by the run (absent in reports from before the dream phases)'),
+    insights: z.number().optional().describe('Insights created by the run'),
+    cautions: z.number().optional().describe('Cautions raised by the run'),
     phases: z.array(phaseReportSchema),
   })
   .loose()

@@ -73,7 +73,7 @@ export function registerKnowledgeTools(server: McpServer, context: ToolContext):
     {
       title: 'Consolidate (sleep cycle)',
       description:
-        'Run the consolidation cycle on one scope: merge duplicates, sweep supersessions, extract concepts, ground them in statistics, promote patterns, reflect, decay unused memories, compress old episodes. Returns a report per phase (counts, durations, ids created). Safe to run repeatedly.',
+        'Run the consolidation cycle on one scope: merge duplicates, sweep supersessions, extract concepts, ground them in statistics, promote patterns, bridge distant memories, derive insights, reflect, re-appraise feelings, decay unused memories, compress old episodes. Returns a report per phase (counts, durations, ids created) with totals of bridges, insights and cautions. Safe to run repeatedly.',
       inputSchema: z.object(consolidateShape).strict(),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
