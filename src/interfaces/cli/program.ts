@@ -6,6 +6,7 @@ import { registerBrowseCommands } from './commands/browse.js';
 import { registerConsolidateCommand } from './commands/consolidate.js';
 import { registerContextCommands } from './commands/context.js';
 import { registerHooksCommand } from './commands/hooks.js';
+import { registerImportSourceCommands } from './commands/import-sources.js';
 import { registerKeysCommands } from './commands/keys.js';
 import { registerLayerCommands } from './commands/layers.js';
 import { registerMcpCommand } from './commands/mcp.js';
@@ -32,6 +33,7 @@ export function buildProgram(): Command {
   registerRecordCommands(program);
   registerBrowseCommands(program);
   registerLayerCommands(program);
+  registerImportSourceCommands(program);
   registerConsolidateCommand(program);
   registerContextCommands(program);
   registerKeysCommands(program);
