@@ -69,7 +69,8 @@ export function skip(report: ImportReport, skipped: SkippedRecord): void {
 /** Counts one write-path result (and its captured claims) in `report`. */
 export function countResult(report: ImportReport, result: RememberResult, scope: string): void {
   report.memories[result.action] += 1;
-  if (result.action !== 'unchanged') report.scopes[scope] = (report.scopes[scope] ?? 0) + 1;
+  if (result.action === 'unchanged') return;
+  report.scopes[scope] = (report.scopes[scope] ?? 0) + 1;
   report.redacted += result.redacted ?? 0;
   for (const claim of result.claims ?? []) report.claims[claim.action] += 1;
 }

@@ -4,6 +4,7 @@
  * from it, secrets redacted by the write path), keyed by {system, conversation id, message id} so
  * importing the same export again creates nothing.
  */
+import { EngramError } from '../../core/errors.js';
 import type { RememberInput } from '../../core/schemas.js';
 import { emptyUnit, type ImportContext, type ImportUnit, type SkippedRecord } from './import-plan.js';
 import { resolveScope } from './scope-template.js';
@@ -77,5 +78,5 @@ export function conversationList(parsed: unknown, what: string): unknown[] {
   if (typeof parsed === 'object' && parsed !== null && Array.isArray((parsed as { conversations?: unknown }).conversations)) {
     return (parsed as { conversations: unknown[] }).conversations;
   }
-  throw new TypeError(`${what} must be a JSON array of conversations (the conversations.json of the export)`);
+  throw new EngramError('INVALID_INPUT', `${what} must be a JSON array of conversations: pass the conversations.json of the export.`);
 }

@@ -8,6 +8,7 @@
  * import comes in as a new claim (and supersedes the old text where the claims conflict) while an
  * unchanged one is left alone.
  */
+import { EngramError } from '../../core/errors.js';
 import type { RememberInput } from '../../core/schemas.js';
 import { emptyUnit, type ImportContext, type ImportUnit } from './import-plan.js';
 import { resolveScope } from './scope-template.js';
@@ -38,7 +39,7 @@ export function mem0List(parsed: unknown): unknown[] {
       if (Array.isArray(list)) return list;
     }
   }
-  throw new TypeError('A mem0 export must be a JSON array of memories, or an object with "results" (get_all) or "memories"');
+  throw new EngramError('INVALID_INPUT', 'A mem0 export must be a JSON array of memories, or an object with "results" (what get_all returns) or "memories".');
 }
 
 /** The import units of a mem0 export: one unit per 200 memories (progress moves as they are written). */
