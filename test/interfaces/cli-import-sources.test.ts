@@ -71,6 +71,9 @@ describe.skipIf(!binBuilt)('engram import <source> and export mcp-memory (skippe
     expect(warmUp?.occurredAt).toBe(Math.round((1717405200.5 + 25) * 1000));
     expect(warmUp?.provenance.sources).toEqual([{ system: 'chatgpt', conversationId: 'c0ffee00-0000-4000-8000-000000000001', messageId: 'a-1b' }]);
     expect(episodes.some((r) => r.content.includes('Give it about 5 minutes'))).toBe(false);
+    expect(new Set(episodes.map((r) => (r.data.context as { sessionId?: string } | undefined)?.sessionId))).toEqual(
+      new Set(['c0ffee00-0000-4000-8000-000000000001', 'c0ffee00-0000-4000-8000-000000000002']),
+    );
     expect(records.filter((r) => r.layer === 'semantic').length).toBe(first.claims.created);
 
     createsNothing(run(db, args));
@@ -92,6 +95,7 @@ describe.skipIf(!binBuilt)('engram import <source> and export mcp-memory (skippe
     expect(balcony?.occurredAt).toBe(Date.parse('2024-04-02T07:00:01Z'));
     const reply = records.find((r) => r.layer === 'episodic' && r.content.startsWith('assistant: South-facing'));
     expect(reply?.content).not.toContain('plan watering');
+    expect((reply?.data.context as { sessionId?: string } | undefined)?.sessionId).toBe('11111111-aaaa-4bbb-8ccc-000000000001');
     expect(records.some((r) => r.content.includes('consider a rain jacket'))).toBe(false);
     createsNothing(run(db, args));
   });
@@ -239,6 +243,13 @@ describe.skipIf(!binBuilt)('engram import <source> and export mcp-memory (skippe
     createsNothing(run(db, args));
     const project = run(db, ['import', 'claude-code', fixture('claude-code/-home-dev-shop'), '--scope-template', 'me/projects/{dir}']);
     createsNothing(project);
+
+    // without DIR: ~/.claude/projects
+    const home = join(tmp.dir, 'home');
+    cpSync(fixture('claude-code'), join(home, '.claude', 'projects'), { recursive: true });
+    const byDefault = runCli(['import', 'claude-code', '--scope-template', 'me/{project}', '--db', freshDb(), '--embedder', 'hash', '--json'], { env: { HOME: home } });
+    expect(byDefault.status, byDefault.stderr).toBe(0);
+    expect(json<ImportReport>(byDefault).scopes).toEqual({ 'me/home-dev-shop': 3, 'me/home-dev-blog': 2 });
   });
 
   it('refuses an import that names no scope, an unknown placeholder or a bad --default-time, writing nothing', () => {
