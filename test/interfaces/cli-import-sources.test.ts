@@ -119,10 +119,18 @@ describe.skipIf(!binBuilt)('engram import <source> and export mcp-memory (skippe
     expect(records.find((r) => r.content === 'Is a vegetarian')?.validFrom).toBe(Date.parse('2024-07-20T09:12:34.123Z'));
     expect(records.find((r) => r.content.startsWith('Prefers answers'))?.tags).toContain('preferences');
     createsNothing(run(db, args));
+    // a later export where mem0 rewrote one memory: the new version supersedes the old from its updated_at
+    const later = run(db, ['import', 'mem0', fixture('mem0/memories-later.json'), ...args.slice(3)]);
+    expect(later.memories).toEqual({ created: 0, merged: 0, superseded: 1, unchanged: 3 });
+    const bob = (await readStore(db, ['acme/users/bob_example.com'])).records;
+    expect(bob.find((r) => r.content === 'Lives in Porto')?.validTo).toBe(Date.parse('2024-09-01T00:00:00Z'));
+    expect(bob.find((r) => r.content === 'Moved to Lisbon')).toMatchObject({ validFrom: Date.parse('2024-09-01T00:00:00Z'), validTo: null });
+    createsNothing(run(db, ['import', 'mem0', fixture('mem0/memories-later.json'), ...args.slice(3)]));
     // with a fallback scope and a default time, the two left-out memories with text come in
     const rest = run(db, [...args, '--scope', 'acme/shared', '--default-time', '2024-07-25']);
     expect(rest.memories.created).toBe(2);
     expect(rest.scopes).toEqual({ 'acme/users/alice': 1, 'acme/shared': 1 });
+    expect(rest.skipped).toHaveLength(1); // only the memory without text
   });
 
   it('mcp-memory: entities, observations with MENTIONS edges, relations as edges of registered types; problems reported', async () => {

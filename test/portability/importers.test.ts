@@ -102,6 +102,33 @@ describe('applyImport', () => {
     expect(second.registeredTypes).toEqual([]);
   });
 
+  it('versions of one source identity: a newer one ends the older, an older one arriving late ends at the newer', async () => {
+    const ctx = await tempEngram();
+    cleanup = ctx.cleanup;
+    const ledger = new Map<string, { id: string; at: number }>();
+    const versions = {
+      latest: async (scope: string, identity: string) => ledger.get(`${scope}|${identity}`),
+      remember: async (scope: string, identity: string, version: { id: string; at: number }) => void ledger.set(`${scope}|${identity}`, version),
+    };
+    const JULY = Date.parse('2024-07-01');
+    const SEPT = Date.parse('2024-09-01');
+    const version = (content: string, hash: string, at: number) => {
+      const unit = emptyUnit('v');
+      unit.memories.push({ key: hash, ref: hash, version: { identity: 'm/1', at }, input: { scope: 'acme/x', layer: 'semantic', content, validFrom: at, source: { system: 'mem0', messageId: `1@${hash}` } } });
+      return unit;
+    };
+    const newer = await applyImport(ctx.engram, 'mem0', [version('Moved to Lisbon', 'b', SEPT)], { versions });
+    expect(newer.memories.created).toBe(1);
+    const older = await applyImport(ctx.engram, 'mem0', [version('Lives in Porto', 'a', JULY)], { versions });
+    expect(older.memories.created).toBe(1);
+    const records = await ctx.engram.store.listMemories({ scopes: ['acme/x'], limit: 10 });
+    expect(records.find((r) => r.content === 'Lives in Porto')?.validTo).toBe(SEPT);
+    expect(records.find((r) => r.content === 'Moved to Lisbon')?.validTo).toBeNull();
+    const again = await applyImport(ctx.engram, 'mem0', [version('Moved to Lisbon', 'b', SEPT), version('Lives in Porto', 'a', JULY)], { versions });
+    expect(again.memories.unchanged).toBe(2);
+    expect(again.skipped).toEqual([]);
+  });
+
   it('a ChatGPT export applied twice through the library creates nothing the second time', async () => {
     const ctx = await tempEngram();
     cleanup = ctx.cleanup;

@@ -6,6 +6,7 @@
  */
 import { isEngramError } from '../../core/errors.js';
 import type { RelateInput, RelateResult } from '../../core/graph/relations-api.js';
+import type { UpdateInput } from '../../core/schemas.js';
 import { normalizeRelationName, type RelationType } from '../../core/relations.js';
 import { parseInput, rememberInputSchema, type RememberInput } from '../../core/schemas.js';
 import type { RememberResult } from '../../core/write/remember.js';
@@ -17,6 +18,13 @@ export interface ImportTarget {
   relate(input: RelateInput): Promise<RelateResult>;
   registerRelation(input: { scope: string; name: string; symmetric?: boolean; proposedBy?: string; description?: string }): Promise<RelationType>;
   relations(options: { scopes: string[] }): Promise<RelationType[]>;
+  update(id: string, patch: UpdateInput, options: { scope: string }): Promise<unknown>;
+}
+
+/** The latest imported version of each source identity, per scope (state kept in the store). */
+export interface VersionLedger {
+  latest(scope: string, identity: string): Promise<{ id: string; at: number } | undefined>;
+  remember(scope: string, identity: string, version: { id: string; at: number }): Promise<void>;
 }
 
 type Actions = Record<RememberResult['action'], number>;
@@ -52,6 +60,8 @@ export interface ApplyOptions {
   batchSize?: number;
   /** Called after each unit is applied. */
   onUnit?: (unit: ImportUnit, report: ImportReport) => void;
+  /** Where versions of memories with a source identity are tracked; without it versions are not linked. */
+  versions?: VersionLedger;
 }
 
 /** A report with nothing counted yet. */
@@ -97,12 +107,14 @@ export async function applyImport(target: ImportTarget, source: string, units: I
     for (let i = 0; i < valid.length; i += batchSize) {
       const batch = valid.slice(i, i + batchSize);
       const results = await target.remember(batch.map((m) => m.input));
-      results.forEach((result, index) => {
+      for (const [index, result] of results.entries()) {
         const planned = batch[index];
-        if (planned === undefined) return;
-        countResult(report, result, planned.input.scope);
-        ids.set(planned.key, { id: result.mergedInto ?? result.id, scope: planned.input.scope });
-      });
+        if (planned === undefined) continue;
+        const id = result.mergedInto ?? result.id;
+        const replaced = planned.version !== undefined && options.versions !== undefined ? await closePrevious(target, options.versions, planned, { id, unchanged: result.action === 'unchanged' }) : false;
+        countResult(report, replaced && result.action === 'created' ? { ...result, action: 'superseded' } : result, planned.input.scope);
+        ids.set(planned.key, { id, scope: planned.input.scope });
+      }
     }
     for (const relation of unit.relations) {
       const from = ids.get(relation.from);
@@ -135,6 +147,45 @@ export async function applyImport(target: ImportTarget, source: string, units: I
     options.onUnit?.(unit, report);
   }
   return report;
+}
+
+/**
+ * A new version of a source identity ends the validity of the version imported before it (at the
+ * new version's instant) and becomes the latest; true when an older version was ended.
+ */
+async function closePrevious(
+  target: ImportTarget,
+  versions: VersionLedger,
+  planned: ImportUnit['memories'][number],
+  written: { id: string; unchanged: boolean },
+): Promise<boolean> {
+  const { scope } = planned.input;
+  const { id } = written;
+  const version = planned.version as { identity: string; at: number };
+  const previous = await versions.latest(scope, version.identity);
+  if (previous?.id === id) return false;
+  // a version already stored (an older export imported again) changes nothing
+  if (written.unchanged) {
+    if (previous === undefined) await versions.remember(scope, version.identity, { id, at: version.at });
+    return false;
+  }
+  if (previous !== undefined && previous.at > version.at) {
+    // an older version arriving after a newer one held until the newer one began
+    await target.update(id, { validTo: previous.at }, { scope });
+    return false;
+  }
+  let replaced = false;
+  if (previous !== undefined && previous.at < version.at) {
+    try {
+      await target.update(previous.id, { validTo: version.at }, { scope });
+      replaced = true;
+    } catch (error) {
+      // the previous version is gone (forgotten, purged): the new one simply starts
+      if (!isEngramError(error) || error.code !== 'NOT_FOUND') throw error;
+    }
+  }
+  await versions.remember(scope, version.identity, { id, at: version.at });
+  return replaced;
 }
 
 /** Makes sure `type` is usable in `scope`: built in, already registered, or registered now as proposed. */

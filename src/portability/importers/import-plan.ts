@@ -12,6 +12,11 @@ export interface PlannedMemory {
   input: RememberInput;
   /** Where the record came from, for reports ("conversation 6f1…, message 9a2…"). */
   ref: string;
+  /**
+   * The source's own id of what this memory describes, the same across versions (a mem0 memory id),
+   * with the instant this version holds from: a new version ends the previous one's validity there.
+   */
+  version?: { identity: string; at: number };
 }
 
 /** An edge between two planned memories (by key) of one scope. */

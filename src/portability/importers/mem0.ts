@@ -4,9 +4,9 @@
  * categories, created_at, updated_at}. Each memory becomes a semantic memory (a claim, so it takes part
  * in supersession and dedup) in the scope its ids map to through `--scope-template`, valid from
  * `updated_at` (when the memory took its current text), else `created_at`, else `--default-time`.
- * The source key includes the memory's `hash`, so a memory mem0 has rewritten since an earlier
- * import comes in as a new claim (and supersedes the old text where the claims conflict) while an
- * unchanged one is left alone.
+ * The source key includes the memory's `hash`, so an unchanged memory is left alone on a second
+ * import while one mem0 has rewritten since comes in as a new version: it ends the validity of the
+ * version imported before (at its own `updated_at`), reported as superseded.
  */
 import { EngramError } from '../../core/errors.js';
 import type { RememberInput } from '../../core/schemas.js';
@@ -97,7 +97,7 @@ function addMemory(unit: ImportUnit, raw: unknown, index: number, context: Impor
       },
     },
   };
-  unit.memories.push({ key: `mem0/${id}`, input, ref });
+  unit.memories.push({ key: `mem0/${id}`, input, ref, version: { identity: `mem0/${id}`, at } });
 }
 
 /** Tags from the platform's `categories` and a metadata `category`, each at most 100 characters. */

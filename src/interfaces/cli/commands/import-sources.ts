@@ -67,7 +67,8 @@ export function registerImportSourceCommands(program: Command): void {
 
   withSourceFlags(importCommand.command('mem0 <file>').description('import mem0 memories (get_all results or an export) as semantic memories; ids map to scopes through --scope-template'), 'mem0')
     .action(async (file: string, flags: SourceFlags) =>
-      run(flags, 'mem0', async (engram, m, progress) => m.applyImport(engram, 'mem0', tracked([...m.mem0Units(readJson(file), await importContext(engram, flags, 'mem0'))], progress))));
+      run(flags, 'mem0', async (engram, m, progress) =>
+        m.applyImport(engram, 'mem0', tracked([...m.mem0Units(readJson(file), await importContext(engram, flags, 'mem0'))], progress), { versions: versionLedger(engram) })));
 
   withSourceFlags(importCommand.command('mcp-memory <file>').description('import an MCP memory server graph (memory.jsonl): entities, observations, relations'), 'mcp-memory')
     .action(async (file: string, flags: SourceFlags) =>
@@ -106,6 +107,21 @@ export function registerImportSourceCommands(program: Command): void {
         );
       });
     });
+}
+
+/** The latest imported version of each source identity, in a state document of its scope. */
+function versionLedger(engram: Engram): Importers.VersionLedger {
+  const key = (identity: string): string => `import/version/${identity}`;
+  return {
+    latest: async (scope, identity) => {
+      const value = (await engram.store.getState(scope, key(identity)))?.value as { id?: unknown; at?: unknown } | null | undefined;
+      return typeof value?.id === 'string' && typeof value.at === 'number' ? { id: value.id, at: value.at } : undefined;
+    },
+    remember: async (scope, identity, version) => {
+      const now = engram.clock.now();
+      await engram.store.transaction((tx) => tx.setState(scope, key(identity), version, now));
+    },
+  };
 }
 
 function parent(program: Command, name: string): Command {
