@@ -32,7 +32,7 @@ type Actions = Record<RememberResult['action'], number>;
 /** What an import did: counts by outcome, the scopes written, and every skipped record with its reason. */
 export interface ImportReport {
   source: string;
-  /** Units read (conversations, sessions, notes, graphs). */
+  /** Units read (conversations, sessions, batches of memories or notes, graphs). */
   units: number;
   /** Memories written (turns, facts, entities, notes), by what the write path did with each. */
   memories: Actions;

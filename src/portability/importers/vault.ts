@@ -61,14 +61,28 @@ export function vaultUnits(files: readonly VaultFile[], context: ImportContext, 
   const notes = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)).map(readNote);
   const byName = new Map<string, Note>();
   for (const note of notes) for (const name of note.names) if (!byName.has(name)) byName.set(name, note);
-  // notes first (every unit before its links), so a link to a later note resolves
-  const units = notes.map((note) => noteUnit(note, context, options));
+  // notes first (every unit before its links), so a link to a later note resolves; notes are written
+  // NOTES_PER_UNIT to a transaction
+  const units: ImportUnit[] = [];
+  for (let start = 0; start < notes.length; start += NOTES_PER_UNIT) {
+    const group = notes.slice(start, start + NOTES_PER_UNIT).map((note) => noteUnit(note, context, options));
+    const unit = emptyUnit(group.length === 1 ? (group[0] as ImportUnit).label : `notes ${start + 1}-${start + group.length}`);
+    for (const part of group) {
+      unit.memories.push(...part.memories);
+      unit.relations.push(...part.relations);
+      unit.skipped.push(...part.skipped);
+    }
+    units.push(unit);
+  }
   const links = emptyUnit('links');
   notes.forEach((note) => {
     for (const relation of noteRelations(note, options.style, byName, links)) links.relations.push(relation);
   });
   return [...units, links];
 }
+
+/** Notes written per transaction. */
+const NOTES_PER_UNIT = 50;
 
 function readNote(file: VaultFile): Note {
   const { frontMatter, body } = splitFrontMatter(file.text);

@@ -30,7 +30,7 @@ export async function progressBar(enabled: boolean): Promise<Progress> {
   };
 }
 
-const UNITS: Record<string, string> = { 'claude-code': 'sessions', chatgpt: 'conversations', 'claude-ai': 'conversations', mem0: 'batches', 'mcp-memory': 'graph', obsidian: 'notes', 'basic-memory': 'notes' };
+const UNITS: Record<string, string> = { 'claude-code': 'sessions', chatgpt: 'conversations', 'claude-ai': 'conversations', mem0: 'batches', 'mcp-memory': 'graph', obsidian: 'batches of notes (and one of links)', 'basic-memory': 'batches of notes (and one of links)' };
 
 /** The report as a few lines: counts, scopes, and skipped records grouped by reason with an example each. */
 export function formatImportReport(report: ImportReport, source: string): string {
