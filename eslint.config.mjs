@@ -79,6 +79,9 @@ export default tseslint.config(
             zone('./src/serving', './src/llm', 'serving receives ports, never adapters.'),
             zone('./src/serving', './src/interfaces', 'serving never imports an interface.'),
             zone('./src/serving', './src/consolidation', 'consolidation and serving are separate parts on core.'),
+            ...['storage', 'embeddings', 'llm', 'interfaces', 'consolidation', 'serving'].map((part) =>
+              zone('./src/portability/importers', `./src/${part}`, 'importers are pure mappings on core/: the CLI reads files and opens the engine.'),
+            ),
           ],
         },
       ],
@@ -103,5 +106,12 @@ export default tseslint.config(
   {
     files: ['src/consolidation/**/*.ts', 'src/serving/**/*.ts'],
     rules: portsOnly,
+  },
+  {
+    files: ['src/portability/importers/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^node:', message: 'importers do no I/O: the CLI reads the files.' }] }],
+      ...portsOnly,
+    },
   },
 );

@@ -6,6 +6,7 @@ import { registerBrowseCommands } from './commands/browse.js';
 import { registerConsolidateCommand } from './commands/consolidate.js';
 import { registerContextCommands } from './commands/context.js';
 import { registerHooksCommand } from './commands/hooks.js';
+import { registerImportSourceCommands } from './commands/import-sources.js';
 import { registerKeysCommands } from './commands/keys.js';
 import { registerLayerCommands } from './commands/layers.js';
 import { registerDumpCommands } from './commands/dump.js';
@@ -34,6 +35,7 @@ export function buildProgram(): Command {
   registerBrowseCommands(program);
   registerLayerCommands(program);
   registerDumpCommands(program);
+  registerImportSourceCommands(program);
   registerConsolidateCommand(program);
   registerContextCommands(program);
   registerKeysCommands(program);

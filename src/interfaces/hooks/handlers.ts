@@ -87,6 +87,8 @@ export interface IngestResult {
   lastUuid?: string;
   /** Secrets replaced by `[redacted:<kind>]` in the stored turns (absent when none). */
   redacted?: number;
+  /** What became of the claims read from the stored turns (absent when none were read). */
+  claims?: Record<'created' | 'merged' | 'superseded' | 'unchanged', number>;
 }
 
 /** The state document holding a session's ingestion cursor. */
@@ -127,8 +129,11 @@ export async function ingestTurns(engram: Engram, request: IngestRequest): Promi
   // After the turns: a crash in between leaves the cursor behind, and re-ingesting is idempotent.
   const now = engram.clock.now();
   await engram.store.transaction((tx) => tx.setState(request.scope, cursorKey(request.sessionId), { lastUuid: last.uuid, updatedAt: new Date(now).toISOString() }, now));
-  const redacted = results.reduce((n, r) => n + (r.redacted ?? 0), 0);
-  return { stored: results.length - unchanged, unchanged, lastUuid: last.uuid, ...(redacted > 0 ? { redacted } : {}) };
+  const redacted = results.reduce((n, r) => n + (r.action === 'unchanged' ? 0 : (r.redacted ?? 0)), 0);
+  const claims = { created: 0, merged: 0, superseded: 0, unchanged: 0 };
+  for (const claim of results.flatMap((r) => r.claims ?? [])) claims[claim.action] += 1;
+  const anyClaims = Object.values(claims).some((n) => n > 0);
+  return { stored: results.length - unchanged, unchanged, lastUuid: last.uuid, ...(redacted > 0 ? { redacted } : {}), ...(anyClaims ? { claims } : {}) };
 }
 
 /** Most profile facts in the session-start block. */

@@ -1,0 +1,142 @@
+/**
+ * The pure parts of the importers: scope templates, front matter, the ChatGPT tree walk, the MCP
+ * memory graph parser, and the application of units to a real store (hash embedder) with relations
+ * resolved by key.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { splitFrontMatter } from '../../src/portability/importers/front-matter.js';
+import { readConversation } from '../../src/portability/importers/chatgpt.js';
+import { applyImport, chatgptUnits, emptyUnit, parseMcpMemory, resolveScope, scopeSegment } from '../../src/portability/importers/index.js';
+import { stableHash } from '../../src/portability/importers/stable-hash.js';
+import { tempEngram } from '../helpers/temp.js';
+
+const fixture = (path: string): string => readFileSync(fileURLToPath(new URL(`../fixtures/import/${path}`, import.meta.url)), 'utf8');
+
+describe('scope templates', () => {
+  it('fill placeholders as scope segments, try templates in order, fall back to --scope, and say what was missing', () => {
+    expect(scopeSegment('alice@example.com')).toBe('alice_example.com');
+    expect(scopeSegment('.hidden')).toBe('_hidden');
+    const context = { scopeTemplates: ['{tenant}/users/{user_id}', '{tenant}/agents/{agent_id}'], values: { tenant: 'acme' } };
+    expect(resolveScope(context, { user_id: 'bob smith' })).toEqual({ scope: 'acme/users/bob_smith' });
+    expect(resolveScope(context, { agent_id: 'coder' })).toEqual({ scope: 'acme/agents/coder' });
+    expect(resolveScope({ ...context, scope: 'acme/shared' }, {})).toEqual({ scope: 'acme/shared' });
+    const none = resolveScope(context, {});
+    expect('problem' in none && none.problem).toContain('lacks {user_id}');
+    expect(resolveScope({ scopeTemplates: ['acme/{x}'] }, { x: '..' })).toEqual({ scope: 'acme/_.' });
+    const invalid = resolveScope({ scopeTemplates: ['acme//{x}'] }, { x: 'y' });
+    expect('problem' in invalid && invalid.problem).toContain('invalid');
+  });
+});
+
+describe('front matter', () => {
+  it('reads scalars, quoted text, inline and block lists, and leaves the body', () => {
+    const note = splitFrontMatter('---\ntitle: "A: B"\ntags:\n  - x\n  - \'y z\'\naliases: [One, "Two"]\ncreated: 2024-05-06\n---\n# Body\ntext');
+    expect(note.frontMatter).toEqual({ title: 'A: B', tags: ['x', 'y z'], aliases: ['One', 'Two'], created: '2024-05-06' });
+    expect(note.body).toBe('# Body\ntext');
+    expect(splitFrontMatter('no front matter\n---\n').frontMatter).toEqual({});
+  });
+});
+
+describe('ChatGPT conversations', () => {
+  it('without current_node, follow the last child from the root', () => {
+    const mapping = {
+      r: { id: 'r', message: null, parent: null, children: ['u'] },
+      u: { id: 'u', parent: 'r', children: ['a1', 'a2'], message: { id: 'u', author: { role: 'user' }, create_time: 1, content: { content_type: 'text', parts: ['hi'] } } },
+      a1: { id: 'a1', parent: 'u', children: [], message: { id: 'a1', author: { role: 'assistant' }, create_time: 2, content: { content_type: 'text', parts: ['first'] } } },
+      a2: { id: 'a2', parent: 'u', children: [], message: { id: 'a2', author: { role: 'assistant' }, create_time: 3, content: { content_type: 'text', parts: ['second'] } } },
+    };
+    const conversation = readConversation({ id: 'c', mapping }, 0);
+    expect(conversation.turns.map((t) => [t.id, t.text, t.at])).toEqual([['u', 'hi', 1000], ['a2', 'second', 3000]]);
+    expect(conversation.skipped).toEqual([{ ref: 'conversation c, message a1', reason: "not on the conversation's current branch (a regenerated or edited-away turn)" }]);
+  });
+});
+
+describe('MCP memory graph', () => {
+  it('parses entities and relations, joins a repeated entity, and reports other lines', () => {
+    const graph = parseMcpMemory(fixture('mcp-memory/memory-with-problems.jsonl') + '{"type":"entity","name":"Anthropic","entityType":"organization","observations":["Based in San Francisco"]}\n');
+    expect(graph.entities.map((e) => e.name)).toEqual(['John_Smith', 'Anthropic', 'Project_Atlas', 'Mary_Jones']);
+    expect(graph.entities[1]?.observations).toEqual(['Builds the Claude family of models', 'Based in San Francisco']);
+    expect(graph.relations).toHaveLength(5);
+    expect(graph.problems.map((p) => p.line)).toEqual([10, 11]);
+  });
+
+  it('source ids are stable digests', () => {
+    expect(stableHash('hello')).toBe(stableHash('hello'));
+    expect(stableHash('hello')).not.toBe(stableHash('hellp'));
+    expect(stableHash('hello')).toMatch(/^[0-9a-f]{16}$/);
+  });
+});
+
+describe('applyImport', () => {
+  let cleanup: (() => Promise<void>) | undefined;
+  afterEach(async () => cleanup?.());
+
+  it('writes units in order, resolves relations by key, reports relations it cannot write, and is idempotent', async () => {
+    const ctx = await tempEngram();
+    cleanup = ctx.cleanup;
+    const unit = emptyUnit('u');
+    const source = (id: string) => ({ system: 'test', messageId: id });
+    unit.memories.push(
+      { key: 'a', ref: 'a', input: { scope: 'acme/x', layer: 'semantic', content: 'Kettle', name: 'Kettle', source: source('a') } },
+      { key: 'b', ref: 'b', input: { scope: 'acme/x', layer: 'semantic', content: 'Teapot', name: 'Teapot', source: source('b') } },
+      { key: 'c', ref: 'c', input: { scope: 'acme/y', layer: 'semantic', content: 'Cup', source: source('c') } },
+      { key: 'bad', ref: 'bad', input: { scope: 'acme/x', content: '   ' } },
+    );
+    unit.relations.push(
+      { from: 'a', to: 'b', type: 'boils water for', register: { description: 'test' }, ref: 'a→b' },
+      { from: 'a', to: 'c', type: 'RELATED_TO', ref: 'a→c' },
+      { from: 'a', to: 'missing', type: 'RELATED_TO', ref: 'a→missing' },
+      { from: 'b', to: 'a', type: 'UNKNOWN_TYPE', ref: 'b→a' },
+    );
+    const first = await applyImport(ctx.engram, 'test', [unit]);
+    expect(first.memories.created).toBe(3);
+    expect(first.edges).toEqual({ created: 1, existing: 0 });
+    expect(first.registeredTypes).toEqual(['BOILS_WATER_FOR']);
+    expect(first.skipped.map((s) => s.ref)).toEqual(['bad', 'a→c', 'a→missing', 'b→a']);
+    expect(first.skipped[0]?.reason).toContain('invalid for Engram');
+    const second = await applyImport(ctx.engram, 'test', [unit]);
+    expect(second.memories).toEqual({ created: 0, merged: 0, superseded: 0, unchanged: 3 });
+    expect(second.edges).toEqual({ created: 0, existing: 1 });
+    expect(second.registeredTypes).toEqual([]);
+  });
+
+  it('versions of one source identity: a newer one ends the older, an older one arriving late ends at the newer', async () => {
+    const ctx = await tempEngram();
+    cleanup = ctx.cleanup;
+    const ledger = new Map<string, { id: string; at: number }>();
+    const versions = {
+      latest: async (scope: string, identity: string) => ledger.get(`${scope}|${identity}`),
+      remember: async (scope: string, identity: string, version: { id: string; at: number }) => void ledger.set(`${scope}|${identity}`, version),
+    };
+    const JULY = Date.parse('2024-07-01');
+    const SEPT = Date.parse('2024-09-01');
+    const version = (content: string, hash: string, at: number) => {
+      const unit = emptyUnit('v');
+      unit.memories.push({ key: hash, ref: hash, version: { identity: 'm/1', at }, input: { scope: 'acme/x', layer: 'semantic', content, validFrom: at, source: { system: 'mem0', messageId: `1@${hash}` } } });
+      return unit;
+    };
+    const newer = await applyImport(ctx.engram, 'mem0', [version('Moved to Lisbon', 'b', SEPT)], { versions });
+    expect(newer.memories.created).toBe(1);
+    const older = await applyImport(ctx.engram, 'mem0', [version('Lives in Porto', 'a', JULY)], { versions });
+    expect(older.memories.created).toBe(1);
+    const records = await ctx.engram.store.listMemories({ scopes: ['acme/x'], limit: 10 });
+    expect(records.find((r) => r.content === 'Lives in Porto')?.validTo).toBe(SEPT);
+    expect(records.find((r) => r.content === 'Moved to Lisbon')?.validTo).toBeNull();
+    const again = await applyImport(ctx.engram, 'mem0', [version('Moved to Lisbon', 'b', SEPT), version('Lives in Porto', 'a', JULY)], { versions });
+    expect(again.memories.unchanged).toBe(2);
+    expect(again.skipped).toEqual([]);
+  });
+
+  it('a ChatGPT export applied twice through the library creates nothing the second time', async () => {
+    const ctx = await tempEngram();
+    cleanup = ctx.cleanup;
+    const parsed: unknown = JSON.parse(fixture('chatgpt/conversations.json'));
+    const first = await applyImport(ctx.engram, 'chatgpt', chatgptUnits(parsed, { scope: 'me/chats' }));
+    const second = await applyImport(ctx.engram, 'chatgpt', chatgptUnits(parsed, { scope: 'me/chats' }));
+    expect(first.memories.created).toBe(6);
+    expect(second.memories.unchanged).toBe(6);
+    expect(second.claims).toEqual({ created: 0, merged: 0, superseded: 0, unchanged: 0 });
+  });
+});
