@@ -42,6 +42,9 @@ if (!installed && !inCi) {
       const args = [
         'run',
         `${server.url}/openapi.json`,
+        // the document's `servers` names the default port; test the server this test started
+        '--url',
+        server.url,
         '--checks',
         'not_a_server_error',
         '--max-examples',
