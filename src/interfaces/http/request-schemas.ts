@@ -36,11 +36,19 @@ export const memoryViewSchema = z
     tags: z.array(z.string()),
     entities: z.array(z.string()),
     importance: z.number().nullable(),
+    salience: z.number(),
+    surprise: z.number(),
+    emotion: z.object({ valence: z.number(), intensity: z.number(), mood: z.array(z.string()).optional() }).loose().nullable(),
     confidence: z.number(),
     status: z.string(),
     pinned: z.boolean(),
     mentionCount: z.number(),
     accessCount: z.number(),
+    lastAccessedAt: z.string().nullable(),
+    provenance: z
+      .object({ kind: z.string(), sources: z.array(z.record(z.string(), z.unknown())), derivedFrom: z.array(z.string()) })
+      .loose()
+      .describe('Where it came from: kind (episodic, statistical, document, user_stated, reflection, hybrid), source refs and the records it was derived from'),
     validFrom: z.string(),
     validTo: z.string().nullable(),
     occurredAt: z.string().nullable(),
