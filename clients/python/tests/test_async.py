@@ -19,7 +19,7 @@ async def test_async_round_trip(server, scope: str) -> None:
         assert (await engram.update(created.id, scope=scope, importance=0.4)).importance == 0.4
         assert (await engram.forget(created.id, scope=scope)).status == "deleted"
         assert (await engram.restore(created.id, scope=scope)).status == "active"
-        context = await engram.context("What coffee does Carol like?", scopes=[scope])
+        context = await engram.context("What coffee does Carol like?", scopes=[scope], budget_ms=10_000)  # a loaded CI machine must not skip parts
         assert "black" in context.markdown
         assert (await engram.stats(scopes=[scope])).total == 1
         assert scope in {s.scope for s in await engram.scopes()}

@@ -61,7 +61,7 @@ def test_remember_many_is_atomic(engram: EngramClient, scope: str) -> None:
 def test_context(engram: EngramClient, scope: str) -> None:
     engram.remember(scope, "Always answer in British English.", layer="procedural")
     engram.remember(scope, "Alice prefers concise answers with code first.", layer="semantic")
-    context = engram.context("How should I answer Alice?", scopes=[scope], max_tokens=400)
+    context = engram.context("How should I answer Alice?", scopes=[scope], max_tokens=400, budget_ms=10_000)  # no part skipped on a loaded machine
     assert "British English" in context.markdown
     assert context.parts.rules.items[0]["content"] == "Always answer in British English."
     assert context.max_tokens == 400
