@@ -22,7 +22,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[3]
+REPO = Path(os.environ.get("ENGRAM_REPO") or Path(__file__).resolve().parents[3])
 BIN = Path(os.environ.get("ENGRAM_BIN", REPO / "dist" / "interfaces" / "cli" / "main.js"))
 NODE = os.environ.get("NODE", shutil.which("node") or "node")
 PG_URL = os.environ.get("ENGRAM_TEST_PG_URL") or None
