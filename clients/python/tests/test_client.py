@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timezone
+from typing import Iterator
 
 import pytest
 
@@ -10,7 +11,7 @@ from engram_client import EngramClient, EngramError, Memory, RecallResult, Remem
 
 
 @pytest.fixture
-def engram(server) -> EngramClient:
+def engram(server) -> Iterator[EngramClient]:
     with EngramClient(server.url, api_key=server.key, timeout=30) as client:
         yield client
 

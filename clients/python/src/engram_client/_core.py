@@ -9,9 +9,10 @@ import random
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from email.utils import parsedate_to_datetime
-from typing import Any, Callable, Dict, Generic, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, TypeVar, Union
+from typing import Any, Callable, Dict, Generic, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Type, TypeVar, Union
 
 import httpx
+from pydantic import BaseModel
 
 from .errors import EngramError
 from .models import (
@@ -69,7 +70,7 @@ class RetryPolicy:
             after = retry_after_seconds(response)
             if after is not None:
                 return min(after, self.max_retry_after)
-        ceiling = min(self.max_backoff, self.backoff * (2**attempt))
+        ceiling = float(min(self.max_backoff, self.backoff * (2**attempt)))
         return ceiling / 2 + random.uniform(0, ceiling / 2)
 
 
@@ -129,6 +130,51 @@ def default_headers(api_key: Optional[str], version: str) -> Dict[str, str]:
     if api_key:
         headers["authorization"] = f"Bearer {api_key}"
     return headers
+
+
+class ClientBase:
+    """Configuration and the transport-independent half of a request, shared by both clients."""
+
+    def __init__(self, base_url: str, api_key: Optional[str], max_retries: int, retry: Optional[RetryPolicy], headers: Optional[Mapping[str, str]], version: str) -> None:
+        self.base_url = base_url.rstrip("/")
+        self._retry = retry if retry is not None else RetryPolicy(max_retries=max_retries)
+        self._headers = {**default_headers(resolve_api_key(api_key), version), **dict(headers or {})}
+
+    def _request(self, call: Call[Any], content: Any, content_type: Optional[str]) -> Dict[str, Any]:
+        """The arguments of ``httpx.(Async)Client.request`` for ``call``; ``content`` makes a fresh body."""
+        headers = dict(self._headers)
+        request: Dict[str, Any] = {"method": call.method, "url": self.base_url + call.path, "params": call.params or None, "headers": headers}
+        if content is not None:
+            headers["content-type"] = content_type or "application/octet-stream"
+            request["content"] = content()
+        elif call.json is not None:
+            request["json"] = call.json
+        return request
+
+    def _export_request(self, params: Params) -> Dict[str, Any]:
+        return {"method": "GET", "url": self.base_url + "/v1/export", "params": params, "headers": {**self._headers, "accept": NDJSON}}
+
+    def _retry_delay(self, response: httpx.Response, attempt: int, attempts: int) -> Optional[float]:
+        """Seconds to wait before retrying ``response``, or None to answer it now."""
+        if response.status_code in RETRY_STATUSES and attempt < attempts:
+            return self._retry.delay(attempt, response)
+        return None
+
+    def _transport_delay(self, error: httpx.TransportError, attempt: int, attempts: int) -> float:
+        """Seconds to wait before trying to connect again; raises when the failure is final."""
+        if isinstance(error, httpx.ConnectError) and attempt < attempts:
+            return self._retry.delay(attempt)
+        raise transport_error(error, self.base_url) from error
+
+    @staticmethod
+    def _answer(call: Call[T], response: httpx.Response) -> T:
+        if response.status_code >= 400:
+            raise error_from_response(response)
+        try:
+            data = response.json()
+        except ValueError as error:
+            raise EngramError("INVALID_RESPONSE", f"The server's answer to {call.method} {call.path} is not JSON.", response.status_code) from error
+        return call.parse(data)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -191,7 +237,10 @@ def add_params(params: Params, name: str, value: Any) -> None:
         params.append((name, str(value)))
 
 
-def model(cls: Any) -> Callable[[Any], Any]:
+M = TypeVar("M", bound=BaseModel)
+
+
+def model(cls: Type[M]) -> Callable[[Any], M]:
     return cls.model_validate
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import itertools
 from pathlib import Path
 from typing import IO, Any, AsyncIterator, Dict, Iterable, List, Mapping, Optional, Sequence, Union, overload
 
@@ -13,11 +14,10 @@ from . import _core
 from ._core import DEFAULT_BASE_URL, Call, Instant, RetryPolicy, Scopes, T
 from ._version import __version__
 from .client import DumpSource
-from .errors import EngramError
 from .models import ConsolidationReport, Health, ImportReport, Memory, MemoryPage, PurgeResult, RecallResult, RememberResult, ScopeSummary, Stats, StructuredContext
 
 
-class AsyncEngramClient:
+class AsyncEngramClient(_core.ClientBase):
     """The asyncio client of the Engram HTTP API; see :class:`EngramClient` for every method.
 
     >>> async with AsyncEngramClient(api_key="ek_...") as engram:  # doctest: +SKIP
@@ -35,9 +35,7 @@ class AsyncEngramClient:
         headers: Optional[Mapping[str, str]] = None,
         http_client: Optional[httpx.AsyncClient] = None,
     ) -> None:
-        self.base_url = base_url.rstrip("/")
-        self._retry = retry if retry is not None else RetryPolicy(max_retries=max_retries)
-        self._headers = {**_core.default_headers(_core.resolve_api_key(api_key), __version__), **dict(headers or {})}
+        super().__init__(base_url, api_key, max_retries, retry, headers, __version__)
         self._owns_http = http_client is None
         self._http = http_client if http_client is not None else httpx.AsyncClient(timeout=timeout)
 
@@ -156,56 +154,31 @@ class AsyncEngramClient:
 
     async def _send(self, call: Call[T], *, content: Any = None, content_type: Optional[str] = None, retries: Optional[int] = None) -> T:
         attempts = self._retry.max_retries if retries is None else retries
-        attempt = 0
-        while True:
-            headers = dict(self._headers)
-            kwargs: Dict[str, Any] = {"params": call.params or None, "headers": headers}
-            if content is not None:
-                headers["content-type"] = content_type or "application/octet-stream"
-                kwargs["content"] = content()
-            elif call.json is not None:
-                kwargs["json"] = call.json
+        for attempt in itertools.count():
             try:
-                response = await self._http.request(call.method, self.base_url + call.path, **kwargs)
-            except httpx.ConnectError as error:
-                if attempt < attempts:
-                    await asyncio.sleep(self._retry.delay(attempt))
-                    attempt += 1
-                    continue
-                raise _core.transport_error(error, self.base_url) from error
+                response = await self._http.request(**self._request(call, content, content_type))
             except httpx.TransportError as error:
-                raise _core.transport_error(error, self.base_url) from error
-            if response.status_code in _core.RETRY_STATUSES and attempt < attempts:
-                await asyncio.sleep(self._retry.delay(attempt, response))
-                attempt += 1
+                await asyncio.sleep(self._transport_delay(error, attempt, attempts))
                 continue
-            if response.status_code >= 400:
-                raise _core.error_from_response(response)
-            try:
-                data = response.json()
-            except ValueError as error:
-                raise EngramError("INVALID_RESPONSE", f"The server's answer to {call.method} {call.path} is not JSON.", response.status_code) from error
-            return call.parse(data)
+            delay = self._retry_delay(response, attempt, attempts)
+            if delay is None:
+                return self._answer(call, response)
+            await asyncio.sleep(delay)
+        raise AssertionError("unreachable")
 
     async def _stream_lines(self, params: _core.Params) -> AsyncIterator[str]:
-        attempt = 0
-        while True:
+        attempts = self._retry.max_retries
+        for attempt in itertools.count():
             try:
-                async with self._http.stream("GET", self.base_url + "/v1/export", params=params, headers={**self._headers, "accept": _core.NDJSON}) as response:
-                    if response.status_code in _core.RETRY_STATUSES and attempt < self._retry.max_retries:
-                        delay = self._retry.delay(attempt, response)
-                    elif response.status_code >= 400:
-                        raise _core.error_from_response(response, await response.aread())
-                    else:
+                async with self._http.stream(**self._export_request(params)) as response:
+                    delay = self._retry_delay(response, attempt, attempts)
+                    if delay is None:
+                        if response.status_code >= 400:
+                            raise _core.error_from_response(response, await response.aread())
                         async for line in response.aiter_lines():
                             if line.strip():
                                 yield line
                         return
-            except httpx.ConnectError as error:
-                if attempt >= self._retry.max_retries:
-                    raise _core.transport_error(error, self.base_url) from error
-                delay = self._retry.delay(attempt)
             except httpx.TransportError as error:
-                raise _core.transport_error(error, self.base_url) from error
+                delay = self._transport_delay(error, attempt, attempts)
             await asyncio.sleep(delay)
-            attempt += 1
