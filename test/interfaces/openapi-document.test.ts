@@ -5,8 +5,8 @@
  * the errors it can answer. `npm run lint:openapi` lints the same document with Redocly.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { z } from 'zod';
-import { createHttpApp, httpRoutes, type HttpApp } from '../../src/interfaces/http/index.js';
+import { z } from 'zod';
+import { buildOpenApiDocument, createHttpApp, httpRoutes, type HttpApp } from '../../src/interfaces/http/index.js';
 import { OPERATION_EXAMPLES } from '../../src/interfaces/http/openapi-examples.js';
 import type { Engram } from '../../src/index.js';
 import { tempEngram } from '../helpers/temp.js';
@@ -48,6 +48,14 @@ describe('the OpenAPI document', () => {
       expect(doc.components[kind]?.[name], ref).toBeDefined();
     }
     expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['Memory', 'RememberInput', 'RememberResult', 'RecallRequest', 'RecallResult', 'RecallHit', 'MemoryPage', 'ScopeList', 'PurgeResult', 'Stats', 'StructuredContext', 'Error']));
+  });
+
+  it('refuses two different schemas under one name (a client would get the wrong type)', () => {
+    const route = (operationId: string, response: z.ZodType) => ({ method: 'get' as const, path: `/v1/${operationId}`, operationId, tag: 'reads', summary: operationId, response, responseDescription: 'x', handle: async () => ({}) });
+    const one = z.object({ a: z.string() }).meta({ id: 'Clash' });
+    const other = z.object({ b: z.number() }).meta({ id: 'Clash' });
+    expect(() => buildOpenApiDocument([route('one', z.object({ x: one })), route('two', z.object({ y: other }))], { version: '0' })).toThrow(/two different schemas are named Clash/);
+    expect(() => buildOpenApiDocument([route('one', one), route('two', one)], { version: '0' })).not.toThrow();
   });
 
   it('has a server variable defaulting to engram serve on 127.0.0.1:7077', () => {

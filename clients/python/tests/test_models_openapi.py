@@ -31,9 +31,14 @@ NAMED = {
     models.ConsolidationReport: "ConsolidationReport",
     models.PhaseReport: "PhaseReport",
     models.Health: "Health",
+    models.Emotion: "Emotion",
+    models.Provenance: "MemoryProvenance",
+    models.CapturedClaim: "CapturedClaim",
+    models.PurgeRemoved: "PurgeRemoved",
+    models.ContextParts: "ContextParts",
 }
 #: Models of objects nested without a name of their own, checked through their parent.
-NESTED = {models.Emotion, models.Provenance, models.CapturedClaim, models.PurgeRemoved, models.ContextParts, models.ContextPart}
+NESTED = {models.ContextPart}
 #: Answers of routes another branch adds (POST /v1/import); checked once the document has them.
 PENDING = {models.ImportReport: "ImportReport"}
 

@@ -26,7 +26,7 @@ function outputSchema(schema: z.ZodType): JsonObject {
  */
 function hoistNamed(schema: JsonObject, components: JsonObject): JsonObject {
   const { $defs, ...rest } = schema as JsonObject & { $defs?: Record<string, JsonObject> };
-  for (const [name, definition] of Object.entries($defs ?? {})) components[name] = repoint(definition);
+  for (const [name, definition] of Object.entries($defs ?? {})) addComponent(components, name, repoint(definition));
   return repoint(rest);
 }
 

@@ -38,7 +38,7 @@ export const memoryViewSchema = z
     importance: z.number().nullable(),
     salience: z.number(),
     surprise: z.number(),
-    emotion: z.object({ valence: z.number(), intensity: z.number(), mood: z.array(z.string()).optional() }).loose().nullable(),
+    emotion: z.object({ valence: z.number(), intensity: z.number(), mood: z.array(z.string()).optional() }).loose().meta({ id: 'Emotion' }).nullable(),
     confidence: z.number(),
     status: z.string(),
     pinned: z.boolean(),
@@ -48,6 +48,7 @@ export const memoryViewSchema = z
     provenance: z
       .object({ kind: z.string(), sources: z.array(z.record(z.string(), z.unknown())), derivedFrom: z.array(z.string()) })
       .loose()
+      .meta({ id: 'MemoryProvenance' })
       .describe('Where it came from: kind (episodic, statistical, document, user_stated, reflection, hybrid), source refs and the records it was derived from'),
     validFrom: z.string(),
     validTo: z.string().nullable(),
@@ -69,7 +70,7 @@ export const rememberResultSchema = z.object({
   chunks: z.array(z.string()).optional(),
   redacted: z.number().int().min(1).optional().describe('Secrets replaced by [redacted:<kind>] before the input was stored (absent when none)'),
   /** With `capture: true`: what became of each claim read from the turn. */
-  claims: z.array(z.object({ id: z.string(), action: z.enum(['created', 'merged', 'superseded', 'unchanged']), superseded: z.array(z.string()).optional() })).optional(),
+  claims: z.array(z.object({ id: z.string(), action: z.enum(['created', 'merged', 'superseded', 'unchanged']), superseded: z.array(z.string()).optional() }).meta({ id: 'CapturedClaim' })).optional(),
 }).meta({ id: 'RememberResult' });
 
 /** Every error body. */

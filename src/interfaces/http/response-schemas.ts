@@ -121,14 +121,16 @@ export const structuredContextSchema = z
     elapsedMs: z.number(),
     maxTokens: z.number(),
     tokens: z.number().describe('Approximate tokens (characters / 4) of markdown'),
-    parts: z.object({
-      rules: part(entry('RuleEntry', { priority: z.number() })),
-      profile: part(entry('ProfileEntry', { confidence: z.number(), importance: z.number().nullable() })),
-      knowledge: part(entry('KnowledgeEntry', { layer: z.string(), score: z.number(), relevance: unit.optional(), via: z.enum(['recall', 'activation']) })),
-      concepts: part(z.object({ id: z.string(), scope: z.string(), name: z.string(), category: z.string().nullable(), episodeCount: z.number(), level: z.string(), matchedBy: z.array(z.string()) }).loose().meta({ id: 'ConceptEntry' })),
-      predictions: part(predictionSchema),
-      episodes: part(entry('EpisodeEntry', { occurredAt: iso.nullable(), score: z.number(), relevance: unit, sources: z.array(z.object({}).loose()) })),
-    }),
+    parts: z
+      .object({
+        rules: part(entry('RuleEntry', { priority: z.number() })),
+        profile: part(entry('ProfileEntry', { confidence: z.number(), importance: z.number().nullable() })),
+        knowledge: part(entry('KnowledgeEntry', { layer: z.string(), score: z.number(), relevance: unit.optional(), via: z.enum(['recall', 'activation']) })),
+        concepts: part(z.object({ id: z.string(), scope: z.string(), name: z.string(), category: z.string().nullable(), episodeCount: z.number(), level: z.string(), matchedBy: z.array(z.string()) }).loose().meta({ id: 'ConceptEntry' })),
+        predictions: part(predictionSchema),
+        episodes: part(entry('EpisodeEntry', { occurredAt: iso.nullable(), score: z.number(), relevance: unit, sources: z.array(z.object({}).loose()) })),
+      })
+      .meta({ id: 'ContextParts' }),
     trimmed: z.record(z.string(), z.number()).describe('Entries dropped per part to fit maxTokens'),
     markdown: z.string().describe('The context rendered for a prompt'),
     skipped: skippedSchema,

@@ -166,7 +166,7 @@ const purge: RouteSpec = {
   body: purgeBodySchema,
   response: z.object({
     purged: z.number(),
-    removed: z.object({ records: z.number(), chunks: z.number(), edges: z.number(), refs: z.number(), statistics: z.number(), history: z.number(), indexEntries: z.number() }),
+    removed: z.object({ records: z.number(), chunks: z.number(), edges: z.number(), refs: z.number(), statistics: z.number(), history: z.number(), indexEntries: z.number() }).meta({ id: 'PurgeRemoved' }),
     restored: z.array(z.string()),
     auditId: z.string(),
   }).meta({ id: 'PurgeResult' }),
