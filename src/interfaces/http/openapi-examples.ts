@@ -139,7 +139,44 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { request?: unknown; re
     response: { name: 'PREFERS', symmetric: false, builtIn: false, proposedBy: 'key:01JBQZ5K', description: 'a person to what they prefer', registeredAt: 1714564800000, tenant: 'acme' },
   },
   memoryEdges: { response: { edges: [{ direction: 'both', type: 'RELATED_TO', other: edge.to, weight: 0.7, edge }] } },
-  activate: { request: { id, scopes: [scope] } },
+  activate: {
+    request: { id, scopes: [scope], hops: 2 },
+    response: {
+      seeds: [id],
+      steps: [{ hop: 1, activated: [{ id: edge.to, activation: 0.42 }] }],
+      ranked: [{ id: edge.to, layer: 'semantic', activation: 0.42, hops: 1, path: [{ from: id, to: edge.to, via: 'edge', type: 'RELATED_TO', edgeId: edge.id }] }],
+      layers: { semantic: [{ id: edge.to, layer: 'semantic', activation: 0.42, hops: 1 }] },
+    },
+  },
+  overview: {
+    response: {
+      totals: { total: 42, byLayer: { episodic: 30, semantic: 12 }, byStatus: { active: 40, superseded: 2 } },
+      growth: [{ day: '2024-05-01', byLayer: { episodic: 5, semantic: 2 }, total: 7 }],
+      decayCandidates: [
+        { id, scope, layer: 'episodic', content: 'Opened the settings page.', salience: 0.2, importance: 0.3, accessCount: 0, accessedAt: null, recordedAt: at, dueAt: '2024-05-08T12:00:00.000Z' },
+      ],
+      pendingJobs: { total: 0, byKind: {}, failed: 0 },
+      lastRun: { id: report.id, scope, finishedAt: report.finishedAt },
+    },
+  },
+  graph: {
+    response: {
+      nodes: [
+        { id: '01JBQZ6C1D2E3F4G5H6J7K8M9N', scope, label: 'mug', layer: 'semantic', kind: 'concept', salience: 0.8 },
+        { id, scope, label: 'Grasped the mug.', layer: 'episodic', kind: 'record', salience: 0.5 },
+      ],
+      edges: [{ id: 'ref:1', from: id, to: '01JBQZ6C1D2E3F4G5H6J7K8M9N', type: 'REF', weight: 1 }],
+      truncated: false,
+    },
+  },
+  memoryVersions: {
+    response: {
+      chain: [
+        { id: edge.to, content: 'The deploy target is staging.', status: 'superseded', validFrom: at, validTo: '2024-06-01T00:00:00.000Z', recordedAt: at, supersededAt: '2024-06-01T00:00:00.000Z', supersedes: [], supersededBy: [id] },
+        { id, content: 'The deploy target moved to production.', status: 'active', validFrom: '2024-06-01T00:00:00.000Z', validTo: null, recordedAt: '2024-06-01T00:00:00.000Z', supersededAt: null, supersedes: [edge.to], supersededBy: [] },
+      ],
+    },
+  },
   consolidate: { request: { scope }, response: report },
   endSession: { request: { scope, sessionId: 'session-2024-05-01' }, response: { ...report, trigger: 'session-end', sessionId: 'session-2024-05-01' } },
   listConsolidationRuns: { response: { items: [report], nextCursor: null } },
