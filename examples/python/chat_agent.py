@@ -39,7 +39,9 @@ def scripted_model(context: str, message: str) -> str:
 
 
 def chat_turn(engram: EngramClient, session: str, message: str) -> str:
-    context = engram.context(message, scopes=[SCOPE])  # rules, profile facts, knowledge, episodes
+    # rules, profile facts, knowledge, episodes; a generous time budget (the default is 50 ms) so a busy
+    # machine still gets every part
+    context = engram.context(message, scopes=[SCOPE], budget_ms=2000)
     reply = scripted_model(context.markdown, message)
     source = {"system": "chat-agent-example", "conversationId": session}
     engram.remember(SCOPE, f"user: {message}", capture=True, source={**source, "messageId": uuid.uuid4().hex})

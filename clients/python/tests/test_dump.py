@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import time
 from pathlib import Path
 from typing import Any, Dict, List
 
@@ -24,10 +25,10 @@ def routes(server) -> None:
         pytest.skip(f"{' and '.join(missing)} not served by this build (the dump routes come from the h-dump branch)")
 
 
-@pytest.fixture
-def target(server, tmp_path: Path):
-    """A second, empty server (same backend kind, SQLite file) to restore into."""
-    db = str(tmp_path / "restored.db")
+@pytest.fixture(scope="module")
+def target(server, tmp_path_factory: pytest.TempPathFactory):
+    """A second server (SQLite file) to restore into; each test restores its own scope."""
+    db = str(tmp_path_factory.mktemp("restored") / "restored.db")
     key = _create_key(db, "acme")
     process, url, _ = start_serve(db)
     try:
@@ -44,6 +45,18 @@ def seed(engram: EngramClient, scope: str) -> List[str]:
     return ids
 
 
+def settle(engram: EngramClient, scope: str) -> None:
+    """Waits (at most 60 s) until the server's background jobs (concept extraction) are done, so two
+    exports in a row see the same store."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        jobs = (engram.stats(scopes=[scope]).model_extra or {}).get("jobs", {})
+        if jobs.get("pending", 0) + jobs.get("running", 0) == 0:
+            return
+        time.sleep(0.2)
+    raise AssertionError("the server's background jobs did not finish within 60 s")
+
+
 def lines_of(engram: EngramClient, scope: str) -> List[Dict[str, Any]]:
     return [json.loads(line) for line in engram.export_jsonl([scope])]
 
@@ -51,6 +64,7 @@ def lines_of(engram: EngramClient, scope: str) -> List[Dict[str, Any]]:
 def test_export_streams_lines_and_writes_files(routes, server, scope: str, tmp_path: Path) -> None:
     with EngramClient(server.url, api_key=server.key) as engram:
         ids = seed(engram, scope)
+        settle(engram, scope)
         lines = lines_of(engram, scope)
         assert lines[0]["format"] == "engram-dump" and lines[0]["version"] == 1
         dumped = json.dumps(lines)
@@ -68,19 +82,24 @@ def test_export_streams_lines_and_writes_files(routes, server, scope: str, tmp_p
 def test_import_from_path_file_and_iterable_round_trips(routes, server, target: EngramClient, scope: str, tmp_path: Path) -> None:
     with EngramClient(server.url, api_key=server.key) as engram:
         seed(engram, scope)
+        settle(engram, scope)
         path = tmp_path / "dump.jsonl"
         engram.export_jsonl([scope], path)
         original = path.read_text()
     report = target.import_jsonl(path)
-    assert report.model_dump() != {}
-    assert target.stats(scopes=[scope]).total == 3
+    records = sum(1 for line in original.splitlines() if json.loads(line).get("kind") == "record")
+    assert records >= 3 and report.complete
+    assert report.counts["record"].created == records
+    assert target.stats(scopes=[scope]).total == records
+    settle(target, scope)
     assert "\n".join(target.export_jsonl([scope])) + "\n" == original, "the restored store dumps byte-identically"
     # the same dump again, as a file and as lines: nothing is created twice
     with open(path, "rb") as handle:
         target.import_jsonl(handle)
     target.import_jsonl(line for line in original.splitlines())
-    target.import_jsonl([json.loads(line) for line in original.splitlines()])
-    assert target.stats(scopes=[scope]).total == 3
+    again = target.import_jsonl([json.loads(line) for line in original.splitlines()])
+    assert again.counts["record"].created == 0 and again.counts["record"].skipped == records
+    assert target.stats(scopes=[scope]).total == records
 
 
 async def test_async_export_and_import(routes, server, target: EngramClient, scope: str, tmp_path: Path) -> None:

@@ -38,9 +38,9 @@ NAMED = {
     models.ContextParts: "ContextParts",
 }
 #: Models of objects nested without a name of their own, checked through their parent.
-NESTED = {models.ContextPart}
+NESTED = {models.ContextPart, models.DumpImportEmbedder, models.DumpConflict}
 #: Answers of routes another branch adds (POST /v1/import); checked once the document has them.
-PENDING = {models.ImportReport: "ImportReport"}
+PENDING = {models.ImportReport: "DumpImportReport", models.DumpImportCounts: "DumpImportCounts"}
 
 COMPATIBLE = {str: {"string"}, datetime: {"string"}, float: {"number", "integer"}, int: {"integer", "number"}, bool: {"boolean"}}
 

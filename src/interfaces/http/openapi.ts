@@ -119,6 +119,7 @@ const TAGS = [
   { name: 'serving', description: 'What an agent reads for a turn: the context, and predictions for a forming episode' },
   { name: 'graph', description: 'Relations between memories, relation types and spreading activation' },
   { name: 'consolidation', description: 'The sleep cycle: consolidate a scope, end a session' },
+  { name: 'dump', description: 'Lossless dump and restore as NDJSON streams' },
   { name: 'explore', description: 'What the web UI explores: consolidation runs, overview, graph, versions, provenance' },
   { name: 'service', description: 'Health and this document (no key needed)' },
 ];

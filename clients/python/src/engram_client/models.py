@@ -217,8 +217,36 @@ class Health(EngramModel):
     auth: str
 
 
+class DumpImportCounts(EngramModel):
+    created: int
+    skipped: int
+    conflicting: int
+
+
+class DumpImportEmbedder(EngramModel):
+    dump: str
+    store: str
+    vectors: str
+
+
+class DumpConflict(EngramModel):
+    kind: str
+    scope: str
+    key: str
+    reason: str
+
+
 class ImportReport(EngramModel):
-    """What ``POST /v1/import`` did with a dump: its counts, as the server reports them."""
+    """What ``POST /v1/import`` did with a dump (schema ``DumpImportReport``): per kind of line
+    (``record``, ``edge``, ``conceptRefs``, ``relationType``, ``state``, ``audit``) how many were
+    created, skipped (already there) and conflicting; ``complete`` is false for a cut-off dump."""
+
+    embedder: Optional[DumpImportEmbedder] = None
+    embedded: int = 0
+    lines: int = 0
+    counts: Dict[str, DumpImportCounts] = {}
+    conflicts: List[DumpConflict] = []
+    complete: bool = False
 
 
 __all__ = [
@@ -226,6 +254,9 @@ __all__ = [
     "ConsolidationReport",
     "ContextPart",
     "ContextParts",
+    "DumpConflict",
+    "DumpImportCounts",
+    "DumpImportEmbedder",
     "Emotion",
     "EngramModel",
     "Health",
