@@ -95,7 +95,7 @@ function errorStatuses(route: RouteSpec): string[] {
   if (hasBody || (route.query?.length ?? 0) > 0 || route.path.includes(':')) statuses.push('400');
   if (route.path.includes(':id')) statuses.push('404');
   if (route.conflict !== undefined) statuses.push('409');
-  if (hasBody) statuses.push('413');
+  if (hasBody && route.ndjson?.request === undefined) statuses.push('413'); // a streamed NDJSON body has no size limit
   return statuses.sort();
 }
 
@@ -149,12 +149,15 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[], info: { versi
     const responses: JsonObject = {
       '200': {
         description: route.responseDescription,
-        content: {
-          'application/json': {
-            schema: route.response !== undefined ? named(route.response, 'output', `${pascal(route.operationId)}Response`, components) : { type: 'object' },
-            ...(examples.response !== undefined ? { example: examples.response } : {}),
-          },
-        },
+        content:
+          route.ndjson?.response !== undefined
+            ? { 'application/x-ndjson': { schema: named(route.ndjson.response, 'output', `${pascal(route.operationId)}Line`, components) } }
+            : {
+                'application/json': {
+                  schema: route.response !== undefined ? named(route.response, 'output', `${pascal(route.operationId)}Response`, components) : { type: 'object' },
+                  ...(examples.response !== undefined ? { example: examples.response } : {}),
+                },
+              },
       },
     };
     for (const status of errorStatuses(route)) {
@@ -170,19 +173,21 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[], info: { versi
       summary: route.summary,
       ...(route.description !== undefined ? { description: route.description } : {}),
       ...(parameters.length > 0 ? { parameters } : {}),
-      ...(body !== undefined
-        ? {
-            requestBody: {
-              required: route.bodyOptional !== true,
-              content: {
-                'application/json': {
-                  schema: named(body, 'input', `${pascal(route.operationId)}Request`, components),
-                  ...(examples.request !== undefined ? { example: examples.request } : {}),
+      ...(route.ndjson?.request !== undefined
+        ? { requestBody: { required: true, content: { 'application/x-ndjson': { schema: named(route.ndjson.request, 'input', `${pascal(route.operationId)}Line`, components) } } } }
+        : body !== undefined
+          ? {
+              requestBody: {
+                required: route.bodyOptional !== true,
+                content: {
+                  'application/json': {
+                    schema: named(body, 'input', `${pascal(route.operationId)}Request`, components),
+                    ...(examples.request !== undefined ? { example: examples.request } : {}),
+                  },
                 },
               },
-            },
-          }
-        : {}),
+            }
+          : {}),
       responses,
       security: [{ bearerAuth: [] }],
     };

@@ -53,5 +53,10 @@ export interface RouteSpec {
   /** When the route can answer 409 (CONFLICT or LOCKED): in what case. */
   conflict?: string;
   responseDescription: string;
+  /**
+   * NDJSON streams, each line of the given schema: `request` routes read `ctx.request.body` themselves
+   * (streamed, not subject to the JSON body limit); `response` routes return a `Response` to stream.
+   */
+  ndjson?: { request?: z.ZodType; response?: z.ZodType };
   handle(ctx: RouteContext): Promise<unknown>;
 }
