@@ -136,6 +136,7 @@ describe('POST /v1/purge', () => {
     expect(doc.paths['/v1/memories'].get.operationId).toBe('listMemories');
     expect(doc.paths['/v1/memories'].get.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['scope', 'layer', 'status', 'tag', 'entity', 'text', 'sort', 'order', 'limit', 'cursor']));
     expect(doc.paths['/v1/scopes'].get.operationId).toBe('listScopes');
-    expect(doc.paths['/v1/purge'].post.requestBody.content['application/json'].schema.required).toEqual(expect.arrayContaining(['scope', 'confirm']));
+    expect(doc.paths['/v1/purge'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PurgeRequest' });
+    expect(doc.components.schemas.PurgeRequest.required).toEqual(expect.arrayContaining(['scope', 'confirm']));
   });
 });

@@ -173,9 +173,12 @@ describe('exploring routes', () => {
       expect(schemas[name], name).toBeDefined();
     }
     expect(doc.paths['/v1/overview'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Overview' });
-    // every reference resolves to a named schema
+    // every reference resolves to a named component (a schema, or a shared error response)
     const refs = JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? [];
-    for (const ref of refs) expect(schemas[ref.slice('"$ref":"#/components/schemas/'.length, -1)], ref).toBeDefined();
+    for (const ref of refs) {
+      const [kind, name] = ref.slice('"$ref":"#/components/'.length, -1).split('/') as [string, string];
+      expect(doc.components[kind]?.[name], ref).toBeDefined();
+    }
     expect(JSON.stringify(doc)).not.toContain('$defs');
   });
 });

@@ -165,11 +165,17 @@ describe('HTTP API /v1 (open mode, no keys)', () => {
     for (const path of ['/v1/memories', '/v1/recall', '/v1/memories/{id}', '/v1/memories/{id}/restore', '/v1/memories/{id}/history', '/v1/stats', '/v1/context', '/v1/predict', '/v1/relations', '/v1/relations/types', '/v1/memories/{id}/edges', '/v1/activate', '/v1/consolidate', '/v1/sessions/end']) {
       expect(paths[path], path).toBeDefined();
     }
-    const recallSchema = (paths['/v1/recall']?.post?.requestBody as { content: Record<string, { schema: Json }> }).content['application/json']?.schema as Json;
+    // request bodies are named components: follow the $ref
+    const schemas = (doc.components as { schemas: Record<string, Json> }).schemas;
+    const bodySchema = (op: Json | undefined): Json => {
+      const ref = ((op?.requestBody as { content: Record<string, { schema: Json }> }).content['application/json']?.schema as Json).$ref as string;
+      return schemas[ref.slice('#/components/schemas/'.length)] as Json;
+    };
+    const recallSchema = bodySchema(paths['/v1/recall']?.post);
     expect(recallSchema.required).toEqual(expect.arrayContaining(['scopes', 'query']));
     expect(Object.keys(recallSchema.properties as Json)).toEqual(expect.arrayContaining(['k', 'asOf', 'knownAt', 'layers', 'weights']));
-    const rememberSchema = (paths['/v1/memories']?.post?.requestBody as { content: Record<string, { schema: Json }> }).content['application/json']?.schema as Json;
-    expect(JSON.stringify(rememberSchema)).toContain('"episodic"');
+    expect(JSON.stringify(bodySchema(paths['/v1/memories']?.post))).toContain('RememberInput');
+    expect(JSON.stringify(schemas.RememberInput)).toContain('"episodic"');
     expect(paths['/v1/memories/{id}']?.delete?.responses).toHaveProperty('403');
     expect((doc.components as Json).securitySchemes).toHaveProperty('bearerAuth');
     const operations = Object.entries(paths).flatMap(([path, methods]) => Object.values(methods).map((op) => ({ path, op })));

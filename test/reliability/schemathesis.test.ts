@@ -18,6 +18,8 @@ const ST = process.env.SCHEMATHESIS_BIN ?? join(ROOT, '.venv-ci', 'bin', 'st');
 const installed = existsSync(ST);
 const inCi = process.env.CI === 'true';
 const MAX_EXAMPLES = 5;
+// NDJSON bodies (the dump import) are serialised as JSON lines by this hooks file
+const HOOKS = join(ROOT, 'test', 'reliability', 'schemathesis_hooks.py');
 
 if (!installed && !inCi) {
   describe.skip(`schemathesis (skipped: not installed at ${ST}; .ci/run installs it: python3 -m venv .venv-ci && .venv-ci/bin/pip install schemathesis)`, () => {
@@ -42,6 +44,9 @@ if (!installed && !inCi) {
       const args = [
         'run',
         `${server.url}/openapi.json`,
+        // the document's `servers` names the default port; test the server this test started
+        '--url',
+        server.url,
         '--checks',
         'not_a_server_error',
         '--max-examples',
@@ -59,7 +64,7 @@ if (!installed && !inCi) {
       ];
       const result = await new Promise<{ status: number | null; out: string }>((resolve, reject) => {
         // cwd in the temp dir: schemathesis keeps a cache directory where it runs
-        const child = spawn(ST, args, { cwd: tmp.dir, env: { ...process.env, NO_COLOR: '1', SCHEMATHESIS_TELEMETRY: 'false' } });
+        const child = spawn(ST, args, { cwd: tmp.dir, env: { ...process.env, NO_COLOR: '1', SCHEMATHESIS_TELEMETRY: 'false', SCHEMATHESIS_HOOKS: HOOKS } });
         let out = '';
         child.stdout.on('data', (c: Buffer) => (out += c.toString()));
         child.stderr.on('data', (c: Buffer) => (out += c.toString()));

@@ -2,8 +2,10 @@
  * The OpenAPI 3.1 document, generated from the route table and the shared zod schemas.
  */
 import { z } from 'zod';
+import { ERROR_EXAMPLES, OPERATION_EXAMPLES } from './openapi-examples.js';
 import { errorBodySchema } from './request-schemas.js';
-import type { RouteSpec } from './route.js';
+import { healthSchema } from './response-schemas.js';
+import type { QueryParam, RouteSpec } from './route.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -24,7 +26,7 @@ function outputSchema(schema: z.ZodType): JsonObject {
  */
 function hoistNamed(schema: JsonObject, components: JsonObject): JsonObject {
   const { $defs, ...rest } = schema as JsonObject & { $defs?: Record<string, JsonObject> };
-  for (const [name, definition] of Object.entries($defs ?? {})) components[name] = repoint(definition);
+  for (const [name, definition] of Object.entries($defs ?? {})) addComponent(components, name, repoint(definition));
   return repoint(rest);
 }
 
@@ -38,16 +40,89 @@ function repoint<T>(value: T): T {
   return out as T;
 }
 
-const ERROR_RESPONSES: Record<string, string> = {
-  '400': 'Invalid input or malformed JSON',
-  '401': 'No API key, or an unknown or revoked one',
-  '403': 'A scope outside the API key\'s tenant',
-  '404': 'Not found in the scopes this request may see',
-  '409': 'Conflict (e.g. restoring a superseded memory, a consolidation already running)',
-  '413': 'Request body larger than the server\'s limit',
-  '500': 'Internal error (details only in the server log)',
-  '503': 'Store unreachable, or BUSY (another writer holds the lock: nothing changed, retry after Retry-After seconds)',
+/**
+ * A `$ref` to the named component of `schema`: its `meta({ id })`, else `fallback`. Every request and
+ * response body is a named component, so generated clients get one named type per shape. A name
+ * rendered twice must render the same (an input and an output reading of one schema would differ).
+ */
+function named(schema: z.ZodType, io: 'input' | 'output', fallback: string, components: JsonObject): JsonObject {
+  const rendered = hoistNamed(io === 'input' ? inputSchema(schema) : outputSchema(schema), components);
+  if (typeof rendered.$ref === 'string' && Object.keys(rendered).length === 1) return rendered;
+  addComponent(components, fallback, rendered);
+  return { $ref: `#/components/schemas/${fallback}` };
+}
+
+function addComponent(components: JsonObject, name: string, schema: JsonObject): void {
+  if (components[name] !== undefined && JSON.stringify(components[name]) !== JSON.stringify(schema)) {
+    throw new Error(`OpenAPI: two different schemas are named ${name}; give one of them another meta({ id })`);
+  }
+  components[name] = schema;
+}
+
+function pascal(operationId: string): string {
+  return operationId.charAt(0).toUpperCase() + operationId.slice(1);
+}
+
+/** The error responses, shared by every route that can answer them. */
+const ERROR_RESPONSES: Record<string, { name: string; description: string }> = {
+  '400': { name: 'BadRequest', description: 'Invalid input or malformed JSON (INVALID_INPUT): the message names the field and how to fix it' },
+  '401': { name: 'Unauthorized', description: 'No API key, or an unknown or revoked one (UNAUTHORIZED)' },
+  '403': { name: 'Forbidden', description: "A scope outside the API key's tenant, or a keyless request from outside this machine (SCOPE_DENIED)" },
+  '404': { name: 'NotFound', description: 'Not found in the scopes this request may see (NOT_FOUND)' },
+  '409': { name: 'Conflict', description: 'The request conflicts with the current state (CONFLICT or LOCKED)' },
+  '413': { name: 'PayloadTooLarge', description: "Request body larger than the server's limit (PAYLOAD_TOO_LARGE)" },
+  '500': { name: 'InternalError', description: 'Internal error (INTERNAL; details only in the server log, under the reference in the message)' },
+  '503': { name: 'Unavailable', description: 'Store unreachable (STORAGE_UNAVAILABLE), or BUSY: another writer holds the lock, nothing changed; retry after Retry-After seconds' },
 };
+
+function errorResponseComponents(errorRef: JsonObject): JsonObject {
+  const responses: JsonObject = {};
+  for (const [status, { name, description }] of Object.entries(ERROR_RESPONSES)) {
+    if (status === '409') continue; // each route that can conflict says in what case
+    responses[name] = {
+      description,
+      ...(status === '503' ? { headers: { 'Retry-After': { description: 'Seconds to wait before retrying (sent with BUSY)', schema: { type: 'integer', minimum: 0 } } } } : {}),
+      content: { 'application/json': { schema: errorRef, example: { error: ERROR_EXAMPLES[status] } } },
+    };
+  }
+  return responses;
+}
+
+/** The statuses `route` can answer besides 200. */
+function errorStatuses(route: RouteSpec): string[] {
+  const hasBody = route.body !== undefined || route.method === 'post' || route.method === 'patch';
+  const statuses = ['401', '403', '500', '503'];
+  if (hasBody || (route.query?.length ?? 0) > 0 || route.path.includes(':')) statuses.push('400');
+  if (route.path.includes(':id')) statuses.push('404');
+  if (route.conflict !== undefined) statuses.push('409');
+  if (hasBody && route.ndjson?.request === undefined) statuses.push('413'); // a streamed NDJSON body has no size limit
+  return statuses.sort();
+}
+
+function queryParameter(param: QueryParam): JsonObject {
+  const one = param.schema ?? { type: 'string' };
+  return {
+    name: param.name,
+    in: 'query',
+    required: param.required === true,
+    description: param.description,
+    schema: param.list === true ? { type: 'array', items: one } : one,
+    ...(param.list === true ? { style: 'form', explode: true } : {}),
+    ...(param.example !== undefined ? { example: param.list === true ? [param.example] : param.example } : {}),
+  };
+}
+
+const TAGS = [
+  { name: 'memories', description: 'Write, read, change, forget and restore memories by id' },
+  { name: 'browse', description: 'List stored memories page by page, list scopes, and purge (the only hard delete)' },
+  { name: 'reads', description: 'Ranked recall and counts' },
+  { name: 'serving', description: 'What an agent reads for a turn: the context, and predictions for a forming episode' },
+  { name: 'graph', description: 'Relations between memories, relation types and spreading activation' },
+  { name: 'consolidation', description: 'The sleep cycle: consolidate a scope, end a session' },
+  { name: 'dump', description: 'Lossless dump and restore as NDJSON streams' },
+  { name: 'explore', description: 'What the web UI explores: consolidation runs, overview, graph, versions, provenance' },
+  { name: 'service', description: 'Health and this document (no key needed)' },
+];
 
 /**
  * Builds the OpenAPI 3.1 document for `routes`.
@@ -59,36 +134,39 @@ const ERROR_RESPONSES: Record<string, string> = {
  */
 export function buildOpenApiDocument(routes: readonly RouteSpec[], info: { version: string; maxBodyBytes?: number }): JsonObject {
   const paths: Record<string, JsonObject> = {};
-  const components: JsonObject = { Error: outputSchema(errorBodySchema) };
-  const errorRef = { $ref: '#/components/schemas/Error' };
+  const components: JsonObject = {};
+  const errorRef = named(errorBodySchema, 'output', 'Error', components);
+  const knownTags = new Set(TAGS.map((t) => t.name));
   for (const route of routes) {
+    if (!knownTags.has(route.tag)) throw new Error(`OpenAPI: route ${route.operationId} has tag "${route.tag}", which the document does not describe`);
     const path = route.path.replace(/:([A-Za-z_]+)/g, '{$1}');
+    const examples = OPERATION_EXAMPLES[route.operationId] ?? {};
     const parameters: JsonObject[] = [];
     for (const match of route.path.matchAll(/:([A-Za-z_]+)/g)) {
-      parameters.push({ name: match[1], in: 'path', required: true, schema: { type: 'string' } });
+      parameters.push({ name: match[1], in: 'path', required: true, description: 'The memory or run id (a ULID)', schema: { type: 'string' } });
     }
-    for (const param of route.query ?? []) {
-      parameters.push({
-        name: param.name,
-        in: 'query',
-        required: param.required === true,
-        description: param.description,
-        schema: param.list === true ? { type: 'array', items: { type: 'string' } } : { type: 'string' },
-        ...(param.list === true ? { style: 'form', explode: true } : {}),
-      });
-    }
+    for (const param of route.query ?? []) parameters.push(queryParameter(param));
     const responses: JsonObject = {
       '200': {
         description: route.responseDescription,
         content:
           route.ndjson?.response !== undefined
-            ? { 'application/x-ndjson': { schema: hoistNamed(outputSchema(route.ndjson.response), components) } }
-            : { 'application/json': { schema: route.response !== undefined ? hoistNamed(outputSchema(route.response), components) : { type: 'object' } } },
+            ? { 'application/x-ndjson': { schema: named(route.ndjson.response, 'output', `${pascal(route.operationId)}Line`, components) } }
+            : {
+                'application/json': {
+                  schema: route.response !== undefined ? named(route.response, 'output', `${pascal(route.operationId)}Response`, components) : { type: 'object' },
+                  ...(examples.response !== undefined ? { example: examples.response } : {}),
+                },
+              },
       },
     };
-    for (const [status, description] of Object.entries(ERROR_RESPONSES)) {
-      responses[status] = { description, content: { 'application/json': { schema: errorRef } } };
+    for (const status of errorStatuses(route)) {
+      responses[status] =
+        status === '409'
+          ? { description: route.conflict, content: { 'application/json': { schema: errorRef, example: { error: ERROR_EXAMPLES['409'] } } } }
+          : { $ref: `#/components/responses/${(ERROR_RESPONSES[status] as { name: string }).name}` };
     }
+    const body = route.body ?? (route.method === 'post' ? z.object({}).loose() : undefined);
     const operation: JsonObject = {
       operationId: route.operationId,
       tags: [route.tag],
@@ -96,11 +174,19 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[], info: { versi
       ...(route.description !== undefined ? { description: route.description } : {}),
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(route.ndjson?.request !== undefined
-        ? { requestBody: { required: true, content: { 'application/x-ndjson': { schema: hoistNamed(inputSchema(route.ndjson.request), components) } } } }
-        : route.body !== undefined
-        ? { requestBody: { required: route.bodyOptional !== true, content: { 'application/json': { schema: inputSchema(route.body) } } } }
-        : route.method === 'post'
-          ? { requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } } }
+        ? { requestBody: { required: true, content: { 'application/x-ndjson': { schema: named(route.ndjson.request, 'input', `${pascal(route.operationId)}Line`, components) } } } }
+        : body !== undefined
+          ? {
+              requestBody: {
+                required: route.bodyOptional !== true,
+                content: {
+                  'application/json': {
+                    schema: named(body, 'input', `${pascal(route.operationId)}Request`, components),
+                    ...(examples.request !== undefined ? { example: examples.request } : {}),
+                  },
+                },
+              },
+            }
           : {}),
       responses,
       security: [{ bearerAuth: [] }],
@@ -114,13 +200,20 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[], info: { versi
       summary: 'Liveness and store reachability (no key needed)',
       security: [],
       responses: {
-        '200': { description: 'Serving', content: { 'application/json': { schema: { type: 'object', properties: { status: { const: 'ok' } } } } } },
-        '503': { description: 'The store is unreachable', content: { 'application/json': { schema: errorRef } } },
+        '200': { description: 'Serving', content: { 'application/json': { schema: named(healthSchema, 'output', 'Health', components), example: { status: 'ok', version: info.version, auth: 'auto' } } } },
+        '503': { $ref: '#/components/responses/Unavailable' },
       },
     },
   };
+  addComponent(components, 'OpenApiDocument', { type: 'object', description: 'An OpenAPI 3.1 document', properties: { openapi: { type: 'string' } }, required: ['openapi'] });
   paths['/openapi.json'] = {
-    get: { operationId: 'openapi', tags: ['service'], summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.1 document' } } },
+    get: {
+      operationId: 'openapi',
+      tags: ['service'],
+      summary: 'This document',
+      security: [],
+      responses: { '200': { description: 'OpenAPI 3.1 document', content: { 'application/json': { schema: { $ref: '#/components/schemas/OpenApiDocument' } } } } },
+    },
   };
   return {
     openapi: '3.1.0',
@@ -128,14 +221,23 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[], info: { versi
       title: 'Engram HTTP API',
       version: info.version,
       description:
-        'Long-term memory for AI agents. Every read names the scopes it may see; every write names one scope. API keys are bound to a tenant (the first segment of a scope): send `Authorization: Bearer <key>`.' +
+        'Long-term memory for AI agents. Every read names the scopes it may see; every write names one scope. API keys are bound to a tenant (the first segment of a scope): send `Authorization: Bearer <key>`. Every error answers `{"error": {"code", "message"}}`.' +
         (info.maxBodyBytes !== undefined ? ` Request bodies are limited to ${info.maxBodyBytes} bytes.` : ''),
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    servers: [
+      {
+        url: 'http://{host}:{port}',
+        description: '`engram serve` (by default on 127.0.0.1:7077)',
+        variables: { host: { default: '127.0.0.1', description: 'Where the server listens (--host)' }, port: { default: '7077', description: 'Its port (--port)' } },
+      },
+    ],
+    tags: TAGS,
     paths,
     components: {
       schemas: components,
+      responses: errorResponseComponents(errorRef),
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key from "engram keys create --tenant <tenant>"' } },
     },
   };

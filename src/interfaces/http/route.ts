@@ -14,6 +14,10 @@ export interface QueryParam {
   required?: boolean;
   /** Repeatable or comma-separated list. */
   list?: boolean;
+  /** JSON Schema of one value when it is not free text (e.g. an enum or an integer). */
+  schema?: Record<string, unknown>;
+  /** A typical value, shown in the OpenAPI document. */
+  example?: string;
 }
 
 /** What a handler receives. */
@@ -46,8 +50,10 @@ export interface RouteSpec {
   /** Whether the body may be omitted (e.g. DELETE with the scope in the query string). */
   bodyOptional?: boolean;
   query?: readonly QueryParam[];
-  /** Response body schema for the OpenAPI document (a loose description when absent). */
+  /** Response body schema for the OpenAPI document, named with `meta({ id })` (else after the operation). */
   response?: z.ZodType;
+  /** When the route can answer 409 (CONFLICT or LOCKED): in what case. */
+  conflict?: string;
   responseDescription: string;
   /**
    * NDJSON streams, each line of the given schema: `request` routes read `ctx.request.body` themselves

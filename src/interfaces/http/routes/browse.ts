@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { EngramError } from '../../../core/errors.js';
 import { LAYERS, STATUSES } from '../../../core/memory.js';
+import { BROWSE_SORTS } from '../../../core/ports/store.js';
 import { browseFilterSchema, purgeInputSchema, type ListInput, type ScopesInput } from '../../../core/browse/schemas.js';
 import { CONFIRM_MESSAGE } from '../../../core/purge/purge.js';
 import { parseInput } from '../../../core/schemas.js';
@@ -67,9 +68,9 @@ function instant(value: string | undefined): string | number | undefined {
 const INSTANT = 'ISO 8601 (2024-05-01, 2024-05-01T12:00:00Z) or epoch milliseconds';
 
 const LIST_PARAMS: readonly QueryParam[] = [
-  { name: 'scope', description: 'Scopes to list (repeatable or comma-separated; default: every scope this request may see: its key\'s tenant, or the server\'s --scope list)', list: true },
-  { name: 'layer', description: `Only these layers (repeatable): ${LAYERS.join(', ')}`, list: true },
-  { name: 'status', description: `Only these statuses (repeatable; default every status): ${STATUSES.join(', ')}`, list: true },
+  { name: 'scope', description: 'Scopes to list (repeatable or comma-separated; default: every scope this request may see: its key\'s tenant, or the server\'s --scope list)', list: true, example: 'acme/users/alice' },
+  { name: 'layer', description: `Only these layers (repeatable): ${LAYERS.join(', ')}`, list: true, schema: { type: 'string', enum: [...LAYERS] } },
+  { name: 'status', description: `Only these statuses (repeatable; default every status): ${STATUSES.join(', ')}`, list: true, schema: { type: 'string', enum: [...STATUSES] } },
   { name: 'tag', description: 'Records carrying this tag (ASCII case-insensitive)' },
   { name: 'entity', description: 'Records naming this entity (ASCII case-insensitive)' },
   { name: 'text', description: 'Records whose content contains this text: a plain substring (ASCII case-insensitive), not ranked recall' },
@@ -79,9 +80,9 @@ const LIST_PARAMS: readonly QueryParam[] = [
   { name: 'recordedTo', description: `recordedAt < recordedTo: ${INSTANT}` },
   { name: 'asOf', description: `Only what was true at this instant (valid time), as believed at knownAt (default now): the visibility rule of recall. ${INSTANT}` },
   { name: 'knownAt', description: `Only what the store believed at this instant (transaction time). ${INSTANT}` },
-  { name: 'sort', description: 'recordedAt (default), validFrom, importance (pending counts as 1) or accessedAt (never accessed first ascending)' },
-  { name: 'order', description: 'desc (default) or asc' },
-  { name: 'limit', description: 'Records per page, 1-200 (default 50)' },
+  { name: 'sort', description: 'recordedAt (default), validFrom, importance (pending counts as 1) or accessedAt (never accessed first ascending)', schema: { type: 'string', enum: [...BROWSE_SORTS] } },
+  { name: 'order', description: 'desc (default) or asc', schema: { type: 'string', enum: ['desc', 'asc'] } },
+  { name: 'limit', description: 'Records per page, 1-200 (default 50)', schema: { type: 'integer', minimum: 1, maximum: 200 } },
   { name: 'cursor', description: 'nextCursor of the previous page (opaque; only valid with the same filters, sort and order)' },
 ];
 
@@ -94,7 +95,7 @@ const list: RouteSpec = {
   description:
     'Not ranked recall: lists what is stored, newest first by default. Pages are keyset-paginated on (sort key, id), so writes between pages never repeat or skip a record that existed before. Pass `nextCursor` back as `cursor` (with the same filters) for the next page; it is null on the last page.',
   query: LIST_PARAMS,
-  response: z.object({ items: z.array(memoryViewSchema), nextCursor: z.string().nullable() }),
+  response: z.object({ items: z.array(memoryViewSchema), nextCursor: z.string().nullable().describe('Pass back as cursor for the next page; null on the last page') }).meta({ id: 'MemoryPage' }),
   responseDescription: 'One page of memories and the cursor of the next',
   async handle(ctx) {
     const { query } = ctx;
@@ -128,7 +129,7 @@ const scopeSummarySchema = z.object({
   total: z.number(),
   byLayer: z.record(z.string(), z.number()),
   byStatus: z.record(z.string(), z.number()),
-});
+}).meta({ id: 'ScopeSummary' });
 
 const scopes: RouteSpec = {
   method: 'get',
@@ -136,7 +137,7 @@ const scopes: RouteSpec = {
   operationId: 'listScopes',
   tag: TAG,
   summary: 'The scopes this request may see that hold memories, with counts by layer and status',
-  response: z.object({ scopes: z.array(scopeSummarySchema) }),
+  response: z.object({ scopes: z.array(scopeSummarySchema) }).meta({ id: 'ScopeList' }),
   responseDescription: 'Scopes in code-point order',
   async handle(ctx) {
     return { scopes: await ctx.engram.scopes(selection(ctx, []) as ScopesInput) };
@@ -151,7 +152,8 @@ const purgeBodySchema = z
     filter: browseFilterSchema.optional().describe('Purge every record of the scope matching these browse filters (any status unless statuses is given)'),
     confirm: z.literal(true).describe('Must be true: a purge cannot be undone'),
   })
-  .strict();
+  .strict()
+  .meta({ id: 'PurgeRequest' });
 
 const purge: RouteSpec = {
   method: 'post',
@@ -164,10 +166,10 @@ const purge: RouteSpec = {
   body: purgeBodySchema,
   response: z.object({
     purged: z.number(),
-    removed: z.object({ records: z.number(), chunks: z.number(), edges: z.number(), refs: z.number(), statistics: z.number(), history: z.number(), indexEntries: z.number() }),
+    removed: z.object({ records: z.number(), chunks: z.number(), edges: z.number(), refs: z.number(), statistics: z.number(), history: z.number(), indexEntries: z.number() }).meta({ id: 'PurgeRemoved' }),
     restored: z.array(z.string()),
     auditId: z.string(),
-  }),
+  }).meta({ id: 'PurgeResult' }),
   responseDescription: 'What was removed, which predecessors are current again, and the audit entry',
   async handle(ctx) {
     if (!isObject(ctx.body) || ctx.body.confirm !== true) throw new EngramError('INVALID_INPUT', CONFIRM_MESSAGE, { details: { field: 'confirm' } });

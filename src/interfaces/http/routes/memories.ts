@@ -12,6 +12,7 @@ import {
   updateRequestDocSchema,
   writeScopeSchema,
 } from '../request-schemas.js';
+import { memoryHistorySchema } from '../response-schemas.js';
 import type { RouteSpec } from '../route.js';
 import { isObject, readScopesFromQuery, SCOPE_PARAM, SCOPES_PARAM, writeScopeFrom } from './params.js';
 
@@ -26,7 +27,7 @@ const remember: RouteSpec = {
   description:
     'The body is one memory object or an array of them (at most 1000). A batch is validated whole before anything is written: one invalid item rejects the request and writes nothing. Returns what happened to each: created, merged, superseded or unchanged.',
   body: rememberRequestSchema,
-  response: z.union([rememberResultSchema, z.array(rememberResultSchema)]),
+  response: z.union([rememberResultSchema, z.array(rememberResultSchema)]).meta({ id: 'RememberResponse' }),
   responseDescription: 'One result per memory (an object for one memory, an array for a batch)',
   async handle({ engram, body, authorize }) {
     if (Array.isArray(body)) {
@@ -81,7 +82,7 @@ const update: RouteSpec = {
   },
 };
 
-const byIdWrite = (options: { method: 'delete' | 'post'; path: string; operationId: string; summary: string; run: 'forget' | 'restore' | 'unsupersede' }): RouteSpec => ({
+const byIdWrite = (options: { method: 'delete' | 'post'; path: string; operationId: string; summary: string; run: 'forget' | 'restore' | 'unsupersede'; conflict?: string }): RouteSpec => ({
   method: options.method,
   path: options.path,
   operationId: options.operationId,
@@ -92,6 +93,7 @@ const byIdWrite = (options: { method: 'delete' | 'post'; path: string; operation
   query: [SCOPE_PARAM],
   response: memoryViewSchema,
   responseDescription: 'The memory after the change',
+  ...(options.conflict !== undefined ? { conflict: options.conflict } : {}),
   async handle({ engram, params, query, body, authorize }) {
     if (body !== undefined) parseInput(writeScopeSchema.partial(), body, 'body');
     const scope = writeScopeFrom(query, body);
@@ -107,7 +109,7 @@ const history: RouteSpec = {
   tag: TAG,
   summary: 'The chain of versions of a claim, oldest first, with the SUPERSEDES edges between them',
   query: [SCOPES_PARAM],
-  response: z.object({ versions: z.array(memoryViewSchema), edges: z.array(z.object({}).loose()) }),
+  response: memoryHistorySchema,
   responseDescription: 'Versions and edges',
   async handle({ engram, params, query, authorize }) {
     const scopes = readScopesFromQuery(query);
@@ -122,13 +124,14 @@ export const memoryRoutes: readonly RouteSpec[] = [
   get,
   update,
   byIdWrite({ method: 'delete', path: '/v1/memories/:id', operationId: 'forgetMemory', summary: 'Forget a memory (soft delete: status "deleted"; restore brings it back)', run: 'forget' }),
-  byIdWrite({ method: 'post', path: '/v1/memories/:id/restore', operationId: 'restoreMemory', summary: 'Restore a forgotten or decayed memory (sticks: decay will not re-apply it)', run: 'restore' }),
+  byIdWrite({ method: 'post', path: '/v1/memories/:id/restore', operationId: 'restoreMemory', summary: 'Restore a forgotten or decayed memory (sticks: decay will not re-apply it)', run: 'restore', conflict: 'The memory was superseded, not forgotten: unsupersede it instead (CONFLICT)' }),
   byIdWrite({
     method: 'post',
     path: '/v1/memories/:id/unsupersede',
     operationId: 'unsupersedeMemory',
     summary: 'Undo a wrong supersession (the same correction will not supersede it again)',
     run: 'unsupersede',
+    conflict: 'The memory is not superseded: there is nothing to undo (CONFLICT)',
   }),
   history,
 ];

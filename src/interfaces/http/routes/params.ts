@@ -11,6 +11,7 @@ export const SCOPES_PARAM: QueryParam = {
   description: 'Scopes the read may see: comma-separated or repeated (`scope` is accepted too). Required: there is no "everything" default.',
   required: true,
   list: true,
+  example: 'acme/users/alice',
 };
 
 export const SCOPE_PARAM: QueryParam = {

@@ -3,7 +3,8 @@
  */
 import { z } from 'zod';
 import { parseInput } from '../../../core/schemas.js';
-import { memoryViewSchema, readScopesSchema, recallRequestSchema } from '../request-schemas.js';
+import { readScopesSchema, recallRequestSchema } from '../request-schemas.js';
+import { recallResultSchema } from '../response-schemas.js';
 import type { RouteContext, RouteSpec } from '../route.js';
 import { readScopesFromQuery, SCOPES_PARAM } from './params.js';
 
@@ -16,20 +17,7 @@ const recall: RouteSpec = {
   description:
     'Default reads return what is current. `asOf` answers "what was true at t" (valid time), `knownAt` "what did we believe at t" (transaction time); both may be given. Times are ISO 8601 strings or epoch milliseconds.',
   body: recallRequestSchema,
-  response: z
-    .object({
-      hits: z.array(
-        memoryViewSchema
-          .extend({
-            score: z.number().describe('Ranks the hits: relevance blended with recency and importance; unbounded, may be negative'),
-            relevance: z.number().min(0).max(1).describe("How strongly the hit's own evidence matches the query, 0..1; not relative to other hits (docs/relevance.md)"),
-            why: z.object({}).loose(),
-          })
-          .loose(),
-      ),
-      skipped: z.array(z.object({ id: z.string(), reason: z.string() })).optional().describe('Damaged stored records left out; forget or fix them by id'),
-    })
-    .loose(),
+  response: recallResultSchema,
   responseDescription: 'Ranked hits with their per-channel explanation',
   async handle({ engram, body, authorize }) {
     const { query, ...options } = parseInput(recallRequestSchema, body, 'recall');
@@ -40,7 +28,8 @@ const recall: RouteSpec = {
 
 const statsResponse = z
   .object({ scopes: z.array(z.string()), embedder: z.string(), total: z.number(), byLayer: z.record(z.string(), z.number()), concepts: z.number(), byStatus: z.record(z.string(), z.number()), edges: z.number() })
-  .loose();
+  .loose()
+  .meta({ id: 'Stats' });
 
 async function stats(ctx: RouteContext, scopes: readonly string[]): Promise<unknown> {
   ctx.authorize(scopes);

@@ -7,7 +7,15 @@ import { endSessionInputSchema, consolidateInputSchema } from '../../../consolid
 import { contextInputSchema, predictInputSchema } from '../../../serving/schemas.js';
 import { EngramError } from '../../../core/errors.js';
 import { activateOptionsSchema } from '../../../core/graph/activate.js';
-import { activationSchema } from './explore-schemas.js';
+import { activationSchema, consolidationReportSchema } from './explore-schemas.js';
+import {
+  memoryEdgesSchema,
+  predictResultSchema,
+  relateResultSchema,
+  relationTypeSchema,
+  relationTypesSchema,
+  structuredContextSchema,
+} from '../response-schemas.js';
 import { registerRelationInputSchema, relateInputSchema } from '../../../core/graph/relations-api.js';
 import { parseInput } from '../../../core/schemas.js';
 import type { RouteContext, RouteSpec } from '../route.js';
@@ -38,6 +46,7 @@ export const servingRoutes: readonly RouteSpec[] = [
     description:
       'Procedural rules (always), profile facts, knowledge, live concepts for what is perceived, predictions and relevant episodes, each part labelled with the level it reached (full, cached, minimal, skipped); `markdown` is ready for a prompt.',
     body: contextInputSchema,
+    response: structuredContextSchema,
     responseDescription: 'The structured context (with `markdown`)',
     handle: (ctx) => ctx.engram.context(authorizeBody(ctx, 'context') as Parameters<typeof ctx.engram.context>[0]),
   },
@@ -48,6 +57,7 @@ export const servingRoutes: readonly RouteSpec[] = [
     tag: 'serving',
     summary: 'Pattern completion: likely actions and outcomes for a forming episode',
     body: predictInputSchema,
+    response: predictResultSchema,
     responseDescription: 'Predictions with probability, confidence and supporting episode ids',
     handle: (ctx) => ctx.engram.predict(authorizeBody(ctx, 'predict') as Parameters<typeof ctx.engram.predict>[0]),
   },
@@ -58,6 +68,7 @@ export const servingRoutes: readonly RouteSpec[] = [
     tag: 'graph',
     summary: 'Relate two memories of one scope with a registered type (an existing current edge gets the new weight)',
     body: relateInputSchema,
+    response: relateResultSchema,
     responseDescription: 'What happened (created or updated) and the edge',
     handle: (ctx) => ctx.engram.relate(authorizeBody(ctx, 'relate') as Parameters<typeof ctx.engram.relate>[0]),
   },
@@ -69,6 +80,7 @@ export const servingRoutes: readonly RouteSpec[] = [
     summary: 'The relation types the given scopes may use: the built-ins and those registered by their tenants',
     description: 'Registered types belong to a tenant and are never listed for another. With an API key, `scopes` defaults to the key\'s tenant.',
     query: [SCOPES_PARAM],
+    response: relationTypesSchema,
     responseDescription: 'Relation types by name',
     async handle(ctx) {
       const named = ctx.query.getAll('scopes').length + ctx.query.getAll('scope').length > 0;
@@ -85,6 +97,8 @@ export const servingRoutes: readonly RouteSpec[] = [
     summary: 'Register a run-time relation type for the tenant of `scope` (recorded as proposed; idempotent)',
     description: 'With an API key, `proposedBy` is always the key (`key:<id>`); a `proposedBy` in the body is ignored.',
     body: registerRelationInputSchema,
+    response: relationTypeSchema,
+    conflict: 'The name is already registered with another direction (symmetric or not) (CONFLICT)',
     responseDescription: 'The registered type',
     async handle(ctx) {
       const input = parseInput(registerRelationInputSchema, authorizeBody(ctx, 'registering a relation type'), 'relation type');
@@ -105,6 +119,7 @@ export const servingRoutes: readonly RouteSpec[] = [
       { name: 'asOf', description: 'Valid time instant (ISO 8601 or epoch ms)' },
       { name: 'knownAt', description: 'Transaction time instant (ISO 8601 or epoch ms)' },
     ],
+    response: memoryEdgesSchema,
     responseDescription: 'Edges with their direction and the other end',
     async handle(ctx) {
       const scopes = readScopesFromQuery(ctx.query);
@@ -145,6 +160,8 @@ export const servingRoutes: readonly RouteSpec[] = [
     description:
       'One cycle per scope at a time, across every server on the database: while another runs, the answer is 409 with code LOCKED. Each phase says what it examined, created and updated, or that it did nothing.',
     body: consolidateInputSchema,
+    response: consolidationReportSchema,
+    conflict: 'Another consolidation cycle of the scope is running (LOCKED): retry when it has finished',
     responseDescription: 'The consolidation report',
     handle: (ctx) => ctx.engram.consolidate(authorizeBody(ctx, 'consolidate') as Parameters<typeof ctx.engram.consolidate>[0]),
   },
@@ -155,6 +172,8 @@ export const servingRoutes: readonly RouteSpec[] = [
     tag: 'consolidation',
     summary: 'End a session: runs the mandatory consolidation of the scope, reflection included',
     body: endSessionInputSchema,
+    response: consolidationReportSchema,
+    conflict: 'Another consolidation cycle of the scope is running (LOCKED): retry when it has finished',
     responseDescription: 'The consolidation report',
     handle: (ctx) => ctx.engram.endSession(authorizeBody(ctx, 'endSession') as Parameters<typeof ctx.engram.endSession>[0]),
   },
