@@ -62,6 +62,7 @@ export type { ActivateOptions, ActivationView, ActivatedView } from './core/grap
 export type { ActivationStep } from './core/graph/activation.js';
 export type { DrainOptions, DrainReport } from './core/concepts/index.js';
 export type { MarkdownFiles, MarkdownImportReport } from './core/markdown/index.js';
+export type { DumpImportCounts, DumpImportKind, DumpImportReport, ImportDumpOptions } from './core/dump/index.js';
 export type { JobBacklog, JobCounts, ConceptRef, StateEntry } from './core/ports/store.js';
 // Browse and purge.
 export type { ListInput, ScopesInput, PurgeInput } from './core/browse/schemas.js';

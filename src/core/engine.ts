@@ -415,6 +415,11 @@ export class EngramCore {
    * The lossless dump of `scopes` (docs/dump-format.md): NDJSON lines, each ending in `\n`, read from
    * the store page by page. `embeddings: true` adds each record's vector. `scopes: 'all'` dumps every
    * scope that holds records (for the store's owner: interfaces that serve tenants never pass it).
+   *
+   * @example
+   * ```ts
+   * await pipeline(Readable.from(engram.exportJsonl({ scopes: ['acme/users/alice'] })), createWriteStream('alice.jsonl'));
+   * ```
    */
   exportJsonl(options: { scopes: readonly Scope[] | Scope | 'all'; embeddings?: boolean }): AsyncGenerator<string> {
     this.assertOpen();
@@ -426,6 +431,12 @@ export class EngramCore {
    * Restores a dump written by `exportJsonl` from `source` (chunks of text or bytes: a Node Readable, a
    * fetch body): ids and every field kept, idempotent and resumable. Records are re-embedded unless the
    * dump carries vectors of this store's model.
+   *
+   * @example
+   * ```ts
+   * const report = await engram.importJsonl(createReadStream('alice.jsonl'));
+   * console.log(report.counts.record.created, report.complete);
+   * ```
    */
   async importJsonl(source: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>, options: ImportDumpOptions = {}): Promise<DumpImportReport> {
     this.assertOpen();

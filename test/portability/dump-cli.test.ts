@@ -9,10 +9,13 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { canonicalJson, DUMP_FORMAT } from '../../src/core/dump/index.js';
 import { newId, newRecord } from '../../src/core/record-factory.js';
+import { homedir } from 'node:os';
+import { hasModelFiles, resolveModelCacheDir } from '../../src/embeddings/onnx/index.js';
 import { BIN, binBuilt, json, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 
 const T0 = Date.UTC(2026, 0, 1);
+const haveBge = hasModelFiles(resolveModelCacheDir(process.env, homedir()), 'bge-small-en-v1.5');
 const cleanups: (() => void)[] = [];
 afterEach(() => {
   while (cleanups.length > 0) cleanups.pop()?.();
@@ -97,6 +100,31 @@ describe.skipIf(!binBuilt)('engram export jsonl / import jsonl', () => {
     const a = dumpOf(whole);
     expect(a.split('\n').length).toBe(total + 3);
     expect(dumpOf(resumed)).toBe(a);
+  });
+
+  it.skipIf(!haveBge)(`a new store adopts the dump's model when installed, else takes the default and re-embeds (real bge-small)${haveBge ? '' : ' (skipped: bge-small-en-v1.5 is not installed: engram models pull bge-small-en-v1.5)'}`, { timeout: 240_000 }, () => {
+    const d = dir();
+    const source = join(d, 'source.db');
+    expect(runCli(['remember', '--db', source, '--embedder', 'hash:64', '--scope', 'acme/a', 'The coffee machine is on the third floor.']).status).toBe(0);
+    const dump = join(d, 'dump.jsonl');
+    expect(runCli(['export', 'jsonl', '--db', source, '--scope', 'acme/a', '--embeddings', dump]).status).toBe(0);
+    // installed (the hash embedder always is): adopted, and the dump's vectors are used as they are
+    const adopted = runCli(['import', 'jsonl', '--db', join(d, 'adopted.db'), '--json', dump], { env: { ENGRAM_EMBEDDER: '' } });
+    expect(adopted.status, adopted.stderr).toBe(0);
+    expect(json<{ embedder: { store: string; vectors: string } }>(adopted).embedder).toMatchObject({ store: 'hash:64', vectors: 'dump' });
+
+    // a model this machine cannot make: the default model, which embeds every record again
+    const foreign = join(d, 'foreign.jsonl');
+    writeFileSync(foreign, readFileSync(dump, 'utf8').replace('"name":"hash:64"', '"name":"openai:text-embedding-3-small:1536"').replace('"dimension":64', '"dimension":1536'));
+    const defaulted = runCli(['import', 'jsonl', '--db', join(d, 'default.db'), '--json', foreign], { env: { ENGRAM_EMBEDDER: '' } });
+    expect(defaulted.status, defaulted.stderr).toBe(0);
+    const report = json<{ embedder: { store: string; vectors: string }; embedded: number }>(defaulted);
+    expect(report.embedder.store).toMatch(/^onnx:bge-small-en-v1\.5:384:/);
+    expect(report.embedder.vectors).toBe('embedded');
+    expect(report.embedded).toBe(1);
+    const recalled = runCli(['recall', '--db', join(d, 'default.db'), '--scope', 'acme/a', '--json', 'where is the espresso maker?']);
+    expect(recalled.status, recalled.stderr).toBe(0);
+    expect(JSON.stringify(JSON.parse(recalled.stdout))).toContain('third floor');
   });
 
   it('refuses a remember-input file, and remember --file refuses a dump, each with a hint', () => {

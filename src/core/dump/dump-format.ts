@@ -94,8 +94,8 @@ export const dumpLineSchema = z.discriminatedUnion('kind', [
   z
     .object({
       kind: z.literal('relationType'),
-      tenant: z.string().min(1),
-      name: z.string().min(1).max(64),
+      tenant: scope.refine((t) => !t.includes('/'), { message: 'is not a tenant (one scope segment)' }),
+      name: z.string().regex(/^[A-Z][A-Z0-9_]{0,63}$/, { message: 'is not a relation type name (UPPER_SNAKE_CASE)' }),
       symmetric: z.boolean(),
       proposedBy: z.string().nullable(),
       description: z.string().nullable(),

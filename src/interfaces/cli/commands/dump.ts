@@ -71,7 +71,7 @@ export function registerDumpCommands(program: Command): void {
         }
         const { end: _end, ...written } = counts;
         const summary = { file, ...written };
-        if (!toStdout) printResult({ json: flags.json === true }, summary, (s: typeof summary) => `${s.file}: ${Object.entries(written).map(([k, n]) => `${n} ${k}`).join(', ')}`);
+        if (!toStdout) printResult({ json: flags.json === true }, summary, (s: typeof summary) => `${s.file}: ${Object.entries(written).map(([k, n]) => `${k}: ${n}`).join(', ')}`);
       });
     });
 

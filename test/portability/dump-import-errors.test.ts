@@ -1,0 +1,86 @@
+/**
+ * What the importer refuses, and how: each problem names its line (and field), nothing after it is
+ * written, and what came before stays committed so that a fixed file finishes the job.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { isEngramError } from '../../src/core/errors.js';
+import { ManualClock } from '../../src/core/ports/clock.js';
+import type { Engram } from '../../src/index.js';
+import { tempEngram } from '../helpers/temp.js';
+
+const T0 = Date.UTC(2026, 0, 1);
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()?.();
+});
+
+async function withDump(): Promise<{ engram: Engram; lines: string[] }> {
+  const { engram, cleanup } = await tempEngram({ clock: new ManualClock(T0) });
+  cleanups.push(cleanup);
+  await engram.remember([
+    { scope: 'acme/a', content: 'first note' },
+    { scope: 'acme/a', content: 'second note' },
+  ]);
+  const lines: string[] = [];
+  for await (const line of engram.exportJsonl({ scopes: ['acme/a'] })) lines.push(line);
+  const { engram: target, cleanup: done } = await tempEngram({ clock: new ManualClock(T0) });
+  cleanups.push(done);
+  return { engram: target, lines };
+}
+
+async function failure(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!isEngramError(error)) throw new Error(`expected an EngramError, got ${String(error)}`);
+  return { code: error.code, message: error.message };
+}
+
+describe('importJsonl refuses', () => {
+  it('a line that is not valid, naming the line and field, after committing the lines before it', async () => {
+    const { engram, lines } = await withDump();
+    const broken = [...lines];
+    const record = JSON.parse(broken[2]!) as { record: { status: string } };
+    record.record.status = 'archived';
+    broken[2] = `${JSON.stringify(record)}\n`;
+    const error = await failure(engram.importJsonl(broken, { batchSize: 1 }));
+    expect(error.code).toBe('INVALID_INPUT');
+    expect(error.message).toContain('line 3, field "record.status"');
+    expect((await engram.stats({ scopes: ['acme/a'] })).total).toBe(1);
+    const report = await engram.importJsonl(lines);
+    expect(report.counts.record).toEqual({ created: 1, skipped: 1, conflicting: 0 });
+  });
+
+  it('a newer format version, a header that is not one, lines after the end and counts that do not add up', async () => {
+    const { engram, lines } = await withDump();
+    const newer = [lines[0]!.replace('"version":1', '"version":2'), ...lines.slice(1)];
+    expect((await failure(engram.importJsonl(newer))).message).toContain('newer than this Engram reads');
+    expect((await failure(engram.importJsonl(['{"kind":"record"}\n']))).message).toContain('not the header of an Engram dump');
+    expect((await failure(engram.importJsonl(['not json\n']))).message).toContain('line 1 is not JSON');
+    expect((await failure(engram.importJsonl([]))).message).toContain('empty');
+    expect((await failure(engram.importJsonl([...lines, lines[1]!]))).message).toContain('after the end line');
+    const miscounted = [...lines.slice(0, 2), ...lines.slice(3)];
+    expect((await failure(engram.importJsonl(miscounted))).message).toContain('the end line counts 2 record lines but the dump holds 1');
+  });
+
+  it('a record whose id the store holds with other content: kept as stored and reported', async () => {
+    const { engram, lines } = await withDump();
+    await engram.importJsonl(lines);
+    const changed = lines.map((line) => line.replace('"content":"first note"', '"content":"edited note"'));
+    const report = await engram.importJsonl(changed);
+    expect(report.counts.record).toEqual({ created: 0, skipped: 1, conflicting: 1 });
+    expect(report.conflicts).toEqual([expect.objectContaining({ kind: 'record', scope: 'acme/a', reason: expect.stringContaining('kept') })]);
+    const kept = await engram.store.listMemories({ scopes: ['acme/a'], limit: 10 });
+    expect(kept.map((r) => r.content).sort()).toEqual(['first note', 'second note']);
+  });
+
+  it('a scope the caller may not write, before anything is written', async () => {
+    const { engram, lines } = await withDump();
+    const permitScope = (scope: string): void => {
+      if (scope.startsWith('acme/')) throw new Error('denied');
+    };
+    await expect(engram.importJsonl(lines, { permitScope })).rejects.toThrow('denied');
+    expect((await engram.stats({ scopes: ['acme/a'] })).total).toBe(0);
+  });
+});
