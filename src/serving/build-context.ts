@@ -57,6 +57,7 @@ export class ContextCache {
   readonly #rules = new Map<string, Cached<RuleEntry>>();
   readonly #profile = new Map<string, Cached<ProfileFact>>();
   #groundingMs = 0;
+  #latenessMs = 0;
   /** Durations of store reads, so a read that cannot finish in time is not started. */
   readonly timings = new ReadTimings();
 
@@ -81,6 +82,17 @@ export class ContextCache {
   /** Smoothed duration of fresh grounding, ms. */
   get groundingMs(): number {
     return this.#groundingMs;
+  }
+  /**
+   * How long recent builds ran past their deadline (its timer firing late, the read that was running,
+   * trimming and rendering), smoothed, ms: on a machine where this process waits for a core all of it
+   * grows, so the deadline is set that much before the budget ends.
+   */
+  get latenessMs(): number {
+    return this.#latenessMs;
+  }
+  recordLateness(ms: number): void {
+    this.#latenessMs = this.#latenessMs === 0 ? Math.max(0, ms) : 0.7 * this.#latenessMs + 0.3 * Math.max(0, ms);
   }
   recordGrounding(ms: number): void {
     this.#groundingMs = this.#groundingMs === 0 ? ms : 0.7 * this.#groundingMs + 0.3 * ms;
@@ -108,7 +120,11 @@ export interface ContextDeps extends RecallDeps {
 /** Builds the context of one turn. Input is validated. */
 export async function buildContext(deps: ContextDeps, input: ParsedContextInput): Promise<StructuredContext> {
   const { stopwatch, scheduler } = deps;
-  const deadline = new Deadline(Math.max(1, input.budgetMs - renderReserveMs(input.budgetMs)), { stopwatch, scheduler });
+  // Kept back: what recent builds ran past their deadline, at least the rendering reserve, at most half the budget.
+  const early = Math.min(Math.max(renderReserveMs(input.budgetMs), deps.cache.latenessMs), input.budgetMs / 2);
+  const deadlineMs = Math.max(1, input.budgetMs - early);
+  const deadline = new Deadline(deadlineMs, { stopwatch, scheduler });
+  let waited = false;
   const refreshes: (() => Promise<unknown>)[] = [];
   try {
     const now = deps.clock.now();
@@ -129,7 +145,10 @@ export async function buildContext(deps: ContextDeps, input: ParsedContextInput)
     const protectedRead = <T>(entry: Cached<T> | undefined, read: (s: typeof store) => Promise<T[]>, save: (items: T[]) => void): { read: Promise<T[]>; wait: boolean } => {
       const ready = fresh(entry);
       if (ready !== undefined) return { read: ready, wait: true };
-      if (entry === undefined) return { read: read(deps.store).then((items) => (save(items), items)), wait: true };
+      if (entry === undefined) {
+        waited = true;
+        return { read: read(deps.store).then((items) => (save(items), items)), wait: true };
+      }
       let scheduled = false;
       const onSkip = () => {
         if (!scheduled) refreshes.push(() => read(deps.store).then(save));
@@ -188,6 +207,8 @@ export async function buildContext(deps: ContextDeps, input: ParsedContextInput)
     const draft = { budgetMs: input.budgetMs, elapsedMs: 0, parts };
     const trimmed = trimToTokens(draft, input.maxTokens);
     draft.elapsedMs = round(deadline.elapsed());
+    // Only a build the deadline cut short says how late this machine is (not one that waited for a first read of rules or profile).
+    if (!waited && deadline.expired()) cache.recordLateness(deadline.elapsed() - deadlineMs);
     const markdown = renderMarkdown(draft);
     return {
       scopes: [...scopes],

@@ -15,11 +15,17 @@ interface Timer {
 export class VirtualTime {
   #now = 0;
   #timers: Timer[] = [];
+  readonly #timerLateMs: number;
+
+  /** `timerLateMs`: every timer fires this much after its time, as on a machine where the process waits for a core. */
+  constructor(options: { timerLateMs?: number } = {}) {
+    this.#timerLateMs = options.timerLateMs ?? 0;
+  }
 
   readonly stopwatch: Stopwatch = { now: () => this.#now };
   readonly scheduler: Scheduler = {
     after: (ms, fn) => {
-      const timer = { at: this.#now + Math.max(0, ms), fn };
+      const timer = { at: this.#now + Math.max(0, ms) + this.#timerLateMs, fn };
       this.#timers.push(timer);
       return () => {
         this.#timers = this.#timers.filter((t) => t !== timer);

@@ -158,6 +158,21 @@ describe('context builder', () => {
     expect(ctx.parts.episodes.items.length).toBeGreaterThan(0);
   });
 
+  it('sets its deadline earlier when its timer fires late (a process waiting for a core), so builds end within the budget again', async () => {
+    const time = new VirtualTime({ timerLateMs: 30 });
+    const store = slowStore(engram.store, { getMemories: 300 }, (ms) => time.sleep(ms));
+    const serving = new Serving(() => ({ store, embedder: engram.embedder, clock: engram.clock, config: engram.recallConfig }), { stopwatch: time.stopwatch, scheduler: time.scheduler });
+    const input = { scopes, message: 'coffee mug for Alice', budgetMs: 100 };
+    await time.run(serving.context(input)); // the first read of rules and profile
+    const { value: late, ms: lateMs } = await virtuallyTimed(time, () => serving.context(input));
+    expect(lateMs).toBeGreaterThan(110); // the deadline at 90 ms, its timer 30 ms late
+    expect(late.parts.rules.level).toBe('full');
+    const { value: next, ms } = await virtuallyTimed(time, () => serving.context(input));
+    expect(ms).toBeLessThanOrEqual(100);
+    expect(next.parts.rules.items).toHaveLength(3);
+    expect(next.parts.profile.items.length).toBeGreaterThan(0);
+  });
+
   it('a rule written through the engine is in the next context at once', async () => {
     await engram.context({ scopes, message: 'hello', budgetMs: 5_000 });
     await engram.remember({ scope: shared, layer: 'procedural', content: 'Speak slowly to Alice.', priority: 20 });
