@@ -4,6 +4,9 @@
  */
 import type { SkippedRecord } from '../core/readable-records.js';
 import type { ClaimSlot, Layer, SourceRef } from '../core/memory.js';
+import type { ProfileFieldsPart } from '../core/profile/profile-fields.js';
+
+export type { KnownProfileField, ProfileFieldsPart } from '../core/profile/profile-fields.js';
 
 /**
  * How much of a part the deadline allowed: `full` (everything, fresh), `cached` (stored or cached data,
@@ -137,6 +140,11 @@ export interface StructuredContext {
     concepts: ContextPart<ConceptEntry>;
     predictions: ContextPart<Prediction>;
     episodes: ContextPart<EpisodeEntry>;
+    /**
+     * Present when the scopes have a profile schema: the fields the user's facts answer (`known`) and
+     * those still to ask for (`missing`), with the level of the reads it rests on.
+     */
+    profileFields?: ProfileFieldsPart & { level: ContextLevel };
   };
   /** Entries dropped per part to fit `maxTokens`. */
   trimmed: Partial<Record<ContextPartName, number>>;
