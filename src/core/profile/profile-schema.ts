@@ -88,7 +88,7 @@ export function parseProfileSchema(text: string): ProfileField[] {
   // a `Store:` list ending in a comma goes on over the next line(s)
   let continues = false;
   for (const line of text.split('\n')) {
-    const list = STORE.exec(line)?.[1] ?? (continues ? line : undefined);
+    const list: string | undefined = STORE.exec(line)?.[1] ?? (continues ? line : undefined);
     if (list !== undefined) {
       for (const name of list.split(/,|\band\b/)) {
         const trimmed = name.replace(/[.;]+$/, '').trim();
