@@ -396,7 +396,7 @@ export class EngramCore {
     return drainImportanceJobs({ store: this.store, clock: this.clock, wallClock: this.system.wallClock, assist: this.assist }, options);
   }
 
-  /** Writes a scope as Markdown files (procedural.md, semantic.md, concepts.md, profile.md, log.md): name → text. */
+  /** Writes a scope as Markdown files (procedural.md, semantic.md, concepts.md, profile.md, log.md; schema.md when it has a profile schema): name → text. */
   async exportMarkdown(options: { scope: Scope }): Promise<MarkdownFiles> {
     this.assertOpen();
     // damaged records are left out of the files rather than failing the export
@@ -605,7 +605,9 @@ export class EngramCore {
   /** What follows a committed write: LLM follow-ups, context cache, background worker. */
   #afterWrite(parsed: readonly ParsedRememberInput[], results: readonly RememberResult[], options: WriteOptions): void {
     this.#followUps.schedule(parsed, results, options.deferImportance === true);
-    this.#announce({ kind: 'remember', records: parsed.map((item) => ({ scope: item.scope, layer: item.layer ?? 'episodic' })) });
+    // a captured turn also writes semantic claims (into its userScope): the profile they feed changed too
+    const records = parsed.flatMap((item) => [{ scope: item.scope, layer: item.layer ?? 'episodic' }, ...(item.capture === true ? [{ scope: item.userScope ?? item.scope, layer: 'semantic' as const }] : [])]);
+    this.#announce({ kind: 'remember', records });
   }
 
   #deps() {
