@@ -22,7 +22,8 @@ import { spreadActivation } from '../graph/activation.js';
 import { isChunkParent, isConcept } from '../record-kinds.js';
 import { personaRerank } from './persona-stage.js';
 import { readPersona } from '../persona/persona-api.js';
-import type { Persona } from '../persona/persona.js';
+import { isPersona, type Persona } from '../persona/persona.js';
+import { isProfileSchema } from '../profile/profile-schema.js';
 import type { PersonaExplanation } from './scoring.js';
 
 /** Why a hit was returned: its rank and score in each channel, and the terms of the final blend. */
@@ -93,6 +94,8 @@ export async function recall(deps: RecallDeps, query: string, options: ParsedRec
     if (isChunkParent(candidate.record)) continue;
     // Extracted concepts are index nodes (a bare name): they spread activation but are not answers.
     if (isConcept(candidate.record)) continue;
+    // a persona or profile schema is a setting of its scope, not something to recall
+    if (isPersona(candidate.record) || isProfileSchema(candidate.record)) continue;
     if (hits.length >= k) break;
     hits.push({
       ...toMemoryView(candidate.record),
