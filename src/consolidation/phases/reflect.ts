@@ -10,6 +10,7 @@ import type { Edge, MemoryRecord } from '../../core/memory.js';
 import { extractiveInsights, insightKey, llmInsights, reflectionTrigger, type Insight, type ReflectionItem } from '../reflection.js';
 import { derivedRecord, edgeId, lookupKey, scanRecords, storeKey, type PhaseContext } from '../phase-context.js';
 import { isCompressed, isPromoted, isReflection, isStructural } from '../../core/record-kinds.js';
+import { growPersonaFromReflections } from '../persona-growth.js';
 
 const CURSOR_KEY = 'consolidate/reflect/cursor';
 /** At most this many recent records feed one level-1 reflection. */
@@ -64,6 +65,7 @@ export async function reflectPhase(ctx: PhaseContext): Promise<void> {
     reflected[String(level)] = [...done, ...pool.map((r) => r.id)].slice(-2000);
   }
   const vectors = insights.length > 0 ? await ctx.deps.embedder.embed(insights.map((i) => i.content)) : [];
+  const created: { id: string; sources: string[] }[] = [];
   await ctx.batch(async (tx) => {
     for (const [i, insight] of insights.entries()) {
       const key = `reflect:${insightKey(insight.level, insight.sources)}`;
@@ -88,11 +90,15 @@ export async function reflectPhase(ctx: PhaseContext): Promise<void> {
         .map((s) => ({ id: edgeId(ctx.now), scope: ctx.scope, fromId: record.id, type: 'DERIVED_FROM', toId: s, weight: 1, validFrom: ctx.now, validTo: null, recordedAt: ctx.now, invalidatedAt: null, metadata: { reflection: insight.level } }));
       if (edges.length > 0) await tx.insertEdges(edges);
       ctx.counters.created += 1;
+      created.push({ id: record.id, sources: insight.sources });
       ctx.counters.details[`level-${insight.level} reflections`] = (ctx.counters.details[`level-${insight.level} reflections`] ?? 0) + 1;
       if (ctx.counters.ids.length < 50) ctx.counters.ids.push(record.id);
     }
     await tx.setState(ctx.scope, CURSOR_KEY, { lastId: newestId, reflected, at: ctx.now } satisfies ReflectCursor & { at: number }, ctx.now);
   }, { done: true });
+  // personality growth: what this cycle reflected on shifts the scope's persona a little (seed 004)
+  const shifts = await growPersonaFromReflections(ctx, created, new Map([...fresh, ...reflections].map((r) => [r.id, r])));
+  if (shifts.length > 0) ctx.counters.details['persona shifts'] = shifts.length;
   if (items.length < cfg.minItems && insights.length === 0) ctx.counters.details[`important memories (need ${cfg.minItems})`] = items.length;
 }
 
