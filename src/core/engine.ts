@@ -606,7 +606,10 @@ export class EngramCore {
   #afterWrite(parsed: readonly ParsedRememberInput[], results: readonly RememberResult[], options: WriteOptions): void {
     this.#followUps.schedule(parsed, results, options.deferImportance === true);
     // a captured turn also writes semantic claims (into its userScope): the profile they feed changed too
-    const records = parsed.flatMap((item) => [{ scope: item.scope, layer: item.layer ?? 'episodic' }, ...(item.capture === true ? [{ scope: item.userScope ?? item.scope, layer: 'semantic' as const }] : [])]);
+    const records = parsed.flatMap((item) => [
+      { scope: item.scope, layer: item.layer ?? 'episodic', ...(item.importance !== undefined ? { importance: item.importance } : {}) },
+      ...(item.capture === true ? [{ scope: item.userScope ?? item.scope, layer: 'semantic' as const }] : []),
+    ]);
     this.#announce({ kind: 'remember', records });
   }
 

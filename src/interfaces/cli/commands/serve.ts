@@ -29,6 +29,8 @@ interface ServeFlags extends CommonFlags {
   auth?: string;
   consolidateEvery?: string;
   maxBodyBytes?: string;
+  idleReflectAfter?: string;
+  idleReflectThreshold?: string;
 }
 
 /** Registers `serve`. */
@@ -40,6 +42,8 @@ export function registerServeCommand(program: Command): void {
     .option('--auth <mode>', 'API keys: auto (needed once a key exists), required, open (loopback only)', 'auto')
     .option('--consolidate-every <minutes>', 'run the consolidation cycle on every --scope on this schedule (default: off)')
     .option('--max-body-bytes <n>', 'largest HTTP request body accepted (default 1048576)')
+    .option('--idle-reflect-after <duration>', 'reflect a scope once it has had no write for this long and its importance since the last reflection crossed the threshold, e.g. 10m, 90s (default: off)')
+    .option('--idle-reflect-threshold <n>', 'importance that makes an idle scope reflect (default 5, the reflection threshold)')
     .action(async (flags: ServeFlags) => {
       try {
         await runServe(flags);
@@ -64,8 +68,21 @@ async function runServe(flags: ServeFlags): Promise<void> {
   const isFile = !/^postgres(ql)?:\/\//.test(db);
   const everyMs = positiveNumber(flags.consolidateEvery, '--consolidate-every', 'minutes, e.g. --consolidate-every 60') * 60_000;
   const maxBodyBytes = positiveNumber(flags.maxBodyBytes, '--max-body-bytes', 'bytes, e.g. --max-body-bytes 2097152');
+  const idleMs = flags.idleReflectAfter === undefined ? Number.NaN : durationMs(flags.idleReflectAfter, '--idle-reflect-after');
+  const idleThreshold = positiveNumber(flags.idleReflectThreshold, '--idle-reflect-threshold', 'importance, e.g. --idle-reflect-threshold 5');
   const engram = await openEngine(flags, { create: true });
   engram.startBackground();
+  if (!Number.isNaN(idleMs)) {
+    engram.startIdleReflection({
+      idleMs,
+      ...(Number.isNaN(idleThreshold) ? {} : { threshold: idleThreshold }),
+      onEvent: (e) => {
+        const idle = `idle ${Math.round(e.idleMs / 1000)} s, importance ${e.accumulated.toFixed(2)} of ${e.threshold}`;
+        const what = e.outcome === 'reflected' ? `reflected (${e.created ?? 0} reflections)` : e.outcome === 'failed' ? `reflection failed, retried after the next idle period: ${(e.error as Error)?.message ?? String(e.error)}` : 'not reflected: below the threshold';
+        process.stderr.write(`engram serve: idle reflection of ${e.scope}: ${what} (${idle})\n`);
+      },
+    });
+  }
   const keys = new ApiKeys(engram.store);
   const app = createServeApp({ engram, scopes, auth, keys, defaultScopes: [DEFAULT_SCOPE], ...(Number.isNaN(maxBodyBytes) ? {} : { maxBodyBytes }) });
   const server = serve({ fetch: app.fetch, port, hostname: host });
@@ -116,6 +133,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
     `  HTTP API: ${url}/v1 · ${url}/openapi.json · ${url}/health`,
     `  API keys: ${auth}${auth === 'auto' ? ' (required once a key has been created, even if revoked: engram keys create --tenant T)' : ''}`,
     ...(schedule === undefined ? [] : [`  consolidation: every ${Number(flags.consolidateEvery)} min on ${(scopes.length > 0 ? scopes : [DEFAULT_SCOPE]).join(', ')}`]),
+    ...(Number.isNaN(idleMs) ? [] : [`  idle reflection: a scope reflects after ${flags.idleReflectAfter} without writes once its importance crosses ${Number.isNaN(idleThreshold) ? 'the threshold' : idleThreshold}`]),
     '',
     `Claude Code: put this in .mcp.json (or run: engram setup claude-code --write --url ${url} --scope ${(scopes.length > 0 ? scopes : [DEFAULT_SCOPE]).join(' --scope ')}, which adds the hooks too)`,
     JSON.stringify(config, null, 2),
@@ -129,6 +147,15 @@ async function runServe(flags: ServeFlags): Promise<void> {
       if (!stopping) process.stderr.write(`engram serve: warm-up failed (requests still work, the first is slower): ${(error as Error).message}\n`);
     },
   );
+}
+
+/** A duration flag: `500ms`, `90s`, `10m`, `1h`, or a bare number of minutes. */
+function durationMs(value: string, flag: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|min|h)?\s*$/i.exec(value);
+  const unit = { ms: 1, s: 1_000, m: 60_000, min: 60_000, h: 3_600_000 }[(match?.[2] ?? 'm').toLowerCase() as 'ms'];
+  const ms = match === null ? Number.NaN : Number(match[1]) * unit;
+  if (!(ms > 0)) throw new EngramError('INVALID_INPUT', `${flag} must be a positive duration such as 10m, 90s, 500ms or 1h; got "${value}".`);
+  return ms;
 }
 
 /** A flag that must be a positive number when given; NaN when absent. */
