@@ -5,7 +5,8 @@
  * SQLite files, hash embedder, the real reflect phase.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Engram } from '../../src/index.js';
+import { Engram } from '../../src/index.js';
+import { freshPgSchema, pgTestUrl } from '../helpers/postgres.js';
 import { tempEngram } from '../helpers/temp.js';
 
 const SCOPE = 'lab/agents/tutor';
@@ -89,5 +90,29 @@ describe('personality growth in the reflect phase', () => {
     await engram.remember(stream('ml', 15).map((m) => ({ ...m, scope: other })));
     await engram.consolidate({ scope: other, phases: ['reflect'] });
     expect(await engram.persona({ scopes: [other] })).toBeNull();
+  });
+});
+
+const pgSkip = process.env.STORES === 'sqlite' || pgTestUrl() === undefined;
+describe.skipIf(pgSkip)('persona and profile schema on PostgreSQL', { timeout: 120_000 }, () => {
+  it('sets, re-ranks by, grows, reverts a persona and reads a profile schema in context', async () => {
+    const pg = freshPgSchema('persona');
+    const engram = await Engram.open({ path: pg.url, embedder: 'hash' });
+    try {
+      await engram.setPersona({ scope: SCOPE, dispositions: { curiosity: 0.5 }, favours: { curiosity: { tags: ['ml'] } } });
+      await engram.remember(stream('ml', 15));
+      await engram.consolidate({ scope: SCOPE, phases: ['reflect'] });
+      expect((await engram.persona({ scopes: [SCOPE] }))?.persona.dispositions.curiosity).toBe(0.55);
+      expect((await engram.revertPersona({ scope: SCOPE })).persona.dispositions.curiosity).toBe(0.5);
+      const { hits } = await engram.recall('deep conversation', { scopes: [SCOPE], persona: true, k: 3 });
+      expect(hits[0]?.why.persona).toBeDefined();
+      await engram.setProfileSchema({ scope: 'acme/shared', fields: [{ name: 'budget range' }, { name: 'BHK requirement' }] });
+      await engram.remember({ scope: 'acme/users/alice', layer: 'semantic', content: 'My budget is 80L.' });
+      const ctx = await engram.context({ scopes: ['acme/shared', 'acme/users/alice'], message: 'flats?', budgetMs: 10_000 });
+      expect(ctx.parts.profileFields).toMatchObject({ known: [{ field: 'budget range', value: '80l' }], missing: ['BHK requirement'] });
+    } finally {
+      await engram.close();
+      await pg.drop();
+    }
   });
 });
