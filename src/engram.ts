@@ -6,6 +6,9 @@
  */
 import { EngramCore, type EngramCoreOptions } from './core/engine.js';
 import { BackgroundWorker } from './consolidation/background-worker.js';
+import { IdleReflector, type IdleReflectionEvent } from './consolidation/idle-reflection.js';
+import { sinceLastReflection } from './consolidation/phases/reflect.js';
+import type { Scheduler } from './core/ports/scheduler.js';
 import { resolveConsolidationConfig, type ConsolidationOverrides } from './consolidation/config.js';
 import { decayVerdict, idleThresholdMs, lastActiveAt, type DecayConfig } from './consolidation/decay-policy.js';
 import { findConsolidationRun, lastConsolidationRun, listConsolidationRuns, type ConsolidationRunsInput, type ConsolidationRunsPage } from './consolidation/runs.js';
@@ -162,6 +165,7 @@ export class Engram extends EngramCore {
   readonly #serving: Serving;
   readonly #consolidation: Consolidation;
   #worker: BackgroundWorker | undefined;
+  #idle: IdleReflector | undefined;
   #backgroundOptions: { idleMs?: number; duty?: number } = {};
   readonly #consolidationOverrides: ConsolidationOverrides;
   #decay: DecayPolicyView | undefined;
@@ -184,6 +188,10 @@ export class Engram extends EngramCore {
     this.onRecordChange((change) => {
       this.#serving.follow(change);
       if (change.kind === 'remember' || change.kind === 'import') this.#worker?.notify();
+      if (change.kind === 'remember' || change.kind === 'import') {
+        // episodes and facts count toward reflection (as the reflect phase counts them)
+        for (const r of change.records) if (r.layer === undefined || r.layer === 'episodic' || r.layer === 'semantic') this.#idle?.noteWrite(r.scope, r.importance);
+      }
     });
     if (options.background !== undefined && options.background !== false) {
       this.startBackground(options.background === true ? {} : options.background);
@@ -307,6 +315,41 @@ export class Engram extends EngramCore {
     this.#worker.start();
   }
 
+  /**
+   * Reflects a scope when it goes idle (seed 004): writes add their importance to their scope's
+   * account; once the scope has had no write for `idleMs` and the importance stored since its last
+   * reflection crosses `threshold` (default: the reflection threshold, 5), the reflect phase runs for it.
+   * Idempotent; `close()` stops it. `engram serve --idle-reflect-after` turns it on.
+   *
+   * @example
+   * ```ts
+   * engram.startIdleReflection({ idleMs: 10 * 60_000, onEvent: (e) => console.log(e.scope, e.outcome) });
+   * ```
+   */
+  startIdleReflection(options: { idleMs: number; threshold?: number; clock?: Clock; scheduler?: Scheduler; onEvent?: (event: IdleReflectionEvent) => void }): void {
+    this.assertOpen();
+    if (this.#idle !== undefined) return;
+    const config = resolveConsolidationConfig(this.#consolidationOverrides);
+    this.#idle = new IdleReflector({
+      idleMs: options.idleMs,
+      threshold: options.threshold ?? config.reflection.importanceThreshold,
+      clock: options.clock ?? this.system.wallClock,
+      scheduler: options.scheduler ?? systemScheduler,
+      measure: async (scope) => (await sinceLastReflection(this.store, scope, { pageSize: config.pageSize, minImportance: Number.POSITIVE_INFINITY })).accumulated,
+      reflect: async (scope) => {
+        this.assertOpen();
+        const report = await this.#consolidation.reflectOnThreshold(scope);
+        return { created: report.phases.find((p) => p.name === 'reflect')?.created ?? 0 };
+      },
+      ...(options.onEvent !== undefined ? { onEvent: options.onEvent } : {}),
+    });
+  }
+
+  /** The idle reflector started by {@link Engram.startIdleReflection}, if any (its accounts and `settled()`). */
+  get idleReflection(): IdleReflector | undefined {
+    return this.#idle;
+  }
+
   /** Stops the background worker after the batch in flight. */
   async stopBackground(): Promise<void> {
     await this.#worker?.stop();
@@ -328,6 +371,7 @@ export class Engram extends EngramCore {
 
   /** Stops the background worker once pending LLM work is flushed, before the store closes. */
   protected override async closeParts(): Promise<void> {
+    await this.#idle?.stop();
     await this.#worker?.stop();
   }
 

@@ -28,6 +28,15 @@ export type { VectorStaging, EmbeddingIdentity, StagingCandidate, StagingPage, J
 export type { Embedder } from './core/ports/embedder.js';
 export type { Llm, LlmMessage } from './core/ports/llm.js';
 export { ManualClock, type Clock } from './core/ports/clock.js';
+export { ManualScheduler, type Scheduler } from './core/ports/scheduler.js';
+// Persona (seed 004) and profile schema (seed 003).
+export type { Persona, DispositionFavours } from './core/persona/persona.js';
+export type { PersonaVersion, SetPersonaInput, RevertPersonaInput } from './core/persona/persona-api.js';
+export type { ProfileField } from './core/profile/profile-schema.js';
+export type { ProfileSchemaView, SetProfileSchemaInput } from './core/profile/profile-schema-api.js';
+export type { ProfileFieldsPart, KnownProfileField } from './core/profile/profile-fields.js';
+export type { PersonaExplanation } from './core/recall/scoring.js';
+export type { IdleReflectionEvent } from './consolidation/idle-reflection.js';
 export { systemClock } from './system-ports.js';
 export { assertScope, assertReadScopes, type Scope } from './core/scope.js';
 // Context builder and pattern completion.

@@ -9,7 +9,7 @@ import type { LeaseHeartbeat } from '../core/ports/lease-heartbeat.js';
 import type { Store } from '../core/ports/store.js';
 import type { SystemPorts } from '../core/ports/system.js';
 import { parseInput } from '../core/schemas.js';
-import { assertScope } from '../core/scope.js';
+import { assertScope, type Scope } from '../core/scope.js';
 import { resolveConsolidationConfig, type ConsolidationConfig, type ConsolidationOverrides } from './config.js';
 import { runConsolidation } from './cycle.js';
 import type { ConsolidationDeps } from './phase-context.js';
@@ -39,6 +39,11 @@ export class Consolidation {
     const parsed = parseInput(consolidateInputSchema, options, 'consolidate');
     const scope = assertScope(parsed.scope);
     return runConsolidation(this.#deps(), { scope, ...(parsed.phases !== undefined ? { phases: parsed.phases } : {}), trigger: 'on-demand' });
+  }
+
+  /** Runs the reflect phase of `scope` because its accumulated importance crossed the threshold (idle reflection); the report's trigger says so. */
+  async reflectOnThreshold(scope: Scope): Promise<ConsolidationReport> {
+    return runConsolidation(this.#deps(), { scope: assertScope(scope), phases: ['reflect'], trigger: 'threshold' });
   }
 
   /** See `Engram.endSession`. */

@@ -24,6 +24,12 @@ export interface ReflectionConfig {
   minClusterSize: number;
   /** Representatives quoted per insight. */
   representatives: number;
+  /** Personality growth (persona-growth.ts): the largest change of one disposition per cycle… */
+  personaMaxShift?: number;
+  /** …the share of the gap to 1 a full signal closes in one cycle (before the cap)… */
+  personaRate?: number;
+  /** …and the smallest signal (share of the reflected memories expressing a disposition) that moves it. */
+  personaMinSignal?: number;
 }
 
 export const DEFAULT_REFLECTION: Readonly<ReflectionConfig> = Object.freeze({
@@ -33,6 +39,9 @@ export const DEFAULT_REFLECTION: Readonly<ReflectionConfig> = Object.freeze({
   clusterSimilarity: 0.35,
   minClusterSize: 3,
   representatives: 3,
+  personaMaxShift: 0.05,
+  personaRate: 0.25,
+  personaMinSignal: 0.2,
 });
 
 /** Why a reflection runs. */

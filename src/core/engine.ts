@@ -49,6 +49,8 @@ import { createRedactor, type Redactor, type RedactionOptions } from './redact/r
 import { redactInputs, redactValue } from './redact/redact-values.js';
 import { redactStored, type RedactInput, type RedactReport } from './redact/redact-stored.js';
 import { supersessionLinks } from './explore/lineage.js';
+import { personaHistory, readPersona, revertPersona, setPersona, type PersonaVersion, type RevertPersonaInput, type SetPersonaInput } from './persona/persona-api.js';
+import { readProfileSchema, setProfileSchema, type ProfileSchemaView, type SetProfileSchemaInput } from './profile/profile-schema-api.js';
 
 /** The parts of the record facade; `Engram` takes these and what it composes on top. */
 export interface EngramCoreOptions {
@@ -395,7 +397,7 @@ export class EngramCore {
     return drainImportanceJobs({ store: this.store, clock: this.clock, wallClock: this.system.wallClock, assist: this.assist }, options);
   }
 
-  /** Writes a scope as Markdown files (procedural.md, semantic.md, concepts.md, profile.md, log.md): name → text. */
+  /** Writes a scope as Markdown files (procedural.md, semantic.md, concepts.md, profile.md, log.md; schema.md when it has a profile schema): name → text. */
   async exportMarkdown(options: { scope: Scope }): Promise<MarkdownFiles> {
     this.assertOpen();
     // damaged records are left out of the files rather than failing the export
@@ -453,6 +455,67 @@ export class EngramCore {
     }
   }
   // --- end layers ---
+
+  // --- persona and profile schema (src/core/persona/, src/core/profile/): versioned procedural records ---
+
+  /** The persona a read of `scopes` uses (the current one of the first scope that has one), or null. */
+  async persona(options: ScopedReadOptions): Promise<PersonaVersion | null> {
+    this.assertOpen();
+    return readPersona(this.store, assertReadScopes(options?.scopes), this.clock.now());
+  }
+
+  /**
+   * Sets the persona of a scope (dispositions 0..1 and what each favours) as a new version; the
+   * previous one is superseded, not lost. Recall and context re-rank by it when asked (`persona: true`).
+   *
+   * @example
+   * ```ts
+   * await engram.setPersona({ scope: 'acme/agents/tutor', dispositions: { curiosity: 0.9, caution: 0.3 }, favours: { curiosity: { tags: ['ml'] } } });
+   * ```
+   */
+  async setPersona(input: SetPersonaInput): Promise<PersonaVersion> {
+    this.assertOpen();
+    const scope = assertScope((input as { scope?: unknown } | undefined | null)?.scope);
+    this.#announce({ kind: 'update', records: [{ scope, layer: 'procedural' }] });
+    return setPersona(this.#deps(), input);
+  }
+
+  /** Every version of a scope's persona, oldest first, each with why it was written (a person, a reflection, a revert). */
+  async personaHistory(options: ScopedWriteOptions): Promise<PersonaVersion[]> {
+    this.assertOpen();
+    return personaHistory(this.store, assertScope(options?.scope));
+  }
+
+  /** Restores an earlier persona version (`to`; default the previous one) as a new, logged version. */
+  async revertPersona(input: RevertPersonaInput): Promise<PersonaVersion> {
+    this.assertOpen();
+    const scope = assertScope((input as { scope?: unknown } | undefined | null)?.scope);
+    this.#announce({ kind: 'update', records: [{ scope, layer: 'procedural' }] });
+    return revertPersona(this.#deps(), input);
+  }
+
+  /** The profile schema `scopes` see (seed 003: what to learn about the user): fields of every current schema record. */
+  async profileSchema(options: ScopedReadOptions): Promise<ProfileSchemaView> {
+    this.assertOpen();
+    return readProfileSchema(this.store, assertReadScopes(options?.scopes), this.clock.now());
+  }
+
+  /**
+   * Sets the profile schema of a scope (fields with name, description, example) as a new version;
+   * every context of a read that sees the scope then lists the fields still missing.
+   *
+   * @example
+   * ```ts
+   * await engram.setProfileSchema({ scope: 'acme/shared', fields: [{ name: 'budget range', description: 'what the user can spend', example: '80L' }] });
+   * ```
+   */
+  async setProfileSchema(input: SetProfileSchemaInput): Promise<ProfileSchemaView & { superseded: string[] }> {
+    this.assertOpen();
+    const scope = assertScope((input as { scope?: unknown } | undefined | null)?.scope);
+    this.#announce({ kind: 'update', records: [{ scope, layer: 'procedural' }] });
+    return setProfileSchema(this.#deps(), input);
+  }
+  // --- end persona and profile schema ---
 
   // --- LLM (src/core/llm/): optional; every use falls back to the deterministic path ---
   /** The LLM helper: importance, supersession, fact extraction, reflection; answers null without an LLM. */
@@ -585,7 +648,12 @@ export class EngramCore {
   /** What follows a committed write: LLM follow-ups, context cache, background worker. */
   #afterWrite(parsed: readonly ParsedRememberInput[], results: readonly RememberResult[], options: WriteOptions): void {
     this.#followUps.schedule(parsed, results, options.deferImportance === true);
-    this.#announce({ kind: 'remember', records: parsed.map((item) => ({ scope: item.scope, layer: item.layer ?? 'episodic' })) });
+    // a captured turn also writes semantic claims (into its userScope): the profile they feed changed too
+    const records = parsed.flatMap((item) => [
+      { scope: item.scope, layer: item.layer ?? 'episodic', ...(item.importance !== undefined ? { importance: item.importance } : {}) },
+      ...(item.capture === true ? [{ scope: item.userScope ?? item.scope, layer: 'semantic' as const }] : []),
+    ]);
+    this.#announce({ kind: 'remember', records });
   }
 
   #deps() {

@@ -7,6 +7,7 @@ import { EngramError, messages } from './errors.js';
 import { LAYERS, PROVENANCE_KINDS, STATUSES } from './memory.js';
 import { isInstant, MAX_INSTANT_MS, MIN_INSTANT_MS, parseIsoInstant } from './instant.js';
 import { scopeProblem } from './scope.js';
+import { personaSchema } from './persona/persona.js';
 import { layerFieldProblems } from './layers/layer-rules.js';
 import { statisticalMetricSchema } from './layers/statistical.js';
 
@@ -191,6 +192,8 @@ export const recallOptionsSchema = z
     referenceTime: instantSchema.optional(),
     /** Do not record this read as an access (benchmarks, previews). */
     trackAccess: z.boolean().optional(),
+    /** Re-rank by a persona: true = the stored persona of the scopes, false = off, or a persona to use. Default: the engine's `recall.persona` (off). */
+    persona: z.union([z.boolean(), personaSchema]).optional(),
   })
   .strict();
 export type RecallOptions = z.input<typeof recallOptionsSchema>;

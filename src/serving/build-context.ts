@@ -18,13 +18,14 @@ import { groundConcepts, minimalConcept, readConceptRelations, verbalGrounding }
 import type { Scheduler } from '../core/ports/scheduler.js';
 import { Deadline, type Raced, type Stopwatch } from './deadline.js';
 import { ReadTimings, storeWithDeadline } from './deadline-store.js';
-import { episodesFromHits, knowledgeFromHits, mergeKnowledge, readProfileFacts, rankProfile, readRules, KNOWLEDGE_LIMIT, type ActivateFn } from './parts.js';
+import { episodesFromHits, knowledgeFromHits, mergeKnowledge, readProfileFacts, rankProfile, readProcedural, KNOWLEDGE_LIMIT, type ActivateFn, type ProceduralRead } from './parts.js';
+import { matchProfileFields, type ProfileFieldsPart } from '../core/profile/profile-fields.js';
 import { predictFromConcepts } from './predict.js';
 import { readAffect } from './affect-part.js';
 import { approximateTokens, renderMarkdown, trimToTokens } from './render.js';
 import type { ParsedContextInput } from './schemas.js';
 import type { ProfileFact } from './parts.js';
-import type { ConceptEntry, ContextLevel, ContextPart, RuleEntry, StructuredContext } from './types.js';
+import type { ConceptEntry, ContextLevel, ContextPart, StructuredContext } from './types.js';
 
 /**
  * Time kept back from the budget for trimming, rendering and the synchronous read that may already be
@@ -42,7 +43,7 @@ const CONTEXT_PREDICTION_EPISODES = 300;
 export const RULES_FRESH_MS = 5_000;
 
 interface Cached<T> {
-  items: T[];
+  items: T;
   /** Stopwatch time of the read. */
   at: number;
 }
@@ -54,20 +55,20 @@ interface Cached<T> {
  * when it cannot finish).
  */
 export class ContextCache {
-  readonly #rules = new Map<string, Cached<RuleEntry>>();
-  readonly #profile = new Map<string, Cached<ProfileFact>>();
+  readonly #rules = new Map<string, Cached<ProceduralRead>>();
+  readonly #profile = new Map<string, Cached<ProfileFact[]>>();
   #groundingMs = 0;
   #latenessMs = 0;
   /** Durations of store reads, so a read that cannot finish in time is not started. */
   readonly timings = new ReadTimings();
 
-  rules(key: string): Cached<RuleEntry> | undefined {
+  rules(key: string): Cached<ProceduralRead> | undefined {
     return this.#rules.get(key);
   }
-  setRules(key: string, items: RuleEntry[], at: number): void {
+  setRules(key: string, items: ProceduralRead, at: number): void {
     remember(this.#rules, key, { items, at });
   }
-  profile(key: string): Cached<ProfileFact> | undefined {
+  profile(key: string): Cached<ProfileFact[]> | undefined {
     return this.#profile.get(key);
   }
   setProfile(key: string, items: ProfileFact[], at: number): void {
@@ -142,7 +143,7 @@ export async function buildContext(deps: ContextDeps, input: ParsedContextInput)
     // Rules and profile are never dropped: the copy read less than RULES_FRESH_MS ago; else a fresh
     // read if it fits in time, the stale copy (`cached`) when it does not (refreshed once this build has
     // returned); with no copy at all (the first build for these scopes), a read that is waited for.
-    const protectedRead = <T>(entry: Cached<T> | undefined, read: (s: typeof store) => Promise<T[]>, save: (items: T[]) => void): { read: Promise<T[]>; wait: boolean } => {
+    const protectedRead = <T>(entry: Cached<T> | undefined, read: (s: typeof store) => Promise<T>, save: (items: T) => void): { read: Promise<T>; wait: boolean } => {
       const ready = fresh(entry);
       if (ready !== undefined) return { read: ready, wait: true };
       if (entry === undefined) {
@@ -156,12 +157,12 @@ export async function buildContext(deps: ContextDeps, input: ParsedContextInput)
       };
       return { read: read(storeWithDeadline(deps.store, { ...gate, onSkip })).then((items) => (save(items), items)), wait: false };
     };
-    const rulesRead = protectedRead(cache.rules(key), (s) => readRules(s, scopes, now), (rules) => cache.setRules(key, rules, stopwatch.now()));
+    const rulesRead = protectedRead(cache.rules(key), (s) => readProcedural(s, scopes, now), (rules) => cache.setRules(key, rules, stopwatch.now()));
     const profileRead = protectedRead(cache.profile(key), (s) => readProfileFacts(s, scopes, now), (facts) => cache.setProfile(key, facts, stopwatch.now()));
-    const settle = <T>(p: { read: Promise<T[]>; wait: boolean }): Promise<Raced<T[]>> => (p.wait ? p.read.then((value) => ({ done: true as const, value })) : deadline.race(p.read));
+    const settle = <T>(p: { read: Promise<T>; wait: boolean }): Promise<Raced<T>> => (p.wait ? p.read.then((value) => ({ done: true as const, value })) : deadline.race(p.read));
     const hitsRead: Promise<RecallHit[]> =
       message.trim().length > 0
-        ? runRecall({ ...deps, store: recallStore }, message, { scopes, k: Math.max(16, input.episodes * 3), trackAccess: deps.trackAccess !== false }).then((r) => r.hits)
+        ? runRecall({ ...deps, store: recallStore }, message, { scopes, k: Math.max(16, input.episodes * 3), trackAccess: deps.trackAccess !== false, ...(input.persona !== undefined ? { persona: input.persona } : {}) }).then((r) => r.hits)
         : Promise.resolve([]);
     const cues = cuesOf({ objects: input.percept?.objects ?? [], people: input.percept?.people ?? [], ...(input.percept?.goal !== undefined ? { goal: input.percept.goal } : {}) });
     const conceptsRead = matchConcepts(store, scopes, cues, now);
@@ -192,7 +193,7 @@ export async function buildContext(deps: ContextDeps, input: ParsedContextInput)
     ]);
 
     const parts: StructuredContext['parts'] = {
-      rules: rules.done ? { level: 'full', items: rules.value } : cachedOr(cache.rules(key)?.items),
+      rules: rules.done ? { level: 'full', items: [...rules.value.rules] } : cachedOr(cache.rules(key)?.items.rules),
       profile: profile.done ? { level: 'full', items: rankProfile(profile.value, message) } : cachedOr(rankOr(cache.profile(key)?.items, message)),
       knowledge: knowledge.done && skippedInRecall.length === 0 ? knowledge.value : hits.done ? { level: 'minimal', items: knowledgeFromHits(hits.value, new Set()).slice(0, KNOWLEDGE_LIMIT) } : skipped(),
       concepts: concepts.done
@@ -203,6 +204,8 @@ export async function buildContext(deps: ContextDeps, input: ParsedContextInput)
       cautions: affect.done ? { level: 'full', items: affect.value.cautions } : skipped(),
       mood: affect.done ? { level: 'full', items: affect.value.mood !== null ? [affect.value.mood] : [] } : skipped(),
     };
+    const fields = profileFieldsOf(rules.done ? rules.value : cache.rules(key)?.items, profile.done ? profile.value : cache.profile(key)?.items, rules.done && profile.done);
+    if (fields !== undefined) parts.profileFields = fields;
     dropDuplicates(parts);
     const draft = { budgetMs: input.budgetMs, elapsedMs: 0, parts };
     const trimmed = trimToTokens(draft, input.maxTokens);
@@ -273,6 +276,16 @@ function lowest(levels: readonly Exclude<ContextLevel, 'skipped'>[]): ContextLev
   if (levels.includes('minimal')) return 'minimal';
   if (levels.includes('cached')) return 'cached';
   return 'full';
+}
+
+/**
+ * Known and missing fields of the profile schema; undefined without a schema. `skipped` (both lists
+ * empty) when the facts were not read in time: a field is never called missing without looking.
+ */
+function profileFieldsOf(procedural: ProceduralRead | undefined, facts: readonly ProfileFact[] | undefined, fresh: boolean): (ProfileFieldsPart & { level: ContextLevel }) | undefined {
+  if (procedural === undefined || procedural.schema.length === 0) return undefined;
+  if (facts === undefined) return { level: 'skipped', known: [], missing: [] };
+  return { level: fresh ? 'full' : 'cached', ...matchProfileFields(procedural.schema, facts) };
 }
 
 function rankOr(facts: ProfileFact[] | undefined, message: string) {

@@ -10,6 +10,8 @@ import type { Scope } from '../core/scope.js';
 import { contentTerms } from '../core/text/index.js';
 import type { EpisodeEntry, KnowledgeEntry, ProfileEntry, RuleEntry } from './types.js';
 import { isChunkParent, isConcept, isStructural } from '../core/record-kinds.js';
+import { fieldsOfSchemaRecord, isProfileSchema, mergeSchemaFields, type ProfileField } from '../core/profile/profile-schema.js';
+import { isPersona } from '../core/persona/persona.js';
 
 /** At most this many records of a layer are read for rules and profile. */
 const LIST_LIMIT = 2_000;
@@ -32,13 +34,22 @@ async function listCurrent(store: Store, scopes: readonly Scope[], layer: 'proce
   return out;
 }
 
-/** Every current procedural rule of the scopes, highest priority first, then oldest first. */
-export async function readRules(store: Store, scopes: readonly Scope[], now: number): Promise<RuleEntry[]> {
+/** The procedural records of a read: the rules, and the profile schema's fields (settings are not rules). */
+export interface ProceduralRead {
+  rules: RuleEntry[];
+  /** Fields of the current profile-schema records, scopes in the read's order, newest record first. */
+  schema: ProfileField[];
+}
+
+/** Every current procedural rule of the scopes (highest priority first, then oldest first) and the profile schema. */
+export async function readProcedural(store: Store, scopes: readonly Scope[], now: number): Promise<ProceduralRead> {
   const records = await listCurrent(store, scopes, 'procedural', now);
-  return records
-    .filter((r) => !isChunkParent(r))
+  const rules = records
+    .filter((r) => !isChunkParent(r) && !isProfileSchema(r) && !isPersona(r))
     .map((r) => ({ id: r.id, scope: r.scope, content: r.content, priority: typeof r.data.priority === 'number' ? r.data.priority : 0 }))
     .sort((a, b) => b.priority - a.priority || (a.id < b.id ? -1 : 1));
+  const schemas = records.filter(isProfileSchema).sort((a, b) => scopes.indexOf(a.scope) - scopes.indexOf(b.scope) || (a.id < b.id ? 1 : -1));
+  return { rules, schema: mergeSchemaFields(schemas.map(fieldsOfSchemaRecord)) };
 }
 
 /** Scopes that hold a user's profile (`…/users/<id>…`); all scopes when none does. */

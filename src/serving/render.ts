@@ -94,12 +94,24 @@ export function renderMarkdown(context: Pick<StructuredContext, 'elapsedMs' | 'b
   const lines = [headerLine(context)];
   for (const part of CONTEXT_PARTS) {
     const items = context.parts[part].items as unknown[];
-    if (items.length === 0) continue;
-    lines.push('', `## ${TITLES[part]}`, ...items.map((item) => entryLine(part, item)));
+    if (items.length > 0) lines.push('', `## ${TITLES[part]}`, ...items.map((item) => entryLine(part, item)));
     if (part === 'rules') lines.push(...affectLines(context.parts.cautions, context.parts.mood));
+    if (part === 'profile') lines.push(...profileFieldLines(context.parts.profileFields));
   }
   if (context.parts.rules.items.length === 0) lines.splice(1, 0, ...affectLines(context.parts.cautions, context.parts.mood));
   return lines.join('\n');
+}
+
+/**
+ * The profile schema's section (seed 003): what is known per field, then what is still missing, so the
+ * agent asks for it when the conversation allows. Nothing without a schema.
+ */
+export function profileFieldLines(fields: Parts['profileFields']): string[] {
+  if (fields === undefined || (fields.known.length === 0 && fields.missing.length === 0)) return [];
+  const lines = ['', '## What to learn about the user'];
+  for (const k of fields.known) lines.push(`- ${k.field}: ${oneLine(k.value)} (since ${k.since.slice(0, 10)})`);
+  if (fields.missing.length > 0) lines.push(`- Still unknown — ask when natural: ${fields.missing.join(', ')}`);
+  return lines;
 }
 
 /** Parts in the order they give way to the token budget: least essential first, rules last. */
@@ -123,7 +135,11 @@ export function trimToTokens(context: Pick<StructuredContext, 'elapsedMs' | 'bud
   const parts: Parts = context.parts;
   const maxChars = maxTokens * 4;
   const cost = (part: ContextPartName, item: unknown) => entryLine(part, item).length + 1;
-  let total = headerLine(context).length + affectLines(parts.cautions, parts.mood).reduce((sum, line) => sum + line.length + 1, 0);
+  // the schema's section and the affect lines are small and never trimmed
+  let total =
+    headerLine(context).length +
+    affectLines(parts.cautions, parts.mood).reduce((sum, line) => sum + line.length + 1, 0) +
+    profileFieldLines(parts.profileFields).join('\n').length;
   for (const part of CONTEXT_PARTS) {
     const items = parts[part].items as unknown[];
     if (items.length > 0) total += sectionCost(part) + items.reduce<number>((sum, item) => sum + cost(part, item), 0);

@@ -5,6 +5,9 @@
 import type { SkippedRecord } from '../core/readable-records.js';
 import type { ClaimSlot, Layer, SourceRef } from '../core/memory.js';
 import type { CautionEntry, MoodEntry } from './affect-part.js';
+import type { ProfileFieldsPart } from '../core/profile/profile-fields.js';
+
+export type { KnownProfileField, ProfileFieldsPart } from '../core/profile/profile-fields.js';
 
 /**
  * How much of a part the deadline allowed: `full` (everything, fresh), `cached` (stored or cached data,
@@ -142,6 +145,11 @@ export interface StructuredContext {
     cautions: ContextPart<CautionEntry>;
     /** The latest mood summary, when its period ended in the last 14 days (at most one). */
     mood: ContextPart<MoodEntry>;
+    /**
+     * Present when the scopes have a profile schema: the fields the user's facts answer (`known`) and
+     * those still to ask for (`missing`), with the level of the reads it rests on.
+     */
+    profileFields?: ProfileFieldsPart & { level: ContextLevel };
   };
   /** Entries dropped per part to fit `maxTokens`. */
   trimmed: Partial<Record<ContextPartName, number>>;

@@ -32,6 +32,7 @@ const CURATED = [
   'EngramError',
   'LAYERS',
   'ManualClock',
+  'ManualScheduler',
   'OpenAiCompatibleLlm',
   'Redactor',
   'STATUSES',

@@ -7,9 +7,12 @@
  * second run add no duplicate.
  */
 import type { Edge, MemoryRecord } from '../../core/memory.js';
+import type { StoreReader } from '../../core/ports/store.js';
+import type { Scope } from '../../core/scope.js';
 import { extractiveInsights, insightKey, llmInsights, reflectionTrigger, type Insight, type ReflectionItem } from '../reflection.js';
 import { derivedRecord, edgeId, lookupKey, scanRecords, storeKey, type PhaseContext } from '../phase-context.js';
 import { isCompressed, isCycleKnowledge, isPromoted, isReflection, isStructural } from '../../core/record-kinds.js';
+import { growPersonaFromReflections } from '../persona-growth.js';
 
 const CURSOR_KEY = 'consolidate/reflect/cursor';
 /** At most this many recent records feed one level-1 reflection. */
@@ -22,28 +25,40 @@ interface ReflectCursor {
   reflected?: Record<string, string[]>;
 }
 
-export async function reflectPhase(ctx: PhaseContext): Promise<void> {
-  const cfg = ctx.deps.config.reflection;
-  const saved = (await ctx.deps.store.getState(ctx.scope, CURSOR_KEY))?.value as ReflectCursor | undefined;
+/**
+ * What a scope accumulated since its last reflection: the records that count toward the next one
+ * (episodes and facts, not derived knowledge), their summed importance (unscored counts 1), those at
+ * least `minImportance` (`fresh`), and the newest id. The reflect phase and idle reflection read it alike.
+ */
+export async function sinceLastReflection(
+  store: StoreReader,
+  scope: Scope,
+  options: { pageSize: number; minImportance: number },
+): Promise<{ saved: ReflectCursor | undefined; fresh: MemoryRecord[]; accumulated: number; newestId: string }> {
+  const saved = (await store.getState(scope, CURSOR_KEY))?.value as ReflectCursor | undefined;
   const lastId = saved?.lastId ?? '';
-  // What accumulated since the last reflection.
   const fresh: MemoryRecord[] = [];
   let accumulated = 0;
   let newestId = lastId;
-  const reflections: MemoryRecord[] = [];
-  for await (const page of scanRecords(ctx.deps.store, { scope: ctx.scope, layers: ['semantic'], statuses: ['active'], pageSize: ctx.deps.config.pageSize })) {
-    for (const r of page) if (isReflection(r)) reflections.push(r);
-  }
-  // Only what was written since the last reflection counts toward the next one.
-  for await (const page of scanRecords(ctx.deps.store, { scope: ctx.scope, layers: ['episodic', 'semantic'], statuses: ['active'], ...(lastId !== '' ? { afterId: lastId } : {}), pageSize: ctx.deps.config.pageSize })) {
+  for await (const page of scanRecords(store, { scope, layers: ['episodic', 'semantic'], statuses: ['active'], ...(lastId !== '' ? { afterId: lastId } : {}), pageSize: options.pageSize })) {
     for (const r of page) {
       if (isReflection(r) || isStructural(r) || isPromoted(r) || isCompressed(r) || isCycleKnowledge(r)) continue;
       newestId = r.id > newestId ? r.id : newestId;
       const importance = r.importance ?? 1;
       accumulated += importance;
-      if (importance >= cfg.minImportance) fresh.push(r);
+      if (importance >= options.minImportance) fresh.push(r);
     }
   }
+  return { saved, fresh, accumulated, newestId };
+}
+
+export async function reflectPhase(ctx: PhaseContext): Promise<void> {
+  const cfg = ctx.deps.config.reflection;
+  const reflections: MemoryRecord[] = [];
+  for await (const page of scanRecords(ctx.deps.store, { scope: ctx.scope, layers: ['semantic'], statuses: ['active'], pageSize: ctx.deps.config.pageSize })) {
+    for (const r of page) if (isReflection(r)) reflections.push(r);
+  }
+  const { saved, fresh, accumulated, newestId } = await sinceLastReflection(ctx.deps.store, ctx.scope, { pageSize: ctx.deps.config.pageSize, minImportance: cfg.minImportance });
   const trigger = reflectionTrigger({ accumulatedImportance: accumulated, sessionEnd: ctx.trigger === 'session-end', onDemand: ctx.explicit }, cfg);
   if (trigger === null) {
     ctx.counters.skipped = `accumulated importance ${accumulated.toFixed(2)} since the last reflection is below the threshold ${cfg.importanceThreshold} (no session end, not asked for)`;
@@ -64,6 +79,7 @@ export async function reflectPhase(ctx: PhaseContext): Promise<void> {
     reflected[String(level)] = [...done, ...pool.map((r) => r.id)].slice(-2000);
   }
   const vectors = insights.length > 0 ? await ctx.deps.embedder.embed(insights.map((i) => i.content)) : [];
+  const created: { id: string; sources: string[] }[] = [];
   await ctx.batch(async (tx) => {
     for (const [i, insight] of insights.entries()) {
       const key = `reflect:${insightKey(insight.level, insight.sources)}`;
@@ -88,11 +104,15 @@ export async function reflectPhase(ctx: PhaseContext): Promise<void> {
         .map((s) => ({ id: edgeId(ctx.now), scope: ctx.scope, fromId: record.id, type: 'DERIVED_FROM', toId: s, weight: 1, validFrom: ctx.now, validTo: null, recordedAt: ctx.now, invalidatedAt: null, metadata: { reflection: insight.level } }));
       if (edges.length > 0) await tx.insertEdges(edges);
       ctx.counters.created += 1;
+      created.push({ id: record.id, sources: insight.sources });
       ctx.counters.details[`level-${insight.level} reflections`] = (ctx.counters.details[`level-${insight.level} reflections`] ?? 0) + 1;
       if (ctx.counters.ids.length < 50) ctx.counters.ids.push(record.id);
     }
     await tx.setState(ctx.scope, CURSOR_KEY, { lastId: newestId, reflected, at: ctx.now } satisfies ReflectCursor & { at: number }, ctx.now);
   }, { done: true });
+  // personality growth: what this cycle reflected on shifts the scope's persona a little (seed 004)
+  const shifts = await growPersonaFromReflections(ctx, created, new Map([...fresh, ...reflections].map((r) => [r.id, r])));
+  if (shifts.length > 0) ctx.counters.details['persona shifts'] = shifts.length;
   if (items.length < cfg.minItems && insights.length === 0) ctx.counters.details[`important memories (need ${cfg.minItems})`] = items.length;
 }
 

@@ -14,7 +14,7 @@ export const LAYER_FIELDS: Readonly<Record<string, readonly Layer[]>> = Object.f
   priority: ['procedural'],
   metric: ['statistical'],
   definition: ['semantic', 'statistical'],
-  category: ['semantic', 'statistical'],
+  category: ['semantic', 'statistical', 'procedural'],
   properties: ['semantic', 'statistical', 'procedural'],
 });
 

@@ -2,7 +2,7 @@
  * Export of one scope as Markdown (seed 003's layout): procedural.md (rules), semantic.md (definitions,
  * statistics: the schema of what is known), concepts.md (the concept records extraction keeps, apart
  * so their bare names do not crowd the definitions), profile.md (facts about the user or subject),
- * log.md (episodes). Every record of the scope, whatever its status, with its concept refs and
+ * log.md (episodes), and schema.md (the profile schema: what to learn about the user) when the scope has one. Every record of the scope, whatever its status, with its concept refs and
  * outgoing edges in its trailer, so an import reproduces it exactly.
  */
 import { isConcept } from '../concepts/index.js';
@@ -10,13 +10,18 @@ import type { Edge, MemoryRecord } from '../memory.js';
 import type { Store } from '../ports/store.js';
 import type { Scope } from '../scope.js';
 import { renderDate, renderEntry, renderImportance } from './format.js';
+import { isProfileSchema } from '../profile/profile-schema.js';
 
 /** File name → Markdown text. */
 export type MarkdownFiles = Record<string, string>;
 
 export const MARKDOWN_FILES = ['procedural.md', 'semantic.md', 'concepts.md', 'profile.md', 'log.md'] as const;
+/** The profile schema's file (seed 003's shared/semantic.md): written only when the scope has a schema. */
+export const SCHEMA_FILE = 'schema.md' as const;
+type MarkdownFile = (typeof MARKDOWN_FILES)[number] | typeof SCHEMA_FILE;
 
-const TITLES: Record<(typeof MARKDOWN_FILES)[number], string> = {
+const TITLES: Record<MarkdownFile, string> = {
+  'schema.md': 'Profile schema: what to learn about the user (edit the field lines: "- name: description (example: …)")',
   'procedural.md': 'Procedural memory: how to behave (always in context)',
   'semantic.md': 'Semantic memory: definitions and statistics',
   'concepts.md': 'Concepts: what the memories are about',
@@ -25,7 +30,8 @@ const TITLES: Record<(typeof MARKDOWN_FILES)[number], string> = {
 };
 
 /** Which file a record belongs in. */
-export function fileOf(record: MemoryRecord): (typeof MARKDOWN_FILES)[number] {
+export function fileOf(record: MemoryRecord): MarkdownFile {
+  if (isProfileSchema(record)) return SCHEMA_FILE;
   if (record.layer === 'procedural') return 'procedural.md';
   if (record.layer === 'episodic') return 'log.md';
   if (record.layer === 'statistical') return 'semantic.md';
@@ -86,10 +92,11 @@ export async function exportMarkdown(deps: { store: Store }, scope: Scope): Prom
       edges.set(edge.fromId, [...(edges.get(edge.fromId) ?? []), edge]);
     }
   }
-  const byFile = new Map<string, MemoryRecord[]>(MARKDOWN_FILES.map((f) => [f, []]));
+  const byFile = new Map<string, MemoryRecord[]>([...MARKDOWN_FILES, SCHEMA_FILE].map((f) => [f, []]));
   for (const record of records) byFile.get(fileOf(record))?.push(record);
   const files: MarkdownFiles = {};
-  for (const file of MARKDOWN_FILES) {
+  const names: MarkdownFile[] = [...MARKDOWN_FILES, ...((byFile.get(SCHEMA_FILE)?.length ?? 0) > 0 ? [SCHEMA_FILE] : [])];
+  for (const file of names) {
     const list = (byFile.get(file) ?? []).sort(
       (a, b) =>
         (file === 'procedural.md' ? (Number(b.data.priority ?? 0) - Number(a.data.priority ?? 0)) : 0) ||

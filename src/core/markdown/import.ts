@@ -13,7 +13,8 @@ import { parseInput, rememberInputSchema, type ParsedRememberInput } from '../sc
 import type { Scope } from '../scope.js';
 import { newId } from '../write/new-record.js';
 import { embeddingText, rememberAll } from '../write/remember.js';
-import { shownInstant, type MarkdownFiles } from './export.js';
+import { SCHEMA_FILE, shownInstant, type MarkdownFiles } from './export.js';
+import { PROFILE_SCHEMA_CATEGORY } from '../profile/profile-schema.js';
 import { parseDate, parseEntries, renderDate, renderImportance, type ParsedEntry } from './format.js';
 import { parseTrailer, type Trailer } from './trailer-schema.js';
 import { dictionary } from '../text/dictionary.js';
@@ -42,7 +43,7 @@ interface Deps {
   redactor: Redactor;
 }
 
-const FILE_LAYER: Record<string, Layer> = dictionary({ 'procedural.md': 'procedural', 'semantic.md': 'semantic', 'concepts.md': 'semantic', 'profile.md': 'semantic', 'log.md': 'episodic' });
+const FILE_LAYER: Record<string, Layer> = dictionary({ 'procedural.md': 'procedural', 'semantic.md': 'semantic', 'concepts.md': 'semantic', 'profile.md': 'semantic', 'log.md': 'episodic', [SCHEMA_FILE]: 'procedural' });
 
 function invalid(entry: ParsedEntry, problem: string): EngramError {
   return new EngramError('INVALID_INPUT', messages.invalidInput(`${entry.file} line ${entry.line}: ${problem}`), { details: { file: entry.file, line: entry.line } });
@@ -111,6 +112,8 @@ export async function importMarkdown(deps: Deps, files: MarkdownFiles, scope: Sc
         ...(importance !== undefined ? { importance } : {}),
         ...(entry.tags !== undefined && entry.tags.length > 0 ? { tags: entry.tags } : {}),
         ...(entry.pinned === true ? { pinned: true } : {}),
+        // a new entry of schema.md is a field list of the profile schema
+        ...(entry.file === SCHEMA_FILE ? { category: PROFILE_SCHEMA_CATEGORY } : {}),
       },
       `${entry.file} line ${entry.line}`,
     );

@@ -91,6 +91,13 @@ export interface RecallConfig {
   mmrPoolPerHit: number;
   /** …and at least this many. */
   mmrMinPool: number;
+  /**
+   * Re-rank by the persona of the read's scopes (seed 004) on every recall and context; off by default.
+   * A call's `persona` option overrides it. With no persona stored, nothing changes.
+   */
+  persona: boolean;
+  /** Persona stage: a hit's score is scaled by 1 + personaWeight × affinity (affinity -1..1). */
+  personaWeight: number;
 }
 
 /** The defaults; see `bench/results/locomo.md` for what they measure. */
@@ -135,4 +142,6 @@ export const DEFAULT_RECALL_CONFIG: RecallConfig = Object.freeze({
   rankedPerHit: 2,
   mmrPoolPerHit: 3,
   mmrMinPool: 30,
+  persona: false,
+  personaWeight: 0.5,
 });

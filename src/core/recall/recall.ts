@@ -20,6 +20,11 @@ import { applyNeighbourhood } from './neighbourhood.js';
 import { maximalMarginalRelevance } from './mmr.js';
 import { spreadActivation } from '../graph/activation.js';
 import { isChunkParent, isConcept } from '../record-kinds.js';
+import { personaRerank } from './persona-stage.js';
+import { readPersona } from '../persona/persona-api.js';
+import { isPersona, type Persona } from '../persona/persona.js';
+import { isProfileSchema } from '../profile/profile-schema.js';
+import type { PersonaExplanation } from './scoring.js';
 
 /** Why a hit was returned: its rank and score in each channel, and the terms of the final blend. */
 export interface HitExplanation {
@@ -32,6 +37,8 @@ export interface HitExplanation {
   importance: number;
   activation: number;
   neighbourhood: number;
+  /** Present when a persona re-ranked the hits: the factor the score was scaled by and what matched. */
+  persona?: PersonaExplanation;
 }
 
 /** One recall hit: the memory, its final score, its relevance and the explanation. */
@@ -79,7 +86,7 @@ export async function recall(deps: RecallDeps, query: string, options: ParsedRec
   const around = await applyNeighbourhood({ store, base, candidates: fusion.candidates, config, absent: fusion.absent });
   const candidates = config.graphWeight > 0 ? await addGraphNeighbours(store, base, around, config) : around;
 
-  const blended = blendScores(candidates, config, now);
+  const blended = personaRerank(blendScores(candidates, config, now), await personaOf(deps, options, config, now), config.personaWeight);
   const ranked = maximalMarginalRelevance(blended, k * config.rankedPerHit, config.mmrLambda, { perHit: config.mmrPoolPerHit, min: config.mmrMinPool });
   const hits: RecallHit[] = [];
   for (const candidate of ranked) {
@@ -87,6 +94,8 @@ export async function recall(deps: RecallDeps, query: string, options: ParsedRec
     if (isChunkParent(candidate.record)) continue;
     // Extracted concepts are index nodes (a bare name): they spread activation but are not answers.
     if (isConcept(candidate.record)) continue;
+    // a persona or profile schema is a setting of its scope, not something to recall
+    if (isPersona(candidate.record) || isProfileSchema(candidate.record)) continue;
     if (hits.length >= k) break;
     hits.push({
       ...toMemoryView(candidate.record),
@@ -100,6 +109,7 @@ export async function recall(deps: RecallDeps, query: string, options: ParsedRec
         importance: round(candidate.importance),
         activation: round(candidate.activation),
         neighbourhood: round(candidate.neighbourhood),
+        ...(candidate.persona !== undefined ? { persona: candidate.persona } : {}),
       },
     });
   }
@@ -107,6 +117,14 @@ export async function recall(deps: RecallDeps, query: string, options: ParsedRec
     store.recordAccess(hits.map((h) => h.id), now).catch(() => undefined);
   }
   return { hits };
+}
+
+/** The persona of this read: the one given, the scopes' stored one when asked for (or on by config), else none. */
+async function personaOf(deps: RecallDeps, options: ParsedRecallOptions, config: RecallConfig, now: number): Promise<Persona | null> {
+  const wanted = options.persona ?? config.persona;
+  if (wanted === false) return null;
+  if (wanted !== true) return wanted;
+  return (await readPersona(deps.store, options.scopes, now))?.persona ?? null;
 }
 
 /** Per-call channel weights override the engine's config. */

@@ -18,6 +18,18 @@ export interface Candidate {
   readonly importance: number;
   readonly activation: number;
   readonly score: number;
+  /** Set by the persona stage when a persona re-ranked the candidates. */
+  readonly persona?: PersonaExplanation;
+}
+
+/** Why the persona moved a hit: the factor its score was scaled by and what matched. */
+export interface PersonaExplanation {
+  /** Score multiplier: 1 + weight × affinity (1 = unmoved). */
+  factor: number;
+  /** -1..1: the sum over dispositions of (2·value − 1) × match. */
+  affinity: number;
+  /** What matched, e.g. `curiosity 0.9: tag ml`. */
+  matched: string[];
 }
 
 /** A candidate no channel returned (a neighbour, or a record the graph reached), at `relevance`. */

@@ -17,6 +17,7 @@ import { registerRecallCommand } from './commands/recall.js';
 import { registerRedactCommand } from './commands/redact.js';
 import { registerReembedCommand } from './commands/reembed.js';
 import { registerRecordCommands } from './commands/records.js';
+import { registerPersonaCommands } from './commands/persona.js';
 import { registerRememberCommand } from './commands/remember.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerSetupCommand } from './commands/setup.js';
@@ -38,6 +39,7 @@ export function buildProgram(): Command {
   registerImportSourceCommands(program);
   registerConsolidateCommand(program);
   registerContextCommands(program);
+  registerPersonaCommands(program);
   registerKeysCommands(program);
   registerMcpCommand(program);
   registerServeCommand(program);

@@ -8,6 +8,7 @@ import type { Scope } from '../../core/scope.js';
 import type { RememberInput } from '../../core/schemas.js';
 import { promptQuery } from './prompt-query.js';
 import type { Turn } from './transcript.js';
+import { CONTEXT_PARTS } from '../../serving/types.js';
 
 /** The `system` of source refs written by the Claude Code hooks. */
 export const CLAUDE_CODE_SYSTEM = 'claude-code';
@@ -38,7 +39,7 @@ export async function promptContext(engram: Engram, request: PromptContextReques
     ...(query.budgetMs !== undefined ? { budgetMs: query.budgetMs } : {}),
     ...(query.maxTokens !== undefined ? { maxTokens: query.maxTokens } : {}),
   });
-  const parts = Object.values(result.parts);
+  const parts = CONTEXT_PARTS.map((name) => result.parts[name]);
   if (parts.every((part) => part.items.length === 0)) {
     // Out of time before anything was found (a cold or busy process): recall has no deadline and still answers.
     if (parts.some((part) => part.level === 'skipped')) return recallBlock(engram, query);
@@ -144,9 +145,9 @@ const SESSION_PROFILE_LIMIT = 12;
  * (the user's scopes, else all), highest priority and importance first; empty when there are none.
  */
 export async function sessionContext(engram: Engram, request: { scopes: Scope[] }): Promise<{ text: string; rules: number; profile: number }> {
-  const [{ readRules, readProfileFacts, rankProfile }, { entryLine }] = await Promise.all([import('../../serving/parts.js'), import('../../serving/render.js')]);
+  const [{ readProcedural, readProfileFacts, rankProfile }, { entryLine }] = await Promise.all([import('../../serving/parts.js'), import('../../serving/render.js')]);
   const now = engram.clock.now();
-  const [rules, facts] = await Promise.all([readRules(engram.store, request.scopes, now), readProfileFacts(engram.store, request.scopes, now)]);
+  const [{ rules }, facts] = await Promise.all([readProcedural(engram.store, request.scopes, now), readProfileFacts(engram.store, request.scopes, now)]);
   const profile = rankProfile(facts, '').slice(0, SESSION_PROFILE_LIMIT);
   if (rules.length === 0 && profile.length === 0) return { text: '', rules: 0, profile: 0 };
   const lines = ['<engram-memory>'];

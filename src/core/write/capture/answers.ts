@@ -23,7 +23,7 @@ export function closingQuestion(text: string): string | undefined {
 }
 
 const CHOICE = /^(?:so,?\s+)?(?:which|what)\s+(.+?)\s+(?:should|shall|do|does|would|will|can|could)\s/i;
-const PREFERRED = /^(?:so,?\s+)?(?:which|what)\s+(?:is|are)\s+(?:your|the)\s+(?:preferred\s+|favou?rite\s+)?(.+?)\s*\?$/i;
+const PREFERRED = /^(?:so,?\s+)?(?:which|what)(?:\s+(?:is|are)|['’]s|['’]re)\s+(?:your|the)\s+(?:preferred\s+|favou?rite\s+)?(.+?)\s*\?$/i;
 const YES_NO = /^(?:so,?\s+)?(?:should|shall|do|does|did|would|will|can|could|is|are|want me to|may i)\b/i;
 /** "tabs or spaces", "REST or GraphQL for the API", "in SQL or with the ORM": one word each side. */
 const ALTERNATIVES = /([\w.+#-]+)\s+or\s+(?:(?:with|in|on|using|via)\s+)?(?:the\s+|a\s+|an\s+)?([\w.+#-]+)/i;

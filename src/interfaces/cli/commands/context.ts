@@ -49,7 +49,8 @@ export function registerContextCommands(program: Command): void {
     .option('--budget-ms <n>', 'wall-clock budget in milliseconds (default 50)')
     .option('--max-tokens <n>', 'token budget, approximate (default 2000)')
     .option('--episodes <n>', 'relevant episodes to include (default 5)')
-    .action(async (words: string[], flags: ContextFlags) => {
+    .option('--persona', "re-rank knowledge and episodes by the scopes' persona")
+    .action(async (words: string[], flags: ContextFlags & { persona?: boolean }) => {
       await withEngine(flags, async (engram) => {
         const objects = list(flags.objects);
         const people = list(flags.people);
@@ -72,6 +73,7 @@ export function registerContextCommands(program: Command): void {
           ...(budgetMs !== undefined ? { budgetMs: budgetMs as number } : {}),
           ...(maxTokens !== undefined ? { maxTokens: maxTokens as number } : {}),
           ...(episodes !== undefined ? { episodes: episodes as number } : {}),
+          ...(flags.persona === true ? { persona: true } : {}),
         });
         printResult({ json: flags.json === true }, result, (ctx: StructuredContext) => ctx.markdown);
       });

@@ -121,7 +121,7 @@ export function registerLayerCommands(program: Command): void {
     });
 
   const exportCommand = program.command('export').description('export memories');
-  withCommonFlags(exportCommand.command('markdown <dir>').description('write a scope as procedural.md, semantic.md, concepts.md, profile.md and log.md'))
+  withCommonFlags(exportCommand.command('markdown <dir>').description('write a scope as procedural.md, semantic.md, concepts.md, profile.md and log.md (and schema.md when it has a profile schema)'))
     .option('--scope <scope>', 'the scope to export', collect)
     .action(async (dir: string, flags: ScopeFlags) => {
       await withEngine(flags, async (engram) => {
@@ -135,7 +135,7 @@ export function registerLayerCommands(program: Command): void {
     });
 
   const importCommand = program.command('import').description('import memories');
-  withCommonFlags(importCommand.command('markdown <dir>').description('read procedural.md, semantic.md, concepts.md, profile.md and log.md back into a scope'))
+  withCommonFlags(importCommand.command('markdown <dir>').description('read procedural.md, semantic.md, concepts.md, profile.md, log.md and schema.md back into a scope'))
     .option('--scope <scope>', 'the scope to import into', collect)
     .action(async (dir: string, flags: ScopeFlags) => {
       await withEngine(flags, async (engram) => {

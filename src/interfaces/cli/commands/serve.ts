@@ -31,6 +31,8 @@ interface ServeFlags extends CommonFlags {
   consolidateEvery?: string;
   maxBodyBytes?: string;
   idleExit?: string;
+  idleReflectAfter?: string;
+  idleReflectThreshold?: string;
 }
 
 /** Registers `serve`. */
@@ -43,6 +45,8 @@ export function registerServeCommand(program: Command): void {
     .option('--consolidate-every <minutes>', 'run the consolidation cycle on every --scope on this schedule (default: off)')
     .option('--max-body-bytes <n>', 'largest HTTP request body accepted (default 1048576)')
     .option('--idle-exit <minutes>', 'exit after this many minutes without a request (the hooks start their server with it; default: never)')
+    .option('--idle-reflect-after <duration>', 'reflect a scope once it has had no write for this long and its importance since the last reflection crossed the threshold, e.g. 10m, 90s (default: off)')
+    .option('--idle-reflect-threshold <n>', 'importance that makes an idle scope reflect (default 5, the reflection threshold)')
     .action(async (flags: ServeFlags) => {
       try {
         await runServe(flags);
@@ -68,8 +72,21 @@ async function runServe(flags: ServeFlags): Promise<void> {
   const everyMs = positiveNumber(flags.consolidateEvery, '--consolidate-every', 'minutes, e.g. --consolidate-every 60') * 60_000;
   const maxBodyBytes = positiveNumber(flags.maxBodyBytes, '--max-body-bytes', 'bytes, e.g. --max-body-bytes 2097152');
   const idleMs = positiveNumber(flags.idleExit, '--idle-exit', 'minutes, e.g. --idle-exit 30') * 60_000;
+  const idleReflectMs = flags.idleReflectAfter === undefined ? Number.NaN : durationMs(flags.idleReflectAfter, '--idle-reflect-after');
+  const idleThreshold = positiveNumber(flags.idleReflectThreshold, '--idle-reflect-threshold', 'importance, e.g. --idle-reflect-threshold 5');
   const engram = await openEngine(flags, { create: true });
   engram.startBackground();
+  if (!Number.isNaN(idleReflectMs)) {
+    engram.startIdleReflection({
+      idleMs: idleReflectMs,
+      ...(Number.isNaN(idleThreshold) ? {} : { threshold: idleThreshold }),
+      onEvent: (e) => {
+        const idle = `idle ${Math.round(e.idleMs / 1000)} s, importance ${e.accumulated.toFixed(2)} of ${e.threshold}`;
+        const what = e.outcome === 'reflected' ? `reflected (${e.created ?? 0} reflections)` : e.outcome === 'failed' ? `reflection failed, retried after the next idle period: ${(e.error as Error)?.message ?? String(e.error)}` : 'not reflected: below the threshold';
+        process.stderr.write(`engram serve: idle reflection of ${e.scope}: ${what} (${idle})\n`);
+      },
+    });
+  }
   const keys = new ApiKeys(engram.store);
   // Lets this user's hooks (who can read the discovery file) call /hooks without an API key.
   const hookToken = isFile ? randomBytes(24).toString('base64url') : undefined;
@@ -124,6 +141,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
     `  HTTP API: ${url}/v1 · ${url}/openapi.json · ${url}/health`,
     `  API keys: ${auth}${auth === 'auto' ? ' (required once a key has been created, even if revoked: engram keys create --tenant T)' : ''}`,
     ...(schedule === undefined ? [] : [`  consolidation: every ${Number(flags.consolidateEvery)} min on ${(scopes.length > 0 ? scopes : [DEFAULT_SCOPE]).join(', ')}`]),
+    ...(Number.isNaN(idleReflectMs) ? [] : [`  idle reflection: a scope reflects after ${flags.idleReflectAfter} without writes once its importance crosses ${Number.isNaN(idleThreshold) ? 'the threshold' : idleThreshold}`]),
     '',
     `Claude Code: put this in .mcp.json (or run: engram setup claude-code --write --url ${url} --scope ${(scopes.length > 0 ? scopes : [DEFAULT_SCOPE]).join(' --scope ')}, which adds the hooks too)`,
     JSON.stringify(config, null, 2),
@@ -166,6 +184,15 @@ function idleWatch(idleMs: number | undefined, onIdle: () => void) {
     },
     stop: () => clearInterval(timer),
   };
+}
+
+/** A duration flag: `500ms`, `90s`, `10m`, `1h`, or a bare number of minutes. */
+function durationMs(value: string, flag: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|min|h)?\s*$/i.exec(value);
+  const unit = { ms: 1, s: 1_000, m: 60_000, min: 60_000, h: 3_600_000 }[(match?.[2] ?? 'm').toLowerCase() as 'ms'];
+  const ms = match === null ? Number.NaN : Number(match[1]) * unit;
+  if (!(ms > 0)) throw new EngramError('INVALID_INPUT', `${flag} must be a positive duration such as 10m, 90s, 500ms or 1h; got "${value}".`);
+  return ms;
 }
 
 /** A flag that must be a positive number when given; NaN when absent. */
