@@ -48,6 +48,7 @@ import { createRedactor, type Redactor, type RedactionOptions } from './redact/r
 import { redactInputs, redactValue } from './redact/redact-values.js';
 import { redactStored, type RedactInput, type RedactReport } from './redact/redact-stored.js';
 import { supersessionLinks } from './explore/lineage.js';
+import { surface as runSurface, surfaceInputSchema, type SurfaceHit, type SurfaceInput } from './surface/surface.js';
 
 /** The parts of the record facade; `Engram` takes these and what it composes on top. */
 export interface EngramCoreOptions {
@@ -151,6 +152,11 @@ export class EngramCore {
     return () => this.#listeners.delete(listener);
   }
 
+  /** Tells the listeners of `onRecordChange` about a write made by a subclass (e.g. expiry). */
+  protected announceChange(change: RecordChange): void {
+    this.#announce(change);
+  }
+
   #announce(change: RecordChange): void {
     for (const listener of this.#listeners) listener(change);
   }
@@ -231,6 +237,16 @@ export class EngramCore {
     const { store, skipped } = skippingReader(this.store);
     const result = await runRecall({ ...this.#deps(), store }, text, parsed);
     return skipped.length > 0 ? { ...result, skipped } : result;
+  }
+
+  /**
+   * The memories most worth having in mind, without a query: by importance, activation (recent and
+   * frequent use) and relevance to an optional `context`; each hit says why. Not counted as an access.
+   */
+  async surface(input: SurfaceInput): Promise<{ hits: SurfaceHit[] }> {
+    this.assertOpen();
+    assertReadScopes((input as { scopes?: unknown } | undefined | null)?.scopes);
+    return runSurface(this.#deps(), parseInput(surfaceInputSchema, input, 'surface'));
   }
 
   /** One memory by id, if it lives in one of `scopes` (any status). */

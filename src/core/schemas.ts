@@ -191,6 +191,8 @@ export const recallOptionsSchema = z
     referenceTime: instantSchema.optional(),
     /** Do not record this read as an access (benchmarks, previews). */
     trackAccess: z.boolean().optional(),
+    /** Return the whole decision chain of each hit that belongs to one (`hit.chain`). */
+    chains: z.boolean().optional(),
   })
   .strict();
 export type RecallOptions = z.input<typeof recallOptionsSchema>;

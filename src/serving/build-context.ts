@@ -22,7 +22,8 @@ import { predictFromConcepts } from './predict.js';
 import { approximateTokens, renderMarkdown, trimToTokens } from './render.js';
 import type { ParsedContextInput } from './schemas.js';
 import type { ProfileFact } from './parts.js';
-import type { ConceptEntry, ContextLevel, ContextPart, RuleEntry, StructuredContext } from './types.js';
+import type { ChainEntry, ConceptEntry, ContextLevel, ContextPart, RuleEntry, StructuredContext } from './types.js';
+import { chainEntries } from './chains.js';
 
 /**
  * Time kept back from the budget for trimming, rendering and the synchronous read that may already be
@@ -152,6 +153,7 @@ export async function buildContext(deps: ContextDeps, input: ParsedContextInput)
     });
     const predictionsRead = deadline.then(conceptsRead, (concepts) => predictFromConcepts({ store, now }, scopes, concepts, PREDICTIONS_IN_CONTEXT, CONTEXT_PREDICTION_EPISODES));
     const knowledgeRead = deadline.then(hitsRead, (hits) => knowledgeOf({ ...deps, store }, scopes, hits));
+    const chainsRead = input.chains === true ? deadline.then(hitsRead, (hits) => chainEntries(store, { scopes, ids: hits.map((h) => h.id), now })) : undefined;
 
     const [rules, profile, hits, knowledge, concepts, relations, grounding, predictions] = await Promise.all([
       deadline.race(rulesRead),
@@ -163,6 +165,7 @@ export async function buildContext(deps: ContextDeps, input: ParsedContextInput)
       deadline.race(groundingRead),
       deadline.race(predictionsRead),
     ]);
+    const chains = chainsRead !== undefined ? await deadline.race(chainsRead) : undefined;
 
     const parts: StructuredContext['parts'] = {
       rules: rules.done ? { level: 'full', items: rules.value } : cachedOr(cache.rules(key)?.items),
@@ -173,6 +176,7 @@ export async function buildContext(deps: ContextDeps, input: ParsedContextInput)
         : skipped(),
       predictions: predictions.done ? { level: 'full', items: predictions.value.predictions } : skipped(),
       episodes: hits.done ? { level: skippedInRecall.length === 0 ? 'full' : 'minimal', items: episodesFromHits(hits.value, input.episodes) } : skipped(),
+      ...(chains !== undefined ? { chains: chains.done ? { level: 'full' as const, items: chains.value } : skipped<ChainEntry>() } : {}),
     };
     dropDuplicates(parts);
     const draft = { budgetMs: input.budgetMs, elapsedMs: 0, parts };

@@ -30,6 +30,8 @@ export const contextInputSchema = z
     maxTokens: z.number().int().min(50).max(200_000).default(DEFAULT_CONTEXT_MAX_TOKENS),
     /** How many relevant episodes to include (before the token budget). */
     episodes: z.number().int().min(0).max(50).default(5),
+    /** Add the decision chains the relevant memories belong to, whole (`parts.chains`). */
+    chains: z.boolean().optional(),
   })
   .strict()
   .refine((input) => input.message.trim().length > 0 || hasPercept(input.percept), {

@@ -4,6 +4,7 @@
  */
 import type { SkippedRecord } from '../core/readable-records.js';
 import type { ClaimSlot, Layer, SourceRef } from '../core/memory.js';
+import type { ChainMember } from '../core/chains/chain.js';
 
 /**
  * How much of a part the deadline allowed: `full` (everything, fresh), `cached` (stored or cached data,
@@ -121,6 +122,14 @@ export interface EpisodeEntry {
   outcome?: { success?: boolean; reward?: number; detail?: string };
 }
 
+/** A decision chain reached from the message's hits (`chains: true`): its members in chain order. */
+export interface ChainEntry {
+  /** The first member's id. */
+  id: string;
+  scope: string;
+  members: ChainMember[];
+}
+
 /** What `context` returns: the parts, their levels, timings, and the Markdown to put in a prompt. */
 export interface StructuredContext {
   scopes: string[];
@@ -137,6 +146,8 @@ export interface StructuredContext {
     concepts: ContextPart<ConceptEntry>;
     predictions: ContextPart<Prediction>;
     episodes: ContextPart<EpisodeEntry>;
+    /** Only with `chains: true`: the decision chains of the hits, whole; rendered after the episodes. */
+    chains?: ContextPart<ChainEntry>;
   };
   /** Entries dropped per part to fit `maxTokens`. */
   trimmed: Partial<Record<ContextPartName, number>>;

@@ -12,7 +12,8 @@ import { scanRecords, type PhaseContext } from '../phase-context.js';
 import { isStructural } from '../../core/record-kinds.js';
 import { noteChanged } from '../report.js';
 
-function decays(r: MemoryRecord): boolean {
+/** Which records the decay phase judges. */
+export function decays(r: MemoryRecord): boolean {
   return (r.layer === 'episodic' || r.layer === 'semantic') && !isStructural(r);
 }
 

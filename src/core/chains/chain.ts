@@ -18,6 +18,7 @@ export type ChainRole = 'rationale' | 'decision' | 'rejected' | 'outcome' | 'fol
 /** One record of a chain, in chain order. */
 export interface ChainMember {
   id: string;
+  scope: Scope;
   role: ChainRole;
   content: string;
   layer: MemoryRecord['layer'];
@@ -112,6 +113,7 @@ function orderChain(records: ReadonlyMap<string, MemoryRecord>, edges: readonly 
     const rationale = record.data.decision?.rationale;
     return {
       id: record.id,
+      scope: record.scope,
       role: roleOf(record, incoming.get(record.id) ?? [], outgoing.get(record.id) ?? []),
       content: record.content,
       layer: record.layer,
@@ -149,4 +151,13 @@ export async function chainImportance(reader: StoreReader, scope: Scope, records
     out.set(record.id, members === undefined ? own : Math.max(own, ...members.map((m) => m.importance ?? 1)));
   }
   return out;
+}
+
+/** Sets `chain` on each hit that belongs to a decision chain, read under the same scopes and instants. */
+export async function attachChains<T extends { id: string; chain?: ChainMember[] }>(reader: StoreReader, hits: T[], query: Omit<ChainQuery, 'ids'>): Promise<void> {
+  const chains = await readChains(reader, { ...query, ids: hits.map((h) => h.id) });
+  for (const hit of hits) {
+    const chain = chains.get(hit.id);
+    if (chain !== undefined) hit.chain = chain;
+  }
 }

@@ -147,7 +147,7 @@ export interface AuditEntry {
   id: string;
   at: number;
   actor: string;
-  action: 'purge';
+  action: 'purge' | 'expire';
   scope: Scope;
   count: number;
   /** Counts and the names of the selectors used (never their values, which may quote content). */

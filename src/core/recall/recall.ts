@@ -20,6 +20,7 @@ import { applyNeighbourhood } from './neighbourhood.js';
 import { maximalMarginalRelevance } from './mmr.js';
 import { spreadActivation } from '../graph/activation.js';
 import { isChunkParent, isConcept } from '../record-kinds.js';
+import { attachChains, type ChainMember } from '../chains/chain.js';
 
 /** Why a hit was returned: its rank and score in each channel, and the terms of the final blend. */
 export interface HitExplanation {
@@ -41,6 +42,8 @@ export interface RecallHit extends MemoryView {
   /** How strongly the hit's own evidence matches the query, 0..1 (see `hitRelevance`); not relative to other hits. */
   relevance: number;
   why: HitExplanation;
+  /** With `chains: true`: the whole decision chain the hit belongs to, in order (see `core/chains`). */
+  chain?: ChainMember[];
 }
 
 export interface RecallResult {
@@ -103,6 +106,7 @@ export async function recall(deps: RecallDeps, query: string, options: ParsedRec
       },
     });
   }
+  if (options.chains === true && hits.length > 0) await attachChains(store, hits, { scopes: options.scopes, now, ...time });
   if (options.trackAccess !== false && hits.length > 0) {
     store.recordAccess(hits.map((h) => h.id), now).catch(() => undefined);
   }
