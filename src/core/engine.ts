@@ -48,6 +48,7 @@ import { createRedactor, type Redactor, type RedactionOptions } from './redact/r
 import { redactInputs, redactValue } from './redact/redact-values.js';
 import { redactStored, type RedactInput, type RedactReport } from './redact/redact-stored.js';
 import { supersessionLinks } from './explore/lineage.js';
+import { hasChainFields, planChainWrite, REJECTED_TAG } from './chains/write-chain.js';
 import { surface as runSurface, surfaceInputSchema, type SurfaceHit, type SurfaceInput } from './surface/surface.js';
 
 /** The parts of the record facade; `Engram` takes these and what it composes on top. */
@@ -194,10 +195,23 @@ export class EngramCore {
     this.assertOpen();
     const list = Array.isArray(input) ? (input as readonly RememberInput[]) : [input as RememberInput];
     const { inputs: parsed, counts } = redactInputs(list.map((item, index) => parseInput(rememberInputSchema, item, list.length > 1 ? `memory #${index + 1}` : 'memory')), this.#redactor);
+    if (parsed.some(hasChainFields)) return this.#rememberChain(parsed, counts, Array.isArray(input));
     const options = { ...this.#writeOptions(), ...(await this.#captureOptions(parsed)) };
     const results = withRedacted(await rememberAll(this.#deps(), parsed, options), counts);
     this.#afterWrite(parsed, results, options);
     return Array.isArray(input) ? results : (results[0] as RememberResult);
+  }
+
+  /** `remember` of inputs that write decision chains: alternatives and edges in the same transaction. */
+  async #rememberChain(parsed: readonly ParsedRememberInput[], counts: readonly number[], many: boolean): Promise<RememberResult | RememberResult[]> {
+    const chain = planChainWrite(parsed, (text, of) =>
+      parseInput(rememberInputSchema, { scope: of.scope, content: text, layer: 'episodic', tags: [REJECTED_TAG], ...(of.occurredAt !== undefined ? { occurredAt: of.occurredAt } : {}), ...(of.importance !== undefined ? { importance: of.importance } : {}) }, 'rejected alternative'),
+    );
+    const options = { ...this.#writeOptions(), ...(await this.#captureOptions(chain.inputs)), link: chain.link };
+    const written = await rememberAll(this.#deps(), chain.inputs, options);
+    this.#afterWrite(chain.inputs, written, options);
+    const results = withRedacted(chain.resultsOf(written), counts);
+    return many ? results : (results[0] as RememberResult);
   }
 
   /**

@@ -150,6 +150,12 @@ export const rememberInputSchema = z
     /** With `capture`: where a stable fact the user states about themselves goes (default: `scope`). */
     userScope: scopeSchema.optional(),
     ...episodeCycleShape,
+    /** Decision chains: alternatives this decision turned down, each stored as an episode linked `REJECTED`. */
+    rejected: z.array(z.string().refine((s) => s.trim().length > 0, 'must not be empty').refine((s) => s.length <= 20_000, 'is longer than 20000 characters')).max(20).optional(),
+    /** Decision chains: ids of memories of the same scope this one led to (`LED_TO`). */
+    ledTo: z.array(z.string().min(1).max(100)).max(50).optional(),
+    /** Decision chains: the id of the decision this memory follows from (that decision `LED_TO` this one). */
+    follows: z.string().min(1).max(100).optional(),
   })
   .strict()
   .superRefine((input, ctx) => {

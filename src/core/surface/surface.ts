@@ -42,7 +42,7 @@ export interface SurfaceHit extends MemoryView {
 
 export const DEFAULT_SURFACE_LIMIT = 10;
 /** Score weights without and with a context. */
-const WEIGHTS = { plain: { importance: 0.6, activation: 0.4, relevance: 0 }, context: { importance: 0.3, activation: 0.2, relevance: 0.5 } };
+const WEIGHTS = { plain: { importance: 0.7, activation: 0.3, relevance: 0 }, context: { importance: 0.35, activation: 0.15, relevance: 0.5 } };
 const DAY = 86_400_000;
 
 export interface SurfaceDeps {

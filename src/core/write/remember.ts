@@ -59,6 +59,8 @@ export interface WriteOptions {
   capturedClaims?: ReadonlyMap<ParsedRememberInput, readonly string[]>;
   /** The assistant's question each captured user turn answers (see `answeredQuestions`); default: read within the batch. */
   questions?: ReadonlyMap<ParsedRememberInput, string>;
+  /** Extra writes inside the batch's transaction once its records are in (e.g. decision-chain edges). */
+  link?: (tx: StoreTransaction, results: readonly RememberResult[], at: number) => Promise<void>;
 }
 
 /** Derives the write-time signals of one input (pure, cheap). */
@@ -162,6 +164,7 @@ export async function commitWrite(deps: WriteDeps, prepared: PreparedWrite, opti
       results.push({ id: record.id, action: 'created', ...(item.chunks.length > 0 ? { chunks: item.chunks.map((c) => c.id) } : {}), ...(claims !== undefined ? { claims } : {}) });
     }
     await flush(tx, pendingEvents);
+    await options.link?.(tx, results, at);
     await keepOpenQuestions(tx, answeredQuestions(inputs).open, at);
     await enqueueConceptExtraction(tx, embedded.map((p) => p.record), results, deps.wallClock.now());
     if (options.deferImportance === true) {
