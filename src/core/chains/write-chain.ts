@@ -24,7 +24,7 @@ export interface ChainWrite {
   /** Writes the chain edges (inside the write's transaction); throws `INVALID_INPUT` for an id not in the scope. */
   link: (tx: StoreTransaction, results: readonly RememberResult[], at: number) => Promise<void>;
   /** The result of each original input, with the ids of its alternatives. */
-  resultsOf: (results: readonly RememberResult[]) => (RememberResult & { rejected?: string[] })[];
+  resultsOf: (results: readonly RememberResult[]) => RememberResult[];
 }
 
 export function hasChainFields(input: ParsedRememberInput): boolean {

@@ -30,6 +30,8 @@ export interface RememberResult {
   redacted?: number;
   /** For a captured turn: what became of each claim read from it. */
   claims?: CapturedClaimResult[];
+  /** For a decision with `rejected` alternatives: the episodes stored for them (linked `REJECTED`). */
+  rejected?: string[];
 }
 
 /** One claim of a captured turn: its id, and the action of the claim resolution (created, merged, superseded, unchanged). */
