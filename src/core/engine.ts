@@ -205,7 +205,7 @@ export class EngramCore {
   /** `remember` of inputs that write decision chains: alternatives and edges in the same transaction. */
   async #rememberChain(parsed: readonly ParsedRememberInput[], counts: readonly number[], many: boolean): Promise<RememberResult | RememberResult[]> {
     const chain = planChainWrite(parsed, (text, of) =>
-      parseInput(rememberInputSchema, { scope: of.scope, content: text, layer: 'episodic', tags: [REJECTED_TAG], ...(of.occurredAt !== undefined ? { occurredAt: of.occurredAt } : {}), ...(of.importance !== undefined ? { importance: of.importance } : {}) }, 'rejected alternative'),
+      parseInput(rememberInputSchema, { scope: of.scope, content: text, layer: 'episodic', tags: [REJECTED_TAG], ...(of.occurredAt !== undefined ? { occurredAt: of.occurredAt } : {}) }, 'rejected alternative'),
     );
     const options = { ...this.#writeOptions(), ...(await this.#captureOptions(chain.inputs)), link: chain.link };
     const written = await rememberAll(this.#deps(), chain.inputs, options);

@@ -4,6 +4,7 @@
 import { Command } from 'commander';
 import { registerBrowseCommands } from './commands/browse.js';
 import { registerConsolidateCommand } from './commands/consolidate.js';
+import { registerMaintenanceCommands } from './commands/maintenance.js';
 import { registerContextCommands } from './commands/context.js';
 import { registerHooksCommand } from './commands/hooks.js';
 import { registerKeysCommands } from './commands/keys.js';
@@ -33,6 +34,7 @@ export function buildProgram(): Command {
   registerBrowseCommands(program);
   registerLayerCommands(program);
   registerConsolidateCommand(program);
+  registerMaintenanceCommands(program);
   registerContextCommands(program);
   registerKeysCommands(program);
   registerMcpCommand(program);

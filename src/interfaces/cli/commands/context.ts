@@ -19,6 +19,7 @@ interface ContextFlags extends CommonFlags {
   budgetMs?: string;
   maxTokens?: string;
   episodes?: string;
+  chains?: boolean;
 }
 
 interface PredictFlags extends CommonFlags {
@@ -49,6 +50,7 @@ export function registerContextCommands(program: Command): void {
     .option('--budget-ms <n>', 'wall-clock budget in milliseconds (default 50)')
     .option('--max-tokens <n>', 'token budget, approximate (default 2000)')
     .option('--episodes <n>', 'relevant episodes to include (default 5)')
+    .option('--chains', 'add the decision chains of what is relevant, whole')
     .action(async (words: string[], flags: ContextFlags) => {
       await withEngine(flags, async (engram) => {
         const objects = list(flags.objects);
@@ -72,6 +74,7 @@ export function registerContextCommands(program: Command): void {
           ...(budgetMs !== undefined ? { budgetMs: budgetMs as number } : {}),
           ...(maxTokens !== undefined ? { maxTokens: maxTokens as number } : {}),
           ...(episodes !== undefined ? { episodes: episodes as number } : {}),
+          ...(flags.chains === true ? { chains: true } : {}),
         });
         printResult({ json: flags.json === true }, result, (ctx: StructuredContext) => ctx.markdown);
       });

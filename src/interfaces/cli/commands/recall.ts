@@ -14,6 +14,7 @@ interface RecallFlags extends CommonFlags {
   asOf?: string;
   knownAt?: string;
   includeSuperseded?: boolean;
+  chains?: boolean;
 }
 
 /** Registers `recall`. */
@@ -25,6 +26,7 @@ export function registerRecallCommand(program: Command): void {
     .option('--as-of <iso>', 'what was true at this instant (valid time)')
     .option('--known-at <iso>', 'what the store believed at this instant (transaction time)')
     .option('--include-superseded', 'also return superseded and decayed versions')
+    .option('--chains', 'add the whole decision chain of each hit that belongs to one')
     .action(async (queryWords: string[], flags: RecallFlags) => {
       await withEngine(flags, async (engram) => {
         const result = await engram.recall(queryWords.join(' '), {
@@ -34,6 +36,7 @@ export function registerRecallCommand(program: Command): void {
           ...(flags.asOf !== undefined ? { asOf: flags.asOf } : {}),
           ...(flags.knownAt !== undefined ? { knownAt: flags.knownAt } : {}),
           ...(flags.includeSuperseded ? { includeSuperseded: true } : {}),
+          ...(flags.chains === true ? { chains: true } : {}),
         });
         printResult({ json: flags.json === true }, result, formatHits);
       });
