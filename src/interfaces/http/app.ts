@@ -16,6 +16,7 @@ import { readRoutes } from './routes/reads.js';
 import { browseRoutes } from './routes/browse.js';
 import { servingRoutes } from './routes/serving.js';
 import { exploreRoutes } from './routes/explore.js';
+import { maintenanceRoutes } from './routes/maintenance.js';
 import { staticUi } from './static-ui.js';
 
 /** Options of `createHttpApp`. */
@@ -41,7 +42,7 @@ export type HttpApp = Hono<{ Variables: AuthVariables }>;
 
 /** Every `/v1` route of this build. */
 export function httpRoutes(): RouteSpec[] {
-  return [...memoryRoutes, ...browseRoutes, ...readRoutes, ...servingRoutes, ...exploreRoutes];
+  return [...memoryRoutes, ...browseRoutes, ...readRoutes, ...servingRoutes, ...exploreRoutes, ...maintenanceRoutes];
 }
 
 /**
