@@ -143,7 +143,9 @@ function roleOf(record: MemoryRecord, incoming: readonly Edge[], outgoing: reado
  * a chain's records follow the decay tier of their most important member.
  */
 export async function chainImportance(reader: StoreReader, scope: Scope, records: readonly MemoryRecord[], now: number): Promise<Map<string, number>> {
-  const chains = await readChains(reader, { scopes: [scope], ids: records.map((r) => r.id), now, includeSuperseded: true });
+  // one edge read tells which records are in a chain at all; only those are walked
+  const linked = new Set((await reader.getEdges({ scopes: [scope], ids: records.map((r) => r.id), types: CHAIN_RELATIONS })).flatMap((e) => [e.fromId, e.toId]));
+  const chains = await readChains(reader, { scopes: [scope], ids: records.filter((r) => linked.has(r.id)).map((r) => r.id), now, includeSuperseded: true });
   const out = new Map<string, number>();
   for (const record of records) {
     const own = record.importance ?? 1;
