@@ -43,6 +43,7 @@ import type { JobBacklog, ScopeSummary } from './ports/store.js';
 import { listPage, scopeSummaries, type ListResult } from './browse/list.js';
 import { listInputSchema, scopesInputSchema, type ListInput, type PurgeInput, type ScopesInput } from './browse/schemas.js';
 import { purgeRecords, type PurgeReport } from './purge/purge.js';
+import { isTombstone } from './purge/expire.js';
 import type { RecordChange, RecordChangeListener } from './record-change.js';
 import { createRedactor, type Redactor, type RedactionOptions } from './redact/redactor.js';
 import { redactInputs, redactValue } from './redact/redact-values.js';
@@ -535,6 +536,9 @@ export class EngramCore {
     const view = await this.store.transaction(async (tx) => {
       const [record] = await tx.getMemories([String(id)], [scope]);
       if (record === undefined) throw new EngramError('NOT_FOUND', messages.notFound(String(id)), { details: { id } });
+      if (status === 'active' && isTombstone(record)) {
+        throw new EngramError('CONFLICT', `Memory ${id} was expired for good (a tombstone without content): there is nothing to restore.`, { details: { id } });
+      }
       if (status === 'active' && record.status === 'superseded') {
         throw new EngramError('CONFLICT', `Memory ${id} was superseded, not forgotten: use unsupersede to reinstate it.`, { details: { id } });
       }

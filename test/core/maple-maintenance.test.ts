@@ -111,6 +111,7 @@ for (const store of STORES) {
       expect(listed.items.map((i) => i.id)).toEqual([idle!.id]);
       expect((await engram.recall('blue mug handle', { scopes: [SCOPE], includeSuperseded: true })).hits.some((h) => h.id === idle!.id)).toBe(false);
       expect(await engram.store.findConceptsByRef({ scopes: [SCOPE], refIds: [idle!.id] })).toEqual([]);
+      await expect(engram.restore(idle!.id, { scope: SCOPE })).rejects.toMatchObject({ code: 'CONFLICT' });
       // idempotent; pinned and important records stay
       expect(await engram.expire({ scope: SCOPE })).toMatchObject({ expired: 0 });
       expect((await engram.get(pinned!.id, { scopes: [SCOPE] })).content).toContain('emergency stop');
