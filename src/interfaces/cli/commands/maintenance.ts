@@ -3,7 +3,6 @@
  * `engram decay [--dry-run]` (the decay phase alone) and `engram expire [--dry-run | --apply]`
  * (decayed records past their grace period removed for good, tombstones kept; a dry run by default).
  */
-import { userInfo } from 'node:os';
 import type { Command } from 'commander';
 import pc from 'picocolors';
 import { EngramError } from '../../../core/errors.js';
@@ -13,6 +12,7 @@ import type { SurfaceHit } from '../../../core/surface/surface.js';
 import { collect, withCommonFlags, type CommonFlags } from '../context.js';
 import { printError, printResult } from '../output.js';
 import { withEngine } from '../run.js';
+import { actor } from './browse.js';
 
 interface MaintenanceFlags extends CommonFlags {
   scope?: string[];
@@ -73,14 +73,6 @@ function oneScope(flags: MaintenanceFlags, command: string): string | undefined 
   if (scopes.length === 1) return scopes[0];
   process.exitCode = printError({ json: flags.json === true }, new EngramError('INVALID_INPUT', `${command} works on one scope at a time: pass exactly one --scope (got ${scopes.length}).`));
   return undefined;
-}
-
-function actor(): string {
-  try {
-    return `cli (${userInfo().username})`;
-  } catch {
-    return 'cli';
-  }
 }
 
 function formatSurface(result: { hits: SurfaceHit[] }): string {

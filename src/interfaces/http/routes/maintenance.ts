@@ -11,7 +11,7 @@ import { surfaceInputSchema } from '../../../core/surface/surface.js';
 import { memoryViewSchema } from '../request-schemas.js';
 import type { RouteSpec } from '../route.js';
 import { phaseReportSchema } from './explore-schemas.js';
-import { selection } from './browse.js';
+import { httpActor, selection } from './browse.js';
 
 const TAG = 'maintenance';
 
@@ -103,8 +103,7 @@ export const maintenanceRoutes: readonly RouteSpec[] = [
       const input = parseInput(expireBodySchema, ctx.body, 'expire');
       // destructive like purge: a keyless caller is held to the server's --scope list too
       selection(ctx, [input.scope]);
-      const actor = ctx.principal !== null ? `api-key ${ctx.principal.keyId} (tenant ${ctx.principal.tenant})` : 'http (keyless, loopback)';
-      return ctx.engram.expire({ scope: input.scope, dryRun: input.dryRun ?? true }, { actor });
+      return ctx.engram.expire({ scope: input.scope, dryRun: input.dryRun ?? true }, { actor: httpActor(ctx) });
     },
   },
 ];
