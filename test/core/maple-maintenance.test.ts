@@ -82,6 +82,9 @@ for (const store of STORES) {
         { scope: SCOPE, content: 'The robot arm was recalibrated.', importance: 0.9 },
         { scope: SCOPE, content: 'Pinned: the emergency stop is red.', importance: 0.1, pinned: true },
       ]);
+      const insight = await engram.remember({ scope: SCOPE, layer: 'semantic', content: 'Loose mug handles need a two-finger grasp.', importance: 0.9, pinned: true, provenance: { kind: 'reflection', derivedFrom: [idle!.id] } });
+      const [compressed] = await engram.remember([{ scope: SCOPE, content: 'An episode a summary stands for.', importance: 0.1 }]);
+      await engram.store.transaction((tx) => tx.updateMemory(compressed!.id, SCOPE, { status: 'expired', data: { compressedInto: insight.id }, updatedAt: T0 }));
       await engram.consolidate({ scope: SCOPE, phases: ['extract'] });
       clock.set(T0 + 8 * DAY);
       const preview = await engram.decay({ scope: SCOPE, dryRun: true });
@@ -108,14 +111,17 @@ for (const store of STORES) {
       expect(tombstone.expiredAt).toBe(T0 + 40 * DAY);
       expect(tombstone.perception).toBeUndefined();
       const listed = await engram.list({ scopes: [SCOPE], statuses: ['expired'] });
-      expect(listed.items.map((i) => i.id)).toEqual([idle!.id]);
+      expect(listed.items.filter((i) => i.tombstone === true).map((i) => i.id)).toEqual([idle!.id]);
       expect((await engram.recall('blue mug handle', { scopes: [SCOPE], includeSuperseded: true })).hits.some((h) => h.id === idle!.id)).toBe(false);
       expect(await engram.store.findConceptsByRef({ scopes: [SCOPE], refIds: [idle!.id] })).toEqual([]);
       await expect(engram.restore(idle!.id, { scope: SCOPE })).rejects.toMatchObject({ code: 'CONFLICT' });
+      // knowledge derived from it stays; an episode compression replaced is not expiry's to remove
+      expect(await engram.get(insight.id, { scopes: [SCOPE] })).toMatchObject({ status: 'active', content: 'Loose mug handles need a two-finger grasp.' });
+      expect((await engram.get(compressed!.id, { scopes: [SCOPE] })).content).toBe('An episode a summary stands for.');
       // idempotent; pinned and important records stay
       expect(await engram.expire({ scope: SCOPE })).toMatchObject({ expired: 0 });
       expect((await engram.get(pinned!.id, { scopes: [SCOPE] })).content).toContain('emergency stop');
-      expect((await engram.stats({ scopes: [SCOPE] })).byStatus.expired).toBe(1);
+      expect((await engram.stats({ scopes: [SCOPE] })).byStatus.expired).toBe(2);
     });
 
     it('decision chains: written by remember and relate, read whole in order by recall and context, scope- and time-filtered', async () => {

@@ -1,7 +1,7 @@
 /**
  * Expiry, seed 001's `memory_expire`: decayed records past their grace period (and records the
- * sleep cycle already marked `expired`) are removed for good through the purge path — their content,
- * history, edges, concept refs, index entries and whatever was derived from them alone — while a
+ * decay phase already marked `expired`) are removed for good through the purge path — their content,
+ * history, edges, concept refs, index entries and their chunks — while a
  * tombstone stays: the id, scope, layer and times, status `expired`, `expiredAt`, and no content. An
  * audit entry records who expired how many, never what. `dryRun` only says what would go.
  */
@@ -31,7 +31,7 @@ export interface ExpireReport {
   /** Their ids, at most `MAX_LISTED_IDS`. */
   ids: string[];
   removed: {
-    /** Records derived from the expired ones alone (chunks, orphaned concepts, statistics), deleted outright. */
+    /** Chunks of the expired records, deleted outright (knowledge derived from them stays). */
     derived: number;
     edges: number;
     refs: number;
@@ -76,7 +76,8 @@ export async function expireRecords(store: Store, input: ExpireInput, options: E
       if (targets.length === 0) return;
       const plan = await planPurge(reader, scope, targets, { wholeScope: false });
       const targetIds = new Set(targets.map((r) => r.id));
-      const derived = plan.removed.filter((r) => !targetIds.has(r.id));
+      // a document's chunks go with it; knowledge derived from it (statistics, reflections, concepts) stays, pointing at the tombstone
+      const derived = plan.removed.filter((r) => !targetIds.has(r.id) && typeof r.data.parentId === 'string' && targetIds.has(r.data.parentId));
       report.expired += targets.length;
       for (const r of targets) if (report.ids.length < MAX_LISTED_IDS) report.ids.push(r.id);
       report.removed.derived += derived.length;
@@ -128,7 +129,8 @@ export function tombstonePatch(record: MemoryRecord, now: number): MemoryPatch {
 }
 
 function isDue(record: MemoryRecord, options: ExpireOptions): boolean {
-  if (record.status === 'expired') return !isTombstone(record);
+  // expired by the decay phase (not by compression, whose summary stands for the original)
+  if (record.status === 'expired') return !isTombstone(record) && typeof record.data.expiredAt === 'number' && record.data.compressedInto === undefined;
   return record.status === 'decayed' && options.pastGrace(record, options.now);
 }
 
