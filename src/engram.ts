@@ -42,6 +42,10 @@ import { isEngramError } from './core/errors.js';
 import type { RecallConfig } from './core/recall/recall-config.js';
 import { choiceForRecordedEmbedder, installedChoiceFor, parseEmbedderChoice, preferredLocalEmbedder, type EmbedderChoice, type ParsedEmbedderChoice } from './embedder-choice.js';
 import { createRedactor, type RedactionOptions } from './core/redact/index.js';
+import { decayReportOf, previewDecay, type DecayReport } from './consolidation/decay-run.js';
+import { expireRecords, type ExpireInput, type ExpireReport } from './core/purge/expire.js';
+import { decayInputSchema, type DecayInput } from './consolidation/schemas.js';
+import { assertScope } from './core/scope.js';
 
 export type { EmbedderChoice } from './embedder-choice.js';
 
@@ -254,6 +258,36 @@ export class Engram extends EngramCore {
   async consolidate(options: ConsolidateOptions): Promise<ConsolidationReport> {
     this.assertOpen();
     return this.#consolidation.consolidate(options);
+  }
+
+  /**
+   * Runs only the decay phase on one scope (under the scope's consolidation lock, like `consolidate`),
+   * or with `dryRun: true` reports what it would decay and expire without writing. Returns the phase's report.
+   */
+  async decay(input: DecayInput): Promise<DecayReport> {
+    this.assertOpen();
+    const parsed = parseInput(decayInputSchema, input, 'decay');
+    if (parsed.dryRun !== true) return decayReportOf(await this.consolidate({ scope: parsed.scope, phases: ['decay'] }));
+    const config = resolveConsolidationConfig(this.#consolidationOverrides);
+    const started = this.system.stopwatch.now();
+    return previewDecay({ store: this.store, decay: config.decay, pageSize: config.pageSize, elapsed: () => this.system.stopwatch.now() - started }, assertScope(parsed.scope), this.clock.now());
+  }
+
+  /**
+   * Removes for good the decayed records of one scope that are past their grace period (and those the
+   * cycle already marked expired), through the purge path: a tombstone stays (id, scope, status
+   * `expired`, `expiredAt`, no content) and an audit entry by `actor` (default `library`). `dryRun`
+   * reports what would go.
+   */
+  async expire(input: ExpireInput, options: { actor?: string } = {}): Promise<ExpireReport> {
+    this.assertOpen();
+    const decay = resolveConsolidationConfig(this.#consolidationOverrides).decay;
+    const report = await expireRecords(this.store, input, { now: this.clock.now(), actor: options.actor ?? 'library', pastGrace: (record, now) => decayVerdict(record, now, decay).action === 'expire' });
+    if (!report.dryRun && report.expired > 0) {
+      this.announceChange({ kind: 'purge', records: [{ scope: report.scope }] });
+      await this.store.scrubDeleted([report.scope]);
+    }
+    return report;
   }
 
   /** Ends a session: runs the mandatory consolidation (seed 000), reflection included. */

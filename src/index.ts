@@ -55,6 +55,7 @@ export type {
   KnowledgeEntry,
   ConceptEntry,
   EpisodeEntry,
+  ChainEntry,
 } from './serving/index.js';
 // The optional LLM: the port's helper, and the OpenAI-compatible provider (plain fetch, no SDK).
 export type { LlmAssist, LlmUses, LlmStats, Insight, ReflectInput, ExtractedFact, SupersessionJudgement } from './core/llm/llm-assist.js';
@@ -77,5 +78,10 @@ export type { JobBacklog, JobCounts, ConceptRef, StateEntry } from './core/ports
 export type { ListInput, ScopesInput, PurgeInput } from './core/browse/schemas.js';
 export type { ListResult } from './core/browse/list.js';
 export type { PurgeReport } from './core/purge/purge.js';
+export type { ExpireInput, ExpireReport } from './core/purge/expire.js';
+export type { SurfaceInput, SurfaceHit, SurfaceWhy } from './core/surface/surface.js';
+export type { DecayInput } from './consolidation/schemas.js';
+export type { DecayReport } from './consolidation/decay-run.js';
+export type { ChainMember, ChainRole } from './core/chains/chain.js';
 export { createRedactor, Redactor, type RedactedText, type RedactionOptions, type RedactionPattern, type RedactInput, type RedactReport } from './core/redact/index.js';
 export type { BrowseSort, ScopeSummary } from './core/ports/store.js';

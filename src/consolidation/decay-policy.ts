@@ -4,7 +4,10 @@
  * pinned never; high emotional intensity decays slower; a person's `restore` exempts the record for
  * good; a decayed record expires after a further grace period.
  */
+import { chainImportance } from '../core/chains/chain.js';
 import type { MemoryRecord } from '../core/memory.js';
+import type { StoreReader } from '../core/ports/store.js';
+import type { Scope } from '../core/scope.js';
 
 const DAY = 86_400_000;
 
@@ -64,4 +67,27 @@ export function decayVerdict(record: MemoryRecord, now: number, config: DecayCon
   const idleMs = now - lastActiveAt(record);
   const thresholdMs = idleThresholdMs(record, config);
   return idleMs >= thresholdMs ? { action: 'decay', idleMs, thresholdMs } : { action: 'keep', reason: 'fresh' };
+}
+
+/**
+ * The records of `records` that decay or expire at `now`, with their verdicts. A record due to decay
+ * that belongs to a decision chain is judged again on the tier of the chain's most important member.
+ */
+export async function decayVerdicts(
+  reader: StoreReader,
+  scope: Scope,
+  records: readonly MemoryRecord[],
+  now: number,
+  config: DecayConfig = DEFAULT_DECAY,
+): Promise<{ r: MemoryRecord; verdict: Exclude<DecayVerdict, { action: 'keep' }> }[]> {
+  const due = records.map((r) => ({ r, verdict: decayVerdict(r, now, config) })).filter((x) => x.verdict.action !== 'keep');
+  const decaying = due.filter((x) => x.verdict.action === 'decay').map((x) => x.r);
+  const lent = decaying.length > 0 ? await chainImportance(reader, scope, decaying, now) : new Map<string, number>();
+  return due
+    .map(({ r, verdict }) => {
+      const importance = lent.get(r.id);
+      if (verdict.action !== 'decay' || importance === undefined || importance <= (r.importance ?? 1)) return { r, verdict };
+      return { r, verdict: decayVerdict({ ...r, importance }, now, config) };
+    })
+    .filter((x): x is { r: MemoryRecord; verdict: Exclude<DecayVerdict, { action: 'keep' }> } => x.verdict.action !== 'keep');
 }

@@ -20,3 +20,12 @@ export const endSessionInputSchema = z
 
 export type ConsolidateOptions = z.infer<typeof consolidateInputSchema>;
 export type EndSessionOptions = z.infer<typeof endSessionInputSchema>;
+
+/** Input of `decay`: one scope; `dryRun` reports without writing. */
+export const decayInputSchema = z
+  .object({
+    scope: scopeText,
+    dryRun: z.boolean().optional(),
+  })
+  .strict();
+export type DecayInput = z.infer<typeof decayInputSchema>;

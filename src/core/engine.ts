@@ -44,6 +44,7 @@ import type { JobBacklog, ScopeSummary } from './ports/store.js';
 import { listPage, scopeSummaries, type ListResult } from './browse/list.js';
 import { listInputSchema, scopesInputSchema, type ListInput, type PurgeInput, type ScopesInput } from './browse/schemas.js';
 import { purgeRecords, type PurgeReport } from './purge/purge.js';
+import { isTombstone } from './purge/expire.js';
 import type { RecordChange, RecordChangeListener } from './record-change.js';
 import { createRedactor, type Redactor, type RedactionOptions } from './redact/redactor.js';
 import { redactInputs, redactValue } from './redact/redact-values.js';
@@ -51,6 +52,8 @@ import { redactStored, type RedactInput, type RedactReport } from './redact/reda
 import { supersessionLinks } from './explore/lineage.js';
 import { personaHistory, readPersona, revertPersona, setPersona, type PersonaVersion, type RevertPersonaInput, type SetPersonaInput } from './persona/persona-api.js';
 import { readProfileSchema, setProfileSchema, type ProfileSchemaView, type SetProfileSchemaInput } from './profile/profile-schema-api.js';
+import { hasChainFields, planChainWrite, REJECTED_TAG } from './chains/write-chain.js';
+import { surface as runSurface, surfaceInputSchema, type SurfaceHit, type SurfaceInput } from './surface/surface.js';
 
 /** The parts of the record facade; `Engram` takes these and what it composes on top. */
 export interface EngramCoreOptions {
@@ -154,6 +157,11 @@ export class EngramCore {
     return () => this.#listeners.delete(listener);
   }
 
+  /** Tells the listeners of `onRecordChange` about a write made by a subclass (e.g. expiry). */
+  protected announceChange(change: RecordChange): void {
+    this.#announce(change);
+  }
+
   #announce(change: RecordChange): void {
     for (const listener of this.#listeners) listener(change);
   }
@@ -191,10 +199,23 @@ export class EngramCore {
     this.assertOpen();
     const list = Array.isArray(input) ? (input as readonly RememberInput[]) : [input as RememberInput];
     const { inputs: parsed, counts } = redactInputs(list.map((item, index) => parseInput(rememberInputSchema, item, list.length > 1 ? `memory #${index + 1}` : 'memory')), this.#redactor);
+    if (parsed.some(hasChainFields)) return this.#rememberChain(parsed, counts, Array.isArray(input));
     const options = { ...this.#writeOptions(), ...(await this.#captureOptions(parsed)) };
     const results = withRedacted(await rememberAll(this.#deps(), parsed, options), counts);
     this.#afterWrite(parsed, results, options);
     return Array.isArray(input) ? results : (results[0] as RememberResult);
+  }
+
+  /** `remember` of inputs that write decision chains: alternatives and edges in the same transaction. */
+  async #rememberChain(parsed: readonly ParsedRememberInput[], counts: readonly number[], many: boolean): Promise<RememberResult | RememberResult[]> {
+    const chain = planChainWrite(parsed, (text, of) =>
+      parseInput(rememberInputSchema, { scope: of.scope, content: text, layer: 'episodic', tags: [REJECTED_TAG], ...(of.occurredAt !== undefined ? { occurredAt: of.occurredAt } : {}) }, 'rejected alternative'),
+    );
+    const options = { ...this.#writeOptions(), ...(await this.#captureOptions(chain.inputs)), link: chain.link };
+    const written = await rememberAll(this.#deps(), chain.inputs, options);
+    this.#afterWrite(chain.inputs, written, options);
+    const results = withRedacted(chain.resultsOf(written), counts);
+    return many ? results : (results[0] as RememberResult);
   }
 
   /**
@@ -234,6 +255,16 @@ export class EngramCore {
     const { store, skipped } = skippingReader(this.store);
     const result = await runRecall({ ...this.#deps(), store }, text, parsed);
     return skipped.length > 0 ? { ...result, skipped } : result;
+  }
+
+  /**
+   * The memories most worth having in mind, without a query: by importance, activation (recent and
+   * frequent use) and relevance to an optional `context`; each hit says why. Not counted as an access.
+   */
+  async surface(input: SurfaceInput): Promise<{ hits: SurfaceHit[] }> {
+    this.assertOpen();
+    assertReadScopes((input as { scopes?: unknown } | undefined | null)?.scopes);
+    return runSurface(this.#deps(), parseInput(surfaceInputSchema, input, 'surface'));
   }
 
   /** One memory by id, if it lives in one of `scopes` (any status). */
@@ -611,6 +642,9 @@ export class EngramCore {
     const view = await this.store.transaction(async (tx) => {
       const [record] = await tx.getMemories([String(id)], [scope]);
       if (record === undefined) throw new EngramError('NOT_FOUND', messages.notFound(String(id)), { details: { id } });
+      if (status === 'active' && isTombstone(record)) {
+        throw new EngramError('CONFLICT', `Memory ${id} was expired for good (a tombstone without content): there is nothing to restore.`, { details: { id } });
+      }
       if (status === 'active' && record.status === 'superseded') {
         throw new EngramError('CONFLICT', `Memory ${id} was superseded, not forgotten: use unsupersede to reinstate it.`, { details: { id } });
       }

@@ -118,6 +118,8 @@ export interface MemoryData extends EpisodeCycle, SemanticFields {
   /** Lifecycle marks of consolidation: when decay or expiry applied, and what a duplicate merged into. */
   decayedAt?: number;
   expiredAt?: number;
+  /** An expired record's tombstone: its content was removed for good (`expire`). */
+  tombstone?: boolean;
   mergedInto?: string;
   /** Promoted knowledge: how and when it was promoted. */
   promotion?: Record<string, unknown>;

@@ -23,6 +23,9 @@ export interface RelationType {
   tenant: string | null;
 }
 
+/** The edge types that link a decision chain (MAPLE's third layer): see `src/core/chains/`. */
+export const CHAIN_RELATIONS = ['DECIDED', 'REJECTED', 'LED_TO'] as const;
+
 /** The built-in relation types, seeded into every store. */
 export const BUILT_IN_RELATIONS: readonly RelationType[] = Object.freeze(
   (
@@ -40,6 +43,9 @@ export const BUILT_IN_RELATIONS: readonly RelationType[] = Object.freeze(
       ['STATISTICALLY_CONFIRMS', false, 'a statistical record to the knowledge it confirms'],
       ['MENTIONS', false, 'a record to a concept it mentions'],
       ['BRIDGES', true, 'two distant memories that share rare concepts, entities or a causal link (metadata: evidenceIds, shared)'],
+      ['DECIDED', false, 'decision chains: a rationale or deliberation to the decision it settled on'],
+      ['REJECTED', false, 'decision chains: a decision to an alternative it turned down'],
+      ['LED_TO', false, 'decision chains: a decision to its outcome or to a follow-up decision'],
     ] as const
   ).map(([name, symmetric, description]) => Object.freeze({ name, symmetric, builtIn: true, proposedBy: null, description, registeredAt: 0, tenant: null })),
 );

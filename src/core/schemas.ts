@@ -151,6 +151,12 @@ export const rememberInputSchema = z
     /** With `capture`: where a stable fact the user states about themselves goes (default: `scope`). */
     userScope: scopeSchema.optional(),
     ...episodeCycleShape,
+    /** Decision chains: alternatives this decision turned down, each stored as an episode linked `REJECTED`. */
+    rejected: z.array(z.string().refine((s) => s.trim().length > 0, 'must not be empty').refine((s) => s.length <= 20_000, 'is longer than 20000 characters')).max(20).optional(),
+    /** Decision chains: ids of memories of the same scope this one led to (`LED_TO`). */
+    ledTo: z.array(z.string().min(1).max(100)).max(50).optional(),
+    /** Decision chains: the id of the decision this memory follows from (that decision `LED_TO` this one). */
+    follows: z.string().min(1).max(100).optional(),
   })
   .strict()
   .superRefine((input, ctx) => {
@@ -194,6 +200,8 @@ export const recallOptionsSchema = z
     trackAccess: z.boolean().optional(),
     /** Re-rank by a persona: true = the stored persona of the scopes, false = off, or a persona to use. Default: the engine's `recall.persona` (off). */
     persona: z.union([z.boolean(), personaSchema]).optional(),
+    /** Return the whole decision chain of each hit that belongs to one (`hit.chain`). */
+    chains: z.boolean().optional(),
   })
   .strict();
 export type RecallOptions = z.input<typeof recallOptionsSchema>;

@@ -25,7 +25,8 @@ import { readAffect } from './affect-part.js';
 import { approximateTokens, renderMarkdown, trimToTokens } from './render.js';
 import type { ParsedContextInput } from './schemas.js';
 import type { ProfileFact } from './parts.js';
-import type { ConceptEntry, ContextLevel, ContextPart, StructuredContext } from './types.js';
+import type { ChainEntry, ConceptEntry, ContextLevel, ContextPart, RuleEntry, StructuredContext } from './types.js';
+import { chainEntries } from './chains.js';
 
 /**
  * Time kept back from the budget for trimming, rendering and the synchronous read that may already be
@@ -179,6 +180,7 @@ export async function buildContext(deps: ContextDeps, input: ParsedContextInput)
     const knowledgeRead = deadline.then(hitsRead, (hits) => knowledgeOf({ ...deps, store }, scopes, hits));
     // after the concept lookup: cautions are about the concepts a turn names
     const affectRead = deadline.then(conceptsRead, (concepts) => readAffect(store, scopes, { message, cues: [...(input.percept?.objects ?? []), ...(input.percept?.people ?? []), input.percept?.goal ?? '', ...concepts.map((c) => c.name)] }, now));
+    const chainsRead = input.chains === true ? deadline.then(hitsRead, (hits) => chainEntries(store, { scopes, ids: hits.map((h) => h.id), now })) : undefined;
 
     const [rules, profile, hits, knowledge, concepts, relations, grounding, predictions, affect] = await Promise.all([
       settle(rulesRead),
@@ -191,6 +193,7 @@ export async function buildContext(deps: ContextDeps, input: ParsedContextInput)
       deadline.race(predictionsRead),
       deadline.race(affectRead),
     ]);
+    const chains = chainsRead !== undefined ? await deadline.race(chainsRead) : undefined;
 
     const parts: StructuredContext['parts'] = {
       rules: rules.done ? { level: 'full', items: [...rules.value.rules] } : cachedOr(cache.rules(key)?.items.rules),
@@ -203,6 +206,7 @@ export async function buildContext(deps: ContextDeps, input: ParsedContextInput)
       episodes: hits.done ? { level: skippedInRecall.length === 0 ? 'full' : 'minimal', items: episodesFromHits(hits.value, input.episodes) } : skipped(),
       cautions: affect.done ? { level: 'full', items: affect.value.cautions } : skipped(),
       mood: affect.done ? { level: 'full', items: affect.value.mood !== null ? [affect.value.mood] : [] } : skipped(),
+      ...(chains !== undefined ? { chains: chains.done ? { level: 'full' as const, items: chains.value } : skipped<ChainEntry>() } : {}),
     };
     const fields = profileFieldsOf(rules.done ? rules.value : cache.rules(key)?.items, profile.done ? profile.value : cache.profile(key)?.items, rules.done && profile.done);
     if (fields !== undefined) parts.profileFields = fields;

@@ -4,6 +4,7 @@
  */
 import type { SourceRef } from '../core/memory.js';
 import type {
+  ChainEntry,
   ConceptEntry,
   ContextPartName,
   EpisodeEntry,
@@ -98,7 +99,8 @@ export function renderMarkdown(context: Pick<StructuredContext, 'elapsedMs' | 'b
     if (part === 'rules') lines.push(...affectLines(context.parts.cautions, context.parts.mood));
     if (part === 'profile') lines.push(...profileFieldLines(context.parts.profileFields));
   }
-  if (context.parts.rules.items.length === 0) lines.splice(1, 0, ...affectLines(context.parts.cautions, context.parts.mood));
+  const chains = context.parts.chains?.items ?? [];
+  if (chains.length > 0) lines.push('', CHAINS_TITLE, ...chains.map(chainLines));
   return lines.join('\n');
 }
 
@@ -112,6 +114,15 @@ export function profileFieldLines(fields: Parts['profileFields']): string[] {
   for (const k of fields.known) lines.push(`- ${k.field}: ${oneLine(k.value)} (since ${k.since.slice(0, 10)})`);
   if (fields.missing.length > 0) lines.push(`- Still unknown — ask when natural: ${fields.missing.join(', ')}`);
   return lines;
+}
+
+const CHAINS_TITLE = '## Decision chains';
+
+/** A chain as one bullet per member, indented under its first: role, text, and a decision's rationale. */
+function chainLines(chain: ChainEntry): string {
+  return chain.members
+    .map((m, i) => `${i === 0 ? '-' : '  -'} ${m.role}: ${oneLine(m.content)}${m.rationale !== undefined ? ` _(because: ${oneLine(m.rationale)})_` : ''}`)
+    .join('\n');
 }
 
 /** Parts in the order they give way to the token budget: least essential first, rules last. */
@@ -145,6 +156,13 @@ export function trimToTokens(context: Pick<StructuredContext, 'elapsedMs' | 'bud
     if (items.length > 0) total += sectionCost(part) + items.reduce<number>((sum, item) => sum + cost(part, item), 0);
   }
   const trimmed: Partial<Record<ContextPartName, number>> = {};
+  // opt-in chains come whole or not at all, and give way first
+  const chains = parts.chains?.items ?? [];
+  if (chains.length > 0) total += CHAINS_TITLE.length + 2 + chains.reduce((sum, c) => sum + chainLines(c).length + 1, 0);
+  while (total > maxChars && chains.length > 0) {
+    total -= chainLines(chains.pop() as ChainEntry).length + 1;
+    if (chains.length === 0) total -= CHAINS_TITLE.length + 2;
+  }
   for (const keep of KEEP) {
     for (const part of TRIM_ORDER) {
       const items = parts[part].items as unknown[];

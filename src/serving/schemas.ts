@@ -32,6 +32,8 @@ export const contextInputSchema = z
     episodes: z.number().int().min(0).max(50).default(5),
     /** Re-rank knowledge and episodes by the scopes' stored persona (true) or not (false); default: the engine's `recall.persona`. */
     persona: z.boolean().optional(),
+    /** Add the decision chains the relevant memories belong to, whole (`parts.chains`). */
+    chains: z.boolean().optional(),
   })
   .strict()
   .refine((input) => input.message.trim().length > 0 || hasPercept(input.percept), {

@@ -8,6 +8,7 @@ import type { CautionEntry, MoodEntry } from './affect-part.js';
 import type { ProfileFieldsPart } from '../core/profile/profile-fields.js';
 
 export type { KnownProfileField, ProfileFieldsPart } from '../core/profile/profile-fields.js';
+import type { ChainMember } from '../core/chains/chain.js';
 
 /**
  * How much of a part the deadline allowed: `full` (everything, fresh), `cached` (stored or cached data,
@@ -125,6 +126,14 @@ export interface EpisodeEntry {
   outcome?: { success?: boolean; reward?: number; detail?: string };
 }
 
+/** A decision chain reached from the message's hits (`chains: true`): its members in chain order. */
+export interface ChainEntry {
+  /** The first member's id. */
+  id: string;
+  scope: string;
+  members: ChainMember[];
+}
+
 /** What `context` returns: the parts, their levels, timings, and the Markdown to put in a prompt. */
 export interface StructuredContext {
   scopes: string[];
@@ -150,6 +159,8 @@ export interface StructuredContext {
      * those still to ask for (`missing`), with the level of the reads it rests on.
      */
     profileFields?: ProfileFieldsPart & { level: ContextLevel };
+    /** Only with `chains: true`: the decision chains of the hits, whole; rendered after the episodes. */
+    chains?: ContextPart<ChainEntry>;
   };
   /** Entries dropped per part to fit `maxTokens`. */
   trimmed: Partial<Record<ContextPartName, number>>;

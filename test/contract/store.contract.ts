@@ -516,6 +516,28 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect((await store.stats([A])).edges).toBe(2);
     });
 
+    test('tombstones: content, index entries, edges, refs and source key go; the row still answers by id and in lists', async () => {
+      const [x, y] = await insert([
+        makeRecord({ content: 'zebra crossing near the harbour', tags: ['zebra'], sourceKey: 'conv:1', status: 'decayed' }),
+        makeRecord({ content: 'zebra stripes are unique' }),
+      ]);
+      const [other] = await insert([makeRecord({ scope: B, content: 'zebra in another scope', status: 'decayed' })]);
+      await store.transaction((tx) => tx.insertEdges([makeEdge(A, x!.id, y!.id)]));
+      expect(await store.recentEmbeddings(A, 10)).toHaveLength(2);
+      const patch = { content: '', tags: [], entities: [], summary: null, status: 'expired' as const, data: { tombstone: true, expiredAt: NOW }, updatedAt: NOW };
+      const counts = await store.transaction((tx) => tx.tombstoneMemories([{ id: x!.id, patch }, { id: other!.id, patch }, { id: 'nope', patch }], A));
+      expect(counts).toMatchObject({ records: 1, edges: 1 });
+      const [tomb] = await store.getMemories([x!.id], [A]);
+      expect(tomb).toMatchObject({ id: x!.id, scope: A, status: 'expired', content: '', tags: [], sourceKey: null, data: { tombstone: true, expiredAt: NOW } });
+      expect(ids(await store.listMemories({ scopes: [A], statuses: ['expired'], limit: 10 }))).toEqual([x!.id]);
+      expect(await store.getEdges({ scopes: [A], ids: [x!.id] })).toEqual([]);
+      expect(await store.recentEmbeddings(A, 10)).toHaveLength(1);
+      expect((await store.findBySourceKey(A, ['conv:1'])).size).toBe(0);
+      expect(ids(await lexical(['zebra'], { includeSuperseded: true }))).toEqual([y!.id]);
+      // another scope's record named in the call is untouched
+      expect((await store.getMemories([other!.id], [B]))[0]).toMatchObject({ status: 'decayed', content: 'zebra in another scope' });
+    });
+
     test('stats count by layer and status within the given scopes', async () => {
       await insert([
         makeRecord({ layer: 'episodic' }),

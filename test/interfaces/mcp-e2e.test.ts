@@ -10,6 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { MCP_TOOL_NAMES } from '../../src/interfaces/mcp/index.js';
 import { BIN, binBuilt, json, runCli } from '../helpers/cli.js';
 import { startServe, type RunningServer } from '../helpers/serve.js';
 import { tempDir } from '../helpers/temp.js';
@@ -62,7 +63,7 @@ describe.skipIf(!binBuilt)('engram mcp over stdio', () => {
     try {
       await client.connect(transport);
       const { tools } = await client.listTools();
-      expect(tools).toHaveLength(11);
+      expect(tools).toHaveLength(MCP_TOOL_NAMES.length);
       await flow(client);
     } finally {
       await client.close();

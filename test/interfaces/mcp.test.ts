@@ -31,7 +31,11 @@ describe('tool list', () => {
     for (const tool of tools) expect(tool.description?.length ?? 0).toBeGreaterThan(60);
     const remember = tools.find((t) => t.name === 'memory_remember');
     expect(Object.keys(remember?.inputSchema.properties ?? {})).toEqual(
-      expect.arrayContaining(['scope', 'content', 'layer', 'occurredAt', 'validFrom', 'importance', 'tags', 'perception', 'context', 'decision', 'action', 'outcome']),
+      expect.arrayContaining(['scope', 'content', 'layer', 'occurredAt', 'validFrom', 'importance', 'tags', 'episode', 'concept', 'rule']),
+    );
+    // layer-specific fields are advertised nested (the flat form is still accepted: mcp-maple.test.ts)
+    expect(Object.keys((remember?.inputSchema.properties?.episode as { properties?: object } | undefined)?.properties ?? {})).toEqual(
+      expect.arrayContaining(['perception', 'context', 'decision', 'action', 'outcome']),
     );
     expect(remember?.inputSchema.required).toEqual(['content']);
     const recall = tools.find((t) => t.name === 'memory_recall');
@@ -133,10 +137,10 @@ describe('scopes', () => {
 describe('bad input is a tool error with a clear message, never a crash', () => {
   const cases: [string, Record<string, unknown>, RegExp][] = [
     ['memory_remember', {}, /content/],
-    ['memory_remember', { content: '   ' }, /must not be empty at content/],
-    ['memory_remember', { content: 'x', occurredAt: 'yesterday' }, /"yesterday" is not a date.*occurredAt/],
+    ['memory_remember', { content: '   ' }, /content must not be empty/],
+    ['memory_remember', { content: 'x', occurredAt: 'yesterday' }, /occurredAt "yesterday" is not a date/],
     ['memory_remember', { content: 'x', importance: 7 }, /importance/],
-    ['memory_remember', { content: 'x', colour: 'red' }, /Unrecognized key.*colour/],
+    ['memory_remember', { content: 'x', colour: 'red' }, /unknown field\(s\) colour/],
     ['memory_recall', {}, /query/],
     ['memory_recall', { query: 'x', k: 0 }, /k/],
     ['memory_recall', { query: 'x', scope: SCOPE, scopes: [SCOPE] }, /either `scope` or `scopes`/],

@@ -18,7 +18,7 @@ import { hostileString, hostileValue, mutateField, PROTOTYPE_NAMES, RAW_BODIES, 
 import { openSqliteDigest, pgDigest, type StoreDigest } from './store-digest.js';
 
 const SCOPE = 'acme/a';
-const WRITES = new Set(['purge', 'remember', 'updateMemory', 'forgetMemory', 'restoreMemory', 'unsupersedeMemory', 'relate', 'registerRelationType', 'consolidate', 'endSession']);
+const WRITES = new Set(['purge', 'decay', 'expire', 'remember', 'updateMemory', 'forgetMemory', 'restoreMemory', 'unsupersedeMemory', 'relate', 'registerRelationType', 'consolidate', 'endSession']);
 
 interface Example {
   id?: string;
@@ -60,6 +60,9 @@ function examples(ids: readonly string[]): Record<string, Example> {
     memoryProvenance: { id: a, query: { scope: SCOPE } },
     // its own scope, so an accepted purge never removes what the other routes' examples use
     purge: { body: { scope: 'acme/purge', ids: [a], filter: undefined, confirm: true } },
+    surface: { body: { scopes: [SCOPE], context: 'database', limit: 3 } },
+    decay: { body: { scope: SCOPE, dryRun: true } },
+    expire: { body: { scope: SCOPE, dryRun: true } },
   };
 }
 

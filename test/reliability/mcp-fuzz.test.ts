@@ -17,7 +17,7 @@ import { openSqliteDigest } from './store-digest.js';
 
 const SCOPE = 'acme/users/alice';
 const SHARED = 'acme/shared';
-const READ_ONLY = new Set(['memory_recall', 'memory_context', 'memory_get', 'memory_predict', 'memory_stats', 'memory_list']);
+const READ_ONLY = new Set(['memory_recall', 'memory_context', 'memory_get', 'memory_predict', 'memory_stats', 'memory_list', 'memory_surface']);
 
 function examples(a: string, b: string): Record<(typeof MCP_TOOL_NAMES)[number], Record<string, unknown>> {
   return {
@@ -32,6 +32,9 @@ function examples(a: string, b: string): Record<(typeof MCP_TOOL_NAMES)[number],
     memory_predict: { episode: { content: 'opening the editor' }, limit: 3 },
     memory_stats: { scope: SCOPE },
     memory_list: { scope: SCOPE, layers: ['semantic'], limit: 5 },
+    memory_surface: { context: 'editor', limit: 3 },
+    memory_decay: { dryRun: true },
+    memory_expire: { dryRun: true },
   };
 }
 

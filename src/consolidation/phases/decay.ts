@@ -3,22 +3,24 @@
  * (by last access) become `decayed` and leave default reads; `restore` brings them back and exempts
  * them for good. Decayed records idle past the grace period expire: status `expired`, their concept
  * refs removed and their edges closed. Episodic and semantic records only: procedural rules are always
- * in context, and statistical records and concepts are maintained by grounding.
+ * in context, and statistical records and concepts are maintained by grounding. A record of a decision
+ * chain decays on the tier of the chain's most important member.
  */
 import type { MemoryRecord } from '../../core/memory.js';
-import { decayVerdict } from '../decay-policy.js';
+import { decayVerdicts } from '../decay-policy.js';
 import { scanRecords, type PhaseContext } from '../phase-context.js';
 import { isStructural } from '../../core/record-kinds.js';
 import { noteChanged } from '../report.js';
 
-function decays(r: MemoryRecord): boolean {
+/** Which records the decay phase judges. */
+export function decays(r: MemoryRecord): boolean {
   return (r.layer === 'episodic' || r.layer === 'semantic') && !isStructural(r);
 }
 
 export async function decayPhase(ctx: PhaseContext): Promise<void> {
   const startAfter = typeof ctx.cursor === 'string' ? ctx.cursor : undefined;
   for await (const page of scanRecords(ctx.deps.store, { scope: ctx.scope, layers: ['episodic', 'semantic'], statuses: ['active', 'decayed'], ...(startAfter !== undefined ? { afterId: startAfter } : {}), pageSize: ctx.deps.config.pageSize })) {
-    const due = page.filter(decays).map((r) => ({ r, verdict: decayVerdict(r, ctx.now, ctx.deps.config.decay) })).filter((x) => x.verdict.action !== 'keep');
+    const due = await decayVerdicts(ctx.deps.store, ctx.scope, page.filter(decays), ctx.now, ctx.deps.config.decay);
     ctx.counters.examined += page.filter(decays).length;
     const last = (page[page.length - 1] as MemoryRecord).id;
     await ctx.batch(async (tx) => {

@@ -147,7 +147,7 @@ export interface AuditEntry {
   id: string;
   at: number;
   actor: string;
-  action: 'purge';
+  action: 'purge' | 'expire';
   scope: Scope;
   count: number;
   /** Counts and the names of the selectors used (never their values, which may quote content). */
@@ -461,6 +461,14 @@ export interface StoreTransaction extends StoreReader {
    * (`scrubDeleted` finishes the job after commit).
    */
   deleteMemories(ids: readonly string[], scope: Scope): Promise<DeletedCounts>;
+  /**
+   * Expiry for good, keeping a tombstone (purge's hard delete of a record's content): for each record of
+   * `scope` named in `tombstones`, removes every edge and concept ref touching it, its lexical and vector
+   * index entries and its source key, then applies its `patch` (which blanks the content; see
+   * `core/purge/expire.ts`). The row itself stays, so `getMemories` and browsing still answer the id.
+   * Other scopes are never touched; unknown ids are ignored. `records` counts the tombstones made.
+   */
+  tombstoneMemories(tombstones: readonly { id: string; patch: MemoryPatch }[], scope: Scope): Promise<DeletedCounts>;
   /** Appends one audit entry (committed with the transaction). */
   appendAudit(entry: AuditEntry): Promise<void>;
 

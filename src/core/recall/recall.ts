@@ -25,6 +25,7 @@ import { readPersona } from '../persona/persona-api.js';
 import { isPersona, type Persona } from '../persona/persona.js';
 import { isProfileSchema } from '../profile/profile-schema.js';
 import type { PersonaExplanation } from './scoring.js';
+import { attachChains, type ChainMember } from '../chains/chain.js';
 
 /** Why a hit was returned: its rank and score in each channel, and the terms of the final blend. */
 export interface HitExplanation {
@@ -48,6 +49,8 @@ export interface RecallHit extends MemoryView {
   /** How strongly the hit's own evidence matches the query, 0..1 (see `hitRelevance`); not relative to other hits. */
   relevance: number;
   why: HitExplanation;
+  /** With `chains: true`: the whole decision chain the hit belongs to, in order (see `core/chains`). */
+  chain?: ChainMember[];
 }
 
 export interface RecallResult {
@@ -113,6 +116,7 @@ export async function recall(deps: RecallDeps, query: string, options: ParsedRec
       },
     });
   }
+  if (options.chains === true && hits.length > 0) await attachChains(store, hits, { scopes: options.scopes, now, ...time });
   if (options.trackAccess !== false && hits.length > 0) {
     store.recordAccess(hits.map((h) => h.id), now).catch(() => undefined);
   }

@@ -30,6 +30,8 @@ export interface RememberResult {
   redacted?: number;
   /** For a captured turn: what became of each claim read from it. */
   claims?: CapturedClaimResult[];
+  /** For a decision with `rejected` alternatives: the episodes stored for them (linked `REJECTED`). */
+  rejected?: string[];
 }
 
 /** One claim of a captured turn: its id, and the action of the claim resolution (created, merged, superseded, unchanged). */
@@ -59,6 +61,8 @@ export interface WriteOptions {
   capturedClaims?: ReadonlyMap<ParsedRememberInput, readonly string[]>;
   /** The assistant's question each captured user turn answers (see `answeredQuestions`); default: read within the batch. */
   questions?: ReadonlyMap<ParsedRememberInput, string>;
+  /** Extra writes inside the batch's transaction once its records are in (e.g. decision-chain edges). */
+  link?: (tx: StoreTransaction, results: readonly RememberResult[], at: number) => Promise<void>;
 }
 
 /** Derives the write-time signals of one input (pure, cheap). */
@@ -162,6 +166,7 @@ export async function commitWrite(deps: WriteDeps, prepared: PreparedWrite, opti
       results.push({ id: record.id, action: 'created', ...(item.chunks.length > 0 ? { chunks: item.chunks.map((c) => c.id) } : {}), ...(claims !== undefined ? { claims } : {}) });
     }
     await flush(tx, pendingEvents);
+    await options.link?.(tx, results, at);
     await keepOpenQuestions(tx, answeredQuestions(inputs).open, at);
     await enqueueConceptExtraction(tx, embedded.map((p) => p.record), results, deps.wallClock.now());
     if (options.deferImportance === true) {

@@ -4,6 +4,7 @@
 import { Command } from 'commander';
 import { registerBrowseCommands } from './commands/browse.js';
 import { registerConsolidateCommand } from './commands/consolidate.js';
+import { registerMaintenanceCommands } from './commands/maintenance.js';
 import { registerContextCommands } from './commands/context.js';
 import { registerHooksCommand } from './commands/hooks.js';
 import { registerImportSourceCommands } from './commands/import-sources.js';
@@ -38,6 +39,7 @@ export function buildProgram(): Command {
   registerDumpCommands(program);
   registerImportSourceCommands(program);
   registerConsolidateCommand(program);
+  registerMaintenanceCommands(program);
   registerContextCommands(program);
   registerPersonaCommands(program);
   registerKeysCommands(program);

@@ -17,6 +17,7 @@ import { browseRoutes } from './routes/browse.js';
 import { servingRoutes } from './routes/serving.js';
 import { exploreRoutes } from './routes/explore.js';
 import { dumpRoutes } from './routes/dump.js';
+import { maintenanceRoutes } from './routes/maintenance.js';
 import { staticUi } from './static-ui.js';
 
 /** Options of `createHttpApp`. */
@@ -42,7 +43,7 @@ export type HttpApp = Hono<{ Variables: AuthVariables }>;
 
 /** Every `/v1` route of this build. */
 export function httpRoutes(): RouteSpec[] {
-  return [...memoryRoutes, ...browseRoutes, ...readRoutes, ...servingRoutes, ...exploreRoutes, ...dumpRoutes];
+  return [...memoryRoutes, ...browseRoutes, ...readRoutes, ...servingRoutes, ...exploreRoutes, ...dumpRoutes, ...maintenanceRoutes];
 }
 
 /**

@@ -10,6 +10,7 @@ import { guardToolArguments } from './guard-tool-arguments.js';
 import { registerResources } from './resources.js';
 import { registerKnowledgeTools } from './tools/knowledge-tools.js';
 import { registerMemoryTools } from './tools/memory-tools.js';
+import { registerMaintenanceTools } from './tools/maintenance-tools.js';
 
 export interface McpServerOptions {
   engram: Engram;
@@ -33,6 +34,9 @@ export const MCP_TOOL_NAMES = [
   'memory_predict',
   'memory_stats',
   'memory_list',
+  'memory_surface',
+  'memory_decay',
+  'memory_expire',
 ] as const;
 
 /**
@@ -63,6 +67,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
   const context = { engram: options.engram, scopes };
   registerMemoryTools(server, context);
   registerKnowledgeTools(server, context);
+  registerMaintenanceTools(server, context);
   registerResources(server, context);
   guardToolArguments(server);
   return server;

@@ -4,11 +4,11 @@
  * the hard delete of purge.
  */
 import { LAYERS, STATUSES, type MemoryRecord } from '../../core/memory.js';
-import type { AuditEntry, BrowseQuery, BrowseSort, DeletedCounts, ScopeSelection, ScopeSummary } from '../../core/ports/store.js';
+import type { AuditEntry, BrowseQuery, BrowseSort, DeletedCounts, MemoryPatch, ScopeSelection, ScopeSummary } from '../../core/ports/store.js';
 import { assertReadScopes, assertScope, tenantOf, type Scope } from '../../core/scope.js';
 import { asciiLower, compareCodePoints, jsonElementNeedle, mergeBrowsePages, NEVER_ACCESSED, UNSCORED_IMPORTANCE } from '../../core/browse/sort-key.js';
 import type { PgQueryable } from './pg-driver.js';
-import { memoryColumns, Params, rowToMemory, visibilityClause, type MemoryRow, type Tables } from './pg-rows.js';
+import { memoryColumns, Params, patchAssignments, rowToMemory, visibilityClause, type MemoryRow, type Tables } from './pg-rows.js';
 
 /** Sort expressions exactly as indexed by migration 6, and the type of their keys. */
 const SORTS: Record<BrowseSort, { key: string; type: 'bigint' | 'float8' }> = {
@@ -142,6 +142,39 @@ export async function deleteMemories(db: PgQueryable, t: Tables, ids: readonly s
   await db.query(`DELETE FROM ${t.q('embedding_staging')} WHERE memory_id = ANY($1::text[])`, [deleted.rows.map((r) => r.id)]);
   // each row held one lexical (tsvector) and one vector entry
   return { records, edges: edges.rowCount, refs: refs.rowCount, indexEntries: records * 2 };
+}
+
+/**
+ * Tombstones (see `StoreTransaction.tombstoneMemories`), inside the caller's transaction: refs and edges
+ * go as in `deleteMemories`; the row stays with its patch applied, no lexemes, no vector (logged in
+ * `vector_log` so every server's exact vector cache drops it) and no source key.
+ */
+export async function tombstoneMemories(db: PgQueryable, t: Tables, tombstones: readonly { id: string; patch: MemoryPatch }[], scope: Scope): Promise<DeletedCounts> {
+  assertScope(scope);
+  const list = [...new Set(tombstones.map((x) => x.id))];
+  if (list.length === 0) return { records: 0, edges: 0, refs: 0, indexEntries: 0 };
+  const refs = await db.query(`DELETE FROM ${t.q('concept_refs')} WHERE scope = $1 AND (concept_id = ANY($2::text[]) OR ref_id = ANY($2::text[]))`, [scope, list]);
+  const edges = await db.query(`DELETE FROM ${t.edges} WHERE scope = $1 AND (from_id = ANY($2::text[]) OR to_id = ANY($2::text[]))`, [scope, list]);
+  let records = 0;
+  let vectors = 0;
+  for (const { id, patch } of tombstones) {
+    const p = new Params();
+    const assignments = patchAssignments(patch, p);
+    const done = await db.query<{ had: boolean }>(
+      `WITH old AS (SELECT embedding IS NOT NULL AS had FROM ${t.memories} WHERE scope = ${p.add(scope)} AND id = ${p.add(id)}),
+       changed AS (UPDATE ${t.memories} SET ${[...assignments, `lexemes = ''::tsvector`, 'embedding = NULL', 'source_key = NULL'].join(', ')}
+         WHERE scope = ${p.add(scope)} AND id = ${p.add(id)} RETURNING scope, id),
+       logged AS (INSERT INTO ${t.q('vector_log')} (scope, memory_id) SELECT scope, id FROM changed)
+       SELECT had FROM old`,
+      p.values,
+    );
+    const row = done.rows[0];
+    if (row === undefined) continue;
+    records += 1;
+    if (row.had) vectors += 1;
+  }
+  await db.query(`DELETE FROM ${t.q('embedding_staging')} WHERE memory_id = ANY($1::text[])`, [list]);
+  return { records, edges: edges.rowCount, refs: refs.rowCount, indexEntries: records + vectors };
 }
 
 /** Appends one audit row. */

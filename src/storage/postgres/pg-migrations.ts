@@ -315,6 +315,19 @@ export const MIGRATIONS: readonly Migration[] = [
       await session.exec(`CREATE INDEX memories_unthreaded ON ${t.memories} (scope, occurred_at, id COLLATE "C") WHERE thread IS NULL AND layer = 'episodic'`);
     },
   },
+  {
+    version: 21,
+    name: 'built-in relation types added since the store was made (decision chains); tombstones of expired records keep no vector',
+    async up(session, { tables: t }) {
+      for (const type of BUILT_IN_RELATIONS) {
+        await session.query(
+          `INSERT INTO ${t.q('relation_types')} (tenant, name, "symmetric", built_in, proposed_by, description, registered_at) VALUES ('', $1, $2, true, NULL, $3, 0) ON CONFLICT DO NOTHING`,
+          [type.name, type.symmetric, type.description],
+        );
+      }
+      await session.exec(`ALTER TABLE ${t.memories} ALTER COLUMN embedding DROP NOT NULL`);
+    },
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

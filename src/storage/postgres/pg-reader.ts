@@ -256,7 +256,7 @@ export class PgReader implements StoreReader {
       await this.#assertEmbedderCurrent(db);
       const n = Math.max(0, Math.min(10_000, Math.floor(limit)));
       if (n === 0) return [];
-      const rows = await db.query<{ e: string }>(`SELECT embedding::text AS e FROM ${this.tables.memories} WHERE scope = $1 ORDER BY seq DESC LIMIT $2`, [scope, n]);
+      const rows = await db.query<{ e: string }>(`SELECT embedding::text AS e FROM ${this.tables.memories} WHERE scope = $1 AND embedding IS NOT NULL ORDER BY seq DESC LIMIT $2`, [scope, n]);
       return rows.rows.map((r) => parseVectorText(r.e));
     });
   }

@@ -7,7 +7,7 @@ import { storedStringList } from '../../core/readable-records.js';
 import { EngramError, messages } from '../../core/errors.js';
 import type { Edge, NewMemory } from '../../core/memory.js';
 import type { AuditEntry, DeletedCounts, MemoryPatch, NewJob, StoreTransaction } from '../../core/ports/store.js';
-import { appendAudit, deleteMemories } from './pg-browse.js';
+import { appendAudit, deleteMemories, tombstoneMemories } from './pg-browse.js';
 import { storedIds } from './pg-dump.js';
 import { unseen } from '../dump-rows.js';
 import type { Layer } from '../../core/memory.js';
@@ -213,6 +213,10 @@ export class PgTransaction extends PgReader implements StoreTransaction {
 
   async deleteMemories(ids: readonly string[], scope: Scope): Promise<DeletedCounts> {
     return this.write('purge memories', (db) => deleteMemories(db, this.tables, ids, scope));
+  }
+
+  async tombstoneMemories(tombstones: readonly { id: string; patch: MemoryPatch }[], scope: Scope): Promise<DeletedCounts> {
+    return this.write('expire memories', (db) => tombstoneMemories(db, this.tables, tombstones, scope));
   }
 
   async appendAudit(entry: AuditEntry): Promise<void> {

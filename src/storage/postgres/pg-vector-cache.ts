@@ -39,7 +39,7 @@ export class VectorCache {
       // the mark first: what is written while loading is fetched again next time (idempotent)
       const mark = Number((await db.query<{ hw: number | null }>(`SELECT max(seq) AS hw FROM ${log} WHERE scope = $1`, [scope])).rows[0]?.hw ?? 0);
       entry = { highWater: mark, slots: new Map(), ids: [], vectors: new Float32Array(0), norms: new Float32Array(0), size: 0 };
-      const rows = await db.query<{ id: string; e: string }>(`SELECT id, embedding::text AS e FROM ${t.memories} WHERE scope = $1`, [scope]);
+      const rows = await db.query<{ id: string; e: string }>(`SELECT id, embedding::text AS e FROM ${t.memories} WHERE scope = $1 AND embedding IS NOT NULL`, [scope]);
       for (const row of rows.rows) this.#put(entry, row.id, parseVectorText(row.e));
       this.#byScope.set(scope, entry);
       return;

@@ -143,7 +143,6 @@ export class PgVectorStaging implements VectorStaging {
           ALTER TABLE ${t.memories} ALTER COLUMN embedding DROP NOT NULL;
           ALTER TABLE ${t.memories} ALTER COLUMN embedding TYPE vector(${d}) USING NULL;
           UPDATE ${t.memories} m SET embedding = s.embedding::vector(${d}) FROM ${this.#staging} s WHERE s.memory_id = m.id;
-          ALTER TABLE ${t.memories} ALTER COLUMN embedding SET NOT NULL;
           CREATE INDEX memories_embedding_hnsw ON ${t.memories} USING hnsw (embedding vector_cosine_ops);
         `);
       } else {

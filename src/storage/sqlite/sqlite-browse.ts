@@ -3,11 +3,11 @@
  * indexes (migration 10), scope discovery by a skip scan, and the hard delete of purge.
  */
 import { LAYERS, STATUSES, type MemoryRecord } from '../../core/memory.js';
-import type { AuditEntry, BrowseQuery, BrowseSort, DeletedCounts, ScopeSelection, ScopeSummary } from '../../core/ports/store.js';
+import type { AuditEntry, BrowseQuery, BrowseSort, DeletedCounts, MemoryPatch, ScopeSelection, ScopeSummary } from '../../core/ports/store.js';
 import { assertReadScopes, assertScope, tenantOf, type Scope } from '../../core/scope.js';
 import { asciiLower, compareCodePoints, jsonElementNeedle, mergeBrowseKeys, mergeBrowsePages, NEVER_ACCESSED, UNSCORED_IMPORTANCE } from '../../core/browse/sort-key.js';
 import type { SqliteConnection } from './sqlite-connection.js';
-import { arrayToMemory, inList, memoryColumns, visibilityClause } from './sqlite-rows.js';
+import { arrayToMemory, inList, memoryColumns, patchAssignments, visibilityClause } from './sqlite-rows.js';
 
 /** The sort expression and the index that serves it; the expressions match migration 10 exactly. */
 const SORTS: Record<BrowseSort, { key: string; index: string }> = {
@@ -180,6 +180,33 @@ export function deleteMemories(connection: SqliteConnection, ids: readonly strin
   const records = connection.run(`DELETE FROM memories WHERE scope = ? AND ${inList('id')}`, scope, list);
   // one FTS row per record, removed by the memories_fts_delete trigger
   return { records, edges, refs, indexEntries: records + vectors, rowids };
+}
+
+/**
+ * Tombstones (see `StoreTransaction.tombstoneMemories`), inside the caller's write transaction: refs,
+ * edges and vectors go as in `deleteMemories`; the row stays with its patch applied (the FTS and
+ * lexical-index triggers follow the blanked content) and no source key.
+ */
+export function tombstoneMemories(connection: SqliteConnection, tombstones: readonly { id: string; patch: MemoryPatch }[], scope: Scope): DeletedCounts & { rowids: number[] } {
+  assertScope(scope);
+  const ids = [...new Set(tombstones.map((t) => t.id))];
+  if (ids.length === 0) return { records: 0, edges: 0, refs: 0, indexEntries: 0, rowids: [] };
+  const list = JSON.stringify(ids);
+  const rows = connection.all<{ rowid: number; id: string }>(`SELECT rowid, id FROM memories WHERE scope = ? AND ${inList('id')}`, scope, list);
+  if (rows.length === 0) return { records: 0, edges: 0, refs: 0, indexEntries: 0, rowids: [] };
+  const refs = connection.run(`DELETE FROM concept_refs WHERE scope = ? AND (${inList('concept_id')} OR ${inList('ref_id')})`, scope, list, list);
+  const edges = connection.run(`DELETE FROM edges WHERE scope = ? AND (${inList('from_id')} OR ${inList('to_id')})`, scope, list, list);
+  let vectors = 0;
+  const patches = new Map(tombstones.map((t) => [t.id, t.patch]));
+  for (const { rowid, id } of rows) {
+    vectors += connection.run('DELETE FROM memory_vectors WHERE rowid = ?', BigInt(rowid));
+    connection.run('DELETE FROM embedding_staging WHERE memory_rowid = ?', rowid);
+    connection.run('INSERT INTO vector_changes (scope, memory_rowid) VALUES (?, ?)', scope, rowid);
+    const { sql, params } = patchAssignments(patches.get(id) as MemoryPatch);
+    connection.run(`UPDATE memories SET ${sql.length > 0 ? `${sql}, ` : ''}source_key = NULL WHERE rowid = ?`, ...params, rowid);
+  }
+  // each row's FTS entry is rewritten from the blank content by the update trigger
+  return { records: rows.length, edges, refs, indexEntries: rows.length + vectors, rowids: rows.map((r) => r.rowid) };
 }
 
 /** Appends one audit row. */

@@ -377,6 +377,20 @@ export const MIGRATIONS: readonly Migration[] = [
       connection.exec(`CREATE INDEX memories_unthreaded ON memories (scope, occurred_at, id) WHERE thread IS NULL AND layer = 'episodic'`);
     },
   },
+  {
+    version: 21,
+    name: 'built-in relation types added since the store was made (decision chains)',
+    up(connection) {
+      for (const type of BUILT_IN_RELATIONS) {
+        connection.run(
+          "INSERT OR IGNORE INTO relation_types (tenant, name, symmetric, built_in, proposed_by, description, registered_at) VALUES ('', ?, ?, 1, NULL, ?, 0)",
+          type.name,
+          type.symmetric ? 1 : 0,
+          type.description,
+        );
+      }
+    },
+  },
 ];
 
 /** The newest schema version this code knows. */

@@ -5,7 +5,7 @@
 import { EngramError, messages } from '../../core/errors.js';
 import type { Edge, NewMemory } from '../../core/memory.js';
 import type { AuditEntry, DeletedCounts, MemoryPatch, NewJob, StoreTransaction } from '../../core/ports/store.js';
-import { appendAudit, deleteMemories } from './sqlite-browse.js';
+import { appendAudit, deleteMemories, tombstoneMemories } from './sqlite-browse.js';
 import { storedIds } from './sqlite-dump.js';
 import { unseen } from '../dump-rows.js';
 import type { Layer } from '../../core/memory.js';
@@ -189,6 +189,14 @@ export class SqliteTransaction extends SqliteReader implements StoreTransaction 
     return this.#write('purge memories', (connection) => {
       const { rowids, ...counts } = deleteMemories(connection, ids, scope);
       // searches in this transaction skip the committed index entries of these rows (they find no vector)
+      for (const rowid of rowids) this.#pending.set(rowid, scope);
+      return counts;
+    });
+  }
+
+  async tombstoneMemories(tombstones: readonly { id: string; patch: MemoryPatch }[], scope: Scope): Promise<DeletedCounts> {
+    return this.#write('expire memories', (connection) => {
+      const { rowids, ...counts } = tombstoneMemories(connection, tombstones, scope);
       for (const rowid of rowids) this.#pending.set(rowid, scope);
       return counts;
     });

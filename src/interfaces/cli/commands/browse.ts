@@ -75,8 +75,8 @@ function filterOf(flags: FilterFlags): Record<string, unknown> {
   return filter;
 }
 
-/** The audit actor of a purge from this CLI. */
-function actor(): string {
+/** The audit actor of a purge or expiry from this CLI. */
+export function actor(): string {
   try {
     return `cli (${userInfo().username})`;
   } catch {

@@ -19,6 +19,7 @@ interface ContextFlags extends CommonFlags {
   budgetMs?: string;
   maxTokens?: string;
   episodes?: string;
+  chains?: boolean;
 }
 
 interface PredictFlags extends CommonFlags {
@@ -49,7 +50,8 @@ export function registerContextCommands(program: Command): void {
     .option('--budget-ms <n>', 'wall-clock budget in milliseconds (default 50)')
     .option('--max-tokens <n>', 'token budget, approximate (default 2000)')
     .option('--episodes <n>', 'relevant episodes to include (default 5)')
-    .option('--persona', "re-rank knowledge and episodes by the scopes' persona")
+.option('--persona', "re-rank knowledge and episodes by the scopes' persona")
+    .option('--chains', 'add the decision chains of what is relevant, whole')
     .action(async (words: string[], flags: ContextFlags & { persona?: boolean }) => {
       await withEngine(flags, async (engram) => {
         const objects = list(flags.objects);
@@ -74,6 +76,7 @@ export function registerContextCommands(program: Command): void {
           ...(maxTokens !== undefined ? { maxTokens: maxTokens as number } : {}),
           ...(episodes !== undefined ? { episodes: episodes as number } : {}),
           ...(flags.persona === true ? { persona: true } : {}),
+          ...(flags.chains === true ? { chains: true } : {}),
         });
         printResult({ json: flags.json === true }, result, (ctx: StructuredContext) => ctx.markdown);
       });

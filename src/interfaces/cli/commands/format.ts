@@ -24,7 +24,8 @@ export function formatHits(result: { hits: RecallHit[] }): string {
       const channels = Object.entries(hit.why.channels)
         .map(([name, c]) => `${name} #${c.rank}`)
         .join(', ');
-      return `${pc.bold(String(index + 1).padStart(2))}. ${hit.content}\n    ${pc.dim(`${hit.id} · ${hit.scope} · ${hit.layer} · relevance ${hit.relevance.toFixed(2)} · score ${hit.score.toFixed(4)} · ${channels}`)}`;
+      const chain = (hit.chain ?? []).map((m) => `\n    ${m.id === hit.id ? '▸' : '·'} ${m.role}: ${m.content}`).join('');
+      return `${pc.bold(String(index + 1).padStart(2))}. ${hit.content}\n    ${pc.dim(`${hit.id} · ${hit.scope} · ${hit.layer} · relevance ${hit.relevance.toFixed(2)} · score ${hit.score.toFixed(4)} · ${channels}`)}${chain}`;
     })
     .join('\n');
 }

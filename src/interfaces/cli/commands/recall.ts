@@ -15,6 +15,7 @@ interface RecallFlags extends CommonFlags {
   knownAt?: string;
   includeSuperseded?: boolean;
   persona?: boolean;
+  chains?: boolean;
 }
 
 /** Registers `recall`. */
@@ -27,6 +28,7 @@ export function registerRecallCommand(program: Command): void {
     .option('--known-at <iso>', 'what the store believed at this instant (transaction time)')
     .option('--include-superseded', 'also return superseded and decayed versions')
     .option('--persona', "re-rank by the scopes' persona (engram persona set); see why.persona")
+    .option('--chains', 'add the whole decision chain of each hit that belongs to one')
     .action(async (queryWords: string[], flags: RecallFlags) => {
       await withEngine(flags, async (engram) => {
         const result = await engram.recall(queryWords.join(' '), {
@@ -37,6 +39,7 @@ export function registerRecallCommand(program: Command): void {
           ...(flags.knownAt !== undefined ? { knownAt: flags.knownAt } : {}),
           ...(flags.includeSuperseded ? { includeSuperseded: true } : {}),
           ...(flags.persona === true ? { persona: true } : {}),
+          ...(flags.chains === true ? { chains: true } : {}),
         });
         printResult({ json: flags.json === true }, result, formatHits);
       });

@@ -175,10 +175,14 @@ const purge: RouteSpec = {
     if (!isObject(ctx.body) || ctx.body.confirm !== true) throw new EngramError('INVALID_INPUT', CONFIRM_MESSAGE, { details: { field: 'confirm' } });
     const input = parseInput(purgeInputSchema, ctx.body, 'purge');
     selection(ctx, [input.scope]);
-    const actor = ctx.principal !== null ? `api-key ${ctx.principal.keyId} (tenant ${ctx.principal.tenant})` : 'http (keyless, loopback)';
-    return ctx.engram.purge(input, { actor });
+    return ctx.engram.purge(input, { actor: httpActor(ctx) });
   },
 };
+
+/** Who an audit entry names for a request: its API key and tenant, or a keyless loopback caller. */
+export function httpActor(ctx: RouteContext): string {
+  return ctx.principal !== null ? `api-key ${ctx.principal.keyId} (tenant ${ctx.principal.tenant})` : 'http (keyless, loopback)';
+}
 
 function assertNamed(values: string[]): readonly Scope[] {
   return values.length === 0 ? [] : assertReadScopes(values);

@@ -16,11 +16,8 @@ export function registerKnowledgeTools(server: McpServer, context: ToolContext):
     'memory_context',
     {
       title: 'Context for this turn',
-      description: [
-        'Build the memory context for the current message in one call: the procedural rules (always), profile facts,',
-        'ranked knowledge, live concepts for what is perceived, predictions, and the relevant past episodes with their sources.',
-        'Call it at the start of a task. Returns Markdown ready to read plus the same as JSON, within a time budget.',
-      ].join(' '),
+      description:
+        'Call at the start of a task: the memory context of the message in one call (rules, profile facts, knowledge, perceived concepts, predictions, relevant episodes with sources), as Markdown plus JSON, within a time budget.',
       inputSchema: z.object(contextShape).strict(),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -36,17 +33,15 @@ export function registerKnowledgeTools(server: McpServer, context: ToolContext):
     'memory_predict',
     {
       title: 'Predict outcomes',
-      description: [
-        'Pattern completion: given a forming episode (what is perceived and the goal, before deciding), find similar past',
-        'episodes and predict actions and outcomes: {action, outcome, successProbability, confidence, supportingEpisodeIds}.',
-      ].join(' '),
+      description:
+        'Pattern completion: from a forming episode, predict actions and outcomes from similar past ones: {action, outcome, successProbability, confidence, supportingEpisodeIds}.',
       inputSchema: z.object(predictShape).strict(),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
       guarded(async () => {
         const { scope: _scope, scopes: _scopes, ...rest } = args;
-        const result = asObject(await engram.predict({ ...rest, scopes: readScopes(context, args) } as PredictInput));
+        const result = asObject(await engram.predict({ ...rest, scopes: readScopes(context, args) } as unknown as PredictInput));
         return ok(result, renderPredictions(result));
       }),
   );
@@ -56,7 +51,7 @@ export function registerKnowledgeTools(server: McpServer, context: ToolContext):
     {
       title: 'Relate two memories',
       description:
-        'Add a typed edge between two memories of the same scope, e.g. {from, type: "CAUSES", to}; relating them again with the same type updates the weight. Returns {edge, action: created | updated}.',
+        'Add a typed edge between two memories of one scope, e.g. {from, type: "CAUSES", to}; again with the same type updates the weight. Returns {edge, action: created | updated}.',
       inputSchema: z.object(relateShape).strict(),
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     },
@@ -73,7 +68,7 @@ export function registerKnowledgeTools(server: McpServer, context: ToolContext):
     {
       title: 'Consolidate (sleep cycle)',
       description:
-        'Run the consolidation cycle on one scope: merge duplicates, sweep supersessions, extract concepts, ground them in statistics, promote patterns, bridge distant memories, derive insights, reflect, re-appraise feelings, decay unused memories, compress old episodes. Returns a report per phase (counts, durations, ids created) with totals of bridges, insights and cautions. Safe to run repeatedly.',
+        'Run the sleep cycle on one scope (dedup, supersede, extract, ground, promote, recombine, insight, reflect, affect, decay, compress). Returns a report per phase, with totals of bridges, insights and cautions. Safe to repeat.',
       inputSchema: z.object(consolidateShape).strict(),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },

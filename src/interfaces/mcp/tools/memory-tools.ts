@@ -6,7 +6,30 @@ import { z } from 'zod';
 import type { RememberInput, UpdateInput } from '../../../core/schemas.js';
 import { renderHits, renderListItem, renderMemory, renderMemoryLine, renderRemember } from '../render.js';
 import { guarded, ok, readScopes, writeScope, type ToolContext } from '../tool-context.js';
-import { forgetShape, getShape, listShape, recallShape, rememberShape, statsShape, updateShape } from './shapes.js';
+import { forgetShape, getShape, listShape, recallShape, REMEMBER_GROUPS, rememberShape, statsShape, updateShape } from './shapes.js';
+import { EngramError, messages } from '../../../core/errors.js';
+
+/**
+ * Moves the grouped fields of memory_remember (`episode: {…}`, `concept: {…}`, `rule: {…}`) to the top
+ * level the library takes; the same field given both ways is refused rather than silently picked.
+ */
+export function flattenGroups(args: Record<string, unknown>): Record<string, unknown> {
+  const flat: Record<string, unknown> = { ...args };
+  for (const [group, fields] of Object.entries(REMEMBER_GROUPS)) {
+    const value = flat[group];
+    if (value === undefined) continue;
+    delete flat[group];
+    for (const field of fields as readonly string[]) {
+      const inner = (value as Record<string, unknown>)[field];
+      if (inner === undefined) continue;
+      if (flat[field] !== undefined) {
+        throw new EngramError('INVALID_INPUT', messages.invalidInput(`"${field}" is given both at the top level and in "${group}": give it once (in "${group}")`), { details: { field } });
+      }
+      flat[field] = inner;
+    }
+  }
+  return flat;
+}
 
 /** Registers the record tools on `server`. */
 export function registerMemoryTools(server: McpServer, context: ToolContext): void {
@@ -17,21 +40,19 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
     {
       title: 'Remember',
       description: [
-        'Store a memory in long-term memory. Use it for anything worth knowing later: facts about the user or project',
-        '(layer "semantic"), rules to follow (layer "procedural"), and what happened (layer "episodic", the default).',
-        'A corrected fact supersedes the old one (which stays in history); the same fact stated again is merged, not duplicated.',
-        'Episodes may be structured: perception {objects, people}, context {goal}, decision, action {tool, args}, outcome {success, reward}.',
-        'With capture: true, a conversation turn also becomes claims (one per claim-shaped sentence).',
-        'Returns {id, action: created | merged | superseded | unchanged, mergedInto?, superseded?, claims?: [{id, action, superseded?}]}.',
+        'Store a memory: facts (layer "semantic"), rules (layer "procedural"), what happened (layer "episodic", default).',
+        'A corrected fact supersedes the old one (kept as history); the same fact again is merged.',
+        'Decisions: episode {decision, rejected: [alternatives], follows: earlierDecisionId}.',
+        'Returns {id, action: created | merged | superseded | unchanged, mergedInto?, superseded?, claims?, rejected?}.',
       ].join(' '),
-      inputSchema: z.object(rememberShape).strict(),
+      inputSchema: z.looseObject(rememberShape),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     (args) =>
       guarded(async () => {
         const scope = writeScope(context, args.scope);
         if (args.userScope !== undefined) writeScope(context, args.userScope);
-        const result = await engram.remember({ ...(args as RememberInput), scope });
+        const result = await engram.remember({ ...(flattenGroups(args) as RememberInput), scope });
         return ok({ ...result, scope }, renderRemember(result));
       }),
   );
@@ -41,9 +62,8 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
     {
       title: 'Recall',
       description: [
-        'Search long-term memory for what is relevant to a query (keywords, meaning, names, dates, related memories).',
-        'Returns only what is current unless asOf ("what was true then") or knownAt ("what did we believe then") is given.',
-        'Each hit has its id, content, layer, times, relevance (0..1: how strongly it matches the query, not relative to other hits; above 0.6 a clear match, below 0.3 a weak one), score (ranking only) and why it was returned (rank and score per channel).',
+        'Search memory by keywords, meaning, names, dates and links. Only what is current unless asOf or knownAt is given.',
+        'Each hit: id, content, layer, times, relevance (0..1 absolute: >0.6 clear match, <0.3 weak), score (ranking only), why (per channel).',
       ].join(' '),
       inputSchema: z.object(recallShape).strict(),
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -62,7 +82,7 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
     'memory_get',
     {
       title: 'Get a memory',
-      description: 'Read one memory by id, whatever its status (active, superseded, decayed, deleted), with all its fields and provenance.',
+      description: 'Read one memory by id, any status (active, superseded, decayed, deleted; an expired one is a tombstone without content), with all fields and provenance.',
       inputSchema: z.object(getShape).strict(),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -78,7 +98,7 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
     {
       title: 'Update a memory',
       description:
-        'Change fields of one memory in place (content, summary, importance, confidence, tags, pinned, validFrom, validTo, occurredAt, emotion). A content change is re-embedded and the old wording kept in history. To record that a fact changed in the world, prefer memory_remember with the new fact: it supersedes the old one and keeps the timeline.',
+        'Change fields of one memory in place. For a fact that changed in the world, prefer memory_remember with the new fact: it supersedes the old one and keeps the timeline.',
       inputSchema: z.object(updateShape).strict(),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
@@ -96,7 +116,7 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
     {
       title: 'Forget a memory',
       description:
-        'Soft-delete one memory: it leaves recall and context but is kept, and {restore: true} brings it back. Use it for memories that are wrong or unwanted; a fact that merely changed should be superseded with memory_remember instead.',
+        'Soft-delete a wrong or unwanted memory (kept; {restore: true} brings it back). A fact that merely changed should be superseded with memory_remember.',
       inputSchema: z.object(forgetShape).strict(),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
@@ -112,11 +132,8 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
     'memory_list',
     {
       title: 'List memories',
-      description: [
-        'Browse what is stored, newest first, without ranking: filter by layers, statuses, tag, entity, text (a plain substring) and time;',
-        'sort by recordedAt, validFrom, importance or accessedAt. Use memory_recall to search by meaning instead.',
-        'Returns up to limit memories (id, layer, status, content, tags, times) and nextCursor for the next page (null on the last).',
-      ].join(' '),
+      description:
+        'Browse what is stored, unranked (memory_recall searches by meaning): filters and sort. Returns {items: [{id, layer, status, content, tags, times}], nextCursor} (null on the last page).',
       inputSchema: z.object(listShape).strict(),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -136,7 +153,7 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
     'memory_stats',
     {
       title: 'Memory statistics',
-      description: 'Counts of memories by layer (concepts counted apart) and status, and edges, in the scopes read (default: every scope this server may use).',
+      description: 'Counts of memories by layer (concepts apart) and status, and of edges, in the scopes read.',
       inputSchema: z.object(statsShape).strict(),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
