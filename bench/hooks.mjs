@@ -5,7 +5,7 @@
 // over 60 prompts after the first); plus SessionStart, Stop storing two new turns, the store opened
 // directly for comparison, and an empty node process. Writes bench/results/hooks.{json,md}.
 //   npm run bench:hooks [-- --runs 60 --first-runs 3] (ENGRAM_EMBEDDER=hash|static|use|bge-small-en-v1.5, default: bge-small-en-v1.5 when installed, else use)
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
