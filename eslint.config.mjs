@@ -2,7 +2,7 @@
 import tseslint from 'typescript-eslint';
 import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 
-const zone = (target, from, message) => ({ target, from, message });
+const zone = (target, from, message, except) => ({ target, from, message, ...(except !== undefined ? { except } : {}) });
 
 // Core and the parts on it (consolidation, serving) take time, randomness, timers and the process
 // through ports (Clock, Stopwatch, RandomSource, Scheduler); src/system-ports.ts builds them.
@@ -79,6 +79,8 @@ export default tseslint.config(
             zone('./src/serving', './src/llm', 'serving receives ports, never adapters.'),
             zone('./src/serving', './src/interfaces', 'serving never imports an interface.'),
             zone('./src/serving', './src/consolidation', 'consolidation and serving are separate parts on core.'),
+            zone('./src/adapters', './src', 'framework adapters use only the public API (src/index.ts).', ['./index.ts', './adapters']),
+            zone('./src/index.ts', './src/adapters', 'the root entry never loads a framework adapter: they are subpaths with optional peers.'),
           ],
         },
       ],
