@@ -18,7 +18,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { EngramChatMessageHistory, EngramRetriever, type EngramDocumentMetadata } from '../../src/adapters/langchain/index.js';
 import { hasModelFiles, resolveModelCacheDir } from '../../src/embeddings/onnx/index.js';
-import { Engram } from '../../src/index.js';
+import { Engram, type EmbedderChoice } from '../../src/index.js';
 import { PARAPHRASE_TRIPLES } from '../embeddings/paraphrase-triples.js';
 import { tempDir, tempEngram } from '../helpers/temp.js';
 
@@ -188,7 +188,7 @@ const modelMissing = hasModelFiles(cacheDir, 'bge-small-en-v1.5') ? '' : ` (skip
 
 describe.skipIf(modelMissing !== '')(`EngramRetriever with the real bge-small-en-v1.5${modelMissing}`, () => {
   /** How many of the paraphrase queries get their paraphrase (few shared words) among the first three documents. */
-  async function foundInTop3(embedder: string): Promise<number> {
+  async function foundInTop3(embedder: EmbedderChoice): Promise<number> {
     const temp = tempDir();
     const engram = await Engram.open({ path: join(temp.dir, 'engram.db'), embedder, cacheDir });
     try {
