@@ -114,7 +114,8 @@ describe('engramTools in generateText', () => {
 
   it('gives the context tool the rendered Markdown of the turn', async () => {
     const model = scriptedAgent('context', { message: 'I need a snack for the flight' }, (result) => (result as { markdown: string }).markdown);
-    const result = await generateText({ model, tools: engramTools({ engram, scope: 'acme/users/alice' }), stopWhen: stepCountIs(3), prompt: 'I need a snack for the flight' });
+    // a generous budget: these tests check what the context holds, not how fast it is built
+    const result = await generateText({ model, tools: engramTools({ engram, scope: 'acme/users/alice', contextBudgetMs: 30_000 }), stopWhen: stepCountIs(3), prompt: 'I need a snack for the flight' });
     expect(result.text).toContain('peanuts');
     expect(result.text).not.toContain('Bob');
   });
@@ -137,7 +138,7 @@ describe('engramContextMiddleware around a model', () => {
     const model = new MockLanguageModelV3({
       doGenerate: async ({ prompt }) => ({ content: [{ type: 'text', text: systemText(prompt).join('\n---\n') }], finishReason: { unified: 'stop', raw: undefined }, usage, warnings: [] }),
     });
-    const wrapped = wrapLanguageModel({ model, middleware: engramContextMiddleware({ engram, scopes: ['acme/users/alice'] }) });
+    const wrapped = wrapLanguageModel({ model, middleware: engramContextMiddleware({ engram, scopes: ['acme/users/alice'], budgetMs: 30_000 }) });
     await generateText({ model: wrapped, system: 'You are a travel assistant.', prompt: 'Order me a snack with peanuts for the flight.' });
 
     const prompt = model.doGenerateCalls[0]?.prompt as Prompt;
@@ -151,7 +152,7 @@ describe('engramContextMiddleware around a model', () => {
 
   it('injects on every step of a tool loop', async () => {
     const model = scriptedAgent('recall', { query: 'allergies' }, () => 'No peanuts for you.');
-    const wrapped = wrapLanguageModel({ model, middleware: engramContextMiddleware({ engram, scopes: ['acme/users/alice'] }) });
+    const wrapped = wrapLanguageModel({ model, middleware: engramContextMiddleware({ engram, scopes: ['acme/users/alice'], budgetMs: 30_000 }) });
     const result = await generateText({ model: wrapped, tools: engramTools({ engram, scope: 'acme/users/alice' }), stopWhen: stepCountIs(3), prompt: 'Can I eat peanut butter?' });
     expect(result.text).toBe('No peanuts for you.');
     expect(model.doGenerateCalls).toHaveLength(2);
@@ -171,7 +172,7 @@ describe('engramContextMiddleware around a model', () => {
         }),
       }),
     });
-    const wrapped = wrapLanguageModel({ model, middleware: engramContextMiddleware({ engram, scopes: ['acme/users/alice'] }) });
+    const wrapped = wrapLanguageModel({ model, middleware: engramContextMiddleware({ engram, scopes: ['acme/users/alice'], budgetMs: 30_000 }) });
     const result = streamText({ model: wrapped, prompt: 'Can I eat peanut butter?' });
     expect(await result.text).toBe('Pas de cacahuètes.');
     expect(systemText(model.doStreamCalls[0]?.prompt as Prompt).join('\n')).toContain('allergic to peanuts');
@@ -181,7 +182,7 @@ describe('engramContextMiddleware around a model', () => {
     const empty = await tempEngram();
     try {
       const model = new MockLanguageModelV3({ doGenerate: { content: [{ type: 'text', text: 'ok' }], finishReason: { unified: 'stop', raw: undefined }, usage, warnings: [] } });
-      const wrapped = wrapLanguageModel({ model, middleware: engramContextMiddleware({ engram: empty.engram, scopes: ['acme/users/alice'] }) });
+      const wrapped = wrapLanguageModel({ model, middleware: engramContextMiddleware({ engram: empty.engram, scopes: ['acme/users/alice'], budgetMs: 30_000 }) });
       await generateText({ model: wrapped, prompt: 'hello' });
       expect(model.doGenerateCalls[0]?.prompt.map((message) => message.role)).toEqual(['user']);
     } finally {

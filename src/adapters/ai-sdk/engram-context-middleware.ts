@@ -22,6 +22,8 @@ export interface EngramContextMiddlewareOptions {
   maxTokens?: number;
   /** How many relevant past episodes to include (default 5). */
   episodes?: number;
+  /** Time budget of the context in ms (default: Engram's, 50); past it, parts not ready are left out. */
+  budgetMs?: number;
   /** The line that introduces the memory to the model. */
   heading?: string;
 }
@@ -53,6 +55,7 @@ export function engramContextMiddleware(options: EngramContextMiddlewareOptions)
         message: message.slice(-MAX_MESSAGE_CHARS),
         ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
         ...(options.episodes !== undefined ? { episodes: options.episodes } : {}),
+        ...(options.budgetMs !== undefined ? { budgetMs: options.budgetMs } : {}),
       });
       if (Object.values(context.parts).every((part) => part.items.length === 0)) return params;
       return { ...params, prompt: withMemory(params.prompt, `${heading}\n\n${context.markdown}`) };

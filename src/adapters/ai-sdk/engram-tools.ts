@@ -17,6 +17,8 @@ export interface EngramToolsOptions {
   readScopes?: readonly Scope[];
   /** Most hits `recall` returns when the model does not say (default 8). */
   k?: number;
+  /** Time budget of the `context` tool in ms (default: Engram's, 50); past it, parts not ready are left out. */
+  contextBudgetMs?: number;
 }
 
 const rememberInput = z.object({
@@ -99,7 +101,7 @@ export function engramTools(options: EngramToolsOptions) {
       description: 'Assemble what memory knows that matters for a message: rules to follow, the user profile, relevant knowledge and past episodes, as Markdown.',
       inputSchema: contextInput,
       execute: async ({ message }) => {
-        const context = await engram.context({ scopes, message });
+        const context = await engram.context({ scopes, message, ...(options.contextBudgetMs !== undefined ? { budgetMs: options.contextBudgetMs } : {}) });
         return { markdown: context.markdown, tokens: context.tokens };
       },
     }),
