@@ -2,7 +2,7 @@
 import tseslint from 'typescript-eslint';
 import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 
-const zone = (target, from, message) => ({ target, from, message });
+const zone = (target, from, message, except) => ({ target, from, message, ...(except !== undefined ? { except } : {}) });
 
 // Core and the parts on it (consolidation, serving) take time, randomness, timers and the process
 // through ports (Clock, Stopwatch, RandomSource, Scheduler); src/system-ports.ts builds them.
@@ -82,6 +82,8 @@ export default tseslint.config(
             ...['storage', 'embeddings', 'llm', 'interfaces', 'consolidation', 'serving'].map((part) =>
               zone('./src/portability/importers', `./src/${part}`, 'importers are pure mappings on core/: the CLI reads files and opens the engine.'),
             ),
+            zone('./src/adapters', './src', 'framework adapters use only the public API (src/index.ts).', ['./index.ts', './adapters']),
+            zone('./src/index.ts', './src/adapters', 'the root entry never loads a framework adapter: they are subpaths with optional peers.'),
           ],
         },
       ],

@@ -25,7 +25,7 @@ import { readAffect } from './affect-part.js';
 import { approximateTokens, renderMarkdown, trimToTokens } from './render.js';
 import type { ParsedContextInput } from './schemas.js';
 import type { ProfileFact } from './parts.js';
-import type { ChainEntry, ConceptEntry, ContextLevel, ContextPart, RuleEntry, StructuredContext } from './types.js';
+import type { ChainEntry, ConceptEntry, ContextLevel, ContextPart, StructuredContext } from './types.js';
 import { chainEntries } from './chains.js';
 
 /**

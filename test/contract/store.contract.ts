@@ -250,6 +250,28 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect(ids(await lexical(['RUN']))).toEqual([runs!.id]);
     });
 
+    test('lexical search finds Chinese words inside unspaced text, in mixed text, and after an update', async () => {
+      const [coffee, migration, project, english] = await insert([
+        makeRecord({ content: '我喜欢喝咖啡，尤其是拿铁。' }),
+        makeRecord({ content: '数据库迁移在周五失败了。' }),
+        makeRecord({ content: '我的Python项目deadline是下周五。' }),
+        makeRecord({ content: 'Coffee with oat milk every morning.' }),
+      ]);
+      expect(ids(await lexical(['咖啡']))).toEqual([coffee!.id]);
+      expect(ids(await lexical(['迁移']))).toEqual([migration!.id]);
+      // an unspaced query term is matched by its words
+      expect(ids(await lexical(['数据库迁移']))).toEqual([migration!.id]);
+      expect(ids(await lexical(['python']))).toEqual([project!.id]);
+      expect(ids(await lexical(['项目', 'deadline']))).toEqual([project!.id]);
+      expect(ids(await lexical(['coffee']))).toEqual([english!.id]);
+      expect(await lexical(['咖啡馆老板'])).not.toContainEqual(expect.objectContaining({ id: migration!.id }));
+      await store.transaction((tx) => tx.updateMemory(migration!.id, A, { content: '服务器升级已经完成。', updatedAt: NOW }));
+      expect(await lexical(['迁移'])).toEqual([]);
+      expect(ids(await lexical(['服务器']))).toEqual([migration!.id]);
+      expect(ids(await lexical(['升级']))).toEqual([migration!.id]);
+      expect(ids(await lexical(['咖啡']))).toEqual([coffee!.id]);
+    });
+
     test('lexical search covers tags and entities', async () => {
       const [tagged, named] = await insert([
         makeRecord({ content: 'first note', tags: ['holiday'] }),

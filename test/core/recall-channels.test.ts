@@ -69,6 +69,18 @@ describe('recall channels', () => {
     expect(question?.why.neighbourhood).toBeLessThan(0.3 * (question?.why.fused ?? 0));
   });
 
+  it('neighbourhood: a recall limited to some layers adds no adjacent turn of another layer', async () => {
+    await engram.remember([
+      // the captured claim (semantic) keeps the turn's source, so the turns are its neighbours
+      { scope: 't/n', content: 'I am allergic to peanuts.', source: { conversationId: 'c1', messageId: '1' }, capture: true },
+      { scope: 't/n', content: 'Noted, no peanuts then.', source: { conversationId: 'c1', messageId: '2' } },
+    ]);
+    const semantic = await engram.recall('allergic to peanuts', { scopes: ['t/n'], k: 5, layers: ['semantic'] });
+    expect(semantic.hits.map((hit) => hit.layer)).toEqual(['semantic']);
+    const all = await engram.recall('allergic to peanuts', { scopes: ['t/n'], k: 5 });
+    expect(all.hits.map((hit) => hit.layer).sort()).toEqual(['episodic', 'episodic', 'semantic']);
+  });
+
   it('fusion: a memory strong in both channels beats one strong in one', async () => {
     await engram.remember([
       { scope: 't/f', content: 'The staging database runs PostgreSQL 15 on two replicas.' },

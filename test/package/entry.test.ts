@@ -8,17 +8,19 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
-const DRIVERS = ['better-sqlite3', 'pg', 'sqlite-vec', 'onnxruntime-node', '@electric-sql/pglite', '@energetic-ai/core'];
+const DRIVERS = ['better-sqlite3', 'pg', 'sqlite-vec', 'onnxruntime-node', '@electric-sql/pglite', '@energetic-ai/core', 'ai', '@langchain/core'];
 
 const PROBE = `
 const M = require('node:module');
 const drivers = ${JSON.stringify(DRIVERS)};
-const report = (s) => { if (drivers.includes(s)) process.stderr.write('LOADED ' + s + '\\n'); };
+const watched = (s) => drivers.find((d) => s === d || s.startsWith(d + '/'));
+const report = (s) => { const d = watched(s); if (d !== undefined) process.stderr.write('LOADED ' + d + '\\n'); };
 const load = M._load;
 M._load = function (request, ...rest) { report(request); return load.call(this, request, ...rest); };
-M.register('data:text/javascript,' + encodeURIComponent('export async function resolve(s, c, n) { if (' + JSON.stringify(drivers) + '.includes(s)) process.stderr.write("LOADED " + s + "\\\\n"); return n(s, c); }'));
+M.register('data:text/javascript,' + encodeURIComponent('export async function resolve(s, c, n) { const d = ' + JSON.stringify(drivers) + '.find((d) => s === d || s.startsWith(d + "/")); if (d !== undefined) process.stderr.write("LOADED " + d + "\\\\n"); return n(s, c); }'));
 `;
 
 /** The curated exports of the main entry; adding one is a decision, made here. */
@@ -63,7 +65,8 @@ describe('the main entry dist/index.js', () => {
   const entry = new URL('../../dist/index.js', import.meta.url).href;
 
   const run = (script: string) => {
-    const child = spawnSync(process.execPath, ['--require', probe, '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+    // run from the package root, so `engram/<subpath>` resolves through package.json "exports" to dist/
+    const child = spawnSync(process.execPath, ['--require', probe, '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000, cwd: fileURLToPath(new URL('../../', import.meta.url)) });
     const loaded = [...child.stderr.matchAll(/^LOADED (.+)$/gm)].map((m) => m[1]);
     return { status: child.status, stdout: child.stdout, stderr: child.stderr, loaded: [...new Set(loaded)] };
   };
@@ -81,5 +84,17 @@ describe('the main entry dist/index.js', () => {
     expect(got.status, got.stderr).toBe(0);
     expect(got.loaded).toContain('better-sqlite3');
     expect(got.loaded).not.toContain('pg');
+  });
+
+  it('resolves the framework adapters engram/ai-sdk and engram/langchain from dist, each loading only its own framework', () => {
+    const subpaths = { 'engram/ai-sdk': ['engramContextMiddleware', 'engramTools'], 'engram/langchain': ['EngramChatMessageHistory', 'EngramRetriever'] };
+    for (const [subpath, exported] of Object.entries(subpaths)) {
+      const got = run(`const m = await import(${JSON.stringify(subpath)}); console.log(JSON.stringify(Object.keys(m).sort()), import.meta.resolve(${JSON.stringify(subpath)}));`);
+      expect(got.status, got.stderr).toBe(0);
+      const [keys, url] = got.stdout.trim().split(' ');
+      expect(JSON.parse(keys as string)).toEqual(exported);
+      expect(url).toMatch(new RegExp(`/dist/adapters/${subpath.split('/')[1]}/index\\.js$`));
+      expect(got.loaded).toEqual([subpath === 'engram/ai-sdk' ? 'ai' : '@langchain/core']);
+    }
   });
 });

@@ -38,12 +38,12 @@ export async function applyNeighbourhood(input: NeighbourhoodInput): Promise<rea
     if (p !== undefined) {
       prev.set(id, p.id);
       next.set(p.id, id);
-      addCandidate(p, byId, candidates, input.absent);
+      if (inLayers(p, base)) addCandidate(p, byId, candidates, input.absent);
     }
     if (n !== undefined) {
       next.set(id, n.id);
       prev.set(n.id, id);
-      addCandidate(n, byId, candidates, input.absent);
+      if (inLayers(n, base)) addCandidate(n, byId, candidates, input.absent);
     }
   }
   const fusedOf = (id: string | undefined) => (id === undefined ? 0 : (byId.get(id)?.fused ?? input.absent));
@@ -71,6 +71,11 @@ export async function applyNeighbourhood(input: NeighbourhoodInput): Promise<rea
     const own = adjusted.get(id) ?? 0;
     return { ...c, neighbourhood: own - c.fused + config.neighbourWeight * around, relevance: own + config.neighbourWeight * around };
   });
+}
+
+/** Whether a neighbour may join the hits: a recall limited to some layers returns no other. */
+function inLayers(record: MemoryRecord, base: ScopedQuery): boolean {
+  return base.layers === undefined || base.layers.includes(record.layer);
 }
 
 function addCandidate(record: MemoryRecord, byId: Map<string, Candidate>, candidates: Candidate[], fused: number): void {

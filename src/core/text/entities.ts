@@ -12,6 +12,7 @@
  * 3. gazetteer words in any case, so all-lowercase chat ("flew to paris") still yields entities.
  * Each entity is lowercased, trimmed, stripped of a possessive 's, and listed once, in text order.
  */
+import { hasCjk } from './cjk.js';
 import { GAZETTEER_MAX_WORDS, gazetteerEntries } from './gazetteer.js';
 import { STOP_WORDS } from './stop-words.js';
 
@@ -210,13 +211,19 @@ function extractGazetteerWords(tokens: readonly WordToken[], found: Found[], cov
 }
 
 /**
+ * A run of CJK characters. In mixed text it stands in for a lowercase word, so a Latin name next to
+ * Chinese ("见了Alice") is its own capitalised word, not the tail of one word, and not a sentence start.
+ */
+const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
+
+/**
  * Named entities in `text` (people, places, organisations, products, @handles, e-mails, URLs,
  * #hashtags, code identifiers), normalised (lowercase, trimmed, no possessive 's) and deduplicated.
  * @example extractEntities("Caroline met Dr. Sarah Connor in San Francisco; ping @devops") // ['caroline', 'sarah connor', 'san francisco', '@devops']
  */
 export function extractEntities(text: string): string[] {
   const found: Found[] = [];
-  const masked = extractPatterns(text, found);
+  const masked = extractPatterns(hasCjk(text) ? text.replace(CJK_RUN, (run) => ` ${'x'.repeat(Math.max(1, run.length - 2))} `) : text, found);
   const tokens = wordTokens(masked);
   const covered = new Set<WordToken>();
   if (!isShouting(tokens)) extractCapitalised(tokens, found, covered);

@@ -3,6 +3,7 @@
  * sentences. Pure and fast; everything here runs on every `remember` and `recall`.
  */
 export { tokenize, contentTerms, normalizeTokens } from './tokenize.js';
+export { hasCjk, lexicalText, segmentCjk } from './cjk.js';
 export { STOP_WORDS, isStopWord } from './stop-words.js';
 export { stem } from './stem.js';
 export { extractEntities } from './entities.js';

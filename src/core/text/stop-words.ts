@@ -3,6 +3,7 @@
  * fillers of chat turns ("ok", "thanks", "lol"), so that content terms are what a message is about.
  */
 import { eng } from 'stopword';
+import { CJK_STOP_WORDS } from './cjk.js';
 
 const FUNCTION_WORDS = `
 about above across after afterwards again against ago all almost alone along already also although always am
@@ -36,8 +37,8 @@ function words(block: string): string[] {
   return block.split(/\s+/u).filter((word) => word.length > 0);
 }
 
-/** English stop words (lowercase): `stopword`'s list, common function words and chat fillers. */
-export const STOP_WORDS: ReadonlySet<string> = new Set<string>([...eng, ...words(FUNCTION_WORDS), ...words(CHAT_FILLERS)]);
+/** Stop words (lowercase): `stopword`'s English list, common function words, chat fillers, and Chinese function words. */
+export const STOP_WORDS: ReadonlySet<string> = new Set<string>([...eng, ...words(FUNCTION_WORDS), ...words(CHAT_FILLERS), ...CJK_STOP_WORDS]);
 
 /** Whether a lowercase token is a stop word. */
 export function isStopWord(token: string): boolean {

@@ -12,12 +12,14 @@
  * An expression without a year or a modifier ("in June", "on 8 May", "on Friday") resolves to the most
  * recent such date not after the reference time for queries (one recalls the past). In stored texts
  * the same holds unless the sentence speaks of the future ("will", "going to", "planned", "due"),
- * where it resolves to the next one. Wall-clock dates use a fixed UTC offset (default 0).
+ * where it resolves to the next one. Wall-clock dates use a fixed UTC offset (default 0). Text with
+ * Chinese characters is also read by the Chinese rules of `temporal-zh.ts`.
  */
 import type * as ChronoEn from 'chrono-node/en';
 import { lazyRequire } from './lazy-require.js';
 import { Calendar, type TimeWindow, type WallDate } from './calendar.js';
 import { type Direction, type Found, type ParseContext, findPatterns, resolveYearless } from './temporal-patterns.js';
+import { findChinese } from './temporal-zh.js';
 
 /** chrono-node loads on the first date parsed (~0.25-0.5 s), not when the engine is imported. */
 const chronoEn = lazyRequire<typeof ChronoEn>('chrono-node/en');
@@ -40,6 +42,7 @@ export interface TemporalOptions {
 
 const TEMPORAL_HINT =
   /\d|\b(?:today|tonight|tomorrow|yesterday|now|ago|last|next|this|past|previous|coming|week|month|year|quarter|day|morning|afternoon|evening|night|noon|midnight|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|spring|summer|autumn|fall|winter)/i;
+const HAN = /\p{Script=Han}/u;
 const RANGE_JOINER = /^\s*(?:and|to|until|till|through|thru|-|–)\s*$/;
 const RANGE_OPENER = /\b(?:between|from)\s*$/;
 const SINCE_BEFORE = /\bsince\s*$/;
@@ -146,12 +149,17 @@ function yearLength(context: ParseContext, instant: number): number {
 }
 
 function findAll(text: string, reference: number, options: TemporalOptions, direction: (index: number) => Direction): TemporalWindow[] {
-  if (!TEMPORAL_HINT.test(text)) return [];
+  const english = TEMPORAL_HINT.test(text);
+  const chinese = HAN.test(text);
+  if (!english && !chinese) return [];
   const offsetMinutes = options.timezoneOffsetMinutes ?? 0;
   const context: ParseContext = { text, lower: text.toLowerCase(), reference, calendar: new Calendar(offsetMinutes), offsetMinutes, direction };
   const found: Found[] = [];
-  findPatterns(context, found);
-  findWithChrono(context, found);
+  if (english) {
+    findPatterns(context, found);
+    findWithChrono(context, found);
+  }
+  if (chinese) findChinese(context, found);
   return settle(found, context);
 }
 

@@ -3,6 +3,7 @@
  * and digits of any script; a dot or apostrophe between two word characters stays inside the token, so
  * `v2.1`, `acme.com` and `don't` are one token each, and `80L` keeps its unit.
  */
+import { hasCjk, segmentCjk } from './cjk.js';
 import { STOP_WORDS } from './stop-words.js';
 
 const TOKEN_PATTERN = /[\p{L}\p{N}\p{M}]+(?:['.][\p{L}\p{N}\p{M}]+)*/gu;
@@ -11,15 +12,19 @@ const CURLY_APOSTROPHE = /[\u2019\u02BC]/g;
 const POSSESSIVE = /'s$/u;
 
 /**
- * Lowercase word tokens of `text` in order, possessive `'s` dropped, digit-group commas joined.
+ * Lowercase word tokens of `text` in order, possessive `'s` dropped, digit-group commas joined; a token
+ * holding Chinese, Japanese or Korean characters is cut into its words (see `segmentCjk`).
  * @example tokenize("Alice's v2.1 build took 1,500 ms") // ['alice', 'v2.1', 'build', 'took', '1500', 'ms']
+ * @example tokenize('我喜欢喝咖啡') // ['我', '喜欢', '喝', '咖啡']
  */
 export function tokenize(text: string): string[] {
   const normalized = text.normalize('NFKC').replace(CURLY_APOSTROPHE, "'").replace(DIGIT_GROUP_COMMA, '$1').toLowerCase();
   const tokens: string[] = [];
   for (const match of normalized.matchAll(TOKEN_PATTERN)) {
     const token = match[0].replace(POSSESSIVE, '');
-    if (token.length > 0) tokens.push(token);
+    if (token.length === 0) continue;
+    if (hasCjk(token)) tokens.push(...segmentCjk(token));
+    else tokens.push(token);
   }
   return tokens;
 }

@@ -10,7 +10,9 @@ import { LEGACY_HASH_PREFIX, LEGACY_INDEX_KEY, legacyMetaKeys, legacyRelationTen
 import { insertApiKey } from './pg-api-keys.js';
 import type { PgDriver, PgQueryable } from './pg-driver.js';
 import { toEngramError } from './pg-errors.js';
-import type { Tables } from './pg-rows.js';
+import { lexemesOf, termLength, type Tables } from './pg-rows.js';
+import { hasCjk } from '../../core/text/index.js';
+import { storedStringList } from '../../core/readable-records.js';
 
 /** How vectors are stored: pgvector `vector(d)` with an HNSW index, or `real[]` searched exactly. */
 export type VectorStorage = 'pgvector' | 'array';
@@ -313,6 +315,25 @@ export const MIGRATIONS: readonly Migration[] = [
     async up(session, { tables: t }) {
       // the WHERE must match getNeighbours' unthreaded reads (pg-reader.ts)
       await session.exec(`CREATE INDEX memories_unthreaded ON ${t.memories} (scope, occurred_at, id COLLATE "C") WHERE thread IS NULL AND layer = 'episodic'`);
+    },
+  },
+  {
+    version: 11,
+    name: 'CJK words as lexemes: rows holding Chinese, Japanese or Korean text get the words of their runs',
+    async up(session, { tables: t }) {
+      // before, a CJK run was one lexeme no query matched; only rows with such characters change
+      const rows = await session.query<{ id: string; scope: string; content: string; tags: string; entities: string }>(
+        `SELECT id, scope, content, tags, entities FROM ${t.memories} WHERE content ~ '[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]'`,
+      );
+      for (const row of rows.rows) {
+        if (!hasCjk(row.content)) continue;
+        await session.query(`UPDATE ${t.memories} SET lexemes = array_to_tsvector($1::text[]), term_count = $2 WHERE id = $3 AND scope = $4`, [
+          lexemesOf(row.content, storedStringList(row.tags), storedStringList(row.entities)),
+          termLength(row.content),
+          row.id,
+          row.scope,
+        ]);
+      }
     },
   },
   {

@@ -4,6 +4,8 @@
  * since FTS5's bm25 sums one contribution per phrase of the query.
  */
 
+import { hasCjk, segmentCjk } from '../../core/text/index.js';
+
 export interface FtsQuery {
   /** The MATCH expression. */
   readonly match: string;
@@ -19,7 +21,8 @@ const WORD_CHARACTER = /[\p{L}\p{N}]/u;
 
 /**
  * The MATCH expression for `terms`, or `null` when no term contains a searchable word.
- * A term with spaces is split into words, each matched on its own with the term's weight.
+ * A term with spaces is split into words, each matched on its own with the term's weight; so is a
+ * term of unspaced CJK text ("数据库迁移" → 数据, 库, 迁移).
  *
  * @example
  * ```ts
@@ -45,7 +48,8 @@ export function ftsPhrases(terms: readonly { term: string; weight?: number }[]):
   const weights = new Map<string, number>();
   for (const { term, weight = 1 } of terms) {
     if (typeof term !== 'string' || !(weight > 0) || !Number.isFinite(weight)) continue;
-    for (const word of term.split(/\s+/u)) {
+    // a CJK word is matched by its dictionary words, as FTS5 indexed them (lexical_text) and as PostgreSQL's lexemes hold them
+    for (const word of term.split(/\s+/u).flatMap((part) => (hasCjk(part) ? segmentCjk(part.toLowerCase()) : [part]))) {
       if (!WORD_CHARACTER.test(word)) continue;
       const key = word.toLowerCase();
       if (!weights.has(key) && weights.size >= MAX_WORDS) continue;

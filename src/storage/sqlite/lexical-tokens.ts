@@ -9,7 +9,7 @@
  * - Engram's own stems (`termCounts` of content, tags and entities), as `rankBm25` counts them.
  */
 import { storedStringList } from '../../core/readable-records.js';
-import { contentTerms, stem, STOP_WORDS } from '../../core/text/index.js';
+import { contentTerms, lexicalText, stem, STOP_WORDS } from '../../core/text/index.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 
 /** Column weights of FTS5's bm25 in the lexical search, and `rankBm25`'s field weights. */
@@ -108,7 +108,8 @@ export function sqliteFtsTerms(
   }
   connection.run(`DELETE FROM temp.${TOKENIZER_TABLE}`);
   for (const row of rows) {
-    connection.run(`INSERT INTO temp.${TOKENIZER_TABLE} (rowid, content, tags, entities) VALUES (?, ?, ?, ?)`, row.rowid, row.content, row.tags, row.entities);
+    // FTS5 indexes a CJK row's spaced words (the lexical_text column), so its terms are counted the same way
+    connection.run(`INSERT INTO temp.${TOKENIZER_TABLE} (rowid, content, tags, entities) VALUES (?, ?, ?, ?)`, row.rowid, lexicalText(row.content) ?? row.content, row.tags, row.entities);
     out.set(row.rowid, { terms: new Map(), length: 0 });
   }
   for (const { term, doc, col } of connection.all<{ term: string; doc: number; col: string }>(`SELECT term, doc, col FROM temp.${TOKENIZER_TABLE}_terms`)) {

@@ -7,6 +7,7 @@ import { EngramError, messages } from '../../core/errors.js';
 import { LAYERS, STATUSES } from '../../core/memory.js';
 import { BUILT_IN_RELATIONS } from '../../core/relations.js';
 import { termLength } from '../../core/text/bm25.js';
+import { lexicalText } from '../../core/text/index.js';
 import { LEGACY_INDEX_KEY, legacyMetaKeys, legacyRelationTenants } from '../legacy-layout.js';
 import { insertApiKey } from './sqlite-api-keys.js';
 import { upgradeSourceKey } from '../../core/write/new-record.js';
@@ -375,6 +376,36 @@ export const MIGRATIONS: readonly Migration[] = [
     up(connection) {
       // the WHERE must match readNeighbours' unthreaded reads (sqlite-context-queries.ts)
       connection.exec(`CREATE INDEX memories_unthreaded ON memories (scope, occurred_at, id) WHERE thread IS NULL AND layer = 'episodic'`);
+    },
+  },
+  {
+    version: 14,
+    name: 'CJK words for full-text search: FTS5 indexes lexical_text (content with its CJK words spaced) when set',
+    up(connection) {
+      connection.exec(`
+        ALTER TABLE memories ADD COLUMN lexical_text TEXT;
+        DROP TRIGGER memories_fts_insert;
+        DROP TRIGGER memories_fts_delete;
+        DROP TRIGGER memories_fts_update;
+        CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories BEGIN
+          INSERT INTO memories_fts (rowid, content, tags, entities) VALUES (new.rowid, coalesce(new.lexical_text, new.content), new.tags, new.entities);
+        END;
+        CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories BEGIN
+          INSERT INTO memories_fts (memories_fts, rowid, content, tags, entities)
+            VALUES ('delete', old.rowid, coalesce(old.lexical_text, old.content), old.tags, old.entities);
+        END;
+        CREATE TRIGGER memories_fts_update AFTER UPDATE OF content, tags, entities, lexical_text ON memories BEGIN
+          INSERT INTO memories_fts (memories_fts, rowid, content, tags, entities)
+            VALUES ('delete', old.rowid, coalesce(old.lexical_text, old.content), old.tags, old.entities);
+          INSERT INTO memories_fts (rowid, content, tags, entities) VALUES (new.rowid, coalesce(new.lexical_text, new.content), new.tags, new.entities);
+        END;
+      `);
+      // rows written before hold CJK runs as single FTS terms: re-index them with their words (the update trigger swaps the FTS row)
+      const rows = connection.all<{ rowid: number; content: string }>('SELECT rowid, content FROM memories');
+      for (const row of rows) {
+        const spaced = lexicalText(row.content);
+        if (spaced !== null) connection.run('UPDATE memories SET lexical_text = ?, term_count = ? WHERE rowid = ?', spaced, termLength(row.content), row.rowid);
+      }
     },
   },
   {

@@ -4,6 +4,7 @@
  */
 import type { Edge, MemoryRecord, TimeFilter } from '../../core/memory.js';
 import type { MemoryPatch } from '../../core/ports/store.js';
+import { lexicalText } from '../../core/text/index.js';
 import {
   decodeEdgeRow,
   decodeMemory,
@@ -21,7 +22,10 @@ import {
 /** A `memories` row as the driver returns it, keyed by column (`record-columns.ts` says which). */
 export type MemoryRow = Readonly<Record<string, unknown>>;
 
-const INSERT_COLUMNS = [...MEMORY_COLUMN_NAMES, TERM_COUNT_COLUMN];
+/** What FTS5 indexes instead of `content` when it holds CJK text: its words spaced (`lexicalText`); NULL otherwise. */
+export const LEXICAL_TEXT_COLUMN = 'lexical_text';
+
+const INSERT_COLUMNS = [...MEMORY_COLUMN_NAMES, TERM_COUNT_COLUMN, LEXICAL_TEXT_COLUMN];
 
 /** Decodes a row selected with `memoryColumns` as an array (rowid first, then the record's columns in order). */
 export function arrayToMemory(values: readonly unknown[]): MemoryRecord {
@@ -42,7 +46,7 @@ export const INSERT_MEMORY_SQL = `INSERT INTO memories (${INSERT_COLUMNS.join(',
 
 /** Parameters for `INSERT_MEMORY_SQL`, in column order. */
 export function memoryInsertParams(record: MemoryRecord): unknown[] {
-  return encodeMemory(record, SQLITE_BOOLEAN);
+  return [...encodeMemory(record, SQLITE_BOOLEAN), lexicalText(record.content)];
 }
 
 /** Decodes a row; a column that does not parse comes back undefined for `recordProblem` to report, never a throw. */
@@ -53,6 +57,7 @@ export function rowToMemory(row: MemoryRow): MemoryRecord {
 /** `SET` assignments and parameters for the fields present in `patch` (undefined fields are left alone). */
 export function patchAssignments(patch: MemoryPatch): { sql: string; params: unknown[] } {
   const columns = patchColumns(patch, SQLITE_BOOLEAN);
+  if (typeof patch.content === 'string') columns.push([LEXICAL_TEXT_COLUMN, lexicalText(patch.content)]);
   return { sql: columns.map(([column]) => `${column} = ?`).join(', '), params: columns.map(([, value]) => value) };
 }
 
