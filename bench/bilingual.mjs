@@ -21,6 +21,7 @@ const BASELINE_COMMIT = '912fbdf';
 const SCOPE = 'bench/bilingual';
 const data = JSON.parse(readFileSync(join(REPO_DIR, 'bench', 'data', 'bilingual.json'), 'utf8'));
 
+/** @type {Array<[string, (q: { direction: string }) => boolean]>} */
 const GROUPS = [
   ['zh→zh', (q) => q.direction === 'zh-zh'],
   ['en→en', (q) => q.direction === 'en-en'],

@@ -120,6 +120,7 @@ const TAGS = [
   { name: 'graph', description: 'Relations between memories, relation types and spreading activation' },
   { name: 'consolidation', description: 'The sleep cycle: consolidate a scope, end a session' },
   { name: 'dump', description: 'Lossless dump and restore as NDJSON streams' },
+  { name: 'maintenance', description: 'MAPLE maintenance: surface what matters without a query, run decay, expire decayed records for good' },
   { name: 'explore', description: 'What the web UI explores: consolidation runs, overview, graph, versions, provenance' },
   { name: 'service', description: 'Health and this document (no key needed)' },
 ];
