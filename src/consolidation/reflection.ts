@@ -6,7 +6,7 @@
  */
 import type { Llm } from '../core/ports/llm.js';
 import { contentTerms } from '../core/text/index.js';
-import { cosineSimilarity } from './vectors.js';
+import { cosineSimilarity } from '../core/vectors.js';
 
 /** Importance of a reflection by level (§11.9). */
 export const REFLECTION_IMPORTANCE: Readonly<Record<1 | 2 | 3, number>> = Object.freeze({ 1: 0.5, 2: 0.7, 3: 0.9 });

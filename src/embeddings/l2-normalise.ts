@@ -19,25 +19,5 @@ export function l2Normalise(vector: Float32Array): Float32Array {
   return vector;
 }
 
-/**
- * Cosine similarity of two vectors of the same length (0 when either is a zero vector).
- *
- * @example
- * ```ts
- * cosineSimilarity(new Float32Array([1, 0]), new Float32Array([1, 1])); // ≈ 0.707
- * ```
- */
-export function cosineSimilarity(a: Float32Array, b: Float32Array): number {
-  let dot = 0;
-  let normA = 0;
-  let normB = 0;
-  const length = Math.min(a.length, b.length);
-  for (let i = 0; i < length; i++) {
-    const x = a[i] as number;
-    const y = b[i] as number;
-    dot += x * y;
-    normA += x * x;
-    normB += y * y;
-  }
-  return normA === 0 || normB === 0 ? 0 : dot / Math.sqrt(normA * normB);
-}
+/** Cosine similarity, shared with the rest of the engine (see `core/vectors.ts`). */
+export { cosineSimilarity } from '../core/vectors.js';

@@ -12,7 +12,7 @@ import { findBridges, type BridgeCandidate } from '../recombination.js';
 import { addTally } from '../report.js';
 import { mixedSample } from '../sampler.js';
 import { seedFrom } from '../statistics.js';
-import { cosineSimilarity } from '../vectors.js';
+import { cosineSimilarity } from '../../core/vectors.js';
 
 /** The identity key of the bridge between two memories. */
 export function bridgeKey(a: string, b: string): string {
