@@ -59,7 +59,7 @@ describe.skipIf(!binBuilt)('engram context / predict (skipped when dist/ is miss
     const structured = json<{ budgetMs: number; maxTokens: number; tokens: number; parts: Record<string, { level: string; items: unknown[] }> }>(runCli([...args, '--json']));
     expect(structured.budgetMs).toBe(2000);
     expect(structured.tokens).toBeLessThanOrEqual(800);
-    expect(Object.keys(structured.parts)).toEqual(['rules', 'profile', 'knowledge', 'concepts', 'predictions', 'episodes']);
+    expect(Object.keys(structured.parts)).toEqual(['rules', 'profile', 'knowledge', 'concepts', 'predictions', 'episodes', 'cautions', 'mood']);
     expect(structured.parts.episodes?.items.length).toBeGreaterThan(0);
   });
 

@@ -62,6 +62,9 @@ function examples(ids: readonly string[]): Record<string, Example> {
     purge: { body: { scope: 'acme/purge', ids: [a], filter: undefined, confirm: true } },
     surface: { body: { scopes: [SCOPE], context: 'database', limit: 3 } },
     decay: { body: { scope: SCOPE, dryRun: true } },
+    exportDump: { query: { scope: SCOPE } },
+    // a dump's header line alone: a cut-off dump, refused after reading it, so the store stays as it was
+    importDump: { body: { kind: 'header', format: 'engram-dump', version: 1, embedder: { name: 'hash:256', dimension: 256 }, embeddings: false, scopes: [SCOPE] } },
     expire: { body: { scope: SCOPE, dryRun: true } },
   };
 }

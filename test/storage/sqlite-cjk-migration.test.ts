@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { LATEST_VERSION } from '../../src/storage/sqlite/sqlite-migrations.js';
 import { describe, expect, it } from 'vitest';
 import { Engram } from '../../src/index.js';
 import { tempDir } from '../helpers/temp.js';
@@ -67,7 +68,8 @@ describe('SQLite migration 14 (CJK words in full-text search)', () => {
         await engram.close();
       }
       const migrated = new Database(path, { readonly: true });
-      expect(migrated.prepare('SELECT max(version) AS v FROM schema_migrations').get()).toEqual({ v: 14 });
+      expect(migrated.prepare('SELECT version FROM schema_migrations WHERE version = 14').get()).toEqual({ version: 14 });
+      expect(migrated.prepare('SELECT max(version) AS v FROM schema_migrations').get()).toEqual({ v: LATEST_VERSION });
       expect(migrated.prepare(`SELECT count(*) AS n FROM memories WHERE lexical_text IS NOT NULL`).get()).toEqual({ n: 1 });
       migrated.close();
     } finally {

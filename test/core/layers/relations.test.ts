@@ -66,7 +66,7 @@ describe('relations', () => {
   it('run-time types are recorded as proposed, persist across a reopen, and can be used', async () => {
     const { engram, path, add } = await setup();
     const builtIns = await engram.relations({ scopes: [S] });
-    expect(builtIns.filter((t) => t.symmetric).map((t) => t.name)).toEqual(['CORRELATES_WITH', 'RELATED_TO', 'TRENDS_WITH']);
+    expect(builtIns.filter((t) => t.symmetric).map((t) => t.name)).toEqual(['BRIDGES', 'CORRELATES_WITH', 'RELATED_TO', 'TRENDS_WITH']);
     expect(builtIns.every((t) => t.builtIn)).toBe(true);
     const registered = await engram.registerRelation({ scope: S, name: 'co-occurs with', symmetric: true, proposedBy: 'agent:planner', description: 'seen together' });
     expect(registered).toMatchObject({ name: 'CO_OCCURS_WITH', symmetric: true, builtIn: false, proposedBy: 'agent:planner' });

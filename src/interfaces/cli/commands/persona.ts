@@ -7,7 +7,6 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { EngramError } from '../../../core/errors.js';
 import type { PersonaVersion } from '../../../core/persona/persona-api.js';
-import { parseProfileSchema } from '../../../core/profile/profile-schema.js';
 import { collect, withCommonFlags, type CommonFlags } from '../context.js';
 import { printResult } from '../output.js';
 import { withEngine } from '../run.js';
@@ -132,6 +131,8 @@ export function registerPersonaCommands(program: Command): void {
       await withEngine(flags, async (engram) => {
         const scope = one(flags.scope, 'profile-schema set');
         const text = [...(flags.field ?? []).map((f) => `- ${f}`), ...(flags.file !== undefined ? [readText(flags.file)] : [])].join('\n');
+        // loaded here, not at start-up: `engram --help` must not load zod
+        const { parseProfileSchema } = await import('../../../core/profile/profile-schema.js');
         const fields = parseProfileSchema(text);
         if (fields.length === 0) throw new EngramError('INVALID_INPUT', 'profile-schema set needs fields: --field "budget range: what the user can spend (example: 80L)" (repeatable) or --file schema.md.');
         const view = await engram.setProfileSchema({ scope, fields, ...(flags.reason !== undefined ? { reason: flags.reason } : {}) });
