@@ -50,7 +50,7 @@ function prepare(data, plain, dropped, lastDateOf) {
       const evidence = [];
       for (const raw of qa.evidence ?? []) {
         for (const part of String(raw).split(/[;,]/)) {
-          const id = normaliseDia(part.trim());
+          const id = normalizeDia(part.trim());
           if (id && known.has(id)) evidence.push(id);
           else if (part.trim()) dropped.push({ sample: sample.sample_id, evidence: part.trim() });
         }
@@ -65,7 +65,7 @@ function prepare(data, plain, dropped, lastDateOf) {
   return { turnsBySample, questions };
 }
 
-function normaliseDia(text) {
+function normalizeDia(text) {
   const m = /^D:?(\d+):0*(\d+)$/.exec(text.replace(/\s+/g, ''));
   return m ? `D${Number(m[1])}:${Number(m[2])}` : null;
 }

@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync, rmSync } from 'node
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Engram } from '../dist/index.js';
-import { METRIC_ALIASES, scoreRanking, summariseScores } from './retrieval-metrics.mjs';
+import { METRIC_ALIASES, scoreRanking, summarizeScores } from './retrieval-metrics.mjs';
 import { CATEGORIES, prepareLocomo, scopeOf } from './locomo-data.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -163,10 +163,10 @@ console.log(markdown(report));
 // ---------------------------------------------------------------------------------------------
 
 function aggregate(perQuestion) {
-  const summarise = summariseScores;
+  const summarize = summarizeScores;
   const byCategory = {};
-  for (const c of CATEGORIES) byCategory[c] = summarise(perQuestion.filter((q) => q.category === c));
-  return { overall: summarise(perQuestion), byCategory };
+  for (const c of CATEGORIES) byCategory[c] = summarize(perQuestion.filter((q) => q.category === c));
+  return { overall: summarize(perQuestion), byCategory };
 }
 
 function pct(values, p) {

@@ -36,7 +36,7 @@ export function scoreRanking(ranked, evidence) {
  * @param {readonly { scores: Record<string, number> }[]} list
  * @returns {Record<string, number>}
  */
-export function summariseScores(list) {
+export function summarizeScores(list) {
   const n = list.length || 1;
   /** @param {string} key */
   const mean = (key) => Number((list.reduce((s, q) => s + (q.scores[key] ?? 0), 0) / n).toFixed(4));

@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Engram, createEmbedder } from '../dist/index.js';
-import { scoreRanking, summariseScores } from './retrieval-metrics.mjs';
+import { scoreRanking, summarizeScores } from './retrieval-metrics.mjs';
 import { prepareLocomo, scopeOf } from './locomo-data.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -68,7 +68,7 @@ for (const set of sets) {
     }
     const ms = (performance.now() - started) / asked.length;
     await engram.close();
-    const m = summariseScores(perQuestion);
+    const m = summarizeScores(perQuestion);
     rows.push({ set: set.name, config: name, n: asked.length, any10: m['any@10'], frac10: m['frac@10'], strict10: m['strictAll@10'], mrr10: m['mrr@10'], ms: Number(ms.toFixed(1)) });
     process.stderr.write(`${set.name} ${name}: any@10 ${m['any@10']} frac@10 ${m['frac@10']} mrr@10 ${m['mrr@10']} (${ms.toFixed(1)} ms/q)\n`);
   }

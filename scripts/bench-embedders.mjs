@@ -177,7 +177,7 @@ async function relevance(embedder) {
 /** Dense-only LoCoMo: each conversation's turns ranked by cosine against its questions. */
 async function locomoDense(embedder) {
   const { prepareLocomo } = await import(join(repo, 'bench/locomo-data.mjs'));
-  const { scoreRanking, summariseScores } = await import(join(repo, 'bench/retrieval-metrics.mjs'));
+  const { scoreRanking, summarizeScores } = await import(join(repo, 'bench/retrieval-metrics.mjs'));
   const { embeddingText } = await import(join(repo, 'dist/core/write/remember.js'));
   const samples = JSON.parse(readFileSync(join(repo, '../shared/datasets/locomo/locomo10.json'), 'utf8'));
   const { turnsBySample, questions } = prepareLocomo(samples);
@@ -196,7 +196,7 @@ async function locomoDense(embedder) {
       scores.push({ ...q, scores: scoreRanking(ranked, q.evidence) });
     });
   }
-  const overall = summariseScores(scores);
+  const overall = summarizeScores(scores);
   return { questions: scores.length, any10: overall['any@10'], frac10: overall['frac@10'], mrr10: overall['mrr@10'] };
 }
 

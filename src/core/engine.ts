@@ -28,7 +28,7 @@ import {
 import { answeredQuestions, llmCapturedClaims, openQuestionsOf } from './write/capture/index.js';
 import { rememberAll, type RememberResult, type WriteOptions } from './write/remember.js';
 import { rememberBatches } from './write/remember-batches.js';
-import { normalise } from './write/resolve-claim.js';
+import { normalize } from './write/resolve-claim.js';
 import type { Llm } from './ports/llm.js';
 import { LlmAssist, type LlmUses } from './llm/llm-assist.js';
 import { LlmFollowUps } from './llm/llm-follow-ups.js';
@@ -335,7 +335,7 @@ export class EngramCore {
       );
       const superseders = await tx.getMemories(edges.map((e) => e.fromId), [scope]);
       const undone = superseders.map((s) => ({
-        wording: normalise(s.content),
+        wording: normalize(s.content),
         ...(s.data.claim !== undefined ? { subject: s.data.claim.subject, attribute: s.data.claim.attribute, value: s.data.claim.value } : {}),
         at: now,
       }));

@@ -66,7 +66,7 @@ export async function predictFromConcepts(deps: PredictDeps, scopes: readonly Sc
     groups.set(action, [...(groups.get(action) ?? []), { record, match }]);
   }
   const predictions = [...groups.entries()]
-    .map(([action, members]) => summarise(action, members))
+    .map(([action, members]) => summarize(action, members))
     .filter((p): p is Prediction & { weight: number } => p !== null)
     .sort((a, b) => b.weight - a.weight || b.confidence - a.confidence || (a.action < b.action ? -1 : 1))
     .slice(0, limit)
@@ -99,7 +99,7 @@ export function episodeConfidence(record: MemoryRecord): number {
   return typeof c === 'number' && Number.isFinite(c) ? Math.min(1, Math.max(0, c)) : 1;
 }
 
-function summarise(action: string, members: readonly { record: MemoryRecord; match: number }[]): (Prediction & { weight: number }) | null {
+function summarize(action: string, members: readonly { record: MemoryRecord; match: number }[]): (Prediction & { weight: number }) | null {
   let weight = 0;
   let successWeight = 0;
   let confidenceSum = 0;

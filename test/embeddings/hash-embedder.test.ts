@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isEngramError } from '../../src/core/errors.js';
 import { HashEmbedder } from '../../src/embeddings/hash/index.js';
-import { cosineSimilarity } from '../../src/embeddings/l2-normalise.js';
+import { cosineSimilarity } from '../../src/embeddings/l2-normalize.js';
 
 function norm(vector: Float32Array): number {
   return Math.sqrt(vector.reduce((sum, value) => sum + value * value, 0));

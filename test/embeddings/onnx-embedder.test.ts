@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Engram } from '../../src/index.js';
-import { cosineSimilarity } from '../../src/embeddings/l2-normalise.js';
+import { cosineSimilarity } from '../../src/embeddings/l2-normalize.js';
 import { hasModelFiles, OnnxEmbedder, resolveModelCacheDir } from '../../src/embeddings/onnx/index.js';
 import { tempDir } from '../helpers/temp.js';
 import { PARAPHRASE_TRIPLES } from './paraphrase-triples.js';

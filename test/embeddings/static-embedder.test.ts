@@ -2,7 +2,7 @@ import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cosineSimilarity } from '../../src/embeddings/l2-normalise.js';
+import { cosineSimilarity } from '../../src/embeddings/l2-normalize.js';
 import { StaticEmbedder, StaticTable, buildStaticVocabulary, type StaticDistilProgress } from '../../src/embeddings/static/index.js';
 import { StaticTokeniser } from '../../src/embeddings/static/static-tokeniser.js';
 import { PARAPHRASE_TRIPLES } from './paraphrase-triples.js';

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cosineSimilarity } from '../../src/embeddings/l2-normalise.js';
+import { cosineSimilarity } from '../../src/embeddings/l2-normalize.js';
 import { UseEmbedder, prepareUseText } from '../../src/embeddings/use/index.js';
 import { LEXICAL_TRAP_TRIPLES, PARAPHRASE_TRIPLES, type ParaphraseTriple } from './paraphrase-triples.js';
 

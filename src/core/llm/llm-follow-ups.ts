@@ -13,7 +13,7 @@ import type { Store } from '../ports/store.js';
 import type { ParsedRememberInput, RememberInput } from '../schemas.js';
 import type { ClaimComparison } from '../write/claims/index.js';
 import type { RememberResult } from '../write/remember.js';
-import { applySupersession, CLAIM_LAYERS, normalise } from '../write/resolve-claim.js';
+import { applySupersession, CLAIM_LAYERS, normalize } from '../write/resolve-claim.js';
 import { analyzeEmotion, scoreImportance } from '../write/salience/index.js';
 import type { LlmAssist } from './llm-assist.js';
 
@@ -159,6 +159,6 @@ function dedupeSources<T>(sources: readonly T[]): T[] {
 
 /** Did a person undo a supersession of `old` by a claim worded like `incoming`? */
 function undone(old: MemoryRecord, incoming: MemoryRecord): boolean {
-  const wording = normalise(incoming.content);
+  const wording = normalize(incoming.content);
   return (old.data.exempt?.supersededBy ?? []).some((entry) => entry.wording === wording);
 }

@@ -75,7 +75,7 @@ export async function decideClaim(tx: StoreTransaction, record: MemoryRecord, em
 function isExempt(old: MemoryRecord, incoming: MemoryRecord): boolean {
   const undone = old.data.exempt?.supersededBy;
   if (!Array.isArray(undone) || undone.length === 0) return false;
-  const wording = normalise(incoming.content);
+  const wording = normalize(incoming.content);
   const slot = incoming.data.claim;
   return undone.some(
     (entry) =>
@@ -85,7 +85,7 @@ function isExempt(old: MemoryRecord, incoming: MemoryRecord): boolean {
 }
 
 /** The comparison key of a wording: lowercase words only. */
-export function normalise(text: string): string {
+export function normalize(text: string): string {
   return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 }
 
@@ -118,7 +118,7 @@ export async function applySupersession(tx: StoreTransaction, incoming: MemoryRe
 /** Merges an agreeing restatement into the existing claim: nothing is overwritten. */
 export async function applyMerge(tx: StoreTransaction, incoming: MemoryRecord, target: MemoryRecord, now: number): Promise<void> {
   const history = [...(target.data.history ?? [])];
-  const sameWording = normalise(incoming.content) === normalise(target.content) || history.some((h) => normalise(h.content) === normalise(incoming.content));
+  const sameWording = normalize(incoming.content) === normalize(target.content) || history.some((h) => normalize(h.content) === normalize(incoming.content));
   if (!sameWording) history.push({ content: incoming.content, at: now, ...(incoming.provenance.sources.length > 0 ? { sources: incoming.provenance.sources } : {}) });
   const sources = [...target.provenance.sources];
   for (const source of incoming.provenance.sources) {

@@ -1,6 +1,6 @@
 import { EngramError } from '../../core/errors.js';
 import type { Embedder } from '../../core/ports/embedder.js';
-import { l2Normalise } from '../l2-normalise.js';
+import { l2Normalise } from '../l2-normalize.js';
 
 /** Options of {@link HashEmbedder}. */
 export interface HashEmbedderOptions {

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { EngramError } from '../../core/errors.js';
 import type { Embedder } from '../../core/ports/embedder.js';
 import { backoffDelay, positiveOr, sleep } from '../../http-client/retry-backoff.js';
-import { l2Normalise } from '../l2-normalise.js';
+import { l2Normalise } from '../l2-normalize.js';
 
 /** Options of {@link OpenAiEmbedder} and {@link createOpenAiEmbedder}. */
 export interface OpenAiEmbedderOptions {

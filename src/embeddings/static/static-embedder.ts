@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { EngramError, isEngramError } from '../../core/errors.js';
 import type { Embedder } from '../../core/ports/embedder.js';
-import { l2Normalise } from '../l2-normalise.js';
+import { l2Normalise } from '../l2-normalize.js';
 import { USE_DIMENSION } from '../use/use-model.js';
 import { distilStaticTable, type StaticDistilProgress } from './distil-static-table.js';
 import { StaticTable } from './static-table.js';

@@ -1,5 +1,5 @@
 import { EngramError } from '../../core/errors.js';
-import { l2Normalise } from '../l2-normalise.js';
+import { l2Normalise } from '../l2-normalize.js';
 
 /** Length of every USE-lite vector. */
 export const USE_DIMENSION = 512;

@@ -90,11 +90,11 @@ function readNote(file: VaultFile): Note {
   const title = textOf(frontMatter.title) ?? stem;
   const folder = file.path.includes('/') ? file.path.slice(0, file.path.lastIndexOf('/')) : '';
   const permalink = textOf(frontMatter.permalink);
-  const names = [title, stem, file.path.replace(/\.md$/i, ''), ...(permalink !== undefined ? [permalink] : []), ...listOf(frontMatter.aliases)].map(normaliseName);
+  const names = [title, stem, file.path.replace(/\.md$/i, ''), ...(permalink !== undefined ? [permalink] : []), ...listOf(frontMatter.aliases)].map(normalizeName);
   return { file, key: `note:${file.path}`, title, frontMatter, body, folder, names: [...new Set(names)] };
 }
 
-function normaliseName(name: string): string {
+function normalizeName(name: string): string {
   return name.trim().replace(/\.md$/i, '').toLowerCase();
 }
 
@@ -212,7 +212,7 @@ function noteRelations(note: Note, style: VaultStyle, byName: Map<string, Note>,
       unit.skipped.push({ ref, reason: 'embedded or linked file that is not a note (attachments are not imported)' });
       return;
     }
-    const found = target.trim() === '' ? note : byName.get(normaliseName(target));
+    const found = target.trim() === '' ? note : byName.get(normalizeName(target));
     if (found === undefined) {
       unit.skipped.push({ ref, reason: 'link to a note that is not in the vault' });
       return;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ClaimSlot } from '../../../src/core/memory.js';
-import { analyseClaim, extractClaim } from '../../../src/core/write/claims/index.js';
+import { analyzeClaim, extractClaim } from '../../../src/core/write/claims/index.js';
 
 /** Expects `text` to yield a slot with these fields (negated defaults to false). */
 function expectSlot(text: string, slot: Partial<ClaimSlot>): void {
@@ -47,14 +47,14 @@ describe('extractClaim: statement shapes', () => {
   it('"X no longer …" and "not … anymore" negate the statement', () => {
     expectSlot('Dana no longer works on the mobile team.', { subject: 'dana', attribute: 'work on', value: 'mobile team', negated: true });
     expectSlot('The user is not vegetarian anymore.', { subject: 'user', attribute: 'property', value: 'vegetarian', negated: true });
-    expect(analyseClaim('Dana no longer works on the mobile team.').markers.has('no-longer')).toBe(true);
+    expect(analyzeClaim('Dana no longer works on the mobile team.').markers.has('no-longer')).toBe(true);
   });
 
   it('"correction: …" and "actually, …" are markers, not content', () => {
-    const correction = analyseClaim('Correction: the staging cluster is in eu-west-1.');
+    const correction = analyzeClaim('Correction: the staging cluster is in eu-west-1.');
     expect(correction.markers.has('correction')).toBe(true);
     expect(correction.slots[0]).toMatchObject({ subject: 'staging cluster', attribute: 'location', value: 'eu-west-1' });
-    const actually = analyseClaim('Actually, Ivan prefers spaces.');
+    const actually = analyzeClaim('Actually, Ivan prefers spaces.');
     expect(actually.markers.has('actually')).toBe(true);
     expect(actually.slots[0]).toMatchObject({ subject: 'ivan', attribute: 'prefers', value: 'spaces' });
   });
@@ -124,7 +124,7 @@ describe('extractClaim: statement shapes', () => {
   });
 
   it('additive markers are recorded and removed from the value', () => {
-    const analysis = analyseClaim('The payments team also owns the refunds service.');
+    const analysis = analyzeClaim('The payments team also owns the refunds service.');
     expect(analysis.markers.has('additive')).toBe(true);
     expect(analysis.slots[0]).toMatchObject({ subject: 'refund service', attribute: 'owner', value: 'payments team' });
   });

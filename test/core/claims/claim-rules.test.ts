@@ -4,7 +4,7 @@
  * on none of the labelled sets (a rule nobody's sentences reach is a candidate to drop or to test).
  */
 import { describe, expect, it } from 'vitest';
-import { analyseClaim } from '../../../src/core/write/claims/index.js';
+import { analyzeClaim } from '../../../src/core/write/claims/index.js';
 import { RULES } from '../../../src/core/write/claims/claim-patterns.js';
 import { inflect, verbAlternation } from '../../../src/core/write/claims/inflect.js';
 import { DEV_TURNS } from '../../fixtures/capture/turns-dev.js';
@@ -25,7 +25,7 @@ describe('the claim rule table', () => {
   it.each(RULES.flatMap((rule) => rule.examples.map((example) => [rule.name, example] as const)))(
     'rule %s fires on its own example',
     (name, example) => {
-      const [first] = analyseClaim(example.text).slots;
+      const [first] = analyzeClaim(example.text).slots;
       expect(first?.rule).toBe(name);
       expect(first).toMatchObject({ ...example.slot, negated: example.slot.negated ?? false });
     },
@@ -106,7 +106,7 @@ describe('rule coverage on the labelled sets', () => {
   it('reports the rules that fire on none of the labelled sentences', () => {
     const counts = new Map(RULES.map((r) => [r.name, 0]));
     for (const sentence of labelledSentences()) {
-      for (const slot of analyseClaim(sentence).slots) {
+      for (const slot of analyzeClaim(sentence).slots) {
         const count = counts.get(slot.rule);
         if (count !== undefined) counts.set(slot.rule, count + 1);
       }

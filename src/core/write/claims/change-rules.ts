@@ -3,7 +3,7 @@
  * left behind, so their slots carry `change` (and the old value, when named, a retracted slot).
  */
 import { isKnownFamily } from './attribute-families.js';
-import { analyseNounPhrase, isAgent, isPersonLike, isTeamLike } from './noun-phrase.js';
+import { analyzeNounPhrase, isAgent, isPersonLike, isTeamLike } from './noun-phrase.js';
 import { BE, type RawSlot, type Rule, startsWithNumber, withPurpose } from './rule-types.js';
 import { isTemporal, stripTemporal } from './temporal.js';
 
@@ -30,7 +30,7 @@ function familyForChange(verb: string, subject: string, value: string): string |
     return 'size';
   }
   // "Ownership moved to X": the subject names the attribute itself.
-  const np = analyseNounPhrase(subject);
+  const np = analyzeNounPhrase(subject);
   if (np.named && isKnownFamily(np.attribute)) return undefined;
   if (/^(?:moved|move|moves|shifted|transferred|reassigned)$/.test(v) && isTeamLike(value) && !isTeamLike(subject)) {
     return isPersonLike(subject) || /^[A-Z][a-z]+$/.test(subject.trim()) ? 'member_of' : 'owner';

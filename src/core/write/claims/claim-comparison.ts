@@ -1,7 +1,7 @@
 /**
  * Decides whether a new claim supersedes, agrees with, or coexists with an existing claim in the same scope.
  *
- * Both texts are read into slots (`analyseClaim`); every (new slot, old slot) pair gets a verdict, the strongest
+ * Both texts are read into slots (`analyzeClaim`); every (new slot, old slot) pair gets a verdict, the strongest
  * supersession wins, else agreement (when every asserted new slot is covered), else the text-level checks.
  * False supersession is worse than a miss: every supersession needs a slot-level reason or an explicit
  * retraction found in the old text, and the embedding similarity never decides alone.
@@ -44,7 +44,7 @@
  * nudges confidence by ±0.05, lowers the bar of rule 7, and vetoes supersessions under 0.70 when it is below 0.20.
  */
 import type { ClaimSlot } from '../../memory.js';
-import { type ClaimAnalysis, analyseClaim } from './claim-extractor.js';
+import { type ClaimAnalysis, analyzeClaim } from './claim-extractor.js';
 import { type ClaimMarker, STRONG_MARKERS } from './clause-markers.js';
 import { GENERIC_HEADS, intersects, isSubset, jaccard, lexicalTokens, numbersIn } from './claim-text.js';
 import type { ExtractedSlot } from './extracted-slot.js';
@@ -294,7 +294,7 @@ function lexicalVerdict(newA: ClaimAnalysis, oldA: ClaimAnalysis, s: Signals, si
 }
 
 /** Applies the similarity nudge and veto, and the minimum supersession confidence. */
-function finalise(v: Verdict, similarity: number | undefined): Verdict {
+function finalize(v: Verdict, similarity: number | undefined): Verdict {
   let confidence = v.confidence;
   if (similarity !== undefined) {
     if (v.relation === 'supersedes' && confidence < WEAK_SUPERSESSION && similarity < SIMILARITY_VETO) {
@@ -355,8 +355,8 @@ function nearlySame(a: string, b: string): boolean {
  * // 'compatible'
  */
 export function compareClaims(newText: string, oldText: string, options: CompareClaimsOptions = {}): ClaimComparison {
-  const newA = analyseClaim(newText);
-  const oldA = analyseClaim(oldText);
+  const newA = analyzeClaim(newText);
+  const oldA = analyzeClaim(oldText);
   const signals = signalsOf(newA.markers);
   const verdicts: Verdict[] = [];
   const matchedNew = new Set<ExtractedSlot>();
@@ -401,5 +401,5 @@ export function compareClaims(newText: string, oldText: string, options: Compare
   }
   const slots = { newSlots: newA.slots.map(toClaimSlot), oldSlots: oldA.slots.map(toClaimSlot) };
   if (!verdict) return { relation: 'unrelated', confidence: CONFIDENCE.undecided, reason: 'no shared subject, attribute or wording', ...slots };
-  return { ...finalise(verdict, options.similarity), ...slots };
+  return { ...finalize(verdict, options.similarity), ...slots };
 }

@@ -9,7 +9,7 @@ import { RULES } from './claim-patterns.js';
 import { type ClaimMarker, markClause, splitClauses } from './clause-markers.js';
 import { copulaSlots, verbSlots } from './copula-rules.js';
 import { type ExtractedSlot, keyRawSlot, makeSlot } from './extracted-slot.js';
-import { normaliseSubject } from './noun-phrase.js';
+import { normalizeSubject } from './noun-phrase.js';
 import { firstVerbIndex, termsOf } from './pos-tags.js';
 
 /** Everything extraction found in one statement. */
@@ -38,7 +38,7 @@ function slotsForClause(clause: string): ExtractedSlot[] {
     const body = labelled[2];
     // "Heads-up from Jamal: they are moving…", "Action item for Lucia: book…": the label names who.
     const named = LABEL_NAME.exec(labelled[1])?.[1];
-    if (isImperative(body)) return [makeSlot({ subject: named ? normaliseSubject(named) : normaliseSubject(labelled[1]), attribute: 'todo', value: body, cardinality: 'multi', rule: 'labelled-todo' })];
+    if (isImperative(body)) return [makeSlot({ subject: named ? normalizeSubject(named) : normalizeSubject(labelled[1]), attribute: 'todo', value: body, cardinality: 'multi', rule: 'labelled-todo' })];
     if (isClause(body)) {
       const inner = slotsForClause(named ? body.replace(PRONOUN_START, `${named} `) : body);
       if (inner.length > 0) return inner;
@@ -100,10 +100,10 @@ function leadingSubject(clause: string): string | undefined {
 /**
  * Extracts the claims a statement makes, with markers and retractions.
  * @example
- * const analysis = analyseClaim('The deploy target moved from staging to production.');
+ * const analysis = analyzeClaim('The deploy target moved from staging to production.');
  * analysis.slots[0]; // { subject: '', attribute: 'deploy_target', value: 'production', ... }
  */
-export function analyseClaim(text: string): ClaimAnalysis {
+export function analyzeClaim(text: string): ClaimAnalysis {
   const slots: ExtractedSlot[] = [];
   const markers = new Set<ClaimMarker>();
   const retracted: string[] = [];
@@ -145,5 +145,5 @@ export function analyseClaim(text: string): ClaimAnalysis {
  * // [{ subject: 'billing service', attribute: 'owner', value: 'payments team', negated: false }]
  */
 export function extractClaim(text: string): ClaimSlot[] {
-  return analyseClaim(text).slots.map(({ subject, attribute, value, negated }) => ({ subject, attribute, value, negated }));
+  return analyzeClaim(text).slots.map(({ subject, attribute, value, negated }) => ({ subject, attribute, value, negated }));
 }

@@ -51,7 +51,7 @@ export const NUMBER_PATTERN =
 const TOKEN_RE = /[a-z0-9#@$£€][a-z0-9#@$£€._:/+'-]*[a-z0-9%]|[a-z0-9#$%]/g;
 
 /** Lowercases, unifies quotes and dashes, and collapses whitespace. */
-export function normaliseSpacing(text: string): string {
+export function normalizeSpacing(text: string): string {
   return text
     .replace(/[\u2018\u2019\u02bc]/g, "'")
     .replace(/[\u201c\u201d]/g, '"')
@@ -61,7 +61,7 @@ export function normaliseSpacing(text: string): string {
 
 /** Splits a phrase into lowercase tokens, keeping emails, URLs, versions and "eu-west-1" whole. */
 export function tokenize(text: string): string[] {
-  const lowered = normaliseSpacing(text).toLowerCase().replace(/'s\b/g, '').replace(/s'(?=\s|$)/g, 's');
+  const lowered = normalizeSpacing(text).toLowerCase().replace(/'s\b/g, '').replace(/s'(?=\s|$)/g, 's');
   return (lowered.match(TOKEN_RE) ?? []).map((t) => t.replace(/[.'-]+$/, ''));
 }
 
@@ -82,7 +82,7 @@ export function contentTokens(text: string): string[] {
   return tokenize(text)
     .map((t) => NUMBER_WORDS[t] ?? t)
     .filter((t) => !STOP_WORDS.has(t))
-    .map(normaliseNumberToken)
+    .map(normalizeNumberToken)
     .map(lemma);
 }
 
@@ -91,7 +91,7 @@ export function valueContentTokens(text: string): string[] {
   return tokenize(text)
     .map((t) => NUMBER_WORDS[t] ?? t)
     .filter((t) => !DETERMINERS.has(t) && !VALUE_STOP_WORDS.has(t))
-    .map(normaliseNumberToken)
+    .map(normalizeNumberToken)
     .map(lemma);
 }
 
@@ -114,7 +114,7 @@ export function stem(token: string): string {
 }
 
 /** "$1,500" → "1500", "80L" stays "80l"; anything else unchanged. */
-export function normaliseNumberToken(token: string): string {
+export function normalizeNumberToken(token: string): string {
   const m = /^[$£€]?(\d[\d,]*(?:\.\d+)?)([a-z%]{0,3})$/.exec(token);
   if (!m) return token;
   return `${(m[1] ?? '').replace(/,/g, '')}${m[2] ?? ''}`;
@@ -126,7 +126,7 @@ export function numbersIn(text: string): string[] {
   for (const token of tokenize(text)) {
     const word = NUMBER_WORDS[token];
     if (word !== undefined) out.push(word);
-    else if (/^[$£€]?\d/.test(token)) out.push(normaliseNumberToken(token).replace(/[a-z%]+$/, ''));
+    else if (/^[$£€]?\d/.test(token)) out.push(normalizeNumberToken(token).replace(/[a-z%]+$/, ''));
   }
   return out;
 }

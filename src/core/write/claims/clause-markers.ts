@@ -3,7 +3,7 @@
  * "instead of X", "also") as opposed to what it says about the world. Markers are removed from the clause
  * before slot extraction and reported beside it.
  */
-import { normaliseSpacing } from './claim-text.js';
+import { normalizeSpacing } from './claim-text.js';
 
 /**
  * - `correction`, `actually`: the speaker corrects an earlier statement (strong);
@@ -44,7 +44,7 @@ const CHANGE_VERB_RE =
 
 /** Splits a statement into clauses at sentence ends and semicolons; dots inside tokens do not split. */
 export function splitClauses(text: string): string[] {
-  let expanded = normaliseSpacing(text);
+  let expanded = normalizeSpacing(text);
   for (const [re, replacement] of CONTRACTIONS) expanded = expanded.replace(re, replacement);
   return expanded
     .split(

@@ -4,8 +4,8 @@
  */
 import { type Cardinality, cardinalityOf, polarityOf } from './attribute-families.js';
 import { cleanPhrase, numbersIn } from './claim-text.js';
-import { APPROXIMATELY, type ExtractedSlot, makeSlot, normaliseValue } from './extracted-slot.js';
-import { analyseNounPhrase, isPersonLike, isSlotLike, normaliseSubject } from './noun-phrase.js';
+import { APPROXIMATELY, type ExtractedSlot, makeSlot, normalizeValue } from './extracted-slot.js';
+import { analyzeNounPhrase, isPersonLike, isSlotLike, normalizeSubject } from './noun-phrase.js';
 import { mainVerbIndex, termsOf } from './pos-tags.js';
 import { containsTemporal, isTemporal } from './temporal.js';
 import { dictionary } from '../../text/dictionary.js';
@@ -85,8 +85,8 @@ export function copulaSlots(clause: string): ExtractedSlot[] | undefined {
   const rawValue = m[2].trim().replace(APPROXIMATELY, '');
   const value = cleanPhrase(rawValue);
   if (value === '') return undefined;
-  const key = analyseNounPhrase(np);
-  const plainSubject = normaliseSubject(np);
+  const key = analyzeNounPhrase(np);
+  const plainSubject = normalizeSubject(np);
 
   const [firstWord = '', ...restWords] = value.split(' ');
   const polarity = polarityOf(firstWord, restWords.length === 0);
@@ -143,9 +143,9 @@ export function copulaSlots(clause: string): ExtractedSlot[] | undefined {
     return [slot(key.subject, key.attribute, value, 'single', 'copula-identity')];
   }
   // "Dana is our CEO", "Oscar is the release manager": the same slot, written the other way round.
-  const possessiveValue = /'s /.test(rawValue) && analyseNounPhrase(rawValue).named;
+  const possessiveValue = /'s /.test(rawValue) && analyzeNounPhrase(rawValue).named;
   if (possessiveValue || (personSubject && /^(?:the|our|my|their|his|her|your) /i.test(rawValue))) {
-    const flipped = analyseNounPhrase(value);
+    const flipped = analyzeNounPhrase(value);
     return [slot(flipped.subject, flipped.attribute, np, cardinalityOf(flipped.attribute, 'noun'), 'copula-identity')];
   }
   if (/^(?:an?) /i.test(rawValue)) return [slot(plainSubject, 'is_a', value, 'multi', 'copula-is-a')];
@@ -214,10 +214,10 @@ export function verbSlots(clause: string): ExtractedSlot[] | undefined {
   }
   if (rest !== '' && isTemporal(rest)) {
     // "The password rotates every 90 days": the schedule of the activity.
-    return [slot(normaliseSubject(`${subject} ${verb.infinitive}`), 'when', rest, 'single', 'verb-when')];
+    return [slot(normalizeSubject(`${subject} ${verb.infinitive}`), 'when', rest, 'single', 'verb-when')];
   }
   const family = VERB_FAMILIES[attribute];
-  if (family) return [slot(normaliseSubject(subject), family, normaliseValue(rest), cardinalityOf(family, 'verb'), 'verb')];
+  if (family) return [slot(normalizeSubject(subject), family, normalizeValue(rest), cardinalityOf(family, 'verb'), 'verb')];
   const cardinality: Cardinality = MULTI_VERBS.has(verb.infinitive) ? 'multi' : 'dimension';
-  return [slot(normaliseSubject(subject), attribute, normaliseValue(rest), cardinality, 'verb')];
+  return [slot(normalizeSubject(subject), attribute, normalizeValue(rest), cardinality, 'verb')];
 }

@@ -6,7 +6,7 @@ import type { ClaimSlot } from '../../memory.js';
 import { type Cardinality, cardinalityOf } from './attribute-families.js';
 import type { RawSlot } from './claim-patterns.js';
 import { cleanPhrase, numbersIn } from './claim-text.js';
-import { analyseNounPhrase, normaliseSubject } from './noun-phrase.js';
+import { analyzeNounPhrase, normalizeSubject } from './noun-phrase.js';
 import { dictionary } from '../../text/dictionary.js';
 
 /** A claim slot with the details supersession needs. */
@@ -28,7 +28,7 @@ const RATE_UNITS: Readonly<Record<string, string>> = dictionary({
 const SCHEDULE_FAMILIES = new Set(['when', 'start', 'end', 'deadline']);
 
 /** Lowercase value without determiners or edge punctuation. */
-export function normaliseValue(value: string): string {
+export function normalizeValue(value: string): string {
   return cleanPhrase(value.toLowerCase())
     .replace(/^(?:to be|being) /, '')
     .replace(APPROXIMATELY, '');
@@ -65,7 +65,7 @@ export function makeSlot(input: {
   retract?: boolean;
   change?: boolean;
 }): ExtractedSlot {
-  const { value, rate } = splitRate(normaliseValue(input.value));
+  const { value, rate } = splitRate(normalizeValue(input.value));
   const withRate = rate && !input.subject.split(' ').includes(rate) ? `${input.subject} ${rate}`.trim() : input.subject;
   const subject = SCHEDULE_FAMILIES.has(input.attribute) ? scheduleSubject(withRate) : withRate;
   return {
@@ -85,15 +85,15 @@ export function keyRawSlot(raw: RawSlot): ExtractedSlot {
   let subject: string;
   let attribute: string;
   let origin: 'noun' | 'verb' = raw.verbal ? 'verb' : 'noun';
-  const named = raw.family === 'when' ? analyseNounPhrase(raw.subject) : undefined;
+  const named = raw.family === 'when' ? analyzeNounPhrase(raw.subject) : undefined;
   if (named?.named && SCHEDULE_FAMILIES.has(named.attribute)) {
     subject = named.subject;
     attribute = named.attribute;
   } else if (raw.family !== undefined) {
-    subject = normaliseSubject(raw.subject);
+    subject = normalizeSubject(raw.subject);
     attribute = raw.family;
   } else {
-    const key = analyseNounPhrase(raw.subject);
+    const key = analyzeNounPhrase(raw.subject);
     subject = key.subject;
     attribute = key.attribute;
     origin = 'noun';

@@ -3,7 +3,7 @@
  * `subject / attribute / value` from semantic and procedural statements, and decide whether a new
  * claim supersedes, agrees with, or coexists with an existing one.
  */
-export { extractClaim, analyseClaim, type ClaimAnalysis } from './claim-extractor.js';
+export { extractClaim, analyzeClaim, type ClaimAnalysis } from './claim-extractor.js';
 export {
   compareClaims,
   type ClaimComparison,

@@ -47,14 +47,14 @@ export function isSlotLike(phrase: string): boolean {
 }
 
 /** Normalised subject: lowercase lemmas without determiners or possessive marks; "" for the speaking group. */
-export function normaliseSubject(phrase: string): string {
+export function normalizeSubject(phrase: string): string {
   const trimmed = cleanPhrase(phrase).toLowerCase();
   if (trimmed === '' || isAgent(trimmed)) return '';
   if (FIRST_PERSON.has(trimmed)) return 'user';
   const words = trimmed.split(' ');
   if (words.length > 1 && (AGENTS.has(words[0] ?? '') || FIRST_PERSON.has(words[0] ?? ''))) {
     const rest = words.slice(1).join(' ');
-    return FIRST_PERSON.has(words[0] ?? '') ? `user ${normaliseSubject(rest)}`.trim() : normaliseSubject(rest);
+    return FIRST_PERSON.has(words[0] ?? '') ? `user ${normalizeSubject(rest)}`.trim() : normalizeSubject(rest);
   }
   return contentTokens(trimmed).join(' ');
 }
@@ -71,24 +71,24 @@ export interface NounPhraseKey {
  * or an attribute noun at the tail ("company headquarters"). Otherwise the whole phrase is the subject
  * and the attribute is `value` ("the primary database is PostgreSQL").
  */
-export function analyseNounPhrase(phrase: string): NounPhraseKey {
+export function analyzeNounPhrase(phrase: string): NounPhraseKey {
   const np = cleanPhrase(phrase);
   const possessive = /^(.+)(?:'s|s') (.+)$/i.exec(np);
   if (possessive?.[1] && possessive[2]) {
-    return { subject: normaliseSubject(possessive[1]), attribute: canonicalAttribute(possessive[2]), named: true };
+    return { subject: normalizeSubject(possessive[1]), attribute: canonicalAttribute(possessive[2]), named: true };
   }
   const pronounOwner = /^(my|our|their|his|her|its|your) (.+)$/i.exec(np);
   if (pronounOwner?.[1] && pronounOwner[2] && !/^(?:the|a|an)$/.test(pronounOwner[2])) {
     const owner = FIRST_PERSON.has(pronounOwner[1].toLowerCase()) ? 'user' : '';
-    const inner = analyseNounPhrase(pronounOwner[2]);
+    const inner = analyzeNounPhrase(pronounOwner[2]);
     const subject = [owner, inner.subject].filter(Boolean).join(' ');
     return { ...inner, subject };
   }
   const ofFor = /^(.+?) (?:of|for) (.+)$/i.exec(np);
   if (ofFor?.[1] && ofFor[2]) {
-    return { subject: normaliseSubject(ofFor[2]), attribute: canonicalAttribute(ofFor[1]), named: true };
+    return { subject: normalizeSubject(ofFor[2]), attribute: canonicalAttribute(ofFor[1]), named: true };
   }
   const tail = splitAttributeTail(np);
-  if (tail) return { subject: normaliseSubject(tail[0]), attribute: tail[1], named: true };
-  return { subject: normaliseSubject(np), attribute: 'value', named: false };
+  if (tail) return { subject: normalizeSubject(tail[0]), attribute: tail[1], named: true };
+  return { subject: normalizeSubject(np), attribute: 'value', named: false };
 }
