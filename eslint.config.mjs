@@ -10,7 +10,10 @@ const portsOnly = {
   'no-restricted-globals': [
     'error',
     { name: 'process', message: 'Only interfaces/ read process.*.' },
-    ...['setTimeout', 'setInterval', 'setImmediate', 'clearTimeout', 'clearInterval', 'clearImmediate'].map((name) => ({ name, message: 'Set no timers here: take a Scheduler port.' })),
+    ...['setTimeout', 'setInterval', 'setImmediate', 'clearTimeout', 'clearInterval', 'clearImmediate'].map((name) => ({
+      name,
+      message: 'Set no timers here: take a Scheduler port.',
+    })),
     { name: 'performance', message: 'Measure durations with an injected Stopwatch.' },
   ],
   'no-restricted-properties': [
@@ -18,12 +21,22 @@ const portsOnly = {
     { object: 'Date', property: 'now', message: 'Read time from an injected Clock (domain) or SystemPorts.wallClock (leases).' },
     { object: 'Math', property: 'random', message: 'Draw randomness from an injected RandomSource.' },
     { object: 'performance', property: 'now', message: 'Measure durations with an injected Stopwatch.' },
-    ...['setTimeout', 'setInterval', 'setImmediate', 'process', 'performance'].map((property) => ({ object: 'globalThis', property, message: 'Take time, timers and the process through ports.' })),
+    ...['setTimeout', 'setInterval', 'setImmediate', 'process', 'performance'].map((property) => ({
+      object: 'globalThis',
+      property,
+      message: 'Take time, timers and the process through ports.',
+    })),
   ],
   'no-restricted-syntax': [
     'error',
-    { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'new Date() reads the wall clock: pass the instant, new Date(clock.now()).' },
-    { selector: "CallExpression[callee.name='Date'][arguments.length=0]", message: 'Date() reads the wall clock: format an injected instant.' },
+    {
+      selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+      message: 'new Date() reads the wall clock: pass the instant, new Date(clock.now()).',
+    },
+    {
+      selector: "CallExpression[callee.name='Date'][arguments.length=0]",
+      message: 'Date() reads the wall clock: format an injected instant.',
+    },
   ],
 };
 
@@ -36,7 +49,17 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
-      'no-restricted-imports': ['error', { patterns: [{ regex: '^(fs|path|os|child_process|net|http|crypto|url|worker_threads|readline|stream)$', message: 'Use the node: protocol.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(fs|path|os|child_process|net|http|crypto|url|worker_threads|readline|stream)$',
+              message: 'Use the node: protocol.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
@@ -45,7 +68,9 @@ export default tseslint.config(
     settings: {
       'import-x/extensions': ['.ts', '.js', '.mjs'],
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
-      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.mjs', '.json'], extensionAlias: { '.js': ['.ts', '.js'] } })],
+      'import-x/resolver-next': [
+        createNodeResolver({ extensions: ['.ts', '.js', '.mjs', '.json'], extensionAlias: { '.js': ['.ts', '.js'] } }),
+      ],
     },
     rules: {
       'import-x/no-restricted-paths': [
@@ -67,7 +92,11 @@ export default tseslint.config(
             zone('./src/llm', './src/storage', 'adapters do not import each other.'),
             zone('./src/llm', './src/embeddings', 'adapters do not import each other.'),
             zone('./src/llm', './src/interfaces', 'adapters never import interfaces.'),
-            zone('./src/storage/postgres', './src/storage/sqlite', 'PostgreSQL shares helpers with SQLite through src/storage/, never from sqlite/.'),
+            zone(
+              './src/storage/postgres',
+              './src/storage/sqlite',
+              'PostgreSQL shares helpers with SQLite through src/storage/, never from sqlite/.',
+            ),
             zone('./src/storage/sqlite', './src/storage/postgres', 'SQLite never imports PostgreSQL code.'),
             zone('./src/consolidation', './src/storage', 'consolidation receives ports, never adapters.'),
             zone('./src/consolidation', './src/embeddings', 'consolidation receives ports, never adapters.'),
@@ -80,10 +109,18 @@ export default tseslint.config(
             zone('./src/serving', './src/interfaces', 'serving never imports an interface.'),
             zone('./src/serving', './src/consolidation', 'consolidation and serving are separate parts on core.'),
             ...['storage', 'embeddings', 'llm', 'interfaces', 'consolidation', 'serving'].map((part) =>
-              zone('./src/portability/importers', `./src/${part}`, 'importers are pure mappings on core/: the CLI reads files and opens the engine.'),
+              zone(
+                './src/portability/importers',
+                `./src/${part}`,
+                'importers are pure mappings on core/: the CLI reads files and opens the engine.',
+              ),
             ),
             zone('./src/adapters', './src', 'framework adapters use only the public API (src/index.ts).', ['./index.ts', './adapters']),
-            zone('./src/index.ts', './src/adapters', 'the root entry never loads a framework adapter: they are subpaths with optional peers.'),
+            zone(
+              './src/index.ts',
+              './src/adapters',
+              'the root entry never loads a framework adapter: they are subpaths with optional peers.',
+            ),
           ],
         },
       ],
@@ -98,7 +135,10 @@ export default tseslint.config(
         {
           patterns: [
             { regex: '^node:', message: 'core/ does no I/O: take a port instead.' },
-            { regex: '^(better-sqlite3|pg|sqlite-vec|@electric-sql/.*|@energetic-ai/.*|hono|@hono/.*|@modelcontextprotocol/.*|commander)$', message: 'core/ never imports a driver or SDK.' },
+            {
+              regex: '^(better-sqlite3|pg|sqlite-vec|@electric-sql/.*|@energetic-ai/.*|hono|@hono/.*|@modelcontextprotocol/.*|commander)$',
+              message: 'core/ never imports a driver or SDK.',
+            },
           ],
         },
       ],

@@ -39,9 +39,14 @@ function baselineDist() {
   log(`building the baseline (${BASELINE_COMMIT}) into ${root}`);
   rmSync(root, { recursive: true, force: true });
   mkdirSync(root, { recursive: true });
-  const archive = execFileSync('git', ['archive', BASELINE_COMMIT, 'src', 'tsconfig.json', 'tsconfig.build.json'], { cwd: REPO_DIR, maxBuffer: 1 << 28 });
+  const archive = execFileSync('git', ['archive', BASELINE_COMMIT, 'src', 'tsconfig.json', 'tsconfig.build.json'], {
+    cwd: REPO_DIR,
+    maxBuffer: 1 << 28,
+  });
   execFileSync('tar', ['-x', '-C', root], { input: archive });
-  execFileSync(process.execPath, [join(REPO_DIR, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+  execFileSync(process.execPath, [join(REPO_DIR, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')], {
+    stdio: 'inherit',
+  });
   return entry;
 }
 
@@ -56,13 +61,22 @@ async function run({ dist, embedder, weights }) {
     const perQuery = [];
     for (const q of data.queries) {
       const { hits } = await engram.recall(q.query, { scopes: [SCOPE], k: 10, trackAccess: false, ...(weights ? { weights } : {}) });
-      perQuery.push({ query: q, scores: scoreRanking(hits.map((h) => ids.get(h.id)), q.evidence) });
+      perQuery.push({
+        query: q,
+        scores: scoreRanking(
+          hits.map((h) => ids.get(h.id)),
+          q.evidence,
+        ),
+      });
     }
     return Object.fromEntries(
       GROUPS.map(([name, keep]) => {
         const list = perQuery.filter((p) => keep(p.query));
         const mean = (key) => list.reduce((s, p) => s + p.scores[key], 0) / (list.length || 1);
-        return [name.trim(), { n: list.length, recall10: Math.round(mean('any10') * 1000) / 1000, mrr10: Math.round(mean('rr10') * 1000) / 1000 }];
+        return [
+          name.trim(),
+          { n: list.length, recall10: Math.round(mean('any10') * 1000) / 1000, mrr10: Math.round(mean('rr10') * 1000) / 1000 },
+        ];
       }),
     );
   } finally {
@@ -82,7 +96,8 @@ for (const [model, embedder] of [
   for (const [lexical, dist] of [
     ['CJK words (on)', current],
     ['whole runs (off)', before],
-  ]) configs.push({ model, lexical, dist, embedder, weights: embedder === 'hash' ? { semantic: 0 } : undefined });
+  ])
+    configs.push({ model, lexical, dist, embedder, weights: embedder === 'hash' ? { semantic: 0 } : undefined });
 }
 
 const rows = [];
@@ -92,10 +107,37 @@ for (const config of configs) {
   rows.push({ model: config.model, lexical: config.lexical, groups });
 }
 
-const flat = rows.flatMap((row) => GROUPS.map(([name]) => ({ model: row.model, lexical: row.lexical, queries: name, n: row.groups[name.trim()].n, recall10: row.groups[name.trim()].recall10, mrr10: row.groups[name.trim()].mrr10 })));
-printTable('Bilingual recall (bench/data/bilingual.json: 200 memories, 160 queries)', [['model', 'model'], ['lexical', 'lexical'], ['queries', 'queries'], ['n', 'n', 0], ['recall@10', 'recall10', 3], ['MRR@10', 'mrr10', 3]], flat);
+const flat = rows.flatMap((row) =>
+  GROUPS.map(([name]) => ({
+    model: row.model,
+    lexical: row.lexical,
+    queries: name,
+    n: row.groups[name.trim()].n,
+    recall10: row.groups[name.trim()].recall10,
+    mrr10: row.groups[name.trim()].mrr10,
+  })),
+);
+printTable(
+  'Bilingual recall (bench/data/bilingual.json: 200 memories, 160 queries)',
+  [
+    ['model', 'model'],
+    ['lexical', 'lexical'],
+    ['queries', 'queries'],
+    ['n', 'n', 0],
+    ['recall@10', 'recall10', 3],
+    ['MRR@10', 'mrr10', 3],
+  ],
+  flat,
+);
 
-const path = writeResult('bilingual', { set: 'bench/data/bilingual.json', memories: data.memories.length, queries: data.queries.length, baselineCommit: BASELINE_COMMIT, metric: 'recall@10 = any@10 (the evidence memory in the top 10); MRR@10', rows });
+const path = writeResult('bilingual', {
+  set: 'bench/data/bilingual.json',
+  memories: data.memories.length,
+  queries: data.queries.length,
+  baselineCommit: BASELINE_COMMIT,
+  metric: 'recall@10 = any@10 (the evidence memory in the top 10); MRR@10',
+  rows,
+});
 const md = [
   '# Bilingual recall',
   '',
@@ -103,7 +145,12 @@ const md = [
   '',
   '| model | lexical | ' + GROUPS.map(([n]) => n.trim()).join(' | ') + ' |',
   '|---|---|' + GROUPS.map(() => '---|').join(''),
-  ...rows.map((row) => `| ${row.model} | ${row.lexical} | ` + GROUPS.map(([n]) => `${row.groups[n.trim()].recall10.toFixed(3)} / ${row.groups[n.trim()].mrr10.toFixed(3)}`).join(' | ') + ' |'),
+  ...rows.map(
+    (row) =>
+      `| ${row.model} | ${row.lexical} | ` +
+      GROUPS.map(([n]) => `${row.groups[n.trim()].recall10.toFixed(3)} / ${row.groups[n.trim()].mrr10.toFixed(3)}`).join(' | ') +
+      ' |',
+  ),
   '',
   'Each cell: recall@10 / MRR@10. Query counts: ' + GROUPS.map(([n]) => `${n.trim()} ${rows[0].groups[n.trim()].n}`).join(', ') + '.',
   '',

@@ -47,8 +47,42 @@ function random(seed) {
   };
 }
 
-const TOOLS = ['graspObject', 'navigate_to', 'push', 'scan_shelf', 'open_door', 'pour', 'wipeTable', 'placeItem', 'lift', 'rotate', 'inspect', 'charge_battery'];
-const OBJECTS = ['coffee_mug', 'box', 'kitchen', 'shelf', 'door', 'kettle', 'table', 'plate', 'sponge', 'bottle', 'drawer', 'chair', 'laptop', 'book', 'glass', 'fork', 'towel', 'lamp', 'basket', 'remote'];
+const TOOLS = [
+  'graspObject',
+  'navigate_to',
+  'push',
+  'scan_shelf',
+  'open_door',
+  'pour',
+  'wipeTable',
+  'placeItem',
+  'lift',
+  'rotate',
+  'inspect',
+  'charge_battery',
+];
+const OBJECTS = [
+  'coffee_mug',
+  'box',
+  'kitchen',
+  'shelf',
+  'door',
+  'kettle',
+  'table',
+  'plate',
+  'sponge',
+  'bottle',
+  'drawer',
+  'chair',
+  'laptop',
+  'book',
+  'glass',
+  'fork',
+  'towel',
+  'lamp',
+  'basket',
+  'remote',
+];
 const PEOPLE = ['Alice', 'Bob', 'Chen', 'Dana'];
 const FACTS = ['prefers', 'owns', 'works at', 'lives in', 'drinks', 'reads'];
 const VALUES = ['tea', 'coffee', 'Berlin', 'Paris', 'Acme', 'Globex', 'novels', 'a red car', 'a bicycle', 'water'];
@@ -65,7 +99,12 @@ async function build(path) {
     const items = [];
     for (let j = i; j < Math.min(claims, i + batch); j += 1) {
       const person = PEOPLE[j % PEOPLE.length];
-      items.push({ scope: SCOPE, layer: 'semantic', content: `${person} ${FACTS[Math.floor(rand() * FACTS.length)]} ${VALUES[Math.floor(rand() * VALUES.length)]} (note ${j})`, importance: Math.round(rand() * 100) / 100 });
+      items.push({
+        scope: SCOPE,
+        layer: 'semantic',
+        content: `${person} ${FACTS[Math.floor(rand() * FACTS.length)]} ${VALUES[Math.floor(rand() * VALUES.length)]} (note ${j})`,
+        importance: Math.round(rand() * 100) / 100,
+      });
     }
     await engram.remember(items);
   }
@@ -127,7 +166,24 @@ const started = performance.now();
 // One full cycle, as `engram consolidate` runs it; the batch hook tells which phase is running, so RSS
 // samples are attributed to it (samples before a phase's first batch count for the previous phase).
 const report = await runConsolidation(
-  { store: engram.store, embedder: engram.embedder, clock, wallClock: { now: () => Date.now() }, stopwatch: { now: () => performance.now() }, random: { next: Math.random }, config, hooks: { afterBatch: (name) => { if (name !== phase) { log(`${name} …`); phase = name; } sample(); } } },
+  {
+    store: engram.store,
+    embedder: engram.embedder,
+    clock,
+    wallClock: { now: () => Date.now() },
+    stopwatch: { now: () => performance.now() },
+    random: { next: Math.random },
+    config,
+    hooks: {
+      afterBatch: (name) => {
+        if (name !== phase) {
+          log(`${name} …`);
+          phase = name;
+        }
+        sample();
+      },
+    },
+  },
   { scope: SCOPE },
 );
 const phaseReports = report.phases;
@@ -138,17 +194,29 @@ const stats = await engram.stats({ scopes: [SCOPE] });
 await engram.close();
 for (const suffix of ['', '-wal', '-shm']) rmSync(work + suffix, { force: true });
 
-const rows = phaseReports.map((p) => ({ phase: p.name, ms: p.durationMs, examined: p.examined, created: p.created, updated: p.updated, peakRssMb: mb(peaks.get(p.name) ?? 0), note: p.note }));
+const rows = phaseReports.map((p) => ({
+  phase: p.name,
+  ms: p.durationMs,
+  examined: p.examined,
+  created: p.created,
+  updated: p.updated,
+  peakRssMb: mb(peaks.get(p.name) ?? 0),
+  note: p.note,
+}));
 const peakRssMb = Math.max(...rows.map((r) => r.peakRssMb));
-printTable(`consolidate: one full cycle over ${size} memories (${embedder} embedder), total ${totalMs} ms, peak RSS ${peakRssMb} MB`, [
-  ['phase', 'phase'],
-  ['ms', 'ms', 0],
-  ['examined', 'examined', 0],
-  ['created', 'created', 0],
-  ['updated', 'updated', 0],
-  ['peak RSS MB', 'peakRssMb', 0],
-  ['note', 'note'],
-], rows);
+printTable(
+  `consolidate: one full cycle over ${size} memories (${embedder} embedder), total ${totalMs} ms, peak RSS ${peakRssMb} MB`,
+  [
+    ['phase', 'phase'],
+    ['ms', 'ms', 0],
+    ['examined', 'examined', 0],
+    ['created', 'created', 0],
+    ['updated', 'updated', 0],
+    ['peak RSS MB', 'peakRssMb', 0],
+    ['note', 'note'],
+  ],
+  rows,
+);
 const result = { size, embedder, ingestMs, totalMs, peakRssMb, phases: rows, after: stats };
 writeResult('consolidate', result);
 const md = [
@@ -156,7 +224,9 @@ const md = [
   '',
   `One full consolidation cycle over ${size} memories in one scope (${Math.round(size * 0.05)} semantic claims, the rest structured episodes over 60 simulated days), ${embedder} embedder, SQLite, Node ${process.version}, ${new Date().toISOString()}.`,
   '',
-  `Load average at the end: ${loadavg().map((x) => x.toFixed(1)).join(' / ')} on ${(await import('node:os')).availableParallelism()} cores (other jobs share the machine).`,
+  `Load average at the end: ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' / ')} on ${(await import('node:os')).availableParallelism()} cores (other jobs share the machine).`,
   '',
   `Total ${(totalMs / 1000).toFixed(1)} s, peak RSS ${peakRssMb} MB${ingestMs !== null ? `; ingest took ${(ingestMs / 1000).toFixed(0)} s` : ''}. Reproduce: \`npm run build && npm run bench:consolidate -- --size ${size} --embedder ${embedder}\`.`,
   '',

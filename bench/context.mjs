@@ -55,8 +55,21 @@ const rng = mulberry32(CORPUS_SEED + 77);
 const pick = (list) => list[Math.floor(rng() * list.length)];
 
 log('adding rules, profile and 400 robot episodes');
-await engram.remember(Array.from({ length: 12 }, (_, i) => ({ scope: MAIN_SCOPE, layer: 'procedural', content: `Rule ${i + 1}: ${pick(['always', 'never'])} ${pick(GOALS).replace('_', ' ')} the ${pick(OBJECTS).replace('_', ' ')} without checking the gripper state first.`, priority: i % 5 })));
-await engram.remember(Array.from({ length: 25 }, (_, i) => ({ scope: user, layer: 'semantic', content: `The user's preference number ${i + 1}: likes the ${pick(OBJECTS).replace('_', ' ')} kept near the ${pick(OBJECTS).replace('_', ' ')}.` })));
+await engram.remember(
+  Array.from({ length: 12 }, (_, i) => ({
+    scope: MAIN_SCOPE,
+    layer: 'procedural',
+    content: `Rule ${i + 1}: ${pick(['always', 'never'])} ${pick(GOALS).replace('_', ' ')} the ${pick(OBJECTS).replace('_', ' ')} without checking the gripper state first.`,
+    priority: i % 5,
+  })),
+);
+await engram.remember(
+  Array.from({ length: 25 }, (_, i) => ({
+    scope: user,
+    layer: 'semantic',
+    content: `The user's preference number ${i + 1}: likes the ${pick(OBJECTS).replace('_', ' ')} kept near the ${pick(OBJECTS).replace('_', ' ')}.`,
+  })),
+);
 const episodes = [];
 for (let i = 0; i < 400; i++) {
   const object = pick(OBJECTS);
@@ -122,8 +135,21 @@ async function runCase(label, engine, budgetMs) {
   }
   const stats = percentiles(times);
   const cpuStats = percentiles(cpu);
-  const row = { case: label, budgetMs, ...stats, cpuP50: cpuStats.p50, cpuP99: cpuStats.p99, goalMs: budgetMs + 10, met: stats.p95 <= budgetMs + 10 ? 'yes' : 'no', overBudget, withoutRules, levels };
-  log(`${label} budget ${budgetMs}: p50 ${stats.p50} ms, p95 ${stats.p95} ms against ${budgetMs} + 10 ms (${row.met === 'yes' ? 'met' : 'NOT met'}); builds without rules or profile: ${withoutRules}`);
+  const row = {
+    case: label,
+    budgetMs,
+    ...stats,
+    cpuP50: cpuStats.p50,
+    cpuP99: cpuStats.p99,
+    goalMs: budgetMs + 10,
+    met: stats.p95 <= budgetMs + 10 ? 'yes' : 'no',
+    overBudget,
+    withoutRules,
+    levels,
+  };
+  log(
+    `${label} budget ${budgetMs}: p50 ${stats.p50} ms, p95 ${stats.p95} ms against ${budgetMs} + 10 ms (${row.met === 'yes' ? 'met' : 'NOT met'}); builds without rules or profile: ${withoutRules}`,
+  );
   return row;
 }
 
@@ -144,7 +170,8 @@ if (args['cpu-sibling']) {
   siblings = sibling.count;
   try {
     for (const budget of budgets) rows.push(await runCase(`normal, CPU-bound sibling ×${sibling.count}`, engram, budget));
-    for (const budget of budgets) rows.push(await runCase(`slow getMemories +${slowMs} ms, CPU-bound sibling ×${sibling.count}`, slowEngine, budget));
+    for (const budget of budgets)
+      rows.push(await runCase(`slow getMemories +${slowMs} ms, CPU-bound sibling ×${sibling.count}`, slowEngine, budget));
   } finally {
     sibling.stop();
   }
@@ -152,11 +179,30 @@ if (args['cpu-sibling']) {
 
 const levelText = (levels) =>
   Object.entries(levels)
-    .map(([part, counts]) => `${part} ${Object.entries(counts).filter(([, n]) => n > 0).map(([l, n]) => `${l} ${Math.round((100 * n) / queryCount)}%`).join('/')}`)
+    .map(
+      ([part, counts]) =>
+        `${part} ${Object.entries(counts)
+          .filter(([, n]) => n > 0)
+          .map(([l, n]) => `${l} ${Math.round((100 * n) / queryCount)}%`)
+          .join('/')}`,
+    )
     .join('; ');
 printTable(
   `engram.context over ${size.toLocaleString('en-US')} memories + 400 episodes, ${queryCount} queries (ms)`,
-  [['case', 'case'], ['budget', 'budgetMs', 0], ['p50', 'p50'], ['p95', 'p95'], ['p99', 'p99'], ['max', 'max'], ['cpu p50', 'cpuP50'], ['cpu p99', 'cpuP99'], ['goal p95 ≤', 'goalMs', 0], ['met', 'met'], ['> goal', 'overBudget', 0], ['no rules', 'withoutRules', 0]],
+  [
+    ['case', 'case'],
+    ['budget', 'budgetMs', 0],
+    ['p50', 'p50'],
+    ['p95', 'p95'],
+    ['p99', 'p99'],
+    ['max', 'max'],
+    ['cpu p50', 'cpuP50'],
+    ['cpu p99', 'cpuP99'],
+    ['goal p95 ≤', 'goalMs', 0],
+    ['met', 'met'],
+    ['> goal', 'overBudget', 0],
+    ['no rules', 'withoutRules', 0],
+  ],
   rows,
 );
 for (const row of rows) process.stdout.write(`  ${row.case}, ${row.budgetMs} ms: ${levelText(row.levels)}\n`);
@@ -168,11 +214,18 @@ const md = [
   `\`npm run bench:context\` — ${size.toLocaleString('en-US')} corpus memories plus 400 structured episodes, 12 rules, 25 profile facts; ${queryCount} queries, each with a percept (object + goal); static-table embedder; one process, warm (20 warm-up builds per case).`,
   `Time is \`engram.context()\` end to end. The slow case wraps the real store so that every \`getMemories\` answers ${slowMs} ms late.${siblings > 0 ? ` The "CPU-bound sibling" cases ran with ${siblings} busy-loop process${siblings === 1 ? '' : 'es'} beside the bench (\`--cpu-sibling\`).` : ''}`,
   '',
-  `Machine load average at the end: ${loadavg().map((x) => x.toFixed(1)).join(' / ')} on ${availableParallelism()} cores. Wall time is what the caller waits; CPU time is what one build costs this process (a wall time far above it means the process was waiting for a core).`,
+  `Machine load average at the end: ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(
+      ' / ',
+    )} on ${availableParallelism()} cores. Wall time is what the caller waits; CPU time is what one build costs this process (a wall time far above it means the process was waiting for a core).`,
   '',
   '| case | budget ms | p50 | p95 | p99 | max | CPU p50 | CPU p99 | goal p95 ≤ | met | builds over goal | builds without rules or profile |',
   '|---|---:|---:|---:|---:|---:|---:|---:|---:|:---:|---:|---:|',
-  ...rows.map((r) => `| ${r.case} | ${r.budgetMs} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.max.toFixed(1)} | ${r.cpuP50.toFixed(1)} | ${r.cpuP99.toFixed(1)} | ${r.goalMs} | ${r.met} | ${r.overBudget} | ${r.withoutRules} |`),
+  ...rows.map(
+    (r) =>
+      `| ${r.case} | ${r.budgetMs} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.max.toFixed(1)} | ${r.cpuP50.toFixed(1)} | ${r.cpuP99.toFixed(1)} | ${r.goalMs} | ${r.met} | ${r.overBudget} | ${r.withoutRules} |`,
+  ),
   '',
   'Levels reached per part (share of builds):',
   '',

@@ -148,7 +148,11 @@ async function buildCorpus({ path, size, vectorSource }) {
         const input = { scope, content: memory.content, layer: memory.layer, tags: memory.tags };
         if (memory.layer === 'episodic') input.occurredAt = recordedAt - Math.floor(rng() * 2 * DAY);
         const importance = Math.round(rng() * 100) / 100;
-        const record = buildRecord(input, { entities: memory.entities, importance, emotion: null, salience: importance, surprise: 0.5 }, recordedAt);
+        const record = buildRecord(
+          input,
+          { entities: memory.entities, importance, emotion: null, salience: importance, surprise: 0.5 },
+          recordedAt,
+        );
         const fate = rng();
         // a few records are no longer current, so the read path's visibility filter has work to do
         if (fate < 0.02) Object.assign(record, { status: 'superseded', validTo: recordedAt + DAY, invalidatedAt: recordedAt + DAY });
@@ -160,7 +164,8 @@ async function buildCorpus({ path, size, vectorSource }) {
       await store.transaction((tx) => tx.insertMemories(batch));
       insertMs += since(start);
       records += batch.length;
-      if ((from / CHUNK) % 10 === 0 || from + CHUNK >= size) log(`  ${records} records (embed ${(embedMs / 1000).toFixed(1)} s, insert ${(insertMs / 1000).toFixed(1)} s)`);
+      if ((from / CHUNK) % 10 === 0 || from + CHUNK >= size)
+        log(`  ${records} records (embed ${(embedMs / 1000).toFixed(1)} s, insert ${(insertMs / 1000).toFixed(1)} s)`);
     }
   } finally {
     await store.close();

@@ -52,7 +52,16 @@ for (const [method, stats] of perMethod) console.log(`${method}: ${stats.differ}
 console.log(`total: ${differ} of ${keys.length} questions differ (${sameSet} only in order, ${missing} missing from one file)`);
 for (const line of examples) console.log(line);
 if (summaryFile !== undefined) {
-  const digest = (dump) => createHash('sha256').update(JSON.stringify(Object.keys(dump).sort().map((k) => [k, dump[k]]))).digest('hex');
+  const digest = (dump) =>
+    createHash('sha256')
+      .update(
+        JSON.stringify(
+          Object.keys(dump)
+            .sort()
+            .map((k) => [k, dump[k]]),
+        ),
+      )
+      .digest('hex');
   const summary = {
     a: { file: fileA, sha256: digest(a), questions: Object.keys(a).length },
     b: { file: fileB, sha256: digest(b), questions: Object.keys(b).length },

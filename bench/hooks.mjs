@@ -12,13 +12,21 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { REPO_DIR, RESULTS_DIR, environment, log, percentiles, printTable, writeResult } from './lib.mjs';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '60' }, 'local-runs': { type: 'string', default: '5' }, 'first-runs': { type: 'string', default: '3' } } });
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '60' },
+    'local-runs': { type: 'string', default: '5' },
+    'first-runs': { type: 'string', default: '3' },
+  },
+});
 const RUNS = Number(values.runs);
 const LOCAL_RUNS = Number(values['local-runs']);
 const FIRST_RUNS = Number(values['first-runs']);
 const BIN = join(REPO_DIR, 'dist/interfaces/cli/main.js');
 const { hasModelFiles, resolveModelCacheDir } = await import(join(REPO_DIR, 'dist/embeddings/onnx/index.js'));
-const EMBEDDER = process.env.ENGRAM_EMBEDDER ?? (hasModelFiles(resolveModelCacheDir(process.env, homedir()), 'bge-small-en-v1.5') ? 'bge-small-en-v1.5' : 'use');
+const EMBEDDER =
+  process.env.ENGRAM_EMBEDDER ??
+  (hasModelFiles(resolveModelCacheDir(process.env, homedir()), 'bge-small-en-v1.5') ? 'bge-small-en-v1.5' : 'use');
 const SCOPE = 'bench/projects/shop';
 /** The hook flags `engram setup claude-code --tenant bench` installs. */
 const SCOPE_FLAGS = ['--scope-template', '{tenant}/projects/{repo}', '--tenant', 'bench', '--user-scope', 'bench/users/dev'];
@@ -40,8 +48,19 @@ async function seed(db) {
   const { Engram } = await import(join(REPO_DIR, 'dist/index.js'));
   const engram = await Engram.open({ path: db, embedder: EMBEDDER });
   const inputs = [];
-  for (let i = 0; i < 20; i++) inputs.push({ scope: SCOPE, layer: 'procedural', content: `Rule ${i}: always check the ${TOPICS[i % 10]} runbook before changing ${TOPICS[(i + 3) % 10]}.`, priority: i % 5 });
-  for (let i = 0; i < 80; i++) inputs.push({ scope: SCOPE, layer: 'semantic', content: `The ${TOPICS[i % 10]} service number ${i} is owned by team ${String.fromCharCode(65 + (i % 7))} and runs on host h${i}.` });
+  for (let i = 0; i < 20; i++)
+    inputs.push({
+      scope: SCOPE,
+      layer: 'procedural',
+      content: `Rule ${i}: always check the ${TOPICS[i % 10]} runbook before changing ${TOPICS[(i + 3) % 10]}.`,
+      priority: i % 5,
+    });
+  for (let i = 0; i < 80; i++)
+    inputs.push({
+      scope: SCOPE,
+      layer: 'semantic',
+      content: `The ${TOPICS[i % 10]} service number ${i} is owned by team ${String.fromCharCode(65 + (i % 7))} and runs on host h${i}.`,
+    });
   for (let i = 0; i < 200; i++) {
     inputs.push({
       scope: SCOPE,
@@ -79,11 +98,15 @@ async function stopBackgroundServer(db) {
 /** Wall time of one hook process, in ms; checks it answered. */
 function runHook(event, stdin, db, expectServer, { startServer = true } = {}) {
   const start = performance.now();
-  const result = spawnSync(TIME, [...TIME_ARGS, process.execPath, BIN, 'hooks', event, ...SCOPE_FLAGS, '--db', db, '--idle-minutes', '10', '--verbose'], {
-    input: stdin,
-    encoding: 'utf8',
-    env: { ...process.env, ENGRAM_URL: '', ENGRAM_SCOPES: '', ENGRAM_HOOKS_START_SERVER: startServer ? '1' : '0' },
-  });
+  const result = spawnSync(
+    TIME,
+    [...TIME_ARGS, process.execPath, BIN, 'hooks', event, ...SCOPE_FLAGS, '--db', db, '--idle-minutes', '10', '--verbose'],
+    {
+      input: stdin,
+      encoding: 'utf8',
+      env: { ...process.env, ENGRAM_URL: '', ENGRAM_SCOPES: '', ENGRAM_HOOKS_START_SERVER: startServer ? '1' : '0' },
+    },
+  );
   const ms = performance.now() - start;
   recordCpu(result.stderr);
   if (result.status !== 0) throw new Error(`hook ${event} failed: ${result.stderr}`);
@@ -115,8 +138,24 @@ const dir = mkdtempSync(join(tmpdir(), 'engram-bench-hooks-'));
 const cwd = join(dir, 'shop', 'packages', 'web');
 mkdirSync(join(dir, 'shop', '.git'), { recursive: true });
 mkdirSync(cwd, { recursive: true });
-const promptJson = (i, transcript) => JSON.stringify({ session_id: SESSION, transcript_path: transcript, cwd, permission_mode: 'default', hook_event_name: 'UserPromptSubmit', prompt: PROMPTS[i % PROMPTS.length] });
-const sessionStartJson = (transcript) => JSON.stringify({ session_id: SESSION, transcript_path: transcript, cwd, permission_mode: 'default', hook_event_name: 'SessionStart', source: 'startup' });
+const promptJson = (i, transcript) =>
+  JSON.stringify({
+    session_id: SESSION,
+    transcript_path: transcript,
+    cwd,
+    permission_mode: 'default',
+    hook_event_name: 'UserPromptSubmit',
+    prompt: PROMPTS[i % PROMPTS.length],
+  });
+const sessionStartJson = (transcript) =>
+  JSON.stringify({
+    session_id: SESSION,
+    transcript_path: transcript,
+    cwd,
+    permission_mode: 'default',
+    hook_event_name: 'SessionStart',
+    source: 'startup',
+  });
 try {
   const db = join(dir, 'engram.db');
   const transcript = join(dir, 'transcript.jsonl');
@@ -128,7 +167,8 @@ try {
   const local = [];
   callTimes = [];
   cpuTimes = [];
-  for (let i = 0; i < LOCAL_RUNS; i++) local.push(runHook('user-prompt-submit', promptJson(i, transcript), db, false, { startServer: false }));
+  for (let i = 0; i < LOCAL_RUNS; i++)
+    local.push(runHook('user-prompt-submit', promptJson(i, transcript), db, false, { startServer: false }));
   const localCalls = callTimes;
   const localCpu = cpuTimes;
 
@@ -165,7 +205,14 @@ try {
           `${JSON.stringify({ type: role, uuid: `u-${i}-${role}`, sessionId: SESSION, isSidechain: false, timestamp: new Date().toISOString(), message: { role, content: `${role} turn ${i} about ${TOPICS[i % 10]}` } })}\n`,
         );
       }
-      stops.push(runHook('stop', JSON.stringify({ session_id: SESSION, transcript_path: transcript, cwd, hook_event_name: 'Stop', stop_hook_active: false }), db, true));
+      stops.push(
+        runHook(
+          'stop',
+          JSON.stringify({ session_id: SESSION, transcript_path: transcript, cwd, hook_event_name: 'Stop', stop_hook_active: false }),
+          db,
+          true,
+        ),
+      );
     }
 
     log(`baseline: an empty node process × ${Math.ceil(RUNS / 2)}`);
@@ -182,18 +229,50 @@ try {
 
     /** @type {{ case: string, n: number, p50: number, p95: number, p99: number, max: number, callP50?: number, callP95?: number, cpuP50?: number }[]} */
     const rows = [
-      { case: `UserPromptSubmit, ${RUNS} prompts after the first (background server)`, ...percentiles(served), callP50: percentiles(servedCalls).p50, callP95: percentiles(servedCalls).p95, cpuP50: cpu(servedCpu) },
+      {
+        case: `UserPromptSubmit, ${RUNS} prompts after the first (background server)`,
+        ...percentiles(served),
+        callP50: percentiles(servedCalls).p50,
+        callP95: percentiles(servedCalls).p95,
+        cpuP50: cpu(servedCpu),
+      },
       { case: 'first prompt: the hook starts the background server', ...percentiles(first), cpuP50: cpu(firstCpu) },
       { case: 'SessionStart (rules and profile), background server', ...percentiles(starts), cpuP50: cpu(startCpu) },
       { case: 'Stop (2 new turns), background server', ...percentiles(stops), cpuP50: cpu(stopCpu) },
-      { case: 'UserPromptSubmit, no server (the hook opens the store)', ...percentiles(local), callP50: percentiles(localCalls).p50, callP95: percentiles(localCalls).p95, cpuP50: cpu(localCpu) },
+      {
+        case: 'UserPromptSubmit, no server (the hook opens the store)',
+        ...percentiles(local),
+        callP50: percentiles(localCalls).p50,
+        callP95: percentiles(localCalls).p95,
+        cpuP50: cpu(localCpu),
+      },
       { case: 'baseline: empty node process (node -e 0)', ...percentiles(bare), cpuP50: cpu(bareCpu) },
     ];
-    const columns = [['case', 'case'], ['n', 'n', 0], ['p50 ms', 'p50', 0], ['p95 ms', 'p95', 0], ['p99 ms', 'p99', 0], ['max ms', 'max', 0], ['call p50', 'callP50', 0], ['call p95', 'callP95', 0], ['cpu p50', 'cpuP50', 0]];
+    const columns = [
+      ['case', 'case'],
+      ['n', 'n', 0],
+      ['p50 ms', 'p50', 0],
+      ['p95 ms', 'p95', 0],
+      ['p99 ms', 'p99', 0],
+      ['max ms', 'max', 0],
+      ['call p50', 'callP50', 0],
+      ['call p95', 'callP95', 0],
+      ['cpu p50', 'cpuP50', 0],
+    ];
     printTable(`Hook latency (wall time of the hook process; embedder ${EMBEDDER}, ${seeded} memories)`, columns, rows);
     const goals = [
-      { metric: `UserPromptSubmit p95 over ${RUNS} prompts after the first`, goalMs: 300, measuredMs: Math.round(percentiles(served).p95), met: percentiles(served).p95 <= 300 },
-      { metric: 'first prompt (the hook starts the server), worst of the runs', goalMs: 3000, measuredMs: Math.round(percentiles(first).max), met: percentiles(first).max <= 3000 },
+      {
+        metric: `UserPromptSubmit p95 over ${RUNS} prompts after the first`,
+        goalMs: 300,
+        measuredMs: Math.round(percentiles(served).p95),
+        met: percentiles(served).p95 <= 300,
+      },
+      {
+        metric: 'first prompt (the hook starts the server), worst of the runs',
+        goalMs: 3000,
+        measuredMs: Math.round(percentiles(first).max),
+        met: percentiles(first).max <= 3000,
+      },
     ];
     const path = writeResult('hooks', { embedder: EMBEDDER, memories: seeded, runs: RUNS, goals, rows });
     for (const g of goals) process.stdout.write(`${g.metric}: ${g.measuredMs} ms (goal ≤ ${g.goalMs} ms: ${g.met ? 'met' : 'NOT met'})\n`);
@@ -206,7 +285,10 @@ try {
       '',
       '| case | n | p50 ms | p95 ms | p99 ms | max ms | call p50 ms | call p95 ms | hook CPU p50 ms |',
       '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
-      ...rows.map((r) => `| ${r.case} | ${r.n} | ${Math.round(r.p50)} | ${Math.round(r.p95)} | ${Math.round(r.p99)} | ${Math.round(r.max)} | ${r.callP50 === undefined ? '–' : Math.round(r.callP50)} | ${r.callP95 === undefined ? '–' : Math.round(r.callP95)} | ${r.cpuP50 === undefined ? '–' : Math.round(r.cpuP50)} |`),
+      ...rows.map(
+        (r) =>
+          `| ${r.case} | ${r.n} | ${Math.round(r.p50)} | ${Math.round(r.p95)} | ${Math.round(r.p99)} | ${Math.round(r.max)} | ${r.callP50 === undefined ? '–' : Math.round(r.callP50)} | ${r.callP95 === undefined ? '–' : Math.round(r.callP95)} | ${r.cpuP50 === undefined ? '–' : Math.round(r.cpuP50)} |`,
+      ),
       '',
       ...goals.map((g) => `Goal: ${g.metric} ≤ ${g.goalMs} ms — measured ${g.measuredMs} ms (${g.met ? 'met' : 'NOT met'}).`),
       '',

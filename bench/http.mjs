@@ -17,7 +17,21 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { CORPUS_SEED, MAIN_SCOPE, assertBuilt, corpusEmbedder, ensureCorpus } from './corpus-db.mjs';
-import { CACHE_DIR, GENERATOR_VERSION, REPO_DIR, RESULTS_DIR, environment, fmt, log, makeQueries, memoryAt, mulberry32, printTable, since, writeResult } from './lib.mjs';
+import {
+  CACHE_DIR,
+  GENERATOR_VERSION,
+  REPO_DIR,
+  RESULTS_DIR,
+  environment,
+  fmt,
+  log,
+  makeQueries,
+  memoryAt,
+  mulberry32,
+  printTable,
+  since,
+  writeResult,
+} from './lib.mjs';
 
 const BIN = join(REPO_DIR, 'dist/interfaces/cli/main.js');
 const QUERY_SEED = 4_242;
@@ -41,14 +55,19 @@ async function main() {
   assertBuilt();
   const size = Number(args.size.replace(/k$/i, '000'));
   const connections = args.connections.split(',').map(Number);
-  const queries = makeQueries({ seed: QUERY_SEED, count: Number(args.queries), corpusSeed: CORPUS_SEED, corpusSize: size }).map((q) => q.text);
+  const queries = makeQueries({ seed: QUERY_SEED, count: Number(args.queries), corpusSeed: CORPUS_SEED, corpusSize: size }).map(
+    (q) => q.text,
+  );
   const cases = [];
   const skipped = [];
   const baselines = [];
   for (const backend of args.backends.split(',')) {
     const db = backend === 'sqlite' ? (await ensureCorpus({ size, vectorSource: 'static' })).path : await ensurePostgresCorpus(size);
     if (db === null) {
-      skipped.push({ backend, reason: 'no PostgreSQL server configured: set ENGRAM_BENCH_PG_URL (or ENGRAM_TEST_PG_URL) to postgres://user:pw@host/db' });
+      skipped.push({
+        backend,
+        reason: 'no PostgreSQL server configured: set ENGRAM_BENCH_PG_URL (or ENGRAM_TEST_PG_URL) to postgres://user:pw@host/db',
+      });
       log(`skipping ${backend}: ${skipped[skipped.length - 1].reason}`);
       continue;
     }
@@ -81,10 +100,14 @@ async function main() {
 /** `engram serve` on a free loopback port; resolves once it prints where it listens. */
 function startServer(db) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--db', db, '--embedder', 'static', '--port', '0', '--host', '127.0.0.1', '--auth', 'open'], {
-      cwd: REPO_DIR,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [BIN, 'serve', '--db', db, '--embedder', 'static', '--port', '0', '--host', '127.0.0.1', '--auth', 'open'],
+      {
+        cwd: REPO_DIR,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     let err = '';
     const fail = (why) => reject(new Error(`engram serve did not start (${why}): ${err || out}`));
@@ -156,7 +179,8 @@ async function listLatency(url, size) {
         const response = await fetch(`${url}/v1/memories?limit=50${scope}${variant}${cursor}`);
         const body = /** @type {{ items?: unknown[]; nextCursor?: string | null }} */ (await response.json());
         const elapsed = since(start);
-        if (response.status !== 200 || !Array.isArray(body.items)) throw new Error(`GET /v1/memories answered ${response.status}: ${JSON.stringify(body).slice(0, 300)}`);
+        if (response.status !== 200 || !Array.isArray(body.items))
+          throw new Error(`GET /v1/memories answered ${response.status}: ${JSON.stringify(body).slice(0, 300)}`);
         if (round > 0) times.push(elapsed);
         if (body.nextCursor === null || body.nextCursor === undefined) break;
         cursor = `&cursor=${body.nextCursor}`;
@@ -165,7 +189,9 @@ async function listLatency(url, size) {
   }
   times.sort((a, b) => a - b);
   const at = (p) => Math.round(times[Math.min(times.length - 1, Math.floor(p * times.length))] * 10) / 10;
-  log(`GET /v1/memories (page of 50, ${size} memories, ${times.length} requests): p50 ${at(0.5)} ms, p95 ${at(0.95)} ms, p99 ${at(0.99)} ms`);
+  log(
+    `GET /v1/memories (page of 50, ${size} memories, ${times.length} requests): p50 ${at(0.5)} ms, p95 ${at(0.95)} ms, p99 ${at(0.99)} ms`,
+  );
   return { requests: times.length, p50: at(0.5), p95: at(0.95), p99: at(0.99) };
 }
 
@@ -223,7 +249,11 @@ function recallBody(query) {
 async function warmUp(url, queries) {
   const start = performance.now();
   for (let i = 0; i < 20 && since(start) < 30_000; i++) {
-    const response = await fetch(`${url}/v1/recall`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: recallBody(queries[i % queries.length]) });
+    const response = await fetch(`${url}/v1/recall`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: recallBody(queries[i % queries.length]),
+    });
     if (response.status !== 200) throw new Error(`warm-up recall answered ${response.status}: ${await response.text()}`);
     const { hits } = /** @type {{ hits: unknown }} */ (await response.json());
     if (!Array.isArray(hits) || hits.length === 0) throw new Error('warm-up recall returned no hits: is the corpus empty?');
@@ -251,7 +281,13 @@ async function load(url, queries, connections) {
   return {
     requests: result.requests.total,
     requestsPerSecond: Math.round(result.requests.average * 10) / 10,
-    latencyMs: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max, mean: Math.round(result.latency.average * 10) / 10 },
+    latencyMs: {
+      p50: result.latency.p50,
+      p90: result.latency.p90,
+      p99: result.latency.p99,
+      max: result.latency.max,
+      mean: Math.round(result.latency.average * 10) / 10,
+    },
     non2xx: result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,
@@ -275,7 +311,10 @@ async function ensurePostgresCorpus(size) {
     await buildInto(engram.store, size);
     await engram.store.setMeta('bench.corpus', key);
     mkdirSync(CACHE_DIR, { recursive: true });
-    writeFileSync(join(CACHE_DIR, `${key}.postgres.json`), `${JSON.stringify({ key, url: redact(url), size, builtAt: new Date().toISOString() }, null, 2)}\n`);
+    writeFileSync(
+      join(CACHE_DIR, `${key}.postgres.json`),
+      `${JSON.stringify({ key, url: redact(url), size, builtAt: new Date().toISOString() }, null, 2)}\n`,
+    );
     return url;
   } finally {
     await engram.close();
@@ -299,7 +338,11 @@ async function buildInto(store, size) {
         const input = { scope: MAIN_SCOPE, content: memory.content, layer: memory.layer, tags: memory.tags };
         if (memory.layer === 'episodic') input.occurredAt = recordedAt - Math.floor(rng() * 2 * DAY);
         const importance = Math.round(rng() * 100) / 100;
-        const record = buildRecord(input, { entities: memory.entities, importance, emotion: null, salience: importance, surprise: 0.5 }, recordedAt);
+        const record = buildRecord(
+          input,
+          { entities: memory.entities, importance, emotion: null, salience: importance, surprise: 0.5 },
+          recordedAt,
+        );
         const fate = rng();
         if (fate < 0.02) Object.assign(record, { status: 'superseded', validTo: recordedAt + DAY, invalidatedAt: recordedAt + DAY });
         else if (fate < 0.03) record.status = 'decayed';
@@ -340,9 +383,15 @@ function report({ size, cases, skipped, baselines }) {
   printTable(`POST /v1/recall over loopback (k=${args.k}, ${args.duration} s per row, autocannon)`, columns, flat);
   const rows = flat.map((c) => columns.map(([, key, digits]) => fmt(c[key], /** @type {number | undefined} */ (digits) ?? 1)));
   for (const b of baselines) {
-    process.stdout.write(`${b.backend}: library recall in-process p50 ${b.library.p50} ms / p99 ${b.library.p99} ms; GET /health ${b.health.requestsPerSecond} requests/s (8 connections)\n`);
-    process.stdout.write(`${b.backend}: list (GET /v1/memories, page of 50, ${size} memories) p50 ${b.list.p50} ms / p95 ${b.list.p95} ms / p99 ${b.list.p99} ms over ${b.list.requests} requests\n`);
-    process.stdout.write(`${b.backend}: overview (GET /v1/overview) p50 ${b.explore.overview.p50} ms / p95 ${b.explore.overview.p95} ms; graph (GET /v1/graph, limit 200) p50 ${b.explore.graph.p50} ms / p95 ${b.explore.graph.p95} ms\n`);
+    process.stdout.write(
+      `${b.backend}: library recall in-process p50 ${b.library.p50} ms / p99 ${b.library.p99} ms; GET /health ${b.health.requestsPerSecond} requests/s (8 connections)\n`,
+    );
+    process.stdout.write(
+      `${b.backend}: list (GET /v1/memories, page of 50, ${size} memories) p50 ${b.list.p50} ms / p95 ${b.list.p95} ms / p99 ${b.list.p99} ms over ${b.list.requests} requests\n`,
+    );
+    process.stdout.write(
+      `${b.backend}: overview (GET /v1/overview) p50 ${b.explore.overview.p50} ms / p95 ${b.explore.overview.p95} ms; graph (GET /v1/graph, limit 200) p50 ${b.explore.graph.p50} ms / p95 ${b.explore.graph.p95} ms\n`,
+    );
   }
   for (const s of skipped) process.stdout.write(`skipped ${s.backend}: ${s.reason}\n`);
   const env = environment();
@@ -378,7 +427,10 @@ function report({ size, cases, skipped, baselines }) {
     '',
     '| backend | list p50 ms | list p95 ms | list p99 ms | overview p50 ms | overview p95 ms | graph p50 ms | graph p95 ms |',
     '|---|---|---|---|---|---|---|---|',
-    ...baselines.map((b) => `| ${b.backend} | ${b.list.p50} | ${b.list.p95} | ${b.list.p99} | ${b.explore.overview.p50} | ${b.explore.overview.p95} | ${b.explore.graph.p50} | ${b.explore.graph.p95} |`),
+    ...baselines.map(
+      (b) =>
+        `| ${b.backend} | ${b.list.p50} | ${b.list.p95} | ${b.list.p99} | ${b.explore.overview.p50} | ${b.explore.overview.p95} | ${b.explore.graph.p50} | ${b.explore.graph.p95} |`,
+    ),
     '',
     ...skipped.map((s) => `Skipped ${s.backend}: ${s.reason}.`),
   ].join('\n');

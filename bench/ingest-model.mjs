@@ -81,7 +81,13 @@ async function ingestRate(engram, inputs, mode) {
   }
   const seconds = (performance.now() - started) / 1000;
   const cpuMsPerText = (cpuMs() - cpu) / written;
-  return { written, seconds: round(seconds, 2), perSecond: round(written / seconds), cpuMsPerText: round(cpuMsPerText, 2), twoCoreCapacity: round(2000 / cpuMsPerText) };
+  return {
+    written,
+    seconds: round(seconds, 2),
+    perSecond: round(written / seconds),
+    cpuMsPerText: round(cpuMsPerText, 2),
+    twoCoreCapacity: round(2000 / cpuMsPerText),
+  };
 }
 
 /**
@@ -90,7 +96,13 @@ async function ingestRate(engram, inputs, mode) {
  */
 async function workload(name, inputs, modes) {
   return withFreshStore(async (engram) => {
-    const texts = inputs.map((input) => embeddingText({ layer: input.layer ?? 'episodic', content: input.content, data: input.perception !== undefined ? { perception: input.perception } : {} }));
+    const texts = inputs.map((input) =>
+      embeddingText({
+        layer: input.layer ?? 'episodic',
+        content: input.content,
+        data: input.perception !== undefined ? { perception: input.perception } : {},
+      }),
+    );
     const loadBefore = load();
     log(`${name}: the model's own rate on ${texts.length} texts`);
     const before = await modelRate(engram.embedder, texts);
@@ -105,7 +117,12 @@ async function workload(name, inputs, modes) {
     const after = await modelRate(engram.embedder, texts);
     const modelPerSecond = round((before.perSecond + after.perSecond) / 2);
     const modelCpuMsPerText = round((before.cpuMsPerText + after.cpuMsPerText) / 2, 2);
-    const rows = Object.fromEntries(Object.entries(ingest).map(([mode, r]) => [mode, { ...r, ofModel: round(r.perSecond / modelPerSecond, 3), cpuOfModel: round(modelCpuMsPerText / r.cpuMsPerText, 3) }]));
+    const rows = Object.fromEntries(
+      Object.entries(ingest).map(([mode, r]) => [
+        mode,
+        { ...r, ofModel: round(r.perSecond / modelPerSecond, 3), cpuOfModel: round(modelCpuMsPerText / r.cpuMsPerText, 3) },
+      ]),
+    );
     return {
       texts: texts.length,
       meanChars: round(texts.reduce((a, t) => a + t.length, 0) / texts.length),
@@ -139,10 +156,22 @@ function longFixture(count) {
 
 const modes = args.plain ? ['batches', 'plain'] : ['batches'];
 const locomo = await workload('locomo', turns, modes);
-const long = await workload('long', longTexts.map((content, i) => ({ scope: 'bench/long', content, source: { uri: `fixture:long#${i}` } })), ['batches']);
+const long = await workload(
+  'long',
+  longTexts.map((content, i) => ({ scope: 'bench/long', content, source: { uri: `fixture:long#${i}` } })),
+  ['batches'],
+);
 const verdicts = {
-  locomoTurnsPerSecond: { target: `≥ ${TURNS_TARGET}`, value: locomo.ingest.batches.perSecond, met: locomo.ingest.batches.perSecond >= TURNS_TARGET },
-  longOfModel: { target: `≥ ${LONG_RATIO_TARGET}`, value: long.ingest.batches.ofModel, met: long.ingest.batches.ofModel >= LONG_RATIO_TARGET },
+  locomoTurnsPerSecond: {
+    target: `≥ ${TURNS_TARGET}`,
+    value: locomo.ingest.batches.perSecond,
+    met: locomo.ingest.batches.perSecond >= TURNS_TARGET,
+  },
+  longOfModel: {
+    target: `≥ ${LONG_RATIO_TARGET}`,
+    value: long.ingest.batches.ofModel,
+    met: long.ingest.batches.ofModel >= LONG_RATIO_TARGET,
+  },
 };
 const options = { embedder: args.embedder, workers: WORKERS, batch: BATCH, conversations: samples.length, longTexts: longTexts.length };
 const path = writeResult('ingest-model', { options, locomo, long, verdicts });

@@ -21,7 +21,20 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { MAIN_SCOPE, assertBuilt, ensureCorpus } from './corpus-db.mjs';
-import { CACHE_DIR, fileBytes, log, mb, memoryAt, parseSizes, peakRss, percentiles, printTable, runCase, since, writeResult } from './lib.mjs';
+import {
+  CACHE_DIR,
+  fileBytes,
+  log,
+  mb,
+  memoryAt,
+  parseSizes,
+  peakRss,
+  percentiles,
+  printTable,
+  runCase,
+  since,
+  writeResult,
+} from './lib.mjs';
 
 const INGEST_SEED = 31_337;
 const lastCases = (vectorIndex) => join(CACHE_DIR, `last-ingest-cases-${vectorIndex}.json`);
@@ -145,7 +158,9 @@ function instrumentStore(store, timing) {
 /** Texts as a caller would send them: plain (default layer) or with the corpus's layer mix. */
 function inputAt(index, mixed) {
   const memory = memoryAt(INGEST_SEED, index);
-  return mixed ? { scope: MAIN_SCOPE, content: memory.content, layer: memory.layer, tags: memory.tags } : { scope: MAIN_SCOPE, content: memory.content };
+  return mixed
+    ? { scope: MAIN_SCOPE, content: memory.content, layer: memory.layer, tags: memory.tags }
+    : { scope: MAIN_SCOPE, content: memory.content };
 }
 
 async function measureCase({ size, mode, corpus, count, batch, alone, budgetMs, vectorIndex }) {
@@ -166,15 +181,21 @@ async function measureCase({ size, mode, corpus, count, batch, alone, budgetMs, 
   const rss = peakRss();
   try {
     let start = performance.now();
-    const embedder = spec.embedder === 'use'
-      ? (await import(dist('embeddings/use/index.js'))).UseEmbedder.create({ workers: spec.workers })
-      : (await import(dist('embeddings/static/index.js'))).StaticEmbedder.create();
+    const embedder =
+      spec.embedder === 'use'
+        ? (await import(dist('embeddings/use/index.js'))).UseEmbedder.create({ workers: spec.workers })
+        : (await import(dist('embeddings/static/index.js'))).StaticEmbedder.create();
     await embedder.warmUp();
     const loadMs = since(start);
-    const store = await openSqliteStore({ path, embedding: { name: corpus.manifest.embedderName, dimension: embedder.dimension }, vectorIndex });
+    const store = await openSqliteStore({
+      path,
+      embedding: { name: corpus.manifest.embedderName, dimension: embedder.dimension },
+      vectorIndex,
+    });
     let annPrepareMs = null;
     if (vectorIndex === 'hnsw') {
-      if (typeof store.prepareVectorIndex !== 'function' || !store.capabilities.annIndex) throw new Error('this build of the store has no HNSW index (vectorIndex "hnsw")');
+      if (typeof store.prepareVectorIndex !== 'function' || !store.capabilities.annIndex)
+        throw new Error('this build of the store has no HNSW index (vectorIndex "hnsw")');
       start = performance.now();
       await store.prepareVectorIndex([MAIN_SCOPE]);
       annPrepareMs = since(start);
@@ -186,7 +207,11 @@ async function measureCase({ size, mode, corpus, count, batch, alone, budgetMs, 
 
     // warm-up: JIT, statements, and (for a large scope) the in-memory vector index the write path searches
     start = performance.now();
-    for (const group of batches(Array.from({ length: 2 * batch }, (_, i) => inputAt(10_000_000 + i, spec.mixed)), batch)) await engram.remember(group);
+    for (const group of batches(
+      Array.from({ length: 2 * batch }, (_, i) => inputAt(10_000_000 + i, spec.mixed)),
+      batch,
+    ))
+      await engram.remember(group);
     const warmupMs = since(start);
     embedTimes.length = 0;
     timing.transactions.length = 0;
@@ -194,7 +219,10 @@ async function measureCase({ size, mode, corpus, count, batch, alone, budgetMs, 
 
     // remember, end to end, until `count` texts or the time budget; with inFlight 2 the next call
     // starts while the previous one is running
-    const groups = batches(Array.from({ length: count }, (_, i) => inputAt(i, spec.mixed)), batch);
+    const groups = batches(
+      Array.from({ length: count }, (_, i) => inputAt(i, spec.mixed)),
+      batch,
+    );
     const latencies = [];
     const actions = {};
     const layers = {};
@@ -265,7 +293,10 @@ async function measureCase({ size, mode, corpus, count, batch, alone, budgetMs, 
       vectorIndex,
       annPrepareMs,
       corpusEmbedder: corpus.manifest.embedderName,
-      trick: embedder.name === corpus.manifest.embedderName ? null : 'store opened under the corpus embedder name; texts embedded by another embedder of the same space',
+      trick:
+        embedder.name === corpus.manifest.embedderName
+          ? null
+          : 'store opened under the corpus embedder name; texts embedded by another embedder of the same space',
       requested: count,
       count: done,
       stoppedByBudget: done < count,
@@ -305,63 +336,133 @@ async function measureCase({ size, mode, corpus, count, batch, alone, budgetMs, 
 function report(cases, { write = true } = {}) {
   const vectorIndex = cases[0]?.vectorIndex ?? args['vector-index'];
   const targetOf = (c) => TARGETS[c.embedder.startsWith('use') ? 'use' : 'static'];
-  printTable(`ingest (${vectorIndex} vector search): engram.remember, batches of ${cases[0]?.batch} texts (~${Math.round(cases[0]?.meanChars ?? 0)} chars), into a database already holding N memories`, [
-    ['memories', 'size', 0], ['mode', 'label'], ['texts', 'count', 0], ['memories/s', 'rate', 0],
-    ['batch p50 ms', 'p50'], ['p95', 'p95'], ['p99', 'p99'], ['peak RSS MB', 'rss', 0], ['model load ms', 'load', 0], ['target', 'target'],
-  ], cases.map((c) => ({
-    size: c.size, label: c.label, count: `${c.count.toLocaleString('en-US')}${c.stoppedByBudget ? '*' : ''}`, rate: c.perSecond,
-    p50: c.batchMs.p50, p95: c.batchMs.p95, p99: c.batchMs.p99, rss: c.rememberPeakRssMb, load: c.loadMs,
-    target: `${c.perSecond >= targetOf(c) ? 'met' : 'MISSED'} (≥ ${targetOf(c).toLocaleString('en-US')}/s)`,
-  })));
-  if (cases.some((c) => c.stoppedByBudget)) process.stdout.write(`* stopped by the time budget (--budget ${args.budget} s) before the requested count\n`);
+  printTable(
+    `ingest (${vectorIndex} vector search): engram.remember, batches of ${cases[0]?.batch} texts (~${Math.round(cases[0]?.meanChars ?? 0)} chars), into a database already holding N memories`,
+    [
+      ['memories', 'size', 0],
+      ['mode', 'label'],
+      ['texts', 'count', 0],
+      ['memories/s', 'rate', 0],
+      ['batch p50 ms', 'p50'],
+      ['p95', 'p95'],
+      ['p99', 'p99'],
+      ['peak RSS MB', 'rss', 0],
+      ['model load ms', 'load', 0],
+      ['target', 'target'],
+    ],
+    cases.map((c) => ({
+      size: c.size,
+      label: c.label,
+      count: `${c.count.toLocaleString('en-US')}${c.stoppedByBudget ? '*' : ''}`,
+      rate: c.perSecond,
+      p50: c.batchMs.p50,
+      p95: c.batchMs.p95,
+      p99: c.batchMs.p99,
+      rss: c.rememberPeakRssMb,
+      load: c.loadMs,
+      target: `${c.perSecond >= targetOf(c) ? 'met' : 'MISSED'} (≥ ${targetOf(c).toLocaleString('en-US')}/s)`,
+    })),
+  );
+  if (cases.some((c) => c.stoppedByBudget))
+    process.stdout.write(`* stopped by the time budget (--budget ${args.budget} s) before the requested count\n`);
 
-  printTable('where the time goes inside remember, ms per batch (embed: the embedder call; tx: the write transaction, lock held; outside: validation, signals, claim slots)', [
-    ['memories', 'size', 0], ['mode', 'label'], ['remember', 'rb'], ['embed', 'emb'], ['%', 'embPct', 0],
-    ['tx', 'tx'], ['%', 'txPct', 0], ['tx store calls', 'calls'], ['tx other', 'txOther'], ['outside', 'out'], ['%', 'outPct', 0],
-  ], cases.map((c) => {
-    const n = c.count / c.batch;
-    const sequential = c.inFlight === 1;
-    const callsMs = total(Object.values(c.inside.calls).map((x) => x.ms));
-    const outside = c.rememberMs - c.inside.embedMs - c.inside.transactionMs;
-    return {
-      size: c.size, label: c.label, rb: c.rememberMs / n,
-      emb: c.inside.embedMs / n, embPct: sequential ? (100 * c.inside.embedMs) / c.rememberMs : undefined,
-      tx: c.inside.transactionMs / n, txPct: sequential ? (100 * c.inside.transactionMs) / c.rememberMs : undefined,
-      calls: callsMs / n, txOther: (c.inside.transactionMs - callsMs) / n,
-      out: sequential ? outside / n : undefined, outPct: sequential ? (100 * outside) / c.rememberMs : undefined,
-    };
-  }));
+  printTable(
+    'where the time goes inside remember, ms per batch (embed: the embedder call; tx: the write transaction, lock held; outside: validation, signals, claim slots)',
+    [
+      ['memories', 'size', 0],
+      ['mode', 'label'],
+      ['remember', 'rb'],
+      ['embed', 'emb'],
+      ['%', 'embPct', 0],
+      ['tx', 'tx'],
+      ['%', 'txPct', 0],
+      ['tx store calls', 'calls'],
+      ['tx other', 'txOther'],
+      ['outside', 'out'],
+      ['%', 'outPct', 0],
+    ],
+    cases.map((c) => {
+      const n = c.count / c.batch;
+      const sequential = c.inFlight === 1;
+      const callsMs = total(Object.values(c.inside.calls).map((x) => x.ms));
+      const outside = c.rememberMs - c.inside.embedMs - c.inside.transactionMs;
+      return {
+        size: c.size,
+        label: c.label,
+        rb: c.rememberMs / n,
+        emb: c.inside.embedMs / n,
+        embPct: sequential ? (100 * c.inside.embedMs) / c.rememberMs : undefined,
+        tx: c.inside.transactionMs / n,
+        txPct: sequential ? (100 * c.inside.transactionMs) / c.rememberMs : undefined,
+        calls: callsMs / n,
+        txOther: (c.inside.transactionMs - callsMs) / n,
+        out: sequential ? outside / n : undefined,
+        outPct: sequential ? (100 * outside) / c.rememberMs : undefined,
+      };
+    }),
+  );
 
   const methods = [...new Set(cases.flatMap((c) => Object.keys(c.inside.calls)))].sort();
-  const columns = [['memories', 'size', 0], ['mode', 'label']];
+  const columns = [
+    ['memories', 'size', 0],
+    ['mode', 'label'],
+  ];
   for (const m of methods) columns.push([`${m} n`, `${m}:n`, 1], ['ms', `${m}:ms`, 1]);
-  printTable('store calls inside the write transaction, per batch (n = calls, ms = their total time)', columns, cases.map((c) => {
-    const n = c.count / c.batch;
-    const row = { size: c.size, label: c.label };
-    for (const m of methods) {
-      row[`${m}:n`] = (c.inside.calls[m]?.count ?? 0) / n;
-      row[`${m}:ms`] = (c.inside.calls[m]?.ms ?? 0) / n;
-    }
-    return row;
-  }));
+  printTable(
+    'store calls inside the write transaction, per batch (n = calls, ms = their total time)',
+    columns,
+    cases.map((c) => {
+      const n = c.count / c.batch;
+      const row = { size: c.size, label: c.label };
+      for (const m of methods) {
+        row[`${m}:n`] = (c.inside.calls[m]?.count ?? 0) / n;
+        row[`${m}:ms`] = (c.inside.calls[m]?.ms ?? 0) / n;
+      }
+      return row;
+    }),
+  );
 
-  printTable('each stage alone on the same texts, memories/s (bound = prepare + embed + one insertMemories transaction per batch, no per-record searches)', [
-    ['memories', 'size', 0], ['mode', 'label'], ['texts', 'texts', 0], ['prepare /s', 'prep', 0], ['embed /s', 'emb', 0],
-    ['insert tx /s', 'ins', 0], ['bound /s', 'bound', 0], ['remember /s', 'rate', 0],
-  ], cases.map((c) => ({
-    size: c.size, label: c.label, texts: c.alone.texts, prep: c.alone.prepareRate, emb: c.alone.embedRate,
-    ins: c.alone.insertRate, bound: c.alone.boundRate, rate: c.perSecond,
-  })));
+  printTable(
+    'each stage alone on the same texts, memories/s (bound = prepare + embed + one insertMemories transaction per batch, no per-record searches)',
+    [
+      ['memories', 'size', 0],
+      ['mode', 'label'],
+      ['texts', 'texts', 0],
+      ['prepare /s', 'prep', 0],
+      ['embed /s', 'emb', 0],
+      ['insert tx /s', 'ins', 0],
+      ['bound /s', 'bound', 0],
+      ['remember /s', 'rate', 0],
+    ],
+    cases.map((c) => ({
+      size: c.size,
+      label: c.label,
+      texts: c.alone.texts,
+      prep: c.alone.prepareRate,
+      emb: c.alone.embedRate,
+      ins: c.alone.insertRate,
+      bound: c.alone.boundRate,
+      rate: c.perSecond,
+    })),
+  );
 
   if (cases.some((c) => c.trick !== null)) {
-    process.stdout.write('\nnote: where the embedder differs from the one that made the corpus vectors, the store was opened under the\n' +
-      '      corpus embedder\'s name and EngramCore was given the measured embedder (same 512-d USE space).\n');
+    process.stdout.write(
+      '\nnote: where the embedder differs from the one that made the corpus vectors, the store was opened under the\n' +
+        "      corpus embedder's name and EngramCore was given the measured embedder (same 512-d USE space).\n",
+    );
   }
   if (!write) return;
   const path = writeResult(vectorIndex === 'exact' ? 'ingest' : `ingest-${vectorIndex}`, {
     options: {
-      sizes: args.sizes, count: args.count ?? null, budgetSeconds: Number(args.budget), alone: args.alone ?? null,
-      batch: Number(args.batch), modes: args.modes, useCorpusMax: Number(args['use-corpus-max']), vectorIndex,
+      sizes: args.sizes,
+      count: args.count ?? null,
+      budgetSeconds: Number(args.budget),
+      alone: args.alone ?? null,
+      batch: Number(args.batch),
+      modes: args.modes,
+      useCorpusMax: Number(args['use-corpus-max']),
+      vectorIndex,
     },
     targets: { useMemoriesPerSecond: TARGETS.use, staticMemoriesPerSecond: TARGETS.static },
     cases,

@@ -23,23 +23,36 @@ const { contentTerms, extractEntities } = await import(dist('core/text/index.js'
 const Database = (await import('better-sqlite3')).default;
 
 const raw = new Database(path, { readonly: true });
-const meta = Object.fromEntries(/** @type {{ key: string, value: string }[]} */ (raw.prepare('SELECT key, value FROM meta').all()).map((r) => [r.key, r.value]));
+const meta = Object.fromEntries(
+  /** @type {{ key: string, value: string }[]} */ (raw.prepare('SELECT key, value FROM meta').all()).map((r) => [r.key, r.value]),
+);
 const embedding = { name: meta['embedding.name'], dimension: Number(meta['embedding.dimension']) };
-const scopes = args.scope ?? (args.path ? /** @type {{ scope: string }[]} */ (raw.prepare('SELECT DISTINCT scope FROM memories').all()).map((r) => r.scope) : [MAIN_SCOPE, SMALL_SCOPE]);
+const scopes =
+  args.scope ??
+  (args.path
+    ? /** @type {{ scope: string }[]} */ (raw.prepare('SELECT DISTINCT scope FROM memories').all()).map((r) => r.scope)
+    : [MAIN_SCOPE, SMALL_SCOPE]);
 const maxRowid = /** @type {{ r: number }} */ (raw.prepare('SELECT max(rowid) AS r FROM memories').get()).r;
 const random = mulberry32(12345);
 const sample = (n) => {
   /** @type {{ content: string, scope: string, recorded_at: number, valid_from: number }[]} */
   const out = [];
   while (out.length < n) {
-    const row = raw.prepare('SELECT content, scope, recorded_at, valid_from FROM memories WHERE rowid >= ? LIMIT 1').get(1 + Math.floor(random() * maxRowid));
+    const row = raw
+      .prepare('SELECT content, scope, recorded_at, valid_from FROM memories WHERE rowid >= ? LIMIT 1')
+      .get(1 + Math.floor(random() * maxRowid));
     if (row) out.push(/** @type {any} */ (row));
   }
   return out;
 };
 
 const texts = [];
-if (!args.path) texts.push(...makeQueries({ seed: 4242, count: Math.floor(Number(args.queries) / 2), corpusSeed: SCALE_SEED, corpusSize: size }).map((q) => q.text));
+if (!args.path)
+  texts.push(
+    ...makeQueries({ seed: 4242, count: Math.floor(Number(args.queries) / 2), corpusSeed: SCALE_SEED, corpusSize: size }).map(
+      (q) => q.text,
+    ),
+  );
 for (const row of sample(Number(args.queries) - texts.length)) {
   const words = contentTerms(row.content);
   const start = Math.floor(random() * words.length);
@@ -48,8 +61,22 @@ for (const row of sample(Number(args.queries) - texts.length)) {
 
 raw.close();
 const logger = { info: () => undefined, warn: log };
-const fts = await openSqliteStore({ path, embedding, logger, lexicalIndexThreshold: Infinity, vectorIndex: 'exact', memoryIndexThreshold: Infinity });
-const indexed = await openSqliteStore({ path, embedding, logger, vectorIndex: 'exact', memoryIndexThreshold: Infinity, lexicalIndexThreshold: 0 });
+const fts = await openSqliteStore({
+  path,
+  embedding,
+  logger,
+  lexicalIndexThreshold: Infinity,
+  vectorIndex: 'exact',
+  memoryIndexThreshold: Infinity,
+});
+const indexed = await openSqliteStore({
+  path,
+  embedding,
+  logger,
+  vectorIndex: 'exact',
+  memoryIndexThreshold: Infinity,
+  lexicalIndexThreshold: 0,
+});
 let t = performance.now();
 await indexed.prepareLexicalIndex();
 const buildMs = performance.now() - t;

@@ -58,10 +58,16 @@ export const mb = (bytes) => Math.round((bytes / 1048576) * 10) / 10;
  * `columns` are `[header, key]` or `[header, key, digits]`; `rows` are objects.
  */
 export function printTable(title, columns, rows, out = process.stdout) {
-  const cells = rows.map((row) => columns.map(([, key, digits]) => (typeof row[key] === 'number' ? fmt(row[key], digits ?? 1) : fmt(row[key]))));
+  const cells = rows.map((row) =>
+    columns.map(([, key, digits]) => (typeof row[key] === 'number' ? fmt(row[key], digits ?? 1) : fmt(row[key]))),
+  );
   const numeric = columns.map(([, key]) => rows.some((row) => typeof row[key] === 'number'));
   const widths = columns.map(([header], i) => Math.max(header.length, ...cells.map((r) => r[i].length)));
-  const line = (values) => values.map((v, i) => (numeric[i] ? v.padStart(widths[i]) : v.padEnd(widths[i]))).join('  ').trimEnd();
+  const line = (values) =>
+    values
+      .map((v, i) => (numeric[i] ? v.padStart(widths[i]) : v.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   const lines = [title, line(columns.map(([header]) => header)), widths.map((w) => '-'.repeat(w)).join('  ')];
   for (const row of cells) lines.push(line(row));
   out.write(`\n${lines.join('\n')}\n`);
@@ -152,7 +158,9 @@ export function log(message) {
 /** Parses `--sizes 10000,100000` style lists of positive integers. */
 export function parseSizes(text, fallback) {
   if (text === undefined) return fallback;
-  const sizes = String(text).split(',').map((s) => Number(s.replaceAll('_', '').replace(/k$/i, '000')));
+  const sizes = String(text)
+    .split(',')
+    .map((s) => Number(s.replaceAll('_', '').replace(/k$/i, '000')));
   if (sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--sizes must be positive integers, got "${text}"`);
   return sizes;
 }
@@ -163,7 +171,10 @@ export function parseSizes(text, fallback) {
  */
 export function runCase(script, spec, label) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, '--case', JSON.stringify(spec)], { cwd: REPO_DIR, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [script, '--case', JSON.stringify(spec)], {
+      cwd: REPO_DIR,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     child.on('error', reject);

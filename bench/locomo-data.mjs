@@ -44,7 +44,10 @@ function prepare(data, plain, dropped, lastDateOf) {
       }
     }
     turnsBySample.set(sample.sample_id, turns);
-    lastDateOf.set(sample.sample_id, turns.reduce((max, t) => (t.input.occurredAt && t.input.occurredAt > max ? t.input.occurredAt : max), ''));
+    lastDateOf.set(
+      sample.sample_id,
+      turns.reduce((max, t) => (t.input.occurredAt && t.input.occurredAt > max ? t.input.occurredAt : max), ''),
+    );
     for (const qa of sample.qa) {
       if (!CATEGORIES.includes(qa.category)) continue;
       const evidence = [];
@@ -59,7 +62,13 @@ function prepare(data, plain, dropped, lastDateOf) {
         dropped.push({ sample: sample.sample_id, question: qa.question, reason: 'no usable evidence' });
         continue;
       }
-      questions.push({ sampleId: sample.sample_id, conversation: index + 1, category: qa.category, question: qa.question, evidence: [...new Set(evidence)] });
+      questions.push({
+        sampleId: sample.sample_id,
+        conversation: index + 1,
+        category: qa.category,
+        question: qa.question,
+        evidence: [...new Set(evidence)],
+      });
     }
   });
   return { turnsBySample, questions };

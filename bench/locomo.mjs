@@ -35,8 +35,15 @@ if (args.fresh && existsSync(dbPath)) for (const f of [dbPath, `${dbPath}-wal`, 
 const needsIngest = !existsSync(dbPath);
 const recallOverrides = args.config ? JSON.parse(args.config) : {};
 const fixedNow = args.now ? Date.parse(args.now) : undefined;
-if (fixedNow !== undefined && Number.isNaN(fixedNow)) throw new Error(`--now ${args.now} is not a date; give an ISO time like 2026-01-01T00:00:00Z`);
-const engram = await Engram.open({ path: dbPath, embedder: EMBEDDER, workers: 2, recall: recallOverrides, ...(fixedNow !== undefined ? { clock: { now: () => fixedNow } } : {}) });
+if (fixedNow !== undefined && Number.isNaN(fixedNow))
+  throw new Error(`--now ${args.now} is not a date; give an ISO time like 2026-01-01T00:00:00Z`);
+const engram = await Engram.open({
+  path: dbPath,
+  embedder: EMBEDDER,
+  workers: 2,
+  recall: recallOverrides,
+  ...(fixedNow !== undefined ? { clock: { now: () => fixedNow } } : {}),
+});
 
 let ingestPerSec = null;
 let concepts = null;
@@ -48,11 +55,16 @@ if (needsIngest) {
   for (const turns of turnsBySample.values()) {
     // batches of 128, each its own transaction, the next ones embedding while one commits
     let i = 0;
-    for await (const written of engram.rememberBatches(turns.map((t) => t.input), { batchSize: 128 })) {
+    for await (const written of engram.rememberBatches(
+      turns.map((t) => t.input),
+      { batchSize: 128 },
+    )) {
       const batch = turns.slice(i, i + written.length);
       i += written.length;
       // A plain turn has no source to map it back by: remember which turn each record came from.
-      written.forEach((w, j) => { if (!ingestedDia.has(w.id)) ingestedDia.set(w.id, batch[j].dia); });
+      written.forEach((w, j) => {
+        if (!ingestedDia.has(w.id)) ingestedDia.set(w.id, batch[j].dia);
+      });
       count += written.length;
       process.stderr.write(`\ringest ${count} turns`);
     }
@@ -69,10 +81,17 @@ if (needsIngest) {
 // from the background worker, the benchmark drains the queue before it asks anything.
 const drained = await engram.processJobs({ scopes: 'all' });
 if (drained.jobs > 0) {
-  concepts = { conceptsCreated: (concepts?.conceptsCreated ?? 0) + drained.conceptsCreated, refsAdded: (concepts?.refsAdded ?? 0) + drained.refsAdded };
+  concepts = {
+    conceptsCreated: (concepts?.conceptsCreated ?? 0) + drained.conceptsCreated,
+    refsAdded: (concepts?.refsAdded ?? 0) + drained.refsAdded,
+  };
   process.stderr.write(`concept extraction: ${drained.jobs} jobs, ${drained.conceptsCreated} concepts, ${drained.refsAdded} refs\n`);
 }
-if (needsIngest || drained.jobs > 0) writeFileSync(`${dbPath}.meta.json`, JSON.stringify({ ingestPerSec, concepts, ...(PLAIN ? { diaOf: Object.fromEntries(ingestedDia) } : {}) }));
+if (needsIngest || drained.jobs > 0)
+  writeFileSync(
+    `${dbPath}.meta.json`,
+    JSON.stringify({ ingestPerSec, concepts, ...(PLAIN ? { diaOf: Object.fromEntries(ingestedDia) } : {}) }),
+  );
 
 // Map record ids back to dialogue ids.
 const diaOf = new Map();
@@ -128,11 +147,22 @@ const report = {
   overall: aggregate(main.perQuestion).overall,
   byCategory: aggregate(main.perQuestion).byCategory,
   dev: aggregate(main.perQuestion.filter((q) => q.conversation <= 5)).overall,
-  heldOut: { ...aggregate(main.perQuestion.filter((q) => q.conversation > 5)).overall, byCategory: aggregate(main.perQuestion.filter((q) => q.conversation > 5)).byCategory },
+  heldOut: {
+    ...aggregate(main.perQuestion.filter((q) => q.conversation > 5)).overall,
+    byCategory: aggregate(main.perQuestion.filter((q) => q.conversation > 5)).byCategory,
+  },
   baselines: Object.fromEntries(
     Object.entries(results)
       .filter(([name]) => name !== 'engram')
-      .map(([name, r]) => [name, { ...aggregate(r.perQuestion).overall, byCategory: aggregate(r.perQuestion).byCategory, heldOut: aggregate(r.perQuestion.filter((q) => q.conversation > 5)).overall, latency: r.latency }]),
+      .map(([name, r]) => [
+        name,
+        {
+          ...aggregate(r.perQuestion).overall,
+          byCategory: aggregate(r.perQuestion).byCategory,
+          heldOut: aggregate(r.perQuestion.filter((q) => q.conversation > 5)).overall,
+          latency: r.latency,
+        },
+      ]),
   ),
   latency: main.latency,
   ingestPerSec,
@@ -150,7 +180,13 @@ if (args.dump) {
   mkdirSync(dirname(args.dump), { recursive: true });
   writeFileSync(args.dump, `${JSON.stringify(dump, null, 1)}\n`);
 }
-const out = args.out ?? join(here, 'results', args.data ? `${basename(DATA).replace(/\.json$/, '')}${PLAIN ? '-plain' : ''}.json` : PLAIN ? 'locomo-plain.json' : 'locomo.json');
+const out =
+  args.out ??
+  join(
+    here,
+    'results',
+    args.data ? `${basename(DATA).replace(/\.json$/, '')}${PLAIN ? '-plain' : ''}.json` : PLAIN ? 'locomo-plain.json' : 'locomo.json',
+  );
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
 // A slice never overwrites the published tables: its markdown and chart go next to --out.
@@ -179,7 +215,8 @@ function fmt(m) {
 }
 
 function markdown(r) {
-  const row = (name, m) => `| ${name} | ${m['any@5']} | ${m['any@10']} | ${m['any@20']} | ${m['strictAll@10']} | ${m['frac@10']} | ${m['mrr@10']} |`;
+  const row = (name, m) =>
+    `| ${name} | ${m['any@5']} | ${m['any@10']} | ${m['any@20']} | ${m['strictAll@10']} | ${m['frac@10']} | ${m['mrr@10']} |`;
   const lines = [
     `# LoCoMo retrieval (categories 1-4, ${r.questions} questions, ${r.conversations} conversations, embedder ${r.embedder}, ${r.ingest} ingest)`,
     '',
@@ -191,12 +228,22 @@ function markdown(r) {
     ...Object.entries(r.baselines).map(([name, m]) => row(`${name} baseline (all 10)`, m)),
     ...Object.entries(r.baselines).map(([name, m]) => row(`${name} baseline, held out`, m.heldOut)),
     '',
-    '| category | engram any@10 | engram strict all@10 | engram frac@10 | engram MRR@10 | ' + Object.keys(r.baselines).map((b) => `${b} any@10 | ${b} MRR@10`).join(' | ') + ' |',
-    '|---|---|---|---|---|' + Object.keys(r.baselines).map(() => '---|---|').join(''),
+    '| category | engram any@10 | engram strict all@10 | engram frac@10 | engram MRR@10 | ' +
+      Object.keys(r.baselines)
+        .map((b) => `${b} any@10 | ${b} MRR@10`)
+        .join(' | ') +
+      ' |',
+    '|---|---|---|---|---|' +
+      Object.keys(r.baselines)
+        .map(() => '---|---|')
+        .join(''),
     ...CATEGORIES.map(
       (c) =>
         `| ${c} ${['', 'multi-hop', 'temporal', 'open-domain', 'single-hop'][c]} (${r.byCategory[c].n}) | ${r.byCategory[c]['any@10']} | ${r.byCategory[c]['strictAll@10']} | ${r.byCategory[c]['frac@10']} | ${r.byCategory[c]['mrr@10']} | ` +
-        Object.values(r.baselines).map((b) => `${b.byCategory[c]['any@10']} | ${b.byCategory[c]['mrr@10']}`).join(' | ') + ' |',
+        Object.values(r.baselines)
+          .map((b) => `${b.byCategory[c]['any@10']} | ${b.byCategory[c]['mrr@10']}`)
+          .join(' | ') +
+        ' |',
     ),
     '',
     'any@k: share of questions with at least one evidence turn in the top k; strict all@k: with every evidence turn in the top k; frac@k: mean fraction of evidence turns in the top k (older results called it all@10); MRR@10: mean reciprocal rank of the first evidence turn within the top 10.',
@@ -212,7 +259,13 @@ function chart(r) {
   const methods = [['engram', r.overall], ...Object.entries(r.baselines)];
   const metrics = ['any@5', 'any@10', 'strictAll@10', 'frac@10', 'mrr@10'];
   const colors = ['#2563eb', '#9ca3af', '#f59e0b', '#10b981'];
-  const W = 640, H = 320, left = 50, bottom = 40, plotH = H - bottom - 30, groupW = (W - left - 20) / metrics.length, barW = groupW / (methods.length + 1);
+  const W = 640,
+    H = 320,
+    left = 50,
+    bottom = 40,
+    plotH = H - bottom - 30,
+    groupW = (W - left - 20) / metrics.length,
+    barW = groupW / (methods.length + 1);
   let bars = '';
   metrics.forEach((metric, mi) => {
     methods.forEach(([name, m], i) => {
@@ -224,8 +277,18 @@ function chart(r) {
     });
     bars += `<text x="${(left + mi * groupW + groupW / 2).toFixed(1)}" y="${H - 20}" font-size="12" text-anchor="middle">${metric}</text>`;
   });
-  const legend = methods.map(([name], i) => `<rect x="${left + i * 110}" y="8" width="10" height="10" fill="${colors[i % colors.length]}"/><text x="${left + i * 110 + 14}" y="17" font-size="11">${name}</text>`).join('');
-  const axis = [0, 0.25, 0.5, 0.75, 1].map((t) => `<line x1="${left}" x2="${W - 10}" y1="${30 + plotH - t * plotH}" y2="${30 + plotH - t * plotH}" stroke="#e5e7eb"/><text x="${left - 6}" y="${34 + plotH - t * plotH}" font-size="10" text-anchor="end">${t}</text>`).join('');
+  const legend = methods
+    .map(
+      ([name], i) =>
+        `<rect x="${left + i * 110}" y="8" width="10" height="10" fill="${colors[i % colors.length]}"/><text x="${left + i * 110 + 14}" y="17" font-size="11">${name}</text>`,
+    )
+    .join('');
+  const axis = [0, 0.25, 0.5, 0.75, 1]
+    .map(
+      (t) =>
+        `<line x1="${left}" x2="${W - 10}" y1="${30 + plotH - t * plotH}" y2="${30 + plotH - t * plotH}" stroke="#e5e7eb"/><text x="${left - 6}" y="${34 + plotH - t * plotH}" font-size="10" text-anchor="end">${t}</text>`,
+    )
+    .join('');
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif"><rect width="100%" height="100%" fill="white"/>${axis}${bars}${legend}</svg>\n`;
 }
 

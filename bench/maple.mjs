@@ -12,7 +12,13 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { log, percentiles, printTable, since, writeResult } from './lib.mjs';
 
-const { values: args } = parseArgs({ options: { size: { type: 'string', default: '2000' }, embedder: { type: 'string', default: 'hash' }, repeat: { type: 'string', default: '20' } } });
+const { values: args } = parseArgs({
+  options: {
+    size: { type: 'string', default: '2000' },
+    embedder: { type: 'string', default: 'hash' },
+    repeat: { type: 'string', default: '20' },
+  },
+});
 const size = Number(args.size);
 const repeat = Number(args.repeat);
 const SCOPE = 'bench/maple';
@@ -33,8 +39,30 @@ const rand = () => {
   t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
   return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 };
-const TOPICS = ['billing', 'search', 'deploys', 'backups', 'the mobile app', 'onboarding', 'the data warehouse', 'alerts', 'caching', 'auth'];
-const OPTIONS = ['PostgreSQL', 'Kafka', 'a cron job', 'Redis', 'a feature flag', 'blue-green deploys', 'a queue', 'S3', 'GraphQL', 'a monorepo'];
+const TOPICS = [
+  'billing',
+  'search',
+  'deploys',
+  'backups',
+  'the mobile app',
+  'onboarding',
+  'the data warehouse',
+  'alerts',
+  'caching',
+  'auth',
+];
+const OPTIONS = [
+  'PostgreSQL',
+  'Kafka',
+  'a cron job',
+  'Redis',
+  'a feature flag',
+  'blue-green deploys',
+  'a queue',
+  'S3',
+  'GraphQL',
+  'a monorepo',
+];
 const pick = (list) => list[Math.floor(rand() * list.length)];
 
 const dir = mkdtempSync(join(tmpdir(), 'engram-bench-maple-'));
@@ -57,7 +85,12 @@ try {
         decision: { intent: `${topic} design`, rationale: `${option} fits the load of ${topic}` },
         rejected: [`Use ${pick(OPTIONS)} for ${topic} instead`, `Build ${topic} by hand`],
       });
-      await engram.remember({ scope: SCOPE, content: `Using ${option} for ${topic} worked out (#${written}).`, importance: 0.2, follows: decision.id });
+      await engram.remember({
+        scope: SCOPE,
+        content: `Using ${option} for ${topic} worked out (#${written}).`,
+        importance: 0.2,
+        follows: decision.id,
+      });
       written += 4;
       chains += 1;
       continue;
@@ -65,7 +98,12 @@ try {
     const batch = [];
     for (let i = 0; i < 4 && written < size; i++, written++) {
       const semantic = rand() < 0.2;
-      batch.push({ scope: SCOPE, layer: semantic ? 'semantic' : 'episodic', content: `${semantic ? 'Fact' : 'Note'} ${written}: ${pick(TOPICS)} and ${pick(OPTIONS)}.`, importance: Math.round(rand() * 100) / 100 });
+      batch.push({
+        scope: SCOPE,
+        layer: semantic ? 'semantic' : 'episodic',
+        content: `${semantic ? 'Fact' : 'Note'} ${written}: ${pick(TOPICS)} and ${pick(OPTIONS)}.`,
+        importance: Math.round(rand() * 100) / 100,
+      });
     }
     const results = await engram.remember(batch);
     const used = results.filter(() => rand() < 0.05).map((r) => r.id);
@@ -88,13 +126,23 @@ try {
   const rows = [];
   const surfacePlain = await timed(() => engram.surface({ scopes: [SCOPE] }));
   rows.push({ operation: 'surface (no context, limit 10)', ...surfacePlain, result: `${surfacePlain.last.hits.length} hits` });
-  const surfaceContext = await timed((i) => engram.surface({ scopes: [SCOPE], context: `why ${TOPICS[i % TOPICS.length]} uses ${OPTIONS[i % OPTIONS.length]}` }));
+  const surfaceContext = await timed((i) =>
+    engram.surface({ scopes: [SCOPE], context: `why ${TOPICS[i % TOPICS.length]} uses ${OPTIONS[i % OPTIONS.length]}` }),
+  );
   rows.push({ operation: 'surface (with a context)', ...surfaceContext, result: `${surfaceContext.last.hits.length} hits` });
-  const recallPlain = await timed((i) => engram.recall(`decision about ${TOPICS[i % TOPICS.length]}`, { scopes: [SCOPE], trackAccess: false }));
+  const recallPlain = await timed((i) =>
+    engram.recall(`decision about ${TOPICS[i % TOPICS.length]}`, { scopes: [SCOPE], trackAccess: false }),
+  );
   rows.push({ operation: 'recall (k 10)', ...recallPlain, result: `${recallPlain.last.hits.length} hits` });
-  const recallChains = await timed((i) => engram.recall(`decision about ${TOPICS[i % TOPICS.length]}`, { scopes: [SCOPE], trackAccess: false, chains: true }));
+  const recallChains = await timed((i) =>
+    engram.recall(`decision about ${TOPICS[i % TOPICS.length]}`, { scopes: [SCOPE], trackAccess: false, chains: true }),
+  );
   const withChain = recallChains.last.hits.filter((h) => h.chain !== undefined);
-  rows.push({ operation: 'recall (k 10, chains: true)', ...recallChains, result: `${withChain.length} hits with a chain of ${withChain[0]?.chain.length ?? 0}` });
+  rows.push({
+    operation: 'recall (k 10, chains: true)',
+    ...recallChains,
+    result: `${withChain.length} hits with a chain of ${withChain[0]?.chain.length ?? 0}`,
+  });
 
   const once = async (label, fn, describe) => {
     const t = performance.now();
@@ -103,19 +151,48 @@ try {
     return value;
   };
   clock.set(T0 + 28 * DAY);
-  await once('decay, dry run (day 28)', () => engram.decay({ scope: SCOPE, dryRun: true }), (r) => `${r.counts.decayed} would decay of ${r.examined}`);
-  const decayed = await once('decay (day 28)', () => engram.decay({ scope: SCOPE }), (r) => `${r.counts.decayed} decayed of ${r.examined}`);
+  await once(
+    'decay, dry run (day 28)',
+    () => engram.decay({ scope: SCOPE, dryRun: true }),
+    (r) => `${r.counts.decayed} would decay of ${r.examined}`,
+  );
+  const decayed = await once(
+    'decay (day 28)',
+    () => engram.decay({ scope: SCOPE }),
+    (r) => `${r.counts.decayed} decayed of ${r.examined}`,
+  );
   clock.set(T0 + 70 * DAY);
-  await once('expire, dry run (day 70)', () => engram.expire({ scope: SCOPE, dryRun: true }), (r) => `${r.expired} due`);
-  const expired = await once('expire, apply (day 70)', () => engram.expire({ scope: SCOPE }), (r) => `${r.expired} tombstones, ${r.removed.edges} edges, ${r.removed.indexEntries} index entries`);
+  await once(
+    'expire, dry run (day 70)',
+    () => engram.expire({ scope: SCOPE, dryRun: true }),
+    (r) => `${r.expired} due`,
+  );
+  const expired = await once(
+    'expire, apply (day 70)',
+    () => engram.expire({ scope: SCOPE }),
+    (r) => `${r.expired} tombstones, ${r.removed.edges} edges, ${r.removed.indexEntries} index entries`,
+  );
 
-  printTable(`seed 001 maintenance, ${size} memories (${chains} decision chains), ${args.embedder} embedder, SQLite`, [
-    ['operation', 'operation'],
-    ['p50 ms', 'p50'],
-    ['p95 ms', 'p95'],
-    ['result', 'result'],
-  ], rows);
-  const path = writeResult('maple', { size, chains, embedder: args.embedder, repeat, writeMs, rows, decayed: decayed.counts, expired: expired.expired });
+  printTable(
+    `seed 001 maintenance, ${size} memories (${chains} decision chains), ${args.embedder} embedder, SQLite`,
+    [
+      ['operation', 'operation'],
+      ['p50 ms', 'p50'],
+      ['p95 ms', 'p95'],
+      ['result', 'result'],
+    ],
+    rows,
+  );
+  const path = writeResult('maple', {
+    size,
+    chains,
+    embedder: args.embedder,
+    repeat,
+    writeMs,
+    rows,
+    decayed: decayed.counts,
+    expired: expired.expired,
+  });
   log(`wrote ${path}`);
 } finally {
   await engram.close();

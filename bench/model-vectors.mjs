@@ -56,9 +56,21 @@ export async function ensureModelVectors({ model, seed, count, workers = 2 }) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { model: { type: 'string', default: 'bge-small-en-v1.5' }, size: { type: 'string', default: '100000' }, seed: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: {
+      model: { type: 'string', default: 'bge-small-en-v1.5' },
+      size: { type: 'string', default: '100000' },
+      seed: { type: 'string' },
+    },
+  });
   const { SCALE_SEED } = await import('./scale-corpus.mjs');
   const size = Number(values.size);
-  const seeds = values.seed !== undefined ? [[Number(values.seed), size]] : [[SCALE_SEED, size], [SCALE_SEED + 1, Math.max(1, Math.round(size / 100))]];
+  const seeds =
+    values.seed !== undefined
+      ? [[Number(values.seed), size]]
+      : [
+          [SCALE_SEED, size],
+          [SCALE_SEED + 1, Math.max(1, Math.round(size / 100))],
+        ];
   for (const [seed, count] of seeds) await ensureModelVectors({ model: values.model, seed, count });
 }

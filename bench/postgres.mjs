@@ -59,7 +59,16 @@ async function measure(label, store, embedder, queries, warmups, extra = {}) {
   const now = Date.now();
   const vector = await time((q) => store.vectorSearch({ scopes: [MAIN_SCOPE], now, limit: 40, vector: vectors.get(q) }));
   const lexical = await time((q) => store.lexicalSearch({ scopes: [MAIN_SCOPE], now, limit: 40, terms: [{ term: q.text }] }));
-  return { backend: label, ...extra, recallP50: recall.p50, recallP95: recall.p95, recallP99: recall.p99, vectorP50: vector.p50, lexicalP50: lexical.p50, top };
+  return {
+    backend: label,
+    ...extra,
+    recallP50: recall.p50,
+    recallP95: recall.p95,
+    recallP99: recall.p99,
+    vectorP50: vector.p50,
+    lexicalP50: lexical.p50,
+    top,
+  };
 }
 
 async function main() {
@@ -96,7 +105,16 @@ async function main() {
     const report = await migrateSqliteToPostgres({ from: corpus.path, to: url.toString() });
     if (!report.ok) throw new Error('migration verification failed');
     const store = await postgres.openPostgresStore({ url: url.toString(), embedding });
-    rows.push(await measure(`PostgreSQL 15 server (${store.vectorStorage === 'pgvector' ? 'pgvector' : 'exact real[]'})`, store, embedder, queries, warmups, { copySeconds: report.durationMs / 1000 }));
+    rows.push(
+      await measure(
+        `PostgreSQL 15 server (${store.vectorStorage === 'pgvector' ? 'pgvector' : 'exact real[]'})`,
+        store,
+        embedder,
+        queries,
+        warmups,
+        { copySeconds: report.durationMs / 1000 },
+      ),
+    );
     await store.close();
   } else log('PostgreSQL server: skipped (set ENGRAM_TEST_PG_URL or --pg-url)');
 
@@ -110,7 +128,10 @@ async function main() {
     const report = await migrateSqliteToPostgres({ from: corpus.path, to: `postgres://postgres@127.0.0.1:${port}/postgres?schema=bench` });
     await server.stop();
     if (!report.ok) throw new Error('migration verification failed');
-    for (const [label, annThreshold] of [['PGlite + pgvector (exact)', Infinity], ['PGlite + pgvector (HNSW)', 0]]) {
+    for (const [label, annThreshold] of [
+      ['PGlite + pgvector (exact)', Infinity],
+      ['PGlite + pgvector (HNSW)', 0],
+    ]) {
       const store = await postgres.openPgliteStore({ pglite, schema: 'bench', embedding, annThreshold });
       rows.push(await measure(label, store, embedder, queries, warmups, { copySeconds: report.durationMs / 1000 }));
       await store.close();
@@ -147,7 +168,10 @@ async function main() {
     '',
     '| backend | recall p50 ms | p95 | p99 | vector p50 | lexical p50 | top-10 overlap with SQLite | load (migrate) s |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',
-    ...rows.map((r) => `| ${r.backend} | ${r.recallP50.toFixed(1)} | ${r.recallP95.toFixed(1)} | ${r.recallP99.toFixed(1)} | ${r.vectorP50.toFixed(1)} | ${r.lexicalP50.toFixed(1)} | ${r.overlapWithSqlite.toFixed(3)} | ${r.copySeconds.toFixed(1)} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.backend} | ${r.recallP50.toFixed(1)} | ${r.recallP95.toFixed(1)} | ${r.recallP99.toFixed(1)} | ${r.vectorP50.toFixed(1)} | ${r.lexicalP50.toFixed(1)} | ${r.overlapWithSqlite.toFixed(3)} | ${r.copySeconds.toFixed(1)} |`,
+    ),
     '',
   ].join('\n');
   writeFileSync(join(RESULTS_DIR, `${args.name}.md`), md);

@@ -20,7 +20,8 @@ const a = new EngramCore({ store: await openSqliteStore({ path, embedding, lexic
 const storeB = await openSqliteStore({ path, embedding, lexicalIndexThreshold: 0 });
 await storeB.prepareLexicalIndex();
 const b = new EngramCore({ store: storeB, embedder, clock });
-let n = 0, diff = 0;
+let n = 0,
+  diff = 0;
 for (const s of samples) {
   const scope = `locomo/${s.sample_id.replace(/[^A-Za-z0-9_-]/g, '-')}`;
   for (const qa of s.qa.slice(0, Number(process.argv[3] ?? 60))) {
@@ -30,7 +31,10 @@ for (const s of samples) {
       const ra = (await a.recall(qa.question, o)).hits.map((h) => `${h.id}:${h.score}`);
       const rb = (await b.recall(qa.question, o)).hits.map((h) => `${h.id}:${h.score}`);
       n++;
-      if (ra.join() !== rb.join()) { diff++; if (diff < 4) console.log('DIFF', qa.question, ra.slice(0, 3), rb.slice(0, 3)); }
+      if (ra.join() !== rb.join()) {
+        diff++;
+        if (diff < 4) console.log('DIFF', qa.question, ra.slice(0, 3), rb.slice(0, 3));
+      }
     }
   }
 }

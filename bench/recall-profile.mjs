@@ -9,7 +9,12 @@ import { log, makeQueries, percentiles } from './lib.mjs';
 import { MAIN_SCOPE, SCALE_SEED, assertBuilt, corpusPaths, dist } from './scale-corpus.mjs';
 
 const { values: args } = parseArgs({
-  options: { size: { type: 'string', default: '100000' }, queries: { type: 'string', default: '200' }, repeat: { type: 'string', default: '1' }, model: { type: 'string' } },
+  options: {
+    size: { type: 'string', default: '100000' },
+    queries: { type: 'string', default: '200' },
+    repeat: { type: 'string', default: '1' },
+    model: { type: 'string' },
+  },
 });
 
 assertBuilt();
@@ -17,9 +22,14 @@ const size = Number(args.size);
 const { openSqliteStore } = await import(dist('storage/sqlite/index.js'));
 const { EngramCore } = await import(dist('core/engine.js'));
 const embedder = await queryEmbedder(args.model);
-const store = await openSqliteStore({ path: corpusPaths(size, args.model).path, embedding: { name: embedder.name, dimension: embedder.dimension }, logger: { info: log, warn: log } });
+const store = await openSqliteStore({
+  path: corpusPaths(size, args.model).path,
+  embedding: { name: embedder.name, dimension: embedder.dimension },
+  logger: { info: log, warn: log },
+});
 let started = performance.now();
-if (typeof store.prepareLexicalIndex === 'function') log(`lexical index ${(await store.prepareLexicalIndex()) ? 'built' : 'not built'} in ${(performance.now() - started).toFixed(0)} ms`);
+if (typeof store.prepareLexicalIndex === 'function')
+  log(`lexical index ${(await store.prepareLexicalIndex()) ? 'built' : 'not built'} in ${(performance.now() - started).toFixed(0)} ms`);
 started = performance.now();
 if (typeof store.prepareVectorIndex === 'function') await store.prepareVectorIndex([MAIN_SCOPE]);
 log(`vector index ready in ${(performance.now() - started).toFixed(0)} ms`);
@@ -35,7 +45,18 @@ const wrap = (target, name, label = name) => {
     return out;
   };
 };
-for (const name of ['lexicalSearch', 'vectorSearch', 'temporalSearch', 'getMemories', 'getNeighbours', 'getEdges', 'getConceptRefs', 'findConceptsByRef', 'findConceptsByRef', 'getRelationTypes']) {
+for (const name of [
+  'lexicalSearch',
+  'vectorSearch',
+  'temporalSearch',
+  'getMemories',
+  'getNeighbours',
+  'getEdges',
+  'getConceptRefs',
+  'findConceptsByRef',
+  'findConceptsByRef',
+  'getRelationTypes',
+]) {
   if (typeof store[name] === 'function') wrap(store, name);
 }
 wrap(embedder, 'embed');

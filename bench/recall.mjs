@@ -19,7 +19,21 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { CORPUS_SEED, MAIN_SCOPE, SMALL_SCOPES, SMALL_SCOPE_SIZE, assertBuilt, ensureCorpus } from './corpus-db.mjs';
-import { CACHE_DIR, fileBytes, log, makeQueries, mb, parseSizes, peakRss, percentiles, printTable, rssNow, runCase, since, writeResult } from './lib.mjs';
+import {
+  CACHE_DIR,
+  fileBytes,
+  log,
+  makeQueries,
+  mb,
+  parseSizes,
+  peakRss,
+  percentiles,
+  printTable,
+  rssNow,
+  runCase,
+  since,
+  writeResult,
+} from './lib.mjs';
 
 const TARGET_P50_MS = 60;
 const lastCases = (vectorIndex) => join(CACHE_DIR, `last-recall-cases-${vectorIndex}.json`);
@@ -55,7 +69,16 @@ async function main() {
     const corpus = await ensureCorpus({ size, vectorSource: size <= useCorpusMax ? 'use' : 'static' });
     for (const queryEmbedder of embedders) {
       log(`case: ${size} memories, query embedder ${queryEmbedder}`);
-      const spec = { size, queryEmbedder, corpus, queries: Number(args.queries), warmup: Number(args.warmup), k: Number(args.k), vectorIndex: args['vector-index'], scopeQueries: Number(args['scope-queries']) };
+      const spec = {
+        size,
+        queryEmbedder,
+        corpus,
+        queries: Number(args.queries),
+        warmup: Number(args.warmup),
+        k: Number(args.k),
+        vectorIndex: args['vector-index'],
+        scopeQueries: Number(args['scope-queries']),
+      };
       cases.push(await runChild(spec));
     }
   }
@@ -79,9 +102,10 @@ async function measureCase({ size, queryEmbedder, corpus, queries: queryCount, w
   const cold = {};
 
   let start = performance.now();
-  const embedder = queryEmbedder === 'use'
-    ? (await import(dist('embeddings/use/index.js'))).UseEmbedder.create({ workers: 0 })
-    : (await import(dist('embeddings/static/index.js'))).StaticEmbedder.create();
+  const embedder =
+    queryEmbedder === 'use'
+      ? (await import(dist('embeddings/use/index.js'))).UseEmbedder.create({ workers: 0 })
+      : (await import(dist('embeddings/static/index.js'))).StaticEmbedder.create();
   await embedder.warmUp();
   cold.embedderLoadMs = since(start);
 
@@ -96,7 +120,8 @@ async function measureCase({ size, queryEmbedder, corpus, queries: queryCount, w
   const engram = new EngramCore({ store, embedder: timedEmbedder(embedder, reads) });
   cold.openMs = since(start);
   if (vectorIndex === 'hnsw') {
-    if (typeof store.prepareVectorIndex !== 'function' || !store.capabilities.annIndex) throw new Error('this build of the store has no HNSW index (vectorIndex "hnsw")');
+    if (typeof store.prepareVectorIndex !== 'function' || !store.capabilities.annIndex)
+      throw new Error('this build of the store has no HNSW index (vectorIndex "hnsw")');
     start = performance.now();
     cold.annReadyScopes = await store.prepareVectorIndex([MAIN_SCOPE]);
     cold.annPrepareMs = since(start);
@@ -137,11 +162,16 @@ async function measureCase({ size, queryEmbedder, corpus, queries: queryCount, w
   phases.recall = await timeAll(async (q) => {
     const { hits } = await engram.recall(q.text, main);
     hitCounts.push(hits.length);
-    topIds.set(q, hits.map((h) => h.id));
+    topIds.set(
+      q,
+      hits.map((h) => h.id),
+    );
   });
   reads.on = false;
   const embedInRecallMs = reads.embedMs / queries.length;
-  const storeCalls = Object.fromEntries(Object.entries(reads.calls).map(([m, v]) => [m, { perQuery: v.count / queries.length, msPerQuery: v.ms / queries.length }]));
+  const storeCalls = Object.fromEntries(
+    Object.entries(reads.calls).map(([m, v]) => [m, { perQuery: v.count / queries.length, msPerQuery: v.ms / queries.length }]),
+  );
   phases.embed = await timeAll((q) => embedder.embed([q.text]));
   phases.vectorOnly = await timeAll((q) => engram.recall(q.text, { ...main, weights: { lexical: 0 } }));
   phases.lexicalOnly = await timeAll((q) => engram.recall(q.text, { ...main, weights: { semantic: 0 } }));
@@ -220,7 +250,17 @@ function timedEmbedder(inner, state) {
  */
 function instrumentReads(store) {
   const state = { on: false, calls: {}, embedMs: 0 };
-  const methods = ['vectorSearch', 'lexicalSearch', 'getMemories', 'getEdges', 'getNeighbours', 'temporalSearch', 'listMemories', 'findClaims', 'stats'];
+  const methods = [
+    'vectorSearch',
+    'lexicalSearch',
+    'getMemories',
+    'getEdges',
+    'getNeighbours',
+    'temporalSearch',
+    'listMemories',
+    'findClaims',
+    'stats',
+  ];
   for (const method of methods) {
     const original = store[method];
     if (typeof original !== 'function') continue;
@@ -259,30 +299,57 @@ function report(cases, { write = true } = {}) {
     file: c.fileMb,
   }));
   const n = cases[0]?.queries ?? 0;
-  printTable(`recall latency, ms (${vectorIndex} vector search, k=${cases[0]?.k}, ${n} queries after warm-up; vector-only and lexical-only are recalls with the other channel's weight 0)`, [
-    ['memories', 'size', 0], ['query emb', 'query'], ['corpus vec', 'vectors'],
-    ['p50', 'p50'], ['p95', 'p95'], ['p99', 'p99'],
-    ['embed p50', 'embed50', 2], ['embed p95', 'embed95', 2],
-    ['vector-only p50', 'vec50'], ['p95', 'vec95'],
-    ['lexical-only p50', 'lex50'], ['p95', 'lex95'],
-    ['peak RSS MB', 'rss', 0], ['file MB', 'file', 0],
-  ], rows);
+  printTable(
+    `recall latency, ms (${vectorIndex} vector search, k=${cases[0]?.k}, ${n} queries after warm-up; vector-only and lexical-only are recalls with the other channel's weight 0)`,
+    [
+      ['memories', 'size', 0],
+      ['query emb', 'query'],
+      ['corpus vec', 'vectors'],
+      ['p50', 'p50'],
+      ['p95', 'p95'],
+      ['p99', 'p99'],
+      ['embed p50', 'embed50', 2],
+      ['embed p95', 'embed95', 2],
+      ['vector-only p50', 'vec50'],
+      ['p95', 'vec95'],
+      ['lexical-only p50', 'lex50'],
+      ['p95', 'lex95'],
+      ['peak RSS MB', 'rss', 0],
+      ['file MB', 'file', 0],
+    ],
+    rows,
+  );
 
   const methods = [...new Set(cases.flatMap((c) => Object.keys(c.storeCalls)))].sort();
-  const breakdown = [['memories', 'size', 0], ['query emb', 'query'], ['recall mean', 'total'], ['embed mean', 'embed']];
+  const breakdown = [
+    ['memories', 'size', 0],
+    ['query emb', 'query'],
+    ['recall mean', 'total'],
+    ['embed mean', 'embed'],
+  ];
   for (const m of methods) breakdown.push([`${m} n`, `${m}:n`, 1], ['ms', `${m}:ms`]);
   breakdown.push(['engine CPU', 'engine']);
-  printTable('where the time goes in recall, ms per query (means; store calls timed inside the recall pass, embedding from its own pass; engine CPU = recall − embed mean − store calls: query analysis, fusion, ranking, GC; the wall time of the embedding inside recall is in the JSON, embedInRecallMs, and overlaps other channels)', breakdown, cases.map((c) => {
-    const row = { size: c.size, query: short(c.queryEmbedder), total: c.phases.recall.mean, embed: c.phases.embed.mean, embedWall: c.embedInRecallMs };
-    let store = 0;
-    for (const m of methods) {
-      row[`${m}:n`] = c.storeCalls[m]?.perQuery ?? 0;
-      row[`${m}:ms`] = c.storeCalls[m]?.msPerQuery ?? 0;
-      store += row[`${m}:ms`];
-    }
-    row.engine = c.phases.recall.mean - c.phases.embed.mean - store;
-    return row;
-  }));
+  printTable(
+    'where the time goes in recall, ms per query (means; store calls timed inside the recall pass, embedding from its own pass; engine CPU = recall − embed mean − store calls: query analysis, fusion, ranking, GC; the wall time of the embedding inside recall is in the JSON, embedInRecallMs, and overlaps other channels)',
+    breakdown,
+    cases.map((c) => {
+      const row = {
+        size: c.size,
+        query: short(c.queryEmbedder),
+        total: c.phases.recall.mean,
+        embed: c.phases.embed.mean,
+        embedWall: c.embedInRecallMs,
+      };
+      let store = 0;
+      for (const m of methods) {
+        row[`${m}:n`] = c.storeCalls[m]?.perQuery ?? 0;
+        row[`${m}:ms`] = c.storeCalls[m]?.msPerQuery ?? 0;
+        store += row[`${m}:ms`];
+      }
+      row.engine = c.phases.recall.mean - c.phases.embed.mean - store;
+      return row;
+    }),
+  );
 
   const seen = new Set();
   const storeRows = [];
@@ -291,49 +358,115 @@ function report(cases, { write = true } = {}) {
     seen.add(c.size);
     storeRows.push({
       size: c.size,
-      v50: c.phases.storeVector.p50, v95: c.phases.storeVector.p95, v99: c.phases.storeVector.p99,
-      l50: c.phases.storeLexical.p50, l95: c.phases.storeLexical.p95, l99: c.phases.storeLexical.p99,
+      v50: c.phases.storeVector.p50,
+      v95: c.phases.storeVector.p95,
+      v99: c.phases.storeVector.p99,
+      l50: c.phases.storeLexical.p50,
+      l95: c.phases.storeLexical.p95,
+      l99: c.phases.storeLexical.p99,
       cand: c.meanLexicalCandidates,
-      g50: c.phases.storeGet.p50, g95: c.phases.storeGet.p95,
+      g50: c.phases.storeGet.p50,
+      g95: c.phases.storeGet.p95,
     });
   }
-  printTable(`store channels alone, ms (limit ${cases[0]?.candidateLimit} = recall's candidates per channel; no embedding; query vectors of the first case)`, [
-    ['memories', 'size', 0], ['vectorSearch p50', 'v50', 2], ['p95', 'v95', 2], ['p99', 'v99', 2],
-    ['lexicalSearch p50', 'l50', 2], ['p95', 'l95', 2], ['p99', 'l99', 2], ['lexical hits returned', 'cand', 1],
-    ['getMemories(10) p50', 'g50', 2], ['p95', 'g95', 2],
-  ], storeRows);
+  printTable(
+    `store channels alone, ms (limit ${cases[0]?.candidateLimit} = recall's candidates per channel; no embedding; query vectors of the first case)`,
+    [
+      ['memories', 'size', 0],
+      ['vectorSearch p50', 'v50', 2],
+      ['p95', 'v95', 2],
+      ['p99', 'v99', 2],
+      ['lexicalSearch p50', 'l50', 2],
+      ['p95', 'l95', 2],
+      ['p99', 'l99', 2],
+      ['lexical hits returned', 'cand', 1],
+      ['getMemories(10) p50', 'g50', 2],
+      ['p95', 'g95', 2],
+    ],
+    storeRows,
+  );
 
-  printTable('cold start, ms (first three recalls; a large scope is served by sqlite-vec twice, then its in-memory index loads)', [
-    ['memories', 'size', 0], ['query emb', 'query'], ['load embedder', 'load', 0], ['open', 'open', 0],
-    ['HNSW prepare', 'ann', 0], ['recall #1', 'r1', 0], ['recall #2', 'r2', 0], ['recall #3', 'r3', 0], ['RSS after warm-up MB', 'rss', 0],
-  ], cases.map((c) => ({
-    size: c.size, query: short(c.queryEmbedder), load: c.cold.embedderLoadMs, open: c.cold.openMs, ann: c.cold.annPrepareMs,
-    r1: c.cold.recall1Ms, r2: c.cold.recall2Ms, r3: c.cold.recall3Ms, rss: c.rssAfterWarmupMb,
-  })));
+  printTable(
+    'cold start, ms (first three recalls; a large scope is served by sqlite-vec twice, then its in-memory index loads)',
+    [
+      ['memories', 'size', 0],
+      ['query emb', 'query'],
+      ['load embedder', 'load', 0],
+      ['open', 'open', 0],
+      ['HNSW prepare', 'ann', 0],
+      ['recall #1', 'r1', 0],
+      ['recall #2', 'r2', 0],
+      ['recall #3', 'r3', 0],
+      ['RSS after warm-up MB', 'rss', 0],
+    ],
+    cases.map((c) => ({
+      size: c.size,
+      query: short(c.queryEmbedder),
+      load: c.cold.embedderLoadMs,
+      open: c.cold.openMs,
+      ann: c.cold.annPrepareMs,
+      r1: c.cold.recall1Ms,
+      r2: c.cold.recall2Ms,
+      r3: c.cold.recall3Ms,
+      rss: c.rssAfterWarmupMb,
+    })),
+  );
 
-  printTable(`scope filtering, recall ms (${cases[0]?.phases.smallScope.n} queries; small scopes hold ${SMALL_SCOPE_SIZE} memories each, in the same file)`, [
-    ['memories', 'size', 0], ['query emb', 'query'], ['1 small p50', 's50'], ['p95', 's95'],
-    ['4 small p50', 'f50'], ['p95', 'f95'], ['main+small p50', 'm50'], ['p95', 'm95'], ['hits outside scopes', 'leaks', 0],
-  ], cases.map((c) => ({
-    size: c.size, query: short(c.queryEmbedder),
-    s50: c.phases.smallScope.p50, s95: c.phases.smallScope.p95,
-    f50: c.phases.smallScopes4.p50, f95: c.phases.smallScopes4.p95,
-    m50: c.phases.mainPlusSmall.p50, m95: c.phases.mainPlusSmall.p95, leaks: c.scopeLeaks,
-  })));
+  printTable(
+    `scope filtering, recall ms (${cases[0]?.phases.smallScope.n} queries; small scopes hold ${SMALL_SCOPE_SIZE} memories each, in the same file)`,
+    [
+      ['memories', 'size', 0],
+      ['query emb', 'query'],
+      ['1 small p50', 's50'],
+      ['p95', 's95'],
+      ['4 small p50', 'f50'],
+      ['p95', 'f95'],
+      ['main+small p50', 'm50'],
+      ['p95', 'm95'],
+      ['hits outside scopes', 'leaks', 0],
+    ],
+    cases.map((c) => ({
+      size: c.size,
+      query: short(c.queryEmbedder),
+      s50: c.phases.smallScope.p50,
+      s95: c.phases.smallScope.p95,
+      f50: c.phases.smallScopes4.p50,
+      f95: c.phases.smallScopes4.p95,
+      m50: c.phases.mainPlusSmall.p50,
+      m95: c.phases.mainPlusSmall.p95,
+      leaks: c.scopeLeaks,
+    })),
+  );
 
   const target = vectorIndex === 'exact' ? cases.find((c) => c.size === 100_000 && c.queryEmbedder.startsWith('use-lite')) : undefined;
-  const verdict = target === undefined
-    ? `not measured (needs --sizes including 100000, the use embedder and --vector-index exact)`
-    : `${target.phases.recall.p50 <= TARGET_P50_MS ? 'MET' : 'MISSED'}: p50 ${target.phases.recall.p50.toFixed(1)} ms`;
-  process.stdout.write(`\ntarget: recall at 100k memories, exact vector search, full-model query embedding included, p50 ≤ ${TARGET_P50_MS} ms — ${verdict}\n`);
+  const verdict =
+    target === undefined
+      ? `not measured (needs --sizes including 100000, the use embedder and --vector-index exact)`
+      : `${target.phases.recall.p50 <= TARGET_P50_MS ? 'MET' : 'MISSED'}: p50 ${target.phases.recall.p50.toFixed(1)} ms`;
+  process.stdout.write(
+    `\ntarget: recall at 100k memories, exact vector search, full-model query embedding included, p50 ≤ ${TARGET_P50_MS} ms — ${verdict}\n`,
+  );
   if (cases.some((c) => c.trick !== null)) {
-    process.stdout.write('note: where "corpus vec" differs from "query emb", the store was opened under the corpus embedder\'s name and\n' +
-      '      EngramCore was given the query embedder (same 512-d USE space): latency is measured, not relevance.\n');
+    process.stdout.write(
+      'note: where "corpus vec" differs from "query emb", the store was opened under the corpus embedder\'s name and\n' +
+        '      EngramCore was given the query embedder (same 512-d USE space): latency is measured, not relevance.\n',
+    );
   }
   if (!write) return;
   const path = writeResult(vectorIndex === 'exact' ? 'recall' : `recall-${vectorIndex}`, {
-    options: { sizes: args.sizes, queries: Number(args.queries), scopeQueries: Number(args['scope-queries']), warmup: Number(args.warmup), k: Number(args.k), useCorpusMax: Number(args['use-corpus-max']), vectorIndex },
-    target: { description: `p50 ≤ ${TARGET_P50_MS} ms at 100k, exact vector search, full model's query embedding`, met: target ? target.phases.recall.p50 <= TARGET_P50_MS : null },
+    options: {
+      sizes: args.sizes,
+      queries: Number(args.queries),
+      scopeQueries: Number(args['scope-queries']),
+      warmup: Number(args.warmup),
+      k: Number(args.k),
+      useCorpusMax: Number(args['use-corpus-max']),
+      vectorIndex,
+    },
+    target: {
+      description: `p50 ≤ ${TARGET_P50_MS} ms at 100k, exact vector search, full model's query embedding`,
+      met: target ? target.phases.recall.p50 <= TARGET_P50_MS : null,
+    },
     cases,
   });
   log(`wrote ${path}`);

@@ -11,12 +11,21 @@ import { loadRelevanceSet } from './relevance-set.mjs';
 const { values: args } = parseArgs({ options: { embedder: { type: 'string', default: 'bge-small-en-v1.5' } } });
 const { targets, queries, distractors } = await loadRelevanceSet();
 const dir = mkdtempSync(join(tmpdir(), 'engram-relevance-'));
-const engram = await Engram.open({ path: join(dir, 'engram.db'), embedder: /** @type {import('../dist/index.js').EmbedderChoice} */ (args.embedder), workers: 2 });
+const engram = await Engram.open({
+  path: join(dir, 'engram.db'),
+  embedder: /** @type {import('../dist/index.js').EmbedderChoice} */ (args.embedder),
+  workers: 2,
+});
 try {
   const scope = 'eval/relevance';
-  const written = /** @type {import('../dist/index.js').RememberResult[]} */ (/** @type {unknown} */ (await engram.remember(targets.map((t) => ({ scope, content: t.content, layer: /** @type {const} */ ('semantic') })))));
+  const written = /** @type {import('../dist/index.js').RememberResult[]} */ (
+    /** @type {unknown} */ (
+      await engram.remember(targets.map((t) => ({ scope, content: t.content, layer: /** @type {const} */ ('semantic') })))
+    )
+  );
   const idByKey = new Map(written.map((r, i) => [targets[i].key, r.id]));
-  for (let i = 0; i < distractors.length; i += 250) await engram.remember(distractors.slice(i, i + 250).map((content) => ({ scope, content, layer: /** @type {const} */ ('semantic') })));
+  for (let i = 0; i < distractors.length; i += 250)
+    await engram.remember(distractors.slice(i, i + 250).map((content) => ({ scope, content, layer: /** @type {const} */ ('semantic') })));
   let correct = 0;
   for (const q of queries) {
     const { hits } = await engram.recall(q.query, { scopes: [scope], k: 5, trackAccess: false });

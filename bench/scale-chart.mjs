@@ -5,7 +5,15 @@ const WIDTH = 960;
 const HEIGHT = 420;
 const PANEL = { width: 380, height: 290, top: 70 };
 const LEFTS = [80, 560];
-const COLORS = { sqliteVec: '#9467bd', exact: '#d62728', hnsw: '#1f77b4', recallP50: '#1f77b4', recallP95: '#6baed6', exactRecall: '#d62728', target: '#2ca02c' };
+const COLORS = {
+  sqliteVec: '#9467bd',
+  exact: '#d62728',
+  hnsw: '#1f77b4',
+  recallP50: '#1f77b4',
+  recallP95: '#6baed6',
+  exactRecall: '#d62728',
+  target: '#2ca02c',
+};
 
 /** The chart as SVG text. */
 export function renderScaleChart(cases, targets) {
@@ -29,7 +37,12 @@ export function renderScaleChart(cases, targets) {
       sizes,
       [
         { label: 'default (HNSW) p50', color: COLORS.recallP50, points: cases.map((c) => [c.size, c.hnsw.engine.recall.p50]) },
-        { label: 'default (HNSW) p95', color: COLORS.recallP95, dashed: true, points: cases.map((c) => [c.size, c.hnsw.engine.recall.p95]) },
+        {
+          label: 'default (HNSW) p95',
+          color: COLORS.recallP95,
+          dashed: true,
+          points: cases.map((c) => [c.size, c.hnsw.engine.recall.p95]),
+        },
         { label: 'exact index p50', color: COLORS.exactRecall, points: cases.map((c) => [c.size, c.exact.engine.recall.p50]) },
       ],
       targets.flatMap((t) => [
@@ -49,7 +62,9 @@ function recallRange(cases) {
 }
 
 function panel(left, title, sizes, series, marks = []) {
-  const values = [...series.flatMap((s) => s.points.map(([, v]) => v)), ...marks.map((m) => m.value)].filter((v) => typeof v === 'number' && v > 0);
+  const values = [...series.flatMap((s) => s.points.map(([, v]) => v)), ...marks.map((m) => m.value)].filter(
+    (v) => typeof v === 'number' && v > 0,
+  );
   const yMin = 10 ** Math.floor(Math.log10(Math.min(...values)));
   const yMax = 10 ** Math.ceil(Math.log10(Math.max(...values)));
   const xMin = 10 ** Math.floor(Math.log10(Math.min(...sizes)) - 0.15);
@@ -57,7 +72,9 @@ function panel(left, title, sizes, series, marks = []) {
   const { width, height, top } = PANEL;
   const x = (size) => left + ((Math.log10(size) - Math.log10(xMin)) / (Math.log10(xMax) - Math.log10(xMin))) * width;
   const y = (value) => top + height - ((Math.log10(value) - Math.log10(yMin)) / (Math.log10(yMax) - Math.log10(yMin))) * height;
-  const out = [`<text x="${left + width / 2}" y="${top - 22}" text-anchor="middle" font-size="13" font-weight="bold">${escape(title)}</text>`];
+  const out = [
+    `<text x="${left + width / 2}" y="${top - 22}" text-anchor="middle" font-size="13" font-weight="bold">${escape(title)}</text>`,
+  ];
   out.push(`<rect x="${left}" y="${top}" width="${width}" height="${height}" fill="none" stroke="#444"/>`);
   for (let decade = yMin; decade <= yMax * 1.0001; decade *= 10) {
     out.push(`<line x1="${left}" x2="${left + width}" y1="${y(decade)}" y2="${y(decade)}" stroke="#ddd"/>`);
@@ -80,10 +97,15 @@ function panel(left, title, sizes, series, marks = []) {
     if (points.length > 0) {
       const path = points.map(([size, v]) => `${x(size).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
       out.push(`<polyline points="${path}" fill="none" stroke="${s.color}" stroke-width="2"${s.dashed ? ' stroke-dasharray="6 4"' : ''}/>`);
-      for (const [size, v] of points) out.push(`<circle cx="${x(size).toFixed(1)}" cy="${y(v).toFixed(1)}" r="3.5" fill="${s.color}"><title>${escape(`${s.label}: ${formatSize(size)} → ${v.toFixed(2)} ms`)}</title></circle>`);
+      for (const [size, v] of points)
+        out.push(
+          `<circle cx="${x(size).toFixed(1)}" cy="${y(v).toFixed(1)}" r="3.5" fill="${s.color}"><title>${escape(`${s.label}: ${formatSize(size)} → ${v.toFixed(2)} ms`)}</title></circle>`,
+        );
     }
     const ly = top + 14 + i * 16;
-    out.push(`<line x1="${left + 10}" x2="${left + 30}" y1="${ly - 4}" y2="${ly - 4}" stroke="${s.color}" stroke-width="2"${s.dashed ? ' stroke-dasharray="6 4"' : ''}/>`);
+    out.push(
+      `<line x1="${left + 10}" x2="${left + 30}" y1="${ly - 4}" y2="${ly - 4}" stroke="${s.color}" stroke-width="2"${s.dashed ? ' stroke-dasharray="6 4"' : ''}/>`,
+    );
     out.push(`<text x="${left + 36}" y="${ly}">${escape(s.label)}</text>`);
   });
   return out.join('\n');

@@ -94,7 +94,12 @@ const round = (x) => Math.round(x * 1000) / 1000;
 async function staticVectors() {
   const { StaticEmbedder } = await import(dist('embeddings/static/index.js'));
   const embedder = StaticEmbedder.create();
-  return { name: embedder.name, dimension: embedder.dimension, embed: (items) => embedder.embed(items.map((item) => item.memory.content)), close: () => embedder.close?.() };
+  return {
+    name: embedder.name,
+    dimension: embedder.dimension,
+    embed: (items) => embedder.embed(items.map((item) => item.memory.content)),
+    close: () => embedder.close?.(),
+  };
 }
 
 /** Vectors of a model, from the on-disk cache (filled first when short). */
@@ -133,7 +138,11 @@ async function build(path, size, small, embedder) {
         const input = { scope, content: memory.content, layer: memory.layer, tags: memory.tags };
         if (memory.layer === 'episodic') input.occurredAt = recordedAt - Math.floor(rng() * 2 * DAY);
         const importance = Math.round(rng() * 100) / 100;
-        const record = buildRecord(input, { entities: memory.entities, importance, emotion: null, salience: importance, surprise: 0.5 }, recordedAt);
+        const record = buildRecord(
+          input,
+          { entities: memory.entities, importance, emotion: null, salience: importance, surprise: 0.5 },
+          recordedAt,
+        );
         const fate = rng();
         // a few records are no longer current, so the visibility post-filter has work to do
         if (fate < 0.02) Object.assign(record, { status: 'superseded', validTo: recordedAt + DAY, invalidatedAt: recordedAt + DAY });

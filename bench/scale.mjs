@@ -23,8 +23,30 @@ import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync 
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { CACHE_DIR, RESULTS_DIR, fileBytes, log, makeQueries, mb, parseSizes, peakRss, percentiles, printTable, since, writeResult } from './lib.mjs';
-import { MAIN_SCOPE, SMALL_SCOPE, SCALE_SEED, assertBuilt, dist, ensureScaleCorpus, readManifest, updateManifest } from './scale-corpus.mjs';
+import {
+  CACHE_DIR,
+  RESULTS_DIR,
+  fileBytes,
+  log,
+  makeQueries,
+  mb,
+  parseSizes,
+  peakRss,
+  percentiles,
+  printTable,
+  since,
+  writeResult,
+} from './lib.mjs';
+import {
+  MAIN_SCOPE,
+  SMALL_SCOPE,
+  SCALE_SEED,
+  assertBuilt,
+  dist,
+  ensureScaleCorpus,
+  readManifest,
+  updateManifest,
+} from './scale-corpus.mjs';
 import { renderScaleChart } from './scale-chart.mjs';
 
 const QUERY_SEED = 4242;
@@ -119,21 +141,42 @@ async function onlyModel(sizes, queries, k, started) {
   const previous = existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : {};
   const { name: _name, ...kept } = previous;
   const { environment } = await import('./lib.mjs');
-  writeResult('scale', { ...kept, modelTargets: MODEL_TARGETS, headline, modelRun: { ...environment(), minutes: Math.round(since(started) / 6000) / 10, queries, cases: cases.map((c) => c.model) } });
+  writeResult('scale', {
+    ...kept,
+    modelTargets: MODEL_TARGETS,
+    headline,
+    modelRun: { ...environment(), minutes: Math.round(since(started) / 6000) / 10, queries, cases: cases.map((c) => c.model) },
+  });
   log(`merged the headline into ${path}`);
 }
 
 function headlineOf(cases) {
   return cases
     .filter((c) => c.model !== null)
-    .map((c) => ({ size: c.size, embedder: c.model.embedder, p50: c.model.recall.p50, p95: c.model.recall.p95, embedP50: c.model.embed.p50, searchP50: c.model.search.p50 }));
+    .map((c) => ({
+      size: c.size,
+      embedder: c.model.embedder,
+      p50: c.model.recall.p50,
+      p95: c.model.recall.p95,
+      embedP50: c.model.embed.p50,
+      searchP50: c.model.search.p50,
+    }));
 }
 
 function printHeadline(headline) {
   if (headline.length === 0) return;
-  printTable(`headline: engine recall with ${headline[0].embedder}, its query embedding included (k=10, default store settings), ms`, [
-    ['memories', 'size', 0], ['p50', 'p50', 2], ['p95', 'p95', 2], ['embed p50', 'embedP50', 2], ['without embedding p50', 'searchP50', 2], ['target', 'target'],
-  ], headline.map((h) => ({ ...h, target: modelVerdict(h) })));
+  printTable(
+    `headline: engine recall with ${headline[0].embedder}, its query embedding included (k=10, default store settings), ms`,
+    [
+      ['memories', 'size', 0],
+      ['p50', 'p50', 2],
+      ['p95', 'p95', 2],
+      ['embed p50', 'embedP50', 2],
+      ['without embedding p50', 'searchP50', 2],
+      ['target', 'target'],
+    ],
+    headline.map((h) => ({ ...h, target: modelVerdict(h) })),
+  );
 }
 
 function runChild(spec) {
@@ -191,7 +234,8 @@ async function measure(spec) {
   const result = { mode: spec.mode, size: spec.size, queries: spec.queries };
 
   if (spec.mode === 'exact' || spec.mode === 'sqlite-vec') {
-    const config = spec.mode === 'exact' ? { vectorIndex: 'exact', memoryIndexThreshold: 0, memoryIndexWarmup: 0 } : { memoryIndexThreshold: Infinity };
+    const config =
+      spec.mode === 'exact' ? { vectorIndex: 'exact', memoryIndexThreshold: 0, memoryIndexWarmup: 0 } : { memoryIndexThreshold: Infinity };
     const store = await openSqliteStore({ path: spec.path, embedding, logger, ...config });
     let start = performance.now();
     await search(store, warmupVectors[0]);
@@ -204,13 +248,27 @@ async function measure(spec) {
         main: main.results.map((hits) => hits.map((h) => h.id)),
         small: (await time((vector) => search(store, vector, [SMALL_SCOPE]), vectors)).results.map((hits) => hits.map((h) => h.id)),
       };
-      result.engine = await engineRecall({ store, embedder, texts: texts.slice(0, spec.size >= 1_000_000 ? 30 : texts.length), warmups, k: spec.k, time });
+      result.engine = await engineRecall({
+        store,
+        embedder,
+        texts: texts.slice(0, spec.size >= 1_000_000 ? 30 : texts.length),
+        warmups,
+        k: spec.k,
+        time,
+      });
     }
     await store.close();
   } else {
     const truth = JSON.parse(readFileSync(spec.truthPath, 'utf8'));
     // threshold 0: the 1% scope gets its own index too, so its recall can be measured
-    const store = await openSqliteStore({ path: spec.path, embedding, logger, vectorIndex: 'hnsw', memoryIndexThreshold: 0, memoryIndexWarmup: 0 });
+    const store = await openSqliteStore({
+      path: spec.path,
+      embedding,
+      logger,
+      vectorIndex: 'hnsw',
+      memoryIndexThreshold: 0,
+      memoryIndexWarmup: 0,
+    });
     const built = !existsSync(`${spec.path}.ann`);
     let start = performance.now();
     await store.prepareVectorIndex([MAIN_SCOPE, SMALL_SCOPE]);
@@ -218,7 +276,14 @@ async function measure(spec) {
     result.build = built ? { seconds: Math.round(prepareSeconds * 10) / 10, threads: 1 } : null;
     await store.close();
     // a fresh store: what opening a persisted index costs (checksum, memory map, catch-up)
-    const reopened = await openSqliteStore({ path: spec.path, embedding, logger, vectorIndex: 'hnsw', memoryIndexThreshold: 0, memoryIndexWarmup: 0 });
+    const reopened = await openSqliteStore({
+      path: spec.path,
+      embedding,
+      logger,
+      vectorIndex: 'hnsw',
+      memoryIndexThreshold: 0,
+      memoryIndexWarmup: 0,
+    });
     start = performance.now();
     await search(reopened, warmupVectors[0]);
     result.firstSearchMs = since(start);
@@ -337,7 +402,17 @@ async function measureModel(spec) {
   if (known.size !== misses) throw new Error('the timed pass embedded a query: the search-only figure would include embedding');
   await store.close();
   await embedder.close();
-  return { mode: 'model', size: spec.size, embedder: embedder.name, queries: texts.length, annBuildSeconds: built ? Math.round(annSeconds * 10) / 10 : null, recall, embed, search, peakRssMb: rss.stop() };
+  return {
+    mode: 'model',
+    size: spec.size,
+    embedder: embedder.name,
+    queries: texts.length,
+    annBuildSeconds: built ? Math.round(annSeconds * 10) / 10 : null,
+    recall,
+    embed,
+    search,
+    peakRssMb: rss.stop(),
+  };
 }
 
 function recallAt(results, truth, k) {
@@ -354,47 +429,105 @@ function recallAt(results, truth, k) {
 // --------------------------------------------------------------------------------------------- report
 
 function report(cases, use, seconds) {
-  printTable('corpus (cached after the first run; insert = store transactions of 5000 records, embedding excluded)', [
-    ['memories', 'size', 0], ['1% scope', 'small', 0], ['inserts/s', 'ips', 0], ['insert s', 'ins', 1], ['embed s', 'emb', 1],
-    ['HNSW build s', 'build', 1], ['db MB', 'db', 0], ['ann MB', 'ann', 0],
-  ], cases.map((c) => ({
-    size: c.size, small: c.corpus.smallSize, ips: c.corpus.insertPerSecond, ins: c.corpus.insertSeconds, emb: c.corpus.embedSeconds,
-    build: c.corpus.annBuild?.seconds, db: c.dbMb, ann: c.annMb,
-  })));
+  printTable(
+    'corpus (cached after the first run; insert = store transactions of 5000 records, embedding excluded)',
+    [
+      ['memories', 'size', 0],
+      ['1% scope', 'small', 0],
+      ['inserts/s', 'ips', 0],
+      ['insert s', 'ins', 1],
+      ['embed s', 'emb', 1],
+      ['HNSW build s', 'build', 1],
+      ['db MB', 'db', 0],
+      ['ann MB', 'ann', 0],
+    ],
+    cases.map((c) => ({
+      size: c.size,
+      small: c.corpus.smallSize,
+      ips: c.corpus.insertPerSecond,
+      ins: c.corpus.insertSeconds,
+      emb: c.corpus.embedSeconds,
+      build: c.corpus.annBuild?.seconds,
+      db: c.dbMb,
+      ann: c.annMb,
+    })),
+  );
 
-  printTable('vector search of the main scope, ms (store.vectorSearch, k=10, visibility post-filter included)', [
-    ['memories', 'size', 0],
-    ['sqlite-vec p50', 'v50', 2], ['p95', 'v95', 2],
-    ['exact p50', 'e50', 2], ['p95', 'e95', 2], ['p99', 'e99', 2], ['first', 'efirst', 0],
-    ['HNSW p50', 'h50', 2], ['p95', 'h95', 2], ['p99', 'h99', 2], ['first', 'hfirst', 1],
-    ['recall@10', 'recall', 4], ['1% scope recall@10', 'small', 4],
-    ['RSS exact MB', 'erss', 0], ['RSS HNSW MB', 'hrss', 0],
-  ], cases.map((c) => ({
-    size: c.size,
-    v50: c.sqliteVec?.search.p50, v95: c.sqliteVec?.search.p95,
-    e50: c.exact.search.p50, e95: c.exact.search.p95, e99: c.exact.search.p99, efirst: c.exact.firstSearchMs,
-    h50: c.hnsw.search.p50, h95: c.hnsw.search.p95, h99: c.hnsw.search.p99, hfirst: c.hnsw.firstSearchMs,
-    recall: c.hnsw.recall, small: c.hnsw.smallRecall,
-    erss: c.exact.peakRssMb, hrss: c.hnsw.peakRssMb,
-  })));
+  printTable(
+    'vector search of the main scope, ms (store.vectorSearch, k=10, visibility post-filter included)',
+    [
+      ['memories', 'size', 0],
+      ['sqlite-vec p50', 'v50', 2],
+      ['p95', 'v95', 2],
+      ['exact p50', 'e50', 2],
+      ['p95', 'e95', 2],
+      ['p99', 'e99', 2],
+      ['first', 'efirst', 0],
+      ['HNSW p50', 'h50', 2],
+      ['p95', 'h95', 2],
+      ['p99', 'h99', 2],
+      ['first', 'hfirst', 1],
+      ['recall@10', 'recall', 4],
+      ['1% scope recall@10', 'small', 4],
+      ['RSS exact MB', 'erss', 0],
+      ['RSS HNSW MB', 'hrss', 0],
+    ],
+    cases.map((c) => ({
+      size: c.size,
+      v50: c.sqliteVec?.search.p50,
+      v95: c.sqliteVec?.search.p95,
+      e50: c.exact.search.p50,
+      e95: c.exact.search.p95,
+      e99: c.exact.search.p99,
+      efirst: c.exact.firstSearchMs,
+      h50: c.hnsw.search.p50,
+      h95: c.hnsw.search.p95,
+      h99: c.hnsw.search.p99,
+      hfirst: c.hnsw.firstSearchMs,
+      recall: c.hnsw.recall,
+      small: c.hnsw.smallRecall,
+      erss: c.exact.peakRssMb,
+      hrss: c.hnsw.peakRssMb,
+    })),
+  );
 
-  printTable('engine recall, ms (EngramCore.recall k=10, StaticEmbedder query embedding included; default = HNSW above 20k rows)', [
-    ['memories', 'size', 0], ['default p50', 'd50', 2], ['p95', 'd95', 2], ['p99', 'd99', 2],
-    ['exact idx p50', 'x50', 2], ['p95', 'x95', 2],
-    ['vector-only p50', 'v50', 2], ['p95', 'v95', 2], ['store lexical p50', 'l50', 2], ['p95', 'l95', 2],
-    ['embed p50', 'emb', 3], ['lexical index build s', 'lxb', 1], ['target', 'target'],
-  ], cases.map((c) => ({
-    size: c.size,
-    d50: c.hnsw.engine.recall.p50, d95: c.hnsw.engine.recall.p95, d99: c.hnsw.engine.recall.p99,
-    x50: c.exact.engine.recall.p50, x95: c.exact.engine.recall.p95,
-    v50: c.hnsw.engine.vectorOnly.p50, v95: c.hnsw.engine.vectorOnly.p95,
-    l50: c.hnsw.engine.storeLexical.p50, l95: c.hnsw.engine.storeLexical.p95,
-    emb: c.hnsw.engine.embed.p50,
-    lxb: c.hnsw.lexicalIndex?.buildSeconds,
-    target: verdict(c),
-  })));
+  printTable(
+    'engine recall, ms (EngramCore.recall k=10, StaticEmbedder query embedding included; default = HNSW above 20k rows)',
+    [
+      ['memories', 'size', 0],
+      ['default p50', 'd50', 2],
+      ['p95', 'd95', 2],
+      ['p99', 'd99', 2],
+      ['exact idx p50', 'x50', 2],
+      ['p95', 'x95', 2],
+      ['vector-only p50', 'v50', 2],
+      ['p95', 'v95', 2],
+      ['store lexical p50', 'l50', 2],
+      ['p95', 'l95', 2],
+      ['embed p50', 'emb', 3],
+      ['lexical index build s', 'lxb', 1],
+      ['target', 'target'],
+    ],
+    cases.map((c) => ({
+      size: c.size,
+      d50: c.hnsw.engine.recall.p50,
+      d95: c.hnsw.engine.recall.p95,
+      d99: c.hnsw.engine.recall.p99,
+      x50: c.exact.engine.recall.p50,
+      x95: c.exact.engine.recall.p95,
+      v50: c.hnsw.engine.vectorOnly.p50,
+      v95: c.hnsw.engine.vectorOnly.p95,
+      l50: c.hnsw.engine.storeLexical.p50,
+      l95: c.hnsw.engine.storeLexical.p95,
+      emb: c.hnsw.engine.embed.p50,
+      lxb: c.hnsw.lexicalIndex?.buildSeconds,
+      target: verdict(c),
+    })),
+  );
   if (use !== null) {
-    process.stdout.write(`\nfull model (${use.embedder}) query embedding alone: p50 ${use.embed.p50.toFixed(1)} ms, p95 ${use.embed.p95.toFixed(1)} ms (model load ${Math.round(use.loadMs)} ms)\n`);
+    process.stdout.write(
+      `\nfull model (${use.embedder}) query embedding alone: p50 ${use.embed.p50.toFixed(1)} ms, p95 ${use.embed.p95.toFixed(1)} ms (model load ${Math.round(use.loadMs)} ms)\n`,
+    );
   }
   const headline = headlineOf(cases);
   printHeadline(headline);

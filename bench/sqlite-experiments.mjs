@@ -14,10 +14,14 @@ import Database from 'better-sqlite3';
 import { CORPUS_SEED, MAIN_SCOPE, SMALL_SCOPES, assertBuilt } from './corpus-db.mjs';
 import { CACHE_DIR, makeQueries, percentiles, printTable, writeResult } from './lib.mjs';
 
-const { values: args } = parseArgs({ options: { size: { type: 'string', default: '100000' }, queries: { type: 'string', default: '100' } } });
+const { values: args } = parseArgs({
+  options: { size: { type: 'string', default: '100000' }, queries: { type: 'string', default: '100' } },
+});
 assertBuilt();
 const size = Number(args.size);
-const corpus = readdirSync(CACHE_DIR).find((name) => name.startsWith(`corpus-${size}-static-`) && name.endsWith('.db') && !name.includes('.building'));
+const corpus = readdirSync(CACHE_DIR).find(
+  (name) => name.startsWith(`corpus-${size}-static-`) && name.endsWith('.db') && !name.includes('.building'),
+);
 if (corpus === undefined) throw new Error(`no cached corpus of ${size}: run npm run bench:recall -- --sizes ${size} first`);
 const dist = (path) => new URL(`../dist/${path}`, import.meta.url).href;
 const { contentTerms } = await import(dist('core/text/index.js'));
@@ -45,14 +49,18 @@ const measure = (experiment, variant, run) => {
 const visible = "m.status = 'active' AND m.invalidated_at IS NULL";
 const storeQuery = db.prepare(`SELECT m.id, bm25(memories_fts) AS s FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid
   WHERE memories_fts MATCH ? AND m.scope IN (SELECT value FROM json_each(?)) AND ${visible} ORDER BY s, m.rowid LIMIT 100`);
-const ftsFirst = db.prepare(`SELECT m.id, f.s FROM (SELECT rowid, bm25(memories_fts) AS s FROM memories_fts WHERE memories_fts MATCH ? ORDER BY s LIMIT 400) f
+const ftsFirst =
+  db.prepare(`SELECT m.id, f.s FROM (SELECT rowid, bm25(memories_fts) AS s FROM memories_fts WHERE memories_fts MATCH ? ORDER BY s LIMIT 400) f
   JOIN memories m ON m.rowid = f.rowid WHERE m.scope IN (SELECT value FROM json_each(?)) AND ${visible} ORDER BY f.s, m.rowid LIMIT 100`);
 db.exec(`CREATE VIRTUAL TABLE fts_scoped USING fts5 (content, tags, entities, scopekey, tokenize = 'porter unicode61');
   INSERT INTO fts_scoped (rowid, content, tags, entities, scopekey) SELECT rowid, content, tags, entities, 's' || lower(hex(scope)) FROM memories;`);
 const scoped = db.prepare(`SELECT m.id, bm25(fts_scoped, 1, 1, 1, 0) AS s FROM fts_scoped JOIN memories m ON m.rowid = fts_scoped.rowid
   WHERE fts_scoped MATCH ? AND m.scope IN (SELECT value FROM json_each(?)) AND ${visible} ORDER BY s, m.rowid LIMIT 100`);
 const scopeToken = (scope) => `scopekey : "s${Buffer.from(scope).toString('hex')}"`;
-for (const [label, scope] of [['main scope', MAIN_SCOPE], ['one small scope', SMALL_SCOPES[0]]]) {
+for (const [label, scope] of [
+  ['main scope', MAIN_SCOPE],
+  ['one small scope', SMALL_SCOPES[0]],
+]) {
   const scopes = JSON.stringify([scope]);
   measure(`lexical, ${label}`, 'store query: FTS match, join, filter, sort', (q) => storeQuery.all(q.match, scopes));
   // only sound with a retry when the scope filter leaves fewer than the limit (as vector search does)
@@ -76,7 +84,9 @@ measure('temporal, a week', 'expression index (scope, coalesce(…))', () => sta
 db.close();
 
 // 3. vector search of a 10k scope (a cached 10k corpus)
-const corpus10k = readdirSync(CACHE_DIR).find((name) => name.startsWith('corpus-10000-static-') && name.endsWith('.db') && !name.includes('.building'));
+const corpus10k = readdirSync(CACHE_DIR).find(
+  (name) => name.startsWith('corpus-10000-static-') && name.endsWith('.db') && !name.includes('.building'),
+);
 if (corpus10k !== undefined) {
   const { openSqliteStore } = await import(dist('storage/sqlite/index.js'));
   const { StaticEmbedder } = await import(dist('embeddings/static/index.js'));
@@ -85,8 +95,16 @@ if (corpus10k !== undefined) {
   for (const q of queries) vectors.set(q, (await embedder.embed([q.text]))[0]);
   const copy = join(CACHE_DIR, `experiments-${process.pid}-10k.db`);
   copyFileSync(join(CACHE_DIR, corpus10k), copy);
-  for (const [variant, memoryIndexThreshold] of [['sqlite-vec (default threshold 20000)', 20_000], ['in-memory index (threshold 0)', 0]]) {
-    const store = await openSqliteStore({ path: copy, embedding: { name: embedder.name, dimension: 512 }, memoryIndexThreshold, vectorIndex: 'exact' });
+  for (const [variant, memoryIndexThreshold] of [
+    ['sqlite-vec (default threshold 20000)', 20_000],
+    ['in-memory index (threshold 0)', 0],
+  ]) {
+    const store = await openSqliteStore({
+      path: copy,
+      embedding: { name: embedder.name, dimension: 512 },
+      memoryIndexThreshold,
+      vectorIndex: 'exact',
+    });
     const times = [];
     for (const [i, q] of queries.entries()) {
       const t = performance.now();
@@ -100,7 +118,16 @@ if (corpus10k !== undefined) {
 }
 for (const suffix of ['', '-wal', '-shm', '.ann']) rmSync(scratch + suffix, { force: true, recursive: true });
 
-printTable(`SQLite experiments on a copy of the ${size.toLocaleString('en-US')}-memory corpus, ms per query (${queries.length} queries)`, [
-  ['experiment', 'experiment'], ['variant', 'variant'], ['p50', 'p50', 2], ['p95', 'p95', 2], ['p99', 'p99', 2], ['rows returned', 'results', 0],
-], rows);
+printTable(
+  `SQLite experiments on a copy of the ${size.toLocaleString('en-US')}-memory corpus, ms per query (${queries.length} queries)`,
+  [
+    ['experiment', 'experiment'],
+    ['variant', 'variant'],
+    ['p50', 'p50', 2],
+    ['p95', 'p95', 2],
+    ['p99', 'p99', 2],
+    ['rows returned', 'results', 0],
+  ],
+  rows,
+);
 writeResult('sqlite-experiments', { size, queries: queries.length, rows });

@@ -18,7 +18,12 @@ const ENV = { ...process.env, ENGRAM_EMBEDDER: 'hash' };
 const dir = mkdtempSync(join(tmpdir(), 'engram-startup-'));
 const db = join(dir, 'engram.db');
 const served = join(dir, 'served.db');
-const prompt = JSON.stringify({ session_id: 'startup-bench', hook_event_name: 'UserPromptSubmit', prompt: 'Which database do we use?', cwd: dir });
+const prompt = JSON.stringify({
+  session_id: 'startup-bench',
+  hook_event_name: 'UserPromptSubmit',
+  prompt: 'Which database do we use?',
+  cwd: dir,
+});
 
 /** Wall ms of one fresh process, spawn to exit. */
 function once(args, input) {
@@ -40,9 +45,15 @@ function measure(command, args, input = '') {
 async function main() {
   if (!existsSync(BIN)) throw new Error('build first: npx tsc -p tsconfig.build.json');
   for (const path of [db, served]) {
-    spawnSync(process.execPath, [BIN, 'remember', '--db', path, '--scope', SCOPE, 'We use PostgreSQL as the main database'], { stdio: 'ignore', env: ENV });
+    spawnSync(process.execPath, [BIN, 'remember', '--db', path, '--scope', SCOPE, 'We use PostgreSQL as the main database'], {
+      stdio: 'ignore',
+      env: ENV,
+    });
   }
-  const server = spawn(process.execPath, [BIN, 'serve', '--db', served, '--port', '0', '--scope', SCOPE], { stdio: ['ignore', 'pipe', 'inherit'], env: ENV });
+  const server = spawn(process.execPath, [BIN, 'serve', '--db', served, '--port', '0', '--scope', SCOPE], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: ENV,
+  });
   await new Promise((/** @type {(value?: unknown) => void} */ resolve, reject) => {
     server.stdout.on('data', (chunk) => (String(chunk).includes('listening on') ? resolve() : undefined));
     server.once('exit', (code) => reject(new Error(`engram serve exited ${code}`)));
@@ -58,7 +69,12 @@ async function main() {
   } finally {
     server.kill('SIGTERM');
   }
-  const columns = [['command', 'command'], ['p50 ms', 'p50', 0], ['p95 ms', 'p95', 0], ['min ms', 'min', 0]];
+  const columns = [
+    ['command', 'command'],
+    ['p50 ms', 'p50', 0],
+    ['p95 ms', 'p95', 0],
+    ['min ms', 'min', 0],
+  ];
   const title = `CLI start-up: fresh process per run, ${RUNS} runs, hash embedder`;
   printTable(title, columns, rows);
   writeResult('startup', { runs: RUNS, rows });

@@ -63,14 +63,35 @@ for (const set of sets) {
     const perQuestion = [];
     const started = performance.now();
     for (const q of asked) {
-      const { hits } = await engram.recall(q.question, { scopes: [scopeOf(q.sampleId)], k: 20, trackAccess: false, referenceTime: lastDateOf.get(q.sampleId) });
-      perQuestion.push({ scores: scoreRanking(hits.map((h) => diaOf.get(h.id)), q.evidence) });
+      const { hits } = await engram.recall(q.question, {
+        scopes: [scopeOf(q.sampleId)],
+        k: 20,
+        trackAccess: false,
+        referenceTime: lastDateOf.get(q.sampleId),
+      });
+      perQuestion.push({
+        scores: scoreRanking(
+          hits.map((h) => diaOf.get(h.id)),
+          q.evidence,
+        ),
+      });
     }
     const ms = (performance.now() - started) / asked.length;
     await engram.close();
     const m = summarizeScores(perQuestion);
-    rows.push({ set: set.name, config: name, n: asked.length, any10: m['any@10'], frac10: m['frac@10'], strict10: m['strictAll@10'], mrr10: m['mrr@10'], ms: Number(ms.toFixed(1)) });
-    process.stderr.write(`${set.name} ${name}: any@10 ${m['any@10']} frac@10 ${m['frac@10']} mrr@10 ${m['mrr@10']} (${ms.toFixed(1)} ms/q)\n`);
+    rows.push({
+      set: set.name,
+      config: name,
+      n: asked.length,
+      any10: m['any@10'],
+      frac10: m['frac@10'],
+      strict10: m['strictAll@10'],
+      mrr10: m['mrr@10'],
+      ms: Number(ms.toFixed(1)),
+    });
+    process.stderr.write(
+      `${set.name} ${name}: any@10 ${m['any@10']} frac@10 ${m['frac@10']} mrr@10 ${m['mrr@10']} (${ms.toFixed(1)} ms/q)\n`,
+    );
   }
 }
 await inner.close?.();

@@ -42,7 +42,9 @@ try {
   for (let i = 0; i < pages; i++) {
     const before = await page.evaluate(loaded);
     const t = performance.now();
-    await page.evaluate(`(() => { const box = document.querySelector('.virtual'); box.scrollTop = box.scrollHeight; box.dispatchEvent(new Event('scroll')); })()`);
+    await page.evaluate(
+      `(() => { const box = document.querySelector('.virtual'); box.scrollTop = box.scrollHeight; box.dispatchEvent(new Event('scroll')); })()`,
+    );
     await page.waitForFunction(`${loaded} > ${before}`, undefined, { timeout: 30_000 });
     pageMs.push(performance.now() - t);
     rowsInDom.push(await page.evaluate(`document.querySelectorAll('.virtual li').length`));
@@ -53,10 +55,14 @@ try {
   // jumps to random positions among the loaded rows: time until the rows there are drawn
   const jumpMs = [];
   for (let i = 0; i < 50; i++) {
-    const row = Math.floor(((i * 7919) % 997) / 997 * (total - 20));
+    const row = Math.floor((((i * 7919) % 997) / 997) * (total - 20));
     const t = performance.now();
-    await page.evaluate(`(() => { const box = document.querySelector('.virtual'); box.scrollTop = ${row} * 64; box.dispatchEvent(new Event('scroll')); })()`);
-    await page.waitForFunction(`[...document.querySelectorAll('.virtual li')].some((li) => Number(li.getAttribute('aria-posinset')) === ${row + 1})`);
+    await page.evaluate(
+      `(() => { const box = document.querySelector('.virtual'); box.scrollTop = ${row} * 64; box.dispatchEvent(new Event('scroll')); })()`,
+    );
+    await page.waitForFunction(
+      `[...document.querySelectorAll('.virtual li')].some((li) => Number(li.getAttribute('aria-posinset')) === ${row + 1})`,
+    );
     jumpMs.push(performance.now() - t);
   }
   const result = {
@@ -69,16 +75,23 @@ try {
     rowsLoaded: total,
     rowsInDomMax: Math.max(...rowsInDom),
   };
-  printTable(`Browse at ${size} memories (pages of 100, windowed rows)`, [['measure', 'measure'], ['value', 'value']], [
-    { measure: 'first rows, server just started, ms', value: result.firstRowsMs },
-    { measure: 'first rows after a reload, ms', value: result.firstRowsWarmMs },
-    { measure: 'next page while scrolling p50, ms', value: result.nextPageMs.p50 },
-    { measure: 'next page while scrolling p95, ms', value: result.nextPageMs.p95 },
-    { measure: 'rows drawn after a jump p50, ms', value: result.jumpToRowMs.p50 },
-    { measure: 'rows drawn after a jump p95, ms', value: result.jumpToRowMs.p95 },
-    { measure: 'rows loaded', value: total },
-    { measure: 'rows in the page at most', value: result.rowsInDomMax },
-  ]);
+  printTable(
+    `Browse at ${size} memories (pages of 100, windowed rows)`,
+    [
+      ['measure', 'measure'],
+      ['value', 'value'],
+    ],
+    [
+      { measure: 'first rows, server just started, ms', value: result.firstRowsMs },
+      { measure: 'first rows after a reload, ms', value: result.firstRowsWarmMs },
+      { measure: 'next page while scrolling p50, ms', value: result.nextPageMs.p50 },
+      { measure: 'next page while scrolling p95, ms', value: result.nextPageMs.p95 },
+      { measure: 'rows drawn after a jump p50, ms', value: result.jumpToRowMs.p50 },
+      { measure: 'rows drawn after a jump p95, ms', value: result.jumpToRowMs.p95 },
+      { measure: 'rows loaded', value: total },
+      { measure: 'rows in the page at most', value: result.rowsInDomMax },
+    ],
+  );
   console.log(writeResult('ui-browse', result));
 } finally {
   await browser.close();

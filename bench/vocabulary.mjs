@@ -2,7 +2,11 @@
 // they fill in a sentence template; `_` joins multi-word entries. Changing any list changes the corpus:
 // bump GENERATOR_VERSION in bench/lib.mjs so cached corpora are rebuilt.
 
-const words = (text) => text.trim().split(/\s+/).map((w) => w.replaceAll('_', ' '));
+const words = (text) =>
+  text
+    .trim()
+    .split(/\s+/)
+    .map((w) => w.replaceAll('_', ' '));
 
 export const VOCABULARY = Object.freeze({
   first: words(`

@@ -47,7 +47,12 @@ const episode = () => {
   return {
     scope: SCOPE,
     content: `Episode ${counter}: tried to ${goal.replace(/_/g, ' ')} with the ${object.replace(/_/g, ' ')} while ${pick(PEOPLE)} watched; ${success ? 'it worked' : 'it failed'}.`,
-    perception: { objects: [object, pick(OBJECTS)], people: [pick(PEOPLE)], salience: Math.round(rng() * 100) / 100, novelty: Math.round(rng() * 100) / 100 },
+    perception: {
+      objects: [object, pick(OBJECTS)],
+      people: [pick(PEOPLE)],
+      salience: Math.round(rng() * 100) / 100,
+      novelty: Math.round(rng() * 100) / 100,
+    },
     context: { goal, location: pick(['kitchen', 'hall', 'office']), sessionId: `s${Math.floor(counter / 20)}` },
     action: { tool: pick(TOOLS) },
     outcome: { success, reward: success ? 1 : 0 },
@@ -90,7 +95,11 @@ const during = (await engram.stats({ scopes: [SCOPE] })).jobs;
 const concepts = (await engram.store.listMemories({ scopes: [SCOPE], layers: ['semantic'], limit: 10_000 })).length;
 log(`after the busy phase: ${during.pending} jobs still pending (worker kept busy: ${during.pending > 0}), ${concepts} concepts`);
 const drainStart = performance.now();
-for (;;) { const j = (await engram.stats({ scopes: [SCOPE] })).jobs; if (j.pending + j.running === 0) break; await new Promise((resolve) => setTimeout(resolve, 50)); }
+for (;;) {
+  const j = (await engram.stats({ scopes: [SCOPE] })).jobs;
+  if (j.pending + j.running === 0) break;
+  await new Promise((resolve) => setTimeout(resolve, 50));
+}
 const drainMs = since(drainStart) + busyMs;
 await engram.close();
 
@@ -115,9 +124,24 @@ printTable(
   rows,
 );
 const jobsPerSecond = Math.round(((backlog + writes) / drainMs) * 1000);
-console.log(`\np95 busy / idle = ${ratio} (goal ≤ 1.5) · backlog ${backlog} + ${writes} jobs drained in ${(drainMs / 1000).toFixed(1)} s (${jobsPerSecond} jobs/s) · worker still busy at the end of the timed phase: ${during.pending > 0}`);
+console.log(
+  `\np95 busy / idle = ${ratio} (goal ≤ 1.5) · backlog ${backlog} + ${writes} jobs drained in ${(drainMs / 1000).toFixed(1)} s (${jobsPerSecond} jobs/s) · worker still busy at the end of the timed phase: ${during.pending > 0}`,
+);
 
-const result = { embedder: args.embedder, writes, backlog, warmup, idle: idleStats, busy: busyStats, p95Ratio: ratio, goal: 1.5, pass: ratio <= 1.5, pendingAfterBusyPhase: during.pending, drainSeconds: Math.round(drainMs) / 1000, jobsPerSecond };
+const result = {
+  embedder: args.embedder,
+  writes,
+  backlog,
+  warmup,
+  idle: idleStats,
+  busy: busyStats,
+  p95Ratio: ratio,
+  goal: 1.5,
+  pass: ratio <= 1.5,
+  pendingAfterBusyPhase: during.pending,
+  drainSeconds: Math.round(drainMs) / 1000,
+  jobsPerSecond,
+};
 writeResult('worker', result);
 const md = [
   '# Worker benchmark (`npm run bench:worker`)',

@@ -50,7 +50,12 @@ function shortTexts(n) {
     'the customer prefers window seats and vegetarian meals on every long-haul flight booked',
     'the build pipeline times out when the integration tests run against the shared cluster',
   ];
-  return Array.from({ length: n }, (_, i) => `${i}: ${subjects[i % subjects.length]} ${verbs[i % verbs.length]} ${facts[i % facts.length]} and more ${facts[(i + 2) % facts.length]}`.slice(0, 150));
+  return Array.from({ length: n }, (_, i) =>
+    `${i}: ${subjects[i % subjects.length]} ${verbs[i % verbs.length]} ${facts[i % facts.length]} and more ${facts[(i + 2) % facts.length]}`.slice(
+      0,
+      150,
+    ),
+  );
 }
 
 function longTexts(n) {
@@ -129,7 +134,10 @@ async function relevance(embedder) {
   // the vector alone: cosine of each query against every text
   const docs = [...targets.map((t) => t.content), ...distractors];
   const docVectors = await embedder.embed(docs);
-  const queryVectors = await embedder.embed(queries.map((q) => q.query), { purpose: 'query' });
+  const queryVectors = await embedder.embed(
+    queries.map((q) => q.query),
+    { purpose: 'query' },
+  );
   let vectorCorrect = 0;
   queries.forEach((q, i) => {
     let best = -1;
@@ -161,13 +169,18 @@ async function relevance(embedder) {
     const idByKey = new Map();
     const written = await engram.remember(targets.map((t) => ({ scope, content: t.content, layer: 'semantic' })));
     written.forEach((r, i) => idByKey.set(targets[i].key, r.id));
-    for (let i = 0; i < distractors.length; i += 250) await engram.remember(distractors.slice(i, i + 250).map((content) => ({ scope, content, layer: 'semantic' })));
+    for (let i = 0; i < distractors.length; i += 250)
+      await engram.remember(distractors.slice(i, i + 250).map((content) => ({ scope, content, layer: 'semantic' })));
     let engineCorrect = 0;
     for (const { query, expectedKey } of queries) {
       const { hits } = await engram.recall(query, { scopes: [scope], k: 5, trackAccess: false });
       if (hits[0]?.id === idByKey.get(expectedKey)) engineCorrect++;
     }
-    return { queries: queries.length, engineP1: round(engineCorrect / queries.length, 3), vectorP1: round(vectorCorrect / queries.length, 3) };
+    return {
+      queries: queries.length,
+      engineP1: round(engineCorrect / queries.length, 3),
+      vectorP1: round(vectorCorrect / queries.length, 3),
+    };
   } finally {
     await engram.close();
     rmSync(dir, { recursive: true, force: true });
@@ -183,10 +196,15 @@ async function locomoDense(embedder) {
   const { turnsBySample, questions } = prepareLocomo(samples);
   const scores = [];
   for (const [sampleId, turns] of turnsBySample) {
-    const texts = turns.map((t) => embeddingText({ layer: 'episodic', content: t.input.content, data: { perception: t.input.perception } }));
+    const texts = turns.map((t) =>
+      embeddingText({ layer: 'episodic', content: t.input.content, data: { perception: t.input.perception } }),
+    );
     const turnVectors = await embedder.embed(texts);
     const asked = questions.filter((q) => q.sampleId === sampleId);
-    const queryVectors = await embedder.embed(asked.map((q) => q.question), { purpose: 'query' });
+    const queryVectors = await embedder.embed(
+      asked.map((q) => q.question),
+      { purpose: 'query' },
+    );
     asked.forEach((q, i) => {
       const ranked = turns
         .map((t, j) => ({ dia: t.dia, score: dot(queryVectors[i], turnVectors[j]) }))
@@ -221,11 +239,15 @@ function directoryBytes(path) {
 
 function runChild(spec) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--case', JSON.stringify(spec)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--case', JSON.stringify(spec)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop() ?? 'null')) : reject(new Error(`${spec.model} exited with ${code}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop() ?? 'null')) : reject(new Error(`${spec.model} exited with ${code}`)),
+    );
   });
 }
 
@@ -281,7 +303,13 @@ async function main() {
       continue;
     }
     process.stderr.write(`${model}… (load ${load()[0]})\n`);
-    const measured = await runChild({ model, texts: Number(values.texts), long: Number(values.long), skipQuality: values['skip-quality'], skipLocomo: values['skip-locomo'] });
+    const measured = await runChild({
+      model,
+      texts: Number(values.texts),
+      long: Number(values.long),
+      skipQuality: values['skip-quality'],
+      skipLocomo: values['skip-locomo'],
+    });
     process.stderr.write(`${model}: ${JSON.stringify(measured)}\n`);
     record({ ...measured, loadAverage: load() });
   }

@@ -47,7 +47,13 @@ for (const model of values.models.split(',')) {
   }
   for (const workers of values.workers.split(',').map(Number)) {
     process.stderr.write(`${model}, ${workers} workers…\n`);
-    const embedder = OnnxEmbedder.create({ model, cacheDir, workers, batchSize: Number(values.batch), inProcessMaxTexts: workers > 0 ? 0 : 4 });
+    const embedder = OnnxEmbedder.create({
+      model,
+      cacheDir,
+      workers,
+      batchSize: Number(values.batch),
+      inProcessMaxTexts: workers > 0 ? 0 : 4,
+    });
     const loadStart = performance.now();
     await embedder.embed(shortTexts.slice(0, Math.max(1, workers * 2)));
     const loadMs = Math.round(performance.now() - loadStart);

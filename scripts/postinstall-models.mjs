@@ -21,10 +21,17 @@ try {
     if (process.argv.includes('--after-build')) say('dist/ is missing after the build; run "engram models pull" later.');
   } else {
     // Two sources at 120 s each at most, plus the JVM start of mvn.
-    const run = spawnSync(process.execPath, [cli, 'models', 'pull', '--if-missing', '--json'], { encoding: 'utf8', timeout: 300_000, env: process.env });
+    const run = spawnSync(process.execPath, [cli, 'models', 'pull', '--if-missing', '--json'], {
+      encoding: 'utf8',
+      timeout: 300_000,
+      env: process.env,
+    });
     const answer = parse(run.stdout);
     if (run.status === 0 && answer !== undefined) {
-      for (const m of answer.models) say(m.source === 'cache' ? `embedding model ${m.name} already installed.` : `embedding model ${m.name} installed from ${m.source}.`);
+      for (const m of answer.models)
+        say(
+          m.source === 'cache' ? `embedding model ${m.name} already installed.` : `embedding model ${m.name} installed from ${m.source}.`,
+        );
     } else {
       const error = parse(run.stderr)?.error?.message ?? (run.error ? run.error.message : 'no answer');
       say(`no embedding model fetched (${String(error).slice(0, 300)}); USE-lite stays the embedder. Retry with "engram models pull".`);
@@ -36,7 +43,12 @@ try {
 
 function parse(text) {
   try {
-    return JSON.parse(String(text ?? '').trim().split('\n').pop() ?? '');
+    return JSON.parse(
+      String(text ?? '')
+        .trim()
+        .split('\n')
+        .pop() ?? '',
+    );
   } catch {
     return undefined;
   }

@@ -18,7 +18,8 @@ export function startServer(args) {
     const onData = (chunk) => {
       text += chunk.toString();
       const match = /listening on (http:\S+)/.exec(text);
-      if (match !== null && /warmed up in|warm-up failed/.test(text)) resolve({ url: match[1].replace(/\/$/, ''), stop: () => server.kill('SIGTERM') });
+      if (match !== null && /warmed up in|warm-up failed/.test(text))
+        resolve({ url: match[1].replace(/\/$/, ''), stop: () => server.kill('SIGTERM') });
     };
     server.stdout.on('data', onData);
     server.stderr.on('data', onData);
@@ -30,6 +31,13 @@ export function startServer(args) {
 export function launchChromium() {
   return chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }

@@ -32,13 +32,30 @@ const engram = await Engram.open({ path: db, embedder: 'hash' });
 const ids = {};
 /** @type {Array<[string, import('../dist/index.js').RememberInput]>} */
 const seed = [
-  ['paris', { scope: 'acme/notes', layer: 'semantic', content: 'Alice lives in Paris.', entities: ['Alice'], validFrom: '2024-01-01T00:00:00Z' }],
-  ['berlin', { scope: 'acme/notes', layer: 'semantic', content: 'Alice lives in Berlin.', entities: ['Alice'], validFrom: '2025-06-01T00:00:00Z' }],
+  [
+    'paris',
+    { scope: 'acme/notes', layer: 'semantic', content: 'Alice lives in Paris.', entities: ['Alice'], validFrom: '2024-01-01T00:00:00Z' },
+  ],
+  [
+    'berlin',
+    { scope: 'acme/notes', layer: 'semantic', content: 'Alice lives in Berlin.', entities: ['Alice'], validFrom: '2025-06-01T00:00:00Z' },
+  ],
   ['role', { scope: 'acme/notes', layer: 'semantic', content: 'Bob is the release manager for the zephyr launch.', entities: ['Bob'] }],
-  ['howto', { scope: 'acme/notes', layer: 'procedural', content: 'To ship a release: tag it, run the checklist, then announce it in #launch.' }],
+  [
+    'howto',
+    { scope: 'acme/notes', layer: 'procedural', content: 'To ship a release: tag it, run the checklist, then announce it in #launch.' },
+  ],
 ];
 for (let d = 12; d >= 1; d--) {
-  seed.push([`ep${d}`, { scope: 'acme/notes', content: `Day ${13 - d}: Alice and Bob worked on the zephyr launch ${d % 2 === 0 ? 'checklist' : 'budget'} at the cafe.`, entities: ['Alice', 'Bob'], occurredAt: now - d * DAY }]);
+  seed.push([
+    `ep${d}`,
+    {
+      scope: 'acme/notes',
+      content: `Day ${13 - d}: Alice and Bob worked on the zephyr launch ${d % 2 === 0 ? 'checklist' : 'budget'} at the cafe.`,
+      entities: ['Alice', 'Bob'],
+      occurredAt: now - d * DAY,
+    },
+  ]);
 }
 for (const [name, input] of seed) ids[name] = (await engram.remember(input)).id;
 await engram.consolidate({ scope: 'acme/notes' });

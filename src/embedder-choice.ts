@@ -15,7 +15,8 @@ export type OnnxModelName = 'bge-small-en-v1.5' | 'all-minilm-l6-v2' | 'e5-small
  * `hash`, an installed ONNX model (`bge-small-en-v1.5`, also `onnx:bge-small-en-v1.5`),
  * `openai:<model>`, or `auto` (bge-small-en-v1.5 when its files are in the cache, else USE-lite).
  */
-export type EmbedderChoice = 'use' | 'use-lite' | 'static' | 'hash' | `hash:${number}` | 'auto' | OnnxModelName | `onnx:${string}` | `openai:${string}` | Embedder;
+export type EmbedderChoice =
+  'use' | 'use-lite' | 'static' | 'hash' | `hash:${number}` | 'auto' | OnnxModelName | `onnx:${string}` | `openai:${string}` | Embedder;
 
 /** A built-in embedder name, parsed. */
 export type ParsedEmbedderChoice =

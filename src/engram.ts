@@ -11,11 +11,25 @@ import { sinceLastReflection } from './consolidation/phases/reflect.js';
 import type { Scheduler } from './core/ports/scheduler.js';
 import { resolveConsolidationConfig, type ConsolidationOverrides } from './consolidation/config.js';
 import { decayVerdict, idleThresholdMs, lastActiveAt, type DecayConfig } from './consolidation/decay-policy.js';
-import { findConsolidationRun, lastConsolidationRun, listConsolidationRuns, type ConsolidationRunsInput, type ConsolidationRunsPage } from './consolidation/runs.js';
+import {
+  findConsolidationRun,
+  lastConsolidationRun,
+  listConsolidationRuns,
+  type ConsolidationRunsInput,
+  type ConsolidationRunsPage,
+} from './consolidation/runs.js';
 import { overviewCounts, type DecayPolicyView, type OverviewCounts } from './core/explore/overview.js';
 import { graphView, type GraphView } from './core/explore/graph.js';
 import { provenanceOf, supersessionChain, type ChainVersion, type ProvenanceView } from './core/explore/lineage.js';
-import { byIdReadSchema, graphInputSchema, overviewInputSchema, scopeList, type ByIdReadOptions, type GraphInput, type OverviewInput } from './core/explore/schemas.js';
+import {
+  byIdReadSchema,
+  graphInputSchema,
+  overviewInputSchema,
+  scopeList,
+  type ByIdReadOptions,
+  type GraphInput,
+  type OverviewInput,
+} from './core/explore/schemas.js';
 import { skippingReader } from './core/readable-records.js';
 import { Consolidation } from './consolidation/consolidation.js';
 import type { ConsolidationReport } from './consolidation/report.js';
@@ -37,10 +51,23 @@ import type { Store } from './core/ports/store.js';
 import { timerHeartbeat } from './lease-heartbeat.js';
 import { leaseHolderIsGone, newLeaseOwner } from './lease-owner.js';
 import { parseInput } from './core/schemas.js';
-import { DEFAULT_REEMBED_BATCH, reembedOptionsSchema, runReembed, type ReembedCoreReport, type ReembedProgress } from './core/reembed/index.js';
+import {
+  DEFAULT_REEMBED_BATCH,
+  reembedOptionsSchema,
+  runReembed,
+  type ReembedCoreReport,
+  type ReembedProgress,
+} from './core/reembed/index.js';
 import { isEngramError } from './core/errors.js';
 import type { RecallConfig } from './core/recall/recall-config.js';
-import { choiceForRecordedEmbedder, installedChoiceFor, parseEmbedderChoice, preferredLocalEmbedder, type EmbedderChoice, type ParsedEmbedderChoice } from './embedder-choice.js';
+import {
+  choiceForRecordedEmbedder,
+  installedChoiceFor,
+  parseEmbedderChoice,
+  preferredLocalEmbedder,
+  type EmbedderChoice,
+  type ParsedEmbedderChoice,
+} from './embedder-choice.js';
 import { createRedactor, type RedactionOptions } from './core/redact/index.js';
 import { decayReportOf, previewDecay, type DecayReport } from './consolidation/decay-run.js';
 import { expireRecords, type ExpireInput, type ExpireReport } from './core/purge/expire.js';
@@ -57,7 +84,10 @@ function decayPolicyView(config: DecayConfig): DecayPolicyView {
   const DAY = 86_400_000;
   return {
     idleMs: { low: config.idleDays.low * DAY, medium: config.idleDays.medium * DAY, high: config.idleDays.high * DAY },
-    dueAt: (record) => (decayVerdict(record, Number.MAX_SAFE_INTEGER, config).action === 'decay' ? lastActiveAt(record) + idleThresholdMs(record, config) : null),
+    dueAt: (record) =>
+      decayVerdict(record, Number.MAX_SAFE_INTEGER, config).action === 'decay'
+        ? lastActiveAt(record) + idleThresholdMs(record, config)
+        : null,
   };
 }
 export type { ReembedProgress } from './core/reembed/index.js';
@@ -194,7 +224,8 @@ export class Engram extends EngramCore {
       if (change.kind === 'remember' || change.kind === 'import') this.#worker?.notify();
       if (change.kind === 'remember' || change.kind === 'import') {
         // episodes and facts count toward reflection (as the reflect phase counts them)
-        for (const r of change.records) if (r.layer === undefined || r.layer === 'episodic' || r.layer === 'semantic') this.#idle?.noteWrite(r.scope, r.importance);
+        for (const r of change.records)
+          if (r.layer === undefined || r.layer === 'episodic' || r.layer === 'semantic') this.#idle?.noteWrite(r.scope, r.importance);
       }
     });
     if (options.background !== undefined && options.background !== false) {
@@ -270,7 +301,11 @@ export class Engram extends EngramCore {
     if (parsed.dryRun !== true) return decayReportOf(await this.consolidate({ scope: parsed.scope, phases: ['decay'] }));
     const config = resolveConsolidationConfig(this.#consolidationOverrides);
     const started = this.system.stopwatch.now();
-    return previewDecay({ store: this.store, decay: config.decay, pageSize: config.pageSize, elapsed: () => this.system.stopwatch.now() - started }, assertScope(parsed.scope), this.clock.now());
+    return previewDecay(
+      { store: this.store, decay: config.decay, pageSize: config.pageSize, elapsed: () => this.system.stopwatch.now() - started },
+      assertScope(parsed.scope),
+      this.clock.now(),
+    );
   }
 
   /**
@@ -282,7 +317,11 @@ export class Engram extends EngramCore {
   async expire(input: ExpireInput, options: { actor?: string } = {}): Promise<ExpireReport> {
     this.assertOpen();
     const decay = resolveConsolidationConfig(this.#consolidationOverrides).decay;
-    const report = await expireRecords(this.store, input, { now: this.clock.now(), actor: options.actor ?? 'library', pastGrace: (record, now) => decayVerdict(record, now, decay).action === 'expire' });
+    const report = await expireRecords(this.store, input, {
+      now: this.clock.now(),
+      actor: options.actor ?? 'library',
+      pastGrace: (record, now) => decayVerdict(record, now, decay).action === 'expire',
+    });
     if (!report.dryRun && report.expired > 0) {
       this.announceChange({ kind: 'purge', records: [{ scope: report.scope }] });
       await this.store.scrubDeleted([report.scope]);
@@ -335,7 +374,11 @@ export class Engram extends EngramCore {
   /** What a memory was derived from (records, messages), what was derived from it, and the concepts it feeds. */
   async provenance(id: string, options: ByIdReadOptions): Promise<ProvenanceView> {
     this.assertOpen();
-    return provenanceOf(skippingReader(this.store).store, String(id), scopeList(parseInput(byIdReadSchema, options, 'provenance options').scopes));
+    return provenanceOf(
+      skippingReader(this.store).store,
+      String(id),
+      scopeList(parseInput(byIdReadSchema, options, 'provenance options').scopes),
+    );
   }
 
   /** Starts the background worker in this process (idempotent); `close()` stops it. */
@@ -360,7 +403,13 @@ export class Engram extends EngramCore {
    * engram.startIdleReflection({ idleMs: 10 * 60_000, onEvent: (e) => console.log(e.scope, e.outcome) });
    * ```
    */
-  startIdleReflection(options: { idleMs: number; threshold?: number; clock?: Clock; scheduler?: Scheduler; onEvent?: (event: IdleReflectionEvent) => void }): void {
+  startIdleReflection(options: {
+    idleMs: number;
+    threshold?: number;
+    clock?: Clock;
+    scheduler?: Scheduler;
+    onEvent?: (event: IdleReflectionEvent) => void;
+  }): void {
     this.assertOpen();
     if (this.#idle !== undefined) return;
     const config = resolveConsolidationConfig(this.#consolidationOverrides);
@@ -369,7 +418,8 @@ export class Engram extends EngramCore {
       threshold: options.threshold ?? config.reflection.importanceThreshold,
       clock: options.clock ?? this.system.wallClock,
       scheduler: options.scheduler ?? systemScheduler,
-      measure: async (scope) => (await sinceLastReflection(this.store, scope, { pageSize: config.pageSize, minImportance: Number.POSITIVE_INFINITY })).accumulated,
+      measure: async (scope) =>
+        (await sinceLastReflection(this.store, scope, { pageSize: config.pageSize, minImportance: Number.POSITIVE_INFINITY })).accumulated,
       reflect: async (scope) => {
         this.assertOpen();
         const report = await this.#consolidation.reflectOnThreshold(scope);
@@ -432,7 +482,10 @@ export class Engram extends EngramCore {
     const parsed = parseInput(reembedOptionsSchema, options, 'reembed options');
     const reopening = this.#reopening;
     if (reopening !== undefined && /^(:memory:|file::memory:)/.test(reopening.path)) {
-      throw new EngramError('INVALID_INPUT', 'An in-memory database cannot be moved to another model in place: export it and import it into a database opened with the new model.');
+      throw new EngramError(
+        'INVALID_INPUT',
+        'An in-memory database cannot be moved to another model in place: export it and import it into a database opened with the new model.',
+      );
     }
     const started = performance.now();
     const target = await targetEmbedder(options.embedder, reopening?.embedderOptions ?? {});
@@ -511,7 +564,10 @@ export class Engram extends EngramCore {
 }
 
 function embedderOptionsOf(options: OpenOptions): { workers?: number; cacheDir?: string } {
-  return { ...(options.workers !== undefined ? { workers: options.workers } : {}), ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}) };
+  return {
+    ...(options.workers !== undefined ? { workers: options.workers } : {}),
+    ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
+  };
 }
 
 /** The model a reembed moves to; an unknown name's message says how models are listed and fetched. */
@@ -520,7 +576,11 @@ async function targetEmbedder(choice: EmbedderChoice, options: { workers?: numbe
     return await createEmbedder(choice, options);
   } catch (error) {
     if (isEngramError(error) && error.code === 'INVALID_INPUT' && typeof choice === 'string') {
-      throw new EngramError('INVALID_INPUT', `${error.message} Nothing was changed. "engram models list" shows the models; "engram models pull NAME" fetches one.`, { cause: error });
+      throw new EngramError(
+        'INVALID_INPUT',
+        `${error.message} Nothing was changed. "engram models list" shows the models; "engram models pull NAME" fetches one.`,
+        { cause: error },
+      );
     }
     throw error;
   }
@@ -530,10 +590,15 @@ async function targetEmbedder(choice: EmbedderChoice, options: { workers?: numbe
  * The store a path names: `postgres://…` / `postgresql://…` opens PostgreSQL (`?schema=` picks the
  * schema), anything else is a SQLite file. Each driver is imported only when chosen.
  */
-async function storeBackend(path: string): Promise<{ readEmbedder(): Promise<string | null>; open(embedding: { name: string; dimension: number }): Promise<Store> }> {
+async function storeBackend(
+  path: string,
+): Promise<{ readEmbedder(): Promise<string | null>; open(embedding: { name: string; dimension: number }): Promise<Store> }> {
   if (/^postgres(ql)?:\/\//i.test(path)) {
     const postgres = await import('./storage/postgres/index.js');
-    return { readEmbedder: () => postgres.readPostgresEmbedder(path), open: (embedding) => postgres.openPostgresStore({ url: path, embedding }) };
+    return {
+      readEmbedder: () => postgres.readPostgresEmbedder(path),
+      open: (embedding) => postgres.openPostgresStore({ url: path, embedding }),
+    };
   }
   const sqlite = await import('./storage/sqlite/index.js');
   return { readEmbedder: () => sqlite.readSqliteEmbedder(path), open: (embedding) => sqlite.openSqliteStore({ path, embedding }) };
@@ -603,6 +668,9 @@ export async function createEmbedder(
  * models `engram models pull` fetched into `$ENGRAM_CACHE_DIR` or `$XDG_CACHE_HOME/engram`.
  */
 async function defaultModelCacheDir(): Promise<string> {
-  const [{ resolveModelCacheDir }, { homedir }] = await Promise.all([import('./embeddings/onnx/models/model-cache-dir.js'), import('node:os')]);
+  const [{ resolveModelCacheDir }, { homedir }] = await Promise.all([
+    import('./embeddings/onnx/models/model-cache-dir.js'),
+    import('node:os'),
+  ]);
   return resolveModelCacheDir(process.env, homedir());
 }

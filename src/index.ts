@@ -1,7 +1,16 @@
 /**
  * The public API of `engram`. Any export added here becomes public API.
  */
-export { Engram, createEmbedder, type EmbedderChoice, type EngramOptions, type OpenOptions, type ReembedOptions, type ReembedReport, type ReembedProgress } from './engram.js';
+export {
+  Engram,
+  createEmbedder,
+  type EmbedderChoice,
+  type EngramOptions,
+  type OpenOptions,
+  type ReembedOptions,
+  type ReembedReport,
+  type ReembedProgress,
+} from './engram.js';
 export type { RememberBatchesOptions, ScopedReadOptions, ScopedWriteOptions } from './core/engine.js';
 export { EngramCore } from './deprecated.js';
 export { EngramError, isEngramError, type EngramErrorCode } from './core/errors.js';
@@ -83,5 +92,13 @@ export type { SurfaceInput, SurfaceHit, SurfaceWhy } from './core/surface/surfac
 export type { DecayInput } from './consolidation/schemas.js';
 export type { DecayReport } from './consolidation/decay-run.js';
 export type { ChainMember, ChainRole } from './core/chains/chain.js';
-export { createRedactor, Redactor, type RedactedText, type RedactionOptions, type RedactionPattern, type RedactInput, type RedactReport } from './core/redact/index.js';
+export {
+  createRedactor,
+  Redactor,
+  type RedactedText,
+  type RedactionOptions,
+  type RedactionPattern,
+  type RedactInput,
+  type RedactReport,
+} from './core/redact/index.js';
 export type { BrowseSort, ScopeSummary } from './core/ports/store.js';

@@ -18,13 +18,22 @@ import { engramContextMiddleware, engramTools } from 'engram/ai-sdk';
 
 const path = process.env.ENGRAM_DB ?? join(mkdtempSync(join(tmpdir(), 'engram-ai-sdk-')), 'memory.db');
 const scope = 'demo/users/alice';
-const turns = process.argv.length > 2 ? process.argv.slice(2) : ['I am allergic to peanuts.', 'I moved to Lisbon in March.', 'Which snack should I avoid on my flight?'];
+const turns =
+  process.argv.length > 2
+    ? process.argv.slice(2)
+    : ['I am allergic to peanuts.', 'I moved to Lisbon in March.', 'Which snack should I avoid on my flight?'];
 
 const engram = await Engram.open({ path });
 try {
   const model = wrapLanguageModel({ model: scriptedModel(), middleware: engramContextMiddleware({ engram, scopes: [scope] }) });
   for (const turn of turns) {
-    const { text } = await generateText({ model, system: 'You are a helpful travel assistant.', tools: engramTools({ engram, scope }), stopWhen: stepCountIs(4), prompt: turn });
+    const { text } = await generateText({
+      model,
+      system: 'You are a helpful travel assistant.',
+      tools: engramTools({ engram, scope }),
+      stopWhen: stepCountIs(4),
+      prompt: turn,
+    });
     console.log(`you:   ${turn}\nagent: ${text}\n`);
   }
   console.log(`memory: ${path}`);
@@ -36,7 +45,12 @@ try {
 function scriptedModel() {
   const usage = { inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 0, text: 0, reasoning: 0 } };
   const say = (text) => ({ content: [{ type: 'text', text }], finishReason: { unified: 'stop', raw: undefined }, usage, warnings: [] });
-  const call = (toolName, input) => ({ content: [{ type: 'tool-call', toolCallId: `call-${toolName}`, toolName, input: JSON.stringify(input) }], finishReason: { unified: 'tool-calls', raw: undefined }, usage, warnings: [] });
+  const call = (toolName, input) => ({
+    content: [{ type: 'tool-call', toolCallId: `call-${toolName}`, toolName, input: JSON.stringify(input) }],
+    finishReason: { unified: 'tool-calls', raw: undefined },
+    usage,
+    warnings: [],
+  });
   return new MockLanguageModelV3({
     doGenerate: async ({ prompt }) => {
       const last = prompt.at(-1);
@@ -44,10 +58,14 @@ function scriptedModel() {
         const { toolName, output } = last.content[0];
         if (toolName === 'remember') return say(`Noted (${output.value.action}).`);
         const memories = output.value.memories.map((memory) => memory.content);
-        return say(memories.length > 0 ? `From what I remember: ${memories.slice(0, 2).join(' ')}` : 'I do not remember anything about that.');
+        return say(
+          memories.length > 0 ? `From what I remember: ${memories.slice(0, 2).join(' ')}` : 'I do not remember anything about that.',
+        );
       }
       const message = last.content.map((part) => part.text ?? '').join(' ');
-      return message.trim().endsWith('?') ? call('recall', { query: message, k: 3 }) : call('remember', { content: message, layer: 'semantic' });
+      return message.trim().endsWith('?')
+        ? call('recall', { query: message, k: 3 })
+        : call('remember', { content: message, layer: 'semantic' });
     },
   });
 }

@@ -20,7 +20,10 @@ import { EngramChatMessageHistory, EngramRetriever } from 'engram/langchain';
 
 const path = process.env.ENGRAM_DB ?? join(mkdtempSync(join(tmpdir(), 'engram-langchain-')), 'memory.db');
 const scope = 'demo/users/alice';
-const turns = process.argv.length > 2 ? process.argv.slice(2) : ['I am allergic to peanuts.', 'I moved to Lisbon in March.', 'Which snack should I avoid on my flight?'];
+const turns =
+  process.argv.length > 2
+    ? process.argv.slice(2)
+    : ['I am allergic to peanuts.', 'I moved to Lisbon in March.', 'Which snack should I avoid on my flight?'];
 
 const engram = await Engram.open({ path });
 try {
@@ -31,7 +34,9 @@ try {
     new MessagesPlaceholder('history'),
     ['human', '{input}'],
   ]);
-  const withMemories = RunnablePassthrough.assign({ memories: async ({ input }) => (await retriever.invoke(input)).map((doc) => `- ${doc.pageContent}`).join('\n') });
+  const withMemories = RunnablePassthrough.assign({
+    memories: async ({ input }) => (await retriever.invoke(input)).map((doc) => `- ${doc.pageContent}`).join('\n'),
+  });
   const chat = new RunnableWithMessageHistory({
     runnable: withMemories.pipe(prompt).pipe(scriptedModel()),
     getMessageHistory: (sessionId) => new EngramChatMessageHistory({ engram, scope, sessionId, capture: true }),
@@ -54,6 +59,8 @@ function scriptedModel() {
     const question = messages.at(-1).text;
     if (!question.trim().endsWith('?')) return new AIMessage('Noted.');
     const remembered = messages[0].text.split('\n').filter((line) => line.startsWith('- ') && line.slice(2) !== question);
-    return new AIMessage(remembered.length > 0 ? `From what I remember:\n${remembered.join('\n')}` : 'I do not remember anything about that.');
+    return new AIMessage(
+      remembered.length > 0 ? `From what I remember:\n${remembered.join('\n')}` : 'I do not remember anything about that.',
+    );
   });
 }

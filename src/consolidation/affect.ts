@@ -38,7 +38,11 @@ export const DEFAULT_AFFECT: Readonly<AffectConfig> = Object.freeze({
 });
 
 /** The intensity a feeling has `ageMs` after it happened, and whether it is a flashbulb. */
-export function appraise(emotion: { valence: number; intensity: number }, ageMs: number, config: AffectConfig = DEFAULT_AFFECT): { intensity: number; flashbulb: boolean } {
+export function appraise(
+  emotion: { valence: number; intensity: number },
+  ageMs: number,
+  config: AffectConfig = DEFAULT_AFFECT,
+): { intensity: number; flashbulb: boolean } {
   if (emotion.intensity >= config.flashbulbIntensity) return { intensity: emotion.intensity, flashbulb: true };
   const rate = emotion.valence < 0 ? config.negativeFadeFactor : 1;
   const faded = emotion.intensity * 0.5 ** ((Math.max(0, ageMs) / DAY / config.halfLifeDays) * rate);
@@ -66,7 +70,11 @@ export interface CautionVerdict {
 }
 
 /** Concepts that deserve a caution (pure); everything else tested is returned in `cleared`. */
-export function cautionVerdicts(concepts: readonly ConceptOutcomes[], scopeOutcomes: ReadonlyMap<string, boolean>, config: AffectConfig = DEFAULT_AFFECT): { raised: CautionVerdict[]; cleared: string[] } {
+export function cautionVerdicts(
+  concepts: readonly ConceptOutcomes[],
+  scopeOutcomes: ReadonlyMap<string, boolean>,
+  config: AffectConfig = DEFAULT_AFFECT,
+): { raised: CautionVerdict[]; cleared: string[] } {
   const tested = concepts.filter((c) => c.outcomes.length >= config.caution.minSupport);
   const raised: CautionVerdict[] = [];
   const cleared: string[] = [];
@@ -78,13 +86,25 @@ export function cautionVerdicts(concepts: readonly ConceptOutcomes[], scopeOutco
     const ownNegativesInScope = c.outcomes.filter((o) => o.negative && scopeOutcomes.has(o.id)).length;
     const othersN = scopeOutcomes.size - [...own].filter((id) => scopeOutcomes.has(id)).length;
     const base = othersN <= 0 ? 0.5 : (negativesInScope - ownNegativesInScope) / othersN;
-    const test = binomialNoiseTest(k, c.outcomes.length, base, { alpha: config.caution.alpha / tested.length, minSupport: config.caution.minSupport });
+    const test = binomialNoiseTest(k, c.outcomes.length, base, {
+      alpha: config.caution.alpha / tested.length,
+      minSupport: config.caution.minSupport,
+    });
     if (!test.passed || k < config.caution.minNegatives) {
       cleared.push(c.conceptId);
       continue;
     }
     const negatives = c.outcomes.filter((o) => o.negative).sort((a, b) => b.at - a.at);
-    raised.push({ conceptId: c.conceptId, name: c.name, k, n: c.outcomes.length, baseRate: base, p: Math.min(1, test.pValue * tested.length), negatives: negatives.map((o) => o.id), lastNegativeAt: negatives[0]?.at ?? 0 });
+    raised.push({
+      conceptId: c.conceptId,
+      name: c.name,
+      k,
+      n: c.outcomes.length,
+      baseRate: base,
+      p: Math.min(1, test.pValue * tested.length),
+      negatives: negatives.map((o) => o.id),
+      lastNegativeAt: negatives[0]?.at ?? 0,
+    });
   }
   return { raised, cleared };
 }
@@ -127,7 +147,9 @@ export function moodSummaries(feelings: readonly Feeling[], config: AffectConfig
     const valence = items.reduce((s, f) => s + f.valence, 0) / items.length;
     const intensity = items.reduce((s, f) => s + f.intensity, 0) / items.length;
     const counts = new Map<string, number>();
-    for (const f of items) for (const m of new Set(f.moods.map((x) => x.trim().toLowerCase()).filter((x) => x.length > 0))) counts.set(m, (counts.get(m) ?? 0) + 1);
+    for (const f of items)
+      for (const m of new Set(f.moods.map((x) => x.trim().toLowerCase()).filter((x) => x.length > 0)))
+        counts.set(m, (counts.get(m) ?? 0) + 1);
     const positives = items.filter((f) => f.valence >= 0.3).length;
     const negatives = items.filter((f) => f.valence <= -0.3).length;
     const tone = valence >= 0.2 ? 'positive' : valence <= -0.2 ? 'negative' : positives > 0 && negatives > 0 ? 'mixed' : 'neutral';
@@ -138,9 +160,15 @@ export function moodSummaries(feelings: readonly Feeling[], config: AffectConfig
       n: items.length,
       valence: Math.round(valence * 100) / 100,
       intensity: Math.round(intensity * 10) / 10,
-      moods: [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 5).map(([mood, count]) => ({ mood, count })),
+      moods: [...counts]
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+        .slice(0, 5)
+        .map(([mood, count]) => ({ mood, count })),
       tone,
-      sources: [...items].sort((a, b) => b.intensity - a.intensity || (a.id < b.id ? -1 : 1)).slice(0, 50).map((f) => f.id),
+      sources: [...items]
+        .sort((a, b) => b.intensity - a.intensity || (a.id < b.id ? -1 : 1))
+        .slice(0, 50)
+        .map((f) => f.id),
     });
   }
   return out.sort((a, b) => a.from - b.from);

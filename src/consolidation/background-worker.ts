@@ -31,7 +31,10 @@ export class BackgroundWorker {
    * of wall time the worker may spend working while there is a backlog (default 0.5): after a batch
    * that took t ms it pauses t·(1−duty)/duty ms, so writers always find the store free most of the time.
    */
-  constructor(deps: ConceptJobDeps, options: { scheduler: Scheduler; idleMs?: number; duty?: number; also?: (owner: string) => Promise<number> }) {
+  constructor(
+    deps: ConceptJobDeps,
+    options: { scheduler: Scheduler; idleMs?: number; duty?: number; also?: (owner: string) => Promise<number> },
+  ) {
     this.#deps = deps;
     this.#scheduler = options.scheduler;
     this.#owner = newWorkerOwner(deps);

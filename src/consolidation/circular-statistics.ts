@@ -103,7 +103,10 @@ export function rayleighTest(angles: readonly number[]): { n: number; mean: numb
  * circularLinearAssociation([1, 0, 1, 0], [0, Math.PI, 0.1, Math.PI + 0.1]).r2; // close to 1
  * ```
  */
-export function circularLinearAssociation(xs: readonly number[], angles: readonly number[]): { n: number; r2: number; r: number; p: number; peak: number; amplitude: number } {
+export function circularLinearAssociation(
+  xs: readonly number[],
+  angles: readonly number[],
+): { n: number; r2: number; r: number; p: number; peak: number; amplitude: number } {
   const n = Math.min(xs.length, angles.length);
   const none = { n, r2: 0, r: 0, p: 1, peak: 0, amplitude: 0 };
   if (n < 3) return none;
@@ -118,7 +121,14 @@ export function circularLinearAssociation(xs: readonly number[], angles: readonl
   const r2 = Math.max(0, Math.min(1, (rxc * rxc + rxs * rxs - 2 * rxc * rxs * rcs) / (1 - rcs * rcs)));
   // least squares of x on (cos, sin) for the peak and amplitude
   const fit = regressOnCosSin(x, cs, sn);
-  return { n, r2, r: Math.sqrt(r2), p: Math.exp((-n * r2) / 2), peak: mod(Math.atan2(fit.c, fit.b), TAU), amplitude: Math.hypot(fit.b, fit.c) };
+  return {
+    n,
+    r2,
+    r: Math.sqrt(r2),
+    p: Math.exp((-n * r2) / 2),
+    peak: mod(Math.atan2(fit.c, fit.b), TAU),
+    amplitude: Math.hypot(fit.b, fit.c),
+  };
 }
 
 /** Coefficients b, c of x ≈ a + b·cos + c·sin (centred normal equations, 2 × 2). */

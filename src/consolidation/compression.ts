@@ -33,7 +33,10 @@ export function shouldCompress(record: MemoryRecord, now: number, config: Compre
 }
 
 /** The compressed form: summary text and the key fields of the episode. */
-export function compressEpisode(record: MemoryRecord, config: CompressionConfig = DEFAULT_COMPRESSION): { content: string; summary: string; data: MemoryData } {
+export function compressEpisode(
+  record: MemoryRecord,
+  config: CompressionConfig = DEFAULT_COMPRESSION,
+): { content: string; summary: string; data: MemoryData } {
   const d = record.data;
   const parts: string[] = [];
   if (d.context?.goal) parts.push(d.context.goal);
@@ -42,11 +45,22 @@ export function compressEpisode(record: MemoryRecord, config: CompressionConfig 
   if (typeof d.outcome?.success === 'boolean') parts.push(d.outcome.success ? 'succeeded' : 'failed');
   const text = record.content.length > config.summaryChars ? `${record.content.slice(0, config.summaryChars).trimEnd()}…` : record.content;
   const summary = parts.length > 0 ? `${parts.join(' — ')}. ${text}` : text;
-  const data: MemoryData = { compressed: true, compressedFrom: [record.id, ...(Array.isArray(d.compressedFrom) ? (d.compressedFrom as string[]) : [])] };
+  const data: MemoryData = {
+    compressed: true,
+    compressedFrom: [record.id, ...(Array.isArray(d.compressedFrom) ? (d.compressedFrom as string[]) : [])],
+  };
   if (d.perception !== undefined) data.perception = d.perception;
   if (d.context !== undefined) data.context = d.context;
-  if (d.decision !== undefined) data.decision = { ...(d.decision.intent !== undefined ? { intent: d.decision.intent } : {}), ...(d.decision.confidence !== undefined ? { confidence: d.decision.confidence } : {}) };
+  if (d.decision !== undefined)
+    data.decision = {
+      ...(d.decision.intent !== undefined ? { intent: d.decision.intent } : {}),
+      ...(d.decision.confidence !== undefined ? { confidence: d.decision.confidence } : {}),
+    };
   if (d.action?.tool !== undefined) data.action = { tool: d.action.tool };
-  if (d.outcome !== undefined) data.outcome = { ...(d.outcome.success !== undefined ? { success: d.outcome.success } : {}), ...(d.outcome.reward !== undefined ? { reward: d.outcome.reward } : {}) };
+  if (d.outcome !== undefined)
+    data.outcome = {
+      ...(d.outcome.success !== undefined ? { success: d.outcome.success } : {}),
+      ...(d.outcome.reward !== undefined ? { reward: d.outcome.reward } : {}),
+    };
   return { content: summary, summary, data };
 }

@@ -5,7 +5,12 @@
 import { DEFAULT_COMPRESSION, type CompressionConfig } from './compression.js';
 import { DEFAULT_DECAY, type DecayConfig } from './decay-policy.js';
 import { DEFAULT_REFLECTION, type ReflectionConfig } from './reflection.js';
-import { DEFAULT_REWARD_LEARNING, DEFAULT_STATISTICAL_PATTERNS, type RewardLearningConfig, type StatisticalPatternConfig } from './promotion-sources.js';
+import {
+  DEFAULT_REWARD_LEARNING,
+  DEFAULT_STATISTICAL_PATTERNS,
+  type RewardLearningConfig,
+  type StatisticalPatternConfig,
+} from './promotion-sources.js';
 import { DEFAULT_SAMPLE_SIZES, type SampleSizes } from './sampler.js';
 import { DEFAULT_PHASE_LOCK, type PhaseLockConfig } from './phase-lock-source.js';
 import { DEFAULT_RECOMBINE, type RecombineConfig } from './recombination.js';
@@ -13,7 +18,19 @@ import { DEFAULT_INSIGHT, type InsightConfig } from './insight.js';
 import { DEFAULT_AFFECT, type AffectConfig } from './affect.js';
 
 /** The phases of the sleep cycle, in the order they run. */
-export const PHASES = ['dedup', 'supersede', 'extract', 'ground', 'promote', 'recombine', 'insight', 'reflect', 'affect', 'decay', 'compress'] as const;
+export const PHASES = [
+  'dedup',
+  'supersede',
+  'extract',
+  'ground',
+  'promote',
+  'recombine',
+  'insight',
+  'reflect',
+  'affect',
+  'decay',
+  'compress',
+] as const;
 export type PhaseName = (typeof PHASES)[number];
 
 export interface GroundingConfig {
@@ -65,7 +82,9 @@ export const DEFAULT_CONSOLIDATION: Readonly<ConsolidationConfig> = Object.freez
 });
 
 /** A partial override, one level deep per section. */
-export type ConsolidationOverrides = { [K in keyof ConsolidationConfig]?: ConsolidationConfig[K] extends object ? Partial<ConsolidationConfig[K]> : ConsolidationConfig[K] };
+export type ConsolidationOverrides = {
+  [K in keyof ConsolidationConfig]?: ConsolidationConfig[K] extends object ? Partial<ConsolidationConfig[K]> : ConsolidationConfig[K];
+};
 
 /** Merges overrides onto the defaults (section by section). */
 export function resolveConsolidationConfig(overrides: ConsolidationOverrides = {}): ConsolidationConfig {

@@ -38,7 +38,11 @@ export class Consolidation {
   async consolidate(options: ConsolidateOptions): Promise<ConsolidationReport> {
     const parsed = parseInput(consolidateInputSchema, options, 'consolidate');
     const scope = assertScope(parsed.scope);
-    return runConsolidation(this.#deps(), { scope, ...(parsed.phases !== undefined ? { phases: parsed.phases } : {}), trigger: 'on-demand' });
+    return runConsolidation(this.#deps(), {
+      scope,
+      ...(parsed.phases !== undefined ? { phases: parsed.phases } : {}),
+      trigger: 'on-demand',
+    });
   }
 
   /** Runs the reflect phase of `scope` because its accumulated importance crossed the threshold (idle reflection); the report's trigger says so. */

@@ -21,7 +21,17 @@ import { reflectPhase } from './phases/reflect.js';
 import { recombinePhase } from './phases/recombine.js';
 import { insightPhase } from './phases/insight.js';
 import { affectPhase } from './phases/affect.js';
-import { changedLists, emptyCounters, MAX_REPORTED_IDS, phaseNote, reportTallies, type ConsolidationReport, type ConsolidationTrigger, type PhaseCounters, type PhaseReport } from './report.js';
+import {
+  changedLists,
+  emptyCounters,
+  MAX_REPORTED_IDS,
+  phaseNote,
+  reportTallies,
+  type ConsolidationReport,
+  type ConsolidationTrigger,
+  type PhaseCounters,
+  type PhaseReport,
+} from './report.js';
 import { renewLease } from '../core/lease-renewal.js';
 
 /** State keys of the cycle (per scope). */
@@ -72,23 +82,35 @@ export async function runConsolidation(deps: ConsolidationDeps, input: Consolida
   // whole milliseconds, as reports and the resumable run document have always held them
   const elapsedSince = (started: number): number => Math.round(stopwatch.now() - started);
   if (!(await store.acquireJobLock(lockName, owner, config.lockTtlMs))) {
-    throw new EngramError('LOCKED', `Another consolidation cycle is running for scope "${input.scope}". Wait for it to finish (or, if its process died, for its lease to expire after ${Math.ceil(config.lockTtlMs / 1000)} s) and run again.`, {
-      details: { scope: input.scope },
-    });
+    throw new EngramError(
+      'LOCKED',
+      `Another consolidation cycle is running for scope "${input.scope}". Wait for it to finish (or, if its process died, for its lease to expire after ${Math.ceil(config.lockTtlMs / 1000)} s) and run again.`,
+      {
+        details: { scope: input.scope },
+      },
+    );
   }
   // a reembed takes its lease first and then looks for cycles, so one of the two always sees the other
   if ((await store.vectorStaging.liveJobLocks(REEMBED_LOCK)).some((h) => h.name === REEMBED_LOCK)) {
     await store.releaseJobLock(lockName, owner);
-    throw new EngramError('LOCKED', 'The store is being moved to another embedding model (engram reembed): consolidate again when it has finished.', {
-      details: { scope: input.scope },
-    });
+    throw new EngramError(
+      'LOCKED',
+      'The store is being moved to another embedding model (engram reembed): consolidate again when it has finished.',
+      {
+        details: { scope: input.scope },
+      },
+    );
   }
   // a renewal that finds the lease taken stops the cycle before its next write
   const lease = renewLease(store, lockName, owner, config.lockTtlMs, deps.heartbeat);
   const lostError = (): EngramError =>
-    new EngramError('LOCKED', `The consolidation lock of scope "${input.scope}" was lost (lease expired): the cycle stops here and resumes on the next run.`, {
-      details: { scope: input.scope },
-    });
+    new EngramError(
+      'LOCKED',
+      `The consolidation lock of scope "${input.scope}" was lost (lease expired): the cycle stops here and resumes on the next run.`,
+      {
+        details: { scope: input.scope },
+      },
+    );
   try {
     const requested = PHASES.filter((p) => input.phases === undefined || input.phases.includes(p));
     const previous = (await store.getState(input.scope, RUN_KEY))?.value as RunDocument | undefined;
@@ -175,7 +197,8 @@ export async function runConsolidation(deps: ConsolidationDeps, input: Consolida
     await store.transaction(async (tx) => {
       await tx.setState(input.scope, LAST_REPORT_KEY, report, run.now);
       await tx.setState(input.scope, `consolidate/report/${run.id}`, report, run.now);
-      if (run.phases.length === PHASES.length || run.phases.includes('promote')) await tx.setState(input.scope, LAST_RUN_KEY, { at: run.now, id: run.id }, run.now);
+      if (run.phases.length === PHASES.length || run.phases.includes('promote'))
+        await tx.setState(input.scope, LAST_RUN_KEY, { at: run.now, id: run.id }, run.now);
       await tx.deleteState(input.scope, RUN_KEY);
     });
     return report;

@@ -31,14 +31,19 @@ export const DEFAULT_DECAY: Readonly<DecayConfig> = Object.freeze({
   flashbulbFactor: 3,
 });
 
-export type DecayVerdict = { action: 'keep'; reason: 'pinned' | 'exempt' | 'fresh' | 'not-applicable' } | { action: 'decay' | 'expire'; idleMs: number; thresholdMs: number };
+export type DecayVerdict =
+  | { action: 'keep'; reason: 'pinned' | 'exempt' | 'fresh' | 'not-applicable' }
+  | { action: 'decay' | 'expire'; idleMs: number; thresholdMs: number };
 
 /**
  * The idle threshold of a record in ms: its importance tier, stretched by emotional intensity — the
  * intensity the affect phase last appraised when it has, else the stored one — and by
  * `flashbulbFactor` for a memory the affect phase marked as a flashbulb.
  */
-export function idleThresholdMs(record: Pick<MemoryRecord, 'importance' | 'emotion'> & { data?: Pick<MemoryRecord['data'], 'affect'> }, config: DecayConfig = DEFAULT_DECAY): number {
+export function idleThresholdMs(
+  record: Pick<MemoryRecord, 'importance' | 'emotion'> & { data?: Pick<MemoryRecord['data'], 'affect'> },
+  config: DecayConfig = DEFAULT_DECAY,
+): number {
   const importance = record.importance ?? 1; // unscored ranks as 1.0 until scored (§11.4)
   const days = importance < 0.5 ? config.idleDays.low : importance < 0.7 ? config.idleDays.medium : config.idleDays.high;
   const affect = record.data?.affect;

@@ -25,14 +25,29 @@ export interface DecayReport extends PhaseReport {
 export function decayReportOf(report: ConsolidationReport): DecayReport {
   const phase = report.phases.find((p) => p.name === 'decay') as PhaseReport;
   const count = (word: string): number => Number(new RegExp(`(\\d+) ${word}`).exec(phase.note)?.[1] ?? 0);
-  return { ...phase, scope: report.scope, dryRun: false, runId: report.id, counts: { decayed: count('decayed'), expired: count('expired') } };
+  return {
+    ...phase,
+    scope: report.scope,
+    dryRun: false,
+    runId: report.id,
+    counts: { decayed: count('decayed'), expired: count('expired') },
+  };
 }
 
 /** What the decay phase would do to `scope` at `now`, without writing. */
-export async function previewDecay(deps: { store: Store; decay: DecayConfig; pageSize: number; elapsed: () => number }, scope: Scope, now: number): Promise<DecayReport> {
+export async function previewDecay(
+  deps: { store: Store; decay: DecayConfig; pageSize: number; elapsed: () => number },
+  scope: Scope,
+  now: number,
+): Promise<DecayReport> {
   const counters = emptyCounters();
   const counts = { decayed: 0, expired: 0 };
-  for await (const page of scanRecords(deps.store, { scope, layers: ['episodic', 'semantic'], statuses: ['active', 'decayed'], pageSize: deps.pageSize })) {
+  for await (const page of scanRecords(deps.store, {
+    scope,
+    layers: ['episodic', 'semantic'],
+    statuses: ['active', 'decayed'],
+    pageSize: deps.pageSize,
+  })) {
     const judged = page.filter(decays);
     counters.examined += judged.length;
     for (const { r, verdict } of await decayVerdicts(deps.store, scope, judged, now, deps.decay)) {

@@ -42,9 +42,46 @@ export interface DreamStream {
   truths: DreamTruths;
 }
 
-const PROJECTS = ['billing portal', 'search revamp', 'mobile app', 'data lake', 'auth service', 'metrics pipeline', 'admin console', 'partner api', 'email digest', 'cache layer'];
-const SERVICES = ['payments-api', 'users-db', 'queue-workers', 'cdn-edge', 'audit-log', 'feature-flags', 'report-builder', 'geo-index', 'notifier', 'image-resizer', 'ledger-sync', 'pricing-engine'];
-const PEOPLE = ['Amara Okafor', 'Jonas Weber', 'Li Wei', 'Sofia Marquez', 'Tom Becker', 'Nadia Haddad', 'Kenji Sato', 'Ruth Cohen', 'Omar Farouk', 'Elena Petrova', 'Marco Rossi', 'Ivy Chen'];
+const PROJECTS = [
+  'billing portal',
+  'search revamp',
+  'mobile app',
+  'data lake',
+  'auth service',
+  'metrics pipeline',
+  'admin console',
+  'partner api',
+  'email digest',
+  'cache layer',
+];
+const SERVICES = [
+  'payments-api',
+  'users-db',
+  'queue-workers',
+  'cdn-edge',
+  'audit-log',
+  'feature-flags',
+  'report-builder',
+  'geo-index',
+  'notifier',
+  'image-resizer',
+  'ledger-sync',
+  'pricing-engine',
+];
+const PEOPLE = [
+  'Amara Okafor',
+  'Jonas Weber',
+  'Li Wei',
+  'Sofia Marquez',
+  'Tom Becker',
+  'Nadia Haddad',
+  'Kenji Sato',
+  'Ruth Cohen',
+  'Omar Farouk',
+  'Elena Petrova',
+  'Marco Rossi',
+  'Ivy Chen',
+];
 const TOOLS = ['deploy', 'test', 'review', 'query', 'build'];
 const VERBS: Record<string, string[]> = {
   deploy: ['shipped', 'rolled out', 'released'],
@@ -75,7 +112,13 @@ function workingHour(random: RandomSource): number {
 }
 
 /** Generates a dream stream; the same random sequence always gives the same stream. */
-export function generateDreamStream(options: { random: RandomSource; planted: boolean; start?: number; weeks?: number; perSession?: number }): DreamStream {
+export function generateDreamStream(options: {
+  random: RandomSource;
+  planted: boolean;
+  start?: number;
+  weeks?: number;
+  perSession?: number;
+}): DreamStream {
   const { random, planted } = options;
   const start = options.start ?? Date.UTC(2026, 0, 5); // a Monday
   const weeks = options.weeks ?? 8;
@@ -91,7 +134,13 @@ export function generateDreamStream(options: { random: RandomSource; planted: bo
         const project = zipf(random, PROJECTS);
         const entities = [project, zipf(random, SERVICES), ...(random.next() < 0.6 ? [zipf(random, PEOPLE)] : [])];
         const success = random.next() < 0.78;
-        const feeling = success ? (random.next() < 0.15 ? { valence: 0.6, intensity: 5, mood: ['pleased'] } : undefined) : random.next() < 0.5 ? { valence: -0.6, intensity: 6, mood: ['frustrated'] } : undefined;
+        const feeling = success
+          ? random.next() < 0.15
+            ? { valence: 0.6, intensity: 5, mood: ['pleased'] }
+            : undefined
+          : random.next() < 0.5
+            ? { valence: -0.6, intensity: 6, mood: ['frustrated'] }
+            : undefined;
         episodes.push({
           content: `${pick(random, VERBS[tool] as string[])} ${entities[1]} for the ${project}${entities[2] !== undefined ? ` with ${entities[2]}` : ''}: ${success ? 'fine' : 'it broke'}`,
           layer: 'episodic',
@@ -165,8 +214,14 @@ export function generateDreamStream(options: { random: RandomSource; planted: bo
     // indexes after sorting
     const indexOf = (content: string) => episodes.findIndex((e) => e.content === content);
     const bridgeContents = ['Priya Raman flagged', 'Disk filled up on ledger-7'];
-    truths.bridge = { ends: bridgeContents.map((c) => episodes.findIndex((e) => e.content.startsWith(c))) as [number, number], entities: truths.bridge?.entities ?? [] };
-    truths.insight = { ...(truths.insight as NonNullable<DreamTruths['insight']>), members: episodes.flatMap((e, i) => (e.context.sessionId.endsWith('d4') && e.action?.tool === 'deploy' ? [i] : [])) };
+    truths.bridge = {
+      ends: bridgeContents.map((c) => episodes.findIndex((e) => e.content.startsWith(c))) as [number, number],
+      entities: truths.bridge?.entities ?? [],
+    };
+    truths.insight = {
+      ...(truths.insight as NonNullable<DreamTruths['insight']>),
+      members: episodes.flatMap((e, i) => (e.context.sessionId.endsWith('d4') && e.action?.tool === 'deploy' ? [i] : [])),
+    };
     truths.flashbulb = indexOf('Full production outage: payments down for 40 minutes after a bad certificate rotation');
   }
   return { episodes, truths };
@@ -183,7 +238,15 @@ export interface TimedOutcome {
  * A tool used at uneven working hours over `days` days; when `planted`, its success follows the hour
  * of day (p = 0.5 + 0.4·cos(2π(h − peakHour)/24)), else it is a flat `baseRate` whatever the hour.
  */
-export function generatePhaseLockedStream(options: { random: RandomSource; planted: boolean; n?: number; days?: number; peakHour?: number; baseRate?: number; start?: number }): { outcomes: TimedOutcome[]; peakHour: number } {
+export function generatePhaseLockedStream(options: {
+  random: RandomSource;
+  planted: boolean;
+  n?: number;
+  days?: number;
+  peakHour?: number;
+  baseRate?: number;
+  start?: number;
+}): { outcomes: TimedOutcome[]; peakHour: number } {
   const { random, planted } = options;
   const n = options.n ?? 120;
   const days = options.days ?? 28;

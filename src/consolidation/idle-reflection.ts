@@ -89,9 +89,13 @@ export class IdleReflector {
 
   #arm(scope: Scope, account: Account, ms: number): void {
     account.cancel?.();
-    account.cancel = this.#options.scheduler.after(ms, () => {
-      this.#queue = this.#queue.then(() => this.#check(scope));
-    }, { background: true });
+    account.cancel = this.#options.scheduler.after(
+      ms,
+      () => {
+        this.#queue = this.#queue.then(() => this.#check(scope));
+      },
+      { background: true },
+    );
   }
 
   async #check(scope: Scope): Promise<void> {

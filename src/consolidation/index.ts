@@ -1,6 +1,13 @@
 /** The sleep cycle: consolidation phases, promotion sources and their statistics. */
 export { runConsolidation, lastConsolidationReport, type ConsolidateInput } from './cycle.js';
-export { PHASES, DEFAULT_CONSOLIDATION, resolveConsolidationConfig, type PhaseName, type ConsolidationConfig, type ConsolidationOverrides } from './config.js';
+export {
+  PHASES,
+  DEFAULT_CONSOLIDATION,
+  resolveConsolidationConfig,
+  type PhaseName,
+  type ConsolidationConfig,
+  type ConsolidationOverrides,
+} from './config.js';
 export type { ConsolidationReport, PhaseReport, ConsolidationTrigger } from './report.js';
 export type { ConsolidationDeps, ConsolidationHooks, LeaseHeartbeat } from './phase-context.js';
 export {

@@ -74,7 +74,12 @@ export interface InsightFinding {
 }
 
 /** Findings from bridged groups (pure). */
-export function insightFindings(groups: readonly BridgedGroup[], index: ItemIndex, promoted: readonly PromotedPattern[], config: InsightConfig = DEFAULT_INSIGHT): InsightFinding[] {
+export function insightFindings(
+  groups: readonly BridgedGroup[],
+  index: ItemIndex,
+  promoted: readonly PromotedPattern[],
+  config: InsightConfig = DEFAULT_INSIGHT,
+): InsightFinding[] {
   const unique = new Map<string, BridgedGroup>();
   for (const g of groups) {
     const key = [...g.items].sort().join('+');
@@ -87,7 +92,9 @@ export function insightFindings(groups: readonly BridgedGroup[], index: ItemInde
   for (const [key, group] of unique) {
     const members = intersect(group.items.map((item) => index.memoriesOf.get(item) ?? new Set<string>()));
     const memberSet = new Set([...members, ...group.ends]);
-    const known = [...memberSet].map((id) => index.memories.get(id)).filter((m): m is NonNullable<typeof m> => m !== undefined && m.outcome !== null);
+    const known = [...memberSet]
+      .map((id) => index.memories.get(id))
+      .filter((m): m is NonNullable<typeof m> => m !== undefined && m.outcome !== null);
     const others = withOutcome.filter((m) => !memberSet.has(m.id));
     for (const direction of ['failure', 'success'] as const) {
       const wanted = direction === 'success';
@@ -96,7 +103,10 @@ export function insightFindings(groups: readonly BridgedGroup[], index: ItemInde
       const test = binomialNoiseTest(matching.length, known.length, base, { alpha: config.alpha / tests, minSupport: config.minSupport });
       if (!test.passed) continue;
       const p = Math.min(1, test.pValue * tests);
-      const when = timing(matching.map((m) => m.at), config);
+      const when = timing(
+        matching.map((m) => m.at),
+        config,
+      );
       const tools = new Map<string, number>();
       for (const m of matching) if (m.tool !== null) tools.set(m.tool, (tools.get(m.tool) ?? 0) + 1);
       const [topTool, topCount] = [...tools].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0] ?? [null, 0];
@@ -114,7 +124,8 @@ export function insightFindings(groups: readonly BridgedGroup[], index: ItemInde
         `${tool !== null ? `${tool} ` : ''}${noun} cluster${whenText} with ${group.labels.join(' + ')}: ${matching.length} of ${known.length} such memories ${verb} ` +
         `(base rate ${round(base, 2)}, p ${formatP(p)}), across ${sessions} sessions over ${spanDays} days` +
         `${corroboratedBy.length > 0 ? `; consistent with ${corroboratedBy.map((c) => `"${c.name}"`).join(', ')}` : ''}.`;
-      const newestFirst = (ids: readonly string[]) => [...ids].sort((a, b) => (index.memories.get(b)?.at ?? 0) - (index.memories.get(a)?.at ?? 0));
+      const newestFirst = (ids: readonly string[]) =>
+        [...ids].sort((a, b) => (index.memories.get(b)?.at ?? 0) - (index.memories.get(a)?.at ?? 0));
       const matchingIds = new Set(matching.map((m) => m.id));
       out.push({
         key: `${key}:${direction}`,
@@ -129,7 +140,10 @@ export function insightFindings(groups: readonly BridgedGroup[], index: ItemInde
         when,
         sessions,
         spanDays,
-        evidence: [...newestFirst([...matchingIds]), ...newestFirst([...memberSet].filter((id) => !matchingIds.has(id)))].slice(0, config.maxEvidence),
+        evidence: [...newestFirst([...matchingIds]), ...newestFirst([...memberSet].filter((id) => !matchingIds.has(id)))].slice(
+          0,
+          config.maxEvidence,
+        ),
         corroboratedBy,
         content,
         confidence: round((matching.length / known.length) * (1 - p), 4),
@@ -146,7 +160,8 @@ function timing(ats: readonly number[], config: InsightConfig): InsightFinding['
   for (const cycle of ['weekday', 'hour'] as const) {
     const test = rayleighTest(ats.map((at) => cycleAngle(at, cycle, config.utcOffsetMinutes)));
     const p = Math.min(1, test.p * 2);
-    if (p <= config.alpha && (best === null || p < best.p)) best = { cycle, peak: positionLabel(angleToPosition(test.mean, cycle), cycle), p };
+    if (p <= config.alpha && (best === null || p < best.p))
+      best = { cycle, peak: positionLabel(angleToPosition(test.mean, cycle), cycle), p };
   }
   return best;
 }

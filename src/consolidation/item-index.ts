@@ -71,7 +71,12 @@ export async function itemIndex(ctx: PhaseContext): Promise<ItemIndex> {
   const { store, config } = ctx.deps;
   const records: MemoryRecord[] = [];
   const concepts: MemoryRecord[] = [];
-  for await (const page of scanRecords(store, { scope: ctx.scope, layers: ['episodic', 'semantic'], statuses: ['active'], pageSize: config.pageSize })) {
+  for await (const page of scanRecords(store, {
+    scope: ctx.scope,
+    layers: ['episodic', 'semantic'],
+    statuses: ['active'],
+    pageSize: config.pageSize,
+  })) {
     for (const r of page) {
       if (isConcept(r)) concepts.push(r);
       else if (isRecombinable(r)) records.push(r);
@@ -102,11 +107,23 @@ export async function itemIndex(ctx: PhaseContext): Promise<ItemIndex> {
  * An item index from memories, the concept names that refer to each, and causal links between
  * concepts (pure: the phases read all three from the store; tests give them directly).
  */
-export function indexFromRecords(records: readonly MemoryRecord[], conceptsOf: (record: MemoryRecord) => readonly string[], causal: readonly { from: string; to: string }[] = []): ItemIndex {
+export function indexFromRecords(
+  records: readonly MemoryRecord[],
+  conceptsOf: (record: MemoryRecord) => readonly string[],
+  causal: readonly { from: string; to: string }[] = [],
+): ItemIndex {
   const index: ItemIndex = { memories: new Map(), itemsOf: new Map(), memoriesOf: new Map(), causal: new Map(), conceptIds: new Map() };
   for (const r of records) {
     const tool = r.data.action?.tool;
-    index.memories.set(r.id, { id: r.id, at: r.occurredAt ?? r.validFrom, session: sessionOf(r), salience: r.salience, content: r.content, outcome: outcomeOf(r), tool: tool !== undefined && tool.trim() !== '' ? conceptName(tool) : null });
+    index.memories.set(r.id, {
+      id: r.id,
+      at: r.occurredAt ?? r.validFrom,
+      session: sessionOf(r),
+      salience: r.salience,
+      content: r.content,
+      outcome: outcomeOf(r),
+      tool: tool !== undefined && tool.trim() !== '' ? conceptName(tool) : null,
+    });
     const items = new Set([...r.entities.map(conceptName), ...conceptsOf(r)].filter((item) => item.length > 0));
     index.itemsOf.set(r.id, items);
     for (const item of items) index.memoriesOf.set(item, (index.memoriesOf.get(item) ?? new Set<string>()).add(r.id));
@@ -114,7 +131,10 @@ export function indexFromRecords(records: readonly MemoryRecord[], conceptsOf: (
   for (const { from, to } of causal) {
     if (from === to) continue;
     const label = `${from} CAUSES ${to}`;
-    for (const [a, b] of [[from, to], [to, from]] as const) {
+    for (const [a, b] of [
+      [from, to],
+      [to, from],
+    ] as const) {
       const list = index.causal.get(a) ?? [];
       if (!list.some((l) => l.item === b)) list.push({ item: b, label });
       index.causal.set(a, list);
@@ -133,7 +153,9 @@ export function dropSubsumedItems(index: Pick<ItemIndex, 'itemsOf' | 'memoriesOf
   for (const [id, items] of index.itemsOf) {
     const words = [...items].map((item) => ({ item, parts: new Set(item.split('_')) }));
     for (const { item, parts } of words) {
-      const subsumed = words.some((other) => other.item !== item && other.parts.size > parts.size && [...parts].every((p) => other.parts.has(p)));
+      const subsumed = words.some(
+        (other) => other.item !== item && other.parts.size > parts.size && [...parts].every((p) => other.parts.has(p)),
+      );
       if (!subsumed) continue;
       items.delete(item);
       const ids = index.memoriesOf.get(item);

@@ -21,9 +21,62 @@ export type PersonaGrowthConfig = Pick<ReflectionConfig, 'personaMaxShift' | 'pe
 
 /** Cue words (stemmed) of the built-in dispositions, beside what each favours. */
 const CUES: Readonly<Record<string, readonly string[]>> = Object.freeze({
-  curiosity: ['question', 'why', 'how', 'wonder', 'curiou', 'learn', 'explor', 'research', 'experi', 'idea', 'understand', 'deep', 'theori', 'discov', 'studi', 'fascin', 'insight', 'novel', 'intrigu'].map((w) => stem(w)),
-  caution: ['risk', 'fail', 'failur', 'error', 'danger', 'care', 'careful', 'warn', 'incid', 'crash', 'broke', 'rollback', 'unsaf', 'hurt', 'mistak', 'outag', 'bug'].map((w) => stem(w)),
-  sociability: ['friend', 'team', 'togeth', 'chat', 'parti', 'meet', 'talk', 'peopl', 'colleagu', 'thank', 'famili', 'group', 'commun', 'share'].map((w) => stem(w)),
+  curiosity: [
+    'question',
+    'why',
+    'how',
+    'wonder',
+    'curiou',
+    'learn',
+    'explor',
+    'research',
+    'experi',
+    'idea',
+    'understand',
+    'deep',
+    'theori',
+    'discov',
+    'studi',
+    'fascin',
+    'insight',
+    'novel',
+    'intrigu',
+  ].map((w) => stem(w)),
+  caution: [
+    'risk',
+    'fail',
+    'failur',
+    'error',
+    'danger',
+    'care',
+    'careful',
+    'warn',
+    'incid',
+    'crash',
+    'broke',
+    'rollback',
+    'unsaf',
+    'hurt',
+    'mistak',
+    'outag',
+    'bug',
+  ].map((w) => stem(w)),
+  sociability: [
+    'friend',
+    'team',
+    'togeth',
+    'chat',
+    'parti',
+    'meet',
+    'talk',
+    'peopl',
+    'colleagu',
+    'thank',
+    'famili',
+    'group',
+    'commun',
+    'share',
+  ].map((w) => stem(w)),
 });
 
 /** One disposition's evidence in the reflected memories. */
@@ -64,7 +117,10 @@ export function dispositionSignals(persona: Persona, records: readonly MemoryRec
     out[disposition] = {
       signal: total > 0 ? weight / total : 0,
       count,
-      cues: [...seen].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 5).map(([c]) => c),
+      cues: [...seen]
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+        .slice(0, 5)
+        .map(([c]) => c),
     };
   }
   return out;
@@ -80,7 +136,12 @@ export interface DispositionShift {
 }
 
 /** The grown persona and its shifts (none when no signal reaches the minimum). */
-export function growPersona(persona: Persona, signals: Readonly<Record<string, DispositionSignal>>, total: number, config: PersonaGrowthConfig = DEFAULT_REFLECTION): { persona: Persona; shifts: DispositionShift[] } {
+export function growPersona(
+  persona: Persona,
+  signals: Readonly<Record<string, DispositionSignal>>,
+  total: number,
+  config: PersonaGrowthConfig = DEFAULT_REFLECTION,
+): { persona: Persona; shifts: DispositionShift[] } {
   const maxShift = config.personaMaxShift ?? 0.05;
   const rate = config.personaRate ?? 0.25;
   const minSignal = config.personaMinSignal ?? 0.2;
@@ -108,7 +169,11 @@ export function growPersona(persona: Persona, signals: Readonly<Record<string, D
  * Grows the scope's persona from the memories behind the reflections this cycle created (`insights`:
  * id and the ids it summarises); writes a new version when a disposition moved. Returns the shifts.
  */
-export async function growPersonaFromReflections(ctx: PhaseContext, insights: readonly { id: string; sources: readonly string[] }[], known: ReadonlyMap<string, MemoryRecord>): Promise<DispositionShift[]> {
+export async function growPersonaFromReflections(
+  ctx: PhaseContext,
+  insights: readonly { id: string; sources: readonly string[] }[],
+  known: ReadonlyMap<string, MemoryRecord>,
+): Promise<DispositionShift[]> {
   if (insights.length === 0) return [];
   const current = await readPersona(ctx.deps.store, [ctx.scope], ctx.now);
   if (current === null) return [];
@@ -116,7 +181,12 @@ export async function growPersonaFromReflections(ctx: PhaseContext, insights: re
   const missing = ids.filter((id) => !known.has(id));
   const fetched = missing.length > 0 ? await ctx.deps.store.getMemories(missing, [ctx.scope]) : [];
   const records = [...ids.map((id) => known.get(id)).filter((r): r is MemoryRecord => r !== undefined), ...fetched];
-  const { persona, shifts } = growPersona(current.persona, dispositionSignals(current.persona, records), records.length, ctx.deps.config.reflection);
+  const { persona, shifts } = growPersona(
+    current.persona,
+    dispositionSignals(current.persona, records),
+    records.length,
+    ctx.deps.config.reflection,
+  );
   if (shifts.length === 0) return [];
   const content = renderPersona(persona);
   const [embedding] = await ctx.deps.embedder.embed([content]);
@@ -125,12 +195,19 @@ export async function growPersonaFromReflections(ctx: PhaseContext, insights: re
     category: PERSONA_CATEGORY,
     content,
     properties: { ...persona },
-    change: { reason: `reflection: ${shifts.map((s) => s.reason).join('; ')}`, by: 'reflection', details: { shifts, reflections: insights.map((i) => i.id) } },
+    change: {
+      reason: `reflection: ${shifts.map((s) => s.reason).join('; ')}`,
+      by: 'reflection',
+      details: { shifts, reflections: insights.map((i) => i.id) },
+    },
     now: ctx.now,
     derivedFrom: insights.map((i) => i.id).slice(0, 50),
   });
-  await ctx.batch(async (tx) => {
-    await writeSettingVersion(tx, record, embedding as Float32Array, ctx.now);
-  }, { done: true, persona: record.id });
+  await ctx.batch(
+    async (tx) => {
+      await writeSettingVersion(tx, record, embedding as Float32Array, ctx.now);
+    },
+    { done: true, persona: record.id },
+  );
   return shifts;
 }

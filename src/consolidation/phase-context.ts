@@ -16,7 +16,10 @@ import type { ConsolidationConfig, PhaseName } from './config.js';
 import type { ConsolidationTrigger, PhaseCounters } from './report.js';
 
 /** Catch-up of the concept-extraction queue for one scope (provided by the layers module). */
-export type ConceptExtractionRunner = (input: { scope: Scope; limit: number }) => Promise<{ examined: number; created: number; updated: number; note?: string }>;
+export type ConceptExtractionRunner = (input: {
+  scope: Scope;
+  limit: number;
+}) => Promise<{ examined: number; created: number; updated: number; note?: string }>;
 
 /** Test and tooling hooks; never needed in production. */
 export interface ConsolidationHooks {
@@ -38,7 +41,12 @@ export interface ConsolidationDeps extends SystemPorts {
    * Writes insights with the LLM (the engine passes its `assist.reflect`); null or a rejection falls
    * back to the extractive path for that cluster.
    */
-  reflect?: (input: { scope: Scope; level: 1 | 2 | 3; records: readonly { id: string; content: string; importance: number | null }[]; maxInsights?: number }) => Promise<readonly { content: string; derivedFrom: string[] }[] | null>;
+  reflect?: (input: {
+    scope: Scope;
+    level: 1 | 2 | 3;
+    records: readonly { id: string; content: string; importance: number | null }[];
+    maxInsights?: number;
+  }) => Promise<readonly { content: string; derivedFrom: string[] }[] | null>;
   extractConcepts?: ConceptExtractionRunner;
   hooks?: ConsolidationHooks;
   /** Renews the cycle's lease while it runs; without it the lease is renewed after each batch only. */
@@ -150,12 +158,34 @@ export function edgeId(now: number): string {
 }
 
 /** DERIVED_FROM edges from `id` to each present piece of `evidence` not linked yet (idempotent). */
-export async function linkDerivedFrom(ctx: Pick<PhaseContext, 'scope' | 'now'>, tx: StoreTransaction, id: string, evidence: readonly string[], metadata: Record<string, unknown>): Promise<number> {
-  const linked = new Set((await tx.getEdges({ scopes: [ctx.scope], ids: [id], types: ['DERIVED_FROM'] })).filter((e) => e.invalidatedAt === null && e.fromId === id).map((e) => e.toId));
+export async function linkDerivedFrom(
+  ctx: Pick<PhaseContext, 'scope' | 'now'>,
+  tx: StoreTransaction,
+  id: string,
+  evidence: readonly string[],
+  metadata: Record<string, unknown>,
+): Promise<number> {
+  const linked = new Set(
+    (await tx.getEdges({ scopes: [ctx.scope], ids: [id], types: ['DERIVED_FROM'] }))
+      .filter((e) => e.invalidatedAt === null && e.fromId === id)
+      .map((e) => e.toId),
+  );
   const present = new Set((await tx.getMemories(evidence, [ctx.scope])).map((r) => r.id));
   const edges: Edge[] = [...new Set(evidence)]
     .filter((e) => e !== id && present.has(e) && !linked.has(e))
-    .map((e) => ({ id: edgeId(ctx.now), scope: ctx.scope, fromId: id, type: 'DERIVED_FROM', toId: e, weight: 1, validFrom: ctx.now, validTo: null, recordedAt: ctx.now, invalidatedAt: null, metadata }));
+    .map((e) => ({
+      id: edgeId(ctx.now),
+      scope: ctx.scope,
+      fromId: id,
+      type: 'DERIVED_FROM',
+      toId: e,
+      weight: 1,
+      validFrom: ctx.now,
+      validTo: null,
+      recordedAt: ctx.now,
+      invalidatedAt: null,
+      metadata,
+    }));
   if (edges.length > 0) await tx.insertEdges(edges);
   return edges.length;
 }

@@ -8,7 +8,17 @@
  * coupling. Pure over observations; the promote phase writes the PHASE_LOCKED_TO edges.
  */
 import type { Scope } from '../core/scope.js';
-import { angleToPosition, circularLinearAssociation, cycleAngle, cyclePosition, CYCLE_LENGTH, CYCLE_PERIOD_MS, positionLabel, rayleighTest, type Cycle } from './circular-statistics.js';
+import {
+  angleToPosition,
+  circularLinearAssociation,
+  cycleAngle,
+  cyclePosition,
+  CYCLE_LENGTH,
+  CYCLE_PERIOD_MS,
+  positionLabel,
+  rayleighTest,
+  type Cycle,
+} from './circular-statistics.js';
 import type { Observation } from './observations.js';
 import type { ObservationLoader, PromotionCandidate, PromotionSource } from './promotion-sources.js';
 
@@ -71,7 +81,11 @@ interface Subject {
 }
 
 /** Phase-lock candidates from observations (pure). */
-export function phaseLockCandidates(observations: readonly Observation[], since = 0, config: PhaseLockConfig = DEFAULT_PHASE_LOCK): PromotionCandidate[] {
+export function phaseLockCandidates(
+  observations: readonly Observation[],
+  since = 0,
+  config: PhaseLockConfig = DEFAULT_PHASE_LOCK,
+): PromotionCandidate[] {
   const subjects = subjectsOf(observations, config);
   const tests: { subject: Subject; cycle: Cycle }[] = [];
   for (const subject of subjects) {
@@ -88,14 +102,19 @@ export function phaseLockCandidates(observations: readonly Observation[], since 
   const out: PromotionCandidate[] = [];
   for (const { subject, cycle } of tests) {
     const angles = subject.points.map((p) => cycleAngle(p.at, cycle, config.utcOffsetMinutes));
-    const association = circularLinearAssociation(subject.points.map((p) => p.value), angles);
+    const association = circularLinearAssociation(
+      subject.points.map((p) => p.value),
+      angles,
+    );
     const p = Math.min(1, association.p * tests.length);
     if (p > config.alpha || association.r < config.minCoupling) continue;
     const phase = round(angleToPosition(association.peak, cycle), 2);
     const peak = positionLabel(phase, cycle);
     const profile = profileOf(subject, cycle, config.utcOffsetMinutes);
     // the Rayleigh test of the successes' own phases, reported beside the association (not the decision)
-    const positives = subject.binary ? subject.points.filter((pt) => pt.value === 1).map((pt) => cycleAngle(pt.at, cycle, config.utcOffsetMinutes)) : [];
+    const positives = subject.binary
+      ? subject.points.filter((pt) => pt.value === 1).map((pt) => cycleAngle(pt.at, cycle, config.utcOffsetMinutes))
+      : [];
     const rayleigh = subject.binary ? rayleighTest(positives) : null;
     const node = CYCLE_NODES[cycle];
     const cycleText = cycle === 'hour' ? 'the hour of day' : 'the day of week';
@@ -128,11 +147,24 @@ export function phaseLockCandidates(observations: readonly Observation[], since 
           pUncorrected: association.p,
           tests: tests.length,
           profile,
-          ...(rayleigh !== null ? { rayleigh: { n: rayleigh.n, z: rayleigh.z, p: rayleigh.p, mean: round(angleToPosition(rayleigh.mean, cycle), 2) } } : {}),
+          ...(rayleigh !== null
+            ? { rayleigh: { n: rayleigh.n, z: rayleigh.z, p: rayleigh.p, mean: round(angleToPosition(rayleigh.mean, cycle), 2) } }
+            : {}),
         },
       },
       phaseLock: lock,
-      evidence: { subject: subject.name, metric: subject.metric, cycle, n: association.n, phase, peak, coupling: association.r, pValue: p, tests: tests.length, episodes: subject.points.map((pt) => pt.id).slice(-500) },
+      evidence: {
+        subject: subject.name,
+        metric: subject.metric,
+        cycle,
+        n: association.n,
+        phase,
+        peak,
+        coupling: association.r,
+        pValue: p,
+        tests: tests.length,
+        episodes: subject.points.map((pt) => pt.id).slice(-500),
+      },
     });
   }
   return out;

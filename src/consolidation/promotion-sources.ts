@@ -62,7 +62,11 @@ export const DEFAULT_REWARD_LEARNING: Readonly<RewardLearningConfig> = Object.fr
 });
 
 /** Cue → outcome candidates from observations (pure). */
-export function rewardLearningCandidates(observations: readonly Observation[], since = 0, config: RewardLearningConfig = DEFAULT_REWARD_LEARNING): PromotionCandidate[] {
+export function rewardLearningCandidates(
+  observations: readonly Observation[],
+  since = 0,
+  config: RewardLearningConfig = DEFAULT_REWARD_LEARNING,
+): PromotionCandidate[] {
   const byCue = new Map<string, Observation[]>();
   for (const o of observations) {
     if (o.cue === null || o.success === null) continue;
@@ -72,11 +76,18 @@ export function rewardLearningCandidates(observations: readonly Observation[], s
   }
   const out: PromotionCandidate[] = [];
   for (const outcome of config.outcomes) {
-    const counts: CueCount[] = [...byCue].map(([cue, list]) => ({ cue, n: list.length, k: list.filter((o) => o.success === (outcome === 'success')).length }));
+    const counts: CueCount[] = [...byCue].map(([cue, list]) => ({
+      cue,
+      n: list.length,
+      k: list.filter((o) => o.success === (outcome === 'success')).length,
+    }));
     for (const [cue, list] of byCue) {
       if (since > 0 && !list.some((o) => isNewSince(o, since))) continue;
       const ordered = [...list].sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : 1));
-      const association = learn(ordered.map((o) => o.success === (outcome === 'success')), config.learner);
+      const association = learn(
+        ordered.map((o) => o.success === (outcome === 'success')),
+        config.learner,
+      );
       if (association.strength < config.threshold) continue;
       const test = filterCue(counts, cue, config.filter);
       if (!test.passed) continue;
@@ -120,7 +131,11 @@ export const DEFAULT_STATISTICAL_PATTERNS: Readonly<StatisticalPatternConfig> = 
 });
 
 /** Trend candidates: per tool, the success rate over time windows, least squares with R² (pure). */
-export function trendCandidates(observations: readonly Observation[], since = 0, config: StatisticalPatternConfig = DEFAULT_STATISTICAL_PATTERNS): PromotionCandidate[] {
+export function trendCandidates(
+  observations: readonly Observation[],
+  since = 0,
+  config: StatisticalPatternConfig = DEFAULT_STATISTICAL_PATTERNS,
+): PromotionCandidate[] {
   const byTool = new Map<string, Observation[]>();
   for (const o of observations) {
     if (o.tool === null || o.success === null) continue;
@@ -128,7 +143,9 @@ export function trendCandidates(observations: readonly Observation[], since = 0,
     if (list === undefined) byTool.set(o.tool, [o]);
     else list.push(o);
   }
-  const tested = [...byTool].filter(([, list]) => list.length >= config.minSupport && (since <= 0 || list.some((o) => isNewSince(o, since))));
+  const tested = [...byTool].filter(
+    ([, list]) => list.length >= config.minSupport && (since <= 0 || list.some((o) => isNewSince(o, since))),
+  );
   const out: PromotionCandidate[] = [];
   for (const [tool, list] of tested) {
     const ordered = [...list].sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : 1));
@@ -142,7 +159,13 @@ export function trendCandidates(observations: readonly Observation[], since = 0,
     }
     const fit = linearRegression(xs, ys);
     // Significance from every observation (point-biserial), R² from the windowed rates.
-    const pValue = correlationPValue(pearson(ordered.map((o) => o.at), ordered.map((o) => (o.success ? 1 : 0))), ordered.length);
+    const pValue = correlationPValue(
+      pearson(
+        ordered.map((o) => o.at),
+        ordered.map((o) => (o.success ? 1 : 0)),
+      ),
+      ordered.length,
+    );
     if (fit.r2 < config.minR2 || pValue * tested.length > config.alpha || fit.slope === 0) continue;
     const direction = fit.slope < 0 ? 'declining' : 'rising';
     const statName = `tool_${tool} success trend`;
@@ -160,7 +183,18 @@ export function trendCandidates(observations: readonly Observation[], since = 0,
         key: `trend:${tool}:success`,
         name: statName,
         content: verbal,
-        metric: { kind: 'trend', subject: `tool_${tool}`, metric: 'success', n: ordered.length, windows, slope: fit.slope, intercept: fit.intercept, r2: fit.r2, pValue, series: ys },
+        metric: {
+          kind: 'trend',
+          subject: `tool_${tool}`,
+          metric: 'success',
+          n: ordered.length,
+          windows,
+          slope: fit.slope,
+          intercept: fit.intercept,
+          r2: fit.r2,
+          pValue,
+          series: ys,
+        },
       },
       evidence: { tool, n: ordered.length, windows, slope: fit.slope, r2: fit.r2, pValue, episodes: ordered.map((o) => o.id) },
     });
@@ -169,7 +203,11 @@ export function trendCandidates(observations: readonly Observation[], since = 0,
 }
 
 /** Correlation candidates between every pair of metrics present on enough episodes (pure). */
-export function correlationCandidates(observations: readonly Observation[], since = 0, config: StatisticalPatternConfig = DEFAULT_STATISTICAL_PATTERNS): PromotionCandidate[] {
+export function correlationCandidates(
+  observations: readonly Observation[],
+  since = 0,
+  config: StatisticalPatternConfig = DEFAULT_STATISTICAL_PATTERNS,
+): PromotionCandidate[] {
   if (since > 0 && !observations.some((o) => isNewSince(o, since))) return [];
   const names = [...new Set(observations.flatMap((o) => Object.keys(o.metrics)))].sort();
   const pairs: { a: string; b: string; xs: number[]; ys: number[] }[] = [];
@@ -206,7 +244,12 @@ export function correlationCandidates(observations: readonly Observation[], sinc
       confidence: round(Math.abs(r) * (1 - pValue), 4),
       provenanceKind: 'statistical',
       episodes: [],
-      statistic: { key: `correlation:${a}:${b}`, name: `${a} ~ ${b} correlation`, content: verbal, metric: { kind: 'correlation', a, b, n: xs.length, r, pValue } },
+      statistic: {
+        key: `correlation:${a}:${b}`,
+        name: `${a} ~ ${b} correlation`,
+        content: verbal,
+        metric: { kind: 'correlation', a, b, n: xs.length, r, pValue },
+      },
       evidence: { a, b, n: xs.length, r, pValue },
     });
   }
@@ -219,7 +262,10 @@ export function rewardLearningSource(load: ObservationLoader, config: RewardLear
 }
 
 /** The statistical-pattern source (trends and correlations) over a loader. */
-export function statisticalPatternSource(load: ObservationLoader, config: StatisticalPatternConfig = DEFAULT_STATISTICAL_PATTERNS): PromotionSource {
+export function statisticalPatternSource(
+  load: ObservationLoader,
+  config: StatisticalPatternConfig = DEFAULT_STATISTICAL_PATTERNS,
+): PromotionSource {
   return {
     name: 'statistical-pattern',
     candidates: async (scope, since) => {

@@ -68,7 +68,11 @@ export interface BridgeCandidate {
 }
 
 /** Bridges from `anchors` into the whole index (pure); `tests` is the size of the Bonferroni family. */
-export function findBridges(index: ItemIndex, anchors: readonly string[], config: RecombineConfig = DEFAULT_RECOMBINE): { candidates: BridgeCandidate[]; tests: number } {
+export function findBridges(
+  index: ItemIndex,
+  anchors: readonly string[],
+  config: RecombineConfig = DEFAULT_RECOMBINE,
+): { candidates: BridgeCandidate[]; tests: number } {
   const n = index.memories.size;
   const maxDf = Math.max(2, Math.min(config.maxItemMemories, Math.floor(config.maxItemFraction * n)));
   const df = (item: string): number => index.memoriesOf.get(item)?.size ?? 0;
@@ -78,7 +82,9 @@ export function findBridges(index: ItemIndex, anchors: readonly string[], config
     const own = [...(index.itemsOf.get(id) ?? [])];
     const keys = new Map<string, string>(own.filter(isRare).map((item) => [item, item]));
     // an item reached through a causal link counts when another memory holds it (even a single one)
-    for (const item of own) for (const link of index.causal.get(item) ?? []) if (df(link.item) >= 1 && df(link.item) <= maxDf && !keys.has(link.item)) keys.set(link.item, link.label);
+    for (const item of own)
+      for (const link of index.causal.get(item) ?? [])
+        if (df(link.item) >= 1 && df(link.item) <= maxDf && !keys.has(link.item)) keys.set(link.item, link.label);
     const ordered = [...keys].sort((x, y) => df(x[0]) - df(y[0]) || (x[0] < y[0] ? -1 : 1)).slice(0, config.maxItemsPerMemory);
     return new Map(ordered);
   };
@@ -92,7 +98,8 @@ export function findBridges(index: ItemIndex, anchors: readonly string[], config
     if (k < config.minShared) continue;
     tests += 2 ** k - 1 - k;
     const counts = new Map<string, number>();
-    for (const item of keys.keys()) for (const other of index.memoriesOf.get(item) ?? []) if (other !== anchor) counts.set(other, (counts.get(other) ?? 0) + 1);
+    for (const item of keys.keys())
+      for (const other of index.memoriesOf.get(item) ?? []) if (other !== anchor) counts.set(other, (counts.get(other) ?? 0) + 1);
     const partners: Omit<BridgeCandidate, 'p'>[] = [];
     for (const [other, count] of counts) {
       if (count < config.minShared) continue;

@@ -48,7 +48,10 @@ export const DEFAULT_REFLECTION: Readonly<ReflectionConfig> = Object.freeze({
 export type ReflectionTrigger = 'threshold' | 'session-end' | 'on-demand';
 
 /** Should a reflection run now? Threshold crossed, session end, or asked for. */
-export function reflectionTrigger(input: { accumulatedImportance: number; sessionEnd?: boolean; onDemand?: boolean }, config: ReflectionConfig = DEFAULT_REFLECTION): ReflectionTrigger | null {
+export function reflectionTrigger(
+  input: { accumulatedImportance: number; sessionEnd?: boolean; onDemand?: boolean },
+  config: ReflectionConfig = DEFAULT_REFLECTION,
+): ReflectionTrigger | null {
   if (input.onDemand) return 'on-demand';
   if (input.sessionEnd) return 'session-end';
   return input.accumulatedImportance >= config.importanceThreshold ? 'threshold' : null;
@@ -99,11 +102,18 @@ export function clusterByEmbedding(items: readonly ReflectionItem[], similarity:
 }
 
 /** Extractive insights, one per cluster of at least `minClusterSize` items. */
-export function extractiveInsights(items: readonly ReflectionItem[], level: 1 | 2 | 3, config: ReflectionConfig = DEFAULT_REFLECTION): Insight[] {
+export function extractiveInsights(
+  items: readonly ReflectionItem[],
+  level: 1 | 2 | 3,
+  config: ReflectionConfig = DEFAULT_REFLECTION,
+): Insight[] {
   const clusters = clusterByEmbedding(items, config.clusterSimilarity).filter((c) => c.length >= config.minClusterSize);
   return clusters.map((members) => {
     const reps = members.slice(0, config.representatives);
-    const terms = topTerms(members.map((m) => m.content), 5);
+    const terms = topTerms(
+      members.map((m) => m.content),
+      5,
+    );
     const quoted = reps.map((r) => `"${clip(r.content, 140)}"`).join('; ');
     const label = level === 1 ? 'Recurring theme' : level === 2 ? 'Pattern across reflections' : 'Deep insight';
     return {
@@ -119,7 +129,12 @@ export function extractiveInsights(items: readonly ReflectionItem[], level: 1 | 
 }
 
 /** Insights written by an LLM per cluster, extractive for any cluster where the LLM fails. */
-export async function llmInsights(llm: Llm, items: readonly ReflectionItem[], level: 1 | 2 | 3, config: ReflectionConfig = DEFAULT_REFLECTION): Promise<Insight[]> {
+export async function llmInsights(
+  llm: Llm,
+  items: readonly ReflectionItem[],
+  level: 1 | 2 | 3,
+  config: ReflectionConfig = DEFAULT_REFLECTION,
+): Promise<Insight[]> {
   const extractive = extractiveInsights(items, level, config);
   const byId = new Map(items.map((i) => [i.id, i]));
   const out: Insight[] = [];
@@ -128,7 +143,10 @@ export async function llmInsights(llm: Llm, items: readonly ReflectionItem[], le
       const lines = insight.sources.map((id) => `- ${clip(byId.get(id)?.content ?? '', 300)}`).join('\n');
       const text = await llm.complete(
         [
-          { role: 'system', content: 'You distil an agent\'s memories into one short, general insight (one or two sentences). Answer with the insight only.' },
+          {
+            role: 'system',
+            content: "You distil an agent's memories into one short, general insight (one or two sentences). Answer with the insight only.",
+          },
           { role: 'user', content: `Memories:\n${lines}\n\nWhat general insight do they support?` },
         ],
         { maxTokens: 120 },
@@ -159,8 +177,12 @@ function fnv(text: string, offset: number): string {
 
 function topTerms(texts: readonly string[], k: number): string[] {
   const counts = new Map<string, number>();
-  for (const text of texts) for (const term of new Set(contentTerms(text).filter((t) => t.length > 2))) counts.set(term, (counts.get(term) ?? 0) + 1);
-  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, k).map(([t]) => t);
+  for (const text of texts)
+    for (const term of new Set(contentTerms(text).filter((t) => t.length > 2))) counts.set(term, (counts.get(term) ?? 0) + 1);
+  return [...counts]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, k)
+    .map(([t]) => t);
 }
 
 function clip(text: string, max: number): string {

@@ -46,10 +46,20 @@ export async function listConsolidationRuns(store: StoreReader, input: Consolida
     scopes.map(async (scope) => {
       // after (id, s) in (id desc, scope desc): an earlier id, or the same id in a scope that sorts before s
       // (keys below "<id> " include "<id>" itself: run ids have no spaces)
-      const start = after === undefined ? undefined : compareCodePoints(scope, after[1] as string) < 0 ? `${REPORT_PREFIX}${after[0]} ` : `${REPORT_PREFIX}${after[0]}`;
+      const start =
+        after === undefined
+          ? undefined
+          : compareCodePoints(scope, after[1] as string) < 0
+            ? `${REPORT_PREFIX}${after[0]} `
+            : `${REPORT_PREFIX}${after[0]}`;
       // one more than asked for: the `last` copy sorts above every run id
-      const entries = await store.listState(scope, REPORT_PREFIX, limit + 2, { order: 'desc', ...(start !== undefined ? { after: start } : {}) });
-      return entries.filter((e) => RUN_ID.test(e.key.slice(REPORT_PREFIX.length))).map((e) => ({ ...(e.value as ConsolidationReport), id: e.key.slice(REPORT_PREFIX.length), scope }));
+      const entries = await store.listState(scope, REPORT_PREFIX, limit + 2, {
+        order: 'desc',
+        ...(start !== undefined ? { after: start } : {}),
+      });
+      return entries
+        .filter((e) => RUN_ID.test(e.key.slice(REPORT_PREFIX.length)))
+        .map((e) => ({ ...(e.value as ConsolidationReport), id: e.key.slice(REPORT_PREFIX.length), scope }));
     }),
   );
   const merged = pages.flat().sort((a, b) => compareCodePoints(b.id, a.id) || compareCodePoints(b.scope, a.scope));
@@ -59,26 +69,42 @@ export async function listConsolidationRuns(store: StoreReader, input: Consolida
 }
 
 /** The report of run `id` in one of `scopes`; `NOT_FOUND` when none of them has it. */
-export async function findConsolidationRun(store: StoreReader, id: string, options: { scopes: string | readonly string[] }): Promise<ConsolidationReport> {
+export async function findConsolidationRun(
+  store: StoreReader,
+  id: string,
+  options: { scopes: string | readonly string[] },
+): Promise<ConsolidationReport> {
   const scopes = scopeList(parseInput(z.object({ scopes: exploreScopesSchema }).strict(), options, 'consolidationRun options').scopes);
   if (typeof id !== 'string' || !RUN_ID.test(id)) {
-    throw new EngramError('INVALID_INPUT', `Invalid input: id "${String(id).slice(0, 40)}" is not a run id (26 characters, as in the runs list and each consolidation report).`, { details: { field: 'id' } });
+    throw new EngramError(
+      'INVALID_INPUT',
+      `Invalid input: id "${String(id).slice(0, 40)}" is not a run id (26 characters, as in the runs list and each consolidation report).`,
+      { details: { field: 'id' } },
+    );
   }
   for (const scope of scopes) {
     const entry = await store.getState(scope, `${REPORT_PREFIX}${id}`);
     if (entry !== null) return { ...(entry.value as ConsolidationReport), id, scope };
   }
-  throw new EngramError('NOT_FOUND', `No consolidation run ${id} in the scopes of this read: list the runs with consolidationRuns (GET /v1/consolidation/runs).`, { details: { id } });
+  throw new EngramError(
+    'NOT_FOUND',
+    `No consolidation run ${id} in the scopes of this read: list the runs with consolidationRuns (GET /v1/consolidation/runs).`,
+    { details: { id } },
+  );
 }
 
 /** The newest finished run among `scopes` (by run id), or null when none has run. */
-export async function lastConsolidationRun(store: StoreReader, scopes: readonly string[]): Promise<{ id: string; scope: string; finishedAt: string } | null> {
+export async function lastConsolidationRun(
+  store: StoreReader,
+  scopes: readonly string[],
+): Promise<{ id: string; scope: string; finishedAt: string } | null> {
   const lasts = await Promise.all(scopes.map((scope) => store.getState(scope, `${REPORT_PREFIX}last`)));
   let newest: { id: string; scope: string; finishedAt: string } | null = null;
   for (const entry of lasts) {
     const report = entry?.value as Partial<ConsolidationReport> | undefined;
     if (entry === null || entry === undefined || typeof report?.id !== 'string' || typeof report.finishedAt !== 'string') continue;
-    if (newest === null || compareCodePoints(report.id, newest.id) > 0) newest = { id: report.id, scope: entry.scope, finishedAt: report.finishedAt };
+    if (newest === null || compareCodePoints(report.id, newest.id) > 0)
+      newest = { id: report.id, scope: entry.scope, finishedAt: report.finishedAt };
   }
   return newest;
 }

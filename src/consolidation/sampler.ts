@@ -45,7 +45,11 @@ export type SampleSlice = 'recent' | 'randomOld' | 'lowSalience';
  * Picks the mixed sample from records in id (= time) order: the `recent` newest, a seeded random
  * `randomOld` from the rest, and the `lowSalience` least salient not already picked. No duplicates.
  */
-export function mixedSample<T extends Sampleable>(records: readonly T[], sizes: SampleSizes, seed: number): { items: T[]; slices: Record<SampleSlice, number> } {
+export function mixedSample<T extends Sampleable>(
+  records: readonly T[],
+  sizes: SampleSizes,
+  seed: number,
+): { items: T[]; slices: Record<SampleSlice, number> } {
   const random = seededRandom(seed);
   const recentStart = Math.max(0, records.length - sizes.recent);
   const recent = records.slice(recentStart);

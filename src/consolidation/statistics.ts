@@ -21,7 +21,11 @@ export function rate(k: number, n: number): { k: number; n: number; rate: number
 }
 
 /** Means and centred sums of squares and products of paired samples (the first `n` pairs). */
-export function pairedMoments(xs: readonly number[], ys: readonly number[], n: number): { mx: number; my: number; sxx: number; sxy: number; syy: number } {
+export function pairedMoments(
+  xs: readonly number[],
+  ys: readonly number[],
+  n: number,
+): { mx: number; my: number; sxx: number; sxy: number; syy: number } {
   const mx = meanOf(xs, n);
   const my = meanOf(ys, n);
   let sxx = 0;
@@ -38,7 +42,10 @@ export function pairedMoments(xs: readonly number[], ys: readonly number[], n: n
 }
 
 /** Ordinary least-squares line through (x, y) with its R²; slope 0 and R² 0 when x has no spread. */
-export function linearRegression(xs: readonly number[], ys: readonly number[]): { n: number; slope: number; intercept: number; r2: number } {
+export function linearRegression(
+  xs: readonly number[],
+  ys: readonly number[],
+): { n: number; slope: number; intercept: number; r2: number } {
   const n = Math.min(xs.length, ys.length);
   if (n < 2) return { n, slope: 0, intercept: n === 1 ? (ys[0] as number) : 0, r2: 0 };
   const { mx, my, sxx, sxy, syy } = pairedMoments(xs, ys, n);

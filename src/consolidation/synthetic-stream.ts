@@ -70,7 +70,15 @@ export function generateEpisodeStream(options: SyntheticStreamOptions): Syntheti
   const slots: { slot: Slot; n: number }[] = [
     { slot: { tool: 'grasp', object: 'coffee_mug', goal: 'pick up the coffee mug', success: () => random() < cueRate }, n: cueSize },
     { slot: { tool: 'push', object: 'box', goal: 'push the box aside', success: () => random() < 0.5 }, n: cueSize },
-    { slot: { tool: 'navigate', object: 'kitchen', goal: 'navigate to the kitchen', success: (i, n) => random() < 0.95 - (0.9 * i) / Math.max(1, n - 1) }, n: trendSize },
+    {
+      slot: {
+        tool: 'navigate',
+        object: 'kitchen',
+        goal: 'navigate to the kitchen',
+        success: (i, n) => random() < 0.95 - (0.9 * i) / Math.max(1, n - 1),
+      },
+      n: trendSize,
+    },
     { slot: { tool: 'scan', object: 'shelf', goal: 'scan the shelf', success: () => random() < 0.5 }, n: trendSize },
   ];
   // Each slot's episodes keep their own order in time; slots interleave at random.

@@ -127,7 +127,9 @@ export class ApiKeys {
 }
 
 function unknownKey(id: unknown): EngramError {
-  return new EngramError('NOT_FOUND', `No API key with id "${String(id).slice(0, 40)}": list them with "engram keys list".`, { details: { id: String(id).slice(0, 100) } });
+  return new EngramError('NOT_FOUND', `No API key with id "${String(id).slice(0, 40)}": list them with "engram keys list".`, {
+    details: { id: String(id).slice(0, 100) },
+  });
 }
 
 /**
@@ -153,9 +155,13 @@ export function assertTenantScopes(principal: Principal, scopes: readonly Scope[
 function assertTenant(tenant: unknown): string {
   const problem = typeof tenant === 'string' && tenant.includes('/') ? 'a tenant is one segment, without "/"' : scopeProblem(tenant);
   if (problem !== null) {
-    throw new EngramError('INVALID_INPUT', `Invalid tenant "${String(tenant).slice(0, 80)}": ${problem}. A tenant is the first segment of its scopes, e.g. "acme" for "acme/users/alice".`, {
-      details: { field: 'tenant' },
-    });
+    throw new EngramError(
+      'INVALID_INPUT',
+      `Invalid tenant "${String(tenant).slice(0, 80)}": ${problem}. A tenant is the first segment of its scopes, e.g. "acme" for "acme/users/alice".`,
+      {
+        details: { field: 'tenant' },
+      },
+    );
   }
   return tenant as string;
 }

@@ -35,7 +35,15 @@ import { LlmFollowUps } from './llm/llm-follow-ups.js';
 import { consoleLogger, type Logger } from './ports/logger.js';
 import { drainConceptJobs, newWorkerOwner, type DrainOptions, type DrainReport } from './concepts/index.js';
 import { drainImportanceJobs, type ImportanceRecoveryReport } from './llm/importance-recovery.js';
-import { recordEdges, registerRelation, relate, type RecordEdge, type RegisterRelationInput, type RelateInput, type RelateResult } from './graph/relations-api.js';
+import {
+  recordEdges,
+  registerRelation,
+  relate,
+  type RecordEdge,
+  type RegisterRelationInput,
+  type RelateInput,
+  type RelateResult,
+} from './graph/relations-api.js';
 import { activateFrom, parseTimeFilter, type ActivateOptions, type ActivationView, type TimeFilterInput } from './graph/activate.js';
 import { exportMarkdown, importMarkdown, type MarkdownFiles, type MarkdownImportReport } from './markdown/index.js';
 import { exportDump, importDump, type DumpImportReport, type ImportDumpOptions } from './dump/index.js';
@@ -50,7 +58,15 @@ import { createRedactor, type Redactor, type RedactionOptions } from './redact/r
 import { redactInputs, redactValue } from './redact/redact-values.js';
 import { redactStored, type RedactInput, type RedactReport } from './redact/redact-stored.js';
 import { supersessionLinks } from './explore/lineage.js';
-import { personaHistory, readPersona, revertPersona, setPersona, type PersonaVersion, type RevertPersonaInput, type SetPersonaInput } from './persona/persona-api.js';
+import {
+  personaHistory,
+  readPersona,
+  revertPersona,
+  setPersona,
+  type PersonaVersion,
+  type RevertPersonaInput,
+  type SetPersonaInput,
+} from './persona/persona-api.js';
 import { readProfileSchema, setProfileSchema, type ProfileSchemaView, type SetProfileSchemaInput } from './profile/profile-schema-api.js';
 import { hasChainFields, planChainWrite, REJECTED_TAG } from './chains/write-chain.js';
 import { surface as runSurface, surfaceInputSchema, type SurfaceHit, type SurfaceInput } from './surface/surface.js';
@@ -133,7 +149,15 @@ export class EngramCore {
     this.system = options.system;
     this.recallConfig = Object.freeze({ ...DEFAULT_RECALL_CONFIG, ...options.recall });
     this.#llm = options.llm ?? null;
-    this.assist = new LlmAssist(this.#llm !== null ? { provider: this.#llm, ...(options.llmUses !== undefined ? { uses: options.llmUses } : {}), logger: options.logger ?? consoleLogger } : undefined);
+    this.assist = new LlmAssist(
+      this.#llm !== null
+        ? {
+            provider: this.#llm,
+            ...(options.llmUses !== undefined ? { uses: options.llmUses } : {}),
+            logger: options.logger ?? consoleLogger,
+          }
+        : undefined,
+    );
     // read through the engine, so a reembed that swaps the store and model is seen by later follow-ups
     const current = (): { store: Store; embedder: Embedder } => ({ store: this.#store, embedder: this.#embedder });
     this.#followUps = new LlmFollowUps({
@@ -198,7 +222,10 @@ export class EngramCore {
   async remember(input: RememberInput | readonly RememberInput[]): Promise<RememberResult | RememberResult[]> {
     this.assertOpen();
     const list = Array.isArray(input) ? (input as readonly RememberInput[]) : [input as RememberInput];
-    const { inputs: parsed, counts } = redactInputs(list.map((item, index) => parseInput(rememberInputSchema, item, list.length > 1 ? `memory #${index + 1}` : 'memory')), this.#redactor);
+    const { inputs: parsed, counts } = redactInputs(
+      list.map((item, index) => parseInput(rememberInputSchema, item, list.length > 1 ? `memory #${index + 1}` : 'memory')),
+      this.#redactor,
+    );
     if (parsed.some(hasChainFields)) return this.#rememberChain(parsed, counts, Array.isArray(input));
     const options = { ...this.#writeOptions(), ...(await this.#captureOptions(parsed)) };
     const results = withRedacted(await rememberAll(this.#deps(), parsed, options), counts);
@@ -207,9 +234,23 @@ export class EngramCore {
   }
 
   /** `remember` of inputs that write decision chains: alternatives and edges in the same transaction. */
-  async #rememberChain(parsed: readonly ParsedRememberInput[], counts: readonly number[], many: boolean): Promise<RememberResult | RememberResult[]> {
+  async #rememberChain(
+    parsed: readonly ParsedRememberInput[],
+    counts: readonly number[],
+    many: boolean,
+  ): Promise<RememberResult | RememberResult[]> {
     const chain = planChainWrite(parsed, (text, of) =>
-      parseInput(rememberInputSchema, { scope: of.scope, content: text, layer: 'episodic', tags: [REJECTED_TAG], ...(of.occurredAt !== undefined ? { occurredAt: of.occurredAt } : {}) }, 'rejected alternative'),
+      parseInput(
+        rememberInputSchema,
+        {
+          scope: of.scope,
+          content: text,
+          layer: 'episodic',
+          tags: [REJECTED_TAG],
+          ...(of.occurredAt !== undefined ? { occurredAt: of.occurredAt } : {}),
+        },
+        'rejected alternative',
+      ),
     );
     const options = { ...this.#writeOptions(), ...(await this.#captureOptions(chain.inputs)), link: chain.link };
     const written = await rememberAll(this.#deps(), chain.inputs, options);
@@ -230,12 +271,19 @@ export class EngramCore {
    * for await (const results of engram.rememberBatches(turns, { batchSize: 128 })) console.log(results.length, 'committed');
    * ```
    */
-  async *rememberBatches(inputs: readonly RememberInput[], options: RememberBatchesOptions = {}): AsyncGenerator<RememberResult[], void, undefined> {
+  async *rememberBatches(
+    inputs: readonly RememberInput[],
+    options: RememberBatchesOptions = {},
+  ): AsyncGenerator<RememberResult[], void, undefined> {
     this.assertOpen();
     const size = options.batchSize ?? 128;
-    if (!Number.isInteger(size) || size < 1) throw new EngramError('INVALID_INPUT', `batchSize must be a whole number ≥ 1, got ${String(size)}.`);
+    if (!Number.isInteger(size) || size < 1)
+      throw new EngramError('INVALID_INPUT', `batchSize must be a whole number ≥ 1, got ${String(size)}.`);
     if (!Array.isArray(inputs)) throw new EngramError('INVALID_INPUT', 'rememberBatches takes an array of memories.');
-    const { inputs: parsed, counts } = redactInputs((inputs as readonly RememberInput[]).map((item, index) => parseInput(rememberInputSchema, item, `memory #${index + 1}`)), this.#redactor);
+    const { inputs: parsed, counts } = redactInputs(
+      (inputs as readonly RememberInput[]).map((item, index) => parseInput(rememberInputSchema, item, `memory #${index + 1}`)),
+      this.#redactor,
+    );
     const batches = Array.from({ length: Math.ceil(parsed.length / size) }, (_, i) => parsed.slice(i * size, (i + 1) * size));
     const writeOptions = { ...this.#writeOptions(), ...(await this.#captureOptions(parsed)) };
     let index = 0;
@@ -290,9 +338,13 @@ export class EngramCore {
       const { content, ...rest } = changes;
       // a damaged record's data may not have decoded: a content change starts it afresh
       const stored = (record.data as MemoryRecord['data'] | undefined) ?? {};
-      const data = content !== undefined && content !== record.content
-        ? { ...stored, history: [...(stored.history ?? []), { content: this.#redactor.redact(record.content).text, at: record.updatedAt }] }
-        : record.data;
+      const data =
+        content !== undefined && content !== record.content
+          ? {
+              ...stored,
+              history: [...(stored.history ?? []), { content: this.#redactor.redact(record.content).text, at: record.updatedAt }],
+            }
+          : record.data;
       await tx.updateMemory(id, scope, {
         ...rest,
         ...(content !== undefined ? { content } : {}),
@@ -328,15 +380,22 @@ export class EngramCore {
       const [record] = await tx.getMemories([String(id)], [scope]);
       if (record === undefined) throw new EngramError('NOT_FOUND', messages.notFound(String(id)), { details: { id } });
       if (record.status !== 'superseded') {
-        throw new EngramError('CONFLICT', `Memory ${record.id} is ${record.status}, not superseded: there is nothing to undo.`, { details: { id } });
+        throw new EngramError('CONFLICT', `Memory ${record.id} is ${record.status}, not superseded: there is nothing to undo.`, {
+          details: { id },
+        });
       }
       const edges = (await tx.getEdges({ scopes: [scope], ids: [record.id], types: ['SUPERSEDES'] })).filter(
         (e) => e.toId === record.id && e.invalidatedAt === null,
       );
-      const superseders = await tx.getMemories(edges.map((e) => e.fromId), [scope]);
+      const superseders = await tx.getMemories(
+        edges.map((e) => e.fromId),
+        [scope],
+      );
       const undone = superseders.map((s) => ({
         wording: normalize(s.content),
-        ...(s.data.claim !== undefined ? { subject: s.data.claim.subject, attribute: s.data.claim.attribute, value: s.data.claim.value } : {}),
+        ...(s.data.claim !== undefined
+          ? { subject: s.data.claim.subject, attribute: s.data.claim.attribute, value: s.data.claim.value }
+          : {}),
         at: now,
       }));
       const { supersededBy: _by, ...data } = record.data;
@@ -347,7 +406,11 @@ export class EngramCore {
         data: { ...data, exempt: { ...data.exempt, supersededBy: [...(data.exempt?.supersededBy ?? []), ...undone] } },
         updatedAt: now,
       });
-      await tx.invalidateEdges(edges.map((e) => e.id), scope, now);
+      await tx.invalidateEdges(
+        edges.map((e) => e.id),
+        scope,
+        now,
+      );
       const [updated] = await tx.getMemories([record.id], [scope]);
       return toMemoryView(updated as MemoryRecord);
     });
@@ -397,7 +460,11 @@ export class EngramCore {
   async edges(id: string, options: ScopedReadOptions & TimeFilterInput & { types?: string[] }): Promise<RecordEdge[]> {
     this.assertOpen();
     const scopes = assertReadScopes(options?.scopes);
-    return recordEdges(this.#deps(), String(id), { scopes, ...parseTimeFilter(options), ...(options.types !== undefined ? { types: options.types } : {}) });
+    return recordEdges(this.#deps(), String(id), {
+      scopes,
+      ...parseTimeFilter(options),
+      ...(options.types !== undefined ? { types: options.types } : {}),
+    });
   }
 
   /**
@@ -419,12 +486,20 @@ export class EngramCore {
     const concepts = await drainConceptJobs(this.#deps(), { ...options, owner });
     const left = options.limit === undefined ? undefined : Math.max(0, options.limit - concepts.jobs);
     if (left === 0) return { ...concepts, importanceScored: 0 };
-    const importance = await this.drainImportance({ owner, ...(left !== undefined ? { limit: left } : {}), ...(options.scopes !== undefined ? { scopes: options.scopes } : {}) });
+    const importance = await this.drainImportance({
+      owner,
+      ...(left !== undefined ? { limit: left } : {}),
+      ...(options.scopes !== undefined ? { scopes: options.scopes } : {}),
+    });
     return { ...concepts, jobs: concepts.jobs + importance.jobs, importanceScored: importance.scored };
   }
 
   /** Scores due importance-recovery jobs (the background worker runs them between concept jobs). */
-  protected drainImportance(options: { owner: string; limit?: number; scopes?: DrainOptions['scopes'] }): Promise<ImportanceRecoveryReport> {
+  protected drainImportance(options: {
+    owner: string;
+    limit?: number;
+    scopes?: DrainOptions['scopes'];
+  }): Promise<ImportanceRecoveryReport> {
     return drainImportanceJobs({ store: this.store, clock: this.clock, wallClock: this.system.wallClock, assist: this.assist }, options);
   }
 
@@ -457,7 +532,10 @@ export class EngramCore {
   exportJsonl(options: { scopes: readonly Scope[] | Scope | 'all'; embeddings?: boolean }): AsyncGenerator<string> {
     this.assertOpen();
     const scopes = options?.scopes === 'all' ? 'all' : assertReadScopes(options?.scopes);
-    return exportDump({ store: this.store, embedder: { name: this.embedder.name, dimension: this.embedder.dimension } }, { scopes, embeddings: options.embeddings === true });
+    return exportDump(
+      { store: this.store, embedder: { name: this.embedder.name, dimension: this.embedder.dimension } },
+      { scopes, embeddings: options.embeddings === true },
+    );
   }
 
   /**
@@ -471,7 +549,10 @@ export class EngramCore {
    * console.log(report.counts.record.created, report.complete);
    * ```
    */
-  async importJsonl(source: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>, options: ImportDumpOptions = {}): Promise<DumpImportReport> {
+  async importJsonl(
+    source: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
+    options: ImportDumpOptions = {},
+  ): Promise<DumpImportReport> {
     this.assertOpen();
     const scopes = new Set<Scope>();
     const permitScope = (scope: Scope): void => {
@@ -643,10 +724,14 @@ export class EngramCore {
       const [record] = await tx.getMemories([String(id)], [scope]);
       if (record === undefined) throw new EngramError('NOT_FOUND', messages.notFound(String(id)), { details: { id } });
       if (status === 'active' && isTombstone(record)) {
-        throw new EngramError('CONFLICT', `Memory ${id} was expired for good (a tombstone without content): there is nothing to restore.`, { details: { id } });
+        throw new EngramError('CONFLICT', `Memory ${id} was expired for good (a tombstone without content): there is nothing to restore.`, {
+          details: { id },
+        });
       }
       if (status === 'active' && record.status === 'superseded') {
-        throw new EngramError('CONFLICT', `Memory ${id} was superseded, not forgotten: use unsupersede to reinstate it.`, { details: { id } });
+        throw new EngramError('CONFLICT', `Memory ${id} was superseded, not forgotten: use unsupersede to reinstate it.`, {
+          details: { id },
+        });
       }
       // a damaged record's data may not have decoded; the status change does not need it
       const stored = record.data as MemoryRecord['data'] | undefined;
@@ -669,7 +754,10 @@ export class EngramCore {
   }
 
   #writeOptions(): WriteOptions {
-    return { deferImportance: this.assist.enabled('importance'), ...(this.#importanceRecoveryMs !== undefined ? { importanceRecoveryMs: this.#importanceRecoveryMs } : {}) };
+    return {
+      deferImportance: this.assist.enabled('importance'),
+      ...(this.#importanceRecoveryMs !== undefined ? { importanceRecoveryMs: this.#importanceRecoveryMs } : {}),
+    };
   }
 
   /** For captured turns: the questions they answer (also from earlier writes), and an LLM's reading of them (the rules read the rest). */

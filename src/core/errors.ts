@@ -34,11 +34,7 @@ export class EngramError extends Error {
   readonly details: Readonly<Record<string, unknown>>;
   readonly [BRAND] = true;
 
-  constructor(
-    code: EngramErrorCode,
-    message: string,
-    options: { details?: Record<string, unknown>; cause?: unknown } = {},
-  ) {
+  constructor(code: EngramErrorCode, message: string, options: { details?: Record<string, unknown>; cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'EngramError';
     this.code = code;

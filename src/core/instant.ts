@@ -35,7 +35,10 @@ export function parseIsoInstant(text: string): number {
     if (Number(digits.slice(1, 3)) > 23 || Number(digits.slice(3, 5)) > 59) return Number.NaN;
   }
   const date = `${year}-${month}${day !== undefined ? `-${day}` : ''}`;
-  const time = hour !== undefined ? `T${hour}:${minute}:${second ?? '00'}${fraction !== undefined ? `.${fraction.slice(0, 3).padEnd(3, '0')}` : ''}` : '';
+  const time =
+    hour !== undefined
+      ? `T${hour}:${minute}:${second ?? '00'}${fraction !== undefined ? `.${fraction.slice(0, 3).padEnd(3, '0')}` : ''}`
+      : '';
   const zone = offset === undefined || offset === 'Z' ? (offset ?? '') : `${offset.slice(0, 3)}:${offset.replace(':', '').slice(3, 5)}`;
   const ms = Date.parse(`${date}${time}${zone}`);
   return isInstant(ms) ? ms : Number.NaN;

@@ -18,7 +18,13 @@ export interface LeaseRenewal {
 }
 
 /** Starts renewing `name` for `owner` every third of `ttlMs` when a heartbeat is given. */
-export function renewLease(store: Pick<Store, 'acquireJobLock'>, name: string, owner: string, ttlMs: number, heartbeat?: LeaseHeartbeat): LeaseRenewal {
+export function renewLease(
+  store: Pick<Store, 'acquireJobLock'>,
+  name: string,
+  owner: string,
+  ttlMs: number,
+  heartbeat?: LeaseHeartbeat,
+): LeaseRenewal {
   let lost = false;
   let ended = false;
   let renewing: Promise<void> = Promise.resolve();

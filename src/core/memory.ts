@@ -188,7 +188,14 @@ export interface TimeFilter {
  * `includeSuperseded` (superseded ones are also visible in `asOf` reads of their own valid period).
  */
 export function isVisible(record: MemoryRecord, filter: TimeFilter, now: number): boolean {
-  return visibleUnder(visibilityBounds(filter, now), record.status, record.recordedAt, record.validFrom, record.validTo, record.invalidatedAt);
+  return visibleUnder(
+    visibilityBounds(filter, now),
+    record.status,
+    record.recordedAt,
+    record.validFrom,
+    record.validTo,
+    record.invalidatedAt,
+  );
 }
 
 /** The instants and statuses a time filter admits: the one definition every store's read follows. */

@@ -25,7 +25,8 @@ export function recordProblem(record: MemoryRecord): string | null {
     const value = record[field];
     if (value !== null && !isInstant(value)) return `${field} ${describe(value)} is not a time in years 0001-9999`;
   }
-  for (const field of NUMBERS) if (typeof record[field] !== 'number' || !Number.isFinite(record[field])) return `${field} ${describe(record[field])} is not a number`;
+  for (const field of NUMBERS)
+    if (typeof record[field] !== 'number' || !Number.isFinite(record[field])) return `${field} ${describe(record[field])} is not a number`;
   if (record.importance !== null && !Number.isFinite(record.importance)) return `importance ${describe(record.importance)} is not a number`;
   if (!(LAYERS as readonly string[]).includes(record.layer)) return `layer ${describe(record.layer)} is not a layer`;
   if (!(STATUSES as readonly string[]).includes(record.status)) return `status ${describe(record.status)} is not a status`;
@@ -90,11 +91,14 @@ export function skippingReader<S extends Store>(store: S): { store: S; skipped: 
       if (typeof property === 'string' && RECORD_READS.has(property)) {
         return async (...args: unknown[]) => partitionReadable((await method.apply(target, args)) as MemoryRecord[], skipped);
       }
-      if (property === 'listMemories') return (query: ListQuery) => listReadable((q) => method.call(target, q) as Promise<MemoryRecord[]>, query, skipped);
+      if (property === 'listMemories')
+        return (query: ListQuery) => listReadable((q) => method.call(target, q) as Promise<MemoryRecord[]>, query, skipped);
       if (property === 'getNeighbours') {
         return async (...args: unknown[]) => {
           const found = (await method.apply(target, args)) as Map<string, { before: MemoryRecord[]; after: MemoryRecord[] }>;
-          return new Map([...found].map(([id, n]) => [id, { before: partitionReadable(n.before, skipped), after: partitionReadable(n.after, skipped) }]));
+          return new Map(
+            [...found].map(([id, n]) => [id, { before: partitionReadable(n.before, skipped), after: partitionReadable(n.after, skipped) }]),
+          );
         };
       }
       return method.bind(target);
@@ -107,7 +111,11 @@ export function skippingReader<S extends Store>(store: S): { store: S; skipped: 
  * One `listMemories` page of sound records: what was skipped is made up from the following ids, so a
  * full page still means "there may be more" to the keyset paging of the caller.
  */
-async function listReadable(list: (query: ListQuery) => Promise<MemoryRecord[]>, query: ListQuery, skipped: SkippedRecord[]): Promise<MemoryRecord[]> {
+async function listReadable(
+  list: (query: ListQuery) => Promise<MemoryRecord[]>,
+  query: ListQuery,
+  skipped: SkippedRecord[],
+): Promise<MemoryRecord[]> {
   const out: MemoryRecord[] = [];
   let afterId = query.afterId;
   for (;;) {

@@ -11,7 +11,11 @@ export interface RecordChange {
   /** The facade call: `status` is forget or restore, `import` is Markdown import. */
   readonly kind: 'remember' | 'import' | 'update' | 'status' | 'unsupersede' | 'purge';
   /** The scope of each record written, with its layer where the call knows it (remember); absent, any layer. */
-  readonly records: readonly { readonly scope: Scope; readonly layer?: Layer; /** The importance the writer gave (remember), if any. */ readonly importance?: number }[];
+  readonly records: readonly {
+    readonly scope: Scope;
+    readonly layer?: Layer;
+    /** The importance the writer gave (remember), if any. */ readonly importance?: number;
+  }[];
 }
 
 /** Called synchronously, in write order; it must not throw. */

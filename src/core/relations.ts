@@ -47,7 +47,9 @@ export const BUILT_IN_RELATIONS: readonly RelationType[] = Object.freeze(
       ['REJECTED', false, 'decision chains: a decision to an alternative it turned down'],
       ['LED_TO', false, 'decision chains: a decision to its outcome or to a follow-up decision'],
     ] as const
-  ).map(([name, symmetric, description]) => Object.freeze({ name, symmetric, builtIn: true, proposedBy: null, description, registeredAt: 0, tenant: null })),
+  ).map(([name, symmetric, description]) =>
+    Object.freeze({ name, symmetric, builtIn: true, proposedBy: null, description, registeredAt: 0, tenant: null }),
+  ),
 );
 
 const RELATION_NAME = /^[A-Z][A-Z0-9_]{0,63}$/;
@@ -61,11 +63,16 @@ const RELATION_NAME = /^[A-Z][A-Z0-9_]{0,63}$/;
  * ```
  */
 export function normalizeRelationName(name: string): string {
-  const normalised = String(name).trim().replace(/[\s-]+/g, '_').toUpperCase();
+  const normalised = String(name)
+    .trim()
+    .replace(/[\s-]+/g, '_')
+    .toUpperCase();
   if (!RELATION_NAME.test(normalised)) {
     throw new EngramError(
       'INVALID_INPUT',
-      messages.invalidInput(`relation type "${String(name).slice(0, 80)}" must be letters, digits and underscores, starting with a letter, at most 64 characters (e.g. IS_A)`),
+      messages.invalidInput(
+        `relation type "${String(name).slice(0, 80)}" must be letters, digits and underscores, starting with a letter, at most 64 characters (e.g. IS_A)`,
+      ),
       { details: { field: 'type' } },
     );
   }
@@ -104,16 +111,22 @@ export function symmetryOf(types: readonly RelationType[]): (scope: Scope, type:
 export function withBuiltInRelations(types: readonly RelationType[]): RelationType[] {
   const present = new Set(types.filter((t) => t.tenant === null).map((t) => t.name));
   const missing = BUILT_IN_RELATIONS.filter((t) => !present.has(t.name));
-  return missing.length === 0 ? [...types] : [...types, ...missing].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : (a.tenant ?? '') < (b.tenant ?? '') ? -1 : 1));
+  return missing.length === 0
+    ? [...types]
+    : [...types, ...missing].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : (a.tenant ?? '') < (b.tenant ?? '') ? -1 : 1));
 }
 
 /** The tenant of a type to register: one valid scope segment (registered types always have one). */
 export function assertRelationTenant(tenant: unknown): string {
   const problem = typeof tenant === 'string' && tenant.includes('/') ? 'a tenant is one segment, without "/"' : scopeProblem(tenant);
   if (problem !== null) {
-    throw new EngramError('INVALID_INPUT', messages.invalidInput(`the tenant of a registered relation type is invalid (${problem}); register it with the scope it is for`), {
-      details: { field: 'tenant' },
-    });
+    throw new EngramError(
+      'INVALID_INPUT',
+      messages.invalidInput(`the tenant of a registered relation type is invalid (${problem}); register it with the scope it is for`),
+      {
+        details: { field: 'tenant' },
+      },
+    );
   }
   return tenant as string;
 }

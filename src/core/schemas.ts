@@ -69,7 +69,8 @@ export function jsonDepth(value: unknown, limit = MAX_JSON_DEPTH): number {
 
 /** A free-form JSON object of named fields, nested at most `MAX_JSON_DEPTH` levels. */
 export const jsonObjectSchema = z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
-  if (jsonDepth(value) > MAX_JSON_DEPTH) ctx.addIssue({ code: 'custom', message: `nests more than ${MAX_JSON_DEPTH} levels deep: flatten it` });
+  if (jsonDepth(value) > MAX_JSON_DEPTH)
+    ctx.addIssue({ code: 'custom', message: `nests more than ${MAX_JSON_DEPTH} levels deep: flatten it` });
 });
 
 const unit = z.number().min(0).max(1);
@@ -100,7 +101,13 @@ export const episodeCycleShape = {
     .strict()
     .optional(),
   context: z
-    .object({ goal: shortText.optional(), location: shortText.optional(), sessionId: shortText.optional(), runId: shortText.optional(), question: shortText.optional() })
+    .object({
+      goal: shortText.optional(),
+      location: shortText.optional(),
+      sessionId: shortText.optional(),
+      runId: shortText.optional(),
+      question: shortText.optional(),
+    })
     .strict()
     .optional(),
   decision: z
@@ -134,7 +141,11 @@ export const rememberInputSchema = z
     pinned: z.boolean().optional(),
     emotion: emotionSchema.optional(),
     provenance: z
-      .object({ kind: z.enum(PROVENANCE_KINDS), sources: z.array(sourceRefSchema).max(100).optional(), derivedFrom: z.array(z.string()).max(1000).optional() })
+      .object({
+        kind: z.enum(PROVENANCE_KINDS),
+        sources: z.array(sourceRefSchema).max(100).optional(),
+        derivedFrom: z.array(z.string()).max(1000).optional(),
+      })
       .strict()
       .optional(),
     /** Where this came from; `conversationId` + `messageId` make re-ingest idempotent. */
@@ -152,7 +163,15 @@ export const rememberInputSchema = z
     userScope: scopeSchema.optional(),
     ...episodeCycleShape,
     /** Decision chains: alternatives this decision turned down, each stored as an episode linked `REJECTED`. */
-    rejected: z.array(z.string().refine((s) => s.trim().length > 0, 'must not be empty').refine((s) => s.length <= 20_000, 'is longer than 20000 characters')).max(20).optional(),
+    rejected: z
+      .array(
+        z
+          .string()
+          .refine((s) => s.trim().length > 0, 'must not be empty')
+          .refine((s) => s.length <= 20_000, 'is longer than 20000 characters'),
+      )
+      .max(20)
+      .optional(),
     /** Decision chains: ids of memories of the same scope this one led to (`LED_TO`). */
     ledTo: z.array(z.string().min(1).max(100)).max(50).optional(),
     /** Decision chains: the id of the decision this memory follows from (that decision `LED_TO` this one). */
@@ -162,7 +181,11 @@ export const rememberInputSchema = z
   .superRefine((input, ctx) => {
     for (const [field, message] of layerFieldProblems(input)) ctx.addIssue({ code: 'custom', path: [field], message });
     if (input.capture === true && input.layer !== undefined && input.layer !== 'episodic') {
-      ctx.addIssue({ code: 'custom', path: ['capture'], message: `captures conversation turns, which are episodes: drop "layer" or set it to "episodic" (got "${input.layer}")` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['capture'],
+        message: `captures conversation turns, which are episodes: drop "layer" or set it to "episodic" (got "${input.layer}")`,
+      });
     }
     if (input.validFrom !== undefined && input.validTo !== undefined && input.validTo <= input.validFrom) {
       ctx.addIssue({ code: 'custom', path: ['validTo'], message: 'must be after validFrom' });

@@ -19,7 +19,10 @@ export interface WorkerModel {
  * serveEmbedderWorker((data) => data?.engramUseWorker === true, () => UseModel.load());
  * ```
  */
-export function serveEmbedderWorker<Data>(accepts: (data: Partial<Data> | null) => boolean, load: (data: Data) => Promise<WorkerModel>): void {
+export function serveEmbedderWorker<Data>(
+  accepts: (data: Partial<Data> | null) => boolean,
+  load: (data: Data) => Promise<WorkerModel>,
+): void {
   const port = parentPort;
   const data = workerData as Partial<Data> | null;
   if (isMainThread || port === null || !accepts(data)) return;

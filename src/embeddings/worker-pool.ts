@@ -161,7 +161,10 @@ export class EmbedderWorkerPool {
       slot.job = null;
       if (job !== null && job.id === reply.id) {
         if (reply.type === 'result') job.resolve(reply.vectors);
-        else job.reject(new EngramError('EMBEDDING_FAILED', `A ${label} worker failed to embed a batch.`, { cause: new Error(reply.message) }));
+        else
+          job.reject(
+            new EngramError('EMBEDDING_FAILED', `A ${label} worker failed to embed a batch.`, { cause: new Error(reply.message) }),
+          );
       }
     }
     this.#pump();

@@ -45,7 +45,10 @@ export class OpenAiCompatibleLlm implements Llm {
 
   constructor(config: OpenAiCompatibleLlmConfig) {
     if (typeof config?.baseUrl !== 'string' || !/^https?:\/\//.test(config.baseUrl)) {
-      throw new EngramError('INVALID_INPUT', 'Invalid input: the LLM base URL must start with http:// or https:// (e.g. ENGRAM_LLM_BASE_URL=http://127.0.0.1:11434/v1).');
+      throw new EngramError(
+        'INVALID_INPUT',
+        'Invalid input: the LLM base URL must start with http:// or https:// (e.g. ENGRAM_LLM_BASE_URL=http://127.0.0.1:11434/v1).',
+      );
     }
     if (typeof config.model !== 'string' || config.model.trim() === '') {
       throw new EngramError('INVALID_INPUT', 'Invalid input: name the LLM model (e.g. ENGRAM_LLM_MODEL=gpt-4o-mini).');
@@ -102,13 +105,21 @@ export class OpenAiCompatibleLlm implements Llm {
       });
     } catch (error) {
       const timedOut = timeout.aborted;
-      throw attemptError(timedOut ? `no answer within ${this.#config.timeoutMs} ms` : `request failed (${(error as Error).message})`, signal?.aborted !== true, error);
+      throw attemptError(
+        timedOut ? `no answer within ${this.#config.timeoutMs} ms` : `request failed (${(error as Error).message})`,
+        signal?.aborted !== true,
+        error,
+      );
     }
     let text: string;
     try {
       text = await response.text();
     } catch (error) {
-      throw attemptError(timeout.aborted ? `answer not complete within ${this.#config.timeoutMs} ms` : 'the answer could not be read', true, error);
+      throw attemptError(
+        timeout.aborted ? `answer not complete within ${this.#config.timeoutMs} ms` : 'the answer could not be read',
+        true,
+        error,
+      );
     }
     if (!response.ok) {
       const retryable = response.status === 429 || response.status === 408 || response.status >= 500;
@@ -139,8 +150,12 @@ function attemptError(reason: string, retryable: boolean, cause?: unknown): Atte
 }
 
 function llmError(reason: string, retryable: boolean, cause?: unknown): EngramError {
-  return new EngramError('INTERNAL', `The LLM endpoint failed: ${reason}. Engram falls back to its deterministic path; check ENGRAM_LLM_BASE_URL, the model name and the key.`, {
-    details: { kind: 'llm', retryable },
-    ...(cause !== undefined ? { cause } : {}),
-  });
+  return new EngramError(
+    'INTERNAL',
+    `The LLM endpoint failed: ${reason}. Engram falls back to its deterministic path; check ENGRAM_LLM_BASE_URL, the model name and the key.`,
+    {
+      details: { kind: 'llm', retryable },
+      ...(cause !== undefined ? { cause } : {}),
+    },
+  );
 }

@@ -50,26 +50,75 @@ export interface AffectRead {
 }
 
 /** The affect part for a turn (cautions on concepts the turn names, most negative first). */
-export async function readAffect(store: Pick<StoreReader, 'getState'>, scopes: readonly Scope[], turn: { message: string; cues: readonly string[] }, now: number): Promise<AffectRead> {
+export async function readAffect(
+  store: Pick<StoreReader, 'getState'>,
+  scopes: readonly Scope[],
+  turn: { message: string; cues: readonly string[] },
+  now: number,
+): Promise<AffectRead> {
   const words = new Set([...normalizeTokens(turn.message), ...turn.cues.flatMap((c) => normalizeTokens(c))]);
   const cautions: CautionEntry[] = [];
   let mood: MoodEntry | null = null;
   for (const scope of scopes) {
     const [saved, latest] = await Promise.all([store.getState(scope, CAUTIONS_KEY), store.getState(scope, MOOD_KEY)]);
-    const items = ((saved?.value as { items?: unknown } | undefined)?.items ?? []) as { concept?: unknown; recordId?: unknown; content?: unknown; k?: unknown; n?: unknown; since?: unknown }[];
+    const items = ((saved?.value as { items?: unknown } | undefined)?.items ?? []) as {
+      concept?: unknown;
+      recordId?: unknown;
+      content?: unknown;
+      k?: unknown;
+      n?: unknown;
+      since?: unknown;
+    }[];
     for (const c of Array.isArray(items) ? items : []) {
       if (typeof c.concept !== 'string' || typeof c.recordId !== 'string' || typeof c.content !== 'string') continue;
       const parts = c.concept.split('_').filter((p) => p.length > 0);
       if (parts.length === 0 || !parts.every((p) => words.has(p))) continue;
-      cautions.push({ scope, concept: c.concept, id: c.recordId, content: c.content, negatives: Number(c.k) || 0, outcomes: Number(c.n) || 0, since: new Date(Number(c.since) || 0).toISOString() });
+      cautions.push({
+        scope,
+        concept: c.concept,
+        id: c.recordId,
+        content: c.content,
+        negatives: Number(c.k) || 0,
+        outcomes: Number(c.n) || 0,
+        since: new Date(Number(c.since) || 0).toISOString(),
+      });
     }
-    const m = latest?.value as { recordId?: unknown; period?: unknown; tone?: unknown; valence?: unknown; intensity?: unknown; moods?: unknown; content?: unknown; to?: unknown } | undefined;
-    if (m !== undefined && typeof m.recordId === 'string' && typeof m.content === 'string' && typeof m.to === 'number' && now - m.to < MOOD_FRESH_MS && (mood === null || String(m.period) > mood.period)) {
+    const m = latest?.value as
+      | {
+          recordId?: unknown;
+          period?: unknown;
+          tone?: unknown;
+          valence?: unknown;
+          intensity?: unknown;
+          moods?: unknown;
+          content?: unknown;
+          to?: unknown;
+        }
+      | undefined;
+    if (
+      m !== undefined &&
+      typeof m.recordId === 'string' &&
+      typeof m.content === 'string' &&
+      typeof m.to === 'number' &&
+      now - m.to < MOOD_FRESH_MS &&
+      (mood === null || String(m.period) > mood.period)
+    ) {
       const moods = Array.isArray(m.moods) ? m.moods.map((x: { mood?: unknown }) => String(x.mood ?? '')).filter((x) => x.length > 0) : [];
-      mood = { scope, id: m.recordId, period: String(m.period), tone: String(m.tone), valence: Number(m.valence) || 0, intensity: Number(m.intensity) || 0, moods, content: m.content };
+      mood = {
+        scope,
+        id: m.recordId,
+        period: String(m.period),
+        tone: String(m.tone),
+        valence: Number(m.valence) || 0,
+        intensity: Number(m.intensity) || 0,
+        moods,
+        content: m.content,
+      };
     }
   }
-  cautions.sort((a, b) => b.negatives / Math.max(1, b.outcomes) - a.negatives / Math.max(1, a.outcomes) || (a.concept < b.concept ? -1 : 1));
+  cautions.sort(
+    (a, b) => b.negatives / Math.max(1, b.outcomes) - a.negatives / Math.max(1, a.outcomes) || (a.concept < b.concept ? -1 : 1),
+  );
   return { cautions: cautions.slice(0, MAX_CAUTIONS), mood };
 }
 

@@ -18,7 +18,17 @@ import { groundConcepts, minimalConcept, readConceptRelations, verbalGrounding }
 import type { Scheduler } from '../core/ports/scheduler.js';
 import { Deadline, type Raced, type Stopwatch } from './deadline.js';
 import { ReadTimings, storeWithDeadline } from './deadline-store.js';
-import { episodesFromHits, knowledgeFromHits, mergeKnowledge, readProfileFacts, rankProfile, readProcedural, KNOWLEDGE_LIMIT, type ActivateFn, type ProceduralRead } from './parts.js';
+import {
+  episodesFromHits,
+  knowledgeFromHits,
+  mergeKnowledge,
+  readProfileFacts,
+  rankProfile,
+  readProcedural,
+  KNOWLEDGE_LIMIT,
+  type ActivateFn,
+  type ProceduralRead,
+} from './parts.js';
 import { matchProfileFields, type ProfileFieldsPart } from '../core/profile/profile-fields.js';
 import { predictFromConcepts } from './predict.js';
 import { readAffect } from './affect-part.js';
@@ -139,12 +149,17 @@ export async function buildContext(deps: ContextDeps, input: ParsedContextInput)
     const skippedInRecall: string[] = [];
     const recallStore = storeWithDeadline(deps.store, { ...gate, degrade: true, onSkip: (method) => skippedInRecall.push(method) });
     const started = stopwatch.now();
-    const fresh = <T>(entry: Cached<T> | undefined) => (entry !== undefined && started - entry.at < RULES_FRESH_MS ? Promise.resolve(entry.items) : undefined);
+    const fresh = <T>(entry: Cached<T> | undefined) =>
+      entry !== undefined && started - entry.at < RULES_FRESH_MS ? Promise.resolve(entry.items) : undefined;
 
     // Rules and profile are never dropped: the copy read less than RULES_FRESH_MS ago; else a fresh
     // read if it fits in time, the stale copy (`cached`) when it does not (refreshed once this build has
     // returned); with no copy at all (the first build for these scopes), a read that is waited for.
-    const protectedRead = <T>(entry: Cached<T> | undefined, read: (s: typeof store) => Promise<T>, save: (items: T) => void): { read: Promise<T>; wait: boolean } => {
+    const protectedRead = <T>(
+      entry: Cached<T> | undefined,
+      read: (s: typeof store) => Promise<T>,
+      save: (items: T) => void,
+    ): { read: Promise<T>; wait: boolean } => {
       const ready = fresh(entry);
       if (ready !== undefined) return { read: ready, wait: true };
       if (entry === undefined) {
@@ -158,14 +173,32 @@ export async function buildContext(deps: ContextDeps, input: ParsedContextInput)
       };
       return { read: read(storeWithDeadline(deps.store, { ...gate, onSkip })).then((items) => (save(items), items)), wait: false };
     };
-    const rulesRead = protectedRead(cache.rules(key), (s) => readProcedural(s, scopes, now), (rules) => cache.setRules(key, rules, stopwatch.now()));
-    const profileRead = protectedRead(cache.profile(key), (s) => readProfileFacts(s, scopes, now), (facts) => cache.setProfile(key, facts, stopwatch.now()));
-    const settle = <T>(p: { read: Promise<T>; wait: boolean }): Promise<Raced<T>> => (p.wait ? p.read.then((value) => ({ done: true as const, value })) : deadline.race(p.read));
+    const rulesRead = protectedRead(
+      cache.rules(key),
+      (s) => readProcedural(s, scopes, now),
+      (rules) => cache.setRules(key, rules, stopwatch.now()),
+    );
+    const profileRead = protectedRead(
+      cache.profile(key),
+      (s) => readProfileFacts(s, scopes, now),
+      (facts) => cache.setProfile(key, facts, stopwatch.now()),
+    );
+    const settle = <T>(p: { read: Promise<T>; wait: boolean }): Promise<Raced<T>> =>
+      p.wait ? p.read.then((value) => ({ done: true as const, value })) : deadline.race(p.read);
     const hitsRead: Promise<RecallHit[]> =
       message.trim().length > 0
-        ? runRecall({ ...deps, store: recallStore }, message, { scopes, k: Math.max(16, input.episodes * 3), trackAccess: deps.trackAccess !== false, ...(input.persona !== undefined ? { persona: input.persona } : {}) }).then((r) => r.hits)
+        ? runRecall({ ...deps, store: recallStore }, message, {
+            scopes,
+            k: Math.max(16, input.episodes * 3),
+            trackAccess: deps.trackAccess !== false,
+            ...(input.persona !== undefined ? { persona: input.persona } : {}),
+          }).then((r) => r.hits)
         : Promise.resolve([]);
-    const cues = cuesOf({ objects: input.percept?.objects ?? [], people: input.percept?.people ?? [], ...(input.percept?.goal !== undefined ? { goal: input.percept.goal } : {}) });
+    const cues = cuesOf({
+      objects: input.percept?.objects ?? [],
+      people: input.percept?.people ?? [],
+      ...(input.percept?.goal !== undefined ? { goal: input.percept.goal } : {}),
+    });
     const conceptsRead = matchConcepts(store, scopes, cues, now);
     const relationsRead = deadline.then(conceptsRead, (concepts) => readConceptRelations(store, scopes, concepts, now));
     const groundingRead = deadline.then(conceptsRead, async (concepts) => {
@@ -176,11 +209,31 @@ export async function buildContext(deps: ContextDeps, input: ParsedContextInput)
       cache.recordGrounding(stopwatch.now() - started);
       return grounding;
     });
-    const predictionsRead = deadline.then(conceptsRead, (concepts) => predictFromConcepts({ store, now }, scopes, concepts, PREDICTIONS_IN_CONTEXT, CONTEXT_PREDICTION_EPISODES));
+    const predictionsRead = deadline.then(conceptsRead, (concepts) =>
+      predictFromConcepts({ store, now }, scopes, concepts, PREDICTIONS_IN_CONTEXT, CONTEXT_PREDICTION_EPISODES),
+    );
     const knowledgeRead = deadline.then(hitsRead, (hits) => knowledgeOf({ ...deps, store }, scopes, hits));
     // after the concept lookup: cautions are about the concepts a turn names
-    const affectRead = deadline.then(conceptsRead, (concepts) => readAffect(store, scopes, { message, cues: [...(input.percept?.objects ?? []), ...(input.percept?.people ?? []), input.percept?.goal ?? '', ...concepts.map((c) => c.name)] }, now));
-    const chainsRead = input.chains === true ? deadline.then(hitsRead, (hits) => chainEntries(store, { scopes, ids: hits.map((h) => h.id), now })) : undefined;
+    const affectRead = deadline.then(conceptsRead, (concepts) =>
+      readAffect(
+        store,
+        scopes,
+        {
+          message,
+          cues: [
+            ...(input.percept?.objects ?? []),
+            ...(input.percept?.people ?? []),
+            input.percept?.goal ?? '',
+            ...concepts.map((c) => c.name),
+          ],
+        },
+        now,
+      ),
+    );
+    const chainsRead =
+      input.chains === true
+        ? deadline.then(hitsRead, (hits) => chainEntries(store, { scopes, ids: hits.map((h) => h.id), now }))
+        : undefined;
 
     const [rules, profile, hits, knowledge, concepts, relations, grounding, predictions, affect] = await Promise.all([
       settle(rulesRead),
@@ -197,18 +250,31 @@ export async function buildContext(deps: ContextDeps, input: ParsedContextInput)
 
     const parts: StructuredContext['parts'] = {
       rules: rules.done ? { level: 'full', items: [...rules.value.rules] } : cachedOr(cache.rules(key)?.items.rules),
-      profile: profile.done ? { level: 'full', items: rankProfile(profile.value, message) } : cachedOr(rankOr(cache.profile(key)?.items, message)),
-      knowledge: knowledge.done && skippedInRecall.length === 0 ? knowledge.value : hits.done ? { level: 'minimal', items: knowledgeFromHits(hits.value, new Set()).slice(0, KNOWLEDGE_LIMIT) } : skipped(),
+      profile: profile.done
+        ? { level: 'full', items: rankProfile(profile.value, message) }
+        : cachedOr(rankOr(cache.profile(key)?.items, message)),
+      knowledge:
+        knowledge.done && skippedInRecall.length === 0
+          ? knowledge.value
+          : hits.done
+            ? { level: 'minimal', items: knowledgeFromHits(hits.value, new Set()).slice(0, KNOWLEDGE_LIMIT) }
+            : skipped(),
       concepts: concepts.done
         ? conceptPart(concepts.value, relations.done ? relations.value : null, grounding.done ? grounding.value : null)
         : skipped(),
       predictions: predictions.done ? { level: 'full', items: predictions.value.predictions } : skipped(),
-      episodes: hits.done ? { level: skippedInRecall.length === 0 ? 'full' : 'minimal', items: episodesFromHits(hits.value, input.episodes) } : skipped(),
+      episodes: hits.done
+        ? { level: skippedInRecall.length === 0 ? 'full' : 'minimal', items: episodesFromHits(hits.value, input.episodes) }
+        : skipped(),
       cautions: affect.done ? { level: 'full', items: affect.value.cautions } : skipped(),
       mood: affect.done ? { level: 'full', items: affect.value.mood !== null ? [affect.value.mood] : [] } : skipped(),
       ...(chains !== undefined ? { chains: chains.done ? { level: 'full' as const, items: chains.value } : skipped<ChainEntry>() } : {}),
     };
-    const fields = profileFieldsOf(rules.done ? rules.value : cache.rules(key)?.items, profile.done ? profile.value : cache.profile(key)?.items, rules.done && profile.done);
+    const fields = profileFieldsOf(
+      rules.done ? rules.value : cache.rules(key)?.items,
+      profile.done ? profile.value : cache.profile(key)?.items,
+      rules.done && profile.done,
+    );
     if (fields !== undefined) parts.profileFields = fields;
     dropDuplicates(parts);
     const draft = { budgetMs: input.budgetMs, elapsedMs: 0, parts };
@@ -236,7 +302,11 @@ export async function buildContext(deps: ContextDeps, input: ParsedContextInput)
 }
 
 /** Knowledge: recall's semantic and statistical hits, plus what activation reaches from the top hits. */
-async function knowledgeOf(deps: ContextDeps, scopes: readonly Scope[], hits: RecallHit[]): Promise<ContextPart<StructuredContext['parts']['knowledge']['items'][number]>> {
+async function knowledgeOf(
+  deps: ContextDeps,
+  scopes: readonly Scope[],
+  hits: RecallHit[],
+): Promise<ContextPart<StructuredContext['parts']['knowledge']['items'][number]>> {
   const direct = knowledgeFromHits(hits, new Set());
   if (hits.length === 0) return { level: 'full', items: direct.slice(0, KNOWLEDGE_LIMIT) };
   const from = hits.slice(0, 5).map((h) => h.id);
@@ -246,8 +316,15 @@ async function knowledgeOf(deps: ContextDeps, scopes: readonly Scope[], hits: Re
 }
 
 /** Cross-layer spreading activation (src/core/graph) from the top hits, strongest first. */
-async function spreadFrom(deps: ContextDeps, query: { scopes: readonly Scope[]; from: readonly string[]; limit: number }): Promise<{ record: MemoryRecord; score: number }[]> {
-  const result = await spreadActivation(deps.store, { scopes: query.scopes, seeds: query.from.map((id) => ({ id })), now: deps.clock.now() }, { maxHops: 2 });
+async function spreadFrom(
+  deps: ContextDeps,
+  query: { scopes: readonly Scope[]; from: readonly string[]; limit: number },
+): Promise<{ record: MemoryRecord; score: number }[]> {
+  const result = await spreadActivation(
+    deps.store,
+    { scopes: query.scopes, seeds: query.from.map((id) => ({ id })), now: deps.clock.now() },
+    { maxHops: 2 },
+  );
   return result.ranked.slice(0, query.limit).map((a) => ({ record: a.record, score: a.activation }));
 }
 
@@ -286,7 +363,11 @@ function lowest(levels: readonly Exclude<ContextLevel, 'skipped'>[]): ContextLev
  * Known and missing fields of the profile schema; undefined without a schema. `skipped` (both lists
  * empty) when the facts were not read in time: a field is never called missing without looking.
  */
-function profileFieldsOf(procedural: ProceduralRead | undefined, facts: readonly ProfileFact[] | undefined, fresh: boolean): (ProfileFieldsPart & { level: ContextLevel }) | undefined {
+function profileFieldsOf(
+  procedural: ProceduralRead | undefined,
+  facts: readonly ProfileFact[] | undefined,
+  fresh: boolean,
+): (ProfileFieldsPart & { level: ContextLevel }) | undefined {
   if (procedural === undefined || procedural.schema.length === 0) return undefined;
   if (facts === undefined) return { level: 'skipped', known: [], missing: [] };
   return { level: fresh ? 'full' : 'cached', ...matchProfileFields(procedural.schema, facts) };

@@ -41,7 +41,13 @@ export interface Cue {
 }
 
 /** Cues of a percept: each object, person and the goal (and tool or intent, when known). */
-export function cuesOf(parts: { objects?: readonly string[]; people?: readonly string[]; goal?: string; tool?: string; intent?: string }): Cue[] {
+export function cuesOf(parts: {
+  objects?: readonly string[];
+  people?: readonly string[];
+  goal?: string;
+  tool?: string;
+  intent?: string;
+}): Cue[] {
   const cues: Cue[] = [];
   const add = (kind: string, raw: string | undefined) => {
     if (raw === undefined || raw.trim().length === 0) return;
@@ -79,7 +85,11 @@ export function episodeTokens(record: MemoryRecord): Set<string> {
 
 interface LayersReader {
   findConcepts(query: { scopes: readonly Scope[]; names: readonly string[]; limit?: number }): Promise<MemoryRecord[]>;
-  getConceptRefs(query: { scopes: readonly Scope[]; conceptIds: readonly string[]; layers?: readonly ('episodic' | 'statistical')[] }): Promise<{ conceptId: string; layer: string; refId: string }[]>;
+  getConceptRefs(query: {
+    scopes: readonly Scope[];
+    conceptIds: readonly string[];
+    layers?: readonly ('episodic' | 'statistical')[];
+  }): Promise<{ conceptId: string; layer: string; refId: string }[]>;
 }
 
 function layersOf(store: Store): LayersReader | null {
@@ -163,15 +173,28 @@ export async function matchConcepts(store: Store, scopes: readonly Scope[], cues
 }
 
 function nameOf(record: MemoryRecord): string {
-  return String(record.data.name ?? '').trim().toLowerCase();
+  return String(record.data.name ?? '')
+    .trim()
+    .toLowerCase();
 }
 
 /** Terms for tokens without a concept: one per token, the episodes containing that token. */
-async function matchTerms(store: Store, scopes: readonly Scope[], tokenCues: ReadonlyMap<string, string[]>, now: number): Promise<MatchedConcept[]> {
+async function matchTerms(
+  store: Store,
+  scopes: readonly Scope[],
+  tokenCues: ReadonlyMap<string, string[]>,
+  now: number,
+): Promise<MatchedConcept[]> {
   if (tokenCues.size === 0) return [];
   // One BM25 read for all the tokens (OR-ed); each token then keeps the episodes that contain it.
   const tokens = [...tokenCues.keys()];
-  const hits = await store.lexicalSearch({ scopes, layers: ['episodic'], now, limit: TERM_EPISODE_LIMIT * Math.min(3, tokens.length), terms: tokens.map((term) => ({ term })) });
+  const hits = await store.lexicalSearch({
+    scopes,
+    layers: ['episodic'],
+    now,
+    limit: TERM_EPISODE_LIMIT * Math.min(3, tokens.length),
+    terms: tokens.map((term) => ({ term })),
+  });
   const perToken = tokens.map((token) => ({ token, hits }));
   const ids = [...new Set(hits.map((h) => h.id))];
   const records = new Map((ids.length > 0 ? await store.getMemories(ids, scopes) : []).map((r) => [r.id, r]));

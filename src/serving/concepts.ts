@@ -36,14 +36,18 @@ export async function readConceptRelations(
   now: number,
 ): Promise<Map<string, { relations: ConceptRelation[]; statistics: ConceptStatistic[] }>> {
   const real = concepts.filter((c) => c.record !== null);
-  const out = new Map<string, { relations: ConceptRelation[]; statistics: ConceptStatistic[] }>(concepts.map((c) => [c.id, { relations: [], statistics: [] }]));
+  const out = new Map<string, { relations: ConceptRelation[]; statistics: ConceptStatistic[] }>(
+    concepts.map((c) => [c.id, { relations: [], statistics: [] }]),
+  );
   if (real.length === 0) return out;
   const edges = (await store.getEdges({ scopes, ids: real.map((c) => c.id) })).filter((e) => current(e, now) && e.type !== 'SUPERSEDES');
   const otherIds = new Set<string>();
   for (const e of edges) otherIds.add(e.fromId).add(e.toId);
   for (const c of real) for (const id of c.statisticIds) otherIds.add(id);
   for (const c of real) otherIds.delete(c.id);
-  const others = new Map((otherIds.size > 0 ? await store.getMemories([...otherIds], scopes) : []).filter((r) => isVisible(r, {}, now)).map((r) => [r.id, r]));
+  const others = new Map(
+    (otherIds.size > 0 ? await store.getMemories([...otherIds], scopes) : []).filter((r) => isVisible(r, {}, now)).map((r) => [r.id, r]),
+  );
   for (const concept of real) {
     const entry = out.get(concept.id) as { relations: ConceptRelation[]; statistics: ConceptStatistic[] };
     const statIds = new Set(concept.statisticIds);
@@ -54,7 +58,13 @@ export async function readConceptRelations(
       if (other === undefined) continue;
       if (other.layer === 'statistical') statIds.add(other.id);
       else if (other.layer !== 'episodic') {
-        entry.relations.push({ type: e.type, direction: e.fromId === concept.id ? 'out' : 'in', id: other.id, name: displayName(other), weight: round(e.weight) });
+        entry.relations.push({
+          type: e.type,
+          direction: e.fromId === concept.id ? 'out' : 'in',
+          id: other.id,
+          name: displayName(other),
+          weight: round(e.weight),
+        });
       }
     }
     entry.relations.sort((a, b) => b.weight - a.weight || a.name.localeCompare(b.name));
@@ -68,11 +78,18 @@ export async function readConceptRelations(
 }
 
 /** Fresh grounding (the full level): statistics computed now over each concept's episodes. */
-export async function groundConcepts(store: Store, scopes: readonly Scope[], concepts: readonly MatchedConcept[], now: number): Promise<Map<string, ConceptGrounding>> {
+export async function groundConcepts(
+  store: Store,
+  scopes: readonly Scope[],
+  concepts: readonly MatchedConcept[],
+  now: number,
+): Promise<Map<string, ConceptGrounding>> {
   const wanted = new Map<string, string[]>();
   for (const c of concepts) wanted.set(c.id, c.episodeIds.slice(-GROUNDING_EPISODES));
   const ids = [...new Set([...wanted.values()].flat())];
-  const records = new Map((ids.length > 0 ? await store.getMemories(ids, scopes) : []).filter((r) => isVisible(r, {}, now)).map((r) => [r.id, r]));
+  const records = new Map(
+    (ids.length > 0 ? await store.getMemories(ids, scopes) : []).filter((r) => isVisible(r, {}, now)).map((r) => [r.id, r]),
+  );
   const out = new Map<string, ConceptGrounding>();
   for (const [conceptId, episodeIds] of wanted) {
     const episodes = episodeIds.map((id) => records.get(id)).filter((r): r is MemoryRecord => r !== undefined);
@@ -84,7 +101,9 @@ export async function groundConcepts(store: Store, scopes: readonly Scope[], con
 /** Statistics over episodes: success rate k/n, salience and novelty mean and std. */
 export function ground(episodes: readonly MemoryRecord[]): ConceptGrounding {
   const grounding: ConceptGrounding = { episodes: episodes.length };
-  const outcomes = episodes.map((e) => e.data.outcome?.success ?? (e.data.outcome?.reward !== undefined ? e.data.outcome.reward > 0 : undefined)).filter((s): s is boolean => s !== undefined);
+  const outcomes = episodes
+    .map((e) => e.data.outcome?.success ?? (e.data.outcome?.reward !== undefined ? e.data.outcome.reward > 0 : undefined))
+    .filter((s): s is boolean => s !== undefined);
   if (outcomes.length > 0) {
     const k = outcomes.filter(Boolean).length;
     grounding.successRate = { k, n: outcomes.length, rate: round(k / outcomes.length) };
@@ -99,9 +118,12 @@ export function ground(episodes: readonly MemoryRecord[]): ConceptGrounding {
 /** Verbal forms of a grounding, as the statistical layer writes them ("mug success rate: 0.875 (7/8)"). */
 export function verbalGrounding(name: string, g: ConceptGrounding): ConceptStatistic[] {
   const out: ConceptStatistic[] = [];
-  if (g.successRate !== undefined) out.push({ verbal: `${name} success rate: ${fmt(g.successRate.rate)} (${g.successRate.k}/${g.successRate.n})`, fresh: true });
-  if (g.salience !== undefined) out.push({ verbal: `${name} salience: mean=${fmt(g.salience.mean, 2)}, std=${fmt(g.salience.std, 2)}`, fresh: true });
-  if (g.novelty !== undefined) out.push({ verbal: `${name} novelty: mean=${fmt(g.novelty.mean, 2)}, std=${fmt(g.novelty.std, 2)}`, fresh: true });
+  if (g.successRate !== undefined)
+    out.push({ verbal: `${name} success rate: ${fmt(g.successRate.rate)} (${g.successRate.k}/${g.successRate.n})`, fresh: true });
+  if (g.salience !== undefined)
+    out.push({ verbal: `${name} salience: mean=${fmt(g.salience.mean, 2)}, std=${fmt(g.salience.std, 2)}`, fresh: true });
+  if (g.novelty !== undefined)
+    out.push({ verbal: `${name} novelty: mean=${fmt(g.novelty.mean, 2)}, std=${fmt(g.novelty.std, 2)}`, fresh: true });
   return out;
 }
 
@@ -112,7 +134,9 @@ function meanStd(values: readonly number[]): { mean: number; std: number } {
 }
 
 function current(edge: Edge, now: number): boolean {
-  return edge.recordedAt <= now && (edge.invalidatedAt === null || edge.invalidatedAt > now) && (edge.validTo === null || edge.validTo > now);
+  return (
+    edge.recordedAt <= now && (edge.invalidatedAt === null || edge.invalidatedAt > now) && (edge.validTo === null || edge.validTo > now)
+  );
 }
 
 function displayName(record: MemoryRecord): string {

@@ -61,7 +61,10 @@ export class Deadline {
     if (this.expired()) {
       // Work that has already settled still counts; anything else is late.
       let settled: Raced<T> = { done: false };
-      promise.then((value) => (settled = { done: true, value }), () => undefined);
+      promise.then(
+        (value) => (settled = { done: true, value }),
+        () => undefined,
+      );
       for (let tick = 0; tick < 3; tick += 1) await Promise.resolve();
       return settled;
     }

@@ -26,7 +26,13 @@ async function listCurrent(store: Store, scopes: readonly Scope[], layer: 'proce
   const out: MemoryRecord[] = [];
   let afterId: string | undefined;
   while (out.length < LIST_LIMIT) {
-    const page = await store.listMemories({ scopes, layers: [layer], statuses: ['active'], limit: PAGE, ...(afterId !== undefined ? { afterId } : {}) });
+    const page = await store.listMemories({
+      scopes,
+      layers: [layer],
+      statuses: ['active'],
+      limit: PAGE,
+      ...(afterId !== undefined ? { afterId } : {}),
+    });
     for (const record of page) if (isVisible(record, {}, now)) out.push(record);
     if (page.length < PAGE) break;
     afterId = page[page.length - 1]?.id;
@@ -48,7 +54,9 @@ export async function readProcedural(store: Store, scopes: readonly Scope[], now
     .filter((r) => !isChunkParent(r) && !isProfileSchema(r) && !isPersona(r))
     .map((r) => ({ id: r.id, scope: r.scope, content: r.content, priority: typeof r.data.priority === 'number' ? r.data.priority : 0 }))
     .sort((a, b) => b.priority - a.priority || (a.id < b.id ? -1 : 1));
-  const schemas = records.filter(isProfileSchema).sort((a, b) => scopes.indexOf(a.scope) - scopes.indexOf(b.scope) || (a.id < b.id ? 1 : -1));
+  const schemas = records
+    .filter(isProfileSchema)
+    .sort((a, b) => scopes.indexOf(a.scope) - scopes.indexOf(b.scope) || (a.id < b.id ? 1 : -1));
   return { rules, schema: mergeSchemaFields(schemas.map(fieldsOfSchemaRecord)) };
 }
 
@@ -109,7 +117,10 @@ function staticScore(f: ProfileFact): number {
 export function rankProfile(facts: readonly ProfileFact[], message: string): ProfileEntry[] {
   const terms = new Set(contentTerms(message));
   return facts
-    .map((f) => ({ f, score: staticScore(f) + (terms.size === 0 ? 0 : contentTerms(f.content).filter((t) => terms.has(t)).length / terms.size) }))
+    .map((f) => ({
+      f,
+      score: staticScore(f) + (terms.size === 0 ? 0 : contentTerms(f.content).filter((t) => terms.has(t)).length / terms.size),
+    }))
     .sort((a, b) => b.score - a.score)
     .slice(0, PROFILE_LIMIT)
     .map(({ f }) => ({
@@ -123,7 +134,11 @@ export function rankProfile(facts: readonly ProfileFact[], message: string): Pro
 }
 
 /** Spreading activation, when the engine has it: ranked records reached from `from`. */
-export type ActivateFn = (input: { scopes: readonly Scope[]; from: readonly string[]; limit: number }) => Promise<{ record: MemoryRecord; score: number }[]>;
+export type ActivateFn = (input: {
+  scopes: readonly Scope[];
+  from: readonly string[];
+  limit: number;
+}) => Promise<{ record: MemoryRecord; score: number }[]>;
 
 /** Layers that count as knowledge (episodes and rules have their own parts). */
 const KNOWLEDGE_LAYERS = new Set(['semantic', 'statistical']);
@@ -132,14 +147,27 @@ const KNOWLEDGE_LAYERS = new Set(['semantic', 'statistical']);
 export function knowledgeFromHits(hits: readonly RecallHit[], exclude: ReadonlySet<string>): KnowledgeEntry[] {
   return hits
     .filter((h) => KNOWLEDGE_LAYERS.has(h.layer) && !exclude.has(h.id) && h.isChunkParent !== true)
-    .map((h) => ({ id: h.id, scope: h.scope, layer: h.layer, content: h.content, ...(typeof h.name === 'string' ? { name: h.name } : {}), score: round(h.score), relevance: h.relevance, via: 'recall' as const }));
+    .map((h) => ({
+      id: h.id,
+      scope: h.scope,
+      layer: h.layer,
+      content: h.content,
+      ...(typeof h.name === 'string' ? { name: h.name } : {}),
+      score: round(h.score),
+      relevance: h.relevance,
+      via: 'recall' as const,
+    }));
 }
 
 /**
  * Merges direct hits with records reached by activation from the top hits. Activation scores are
  * scaled to the best direct hit so both rank on one scale; at most KNOWLEDGE_LIMIT entries.
  */
-export function mergeKnowledge(direct: readonly KnowledgeEntry[], activated: readonly { record: MemoryRecord; score: number }[], exclude: ReadonlySet<string>): KnowledgeEntry[] {
+export function mergeKnowledge(
+  direct: readonly KnowledgeEntry[],
+  activated: readonly { record: MemoryRecord; score: number }[],
+  exclude: ReadonlySet<string>,
+): KnowledgeEntry[] {
   const byId = new Map(direct.map((k) => [k.id, k]));
   const top = direct.length > 0 ? Math.max(...direct.map((k) => k.score)) : 1;
   const best = Math.max(1e-9, ...activated.map((a) => a.score));

@@ -45,7 +45,13 @@ export async function predictOutcomes(deps: PredictDeps, input: ParsedPredictInp
 }
 
 /** The second half of pattern completion, shared with the context builder: concepts → predictions. */
-export async function predictFromConcepts(deps: PredictDeps, scopes: readonly Scope[], concepts: readonly MatchedConcept[], limit: number, episodeLimit = EPISODE_LIMIT): Promise<PredictResult> {
+export async function predictFromConcepts(
+  deps: PredictDeps,
+  scopes: readonly Scope[],
+  concepts: readonly MatchedConcept[],
+  limit: number,
+  episodeLimit = EPISODE_LIMIT,
+): Promise<PredictResult> {
   const matched = {
     tokens: [...new Set(concepts.map((c) => c.name))],
     concepts: concepts.filter((c) => c.record !== null).map((c) => ({ id: c.id, name: c.name })),
@@ -54,9 +60,12 @@ export async function predictFromConcepts(deps: PredictDeps, scopes: readonly Sc
   const matchCount = new Map<string, number>();
   for (const concept of concepts) for (const id of new Set(concept.episodeIds)) matchCount.set(id, (matchCount.get(id) ?? 0) + 1);
   const ranked = [...matchCount.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? 1 : -1)).slice(0, episodeLimit);
-  const records = (await deps.store.getMemories(ranked.map(([id]) => id), scopes)).filter(
-    (r) => r.layer === 'episodic' && isVisible(r, {}, deps.now) && hasActionOrOutcome(r),
-  );
+  const records = (
+    await deps.store.getMemories(
+      ranked.map(([id]) => id),
+      scopes,
+    )
+  ).filter((r) => r.layer === 'episodic' && isVisible(r, {}, deps.now) && hasActionOrOutcome(r));
   const best = Math.max(0, ...records.map((r) => matchCount.get(r.id) ?? 0));
   const considered = records.filter((r) => (matchCount.get(r.id) ?? 0) >= best * RELATIVE_MATCH);
   const groups = new Map<string, { record: MemoryRecord; match: number }[]>();

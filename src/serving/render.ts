@@ -75,7 +75,8 @@ function sourceText(sources: readonly SourceRef[]): string {
   const s = sources[0];
   if (s === undefined) return '';
   const where = s.conversationId ?? s.uri ?? s.system ?? '';
-  const message = s.messageId !== undefined ? `#${s.messageId}` : s.messageRange !== undefined ? `#${s.messageRange[0]}–${s.messageRange[1]}` : '';
+  const message =
+    s.messageId !== undefined ? `#${s.messageId}` : s.messageRange !== undefined ? `#${s.messageRange[0]}–${s.messageRange[1]}` : '';
   return `${where}${message !== '' && where !== '' ? ' ' : ''}${message}`;
 }
 
@@ -121,7 +122,10 @@ const CHAINS_TITLE = '## Decision chains';
 /** A chain as one bullet per member, indented under its first: role, text, and a decision's rationale. */
 function chainLines(chain: ChainEntry): string {
   return chain.members
-    .map((m, i) => `${i === 0 ? '-' : '  -'} ${m.role}: ${oneLine(m.content)}${m.rationale !== undefined ? ` _(because: ${oneLine(m.rationale)})_` : ''}`)
+    .map(
+      (m, i) =>
+        `${i === 0 ? '-' : '  -'} ${m.role}: ${oneLine(m.content)}${m.rationale !== undefined ? ` _(because: ${oneLine(m.rationale)})_` : ''}`,
+    )
     .join('\n');
 }
 
@@ -142,7 +146,10 @@ const KEEP: readonly Record<ContextPartName, number>[] = [
  * to a small core (least essential parts first), then the other parts entirely while rules and
  * profile keep their best entries. Mutates `parts`; returns how many entries each part lost.
  */
-export function trimToTokens(context: Pick<StructuredContext, 'elapsedMs' | 'budgetMs' | 'parts'>, maxTokens: number): Partial<Record<ContextPartName, number>> {
+export function trimToTokens(
+  context: Pick<StructuredContext, 'elapsedMs' | 'budgetMs' | 'parts'>,
+  maxTokens: number,
+): Partial<Record<ContextPartName, number>> {
   const parts: Parts = context.parts;
   const maxChars = maxTokens * 4;
   const cost = (part: ContextPartName, item: unknown) => entryLine(part, item).length + 1;

@@ -83,7 +83,10 @@ export class Serving {
   /** See `Engram.warmContext`. */
   async warm(options: { scopes: readonly Scope[] | Scope; message?: string; percept?: ContextInput['percept'] }): Promise<void> {
     const scopes = assertReadScopes(options?.scopes);
-    const probe = { message: options.message ?? 'warm up the context builder', percept: options.percept ?? { objects: ['warm_up'], goal: 'warm_up' } };
+    const probe = {
+      message: options.message ?? 'warm up the context builder',
+      percept: options.percept ?? { objects: ['warm_up'], goal: 'warm_up' },
+    };
     const parsed = parseInput(contextInputSchema, { scopes, ...probe, budgetMs: 60_000 }, 'context');
     await this.#warmModel(this.#deps().embedder);
     await buildContext({ ...this.#deps(), ...this.#timing, cache: this.#cache, trackAccess: false }, parsed);

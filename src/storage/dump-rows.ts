@@ -17,7 +17,8 @@ export interface RefRow {
 export function refCursor(after: string | undefined): number {
   if (after === undefined) return 0;
   const seq = Number(after);
-  if (!Number.isSafeInteger(seq) || seq < 0) throw new EngramError('INVALID_INPUT', messages.invalidInput('the concept ref cursor must be the "next" of a previous page'));
+  if (!Number.isSafeInteger(seq) || seq < 0)
+    throw new EngramError('INVALID_INPUT', messages.invalidInput('the concept ref cursor must be the "next" of a previous page'));
   return seq;
 }
 
@@ -50,7 +51,6 @@ export function toAuditEntry(row: AuditRow): AuditEntry {
     details: JSON.parse(row.details) as Record<string, unknown>,
   };
 }
-
 
 /** The items whose id is not in `stored`, first occurrence only (a batch may repeat an id). */
 export function unseen<T extends { id: string }>(items: readonly T[], stored: ReadonlySet<string>): T[] {

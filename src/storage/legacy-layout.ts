@@ -42,7 +42,15 @@ function safeJson(raw: string): unknown {
 
 function parseLegacyKey(value: unknown): StoredApiKey | null {
   const v = value as Partial<StoredApiKey> | null;
-  if (v === null || typeof v !== 'object' || typeof v.id !== 'string' || typeof v.hash !== 'string' || typeof v.tenant !== 'string' || typeof v.createdAt !== 'number') return null;
+  if (
+    v === null ||
+    typeof v !== 'object' ||
+    typeof v.id !== 'string' ||
+    typeof v.hash !== 'string' ||
+    typeof v.tenant !== 'string' ||
+    typeof v.createdAt !== 'number'
+  )
+    return null;
   return {
     id: v.id,
     hash: v.hash,

@@ -26,7 +26,12 @@ export interface ColumnSpec<F extends string> {
   readonly patchable: boolean;
 }
 
-const col = <F extends string>(field: F, column: string, codec: Codec, options: { nullable?: boolean; patchable?: boolean } = {}): ColumnSpec<F> => ({
+const col = <F extends string>(
+  field: F,
+  column: string,
+  codec: Codec,
+  options: { nullable?: boolean; patchable?: boolean } = {},
+): ColumnSpec<F> => ({
   field,
   column,
   codec,
@@ -146,7 +151,10 @@ export function decodeMemory(values: readonly unknown[], bool: BooleanForm, offs
 
 /** Decodes a memory row read as an object keyed by column. */
 export function decodeMemoryRow(row: Readonly<Record<string, unknown>>, bool: BooleanForm): MemoryRecord {
-  return decodeMemory(MEMORY_COLUMN_NAMES.map((c) => row[c]), bool);
+  return decodeMemory(
+    MEMORY_COLUMN_NAMES.map((c) => row[c]),
+    bool,
+  );
 }
 
 /** Values of an edge's columns, in order. */
@@ -158,7 +166,8 @@ export function encodeEdge(edge: Edge): unknown[] {
 export function decodeEdgeRow(row: Readonly<Record<string, unknown>>): Edge {
   const edge: Record<string, unknown> = {};
   for (const spec of EDGE_COLUMN_SPECS) {
-    edge[spec.field] = spec.codec === 'json' ? JSON.parse(row[spec.column] as string) : decodeValue(spec, row[spec.column], POSTGRES_BOOLEAN);
+    edge[spec.field] =
+      spec.codec === 'json' ? JSON.parse(row[spec.column] as string) : decodeValue(spec, row[spec.column], POSTGRES_BOOLEAN);
   }
   return edge as unknown as Edge;
 }

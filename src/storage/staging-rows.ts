@@ -38,9 +38,13 @@ export function noStaging(): EngramError {
 
 /** `CONFLICT` when the staging is for another model than the switch asks for. */
 export function otherStaging(staged: EmbeddingIdentity, target: EmbeddingIdentity): EngramError {
-  return new EngramError('CONFLICT', `The staged vectors are for "${staged.name}", not "${target.name}": run reembed with that model, or again with this one to start over.`, {
-    details: { staged: staged.name, target: target.name },
-  });
+  return new EngramError(
+    'CONFLICT',
+    `The staged vectors are for "${staged.name}", not "${target.name}": run reembed with that model, or again with this one to start over.`,
+    {
+      details: { staged: staged.name, target: target.name },
+    },
+  );
 }
 
 export function sameIdentity(a: EmbeddingIdentity, b: EmbeddingIdentity): boolean {
@@ -49,7 +53,8 @@ export function sameIdentity(a: EmbeddingIdentity, b: EmbeddingIdentity): boolea
 
 /** Throws `EMBEDDING_DIMENSION_MISMATCH` unless `embedding` has the staging dimension. */
 export function assertStagingDimension(embedding: Float32Array | undefined, staging: EmbeddingIdentity): Float32Array {
-  if (embedding === undefined) throw new EngramError('EMBEDDING_FAILED', 'The embedder returned fewer vectors than texts; nothing was staged.');
+  if (embedding === undefined)
+    throw new EngramError('EMBEDDING_FAILED', 'The embedder returned fewer vectors than texts; nothing was staged.');
   if (embedding.length !== staging.dimension) {
     throw new EngramError('EMBEDDING_DIMENSION_MISMATCH', messages.dimensionMismatch(staging.dimension, embedding.length), {
       details: { stored: staging.dimension, given: embedding.length },

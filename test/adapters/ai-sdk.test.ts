@@ -15,12 +15,19 @@ import { tempEngram } from '../helpers/temp.js';
 type CallOptions = MockLanguageModelV3['doGenerateCalls'][number];
 type Prompt = CallOptions['prompt'];
 
-const usage = { inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 5, text: 5, reasoning: undefined } };
+const usage = {
+  inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: 5, text: 5, reasoning: undefined },
+};
 
 /** The JSON outputs of the tool results in a prompt, by tool name. */
 function toolResults(prompt: Prompt): Array<{ toolName: string; value: unknown }> {
   return prompt.flatMap((message) =>
-    message.role === 'tool' ? message.content.flatMap((part) => (part.type === 'tool-result' && part.output.type === 'json' ? [{ toolName: part.toolName, value: part.output.value }] : [])) : [],
+    message.role === 'tool'
+      ? message.content.flatMap((part) =>
+          part.type === 'tool-result' && part.output.type === 'json' ? [{ toolName: part.toolName, value: part.output.value }] : [],
+        )
+      : [],
   );
 }
 
@@ -37,9 +44,19 @@ function scriptedAgent(toolName: string, input: Record<string, unknown>, answer:
     doGenerate: async ({ prompt }) => {
       const result = toolResults(prompt).find((r) => r.toolName === toolName);
       if (result === undefined) {
-        return { content: [{ type: 'tool-call', toolCallId: `call-${toolName}`, toolName, input: JSON.stringify(input) }], finishReason: { unified: 'tool-calls', raw: undefined }, usage, warnings: [] };
+        return {
+          content: [{ type: 'tool-call', toolCallId: `call-${toolName}`, toolName, input: JSON.stringify(input) }],
+          finishReason: { unified: 'tool-calls', raw: undefined },
+          usage,
+          warnings: [],
+        };
       }
-      return { content: [{ type: 'text', text: answer(result.value) }], finishReason: { unified: 'stop', raw: undefined }, usage, warnings: [] };
+      return {
+        content: [{ type: 'text', text: answer(result.value) }],
+        finishReason: { unified: 'stop', raw: undefined },
+        usage,
+        warnings: [],
+      };
     },
   });
 }
@@ -62,12 +79,19 @@ describe('engramTools in generateText', () => {
       const { memories } = result as { memories: Array<{ content: string }> };
       return `From memory: ${memories[0]?.content ?? 'nothing'}`;
     });
-    const result = await generateText({ model, tools: engramTools({ engram, scope: 'acme/users/alice' }), stopWhen: stepCountIs(4), prompt: 'Book my usual seat.' });
+    const result = await generateText({
+      model,
+      tools: engramTools({ engram, scope: 'acme/users/alice' }),
+      stopWhen: stepCountIs(4),
+      prompt: 'Book my usual seat.',
+    });
 
     expect(result.steps).toHaveLength(2);
     expect(result.steps[0]?.toolCalls.map((call) => call.toolName)).toEqual(['recall']);
     expect(result.text).toBe('From memory: Alice prefers the window seat on long flights.');
-    const returned = result.steps[0]?.toolResults[0]?.output as { memories: Array<{ id: string; scope: string; relevance: number; layer: string }> };
+    const returned = result.steps[0]?.toolResults[0]?.output as {
+      memories: Array<{ id: string; scope: string; relevance: number; layer: string }>;
+    };
     // the scopes are the application's: Bob's memory never reaches Alice's agent
     expect(returned.memories.every((memory) => memory.scope === 'acme/users/alice')).toBe(true);
     expect(returned.memories[0]).toMatchObject({ layer: 'semantic', id: expect.stringMatching(/\S/) });
@@ -78,13 +102,24 @@ describe('engramTools in generateText', () => {
 
   it('lets the model remember into the fixed scope, and a later recall finds it', async () => {
     const tools = engramTools({ engram, scope: 'acme/users/alice' });
-    const writer = scriptedAgent('remember', { content: 'Alice moved to Lisbon in March.', layer: 'semantic', tags: ['profile'] }, (result) => `stored ${(result as { action: string }).action}`);
-    const written = await generateText({ model: writer, tools, stopWhen: stepCountIs(3), prompt: 'I moved to Lisbon in March, remember that.' });
+    const writer = scriptedAgent(
+      'remember',
+      { content: 'Alice moved to Lisbon in March.', layer: 'semantic', tags: ['profile'] },
+      (result) => `stored ${(result as { action: string }).action}`,
+    );
+    const written = await generateText({
+      model: writer,
+      tools,
+      stopWhen: stepCountIs(3),
+      prompt: 'I moved to Lisbon in March, remember that.',
+    });
     expect(written.text).toBe('stored created');
 
     const { items } = await engram.list({ scopes: ['acme/users/alice'], tag: 'profile' });
     expect(items.map((item) => [item.content, item.layer])).toEqual([['Alice moved to Lisbon in March.', 'semantic']]);
-    const reader = scriptedAgent('recall', { query: 'where does the user live now?', k: 1 }, (result) => (result as { memories: Array<{ content: string }> }).memories.map((m) => m.content).join('|'));
+    const reader = scriptedAgent('recall', { query: 'where does the user live now?', k: 1 }, (result) =>
+      (result as { memories: Array<{ content: string }> }).memories.map((m) => m.content).join('|'),
+    );
     const read = await generateText({ model: reader, tools, stopWhen: stepCountIs(3), prompt: 'Where do I live?' });
     expect(read.text).toBe('Alice moved to Lisbon in March.');
   });
@@ -92,10 +127,17 @@ describe('engramTools in generateText', () => {
   it('advertises zod schemas the model can fill, without a scope to choose', async () => {
     const tools: ToolSet = engramTools({ engram, scope: 'acme/users/alice' });
     expect(Object.keys(tools).sort()).toEqual(['context', 'recall', 'remember']);
-    const model = new MockLanguageModelV3({ doGenerate: { content: [{ type: 'text', text: 'ok' }], finishReason: { unified: 'stop', raw: undefined }, usage, warnings: [] } });
+    const model = new MockLanguageModelV3({
+      doGenerate: { content: [{ type: 'text', text: 'ok' }], finishReason: { unified: 'stop', raw: undefined }, usage, warnings: [] },
+    });
     await generateText({ model, tools, prompt: 'hi' });
     const advertised = model.doGenerateCalls[0]?.tools ?? [];
-    const byName = Object.fromEntries(advertised.map((t) => [t.name, t.type === 'function' ? (t.inputSchema as { properties: Record<string, unknown>; required?: string[] }) : undefined]));
+    const byName = Object.fromEntries(
+      advertised.map((t) => [
+        t.name,
+        t.type === 'function' ? (t.inputSchema as { properties: Record<string, unknown>; required?: string[] }) : undefined,
+      ]),
+    );
     expect(Object.keys(byName).sort()).toEqual(['context', 'recall', 'remember']);
     expect(Object.keys(byName.remember?.properties ?? {}).sort()).toEqual(['content', 'importance', 'layer', 'tags']);
     expect(byName.recall?.required).toEqual(['query']);
@@ -106,16 +148,30 @@ describe('engramTools in generateText', () => {
     const before = (await engram.stats({ scopes: ['acme/users/alice'] })).total;
     expect(before).toBe(2);
     const model = scriptedAgent('remember', { content: '' }, () => 'unused');
-    const result = await generateText({ model, tools: engramTools({ engram, scope: 'acme/users/alice' }), stopWhen: stepCountIs(2), prompt: 'remember nothing' });
+    const result = await generateText({
+      model,
+      tools: engramTools({ engram, scope: 'acme/users/alice' }),
+      stopWhen: stepCountIs(2),
+      prompt: 'remember nothing',
+    });
     const errors = result.steps[0]?.content.filter((part) => part.type === 'tool-error') ?? [];
     expect(errors).toHaveLength(1);
     expect((await engram.stats({ scopes: ['acme/users/alice'] })).total).toBe(before);
   });
 
   it('gives the context tool the rendered Markdown of the turn', async () => {
-    const model = scriptedAgent('context', { message: 'I need a snack for the flight' }, (result) => (result as { markdown: string }).markdown);
+    const model = scriptedAgent(
+      'context',
+      { message: 'I need a snack for the flight' },
+      (result) => (result as { markdown: string }).markdown,
+    );
     // a generous budget: these tests check what the context holds, not how fast it is built
-    const result = await generateText({ model, tools: engramTools({ engram, scope: 'acme/users/alice', contextBudgetMs: 30_000 }), stopWhen: stepCountIs(3), prompt: 'I need a snack for the flight' });
+    const result = await generateText({
+      model,
+      tools: engramTools({ engram, scope: 'acme/users/alice', contextBudgetMs: 30_000 }),
+      stopWhen: stepCountIs(3),
+      prompt: 'I need a snack for the flight',
+    });
     expect(result.text).toContain('peanuts');
     expect(result.text).not.toContain('Bob');
   });
@@ -136,9 +192,17 @@ describe('engramContextMiddleware around a model', () => {
 
   it('puts the context of the turn into the prompt the model receives, after the app system prompt', async () => {
     const model = new MockLanguageModelV3({
-      doGenerate: async ({ prompt }) => ({ content: [{ type: 'text', text: systemText(prompt).join('\n---\n') }], finishReason: { unified: 'stop', raw: undefined }, usage, warnings: [] }),
+      doGenerate: async ({ prompt }) => ({
+        content: [{ type: 'text', text: systemText(prompt).join('\n---\n') }],
+        finishReason: { unified: 'stop', raw: undefined },
+        usage,
+        warnings: [],
+      }),
     });
-    const wrapped = wrapLanguageModel({ model, middleware: engramContextMiddleware({ engram, scopes: ['acme/users/alice'], budgetMs: 30_000 }) });
+    const wrapped = wrapLanguageModel({
+      model,
+      middleware: engramContextMiddleware({ engram, scopes: ['acme/users/alice'], budgetMs: 30_000 }),
+    });
     await generateText({ model: wrapped, system: 'You are a travel assistant.', prompt: 'Order me a snack with peanuts for the flight.' });
 
     const prompt = model.doGenerateCalls[0]?.prompt as Prompt;
@@ -152,8 +216,16 @@ describe('engramContextMiddleware around a model', () => {
 
   it('injects on every step of a tool loop', async () => {
     const model = scriptedAgent('recall', { query: 'allergies' }, () => 'No peanuts for you.');
-    const wrapped = wrapLanguageModel({ model, middleware: engramContextMiddleware({ engram, scopes: ['acme/users/alice'], budgetMs: 30_000 }) });
-    const result = await generateText({ model: wrapped, tools: engramTools({ engram, scope: 'acme/users/alice' }), stopWhen: stepCountIs(3), prompt: 'Can I eat peanut butter?' });
+    const wrapped = wrapLanguageModel({
+      model,
+      middleware: engramContextMiddleware({ engram, scopes: ['acme/users/alice'], budgetMs: 30_000 }),
+    });
+    const result = await generateText({
+      model: wrapped,
+      tools: engramTools({ engram, scope: 'acme/users/alice' }),
+      stopWhen: stepCountIs(3),
+      prompt: 'Can I eat peanut butter?',
+    });
     expect(result.text).toBe('No peanuts for you.');
     expect(model.doGenerateCalls).toHaveLength(2);
     for (const call of model.doGenerateCalls) expect(systemText(call.prompt).join('\n')).toContain('Alice is allergic to peanuts.');
@@ -172,7 +244,10 @@ describe('engramContextMiddleware around a model', () => {
         }),
       }),
     });
-    const wrapped = wrapLanguageModel({ model, middleware: engramContextMiddleware({ engram, scopes: ['acme/users/alice'], budgetMs: 30_000 }) });
+    const wrapped = wrapLanguageModel({
+      model,
+      middleware: engramContextMiddleware({ engram, scopes: ['acme/users/alice'], budgetMs: 30_000 }),
+    });
     const result = streamText({ model: wrapped, prompt: 'Can I eat peanut butter?' });
     expect(await result.text).toBe('Pas de cacahuètes.');
     expect(systemText(model.doStreamCalls[0]?.prompt as Prompt).join('\n')).toContain('allergic to peanuts');
@@ -181,8 +256,13 @@ describe('engramContextMiddleware around a model', () => {
   it('passes a call through unchanged when memory has nothing for it', async () => {
     const empty = await tempEngram();
     try {
-      const model = new MockLanguageModelV3({ doGenerate: { content: [{ type: 'text', text: 'ok' }], finishReason: { unified: 'stop', raw: undefined }, usage, warnings: [] } });
-      const wrapped = wrapLanguageModel({ model, middleware: engramContextMiddleware({ engram: empty.engram, scopes: ['acme/users/alice'], budgetMs: 30_000 }) });
+      const model = new MockLanguageModelV3({
+        doGenerate: { content: [{ type: 'text', text: 'ok' }], finishReason: { unified: 'stop', raw: undefined }, usage, warnings: [] },
+      });
+      const wrapped = wrapLanguageModel({
+        model,
+        middleware: engramContextMiddleware({ engram: empty.engram, scopes: ['acme/users/alice'], budgetMs: 30_000 }),
+      });
       await generateText({ model: wrapped, prompt: 'hello' });
       expect(model.doGenerateCalls[0]?.prompt.map((message) => message.role)).toEqual(['user']);
     } finally {

@@ -11,10 +11,16 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/temp.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const built = existsSync(join(root, 'dist', 'adapters', 'ai-sdk', 'index.js')) && existsSync(join(root, 'dist', 'adapters', 'langchain', 'index.js'));
+const built =
+  existsSync(join(root, 'dist', 'adapters', 'ai-sdk', 'index.js')) && existsSync(join(root, 'dist', 'adapters', 'langchain', 'index.js'));
 
 function runExample(framework: string, args: string[], db: string): { status: number | null; stdout: string; stderr: string } {
-  const child = spawnSync(process.execPath, [join(root, 'examples', framework, 'chat.mjs'), ...args], { cwd: root, encoding: 'utf8', timeout: 120_000, env: { ...process.env, ENGRAM_DB: db } });
+  const child = spawnSync(process.execPath, [join(root, 'examples', framework, 'chat.mjs'), ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 120_000,
+    env: { ...process.env, ENGRAM_DB: db },
+  });
   return { status: child.status, stdout: child.stdout, stderr: child.stderr };
 }
 

@@ -68,7 +68,12 @@ describe('EngramRetriever', () => {
       ['human', '{question}'],
     ]);
     // FakeChatModel answers with the text of the messages it was given: the answer is the prompt it saw
-    const chain = RunnableSequence.from([{ context: retriever.pipe(formatDocs), question: new RunnablePassthrough() }, prompt, new FakeChatModel({}), new StringOutputParser()]);
+    const chain = RunnableSequence.from([
+      { context: retriever.pipe(formatDocs), question: new RunnablePassthrough() },
+      prompt,
+      new FakeChatModel({}),
+      new StringOutputParser(),
+    ]);
     const answer = await chain.invoke('Which seat does she like on long flights?');
     expect(answer).toContain('- Alice prefers the window seat on long flights.');
     expect(answer).toContain('Which seat does she like on long flights?');
@@ -83,7 +88,14 @@ describe('EngramRetriever', () => {
       schema: z.object({ query: z.string() }),
     });
     // the scripted turn: first a tool call (FakeStreamingChatModel), then an answer echoing what it read (FakeChatModel)
-    const caller = new FakeStreamingChatModel({ chunks: [new AIMessageChunk({ content: '', tool_calls: [{ id: 'call-1', name: 'recall', args: { query: 'food allergy' }, type: 'tool_call' }] })] }).bindTools([recall]);
+    const caller = new FakeStreamingChatModel({
+      chunks: [
+        new AIMessageChunk({
+          content: '',
+          tool_calls: [{ id: 'call-1', name: 'recall', args: { query: 'food allergy' }, type: 'tool_call' }],
+        }),
+      ],
+    }).bindTools([recall]);
     const answerer = new FakeChatModel({});
     const messages: BaseMessage[] = [new HumanMessage('Can I order the satay for Alice?')];
 
@@ -112,7 +124,11 @@ describe('EngramChatMessageHistory', () => {
   });
 
   it('keeps a RunnableWithMessageHistory conversation: the model sees earlier turns, a reopened store reads them in order', async () => {
-    const prompt = ChatPromptTemplate.fromMessages([['system', 'You are a travel assistant.'], new MessagesPlaceholder('history'), ['human', '{input}']]);
+    const prompt = ChatPromptTemplate.fromMessages([
+      ['system', 'You are a travel assistant.'],
+      new MessagesPlaceholder('history'),
+      ['human', '{input}'],
+    ]);
     const chat = new RunnableWithMessageHistory({
       runnable: prompt.pipe(new FakeChatModel({})),
       getMessageHistory: (sessionId: string) => new EngramChatMessageHistory({ engram, scope: 'acme/users/alice', sessionId }),
@@ -143,9 +159,14 @@ describe('EngramChatMessageHistory', () => {
     const history = new EngramChatMessageHistory({ engram, scope: 'acme/users/alice', sessionId: 'Session-A' });
     const turns: BaseMessage[] = [new SystemMessage('Be brief.')];
     for (let i = 0; i < 130; i++) turns.push(new HumanMessage(`question ${i}`), new AIMessage(`answer ${i}`));
-    turns.push(new AIMessage({ content: '', tool_calls: [{ id: 'c1', name: 'recall', args: { query: 'x' }, type: 'tool_call' }] }), new ToolMessage({ content: 'nothing found', tool_call_id: 'c1', name: 'recall' }));
+    turns.push(
+      new AIMessage({ content: '', tool_calls: [{ id: 'c1', name: 'recall', args: { query: 'x' }, type: 'tool_call' }] }),
+      new ToolMessage({ content: 'nothing found', tool_call_id: 'c1', name: 'recall' }),
+    );
     await history.addMessages(turns);
-    await new EngramChatMessageHistory({ engram, scope: 'acme/users/alice', sessionId: 'session-a' }).addMessage(new HumanMessage('other session, same tag in another case'));
+    await new EngramChatMessageHistory({ engram, scope: 'acme/users/alice', sessionId: 'session-a' }).addMessage(
+      new HumanMessage('other session, same tag in another case'),
+    );
 
     const back = await history.getMessages();
     expect(back.map((message) => message.text)).toEqual(turns.map((message) => message.text));
@@ -165,13 +186,19 @@ describe('EngramChatMessageHistory', () => {
     expect((await b.getMessages()).map((m) => m.text)).toEqual(['hello from b']);
     const { hits } = await engram.recall('hello from a', { scopes: ['acme/users/alice'] });
     expect(hits.map((hit) => hit.content)).not.toContain('hello from a');
-    expect(() => new EngramChatMessageHistory({ engram, scope: 'acme/users/alice', sessionId: '' })).toThrow(/sessionId must be 1-90 characters/);
-    await expect(new EngramChatMessageHistory({ engram, scope: 'not a scope', sessionId: 'x' }).addUserMessage('hi')).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    expect(() => new EngramChatMessageHistory({ engram, scope: 'acme/users/alice', sessionId: '' })).toThrow(
+      /sessionId must be 1-90 characters/,
+    );
+    await expect(new EngramChatMessageHistory({ engram, scope: 'not a scope', sessionId: 'x' }).addUserMessage('hi')).rejects.toMatchObject(
+      { code: 'INVALID_INPUT' },
+    );
   });
 
   it('works with a scripted list model as the chat model', async () => {
     const chat = new RunnableWithMessageHistory({
-      runnable: ChatPromptTemplate.fromMessages([new MessagesPlaceholder('history'), ['human', '{input}']]).pipe(new FakeListChatModel({ responses: ['Noted.', 'You said Lisbon.'] })),
+      runnable: ChatPromptTemplate.fromMessages([new MessagesPlaceholder('history'), ['human', '{input}']]).pipe(
+        new FakeListChatModel({ responses: ['Noted.', 'You said Lisbon.'] }),
+      ),
       getMessageHistory: (sessionId: string) => new EngramChatMessageHistory({ engram, scope: 'acme/users/alice', sessionId }),
       inputMessagesKey: 'input',
       historyMessagesKey: 'history',
@@ -184,7 +211,9 @@ describe('EngramChatMessageHistory', () => {
 });
 
 const cacheDir = resolveModelCacheDir(process.env, homedir());
-const modelMissing = hasModelFiles(cacheDir, 'bge-small-en-v1.5') ? '' : ` (skipped: bge-small-en-v1.5 is not in ${cacheDir}; run "engram models pull bge-small-en-v1.5")`;
+const modelMissing = hasModelFiles(cacheDir, 'bge-small-en-v1.5')
+  ? ''
+  : ` (skipped: bge-small-en-v1.5 is not in ${cacheDir}; run "engram models pull bge-small-en-v1.5")`;
 
 describe.skipIf(modelMissing !== '')(`EngramRetriever with the real bge-small-en-v1.5${modelMissing}`, () => {
   /** How many of the paraphrase queries get their paraphrase (few shared words) among the first three documents. */
@@ -192,10 +221,17 @@ describe.skipIf(modelMissing !== '')(`EngramRetriever with the real bge-small-en
     const temp = tempDir();
     const engram = await Engram.open({ path: join(temp.dir, 'engram.db'), embedder, cacheDir });
     try {
-      await engram.remember(PARAPHRASE_TRIPLES.flatMap((triple) => [triple.right, triple.distractor]).map((content) => ({ scope: 'acme/kb', content, layer: 'semantic' as const })));
+      await engram.remember(
+        PARAPHRASE_TRIPLES.flatMap((triple) => [triple.right, triple.distractor]).map((content) => ({
+          scope: 'acme/kb',
+          content,
+          layer: 'semantic' as const,
+        })),
+      );
       const retriever = new EngramRetriever({ engram, scopes: ['acme/kb'], k: 3 });
       let found = 0;
-      for (const triple of PARAPHRASE_TRIPLES) if ((await retriever.invoke(triple.query)).some((doc) => doc.pageContent === triple.right)) found++;
+      for (const triple of PARAPHRASE_TRIPLES)
+        if ((await retriever.invoke(triple.query)).some((doc) => doc.pageContent === triple.right)) found++;
       return found;
     } finally {
       await engram.close();

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { angleToPosition, circularLinearAssociation, circularMean, cycleAngle, cyclePosition, positionLabel, rayleighTest } from '../../src/consolidation/circular-statistics.js';
+import {
+  angleToPosition,
+  circularLinearAssociation,
+  circularMean,
+  cycleAngle,
+  cyclePosition,
+  positionLabel,
+  rayleighTest,
+} from '../../src/consolidation/circular-statistics.js';
 import { poissonUpperTail, seededRandom } from '../../src/consolidation/statistics.js';
 
 describe('circular statistics', () => {
@@ -13,7 +21,7 @@ describe('circular statistics', () => {
     expect(angleToPosition(cycleAngle(Date.UTC(2026, 0, 4, 6), 'hour'), 'hour')).toBeCloseTo(6, 10);
   });
 
-  it('Rayleigh test: pingouin\'s documented example (z 1.236, p 0.304844) and the extremes', () => {
+  it("Rayleigh test: pingouin's documented example (z 1.236, p 0.304844) and the extremes", () => {
     const test = rayleighTest([0.785, 1.57, 3.141, 0.839, 5.934]);
     expect(test.z).toBeCloseTo(1.236, 3);
     expect(test.p).toBeCloseTo(0.304844, 5);

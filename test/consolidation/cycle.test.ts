@@ -45,7 +45,19 @@ describe('consolidation cycle: fixed cases', () => {
     await engram.remember([...box, ...streak]);
 
     const report = await engram.consolidate({ scope: SCOPE });
-    expect(report.phases.map((p) => p.name)).toEqual(['dedup', 'supersede', 'extract', 'ground', 'promote', 'recombine', 'insight', 'reflect', 'affect', 'decay', 'compress']);
+    expect(report.phases.map((p) => p.name)).toEqual([
+      'dedup',
+      'supersede',
+      'extract',
+      'ground',
+      'promote',
+      'recombine',
+      'insight',
+      'reflect',
+      'affect',
+      'decay',
+      'compress',
+    ]);
 
     const semantic = await all(engram, ['semantic']);
     const promoted = semantic.filter((r) => r.data.category === 'promoted');
@@ -84,7 +96,9 @@ describe('consolidation cycle: fixed cases', () => {
     const mug = concepts.find((c) => c.data.name === 'mug') as MemoryRecord;
     const table = concepts.find((c) => c.data.name === 'table') as MemoryRecord;
     const related = async () =>
-      (await engram.store.getEdges({ scopes: [SCOPE], ids: [mug.id], types: ['RELATED_TO'] })).filter((e) => [e.fromId, e.toId].includes(table.id));
+      (await engram.store.getEdges({ scopes: [SCOPE], ids: [mug.id], types: ['RELATED_TO'] })).filter((e) =>
+        [e.fromId, e.toId].includes(table.id),
+      );
     const [edge] = await related();
     expect(edge?.weight).toBeCloseTo(0.6, 10);
     expect(edge?.metadata).toMatchObject({ shared: 6, union: 10 });
@@ -155,14 +169,31 @@ describe('dedup and supersession sweeps (claims that slipped past the write path
     clock.advance(86_400_000);
     // Written straight into the store (an import, another process' old version), bypassing the write path.
     const [a, b] = await engram.store.getMemories([target!.id, seats!.id], [SCOPE]);
-    const raw = (from: MemoryRecord, content: string): MemoryRecord => ({ ...from, id: newId(clock.now()), content, recordedAt: clock.now(), validFrom: clock.now(), updatedAt: clock.now(), provenance: { ...from.provenance, sources: [{ conversationId: 'session-2' }] }, data: {} });
+    const raw = (from: MemoryRecord, content: string): MemoryRecord => ({
+      ...from,
+      id: newId(clock.now()),
+      content,
+      recordedAt: clock.now(),
+      validFrom: clock.now(),
+      updatedAt: clock.now(),
+      provenance: { ...from.provenance, sources: [{ conversationId: 'session-2' }] },
+      data: {},
+    });
     const correction = raw(a!, 'The deploy target moved from staging to production.');
     const duplicate = raw(b!, 'Alice prefers window seats on long flights.');
     const vectors = await engram.embedder.embed([correction.content, duplicate.content]);
-    await engram.store.transaction((tx) => tx.insertMemories([{ record: correction, embedding: vectors[0]! }, { record: duplicate, embedding: vectors[1]! }]));
+    await engram.store.transaction((tx) =>
+      tx.insertMemories([
+        { record: correction, embedding: vectors[0]! },
+        { record: duplicate, embedding: vectors[1]! },
+      ]),
+    );
 
     const report = await engram.consolidate({ scope: SCOPE, phases: ['dedup', 'supersede'] });
-    const [oldTarget, newTarget, original, copy] = await engram.store.getMemories([target!.id, correction.id, seats!.id, duplicate.id], [SCOPE]);
+    const [oldTarget, newTarget, original, copy] = await engram.store.getMemories(
+      [target!.id, correction.id, seats!.id, duplicate.id],
+      [SCOPE],
+    );
     expect(oldTarget?.status).toBe('superseded');
     expect(newTarget?.status).toBe('active');
     const supersedes = await engram.store.getEdges({ scopes: [SCOPE], ids: [correction.id], types: ['SUPERSEDES'] });

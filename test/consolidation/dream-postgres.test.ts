@@ -18,7 +18,11 @@ describe.skipIf(skip)(`dream phases on PostgreSQL${skip ? ` (${PG_SKIP_REASON}, 
   it('recombine, insight and affect find what was planted; a second run adds nothing', async () => {
     const fresh = freshPgSchema('dream');
     const embedder = new HashEmbedder();
-    const store = await openPostgresStore({ url: fresh.url, embedding: { name: embedder.name, dimension: embedder.dimension }, poolSize: 2 });
+    const store = await openPostgresStore({
+      url: fresh.url,
+      embedding: { name: embedder.name, dimension: embedder.dimension },
+      poolSize: 2,
+    });
     const engram = new Engram({ store, embedder, clock: new ManualClock(START + 63 * 86_400_000) });
     try {
       const stream = generateDreamStream({ random: seededRandomSource(7), planted: true });

@@ -9,7 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { conceptCandidates } from '../../src/core/concepts/candidates.js';
 import { newRecord } from '../../src/core/record-factory.js';
 import type { MemoryRecord } from '../../src/core/memory.js';
-import { generateDreamStream, generatePhaseLockedStream, seededRandomSource, type DreamStream } from '../../src/consolidation/dream-stream.js';
+import {
+  generateDreamStream,
+  generatePhaseLockedStream,
+  seededRandomSource,
+  type DreamStream,
+} from '../../src/consolidation/dream-stream.js';
 import { insightFindings } from '../../src/consolidation/insight.js';
 import { indexFromRecords } from '../../src/consolidation/item-index.js';
 import { cautionVerdicts } from '../../src/consolidation/affect.js';
@@ -29,8 +34,19 @@ function recordsOf(stream: DreamStream): MemoryRecord[] {
       content: e.content,
       entities: e.entities,
       occurredAt: e.occurredAt,
-      emotion: e.emotion !== undefined ? { valence: e.emotion.valence, intensity: e.emotion.intensity, ...(e.emotion.mood !== undefined ? { mood: e.emotion.mood } : {}) } : null,
-      data: { context: e.context, ...(e.action !== undefined ? { action: e.action } : {}), ...(e.outcome !== undefined ? { outcome: e.outcome } : {}) },
+      emotion:
+        e.emotion !== undefined
+          ? {
+              valence: e.emotion.valence,
+              intensity: e.emotion.intensity,
+              ...(e.emotion.mood !== undefined ? { mood: e.emotion.mood } : {}),
+            }
+          : null,
+      data: {
+        context: e.context,
+        ...(e.action !== undefined ? { action: e.action } : {}),
+        ...(e.outcome !== undefined ? { outcome: e.outcome } : {}),
+      },
       salience: 0.3 + (i % 5) * 0.1,
     }),
   );
@@ -40,18 +56,38 @@ function recordsOf(stream: DreamStream): MemoryRecord[] {
 function dream(stream: DreamStream) {
   const records = recordsOf(stream);
   const index = indexFromRecords(records, (r) => conceptCandidates(r).map((c) => c.name));
-  const { candidates } = findBridges(index, records.map((r) => r.id));
-  const findings = insightFindings(candidates.map((c) => ({ items: c.items, labels: c.shared, ends: [c.a, c.b] })), index, []);
+  const { candidates } = findBridges(
+    index,
+    records.map((r) => r.id),
+  );
+  const findings = insightFindings(
+    candidates.map((c) => ({ items: c.items, labels: c.shared, ends: [c.a, c.b] })),
+    index,
+    [],
+  );
   // cautions over every item as a concept, as the affect phase sees the scope's concepts
   const outcomes = new Map<string, boolean>();
   for (const m of index.memories.values()) if (m.outcome !== null) outcomes.set(m.id, !m.outcome);
-  const concepts = [...index.memoriesOf].map(([name, ids]) => ({ conceptId: name, name, outcomes: [...ids].filter((id) => outcomes.has(id)).map((id) => ({ id, at: index.memories.get(id)?.at ?? 0, negative: outcomes.get(id) === true })) }));
+  const concepts = [...index.memoriesOf].map(([name, ids]) => ({
+    conceptId: name,
+    name,
+    outcomes: [...ids]
+      .filter((id) => outcomes.has(id))
+      .map((id) => ({ id, at: index.memories.get(id)?.at ?? 0, negative: outcomes.get(id) === true })),
+  }));
   const cautions = cautionVerdicts(concepts, outcomes).raised;
   return { records, candidates, findings, cautions };
 }
 
 function observations(seed: number, planted: boolean): Observation[] {
-  return generatePhaseLockedStream({ random: seededRandomSource(seed), planted }).outcomes.map((o, i) => ({ id: `e${i}`, at: o.at, cue: o.tool, tool: o.tool, success: o.success, metrics: {} }));
+  return generatePhaseLockedStream({ random: seededRandomSource(seed), planted }).outcomes.map((o, i) => ({
+    id: `e${i}`,
+    at: o.at,
+    cue: o.tool,
+    tool: o.tool,
+    success: o.success,
+    metrics: {},
+  }));
 }
 
 describe('dream phases: detection where planted, ≤ 5 % false on noise', () => {
@@ -69,7 +105,12 @@ describe('dream phases: detection where planted, ≤ 5 % false on noise', () => 
       const run = dream(planted);
       const [a, b] = (planted.truths.bridge?.ends ?? []).map((i) => run.records[i]?.id as string);
       if (run.candidates.some((c) => (c.a === a && c.b === b) || (c.a === b && c.b === a))) bridgeFound += 1;
-      if (run.findings.some((f) => f.direction === 'failure' && f.tool === 'deploy' && f.when?.peak === 'Friday' && f.items.includes('orders_db'))) insightFound += 1;
+      if (
+        run.findings.some(
+          (f) => f.direction === 'failure' && f.tool === 'deploy' && f.when?.peak === 'Friday' && f.items.includes('orders_db'),
+        )
+      )
+        insightFound += 1;
       if (run.cautions.some((c) => c.name === 'orders_db')) cautionFound += 1;
 
       const noise = dream(generateDreamStream({ random: seededRandomSource(5000 + s), planted: false }));
@@ -77,9 +118,27 @@ describe('dream phases: detection where planted, ≤ 5 % false on noise', () => 
       if (noise.findings.length > 0) insightFalse += 1;
       if (noise.cautions.length > 0) cautionFalse += 1;
     }
-    rows.push({ capability: 'recombine (planted bridge found)', planted: STREAMS, found: bridgeFound, noise: STREAMS, falseStreams: bridgeFalse });
-    rows.push({ capability: 'insight (Friday deploy failures)', planted: STREAMS, found: insightFound, noise: STREAMS, falseStreams: insightFalse });
-    rows.push({ capability: 'affect: caution on orders_db (7 of 8 failed)', planted: STREAMS, found: cautionFound, noise: STREAMS, falseStreams: cautionFalse });
+    rows.push({
+      capability: 'recombine (planted bridge found)',
+      planted: STREAMS,
+      found: bridgeFound,
+      noise: STREAMS,
+      falseStreams: bridgeFalse,
+    });
+    rows.push({
+      capability: 'insight (Friday deploy failures)',
+      planted: STREAMS,
+      found: insightFound,
+      noise: STREAMS,
+      falseStreams: insightFalse,
+    });
+    rows.push({
+      capability: 'affect: caution on orders_db (7 of 8 failed)',
+      planted: STREAMS,
+      found: cautionFound,
+      noise: STREAMS,
+      falseStreams: cautionFalse,
+    });
 
     let lockFound = 0;
     let lockFalse = 0;
@@ -93,13 +152,28 @@ describe('dream phases: detection where planted, ≤ 5 % false on noise', () => 
       // the naive test: a Rayleigh test on the phases of the successes alone sees the working hours
       if (rayleighTest(noise.filter((o) => o.success).map((o) => cycleAngle(o.at, 'hour'))).p * 2 <= 0.05) naiveFalse += 1;
     }
-    rows.push({ capability: 'phase locking (success by hour, peak 14:00 ± 2 h)', planted: STREAMS, found: lockFound, noise: STREAMS, falseStreams: lockFalse });
-    console.log(`naive Rayleigh test on the successes' hours, same noise streams: ${naiveFalse}/${STREAMS} false (${pct(naiveFalse / STREAMS)})`);
+    rows.push({
+      capability: 'phase locking (success by hour, peak 14:00 ± 2 h)',
+      planted: STREAMS,
+      found: lockFound,
+      noise: STREAMS,
+      falseStreams: lockFalse,
+    });
+    console.log(
+      `naive Rayleigh test on the successes' hours, same noise streams: ${naiveFalse}/${STREAMS} false (${pct(naiveFalse / STREAMS)})`,
+    );
     // the reason the source tests the association with the phase, not the successes' phases alone
     expect(naiveFalse / STREAMS).toBeGreaterThan(0.5);
 
     console.log(
-      ['| capability | detected (planted streams) | false (noise streams with any finding) |', '|---|---:|---:|', ...rows.map((r) => `| ${r.capability} | ${r.found}/${r.planted} (${pct(r.found / r.planted)}) | ${r.falseStreams}/${r.noise} (${pct(r.falseStreams / r.noise)}) |`)].join('\n'),
+      [
+        '| capability | detected (planted streams) | false (noise streams with any finding) |',
+        '|---|---:|---:|',
+        ...rows.map(
+          (r) =>
+            `| ${r.capability} | ${r.found}/${r.planted} (${pct(r.found / r.planted)}) | ${r.falseStreams}/${r.noise} (${pct(r.falseStreams / r.noise)}) |`,
+        ),
+      ].join('\n'),
     );
     for (const r of rows) {
       expect(r.found / r.planted, r.capability).toBeGreaterThanOrEqual(0.9);
@@ -117,17 +191,33 @@ describe('recombine: a causal link between concepts counts as a shared item', ()
     const day = 86_400_000;
     const t0 = Date.UTC(2026, 0, 5);
     const record = (content: string, entities: string[], at: number, session: string) =>
-      newRecord({ now: at, scope: 'acme/ops', layer: 'episodic', content, entities, occurredAt: at, data: { context: { sessionId: session } } });
+      newRecord({
+        now: at,
+        scope: 'acme/ops',
+        layer: 'episodic',
+        content,
+        entities,
+        occurredAt: at,
+        data: { context: { sessionId: session } },
+      });
     const background = Array.from({ length: 30 }, (_, i) => record(`routine check ${i}`, [`service ${i}`], t0 + i * day, `s${i}`));
     const a = record('Applied the schema change to ledger-9', ['schema change', 'ledger-9'], t0 + 2 * day, 'a');
     const b = record('Deploy failure on ledger-9 again', ['deploy failure', 'ledger-9'], t0 + 30 * day, 'b');
     const records = [...background, a, b];
     const causal = [{ from: 'schema_change', to: 'deploy_failure' }];
     const index = indexFromRecords(records, () => [], causal);
-    const found = findBridges(index, records.map((r) => r.id)).candidates;
+    const found = findBridges(
+      index,
+      records.map((r) => r.id),
+    ).candidates;
     const bridge = found.find((c) => [c.a, c.b].sort().join() === [a.id, b.id].sort().join());
     expect(bridge?.shared).toEqual(expect.arrayContaining(['schema_change CAUSES deploy_failure', 'ledger_9']));
     // without the causal edge they share one item only: no bridge
-    expect(findBridges(indexFromRecords(records, () => []), records.map((r) => r.id)).candidates).toEqual([]);
+    expect(
+      findBridges(
+        indexFromRecords(records, () => []),
+        records.map((r) => r.id),
+      ).candidates,
+    ).toEqual([]);
   });
 });

@@ -6,7 +6,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/ports/clock.js';
 import type { Engram } from '../../src/index.js';
 import type { MemoryRecord } from '../../src/core/memory.js';
-import { generateDreamStream, generatePhaseLockedStream, seededRandomSource, type DreamStream } from '../../src/consolidation/dream-stream.js';
+import {
+  generateDreamStream,
+  generatePhaseLockedStream,
+  seededRandomSource,
+  type DreamStream,
+} from '../../src/consolidation/dream-stream.js';
 import { startLlmStub, type LlmStub } from '../helpers/llm-stub.js';
 import { homedir } from 'node:os';
 import { hasModelFiles, resolveModelCacheDir } from '../../src/embeddings/onnx/index.js';
@@ -29,7 +34,9 @@ async function loaded(stream: DreamStream, options: Parameters<typeof tempEngram
 }
 
 async function semantic(engram: Engram, category: string): Promise<MemoryRecord[]> {
-  return (await engram.store.listMemories({ scopes: [SCOPE], layers: ['semantic'], limit: 10_000 })).filter((r) => r.data.category === category);
+  return (await engram.store.listMemories({ scopes: [SCOPE], layers: ['semantic'], limit: 10_000 })).filter(
+    (r) => r.data.category === category,
+  );
 }
 
 describe('dream phases on a planted stream', () => {
@@ -80,7 +87,11 @@ describe('dream phases on a planted stream', () => {
     expect(idleThresholdMs(flash as MemoryRecord)).toBeGreaterThan(idleThresholdMs({ ...(flash as MemoryRecord), data: {} }));
 
     // the context of a turn about it carries the caution and the latest mood
-    const context = await engram.context({ scopes: [SCOPE], message: 'Deploy checkout after the schema migration on orders-db?', budgetMs: 5_000 });
+    const context = await engram.context({
+      scopes: [SCOPE],
+      message: 'Deploy checkout after the schema migration on orders-db?',
+      budgetMs: 5_000,
+    });
     expect(context.parts.cautions.items.map((c) => c.concept)).toContain('orders_db');
     expect(context.parts.mood.items).toHaveLength(1);
     expect(context.markdown).toContain('## Cautions and mood');
@@ -95,7 +106,12 @@ describe('dream phases on a planted stream', () => {
     expect((await engram.store.getEdges({ scopes: [SCOPE], ids: [a], types: ['BRIDGES'] })).length).toBe(bridges.length);
     expect((await semantic(engram, 'insight')).length).toBe(insights.length);
     // the claim sweeps leave the cycle's own knowledge alone (weekly moods differ only in numbers)
-    const swept = await engram.store.listMemories({ scopes: [SCOPE], layers: ['semantic'], statuses: ['superseded', 'deleted'], limit: 1_000 });
+    const swept = await engram.store.listMemories({
+      scopes: [SCOPE],
+      layers: ['semantic'],
+      statuses: ['superseded', 'deleted'],
+      limit: 1_000,
+    });
     expect(swept.filter((r) => ['insight', 'caution', 'mood', 'cycle'].includes(String(r.data.category)))).toEqual([]);
   });
 });
@@ -114,7 +130,17 @@ describe('phase locking inside promote', () => {
     const t = await tempEngram({ clock: new ManualClock(START + 40 * 86_400_000) });
     cleanups.push(t.cleanup);
     const { outcomes } = generatePhaseLockedStream({ random: seededRandomSource(seed), planted });
-    await t.engram.remember(outcomes.map((o, i) => ({ scope: SCOPE, layer: 'episodic' as const, content: `sync run ${i}: ${o.success ? 'ok' : 'failed'}`, occurredAt: o.at, importance: 0.3, action: { tool: o.tool }, outcome: { success: o.success } })));
+    await t.engram.remember(
+      outcomes.map((o, i) => ({
+        scope: SCOPE,
+        layer: 'episodic' as const,
+        content: `sync run ${i}: ${o.success ? 'ok' : 'failed'}`,
+        occurredAt: o.at,
+        importance: 0.3,
+        action: { tool: o.tool },
+        outcome: { success: o.success },
+      })),
+    );
     return t.engram;
   }
 
@@ -158,11 +184,14 @@ describe('insight written by an LLM', () => {
     const written = 'Friday deploys right after a schema migration on orders-db usually fail: 7 of 8 were rolled back.';
     stub = await startLlmStub((r) => {
       const user = r.body.messages?.find((m) => m.role === 'user')?.content ?? '';
-      if (r.use === 'reflection' && user.includes('Statistical finding:')) return { content: JSON.stringify({ insights: [{ content: written, evidence: ['finding'] }] }) };
+      if (r.use === 'reflection' && user.includes('Statistical finding:'))
+        return { content: JSON.stringify({ insights: [{ content: written, evidence: ['finding'] }] }) };
       return { content: '{}' };
     });
     const stream = generateDreamStream({ random: seededRandomSource(7), planted: true });
-    const { engram, ids } = await loaded(stream, { llm: { baseUrl: stub.baseUrl, model: 'stub', timeoutMs: 2_000, retries: 0, backoffMs: 5 } });
+    const { engram, ids } = await loaded(stream, {
+      llm: { baseUrl: stub.baseUrl, model: 'stub', timeoutMs: 2_000, retries: 0, backoffMs: 5 },
+    });
     await engram.consolidate({ scope: SCOPE, phases: ['extract', 'recombine', 'insight'] });
     const insight = (await semantic(engram, 'insight')).find((r) => r.content === written);
     expect(insight?.provenance.kind).toBe('reflection');
@@ -172,7 +201,9 @@ describe('insight written by an LLM', () => {
   });
 });
 
-const bgeMissing = hasModelFiles(resolveModelCacheDir(process.env, homedir()), 'bge-small-en-v1.5') ? '' : ' (skipped: bge-small-en-v1.5 is not in the model cache; run "engram models pull bge-small-en-v1.5")';
+const bgeMissing = hasModelFiles(resolveModelCacheDir(process.env, homedir()), 'bge-small-en-v1.5')
+  ? ''
+  : ' (skipped: bge-small-en-v1.5 is not in the model cache; run "engram models pull bge-small-en-v1.5")';
 
 describe.skipIf(bgeMissing !== '')(`dream phases with the real model bge-small-en-v1.5${bgeMissing}`, () => {
   it('the planted pair is not "already similar" by meaning: it is bridged, and the Friday insight is found', async () => {
@@ -181,7 +212,9 @@ describe.skipIf(bgeMissing !== '')(`dream phases with the real model bge-small-e
     expect(engram.embedder.name).toMatch(/bge-small-en-v1\.5/);
     const report = await engram.consolidate({ scope: SCOPE, phases: ['extract', 'recombine', 'insight'] });
     const [a, b] = (stream.truths.bridge?.ends ?? []).map((i) => ids[i] as string) as [string, string];
-    const bridge = (await engram.store.getEdges({ scopes: [SCOPE], ids: [a], types: ['BRIDGES'] })).find((e) => [e.fromId, e.toId].sort().join() === [a, b].sort().join());
+    const bridge = (await engram.store.getEdges({ scopes: [SCOPE], ids: [a], types: ['BRIDGES'] })).find(
+      (e) => [e.fromId, e.toId].sort().join() === [a, b].sort().join(),
+    );
     expect(bridge, JSON.stringify(report.phases)).toBeDefined();
     expect(bridge?.metadata.similarity as number).toBeLessThan(0.9);
     expect((await semantic(engram, 'insight')).some((r) => r.content.startsWith('deploy failures cluster on Fridays'))).toBe(true);

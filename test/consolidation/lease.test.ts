@@ -47,9 +47,16 @@ describe('consolidation lease', () => {
   it('is renewed while a phase runs longer than the lease: a second cycle started meanwhile gets LOCKED', async () => {
     const t = await tempEngram({ consolidation: { lockTtlMs: LEASE_MS } });
     cleanups.push(t.cleanup);
-    await t.engram.remember(Array.from({ length: 6 }, (_, i) => ({ scope: SCOPE, layer: 'semantic' as const, content: `The robot arm ${i} needs oil weekly` })));
+    await t.engram.remember(
+      Array.from({ length: 6 }, (_, i) => ({ scope: SCOPE, layer: 'semantic' as const, content: `The robot arm ${i} needs oil weekly` })),
+    );
     const gated = gatedStore(t.engram.store);
-    const first = new Engram({ store: gated.store, embedder: t.engram.embedder, consolidation: { lockTtlMs: LEASE_MS }, heartbeat: timerHeartbeat });
+    const first = new Engram({
+      store: gated.store,
+      embedder: t.engram.embedder,
+      consolidation: { lockTtlMs: LEASE_MS },
+      heartbeat: timerHeartbeat,
+    });
 
     const entered = gated.arm();
     const running = first.consolidate({ scope: SCOPE });

@@ -39,7 +39,11 @@ describe('promotion end to end (planted truths through the engine)', () => {
       const trend = byKey.get(`trend:${truths.trendTool}:success`);
       const correlation = byKey.get(`correlation:${truths.correlated.join(':')}`);
       promotedPlanted += [cue, trend, correlation].filter(Boolean).length;
-      promotedNoise += [`reward:${truths.noiseCue}->success`, `trend:${truths.flatTool}:success`, ...truths.uncorrelated.map(([a, b]) => `correlation:${a}:${b}`)].filter((k) => byKey.has(k)).length;
+      promotedNoise += [
+        `reward:${truths.noiseCue}->success`,
+        `trend:${truths.flatTool}:success`,
+        ...truths.uncorrelated.map(([a, b]) => `correlation:${a}:${b}`),
+      ].filter((k) => byKey.has(k)).length;
       if (cue !== undefined) {
         expect(cue.provenance.kind).toBe('episodic');
         const derived = await engram.store.getEdges({ scopes: [SCOPE], ids: [cue.id], types: ['DERIVED_FROM'] });
@@ -48,7 +52,9 @@ describe('promotion end to end (planted truths through the engine)', () => {
       for (const pattern of [trend, correlation]) {
         if (pattern === undefined) continue;
         expect(pattern.provenance.kind).toBe('statistical');
-        const confirms = (await engram.store.getEdges({ scopes: [SCOPE], ids: [pattern.id], types: ['STATISTICALLY_CONFIRMS'] })).filter((e) => e.toId === pattern.id);
+        const confirms = (await engram.store.getEdges({ scopes: [SCOPE], ids: [pattern.id], types: ['STATISTICALLY_CONFIRMS'] })).filter(
+          (e) => e.toId === pattern.id,
+        );
         expect(confirms).toHaveLength(1);
         const [stat] = await engram.store.getMemories([confirms[0]?.fromId as string], [SCOPE]);
         expect(stat?.layer).toBe('statistical');
@@ -57,15 +63,29 @@ describe('promotion end to end (planted truths through the engine)', () => {
       if (trend !== undefined) expect(trend.content).toMatch(/^tool_navigate success declining: .*R² 0\.\d+/);
     }
     // Recall over 300 streams is 0.95 (promotion-sources.test.ts); these five fixed seeds give 14 of 15.
-    console.log(`end to end over ${seeds.length} streams: ${promotedPlanted}/${seeds.length * 3} planted promoted, ${promotedNoise} noise promoted`);
+    console.log(
+      `end to end over ${seeds.length} streams: ${promotedPlanted}/${seeds.length * 3} planted promoted, ${promotedNoise} noise promoted`,
+    );
     expect(promotedPlanted).toBeGreaterThanOrEqual(13);
     expect(promotedNoise).toBe(0);
   });
 
-  it('re-running updates the promoted concept\'s confidence instead of duplicating it', async () => {
+  it("re-running updates the promoted concept's confidence instead of duplicating it", async () => {
     const { engram, clock } = await open();
-    const ep = (success: boolean, i: number) => ({ scope: SCOPE, content: `grasp mug ${i}`, perception: { objects: ['mug'] }, action: { tool: 'grasp' }, outcome: { success }, importance: 0.2 });
-    const others = Array.from({ length: 10 }, (_, i) => ({ ...ep(i % 2 === 0, i), content: `push box ${i}`, perception: { objects: ['box'] }, action: { tool: 'push' } }));
+    const ep = (success: boolean, i: number) => ({
+      scope: SCOPE,
+      content: `grasp mug ${i}`,
+      perception: { objects: ['mug'] },
+      action: { tool: 'grasp' },
+      outcome: { success },
+      importance: 0.2,
+    });
+    const others = Array.from({ length: 10 }, (_, i) => ({
+      ...ep(i % 2 === 0, i),
+      content: `push box ${i}`,
+      perception: { objects: ['box'] },
+      action: { tool: 'push' },
+    }));
     await engram.remember([...others, ...[true, true, false, true, true, true, true, true].map(ep)]);
     await engram.consolidate({ scope: SCOPE, phases: ['promote'] });
     const [first] = (await records(engram, ['semantic'])).filter((r) => r.data.category === 'promoted');
@@ -86,8 +106,14 @@ describe('promotion end to end (planted truths through the engine)', () => {
 describe('reflection', () => {
   it('stores a level-1 reflection with DERIVED_FROM edges from ≥ 10 important episodes; a second run adds none', async () => {
     const { engram, clock } = await open();
-    const deploys = Array.from({ length: 6 }, (_, i) => `The deploy to production failed because the database migration timed out (run ${i}).`);
-    const invoices = Array.from({ length: 6 }, (_, i) => `The customer asked again about the unpaid invoice for the March order (call ${i}).`);
+    const deploys = Array.from(
+      { length: 6 },
+      (_, i) => `The deploy to production failed because the database migration timed out (run ${i}).`,
+    );
+    const invoices = Array.from(
+      { length: 6 },
+      (_, i) => `The customer asked again about the unpaid invoice for the March order (call ${i}).`,
+    );
     const written = await engram.remember([...deploys, ...invoices].map((content) => ({ scope: SCOPE, content, importance: 0.8 })));
     const report = await engram.consolidate({ scope: SCOPE, phases: ['reflect'] });
     const reflections = (await records(engram, ['semantic'])).filter((r) => r.provenance.kind === 'reflection');
@@ -122,10 +148,18 @@ describe('reflection', () => {
     };
     const t = await tempEngram({ clock: new ManualClock(T0), llm });
     cleanups.push(t.cleanup);
-    const deploys = Array.from({ length: 10 }, (_, i) => `The deploy to production failed because the database migration timed out (run ${i}).`);
-    const invoices = Array.from({ length: 10 }, (_, i) => `The customer asked again about the unpaid invoice for the March order (call ${i}).`);
+    const deploys = Array.from(
+      { length: 10 },
+      (_, i) => `The deploy to production failed because the database migration timed out (run ${i}).`,
+    );
+    const invoices = Array.from(
+      { length: 10 },
+      (_, i) => `The customer asked again about the unpaid invoice for the March order (call ${i}).`,
+    );
     const reflectionsOf = async (scope: string) =>
-      (await t.engram.store.listMemories({ scopes: [scope], layers: ['semantic'], limit: 100 })).filter((r) => r.provenance.kind === 'reflection');
+      (await t.engram.store.listMemories({ scopes: [scope], layers: ['semantic'], limit: 100 })).filter(
+        (r) => r.provenance.kind === 'reflection',
+      );
     await t.engram.remember(deploys.map((content) => ({ scope: SCOPE, content, importance: 0.8 })));
     await t.engram.consolidate({ scope: SCOPE, phases: ['reflect'] });
     const [written] = await reflectionsOf(SCOPE);
@@ -142,7 +176,13 @@ describe('reflection', () => {
 
   it('reflects at session end even below the importance threshold; otherwise says why it skipped', async () => {
     const { engram } = await open();
-    await engram.remember(Array.from({ length: 10 }, (_, i) => ({ scope: SCOPE, content: `user prefers dark mode in the editor, noted ${i}`, importance: 0.5 })));
+    await engram.remember(
+      Array.from({ length: 10 }, (_, i) => ({
+        scope: SCOPE,
+        content: `user prefers dark mode in the editor, noted ${i}`,
+        importance: 0.5,
+      })),
+    );
     const full = await engram.consolidate({ scope: SCOPE });
     // 10 × 0.5 = 5 crosses the default threshold; make a scope below it.
     expect(full.phases.find((p) => p.name === 'reflect')?.created).toBeGreaterThanOrEqual(1);
@@ -217,7 +257,16 @@ describe('compression', () => {
   it('compresses an old, unimportant episode; its refs move and recall still finds it', async () => {
     const { engram, clock } = await open();
     const [old] = await engram.remember([
-      { scope: SCOPE, content: 'Tried to open the stuck kitchen drawer with the gripper; it jammed halfway.', importance: 0.2, occurredAt: T0, context: { goal: 'open drawer' }, action: { tool: 'pull' }, perception: { objects: ['drawer'] }, outcome: { success: false } },
+      {
+        scope: SCOPE,
+        content: 'Tried to open the stuck kitchen drawer with the gripper; it jammed halfway.',
+        importance: 0.2,
+        occurredAt: T0,
+        context: { goal: 'open drawer' },
+        action: { tool: 'pull' },
+        perception: { objects: ['drawer'] },
+        outcome: { success: false },
+      },
     ]);
     await engram.consolidate({ scope: SCOPE, phases: ['extract'] });
     const conceptRefs = await engram.store.findConceptsByRef({ scopes: [SCOPE], refIds: [old!.id] });
@@ -230,7 +279,12 @@ describe('compression', () => {
     const compressedId = original?.data.compressedInto as string;
     expect(compressedId).toBeDefined();
     const [compressed] = await engram.store.getMemories([compressedId], [SCOPE]);
-    expect(compressed?.data).toMatchObject({ compressed: true, compressedFrom: [old!.id], action: { tool: 'pull' }, outcome: { success: false } });
+    expect(compressed?.data).toMatchObject({
+      compressed: true,
+      compressedFrom: [old!.id],
+      action: { tool: 'pull' },
+      outcome: { success: false },
+    });
     expect(compressed?.content).toContain('open drawer');
     expect(await engram.store.findConceptsByRef({ scopes: [SCOPE], refIds: [old!.id] })).toEqual([]);
     expect((await engram.store.findConceptsByRef({ scopes: [SCOPE], refIds: [compressedId] })).length).toBe(conceptRefs.length);

@@ -11,17 +11,44 @@ const T0 = Date.UTC(2026, 0, 1);
 
 function record(overrides: Partial<MemoryRecord> = {}): MemoryRecord {
   return {
-    id: 'r1', scope: 't/a', layer: 'episodic', content: 'navigate to the kitchen', summary: null, tags: [], entities: [],
-    importance: 0.3, salience: 0.3, surprise: 1, emotion: null, pinned: false, mentionCount: 1, accessCount: 0,
-    lastAccessedAt: null, confidence: 1, status: 'active', provenance: { kind: 'episodic', sources: [], derivedFrom: [] },
-    validFrom: T0, validTo: null, occurredAt: T0, recordedAt: T0, invalidatedAt: null, sourceKey: null, updatedAt: T0, data: {},
+    id: 'r1',
+    scope: 't/a',
+    layer: 'episodic',
+    content: 'navigate to the kitchen',
+    summary: null,
+    tags: [],
+    entities: [],
+    importance: 0.3,
+    salience: 0.3,
+    surprise: 1,
+    emotion: null,
+    pinned: false,
+    mentionCount: 1,
+    accessCount: 0,
+    lastAccessedAt: null,
+    confidence: 1,
+    status: 'active',
+    provenance: { kind: 'episodic', sources: [], derivedFrom: [] },
+    validFrom: T0,
+    validTo: null,
+    occurredAt: T0,
+    recordedAt: T0,
+    invalidatedAt: null,
+    sourceKey: null,
+    updatedAt: T0,
+    data: {},
     ...overrides,
   };
 }
 
 describe('decay policy', () => {
   it('decays each importance tier at its idle threshold, by last access', () => {
-    for (const [importance, days] of [[0.2, 7], [0.6, 14], [0.9, 30], [null, 30]] as const) {
+    for (const [importance, days] of [
+      [0.2, 7],
+      [0.6, 14],
+      [0.9, 30],
+      [null, 30],
+    ] as const) {
       const r = record({ importance });
       expect(decayVerdict(r, T0 + (days - 0.01) * DAY).action).toBe('keep');
       expect(decayVerdict(r, T0 + days * DAY).action).toBe('decay');
@@ -50,7 +77,12 @@ describe('compression', () => {
   it('compresses old unimportant episodes into a summary with the key fields and the id chain', () => {
     const old = record({
       content: 'I tried to pick up the red mug from the table and it slipped.',
-      data: { context: { goal: 'pick up mug' }, action: { tool: 'grasp', args: { force: 3 } }, perception: { objects: ['mug'] }, outcome: { success: false, detail: 'slipped' } },
+      data: {
+        context: { goal: 'pick up mug' },
+        action: { tool: 'grasp', args: { force: 3 } },
+        perception: { objects: ['mug'] },
+        outcome: { success: false, detail: 'slipped' },
+      },
     });
     expect(shouldCompress(old, T0 + 29 * DAY)).toBe(false);
     expect(shouldCompress(old, T0 + 30 * DAY)).toBe(true);
@@ -63,14 +95,22 @@ describe('compression', () => {
     const compressed = compressEpisode(old);
     expect(compressed.content).toContain('pick up mug — grasp mug — failed');
     expect(compressed.content).toContain('red mug');
-    expect(compressed.data).toMatchObject({ compressed: true, compressedFrom: ['r1'], action: { tool: 'grasp' }, outcome: { success: false } });
+    expect(compressed.data).toMatchObject({
+      compressed: true,
+      compressedFrom: ['r1'],
+      action: { tool: 'grasp' },
+      outcome: { success: false },
+    });
     expect(shouldCompress({ ...old, data: compressed.data }, T0 + 90 * DAY)).toBe(false);
   });
 });
 
 describe('sampler', () => {
   it('mixes recent, random old and low-salience records without duplicates, reproducibly', () => {
-    const records = Array.from({ length: 100 }, (_, i) => ({ id: String(i).padStart(3, '0'), salience: i === 5 || i === 6 ? 0 : 0.5 + (i % 7) / 20 }));
+    const records = Array.from({ length: 100 }, (_, i) => ({
+      id: String(i).padStart(3, '0'),
+      salience: i === 5 || i === 6 ? 0 : 0.5 + (i % 7) / 20,
+    }));
     const a = mixedSample(records, { recent: 10, randomOld: 10, lowSalience: 2 }, 1);
     const b = mixedSample(records, { recent: 10, randomOld: 10, lowSalience: 2 }, 1);
     expect(a).toEqual(b);
@@ -90,7 +130,8 @@ describe('sampler', () => {
   it('reservoir sampling is roughly uniform', () => {
     const counts = new Array<number>(10).fill(0);
     const random = seededRandom(3);
-    for (let i = 0; i < 2000; i += 1) for (const x of reservoirSample([0, 1, 2, 3, 4, 5, 6, 7, 8, 9], 3, random)) counts[x] = (counts[x] ?? 0) + 1;
+    for (let i = 0; i < 2000; i += 1)
+      for (const x of reservoirSample([0, 1, 2, 3, 4, 5, 6, 7, 8, 9], 3, random)) counts[x] = (counts[x] ?? 0) + 1;
     for (const c of counts) expect(c).toBeGreaterThan(450);
   });
 });
@@ -106,12 +147,33 @@ describe('reflection', () => {
 
   it('clusters by embedding and templates one insight per cluster with its sources', () => {
     const items = [
-      ...Array.from({ length: 4 }, (_, i) => ({ id: `a${i}`, content: `deploy to staging failed on migration ${i}`, embedding: vec(1, 0.1 * i, 0), importance: 0.8 })),
-      ...Array.from({ length: 4 }, (_, i) => ({ id: `b${i}`, content: `user asked about invoice ${i}`, embedding: vec(0, 1, 0.1 * i), importance: 0.7 })),
+      ...Array.from({ length: 4 }, (_, i) => ({
+        id: `a${i}`,
+        content: `deploy to staging failed on migration ${i}`,
+        embedding: vec(1, 0.1 * i, 0),
+        importance: 0.8,
+      })),
+      ...Array.from({ length: 4 }, (_, i) => ({
+        id: `b${i}`,
+        content: `user asked about invoice ${i}`,
+        embedding: vec(0, 1, 0.1 * i),
+        importance: 0.7,
+      })),
       { id: 'c0', content: 'lonely thought', embedding: vec(0, 0, 1), importance: 0.9 },
     ];
-    expect(clusterByEmbedding(items, 0.8).map((c) => c.length).sort()).toEqual([1, 4, 4]);
-    const insights = extractiveInsights(items, 1, { importanceThreshold: 5, minImportance: 0.5, minItems: 1, clusterSimilarity: 0.8, minClusterSize: 3, representatives: 2 });
+    expect(
+      clusterByEmbedding(items, 0.8)
+        .map((c) => c.length)
+        .sort(),
+    ).toEqual([1, 4, 4]);
+    const insights = extractiveInsights(items, 1, {
+      importanceThreshold: 5,
+      minImportance: 0.5,
+      minItems: 1,
+      clusterSimilarity: 0.8,
+      minClusterSize: 3,
+      representatives: 2,
+    });
     expect(insights).toHaveLength(2);
     const deploy = insights.find((i) => i.sources.includes('a0'));
     expect(deploy).toMatchObject({ level: 1, importance: 0.5, sources: ['a0', 'a1', 'a2', 'a3'], method: 'extractive' });

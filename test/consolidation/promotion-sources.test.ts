@@ -17,7 +17,12 @@ function observationsOf(episodes: readonly SyntheticEpisode[]): Observation[] {
     cue: `${e.action.tool} + ${e.perception.objects[0]}`,
     tool: e.action.tool,
     success: e.outcome.success,
-    metrics: { salience: e.perception.salience, novelty: e.perception.novelty, confidence: e.decision.confidence, reward: e.outcome.reward },
+    metrics: {
+      salience: e.perception.salience,
+      novelty: e.perception.novelty,
+      confidence: e.decision.confidence,
+      reward: e.outcome.reward,
+    },
   }));
 }
 
@@ -50,7 +55,15 @@ describe('noise filter (DESIGN §11.8)', () => {
     expect(baseRateExcluding(counts, 'a')).toBeCloseTo(5 / 20);
     expect(baseRateExcluding([{ cue: 'a', k: 7, n: 8 }], 'a')).toBe(0.5);
     // Against a high base rate, 7/8 is not surprising.
-    expect(filterCue([{ cue: 'a', k: 7, n: 8 }, { cue: 'b', k: 90, n: 100 }], 'a').passed).toBe(false);
+    expect(
+      filterCue(
+        [
+          { cue: 'a', k: 7, n: 8 },
+          { cue: 'b', k: 90, n: 100 },
+        ],
+        'a',
+      ).passed,
+    ).toBe(false);
   });
 });
 
@@ -125,7 +138,9 @@ describe('promotion recall and false-promotion rate over generated streams', () 
     }
     const recall = plantedFound / planted;
     const falseRate = noiseFound / noise;
-    console.log(`promotion over 300 streams: recall ${recall.toFixed(3)} (${JSON.stringify(perTruth)}), false-promotion rate ${falseRate.toFixed(4)} (${noiseFound}/${noise})`);
+    console.log(
+      `promotion over 300 streams: recall ${recall.toFixed(3)} (${JSON.stringify(perTruth)}), false-promotion rate ${falseRate.toFixed(4)} (${noiseFound}/${noise})`,
+    );
     expect(recall).toBeGreaterThanOrEqual(0.9);
     expect(falseRate).toBeLessThanOrEqual(0.05);
   });

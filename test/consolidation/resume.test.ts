@@ -24,7 +24,13 @@ async function prepared(dir: string, name: string): Promise<string> {
   const engram = await Engram.open({ path, embedder: 'hash', clock: new ManualClock(T0) });
   const { episodes } = generateEpisodeStream({ seed: 5, start: T0 - 5 * 86_400_000 });
   await engram.remember(episodes.map((e) => ({ ...e, scope: SCOPE })));
-  await engram.remember(Array.from({ length: 12 }, (_, i) => ({ scope: SCOPE, content: `Deploy ${i} failed because the migration timed out`, importance: 0.9 })));
+  await engram.remember(
+    Array.from({ length: 12 }, (_, i) => ({
+      scope: SCOPE,
+      content: `Deploy ${i} failed because the migration timed out`,
+      importance: 0.9,
+    })),
+  );
   await engram.close();
   return path;
 }
@@ -59,7 +65,19 @@ describe.skipIf(!binBuilt)('resume after a kill (needs `npm run build`)', () => 
     await new Promise((r) => setTimeout(r, CONFIG.lockTtlMs + 200));
     const resumed = await a.consolidate({ scope: SCOPE });
     expect(resumed.resumed).toBe(true);
-    expect(resumed.phases.map((p) => p.name)).toEqual(['dedup', 'supersede', 'extract', 'ground', 'promote', 'recombine', 'insight', 'reflect', 'affect', 'decay', 'compress']);
+    expect(resumed.phases.map((p) => p.name)).toEqual([
+      'dedup',
+      'supersede',
+      'extract',
+      'ground',
+      'promote',
+      'recombine',
+      'insight',
+      'reflect',
+      'affect',
+      'decay',
+      'compress',
+    ]);
 
     const b = await Engram.open({ path: reference, embedder: 'hash', clock, consolidation: CONFIG });
     cleanups.push(() => b.close());

@@ -93,6 +93,11 @@ describe('Rescorla-Wagner', () => {
   it('converges toward the outcome rate', () => {
     const trials = Array.from({ length: 200 }, (_, i) => i % 10 !== 0);
     expect(learn(trials, { alpha: 0.1, beta: 0.5 }).strength).toBeGreaterThan(0.8);
-    expect(learn(trials.map((t) => !t), { alpha: 0.1, beta: 0.5 }).strength).toBeLessThan(0.2);
+    expect(
+      learn(
+        trials.map((t) => !t),
+        { alpha: 0.1, beta: 0.5 },
+      ).strength,
+    ).toBeLessThan(0.2);
   });
 });

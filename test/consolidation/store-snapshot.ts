@@ -16,7 +16,8 @@ export async function snapshot(engram: Engram, scope: string): Promise<{ records
   const edges: string[] = [];
   for (let i = 0; i < all.length; i += 200) {
     const found = await engram.store.getEdges({ scopes: [scope], ids: all.slice(i, i + 200).map((r) => r.id) });
-    for (const e of found) edges.push(`${e.type}|${label.get(e.fromId)}|${label.get(e.toId)}|${e.weight}|${e.invalidatedAt === null}|${e.id}`);
+    for (const e of found)
+      edges.push(`${e.type}|${label.get(e.fromId)}|${label.get(e.toId)}|${e.weight}|${e.invalidatedAt === null}|${e.id}`);
   }
   const unique = [...new Set(edges)].map((e) => e.slice(0, e.lastIndexOf('|'))).sort();
   return { records, edges: unique };

@@ -8,7 +8,17 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { HashEmbedder } from '../../src/embeddings/hash/index.js';
 import { Engram } from '../../src/index.js';
 import { openPgliteStore, openPostgresStore, type PgliteLike } from '../../src/storage/postgres/index.js';
-import { closeSharedPglite, dropPgSchema, pgExec, pgTestUrl, PG_SKIP_REASON, resetEngramSchema, sharedPglite, uniqueSchema, withSchema } from '../helpers/postgres.js';
+import {
+  closeSharedPglite,
+  dropPgSchema,
+  pgExec,
+  pgTestUrl,
+  PG_SKIP_REASON,
+  resetEngramSchema,
+  sharedPglite,
+  uniqueSchema,
+  withSchema,
+} from '../helpers/postgres.js';
 import { tempEngram } from '../helpers/temp.js';
 import { runBrowseContract, type AuditRow } from './engine-browse.contract.js';
 
@@ -32,11 +42,20 @@ runBrowseContract({
     return {
       engram,
       cleanup,
-      auditRows: async () => read((db) => db.prepare('SELECT actor, action, scope, count, details FROM audit_log ORDER BY seq').all() as AuditRow[]),
+      auditRows: async () =>
+        read((db) => db.prepare('SELECT actor, action, scope, count, details FROM audit_log ORDER BY seq').all() as AuditRow[]),
       everyRowText: async () =>
         read((db) => {
-          const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND sql NOT LIKE 'CREATE VIRTUAL%'").all() as { name: string }[];
-          return tables.map(({ name }) => JSON.stringify(db.prepare(`SELECT * FROM "${name}"`).all(), (_k, v: unknown) => (Buffer.isBuffer(v) ? Buffer.from(v).toString('latin1') : v))).join('\n');
+          const tables = db
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND sql NOT LIKE 'CREATE VIRTUAL%'")
+            .all() as { name: string }[];
+          return tables
+            .map(({ name }) =>
+              JSON.stringify(db.prepare(`SELECT * FROM "${name}"`).all(), (_k, v: unknown) =>
+                Buffer.isBuffer(v) ? Buffer.from(v).toString('latin1') : v,
+              ),
+            )
+            .join('\n');
         }),
     };
   },
@@ -44,11 +63,19 @@ runBrowseContract({
 
 /** Rows as text of every table of a schema, through any query function. */
 async function schemaText(query: (sql: string) => Promise<{ rows: Record<string, unknown>[] }>, schema: string): Promise<string> {
-  const tables = (await query(`SELECT table_name AS t FROM information_schema.tables WHERE table_schema = '${schema}' AND table_type = 'BASE TABLE'`)).rows.map((r) => String(r.t));
+  const tables = (
+    await query(`SELECT table_name AS t FROM information_schema.tables WHERE table_schema = '${schema}' AND table_type = 'BASE TABLE'`)
+  ).rows.map((r) => String(r.t));
   const parts: string[] = [];
   for (const table of tables) parts.push(JSON.stringify((await query(`SELECT t::text AS r FROM "${schema}"."${table}" t`)).rows));
   // the lexical index answers through the GIN index too
-  parts.push(JSON.stringify((await query(`SELECT id FROM "${schema}".memories WHERE lexemes @@ '${'zqxjvorbluntide'}'::tsquery`)).rows.map(() => 'zqxjvorbluntide')));
+  parts.push(
+    JSON.stringify(
+      (await query(`SELECT id FROM "${schema}".memories WHERE lexemes @@ '${'zqxjvorbluntide'}'::tsquery`)).rows.map(
+        () => 'zqxjvorbluntide',
+      ),
+    ),
+  );
   return parts.join('\n');
 }
 
@@ -59,7 +86,11 @@ runBrowseContract({
   async open(clock) {
     const pglite: PgliteLike = await sharedPglite();
     const embedder = new HashEmbedder();
-    const store = await openPgliteStore({ pglite, schema: pgliteSchema, embedding: { name: embedder.name, dimension: embedder.dimension } });
+    const store = await openPgliteStore({
+      pglite,
+      schema: pgliteSchema,
+      embedding: { name: embedder.name, dimension: embedder.dimension },
+    });
     const engram = new Engram({ store, embedder, clock });
     const query = async (sql: string) => (await pglite.query(sql)) as { rows: Record<string, unknown>[] };
     return {
@@ -68,7 +99,9 @@ runBrowseContract({
         await engram.close();
         await resetEngramSchema((sql) => pglite.query(sql), pgliteSchema);
       },
-      auditRows: async () => (await query(`SELECT actor, action, scope, count, details FROM "${pgliteSchema}".audit_log ORDER BY seq`)).rows as unknown as AuditRow[],
+      auditRows: async () =>
+        (await query(`SELECT actor, action, scope, count, details FROM "${pgliteSchema}".audit_log ORDER BY seq`))
+          .rows as unknown as AuditRow[],
       everyRowText: () => schemaText(query, pgliteSchema),
     };
   },
@@ -82,7 +115,11 @@ if (url !== undefined) {
     name: 'PostgreSQL server',
     async open(clock) {
       const embedder = new HashEmbedder();
-      const store = await openPostgresStore({ url: withSchema(url, schema), embedding: { name: embedder.name, dimension: embedder.dimension }, poolSize: 4 });
+      const store = await openPostgresStore({
+        url: withSchema(url, schema),
+        embedding: { name: embedder.name, dimension: embedder.dimension },
+        poolSize: 4,
+      });
       const engram = new Engram({ store, embedder, clock });
       const query = async (sql: string) => {
         const client = new pg.Client({ connectionString: url });
@@ -99,7 +136,9 @@ if (url !== undefined) {
           await engram.close();
           await resetEngramSchema((sql) => pgExec(url, sql), schema);
         },
-        auditRows: async () => (await query(`SELECT actor, action, scope, count, details FROM "${schema}".audit_log ORDER BY seq`)).rows as unknown as AuditRow[],
+        auditRows: async () =>
+          (await query(`SELECT actor, action, scope, count, details FROM "${schema}".audit_log ORDER BY seq`))
+            .rows as unknown as AuditRow[],
         everyRowText: () => schemaText(query, schema),
       };
     },

@@ -78,7 +78,11 @@ if (url !== undefined) {
     async open() {
       const schema = uniqueSchema('d');
       const embedder = new HashEmbedder();
-      const store = await openPostgresStore({ url: withSchema(url, schema), embedding: { name: embedder.name, dimension: embedder.dimension }, poolSize: 2 });
+      const store = await openPostgresStore({
+        url: withSchema(url, schema),
+        embedding: { name: embedder.name, dimension: embedder.dimension },
+        poolSize: 2,
+      });
       const engram = new Engram({ store, embedder });
       return {
         engram,

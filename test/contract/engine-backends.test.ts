@@ -7,7 +7,17 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { HashEmbedder } from '../../src/embeddings/hash/index.js';
 import { Engram } from '../../src/index.js';
 import { openPgliteStore, openPostgresStore } from '../../src/storage/postgres/index.js';
-import { closeSharedPglite, dropPgSchema, pgExec, pgTestUrl, PG_SKIP_REASON, resetEngramSchema, sharedPglite, uniqueSchema, withSchema } from '../helpers/postgres.js';
+import {
+  closeSharedPglite,
+  dropPgSchema,
+  pgExec,
+  pgTestUrl,
+  PG_SKIP_REASON,
+  resetEngramSchema,
+  sharedPglite,
+  uniqueSchema,
+  withSchema,
+} from '../helpers/postgres.js';
 import { tempEngram } from '../helpers/temp.js';
 import { runEngineContract, type EngineContractOptions } from './engine.contract.js';
 import { runEngineTextContract } from './engine-text.contract.js';
@@ -42,7 +52,11 @@ runBoth({
   async open(clock) {
     const pglite = await sharedPglite();
     const embedder = new HashEmbedder();
-    const store = await openPgliteStore({ pglite, schema: pgliteSchema, embedding: { name: embedder.name, dimension: embedder.dimension } });
+    const store = await openPgliteStore({
+      pglite,
+      schema: pgliteSchema,
+      embedding: { name: embedder.name, dimension: embedder.dimension },
+    });
     const engram = new Engram({ store, embedder, clock });
     return {
       engram,
@@ -62,7 +76,11 @@ if (url !== undefined) {
     name: 'PostgreSQL server',
     async open(clock) {
       const embedder = new HashEmbedder();
-      const store = await openPostgresStore({ url: withSchema(url, schema), embedding: { name: embedder.name, dimension: embedder.dimension }, poolSize: 4 });
+      const store = await openPostgresStore({
+        url: withSchema(url, schema),
+        embedding: { name: embedder.name, dimension: embedder.dimension },
+        poolSize: 4,
+      });
       const engram = new Engram({ store, embedder, clock });
       return {
         engram,

@@ -102,11 +102,28 @@ export function runBrowseContract(options: BrowseContractOptions): void {
       const t0 = clock.now();
       const staging = await engram.remember({ scope: 't/f', layer: 'semantic', content: 'The deploy target is staging.', importance: 0.2 });
       clock.advance(DAY);
-      const production = await engram.remember({ scope: 't/f', layer: 'semantic', content: 'The deploy target moved from staging to production.', importance: 0.9 });
+      const production = await engram.remember({
+        scope: 't/f',
+        layer: 'semantic',
+        content: 'The deploy target moved from staging to production.',
+        importance: 0.9,
+      });
       clock.advance(DAY);
-      const tagged = await engram.remember({ scope: 't/f', content: 'Paged the ONCALL engineer about the outage.', tags: ['Ops', 'pager'], entities: ['Alice Smith'], importance: 0.5 });
+      const tagged = await engram.remember({
+        scope: 't/f',
+        content: 'Paged the ONCALL engineer about the outage.',
+        tags: ['Ops', 'pager'],
+        entities: ['Alice Smith'],
+        importance: 0.5,
+      });
       clock.advance(DAY);
-      const rule = await engram.remember({ scope: 't/f', layer: 'procedural', content: 'Always run the tests before a deploy.', validFrom: t0 - 10 * DAY, importance: 0.7 });
+      const rule = await engram.remember({
+        scope: 't/f',
+        layer: 'procedural',
+        content: 'Always run the tests before a deploy.',
+        validFrom: t0 - 10 * DAY,
+        importance: 0.7,
+      });
       clock.advance(DAY);
       const gone = await engram.remember({ scope: 't/f', content: 'A note nobody wants.', importance: 0.1 });
       await engram.forget(gone.id, { scope: 't/f' });
@@ -173,7 +190,13 @@ export function runBrowseContract(options: BrowseContractOptions): void {
       const summaries = await engram.scopes({ tenant: 'acme' });
       expect(summaries.map((s) => s.scope)).toEqual(['acme', 'acme/a', 'acme/b/c']);
       expect(summaries[1]).toMatchObject({ scope: 'acme/a', total: 2, byLayer: { episodic: 1, semantic: 1 }, byStatus: { active: 2 } });
-      expect((await engram.scopes({ allScopes: true })).map((s) => s.scope)).toEqual(['acme', 'acme-corp/x', 'acme/a', 'acme/b/c', 'other/a']);
+      expect((await engram.scopes({ allScopes: true })).map((s) => s.scope)).toEqual([
+        'acme',
+        'acme-corp/x',
+        'acme/a',
+        'acme/b/c',
+        'other/a',
+      ]);
       expect((await engram.scopes({ scopes: ['acme/a', 'empty/x'] })).map((s) => s.scope)).toEqual(['acme/a']);
       expect((await engram.list({ tenant: 'other' })).items.map((i) => i.content)).toEqual(['not yours']);
       expect((await engram.list({ tenant: 'nobody' })).items).toEqual([]);
@@ -182,7 +205,9 @@ export function runBrowseContract(options: BrowseContractOptions): void {
 
     it('purge removes a record, its chunks, edges and history from every read path, and audits without content', async () => {
       const { engram, clock, auditRows, everyRowText } = await open();
-      const long = Array.from({ length: 60 }, (_, i) => `Paragraph ${i} of the incident report mentions ${TOKEN} and the failover.`).join(' ');
+      const long = Array.from({ length: 60 }, (_, i) => `Paragraph ${i} of the incident report mentions ${TOKEN} and the failover.`).join(
+        ' ',
+      );
       const doc = await engram.remember({ scope: 't/p', content: long, tags: [TOKEN] });
       expect(doc.chunks?.length).toBeGreaterThan(1);
       const keep = await engram.remember({ scope: 't/p', layer: 'semantic', content: 'The failover region is eu-west.' });
@@ -200,7 +225,15 @@ export function runBrowseContract(options: BrowseContractOptions): void {
       const report = await engram.purge({ scope: 't/p', ids: [doc.id, claim.id, 'no-such-id'], confirm: true }, { actor: 'test-suite' });
       expect(report).toEqual({
         purged: 2,
-        removed: { records: 2, chunks: doc.chunks!.length, edges: 1, refs: 0, statistics: 0, history: 2, indexEntries: 2 * (2 + doc.chunks!.length) },
+        removed: {
+          records: 2,
+          chunks: doc.chunks!.length,
+          edges: 1,
+          refs: 0,
+          statistics: 0,
+          history: 2,
+          indexEntries: 2 * (2 + doc.chunks!.length),
+        },
         restored: [],
         auditId: expect.any(String),
       });
@@ -208,7 +241,9 @@ export function runBrowseContract(options: BrowseContractOptions): void {
         await expect(engram.get(id, { scopes: ['t/p'] })).rejects.toMatchObject({ code: 'NOT_FOUND' });
       }
       await expect(engram.history(claim.id, { scopes: ['t/p'] })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-      expect((await engram.recall(`incident report ${TOKEN} failover`, { scopes: ['t/p'], includeSuperseded: true })).hits.map((h) => h.id)).toEqual([keep.id]);
+      expect(
+        (await engram.recall(`incident report ${TOKEN} failover`, { scopes: ['t/p'], includeSuperseded: true })).hits.map((h) => h.id),
+      ).toEqual([keep.id]);
       expect(JSON.stringify(await engram.list({ scopes: ['t/p'], limit: 200 }))).not.toContain(TOKEN);
       expect((await engram.list({ scopes: ['t/p'], text: TOKEN })).items).toEqual([]);
       expect(JSON.stringify(await engram.exportMarkdown({ scope: 't/p' }))).not.toContain(TOKEN);
@@ -232,7 +267,11 @@ export function runBrowseContract(options: BrowseContractOptions): void {
       const { engram, clock, auditRows } = await open();
       const old = await engram.remember({ scope: 't/s', layer: 'semantic', content: 'The deploy target is staging.' });
       clock.advance(DAY);
-      const fix = await engram.remember({ scope: 't/s', layer: 'semantic', content: 'The deploy target moved from staging to production.' });
+      const fix = await engram.remember({
+        scope: 't/s',
+        layer: 'semantic',
+        content: 'The deploy target moved from staging to production.',
+      });
       expect(fix.action).toBe('superseded');
       const report = await engram.purge({ scope: 't/s', ids: [fix.id], confirm: true });
       expect(report.restored).toEqual([old.id]);
@@ -248,7 +287,11 @@ export function runBrowseContract(options: BrowseContractOptions): void {
       clock.advance(DAY);
       const second = await engram.remember({ scope: 't/s', layer: 'semantic', content: 'The deploy target moved from staging to canary.' });
       clock.advance(DAY);
-      const third = await engram.remember({ scope: 't/s', layer: 'semantic', content: 'The deploy target moved from canary to production.' });
+      const third = await engram.remember({
+        scope: 't/s',
+        layer: 'semantic',
+        content: 'The deploy target moved from canary to production.',
+      });
       expect(third.superseded).toEqual([second.id]);
       expect((await engram.purge({ scope: 't/s', ids: [second.id], confirm: true })).restored).toEqual([]);
       expect((await engram.get(old.id, { scopes: ['t/s'] })).status).toBe('superseded');

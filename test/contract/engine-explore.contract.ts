@@ -159,7 +159,13 @@ export function runExploreContract(options: ExploreContractOptions): void {
       expect(concepts.length).toBeGreaterThan(1);
       const related = await engram.relate({ scope: 't/g', from: concepts[0]!.id, type: 'HAS_PART', to: concepts[1]!.id, weight: 0.7 });
       const whole = await engram.graph({ scopes: ['t/g'] });
-      expect(whole.edges).toContainEqual({ id: related.edge.id, from: concepts[0]!.id, to: concepts[1]!.id, type: 'HAS_PART', weight: 0.7 });
+      expect(whole.edges).toContainEqual({
+        id: related.edge.id,
+        from: concepts[0]!.id,
+        to: concepts[1]!.id,
+        type: 'HAS_PART',
+        weight: 0.7,
+      });
       expect((await engram.graph({ scopes: ['t/g'], relationTypes: ['RELATED_TO'] })).edges.some((e) => e.type === 'HAS_PART')).toBe(false);
       expect(whole.nodes.every((n) => n.kind === 'concept' && n.scope === 't/g' && n.layer === 'semantic')).toBe(true);
       const ids = new Set(whole.nodes.map((n) => n.id));
@@ -180,7 +186,9 @@ export function runExploreContract(options: ExploreContractOptions): void {
 
       const concept = refs[0]!.to;
       const around = await engram.graph({ scopes: ['t/g'], focus: concept, limit: 500 });
-      expect(around.edges.filter((e) => e.type === 'REF' && e.to === concept).map((e) => e.from)).toEqual(expect.arrayContaining(episodes.map((e) => e.id)));
+      expect(around.edges.filter((e) => e.type === 'REF' && e.to === concept).map((e) => e.from)).toEqual(
+        expect.arrayContaining(episodes.map((e) => e.id)),
+      );
       const noRefs = await engram.graph({ scopes: ['t/g'], focus: concept, relationTypes: ['RELATED_TO'] });
       expect(noRefs.edges.every((e) => e.type === 'RELATED_TO')).toBe(true);
       expect(noRefs.nodes.every((n) => n.kind === 'concept')).toBe(true);
@@ -193,7 +201,11 @@ export function runExploreContract(options: ExploreContractOptions): void {
       const { engram, clock } = await open();
       const old = await engram.remember({ scope: 't/a', layer: 'semantic', content: 'The deploy target is staging.' });
       clock.advance(10 * DAY);
-      const fix = await engram.remember({ scope: 't/a', layer: 'semantic', content: 'The deploy target moved from staging to production.' });
+      const fix = await engram.remember({
+        scope: 't/a',
+        layer: 'semantic',
+        content: 'The deploy target moved from staging to production.',
+      });
       expect(fix.action).toBe('superseded');
       const t1 = clock.now();
       const { chain } = await engram.versions(old.id, { scopes: ['t/a'] });
@@ -263,7 +275,11 @@ export function runExploreContract(options: ExploreContractOptions): void {
       const { engram, clock } = await open();
       const old = await engram.remember({ scope: 't/a', layer: 'semantic', content: 'The deploy target is staging.' });
       clock.advance(10 * DAY);
-      const fix = await engram.remember({ scope: 't/a', layer: 'semantic', content: 'The deploy target moved from staging to production.' });
+      const fix = await engram.remember({
+        scope: 't/a',
+        layer: 'semantic',
+        content: 'The deploy target moved from staging to production.',
+      });
       const gone = await engram.remember({ scope: 't/a', content: 'a forgotten note' });
       await engram.forget(gone.id, { scope: 't/a' });
       const ids = async (input: Record<string, unknown>) => (await engram.list({ scopes: ['t/a'], ...input })).items.map((i) => i.id);

@@ -36,10 +36,23 @@ export function runEngineTextContract(options: EngineContractOptions): void {
     it('sourced turns with unicode ids are stored once; sending them again leaves them unchanged', async () => {
       const engram = await open();
       const turns: RememberInput[] = [
-        { scope: SCOPE, content: 'user: which port does the API use?', source: { system: 'claude-code', conversationId: 'session-1', messageId: 'uuid-1' } },
-        { scope: SCOPE, content: 'assistant: port 8080.', source: { system: 'claude-code', conversationId: 'session-1', messageId: 'uuid-2' } },
+        {
+          scope: SCOPE,
+          content: 'user: which port does the API use?',
+          source: { system: 'claude-code', conversationId: 'session-1', messageId: 'uuid-1' },
+        },
+        {
+          scope: SCOPE,
+          content: 'assistant: port 8080.',
+          source: { system: 'claude-code', conversationId: 'session-1', messageId: 'uuid-2' },
+        },
         { scope: SCOPE, content: HARD_TEXTS[1]!, source: { conversationId: '会話 "🚀"', messageId: 'مرحبا' } },
-        { scope: SCOPE, layer: 'semantic', content: 'The API listens on port 8080.', source: { uri: 'file:///notes/ä.md', messageId: 'L1' } },
+        {
+          scope: SCOPE,
+          layer: 'semantic',
+          content: 'The API listens on port 8080.',
+          source: { uri: 'file:///notes/ä.md', messageId: 'L1' },
+        },
       ];
       const first = await engram.remember(turns);
       expect(first.map((r) => r.action)).toEqual(['created', 'created', 'created', 'created']);

@@ -37,7 +37,11 @@ export function runEngineContract(options: EngineContractOptions): void {
       const old = await engram.remember({ scope: 't/a', layer: 'semantic', content: 'The deploy target is staging.' });
       clock.advance(10 * DAY);
       const t1 = clock.now();
-      const fix = await engram.remember({ scope: 't/a', layer: 'semantic', content: 'The deploy target moved from staging to production.' });
+      const fix = await engram.remember({
+        scope: 't/a',
+        layer: 'semantic',
+        content: 'The deploy target moved from staging to production.',
+      });
       expect(fix).toEqual({ id: expect.any(String), action: 'superseded', superseded: [old.id] });
       expect((await engram.recall('deploy target', { scopes: ['t/a'] })).hits.map((h) => h.id)).toEqual([fix.id]);
       expect((await engram.recall('deploy target', { scopes: ['t/a'], asOf: t0 + 5 * DAY })).hits.map((h) => h.id)).toEqual([old.id]);
@@ -54,7 +58,14 @@ export function runEngineContract(options: EngineContractOptions): void {
       const { engram } = await open();
       const first = await engram.remember({ scope: 't/a', layer: 'semantic', content: 'Alice is allergic to peanuts.', tags: ['health'] });
       for (let i = 0; i < 4; i++) {
-        expect(await engram.remember({ scope: 't/a', layer: 'semantic', content: 'Alice is allergic to peanuts.', tags: i === 2 ? ['food'] : [] })).toEqual({
+        expect(
+          await engram.remember({
+            scope: 't/a',
+            layer: 'semantic',
+            content: 'Alice is allergic to peanuts.',
+            tags: i === 2 ? ['food'] : [],
+          }),
+        ).toEqual({
           id: first.id,
           action: 'merged',
           mergedInto: first.id,
@@ -141,7 +152,19 @@ export function runEngineContract(options: EngineContractOptions): void {
       const mugIds = (await engram.remember(mug)).map((r) => r.id);
       await engram.remember(box);
       const report = await engram.consolidate({ scope: 'acme/robot' });
-      expect(report.phases.map((p) => p.name)).toEqual(['dedup', 'supersede', 'extract', 'ground', 'promote', 'recombine', 'insight', 'reflect', 'affect', 'decay', 'compress']);
+      expect(report.phases.map((p) => p.name)).toEqual([
+        'dedup',
+        'supersede',
+        'extract',
+        'ground',
+        'promote',
+        'recombine',
+        'insight',
+        'reflect',
+        'affect',
+        'decay',
+        'compress',
+      ]);
       // no phase may be a silent no-op on this backend: the ones with input examined it
       const examined = Object.fromEntries(report.phases.map((p) => [p.name, p.examined]));
       expect(examined.extract).toBeGreaterThan(0);

@@ -12,7 +12,9 @@ export interface RedactContractOptions {
   name: string;
   skip?: string;
   /** A fresh engine on an empty store; `file` is the SQLite file (its bytes are checked after `redact`). */
-  open(redaction?: RedactionOptions): Promise<{ engram: Engram; cleanup: () => Promise<void>; reopen?: () => Promise<Engram>; files?: () => string[] }>;
+  open(
+    redaction?: RedactionOptions,
+  ): Promise<{ engram: Engram; cleanup: () => Promise<void>; reopen?: () => Promise<Engram>; files?: () => string[] }>;
   /** Reads the raw bytes of the store's files (SQLite only). */
   readFiles?: (files: string[]) => Buffer;
 }
@@ -33,7 +35,8 @@ async function everything(engram: Engram): Promise<string> {
   const listed = await engram.list({ scopes: [SCOPE], limit: 200 });
   const ids = listed.items.map((r) => r.id);
   const parts: string[] = [JSON.stringify(listed.items)];
-  for (const id of ids) parts.push(JSON.stringify(await engram.get(id, { scopes: [SCOPE] })), JSON.stringify(await engram.history(id, { scopes: [SCOPE] })));
+  for (const id of ids)
+    parts.push(JSON.stringify(await engram.get(id, { scopes: [SCOPE] })), JSON.stringify(await engram.history(id, { scopes: [SCOPE] })));
   for (const query of ['token clone repository', 'deploy password database', 'stripe key charges', GITHUB, AWS, PASSWORD]) {
     parts.push(JSON.stringify(await engram.recall(query, { scopes: [SCOPE], k: 50, includeSuperseded: true })));
   }
@@ -46,110 +49,170 @@ async function everything(engram: Engram): Promise<string> {
 /** Lexical hits for each secret as a search term (the index must not know it). */
 async function lexicalHits(engram: Engram): Promise<number> {
   let hits = 0;
-  for (const term of SECRET_TERMS) hits += (await engram.store.lexicalSearch({ scopes: [SCOPE], terms: [{ term }], limit: 10, now: engram.clock.now(), includeSuperseded: true })).length;
+  for (const term of SECRET_TERMS)
+    hits += (
+      await engram.store.lexicalSearch({ scopes: [SCOPE], terms: [{ term }], limit: 10, now: engram.clock.now(), includeSuperseded: true })
+    ).length;
   return hits;
 }
 
 /** Is every record's vector the embedding of its (cleaned) text? */
 async function vectorsMatchText(engram: Engram): Promise<void> {
   const { items: records } = await engram.list({ scopes: [SCOPE], limit: 200 });
-  const stored = await engram.store.getMemories(records.map((r) => r.id), [SCOPE]);
+  const stored = await engram.store.getMemories(
+    records.map((r) => r.id),
+    [SCOPE],
+  );
   for (const record of stored) {
     const [vector] = await engram.embedder.embed([reembedText(record)]);
-    const [top] = await engram.store.vectorSearch({ scopes: [SCOPE], vector: vector as Float32Array, limit: 1, now: engram.clock.now(), includeSuperseded: true });
+    const [top] = await engram.store.vectorSearch({
+      scopes: [SCOPE],
+      vector: vector as Float32Array,
+      limit: 1,
+      now: engram.clock.now(),
+      includeSuperseded: true,
+    });
     expect(top?.id).toBe(record.id);
     expect(top?.score).toBeCloseTo(1, 4);
   }
 }
 
-const long = (word: string): string => Array.from({ length: 30 }, (_, i) => `${word} ${i} of the deploy runbook: check the dashboards and the queue depth before moving on.`).join(' ');
+const long = (word: string): string =>
+  Array.from(
+    { length: 30 },
+    (_, i) => `${word} ${i} of the deploy runbook: check the dashboards and the queue depth before moving on.`,
+  ).join(' ');
 
 /** Writes through every path of the engine; returns the ids written. */
 async function writeEverywhere(engram: Engram): Promise<{ single: string; claim: string; doc: string; counts: number[] }> {
-  const single = await engram.remember({ scope: SCOPE, content: `git clone https://${GITHUB}@github.com/acme/shop.git fails with "Repository not found".` });
+  const single = await engram.remember({
+    scope: SCOPE,
+    content: `git clone https://${GITHUB}@github.com/acme/shop.git fails with "Repository not found".`,
+  });
   const batch = await engram.remember([
     { scope: SCOPE, content: `I exported AWS_ACCESS_KEY_ID=${AWS} in CI but the deploy gets AccessDenied.` },
     { scope: SCOPE, content: 'We deploy from the main branch only.' },
   ]);
   const claim = await engram.remember({ scope: SCOPE, layer: 'semantic', content: 'The staging database is on host db.internal.' });
-  await engram.update(claim.id, { content: `The staging database is postgres://app:${PASSWORD}@db.internal:5432/shop now.` }, { scope: SCOPE });
+  await engram.update(
+    claim.id,
+    { content: `The staging database is postgres://app:${PASSWORD}@db.internal:5432/shop now.` },
+    { scope: SCOPE },
+  );
   await engram.update(claim.id, { content: 'The staging database credentials live in Vault.' }, { scope: SCOPE });
   const bulk: number[] = [];
-  for await (const results of engram.rememberBatches([{ scope: SCOPE, content: `Stripe.api_key = "${STRIPE}" and charges fail.` }], { batchSize: 1 })) bulk.push(...results.map((r) => r.redacted ?? 0));
+  for await (const results of engram.rememberBatches([{ scope: SCOPE, content: `Stripe.api_key = "${STRIPE}" and charges fail.` }], {
+    batchSize: 1,
+  }))
+    bulk.push(...results.map((r) => r.redacted ?? 0));
   const doc = await engram.remember({ scope: SCOPE, content: `${long('Step')} The bot token is ${GITHUB}. ${long('Phase')}` });
-  const imported = await engram.importMarkdown({ 'log.md': `## 2024-05-01\n\n- The admin password is ${PASSWORD} for the staging box.\n` }, { scope: SCOPE });
-  await engram.relate({ scope: SCOPE, from: single.id, type: 'RELATED_TO', to: batch[0]?.id as string, metadata: { note: `same token ${GITHUB}` } });
-  return { single: single.id, claim: claim.id, doc: doc.id, counts: [single.redacted ?? 0, batch[0]?.redacted ?? 0, batch[1]?.redacted ?? 0, ...bulk, doc.redacted ?? 0, imported.redacted ?? 0] };
+  const imported = await engram.importMarkdown(
+    { 'log.md': `## 2024-05-01\n\n- The admin password is ${PASSWORD} for the staging box.\n` },
+    { scope: SCOPE },
+  );
+  await engram.relate({
+    scope: SCOPE,
+    from: single.id,
+    type: 'RELATED_TO',
+    to: batch[0]?.id as string,
+    metadata: { note: `same token ${GITHUB}` },
+  });
+  return {
+    single: single.id,
+    claim: claim.id,
+    doc: doc.id,
+    counts: [single.redacted ?? 0, batch[0]?.redacted ?? 0, batch[1]?.redacted ?? 0, ...bulk, doc.redacted ?? 0, imported.redacted ?? 0],
+  };
 }
 
 export function runRedactContract(options: RedactContractOptions): void {
-  describe.skipIf(options.skip !== undefined)(`secret redaction on ${options.name}${options.skip !== undefined ? ` (skipped: ${options.skip})` : ''}`, { timeout: 120_000 }, () => {
-    let cleanup: (() => Promise<void>) | undefined;
-    afterEach(async () => {
-      await cleanup?.();
-      cleanup = undefined;
-    });
+  describe.skipIf(options.skip !== undefined)(
+    `secret redaction on ${options.name}${options.skip !== undefined ? ` (skipped: ${options.skip})` : ''}`,
+    { timeout: 120_000 },
+    () => {
+      let cleanup: (() => Promise<void>) | undefined;
+      afterEach(async () => {
+        await cleanup?.();
+        cleanup = undefined;
+      });
 
-    it('every write path stores and embeds the redacted text, and counts what it replaced', async () => {
-      const site = await options.open();
-      cleanup = site.cleanup;
-      const { engram } = site;
-      const { single, counts } = await writeEverywhere(engram);
-      expect(counts).toEqual([1, 1, 0, 1, 1, 1]);
-      expect((await engram.get(single, { scopes: [SCOPE] })).content).toContain('https://[redacted:github-token]@github.com/acme/shop.git');
-      const text = await everything(engram);
-      for (const secret of ALL) expect(text).not.toContain(secret.toLowerCase());
-      expect(text).toContain('[redacted:url-password]');
-      expect(text).toContain('[redacted:password]');
-      expect(text).toContain('[redacted:stripe-key]');
-      expect(await lexicalHits(engram)).toBe(0);
-      await vectorsMatchText(engram);
-    });
+      it('every write path stores and embeds the redacted text, and counts what it replaced', async () => {
+        const site = await options.open();
+        cleanup = site.cleanup;
+        const { engram } = site;
+        const { single, counts } = await writeEverywhere(engram);
+        expect(counts).toEqual([1, 1, 0, 1, 1, 1]);
+        expect((await engram.get(single, { scopes: [SCOPE] })).content).toContain(
+          'https://[redacted:github-token]@github.com/acme/shop.git',
+        );
+        const text = await everything(engram);
+        for (const secret of ALL) expect(text).not.toContain(secret.toLowerCase());
+        expect(text).toContain('[redacted:url-password]');
+        expect(text).toContain('[redacted:password]');
+        expect(text).toContain('[redacted:stripe-key]');
+        expect(await lexicalHits(engram)).toBe(0);
+        await vectorsMatchText(engram);
+      });
 
-    it('redact cleans what was stored without redaction: records, history wordings, the index, vectors, the export', async () => {
-      const site = await options.open({ enabled: false });
-      cleanup = site.cleanup;
-      const { engram } = site;
-      const { claim, counts } = await writeEverywhere(engram);
-      expect(counts.every((n) => n === 0)).toBe(true);
-      const before = await everything(engram);
-      for (const secret of ALL) expect(before).toContain(secret.toLowerCase());
-      expect(await lexicalHits(engram)).toBeGreaterThan(0);
+      it('redact cleans what was stored without redaction: records, history wordings, the index, vectors, the export', async () => {
+        const site = await options.open({ enabled: false });
+        cleanup = site.cleanup;
+        const { engram } = site;
+        const { claim, counts } = await writeEverywhere(engram);
+        expect(counts.every((n) => n === 0)).toBe(true);
+        const before = await everything(engram);
+        for (const secret of ALL) expect(before).toContain(secret.toLowerCase());
+        expect(await lexicalHits(engram)).toBeGreaterThan(0);
 
-      const dry = await engram.redact({ scopes: [SCOPE], dryRun: true });
-      expect(dry).toMatchObject({ dryRun: true, reembedded: 0, edges: 1 });
-      expect(dry.records).toBeGreaterThanOrEqual(6);
-      expect(dry.kinds).toMatchObject({ 'github-token': expect.any(Number), 'aws-access-key': expect.any(Number), 'url-password': expect.any(Number), 'stripe-key': expect.any(Number), password: expect.any(Number) });
-      expect(await everything(engram)).toContain(GITHUB_TAIL.toLowerCase());
+        const dry = await engram.redact({ scopes: [SCOPE], dryRun: true });
+        expect(dry).toMatchObject({ dryRun: true, reembedded: 0, edges: 1 });
+        expect(dry.records).toBeGreaterThanOrEqual(6);
+        expect(dry.kinds).toMatchObject({
+          'github-token': expect.any(Number),
+          'aws-access-key': expect.any(Number),
+          'url-password': expect.any(Number),
+          'stripe-key': expect.any(Number),
+          password: expect.any(Number),
+        });
+        expect(await everything(engram)).toContain(GITHUB_TAIL.toLowerCase());
 
-      const report = await engram.redact({ scopes: [SCOPE] });
-      expect(report).toMatchObject({ dryRun: false, records: dry.records, redacted: dry.redacted, edges: 1, kinds: dry.kinds });
-      expect(report.reembedded).toBeGreaterThanOrEqual(5);
-      const after = await everything(engram);
-      for (const secret of ALL) expect(after).not.toContain(secret.toLowerCase());
-      const history = (await engram.get(claim, { scopes: [SCOPE] })).history as { content: string }[];
-      expect(history.map((h) => h.content).join('\n')).toContain('postgres://app:[redacted:url-password]@db.internal');
-      expect(await lexicalHits(engram)).toBe(0);
-      await vectorsMatchText(engram);
-      // a second run finds nothing left
-      expect(await engram.redact({ scopes: [SCOPE] })).toMatchObject({ records: 0, redacted: 0 });
+        const report = await engram.redact({ scopes: [SCOPE] });
+        expect(report).toMatchObject({ dryRun: false, records: dry.records, redacted: dry.redacted, edges: 1, kinds: dry.kinds });
+        expect(report.reembedded).toBeGreaterThanOrEqual(5);
+        const after = await everything(engram);
+        for (const secret of ALL) expect(after).not.toContain(secret.toLowerCase());
+        const history = (await engram.get(claim, { scopes: [SCOPE] })).history as { content: string }[];
+        expect(history.map((h) => h.content).join('\n')).toContain('postgres://app:[redacted:url-password]@db.internal');
+        expect(await lexicalHits(engram)).toBe(0);
+        await vectorsMatchText(engram);
+        // a second run finds nothing left
+        expect(await engram.redact({ scopes: [SCOPE] })).toMatchObject({ records: 0, redacted: 0 });
 
-      if (options.readFiles !== undefined && site.files !== undefined) {
-        const files = site.files();
-        await engram.close();
-        const bytes = options.readFiles(files).toString('latin1');
-        for (const secret of ALL) expect(bytes.toLowerCase()).not.toContain(secret.toLowerCase());
-      }
-    });
+        if (options.readFiles !== undefined && site.files !== undefined) {
+          const files = site.files();
+          await engram.close();
+          const bytes = options.readFiles(files).toString('latin1');
+          for (const secret of ALL) expect(bytes.toLowerCase()).not.toContain(secret.toLowerCase());
+        }
+      });
 
-    it('extra patterns are redacted with their kind; a bad pattern is a clear INVALID_INPUT', async () => {
-      const site = await options.open({ patterns: [{ kind: 'acme-token', pattern: 'acme_[A-Za-z0-9]{24}' }] });
-      cleanup = site.cleanup;
-      const result = await site.engram.remember({ scope: SCOPE, content: 'The internal token acme_Q7wXk2LmN9pR4sT6vY8zA1bC unlocks the admin panel.' });
-      expect(result.redacted).toBe(1);
-      expect((await site.engram.get(result.id, { scopes: [SCOPE] })).content).toBe('The internal token [redacted:acme-token] unlocks the admin panel.');
-      await expect(options.open({ patterns: [{ kind: 'Bad Kind', pattern: 'x' }] })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
-      await expect(options.open({ patterns: [{ kind: 'broken', pattern: '([a-z' }] })).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('"broken" is not a valid regular expression') });
-    });
-  });
+      it('extra patterns are redacted with their kind; a bad pattern is a clear INVALID_INPUT', async () => {
+        const site = await options.open({ patterns: [{ kind: 'acme-token', pattern: 'acme_[A-Za-z0-9]{24}' }] });
+        cleanup = site.cleanup;
+        const result = await site.engram.remember({
+          scope: SCOPE,
+          content: 'The internal token acme_Q7wXk2LmN9pR4sT6vY8zA1bC unlocks the admin panel.',
+        });
+        expect(result.redacted).toBe(1);
+        expect((await site.engram.get(result.id, { scopes: [SCOPE] })).content).toBe(
+          'The internal token [redacted:acme-token] unlocks the admin panel.',
+        );
+        await expect(options.open({ patterns: [{ kind: 'Bad Kind', pattern: 'x' }] })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+        await expect(options.open({ patterns: [{ kind: 'broken', pattern: '([a-z' }] })).rejects.toMatchObject({
+          code: 'INVALID_INPUT',
+          message: expect.stringContaining('"broken" is not a valid regular expression'),
+        });
+      });
+    },
+  );
 }

@@ -45,7 +45,11 @@ runRedactContract({
     // a bad pattern is refused before a connection is opened
     if (redaction !== undefined) createRedactor(redaction);
     const embedder = new HashEmbedder();
-    const store = await openPostgresStore({ url: withSchema(url as string, schema), embedding: { name: embedder.name, dimension: embedder.dimension }, poolSize: 2 });
+    const store = await openPostgresStore({
+      url: withSchema(url as string, schema),
+      embedding: { name: embedder.name, dimension: embedder.dimension },
+      poolSize: 2,
+    });
     const engram = new Engram({ store, embedder, ...(redaction !== undefined ? { redaction } : {}) });
     return {
       engram,

@@ -49,15 +49,24 @@ function registryProbes(open: () => Promise<{ store: Store; close: () => Promise
       // globex's registration is neither refused nor answered with acme's type
       expect(await store.transaction((tx) => tx.registerRelationType(proposed('globex', false)))).toEqual(proposed('globex', false));
       // idempotent per tenant: the first registration's proposer stays
-      expect(await store.transaction((tx) => tx.registerRelationType(proposed('acme', true, 'someone-else')))).toEqual(proposed('acme', true));
-      await expectCode(store.transaction((tx) => tx.registerRelationType(proposed('acme', false))), 'CONFLICT');
+      expect(await store.transaction((tx) => tx.registerRelationType(proposed('acme', true, 'someone-else')))).toEqual(
+        proposed('acme', true),
+      );
+      await expectCode(
+        store.transaction((tx) => tx.registerRelationType(proposed('acme', false))),
+        'CONFLICT',
+      );
       const both = await store.getRelationTypes(['acme/a', 'globex/b']);
       expect(both.filter((t) => t.name === 'CO_OCCURS_WITH').map((t) => [t.tenant, t.symmetric])).toEqual([
         ['acme', true],
         ['globex', false],
       ]);
       const isSymmetric = symmetryOf(both);
-      expect([isSymmetric('acme/a', 'CO_OCCURS_WITH'), isSymmetric('globex/b', 'CO_OCCURS_WITH'), isSymmetric('initech/c', 'CO_OCCURS_WITH')]).toEqual([true, false, false]);
+      expect([
+        isSymmetric('acme/a', 'CO_OCCURS_WITH'),
+        isSymmetric('globex/b', 'CO_OCCURS_WITH'),
+        isSymmetric('initech/c', 'CO_OCCURS_WITH'),
+      ]).toEqual([true, false, false]);
     } finally {
       await close();
     }
@@ -66,10 +75,23 @@ function registryProbes(open: () => Promise<{ store: Store; close: () => Promise
   it('built-in names cannot be redefined by a tenant, and a registration needs a tenant', async () => {
     const { store, close } = await open();
     try {
-      await expectCode(store.transaction((tx) => tx.registerRelationType({ ...proposed('acme', true), name: 'IS_A' })), 'CONFLICT');
-      expect(await store.transaction((tx) => tx.registerRelationType({ ...proposed('acme', false), name: 'IS_A' }))).toMatchObject({ name: 'IS_A', builtIn: true, tenant: null });
-      await expectCode(store.transaction((tx) => tx.registerRelationType(proposed(null, true))), 'INVALID_INPUT');
-      await expectCode(store.transaction((tx) => tx.registerRelationType(proposed('acme/users', true))), 'INVALID_INPUT');
+      await expectCode(
+        store.transaction((tx) => tx.registerRelationType({ ...proposed('acme', true), name: 'IS_A' })),
+        'CONFLICT',
+      );
+      expect(await store.transaction((tx) => tx.registerRelationType({ ...proposed('acme', false), name: 'IS_A' }))).toMatchObject({
+        name: 'IS_A',
+        builtIn: true,
+        tenant: null,
+      });
+      await expectCode(
+        store.transaction((tx) => tx.registerRelationType(proposed(null, true))),
+        'INVALID_INPUT',
+      );
+      await expectCode(
+        store.transaction((tx) => tx.registerRelationType(proposed('acme/users', true))),
+        'INVALID_INPUT',
+      );
       expect((await store.getRelationTypes(['acme/a'])).filter((t) => !t.builtIn)).toEqual([]);
     } finally {
       await close();

@@ -41,13 +41,22 @@ export function registerDumpContract(ctx: LayerContractContext): void {
     const embeddings = await store.getEmbeddings(A, [full.id, other.id, 'missing']);
     expect([...embeddings.keys()]).toEqual([full.id]);
     expect(Array.from(embeddings.get(full.id)!)).toEqual(Array.from(vector));
-    await expectCode(store.transaction((tx) => tx.restoreMemories([{ record: makeRecord(), embedding: new Float32Array(3) }])), 'EMBEDDING_DIMENSION_MISMATCH');
+    await expectCode(
+      store.transaction((tx) => tx.restoreMemories([{ record: makeRecord(), embedding: new Float32Array(3) }])),
+      'EMBEDDING_DIMENSION_MISMATCH',
+    );
   });
 
   test('listEdges pages a scope in id order, open and closed edges, and restoreEdges is idempotent', async () => {
     const store = ctx.store();
     const [a, b, c] = await insert([makeRecord({ scope: A }), makeRecord({ scope: A }), makeRecord({ scope: B })]);
-    const closed = makeEdge(A, a!.id, b!.id, { type: 'CAUSES', weight: 0.25, validTo: T0 + 2 * DAY, invalidatedAt: T0 + 3 * DAY, metadata: { why: 'ü' } });
+    const closed = makeEdge(A, a!.id, b!.id, {
+      type: 'CAUSES',
+      weight: 0.25,
+      validTo: T0 + 2 * DAY,
+      invalidatedAt: T0 + 3 * DAY,
+      metadata: { why: 'ü' },
+    });
     const open = makeEdge(A, b!.id, a!.id);
     const edges = [open, closed].sort((x, y) => (x.id < y.id ? -1 : 1));
     expect(await store.transaction((tx) => tx.restoreEdges([...edges, edges[0]!]))).toEqual(edges.map((e) => e.id));
@@ -57,7 +66,10 @@ export function registerDumpContract(ctx: LayerContractContext): void {
     expect(await store.listEdges({ scope: A, limit: 1 })).toEqual([edges[0]]);
     expect(await store.listEdges({ scope: B, limit: 10 })).toEqual([]);
     // both ends must be records of the edge's own scope
-    await expectCode(store.transaction((tx) => tx.restoreEdges([makeEdge(A, a!.id, c!.id)])), 'INVALID_INPUT');
+    await expectCode(
+      store.transaction((tx) => tx.restoreEdges([makeEdge(A, a!.id, c!.id)])),
+      'INVALID_INPUT',
+    );
     await expectCode(store.listEdges({ scope: '../x', limit: 1 }), 'INVALID_INPUT');
   });
 
@@ -95,7 +107,15 @@ export function registerDumpContract(ctx: LayerContractContext): void {
 
   test('listAudit pages a scope in id order and restoreAudit is idempotent', async () => {
     const store = ctx.store();
-    const entry = (id: string, scope = A): AuditEntry => ({ id, at: T0 + DAY, actor: 'cli', action: 'purge', scope, count: 2, details: { records: 2, selectors: ['tag'] } });
+    const entry = (id: string, scope = A): AuditEntry => ({
+      id,
+      at: T0 + DAY,
+      actor: 'cli',
+      action: 'purge',
+      scope,
+      count: 2,
+      details: { records: 2, selectors: ['tag'] },
+    });
     const entries = [entry('01B'), entry('01A'), entry('01C', B)];
     expect(await store.transaction((tx) => tx.restoreAudit(entries))).toEqual(['01B', '01A', '01C']);
     expect(await store.transaction((tx) => tx.restoreAudit(entries))).toEqual([]);

@@ -39,7 +39,9 @@ export function makeFullRecord(overrides: Partial<MemoryRecord> = {}): MemoryRec
     status: 'active',
     provenance: {
       kind: 'user_stated',
-      sources: [{ system: 'slack', conversationId: 'c-1', messageId: 'm-7', messageRange: ['m-5', 'm-7'], uri: 'https://example.com/x?y=1' }],
+      sources: [
+        { system: 'slack', conversationId: 'c-1', messageId: 'm-7', messageRange: ['m-5', 'm-7'], uri: 'https://example.com/x?y=1' },
+      ],
       derivedFrom: ['01HZZZZZZZZZZZZZZZZZZZZZZZ'],
     },
     validFrom: T0 + DAY,

@@ -25,22 +25,30 @@ const NOW = T0 + 30 * DAY;
 
 export function registerLayerContract(ctx: LayerContractContext): void {
   const { test, insert } = ctx;
-  const concept = (name: string, scope = A): MemoryRecord => makeRecord({ scope, layer: 'semantic', content: `concept ${name}`, data: { name, category: 'object' } });
+  const concept = (name: string, scope = A): MemoryRecord =>
+    makeRecord({ scope, layer: 'semantic', content: `concept ${name}`, data: { name, category: 'object' } });
 
   test('stats count concept records apart from byLayer', async () => {
     const marked = (name: string, status: MemoryRecord['status'] = 'active'): MemoryRecord =>
       makeRecord({ layer: 'semantic', content: name, status, data: { concept: true, name, category: 'object' } });
-    await insert([
-      marked('sofa'),
-      marked('lamp', 'superseded'),
-      // only a JSON true makes a concept; a named semantic record or another layer's flag does not
-      concept('kitchen'),
-      makeRecord({ layer: 'semantic', content: 'a string flag', data: { concept: 'true' } as unknown as MemoryData }),
-      makeRecord({ layer: 'episodic', content: 'an episode flagged by mistake', data: { concept: true } }),
-      marked('elsewhere'),
-    ].map((r, i) => (i === 5 ? { ...r, scope: B } : r)));
+    await insert(
+      [
+        marked('sofa'),
+        marked('lamp', 'superseded'),
+        // only a JSON true makes a concept; a named semantic record or another layer's flag does not
+        concept('kitchen'),
+        makeRecord({ layer: 'semantic', content: 'a string flag', data: { concept: 'true' } as unknown as MemoryData }),
+        makeRecord({ layer: 'episodic', content: 'an episode flagged by mistake', data: { concept: true } }),
+        marked('elsewhere'),
+      ].map((r, i) => (i === 5 ? { ...r, scope: B } : r)),
+    );
     const stats = await ctx.store().stats([A]);
-    expect(stats).toMatchObject({ total: 5, concepts: 2, byLayer: { semantic: 2, episodic: 1, procedural: 0, statistical: 0 }, byStatus: { active: 4, superseded: 1 } });
+    expect(stats).toMatchObject({
+      total: 5,
+      concepts: 2,
+      byLayer: { semantic: 2, episodic: 1, procedural: 0, statistical: 0 },
+      byStatus: { active: 4, superseded: 1 },
+    });
     expect((await ctx.store().stats([A, B])).concepts).toBe(3);
   });
 
@@ -57,12 +65,28 @@ export function registerLayerContract(ctx: LayerContractContext): void {
   });
 
   test('relation registry: run-time types persist, are idempotent, and refuse a direction change', async () => {
-    const proposed = { name: 'CO_OCCURS_WITH', symmetric: true, builtIn: false, proposedBy: 'agent:planner', description: 'seen together', registeredAt: NOW, tenant: tenantOf(A) };
+    const proposed = {
+      name: 'CO_OCCURS_WITH',
+      symmetric: true,
+      builtIn: false,
+      proposedBy: 'agent:planner',
+      description: 'seen together',
+      registeredAt: NOW,
+      tenant: tenantOf(A),
+    };
     expect(await ctx.store().transaction((tx) => tx.registerRelationType(proposed))).toEqual(proposed);
-    const again = await ctx.store().transaction((tx) => tx.registerRelationType({ ...proposed, proposedBy: 'someone-else', registeredAt: NOW + 5 }));
+    const again = await ctx
+      .store()
+      .transaction((tx) => tx.registerRelationType({ ...proposed, proposedBy: 'someone-else', registeredAt: NOW + 5 }));
     expect(again).toEqual(proposed);
-    await expectCode(ctx.store().transaction((tx) => tx.registerRelationType({ ...proposed, symmetric: false })), 'CONFLICT');
-    await expectCode(ctx.store().transaction((tx) => tx.registerRelationType({ ...proposed, name: 'IS_A', symmetric: true })), 'CONFLICT');
+    await expectCode(
+      ctx.store().transaction((tx) => tx.registerRelationType({ ...proposed, symmetric: false })),
+      'CONFLICT',
+    );
+    await expectCode(
+      ctx.store().transaction((tx) => tx.registerRelationType({ ...proposed, name: 'IS_A', symmetric: true })),
+      'CONFLICT',
+    );
     const reopened = await ctx.reopen();
     expect((await reopened.getRelationTypes([A])).find((t) => t.name === 'CO_OCCURS_WITH')).toEqual(proposed);
   });
@@ -74,19 +98,25 @@ export function registerLayerContract(ctx: LayerContractContext): void {
     const refs = async (): Promise<string[]> =>
       (await ctx.store().getConceptRefs({ scopes: [A], conceptIds: [mug!.id], layers: ['episodic'] })).map((r) => r.refId);
 
-    const first = await ctx.store().transaction((tx) => tx.addConceptRefs({ scope: A, conceptId: mug!.id, layer: 'episodic', refIds: [id(0), id(1), id(2)], cap: 5 }));
+    const first = await ctx
+      .store()
+      .transaction((tx) => tx.addConceptRefs({ scope: A, conceptId: mug!.id, layer: 'episodic', refIds: [id(0), id(1), id(2)], cap: 5 }));
     expect(first).toEqual({ added: [id(0), id(1), id(2)], evicted: [] });
     // re-adding keeps the original place
-    const second = await ctx.store().transaction((tx) => tx.addConceptRefs({ scope: A, conceptId: mug!.id, layer: 'episodic', refIds: [id(1), id(3), id(4)], cap: 5 }));
+    const second = await ctx
+      .store()
+      .transaction((tx) => tx.addConceptRefs({ scope: A, conceptId: mug!.id, layer: 'episodic', refIds: [id(1), id(3), id(4)], cap: 5 }));
     expect(second).toEqual({ added: [id(3), id(4)], evicted: [] });
     expect(await refs()).toEqual([id(0), id(1), id(2), id(3), id(4)]);
-    const third = await ctx.store().transaction((tx) => tx.addConceptRefs({ scope: A, conceptId: mug!.id, layer: 'episodic', refIds: [id(5), id(6)], cap: 5 }));
+    const third = await ctx
+      .store()
+      .transaction((tx) => tx.addConceptRefs({ scope: A, conceptId: mug!.id, layer: 'episodic', refIds: [id(5), id(6)], cap: 5 }));
     expect(third).toEqual({ added: [id(5), id(6)], evicted: [id(0), id(1)] });
     expect(await refs()).toEqual([id(2), id(3), id(4), id(5), id(6)]);
     // the reverse lookup
-    expect((await ctx.store().findConceptsByRef({ scopes: [A], refIds: [id(4), id(0)] })).map((r) => [r.conceptId, r.layer, r.refId])).toEqual([
-      [mug!.id, 'episodic', id(4)],
-    ]);
+    expect(
+      (await ctx.store().findConceptsByRef({ scopes: [A], refIds: [id(4), id(0)] })).map((r) => [r.conceptId, r.layer, r.refId]),
+    ).toEqual([[mug!.id, 'episodic', id(4)]]);
   });
 
   test('concept refs: the default cap is 200 per layer, layers are separate sets', async () => {
@@ -104,10 +134,17 @@ export function registerLayerContract(ctx: LayerContractContext): void {
   });
 
   test('concept refs: same scope only, scoped reads, move and remove', async () => {
-    const [mug, e1, e2, compressed] = await insert([concept('mug'), makeRecord(), makeRecord(), makeRecord({ content: 'compressed summary' })]);
+    const [mug, e1, e2, compressed] = await insert([
+      concept('mug'),
+      makeRecord(),
+      makeRecord(),
+      makeRecord({ content: 'compressed summary' }),
+    ]);
     const [elsewhere] = await insert([makeRecord({ scope: B })]);
     await expectCode(
-      ctx.store().transaction((tx) => tx.addConceptRefs({ scope: A, conceptId: mug!.id, layer: 'episodic', refIds: [e1!.id, elsewhere!.id] })),
+      ctx
+        .store()
+        .transaction((tx) => tx.addConceptRefs({ scope: A, conceptId: mug!.id, layer: 'episodic', refIds: [e1!.id, elsewhere!.id] })),
       'INVALID_INPUT',
     );
     expect(await ctx.store().getConceptRefs({ scopes: [A], conceptIds: [mug!.id] })).toEqual([]);
@@ -117,7 +154,10 @@ export function registerLayerContract(ctx: LayerContractContext): void {
 
     // compression: e1 becomes `compressed`, keeping its place
     expect(await ctx.store().transaction((tx) => tx.moveConceptRefs(e1!.id, compressed!.id, A))).toBe(1);
-    expect((await ctx.store().getConceptRefs({ scopes: [A], conceptIds: [mug!.id] })).map((r) => r.refId)).toEqual([compressed!.id, e2!.id]);
+    expect((await ctx.store().getConceptRefs({ scopes: [A], conceptIds: [mug!.id] })).map((r) => r.refId)).toEqual([
+      compressed!.id,
+      e2!.id,
+    ]);
     // moving onto a ref the set already holds just drops the old entry
     expect(await ctx.store().transaction((tx) => tx.moveConceptRefs(e2!.id, compressed!.id, A))).toBe(0);
     expect((await ctx.store().getConceptRefs({ scopes: [A], conceptIds: [mug!.id] })).map((r) => r.refId)).toEqual([compressed!.id]);
@@ -126,11 +166,18 @@ export function registerLayerContract(ctx: LayerContractContext): void {
   });
 
   test('findConcepts matches names case-insensitively within scopes, layers and statuses', async () => {
-    const [mug, kitchen, old] = await insert([concept('Coffee Mug'), concept('kitchen'), makeRecord({ layer: 'semantic', status: 'superseded', data: { name: 'kitchen' } })]);
+    const [mug, kitchen, old] = await insert([
+      concept('Coffee Mug'),
+      concept('kitchen'),
+      makeRecord({ layer: 'semantic', status: 'superseded', data: { name: 'kitchen' } }),
+    ]);
     await insert([concept('kitchen', B), makeRecord({ layer: 'statistical', data: { name: 'kitchen' } })]);
     const ids = (records: MemoryRecord[]): string[] => records.map((r) => r.id);
     expect(ids(await ctx.store().findConcepts({ scopes: [A], names: ['coffee mug', ' KITCHEN '] }))).toEqual([mug!.id, kitchen!.id]);
-    expect(ids(await ctx.store().findConcepts({ scopes: [A], names: ['kitchen'], statuses: ['active', 'superseded'] }))).toEqual([kitchen!.id, old!.id]);
+    expect(ids(await ctx.store().findConcepts({ scopes: [A], names: ['kitchen'], statuses: ['active', 'superseded'] }))).toEqual([
+      kitchen!.id,
+      old!.id,
+    ]);
     expect(await ctx.store().findConcepts({ scopes: [A], names: ['kitchen'], layers: ['statistical'] })).toHaveLength(1);
     expect(await ctx.store().findConcepts({ scopes: [A], names: ['nothing'] })).toEqual([]);
     await expectCode(ctx.store().findConcepts({ scopes: [], names: ['kitchen'] }), 'INVALID_INPUT');
@@ -160,7 +207,12 @@ export function registerLayerContract(ctx: LayerContractContext): void {
       await tx.setState(A, 'report:1', null, NOW);
       await tx.setState(B, 'cursor:x', 'other scope', NOW);
     });
-    expect(await s.getState(A, 'cursor:x')).toEqual({ scope: A, key: 'cursor:x', value: { messageId: 'm2', n: [1, 2] }, updatedAt: NOW + 1 });
+    expect(await s.getState(A, 'cursor:x')).toEqual({
+      scope: A,
+      key: 'cursor:x',
+      value: { messageId: 'm2', n: [1, 2] },
+      updatedAt: NOW + 1,
+    });
     expect((await s.listState(A, 'cursor:', 10)).map((e) => [e.key, e.value])).toEqual([
       ['cursor:x', { messageId: 'm2', n: [1, 2] }],
       ['cursor:y', 7],
@@ -217,8 +269,18 @@ export function registerLayerContract(ctx: LayerContractContext): void {
     // scoped claim
     expect((await s.claimJobs({ kinds: ['other'], scopes: [B], limit: 10, owner: 'w2', leaseMs: 1000, now: NOW })).length).toBe(0);
 
-    expect(await s.completeJobs(first.map((j) => j.id), 'w2')).toBe(0);
-    expect(await s.completeJobs(first.map((j) => j.id), 'w1')).toBe(2);
+    expect(
+      await s.completeJobs(
+        first.map((j) => j.id),
+        'w2',
+      ),
+    ).toBe(0);
+    expect(
+      await s.completeJobs(
+        first.map((j) => j.id),
+        'w1',
+      ),
+    ).toBe(2);
     expect((await s.jobBacklog([A, B])).byKind.extract).toBeUndefined();
     // completed jobs no longer block their dedupe key
     expect(await s.transaction((tx) => tx.enqueueJobs([{ scope: A, kind: 'extract', payload: {}, dedupeKey: 'e1' }], NOW))).toBe(1);
@@ -240,7 +302,12 @@ export function registerLayerContract(ctx: LayerContractContext): void {
     expect(third).toMatchObject({ id: job!.id, attempts: 3, lastError: 'oops' });
     expect(await s.failJob(job!.id, 'w1', 'oops again', { now: NOW + 260, maxAttempts: 3 })).toBe('failed');
     expect(await s.claimJobs({ kinds: ['extract'], scopes: 'all', limit: 1, owner: 'w1', leaseMs: 100, now: NOW + 10 * DAY })).toEqual([]);
-    expect(await s.jobBacklog([A])).toEqual({ pending: 0, running: 0, failed: 1, byKind: { extract: { pending: 0, running: 0, failed: 1 } } });
+    expect(await s.jobBacklog([A])).toEqual({
+      pending: 0,
+      running: 0,
+      failed: 1,
+      byKind: { extract: { pending: 0, running: 0, failed: 1 } },
+    });
   });
 
   test('job queue survives reopen', async () => {

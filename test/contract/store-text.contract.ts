@@ -24,7 +24,9 @@ export const HARD_TEXTS = [
 ];
 
 /** 100k characters mixing scripts, with a findable word near the end. */
-export const LONG_TEXT = `${HARD_TEXTS.join(' ').repeat(Math.ceil(100_000 / HARD_TEXTS.join(' ').length)).slice(0, 99_980)} zanzibarite end`;
+export const LONG_TEXT = `${HARD_TEXTS.join(' ')
+  .repeat(Math.ceil(100_000 / HARD_TEXTS.join(' ').length))
+  .slice(0, 99_980)} zanzibarite end`;
 
 /** Records that together set every optional field, with real source keys and hard text. */
 function hardRecords(): MemoryRecord[] {
@@ -65,8 +67,20 @@ function hardRecords(): MemoryRecord[] {
       compressed: true,
     },
   });
-  const long = makeRecord({ scope: A, content: LONG_TEXT, summary: LONG_TEXT.slice(0, 20_000), sourceKey: sourceKeyOf(sources[1]), provenance: { kind: 'episodic', sources: [sources[1]!], derivedFrom: [] } });
-  const byUri = makeRecord({ scope: A, layer: 'semantic', content: HARD_TEXTS[1]!, sourceKey: sourceKeyOf(sources[2]), provenance: { kind: 'document', sources: [sources[2]!], derivedFrom: [] } });
+  const long = makeRecord({
+    scope: A,
+    content: LONG_TEXT,
+    summary: LONG_TEXT.slice(0, 20_000),
+    sourceKey: sourceKeyOf(sources[1]),
+    provenance: { kind: 'episodic', sources: [sources[1]!], derivedFrom: [] },
+  });
+  const byUri = makeRecord({
+    scope: A,
+    layer: 'semantic',
+    content: HARD_TEXTS[1]!,
+    sourceKey: sourceKeyOf(sources[2]),
+    provenance: { kind: 'document', sources: [sources[2]!], derivedFrom: [] },
+  });
   return [everything, long, byUri];
 }
 
@@ -87,8 +101,18 @@ export function registerTextContract(ctx: LayerContractContext): void {
   test('text: sourced records with hard or long text survive close and reopen unchanged', async () => {
     const records = await insert(hardRecords());
     const reopened = await ctx.reopen();
-    expect(await reopened.getMemories(records.map((r) => r.id), [A])).toStrictEqual(records);
-    expect(await reopened.findBySourceKey(A, records.map((r) => r.sourceKey!))).toEqual(new Map(records.map((r) => [r.sourceKey!, r.id])));
+    expect(
+      await reopened.getMemories(
+        records.map((r) => r.id),
+        [A],
+      ),
+    ).toStrictEqual(records);
+    expect(
+      await reopened.findBySourceKey(
+        A,
+        records.map((r) => r.sourceKey!),
+      ),
+    ).toEqual(new Map(records.map((r) => [r.sourceKey!, r.id])));
   });
 
   test('text: records are found by their source keys, in their own scope only', async () => {
@@ -116,14 +140,21 @@ export function registerTextContract(ctx: LayerContractContext): void {
     await ctx.store().transaction(async (tx) => {
       await tx.insertEdges([edge]);
       await tx.setState(A, 'claude-code/cursor/session-ü-🚀', state, T0);
-      await tx.enqueueJobs([{ scope: A, kind: 'concepts.extract', payload: { text: HARD_TEXTS[0], ids: [one!.id] }, dedupeKey: 'ü-🚀' }], T0);
+      await tx.enqueueJobs(
+        [{ scope: A, kind: 'concepts.extract', payload: { text: HARD_TEXTS[0], ids: [one!.id] }, dedupeKey: 'ü-🚀' }],
+        T0,
+      );
     });
     await ctx.store().setMeta('cursor:会話-🚀', HARD_TEXTS[4]!);
     expect(await ctx.store().getEdges({ scopes: [A], ids: [one!.id] })).toStrictEqual([edge]);
     expect((await ctx.store().getState(A, 'claude-code/cursor/session-ü-🚀'))?.value).toStrictEqual(state);
-    expect((await ctx.store().listState(A, 'claude-code/cursor/session-ü', 10)).map((s) => s.key)).toEqual(['claude-code/cursor/session-ü-🚀']);
+    expect((await ctx.store().listState(A, 'claude-code/cursor/session-ü', 10)).map((s) => s.key)).toEqual([
+      'claude-code/cursor/session-ü-🚀',
+    ]);
     expect(await ctx.store().getMeta('cursor:会話-🚀')).toBe(HARD_TEXTS[4]);
-    const [job] = await ctx.store().claimJobs({ kinds: ['concepts.extract'], scopes: [A], owner: 'w-ü', limit: 5, leaseMs: 60_000, now: T0 + 1 });
+    const [job] = await ctx
+      .store()
+      .claimJobs({ kinds: ['concepts.extract'], scopes: [A], owner: 'w-ü', limit: 5, leaseMs: 60_000, now: T0 + 1 });
     expect(job?.payload).toStrictEqual({ text: HARD_TEXTS[0], ids: [one!.id] });
   });
 }

@@ -146,7 +146,9 @@ export function runStoreContract(options: StoreContractOptions): void {
       await insert(records);
       const [first, second, third, , , , fourth, later, untimed] = records.map((r) => r.id);
       const around = async (id: string, window: number, gapMs: number | undefined) => {
-        const got = (await store.getNeighbours({ scopes: [A, B], ids: [id], window, now: NOW, ...(gapMs === undefined ? {} : { gapMs }) })).get(id);
+        const got = (
+          await store.getNeighbours({ scopes: [A, B], ids: [id], window, now: NOW, ...(gapMs === undefined ? {} : { gapMs }) })
+        ).get(id);
         return got === undefined ? undefined : { before: ids(got.before), after: ids(got.after) };
       };
       const HOUR = 60 * MINUTE;
@@ -175,11 +177,21 @@ export function runStoreContract(options: StoreContractOptions): void {
       });
       const shapes = fc.sample(shape, { numRuns: 80, seed: 7 });
       const records = shapes.map((r) => makeRecord({ ...r, content: 'visibility probe', occurredAt: r.validFrom }));
-      await insert(records, records.map(() => vectorOf(DIM, 1)));
-      const filter = fc.record({ asOf: fc.option(time, { nil: undefined }), knownAt: fc.option(time, { nil: undefined }), includeSuperseded: fc.option(fc.boolean(), { nil: undefined }) });
+      await insert(
+        records,
+        records.map(() => vectorOf(DIM, 1)),
+      );
+      const filter = fc.record({
+        asOf: fc.option(time, { nil: undefined }),
+        knownAt: fc.option(time, { nil: undefined }),
+        includeSuperseded: fc.option(fc.boolean(), { nil: undefined }),
+      });
       for (const f of fc.sample(filter, { numRuns: 40, seed: 11 })) {
         const clean = Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as TimeFilter;
-        const expected = records.filter((r) => isVisible(r, clean, NOW)).map((r) => r.id).sort();
+        const expected = records
+          .filter((r) => isVisible(r, clean, NOW))
+          .map((r) => r.id)
+          .sort();
         const query = { scopes: [A], now: NOW, limit: 200, ...clean };
         const temporal = await store.temporalSearch({ ...query, start: T0 - DAY, end: T0 + 10 * DAY });
         const lexicalHits = await store.lexicalSearch({ ...query, terms: [{ term: 'visibility probe' }] });
@@ -195,7 +207,10 @@ export function runStoreContract(options: StoreContractOptions): void {
       const same = (scope: string): MemoryRecord =>
         makeRecord({ scope, layer: 'semantic', content: 'the budget is eighty liters', sourceKey: 'conv:1', data: claim });
       const direction = vectorOf(DIM, 1, 1);
-      const [a, b, other, nested] = await insert([same(A), same(B), same(OTHER), same(`${A}/sub`)], [direction, direction, direction, direction]);
+      const [a, b, other, nested] = await insert(
+        [same(A), same(B), same(OTHER), same(`${A}/sub`)],
+        [direction, direction, direction, direction],
+      );
       const all = [a!.id, b!.id, other!.id, nested!.id];
       await store.transaction(async (tx) => {
         await tx.insertEdges([makeEdge(A, a!.id, a!.id), makeEdge(B, b!.id, b!.id)]);
@@ -285,9 +300,41 @@ export function runStoreContract(options: StoreContractOptions): void {
       const [target] = await insert([makeRecord({ content: 'quoted "text" AND stars * and colons: (parens) café 日本語' })]);
       await insert([makeRecord({ content: 'filler one' }), makeRecord({ content: 'filler two' }), makeRecord({ content: 'filler three' })]);
       const hostile = [
-        '"', '""', "'", '"unbalanced', 'AND', 'OR', 'NOT', 'NEAR', 'NEAR(a b)', 'a AND', 'OR b', '*', 'a*', '*a', 'col:term',
-        'content:quoted', '(', ')', '(parens)', '^start', '-minus', '+plus', '{a b}', '[x]', '\\', "'; DROP TABLE memories; --",
-        '', '   ', '\u200b', '😀', 'naïve', 'ﬁ', 'a"b"c', '\u0000', 'x'.repeat(5000),
+        '"',
+        '""',
+        "'",
+        '"unbalanced',
+        'AND',
+        'OR',
+        'NOT',
+        'NEAR',
+        'NEAR(a b)',
+        'a AND',
+        'OR b',
+        '*',
+        'a*',
+        '*a',
+        'col:term',
+        'content:quoted',
+        '(',
+        ')',
+        '(parens)',
+        '^start',
+        '-minus',
+        '+plus',
+        '{a b}',
+        '[x]',
+        '\\',
+        "'; DROP TABLE memories; --",
+        '',
+        '   ',
+        '\u200b',
+        '😀',
+        'naïve',
+        'ﬁ',
+        'a"b"c',
+        '\u0000',
+        'x'.repeat(5000),
       ];
       for (const term of hostile) {
         await expect(lexical([term]), `term ${JSON.stringify(term.slice(0, 20))}`).resolves.toBeInstanceOf(Array);
@@ -306,7 +353,15 @@ export function runStoreContract(options: StoreContractOptions): void {
         makeRecord({ content: 'still nothing relevant' }),
       ]);
       const weighted = (appleWeight: number, bananaWeight: number) =>
-        store.lexicalSearch({ scopes: [A], now: NOW, limit: 10, terms: [{ term: 'apple', weight: appleWeight }, { term: 'banana', weight: bananaWeight }] });
+        store.lexicalSearch({
+          scopes: [A],
+          now: NOW,
+          limit: 10,
+          terms: [
+            { term: 'apple', weight: appleWeight },
+            { term: 'banana', weight: bananaWeight },
+          ],
+        });
       expect(ids(await weighted(1, 3))).toEqual([banana!.id, apple!.id]);
       expect(ids(await weighted(3, 1))).toEqual([apple!.id, banana!.id]);
       expect(ids(await weighted(1, 0))).toEqual([apple!.id]);
@@ -357,7 +412,10 @@ export function runStoreContract(options: StoreContractOptions): void {
       const hits = await vector(query, { limit: 3 });
       expect(ids(hits)).toEqual([...active].reverse().map((r) => r.id));
       const elsewhere = Array.from({ length: 12 }, () => makeRecord({ scope: B }));
-      await insert(elsewhere, elsewhere.map((_, i) => vectorOf(DIM, 0.001 * i, 1)));
+      await insert(
+        elsewhere,
+        elsewhere.map((_, i) => vectorOf(DIM, 0.001 * i, 1)),
+      );
       expect(ids(await vector(query, { limit: 3, scopes: [A, B] }))).toEqual(ids(hits));
       const layered = await vector(query, { limit: 3, layers: ['semantic'] });
       expect(layered).toEqual([]);
@@ -498,10 +556,19 @@ export function runStoreContract(options: StoreContractOptions): void {
     });
 
     test('findBySourceKey maps known keys of that scope to ids', async () => {
-      const [one, two] = await insert([makeRecord({ sourceKey: 'c:1' }), makeRecord({ sourceKey: 'c:2', status: 'deleted' }), makeRecord()]);
+      const [one, two] = await insert([
+        makeRecord({ sourceKey: 'c:1' }),
+        makeRecord({ sourceKey: 'c:2', status: 'deleted' }),
+        makeRecord(),
+      ]);
       await insert([makeRecord({ scope: B, sourceKey: 'c:3' })]);
       const found = await store.findBySourceKey(A, ['c:1', 'c:2', 'c:3', 'c:4']);
-      expect(found).toEqual(new Map([['c:1', one!.id], ['c:2', two!.id]]));
+      expect(found).toEqual(
+        new Map([
+          ['c:1', one!.id],
+          ['c:2', two!.id],
+        ]),
+      );
       expect(await store.findBySourceKey(A, [])).toEqual(new Map());
     });
 
@@ -515,7 +582,10 @@ export function runStoreContract(options: StoreContractOptions): void {
         makeRecord({ layer: 'semantic', data: slot('team', 'budget') }),
         makeRecord({ layer: 'semantic', data: {} }),
       ]);
-      expect(ids(await store.findClaims({ scope: A, layers: ['semantic'], subjects: ['user'], limit: 10 }))).toEqual([newer!.id, older!.id]);
+      expect(ids(await store.findClaims({ scope: A, layers: ['semantic'], subjects: ['user'], limit: 10 }))).toEqual([
+        newer!.id,
+        older!.id,
+      ]);
       expect(ids(await store.findClaims({ scope: A, layers: ['semantic', 'procedural'], subjects: ['user'], limit: 1 }))).toHaveLength(1);
       expect(ids(await store.findClaims({ scope: A, layers: ['procedural'], subjects: ['user'], limit: 10 }))).toEqual([procedural!.id]);
       expect(await store.findClaims({ scope: B, layers: ['semantic'], subjects: ['user'], limit: 10 })).toEqual([]);
@@ -524,7 +594,12 @@ export function runStoreContract(options: StoreContractOptions): void {
     test('edges: inserted, found from either end, filtered by type, same scope only', async () => {
       const [x, y, z] = await insert([makeRecord(), makeRecord(), makeRecord()]);
       const [foreign] = await insert([makeRecord({ scope: B })]);
-      const related = makeEdge(A, x!.id, y!.id, { weight: 0.6, metadata: { jaccard: 0.6, shared: ['e1'] }, validTo: T0 + DAY, invalidatedAt: T0 + 2 * DAY });
+      const related = makeEdge(A, x!.id, y!.id, {
+        weight: 0.6,
+        metadata: { jaccard: 0.6, shared: ['e1'] },
+        validTo: T0 + DAY,
+        invalidatedAt: T0 + 2 * DAY,
+      });
       const causes = makeEdge(A, y!.id, z!.id, { type: 'CAUSES' });
       await store.transaction((tx) => tx.insertEdges([related, causes]));
       expect(await store.getEdges({ scopes: [A], ids: [x!.id] })).toStrictEqual([related]);
@@ -532,9 +607,18 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect(await store.getEdges({ scopes: [A], ids: [y!.id], types: ['CAUSES'] })).toStrictEqual([causes]);
       expect(await store.getEdges({ scopes: [B], ids: [x!.id, y!.id] })).toEqual([]);
       expect(await store.getEdges({ scopes: [A], ids: [] })).toEqual([]);
-      await expectCode(store.transaction((tx) => tx.insertEdges([makeEdge(A, x!.id, foreign!.id)])), 'INVALID_INPUT');
-      await expectCode(store.transaction((tx) => tx.insertEdges([makeEdge(B, x!.id, y!.id)])), 'INVALID_INPUT');
-      await expectCode(store.transaction((tx) => tx.insertEdges([{ ...causes }])), 'CONFLICT');
+      await expectCode(
+        store.transaction((tx) => tx.insertEdges([makeEdge(A, x!.id, foreign!.id)])),
+        'INVALID_INPUT',
+      );
+      await expectCode(
+        store.transaction((tx) => tx.insertEdges([makeEdge(B, x!.id, y!.id)])),
+        'INVALID_INPUT',
+      );
+      await expectCode(
+        store.transaction((tx) => tx.insertEdges([{ ...causes }])),
+        'CONFLICT',
+      );
       expect((await store.stats([A])).edges).toBe(2);
     });
 
@@ -546,11 +630,36 @@ export function runStoreContract(options: StoreContractOptions): void {
       const [other] = await insert([makeRecord({ scope: B, content: 'zebra in another scope', status: 'decayed' })]);
       await store.transaction((tx) => tx.insertEdges([makeEdge(A, x!.id, y!.id)]));
       expect(await store.recentEmbeddings(A, 10)).toHaveLength(2);
-      const patch = { content: '', tags: [], entities: [], summary: null, status: 'expired' as const, data: { tombstone: true, expiredAt: NOW }, updatedAt: NOW };
-      const counts = await store.transaction((tx) => tx.tombstoneMemories([{ id: x!.id, patch }, { id: other!.id, patch }, { id: 'nope', patch }], A));
+      const patch = {
+        content: '',
+        tags: [],
+        entities: [],
+        summary: null,
+        status: 'expired' as const,
+        data: { tombstone: true, expiredAt: NOW },
+        updatedAt: NOW,
+      };
+      const counts = await store.transaction((tx) =>
+        tx.tombstoneMemories(
+          [
+            { id: x!.id, patch },
+            { id: other!.id, patch },
+            { id: 'nope', patch },
+          ],
+          A,
+        ),
+      );
       expect(counts).toMatchObject({ records: 1, edges: 1 });
       const [tomb] = await store.getMemories([x!.id], [A]);
-      expect(tomb).toMatchObject({ id: x!.id, scope: A, status: 'expired', content: '', tags: [], sourceKey: null, data: { tombstone: true, expiredAt: NOW } });
+      expect(tomb).toMatchObject({
+        id: x!.id,
+        scope: A,
+        status: 'expired',
+        content: '',
+        tags: [],
+        sourceKey: null,
+        data: { tombstone: true, expiredAt: NOW },
+      });
       expect(ids(await store.listMemories({ scopes: [A], statuses: ['expired'], limit: 10 }))).toEqual([x!.id]);
       expect(await store.getEdges({ scopes: [A], ids: [x!.id] })).toEqual([]);
       expect(await store.recentEmbeddings(A, 10)).toHaveLength(1);
@@ -585,7 +694,14 @@ export function runStoreContract(options: StoreContractOptions): void {
     test('updateMemory patches only the given fields and keeps searches in sync', async () => {
       const [record] = await insert([makeFullRecord({ scope: A, content: 'the old wording' })], [vectorOf(DIM, 1)]);
       const changed = await store.transaction((tx) =>
-        tx.updateMemory(record!.id, A, { content: 'a new phrasing', tags: ['edited'], importance: null, emotion: null, data: { claim: { subject: 's', attribute: 'a', value: 'v' } }, updatedAt: NOW }),
+        tx.updateMemory(record!.id, A, {
+          content: 'a new phrasing',
+          tags: ['edited'],
+          importance: null,
+          emotion: null,
+          data: { claim: { subject: 's', attribute: 'a', value: 'v' } },
+          updatedAt: NOW,
+        }),
       );
       expect(changed).toBe(true);
       const [after] = await store.getMemories([record!.id], [A]);
@@ -612,12 +728,17 @@ export function runStoreContract(options: StoreContractOptions): void {
       await store.transaction((tx) => tx.updateEmbedding(moved!.id, A, vectorOf(DIM, 0, 0, 0, 1)));
       expect(ids(await vector(vectorOf(DIM, 1), { limit: 1 }))).toEqual([fixed!.id]);
       expect(ids(await vector(vectorOf(DIM, 0, 0, 0, 1), { limit: 1 }))).toEqual([moved!.id]);
-      await expectCode(store.transaction((tx) => tx.updateEmbedding('missing', A, vectorOf(DIM, 1))), 'NOT_FOUND');
+      await expectCode(
+        store.transaction((tx) => tx.updateEmbedding('missing', A, vectorOf(DIM, 1))),
+        'NOT_FOUND',
+      );
     });
 
     test('listMemories paginates by id with layer and status filters', async () => {
       const records = await insert(
-        Array.from({ length: 7 }, (_, i) => makeRecord({ layer: i % 2 === 0 ? 'episodic' : 'semantic', status: i === 6 ? 'deleted' : 'active' })),
+        Array.from({ length: 7 }, (_, i) =>
+          makeRecord({ layer: i % 2 === 0 ? 'episodic' : 'semantic', status: i === 6 ? 'deleted' : 'active' }),
+        ),
       );
       const pages: string[][] = [];
       let afterId: string | undefined;
@@ -669,7 +790,10 @@ export function runStoreContract(options: StoreContractOptions): void {
 
     test('scores of different seeded vectors stay within [-1, 1]', async () => {
       const records = Array.from({ length: 50 }, () => makeRecord());
-      await insert(records, records.map((_, i) => seededVector(DIM, i + 1)));
+      await insert(
+        records,
+        records.map((_, i) => seededVector(DIM, i + 1)),
+      );
       const hits = await vector(seededVector(DIM, 7), { limit: 50 });
       expect(hits).toHaveLength(50);
       expect(hits[0]!.score).toBeCloseTo(1, 5);

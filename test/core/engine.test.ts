@@ -70,7 +70,12 @@ describe('Engram engine', () => {
       await expect(engram.remember(input as never), JSON.stringify(input).slice(0, 60)).rejects.toSatisfy(isCode('INVALID_INPUT'));
     }
     // A batch with one bad member writes nothing at all.
-    await expect(engram.remember([{ scope: 't/a', content: 'good' }, { scope: 't/a', content: '' }])).rejects.toSatisfy(isCode('INVALID_INPUT'));
+    await expect(
+      engram.remember([
+        { scope: 't/a', content: 'good' },
+        { scope: 't/a', content: '' },
+      ]),
+    ).rejects.toSatisfy(isCode('INVALID_INPUT'));
     expect(await engram.stats({ scopes: ['t/a'] })).toEqual(before);
   });
 
@@ -125,7 +130,12 @@ describe('Engram engine', () => {
     expect(top?.content).toMatch(/Hopper/);
     expect(top?.why.channels.lexical).toMatchObject({ rank: 1 });
     expect(top?.why.channels.semantic?.rank).toBeGreaterThanOrEqual(1);
-    expect(top?.why).toMatchObject({ fused: expect.any(Number), relevance: expect.any(Number), recency: expect.any(Number), importance: expect.any(Number) });
+    expect(top?.why).toMatchObject({
+      fused: expect.any(Number),
+      relevance: expect.any(Number),
+      recency: expect.any(Number),
+      importance: expect.any(Number),
+    });
     expect(top?.score).toBeGreaterThanOrEqual(top?.why.relevance ?? Infinity);
   });
 

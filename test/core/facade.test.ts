@@ -18,7 +18,11 @@ describe('the Engram facade', () => {
   it('Engram.create composes context, predict and consolidation on parts of your own', async () => {
     const t = await tempEngram();
     cleanups.push(t.cleanup);
-    const engram = await Engram.create({ store: t.engram.store, embedder: t.engram.embedder, clock: new ManualClock(Date.parse('2025-01-01')) });
+    const engram = await Engram.create({
+      store: t.engram.store,
+      embedder: t.engram.embedder,
+      clock: new ManualClock(Date.parse('2025-01-01')),
+    });
     expect(engram).toBeInstanceOf(Engram);
     await engram.remember({ scope: SCOPE, layer: 'procedural', content: 'Always answer in English.' });
     const context = await engram.context({ scopes: [SCOPE], message: 'hello', budgetMs: 60_000 });

@@ -28,9 +28,27 @@ describe('parseIsoInstant', () => {
   });
 
   it.each([
-    '2024-02-30', '2023-02-29', '1900-02-29', '2024-04-31', '2024-13-01', '2024-00-10', '2024-05-00', '0000-01-01',
-    '2024-05-01T24:00Z', '2024-05-01T12:60Z', '2024-05-01T12:00:60Z', '2024-05-01T12:00+25:00', '2024-05-01T12:00+02:61',
-    '+275760-09-13', '10000-01-01', '0001-01-01T00:00:00+01:00', '9999-12-31T23:00-05:00', 'yesterday', '2024', '', '2024-5-1',
+    '2024-02-30',
+    '2023-02-29',
+    '1900-02-29',
+    '2024-04-31',
+    '2024-13-01',
+    '2024-00-10',
+    '2024-05-00',
+    '0000-01-01',
+    '2024-05-01T24:00Z',
+    '2024-05-01T12:60Z',
+    '2024-05-01T12:00:60Z',
+    '2024-05-01T12:00+25:00',
+    '2024-05-01T12:00+02:61',
+    '+275760-09-13',
+    '10000-01-01',
+    '0001-01-01T00:00:00+01:00',
+    '9999-12-31T23:00-05:00',
+    'yesterday',
+    '2024',
+    '',
+    '2024-5-1',
   ])('refuses %j', (text) => {
     expect(parseIsoInstant(text)).toBeNaN();
   });
@@ -43,9 +61,12 @@ describe('parseIsoInstant', () => {
 });
 
 describe('instantSchema', () => {
-  it.each([1.5, 1e300, 9e15, -9e15, MAX_INSTANT_MS + 1, MIN_INSTANT_MS - 1, Number.NaN, Number.POSITIVE_INFINITY])('refuses epoch ms %d', (value) => {
-    expect(instantSchema.safeParse(value).success).toBe(false);
-  });
+  it.each([1.5, 1e300, 9e15, -9e15, MAX_INSTANT_MS + 1, MIN_INSTANT_MS - 1, Number.NaN, Number.POSITIVE_INFINITY])(
+    'refuses epoch ms %d',
+    (value) => {
+      expect(instantSchema.safeParse(value).success).toBe(false);
+    },
+  );
 
   it('says what to pass instead', () => {
     const fractional = instantSchema.safeParse(1.5);
@@ -77,7 +98,9 @@ describe('every date input of the library', () => {
 
   it.each(BAD)('refuses %j as occurredAt, validFrom and validTo of remember, storing nothing', async (bad) => {
     for (const field of ['occurredAt', 'validFrom', 'validTo']) {
-      await expect(engram.remember({ scope, content: `an event ${String(bad)}`, [field]: bad })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+      await expect(engram.remember({ scope, content: `an event ${String(bad)}`, [field]: bad })).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+      });
     }
     expect((await engram.stats({ scopes: [scope] })).total).toBe(1);
   });
@@ -93,7 +116,9 @@ describe('every date input of the library', () => {
     for (const field of ['validFrom', 'validTo', 'occurredAt']) {
       await expect(engram.update(id, { [field]: bad }, { scope })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
     }
-    await expect(engram.relate({ scope, from: id, type: 'RELATED_TO', to: id, validFrom: bad as number })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(engram.relate({ scope, from: id, type: 'RELATED_TO', to: id, validFrom: bad as number })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
     expect(await engram.get(id, { scopes: [scope] })).toEqual(before);
   });
 
@@ -101,7 +126,12 @@ describe('every date input of the library', () => {
     const files = await engram.exportMarkdown({ scope });
     const [name, text] = Object.entries(files).find(([, t]) => t.includes('"validFrom"')) as [string, string];
     const damaged = text.replace(/"validFrom":\d+/, '"validFrom":1e300');
-    await expect(engram.importMarkdown({ [name]: damaged }, { scope: 'acme/imported' })).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/validFrom\b.* is not a date/) as unknown as string });
-    await expect(engram.importMarkdown({ 'log.md': '- [2024-02-30] Went to Leeds\n' }, { scope: 'acme/imported' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(engram.importMarkdown({ [name]: damaged }, { scope: 'acme/imported' })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringMatching(/validFrom\b.* is not a date/) as unknown as string,
+    });
+    await expect(engram.importMarkdown({ 'log.md': '- [2024-02-30] Went to Leeds\n' }, { scope: 'acme/imported' })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
   });
 });

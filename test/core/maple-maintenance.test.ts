@@ -78,13 +78,29 @@ for (const store of STORES) {
       const clock = new ManualClock(T0);
       const engram = await store.open(clock);
       const [idle, kept, pinned] = await engram.remember([
-        { scope: SCOPE, content: 'Tried the blue mug; the handle was loose.', importance: 0.2, tags: ['mug'], perception: { objects: ['mug'] }, action: { tool: 'grasp' } },
+        {
+          scope: SCOPE,
+          content: 'Tried the blue mug; the handle was loose.',
+          importance: 0.2,
+          tags: ['mug'],
+          perception: { objects: ['mug'] },
+          action: { tool: 'grasp' },
+        },
         { scope: SCOPE, content: 'The robot arm was recalibrated.', importance: 0.9 },
         { scope: SCOPE, content: 'Pinned: the emergency stop is red.', importance: 0.1, pinned: true },
       ]);
-      const insight = await engram.remember({ scope: SCOPE, layer: 'semantic', content: 'Loose mug handles need a two-finger grasp.', importance: 0.9, pinned: true, provenance: { kind: 'reflection', derivedFrom: [idle!.id] } });
+      const insight = await engram.remember({
+        scope: SCOPE,
+        layer: 'semantic',
+        content: 'Loose mug handles need a two-finger grasp.',
+        importance: 0.9,
+        pinned: true,
+        provenance: { kind: 'reflection', derivedFrom: [idle!.id] },
+      });
       const [compressed] = await engram.remember([{ scope: SCOPE, content: 'An episode a summary stands for.', importance: 0.1 }]);
-      await engram.store.transaction((tx) => tx.updateMemory(compressed!.id, SCOPE, { status: 'expired', data: { compressedInto: insight.id }, updatedAt: T0 }));
+      await engram.store.transaction((tx) =>
+        tx.updateMemory(compressed!.id, SCOPE, { status: 'expired', data: { compressedInto: insight.id }, updatedAt: T0 }),
+      );
       await engram.consolidate({ scope: SCOPE, phases: ['extract'] });
       clock.set(T0 + 8 * DAY);
       const preview = await engram.decay({ scope: SCOPE, dryRun: true });
@@ -107,16 +123,30 @@ for (const store of STORES) {
       expect(done.auditIds).toHaveLength(1);
       expect(done.removed.refs).toBeGreaterThan(0);
       const tombstone = await engram.get(idle!.id, { scopes: [SCOPE] });
-      expect(tombstone).toMatchObject({ id: idle!.id, scope: SCOPE, status: 'expired', content: '', tags: [], entities: [], summary: null, tombstone: true });
+      expect(tombstone).toMatchObject({
+        id: idle!.id,
+        scope: SCOPE,
+        status: 'expired',
+        content: '',
+        tags: [],
+        entities: [],
+        summary: null,
+        tombstone: true,
+      });
       expect(tombstone.expiredAt).toBe(T0 + 40 * DAY);
       expect(tombstone.perception).toBeUndefined();
       const listed = await engram.list({ scopes: [SCOPE], statuses: ['expired'] });
       expect(listed.items.filter((i) => i.tombstone === true).map((i) => i.id)).toEqual([idle!.id]);
-      expect((await engram.recall('blue mug handle', { scopes: [SCOPE], includeSuperseded: true })).hits.some((h) => h.id === idle!.id)).toBe(false);
+      expect(
+        (await engram.recall('blue mug handle', { scopes: [SCOPE], includeSuperseded: true })).hits.some((h) => h.id === idle!.id),
+      ).toBe(false);
       expect(await engram.store.findConceptsByRef({ scopes: [SCOPE], refIds: [idle!.id] })).toEqual([]);
       await expect(engram.restore(idle!.id, { scope: SCOPE })).rejects.toMatchObject({ code: 'CONFLICT' });
       // knowledge derived from it stays; an episode compression replaced is not expiry's to remove
-      expect(await engram.get(insight.id, { scopes: [SCOPE] })).toMatchObject({ status: 'active', content: 'Loose mug handles need a two-finger grasp.' });
+      expect(await engram.get(insight.id, { scopes: [SCOPE] })).toMatchObject({
+        status: 'active',
+        content: 'Loose mug handles need a two-finger grasp.',
+      });
       expect((await engram.get(compressed!.id, { scopes: [SCOPE] })).content).toBe('An episode a summary stands for.');
       // idempotent; pinned and important records stay
       expect(await engram.expire({ scope: SCOPE })).toMatchObject({ expired: 0 });
@@ -127,7 +157,11 @@ for (const store of STORES) {
     it('decision chains: written by remember and relate, read whole in order by recall and context, scope- and time-filtered', async () => {
       const clock = new ManualClock(T0);
       const engram = await store.open(clock);
-      const rationale = await engram.remember({ scope: SCOPE, content: 'We need joins across orders and invoices, and the team knows SQL.', occurredAt: T0 - 3 * DAY });
+      const rationale = await engram.remember({
+        scope: SCOPE,
+        content: 'We need joins across orders and invoices, and the team knows SQL.',
+        occurredAt: T0 - 3 * DAY,
+      });
       const decision = await engram.remember({
         scope: SCOPE,
         content: 'Decided to store orders in PostgreSQL.',
@@ -138,8 +172,19 @@ for (const store of STORES) {
       expect(decision.rejected).toHaveLength(2);
       await engram.relate({ scope: SCOPE, from: rationale.id, type: 'DECIDED', to: decision.id });
       clock.advance(DAY);
-      const outcome = await engram.remember({ scope: SCOPE, content: 'The orders migration to PostgreSQL finished in two days.', occurredAt: T0 - DAY, follows: decision.id });
-      const followUp = await engram.remember({ scope: SCOPE, content: 'Decided to add pgvector for order search.', occurredAt: T0, decision: { intent: 'add vector search' }, follows: decision.id });
+      const outcome = await engram.remember({
+        scope: SCOPE,
+        content: 'The orders migration to PostgreSQL finished in two days.',
+        occurredAt: T0 - DAY,
+        follows: decision.id,
+      });
+      const followUp = await engram.remember({
+        scope: SCOPE,
+        content: 'Decided to add pgvector for order search.',
+        occurredAt: T0,
+        decision: { intent: 'add vector search' },
+        follows: decision.id,
+      });
       const unrelated = await engram.remember({ scope: SCOPE, content: 'Lunch was at noon.' });
 
       const { hits } = await engram.recall('orders database PostgreSQL', { scopes: [SCOPE], chains: true });
@@ -159,25 +204,55 @@ for (const store of STORES) {
       expect((await engram.recall('orders database PostgreSQL', { scopes: [OTHER], chains: true })).hits).toEqual([]);
       // knownAt before the outcome and follow-up were written: the chain as it was then
       const before = await engram.recall('orders database PostgreSQL', { scopes: [SCOPE], chains: true, knownAt: T0 });
-      expect(before.hits.find((h) => h.id === decision.id)?.chain?.map((m) => m.id)).toEqual([rationale.id, decision.id, ...decision.rejected!]);
+      expect(before.hits.find((h) => h.id === decision.id)?.chain?.map((m) => m.id)).toEqual([
+        rationale.id,
+        decision.id,
+        ...decision.rejected!,
+      ]);
 
-      const context = await engram.context({ scopes: [SCOPE], message: 'why did we choose PostgreSQL for orders?', chains: true, budgetMs: 5_000 });
-      expect(context.parts.chains?.items[0]?.members.map((m) => m.id)).toEqual([rationale.id, decision.id, ...decision.rejected!, outcome.id, followUp.id]);
+      const context = await engram.context({
+        scopes: [SCOPE],
+        message: 'why did we choose PostgreSQL for orders?',
+        chains: true,
+        budgetMs: 5_000,
+      });
+      expect(context.parts.chains?.items[0]?.members.map((m) => m.id)).toEqual([
+        rationale.id,
+        decision.id,
+        ...decision.rejected!,
+        outcome.id,
+        followUp.id,
+      ]);
       expect(context.markdown).toContain('## Decision chains');
       expect(context.markdown).toContain('rejected: MongoDB: no joins across collections');
-      expect((await engram.context({ scopes: [SCOPE], message: 'why did we choose PostgreSQL for orders?', budgetMs: 5_000 })).parts.chains).toBeUndefined();
+      expect(
+        (await engram.context({ scopes: [SCOPE], message: 'why did we choose PostgreSQL for orders?', budgetMs: 5_000 })).parts.chains,
+      ).toBeUndefined();
 
       // a chain names only memories of its own scope: nothing is written
       const foreign = await engram.remember({ scope: OTHER, content: 'Elsewhere.' });
-      await expect(engram.remember({ scope: SCOPE, content: 'Orphan outcome.', follows: foreign.id })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+      await expect(engram.remember({ scope: SCOPE, content: 'Orphan outcome.', follows: foreign.id })).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+      });
       expect((await engram.list({ scopes: [SCOPE], text: 'Orphan outcome' })).items).toEqual([]);
     });
 
     it("a chain's records decay on the tier of its most important member", async () => {
       const clock = new ManualClock(T0);
       const engram = await store.open(clock);
-      const decision = await engram.remember({ scope: SCOPE, content: 'Decided to freeze the public API for v2.', importance: 0.9, decision: { intent: 'freeze the API' }, rejected: ['Keep changing the API weekly'] });
-      const outcome = await engram.remember({ scope: SCOPE, content: 'Client teams stopped filing breakage tickets.', importance: 0.2, follows: decision.id });
+      const decision = await engram.remember({
+        scope: SCOPE,
+        content: 'Decided to freeze the public API for v2.',
+        importance: 0.9,
+        decision: { intent: 'freeze the API' },
+        rejected: ['Keep changing the API weekly'],
+      });
+      const outcome = await engram.remember({
+        scope: SCOPE,
+        content: 'Client teams stopped filing breakage tickets.',
+        importance: 0.2,
+        follows: decision.id,
+      });
       const loose = await engram.remember({ scope: SCOPE, content: 'A minor note outside any chain.', importance: 0.2 });
       clock.set(T0 + 8 * DAY);
       await engram.decay({ scope: SCOPE });

@@ -19,7 +19,10 @@ describe('reads without scopes', () => {
       () => engram.activate('01ARZ3NDEKTSV4RRFFQ69G5FAV', {} as never),
     ];
     for (const call of calls) {
-      const error = await call().then(() => null, (e: unknown) => e);
+      const error = await call().then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(error).toMatchObject({ code: 'INVALID_INPUT' });
       expect(String((error as Error).message)).toMatch(/pass at least one scope/);
     }

@@ -12,8 +12,18 @@ import { tempEngram } from '../helpers/temp.js';
 const PROTOTYPE_NAMES = [
   ...new Set([
     ...Object.getOwnPropertyNames(Object.prototype),
-    'constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', 'propertyIsEnumerable',
-    'toLocaleString', '__defineGetter__', '__defineSetter__', '__lookupGetter__', '__lookupSetter__',
+    'constructor',
+    '__proto__',
+    'toString',
+    'hasOwnProperty',
+    'valueOf',
+    'isPrototypeOf',
+    'propertyIsEnumerable',
+    'toLocaleString',
+    '__defineGetter__',
+    '__defineSetter__',
+    '__lookupGetter__',
+    '__lookupSetter__',
   ]),
 ];
 const SCOPE = 'acme/a';
@@ -35,7 +45,13 @@ describe('Object.prototype names in user text', () => {
 
   it.each(PROTOTYPE_NAMES)('remembers and recalls "%s" as content, tag, entity, scope segment and metadata key', async (name) => {
     const scope = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/.test(name) ? `acme/${name}` : SCOPE;
-    const episode = await engram.remember({ scope, content: `${name} met ${name} at ${name}`, tags: [name], entities: [name], action: { tool: name, args: { [name]: 1 } } });
+    const episode = await engram.remember({
+      scope,
+      content: `${name} met ${name} at ${name}`,
+      tags: [name],
+      entities: [name],
+      action: { tool: name, args: { [name]: 1 } },
+    });
     expect(episode.action).toBe('created');
     const fact = await engram.remember({
       scope,
@@ -64,7 +80,11 @@ describe('Object.prototype names in user text', () => {
   });
 
   it('never crashes remember or recall on words drawn from them and random words', async () => {
-    const word = fc.oneof(fc.constantFrom(...PROTOTYPE_NAMES), fc.constantFrom(...PROTOTYPE_NAMES.map((n) => n.toLowerCase())), fc.stringMatching(/^[a-z]{1,8}$/));
+    const word = fc.oneof(
+      fc.constantFrom(...PROTOTYPE_NAMES),
+      fc.constantFrom(...PROTOTYPE_NAMES.map((n) => n.toLowerCase())),
+      fc.stringMatching(/^[a-z]{1,8}$/),
+    );
     await fc.assert(
       fc.asyncProperty(fc.array(word, { minLength: 1, maxLength: 8 }), fc.array(word, { maxLength: 3 }), async (words, tags) => {
         const text = words.join(' ');

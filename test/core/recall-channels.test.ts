@@ -52,8 +52,16 @@ describe('recall channels', () => {
 
   it('neighbourhood: the reply to a matching question is lifted next to it', async () => {
     await engram.remember([
-      { scope: 't/c', content: 'Mel: What kind of pottery did you make at the workshop?', source: { conversationId: 'c1', messageId: '1' } },
-      { scope: 't/c', content: 'Caro: A blue bowl with a wave pattern, I am so proud of it.', source: { conversationId: 'c1', messageId: '2' } },
+      {
+        scope: 't/c',
+        content: 'Mel: What kind of pottery did you make at the workshop?',
+        source: { conversationId: 'c1', messageId: '1' },
+      },
+      {
+        scope: 't/c',
+        content: 'Caro: A blue bowl with a wave pattern, I am so proud of it.',
+        source: { conversationId: 'c1', messageId: '2' },
+      },
       { scope: 't/c', content: 'Mel: Nice! Shall we get lunch?', source: { conversationId: 'c1', messageId: '3' } },
       { scope: 't/c', content: 'Caro: The pottery store downtown closed last week.', source: { conversationId: 'c2', messageId: '1' } },
     ]);
@@ -112,7 +120,9 @@ describe('recall channels', () => {
         { scope: 't/cov', content: 'Water the plants on Friday.' },
         { scope: 't/cov', content: 'Our lunch order is usually pizza.' },
       ]);
-      const before = (await plain.engram.recall('espresso machine leaks water', { scopes: ['t/cov'], k: 3 })).hits.find((h) => h.content.startsWith('Water'));
+      const before = (await plain.engram.recall('espresso machine leaks water', { scopes: ['t/cov'], k: 3 })).hits.find((h) =>
+        h.content.startsWith('Water'),
+      );
       expect((partial?.why.fused ?? 1) < (before?.why.fused ?? 0)).toBe(true);
     } finally {
       await plain.cleanup();

@@ -8,7 +8,11 @@ import { tempEngram } from '../helpers/temp.js';
 
 const thread = [
   { scope: 't/c', content: 'Mel: What kind of pottery did you make at the workshop?', source: { conversationId: 'c1', messageId: '1' } },
-  { scope: 't/c', content: 'Caro: A blue bowl with a wave pattern, I am so proud of it.', source: { conversationId: 'c1', messageId: '2' } },
+  {
+    scope: 't/c',
+    content: 'Caro: A blue bowl with a wave pattern, I am so proud of it.',
+    source: { conversationId: 'c1', messageId: '2' },
+  },
   { scope: 't/c', content: 'Mel: Nice! Shall we get lunch?', source: { conversationId: 'c1', messageId: '3' } },
 ];
 
@@ -41,7 +45,7 @@ describe('recall configuration', () => {
     expect(alone?.why.neighbourhood).toBe(0);
   });
 
-  it('gives an adjacent turn by the same speaker neighbourSameSpeaker times the share of another speaker\'s', async () => {
+  it("gives an adjacent turn by the same speaker neighbourSameSpeaker times the share of another speaker's", async () => {
     const burst = [
       { scope: 't/b', content: 'Ana: guess what, I adopted a greyhound last weekend', source: { conversationId: 'b1', messageId: '1' } },
       { scope: 't/b', content: 'Ana: his name is Biscuit and he sleeps all day', source: { conversationId: 'b1', messageId: '2' } },

@@ -3,7 +3,15 @@
  * what `remember` per batch writes — same records, actions, order and ids — with each batch atomic.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { EngramError, isEngramError, ManualClock, type Embedder, type Engram, type RememberInput, type RememberResult } from '../../src/index.js';
+import {
+  EngramError,
+  isEngramError,
+  ManualClock,
+  type Embedder,
+  type Engram,
+  type RememberInput,
+  type RememberResult,
+} from '../../src/index.js';
 import { HashEmbedder } from '../../src/embeddings/hash/index.js';
 import { tempEngram } from '../helpers/temp.js';
 
@@ -28,7 +36,11 @@ class MarkedEmbedder implements Embedder {
 function inputs(): RememberInput[] {
   const list: RememberInput[] = [];
   for (let i = 0; i < 23; i++) {
-    list.push({ scope: SCOPE, content: `Turn ${i}: Alice talked about the garden, the ${['roses', 'tomatoes', 'shed'][i % 3]} and week ${i}.`, source: { conversationId: 'c1', messageId: `m${i}` } });
+    list.push({
+      scope: SCOPE,
+      content: `Turn ${i}: Alice talked about the garden, the ${['roses', 'tomatoes', 'shed'][i % 3]} and week ${i}.`,
+      source: { conversationId: 'c1', messageId: `m${i}` },
+    });
   }
   list.push({ scope: SCOPE, layer: 'semantic', content: 'The deploy target is staging.' });
   list.push({ scope: SCOPE, content: 'Turn 3 again.', source: { conversationId: 'c1', messageId: 'm3' } }); // same source: unchanged
@@ -49,7 +61,16 @@ async function snapshot(engram: Engram, results: readonly RememberResult[]): Pro
   for (const scope of [SCOPE, 't/other']) {
     const records = await engram.store.listMemories({ scopes: [scope], limit: 1000, statuses: ['active', 'superseded'] });
     for (const r of records) {
-      rows.push({ id: label.get(r.id) ?? r.id, scope: r.scope, layer: r.layer, content: r.content, status: r.status, surprise: r.surprise, recordedAt: r.recordedAt, parent: r.data.parentId === undefined ? null : label.get(String(r.data.parentId)) });
+      rows.push({
+        id: label.get(r.id) ?? r.id,
+        scope: r.scope,
+        layer: r.layer,
+        content: r.content,
+        status: r.status,
+        surprise: r.surprise,
+        recordedAt: r.recordedAt,
+        parent: r.data.parentId === undefined ? null : label.get(String(r.data.parentId)),
+      });
     }
   }
   return rows;
@@ -60,7 +81,12 @@ function relabel(results: readonly RememberResult[]): unknown[] {
   results.forEach((r, i) => {
     if (!label.has(r.id)) label.set(r.id, `#${i}`);
   });
-  return results.map((r) => ({ action: r.action, id: label.get(r.id), superseded: r.superseded?.map((s) => label.get(s)), chunks: r.chunks?.length }));
+  return results.map((r) => ({
+    action: r.action,
+    id: label.get(r.id),
+    superseded: r.superseded?.map((s) => label.get(s)),
+    chunks: r.chunks?.length,
+  }));
 }
 
 async function collect(iteration: AsyncIterable<RememberResult[]>): Promise<RememberResult[][]> {
@@ -97,7 +123,9 @@ describe('rememberBatches', () => {
     expect(await snapshot(bulk, bulkResults)).toEqual(await snapshot(plain, plainResults));
     // every id yielded is the id stored, and created records are stored in input order (ids are time-sortable)
     const created = bulkResults.filter((r) => r.action !== 'unchanged').map((r) => r.id);
-    const stored = (await bulk.store.listMemories({ scopes: [SCOPE, 't/other'], limit: 1000, statuses: ['active', 'superseded'] })).filter((r) => r.data.parentId === undefined).map((r) => r.id);
+    const stored = (await bulk.store.listMemories({ scopes: [SCOPE, 't/other'], limit: 1000, statuses: ['active', 'superseded'] }))
+      .filter((r) => r.data.parentId === undefined)
+      .map((r) => r.id);
     expect(stored).toEqual([...created].sort());
     expect(created).toEqual([...created].sort());
   });
@@ -153,7 +181,9 @@ describe('rememberBatches', () => {
     const engram = await open();
     const list: unknown[] = inputs();
     list[17] = { scope: SCOPE, content: '' };
-    await expect(collect(engram.rememberBatches(list as RememberInput[], { batchSize: 5 }))).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(collect(engram.rememberBatches(list as RememberInput[], { batchSize: 5 }))).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
     await expect(collect(engram.rememberBatches(inputs(), { batchSize: 0 }))).rejects.toMatchObject({ code: 'INVALID_INPUT' });
     expect(await engram.store.listMemories({ scopes: [SCOPE], limit: 10 })).toEqual([]);
   });

@@ -86,7 +86,10 @@ describe('scope isolation of graph, context, prediction and export', () => {
         budgetMs: 5_000,
       });
       expectOnly(context, [scope]);
-      const prediction = await engram.predict({ scopes: [scope], episode: { perception: { objects: ['coffee_mug'] }, context: { goal: 'grasp_coffee_mug' } } });
+      const prediction = await engram.predict({
+        scopes: [scope],
+        episode: { perception: { objects: ['coffee_mug'] }, context: { goal: 'grasp_coffee_mug' } },
+      });
       expect(prediction.predictions[0]?.supportingEpisodeIds).toHaveLength(8);
       expectOnly(prediction, [scope]);
       expectOnly(await engram.exportMarkdown({ scope }), [scope]);
@@ -99,7 +102,10 @@ describe('scope isolation of graph, context, prediction and export', () => {
     const pair = [SCOPES[0], SCOPES[1]] as string[];
     const context = await engram.context({ scopes: pair, message: 'coffee mug', percept: { objects: ['coffee_mug'] }, budgetMs: 5_000 });
     expectOnly(context, pair);
-    const prediction = await engram.predict({ scopes: pair, episode: { perception: { objects: ['coffee_mug'] }, context: { goal: 'grasp_coffee_mug' } } });
+    const prediction = await engram.predict({
+      scopes: pair,
+      episode: { perception: { objects: ['coffee_mug'] }, context: { goal: 'grasp_coffee_mug' } },
+    });
     expectOnly(prediction, pair);
   }, 120_000);
 });

@@ -45,7 +45,11 @@ describe('scope isolation under randomised probes', () => {
       for (let i = 0; i < 6; i += 1) {
         const subject = SUBJECTS[Math.floor(random() * SUBJECTS.length)] as string;
         const value = VALUES[Math.floor(random() * VALUES.length)] as string;
-        inputs.push({ scope, content: `In ${scope} the ${subject} is ${value} (note ${i}).`, layer: i % 2 === 0 ? 'semantic' : 'episodic' });
+        inputs.push({
+          scope,
+          content: `In ${scope} the ${subject} is ${value} (note ${i}).`,
+          layer: i % 2 === 0 ? 'semantic' : 'episodic',
+        });
       }
     }
     const results = await engram.remember(inputs);
@@ -100,13 +104,19 @@ describe('scope isolation under randomised probes', () => {
       );
       await expect(engram.stats({ scopes } as never)).rejects.toSatisfy((e: unknown) => isEngramError(e) && e.code === 'INVALID_INPUT');
     }
-    await expect(engram.recall('deploy', undefined as never)).rejects.toSatisfy((e: unknown) => isEngramError(e) && e.code === 'INVALID_INPUT');
+    await expect(engram.recall('deploy', undefined as never)).rejects.toSatisfy(
+      (e: unknown) => isEngramError(e) && e.code === 'INVALID_INPUT',
+    );
   });
 
   it('scope syntax is enforced: no dot segments, no empty segments, no wildcards', async () => {
     for (const scope of ['acme/../globex', 'acme/./x', '/acme', 'acme/', 'acme//x', 'acme/*', 'acme/%', '.hidden', '']) {
-      await expect(engram.remember({ scope, content: 'x' })).rejects.toSatisfy((e: unknown) => isEngramError(e) && e.code === 'INVALID_INPUT');
-      await expect(engram.recall('x', { scopes: [scope] })).rejects.toSatisfy((e: unknown) => isEngramError(e) && e.code === 'INVALID_INPUT');
+      await expect(engram.remember({ scope, content: 'x' })).rejects.toSatisfy(
+        (e: unknown) => isEngramError(e) && e.code === 'INVALID_INPUT',
+      );
+      await expect(engram.recall('x', { scopes: [scope] })).rejects.toSatisfy(
+        (e: unknown) => isEngramError(e) && e.code === 'INVALID_INPUT',
+      );
     }
   });
 

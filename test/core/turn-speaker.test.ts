@@ -20,7 +20,11 @@ describe('speakerLine', () => {
 
   it('is what an episodic turn is embedded from, as a turn written with perception.people is', () => {
     const plain = embeddingText({ layer: 'episodic', content: 'Caroline: I went to the support group.', data: {} });
-    const sourced = embeddingText({ layer: 'episodic', content: 'Caroline: I went to the support group.', data: { perception: { people: ['Caroline'] } } });
+    const sourced = embeddingText({
+      layer: 'episodic',
+      content: 'Caroline: I went to the support group.',
+      data: { perception: { people: ['Caroline'] } },
+    });
     expect(plain).toBe(sourced);
     expect(embeddingText({ layer: 'semantic', content: 'Caroline: likes tea', data: {} })).toBe('Caroline: likes tea');
   });

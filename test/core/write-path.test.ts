@@ -71,7 +71,12 @@ describe('write path: claims that stay true', () => {
   it('stating the same fact 100 times leaves one record with mentionCount 100', async () => {
     const first = await engram.remember({ scope: 't/a', layer: 'semantic', content: 'Alice is allergic to peanuts.', tags: ['health'] });
     for (let i = 1; i < 100; i += 1) {
-      const again = await engram.remember({ scope: 't/a', layer: 'semantic', content: 'Alice is allergic to peanuts.', tags: i === 50 ? ['food'] : [] });
+      const again = await engram.remember({
+        scope: 't/a',
+        layer: 'semantic',
+        content: 'Alice is allergic to peanuts.',
+        tags: i === 50 ? ['food'] : [],
+      });
       expect(again).toEqual({ id: first.id, action: 'merged', mergedInto: first.id });
     }
     const record = await engram.get(first.id, { scopes: ['t/a'] });
@@ -81,14 +86,29 @@ describe('write path: claims that stay true', () => {
   });
 
   it('a paraphrased restatement merges and keeps the new wording in history', async () => {
-    const first = await engram.remember({ scope: 't/a', layer: 'semantic', content: "Bob's favourite colour is blue.", source: { conversationId: 'c', messageId: '1' } });
-    const again = await engram.remember({ scope: 't/a', layer: 'semantic', content: "Bob's favourite colour is blue!", source: { conversationId: 'c', messageId: '2' } });
+    const first = await engram.remember({
+      scope: 't/a',
+      layer: 'semantic',
+      content: "Bob's favourite colour is blue.",
+      source: { conversationId: 'c', messageId: '1' },
+    });
+    const again = await engram.remember({
+      scope: 't/a',
+      layer: 'semantic',
+      content: "Bob's favourite colour is blue!",
+      source: { conversationId: 'c', messageId: '2' },
+    });
     expect(again.action).toBe('merged');
     const record = await engram.get(first.id, { scopes: ['t/a'] });
     expect(record.content).toBe("Bob's favourite colour is blue.");
     expect(record.provenance.sources).toHaveLength(2);
     // re-sending an already merged source changes nothing
-    const resent = await engram.remember({ scope: 't/a', layer: 'semantic', content: "Bob's favourite colour is blue!", source: { conversationId: 'c', messageId: '2' } });
+    const resent = await engram.remember({
+      scope: 't/a',
+      layer: 'semantic',
+      content: "Bob's favourite colour is blue!",
+      source: { conversationId: 'c', messageId: '2' },
+    });
     expect(resent.action).toBe('unchanged');
     expect((await engram.get(first.id, { scopes: ['t/a'] })).mentionCount).toBe(2);
   });
@@ -116,7 +136,10 @@ describe('write path: claims that stay true', () => {
   });
 
   it('a 20,000-character document is chunked; a sentence from its middle recalls its chunk with the parent id', async () => {
-    const sentences = Array.from({ length: 260 }, (_, i) => `Paragraph filler sentence number ${i} talks about routine maintenance of system ${i % 17}.`);
+    const sentences = Array.from(
+      { length: 260 },
+      (_, i) => `Paragraph filler sentence number ${i} talks about routine maintenance of system ${i % 17}.`,
+    );
     sentences[130] = 'The emergency generator in building seven is tested every second Thursday at dawn.';
     const text = sentences.join(' ');
     expect(text.length).toBeGreaterThan(20_000);
@@ -169,7 +192,9 @@ describe('write path: pair sets through remember (hash embedder)', () => {
       const detection = corrections.filter((a) => a === 'superseded').length / corrections.length;
       const falseRate = compatible.filter((a) => a === 'superseded').length / compatible.length;
       const merged = agreeing.filter((a) => a === 'merged').length / agreeing.length;
-      console.log(`write path pairs: detection ${detection.toFixed(3)} (${corrections.length}), false supersession ${falseRate.toFixed(3)} (${compatible.length}), restatements merged ${merged.toFixed(3)} (${agreeing.length})`);
+      console.log(
+        `write path pairs: detection ${detection.toFixed(3)} (${corrections.length}), false supersession ${falseRate.toFixed(3)} (${compatible.length}), restatements merged ${merged.toFixed(3)} (${agreeing.length})`,
+      );
       expect(detection).toBeGreaterThanOrEqual(0.95);
       expect(falseRate).toBeLessThanOrEqual(0.02);
       expect(agreeing.filter((a) => a === 'superseded')).toHaveLength(0);
@@ -199,7 +224,11 @@ describe('write path: LoCoMo turns as episodes', () => {
         const inputs = [];
         for (let s = 1; conv[`session_${s}`] !== undefined; s += 1) {
           for (const turn of conv[`session_${s}`] as { speaker: string; dia_id: string; text: string }[]) {
-            inputs.push({ scope: `locomo/${sample.sample_id}`, content: `${turn.speaker}: ${turn.text}`, source: { conversationId: sample.sample_id, messageId: turn.dia_id } });
+            inputs.push({
+              scope: `locomo/${sample.sample_id}`,
+              content: `${turn.speaker}: ${turn.text}`,
+              source: { conversationId: sample.sample_id, messageId: turn.dia_id },
+            });
           }
         }
         turns += inputs.length;

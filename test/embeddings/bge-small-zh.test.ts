@@ -12,7 +12,9 @@ import { hasModelFiles, resolveModelCacheDir } from '../../src/embeddings/onnx/i
 import { tempDir } from '../helpers/temp.js';
 
 const cacheDir = resolveModelCacheDir(process.env, homedir());
-const missing = hasModelFiles(cacheDir, 'bge-small-zh-v1.5') ? '' : ` (skipped: bge-small-zh-v1.5 is not in ${cacheDir}; run "engram models pull bge-small-zh-v1.5")`;
+const missing = hasModelFiles(cacheDir, 'bge-small-zh-v1.5')
+  ? ''
+  : ` (skipped: bge-small-zh-v1.5 is not in ${cacheDir}; run "engram models pull bge-small-zh-v1.5")`;
 
 /** Chinese memories and a paraphrase query for each, in mostly different words. */
 const PAIRS: ReadonlyArray<readonly [memory: string, query: string]> = [

@@ -52,7 +52,9 @@ describe('HashEmbedder', () => {
     const unrelated = cosineSimilarity(catSat as Float32Array, revenue as Float32Array);
     expect(similar).toBeGreaterThan(0.3);
     expect(similar).toBeGreaterThan(unrelated + 0.2);
-    expect(cosineSimilarity(cat as Float32Array, cats as Float32Array)).toBeGreaterThan(cosineSimilarity(cat as Float32Array, revenue as Float32Array));
+    expect(cosineSimilarity(cat as Float32Array, cats as Float32Array)).toBeGreaterThan(
+      cosineSimilarity(cat as Float32Array, revenue as Float32Array),
+    );
   });
 
   it('ignores case', async () => {

@@ -30,7 +30,10 @@ function maxDifference(a: readonly Float32Array[], b: readonly Float32Array[]): 
 }
 
 it('has the default model in the cache when CI=true', () => {
-  if (CI) expect(hasModelFiles(cacheDir, 'bge-small-en-v1.5'), `bge-small-en-v1.5 must be in ${cacheDir} on CI (scripts/ci-models.sh)`).toBe(true);
+  if (CI)
+    expect(hasModelFiles(cacheDir, 'bge-small-en-v1.5'), `bge-small-en-v1.5 must be in ${cacheDir} on CI (scripts/ci-models.sh)`).toBe(
+      true,
+    );
 });
 
 for (const model of ['bge-small-en-v1.5', 'all-minilm-l6-v2'] as const) {
@@ -40,7 +43,11 @@ for (const model of ['bge-small-en-v1.5', 'all-minilm-l6-v2'] as const) {
     afterAll(() => embedder?.close());
 
     it('gives unit vectors of the model dimension, a paraphrase closer than an unrelated sentence', async () => {
-      const [cat, kitten, market] = await embedder.embed(['A cat sat on the mat.', 'A kitten was sitting on the rug.', 'The stock market fell sharply today.']);
+      const [cat, kitten, market] = await embedder.embed([
+        'A cat sat on the mat.',
+        'A kitten was sitting on the rug.',
+        'The stock market fell sharply today.',
+      ]);
       expect(embedder.dimension).toBe(384);
       expect(embedder.name).toMatch(new RegExp(`^onnx:${model.replace(/\./g, '\\.')}:384:[0-9a-f]{8}$`));
       for (const vector of [cat, kitten, market]) expect(Math.hypot(...(vector as Float32Array))).toBeCloseTo(1, 5);
@@ -49,7 +56,9 @@ for (const model of ['bge-small-en-v1.5', 'all-minilm-l6-v2'] as const) {
 
     it('ranks the paraphrase above the distractor in at least 18 of the 20 paraphrase triples', async () => {
       const vectors = await embedder.embed(PARAPHRASE_TRIPLES.flatMap((t) => [t.query, t.right, t.distractor]));
-      const right = PARAPHRASE_TRIPLES.filter((_, i) => cosineSimilarity(vectors[i * 3]!, vectors[i * 3 + 1]!) > cosineSimilarity(vectors[i * 3]!, vectors[i * 3 + 2]!)).length;
+      const right = PARAPHRASE_TRIPLES.filter(
+        (_, i) => cosineSimilarity(vectors[i * 3]!, vectors[i * 3 + 1]!) > cosineSimilarity(vectors[i * 3]!, vectors[i * 3 + 2]!),
+      ).length;
       expect(right).toBeGreaterThanOrEqual(18);
     });
 
@@ -108,7 +117,8 @@ describe.skipIf(skipReason('bge-small-en-v1.5') !== '')(`OnnxEmbedder bge query 
   });
 });
 
-const workersSkip = skipReason('bge-small-en-v1.5') || (builtWorker ? '' : ' (skipped: needs the compiled worker, run `npm run build` first)');
+const workersSkip =
+  skipReason('bge-small-en-v1.5') || (builtWorker ? '' : ' (skipped: needs the compiled worker, run `npm run build` first)');
 describe.skipIf(workersSkip !== '')(`OnnxEmbedder with worker threads${workersSkip}`, () => {
   it('gives the in-process vectors, in order', async () => {
     const texts = Array.from({ length: 8 }, (_, i) => `Memory ${i}: item ${i} was moved to shelf ${i % 7}${' again'.repeat(i % 5)}.`);
@@ -145,7 +155,10 @@ describe.skipIf(skipReason('bge-small-en-v1.5') !== '')(`Engram.open with an ONN
 
       const empty = tempDir('engram-no-models-');
       try {
-        await expect(Engram.open({ path, cacheDir: empty.dir })).rejects.toMatchObject({ code: 'EMBEDDING_FAILED', message: expect.stringContaining('engram models pull bge-small-en-v1.5') });
+        await expect(Engram.open({ path, cacheDir: empty.dir })).rejects.toMatchObject({
+          code: 'EMBEDDING_FAILED',
+          message: expect.stringContaining('engram models pull bge-small-en-v1.5'),
+        });
       } finally {
         empty.cleanup();
       }

@@ -65,13 +65,23 @@ describe('pullOnnxModel against a local hub', () => {
   it('fetches both files from <endpoint>/<repo>/resolve/<revision>/<file>, verifies them and records the source', async () => {
     const spec = fakeSpec('fake-a', { onnx: ONNX, tokenizer: TOKENIZER });
     served = { '/Fake/model/resolve/v1/onnx/model_quantized.onnx': ONNX, '/Fake/model/resolve/v1/tokenizer.json': TOKENIZER };
-    const result = await pullOnnxModel({ name: 'fake-a', cacheDir: temp.dir, hubEndpoint: endpoint, mavenCommand: null, catalogue: [spec] });
+    const result = await pullOnnxModel({
+      name: 'fake-a',
+      cacheDir: temp.dir,
+      hubEndpoint: endpoint,
+      mavenCommand: null,
+      catalogue: [spec],
+    });
     expect(result.source).toBe('hub Fake/model@v1');
     const directory = join(temp.dir, 'models', 'fake-a');
     expect(result.directory).toBe(directory);
     expect(readFileSync(join(directory, 'model.onnx'), 'utf8')).toBe(ONNX);
     expect(readFileSync(join(directory, 'tokenizer.json'), 'utf8')).toBe(TOKENIZER);
-    expect(JSON.parse(readFileSync(join(directory, 'source.json'), 'utf8'))).toMatchObject({ name: 'fake-a', source: 'hub Fake/model@v1', sha256: spec.sha256 });
+    expect(JSON.parse(readFileSync(join(directory, 'source.json'), 'utf8'))).toMatchObject({
+      name: 'fake-a',
+      source: 'hub Fake/model@v1',
+      sha256: spec.sha256,
+    });
     expect(requests.sort()).toEqual(['/Fake/model/resolve/v1/onnx/model_quantized.onnx', '/Fake/model/resolve/v1/tokenizer.json']);
 
     // A second pull finds the verified files and fetches nothing.
@@ -98,22 +108,36 @@ describe('pullOnnxModel against a local hub', () => {
     writeFileSync(join(directory, 'model.onnx'), ONNX);
     writeFileSync(join(directory, 'tokenizer.json'), TOKENIZER);
     served = { '/Fake/model/resolve/v1/onnx/model_quantized.onnx': ONNX, '/Fake/model/resolve/v1/tokenizer.json': 'other tokenizer' };
-    await expect(pullOnnxModel({ name: 'fake-c', cacheDir: temp.dir, hubEndpoint: endpoint, mavenCommand: null, ifMissing: false, catalogue: [spec] })).rejects.toThrow(/tokenizer\.json has sha256/);
+    await expect(
+      pullOnnxModel({ name: 'fake-c', cacheDir: temp.dir, hubEndpoint: endpoint, mavenCommand: null, ifMissing: false, catalogue: [spec] }),
+    ).rejects.toThrow(/tokenizer\.json has sha256/);
     expect(readFileSync(join(directory, 'tokenizer.json'), 'utf8')).toBe(TOKENIZER);
     const [listed] = await listInstalledModels(temp.dir, { verify: true });
     expect(listed).toBeUndefined(); // fake models are not catalogue models, so list ignores them
   });
 
   it('gives up on a hub that accepts the connection but never answers, naming the limit', async () => {
-    const spec = { ...fakeSpec('fake-d', { onnx: ONNX, tokenizer: TOKENIZER }), sources: [{ kind: 'hub', repo: 'Silent/model', revision: 'v1', onnxFile: 'model.onnx', tokenizerFile: 'tokenizer.json' }] } as OnnxModelSpec;
+    const spec = {
+      ...fakeSpec('fake-d', { onnx: ONNX, tokenizer: TOKENIZER }),
+      sources: [{ kind: 'hub', repo: 'Silent/model', revision: 'v1', onnxFile: 'model.onnx', tokenizerFile: 'tokenizer.json' }],
+    } as OnnxModelSpec;
     await expect(
-      pullOnnxModel({ name: 'fake-d', cacheDir: temp.dir, hubEndpoint: endpoint, mavenCommand: null, connectTimeoutMs: 200, catalogue: [spec] }),
+      pullOnnxModel({
+        name: 'fake-d',
+        cacheDir: temp.dir,
+        hubEndpoint: endpoint,
+        mavenCommand: null,
+        connectTimeoutMs: 200,
+        catalogue: [spec],
+      }),
     ).rejects.toThrow(/no answer within 200 ms/);
   });
 
   it('reports an HTTP error status and an unknown model name', async () => {
     const spec = fakeSpec('fake-e', { onnx: ONNX, tokenizer: TOKENIZER });
-    await expect(pullOnnxModel({ name: 'fake-e', cacheDir: temp.dir, hubEndpoint: endpoint, mavenCommand: null, catalogue: [spec] })).rejects.toThrow(/answered HTTP 404/);
+    await expect(
+      pullOnnxModel({ name: 'fake-e', cacheDir: temp.dir, hubEndpoint: endpoint, mavenCommand: null, catalogue: [spec] }),
+    ).rejects.toThrow(/answered HTTP 404/);
     await expect(pullOnnxModel({ name: 'no-such-model', cacheDir: temp.dir })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
 });

@@ -44,7 +44,9 @@ describe('embedder names', () => {
 
   it('refuses anything else with the list of names', () => {
     for (const bad of ['', '   ', 'bert', 'onnx:', 'onnx:gpt-2', 'openai:', 42, null]) {
-      expect(() => parseEmbedderChoice(bad)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT', message: expect.stringContaining('bge-small-en-v1.5') }));
+      expect(() => parseEmbedderChoice(bad)).toThrow(
+        expect.objectContaining({ code: 'INVALID_INPUT', message: expect.stringContaining('bge-small-en-v1.5') }),
+      );
     }
   });
 
@@ -59,8 +61,12 @@ describe('embedder names', () => {
   });
 
   it('refuses to reopen a store whose recorded ONNX model hash is not the catalogue one', () => {
-    expect(() => choiceForRecordedEmbedder('onnx:bge-small-en-v1.5:384:deadbeef')).toThrow(expect.objectContaining({ code: 'EMBEDDING_MODEL_MISMATCH' }));
-    expect(() => choiceForRecordedEmbedder('onnx:unknown-model:384:deadbeef')).toThrow(expect.objectContaining({ code: 'EMBEDDING_MODEL_MISMATCH' }));
+    expect(() => choiceForRecordedEmbedder('onnx:bge-small-en-v1.5:384:deadbeef')).toThrow(
+      expect.objectContaining({ code: 'EMBEDDING_MODEL_MISMATCH' }),
+    );
+    expect(() => choiceForRecordedEmbedder('onnx:unknown-model:384:deadbeef')).toThrow(
+      expect.objectContaining({ code: 'EMBEDDING_MODEL_MISMATCH' }),
+    );
   });
 
   it('prefers bge-small when its files are in the cache, else USE-lite', async () => {

@@ -86,14 +86,23 @@ describe('OpenAiEmbedder against a local embeddings server', () => {
 
   it('learns the dimension from a first call, then splits texts into batches and keeps their order', async () => {
     server = await startServer((r) => embeddingsAnswer(r.body.input ?? [], 6));
-    const embedder = await createOpenAiEmbedder({ url: `${server.url}/`, model: 'nomic-embed-text:latest', apiKey: 'sk-test', batchSize: 3 });
+    const embedder = await createOpenAiEmbedder({
+      url: `${server.url}/`,
+      model: 'nomic-embed-text:latest',
+      apiKey: 'sk-test',
+      batchSize: 3,
+    });
     expect(embedder.name).toBe('openai:nomic-embed-text:latest:6');
     expect(embedder.dimension).toBe(6);
     const texts = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf'];
     const vectors = await embedder.embed(texts);
     const batches = server.requests.slice(1);
     expect(batches.map((r) => r.body.input)).toEqual([texts.slice(0, 3), texts.slice(3, 6), texts.slice(6)]);
-    expect(batches.every((r) => r.path === '/v1/embeddings' && r.headers.authorization === 'Bearer sk-test' && r.body.model === 'nomic-embed-text:latest')).toBe(true);
+    expect(
+      batches.every(
+        (r) => r.path === '/v1/embeddings' && r.headers.authorization === 'Bearer sk-test' && r.body.model === 'nomic-embed-text:latest',
+      ),
+    ).toBe(true);
     // The model's own length is not asked for: endpoints without a `dimensions` parameter reject it.
     expect(batches.every((r) => r.body.dimensions === undefined)).toBe(true);
     const [single] = await embedder.embed(['echo']);
@@ -106,7 +115,13 @@ describe('OpenAiEmbedder against a local embeddings server', () => {
 
   it('retries a 429 (honouring Retry-After) and a 503, then succeeds', async () => {
     let n = 0;
-    server = await startServer((r) => (++n === 1 ? { status: 429, raw: '{"error":"slow down"}', headers: { 'retry-after': '0' } } : n === 2 ? { status: 503, raw: 'busy' } : embeddingsAnswer(r.body.input ?? [], 4)));
+    server = await startServer((r) =>
+      ++n === 1
+        ? { status: 429, raw: '{"error":"slow down"}', headers: { 'retry-after': '0' } }
+        : n === 2
+          ? { status: 503, raw: 'busy' }
+          : embeddingsAnswer(r.body.input ?? [], 4),
+    );
     const embedder = new OpenAiEmbedder({ url: server.url, model: 'm', dimensions: 4, backoffMs: 5 });
     const [vector] = await embedder.embed(['hi']);
     expect(vector).toHaveLength(4);
@@ -182,7 +197,11 @@ describe('OpenAiEmbedder against a local embeddings server', () => {
 
   it('is configured from ENGRAM_EMBEDDINGS_* and refuses a bad configuration with a fix', async () => {
     server = await startServer((r) => embeddingsAnswer(r.body.input ?? [], 5));
-    const embedder = await openAiEmbedderFromEnv('openai:text-embedding-3-small', { ENGRAM_EMBEDDINGS_URL: server.url, ENGRAM_EMBEDDINGS_API_KEY: 'k1', ENGRAM_EMBEDDINGS_DIMENSIONS: '5' });
+    const embedder = await openAiEmbedderFromEnv('openai:text-embedding-3-small', {
+      ENGRAM_EMBEDDINGS_URL: server.url,
+      ENGRAM_EMBEDDINGS_API_KEY: 'k1',
+      ENGRAM_EMBEDDINGS_DIMENSIONS: '5',
+    });
     expect(embedder.name).toBe('openai:text-embedding-3-small:5');
     await embedder.embed(['x']);
     expect(server.requests[0]?.headers.authorization).toBe('Bearer k1');

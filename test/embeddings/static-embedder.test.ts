@@ -92,7 +92,17 @@ describe('buildStaticVocabulary', () => {
   it('keeps words first with SIF weights falling with frequency, then new pieces, keys unique', () => {
     const entries = buildStaticVocabulary({
       words: ['the', 'I', 'Cat', 'kitten'],
-      pieces: [['<unk>', 0], ['<s>', 0], ['</s>', 0], ['x1', 0], ['x2', 0], ['x3', 0], ['\u2581the', -3.5], ['\u2581dog', -9], ['ing', -5]],
+      pieces: [
+        ['<unk>', 0],
+        ['<s>', 0],
+        ['</s>', 0],
+        ['x1', 0],
+        ['x2', 0],
+        ['x3', 0],
+        ['\u2581the', -3.5],
+        ['\u2581dog', -9],
+        ['ing', -5],
+      ],
     });
     const keys = entries.map((entry) => entry.key);
     expect(keys.slice(0, 4)).toEqual(['the', 'i', 'cat', 'kitten']);
@@ -169,7 +179,10 @@ describe('StaticEmbedder: the full v1 table (distilled once into the OS temp dir
   });
 
   it('embeds thousands of sentences per second', async () => {
-    const texts = Array.from({ length: 5000 }, (_, i) => `Memory ${i}: the agent noted that the kitchen mug was moved to the second shelf after cleaning.`);
+    const texts = Array.from(
+      { length: 5000 },
+      (_, i) => `Memory ${i}: the agent noted that the kitchen mug was moved to the second shelf after cleaning.`,
+    );
     const started = performance.now();
     const vectors = await embedder.embed(texts);
     const perSecond = texts.length / ((performance.now() - started) / 1000);

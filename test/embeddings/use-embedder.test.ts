@@ -28,7 +28,10 @@ async function paraphraseScore(embedder: UseEmbedder, triples: readonly Paraphra
   }).length;
 }
 
-const texts = Array.from({ length: 40 }, (_, i) => `Memory ${i}: the agent noted that item ${i} was moved to shelf ${i % 7} in the kitchen.`);
+const texts = Array.from(
+  { length: 40 },
+  (_, i) => `Memory ${i}: the agent noted that item ${i} was moved to shelf ${i % 7} in the kitchen.`,
+);
 
 describe('UseEmbedder (USE-lite, real model)', () => {
   const embedder = new UseEmbedder();
@@ -119,8 +122,11 @@ describe('UseEmbedder (USE-lite, real model)', () => {
     expect(() => new UseEmbedder({ batchSize: 0 })).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
   });
 
-  it(`writes nothing to stdout while loading and embedding, in-process or on workers${needsBuild}`, { skip: !builtWorker, timeout: 60_000 }, () => {
-    const script = `
+  it(
+    `writes nothing to stdout while loading and embedding, in-process or on workers${needsBuild}`,
+    { skip: !builtWorker, timeout: 60_000 },
+    () => {
+      const script = `
       const { UseEmbedder } = await import(${JSON.stringify(`${root}dist/embeddings/use/index.js`)});
       for (const workers of [0, 1]) {
         const embedder = UseEmbedder.create({ workers });
@@ -128,9 +134,10 @@ describe('UseEmbedder (USE-lite, real model)', () => {
         await embedder.close();
       }
       process.stderr.write('finished');`;
-    const child = spawnSync(process.execPath, ['--input-type=module'], { input: script, encoding: 'utf8', timeout: 50_000 });
-    expect(child.stderr).toContain('finished');
-    expect(child.stdout).toBe('');
-    expect(child.status).toBe(0);
-  });
+      const child = spawnSync(process.execPath, ['--input-type=module'], { input: script, encoding: 'utf8', timeout: 50_000 });
+      expect(child.stderr).toContain('finished');
+      expect(child.stdout).toBe('');
+      expect(child.status).toBe(0);
+    },
+  );
 });

@@ -16,8 +16,17 @@ export type CallHttp = (
 ) => Promise<{ status: number; body: Record<string, any> }>;
 
 /** Serves `engram` until the cleanup pushed onto `cleanups` runs. */
-export async function loopbackApp(engram: Engram, options: { auth: AuthMode; scopes?: string[]; keys?: ApiKeys }, cleanups: Array<() => Promise<void>>): Promise<CallHttp> {
-  const app = createServeApp({ engram, auth: options.auth, scopes: options.scopes ?? [], ...(options.keys !== undefined ? { keys: options.keys } : {}) });
+export async function loopbackApp(
+  engram: Engram,
+  options: { auth: AuthMode; scopes?: string[]; keys?: ApiKeys },
+  cleanups: Array<() => Promise<void>>,
+): Promise<CallHttp> {
+  const app = createServeApp({
+    engram,
+    auth: options.auth,
+    scopes: options.scopes ?? [],
+    ...(options.keys !== undefined ? { keys: options.keys } : {}),
+  });
   const running = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
   await new Promise<void>((resolve) => running.once('listening', () => resolve()));
   cleanups.push(() => new Promise<void>((resolve) => running.close(() => resolve())));
@@ -25,7 +34,11 @@ export async function loopbackApp(engram: Engram, options: { auth: AuthMode; sco
   return async (path, init = {}) => {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (init.key !== undefined) headers.authorization = `Bearer ${init.key}`;
-    const response = await fetch(base + path, { method: init.method ?? 'GET', headers, ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}) });
+    const response = await fetch(base + path, {
+      method: init.method ?? 'GET',
+      headers,
+      ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+    });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   };
 }

@@ -58,7 +58,14 @@ export async function startLlmStub(respond: LlmStub['respond']): Promise<LlmStub
       const answer = stub.respond(request);
       const send = () => {
         if (res.destroyed) return;
-        const payload = answer.raw ?? JSON.stringify({ id: 'cmpl-1', object: 'chat.completion', model: body.model, choices: [{ index: 0, message: { role: 'assistant', content: answer.content ?? '' }, finish_reason: 'stop' }] });
+        const payload =
+          answer.raw ??
+          JSON.stringify({
+            id: 'cmpl-1',
+            object: 'chat.completion',
+            model: body.model,
+            choices: [{ index: 0, message: { role: 'assistant', content: answer.content ?? '' }, finish_reason: 'stop' }],
+          });
         res.writeHead(answer.status ?? 200, { 'content-type': 'application/json' });
         res.end(payload);
       };

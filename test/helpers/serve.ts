@@ -13,8 +13,14 @@ export interface RunningServer {
  * `engram serve --port 0 ...args`; resolves once it prints "listening on <url>" and, unless `warm` is
  * false, has finished its background warm-up (so tests do not race it on a loaded machine).
  */
-export function startServe(args: readonly string[], options: { env?: Record<string, string>; timeoutMs?: number; warm?: boolean } = {}): Promise<RunningServer> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startServe(
+  args: readonly string[],
+  options: { env?: Record<string, string>; timeoutMs?: number; warm?: boolean } = {},
+): Promise<RunningServer> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {

@@ -5,12 +5,25 @@
  */
 import type { Store } from '../../src/index.js';
 
-export type StoreMethod = 'getMemories' | 'listMemories' | 'lexicalSearch' | 'vectorSearch' | 'getEdges' | 'getNeighbours' | 'temporalSearch' | 'findConcepts' | 'getConceptRefs';
+export type StoreMethod =
+  | 'getMemories'
+  | 'listMemories'
+  | 'lexicalSearch'
+  | 'vectorSearch'
+  | 'getEdges'
+  | 'getNeighbours'
+  | 'temporalSearch'
+  | 'findConcepts'
+  | 'getConceptRefs';
 
 const wallSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Wraps `store` so that the listed methods resolve `delayMs` after the real answer (`sleep`: the wall clock unless a test's virtual time). */
-export function slowStore(store: Store, delays: Partial<Record<StoreMethod, number>>, sleep: (ms: number) => Promise<void> = wallSleep): Store & { close(): Promise<void> } {
+export function slowStore(
+  store: Store,
+  delays: Partial<Record<StoreMethod, number>>,
+  sleep: (ms: number) => Promise<void> = wallSleep,
+): Store & { close(): Promise<void> } {
   return new Proxy(store, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver) as unknown;

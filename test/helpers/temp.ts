@@ -11,7 +11,9 @@ export function tempDir(prefix = 'engram-test-'): { dir: string; cleanup: () => 
 }
 
 /** An Engram on a temp SQLite file with the hash embedder unless told otherwise. */
-export async function tempEngram(options: Partial<OpenOptions> = {}): Promise<{ engram: Engram; path: string; dir: string; cleanup: () => Promise<void> }> {
+export async function tempEngram(
+  options: Partial<OpenOptions> = {},
+): Promise<{ engram: Engram; path: string; dir: string; cleanup: () => Promise<void> }> {
   const { dir, cleanup } = tempDir();
   const path = join(dir, 'engram.db');
   const engram = await Engram.open({ path, embedder: 'hash', ...options });

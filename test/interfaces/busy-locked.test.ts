@@ -54,7 +54,11 @@ describe('BUSY: the write lock is held by another connection', () => {
   it('HTTP answers 503 BUSY with Retry-After, and the write is not applied', async () => {
     const app = createHttpApp({ engram, auth: 'open' });
     const response = await whileWriteLocked(async () =>
-      app.request('/v1/memories', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scope: SCOPE, content: 'Written while locked.' }) }),
+      app.request('/v1/memories', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ scope: SCOPE, content: 'Written while locked.' }),
+      }),
     );
     expect(response.status).toBe(503);
     expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
@@ -64,7 +68,11 @@ describe('BUSY: the write lock is held by another connection', () => {
     const { hits } = await engram.recall('written while locked', { scopes: [SCOPE] });
     expect(hits.some((h) => h.content === 'Written while locked.')).toBe(false);
     // Once the lock is free the same request succeeds.
-    const again = await app.request('/v1/memories', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scope: SCOPE, content: 'Written while locked.' }) });
+    const again = await app.request('/v1/memories', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ scope: SCOPE, content: 'Written while locked.' }),
+    });
     expect(again.status).toBe(200);
   });
 
@@ -81,7 +89,9 @@ describe('BUSY: the write lock is held by another connection', () => {
   });
 
   it.skipIf(!binBuilt)('CLI remember exits 5 with a BUSY message', { timeout: 90_000 }, async () => {
-    const result = await whileWriteLocked(() => runCliAsync(['remember', 'Written while locked.', '--scope', SCOPE, '--db', path, '--json']));
+    const result = await whileWriteLocked(() =>
+      runCliAsync(['remember', 'Written while locked.', '--scope', SCOPE, '--db', path, '--json']),
+    );
     expect(result.status).toBe(5);
     expect(JSON.parse(result.stderr.trim().split('\n').pop() as string)).toMatchObject({ error: { code: 'BUSY' } });
   });
@@ -112,7 +122,11 @@ describe('LOCKED: a consolidation lease is held', () => {
     const release = await holdLease();
     try {
       const app = createHttpApp({ engram, auth: 'open' });
-      const response = await app.request('/v1/consolidate', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scope: SCOPE }) });
+      const response = await app.request('/v1/consolidate', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ scope: SCOPE }),
+      });
       expect(response.status).toBe(409);
       expect(((await response.json()) as { error: { code: string } }).error.code).toBe('LOCKED');
     } finally {

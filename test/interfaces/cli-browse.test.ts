@@ -28,13 +28,19 @@ describe.skipIf(!binBuilt)('engram list, scopes, purge', () => {
     const { path } = await seeded();
     const all = runCli(['list', '--db', path, '--json']);
     expect(all.status, all.stderr).toBe(0);
-    expect(JSON.parse(all.stdout).items.map((i: { scope: string }) => i.scope).sort()).toEqual(['acme/a', 'acme/a', 'globex/x']);
+    expect(
+      JSON.parse(all.stdout)
+        .items.map((i: { scope: string }) => i.scope)
+        .sort(),
+    ).toEqual(['acme/a', 'acme/a', 'globex/x']);
     const semantic = JSON.parse(runCli(['list', '--db', path, '--json', '--scope', 'acme/a', '--layer', 'semantic']).stdout);
     expect(semantic.items.map((i: { content: string }) => i.content)).toEqual(['The billing service runs in eu-west.']);
     expect(JSON.parse(runCli(['list', '--db', path, '--json', '--text', 'BILLING', '--tag', 'deploy']).stdout).items).toHaveLength(1);
     const first = JSON.parse(runCli(['list', '--db', path, '--json', '--limit', '2', '--order', 'asc']).stdout);
     expect(first.nextCursor).toEqual(expect.any(String));
-    const second = JSON.parse(runCli(['list', '--db', path, '--json', '--limit', '2', '--order', 'asc', '--cursor', first.nextCursor]).stdout);
+    const second = JSON.parse(
+      runCli(['list', '--db', path, '--json', '--limit', '2', '--order', 'asc', '--cursor', first.nextCursor]).stdout,
+    );
     expect(second.items).toHaveLength(1);
     expect(second.nextCursor).toBeNull();
     const human = runCli(['list', '--db', path, '--limit', '1']);
@@ -52,7 +58,11 @@ describe.skipIf(!binBuilt)('engram list, scopes, purge', () => {
     cleanups.push(t.cleanup);
     const old = await t.engram.remember({ scope: 'acme/a', layer: 'semantic', content: 'The deploy target is staging.' });
     clock.set(Date.parse('2024-03-11T09:00:00Z'));
-    const fix = await t.engram.remember({ scope: 'acme/a', layer: 'semantic', content: 'The deploy target moved from staging to production.' });
+    const fix = await t.engram.remember({
+      scope: 'acme/a',
+      layer: 'semantic',
+      content: 'The deploy target moved from staging to production.',
+    });
     await t.engram.close();
     const ids = (...flags: string[]) => {
       const result = runCli(['list', '--db', t.path, '--json', ...flags]);

@@ -44,22 +44,54 @@ describe.skipIf(!binBuilt)('engram context / predict (skipped when dist/ is miss
     writeFileSync(file, JSON.stringify({ perception: { objects: ['mug'] }, context: { goal: 'grasp_mug' } }));
     const result = runCli(['predict', ...base, '--json', '--scope', user, '--episode', file]);
     expect(result.status, result.stderr).toBe(0);
-    const out = json<{ predictions: { action: string; outcome: string; successProbability: number; supportingEpisodeIds: string[] }[] }>(result);
+    const out = json<{ predictions: { action: string; outcome: string; successProbability: number; supportingEpisodeIds: string[] }[] }>(
+      result,
+    );
     expect(out.predictions[0]).toMatchObject({ action: 'graspObject', outcome: 'success', successProbability: 0.875 });
     expect([...(out.predictions[0]?.supportingEpisodeIds ?? [])].sort()).toEqual([...episodeIds].sort());
   });
 
   it('context prints Markdown for a prompt, or the structured JSON with --json', () => {
-    const args = ['context', ...base, '--scope', shared, '--scope', user, '--objects', 'mug', '--goal', 'grasp_mug', '--budget-ms', '2000', '--max-tokens', '800', 'please grasp the mug'];
+    const args = [
+      'context',
+      ...base,
+      '--scope',
+      shared,
+      '--scope',
+      user,
+      '--objects',
+      'mug',
+      '--goal',
+      'grasp_mug',
+      '--budget-ms',
+      '2000',
+      '--max-tokens',
+      '800',
+      'please grasp the mug',
+    ];
     const text = runCli(args);
     expect(text.status, text.stderr).toBe(0);
     expect(text.stdout).toMatch(/^<!-- engram context: \d+ ms of 2000 ms; rules full/);
     expect(text.stdout).toContain('## Rules\n- Hand over mugs handle first.');
     expect(text.stdout).toContain('graspObject → success (success probability 0.875');
-    const structured = json<{ budgetMs: number; maxTokens: number; tokens: number; parts: Record<string, { level: string; items: unknown[] }> }>(runCli([...args, '--json']));
+    const structured = json<{
+      budgetMs: number;
+      maxTokens: number;
+      tokens: number;
+      parts: Record<string, { level: string; items: unknown[] }>;
+    }>(runCli([...args, '--json']));
     expect(structured.budgetMs).toBe(2000);
     expect(structured.tokens).toBeLessThanOrEqual(800);
-    expect(Object.keys(structured.parts)).toEqual(['rules', 'profile', 'knowledge', 'concepts', 'predictions', 'episodes', 'cautions', 'mood']);
+    expect(Object.keys(structured.parts)).toEqual([
+      'rules',
+      'profile',
+      'knowledge',
+      'concepts',
+      'predictions',
+      'episodes',
+      'cautions',
+      'mood',
+    ]);
     expect(structured.parts.episodes?.items.length).toBeGreaterThan(0);
   });
 
@@ -76,7 +108,10 @@ describe.skipIf(!binBuilt)('engram context / predict (skipped when dist/ is miss
     const stub = await startLlmStub((r) => (r.use === 'importance' ? { content: '{"importance": 0.77}' } : { content: '{"facts": []}' }));
     try {
       const env = { ENGRAM_LLM_BASE_URL: stub.baseUrl, ENGRAM_LLM_MODEL: 'stub', ENGRAM_LLM_TIMEOUT_MS: '2000' };
-      const written = await runCliAsync(['remember', ...base, '--json', '--scope', user, 'We agreed to ship the gripper firmware on Monday.'], { env });
+      const written = await runCliAsync(
+        ['remember', ...base, '--json', '--scope', user, 'We agreed to ship the gripper firmware on Monday.'],
+        { env },
+      );
       expect(written.status, written.stderr).toBe(0);
       const { id } = JSON.parse(written.stdout) as { id: string };
       const shown = await runCliAsync(['recall', ...base, '--json', '--scope', user, 'gripper firmware Monday'], { env: {} });

@@ -69,7 +69,10 @@ describe.skipIf(!binBuilt)('a missing --db', { timeout: 120_000 }, () => {
   it('hooks user-prompt-submit prints nothing, exits 0 and creates nothing', () => {
     const db = join(dir, 'hook-missing.db');
     const transcript = placeTranscript(dir);
-    const result = runCli(['hooks', 'user-prompt-submit', '--scope', SCOPE, '--db', db], { input: hookStdin('user-prompt-submit', transcript), env });
+    const result = runCli(['hooks', 'user-prompt-submit', '--scope', SCOPE, '--db', db], {
+      input: hookStdin('user-prompt-submit', transcript),
+      env,
+    });
     expect(result.status).toBe(0);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe('');

@@ -19,12 +19,16 @@ describe.skipIf(!binBuilt)('durability (skipped when dist/ is missing: run npm r
     await (await Engram.open({ path: db, embedder: 'hash' })).close();
     const files = [0, 1, 2, 3].map((w) => {
       const file = join(tmp.dir, `writer-${w}.jsonl`);
-      const lines = Array.from({ length: 500 }, (_, i) => JSON.stringify({ content: `writer ${w} memory ${i}: the same sentence in many places` }));
+      const lines = Array.from({ length: 500 }, (_, i) =>
+        JSON.stringify({ content: `writer ${w} memory ${i}: the same sentence in many places` }),
+      );
       writeFileSync(file, lines.join('\n'));
       return file;
     });
     const results = await Promise.all(
-      files.map((file) => runCliAsync(['remember', '--db', db, '--embedder', 'hash', '--json', '--scope', 't/c', '--file', file, '--batch-size', '5'])),
+      files.map((file) =>
+        runCliAsync(['remember', '--db', db, '--embedder', 'hash', '--json', '--scope', 't/c', '--file', file, '--batch-size', '5']),
+      ),
     );
     for (const result of results) {
       expect(result.status, result.stderr).toBe(0);
@@ -40,7 +44,9 @@ describe.skipIf(!binBuilt)('durability (skipped when dist/ is missing: run npm r
     const total = 400;
     writeFileSync(
       file,
-      Array.from({ length: total }, (_, i) => JSON.stringify({ content: `killed import line ${i}`, layer: i % 2 === 0 ? 'episodic' : 'semantic' })).join('\n'),
+      Array.from({ length: total }, (_, i) =>
+        JSON.stringify({ content: `killed import line ${i}`, layer: i % 2 === 0 ? 'episodic' : 'semantic' }),
+      ).join('\n'),
     );
     const acknowledged = new Set<string>();
     for (let attempt = 0; attempt < 20; attempt += 1) {
@@ -67,7 +73,21 @@ describe.skipIf(!binBuilt)('durability (skipped when dist/ is missing: run npm r
 /** Starts an import and SIGKILLs it after `acks` acknowledged transactions or `ms` milliseconds. */
 function importUntilKilled(db: string, file: string, acks: number, ms: number): Promise<string[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'remember', '--db', db, '--embedder', 'hash', '--json', '--scope', 't/k', '--file', file, '--batch-size', '7']);
+    const child = spawn(process.execPath, [
+      BIN,
+      'remember',
+      '--db',
+      db,
+      '--embedder',
+      'hash',
+      '--json',
+      '--scope',
+      't/k',
+      '--file',
+      file,
+      '--batch-size',
+      '7',
+    ]);
     const ids: string[] = [];
     let buffer = '';
     let seen = 0;

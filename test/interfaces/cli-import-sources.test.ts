@@ -18,7 +18,10 @@ import { tempDir } from '../helpers/temp.js';
 const FIXTURES = fileURLToPath(new URL('../fixtures/import/', import.meta.url));
 const fixture = (path: string): string => join(FIXTURES, path);
 
-async function readStore(db: string, scopes: string[]): Promise<{ records: MemoryRecord[]; edges: Edge[]; relationTypes: Awaited<ReturnType<Engram['relations']>> }> {
+async function readStore(
+  db: string,
+  scopes: string[],
+): Promise<{ records: MemoryRecord[]; edges: Edge[]; relationTypes: Awaited<ReturnType<Engram['relations']>> }> {
   const engram = await Engram.open({ path: db });
   try {
     const records = await engram.store.listMemories({ scopes, limit: 10_000 });
@@ -69,7 +72,9 @@ describe.skipIf(!binBuilt)('engram import <source> and export mcp-memory (skippe
     const warmUp = episodes.find((r) => r.content.includes('15 to 20 minutes'));
     expect(warmUp?.content.startsWith('assistant: ')).toBe(true);
     expect(warmUp?.occurredAt).toBe(Math.round((1717405200.5 + 25) * 1000));
-    expect(warmUp?.provenance.sources).toEqual([{ system: 'chatgpt', conversationId: 'c0ffee00-0000-4000-8000-000000000001', messageId: 'a-1b' }]);
+    expect(warmUp?.provenance.sources).toEqual([
+      { system: 'chatgpt', conversationId: 'c0ffee00-0000-4000-8000-000000000001', messageId: 'a-1b' },
+    ]);
     expect(episodes.some((r) => r.content.includes('Give it about 5 minutes'))).toBe(false);
     expect(new Set(episodes.map((r) => (r.data.context as { sessionId?: string } | undefined)?.sessionId))).toEqual(
       new Set(['c0ffee00-0000-4000-8000-000000000001', 'c0ffee00-0000-4000-8000-000000000002']),
@@ -88,7 +93,10 @@ describe.skipIf(!binBuilt)('engram import <source> and export mcp-memory (skippe
     const args = ['import', 'claude-ai', fixture('claude-ai/conversations.json'), '--scope-template', 'me/claude/{conversation_id}'];
     const first = run(db, args);
     expect(first.memories.created).toBe(6);
-    expect(first.scopes).toEqual({ 'me/claude/11111111-aaaa-4bbb-8ccc-000000000001': 3, 'me/claude/11111111-aaaa-4bbb-8ccc-000000000002': 3 });
+    expect(first.scopes).toEqual({
+      'me/claude/11111111-aaaa-4bbb-8ccc-000000000001': 3,
+      'me/claude/11111111-aaaa-4bbb-8ccc-000000000002': 3,
+    });
     expect(first.skipped.map((s) => s.ref.split(', ')[1]).sort()).toEqual(['message m-3', 'message m-4', 'message n-2']);
     const { records } = await readStore(db, Object.keys(first.scopes));
     const balcony = records.find((r) => r.layer === 'episodic' && r.content.startsWith('user: I grow tomatoes'));
@@ -102,7 +110,17 @@ describe.skipIf(!binBuilt)('engram import <source> and export mcp-memory (skippe
 
   it('mem0: memories become claims in the scopes their ids map to, valid from updated_at, else created_at', async () => {
     const db = freshDb();
-    const args = ['import', 'mem0', fixture('mem0/memories.json'), '--scope-template', '{tenant}/users/{user_id}', '--scope-template', '{tenant}/agents/{agent_id}', '--tenant', 'acme'];
+    const args = [
+      'import',
+      'mem0',
+      fixture('mem0/memories.json'),
+      '--scope-template',
+      '{tenant}/users/{user_id}',
+      '--scope-template',
+      '{tenant}/agents/{agent_id}',
+      '--tenant',
+      'acme',
+    ];
     const first = run(db, args);
     expect(first.memories.created).toBe(4);
     expect(first.scopes).toEqual({ 'acme/users/alice': 2, 'acme/agents/coder': 1, 'acme/users/bob_example.com': 1 });
@@ -124,7 +142,10 @@ describe.skipIf(!binBuilt)('engram import <source> and export mcp-memory (skippe
     expect(later.memories).toEqual({ created: 0, merged: 0, superseded: 1, unchanged: 3 });
     const bob = (await readStore(db, ['acme/users/bob_example.com'])).records;
     expect(bob.find((r) => r.content === 'Lives in Porto')?.validTo).toBe(Date.parse('2024-09-01T00:00:00Z'));
-    expect(bob.find((r) => r.content === 'Moved to Lisbon')).toMatchObject({ validFrom: Date.parse('2024-09-01T00:00:00Z'), validTo: null });
+    expect(bob.find((r) => r.content === 'Moved to Lisbon')).toMatchObject({
+      validFrom: Date.parse('2024-09-01T00:00:00Z'),
+      validTo: null,
+    });
     createsNothing(run(db, ['import', 'mem0', fixture('mem0/memories-later.json'), ...args.slice(3)]));
     // with a fallback scope and a default time, the two left-out memories with text come in
     const rest = run(db, [...args, '--scope', 'acme/shared', '--default-time', '2024-07-25']);
@@ -135,8 +156,26 @@ describe.skipIf(!binBuilt)('engram import <source> and export mcp-memory (skippe
 
   it('mcp-memory: entities, observations with MENTIONS edges, relations as edges of registered types; problems reported', async () => {
     const db = freshDb();
-    const args = ['import', 'mcp-memory', fixture('mcp-memory/memory-with-problems.jsonl'), '--scope', 'acme/graph', '--default-time', '2024-01-01'];
-    const missingTime = runCli(['import', 'mcp-memory', fixture('mcp-memory/memory.jsonl'), '--scope', 'acme/graph', '--db', db, '--embedder', 'hash']);
+    const args = [
+      'import',
+      'mcp-memory',
+      fixture('mcp-memory/memory-with-problems.jsonl'),
+      '--scope',
+      'acme/graph',
+      '--default-time',
+      '2024-01-01',
+    ];
+    const missingTime = runCli([
+      'import',
+      'mcp-memory',
+      fixture('mcp-memory/memory.jsonl'),
+      '--scope',
+      'acme/graph',
+      '--db',
+      db,
+      '--embedder',
+      'hash',
+    ]);
     expect(missingTime.status).not.toBe(0);
     expect(missingTime.stderr).toContain('--default-time');
     const first = run(db, args);
@@ -150,15 +189,29 @@ describe.skipIf(!binBuilt)('engram import <source> and export mcp-memory (skippe
     const spanish = records.find((r) => r.content === 'Speaks fluent Spanish');
     expect(edges.some((e) => e.type === 'MENTIONS' && e.fromId === spanish?.id && e.toId === john?.id)).toBe(true);
     const anthropic = records.find((r) => r.data.name === 'Anthropic');
-    expect(edges.find((e) => e.type === 'WORKS_AT')).toMatchObject({ fromId: john?.id, toId: anthropic?.id, metadata: { relationType: 'works_at' } });
+    expect(edges.find((e) => e.type === 'WORKS_AT')).toMatchObject({
+      fromId: john?.id,
+      toId: anthropic?.id,
+      metadata: { relationType: 'works_at' },
+    });
     expect(edges.filter((e) => e.type === 'IS_A')).toHaveLength(1);
-    expect(relationTypes.find((t) => t.name === 'WORKS_AT')).toMatchObject({ builtIn: false, proposedBy: 'import:mcp-memory', tenant: 'acme' });
+    expect(relationTypes.find((t) => t.name === 'WORKS_AT')).toMatchObject({
+      builtIn: false,
+      proposedBy: 'import:mcp-memory',
+      tenant: 'acme',
+    });
     createsNothing(run(db, args));
   });
 
   it('export mcp-memory then import mcp-memory into a fresh store gives the same entities, relations and observations', () => {
     const original = readFileSync(fixture('mcp-memory/memory.jsonl'), 'utf8');
-    const graphOf = (text: string) => text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>).map((o) => JSON.stringify(o)).sort();
+    const graphOf = (text: string) =>
+      text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .map((o) => JSON.stringify(o))
+        .sort();
     const first = freshDb();
     run(first, ['import', 'mcp-memory', fixture('mcp-memory/memory.jsonl'), '--scope', 'acme/graph', '--default-time', '2024-01-01']);
     const exported = join(tmp.dir, 'graph-1.jsonl');
@@ -181,7 +234,10 @@ describe.skipIf(!binBuilt)('engram import <source> and export mcp-memory (skippe
     expect(first.memories.created).toBe(8);
     expect(first.edges.created).toBe(9);
     expect(first.registeredTypes.sort()).toEqual(['LINKS_TO', 'OWNED_BY', 'PAIRS_WITH', 'RELATES_TO']);
-    expect(first.skipped.map((s) => s.ref).sort()).toEqual(['note projects/coffee-bean-origins.md, link [[Farmers Union]]', 'note projects/coffee-brewing-methods.md, link [[Grinder Settings]]']);
+    expect(first.skipped.map((s) => s.ref).sort()).toEqual([
+      'note projects/coffee-bean-origins.md, link [[Farmers Union]]',
+      'note projects/coffee-brewing-methods.md, link [[Grinder Settings]]',
+    ]);
     const { records, edges } = await readStore(db, ['acme/notes']);
     const brewing = records.find((r) => r.data.name === 'Coffee Brewing Methods');
     expect(brewing).toMatchObject({ validFrom: Date.parse('2024-03-01T10:00:00Z'), data: { category: 'note' } });
@@ -201,7 +257,8 @@ describe.skipIf(!binBuilt)('engram import <source> and export mcp-memory (skippe
     const vault = join(tmp.dir, 'obsidian');
     cpSync(fixture('vault-obsidian'), vault, { recursive: true });
     const mtime = new Date('2024-06-01T12:00:00Z');
-    for (const file of ['People/Lena Park.md', 'Projects/Tech Stack.md', 'Projects/Website Redesign.md']) utimesSync(join(vault, file), mtime, mtime);
+    for (const file of ['People/Lena Park.md', 'Projects/Tech Stack.md', 'Projects/Website Redesign.md'])
+      utimesSync(join(vault, file), mtime, mtime);
 
     const scoped = freshDb();
     const byFolder = run(scoped, ['import', 'vault', vault, '--style', 'obsidian', '--scope', 'acme/obs', '--folders', 'scopes']);
@@ -214,7 +271,10 @@ describe.skipIf(!binBuilt)('engram import <source> and export mcp-memory (skippe
     const first = run(db, args);
     expect(first.memories.created).toBe(3);
     expect(first.edges.created).toBe(4);
-    expect(first.skipped.map((s) => s.ref).sort()).toEqual(['note Projects/Website Redesign.md, link [[Backlog]]', 'note Projects/Website Redesign.md, link [[mockup.png]]']);
+    expect(first.skipped.map((s) => s.ref).sort()).toEqual([
+      'note Projects/Website Redesign.md, link [[Backlog]]',
+      'note Projects/Website Redesign.md, link [[mockup.png]]',
+    ]);
     const { records, edges } = await readStore(db, ['acme/obs']);
     const redesign = records.find((r) => r.data.name === 'Website Redesign');
     const lena = records.find((r) => r.data.name === 'Lena Park');
@@ -224,13 +284,22 @@ describe.skipIf(!binBuilt)('engram import <source> and export mcp-memory (skippe
     expect(redesign?.tags).toEqual(expect.arrayContaining(['obsidian', 'project', 'web', 'status/active', 'folder:Projects']));
     expect(stack?.tags).not.toContain('notatag');
     expect(edges.find((e) => e.type === 'RELATED' && e.fromId === redesign?.id)?.toId).toBe(lena?.id);
-    expect(edges.filter((e) => e.type === 'LINKS_TO').map((e) => [e.fromId, e.toId]).sort()).toEqual(
-      [[redesign?.id, lena?.id], [redesign?.id, stack?.id], [stack?.id, redesign?.id]].sort(),
+    expect(
+      edges
+        .filter((e) => e.type === 'LINKS_TO')
+        .map((e) => [e.fromId, e.toId])
+        .sort(),
+    ).toEqual(
+      [
+        [redesign?.id, lena?.id],
+        [redesign?.id, stack?.id],
+        [stack?.id, redesign?.id],
+      ].sort(),
     );
     createsNothing(run(db, args));
   });
 
-  it('claude-code: sessions through the hooks\' capture path (claims, redaction, same sources), scopes from project folders', async () => {
+  it("claude-code: sessions through the hooks' capture path (claims, redaction, same sources), scopes from project folders", async () => {
     const db = freshDb();
     const args = ['import', 'claude-code', fixture('claude-code'), '--scope-template', 'me/projects/{dir}'];
     const first = run(db, args);
@@ -245,9 +314,13 @@ describe.skipIf(!binBuilt)('engram import <source> and export mcp-memory (skippe
     const token = records.find((r) => r.layer === 'episodic' && r.content.includes('Netlify'));
     expect(token?.content).toContain('[redacted:');
     expect(records.some((r) => r.content.includes('ghp_abcdefghijklmnop'))).toBe(false);
-    expect(token?.provenance.sources).toEqual([{ system: 'claude-code', conversationId: '0d2b7c1e-1111-4a2b-9c3d-aaaaaaaaaaaa', messageId: 'b0000000-0000-4000-8000-000000000001' }]);
+    expect(token?.provenance.sources).toEqual([
+      { system: 'claude-code', conversationId: '0d2b7c1e-1111-4a2b-9c3d-aaaaaaaaaaaa', messageId: 'b0000000-0000-4000-8000-000000000001' },
+    ]);
     expect(token?.occurredAt).toBe(Date.parse('2025-10-03T08:00:00Z'));
-    expect(records.filter((r) => r.scope === 'me/projects/shop' && r.layer === 'episodic').map((r) => r.content.slice(0, 30))).toHaveLength(3);
+    expect(records.filter((r) => r.scope === 'me/projects/shop' && r.layer === 'episodic').map((r) => r.content.slice(0, 30))).toHaveLength(
+      3,
+    );
     createsNothing(run(db, args));
     const project = run(db, ['import', 'claude-code', fixture('claude-code/-home-dev-shop'), '--scope-template', 'me/projects/{dir}']);
     createsNothing(project);
@@ -255,7 +328,10 @@ describe.skipIf(!binBuilt)('engram import <source> and export mcp-memory (skippe
     // without DIR: ~/.claude/projects
     const home = join(tmp.dir, 'home');
     cpSync(fixture('claude-code'), join(home, '.claude', 'projects'), { recursive: true });
-    const byDefault = runCli(['import', 'claude-code', '--scope-template', 'me/{project}', '--db', freshDb(), '--embedder', 'hash', '--json'], { env: { HOME: home } });
+    const byDefault = runCli(
+      ['import', 'claude-code', '--scope-template', 'me/{project}', '--db', freshDb(), '--embedder', 'hash', '--json'],
+      { env: { HOME: home } },
+    );
     expect(byDefault.status, byDefault.stderr).toBe(0);
     expect(json<ImportReport>(byDefault).scopes).toEqual({ 'me/home-dev-shop': 3, 'me/home-dev-blog': 2 });
   });

@@ -25,14 +25,32 @@ describe.skipIf(!binBuilt)('engram CLI: layers (skipped when dist/ is missing: r
   it('relate, relations list and register, activate, jobs', () => {
     const mug = remember(['--layer', 'semantic', 'coffee mug']);
     const container = remember(['--layer', 'semantic', 'container']);
-    const related = ok<{ action: string; edge: { type: string; weight: number } }>(['relate', ...base, mug, 'is_a', container, '--scope', S, '--weight', '0.7']);
+    const related = ok<{ action: string; edge: { type: string; weight: number } }>([
+      'relate',
+      ...base,
+      mug,
+      'is_a',
+      container,
+      '--scope',
+      S,
+      '--weight',
+      '0.7',
+    ]);
     expect(related).toMatchObject({ action: 'created', edge: { type: 'IS_A', weight: 0.7 } });
 
     const bad = runCli(['relate', ...base, mug, 'LOVES', container, '--scope', S]);
     expect(bad.status).not.toBe(0);
     expect(bad.stderr).toContain('LOVES is not registered');
 
-    const registered = ok<{ name: string; builtIn: boolean; proposedBy: string; symmetric: boolean }>(['relations', 'register', ...base, 'NEAR', '--symmetric', '--scope', S]);
+    const registered = ok<{ name: string; builtIn: boolean; proposedBy: string; symmetric: boolean }>([
+      'relations',
+      'register',
+      ...base,
+      'NEAR',
+      '--symmetric',
+      '--scope',
+      S,
+    ]);
     expect(registered).toMatchObject({ name: 'NEAR', builtIn: false, proposedBy: 'cli', symmetric: true });
     const list = ok<Array<{ name: string; builtIn: boolean }>>(['relations', 'list', ...base, '--scope', S]);
     expect(list.map((t) => t.name)).toEqual(expect.arrayContaining(['IS_A', 'RELATED_TO', 'NEAR']));
@@ -72,7 +90,18 @@ describe.skipIf(!binBuilt)('engram CLI: layers (skipped when dist/ is missing: r
 
     writeFileSync(join(dir, 'log.md'), `${readFileSync(join(dir, 'log.md'), 'utf8')}\n- [2026-01-04] Picked it up again\n`);
     const other = join(tmp.dir, 'other.db');
-    const report = ok<{ created: number; added: number }>(['import', 'markdown', '--db', other, '--json', '--embedder', 'hash', dir, '--scope', S]);
+    const report = ok<{ created: number; added: number }>([
+      'import',
+      'markdown',
+      '--db',
+      other,
+      '--json',
+      '--embedder',
+      'hash',
+      dir,
+      '--scope',
+      S,
+    ]);
     expect(report.created).toBe(Object.values(exported.entries).reduce((a, b) => a + b, 0));
     expect(report.added).toBe(1);
     const stats = ok<{ total: number }>(['stats', '--db', other, '--json', '--scope', S]);

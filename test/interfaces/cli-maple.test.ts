@@ -33,7 +33,14 @@ async function planted(): Promise<{ path: string; ids: Record<string, string> }>
       { scope: SCOPE, content: 'Deploys to production need two approvals.', importance: 0.95, layer: 'semantic', pinned: true },
     ]);
     clock.set(Date.now());
-    const decision = await engram.remember({ scope: SCOPE, content: 'Decided to ship the billing service on Fridays only.', importance: 0.9, pinned: true, decision: { intent: 'release day' }, rejected: ['Ship billing any day'] });
+    const decision = await engram.remember({
+      scope: SCOPE,
+      content: 'Decided to ship the billing service on Fridays only.',
+      importance: 0.9,
+      pinned: true,
+      decision: { intent: 'release day' },
+      rejected: ['Ship billing any day'],
+    });
     return { path, ids: { stale: stale!.id, idle: idle!.id, fact: fact!.id, decision: decision.id, rejected: decision.rejected![0]! } };
   } finally {
     await engram.close();
@@ -66,7 +73,9 @@ describe.skipIf(!binBuilt)('MAPLE maintenance commands (CLI, needs `npm run buil
 
     const run = cli(path, 'decay', '--scope', SCOPE);
     expect(json(run)).toMatchObject({ dryRun: false, decayed: [ids.idle] });
-    expect(json<{ items: { id: string }[] }>(cli(path, 'list', '--scope', SCOPE, '--status', 'decayed')).items.map((i) => i.id)).toEqual([ids.idle]);
+    expect(json<{ items: { id: string }[] }>(cli(path, 'list', '--scope', SCOPE, '--status', 'decayed')).items.map((i) => i.id)).toEqual([
+      ids.idle,
+    ]);
 
     const both = cli(path, 'expire', '--scope', SCOPE, '--apply', '--dry-run');
     expect(both.status).not.toBe(0);
@@ -85,6 +94,8 @@ describe.skipIf(!binBuilt)('MAPLE maintenance commands (CLI, needs `npm run buil
       [ids.decision, 'decision'],
       [ids.rejected, 'rejected'],
     ]);
-    expect(runCli(['recall', 'billing', 'Fridays', '--db', path, '--scope', SCOPE, '--chains']).stdout).toContain('rejected: Ship billing any day');
+    expect(runCli(['recall', 'billing', 'Fridays', '--db', path, '--scope', SCOPE, '--chains']).stdout).toContain(
+      'rejected: Ship billing any day',
+    );
   });
 });

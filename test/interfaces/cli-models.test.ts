@@ -45,31 +45,41 @@ describe.skipIf(!binBuilt)(`engram models${needsBin}`, () => {
     temp.cleanup();
   });
 
-  it.skipIf(!haveBge)(`pulls the default model from the hub layout, then lists it with its source and hash${haveBge ? '' : ` (skipped: bge-small-en-v1.5 is not in ${realCache})`}`, async () => {
-    const cache = join(temp.dir, 'cache');
-    const env = { ENGRAM_CACHE_DIR: cache, ENGRAM_HF_ENDPOINT: endpoint, ...NO_MVN };
-    const pulled = await runCliAsync(['models', 'pull', '--json'], { env });
-    expect(pulled.status, pulled.stderr).toBe(0);
-    expect(JSON.parse(pulled.stdout).models).toEqual([{ name: 'bge-small-en-v1.5', source: 'hub Xenova/bge-small-en-v1.5@main', directory: join(cache, 'models', 'bge-small-en-v1.5') }]);
+  it.skipIf(!haveBge)(
+    `pulls the default model from the hub layout, then lists it with its source and hash${haveBge ? '' : ` (skipped: bge-small-en-v1.5 is not in ${realCache})`}`,
+    async () => {
+      const cache = join(temp.dir, 'cache');
+      const env = { ENGRAM_CACHE_DIR: cache, ENGRAM_HF_ENDPOINT: endpoint, ...NO_MVN };
+      const pulled = await runCliAsync(['models', 'pull', '--json'], { env });
+      expect(pulled.status, pulled.stderr).toBe(0);
+      expect(JSON.parse(pulled.stdout).models).toEqual([
+        { name: 'bge-small-en-v1.5', source: 'hub Xenova/bge-small-en-v1.5@main', directory: join(cache, 'models', 'bge-small-en-v1.5') },
+      ]);
 
-    const db = join(temp.dir, 'onnx.db');
-    const remembered = await runCliAsync(['remember', '--db', db, '--embedder', 'bge-small-en-v1.5', '--scope', 't/a', 'Alice prefers window seats.'], { env });
-    expect(remembered.status, remembered.stderr).toBe(0);
-    const listed = await runCliAsync(['models', 'list', '--db', db, '--json'], { env });
-    expect(listed.status, listed.stderr).toBe(0);
-    const answer = JSON.parse(listed.stdout);
-    expect(answer.models.find((m: { name: string }) => m.name === 'bge-small-en-v1.5')).toMatchObject({
-      installed: true,
-      verified: true,
-      source: 'hub Xenova/bge-small-en-v1.5@main',
-      sha256: '6c9c6101a956d62dfb5e7190c538226c0c5bb9cb27b651234b6df063ee7dbfe4',
-    });
-    expect(answer.store).toEqual({ db, embedder: 'onnx:bge-small-en-v1.5:384:6c9c6101', model: 'bge-small-en-v1.5', installed: true });
-  });
+      const db = join(temp.dir, 'onnx.db');
+      const remembered = await runCliAsync(
+        ['remember', '--db', db, '--embedder', 'bge-small-en-v1.5', '--scope', 't/a', 'Alice prefers window seats.'],
+        { env },
+      );
+      expect(remembered.status, remembered.stderr).toBe(0);
+      const listed = await runCliAsync(['models', 'list', '--db', db, '--json'], { env });
+      expect(listed.status, listed.stderr).toBe(0);
+      const answer = JSON.parse(listed.stdout);
+      expect(answer.models.find((m: { name: string }) => m.name === 'bge-small-en-v1.5')).toMatchObject({
+        installed: true,
+        verified: true,
+        source: 'hub Xenova/bge-small-en-v1.5@main',
+        sha256: '6c9c6101a956d62dfb5e7190c538226c0c5bb9cb27b651234b6df063ee7dbfe4',
+      });
+      expect(answer.store).toEqual({ db, embedder: 'onnx:bge-small-en-v1.5:384:6c9c6101', model: 'bge-small-en-v1.5', installed: true });
+    },
+  );
 
   it('fails with every try named when no source has the model, and installs nothing', async () => {
     const cache = join(temp.dir, 'empty-cache');
-    const result = await runCliAsync(['models', 'pull', 'e5-small-v2'], { env: { ENGRAM_CACHE_DIR: cache, ENGRAM_HF_ENDPOINT: endpoint, ...NO_MVN } });
+    const result = await runCliAsync(['models', 'pull', 'e5-small-v2'], {
+      env: { ENGRAM_CACHE_DIR: cache, ENGRAM_HF_ENDPOINT: endpoint, ...NO_MVN },
+    });
     expect(result.status).not.toBe(0);
     expect(result.stderr).toMatch(/e5-small-v2 could not be fetched .*answered HTTP 404.*mvn is not on the PATH/);
     expect(existsSync(join(cache, 'models', 'e5-small-v2'))).toBe(false);
@@ -96,15 +106,20 @@ describe.skipIf(!binBuilt)(`engram models${needsBin}`, () => {
 
   it('postinstall never fails the install: one line, exit 0, whether skipped or nothing could be fetched', () => {
     const script = fileURLToPath(new URL('../../scripts/postinstall-models.mjs', import.meta.url));
-    const run = (env: Record<string, string>) => spawnSync(process.execPath, [script], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 120_000 });
+    const run = (env: Record<string, string>) =>
+      spawnSync(process.execPath, [script], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 120_000 });
     const skipped = run({ ENGRAM_SKIP_MODEL_DOWNLOAD: '1' });
     expect(skipped.status).toBe(0);
-    expect(skipped.stdout.trim().split('\n')).toEqual(['engram: model download skipped (ENGRAM_SKIP_MODEL_DOWNLOAD=1); USE-lite stays the embedder until "engram models pull".']);
+    expect(skipped.stdout.trim().split('\n')).toEqual([
+      'engram: model download skipped (ENGRAM_SKIP_MODEL_DOWNLOAD=1); USE-lite stays the embedder until "engram models pull".',
+    ]);
     // A path prefix the server does not know, so the hub answers 404 even when it could serve bge.
     const failed = run({ ENGRAM_CACHE_DIR: join(temp.dir, 'postinstall-cache'), ENGRAM_HF_ENDPOINT: `${endpoint}/nowhere`, ...NO_MVN });
     expect(failed.status).toBe(0);
     const lines = failed.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^engram: no embedding model fetched \(.*bge-small-en-v1\.5 could not be fetched.*\); USE-lite stays the embedder/);
+    expect(lines[0]).toMatch(
+      /^engram: no embedding model fetched \(.*bge-small-en-v1\.5 could not be fetched.*\); USE-lite stays the embedder/,
+    );
   });
 });

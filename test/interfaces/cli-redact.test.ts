@@ -44,8 +44,12 @@ describe.skipIf(!binBuilt)('the default database', { timeout: 120_000 }, () => {
     expect(stats.total).toBeGreaterThan(1);
 
     // setup names no database in the hooks: they open this same default one
-    const setup = json<{ files: { part: { hooks?: { Stop: { hooks: { command: string }[] }[] } } }[] }>(runCli(['setup', 'claude-code', '--scope', SCOPE, '--json'], { env }));
-    expect(setup.files[1]?.part.hooks?.Stop[0]?.hooks[0]?.command).toMatch(new RegExp(`^engram hooks stop --scope ${SCOPE} --user-scope \\S+$`));
+    const setup = json<{ files: { part: { hooks?: { Stop: { hooks: { command: string }[] }[] } } }[] }>(
+      runCli(['setup', 'claude-code', '--scope', SCOPE, '--json'], { env }),
+    );
+    expect(setup.files[1]?.part.hooks?.Stop[0]?.hooks[0]?.command).toMatch(
+      new RegExp(`^engram hooks stop --scope ${SCOPE} --user-scope \\S+$`),
+    );
 
     const other = join(dir, 'other.db');
     expect(runCli(['remember', 'Elsewhere.', '--scope', SCOPE], { env: { ...env, ENGRAM_DB: other } }).status).toBe(0);
@@ -64,16 +68,22 @@ describe.skipIf(!binBuilt)('redaction on the command line', { timeout: 120_000 }
     const human = runCli(['remember', `The deploy bot uses ${TOKEN.replace('Kd8', 'Kd9')}`, '--scope', SCOPE, '--db', db], { env });
     expect(plain(human.stdout)).toMatch(/^created \S+, 1 secret redacted$/m);
 
-    const raw = json<{ id: string }>(runCli(['remember', `Old note: GITHUB_TOKEN=${TOKEN}`, '--scope', SCOPE, '--db', db, '--no-redact', '--json'], { env }));
+    const raw = json<{ id: string }>(
+      runCli(['remember', `Old note: GITHUB_TOKEN=${TOKEN}`, '--scope', SCOPE, '--db', db, '--no-redact', '--json'], { env }),
+    );
     const stored = () => json<{ content: string }>(runCli(['get', raw.id, '--scope', SCOPE, '--db', db, '--json'], { env })).content;
     expect(stored()).toContain(TOKEN);
 
-    const dry = json<{ dryRun: boolean; records: number; redacted: number; kinds: Record<string, number> }>(runCli(['redact', '--scope', SCOPE, '--db', db, '--dry-run', '--json'], { env }));
+    const dry = json<{ dryRun: boolean; records: number; redacted: number; kinds: Record<string, number> }>(
+      runCli(['redact', '--scope', SCOPE, '--db', db, '--dry-run', '--json'], { env }),
+    );
     expect(dry).toMatchObject({ dryRun: true, records: 1, kinds: { 'github-token': expect.any(Number) } });
     expect(stored()).toContain(TOKEN);
     const done = runCli(['redact', '--scope', SCOPE, '--db', db], { env });
     expect(done.status).toBe(0);
-    expect(plain(done.stdout).trim()).toMatch(/^scanned 3 records in dev\/projects\/shop: redacted \d+ secrets in 1 records \(\d+ github-token\); 1 re-embedded$/);
+    expect(plain(done.stdout).trim()).toMatch(
+      /^scanned 3 records in dev\/projects\/shop: redacted \d+ secrets in 1 records \(\d+ github-token\); 1 re-embedded$/,
+    );
     expect(stored()).toBe('Old note: GITHUB_TOKEN=[redacted:github-token]');
     expect(readFileSync(db).toString('latin1').toLowerCase()).not.toContain(TOKEN.slice(4).toLowerCase());
 
@@ -84,11 +94,27 @@ describe.skipIf(!binBuilt)('redaction on the command line', { timeout: 120_000 }
 
   it('takes extra patterns from ENGRAM_REDACT_PATTERNS and --redact-pattern, and refuses a bad one clearly', () => {
     const db = join(dir, 'patterns.db');
-    const fromEnv = runCli(['remember', 'The vault unseal key is acme_Q2w8E4r6T1y3U5i7O9p0A2s4 today.', '--scope', SCOPE, '--db', db, '--json'], {
-      env: { ...env, ENGRAM_REDACT_PATTERNS: JSON.stringify([{ kind: 'acme-key', pattern: 'acme_[A-Za-z0-9]{24}' }]) },
-    });
+    const fromEnv = runCli(
+      ['remember', 'The vault unseal key is acme_Q2w8E4r6T1y3U5i7O9p0A2s4 today.', '--scope', SCOPE, '--db', db, '--json'],
+      {
+        env: { ...env, ENGRAM_REDACT_PATTERNS: JSON.stringify([{ kind: 'acme-key', pattern: 'acme_[A-Za-z0-9]{24}' }]) },
+      },
+    );
     expect(json(fromEnv)).toMatchObject({ redacted: 1 });
-    const fromFlag = runCli(['remember', 'Badge PIN 4417-9921 opens the lab.', '--scope', SCOPE, '--db', db, '--redact-pattern', 'badge-pin=\\b\\d{4}-\\d{4}\\b', '--json'], { env });
+    const fromFlag = runCli(
+      [
+        'remember',
+        'Badge PIN 4417-9921 opens the lab.',
+        '--scope',
+        SCOPE,
+        '--db',
+        db,
+        '--redact-pattern',
+        'badge-pin=\\b\\d{4}-\\d{4}\\b',
+        '--json',
+      ],
+      { env },
+    );
     expect(json(fromFlag)).toMatchObject({ redacted: 1 });
     const bad = runCli(['remember', 'x y z', '--scope', SCOPE, '--db', db, '--redact-pattern', 'nokind'], { env });
     expect(bad.status).toBe(2);

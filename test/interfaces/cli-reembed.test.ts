@@ -32,7 +32,10 @@ async function fillStore(path: string, count: number): Promise<void> {
   const engram = await Engram.open({ path, embedder: 'hash' });
   for (let i = 0; i < count; i += 500) {
     await engram.remember(
-      Array.from({ length: Math.min(500, count - i) }, (_, j) => ({ scope: `acme/s${(i + j) % 3}`, content: `Record ${i + j}: the courier left parcel ${i + j} at gate ${(i + j) % 11}.` })),
+      Array.from({ length: Math.min(500, count - i) }, (_, j) => ({
+        scope: `acme/s${(i + j) % 3}`,
+        content: `Record ${i + j}: the courier left parcel ${i + j} at gate ${(i + j) % 11}.`,
+      })),
     );
   }
   await engram.close();
@@ -108,7 +111,9 @@ describe.skipIf(!binBuilt)('engram reembed (CLI)', { timeout: 180_000 }, () => {
     expect(recalled.status, recalled.stderr).toBe(0);
     expect(json<{ hits: Array<{ content: string }> }>(recalled).hits[0]?.content).toContain('parcel 17 ');
     expect(runCli(['remember', 'the night shift locked gate 4', '--scope', 'acme/s1', '--db', db], { env: ENV }).status).toBe(0);
-    expect(json<{ embedder: string }>(runCli(['stats', '--scope', 'acme/s1', '--db', db, '--json'], { env: ENV })).embedder).toBe('hash:256');
+    expect(json<{ embedder: string }>(runCli(['stats', '--scope', 'acme/s1', '--db', db, '--json'], { env: ENV })).embedder).toBe(
+      'hash:256',
+    );
 
     // while a run holds the lease (paused between transactions), another reembed and a consolidation get LOCKED, exit 7
     const second = spawnReembed(['--embedder', 'hash:64', '--db', db, '--batch', '1']);
@@ -135,13 +140,18 @@ describe.skipIf(!binBuilt)('engram reembed (CLI)', { timeout: 180_000 }, () => {
 
     const after = runCli(['recall', 'who locked gate 4?', '--scope', 'acme/s1', '--db', db, '--json'], { env: ENV });
     expect(json<{ hits: Array<{ content: string }> }>(after).hits[0]?.content).toContain('night shift');
-    expect(json<{ embedder: string }>(runCli(['stats', '--scope', 'acme/s1', '--db', db, '--json'], { env: ENV })).embedder).toBe('hash:64');
+    expect(json<{ embedder: string }>(runCli(['stats', '--scope', 'acme/s1', '--db', db, '--json'], { env: ENV })).embedder).toBe(
+      'hash:64',
+    );
     expect(stagedCount(db)).toBe(0);
   });
 
   it('says there is nothing to do for the current model, and refuses unknown or missing models with a hint, changing nothing', () => {
     const db = join(dir, 'small.db');
-    expect(runCli(['remember', 'the spare key is under the blue pot', '--scope', 'me/home', '--db', db, '--embedder', 'hash'], { env: ENV }).status).toBe(0);
+    expect(
+      runCli(['remember', 'the spare key is under the blue pot', '--scope', 'me/home', '--db', db, '--embedder', 'hash'], { env: ENV })
+        .status,
+    ).toBe(0);
     const same = runCli(['reembed', '--embedder', 'hash', '--db', db], { env: ENV });
     expect(same.status, same.stderr).toBe(0);
     expect(same.stdout).toContain('already uses hash:256: nothing to do');
@@ -165,11 +175,16 @@ describe.skipIf(!binBuilt)('engram reembed (CLI)', { timeout: 180_000 }, () => {
     const schema = uniqueSchema('cr');
     const db = withSchema(url as string, schema);
     try {
-      expect(runCli(['remember', 'the boiler is serviced every October', '--scope', 'me/home', '--db', db, '--embedder', 'hash'], { env: ENV }).status).toBe(0);
+      expect(
+        runCli(['remember', 'the boiler is serviced every October', '--scope', 'me/home', '--db', db, '--embedder', 'hash'], { env: ENV })
+          .status,
+      ).toBe(0);
       const moved = runCli(['reembed', '--embedder', 'hash:64', '--db', db, '--json'], { env: ENV });
       expect(moved.status, moved.stderr).toBe(0);
       expect(json<Report>(moved)).toMatchObject({ changed: true, to: 'hash:64', vectors: 1 });
-      const recalled = json<{ hits: Array<{ content: string }> }>(runCli(['recall', 'boiler service', '--scope', 'me/home', '--db', db, '--json'], { env: ENV }));
+      const recalled = json<{ hits: Array<{ content: string }> }>(
+        runCli(['recall', 'boiler service', '--scope', 'me/home', '--db', db, '--json'], { env: ENV }),
+      );
       expect(recalled.hits[0]?.content).toContain('boiler');
     } finally {
       await dropPgSchema(url as string, schema);
@@ -178,42 +193,55 @@ describe.skipIf(!binBuilt)('engram reembed (CLI)', { timeout: 180_000 }, () => {
 });
 
 const cacheDir = resolveModelCacheDir(process.env, homedir());
-const bgeMissing = hasModelFiles(cacheDir, 'bge-small-en-v1.5') ? '' : ` (skipped: bge-small-en-v1.5 is not in ${cacheDir}; run "engram models pull bge-small-en-v1.5")`;
+const bgeMissing = hasModelFiles(cacheDir, 'bge-small-en-v1.5')
+  ? ''
+  : ` (skipped: bge-small-en-v1.5 is not in ${cacheDir}; run "engram models pull bge-small-en-v1.5")`;
 
 it('has the default model in the cache when CI=true', () => {
   if (process.env.CI === 'true') expect(bgeMissing, 'bge-small-en-v1.5 must be in the cache on CI').toBe('');
 });
 
-describe.skipIf(!binBuilt || bgeMissing !== '')(`engram reembed --embedder bge-small-en-v1.5 (real model)${bgeMissing}`, { timeout: 180_000 }, () => {
-  it('after moving a hash store to bge-small, paraphrases find their memories', async () => {
-    const { dir, cleanup } = tempDir();
-    try {
-      const db = join(dir, 'notes.db');
-      const engram = await Engram.open({ path: db, embedder: 'hash' });
-      // one scope per triple: the paraphrase against its distractor
-      await engram.remember(triples.flatMap((t, i) => [{ scope: `me/t${i}`, content: t.right }, { scope: `me/t${i}`, content: t.wrong }]));
-      await engram.close();
-      const moved = runCli(['reembed', '--embedder', 'bge-small-en-v1.5', '--db', db, '--json'], { env: ENV });
-      expect(moved.status, moved.stderr).toBe(0);
-      expect(json<Report>(moved)).toMatchObject({ from: 'hash:256', changed: true, vectors: triples.length * 2 });
-      expect(json<Report>(moved).to).toMatch(/^onnx:bge-small-en-v1\.5:384:[0-9a-f]{8}$/);
-
-      const reopened = await Engram.open({ path: db });
+describe.skipIf(!binBuilt || bgeMissing !== '')(
+  `engram reembed --embedder bge-small-en-v1.5 (real model)${bgeMissing}`,
+  { timeout: 180_000 },
+  () => {
+    it('after moving a hash store to bge-small, paraphrases find their memories', async () => {
+      const { dir, cleanup } = tempDir();
       try {
-        expect(reopened.embedder.name).toMatch(/^onnx:bge-small-en-v1\.5:384:/);
-        let found = 0;
-        for (const [i, t] of triples.entries()) {
-          const { hits } = await reopened.recall(t.query, { scopes: [`me/t${i}`], weights: { lexical: 0 }, trackAccess: false });
-          if (hits[0]?.content === t.right) found++;
+        const db = join(dir, 'notes.db');
+        const engram = await Engram.open({ path: db, embedder: 'hash' });
+        // one scope per triple: the paraphrase against its distractor
+        await engram.remember(
+          triples.flatMap((t, i) => [
+            { scope: `me/t${i}`, content: t.right },
+            { scope: `me/t${i}`, content: t.wrong },
+          ]),
+        );
+        await engram.close();
+        const moved = runCli(['reembed', '--embedder', 'bge-small-en-v1.5', '--db', db, '--json'], { env: ENV });
+        expect(moved.status, moved.stderr).toBe(0);
+        expect(json<Report>(moved)).toMatchObject({ from: 'hash:256', changed: true, vectors: triples.length * 2 });
+        expect(json<Report>(moved).to).toMatch(/^onnx:bge-small-en-v1\.5:384:[0-9a-f]{8}$/);
+
+        const reopened = await Engram.open({ path: db });
+        try {
+          expect(reopened.embedder.name).toMatch(/^onnx:bge-small-en-v1\.5:384:/);
+          let found = 0;
+          for (const [i, t] of triples.entries()) {
+            const { hits } = await reopened.recall(t.query, { scopes: [`me/t${i}`], weights: { lexical: 0 }, trackAccess: false });
+            if (hits[0]?.content === t.right) found++;
+          }
+          expect(found).toBeGreaterThanOrEqual(Math.ceil(triples.length * 0.85));
+          const { hits } = await reopened.recall('my flight got cancelled', {
+            scopes: [`me/t${triples.findIndex((t) => t.query === 'my flight got cancelled')}`],
+          });
+          expect(hits[0]?.content).toBe('the airline called off the plane trip');
+        } finally {
+          await reopened.close();
         }
-        expect(found).toBeGreaterThanOrEqual(Math.ceil(triples.length * 0.85));
-        const { hits } = await reopened.recall('my flight got cancelled', { scopes: [`me/t${triples.findIndex((t) => t.query === 'my flight got cancelled')}`] });
-        expect(hits[0]?.content).toBe('the airline called off the plane trip');
       } finally {
-        await reopened.close();
+        cleanup();
       }
-    } finally {
-      cleanup();
-    }
-  });
-});
+    });
+  },
+);

@@ -39,11 +39,19 @@ function traced(args: string[], input = ''): { status: number | null; stdout: st
     env: { ...process.env, ENGRAM_TRACE_FILE: trace, ENGRAM_EMBEDDER: 'hash', ENGRAM_URL: '' },
     timeout: 120_000,
   });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr, loaded: readFileSync(trace, 'utf8').split('\n').filter((l) => l.length > 0) };
+  return {
+    status: result.status,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    loaded: readFileSync(trace, 'utf8')
+      .split('\n')
+      .filter((l) => l.length > 0),
+  };
 }
 
 const ENGINE = /dist\/(engram|core\/engine)\.js$/;
-const HEAVY = /\bnode_modules\/(zod|@modelcontextprotocol|hono|@hono|pg|@electric-sql|compromise|chrono-node|better-sqlite3|@energetic-ai)\//;
+const HEAVY =
+  /\bnode_modules\/(zod|@modelcontextprotocol|hono|@hono|pg|@electric-sql|compromise|chrono-node|better-sqlite3|@energetic-ai)\//;
 const NLP = /(\bnode_modules\/(compromise|chrono-node)\/|^cjs (compromise|chrono-node)(\/|$))/;
 
 describe.skipIf(!binBuilt)('CLI start-up loads only what the command uses', () => {
@@ -58,7 +66,10 @@ describe.skipIf(!binBuilt)('CLI start-up loads only what the command uses', () =
   it('the prompt hook on its server path loads neither the engine nor zod', () => {
     // An explicit --url that is down is final (no local fallback), so this stays on the server path.
     const prompt = JSON.stringify({ session_id: 's1', hook_event_name: 'UserPromptSubmit', prompt: 'which database do we use?' });
-    const run = traced(['hooks', 'user-prompt-submit', '--scope', 'a/b', '--url', 'http://127.0.0.1:9', '--db', join(dir, 'hook.db')], prompt);
+    const run = traced(
+      ['hooks', 'user-prompt-submit', '--scope', 'a/b', '--url', 'http://127.0.0.1:9', '--db', join(dir, 'hook.db')],
+      prompt,
+    );
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('127.0.0.1:9');
     expect(run.loaded.some((l) => l.includes('/dist/interfaces/hooks/http-client.js'))).toBe(true);
@@ -68,7 +79,9 @@ describe.skipIf(!binBuilt)('CLI start-up loads only what the command uses', () =
   it('a read opens the engine without loading the write-path NLP (compromise, chrono-node) or a server SDK', () => {
     // Reads do not create a database: write one first, in a process that is not traced.
     const db = join(dir, 'stats.db');
-    expect(runCli(['remember', 'one memory to read', '--db', db, '--scope', 'a/b'], { env: { ENGRAM_EMBEDDER: 'hash', ENGRAM_URL: '' } }).status).toBe(0);
+    expect(
+      runCli(['remember', 'one memory to read', '--db', db, '--scope', 'a/b'], { env: { ENGRAM_EMBEDDER: 'hash', ENGRAM_URL: '' } }).status,
+    ).toBe(0);
     const run = traced(['stats', '--db', db, '--scope', 'a/b', '--json']);
     expect(run.status).toBe(0);
     expect(JSON.parse(run.stdout)).toBeTypeOf('object');
@@ -77,7 +90,16 @@ describe.skipIf(!binBuilt)('CLI start-up loads only what the command uses', () =
   });
 
   it('the tracer sees compromise and chrono-node when a write tags a claim', () => {
-    const run = traced(['remember', '--db', join(dir, 'write.db'), '--scope', 'a/b', '--layer', 'semantic', "Dave's favourite editor is Emacs since 2020"]);
+    const run = traced([
+      'remember',
+      '--db',
+      join(dir, 'write.db'),
+      '--scope',
+      'a/b',
+      '--layer',
+      'semantic',
+      "Dave's favourite editor is Emacs since 2020",
+    ]);
     expect(run.status).toBe(0);
     expect(run.loaded.filter((l) => /^cjs compromise$/.test(l))).not.toEqual([]);
     expect(run.loaded.filter((l) => /^cjs chrono-node/.test(l))).not.toEqual([]);

@@ -54,7 +54,19 @@ describe.skipIf(!binBuilt)('engram CLI (skipped when dist/ is missing: run npm r
     expect(hits.every((h) => h.scope === 't/a')).toBe(true);
     expect(hits.map((h) => h.id)).not.toContain(ids.secret);
     const hit = hits[0] as Hit;
-    for (const field of ['id', 'scope', 'layer', 'content', 'score', 'status', 'validFrom', 'validTo', 'recordedAt', 'invalidatedAt', 'why']) {
+    for (const field of [
+      'id',
+      'scope',
+      'layer',
+      'content',
+      'score',
+      'status',
+      'validFrom',
+      'validTo',
+      'recordedAt',
+      'invalidatedAt',
+      'why',
+    ]) {
       expect(hit).toHaveProperty(field);
     }
     expect(hit.why.channels.lexical?.rank).toBe(1);
@@ -127,13 +139,17 @@ describe.skipIf(!binBuilt)('engram CLI (skipped when dist/ is missing: run npm r
     writeFileSync(file, `${lines.join('\n')}\n`);
     const first = runCli(['remember', ...base, '--scope', 't/import', '--file', file, '--batch-size', '10']);
     expect(first.status, first.stderr).toBe(0);
-    const out = first.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const out = first.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const acks = out.filter((o) => 'committed' in o) as { committed: string[] }[];
     expect(acks).toHaveLength(3);
     expect(acks.flatMap((a) => a.committed)).toHaveLength(25);
     expect((out.at(-1) as { summary: { created: number } }).summary.created).toBe(25);
     const second = runCli(['remember', ...base, '--scope', 't/import', '--file', file]);
-    const summary = (JSON.parse(second.stdout.trim().split('\n').at(-1) as string) as { summary: { created: number; unchanged: number } }).summary;
+    const summary = (JSON.parse(second.stdout.trim().split('\n').at(-1) as string) as { summary: { created: number; unchanged: number } })
+      .summary;
     expect(summary).toMatchObject({ created: 0, unchanged: 25 });
     expect(json<{ total: number }>(runCli(['stats', ...base, '--scope', 't/import'])).total).toBe(25);
   });
@@ -156,7 +172,16 @@ describe.skipIf(!binBuilt)('engram CLI (skipped when dist/ is missing: run npm r
   it('supersession, --as-of, --known-at, --include-superseded, history and unsupersede', () => {
     const scope = ['--scope', 't/claims'];
     const old = json<{ id: string; action: string }>(
-      runCli(['remember', ...base, ...scope, '--layer', 'semantic', '--valid-from', '2024-01-01T00:00:00Z', 'The deploy target is staging.']),
+      runCli([
+        'remember',
+        ...base,
+        ...scope,
+        '--layer',
+        'semantic',
+        '--valid-from',
+        '2024-01-01T00:00:00Z',
+        'The deploy target is staging.',
+      ]),
     );
     const t0 = new Date().toISOString();
     const fix = json<{ id: string; action: string; superseded: string[] }>(
@@ -164,7 +189,8 @@ describe.skipIf(!binBuilt)('engram CLI (skipped when dist/ is missing: run npm r
     );
     expect(fix.action).toBe('superseded');
     expect(fix.superseded).toEqual([old.id]);
-    const ids = (args: string[]) => json<{ hits: Hit[] }>(runCli(['recall', ...base, ...scope, ...args, 'deploy target'])).hits.map((h) => h.id);
+    const ids = (args: string[]) =>
+      json<{ hits: Hit[] }>(runCli(['recall', ...base, ...scope, ...args, 'deploy target'])).hits.map((h) => h.id);
     expect(ids([])).toEqual([fix.id]);
     expect(ids(['--as-of', '2024-06-01T00:00:00Z'])).toEqual([old.id]);
     expect(ids(['--known-at', t0])).toEqual([old.id]);

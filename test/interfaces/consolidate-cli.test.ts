@@ -33,7 +33,13 @@ describe.skipIf(!binBuilt)('engram consolidate (CLI, needs `npm run build`)', ()
   it('runs the cycle and prints the report as JSON, each phase with examined/created/updated/durationMs/note', () => {
     const path = db();
     const episodes = [true, true, false, true, true, true, true, true].map((success, i) =>
-      JSON.stringify({ scope: 'acme/robot', content: `grasp coffee mug try ${i}`, action: { tool: 'grasp' }, perception: { objects: ['coffee_mug'] }, outcome: { success } }),
+      JSON.stringify({
+        scope: 'acme/robot',
+        content: `grasp coffee mug try ${i}`,
+        action: { tool: 'grasp' },
+        perception: { objects: ['coffee_mug'] },
+        outcome: { success },
+      }),
     );
     const file = join(path, '..', 'episodes.jsonl');
     writeFileSync(file, `${episodes.join('\n')}\n`);
@@ -43,7 +49,19 @@ describe.skipIf(!binBuilt)('engram consolidate (CLI, needs `npm run build`)', ()
     expect(result.status, result.stderr).toBe(0);
     const report = json<Report>(result);
     expect(report.scope).toBe('acme/robot');
-    expect(report.phases.map((p) => p.name)).toEqual(['dedup', 'supersede', 'extract', 'ground', 'promote', 'recombine', 'insight', 'reflect', 'affect', 'decay', 'compress']);
+    expect(report.phases.map((p) => p.name)).toEqual([
+      'dedup',
+      'supersede',
+      'extract',
+      'ground',
+      'promote',
+      'recombine',
+      'insight',
+      'reflect',
+      'affect',
+      'decay',
+      'compress',
+    ]);
     for (const p of report.phases) {
       expect(Object.keys(p)).toEqual(expect.arrayContaining(['name', 'examined', 'created', 'updated', 'durationMs', 'note']));
       expect(p.note.length).toBeGreaterThan(0);
@@ -54,7 +72,20 @@ describe.skipIf(!binBuilt)('engram consolidate (CLI, needs `npm run build`)', ()
 
   it('--phase runs only the named phases, in cycle order; the text form is a table', () => {
     const path = existingDb();
-    const result = runCli(['consolidate', '--db', path, '--embedder', 'hash', '--scope', 'acme/empty', '--phase', 'decay', '--phase', 'dedup', '--json']);
+    const result = runCli([
+      'consolidate',
+      '--db',
+      path,
+      '--embedder',
+      'hash',
+      '--scope',
+      'acme/empty',
+      '--phase',
+      'decay',
+      '--phase',
+      'dedup',
+      '--json',
+    ]);
     expect(result.status, result.stderr).toBe(0);
     const report = json<Report>(result);
     expect(report.phases.map((p) => p.name)).toEqual(['dedup', 'decay']);

@@ -20,7 +20,13 @@ describe('the dream phases through the interfaces', () => {
   it('HTTP runs them by name, reports bridges/insights/cautions, and the OpenAPI enum lists all eleven phases in order', async () => {
     const t = await tempEngram();
     cleanups.push(t.cleanup);
-    await t.engram.remember({ scope: SCOPE, content: 'Deploy of checkout failed', layer: 'episodic', action: { tool: 'deploy' }, outcome: { success: false } });
+    await t.engram.remember({
+      scope: SCOPE,
+      content: 'Deploy of checkout failed',
+      layer: 'episodic',
+      action: { tool: 'deploy' },
+      outcome: { success: false },
+    });
     const call = await server(t.engram, { auth: 'open' });
     const { status, body } = await call('/v1/consolidate', { method: 'POST', body: { scope: SCOPE, phases: [...DREAM].reverse() } });
     expect(status).toBe(200);
@@ -32,9 +38,27 @@ describe('the dream phases through the interfaces', () => {
     expect(unknown.status).toBe(400);
     const doc = (await call('/openapi.json')).body;
     const schema = doc.paths['/v1/consolidate'].post.requestBody.content['application/json'].schema;
-    const phases = schema.properties?.phases ?? doc.components?.schemas?.[String(schema.$ref ?? '').split('/').pop() ?? '']?.properties?.phases;
+    const phases =
+      schema.properties?.phases ??
+      doc.components?.schemas?.[
+        String(schema.$ref ?? '')
+          .split('/')
+          .pop() ?? ''
+      ]?.properties?.phases;
     expect(phases.items.enum).toEqual([...PHASES]);
-    expect([...PHASES]).toEqual(['dedup', 'supersede', 'extract', 'ground', 'promote', 'recombine', 'insight', 'reflect', 'affect', 'decay', 'compress']);
+    expect([...PHASES]).toEqual([
+      'dedup',
+      'supersede',
+      'extract',
+      'ground',
+      'promote',
+      'recombine',
+      'insight',
+      'reflect',
+      'affect',
+      'decay',
+      'compress',
+    ]);
   });
 
   it('MCP memory_consolidate takes the new phase names', async () => {
@@ -42,7 +66,10 @@ describe('the dream phases through the interfaces', () => {
     cleanups.push(t.cleanup);
     const { client, close } = await inMemoryClient(t.engram, [SCOPE]);
     cleanups.push(close);
-    const report = await callOk<{ phases: { name: string }[]; cautions: number }>(client, 'memory_consolidate', { scope: SCOPE, phases: ['affect', 'recombine'] });
+    const report = await callOk<{ phases: { name: string }[]; cautions: number }>(client, 'memory_consolidate', {
+      scope: SCOPE,
+      phases: ['affect', 'recombine'],
+    });
     expect(report.phases.map((p) => p.name)).toEqual(['recombine', 'affect']);
     expect(report.cautions).toBe(0);
   });

@@ -40,19 +40,25 @@ async function post(path: string, body: unknown): Promise<{ status: number; code
 
 describe('HTTP', () => {
   it.each(BAD)('refuses %j as a body date with 400', async (bad) => {
-    expect(await post('/v1/memories', { scope: SCOPE, content: 'an event', occurredAt: bad })).toEqual({ status: 400, code: 'INVALID_INPUT' });
+    expect(await post('/v1/memories', { scope: SCOPE, content: 'an event', occurredAt: bad })).toEqual({
+      status: 400,
+      code: 'INVALID_INPUT',
+    });
     expect(await post('/v1/recall', { scopes: [SCOPE], query: 'office', asOf: bad })).toEqual({ status: 400, code: 'INVALID_INPUT' });
     expect((await engram.stats({ scopes: [SCOPE] })).total).toBe(1);
   });
 
-  it.each(['99999999999999999999', '9000000000000000', '2024-02-30', '1.5'])('refuses %j as an asOf query parameter with 400', async (bad) => {
-    const [hit] = (await engram.recall('office', { scopes: [SCOPE] })).hits;
-    const response = await app.request(`/v1/memories/${hit?.id ?? ''}/edges?scopes=${SCOPE}&asOf=${bad}`);
-    expect(response.status).toBe(400);
-    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/asOf/);
-    const fine = await app.request(`/v1/memories/${hit?.id ?? ''}/edges?scopes=${SCOPE}&asOf=2024-01-01`);
-    expect(fine.status).toBe(200);
-  });
+  it.each(['99999999999999999999', '9000000000000000', '2024-02-30', '1.5'])(
+    'refuses %j as an asOf query parameter with 400',
+    async (bad) => {
+      const [hit] = (await engram.recall('office', { scopes: [SCOPE] })).hits;
+      const response = await app.request(`/v1/memories/${hit?.id ?? ''}/edges?scopes=${SCOPE}&asOf=${bad}`);
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/asOf/);
+      const fine = await app.request(`/v1/memories/${hit?.id ?? ''}/edges?scopes=${SCOPE}&asOf=2024-01-01`);
+      expect(fine.status).toBe(200);
+    },
+  );
 });
 
 describe('MCP', () => {

@@ -20,7 +20,21 @@ mkdirSync(join(project, '.git'), { recursive: true });
 mkdirSync(cwd, { recursive: true });
 const SCOPE = 'acme/projects/My-Shop';
 const env = { ENGRAM_HOOKS_START_SERVER: '1', ENGRAM_API_KEY: '', ENGRAM_URL: '', ENGRAM_SCOPES: '' };
-const flags = ['--scope-template', '{tenant}/projects/{repo}', '--tenant', 'acme', '--user-scope', 'acme/users/alice', '--db', db, '--embedder', 'hash', '--idle-minutes', '0.1', '--verbose'];
+const flags = [
+  '--scope-template',
+  '{tenant}/projects/{repo}',
+  '--tenant',
+  'acme',
+  '--user-scope',
+  'acme/users/alice',
+  '--db',
+  db,
+  '--embedder',
+  'hash',
+  '--idle-minutes',
+  '0.1',
+  '--verbose',
+];
 
 function detail(stderr: string): Record<string, unknown> {
   const line = stderr.split('\n').find((l) => l.startsWith('engram hooks '));
@@ -29,7 +43,14 @@ function detail(stderr: string): Record<string, unknown> {
 }
 
 function stdin(event: string, extra: Record<string, unknown>): string {
-  return JSON.stringify({ session_id: SESSION_ID, transcript_path: join(dir, 'transcript.jsonl'), cwd, permission_mode: 'default', hook_event_name: event, ...extra });
+  return JSON.stringify({
+    session_id: SESSION_ID,
+    transcript_path: join(dir, 'transcript.jsonl'),
+    cwd,
+    permission_mode: 'default',
+    hook_event_name: event,
+    ...extra,
+  });
 }
 
 afterAll(() => {
@@ -47,7 +68,9 @@ describe.skipIf(!binBuilt)('hooks start their own background server', () => {
   it('starts one server for two racing hooks, works with an API key in the database, and exits when idle', async () => {
     expect(runCli(['keys', 'create', '--tenant', 'acme', '--db', db, '--embedder', 'hash']).status).toBe(0);
     placeTranscript(dir);
-    const [a, b] = await Promise.all([0, 1].map(() => runCliAsync(['hooks', 'stop', ...flags], { env, input: stdin('Stop', { stop_hook_active: false }) })));
+    const [a, b] = await Promise.all(
+      [0, 1].map(() => runCliAsync(['hooks', 'stop', ...flags], { env, input: stdin('Stop', { stop_hook_active: false }) })),
+    );
     for (const run of [a, b]) expect(run?.status, run?.stderr).toBe(0);
     const details = [a, b].map((run) => detail(run?.stderr ?? ''));
     expect(details.filter((d) => d.startedServer === true)).toHaveLength(1);
@@ -57,7 +80,10 @@ describe.skipIf(!binBuilt)('hooks start their own background server', () => {
     }
     expect(details.reduce((n, d) => n + Number(d.stored ?? 0), 0)).toBe(3);
 
-    const prompt = runCli(['hooks', 'user-prompt-submit', ...flags], { env, input: stdin('UserPromptSubmit', { prompt: 'Where do we deploy the shop now?' }) });
+    const prompt = runCli(['hooks', 'user-prompt-submit', ...flags], {
+      env,
+      input: stdin('UserPromptSubmit', { prompt: 'Where do we deploy the shop now?' }),
+    });
     expect(prompt.status, prompt.stderr).toBe(0);
     expect(prompt.stdout).toContain('production');
     expect(detail(prompt.stderr).server).toBe(details[0]?.server);

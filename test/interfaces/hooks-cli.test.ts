@@ -13,7 +13,10 @@ import { tempDir } from '../helpers/temp.js';
 const SCOPE = 'dev/projects/shop';
 
 function hook(event: string, stdin: string, db: string, extra: string[] = []) {
-  return runCli(['hooks', event, '--scope', SCOPE, '--db', db, '--embedder', 'hash', '--verbose', ...extra], { input: stdin, env: { ENGRAM_URL: '' } });
+  return runCli(['hooks', event, '--scope', SCOPE, '--db', db, '--embedder', 'hash', '--verbose', ...extra], {
+    input: stdin,
+    env: { ENGRAM_URL: '' },
+  });
 }
 
 function episodeCount(db: string): number {
@@ -47,7 +50,10 @@ describe.skipIf(!binBuilt)('engram hooks without a server', () => {
       const notJson = hook('user-prompt-submit', 'hello', join(dir, 'engram.db'));
       expect(notJson.status).toBe(1);
       expect(notJson.stderr).toMatch(/stdin was not JSON/);
-      const noScope = runCli(['hooks', 'stop', '--db', join(dir, 'engram.db')], { input: hookStdin('stop', 'x'), env: { ENGRAM_SCOPES: '', ENGRAM_URL: '' } });
+      const noScope = runCli(['hooks', 'stop', '--db', join(dir, 'engram.db')], {
+        input: hookStdin('stop', 'x'),
+        env: { ENGRAM_SCOPES: '', ENGRAM_URL: '' },
+      });
       expect(noScope.status).toBe(1);
       expect(noScope.stderr).toMatch(/needs a scope/);
       const unknown = runCli(['hooks', 'pre-tool-use'], { input: '{}' });

@@ -61,7 +61,12 @@ describe('a prompt over 10,000 characters', () => {
   it('the server hook route answers with the memory context instead of refusing the prompt', async () => {
     const engram = await Engram.open({ path: db, embedder: 'hash' });
     try {
-      const result = await runHookOperation(engram, 'prompt-context', { scopes: [SCOPE], prompt: LONG_PROMPT, budgetMs: 5_000 }, () => undefined);
+      const result = await runHookOperation(
+        engram,
+        'prompt-context',
+        { scopes: [SCOPE], prompt: LONG_PROMPT, budgetMs: 5_000 },
+        () => undefined,
+      );
       expect(result.text).toContain('The shop deploys to production at prod:/srv/shop.');
     } finally {
       await engram.close();
@@ -70,18 +75,30 @@ describe('a prompt over 10,000 characters', () => {
 
   it('the hook without a server prints the memory context', async () => {
     const stdin = JSON.stringify({ session_id: SESSION_ID, hook_event_name: 'UserPromptSubmit', prompt: LONG_PROMPT });
-    const outcome = await runHook('user-prompt-submit', stdin, { scopes: [SCOPE], db, budgetMs: 5_000, openEngine: () => Engram.open({ path: db, embedder: 'hash' }) });
+    const outcome = await runHook('user-prompt-submit', stdin, {
+      scopes: [SCOPE],
+      db,
+      budgetMs: 5_000,
+      openEngine: () => Engram.open({ path: db, embedder: 'hash' }),
+    });
     expect(outcome.stdout).toContain('The shop deploys to production at prod:/srv/shop.');
   });
 
-  it.skipIf(!binBuilt)('engram hooks user-prompt-submit exits 0 and prints the context (a 250,000-character prompt too)', { timeout: 60_000 }, () => {
-    const huge = `${LONG_PROMPT} ${FILLER.repeat(2_500)}Where does the shop deploy to now?`;
-    expect(huge.length).toBeGreaterThan(200_000);
-    for (const prompt of [LONG_PROMPT, huge]) {
-      const stdin = JSON.stringify({ session_id: SESSION_ID, hook_event_name: 'UserPromptSubmit', prompt });
-      const result = runCli(['hooks', 'user-prompt-submit', '--scope', SCOPE, '--db', db, '--budget-ms', '5000'], { input: stdin, env: { ENGRAM_URL: '' } });
-      expect(result.status, result.stderr).toBe(0);
-      expect(result.stdout).toContain('The shop deploys to production at prod:/srv/shop.');
-    }
-  });
+  it.skipIf(!binBuilt)(
+    'engram hooks user-prompt-submit exits 0 and prints the context (a 250,000-character prompt too)',
+    { timeout: 60_000 },
+    () => {
+      const huge = `${LONG_PROMPT} ${FILLER.repeat(2_500)}Where does the shop deploy to now?`;
+      expect(huge.length).toBeGreaterThan(200_000);
+      for (const prompt of [LONG_PROMPT, huge]) {
+        const stdin = JSON.stringify({ session_id: SESSION_ID, hook_event_name: 'UserPromptSubmit', prompt });
+        const result = runCli(['hooks', 'user-prompt-submit', '--scope', SCOPE, '--db', db, '--budget-ms', '5000'], {
+          input: stdin,
+          env: { ENGRAM_URL: '' },
+        });
+        expect(result.status, result.stderr).toBe(0);
+        expect(result.stdout).toContain('The shop deploys to production at prod:/srv/shop.');
+      }
+    },
+  );
 });

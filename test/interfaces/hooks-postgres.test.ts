@@ -48,7 +48,11 @@ async function hookSession(db: string, openEngine: () => Promise<Engram>): Promi
     const episodes = await engram.store.listMemories({ scopes: [SCOPE], layers: ['episodic'], limit: 100 });
     const messages = new Set(episodes.flatMap((e) => e.provenance.sources.map((s) => s.messageId)));
     expect(messages.size).toBe(5);
-    expect(episodes[0]?.provenance.sources[0]).toEqual({ system: 'claude-code', conversationId: SESSION_ID, messageId: 'a0000000-0000-4000-8000-000000000001' });
+    expect(episodes[0]?.provenance.sources[0]).toEqual({
+      system: 'claude-code',
+      conversationId: SESSION_ID,
+      messageId: 'a0000000-0000-4000-8000-000000000001',
+    });
   } finally {
     await engram.close();
   }
@@ -59,7 +63,11 @@ describe('Claude Code hooks on PGlite (in-process)', () => {
     const pglite = await sharedPglite();
     const schema = uniqueSchema('h');
     const embedder = new HashEmbedder();
-    const open = async () => new Engram({ store: await openPgliteStore({ pglite, schema, embedding: { name: embedder.name, dimension: embedder.dimension } }), embedder });
+    const open = async () =>
+      new Engram({
+        store: await openPgliteStore({ pglite, schema, embedding: { name: embedder.name, dimension: embedder.dimension } }),
+        embedder,
+      });
     try {
       await hookSession(`pglite:${schema}`, open);
     } finally {
@@ -71,9 +79,17 @@ describe('Claude Code hooks on PGlite (in-process)', () => {
     const pglite = await sharedPglite();
     const schema = uniqueSchema('h');
     const embedder = new HashEmbedder();
-    const open = async () => new Engram({ store: await openPgliteStore({ pglite, schema, embedding: { name: embedder.name, dimension: embedder.dimension } }), embedder });
+    const open = async () =>
+      new Engram({
+        store: await openPgliteStore({ pglite, schema, embedding: { name: embedder.name, dimension: embedder.dimension } }),
+        embedder,
+      });
     const transcript = join(dir, 'transcript.jsonl');
-    const turn = { type: 'user', uuid: 'b0000000-0000-4000-8000-000000000001', message: { role: 'user', content: 'the log said ERR\u0000\u0000 then stopped' } };
+    const turn = {
+      type: 'user',
+      uuid: 'b0000000-0000-4000-8000-000000000001',
+      message: { role: 'user', content: 'the log said ERR\u0000\u0000 then stopped' },
+    };
     writeFileSync(transcript, `${JSON.stringify(turn)}\n`);
     try {
       const outcome = await runHook('stop', hookStdin('stop', transcript), { scopes: [SCOPE], db: `pglite:${schema}`, openEngine: open });
@@ -99,25 +115,32 @@ describe.skipIf(url === undefined)(`Claude Code hooks on the PostgreSQL server${
     }
   });
 
-  it.skipIf(!binBuilt)(`the hook commands of the built bin store each turn once and print context${binBuilt ? '' : ' (skipped: run npm run build first)'}`, async () => {
-    const { url: target, drop } = freshPgSchema('h');
-    const hook = (event: string, stdin: string) =>
-      runCli(['hooks', event, '--scope', SCOPE, '--db', target, '--embedder', 'hash', '--verbose'], { input: stdin, env: { ENGRAM_URL: '' } });
-    try {
-      const transcript = placeTranscript(dir);
-      const stop = hook('stop', hookStdin('stop', transcript));
-      expect(stop.status, stop.stderr).toBe(0);
-      expect(stop.stderr).toMatch(/"stored":3/);
-      expect(hook('stop', hookStdin('stop', transcript)).stderr).toMatch(/"stored":0/);
-      placeTranscript(dir, 'transcript-more.jsonl');
-      expect(hook('stop', hookStdin('stop', transcript)).stderr).toMatch(/"stored":2/);
-      const prompt = hook('user-prompt-submit', hookStdin('user-prompt-submit', transcript));
-      expect(prompt.status, prompt.stderr).toBe(0);
-      expect(prompt.stdout).toContain('production');
-      const end = hook('session-end', hookStdin('session-end', transcript));
-      expect(end.status, end.stderr).toBe(0);
-    } finally {
-      await drop();
-    }
-  }, 180_000); // six bin starts, each loading the engine and connecting
+  it.skipIf(!binBuilt)(
+    `the hook commands of the built bin store each turn once and print context${binBuilt ? '' : ' (skipped: run npm run build first)'}`,
+    async () => {
+      const { url: target, drop } = freshPgSchema('h');
+      const hook = (event: string, stdin: string) =>
+        runCli(['hooks', event, '--scope', SCOPE, '--db', target, '--embedder', 'hash', '--verbose'], {
+          input: stdin,
+          env: { ENGRAM_URL: '' },
+        });
+      try {
+        const transcript = placeTranscript(dir);
+        const stop = hook('stop', hookStdin('stop', transcript));
+        expect(stop.status, stop.stderr).toBe(0);
+        expect(stop.stderr).toMatch(/"stored":3/);
+        expect(hook('stop', hookStdin('stop', transcript)).stderr).toMatch(/"stored":0/);
+        placeTranscript(dir, 'transcript-more.jsonl');
+        expect(hook('stop', hookStdin('stop', transcript)).stderr).toMatch(/"stored":2/);
+        const prompt = hook('user-prompt-submit', hookStdin('user-prompt-submit', transcript));
+        expect(prompt.status, prompt.stderr).toBe(0);
+        expect(prompt.stdout).toContain('production');
+        const end = hook('session-end', hookStdin('session-end', transcript));
+        expect(end.status, end.stderr).toBe(0);
+      } finally {
+        await drop();
+      }
+    },
+    180_000,
+  ); // six bin starts, each loading the engine and connecting
 });

@@ -45,8 +45,13 @@ describe('scope templates', () => {
 
   it('explicit scopes win; the user scope is read too; what cannot be filled is refused', () => {
     const cwd = join(dir, 'plain', 'notes');
-    expect(resolveScopes({ scopes: ['a/b'], template: '{tenant}/projects/{repo}', tenant: 'me', userScope: '{tenant}/users/al', cwd })).toEqual({ writeScope: 'a/b', readScopes: ['a/b', 'me/users/al'], userScope: 'me/users/al' });
-    expect(resolveScopes({ template: '{tenant}/projects/{repo}', tenant: 'me', cwd })).toEqual({ writeScope: 'me/projects/notes', readScopes: ['me/projects/notes'] });
+    expect(
+      resolveScopes({ scopes: ['a/b'], template: '{tenant}/projects/{repo}', tenant: 'me', userScope: '{tenant}/users/al', cwd }),
+    ).toEqual({ writeScope: 'a/b', readScopes: ['a/b', 'me/users/al'], userScope: 'me/users/al' });
+    expect(resolveScopes({ template: '{tenant}/projects/{repo}', tenant: 'me', cwd })).toEqual({
+      writeScope: 'me/projects/notes',
+      readScopes: ['me/projects/notes'],
+    });
     expect(() => resolveScopes({ template: '{tenant}/projects/{repo}', cwd })).toThrow(/needs a tenant/);
     expect(() => resolveScopes({ template: '{tenant}/{branch}', tenant: 'me', cwd })).toThrow(/unknown placeholder \{branch\}/);
     expect(() => resolveScopes({ template: '{tenant}/../{repo}', tenant: 'me', cwd })).toThrow(/".." segment/);

@@ -53,15 +53,33 @@ describe.skipIf(!binBuilt)('engram setup claude-code --project', () => {
       // someone else's settings, and an Engram hook from an older setup (absolute path to the bin)
       writeFileSync(
         join(project, '.claude', 'settings.json'),
-        JSON.stringify({ model: 'opus', hooks: { Stop: [{ hooks: [{ type: 'command', command: 'say done' }] }, { hooks: [{ type: 'command', command: "/usr/bin/node /opt/engram/dist/interfaces/cli/main.js hooks stop --db /x.db --scope a/b" }] }] } }),
+        JSON.stringify({
+          model: 'opus',
+          hooks: {
+            Stop: [
+              { hooks: [{ type: 'command', command: 'say done' }] },
+              {
+                hooks: [
+                  { type: 'command', command: '/usr/bin/node /opt/engram/dist/interfaces/cli/main.js hooks stop --db /x.db --scope a/b' },
+                ],
+              },
+            ],
+          },
+        }),
       );
-      writeFileSync(join(project, '.claude', 'settings.local.json'), JSON.stringify({ env: { OTHER: '1' }, permissions: { allow: ['Bash(ls)'] } }));
+      writeFileSync(
+        join(project, '.claude', 'settings.local.json'),
+        JSON.stringify({ env: { OTHER: '1' }, permissions: { allow: ['Bash(ls)'] } }),
+      );
       writeFileSync(join(project, '.mcp.json'), JSON.stringify({ mcpServers: { github: { command: 'gh-mcp' } } }));
       const db = join(dir, 'data', 'team.db');
       const first = setup(['--project', '--write', '--dir', project, '--tenant', 'acme', '--api-key', KEY, '--db', db], dir);
       expect(first.status, first.stderr).toBe(0);
       expect(first.stdout).toContain('scope {tenant}/projects/{repo} (here: acme/projects/shop)');
-      const snapshot = () => ['.mcp.json', '.claude/settings.json', '.claude/settings.local.json', '.gitignore'].map((f) => readFileSync(join(project, f), 'utf8'));
+      const snapshot = () =>
+        ['.mcp.json', '.claude/settings.json', '.claude/settings.local.json', '.gitignore'].map((f) =>
+          readFileSync(join(project, f), 'utf8'),
+        );
       const before = snapshot();
       const second = setup(['--project', '--write', '--dir', project, '--tenant', 'acme', '--api-key', KEY, '--db', db], dir);
       expect(second.status).toBe(0);
@@ -70,12 +88,20 @@ describe.skipIf(!binBuilt)('engram setup claude-code --project', () => {
 
       const mcp = readJson(join(project, '.mcp.json'));
       expect(Object.keys(mcp.mcpServers).sort()).toEqual(['engram', 'github']);
-      expect(mcp.mcpServers.engram).toEqual({ type: 'stdio', command: 'engram', args: ['mcp', '--scope-template', '{tenant}/projects/{repo}', '--tenant', 'acme', '--user-scope', 'acme/users/alice'], env: {} });
+      expect(mcp.mcpServers.engram).toEqual({
+        type: 'stdio',
+        command: 'engram',
+        args: ['mcp', '--scope-template', '{tenant}/projects/{repo}', '--tenant', 'acme', '--user-scope', 'acme/users/alice'],
+        env: {},
+      });
       const settings = readJson(join(project, '.claude', 'settings.json'));
       expect(settings.model).toBe('opus');
       expect(Object.keys(settings.hooks).sort()).toEqual(['PreCompact', 'SessionEnd', 'SessionStart', 'Stop', 'UserPromptSubmit']);
       const stop = settings.hooks.Stop.map((e: Json) => e.hooks[0].command);
-      expect(stop).toEqual(['say done', "engram hooks stop --scope-template '{tenant}/projects/{repo}' --tenant acme --user-scope acme/users/alice"]);
+      expect(stop).toEqual([
+        'say done',
+        "engram hooks stop --scope-template '{tenant}/projects/{repo}' --tenant acme --user-scope acme/users/alice",
+      ]);
       expect(settings.hooks.SessionStart[0].hooks[0].command).toMatch(/^engram hooks session-start /);
       expect(settings.hooks.PreCompact[0].hooks[0].command).toMatch(/^engram hooks pre-compact /);
       for (const committed of [join(project, '.mcp.json'), join(project, '.claude', 'settings.json')]) {
@@ -96,7 +122,13 @@ describe.skipIf(!binBuilt)('engram setup claude-code --project', () => {
     const { dir, cleanup } = tempDir();
     try {
       const fixed = json<{ files: { part: Json }[] }>(setup(['--dir', dir, '--scope', 'me/projects/shop', '--json'], dir));
-      expect(fixed.files[0]?.part.mcpServers.engram.args).toEqual(['mcp', '--scope', 'me/projects/shop', '--user-scope', 'alice/users/alice']);
+      expect(fixed.files[0]?.part.mcpServers.engram.args).toEqual([
+        'mcp',
+        '--scope',
+        'me/projects/shop',
+        '--user-scope',
+        'alice/users/alice',
+      ]);
       const bad = setup(['--dir', dir, '--scope-template', '{tenant}/x/{branch}', '--write'], dir);
       expect(bad.status).toBe(2);
       expect(bad.stderr).toMatch(/unknown placeholder \{branch\}/);
@@ -112,7 +144,10 @@ describe.skipIf(!binBuilt)('engram setup claude-code --user', () => {
   it('writes the MCP server with the key into ~/.claude.json and the hooks into ~/.claude/settings.json, keeping the rest', () => {
     const { dir: home, cleanup } = tempDir();
     try {
-      writeFileSync(join(home, '.claude.json'), JSON.stringify({ numStartups: 7, projects: { '/p': { allowedTools: [] } }, mcpServers: { other: { command: 'x' } } }));
+      writeFileSync(
+        join(home, '.claude.json'),
+        JSON.stringify({ numStartups: 7, projects: { '/p': { allowedTools: [] } }, mcpServers: { other: { command: 'x' } } }),
+      );
       for (let i = 0; i < 2; i++) {
         const result = setup(['--user', '--write', '--api-key', KEY], home);
         expect(result.status, result.stderr).toBe(0);
@@ -147,7 +182,20 @@ describe.skipIf(!binBuilt)('engram mcp with the scope template', () => {
       const db = join(dir, 'engram.db');
       const transport = new StdioClientTransport({
         command: process.execPath,
-        args: [BIN, 'mcp', '--db', db, '--embedder', 'hash', '--scope-template', '{tenant}/projects/{repo}', '--tenant', 'acme', '--user-scope', '{tenant}/users/alice'],
+        args: [
+          BIN,
+          'mcp',
+          '--db',
+          db,
+          '--embedder',
+          'hash',
+          '--scope-template',
+          '{tenant}/projects/{repo}',
+          '--tenant',
+          'acme',
+          '--user-scope',
+          '{tenant}/users/alice',
+        ],
         cwd: join(project, 'src'),
         env: { ...(process.env as Record<string, string>), ENGRAM_SCOPES: '' },
         stderr: 'pipe',
@@ -155,11 +203,19 @@ describe.skipIf(!binBuilt)('engram mcp with the scope template', () => {
       const client = new Client({ name: 'setup-test', version: '1.0.0' });
       await client.connect(transport);
       try {
-        const written = (await client.callTool({ name: 'memory_remember', arguments: { content: 'We deploy with Fly.io.', layer: 'semantic' } })) as { structuredContent?: { scope: string } };
+        const written = (await client.callTool({
+          name: 'memory_remember',
+          arguments: { content: 'We deploy with Fly.io.', layer: 'semantic' },
+        })) as { structuredContent?: { scope: string } };
         expect(written.structuredContent?.scope).toBe('acme/projects/web-app');
-        const mine = (await client.callTool({ name: 'memory_remember', arguments: { content: 'Alice prefers short answers.', layer: 'semantic', scope: 'acme/users/alice' } })) as { structuredContent?: { scope: string } };
+        const mine = (await client.callTool({
+          name: 'memory_remember',
+          arguments: { content: 'Alice prefers short answers.', layer: 'semantic', scope: 'acme/users/alice' },
+        })) as { structuredContent?: { scope: string } };
         expect(mine.structuredContent?.scope).toBe('acme/users/alice');
-        const other = (await client.callTool({ name: 'memory_remember', arguments: { content: 'x', scope: 'acme/projects/other' } })) as { isError?: boolean };
+        const other = (await client.callTool({ name: 'memory_remember', arguments: { content: 'x', scope: 'acme/projects/other' } })) as {
+          isError?: boolean;
+        };
         expect(other.isError).toBe(true);
       } finally {
         await client.close();

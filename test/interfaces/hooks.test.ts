@@ -56,9 +56,24 @@ describe('transcript', () => {
   it('keeps user text and assistant text; drops tool calls and results, thinking, sidechains, meta and command echoes', () => {
     const turns = parseTranscript(readFileSync(FIXTURE, 'utf8'));
     expect(turns).toEqual([
-      { uuid: 'a0000000-0000-4000-8000-000000000001', role: 'user', text: 'Our deploy target moved from staging to production last week; remember that.', timestamp: '2025-09-01T10:00:00.000Z' },
-      { uuid: 'a0000000-0000-4000-8000-000000000003', role: 'assistant', text: 'Noted: the shop now deploys to production. Let me check the deploy script.', timestamp: '2025-09-01T10:00:03.000Z' },
-      { uuid: 'a0000000-0000-4000-8000-000000000006', role: 'assistant', text: 'The script already rsyncs to the production host prod:/srv/shop.', timestamp: '2025-09-01T10:00:07.000Z' },
+      {
+        uuid: 'a0000000-0000-4000-8000-000000000001',
+        role: 'user',
+        text: 'Our deploy target moved from staging to production last week; remember that.',
+        timestamp: '2025-09-01T10:00:00.000Z',
+      },
+      {
+        uuid: 'a0000000-0000-4000-8000-000000000003',
+        role: 'assistant',
+        text: 'Noted: the shop now deploys to production. Let me check the deploy script.',
+        timestamp: '2025-09-01T10:00:03.000Z',
+      },
+      {
+        uuid: 'a0000000-0000-4000-8000-000000000006',
+        role: 'assistant',
+        text: 'The script already rsyncs to the production host prod:/srv/shop.',
+        timestamp: '2025-09-01T10:00:07.000Z',
+      },
     ]);
   });
 
@@ -101,7 +116,9 @@ describe('stop hook', () => {
     const stored = await episodes();
     expect(stored).toHaveLength(5);
     expect(stored.map((e) => e.content)).toContain('user: Great. Also, the staging server will be shut down in October.');
-    expect(stored[0]?.provenance.sources).toEqual([{ system: 'claude-code', conversationId: SESSION_ID, messageId: 'a0000000-0000-4000-8000-000000000001' }]);
+    expect(stored[0]?.provenance.sources).toEqual([
+      { system: 'claude-code', conversationId: SESSION_ID, messageId: 'a0000000-0000-4000-8000-000000000001' },
+    ]);
     expect(stored[0]?.tags).toEqual(['claude-code', 'user']);
   });
 
@@ -134,7 +151,14 @@ describe('user-prompt-submit hook', () => {
 
 describe('session-start and pre-compact hooks', () => {
   it('session-start gives rules and profile as additionalContext; nothing when there are none', async () => {
-    const input = JSON.stringify({ session_id: SESSION_ID, transcript_path: '/nowhere.jsonl', cwd: '/home/dev/shop', hook_event_name: 'SessionStart', source: 'startup', model: 'claude-sonnet-4-5' });
+    const input = JSON.stringify({
+      session_id: SESSION_ID,
+      transcript_path: '/nowhere.jsonl',
+      cwd: '/home/dev/shop',
+      hook_event_name: 'SessionStart',
+      source: 'startup',
+      model: 'claude-sonnet-4-5',
+    });
     const engram = await Engram.open({ path: db, embedder: 'hash' });
     await engram.remember({ scope: SCOPE, content: 'The shop deploys on Fridays.', layer: 'episodic' });
     await engram.close();
@@ -158,7 +182,15 @@ describe('session-start and pre-compact hooks', () => {
 
   it('pre-compact stores the turns about to be compacted, once, sharing the cursor with stop', async () => {
     const transcript = placeTranscript(dir);
-    const preCompact = JSON.stringify({ session_id: SESSION_ID, transcript_path: transcript, cwd: '/home/dev/shop', permission_mode: 'default', hook_event_name: 'PreCompact', trigger: 'auto', custom_instructions: '' });
+    const preCompact = JSON.stringify({
+      session_id: SESSION_ID,
+      transcript_path: transcript,
+      cwd: '/home/dev/shop',
+      permission_mode: 'default',
+      hook_event_name: 'PreCompact',
+      trigger: 'auto',
+      custom_instructions: '',
+    });
     expect((await hook('pre-compact', preCompact)).detail).toMatchObject({ stored: 3 });
     expect((await hook('stop', hookStdin('stop', transcript))).detail).toMatchObject({ stored: 0 });
     placeTranscript(dir, 'transcript-more.jsonl');

@@ -45,11 +45,13 @@ describe('GET /v1/memories and /v1/scopes', () => {
     expect(theirs.body.items.map((i: { content: string }) => i.content)).toEqual(['Globex secret about the launch.']);
     expect(JSON.stringify((await call('/v1/scopes', { key: globex })).body)).not.toContain('acme');
     expect((await call('/v1/memories?scope=acme/a', { key: globex })).status).toBe(403);
-    expect((await call('/v1/memories?scope=acme/a&layer=semantic', { key: acme })).body.items.map((i: { content: string }) => i.content)).toEqual(['The launch date is in May.']);
+    expect(
+      (await call('/v1/memories?scope=acme/a&layer=semantic', { key: acme })).body.items.map((i: { content: string }) => i.content),
+    ).toEqual(['The launch date is in May.']);
     expect((await call('/v1/memories')).status).toBe(401);
   });
 
-  it('keyless: the server\'s --scope list, else every scope', async () => {
+  it("keyless: the server's --scope list, else every scope", async () => {
     const engram = await seeded();
     const limited = await server(engram, { auth: 'open', scopes: ['acme/a', 'acme/empty'] });
     expect((await limited('/v1/memories')).body.items).toHaveLength(3);
@@ -101,7 +103,7 @@ describe('GET /v1/memories and /v1/scopes', () => {
 });
 
 describe('POST /v1/purge', () => {
-  it('needs confirm, stays inside the key\'s tenant, removes for good', async () => {
+  it("needs confirm, stays inside the key's tenant, removes for good", async () => {
     const engram = await seeded();
     const keys = new ApiKeys(engram.store, { presenceTtlMs: 0 });
     const acme = (await keys.create({ tenant: 'acme' })).key;
@@ -111,9 +113,13 @@ describe('POST /v1/purge', () => {
     const refused = await call('/v1/purge', { method: 'POST', key: acme, body: { scope: 'acme/a', ids: [target!.id] } });
     expect(refused.status).toBe(400);
     expect(refused.body.error.message).toMatch(/confirm: true/);
-    expect((await call('/v1/purge', { method: 'POST', key: acme, body: { scope: 'acme/a', ids: [target!.id], confirm: 'yes' } })).status).toBe(400);
+    expect(
+      (await call('/v1/purge', { method: 'POST', key: acme, body: { scope: 'acme/a', ids: [target!.id], confirm: 'yes' } })).status,
+    ).toBe(400);
     expect((await call(`/v1/memories/${target!.id}?scope=acme/a`, { key: acme })).status).toBe(200);
-    expect((await call('/v1/purge', { method: 'POST', key: globex, body: { scope: 'acme/a', ids: [target!.id], confirm: true } })).status).toBe(403);
+    expect(
+      (await call('/v1/purge', { method: 'POST', key: globex, body: { scope: 'acme/a', ids: [target!.id], confirm: true } })).status,
+    ).toBe(403);
     const done = await call('/v1/purge', { method: 'POST', key: acme, body: { scope: 'acme/a', ids: [target!.id], confirm: true } });
     expect(done.status).toBe(200);
     expect(done.body).toEqual({
@@ -123,9 +129,16 @@ describe('POST /v1/purge', () => {
       auditId: expect.any(String),
     });
     expect((await call(`/v1/memories/${target!.id}?scope=acme/a`, { key: acme })).status).toBe(404);
-    const byFilter = await call('/v1/purge', { method: 'POST', key: acme, body: { scope: 'acme/a', filter: { text: 'LAUNCH DATE' }, confirm: true } });
+    const byFilter = await call('/v1/purge', {
+      method: 'POST',
+      key: acme,
+      body: { scope: 'acme/a', filter: { text: 'LAUNCH DATE' }, confirm: true },
+    });
     expect(byFilter.body.purged).toBe(1);
-    expect((await call('/v1/purge', { method: 'POST', key: acme, body: { scope: 'acme/a', filter: { layers: ['dreams'] }, confirm: true } })).status).toBe(400);
+    expect(
+      (await call('/v1/purge', { method: 'POST', key: acme, body: { scope: 'acme/a', filter: { layers: ['dreams'] }, confirm: true } }))
+        .status,
+    ).toBe(400);
     expect((await call('/v1/memories?text=launch', { key: globex })).body.items).toHaveLength(1);
   });
 
@@ -134,9 +147,13 @@ describe('POST /v1/purge', () => {
     const call = await server(engram, { auth: 'open' });
     const doc = (await call('/openapi.json')).body;
     expect(doc.paths['/v1/memories'].get.operationId).toBe('listMemories');
-    expect(doc.paths['/v1/memories'].get.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['scope', 'layer', 'status', 'tag', 'entity', 'text', 'sort', 'order', 'limit', 'cursor']));
+    expect(doc.paths['/v1/memories'].get.parameters.map((p: { name: string }) => p.name)).toEqual(
+      expect.arrayContaining(['scope', 'layer', 'status', 'tag', 'entity', 'text', 'sort', 'order', 'limit', 'cursor']),
+    );
     expect(doc.paths['/v1/scopes'].get.operationId).toBe('listScopes');
-    expect(doc.paths['/v1/purge'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PurgeRequest' });
+    expect(doc.paths['/v1/purge'].post.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/PurgeRequest',
+    });
     expect(doc.components.schemas.PurgeRequest.required).toEqual(expect.arrayContaining(['scope', 'confirm']));
   });
 });

@@ -68,11 +68,18 @@ describe('exploring routes', () => {
       [s.old.id, [s.fix.id]],
       [s.fix.id, []],
     ]);
-    expect(versions.body.chain[0]).toMatchObject({ validTo: '2024-03-11T09:00:00.000Z', recordedAt: '2024-03-01T09:00:00.000Z', supersededAt: '2024-03-11T09:00:00.000Z' });
+    expect(versions.body.chain[0]).toMatchObject({
+      validTo: '2024-03-11T09:00:00.000Z',
+      recordedAt: '2024-03-01T09:00:00.000Z',
+      supersededAt: '2024-03-11T09:00:00.000Z',
+    });
     const provenance = await call(`/v1/memories/${s.episodes[0]!.id}/provenance?scope=acme/a`, { key: s.acme });
     expect(provenance.body.concepts.length).toBeGreaterThan(0);
     const activation = await call('/v1/activate', { method: 'POST', key: s.acme, body: { id: s.episodes[0]!.id, scopes: ['acme/a'] } });
-    expect(activation.body.steps[0]).toEqual({ hop: 1, activated: expect.arrayContaining([{ id: provenance.body.concepts[0].id, activation: expect.any(Number) }]) });
+    expect(activation.body.steps[0]).toEqual({
+      hop: 1,
+      activated: expect.arrayContaining([{ id: provenance.body.concepts[0].id, activation: expect.any(Number) }]),
+    });
     expect(activation.body.ranked.length).toBeGreaterThan(0);
 
     // another tenant: refused on acme's scope, and its own reads hold nothing of acme
@@ -164,15 +171,39 @@ describe('exploring routes', () => {
     expect(ids.at(-1)).toBe(s.report.id);
 
     const doc = (await call('/openapi.json')).body;
-    for (const path of ['/v1/consolidation/runs', '/v1/consolidation/runs/{id}', '/v1/overview', '/v1/graph', '/v1/memories/{id}/versions', '/v1/memories/{id}/provenance']) {
+    for (const path of [
+      '/v1/consolidation/runs',
+      '/v1/consolidation/runs/{id}',
+      '/v1/overview',
+      '/v1/graph',
+      '/v1/memories/{id}/versions',
+      '/v1/memories/{id}/provenance',
+    ]) {
       expect(doc.paths[path]?.get, path).toBeDefined();
       expect(doc.paths[path].get.parameters.find((p: { name: string }) => p.name === 'scope')?.required, path).toBe(true);
     }
     const schemas = doc.components.schemas as Record<string, unknown>;
-    for (const name of ['ConsolidationReport', 'PhaseReport', 'ConsolidationRunsPage', 'Overview', 'DecayCandidate', 'Graph', 'GraphNode', 'GraphEdge', 'VersionChain', 'ChainVersion', 'Provenance', 'RecordSummary', 'Activation', 'Error']) {
+    for (const name of [
+      'ConsolidationReport',
+      'PhaseReport',
+      'ConsolidationRunsPage',
+      'Overview',
+      'DecayCandidate',
+      'Graph',
+      'GraphNode',
+      'GraphEdge',
+      'VersionChain',
+      'ChainVersion',
+      'Provenance',
+      'RecordSummary',
+      'Activation',
+      'Error',
+    ]) {
       expect(schemas[name], name).toBeDefined();
     }
-    expect(doc.paths['/v1/overview'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Overview' });
+    expect(doc.paths['/v1/overview'].get.responses['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/Overview',
+    });
     // every reference resolves to a named component (a schema, or a shared error response)
     const refs = JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? [];
     for (const ref of refs) {

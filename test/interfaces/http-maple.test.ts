@@ -19,7 +19,10 @@ afterEach(async () => {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are checked field by field
 async function post(app: HttpApp, path: string, body: unknown, key?: string): Promise<{ status: number; json: any }> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', ...(key !== undefined ? { authorization: `Bearer ${key}` } : {}) };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    ...(key !== undefined ? { authorization: `Bearer ${key}` } : {}),
+  };
   const response = await app.request(path, { method: 'POST', headers, body: JSON.stringify(body) });
   return { status: response.status, json: await response.json() };
 }
@@ -74,7 +77,11 @@ describe('MAPLE maintenance over HTTP', () => {
       rejected: ['A single large node'],
     });
     expect(decided.status).toBe(200);
-    const outcome = await post(app, '/v1/memories', { scope: SCOPE, content: 'One search node died in May and search stayed up.', follows: decided.json.id });
+    const outcome = await post(app, '/v1/memories', {
+      scope: SCOPE,
+      content: 'One search node died in May and search stayed up.',
+      follows: decided.json.id,
+    });
     const recall = await post(app, '/v1/recall', { scopes: [SCOPE], query: 'search cluster nodes', chains: true });
     const hit = recall.json.hits.find((h: { id: string }) => h.id === decided.json.id);
     expect(hit.chain.map((m: { id: string; role: string }) => [m.id, m.role])).toEqual([
@@ -104,8 +111,13 @@ describe('MAPLE maintenance over HTTP', () => {
       expect(denied.status, path).toBe(403);
     }
     expect((await post(app, '/v1/expire', { scope: SCOPE }, key)).status).toBe(200);
-    const doc = (await (await app.request('/openapi.json')).json()) as { paths: Record<string, unknown>; components: { schemas: Record<string, unknown> } };
+    const doc = (await (await app.request('/openapi.json')).json()) as {
+      paths: Record<string, unknown>;
+      components: { schemas: Record<string, unknown> };
+    };
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v1/surface', '/v1/decay', '/v1/expire']));
-    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['SurfaceHit', 'SurfaceWhy', 'DecayReport', 'ExpireReport']));
+    expect(Object.keys(doc.components.schemas)).toEqual(
+      expect.arrayContaining(['SurfaceHit', 'SurfaceWhy', 'DecayReport', 'ExpireReport']),
+    );
   });
 });

@@ -48,7 +48,8 @@ function bodyOf(answer: string): { error: { code: string; message: string } } {
   return JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { error: { code: string; message: string } };
 }
 
-const nested = (depth: number) => `{"scope":"acme/a","content":"deep","layer":"semantic","properties":{"a":${'['.repeat(depth)}${']'.repeat(depth)}}}`;
+const nested = (depth: number) =>
+  `{"scope":"acme/a","content":"deep","layer":"semantic","properties":{"a":${'['.repeat(depth)}${']'.repeat(depth)}}}`;
 
 describe('HTTP requests past the limits', () => {
   it('answers a request line too long with 431 and a JSON error', async () => {
@@ -67,7 +68,11 @@ describe('HTTP requests past the limits', () => {
   });
 
   it.each([1_000, 5_000, 100_000])('answers JSON nested %i levels deep with 400, and stores nothing', async (depth) => {
-    const response = await fetch(`${base}/v1/memories`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: nested(depth) });
+    const response = await fetch(`${base}/v1/memories`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: nested(depth),
+    });
     expect(response.status).toBe(400);
     const body = (await response.json()) as { error: { code: string; message: string } };
     expect(body.error.code).toBe('INVALID_INPUT');
@@ -76,14 +81,20 @@ describe('HTTP requests past the limits', () => {
   });
 
   it('still accepts free-form fields nested a few levels deep', async () => {
-    const response = await fetch(`${base}/v1/memories`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: nested(10) });
+    const response = await fetch(`${base}/v1/memories`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: nested(10),
+    });
     expect(response.status).toBe(200);
   });
 
   it('rejects deep free-form fields on the library too (what the store cannot index)', async () => {
     let deep: unknown = 1;
     for (let i = 0; i < 70; i++) deep = [deep];
-    await expect(engram.remember({ scope: 'acme/b', layer: 'semantic', content: 'deep library', properties: { a: deep } })).rejects.toMatchObject({
+    await expect(
+      engram.remember({ scope: 'acme/b', layer: 'semantic', content: 'deep library', properties: { a: deep } }),
+    ).rejects.toMatchObject({
       code: 'INVALID_INPUT',
       message: expect.stringMatching(/properties nests more than 64 levels deep/) as unknown as string,
     });

@@ -19,7 +19,10 @@ let acmeKey: string;
 let globexKey: string;
 const LIMIT = 4096;
 
-function request(path: string, init: { method?: string; key?: string; body?: string | ReadableStream<Uint8Array>; headers?: Record<string, string> } = {}): Promise<Response> {
+function request(
+  path: string,
+  init: { method?: string; key?: string; body?: string | ReadableStream<Uint8Array>; headers?: Record<string, string> } = {},
+): Promise<Response> {
   const headers: Record<string, string> = { 'content-type': 'application/json', ...init.headers };
   if (init.key !== undefined) headers.authorization = `Bearer ${init.key}`;
   const options: RequestInit & { duplex?: 'half' } = { method: init.method ?? 'POST', headers };
@@ -104,13 +107,20 @@ describe('HTTP API security', () => {
     const batch = await request('/v1/memories', { body: `[${memory('acme/a')},${memory('globex/a')}]`, key: acmeKey });
     expect(batch.status).toBe(403);
 
-    const recall = await request('/v1/recall', { body: JSON.stringify({ scopes: ['acme/a', 'globex/a'], query: 'database' }), key: acmeKey });
+    const recall = await request('/v1/recall', {
+      body: JSON.stringify({ scopes: ['acme/a', 'globex/a'], query: 'database' }),
+      key: acmeKey,
+    });
     expect(recall.status).toBe(403);
     const get = await request('/v1/memories/01ANY?scopes=globex/a', { method: 'GET', key: acmeKey });
     expect(get.status).toBe(403);
     const forget = await request('/v1/memories/01ANY?scope=globex/a', { method: 'DELETE', key: acmeKey });
     expect(forget.status).toBe(403);
-    const patch = await request('/v1/memories/01ANY', { method: 'PATCH', body: JSON.stringify({ scope: 'globex/a', pinned: true }), key: acmeKey });
+    const patch = await request('/v1/memories/01ANY', {
+      method: 'PATCH',
+      body: JSON.stringify({ scope: 'globex/a', pinned: true }),
+      key: acmeKey,
+    });
     expect(patch.status).toBe(403);
     const stats = await request('/v1/stats', { body: JSON.stringify({ scopes: ['globex/a'] }), key: acmeKey });
     expect(stats.status).toBe(403);
@@ -141,19 +151,30 @@ describe('HTTP API security', () => {
   });
 
   it('relation types registered by another tenant are not listed; proposedBy is the key', async () => {
-    const registered = await request('/v1/relations/types', { body: JSON.stringify({ scope: 'globex/a', name: 'SUPPLIES', symmetric: false }), key: globexKey });
+    const registered = await request('/v1/relations/types', {
+      body: JSON.stringify({ scope: 'globex/a', name: 'SUPPLIES', symmetric: false }),
+      key: globexKey,
+    });
     expect(registered.status).toBe(200);
     expect(((await registered.json()) as { proposedBy: string }).proposedBy).toMatch(/^key:key_[0-9a-f]{16}$/);
-    const seenByAcme = (await (await request('/v1/relations/types', { method: 'GET', key: acmeKey })).json()) as { types: { name: string; proposedBy: string | null }[] };
+    const seenByAcme = (await (await request('/v1/relations/types', { method: 'GET', key: acmeKey })).json()) as {
+      types: { name: string; proposedBy: string | null }[];
+    };
     expect(seenByAcme.types.find((t) => t.name === 'SUPPLIES')).toBeUndefined();
-    const seenByGlobex = (await (await request('/v1/relations/types', { method: 'GET', key: globexKey })).json()) as { types: { name: string; proposedBy: string | null }[] };
+    const seenByGlobex = (await (await request('/v1/relations/types', { method: 'GET', key: globexKey })).json()) as {
+      types: { name: string; proposedBy: string | null }[];
+    };
     expect(seenByGlobex.types.find((t) => t.name === 'SUPPLIES')).toMatchObject({ proposedBy: expect.stringMatching(/^key:/) });
   });
 
   it('oversized body → 413 with and without Content-Length, nothing written', async () => {
     const before = await totalWritten();
     const big = memory('acme/a', 'x'.repeat(LIMIT));
-    const declared = await request('/v1/memories', { body: big, key: acmeKey, headers: { 'content-length': String(Buffer.byteLength(big)) } });
+    const declared = await request('/v1/memories', {
+      body: big,
+      key: acmeKey,
+      headers: { 'content-length': String(Buffer.byteLength(big)) },
+    });
     expect(declared.status).toBe(413);
     const error = await errorOf(declared);
     expect(error.code).toBe('PAYLOAD_TOO_LARGE');
@@ -229,13 +250,21 @@ describe('HTTP API security', () => {
     try {
       const open = createHttpApp({ engram: fresh.engram, auth: 'open' });
       const body = memory('acme/a');
-      const crossSite = await open.request('/v1/memories', { method: 'POST', body, headers: { origin: 'https://evil.example', 'content-type': 'text/plain' } });
+      const crossSite = await open.request('/v1/memories', {
+        method: 'POST',
+        body,
+        headers: { origin: 'https://evil.example', 'content-type': 'text/plain' },
+      });
       expect(crossSite.status).toBe(403);
       expect((await errorOf(crossSite)).message).toMatch(/this machine/);
       const rebound = await open.request('http://evil.example:7077/v1/memories', { method: 'POST', body });
       expect(rebound.status).toBe(403);
       expect((await fresh.engram.stats({ scopes: ['acme/a'] })).total).toBe(0);
-      const local = await open.request('http://127.0.0.1:7077/v1/memories', { method: 'POST', body, headers: { origin: 'http://localhost:3000' } });
+      const local = await open.request('http://127.0.0.1:7077/v1/memories', {
+        method: 'POST',
+        body,
+        headers: { origin: 'http://localhost:3000' },
+      });
       expect(local.status).toBe(200);
     } finally {
       await fresh.cleanup();

@@ -19,11 +19,19 @@ async function setup() {
   return t;
 }
 
-function call(app: ReturnType<typeof createHttpApp>, path: string, init: { method?: string; key?: string; body?: unknown } = {}): Promise<Response> {
+function call(
+  app: ReturnType<typeof createHttpApp>,
+  path: string,
+  init: { method?: string; key?: string; body?: unknown } = {},
+): Promise<Response> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (init.key !== undefined) headers.authorization = `Bearer ${init.key}`;
   return Promise.resolve(
-    app.request(`http://127.0.0.1:7077${path}`, { method: init.method ?? 'GET', headers, ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}) }),
+    app.request(`http://127.0.0.1:7077${path}`, {
+      method: init.method ?? 'GET',
+      headers,
+      ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+    }),
   );
 }
 
@@ -76,19 +84,29 @@ describe('relation types over HTTP with tenant keys', () => {
     expect(await names(globex.key)).toContain('IS_A');
     expect((await call(app, '/v1/relations/types?scopes=acme/a', { key: globex.key })).status).toBe(403);
     // a tenant may not register for another tenant's scope
-    expect((await call(app, '/v1/relations/types', { method: 'POST', key: globex.key, body: { scope: 'acme/a', name: 'squat' } })).status).toBe(403);
+    expect(
+      (await call(app, '/v1/relations/types', { method: 'POST', key: globex.key, body: { scope: 'acme/a', name: 'squat' } })).status,
+    ).toBe(403);
 
     const remember = async (key: string, scope: string, content: string) =>
       ((await (await call(app, '/v1/memories', { method: 'POST', key, body: { scope, content } })).json()) as { id: string }).id;
     const [g1, g2] = [await remember(globex.key, 'globex/a', 'kettle'), await remember(globex.key, 'globex/a', 'teapot')];
-    const relate = await call(app, '/v1/relations', { method: 'POST', key: globex.key, body: { scope: 'globex/a', from: g1, type: 'KEEPS_WARM', to: g2 } });
+    const relate = await call(app, '/v1/relations', {
+      method: 'POST',
+      key: globex.key,
+      body: { scope: 'globex/a', from: g1, type: 'KEEPS_WARM', to: g2 },
+    });
     expect(relate.status).toBe(400);
     const error = ((await relate.json()) as { error: { message: string } }).error.message;
     expect(error).toMatch(/KEEPS_WARM is not registered/);
     expect(error).not.toMatch(/KEEPS_WARM,/);
 
     // globex registers the same name on its own, directed: no conflict with acme's symmetric one
-    const own = await call(app, '/v1/relations/types', { method: 'POST', key: globex.key, body: { scope: 'globex/a', name: 'keeps warm' } });
+    const own = await call(app, '/v1/relations/types', {
+      method: 'POST',
+      key: globex.key,
+      body: { scope: 'globex/a', name: 'keeps warm' },
+    });
     expect(own.status).toBe(200);
     expect(await own.json()).toMatchObject({ tenant: 'globex', symmetric: false });
   });

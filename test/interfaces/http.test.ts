@@ -30,7 +30,11 @@ afterAll(async () => cleanup());
 
 describe('HTTP API /v1 (open mode, no keys)', () => {
   it('remembers one memory and a batch, then recalls them with explanations', async () => {
-    const one = await call('POST', '/v1/memories', { scope: 'acme/users/alice', layer: 'semantic', content: 'Alice prefers window seats on long flights.' });
+    const one = await call('POST', '/v1/memories', {
+      scope: 'acme/users/alice',
+      layer: 'semantic',
+      content: 'Alice prefers window seats on long flights.',
+    });
     expect(one.status).toBe(200);
     expect(one.json).toMatchObject({ action: 'created' });
     expect(typeof one.json.id).toBe('string');
@@ -65,12 +69,21 @@ describe('HTTP API /v1 (open mode, no keys)', () => {
     expect((now.json.hits as Json[]).map((h) => h.id)).not.toContain(created.json.id);
     const then = await call('POST', '/v1/recall', { scopes: ['acme/time'], query: 'office Leeds', asOf: '2021-06-01' });
     expect((then.json.hits as Json[]).map((h) => h.id)).toContain(created.json.id);
-    const before = await call('POST', '/v1/recall', { scopes: ['acme/time'], query: 'office Leeds', asOf: '2021-06-01', knownAt: '2000-01-01T00:00:00Z' });
+    const before = await call('POST', '/v1/recall', {
+      scopes: ['acme/time'],
+      query: 'office Leeds',
+      asOf: '2021-06-01',
+      knownAt: '2000-01-01T00:00:00Z',
+    });
     expect(before.json.hits).toEqual([]);
   });
 
   it('gets, updates, forgets, restores a memory and shows its history', async () => {
-    const { json: created } = await call('POST', '/v1/memories', { scope: 'acme/shared', layer: 'semantic', content: 'Deploys happen on Tuesdays.' });
+    const { json: created } = await call('POST', '/v1/memories', {
+      scope: 'acme/shared',
+      layer: 'semantic',
+      content: 'Deploys happen on Tuesdays.',
+    });
     const id = created.id as string;
 
     const got = await call('GET', `/v1/memories/${id}?scopes=acme/other,acme/shared`);
@@ -101,7 +114,11 @@ describe('HTTP API /v1 (open mode, no keys)', () => {
 
   it('records supersession and undoes it over HTTP', async () => {
     const old = await call('POST', '/v1/memories', { scope: 'acme/claims', layer: 'semantic', content: "The user's budget is 80 litres." });
-    const next = await call('POST', '/v1/memories', { scope: 'acme/claims', layer: 'semantic', content: "The user's budget is 120 litres." });
+    const next = await call('POST', '/v1/memories', {
+      scope: 'acme/claims',
+      layer: 'semantic',
+      content: "The user's budget is 120 litres.",
+    });
     expect(next.json).toMatchObject({ action: 'superseded', superseded: [old.json.id] });
     const history = await call('GET', `/v1/memories/${old.json.id as string}/history?scopes=acme/claims`);
     expect((history.json.versions as Json[]).map((v) => v.id)).toEqual([old.json.id, next.json.id]);
@@ -138,7 +155,11 @@ describe('HTTP API /v1 (open mode, no keys)', () => {
     const twoScopes = await call('DELETE', '/v1/memories/abc?scope=acme/a&scope=acme/b');
     expect(twoScopes.status).toBe(400);
 
-    const conflict = await call('POST', '/v1/memories', { scope: 'acme/conf', layer: 'semantic', content: "The project's budget is 40 euros." });
+    const conflict = await call('POST', '/v1/memories', {
+      scope: 'acme/conf',
+      layer: 'semantic',
+      content: "The project's budget is 40 euros.",
+    });
     await call('POST', '/v1/memories', { scope: 'acme/conf', layer: 'semantic', content: "The project's budget is 90 euros." });
     const restoreSuperseded = await call('POST', `/v1/memories/${conflict.json.id as string}/restore?scope=acme/conf`);
     expect(restoreSuperseded.status).toBe(409);
@@ -162,13 +183,29 @@ describe('HTTP API /v1 (open mode, no keys)', () => {
     expect(status).toBe(200);
     expect(doc.openapi).toBe('3.1.0');
     const paths = doc.paths as Record<string, Record<string, Json>>;
-    for (const path of ['/v1/memories', '/v1/recall', '/v1/memories/{id}', '/v1/memories/{id}/restore', '/v1/memories/{id}/history', '/v1/stats', '/v1/context', '/v1/predict', '/v1/relations', '/v1/relations/types', '/v1/memories/{id}/edges', '/v1/activate', '/v1/consolidate', '/v1/sessions/end']) {
+    for (const path of [
+      '/v1/memories',
+      '/v1/recall',
+      '/v1/memories/{id}',
+      '/v1/memories/{id}/restore',
+      '/v1/memories/{id}/history',
+      '/v1/stats',
+      '/v1/context',
+      '/v1/predict',
+      '/v1/relations',
+      '/v1/relations/types',
+      '/v1/memories/{id}/edges',
+      '/v1/activate',
+      '/v1/consolidate',
+      '/v1/sessions/end',
+    ]) {
       expect(paths[path], path).toBeDefined();
     }
     // request bodies are named components: follow the $ref
     const schemas = (doc.components as { schemas: Record<string, Json> }).schemas;
     const bodySchema = (op: Json | undefined): Json => {
-      const ref = ((op?.requestBody as { content: Record<string, { schema: Json }> }).content['application/json']?.schema as Json).$ref as string;
+      const ref = ((op?.requestBody as { content: Record<string, { schema: Json }> }).content['application/json']?.schema as Json)
+        .$ref as string;
       return schemas[ref.slice('#/components/schemas/'.length)] as Json;
     };
     const recallSchema = bodySchema(paths['/v1/recall']?.post);
@@ -183,7 +220,10 @@ describe('HTTP API /v1 (open mode, no keys)', () => {
     expect(new Set(ids).size).toBe(ids.length);
     for (const { path, op } of operations) {
       for (const name of [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1])) {
-        expect((op.parameters as Json[]).some((p) => p.in === 'path' && p.name === name), `${path} documents {${name}}`).toBe(true);
+        expect(
+          (op.parameters as Json[]).some((p) => p.in === 'path' && p.name === name),
+          `${path} documents {${name}}`,
+        ).toBe(true);
       }
     }
   });
@@ -233,15 +273,25 @@ describe('HTTP API /v1: context, prediction, graph and consolidation', () => {
     expect((await call('POST', '/v1/memories', episodes)).status).toBe(200);
     await call('POST', '/v1/memories', { scope, layer: 'procedural', content: 'Always hold mugs by the handle.' });
 
-    const context = await call('POST', '/v1/context', { scopes: [scope], message: 'pick up the coffee mug', percept: { objects: ['coffee_mug'] }, budgetMs: 1000 });
+    const context = await call('POST', '/v1/context', {
+      scopes: [scope],
+      message: 'pick up the coffee mug',
+      percept: { objects: ['coffee_mug'] },
+      budgetMs: 1000,
+    });
     expect(context.status).toBe(200);
     expect(context.json.markdown).toContain('Always hold mugs by the handle.');
 
     const consolidated = await call('POST', '/v1/consolidate', { scope });
     expect(consolidated.status).toBe(200);
-    expect((consolidated.json.phases as Json[]).map((p) => p.name)).toEqual(expect.arrayContaining(['dedup', 'extract', 'ground', 'promote']));
+    expect((consolidated.json.phases as Json[]).map((p) => p.name)).toEqual(
+      expect.arrayContaining(['dedup', 'extract', 'ground', 'promote']),
+    );
 
-    const predicted = await call('POST', '/v1/predict', { scopes: [scope], episode: { perception: { objects: ['coffee_mug'] }, context: { goal: 'grasp_coffee_mug' } } });
+    const predicted = await call('POST', '/v1/predict', {
+      scopes: [scope],
+      episode: { perception: { objects: ['coffee_mug'] }, context: { goal: 'grasp_coffee_mug' } },
+    });
     expect(predicted.status).toBe(200);
     expect(Array.isArray(predicted.json.predictions)).toBe(true);
 
@@ -255,4 +305,3 @@ describe('HTTP API /v1: context, prediction, graph and consolidation', () => {
     expect(noScope.status).toBe(400);
   });
 });
-

@@ -35,7 +35,10 @@ afterAll(async () => {
 
 /** Sends tools/call with raw arguments, bypassing the client's typing. */
 async function callRaw(name: string, args: unknown): Promise<CallToolResult> {
-  return (await client.request({ method: 'tools/call', params: { name, arguments: args } } as never, CallToolResultSchema)) as CallToolResult;
+  return (await client.request(
+    { method: 'tools/call', params: { name, arguments: args } } as never,
+    CallToolResultSchema,
+  )) as CallToolResult;
 }
 
 describe('MCP tool arguments that are not an object', () => {

@@ -36,8 +36,14 @@ async function flow(client: Client): Promise<void> {
   }
   await ok('memory_remember', { content: 'The arm must never exceed 2 N of grip force on ceramics.', layer: 'procedural' });
   const recalled = await ok('memory_recall', { query: 'grip force on the mug', k: 3 });
-  expect((recalled.hits as { content: string }[]).map((h) => h.content)).toContain('The arm must never exceed 2 N of grip force on ceramics.');
-  const context = await ok('memory_context', { message: 'grasp the mug', percept: { objects: ['mug'], goal: 'grasp mug' }, budgetMs: 1000 });
+  expect((recalled.hits as { content: string }[]).map((h) => h.content)).toContain(
+    'The arm must never exceed 2 N of grip force on ceramics.',
+  );
+  const context = await ok('memory_context', {
+    message: 'grasp the mug',
+    percept: { objects: ['mug'], goal: 'grasp mug' },
+    budgetMs: 1000,
+  });
   expect(String(context.markdown)).toContain('2 N of grip force');
   const report = await ok('memory_consolidate', {});
   expect(Array.isArray(report.phases)).toBe(true);
@@ -130,21 +136,34 @@ describe.skipIf(!binBuilt)('engram serve: MCP over Streamable HTTP', () => {
     const other = json<{ key: string }>(runCli(['keys', 'create', '--tenant', 'acme', '--db', db, '--json']));
     const list = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
     const post = (headers: Record<string, string>) =>
-      fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(list) });
+      fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify(list),
+      });
     const anonymous = await post({});
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('www-authenticate')).toMatch(/Bearer/);
     expect((await post({ authorization: `Bearer ${other.key}` })).status).toBe(403);
 
     const hookBody = JSON.stringify({ scopes: [SCOPE], prompt: 'grip force' });
-    const hookPost = (headers: Record<string, string>) => fetch(`${server.url}/hooks/prompt-context`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: hookBody });
+    const hookPost = (headers: Record<string, string>) =>
+      fetch(`${server.url}/hooks/prompt-context`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: hookBody,
+      });
     expect((await hookPost({})).status).toBe(401);
     const hooked = await hookPost({ authorization: `Bearer ${created.key}` });
     expect(hooked.status).toBe(200);
     expect(((await hooked.json()) as { text: string }).text).toContain('grip force');
 
     const client = new Client({ name: 'e2e-key', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${created.key}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${created.key}` } },
+      }),
+    );
     try {
       const result = (await client.callTool({ name: 'memory_stats', arguments: {} })) as CallToolResult;
       expect(result.isError).toBeFalsy();

@@ -31,8 +31,23 @@ afterEach(async () => {
 
 it('lists concisely within the server scopes, filters, and pages by cursor', async () => {
   const all = await callOk<{ items: Record<string, unknown>[]; nextCursor: string | null }>(client, 'memory_list', {});
-  expect(all.items.map((i) => i.content).sort()).toEqual(['Alice opened the editor.', 'Alice prefers dark mode.', 'Always answer briefly.']);
-  expect(Object.keys(all.items[0]!).sort()).toEqual(['content', 'id', 'importance', 'layer', 'recordedAt', 'scope', 'status', 'tags', 'validFrom', 'validTo']);
+  expect(all.items.map((i) => i.content).sort()).toEqual([
+    'Alice opened the editor.',
+    'Alice prefers dark mode.',
+    'Always answer briefly.',
+  ]);
+  expect(Object.keys(all.items[0]!).sort()).toEqual([
+    'content',
+    'id',
+    'importance',
+    'layer',
+    'recordedAt',
+    'scope',
+    'status',
+    'tags',
+    'validFrom',
+    'validTo',
+  ]);
   expect(all.nextCursor).toBeNull();
   const semantic = await callOk<{ items: { content: string }[] }>(client, 'memory_list', { scope: SCOPE, layers: ['semantic'] });
   expect(semantic.items.map((i) => i.content)).toEqual(['Alice prefers dark mode.']);
@@ -41,7 +56,10 @@ it('lists concisely within the server scopes, filters, and pages by cursor', asy
   const page = first.structuredContent as { items: { id: string }[]; nextCursor: string };
   expect(page.items).toHaveLength(2);
   expect(textOf(first)).toContain(`cursor "${page.nextCursor}"`);
-  const second = await callOk<{ items: { id: string }[]; nextCursor: string | null }>(client, 'memory_list', { limit: 2, cursor: page.nextCursor });
+  const second = await callOk<{ items: { id: string }[]; nextCursor: string | null }>(client, 'memory_list', {
+    limit: 2,
+    cursor: page.nextCursor,
+  });
   expect(second.items).toHaveLength(1);
   expect(second.nextCursor).toBeNull();
   expect(new Set([...page.items, ...second.items].map((i) => i.id)).size).toBe(3);

@@ -45,7 +45,16 @@ describe('a lean tool list', () => {
     expect(tokens).toBeLessThanOrEqual(TOOL_LIST_TOKEN_BUDGET);
     const remember = list.tools.find((t) => t.name === 'memory_remember');
     const properties = remember?.inputSchema.properties as Record<string, { properties?: Record<string, unknown> }>;
-    expect(Object.keys(properties.episode?.properties ?? {})).toEqual(['perception', 'context', 'decision', 'action', 'outcome', 'rejected', 'ledTo', 'follows']);
+    expect(Object.keys(properties.episode?.properties ?? {})).toEqual([
+      'perception',
+      'context',
+      'decision',
+      'action',
+      'outcome',
+      'rejected',
+      'ledTo',
+      'follows',
+    ]);
     expect(Object.keys(properties.concept?.properties ?? {})).toEqual(['name', 'definition', 'category', 'properties']);
     expect(Object.keys(properties)).not.toContain('perception');
   });
@@ -64,13 +73,31 @@ describe('a lean tool list', () => {
     });
     for (const id of [nested.id, flat.id]) {
       const { memory } = await callOk<{ memory: Record<string, unknown> }>(client, 'memory_get', { id });
-      expect(memory).toMatchObject({ perception: { objects: ['mug'] }, context: { goal: 'grasp mug' }, action: { tool: 'grasp' }, outcome: { success: true } });
+      expect(memory).toMatchObject({
+        perception: { objects: ['mug'] },
+        context: { goal: 'grasp mug' },
+        action: { tool: 'grasp' },
+        outcome: { success: true },
+      });
     }
-    const concept = await callOk<{ id: string }>(client, 'memory_remember', { content: 'A mug is a cup with a handle.', layer: 'semantic', concept: { name: 'mug', category: 'object' } });
+    const concept = await callOk<{ id: string }>(client, 'memory_remember', {
+      content: 'A mug is a cup with a handle.',
+      layer: 'semantic',
+      concept: { name: 'mug', category: 'object' },
+    });
     expect((await env.engram.get(concept.id, { scopes: [SCOPE] })).name).toBe('mug');
-    const rule = await callOk<{ id: string }>(client, 'memory_remember', { scope: SHARED, content: 'Always answer briefly.', layer: 'procedural', rule: { priority: 7 } });
+    const rule = await callOk<{ id: string }>(client, 'memory_remember', {
+      scope: SHARED,
+      content: 'Always answer briefly.',
+      layer: 'procedural',
+      rule: { priority: 7 },
+    });
     expect((await env.engram.get(rule.id, { scopes: [SHARED] })).priority).toBe(7);
-    const both = await call(client, 'memory_remember', { content: 'x', outcome: { success: true }, episode: { outcome: { success: false } } });
+    const both = await call(client, 'memory_remember', {
+      content: 'x',
+      outcome: { success: true },
+      episode: { outcome: { success: false } },
+    });
     expect(both.isError).toBe(true);
     expect(textOf(both)).toMatch(/"outcome" is given both at the top level and in "episode"/);
     const wrong = await call(client, 'memory_remember', { content: 'x', episode: { outcome: { succes: true } } });
@@ -128,12 +155,22 @@ describe('maintenance tools', () => {
     });
     expect(decision.rejected).toHaveLength(1);
     await callOk(client, 'memory_relate', { from: why.id, type: 'DECIDED', to: decision.id });
-    const outcome = await callOk<{ id: string }>(client, 'memory_remember', { content: 'Orders moved to PostgreSQL in two days.', follows: decision.id });
-    const { hits } = await callOk<{ hits: { id: string; chain?: { id: string; role: string }[] }[] }>(client, 'memory_recall', { query: 'orders PostgreSQL decision', chains: true });
+    const outcome = await callOk<{ id: string }>(client, 'memory_remember', {
+      content: 'Orders moved to PostgreSQL in two days.',
+      follows: decision.id,
+    });
+    const { hits } = await callOk<{ hits: { id: string; chain?: { id: string; role: string }[] }[] }>(client, 'memory_recall', {
+      query: 'orders PostgreSQL decision',
+      chains: true,
+    });
     const chain = hits.find((h) => h.id === decision.id)?.chain;
     expect(chain?.map((m) => m.role)).toEqual(['rationale', 'decision', 'rejected', 'outcome']);
     expect(chain?.map((m) => m.id)).toEqual([why.id, decision.id, decision.rejected[0], outcome.id]);
-    const context = await callOk<{ parts: { chains?: { items: { members: unknown[] }[] } }; markdown: string }>(client, 'memory_context', { message: 'why PostgreSQL for orders?', chains: true, budgetMs: 5000 });
+    const context = await callOk<{ parts: { chains?: { items: { members: unknown[] }[] } }; markdown: string }>(client, 'memory_context', {
+      message: 'why PostgreSQL for orders?',
+      chains: true,
+      budgetMs: 5000,
+    });
     expect(context.parts.chains?.items[0]?.members).toHaveLength(4);
     expect(context.markdown).toContain('rejected: MongoDB for orders');
   });

@@ -39,7 +39,9 @@ describe('tool list', () => {
     );
     expect(remember?.inputSchema.required).toEqual(['content']);
     const recall = tools.find((t) => t.name === 'memory_recall');
-    expect(Object.keys(recall?.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['scope', 'scopes', 'query', 'k', 'asOf', 'knownAt']));
+    expect(Object.keys(recall?.inputSchema.properties ?? {})).toEqual(
+      expect.arrayContaining(['scope', 'scopes', 'query', 'k', 'asOf', 'knownAt']),
+    );
     expect(recall?.inputSchema.required).toEqual(['query']);
   });
 });
@@ -71,7 +73,12 @@ describe('memory_remember and memory_recall', () => {
       outcome: { success: true, reward: 1 },
     });
     const memory = (await callOk<{ memory: Record<string, unknown> }>(client, 'memory_get', { id: stored.id, scope: SHARED })).memory;
-    expect(memory).toMatchObject({ scope: SHARED, layer: 'episodic', occurredAt: '2024-05-01T10:00:00.000Z', outcome: { success: true, reward: 1 } });
+    expect(memory).toMatchObject({
+      scope: SHARED,
+      layer: 'episodic',
+      occurredAt: '2024-05-01T10:00:00.000Z',
+      outcome: { success: true, reward: 1 },
+    });
     const onlyShared = await callOk<{ hits: { id: string }[] }>(client, 'memory_recall', { scopes: [SHARED], query: 'red mug' });
     expect(onlyShared.hits.map((h) => h.id)).toEqual([stored.id]);
     const onlyAlice = await callOk<{ hits: unknown[] }>(client, 'memory_recall', { scope: SCOPE, query: 'red mug' });
@@ -79,7 +86,11 @@ describe('memory_remember and memory_recall', () => {
   });
 
   it('answers asOf and knownAt: what was true then, what was believed then', async () => {
-    const old = await callOk<{ id: string }>(client, 'memory_remember', { content: 'The deploy target is staging.', layer: 'semantic', validFrom: '2024-01-01' });
+    const old = await callOk<{ id: string }>(client, 'memory_remember', {
+      content: 'The deploy target is staging.',
+      layer: 'semantic',
+      validFrom: '2024-01-01',
+    });
     const beforeCorrection = Date.now();
     await new Promise((r) => setTimeout(r, 20));
     const correction = await callOk<{ id: string; superseded?: string[] }>(client, 'memory_remember', {
@@ -92,7 +103,10 @@ describe('memory_remember and memory_recall', () => {
     expect(now.hits.map((h) => h.id)).toEqual([correction.id]);
     const then = await callOk<{ hits: { id: string }[] }>(client, 'memory_recall', { query: 'deploy target', asOf: '2024-03-01' });
     expect(then.hits.map((h) => h.id)).toEqual([old.id]);
-    const believed = await callOk<{ hits: { id: string }[] }>(client, 'memory_recall', { query: 'deploy target', knownAt: beforeCorrection });
+    const believed = await callOk<{ hits: { id: string }[] }>(client, 'memory_recall', {
+      query: 'deploy target',
+      knownAt: beforeCorrection,
+    });
     expect(believed.hits.map((h) => h.id)).toEqual([old.id]);
   });
 });
@@ -168,11 +182,19 @@ describe('bad input is a tool error with a clear message, never a crash', () => 
 
 describe('knowledge tools', () => {
   it('memory_context returns Markdown and the structured parts, rules always included', async () => {
-    await callOk(client, 'memory_remember', { scope: SHARED, content: 'Always answer in British English.', layer: 'procedural', priority: 5 });
+    await callOk(client, 'memory_remember', {
+      scope: SHARED,
+      content: 'Always answer in British English.',
+      layer: 'procedural',
+      priority: 5,
+    });
     await callOk(client, 'memory_remember', { content: 'Alice is vegetarian.', layer: 'semantic' });
     const result = await call(client, 'memory_context', { message: 'Suggest a dinner for Alice', budgetMs: 500 });
     expect(result.isError).toBeFalsy();
-    const context = result.structuredContent as { markdown: string; parts: Record<string, { level: string; items: { content?: string }[] }> };
+    const context = result.structuredContent as {
+      markdown: string;
+      parts: Record<string, { level: string; items: { content?: string }[] }>;
+    };
     expect(context.parts.rules?.items.map((i) => i.content)).toEqual(['Always answer in British English.']);
     expect(textOf(result)).toBe(context.markdown);
     expect(context.markdown).toContain('British English');
@@ -193,9 +215,13 @@ describe('knowledge tools', () => {
     }
     const report = await callOk<{ phases: unknown[] }>(client, 'memory_consolidate', {});
     expect(report.phases.length).toBeGreaterThan(0);
-    const result = await callOk<{ predictions: { successProbability: number; supportingEpisodeIds: string[] }[] }>(client, 'memory_predict', {
-      episode: { perception: { objects: ['mug'] }, context: { goal: 'grasp mug' } },
-    });
+    const result = await callOk<{ predictions: { successProbability: number; supportingEpisodeIds: string[] }[] }>(
+      client,
+      'memory_predict',
+      {
+        episode: { perception: { objects: ['mug'] }, context: { goal: 'grasp mug' } },
+      },
+    );
     expect(result.predictions[0]?.successProbability).toBeCloseTo(0.875, 2);
     expect([...(result.predictions[0]?.supportingEpisodeIds ?? [])].sort()).toEqual([...ids].sort());
   });
@@ -203,7 +229,11 @@ describe('knowledge tools', () => {
   it('memory_relate links two memories of one scope', async () => {
     const a = await callOk<{ id: string }>(client, 'memory_remember', { content: 'Rain', layer: 'semantic' });
     const b = await callOk<{ id: string }>(client, 'memory_remember', { content: 'Wet streets', layer: 'semantic' });
-    const related = await callOk<{ edge: { from: string; to: string; type: string } }>(client, 'memory_relate', { from: a.id, type: 'CAUSES', to: b.id });
+    const related = await callOk<{ edge: { from: string; to: string; type: string } }>(client, 'memory_relate', {
+      from: a.id,
+      type: 'CAUSES',
+      to: b.id,
+    });
     expect(related.edge).toMatchObject({ from: a.id, type: 'CAUSES', to: b.id });
     const across = await call(client, 'memory_relate', { scope: SHARED, from: a.id, type: 'CAUSES', to: b.id });
     expect(across.isError).toBe(true);
@@ -213,13 +243,23 @@ describe('knowledge tools', () => {
 describe('resources', () => {
   it('lists rules and profile per scope and reads them as Markdown and JSON', async () => {
     await callOk(client, 'memory_remember', { scope: SHARED, content: 'Never push to main on Fridays.', layer: 'procedural', priority: 1 });
-    await callOk(client, 'memory_remember', { scope: SHARED, content: 'Run the tests before every commit.', layer: 'procedural', priority: 9 });
+    await callOk(client, 'memory_remember', {
+      scope: SHARED,
+      content: 'Run the tests before every commit.',
+      layer: 'procedural',
+      priority: 9,
+    });
     await callOk(client, 'memory_remember', { content: 'Alice lives in Lisbon.', layer: 'semantic' });
     await callOk(client, 'memory_remember', { content: 'Alice went for a run this morning.' });
     const { resources } = await client.listResources();
-    expect(resources.map((r) => r.uri).sort()).toEqual([`engram://profile/${SCOPE}`, `engram://profile/${SHARED}`, `engram://rules/${SCOPE}`, `engram://rules/${SHARED}`].sort());
+    expect(resources.map((r) => r.uri).sort()).toEqual(
+      [`engram://profile/${SCOPE}`, `engram://profile/${SHARED}`, `engram://rules/${SCOPE}`, `engram://rules/${SHARED}`].sort(),
+    );
     const rules = await client.readResource({ uri: `engram://rules/${SHARED}` });
-    expect(rules.contents[0]).toMatchObject({ mimeType: 'text/markdown', text: `# Rules of ${SHARED}\n\n- Run the tests before every commit.\n- Never push to main on Fridays.` });
+    expect(rules.contents[0]).toMatchObject({
+      mimeType: 'text/markdown',
+      text: `# Rules of ${SHARED}\n\n- Run the tests before every commit.\n- Never push to main on Fridays.`,
+    });
     const profile = await client.readResource({ uri: `engram://profile/${SCOPE}` });
     const json = JSON.parse(String((profile.contents[1] as { text?: string } | undefined)?.text)) as { facts: { content: string }[] };
     expect(json.facts.map((f) => f.content)).toEqual(['Alice lives in Lisbon.']);

@@ -20,12 +20,18 @@ let doc: Json;
 const routes = httpRoutes();
 
 async function call(method: string, path: string, body?: unknown): Promise<{ status: number; json: Json }> {
-  const response = await app.request(path, { method, headers: { 'content-type': 'application/json' }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const response = await app.request(path, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
   return { status: response.status, json: (await response.json()) as Json };
 }
 
 function operations(): { path: string; method: string; op: Json }[] {
-  return Object.entries(doc.paths as Json).flatMap(([path, methods]) => Object.entries(methods as Json).map(([method, op]) => ({ path, method, op: op as Json })));
+  return Object.entries(doc.paths as Json).flatMap(([path, methods]) =>
+    Object.entries(methods as Json).map(([method, op]) => ({ path, method, op: op as Json })),
+  );
 }
 
 beforeAll(async () => {
@@ -42,20 +48,48 @@ describe('the OpenAPI document', () => {
       const body = Object.values((op.requestBody?.content ?? {}) as Json)[0]?.schema;
       if (body !== undefined) expect(Object.keys(body), `${method} ${path} request`).toEqual(['$ref']);
       const ok = Object.values((op.responses['200']?.content ?? {}) as Json)[0]?.schema;
-      expect(ok !== undefined && Object.keys(ok).length === 1 && typeof ok.$ref === 'string', `${method} ${path} response is a $ref`).toBe(true);
+      expect(ok !== undefined && Object.keys(ok).length === 1 && typeof ok.$ref === 'string', `${method} ${path} response is a $ref`).toBe(
+        true,
+      );
     }
     for (const ref of JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? []) {
       const [kind, name] = ref.slice('"$ref":"#/components/'.length, -1).split('/') as [string, string];
       expect(doc.components[kind]?.[name], ref).toBeDefined();
     }
-    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['Memory', 'RememberInput', 'RememberResult', 'RecallRequest', 'RecallResult', 'RecallHit', 'MemoryPage', 'ScopeList', 'PurgeResult', 'Stats', 'StructuredContext', 'Error']));
+    expect(Object.keys(doc.components.schemas)).toEqual(
+      expect.arrayContaining([
+        'Memory',
+        'RememberInput',
+        'RememberResult',
+        'RecallRequest',
+        'RecallResult',
+        'RecallHit',
+        'MemoryPage',
+        'ScopeList',
+        'PurgeResult',
+        'Stats',
+        'StructuredContext',
+        'Error',
+      ]),
+    );
   });
 
   it('refuses two different schemas under one name (a client would get the wrong type)', () => {
-    const route = (operationId: string, response: z.ZodType) => ({ method: 'get' as const, path: `/v1/${operationId}`, operationId, tag: 'reads', summary: operationId, response, responseDescription: 'x', handle: async () => ({}) });
+    const route = (operationId: string, response: z.ZodType) => ({
+      method: 'get' as const,
+      path: `/v1/${operationId}`,
+      operationId,
+      tag: 'reads',
+      summary: operationId,
+      response,
+      responseDescription: 'x',
+      handle: async () => ({}),
+    });
     const one = z.object({ a: z.string() }).meta({ id: 'Clash' });
     const other = z.object({ b: z.number() }).meta({ id: 'Clash' });
-    expect(() => buildOpenApiDocument([route('one', z.object({ x: one })), route('two', z.object({ y: other }))], { version: '0' })).toThrow(/two different schemas are named Clash/);
+    expect(() =>
+      buildOpenApiDocument([route('one', z.object({ x: one })), route('two', z.object({ y: other }))], { version: '0' }),
+    ).toThrow(/two different schemas are named Clash/);
     expect(() => buildOpenApiDocument([route('one', one), route('two', one)], { version: '0' })).not.toThrow();
   });
 

@@ -23,7 +23,11 @@ beforeAll(async () => {
 });
 afterAll(async () => cleanup());
 
-async function http(method: string, path: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> & Record<string, unknown>[] }> {
+async function http(
+  method: string,
+  path: string,
+  body: unknown,
+): Promise<{ status: number; json: Record<string, unknown> & Record<string, unknown>[] }> {
   const response = await app.request(path, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return { status: response.status, json: (await response.json()) as Record<string, unknown> & Record<string, unknown>[] };
 }
@@ -44,7 +48,9 @@ describe('redaction through the interfaces', () => {
     ]);
     expect(batch.json[0]).toMatchObject({ redacted: 1 });
     expect(batch.json[1]).not.toHaveProperty('redacted');
-    const updated = await http('PATCH', `/v1/memories/${String(batch.json[1]?.id)}?scope=${SCOPE}`, { content: `Deploys use the password=${'Hq7#mZ2pLw9x'}` });
+    const updated = await http('PATCH', `/v1/memories/${String(batch.json[1]?.id)}?scope=${SCOPE}`, {
+      content: `Deploys use the password=${'Hq7#mZ2pLw9x'}`,
+    });
     expect(updated.status).toBe(200);
     expect(updated.json.content).toBe('Deploys use the password=[redacted:password]');
     const text = await storedText();
@@ -56,9 +62,14 @@ describe('redaction through the interfaces', () => {
   it('MCP: memory_remember and memory_update redact and count', async () => {
     const { client, close } = await inMemoryClient(engram, [SCOPE]);
     try {
-      const stored = await callOk<{ id: string; redacted?: number }>(client, 'memory_remember', { content: `Slack bot token xoxb-${'1'.repeat(12)}-${'2'.repeat(13)}-Zr4Tq9Wm2Xc7Vb5Nk8Lp3Hs6 posts to #ops.` });
+      const stored = await callOk<{ id: string; redacted?: number }>(client, 'memory_remember', {
+        content: `Slack bot token xoxb-${'1'.repeat(12)}-${'2'.repeat(13)}-Zr4Tq9Wm2Xc7Vb5Nk8Lp3Hs6 posts to #ops.`,
+      });
       expect(stored.redacted).toBe(1);
-      const { memory } = await callOk<{ memory: { content: string } }>(client, 'memory_update', { id: stored.id, content: `Alerts use the Stripe key sk_live_Zr4Tq9Wm2Xc7Vb5Nk8Lp3Hs6Jd now.` });
+      const { memory } = await callOk<{ memory: { content: string } }>(client, 'memory_update', {
+        id: stored.id,
+        content: `Alerts use the Stripe key sk_live_Zr4Tq9Wm2Xc7Vb5Nk8Lp3Hs6Jd now.`,
+      });
       expect(memory.content).toBe('Alerts use the Stripe key [redacted:stripe-key] now.');
       const text = await storedText();
       expect(text).not.toContain('zr4tq9wm2xc7vb5nk8lp3hs6jd');

@@ -30,7 +30,12 @@ describe('engram serve options', () => {
     const response = await fetch(`${server.url}/v1/memories`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ scope: 't/a', content: 'Grasped the coffee mug.', perception: { objects: ['coffee_mug'] }, outcome: { success: true } }),
+      body: JSON.stringify({
+        scope: 't/a',
+        content: 'Grasped the coffee mug.',
+        perception: { objects: ['coffee_mug'] },
+        outcome: { success: true },
+      }),
     });
     expect(response.status).toBe(200);
     for (let waited = 0; waited < 30_000 && !server.output().includes('engram serve: consolidated t/a'); waited += 200) {

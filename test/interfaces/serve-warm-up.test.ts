@@ -15,7 +15,10 @@ describe.skipIf(!binBuilt)('engram serve warm-up', { timeout: 120_000 }, () => {
 
   beforeAll(async () => {
     ({ dir, cleanup } = tempDir());
-    server = await startServe(['--db', join(dir, 'fresh.db'), '--embedder', 'hash', '--scope', 'acme/warm', '--auth', 'open'], { env: { ENGRAM_URL: '' }, warm: false });
+    server = await startServe(['--db', join(dir, 'fresh.db'), '--embedder', 'hash', '--scope', 'acme/warm', '--auth', 'open'], {
+      env: { ENGRAM_URL: '' },
+      warm: false,
+    });
   });
   afterAll(async () => {
     await server.stop();

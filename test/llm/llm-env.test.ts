@@ -25,12 +25,21 @@ describe('LLM configuration from the environment', () => {
       retries: 0,
       uses: { importance: true, supersession: false, extraction: false, reflection: true },
     });
-    expect(llmFromEnv({ ENGRAM_LLM_BASE_URL: 'http://x/v1', ENGRAM_LLM_MODEL: 'm', ENGRAM_LLM_USES: 'none' })?.uses).toEqual({ importance: false, supersession: false, extraction: false, reflection: false });
+    expect(llmFromEnv({ ENGRAM_LLM_BASE_URL: 'http://x/v1', ENGRAM_LLM_MODEL: 'm', ENGRAM_LLM_USES: 'none' })?.uses).toEqual({
+      importance: false,
+      supersession: false,
+      extraction: false,
+      reflection: false,
+    });
   });
 
   it('refuses a half or wrong configuration with a message that says what to set', () => {
     expect(() => llmFromEnv({ ENGRAM_LLM_BASE_URL: 'http://x/v1' })).toThrow(/ENGRAM_LLM_MODEL/);
-    expect(() => llmFromEnv({ ENGRAM_LLM_BASE_URL: 'http://x/v1', ENGRAM_LLM_MODEL: 'm', ENGRAM_LLM_RETRIES: '-1' })).toThrow(/ENGRAM_LLM_RETRIES/);
-    expect(() => llmFromEnv({ ENGRAM_LLM_BASE_URL: 'http://x/v1', ENGRAM_LLM_MODEL: 'm', ENGRAM_LLM_USES: 'importance,telepathy' })).toThrow(/telepathy/);
+    expect(() => llmFromEnv({ ENGRAM_LLM_BASE_URL: 'http://x/v1', ENGRAM_LLM_MODEL: 'm', ENGRAM_LLM_RETRIES: '-1' })).toThrow(
+      /ENGRAM_LLM_RETRIES/,
+    );
+    expect(() =>
+      llmFromEnv({ ENGRAM_LLM_BASE_URL: 'http://x/v1', ENGRAM_LLM_MODEL: 'm', ENGRAM_LLM_USES: 'importance,telepathy' }),
+    ).toThrow(/telepathy/);
   });
 });

@@ -16,12 +16,19 @@ describe('the LLM in the write path and for reflection (each use falls back on i
     cleanup = undefined;
   });
 
-  async function open(respond: (r: StubRequest) => StubAnswer, extra: { llmUses?: Record<string, boolean> } = {}): Promise<{ engram: Engram; warnings: string[] }> {
+  async function open(
+    respond: (r: StubRequest) => StubAnswer,
+    extra: { llmUses?: Record<string, boolean> } = {},
+  ): Promise<{ engram: Engram; warnings: string[] }> {
     stub = await startLlmStub(respond);
     const warnings: string[] = [];
     const logger: Logger = { warn: (message) => warnings.push(message) };
     // Generous per-attempt timeout: the test machine may be loaded; the timeout case answers far later.
-    const opened = await tempEngram({ llm: { baseUrl: stub.baseUrl, model: 'stub', timeoutMs: TIMEOUT_MS, retries: 1, backoffMs: 5 }, logger, ...extra });
+    const opened = await tempEngram({
+      llm: { baseUrl: stub.baseUrl, model: 'stub', timeoutMs: TIMEOUT_MS, retries: 1, backoffMs: 5 },
+      logger,
+      ...extra,
+    });
     cleanup = opened.cleanup;
     return { engram: opened.engram, warnings };
   }
@@ -40,8 +47,16 @@ describe('the LLM in the write path and for reflection (each use falls back on i
   });
 
   it('importance: malformed JSON, out-of-range values and timeouts fall back to the deterministic score, logged', async () => {
-    const texts = ['My daughter turns ten on March 3rd.', 'I prefer aisle seats on long flights.', 'The deploy is due by Friday, never forget.'];
-    const answers: StubAnswer[] = [{ content: 'Sure! I would say 0.8' }, { content: '{"importance": 7}' }, { content: '{"importance": 0.5}', delayMs: TIMEOUT_MS * 4 }];
+    const texts = [
+      'My daughter turns ten on March 3rd.',
+      'I prefer aisle seats on long flights.',
+      'The deploy is due by Friday, never forget.',
+    ];
+    const answers: StubAnswer[] = [
+      { content: 'Sure! I would say 0.8' },
+      { content: '{"importance": 7}' },
+      { content: '{"importance": 0.5}', delayMs: TIMEOUT_MS * 4 },
+    ];
     const answerFor = (r: StubRequest) => answers[texts.findIndex((t) => r.body.messages?.[1]?.content === t)] ?? { content: '{}' };
     const { engram, warnings } = await open((r) => (r.use === 'importance' ? answerFor(r) : { content: '{}' }));
     const ids = [];
@@ -60,7 +75,11 @@ describe('the LLM in the write path and for reflection (each use falls back on i
   it('importance: a score that never lands is filled by the recovery job, from another engine on the same file', async () => {
     // Engine A's LLM never answers in time (as if A died mid-call); engine B drains the store's job queue.
     stub = await startLlmStub(() => ({ content: '{"importance": 0.9}', delayMs: 30_000 }));
-    const a = await tempEngram({ llm: { baseUrl: stub.baseUrl, model: 'stub', timeoutMs: 20_000, retries: 0 }, importanceRecoveryMs: 0, logger: { warn: () => undefined } });
+    const a = await tempEngram({
+      llm: { baseUrl: stub.baseUrl, model: 'stub', timeoutMs: 20_000, retries: 0 },
+      importanceRecoveryMs: 0,
+      logger: { warn: () => undefined },
+    });
     cleanup = a.cleanup;
     const text = 'My daughter turns ten on March 3rd, never forget it.';
     const { id } = await a.engram.remember({ scope, content: text });
@@ -90,7 +109,9 @@ describe('the LLM in the write path and for reflection (each use falls back on i
 
   it('importance: a 5xx is retried and the retry answer is used', async () => {
     let n = 0;
-    const { engram } = await open((r) => (r.use === 'importance' ? (++n === 1 ? { status: 502, raw: 'bad gateway' } : { content: '{"importance": 0.61}' }) : { content: '{}' }));
+    const { engram } = await open((r) =>
+      r.use === 'importance' ? (++n === 1 ? { status: 502, raw: 'bad gateway' } : { content: '{"importance": 0.61}' }) : { content: '{}' },
+    );
     const { id } = await engram.remember({ scope, content: 'Alice moved her standup to 10am.' });
     await engram.flushLlm();
     expect((await engram.get(id, { scopes: [scope] })).importance).toBe(0.61);
@@ -99,7 +120,13 @@ describe('the LLM in the write path and for reflection (each use falls back on i
 
   it('supersession: the LLM supersedes what the rules left side by side; a bad judgement changes nothing', async () => {
     let verdict = '{"relation": "supersedes", "confidence": 0.9, "reason": "new employer"}';
-    const { engram } = await open((r) => (r.use === 'supersession' ? { content: verdict } : r.use === 'importance' ? { content: '{"importance": 0.5}' } : { content: '{"facts": []}' }));
+    const { engram } = await open((r) =>
+      r.use === 'supersession'
+        ? { content: verdict }
+        : r.use === 'importance'
+          ? { content: '{"importance": 0.5}' }
+          : { content: '{"facts": []}' },
+    );
     const old = await engram.remember({ scope, layer: 'semantic', content: 'Alice works for Initech on the billing team.' });
     const next = await engram.remember({ scope, layer: 'semantic', content: 'Alice joined Globex on the billing team.' });
     await engram.flushLlm();
@@ -131,7 +158,11 @@ describe('the LLM in the write path and for reflection (each use falls back on i
     const semantic = await engram.recall('allergic peanuts', { scopes: [scope], layers: ['semantic'] });
     const fact = semantic.hits.find((h) => h.content === 'Alice is allergic to peanuts.');
     expect(fact).toBeDefined();
-    expect(fact?.provenance).toMatchObject({ kind: 'episodic', derivedFrom: [turns[0]!.id], sources: [{ conversationId: 'c1', messageId: 'm1' }] });
+    expect(fact?.provenance).toMatchObject({
+      kind: 'episodic',
+      derivedFrom: [turns[0]!.id],
+      sources: [{ conversationId: 'c1', messageId: 'm1' }],
+    });
     expect(fact?.importance).toBe(0.9);
     const extraction = stub!.requests.find((r) => r.use === 'extraction');
     expect(extraction?.body.messages?.[1]?.content).toContain(`[${turns[0]!.id}] user: By the way`);
@@ -144,7 +175,9 @@ describe('the LLM in the write path and for reflection (each use falls back on i
   });
 
   it('uses can be switched off one by one', async () => {
-    const { engram } = await open(() => ({ content: '{"importance": 0.99}' }), { llmUses: { importance: false, extraction: false, supersession: false } });
+    const { engram } = await open(() => ({ content: '{"importance": 0.99}' }), {
+      llmUses: { importance: false, extraction: false, supersession: false },
+    });
     const { id } = await engram.remember({ scope, content: 'Scored without the LLM.', source: { conversationId: 'c', messageId: '1' } });
     expect((await engram.get(id, { scopes: [scope] })).importance).toBe(scoreImportance('Scored without the LLM.'));
     await engram.flushLlm();
@@ -160,7 +193,12 @@ describe('the LLM in the write path and for reflection (each use falls back on i
       { id: 'e1', content: 'Grasping the mug failed with the soft gripper.', importance: 0.7 },
       { id: 'e2', content: 'Grasping the mug worked with the hard gripper.', importance: 0.7 },
     ];
-    answer = JSON.stringify({ insights: [{ content: 'The hard gripper is better for mugs.', evidence: ['e1', 'e2', 'e9'] }, { content: 'Unfounded.', evidence: ['zzz'] }] });
+    answer = JSON.stringify({
+      insights: [
+        { content: 'The hard gripper is better for mugs.', evidence: ['e1', 'e2', 'e9'] },
+        { content: 'Unfounded.', evidence: ['zzz'] },
+      ],
+    });
     const insights = await engram.assist.reflect({ scope, level: 2, records });
     expect(insights).toEqual([{ content: 'The hard gripper is better for mugs.', derivedFrom: ['e1', 'e2'], importance: 0.7 }]);
     answer = '```json\n{"insights": "none"}\n```';

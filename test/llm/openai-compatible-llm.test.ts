@@ -14,13 +14,20 @@ describe('OpenAiCompatibleLlm against a local chat-completions server', () => {
     const [request] = stub.requests;
     expect(request?.path).toBe('/v1/chat/completions');
     expect(request?.headers.authorization).toBe('Bearer sk-test');
-    expect(request?.body).toMatchObject({ model: 'tiny-1', messages: [{ role: 'user', content: 'hi' }], response_format: { type: 'json_object' }, max_tokens: 50 });
+    expect(request?.body).toMatchObject({
+      model: 'tiny-1',
+      messages: [{ role: 'user', content: 'hi' }],
+      response_format: { type: 'json_object' },
+      max_tokens: 50,
+    });
     expect(llm.name).toBe('openai-compatible:tiny-1');
   });
 
   it('retries 5xx and 429 with backoff, then succeeds', async () => {
     let n = 0;
-    stub = await startLlmStub(() => (++n === 1 ? { status: 503, raw: 'busy' } : n === 2 ? { status: 429, raw: '{}' } : { content: 'fine' }));
+    stub = await startLlmStub(() =>
+      ++n === 1 ? { status: 503, raw: 'busy' } : n === 2 ? { status: 429, raw: '{}' } : { content: 'fine' },
+    );
     const llm = new OpenAiCompatibleLlm({ baseUrl: stub.baseUrl, model: 'm', retries: 2, backoffMs: 5 });
     expect(await llm.complete([{ role: 'user', content: 'x' }])).toBe('fine');
     expect(stub.requests).toHaveLength(3);
@@ -40,7 +47,9 @@ describe('OpenAiCompatibleLlm against a local chat-completions server', () => {
     stub = await startLlmStub(() => ({ content: 'late', delayMs: 5_000 }));
     const llm = new OpenAiCompatibleLlm({ baseUrl: stub.baseUrl, model: 'm', timeoutMs: 400, retries: 1, backoffMs: 1 });
     const start = performance.now();
-    await expect(llm.complete([{ role: 'user', content: 'x' }])).rejects.toMatchObject({ message: expect.stringContaining('no answer within 400 ms') });
+    await expect(llm.complete([{ role: 'user', content: 'x' }])).rejects.toMatchObject({
+      message: expect.stringContaining('no answer within 400 ms'),
+    });
     expect(performance.now() - start).toBeLessThan(4_000);
     expect(stub.requests).toHaveLength(2);
   });
@@ -48,7 +57,9 @@ describe('OpenAiCompatibleLlm against a local chat-completions server', () => {
   it('rejects an answer that is not a chat completion, and a bad config', async () => {
     stub = await startLlmStub(() => ({ raw: '<html>proxy error</html>' }));
     const llm = new OpenAiCompatibleLlm({ baseUrl: stub.baseUrl, model: 'm', retries: 0 });
-    await expect(llm.complete([{ role: 'user', content: 'x' }])).rejects.toMatchObject({ message: expect.stringContaining('chat-completions JSON') });
+    await expect(llm.complete([{ role: 'user', content: 'x' }])).rejects.toMatchObject({
+      message: expect.stringContaining('chat-completions JSON'),
+    });
     stub.respond = () => ({ raw: '{"choices": []}' });
     await expect(llm.complete([{ role: 'user', content: 'x' }])).rejects.toMatchObject({ message: expect.stringContaining('choices[0]') });
     expect(() => new OpenAiCompatibleLlm({ baseUrl: 'localhost:1234', model: 'm' })).toThrow(/http/);

@@ -11,7 +11,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
-const DRIVERS = ['better-sqlite3', 'pg', 'sqlite-vec', 'onnxruntime-node', '@electric-sql/pglite', '@energetic-ai/core', 'ai', '@langchain/core'];
+const DRIVERS = [
+  'better-sqlite3',
+  'pg',
+  'sqlite-vec',
+  'onnxruntime-node',
+  '@electric-sql/pglite',
+  '@energetic-ai/core',
+  'ai',
+  '@langchain/core',
+];
 
 const PROBE = `
 const M = require('node:module');
@@ -66,7 +75,11 @@ describe('the main entry dist/index.js', () => {
 
   const run = (script: string) => {
     // run from the package root, so `engram/<subpath>` resolves through package.json "exports" to dist/
-    const child = spawnSync(process.execPath, ['--require', probe, '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000, cwd: fileURLToPath(new URL('../../', import.meta.url)) });
+    const child = spawnSync(process.execPath, ['--require', probe, '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 60_000,
+      cwd: fileURLToPath(new URL('../../', import.meta.url)),
+    });
     const loaded = [...child.stderr.matchAll(/^LOADED (.+)$/gm)].map((m) => m[1]);
     return { status: child.status, stdout: child.stdout, stderr: child.stderr, loaded: [...new Set(loaded)] };
   };
@@ -80,16 +93,23 @@ describe('the main entry dist/index.js', () => {
 
   it('loads the SQLite driver once a store is opened (the probe sees drivers)', () => {
     const db = join(dir, 'engram.db');
-    const got = run(`const { Engram } = await import(${JSON.stringify(entry)}); const e = await Engram.open({ path: ${JSON.stringify(db)}, embedder: 'hash' }); await e.close();`);
+    const got = run(
+      `const { Engram } = await import(${JSON.stringify(entry)}); const e = await Engram.open({ path: ${JSON.stringify(db)}, embedder: 'hash' }); await e.close();`,
+    );
     expect(got.status, got.stderr).toBe(0);
     expect(got.loaded).toContain('better-sqlite3');
     expect(got.loaded).not.toContain('pg');
   });
 
   it('resolves the framework adapters engram/ai-sdk and engram/langchain from dist, each loading only its own framework', () => {
-    const subpaths = { 'engram/ai-sdk': ['engramContextMiddleware', 'engramTools'], 'engram/langchain': ['EngramChatMessageHistory', 'EngramRetriever'] };
+    const subpaths = {
+      'engram/ai-sdk': ['engramContextMiddleware', 'engramTools'],
+      'engram/langchain': ['EngramChatMessageHistory', 'EngramRetriever'],
+    };
     for (const [subpath, exported] of Object.entries(subpaths)) {
-      const got = run(`const m = await import(${JSON.stringify(subpath)}); console.log(JSON.stringify(Object.keys(m).sort()), import.meta.resolve(${JSON.stringify(subpath)}));`);
+      const got = run(
+        `const m = await import(${JSON.stringify(subpath)}); console.log(JSON.stringify(Object.keys(m).sort()), import.meta.resolve(${JSON.stringify(subpath)}));`,
+      );
       expect(got.status, got.stderr).toBe(0);
       const [keys, url] = got.stdout.trim().split(' ');
       expect(JSON.parse(keys as string)).toEqual(exported);

@@ -33,10 +33,20 @@ const SCOPE = 'acme/projects/shop';
 let installOutput = '';
 
 /** Runs a command; throws with its output when it fails. */
-function run(command: string, args: string[], options: { cwd: string; env?: Record<string, string | undefined>; input?: string; timeout?: number }) {
+function run(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: Record<string, string | undefined>; input?: string; timeout?: number },
+) {
   const env = { ...process.env, ...options.env };
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
-  const result = spawnSync(command, args, { cwd: options.cwd, env, encoding: 'utf8', input: options.input, timeout: options.timeout ?? 240_000 });
+  const result = spawnSync(command, args, {
+    cwd: options.cwd,
+    env,
+    encoding: 'utf8',
+    input: options.input,
+    timeout: options.timeout ?? 240_000,
+  });
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${result.status}:\n${result.stdout}\n${result.stderr}`);
   return result;
 }
@@ -45,7 +55,8 @@ function run(command: string, args: string[], options: { cwd: string; env?: Reco
 function appLock(tarball: string): unknown {
   const lock = JSON.parse(readFileSync(join(REPO, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
   const packages: Record<string, unknown> = { '': { name: 'app', version: '1.0.0', dependencies: { [pkg.name]: `file:${tarball}` } } };
-  for (const [path, entry] of Object.entries(lock.packages)) if (path.startsWith('node_modules/') && entry.dev !== true) packages[path] = entry;
+  for (const [path, entry] of Object.entries(lock.packages))
+    if (path.startsWith('node_modules/') && entry.dev !== true) packages[path] = entry;
   return { name: 'app', version: '1.0.0', lockfileVersion: 3, requires: true, packages };
 }
 
@@ -58,7 +69,17 @@ function localPrebuild(): string {
   mkdirSync(join(stage, 'build', 'Release'), { recursive: true });
   mkdirSync(dir, { recursive: true });
   cpSync(join(addon, 'build', 'Release', 'better_sqlite3.node'), join(stage, 'build', 'Release', 'better_sqlite3.node'));
-  run('tar', ['-czf', join(dir, `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`), '-C', stage, 'build'], { cwd: work });
+  run(
+    'tar',
+    [
+      '-czf',
+      join(dir, `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`),
+      '-C',
+      stage,
+      'build',
+    ],
+    { cwd: work },
+  );
   return dir;
 }
 
@@ -69,7 +90,10 @@ beforeAll(() => {
   run('npm', ['pack', '--ignore-scripts', '--offline', '--pack-destination', work], { cwd: REPO });
   const tarball = join(work, `${pkg.name}-${pkg.version}.tgz`);
   mkdirSync(app);
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true, type: 'module', dependencies: { [pkg.name]: `file:${tarball}` } }));
+  writeFileSync(
+    join(app, 'package.json'),
+    JSON.stringify({ name: 'app', version: '1.0.0', private: true, type: 'module', dependencies: { [pkg.name]: `file:${tarball}` } }),
+  );
   writeFileSync(join(app, 'package-lock.json'), JSON.stringify(appLock(tarball)));
   // onnxruntime-node's own install script would fetch its CUDA provider: not wanted offline (as in the repo's .npmrc).
   writeFileSync(join(app, '.npmrc'), 'onnxruntime-node-install=skip\n');
@@ -86,29 +110,42 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe.skipIf(skip)('the packed tarball, installed offline', () => {
   it('postinstall says which embedding model the user gets', () => {
-    expect(installOutput).toMatch(/^engram: (embedding model \S+ (already installed|installed from .+)\.|no embedding model fetched .*USE-lite stays the embedder.*)$/m);
+    expect(installOutput).toMatch(
+      /^engram: (embedding model \S+ (already installed|installed from .+)\.|no embedding model fetched .*USE-lite stays the embedder.*)$/m,
+    );
   });
 
   it('engram --help, remember and recall run from the installed bin', () => {
     expect(run(bin, ['--help'], { cwd: app }).stdout).toContain('Usage: engram');
     const db = join(work, 'cli.db');
     run(bin, ['remember', '--db', db, '--scope', SCOPE, '--layer', 'semantic', 'The shop deploys to production on Fridays.'], { cwd: app });
-    const recalled = JSON.parse(run(bin, ['recall', '--db', db, '--scope', SCOPE, '--json', 'when do we deploy the shop?'], { cwd: app }).stdout) as { hits: { content: string }[] };
+    const recalled = JSON.parse(
+      run(bin, ['recall', '--db', db, '--scope', SCOPE, '--json', 'when do we deploy the shop?'], { cwd: app }).stdout,
+    ) as { hits: { content: string }[] };
     expect(recalled.hits[0]?.content).toBe('The shop deploys to production on Fridays.');
-    const setup = JSON.parse(run(bin, ['setup', 'claude-code', '--dir', app, '--json'], { cwd: app }).stdout) as { files: { part: { mcpServers?: { engram: { command: string } } } }[] };
+    const setup = JSON.parse(run(bin, ['setup', 'claude-code', '--dir', app, '--json'], { cwd: app }).stdout) as {
+      files: { part: { mcpServers?: { engram: { command: string } } } }[];
+    };
     expect(setup.files[0]?.part.mcpServers?.engram.command).toBe('engram');
   });
 
   it('engram mcp answers the MCP SDK client over stdio', async () => {
     const db = join(work, 'mcp.db');
-    const transport = new StdioClientTransport({ command: bin, args: ['mcp', '--db', db, '--scope', SCOPE, '--embedder', 'hash'], cwd: app, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: bin,
+      args: ['mcp', '--db', db, '--scope', SCOPE, '--embedder', 'hash'],
+      cwd: app,
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'package-test', version: '1.0.0' });
     await client.connect(transport);
     try {
       const tools = (await client.listTools()).tools.map((t) => t.name);
       expect(tools).toEqual(expect.arrayContaining(['memory_remember', 'memory_recall', 'memory_context']));
       await client.callTool({ name: 'memory_remember', arguments: { content: 'We use bun for this repository.', layer: 'semantic' } });
-      const result = (await client.callTool({ name: 'memory_recall', arguments: { query: 'which package manager?' } })) as { structuredContent?: { hits: { content: string }[] } };
+      const result = (await client.callTool({ name: 'memory_recall', arguments: { query: 'which package manager?' } })) as {
+        structuredContent?: { hits: { content: string }[] };
+      };
       expect(result.structuredContent?.hits[0]?.content).toBe('We use bun for this repository.');
     } finally {
       await client.close();

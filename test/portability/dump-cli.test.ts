@@ -29,9 +29,16 @@ function dir(): string {
 
 /** A dump of `n` episodes over two scopes, written directly in the format (fast to make, large to import). */
 function syntheticDump(n: number): string {
-  const lines = [`{"format":"${DUMP_FORMAT}","version":1,"embedder":{"dimension":256,"name":"hash:256"},"embeddings":false,"scopes":["acme/a","acme/b"]}`];
+  const lines = [
+    `{"format":"${DUMP_FORMAT}","version":1,"embedder":{"dimension":256,"name":"hash:256"},"embeddings":false,"scopes":["acme/a","acme/b"]}`,
+  ];
   const records = Array.from({ length: n }, (_, i) => {
-    const record = newRecord({ now: T0 + i, scope: i % 2 === 0 ? 'acme/a' : 'acme/b', layer: 'episodic', content: `event ${i}: the robot moved crate ${i % 97} to shelf ${i % 13}` });
+    const record = newRecord({
+      now: T0 + i,
+      scope: i % 2 === 0 ? 'acme/a' : 'acme/b',
+      layer: 'episodic',
+      content: `event ${i}: the robot moved crate ${i % 97} to shelf ${i % 13}`,
+    });
     return { ...record, id: newId(T0 + i) };
   });
   records.sort((x, y) => (x.scope < y.scope ? -1 : x.scope > y.scope ? 1 : x.id < y.id ? -1 : 1));
@@ -102,30 +109,42 @@ describe.skipIf(!binBuilt)('engram export jsonl / import jsonl', () => {
     expect(dumpOf(resumed)).toBe(a);
   });
 
-  it.skipIf(!haveBge)(`a new store adopts the dump's model when installed, else takes the default and re-embeds (real bge-small)${haveBge ? '' : ' (skipped: bge-small-en-v1.5 is not installed: engram models pull bge-small-en-v1.5)'}`, { timeout: 240_000 }, () => {
-    const d = dir();
-    const source = join(d, 'source.db');
-    expect(runCli(['remember', '--db', source, '--embedder', 'hash:64', '--scope', 'acme/a', 'The coffee machine is on the third floor.']).status).toBe(0);
-    const dump = join(d, 'dump.jsonl');
-    expect(runCli(['export', 'jsonl', '--db', source, '--scope', 'acme/a', '--embeddings', dump]).status).toBe(0);
-    // installed (the hash embedder always is): adopted, and the dump's vectors are used as they are
-    const adopted = runCli(['import', 'jsonl', '--db', join(d, 'adopted.db'), '--json', dump], { env: { ENGRAM_EMBEDDER: '' } });
-    expect(adopted.status, adopted.stderr).toBe(0);
-    expect(json<{ embedder: { store: string; vectors: string } }>(adopted).embedder).toMatchObject({ store: 'hash:64', vectors: 'dump' });
+  it.skipIf(!haveBge)(
+    `a new store adopts the dump's model when installed, else takes the default and re-embeds (real bge-small)${haveBge ? '' : ' (skipped: bge-small-en-v1.5 is not installed: engram models pull bge-small-en-v1.5)'}`,
+    { timeout: 240_000 },
+    () => {
+      const d = dir();
+      const source = join(d, 'source.db');
+      expect(
+        runCli(['remember', '--db', source, '--embedder', 'hash:64', '--scope', 'acme/a', 'The coffee machine is on the third floor.'])
+          .status,
+      ).toBe(0);
+      const dump = join(d, 'dump.jsonl');
+      expect(runCli(['export', 'jsonl', '--db', source, '--scope', 'acme/a', '--embeddings', dump]).status).toBe(0);
+      // installed (the hash embedder always is): adopted, and the dump's vectors are used as they are
+      const adopted = runCli(['import', 'jsonl', '--db', join(d, 'adopted.db'), '--json', dump], { env: { ENGRAM_EMBEDDER: '' } });
+      expect(adopted.status, adopted.stderr).toBe(0);
+      expect(json<{ embedder: { store: string; vectors: string } }>(adopted).embedder).toMatchObject({ store: 'hash:64', vectors: 'dump' });
 
-    // a model this machine cannot make: the default model, which embeds every record again
-    const foreign = join(d, 'foreign.jsonl');
-    writeFileSync(foreign, readFileSync(dump, 'utf8').replace('"name":"hash:64"', '"name":"openai:text-embedding-3-small:1536"').replace('"dimension":64', '"dimension":1536'));
-    const defaulted = runCli(['import', 'jsonl', '--db', join(d, 'default.db'), '--json', foreign], { env: { ENGRAM_EMBEDDER: '' } });
-    expect(defaulted.status, defaulted.stderr).toBe(0);
-    const report = json<{ embedder: { store: string; vectors: string }; embedded: number }>(defaulted);
-    expect(report.embedder.store).toMatch(/^onnx:bge-small-en-v1\.5:384:/);
-    expect(report.embedder.vectors).toBe('embedded');
-    expect(report.embedded).toBe(1);
-    const recalled = runCli(['recall', '--db', join(d, 'default.db'), '--scope', 'acme/a', '--json', 'where is the espresso maker?']);
-    expect(recalled.status, recalled.stderr).toBe(0);
-    expect(JSON.stringify(JSON.parse(recalled.stdout))).toContain('third floor');
-  });
+      // a model this machine cannot make: the default model, which embeds every record again
+      const foreign = join(d, 'foreign.jsonl');
+      writeFileSync(
+        foreign,
+        readFileSync(dump, 'utf8')
+          .replace('"name":"hash:64"', '"name":"openai:text-embedding-3-small:1536"')
+          .replace('"dimension":64', '"dimension":1536'),
+      );
+      const defaulted = runCli(['import', 'jsonl', '--db', join(d, 'default.db'), '--json', foreign], { env: { ENGRAM_EMBEDDER: '' } });
+      expect(defaulted.status, defaulted.stderr).toBe(0);
+      const report = json<{ embedder: { store: string; vectors: string }; embedded: number }>(defaulted);
+      expect(report.embedder.store).toMatch(/^onnx:bge-small-en-v1\.5:384:/);
+      expect(report.embedder.vectors).toBe('embedded');
+      expect(report.embedded).toBe(1);
+      const recalled = runCli(['recall', '--db', join(d, 'default.db'), '--scope', 'acme/a', '--json', 'where is the espresso maker?']);
+      expect(recalled.status, recalled.stderr).toBe(0);
+      expect(JSON.stringify(JSON.parse(recalled.stdout))).toContain('third floor');
+    },
+  );
 
   it('refuses a remember-input file, and remember --file refuses a dump, each with a hint', () => {
     const d = dir();
@@ -155,7 +174,10 @@ describe.skipIf(!binBuilt)('engram export jsonl / import jsonl', () => {
     const full = join(d, 'full.jsonl');
     writeFileSync(full, text);
     const done = runCli(['import', 'jsonl', '--db', db, '--json', full]);
-    expect(json<{ counts: { record: { created: number; skipped: number } } }>(done).counts.record).toMatchObject({ created: 5, skipped: 5 });
+    expect(json<{ counts: { record: { created: number; skipped: number } } }>(done).counts.record).toMatchObject({
+      created: 5,
+      skipped: 5,
+    });
   });
 
   it('export jsonl needs scopes, writes FILE whole or not at all, and - streams to stdout', () => {

@@ -70,7 +70,9 @@ describe('importJsonl refuses', () => {
     const changed = lines.map((line) => line.replace('"content":"first note"', '"content":"edited note"'));
     const report = await engram.importJsonl(changed);
     expect(report.counts.record).toEqual({ created: 0, skipped: 1, conflicting: 1 });
-    expect(report.conflicts).toEqual([expect.objectContaining({ kind: 'record', scope: 'acme/a', reason: expect.stringContaining('kept') })]);
+    expect(report.conflicts).toEqual([
+      expect.objectContaining({ kind: 'record', scope: 'acme/a', reason: expect.stringContaining('kept') }),
+    ]);
     const kept = await engram.store.listMemories({ scopes: ['acme/a'], limit: 10 });
     expect(kept.map((r) => r.content).sort()).toEqual(['first note', 'second note']);
   });

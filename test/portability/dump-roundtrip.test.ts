@@ -45,8 +45,11 @@ describe('dump round trip', () => {
     const source = await richSqlite();
     const dump = await dumpOf(source);
     const seen = kinds(dump);
-    for (const kind of ['record', 'edge', 'conceptRef', 'relationType', 'state', 'audit', 'end']) expect(seen[kind], kind).toBeGreaterThan(0);
-    expect(dump.split('\n')[0]).toBe(`{"format":"engram-dump","version":1,"embedder":{"dimension":256,"name":"hash:256"},"embeddings":false,"scopes":["acme/robot","acme/users/alice"]}`);
+    for (const kind of ['record', 'edge', 'conceptRef', 'relationType', 'state', 'audit', 'end'])
+      expect(seen[kind], kind).toBeGreaterThan(0);
+    expect(dump.split('\n')[0]).toBe(
+      `{"format":"engram-dump","version":1,"embedder":{"dimension":256,"name":"hash:256"},"embeddings":false,"scopes":["acme/robot","acme/users/alice"]}`,
+    );
 
     const { engram: target, cleanup } = await tempEngram({ clock: new ManualClock(RICH_T0) });
     cleanups.push(cleanup);
@@ -92,24 +95,32 @@ describe('dump round trip', () => {
   });
 
   const url = pgTestUrl();
-  (url === undefined ? it.skip : it)(`SQLite → JSONL → PostgreSQL server → JSONL is byte-identical${url === undefined ? ` (${PG_SKIP_REASON})` : ''}`, { timeout: 240_000 }, async () => {
-    const source = await richSqlite();
-    const dump = await dumpOf(source, true);
-    const pg = freshPgSchema('d');
-    const embedder = new HashEmbedder();
-    const store = await openPostgresStore({ url: pg.url, embedding: { name: embedder.name, dimension: embedder.dimension }, poolSize: 2 });
-    const target = new Engram({ store, embedder, clock: new ManualClock(RICH_T0) });
-    cleanups.push(async () => {
-      await target.close();
-      await pg.drop();
-    });
-    const report = await target.importJsonl([dump]);
-    expect(report.complete).toBe(true);
-    expect(await dumpOf(target, true)).toBe(dump);
-    // and back again into SQLite: the same bytes
-    const { engram: back, cleanup } = await tempEngram({ clock: new ManualClock(RICH_T0) });
-    cleanups.push(cleanup);
-    await back.importJsonl([await dumpOf(target, true)]);
-    expect(await dumpOf(back, true)).toBe(dump);
-  });
+  (url === undefined ? it.skip : it)(
+    `SQLite → JSONL → PostgreSQL server → JSONL is byte-identical${url === undefined ? ` (${PG_SKIP_REASON})` : ''}`,
+    { timeout: 240_000 },
+    async () => {
+      const source = await richSqlite();
+      const dump = await dumpOf(source, true);
+      const pg = freshPgSchema('d');
+      const embedder = new HashEmbedder();
+      const store = await openPostgresStore({
+        url: pg.url,
+        embedding: { name: embedder.name, dimension: embedder.dimension },
+        poolSize: 2,
+      });
+      const target = new Engram({ store, embedder, clock: new ManualClock(RICH_T0) });
+      cleanups.push(async () => {
+        await target.close();
+        await pg.drop();
+      });
+      const report = await target.importJsonl([dump]);
+      expect(report.complete).toBe(true);
+      expect(await dumpOf(target, true)).toBe(dump);
+      // and back again into SQLite: the same bytes
+      const { engram: back, cleanup } = await tempEngram({ clock: new ManualClock(RICH_T0) });
+      cleanups.push(cleanup);
+      await back.importJsonl([await dumpOf(target, true)]);
+      expect(await dumpOf(back, true)).toBe(dump);
+    },
+  );
 });

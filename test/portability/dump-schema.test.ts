@@ -19,7 +19,7 @@ afterEach(async () => {
 });
 
 describe('docs/engram-dump.schema.json', () => {
-  it('is what the importer\'s schemas generate', () => {
+  it("is what the importer's schemas generate", () => {
     const generated = `${JSON.stringify(dumpJsonSchema(), null, 2)}\n`;
     if (process.env.UPDATE_DUMP_SCHEMA === '1') writeFileSync(FILE, generated);
     expect(readFileSync(FILE, 'utf8')).toBe(generated);

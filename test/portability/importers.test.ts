@@ -32,7 +32,9 @@ describe('scope templates', () => {
 
 describe('front matter', () => {
   it('reads scalars, quoted text, inline and block lists, and leaves the body', () => {
-    const note = splitFrontMatter('---\ntitle: "A: B"\ntags:\n  - x\n  - \'y z\'\naliases: [One, "Two"]\ncreated: 2024-05-06\n---\n# Body\ntext');
+    const note = splitFrontMatter(
+      '---\ntitle: "A: B"\ntags:\n  - x\n  - \'y z\'\naliases: [One, "Two"]\ncreated: 2024-05-06\n---\n# Body\ntext',
+    );
     expect(note.frontMatter).toEqual({ title: 'A: B', tags: ['x', 'y z'], aliases: ['One', 'Two'], created: '2024-05-06' });
     expect(note.body).toBe('# Body\ntext');
     expect(splitFrontMatter('no front matter\n---\n').frontMatter).toEqual({});
@@ -43,19 +45,42 @@ describe('ChatGPT conversations', () => {
   it('without current_node, follow the last child from the root', () => {
     const mapping = {
       r: { id: 'r', message: null, parent: null, children: ['u'] },
-      u: { id: 'u', parent: 'r', children: ['a1', 'a2'], message: { id: 'u', author: { role: 'user' }, create_time: 1, content: { content_type: 'text', parts: ['hi'] } } },
-      a1: { id: 'a1', parent: 'u', children: [], message: { id: 'a1', author: { role: 'assistant' }, create_time: 2, content: { content_type: 'text', parts: ['first'] } } },
-      a2: { id: 'a2', parent: 'u', children: [], message: { id: 'a2', author: { role: 'assistant' }, create_time: 3, content: { content_type: 'text', parts: ['second'] } } },
+      u: {
+        id: 'u',
+        parent: 'r',
+        children: ['a1', 'a2'],
+        message: { id: 'u', author: { role: 'user' }, create_time: 1, content: { content_type: 'text', parts: ['hi'] } },
+      },
+      a1: {
+        id: 'a1',
+        parent: 'u',
+        children: [],
+        message: { id: 'a1', author: { role: 'assistant' }, create_time: 2, content: { content_type: 'text', parts: ['first'] } },
+      },
+      a2: {
+        id: 'a2',
+        parent: 'u',
+        children: [],
+        message: { id: 'a2', author: { role: 'assistant' }, create_time: 3, content: { content_type: 'text', parts: ['second'] } },
+      },
     };
     const conversation = readConversation({ id: 'c', mapping }, 0);
-    expect(conversation.turns.map((t) => [t.id, t.text, t.at])).toEqual([['u', 'hi', 1000], ['a2', 'second', 3000]]);
-    expect(conversation.skipped).toEqual([{ ref: 'conversation c, message a1', reason: "not on the conversation's current branch (a regenerated or edited-away turn)" }]);
+    expect(conversation.turns.map((t) => [t.id, t.text, t.at])).toEqual([
+      ['u', 'hi', 1000],
+      ['a2', 'second', 3000],
+    ]);
+    expect(conversation.skipped).toEqual([
+      { ref: 'conversation c, message a1', reason: "not on the conversation's current branch (a regenerated or edited-away turn)" },
+    ]);
   });
 });
 
 describe('MCP memory graph', () => {
   it('parses entities and relations, joins a repeated entity, and reports other lines', () => {
-    const graph = parseMcpMemory(fixture('mcp-memory/memory-with-problems.jsonl') + '{"type":"entity","name":"Anthropic","entityType":"organization","observations":["Based in San Francisco"]}\n');
+    const graph = parseMcpMemory(
+      fixture('mcp-memory/memory-with-problems.jsonl') +
+        '{"type":"entity","name":"Anthropic","entityType":"organization","observations":["Based in San Francisco"]}\n',
+    );
     expect(graph.entities.map((e) => e.name)).toEqual(['John_Smith', 'Anthropic', 'Project_Atlas', 'Mary_Jones']);
     expect(graph.entities[1]?.observations).toEqual(['Builds the Claude family of models', 'Based in San Francisco']);
     expect(graph.relations).toHaveLength(5);
@@ -108,13 +133,19 @@ describe('applyImport', () => {
     const ledger = new Map<string, { id: string; at: number }>();
     const versions = {
       latest: async (scope: string, identity: string) => ledger.get(`${scope}|${identity}`),
-      remember: async (scope: string, identity: string, version: { id: string; at: number }) => void ledger.set(`${scope}|${identity}`, version),
+      remember: async (scope: string, identity: string, version: { id: string; at: number }) =>
+        void ledger.set(`${scope}|${identity}`, version),
     };
     const JULY = Date.parse('2024-07-01');
     const SEPT = Date.parse('2024-09-01');
     const version = (content: string, hash: string, at: number) => {
       const unit = emptyUnit('v');
-      unit.memories.push({ key: hash, ref: hash, version: { identity: 'm/1', at }, input: { scope: 'acme/x', layer: 'semantic', content, validFrom: at, source: { system: 'mem0', messageId: `1@${hash}` } } });
+      unit.memories.push({
+        key: hash,
+        ref: hash,
+        version: { identity: 'm/1', at },
+        input: { scope: 'acme/x', layer: 'semantic', content, validFrom: at, source: { system: 'mem0', messageId: `1@${hash}` } },
+      });
       return unit;
     };
     const newer = await applyImport(ctx.engram, 'mem0', [version('Moved to Lisbon', 'b', SEPT)], { versions });
@@ -124,7 +155,9 @@ describe('applyImport', () => {
     const records = await ctx.engram.store.listMemories({ scopes: ['acme/x'], limit: 10 });
     expect(records.find((r) => r.content === 'Lives in Porto')?.validTo).toBe(SEPT);
     expect(records.find((r) => r.content === 'Moved to Lisbon')?.validTo).toBeNull();
-    const again = await applyImport(ctx.engram, 'mem0', [version('Moved to Lisbon', 'b', SEPT), version('Lives in Porto', 'a', JULY)], { versions });
+    const again = await applyImport(ctx.engram, 'mem0', [version('Moved to Lisbon', 'b', SEPT), version('Lives in Porto', 'a', JULY)], {
+      versions,
+    });
     expect(again.memories.unchanged).toBe(2);
     expect(again.skipped).toEqual([]);
   });

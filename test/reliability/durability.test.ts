@@ -36,7 +36,9 @@ interface Backend {
 }
 
 const tmp = tempDir('engram-reliability-');
-const backends: Backend[] = [{ name: 'SQLite file', kills: 6, fresh: (name) => ({ location: join(tmp.dir, `${name}.db`), drop: async () => undefined }) }];
+const backends: Backend[] = [
+  { name: 'SQLite file', kills: 6, fresh: (name) => ({ location: join(tmp.dir, `${name}.db`), drop: async () => undefined }) },
+];
 const pgUrl = pgTestUrl();
 if (pgUrl !== undefined) {
   backends.push({
@@ -64,7 +66,10 @@ afterAll(() => {
  * line of output (so the kill lands in the work, not in Node's start-up, however fast the machine) —
  * or after `killAfterLines` lines.
  */
-function runUntilKilled(args: string[], options: { killAfterMs: number; killAfterLines?: number; fromFirstLine?: boolean }): Promise<{ lines: string[]; killed: boolean; status: number | null; stderr: string }> {
+function runUntilKilled(
+  args: string[],
+  options: { killAfterMs: number; killAfterLines?: number; fromFirstLine?: boolean },
+): Promise<{ lines: string[]; killed: boolean; status: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const lines: string[] = [];
@@ -120,7 +125,10 @@ async function allRecords(engram: Engram, scope: string) {
 
 /** Seeded kill moments: how many acknowledged transactions, and a timer as the fallback. */
 function killPlan(seed: number, kills: number): { lines: number; ms: number }[] {
-  return fc.sample(fc.record({ lines: fc.integer({ min: 1, max: 12 }), ms: fc.integer({ min: 300, max: 4_000 }) }), { seed, numRuns: kills });
+  return fc.sample(fc.record({ lines: fc.integer({ min: 1, max: 12 }), ms: fc.integer({ min: 300, max: 4_000 }) }), {
+    seed,
+    numRuns: kills,
+  });
 }
 
 for (const backend of backends) {
@@ -130,21 +138,33 @@ for (const backend of backends) {
       const scope = 'acme/import';
       const file = join(tmp.dir, `import-${backend.kills}.jsonl`);
       const total = 300;
-      writeFileSync(file, Array.from({ length: total }, (_, i) => JSON.stringify({ content: `imported line ${i} about invoice ${i * 7}`, layer: i % 3 === 0 ? 'semantic' : 'episodic' })).join('\n'));
+      writeFileSync(
+        file,
+        Array.from({ length: total }, (_, i) =>
+          JSON.stringify({ content: `imported line ${i} about invoice ${i * 7}`, layer: i % 3 === 0 ? 'semantic' : 'episodic' }),
+        ).join('\n'),
+      );
       const acknowledged = new Set<string>();
       try {
         for (const plan of killPlan(7, backend.kills)) {
-          const run = await runUntilKilled([BIN, 'remember', '--db', db.location, '--embedder', 'hash', '--json', '--scope', scope, '--file', file, '--batch-size', '6'], {
-            killAfterMs: plan.ms,
-            killAfterLines: plan.lines,
-          });
-          for (const line of run.lines) for (const id of (JSON.parse(line) as { committed?: string[] }).committed ?? []) acknowledged.add(id);
+          const run = await runUntilKilled(
+            [BIN, 'remember', '--db', db.location, '--embedder', 'hash', '--json', '--scope', scope, '--file', file, '--batch-size', '6'],
+            {
+              killAfterMs: plan.ms,
+              killAfterLines: plan.lines,
+            },
+          );
+          for (const line of run.lines)
+            for (const id of (JSON.parse(line) as { committed?: string[] }).committed ?? []) acknowledged.add(id);
           if (run.killed) count(`${backend.name}: kills survived (import)`);
           else expect(run.status, run.stderr).toBe(0);
           const present = await withEngram(db.location, (engram) => engram.store.getMemories([...acknowledged], [scope]));
           expect(present.length, 'acknowledged writes missing after a kill').toBe(acknowledged.size);
         }
-        const final = await runUntilKilled([BIN, 'remember', '--db', db.location, '--embedder', 'hash', '--json', '--scope', scope, '--file', file, '--batch-size', '6'], { killAfterMs: 120_000 });
+        const final = await runUntilKilled(
+          [BIN, 'remember', '--db', db.location, '--embedder', 'hash', '--json', '--scope', scope, '--file', file, '--batch-size', '6'],
+          { killAfterMs: 120_000 },
+        );
         expect(final.status, final.stderr).toBe(0);
         const records = await withEngram(db.location, (engram) => allRecords(engram, scope));
         const contents = records.map((r) => r.content);
@@ -162,7 +182,13 @@ for (const backend of backends) {
         withEngram(location, async (engram) => {
           const { episodes } = generateEpisodeStream({ seed: 5, start: T0 - 5 * 86_400_000 });
           const results = await engram.remember(episodes.slice(0, 120).map((e) => ({ ...e, scope })));
-          await engram.remember(Array.from({ length: 8 }, (_, i) => ({ scope, content: `Deploy ${i} failed because the migration timed out`, importance: 0.9 })));
+          await engram.remember(
+            Array.from({ length: 8 }, (_, i) => ({
+              scope,
+              content: `Deploy ${i} failed because the migration timed out`,
+              importance: 0.9,
+            })),
+          );
           return results.map((r) => r.id);
         });
       const interrupted = backend.fresh('consolidate-killed');
@@ -180,8 +206,7 @@ for (const backend of backends) {
           if (result.killed) {
             kills += 1;
             count(`${backend.name}: kills survived (consolidate)`);
-          }
-          else if (result.status === 0) finished = true;
+          } else if (result.status === 0) finished = true;
           else expect(result.stderr, 'a killed cycle left a lock the next run could not take after its lease').toMatch(/LOCKED|lease/);
           const present = await withEngram(interrupted.location, (engram) => engram.store.getMemories(seeded, [scope]));
           expect(present.length, 'seeded records lost after a killed consolidation').toBe(seeded.length);
@@ -197,7 +222,9 @@ for (const backend of backends) {
         }
         const straight = await run(reference.location, 120_000);
         expect(straight.status, straight.stderr).toBe(0);
-        const [left, right] = await Promise.all([interrupted, reference].map((db) => withEngram(db.location, (engram) => allRecords(engram, scope))));
+        const [left, right] = await Promise.all(
+          [interrupted, reference].map((db) => withEngram(db.location, (engram) => allRecords(engram, scope))),
+        );
         const shape = (records: NonNullable<typeof left>) => records.map((r) => `${r.layer}|${r.status}|${r.content}`).sort();
         expect(shape(left as NonNullable<typeof left>)).toEqual(shape(right as NonNullable<typeof right>));
       } finally {
@@ -215,13 +242,17 @@ for (const backend of backends) {
         // Create the database first, so the processes race on writes, not on the schema.
         await withEngram(db.location, async () => undefined);
         const runs = await Promise.all(
-          [0, 1, 2, 3].map((p) => runUntilKilled([WRITER, db.location, scope, `p${p}`, '3', String(perWriter), String(keysPerProcess)], { killAfterMs: 180_000 })),
+          [0, 1, 2, 3].map((p) =>
+            runUntilKilled([WRITER, db.location, scope, `p${p}`, '3', String(perWriter), String(keysPerProcess)], { killAfterMs: 180_000 }),
+          ),
         );
         const memories: string[] = [];
         const keys: { key: string; keyId: string }[] = [];
         for (const run of runs) {
           expect(run.status, run.stderr).toBe(0);
-          const parsed = run.lines.map((l) => JSON.parse(l) as { memory?: string; key?: string; keyId?: string; done?: boolean; errors?: string[] });
+          const parsed = run.lines.map(
+            (l) => JSON.parse(l) as { memory?: string; key?: string; keyId?: string; done?: boolean; errors?: string[] },
+          );
           expect(parsed.at(-1)?.errors, 'a writer reported errors').toEqual([]);
           for (const line of parsed) {
             if (line.memory !== undefined) memories.push(line.memory);
@@ -236,7 +267,10 @@ for (const backend of backends) {
           const ring = new ApiKeys(engram.store);
           const listed = new Set((await ring.list()).map((k) => k.id));
           const lost = keys.filter((k) => !listed.has(k.keyId));
-          expect(lost.map((k) => k.keyId), 'created keys missing from keys list').toEqual([]);
+          expect(
+            lost.map((k) => k.keyId),
+            'created keys missing from keys list',
+          ).toEqual([]);
           for (const k of keys) expect(await ring.verify(k.key), `key ${k.keyId} does not verify`).not.toBeNull();
         });
         count(`${backend.name}: concurrent writes verified`, memories.length);

@@ -10,7 +10,15 @@ export const RAW_NUMBERS = ['1e999', '-1e999', '1e-400', '-0', '9007199254740993
 /** A marker replaced by a raw literal after JSON.stringify (see `toJsonText`). */
 const RAW = (literal: string) => `\u0000RAW:${literal}\u0000`;
 
-export const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'] as const;
+export const PROTOTYPE_NAMES = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  '__defineGetter__',
+] as const;
 
 export const BAD_DATES = [
   '2024-13-45',
@@ -29,7 +37,18 @@ export const BAD_DATES = [
 
 export const BAD_NUMBERS = [8.64e15 + 1, -8.64e15 - 1, Number.MAX_SAFE_INTEGER + 2, -1, 1.0000001, 2, 1e308, -1e308, 5e-324, 0.5] as const;
 
-export const CONTROL_STRINGS = ['\u0000', 'a\u0000b', '\u0001\u0002\u0003', '\u001b[31mred', '\u007f', '\u2028\u2029', '\u202eevil', '\ufeff', '\uffff', '\r\n\t'] as const;
+export const CONTROL_STRINGS = [
+  '\u0000',
+  'a\u0000b',
+  '\u0001\u0002\u0003',
+  '\u001b[31mred',
+  '\u007f',
+  '\u2028\u2029',
+  '\u202eevil',
+  '\ufeff',
+  '\uffff',
+  '\r\n\t',
+] as const;
 
 export const LONE_SURROGATES = ['\ud800', '\udfff', 'a\ud83d', '\udc00b', '\ud83d\ud83d'] as const;
 
@@ -53,12 +72,30 @@ export const FTS_SYNTAX = [
   '$1',
 ] as const;
 
-export const SCOPE_LIKE = ['acme', 'acme/', '/acme', 'acme//x', '../acme', 'acme/*', 'ACME/x', 'globex/a', 'acme/\u0000', 'acme/__proto__', 'a'.repeat(300), 'acme/a b'] as const;
+export const SCOPE_LIKE = [
+  'acme',
+  'acme/',
+  '/acme',
+  'acme//x',
+  '../acme',
+  'acme/*',
+  'ACME/x',
+  'globex/a',
+  'acme/\u0000',
+  'acme/__proto__',
+  'a'.repeat(300),
+  'acme/a b',
+] as const;
 
 /** A string of one of the hostile families, or a random one with awkward code units. */
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom(...PROTOTYPE_NAMES, ...BAD_DATES, ...CONTROL_STRINGS, ...LONE_SURROGATES, ...FTS_SYNTAX, ...SCOPE_LIKE),
-  fc.string({ unit: fc.oneof(fc.integer({ min: 0, max: 0x1f }), fc.integer({ min: 0xd800, max: 0xdfff }), fc.integer({ min: 0x20, max: 0x7e })).map((c) => String.fromCharCode(c)), maxLength: 40 }),
+  fc.string({
+    unit: fc
+      .oneof(fc.integer({ min: 0, max: 0x1f }), fc.integer({ min: 0xd800, max: 0xdfff }), fc.integer({ min: 0x20, max: 0x7e }))
+      .map((c) => String.fromCharCode(c)),
+    maxLength: 40,
+  }),
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.constantFrom(1_000, 10_001, 100_000).map((n) => 'x'.repeat(n)),
 );

@@ -18,7 +18,20 @@ import { hostileString, hostileValue, mutateField, PROTOTYPE_NAMES, RAW_BODIES, 
 import { openSqliteDigest, pgDigest, type StoreDigest } from './store-digest.js';
 
 const SCOPE = 'acme/a';
-const WRITES = new Set(['purge', 'decay', 'expire', 'remember', 'updateMemory', 'forgetMemory', 'restoreMemory', 'unsupersedeMemory', 'relate', 'registerRelationType', 'consolidate', 'endSession']);
+const WRITES = new Set([
+  'purge',
+  'decay',
+  'expire',
+  'remember',
+  'updateMemory',
+  'forgetMemory',
+  'restoreMemory',
+  'unsupersedeMemory',
+  'relate',
+  'registerRelationType',
+  'consolidate',
+  'endSession',
+]);
 
 interface Example {
   id?: string;
@@ -50,7 +63,18 @@ function examples(ids: readonly string[]): Record<string, Example> {
     activate: { body: { id: a, scopes: [SCOPE], hops: 2, limit: 5 } },
     consolidate: { body: { scope: SCOPE, phases: ['dedup'] } },
     endSession: { body: { scope: SCOPE, sessionId: 's-1' } },
-    listMemories: { query: { scope: SCOPE, layer: 'semantic', status: 'active', text: 'database', sort: 'importance', order: 'asc', limit: '5', validFrom: '2020-01-01' } },
+    listMemories: {
+      query: {
+        scope: SCOPE,
+        layer: 'semantic',
+        status: 'active',
+        text: 'database',
+        sort: 'importance',
+        order: 'asc',
+        limit: '5',
+        validFrom: '2020-01-01',
+      },
+    },
     listScopes: {},
     listConsolidationRuns: { query: { scope: SCOPE, limit: '5' } },
     getConsolidationRun: { id: '01J0000000000000000000000A', query: { scope: SCOPE } },
@@ -64,7 +88,16 @@ function examples(ids: readonly string[]): Record<string, Example> {
     decay: { body: { scope: SCOPE, dryRun: true } },
     exportDump: { query: { scope: SCOPE } },
     // a dump's header line alone: a cut-off dump, refused after reading it, so the store stays as it was
-    importDump: { body: { kind: 'header', format: 'engram-dump', version: 1, embedder: { name: 'hash:256', dimension: 256 }, embeddings: false, scopes: [SCOPE] } },
+    importDump: {
+      body: {
+        kind: 'header',
+        format: 'engram-dump',
+        version: 1,
+        embedder: { name: 'hash:256', dimension: 256 },
+        embeddings: false,
+        scopes: [SCOPE],
+      },
+    },
     expire: { body: { scope: SCOPE, dryRun: true } },
   };
 }
@@ -108,7 +141,8 @@ function buildRequest(route: RouteSpec, example: Example, spoil: Spoil): { path:
   const query = new Map(Object.entries(example.query ?? {}));
   if (spoil.kind === 'query') query.set(spoil.key, spoil.value);
   const path =
-    route.path.replace(':id', encodeAny(id)) + (query.size > 0 ? '?' + [...query].map(([k, v]) => `${encodeAny(k)}=${encodeAny(v)}`).join('&') : '');
+    route.path.replace(':id', encodeAny(id)) +
+    (query.size > 0 ? '?' + [...query].map(([k, v]) => `${encodeAny(k)}=${encodeAny(v)}`).join('&') : '');
   const init: RequestInit = { method: route.method.toUpperCase(), headers: { 'content-type': 'application/json' } };
   if (route.method !== 'get') {
     if (spoil.kind === 'raw') init.body = spoil.text;
@@ -155,7 +189,11 @@ if (pgUrl !== undefined) {
     async open() {
       const fresh = freshPgSchema('fz');
       const embedder = new HashEmbedder();
-      const store = await openPostgresStore({ url: fresh.url, embedding: { name: embedder.name, dimension: embedder.dimension }, poolSize: 2 });
+      const store = await openPostgresStore({
+        url: fresh.url,
+        embedding: { name: embedder.name, dimension: embedder.dimension },
+        poolSize: 2,
+      });
       const engram = new Engram({ store, embedder });
       return {
         engram,
@@ -217,10 +255,11 @@ for (const backend of backends) {
         };
         // Every pathological body once (deep nesting, huge arrays, non-JSON), then the random spoils.
         if (backend.sweep && route.method !== 'get') for (const text of RAW_BODIES) await check({ kind: 'raw', text });
-        await fc.assert(
-          fc.asyncProperty(spoilArbitrary(base as Example), check),
-          { seed: 20_261_201 + index, numRuns: backend.runs, endOnFailure: true },
-        );
+        await fc.assert(fc.asyncProperty(spoilArbitrary(base as Example), check), {
+          seed: 20_261_201 + index,
+          numRuns: backend.runs,
+          endOnFailure: true,
+        });
         const health = await app.request('/health');
         expect(health.status).toBe(200);
         expect(internal, 'internal errors were logged').toEqual([]);

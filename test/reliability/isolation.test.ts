@@ -31,13 +31,22 @@ async function seed(engram: Engram): Promise<Seeded> {
     const m = marker(scope);
     const results = await engram.remember([
       { scope, content: `The ${m} ledger database runs on Friday; Alice owns the ${m} invoice budget.`, layer: 'semantic' },
-      { scope, content: `Alice deployed the ${m} migration with the robot editor.`, occurredAt: '2026-03-01T10:00:00Z', perception: { people: ['Alice'], objects: ['robot'] } },
+      {
+        scope,
+        content: `Alice deployed the ${m} migration with the robot editor.`,
+        occurredAt: '2026-03-01T10:00:00Z',
+        perception: { people: ['Alice'], objects: ['robot'] },
+      },
       { scope, content: `Always check the ${m} budget before a deploy.`, layer: 'procedural' },
       { scope, content: `Bob reviewed the ${m} invoice and the database migration on Monday.` },
     ]);
     const list = results.map((r) => r.id);
     await engram.relate({ scope, from: list[0] as string, type: 'RELATED_TO', to: list[1] as string });
-    await engram.update(list[0] as string, { content: `The ${m} ledger database runs on Saturday now; Alice owns the ${m} invoice budget.` }, { scope });
+    await engram.update(
+      list[0] as string,
+      { content: `The ${m} ledger database runs on Saturday now; Alice owns the ${m} invoice budget.` },
+      { scope },
+    );
     ids.set(scope, list);
     counts.set(scope, (await engram.stats({ scopes: [scope] })).total);
   }
@@ -52,16 +61,24 @@ function assertNoLeak(value: unknown, allowed: readonly string[], seeded: Seeded
   const text = JSON.stringify(value) ?? '';
   for (const scope of SCOPES) {
     if (allowed.includes(scope)) continue;
-    if (!supplied.includes(marker(scope))) expect(text.includes(marker(scope)), `${what} with scopes ${allowed.join(',')} shows content of ${scope}`).toBe(false);
+    if (!supplied.includes(marker(scope)))
+      expect(text.includes(marker(scope)), `${what} with scopes ${allowed.join(',')} shows content of ${scope}`).toBe(false);
     if (!supplied.includes(scope)) expect(text.includes(scope), `${what} with scopes ${allowed.join(',')} names ${scope}`).toBe(false);
     for (const id of seeded.ids.get(scope) ?? []) {
-      if (!supplied.includes(id)) expect(text.includes(id), `${what} with scopes ${allowed.join(',')} shows id ${id} of ${scope}`).toBe(false);
+      if (!supplied.includes(id))
+        expect(text.includes(id), `${what} with scopes ${allowed.join(',')} shows id ${id} of ${scope}`).toBe(false);
     }
   }
 }
 
 /** Runs a read that may refuse (NOT_FOUND for an id outside the scopes); anything else must not leak. */
-async function probe(what: string, allowed: readonly string[], seeded: Seeded, supplied: readonly string[], run: () => Promise<unknown>): Promise<void> {
+async function probe(
+  what: string,
+  allowed: readonly string[],
+  seeded: Seeded,
+  supplied: readonly string[],
+  run: () => Promise<unknown>,
+): Promise<void> {
   count('isolation probes run');
   try {
     assertNoLeak(await run(), allowed, seeded, what, supplied);
@@ -88,7 +105,11 @@ if (pgUrl !== undefined) {
     async open() {
       const fresh = freshPgSchema('iso');
       const embedder = new HashEmbedder();
-      const store = await openPostgresStore({ url: fresh.url, embedding: { name: embedder.name, dimension: embedder.dimension }, poolSize: 2 });
+      const store = await openPostgresStore({
+        url: fresh.url,
+        embedding: { name: embedder.name, dimension: embedder.dimension },
+        poolSize: 2,
+      });
       const engram = new Engram({ store, embedder });
       return {
         engram,
@@ -143,9 +164,15 @@ for (const backend of backends) {
             for (const hit of result.hits) expect(scopes).toContain(hit.scope);
             return result;
           });
-          await probe('recall asOf/knownAt', scopes, seeded, said, () => e.recall(query, { scopes, asOf: '2026-03-02T00:00:00Z', knownAt: Date.now(), includeSuperseded: true }));
-          await probe('context', scopes, seeded, said, () => e.context({ scopes, message: query, percept: { people: ['Alice'], objects: ['robot'] } }));
-          await probe('predict', scopes, seeded, said, () => e.predict({ scopes, episode: { content: query, perception: { people: ['Alice'], objects: ['robot'] } } }));
+          await probe('recall asOf/knownAt', scopes, seeded, said, () =>
+            e.recall(query, { scopes, asOf: '2026-03-02T00:00:00Z', knownAt: Date.now(), includeSuperseded: true }),
+          );
+          await probe('context', scopes, seeded, said, () =>
+            e.context({ scopes, message: query, percept: { people: ['Alice'], objects: ['robot'] } }),
+          );
+          await probe('predict', scopes, seeded, said, () =>
+            e.predict({ scopes, episode: { content: query, perception: { people: ['Alice'], objects: ['robot'] } } }),
+          );
           await probe('get', scopes, seeded, [id, ...said], () => e.get(id, { scopes }));
           await probe('history', scopes, seeded, [id, ...said], () => e.history(id, { scopes }));
           await probe('edges', scopes, seeded, [id, ...said], () => e.edges(id, { scopes }));
@@ -160,7 +187,7 @@ for (const backend of backends) {
       );
     }, 240_000);
 
-    it('over HTTP, a tenant key is refused the other tenant\'s scopes on every read route, and sees nothing of them in its own', async () => {
+    it("over HTTP, a tenant key is refused the other tenant's scopes on every read route, and sees nothing of them in its own", async () => {
       const reads = (scopes: string[], id: string, query: string) => [
         { method: 'POST', path: '/v1/recall', body: { query, scopes } },
         { method: 'POST', path: '/v1/context', body: { scopes, message: query } },

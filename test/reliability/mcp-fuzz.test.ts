@@ -17,7 +17,15 @@ import { openSqliteDigest } from './store-digest.js';
 
 const SCOPE = 'acme/users/alice';
 const SHARED = 'acme/shared';
-const READ_ONLY = new Set(['memory_recall', 'memory_context', 'memory_get', 'memory_predict', 'memory_stats', 'memory_list', 'memory_surface']);
+const READ_ONLY = new Set([
+  'memory_recall',
+  'memory_context',
+  'memory_get',
+  'memory_predict',
+  'memory_stats',
+  'memory_list',
+  'memory_surface',
+]);
 
 function examples(a: string, b: string): Record<(typeof MCP_TOOL_NAMES)[number], Record<string, unknown>> {
   return {
@@ -68,7 +76,10 @@ afterAll(async () => {
 /** Calls a tool with any `args`; a protocol error comes back as `{ protocolError }`. */
 async function rawCall(name: string, args: unknown): Promise<{ result?: CallToolResult; protocolError?: McpError }> {
   try {
-    const result = await client.request({ method: 'tools/call', params: { name, arguments: args as Record<string, unknown> } }, CallToolResultSchema);
+    const result = await client.request(
+      { method: 'tools/call', params: { name, arguments: args as Record<string, unknown> } },
+      CallToolResultSchema,
+    );
     return { result };
   } catch (error) {
     if (error instanceof McpError) return { protocolError: error };
@@ -79,7 +90,9 @@ async function rawCall(name: string, args: unknown): Promise<{ result?: CallTool
 /** The outcome must be a success, a tool error with a code and message, or an invalid-params error. */
 function assertClear(name: string, outcome: Awaited<ReturnType<typeof rawCall>>, described: string): boolean {
   if (outcome.protocolError !== undefined) {
-    expect(outcome.protocolError.code, `${name} ${described}: protocol error ${outcome.protocolError.message}`).toBe(ErrorCode.InvalidParams);
+    expect(outcome.protocolError.code, `${name} ${described}: protocol error ${outcome.protocolError.message}`).toBe(
+      ErrorCode.InvalidParams,
+    );
     expect(outcome.protocolError.message.length).toBeGreaterThan(15);
     return true;
   }

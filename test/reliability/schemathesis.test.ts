@@ -64,7 +64,10 @@ if (!installed && !inCi) {
       ];
       const result = await new Promise<{ status: number | null; out: string }>((resolve, reject) => {
         // cwd in the temp dir: schemathesis keeps a cache directory where it runs
-        const child = spawn(ST, args, { cwd: tmp.dir, env: { ...process.env, NO_COLOR: '1', SCHEMATHESIS_TELEMETRY: 'false', SCHEMATHESIS_HOOKS: HOOKS } });
+        const child = spawn(ST, args, {
+          cwd: tmp.dir,
+          env: { ...process.env, NO_COLOR: '1', SCHEMATHESIS_TELEMETRY: 'false', SCHEMATHESIS_HOOKS: HOOKS },
+        });
         let out = '';
         child.stdout.on('data', (c: Buffer) => (out += c.toString()));
         child.stderr.on('data', (c: Buffer) => (out += c.toString()));

@@ -26,7 +26,11 @@ export interface StoreDigest {
 export function openSqliteDigest(path: string): { digest: () => StoreDigest; close: () => void } {
   const db = new Database(path, { readonly: true, fileMustExist: true });
   const tables = () =>
-    db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND sql NOT LIKE 'CREATE VIRTUAL%' ORDER BY name").all() as { name: string }[];
+    db
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND sql NOT LIKE 'CREATE VIRTUAL%' ORDER BY name",
+      )
+      .all() as { name: string }[];
   return {
     digest() {
       // A table scan visits rows in key order, so equal contents hash equally without sorting.
@@ -76,7 +80,9 @@ export async function pgDigest(url: string, schema: string): Promise<StoreDigest
     const counts: Record<string, number> = {};
     const all: string[] = [];
     for (const { table_name: name } of tables.rows) {
-      const rows = await client.query<{ j: string }>(`SELECT (to_jsonb(t) - 'access_count' - 'last_accessed_at')::text AS j FROM "${schema}"."${name}" t`);
+      const rows = await client.query<{ j: string }>(
+        `SELECT (to_jsonb(t) - 'access_count' - 'last_accessed_at')::text AS j FROM "${schema}"."${name}" t`,
+      );
       counts[name] = rows.rows.length;
       for (const row of rows.rows) all.push(`${name}:${row.j}`);
     }

@@ -56,7 +56,10 @@ describe('context builder', () => {
   const virtual = (delays: Partial<Record<StoreMethod, number>>) => {
     const time = new VirtualTime();
     const store = slowStore(engram.store, delays, (ms) => time.sleep(ms));
-    const serving = new Serving(() => ({ store, embedder: engram.embedder, clock: engram.clock, config: engram.recallConfig }), { stopwatch: time.stopwatch, scheduler: time.scheduler });
+    const serving = new Serving(() => ({ store, embedder: engram.embedder, clock: engram.clock, config: engram.recallConfig }), {
+      stopwatch: time.stopwatch,
+      scheduler: time.scheduler,
+    });
     return { serving, time };
   };
 
@@ -149,7 +152,10 @@ describe('context builder', () => {
         return engram.embedder.embed(texts, options);
       },
     };
-    const serving = new Serving(() => ({ store: engram.store, embedder: coldEmbedder, clock: engram.clock, config: engram.recallConfig }), { stopwatch: time.stopwatch, scheduler: time.scheduler });
+    const serving = new Serving(() => ({ store: engram.store, embedder: coldEmbedder, clock: engram.clock, config: engram.recallConfig }), {
+      stopwatch: time.stopwatch,
+      scheduler: time.scheduler,
+    });
     const ctx = await time.run(serving.context({ scopes, message: 'coffee mug for Alice', budgetMs: 50 }));
     expect(time.now()).toBeGreaterThanOrEqual(2_000);
     expect(ctx.elapsedMs).toBeLessThanOrEqual(50);
@@ -161,7 +167,10 @@ describe('context builder', () => {
   it('sets its deadline earlier when its timer fires late (a process waiting for a core), so builds end within the budget again', async () => {
     const time = new VirtualTime({ timerLateMs: 30 });
     const store = slowStore(engram.store, { getMemories: 300 }, (ms) => time.sleep(ms));
-    const serving = new Serving(() => ({ store, embedder: engram.embedder, clock: engram.clock, config: engram.recallConfig }), { stopwatch: time.stopwatch, scheduler: time.scheduler });
+    const serving = new Serving(() => ({ store, embedder: engram.embedder, clock: engram.clock, config: engram.recallConfig }), {
+      stopwatch: time.stopwatch,
+      scheduler: time.scheduler,
+    });
     const input = { scopes, message: 'coffee mug for Alice', budgetMs: 100 };
     await time.run(serving.context(input)); // the first read of rules and profile
     const { value: late, ms: lateMs } = await virtuallyTimed(time, () => serving.context(input));
@@ -182,8 +191,12 @@ describe('context builder', () => {
 
   it('degrades concepts to minimal when relations are slow, cached when only grounding is', async () => {
     // A real concept (as the layers' extraction writes them) with refs to the episodes.
-    const [concept] = await engram.remember([{ scope: user, layer: 'semantic', content: 'coffee_mug', name: 'coffee_mug', category: 'object' }]);
-    await engram.store.transaction((tx) => tx.addConceptRefs({ scope: user, conceptId: concept!.id, layer: 'episodic', refIds: episodeIds }));
+    const [concept] = await engram.remember([
+      { scope: user, layer: 'semantic', content: 'coffee_mug', name: 'coffee_mug', category: 'object' },
+    ]);
+    await engram.store.transaction((tx) =>
+      tx.addConceptRefs({ scope: user, conceptId: concept!.id, layer: 'episodic', refIds: episodeIds }),
+    );
     const percept = { objects: ['coffee_mug'] };
     const full = await engram.context({ scopes, message: '', percept, budgetMs: 5_000 });
     const entry = full.parts.concepts.items.find((c) => c.id === concept!.id);
@@ -195,7 +208,9 @@ describe('context builder', () => {
 
     const slowEdges = virtual({ getEdges: 300 });
     await slowEdges.time.run(slowEdges.serving.warm({ scopes, percept }));
-    const { value: minimal, ms } = await virtuallyTimed(slowEdges.time, () => slowEdges.serving.context({ scopes, message: '', percept, budgetMs: 50 }));
+    const { value: minimal, ms } = await virtuallyTimed(slowEdges.time, () =>
+      slowEdges.serving.context({ scopes, message: '', percept, budgetMs: 50 }),
+    );
     expect(ms).toBeLessThanOrEqual(50);
     const m = minimal.parts.concepts.items.find((c) => c.id === concept!.id);
     expect(m).toMatchObject({ level: 'minimal', name: 'coffee_mug', category: 'object', episodeCount: 8 });
@@ -211,7 +226,17 @@ describe('context builder', () => {
   });
 
   it('holds the deadline when every read is slow, and still serves rules and profile', async () => {
-    const all: StoreMethod[] = ['getMemories', 'listMemories', 'lexicalSearch', 'vectorSearch', 'getEdges', 'getNeighbours', 'temporalSearch', 'findConcepts', 'getConceptRefs'];
+    const all: StoreMethod[] = [
+      'getMemories',
+      'listMemories',
+      'lexicalSearch',
+      'vectorSearch',
+      'getEdges',
+      'getNeighbours',
+      'temporalSearch',
+      'findConcepts',
+      'getConceptRefs',
+    ];
     const { serving, time } = virtual(Object.fromEntries(all.map((m) => [m, 500])));
     const input = { scopes, message: 'coffee', percept: { objects: ['mug'] }, budgetMs: 30 };
     const first = await time.run(serving.context(input));
@@ -228,7 +253,12 @@ describe('context builder', () => {
   });
 
   it('trims the lowest-ranked entries to fit the token budget, rules last', async () => {
-    await engram.remember(Array.from({ length: 30 }, (_, i) => ({ scope: user, content: `Alice asked about the coffee machine settings, variant ${i}, with a long explanation of grind size and water temperature.` })));
+    await engram.remember(
+      Array.from({ length: 30 }, (_, i) => ({
+        scope: user,
+        content: `Alice asked about the coffee machine settings, variant ${i}, with a long explanation of grind size and water temperature.`,
+      })),
+    );
     const big = await engram.context({ scopes, message: 'coffee machine settings', budgetMs: 5_000, episodes: 20, maxTokens: 100_000 });
     const small = await engram.context({ scopes, message: 'coffee machine settings', budgetMs: 5_000, episodes: 20, maxTokens: 120 });
     expect(big.tokens).toBeGreaterThan(120);
@@ -236,11 +266,19 @@ describe('context builder', () => {
     expect(small.trimmed.episodes).toBeGreaterThan(0);
     expect(small.parts.rules.items.length).toBe(3);
     // What is kept is the top of each ranking.
-    expect(small.parts.episodes.items.map((e) => e.id)).toEqual(big.parts.episodes.items.slice(0, small.parts.episodes.items.length).map((e) => e.id));
+    expect(small.parts.episodes.items.map((e) => e.id)).toEqual(
+      big.parts.episodes.items.slice(0, small.parts.episodes.items.length).map((e) => e.id),
+    );
   });
 
   it('never trims rules or profile away: many rules filling the token budget leave the top profile facts in', async () => {
-    await engram.remember(Array.from({ length: 60 }, (_, i) => ({ scope: shared, layer: 'procedural' as const, content: `House rule ${i}: check the gripper torque table and the calibration log before moving anything heavier than ${i} kg.` })));
+    await engram.remember(
+      Array.from({ length: 60 }, (_, i) => ({
+        scope: shared,
+        layer: 'procedural' as const,
+        content: `House rule ${i}: check the gripper torque table and the calibration log before moving anything heavier than ${i} kg.`,
+      })),
+    );
     const ctx = await engram.context({ scopes, message: 'coffee for Alice', budgetMs: 5_000, maxTokens: 400 });
     expect(ctx.tokens).toBeLessThanOrEqual(400);
     expect(ctx.parts.rules.items[0]?.content).toBe('Never grasp a hot mug with the soft gripper.');
@@ -252,7 +290,10 @@ describe('context builder', () => {
 
   it('validates input with clear errors', async () => {
     await expect(engram.context({ scopes: [], message: 'x' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
-    await expect(engram.context({ scopes, message: '  ' })).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('percept') });
+    await expect(engram.context({ scopes, message: '  ' })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringContaining('percept'),
+    });
     await expect(engram.context({ scopes, message: 'x', budgetMs: 0 })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
 });

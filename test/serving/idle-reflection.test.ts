@@ -18,7 +18,11 @@ const OTHER = 'lab/agents/r2';
 const MINUTE = 60_000;
 
 function notes(scope: string, n: number, importance: number, from = 0) {
-  return Array.from({ length: n }, (_, i) => ({ scope, content: `Calibrated the left gripper on run ${from + i + 1}; the grip force drifted again.`, importance }));
+  return Array.from({ length: n }, (_, i) => ({
+    scope,
+    content: `Calibrated the left gripper on run ${from + i + 1}; the grip force drifted again.`,
+    importance,
+  }));
 }
 
 describe('idle reflection in process (manual clock and scheduler)', () => {
@@ -59,7 +63,9 @@ describe('idle reflection in process (manual clock and scheduler)', () => {
     scheduler.advance(5 * MINUTE);
     await idle?.settled();
     const reflected = events.filter((e) => e.outcome === 'reflected');
-    expect(reflected).toEqual([expect.objectContaining({ scope: SCOPE, threshold: 5, idleMs: 10 * MINUTE, accumulated: expect.closeTo(12.8, 5) })]);
+    expect(reflected).toEqual([
+      expect.objectContaining({ scope: SCOPE, threshold: 5, idleMs: 10 * MINUTE, accumulated: expect.closeTo(12.8, 5) }),
+    ]);
     expect(reflected[0]?.created).toBeGreaterThan(0);
     const [run] = await runs(SCOPE);
     expect(run).toMatchObject({ trigger: 'threshold' });
@@ -101,15 +107,35 @@ describe.skipIf(!binBuilt)('engram serve --idle-reflect-after (real process)', {
   });
 
   it('reflects a scope written over HTTP once it has been idle', async () => {
-    server = await startServe(['--db', join(dir.dir, 'idle.db'), '--embedder', 'hash', '--auth', 'open', '--idle-reflect-after', '1500ms', '--idle-reflect-threshold', '4']);
+    server = await startServe([
+      '--db',
+      join(dir.dir, 'idle.db'),
+      '--embedder',
+      'hash',
+      '--auth',
+      'open',
+      '--idle-reflect-after',
+      '1500ms',
+      '--idle-reflect-threshold',
+      '4',
+    ]);
     expect(server.output()).toContain('idle reflection: a scope reflects after 1500ms');
-    const response = await fetch(`${server.url}/v1/memories`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(notes(SCOPE, 12, 0.8)) });
+    const response = await fetch(`${server.url}/v1/memories`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(notes(SCOPE, 12, 0.8)),
+    });
     expect(response.status).toBe(200);
     // bounded wait for the idle period and the run
     const deadline = Date.now() + 30_000;
-    while (!/idle reflection of lab\/agents\/r1: reflected/.test(server.output()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-    expect(server.output()).toMatch(/idle reflection of lab\/agents\/r1: reflected \([1-9]\d* reflections\) \(idle \d+ s, importance 9\.60 of 4\)/);
-    const runs = (await (await fetch(`${server.url}/v1/consolidation/runs?scope=${encodeURIComponent(SCOPE)}`)).json()) as { items: { trigger: string; phases: { name: string }[] }[] };
+    while (!/idle reflection of lab\/agents\/r1: reflected/.test(server.output()) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 200));
+    expect(server.output()).toMatch(
+      /idle reflection of lab\/agents\/r1: reflected \([1-9]\d* reflections\) \(idle \d+ s, importance 9\.60 of 4\)/,
+    );
+    const runs = (await (await fetch(`${server.url}/v1/consolidation/runs?scope=${encodeURIComponent(SCOPE)}`)).json()) as {
+      items: { trigger: string; phases: { name: string }[] }[];
+    };
     expect(runs.items).toEqual([expect.objectContaining({ trigger: 'threshold', phases: [expect.objectContaining({ name: 'reflect' })] })]);
   });
 });

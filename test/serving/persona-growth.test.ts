@@ -23,7 +23,10 @@ const ML_TALKS = [
 function stream(kind: 'ml' | 'chores', n: number, offset = 0) {
   return Array.from({ length: n }, (_, i) => ({
     scope: SCOPE,
-    content: kind === 'ml' ? `${ML_TALKS[i % ML_TALKS.length]} (session ${offset + i + 1})` : `Tidied desk drawer number ${offset + i + 1} and filed the paperwork in the cabinet.`,
+    content:
+      kind === 'ml'
+        ? `${ML_TALKS[i % ML_TALKS.length]} (session ${offset + i + 1})`
+        : `Tidied desk drawer number ${offset + i + 1} and filed the paperwork in the cabinet.`,
     importance: 0.8,
     ...(kind === 'ml' ? { tags: ['ml'] } : {}),
   }));
@@ -37,7 +40,11 @@ describe('personality growth in the reflect phase', () => {
   async function open(): Promise<Engram> {
     const ctx = await tempEngram();
     cleanups.push(ctx.cleanup);
-    await ctx.engram.setPersona({ scope: SCOPE, dispositions: { curiosity: 0.5, caution: 0.5, sociability: 0.5 }, favours: { curiosity: { tags: ['ml'] } } });
+    await ctx.engram.setPersona({
+      scope: SCOPE,
+      dispositions: { curiosity: 0.5, caution: 0.5, sociability: 0.5 },
+      favours: { curiosity: { tags: ['ml'] } },
+    });
     return ctx.engram;
   }
 
@@ -64,8 +71,14 @@ describe('personality growth in the reflect phase', () => {
     const history = await engram.personaHistory({ scope: SCOPE });
     expect(history.map((v) => v.change.by)).toEqual(['user', 'reflection', 'reflection', 'reflection']);
     expect(history.map((v) => v.status)).toEqual(['superseded', 'superseded', 'superseded', 'active']);
-    expect(history[1]?.change.reason).toMatch(/^reflection: \d+ of \d+ reflected memories express curiosity \(tag ml.*\): 0\.5 → 0\.55(;|$)/);
-    expect(history[1]?.change.details).toMatchObject({ shifts: expect.arrayContaining([{ disposition: 'curiosity', from: 0.5, to: 0.55, signal: expect.any(Number), reason: expect.any(String) }]) });
+    expect(history[1]?.change.reason).toMatch(
+      /^reflection: \d+ of \d+ reflected memories express curiosity \(tag ml.*\): 0\.5 → 0\.55(;|$)/,
+    );
+    expect(history[1]?.change.details).toMatchObject({
+      shifts: expect.arrayContaining([
+        { disposition: 'curiosity', from: 0.5, to: 0.55, signal: expect.any(Number), reason: expect.any(String) },
+      ]),
+    });
 
     // revert: back to the previous version, as a new logged version; revert to the first one by id
     const back = await engram.revertPersona({ scope: SCOPE });

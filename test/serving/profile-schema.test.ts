@@ -63,8 +63,16 @@ export const LABELLED_FACTS: [string, string | null][] = [
 describe('profile schema: reading and matching', () => {
   it('reads the text form back to the same fields (round trip) and the seed\'s "Store:" form', () => {
     expect(parseProfileSchema(renderProfileSchema(FIELDS))).toEqual(FIELDS);
-    const seed = parseProfileSchema('Store: budget range, location preferences, BHK requirement,\n       floor preference, must-have amenities.\nFile: user/profile.md\nFormat: - Budget: 80L [2026-01]');
-    expect(seed.map((f) => f.name)).toEqual(['budget range', 'location preferences', 'BHK requirement', 'floor preference', 'must-have amenities']);
+    const seed = parseProfileSchema(
+      'Store: budget range, location preferences, BHK requirement,\n       floor preference, must-have amenities.\nFile: user/profile.md\nFormat: - Budget: 80L [2026-01]',
+    );
+    expect(seed.map((f) => f.name)).toEqual([
+      'budget range',
+      'location preferences',
+      'BHK requirement',
+      'floor preference',
+      'must-have amenities',
+    ]);
   });
 
   it('matches labelled facts to fields by words, not by embedding (accuracy on 30 labelled facts)', () => {
@@ -78,18 +86,27 @@ describe('profile schema: reading and matching', () => {
       else wrong.push(`${content} → ${got ?? 'none'} (want ${expected ?? 'none'})`);
     }
     const falsePositives = LABELLED_FACTS.filter(([c, e]) => e === null && wrong.some((w) => w.startsWith(c))).length;
-    console.log(`profile field matching: ${right}/${LABELLED_FACTS.length} right, ${falsePositives} of 10 unrelated facts matched a field; wrong: ${wrong.join(' | ')}`);
+    console.log(
+      `profile field matching: ${right}/${LABELLED_FACTS.length} right, ${falsePositives} of 10 unrelated facts matched a field; wrong: ${wrong.join(' | ')}`,
+    );
     expect(right / LABELLED_FACTS.length).toBeGreaterThanOrEqual(0.8);
     expect(falsePositives).toBeLessThanOrEqual(1);
   });
 
   it('a fact whose words fit two fields equally answers neither, and the newest fact of a field wins', () => {
     const fields = [{ name: 'floor preference' }, { name: 'location preferences' }];
-    expect(matchProfileFields(fields, [{ id: 'a', content: 'I prefer it.', validFrom: 0, claim: { subject: 'user', attribute: 'prefers', value: 'it' } }]).known).toEqual([]);
-    const two = matchProfileFields([{ name: 'budget' }], [
-      { id: 'old', content: 'Budget: 60L', validFrom: 1, claim: { subject: 'budget', attribute: 'value', value: '60l' } },
-      { id: 'new', content: 'Budget: 80L', validFrom: 2, claim: { subject: 'budget', attribute: 'value', value: '80l' } },
-    ]);
+    expect(
+      matchProfileFields(fields, [
+        { id: 'a', content: 'I prefer it.', validFrom: 0, claim: { subject: 'user', attribute: 'prefers', value: 'it' } },
+      ]).known,
+    ).toEqual([]);
+    const two = matchProfileFields(
+      [{ name: 'budget' }],
+      [
+        { id: 'old', content: 'Budget: 60L', validFrom: 1, claim: { subject: 'budget', attribute: 'value', value: '60l' } },
+        { id: 'new', content: 'Budget: 80L', validFrom: 2, claim: { subject: 'budget', attribute: 'value', value: '80l' } },
+      ],
+    );
     expect(two.known).toEqual([{ field: 'budget', value: '80l', since: new Date(2).toISOString(), id: 'new' }]);
   });
 });
@@ -107,7 +124,12 @@ describe('profile schema: API, context and Markdown', () => {
 
   it('sets a schema as a new version, reads it for the scopes that see it, and keeps it out of the rules', async () => {
     const engram = await open();
-    await engram.remember({ scope: SHARED, layer: 'procedural', content: 'Never suggest properties outside the user\'s stated budget.', priority: 5 });
+    await engram.remember({
+      scope: SHARED,
+      layer: 'procedural',
+      content: "Never suggest properties outside the user's stated budget.",
+      priority: 5,
+    });
     const first = await engram.setProfileSchema({ scope: SHARED, fields: FIELDS.slice(0, 2) });
     const second = await engram.setProfileSchema({ scope: SHARED, fields: FIELDS, reason: 'added BHK, floor and amenities' });
     expect(second.superseded).toEqual(first.ids);
@@ -119,12 +141,19 @@ describe('profile schema: API, context and Markdown', () => {
     expect(ctx.parts.rules.items.map((r) => r.content)).toEqual(["Never suggest properties outside the user's stated budget."]);
     expect(ctx.parts.profileFields?.missing).toEqual(FIELDS.map((f) => f.name));
     await expect(engram.setProfileSchema({ scope: SHARED, fields: [] })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
-    await expect(engram.setProfileSchema({ scope: SHARED, fields: [{ name: 'a' }, { name: 'A' }] })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(engram.setProfileSchema({ scope: SHARED, fields: [{ name: 'a' }, { name: 'A' }] })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
   });
 
   it('lists known fields with value and date and asks for the missing ones in the Markdown', async () => {
     const engram = await open();
-    await engram.remember({ scope: SHARED, layer: 'procedural', category: 'profile-schema', content: 'Store: budget range, location preferences, BHK requirement, floor preference.' });
+    await engram.remember({
+      scope: SHARED,
+      layer: 'procedural',
+      category: 'profile-schema',
+      content: 'Store: budget range, location preferences, BHK requirement, floor preference.',
+    });
     await engram.remember({ scope: ALICE, layer: 'semantic', content: 'My budget is 80L.', validFrom: Date.parse('2026-01-10') });
     await engram.remember({ scope: ALICE, layer: 'semantic', content: 'Location: Koramangala', validFrom: Date.parse('2026-01-12') });
     // names alone cannot tell whether "prefer" is about the location or the floor: it answers neither
@@ -154,7 +183,9 @@ describe('profile schema: API, context and Markdown', () => {
     await engram.remember({ scope: SHARED, layer: 'procedural', content: 'Always call memory_context before recommending.' });
     const files = await engram.exportMarkdown({ scope: SHARED });
     expect(Object.keys(files).sort()).toEqual(['concepts.md', 'log.md', 'procedural.md', 'profile.md', 'schema.md', 'semantic.md']);
-    expect(files['schema.md']).toContain('- location preferences: neighbourhoods or areas the user wants to live in (example: Koramangala, Indiranagar)');
+    expect(files['schema.md']).toContain(
+      '- location preferences: neighbourhoods or areas the user wants to live in (example: Koramangala, Indiranagar)',
+    );
     expect(files['procedural.md']).not.toContain('budget range');
     const copy = await open();
     const report = await copy.importMarkdown(files, { scope: SHARED });
@@ -163,13 +194,23 @@ describe('profile schema: API, context and Markdown', () => {
     expect(await copy.exportMarkdown({ scope: SHARED })).toEqual(files);
 
     // a person adds a field by editing the text: the next context asks for it
-    const edited = files['schema.md']!.replace('- must-have amenities:', '- school distance: how far the nearest school may be (example: 2 km)\n  - must-have amenities:');
+    const edited = files['schema.md']!.replace(
+      '- must-have amenities:',
+      '- school distance: how far the nearest school may be (example: 2 km)\n  - must-have amenities:',
+    );
     await copy.importMarkdown({ ...files, 'schema.md': edited }, { scope: SHARED });
     expect((await copy.profileSchema({ scopes: [SHARED] })).fields.map((f) => f.name)).toContain('school distance');
 
     const fresh = await open();
-    await fresh.importMarkdown({ 'schema.md': '# Profile schema\n\n- Store: budget range, BHK requirement,\n  floor preference.\n' }, { scope: SHARED });
-    expect((await fresh.profileSchema({ scopes: [SHARED] })).fields.map((f) => f.name)).toEqual(['budget range', 'BHK requirement', 'floor preference']);
+    await fresh.importMarkdown(
+      { 'schema.md': '# Profile schema\n\n- Store: budget range, BHK requirement,\n  floor preference.\n' },
+      { scope: SHARED },
+    );
+    expect((await fresh.profileSchema({ scopes: [SHARED] })).fields.map((f) => f.name)).toEqual([
+      'budget range',
+      'BHK requirement',
+      'floor preference',
+    ]);
     expect((await fresh.exportMarkdown({ scope: SHARED }))['schema.md']).toContain('Store: budget range');
   });
 });
@@ -180,11 +221,21 @@ async function answerFillsField(engram: Engram): Promise<void> {
   const before = await engram.context({ scopes, message: 'Looking for a flat', budgetMs: 5_000 });
   expect(before.parts.profileFields?.missing).toContain('budget range');
   const turn = { scope: ALICE, capture: true, userScope: ALICE, tags: [] as string[] };
-  await engram.remember({ ...turn, content: "assistant: Happy to help you find a flat. What's your budget range?", tags: ['assistant'], source: { conversationId: 'c1', messageId: 'm1' } });
+  await engram.remember({
+    ...turn,
+    content: "assistant: Happy to help you find a flat. What's your budget range?",
+    tags: ['assistant'],
+    source: { conversationId: 'c1', messageId: 'm1' },
+  });
   // the answer arrives in a later write, as a hook stores each exchange
   const [answer] = await engram.remember([{ ...turn, content: 'user: around 80 lakh', source: { conversationId: 'c1', messageId: 'm2' } }]);
   expect(answer?.claims?.length).toBeGreaterThan(0);
-  await engram.remember({ ...turn, content: 'assistant: Which locations do you prefer?', tags: ['assistant'], source: { conversationId: 'c1', messageId: 'm3' } });
+  await engram.remember({
+    ...turn,
+    content: 'assistant: Which locations do you prefer?',
+    tags: ['assistant'],
+    source: { conversationId: 'c1', messageId: 'm3' },
+  });
   await engram.remember({ ...turn, content: 'user: Koramangala or Indiranagar', source: { conversationId: 'c1', messageId: 'm4' } });
   const after = await engram.context({ scopes, message: 'Show me flats', budgetMs: 5_000 });
   const known = Object.fromEntries((after.parts.profileFields?.known ?? []).map((k) => [k.field, k.value]));

@@ -18,7 +18,10 @@ describe.skipIf(!binBuilt)('the optional HNSW library (needs `npm run build`)', 
     cleanups.push(cleanup);
     const run = spawnSync(process.execPath, [SCRIPT, dir], { encoding: 'utf8', timeout: 120_000 });
     expect(run.status, run.stderr).toBe(0);
-    const report = JSON.parse(run.stdout) as { afterSmall: { loaded: boolean; cached: boolean; hits: number }; afterLarge: { loaded: boolean; cached: boolean; ready: string[] } };
+    const report = JSON.parse(run.stdout) as {
+      afterSmall: { loaded: boolean; cached: boolean; hits: number };
+      afterLarge: { loaded: boolean; cached: boolean; ready: string[] };
+    };
     expect(report.afterSmall).toEqual({ loaded: false, cached: false, hits: 1 });
     if (installed) expect(report.afterLarge).toEqual({ loaded: true, cached: true, ready: ['a/b'] });
   });

@@ -35,7 +35,9 @@ interface Writer {
 
 /** A writer process; it opens the store, says "ready", and creates its keys once `goFile` exists. */
 function startKeyWriter(target: string, count: number, goFile: string): Writer {
-  const child = spawn(process.execPath, [join(here, 'key-writer.mjs'), target, String(count), goFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(here, 'key-writer.mjs'), target, String(count), goFile], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   let markReady: () => void = () => undefined;
@@ -107,7 +109,9 @@ describe('concurrent key creation on SQLite', () => {
       const raw = new Database(path, { readonly: true });
       try {
         // each migration recorded once: one process applied it, the others found it applied
-        expect(raw.prepare('SELECT version FROM schema_migrations ORDER BY version').all()).toEqual(MIGRATIONS.map((m) => ({ version: m.version })));
+        expect(raw.prepare('SELECT version FROM schema_migrations ORDER BY version').all()).toEqual(
+          MIGRATIONS.map((m) => ({ version: m.version })),
+        );
       } finally {
         raw.close();
       }

@@ -27,11 +27,32 @@ async function sha256Hex(text: string): Promise<string> {
 
 /** Keys as the old code wrote them: the index lost the third, whose hash entry still authenticated. */
 async function legacyMeta(): Promise<{ rows: [string, string][]; orphanKey: string; ids: string[] }> {
-  const listed: StoredApiKey = { id: 'key_00000000000000a1', hash: 'a'.repeat(64), tenant: 'acme', label: 'listed', createdAt: 1_000, revokedAt: null };
-  const revoked: StoredApiKey = { id: 'key_00000000000000a2', hash: 'b'.repeat(64), tenant: 'acme', label: null, createdAt: 2_000, revokedAt: 2_500 };
+  const listed: StoredApiKey = {
+    id: 'key_00000000000000a1',
+    hash: 'a'.repeat(64),
+    tenant: 'acme',
+    label: 'listed',
+    createdAt: 1_000,
+    revokedAt: null,
+  };
+  const revoked: StoredApiKey = {
+    id: 'key_00000000000000a2',
+    hash: 'b'.repeat(64),
+    tenant: 'acme',
+    label: null,
+    createdAt: 2_000,
+    revokedAt: 2_500,
+  };
   const orphanId = 'key_00000000000000a3';
   const orphanKey = `egk_${'o'.repeat(43)}`;
-  const orphan: StoredApiKey = { id: orphanId, hash: await sha256Hex(orphanKey), tenant: 'globex', label: null, createdAt: 3_000, revokedAt: null };
+  const orphan: StoredApiKey = {
+    id: orphanId,
+    hash: await sha256Hex(orphanKey),
+    tenant: 'globex',
+    label: null,
+    createdAt: 3_000,
+    revokedAt: null,
+  };
   const rows: [string, string][] = [
     ['api_keys', JSON.stringify([listed, { ...revoked, revokedAt: null }])],
     [`api_key:${listed.hash}`, JSON.stringify(listed)],
@@ -43,7 +64,12 @@ async function legacyMeta(): Promise<{ rows: [string, string][]; orphanKey: stri
 
 /** Memories of acme and globex, and a globex edge of type SUPPLIES. */
 async function seed(store: Store): Promise<void> {
-  const [a1, a2, g1, g2] = [makeRecord({ scope: 'acme/a' }), makeRecord({ scope: 'acme/a' }), makeRecord({ scope: 'globex/a' }), makeRecord({ scope: 'globex/a' })];
+  const [a1, a2, g1, g2] = [
+    makeRecord({ scope: 'acme/a' }),
+    makeRecord({ scope: 'acme/a' }),
+    makeRecord({ scope: 'globex/a' }),
+    makeRecord({ scope: 'globex/a' }),
+  ];
   await store.transaction(async (tx) => {
     await tx.insertMemories(withVectors(EMBEDDING.dimension, [a1, a2, g1, g2]));
     await tx.insertEdges([makeEdge('globex/a', g1.id, g2.id, { type: 'SUPPLIES' }), makeEdge('acme/a', a1.id, a2.id)]);
@@ -110,20 +136,22 @@ describe('upgrading the old key and relation layout', () => {
     }
   });
 
-  it.skipIf(pgTestUrl() === undefined)('PostgreSQL server: the same upgrade', async () => {
-    const { url, schema, drop } = freshPgSchema('legacy');
-    try {
-      const store = await openPostgresStore({ url, embedding: EMBEDDING, poolSize: 2 });
-      await seed(store);
-      await store.close();
-      const { rows, orphanKey, ids } = await legacyMeta();
-      const parsed = new URL(url);
-      parsed.searchParams.delete('schema');
-      const client = new pg.Client({ connectionString: parsed.toString() });
-      await client.connect();
+  it.skipIf(pgTestUrl() === undefined)(
+    'PostgreSQL server: the same upgrade',
+    async () => {
+      const { url, schema, drop } = freshPgSchema('legacy');
       try {
-        const q = (name: string) => `"${schema}"."${name}"`;
-        await client.query(`
+        const store = await openPostgresStore({ url, embedding: EMBEDDING, poolSize: 2 });
+        await seed(store);
+        await store.close();
+        const { rows, orphanKey, ids } = await legacyMeta();
+        const parsed = new URL(url);
+        parsed.searchParams.delete('schema');
+        const client = new pg.Client({ connectionString: parsed.toString() });
+        await client.connect();
+        try {
+          const q = (name: string) => `"${schema}"."${name}"`;
+          await client.query(`
           DROP TABLE ${q('api_keys')};
           DELETE FROM ${q('relation_types')} WHERE NOT built_in;
           ALTER TABLE ${q('relation_types')} DROP CONSTRAINT relation_types_pkey;
@@ -131,21 +159,26 @@ describe('upgrading the old key and relation layout', () => {
           ALTER TABLE ${q('relation_types')} ADD PRIMARY KEY (name);
           DELETE FROM ${q('schema_migrations')} WHERE version = ${PG_KEYS_VERSION};
         `);
-        for (const [key, value] of rows) await client.query(`INSERT INTO ${q('meta')} (key, value) VALUES ($1, $2)`, [key, value]);
-        for (const [name, by] of LEGACY_TYPES) {
-          await client.query(`INSERT INTO ${q('relation_types')} (name, "symmetric", built_in, proposed_by, description, registered_at) VALUES ($1, false, false, $2, NULL, 5)`, [name, by]);
+          for (const [key, value] of rows) await client.query(`INSERT INTO ${q('meta')} (key, value) VALUES ($1, $2)`, [key, value]);
+          for (const [name, by] of LEGACY_TYPES) {
+            await client.query(
+              `INSERT INTO ${q('relation_types')} (name, "symmetric", built_in, proposed_by, description, registered_at) VALUES ($1, false, false, $2, NULL, 5)`,
+              [name, by],
+            );
+          }
+        } finally {
+          await client.end();
+        }
+        const upgraded = await openPostgresStore({ url, embedding: EMBEDDING, poolSize: 2 });
+        try {
+          await expectUpgraded(upgraded, orphanKey, ids);
+        } finally {
+          await upgraded.close();
         }
       } finally {
-        await client.end();
+        await drop();
       }
-      const upgraded = await openPostgresStore({ url, embedding: EMBEDDING, poolSize: 2 });
-      try {
-        await expectUpgraded(upgraded, orphanKey, ids);
-      } finally {
-        await upgraded.close();
-      }
-    } finally {
-      await drop();
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });

@@ -41,7 +41,10 @@ async function expectSourcesIdempotent(source: string, copy: Engram): Promise<vo
       const key = sourceKeyOf(ref)!;
       const stored = (await original.store.findBySourceKey('acme/hooks', [key])).get(key);
       expect(stored).toBeDefined();
-      expect(await copy.remember({ scope: 'acme/hooks', content: `${content} (again)`, source: ref })).toEqual({ id: stored, action: 'unchanged' });
+      expect(await copy.remember({ scope: 'acme/hooks', content: `${content} (again)`, source: ref })).toEqual({
+        id: stored,
+        action: 'unchanged',
+      });
     }
   } finally {
     await original.close();
@@ -76,7 +79,12 @@ async function populatedDatabase(path: string): Promise<void> {
     await engram.store.setMeta('cursor:session-1', 'message-42');
     await new ApiKeys(engram.store).create({ tenant: 'acme', label: 'migrated' });
     for (const [source, content] of SOURCED) await engram.remember({ scope: 'acme/hooks', content, source });
-    await engram.remember({ scope: 'acme/hooks', layer: 'semantic', content: 'The build server runs Debian.', source: { uri: 'file:///notes/ops.md', messageId: 'L12' } });
+    await engram.remember({
+      scope: 'acme/hooks',
+      layer: 'semantic',
+      content: 'The build server runs Debian.',
+      source: { uri: 'file:///notes/ops.md', messageId: 'L12' },
+    });
   } finally {
     await engram.close();
   }
@@ -132,37 +140,49 @@ describe('engram migrate: SQLite → PGlite + pgvector over the wire', () => {
     dir?.cleanup();
   });
 
-  it.skipIf(!binBuilt)(`copies every table, verifies the hashes, and recall answers the same${binBuilt ? '' : ' (skipped: run npm run build first)'}`, async () => {
-    const target = withSchema(url, 'migrated');
-    const result = await runCliAsync(['migrate', '--from', source, '--to', target, '--json']);
-    expect(result.stderr).toBe('');
-    expect(result.status).toBe(0);
-    const report = json<MigrationReport>(result);
-    expect(report.ok).toBe(true);
-    expect(report.schema).toBe('migrated');
-    expect(report.tables.map((t) => t.table)).toEqual([...MIGRATED_TABLES]);
-    const rows = Object.fromEntries(report.tables.map((t) => [t.table, t.targetRows]));
-    for (const table of MIGRATED_TABLES) expect(rows[table], table).toBeGreaterThan(0);
-    for (const t of report.tables) expect(t.targetHash).toBe(t.sourceHash);
+  it.skipIf(!binBuilt)(
+    `copies every table, verifies the hashes, and recall answers the same${binBuilt ? '' : ' (skipped: run npm run build first)'}`,
+    async () => {
+      const target = withSchema(url, 'migrated');
+      const result = await runCliAsync(['migrate', '--from', source, '--to', target, '--json']);
+      expect(result.stderr).toBe('');
+      expect(result.status).toBe(0);
+      const report = json<MigrationReport>(result);
+      expect(report.ok).toBe(true);
+      expect(report.schema).toBe('migrated');
+      expect(report.tables.map((t) => t.table)).toEqual([...MIGRATED_TABLES]);
+      const rows = Object.fromEntries(report.tables.map((t) => [t.table, t.targetRows]));
+      for (const table of MIGRATED_TABLES) expect(rows[table], table).toBeGreaterThan(0);
+      for (const t of report.tables) expect(t.targetHash).toBe(t.sourceHash);
 
-    // the copy is a working store: the same questions get the same answers (PGlite directly: its
-    // socket server is one session, which a pool's parallel reads would interleave)
-    const embedder = new HashEmbedder();
-    const store = await openPgliteStore({ pglite: pglite as unknown as PgliteLike, schema: 'migrated', embedding: { name: embedder.name, dimension: embedder.dimension } });
-    expect(await recallIds(new Engram({ store, embedder, clock: new ManualClock(READ_AT) }))).toEqual(await recallIds(source));
-    const reopened = await openPgliteStore({ pglite: pglite as unknown as PgliteLike, schema: 'migrated', embedding: { name: embedder.name, dimension: embedder.dimension } });
-    const copy = new Engram({ store: reopened, embedder });
-    try {
-      await expectSourcesIdempotent(source, copy);
-    } finally {
-      await copy.close();
-    }
+      // the copy is a working store: the same questions get the same answers (PGlite directly: its
+      // socket server is one session, which a pool's parallel reads would interleave)
+      const embedder = new HashEmbedder();
+      const store = await openPgliteStore({
+        pglite: pglite as unknown as PgliteLike,
+        schema: 'migrated',
+        embedding: { name: embedder.name, dimension: embedder.dimension },
+      });
+      expect(await recallIds(new Engram({ store, embedder, clock: new ManualClock(READ_AT) }))).toEqual(await recallIds(source));
+      const reopened = await openPgliteStore({
+        pglite: pglite as unknown as PgliteLike,
+        schema: 'migrated',
+        embedding: { name: embedder.name, dimension: embedder.dimension },
+      });
+      const copy = new Engram({ store: reopened, embedder });
+      try {
+        await expectSourcesIdempotent(source, copy);
+      } finally {
+        await copy.close();
+      }
 
-    // a second run refuses to merge into a schema that holds data
-    const again = await runCliAsync(['migrate', '--from', source, '--to', target, '--json']);
-    expect(again.status).not.toBe(0);
-    expect(JSON.parse(again.stderr).error.code).toBe('CONFLICT');
-  }, 120_000);
+      // a second run refuses to merge into a schema that holds data
+      const again = await runCliAsync(['migrate', '--from', source, '--to', target, '--json']);
+      expect(again.status).not.toBe(0);
+      expect(JSON.parse(again.stderr).error.code).toBe('CONFLICT');
+    },
+    120_000,
+  );
 
   it('copies a NUL-joined source key (from an older process still writing) as the current key', async () => {
     const legacy = join(dir.dir, 'legacy.db');
@@ -171,12 +191,16 @@ describe('engram migrate: SQLite → PGlite + pgvector over the wire', () => {
     original.close();
     const [ref] = SOURCED[0]!;
     const raw = new Database(legacy);
-    raw.prepare('UPDATE memories SET source_key = ? WHERE source_key = ?').run(`${ref.conversationId}\u0000${ref.messageId}`, sourceKeyOf(ref));
+    raw
+      .prepare('UPDATE memories SET source_key = ? WHERE source_key = ?')
+      .run(`${ref.conversationId}\u0000${ref.messageId}`, sourceKeyOf(ref));
     raw.close();
     const { migrateSqliteToPostgres } = await import('../../src/storage/migrate/sqlite-to-postgres.js');
     const report = await migrateSqliteToPostgres({ from: legacy, to: withSchema(url, 'legacy') });
     expect(report.ok).toBe(true);
-    const keys = await pglite.query<{ source_key: string }>(`SELECT source_key FROM "legacy".memories WHERE source_key IS NOT NULL ORDER BY source_key`);
+    const keys = await pglite.query<{ source_key: string }>(
+      `SELECT source_key FROM "legacy".memories WHERE source_key IS NOT NULL ORDER BY source_key`,
+    );
     expect(keys.rows.map((r) => r.source_key)).toContain(sourceKeyOf(ref));
     for (const row of keys.rows) expect(row.source_key).not.toContain('\u0000');
   }, 120_000);
@@ -186,7 +210,9 @@ describe('engram migrate: SQLite → PGlite + pgvector over the wire', () => {
     const { migrateSqliteToPostgres } = await import('../../src/storage/migrate/sqlite-to-postgres.js');
     const report = await migrateSqliteToPostgres({ from: source, to: withSchema(url, schema) });
     expect(report.ok).toBe(true);
-    await pglite.query(`UPDATE "${schema}".memories SET access_count = access_count + 1 WHERE id = (SELECT min(id) FROM "${schema}".memories)`);
+    await pglite.query(
+      `UPDATE "${schema}".memories SET access_count = access_count + 1 WHERE id = (SELECT min(id) FROM "${schema}".memories)`,
+    );
     await pglite.query(`UPDATE "${schema}".jobs SET attempts = attempts + 1`);
     const embedding = { name: report.embedder.name, dimension: report.embedder.dimension };
     const store = await openPostgresStore({ url: withSchema(url, schema), embedding, poolSize: 1 });

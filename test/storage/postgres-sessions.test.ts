@@ -44,7 +44,11 @@ if (url !== undefined) {
       const driver = await createPoolDriver({ connectionString: url, max: 1 });
       try {
         const batch = driver.transaction((session) =>
-          Promise.all([session.query('SELECT 1 FROM pg_sleep(0.01)'), session.query('SELECT * FROM no_such_table_here'), session.query('SELECT 3')]),
+          Promise.all([
+            session.query('SELECT 1 FROM pg_sleep(0.01)'),
+            session.query('SELECT * FROM no_such_table_here'),
+            session.query('SELECT 3'),
+          ]),
         );
         await expect(batch).rejects.toMatchObject({ code: '42P01' });
         const after = await driver.transaction((session) => session.query<{ n: number }>('SELECT 4 AS n'));
@@ -59,13 +63,21 @@ if (url !== undefined) {
     it('an engine workload (claims, supersession, recall) on one pooled session raises no parallel-query warning', async () => {
       const { url: schemaUrl, drop } = freshPgSchema('s');
       const embedder = new HashEmbedder();
-      const store = await openPostgresStore({ url: schemaUrl, embedding: { name: embedder.name, dimension: embedder.dimension }, poolSize: 1 });
+      const store = await openPostgresStore({
+        url: schemaUrl,
+        embedding: { name: embedder.name, dimension: embedder.dimension },
+        poolSize: 1,
+      });
       const engram = new Engram({ store, embedder });
       try {
         const scope = 'acme/sessions';
         await engram.remember({ scope, layer: 'semantic', content: 'The water tank holds eighty liters.' });
         await engram.remember({ scope, layer: 'semantic', content: 'The water tank holds ninety liters.' });
-        await engram.remember({ scope, content: 'We refilled the tank this morning.', source: { conversationId: 'c-1', messageId: 'm-1' } });
+        await engram.remember({
+          scope,
+          content: 'We refilled the tank this morning.',
+          source: { conversationId: 'c-1', messageId: 'm-1' },
+        });
         const { hits } = await engram.recall('water tank', { scopes: [scope] });
         expect(hits.length).toBeGreaterThan(0);
         await settle();

@@ -9,7 +9,17 @@ import { openPgliteStore, openPostgresStore, type PostgresStore, type PostgresSt
 import { MIGRATIONS } from '../../src/storage/postgres/pg-migrations.js';
 import { CONTRACT_DIMENSION, expectCode, runStoreContract, type StoreFixture } from '../contract/store.contract.js';
 import { makeRecord, T0, vectorOf, withVectors } from '../contract/store-fixtures.js';
-import { closeSharedPglite, dropPgSchema, pgExec, pgTestUrl, PG_SKIP_REASON, resetEngramSchema, sharedPglite, uniqueSchema, withSchema } from '../helpers/postgres.js';
+import {
+  closeSharedPglite,
+  dropPgSchema,
+  pgExec,
+  pgTestUrl,
+  PG_SKIP_REASON,
+  resetEngramSchema,
+  sharedPglite,
+  uniqueSchema,
+  withSchema,
+} from '../helpers/postgres.js';
 
 // starting PGlite (WASM) takes seconds; do it once, before the first test's clock starts
 beforeAll(async () => {
@@ -88,12 +98,22 @@ const NOT_ABOUT_VECTORS = [
 ];
 const vectorsOnly = (variant: string) => ({
   ...PGLITE_SKIPS,
-  ...Object.fromEntries(NOT_ABOUT_VECTORS.map((name) => [name, `not about vectors: same SQL as the main PGlite run, only ${variant} differs`])),
+  ...Object.fromEntries(
+    NOT_ABOUT_VECTORS.map((name) => [name, `not about vectors: same SQL as the main PGlite run, only ${variant} differs`]),
+  ),
 });
 
 runStoreContract({ name: 'PGlite + pgvector (HNSW above 20k, exact below)', createStore: pgliteFixture(), skip: PGLITE_SKIPS });
-runStoreContract({ name: 'PGlite + pgvector, every search through HNSW', createStore: pgliteFixture({ annThreshold: 0 }), skip: vectorsOnly('HNSW search') });
-runStoreContract({ name: 'PGlite without pgvector (exact search, real[])', createStore: pgliteFixture({ vectors: 'exact' }), skip: vectorsOnly('the real[] storage') });
+runStoreContract({
+  name: 'PGlite + pgvector, every search through HNSW',
+  createStore: pgliteFixture({ annThreshold: 0 }),
+  skip: vectorsOnly('HNSW search'),
+});
+runStoreContract({
+  name: 'PGlite without pgvector (exact search, real[])',
+  createStore: pgliteFixture({ vectors: 'exact' }),
+  skip: vectorsOnly('the real[] storage'),
+});
 
 const url = pgTestUrl();
 
@@ -154,9 +174,9 @@ describe('PostgreSQL store specifics (PGlite)', () => {
     await expectCode(openPgliteStore({ pglite, schema, embedding: { name: EMBEDDER.name, dimension: 9 } }), 'EMBEDDING_DIMENSION_MISMATCH');
     const reopened = await openPgliteStore({ pglite, schema, embedding: EMBEDDER });
     expect(await reopened.getMemories([record.id], [record.scope])).toStrictEqual([record]);
-    expect(await reopened.withDriver(async (db, tables) => (await db.query(`SELECT version FROM ${tables.migrations} ORDER BY version`)).rows)).toEqual(
-      MIGRATIONS.map((m) => ({ version: m.version })),
-    );
+    expect(
+      await reopened.withDriver(async (db, tables) => (await db.query(`SELECT version FROM ${tables.migrations} ORDER BY version`)).rows),
+    ).toEqual(MIGRATIONS.map((m) => ({ version: m.version })));
     await reopened.close();
   });
 
@@ -168,7 +188,9 @@ describe('PostgreSQL store specifics (PGlite)', () => {
       makeRecord({ data: { properties: { note: 'x\u0000' } } }),
     ];
     for (const record of writes) {
-      const error = await store.transaction((tx) => tx.insertMemories(withVectors(CONTRACT_DIMENSION, [makeRecord(), record]))).catch((e: unknown) => e);
+      const error = await store
+        .transaction((tx) => tx.insertMemories(withVectors(CONTRACT_DIMENSION, [makeRecord(), record])))
+        .catch((e: unknown) => e);
       expect(isEngramError(error) && error.code).toBe('INVALID_INPUT');
       expect(String((error as Error).message)).toMatch(/NUL character \(U\+0000\)/);
     }
@@ -200,7 +222,9 @@ describe('PostgreSQL store specifics (PGlite)', () => {
     await expect(
       a.transaction(async (tx) => {
         await tx.updateEmbedding(y!.id, 'acme/a', vectorOf(CONTRACT_DIMENSION, 0, 0, 0, 1));
-        expect(await tx.vectorSearch({ scopes: ['acme/a'], now: T0 + 1, limit: 1, vector: vectorOf(CONTRACT_DIMENSION, 0, 0, 0, 1) })).toHaveLength(1);
+        expect(
+          await tx.vectorSearch({ scopes: ['acme/a'], now: T0 + 1, limit: 1, vector: vectorOf(CONTRACT_DIMENSION, 0, 0, 0, 1) }),
+        ).toHaveLength(1);
         throw new Error('roll back');
       }),
     ).rejects.toThrow('roll back');
@@ -213,10 +237,15 @@ describe('PostgreSQL store specifics (PGlite)', () => {
   it('concurrent claimers never get the same job', async () => {
     const { store } = await open();
     await store.transaction((tx) =>
-      tx.enqueueJobs(Array.from({ length: 30 }, (_, i) => ({ scope: 'acme/a', kind: 'k', payload: { i } })), 1),
+      tx.enqueueJobs(
+        Array.from({ length: 30 }, (_, i) => ({ scope: 'acme/a', kind: 'k', payload: { i } })),
+        1,
+      ),
     );
     const claims = await Promise.all(
-      Array.from({ length: 6 }, (_, w) => store.claimJobs({ kinds: ['k'], scopes: 'all', limit: 10, owner: `w${w}`, leaseMs: 60_000, now: 2 })),
+      Array.from({ length: 6 }, (_, w) =>
+        store.claimJobs({ kinds: ['k'], scopes: 'all', limit: 10, owner: `w${w}`, leaseMs: 60_000, now: 2 }),
+      ),
     );
     const ids = claims.flat().map((j) => j.id);
     expect(ids).toHaveLength(30);
@@ -235,14 +264,24 @@ describe.skipIf(url === undefined)(`PostgreSQL server specifics${url === undefin
     ]);
     try {
       expect(a.capabilities.multiProcess).toBe(true);
-      await a.transaction((tx) => tx.enqueueJobs(Array.from({ length: 40 }, (_, i) => ({ scope: 'acme/a', kind: 'k', payload: { i } })), 1));
+      await a.transaction((tx) =>
+        tx.enqueueJobs(
+          Array.from({ length: 40 }, (_, i) => ({ scope: 'acme/a', kind: 'k', payload: { i } })),
+          1,
+        ),
+      );
       const claims = await Promise.all(
-        Array.from({ length: 8 }, (_, w) => (w % 2 === 0 ? a : b).claimJobs({ kinds: ['k'], scopes: ['acme/a'], limit: 7, owner: `w${w}`, leaseMs: 60_000, now: 2 })),
+        Array.from({ length: 8 }, (_, w) =>
+          (w % 2 === 0 ? a : b).claimJobs({ kinds: ['k'], scopes: ['acme/a'], limit: 7, owner: `w${w}`, leaseMs: 60_000, now: 2 }),
+        ),
       );
       const ids = claims.flat().map((j) => j.id);
       expect(ids).toHaveLength(40);
       expect(new Set(ids).size).toBe(40);
-      const locks = await Promise.all([a.acquireJobLock('consolidate:acme/a', 'a', 60_000), b.acquireJobLock('consolidate:acme/a', 'b', 60_000)]);
+      const locks = await Promise.all([
+        a.acquireJobLock('consolidate:acme/a', 'a', 60_000),
+        b.acquireJobLock('consolidate:acme/a', 'b', 60_000),
+      ]);
       expect(locks.filter(Boolean)).toHaveLength(1);
       // writers from both serialise: 20 read-increment-write transactions lose no update
       const [counter] = [makeRecord({ mentionCount: 0 })];
@@ -264,7 +303,9 @@ describe.skipIf(url === undefined)(`PostgreSQL server specifics${url === undefin
   });
 
   it('an unreachable server is STORAGE_UNAVAILABLE with a clear message', async () => {
-    const error = await openPostgresStore({ url: 'postgres://engram:engram@127.0.0.1:1/none', embedding: EMBEDDER }).catch((e: unknown) => e);
+    const error = await openPostgresStore({ url: 'postgres://engram:engram@127.0.0.1:1/none', embedding: EMBEDDER }).catch(
+      (e: unknown) => e,
+    );
     expect(isEngramError(error) && error.code).toBe('STORAGE_UNAVAILABLE');
   });
 });

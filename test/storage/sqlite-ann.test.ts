@@ -53,39 +53,40 @@ function preparing(store: SqliteStore): Store {
 }
 
 if (usearchProblem !== null) it.skip(`the store contract with every scope in an HNSW index (skipped: ${usearchProblem})`, () => undefined);
-else runStoreContract({
-  name: 'sqlite file, every scope in an HNSW index',
-  skip: {
-    'vector search orders by cosine similarity':
-      'the HNSW index stores vectors as f16, so its scores are within 2e-4 of the exact cosine rather than 5e-6 (the order is right; recall is tested below)',
-  },
-  createStore: async (embedding): Promise<StoreFixture> => {
-    const dir = mkdtempSync(join(tmpdir(), 'engram-ann-contract-'));
-    const config: SqliteStoreConfig = {
-      path: join(dir, 'engram.db'),
-      embedding,
-      memoryIndexThreshold: 0,
-      memoryIndexWarmup: 0,
-      vectorIndex: 'hnsw',
-      logger: recordingLogger(),
-    };
-    let raw = await openSqliteStore(config);
-    const fixture: StoreFixture = {
-      store: preparing(raw),
-      async reopen() {
-        await raw.close();
-        raw = await openSqliteStore(config);
-        fixture.store = preparing(raw);
-        return fixture.store;
-      },
-      async destroy() {
-        await raw.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-    return fixture;
-  },
-});
+else
+  runStoreContract({
+    name: 'sqlite file, every scope in an HNSW index',
+    skip: {
+      'vector search orders by cosine similarity':
+        'the HNSW index stores vectors as f16, so its scores are within 2e-4 of the exact cosine rather than 5e-6 (the order is right; recall is tested below)',
+    },
+    createStore: async (embedding): Promise<StoreFixture> => {
+      const dir = mkdtempSync(join(tmpdir(), 'engram-ann-contract-'));
+      const config: SqliteStoreConfig = {
+        path: join(dir, 'engram.db'),
+        embedding,
+        memoryIndexThreshold: 0,
+        memoryIndexWarmup: 0,
+        vectorIndex: 'hnsw',
+        logger: recordingLogger(),
+      };
+      let raw = await openSqliteStore(config);
+      const fixture: StoreFixture = {
+        store: preparing(raw),
+        async reopen() {
+          await raw.close();
+          raw = await openSqliteStore(config);
+          fixture.store = preparing(raw);
+          return fixture.store;
+        },
+        async destroy() {
+          await raw.close();
+          rmSync(dir, { recursive: true, force: true });
+        },
+      };
+      return fixture;
+    },
+  });
 
 describe.skipIf(usearchProblem !== null)(`HNSW vector index${usearchProblem === null ? '' : ` (skipped: ${usearchProblem})`}`, () => {
   let dir: string;
@@ -93,7 +94,15 @@ describe.skipIf(usearchProblem !== null)(`HNSW vector index${usearchProblem === 
   let logger: ReturnType<typeof recordingLogger>;
   const stores: SqliteStore[] = [];
   const open = async (extra: Partial<SqliteStoreConfig> = {}): Promise<SqliteStore> => {
-    const store = await openSqliteStore({ path, embedding: EMBEDDER, memoryIndexThreshold: 500, memoryIndexWarmup: 0, vectorIndex: 'hnsw', logger, ...extra });
+    const store = await openSqliteStore({
+      path,
+      embedding: EMBEDDER,
+      memoryIndexThreshold: 500,
+      memoryIndexWarmup: 0,
+      vectorIndex: 'hnsw',
+      logger,
+      ...extra,
+    });
     stores.push(store);
     return store;
   };
@@ -130,7 +139,10 @@ describe.skipIf(usearchProblem !== null)(`HNSW vector index${usearchProblem === 
       for (const id of await search(store, vector)) if (truth.has(id)) found++;
     }
     expect(found / (queries * 10)).toBeGreaterThanOrEqual(0.98);
-    const manifest = JSON.parse(readFileSync(join(`${path}.ann`, annFiles().find((f) => f.endsWith('.json')) as string), 'utf8')) as Record<string, unknown>;
+    const manifest = JSON.parse(readFileSync(join(`${path}.ann`, annFiles().find((f) => f.endsWith('.json')) as string), 'utf8')) as Record<
+      string,
+      unknown
+    >;
     expect(manifest).toMatchObject({ scope: SCOPE, embedder: EMBEDDER, count, highWaterMark: count });
   });
 
@@ -183,7 +195,9 @@ describe.skipIf(usearchProblem !== null)(`HNSW vector index${usearchProblem === 
     const small = 'acme/small';
     const near = [annTestRecord(small, 5000), annTestRecord(small, 5001)];
     const query = annTestVector(-3);
-    await store.transaction((tx) => tx.insertMemories(near.map((record, i) => ({ record, embedding: blend(query, annTestVector(5000 + i), 0.9) }))));
+    await store.transaction((tx) =>
+      tx.insertMemories(near.map((record, i) => ({ record, embedding: blend(query, annTestVector(5000 + i), 0.9) }))),
+    );
     await store.prepareVectorIndex([SCOPE, small]);
     expect(annFiles().filter((f) => f.endsWith('.json'))).toHaveLength(1);
     const both = await store.vectorSearch({ scopes: [SCOPE, small], now: NOW, limit: 10, vector: query });
@@ -265,7 +279,11 @@ const distProblem = ((): string | null => {
   }
   const sources = join(root, 'src', 'storage', 'sqlite');
   const newestSource = Math.max(...readdirSync(sources).map((f) => statSync(join(sources, f)).mtimeMs));
-  const oldestBuilt = Math.min(...readdirSync(built).filter((f) => f.endsWith('.js')).map((f) => statSync(join(built, f)).mtimeMs));
+  const oldestBuilt = Math.min(
+    ...readdirSync(built)
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => statSync(join(built, f)).mtimeMs),
+  );
   return oldestBuilt < newestSource ? 'dist/ is older than src/storage/sqlite: rebuild with `npx tsc -p tsconfig.build.json`' : null;
 })();
 
@@ -283,11 +301,20 @@ describe('HNSW vector index across processes', () => {
     async () => {
       const writer = startWriter(path, { from: 0, count: 6000, batch: 100, threshold: 300 });
       // kill it once it has committed a good part and published at least one index file
-      const committed = await writer.killWhen((done) => done >= 2500 && existsSync(`${path}.ann`) && readdirSync(`${path}.ann`).some((f) => f.endsWith('.json')));
+      const committed = await writer.killWhen(
+        (done) => done >= 2500 && existsSync(`${path}.ann`) && readdirSync(`${path}.ann`).some((f) => f.endsWith('.json')),
+      );
       expect(committed).toBeGreaterThanOrEqual(2500);
       expect(committed).toBeLessThan(6000);
       const logger = recordingLogger();
-      const store = await openSqliteStore({ path, embedding: EMBEDDER, memoryIndexThreshold: 300, memoryIndexWarmup: 0, vectorIndex: 'hnsw', logger });
+      const store = await openSqliteStore({
+        path,
+        embedding: EMBEDDER,
+        memoryIndexThreshold: 300,
+        memoryIndexWarmup: 0,
+        vectorIndex: 'hnsw',
+        logger,
+      });
       try {
         // the old file plus the change log serve at once, before any rebuild
         expect(await missingRows(store, committed)).toEqual([]);
@@ -303,25 +330,36 @@ describe('HNSW vector index across processes', () => {
     120_000,
   );
 
-  it.skipIf(distProblem !== null)(`catches up with rows another process wrote${distProblem === null ? '' : ` (skipped: ${distProblem})`}`, async () => {
-    const store = await openSqliteStore({ path, embedding: EMBEDDER, memoryIndexThreshold: 300, memoryIndexWarmup: 0, vectorIndex: 'hnsw' });
-    try {
-      await insertRange(store, 0, 1000);
-      expect(await store.prepareVectorIndex([SCOPE])).toEqual([SCOPE]);
-      const writer = startWriter(path, { from: 1000, count: 700, batch: 50, threshold: 300 });
-      expect(await writer.finished()).toBe(0);
-      expect(await missingRows(store, 1700)).toEqual([]);
-    } finally {
-      await store.close();
-    }
-  }, 120_000);
+  it.skipIf(distProblem !== null)(
+    `catches up with rows another process wrote${distProblem === null ? '' : ` (skipped: ${distProblem})`}`,
+    async () => {
+      const store = await openSqliteStore({
+        path,
+        embedding: EMBEDDER,
+        memoryIndexThreshold: 300,
+        memoryIndexWarmup: 0,
+        vectorIndex: 'hnsw',
+      });
+      try {
+        await insertRange(store, 0, 1000);
+        expect(await store.prepareVectorIndex([SCOPE])).toEqual([SCOPE]);
+        const writer = startWriter(path, { from: 1000, count: 700, batch: 50, threshold: 300 });
+        expect(await writer.finished()).toBe(0);
+        expect(await missingRows(store, 1700)).toEqual([]);
+      } finally {
+        await store.close();
+      }
+    },
+    120_000,
+  );
 });
 
 /** Inserts records `from .. from+count-1` of SCOPE with their test vectors, in batches. */
 async function insertRange(store: Store, from: number, count: number): Promise<void> {
   for (let start = from; start < from + count; start += 500) {
     const rows: NewMemory[] = [];
-    for (let i = start; i < Math.min(from + count, start + 500); i++) rows.push({ record: annTestRecord(SCOPE, i), embedding: annTestVector(i) });
+    for (let i = start; i < Math.min(from + count, start + 500); i++)
+      rows.push({ record: annTestRecord(SCOPE, i), embedding: annTestVector(i) });
     await store.transaction((tx) => tx.insertMemories(rows));
   }
 }
@@ -346,7 +384,15 @@ function blend(a: Float32Array, b: Float32Array, weight: number): Float32Array {
 function startWriter(path: string, options: { from: number; count: number; batch: number; threshold: number }) {
   const child = spawn(
     process.execPath,
-    [join(here, 'ann-writer.mjs'), path, SCOPE, String(options.from), String(options.count), String(options.batch), String(options.threshold)],
+    [
+      join(here, 'ann-writer.mjs'),
+      path,
+      SCOPE,
+      String(options.from),
+      String(options.count),
+      String(options.batch),
+      String(options.threshold),
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let committed = 0;

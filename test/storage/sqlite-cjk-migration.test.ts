@@ -61,9 +61,13 @@ describe('SQLite migration 14 (CJK words in full-text search)', () => {
       engram = await Engram.open({ path, embedder: 'hash' });
       try {
         const zh = await engram.recall('迁移', { scopes: ['acme/a'], weights: lexicalOnly });
-        expect(zh.hits.filter((hit) => hit.why.channels.lexical !== undefined).map((hit) => hit.content)).toEqual(['数据库迁移在周五失败了。']);
+        expect(zh.hits.filter((hit) => hit.why.channels.lexical !== undefined).map((hit) => hit.content)).toEqual([
+          '数据库迁移在周五失败了。',
+        ]);
         const en = await engram.recall('deploy', { scopes: ['acme/a'], weights: lexicalOnly });
-        expect(en.hits.filter((hit) => hit.why.channels.lexical !== undefined).map((hit) => hit.content)).toEqual(['The deploy failed on Friday.']);
+        expect(en.hits.filter((hit) => hit.why.channels.lexical !== undefined).map((hit) => hit.content)).toEqual([
+          'The deploy failed on Friday.',
+        ]);
       } finally {
         await engram.close();
       }

@@ -17,12 +17,43 @@ import Database from 'better-sqlite3';
 
 const EMBEDDING = { name: 'contract-test:8', dimension: CONTRACT_DIMENSION };
 const WORDS = [
-  'coffee', 'coffees', 'generous', 'host', 'deploy', 'deployed', 'deploying', 'alice', 'bob', 'paris', 'meeting', 'garden', 'running',
-  'runner', 'blue', 'green', 'report', 'reports', 'owns', 'own', 'noon', 'dream', 'budget', 'kitchen', 'mug', 'rollout', 'cluster',
+  'coffee',
+  'coffees',
+  'generous',
+  'host',
+  'deploy',
+  'deployed',
+  'deploying',
+  'alice',
+  'bob',
+  'paris',
+  'meeting',
+  'garden',
+  'running',
+  'runner',
+  'blue',
+  'green',
+  'report',
+  'reports',
+  'owns',
+  'own',
+  'noon',
+  'dream',
+  'budget',
+  'kitchen',
+  'mug',
+  'rollout',
+  'cluster',
 ];
 const EXTRAS = [
-  "Alice's café in Zürich serves crème brûlée", 'v2.1 shipped to acme.com — finally', "don't forget the 1,500 euros", '東京 trip with Bob',
-  'naïve coöperation at the Ærøskøbing garden', 'the deploy — deployed at noon', 'Ｆｕｌｌwidth coffee', 'tab\tseparated coffee\nlines',
+  "Alice's café in Zürich serves crème brûlée",
+  'v2.1 shipped to acme.com — finally',
+  "don't forget the 1,500 euros",
+  '東京 trip with Bob',
+  'naïve coöperation at the Ærøskøbing garden',
+  'the deploy — deployed at noon',
+  'Ｆｕｌｌwidth coffee',
+  'tab\tseparated coffee\nlines',
 ];
 
 function random(seed: number): () => number {
@@ -43,7 +74,11 @@ describe('SQLite in-memory lexical index', () => {
   const next = random(7);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
   const sentence = (): string =>
-    next() < 0.15 ? pick(EXTRAS) : Array.from({ length: 2 + Math.floor(next() * 9) }, () => (next() < 0.3 ? pick(['the', 'a', 'and', 'of', 'to']) : pick(WORDS))).join(' ');
+    next() < 0.15
+      ? pick(EXTRAS)
+      : Array.from({ length: 2 + Math.floor(next() * 9) }, () => (next() < 0.3 ? pick(['the', 'a', 'and', 'of', 'to']) : pick(WORDS))).join(
+          ' ',
+        );
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'engram-lexidx-'));
@@ -120,10 +155,22 @@ describe('SQLite in-memory lexical index', () => {
     for (const id of ids.slice(0, 40)) {
       const scope = (await writer.getMemories([id], ['acme/a', 'acme/b', 'acme/c']))[0]?.scope ?? 'acme/a';
       const change = next();
-      if (change < 0.3) await writer.transaction((tx) => tx.updateMemory(id, scope, { updatedAt: T0 + 40 * DAY, content: sentence(), tags: [pick(WORDS)] }));
-      else if (change < 0.5) await writer.transaction((tx) => tx.updateMemory(id, scope, { updatedAt: T0 + 40 * DAY, status: pick(['active', 'superseded', 'decayed', 'deleted']) }));
-      else if (change < 0.7) await writer.transaction((tx) => tx.updateMemory(id, scope, { updatedAt: T0 + 40 * DAY, validTo: T0 + 5 * DAY, invalidatedAt: T0 + 12 * DAY }));
-      else await writer.transaction((tx) => tx.updateMemory(id, scope, { updatedAt: T0 + 40 * DAY, entities: ['Alice', 'coffee'], importance: 0.9 }));
+      if (change < 0.3)
+        await writer.transaction((tx) =>
+          tx.updateMemory(id, scope, { updatedAt: T0 + 40 * DAY, content: sentence(), tags: [pick(WORDS)] }),
+        );
+      else if (change < 0.5)
+        await writer.transaction((tx) =>
+          tx.updateMemory(id, scope, { updatedAt: T0 + 40 * DAY, status: pick(['active', 'superseded', 'decayed', 'deleted']) }),
+        );
+      else if (change < 0.7)
+        await writer.transaction((tx) =>
+          tx.updateMemory(id, scope, { updatedAt: T0 + 40 * DAY, validTo: T0 + 5 * DAY, invalidatedAt: T0 + 12 * DAY }),
+        );
+      else
+        await writer.transaction((tx) =>
+          tx.updateMemory(id, scope, { updatedAt: T0 + 40 * DAY, entities: ['Alice', 'coffee'], importance: 0.9 }),
+        );
     }
     await expectSameResults(10);
     // a raw delete (as a migration or repair tool might do) reaches the index through the change feed
@@ -152,14 +199,20 @@ describe('SQLite in-memory lexical index', () => {
 
   it('tokenises plain text exactly like FTS5 porter unicode61', () => {
     const raw = new Database(':memory:');
-    raw.exec("CREATE VIRTUAL TABLE t USING fts5 (content, tags, entities, tokenize = 'porter unicode61'); CREATE VIRTUAL TABLE v USING fts5vocab (t, 'instance')");
+    raw.exec(
+      "CREATE VIRTUAL TABLE t USING fts5 (content, tags, entities, tokenize = 'porter unicode61'); CREATE VIRTUAL TABLE v USING fts5vocab (t, 'instance')",
+    );
     const texts = [
-      'The deploy — deployed at noon, 1,500 ms; v2.1 (acme.com) don\'t “quoted” €5 50% #tag @user',
+      "The deploy — deployed at noon, 1,500 ms; v2.1 (acme.com) don't “quoted” €5 50% #tag @user",
       'running runner runs ran generously generous hopping hoped',
       ...Array.from({ length: 50 }, () => sentence()),
     ].filter((text) => plainText(text));
     expect(texts.length).toBeGreaterThan(30);
-    texts.forEach((text, i) => raw.prepare('INSERT INTO t (rowid, content, tags, entities) VALUES (?, ?, ?, ?)').run(i + 1, text, JSON.stringify([text.slice(0, 12)]), '["Alice","VS Code"]'));
+    texts.forEach((text, i) =>
+      raw
+        .prepare('INSERT INTO t (rowid, content, tags, entities) VALUES (?, ?, ?, ?)')
+        .run(i + 1, text, JSON.stringify([text.slice(0, 12)]), '["Alice","VS Code"]'),
+    );
     const rows = raw.prepare('SELECT term, doc, col FROM v').all() as { term: string; doc: number; col: string }[];
     texts.forEach((text, i) => {
       const mine = plainFtsTerms(text, JSON.stringify([text.slice(0, 12)]), '["Alice","VS Code"]');

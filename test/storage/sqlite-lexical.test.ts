@@ -50,4 +50,3 @@ describe('SQLite lexical channel', () => {
     expect(hits.map((h) => h.id).sort()).toEqual(written.map((w) => w.id).sort());
   }, 120_000);
 });
-

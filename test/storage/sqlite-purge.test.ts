@@ -44,7 +44,9 @@ it.skipIf(locateUsearch() === undefined)('after a purge the text is in neither t
   });
   const engram = new Engram({ store, embedder });
   cleanups.push(() => engram.close());
-  await engram.remember(Array.from({ length: 60 }, (_, i) => ({ scope: 'acme/p', content: `Routine log line ${i} about the backup job.` })));
+  await engram.remember(
+    Array.from({ length: 60 }, (_, i) => ({ scope: 'acme/p', content: `Routine log line ${i} about the backup job.` })),
+  );
   const secret = await engram.remember({
     scope: 'acme/p',
     layer: 'semantic',

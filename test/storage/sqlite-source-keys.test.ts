@@ -54,7 +54,8 @@ describe('SQLite migration of NUL-joined source keys', () => {
   async function legacyFile(): Promise<string[]> {
     const engram = await Engram.open({ path, embedder: 'hash' });
     const ids: string[] = [];
-    for (const [i, source] of sources.entries()) ids.push((await engram.remember({ scope, content: `turn ${i} of the session`, source })).id);
+    for (const [i, source] of sources.entries())
+      ids.push((await engram.remember({ scope, content: `turn ${i} of the session`, source })).id);
     await engram.close();
     const raw = new Database(path);
     try {

@@ -72,7 +72,8 @@ runStoreContract({
     return fixture;
   },
   skip: {
-    'reads outside a transaction do not see its uncommitted writes': ':memory: has one connection, shared by reads and the open transaction',
+    'reads outside a transaction do not see its uncommitted writes':
+      ':memory: has one connection, shared by reads and the open transaction',
     'recordAccess is eventually visible and survives close and reopen': ':memory: does not survive close',
     'relation registry: run-time types persist, are idempotent, and refuse a direction change': ':memory: does not survive close',
     'job queue survives reopen': ':memory: does not survive close',
@@ -123,7 +124,9 @@ describe('SqliteStore on a file', () => {
     for (let i = 0; i < 2; i++) await (await open()).close();
     const raw = new Database(path, { readonly: true });
     try {
-      expect(raw.prepare('SELECT version FROM schema_migrations ORDER BY version').all()).toEqual(MIGRATIONS.map((m) => ({ version: m.version })));
+      expect(raw.prepare('SELECT version FROM schema_migrations ORDER BY version').all()).toEqual(
+        MIGRATIONS.map((m) => ({ version: m.version })),
+      );
       expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
     } finally {
       raw.close();
@@ -160,7 +163,10 @@ describe('SqliteStore on a file', () => {
     await writer.transaction((tx) => tx.insertMemories(withVectors(CONTRACT_DIMENSION, [record])));
     const reader = await open({ readonly: true });
     expect(await reader.getMemories([record.id], [record.scope])).toStrictEqual([record]);
-    await expectCode(reader.transaction(async () => undefined), 'STORAGE_UNAVAILABLE');
+    await expectCode(
+      reader.transaction(async () => undefined),
+      'STORAGE_UNAVAILABLE',
+    );
     await expectCode(reader.setMeta('k', 'v'), 'STORAGE_UNAVAILABLE');
     await reader.recordAccess([record.id], T0);
     await expectCode(openSqliteStore({ path: join(dir, 'absent.db'), embedding: EMBEDDER, readonly: true }), 'STORAGE_UNAVAILABLE');
@@ -181,7 +187,10 @@ describe('SqliteStore on a file', () => {
     raw.exec('BEGIN IMMEDIATE');
     const started = Date.now();
     try {
-      await expectCode(store.transaction(async () => undefined), 'BUSY');
+      await expectCode(
+        store.transaction(async () => undefined),
+        'BUSY',
+      );
       expect(Date.now() - started).toBeGreaterThanOrEqual(250);
     } finally {
       raw.exec('ROLLBACK');
@@ -212,7 +221,9 @@ describe('SqliteStore on a file', () => {
       .transaction((tx) => tx.insertMemories(withVectors(CONTRACT_DIMENSION, [{ ...secret, id: 'another' }])))
       .catch((e: unknown) => e);
     await expectCode(Promise.reject(error), 'CONFLICT');
-    expect(JSON.stringify({ message: (error as Error).message, details: (error as { details: unknown }).details })).not.toMatch(/hunter2|secret-key/);
+    expect(JSON.stringify({ message: (error as Error).message, details: (error as { details: unknown }).details })).not.toMatch(
+      /hunter2|secret-key/,
+    );
   });
 });
 
@@ -242,7 +253,13 @@ describe('in-memory vector index', () => {
   });
 
   const search = (store: SqliteStore, seed: number, extra: { limit?: number; includeSuperseded?: boolean } = {}) =>
-    store.vectorSearch({ scopes: [SCOPE, 'acme/small'], now: T0 + DAY, limit: extra.limit ?? 10, vector: seededVector(DIM, seed), ...extra });
+    store.vectorSearch({
+      scopes: [SCOPE, 'acme/small'],
+      now: T0 + DAY,
+      limit: extra.limit ?? 10,
+      vector: seededVector(DIM, seed),
+      ...extra,
+    });
 
   function expectSameHits(a: { id: string; score: number }[], b: { id: string; score: number }[]): void {
     expect(b.map((h) => h.id)).toEqual(a.map((h) => h.id));
@@ -255,13 +272,19 @@ describe('in-memory vector index', () => {
     const mixed = await open(100); // the large scope in memory, the small one in sqlite-vec
     const warming = await open(0, 2); // sqlite-vec for two searches, then in memory
     const records = Array.from({ length: 3000 }, (_, i) =>
-      makeRecord({ scope: SCOPE, status: i % 7 === 0 ? 'deleted' : i % 11 === 0 ? 'superseded' : 'active', validTo: i % 11 === 0 ? T0 : null }),
+      makeRecord({
+        scope: SCOPE,
+        status: i % 7 === 0 ? 'deleted' : i % 11 === 0 ? 'superseded' : 'active',
+        validTo: i % 11 === 0 ? T0 : null,
+      }),
     );
     const vectors = records.map((_, i) => seededVector(DIM, i + 1));
     for (let i = 0; i < records.length; i += 500) {
       await sqliteVec.transaction((tx) => tx.insertMemories(withVectors(DIM, records.slice(i, i + 500), vectors.slice(i, i + 500))));
     }
-    await sqliteVec.transaction((tx) => tx.insertMemories(withVectors(DIM, [makeRecord({ scope: 'acme/small' })], [seededVector(DIM, 99_999)])));
+    await sqliteVec.transaction((tx) =>
+      tx.insertMemories(withVectors(DIM, [makeRecord({ scope: 'acme/small' })], [seededVector(DIM, 99_999)])),
+    );
     for (let seed = 10_000; seed < 10_020; seed++) {
       const expected = await search(sqliteVec, seed);
       expectSameHits(expected, await search(inMemory, seed));
@@ -299,8 +322,20 @@ describe('in-memory vector index', () => {
     const large = Array.from({ length: 300 }, (_, i) => makeRecord({ scope: SCOPE, status: i < 60 ? 'deleted' : 'active' }));
     const small = Array.from({ length: 12 }, () => makeRecord({ scope: 'acme/small' }));
     await writer.transaction(async (tx) => {
-      await tx.insertMemories(withVectors(DIM, large, large.map((_, i) => withCosine(0.95 - i * 0.0015, i + 1))));
-      await tx.insertMemories(withVectors(DIM, small, small.map((_, i) => withCosine(0.2 - i * 0.001, 500 + i))));
+      await tx.insertMemories(
+        withVectors(
+          DIM,
+          large,
+          large.map((_, i) => withCosine(0.95 - i * 0.0015, i + 1)),
+        ),
+      );
+      await tx.insertMemories(
+        withVectors(
+          DIM,
+          small,
+          small.map((_, i) => withCosine(0.2 - i * 0.001, 500 + i)),
+        ),
+      );
     });
     const mixed = await open(100);
     const query = { scopes: [SCOPE, 'acme/small'], now: T0 + DAY, limit: 10, vector: withCosine(1, 1) };
@@ -312,7 +347,15 @@ describe('in-memory vector index', () => {
   it('sees a transaction’s own vectors and forgets them on rollback', async () => {
     const store = await open(0);
     const records = Array.from({ length: 200 }, () => makeRecord({ scope: SCOPE }));
-    await store.transaction((tx) => tx.insertMemories(withVectors(DIM, records, records.map((_, i) => seededVector(DIM, i + 1)))));
+    await store.transaction((tx) =>
+      tx.insertMemories(
+        withVectors(
+          DIM,
+          records,
+          records.map((_, i) => seededVector(DIM, i + 1)),
+        ),
+      ),
+    );
     expect((await search(store, 1))[0]!.id).toBe(records[0]!.id);
     const fresh = makeRecord({ scope: SCOPE });
     await store
@@ -320,7 +363,10 @@ describe('in-memory vector index', () => {
         await tx.insertMemories(withVectors(DIM, [fresh], [seededVector(DIM, 999)]));
         await tx.updateEmbedding(records[5]!.id, SCOPE, seededVector(DIM, 888));
         const query = { scopes: [SCOPE], now: T0 + DAY, limit: 3 };
-        expect((await tx.vectorSearch({ ...query, vector: seededVector(DIM, 999) }))[0]).toEqual({ id: fresh.id, score: expect.closeTo(1, 5) });
+        expect((await tx.vectorSearch({ ...query, vector: seededVector(DIM, 999) }))[0]).toEqual({
+          id: fresh.id,
+          score: expect.closeTo(1, 5),
+        });
         expect((await tx.vectorSearch({ ...query, vector: seededVector(DIM, 888) }))[0]!.id).toBe(records[5]!.id);
         expect((await tx.vectorSearch({ ...query, vector: seededVector(DIM, 6) })).map((h) => h.id)).not.toContain(records[5]!.id);
         throw new Error('roll back');
@@ -333,7 +379,15 @@ describe('in-memory vector index', () => {
   it('returns every visible record when the limit exceeds what sqlite-vec can fetch at once', async () => {
     const store = await open(Infinity);
     const records = Array.from({ length: 4500 }, (_, i) => makeRecord({ scope: SCOPE, status: i % 10 === 0 ? 'deleted' : 'active' }));
-    await store.transaction((tx) => tx.insertMemories(withVectors(DIM, records, records.map((_, i) => seededVector(DIM, i + 1)))));
+    await store.transaction((tx) =>
+      tx.insertMemories(
+        withVectors(
+          DIM,
+          records,
+          records.map((_, i) => seededVector(DIM, i + 1)),
+        ),
+      ),
+    );
     const hits = await store.vectorSearch({ scopes: [SCOPE], now: T0 + DAY, limit: 5000, vector: seededVector(DIM, 1) });
     expect(hits).toHaveLength(4050);
     const deleted = new Set(records.filter((r) => r.status === 'deleted').map((r) => r.id));
@@ -355,7 +409,11 @@ describe('SQLite query building', () => {
       validTo: fc.option(time, { nil: null }),
       invalidatedAt: fc.option(time, { nil: null }),
     });
-    const filter = fc.record({ asOf: fc.option(time, { nil: undefined }), knownAt: fc.option(time, { nil: undefined }), includeSuperseded: fc.option(fc.boolean(), { nil: undefined }) });
+    const filter = fc.record({
+      asOf: fc.option(time, { nil: undefined }),
+      knownAt: fc.option(time, { nil: undefined }),
+      includeSuperseded: fc.option(fc.boolean(), { nil: undefined }),
+    });
     fc.assert(
       fc.property(record, filter, time, (r, f, now) => {
         db.exec('DELETE FROM m');
@@ -375,7 +433,12 @@ describe('SQLite query building', () => {
     expect(buildFtsQuery([{ term: 'AND' }, { term: 'cat"s' }])).toEqual({ match: '"and" OR "cat""s"', scale: 1 });
     expect(buildFtsQuery([{ term: '*' }, { term: '  ' }, { term: 'x', weight: 0 }])).toBeNull();
     expect(buildFtsQuery([{ term: 'new york', weight: 2 }])).toEqual({ match: '"new" OR "york"', scale: 2 });
-    expect(buildFtsQuery([{ term: 'a', weight: 1 }, { term: 'b', weight: 4 }])).toEqual({ match: '"a" OR "a" OR "b" OR "b" OR "b" OR "b" OR "b" OR "b" OR "b" OR "b"', scale: 0.5 });
+    expect(
+      buildFtsQuery([
+        { term: 'a', weight: 1 },
+        { term: 'b', weight: 4 },
+      ]),
+    ).toEqual({ match: '"a" OR "a" OR "b" OR "b" OR "b" OR "b" OR "b" OR "b" OR "b" OR "b"', scale: 0.5 });
   });
 });
 
@@ -383,34 +446,42 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 const root = join(here, '..', '..');
 const built = join(root, 'dist', 'storage', 'sqlite', 'index.js');
 const distProblem = ((): string | null => {
-  if (!existsSync(built)) return 'dist/ is missing: run `npx tsc -p tsconfig.build.json` (npm test does) to build the store the child processes import';
+  if (!existsSync(built))
+    return 'dist/ is missing: run `npx tsc -p tsconfig.build.json` (npm test does) to build the store the child processes import';
   const sources = join(root, 'src', 'storage', 'sqlite');
   const newestSource = Math.max(...readdirSync(sources).map((f) => statSync(join(sources, f)).mtimeMs));
-  const oldestBuilt = Math.min(...readdirSync(join(root, 'dist', 'storage', 'sqlite')).filter((f) => f.endsWith('.js')).map((f) => statSync(join(root, 'dist', 'storage', 'sqlite', f)).mtimeMs));
+  const oldestBuilt = Math.min(
+    ...readdirSync(join(root, 'dist', 'storage', 'sqlite'))
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => statSync(join(root, 'dist', 'storage', 'sqlite', f)).mtimeMs),
+  );
   return oldestBuilt < newestSource ? 'dist/ is older than src/storage/sqlite: rebuild with `npx tsc -p tsconfig.build.json`' : null;
 })();
 
 describe('several processes writing one file', () => {
-  it.skipIf(distProblem !== null)(`4 processes × 500 transactions all land${distProblem === null ? '' : ` (skipped: ${distProblem})`}`, async () => {
-    const { dir, cleanup } = tempDir();
-    try {
-      const path = join(dir, 'shared.db');
-      const workers = ['w1', 'w2', 'w3', 'w4'];
-      const results = await Promise.all(workers.map((worker) => runWriter(path, worker, 500)));
-      for (const result of results) expect(result, result.stderr).toMatchObject({ code: 0 });
-      const store = await openSqliteStore({ path, embedding: EMBEDDER });
+  it.skipIf(distProblem !== null)(
+    `4 processes × 500 transactions all land${distProblem === null ? '' : ` (skipped: ${distProblem})`}`,
+    async () => {
+      const { dir, cleanup } = tempDir();
       try {
-        const stats = await store.stats(['acme/concurrent']);
-        expect(stats.total).toBe(2000);
-        const keys = workers.flatMap((w) => Array.from({ length: 500 }, (_, i) => `${w}:${i}`));
-        expect((await store.findBySourceKey('acme/concurrent', keys)).size).toBe(2000);
+        const path = join(dir, 'shared.db');
+        const workers = ['w1', 'w2', 'w3', 'w4'];
+        const results = await Promise.all(workers.map((worker) => runWriter(path, worker, 500)));
+        for (const result of results) expect(result, result.stderr).toMatchObject({ code: 0 });
+        const store = await openSqliteStore({ path, embedding: EMBEDDER });
+        try {
+          const stats = await store.stats(['acme/concurrent']);
+          expect(stats.total).toBe(2000);
+          const keys = workers.flatMap((w) => Array.from({ length: 500 }, (_, i) => `${w}:${i}`));
+          expect((await store.findBySourceKey('acme/concurrent', keys)).size).toBe(2000);
+        } finally {
+          await store.close();
+        }
       } finally {
-        await store.close();
+        cleanup();
       }
-    } finally {
-      cleanup();
-    }
-  });
+    },
+  );
 });
 
 function runWriter(path: string, worker: string, count: number): Promise<{ code: number | null; stderr: string }> {

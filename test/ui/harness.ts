@@ -20,7 +20,8 @@ export const UI_BUILT = existsSync(new URL('../../dist/ui/index.html', import.me
  */
 export function skipReason(): string | null {
   if (process.env.CI === 'true') return null;
-  if (!existsSync(CHROMIUM)) return `skipped: ${CHROMIUM} is missing (install it with "apt-get install -y chromium"; under CI=true this fails instead)`;
+  if (!existsSync(CHROMIUM))
+    return `skipped: ${CHROMIUM} is missing (install it with "apt-get install -y chromium"; under CI=true this fails instead)`;
   if (!UI_BUILT) return 'skipped: dist/ui is missing (run "npm run build")';
   return null;
 }
@@ -48,11 +49,38 @@ export async function startFixture(): Promise<Fixture> {
   const one = async (name: string, input: RememberInput) => {
     ids[name] = (await engram.remember(input)).id;
   };
-  await one('paris', { scope: 'acme/notes', layer: 'semantic', content: 'Alice lives in Paris.', entities: ['Alice'], validFrom: '2024-01-01T00:00:00Z' });
-  await one('berlin', { scope: 'acme/notes', layer: 'semantic', content: 'Alice lives in Berlin.', entities: ['Alice'], validFrom: '2025-06-01T00:00:00Z' });
-  await one('cafe', { scope: 'acme/notes', content: 'We met Alice at the cafe to plan the zephyr launch.', entities: ['Alice'], occurredAt: now - 3 * DAY });
-  await one('review', { scope: 'acme/notes', content: 'Alice and Bob reviewed the zephyr launch checklist.', entities: ['Alice', 'Bob'], occurredAt: now - 2 * DAY });
-  await one('kestrel', { scope: 'acme/notes', content: 'Bob keeps the kestrel project notes in the blue binder.', entities: ['Bob'], occurredAt: now - DAY });
+  await one('paris', {
+    scope: 'acme/notes',
+    layer: 'semantic',
+    content: 'Alice lives in Paris.',
+    entities: ['Alice'],
+    validFrom: '2024-01-01T00:00:00Z',
+  });
+  await one('berlin', {
+    scope: 'acme/notes',
+    layer: 'semantic',
+    content: 'Alice lives in Berlin.',
+    entities: ['Alice'],
+    validFrom: '2025-06-01T00:00:00Z',
+  });
+  await one('cafe', {
+    scope: 'acme/notes',
+    content: 'We met Alice at the cafe to plan the zephyr launch.',
+    entities: ['Alice'],
+    occurredAt: now - 3 * DAY,
+  });
+  await one('review', {
+    scope: 'acme/notes',
+    content: 'Alice and Bob reviewed the zephyr launch checklist.',
+    entities: ['Alice', 'Bob'],
+    occurredAt: now - 2 * DAY,
+  });
+  await one('kestrel', {
+    scope: 'acme/notes',
+    content: 'Bob keeps the kestrel project notes in the blue binder.',
+    entities: ['Bob'],
+    occurredAt: now - DAY,
+  });
   await one('purge1', { scope: 'acme/notes', content: 'The door code qqxylophone opens the lab.', tags: ['secret'] });
   await one('purge2', { scope: 'acme/notes', content: 'The vault word qqmarimba opens the safe.', tags: ['secret'] });
   await one('globex', { scope: 'globex/ops', content: 'Globex keeps the zephyr launch budget in a spreadsheet.' });
@@ -67,7 +95,14 @@ export async function startFixture(): Promise<Fixture> {
     server = await startServe(['--db', path, '--embedder', 'hash']);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   } catch (error) {
     await server?.stop();
@@ -92,7 +127,10 @@ export async function startFixture(): Promise<Fixture> {
 }
 
 /** A fresh page (own session storage) at 1366×768 that fails the test on any page error. */
-export async function newPage(fixture: Fixture, viewport = { width: 1366, height: 768 }): Promise<{ page: Page; errors: string[]; close: () => Promise<void> }> {
+export async function newPage(
+  fixture: Fixture,
+  viewport = { width: 1366, height: 768 },
+): Promise<{ page: Page; errors: string[]; close: () => Promise<void> }> {
   const context = await fixture.browser.newContext({ viewport });
   const page = await context.newPage();
   const errors: string[] = [];
@@ -160,6 +198,8 @@ export interface AxeViolation {
 export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   const loaded = await page.evaluate('typeof window.axe');
   if (loaded !== 'object') await page.evaluate(AXE_SOURCE);
-  const violations = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) })))`)) as AxeViolation[];
+  const violations = (await page.evaluate(
+    `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) })))`,
+  )) as AxeViolation[];
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }

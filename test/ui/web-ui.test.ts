@@ -117,7 +117,9 @@ describe.skipIf(reason !== null)('web UI in chromium', () => {
     const first = page.locator('.hit').first();
     await expect.poll(() => first.locator('.hit-title').innerText()).toBe('Alice lives in Berlin.');
     expect(await first.locator('.relevance').innerText()).toMatch(/Relevance \d+%/);
-    expect(await first.locator('.why-summary').innerText()).toMatch(/Why: found by .*Words \(full-text\), (strong|medium|weak) \(\d\.\d\d\)/);
+    expect(await first.locator('.why-summary').innerText()).toMatch(
+      /Why: found by .*Words \(full-text\), (strong|medium|weak) \(\d\.\d\d\)/,
+    );
     await first.getByText('Channel details').click();
     expect(await first.locator('.why table').innerText()).toMatch(/Meaning \(embedding\)/);
     // the superseded Paris is not current, so it is not a hit
@@ -155,7 +157,8 @@ describe.skipIf(reason !== null)('web UI in chromium', () => {
     await heading(page, 'Memory').waitFor();
     expect(await page.locator('blockquote.content').innerText()).toBe('Alice lives in Berlin.');
     const fields = page.locator('dl.fields');
-    for (const field of ['id', 'scope', 'layer', 'status', 'validFrom', 'recordedAt', 'confidence']) expect(await fields.innerText()).toContain(field);
+    for (const field of ['id', 'scope', 'layer', 'status', 'validFrom', 'recordedAt', 'confidence'])
+      expect(await fields.innerText()).toContain(field);
     const chain = page.locator('ol.chain');
     await expect.poll(() => chain.innerText()).toContain('Alice lives in Paris.');
     expect(await chain.innerText()).toMatch(/true 2025-06-01 00:00:00 UTC → now/);
@@ -251,7 +254,9 @@ describe.skipIf(reason !== null)('web UI in chromium', () => {
     await page.keyboard.press('End');
     await page.keyboard.type(' On the top shelf.');
     await activate(page, 'Save');
-    await expect.poll(() => page.locator('blockquote.content').innerText()).toBe('Bob keeps the kestrel project notes in the blue binder. On the top shelf.');
+    await expect
+      .poll(() => page.locator('blockquote.content').innerText())
+      .toBe('Bob keeps the kestrel project notes in the blue binder. On the top shelf.');
     expect(await page.locator('ol.wordings').innerText()).toContain('Bob keeps the kestrel project notes in the blue binder.');
     await close();
   });
@@ -268,7 +273,9 @@ describe.skipIf(reason !== null)('web UI in chromium', () => {
     await dialog.getByRole('button', { name: 'Purge for good' }).click();
     await heading(page, 'Memory purged').waitFor();
     expect(await page.getByRole('status').innerText()).toMatch(/Purged 1 record for good .*Audit entry/);
-    const api = await fetch(`${fx.url}/v1/memories/${fx.ids.purge1}?scopes=acme/notes`, { headers: { authorization: `Bearer ${fx.acmeKey}` } });
+    const api = await fetch(`${fx.url}/v1/memories/${fx.ids.purge1}?scopes=acme/notes`, {
+      headers: { authorization: `Bearer ${fx.acmeKey}` },
+    });
     expect(api.status).toBe(404);
     await page.goto(fx.url + '/browse?scope=acme%2Fnotes&text=qqxylophone');
     await expect.poll(() => page.locator('main .status').innerText()).toMatch(/^0 loaded/);
@@ -392,11 +399,15 @@ describe.skipIf(reason !== null)('web UI in chromium', () => {
 
   it('axe-core: no serious or critical violation on any view, at desktop and phone widths', async () => {
     const found: string[] = [];
-    for (const viewport of [{ width: 1366, height: 768 }, { width: 390, height: 844 }]) {
+    for (const viewport of [
+      { width: 1366, height: 768 },
+      { width: 390, height: 844 },
+    ]) {
       const { page, close } = await newPage(fx, viewport);
       await page.goto(fx.url + '/');
       await page.getByLabel('API key').waitFor();
-      for (const v of await seriousViolations(page)) found.push(`sign-in ${viewport.width}: ${v.id} ${v.help} ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+      for (const v of await seriousViolations(page))
+        found.push(`sign-in ${viewport.width}: ${v.id} ${v.help} ${JSON.stringify(v.nodes.map((n) => n.target))}`);
       await page.getByLabel('API key').fill(fx.acmeKey);
       await page.keyboard.press('Enter');
       await page.getByRole('navigation', { name: 'Views' }).waitFor();
@@ -417,7 +428,8 @@ describe.skipIf(reason !== null)('web UI in chromium', () => {
           await page.getByRole('button', { name: 'Run consolidation now' }).click();
           await page.getByRole('article', { name: 'Run report' }).waitFor({ timeout: 30_000 });
         }
-        for (const v of await seriousViolations(page)) found.push(`${name} ${viewport.width}: ${v.id} ${v.help} ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+        for (const v of await seriousViolations(page))
+          found.push(`${name} ${viewport.width}: ${v.id} ${v.help} ${JSON.stringify(v.nodes.map((n) => n.target))}`);
       }
       // the check itself sees a violation when there is one: an unlabelled field
       await page.evaluate(`document.querySelector('main').insertAdjacentHTML('beforeend', '<input type="text" id="unlabelled">')`);

@@ -3,7 +3,11 @@
 const KEY = 'engram.key';
 
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -35,14 +39,22 @@ export function queryString(query: Query = {}): string {
 }
 
 /** Calls the API; a non-2xx answer throws an ApiError with the server's message. */
-export async function api<T>(method: string, path: string, options: { query?: Query; body?: unknown; key?: string | null } = {}): Promise<T> {
+export async function api<T>(
+  method: string,
+  path: string,
+  options: { query?: Query; body?: unknown; key?: string | null } = {},
+): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   const key = options.key !== undefined ? options.key : storedKey();
   if (key !== null && key !== '') headers.authorization = `Bearer ${key}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   let response: Response;
   try {
-    response = await fetch(path + queryString(options.query), { method, headers, ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}) });
+    response = await fetch(path + queryString(options.query), {
+      method,
+      headers,
+      ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+    });
   } catch {
     throw new ApiError(0, 'NETWORK', 'The server did not answer: is engram serve still running?');
   }
@@ -55,7 +67,11 @@ export async function api<T>(method: string, path: string, options: { query?: Qu
   }
   if (!response.ok) {
     const error = (data as { error?: { code?: string; message?: string } } | null)?.error;
-    throw new ApiError(response.status, error?.code ?? 'HTTP_' + response.status, error?.message ?? `The server answered ${response.status}.`);
+    throw new ApiError(
+      response.status,
+      error?.code ?? 'HTTP_' + response.status,
+      error?.message ?? `The server answered ${response.status}.`,
+    );
   }
   return data as T;
 }
@@ -138,5 +154,8 @@ export function formatTime(value: string | number | null | undefined): string {
   if (value === null || value === undefined || value === '') return '—';
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return String(value);
-  return date.toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC');
+  return date
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d{3}Z$/, ' UTC');
 }

@@ -15,7 +15,13 @@ export function BarChart(props: { title: string; data: Array<[string, number]>; 
             <text x={labelW - 6} y={i * barH + 15} text-anchor="end" class="axis">
               {label}
             </text>
-            <rect x={labelW} y={i * barH + 3} width={Math.max(value > 0 ? 2 : 0, ((width - labelW - 50) * value) / max)} height={barH - 6} class={`bar cat-${i % 6}`} />
+            <rect
+              x={labelW}
+              y={i * barH + 3}
+              width={Math.max(value > 0 ? 2 : 0, ((width - labelW - 50) * value) / max)}
+              height={barH - 6}
+              class={`bar cat-${i % 6}`}
+            />
             <text x={labelW + 4 + ((width - labelW - 50) * value) / max} y={i * barH + 15} class="axis">
               {value}
             </text>
@@ -28,7 +34,12 @@ export function BarChart(props: { title: string; data: Array<[string, number]>; 
 }
 
 /** Stacked columns per day (growth over time). */
-export function StackedColumns(props: { title: string; id: string; days: Array<{ day: string; byLayer: Record<string, number>; total: number }>; keys: readonly string[] }) {
+export function StackedColumns(props: {
+  title: string;
+  id: string;
+  days: Array<{ day: string; byLayer: Record<string, number>; total: number }>;
+  keys: readonly string[];
+}) {
   const width = 640;
   const height = 160;
   const days = props.days.slice(-60);
@@ -68,7 +79,11 @@ export function StackedColumns(props: { title: string; id: string; days: Array<{
           </span>
         ))}
       </p>
-      <DataTable caption={props.title} head={['day', ...props.keys, 'total']} rows={days.map((d) => [d.day, ...props.keys.map((k) => String(d.byLayer[k] ?? 0)), String(d.total)])} />
+      <DataTable
+        caption={props.title}
+        head={['day', ...props.keys, 'total']}
+        rows={days.map((d) => [d.day, ...props.keys.map((k) => String(d.byLayer[k] ?? 0)), String(d.total)])}
+      />
     </figure>
   );
 }
@@ -79,11 +94,19 @@ function DataTable(props: { caption: string; head: string[]; rows: string[][] })
       <summary>Numbers: {props.caption}</summary>
       <table>
         <caption class="sr-only">{props.caption}</caption>
-<TableHead columns={props.head} />
+        <TableHead columns={props.head} />
         <tbody>
           {props.rows.map((r, i) => (
             <tr key={i}>
-              {r.map((c, j) => (j === 0 ? <th key={j} scope="row">{c}</th> : <td key={j}>{c}</td>))}
+              {r.map((c, j) =>
+                j === 0 ? (
+                  <th key={j} scope="row">
+                    {c}
+                  </th>
+                ) : (
+                  <td key={j}>{c}</td>
+                ),
+              )}
             </tr>
           ))}
         </tbody>

@@ -23,7 +23,8 @@ const NAV = [
   { href: '/consolidation', label: 'Consolidation' },
 ];
 
-type Auth = { state: 'checking' } | { state: 'signed-out'; error: string | null } | { state: 'signed-in'; keyless: boolean; scopes: ScopeSummary[] };
+type Auth =
+  { state: 'checking' } | { state: 'signed-out'; error: string | null } | { state: 'signed-in'; keyless: boolean; scopes: ScopeSummary[] };
 
 function App() {
   const route = useRoute();
@@ -37,7 +38,10 @@ function App() {
     } catch (error) {
       if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
         if (key !== null) storeKey(null);
-        setAuth({ state: 'signed-out', error: fromForm ? (error.status === 401 ? 'That key was not accepted: ' : '') + error.message : null });
+        setAuth({
+          state: 'signed-out',
+          error: fromForm ? (error.status === 401 ? 'That key was not accepted: ' : '') + error.message : null,
+        });
       } else {
         setAuth({ state: 'signed-out', error: errorText(error) });
       }
@@ -53,7 +57,12 @@ function App() {
     setAuth((a) => (a.state === 'signed-in' ? { ...a, scopes } : a));
   }, []);
 
-  if (auth.state === 'checking') return <p class="status" role="status">Connecting…</p>;
+  if (auth.state === 'checking')
+    return (
+      <p class="status" role="status">
+        Connecting…
+      </p>
+    );
   if (auth.state === 'signed-out') return <SignIn error={auth.error} onSubmit={(key) => check(key, true)} />;
 
   const session: Session = { scopes: auth.scopes, reloadScopes, keyless: auth.keyless };
@@ -109,7 +118,8 @@ function pick(path: string, query: URLSearchParams) {
   if (path === '/' || path === '/overview') return <OverviewView />;
   if (path === '/search') return <SearchView query={query} />;
   if (path === '/browse') return <BrowseView query={query} />;
-  if (path.startsWith('/memory/')) return <MemoryView id={decodeURIComponent(path.slice('/memory/'.length))} scope={query.get('scope') ?? ''} />;
+  if (path.startsWith('/memory/'))
+    return <MemoryView id={decodeURIComponent(path.slice('/memory/'.length))} scope={query.get('scope') ?? ''} />;
   if (path === '/timeline') return <TimelineView />;
   if (path === '/graph') return <GraphView query={query} />;
   if (path === '/consolidation') return <ConsolidationView query={query} />;

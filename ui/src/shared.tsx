@@ -58,7 +58,16 @@ export function ScopeField(props: { value: string; onInput: (value: string) => v
   return (
     <div class="field">
       <label for={id}>{props.label ?? 'Scopes'}</label>
-      <input id={id} name="scope" type="text" value={props.value} onInput={(e) => props.onInput((e.target as HTMLInputElement).value)} aria-describedby={`${id}-hint`} spellcheck={false} autocomplete="off" />
+      <input
+        id={id}
+        name="scope"
+        type="text"
+        value={props.value}
+        onInput={(e) => props.onInput((e.target as HTMLInputElement).value)}
+        aria-describedby={`${id}-hint`}
+        spellcheck={false}
+        autocomplete="off"
+      />
       <small id={`${id}-hint`}>Comma-separated; starts with every scope you can see.</small>
     </div>
   );
@@ -93,7 +102,14 @@ export function ScopeForm(props: { value: string; onInput: (value: string) => vo
 }
 
 /** A labelled select of options given as [value, label] pairs (or plain values). */
-export function Select(props: { id: string; name: string; label: string; value: string; options: ReadonlyArray<string | readonly [string, string]>; onChange: (value: string) => void }) {
+export function Select(props: {
+  id: string;
+  name: string;
+  label: string;
+  value: string;
+  options: ReadonlyArray<string | readonly [string, string]>;
+  onChange: (value: string) => void;
+}) {
   return (
     <div class="field">
       <label for={props.id}>{props.label}</label>
@@ -114,7 +130,16 @@ export function Select(props: { id: string; name: string; label: string; value: 
 /** One scope out of the visible ones (consolidation and the graph work on one scope). */
 export function ScopeSelect(props: { id: string; value: string; onChange: (value: string) => void }) {
   const session = useSession();
-  return <Select id={props.id} name="scope" label="Scope" value={props.value} options={session.scopes.map((s) => s.scope)} onChange={props.onChange} />;
+  return (
+    <Select
+      id={props.id}
+      name="scope"
+      label="Scope"
+      value={props.value}
+      options={session.scopes.map((s) => s.scope)}
+      onChange={props.onChange}
+    />
+  );
 }
 
 /** A table's header row of column headings. */

@@ -22,8 +22,15 @@ export interface EngramToolsOptions {
 }
 
 const rememberInput = z.object({
-  content: z.string().min(1).max(20_000).describe('The fact, event or instruction to keep, in one self-contained sentence or short paragraph.'),
-  layer: z.enum(['episodic', 'semantic', 'procedural']).optional().describe('episodic: an event (default); semantic: a lasting fact; procedural: a rule to follow.'),
+  content: z
+    .string()
+    .min(1)
+    .max(20_000)
+    .describe('The fact, event or instruction to keep, in one self-contained sentence or short paragraph.'),
+  layer: z
+    .enum(['episodic', 'semantic', 'procedural'])
+    .optional()
+    .describe('episodic: an event (default); semantic: a lasting fact; procedural: a rule to follow.'),
   tags: z.array(z.string().min(1).max(100)).max(20).optional(),
   importance: z.number().min(0).max(1).optional().describe('0..1; how much this should resist forgetting.'),
 });
@@ -75,12 +82,19 @@ export function engramTools(options: EngramToolsOptions) {
       description: 'Store something worth remembering across conversations: a fact about the user, a decision, an event or a rule.',
       inputSchema: rememberInput,
       execute: async ({ content, layer, tags, importance }) => {
-        const result = await engram.remember({ scope, content, ...(layer !== undefined ? { layer } : {}), ...(tags !== undefined ? { tags } : {}), ...(importance !== undefined ? { importance } : {}) });
+        const result = await engram.remember({
+          scope,
+          content,
+          ...(layer !== undefined ? { layer } : {}),
+          ...(tags !== undefined ? { tags } : {}),
+          ...(importance !== undefined ? { importance } : {}),
+        });
         return { id: result.id, action: result.action };
       },
     }),
     recall: tool({
-      description: 'Search long-term memory for what is relevant to a query: past conversations, facts about the user, rules. Returns the best memories first.',
+      description:
+        'Search long-term memory for what is relevant to a query: past conversations, facts about the user, rules. Returns the best memories first.',
       inputSchema: recallInput,
       execute: async ({ query, k }): Promise<{ memories: RecalledMemory[] }> => {
         const { hits } = await engram.recall(query, { scopes, k: k ?? defaultK });
@@ -98,10 +112,15 @@ export function engramTools(options: EngramToolsOptions) {
       },
     }),
     context: tool({
-      description: 'Assemble what memory knows that matters for a message: rules to follow, the user profile, relevant knowledge and past episodes, as Markdown.',
+      description:
+        'Assemble what memory knows that matters for a message: rules to follow, the user profile, relevant knowledge and past episodes, as Markdown.',
       inputSchema: contextInput,
       execute: async ({ message }) => {
-        const context = await engram.context({ scopes, message, ...(options.contextBudgetMs !== undefined ? { budgetMs: options.contextBudgetMs } : {}) });
+        const context = await engram.context({
+          scopes,
+          message,
+          ...(options.contextBudgetMs !== undefined ? { budgetMs: options.contextBudgetMs } : {}),
+        });
         return { markdown: context.markdown, tokens: context.tokens };
       },
     }),

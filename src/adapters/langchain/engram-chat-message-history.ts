@@ -65,7 +65,10 @@ export class EngramChatMessageHistory extends BaseListChatMessageHistory {
   constructor(fields: EngramChatMessageHistoryInput) {
     super(fields);
     if (typeof fields.sessionId !== 'string' || fields.sessionId.length === 0 || fields.sessionId.length > MAX_SESSION_ID_CHARS) {
-      throw new EngramError('INVALID_INPUT', `sessionId must be 1-${MAX_SESSION_ID_CHARS} characters: pass a shorter conversation id (a hash of a long one works).`);
+      throw new EngramError(
+        'INVALID_INPUT',
+        `sessionId must be 1-${MAX_SESSION_ID_CHARS} characters: pass a shorter conversation id (a hash of a long one works).`,
+      );
     }
     this.#engram = fields.engram;
     this.#scope = fields.scope;
@@ -128,7 +131,11 @@ export class EngramChatMessageHistory extends BaseListChatMessageHistory {
       tags: ['chat', sessionTag(this.#sessionId), `role:${parts.role}`],
       context: { sessionId: this.#sessionId },
       action: { tool: 'chat', args: { ...parts, ...(text.trim() === '' ? { textless: true } : {}) } },
-      source: { system: 'langchain', conversationId: this.#sessionId, ...(typeof message.id === 'string' && message.id !== '' ? { messageId: message.id } : {}) },
+      source: {
+        system: 'langchain',
+        conversationId: this.#sessionId,
+        ...(typeof message.id === 'string' && message.id !== '' ? { messageId: message.id } : {}),
+      },
       ...(human && this.#capture ? { capture: true, ...(this.#userScope !== undefined ? { userScope: this.#userScope } : {}) } : {}),
     };
   }
@@ -153,7 +160,8 @@ function toMessage(item: MemoryView): BaseMessage {
   const content = parts.textless === true ? '' : item.content;
   const name = parts.name !== undefined ? { name: parts.name } : {};
   const id = { id: item.id };
-  if (parts.role === 'ai') return new AIMessage({ content, ...name, ...id, ...(Array.isArray(parts.toolCalls) ? { tool_calls: parts.toolCalls } : {}) });
+  if (parts.role === 'ai')
+    return new AIMessage({ content, ...name, ...id, ...(Array.isArray(parts.toolCalls) ? { tool_calls: parts.toolCalls } : {}) });
   if (parts.role === 'system') return new SystemMessage({ content, ...name, ...id });
   if (parts.role === 'tool') return new ToolMessage({ content, tool_call_id: parts.toolCallId ?? '', ...name, ...id });
   if (parts.role.startsWith('generic:')) return new ChatMessage({ content, role: parts.role.slice('generic:'.length), ...name, ...id });

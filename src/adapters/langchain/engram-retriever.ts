@@ -72,8 +72,15 @@ export class EngramRetriever extends BaseRetriever<EngramDocumentMetadata> {
     this.#minRelevance = minRelevance ?? 0;
   }
 
-  override async _getRelevantDocuments(query: string, _runManager?: CallbackManagerForRetrieverRun): Promise<Document<EngramDocumentMetadata>[]> {
-    const { hits } = await this.#engram.recall(query, { scopes: this.#scopes, k: this.#k, ...(this.#layers !== undefined ? { layers: this.#layers } : {}) });
+  override async _getRelevantDocuments(
+    query: string,
+    _runManager?: CallbackManagerForRetrieverRun,
+  ): Promise<Document<EngramDocumentMetadata>[]> {
+    const { hits } = await this.#engram.recall(query, {
+      scopes: this.#scopes,
+      k: this.#k,
+      ...(this.#layers !== undefined ? { layers: this.#layers } : {}),
+    });
     return hits
       .filter((hit) => hit.relevance >= this.#minRelevance)
       .map(
@@ -81,7 +88,16 @@ export class EngramRetriever extends BaseRetriever<EngramDocumentMetadata> {
           new Document<EngramDocumentMetadata>({
             id: hit.id,
             pageContent: hit.content,
-            metadata: { id: hit.id, scope: hit.scope, layer: hit.layer, relevance: hit.relevance, why: hit.why, tags: hit.tags, occurredAt: hit.occurredAt, validFrom: hit.validFrom },
+            metadata: {
+              id: hit.id,
+              scope: hit.scope,
+              layer: hit.layer,
+              relevance: hit.relevance,
+              why: hit.why,
+              tags: hit.tags,
+              occurredAt: hit.occurredAt,
+              validFrom: hit.validFrom,
+            },
           }),
       );
   }

@@ -17,7 +17,12 @@ import { noteChanged } from '../report.js';
 /** The sample of current claims both phases look at (deterministic per scope and run instant). */
 async function sampleClaims(ctx: PhaseContext): Promise<MemoryRecord[]> {
   const all: MemoryRecord[] = [];
-  for await (const page of scanRecords(ctx.deps.store, { scope: ctx.scope, layers: ['semantic', 'procedural'], statuses: ['active'], pageSize: ctx.deps.config.pageSize })) {
+  for await (const page of scanRecords(ctx.deps.store, {
+    scope: ctx.scope,
+    layers: ['semantic', 'procedural'],
+    statuses: ['active'],
+    pageSize: ctx.deps.config.pageSize,
+  })) {
     for (const r of page) if (isVisible(r, {}, ctx.now) && !isChunkParent(r) && !isCycleKnowledge(r)) all.push(r);
   }
   return mixedSample(all, ctx.deps.config.sample, seedFrom(`${ctx.scope}:${ctx.now}`)).items;
@@ -34,7 +39,10 @@ async function sweep(ctx: PhaseContext, mode: 'dedup' | 'supersede'): Promise<vo
   for (let i = 0; i < todo.length; i += size) {
     const slice = todo.slice(i, i + size);
     const cached = ctx.shared.get('claim-decisions') as Map<string, unknown> | undefined;
-    const vectors = mode === 'supersede' && cached !== undefined && slice.every((r) => cached.has(r.id)) ? [] : await embedder.embed(slice.map(embeddingText));
+    const vectors =
+      mode === 'supersede' && cached !== undefined && slice.every((r) => cached.has(r.id))
+        ? []
+        : await embedder.embed(slice.map(embeddingText));
     const last = (slice[slice.length - 1] as MemoryRecord).id;
     await ctx.batch(async (tx) => {
       for (const [j, stale] of slice.entries()) {
@@ -60,7 +68,11 @@ async function sweep(ctx: PhaseContext, mode: 'dedup' | 'supersede'): Promise<vo
         } else if (decision.superseded.length === 0 && decision.mergeInto !== undefined && decision.mergeInto.record.id < record.id) {
           const target = decision.mergeInto.record;
           await applyMerge(tx, record, target, ctx.now);
-          await tx.updateMemory(record.id, ctx.scope, { status: 'deleted', data: { ...record.data, mergedInto: target.id }, updatedAt: ctx.now });
+          await tx.updateMemory(record.id, ctx.scope, {
+            status: 'deleted',
+            data: { ...record.data, mergedInto: target.id },
+            updatedAt: ctx.now,
+          });
           ctx.counters.updated += 2;
           ctx.counters.details.merged = (ctx.counters.details.merged ?? 0) + 1;
           noteChanged(ctx.counters, 'merged', record.id);

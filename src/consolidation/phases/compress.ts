@@ -11,7 +11,13 @@ import { derivedRecord, edgeId, scanRecords, type PhaseContext } from '../phase-
 export async function compressPhase(ctx: PhaseContext): Promise<void> {
   const cfg = ctx.deps.config.compression;
   const startAfter = typeof ctx.cursor === 'string' ? ctx.cursor : undefined;
-  for await (const page of scanRecords(ctx.deps.store, { scope: ctx.scope, layers: ['episodic'], statuses: ['active'], ...(startAfter !== undefined ? { afterId: startAfter } : {}), pageSize: ctx.deps.config.pageSize })) {
+  for await (const page of scanRecords(ctx.deps.store, {
+    scope: ctx.scope,
+    layers: ['episodic'],
+    statuses: ['active'],
+    ...(startAfter !== undefined ? { afterId: startAfter } : {}),
+    pageSize: ctx.deps.config.pageSize,
+  })) {
     const due = page.filter((r) => shouldCompress(r, ctx.now, cfg));
     const last = (page[page.length - 1] as MemoryRecord).id;
     const size = Math.max(1, ctx.deps.config.batchSize);
@@ -33,7 +39,14 @@ export async function compressPhase(ctx: PhaseContext): Promise<void> {
       const cursor = i + size >= due.length ? last : (slice[slice.length - 1] as MemoryRecord).id;
       await ctx.batch(async (tx) => {
         countThrough(cursor);
-        const current = new Map((await tx.getMemories(slice.map((r) => r.id), [ctx.scope])).map((r) => [r.id, r]));
+        const current = new Map(
+          (
+            await tx.getMemories(
+              slice.map((r) => r.id),
+              [ctx.scope],
+            )
+          ).map((r) => [r.id, r]),
+        );
         for (const [j, original] of slice.entries()) {
           const now = current.get(original.id);
           if (now === undefined || now.status !== 'active' || now.data.compressedInto !== undefined) continue;
@@ -56,9 +69,27 @@ export async function compressPhase(ctx: PhaseContext): Promise<void> {
           record.lastAccessedAt = now.lastAccessedAt;
           record.emotion = now.emotion;
           await tx.insertMemories([{ record, embedding: vectors[j] as Float32Array }]);
-          await tx.updateMemory(now.id, ctx.scope, { status: 'expired', data: { ...now.data, compressedInto: record.id }, updatedAt: ctx.now });
+          await tx.updateMemory(now.id, ctx.scope, {
+            status: 'expired',
+            data: { ...now.data, compressedInto: record.id },
+            updatedAt: ctx.now,
+          });
           const moved = await tx.moveConceptRefs(now.id, record.id, ctx.scope);
-          await tx.insertEdges([{ id: edgeId(ctx.now), scope: ctx.scope, fromId: record.id, type: 'DERIVED_FROM', toId: now.id, weight: 1, validFrom: ctx.now, validTo: null, recordedAt: ctx.now, invalidatedAt: null, metadata: { compression: true } }]);
+          await tx.insertEdges([
+            {
+              id: edgeId(ctx.now),
+              scope: ctx.scope,
+              fromId: record.id,
+              type: 'DERIVED_FROM',
+              toId: now.id,
+              weight: 1,
+              validFrom: ctx.now,
+              validTo: null,
+              recordedAt: ctx.now,
+              invalidatedAt: null,
+              metadata: { compression: true },
+            },
+          ]);
           ctx.counters.created += 1;
           ctx.counters.updated += 1;
           ctx.counters.details.compressed = (ctx.counters.details.compressed ?? 0) + 1;

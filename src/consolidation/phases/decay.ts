@@ -19,7 +19,13 @@ export function decays(r: MemoryRecord): boolean {
 
 export async function decayPhase(ctx: PhaseContext): Promise<void> {
   const startAfter = typeof ctx.cursor === 'string' ? ctx.cursor : undefined;
-  for await (const page of scanRecords(ctx.deps.store, { scope: ctx.scope, layers: ['episodic', 'semantic'], statuses: ['active', 'decayed'], ...(startAfter !== undefined ? { afterId: startAfter } : {}), pageSize: ctx.deps.config.pageSize })) {
+  for await (const page of scanRecords(ctx.deps.store, {
+    scope: ctx.scope,
+    layers: ['episodic', 'semantic'],
+    statuses: ['active', 'decayed'],
+    ...(startAfter !== undefined ? { afterId: startAfter } : {}),
+    pageSize: ctx.deps.config.pageSize,
+  })) {
     const due = await decayVerdicts(ctx.deps.store, ctx.scope, page.filter(decays), ctx.now, ctx.deps.config.decay);
     ctx.counters.examined += page.filter(decays).length;
     const last = (page[page.length - 1] as MemoryRecord).id;
@@ -34,7 +40,14 @@ export async function decayPhase(ctx: PhaseContext): Promise<void> {
           await tx.updateMemory(r.id, ctx.scope, { status: 'expired', data: { ...r.data, expiredAt: ctx.now }, updatedAt: ctx.now });
           const refs = await tx.removeConceptRefs([r.id], ctx.scope);
           const edges = (await tx.getEdges({ scopes: [ctx.scope], ids: [r.id] })).filter((e) => e.invalidatedAt === null);
-          const closed = edges.length > 0 ? await tx.invalidateEdges(edges.map((e) => e.id), ctx.scope, ctx.now) : 0;
+          const closed =
+            edges.length > 0
+              ? await tx.invalidateEdges(
+                  edges.map((e) => e.id),
+                  ctx.scope,
+                  ctx.now,
+                )
+              : 0;
           ctx.counters.updated += 1;
           ctx.counters.details.expired = (ctx.counters.details.expired ?? 0) + 1;
           noteChanged(ctx.counters, 'expired', r.id);

@@ -11,7 +11,10 @@ export async function extractPhase(ctx: PhaseContext): Promise<void> {
   const { store, embedder, clock, wallClock, stopwatch, random } = ctx.deps;
   // Jobs claimed by a cycle that dies stay claimed until their lease runs out; with the cycle's own lease
   // they are free again exactly when the next cycle may start, so a resumed cycle drains them too.
-  const drained = await drainConceptJobs({ store, embedder, clock, wallClock, stopwatch, random }, { scopes: [ctx.scope], leaseMs: ctx.deps.config.lockTtlMs });
+  const drained = await drainConceptJobs(
+    { store, embedder, clock, wallClock, stopwatch, random },
+    { scopes: [ctx.scope], leaseMs: ctx.deps.config.lockTtlMs },
+  );
   ctx.counters.examined += drained.examined;
   ctx.counters.created += drained.conceptsCreated;
   ctx.counters.updated += drained.refsAdded;

@@ -17,19 +17,31 @@ interface GroundCursor {
 }
 
 /** The statistics of one concept's episodes, as verbal forms (pure). */
-export function groundingStatistics(name: string, episodes: readonly MemoryRecord[], minEpisodes: number): { metric: string; content: string; values: Record<string, unknown> }[] {
+export function groundingStatistics(
+  name: string,
+  episodes: readonly MemoryRecord[],
+  minEpisodes: number,
+): { metric: string; content: string; values: Record<string, unknown> }[] {
   const out: { metric: string; content: string; values: Record<string, unknown> }[] = [];
   const outcomes = episodes.map((e) => e.data.outcome?.success).filter((s): s is boolean => typeof s === 'boolean');
   if (outcomes.length >= minEpisodes) {
     const k = outcomes.filter(Boolean).length;
     const n = outcomes.length;
-    out.push({ metric: 'success', content: `${name} success rate: ${fmt(k / n, 3)} (${k}/${n})`, values: { kind: 'rate', k, n, rate: k / n } });
+    out.push({
+      metric: 'success',
+      content: `${name} success rate: ${fmt(k / n, 3)} (${k}/${n})`,
+      values: { kind: 'rate', k, n, rate: k / n },
+    });
   }
   for (const metric of ['salience', 'novelty'] as const) {
     const values = episodes.map((e) => e.data.perception?.[metric]).filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
     if (values.length < minEpisodes) continue;
     const s = meanStd(values);
-    out.push({ metric, content: `${name} ${metric}: mean=${fmt(s.mean, 2)}, std=${fmt(s.std, 2)}`, values: { kind: 'moments', n: s.n, mean: s.mean, std: s.std } });
+    out.push({
+      metric,
+      content: `${name} ${metric}: mean=${fmt(s.mean, 2)}, std=${fmt(s.std, 2)}`,
+      values: { kind: 'moments', n: s.n, mean: s.mean, std: s.std },
+    });
   }
   return out;
 }
@@ -40,7 +52,12 @@ export async function groundPhase(ctx: PhaseContext): Promise<void> {
   const episodeSets = new Map<string, Set<string>>();
   const names = new Map<string, string>();
   // Pass 1: statistics per concept, in batches of concepts.
-  for await (const page of scanRecords(store, { scope: ctx.scope, layers: ['semantic'], statuses: ['active'], pageSize: ctx.deps.config.pageSize })) {
+  for await (const page of scanRecords(store, {
+    scope: ctx.scope,
+    layers: ['semantic'],
+    statuses: ['active'],
+    pageSize: ctx.deps.config.pageSize,
+  })) {
     const concepts = page.filter(isConcept);
     if (concepts.length === 0) continue;
     const refs = await store.getConceptRefs({ scopes: [ctx.scope], conceptIds: concepts.map((c) => c.id), layers: ['episodic'] });
@@ -58,17 +75,23 @@ export async function groundPhase(ctx: PhaseContext): Promise<void> {
       const planned = await planStatistics(ctx, slice, episodeSets);
       const vectors = planned.length > 0 ? await ctx.deps.embedder.embed(planned.map((p) => p.content)) : [];
       const last = (slice[slice.length - 1] as MemoryRecord).id;
-      await ctx.batch(async (tx) => {
-        ctx.counters.examined += slice.length;
-        for (const [j, p] of planned.entries()) await upsertStatistic(ctx, tx, p, vectors[j] as Float32Array);
-      }, { step: 'stats', afterId: last } satisfies GroundCursor);
+      await ctx.batch(
+        async (tx) => {
+          ctx.counters.examined += slice.length;
+          for (const [j, p] of planned.entries()) await upsertStatistic(ctx, tx, p, vectors[j] as Float32Array);
+        },
+        { step: 'stats', afterId: last } satisfies GroundCursor,
+      );
     }
   }
   // Pass 2: RELATED_TO edges by Jaccard of episode sets, one transaction.
   const pairs = relatedPairs(episodeSets, ctx.deps.config.grounding.minShared);
-  await ctx.batch(async (tx) => {
-    for (const pair of pairs) await upsertRelated(ctx, tx, pair, names);
-  }, { step: 'related' } satisfies GroundCursor);
+  await ctx.batch(
+    async (tx) => {
+      for (const pair of pairs) await upsertRelated(ctx, tx, pair, names);
+    },
+    { step: 'related' } satisfies GroundCursor,
+  );
 }
 
 interface PlannedStatistic {
@@ -80,15 +103,28 @@ interface PlannedStatistic {
   episodeIds: string[];
 }
 
-async function planStatistics(ctx: PhaseContext, concepts: readonly MemoryRecord[], episodeSets: Map<string, Set<string>>): Promise<PlannedStatistic[]> {
+async function planStatistics(
+  ctx: PhaseContext,
+  concepts: readonly MemoryRecord[],
+  episodeSets: Map<string, Set<string>>,
+): Promise<PlannedStatistic[]> {
   const ids = [...new Set(concepts.flatMap((c) => [...(episodeSets.get(c.id) ?? [])]))];
   const episodes = new Map((ids.length > 0 ? await ctx.deps.store.getMemories(ids, [ctx.scope]) : []).map((e) => [e.id, e]));
   const planned: PlannedStatistic[] = [];
   for (const concept of concepts) {
     const name = String(concept.data.name ?? concept.content);
-    const own = [...(episodeSets.get(concept.id) ?? [])].map((id) => episodes.get(id)).filter((e): e is MemoryRecord => e !== undefined && e.status !== 'expired' && e.status !== 'deleted');
+    const own = [...(episodeSets.get(concept.id) ?? [])]
+      .map((id) => episodes.get(id))
+      .filter((e): e is MemoryRecord => e !== undefined && e.status !== 'expired' && e.status !== 'deleted');
     for (const stat of groundingStatistics(name, own, ctx.deps.config.grounding.minEpisodes)) {
-      planned.push({ key: `ground:${concept.id}:${stat.metric}`, conceptId: concept.id, name: `${name} ${stat.metric === 'success' ? 'success rate' : stat.metric}`, content: stat.content, values: stat.values, episodeIds: own.map((e) => e.id) });
+      planned.push({
+        key: `ground:${concept.id}:${stat.metric}`,
+        conceptId: concept.id,
+        name: `${name} ${stat.metric === 'success' ? 'success rate' : stat.metric}`,
+        content: stat.content,
+        values: stat.values,
+        episodeIds: own.map((e) => e.id),
+      });
     }
   }
   return planned;
@@ -140,10 +176,11 @@ export function relatedPairs(episodeSets: ReadonlyMap<string, ReadonlySet<string
   const sharedCounts = new Map<string, number>();
   for (const concepts of byEpisode.values()) {
     const sorted = [...concepts].sort();
-    for (let i = 0; i < sorted.length; i += 1) for (let j = i + 1; j < sorted.length; j += 1) {
-      const key = `${sorted[i]}|${sorted[j]}`;
-      sharedCounts.set(key, (sharedCounts.get(key) ?? 0) + 1);
-    }
+    for (let i = 0; i < sorted.length; i += 1)
+      for (let j = i + 1; j < sorted.length; j += 1) {
+        const key = `${sorted[i]}|${sorted[j]}`;
+        sharedCounts.set(key, (sharedCounts.get(key) ?? 0) + 1);
+      }
   }
   const pairs: RelatedPair[] = [];
   for (const [key, shared] of sharedCounts) {
@@ -165,7 +202,10 @@ async function upsertRelated(ctx: PhaseContext, tx: StoreTransaction, pair: Rela
     if (edge !== undefined && edge.invalidatedAt === null) {
       if (edge.metadata.shared === pair.shared && edge.metadata.union === pair.union) return;
       const reinforced = (typeof edge.metadata.reinforced === 'number' ? edge.metadata.reinforced : 0) + 1;
-      await tx.updateEdge(edge.id, ctx.scope, { weight, metadata: { ...edge.metadata, shared: pair.shared, union: pair.union, jaccard: weight, reinforced, reinforcedAt: ctx.now } });
+      await tx.updateEdge(edge.id, ctx.scope, {
+        weight,
+        metadata: { ...edge.metadata, shared: pair.shared, union: pair.union, jaccard: weight, reinforced, reinforcedAt: ctx.now },
+      });
       ctx.counters.updated += 1;
       ctx.counters.details['edges reinforced'] = (ctx.counters.details['edges reinforced'] ?? 0) + 1;
       return;

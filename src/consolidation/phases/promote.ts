@@ -23,7 +23,12 @@ function observationLoader(ctx: PhaseContext): (scope: string) => Promise<readon
   return async (scope) => {
     if (cached !== undefined) return cached;
     const out: Observation[] = [];
-    for await (const page of scanRecords(ctx.deps.store, { scope, layers: ['episodic'], statuses: ['active', 'decayed'], pageSize: ctx.deps.config.pageSize })) {
+    for await (const page of scanRecords(ctx.deps.store, {
+      scope,
+      layers: ['episodic'],
+      statuses: ['active', 'decayed'],
+      pageSize: ctx.deps.config.pageSize,
+    })) {
       for (const r of page) if (!isChunkParent(r)) out.push(observationOf(r));
     }
     cached = out;
@@ -34,7 +39,11 @@ function observationLoader(ctx: PhaseContext): (scope: string) => Promise<readon
 /** The built-in sources over one run's loader. */
 export function builtInSources(ctx: PhaseContext): PromotionSource[] {
   const load = observationLoader(ctx);
-  return [rewardLearningSource(load, ctx.deps.config.rewardLearning), statisticalPatternSource(load, ctx.deps.config.statisticalPatterns), phaseLockSource(load, ctx.deps.config.phaseLock)];
+  return [
+    rewardLearningSource(load, ctx.deps.config.rewardLearning),
+    statisticalPatternSource(load, ctx.deps.config.statisticalPatterns),
+    phaseLockSource(load, ctx.deps.config.phaseLock),
+  ];
 }
 
 export async function promotePhase(ctx: PhaseContext, sources: readonly PromotionSource[] = builtInSources(ctx)): Promise<void> {
@@ -51,18 +60,31 @@ export async function promotePhase(ctx: PhaseContext, sources: readonly Promotio
     const texts = slice.flatMap((c) => [`${c.name}: ${c.content}`, ...(c.statistic !== undefined ? [c.statistic.content] : [])]);
     const vectors = await ctx.deps.embedder.embed(texts);
     let v = 0;
-    const embedded = slice.map((c) => ({ c, concept: vectors[v++] as Float32Array, stat: c.statistic !== undefined ? (vectors[v++] as Float32Array) : undefined }));
-    await ctx.batch(async (tx) => {
-      for (const item of embedded) {
-        ctx.counters.examined += 1;
-        await promote(ctx, tx, item.c, item.concept, item.stat);
-      }
-    }, (slice[slice.length - 1] as PromotionCandidate).key);
+    const embedded = slice.map((c) => ({
+      c,
+      concept: vectors[v++] as Float32Array,
+      stat: c.statistic !== undefined ? (vectors[v++] as Float32Array) : undefined,
+    }));
+    await ctx.batch(
+      async (tx) => {
+        for (const item of embedded) {
+          ctx.counters.examined += 1;
+          await promote(ctx, tx, item.c, item.concept, item.stat);
+        }
+      },
+      (slice[slice.length - 1] as PromotionCandidate).key,
+    );
   }
   if (candidates.length === 0) ctx.counters.details['no candidate passed the noise filter'] = 0;
 }
 
-async function promote(ctx: PhaseContext, tx: StoreTransaction, c: PromotionCandidate, conceptVector: Float32Array, statVector: Float32Array | undefined): Promise<void> {
+async function promote(
+  ctx: PhaseContext,
+  tx: StoreTransaction,
+  c: PromotionCandidate,
+  conceptVector: Float32Array,
+  statVector: Float32Array | undefined,
+): Promise<void> {
   const statId = c.statistic !== undefined && statVector !== undefined ? await upsertStatisticalRecord(ctx, tx, c, statVector) : null;
   const key = `promote:${c.key}`;
   const existingId = await lookupKey(tx, ctx.scope, key);
@@ -112,43 +134,76 @@ async function ensureCycleNodes(ctx: PhaseContext, cycles: readonly Cycle[], cur
   for (const cycle of cycles) if ((await lookupKey(ctx.deps.store, ctx.scope, `cycle:${cycle}`)) === null) missing.push(cycle);
   if (missing.length === 0) return;
   const vectors = await ctx.deps.embedder.embed(missing.map((cycle) => `${CYCLE_NODES[cycle].name}: ${CYCLE_NODES[cycle].definition}`));
-  await ctx.batch(async (tx) => {
-    for (const [i, cycle] of missing.entries()) {
-      if ((await lookupKey(tx, ctx.scope, `cycle:${cycle}`)) !== null) continue;
-      const node = CYCLE_NODES[cycle];
-      const record = derivedRecord({
-        scope: ctx.scope,
-        layer: 'semantic',
-        content: node.definition,
-        now: ctx.now,
-        importance: 0.5,
-        provenance: { kind: 'statistical', sources: [], derivedFrom: [] },
-        data: { name: node.name, category: 'cycle', definition: node.definition, concept: true },
-      });
-      await tx.insertMemories([{ record, embedding: vectors[i] as Float32Array }]);
-      await storeKey(tx, ctx.scope, `cycle:${cycle}`, record.id, ctx.now);
-      ctx.counters.created += 1;
-    }
-  }, cursor === '' ? undefined : cursor);
+  await ctx.batch(
+    async (tx) => {
+      for (const [i, cycle] of missing.entries()) {
+        if ((await lookupKey(tx, ctx.scope, `cycle:${cycle}`)) !== null) continue;
+        const node = CYCLE_NODES[cycle];
+        const record = derivedRecord({
+          scope: ctx.scope,
+          layer: 'semantic',
+          content: node.definition,
+          now: ctx.now,
+          importance: 0.5,
+          provenance: { kind: 'statistical', sources: [], derivedFrom: [] },
+          data: { name: node.name, category: 'cycle', definition: node.definition, concept: true },
+        });
+        await tx.insertMemories([{ record, embedding: vectors[i] as Float32Array }]);
+        await storeKey(tx, ctx.scope, `cycle:${cycle}`, record.id, ctx.now);
+        ctx.counters.created += 1;
+      }
+    },
+    cursor === '' ? undefined : cursor,
+  );
 }
 
 /** The PHASE_LOCKED_TO edge from a promoted metric to its cycle's node, updated when the numbers move. */
 async function linkPhaseLock(ctx: PhaseContext, tx: StoreTransaction, conceptId: string, lock: PhaseLock): Promise<void> {
   const nodeId = await lookupKey(tx, ctx.scope, `cycle:${lock.cycle}`);
   if (nodeId === null) return;
-  const metadata = { cycle: lock.cycle, phase: lock.phase, coupling: lock.coupling, p: lock.p, peak: lock.peak, subject: lock.subject, n: lock.n };
-  const [edge] = (await tx.getEdges({ scopes: [ctx.scope], ids: [conceptId], types: ['PHASE_LOCKED_TO'] })).filter((e) => e.invalidatedAt === null && e.fromId === conceptId && e.toId === nodeId);
+  const metadata = {
+    cycle: lock.cycle,
+    phase: lock.phase,
+    coupling: lock.coupling,
+    p: lock.p,
+    peak: lock.peak,
+    subject: lock.subject,
+    n: lock.n,
+  };
+  const [edge] = (await tx.getEdges({ scopes: [ctx.scope], ids: [conceptId], types: ['PHASE_LOCKED_TO'] })).filter(
+    (e) => e.invalidatedAt === null && e.fromId === conceptId && e.toId === nodeId,
+  );
   if (edge !== undefined) {
     if (JSON.stringify(edge.metadata) === JSON.stringify(metadata)) return;
     await tx.updateEdge(edge.id, ctx.scope, { weight: lock.coupling, metadata });
     return;
   }
-  await tx.insertEdges([{ id: edgeId(ctx.now), scope: ctx.scope, fromId: conceptId, type: 'PHASE_LOCKED_TO', toId: nodeId, weight: lock.coupling, validFrom: ctx.now, validTo: null, recordedAt: ctx.now, invalidatedAt: null, metadata }]);
+  await tx.insertEdges([
+    {
+      id: edgeId(ctx.now),
+      scope: ctx.scope,
+      fromId: conceptId,
+      type: 'PHASE_LOCKED_TO',
+      toId: nodeId,
+      weight: lock.coupling,
+      validFrom: ctx.now,
+      validTo: null,
+      recordedAt: ctx.now,
+      invalidatedAt: null,
+      metadata,
+    },
+  ]);
   ctx.counters.details['PHASE_LOCKED_TO edges'] = (ctx.counters.details['PHASE_LOCKED_TO edges'] ?? 0) + 1;
 }
 
 /** DERIVED_FROM edges to episodes not yet linked; a STATISTICALLY_CONFIRMS edge from the statistical record. */
-async function linkEvidence(ctx: PhaseContext, tx: StoreTransaction, conceptId: string, c: PromotionCandidate, statId: string | null): Promise<void> {
+async function linkEvidence(
+  ctx: PhaseContext,
+  tx: StoreTransaction,
+  conceptId: string,
+  c: PromotionCandidate,
+  statId: string | null,
+): Promise<void> {
   const existing = await tx.getEdges({ scopes: [ctx.scope], ids: [conceptId], types: ['DERIVED_FROM', 'STATISTICALLY_CONFIRMS'] });
   const linked = new Set(existing.filter((e) => e.invalidatedAt === null).map((e) => (e.type === 'DERIVED_FROM' ? e.toId : e.fromId)));
   const edges: Edge[] = [];
@@ -157,10 +212,26 @@ async function linkEvidence(ctx: PhaseContext, tx: StoreTransaction, conceptId: 
   const present = new Set((episodes.length > 0 ? await tx.getMemories(episodes, [ctx.scope]) : []).map((r: MemoryRecord) => r.id));
   for (const episode of episodes) {
     if (linked.has(episode) || !present.has(episode)) continue;
-    edges.push({ ...base, id: edgeId(ctx.now), fromId: conceptId, type: 'DERIVED_FROM', toId: episode, weight: 1, metadata: { promotion: c.key } });
+    edges.push({
+      ...base,
+      id: edgeId(ctx.now),
+      fromId: conceptId,
+      type: 'DERIVED_FROM',
+      toId: episode,
+      weight: 1,
+      metadata: { promotion: c.key },
+    });
   }
   if (statId !== null && !linked.has(statId)) {
-    edges.push({ ...base, id: edgeId(ctx.now), fromId: statId, type: 'STATISTICALLY_CONFIRMS', toId: conceptId, weight: c.confidence, metadata: { promotion: c.key } });
+    edges.push({
+      ...base,
+      id: edgeId(ctx.now),
+      fromId: statId,
+      type: 'STATISTICALLY_CONFIRMS',
+      toId: conceptId,
+      weight: c.confidence,
+      metadata: { promotion: c.key },
+    });
   }
   if (edges.length > 0) {
     await tx.insertEdges(edges);
@@ -168,14 +239,23 @@ async function linkEvidence(ctx: PhaseContext, tx: StoreTransaction, conceptId: 
   }
 }
 
-async function upsertStatisticalRecord(ctx: PhaseContext, tx: StoreTransaction, c: PromotionCandidate, embedding: Float32Array): Promise<string> {
+async function upsertStatisticalRecord(
+  ctx: PhaseContext,
+  tx: StoreTransaction,
+  c: PromotionCandidate,
+  embedding: Float32Array,
+): Promise<string> {
   const stat = c.statistic as NonNullable<PromotionCandidate['statistic']>;
   const key = `stat:${stat.key}`;
   const existingId = await lookupKey(tx, ctx.scope, key);
   const [existing] = existingId !== null ? await tx.getMemories([existingId], [ctx.scope]) : [];
   if (existing !== undefined && existing.status === 'active') {
     if (existing.content !== stat.content) {
-      await tx.updateMemory(existing.id, ctx.scope, { content: stat.content, data: { ...existing.data, metric: stat.metric }, updatedAt: ctx.now });
+      await tx.updateMemory(existing.id, ctx.scope, {
+        content: stat.content,
+        data: { ...existing.data, metric: stat.metric },
+        updatedAt: ctx.now,
+      });
       await tx.updateEmbedding(existing.id, ctx.scope, embedding);
       ctx.counters.updated += 1;
     }

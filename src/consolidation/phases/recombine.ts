@@ -49,7 +49,8 @@ export async function recombinePhase(ctx: PhaseContext): Promise<void> {
   const { candidates, tests } = findBridges(index, anchors, cfg);
   const fresh: BridgeCandidate[] = [];
   for (const c of candidates) {
-    if ((await lookupKey(ctx.deps.store, ctx.scope, bridgeKey(c.a, c.b))) !== null) ctx.counters.details['bridges already known'] = (ctx.counters.details['bridges already known'] ?? 0) + 1;
+    if ((await lookupKey(ctx.deps.store, ctx.scope, bridgeKey(c.a, c.b))) !== null)
+      ctx.counters.details['bridges already known'] = (ctx.counters.details['bridges already known'] ?? 0) + 1;
     else fresh.push(c);
   }
   const chosen = await farEnough(ctx, index, fresh.slice(0, cfg.maxBridges * 3));
@@ -63,43 +64,46 @@ export async function recombinePhase(ctx: PhaseContext): Promise<void> {
     accepted.push(c);
   }
   const groups = await mergedGroups(ctx, candidates);
-  await ctx.batch(async (tx) => {
-    await tx.setState(ctx.scope, GROUPS_KEY, { at: ctx.now, groups }, ctx.now);
-    for (const c of accepted) {
-      const key = bridgeKey(c.a, c.b);
-      if ((await lookupKey(tx, ctx.scope, key)) !== null) continue;
-      const edge: Edge = {
-        id: edgeId(ctx.now),
-        scope: ctx.scope,
-        fromId: c.a,
-        type: 'BRIDGES',
-        toId: c.b,
-        weight: c.weight,
-        validFrom: ctx.now,
-        validTo: null,
-        recordedAt: ctx.now,
-        invalidatedAt: null,
-        metadata: {
-          evidenceIds: [c.a, c.b],
-          shared: c.shared,
-          items: c.items,
-          group: c.group.slice(0, MAX_GROUP_ON_EDGE),
-          groupSize: c.group.length,
-          gapDays: c.gapDays,
-          similarity: round(c.similarity),
-          expected: c.expected,
-          p: c.p,
-          tests,
-        },
-      };
-      await tx.insertEdges([edge]);
-      await storeKey(tx, ctx.scope, key, edge.id, ctx.now);
-      ctx.counters.created += 1;
-      addTally(ctx.counters, 'bridges');
-      ctx.counters.details.bridges = (ctx.counters.details.bridges ?? 0) + 1;
-      if (ctx.counters.ids.length < 50) ctx.counters.ids.push(edge.id);
-    }
-  }, { done: true });
+  await ctx.batch(
+    async (tx) => {
+      await tx.setState(ctx.scope, GROUPS_KEY, { at: ctx.now, groups }, ctx.now);
+      for (const c of accepted) {
+        const key = bridgeKey(c.a, c.b);
+        if ((await lookupKey(tx, ctx.scope, key)) !== null) continue;
+        const edge: Edge = {
+          id: edgeId(ctx.now),
+          scope: ctx.scope,
+          fromId: c.a,
+          type: 'BRIDGES',
+          toId: c.b,
+          weight: c.weight,
+          validFrom: ctx.now,
+          validTo: null,
+          recordedAt: ctx.now,
+          invalidatedAt: null,
+          metadata: {
+            evidenceIds: [c.a, c.b],
+            shared: c.shared,
+            items: c.items,
+            group: c.group.slice(0, MAX_GROUP_ON_EDGE),
+            groupSize: c.group.length,
+            gapDays: c.gapDays,
+            similarity: round(c.similarity),
+            expected: c.expected,
+            p: c.p,
+            tests,
+          },
+        };
+        await tx.insertEdges([edge]);
+        await storeKey(tx, ctx.scope, key, edge.id, ctx.now);
+        ctx.counters.created += 1;
+        addTally(ctx.counters, 'bridges');
+        ctx.counters.details.bridges = (ctx.counters.details.bridges ?? 0) + 1;
+        if (ctx.counters.ids.length < 50) ctx.counters.ids.push(edge.id);
+      }
+    },
+    { done: true },
+  );
 }
 
 /**
@@ -107,14 +111,20 @@ export async function recombinePhase(ctx: PhaseContext): Promise<void> {
  * merged with those found before, by their items: insight tests them all, bridged or not.
  */
 async function mergedGroups(ctx: PhaseContext, candidates: readonly BridgeCandidate[]): Promise<RecombinedGroup[]> {
-  const before = ((await ctx.deps.store.getState(ctx.scope, GROUPS_KEY))?.value as { groups?: RecombinedGroup[] } | undefined)?.groups ?? [];
+  const before =
+    ((await ctx.deps.store.getState(ctx.scope, GROUPS_KEY))?.value as { groups?: RecombinedGroup[] } | undefined)?.groups ?? [];
   const byItems = new Map(before.map((g) => [g.items.join('+'), g]));
-  for (const c of candidates) byItems.set(c.items.join('+'), { items: c.items, labels: c.shared, size: c.group.length, p: c.p, ends: [c.a, c.b] });
+  for (const c of candidates)
+    byItems.set(c.items.join('+'), { items: c.items, labels: c.shared, size: c.group.length, p: c.p, ends: [c.a, c.b] });
   return [...byItems.values()].sort((a, b) => a.p - b.p || (a.items.join('+') < b.items.join('+') ? -1 : 1)).slice(0, MAX_GROUPS);
 }
 
 /** Drops pairs already close by embedding (recall finds those without a bridge); adds the similarity. */
-async function farEnough(ctx: PhaseContext, index: ItemIndex, candidates: readonly BridgeCandidate[]): Promise<(BridgeCandidate & { similarity: number })[]> {
+async function farEnough(
+  ctx: PhaseContext,
+  index: ItemIndex,
+  candidates: readonly BridgeCandidate[],
+): Promise<(BridgeCandidate & { similarity: number })[]> {
   if (candidates.length === 0) return [];
   const ids = [...new Set(candidates.flatMap((c) => [c.a, c.b]))];
   const vectors = await ctx.deps.embedder.embed(ids.map((id) => index.memories.get(id)?.content ?? ''));

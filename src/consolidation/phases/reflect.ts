@@ -40,7 +40,13 @@ export async function sinceLastReflection(
   const fresh: MemoryRecord[] = [];
   let accumulated = 0;
   let newestId = lastId;
-  for await (const page of scanRecords(store, { scope, layers: ['episodic', 'semantic'], statuses: ['active'], ...(lastId !== '' ? { afterId: lastId } : {}), pageSize: options.pageSize })) {
+  for await (const page of scanRecords(store, {
+    scope,
+    layers: ['episodic', 'semantic'],
+    statuses: ['active'],
+    ...(lastId !== '' ? { afterId: lastId } : {}),
+    pageSize: options.pageSize,
+  })) {
     for (const r of page) {
       if (isReflection(r) || isStructural(r) || isPromoted(r) || isCompressed(r) || isCycleKnowledge(r)) continue;
       newestId = r.id > newestId ? r.id : newestId;
@@ -55,11 +61,22 @@ export async function sinceLastReflection(
 export async function reflectPhase(ctx: PhaseContext): Promise<void> {
   const cfg = ctx.deps.config.reflection;
   const reflections: MemoryRecord[] = [];
-  for await (const page of scanRecords(ctx.deps.store, { scope: ctx.scope, layers: ['semantic'], statuses: ['active'], pageSize: ctx.deps.config.pageSize })) {
+  for await (const page of scanRecords(ctx.deps.store, {
+    scope: ctx.scope,
+    layers: ['semantic'],
+    statuses: ['active'],
+    pageSize: ctx.deps.config.pageSize,
+  })) {
     for (const r of page) if (isReflection(r)) reflections.push(r);
   }
-  const { saved, fresh, accumulated, newestId } = await sinceLastReflection(ctx.deps.store, ctx.scope, { pageSize: ctx.deps.config.pageSize, minImportance: cfg.minImportance });
-  const trigger = reflectionTrigger({ accumulatedImportance: accumulated, sessionEnd: ctx.trigger === 'session-end', onDemand: ctx.explicit }, cfg);
+  const { saved, fresh, accumulated, newestId } = await sinceLastReflection(ctx.deps.store, ctx.scope, {
+    pageSize: ctx.deps.config.pageSize,
+    minImportance: cfg.minImportance,
+  });
+  const trigger = reflectionTrigger(
+    { accumulatedImportance: accumulated, sessionEnd: ctx.trigger === 'session-end', onDemand: ctx.explicit },
+    cfg,
+  );
   if (trigger === null) {
     ctx.counters.skipped = `accumulated importance ${accumulated.toFixed(2)} since the last reflection is below the threshold ${cfg.importanceThreshold} (no session end, not asked for)`;
     return;
@@ -80,54 +97,109 @@ export async function reflectPhase(ctx: PhaseContext): Promise<void> {
   }
   const vectors = insights.length > 0 ? await ctx.deps.embedder.embed(insights.map((i) => i.content)) : [];
   const created: { id: string; sources: string[] }[] = [];
-  await ctx.batch(async (tx) => {
-    for (const [i, insight] of insights.entries()) {
-      const key = `reflect:${insightKey(insight.level, insight.sources)}`;
-      if ((await lookupKey(tx, ctx.scope, key)) !== null) continue;
-      const record = derivedRecord({
-        scope: ctx.scope,
-        layer: 'semantic',
-        content: insight.content,
-        now: ctx.now,
-        importance: insight.importance,
-        confidence: insight.method === 'llm' ? 0.7 : 0.6,
-        provenance: { kind: 'reflection', sources: [], derivedFrom: insight.sources.slice(0, 50) },
-        data: { name: `reflection L${insight.level}: ${insight.terms.slice(0, 3).join(', ')}`, category: 'reflection', level: insight.level, reflection: { trigger, method: insight.method, representatives: insight.representatives, terms: insight.terms } },
-        tags: ['reflection'],
-      });
-      record.id = insight.id ?? record.id;
-      await tx.insertMemories([{ record, embedding: vectors[i] as Float32Array }]);
-      await storeKey(tx, ctx.scope, key, record.id, ctx.now);
-      const present = new Set((await tx.getMemories(insight.sources, [ctx.scope])).map((r) => r.id));
-      const edges: Edge[] = insight.sources
-        .filter((s) => present.has(s))
-        .map((s) => ({ id: edgeId(ctx.now), scope: ctx.scope, fromId: record.id, type: 'DERIVED_FROM', toId: s, weight: 1, validFrom: ctx.now, validTo: null, recordedAt: ctx.now, invalidatedAt: null, metadata: { reflection: insight.level } }));
-      if (edges.length > 0) await tx.insertEdges(edges);
-      ctx.counters.created += 1;
-      created.push({ id: record.id, sources: insight.sources });
-      ctx.counters.details[`level-${insight.level} reflections`] = (ctx.counters.details[`level-${insight.level} reflections`] ?? 0) + 1;
-      if (ctx.counters.ids.length < 50) ctx.counters.ids.push(record.id);
-    }
-    await tx.setState(ctx.scope, CURSOR_KEY, { lastId: newestId, reflected, at: ctx.now } satisfies ReflectCursor & { at: number }, ctx.now);
-  }, { done: true });
+  await ctx.batch(
+    async (tx) => {
+      for (const [i, insight] of insights.entries()) {
+        const key = `reflect:${insightKey(insight.level, insight.sources)}`;
+        if ((await lookupKey(tx, ctx.scope, key)) !== null) continue;
+        const record = derivedRecord({
+          scope: ctx.scope,
+          layer: 'semantic',
+          content: insight.content,
+          now: ctx.now,
+          importance: insight.importance,
+          confidence: insight.method === 'llm' ? 0.7 : 0.6,
+          provenance: { kind: 'reflection', sources: [], derivedFrom: insight.sources.slice(0, 50) },
+          data: {
+            name: `reflection L${insight.level}: ${insight.terms.slice(0, 3).join(', ')}`,
+            category: 'reflection',
+            level: insight.level,
+            reflection: { trigger, method: insight.method, representatives: insight.representatives, terms: insight.terms },
+          },
+          tags: ['reflection'],
+        });
+        record.id = insight.id ?? record.id;
+        await tx.insertMemories([{ record, embedding: vectors[i] as Float32Array }]);
+        await storeKey(tx, ctx.scope, key, record.id, ctx.now);
+        const present = new Set((await tx.getMemories(insight.sources, [ctx.scope])).map((r) => r.id));
+        const edges: Edge[] = insight.sources
+          .filter((s) => present.has(s))
+          .map((s) => ({
+            id: edgeId(ctx.now),
+            scope: ctx.scope,
+            fromId: record.id,
+            type: 'DERIVED_FROM',
+            toId: s,
+            weight: 1,
+            validFrom: ctx.now,
+            validTo: null,
+            recordedAt: ctx.now,
+            invalidatedAt: null,
+            metadata: { reflection: insight.level },
+          }));
+        if (edges.length > 0) await tx.insertEdges(edges);
+        ctx.counters.created += 1;
+        created.push({ id: record.id, sources: insight.sources });
+        ctx.counters.details[`level-${insight.level} reflections`] = (ctx.counters.details[`level-${insight.level} reflections`] ?? 0) + 1;
+        if (ctx.counters.ids.length < 50) ctx.counters.ids.push(record.id);
+      }
+      await tx.setState(
+        ctx.scope,
+        CURSOR_KEY,
+        { lastId: newestId, reflected, at: ctx.now } satisfies ReflectCursor & { at: number },
+        ctx.now,
+      );
+    },
+    { done: true },
+  );
   // personality growth: what this cycle reflected on shifts the scope's persona a little (seed 004)
   const shifts = await growPersonaFromReflections(ctx, created, new Map([...fresh, ...reflections].map((r) => [r.id, r])));
   if (shifts.length > 0) ctx.counters.details['persona shifts'] = shifts.length;
-  if (items.length < cfg.minItems && insights.length === 0) ctx.counters.details[`important memories (need ${cfg.minItems})`] = items.length;
+  if (items.length < cfg.minItems && insights.length === 0)
+    ctx.counters.details[`important memories (need ${cfg.minItems})`] = items.length;
 }
 
 async function synthesise(ctx: PhaseContext, records: readonly MemoryRecord[], level: 1 | 2 | 3): Promise<(Insight & { id?: string })[]> {
   const vectors = await ctx.deps.embedder.embed(records.map((r) => r.content));
-  const items: ReflectionItem[] = records.map((r, i) => ({ id: r.id, content: r.content, embedding: vectors[i] as Float32Array, importance: r.importance ?? 1 }));
+  const items: ReflectionItem[] = records.map((r, i) => ({
+    id: r.id,
+    content: r.content,
+    embedding: vectors[i] as Float32Array,
+    importance: r.importance ?? 1,
+  }));
   const cfg = ctx.deps.config.reflection;
-  const insights = ctx.deps.reflect !== undefined ? await assisted(ctx, items, level) : ctx.deps.llm ? await llmInsights(ctx.deps.llm, items, level, cfg) : extractiveInsights(items, level, cfg);
+  const insights =
+    ctx.deps.reflect !== undefined
+      ? await assisted(ctx, items, level)
+      : ctx.deps.llm
+        ? await llmInsights(ctx.deps.llm, items, level, cfg)
+        : extractiveInsights(items, level, cfg);
   // Level-1 insights get their ids now, so a level-2 reflection in the same run can point at them.
-  return insights.map((insight) => ({ ...insight, id: derivedRecord({ scope: ctx.scope, layer: 'semantic', content: '', now: ctx.now, importance: 0, provenance: { kind: 'reflection', sources: [], derivedFrom: [] }, data: {} }).id }));
+  return insights.map((insight) => ({
+    ...insight,
+    id: derivedRecord({
+      scope: ctx.scope,
+      layer: 'semantic',
+      content: '',
+      now: ctx.now,
+      importance: 0,
+      provenance: { kind: 'reflection', sources: [], derivedFrom: [] },
+      data: {},
+    }).id,
+  }));
 }
 
 /** An in-run insight seen as a record, so a higher level can reflect on it in the same run. */
 function pseudoRecord(insight: Insight & { id?: string }): MemoryRecord {
-  const record = derivedRecord({ scope: '', layer: 'semantic', content: insight.content, now: 0, importance: insight.importance, provenance: { kind: 'reflection', sources: [], derivedFrom: [] }, data: { level: insight.level } });
+  const record = derivedRecord({
+    scope: '',
+    layer: 'semantic',
+    content: insight.content,
+    now: 0,
+    importance: insight.importance,
+    provenance: { kind: 'reflection', sources: [], derivedFrom: [] },
+    data: { level: insight.level },
+  });
   record.id = insight.id ?? record.id;
   return record;
 }
@@ -139,13 +211,19 @@ async function assisted(ctx: PhaseContext, items: readonly ReflectionItem[], lev
   for (const insight of extractiveInsights(items, level, ctx.deps.config.reflection)) {
     let written: readonly { content: string; derivedFrom: string[] }[] | null = null;
     try {
-      const records = insight.sources.map((id) => ({ id, content: byId.get(id)?.content ?? '', importance: byId.get(id)?.importance ?? null }));
+      const records = insight.sources.map((id) => ({
+        id,
+        content: byId.get(id)?.content ?? '',
+        importance: byId.get(id)?.importance ?? null,
+      }));
       written = await (ctx.deps.reflect as NonNullable<typeof ctx.deps.reflect>)({ scope: ctx.scope, level, records, maxInsights: 1 });
     } catch {
       written = null;
     }
     const first = written?.[0];
-    out.push(first !== undefined && first.content.trim().length > 0 ? { ...insight, content: first.content.trim(), method: 'llm' } : insight);
+    out.push(
+      first !== undefined && first.content.trim().length > 0 ? { ...insight, content: first.content.trim(), method: 'llm' } : insight,
+    );
   }
   return out;
 }

@@ -27,11 +27,19 @@ export function encodeCursor(position: CursorPosition): string {
 }
 
 /** The position a cursor holds, checked against the list it is used with. */
-export function decodeCursor(cursor: string, expected: { sort: BrowseSort; order: 'asc' | 'desc'; fingerprint: string }): { key: number; id: string } {
+export function decodeCursor(
+  cursor: string,
+  expected: { sort: BrowseSort; order: 'asc' | 'desc'; fingerprint: string },
+): { key: number; id: string } {
   const parsed = parse(cursor);
-  if (parsed === undefined) throw invalid('The cursor is not valid (damaged or edited): pass nextCursor exactly as a previous page returned it, or omit cursor to start from the first page.');
+  if (parsed === undefined)
+    throw invalid(
+      'The cursor is not valid (damaged or edited): pass nextCursor exactly as a previous page returned it, or omit cursor to start from the first page.',
+    );
   if (parsed.sort !== expected.sort || parsed.order !== expected.order || parsed.fingerprint !== expected.fingerprint) {
-    throw invalid('The cursor belongs to a list with other filters, sort or order: repeat the filters, sort and order of the page that returned it, or omit cursor to start from the first page.');
+    throw invalid(
+      'The cursor belongs to a list with other filters, sort or order: repeat the filters, sort and order of the page that returned it, or omit cursor to start from the first page.',
+    );
   }
   return { key: parsed.key, id: parsed.id };
 }
@@ -62,7 +70,8 @@ function parse(cursor: string): CursorPosition | undefined {
   const [version, sort, order, fingerprint, key, id, check] = value as unknown[];
   if (check !== fnv1a(JSON.stringify(value.slice(0, 6)))) return undefined;
   if (version !== VERSION || !BROWSE_SORTS.includes(sort as BrowseSort) || (order !== 'asc' && order !== 'desc')) return undefined;
-  if (typeof fingerprint !== 'string' || typeof id !== 'string' || id.length === 0 || id.length > 1000 || id.includes('\u0000')) return undefined;
+  if (typeof fingerprint !== 'string' || typeof id !== 'string' || id.length === 0 || id.length > 1000 || id.includes('\u0000'))
+    return undefined;
   // time keys are whole milliseconds; importance is a finite number
   if (typeof key !== 'number' || !Number.isFinite(key) || (sort !== 'importance' && !Number.isSafeInteger(key))) return undefined;
   return { sort: sort as BrowseSort, order, fingerprint, key, id };

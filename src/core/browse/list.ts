@@ -32,7 +32,8 @@ export function browseFilterOf(input: BrowseFilter): BrowseFilter {
   if (input.layers !== undefined) filter.layers = [...new Set(input.layers)];
   if (input.statuses !== undefined) filter.statuses = [...new Set(input.statuses)];
   for (const field of ['tag', 'entity', 'text'] as const) if (input[field] !== undefined) filter[field] = input[field];
-  for (const field of ['validFrom', 'validTo', 'recordedFrom', 'recordedTo'] as const) if (input[field] !== undefined) filter[field] = input[field];
+  for (const field of ['validFrom', 'validTo', 'recordedFrom', 'recordedTo'] as const)
+    if (input[field] !== undefined) filter[field] = input[field];
   return filter;
 }
 
@@ -47,12 +48,30 @@ export async function listPage(store: StoreReader, input: ParsedListInput, now: 
   const after = input.cursor !== undefined ? decodeCursor(input.cursor, { sort, order, fingerprint }) : undefined;
   const scopes = await selectedScopes(store, input);
   if (scopes.length === 0) return { items: [], nextCursor: null };
-  const visibleAt = input.asOf !== undefined || input.knownAt !== undefined ? { now, ...(input.asOf !== undefined ? { asOf: input.asOf } : {}), ...(input.knownAt !== undefined ? { knownAt: input.knownAt } : {}) } : undefined;
-  const query: BrowseQuery = { scopes, ...filter, sort, order, limit: limit + 1, ...(after !== undefined ? { after } : {}), ...(visibleAt !== undefined ? { visibleAt } : {}) };
+  const visibleAt =
+    input.asOf !== undefined || input.knownAt !== undefined
+      ? {
+          now,
+          ...(input.asOf !== undefined ? { asOf: input.asOf } : {}),
+          ...(input.knownAt !== undefined ? { knownAt: input.knownAt } : {}),
+        }
+      : undefined;
+  const query: BrowseQuery = {
+    scopes,
+    ...filter,
+    sort,
+    order,
+    limit: limit + 1,
+    ...(after !== undefined ? { after } : {}),
+    ...(visibleAt !== undefined ? { visibleAt } : {}),
+  };
   const records = await store.browseMemories(query);
   const page = records.slice(0, limit);
   const last = page[page.length - 1];
-  const nextCursor = records.length > limit && last !== undefined ? encodeCursor({ sort, order, fingerprint, key: browseSortKey(last, sort), id: last.id }) : null;
+  const nextCursor =
+    records.length > limit && last !== undefined
+      ? encodeCursor({ sort, order, fingerprint, key: browseSortKey(last, sort), id: last.id })
+      : null;
   return { items: page.map(toMemoryView), nextCursor };
 }
 
@@ -61,7 +80,14 @@ export async function allMatching(store: StoreReader, scope: Scope, filter: Brow
   const found: MemoryRecord[] = [];
   let after: { key: number; id: string } | undefined;
   for (;;) {
-    const page = await store.browseMemories({ scopes: [scope], ...filter, sort: 'recordedAt', order: 'asc', limit: 1000, ...(after !== undefined ? { after } : {}) });
+    const page = await store.browseMemories({
+      scopes: [scope],
+      ...filter,
+      sort: 'recordedAt',
+      order: 'asc',
+      limit: 1000,
+      ...(after !== undefined ? { after } : {}),
+    });
     found.push(...page);
     const last = page[page.length - 1];
     if (page.length < 1000 || last === undefined) return found;
@@ -79,7 +105,10 @@ export async function scopeSummaries(store: StoreReader, selection: ScopeSelecti
 
 /** What a cursor is bound to: the selection and filters (not the page size). */
 function listFingerprint(selection: ScopeSelectionInput, filter: BrowseFilter, instants: [number | null, number | null]): string {
-  const scopes = selection.scopes === undefined ? null : [...new Set(Array.isArray(selection.scopes) ? selection.scopes : [selection.scopes])].sort(compareCodePoints);
+  const scopes =
+    selection.scopes === undefined
+      ? null
+      : [...new Set(Array.isArray(selection.scopes) ? selection.scopes : [selection.scopes])].sort(compareCodePoints);
   const canonical = {
     scopes,
     tenant: selection.tenant ?? null,

@@ -32,7 +32,15 @@ export const browseFilterShape = {
   recordedTo: instantSchema.optional(),
 };
 
-function checkRanges(input: { validFrom?: number | undefined; validTo?: number | undefined; recordedFrom?: number | undefined; recordedTo?: number | undefined }, ctx: z.RefinementCtx): void {
+function checkRanges(
+  input: {
+    validFrom?: number | undefined;
+    validTo?: number | undefined;
+    recordedFrom?: number | undefined;
+    recordedTo?: number | undefined;
+  },
+  ctx: z.RefinementCtx,
+): void {
   if (input.validFrom !== undefined && input.validTo !== undefined && input.validTo <= input.validFrom) {
     ctx.addIssue({ code: 'custom', path: ['validTo'], message: 'must be after validFrom' });
   }
@@ -57,7 +65,12 @@ const selectionShape = {
 
 function checkSelection(input: { scopes?: unknown; tenant?: unknown; allScopes?: unknown }, ctx: z.RefinementCtx): void {
   const given = [input.scopes, input.tenant, input.allScopes].filter((v) => v !== undefined).length;
-  if (given === 0) ctx.addIssue({ code: 'custom', path: ['scopes'], message: `is missing. ${messages.noScopes()} For a browse, tenant or allScopes: true also select scopes.` });
+  if (given === 0)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['scopes'],
+      message: `is missing. ${messages.noScopes()} For a browse, tenant or allScopes: true also select scopes.`,
+    });
   if (given > 1) ctx.addIssue({ code: 'custom', path: ['scopes'], message: 'give one of scopes, tenant or allScopes, not several' });
 }
 
@@ -97,6 +110,7 @@ export const purgeInputSchema = z
   })
   .strict()
   .superRefine((input, ctx) => {
-    if (input.ids !== undefined && input.filter !== undefined) ctx.addIssue({ code: 'custom', path: ['ids'], message: 'give ids or filter, not both' });
+    if (input.ids !== undefined && input.filter !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['ids'], message: 'give ids or filter, not both' });
   });
 export type PurgeInput = z.input<typeof purgeInputSchema>;

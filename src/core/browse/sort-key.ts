@@ -74,7 +74,12 @@ export function mergeBrowseKeys<T extends BrowseKey>(pages: readonly (readonly T
 }
 
 /** The first `limit` of several per-scope pages, each already in order. */
-export function mergeBrowsePages(pages: readonly (readonly MemoryRecord[])[], sort: BrowseSort, order: 'asc' | 'desc', limit: number): MemoryRecord[] {
+export function mergeBrowsePages(
+  pages: readonly (readonly MemoryRecord[])[],
+  sort: BrowseSort,
+  order: 'asc' | 'desc',
+  limit: number,
+): MemoryRecord[] {
   if (pages.length === 1) return (pages[0] as MemoryRecord[]).slice(0, limit);
   return pages.flat().sort(browseComparator(sort, order)).slice(0, limit);
 }

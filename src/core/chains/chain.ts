@@ -67,7 +67,11 @@ export async function readChains(reader: StoreReader, query: ChainQuery): Promis
 }
 
 /** The records and visible chain edges connected to `start`, breadth first, capped. */
-async function component(reader: StoreReader, query: ChainQuery, start: string): Promise<{ records: Map<string, MemoryRecord>; edges: Edge[] }> {
+async function component(
+  reader: StoreReader,
+  query: ChainQuery,
+  start: string,
+): Promise<{ records: Map<string, MemoryRecord>; edges: Edge[] }> {
   const cap = query.maxMembers ?? MAX_CHAIN_MEMBERS;
   const records = new Map<string, MemoryRecord>();
   const edges = new Map<string, Edge>();
@@ -76,9 +80,13 @@ async function component(reader: StoreReader, query: ChainQuery, start: string):
   records.set(first.id, first);
   let frontier = [first.id];
   while (frontier.length > 0 && records.size < cap) {
-    const found = (await reader.getEdges({ scopes: query.scopes, ids: frontier, types: CHAIN_RELATIONS })).filter((e) => isEdgeVisible(e, query, query.now));
+    const found = (await reader.getEdges({ scopes: query.scopes, ids: frontier, types: CHAIN_RELATIONS })).filter((e) =>
+      isEdgeVisible(e, query, query.now),
+    );
     const next = [...new Set(found.flatMap((e) => [e.fromId, e.toId]))].filter((id) => !records.has(id));
-    const reached = (await reader.getMemories(next, query.scopes)).filter((r) => isVisible(r, query, query.now)).slice(0, cap - records.size);
+    const reached = (await reader.getMemories(next, query.scopes))
+      .filter((r) => isVisible(r, query, query.now))
+      .slice(0, cap - records.size);
     for (const record of reached) records.set(record.id, record);
     for (const edge of found) if (records.has(edge.fromId) && records.has(edge.toId)) edges.set(edge.id, edge);
     frontier = reached.map((r) => r.id);
@@ -96,7 +104,9 @@ function orderChain(records: ReadonlyMap<string, MemoryRecord>, edges: readonly 
   }
   const time = (r: MemoryRecord): number => r.occurredAt ?? r.validFrom;
   const byTime = (a: MemoryRecord, b: MemoryRecord): number => time(a) - time(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-  const waiting = new Map([...records.keys()].map((id) => [id, (incoming.get(id) ?? []).filter((e) => records.has(e.fromId) && e.fromId !== id).length]));
+  const waiting = new Map(
+    [...records.keys()].map((id) => [id, (incoming.get(id) ?? []).filter((e) => records.has(e.fromId) && e.fromId !== id).length]),
+  );
   const ordered: MemoryRecord[] = [];
   const placed = new Set<string>();
   while (ordered.length < records.size) {
@@ -109,7 +119,9 @@ function orderChain(records: ReadonlyMap<string, MemoryRecord>, edges: readonly 
     for (const edge of outgoing.get(next.id) ?? []) waiting.set(edge.toId, (waiting.get(edge.toId) ?? 1) - 1);
   }
   return ordered.map((record) => {
-    const via = (incoming.get(record.id) ?? []).find((e) => placed.has(e.fromId) && ordered.indexOf(records.get(e.fromId) as MemoryRecord) < ordered.indexOf(record));
+    const via = (incoming.get(record.id) ?? []).find(
+      (e) => placed.has(e.fromId) && ordered.indexOf(records.get(e.fromId) as MemoryRecord) < ordered.indexOf(record),
+    );
     const rationale = record.data.decision?.rationale;
     return {
       id: record.id,
@@ -142,10 +154,22 @@ function roleOf(record: MemoryRecord, incoming: readonly Edge[], outgoing: reado
  * members of its chain (unscored counts as 1), or the record's own when it is in no chain. Seed 001:
  * a chain's records follow the decay tier of their most important member.
  */
-export async function chainImportance(reader: StoreReader, scope: Scope, records: readonly MemoryRecord[], now: number): Promise<Map<string, number>> {
+export async function chainImportance(
+  reader: StoreReader,
+  scope: Scope,
+  records: readonly MemoryRecord[],
+  now: number,
+): Promise<Map<string, number>> {
   // one edge read tells which records are in a chain at all; only those are walked
-  const linked = new Set((await reader.getEdges({ scopes: [scope], ids: records.map((r) => r.id), types: CHAIN_RELATIONS })).flatMap((e) => [e.fromId, e.toId]));
-  const chains = await readChains(reader, { scopes: [scope], ids: records.filter((r) => linked.has(r.id)).map((r) => r.id), now, includeSuperseded: true });
+  const linked = new Set(
+    (await reader.getEdges({ scopes: [scope], ids: records.map((r) => r.id), types: CHAIN_RELATIONS })).flatMap((e) => [e.fromId, e.toId]),
+  );
+  const chains = await readChains(reader, {
+    scopes: [scope],
+    ids: records.filter((r) => linked.has(r.id)).map((r) => r.id),
+    now,
+    includeSuperseded: true,
+  });
   const out = new Map<string, number>();
   for (const record of records) {
     const own = record.importance ?? 1;
@@ -156,7 +180,11 @@ export async function chainImportance(reader: StoreReader, scope: Scope, records
 }
 
 /** Sets `chain` on each hit that belongs to a decision chain, read under the same scopes and instants. */
-export async function attachChains<T extends { id: string; chain?: ChainMember[] }>(reader: StoreReader, hits: T[], query: Omit<ChainQuery, 'ids'>): Promise<void> {
+export async function attachChains<T extends { id: string; chain?: ChainMember[] }>(
+  reader: StoreReader,
+  hits: T[],
+  query: Omit<ChainQuery, 'ids'>,
+): Promise<void> {
   const chains = await readChains(reader, { ...query, ids: hits.map((h) => h.id) });
   for (const hit of hits) {
     const chain = chains.get(hit.id);

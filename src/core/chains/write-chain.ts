@@ -32,7 +32,10 @@ export function hasChainFields(input: ParsedRememberInput): boolean {
 }
 
 /** Expands the inputs that carry chain fields; `alternative` parses one alternative as an input of its own. */
-export function planChainWrite(parsed: readonly ParsedRememberInput[], alternative: (text: string, of: ParsedRememberInput) => ParsedRememberInput): ChainWrite {
+export function planChainWrite(
+  parsed: readonly ParsedRememberInput[],
+  alternative: (text: string, of: ParsedRememberInput) => ParsedRememberInput,
+): ChainWrite {
   const inputs: ParsedRememberInput[] = [];
   const positions: number[] = [];
   const plans: { position: number; alternatives: number[]; fields: ChainFields }[] = [];
@@ -60,11 +63,29 @@ export function planChainWrite(parsed: readonly ParsedRememberInput[], alternati
         const found = new Set((await tx.getMemories(named, [scope])).map((r) => r.id));
         const missing = named.filter((id) => !found.has(id));
         if (missing.length > 0) {
-          throw new EngramError('INVALID_INPUT', messages.invalidInput(`ledTo/follows name ${missing.map((id) => `"${id.slice(0, 100)}"`).join(', ')}, not a memory of scope "${scope}": a chain links memories of one scope; nothing was written`), {
-            details: { field: 'ledTo', missing },
-          });
+          throw new EngramError(
+            'INVALID_INPUT',
+            messages.invalidInput(
+              `ledTo/follows name ${missing.map((id) => `"${id.slice(0, 100)}"`).join(', ')}, not a memory of scope "${scope}": a chain links memories of one scope; nothing was written`,
+            ),
+            {
+              details: { field: 'ledTo', missing },
+            },
+          );
         }
-        const edge = (fromId: string, type: string, toId: string): Edge => ({ id: newId(at), scope, fromId, type, toId, weight: 1, validFrom: at, validTo: null, recordedAt: at, invalidatedAt: null, metadata: {} });
+        const edge = (fromId: string, type: string, toId: string): Edge => ({
+          id: newId(at),
+          scope,
+          fromId,
+          type,
+          toId,
+          weight: 1,
+          validFrom: at,
+          validTo: null,
+          recordedAt: at,
+          invalidatedAt: null,
+          metadata: {},
+        });
         for (const index of plan.alternatives) edges.push(edge(self, 'REJECTED', idOf(results[index])));
         for (const id of plan.fields.ledTo ?? []) if (id !== self) edges.push(edge(self, 'LED_TO', id));
         if (plan.fields.follows !== undefined && plan.fields.follows !== self) edges.push(edge(plan.fields.follows, 'LED_TO', self));

@@ -84,7 +84,10 @@ async function processBatch(deps: ConceptJobDeps, jobs: readonly Job[], owner: s
     report.examined += result.examined;
     report.conceptsCreated += result.conceptsCreated;
     report.refsAdded += result.refsAdded;
-    await deps.store.completeJobs(jobs.map((j) => j.id), owner);
+    await deps.store.completeJobs(
+      jobs.map((j) => j.id),
+      owner,
+    );
     return;
   } catch {
     // one bad job must not sink the batch: retry each alone
@@ -98,7 +101,10 @@ async function processBatch(deps: ConceptJobDeps, jobs: readonly Job[], owner: s
       await deps.store.completeJobs([job.id], owner);
     } catch (error) {
       report.failed++;
-      await deps.store.failJob(job.id, owner, error instanceof Error ? error.message : String(error), { now: deps.wallClock.now(), retryAfterMs: 5_000 });
+      await deps.store.failJob(job.id, owner, error instanceof Error ? error.message : String(error), {
+        now: deps.wallClock.now(),
+        retryAfterMs: 5_000,
+      });
     }
   }
 }

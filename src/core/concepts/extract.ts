@@ -43,7 +43,9 @@ async function conceptsByName(reader: StoreReader, scope: Scope, names: readonly
   const found = names.length === 0 ? [] : await reader.findConcepts({ scopes: [scope], names, limit: names.length * 4 + 10 });
   const byName = new Map<string, MemoryRecord>();
   for (const record of found) {
-    const name = String(record.data.name ?? '').trim().toLowerCase();
+    const name = String(record.data.name ?? '')
+      .trim()
+      .toLowerCase();
     const current = byName.get(name);
     if (current === undefined || (!isConcept(current) && isConcept(record))) byName.set(name, record);
   }
@@ -84,7 +86,14 @@ export async function extractConcepts(deps: ConceptDeps, records: readonly Memor
         return [{ record, embedding: vectors[i] as Float32Array }];
       });
       if (inserts.length > 0) await tx.insertMemories(inserts);
-      const existing = new Set((await tx.getMemories(list.map((r) => r.id), [scope])).map((r) => r.id));
+      const existing = new Set(
+        (
+          await tx.getMemories(
+            list.map((r) => r.id),
+            [scope],
+          )
+        ).map((r) => r.id),
+      );
       let added = 0;
       const refsOf = new Map<string, Map<Layer, string[]>>();
       for (const { record, concepts } of candidates) {

@@ -20,7 +20,9 @@ export const DUMP_VERSION = 1;
 export const DUMP_KINDS = ['record', 'edge', 'conceptRef', 'relationType', 'state', 'audit', 'end'] as const;
 export type DumpKind = (typeof DUMP_KINDS)[number];
 
-const scope = z.string().refine((s) => scopeProblem(s) === null, { message: 'is not a valid scope (segments of [A-Za-z0-9_.-], never "." or "..")' });
+const scope = z
+  .string()
+  .refine((s) => scopeProblem(s) === null, { message: 'is not a valid scope (segments of [A-Za-z0-9_.-], never "." or "..")' });
 const instant = z.number().refine(isInstant, { message: 'is not an instant (integer epoch ms in years 0001-9999)' });
 const unit = z.number().min(0).max(1);
 const count = z.number().int().min(0);
@@ -103,7 +105,9 @@ export const dumpLineSchema = z.discriminatedUnion('kind', [
     })
     .strict(),
   z.object({ kind: z.literal('state'), scope, key: z.string().min(1).max(2_000), value: z.unknown(), updatedAt: instant }).strict(),
-  z.object({ kind: z.literal('audit'), id, at: instant, actor: z.string(), action: z.literal('purge'), scope, count, details: json }).strict(),
+  z
+    .object({ kind: z.literal('audit'), id, at: instant, actor: z.string(), action: z.literal('purge'), scope, count, details: json })
+    .strict(),
   z.object({ kind: z.literal('end'), counts: z.record(z.string(), count) }).strict(),
 ]);
 export type DumpLine = z.output<typeof dumpLineSchema>;

@@ -22,14 +22,21 @@ export interface NumberedLine {
  * for await (const { text, number } of splitLines(createReadStream('dump.jsonl'))) console.log(number, text.length);
  * ```
  */
-export async function* splitLines(source: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>, maxLength = MAX_DUMP_LINE): AsyncGenerator<NumberedLine> {
+export async function* splitLines(
+  source: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
+  maxLength = MAX_DUMP_LINE,
+): AsyncGenerator<NumberedLine> {
   const decoder = new TextDecoder('utf-8', { fatal: false });
   let pending = '';
   let number = 0;
   const tooLong = (): EngramError =>
-    new EngramError('INVALID_INPUT', messages.invalidInput(`line ${number + 1} is longer than ${maxLength} characters: is this an NDJSON file (one JSON value per line)?`), {
-      details: { line: number + 1 },
-    });
+    new EngramError(
+      'INVALID_INPUT',
+      messages.invalidInput(`line ${number + 1} is longer than ${maxLength} characters: is this an NDJSON file (one JSON value per line)?`),
+      {
+        details: { line: number + 1 },
+      },
+    );
   for await (const chunk of source) {
     pending += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
     let start = 0;

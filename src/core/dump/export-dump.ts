@@ -47,7 +47,9 @@ export interface ExportDumpOptions {
  * ```
  */
 export async function* exportDump(source: DumpSource, options: ExportDumpOptions): AsyncGenerator<string> {
-  const scopes = [...(options.scopes === 'all' ? await source.store.listScopes('all') : assertReadScopes(options.scopes))].sort(compareCodePoints);
+  const scopes = [...(options.scopes === 'all' ? await source.store.listScopes('all') : assertReadScopes(options.scopes))].sort(
+    compareCodePoints,
+  );
   const pageSize = Math.max(1, Math.floor(options.pageSize ?? 500));
   const withVectors = options.embeddings === true;
   const { store } = source;
@@ -59,16 +61,22 @@ export async function* exportDump(source: DumpSource, options: ExportDumpOptions
   yield `${headerLine({ format: DUMP_FORMAT, version: DUMP_VERSION, embedder: { name: source.embedder.name, dimension: source.embedder.dimension }, embeddings: withVectors, scopes })}\n`;
 
   for (const scope of scopes) {
-    for (let afterId: string | undefined; ; ) {
+    for (let afterId: string | undefined; ;) {
       const records = await store.listMemories({ scopes: [scope], limit: pageSize, ...(afterId !== undefined ? { afterId } : {}) });
       if (records.length === 0) break;
-      const vectors = withVectors ? await store.getEmbeddings(scope, records.map((r) => r.id)) : undefined;
-      for (const record of records) yield emit('record', recordLine(dumpable(record), vectors === undefined ? undefined : vectorOf(vectors, record)));
+      const vectors = withVectors
+        ? await store.getEmbeddings(
+            scope,
+            records.map((r) => r.id),
+          )
+        : undefined;
+      for (const record of records)
+        yield emit('record', recordLine(dumpable(record), vectors === undefined ? undefined : vectorOf(vectors, record)));
       afterId = records[records.length - 1]!.id;
     }
   }
   for (const scope of scopes) {
-    for (let afterId: string | undefined; ; ) {
+    for (let afterId: string | undefined; ;) {
       const edges = await store.listEdges({ scope, limit: pageSize, ...(afterId !== undefined ? { afterId } : {}) });
       if (edges.length === 0) break;
       for (const edge of edges) yield emit('edge', edgeLine(edge));
@@ -76,7 +84,7 @@ export async function* exportDump(source: DumpSource, options: ExportDumpOptions
     }
   }
   // one global insertion order across the scopes, which reads of several scopes follow
-  for (let after: string | null | undefined; after !== null && scopes.length > 0; ) {
+  for (let after: string | null | undefined; after !== null && scopes.length > 0;) {
     const page = await store.listConceptRefs({ scopes, limit: pageSize, ...(after !== undefined ? { after } : {}) });
     for (const ref of page.refs) yield emit('conceptRef', conceptRefLine(ref));
     after = page.next;
@@ -86,7 +94,7 @@ export async function* exportDump(source: DumpSource, options: ExportDumpOptions
   registered.sort((a, b) => compareCodePoints(a.tenant!, b.tenant!) || compareCodePoints(a.name, b.name));
   for (const { builtIn: _builtIn, ...type } of registered) yield emit('relationType', dumpLine('relationType', type));
   for (const scope of scopes) {
-    for (let after: string | undefined; ; ) {
+    for (let after: string | undefined; ;) {
       const entries = await store.listState(scope, '', pageSize, after !== undefined ? { after } : {});
       if (entries.length === 0) break;
       for (const entry of entries) yield emit('state', dumpLine('state', { ...entry }));
@@ -94,7 +102,7 @@ export async function* exportDump(source: DumpSource, options: ExportDumpOptions
     }
   }
   for (const scope of scopes) {
-    for (let afterId: string | undefined; ; ) {
+    for (let afterId: string | undefined; ;) {
       const entries = await store.listAudit({ scope, limit: pageSize, ...(afterId !== undefined ? { afterId } : {}) });
       if (entries.length === 0) break;
       for (const entry of entries) yield emit('audit', auditLine(entry));
@@ -120,9 +128,13 @@ function dumpable(record: MemoryRecord): MemoryRecord {
 function vectorOf(vectors: ReadonlyMap<string, Float32Array>, record: MemoryRecord): Float32Array {
   const vector = vectors.get(record.id);
   if (vector === undefined) {
-    throw new EngramError('STORAGE_CORRUPT', `Memory ${record.id} in ${record.scope} has no stored vector: dump without --embeddings (the importer re-embeds it).`, {
-      details: { id: record.id, scope: record.scope },
-    });
+    throw new EngramError(
+      'STORAGE_CORRUPT',
+      `Memory ${record.id} in ${record.scope} has no stored vector: dump without --embeddings (the importer re-embeds it).`,
+      {
+        details: { id: record.id, scope: record.scope },
+      },
+    );
   }
   return vector;
 }

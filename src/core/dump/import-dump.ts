@@ -11,7 +11,16 @@ import { CONCEPT_REFS_CAP, type Store } from '../ports/store.js';
 import { reembedText } from '../reembed/reembed-text.js';
 import type { Scope } from '../scope.js';
 import { upgradeSourceKey } from '../write/new-record.js';
-import { canonicalJson, decodeVector, DUMP_FORMAT, DUMP_VERSION, dumpHeaderSchema, dumpLineSchema, type DumpHeader, type DumpLine } from './dump-format.js';
+import {
+  canonicalJson,
+  decodeVector,
+  DUMP_FORMAT,
+  DUMP_VERSION,
+  dumpHeaderSchema,
+  dumpLineSchema,
+  type DumpHeader,
+  type DumpLine,
+} from './dump-format.js';
 import { splitLines, type NumberedLine } from './dump-lines.js';
 
 /** What happened to the lines of one kind. */
@@ -67,7 +76,11 @@ type Line<K extends DumpLine['kind']> = Extract<DumpLine, { kind: K }> & { numbe
  * const report = await importDump({ store, embedder }, createReadStream('acme.jsonl'));
  * ```
  */
-export async function importDump(deps: ImportDumpDeps, source: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>, options: ImportDumpOptions = {}): Promise<DumpImportReport> {
+export async function importDump(
+  deps: ImportDumpDeps,
+  source: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
+  options: ImportDumpOptions = {},
+): Promise<DumpImportReport> {
   const run = new DumpImport(deps, options);
   let header: DumpHeader | undefined;
   for await (const line of splitLines(source)) {
@@ -79,7 +92,8 @@ export async function importDump(deps: ImportDumpDeps, source: AsyncIterable<str
     }
     await run.add(parseLine(value, line), line.number);
   }
-  if (header === undefined) throw new EngramError('INVALID_INPUT', messages.invalidInput('the file is empty: pass a dump written by "engram export jsonl"'));
+  if (header === undefined)
+    throw new EngramError('INVALID_INPUT', messages.invalidInput('the file is empty: pass a dump written by "engram export jsonl"'));
   await run.flush();
   return run.finish();
 }
@@ -88,9 +102,15 @@ function parseJson(line: NumberedLine): unknown {
   try {
     return JSON.parse(line.text);
   } catch {
-    throw new EngramError('INVALID_INPUT', messages.invalidInput(`line ${line.number} is not JSON${line.number === 1 ? ': this is not an Engram dump (engram export jsonl writes one)' : ''}`), {
-      details: { line: line.number },
-    });
+    throw new EngramError(
+      'INVALID_INPUT',
+      messages.invalidInput(
+        `line ${line.number} is not JSON${line.number === 1 ? ': this is not an Engram dump (engram export jsonl writes one)' : ''}`,
+      ),
+      {
+        details: { line: line.number },
+      },
+    );
   }
 }
 
@@ -102,14 +122,22 @@ function parseHeader(value: unknown, line: NumberedLine): DumpHeader {
       'INVALID_INPUT',
       remember
         ? 'This is a file of remember inputs (one memory per line), not an Engram dump: load it with "engram remember --file FILE". "engram import jsonl" reads what "engram export jsonl" writes.'
-        : messages.invalidInput('line 1 is not the header of an Engram dump ({"format":"engram-dump",…}): pass a file written by "engram export jsonl"'),
+        : messages.invalidInput(
+            'line 1 is not the header of an Engram dump ({"format":"engram-dump",…}): pass a file written by "engram export jsonl"',
+          ),
       { details: { line: line.number } },
     );
   }
   if (typeof object.version === 'number' && object.version > DUMP_VERSION) {
-    throw new EngramError('INVALID_INPUT', messages.invalidInput(`this dump has format version ${object.version}, newer than this Engram reads (${DUMP_VERSION}): import it with a newer Engram`), {
-      details: { version: object.version },
-    });
+    throw new EngramError(
+      'INVALID_INPUT',
+      messages.invalidInput(
+        `this dump has format version ${object.version}, newer than this Engram reads (${DUMP_VERSION}): import it with a newer Engram`,
+      ),
+      {
+        details: { version: object.version },
+      },
+    );
   }
   return validated(dumpHeaderSchema, value, line);
 }
@@ -123,9 +151,13 @@ function validated<T>(schema: z.ZodType<T>, value: unknown, line: NumberedLine):
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const field = issue.path.map(String).join('.');
-  throw new EngramError('INVALID_INPUT', messages.invalidInput(`line ${line.number}${field.length > 0 ? `, field "${field}"` : ''}: ${issue.message}`), {
-    details: { line: line.number, field },
-  });
+  throw new EngramError(
+    'INVALID_INPUT',
+    messages.invalidInput(`line ${line.number}${field.length > 0 ? `, field "${field}"` : ''}: ${issue.message}`),
+    {
+      details: { line: line.number, field },
+    },
+  );
 }
 
 class DumpImport {
@@ -156,13 +188,18 @@ class DumpImport {
   begin(header: DumpHeader): void {
     this.report.lines = 1;
     this.report.embedder.dump = header.embedder.name;
-    this.#useVectors = header.embeddings && header.embedder.name === this.#deps.embedder.name && header.embedder.dimension === this.#deps.embedder.dimension;
+    this.#useVectors =
+      header.embeddings && header.embedder.name === this.#deps.embedder.name && header.embedder.dimension === this.#deps.embedder.dimension;
     if (this.#useVectors) this.report.embedder.vectors = 'dump';
     for (const scope of header.scopes) this.#options.permitScope?.(scope);
   }
 
   async add(line: DumpLine, number: number): Promise<void> {
-    if (this.#ended) throw new EngramError('INVALID_INPUT', messages.invalidInput(`line ${number} comes after the end line: the file was edited or two dumps were joined`));
+    if (this.#ended)
+      throw new EngramError(
+        'INVALID_INPUT',
+        messages.invalidInput(`line ${number} comes after the end line: the file was edited or two dumps were joined`),
+      );
     this.report.lines++;
     if (line.kind === 'end') {
       await this.flush();
@@ -170,7 +207,15 @@ class DumpImport {
       return;
     }
     this.#seen[line.kind] = (this.#seen[line.kind] ?? 0) + 1;
-    this.#options.permitScope?.(line.kind === 'record' ? line.record.scope : line.kind === 'edge' ? line.edge.scope : line.kind === 'relationType' ? line.tenant : line.scope);
+    this.#options.permitScope?.(
+      line.kind === 'record'
+        ? line.record.scope
+        : line.kind === 'edge'
+          ? line.edge.scope
+          : line.kind === 'relationType'
+            ? line.tenant
+            : line.scope,
+    );
     const current = this.#batch[0]?.kind;
     if (current !== undefined && current !== line.kind) await this.flush();
     this.#batch.push({ ...line, number });
@@ -210,7 +255,9 @@ class DumpImport {
     if (!this.#ended) {
       throw new EngramError(
         'INVALID_INPUT',
-        messages.invalidInput('the dump ends without its end line, so it was cut off: what it held is imported; import the whole file again to finish (nothing is written twice)'),
+        messages.invalidInput(
+          'the dump ends without its end line, so it was cut off: what it held is imported; import the whole file again to finish (nothing is written twice)',
+        ),
         { details: { report: this.report } },
       );
     }
@@ -222,7 +269,9 @@ class DumpImport {
       if ((counts[kind] ?? 0) !== (this.#seen[kind] ?? 0)) {
         throw new EngramError(
           'INVALID_INPUT',
-          messages.invalidInput(`line ${number}: the end line counts ${counts[kind] ?? 0} ${kind} lines but the dump holds ${this.#seen[kind] ?? 0}: the file was edited or damaged`),
+          messages.invalidInput(
+            `line ${number}: the end line counts ${counts[kind] ?? 0} ${kind} lines but the dump holds ${this.#seen[kind] ?? 0}: the file was edited or damaged`,
+          ),
           { details: { line: number, kind } },
         );
       }
@@ -241,7 +290,14 @@ class DumpImport {
     const counts = this.report.counts.record;
     const records = batch.map((line) => ({ line, record: restored(line.record) }));
     const scopes = [...new Set(records.map((r) => r.record.scope))];
-    const stored = new Map((await store.getMemories(records.map((r) => r.record.id), scopes)).map((r) => [r.id, r]));
+    const stored = new Map(
+      (
+        await store.getMemories(
+          records.map((r) => r.record.id),
+          scopes,
+        )
+      ).map((r) => [r.id, r]),
+    );
     const fresh: { line: Line<'record'>; record: MemoryRecord }[] = [];
     for (const item of records) {
       const existing = stored.get(item.record.id);
@@ -264,7 +320,11 @@ class DumpImport {
       if (!this.#useVectors || line.vector === undefined) return undefined;
       const vector = decodeVector(line.vector);
       if (vector === null || vector.length !== embedder.dimension) {
-        throw new EngramError('INVALID_INPUT', messages.invalidInput(`line ${line.number}: "vector" is not ${embedder.dimension} base64 float32 components`), { details: { line: line.number } });
+        throw new EngramError(
+          'INVALID_INPUT',
+          messages.invalidInput(`line ${line.number}: "vector" is not ${embedder.dimension} base64 float32 components`),
+          { details: { line: line.number } },
+        );
       }
       return vector;
     });
@@ -286,7 +346,8 @@ class DumpImport {
   async #conceptRefs(batch: Line<'conceptRef'>[]): Promise<void> {
     const { store } = this.#deps;
     const counts = this.report.counts.conceptRef;
-    const key = (ref: { scope: string; conceptId: string; layer: string; refId: string }): string => [ref.scope, ref.conceptId, ref.layer, ref.refId].join('\u0000');
+    const key = (ref: { scope: string; conceptId: string; layer: string; refId: string }): string =>
+      [ref.scope, ref.conceptId, ref.layer, ref.refId].join('\u0000');
     const held = new Set<string>();
     for (const scope of new Set(batch.map((b) => b.scope))) {
       const conceptIds = [...new Set(batch.filter((b) => b.scope === scope).map((b) => b.conceptId))];
@@ -297,7 +358,14 @@ class DumpImport {
     if (writes.length === 0) return;
     // one ref at a time, in the dump's order: the store's insertion order becomes the dump's
     await store.transaction(async (tx) => {
-      for (const ref of writes) await tx.addConceptRefs({ scope: ref.scope, conceptId: ref.conceptId, layer: ref.layer as Layer, refIds: [ref.refId], cap: CONCEPT_REFS_CAP });
+      for (const ref of writes)
+        await tx.addConceptRefs({
+          scope: ref.scope,
+          conceptId: ref.conceptId,
+          layer: ref.layer as Layer,
+          refIds: [ref.refId],
+          cap: CONCEPT_REFS_CAP,
+        });
     });
     counts.created += writes.length;
   }
@@ -307,7 +375,9 @@ class DumpImport {
     const counts = this.report.counts.relationType;
     for (const line of batch) {
       const { kind: _kind, number: _number, ...type } = line;
-      const known = (await store.getRelationTypes([type.tenant])).find((t) => t.name === type.name && (t.tenant === type.tenant || t.builtIn));
+      const known = (await store.getRelationTypes([type.tenant])).find(
+        (t) => t.name === type.name && (t.tenant === type.tenant || t.builtIn),
+      );
       if (known === undefined) {
         try {
           await store.transaction((tx) => tx.registerRelationType({ ...type, builtIn: false }));
@@ -316,8 +386,15 @@ class DumpImport {
           if (!isEngramError(error) || error.code !== 'CONFLICT') throw error;
           this.#conflict('relationType', type.tenant, type.name, 'registered meanwhile with another direction (kept)');
         }
-      } else if (!known.builtIn && canonicalJson({ ...known, builtIn: false }) === canonicalJson({ ...type, builtIn: false })) counts.skipped++;
-      else this.#conflict('relationType', type.tenant, type.name, known.builtIn ? 'a built-in type of this name exists (kept)' : 'the tenant registered this type otherwise (kept)');
+      } else if (!known.builtIn && canonicalJson({ ...known, builtIn: false }) === canonicalJson({ ...type, builtIn: false }))
+        counts.skipped++;
+      else
+        this.#conflict(
+          'relationType',
+          type.tenant,
+          type.name,
+          known.builtIn ? 'a built-in type of this name exists (kept)' : 'the tenant registered this type otherwise (kept)',
+        );
     }
   }
 

@@ -63,8 +63,11 @@ export async function graphView(store: StoreReader, query: GraphQuery): Promise<
     const [focus] = await store.getMemories([query.focus], query.scopes);
     if (focus === undefined) throw new EngramError('NOT_FOUND', messages.notFound(query.focus), { details: { id: query.focus } });
     const neighbours: string[] = [];
-    for (const edge of await currentEdges(store, query, [focus.id], types)) neighbours.push(edge.fromId === focus.id ? edge.toId : edge.fromId);
-    if (wantsRefs) for (const ref of await refsTouching(store, query.scopes, [focus])) neighbours.push(ref.conceptId === focus.id ? ref.refId : ref.conceptId);
+    for (const edge of await currentEdges(store, query, [focus.id], types))
+      neighbours.push(edge.fromId === focus.id ? edge.toId : edge.fromId);
+    if (wantsRefs)
+      for (const ref of await refsTouching(store, query.scopes, [focus]))
+        neighbours.push(ref.conceptId === focus.id ? ref.refId : ref.conceptId);
     const distinct = [...new Set(neighbours)].filter((id) => id !== focus.id);
     truncated = distinct.length > limit - 1;
     const found = await store.getMemories(distinct.slice(0, limit - 1), query.scopes);
@@ -74,11 +77,13 @@ export async function graphView(store: StoreReader, query: GraphQuery): Promise<
   const ids = new Set(nodes.map((n) => n.id));
   const edges: GraphEdge[] = [];
   for (const edge of ids.size > 0 ? await currentEdges(store, query, [...ids], types) : []) {
-    if (ids.has(edge.fromId) && ids.has(edge.toId)) edges.push({ id: edge.id, from: edge.fromId, to: edge.toId, type: edge.type, weight: edge.weight });
+    if (ids.has(edge.fromId) && ids.has(edge.toId))
+      edges.push({ id: edge.id, from: edge.fromId, to: edge.toId, type: edge.type, weight: edge.weight });
   }
   if (wantsRefs && query.focus !== undefined) {
     for (const ref of await refsTouching(store, query.scopes, nodes)) {
-      if (ids.has(ref.conceptId) && ids.has(ref.refId)) edges.push({ id: refEdgeId(ref), from: ref.refId, to: ref.conceptId, type: REF_TYPE, weight: 1 });
+      if (ids.has(ref.conceptId) && ids.has(ref.refId))
+        edges.push({ id: refEdgeId(ref), from: ref.refId, to: ref.conceptId, type: REF_TYPE, weight: 1 });
     }
   }
   return { nodes: nodes.map(toNode), edges: dedupe(edges), truncated };

@@ -16,9 +16,13 @@ export function encodeKeyset(kind: string, values: readonly string[]): string {
 export function decodeKeyset(kind: string, cursor: string, count: number): string[] {
   const values = parse(cursor);
   if (values === undefined || values[0] !== kind || values.length !== count + 1) {
-    throw new EngramError('INVALID_INPUT', 'Invalid input: the cursor is not valid (damaged, edited or from another list): pass nextCursor exactly as the previous page returned it, or omit cursor to start from the first page.', {
-      details: { field: 'cursor' },
-    });
+    throw new EngramError(
+      'INVALID_INPUT',
+      'Invalid input: the cursor is not valid (damaged, edited or from another list): pass nextCursor exactly as the previous page returned it, or omit cursor to start from the first page.',
+      {
+        details: { field: 'cursor' },
+      },
+    );
   }
   return values.slice(1);
 }

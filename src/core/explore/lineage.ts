@@ -58,7 +58,11 @@ export async function supersessionChain(store: StoreReader, id: string, scopes: 
  * Every record linked to `start` through SUPERSEDES edges (both directions, transitively; at most 1000)
  * and those edges, open or closed. Reads through `store`, so a skipping reader leaves damaged records out.
  */
-export async function supersessionLinks(store: StoreReader, start: MemoryRecord, scopes: readonly Scope[]): Promise<{ records: Map<string, MemoryRecord>; edges: Edge[] }> {
+export async function supersessionLinks(
+  store: StoreReader,
+  start: MemoryRecord,
+  scopes: readonly Scope[],
+): Promise<{ records: Map<string, MemoryRecord>; edges: Edge[] }> {
   const seen = new Map<string, MemoryRecord>([[start.id, start]]);
   const edges = new Map<string, Edge>();
   let frontier = [start.id];
@@ -124,13 +128,17 @@ export async function provenanceOf(store: StoreReader, id: string, scopes: reado
     store.findConceptsByRef({ scopes, refIds: [record.id] }),
   ]);
   const sources = sourceRecords.map((r) => summary(r, parent.includes(r.id) ? 'chunk' : 'derivedFrom'));
-  const derived = derivedRecords.map((r) => summary(r, (r.data as MemoryRecord['data'] | undefined)?.parentId === record.id ? 'chunk' : 'derivedFrom'));
+  const derived = derivedRecords.map((r) =>
+    summary(r, (r.data as MemoryRecord['data'] | undefined)?.parentId === record.id ? 'chunk' : 'derivedFrom'),
+  );
   const conceptIds = [...new Set(refs.map((r) => r.conceptId))];
   const [conceptRecords, statRefs] = await Promise.all([
     conceptIds.length > 0 ? store.getMemories(conceptIds, scopes) : [],
     conceptIds.length > 0 ? store.getConceptRefs({ scopes, conceptIds, layers: ['statistical'] }) : [],
   ]);
-  const statistics = new Map((statRefs.length > 0 ? await store.getMemories([...new Set(statRefs.map((r) => r.refId))], scopes) : []).map((r) => [r.id, r]));
+  const statistics = new Map(
+    (statRefs.length > 0 ? await store.getMemories([...new Set(statRefs.map((r) => r.refId))], scopes) : []).map((r) => [r.id, r]),
+  );
   const concepts = conceptRecords.map((c): FedConcept => {
     const cdata = (c.data as MemoryRecord['data'] | undefined) ?? {};
     return {
@@ -149,9 +157,24 @@ export async function provenanceOf(store: StoreReader, id: string, scopes: reado
         }),
     };
   });
-  return { id: record.id, kind: provenance.kind ?? null, sources, messages: Array.isArray(provenance.sources) ? provenance.sources : [], derived, concepts };
+  return {
+    id: record.id,
+    kind: provenance.kind ?? null,
+    sources,
+    messages: Array.isArray(provenance.sources) ? provenance.sources : [],
+    derived,
+    concepts,
+  };
 }
 
 function summary(record: MemoryRecord, link: RecordSummary['link']): RecordSummary {
-  return { id: record.id, scope: record.scope, layer: record.layer, content: excerpt(record.content), status: record.status, recordedAt: iso(record.recordedAt) ?? '', link };
+  return {
+    id: record.id,
+    scope: record.scope,
+    layer: record.layer,
+    content: excerpt(record.content),
+    status: record.status,
+    recordedAt: iso(record.recordedAt) ?? '',
+    link,
+  };
 }

@@ -49,7 +49,11 @@ export interface DecayPolicyView {
 }
 
 /** Counts, growth, decay candidates and jobs of `scopes`. */
-export async function overviewCounts(store: StoreReader & { jobBacklog(scopes: readonly Scope[]): Promise<JobBacklog> }, scopes: readonly Scope[], decay: DecayPolicyView): Promise<OverviewCounts> {
+export async function overviewCounts(
+  store: StoreReader & { jobBacklog(scopes: readonly Scope[]): Promise<JobBacklog> },
+  scopes: readonly Scope[],
+  decay: DecayPolicyView,
+): Promise<OverviewCounts> {
   const [summaries, daily, soon, jobs] = await Promise.all([
     store.summarizeScopes(scopes),
     store.countRecordedPerDay({ scopes, days: GROWTH_DAYS }),
@@ -81,7 +85,8 @@ export async function overviewCounts(store: StoreReader & { jobBacklog(scopes: r
     .slice(0, DECAY_CANDIDATES)
     .map(({ record, due }) => candidate(record, due));
   const byKind: Record<string, number> = {};
-  for (const [kind, counts] of Object.entries(jobs.byKind)) if (counts.pending + counts.running > 0) byKind[kind] = counts.pending + counts.running;
+  for (const [kind, counts] of Object.entries(jobs.byKind))
+    if (counts.pending + counts.running > 0) byKind[kind] = counts.pending + counts.running;
   return { totals, growth, decayCandidates, pendingJobs: { total: jobs.pending + jobs.running, byKind, failed: jobs.failed } };
 }
 

@@ -27,7 +27,9 @@ const timeFilterShape = {
 /** Options of `activate`. */
 export const activateOptionsSchema = z
   .object({
-    scopes: z.union([scopeSchema, readScopeListSchema], { error: (issue) => (issue.input === undefined ? messages.noScopes() : undefined) }),
+    scopes: z.union([scopeSchema, readScopeListSchema], {
+      error: (issue) => (issue.input === undefined ? messages.noScopes() : undefined),
+    }),
     hops: z.number().int().min(1).max(6).optional(),
     decay: z.number().gt(0).max(1).optional(),
     threshold: z.number().min(0).max(1).optional(),
@@ -68,7 +70,11 @@ export function parseTimeFilter(input: TimeFilterInput): TimeFilter {
 }
 
 /** Runs activation from `ids` and shapes the result. */
-export async function activateFrom(deps: { store: Store; clock: Clock }, ids: string | readonly string[], options: ActivateOptions): Promise<ActivationView> {
+export async function activateFrom(
+  deps: { store: Store; clock: Clock },
+  ids: string | readonly string[],
+  options: ActivateOptions,
+): Promise<ActivationView> {
   const parsed = parseInput(activateOptionsSchema, options, 'activate options');
   const scopes = typeof parsed.scopes === 'string' ? [parsed.scopes] : [...new Set(parsed.scopes)];
   const seeds = (typeof ids === 'string' ? [ids] : [...ids]).map(String);

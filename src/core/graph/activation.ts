@@ -102,10 +102,18 @@ interface Link {
 }
 
 /** Spreads activation from the seeds; see the module comment for the rules. */
-export async function spreadActivation(store: StoreReader, query: ActivationQuery, config: Partial<ActivationConfig> = {}): Promise<ActivationResult> {
+export async function spreadActivation(
+  store: StoreReader,
+  query: ActivationQuery,
+  config: Partial<ActivationConfig> = {},
+): Promise<ActivationResult> {
   const c: ActivationConfig = { ...DEFAULT_ACTIVATION_CONFIG, ...config };
   const { scopes, now } = query;
-  const filter: TimeFilter = { ...(query.asOf !== undefined ? { asOf: query.asOf } : {}), ...(query.knownAt !== undefined ? { knownAt: query.knownAt } : {}), ...(query.includeSuperseded ? { includeSuperseded: true } : {}) };
+  const filter: TimeFilter = {
+    ...(query.asOf !== undefined ? { asOf: query.asOf } : {}),
+    ...(query.knownAt !== undefined ? { knownAt: query.knownAt } : {}),
+    ...(query.includeSuperseded ? { includeSuperseded: true } : {}),
+  };
   const records = new Map<string, MemoryRecord>(query.known ?? []);
   const seedIds = [...new Set(query.seeds.map((s) => s.id))];
   const missingSeeds = seedIds.filter((id) => !records.has(id));
@@ -130,7 +138,9 @@ export async function spreadActivation(store: StoreReader, query: ActivationQuer
     const links = await linksOf(store, scopes, [...frontier.keys()], { filter, now, excluded, symmetric, config: c });
     const reached = new Map<string, { energy: number; best: number; path: ActivationStep[] }>();
     for (const [id, { energy, path }] of frontier) {
-      const out = (links.get(id) ?? []).sort((a, b) => b.weight - a.weight || b.order - a.order || (a.to < b.to ? -1 : 1)).slice(0, c.maxFanOut);
+      const out = (links.get(id) ?? [])
+        .sort((a, b) => b.weight - a.weight || b.order - a.order || (a.to < b.to ? -1 : 1))
+        .slice(0, c.maxFanOut);
       const norm = Math.max(1, out.length) ** c.fanOutPower;
       for (const link of out) {
         if (seen.has(link.to)) continue;
@@ -155,11 +165,14 @@ export async function spreadActivation(store: StoreReader, query: ActivationQuer
       active.set(id, { record, activation: round(entry.energy), hops: hop, path: entry.path });
       next.set(id, { energy: entry.energy, path: entry.path });
     }
-    if (next.size > 0) steps.push({ hop, activated: [...next.keys()].map((id) => ({ id, activation: (active.get(id) as ActivatedRecord).activation })) });
+    if (next.size > 0)
+      steps.push({ hop, activated: [...next.keys()].map((id) => ({ id, activation: (active.get(id) as ActivatedRecord).activation })) });
     frontier = next;
   }
 
-  const ranked = [...active.values()].sort((a, b) => b.activation - a.activation || a.hops - b.hops || (a.record.id < b.record.id ? -1 : 1));
+  const ranked = [...active.values()].sort(
+    (a, b) => b.activation - a.activation || a.hops - b.hops || (a.record.id < b.record.id ? -1 : 1),
+  );
   const byLayer: Record<Layer, ActivatedRecord[]> = { episodic: [], semantic: [], procedural: [], statistical: [] };
   for (const item of ranked) byLayer[item.record.layer].push(item);
   return { seeds, steps, ranked, byLayer };
@@ -169,7 +182,13 @@ async function linksOf(
   store: StoreReader,
   scopes: readonly Scope[],
   ids: string[],
-  ctx: { filter: TimeFilter; now: number; excluded: ReadonlySet<string>; symmetric: (scope: string, type: string) => boolean; config: ActivationConfig },
+  ctx: {
+    filter: TimeFilter;
+    now: number;
+    excluded: ReadonlySet<string>;
+    symmetric: (scope: string, type: string) => boolean;
+    config: ActivationConfig;
+  },
 ): Promise<Map<string, Link[]>> {
   const [edges, refs, backRefs] = await Promise.all([
     store.getEdges({ scopes, ids }),
@@ -196,18 +215,38 @@ async function linksOf(
     const shared = sharedItems(edge.metadata);
     const extra = shared !== undefined ? { shared } : {};
     if (wanted.has(edge.fromId)) {
-      add(edge.fromId, { to: edge.toId, weight: edge.weight, order: 0, step: { via: 'edge', type: edge.type, edgeId: edge.id, direction: isSymmetric ? 'both' : 'out', ...extra } });
+      add(edge.fromId, {
+        to: edge.toId,
+        weight: edge.weight,
+        order: 0,
+        step: { via: 'edge', type: edge.type, edgeId: edge.id, direction: isSymmetric ? 'both' : 'out', ...extra },
+      });
     }
     if (wanted.has(edge.toId)) {
       const weight = isSymmetric ? edge.weight : edge.weight * ctx.config.reverseFactor;
-      add(edge.toId, { to: edge.fromId, weight, order: 0, step: { via: 'edge', type: edge.type, edgeId: edge.id, direction: isSymmetric ? 'both' : 'in', ...extra } });
+      add(edge.toId, {
+        to: edge.fromId,
+        weight,
+        order: 0,
+        step: { via: 'edge', type: edge.type, edgeId: edge.id, direction: isSymmetric ? 'both' : 'in', ...extra },
+      });
     }
   }
   refs.forEach((ref, i) => {
-    add(ref.conceptId, { to: ref.refId, weight: ctx.config.refWeight, order: i, step: { via: 'ref', type: `REF_${ref.layer.toUpperCase()}`, direction: 'concept→ref' } });
+    add(ref.conceptId, {
+      to: ref.refId,
+      weight: ctx.config.refWeight,
+      order: i,
+      step: { via: 'ref', type: `REF_${ref.layer.toUpperCase()}`, direction: 'concept→ref' },
+    });
   });
   backRefs.forEach((ref, i) => {
-    add(ref.refId, { to: ref.conceptId, weight: ctx.config.refWeight, order: i, step: { via: 'ref', type: `REF_${ref.layer.toUpperCase()}`, direction: 'ref→concept' } });
+    add(ref.refId, {
+      to: ref.conceptId,
+      weight: ctx.config.refWeight,
+      order: i,
+      step: { via: 'ref', type: `REF_${ref.layer.toUpperCase()}`, direction: 'ref→concept' },
+    });
   });
   return links;
 }

@@ -75,14 +75,20 @@ export async function relate(deps: Deps, input: RelateInput): Promise<RelateResu
     if (known === undefined) {
       throw new EngramError(
         'INVALID_INPUT',
-        messages.invalidInput(`relation type ${type} is not registered; use one of ${registry.map((t) => t.name).join(', ')} or register it first (engram relations register ${type})`),
+        messages.invalidInput(
+          `relation type ${type} is not registered; use one of ${registry.map((t) => t.name).join(', ')} or register it first (engram relations register ${type})`,
+        ),
         { details: { type } },
       );
     }
-    if (parsed.from === parsed.to) throw new EngramError('INVALID_INPUT', messages.invalidInput('a record cannot be related to itself'), { details: { id: parsed.from } });
+    if (parsed.from === parsed.to)
+      throw new EngramError('INVALID_INPUT', messages.invalidInput('a record cannot be related to itself'), {
+        details: { id: parsed.from },
+      });
     const found = await tx.getMemories([parsed.from, parsed.to], [parsed.scope]);
     for (const id of [parsed.from, parsed.to]) {
-      if (!found.some((r) => r.id === id)) throw new EngramError('NOT_FOUND', messages.notFound(id), { details: { id, scope: parsed.scope } });
+      if (!found.some((r) => r.id === id))
+        throw new EngramError('NOT_FOUND', messages.notFound(id), { details: { id, scope: parsed.scope } });
     }
     const existing = (await tx.getEdges({ scopes: [parsed.scope], ids: [parsed.from], types: [type] })).find(
       (e) =>
@@ -142,7 +148,11 @@ export async function recordEdges(
 ): Promise<RecordEdge[]> {
   const [registry, edges] = await Promise.all([
     deps.store.getRelationTypes(options.scopes),
-    deps.store.getEdges({ scopes: options.scopes, ids: [id], ...(options.types !== undefined ? { types: options.types.map(normalizeRelationName) } : {}) }),
+    deps.store.getEdges({
+      scopes: options.scopes,
+      ids: [id],
+      ...(options.types !== undefined ? { types: options.types.map(normalizeRelationName) } : {}),
+    }),
   ]);
   const isSymmetric = symmetryOf(registry);
   const now = deps.clock.now();
@@ -156,4 +166,3 @@ export async function recordEdges(
       edge: toEdgeView(e),
     }));
 }
-

@@ -27,7 +27,10 @@ export function layerFieldProblems(input: Record<string, unknown>): Array<[strin
     problems.push([field, `belongs to the ${layers.join(' or ')} layer, not ${layer}: set layer to ${layers[0]} or leave ${field} out`]);
   }
   if (layer === 'statistical' && input.metric === undefined) {
-    problems.push(['metric', 'is required for a statistical memory: give at least { name, n } and one statistic (k, mean, slope or correlation)']);
+    problems.push([
+      'metric',
+      'is required for a statistical memory: give at least { name, n } and one statistic (k, mean, slope or correlation)',
+    ]);
   }
   return problems;
 }

@@ -40,9 +40,12 @@ export const statisticalMetricSchema = z
     if (m.k !== undefined && m.rate !== undefined && m.n > 0 && Math.abs(m.rate - m.k / m.n) > 1e-9) {
       ctx.addIssue({ code: 'custom', path: ['rate'], message: 'must equal k / n (or leave it out)' });
     }
-    if (m.min !== undefined && m.max !== undefined && m.min > m.max) ctx.addIssue({ code: 'custom', path: ['min'], message: 'must not exceed max' });
-    if (m.r2 !== undefined && m.slope === undefined) ctx.addIssue({ code: 'custom', path: ['r2'], message: 'belongs to a trend: give slope too' });
-    if (m.with !== undefined && m.correlation === undefined) ctx.addIssue({ code: 'custom', path: ['with'], message: 'belongs to a correlation: give correlation too' });
+    if (m.min !== undefined && m.max !== undefined && m.min > m.max)
+      ctx.addIssue({ code: 'custom', path: ['min'], message: 'must not exceed max' });
+    if (m.r2 !== undefined && m.slope === undefined)
+      ctx.addIssue({ code: 'custom', path: ['r2'], message: 'belongs to a trend: give slope too' });
+    if (m.with !== undefined && m.correlation === undefined)
+      ctx.addIssue({ code: 'custom', path: ['with'], message: 'belongs to a correlation: give correlation too' });
     if (m.k === undefined && m.rate === undefined && m.mean === undefined && m.slope === undefined && m.correlation === undefined) {
       ctx.addIssue({ code: 'custom', message: 'needs at least one statistic: k (rate), mean, slope or correlation' });
     }
@@ -81,7 +84,9 @@ export function verbalForm(metric: StatisticalMetric): string {
   if (metric.slope !== undefined) {
     const r2 = metric.r2 !== undefined ? `, R²=${formatStatistic(metric.r2)}` : '';
     const direction = metric.slope > 0 ? 'rising' : metric.slope < 0 ? 'declining' : 'flat';
-    parts.push(`${direction}, slope=${formatStatistic(metric.slope)}${metric.per !== undefined ? `/${metric.per}` : ''}${r2} (n=${metric.n})`);
+    parts.push(
+      `${direction}, slope=${formatStatistic(metric.slope)}${metric.per !== undefined ? `/${metric.per}` : ''}${r2} (n=${metric.n})`,
+    );
   }
   if (metric.correlation !== undefined) {
     parts.push(`r=${formatStatistic(metric.correlation)}${metric.with !== undefined ? ` with ${metric.with}` : ''} (n=${metric.n})`);

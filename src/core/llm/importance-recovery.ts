@@ -31,12 +31,21 @@ export interface ImportanceRecoveryDeps {
  * Queues recovery for records written with a pending importance, runnable from `runAfter` (wall-clock
  * epoch ms). Call inside the write transaction, so the record and its recovery commit together.
  */
-export async function enqueueImportanceRecovery(tx: StoreTransaction, records: readonly Pick<MemoryRecord, 'id' | 'scope' | 'importance'>[], runAfter: number): Promise<void> {
+export async function enqueueImportanceRecovery(
+  tx: StoreTransaction,
+  records: readonly Pick<MemoryRecord, 'id' | 'scope' | 'importance'>[],
+  runAfter: number,
+): Promise<void> {
   const byScope = new Map<Scope, string[]>();
-  for (const record of records) if (record.importance === null) byScope.set(record.scope, [...(byScope.get(record.scope) ?? []), record.id]);
+  for (const record of records)
+    if (record.importance === null) byScope.set(record.scope, [...(byScope.get(record.scope) ?? []), record.id]);
   if (byScope.size === 0) return;
   const jobs: NewJob[] = [...byScope].flatMap(([scope, ids]) =>
-    Array.from({ length: Math.ceil(ids.length / JOB_SIZE) }, (_, i) => ({ scope, kind: IMPORTANCE_JOB_KIND, payload: { ids: ids.slice(i * JOB_SIZE, (i + 1) * JOB_SIZE) } })),
+    Array.from({ length: Math.ceil(ids.length / JOB_SIZE) }, (_, i) => ({
+      scope,
+      kind: IMPORTANCE_JOB_KIND,
+      payload: { ids: ids.slice(i * JOB_SIZE, (i + 1) * JOB_SIZE) },
+    })),
   );
   await tx.enqueueJobs(jobs, runAfter);
 }
@@ -74,7 +83,10 @@ export async function drainImportanceJobs(
         report.scored += await recoverJob(deps, job);
         await deps.store.completeJobs([job.id], options.owner);
       } catch (error) {
-        await deps.store.failJob(job.id, options.owner, error instanceof Error ? error.message : String(error), { now: deps.wallClock.now(), retryAfterMs: 60_000 });
+        await deps.store.failJob(job.id, options.owner, error instanceof Error ? error.message : String(error), {
+          now: deps.wallClock.now(),
+          retryAfterMs: 60_000,
+        });
       }
     }
   }
@@ -89,7 +101,10 @@ async function recoverJob(deps: ImportanceRecoveryDeps, job: Job): Promise<numbe
   const scores = new Map<string, number>();
   for (const record of pending) {
     const llm = await deps.assist.scoreImportance(record.content);
-    scores.set(record.id, llm ?? scoreImportance(record.content, record.emotion !== null ? { emotionIntensity: record.emotion.intensity } : {}));
+    scores.set(
+      record.id,
+      llm ?? scoreImportance(record.content, record.emotion !== null ? { emotionIntensity: record.emotion.intensity } : {}),
+    );
   }
   let scored = 0;
   await deps.store.transaction(async (tx) => {

@@ -74,10 +74,19 @@ const judgementAnswer = z
     reason: z.string().max(2_000).optional(),
   })
   .passthrough();
-const nonEmpty = z.string().refine((s) => s.trim().length > 0, 'must not be empty').refine((s) => s.length <= 2_000, 'is too long');
+const nonEmpty = z
+  .string()
+  .refine((s) => s.trim().length > 0, 'must not be empty')
+  .refine((s) => s.length <= 2_000, 'is too long');
 const factsAnswer = z
   .object({
-    facts: z.array(z.object({ content: nonEmpty, sources: z.array(z.string()).optional(), importance: z.number().min(0).max(1).optional() }).passthrough()).max(50),
+    facts: z
+      .array(
+        z
+          .object({ content: nonEmpty, sources: z.array(z.string()).optional(), importance: z.number().min(0).max(1).optional() })
+          .passthrough(),
+      )
+      .max(50),
   })
   .passthrough();
 const insightsAnswer = z
@@ -133,33 +142,41 @@ export class LlmAssist {
   /** Importance 0..1 of a memory (seed 004 poignancy), or null. */
   async scoreImportance(text: string): Promise<number | null> {
     if (!this.#uses.importance) return null;
-    const answer = await this.#ask('importance', [
-      {
-        role: 'system',
-        content:
-          'You rate how important a memory is for an assistant that keeps long-term memory about its user and its work. ' +
-          'Answer with one JSON object {"importance": x} where x is between 0 and 1: 0 for mundane chit-chat or greetings, ' +
-          '0.3 for ordinary details, 0.6 for notable facts, plans or preferences, 0.9 or more for essential facts, firm commitments, safety or life events.',
-      },
-      { role: 'user', content: clip(text) },
-    ], importanceAnswer);
+    const answer = await this.#ask(
+      'importance',
+      [
+        {
+          role: 'system',
+          content:
+            'You rate how important a memory is for an assistant that keeps long-term memory about its user and its work. ' +
+            'Answer with one JSON object {"importance": x} where x is between 0 and 1: 0 for mundane chit-chat or greetings, ' +
+            '0.3 for ordinary details, 0.6 for notable facts, plans or preferences, 0.9 or more for essential facts, firm commitments, safety or life events.',
+        },
+        { role: 'user', content: clip(text) },
+      ],
+      importanceAnswer,
+    );
     return answer === null ? null : Math.round(answer.importance * 1000) / 1000;
   }
 
   /** Does `incoming` supersede, agree with, or sit beside `existing`? Or null. */
   async judgeSupersession(incoming: string, existing: string): Promise<SupersessionJudgement | null> {
     if (!this.#uses.supersession) return null;
-    const answer = await this.#ask('supersession', [
-      {
-        role: 'system',
-        content:
-          'You maintain a memory of claims. Given an OLD claim and a NEW claim, decide their relation: ' +
-          '"supersedes" if the NEW claim replaces or contradicts the OLD one (same subject and attribute, a changed value, a move, a correction, a retraction); ' +
-          '"agrees" if it restates the same thing; "compatible" if both can be true together about the same subject; "unrelated" otherwise. ' +
-          'Answer with one JSON object {"relation": "...", "confidence": 0..1, "reason": "short"}.',
-      },
-      { role: 'user', content: `OLD: ${clip(existing)}\nNEW: ${clip(incoming)}` },
-    ], judgementAnswer);
+    const answer = await this.#ask(
+      'supersession',
+      [
+        {
+          role: 'system',
+          content:
+            'You maintain a memory of claims. Given an OLD claim and a NEW claim, decide their relation: ' +
+            '"supersedes" if the NEW claim replaces or contradicts the OLD one (same subject and attribute, a changed value, a move, a correction, a retraction); ' +
+            '"agrees" if it restates the same thing; "compatible" if both can be true together about the same subject; "unrelated" otherwise. ' +
+            'Answer with one JSON object {"relation": "...", "confidence": 0..1, "reason": "short"}.',
+        },
+        { role: 'user', content: `OLD: ${clip(existing)}\nNEW: ${clip(incoming)}` },
+      ],
+      judgementAnswer,
+    );
     return answer === null ? null : { relation: answer.relation, confidence: answer.confidence, reason: answer.reason ?? '' };
   }
 
@@ -167,16 +184,23 @@ export class LlmAssist {
   async extractFacts(turns: readonly { id: string; content: string; speaker?: string }[]): Promise<ExtractedFact[] | null> {
     if (!this.#uses.extraction || turns.length === 0) return null;
     const ids = new Set(turns.map((t) => t.id));
-    const answer = await this.#ask('extraction', [
-      {
-        role: 'system',
-        content:
-          'You extract durable facts worth remembering from conversation turns: preferences, personal facts, plans, decisions, commitments, relationships. ' +
-          'Each fact is one self-contained sentence that names its subject (no "I" or "you"), stated or clearly implied by the turns; skip small talk and questions. ' +
-          'Answer with one JSON object {"facts": [{"content": "...", "sources": ["<turn id>", ...], "importance": 0..1}]}, or {"facts": []} when there is nothing durable.',
-      },
-      { role: 'user', content: turns.map((t) => `[${t.id}]${t.speaker !== undefined ? ` ${t.speaker}:` : ''} ${clip(t.content)}`).join('\n') },
-    ], factsAnswer);
+    const answer = await this.#ask(
+      'extraction',
+      [
+        {
+          role: 'system',
+          content:
+            'You extract durable facts worth remembering from conversation turns: preferences, personal facts, plans, decisions, commitments, relationships. ' +
+            'Each fact is one self-contained sentence that names its subject (no "I" or "you"), stated or clearly implied by the turns; skip small talk and questions. ' +
+            'Answer with one JSON object {"facts": [{"content": "...", "sources": ["<turn id>", ...], "importance": 0..1}]}, or {"facts": []} when there is nothing durable.',
+        },
+        {
+          role: 'user',
+          content: turns.map((t) => `[${t.id}]${t.speaker !== undefined ? ` ${t.speaker}:` : ''} ${clip(t.content)}`).join('\n'),
+        },
+      ],
+      factsAnswer,
+    );
     if (answer === null) return null;
     const facts: ExtractedFact[] = [];
     for (const fact of answer.facts) {
@@ -192,17 +216,25 @@ export class LlmAssist {
     if (!this.#uses.reflection || input.records.length === 0) return null;
     const ids = new Set(input.records.map((r) => r.id));
     const max = Math.max(1, Math.min(20, input.maxInsights ?? 3));
-    const answer = await this.#ask('reflection', [
-      {
-        role: 'system',
-        content:
-          `You reflect on an agent's memories and write at most ${max} high-level insights ` +
-          (input.level === 1 ? '(patterns and conclusions the memories support)' : input.level === 2 ? '(meta-reflections: what the reflections together show)' : '(deep, durable insights about the user, the work or the agent)') +
-          '. Each insight is one or two sentences and cites the ids of the memories it rests on. ' +
-          'Answer with one JSON object {"insights": [{"content": "...", "evidence": ["<id>", ...]}]}.',
-      },
-      { role: 'user', content: input.records.map((r) => `[${r.id}] ${clip(r.content)}`).join('\n') },
-    ], insightsAnswer);
+    const answer = await this.#ask(
+      'reflection',
+      [
+        {
+          role: 'system',
+          content:
+            `You reflect on an agent's memories and write at most ${max} high-level insights ` +
+            (input.level === 1
+              ? '(patterns and conclusions the memories support)'
+              : input.level === 2
+                ? '(meta-reflections: what the reflections together show)'
+                : '(deep, durable insights about the user, the work or the agent)') +
+            '. Each insight is one or two sentences and cites the ids of the memories it rests on. ' +
+            'Answer with one JSON object {"insights": [{"content": "...", "evidence": ["<id>", ...]}]}.',
+        },
+        { role: 'user', content: input.records.map((r) => `[${r.id}] ${clip(r.content)}`).join('\n') },
+      ],
+      insightsAnswer,
+    );
     if (answer === null) return null;
     const insights: Insight[] = [];
     for (const insight of answer.insights.slice(0, max)) {

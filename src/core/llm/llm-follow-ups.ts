@@ -44,13 +44,17 @@ export class LlmFollowUps {
 
   /** Starts the follow-ups of one `remember` call (returns at once). */
   schedule(inputs: readonly ParsedRememberInput[], results: readonly RememberResult[], importanceDeferred: boolean): void {
-    const created = results.map((result, index) => ({ result, input: inputs[index] as ParsedRememberInput })).filter((x) => x.result.action === 'created' || x.result.action === 'superseded');
+    const created = results
+      .map((result, index) => ({ result, input: inputs[index] as ParsedRememberInput }))
+      .filter((x) => x.result.action === 'created' || x.result.action === 'superseded');
     if (created.length === 0) return;
     const { assist } = this.#deps;
     if (importanceDeferred) this.#track(this.#scoreImportance(created.filter((c) => c.input.importance === undefined)));
-    if (assist.enabled('supersession')) this.#track(this.#judgeClaims(created.filter((c) => c.result.action === 'created' && CLAIM_LAYERS.has(c.input.layer ?? 'episodic'))));
+    if (assist.enabled('supersession'))
+      this.#track(this.#judgeClaims(created.filter((c) => c.result.action === 'created' && CLAIM_LAYERS.has(c.input.layer ?? 'episodic'))));
     // captured turns had their claims read at write time
-    if (assist.enabled('extraction')) this.#track(this.#extractFacts(created.filter((c) => (c.input.layer ?? 'episodic') === 'episodic' && c.input.capture !== true)));
+    if (assist.enabled('extraction'))
+      this.#track(this.#extractFacts(created.filter((c) => (c.input.layer ?? 'episodic') === 'episodic' && c.input.capture !== true)));
   }
 
   /** Resolves when every follow-up started so far has finished. */
@@ -69,7 +73,8 @@ export class LlmFollowUps {
     await Promise.all(
       items.map(async ({ result, input }) => {
         const llmScore = await assist.scoreImportance(input.content);
-        const importance = llmScore ?? scoreImportance(input.content, { emotionIntensity: (input.emotion ?? analyzeEmotion(input.content)).intensity });
+        const importance =
+          llmScore ?? scoreImportance(input.content, { emotionIntensity: (input.emotion ?? analyzeEmotion(input.content)).intensity });
         const ids = [result.id, ...(result.chunks ?? [])];
         await store.transaction(async (tx) => {
           for (const record of await tx.getMemories(ids, [input.scope])) {
@@ -87,9 +92,15 @@ export class LlmFollowUps {
       const [vector] = await embedder.embed([input.content]);
       const now = clock.now();
       const layer = input.layer ?? 'semantic';
-      const near = (await store.vectorSearch({ scopes: [input.scope], layers: [layer], now, limit: JUDGED_NEIGHBOURS + 1, vector: vector as Float32Array })).filter(
-        (h) => h.id !== result.id && h.score >= MIN_SIMILARITY,
-      );
+      const near = (
+        await store.vectorSearch({
+          scopes: [input.scope],
+          layers: [layer],
+          now,
+          limit: JUDGED_NEIGHBOURS + 1,
+          vector: vector as Float32Array,
+        })
+      ).filter((h) => h.id !== result.id && h.score >= MIN_SIMILARITY);
       const records = await store.getMemories([result.id, ...near.map((h) => h.id)], [input.scope]);
       const incoming = records.find((r) => r.id === result.id);
       if (incoming === undefined) continue;
@@ -97,12 +108,28 @@ export class LlmFollowUps {
         const verdict = await assist.judgeSupersession(incoming.content, old.content);
         if (verdict === null || verdict.relation !== 'supersedes' || verdict.confidence < SUPERSEDE_CONFIDENCE) continue;
         await store.transaction(async (tx) => {
-          const [freshOld, freshNew] = await Promise.all([tx.getMemories([old.id], [input.scope]), tx.getMemories([incoming.id], [input.scope])]);
+          const [freshOld, freshNew] = await Promise.all([
+            tx.getMemories([old.id], [input.scope]),
+            tx.getMemories([incoming.id], [input.scope]),
+          ]);
           const current = freshOld[0];
           const newer = freshNew[0];
           const at = clock.now();
-          if (current === undefined || newer === undefined || !isVisible(current, {}, at) || !isVisible(newer, {}, at) || undone(current, newer)) return;
-          const comparison: ClaimComparison = { relation: 'supersedes', confidence: verdict.confidence, reason: `LLM: ${verdict.reason || 'replaces the old claim'}`, newSlots: [], oldSlots: [] };
+          if (
+            current === undefined ||
+            newer === undefined ||
+            !isVisible(current, {}, at) ||
+            !isVisible(newer, {}, at) ||
+            undone(current, newer)
+          )
+            return;
+          const comparison: ClaimComparison = {
+            relation: 'supersedes',
+            confidence: verdict.confidence,
+            reason: `LLM: ${verdict.reason || 'replaces the old claim'}`,
+            newSlots: [],
+            oldSlots: [],
+          };
           await applySupersession(tx, newer, current, comparison, at);
         });
       }
@@ -113,7 +140,8 @@ export class LlmFollowUps {
     const { store, assist } = this.#deps;
     const byConversation = new Map<string, { scope: string; ids: string[] }>();
     for (const { result, input } of items) {
-      const conversation = input.source?.conversationId ?? input.provenance?.sources?.find((s) => s.conversationId !== undefined)?.conversationId;
+      const conversation =
+        input.source?.conversationId ?? input.provenance?.sources?.find((s) => s.conversationId !== undefined)?.conversationId;
       if (conversation === undefined) continue; // only conversation turns
       const key = `${input.scope}\u0000${conversation}`;
       const group = byConversation.get(key) ?? { scope: input.scope, ids: [] };
@@ -143,18 +171,25 @@ export class LlmFollowUps {
 }
 
 function speakerOf(record: MemoryRecord): { speaker?: string } {
-  const speaker = typeof record.data.speaker === 'string' ? record.data.speaker : typeof record.data.role === 'string' ? record.data.role : record.tags.find((t) => t === 'user' || t === 'assistant');
+  const speaker =
+    typeof record.data.speaker === 'string'
+      ? record.data.speaker
+      : typeof record.data.role === 'string'
+        ? record.data.role
+        : record.tags.find((t) => t === 'user' || t === 'assistant');
   return speaker !== undefined ? { speaker } : {};
 }
 
 function dedupeSources<T>(sources: readonly T[]): T[] {
   const seen = new Set<string>();
-  return sources.filter((s) => {
-    const key = JSON.stringify(s);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  }).slice(0, 100);
+  return sources
+    .filter((s) => {
+      const key = JSON.stringify(s);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    })
+    .slice(0, 100);
 }
 
 /** Did a person undo a supersession of `old` by a claim worded like `incoming`? */

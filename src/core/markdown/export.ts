@@ -99,7 +99,7 @@ export async function exportMarkdown(deps: { store: Store }, scope: Scope): Prom
   for (const file of names) {
     const list = (byFile.get(file) ?? []).sort(
       (a, b) =>
-        (file === 'procedural.md' ? (Number(b.data.priority ?? 0) - Number(a.data.priority ?? 0)) : 0) ||
+        (file === 'procedural.md' ? Number(b.data.priority ?? 0) - Number(a.data.priority ?? 0) : 0) ||
         shownInstant(a) - shownInstant(b) ||
         (a.id < b.id ? -1 : 1),
     );
@@ -107,7 +107,13 @@ export async function exportMarkdown(deps: { store: Store }, scope: Scope): Prom
     const past = list.filter((r) => r.status !== 'active');
     const render = (r: MemoryRecord): string =>
       renderEntry(
-        { date: renderDate(shownInstant(r)), content: r.content, importance: renderImportance(r.importance), tags: r.tags, pinned: r.pinned },
+        {
+          date: renderDate(shownInstant(r)),
+          content: r.content,
+          importance: renderImportance(r.importance),
+          tags: r.tags,
+          pinned: r.pinned,
+        },
         trailerOf(r, refs.get(r.id) ?? {}, edges.get(r.id) ?? []),
       );
     const parts = [

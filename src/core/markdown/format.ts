@@ -76,7 +76,12 @@ function parseAttrs(text: string): Pick<EntryText, 'importance' | 'tags' | 'pinn
   for (const part of text.split(' · ')) {
     const item = part.trim();
     if (item.startsWith('importance ')) out.importance = item.slice('importance '.length).trim();
-    else if (item.startsWith('tags:')) out.tags = item.slice(5).split(',').map((t) => t.trim()).filter((t) => t.length > 0);
+    else if (item.startsWith('tags:'))
+      out.tags = item
+        .slice(5)
+        .split(',')
+        .map((t) => t.trim())
+        .filter((t) => t.length > 0);
     else if (item === 'pinned') out.pinned = true;
   }
   return out;
@@ -115,7 +120,15 @@ export function parseEntries(file: string, text: string): ParsedEntry[] {
       body.pop();
     }
     const content = [header[2] ?? '', ...body.map((l) => (l.startsWith('  ') ? l.slice(2) : l))].join('\n');
-    entries.push({ file, line: start + 1, date: header[1] ?? null, content, ...attrs, trailer, ...(trailerLine !== undefined ? { trailerLine } : {}) });
+    entries.push({
+      file,
+      line: start + 1,
+      date: header[1] ?? null,
+      content,
+      ...attrs,
+      trailer,
+      ...(trailerLine !== undefined ? { trailerLine } : {}),
+    });
   }
   return entries;
 }
@@ -128,7 +141,12 @@ function parseTrailerJson(file: string, line: number, json: string): Record<stri
     value = undefined;
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    fail(file, line, undefined, 'the engram comment is not a JSON object; restore it from the export, or delete the line to import the entry as a new memory');
+    fail(
+      file,
+      line,
+      undefined,
+      'the engram comment is not a JSON object; restore it from the export, or delete the line to import the entry as a new memory',
+    );
   }
   return value as Record<string, unknown>;
 }

@@ -43,25 +43,44 @@ interface Deps {
   redactor: Redactor;
 }
 
-const FILE_LAYER: Record<string, Layer> = dictionary({ 'procedural.md': 'procedural', 'semantic.md': 'semantic', 'concepts.md': 'semantic', 'profile.md': 'semantic', 'log.md': 'episodic', [SCHEMA_FILE]: 'procedural' });
+const FILE_LAYER: Record<string, Layer> = dictionary({
+  'procedural.md': 'procedural',
+  'semantic.md': 'semantic',
+  'concepts.md': 'semantic',
+  'profile.md': 'semantic',
+  'log.md': 'episodic',
+  [SCHEMA_FILE]: 'procedural',
+});
 
 function invalid(entry: ParsedEntry, problem: string): EngramError {
-  return new EngramError('INVALID_INPUT', messages.invalidInput(`${entry.file} line ${entry.line}: ${problem}`), { details: { file: entry.file, line: entry.line } });
+  return new EngramError('INVALID_INPUT', messages.invalidInput(`${entry.file} line ${entry.line}: ${problem}`), {
+    details: { file: entry.file, line: entry.line },
+  });
 }
 
 /** The record an entry stands for: the trailer's, validated, with the visible fields applied. */
 function recordOf(entry: ParsedEntry, scope: Scope): { record: MemoryRecord; edited: boolean; trailer: Trailer } {
   const t = parseTrailer(entry.trailer, entry.file, entry.trailerLine ?? entry.line);
   const base = {
-    summary: null, importance: null, tags: [], entities: [], emotion: null, lastAccessedAt: null, validTo: null, occurredAt: null, invalidatedAt: null,
-    sourceKey: null, data: {},
+    summary: null,
+    importance: null,
+    tags: [],
+    entities: [],
+    emotion: null,
+    lastAccessedAt: null,
+    validTo: null,
+    occurredAt: null,
+    invalidatedAt: null,
+    sourceKey: null,
+    data: {},
   };
   const { refs: _refs, edges: _edges, ...fields } = t;
   const record = { ...base, ...fields, scope, content: entry.content } as unknown as MemoryRecord;
   let edited = false;
   if (entry.importance !== undefined && entry.importance !== renderImportance(record.importance)) {
     const value = entry.importance === 'none' ? null : Number(entry.importance);
-    if (value !== null && !(value >= 0 && value <= 1)) throw invalid(entry, `importance "${entry.importance}" must be a number from 0 to 1`);
+    if (value !== null && !(value >= 0 && value <= 1))
+      throw invalid(entry, `importance "${entry.importance}" must be a number from 0 to 1`);
     record.importance = value;
     edited = true;
   }
@@ -85,8 +104,25 @@ function recordOf(entry: ParsedEntry, scope: Scope): { record: MemoryRecord; edi
 }
 
 const PATCHED: readonly (keyof MemoryPatch)[] = [
-  'content', 'summary', 'tags', 'entities', 'importance', 'salience', 'surprise', 'emotion', 'pinned', 'mentionCount', 'confidence',
-  'status', 'provenance', 'validFrom', 'validTo', 'occurredAt', 'invalidatedAt', 'data', 'updatedAt',
+  'content',
+  'summary',
+  'tags',
+  'entities',
+  'importance',
+  'salience',
+  'surprise',
+  'emotion',
+  'pinned',
+  'mentionCount',
+  'confidence',
+  'status',
+  'provenance',
+  'validFrom',
+  'validTo',
+  'occurredAt',
+  'invalidatedAt',
+  'data',
+  'updatedAt',
 ];
 
 /** Imports the files into `scope`; all records in one transaction. */
@@ -121,7 +157,14 @@ export async function importMarkdown(deps: Deps, files: MarkdownFiles, scope: Sc
 
   const redacted = redactImported(known, inputs, deps.redactor);
   if (redacted > 0) report.redacted = redacted;
-  const existing = new Map((await deps.store.getMemories(known.map((k) => k.record.id), [scope])).map((r) => [r.id, r]));
+  const existing = new Map(
+    (
+      await deps.store.getMemories(
+        known.map((k) => k.record.id),
+        [scope],
+      )
+    ).map((r) => [r.id, r]),
+  );
   const toEmbed = known.filter((k) => existing.get(k.record.id)?.content !== k.record.content);
   const vectors = toEmbed.length > 0 ? await deps.embedder.embed(toEmbed.map((k) => embeddingText(k.record))) : [];
   const vectorOf = new Map(toEmbed.map((k, i) => [k.record.id, vectors[i] as Float32Array]));
@@ -156,13 +199,21 @@ export async function importMarkdown(deps: Deps, files: MarkdownFiles, scope: Sc
       report.updated++;
     }
     const mapId = (id: string): string => idMap.get(id) ?? id;
-    const present = new Set((await tx.getMemories(known.flatMap(({ trailer }) => refIdsOf(trailer).map(mapId)), [scope])).map((r) => r.id));
+    const present = new Set(
+      (
+        await tx.getMemories(
+          known.flatMap(({ trailer }) => refIdsOf(trailer).map(mapId)),
+          [scope],
+        )
+      ).map((r) => r.id),
+    );
     const newEdges: Edge[] = [];
     for (const { record, trailer } of known) {
       const refs: Record<string, string[] | undefined> = trailer.refs ?? {};
       for (const [layer, ids = []] of Object.entries(refs)) {
         const refIds = ids.map(mapId).filter((id) => present.has(id));
-        if (refIds.length > 0) report.refs += (await tx.addConceptRefs({ scope, conceptId: mapId(record.id), layer: layer as Layer, refIds })).added.length;
+        if (refIds.length > 0)
+          report.refs += (await tx.addConceptRefs({ scope, conceptId: mapId(record.id), layer: layer as Layer, refIds })).added.length;
       }
       const edges = trailer.edges ?? [];
       if (edges.length === 0) continue;

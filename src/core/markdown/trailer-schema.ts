@@ -50,7 +50,11 @@ export const trailerSchema = z
     confidence: unit.optional(),
     status: z.enum(STATUSES).optional(),
     provenance: z
-      .object({ kind: z.enum(PROVENANCE_KINDS), sources: z.array(z.record(z.string(), z.unknown())).max(100), derivedFrom: z.array(z.string()).max(1000) })
+      .object({
+        kind: z.enum(PROVENANCE_KINDS),
+        sources: z.array(z.record(z.string(), z.unknown())).max(100),
+        derivedFrom: z.array(z.string()).max(1000),
+      })
       .strict()
       .optional(),
     validTo: instant.nullable().optional(),

@@ -40,7 +40,9 @@ export const setPersonaInputSchema = personaSchema
 export type SetPersonaInput = z.input<typeof setPersonaInputSchema>;
 
 /** Input of `revertPersona`: the version to restore (default: the one before the current). */
-export const revertPersonaInputSchema = z.object({ scope: scopeSchema, to: z.string().min(1).max(200).optional(), reason: z.string().trim().min(1).max(500).optional() }).strict();
+export const revertPersonaInputSchema = z
+  .object({ scope: scopeSchema, to: z.string().min(1).max(200).optional(), reason: z.string().trim().min(1).max(500).optional() })
+  .strict();
 export type RevertPersonaInput = z.input<typeof revertPersonaInputSchema>;
 
 /** The view of one persona record. */
@@ -110,12 +112,27 @@ export async function revertPersona(deps: Deps, input: RevertPersonaInput): Prom
   let target: PersonaVersion | undefined;
   if (parsed.to !== undefined) {
     target = history.find((v) => v.id === parsed.to);
-    if (target === undefined) throw new EngramError('NOT_FOUND', `No persona version ${parsed.to} in scope "${parsed.scope}": list them with personaHistory (CLI: engram persona history --scope ${parsed.scope}).`, { details: { id: parsed.to } });
+    if (target === undefined)
+      throw new EngramError(
+        'NOT_FOUND',
+        `No persona version ${parsed.to} in scope "${parsed.scope}": list them with personaHistory (CLI: engram persona history --scope ${parsed.scope}).`,
+        { details: { id: parsed.to } },
+      );
   } else {
     const at = current === undefined ? -1 : history.indexOf(current);
     target = at > 0 ? history[at - 1] : undefined;
-    if (target === undefined) throw new EngramError('CONFLICT', `Scope "${parsed.scope}" has no earlier persona version to revert to.`, { details: { scope: parsed.scope } });
+    if (target === undefined)
+      throw new EngramError('CONFLICT', `Scope "${parsed.scope}" has no earlier persona version to revert to.`, {
+        details: { scope: parsed.scope },
+      });
   }
-  if (current !== undefined && target.id === current.id) throw new EngramError('CONFLICT', `Persona version ${target.id} is already the current one: there is nothing to revert.`, { details: { id: target.id } });
-  return writePersona(deps, parsed.scope, target.persona, { reason: parsed.reason ?? `revert to version ${target.id}`, by: 'revert', revertOf: target.id });
+  if (current !== undefined && target.id === current.id)
+    throw new EngramError('CONFLICT', `Persona version ${target.id} is already the current one: there is nothing to revert.`, {
+      details: { id: target.id },
+    });
+  return writePersona(deps, parsed.scope, target.persona, {
+    reason: parsed.reason ?? `revert to version ${target.id}`,
+    by: 'revert',
+    revertOf: target.id,
+  });
 }

@@ -24,13 +24,38 @@ export interface Persona {
 }
 
 /** Kinds a memory can be of beside its layer. */
-export const MEMORY_KINDS = ['episodic', 'semantic', 'procedural', 'statistical', 'reflection', 'promoted', 'decision', 'success', 'failure', 'surprising', 'emotional', 'social'] as const;
+export const MEMORY_KINDS = [
+  'episodic',
+  'semantic',
+  'procedural',
+  'statistical',
+  'reflection',
+  'promoted',
+  'decision',
+  'success',
+  'failure',
+  'surprising',
+  'emotional',
+  'social',
+] as const;
 
 /** What the three built-in dispositions favour unless a persona says otherwise. */
 export const DEFAULT_FAVOURS: Readonly<Record<string, DispositionFavours>> = Object.freeze({
-  curiosity: { kinds: ['reflection', 'surprising'], tags: ['question', 'idea', 'insight', 'learning', 'research', 'explore'], moods: ['curious', 'interested', 'excited', 'surprised', 'fascinated'] },
-  caution: { kinds: ['failure', 'decision'], tags: ['warning', 'caution', 'risk', 'incident', 'failure', 'safety', 'danger'], moods: ['afraid', 'anxious', 'worried', 'fear', 'nervous', 'scared'] },
-  sociability: { kinds: ['social'], tags: ['people', 'social', 'team', 'friend', 'conversation', 'family'], moods: ['happy', 'grateful', 'joy', 'warm', 'love'] },
+  curiosity: {
+    kinds: ['reflection', 'surprising'],
+    tags: ['question', 'idea', 'insight', 'learning', 'research', 'explore'],
+    moods: ['curious', 'interested', 'excited', 'surprised', 'fascinated'],
+  },
+  caution: {
+    kinds: ['failure', 'decision'],
+    tags: ['warning', 'caution', 'risk', 'incident', 'failure', 'safety', 'danger'],
+    moods: ['afraid', 'anxious', 'worried', 'fear', 'nervous', 'scared'],
+  },
+  sociability: {
+    kinds: ['social'],
+    tags: ['people', 'social', 'team', 'friend', 'conversation', 'family'],
+    moods: ['happy', 'grateful', 'joy', 'warm', 'love'],
+  },
 });
 
 const name = z
@@ -73,7 +98,10 @@ const IN_TEXT = /\b([a-z][a-z_-]{2,39})\s*[:=]?\s*(0(?:\.\d+)?|1(?:\.0+)?)\b/gi;
  */
 export function personaOfRecord(record: Pick<MemoryRecord, 'content' | 'data'>): Persona | null {
   const properties = record.data.properties as { dispositions?: unknown; favours?: unknown } | undefined;
-  const given = personaSchema.safeParse({ dispositions: properties?.dispositions, ...(properties?.favours !== undefined ? { favours: properties.favours } : {}) });
+  const given = personaSchema.safeParse({
+    dispositions: properties?.dispositions,
+    ...(properties?.favours !== undefined ? { favours: properties.favours } : {}),
+  });
   if (given.success) return given.data;
   const dispositions: Record<string, number> = {};
   for (const match of record.content.matchAll(IN_TEXT)) dispositions[(match[1] as string).toLowerCase()] = Number(match[2]);
@@ -84,7 +112,11 @@ export function personaOfRecord(record: Pick<MemoryRecord, 'content' | 'data'>):
 export function renderPersona(persona: Persona): string {
   const values = Object.entries(persona.dispositions).map(([d, v]) => `${d} ${round(v)}`);
   const favours = Object.entries(persona.favours ?? {}).map(([d, f]) => {
-    const parts = [f.kinds?.length ? `kinds ${f.kinds.join(', ')}` : '', f.tags?.length ? `tags ${f.tags.join(', ')}` : '', f.moods?.length ? `moods ${f.moods.join(', ')}` : ''].filter((p) => p !== '');
+    const parts = [
+      f.kinds?.length ? `kinds ${f.kinds.join(', ')}` : '',
+      f.tags?.length ? `tags ${f.tags.join(', ')}` : '',
+      f.moods?.length ? `moods ${f.moods.join(', ')}` : '',
+    ].filter((p) => p !== '');
     return parts.length > 0 ? ` ${d} favours ${parts.join('; ')}.` : '';
   });
   return `Persona: ${values.join(', ')}.${favours.join('')}`;

@@ -26,12 +26,23 @@ const PAGE = 500;
 const MAX_RECORDS = 5_000;
 
 /** Procedural records of `category` in `scopes` (any of `statuses`), oldest first. */
-export async function settingRecords(store: StoreReader, scopes: readonly Scope[], category: string, statuses?: readonly MemoryStatus[]): Promise<MemoryRecord[]> {
+export async function settingRecords(
+  store: StoreReader,
+  scopes: readonly Scope[],
+  category: string,
+  statuses?: readonly MemoryStatus[],
+): Promise<MemoryRecord[]> {
   const out: MemoryRecord[] = [];
   let afterId: string | undefined;
   let read = 0;
   while (read < MAX_RECORDS) {
-    const page = await store.listMemories({ scopes, layers: ['procedural'], ...(statuses !== undefined ? { statuses } : {}), limit: PAGE, ...(afterId !== undefined ? { afterId } : {}) });
+    const page = await store.listMemories({
+      scopes,
+      layers: ['procedural'],
+      ...(statuses !== undefined ? { statuses } : {}),
+      limit: PAGE,
+      ...(afterId !== undefined ? { afterId } : {}),
+    });
     read += page.length;
     for (const record of page) if (record.data?.category === category) out.push(record);
     if (page.length < PAGE) break;
@@ -41,13 +52,26 @@ export async function settingRecords(store: StoreReader, scopes: readonly Scope[
 }
 
 /** The current (active, valid now) records of `category` in `scopes`, newest first. */
-export async function currentSettings(store: StoreReader, scopes: readonly Scope[], category: string, now: number): Promise<MemoryRecord[]> {
+export async function currentSettings(
+  store: StoreReader,
+  scopes: readonly Scope[],
+  category: string,
+  now: number,
+): Promise<MemoryRecord[]> {
   const records = await settingRecords(store, scopes, category, ['active']);
   return records.filter((r) => isVisible(r, {}, now)).sort((a, b) => (a.id < b.id ? 1 : -1));
 }
 
 /** A new version's record: procedural, of `category`, the values in `properties`, the change in `change`. */
-export function settingRecord(input: { scope: Scope; category: string; content: string; properties: Record<string, unknown>; change: SettingChange; now: number; derivedFrom?: string[] }): MemoryRecord {
+export function settingRecord(input: {
+  scope: Scope;
+  category: string;
+  content: string;
+  properties: Record<string, unknown>;
+  change: SettingChange;
+  now: number;
+  derivedFrom?: string[];
+}): MemoryRecord {
   return newRecord({
     scope: input.scope,
     layer: 'procedural',
@@ -55,7 +79,11 @@ export function settingRecord(input: { scope: Scope; category: string; content: 
     now: input.now,
     importance: 0.9,
     salience: 0.9,
-    provenance: { kind: input.change.by === 'reflection' ? 'reflection' : 'user_stated', sources: [], derivedFrom: input.derivedFrom ?? [] },
+    provenance: {
+      kind: input.change.by === 'reflection' ? 'reflection' : 'user_stated',
+      sources: [],
+      derivedFrom: input.derivedFrom ?? [],
+    },
     data: { category: input.category, properties: input.properties, change: input.change } as MemoryRecord['data'],
   });
 }
@@ -65,14 +93,25 @@ export function settingRecord(input: { scope: Scope; category: string; content: 
  * one (status superseded, validTo and invalidatedAt now, a SUPERSEDES edge with the change's reason).
  * Returns the ids it superseded.
  */
-export async function writeSettingVersion(tx: StoreTransaction, record: MemoryRecord, embedding: Float32Array, now: number): Promise<string[]> {
+export async function writeSettingVersion(
+  tx: StoreTransaction,
+  record: MemoryRecord,
+  embedding: Float32Array,
+  now: number,
+): Promise<string[]> {
   const category = record.data.category as string;
   const previous = (await currentSettings(tx, [record.scope], category, now)).filter((r) => r.id !== record.id);
   await tx.insertMemories([{ record, embedding }]);
   const change = (record.data as { change?: SettingChange }).change;
   const edges: Edge[] = [];
   for (const old of previous) {
-    await tx.updateMemory(old.id, old.scope, { status: 'superseded', validTo: Math.max(old.validFrom, now), invalidatedAt: now, data: { ...old.data, supersededBy: record.id }, updatedAt: now });
+    await tx.updateMemory(old.id, old.scope, {
+      status: 'superseded',
+      validTo: Math.max(old.validFrom, now),
+      invalidatedAt: now,
+      data: { ...old.data, supersededBy: record.id },
+      updatedAt: now,
+    });
     edges.push({
       id: newId(now),
       scope: record.scope,

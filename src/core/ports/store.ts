@@ -313,7 +313,6 @@ export interface StoreReader {
   listAudit(query: { scope: Scope; afterId?: string; limit: number }): Promise<AuditEntry[]>;
 }
 
-
 /** An API key as stored: only the SHA-256 hash (hex) of the key itself. Times are epoch ms. */
 export interface StoredApiKey {
   id: string;
@@ -445,7 +444,13 @@ export interface StoreTransaction extends StoreReader {
    * existing records of `scope` (else `INVALID_INPUT`, nothing written). Returns the refs newly added that
    * are still in the set, and every ref evicted by this call (oldest first; may include refs of this call when it adds more than `cap`).
    */
-  addConceptRefs(input: { scope: Scope; conceptId: string; layer: Layer; refIds: readonly string[]; cap?: number }): Promise<{ added: string[]; evicted: string[] }>;
+  addConceptRefs(input: {
+    scope: Scope;
+    conceptId: string;
+    layer: Layer;
+    refIds: readonly string[];
+    cap?: number;
+  }): Promise<{ added: string[]; evicted: string[] }>;
   /**
    * Re-points every ref to `fromRefId` in `scope` at `toRefId` (compression keeps the id chain): the
    * ref keeps its place in each set; where a set already holds `toRefId` the `fromRefId` entry is just
@@ -533,7 +538,12 @@ export interface Store extends StoreReader {
    * pending again, due at `now + retryAfterMs` (default 0) → `'retry'`; otherwise it is kept as
    * failed (counted in the backlog, never claimed again) → `'failed'`. `'lost'` when `owner` no longer holds it.
    */
-  failJob(id: string, owner: string, error: string, options: { now: number; maxAttempts?: number; retryAfterMs?: number }): Promise<'retry' | 'failed' | 'lost'>;
+  failJob(
+    id: string,
+    owner: string,
+    error: string,
+    options: { now: number; maxAttempts?: number; retryAfterMs?: number },
+  ): Promise<'retry' | 'failed' | 'lost'>;
   /** Job counts of `scopes` by state and kind (for `stats`). */
   jobBacklog(scopes: readonly Scope[]): Promise<JobBacklog>;
   setMeta(key: string, value: string): Promise<void>;

@@ -20,5 +20,8 @@ export interface SystemPorts {
 
 /** A random id segment of `length` base-36 characters (an owner's suffix). */
 export function randomSuffix(random: RandomSource, length: number): string {
-  return random.next().toString(36).slice(2, 2 + length);
+  return random
+    .next()
+    .toString(36)
+    .slice(2, 2 + length);
 }

@@ -39,7 +39,22 @@ export interface ProfileFactInput {
 /** Subjects that stand for the user the profile is about. */
 const USER_SUBJECTS = new Set(['user', 'the user', 'i', 'me', 'my', 'we', 'our', 'us', 'you', 'your']);
 /** Attributes that say nothing about which field ("is", "prefers", "wants"): their value carries the meaning. */
-const GENERIC_ATTRIBUTES = new Set(['valu', 'is', 'be', 'prefer', 'want', 'need', 'like', 'love', 'has', 'have', 'requir', 'choos', 'pick', 'go']);
+const GENERIC_ATTRIBUTES = new Set([
+  'valu',
+  'is',
+  'be',
+  'prefer',
+  'want',
+  'need',
+  'like',
+  'love',
+  'has',
+  'have',
+  'requir',
+  'choos',
+  'pick',
+  'go',
+]);
 /** A `Label: value` line without a claim slot. */
 const LABELLED = /^\s*([^:\n]{2,60}?)\s*:\s*(.+?)\s*\.?\s*$/;
 
@@ -77,11 +92,21 @@ function evidenceOf(fact: ProfileFactInput): FactEvidence | undefined {
     const subject = claim.subject.toLowerCase().trim();
     const attribute = stems(claim.attribute);
     const genericAttribute = attribute.length === 0 || attribute.every((a) => GENERIC_ATTRIBUTES.has(a));
-    const key = USER_SUBJECTS.has(subject) ? (genericAttribute ? [] : attribute) : [...stems(subject), ...(genericAttribute ? [] : attribute)];
-    return { key: key.filter((k) => !GENERIC_ATTRIBUTES.has(k)), verb: genericAttribute ? attribute : [], value: stems(claim.value), shown: claim.value };
+    const key = USER_SUBJECTS.has(subject)
+      ? genericAttribute
+        ? []
+        : attribute
+      : [...stems(subject), ...(genericAttribute ? [] : attribute)];
+    return {
+      key: key.filter((k) => !GENERIC_ATTRIBUTES.has(k)),
+      verb: genericAttribute ? attribute : [],
+      value: stems(claim.value),
+      shown: claim.value,
+    };
   }
   const labelled = LABELLED.exec(fact.content);
-  if (labelled?.[1] !== undefined && labelled[2] !== undefined) return { key: stems(labelled[1]), verb: [], value: stems(labelled[2]), shown: labelled[2] };
+  if (labelled?.[1] !== undefined && labelled[2] !== undefined)
+    return { key: stems(labelled[1]), verb: [], value: stems(labelled[2]), shown: labelled[2] };
   return undefined;
 }
 
@@ -98,10 +123,16 @@ function fit(evidence: FactEvidence, field: FieldWords): number {
   const either = new Set([...field.name, ...field.description]);
   return (
     2 * overlap(evidence.key, field.name) +
-    overlap(evidence.key.filter((k) => !field.name.has(k)), field.description) +
+    overlap(
+      evidence.key.filter((k) => !field.name.has(k)),
+      field.description,
+    ) +
     overlap(evidence.verb, either) +
     2 * overlap(evidence.value, field.name) +
-    overlap(evidence.value.filter((v) => !field.name.has(v)), new Set([...field.description, ...field.example]))
+    overlap(
+      evidence.value.filter((v) => !field.name.has(v)),
+      new Set([...field.description, ...field.example]),
+    )
   );
 }
 
@@ -131,7 +162,11 @@ export function matchProfileFields(fields: readonly ProfileField[], facts: reado
     }
     if (best === undefined || tie || bestFit < MIN_FIELD_FIT) continue;
     const previous = answers.get(best.field.name);
-    if (previous === undefined || fact.validFrom > previous.fact.validFrom || (fact.validFrom === previous.fact.validFrom && fact.id > previous.fact.id)) {
+    if (
+      previous === undefined ||
+      fact.validFrom > previous.fact.validFrom ||
+      (fact.validFrom === previous.fact.validFrom && fact.id > previous.fact.id)
+    ) {
       answers.set(best.field.name, { fact, value: evidence.shown });
     }
   }

@@ -10,7 +10,14 @@ import type { Store, StoreReader } from '../ports/store.js';
 import { parseInput, scopeSchema } from '../schemas.js';
 import type { Scope } from '../scope.js';
 import { currentSettings, settingRecord, writeSettingVersion } from '../persona/setting-versions.js';
-import { fieldsOfSchemaRecord, mergeSchemaFields, PROFILE_SCHEMA_CATEGORY, profileFieldsSchema, renderProfileSchema, type ProfileField } from './profile-schema.js';
+import {
+  fieldsOfSchemaRecord,
+  mergeSchemaFields,
+  PROFILE_SCHEMA_CATEGORY,
+  profileFieldsSchema,
+  renderProfileSchema,
+  type ProfileField,
+} from './profile-schema.js';
 
 /** The schema a read of some scopes sees: the fields of every current schema record, and their ids. */
 export interface ProfileSchemaView {
@@ -36,13 +43,27 @@ export async function readProfileSchema(store: StoreReader, scopes: readonly Sco
 }
 
 /** Writes the scope's schema as a new version (superseding the current schema records of the scope). */
-export async function setProfileSchema(deps: { store: Store; embedder: Embedder; clock: Clock }, input: SetProfileSchemaInput): Promise<ProfileSchemaView & { superseded: string[] }> {
+export async function setProfileSchema(
+  deps: { store: Store; embedder: Embedder; clock: Clock },
+  input: SetProfileSchemaInput,
+): Promise<ProfileSchemaView & { superseded: string[] }> {
   const parsed = parseInput(setProfileSchemaInputSchema, input, 'profile schema');
   const now = deps.clock.now();
-  const fields = parsed.fields.map((f) => ({ name: f.name, ...(f.description ? { description: f.description } : {}), ...(f.example ? { example: f.example } : {}) }));
+  const fields = parsed.fields.map((f) => ({
+    name: f.name,
+    ...(f.description ? { description: f.description } : {}),
+    ...(f.example ? { example: f.example } : {}),
+  }));
   const content = renderProfileSchema(fields);
   const [embedding] = await deps.embedder.embed([content]);
-  const record = settingRecord({ scope: parsed.scope, category: PROFILE_SCHEMA_CATEGORY, content, properties: { fields }, change: { reason: parsed.reason ?? 'set by a person', by: 'user' }, now });
+  const record = settingRecord({
+    scope: parsed.scope,
+    category: PROFILE_SCHEMA_CATEGORY,
+    content,
+    properties: { fields },
+    change: { reason: parsed.reason ?? 'set by a person', by: 'user' },
+    now,
+  });
   const superseded = await deps.store.transaction((tx) => writeSettingVersion(tx, record, embedding as Float32Array, now));
   return { fields, ids: [record.id], superseded };
 }

@@ -35,8 +35,18 @@ const fieldName = z
 export const profileFieldSchema = z
   .object({
     name: fieldName,
-    description: z.string().trim().max(500).refine((s) => !s.includes('\n'), 'must be one line').optional(),
-    example: z.string().trim().max(200).refine((s) => !/[\n()]/.test(s), 'must be one line without parentheses').optional(),
+    description: z
+      .string()
+      .trim()
+      .max(500)
+      .refine((s) => !s.includes('\n'), 'must be one line')
+      .optional(),
+    example: z
+      .string()
+      .trim()
+      .max(200)
+      .refine((s) => !/[\n()]/.test(s), 'must be one line without parentheses')
+      .optional(),
   })
   .strict();
 
@@ -54,7 +64,10 @@ export function isProfileSchema(record: Pick<MemoryRecord, 'layer' | 'data'>): b
 
 /** The comparison key of a field name: lowercase words joined by one space. */
 export function fieldKey(name: string): string {
-  return name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return name
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 }
 
 const TITLE = 'Profile schema: what to learn about the user.';

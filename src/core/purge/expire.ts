@@ -66,7 +66,14 @@ export async function expireRecords(store: Store, input: ExpireInput, options: E
   const { scope } = parsed;
   const dryRun = parsed.dryRun === true;
   const due = await dueIds(store, scope, options);
-  const report: ExpireReport = { scope, dryRun, expired: 0, ids: [], removed: { derived: 0, edges: 0, refs: 0, history: 0, indexEntries: 0 }, auditIds: [] };
+  const report: ExpireReport = {
+    scope,
+    dryRun,
+    expired: 0,
+    ids: [],
+    removed: { derived: 0, edges: 0, refs: 0, history: 0, indexEntries: 0 },
+    auditIds: [],
+  };
   for (let start = 0; start < due.length; start += BATCH) {
     const batch = due.slice(start, start + BATCH);
     // `tx` is null in a dry run: the same reads, no writes
@@ -77,7 +84,9 @@ export async function expireRecords(store: Store, input: ExpireInput, options: E
       const plan = await planPurge(reader, scope, targets, { wholeScope: false });
       const targetIds = new Set(targets.map((r) => r.id));
       // a document's chunks go with it; knowledge derived from it (statistics, reflections, concepts) stays, pointing at the tombstone
-      const derived = plan.removed.filter((r) => !targetIds.has(r.id) && typeof r.data.parentId === 'string' && targetIds.has(r.data.parentId));
+      const derived = plan.removed.filter(
+        (r) => !targetIds.has(r.id) && typeof r.data.parentId === 'string' && targetIds.has(r.data.parentId),
+      );
       report.expired += targets.length;
       for (const r of targets) if (report.ids.length < MAX_LISTED_IDS) report.ids.push(r.id);
       report.removed.derived += derived.length;
@@ -89,8 +98,17 @@ export async function expireRecords(store: Store, input: ExpireInput, options: E
         report.removed.refs += refs.length;
         return;
       }
-      const gone = derived.length > 0 ? await tx.deleteMemories(derived.map((r) => r.id), scope) : { records: 0, edges: 0, refs: 0, indexEntries: 0 };
-      const made = await tx.tombstoneMemories(targets.map((r) => ({ id: r.id, patch: tombstonePatch(r, options.now) })), scope);
+      const gone =
+        derived.length > 0
+          ? await tx.deleteMemories(
+              derived.map((r) => r.id),
+              scope,
+            )
+          : { records: 0, edges: 0, refs: 0, indexEntries: 0 };
+      const made = await tx.tombstoneMemories(
+        targets.map((r) => ({ id: r.id, patch: tombstonePatch(r, options.now) })),
+        scope,
+      );
       report.removed.edges += gone.edges + made.edges;
       report.removed.refs += gone.refs + made.refs;
       report.removed.indexEntries += gone.indexEntries + made.indexEntries;
@@ -130,7 +148,8 @@ export function tombstonePatch(record: MemoryRecord, now: number): MemoryPatch {
 
 function isDue(record: MemoryRecord, options: ExpireOptions): boolean {
   // expired by the decay phase (not by compression, whose summary stands for the original)
-  if (record.status === 'expired') return !isTombstone(record) && typeof record.data.expiredAt === 'number' && record.data.compressedInto === undefined;
+  if (record.status === 'expired')
+    return !isTombstone(record) && typeof record.data.expiredAt === 'number' && record.data.compressedInto === undefined;
   return record.status === 'decayed' && options.pastGrace(record, options.now);
 }
 
@@ -139,7 +158,12 @@ async function dueIds(reader: StoreReader, scope: Scope, options: ExpireOptions)
   const ids: string[] = [];
   let afterId: string | undefined;
   for (;;) {
-    const page = await reader.listMemories({ scopes: [scope], statuses: ['decayed', 'expired'], ...(afterId !== undefined ? { afterId } : {}), limit: PAGE });
+    const page = await reader.listMemories({
+      scopes: [scope],
+      statuses: ['decayed', 'expired'],
+      ...(afterId !== undefined ? { afterId } : {}),
+      limit: PAGE,
+    });
     for (const record of page) if (isDue(record, options)) ids.push(record.id);
     if (page.length < PAGE) return ids;
     afterId = (page[page.length - 1] as MemoryRecord).id;

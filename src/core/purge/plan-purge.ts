@@ -18,7 +18,12 @@ export interface PurgePlan {
 }
 
 /** Builds the plan inside the purge's transaction (`reader` is the transaction). */
-export async function planPurge(reader: StoreReader, scope: Scope, targets: readonly MemoryRecord[], options: { wholeScope: boolean }): Promise<PurgePlan> {
+export async function planPurge(
+  reader: StoreReader,
+  scope: Scope,
+  targets: readonly MemoryRecord[],
+  options: { wholeScope: boolean },
+): Promise<PurgePlan> {
   const removed = new Map(targets.map((r) => [r.id, r]));
   // everything in the scope goes: nothing can be derived from it alone elsewhere (refs and edges stay in a scope)
   if (options.wholeScope) return { removed: [...removed.values()], restore: [] };
@@ -28,7 +33,9 @@ export async function planPurge(reader: StoreReader, scope: Scope, targets: read
     for (const record of await reader.findDerived({ scope, ids: frontier })) {
       if (!removed.has(record.id) && derivedAlone(record, removed)) next.push(record);
     }
-    const concepts = [...new Set((await reader.findConceptsByRef({ scopes: [scope], refIds: frontier })).map((r) => r.conceptId))].filter((id) => !removed.has(id));
+    const concepts = [...new Set((await reader.findConceptsByRef({ scopes: [scope], refIds: frontier })).map((r) => r.conceptId))].filter(
+      (id) => !removed.has(id),
+    );
     if (concepts.length > 0) {
       const refs = await reader.getConceptRefs({ scopes: [scope], conceptIds: concepts });
       const orphaned = concepts.filter((id) => refs.every((ref) => ref.conceptId !== id || removed.has(ref.refId)));
@@ -51,9 +58,15 @@ function derivedAlone(record: MemoryRecord, removed: ReadonlyMap<string, MemoryR
 }
 
 /** Claims superseded by a removed record whose every (transitive) superseder is removed too. */
-async function predecessorsToRestore(reader: StoreReader, scope: Scope, removed: ReadonlyMap<string, MemoryRecord>): Promise<MemoryRecord[]> {
+async function predecessorsToRestore(
+  reader: StoreReader,
+  scope: Scope,
+  removed: ReadonlyMap<string, MemoryRecord>,
+): Promise<MemoryRecord[]> {
   const edges = await reader.getEdges({ scopes: [scope], ids: [...removed.keys()], types: ['SUPERSEDES'] });
-  const candidates = [...new Set(edges.filter((e) => e.invalidatedAt === null && removed.has(e.fromId) && !removed.has(e.toId)).map((e) => e.toId))];
+  const candidates = [
+    ...new Set(edges.filter((e) => e.invalidatedAt === null && removed.has(e.fromId) && !removed.has(e.toId)).map((e) => e.toId)),
+  ];
   const restore: MemoryRecord[] = [];
   for (const record of await reader.getMemories(candidates, [scope])) {
     if (record.status === 'superseded' && (await onlyRemovedSuperseders(reader, scope, record.id, removed))) restore.push(record);
@@ -62,7 +75,12 @@ async function predecessorsToRestore(reader: StoreReader, scope: Scope, removed:
 }
 
 /** Walks SUPERSEDES edges forward from `id`: true when every record reached is removed. */
-async function onlyRemovedSuperseders(reader: StoreReader, scope: Scope, id: string, removed: ReadonlyMap<string, MemoryRecord>): Promise<boolean> {
+async function onlyRemovedSuperseders(
+  reader: StoreReader,
+  scope: Scope,
+  id: string,
+  removed: ReadonlyMap<string, MemoryRecord>,
+): Promise<boolean> {
   const seen = new Set([id]);
   let frontier = [id];
   while (frontier.length > 0 && seen.size < 1000) {

@@ -45,9 +45,18 @@ export async function purgeRecords(store: Store, input: PurgeInput, options: { n
   const { scope, now } = { scope: parsed.scope, now: options.now };
   return store.transaction(async (tx) => {
     const wholeScope = parsed.ids === undefined && parsed.filter === undefined;
-    const targets: MemoryRecord[] = parsed.ids !== undefined ? await tx.getMemories(parsed.ids, [scope]) : await allMatching(tx, scope, browseFilterOf(parsed.filter ?? {}));
+    const targets: MemoryRecord[] =
+      parsed.ids !== undefined
+        ? await tx.getMemories(parsed.ids, [scope])
+        : await allMatching(tx, scope, browseFilterOf(parsed.filter ?? {}));
     const plan = await planPurge(tx, scope, targets, { wholeScope });
-    const deleted = plan.removed.length > 0 ? await tx.deleteMemories(plan.removed.map((r) => r.id), scope) : { records: 0, edges: 0, refs: 0, indexEntries: 0 };
+    const deleted =
+      plan.removed.length > 0
+        ? await tx.deleteMemories(
+            plan.removed.map((r) => r.id),
+            scope,
+          )
+        : { records: 0, edges: 0, refs: 0, indexEntries: 0 };
     for (const record of plan.restore) {
       const { supersededBy: _by, ...data } = record.data;
       await tx.updateMemory(record.id, scope, { status: 'active', validTo: null, invalidatedAt: null, data, updatedAt: now });

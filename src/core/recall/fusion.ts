@@ -40,7 +40,9 @@ export function fuseCandidates(
   analysis: QueryAnalysis,
   config: RecallConfig,
 ): { candidates: Candidate[]; absent: number } {
-  return config.fusion === 'rrf' ? { candidates: rrfCandidates(channels, records, config), absent: 0 } : fuseChannels(channels, records, analysis, config);
+  return config.fusion === 'rrf'
+    ? { candidates: rrfCandidates(channels, records, config), absent: 0 }
+    : fuseChannels(channels, records, analysis, config);
 }
 
 /**
@@ -57,7 +59,11 @@ export function fuseChannels(
   for (const [channel, hits] of Object.entries(channels)) {
     hits.forEach((hit, index) => {
       const record = explanations.get(hit.id) ?? {};
-      record[channel] = { rank: index + 1, score: Number(hit.score.toFixed(6)), ...(hit.coverage !== undefined ? { coverage: Number(hit.coverage.toFixed(4)) } : {}) };
+      record[channel] = {
+        rank: index + 1,
+        score: Number(hit.score.toFixed(6)),
+        ...(hit.coverage !== undefined ? { coverage: Number(hit.coverage.toFixed(4)) } : {}),
+      };
       explanations.set(hit.id, record);
     });
   }
@@ -98,7 +104,17 @@ export function fuseChannels(
         fused += config.affectWeight * affect;
       }
     }
-    out.push({ record, channels: channelInfo, fused, relevance: fused, neighbourhood: 0, recency: 0, importance: 0, activation: 0, score: fused });
+    out.push({
+      record,
+      channels: channelInfo,
+      fused,
+      relevance: fused,
+      neighbourhood: 0,
+      recency: 0,
+      importance: 0,
+      activation: 0,
+      score: fused,
+    });
   }
   const absent = stats.std > 0 ? (config.semanticWeight * (semanticFloor - stats.mean)) / stats.std / config.semanticZScale : 0;
   return { candidates: out, absent };
@@ -120,7 +136,11 @@ export function reciprocalRankFusion(inputs: readonly FusionInput[], rrfK: numbe
         byId.set(hit.id, fused);
       }
       fused.fused += input.weight / (rrfK + rank);
-      fused.channels[input.channel] = { rank, score: hit.score, ...(hit.coverage !== undefined ? { coverage: Number(hit.coverage.toFixed(4)) } : {}) };
+      fused.channels[input.channel] = {
+        rank,
+        score: hit.score,
+        ...(hit.coverage !== undefined ? { coverage: Number(hit.coverage.toFixed(4)) } : {}),
+      };
     });
   }
   return [...byId.values()].sort((a, b) => b.fused - a.fused || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -142,7 +162,17 @@ function rrfCandidates(channels: Record<string, ChannelHit[]>, records: Map<stri
   for (const f of fused) {
     const record = records.get(f.id);
     if (record === undefined || f.fused <= 0) continue;
-    out.push({ record, channels: f.channels, fused: f.fused, relevance: f.fused, neighbourhood: 0, recency: 0, importance: 0, activation: 0, score: f.fused });
+    out.push({
+      record,
+      channels: f.channels,
+      fused: f.fused,
+      relevance: f.fused,
+      neighbourhood: 0,
+      recency: 0,
+      importance: 0,
+      activation: 0,
+      score: f.fused,
+    });
   }
   return out;
 }

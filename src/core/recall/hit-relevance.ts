@@ -46,7 +46,12 @@ export function hitRelevance(channels: Readonly<Record<string, ChannelExplanatio
   const semantic = saturating(channels.semantic?.score ?? 0, SEMANTIC_MIDPOINT, SEMANTIC_WIDTH);
   // a store that reports no coverage: its lexical hit reads as half evidence
   const lexicalChannel = channels.lexical;
-  const lexical = lexicalChannel === undefined ? 0 : lexicalChannel.coverage === undefined ? 0.5 : saturating(lexicalChannel.coverage, LEXICAL_MIDPOINT, LEXICAL_WIDTH);
+  const lexical =
+    lexicalChannel === undefined
+      ? 0
+      : lexicalChannel.coverage === undefined
+        ? 0.5
+        : saturating(lexicalChannel.coverage, LEXICAL_MIDPOINT, LEXICAL_WIDTH);
   const entity = ENTITY_WEIGHT * Math.min(1, Math.max(0, channels.entity?.score ?? 0));
   const relevance = 1 - (1 - semantic) * (1 - lexical) * (1 - entity);
   return Math.round(Math.min(1, Math.max(0, relevance)) * 1000) / 1000;

@@ -9,7 +9,12 @@ import type { Candidate } from './scoring.js';
  * λ·score − (1−λ)·max similarity to the picks so far, among the first `take · pool.perHit` (at least
  * `pool.min`). λ = 1 keeps the order.
  */
-export function maximalMarginalRelevance(ranked: Candidate[], take: number, lambda: number, pool: { perHit: number; min: number }): Candidate[] {
+export function maximalMarginalRelevance(
+  ranked: Candidate[],
+  take: number,
+  lambda: number,
+  pool: { perHit: number; min: number },
+): Candidate[] {
   if (lambda >= 1 || ranked.length <= 1) return ranked.slice(0, take);
   const candidates = ranked.slice(0, Math.max(take * pool.perHit, pool.min));
   const words = new Map(candidates.map((c) => [c.record.id, new Set(tokenize(c.record.content))]));

@@ -28,7 +28,12 @@ export async function applyNeighbourhood(input: NeighbourhoodInput): Promise<rea
   if (config.neighbourWeight <= 0 && config.questionForward <= 0 && config.questionPenalty <= 0) return input.candidates;
   const candidates = [...input.candidates];
   const anchors = [...candidates].sort((a, b) => b.fused - a.fused).slice(0, config.neighbourAnchors);
-  const neighbours = await store.getNeighbours({ ...base, ids: anchors.map((c) => c.record.id), window: 1, gapMs: config.neighbourGapMinutes * 60_000 });
+  const neighbours = await store.getNeighbours({
+    ...base,
+    ids: anchors.map((c) => c.record.id),
+    window: 1,
+    gapMs: config.neighbourGapMinutes * 60_000,
+  });
   const byId = new Map(candidates.map((c) => [c.record.id, c]));
   const prev = new Map<string, string>();
   const next = new Map<string, string>();

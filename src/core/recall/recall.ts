@@ -79,7 +79,13 @@ export async function recall(deps: RecallDeps, query: string, options: ParsedRec
     ...(options.knownAt !== undefined ? { knownAt: options.knownAt } : {}),
     ...(options.includeSuperseded !== undefined ? { includeSuperseded: options.includeSuperseded } : {}),
   };
-  const base: ScopedQuery = { scopes: options.scopes, now, limit: Math.max(config.candidates, k * config.candidatesPerHit), ...time, ...(options.layers !== undefined ? { layers: options.layers } : {}) };
+  const base: ScopedQuery = {
+    scopes: options.scopes,
+    now,
+    limit: Math.max(config.candidates, k * config.candidatesPerHit),
+    ...time,
+    ...(options.layers !== undefined ? { layers: options.layers } : {}),
+  };
   const analysis = analyzeQuery(query, options.referenceTime ?? options.asOf ?? now);
 
   const channels = await runChannels(deps, config, analysis, base);
@@ -90,7 +96,10 @@ export async function recall(deps: RecallDeps, query: string, options: ParsedRec
   const candidates = config.graphWeight > 0 ? await addGraphNeighbours(store, base, around, config) : around;
 
   const blended = personaRerank(blendScores(candidates, config, now), await personaOf(deps, options, config, now), config.personaWeight);
-  const ranked = maximalMarginalRelevance(blended, k * config.rankedPerHit, config.mmrLambda, { perHit: config.mmrPoolPerHit, min: config.mmrMinPool });
+  const ranked = maximalMarginalRelevance(blended, k * config.rankedPerHit, config.mmrLambda, {
+    perHit: config.mmrPoolPerHit,
+    min: config.mmrMinPool,
+  });
   const hits: RecallHit[] = [];
   for (const candidate of ranked) {
     // A chunked document's parent stands for its chunks, which are the hits.
@@ -118,7 +127,12 @@ export async function recall(deps: RecallDeps, query: string, options: ParsedRec
   }
   if (options.chains === true && hits.length > 0) await attachChains(store, hits, { scopes: options.scopes, now, ...time });
   if (options.trackAccess !== false && hits.length > 0) {
-    store.recordAccess(hits.map((h) => h.id), now).catch(() => undefined);
+    store
+      .recordAccess(
+        hits.map((h) => h.id),
+        now,
+      )
+      .catch(() => undefined);
   }
   return { hits };
 }
@@ -171,16 +185,30 @@ function singleChannel(channel: 'lexical' | 'semantic'): Partial<RecallConfig> {
 }
 
 /** Runs the candidate-generating channels in parallel. */
-async function runChannels(deps: RecallDeps, config: RecallConfig, analysis: QueryAnalysis, base: ScopedQuery): Promise<Record<string, ChannelHit[]>> {
+async function runChannels(
+  deps: RecallDeps,
+  config: RecallConfig,
+  analysis: QueryAnalysis,
+  base: ScopedQuery,
+): Promise<Record<string, ChannelHit[]>> {
   const { store, embedder } = deps;
   const none = Promise.resolve<ChannelHit[]>([]);
   const [lexical, semantic, entity, temporal] = await Promise.all([
-    config.lexicalWeight > 0 && analysis.terms.length > 0 ? store.lexicalSearch({ ...base, terms: analysis.terms.map((term) => ({ term })), bm25: { k1: config.bm25K1, b: config.bm25B } }) : none,
+    config.lexicalWeight > 0 && analysis.terms.length > 0
+      ? store.lexicalSearch({ ...base, terms: analysis.terms.map((term) => ({ term })), bm25: { k1: config.bm25K1, b: config.bm25B } })
+      : none,
     config.semanticWeight > 0
-      ? embedder.embed([analysis.text], { purpose: 'query' }).then(([vector]) => store.vectorSearch({ ...base, vector: vector as Float32Array }))
+      ? embedder
+          .embed([analysis.text], { purpose: 'query' })
+          .then(([vector]) => store.vectorSearch({ ...base, vector: vector as Float32Array }))
       : none,
     config.entityWeight > 0 && analysis.entities.length > 0
-      ? store.lexicalSearch({ ...base, limit: Math.min(base.limit, config.entityCandidates), terms: analysis.entities.map((term) => ({ term })), bm25: { k1: config.bm25K1, b: config.bm25B } })
+      ? store.lexicalSearch({
+          ...base,
+          limit: Math.min(base.limit, config.entityCandidates),
+          terms: analysis.entities.map((term) => ({ term })),
+          bm25: { k1: config.bm25K1, b: config.bm25B },
+        })
       : none,
     config.temporalWeight > 0 && analysis.window !== null
       ? store.temporalSearch({ ...base, start: analysis.window.start, end: analysis.window.end })
@@ -193,13 +221,28 @@ async function runChannels(deps: RecallDeps, config: RecallConfig, analysis: Que
  * Graph channel: spreading activation (src/core/graph) from the strongest hits, over edges and concept
  * refs across layers, within the read's scopes and time filter; what it reaches gains relevance.
  */
-async function addGraphNeighbours(store: Store, base: ScopedQuery, candidates: readonly Candidate[], config: RecallConfig): Promise<readonly Candidate[]> {
-  const top = [...candidates].sort((a, b) => b.relevance - a.relevance).slice(0, config.graphSeeds).filter((c) => c.relevance > 0);
+async function addGraphNeighbours(
+  store: Store,
+  base: ScopedQuery,
+  candidates: readonly Candidate[],
+  config: RecallConfig,
+): Promise<readonly Candidate[]> {
+  const top = [...candidates]
+    .sort((a, b) => b.relevance - a.relevance)
+    .slice(0, config.graphSeeds)
+    .filter((c) => c.relevance > 0);
   if (top.length === 0) return candidates;
   const result = await spreadActivation(
     store,
     { ...base, seeds: top.map((c) => ({ id: c.record.id, energy: c.relevance })), known: new Map(top.map((c) => [c.record.id, c.record])) },
-    { maxHops: config.graphMaxHops, decay: config.graphDecay, fanOutPower: config.graphFanOutPower, threshold: config.graphThreshold, maxFanOut: config.graphMaxFanOut, maxNodes: config.graphMaxNodes },
+    {
+      maxHops: config.graphMaxHops,
+      decay: config.graphDecay,
+      fanOutPower: config.graphFanOutPower,
+      threshold: config.graphThreshold,
+      maxFanOut: config.graphMaxFanOut,
+      maxNodes: config.graphMaxNodes,
+    },
   );
   const out = [...candidates];
   const indexOf = new Map(out.map((c, i) => [c.record.id, i]));
@@ -208,7 +251,11 @@ async function addGraphNeighbours(store: Store, base: ScopedQuery, candidates: r
     if (base.layers !== undefined && !base.layers.includes(record.layer)) continue;
     const index = indexOf.get(record.id);
     const reached = index === undefined ? reachedCandidate(record, 0) : (out[index] as Candidate);
-    const updated = { ...reached, channels: { ...reached.channels, graph: { rank: ++rank, score: round(activation) } }, relevance: reached.relevance + config.graphWeight * activation };
+    const updated = {
+      ...reached,
+      channels: { ...reached.channels, graph: { rank: ++rank, score: round(activation) } },
+      relevance: reached.relevance + config.graphWeight * activation,
+    };
     if (index === undefined) {
       indexOf.set(record.id, out.length);
       out.push(updated);

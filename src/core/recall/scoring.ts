@@ -51,7 +51,8 @@ export function blendScores(candidates: readonly Candidate[], config: RecallConf
       const recency = Math.pow(0.5, Math.max(0, now - since) / halfLife);
       const importance = c.record.importance ?? 1;
       const activation = recency * importance * Math.max(0, c.relevance);
-      const score = c.relevance + config.recencyWeight * recency + config.importanceWeight * importance + config.activationWeight * activation;
+      const score =
+        c.relevance + config.recencyWeight * recency + config.importanceWeight * importance + config.activationWeight * activation;
       return { ...c, recency, importance, activation, score };
     })
     .sort((a, b) => b.score - a.score || (a.record.id < b.record.id ? -1 : 1));

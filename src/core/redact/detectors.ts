@@ -39,12 +39,14 @@ const PLACEHOLDER_VALUE =
   /^(?:\*+|x{3,}|X{3,}|\.{2,}|…|-+|_+|<[^>]*>|\{\{[^}]*\}\}|\$\{[^}]*\}|\$\(?[A-Za-z_][A-Za-z0-9_]*\)?|%[A-Za-z_]+%|\[redacted:[a-z0-9-]+\]|redacted|your[-_ ]?[a-z_-]*(?:here)?|(?:my|the|some|a|an|new|old)[-_ ]?(?:password|secret|token|key)|placeholder|example|changeit|null|nil|none|undefined|true|false|empty|string|str|number|int|bool|boolean|bytes|buffer|any|unknown|object|optional|required|env|environ|secret|password|token|key|hidden|masked|omitted|\?+)$/i;
 
 /** A bare value that is code, not a literal: `process.env.TOKEN`, `getSecret()`, `${{ secrets.X }}`. */
-const CODE_VALUE = /^[A-Za-z_$][\w$]*(?:(?:\.|\?\.|::)[A-Za-z_$][\w$]*)+$|[()[\]{}]|^(?:=|\+|&|@|#)|^(?:process|os|env|config|settings|self|this|req|request|args|opts|options|props|params|secrets|vault|input|getenv|environ)\b/;
+const CODE_VALUE =
+  /^[A-Za-z_$][\w$]*(?:(?:\.|\?\.|::)[A-Za-z_$][\w$]*)+$|[()[\]{}]|^(?:=|\+|&|@|#)|^(?:process|os|env|config|settings|self|this|req|request|args|opts|options|props|params|secrets|vault|input|getenv|environ)\b/;
 
 /** Is an assigned value a real credential of its name's class (not a placeholder, a type or code)? */
 export function isCredentialValue(value: string, nameClass: NameClass, quoted: boolean): boolean {
   if (value.length === 0 || PLACEHOLDER_VALUE.test(value)) return false;
-  if (nameClass === 'key' || nameClass === 'api-key' || nameClass === 'azure-key' || nameClass === 'aws-secret-key') return looksRandom(value, nameClass === 'key' ? 20 : 16);
+  if (nameClass === 'key' || nameClass === 'api-key' || nameClass === 'azure-key' || nameClass === 'aws-secret-key')
+    return looksRandom(value, nameClass === 'key' ? 20 : 16);
   if (!quoted && CODE_VALUE.test(value)) return false;
   if (quoted) return value.length >= 4 && value.trim().split(/\s+/).length <= 4 && !/\$\{|\{\{/.test(value);
   // unquoted: a sentence's next word is not a password, a mixed or long value is
@@ -65,10 +67,18 @@ const NAME_KIND: Record<NameClass, string> = {
 /** Provider formats: each is a credential wherever it appears. */
 const PROVIDER_FORMATS: readonly Detector[] = [
   // a PEM private key block (also a block cut off by chunking, and one inside JSON with literal \n)
-  { kind: 'private-key', pattern: /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$)/g },
+  {
+    kind: 'private-key',
+    pattern: /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$)/g,
+  },
   // the tail of a block whose BEGIN is in another chunk: base64 lines, from a line start, up to its END
   // (at most 64 lines back, so a base64 dump without a key costs little: a 4096-bit RSA key has 50)
-  { kind: 'private-key', pattern: /(?<![A-Za-z0-9+/=])(?:[A-Za-z0-9+/=]{40,100}(?:\r?\n|\\n)){1,64}[A-Za-z0-9+/=]{0,100}(?:\r?\n|\\n)?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/g, when: (text) => text.includes('PRIVATE KEY-----') },
+  {
+    kind: 'private-key',
+    pattern:
+      /(?<![A-Za-z0-9+/=])(?:[A-Za-z0-9+/=]{40,100}(?:\r?\n|\\n)){1,64}[A-Za-z0-9+/=]{0,100}(?:\r?\n|\\n)?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/g,
+    when: (text) => text.includes('PRIVATE KEY-----'),
+  },
   { kind: 'aws-access-key', pattern: /\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z0-9]{16}\b/g },
   { kind: 'gcp-api-key', pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
   { kind: 'gcp-oauth-secret', pattern: /\bGOCSPX-[0-9A-Za-z_-]{20,}/g },
@@ -77,7 +87,12 @@ const PROVIDER_FORMATS: readonly Detector[] = [
   { kind: 'github-token', pattern: /\bgithub_pat_[A-Za-z0-9_]{22,255}\b/g },
   { kind: 'gitlab-token', pattern: /\bglpat-[A-Za-z0-9_-]{20,}/g },
   { kind: 'anthropic-key', pattern: /\bsk-ant-[a-z]{2,8}\d{0,3}-[A-Za-z0-9_-]{20,}/g },
-  { kind: 'openai-key', pattern: /\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}/g, replace: (m, _g, placeholder) => (/[0-9]/.test(m) && /[A-Za-z].*[A-Za-z]/.test(m.slice(3)) && entropy(m) > 3 ? placeholder('openai-key') : null) },
+  {
+    kind: 'openai-key',
+    pattern: /\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}/g,
+    replace: (m, _g, placeholder) =>
+      /[0-9]/.test(m) && /[A-Za-z].*[A-Za-z]/.test(m.slice(3)) && entropy(m) > 3 ? placeholder('openai-key') : null,
+  },
   { kind: 'slack-token', pattern: /\bxox[abposre]-[A-Za-z0-9-]{10,}/g },
   { kind: 'slack-webhook', pattern: /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/]{20,}/g },
   { kind: 'stripe-key', pattern: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}/g },
@@ -86,8 +101,16 @@ const PROVIDER_FORMATS: readonly Detector[] = [
   { kind: 'huggingface-token', pattern: /\bhf_[A-Za-z0-9]{30,}\b/g },
   { kind: 'sendgrid-key', pattern: /\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}/g },
   { kind: 'azure-client-secret', pattern: /(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/g },
-  { kind: 'azure-storage-key', pattern: /\b(AccountKey|SharedAccessKey)=([A-Za-z0-9+/]{20,}={0,2})/g, replace: (_m, g, placeholder) => `${g[0]}=${placeholder('azure-storage-key')}` },
-  { kind: 'azure-sas-signature', pattern: /([?&]sig=)([A-Za-z0-9%+/=]{20,})/g, replace: (_m, g, placeholder) => `${g[0]}${placeholder('azure-sas-signature')}` },
+  {
+    kind: 'azure-storage-key',
+    pattern: /\b(AccountKey|SharedAccessKey)=([A-Za-z0-9+/]{20,}={0,2})/g,
+    replace: (_m, g, placeholder) => `${g[0]}=${placeholder('azure-storage-key')}`,
+  },
+  {
+    kind: 'azure-sas-signature',
+    pattern: /([?&]sig=)([A-Za-z0-9%+/=]{20,})/g,
+    replace: (_m, g, placeholder) => `${g[0]}${placeholder('azure-sas-signature')}`,
+  },
   { kind: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
 ];
 
@@ -98,16 +121,21 @@ const POSITIONAL: readonly Detector[] = [
     pattern: /\b([a-z][a-z0-9+.-]{1,20}:\/\/)([^\s:/?#@'"]{0,128}):([^\s/?#@'"]{1,128})@(?=[^\s/?#@'"]+)/gi,
     when: (text) => text.includes('@') && text.includes('://'),
     // a token already redacted in the user part (`https://[redacted:github-token]@…`) is not a password
-    replace: (_m, g, placeholder) => (PLACEHOLDER_VALUE.test(g[2] as string) || (g[1] as string).startsWith('[redacted') ? null : `${g[0]}${g[1]}:${placeholder('url-password')}@`),
+    replace: (_m, g, placeholder) =>
+      PLACEHOLDER_VALUE.test(g[2] as string) || (g[1] as string).startsWith('[redacted')
+        ? null
+        : `${g[0]}${g[1]}:${placeholder('url-password')}@`,
   },
   {
     kind: 'bearer-token',
     pattern: /\b(Bearer|Token)(\s+)([A-Za-z0-9._~+/-]{16,}=*)/g,
-    replace: (_m, g, placeholder) => (looksRandom((g[2] as string).replace(/=+$/, ''), 16) ? `${g[0]}${g[1]}${placeholder('bearer-token')}` : null),
+    replace: (_m, g, placeholder) =>
+      looksRandom((g[2] as string).replace(/=+$/, ''), 16) ? `${g[0]}${g[1]}${placeholder('bearer-token')}` : null,
   },
   {
     kind: 'basic-auth',
-    pattern: /(?<![A-Za-z0-9_-])(Authorization:\s*Basic|-u|--user)(\s+)([A-Za-z0-9+/]{8,}={0,2}|[^\s:'"]{1,64}:[^\s'"]{4,128})(?=[\s'"]|$)/g,
+    pattern:
+      /(?<![A-Za-z0-9_-])(Authorization:\s*Basic|-u|--user)(\s+)([A-Za-z0-9+/]{8,}={0,2}|[^\s:'"]{1,64}:[^\s'"]{4,128})(?=[\s'"]|$)/g,
     replace: (_m, g, placeholder) => {
       const value = g[2] as string;
       const flag = !(g[0] as string).startsWith('Authorization');
@@ -119,12 +147,20 @@ const POSITIONAL: readonly Detector[] = [
 ];
 
 /** Builds the replacement of an announced value: the name, separator and quotes stay. */
-function announced(prefix: string, nameClass: NameClass, quote: string | undefined, raw: string, placeholder: (kind: string) => string): string | null {
+function announced(
+  prefix: string,
+  nameClass: NameClass,
+  quote: string | undefined,
+  raw: string,
+  placeholder: (kind: string) => string,
+): string | null {
   const quoted = quote !== undefined;
   // a bare value ends at sentence punctuation ("password=hunter2." keeps the full stop)
   const value = quoted ? raw : raw.replace(/[.!?:)\]]+$/, '');
   if (!isCredentialValue(value, nameClass, quoted)) return null;
-  const kept = quoted ? `${quote}${placeholder(NAME_KIND[nameClass])}${quote}` : `${placeholder(NAME_KIND[nameClass])}${raw.slice(value.length)}`;
+  const kept = quoted
+    ? `${quote}${placeholder(NAME_KIND[nameClass])}${quote}`
+    : `${placeholder(NAME_KIND[nameClass])}${raw.slice(value.length)}`;
   return `${prefix}${kept}`;
 }
 
@@ -134,12 +170,27 @@ function announced(prefix: string, nameClass: NameClass, quote: string | undefin
  */
 const ASSIGNMENT: Detector = {
   kind: 'assignment',
-  pattern: /(?<![A-Za-z0-9_$])(["'`]?)([A-Za-z_][A-Za-z0-9_.-]{0,60})(["'`]?)(\s*(?::=|=>|:|=)\s*)(?:(["'`])([^"'`\n]{0,512})\5|((?:[^\s"'`,;&]|&(?![A-Za-z_][\w.-]*=)){1,512}))/g,
+  pattern:
+    /(?<![A-Za-z0-9_$])(["'`]?)([A-Za-z_][A-Za-z0-9_.-]{0,60})(["'`]?)(\s*(?::=|=>|:|=)\s*)(?:(["'`])([^"'`\n]{0,512})\5|((?:[^\s"'`,;&]|&(?![A-Za-z_][\w.-]*=)){1,512}))/g,
   replace: (_m, g, placeholder) => {
-    const [open, name, close, separator, quote, quotedValue, bareValue] = g as [string, string, string, string, string | undefined, string | undefined, string | undefined];
+    const [open, name, close, separator, quote, quotedValue, bareValue] = g as [
+      string,
+      string,
+      string,
+      string,
+      string | undefined,
+      string | undefined,
+      string | undefined,
+    ];
     const nameClass = classifyName(name);
     if (nameClass === null) return null;
-    return announced(`${open}${name}${close}${separator}`, nameClass, quote, quote !== undefined ? (quotedValue as string) : (bareValue as string), placeholder);
+    return announced(
+      `${open}${name}${close}${separator}`,
+      nameClass,
+      quote,
+      quote !== undefined ? (quotedValue as string) : (bareValue as string),
+      placeholder,
+    );
   },
 };
 
@@ -148,10 +199,23 @@ const FLAG: Detector = {
   kind: 'flag',
   pattern: /(?<![A-Za-z0-9_-])(--)([A-Za-z][A-Za-z0-9-]{1,40})(\s+)(?:(["'])([^"'\n]{1,512})\4|([^\s"'`;|&-][^\s"'`;|&]{0,511}))/g,
   replace: (_m, g, placeholder) => {
-    const [dashes, name, space, quote, quotedValue, bareValue] = g as [string, string, string, string | undefined, string | undefined, string | undefined];
+    const [dashes, name, space, quote, quotedValue, bareValue] = g as [
+      string,
+      string,
+      string,
+      string | undefined,
+      string | undefined,
+      string | undefined,
+    ];
     const nameClass = classifyName(name);
     if (nameClass === null) return null;
-    return announced(`${dashes}${name}${space}`, nameClass, quote, quote !== undefined ? (quotedValue as string) : (bareValue as string), placeholder);
+    return announced(
+      `${dashes}${name}${space}`,
+      nameClass,
+      quote,
+      quote !== undefined ? (quotedValue as string) : (bareValue as string),
+      placeholder,
+    );
   },
 };
 

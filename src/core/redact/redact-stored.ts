@@ -62,7 +62,16 @@ export async function redactStored(deps: RedactDeps, input: RedactInput): Promis
   // the command cleans even when redaction of new writes is switched off
   const redactor = deps.redactor.enabled ? deps.redactor : new Redactor({ ...deps.redactor.options, enabled: true });
   const dryRun = input.dryRun === true;
-  const report: RedactReport = { dryRun, scopes: [...input.scopes], scanned: 0, records: 0, reembedded: 0, edges: 0, redacted: 0, kinds: {} };
+  const report: RedactReport = {
+    dryRun,
+    scopes: [...input.scopes],
+    scanned: 0,
+    records: 0,
+    reembedded: 0,
+    edges: 0,
+    redacted: 0,
+    kinds: {},
+  };
   const tally = (count: number, kinds: Record<string, number>): void => {
     report.redacted += count;
     for (const [kind, n] of Object.entries(kinds)) report.kinds[kind] = (report.kinds[kind] ?? 0) + n;
@@ -85,7 +94,13 @@ export async function redactStored(deps: RedactDeps, input: RedactInput): Promis
         changes.push(withText(record, patch));
       }
       report.records += changes.length;
-      const edgeChanges = await cleanEdges(deps.store, scope, page.map((r) => r.id), redactor, seenEdges);
+      const edgeChanges = await cleanEdges(
+        deps.store,
+        scope,
+        page.map((r) => r.id),
+        redactor,
+        seenEdges,
+      );
       for (const edge of edgeChanges) tally(edge.count, edge.kinds);
       report.edges += edgeChanges.length;
       if (dryRun || (changes.length === 0 && edgeChanges.length === 0)) continue;
@@ -114,8 +129,21 @@ function withText(record: MemoryRecord, patch: Change['patch']): Change {
  * Writes the changes of one page inside its transaction. A record changed since it was read (another
  * writer) is cleaned again from its current state, and embedded here if its text differs.
  */
-async function rewrite(tx: StoreTransaction, scope: Scope, changes: readonly Change[], vectorOf: ReadonlyMap<string, Float32Array>, deps: RedactDeps): Promise<number> {
-  const current = new Map((await tx.getMemories(changes.map((c) => c.record.id), [scope])).map((r) => [r.id, r]));
+async function rewrite(
+  tx: StoreTransaction,
+  scope: Scope,
+  changes: readonly Change[],
+  vectorOf: ReadonlyMap<string, Float32Array>,
+  deps: RedactDeps,
+): Promise<number> {
+  const current = new Map(
+    (
+      await tx.getMemories(
+        changes.map((c) => c.record.id),
+        [scope],
+      )
+    ).map((r) => [r.id, r]),
+  );
   const now = deps.clock.now();
   let reembedded = 0;
   for (const change of changes) {
@@ -139,7 +167,13 @@ async function rewrite(tx: StoreTransaction, scope: Scope, changes: readonly Cha
 }
 
 /** Edges of `ids` not `seen` yet whose metadata holds a secret, with the cleaned metadata. */
-async function cleanEdges(store: Store, scope: Scope, ids: readonly string[], redactor: Redactor, seen: Set<string>): Promise<{ id: string; metadata: Record<string, unknown>; count: number; kinds: Record<string, number> }[]> {
+async function cleanEdges(
+  store: Store,
+  scope: Scope,
+  ids: readonly string[],
+  redactor: Redactor,
+  seen: Set<string>,
+): Promise<{ id: string; metadata: Record<string, unknown>; count: number; kinds: Record<string, number> }[]> {
   const out: { id: string; metadata: Record<string, unknown>; count: number; kinds: Record<string, number> }[] = [];
   for (const edge of await store.getEdges({ scopes: [scope], ids })) {
     if (seen.has(edge.id)) continue;

@@ -101,7 +101,10 @@ export function redactValue<T>(value: T, redactor: Redactor): { value: T } & Tal
 }
 
 /** Remember inputs with their secrets replaced, and how many each had (in input order). */
-export function redactInputs(inputs: readonly ParsedRememberInput[], redactor: Redactor): { inputs: ParsedRememberInput[]; counts: number[] } {
+export function redactInputs(
+  inputs: readonly ParsedRememberInput[],
+  redactor: Redactor,
+): { inputs: ParsedRememberInput[]; counts: number[] } {
   const redacted = inputs.map((input) => redactValue(input, redactor));
   return { inputs: redacted.map((r) => r.value), counts: redacted.map((r) => r.count) };
 }
@@ -111,7 +114,14 @@ export type RedactableFields = Pick<MemoryRecord, 'content' | 'summary' | 'tags'
 
 /** The redacted fields of a stored record, only those that changed, and what was replaced. */
 export function redactRecord(record: MemoryRecord, redactor: Redactor): { patch: Partial<RedactableFields> } & Tally {
-  const fields: RedactableFields = { content: record.content, summary: record.summary, tags: record.tags, entities: record.entities, provenance: record.provenance, data: record.data };
+  const fields: RedactableFields = {
+    content: record.content,
+    summary: record.summary,
+    tags: record.tags,
+    entities: record.entities,
+    provenance: record.provenance,
+    data: record.data,
+  };
   const { value, count, kinds } = redactValue(fields, redactor);
   const patch: Partial<RedactableFields> = {};
   for (const key of Object.keys(fields) as (keyof RedactableFields)[]) {

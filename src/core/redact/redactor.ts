@@ -41,15 +41,31 @@ const KIND = /^[a-z0-9][a-z0-9-]{0,39}$/;
 function compile(patterns: readonly RedactionPattern[]): Detector[] {
   return patterns.map((p, index) => {
     if (typeof p?.kind !== 'string' || !KIND.test(p.kind)) {
-      throw new EngramError('INVALID_INPUT', messages.invalidInput(`redaction pattern #${index + 1}: kind must be lower-case letters, digits and dashes (e.g. "internal-token")`));
+      throw new EngramError(
+        'INVALID_INPUT',
+        messages.invalidInput(
+          `redaction pattern #${index + 1}: kind must be lower-case letters, digits and dashes (e.g. "internal-token")`,
+        ),
+      );
     }
     let pattern: RegExp;
     try {
-      pattern = typeof p.pattern === 'string' ? new RegExp(p.pattern, 'g') : new RegExp(p.pattern.source, p.pattern.flags.includes('g') ? p.pattern.flags : `${p.pattern.flags}g`);
+      pattern =
+        typeof p.pattern === 'string'
+          ? new RegExp(p.pattern, 'g')
+          : new RegExp(p.pattern.source, p.pattern.flags.includes('g') ? p.pattern.flags : `${p.pattern.flags}g`);
     } catch (error) {
-      throw new EngramError('INVALID_INPUT', messages.invalidInput(`redaction pattern "${p.kind}" is not a valid regular expression (${(error as Error).message})`), { cause: error });
+      throw new EngramError(
+        'INVALID_INPUT',
+        messages.invalidInput(`redaction pattern "${p.kind}" is not a valid regular expression (${(error as Error).message})`),
+        { cause: error },
+      );
     }
-    if (pattern.test('')) throw new EngramError('INVALID_INPUT', messages.invalidInput(`redaction pattern "${p.kind}" matches the empty text: it must match the secret itself`));
+    if (pattern.test(''))
+      throw new EngramError(
+        'INVALID_INPUT',
+        messages.invalidInput(`redaction pattern "${p.kind}" matches the empty text: it must match the secret itself`),
+      );
     return { kind: p.kind, pattern };
   });
 }
@@ -134,7 +150,12 @@ function secretOf(match: string, replaced: string): string {
   let start = 0;
   while (start < match.length && start < replaced.length && match[start] === replaced[start]) start += 1;
   let end = 0;
-  while (end < match.length - start && end < replaced.length - start && match[match.length - 1 - end] === replaced[replaced.length - 1 - end]) end += 1;
+  while (
+    end < match.length - start &&
+    end < replaced.length - start &&
+    match[match.length - 1 - end] === replaced[replaced.length - 1 - end]
+  )
+    end += 1;
   return match.slice(start, match.length - end);
 }
 

@@ -92,7 +92,9 @@ export async function runReembed(deps: ReembedDeps, options: ReembedRunOptions):
     const cycles = await store.vectorStaging.liveJobLocks(CONSOLIDATION_LOCK_PREFIX);
     if (cycles.length > 0) {
       const scope = (cycles[0] as { name: string }).name.slice(CONSOLIDATION_LOCK_PREFIX.length);
-      throw new EngramError('LOCKED', `A consolidation cycle is running for scope "${scope}": run reembed again when it has finished.`, { details: { scope } });
+      throw new EngramError('LOCKED', `A consolidation cycle is running for scope "${scope}": run reembed again when it has finished.`, {
+        details: { scope },
+      });
     }
     const staging = store.vectorStaging;
     const begun = await staging.beginStaging(to);
@@ -131,7 +133,7 @@ async function stageAll(deps: ReembedDeps, options: ReembedRunOptions, lease: Le
   options.onProgress?.({ phase: 'embedding', done, total });
   let embedded = 0;
   let cursor: string | null = null;
-  for (let passes = 0; ; ) {
+  for (let passes = 0; ;) {
     options.signal?.throwIfAborted();
     lease.check();
     const page = await staging.unstagedRecords({ cursor, limit: batchSize });
@@ -160,7 +162,10 @@ async function stageAll(deps: ReembedDeps, options: ReembedRunOptions, lease: Le
 async function embedTexts(embedder: Embedder, records: readonly StagingCandidate[]): Promise<Float32Array[]> {
   const vectors = await embedder.embed(records.map(reembedText));
   if (vectors.length !== records.length || vectors.some((v) => v.length !== embedder.dimension)) {
-    throw new EngramError('EMBEDDING_FAILED', `The embedder ${embedder.name} returned ${vectors.length} vectors for ${records.length} texts, or vectors of another length than ${embedder.dimension}; nothing was switched.`);
+    throw new EngramError(
+      'EMBEDDING_FAILED',
+      `The embedder ${embedder.name} returned ${vectors.length} vectors for ${records.length} texts, or vectors of another length than ${embedder.dimension}; nothing was switched.`,
+    );
   }
   return vectors;
 }
@@ -193,7 +198,11 @@ async function takeLease(deps: ReembedDeps): Promise<Lease> {
   const lease = renewLease(store, REEMBED_LOCK, owner, ttl, deps.heartbeat);
   return {
     check() {
-      if (lease.lost) throw new EngramError('LOCKED', 'The reembed lease was lost (it expired and another run took it): this run stops; the staged vectors are kept.');
+      if (lease.lost)
+        throw new EngramError(
+          'LOCKED',
+          'The reembed lease was lost (it expired and another run took it): this run stops; the staged vectors are kept.',
+        );
     },
     // without a timer, every batch renews; with one, the timer does
     renewAfterBatch: () => (lease.beating ? Promise.resolve() : lease.renew()),

@@ -5,7 +5,10 @@ import { z } from 'zod';
 export const DEFAULT_REEMBED_BATCH = 64;
 
 const isEmbedderInstance = (value: unknown): boolean =>
-  typeof value === 'object' && value !== null && typeof (value as { embed?: unknown }).embed === 'function' && typeof (value as { name?: unknown }).name === 'string';
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as { embed?: unknown }).embed === 'function' &&
+  typeof (value as { name?: unknown }).name === 'string';
 
 export const reembedOptionsSchema = z
   .object({
@@ -14,6 +17,8 @@ export const reembedOptionsSchema = z
     }),
     batchSize: z.number().int().min(1).max(10_000).optional(),
     onProgress: z.custom<(progress: unknown) => void>((value) => typeof value === 'function', 'a function').optional(),
-    signal: z.custom<AbortSignal>((value) => typeof AbortSignal !== 'undefined' && value instanceof AbortSignal, 'an AbortSignal').optional(),
+    signal: z
+      .custom<AbortSignal>((value) => typeof AbortSignal !== 'undefined' && value instanceof AbortSignal, 'an AbortSignal')
+      .optional(),
   })
   .strict();

@@ -42,7 +42,10 @@ export interface SurfaceHit extends MemoryView {
 
 export const DEFAULT_SURFACE_LIMIT = 10;
 /** Score weights without and with a context. */
-const WEIGHTS = { plain: { importance: 0.7, activation: 0.3, relevance: 0 }, context: { importance: 0.35, activation: 0.15, relevance: 0.5 } };
+const WEIGHTS = {
+  plain: { importance: 0.7, activation: 0.3, relevance: 0 },
+  context: { importance: 0.35, activation: 0.15, relevance: 0.5 },
+};
 const DAY = 86_400_000;
 
 export interface SurfaceDeps {
@@ -70,7 +73,8 @@ export async function surface(deps: SurfaceDeps, input: z.output<typeof surfaceI
   const candidates = new Map<string, MemoryRecord>();
   for (const record of [...byImportance, ...byUse]) if (surfaceable(record)) candidates.set(record.id, record);
   const missing = related.hits.map((h) => h.id).filter((id) => !candidates.has(id));
-  for (const record of await store.getMemories(missing, input.scopes)) if (surfaceable(record) && record.status === 'active') candidates.set(record.id, record);
+  for (const record of await store.getMemories(missing, input.scopes))
+    if (surfaceable(record) && record.status === 'active') candidates.set(record.id, record);
 
   const weights = context.length > 0 ? WEIGHTS.context : WEIGHTS.plain;
   const halfLife = Math.max(1, config.recencyHalfLifeDays) * DAY;
@@ -80,7 +84,15 @@ export async function surface(deps: SurfaceDeps, input: z.output<typeof surfaceI
     const activation = recency * (1 - Math.pow(0.5, record.accessCount));
     const rel = context.length > 0 ? (relevance.get(record.id) ?? 0) : null;
     const score = weights.importance * importance + weights.activation * activation + weights.relevance * (rel ?? 0);
-    return { record, why: { importance: round(importance), activation: round(activation), relevance: rel === null ? null : round(rel), score: round(score) } };
+    return {
+      record,
+      why: {
+        importance: round(importance),
+        activation: round(activation),
+        relevance: rel === null ? null : round(rel),
+        score: round(score),
+      },
+    };
   });
   scored.sort((a, b) => b.why.score - a.why.score || (a.record.id < b.record.id ? 1 : -1));
   return { hits: scored.slice(0, limit).map(({ record, why }) => ({ ...toMemoryView(record), score: why.score, why })) };

@@ -133,7 +133,14 @@ export function bm25Query(weights: readonly number[], documentFrequencies: reado
  * One document's BM25 score, and its coverage: the idf-weighted share of the query's terms it
  * contains (1 = every term). `tf[j]` is the (field-weighted) frequency of the query's term j.
  */
-export function bm25Document(query: Bm25Query, tf: ArrayLike<number>, length: number, avgLength: number, k1: number, b: number): { score: number; coverage: number } {
+export function bm25Document(
+  query: Bm25Query,
+  tf: ArrayLike<number>,
+  length: number,
+  avgLength: number,
+  k1: number,
+  b: number,
+): { score: number; coverage: number } {
   const norm = k1 * (1 - b + (b * length) / (avgLength || 1));
   let score = 0;
   let matched = 0;

@@ -32,8 +32,27 @@ const JOINING_AMPERSAND = /^[ \t]*&[ \t]*$/u;
 const MASK = '\u0001';
 
 const HONORIFICS = new Set([
-  'mr', 'mrs', 'ms', 'miss', 'mx', 'dr', 'prof', 'professor', 'sir', 'dame', 'st', 'rev', 'gen', 'capt', 'sgt', 'lt', 'col',
-  'president', 'senator', 'governor', 'mayor',
+  'mr',
+  'mrs',
+  'ms',
+  'miss',
+  'mx',
+  'dr',
+  'prof',
+  'professor',
+  'sir',
+  'dame',
+  'st',
+  'rev',
+  'gen',
+  'capt',
+  'sgt',
+  'lt',
+  'col',
+  'president',
+  'senator',
+  'governor',
+  'mayor',
 ]);
 const CONNECTORS = new Set(['of', 'the', 'de', 'da', 'del', 'della', 'der', 'van', 'von', 'la', 'le', 'du', 'y']);
 const NON_ENTITY_WORDS = new Set(
@@ -92,7 +111,8 @@ function wordTokens(masked: string): WordToken[] {
     const raw = match[0];
     const gap = masked.slice(previousEnd, match.index);
     const previous = tokens[tokens.length - 1];
-    const afterTitle = previous !== undefined && (HONORIFICS.has(previous.lower) || /^\p{Lu}$/u.test(previous.raw)) && /^\.[ \t]+$/u.test(gap);
+    const afterTitle =
+      previous !== undefined && (HONORIFICS.has(previous.lower) || /^\p{Lu}$/u.test(previous.raw)) && /^\.[ \t]+$/u.test(gap);
     const possessive = POSSESSIVE.test(raw) && /['’]/u.test(raw);
     const word = possessive ? raw.replace(POSSESSIVE, '') : raw;
     const letters = word.replace(/[^\p{L}]/gu, '');
@@ -223,7 +243,10 @@ const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=
  */
 export function extractEntities(text: string): string[] {
   const found: Found[] = [];
-  const masked = extractPatterns(hasCjk(text) ? text.replace(CJK_RUN, (run) => ` ${'x'.repeat(Math.max(1, run.length - 2))} `) : text, found);
+  const masked = extractPatterns(
+    hasCjk(text) ? text.replace(CJK_RUN, (run) => ` ${'x'.repeat(Math.max(1, run.length - 2))} `) : text,
+    found,
+  );
   const tokens = wordTokens(masked);
   const covered = new Set<WordToken>();
   if (!isShouting(tokens)) extractCapitalised(tokens, found, covered);

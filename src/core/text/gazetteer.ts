@@ -57,7 +57,10 @@ harvard stanford yale princeton oxford mit caltech berkeley unicef unesco nato
 `;
 
 function entries(block: string): string[] {
-  return block.split(/\s+/u).filter((entry) => entry.length > 0).map((entry) => entry.replaceAll('_', ' '));
+  return block
+    .split(/\s+/u)
+    .filter((entry) => entry.length > 0)
+    .map((entry) => entry.replaceAll('_', ' '));
 }
 
 let gazetteer: ReadonlySet<string> | undefined;

@@ -11,7 +11,8 @@ export function lazyRequire<T>(specifier: string): () => T {
       // The one exception to "core reads no process.*": loading a dependency later, not I/O or configuration.
       /* eslint-disable no-restricted-globals -- module loading only (Node >= 20.16), see the comment above */
       const builtin = typeof process.getBuiltinModule === 'function' ? process.getBuiltinModule('node:module') : undefined;
-      if (builtin === undefined) throw new Error(`Loading ${specifier} needs Node.js >= 20.16 (process.getBuiltinModule); this is ${process.version}.`);
+      if (builtin === undefined)
+        throw new Error(`Loading ${specifier} needs Node.js >= 20.16 (process.getBuiltinModule); this is ${process.version}.`);
       /* eslint-enable no-restricted-globals */
       loaded = builtin.createRequire(import.meta.url)(specifier) as T;
     }

@@ -11,7 +11,29 @@ export interface TextSpan {
 }
 
 const BOUNDARY = /[.!?…]+["'”’)\]]*(?=\s|$)|\n/g;
-const NEVER_FINAL = new Set(['mr', 'mrs', 'ms', 'dr', 'prof', 'sr', 'jr', 'st', 'vs', 'gen', 'capt', 'sgt', 'lt', 'col', 'rev', 'no', 'fig', 'e.g', 'i.e', 'cf', 'approx']);
+const NEVER_FINAL = new Set([
+  'mr',
+  'mrs',
+  'ms',
+  'dr',
+  'prof',
+  'sr',
+  'jr',
+  'st',
+  'vs',
+  'gen',
+  'capt',
+  'sgt',
+  'lt',
+  'col',
+  'rev',
+  'no',
+  'fig',
+  'e.g',
+  'i.e',
+  'cf',
+  'approx',
+]);
 const WORD_BEFORE = /([\p{L}.]+)[.]$/u;
 const INITIAL = /(?:^|[^\p{L}])\p{Lu}$/u;
 

@@ -38,7 +38,12 @@ function words(block: string): string[] {
 }
 
 /** Stop words (lowercase): `stopword`'s English list, common function words, chat fillers, and Chinese function words. */
-export const STOP_WORDS: ReadonlySet<string> = new Set<string>([...eng, ...words(FUNCTION_WORDS), ...words(CHAT_FILLERS), ...CJK_STOP_WORDS]);
+export const STOP_WORDS: ReadonlySet<string> = new Set<string>([
+  ...eng,
+  ...words(FUNCTION_WORDS),
+  ...words(CHAT_FILLERS),
+  ...CJK_STOP_WORDS,
+]);
 
 /** Whether a lowercase token is a stop word. */
 export function isStopWord(token: string): boolean {

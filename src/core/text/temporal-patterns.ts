@@ -28,15 +28,43 @@ export interface ParseContext {
 }
 
 const MONTH_INDEX: Readonly<Record<string, number>> = dictionary({
-  jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, sept: 9, oct: 10, nov: 11, dec: 12,
+  jan: 1,
+  feb: 2,
+  mar: 3,
+  apr: 4,
+  may: 5,
+  jun: 6,
+  jul: 7,
+  aug: 8,
+  sep: 9,
+  sept: 9,
+  oct: 10,
+  nov: 11,
+  dec: 12,
 });
-const MONTH = '(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\\.?';
+const MONTH =
+  '(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\\.?';
 const PREPOSITION = '(?:in|during|since|until|till|by|of|from|between|before|after|throughout|through|around|over)';
 const PART = '(early|mid|late)';
 const YEAR = '((?:19|20)\\d{2})';
 const COUNT_WORDS: Readonly<Record<string, number>> = dictionary({
-  a: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11,
-  twelve: 12, couple: 2, 'couple of': 2, few: 3, several: 4,
+  a: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  couple: 2,
+  'couple of': 2,
+  few: 3,
+  several: 4,
 });
 
 const PERIOD_PATTERN = /\b(last|this|next|previous|coming|current)\s+(week|weekend|month|quarter|year)\b/g;
@@ -50,8 +78,22 @@ const YEAR_PATTERN = new RegExp(`\\b(?:${PREPOSITION}|year)\\s+(?:${PART}[\\s-]+
 const PART_YEAR_PATTERN = new RegExp(`\\b${PART}[\\s-]+${YEAR}\\b(?![\\s/.-]*\\d)`, 'g');
 const ORDINAL = '(first|second|third|fourth|fifth|last|final|1st|2nd|3rd|4th|5th)';
 /** "the first week of 2024", "the second weekend of May", "the last week of June 2023". */
-const ORDINAL_WEEK_PATTERN = new RegExp(`\\b(?:the\\s+)?${ORDINAL}\\s+(week|weekend)\\s+(?:of|in)\\s+(?:(?:${MONTH})(?:,?\\s+${YEAR})?|${YEAR})\\b(?![\\s,]*\\d)`, 'g');
-const ORDINAL_INDEX: Readonly<Record<string, number>> = dictionary({ first: 1, second: 2, third: 3, fourth: 4, fifth: 5, '1st': 1, '2nd': 2, '3rd': 3, '4th': 4, '5th': 5 });
+const ORDINAL_WEEK_PATTERN = new RegExp(
+  `\\b(?:the\\s+)?${ORDINAL}\\s+(week|weekend)\\s+(?:of|in)\\s+(?:(?:${MONTH})(?:,?\\s+${YEAR})?|${YEAR})\\b(?![\\s,]*\\d)`,
+  'g',
+);
+const ORDINAL_INDEX: Readonly<Record<string, number>> = dictionary({
+  first: 1,
+  second: 2,
+  third: 3,
+  fourth: 4,
+  fifth: 5,
+  '1st': 1,
+  '2nd': 2,
+  '3rd': 3,
+  '4th': 4,
+  '5th': 5,
+});
 const SEASON_PATTERN = new RegExp(
   `\\b(?:(last|this|next|previous|past)\\s+|${PREPOSITION}\\s+(?:the\\s+)?(?:${PART}[\\s-]+)?)?(spring|summer|autumn|fall|winter)(?:\\s+(?:of\\s+)?${YEAR})?\\b`,
   'g',
@@ -75,7 +117,12 @@ function partOf(window: TimeWindow, part: string | undefined, calendar: Calendar
 }
 
 /** The instance of a month (or season) nearest the reference in the preferred direction. */
-export function resolveYearless(build: (year: number) => TimeWindow, context: ParseContext, direction: Direction, strict: boolean): TimeWindow {
+export function resolveYearless(
+  build: (year: number) => TimeWindow,
+  context: ParseContext,
+  direction: Direction,
+  strict: boolean,
+): TimeWindow {
   const { reference, calendar } = context;
   const thisYear = calendar.dateOf(reference).year;
   const candidates = [thisYear - 2, thisYear - 1, thisYear, thisYear + 1].map(build);
@@ -143,8 +190,10 @@ function findMonths(context: ParseContext, found: Found[]): void {
 
 function findYearsAndSeasons(context: ParseContext, found: Found[]): void {
   const { lower, calendar } = context;
-  for (const match of lower.matchAll(YEAR_PATTERN)) push(found, match, partOf(calendar.year(Number(match[2])), match[1], calendar, true), context);
-  for (const match of lower.matchAll(PART_YEAR_PATTERN)) push(found, match, partOf(calendar.year(Number(match[2])), match[1], calendar, true), context);
+  for (const match of lower.matchAll(YEAR_PATTERN))
+    push(found, match, partOf(calendar.year(Number(match[2])), match[1], calendar, true), context);
+  for (const match of lower.matchAll(PART_YEAR_PATTERN))
+    push(found, match, partOf(calendar.year(Number(match[2])), match[1], calendar, true), context);
   for (const match of lower.matchAll(SEASON_PATTERN)) {
     const [whole, modifier, part, name = 'summer', year] = match;
     const hasPreposition = modifier === undefined && whole.trim() !== name && !whole.startsWith(name);
@@ -183,7 +232,12 @@ function findOrdinalWeeks(context: ParseContext, found: Found[]): void {
       monthName !== undefined
         ? monthYear !== undefined
           ? calendar.month(Number(monthYear), MONTH_INDEX[monthName.slice(0, 3)] ?? 1)
-          : resolveYearless((y) => calendar.month(y, MONTH_INDEX[monthName.slice(0, 3)] ?? 1), context, context.direction(match.index ?? 0), false)
+          : resolveYearless(
+              (y) => calendar.month(y, MONTH_INDEX[monthName.slice(0, 3)] ?? 1),
+              context,
+              context.direction(match.index ?? 0),
+              false,
+            )
         : calendar.year(Number(bareYear));
     const first = calendar.dateOf(span.start);
     let window: TimeWindow;

@@ -37,7 +37,8 @@ export function findChinese(context: ParseContext, found: Found[]): void {
     if (month < 1 || month > 12) continue;
     found.push({ index: match.index, text: match[0], ...calendar.month(today.year + (YEAR_OFFSET[match[1] as string] ?? 0), month) });
   }
-  for (const match of text.matchAll(YEAR_ONLY)) found.push({ index: match.index, text: match[0], ...calendar.year(today.year + (YEAR_OFFSET[match[1] as string] ?? 0)) });
+  for (const match of text.matchAll(YEAR_ONLY))
+    found.push({ index: match.index, text: match[0], ...calendar.year(today.year + (YEAR_OFFSET[match[1] as string] ?? 0)) });
   for (const match of text.matchAll(MONTH_PERIOD)) {
     const shift = match[1]?.startsWith('上') ? -1 : match[1]?.startsWith('下') ? 1 : 0;
     found.push({ index: match.index, text: match[0], ...calendar.month(today.year, today.month + shift) });
@@ -51,7 +52,14 @@ export function findChinese(context: ParseContext, found: Found[]): void {
     found.push({ index: match.index, text: match[0], ...calendar.day({ ...today, day: today.day + days }) });
   }
   const wall = new Date(reference + context.offsetMinutes * 60_000);
-  const localReference = new Date(wall.getUTCFullYear(), wall.getUTCMonth(), wall.getUTCDate(), wall.getUTCHours(), wall.getUTCMinutes(), wall.getUTCSeconds());
+  const localReference = new Date(
+    wall.getUTCFullYear(),
+    wall.getUTCMonth(),
+    wall.getUTCDate(),
+    wall.getUTCHours(),
+    wall.getUTCMinutes(),
+    wall.getUTCSeconds(),
+  );
   for (const parser of [chronoZh().hans, chronoZh().hant]) {
     for (const result of parser.casual.parse(text, localReference)) {
       const start = result.start;

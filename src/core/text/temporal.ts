@@ -60,7 +60,12 @@ function findWithChrono(context: ParseContext, found: Found[]): void {
   // reference whose local fields are the wall clock, and its components are read back as wall fields
   const wall = new Date(reference + context.offsetMinutes * 60_000);
   const localReference = new Date(
-    wall.getUTCFullYear(), wall.getUTCMonth(), wall.getUTCDate(), wall.getUTCHours(), wall.getUTCMinutes(), wall.getUTCSeconds(),
+    wall.getUTCFullYear(),
+    wall.getUTCMonth(),
+    wall.getUTCDate(),
+    wall.getUTCHours(),
+    wall.getUTCMinutes(),
+    wall.getUTCSeconds(),
   );
   const results = chronoEn().casual.parse(text, localReference);
   for (const result of results) {
@@ -81,7 +86,10 @@ function findWithChrono(context: ParseContext, found: Found[]): void {
       if (adjacent !== null) {
         // chrono points one unit away from X; "the week before X" covers everything up to X
         const unitName = adjacent[1] ?? 'week';
-        window = adjacent[2] === 'before' ? { start: window.start, end: spanEnd(calendar, date, unitName) } : { start: spanStart(calendar, date, unitName), end: window.end };
+        window =
+          adjacent[2] === 'before'
+            ? { start: window.start, end: spanEnd(calendar, date, unitName) }
+            : { start: spanStart(calendar, date, unitName), end: window.end };
       } else if (unit === 'week') window = calendar.around(date, 7);
     } else if (start.isCertain('month')) {
       const build = (year: number): TimeWindow => calendar.month(year, date.month);
@@ -90,7 +98,10 @@ function findWithChrono(context: ParseContext, found: Found[]): void {
     const end = result.end;
     if (end !== undefined && end !== null) {
       const endDate = { year: end.get('year') ?? date.year, month: end.get('month') ?? date.month, day: end.get('day') ?? date.day };
-      window = { start: window.start, end: end.isCertain('day') ? calendar.day(endDate).end : calendar.month(endDate.year, endDate.month).end };
+      window = {
+        start: window.start,
+        end: end.isCertain('day') ? calendar.day(endDate).end : calendar.month(endDate.year, endDate.month).end,
+      };
     }
     found.push({ index: result.index, text: result.text, start: window.start, end: window.end });
   }
@@ -115,7 +126,9 @@ function settle(found: Found[], context: ParseContext): TemporalWindow[] {
   const byLength = [...found].sort((left, right) => right.text.length - left.text.length || left.index - right.index);
   const kept: Found[] = [];
   for (const candidate of byLength) {
-    const overlaps = kept.some((other) => candidate.index < other.index + other.text.length && other.index < candidate.index + candidate.text.length);
+    const overlaps = kept.some(
+      (other) => candidate.index < other.index + other.text.length && other.index < candidate.index + candidate.text.length,
+    );
     if (!overlaps) kept.push(candidate);
   }
   kept.sort((left, right) => left.index - right.index);
@@ -130,7 +143,12 @@ function settle(found: Found[], context: ParseContext): TemporalWindow[] {
         const span = previous.end - previous.start;
         while (start >= current.end && span > 0) start -= yearLength(context, start);
         const end = Math.max(current.end, previous.end);
-        settled[settled.length - 1] = { index: previous.index, text: context.text.slice(previous.index, current.index + current.text.length), start, end };
+        settled[settled.length - 1] = {
+          index: previous.index,
+          text: context.text.slice(previous.index, current.index + current.text.length),
+          start,
+          end,
+        };
         continue;
       }
     }
@@ -153,7 +171,14 @@ function findAll(text: string, reference: number, options: TemporalOptions, dire
   const chinese = HAN.test(text);
   if (!english && !chinese) return [];
   const offsetMinutes = options.timezoneOffsetMinutes ?? 0;
-  const context: ParseContext = { text, lower: text.toLowerCase(), reference, calendar: new Calendar(offsetMinutes), offsetMinutes, direction };
+  const context: ParseContext = {
+    text,
+    lower: text.toLowerCase(),
+    reference,
+    calendar: new Calendar(offsetMinutes),
+    offsetMinutes,
+    direction,
+  };
   const found: Found[] = [];
   if (english) {
     findPatterns(context, found);
@@ -180,7 +205,12 @@ export function parseTemporalExpression(query: string, referenceTime: number, op
 export function extractDates(text: string, referenceTime: number, options: TemporalOptions = {}): TemporalWindow[] {
   const lower = text.toLowerCase();
   const direction = (index: number): Direction => {
-    const sentenceStart = Math.max(lower.lastIndexOf('.', index), lower.lastIndexOf('!', index), lower.lastIndexOf('?', index), lower.lastIndexOf('\n', index));
+    const sentenceStart = Math.max(
+      lower.lastIndexOf('.', index),
+      lower.lastIndexOf('!', index),
+      lower.lastIndexOf('?', index),
+      lower.lastIndexOf('\n', index),
+    );
     return FUTURE_CUE.test(lower.slice(sentenceStart + 1, index)) ? 'future' : 'past';
   };
   return findAll(text, referenceTime, options, direction);

@@ -19,7 +19,11 @@ const PREPARED_AHEAD = 2;
  * the generator throws its error: the batches before it stay committed, it and every later batch
  * write nothing. Stopping the iteration early writes nothing more.
  */
-export async function* rememberBatches(deps: WriteDeps, batches: readonly (readonly ParsedRememberInput[])[], options: WriteOptions = {}): AsyncGenerator<RememberResult[], void, undefined> {
+export async function* rememberBatches(
+  deps: WriteDeps,
+  batches: readonly (readonly ParsedRememberInput[])[],
+  options: WriteOptions = {},
+): AsyncGenerator<RememberResult[], void, undefined> {
   const ahead: Promise<PreparedWrite>[] = [];
   let next = 0;
   const refill = (): void => {

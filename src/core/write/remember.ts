@@ -66,7 +66,10 @@ export interface WriteOptions {
 }
 
 /** Derives the write-time signals of one input (pure, cheap). */
-export function deriveSignals(input: ParsedRememberInput, deferImportance = false): Pick<MemoryRecord, 'entities' | 'importance' | 'emotion' | 'salience' | 'surprise'> {
+export function deriveSignals(
+  input: ParsedRememberInput,
+  deferImportance = false,
+): Pick<MemoryRecord, 'entities' | 'importance' | 'emotion' | 'salience' | 'surprise'> {
   const text = input.content;
   const emotion = input.emotion ?? analyzeEmotion(text);
   const entities = input.entities ?? extractEntities(text);
@@ -103,7 +106,11 @@ interface Embedded extends Planned {
  * Writes validated inputs in one transaction, in order, so later inputs see earlier ones. Inputs
  * whose source was already ingested are `unchanged` with the existing id (idempotent re-ingest).
  */
-export async function rememberAll(deps: WriteDeps, inputs: readonly ParsedRememberInput[], options: WriteOptions = {}): Promise<RememberResult[]> {
+export async function rememberAll(
+  deps: WriteDeps,
+  inputs: readonly ParsedRememberInput[],
+  options: WriteOptions = {},
+): Promise<RememberResult[]> {
   return commitWrite(deps, await prepareWrite(deps, inputs, options), options);
 }
 
@@ -111,11 +118,17 @@ export async function rememberAll(deps: WriteDeps, inputs: readonly ParsedRememb
  * The part of a write that needs no store: builds the records (signals, claim slots, chunks) and
  * embeds them. Nothing is read or written, so the next batch can be prepared while one commits.
  */
-export async function prepareWrite(deps: WriteDeps, inputs: readonly ParsedRememberInput[], options: WriteOptions = {}): Promise<PreparedWrite> {
+export async function prepareWrite(
+  deps: WriteDeps,
+  inputs: readonly ParsedRememberInput[],
+  options: WriteOptions = {},
+): Promise<PreparedWrite> {
   const now = deps.clock.now();
   const chunkChars = options.chunkChars ?? DEFAULT_CHUNK_CHARS;
   const answers = options.questions ?? answeredQuestions(inputs).answers;
-  const planned = inputs.map((input) => plan(input, now, chunkChars, options.deferImportance === true, options.capturedClaims?.get(input), answers.get(input)));
+  const planned = inputs.map((input) =>
+    plan(input, now, chunkChars, options.deferImportance === true, options.capturedClaims?.get(input), answers.get(input)),
+  );
   const texts = planned.flatMap((p) => [embeddingText(p.record), ...p.chunks.map((c) => c.content), ...p.claims.map((c) => c.content)]);
   const vectors = await deps.embedder.embed(texts);
   let cursor = 0;
@@ -139,7 +152,10 @@ export async function commitWrite(deps: WriteDeps, prepared: PreparedWrite, opti
     // process, another server) must see what that one just recorded, so it decides at the later instant.
     const at = Math.max(now, deps.clock.now());
     if (at !== now) embedded.forEach((item, index) => restamp(item, inputs[index] as ParsedRememberInput, now, at));
-    const known = await existingSources(tx, embedded.map((p) => p.record));
+    const known = await existingSources(
+      tx,
+      embedded.map((p) => p.record),
+    );
     const results: RememberResult[] = [];
     const pendingEvents: NewMemory[] = [];
     const novelty = new NoveltyReference(tx);
@@ -163,12 +179,22 @@ export async function commitWrite(deps: WriteDeps, prepared: PreparedWrite, opti
         pendingEvents.push({ record: chunk, embedding: item.chunkVectors[index] as Float32Array });
       });
       const claims = await writeCapturedClaims(tx, item, pendingEvents, at);
-      results.push({ id: record.id, action: 'created', ...(item.chunks.length > 0 ? { chunks: item.chunks.map((c) => c.id) } : {}), ...(claims !== undefined ? { claims } : {}) });
+      results.push({
+        id: record.id,
+        action: 'created',
+        ...(item.chunks.length > 0 ? { chunks: item.chunks.map((c) => c.id) } : {}),
+        ...(claims !== undefined ? { claims } : {}),
+      });
     }
     await flush(tx, pendingEvents);
     await options.link?.(tx, results, at);
     await keepOpenQuestions(tx, answeredQuestions(inputs).open, at);
-    await enqueueConceptExtraction(tx, embedded.map((p) => p.record), results, deps.wallClock.now());
+    await enqueueConceptExtraction(
+      tx,
+      embedded.map((p) => p.record),
+      results,
+      deps.wallClock.now(),
+    );
     if (options.deferImportance === true) {
       const written = new Set(results.filter((r) => r.action === 'created' || r.action === 'superseded').map((r) => r.id));
       const records = embedded.filter((p) => written.has(p.record.id)).flatMap((p) => [p.record, ...p.chunks]);
@@ -179,7 +205,12 @@ export async function commitWrite(deps: WriteDeps, prepared: PreparedWrite, opti
 }
 
 /** Queues concept extraction of the episodes just created, in the write's own transaction. */
-async function enqueueConceptExtraction(tx: StoreTransaction, records: readonly MemoryRecord[], results: readonly RememberResult[], enqueuedAt: number): Promise<void> {
+async function enqueueConceptExtraction(
+  tx: StoreTransaction,
+  records: readonly MemoryRecord[],
+  results: readonly RememberResult[],
+  enqueuedAt: number,
+): Promise<void> {
   const created = new Set(results.filter((r) => r.action === 'created').map((r) => r.id));
   const byScope = new Map<string, string[]>();
   for (const record of records) {
@@ -189,7 +220,11 @@ async function enqueueConceptExtraction(tx: StoreTransaction, records: readonly 
   if (byScope.size === 0) return;
   // small jobs keep each of the worker's write transactions short
   const jobs = [...byScope].flatMap(([scope, ids]) =>
-    Array.from({ length: Math.ceil(ids.length / CONCEPT_JOB_SIZE) }, (_, i) => ({ scope, kind: CONCEPT_JOB_KIND, payload: { ids: ids.slice(i * CONCEPT_JOB_SIZE, (i + 1) * CONCEPT_JOB_SIZE) } })),
+    Array.from({ length: Math.ceil(ids.length / CONCEPT_JOB_SIZE) }, (_, i) => ({
+      scope,
+      kind: CONCEPT_JOB_KIND,
+      payload: { ids: ids.slice(i * CONCEPT_JOB_SIZE, (i + 1) * CONCEPT_JOB_SIZE) },
+    })),
   );
   await tx.enqueueJobs(jobs, enqueuedAt);
 }
@@ -218,7 +253,10 @@ class NoveltyReference {
       references = await this.#tx.recentEmbeddings(scope, NOVELTY_SAMPLE);
       this.#byScope.set(scope, references);
     }
-    const sims = references.map((r) => dot(r, vector)).sort((a, b) => b - a).slice(0, 5);
+    const sims = references
+      .map((r) => dot(r, vector))
+      .sort((a, b) => b - a)
+      .slice(0, 5);
     references.push(vector);
     return sims;
   }
@@ -251,7 +289,9 @@ async function writeClaim(tx: StoreTransaction, record: MemoryRecord, embedding:
   record.surprise = scoreSurprise(decision.nearest);
   if (decision.superseded.length === 0 && decision.mergeInto !== undefined) {
     const target = decision.mergeInto.record;
-    const sameSource = record.provenance.sources.length > 0 && record.provenance.sources.every((s) => target.provenance.sources.some((t) => sameSourceRef(s, t)));
+    const sameSource =
+      record.provenance.sources.length > 0 &&
+      record.provenance.sources.every((s) => target.provenance.sources.some((t) => sameSourceRef(s, t)));
     if (sameSource) return { id: target.id, action: 'unchanged' };
     await applyMerge(tx, record, target, now);
     return { id: decision.mergeInto.record.id, action: 'merged', mergedInto: decision.mergeInto.record.id };
@@ -263,7 +303,12 @@ async function writeClaim(tx: StoreTransaction, record: MemoryRecord, embedding:
 }
 
 /** The claims of a captured turn, through supersession and dedup like any claim, after its episode. */
-async function writeCapturedClaims(tx: StoreTransaction, item: Embedded, pending: NewMemory[], now: number): Promise<CapturedClaimResult[] | undefined> {
+async function writeCapturedClaims(
+  tx: StoreTransaction,
+  item: Embedded,
+  pending: NewMemory[],
+  now: number,
+): Promise<CapturedClaimResult[] | undefined> {
   if (!item.captured) return undefined;
   const outcomes: CapturedClaimResult[] = [];
   await flush(tx, pending);
@@ -275,11 +320,24 @@ async function writeCapturedClaims(tx: StoreTransaction, item: Embedded, pending
 }
 
 /** Builds the record (its chunks, for long texts; its claims, for a captured turn) of one input. */
-function plan(given: ParsedRememberInput, now: number, chunkChars: number, deferImportance: boolean, capturedSentences?: readonly string[], question?: string): Planned {
+function plan(
+  given: ParsedRememberInput,
+  now: number,
+  chunkChars: number,
+  deferImportance: boolean,
+  capturedSentences?: readonly string[],
+  question?: string,
+): Planned {
   // an answer to the assistant's question is read with it: a decision, a fact in the user's scope
   const { input, fact } = question !== undefined && given.capture === true ? answeredInput(given, question) : { input: given };
   const record = buildRecord(input, deriveSignals(input, deferImportance), now);
-  const claimInputs = input.capture === true ? [...capturedClaimInputs(input, record, capturedSentences), ...(fact !== undefined ? capturedClaimInputs(fact, record, [fact.content]) : [])] : [];
+  const claimInputs =
+    input.capture === true
+      ? [
+          ...capturedClaimInputs(input, record, capturedSentences),
+          ...(fact !== undefined ? capturedClaimInputs(fact, record, [fact.content]) : []),
+        ]
+      : [];
   const claims = claimInputs.map((claim) => claimRecord(claim, now));
   const captured = input.capture === true;
   if (input.content.length <= chunkChars) {
@@ -297,7 +355,13 @@ function plan(given: ParsedRememberInput, now: number, chunkChars: number, defer
       summary: null,
       sourceKey: null,
       entities: extractEntities(part.text),
-      data: { ...stripParentOnly(record.data), parentId: record.id, chunkIndex: part.index, chunkCount: parts.length, span: [part.start, part.end] },
+      data: {
+        ...stripParentOnly(record.data),
+        parentId: record.id,
+        chunkIndex: part.index,
+        chunkCount: parts.length,
+        span: [part.start, part.end],
+      },
     };
     return chunk;
   });
@@ -329,6 +393,9 @@ async function existingSources(tx: StoreTransaction, records: readonly MemoryRec
 /** The text a record is embedded from: its content, prefixed by its name, followed by its episode cycle. */
 export function embeddingText(record: Pick<MemoryRecord, 'layer' | 'content' | 'data'>): string {
   const name = typeof record.data.name === 'string' ? `${record.data.name}: ` : '';
-  const cycle = record.layer === 'episodic' ? [renderEpisodeCycle(record.data), speakerLine(record.content, record.data)].filter((p) => p !== '').join(' ') : '';
+  const cycle =
+    record.layer === 'episodic'
+      ? [renderEpisodeCycle(record.data), speakerLine(record.content, record.data)].filter((p) => p !== '').join(' ')
+      : '';
   return `${name}${record.content}${cycle.length > 0 ? `\n${cycle}` : ''}`;
 }

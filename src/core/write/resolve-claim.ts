@@ -34,10 +34,17 @@ export function attachClaimSlot(record: MemoryRecord): void {
 }
 
 /** Decides what a new claim does to the scope's current claims. Reads only. */
-export async function decideClaim(tx: StoreTransaction, record: MemoryRecord, embedding: Float32Array, now: number): Promise<ClaimDecision> {
+export async function decideClaim(
+  tx: StoreTransaction,
+  record: MemoryRecord,
+  embedding: Float32Array,
+  now: number,
+): Promise<ClaimDecision> {
   const scopes = [record.scope];
   const layers = [record.layer];
-  const terms = contentTerms(record.content).slice(0, 32).map((term) => ({ term }));
+  const terms = contentTerms(record.content)
+    .slice(0, 32)
+    .map((term) => ({ term }));
   const [vectorHits, lexicalHits, bySubject] = await Promise.all([
     tx.vectorSearch({ scopes, layers, now, limit: NEIGHBOURS, vector: embedding }),
     terms.length > 0 ? tx.lexicalSearch({ scopes, layers, now, limit: NEIGHBOURS, terms }) : Promise.resolve([]),
@@ -86,11 +93,20 @@ function isExempt(old: MemoryRecord, incoming: MemoryRecord): boolean {
 
 /** The comparison key of a wording: lowercase words only. */
 export function normalize(text: string): string {
-  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 }
 
 /** Marks `old` superseded by `incoming` and links them; nothing is deleted. */
-export async function applySupersession(tx: StoreTransaction, incoming: MemoryRecord, old: MemoryRecord, comparison: ClaimComparison, now: number): Promise<void> {
+export async function applySupersession(
+  tx: StoreTransaction,
+  incoming: MemoryRecord,
+  old: MemoryRecord,
+  comparison: ClaimComparison,
+  now: number,
+): Promise<void> {
   const validTo = Math.max(incoming.validFrom, old.validFrom);
   await tx.updateMemory(old.id, old.scope, {
     status: 'superseded',
@@ -118,8 +134,14 @@ export async function applySupersession(tx: StoreTransaction, incoming: MemoryRe
 /** Merges an agreeing restatement into the existing claim: nothing is overwritten. */
 export async function applyMerge(tx: StoreTransaction, incoming: MemoryRecord, target: MemoryRecord, now: number): Promise<void> {
   const history = [...(target.data.history ?? [])];
-  const sameWording = normalize(incoming.content) === normalize(target.content) || history.some((h) => normalize(h.content) === normalize(incoming.content));
-  if (!sameWording) history.push({ content: incoming.content, at: now, ...(incoming.provenance.sources.length > 0 ? { sources: incoming.provenance.sources } : {}) });
+  const sameWording =
+    normalize(incoming.content) === normalize(target.content) || history.some((h) => normalize(h.content) === normalize(incoming.content));
+  if (!sameWording)
+    history.push({
+      content: incoming.content,
+      at: now,
+      ...(incoming.provenance.sources.length > 0 ? { sources: incoming.provenance.sources } : {}),
+    });
   const sources = [...target.provenance.sources];
   for (const source of incoming.provenance.sources) {
     if (!sources.some((s) => JSON.stringify(s) === JSON.stringify(source))) sources.push(source);
@@ -128,7 +150,12 @@ export async function applyMerge(tx: StoreTransaction, incoming: MemoryRecord, t
     mentionCount: target.mentionCount + 1,
     tags: [...new Set([...target.tags, ...incoming.tags])],
     entities: [...new Set([...target.entities, ...incoming.entities])],
-    importance: target.importance === null ? incoming.importance : incoming.importance === null ? target.importance : Math.max(target.importance, incoming.importance),
+    importance:
+      target.importance === null
+        ? incoming.importance
+        : incoming.importance === null
+          ? target.importance
+          : Math.max(target.importance, incoming.importance),
     pinned: target.pinned || incoming.pinned,
     provenance: { ...target.provenance, sources },
     data: { ...target.data, history },

@@ -54,7 +54,11 @@ export class OnnxEmbedder implements Embedder {
   #closed = false;
 
   private constructor(spec: OnnxModelSpec, options: OnnxEmbedderOptions) {
-    for (const [key, min] of [['workers', 0], ['batchSize', 1], ['inProcessMaxTexts', 0]] as const) {
+    for (const [key, min] of [
+      ['workers', 0],
+      ['batchSize', 1],
+      ['inProcessMaxTexts', 0],
+    ] as const) {
       const value = options[key];
       if (value !== undefined && (!Number.isInteger(value) || value < min)) {
         throw new EngramError('INVALID_INPUT', `OnnxEmbedder option ${key} must be a whole number ≥ ${min}, got ${String(value)}.`);
@@ -64,8 +68,16 @@ export class OnnxEmbedder implements Embedder {
     this.name = onnxEmbedderName(spec);
     this.dimension = spec.dimension;
     this.#cacheDir = options.cacheDir;
-    this.#config = Object.freeze({ directory: modelDirectory(options.cacheDir, spec.name), dimension: spec.dimension, pooling: spec.pooling, maxTokens: spec.maxTokens });
-    const instruction = options.queryInstruction === true && spec.pooling === 'cls' && spec.queryPrefix === '' && spec.name.startsWith('bge-') ? BGE_QUERY_INSTRUCTION : '';
+    this.#config = Object.freeze({
+      directory: modelDirectory(options.cacheDir, spec.name),
+      dimension: spec.dimension,
+      pooling: spec.pooling,
+      maxTokens: spec.maxTokens,
+    });
+    const instruction =
+      options.queryInstruction === true && spec.pooling === 'cls' && spec.queryPrefix === '' && spec.name.startsWith('bge-')
+        ? BGE_QUERY_INSTRUCTION
+        : '';
     this.#options = Object.freeze({
       batchSize: options.batchSize ?? 16,
       inProcessMaxTexts: options.inProcessMaxTexts ?? 4,
@@ -90,10 +102,15 @@ export class OnnxEmbedder implements Embedder {
   static create(options: OnnxEmbedderOptions): OnnxEmbedder {
     const spec = findOnnxModel(options.model);
     if (spec === undefined) {
-      throw new EngramError('INVALID_INPUT', `Unknown ONNX model "${options.model}": use one of ${ONNX_MODELS.map((m) => m.name).join(', ')}.`);
+      throw new EngramError(
+        'INVALID_INPUT',
+        `Unknown ONNX model "${options.model}": use one of ${ONNX_MODELS.map((m) => m.name).join(', ')}.`,
+      );
     }
     if (!hasModelFiles(options.cacheDir, spec.name)) {
-      throw new EngramError('EMBEDDING_FAILED', messages.modelMissing(spec.name, modelDirectory(options.cacheDir, spec.name)), { details: { model: spec.name } });
+      throw new EngramError('EMBEDDING_FAILED', messages.modelMissing(spec.name, modelDirectory(options.cacheDir, spec.name)), {
+        details: { model: spec.name },
+      });
     }
     return new OnnxEmbedder(spec, options);
   }
@@ -117,13 +134,17 @@ export class OnnxEmbedder implements Embedder {
       const prepared = texts.map((text) => `${prefix}${String(text)}`);
       const order = prepared.map((_, i) => i).sort((a, b) => (prepared[a] as string).length - (prepared[b] as string).length);
       const onPool = this.#usePool(prepared.length);
-      const size = onPool ? Math.max(1, Math.min(this.#options.batchSize, Math.ceil(prepared.length / (this.#pool as OnnxWorkerPool).size))) : this.#options.batchSize;
+      const size = onPool
+        ? Math.max(1, Math.min(this.#options.batchSize, Math.ceil(prepared.length / (this.#pool as OnnxWorkerPool).size)))
+        : this.#options.batchSize;
       const batches: number[][] = [];
       for (let start = 0; start < order.length; start += size) batches.push(order.slice(start, start + size));
-      const results = await Promise.all(batches.map((batch) => {
-        const slice = batch.map((i) => prepared[i] as string);
-        return onPool ? (this.#pool as OnnxWorkerPool).run(slice) : this.#inProcess(slice);
-      }));
+      const results = await Promise.all(
+        batches.map((batch) => {
+          const slice = batch.map((i) => prepared[i] as string);
+          return onPool ? (this.#pool as OnnxWorkerPool).run(slice) : this.#inProcess(slice);
+        }),
+      );
       const out: Float32Array[] = new Array<Float32Array>(prepared.length);
       batches.forEach((batch, b) => {
         const flat = results[b] as Float32Array;
@@ -134,7 +155,9 @@ export class OnnxEmbedder implements Embedder {
       return out;
     } catch (cause) {
       if (isEngramError(cause)) throw cause;
-      throw new EngramError('EMBEDDING_FAILED', `The ONNX model ${this.spec.name} failed to embed the texts; pass an array of strings.`, { cause });
+      throw new EngramError('EMBEDDING_FAILED', `The ONNX model ${this.spec.name} failed to embed the texts; pass an array of strings.`, {
+        cause,
+      });
     }
   }
 
@@ -144,7 +167,13 @@ export class OnnxEmbedder implements Embedder {
     this.#closed = true;
     const model = this.#model;
     this.#model = null;
-    await Promise.all([this.#pool?.close(), model?.then((m) => m.release(), () => undefined)]);
+    await Promise.all([
+      this.#pool?.close(),
+      model?.then(
+        (m) => m.release(),
+        () => undefined,
+      ),
+    ]);
   }
 
   #usePool(count: number): boolean {
@@ -169,7 +198,10 @@ export class OnnxEmbedder implements Embedder {
     if (this.#options.skipVerify) return Promise.resolve();
     if (this.#verified === null) {
       const checking = verifyModelFiles(this.#cacheDir, this.spec).then((ok) => {
-        if (!ok) throw new EngramError('EMBEDDING_FAILED', messages.modelHashMismatch(this.spec.name, this.#config.directory), { details: { model: this.spec.name } });
+        if (!ok)
+          throw new EngramError('EMBEDDING_FAILED', messages.modelHashMismatch(this.spec.name, this.#config.directory), {
+            details: { model: this.spec.name },
+          });
       });
       checking.catch(() => {
         if (this.#verified === checking) this.#verified = null;

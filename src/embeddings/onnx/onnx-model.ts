@@ -74,7 +74,11 @@ export class OnnxModel {
       });
       return new OnnxModel(ort, session, tokenizer, config);
     } catch (cause) {
-      throw new EngramError('EMBEDDING_FAILED', `The ONNX model in ${config.directory} could not be loaded; run "engram models pull" to fetch it again.`, { cause });
+      throw new EngramError(
+        'EMBEDDING_FAILED',
+        `The ONNX model in ${config.directory} could not be loaded; run "engram models pull" to fetch it again.`,
+        { cause },
+      );
     }
   }
 
@@ -103,9 +107,16 @@ export class OnnxModel {
     const outputs = await this.#session.run(feeds);
     const hidden = outputs.last_hidden_state ?? Object.values(outputs)[0];
     if (hidden === undefined || hidden.dims[2] !== dimension) {
-      throw new EngramError('EMBEDDING_FAILED', `The ONNX model in ${this.#config.directory} does not give ${dimension}-d token vectors; pull the model again.`);
+      throw new EngramError(
+        'EMBEDDING_FAILED',
+        `The ONNX model in ${this.#config.directory} does not give ${dimension}-d token vectors; pull the model again.`,
+      );
     }
-    return pool(hidden.data as Float32Array, encoded.map((e) => e.ids.length), { length, dimension, pooling: this.#config.pooling });
+    return pool(
+      hidden.data as Float32Array,
+      encoded.map((e) => e.ids.length),
+      { length, dimension, pooling: this.#config.pooling },
+    );
   }
 
   /** Frees the native session. */
@@ -122,7 +133,11 @@ function truncate(encoding: { ids: number[]; token_type_ids: number[] }, maxToke
 }
 
 /** CLS or masked-mean pooling of a `[count, length, dimension]` tensor, then L2 normalisation. */
-function pool(hidden: Float32Array, lengths: readonly number[], shape: { length: number; dimension: number; pooling: OnnxPooling }): Float32Array {
+function pool(
+  hidden: Float32Array,
+  lengths: readonly number[],
+  shape: { length: number; dimension: number; pooling: OnnxPooling },
+): Float32Array {
   const { length, dimension, pooling } = shape;
   const out = new Float32Array(lengths.length * dimension);
   lengths.forEach((tokens, row) => {

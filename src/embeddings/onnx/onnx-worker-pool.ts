@@ -21,7 +21,8 @@ export class OnnxWorkerPool extends EmbedderWorkerPool {
       workerUrl: options.workerUrl,
       workerData,
       label: 'ONNX',
-      missingScriptHint: 'The ONNX worker script is missing. Build the package (npm run build) so onnx-worker.js exists, or use { workers: 0 }.',
+      missingScriptHint:
+        'The ONNX worker script is missing. Build the package (npm run build) so onnx-worker.js exists, or use { workers: 0 }.',
       loadFailedHint: `An ONNX worker could not load the model in ${options.model.directory}; run "engram models pull" or use { workers: 0 }.`,
     });
   }

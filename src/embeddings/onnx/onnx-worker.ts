@@ -6,4 +6,7 @@ import { serveEmbedderWorker } from '../worker-main.js';
 import { OnnxModel } from './onnx-model.js';
 import type { OnnxWorkerData } from './onnx-worker-messages.js';
 
-serveEmbedderWorker<OnnxWorkerData>((data) => data?.engramOnnxWorker === true && data.model !== undefined, (data) => OnnxModel.load(data.model));
+serveEmbedderWorker<OnnxWorkerData>(
+  (data) => data?.engramOnnxWorker === true && data.model !== undefined,
+  (data) => OnnxModel.load(data.model),
+);

@@ -26,15 +26,25 @@ export function openAiModelOf(name: string): string | null {
  * embedder.name; // 'openai:nomic-embed-text:768'
  * ```
  */
-export async function openAiEmbedderFromEnv(name: string, env: Readonly<Record<string, string | undefined>> = process.env, overrides: Partial<OpenAiEmbedderOptions> = {}): Promise<OpenAiEmbedder> {
+export async function openAiEmbedderFromEnv(
+  name: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  overrides: Partial<OpenAiEmbedderOptions> = {},
+): Promise<OpenAiEmbedder> {
   const model = openAiModelOf(name);
   if (model === null || model.trim() === '') {
-    throw new EngramError('INVALID_INPUT', `Invalid input: ${JSON.stringify(name)} is not an OpenAI-compatible embedder name; write openai:<model>, e.g. openai:text-embedding-3-small.`);
+    throw new EngramError(
+      'INVALID_INPUT',
+      `Invalid input: ${JSON.stringify(name)} is not an OpenAI-compatible embedder name; write openai:<model>, e.g. openai:text-embedding-3-small.`,
+    );
   }
   const rawDimensions = env.ENGRAM_EMBEDDINGS_DIMENSIONS?.trim();
   const dimensions = rawDimensions === undefined || rawDimensions === '' ? undefined : Number(rawDimensions);
   if (dimensions !== undefined && !(Number.isInteger(dimensions) && dimensions > 0)) {
-    throw new EngramError('INVALID_INPUT', `Invalid input: ENGRAM_EMBEDDINGS_DIMENSIONS must be a positive integer, got ${JSON.stringify(rawDimensions)}; unset it to take the model's own length.`);
+    throw new EngramError(
+      'INVALID_INPUT',
+      `Invalid input: ENGRAM_EMBEDDINGS_DIMENSIONS must be a positive integer, got ${JSON.stringify(rawDimensions)}; unset it to take the model's own length.`,
+    );
   }
   const apiKey = env.ENGRAM_EMBEDDINGS_API_KEY?.trim();
   return createOpenAiEmbedder({

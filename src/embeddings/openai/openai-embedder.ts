@@ -66,7 +66,10 @@ export class OpenAiEmbedder implements Embedder {
     const config = resolveConfig(options);
     const dimension = options.dimensions;
     if (!Number.isInteger(dimension) || dimension < 1 || dimension > 65_536) {
-      throw new EngramError('INVALID_INPUT', `Invalid input: the embeddings dimension must be an integer from 1 to 65536, got ${String(dimension)} (e.g. ENGRAM_EMBEDDINGS_DIMENSIONS=1536), or leave it unset to take the model's own.`);
+      throw new EngramError(
+        'INVALID_INPUT',
+        `Invalid input: the embeddings dimension must be an integer from 1 to 65536, got ${String(dimension)} (e.g. ENGRAM_EMBEDDINGS_DIMENSIONS=1536), or leave it unset to take the model's own.`,
+      );
     }
     this.#config = config;
     this.#requestDimensions = requestDimensions;
@@ -93,7 +96,8 @@ export class OpenAiEmbedder implements Embedder {
     return Promise.resolve();
   }
 
-  readonly #request = (batch: readonly string[]): Promise<unknown> => postWithRetries(this.#config, this.#fetch, batch, this.#requestDimensions ? this.dimension : undefined);
+  readonly #request = (batch: readonly string[]): Promise<unknown> =>
+    postWithRetries(this.#config, this.#fetch, batch, this.#requestDimensions ? this.dimension : undefined);
 }
 
 /**
@@ -102,15 +106,24 @@ export class OpenAiEmbedder implements Embedder {
  */
 export async function createOpenAiEmbedder(options: OpenAiEmbedderOptions): Promise<OpenAiEmbedder> {
   if (options.dimensions !== undefined) return new OpenAiEmbedder({ ...options, dimensions: options.dimensions });
-  const probe = await postWithRetries(resolveConfig(options), options.fetch ?? globalThis.fetch.bind(globalThis), ['dimension probe'], undefined);
+  const probe = await postWithRetries(
+    resolveConfig(options),
+    options.fetch ?? globalThis.fetch.bind(globalThis),
+    ['dimension probe'],
+    undefined,
+  );
   const [first] = parseEmbeddings(probe, 1);
-  if (first === undefined || first.length === 0) throw embeddingError('the answer has an empty embedding, so its dimension is unknown', false);
+  if (first === undefined || first.length === 0)
+    throw embeddingError('the answer has an empty embedding, so its dimension is unknown', false);
   return new OpenAiEmbedder({ ...options, dimensions: first.length }, false);
 }
 
 function resolveConfig(options: OpenAiEmbedderOptions): RequestConfig & { batchSize: number } {
   if (typeof options?.url !== 'string' || !/^https?:\/\/\S+$/.test(options.url.trim())) {
-    throw new EngramError('INVALID_INPUT', 'Invalid input: the embeddings URL must start with http:// or https:// (e.g. ENGRAM_EMBEDDINGS_URL=http://127.0.0.1:11434/v1).');
+    throw new EngramError(
+      'INVALID_INPUT',
+      'Invalid input: the embeddings URL must start with http:// or https:// (e.g. ENGRAM_EMBEDDINGS_URL=http://127.0.0.1:11434/v1).',
+    );
   }
   if (typeof options.model !== 'string' || options.model.trim() === '') {
     throw new EngramError('INVALID_INPUT', 'Invalid input: name the embeddings model (e.g. --embedder openai:text-embedding-3-small).');
@@ -126,11 +139,18 @@ function resolveConfig(options: OpenAiEmbedderOptions): RequestConfig & { batchS
   });
 }
 
-async function requestEmbeddings(request: (batch: readonly string[]) => Promise<unknown>, batch: readonly string[], dimension: number): Promise<Float32Array[]> {
+async function requestEmbeddings(
+  request: (batch: readonly string[]) => Promise<unknown>,
+  batch: readonly string[],
+  dimension: number,
+): Promise<Float32Array[]> {
   const vectors = parseEmbeddings(await request(batch), batch.length);
   return vectors.map((vector) => {
     if (vector.length !== dimension) {
-      throw embeddingError(`the endpoint returned vectors of ${vector.length} numbers, this embedder is set up for ${dimension}; use the model the store was built with, or set the dimensions to match`, false);
+      throw embeddingError(
+        `the endpoint returned vectors of ${vector.length} numbers, this embedder is set up for ${dimension}; use the model the store was built with, or set the dimensions to match`,
+        false,
+      );
     }
     return l2Normalise(vector);
   });
@@ -162,7 +182,12 @@ interface RequestConfig {
   backoffMs: number;
 }
 
-async function postWithRetries(config: RequestConfig, fetcher: typeof fetch, batch: readonly string[], dimensions: number | undefined): Promise<unknown> {
+async function postWithRetries(
+  config: RequestConfig,
+  fetcher: typeof fetch,
+  batch: readonly string[],
+  dimensions: number | undefined,
+): Promise<unknown> {
   // Endpoints reject an empty string (OpenAI answers 400), yet an empty memory is a valid input.
   const input = batch.map((text) => (text.trim() === '' ? ' ' : text));
   const body = JSON.stringify({ model: config.model, input, ...(dimensions !== undefined ? { dimensions } : {}) });
@@ -187,22 +212,41 @@ async function attemptOnce(config: RequestConfig, fetcher: typeof fetch, body: s
   try {
     response = await fetcher(`${config.url}/embeddings`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json', ...(config.apiKey !== undefined ? { authorization: `Bearer ${config.apiKey}` } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        ...(config.apiKey !== undefined ? { authorization: `Bearer ${config.apiKey}` } : {}),
+      },
       body,
       signal: timeout,
     });
   } catch (cause) {
-    throw new AttemptFailure(timeout.aborted ? `no answer within ${config.timeoutMs} ms` : `request to ${config.url}/embeddings failed (${(cause as Error).message})`, true, cause);
+    throw new AttemptFailure(
+      timeout.aborted
+        ? `no answer within ${config.timeoutMs} ms`
+        : `request to ${config.url}/embeddings failed (${(cause as Error).message})`,
+      true,
+      cause,
+    );
   }
   let text: string;
   try {
     text = await response.text();
   } catch (cause) {
-    throw new AttemptFailure(timeout.aborted ? `answer not complete within ${config.timeoutMs} ms` : 'the answer could not be read', true, cause);
+    throw new AttemptFailure(
+      timeout.aborted ? `answer not complete within ${config.timeoutMs} ms` : 'the answer could not be read',
+      true,
+      cause,
+    );
   }
   if (!response.ok) {
     const retryable = response.status === 429 || response.status === 408 || response.status >= 500;
-    const failure = new AttemptFailure(`HTTP ${response.status}${text.length > 0 ? `: ${text.slice(0, 200)}` : ''}`, retryable, undefined, response.status);
+    const failure = new AttemptFailure(
+      `HTTP ${response.status}${text.length > 0 ? `: ${text.slice(0, 200)}` : ''}`,
+      retryable,
+      undefined,
+      response.status,
+    );
     failure.retryAfterMs = retryAfter(response.headers.get('retry-after'));
     throw failure;
   }
@@ -215,7 +259,12 @@ async function attemptOnce(config: RequestConfig, fetcher: typeof fetch, body: s
 
 class AttemptFailure extends Error {
   retryAfterMs = 0;
-  constructor(message: string, readonly retryable: boolean, cause?: unknown, readonly status?: number) {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    cause?: unknown,
+    readonly status?: number,
+  ) {
     super(message, cause !== undefined ? { cause } : undefined);
   }
 }
@@ -226,8 +275,12 @@ function retryAfter(header: string | null): number {
 }
 
 function embeddingError(reason: string, retryable: boolean, cause?: unknown, status?: number): EngramError {
-  return new EngramError('EMBEDDING_FAILED', `The embeddings endpoint failed: ${reason}. Check ENGRAM_EMBEDDINGS_URL, the model name and ENGRAM_EMBEDDINGS_API_KEY.`, {
-    details: { kind: 'embeddings', retryable, ...(status !== undefined ? { status } : {}) },
-    ...(cause !== undefined ? { cause } : {}),
-  });
+  return new EngramError(
+    'EMBEDDING_FAILED',
+    `The embeddings endpoint failed: ${reason}. Check ENGRAM_EMBEDDINGS_URL, the model name and ENGRAM_EMBEDDINGS_API_KEY.`,
+    {
+      details: { kind: 'embeddings', retryable, ...(status !== undefined ? { status } : {}) },
+      ...(cause !== undefined ? { cause } : {}),
+    },
+  );
 }

@@ -140,9 +140,13 @@ export class StaticEmbedder implements Embedder {
     } catch (error) {
       const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
       if (!missing && !(isEngramError(error) && error.code === 'STORAGE_CORRUPT')) {
-        throw new EngramError('EMBEDDING_FAILED', `The static embedding table ${this.tablePath} could not be read; check its permissions.`, {
-          cause: error,
-        });
+        throw new EngramError(
+          'EMBEDDING_FAILED',
+          `The static embedding table ${this.tablePath} could not be read; check its permissions.`,
+          {
+            cause: error,
+          },
+        );
       }
     }
     let pending = distilling.get(this.tablePath);
@@ -160,9 +164,13 @@ export class StaticEmbedder implements Embedder {
     try {
       await table.write(this.tablePath, { name: this.name, dimension: this.dimension });
     } catch (cause) {
-      throw new EngramError('EMBEDDING_FAILED', `The distilled table could not be written to ${this.tablePath}; pass a writable cacheDir.`, {
-        cause,
-      });
+      throw new EngramError(
+        'EMBEDDING_FAILED',
+        `The distilled table could not be written to ${this.tablePath}; pass a writable cacheDir.`,
+        {
+          cause,
+        },
+      );
     }
     onProgress({ phase: 'done', done: entries.length, total: entries.length });
     return table;

@@ -66,11 +66,7 @@ export class StaticTable {
    * Builds a table from the vocabulary and the full model's vectors for it (`entries.length ×
    * dimension` values, in entry order): subtracts the mean vector, then quantises each row to int8.
    */
-  static fromVectors(input: {
-    entries: readonly StaticVocabularyEntry[];
-    vectors: Float32Array;
-    dimension: number;
-  }): StaticTable {
+  static fromVectors(input: { entries: readonly StaticVocabularyEntry[]; vectors: Float32Array; dimension: number }): StaticTable {
     const { entries, vectors, dimension } = input;
     const rows = entries.length;
     if (vectors.length !== rows * dimension) {

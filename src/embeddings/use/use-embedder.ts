@@ -56,7 +56,12 @@ export class UseEmbedder implements Embedder {
       inProcessMaxTexts: options.inProcessMaxTexts ?? 4,
       workerUrl: options.workerUrl,
     };
-    for (const [key, min] of [['workers', 0], ['batchSize', 1], ['maxChars', 1], ['inProcessMaxTexts', 0]] as const) {
+    for (const [key, min] of [
+      ['workers', 0],
+      ['batchSize', 1],
+      ['maxChars', 1],
+      ['inProcessMaxTexts', 0],
+    ] as const) {
       const value = resolved[key];
       if (!Number.isInteger(value) || value < min) {
         throw new EngramError('INVALID_INPUT', `UseEmbedder option ${key} must be a whole number ≥ ${min}, got ${String(value)}.`, {

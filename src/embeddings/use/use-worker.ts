@@ -6,4 +6,7 @@ import { serveEmbedderWorker } from '../worker-main.js';
 import { UseModel } from './use-model.js';
 import type { UseWorkerData } from './use-worker-messages.js';
 
-serveEmbedderWorker<UseWorkerData>((data) => data?.engramUseWorker === true, () => UseModel.load());
+serveEmbedderWorker<UseWorkerData>(
+  (data) => data?.engramUseWorker === true,
+  () => UseModel.load(),
+);

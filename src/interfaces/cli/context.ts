@@ -22,11 +22,24 @@ export function withCommonFlags(command: Command): Command {
   return command
     .option('--db <path>', DB_FLAG_HELP)
     .option('--json', 'machine-readable JSON output')
-    .option('--embedder <name>', 'embedder for a new database: use, static, hash, auto, an installed model (bge-small-en-v1.5, e5-small-v2, all-minilm-l6-v2, bge-small-zh-v1.5) or openai:<model>; an existing database reopens with its own')
+    .option(
+      '--embedder <name>',
+      'embedder for a new database: use, static, hash, auto, an installed model (bge-small-en-v1.5, e5-small-v2, all-minilm-l6-v2, bge-small-zh-v1.5) or openai:<model>; an existing database reopens with its own',
+    )
     .option('--workers <n>', 'embedding worker threads for large imports')
-    .option('--cache-dir <dir>', 'cache folder for the static table and the ONNX models (default: $ENGRAM_CACHE_DIR, else $XDG_CACHE_HOME/engram, else ~/.cache/engram)')
-    .option('--no-redact', 'store secrets as they come (default: API keys, tokens and passwords become [redacted:<kind>]; also ENGRAM_REDACT=off)')
-    .option('--redact-pattern <kind=regex>', 'also redact what REGEX matches, as [redacted:KIND] (repeatable; also ENGRAM_REDACT_PATTERNS)', collect);
+    .option(
+      '--cache-dir <dir>',
+      'cache folder for the static table and the ONNX models (default: $ENGRAM_CACHE_DIR, else $XDG_CACHE_HOME/engram, else ~/.cache/engram)',
+    )
+    .option(
+      '--no-redact',
+      'store secrets as they come (default: API keys, tokens and passwords become [redacted:<kind>]; also ENGRAM_REDACT=off)',
+    )
+    .option(
+      '--redact-pattern <kind=regex>',
+      'also redact what REGEX matches, as [redacted:KIND] (repeatable; also ENGRAM_REDACT_PATTERNS)',
+      collect,
+    );
 }
 
 /** The database path: --db, else $ENGRAM_DB, else the default file (`default-db.ts`). */

@@ -28,4 +28,5 @@ export function ensureDefaultDbFolder(path: string, env: NodeJS.ProcessEnv = pro
 }
 
 /** The help text of `--db`. */
-export const DB_FLAG_HELP = 'database file or postgres:// URL (default: $ENGRAM_DB, else ${XDG_DATA_HOME:-~/.local/share}/engram/engram.db)';
+export const DB_FLAG_HELP =
+  'database file or postgres:// URL (default: $ENGRAM_DB, else ${XDG_DATA_HOME:-~/.local/share}/engram/engram.db)';

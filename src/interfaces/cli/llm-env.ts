@@ -18,7 +18,10 @@ export function llmFromEnv(env: NodeJS.ProcessEnv): LlmEndpointOptions | undefin
   if (baseUrl === undefined || baseUrl === '') return undefined;
   const model = env.ENGRAM_LLM_MODEL?.trim();
   if (model === undefined || model === '') {
-    throw new EngramError('INVALID_INPUT', 'Invalid input: ENGRAM_LLM_BASE_URL is set but ENGRAM_LLM_MODEL is not: name the model (e.g. ENGRAM_LLM_MODEL=llama3.1), or unset the base URL to run without an LLM.');
+    throw new EngramError(
+      'INVALID_INPUT',
+      'Invalid input: ENGRAM_LLM_BASE_URL is set but ENGRAM_LLM_MODEL is not: name the model (e.g. ENGRAM_LLM_MODEL=llama3.1), or unset the base URL to run without an LLM.',
+    );
   }
   const options: LlmEndpointOptions = { baseUrl, model };
   if (env.ENGRAM_LLM_API_KEY !== undefined && env.ENGRAM_LLM_API_KEY !== '') options.apiKey = env.ENGRAM_LLM_API_KEY;
@@ -28,10 +31,16 @@ export function llmFromEnv(env: NodeJS.ProcessEnv): LlmEndpointOptions | undefin
   if (retries !== undefined) options.retries = retries;
   const uses = env.ENGRAM_LLM_USES?.trim();
   if (uses !== undefined && uses !== '') {
-    const named = uses.split(',').map((u) => u.trim().toLowerCase()).filter((u) => u.length > 0 && u !== 'none');
+    const named = uses
+      .split(',')
+      .map((u) => u.trim().toLowerCase())
+      .filter((u) => u.length > 0 && u !== 'none');
     const unknown = named.filter((u) => !(LLM_USES as readonly string[]).includes(u));
     if (unknown.length > 0) {
-      throw new EngramError('INVALID_INPUT', `Invalid input: ENGRAM_LLM_USES names unknown use(s) ${unknown.join(', ')}: use a comma list of ${LLM_USES.join(', ')} (or "none").`);
+      throw new EngramError(
+        'INVALID_INPUT',
+        `Invalid input: ENGRAM_LLM_USES names unknown use(s) ${unknown.join(', ')}: use a comma list of ${LLM_USES.join(', ')} (or "none").`,
+      );
     }
     options.uses = Object.fromEntries(LLM_USES.map((u) => [u, named.includes(u)])) as unknown as LlmUses;
   }
@@ -41,6 +50,7 @@ export function llmFromEnv(env: NodeJS.ProcessEnv): LlmEndpointOptions | undefin
 function integer(value: string | undefined, name: string, min: number): number | undefined {
   if (value === undefined || value.trim() === '') return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new EngramError('INVALID_INPUT', `Invalid input: ${name} must be an integer ≥ ${min}, got "${value.slice(0, 20)}".`);
+  if (!Number.isInteger(n) || n < min)
+    throw new EngramError('INVALID_INPUT', `Invalid input: ${name} must be an integer ≥ ${min}, got "${value.slice(0, 20)}".`);
   return n;
 }

@@ -12,7 +12,9 @@ export function isMissingSqliteFile(path: string): boolean {
 
 /** The NOT_FOUND error of a command that reads a database that is not there. */
 export function missingDatabaseError(path: string): EngramError {
-  return new EngramError('NOT_FOUND', `No database at ${path}: check --db or $ENGRAM_DB; engram remember creates one.`, { details: { missingDatabase: path } });
+  return new EngramError('NOT_FOUND', `No database at ${path}: check --db or $ENGRAM_DB; engram remember creates one.`, {
+    details: { missingDatabase: path },
+  });
 }
 
 /** Does `error` say the database file is missing (so a read-only hook can stay silent)? */

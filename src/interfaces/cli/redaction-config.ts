@@ -23,13 +23,20 @@ export function redactionConfig(flags: RedactionFlags, env: NodeJS.ProcessEnv): 
   const off = flags.redact === false || OFF.has((env.ENGRAM_REDACT ?? '').trim().toLowerCase());
   const patterns = [...envPatterns(env.ENGRAM_REDACT_PATTERNS), ...(flags.redactPattern ?? []).map(flagPattern)];
   if (!off && patterns.length === 0) return undefined;
-  return parseInput(redactionOptionsSchema, { ...(off ? { enabled: false } : {}), ...(patterns.length > 0 ? { patterns } : {}) }, 'redaction');
+  return parseInput(
+    redactionOptionsSchema,
+    { ...(off ? { enabled: false } : {}), ...(patterns.length > 0 ? { patterns } : {}) },
+    'redaction',
+  );
 }
 
 function flagPattern(value: string): { kind: string; pattern: string } {
   const at = value.indexOf('=');
   if (at <= 0 || at === value.length - 1) {
-    throw new EngramError('INVALID_INPUT', `Invalid input: --redact-pattern "${value.slice(0, 40)}" must be KIND=REGEX, e.g. --redact-pattern 'acme-token=acme_[A-Za-z0-9]{32}'.`);
+    throw new EngramError(
+      'INVALID_INPUT',
+      `Invalid input: --redact-pattern "${value.slice(0, 40)}" must be KIND=REGEX, e.g. --redact-pattern 'acme-token=acme_[A-Za-z0-9]{32}'.`,
+    );
   }
   return { kind: value.slice(0, at), pattern: value.slice(at + 1) };
 }
@@ -42,5 +49,8 @@ function envPatterns(value: string | undefined): unknown[] {
   } catch {
     // reported below
   }
-  throw new EngramError('INVALID_INPUT', 'Invalid input: ENGRAM_REDACT_PATTERNS must be a JSON array like [{"kind":"acme-token","pattern":"acme_[A-Za-z0-9]{32}"}].');
+  throw new EngramError(
+    'INVALID_INPUT',
+    'Invalid input: ENGRAM_REDACT_PATTERNS must be a JSON array like [{"kind":"acme-token","pattern":"acme_[A-Za-z0-9]{32}"}].',
+  );
 }

@@ -64,7 +64,9 @@ async function recallBlock(engram: Engram, request: PromptContextRequest): Promi
 async function recallSection(engram: Engram, request: PromptContextRequest): Promise<string> {
   const { hits } = await engram.recall(request.prompt, { scopes: request.scopes, k: request.k ?? 5 });
   if (hits.length === 0) return '';
-  const lines = hits.map((h) => `- [${(h.occurredAt ?? h.validFrom).slice(0, 10)}, ${h.layer}] ${h.content.replace(/\s+/g, ' ').slice(0, 500)}`);
+  const lines = hits.map(
+    (h) => `- [${(h.occurredAt ?? h.validFrom).slice(0, 10)}, ${h.layer}] ${h.content.replace(/\s+/g, ' ').slice(0, 500)}`,
+  );
   return `## Relevant memories\n${lines.join('\n')}`;
 }
 
@@ -129,12 +131,20 @@ export async function ingestTurns(engram: Engram, request: IngestRequest): Promi
   const last = request.turns[request.turns.length - 1] as Turn;
   // After the turns: a crash in between leaves the cursor behind, and re-ingesting is idempotent.
   const now = engram.clock.now();
-  await engram.store.transaction((tx) => tx.setState(request.scope, cursorKey(request.sessionId), { lastUuid: last.uuid, updatedAt: new Date(now).toISOString() }, now));
+  await engram.store.transaction((tx) =>
+    tx.setState(request.scope, cursorKey(request.sessionId), { lastUuid: last.uuid, updatedAt: new Date(now).toISOString() }, now),
+  );
   const redacted = results.reduce((n, r) => n + (r.action === 'unchanged' ? 0 : (r.redacted ?? 0)), 0);
   const claims = { created: 0, merged: 0, superseded: 0, unchanged: 0 };
   for (const claim of results.flatMap((r) => r.claims ?? [])) claims[claim.action] += 1;
   const anyClaims = Object.values(claims).some((n) => n > 0);
-  return { stored: results.length - unchanged, unchanged, lastUuid: last.uuid, ...(redacted > 0 ? { redacted } : {}), ...(anyClaims ? { claims } : {}) };
+  return {
+    stored: results.length - unchanged,
+    unchanged,
+    lastUuid: last.uuid,
+    ...(redacted > 0 ? { redacted } : {}),
+    ...(anyClaims ? { claims } : {}),
+  };
 }
 
 /** Most profile facts in the session-start block. */
@@ -144,15 +154,25 @@ const SESSION_PROFILE_LIMIT = 12;
  * The block a session starts with: every current procedural rule of the scopes and the profile facts
  * (the user's scopes, else all), highest priority and importance first; empty when there are none.
  */
-export async function sessionContext(engram: Engram, request: { scopes: Scope[] }): Promise<{ text: string; rules: number; profile: number }> {
-  const [{ readProcedural, readProfileFacts, rankProfile }, { entryLine }] = await Promise.all([import('../../serving/parts.js'), import('../../serving/render.js')]);
+export async function sessionContext(
+  engram: Engram,
+  request: { scopes: Scope[] },
+): Promise<{ text: string; rules: number; profile: number }> {
+  const [{ readProcedural, readProfileFacts, rankProfile }, { entryLine }] = await Promise.all([
+    import('../../serving/parts.js'),
+    import('../../serving/render.js'),
+  ]);
   const now = engram.clock.now();
-  const [{ rules }, facts] = await Promise.all([readProcedural(engram.store, request.scopes, now), readProfileFacts(engram.store, request.scopes, now)]);
+  const [{ rules }, facts] = await Promise.all([
+    readProcedural(engram.store, request.scopes, now),
+    readProfileFacts(engram.store, request.scopes, now),
+  ]);
   const profile = rankProfile(facts, '').slice(0, SESSION_PROFILE_LIMIT);
   if (rules.length === 0 && profile.length === 0) return { text: '', rules: 0, profile: 0 };
   const lines = ['<engram-memory>'];
   if (rules.length > 0) lines.push('## Rules', ...rules.map((r) => entryLine('rules', r)));
-  if (profile.length > 0) lines.push(...(rules.length > 0 ? [''] : []), '## About the user', ...profile.map((p) => entryLine('profile', p)));
+  if (profile.length > 0)
+    lines.push(...(rules.length > 0 ? [''] : []), '## About the user', ...profile.map((p) => entryLine('profile', p)));
   lines.push('</engram-memory>');
   return { text: lines.join('\n'), rules: rules.length, profile: profile.length };
 }

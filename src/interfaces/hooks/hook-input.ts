@@ -30,14 +30,23 @@ export function parseHookInput(text: string): HookInput {
   try {
     value = JSON.parse(text);
   } catch {
-    throw new EngramError('INVALID_INPUT', 'The hook expects the JSON Claude Code sends on stdin ({"session_id", "transcript_path", "hook_event_name", ...}); stdin was not JSON.');
+    throw new EngramError(
+      'INVALID_INPUT',
+      'The hook expects the JSON Claude Code sends on stdin ({"session_id", "transcript_path", "hook_event_name", ...}); stdin was not JSON.',
+    );
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new EngramError('INVALID_INPUT', 'The hook input must be a JSON object like {"session_id": "...", "transcript_path": "...", "hook_event_name": "..."}.');
+    throw new EngramError(
+      'INVALID_INPUT',
+      'The hook input must be a JSON object like {"session_id": "...", "transcript_path": "...", "hook_event_name": "..."}.',
+    );
   }
   const input = value as Record<string, unknown>;
   if (typeof input.session_id !== 'string' || input.session_id.length === 0 || input.session_id.length > 500) {
-    throw new EngramError('INVALID_INPUT', 'The hook input has no "session_id" (a non-empty string): is this command run by a Claude Code hook?');
+    throw new EngramError(
+      'INVALID_INPUT',
+      'The hook input has no "session_id" (a non-empty string): is this command run by a Claude Code hook?',
+    );
   }
   for (const field of OPTIONAL_STRINGS) {
     if (input[field] !== undefined && typeof input[field] !== 'string') {

@@ -20,7 +20,11 @@ export class ConnectionError extends Error {
 }
 
 /** POSTs `body` as JSON and parses the JSON answer (an unparsable answer is `{}`). */
-export async function postJson(url: URL, body: unknown, options: { headers?: Record<string, string>; timeoutMs: number }): Promise<JsonResponse> {
+export async function postJson(
+  url: URL,
+  body: unknown,
+  options: { headers?: Record<string, string>; timeoutMs: number },
+): Promise<JsonResponse> {
   const payload = Buffer.from(JSON.stringify(body));
   // TLS is loaded only for an https server.
   const send = url.protocol === 'https:' ? (await import('node:https')).request : httpRequest;
@@ -49,7 +53,8 @@ export async function postJson(url: URL, body: unknown, options: { headers?: Rec
     );
     req.on('timeout', () => req.destroy(new Error(`no answer from ${url.origin} within ${options.timeoutMs} ms`)));
     req.on('error', (error: NodeJS.ErrnoException) => {
-      const connection = error.code === 'ECONNREFUSED' || error.code === 'ECONNRESET' || error.code === 'EHOSTUNREACH' || error.code === 'ENOTFOUND';
+      const connection =
+        error.code === 'ECONNREFUSED' || error.code === 'ECONNRESET' || error.code === 'EHOSTUNREACH' || error.code === 'ENOTFOUND';
       reject(connection ? new ConnectionError(`cannot reach ${url.origin}: ${error.code}`, error.code) : error);
     });
     req.end(payload);

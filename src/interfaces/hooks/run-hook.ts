@@ -68,7 +68,8 @@ export async function runHook(event: HookEvent, stdin: string, options: HookOpti
         const result = await backend.call('session-context', { scopes: readScopes });
         const text = typeof result.text === 'string' ? result.text : '';
         // Claude Code adds `additionalContext` to the session's context.
-        const stdout = text === '' ? '' : JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text } });
+        const stdout =
+          text === '' ? '' : JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text } });
         return { stdout, detail: { scope: writeScope, rules: result.rules, profile: result.profile, ...server() } };
       }
       case 'user-prompt-submit': {
@@ -81,7 +82,10 @@ export async function runHook(event: HookEvent, stdin: string, options: HookOpti
           budgetMs: options.budgetMs ?? DEFAULT_HOOK_BUDGET_MS,
           ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
         });
-        return { stdout: typeof result.text === 'string' ? result.text : '', detail: { scope: writeScope, via: result.via, ...server(), callMs: backend.lastCallMs } };
+        return {
+          stdout: typeof result.text === 'string' ? result.text : '',
+          detail: { scope: writeScope, via: result.via, ...server(), callMs: backend.lastCallMs },
+        };
       }
       case 'stop':
       case 'pre-compact':
@@ -169,7 +173,11 @@ class Backend {
     return runHookOperation(this.#engine, operation, body, () => undefined);
   }
 
-  async #post(server: { url: string; hookToken?: string }, operation: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+  async #post(
+    server: { url: string; hookToken?: string },
+    operation: string,
+    body: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
     const base = server.url;
     const apiKey = this.#options.apiKey ?? process.env.ENGRAM_API_KEY;
     const headers: Record<string, string> = {};

@@ -77,10 +77,16 @@ export function repoSegment(cwd: string): string {
 export function fillTemplate(template: string, values: { tenant?: string; cwd: string }): string {
   const unknown = [...template.matchAll(/\{([^}]*)\}/g)].map((m) => m[1] as string).filter((name) => !PLACEHOLDERS.has(name));
   if (unknown.length > 0) {
-    throw new EngramError('INVALID_INPUT', `The scope template "${template.slice(0, 100)}" has unknown placeholder {${unknown[0]?.slice(0, 40)}}: use {tenant} and {repo}, e.g. '{tenant}/projects/{repo}'.`);
+    throw new EngramError(
+      'INVALID_INPUT',
+      `The scope template "${template.slice(0, 100)}" has unknown placeholder {${unknown[0]?.slice(0, 40)}}: use {tenant} and {repo}, e.g. '{tenant}/projects/{repo}'.`,
+    );
   }
   if (template.includes('{tenant}') && (values.tenant === undefined || values.tenant === '')) {
-    throw new EngramError('INVALID_INPUT', `The scope template "${template.slice(0, 100)}" needs a tenant: pass --tenant T (or set ENGRAM_TENANT).`);
+    throw new EngramError(
+      'INVALID_INPUT',
+      `The scope template "${template.slice(0, 100)}" needs a tenant: pass --tenant T (or set ENGRAM_TENANT).`,
+    );
   }
   const filled = template.replaceAll('{tenant}', values.tenant ?? '').replace(/\{repo\}/g, () => repoSegment(values.cwd));
   return assertScope(filled);
@@ -98,11 +104,15 @@ export function fillTemplate(template: string, values: { tenant?: string; cwd: s
  */
 export function resolveScopes(settings: ScopeSettings): ResolvedScopes {
   const explicit = (settings.scopes ?? []).map((s) => assertScope(s));
-  const fromTemplate = explicit.length === 0 && settings.template !== undefined && settings.template !== '' ? [fillTemplate(settings.template, settings)] : [];
+  const fromTemplate =
+    explicit.length === 0 && settings.template !== undefined && settings.template !== '' ? [fillTemplate(settings.template, settings)] : [];
   const own = [...explicit, ...fromTemplate];
   const writeScope = own[0];
   if (writeScope === undefined) {
-    throw new EngramError('INVALID_INPUT', 'The hook needs a scope: pass --scope tenant/... or --scope-template \'{tenant}/projects/{repo}\' --tenant T (or set ENGRAM_SCOPES) in the hook command.');
+    throw new EngramError(
+      'INVALID_INPUT',
+      "The hook needs a scope: pass --scope tenant/... or --scope-template '{tenant}/projects/{repo}' --tenant T (or set ENGRAM_SCOPES) in the hook command.",
+    );
   }
   const userScope = settings.userScope !== undefined && settings.userScope !== '' ? fillTemplate(settings.userScope, settings) : undefined;
   const readScopes = [...new Set([...own, ...(userScope !== undefined ? [userScope] : [])])];

@@ -11,7 +11,12 @@ import type { Scope } from '../../core/scope.js';
 import { endSession, ingestTurns, promptContext, readCursor, sessionContext } from './handlers.js';
 
 const turnSchema = z
-  .object({ uuid: z.string().min(1).max(500), role: z.enum(['user', 'assistant']), text: z.string().min(1).max(200_000), timestamp: z.string().max(100).optional() })
+  .object({
+    uuid: z.string().min(1).max(500),
+    role: z.enum(['user', 'assistant']),
+    text: z.string().min(1).max(200_000),
+    timestamp: z.string().max(100).optional(),
+  })
   .strict();
 
 const promptContextSchema = z
@@ -23,7 +28,14 @@ const promptContextSchema = z
     k: z.number().int().min(1).max(50).optional(),
   })
   .strict();
-const ingestSchema = z.object({ scope: scopeSchema, sessionId: z.string().min(1).max(500), turns: z.array(turnSchema).max(5_000), userScope: scopeSchema.optional() }).strict();
+const ingestSchema = z
+  .object({
+    scope: scopeSchema,
+    sessionId: z.string().min(1).max(500),
+    turns: z.array(turnSchema).max(5_000),
+    userScope: scopeSchema.optional(),
+  })
+  .strict();
 const sessionContextSchema = z.object({ scopes: z.array(scopeSchema).min(1).max(32) }).strict();
 const sessionEndSchema = z.object({ scope: scopeSchema, sessionId: z.string().min(1).max(500) }).strict();
 

@@ -101,7 +101,19 @@ function spawnServer(options: StartServerOptions) {
   try {
     const child = spawn(
       node as string,
-      [...prefix, 'serve', '--db', resolve(options.db), '--host', '127.0.0.1', '--port', '0', '--idle-exit', String(options.idleMinutes ?? DEFAULT_IDLE_MINUTES), ...(options.args ?? [])],
+      [
+        ...prefix,
+        'serve',
+        '--db',
+        resolve(options.db),
+        '--host',
+        '127.0.0.1',
+        '--port',
+        '0',
+        '--idle-exit',
+        String(options.idleMinutes ?? DEFAULT_IDLE_MINUTES),
+        ...(options.args ?? []),
+      ],
       { detached: true, stdio: ['ignore', log, log], env: process.env },
     );
     child.unref();

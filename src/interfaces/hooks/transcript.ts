@@ -83,12 +83,18 @@ function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   return content
-    .filter((block): block is { type: 'text'; text: string } => typeof block === 'object' && block !== null && block.type === 'text' && typeof block.text === 'string')
+    .filter(
+      (block): block is { type: 'text'; text: string } =>
+        typeof block === 'object' && block !== null && block.type === 'text' && typeof block.text === 'string',
+    )
     .map((block) => block.text)
     .join('\n');
 }
 
 /** Slash-command echoes and local command output are not conversation. */
 function isCommandNoise(text: string): boolean {
-  return /^<(command-name|command-message|local-command-stdout|local-command-stderr)>/.test(text) || text.startsWith('[Request interrupted by user');
+  return (
+    /^<(command-name|command-message|local-command-stdout|local-command-stderr)>/.test(text) ||
+    text.startsWith('[Request interrupted by user')
+  );
 }

@@ -12,11 +12,26 @@ export interface ClientErrorSource {
 }
 
 const ANSWERS: Readonly<Record<string, readonly [status: number, reason: string, code: string, message: string]>> = Object.freeze({
-  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'HEADERS_TOO_LARGE', 'The request line or headers are larger than the server accepts (16 KiB by default): shorten the URL (send long values in a JSON body) or the headers.'],
+  HPE_HEADER_OVERFLOW: [
+    431,
+    'Request Header Fields Too Large',
+    'HEADERS_TOO_LARGE',
+    'The request line or headers are larger than the server accepts (16 KiB by default): shorten the URL (send long values in a JSON body) or the headers.',
+  ],
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'REQUEST_TIMEOUT', 'The request did not arrive in time: send it again.'],
-  ERR_HTTP_HEADERS_TIMEOUT: [408, 'Request Timeout', 'REQUEST_TIMEOUT', 'The request headers did not arrive in time: send the request again.'],
+  ERR_HTTP_HEADERS_TIMEOUT: [
+    408,
+    'Request Timeout',
+    'REQUEST_TIMEOUT',
+    'The request headers did not arrive in time: send the request again.',
+  ],
 });
-const MALFORMED = [400, 'Bad Request', 'BAD_REQUEST', 'The request is not valid HTTP/1.1: check the request line, headers and body framing.'] as const;
+const MALFORMED = [
+  400,
+  'Bad Request',
+  'BAD_REQUEST',
+  'The request is not valid HTTP/1.1: check the request line, headers and body framing.',
+] as const;
 
 /**
  * Installs the `clientError` handler on a Node server (e.g. the one `@hono/node-server`'s `serve` returns).

@@ -90,7 +90,10 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
         const principal = await authenticateRequest(c.req.raw, { keys, auth });
         if (principal === null) assertLocalRequest(c.req.raw);
         c.set('principal', principal);
-        const hasBody = route.method !== 'get' && route.ndjson?.request === undefined && (route.body !== undefined || route.method === 'post' || route.method === 'patch');
+        const hasBody =
+          route.method !== 'get' &&
+          route.ndjson?.request === undefined &&
+          (route.body !== undefined || route.method === 'post' || route.method === 'patch');
         const body = hasBody ? await readJsonBody(c.req.raw, maxBodyBytes, { optional: route.bodyOptional === true }) : undefined;
         const result = await route.handle({
           engram,
@@ -123,7 +126,15 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
         { Allow: allowed.join(', ') },
       );
     }
-    return c.json({ error: { code: 'NOT_FOUND', message: `No endpoint ${c.req.method} ${path.slice(0, 200)}: the endpoints are listed in /openapi.json.` } }, 404);
+    return c.json(
+      {
+        error: {
+          code: 'NOT_FOUND',
+          message: `No endpoint ${c.req.method} ${path.slice(0, 200)}: the endpoints are listed in /openapi.json.`,
+        },
+      },
+      404,
+    );
   });
 
   app.onError((error) => httpErrorResponse(error, log));

@@ -42,7 +42,10 @@ export async function authenticateRequest(request: Request, options: AuthOptions
   if (header === null || header.trim() === '') {
     if (options.auth === 'open') return null;
     if (options.auth === 'auto' && !(await options.keys.hasEverHadKey())) return null;
-    throw new EngramError('UNAUTHORIZED', 'This server requires an API key: send "Authorization: Bearer <key>" (create one with "engram keys create --tenant <tenant>").');
+    throw new EngramError(
+      'UNAUTHORIZED',
+      'This server requires an API key: send "Authorization: Bearer <key>" (create one with "engram keys create --tenant <tenant>").',
+    );
   }
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (match === null) {
@@ -50,7 +53,10 @@ export async function authenticateRequest(request: Request, options: AuthOptions
   }
   const principal = await options.keys.verify(match[1] as string);
   if (principal === null) {
-    throw new EngramError('UNAUTHORIZED', 'The API key is not valid (unknown or revoked): check it, or create a new one with "engram keys create --tenant <tenant>".');
+    throw new EngramError(
+      'UNAUTHORIZED',
+      'The API key is not valid (unknown or revoked): check it, or create a new one with "engram keys create --tenant <tenant>".',
+    );
   }
   return principal;
 }

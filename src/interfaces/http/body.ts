@@ -19,13 +19,19 @@ export async function readJsonBody(request: Request, maxBytes: number, options: 
     throw new EngramError('INVALID_INPUT', 'The request body is empty: send a JSON object (Content-Type: application/json).');
   }
   if (nestsDeeperThan(text, MAX_BODY_DEPTH)) {
-    throw new EngramError('INVALID_INPUT', `The request body nests JSON more than ${MAX_BODY_DEPTH} levels deep: flatten it (free-form fields such as properties may nest ${MAX_JSON_DEPTH} levels).`);
+    throw new EngramError(
+      'INVALID_INPUT',
+      `The request body nests JSON more than ${MAX_BODY_DEPTH} levels deep: flatten it (free-form fields such as properties may nest ${MAX_JSON_DEPTH} levels).`,
+    );
   }
   try {
     return JSON.parse(text) as unknown;
   } catch (cause) {
     const why = cause instanceof SyntaxError ? cause.message.slice(0, 160) : 'not JSON';
-    throw new EngramError('INVALID_INPUT', `The request body is not valid JSON (${why}): send a JSON object (Content-Type: application/json).`);
+    throw new EngramError(
+      'INVALID_INPUT',
+      `The request body is not valid JSON (${why}): send a JSON object (Content-Type: application/json).`,
+    );
   }
 }
 
@@ -39,7 +45,8 @@ function nestsDeeperThan(text: string, limit: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {

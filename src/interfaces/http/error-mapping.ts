@@ -51,7 +51,10 @@ export interface HttpErrorBody {
 export type InternalErrorLogger = (error: unknown, reference: string) => void;
 
 /** Classifies any thrown value as a status, a JSON body and extra headers (`Retry-After` for `BUSY`). */
-export function toHttpError(error: unknown, log: InternalErrorLogger = defaultLogger): { status: number; body: HttpErrorBody; headers?: Record<string, string> } {
+export function toHttpError(
+  error: unknown,
+  log: InternalErrorLogger = defaultLogger,
+): { status: number; body: HttpErrorBody; headers?: Record<string, string> } {
   if (error instanceof HttpError) {
     return { status: HTTP_ONLY_STATUS[error.code], body: { error: { code: error.code, message: error.message } } };
   }
@@ -65,18 +68,33 @@ export function toHttpError(error: unknown, log: InternalErrorLogger = defaultLo
       return {
         status,
         headers: { 'retry-after': String(BUSY_RETRY_AFTER_SECONDS) },
-        body: { error: { code: 'BUSY', message: `The store is busy (another writer holds the lock): nothing was changed; retry after ${BUSY_RETRY_AFTER_SECONDS} s.` } },
+        body: {
+          error: {
+            code: 'BUSY',
+            message: `The store is busy (another writer holds the lock): nothing was changed; retry after ${BUSY_RETRY_AFTER_SECONDS} s.`,
+          },
+        },
       };
     }
     if (status === 503) {
-      return { status, body: { error: { code: error.code, message: 'The store is unavailable right now: retry shortly; if it persists, check the server log.' } } };
+      return {
+        status,
+        body: {
+          error: { code: error.code, message: 'The store is unavailable right now: retry shortly; if it persists, check the server log.' },
+        },
+      };
     }
   }
   const reference = Math.random().toString(36).slice(2, 10);
   log(error, reference);
   return {
     status: 500,
-    body: { error: { code: 'INTERNAL', message: `Internal error (reference ${reference}): the server log has the details. This is a bug or an outage, not a problem with your request.` } },
+    body: {
+      error: {
+        code: 'INTERNAL',
+        message: `Internal error (reference ${reference}): the server log has the details. This is a bug or an outage, not a problem with your request.`,
+      },
+    },
   };
 }
 

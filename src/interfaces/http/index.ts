@@ -3,7 +3,16 @@
  * table.
  */
 export { createHttpApp, httpRoutes, type HttpApp, type HttpAppOptions } from './app.js';
-export { assertLocalRequest, authenticateRequest, isLoopbackHost, requireKey, resolveAuthMode, type AuthMode, type AuthOptions, type AuthVariables } from './auth.js';
+export {
+  assertLocalRequest,
+  authenticateRequest,
+  isLoopbackHost,
+  requireKey,
+  resolveAuthMode,
+  type AuthMode,
+  type AuthOptions,
+  type AuthVariables,
+} from './auth.js';
 export { answerClientErrors, type ClientErrorSource } from './answer-client-errors.js';
 export { DEFAULT_MAX_BODY_BYTES, readJsonBody } from './body.js';
 export { HTTP_STATUS, HttpError, httpErrorResponse, toHttpError, type HttpErrorBody, type InternalErrorLogger } from './error-mapping.js';

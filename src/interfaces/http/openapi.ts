@@ -11,12 +11,20 @@ type JsonObject = Record<string, unknown>;
 
 /** JSON Schema (2020-12, as OpenAPI 3.1 uses) of what a client sends. */
 function inputSchema(schema: z.ZodType): JsonObject {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as JsonObject;
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
+    io: 'input',
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+  }) as JsonObject;
   return rest;
 }
 
 function outputSchema(schema: z.ZodType): JsonObject {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', target: 'draft-2020-12' }) as JsonObject;
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
+    io: 'output',
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+  }) as JsonObject;
   return rest;
 }
 
@@ -35,7 +43,10 @@ function repoint<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;
   const out: JsonObject = {};
   for (const [key, child] of Object.entries(value as JsonObject)) {
-    out[key] = key === '$ref' && typeof child === 'string' && child.startsWith('#/$defs/') ? `#/components/schemas/${child.slice('#/$defs/'.length)}` : repoint(child);
+    out[key] =
+      key === '$ref' && typeof child === 'string' && child.startsWith('#/$defs/')
+        ? `#/components/schemas/${child.slice('#/$defs/'.length)}`
+        : repoint(child);
   }
   return out as T;
 }
@@ -65,14 +76,27 @@ function pascal(operationId: string): string {
 
 /** The error responses, shared by every route that can answer them. */
 const ERROR_RESPONSES: Record<string, { name: string; description: string }> = {
-  '400': { name: 'BadRequest', description: 'Invalid input or malformed JSON (INVALID_INPUT): the message names the field and how to fix it' },
+  '400': {
+    name: 'BadRequest',
+    description: 'Invalid input or malformed JSON (INVALID_INPUT): the message names the field and how to fix it',
+  },
   '401': { name: 'Unauthorized', description: 'No API key, or an unknown or revoked one (UNAUTHORIZED)' },
-  '403': { name: 'Forbidden', description: "A scope outside the API key's tenant, or a keyless request from outside this machine (SCOPE_DENIED)" },
+  '403': {
+    name: 'Forbidden',
+    description: "A scope outside the API key's tenant, or a keyless request from outside this machine (SCOPE_DENIED)",
+  },
   '404': { name: 'NotFound', description: 'Not found in the scopes this request may see (NOT_FOUND)' },
   '409': { name: 'Conflict', description: 'The request conflicts with the current state (CONFLICT or LOCKED)' },
   '413': { name: 'PayloadTooLarge', description: "Request body larger than the server's limit (PAYLOAD_TOO_LARGE)" },
-  '500': { name: 'InternalError', description: 'Internal error (INTERNAL; details only in the server log, under the reference in the message)' },
-  '503': { name: 'Unavailable', description: 'Store unreachable (STORAGE_UNAVAILABLE), or BUSY: another writer holds the lock, nothing changed; retry after Retry-After seconds' },
+  '500': {
+    name: 'InternalError',
+    description: 'Internal error (INTERNAL; details only in the server log, under the reference in the message)',
+  },
+  '503': {
+    name: 'Unavailable',
+    description:
+      'Store unreachable (STORAGE_UNAVAILABLE), or BUSY: another writer holds the lock, nothing changed; retry after Retry-After seconds',
+  },
 };
 
 function errorResponseComponents(errorRef: JsonObject): JsonObject {
@@ -81,7 +105,13 @@ function errorResponseComponents(errorRef: JsonObject): JsonObject {
     if (status === '409') continue; // each route that can conflict says in what case
     responses[name] = {
       description,
-      ...(status === '503' ? { headers: { 'Retry-After': { description: 'Seconds to wait before retrying (sent with BUSY)', schema: { type: 'integer', minimum: 0 } } } } : {}),
+      ...(status === '503'
+        ? {
+            headers: {
+              'Retry-After': { description: 'Seconds to wait before retrying (sent with BUSY)', schema: { type: 'integer', minimum: 0 } },
+            },
+          }
+        : {}),
       content: { 'application/json': { schema: errorRef, example: { error: ERROR_EXAMPLES[status] } } },
     };
   }
@@ -120,7 +150,10 @@ const TAGS = [
   { name: 'graph', description: 'Relations between memories, relation types and spreading activation' },
   { name: 'consolidation', description: 'The sleep cycle: consolidate a scope, end a session' },
   { name: 'dump', description: 'Lossless dump and restore as NDJSON streams' },
-  { name: 'maintenance', description: 'MAPLE maintenance: surface what matters without a query, run decay, expire decayed records for good' },
+  {
+    name: 'maintenance',
+    description: 'MAPLE maintenance: surface what matters without a query, run decay, expire decayed records for good',
+  },
   { name: 'explore', description: 'What the web UI explores: consolidation runs, overview, graph, versions, provenance' },
   { name: 'service', description: 'Health and this document (no key needed)' },
 ];
@@ -139,12 +172,19 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[], info: { versi
   const errorRef = named(errorBodySchema, 'output', 'Error', components);
   const knownTags = new Set(TAGS.map((t) => t.name));
   for (const route of routes) {
-    if (!knownTags.has(route.tag)) throw new Error(`OpenAPI: route ${route.operationId} has tag "${route.tag}", which the document does not describe`);
+    if (!knownTags.has(route.tag))
+      throw new Error(`OpenAPI: route ${route.operationId} has tag "${route.tag}", which the document does not describe`);
     const path = route.path.replace(/:([A-Za-z_]+)/g, '{$1}');
     const examples = OPERATION_EXAMPLES[route.operationId] ?? {};
     const parameters: JsonObject[] = [];
     for (const match of route.path.matchAll(/:([A-Za-z_]+)/g)) {
-      parameters.push({ name: match[1], in: 'path', required: true, description: 'The memory or run id (a ULID)', schema: { type: 'string' } });
+      parameters.push({
+        name: match[1],
+        in: 'path',
+        required: true,
+        description: 'The memory or run id (a ULID)',
+        schema: { type: 'string' },
+      });
     }
     for (const param of route.query ?? []) parameters.push(queryParameter(param));
     const responses: JsonObject = {
@@ -155,7 +195,10 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[], info: { versi
             ? { 'application/x-ndjson': { schema: named(route.ndjson.response, 'output', `${pascal(route.operationId)}Line`, components) } }
             : {
                 'application/json': {
-                  schema: route.response !== undefined ? named(route.response, 'output', `${pascal(route.operationId)}Response`, components) : { type: 'object' },
+                  schema:
+                    route.response !== undefined
+                      ? named(route.response, 'output', `${pascal(route.operationId)}Response`, components)
+                      : { type: 'object' },
                   ...(examples.response !== undefined ? { example: examples.response } : {}),
                 },
               },
@@ -164,7 +207,10 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[], info: { versi
     for (const status of errorStatuses(route)) {
       responses[status] =
         status === '409'
-          ? { description: route.conflict, content: { 'application/json': { schema: errorRef, example: { error: ERROR_EXAMPLES['409'] } } } }
+          ? {
+              description: route.conflict,
+              content: { 'application/json': { schema: errorRef, example: { error: ERROR_EXAMPLES['409'] } } },
+            }
           : { $ref: `#/components/responses/${(ERROR_RESPONSES[status] as { name: string }).name}` };
     }
     const body = route.body ?? (route.method === 'post' ? z.object({}).loose() : undefined);
@@ -175,7 +221,14 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[], info: { versi
       ...(route.description !== undefined ? { description: route.description } : {}),
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(route.ndjson?.request !== undefined
-        ? { requestBody: { required: true, content: { 'application/x-ndjson': { schema: named(route.ndjson.request, 'input', `${pascal(route.operationId)}Line`, components) } } } }
+        ? {
+            requestBody: {
+              required: true,
+              content: {
+                'application/x-ndjson': { schema: named(route.ndjson.request, 'input', `${pascal(route.operationId)}Line`, components) },
+              },
+            },
+          }
         : body !== undefined
           ? {
               requestBody: {
@@ -201,19 +254,37 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[], info: { versi
       summary: 'Liveness and store reachability (no key needed)',
       security: [],
       responses: {
-        '200': { description: 'Serving', content: { 'application/json': { schema: named(healthSchema, 'output', 'Health', components), example: { status: 'ok', version: info.version, auth: 'auto' } } } },
+        '200': {
+          description: 'Serving',
+          content: {
+            'application/json': {
+              schema: named(healthSchema, 'output', 'Health', components),
+              example: { status: 'ok', version: info.version, auth: 'auto' },
+            },
+          },
+        },
         '503': { $ref: '#/components/responses/Unavailable' },
       },
     },
   };
-  addComponent(components, 'OpenApiDocument', { type: 'object', description: 'An OpenAPI 3.1 document', properties: { openapi: { type: 'string' } }, required: ['openapi'] });
+  addComponent(components, 'OpenApiDocument', {
+    type: 'object',
+    description: 'An OpenAPI 3.1 document',
+    properties: { openapi: { type: 'string' } },
+    required: ['openapi'],
+  });
   paths['/openapi.json'] = {
     get: {
       operationId: 'openapi',
       tags: ['service'],
       summary: 'This document',
       security: [],
-      responses: { '200': { description: 'OpenAPI 3.1 document', content: { 'application/json': { schema: { $ref: '#/components/schemas/OpenApiDocument' } } } } },
+      responses: {
+        '200': {
+          description: 'OpenAPI 3.1 document',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/OpenApiDocument' } } },
+        },
+      },
     },
   };
   return {
@@ -231,7 +302,10 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[], info: { versi
       {
         url: 'http://{host}:{port}',
         description: '`engram serve` (by default on 127.0.0.1:7077)',
-        variables: { host: { default: '127.0.0.1', description: 'Where the server listens (--host)' }, port: { default: '7077', description: 'Its port (--port)' } },
+        variables: {
+          host: { default: '127.0.0.1', description: 'Where the server listens (--host)' },
+          port: { default: '7077', description: 'Its port (--port)' },
+        },
       },
     ],
     tags: TAGS,
@@ -239,7 +313,9 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[], info: { versi
     components: {
       schemas: components,
       responses: errorResponseComponents(errorRef),
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key from "engram keys create --tenant <tenant>"' } },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key from "engram keys create --tenant <tenant>"' },
+      },
     },
   };
 }

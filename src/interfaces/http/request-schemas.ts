@@ -2,7 +2,14 @@
  * HTTP request envelopes, composed from the shared core schemas (never re-declaring their fields).
  */
 import { z } from 'zod';
-import { readScopeListSchema, recallOptionsSchema, recallQuerySchema, rememberInputSchema, scopeSchema, updateInputSchema } from '../../core/schemas.js';
+import {
+  readScopeListSchema,
+  recallOptionsSchema,
+  recallQuerySchema,
+  rememberInputSchema,
+  scopeSchema,
+  updateInputSchema,
+} from '../../core/schemas.js';
 
 /** Most memories accepted in one `POST /v1/memories`. */
 export const MAX_BATCH = 1000;
@@ -11,19 +18,27 @@ export const MAX_BATCH = 1000;
 export const rememberBatchSchema = z.array(rememberInputSchema).min(1, 'must hold at least one memory').max(MAX_BATCH);
 /** As documented: one `RememberInput`, or an array of them (named, so clients get one input type). */
 const rememberInputDoc = rememberInputSchema.meta({ id: 'RememberInput' });
-export const rememberRequestSchema = z.union([rememberInputDoc, z.array(rememberInputDoc).min(1).max(MAX_BATCH)]).meta({ id: 'RememberRequest' });
+export const rememberRequestSchema = z
+  .union([rememberInputDoc, z.array(rememberInputDoc).min(1).max(MAX_BATCH)])
+  .meta({ id: 'RememberRequest' });
 
 /** `POST /v1/recall`: the query plus every recall option. */
 export const recallRequestSchema = recallOptionsSchema.extend({ query: recallQuerySchema }).meta({ id: 'RecallRequest' });
 
 /** The scopes of a read, in a body. */
-export const readScopesSchema = z.object({ scopes: readScopeListSchema.max(100) }).strict().meta({ id: 'ReadScopes' });
+export const readScopesSchema = z
+  .object({ scopes: readScopeListSchema.max(100) })
+  .strict()
+  .meta({ id: 'ReadScopes' });
 
 /** The one scope of a write by id, in a body. */
 export const writeScopeSchema = z.object({ scope: scopeSchema }).strict().meta({ id: 'WriteScope' });
 
 /** `PATCH /v1/memories/:id` as documented: the fields to change plus the scope (body or query). */
-export const updateRequestDocSchema = z.object({ scope: scopeSchema.optional(), ...updateInputSchema.shape }).strict().meta({ id: 'UpdateMemoryRequest' });
+export const updateRequestDocSchema = z
+  .object({ scope: scopeSchema.optional(), ...updateInputSchema.shape })
+  .strict()
+  .meta({ id: 'UpdateMemoryRequest' });
 
 /** A memory as returned (the documented core; layer-specific fields may follow). */
 export const memoryViewSchema = z
@@ -38,7 +53,11 @@ export const memoryViewSchema = z
     importance: z.number().nullable(),
     salience: z.number(),
     surprise: z.number(),
-    emotion: z.object({ valence: z.number(), intensity: z.number(), mood: z.array(z.string()).optional() }).loose().meta({ id: 'Emotion' }).nullable(),
+    emotion: z
+      .object({ valence: z.number(), intensity: z.number(), mood: z.array(z.string()).optional() })
+      .loose()
+      .meta({ id: 'Emotion' })
+      .nullable(),
     confidence: z.number(),
     status: z.string(),
     pinned: z.boolean(),
@@ -49,7 +68,9 @@ export const memoryViewSchema = z
       .object({ kind: z.string(), sources: z.array(z.record(z.string(), z.unknown())), derivedFrom: z.array(z.string()) })
       .loose()
       .meta({ id: 'MemoryProvenance' })
-      .describe('Where it came from: kind (episodic, statistical, document, user_stated, reflection, hybrid), source refs and the records it was derived from'),
+      .describe(
+        'Where it came from: kind (episodic, statistical, document, user_stated, reflection, hybrid), source refs and the records it was derived from',
+      ),
     validFrom: z.string(),
     validTo: z.string().nullable(),
     occurredAt: z.string().nullable(),
@@ -62,22 +83,41 @@ export const memoryViewSchema = z
   .meta({ id: 'Memory' });
 
 /** What `remember` did with one input. */
-export const rememberResultSchema = z.object({
-  id: z.string(),
-  action: z.enum(['created', 'merged', 'superseded', 'unchanged']),
-  mergedInto: z.string().optional(),
-  superseded: z.array(z.string()).optional(),
-  chunks: z.array(z.string()).optional(),
-  redacted: z.number().int().min(1).optional().describe('Secrets replaced by [redacted:<kind>] before the input was stored (absent when none)'),
-  /** With `capture: true`: what became of each claim read from the turn. */
-  claims: z.array(z.object({ id: z.string(), action: z.enum(['created', 'merged', 'superseded', 'unchanged']), superseded: z.array(z.string()).optional() }).meta({ id: 'CapturedClaim' })).optional(),
-}).meta({ id: 'RememberResult' });
+export const rememberResultSchema = z
+  .object({
+    id: z.string(),
+    action: z.enum(['created', 'merged', 'superseded', 'unchanged']),
+    mergedInto: z.string().optional(),
+    superseded: z.array(z.string()).optional(),
+    chunks: z.array(z.string()).optional(),
+    redacted: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe('Secrets replaced by [redacted:<kind>] before the input was stored (absent when none)'),
+    /** With `capture: true`: what became of each claim read from the turn. */
+    claims: z
+      .array(
+        z
+          .object({
+            id: z.string(),
+            action: z.enum(['created', 'merged', 'superseded', 'unchanged']),
+            superseded: z.array(z.string()).optional(),
+          })
+          .meta({ id: 'CapturedClaim' }),
+      )
+      .optional(),
+  })
+  .meta({ id: 'RememberResult' });
 
 /** Every error body. */
 export const errorBodySchema = z
   .object({
     error: z.object({
-      code: z.string().describe('Machine-readable, e.g. INVALID_INPUT, UNAUTHORIZED, SCOPE_DENIED, NOT_FOUND, CONFLICT, LOCKED, PAYLOAD_TOO_LARGE, BUSY'),
+      code: z
+        .string()
+        .describe('Machine-readable, e.g. INVALID_INPUT, UNAUTHORIZED, SCOPE_DENIED, NOT_FOUND, CONFLICT, LOCKED, PAYLOAD_TOO_LARGE, BUSY'),
       message: z.string().describe('What was wrong and how to fix it'),
       details: z.record(z.string(), z.unknown()).optional().describe('Structured details, e.g. the field at fault'),
     }),

@@ -28,7 +28,10 @@ export const edgeSchema = z
   .meta({ id: 'Edge' });
 
 export const memoryHistorySchema = z
-  .object({ versions: z.array(memoryViewSchema).describe('Oldest first'), edges: z.array(edgeSchema).describe('The SUPERSEDES edges between the versions') })
+  .object({
+    versions: z.array(memoryViewSchema).describe('Oldest first'),
+    edges: z.array(edgeSchema).describe('The SUPERSEDES edges between the versions'),
+  })
   .loose()
   .meta({ id: 'MemoryHistory' });
 
@@ -53,7 +56,13 @@ export const relationTypeSchema = z
 export const relationTypesSchema = z.object({ types: z.array(relationTypeSchema) }).meta({ id: 'RelationTypes' });
 
 export const recordEdgeSchema = z
-  .object({ direction: z.enum(['out', 'in', 'both']), type: z.string(), other: z.string().describe('The id at the other end'), weight: z.number(), edge: edgeSchema })
+  .object({
+    direction: z.enum(['out', 'in', 'both']),
+    type: z.string(),
+    other: z.string().describe('The id at the other end'),
+    weight: z.number(),
+    edge: edgeSchema,
+  })
   .loose()
   .meta({ id: 'RecordEdge' });
 
@@ -70,7 +79,9 @@ export const recallHitSchema = memoryViewSchema
     relevance: unit.describe("How strongly the hit's own evidence matches the query, 0..1; not relative to other hits (docs/relevance.md)"),
     why: z
       .object({
-        channels: z.record(z.string(), z.object({}).loose()).describe('Per channel (lexical, semantic, entity, temporal, graph, affect): its rank and score'),
+        channels: z
+          .record(z.string(), z.object({}).loose())
+          .describe('Per channel (lexical, semantic, entity, temporal, graph, affect): its rank and score'),
         fused: z.number(),
         relevance: z.number(),
         recency: z.number(),
@@ -84,7 +95,10 @@ export const recallHitSchema = memoryViewSchema
   .loose()
   .meta({ id: 'RecallHit' });
 
-export const recallResultSchema = z.object({ hits: z.array(recallHitSchema), skipped: skippedSchema }).loose().meta({ id: 'RecallResult' });
+export const recallResultSchema = z
+  .object({ hits: z.array(recallHitSchema), skipped: skippedSchema })
+  .loose()
+  .meta({ id: 'RecallResult' });
 
 export const predictionSchema = z
   .object({
@@ -111,7 +125,11 @@ export const predictResultSchema = z
 /** One part of a context: its entries and the level the time budget let it reach. */
 const part = (entry: z.ZodType) => z.object({ level: z.enum(['full', 'cached', 'minimal', 'skipped']), items: z.array(entry) });
 
-const entry = (id: string, shape: z.ZodRawShape) => z.object({ id: z.string(), scope: z.string(), content: z.string(), ...shape }).loose().meta({ id });
+const entry = (id: string, shape: z.ZodRawShape) =>
+  z
+    .object({ id: z.string(), scope: z.string(), content: z.string(), ...shape })
+    .loose()
+    .meta({ id });
 
 export const structuredContextSchema = z
   .object({
@@ -125,10 +143,32 @@ export const structuredContextSchema = z
       .object({
         rules: part(entry('RuleEntry', { priority: z.number() })),
         profile: part(entry('ProfileEntry', { confidence: z.number(), importance: z.number().nullable() })),
-        knowledge: part(entry('KnowledgeEntry', { layer: z.string(), score: z.number(), relevance: unit.optional(), via: z.enum(['recall', 'activation']) })),
-        concepts: part(z.object({ id: z.string(), scope: z.string(), name: z.string(), category: z.string().nullable(), episodeCount: z.number(), level: z.string(), matchedBy: z.array(z.string()) }).loose().meta({ id: 'ConceptEntry' })),
+        knowledge: part(
+          entry('KnowledgeEntry', {
+            layer: z.string(),
+            score: z.number(),
+            relevance: unit.optional(),
+            via: z.enum(['recall', 'activation']),
+          }),
+        ),
+        concepts: part(
+          z
+            .object({
+              id: z.string(),
+              scope: z.string(),
+              name: z.string(),
+              category: z.string().nullable(),
+              episodeCount: z.number(),
+              level: z.string(),
+              matchedBy: z.array(z.string()),
+            })
+            .loose()
+            .meta({ id: 'ConceptEntry' }),
+        ),
         predictions: part(predictionSchema),
-        episodes: part(entry('EpisodeEntry', { occurredAt: iso.nullable(), score: z.number(), relevance: unit, sources: z.array(z.object({}).loose()) })),
+        episodes: part(
+          entry('EpisodeEntry', { occurredAt: iso.nullable(), score: z.number(), relevance: unit, sources: z.array(z.object({}).loose()) }),
+        ),
       })
       .meta({ id: 'ContextParts' }),
     trimmed: z.record(z.string(), z.number()).describe('Entries dropped per part to fit maxTokens'),
@@ -141,4 +181,3 @@ export const structuredContextSchema = z
 export const healthSchema = z
   .object({ status: z.literal('ok'), version: z.string(), auth: z.enum(['auto', 'required', 'open']) })
   .meta({ id: 'Health' });
-

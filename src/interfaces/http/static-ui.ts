@@ -30,7 +30,8 @@ const TYPES: Record<string, string> = {
 
 /** The app talks only to its own origin; inline styles are needed by the graph canvas. */
 const SECURITY_HEADERS: Record<string, string> = {
-  'content-security-policy': "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'",
+  'content-security-policy':
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'x-frame-options': 'DENY',
@@ -93,7 +94,13 @@ export function staticUi(dir: string = DEFAULT_UI_DIR): StaticUi {
       const index = await load('index.html');
       if (index === null) {
         return Response.json(
-          { error: { code: 'NOT_FOUND', message: 'The web UI is not built in this install: run "npm run build" (it writes dist/ui), then restart engram serve. The API is under /v1 (see /openapi.json).' } },
+          {
+            error: {
+              code: 'NOT_FOUND',
+              message:
+                'The web UI is not built in this install: run "npm run build" (it writes dist/ui), then restart engram serve. The API is under /v1 (see /openapi.json).',
+            },
+          },
           { status: 404 },
         );
       }

@@ -14,12 +14,18 @@ export function guardToolArguments(server: McpServer): void {
   // the SDK keeps its request handlers in a private map; the tools/call entry is the one to wrap
   const handlers = (server.server as unknown as { _requestHandlers?: Map<string, RawHandler> })._requestHandlers;
   const original = handlers?.get('tools/call');
-  if (handlers === undefined || original === undefined) throw new Error('guardToolArguments: the MCP SDK has no tools/call handler to wrap; register the tools first');
+  if (handlers === undefined || original === undefined)
+    throw new Error('guardToolArguments: the MCP SDK has no tools/call handler to wrap; register the tools first');
   handlers.set('tools/call', (request, extra) => {
     const args = request.params?.arguments;
     if (args === undefined || isPlainObject(args)) return original(request, extra);
     const name = typeof request.params?.name === 'string' ? request.params.name.slice(0, 80) : 'tool';
-    return Promise.resolve(toolError('INVALID_INPUT', messages.invalidInput(`${name}: arguments must be a JSON object of named fields, like {"query": "..."}, not ${describe(args)}`)));
+    return Promise.resolve(
+      toolError(
+        'INVALID_INPUT',
+        messages.invalidInput(`${name}: arguments must be a JSON object of named fields, like {"query": "..."}, not ${describe(args)}`),
+      ),
+    );
   });
 }
 

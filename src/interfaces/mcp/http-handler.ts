@@ -29,12 +29,24 @@ export function createMcpHttpHandler(options: McpHttpOptions): (request: Request
   return async (request, scopes) => {
     if (request.method === 'GET' || request.method === 'DELETE') {
       // Stateless: no standalone SSE stream and no session to delete.
-      return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; send JSON-RPC with POST.' }, id: null }), {
-        status: 405,
-        headers: { 'content-type': 'application/json', allow: 'POST' },
-      });
+      return new Response(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; send JSON-RPC with POST.' },
+          id: null,
+        }),
+        {
+          status: 405,
+          headers: { 'content-type': 'application/json', allow: 'POST' },
+        },
+      );
     }
-    const server = createMcpServer({ engram: options.engram, scopes, ...(options.name !== undefined ? { name: options.name } : {}), ...(options.version !== undefined ? { version: options.version } : {}) });
+    const server = createMcpServer({
+      engram: options.engram,
+      scopes,
+      ...(options.name !== undefined ? { name: options.name } : {}),
+      ...(options.version !== undefined ? { version: options.version } : {}),
+    });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
@@ -51,7 +63,9 @@ export function createMcpHttpHandler(options: McpHttpOptions): (request: Request
  */
 export function scopesFromRequest(request: Request): Scope[] {
   const url = new URL(request.url);
-  const named = [...url.searchParams.getAll('scope'), ...(request.headers.get('x-engram-scopes') ?? '').split(',')].map((s) => s.trim()).filter((s) => s.length > 0);
+  const named = [...url.searchParams.getAll('scope'), ...(request.headers.get('x-engram-scopes') ?? '').split(',')]
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
   return named.length === 0 ? [] : [...assertReadScopes(named)];
 }
 
@@ -63,13 +77,19 @@ export function allowedScopes(requested: readonly Scope[], serverScopes: readonl
   if (requested.length === 0) {
     if (serverScopes.length === 0 && fallback.length > 0) return [...fallback];
     if (serverScopes.length === 0) {
-      throw new EngramError('INVALID_INPUT', 'Name the scopes this MCP connection may use: /mcp?scope=tenant/... (repeatable) or start the server with --scope.');
+      throw new EngramError(
+        'INVALID_INPUT',
+        'Name the scopes this MCP connection may use: /mcp?scope=tenant/... (repeatable) or start the server with --scope.',
+      );
     }
     return [...serverScopes];
   }
   const outside = requested.filter((s) => serverScopes.length > 0 && !serverScopes.includes(s));
   if (outside.length > 0) {
-    throw new EngramError('SCOPE_DENIED', `Scope ${outside.map((s) => `"${s}"`).join(', ')} is not served here: this server was started with --scope ${serverScopes.join(', ')}.`);
+    throw new EngramError(
+      'SCOPE_DENIED',
+      `Scope ${outside.map((s) => `"${s}"`).join(', ')} is not served here: this server was started with --scope ${serverScopes.join(', ')}.`,
+    );
   }
   return [...requested];
 }

@@ -15,12 +15,16 @@ export function renderMemoryLine(memory: MemoryView): string {
 
 export function renderHits(hits: readonly RecallHit[]): string {
   if (hits.length === 0) return 'No matching memories.';
-  return hits.map((hit, i) => `${i + 1}. ${renderMemoryLine(hit)} relevance ${hit.relevance.toFixed(2)} · score ${hit.score.toFixed(3)}`).join('\n');
+  return hits
+    .map((hit, i) => `${i + 1}. ${renderMemoryLine(hit)} relevance ${hit.relevance.toFixed(2)} · score ${hit.score.toFixed(3)}`)
+    .join('\n');
 }
 
 export function renderRemember(result: RememberResult): string {
   if (result.claims === undefined) return renderAction(result);
-  const claims = result.claims.map((c) => `${c.id} ${c.action}${c.superseded !== undefined ? ` (supersedes ${c.superseded.join(', ')})` : ''}`);
+  const claims = result.claims.map(
+    (c) => `${c.id} ${c.action}${c.superseded !== undefined ? ` (supersedes ${c.superseded.join(', ')})` : ''}`,
+  );
   return `${renderAction(result)} ${claims.length === 0 ? 'No claims in it.' : `Claims: ${claims.join('; ')}.`}`;
 }
 
@@ -38,7 +42,10 @@ function renderAction(result: RememberResult): string {
 }
 
 export function renderMemory(memory: MemoryView): string {
-  const lines = [renderMemoryLine(memory), `valid ${memory.validFrom}${memory.validTo !== null ? ` → ${memory.validTo}` : ''} · recorded ${memory.recordedAt}`];
+  const lines = [
+    renderMemoryLine(memory),
+    `valid ${memory.validFrom}${memory.validTo !== null ? ` → ${memory.validTo}` : ''} · recorded ${memory.recordedAt}`,
+  ];
   if (memory.tags.length > 0) lines.push(`tags: ${memory.tags.join(', ')}`);
   return lines.join('\n');
 }

@@ -19,10 +19,17 @@ export function registerResources(server: McpServer, context: ToolContext): void
     server.registerResource(
       `rules:${scope}`,
       rulesUri,
-      { title: `Rules of ${scope}`, description: `The procedural rules of scope ${scope}, highest priority first: how to behave.`, mimeType: 'text/markdown' },
+      {
+        title: `Rules of ${scope}`,
+        description: `The procedural rules of scope ${scope}, highest priority first: how to behave.`,
+        mimeType: 'text/markdown',
+      },
       async () => {
-        const rules = (await current(context, scope, 'procedural')).sort((a, b) => priorityOf(b) - priorityOf(a) || a.recordedAt - b.recordedAt);
-        const markdown = rules.length === 0 ? `# Rules of ${scope}\n\n(none)` : `# Rules of ${scope}\n\n${rules.map((r) => `- ${r.content}`).join('\n')}`;
+        const rules = (await current(context, scope, 'procedural')).sort(
+          (a, b) => priorityOf(b) - priorityOf(a) || a.recordedAt - b.recordedAt,
+        );
+        const markdown =
+          rules.length === 0 ? `# Rules of ${scope}\n\n(none)` : `# Rules of ${scope}\n\n${rules.map((r) => `- ${r.content}`).join('\n')}`;
         return both(rulesUri, markdown, { scope, rules: rules.map(toMemoryView) });
       },
     );
@@ -30,12 +37,19 @@ export function registerResources(server: McpServer, context: ToolContext): void
     server.registerResource(
       `profile:${scope}`,
       profileUri,
-      { title: `Profile of ${scope}`, description: `The current facts (semantic layer) of scope ${scope}, most important first.`, mimeType: 'text/markdown' },
+      {
+        title: `Profile of ${scope}`,
+        description: `The current facts (semantic layer) of scope ${scope}, most important first.`,
+        mimeType: 'text/markdown',
+      },
       async () => {
         const facts = (await current(context, scope, 'semantic'))
           .filter((r) => typeof r.data.name !== 'string' && !isChunkParent(r))
           .sort((a, b) => (b.importance ?? 1) - (a.importance ?? 1) || b.recordedAt - a.recordedAt);
-        const markdown = facts.length === 0 ? `# Profile of ${scope}\n\n(none)` : `# Profile of ${scope}\n\n${facts.map((f) => `- ${f.content}`).join('\n')}`;
+        const markdown =
+          facts.length === 0
+            ? `# Profile of ${scope}\n\n(none)`
+            : `# Profile of ${scope}\n\n${facts.map((f) => `- ${f.content}`).join('\n')}`;
         return both(profileUri, markdown, { scope, facts: facts.map(toMemoryView) });
       },
     );

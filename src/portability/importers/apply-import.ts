@@ -16,7 +16,13 @@ import type { ImportUnit, SkippedRecord } from './import-plan.js';
 export interface ImportTarget {
   remember(inputs: readonly RememberInput[]): Promise<RememberResult[]>;
   relate(input: RelateInput): Promise<RelateResult>;
-  registerRelation(input: { scope: string; name: string; symmetric?: boolean; proposedBy?: string; description?: string }): Promise<RelationType>;
+  registerRelation(input: {
+    scope: string;
+    name: string;
+    symmetric?: boolean;
+    proposedBy?: string;
+    description?: string;
+  }): Promise<RelationType>;
   relations(options: { scopes: string[] }): Promise<RelationType[]>;
   update(id: string, patch: UpdateInput, options: { scope: string }): Promise<unknown>;
 }
@@ -67,7 +73,18 @@ export interface ApplyOptions {
 /** A report with nothing counted yet. */
 export function emptyReport(source: string): ImportReport {
   const actions = (): Actions => ({ created: 0, merged: 0, superseded: 0, unchanged: 0 });
-  return { source, units: 0, memories: actions(), claims: actions(), edges: { created: 0, existing: 0 }, registeredTypes: [], scopes: {}, redacted: 0, skippedByReason: {}, skipped: [] };
+  return {
+    source,
+    units: 0,
+    memories: actions(),
+    claims: actions(),
+    edges: { created: 0, existing: 0 },
+    registeredTypes: [],
+    scopes: {},
+    redacted: 0,
+    skippedByReason: {},
+    skipped: [],
+  };
 }
 
 /** Records a skipped source record in `report`. */
@@ -86,7 +103,12 @@ export function countResult(report: ImportReport, result: RememberResult, scope:
 }
 
 /** Applies `units` in order to `target`, returning the report. Each remember batch is its own transaction. */
-export async function applyImport(target: ImportTarget, source: string, units: Iterable<ImportUnit> | AsyncIterable<ImportUnit>, options: ApplyOptions = {}): Promise<ImportReport> {
+export async function applyImport(
+  target: ImportTarget,
+  source: string,
+  units: Iterable<ImportUnit> | AsyncIterable<ImportUnit>,
+  options: ApplyOptions = {},
+): Promise<ImportReport> {
   const report = emptyReport(source);
   const ids = new Map<string, { id: string; scope: string }>();
   const known = new Map<string, Set<string>>();
@@ -111,7 +133,10 @@ export async function applyImport(target: ImportTarget, source: string, units: I
         const planned = batch[index];
         if (planned === undefined) continue;
         const id = result.mergedInto ?? result.id;
-        const replaced = planned.version !== undefined && options.versions !== undefined ? await closePrevious(target, options.versions, planned, { id, unchanged: result.action === 'unchanged' }) : false;
+        const replaced =
+          planned.version !== undefined && options.versions !== undefined
+            ? await closePrevious(target, options.versions, planned, { id, unchanged: result.action === 'unchanged' })
+            : false;
         countResult(report, replaced && result.action === 'created' ? { ...result, action: 'superseded' } : result, planned.input.scope);
         ids.set(planned.key, { id, scope: planned.input.scope });
       }
@@ -140,7 +165,13 @@ export async function applyImport(target: ImportTarget, source: string, units: I
         continue;
       }
       if (!(await ensureType(target, known, from.scope, type, relation, options.proposedBy ?? `import:${source}`, report))) continue;
-      const result = await target.relate({ scope: from.scope, from: from.id, to: to.id, type, ...(relation.metadata !== undefined ? { metadata: relation.metadata } : {}) });
+      const result = await target.relate({
+        scope: from.scope,
+        from: from.id,
+        to: to.id,
+        type,
+        ...(relation.metadata !== undefined ? { metadata: relation.metadata } : {}),
+      });
       if (result.action === 'created') report.edges.created += 1;
       else report.edges.existing += 1;
     }
@@ -208,7 +239,13 @@ async function ensureType(
     skip(report, { ref: relation.ref, reason: `relation type ${type} is not registered` });
     return false;
   }
-  await target.registerRelation({ scope, name: type, proposedBy, description: relation.register.description, ...(relation.register.symmetric !== undefined ? { symmetric: relation.register.symmetric } : {}) });
+  await target.registerRelation({
+    scope,
+    name: type,
+    proposedBy,
+    description: relation.register.description,
+    ...(relation.register.symmetric !== undefined ? { symmetric: relation.register.symmetric } : {}),
+  });
   names.add(type);
   if (!report.registeredTypes.includes(type)) report.registeredTypes.push(type);
   return true;

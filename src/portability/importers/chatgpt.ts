@@ -35,7 +35,14 @@ export function* chatgptUnits(parsed: unknown, context: ImportContext): Generato
 
 /** One conversation of the export: the turns of the current branch, root first. */
 export function readConversation(raw: unknown, index: number): Conversation {
-  const c = (typeof raw === 'object' && raw !== null ? raw : {}) as { id?: unknown; conversation_id?: unknown; title?: unknown; create_time?: unknown; mapping?: unknown; current_node?: unknown };
+  const c = (typeof raw === 'object' && raw !== null ? raw : {}) as {
+    id?: unknown;
+    conversation_id?: unknown;
+    title?: unknown;
+    create_time?: unknown;
+    mapping?: unknown;
+    current_node?: unknown;
+  };
   const id = typeof c.id === 'string' ? c.id : typeof c.conversation_id === 'string' ? c.conversation_id : `#${index + 1}`;
   const conversation: Conversation = { id, turns: [], skipped: [], ...(typeof c.title === 'string' ? { title: c.title } : {}) };
   const createdAt = fromEpochSeconds(c.create_time);
@@ -55,7 +62,10 @@ export function readConversation(raw: unknown, index: number): Conversation {
     if (onBranch.has(nodeId) || node?.message === null || node?.message === undefined) continue;
     const role = node.message.author?.role;
     if (role === 'user' || role === 'assistant') {
-      conversation.skipped.push({ ref: `conversation ${id}, message ${messageId(node, nodeId)}`, reason: 'not on the conversation\'s current branch (a regenerated or edited-away turn)' });
+      conversation.skipped.push({
+        ref: `conversation ${id}, message ${messageId(node, nodeId)}`,
+        reason: "not on the conversation's current branch (a regenerated or edited-away turn)",
+      });
     }
   }
   return conversation;
@@ -66,7 +76,7 @@ function currentBranch(mapping: Record<string, Node>, current: string | undefine
   if (current !== undefined && mapping[current] !== undefined) {
     const path: string[] = [];
     const seen = new Set<string>();
-    for (let at: string | undefined = current; at !== undefined && mapping[at] !== undefined && !seen.has(at); ) {
+    for (let at: string | undefined = current; at !== undefined && mapping[at] !== undefined && !seen.has(at);) {
       seen.add(at);
       path.push(at);
       const parent: unknown = mapping[at]?.parent;
@@ -74,10 +84,12 @@ function currentBranch(mapping: Record<string, Node>, current: string | undefine
     }
     return path.reverse();
   }
-  const root = Object.keys(mapping).find((key) => typeof mapping[key]?.parent !== 'string' || mapping[mapping[key]?.parent as string] === undefined);
+  const root = Object.keys(mapping).find(
+    (key) => typeof mapping[key]?.parent !== 'string' || mapping[mapping[key]?.parent as string] === undefined,
+  );
   const path: string[] = [];
   const seen = new Set<string>();
-  for (let at = root; at !== undefined && !seen.has(at); ) {
+  for (let at = root; at !== undefined && !seen.has(at);) {
     seen.add(at);
     path.push(at);
     const children = mapping[at]?.children;
@@ -100,7 +112,8 @@ function turnOf(node: Node | undefined, nodeId: string, conversationId: string, 
   if (role !== 'user' && role !== 'assistant') {
     const text = textOf(message.content);
     // the root system placeholder is empty: not a record worth reporting
-    if (text !== '' || message.metadata?.is_user_system_message === true) skipped.push({ ref, reason: `${String(role ?? 'unknown')} message (only user and assistant turns are conversation)` });
+    if (text !== '' || message.metadata?.is_user_system_message === true)
+      skipped.push({ ref, reason: `${String(role ?? 'unknown')} message (only user and assistant turns are conversation)` });
     return null;
   }
   if (typeof message.recipient === 'string' && message.recipient !== 'all') {
@@ -126,6 +139,10 @@ function textOf(content: NonNullable<Node['message']>['content']): string {
   if (content === undefined || content === null) return '';
   const type = content.content_type;
   if (type === 'thoughts' || type === 'reasoning_recap' || type === 'user_editable_context') return '';
-  if (Array.isArray(content.parts)) return content.parts.filter((p): p is string => typeof p === 'string').join('\n').trim();
+  if (Array.isArray(content.parts))
+    return content.parts
+      .filter((p): p is string => typeof p === 'string')
+      .join('\n')
+      .trim();
   return typeof content.text === 'string' ? content.text.trim() : '';
 }

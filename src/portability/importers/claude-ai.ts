@@ -32,9 +32,20 @@ export function* claudeAiUnits(parsed: unknown, context: ImportContext): Generat
 
 /** One conversation of a Claude.ai export: its turns in order. */
 export function readClaudeConversation(raw: unknown, index: number): Conversation {
-  const c = (typeof raw === 'object' && raw !== null ? raw : {}) as { uuid?: unknown; name?: unknown; created_at?: unknown; chat_messages?: unknown; current_leaf_message_uuid?: unknown };
+  const c = (typeof raw === 'object' && raw !== null ? raw : {}) as {
+    uuid?: unknown;
+    name?: unknown;
+    created_at?: unknown;
+    chat_messages?: unknown;
+    current_leaf_message_uuid?: unknown;
+  };
   const id = typeof c.uuid === 'string' ? c.uuid : `#${index + 1}`;
-  const conversation: Conversation = { id, turns: [], skipped: [], ...(typeof c.name === 'string' && c.name !== '' ? { title: c.name } : {}) };
+  const conversation: Conversation = {
+    id,
+    turns: [],
+    skipped: [],
+    ...(typeof c.name === 'string' && c.name !== '' ? { title: c.name } : {}),
+  };
   const createdAt = fromIso(c.created_at);
   if (createdAt !== undefined) conversation.createdAt = createdAt;
   const messages = (Array.isArray(c.chat_messages) ? c.chat_messages : []).filter((m): m is Message => typeof m === 'object' && m !== null);
@@ -43,16 +54,24 @@ export function readClaudeConversation(raw: unknown, index: number): Conversatio
     const messageId = typeof message.uuid === 'string' ? message.uuid : `#${i + 1}`;
     const ref = `conversation ${id}, message ${messageId}`;
     if (branch !== null && !branch.has(messageId)) {
-      conversation.skipped.push({ ref, reason: 'not on the conversation\'s current branch (a regenerated or edited-away turn)' });
+      conversation.skipped.push({ ref, reason: "not on the conversation's current branch (a regenerated or edited-away turn)" });
       return;
     }
     for (const kind of ['attachments', 'files'] as const) {
       const list = message[kind];
-      if (Array.isArray(list) && list.length > 0) conversation.skipped.push({ ref, reason: `${list.length === 1 ? 'an attached file' : 'attached files'} (${kind}: file contents are not imported)` });
+      if (Array.isArray(list) && list.length > 0)
+        conversation.skipped.push({
+          ref,
+          reason: `${list.length === 1 ? 'an attached file' : 'attached files'} (${kind}: file contents are not imported)`,
+        });
     }
-    const role = message.sender === 'human' || message.sender === 'user' ? 'user' : message.sender === 'assistant' ? 'assistant' : undefined;
+    const role =
+      message.sender === 'human' || message.sender === 'user' ? 'user' : message.sender === 'assistant' ? 'assistant' : undefined;
     if (role === undefined) {
-      conversation.skipped.push({ ref, reason: `${String(message.sender ?? 'unknown')} message (only human and assistant turns are conversation)` });
+      conversation.skipped.push({
+        ref,
+        reason: `${String(message.sender ?? 'unknown')} message (only human and assistant turns are conversation)`,
+      });
       return;
     }
     const text = textOf(message);
@@ -72,7 +91,7 @@ function currentBranch(messages: readonly Message[], leaf: string | undefined): 
   const byId = new Map(messages.filter((m) => typeof m.uuid === 'string').map((m) => [m.uuid as string, m]));
   if (!byId.has(leaf)) return null;
   const branch = new Set<string>();
-  for (let at: string | undefined = leaf; at !== undefined && byId.has(at) && !branch.has(at); ) {
+  for (let at: string | undefined = leaf; at !== undefined && byId.has(at) && !branch.has(at);) {
     branch.add(at);
     const parent: unknown = byId.get(at)?.parent_message_uuid;
     at = typeof parent === 'string' ? parent : undefined;
@@ -83,8 +102,14 @@ function currentBranch(messages: readonly Message[], leaf: string | undefined): 
 /** The text blocks of `content` joined, else `text`. */
 function textOf(message: Message): string {
   if (Array.isArray(message.content) && message.content.length > 0) {
-    const blocks = message.content.filter((b): b is { type: 'text'; text: string } => typeof b === 'object' && b !== null && b.type === 'text' && typeof b.text === 'string');
-    if (blocks.length > 0) return blocks.map((b) => b.text).join('\n').trim();
+    const blocks = message.content.filter(
+      (b): b is { type: 'text'; text: string } => typeof b === 'object' && b !== null && b.type === 'text' && typeof b.text === 'string',
+    );
+    if (blocks.length > 0)
+      return blocks
+        .map((b) => b.text)
+        .join('\n')
+        .trim();
     if (message.content.some((b) => typeof b === 'object' && b !== null && b.type !== 'text')) return '';
   }
   return typeof message.text === 'string' ? message.text.trim() : '';

@@ -13,8 +13,17 @@ import { scopeSegment } from './scope-template.js';
 /** The `--scope-template` values of one session file. */
 export function claudeCodePlaceholders(projectFolder: string, sessionId: string, cwd: string | undefined): Record<string, string> {
   const project = scopeSegment(projectFolder.replace(/^-+/, '') || projectFolder);
-  const fromCwd = cwd?.replace(/[\\/]+$/, '').split(/[\\/]/).pop();
-  const dir = fromCwd !== undefined && fromCwd !== '' ? fromCwd : (projectFolder.split('-').filter((p) => p !== '').pop() ?? project);
+  const fromCwd = cwd
+    ?.replace(/[\\/]+$/, '')
+    .split(/[\\/]/)
+    .pop();
+  const dir =
+    fromCwd !== undefined && fromCwd !== ''
+      ? fromCwd
+      : (projectFolder
+          .split('-')
+          .filter((p) => p !== '')
+          .pop() ?? project);
   return { project, dir: scopeSegment(dir), session: scopeSegment(sessionId) };
 }
 

@@ -2,8 +2,24 @@
  * Importers from other memory systems and chat exports, and the MCP memory graph exporter. Importers
  * are pure: they map parsed files to import units; `applyImport` writes the units through the engine.
  */
-export { applyImport, emptyReport, countResult, skip, type ApplyOptions, type ImportReport, type ImportTarget, type VersionLedger } from './apply-import.js';
-export { emptyUnit, type ImportContext, type ImportUnit, type PlannedMemory, type PlannedRelation, type SkippedRecord } from './import-plan.js';
+export {
+  applyImport,
+  emptyReport,
+  countResult,
+  skip,
+  type ApplyOptions,
+  type ImportReport,
+  type ImportTarget,
+  type VersionLedger,
+} from './apply-import.js';
+export {
+  emptyUnit,
+  type ImportContext,
+  type ImportUnit,
+  type PlannedMemory,
+  type PlannedRelation,
+  type SkippedRecord,
+} from './import-plan.js';
 export { resolveScope, scopeSegment, placeholdersOf } from './scope-template.js';
 export { chatgptUnits, CHATGPT_SYSTEM } from './chatgpt.js';
 export { claudeAiUnits, CLAUDE_AI_SYSTEM } from './claude-ai.js';

@@ -32,8 +32,13 @@ const PAGE = 1000;
 
 async function currentRecords(reader: McpMemoryExportReader, scope: Scope): Promise<MemoryRecord[]> {
   const out: MemoryRecord[] = [];
-  for (let afterId: string | undefined; ; ) {
-    const page = await reader.listMemories({ scopes: [scope], statuses: ['active'], limit: PAGE, ...(afterId !== undefined ? { afterId } : {}) });
+  for (let afterId: string | undefined; ;) {
+    const page = await reader.listMemories({
+      scopes: [scope],
+      statuses: ['active'],
+      limit: PAGE,
+      ...(afterId !== undefined ? { afterId } : {}),
+    });
     out.push(...page.filter((r) => r.invalidatedAt === null && r.validTo === null));
     if (page.length < PAGE) return out;
     afterId = page[page.length - 1]?.id;
@@ -51,7 +56,10 @@ async function edgesOf(reader: McpMemoryExportReader, scope: Scope, ids: readonl
 }
 
 /** The graph of `scope`: entity lines, then relation lines, each a JSON object as server-memory writes them. */
-export async function exportMcpMemory(reader: McpMemoryExportReader, scope: Scope): Promise<{ lines: string[]; report: McpMemoryExportReport }> {
+export async function exportMcpMemory(
+  reader: McpMemoryExportReader,
+  scope: Scope,
+): Promise<{ lines: string[]; report: McpMemoryExportReport }> {
   const records = await currentRecords(reader, scope);
   const report: McpMemoryExportReport = { scope, entities: 0, observations: 0, relations: 0, leftOut: {} };
   const leave = (why: string): void => void (report.leftOut[why] = (report.leftOut[why] ?? 0) + 1);
@@ -62,19 +70,34 @@ export async function exportMcpMemory(reader: McpMemoryExportReader, scope: Scop
     if (typeof record.data.parentId === 'string') continue; // a chunk: its parent holds the whole text
     if (record.layer === 'episodic') leave('episodes (events have no place in the graph; export jsonl keeps them)');
     else if (record.layer === 'statistical') leave('statistics (numbers have no place in the graph; export jsonl keeps them)');
-    else if (record.layer === 'semantic' && typeof record.data.name === 'string' && record.data.name.trim() !== '' && !isChunkParent(record)) {
+    else if (
+      record.layer === 'semantic' &&
+      typeof record.data.name === 'string' &&
+      record.data.name.trim() !== '' &&
+      !isChunkParent(record)
+    ) {
       const name = record.data.name;
       let entity = entities.get(name.toLowerCase());
       if (entity === undefined) {
-        const type = typeof record.data.category === 'string' && record.data.category !== '' ? record.data.category : isConcept(record) ? 'concept' : 'thing';
+        const type =
+          typeof record.data.category === 'string' && record.data.category !== ''
+            ? record.data.category
+            : isConcept(record)
+              ? 'concept'
+              : 'thing';
         entity = { name, entityType: type, observations: [] };
         entities.set(name.toLowerCase(), entity);
       }
       entityOf.set(record.id, entity);
-      if (typeof record.data.definition === 'string' && record.data.definition.trim() !== '') entity.observations.push(record.data.definition);
+      if (typeof record.data.definition === 'string' && record.data.definition.trim() !== '')
+        entity.observations.push(record.data.definition);
     } else facts.push(record);
   }
-  const edges = await edgesOf(reader, scope, records.map((r) => r.id));
+  const edges = await edgesOf(
+    reader,
+    scope,
+    records.map((r) => r.id),
+  );
   const linked = new Map<string, GraphEntity[]>();
   const link = (factId: string, entity: GraphEntity): void => {
     const list = linked.get(factId) ?? [];
@@ -87,7 +110,11 @@ export async function exportMcpMemory(reader: McpMemoryExportReader, scope: Scop
   }
   const conceptIds = [...entityOf.keys()];
   for (let i = 0; i < conceptIds.length; i += 500) {
-    for (const ref of await reader.getConceptRefs({ scopes: [scope], conceptIds: conceptIds.slice(i, i + 500), layers: ['semantic', 'procedural'] })) {
+    for (const ref of await reader.getConceptRefs({
+      scopes: [scope],
+      conceptIds: conceptIds.slice(i, i + 500),
+      layers: ['semantic', 'procedural'],
+    })) {
       const entity = entityOf.get(ref.conceptId);
       if (entity !== undefined && !entityOf.has(ref.refId)) link(ref.refId, entity);
     }
@@ -119,7 +146,9 @@ export async function exportMcpMemory(reader: McpMemoryExportReader, scope: Scop
     relations.push({ from: from.name, to: to.name, relationType });
   }
   const lines = [
-    ...[...entities.values()].map((e) => JSON.stringify({ type: 'entity', name: e.name, entityType: e.entityType, observations: e.observations })),
+    ...[...entities.values()].map((e) =>
+      JSON.stringify({ type: 'entity', name: e.name, entityType: e.entityType, observations: e.observations }),
+    ),
     ...relations.map((r) => JSON.stringify({ type: 'relation', from: r.from, to: r.to, relationType: r.relationType })),
   ];
   report.entities = entities.size;

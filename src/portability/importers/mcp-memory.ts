@@ -54,7 +54,12 @@ export function parseMcpMemory(text: string): ParsedGraph {
       return;
     }
     if (item.type === 'entity') {
-      if (typeof item.name !== 'string' || item.name.trim() === '' || typeof item.entityType !== 'string' || !Array.isArray(item.observations)) {
+      if (
+        typeof item.name !== 'string' ||
+        item.name.trim() === '' ||
+        typeof item.entityType !== 'string' ||
+        !Array.isArray(item.observations)
+      ) {
         graph.problems.push({ line, reason: 'entity without a name, an entityType or an observations array' });
         return;
       }
@@ -75,7 +80,10 @@ export function parseMcpMemory(text: string): ParsedGraph {
       }
       graph.relations.push({ from: item.from, to: item.to, relationType: item.relationType });
     } else {
-      graph.problems.push({ line, reason: `line of type ${JSON.stringify(item.type ?? null).slice(0, 40)} (only entity and relation lines are part of the graph)` });
+      graph.problems.push({
+        line,
+        reason: `line of type ${JSON.stringify(item.type ?? null).slice(0, 40)} (only entity and relation lines are part of the graph)`,
+      });
     }
   });
   return graph;
@@ -100,7 +108,14 @@ export function mcpMemoryUnit(text: string, context: ImportContext): ImportUnit 
     unit.memories.push({
       key: `entity:${entity.name}`,
       ref,
-      input: { ...base, content: entity.name, name: entity.name, category: entity.entityType, tags: [MCP_MEMORY_SYSTEM, entity.entityType.slice(0, 100)].filter((t) => t.trim() !== ''), source: { system: MCP_MEMORY_SYSTEM, messageId: `entity:${entity.name}` } },
+      input: {
+        ...base,
+        content: entity.name,
+        name: entity.name,
+        category: entity.entityType,
+        tags: [MCP_MEMORY_SYSTEM, entity.entityType.slice(0, 100)].filter((t) => t.trim() !== ''),
+        source: { system: MCP_MEMORY_SYSTEM, messageId: `entity:${entity.name}` },
+      },
     });
     entity.observations.forEach((observation, index) => {
       const key = `observation:${entity.name}:${index}`;
@@ -108,7 +123,13 @@ export function mcpMemoryUnit(text: string, context: ImportContext): ImportUnit 
       unit.memories.push({
         key,
         ref: observationRef,
-        input: { ...base, content: observation, entities: [entity.name.slice(0, 200)], tags: [MCP_MEMORY_SYSTEM], source: { system: MCP_MEMORY_SYSTEM, messageId: `observation:${stableHash(`${entity.name}\u0000${observation}`)}` } },
+        input: {
+          ...base,
+          content: observation,
+          entities: [entity.name.slice(0, 200)],
+          tags: [MCP_MEMORY_SYSTEM],
+          source: { system: MCP_MEMORY_SYSTEM, messageId: `observation:${stableHash(`${entity.name}\u0000${observation}`)}` },
+        },
       });
       unit.relations.push({ from: key, to: `entity:${entity.name}`, type: OBSERVATION_EDGE, ref: observationRef });
     });

@@ -39,7 +39,10 @@ export function mem0List(parsed: unknown): unknown[] {
       if (Array.isArray(list)) return list;
     }
   }
-  throw new EngramError('INVALID_INPUT', 'A mem0 export must be a JSON array of memories, or an object with "results" (what get_all returns) or "memories".');
+  throw new EngramError(
+    'INVALID_INPUT',
+    'A mem0 export must be a JSON array of memories, or an object with "results" (what get_all returns) or "memories".',
+  );
 }
 
 /** The import units of a mem0 export: one unit per 200 memories (progress moves as they are written). */
@@ -65,7 +68,9 @@ function addMemory(unit: ImportUnit, raw: unknown, index: number, context: Impor
     unit.skipped.push({ ref, reason: 'memory without text' });
     return;
   }
-  const ids = Object.fromEntries(MEM0_PLACEHOLDERS.map((key) => [key, typeof m[key] === 'string' || typeof m[key] === 'number' ? String(m[key]) : undefined]));
+  const ids = Object.fromEntries(
+    MEM0_PLACEHOLDERS.map((key) => [key, typeof m[key] === 'string' || typeof m[key] === 'number' ? String(m[key]) : undefined]),
+  );
   const resolved = resolveScope(context, ids);
   if ('problem' in resolved) {
     unit.skipped.push({ ref, reason: resolved.problem });
@@ -77,7 +82,10 @@ function addMemory(unit: ImportUnit, raw: unknown, index: number, context: Impor
     return;
   }
   const version = typeof m.hash === 'string' && m.hash !== '' ? m.hash : typeof m.updated_at === 'string' ? m.updated_at : 'v1';
-  const metadata = typeof m.metadata === 'object' && m.metadata !== null && !Array.isArray(m.metadata) ? (m.metadata as Record<string, unknown>) : undefined;
+  const metadata =
+    typeof m.metadata === 'object' && m.metadata !== null && !Array.isArray(m.metadata)
+      ? (m.metadata as Record<string, unknown>)
+      : undefined;
   const input: RememberInput = {
     scope: resolved.scope,
     layer: 'semantic',
@@ -102,6 +110,8 @@ function addMemory(unit: ImportUnit, raw: unknown, index: number, context: Impor
 
 /** Tags from the platform's `categories` and a metadata `category`, each at most 100 characters. */
 function categoriesOf(m: Mem0Memory, metadata: Record<string, unknown> | undefined): string[] {
-  const found = [...(Array.isArray(m.categories) ? m.categories : []), metadata?.category].filter((c): c is string => typeof c === 'string' && c.trim() !== '');
+  const found = [...(Array.isArray(m.categories) ? m.categories : []), metadata?.category].filter(
+    (c): c is string => typeof c === 'string' && c.trim() !== '',
+  );
   return [...new Set(found.map((c) => c.trim().slice(0, 100)))].slice(0, 20);
 }

@@ -90,7 +90,13 @@ function readNote(file: VaultFile): Note {
   const title = textOf(frontMatter.title) ?? stem;
   const folder = file.path.includes('/') ? file.path.slice(0, file.path.lastIndexOf('/')) : '';
   const permalink = textOf(frontMatter.permalink);
-  const names = [title, stem, file.path.replace(/\.md$/i, ''), ...(permalink !== undefined ? [permalink] : []), ...listOf(frontMatter.aliases)].map(normalizeName);
+  const names = [
+    title,
+    stem,
+    file.path.replace(/\.md$/i, ''),
+    ...(permalink !== undefined ? [permalink] : []),
+    ...listOf(frontMatter.aliases),
+  ].map(normalizeName);
   return { file, key: `note:${file.path}`, title, frontMatter, body, folder, names: [...new Set(names)] };
 }
 
@@ -105,7 +111,8 @@ function noteUnit(note: Note, context: ImportContext, options: VaultOptions): Im
     unit.skipped.push({ ref: `note ${note.file.path}`, reason: base.problem });
     return unit;
   }
-  const scope = options.folders === 'scopes' && note.folder !== '' ? `${base.scope}/${note.folder.split('/').map(scopeSegment).join('/')}` : base.scope;
+  const scope =
+    options.folders === 'scopes' && note.folder !== '' ? `${base.scope}/${note.folder.split('/').map(scopeSegment).join('/')}` : base.scope;
   const at = fromIso(note.frontMatter.created) ?? fromIso(note.frontMatter.date) ?? note.file.modifiedAt ?? context.defaultTime;
   if (at === undefined) {
     unit.skipped.push({ ref: `note ${note.file.path}`, reason: NO_TIME_REASON });
@@ -114,7 +121,13 @@ function noteUnit(note: Note, context: ImportContext, options: VaultOptions): Im
   const container = `${options.style}:${textOf(note.frontMatter.permalink) ?? note.file.path}`;
   const observations = options.style === 'basic-memory' ? observationsOf(note.body) : [];
   const prose = proseOf(note, options.style);
-  const tags = [...new Set([options.style, ...tagsOf(note), ...(options.folders !== 'scopes' && note.folder !== '' ? [`folder:${note.folder}`.slice(0, 100)] : [])])].slice(0, 100);
+  const tags = [
+    ...new Set([
+      options.style,
+      ...tagsOf(note),
+      ...(options.folders !== 'scopes' && note.folder !== '' ? [`folder:${note.folder}`.slice(0, 100)] : []),
+    ]),
+  ].slice(0, 100);
   const input: RememberInput = {
     scope,
     layer: 'semantic',
@@ -141,7 +154,11 @@ function noteUnit(note: Note, context: ImportContext, options: VaultOptions): Im
         validFrom: at,
         tags: [...new Set([options.style, ...observation.tags])].slice(0, 100),
         entities: [note.title.slice(0, 200)],
-        source: { system: options.style, conversationId: container, messageId: `observation:${stableHash(`${observation.category}\u0000${observation.text}`)}` },
+        source: {
+          system: options.style,
+          conversationId: container,
+          messageId: `observation:${stableHash(`${observation.category}\u0000${observation.text}`)}`,
+        },
         provenance: { kind: 'document' },
         ...(observation.context !== undefined ? { properties: { context: observation.context } } : {}),
       },
@@ -187,7 +204,10 @@ function proseOf(note: Note, style: VaultStyle): string {
     lines = lines.filter((line) => TASK.test(line) || (!OBSERVATION.test(line) && !RELATION.test(line)));
     lines = lines.filter((line) => !/^#{1,6}\s+(Observations|Relations)\s*$/i.test(line));
   }
-  const text = lines.join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  const text = lines
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
   const withoutHeading = text.replace(/^#\s+.*$/m, '').trim();
   return withoutHeading === '' ? note.title : text;
 }
@@ -237,7 +257,8 @@ function noteRelations(note: Note, style: VaultStyle, byName: Map<string, Note>,
   }
   if (style === 'obsidian') {
     for (const [property, value] of Object.entries(note.frontMatter)) {
-      for (const item of Array.isArray(value) ? value : [value]) for (const m of item.matchAll(LINK)) add(property.replace(/[\s-]+/g, '_'), m[2] as string, m[1] === '!');
+      for (const item of Array.isArray(value) ? value : [value])
+        for (const m of item.matchAll(LINK)) add(property.replace(/[\s-]+/g, '_'), m[2] as string, m[1] === '!');
     }
   }
   for (const line of lines) {

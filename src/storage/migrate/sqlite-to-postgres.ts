@@ -78,23 +78,75 @@ const bool = (v: unknown): boolean => v === true || v === 1 || v === '1' || v ==
 /** The canonical form of a memory row (either side) with its embedding. */
 function memoryRow(r: Record<string, unknown>, embedding: Float32Array): Row {
   return [
-    r.id, r.scope, r.layer, r.content, r.summary ?? null, canon(r.tags), canon(r.entities), r.importance ?? null, r.salience, r.surprise, canon(r.emotion),
-    bool(r.pinned), int(r.mention_count), int(r.access_count), int(r.last_accessed_at), r.confidence, r.status, canon(r.provenance),
-    int(r.valid_from), int(r.valid_to), int(r.occurred_at), int(r.recorded_at), int(r.invalidated_at), r.source_key ?? null, int(r.updated_at), canon(r.data),
+    r.id,
+    r.scope,
+    r.layer,
+    r.content,
+    r.summary ?? null,
+    canon(r.tags),
+    canon(r.entities),
+    r.importance ?? null,
+    r.salience,
+    r.surprise,
+    canon(r.emotion),
+    bool(r.pinned),
+    int(r.mention_count),
+    int(r.access_count),
+    int(r.last_accessed_at),
+    r.confidence,
+    r.status,
+    canon(r.provenance),
+    int(r.valid_from),
+    int(r.valid_to),
+    int(r.occurred_at),
+    int(r.recorded_at),
+    int(r.invalidated_at),
+    r.source_key ?? null,
+    int(r.updated_at),
+    canon(r.data),
     Array.from(embedding),
   ];
 }
 
 const EDGE_SQL_COLUMNS = 'id, scope, from_id, type, to_id, weight, valid_from, valid_to, recorded_at, invalidated_at, metadata';
 const edgeRow = (r: Record<string, unknown>): Row => [
-  r.id, r.scope, r.from_id, r.type, r.to_id, r.weight, int(r.valid_from), int(r.valid_to), int(r.recorded_at), int(r.invalidated_at), canon(r.metadata),
+  r.id,
+  r.scope,
+  r.from_id,
+  r.type,
+  r.to_id,
+  r.weight,
+  int(r.valid_from),
+  int(r.valid_to),
+  int(r.recorded_at),
+  int(r.invalidated_at),
+  canon(r.metadata),
 ];
-const relationRow = (r: Record<string, unknown>): Row => [r.tenant, r.name, bool(r.symmetric), bool(r.built_in), r.proposed_by ?? null, r.description ?? null, int(r.registered_at)];
+const relationRow = (r: Record<string, unknown>): Row => [
+  r.tenant,
+  r.name,
+  bool(r.symmetric),
+  bool(r.built_in),
+  r.proposed_by ?? null,
+  r.description ?? null,
+  int(r.registered_at),
+];
 const refRow = (r: Record<string, unknown>): Row => [r.scope, r.concept_id, r.layer, r.ref_id];
 const stateRow = (r: Record<string, unknown>): Row => [r.scope, r.key, canon(r.value), int(r.updated_at)];
 const JOB_COLUMNS = 'seq, scope, kind, payload, dedupe_key, status, attempts, owner, lease_until, run_after, last_error, enqueued_at';
 const jobRow = (r: Record<string, unknown>): Row => [
-  int(r.seq), r.scope, r.kind, r.payload, r.dedupe_key ?? null, r.status, int(r.attempts), r.owner ?? null, int(r.lease_until), int(r.run_after), r.last_error ?? null, int(r.enqueued_at),
+  int(r.seq),
+  r.scope,
+  r.kind,
+  r.payload,
+  r.dedupe_key ?? null,
+  r.status,
+  int(r.attempts),
+  r.owner ?? null,
+  int(r.lease_until),
+  int(r.run_after),
+  r.last_error ?? null,
+  int(r.enqueued_at),
 ];
 const metaRow = (r: Record<string, unknown>): Row => [r.key, r.value];
 const KEY_COLUMNS = 'id, hash, tenant, label, created_at, revoked_at';
@@ -122,13 +174,19 @@ class SqliteSide {
       if (rows.length === 0) return;
       const vectors = new Map(
         this.connection
-          .all<{ rowid: number; embedding: Buffer }>('SELECT rowid, embedding FROM memory_vectors WHERE rowid IN (SELECT value FROM json_each(?))', JSON.stringify(rows.map((r) => r._rowid)))
+          .all<{ rowid: number; embedding: Buffer }>(
+            'SELECT rowid, embedding FROM memory_vectors WHERE rowid IN (SELECT value FROM json_each(?))',
+            JSON.stringify(rows.map((r) => r._rowid)),
+          )
           .map((v) => [Number(v.rowid), blobVector(v.embedding)]),
       );
       yield rows.map((raw) => {
         const embedding = vectors.get(Number(raw._rowid));
         if (embedding === undefined) {
-          throw new EngramError('STORAGE_CORRUPT', messages.storageUnavailable(`memory ${String(raw.id)} has no embedding in the source database`));
+          throw new EngramError(
+            'STORAGE_CORRUPT',
+            messages.storageUnavailable(`memory ${String(raw.id)} has no embedding in the source database`),
+          );
         }
         // PostgreSQL text cannot hold a NUL-joined key, which an already running older process may still write
         if (typeof raw.source_key === 'string') raw.source_key = upgradeSourceKey(raw.source_key);
@@ -151,7 +209,9 @@ class SqliteSide {
       case 'jobs':
         return this.connection.all(`SELECT ${JOB_COLUMNS} FROM jobs ORDER BY seq`);
       case 'meta':
-        return this.connection.all<{ key: string; value: string }>('SELECT key, value FROM meta ORDER BY key').filter((r) => !BACKEND_META.has(r.key));
+        return this.connection
+          .all<{ key: string; value: string }>('SELECT key, value FROM meta ORDER BY key')
+          .filter((r) => !BACKEND_META.has(r.key));
       case 'api_keys':
         return this.connection.all(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY id`);
     }
@@ -160,7 +220,10 @@ class SqliteSide {
 
 /** Reads the PostgreSQL side in the same order (binary collation, like SQLite). */
 class PostgresSide {
-  constructor(readonly db: PgQueryable, readonly t: Tables) {}
+  constructor(
+    readonly db: PgQueryable,
+    readonly t: Tables,
+  ) {}
 
   async *memories(): AsyncGenerator<{ raw: Record<string, unknown>; embedding: Float32Array }[]> {
     let after = '';
@@ -244,7 +307,13 @@ export async function hashPostgres(db: PgQueryable, tables: Tables): Promise<Map
 }
 
 /** Inserts `rows` (arrays of values) in multi-row statements. */
-async function insertRows(db: PgQueryable, prefix: string, rows: readonly (readonly unknown[])[], suffix = '', casts: readonly string[] = []): Promise<void> {
+async function insertRows(
+  db: PgQueryable,
+  prefix: string,
+  rows: readonly (readonly unknown[])[],
+  suffix = '',
+  casts: readonly string[] = [],
+): Promise<void> {
   const width = rows[0]?.length ?? 0;
   const perStatement = Math.max(1, Math.floor(30_000 / Math.max(1, width)));
   for (let start = 0; start < rows.length; start += perStatement) {
@@ -284,7 +353,10 @@ export async function migrateSqliteToPostgres(options: MigrateOptions): Promise<
       return readEmbeddingIdentity(source);
     });
     if (identity.name === undefined || identity.dimension === undefined) {
-      throw new EngramError('INVALID_INPUT', messages.invalidInput(`${options.from} records no embedding model; is it an Engram database?`));
+      throw new EngramError(
+        'INVALID_INPUT',
+        messages.invalidInput(`${options.from} records no embedding model; is it an Engram database?`),
+      );
     }
     const embedding = { name: identity.name, dimension: Number(identity.dimension) };
     target = await openPostgresStore({ url: options.to, embedding, poolSize: 2 });
@@ -295,7 +367,14 @@ export async function migrateSqliteToPostgres(options: MigrateOptions): Promise<
     const checks: TableCheck[] = MIGRATED_TABLES.map((table) => {
       const s = sourceHashes.get(table)!;
       const t = targetHashes.get(table)!;
-      return { table, sourceRows: s.rows, targetRows: t.rows, sourceHash: s.hash, targetHash: t.hash, match: s.rows === t.rows && s.hash === t.hash };
+      return {
+        table,
+        sourceRows: s.rows,
+        targetRows: t.rows,
+        sourceHash: s.hash,
+        targetHash: t.hash,
+        match: s.rows === t.rows && s.hash === t.hash,
+      };
     });
     return {
       from: options.from,
@@ -345,9 +424,14 @@ async function copyAll(
   try {
     const lines = exportDump({ store, embedder: embedding }, { scopes: 'all', embeddings: true });
     const report = await importDump({ store: target, embedder: storedVectorsOnly(embedding) }, lines, {
-      onProgress: (r) => progress?.(`memories: ${r.counts.record.created}, edges: ${r.counts.edge.created}, concept refs: ${r.counts.conceptRef.created}, state: ${r.counts.state.created}`),
+      onProgress: (r) =>
+        progress?.(
+          `memories: ${r.counts.record.created}, edges: ${r.counts.edge.created}, concept refs: ${r.counts.conceptRef.created}, state: ${r.counts.state.created}`,
+        ),
     });
-    progress?.(`memories ${report.counts.record.created}, edges ${report.counts.edge.created}, relation types ${report.counts.relationType.created}: copied`);
+    progress?.(
+      `memories ${report.counts.record.created}, edges ${report.counts.edge.created}, relation types ${report.counts.relationType.created}: copied`,
+    );
     for (const key of await store.listApiKeys()) await target.insertApiKey(key);
   } finally {
     await store.close();
@@ -359,7 +443,8 @@ async function copyAll(
 function storedVectorsOnly(embedding: { name: string; dimension: number }): Embedder {
   return {
     ...embedding,
-    embed: () => Promise.reject(new EngramError('INTERNAL', 'A migration copies stored vectors and never embeds: the source dump lacks a vector.')),
+    embed: () =>
+      Promise.reject(new EngramError('INTERNAL', 'A migration copies stored vectors and never embeds: the source dump lacks a vector.')),
   };
 }
 
@@ -370,7 +455,12 @@ async function copyQueueAndMeta(source: SqliteConnection, db: PgQueryable, t: Ta
   const jobs = read('jobs').map(jobRow);
   await insertRows(db, `INSERT INTO ${t.q('jobs')} (${JOB_COLUMNS}) OVERRIDING SYSTEM VALUE`, jobs);
   await db.query(`SELECT setval(pg_get_serial_sequence($1, 'seq'), greatest((SELECT max(seq) FROM ${t.q('jobs')}), 1))`, [t.q('jobs')]);
-  await insertRows(db, `INSERT INTO ${t.meta} (key, value)`, read('meta').map(metaRow), ' ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value');
+  await insertRows(
+    db,
+    `INSERT INTO ${t.meta} (key, value)`,
+    read('meta').map(metaRow),
+    ' ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value',
+  );
 }
 
 /** The URL with any password replaced by `***`. */

@@ -24,12 +24,18 @@ export function parsePostgresUrl(url: string): { connectionString: string; schem
   try {
     parsed = new URL(url);
   } catch {
-    throw new EngramError('INVALID_INPUT', messages.invalidInput('the PostgreSQL URL is malformed; expected postgres://user:password@host:5432/database[?schema=engram]'));
+    throw new EngramError(
+      'INVALID_INPUT',
+      messages.invalidInput('the PostgreSQL URL is malformed; expected postgres://user:password@host:5432/database[?schema=engram]'),
+    );
   }
   const schema = parsed.searchParams.get('schema') ?? undefined;
   parsed.searchParams.delete('schema');
   if (schema !== undefined && !SCHEMA_NAME.test(schema)) {
-    throw new EngramError('INVALID_INPUT', messages.invalidInput(`schema "${schema}" in the URL must be a lower-case identifier ([a-z_][a-z0-9_]*)`));
+    throw new EngramError(
+      'INVALID_INPUT',
+      messages.invalidInput(`schema "${schema}" in the URL must be a lower-case identifier ([a-z_][a-z0-9_]*)`),
+    );
   }
   return { connectionString: parsed.toString(), schema };
 }

@@ -18,11 +18,25 @@ interface KeyRow {
 const COLUMNS = 'id, hash, tenant, label, created_at, revoked_at';
 
 function rowToKey(row: KeyRow): StoredApiKey {
-  return { id: row.id, hash: row.hash, tenant: row.tenant, label: row.label, createdAt: Number(row.created_at), revokedAt: row.revoked_at === null ? null : Number(row.revoked_at) };
+  return {
+    id: row.id,
+    hash: row.hash,
+    tenant: row.tenant,
+    label: row.label,
+    createdAt: Number(row.created_at),
+    revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
+  };
 }
 
 export async function insertApiKey(db: PgQueryable, t: Tables, key: StoredApiKey): Promise<void> {
-  await db.query(`INSERT INTO ${t.q('api_keys')} (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)`, [key.id, key.hash, key.tenant, key.label, key.createdAt, key.revokedAt]);
+  await db.query(`INSERT INTO ${t.q('api_keys')} (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)`, [
+    key.id,
+    key.hash,
+    key.tenant,
+    key.label,
+    key.createdAt,
+    key.revokedAt,
+  ]);
 }
 
 export async function listApiKeys(db: PgQueryable, t: Tables): Promise<StoredApiKey[]> {
@@ -47,6 +61,10 @@ export async function revokeApiKey(db: PgQueryable, t: Tables, id: string, at: n
 }
 
 export async function countApiKeys(db: PgQueryable, t: Tables): Promise<{ total: number; active: number }> {
-  const row = (await db.query<{ total: number | string; active: number | string }>(`SELECT count(*)::int AS total, count(*) FILTER (WHERE revoked_at IS NULL)::int AS active FROM ${t.q('api_keys')}`)).rows[0];
+  const row = (
+    await db.query<{ total: number | string; active: number | string }>(
+      `SELECT count(*)::int AS total, count(*) FILTER (WHERE revoked_at IS NULL)::int AS active FROM ${t.q('api_keys')}`,
+    )
+  ).rows[0];
   return { total: Number(row?.total ?? 0), active: Number(row?.active ?? 0) };
 }

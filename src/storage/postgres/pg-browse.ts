@@ -4,9 +4,24 @@
  * the hard delete of purge.
  */
 import { LAYERS, STATUSES, type MemoryRecord } from '../../core/memory.js';
-import type { AuditEntry, BrowseQuery, BrowseSort, DeletedCounts, MemoryPatch, ScopeSelection, ScopeSummary } from '../../core/ports/store.js';
+import type {
+  AuditEntry,
+  BrowseQuery,
+  BrowseSort,
+  DeletedCounts,
+  MemoryPatch,
+  ScopeSelection,
+  ScopeSummary,
+} from '../../core/ports/store.js';
 import { assertReadScopes, assertScope, tenantOf, type Scope } from '../../core/scope.js';
-import { asciiLower, compareCodePoints, jsonElementNeedle, mergeBrowsePages, NEVER_ACCESSED, UNSCORED_IMPORTANCE } from '../../core/browse/sort-key.js';
+import {
+  asciiLower,
+  compareCodePoints,
+  jsonElementNeedle,
+  mergeBrowsePages,
+  NEVER_ACCESSED,
+  UNSCORED_IMPORTANCE,
+} from '../../core/browse/sort-key.js';
 import type { PgQueryable } from './pg-driver.js';
 import { memoryColumns, Params, patchAssignments, rowToMemory, visibilityClause, type MemoryRow, type Tables } from './pg-rows.js';
 
@@ -47,7 +62,9 @@ export async function browseMemories(db: PgQueryable, t: Tables, query: BrowseQu
     where.push(`(${visibilityClause(filter, now, 'm', p)})`);
   }
   if (query.after !== undefined) {
-    where.push(`(${key}, m.id) ${query.order === 'asc' ? '>' : '<'} (${p.add(query.after.key)}::${type}, ${p.add(query.after.id)}::text COLLATE "C")`);
+    where.push(
+      `(${key}, m.id) ${query.order === 'asc' ? '>' : '<'} (${p.add(query.after.key)}::${type}, ${p.add(query.after.id)}::text COLLATE "C")`,
+    );
   }
   const size = p.add(limit);
   // per scope an ordered index scan of `limit` positions; the page's rows are then read in one go
@@ -92,7 +109,12 @@ export async function summarizeScopes(db: PgQueryable, t: Tables, scopes: readon
     const n = Number(row.n);
     let summary = byScope.get(row.scope);
     if (summary === undefined) {
-      summary = { scope: row.scope, total: 0, byLayer: Object.fromEntries(LAYERS.map((l) => [l, 0])), byStatus: Object.fromEntries(STATUSES.map((s) => [s, 0])) };
+      summary = {
+        scope: row.scope,
+        total: 0,
+        byLayer: Object.fromEntries(LAYERS.map((l) => [l, 0])),
+        byStatus: Object.fromEntries(STATUSES.map((s) => [s, 0])),
+      };
       byScope.set(row.scope, summary);
     }
     summary.total += n;
@@ -116,7 +138,8 @@ export async function findDerived(db: PgQueryable, t: Tables, scope: Scope, ids:
     const record = rowToMemory(row);
     const parent = (record.data as MemoryRecord['data'] | undefined)?.parentId;
     const evidence = (record.provenance as MemoryRecord['provenance'] | undefined)?.derivedFrom;
-    if ((typeof parent === 'string' && wanted.has(parent)) || (Array.isArray(evidence) && evidence.some((id) => wanted.has(id)))) found.push(record);
+    if ((typeof parent === 'string' && wanted.has(parent)) || (Array.isArray(evidence) && evidence.some((id) => wanted.has(id))))
+      found.push(record);
   }
   return found;
 }
@@ -130,8 +153,14 @@ export async function deleteMemories(db: PgQueryable, t: Tables, ids: readonly s
   assertScope(scope);
   const list = [...new Set(ids)];
   if (list.length === 0) return { records: 0, edges: 0, refs: 0, indexEntries: 0 };
-  const refs = await db.query(`DELETE FROM ${t.q('concept_refs')} WHERE scope = $1 AND (concept_id = ANY($2::text[]) OR ref_id = ANY($2::text[]))`, [scope, list]);
-  const edges = await db.query(`DELETE FROM ${t.edges} WHERE scope = $1 AND (from_id = ANY($2::text[]) OR to_id = ANY($2::text[]))`, [scope, list]);
+  const refs = await db.query(
+    `DELETE FROM ${t.q('concept_refs')} WHERE scope = $1 AND (concept_id = ANY($2::text[]) OR ref_id = ANY($2::text[]))`,
+    [scope, list],
+  );
+  const edges = await db.query(`DELETE FROM ${t.edges} WHERE scope = $1 AND (from_id = ANY($2::text[]) OR to_id = ANY($2::text[]))`, [
+    scope,
+    list,
+  ]);
   const deleted = await db.query<{ id: string }>(
     `WITH gone AS (DELETE FROM ${t.memories} WHERE scope = $1 AND id = ANY($2::text[]) RETURNING scope, id)
      INSERT INTO ${t.q('vector_log')} (scope, memory_id) SELECT scope, id FROM gone RETURNING memory_id AS id`,
@@ -149,12 +178,23 @@ export async function deleteMemories(db: PgQueryable, t: Tables, ids: readonly s
  * go as in `deleteMemories`; the row stays with its patch applied, no lexemes, no vector (logged in
  * `vector_log` so every server's exact vector cache drops it) and no source key.
  */
-export async function tombstoneMemories(db: PgQueryable, t: Tables, tombstones: readonly { id: string; patch: MemoryPatch }[], scope: Scope): Promise<DeletedCounts> {
+export async function tombstoneMemories(
+  db: PgQueryable,
+  t: Tables,
+  tombstones: readonly { id: string; patch: MemoryPatch }[],
+  scope: Scope,
+): Promise<DeletedCounts> {
   assertScope(scope);
   const list = [...new Set(tombstones.map((x) => x.id))];
   if (list.length === 0) return { records: 0, edges: 0, refs: 0, indexEntries: 0 };
-  const refs = await db.query(`DELETE FROM ${t.q('concept_refs')} WHERE scope = $1 AND (concept_id = ANY($2::text[]) OR ref_id = ANY($2::text[]))`, [scope, list]);
-  const edges = await db.query(`DELETE FROM ${t.edges} WHERE scope = $1 AND (from_id = ANY($2::text[]) OR to_id = ANY($2::text[]))`, [scope, list]);
+  const refs = await db.query(
+    `DELETE FROM ${t.q('concept_refs')} WHERE scope = $1 AND (concept_id = ANY($2::text[]) OR ref_id = ANY($2::text[]))`,
+    [scope, list],
+  );
+  const edges = await db.query(`DELETE FROM ${t.edges} WHERE scope = $1 AND (from_id = ANY($2::text[]) OR to_id = ANY($2::text[]))`, [
+    scope,
+    list,
+  ]);
   let records = 0;
   let vectors = 0;
   for (const { id, patch } of tombstones) {

@@ -65,7 +65,9 @@ export async function createPoolDriver(options: PgPoolOptions): Promise<PgDriver
       // callers may issue a transaction's reads in parallel; one pg client takes one query at a time
       const inTurn = oneAtATime();
       const run = (sql: string, params?: readonly unknown[]) =>
-        inTurn(async () => (await client.query(sql, params as unknown[] | undefined)) as unknown as { rows: unknown[]; rowCount: number | null });
+        inTurn(
+          async () => (await client.query(sql, params as unknown[] | undefined)) as unknown as { rows: unknown[]; rowCount: number | null },
+        );
       let broken = false;
       try {
         await run('BEGIN');
@@ -112,7 +114,10 @@ export interface PgliteLike {
   query<R>(sql: string, params?: unknown[]): Promise<{ rows: R[]; affectedRows?: number }>;
   exec(sql: string): Promise<unknown>;
   transaction<T>(
-    fn: (tx: { query<R>(sql: string, params?: unknown[]): Promise<{ rows: R[]; affectedRows?: number }>; exec(sql: string): Promise<unknown> }) => Promise<T>,
+    fn: (tx: {
+      query<R>(sql: string, params?: unknown[]): Promise<{ rows: R[]; affectedRows?: number }>;
+      exec(sql: string): Promise<unknown>;
+    }) => Promise<T>,
   ): Promise<T>;
   close(): Promise<void>;
   readonly closed?: boolean;
@@ -123,7 +128,10 @@ export interface PgliteLike {
  * caller, who may share it between stores in different schemas, closes it).
  */
 export function createPgliteDriver(db: PgliteLike, options: { ownsDatabase: boolean }): PgDriver {
-  const asResult = <R>(r: { rows: R[]; affectedRows?: number }): PgResult<R> => ({ rows: r.rows, rowCount: r.affectedRows ?? r.rows.length });
+  const asResult = <R>(r: { rows: R[]; affectedRows?: number }): PgResult<R> => ({
+    rows: r.rows,
+    rowCount: r.affectedRows ?? r.rows.length,
+  });
   return {
     kind: 'pglite',
     concurrentSessions: false,

@@ -15,11 +15,10 @@ export async function listEdges(db: PgQueryable, t: Tables, query: { scope: Scop
   assertScope(query.scope);
   const limit = pageSize(query.limit);
   if (limit === 0) return [];
-  const rows = await db.query<EdgeRow>(`SELECT ${EDGE_COLUMNS} FROM ${t.edges} WHERE scope = $1 AND id > $2 ORDER BY id COLLATE "C" LIMIT $3`, [
-    query.scope,
-    query.afterId ?? '',
-    limit,
-  ]);
+  const rows = await db.query<EdgeRow>(
+    `SELECT ${EDGE_COLUMNS} FROM ${t.edges} WHERE scope = $1 AND id > $2 ORDER BY id COLLATE "C" LIMIT $3`,
+    [query.scope, query.afterId ?? '', limit],
+  );
   return rows.rows.map(rowToEdge);
 }
 
@@ -41,11 +40,18 @@ export async function listConceptRefs(
 export async function getEmbeddings(db: PgQueryable, t: Tables, scope: Scope, ids: readonly string[]): Promise<Map<string, Float32Array>> {
   assertScope(scope);
   if (ids.length === 0) return new Map();
-  const rows = await db.query<{ id: string; e: string }>(`SELECT id, embedding::text AS e FROM ${t.memories} WHERE scope = $1 AND id = ANY($2::text[])`, [scope, [...ids]]);
+  const rows = await db.query<{ id: string; e: string }>(
+    `SELECT id, embedding::text AS e FROM ${t.memories} WHERE scope = $1 AND id = ANY($2::text[])`,
+    [scope, [...ids]],
+  );
   return new Map(rows.rows.map((r) => [r.id, parseVectorText(r.e)]));
 }
 
-export async function listAudit(db: PgQueryable, t: Tables, query: { scope: Scope; afterId?: string; limit: number }): Promise<AuditEntry[]> {
+export async function listAudit(
+  db: PgQueryable,
+  t: Tables,
+  query: { scope: Scope; afterId?: string; limit: number },
+): Promise<AuditEntry[]> {
   assertScope(query.scope);
   const limit = pageSize(query.limit);
   if (limit === 0) return [];

@@ -26,38 +26,76 @@ export function toEngramError(error: unknown, action: string): EngramError {
   if (code === undefined) {
     const text = error instanceof Error ? error.message : String(error);
     if (/closed|terminat|connection/i.test(text)) {
-      return new EngramError('STORAGE_UNAVAILABLE', messages.storageUnavailable(`the PostgreSQL connection failed during "${action}"`), options);
+      return new EngramError(
+        'STORAGE_UNAVAILABLE',
+        messages.storageUnavailable(`the PostgreSQL connection failed during "${action}"`),
+        options,
+      );
     }
     return new EngramError('INTERNAL', messages.storageUnavailable(`unexpected failure during "${action}"`), options);
   }
   if (code === '23505') {
-    return new EngramError('CONFLICT', messages.invalidInput(`"${action}" would duplicate an existing id or source key in its scope`), options);
+    return new EngramError(
+      'CONFLICT',
+      messages.invalidInput(`"${action}" would duplicate an existing id or source key in its scope`),
+      options,
+    );
   }
   if (code === '23503') {
-    return new EngramError('INVALID_INPUT', messages.invalidInput(`"${action}" refers to a memory that does not exist in the same scope`), options);
+    return new EngramError(
+      'INVALID_INPUT',
+      messages.invalidInput(`"${action}" refers to a memory that does not exist in the same scope`),
+      options,
+    );
   }
   if (code === '22021' || code === '22P05') {
     // PostgreSQL text cannot hold U+0000 (22021) and jsonb refuses "\u0000" (22P05); inputs are checked for it first
-    return new EngramError('INVALID_INPUT', messages.invalidInput(`"${action}" was given text with a NUL character (U+0000), which PostgreSQL cannot store; remove it (SQLSTATE ${code})`), options);
+    return new EngramError(
+      'INVALID_INPUT',
+      messages.invalidInput(
+        `"${action}" was given text with a NUL character (U+0000), which PostgreSQL cannot store; remove it (SQLSTATE ${code})`,
+      ),
+      options,
+    );
   }
   if (code.startsWith('23') || code.startsWith('22')) {
-    return new EngramError('INVALID_INPUT', messages.invalidInput(`"${action}" has a missing or out-of-range field (SQLSTATE ${code})`), options);
+    return new EngramError(
+      'INVALID_INPUT',
+      messages.invalidInput(`"${action}" has a missing or out-of-range field (SQLSTATE ${code})`),
+      options,
+    );
   }
   if (code === '40P01' || code === '40001' || code === '55P03') {
     // deadlock, serialization failure, lock_timeout: the transaction was rolled back and a retry may succeed
     return new EngramError('BUSY', messages.busy(`another writer held a conflicting lock during "${action}" (SQLSTATE ${code})`), options);
   }
   if (code === '28P01' || code === '28000') {
-    return new EngramError('STORAGE_UNAVAILABLE', messages.storageUnavailable(`PostgreSQL refused the credentials in the URL (SQLSTATE ${code})`), options);
+    return new EngramError(
+      'STORAGE_UNAVAILABLE',
+      messages.storageUnavailable(`PostgreSQL refused the credentials in the URL (SQLSTATE ${code})`),
+      options,
+    );
   }
   if (code === '3D000') {
-    return new EngramError('STORAGE_UNAVAILABLE', messages.storageUnavailable('the database named in the PostgreSQL URL does not exist; create it first (createdb NAME)'), options);
+    return new EngramError(
+      'STORAGE_UNAVAILABLE',
+      messages.storageUnavailable('the database named in the PostgreSQL URL does not exist; create it first (createdb NAME)'),
+      options,
+    );
   }
   if (code.startsWith('E') || code.startsWith('08') || code.startsWith('57')) {
-    return new EngramError('STORAGE_UNAVAILABLE', messages.storageUnavailable(`PostgreSQL could not be reached or went away during "${action}" (${code})`), options);
+    return new EngramError(
+      'STORAGE_UNAVAILABLE',
+      messages.storageUnavailable(`PostgreSQL could not be reached or went away during "${action}" (${code})`),
+      options,
+    );
   }
   if (code.startsWith('42')) {
-    return new EngramError('INTERNAL', messages.storageUnavailable(`the storage layer issued an invalid statement during "${action}" (SQLSTATE ${code})`), options);
+    return new EngramError(
+      'INTERNAL',
+      messages.storageUnavailable(`the storage layer issued an invalid statement during "${action}" (SQLSTATE ${code})`),
+      options,
+    );
   }
   return new EngramError('STORAGE_UNAVAILABLE', messages.storageUnavailable(`"${action}" failed (SQLSTATE ${code})`), options);
 }

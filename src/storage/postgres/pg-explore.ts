@@ -14,7 +14,11 @@ const DAY_MS = 86_400_000;
 const COLUMNS = memoryColumns('m');
 
 /** See `StoreReader.countRecordedPerDay`. */
-export async function countRecordedPerDay(db: PgQueryable, t: Tables, query: { scopes: readonly Scope[]; days: number }): Promise<DailyCount[]> {
+export async function countRecordedPerDay(
+  db: PgQueryable,
+  t: Tables,
+  query: { scopes: readonly Scope[]; days: number },
+): Promise<DailyCount[]> {
   const scopes = assertReadScopes(query.scopes);
   const days = Math.floor(query.days);
   if (!(days > 0)) return [];
@@ -24,14 +28,21 @@ export async function countRecordedPerDay(db: PgQueryable, t: Tables, query: { s
      FROM ${t.memories} WHERE scope = ANY($1::text[]) GROUP BY 1, 2`,
     [[...scopes]],
   );
-  return mostRecentDays(rows.rows.map((r) => ({ day: Number(r.day), layer: r.layer, count: Number(r.n) })), days);
+  return mostRecentDays(
+    rows.rows.map((r) => ({ day: Number(r.day), layer: r.layer, count: Number(r.n) })),
+    days,
+  );
 }
 
 /**
  * See `StoreReader.nextToDecay`: per scope and importance tier an ordered scan of `memories_decay_order`
  * (migration 8) by last activity, stopping after `limit` matches; the tiers are merged by due instant.
  */
-export async function nextToDecay(db: PgQueryable, t: Tables, query: { scopes: readonly Scope[]; idleMs: DecayTiers; limit: number }): Promise<MemoryRecord[]> {
+export async function nextToDecay(
+  db: PgQueryable,
+  t: Tables,
+  query: { scopes: readonly Scope[]; idleMs: DecayTiers; limit: number },
+): Promise<MemoryRecord[]> {
   const scopes = assertReadScopes(query.scopes);
   const limit = Math.floor(query.limit);
   if (!(limit > 0)) return [];
@@ -59,7 +70,11 @@ export async function nextToDecay(db: PgQueryable, t: Tables, query: { scopes: r
 }
 
 /** See `StoreReader.listConcepts`: over the concept-name index, not every record of the scopes. */
-export async function listConcepts(db: PgQueryable, t: Tables, query: { scopes: readonly Scope[]; limit: number }): Promise<MemoryRecord[]> {
+export async function listConcepts(
+  db: PgQueryable,
+  t: Tables,
+  query: { scopes: readonly Scope[]; limit: number },
+): Promise<MemoryRecord[]> {
   const scopes = assertReadScopes(query.scopes);
   const limit = Math.floor(query.limit);
   if (!(limit > 0)) return [];

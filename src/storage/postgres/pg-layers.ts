@@ -6,7 +6,18 @@
  */
 import { EngramError, messages } from '../../core/errors.js';
 import type { Layer, MemoryRecord, MemoryStatus } from '../../core/memory.js';
-import { CONCEPT_REFS_CAP, type ClaimJobsQuery, type ConceptRef, type ConceptRefQuery, type Job, type JobBacklog, type JobCounts, type NewJob, type StateEntry, type StateListOptions } from '../../core/ports/store.js';
+import {
+  CONCEPT_REFS_CAP,
+  type ClaimJobsQuery,
+  type ConceptRef,
+  type ConceptRefQuery,
+  type Job,
+  type JobBacklog,
+  type JobCounts,
+  type NewJob,
+  type StateEntry,
+  type StateListOptions,
+} from '../../core/ports/store.js';
 import { assertRelationTenant, relationConflict, type RelationType } from '../../core/relations.js';
 import { assertReadScopes, assertScope, tenantOf, type Scope } from '../../core/scope.js';
 import { claimedJob, claimLimit, type JobRow } from '../job-rows.js';
@@ -41,14 +52,20 @@ function rowToRelation(row: RelationRow): RelationType {
 export async function readRelationTypes(db: PgQueryable, t: Tables, scopes: readonly Scope[]): Promise<RelationType[]> {
   const tenants = [...new Set(assertReadScopes(scopes).map(tenantOf))];
   return (
-    await db.query<RelationRow>(`SELECT * FROM ${t.q('relation_types')} WHERE tenant = $1 OR tenant = ANY($2::text[]) ORDER BY name, tenant COLLATE "C"`, [EVERY_TENANT, tenants])
+    await db.query<RelationRow>(
+      `SELECT * FROM ${t.q('relation_types')} WHERE tenant = $1 OR tenant = ANY($2::text[]) ORDER BY name, tenant COLLATE "C"`,
+      [EVERY_TENANT, tenants],
+    )
   ).rows.map(rowToRelation);
 }
 
 export async function registerRelationType(db: PgQueryable, t: Tables, type: RelationType): Promise<RelationType> {
   const tenant = assertRelationTenant(type.tenant);
   const existing = (
-    await db.query<RelationRow>(`SELECT * FROM ${t.q('relation_types')} WHERE name = $1 AND tenant IN ($2, $3) ORDER BY tenant COLLATE "C"`, [type.name, EVERY_TENANT, tenant])
+    await db.query<RelationRow>(
+      `SELECT * FROM ${t.q('relation_types')} WHERE name = $1 AND tenant IN ($2, $3) ORDER BY tenant COLLATE "C"`,
+      [type.name, EVERY_TENANT, tenant],
+    )
   ).rows[0];
   if (existing !== undefined) {
     if (existing.symmetric !== type.symmetric) throw relationConflict(type.name, existing.symmetric);
@@ -81,7 +98,11 @@ export async function readConceptRefs(db: PgQueryable, t: Tables, query: Concept
   return rows.rows.map(toRef);
 }
 
-export async function readConceptsByRef(db: PgQueryable, t: Tables, query: { scopes: readonly Scope[]; refIds: readonly string[] }): Promise<ConceptRef[]> {
+export async function readConceptsByRef(
+  db: PgQueryable,
+  t: Tables,
+  query: { scopes: readonly Scope[]; refIds: readonly string[] },
+): Promise<ConceptRef[]> {
   const scopes = [...assertReadScopes(query.scopes)];
   if (query.refIds.length === 0) return [];
   const rows = await db.query<RefRow>(
@@ -101,7 +122,13 @@ const MEMORY_COLUMNS = memoryColumns('m');
 export async function readConcepts(
   db: PgQueryable,
   t: Tables,
-  query: { scopes: readonly Scope[]; names: readonly string[]; layers?: readonly Layer[]; statuses?: readonly MemoryStatus[]; limit?: number },
+  query: {
+    scopes: readonly Scope[];
+    names: readonly string[];
+    layers?: readonly Layer[];
+    statuses?: readonly MemoryStatus[];
+    limit?: number;
+  },
 ): Promise<MemoryRecord[]> {
   const scopes = [...assertReadScopes(query.scopes)];
   const layers = query.layers ?? ['semantic'];
@@ -119,11 +146,20 @@ export async function readConcepts(
 
 async function assertMembers(db: PgQueryable, t: Tables, scope: Scope, ids: readonly string[]): Promise<void> {
   const unique = [...new Set(ids)];
-  const found = Number((await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${t.memories} WHERE scope = $1 AND id = ANY($2::text[])`, [scope, unique])).rows[0]?.n ?? 0);
+  const found = Number(
+    (
+      await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${t.memories} WHERE scope = $1 AND id = ANY($2::text[])`, [
+        scope,
+        unique,
+      ])
+    ).rows[0]?.n ?? 0,
+  );
   if (found !== unique.length) {
     throw new EngramError(
       'INVALID_INPUT',
-      messages.invalidInput('a concept ref must connect a concept and a record that both exist in the same scope; write them in that scope first'),
+      messages.invalidInput(
+        'a concept ref must connect a concept and a record that both exist in the same scope; write them in that scope first',
+      ),
       { details: { scope } },
     );
   }
@@ -176,7 +212,8 @@ export async function moveConceptRefs(db: PgQueryable, t: Tables, fromRefId: str
 export async function removeConceptRefs(db: PgQueryable, t: Tables, refIds: readonly string[], scope: Scope): Promise<number> {
   assertScope(scope);
   if (refIds.length === 0) return 0;
-  return (await db.query(`DELETE FROM ${t.q('concept_refs')} WHERE scope = $1 AND ref_id = ANY($2::text[])`, [scope, [...refIds]])).rowCount;
+  return (await db.query(`DELETE FROM ${t.q('concept_refs')} WHERE scope = $1 AND ref_id = ANY($2::text[])`, [scope, [...refIds]]))
+    .rowCount;
 }
 
 interface StateRow {
@@ -186,7 +223,12 @@ interface StateRow {
   updated_at: number;
 }
 
-const toState = (row: StateRow): StateEntry => ({ scope: row.scope, key: row.key, value: JSON.parse(row.value) as unknown, updatedAt: Number(row.updated_at) });
+const toState = (row: StateRow): StateEntry => ({
+  scope: row.scope,
+  key: row.key,
+  value: JSON.parse(row.value) as unknown,
+  updatedAt: Number(row.updated_at),
+});
 
 function assertKey(key: string): void {
   if (typeof key !== 'string' || key.length === 0 || key.length > 512) {
@@ -197,11 +239,20 @@ function assertKey(key: string): void {
 export async function readState(db: PgQueryable, t: Tables, scope: Scope, key: string): Promise<StateEntry | null> {
   assertScope(scope);
   assertKey(key);
-  const row = (await db.query<StateRow>(`SELECT scope, key, value, updated_at FROM ${t.q('state')} WHERE scope = $1 AND key = $2`, [scope, key])).rows[0];
+  const row = (
+    await db.query<StateRow>(`SELECT scope, key, value, updated_at FROM ${t.q('state')} WHERE scope = $1 AND key = $2`, [scope, key])
+  ).rows[0];
   return row === undefined ? null : toState(row);
 }
 
-export async function listState(db: PgQueryable, t: Tables, scope: Scope, keyPrefix: string, limit: number, options: StateListOptions = {}): Promise<StateEntry[]> {
+export async function listState(
+  db: PgQueryable,
+  t: Tables,
+  scope: Scope,
+  keyPrefix: string,
+  limit: number,
+  options: StateListOptions = {},
+): Promise<StateEntry[]> {
   assertScope(scope);
   const n = Math.floor(limit);
   if (!(n > 0)) return [];
@@ -220,7 +271,11 @@ export async function writeState(db: PgQueryable, t: Tables, scope: Scope, key: 
   assertScope(scope);
   assertKey(key);
   const json = value === undefined ? undefined : JSON.stringify(value);
-  if (json === undefined) throw new EngramError('INVALID_INPUT', messages.invalidInput('a state value must be JSON (not undefined); use deleteState to remove it'));
+  if (json === undefined)
+    throw new EngramError(
+      'INVALID_INPUT',
+      messages.invalidInput('a state value must be JSON (not undefined); use deleteState to remove it'),
+    );
   await db.query(
     `INSERT INTO ${t.q('state')} (scope, key, value, updated_at) VALUES ($1, $2, $3, $4)
      ON CONFLICT (scope, key) DO UPDATE SET value = EXCLUDED.value, updated_at = EXCLUDED.updated_at`,
@@ -237,7 +292,8 @@ export async function enqueueJobs(db: PgQueryable, t: Tables, jobs: readonly New
   let queued = 0;
   for (const job of jobs) {
     assertScope(job.scope);
-    if (typeof job.kind !== 'string' || job.kind.length === 0) throw new EngramError('INVALID_INPUT', messages.invalidInput('a job needs a kind'));
+    if (typeof job.kind !== 'string' || job.kind.length === 0)
+      throw new EngramError('INVALID_INPUT', messages.invalidInput('a job needs a kind'));
     const result = await db.query(
       `INSERT INTO ${t.q('jobs')} (scope, kind, payload, dedupe_key, status, attempts, run_after, enqueued_at)
        VALUES ($1, $2, $3, $4, 'pending', 0, $5, $5) ON CONFLICT DO NOTHING`,
@@ -266,9 +322,7 @@ export async function claimJobs(db: PgQueryable, t: Tables, query: ClaimJobsQuer
      RETURNING j.seq, j.scope, j.kind, j.payload, j.dedupe_key, j.attempts, j.enqueued_at, j.lease_until, j.last_error`,
     [[...query.kinds], scopes, query.now, limit, query.owner, leaseUntil],
   );
-  return rows.rows
-    .sort((a, b) => Number(a.seq) - Number(b.seq))
-    .map((row) => claimedJob(row, Number(row.attempts), leaseUntil));
+  return rows.rows.sort((a, b) => Number(a.seq) - Number(b.seq)).map((row) => claimedJob(row, Number(row.attempts), leaseUntil));
 }
 
 const jobSeq = (id: string): number | null => (/^\d{1,15}$/.test(id) ? Number(id) : null);
@@ -276,7 +330,8 @@ const jobSeq = (id: string): number | null => (/^\d{1,15}$/.test(id) ? Number(id
 export async function completeJobs(db: PgQueryable, t: Tables, ids: readonly string[], owner: string): Promise<number> {
   const seqs = ids.map(jobSeq).filter((s): s is number => s !== null);
   if (seqs.length === 0) return 0;
-  return (await db.query(`DELETE FROM ${t.q('jobs')} WHERE status = 'running' AND owner = $1 AND seq = ANY($2::bigint[])`, [owner, seqs])).rowCount;
+  return (await db.query(`DELETE FROM ${t.q('jobs')} WHERE status = 'running' AND owner = $1 AND seq = ANY($2::bigint[])`, [owner, seqs]))
+    .rowCount;
 }
 
 export async function failJob(

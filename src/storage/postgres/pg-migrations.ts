@@ -219,8 +219,11 @@ export const MIGRATIONS: readonly Migration[] = [
           revoked_at bigint
         );
       `);
-      const index = (await session.query<{ value: string }>(`SELECT value FROM ${t.meta} WHERE key = $1`, [LEGACY_INDEX_KEY])).rows[0]?.value;
-      const entries = (await session.query<{ value: string }>(`SELECT value FROM ${t.meta} WHERE starts_with(key, $1)`, [LEGACY_HASH_PREFIX])).rows.map((r) => r.value);
+      const index = (await session.query<{ value: string }>(`SELECT value FROM ${t.meta} WHERE key = $1`, [LEGACY_INDEX_KEY])).rows[0]
+        ?.value;
+      const entries = (
+        await session.query<{ value: string }>(`SELECT value FROM ${t.meta} WHERE starts_with(key, $1)`, [LEGACY_HASH_PREFIX])
+      ).rows.map((r) => r.value);
       for (const key of legacyMetaKeys(index, entries)) await insertApiKey(session, t, key);
       await session.query(`DELETE FROM ${t.meta} WHERE key = $1 OR starts_with(key, $2)`, [LEGACY_INDEX_KEY, LEGACY_HASH_PREFIX]);
 
@@ -231,10 +234,20 @@ export const MIGRATIONS: readonly Migration[] = [
         ALTER TABLE ${t.q('relation_types')} DROP CONSTRAINT relation_types_pkey;
         ALTER TABLE ${t.q('relation_types')} ADD PRIMARY KEY (tenant, name);
       `);
-      const everyTenant = (await session.query<{ tenant: string }>(`SELECT DISTINCT split_part(scope, '/', 1) AS tenant FROM ${t.memories}`)).rows.map((r) => r.tenant);
-      const legacy = (await session.query<{ name: string; proposed_by: string | null }>(`SELECT name, proposed_by FROM ${t.q('relation_types')} WHERE NOT built_in`)).rows;
+      const everyTenant = (
+        await session.query<{ tenant: string }>(`SELECT DISTINCT split_part(scope, '/', 1) AS tenant FROM ${t.memories}`)
+      ).rows.map((r) => r.tenant);
+      const legacy = (
+        await session.query<{ name: string; proposed_by: string | null }>(
+          `SELECT name, proposed_by FROM ${t.q('relation_types')} WHERE NOT built_in`,
+        )
+      ).rows;
       for (const type of legacy) {
-        const users = (await session.query<{ tenant: string }>(`SELECT DISTINCT split_part(scope, '/', 1) AS tenant FROM ${t.edges} WHERE type = $1`, [type.name])).rows.map((r) => r.tenant);
+        const users = (
+          await session.query<{ tenant: string }>(`SELECT DISTINCT split_part(scope, '/', 1) AS tenant FROM ${t.edges} WHERE type = $1`, [
+            type.name,
+          ])
+        ).rows.map((r) => r.tenant);
         for (const tenant of legacyRelationTenants(type.proposed_by, users, everyTenant)) {
           await session.query(
             `INSERT INTO ${t.q('relation_types')} (tenant, name, "symmetric", built_in, proposed_by, description, registered_at)
@@ -314,7 +327,9 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'neighbours in time of episodes written without a thread',
     async up(session, { tables: t }) {
       // the WHERE must match getNeighbours' unthreaded reads (pg-reader.ts)
-      await session.exec(`CREATE INDEX memories_unthreaded ON ${t.memories} (scope, occurred_at, id COLLATE "C") WHERE thread IS NULL AND layer = 'episodic'`);
+      await session.exec(
+        `CREATE INDEX memories_unthreaded ON ${t.memories} (scope, occurred_at, id COLLATE "C") WHERE thread IS NULL AND layer = 'episodic'`,
+      );
     },
   },
   {
@@ -327,12 +342,10 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       for (const row of rows.rows) {
         if (!hasCjk(row.content)) continue;
-        await session.query(`UPDATE ${t.memories} SET lexemes = array_to_tsvector($1::text[]), term_count = $2 WHERE id = $3 AND scope = $4`, [
-          lexemesOf(row.content, storedStringList(row.tags), storedStringList(row.entities)),
-          termLength(row.content),
-          row.id,
-          row.scope,
-        ]);
+        await session.query(
+          `UPDATE ${t.memories} SET lexemes = array_to_tsvector($1::text[]), term_count = $2 WHERE id = $3 AND scope = $4`,
+          [lexemesOf(row.content, storedStringList(row.tags), storedStringList(row.entities)), termLength(row.content), row.id, row.scope],
+        );
       }
     },
   },
@@ -384,15 +397,23 @@ export async function migrate(db: PgDriver, context: MigrationContext): Promise<
     await db.transaction(async (session) => {
       await session.query(`SELECT ${LOCK_WRITE}`, [t.schema]);
       await session.query(`CREATE SCHEMA IF NOT EXISTS "${t.schema}"`);
-      await session.query(`CREATE TABLE IF NOT EXISTS ${t.migrations} (version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)`);
+      await session.query(
+        `CREATE TABLE IF NOT EXISTS ${t.migrations} (version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)`,
+      );
       const newest = Number((await session.query<{ v: number | null }>(`SELECT max(version) AS v FROM ${t.migrations}`)).rows[0]?.v ?? 0);
       if (newest > LATEST_VERSION) throw newerSchema(newest);
       // by version, not by the newest: a migration merged later with a lower number still applies
-      const applied = new Set((await session.query<{ version: number }>(`SELECT version FROM ${t.migrations}`)).rows.map((r) => Number(r.version)));
+      const applied = new Set(
+        (await session.query<{ version: number }>(`SELECT version FROM ${t.migrations}`)).rows.map((r) => Number(r.version)),
+      );
       for (const migration of MIGRATIONS) {
         if (applied.has(migration.version)) continue;
         await migration.up(session, context);
-        await session.query(`INSERT INTO ${t.migrations} (version, name, applied_at) VALUES ($1, $2, $3)`, [migration.version, migration.name, Date.now()]);
+        await session.query(`INSERT INTO ${t.migrations} (version, name, applied_at) VALUES ($1, $2, $3)`, [
+          migration.version,
+          migration.name,
+          Date.now(),
+        ]);
       }
     });
   } catch (error) {
@@ -425,7 +446,12 @@ export async function checkEmbeddingIdentity(db: PgDriver, tables: Tables, embed
         META_EMBEDDING_DIMENSION,
         String(embedding.dimension),
       ]);
-      const rows = (await session.query<{ key: string; value: string }>(`SELECT key, value FROM ${tables.meta} WHERE key IN ($1, $2)`, [META_EMBEDDING_NAME, META_EMBEDDING_DIMENSION])).rows;
+      const rows = (
+        await session.query<{ key: string; value: string }>(`SELECT key, value FROM ${tables.meta} WHERE key IN ($1, $2)`, [
+          META_EMBEDDING_NAME,
+          META_EMBEDDING_DIMENSION,
+        ])
+      ).rows;
       return new Map(rows.map((r) => [r.key, r.value]));
     })
     .catch((error: unknown) => {
@@ -433,7 +459,9 @@ export async function checkEmbeddingIdentity(db: PgDriver, tables: Tables, embed
     });
   const name = stored.get(META_EMBEDDING_NAME);
   if (name !== undefined && name !== embedding.name) {
-    throw new EngramError('EMBEDDING_MODEL_MISMATCH', messages.modelMismatch(name, embedding.name), { details: { stored: name, given: embedding.name } });
+    throw new EngramError('EMBEDDING_MODEL_MISMATCH', messages.modelMismatch(name, embedding.name), {
+      details: { stored: name, given: embedding.name },
+    });
   }
   const dimension = stored.get(META_EMBEDDING_DIMENSION);
   if (dimension !== undefined && Number(dimension) !== embedding.dimension) {
@@ -446,7 +474,9 @@ export async function checkEmbeddingIdentity(db: PgDriver, tables: Tables, embed
 function newerSchema(version: number): EngramError {
   return new EngramError(
     'STORAGE_UNAVAILABLE',
-    messages.storageUnavailable(`the database was written by a newer Engram (schema ${version}, this one knows ${LATEST_VERSION}); upgrade Engram`),
+    messages.storageUnavailable(
+      `the database was written by a newer Engram (schema ${version}, this one knows ${LATEST_VERSION}); upgrade Engram`,
+    ),
     { details: { version, expected: LATEST_VERSION } },
   );
 }

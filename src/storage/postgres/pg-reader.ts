@@ -19,7 +19,15 @@ import type {
 } from '../../core/ports/store.js';
 import { assertReadScopes, assertScope, type Scope } from '../../core/scope.js';
 import type { RelationType } from '../../core/relations.js';
-import type { AuditEntry, ConceptRef, ConceptRefQuery, DailyCount, DecayTiers, StateEntry, StateListOptions } from '../../core/ports/store.js';
+import type {
+  AuditEntry,
+  ConceptRef,
+  ConceptRefQuery,
+  DailyCount,
+  DecayTiers,
+  StateEntry,
+  StateListOptions,
+} from '../../core/ports/store.js';
 import * as dump from './pg-dump.js';
 import type { MemoryStatus } from '../../core/memory.js';
 import type { PgQueryable } from './pg-driver.js';
@@ -82,10 +90,10 @@ export class PgReader implements StoreReader {
     return this.read('get memories', async (db) => {
       const allowed = assertReadScopes(scopes);
       if (ids.length === 0) return [];
-      const rows = await db.query<MemoryRow>(`SELECT ${COLUMNS} FROM ${this.tables.memories} m WHERE m.id = ANY($1::text[]) AND m.scope = ANY($2::text[])`, [
-        [...ids],
-        [...allowed],
-      ]);
+      const rows = await db.query<MemoryRow>(
+        `SELECT ${COLUMNS} FROM ${this.tables.memories} m WHERE m.id = ANY($1::text[]) AND m.scope = ANY($2::text[])`,
+        [[...ids], [...allowed]],
+      );
       const byId = new Map(rows.rows.map((row) => [row.id, row]));
       const records: MemoryRecord[] = [];
       for (const id of new Set(ids)) {
@@ -139,7 +147,9 @@ export class PgReader implements StoreReader {
       // approximate: HNSW with iterative scans, so filtered-out rows never starve the result
       const ef = Math.min(1000, Math.max(100, limit * 4));
       const rows = await this.#context.withLocalSettings(async (session) => {
-        await session.query(`SELECT set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)`, [String(ef)]);
+        await session.query(`SELECT set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)`, [
+          String(ef),
+        ]);
         return session.query<{ id: string; score: number }>(
           `SELECT m.id, 1 - (m.embedding <=> ${target}::vector) AS score FROM ${this.tables.memories} m
            WHERE ${where.join(' AND ')} ORDER BY m.embedding <=> ${target}::vector LIMIT ${p.add(limit)}`,
@@ -167,7 +177,11 @@ export class PgReader implements StoreReader {
       const where = [`m.id = ANY(${p.add(candidates.map((c) => c.id))}::text[])`, `m.scope = ANY(${p.add([...scopes])}::text[])`];
       if (query.layers !== undefined) where.push(`m.layer = ANY(${p.add([...query.layers])}::text[])`);
       where.push(visibilityClause(query, query.now, 'm', p));
-      const visible = new Set((await db.query<{ id: string }>(`SELECT m.id FROM ${this.tables.memories} m WHERE ${where.join(' AND ')}`, p.values)).rows.map((r) => r.id));
+      const visible = new Set(
+        (await db.query<{ id: string }>(`SELECT m.id FROM ${this.tables.memories} m WHERE ${where.join(' AND ')}`, p.values)).rows.map(
+          (r) => r.id,
+        ),
+      );
       const hits = candidates.filter((c) => visible.has(c.id));
       if (hits.length >= limit || k >= total) return hits.slice(0, limit);
       k *= 4;
@@ -175,7 +189,9 @@ export class PgReader implements StoreReader {
   }
 
   async #scopeSize(db: PgQueryable, scopes: readonly string[]): Promise<number> {
-    const row = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${this.tables.memories} WHERE scope = ANY($1::text[])`, [[...scopes]]);
+    const row = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${this.tables.memories} WHERE scope = ANY($1::text[])`, [
+      [...scopes],
+    ]);
     return Number(row.rows[0]?.n ?? 0);
   }
 
@@ -256,7 +272,10 @@ export class PgReader implements StoreReader {
       await this.#assertEmbedderCurrent(db);
       const n = Math.max(0, Math.min(10_000, Math.floor(limit)));
       if (n === 0) return [];
-      const rows = await db.query<{ e: string }>(`SELECT embedding::text AS e FROM ${this.tables.memories} WHERE scope = $1 AND embedding IS NOT NULL ORDER BY seq DESC LIMIT $2`, [scope, n]);
+      const rows = await db.query<{ e: string }>(
+        `SELECT embedding::text AS e FROM ${this.tables.memories} WHERE scope = $1 AND embedding IS NOT NULL ORDER BY seq DESC LIMIT $2`,
+        [scope, n],
+      );
       return rows.rows.map((r) => parseVectorText(r.e));
     });
   }
@@ -269,7 +288,9 @@ export class PgReader implements StoreReader {
       const p = new Params();
       const where = [`m.scope = ANY(${p.add([...scopes])}::text[])`];
       if (query.layers !== undefined) where.push(`m.layer = ANY(${p.add([...query.layers])}::text[])`);
-      where.push(`coalesce(m.occurred_at, m.valid_from) >= ${p.add(query.start)} AND coalesce(m.occurred_at, m.valid_from) < ${p.add(query.end)}`);
+      where.push(
+        `coalesce(m.occurred_at, m.valid_from) >= ${p.add(query.start)} AND coalesce(m.occurred_at, m.valid_from) < ${p.add(query.end)}`,
+      );
       where.push(visibilityClause(query, query.now, 'm', p));
       const rows = await db.query<{ id: string; t: number }>(
         `SELECT m.id, coalesce(m.occurred_at, m.valid_from) AS t FROM ${this.tables.memories} m
@@ -331,7 +352,9 @@ export class PgReader implements StoreReader {
         byStatus[status] = (byStatus[status] ?? 0) + Number(n);
         total += Number(n);
       }
-      const edges = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${this.tables.edges} WHERE scope = ANY($1::text[])`, [allowed]);
+      const edges = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${this.tables.edges} WHERE scope = ANY($1::text[])`, [
+        allowed,
+      ]);
       return { total, byLayer, concepts, byStatus, edges: Number(edges.rows[0]?.n ?? 0) };
     });
   }
@@ -382,7 +405,11 @@ export class PgReader implements StoreReader {
     return this.read('list edges', (db) => dump.listEdges(db, this.tables, query));
   }
 
-  async listConceptRefs(query: { scopes: readonly Scope[]; after?: string; limit: number }): Promise<{ refs: ConceptRef[]; next: string | null }> {
+  async listConceptRefs(query: {
+    scopes: readonly Scope[];
+    after?: string;
+    limit: number;
+  }): Promise<{ refs: ConceptRef[]; next: string | null }> {
     return this.read('list concept refs', (db) => dump.listConceptRefs(db, this.tables, query));
   }
 

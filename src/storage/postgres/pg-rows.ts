@@ -6,7 +6,17 @@
 import type { Edge, MemoryRecord, TimeFilter } from '../../core/memory.js';
 import type { MemoryPatch } from '../../core/ports/store.js';
 import { termCounts, termLength } from '../../core/text/bm25.js';
-import { decodeEdgeRow, decodeMemoryRow, EDGE_COLUMN_NAMES, encodeEdge, encodeMemory, MEMORY_COLUMN_NAMES, patchColumns, POSTGRES_BOOLEAN, visibilitySql } from '../record-columns.js';
+import {
+  decodeEdgeRow,
+  decodeMemoryRow,
+  EDGE_COLUMN_NAMES,
+  encodeEdge,
+  encodeMemory,
+  MEMORY_COLUMN_NAMES,
+  patchColumns,
+  POSTGRES_BOOLEAN,
+  visibilitySql,
+} from '../record-columns.js';
 
 /** Collects positional parameters: `p.add(value)` returns its placeholder (`$3`). */
 export class Params {
@@ -34,7 +44,15 @@ export const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 export function tablesOf(schema: string): Tables {
   const q = (name: string) => `"${schema}"."${name}"`;
-  return { schema, memories: q('memories'), edges: q('edges'), meta: q('meta'), jobLocks: q('job_locks'), migrations: q('schema_migrations'), q };
+  return {
+    schema,
+    memories: q('memories'),
+    edges: q('edges'),
+    meta: q('meta'),
+    jobLocks: q('job_locks'),
+    migrations: q('schema_migrations'),
+    q,
+  };
 }
 
 /** A `memories` row as the drivers return it, keyed by column (`record-columns.ts` says which). */

@@ -78,12 +78,24 @@ export class PostgresStore extends PgReader implements Store {
     state: OpenState;
     vectorCache: VectorCache | undefined;
   }) {
-    super(contextFor({ ...parts, checkEmbedder: true }, parts.driver, () => assertOpen(parts.state), (fn) => parts.driver.transaction(fn)));
+    super(
+      contextFor(
+        { ...parts, checkEmbedder: true },
+        parts.driver,
+        () => assertOpen(parts.state),
+        (fn) => parts.driver.transaction(fn),
+      ),
+    );
     this.#vectorCache = parts.vectorCache;
     this.#driver = parts.driver;
     this.#tables = parts.tables;
     this.vectorStorage = parts.vectors;
-    this.#options = { annThreshold: parts.annThreshold, accessFlushMs: parts.accessFlushMs, dimension: parts.dimension, embedderName: parts.embedderName };
+    this.#options = {
+      annThreshold: parts.annThreshold,
+      accessFlushMs: parts.accessFlushMs,
+      dimension: parts.dimension,
+      embedderName: parts.embedderName,
+    };
     this.#state = parts.state;
     this.capabilities = Object.freeze({ annIndex: parts.vectors === 'pgvector', multiProcess: parts.driver.concurrentSessions });
     this.vectorStaging = new PgVectorStaging({
@@ -101,7 +113,11 @@ export class PostgresStore extends PgReader implements Store {
     const { driver, embedding } = options;
     try {
       if (!SCHEMA_NAME.test(schema)) {
-        throw new EngramError('INVALID_INPUT', messages.invalidInput(`schema "${schema}" must be a lower-case identifier ([a-z_][a-z0-9_]*)`), { details: { schema } });
+        throw new EngramError(
+          'INVALID_INPUT',
+          messages.invalidInput(`schema "${schema}" must be a lower-case identifier ([a-z_][a-z0-9_]*)`),
+          { details: { schema } },
+        );
       }
       if (!Number.isInteger(embedding.dimension) || embedding.dimension < 1 || embedding.dimension > 16_000) {
         throw new EngramError('INVALID_INPUT', messages.invalidInput('the embedding dimension must be an integer between 1 and 16000'));
@@ -112,11 +128,17 @@ export class PostgresStore extends PgReader implements Store {
         throw toEngramError(error, 'connect to PostgreSQL');
       });
       if (vectors === undefined) {
-        const pgvector = wanted === 'exact' ? false : await ensurePgvector(driver).catch((error: unknown) => {
-          throw toEngramError(error, 'check for pgvector');
-        });
+        const pgvector =
+          wanted === 'exact'
+            ? false
+            : await ensurePgvector(driver).catch((error: unknown) => {
+                throw toEngramError(error, 'check for pgvector');
+              });
         if (wanted === 'pgvector' && !pgvector) {
-          throw new EngramError('STORAGE_UNAVAILABLE', messages.storageUnavailable('pgvector was required (vectors: "pgvector") but the server does not have the "vector" extension'));
+          throw new EngramError(
+            'STORAGE_UNAVAILABLE',
+            messages.storageUnavailable('pgvector was required (vectors: "pgvector") but the server does not have the "vector" extension'),
+          );
         }
         vectors = pgvector ? 'pgvector' : 'array';
       }
@@ -172,7 +194,8 @@ export class PostgresStore extends PgReader implements Store {
             },
             session,
             () => {
-              if (finished) throw new EngramError('INTERNAL', messages.storageUnavailable('a transaction object was used after its transaction ended'));
+              if (finished)
+                throw new EngramError('INTERNAL', messages.storageUnavailable('a transaction object was used after its transaction ended'));
             },
             (inner) => inner(session),
           );
@@ -203,12 +226,19 @@ export class PostgresStore extends PgReader implements Store {
   }
 
   async getMeta(key: string): Promise<string | null> {
-    return this.read('read metadata', async (db) => (await db.query<{ value: string }>(`SELECT value FROM ${this.#tables.meta} WHERE key = $1`, [key])).rows[0]?.value ?? null);
+    return this.read(
+      'read metadata',
+      async (db) =>
+        (await db.query<{ value: string }>(`SELECT value FROM ${this.#tables.meta} WHERE key = $1`, [key])).rows[0]?.value ?? null,
+    );
   }
 
   async setMeta(key: string, value: string): Promise<void> {
     await this.read('write metadata', (db) =>
-      db.query(`INSERT INTO ${this.#tables.meta} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`, [key, value]),
+      db.query(`INSERT INTO ${this.#tables.meta} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`, [
+        key,
+        value,
+      ]),
     );
   }
 
@@ -257,7 +287,10 @@ export class PostgresStore extends PgReader implements Store {
 
   /** Releases the lease if `owner` holds it; returns whether it did. */
   async releaseJobLock(name: string, owner: string): Promise<boolean> {
-    return this.read('release a job lock', async (db) => (await db.query(`DELETE FROM ${this.#tables.jobLocks} WHERE name = $1 AND owner = $2`, [name, owner])).rowCount > 0);
+    return this.read(
+      'release a job lock',
+      async (db) => (await db.query(`DELETE FROM ${this.#tables.jobLocks} WHERE name = $1 AND owner = $2`, [name, owner])).rowCount > 0,
+    );
   }
 
   /** Claims due jobs with `FOR UPDATE SKIP LOCKED`: concurrent claimers on any server never get the same job. */
@@ -269,7 +302,12 @@ export class PostgresStore extends PgReader implements Store {
     return this.read('complete jobs', (db) => layers.completeJobs(db, this.#tables, ids, owner));
   }
 
-  async failJob(id: string, owner: string, error: string, options: { now: number; maxAttempts?: number; retryAfterMs?: number }): Promise<'retry' | 'failed' | 'lost'> {
+  async failJob(
+    id: string,
+    owner: string,
+    error: string,
+    options: { now: number; maxAttempts?: number; retryAfterMs?: number },
+  ): Promise<'retry' | 'failed' | 'lost'> {
     return this.read('record a job failure', (db) => layers.failJob(db, this.#tables, id, owner, error, options));
   }
 
@@ -304,9 +342,11 @@ export class PostgresStore extends PgReader implements Store {
   async #shutDown(): Promise<void> {
     if (this.#flushTimer !== undefined) clearTimeout(this.#flushTimer);
     let failure: unknown;
-    await this.#mutex.run(() => this.#flushAccessLocked({ rethrow: true })).catch((error: unknown) => {
-      failure = error;
-    });
+    await this.#mutex
+      .run(() => this.#flushAccessLocked({ rethrow: true }))
+      .catch((error: unknown) => {
+        failure = error;
+      });
     this.#state.closed = true;
     await this.#driver.close().catch(() => undefined);
     if (failure !== undefined) throw failure;
@@ -364,7 +404,15 @@ export class PostgresStore extends PgReader implements Store {
 }
 
 function contextFor(
-  parts: { tables: Tables; vectors: VectorStorage; dimension: number; embedderName: string; checkEmbedder: boolean; annThreshold: number; vectorCache: VectorCache | undefined },
+  parts: {
+    tables: Tables;
+    vectors: VectorStorage;
+    dimension: number;
+    embedderName: string;
+    checkEmbedder: boolean;
+    annThreshold: number;
+    vectorCache: VectorCache | undefined;
+  },
   db: PgQueryable,
   assertUsable: () => void,
   withLocalSettings: PgReaderContext['withLocalSettings'],

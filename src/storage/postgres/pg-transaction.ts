@@ -46,7 +46,11 @@ export class PgTransaction extends PgReader implements StoreTransaction {
 
   async restoreMemories(memories: readonly NewMemory[]): Promise<string[]> {
     return this.write('restore memories', async (db) => {
-      const stored = await storedIds(db, this.tables.memories, memories.map((m) => m.record.id));
+      const stored = await storedIds(
+        db,
+        this.tables.memories,
+        memories.map((m) => m.record.id),
+      );
       const inserted: string[] = [];
       for (const memory of memories) {
         if (stored.has(memory.record.id)) continue;
@@ -60,7 +64,11 @@ export class PgTransaction extends PgReader implements StoreTransaction {
 
   async restoreEdges(edges: readonly Edge[]): Promise<string[]> {
     return this.write('restore edges', async (db) => {
-      const stored = await storedIds(db, this.tables.edges, edges.map((e) => e.id));
+      const stored = await storedIds(
+        db,
+        this.tables.edges,
+        edges.map((e) => e.id),
+      );
       const fresh = unseen(edges, stored);
       await this.#insertEdges(db, fresh);
       return fresh.map((e) => e.id);
@@ -69,7 +77,14 @@ export class PgTransaction extends PgReader implements StoreTransaction {
 
   async restoreAudit(entries: readonly AuditEntry[]): Promise<string[]> {
     return this.write('restore audit entries', async (db) => {
-      const fresh = unseen(entries, await storedIds(db, this.tables.q('audit_log'), entries.map((e) => e.id)));
+      const fresh = unseen(
+        entries,
+        await storedIds(
+          db,
+          this.tables.q('audit_log'),
+          entries.map((e) => e.id),
+        ),
+      );
       for (const entry of fresh) {
         assertScope(entry.scope);
         await appendAudit(db, this.tables, entry);
@@ -110,7 +125,11 @@ export class PgTransaction extends PgReader implements StoreTransaction {
       if (row === undefined) return false;
       if (patch.content !== undefined || patch.tags !== undefined || patch.entities !== undefined) {
         const lexemes = lexemesOf(row.content, storedStringList(row.tags), storedStringList(row.entities));
-        await db.query(`UPDATE ${this.tables.memories} SET lexemes = array_to_tsvector($1::text[]) WHERE id = $2 AND scope = $3`, [lexemes, id, scope]);
+        await db.query(`UPDATE ${this.tables.memories} SET lexemes = array_to_tsvector($1::text[]) WHERE id = $2 AND scope = $3`, [
+          lexemes,
+          id,
+          scope,
+        ]);
       }
       return true;
     });
@@ -142,18 +161,23 @@ export class PgTransaction extends PgReader implements StoreTransaction {
 
   async #insertEdges(db: PgQueryable, edges: readonly Edge[]): Promise<void> {
     for (const edge of edges) {
-        assertScope(edge.scope);
-        const p = new Params();
-        try {
-          await db.query(`INSERT INTO ${this.tables.edges} (${EDGE_FIELDS.join(', ')}) VALUES (${edgeValues(edge).map((v) => p.add(v)).join(', ')})`, p.values);
-        } catch (error) {
-          if (pgCode(error) !== '23503') throw error;
-          throw new EngramError(
-            'INVALID_INPUT',
-            messages.invalidInput('an edge must connect two existing memories of its own scope; write both ends in that scope first'),
-            { details: { edgeId: edge.id, scope: edge.scope }, cause: error },
-          );
-        }
+      assertScope(edge.scope);
+      const p = new Params();
+      try {
+        await db.query(
+          `INSERT INTO ${this.tables.edges} (${EDGE_FIELDS.join(', ')}) VALUES (${edgeValues(edge)
+            .map((v) => p.add(v))
+            .join(', ')})`,
+          p.values,
+        );
+      } catch (error) {
+        if (pgCode(error) !== '23503') throw error;
+        throw new EngramError(
+          'INVALID_INPUT',
+          messages.invalidInput('an edge must connect two existing memories of its own scope; write both ends in that scope first'),
+          { details: { edgeId: edge.id, scope: edge.scope }, cause: error },
+        );
+      }
     }
   }
 
@@ -187,7 +211,13 @@ export class PgTransaction extends PgReader implements StoreTransaction {
     return this.write('register a relation type', (db) => layers.registerRelationType(db, this.tables, type));
   }
 
-  async addConceptRefs(input: { scope: Scope; conceptId: string; layer: Layer; refIds: readonly string[]; cap?: number }): Promise<{ added: string[]; evicted: string[] }> {
+  async addConceptRefs(input: {
+    scope: Scope;
+    conceptId: string;
+    layer: Layer;
+    refIds: readonly string[];
+    cap?: number;
+  }): Promise<{ added: string[]; evicted: string[] }> {
     return this.write('add concept refs', (db) => layers.addConceptRefs(db, this.tables, input));
   }
 

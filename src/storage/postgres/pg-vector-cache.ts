@@ -37,9 +37,14 @@ export class VectorCache {
     const log = t.q('vector_log');
     if (entry === undefined) {
       // the mark first: what is written while loading is fetched again next time (idempotent)
-      const mark = Number((await db.query<{ hw: number | null }>(`SELECT max(seq) AS hw FROM ${log} WHERE scope = $1`, [scope])).rows[0]?.hw ?? 0);
+      const mark = Number(
+        (await db.query<{ hw: number | null }>(`SELECT max(seq) AS hw FROM ${log} WHERE scope = $1`, [scope])).rows[0]?.hw ?? 0,
+      );
       entry = { highWater: mark, slots: new Map(), ids: [], vectors: new Float32Array(0), norms: new Float32Array(0), size: 0 };
-      const rows = await db.query<{ id: string; e: string }>(`SELECT id, embedding::text AS e FROM ${t.memories} WHERE scope = $1 AND embedding IS NOT NULL`, [scope]);
+      const rows = await db.query<{ id: string; e: string }>(
+        `SELECT id, embedding::text AS e FROM ${t.memories} WHERE scope = $1 AND embedding IS NOT NULL`,
+        [scope],
+      );
       for (const row of rows.rows) this.#put(entry, row.id, parseVectorText(row.e));
       this.#byScope.set(scope, entry);
       return;
@@ -70,7 +75,8 @@ export class VectorCache {
     // bounded min-heap of the k best (score, id)
     const heapScores: number[] = [];
     const heapIds: string[] = [];
-    const worse = (a: number, b: number) => heapScores[a]! < heapScores[b]! || (heapScores[a] === heapScores[b] && heapIds[a]! > heapIds[b]!);
+    const worse = (a: number, b: number) =>
+      heapScores[a]! < heapScores[b]! || (heapScores[a] === heapScores[b] && heapIds[a]! > heapIds[b]!);
     const swap = (a: number, b: number) => {
       [heapScores[a], heapScores[b]] = [heapScores[b]!, heapScores[a]!];
       [heapIds[a], heapIds[b]] = [heapIds[b]!, heapIds[a]!];
@@ -101,7 +107,7 @@ export class VectorCache {
         if (heapScores.length < k) {
           heapScores.push(score);
           heapIds.push(id);
-          for (let i = heapScores.length - 1; i > 0; ) {
+          for (let i = heapScores.length - 1; i > 0;) {
             const parent = (i - 1) >> 1;
             if (!worse(i, parent)) break;
             swap(i, parent);

@@ -43,7 +43,8 @@ export interface PgStagingHost {
  * this store was opened), so vectors of two models are never compared.
  */
 export async function assertEmbedderCurrent(db: PgQueryable, tables: Tables, name: string): Promise<void> {
-  const stored = (await db.query<{ value: string }>(`SELECT value FROM ${tables.meta} WHERE key = $1`, [META_EMBEDDING_NAME])).rows[0]?.value;
+  const stored = (await db.query<{ value: string }>(`SELECT value FROM ${tables.meta} WHERE key = $1`, [META_EMBEDDING_NAME])).rows[0]
+    ?.value;
   if (stored !== undefined && stored !== name) {
     throw new EngramError('LOCKED', messages.embedderSwitched(stored, name), { details: { stored, opened: name } });
   }
@@ -85,7 +86,8 @@ export class PgVectorStaging implements VectorStaging {
       // the mark first: a vector written after it makes its record's staged vector stale
       const mark = Number((await db.query<{ seq: string | null }>(`SELECT max(seq) AS seq FROM ${t.q('vector_log')}`)).rows[0]?.seq ?? 0);
       const after = query.cursor === null ? 0 : Number(query.cursor);
-      const rows = (await db.query<CandidateRow & { seq: string }>(this.#unstagedSql(), [after, Math.max(1, Math.floor(query.limit))])).rows;
+      const rows = (await db.query<CandidateRow & { seq: string }>(this.#unstagedSql(), [after, Math.max(1, Math.floor(query.limit))]))
+        .rows;
       const last = rows[rows.length - 1];
       return { records: rows.map(toCandidate), mark: String(mark), cursor: String(last?.seq ?? after) };
     });
@@ -98,7 +100,11 @@ export class PgVectorStaging implements VectorStaging {
       const staging = await this.#readStaged(session);
       if (staging === null) throw noStaging();
       for (const { embedding } of vectors) assertStagingDimension(embedding, staging);
-      const changed = (await session.query<{ id: string }>(`SELECT DISTINCT memory_id AS id FROM ${this.#host.tables.q('vector_log')} WHERE seq > $1`, [Number(mark)])).rows.map((r) => r.id);
+      const changed = (
+        await session.query<{ id: string }>(`SELECT DISTINCT memory_id AS id FROM ${this.#host.tables.q('vector_log')} WHERE seq > $1`, [
+          Number(mark),
+        ])
+      ).rows.map((r) => r.id);
       return this.#insertStaged(session, vectors, changed);
     });
   }
@@ -155,7 +161,9 @@ export class PgVectorStaging implements VectorStaging {
       await session.query(`DELETE FROM ${t.meta} WHERE key IN ($1, $2)`, [META_STAGING_NAME, META_STAGING_DIMENSION]);
       // data is valid JSON here: the generated claim and concept columns cast it
       const counts = (
-        await session.query<{ total: string; chunks: string }>(`SELECT count(*) AS total, count(*) FILTER (WHERE (data::jsonb) ? 'parentId') AS chunks FROM ${t.memories}`)
+        await session.query<{ total: string; chunks: string }>(
+          `SELECT count(*) AS total, count(*) FILTER (WHERE (data::jsonb) ? 'parentId') AS chunks FROM ${t.memories}`,
+        )
       ).rows[0];
       const chunks = Number(counts?.chunks ?? 0);
       return { records: Number(counts?.total ?? 0) - chunks, chunks, completed };
@@ -202,7 +210,11 @@ export class PgVectorStaging implements VectorStaging {
       WHERE m.seq > $1 AND NOT EXISTS (SELECT 1 FROM ${this.#staging} s WHERE s.memory_id = m.id) ORDER BY m.seq LIMIT $2`;
   }
 
-  async #insertStaged(session: PgQueryable, vectors: readonly { id: string; embedding: Float32Array }[], skip: readonly string[]): Promise<number> {
+  async #insertStaged(
+    session: PgQueryable,
+    vectors: readonly { id: string; embedding: Float32Array }[],
+    skip: readonly string[],
+  ): Promise<number> {
     const storage = this.#host.vectors;
     const cast = storage === 'pgvector' ? 'vector' : 'real[]';
     const result = await session.query(
@@ -216,11 +228,19 @@ export class PgVectorStaging implements VectorStaging {
   }
 
   async #readStaged(db: PgQueryable): Promise<EmbeddingIdentity | null> {
-    const rows = (await db.query<{ key: string; value: string }>(`SELECT key, value FROM ${this.#host.tables.meta} WHERE key IN ($1, $2)`, [META_STAGING_NAME, META_STAGING_DIMENSION])).rows;
+    const rows = (
+      await db.query<{ key: string; value: string }>(`SELECT key, value FROM ${this.#host.tables.meta} WHERE key IN ($1, $2)`, [
+        META_STAGING_NAME,
+        META_STAGING_DIMENSION,
+      ])
+    ).rows;
     return stagedIdentity(new Map(rows.map((r) => [r.key, r.value])));
   }
 
   async #setMeta(db: PgQueryable, key: string, value: string): Promise<void> {
-    await db.query(`INSERT INTO ${this.#host.tables.meta} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`, [key, value]);
+    await db.query(
+      `INSERT INTO ${this.#host.tables.meta} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
+      [key, value],
+    );
   }
 }

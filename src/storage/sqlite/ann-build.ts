@@ -41,7 +41,11 @@ const CHUNKS_PER_READ = 8;
 const INSERT_THREADS = 1;
 
 /** Builds or updates the index of `request.scope` and publishes it; throws on failure (the caller logs it). */
-export async function buildAnnIndex(request: AnnBuildRequest, library: UsearchModule, shouldStop: () => boolean = () => false): Promise<AnnBuildResult> {
+export async function buildAnnIndex(
+  request: AnnBuildRequest,
+  library: UsearchModule,
+  shouldStop: () => boolean = () => false,
+): Promise<AnnBuildResult> {
   const started = performance.now();
   const connection = await openConnection({ path: request.databasePath, readonly: true, busyTimeoutMs: request.busyTimeoutMs });
   try {
@@ -53,7 +57,12 @@ export async function buildAnnIndex(request: AnnBuildRequest, library: UsearchMo
     let index: UsearchIndex;
     let highWaterMark: number;
     let reason: string;
-    if (previous !== undefined && problem === undefined && connection.snapshot(() => continues(connection, previous)) && files.verify(previous)) {
+    if (
+      previous !== undefined &&
+      problem === undefined &&
+      connection.snapshot(() => continues(connection, previous)) &&
+      files.verify(previous)
+    ) {
       index = createAnnIndex(library, request.embedder.dimension, request.parameters);
       index.load(files.indexPath(previous));
       highWaterMark = previous.highWaterMark;
@@ -114,7 +123,10 @@ export function readDatabaseId(connection: SqliteConnection): string {
 /** Whether the change log still holds the change the manifest's high-water mark names. */
 export function continues(connection: SqliteConnection, manifest: AnnManifest): boolean {
   if (manifest.highWaterMark === 0) return true;
-  const row = connection.get<{ scope: string; memory_rowid: number }>('SELECT scope, memory_rowid FROM vector_changes WHERE seq = ?', manifest.highWaterMark);
+  const row = connection.get<{ scope: string; memory_rowid: number }>(
+    'SELECT scope, memory_rowid FROM vector_changes WHERE seq = ?',
+    manifest.highWaterMark,
+  );
   return row !== undefined && row.scope === manifest.scope && row.memory_rowid === manifest.highWaterRowid;
 }
 
@@ -140,7 +152,11 @@ async function addAllVectors(
     const chunks = connection.snapshot(() => readScopeChunks(connection, { scope, dimension, afterChunkId, limit: CHUNKS_PER_READ }));
     if (chunks === undefined) {
       // unknown layout: every row in one snapshot
-      addChunk(index, connection.snapshot(() => readScopeRows(connection, scope, dimension)), request);
+      addChunk(
+        index,
+        connection.snapshot(() => readScopeRows(connection, scope, dimension)),
+        request,
+      );
       return;
     }
     if (chunks.length === 0) return;
@@ -170,19 +186,34 @@ function addChunk(index: UsearchIndex, chunk: VectorChunk, request: AnnBuildRequ
   if (fresh.length === 0) return;
   const vectors = new Float32Array(fresh.length * dimension);
   fresh.forEach((slot, i) => vectors.set(chunk.vectors.subarray(slot * dimension, (slot + 1) * dimension), i * dimension));
-  index.add(BigUint64Array.from(fresh, (slot) => BigInt(chunk.rowids[slot] as number)), vectors, INSERT_THREADS);
+  index.add(
+    BigUint64Array.from(fresh, (slot) => BigInt(chunk.rowids[slot] as number)),
+    vectors,
+    INSERT_THREADS,
+  );
 }
 
 /** Applies every change of the scope after `since`; returns the new high-water mark. */
-function replayChanges(connection: SqliteConnection, index: UsearchIndex, request: AnnBuildRequest, since: number): { seq: number; rowid: number } {
+function replayChanges(
+  connection: SqliteConnection,
+  index: UsearchIndex,
+  request: AnnBuildRequest,
+  since: number,
+): { seq: number; rowid: number } {
   const { scope, embedder } = request;
   const last = lastChange(connection, scope);
   if (last.seq <= since) {
-    const row = since === 0 ? undefined : connection.get<{ memory_rowid: number }>('SELECT memory_rowid FROM vector_changes WHERE seq = ?', since);
+    const row =
+      since === 0 ? undefined : connection.get<{ memory_rowid: number }>('SELECT memory_rowid FROM vector_changes WHERE seq = ?', since);
     return { seq: since, rowid: row?.memory_rowid ?? 0 };
   }
   const changed = connection
-    .all<{ memory_rowid: number }>('SELECT DISTINCT memory_rowid FROM vector_changes WHERE scope = ? AND seq > ? AND seq <= ?', scope, since, last.seq)
+    .all<{ memory_rowid: number }>(
+      'SELECT DISTINCT memory_rowid FROM vector_changes WHERE scope = ? AND seq > ? AND seq <= ?',
+      scope,
+      since,
+      last.seq,
+    )
     .map((r) => r.memory_rowid);
   const vectors = readVectors(connection, changed, embedder.dimension);
   const known = index.contains(BigUint64Array.from(changed, BigInt));

@@ -71,13 +71,16 @@ export class AnnBuilder {
         (result) => {
           this.#failures.delete(scope);
           this.#options.onBuilt(scope);
-          logger.info(`built the vector index of scope "${scope}" (${result.kind}, ${result.manifest.count} vectors, ${result.seconds.toFixed(1)} s)`, {
-            scope,
-            kind: result.kind,
-            reason: result.reason,
-            count: result.manifest.count,
-            seconds: result.seconds,
-          });
+          logger.info(
+            `built the vector index of scope "${scope}" (${result.kind}, ${result.manifest.count} vectors, ${result.seconds.toFixed(1)} s)`,
+            {
+              scope,
+              kind: result.kind,
+              reason: result.reason,
+              count: result.manifest.count,
+              seconds: result.seconds,
+            },
+          );
         },
         (error: unknown) => {
           this.#failures.set(scope, Date.now());
@@ -115,7 +118,8 @@ export class AnnBuilder {
   #runInProcess(request: AnnBuildRequest): BuildRun {
     let stopped = false;
     const library = this.#options.library();
-    const result = library === undefined ? Promise.reject(new Error('usearch does not load')) : buildAnnIndex(request, library, () => stopped);
+    const result =
+      library === undefined ? Promise.reject(new Error('usearch does not load')) : buildAnnIndex(request, library, () => stopped);
     return { result, stop: () => (stopped = true), keepAlive: () => undefined };
   }
 }

@@ -6,7 +6,20 @@
  * processes from building the same scope twice at once; a dead holder's lock is taken over.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import * as zlib from 'node:zlib';
@@ -123,7 +136,8 @@ export class AnnFiles {
     } catch {
       return;
     }
-    for (const name of names) if (name.startsWith(`${key}.`) && name.endsWith('.usearch')) rmSync(join(this.directory, name), { force: true });
+    for (const name of names)
+      if (name.startsWith(`${key}.`) && name.endsWith('.usearch')) rmSync(join(this.directory, name), { force: true });
   }
 
   /**

@@ -15,7 +15,16 @@ import { EngramError, messages } from '../../core/errors.js';
 import { continues, manifestProblem, readDatabaseId } from './ann-build.js';
 import { AnnBuilder } from './ann-builder.js';
 import { AnnFiles, type AnnManifest } from './ann-files.js';
-import { ANN_PARAMETERS, createAnnIndex, loadUsearch, locateUsearch, usearchProblem, type AnnParameters, type UsearchIndex, type UsearchModule } from './ann-library.js';
+import {
+  ANN_PARAMETERS,
+  createAnnIndex,
+  loadUsearch,
+  locateUsearch,
+  usearchProblem,
+  type AnnParameters,
+  type UsearchIndex,
+  type UsearchModule,
+} from './ann-library.js';
 import { isMemoryPath, type SqliteConnection } from './sqlite-connection.js';
 import type { ResolvedSqliteStoreConfig, SqliteStoreLogger } from './sqlite-store-config.js';
 import { readVectors } from './stored-vectors.js';
@@ -75,7 +84,9 @@ export function openAnnIndex(config: ResolvedSqliteStoreConfig, reader: SqliteCo
     if (config.vectorIndex === 'auto') return undefined;
     throw new EngramError(
       'STORAGE_UNAVAILABLE',
-      messages.storageUnavailable('vectorIndex "hnsw" needs the optional dependency usearch, which does not load here; run `npm install usearch` or use vectorIndex "exact"'),
+      messages.storageUnavailable(
+        'vectorIndex "hnsw" needs the optional dependency usearch, which does not load here; run `npm install usearch` or use vectorIndex "exact"',
+      ),
       { details: { vectorIndex: config.vectorIndex } },
     );
   }
@@ -144,7 +155,8 @@ export class AnnIndex {
     return this.#options.connection.snapshot(() => {
       const state = this.#refresh(scope, library);
       if (state.base === undefined) {
-        if (options.build) this.#builder?.start(scope, state.rejected === undefined ? 'no usable index file' : 'the index file was unusable');
+        if (options.build)
+          this.#builder?.start(scope, state.rejected === undefined ? 'no usable index file' : 'the index file was unusable');
         return false;
       }
       const limit = this.#mergeThreshold(state);
@@ -152,7 +164,8 @@ export class AnnIndex {
         if (options.build) this.#builder?.start(scope, 'too many changes since the index file was saved');
         return false;
       }
-      if (options.build && state.delta.size + state.replaced.size > limit) this.#builder?.start(scope, 'folding recent changes into the file');
+      if (options.build && state.delta.size + state.replaced.size > limit)
+        this.#builder?.start(scope, 'folding recent changes into the file');
       return true;
     });
   }
@@ -250,7 +263,15 @@ export class AnnIndex {
   #refresh(scope: string, library: UsearchModule): ScopeState {
     let state = this.#scopes.get(scope);
     if (state === undefined) {
-      state = { base: undefined, manifest: undefined, rejected: undefined, checkedAt: 0, highWaterMark: 0, delta: new Map(), replaced: new Set() };
+      state = {
+        base: undefined,
+        manifest: undefined,
+        rejected: undefined,
+        checkedAt: 0,
+        highWaterMark: 0,
+        delta: new Map(),
+        replaced: new Set(),
+      };
       this.#scopes.set(scope, state);
     }
     const now = Date.now();
@@ -261,10 +282,13 @@ export class AnnIndex {
     const problem = this.#problem(manifest);
     if (problem !== undefined) {
       state.rejected = manifest.file;
-      this.#options.logger.warn(`the vector index file of scope "${scope}" is not used (${problem}); it will be rebuilt from the stored vectors`, {
-        scope,
-        file: manifest.file,
-      });
+      this.#options.logger.warn(
+        `the vector index file of scope "${scope}" is not used (${problem}); it will be rebuilt from the stored vectors`,
+        {
+          scope,
+          file: manifest.file,
+        },
+      );
       return state;
     }
     const base = createAnnIndex(library, this.#options.embedder.dimension, this.#parameters);

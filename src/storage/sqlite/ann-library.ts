@@ -52,7 +52,12 @@ export interface AnnParameters {
  * Tuned on 100k 512-d sentence embeddings and a clustered Gaussian mixture: recall@10 against exact
  * search ≥ 0.99 at 100k, ≥ 0.98 at 1M (bench/scale.mjs).
  */
-export const ANN_PARAMETERS: AnnParameters = Object.freeze({ connectivity: 16, expansionAdd: 128, expansionSearch: 640, quantization: 'f16' });
+export const ANN_PARAMETERS: AnnParameters = Object.freeze({
+  connectivity: 16,
+  expansionAdd: 128,
+  expansionSearch: 640,
+  quantization: 'f16',
+});
 
 /** A new empty index for `dimension`-d vectors, cosine distance. */
 export function createAnnIndex(library: UsearchModule, dimension: number, parameters: AnnParameters): UsearchIndex {
@@ -149,13 +154,17 @@ export function usearchLoaded(): boolean {
 
 function loadOnce(): { module: UsearchModule | undefined; problem: string | undefined } {
   const location = locateUsearch();
-  if (location === undefined) return { module: undefined, problem: 'the optional dependency usearch is not installed or has no binary for this platform' };
+  if (location === undefined)
+    return { module: undefined, problem: 'the optional dependency usearch is not installed or has no binary for this platform' };
   try {
     const exported = createRequire(import.meta.url)(location.entry) as { default?: UsearchModule; Index?: UsearchModule['Index'] };
     const Index = exported.Index ?? exported.default?.Index;
     if (typeof Index === 'function') return { module: { Index }, problem: undefined };
     return { module: undefined, problem: `usearch at ${location.entry} exports no Index` };
   } catch (error) {
-    return { module: undefined, problem: `usearch does not load: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` };
+    return {
+      module: undefined,
+      problem: `usearch does not load: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+    };
   }
 }

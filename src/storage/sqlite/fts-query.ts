@@ -44,7 +44,9 @@ export function buildFtsQuery(terms: readonly { term: string; weight?: number }[
  * The phrases of {@link buildFtsQuery}'s MATCH expression, in order: each word (lower-cased) with how
  * many times it is repeated. FTS5's bm25 sums one contribution per phrase in this order.
  */
-export function ftsPhrases(terms: readonly { term: string; weight?: number }[]): { words: { word: string; repetitions: number }[]; scale: number } | null {
+export function ftsPhrases(
+  terms: readonly { term: string; weight?: number }[],
+): { words: { word: string; repetitions: number }[]; scale: number } | null {
   const weights = new Map<string, number>();
   for (const { term, weight = 1 } of terms) {
     if (typeof term !== 'string' || !(weight > 0) || !Number.isFinite(weight)) continue;

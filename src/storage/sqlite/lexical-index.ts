@@ -15,7 +15,15 @@
  * stop-word terms left out) and Engram's own stems as a forward list, so both stages of the FTS path are
  * computed exactly as SQLite and `rankBm25` compute them.
  */
-import { LAYERS, STATUSES, visibilityBounds, visibleUnder, type MemoryStatus, type TimeFilter, type VisibilityBounds } from '../../core/memory.js';
+import {
+  LAYERS,
+  STATUSES,
+  visibilityBounds,
+  visibleUnder,
+  type MemoryStatus,
+  type TimeFilter,
+  type VisibilityBounds,
+} from '../../core/memory.js';
 import type { ChannelHit } from '../../core/ports/store.js';
 import { bm25Document, bm25Query, termLength } from '../../core/text/bm25.js';
 import type { Scope } from '../../core/scope.js';
@@ -38,7 +46,8 @@ interface SourceRow {
   invalidated_at: number | null;
 }
 
-const ROW_COLUMNS = 'rowid, id, scope, layer, status, content, tags, entities, term_count, valid_from, valid_to, recorded_at, invalidated_at';
+const ROW_COLUMNS =
+  'rowid, id, scope, layer, status, content, tags, entities, term_count, valid_from, valid_to, recorded_at, invalidated_at';
 /** Rows read per snapshot while building (each chunk blocks the event loop for a few tens of ms). */
 const BUILD_CHUNK = 1000;
 /** Stores up to this many rows are indexed at once, inside the first search. */
@@ -295,28 +304,51 @@ class LexicalData {
 
   /** Indexes the next rows above `maxRowid`; `true` when there were no more. */
   readChunk(connection: SqliteConnection): boolean {
-    const rows = connection.all<SourceRow>(`SELECT ${ROW_COLUMNS} FROM memories WHERE rowid > ? ORDER BY rowid LIMIT ?`, this.maxRowid, BUILD_CHUNK);
-    this.apply(rows, sqliteFtsTerms(connection, rows.filter((row) => !(plainText(row.content) && plainText(row.tags) && plainText(row.entities)))));
+    const rows = connection.all<SourceRow>(
+      `SELECT ${ROW_COLUMNS} FROM memories WHERE rowid > ? ORDER BY rowid LIMIT ?`,
+      this.maxRowid,
+      BUILD_CHUNK,
+    );
+    this.apply(
+      rows,
+      sqliteFtsTerms(
+        connection,
+        rows.filter((row) => !(plainText(row.content) && plainText(row.tags) && plainText(row.entities))),
+      ),
+    );
     return rows.length < BUILD_CHUNK;
   }
 
   /** Reads rows above `maxRowid` and rows named by the change log since `mark`, in the caller's snapshot. */
   catchUp(connection: SqliteConnection): void {
     const top = connection.get<{ r: number | null }>('SELECT max(rowid) AS r FROM memories')?.r ?? 0;
-    const changes = connection.all<{ seq: number; memory_rowid: number }>('SELECT seq, memory_rowid FROM memory_changes WHERE seq > ? ORDER BY seq', this.mark);
+    const changes = connection.all<{ seq: number; memory_rowid: number }>(
+      'SELECT seq, memory_rowid FROM memory_changes WHERE seq > ? ORDER BY seq',
+      this.mark,
+    );
     if (top <= this.maxRowid && changes.length === 0) return;
     const changed = new Set<number>();
     for (const change of changes) if (change.memory_rowid <= this.maxRowid) changed.add(change.memory_rowid);
     const rows: SourceRow[] = [];
     if (changed.size > 0) {
-      const found = connection.all<SourceRow>(`SELECT ${ROW_COLUMNS} FROM memories WHERE rowid IN (SELECT value FROM json_each(?))`, JSON.stringify([...changed]));
+      const found = connection.all<SourceRow>(
+        `SELECT ${ROW_COLUMNS} FROM memories WHERE rowid IN (SELECT value FROM json_each(?))`,
+        JSON.stringify([...changed]),
+      );
       const seen = new Set(found.map((row) => row.rowid));
       for (const rowid of changed) if (!seen.has(rowid)) this.remove(rowid);
       rows.push(...found);
     }
-    if (top > this.maxRowid) rows.push(...connection.all<SourceRow>(`SELECT ${ROW_COLUMNS} FROM memories WHERE rowid > ? ORDER BY rowid`, this.maxRowid));
+    if (top > this.maxRowid)
+      rows.push(...connection.all<SourceRow>(`SELECT ${ROW_COLUMNS} FROM memories WHERE rowid > ? ORDER BY rowid`, this.maxRowid));
     rows.sort((x, y) => x.rowid - y.rowid);
-    this.apply(rows, sqliteFtsTerms(connection, rows.filter((row) => !(plainText(row.content) && plainText(row.tags) && plainText(row.entities)))));
+    this.apply(
+      rows,
+      sqliteFtsTerms(
+        connection,
+        rows.filter((row) => !(plainText(row.content) && plainText(row.tags) && plainText(row.entities))),
+      ),
+    );
     const last = changes[changes.length - 1];
     if (last !== undefined) this.mark = last.seq;
   }
@@ -393,14 +425,20 @@ class LexicalData {
       const id = this.scopeIds.get(scope);
       if (id !== undefined) scopeSet.add(id);
     }
-    const layerSet = query.layers === undefined ? undefined : new Set(query.layers.map((layer) => LAYERS.indexOf(layer as (typeof LAYERS)[number])));
+    const layerSet =
+      query.layers === undefined ? undefined : new Set(query.layers.map((layer) => LAYERS.indexOf(layer as (typeof LAYERS)[number])));
     const visible = visibilityBounds(query.filter, query.now);
     const heap = new CandidateHeap(query.candidates, score);
     for (let i = 0; i < touchedCount; i++) {
       const d = touched[i] as number;
       // the filters only for rows that would enter the heap
       if (!heap.wants(d)) continue;
-      if (scopeSet.has(this.scope[d] as number) && (layerSet === undefined || layerSet.has(this.layer[d] as number)) && this.#visible(d, visible)) heap.offer(d);
+      if (
+        scopeSet.has(this.scope[d] as number) &&
+        (layerSet === undefined || layerSet.has(this.layer[d] as number)) &&
+        this.#visible(d, visible)
+      )
+        heap.offer(d);
     }
     const candidates = heap.rows();
     for (let i = 0; i < touchedCount; i++) score[touched[i] as number] = 0;
@@ -409,7 +447,13 @@ class LexicalData {
   }
 
   /** The rows among `rowids` in `scopes` (and `layers`) visible under `filter`, as rowid → id. */
-  visibleIds(rowids: readonly number[], scopes: readonly Scope[], layers: readonly string[] | undefined, filter: TimeFilter, now: number): Map<number, string> {
+  visibleIds(
+    rowids: readonly number[],
+    scopes: readonly Scope[],
+    layers: readonly string[] | undefined,
+    filter: TimeFilter,
+    now: number,
+  ): Map<number, string> {
     const scopeSet = new Set<number>();
     for (const scope of scopes) {
       const id = this.scopeIds.get(scope);
@@ -730,7 +774,8 @@ export class LexicalIndex {
   async #buildData(): Promise<LexicalData | undefined> {
     const started = performance.now();
     const data = await this.#readAll();
-    if (data !== undefined) this.#logger?.info(`built the in-memory lexical index (${data.rows} rows, ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    if (data !== undefined)
+      this.#logger?.info(`built the in-memory lexical index (${data.rows} rows, ${((performance.now() - started) / 1000).toFixed(1)} s)`);
     return data;
   }
 

@@ -109,10 +109,18 @@ export function sqliteFtsTerms(
   connection.run(`DELETE FROM temp.${TOKENIZER_TABLE}`);
   for (const row of rows) {
     // FTS5 indexes a CJK row's spaced words (the lexical_text column), so its terms are counted the same way
-    connection.run(`INSERT INTO temp.${TOKENIZER_TABLE} (rowid, content, tags, entities) VALUES (?, ?, ?, ?)`, row.rowid, lexicalText(row.content) ?? row.content, row.tags, row.entities);
+    connection.run(
+      `INSERT INTO temp.${TOKENIZER_TABLE} (rowid, content, tags, entities) VALUES (?, ?, ?, ?)`,
+      row.rowid,
+      lexicalText(row.content) ?? row.content,
+      row.tags,
+      row.entities,
+    );
     out.set(row.rowid, { terms: new Map(), length: 0 });
   }
-  for (const { term, doc, col } of connection.all<{ term: string; doc: number; col: string }>(`SELECT term, doc, col FROM temp.${TOKENIZER_TABLE}_terms`)) {
+  for (const { term, doc, col } of connection.all<{ term: string; doc: number; col: string }>(
+    `SELECT term, doc, col FROM temp.${TOKENIZER_TABLE}_terms`,
+  )) {
     const entry = out.get(doc);
     if (entry === undefined) continue;
     (entry as { length: number }).length++;

@@ -17,11 +17,26 @@ interface KeyRow {
 const COLUMNS = 'id, hash, tenant, label, created_at, revoked_at';
 
 function rowToKey(row: KeyRow): StoredApiKey {
-  return { id: row.id, hash: row.hash, tenant: row.tenant, label: row.label, createdAt: Number(row.created_at), revokedAt: row.revoked_at === null ? null : Number(row.revoked_at) };
+  return {
+    id: row.id,
+    hash: row.hash,
+    tenant: row.tenant,
+    label: row.label,
+    createdAt: Number(row.created_at),
+    revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
+  };
 }
 
 export function insertApiKey(connection: SqliteConnection, key: StoredApiKey): void {
-  connection.run(`INSERT INTO api_keys (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)`, key.id, key.hash, key.tenant, key.label, key.createdAt, key.revokedAt);
+  connection.run(
+    `INSERT INTO api_keys (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)`,
+    key.id,
+    key.hash,
+    key.tenant,
+    key.label,
+    key.createdAt,
+    key.revokedAt,
+  );
 }
 
 export function listApiKeys(connection: SqliteConnection): StoredApiKey[] {
@@ -40,6 +55,8 @@ export function revokeApiKey(connection: SqliteConnection, id: string, at: numbe
 }
 
 export function countApiKeys(connection: SqliteConnection): { total: number; active: number } {
-  const row = connection.get<{ total: number; active: number | null }>('SELECT count(*) AS total, sum(revoked_at IS NULL) AS active FROM api_keys');
+  const row = connection.get<{ total: number; active: number | null }>(
+    'SELECT count(*) AS total, sum(revoked_at IS NULL) AS active FROM api_keys',
+  );
   return { total: Number(row?.total ?? 0), active: Number(row?.active ?? 0) };
 }

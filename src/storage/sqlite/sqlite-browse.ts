@@ -3,9 +3,25 @@
  * indexes (migration 10), scope discovery by a skip scan, and the hard delete of purge.
  */
 import { LAYERS, STATUSES, type MemoryRecord } from '../../core/memory.js';
-import type { AuditEntry, BrowseQuery, BrowseSort, DeletedCounts, MemoryPatch, ScopeSelection, ScopeSummary } from '../../core/ports/store.js';
+import type {
+  AuditEntry,
+  BrowseQuery,
+  BrowseSort,
+  DeletedCounts,
+  MemoryPatch,
+  ScopeSelection,
+  ScopeSummary,
+} from '../../core/ports/store.js';
 import { assertReadScopes, assertScope, tenantOf, type Scope } from '../../core/scope.js';
-import { asciiLower, compareCodePoints, jsonElementNeedle, mergeBrowseKeys, mergeBrowsePages, NEVER_ACCESSED, UNSCORED_IMPORTANCE } from '../../core/browse/sort-key.js';
+import {
+  asciiLower,
+  compareCodePoints,
+  jsonElementNeedle,
+  mergeBrowseKeys,
+  mergeBrowsePages,
+  NEVER_ACCESSED,
+  UNSCORED_IMPORTANCE,
+} from '../../core/browse/sort-key.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { arrayToMemory, inList, memoryColumns, patchAssignments, visibilityClause } from './sqlite-rows.js';
 
@@ -90,7 +106,10 @@ export function browseMemories(connection: SqliteConnection, query: BrowseQuery)
     limit,
   );
   if (winners.length === 0) return [];
-  const rows = connection.allArrays(`SELECT m.rowid, ${COLUMNS} FROM memories m WHERE m.rowid IN (SELECT value FROM json_each(?))`, JSON.stringify(winners.map((w) => w.rowid)));
+  const rows = connection.allArrays(
+    `SELECT m.rowid, ${COLUMNS} FROM memories m WHERE m.rowid IN (SELECT value FROM json_each(?))`,
+    JSON.stringify(winners.map((w) => w.rowid)),
+  );
   const byRowid = new Map(rows.map((row) => [row[0] as number, arrayToMemory(row.slice(1))]));
   return winners.flatMap((w) => byRowid.get(w.rowid) ?? []);
 }
@@ -125,7 +144,12 @@ export function summarizeScopes(connection: SqliteConnection, scopes: readonly S
   for (const { scope, layer, status, n } of rows) {
     let summary = byScope.get(scope);
     if (summary === undefined) {
-      summary = { scope, total: 0, byLayer: Object.fromEntries(LAYERS.map((l) => [l, 0])), byStatus: Object.fromEntries(STATUSES.map((s) => [s, 0])) };
+      summary = {
+        scope,
+        total: 0,
+        byLayer: Object.fromEntries(LAYERS.map((l) => [l, 0])),
+        byStatus: Object.fromEntries(STATUSES.map((s) => [s, 0])),
+      };
       byScope.set(scope, summary);
     }
     summary.total += n;
@@ -152,7 +176,8 @@ export function findDerived(connection: SqliteConnection, scope: Scope, ids: rea
     const record = arrayToMemory(row);
     const parent = (record.data as MemoryRecord['data'] | undefined)?.parentId;
     const evidence = (record.provenance as MemoryRecord['provenance'] | undefined)?.derivedFrom;
-    if ((typeof parent === 'string' && wanted.has(parent)) || (Array.isArray(evidence) && evidence.some((id) => wanted.has(id)))) found.push(record);
+    if ((typeof parent === 'string' && wanted.has(parent)) || (Array.isArray(evidence) && evidence.some((id) => wanted.has(id))))
+      found.push(record);
   }
   return found;
 }
@@ -166,9 +191,16 @@ export function deleteMemories(connection: SqliteConnection, ids: readonly strin
   assertScope(scope);
   if (ids.length === 0) return { records: 0, edges: 0, refs: 0, indexEntries: 0, rowids: [] };
   const list = JSON.stringify([...new Set(ids)]);
-  const rowids = connection.all<{ rowid: number }>(`SELECT rowid FROM memories WHERE scope = ? AND ${inList('id')}`, scope, list).map((r) => r.rowid);
+  const rowids = connection
+    .all<{ rowid: number }>(`SELECT rowid FROM memories WHERE scope = ? AND ${inList('id')}`, scope, list)
+    .map((r) => r.rowid);
   if (rowids.length === 0) return { records: 0, edges: 0, refs: 0, indexEntries: 0, rowids };
-  const refs = connection.run(`DELETE FROM concept_refs WHERE scope = ? AND (${inList('concept_id')} OR ${inList('ref_id')})`, scope, list, list);
+  const refs = connection.run(
+    `DELETE FROM concept_refs WHERE scope = ? AND (${inList('concept_id')} OR ${inList('ref_id')})`,
+    scope,
+    list,
+    list,
+  );
   const edges = connection.run(`DELETE FROM edges WHERE scope = ? AND (${inList('from_id')} OR ${inList('to_id')})`, scope, list, list);
   let vectors = 0;
   for (const rowid of rowids) {
@@ -187,14 +219,27 @@ export function deleteMemories(connection: SqliteConnection, ids: readonly strin
  * edges and vectors go as in `deleteMemories`; the row stays with its patch applied (the FTS and
  * lexical-index triggers follow the blanked content) and no source key.
  */
-export function tombstoneMemories(connection: SqliteConnection, tombstones: readonly { id: string; patch: MemoryPatch }[], scope: Scope): DeletedCounts & { rowids: number[] } {
+export function tombstoneMemories(
+  connection: SqliteConnection,
+  tombstones: readonly { id: string; patch: MemoryPatch }[],
+  scope: Scope,
+): DeletedCounts & { rowids: number[] } {
   assertScope(scope);
   const ids = [...new Set(tombstones.map((t) => t.id))];
   if (ids.length === 0) return { records: 0, edges: 0, refs: 0, indexEntries: 0, rowids: [] };
   const list = JSON.stringify(ids);
-  const rows = connection.all<{ rowid: number; id: string }>(`SELECT rowid, id FROM memories WHERE scope = ? AND ${inList('id')}`, scope, list);
+  const rows = connection.all<{ rowid: number; id: string }>(
+    `SELECT rowid, id FROM memories WHERE scope = ? AND ${inList('id')}`,
+    scope,
+    list,
+  );
   if (rows.length === 0) return { records: 0, edges: 0, refs: 0, indexEntries: 0, rowids: [] };
-  const refs = connection.run(`DELETE FROM concept_refs WHERE scope = ? AND (${inList('concept_id')} OR ${inList('ref_id')})`, scope, list, list);
+  const refs = connection.run(
+    `DELETE FROM concept_refs WHERE scope = ? AND (${inList('concept_id')} OR ${inList('ref_id')})`,
+    scope,
+    list,
+    list,
+  );
   const edges = connection.run(`DELETE FROM edges WHERE scope = ? AND (${inList('from_id')} OR ${inList('to_id')})`, scope, list, list);
   let vectors = 0;
   const patches = new Map(tombstones.map((t) => [t.id, t.patch]));

@@ -21,23 +21,27 @@ export function isMemoryPath(path: string): boolean {
  * Opens one connection with WAL, `busy_timeout`, foreign keys, `synchronous=NORMAL` and sqlite-vec loaded.
  * The driver is imported lazily so that importing this module loads no native code.
  */
-export async function openConnection(options: {
-  path: string;
-  readonly: boolean;
-  busyTimeoutMs: number;
-}): Promise<SqliteConnection> {
+export async function openConnection(options: { path: string; readonly: boolean; busyTimeoutMs: number }): Promise<SqliteConnection> {
   const { path, readonly } = options;
   if (!isMemoryPath(path)) {
     const directory = dirname(resolve(path));
     if (!existsSync(directory)) {
-      throw new EngramError('STORAGE_UNAVAILABLE', messages.storageUnavailable(`the directory "${directory}" does not exist; create it first or choose another path`), {
-        details: { path },
-      });
+      throw new EngramError(
+        'STORAGE_UNAVAILABLE',
+        messages.storageUnavailable(`the directory "${directory}" does not exist; create it first or choose another path`),
+        {
+          details: { path },
+        },
+      );
     }
     if (readonly && !existsSync(path)) {
-      throw new EngramError('STORAGE_UNAVAILABLE', messages.storageUnavailable(`"${path}" does not exist, so it cannot be opened read-only; open it read-write once to create it`), {
-        details: { path },
-      });
+      throw new EngramError(
+        'STORAGE_UNAVAILABLE',
+        messages.storageUnavailable(`"${path}" does not exist, so it cannot be opened read-only; open it read-write once to create it`),
+        {
+          details: { path },
+        },
+      );
     }
   }
   const [driver, sqliteVec] = await Promise.all([import('better-sqlite3'), import('sqlite-vec')]);
@@ -45,10 +49,14 @@ export async function openConnection(options: {
   try {
     db = new driver.default(path, { readonly, fileMustExist: readonly });
   } catch (error) {
-    throw new EngramError('STORAGE_UNAVAILABLE', messages.storageUnavailable(`"${path}" cannot be opened; check that its directory is writable and the file is an SQLite database`), {
-      details: { path },
-      cause: error,
-    });
+    throw new EngramError(
+      'STORAGE_UNAVAILABLE',
+      messages.storageUnavailable(`"${path}" cannot be opened; check that its directory is writable and the file is an SQLite database`),
+      {
+        details: { path },
+        cause: error,
+      },
+    );
   }
   try {
     db.pragma(`busy_timeout = ${Math.round(options.busyTimeoutMs)}`);
@@ -166,11 +174,10 @@ export class SqliteConnection {
         } catch (error) {
           if (!isBusy(error)) throw toEngramError(error, 'begin a write transaction');
           if (Date.now() >= deadline) {
-            throw new EngramError(
-              'BUSY',
-              messages.busy(`another writer held the write lock for more than ${this.#busyTimeoutMs} ms`),
-              { details: { action: 'begin a write transaction', attempts: attempt + 1 }, cause: error },
-            );
+            throw new EngramError('BUSY', messages.busy(`another writer held the write lock for more than ${this.#busyTimeoutMs} ms`), {
+              details: { action: 'begin a write transaction', attempts: attempt + 1 },
+              cause: error,
+            });
           }
           await sleep(Math.min(5 + Math.random() * 20 * Math.min(attempt + 1, 5), Math.max(0, deadline - Date.now())));
         }

@@ -11,7 +11,10 @@ import { arrayToMemory, inList, memoryColumns, visibilityClause } from './sqlite
 const COLUMNS = memoryColumns('m');
 
 /** Neighbours of each id in its thread (or, for an unthreaded episode, in time); one indexed range read per side. */
-export function readNeighbours(connection: SqliteConnection, query: NeighbourQuery): Map<string, { before: MemoryRecord[]; after: MemoryRecord[] }> {
+export function readNeighbours(
+  connection: SqliteConnection,
+  query: NeighbourQuery,
+): Map<string, { before: MemoryRecord[]; after: MemoryRecord[] }> {
   const { scopes, window, gap, anchorCondition } = neighbourBounds(query);
   const result = new Map<string, { before: MemoryRecord[]; after: MemoryRecord[] }>();
   if (window === 0) return result;
@@ -24,10 +27,15 @@ export function readNeighbours(connection: SqliteConnection, query: NeighbourQue
   // Thread order: records without an event time first, then by (occurred_at, id). Each side is read as
   // row-value ranges on the (scope, thread, occurred_at, id) index, so it seeks to the anchor instead of
   // scanning and sorting the thread (coalesce() in the comparison kept the index from seeking).
-  const read = (timed: boolean, comparison: '<' | '>' | null, order: 'ASC' | 'DESC', after: readonly unknown[], limit: number): MemoryRecord[] => {
+  const read = (
+    timed: boolean,
+    comparison: '<' | '>' | null,
+    order: 'ASC' | 'DESC',
+    after: readonly unknown[],
+    limit: number,
+  ): MemoryRecord[] => {
     if (limit <= 0) return [];
-    const range =
-      comparison === null ? '' : timed ? ` AND (m.occurred_at, m.id) ${comparison} (?, ?)` : ` AND m.id ${comparison} ?`;
+    const range = comparison === null ? '' : timed ? ` AND (m.occurred_at, m.id) ${comparison} (?, ?)` : ` AND m.id ${comparison} ?`;
     return connection
       .allArrays(
         `SELECT ${COLUMNS} FROM memories m

@@ -16,11 +16,19 @@ export function listEdges(connection: SqliteConnection, query: { scope: Scope; a
   const limit = pageSize(query.limit);
   if (limit === 0) return [];
   return connection
-    .all<EdgeRow>(`SELECT ${EDGE_COLUMNS} FROM edges WHERE scope = ? AND id > ? ORDER BY id LIMIT ?`, query.scope, query.afterId ?? '', limit)
+    .all<EdgeRow>(
+      `SELECT ${EDGE_COLUMNS} FROM edges WHERE scope = ? AND id > ? ORDER BY id LIMIT ?`,
+      query.scope,
+      query.afterId ?? '',
+      limit,
+    )
     .map(rowToEdge);
 }
 
-export function listConceptRefs(connection: SqliteConnection, query: { scopes: readonly Scope[]; after?: string; limit: number }): { refs: ConceptRef[]; next: string | null } {
+export function listConceptRefs(
+  connection: SqliteConnection,
+  query: { scopes: readonly Scope[]; after?: string; limit: number },
+): { refs: ConceptRef[]; next: string | null } {
   const scopes = assertReadScopes(query.scopes);
   const limit = pageSize(query.limit);
   if (limit === 0) return { refs: [], next: query.after ?? null };
@@ -41,7 +49,12 @@ export function getEmbeddings(connection: SqliteConnection, scope: Scope, ids: r
     scope,
     JSON.stringify(ids),
   );
-  return new Map(rows.map((r) => [r.id, new Float32Array(r.embedding.buffer.slice(r.embedding.byteOffset, r.embedding.byteOffset + r.embedding.byteLength))]));
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      new Float32Array(r.embedding.buffer.slice(r.embedding.byteOffset, r.embedding.byteOffset + r.embedding.byteLength)),
+    ]),
+  );
 }
 
 export function listAudit(connection: SqliteConnection, query: { scope: Scope; afterId?: string; limit: number }): AuditEntry[] {
@@ -49,7 +62,12 @@ export function listAudit(connection: SqliteConnection, query: { scope: Scope; a
   const limit = pageSize(query.limit);
   if (limit === 0) return [];
   return connection
-    .all<AuditRow>('SELECT id, at, actor, action, scope, count, details FROM audit_log WHERE scope = ? AND id > ? ORDER BY id LIMIT ?', query.scope, query.afterId ?? '', limit)
+    .all<AuditRow>(
+      'SELECT id, at, actor, action, scope, count, details FROM audit_log WHERE scope = ? AND id > ? ORDER BY id LIMIT ?',
+      query.scope,
+      query.afterId ?? '',
+      limit,
+    )
     .map(toAuditEntry);
 }
 

@@ -36,19 +36,35 @@ export function toEngramError(error: unknown, action: string): EngramError {
     return new EngramError('BUSY', messages.busy(`another connection held the lock during "${action}" (${code})`), options);
   }
   if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
-    return new EngramError('CONFLICT', messages.invalidInput(`"${action}" would duplicate an existing id or source key in its scope`), options);
+    return new EngramError(
+      'CONFLICT',
+      messages.invalidInput(`"${action}" would duplicate an existing id or source key in its scope`),
+      options,
+    );
   }
   if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
-    return new EngramError('INVALID_INPUT', messages.invalidInput(`"${action}" refers to a memory that does not exist in the same scope`), options);
+    return new EngramError(
+      'INVALID_INPUT',
+      messages.invalidInput(`"${action}" refers to a memory that does not exist in the same scope`),
+      options,
+    );
   }
   if (code.startsWith('SQLITE_CONSTRAINT')) {
     return new EngramError('INVALID_INPUT', messages.invalidInput(`"${action}" has a missing or out-of-range field (${code})`), options);
   }
   if (code === 'SQLITE_CORRUPT' || code.startsWith('SQLITE_CORRUPT_') || code === 'SQLITE_NOTADB') {
-    return new EngramError('STORAGE_CORRUPT', messages.storageUnavailable(`the file is damaged or not an Engram database (${code})`), options);
+    return new EngramError(
+      'STORAGE_CORRUPT',
+      messages.storageUnavailable(`the file is damaged or not an Engram database (${code})`),
+      options,
+    );
   }
   if (code === 'SQLITE_ERROR' || code === 'SQLITE_RANGE' || code === 'SQLITE_MISMATCH' || code === 'SQLITE_MISUSE') {
-    return new EngramError('INTERNAL', messages.storageUnavailable(`the storage layer issued an invalid statement during "${action}" (${code})`), options);
+    return new EngramError(
+      'INTERNAL',
+      messages.storageUnavailable(`the storage layer issued an invalid statement during "${action}" (${code})`),
+      options,
+    );
   }
   return new EngramError('STORAGE_UNAVAILABLE', messages.storageUnavailable(`"${action}" failed (${code})`), options);
 }

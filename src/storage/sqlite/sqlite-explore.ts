@@ -24,7 +24,10 @@ export function countRecordedPerDay(connection: SqliteConnection, query: { scope
      FROM memories INDEXED BY memories_scope_layer_recorded WHERE ${inList('scope')} GROUP BY layer, day`,
     JSON.stringify(scopes),
   );
-  return mostRecentDays(rows.map((r) => ({ day: r.day, layer: r.layer, count: r.n })), days);
+  return mostRecentDays(
+    rows.map((r) => ({ day: r.day, layer: r.layer, count: r.n })),
+    days,
+  );
 }
 
 /**
@@ -32,7 +35,10 @@ export function countRecordedPerDay(connection: SqliteConnection, query: { scope
  * (migration 11) by last activity, which stops after `limit` matches; the tiers are then merged by due
  * instant (last activity plus the tier's idle time).
  */
-export function nextToDecay(connection: SqliteConnection, query: { scopes: readonly Scope[]; idleMs: DecayTiers; limit: number }): MemoryRecord[] {
+export function nextToDecay(
+  connection: SqliteConnection,
+  query: { scopes: readonly Scope[]; idleMs: DecayTiers; limit: number },
+): MemoryRecord[] {
   const scopes = assertReadScopes(query.scopes);
   const limit = Math.floor(query.limit);
   if (!(limit > 0)) return [];

@@ -5,7 +5,17 @@
  */
 import { EngramError, messages } from '../../core/errors.js';
 import type { Layer, MemoryRecord, MemoryStatus } from '../../core/memory.js';
-import type { ClaimJobsQuery, ConceptRef, ConceptRefQuery, Job, JobBacklog, JobCounts, NewJob, StateEntry, StateListOptions } from '../../core/ports/store.js';
+import type {
+  ClaimJobsQuery,
+  ConceptRef,
+  ConceptRefQuery,
+  Job,
+  JobBacklog,
+  JobCounts,
+  NewJob,
+  StateEntry,
+  StateListOptions,
+} from '../../core/ports/store.js';
 import { CONCEPT_REFS_CAP } from '../../core/ports/store.js';
 import { assertRelationTenant, relationConflict, type RelationType } from '../../core/relations.js';
 import { assertReadScopes, assertScope, tenantOf, type Scope } from '../../core/scope.js';
@@ -89,7 +99,10 @@ export function readConceptRefs(connection: SqliteConnection, query: ConceptRefQ
     .map(toRef);
 }
 
-export function readConceptsByRef(connection: SqliteConnection, query: { scopes: readonly Scope[]; refIds: readonly string[] }): ConceptRef[] {
+export function readConceptsByRef(
+  connection: SqliteConnection,
+  query: { scopes: readonly Scope[]; refIds: readonly string[] },
+): ConceptRef[] {
   const scopes = JSON.stringify(assertReadScopes(query.scopes));
   if (query.refIds.length === 0) return [];
   return connection
@@ -110,7 +123,13 @@ const MEMORY_COLUMNS = memoryColumns('m');
 
 export function readConcepts(
   connection: SqliteConnection,
-  query: { scopes: readonly Scope[]; names: readonly string[]; layers?: readonly Layer[]; statuses?: readonly MemoryStatus[]; limit?: number },
+  query: {
+    scopes: readonly Scope[];
+    names: readonly string[];
+    layers?: readonly Layer[];
+    statuses?: readonly MemoryStatus[];
+    limit?: number;
+  },
 ): MemoryRecord[] {
   const scopes = JSON.stringify(assertReadScopes(query.scopes));
   const layers = query.layers ?? ['semantic'];
@@ -133,11 +152,15 @@ export function readConcepts(
 
 function assertMembers(connection: SqliteConnection, scope: Scope, ids: readonly string[]): void {
   const unique = [...new Set(ids)];
-  const found = connection.get<{ n: number }>(`SELECT count(*) AS n FROM memories WHERE scope = ? AND ${inList('id')}`, scope, JSON.stringify(unique))?.n ?? 0;
+  const found =
+    connection.get<{ n: number }>(`SELECT count(*) AS n FROM memories WHERE scope = ? AND ${inList('id')}`, scope, JSON.stringify(unique))
+      ?.n ?? 0;
   if (found !== unique.length) {
     throw new EngramError(
       'INVALID_INPUT',
-      messages.invalidInput('a concept ref must connect a concept and a record that both exist in the same scope; write them in that scope first'),
+      messages.invalidInput(
+        'a concept ref must connect a concept and a record that both exist in the same scope; write them in that scope first',
+      ),
       { details: { scope } },
     );
   }
@@ -207,7 +230,12 @@ interface StateRow {
   updated_at: number;
 }
 
-const toState = (row: StateRow): StateEntry => ({ scope: row.scope, key: row.key, value: JSON.parse(row.value) as unknown, updatedAt: row.updated_at });
+const toState = (row: StateRow): StateEntry => ({
+  scope: row.scope,
+  key: row.key,
+  value: JSON.parse(row.value) as unknown,
+  updatedAt: row.updated_at,
+});
 
 function assertKey(key: string): void {
   if (typeof key !== 'string' || key.length === 0 || key.length > 512) {
@@ -222,7 +250,13 @@ export function readState(connection: SqliteConnection, scope: Scope, key: strin
   return row === undefined ? null : toState(row);
 }
 
-export function listState(connection: SqliteConnection, scope: Scope, keyPrefix: string, limit: number, options: StateListOptions = {}): StateEntry[] {
+export function listState(
+  connection: SqliteConnection,
+  scope: Scope,
+  keyPrefix: string,
+  limit: number,
+  options: StateListOptions = {},
+): StateEntry[] {
   assertScope(scope);
   const n = Math.floor(limit);
   if (!(n > 0)) return [];
@@ -245,7 +279,11 @@ export function writeState(connection: SqliteConnection, scope: Scope, key: stri
   assertScope(scope);
   assertKey(key);
   const json = value === undefined ? undefined : JSON.stringify(value);
-  if (json === undefined) throw new EngramError('INVALID_INPUT', messages.invalidInput('a state value must be JSON (not undefined); use deleteState to remove it'));
+  if (json === undefined)
+    throw new EngramError(
+      'INVALID_INPUT',
+      messages.invalidInput('a state value must be JSON (not undefined); use deleteState to remove it'),
+    );
   connection.run(
     'INSERT INTO state (scope, key, value, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (scope, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at',
     scope,
@@ -264,7 +302,8 @@ export function enqueueJobs(connection: SqliteConnection, jobs: readonly NewJob[
   let queued = 0;
   for (const job of jobs) {
     assertScope(job.scope);
-    if (typeof job.kind !== 'string' || job.kind.length === 0) throw new EngramError('INVALID_INPUT', messages.invalidInput('a job needs a kind'));
+    if (typeof job.kind !== 'string' || job.kind.length === 0)
+      throw new EngramError('INVALID_INPUT', messages.invalidInput('a job needs a kind'));
     queued += connection.run(
       `INSERT OR IGNORE INTO jobs (scope, kind, payload, dedupe_key, status, attempts, run_after, enqueued_at)
        VALUES (?, ?, ?, ?, 'pending', 0, ?, ?)`,
@@ -296,7 +335,12 @@ export function claimJobs(connection: SqliteConnection, query: ClaimJobsQuery): 
   );
   const leaseUntil = query.now + query.leaseMs;
   return rows.map((row) => {
-    connection.run("UPDATE jobs SET status = 'running', owner = ?, lease_until = ?, attempts = attempts + 1 WHERE seq = ?", query.owner, leaseUntil, row.seq);
+    connection.run(
+      "UPDATE jobs SET status = 'running', owner = ?, lease_until = ?, attempts = attempts + 1 WHERE seq = ?",
+      query.owner,
+      leaseUntil,
+      row.seq,
+    );
     return claimedJob(row, Number(row.attempts) + 1, leaseUntil);
   });
 }
@@ -317,11 +361,19 @@ export function failJob(
   error: string,
   options: { now: number; maxAttempts?: number; retryAfterMs?: number },
 ): 'retry' | 'failed' | 'lost' {
-  const row = connection.get<{ attempts: number }>("SELECT attempts FROM jobs WHERE seq = ? AND status = 'running' AND owner = ?", Number(id), owner);
+  const row = connection.get<{ attempts: number }>(
+    "SELECT attempts FROM jobs WHERE seq = ? AND status = 'running' AND owner = ?",
+    Number(id),
+    owner,
+  );
   if (row === undefined) return 'lost';
   const message = String(error).slice(0, 2000);
   if (row.attempts >= (options.maxAttempts ?? 3)) {
-    connection.run("UPDATE jobs SET status = 'failed', owner = NULL, lease_until = NULL, last_error = ? WHERE seq = ?", message, Number(id));
+    connection.run(
+      "UPDATE jobs SET status = 'failed', owner = NULL, lease_until = NULL, last_error = ? WHERE seq = ?",
+      message,
+      Number(id),
+    );
     return 'failed';
   }
   connection.run(

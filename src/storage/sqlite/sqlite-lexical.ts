@@ -76,8 +76,15 @@ export class LexicalStatistics {
     const docs = scopes.reduce((sum, scope) => sum + this.#current(connection, scope).docs, 0);
     const generation = this.#generation(connection);
     const total = this.#total;
-    if (total === undefined || (total.generation !== generation && !(total.docs >= STALE_OK_DOCS && Date.now() - total.computedAt < STALE_OK_MS))) {
-      this.#total = { generation, computedAt: Date.now(), docs: connection.get<{ n: number }>('SELECT count(*) AS n FROM memories')?.n ?? 0 };
+    if (
+      total === undefined ||
+      (total.generation !== generation && !(total.docs >= STALE_OK_DOCS && Date.now() - total.computedAt < STALE_OK_MS))
+    ) {
+      this.#total = {
+        generation,
+        computedAt: Date.now(),
+        docs: connection.get<{ n: number }>('SELECT count(*) AS n FROM memories')?.n ?? 0,
+      };
     }
     const all = this.#total?.docs ?? 0;
     return all > 0 ? Math.min(1, docs / all) : 0;
@@ -98,7 +105,9 @@ export class LexicalStatistics {
     let stats = this.#byScope.get(scope);
     // Statistics need not be exact: a large scope keeps them for a few seconds across writes, so a
     // stream of writes does not recount document frequencies on every search.
-    const fresh = stats !== undefined && (stats.generation === generation || (stats.docs >= STALE_OK_DOCS && Date.now() - stats.computedAt < STALE_OK_MS));
+    const fresh =
+      stats !== undefined &&
+      (stats.generation === generation || (stats.docs >= STALE_OK_DOCS && Date.now() - stats.computedAt < STALE_OK_MS));
     if (stats === undefined || !fresh) {
       const row = connection.get<{ docs: number; total: number | null }>(
         'SELECT count(*) AS docs, sum(term_count) AS total FROM memories WHERE scope = ?',
@@ -112,7 +121,12 @@ export class LexicalStatistics {
 }
 
 /** Lexical search: FTS5 finds candidates, scope-local BM25 (k1, b) ranks them. */
-export function searchLexical(connection: SqliteConnection, statistics: LexicalStatistics, query: LexicalQuery, index?: LexicalIndex): ChannelHit[] {
+export function searchLexical(
+  connection: SqliteConnection,
+  statistics: LexicalStatistics,
+  query: LexicalQuery,
+  index?: LexicalIndex,
+): ChannelHit[] {
   const scopes = assertReadScopes(query.scopes);
   const limit = Math.floor(query.limit);
   // BM25 counts our stems; FTS5 is handed the words they came from, since it stems them itself.
@@ -153,7 +167,8 @@ export function searchLexical(connection: SqliteConnection, statistics: LexicalS
     if (hits !== null) return hits;
   }
   const rows =
-    ftsFirst(connection, statistics, query, scopes, fts.match, candidates) ?? joinedCandidates(connection, query, scopes, fts.match, candidates);
+    ftsFirst(connection, statistics, query, scopes, fts.match, candidates) ??
+    joinedCandidates(connection, query, scopes, fts.match, candidates);
   if (rows.length === 0) return [];
   return rankBm25(rows, weights, statistics.collect(connection, scopes, surfaces), query.bm25, limit, statistics.termCounts);
 }
@@ -161,7 +176,13 @@ export function searchLexical(connection: SqliteConnection, statistics: LexicalS
 type CandidateRow = { id: string; content: string; tags: string; entities: string; term_count: number | null };
 
 /** FTS5 candidates within the scopes, layers and time filter: the FTS match joined to the records. */
-function joinedCandidates(connection: SqliteConnection, query: LexicalQuery, scopes: readonly Scope[], match: string, candidates: number): CandidateRow[] {
+function joinedCandidates(
+  connection: SqliteConnection,
+  query: LexicalQuery,
+  scopes: readonly Scope[],
+  match: string,
+  candidates: number,
+): CandidateRow[] {
   const visibility = visibilityClause(query, query.now, 'm');
   const layers = query.layers === undefined ? '' : ` AND ${inList('m.layer')}`;
   return connection.all<CandidateRow>(

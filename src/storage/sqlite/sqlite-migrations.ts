@@ -267,7 +267,8 @@ export const MIGRATIONS: readonly Migration[] = [
       const rows = connection.all<{ rowid: number; source_key: string }>(
         "SELECT rowid, source_key FROM memories WHERE instr(CAST(source_key AS BLOB), x'00') > 0",
       );
-      for (const row of rows) connection.run('UPDATE OR IGNORE memories SET source_key = ? WHERE rowid = ?', upgradeSourceKey(row.source_key), row.rowid);
+      for (const row of rows)
+        connection.run('UPDATE OR IGNORE memories SET source_key = ? WHERE rowid = ?', upgradeSourceKey(row.source_key), row.rowid);
     },
   },
   {
@@ -305,12 +306,20 @@ export const MIGRATIONS: readonly Migration[] = [
           SELECT '', name, symmetric, built_in, proposed_by, description, registered_at FROM relation_types WHERE built_in = 1;
       `);
       const tenantOfScope = "CASE WHEN instr(scope, '/') > 0 THEN substr(scope, 1, instr(scope, '/') - 1) ELSE scope END";
-      const everyTenant = connection.all<{ tenant: string }>(`SELECT DISTINCT ${tenantOfScope} AS tenant FROM memories`).map((r) => r.tenant);
-      const legacy = connection.all<{ name: string; symmetric: number; proposed_by: string | null; description: string | null; registered_at: number }>(
-        'SELECT name, symmetric, proposed_by, description, registered_at FROM relation_types WHERE built_in = 0',
-      );
+      const everyTenant = connection
+        .all<{ tenant: string }>(`SELECT DISTINCT ${tenantOfScope} AS tenant FROM memories`)
+        .map((r) => r.tenant);
+      const legacy = connection.all<{
+        name: string;
+        symmetric: number;
+        proposed_by: string | null;
+        description: string | null;
+        registered_at: number;
+      }>('SELECT name, symmetric, proposed_by, description, registered_at FROM relation_types WHERE built_in = 0');
       for (const type of legacy) {
-        const users = connection.all<{ tenant: string }>(`SELECT DISTINCT ${tenantOfScope} AS tenant FROM edges WHERE type = ?`, type.name).map((r) => r.tenant);
+        const users = connection
+          .all<{ tenant: string }>(`SELECT DISTINCT ${tenantOfScope} AS tenant FROM edges WHERE type = ?`, type.name)
+          .map((r) => r.tenant);
         for (const tenant of legacyRelationTenants(type.proposed_by, users, everyTenant)) {
           connection.run(
             'INSERT OR IGNORE INTO relation_types_by_tenant (tenant, name, symmetric, built_in, proposed_by, description, registered_at) VALUES (?, ?, ?, 0, ?, ?, ?)',
@@ -404,7 +413,13 @@ export const MIGRATIONS: readonly Migration[] = [
       const rows = connection.all<{ rowid: number; content: string }>('SELECT rowid, content FROM memories');
       for (const row of rows) {
         const spaced = lexicalText(row.content);
-        if (spaced !== null) connection.run('UPDATE memories SET lexical_text = ?, term_count = ? WHERE rowid = ?', spaced, termLength(row.content), row.rowid);
+        if (spaced !== null)
+          connection.run(
+            'UPDATE memories SET lexical_text = ?, term_count = ? WHERE rowid = ?',
+            spaced,
+            termLength(row.content),
+            row.rowid,
+          );
       }
     },
   },
@@ -440,7 +455,12 @@ export async function migrate(connection: SqliteConnection, context: MigrationCo
       const applied = connection.get('SELECT 1 FROM schema_migrations WHERE version = ?', migration.version) !== undefined;
       if (!applied) {
         migration.up(connection, context);
-        connection.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', migration.version, migration.name, Date.now());
+        connection.run(
+          'INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)',
+          migration.version,
+          migration.name,
+          Date.now(),
+        );
       }
       connection.commit();
     } catch (error) {
@@ -458,7 +478,9 @@ export function assertSchemaCurrent(connection: SqliteConnection): void {
   if (version < LATEST_VERSION) {
     throw new EngramError(
       'STORAGE_UNAVAILABLE',
-      messages.storageUnavailable(`the database schema is at version ${version}, this Engram needs ${LATEST_VERSION}; open it once read-write to migrate it`),
+      messages.storageUnavailable(
+        `the database schema is at version ${version}, this Engram needs ${LATEST_VERSION}; open it once read-write to migrate it`,
+      ),
       { details: { version, expected: LATEST_VERSION } },
     );
   }
@@ -528,7 +550,9 @@ export async function checkEmbeddingIdentity(
 function newerSchema(version: number): EngramError {
   return new EngramError(
     'STORAGE_UNAVAILABLE',
-    messages.storageUnavailable(`the database was written by a newer Engram (schema ${version}, this one knows ${LATEST_VERSION}); upgrade Engram`),
+    messages.storageUnavailable(
+      `the database was written by a newer Engram (schema ${version}, this one knows ${LATEST_VERSION}); upgrade Engram`,
+    ),
     { details: { version, expected: LATEST_VERSION } },
   );
 }

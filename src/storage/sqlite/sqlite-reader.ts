@@ -87,7 +87,11 @@ export class SqliteReader implements StoreReader {
       const allowed = assertReadScopes(scopes);
       if (ids.length === 0) return [];
       const rows = connection
-        .allArrays(`SELECT ${MEMORY_COLUMNS} FROM memories m WHERE ${inList('m.id')} AND ${inList('m.scope')}`, JSON.stringify(ids), JSON.stringify(allowed))
+        .allArrays(
+          `SELECT ${MEMORY_COLUMNS} FROM memories m WHERE ${inList('m.id')} AND ${inList('m.scope')}`,
+          JSON.stringify(ids),
+          JSON.stringify(allowed),
+        )
         .map(arrayToMemory);
       const byId = new Map(rows.map((record) => [record.id, record]));
       const records: MemoryRecord[] = [];
@@ -113,7 +117,9 @@ export class SqliteReader implements StoreReader {
   }
 
   async lexicalSearch(query: LexicalQuery): Promise<ChannelHit[]> {
-    return this.read('lexical search', (connection) => searchLexical(connection, statisticsFor(connection), query, this.#context.lexicalIndex));
+    return this.read('lexical search', (connection) =>
+      searchLexical(connection, statisticsFor(connection), query, this.#context.lexicalIndex),
+    );
   }
 
   async vectorSearch(query: VectorQuery): Promise<ChannelHit[]> {
@@ -130,7 +136,12 @@ export class SqliteReader implements StoreReader {
         memoryIndexThreshold: this.#context.memoryIndexThreshold,
         memoryIndexWarmup: this.#context.memoryIndexWarmup,
         ...(pending === undefined ? {} : { pending }),
-        ...(this.#context.lexicalIndex === undefined ? {} : { visible: (rowids: readonly number[]) => this.#context.lexicalIndex?.visibleIds(connection, rowids, { ...query, scopes }) ?? null }),
+        ...(this.#context.lexicalIndex === undefined
+          ? {}
+          : {
+              visible: (rowids: readonly number[]) =>
+                this.#context.lexicalIndex?.visibleIds(connection, rowids, { ...query, scopes }) ?? null,
+            }),
       };
       return searchVectors(context, query, scopes);
     });
@@ -197,7 +208,9 @@ export class SqliteReader implements StoreReader {
         scope,
         n,
       );
-      return rows.map((r) => new Float32Array(r.embedding.buffer.slice(r.embedding.byteOffset, r.embedding.byteOffset + r.embedding.byteLength)));
+      return rows.map(
+        (r) => new Float32Array(r.embedding.buffer.slice(r.embedding.byteOffset, r.embedding.byteOffset + r.embedding.byteLength)),
+      );
     });
   }
 
@@ -308,7 +321,11 @@ export class SqliteReader implements StoreReader {
     return this.read('list edges', (connection) => dump.listEdges(connection, query));
   }
 
-  async listConceptRefs(query: { scopes: readonly Scope[]; after?: string; limit: number }): Promise<{ refs: ConceptRef[]; next: string | null }> {
+  async listConceptRefs(query: {
+    scopes: readonly Scope[];
+    after?: string;
+    limit: number;
+  }): Promise<{ refs: ConceptRef[]; next: string | null }> {
     return this.read('list concept refs', (connection) => dump.listConceptRefs(connection, query));
   }
 

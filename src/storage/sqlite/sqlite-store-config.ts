@@ -122,7 +122,8 @@ export function resolveSqliteStoreConfig(config: SqliteStoreConfig): ResolvedSql
     throw invalid('memoryIndexThreshold must be a number ≥ 0 (or Infinity)', 'memoryIndexThreshold');
   }
   const memoryIndexWarmup = config.memoryIndexWarmup ?? 2;
-  if (!Number.isInteger(memoryIndexWarmup) || memoryIndexWarmup < 0) throw invalid('memoryIndexWarmup must be an integer ≥ 0', 'memoryIndexWarmup');
+  if (!Number.isInteger(memoryIndexWarmup) || memoryIndexWarmup < 0)
+    throw invalid('memoryIndexWarmup must be an integer ≥ 0', 'memoryIndexWarmup');
   const lexicalIndexThreshold = config.lexicalIndexThreshold ?? 20_000;
   if (Number.isNaN(lexicalIndexThreshold) || lexicalIndexThreshold < 0) {
     throw invalid('lexicalIndexThreshold must be a number ≥ 0 (or Infinity)', 'lexicalIndexThreshold');
@@ -130,7 +131,8 @@ export function resolveSqliteStoreConfig(config: SqliteStoreConfig): ResolvedSql
   const accessFlushMs = config.accessFlushMs ?? 1000;
   if (!Number.isFinite(accessFlushMs) || accessFlushMs < 0) throw invalid('accessFlushMs must be a finite number ≥ 0', 'accessFlushMs');
   const vectorIndex = config.vectorIndex ?? 'auto';
-  if (vectorIndex !== 'exact' && vectorIndex !== 'hnsw' && vectorIndex !== 'auto') throw invalid('vectorIndex must be "exact" or "hnsw"', 'vectorIndex');
+  if (vectorIndex !== 'exact' && vectorIndex !== 'hnsw' && vectorIndex !== 'auto')
+    throw invalid('vectorIndex must be "exact" or "hnsw"', 'vectorIndex');
   return Object.freeze({
     path,
     embedding: Object.freeze({ name: embedding.name, dimension }),

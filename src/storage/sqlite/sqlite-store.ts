@@ -74,7 +74,10 @@ export class SqliteStore extends SqliteReader implements Store {
     lexical: LexicalIndex | undefined;
     state: OpenState;
   }) {
-    super({ ...readerContext(parts, parts.reader, () => assertOpen(parts.state)), ...(parts.lexical !== undefined ? { lexicalIndex: parts.lexical } : {}) });
+    super({
+      ...readerContext(parts, parts.reader, () => assertOpen(parts.state)),
+      ...(parts.lexical !== undefined ? { lexicalIndex: parts.lexical } : {}),
+    });
     this.#lexical = parts.lexical;
     this.#config = parts.config;
     this.#reader = parts.reader;
@@ -143,7 +146,8 @@ export class SqliteStore extends SqliteReader implements Store {
       }
       let finished = false;
       const context = readerContext({ config: this.#config, index: this.#index, ann: this.#ann }, writer, () => {
-        if (finished) throw new EngramError('INTERNAL', messages.storageUnavailable('a transaction object was used after its transaction ended'));
+        if (finished)
+          throw new EngramError('INTERNAL', messages.storageUnavailable('a transaction object was used after its transaction ended'));
       });
       try {
         const result = await fn(new SqliteTransaction(context));
@@ -172,7 +176,10 @@ export class SqliteStore extends SqliteReader implements Store {
   }
 
   async getMeta(key: string): Promise<string | null> {
-    return this.read('read metadata', (connection) => connection.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', key)?.value ?? null);
+    return this.read(
+      'read metadata',
+      (connection) => connection.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', key)?.value ?? null,
+    );
   }
 
   async setMeta(key: string, value: string): Promise<void> {
@@ -234,7 +241,10 @@ export class SqliteStore extends SqliteReader implements Store {
 
   /** Releases the lease if `owner` holds it; returns whether it did. */
   async releaseJobLock(name: string, owner: string): Promise<boolean> {
-    return this.#writeLocked('release a job lock', (connection) => connection.run('DELETE FROM job_locks WHERE name = ? AND owner = ?', name, owner) > 0);
+    return this.#writeLocked(
+      'release a job lock',
+      (connection) => connection.run('DELETE FROM job_locks WHERE name = ? AND owner = ?', name, owner) > 0,
+    );
   }
 
   async claimJobs(query: ClaimJobsQuery): Promise<Job[]> {
@@ -245,7 +255,12 @@ export class SqliteStore extends SqliteReader implements Store {
     return this.#writeLocked('complete jobs', (connection) => layers.completeJobs(connection, ids, owner));
   }
 
-  async failJob(id: string, owner: string, error: string, options: { now: number; maxAttempts?: number; retryAfterMs?: number }): Promise<'retry' | 'failed' | 'lost'> {
+  async failJob(
+    id: string,
+    owner: string,
+    error: string,
+    options: { now: number; maxAttempts?: number; retryAfterMs?: number },
+  ): Promise<'retry' | 'failed' | 'lost'> {
     return this.#writeLocked('record a job failure', (connection) => layers.failJob(connection, id, owner, error, options));
   }
 
@@ -322,9 +337,11 @@ export class SqliteStore extends SqliteReader implements Store {
     this.#state.closed = true;
     if (this.#flushTimer !== undefined) clearTimeout(this.#flushTimer);
     let failure: unknown;
-    await this.#mutex.run(() => this.#flushAccessLocked({ rethrow: true })).catch((error: unknown) => {
-      failure = error;
-    });
+    await this.#mutex
+      .run(() => this.#flushAccessLocked({ rethrow: true }))
+      .catch((error: unknown) => {
+        failure = error;
+      });
     this.#lexical?.close();
     await this.#ann?.close();
     if (this.#writer !== undefined && this.#writer !== this.#reader) closeQuietly(this.#writer);

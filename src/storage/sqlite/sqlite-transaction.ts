@@ -42,7 +42,11 @@ export class SqliteTransaction extends SqliteReader implements StoreTransaction 
 
   async restoreMemories(memories: readonly NewMemory[]): Promise<string[]> {
     return this.#write('restore memories', (connection) => {
-      const stored = storedIds(connection, 'memories', memories.map((m) => m.record.id));
+      const stored = storedIds(
+        connection,
+        'memories',
+        memories.map((m) => m.record.id),
+      );
       const inserted: string[] = [];
       for (const memory of memories) {
         if (stored.has(memory.record.id)) continue;
@@ -56,7 +60,11 @@ export class SqliteTransaction extends SqliteReader implements StoreTransaction 
 
   async restoreEdges(edges: readonly Edge[]): Promise<string[]> {
     return this.#write('restore edges', (connection) => {
-      const stored = storedIds(connection, 'edges', edges.map((e) => e.id));
+      const stored = storedIds(
+        connection,
+        'edges',
+        edges.map((e) => e.id),
+      );
       const fresh = unseen(edges, stored);
       this.#insertEdges(connection, fresh);
       return fresh.map((e) => e.id);
@@ -65,7 +73,14 @@ export class SqliteTransaction extends SqliteReader implements StoreTransaction 
 
   async restoreAudit(entries: readonly AuditEntry[]): Promise<string[]> {
     return this.#write('restore audit entries', (connection) => {
-      const fresh = unseen(entries, storedIds(connection, 'audit_log', entries.map((e) => e.id)));
+      const fresh = unseen(
+        entries,
+        storedIds(
+          connection,
+          'audit_log',
+          entries.map((e) => e.id),
+        ),
+      );
       for (const entry of fresh) {
         assertScope(entry.scope);
         appendAudit(connection, entry);
@@ -78,7 +93,12 @@ export class SqliteTransaction extends SqliteReader implements StoreTransaction 
     assertScope(record.scope);
     assertDimension(embedding, this.#context.dimension, 'embedding');
     const rowid = connection.insert(INSERT_MEMORY_SQL, ...memoryInsertParams(record));
-    connection.run('INSERT INTO memory_vectors (rowid, scope, embedding) VALUES (?, ?, ?)', BigInt(rowid), record.scope, vectorBlob(embedding));
+    connection.run(
+      'INSERT INTO memory_vectors (rowid, scope, embedding) VALUES (?, ?, ?)',
+      BigInt(rowid),
+      record.scope,
+      vectorBlob(embedding),
+    );
     this.#vectorChanged(connection, rowid, record.scope);
   }
 
@@ -99,7 +119,8 @@ export class SqliteTransaction extends SqliteReader implements StoreTransaction 
       if (row === undefined) throw new EngramError('NOT_FOUND', messages.notFound(id), { details: { id, scope } });
       const rowid = BigInt(row.rowid);
       const changed = connection.run('UPDATE memory_vectors SET embedding = ? WHERE rowid = ?', vectorBlob(embedding), rowid);
-      if (changed === 0) connection.run('INSERT INTO memory_vectors (rowid, scope, embedding) VALUES (?, ?, ?)', rowid, scope, vectorBlob(embedding));
+      if (changed === 0)
+        connection.run('INSERT INTO memory_vectors (rowid, scope, embedding) VALUES (?, ?, ?)', rowid, scope, vectorBlob(embedding));
       // a vector staged for a reembed was made from the old text: it is made again
       connection.run('DELETE FROM embedding_staging WHERE memory_rowid = ?', rowid);
       this.#vectorChanged(connection, row.rowid, scope);
@@ -112,17 +133,17 @@ export class SqliteTransaction extends SqliteReader implements StoreTransaction 
 
   #insertEdges(connection: SqliteConnection, edges: readonly Edge[]): void {
     for (const edge of edges) {
-        assertScope(edge.scope);
-        try {
-          connection.run(INSERT_EDGE_SQL, ...edgeInsertParams(edge));
-        } catch (error) {
-          if (sqliteCode(error) !== 'SQLITE_CONSTRAINT_FOREIGNKEY') throw error;
-          throw new EngramError(
-            'INVALID_INPUT',
-            messages.invalidInput('an edge must connect two existing memories of its own scope; write both ends in that scope first'),
-            { details: { edgeId: edge.id, scope: edge.scope }, cause: error },
-          );
-        }
+      assertScope(edge.scope);
+      try {
+        connection.run(INSERT_EDGE_SQL, ...edgeInsertParams(edge));
+      } catch (error) {
+        if (sqliteCode(error) !== 'SQLITE_CONSTRAINT_FOREIGNKEY') throw error;
+        throw new EngramError(
+          'INVALID_INPUT',
+          messages.invalidInput('an edge must connect two existing memories of its own scope; write both ends in that scope first'),
+          { details: { edgeId: edge.id, scope: edge.scope }, cause: error },
+        );
+      }
     }
   }
 
@@ -161,7 +182,13 @@ export class SqliteTransaction extends SqliteReader implements StoreTransaction 
     return this.#write('register a relation type', (connection) => layers.registerRelationType(connection, type));
   }
 
-  async addConceptRefs(input: { scope: Scope; conceptId: string; layer: Layer; refIds: readonly string[]; cap?: number }): Promise<{ added: string[]; evicted: string[] }> {
+  async addConceptRefs(input: {
+    scope: Scope;
+    conceptId: string;
+    layer: Layer;
+    refIds: readonly string[];
+    cap?: number;
+  }): Promise<{ added: string[]; evicted: string[] }> {
     return this.#write('add concept refs', (connection) => layers.addConceptRefs(connection, input));
   }
 
@@ -215,9 +242,13 @@ export class SqliteTransaction extends SqliteReader implements StoreTransaction 
     this.#context.assertUsable();
     const { connection } = this.#context;
     if (!connection.inTransaction) {
-      throw new EngramError('INTERNAL', messages.storageUnavailable('the transaction was aborted by an earlier failure and can no longer write'), {
-        details: { action },
-      });
+      throw new EngramError(
+        'INTERNAL',
+        messages.storageUnavailable('the transaction was aborted by an earlier failure and can no longer write'),
+        {
+          details: { action },
+        },
+      );
     }
     // a savepoint makes each call all-or-nothing, so a caller may catch e.g. CONFLICT and go on
     connection.exec('SAVEPOINT engram_write');

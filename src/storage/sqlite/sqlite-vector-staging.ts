@@ -21,7 +21,6 @@ import type { SqliteConnection } from './sqlite-connection.js';
 import { META_EMBEDDING_DIMENSION, META_EMBEDDING_NAME } from './sqlite-migrations.js';
 import { vectorBlob } from './sqlite-vector-search.js';
 
-
 const UNSTAGED_SQL = `SELECT m.rowid AS rowid, m.id AS id, m.layer AS layer, m.content AS content, m.data AS data FROM memories m
   WHERE m.rowid > ? AND NOT EXISTS (SELECT 1 FROM embedding_staging s WHERE s.memory_rowid = m.rowid) ORDER BY m.rowid LIMIT ?`;
 
@@ -92,14 +91,20 @@ export class SqliteVectorStaging implements VectorStaging {
       assertEmbedderCurrent(connection, this.#host.embedderName);
       const staging = requireStaging(connection);
       const changed = new Set(
-        connection.all<{ memory_rowid: number }>('SELECT DISTINCT memory_rowid FROM vector_changes WHERE seq > ?', Number(mark)).map((r) => r.memory_rowid),
+        connection
+          .all<{ memory_rowid: number }>('SELECT DISTINCT memory_rowid FROM vector_changes WHERE seq > ?', Number(mark))
+          .map((r) => r.memory_rowid),
       );
       let stored = 0;
       for (const { id, embedding } of vectors) {
         assertStagingDimension(embedding, staging);
         const row = connection.get<{ rowid: number }>('SELECT rowid FROM memories WHERE id = ?', id);
         if (row === undefined || changed.has(row.rowid)) continue;
-        connection.run('INSERT OR REPLACE INTO embedding_staging (memory_rowid, embedding) VALUES (?, ?)', row.rowid, vectorBlob(embedding));
+        connection.run(
+          'INSERT OR REPLACE INTO embedding_staging (memory_rowid, embedding) VALUES (?, ?)',
+          row.rowid,
+          vectorBlob(embedding),
+        );
         stored++;
       }
       return stored;
@@ -132,7 +137,11 @@ export class SqliteVectorStaging implements VectorStaging {
         const embeddings = await complete(rows.map(toCandidate));
         rows.forEach((row, i) => {
           const embedding = assertStagingDimension(embeddings[i], staging);
-          connection.run('INSERT OR REPLACE INTO embedding_staging (memory_rowid, embedding) VALUES (?, ?)', row.rowid, vectorBlob(embedding));
+          connection.run(
+            'INSERT OR REPLACE INTO embedding_staging (memory_rowid, embedding) VALUES (?, ?)',
+            row.rowid,
+            vectorBlob(embedding),
+          );
         });
         completed += rows.length;
       }
@@ -169,14 +178,21 @@ export class SqliteVectorStaging implements VectorStaging {
   }
 
   async rebuildVectorIndex(): Promise<string[]> {
-    const scopes = await this.#host.read('list scopes', (connection) => connection.all<{ scope: string }>('SELECT DISTINCT scope FROM memories').map((r) => r.scope));
+    const scopes = await this.#host.read('list scopes', (connection) =>
+      connection.all<{ scope: string }>('SELECT DISTINCT scope FROM memories').map((r) => r.scope),
+    );
     return this.#host.prepareVectorIndex(scopes);
   }
 
   async liveJobLocks(prefix: string): Promise<JobLockHolder[]> {
     return this.#host.read('read job locks', (connection) =>
       connection
-        .all<{ name: string; owner: string; expires_at: number }>('SELECT name, owner, expires_at FROM job_locks WHERE substr(name, 1, ?) = ? AND expires_at > ? ORDER BY name', prefix.length, prefix, Date.now())
+        .all<{ name: string; owner: string; expires_at: number }>(
+          'SELECT name, owner, expires_at FROM job_locks WHERE substr(name, 1, ?) = ? AND expires_at > ? ORDER BY name',
+          prefix.length,
+          prefix,
+          Date.now(),
+        )
         .map((r) => ({ name: r.name, owner: r.owner, expiresAt: r.expires_at })),
     );
   }
@@ -184,13 +200,26 @@ export class SqliteVectorStaging implements VectorStaging {
   async takeOverJobLock(name: string, fromOwner: string, toOwner: string, ttlMs: number): Promise<boolean> {
     return this.#host.write('take over a job lock', (connection) => {
       const now = Date.now();
-      return connection.run('UPDATE job_locks SET owner = ?, acquired_at = ?, expires_at = ? WHERE name = ? AND owner = ?', toOwner, now, now + ttlMs, name, fromOwner) > 0;
+      return (
+        connection.run(
+          'UPDATE job_locks SET owner = ?, acquired_at = ?, expires_at = ? WHERE name = ? AND owner = ?',
+          toOwner,
+          now,
+          now + ttlMs,
+          name,
+          fromOwner,
+        ) > 0
+      );
     });
   }
 }
 
 function readStaged(connection: SqliteConnection): EmbeddingIdentity | null {
-  const rows = connection.all<{ key: string; value: string }>('SELECT key, value FROM meta WHERE key IN (?, ?)', META_STAGING_NAME, META_STAGING_DIMENSION);
+  const rows = connection.all<{ key: string; value: string }>(
+    'SELECT key, value FROM meta WHERE key IN (?, ?)',
+    META_STAGING_NAME,
+    META_STAGING_DIMENSION,
+  );
   return stagedIdentity(new Map(rows.map((r) => [r.key, r.value])));
 }
 

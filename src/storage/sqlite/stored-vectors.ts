@@ -101,7 +101,8 @@ export function readVectors(connection: SqliteConnection, rowids: Iterable<numbe
   }
   for (const rowid of single) {
     const row = connection.get<{ embedding: Uint8Array }>('SELECT embedding FROM memory_vectors WHERE rowid = ?', BigInt(rowid));
-    if (row !== undefined && row.embedding.length === dimension * 4) found.set(rowid, new Float32Array(new Uint8Array(row.embedding).buffer));
+    if (row !== undefined && row.embedding.length === dimension * 4)
+      found.set(rowid, new Float32Array(new Uint8Array(row.embedding).buffer));
   }
   return found;
 }
@@ -114,7 +115,8 @@ export function toFloat32(bytes: Uint8Array): Float32Array {
 
 function decodeChunk(chunk: ChunkRow, dimension: number): VectorChunk | undefined {
   const { size } = chunk;
-  if (chunk.validity.length * 8 < size || chunk.rowids.length !== size * 8 || chunk.vectors.length !== size * dimension * 4) return undefined;
+  if (chunk.validity.length * 8 < size || chunk.rowids.length !== size * 8 || chunk.vectors.length !== size * dimension * 4)
+    return undefined;
   const ids = new DataView(chunk.rowids.buffer, chunk.rowids.byteOffset, chunk.rowids.length);
   const rowids = new Float64Array(size);
   for (let slot = 0; slot < size; slot++) {

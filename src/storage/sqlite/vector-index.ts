@@ -109,7 +109,8 @@ export class VectorIndex {
       for (const chunk of chunks) this.#addChunk(state, chunk);
     } else {
       const rows = readScopeRows(this.#connection, scope, this.#dimension);
-      for (let i = 0; i < rows.size; i++) this.#upsert(state, rows.rowids[i] as number, rows.vectors.subarray(i * this.#dimension, (i + 1) * this.#dimension));
+      for (let i = 0; i < rows.size; i++)
+        this.#upsert(state, rows.rowids[i] as number, rows.vectors.subarray(i * this.#dimension, (i + 1) * this.#dimension));
     }
     return state;
   }

@@ -26,7 +26,8 @@ describe('answers read with their question', () => {
     const wrong: string[] = [];
     for (const pair of pairs) {
       const reading = readAnswer(pair.question, pair.answer);
-      const factOk = pair.fact === undefined ? reading?.fact === undefined : new RegExp(`\\b${pair.fact}\\b`, 'i').test(reading?.fact ?? '');
+      const factOk =
+        pair.fact === undefined ? reading?.fact === undefined : new RegExp(`\\b${pair.fact}\\b`, 'i').test(reading?.fact ?? '');
       const decisionOk = (reading?.decision !== undefined) === (pair.decision === true);
       const rationaleOk = pair.rationale === undefined || reading?.decision?.rationale === pair.rationale;
       if (factOk && decisionOk && rationaleOk) right += 1;
@@ -57,8 +58,13 @@ describe('answers read with their question', () => {
 
   it('without a user scope the fact goes to the write scope', async () => {
     const engram = await open();
-    await engram.remember([turn('m1', 'assistant', 'Which database should we use for this service?'), turn('m2', 'user', 'Postgres, please.')]);
-    expect((await engram.store.listMemories({ scopes: [SCOPE], layers: ['semantic'], limit: 5 })).map((r) => r.content)).toEqual(['The database is Postgres.']);
+    await engram.remember([
+      turn('m1', 'assistant', 'Which database should we use for this service?'),
+      turn('m2', 'user', 'Postgres, please.'),
+    ]);
+    expect((await engram.store.listMemories({ scopes: [SCOPE], layers: ['semantic'], limit: 5 })).map((r) => r.content)).toEqual([
+      'The database is Postgres.',
+    ]);
   });
 
   it('a decision with its reason, answered in a later write, is an episode tagged decision with the question in its context', async () => {
@@ -79,7 +85,10 @@ describe('answers read with their question', () => {
   it('rememberBatches pairs a question and its answer across batches', async () => {
     const engram = await open();
     const written: string[] = [];
-    const turns = [turn('m1', 'assistant', 'Should I bump the major version?'), turn('m2', 'user', 'Yes, because the config format changed.')];
+    const turns = [
+      turn('m1', 'assistant', 'Should I bump the major version?'),
+      turn('m2', 'user', 'Yes, because the config format changed.'),
+    ];
     for await (const batch of engram.rememberBatches(turns, { batchSize: 1 })) written.push(...batch.map((r) => r.id));
     const [episode] = await engram.store.getMemories([written[1] ?? ''], [SCOPE]);
     expect(episode?.tags).toContain('decision');

@@ -7,13 +7,17 @@
 import type { LabelledTurn } from '../../fixtures/capture/turns.js';
 
 const FUNCTION_WORDS = new Set(
-  ('a an the this that these those our my your their his her its of for to in on at by with from and or as is are was were be been being ' +
+  (
+    'a an the this that these those our my your their his her its of for to in on at by with from and or as is are was were be been being ' +
     'has have had do does did will would shall should can could it they them we us he she him i me you there here so very really just also too ' +
-    'now still again about into over up not no am i\'m we\'re it\'s all every any some only').split(' '),
+    "now still again about into over up not no am i'm we're it's all every any some only"
+  ).split(' '),
 );
 
 export function contentWords(text: string): Set<string> {
-  return new Set((text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'.#@+-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu) ?? []).filter((w) => !FUNCTION_WORDS.has(w)));
+  return new Set(
+    (text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'.#@+-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu) ?? []).filter((w) => !FUNCTION_WORDS.has(w)),
+  );
 }
 
 export interface TurnScore {
@@ -33,7 +37,8 @@ export interface SetScore {
   turns: TurnScore[];
 }
 
-const share = (words: Set<string>, pool: Set<string>): number => (words.size === 0 ? 1 : [...words].filter((w) => pool.has(w)).length / words.size);
+const share = (words: Set<string>, pool: Set<string>): number =>
+  words.size === 0 ? 1 : [...words].filter((w) => pool.has(w)).length / words.size;
 
 export function scoreSet(turns: readonly LabelledTurn[], extract: (turn: LabelledTurn) => string[]): SetScore {
   let predicted = 0;
@@ -53,5 +58,13 @@ export function scoreSet(turns: readonly LabelledTurn[], extract: (turn: Labelle
     found += turn.claims.length - missed.length;
     scored.push({ turn, predicted: claims, wrong, missed });
   }
-  return { predicted, correct, expected, found, precision: predicted === 0 ? 1 : correct / predicted, recall: expected === 0 ? 1 : found / expected, turns: scored };
+  return {
+    predicted,
+    correct,
+    expected,
+    found,
+    precision: predicted === 0 ? 1 : correct / predicted,
+    recall: expected === 0 ? 1 : found / expected,
+    turns: scored,
+  };
 }

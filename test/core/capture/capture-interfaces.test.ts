@@ -49,7 +49,11 @@ describe('capture on the interfaces', () => {
     const response = await app.request('/v1/memories', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ scope: SCOPE, content: 'user: Lena owns the payments service. Maybe we should try Stripe Radar.', capture: true }),
+      body: JSON.stringify({
+        scope: SCOPE,
+        content: 'user: Lena owns the payments service. Maybe we should try Stripe Radar.',
+        capture: true,
+      }),
     });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ action: 'created', claims: [{ action: 'created' }] });
@@ -85,7 +89,9 @@ describe('capture on the interfaces', () => {
     const text = runCli(['remember', 'user: Standup is at 9:15 every weekday. Who runs it?', '--capture', ...base]);
     expect(text.status).toBe(0);
     expect(text.stdout.replace(/\x1b\[[0-9;]*m/g, '')).toMatch(/claim \S+: created/);
-    const result = json<{ claims: { action: string }[] }>(runCli(['remember', 'user: Standup moved to 10:00 every weekday.', '--capture', '--json', ...base]));
+    const result = json<{ claims: { action: string }[] }>(
+      runCli(['remember', 'user: Standup moved to 10:00 every weekday.', '--capture', '--json', ...base]),
+    );
     expect(result.claims).toEqual([{ id: expect.any(String), action: 'superseded', superseded: [expect.any(String)] }]);
   });
 });

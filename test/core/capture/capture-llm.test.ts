@@ -16,16 +16,35 @@ async function open(respond: (r: StubRequest) => StubAnswer): Promise<Engram> {
   const started = await startLlmStub(respond);
   stub = started;
   engines.later(() => started.close());
-  return engines.open({ llm: { baseUrl: started.baseUrl, model: 'stub', timeoutMs: 20_000, retries: 0 }, llmUses: { importance: false, supersession: false }, logger: { warn: () => undefined } });
+  return engines.open({
+    llm: { baseUrl: started.baseUrl, model: 'stub', timeoutMs: 20_000, retries: 0 },
+    llmUses: { importance: false, supersession: false },
+    logger: { warn: () => undefined },
+  });
 }
 
-const turn = (messageId: string, role: string, text: string) => ({ scope: SCOPE, content: `${role}: ${text}`, capture: true, source: { conversationId: 'c1', messageId } });
-const semantic = async (engram: Engram): Promise<string[]> => (await engram.store.listMemories({ scopes: [SCOPE], layers: ['semantic'], limit: 10 })).map((r) => r.content).sort();
+const turn = (messageId: string, role: string, text: string) => ({
+  scope: SCOPE,
+  content: `${role}: ${text}`,
+  capture: true,
+  source: { conversationId: 'c1', messageId },
+});
+const semantic = async (engram: Engram): Promise<string[]> =>
+  (await engram.store.listMemories({ scopes: [SCOPE], layers: ['semantic'], limit: 10 })).map((r) => r.content).sort();
 
 describe('capture with an LLM', () => {
   it('uses the LLM extraction, one call for the user turns of a write, none afterwards', async () => {
     const engram = await open((r) =>
-      r.use === 'extraction' ? { content: JSON.stringify({ facts: [{ content: 'The project uses bun as its package manager.', sources: ['t2'] }, { content: 'The team deploys on Fridays.', sources: ['t1'] }] }) } : { content: '{}' },
+      r.use === 'extraction'
+        ? {
+            content: JSON.stringify({
+              facts: [
+                { content: 'The project uses bun as its package manager.', sources: ['t2'] },
+                { content: 'The team deploys on Fridays.', sources: ['t1'] },
+              ],
+            }),
+          }
+        : { content: '{}' },
     );
     const results = await engram.remember([
       turn('m1', 'user', 'Deploys are on Fridays here.'),

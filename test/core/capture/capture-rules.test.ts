@@ -11,7 +11,10 @@ const extract = (turn: LabelledTurn): string[] => captureClaims({ content: `${tu
 
 function report(name: string, turns: readonly LabelledTurn[]): { precision: number; recall: number } {
   const score = scoreSet(turns, extract);
-  const lines = score.turns.flatMap((t) => [...t.wrong.map((w) => `  wrong: ${w}   ⟵ ${JSON.stringify(t.turn.text)}`), ...t.missed.map((m) => `  missed: ${m}   ⟵ predicted ${JSON.stringify(t.predicted)}`)]);
+  const lines = score.turns.flatMap((t) => [
+    ...t.wrong.map((w) => `  wrong: ${w}   ⟵ ${JSON.stringify(t.turn.text)}`),
+    ...t.missed.map((m) => `  missed: ${m}   ⟵ predicted ${JSON.stringify(t.predicted)}`),
+  ]);
   console.log(
     `${name}: ${turns.length} turns, precision ${score.precision.toFixed(3)} (${score.correct}/${score.predicted}), recall ${score.recall.toFixed(3)} (${score.found}/${score.expected})\n${lines.join('\n')}`,
   );

@@ -8,7 +8,10 @@ describe('reading a turn', () => {
     expect(readTurn({ content: 'You could use pnpm.', tags: ['claude-code', 'assistant'] }).role).toBe('assistant');
     expect(readTurn({ content: 'user: We use pnpm.' })).toEqual({ role: 'user', text: 'We use pnpm.' });
     expect(readTurn({ content: 'Caroline: I live in Lisbon.' })).toEqual({ role: 'other', speaker: 'Caroline', text: 'I live in Lisbon.' });
-    expect(readTurn({ content: 'Heads up: we replaced Resque with Sidekiq.' })).toEqual({ role: 'user', text: 'Heads up: we replaced Resque with Sidekiq.' });
+    expect(readTurn({ content: 'Heads up: we replaced Resque with Sidekiq.' })).toEqual({
+      role: 'user',
+      text: 'Heads up: we replaced Resque with Sidekiq.',
+    });
   });
 
   it('words claims as sentences, keeps who said them, and drops lead-ins and reasons', () => {

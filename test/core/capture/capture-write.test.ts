@@ -82,7 +82,9 @@ describe('remember with capture', () => {
   it('a failed write leaves the store as it was: no episode, no claim, no supersession', async () => {
     const engram = await open(new FailingOnMark());
     const first = await engram.remember(turn('m1', 'We use pnpm for this repo.'));
-    await expect(engram.remember(turn('m2', 'We switched from pnpm to bun. The bun lockfile is tracked [bad-vector].'))).rejects.toBeInstanceOf(EngramError);
+    await expect(
+      engram.remember(turn('m2', 'We switched from pnpm to bun. The bun lockfile is tracked [bad-vector].')),
+    ).rejects.toBeInstanceOf(EngramError);
     const all = await engram.store.listMemories({ scopes: [SCOPE], limit: 10, statuses: ['active', 'superseded'] });
     expect(all.map((r) => [r.content, r.status]).sort()).toEqual([
       ['We use pnpm for this repo.', 'active'],

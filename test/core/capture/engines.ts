@@ -4,7 +4,10 @@ import type { Engram, OpenOptions } from '../../../src/index.js';
 import { tempEngram } from '../../helpers/temp.js';
 
 /** Registers the cleanup hook; returns `open` (an engine) and `later` (another cleanup for this test). */
-export function enginesPerTest(): { open: (options?: Partial<OpenOptions>) => Promise<Engram>; later: (cleanup: () => Promise<void> | void) => void } {
+export function enginesPerTest(): {
+  open: (options?: Partial<OpenOptions>) => Promise<Engram>;
+  later: (cleanup: () => Promise<void> | void) => void;
+} {
   const cleanups: Array<() => Promise<void> | void> = [];
   afterEach(async () => {
     while (cleanups.length > 0) await cleanups.pop()?.();

@@ -55,7 +55,11 @@ describe('chunkText', () => {
     expectWellFormed(text, chunks, 2000);
     for (const chunk of chunks) expect(chunk.text).toMatch(/[.!]$/u);
     for (const chunk of chunks) expect(chunk.text).toMatch(/^Sentence \d+/u);
-    for (const sentence of sentences) expect(chunks.some((chunk) => chunk.text.includes(sentence)), sentence).toBe(true);
+    for (const sentence of sentences)
+      expect(
+        chunks.some((chunk) => chunk.text.includes(sentence)),
+        sentence,
+      ).toBe(true);
     const firstSentenceOf = chunks.map((chunk) => Number(/^Sentence (\d+)/u.exec(chunk.text)?.[1]));
     expect([...firstSentenceOf].sort((left, right) => left - right)).toEqual(firstSentenceOf);
   });
@@ -69,11 +73,14 @@ describe('chunkText', () => {
       const lastSentence = /Sentence \d+[^!.]*[.!]$/u.exec(previous.text)?.[0] ?? '';
       if (current.start < previous.end) expect(current.text.startsWith(lastSentence)).toBe(true);
     }
-    expect(chunks.filter((chunk, index) => index > 0 && chunk.start < (chunks[index - 1]?.end ?? 0)).length).toBeGreaterThan(chunks.length / 2);
+    expect(chunks.filter((chunk, index) => index > 0 && chunk.start < (chunks[index - 1]?.end ?? 0)).length).toBeGreaterThan(
+      chunks.length / 2,
+    );
   });
 
   it('prefers paragraph ends when the next paragraph would not fit', () => {
-    const paragraph = (label: string): string => Array.from({ length: 8 }, (_, index) => `${label} sentence ${index} has some words in it.`).join(' ');
+    const paragraph = (label: string): string =>
+      Array.from({ length: 8 }, (_, index) => `${label} sentence ${index} has some words in it.`).join(' ');
     const text = ['Alpha', 'Beta', 'Gamma', 'Delta'].map(paragraph).join('\n\n');
     const chunks = chunkText(text, { maxChars: 600, overlapSentences: 0 });
     for (const chunk of chunks) expect(text.slice(chunk.end, chunk.end + 2) === '\n\n' || chunk.end === text.length).toBe(true);
@@ -125,7 +132,8 @@ describe('chunkText', () => {
           expect(chunk.end === text.length || /\s/u.test(text[chunk.end] ?? '')).toBe(true);
         }
         if (overlapSentences === 0) {
-          for (let index = 1; index < chunks.length; index++) expect(chunks[index]?.start).toBeGreaterThanOrEqual(chunks[index - 1]?.end ?? 0);
+          for (let index = 1; index < chunks.length; index++)
+            expect(chunks[index]?.start).toBeGreaterThanOrEqual(chunks[index - 1]?.end ?? 0);
         }
       }),
       { numRuns: 300 },

@@ -27,9 +27,9 @@ describe('compareClaims: the issue examples', () => {
 
 describe('compareClaims: relations', () => {
   it('a restatement agrees', () => {
-    expect(compareClaims('The payments team owns the billing service.', 'The billing service is owned by the payments team.').relation).toBe(
-      'agrees',
-    );
+    expect(
+      compareClaims('The payments team owns the billing service.', 'The billing service is owned by the payments team.').relation,
+    ).toBe('agrees');
   });
 
   it('a negation of the same statement supersedes it', () => {
@@ -100,16 +100,40 @@ describe('compareClaims: different facts about one subject coexist', () => {
   // Found in a stream of ordinary notes, where they superseded true facts: a number inside an activity read
   // as a measurement, a heading read as the subject, a dated stay read as where someone lives.
   const coexisting: Array<[string, string]> = [
-    ['Amara has been doing calligraphy for 4 years and wants to start a club.', 'Amara is fostering three kittens until they are old enough to be adopted.'],
-    ['Dmitri is doing a 42-day push-up challenge and posting updates in #random.', 'Dmitri is organising a picnic for the support tooling team on 18 June.'],
-    ['The user is on call the week of 17 June and swapped the following week with Irene.', 'The user has been vegetarian since 2019 but still eats eggs and cheese.'],
-    ['Room Everest is double-booked on Monday at 11:00; the support tooling team wins.', 'Room Everest is double-booked on Wednesday at 11:30; the mobile team wins.'],
+    [
+      'Amara has been doing calligraphy for 4 years and wants to start a club.',
+      'Amara is fostering three kittens until they are old enough to be adopted.',
+    ],
+    [
+      'Dmitri is doing a 42-day push-up challenge and posting updates in #random.',
+      'Dmitri is organising a picnic for the support tooling team on 18 June.',
+    ],
+    [
+      'The user is on call the week of 17 June and swapped the following week with Irene.',
+      'The user has been vegetarian since 2019 but still eats eggs and cheese.',
+    ],
+    [
+      'Room Everest is double-booked on Monday at 11:00; the support tooling team wins.',
+      'Room Everest is double-booked on Wednesday at 11:30; the mobile team wins.',
+    ],
     ['Gabriel reported that the file browser is slow on iPad Safari.', 'Petra reported that the file browser is slow on Firefox ESR.'],
-    ['Budget request: the security team wants $57k for load-testing credits.', 'Budget request: the developer experience team wants $50k for load-testing credits.'],
-    ['Expense report: Vera spent €500 on a standing mat in Amsterdam.', 'Expense report: Sofia spent €442 on books for the library in Cape Town.'],
+    [
+      'Budget request: the security team wants $57k for load-testing credits.',
+      'Budget request: the developer experience team wants $50k for load-testing credits.',
+    ],
+    [
+      'Expense report: Vera spent €500 on a standing mat in Amsterdam.',
+      'Expense report: Sofia spent €442 on books for the library in Cape Town.',
+    ],
     ['Action item for Lucia: draft the hiring plan by Thursday.', 'Action item for Lucia: book the offsite venue by Monday.'],
-    ['The S3 lifecycle policy for old marketing assets moves them to Glacier after 90 days.', 'Someone left a blue umbrella in meeting room Jupiter; it is at reception.'],
-    ['Wen moved from the localisation team to data platform.', 'Wen needs someone to feed Tofu while they are in Amsterdam from 5 to 20 May.'],
+    [
+      'The S3 lifecycle policy for old marketing assets moves them to Glacier after 90 days.',
+      'Someone left a blue umbrella in meeting room Jupiter; it is at reception.',
+    ],
+    [
+      'Wen moved from the localisation team to data platform.',
+      'Wen needs someone to feed Tofu while they are in Amsterdam from 5 to 20 May.',
+    ],
     ['Hiro moved from the growth team to security.', 'Hiro will be at a customer site all day Tuesday.'],
   ];
   it.each(coexisting)('"%s" does not supersede "%s"', (next, old) => {
@@ -135,10 +159,19 @@ describe('compareClaims: different facts about one subject coexist', () => {
 describe('compareClaims: the same sentence about something else is not a restatement', () => {
   const different: Array<[string, string]> = [
     ['Bilal asked to be added to the #frontend-guild channel.', 'Jonas asked to be added to the #frontend-guild channel.'],
-    ['Yara brought their dachshund puppy to the office and nobody got any work done.', 'Greta brought their whippet puppy to the office and nobody got any work done.'],
-    ['Looked up public holidays in Vancouver for the user, who is ordering from a shop there.', 'Looked up public holidays in Brussels for the user, who is ordering from a shop there.'],
+    [
+      'Yara brought their dachshund puppy to the office and nobody got any work done.',
+      'Greta brought their whippet puppy to the office and nobody got any work done.',
+    ],
+    [
+      'Looked up public holidays in Vancouver for the user, who is ordering from a shop there.',
+      'Looked up public holidays in Brussels for the user, who is ordering from a shop there.',
+    ],
     ['The identity team now holds its retro every third Thursday.', 'The integrations team now holds its retro every third Thursday.'],
-    ['Vera is recovering from a dislocated finger and is working shorter days.', 'Vera is recovering from a sprained ankle and is working shorter days.'],
+    [
+      'Vera is recovering from a dislocated finger and is working shorter days.',
+      'Vera is recovering from a sprained ankle and is working shorter days.',
+    ],
   ];
   it.each(different)('"%s" neither agrees with nor supersedes "%s"', (next, old) => {
     for (const options of [{}, { similarity: 0.95 }]) {
@@ -149,7 +182,7 @@ describe('compareClaims: the same sentence about something else is not a restate
   });
 
   it('spelling variants and slot-level restatements still agree', () => {
-    expect(compareClaims("The user said vim is their favourite editor.", "user's favorite editor is vim").relation).toBe('agrees');
+    expect(compareClaims('The user said vim is their favourite editor.', "user's favorite editor is vim").relation).toBe('agrees');
     expect(compareClaims('Bob likes blue best.', "Bob's favourite colour is blue.").relation).toBe('agrees');
   });
 });

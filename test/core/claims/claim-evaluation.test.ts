@@ -57,7 +57,22 @@ describe('claim comparison evaluation', () => {
     expect(AGREEING_PAIRS.length).toBeGreaterThanOrEqual(20);
     expect(CORRECTION_PAIRS.filter((p) => p.numeric).length).toBeLessThanOrEqual(CORRECTION_PAIRS.length / 3);
     const shapes = new Set(CORRECTION_PAIRS.map((p) => p.shape));
-    for (const shape of ['is', 'possessive', 'from-to', 'replaced', 'no-longer', 'correction', 'actually', 'ownership', 'location', 'preference', 'decision', 'schedule', 'name', 'number']) {
+    for (const shape of [
+      'is',
+      'possessive',
+      'from-to',
+      'replaced',
+      'no-longer',
+      'correction',
+      'actually',
+      'ownership',
+      'location',
+      'preference',
+      'decision',
+      'schedule',
+      'name',
+      'number',
+    ]) {
       expect(shapes, shape).toContain(shape);
     }
   });

@@ -11,7 +11,11 @@ import type { ClaimPair } from './pairs.js';
 export const CLASS_CORRECTIONS: readonly ClaimPair[] = [
   // a new holder takes over a role
   { shape: 'role', old: 'Jonas is the release manager.', new: 'Priya took over as release manager.' },
-  { shape: 'role', old: 'Kofi is the tech lead of the search team.', new: 'Kofi stepped down and Amara is the tech lead of the search team now.' },
+  {
+    shape: 'role',
+    old: 'Kofi is the tech lead of the search team.',
+    new: 'Kofi stepped down and Amara is the tech lead of the search team now.',
+  },
   { shape: 'role', old: 'Kofi leads the search team.', new: 'Amara now leads the search team.' },
   { shape: 'role', old: 'Marco is the on-call lead.', new: 'Ingrid replaced Marco as on-call lead.' },
   { shape: 'role', old: 'Mateo is our engineering manager.', new: 'Sofia succeeded Mateo as engineering manager.' },
@@ -34,9 +38,21 @@ export const CLASS_CORRECTIONS: readonly ClaimPair[] = [
   { shape: 'possession', old: 'I own an upright piano.', new: 'I sold the upright piano.' },
   { shape: 'possession', old: 'The office has a Gaggia espresso machine.', new: 'The office got rid of the Gaggia espresso machine.' },
   // a result that reverses an earlier belief
-  { shape: 'reversal', old: 'The flaky test is caused by a race condition.', new: 'The flaky test was not a race condition after all; it was a timezone bug.' },
-  { shape: 'reversal', old: 'The outage was caused by DNS.', new: 'It turned out the outage was caused by an expired certificate, not DNS.' },
-  { shape: 'reversal', old: 'The memory leak is in the websocket handler.', new: 'The memory leak is in the image cache, not the websocket handler.' },
+  {
+    shape: 'reversal',
+    old: 'The flaky test is caused by a race condition.',
+    new: 'The flaky test was not a race condition after all; it was a timezone bug.',
+  },
+  {
+    shape: 'reversal',
+    old: 'The outage was caused by DNS.',
+    new: 'It turned out the outage was caused by an expired certificate, not DNS.',
+  },
+  {
+    shape: 'reversal',
+    old: 'The memory leak is in the websocket handler.',
+    new: 'The memory leak is in the image cache, not the websocket handler.',
+  },
   { shape: 'reversal', old: 'Redis is the bottleneck.', new: 'Redis was not the bottleneck after all; the ORM was.' },
   { shape: 'reversal', old: 'The bug is in the parser.', new: 'The bug was not in the parser after all but in the tokenizer.' },
   // migrating off one tool or platform onto another

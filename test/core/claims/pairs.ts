@@ -25,19 +25,27 @@ export const CORRECTION_PAIRS: readonly ClaimPair[] = [
   { shape: 'is', old: 'The primary database is PostgreSQL.', new: 'The primary database is now MySQL.' },
   { shape: 'is', old: 'The default branch is master.', new: 'The default branch is main.' },
   { shape: 'is', old: 'The API base URL is https://api.old.example.com.', new: 'The API base URL is https://api.example.com now.' },
-  { shape: 'is', old: 'Oscar is the release manager.', new: "Oscar is not the release manager anymore; Pat is." },
+  { shape: 'is', old: 'Oscar is the release manager.', new: 'Oscar is not the release manager anymore; Pat is.' },
 
   // possessive / "the A of X"
   { shape: 'possessive', old: "Bob's email address is bob@oldmail.com.", new: "Bob's email is now bob.smith@example.com." },
   { shape: 'possessive', old: "The project's code name is Falcon.", new: 'The code name of the project is Osprey.' },
   { shape: 'possessive', old: "Carol's manager is Dave.", new: "Carol's manager is now Erin." },
-  { shape: 'possessive', old: 'The logging level of the auth service is debug.', new: "The auth service's logging level was changed to warn." },
+  {
+    shape: 'possessive',
+    old: 'The logging level of the auth service is debug.',
+    new: "The auth service's logging level was changed to warn.",
+  },
   { shape: 'possessive', old: "Alice's role is backend engineer.", new: "Alice's role changed to engineering manager." },
 
   // moved / switched / changed / migrated from A to B
   { shape: 'from-to', old: 'The frontend is built with webpack.', new: 'The frontend switched from webpack to Vite.' },
   { shape: 'from-to', old: 'Our message queue is RabbitMQ.', new: 'We migrated the message queue from RabbitMQ to Kafka.' },
-  { shape: 'from-to', old: "The user's preferred language is Python.", new: 'The user changed their preferred language from Python to Rust.' },
+  {
+    shape: 'from-to',
+    old: "The user's preferred language is Python.",
+    new: 'The user changed their preferred language from Python to Rust.',
+  },
   { shape: 'from-to', old: 'Search runs on Elasticsearch.', new: 'Search moved from Elasticsearch to OpenSearch.' },
   { shape: 'from-to', old: 'We host the docs on Netlify.', new: 'We moved the docs hosting from Netlify to Cloudflare Pages.' },
 
@@ -49,14 +57,23 @@ export const CORRECTION_PAIRS: readonly ClaimPair[] = [
 
   // no longer / not anymore
   { shape: 'no-longer', old: 'Dana works on the mobile team.', new: 'Dana no longer works on the mobile team.' },
-  { shape: 'no-longer', old: 'The nightly backup job runs on the old NAS.', new: 'The nightly backup job no longer runs on the old NAS; it writes to S3 now.' },
+  {
+    shape: 'no-longer',
+    old: 'The nightly backup job runs on the old NAS.',
+    new: 'The nightly backup job no longer runs on the old NAS; it writes to S3 now.',
+  },
   { shape: 'no-longer', old: 'The user is vegetarian.', new: 'The user is not vegetarian anymore.' },
   { shape: 'no-longer', old: 'The user drinks coffee every morning.', new: 'The user no longer drinks coffee.' },
   { shape: 'no-longer', old: 'The legacy reports endpoint is enabled.', new: 'The legacy reports endpoint has been disabled.' },
 
   // correction:
   { shape: 'correction', old: 'The staging cluster is in us-east-1.', new: 'Correction: the staging cluster is in eu-west-1.' },
-  { shape: 'correction', old: "Frank's birthday is on March 3.", new: "Correction: Frank's birthday is March 13, not March 3.", numeric: true },
+  {
+    shape: 'correction',
+    old: "Frank's birthday is on March 3.",
+    new: "Correction: Frank's birthday is March 13, not March 3.",
+    numeric: true,
+  },
   { shape: 'correction', old: 'The design review is owned by Grace.', new: 'Correction — the design review is owned by Heidi.' },
   { shape: 'correction', old: "The user's name is Sam.", new: "Correction: the user's name is Samira." },
 
@@ -66,7 +83,11 @@ export const CORRECTION_PAIRS: readonly ClaimPair[] = [
   { shape: 'actually', old: 'Ivan prefers tabs.', new: 'Actually, Ivan prefers spaces.' },
 
   // ownership
-  { shape: 'ownership', old: 'The billing service is owned by the payments team.', new: 'Ownership of the billing service was transferred to the platform team.' },
+  {
+    shape: 'ownership',
+    old: 'The billing service is owned by the payments team.',
+    new: 'Ownership of the billing service was transferred to the platform team.',
+  },
   { shape: 'ownership', old: 'The data team owns the ETL pipeline.', new: 'The ETL pipeline is now owned by the analytics team.' },
   { shape: 'ownership', old: 'The search index is maintained by Judy.', new: 'Kevin now maintains the search index.' },
   { shape: 'ownership', old: 'The infra team is responsible for the VPN.', new: 'The security team took over responsibility for the VPN.' },
@@ -84,9 +105,17 @@ export const CORRECTION_PAIRS: readonly ClaimPair[] = [
   { shape: 'preference', old: 'The user prefers email notifications.', new: 'The user prefers Slack notifications instead of email.' },
 
   // decision
-  { shape: 'decision', old: 'We decided to use MongoDB for the session store.', new: 'We decided to use Redis for the session store instead of MongoDB.' },
+  {
+    shape: 'decision',
+    old: 'We decided to use MongoDB for the session store.',
+    new: 'We decided to use Redis for the session store instead of MongoDB.',
+  },
   { shape: 'decision', old: 'We will use REST for the public API.', new: 'We will use GraphQL for the public API.' },
-  { shape: 'decision', old: 'The team chose Terraform for infrastructure.', new: 'The team switched infrastructure tooling from Terraform to Pulumi.' },
+  {
+    shape: 'decision',
+    old: 'The team chose Terraform for infrastructure.',
+    new: 'The team switched infrastructure tooling from Terraform to Pulumi.',
+  },
 
   // schedule
   { shape: 'schedule', old: 'The weekly sync is on Tuesday.', new: 'The weekly sync was moved to Thursday.' },
@@ -95,15 +124,29 @@ export const CORRECTION_PAIRS: readonly ClaimPair[] = [
   { shape: 'schedule', old: 'The offsite is on 14 May 2026.', new: 'The offsite has been rescheduled to 21 May 2026.', numeric: true },
 
   // names
-  { shape: 'name', old: 'The Slack channel for incidents is called #ops-alerts.', new: 'The incidents Slack channel was renamed to #incidents.' },
+  {
+    shape: 'name',
+    old: 'The Slack channel for incidents is called #ops-alerts.',
+    new: 'The incidents Slack channel was renamed to #incidents.',
+  },
   { shape: 'name', old: 'The internal wiki is called Atlas.', new: 'The internal wiki was renamed to Compass.' },
   { shape: 'name', old: "The dog's name is Rex.", new: 'The dog is called Biscuit.' },
 
   // counts / numbers
   { shape: 'number', old: 'The monthly budget is 80L.', new: 'The monthly budget is now 120L.', numeric: true },
-  { shape: 'number', old: 'The API rate limit is 100 requests per minute.', new: 'The API rate limit was raised to 500 requests per minute.', numeric: true },
+  {
+    shape: 'number',
+    old: 'The API rate limit is 100 requests per minute.',
+    new: 'The API rate limit was raised to 500 requests per minute.',
+    numeric: true,
+  },
   { shape: 'number', old: 'The team has 6 engineers.', new: 'The team now has 9 engineers.', numeric: true },
-  { shape: 'number', old: 'Max connection pool size is 20.', new: 'The max connection pool size was changed from 20 to 50.', numeric: true },
+  {
+    shape: 'number',
+    old: 'Max connection pool size is 20.',
+    new: 'The max connection pool size was changed from 20 to 50.',
+    numeric: true,
+  },
   { shape: 'number', old: "The user's budget for the laptop is $1500.", new: "The user's laptop budget went up to $2000.", numeric: true },
   { shape: 'number', old: 'The project runs on Node 18.', new: 'The project now runs on Node 20.', numeric: true },
 ];
@@ -111,10 +154,18 @@ export const CORRECTION_PAIRS: readonly ClaimPair[] = [
 /** Both claims stay true: expected relation anything but `supersedes`. */
 export const COMPATIBLE_PAIRS: readonly ClaimPair[] = [
   // additive ownership / membership
-  { shape: 'ownership', old: 'The billing service is owned by the payments team.', new: 'The payments team also owns the refunds service.' },
+  {
+    shape: 'ownership',
+    old: 'The billing service is owned by the payments team.',
+    new: 'The payments team also owns the refunds service.',
+  },
   { shape: 'ownership', old: 'The infra team owns the VPN.', new: 'The infra team owns the CI runners as well.' },
   { shape: 'ownership', old: 'Kevin maintains the search index.', new: 'Kevin also maintains the recommendations model.' },
-  { shape: 'ownership', old: 'The refunds service is owned by the payments team.', new: 'The billing service is owned by the platform team.' },
+  {
+    shape: 'ownership',
+    old: 'The refunds service is owned by the payments team.',
+    new: 'The billing service is owned by the platform team.',
+  },
   { shape: 'ownership', old: 'The ETL pipeline is owned by the analytics team.', new: 'The analytics team is led by Ruth.' },
   { shape: 'ownership', old: 'Grace owns the design review process.', new: 'Grace reports to Heidi.' },
 
@@ -130,7 +181,12 @@ export const COMPATIBLE_PAIRS: readonly ClaimPair[] = [
   { shape: 'number', old: 'The monthly budget is 80L.', new: 'The marketing budget is 20L.', numeric: true },
   { shape: 'is', old: 'The release manager is Pat.', new: 'The release manager for the mobile app is Quinn.' },
   { shape: 'is', old: 'The deploy target is production.', new: 'The deploy target for the docs site is staging.' },
-  { shape: 'number', old: 'The API rate limit is 100 requests per minute.', new: 'The API rate limit for admin keys is 1000 requests per minute.', numeric: true },
+  {
+    shape: 'number',
+    old: 'The API rate limit is 100 requests per minute.',
+    new: 'The API rate limit for admin keys is 1000 requests per minute.',
+    numeric: true,
+  },
 
   // additive facts
   { shape: 'preference', old: 'The user likes Python.', new: 'The user also likes Go.' },
@@ -188,7 +244,12 @@ export const AGREEING_PAIRS: readonly ClaimPair[] = [
   { shape: 'name', old: 'The internal wiki is called Compass.', new: "The internal wiki's name is Compass." },
   { shape: 'ownership', old: 'The search index is maintained by Kevin.', new: 'Kevin maintains the search index.' },
   { shape: 'location', old: 'The company is headquartered in Austin.', new: "The company's headquarters are in Austin." },
-  { shape: 'number', old: 'The API rate limit is 100 requests per minute.', new: 'API requests are rate-limited to 100 per minute.', numeric: true },
+  {
+    shape: 'number',
+    old: 'The API rate limit is 100 requests per minute.',
+    new: 'API requests are rate-limited to 100 per minute.',
+    numeric: true,
+  },
   { shape: 'possessive', old: "Carol's manager is Erin.", new: 'Carol reports to Erin.' },
   { shape: 'schedule', old: 'The release is scheduled for June 12.', new: 'The release date is June 12.', numeric: true },
   { shape: 'is', old: 'The user is vegetarian.', new: "The user doesn't eat meat." },
@@ -197,7 +258,11 @@ export const AGREEING_PAIRS: readonly ClaimPair[] = [
   { shape: 'number', old: 'The team has 9 engineers.', new: 'There are 9 engineers on the team.', numeric: true },
   { shape: 'preference', old: 'Ivan prefers spaces.', new: 'Ivan prefers spaces for indentation.' },
   { shape: 'location', old: 'The staging cluster is in eu-west-1.', new: 'The staging cluster runs in the eu-west-1 region.' },
-  { shape: 'ownership', old: 'The ETL pipeline is owned by the analytics team.', new: 'The analytics team is responsible for the ETL pipeline.' },
+  {
+    shape: 'ownership',
+    old: 'The ETL pipeline is owned by the analytics team.',
+    new: 'The analytics team is responsible for the ETL pipeline.',
+  },
   { shape: 'location', old: 'Mallory is based in Dublin.', new: 'Mallory lives in Dublin.' },
   { shape: 'decision', old: 'We will use GraphQL for the public API.', new: 'The public API will use GraphQL.' },
   { shape: 'schedule', old: 'The sprint demo is at 11am on Friday.', new: 'The sprint demo happens Fridays at 11am.', numeric: true },

@@ -14,13 +14,20 @@ beforeEach(async () => {
   ({ engram, cleanup } = await tempEngram());
   const episode = async (content: string, success: boolean) =>
     (await engram.remember({ scope: S, content, occurredAt: T, action: { tool: 'tool_navigate' }, outcome: { success } })).id;
-  const concept = async (name: string) => (await engram.remember({ scope: S, layer: 'semantic', content: name, name, category: 'goal', validFrom: T })).id;
+  const concept = async (name: string) =>
+    (await engram.remember({ scope: S, layer: 'semantic', content: name, name, category: 'goal', validFrom: T })).id;
   ids = {};
   ids.failed = await episode('navigation to the kitchen failed', false);
   ids.e2 = await episode('navigated to the hall', true);
   ids.e3 = await episode('navigation timed out', false);
   ids.stat = (
-    await engram.remember({ scope: S, layer: 'statistical', content: 'navigate success rate: 0.333 (1/3)', validFrom: T, metric: { concept: 'navigate', name: 'success rate', n: 3, k: 1 } })
+    await engram.remember({
+      scope: S,
+      layer: 'statistical',
+      content: 'navigate success rate: 0.333 (1/3)',
+      validFrom: T,
+      metric: { concept: 'navigate', name: 'success rate', n: 3, k: 1 },
+    })
   ).id;
   ids.navigate = await concept('navigate');
   ids.kitchen = await concept('kitchen');
@@ -51,7 +58,7 @@ describe('spreading activation', () => {
       ['stat', 0.25 / s6, 2],
       ['kitchen', (0.25 * 0.6) / s6, 2],
       ['rule', (0.25 * 0.5) / s6, 2],
-      ['e4', ((0.25 * 0.6) / s6) * 0.5 / Math.SQRT2, 3],
+      ['e4', (((0.25 * 0.6) / s6) * 0.5) / Math.SQRT2, 3],
     ];
     expect(result.seeds).toEqual([ids.failed]);
     expect(result.ranked.map((r) => name(r.id))).toEqual(expected.map(([n]) => n));
@@ -109,7 +116,9 @@ describe('extracted concepts in recall', () => {
     const t = await tempEngram({ recall: { neighbourGapMinutes: 0 } });
     try {
       const S2 = 'acme/users/kitchen-robot';
-      const target = (await t.engram.remember({ scope: S2, content: 'Opened the pantry and fetched flour', context: { goal: 'bake_bread' } })).id;
+      const target = (
+        await t.engram.remember({ scope: S2, content: 'Opened the pantry and fetched flour', context: { goal: 'bake_bread' } })
+      ).id;
       await t.engram.remember({ scope: S2, content: 'Preheated the oven for the loaf', context: { goal: 'bake_bread' } });
       await t.engram.remember({ scope: S2, content: 'Watered the plants on the balcony', context: { goal: 'water_plants' } });
       await t.engram.processJobs();

@@ -26,7 +26,11 @@ describe('concept candidates', () => {
     const record = {
       layer: 'episodic',
       entities: ['Alice'],
-      data: { context: { goal: 'navigate_to_kitchen' }, action: { tool: 'tool_graspObject' }, perception: { objects: ['Coffee Mug'], people: ['alice'] } },
+      data: {
+        context: { goal: 'navigate_to_kitchen' },
+        action: { tool: 'tool_graspObject' },
+        perception: { objects: ['Coffee Mug'], people: ['alice'] },
+      },
     } as unknown as MemoryRecord;
     expect(conceptCandidates(record)).toEqual([
       { name: 'navigate', category: 'goal' },
@@ -44,18 +48,33 @@ describe('concept-extraction worker', () => {
     const { engram } = await open();
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const { id } = await engram.remember({ scope: S, content: `run ${i}`, context: { goal: 'navigate_to_kitchen' }, action: { tool: 'navigate' }, outcome: { success: i !== 1 } });
+      const { id } = await engram.remember({
+        scope: S,
+        content: `run ${i}`,
+        context: { goal: 'navigate_to_kitchen' },
+        action: { tool: 'navigate' },
+        outcome: { success: i !== 1 },
+      });
       ids.push(id);
     }
     await engram.remember({ scope: S, layer: 'semantic', content: 'the kitchen is on the ground floor' });
-    expect((await engram.stats({ scopes: [S] })).jobs).toEqual({ pending: 3, running: 0, failed: 0, byKind: { 'extract-concepts': { pending: 3, running: 0, failed: 0 } } });
+    expect((await engram.stats({ scopes: [S] })).jobs).toEqual({
+      pending: 3,
+      running: 0,
+      failed: 0,
+      byKind: { 'extract-concepts': { pending: 3, running: 0, failed: 0 } },
+    });
     expect(await conceptNamed(engram, 'navigate')).toBeUndefined();
 
     const report = await engram.processJobs();
     expect(report).toMatchObject({ jobs: 3, examined: 3, conceptsCreated: 2, failed: 0 });
     expect((await engram.stats({ scopes: [S] })).jobs.pending).toBe(0);
     const navigate = (await conceptNamed(engram, 'navigate'))!;
-    expect(navigate).toMatchObject({ layer: 'semantic', data: { concept: true, name: 'navigate', category: 'goal' }, provenance: { kind: 'episodic' } });
+    expect(navigate).toMatchObject({
+      layer: 'semantic',
+      data: { concept: true, name: 'navigate', category: 'goal' },
+      provenance: { kind: 'episodic' },
+    });
     const refs = await engram.store.getConceptRefs({ scopes: [S], conceptIds: [navigate.id] });
     expect(refs.map((r) => [r.layer, r.refId])).toEqual(ids.map((id) => ['episodic', id]));
     // idempotent: nothing left, nothing duplicated
@@ -66,7 +85,14 @@ describe('concept-extraction worker', () => {
   it('the queue survives a restart and a crashed worker’s lease expires', async () => {
     const { engram, path } = await open();
     await engram.remember({ scope: S, content: 'saw a mug', perception: { objects: ['coffee_mug'] } });
-    const [claimed] = await engram.store.claimJobs({ kinds: ['extract-concepts'], scopes: 'all', limit: 1, owner: 'crashed', leaseMs: 50, now: Date.now() });
+    const [claimed] = await engram.store.claimJobs({
+      kinds: ['extract-concepts'],
+      scopes: 'all',
+      limit: 1,
+      owner: 'crashed',
+      leaseMs: 50,
+      now: Date.now(),
+    });
     expect(claimed).toBeDefined();
     await engram.close();
     await new Promise((resolve) => setTimeout(resolve, 60));
@@ -83,9 +109,13 @@ describe('concept-extraction worker', () => {
     await engram.close();
     const live = await Engram.open({ path, embedder: 'hash', background: { idleMs: 20 } });
     cleanups.push(() => live.close());
-    for (let i = 0; i < 40; i++) await live.remember({ scope: S, content: `step ${i}`, context: { goal: i % 2 === 0 ? 'open_door' : 'close_door' } });
+    for (let i = 0; i < 40; i++)
+      await live.remember({ scope: S, content: `step ${i}`, context: { goal: i % 2 === 0 ? 'open_door' : 'close_door' } });
     const deadline = Date.now() + 10_000;
-    while ((await live.stats({ scopes: [S] })).jobs.pending + (await live.stats({ scopes: [S] })).jobs.running > 0 && Date.now() < deadline) {
+    while (
+      (await live.stats({ scopes: [S] })).jobs.pending + (await live.stats({ scopes: [S] })).jobs.running > 0 &&
+      Date.now() < deadline
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect((await live.stats({ scopes: [S] })).jobs).toMatchObject({ pending: 0, running: 0, failed: 0 });
@@ -95,7 +125,12 @@ describe('concept-extraction worker', () => {
 
   it('refs of a concept are capped at 200 per layer, oldest evicted first', async () => {
     const { engram } = await open();
-    const inputs = Array.from({ length: 205 }, (_, i) => ({ scope: S, content: `visit ${i}`, occurredAt: 1_700_000_000_000 + i * 1000, context: { goal: 'visit_garden' } }));
+    const inputs = Array.from({ length: 205 }, (_, i) => ({
+      scope: S,
+      content: `visit ${i}`,
+      occurredAt: 1_700_000_000_000 + i * 1000,
+      context: { goal: 'visit_garden' },
+    }));
     const results = await engram.remember(inputs);
     await engram.processJobs();
     const garden = (await conceptNamed(engram, 'garden'))!;

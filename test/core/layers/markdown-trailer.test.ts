@@ -62,10 +62,16 @@ describe('Markdown import validates the engram comment', () => {
       withTrailer(files['log.md']!, (t) => ({ ...t, content: 'smuggled' })),
       files['log.md']!.replace(/<!-- engram \{"id"/, '<!-- engram {"id":,'),
       withTrailer(files['log.md']!, (t) => ({ ...t, refs: { episodic: 'not-a-list' } })),
-      withTrailer(files['log.md']!, (t) => ({ ...t, edges: [{ id: 'e1', type: 'RELATED_TO', toId: 'x', weight: 'heavy', validFrom: 0, recordedAt: 0 }] })),
+      withTrailer(files['log.md']!, (t) => ({
+        ...t,
+        edges: [{ id: 'e1', type: 'RELATED_TO', toId: 'x', weight: 'heavy', validFrom: 0, recordedAt: 0 }],
+      })),
     ];
     for (const log of cases) {
-      await expect(target.importMarkdown({ 'log.md': log }, { scope: S })).rejects.toMatchObject({ code: 'INVALID_INPUT', details: { file: 'log.md' } });
+      await expect(target.importMarkdown({ 'log.md': log }, { scope: S })).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+        details: { file: 'log.md' },
+      });
     }
     expect(await target.store.listMemories({ scopes: [S], limit: 100 })).toEqual([]);
   });

@@ -22,14 +22,35 @@ async function everything(engram: Engram, scope = S): Promise<MemoryRecord[]> {
 
 async function seed(engram: Engram): Promise<Record<string, string>> {
   const ids: Record<string, string> = {};
-  ids.rule = (await engram.remember({ scope: S, layer: 'procedural', content: 'Never suggest properties outside the budget.', priority: 5, pinned: true, tags: ['rules'] })).id;
+  ids.rule = (
+    await engram.remember({
+      scope: S,
+      layer: 'procedural',
+      content: 'Never suggest properties outside the budget.',
+      priority: 5,
+      pinned: true,
+      tags: ['rules'],
+    })
+  ).id;
   ids.budget = (await engram.remember({ scope: S, layer: 'semantic', content: 'My budget is 70L.', validFrom: '2026-01-03' })).id;
-  ids.budget2 = (await engram.remember({ scope: S, layer: 'semantic', content: 'My budget is 80L.', validFrom: '2026-01-10', importance: 0.8 })).id;
-  ids.concept = (await engram.remember({ scope: S, layer: 'semantic', content: 'a flat with two bedrooms', name: '2bhk', definition: 'two bedrooms, hall, kitchen', category: 'home' })).id;
+  ids.budget2 = (
+    await engram.remember({ scope: S, layer: 'semantic', content: 'My budget is 80L.', validFrom: '2026-01-10', importance: 0.8 })
+  ).id;
+  ids.concept = (
+    await engram.remember({
+      scope: S,
+      layer: 'semantic',
+      content: 'a flat with two bedrooms',
+      name: '2bhk',
+      definition: 'two bedrooms, hall, kitchen',
+      category: 'home',
+    })
+  ).id;
   ids.viewed = (
     await engram.remember({
       scope: S,
-      content: 'Viewed Prestige Meridian — rejected: too far from school.\n\n  indented second line with --> and <!-- inside\n- not a list item',
+      content:
+        'Viewed Prestige Meridian — rejected: too far from school.\n\n  indented second line with --> and <!-- inside\n- not a list item',
       occurredAt: '2026-01-15T14:03:27.123Z',
       tags: ['housing', 'rejected'],
       emotion: { valence: -0.3, intensity: 4, mood: ['annoyed'] },
@@ -39,12 +60,31 @@ async function seed(engram: Engram): Promise<Record<string, string>> {
       source: { conversationId: 'chat-9', messageId: 'm-3' },
     })
   ).id;
-  ids.shortlist = (await engram.remember({ scope: S, content: 'Shortlisted Sobha Dream Acres', occurredAt: '2026-02-01', context: { goal: 'find_a_flat' } })).id;
+  ids.shortlist = (
+    await engram.remember({
+      scope: S,
+      content: 'Shortlisted Sobha Dream Acres',
+      occurredAt: '2026-02-01',
+      context: { goal: 'find_a_flat' },
+    })
+  ).id;
   ids.stat = (
-    await engram.remember({ scope: S, layer: 'statistical', content: 'flat viewing success rate: 0.5 (1/2)', metric: { concept: 'flat viewing', name: 'success rate', n: 2, k: 1 } })
+    await engram.remember({
+      scope: S,
+      layer: 'statistical',
+      content: 'flat viewing success rate: 0.5 (1/2)',
+      metric: { concept: 'flat viewing', name: 'success rate', n: 2, k: 1 },
+    })
   ).id;
   await engram.processJobs();
-  await engram.relate({ scope: S, from: ids.concept!, type: 'RELATED_TO', to: ids.budget2!, weight: 0.4, metadata: { why: 'affordability' } });
+  await engram.relate({
+    scope: S,
+    from: ids.concept!,
+    type: 'RELATED_TO',
+    to: ids.budget2!,
+    weight: 0.4,
+    metadata: { why: 'affordability' },
+  });
   await engram.forget(ids.shortlist!, { scope: S });
   // an unscored importance and access counts must survive too
   await engram.store.transaction((tx) => tx.updateMemory(ids.stat!, S, { importance: null, updatedAt: Date.parse('2026-03-01') }));
@@ -61,10 +101,14 @@ describe('Markdown export', () => {
     const files = await engram.exportMarkdown({ scope: S });
     expect(Object.keys(files).sort()).toEqual(['concepts.md', 'log.md', 'procedural.md', 'profile.md', 'semantic.md']);
     expect(files['procedural.md']).toContain('- [');
-    expect(files['procedural.md']).toMatch(/- \[\d{4}-\d{2}-\d{2}[^\]]*\] Never suggest properties outside the budget\.\n {2}· importance [\d.]+ · tags: rules · pinned\n {2}<!-- engram \{/);
+    expect(files['procedural.md']).toMatch(
+      /- \[\d{4}-\d{2}-\d{2}[^\]]*\] Never suggest properties outside the budget\.\n {2}· importance [\d.]+ · tags: rules · pinned\n {2}<!-- engram \{/,
+    );
     expect(files['profile.md']).toContain('- [2026-01-10] My budget is 80L.\n  · importance 0.8\n');
     expect(files['profile.md']).toContain('## Not current');
-    expect(files['log.md']).toContain('- [2026-01-15 14:03:27.123] Viewed Prestige Meridian — rejected: too far from school.\n  \n    indented second line');
+    expect(files['log.md']).toContain(
+      '- [2026-01-15 14:03:27.123] Viewed Prestige Meridian — rejected: too far from school.\n  \n    indented second line',
+    );
     expect(files['semantic.md']).toContain('flat viewing success rate: 0.5 (1/2)');
     expect(files['semantic.md']).toContain('two bedrooms');
     // extracted concepts go to concepts.md, not among the definitions and statistics
@@ -100,8 +144,12 @@ describe('Markdown import', () => {
     expect((await target.stats({ scopes: [S] })).concepts).toBe((await source.stats({ scopes: [S] })).concepts);
 
     const conceptIds = before.map((r) => r.id);
-    expect(await target.store.getConceptRefs({ scopes: [S], conceptIds })).toStrictEqual(await source.store.getConceptRefs({ scopes: [S], conceptIds }));
-    expect(await target.store.getEdges({ scopes: [S], ids: conceptIds })).toStrictEqual(await source.store.getEdges({ scopes: [S], ids: conceptIds }));
+    expect(await target.store.getConceptRefs({ scopes: [S], conceptIds })).toStrictEqual(
+      await source.store.getConceptRefs({ scopes: [S], conceptIds }),
+    );
+    expect(await target.store.getEdges({ scopes: [S], ids: conceptIds })).toStrictEqual(
+      await source.store.getEdges({ scopes: [S], ids: conceptIds }),
+    );
     expect((await target.stats({ scopes: [S] })).edges).toBe((await source.stats({ scopes: [S] })).edges);
     expect(ids.viewed).toBeDefined();
 
@@ -116,14 +164,23 @@ describe('Markdown import', () => {
     const files = await engram.exportMarkdown({ scope: S });
     const edited = {
       ...files,
-      'profile.md': files['profile.md']!.replace('- [2026-01-10] My budget is 80L.\n  · importance 0.8', '- [2026-01-12] My budget is 85L.\n  · importance 0.9 · tags: money · pinned'),
+      'profile.md': files['profile.md']!.replace(
+        '- [2026-01-10] My budget is 80L.\n  · importance 0.8',
+        '- [2026-01-12] My budget is 85L.\n  · importance 0.9 · tags: money · pinned',
+      ),
       'log.md': `${files['log.md']}\n- [2026-02-20] Visited Brigade Cornerstone with Alice\n  · importance 0.6 · tags: visit\n`,
     };
     const beforeOthers = (await everything(engram)).filter((r) => r.id !== ids.budget2);
     const report = await engram.importMarkdown(edited, { scope: S });
     expect(report).toMatchObject({ updated: 1, added: 1 });
     const budget = await engram.get(ids.budget2!, { scopes: [S] });
-    expect(budget).toMatchObject({ content: 'My budget is 85L.', importance: 0.9, tags: ['money'], pinned: true, validFrom: '2026-01-12T00:00:00.000Z' });
+    expect(budget).toMatchObject({
+      content: 'My budget is 85L.',
+      importance: 0.9,
+      tags: ['money'],
+      pinned: true,
+      validFrom: '2026-01-12T00:00:00.000Z',
+    });
     const after = await everything(engram);
     for (const record of beforeOthers) expect(after.find((r) => r.id === record.id)).toStrictEqual(record);
     const visit = after.find((r) => r.content === 'Visited Brigade Cornerstone with Alice')!;
@@ -133,6 +190,11 @@ describe('Markdown import', () => {
   it('reports where a file is wrong', async () => {
     const engram = await open();
     await expect(engram.importMarkdown({ 'log.md': '- [2026-13-45] impossible date\n' }, { scope: S })).rejects.toThrow(/log\.md line 1/);
-    await expect(engram.importMarkdown({ 'log.md': '- [2026-01-01] x\n  · importance 7\n  <!-- engram {"id":"01J","layer":"episodic","validFrom":0} -->\n' }, { scope: S })).rejects.toThrow(/importance/);
+    await expect(
+      engram.importMarkdown(
+        { 'log.md': '- [2026-01-01] x\n  · importance 7\n  <!-- engram {"id":"01J","layer":"episodic","validFrom":0} -->\n' },
+        { scope: S },
+      ),
+    ).rejects.toThrow(/importance/);
   });
 });

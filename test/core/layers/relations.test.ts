@@ -40,7 +40,9 @@ describe('relations', () => {
       ['RELATED_TO', 'both', navigate, 0.6],
     ]);
     expect((await engram.edges(container, { scopes: [S] })).map((e) => [e.type, e.direction, e.other])).toEqual([['IS_A', 'in', mug]]);
-    expect((await engram.edges(navigate, { scopes: [S] })).map((e) => [e.type, e.direction, e.other])).toEqual([['RELATED_TO', 'both', mug]]);
+    expect((await engram.edges(navigate, { scopes: [S] })).map((e) => [e.type, e.direction, e.other])).toEqual([
+      ['RELATED_TO', 'both', mug],
+    ]);
 
     // relating a symmetric pair the other way round updates the one edge
     const again = await engram.relate({ scope: S, from: mug, type: 'RELATED_TO', to: navigate, weight: 0.8 });
@@ -68,7 +70,13 @@ describe('relations', () => {
     const builtIns = await engram.relations({ scopes: [S] });
     expect(builtIns.filter((t) => t.symmetric).map((t) => t.name)).toEqual(['BRIDGES', 'CORRELATES_WITH', 'RELATED_TO', 'TRENDS_WITH']);
     expect(builtIns.every((t) => t.builtIn)).toBe(true);
-    const registered = await engram.registerRelation({ scope: S, name: 'co-occurs with', symmetric: true, proposedBy: 'agent:planner', description: 'seen together' });
+    const registered = await engram.registerRelation({
+      scope: S,
+      name: 'co-occurs with',
+      symmetric: true,
+      proposedBy: 'agent:planner',
+      description: 'seen together',
+    });
     expect(registered).toMatchObject({ name: 'CO_OCCURS_WITH', symmetric: true, builtIn: false, proposedBy: 'agent:planner' });
     expect(await code(engram.registerRelation({ scope: S, name: 'CO_OCCURS_WITH', symmetric: false }))).toBe('CONFLICT');
     const [x, y] = [await add('x_item'), await add('y_item')];

@@ -35,7 +35,13 @@ describe('episodic layer: structured cycles', () => {
       action: { tool: 'graspObject', args: { force: 2 } },
       outcome: { success: true, reward: 1, detail: 'held firmly' },
     };
-    const { id } = await engram.remember({ scope: S, layer: 'episodic', content: 'tried the mug', occurredAt: '2026-01-05T10:00:00Z', ...cycle });
+    const { id } = await engram.remember({
+      scope: S,
+      layer: 'episodic',
+      content: 'tried the mug',
+      occurredAt: '2026-01-05T10:00:00Z',
+      ...cycle,
+    });
     const view = await engram.get(id, { scopes: [S] });
     expect(view).toMatchObject(cycle);
     expect(view.occurredAt).toBe('2026-01-05T10:00:00.000Z');
@@ -44,7 +50,12 @@ describe('episodic layer: structured cycles', () => {
       'perceived: coffee mug, alice. goal: grasp coffee mug. location: kitchen. intent: grasp. because the mug is within reach action: grasp object. outcome: success, reward 1. held firmly',
     );
     // same content without a cycle: only the rendering can tell them apart (semantic channel)
-    const { id: plain } = await engram.remember({ scope: S, layer: 'episodic', content: 'tried the mug', occurredAt: '2026-01-05T10:00:00Z' });
+    const { id: plain } = await engram.remember({
+      scope: S,
+      layer: 'episodic',
+      content: 'tried the mug',
+      occurredAt: '2026-01-05T10:00:00Z',
+    });
     const { hits } = await engram.recall('grasp object', { scopes: [S], weights: { semantic: 1, lexical: 0 } });
     expect(hits.map((h) => h.id)).toEqual([id, plain]);
     expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
@@ -74,7 +85,13 @@ describe('semantic layer', () => {
         provenance: { kind, sources: [{ uri: 'https://example.com/mugs' }] },
       });
       const view = await engram.get(id, { scopes: [S] });
-      expect(view).toMatchObject({ name: `mug ${kind}`, definition: 'a cup with a handle', category: 'object', properties: { handle: true, volumeMl: 350 }, confidence: 0.8 });
+      expect(view).toMatchObject({
+        name: `mug ${kind}`,
+        definition: 'a cup with a handle',
+        category: 'object',
+        properties: { handle: true, volumeMl: 350 },
+        confidence: 0.8,
+      });
       expect(view.provenance.kind).toBe(kind);
     }
     await rejects({ layer: 'semantic', provenance: { kind: 'rumour' } }, 'provenance.kind');
@@ -85,7 +102,12 @@ describe('semantic layer', () => {
 
 describe('procedural layer', () => {
   it('keeps an integer priority and rejects it elsewhere', async () => {
-    const { id } = await engram.remember({ scope: 'acme/shared', layer: 'procedural', content: 'Never suggest properties outside the budget.', priority: 10 });
+    const { id } = await engram.remember({
+      scope: 'acme/shared',
+      layer: 'procedural',
+      content: 'Never suggest properties outside the budget.',
+      priority: 10,
+    });
     expect((await engram.get(id, { scopes: ['acme/shared'] })).priority).toBe(10);
     await rejects({ layer: 'procedural', priority: 1.5 }, 'priority');
     await rejects({ layer: 'episodic', priority: 1 }, 'priority belongs to the procedural layer');

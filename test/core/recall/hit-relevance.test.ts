@@ -63,7 +63,9 @@ function fuzzedQueries(count: number, seed: number): string[] {
   const nonsense = ['zxqv', 'blorp', 'fnord', 'quuxle', 'vrrmph', '???', '—', 'DROP TABLE', '"', '日本語'];
   return Array.from({ length: count }, () => {
     const n = 1 + Math.floor(random() * 6);
-    return Array.from({ length: n }, () => (random() < 0.75 ? words[Math.floor(random() * words.length)] : nonsense[Math.floor(random() * nonsense.length)])).join(' ');
+    return Array.from({ length: n }, () =>
+      random() < 0.75 ? words[Math.floor(random() * words.length)] : nonsense[Math.floor(random() * nonsense.length)],
+    ).join(' ');
   });
 }
 
@@ -104,9 +106,11 @@ describe('recall hits carry relevance (hash embedder)', () => {
   });
 
   it('a clearly matching query gets high relevance, a nonsense query low', async () => {
-    for (const query of CLEAR) expect((await t.engram.recall(query, { scopes: [S], k: 1, trackAccess: false })).hits[0]?.relevance, query).toBeGreaterThan(0.6);
+    for (const query of CLEAR)
+      expect((await t.engram.recall(query, { scopes: [S], k: 1, trackAccess: false })).hits[0]?.relevance, query).toBeGreaterThan(0.6);
     for (const query of NONSENSE) {
-      for (const hit of (await t.engram.recall(query, { scopes: [S], k: 5, trackAccess: false })).hits) expect(hit.relevance, query).toBeLessThan(0.3);
+      for (const hit of (await t.engram.recall(query, { scopes: [S], k: 5, trackAccess: false })).hits)
+        expect(hit.relevance, query).toBeLessThan(0.3);
     }
   });
 });
@@ -124,7 +128,8 @@ describe('recall hits carry relevance (default model "use")', () => {
       expect((await t.engram.recall(query, { scopes: [S], k: 1, trackAccess: false })).hits[0]?.relevance, query).toBeGreaterThan(0.6);
     }
     for (const query of NONSENSE) {
-      for (const hit of (await t.engram.recall(query, { scopes: [S], k: 5, trackAccess: false })).hits) expect(hit.relevance, query).toBeLessThan(0.3);
+      for (const hit of (await t.engram.recall(query, { scopes: [S], k: 5, trackAccess: false })).hits)
+        expect(hit.relevance, query).toBeLessThan(0.3);
     }
   }, 120_000);
 });
@@ -139,13 +144,19 @@ describe.skipIf(url === undefined)('relevance is the same on SQLite and PostgreS
   it('gives every hit the same relevance on both stores', async () => {
     const sqlite = await tempEngram();
     const embedder = new HashEmbedder();
-    const store = await openPostgresStore({ url: withSchema(url as string, schema), embedding: { name: embedder.name, dimension: embedder.dimension }, poolSize: 2 });
+    const store = await openPostgresStore({
+      url: withSchema(url as string, schema),
+      embedding: { name: embedder.name, dimension: embedder.dimension },
+      poolSize: 2,
+    });
     const pg = new Engram({ store, embedder });
     try {
       await seed(sqlite.engram);
       await seed(pg);
       for (const query of [...CLEAR, ...NONSENSE, ...fuzzedQueries(10, 5)]) {
-        const a = new Map((await sqlite.engram.recall(query, { scopes: [S], k: 5, trackAccess: false })).hits.map((h) => [h.content, h.relevance]));
+        const a = new Map(
+          (await sqlite.engram.recall(query, { scopes: [S], k: 5, trackAccess: false })).hits.map((h) => [h.content, h.relevance]),
+        );
         const b = new Map((await pg.recall(query, { scopes: [S], k: 5, trackAccess: false })).hits.map((h) => [h.content, h.relevance]));
         const shared = [...a.keys()].filter((content) => b.has(content));
         expect(shared.length, query).toBeGreaterThan(0);

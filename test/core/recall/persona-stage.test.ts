@@ -15,18 +15,26 @@ import { ManualClock } from '../../../src/core/ports/clock.js';
 const SCOPE = 'lab/agents/tutor';
 
 function candidate(id: number, score: number, tags: string[]): Candidate {
-  const record = { ...newRecord({ scope: SCOPE, layer: 'episodic', content: `memory ${id}`, now: 1_000 + id, tags }), id: `id-${String(id).padStart(4, '0')}` };
+  const record = {
+    ...newRecord({ scope: SCOPE, layer: 'episodic', content: `memory ${id}`, now: 1_000 + id, tags }),
+    id: `id-${String(id).padStart(4, '0')}`,
+  };
   return { record, channels: {}, fused: score, relevance: score, neighbourhood: 0, recency: 0, importance: 0, activation: 0, score };
 }
 
 describe('persona stage (pure)', () => {
   it('without a persona, or with weight 0, returns the same candidates in the same order (property)', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.double({ min: -2, max: 5, noNaN: true }), fc.subarray(['ml', 'risk', 'team', 'misc'])), { maxLength: 40 }), (rows) => {
-        const sorted = rows.map(([score, tags], i) => candidate(i, score, tags)).sort((a, b) => b.score - a.score || (a.record.id < b.record.id ? -1 : 1));
-        expect(personaRerank(sorted, null, 0.5)).toEqual(sorted);
-        expect(personaRerank(sorted, { dispositions: { curiosity: 1 }, favours: { curiosity: { tags: ['ml'] } } }, 0)).toEqual(sorted);
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.double({ min: -2, max: 5, noNaN: true }), fc.subarray(['ml', 'risk', 'team', 'misc'])), { maxLength: 40 }),
+        (rows) => {
+          const sorted = rows
+            .map(([score, tags], i) => candidate(i, score, tags))
+            .sort((a, b) => b.score - a.score || (a.record.id < b.record.id ? -1 : 1));
+          expect(personaRerank(sorted, null, 0.5)).toEqual(sorted);
+          expect(personaRerank(sorted, { dispositions: { curiosity: 1 }, favours: { curiosity: { tags: ['ml'] } } }, 0)).toEqual(sorted);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -38,7 +46,10 @@ describe('persona stage (pure)', () => {
     expect(personaAffinity({ ...curious, dispositions: { curiosity: 0.1 } }, ml).affinity).toBeCloseTo(-0.8);
     expect(personaAffinity({ ...curious, dispositions: { curiosity: 0.5 } }, ml).affinity).toBe(0);
     // built-in favours: caution favours failed outcomes
-    const failed = { ...newRecord({ scope: SCOPE, layer: 'episodic', content: 'dropped it', now: 1 }), data: { outcome: { success: false } } };
+    const failed = {
+      ...newRecord({ scope: SCOPE, layer: 'episodic', content: 'dropped it', now: 1 }),
+      data: { outcome: { success: false } },
+    };
     expect(personaAffinity({ dispositions: { caution: 1 } }, failed)).toEqual({ affinity: 0.5, matched: ['caution 1: kind failure'] });
     const [top] = personaRerank([candidate(2, 1.2, []), candidate(1, 1, ['ml'])], curious, 0.5);
     expect(top?.record.tags).toEqual(['ml']);
@@ -90,13 +101,22 @@ describe('persona re-ranking of recall and context (planted store)', () => {
     expect(tagged).toHaveLength(12);
     const lifts = tagged.map((h) => (before.get(h.id) as number) - (after.get(h.id) as number));
     const mean = lifts.reduce((a, b) => a + b, 0) / lifts.length;
-    console.log(`persona lift: ${tagged.length} tagged memories rise ${mean.toFixed(1)} ranks on average (min ${Math.min(...lifts)}, max ${Math.max(...lifts)}) among ${plain.length}`);
+    console.log(
+      `persona lift: ${tagged.length} tagged memories rise ${mean.toFixed(1)} ranks on average (min ${Math.min(...lifts)}, max ${Math.max(...lifts)}) among ${plain.length}`,
+    );
     expect(mean).toBeGreaterThanOrEqual(3);
     expect(lifted.find((h) => h.tags.includes('ml'))?.why.persona).toMatchObject({ matched: ['curiosity 0.9: tag ml'] });
     expect(plain[0]?.why.persona).toBeUndefined();
 
     // an inline persona (no stored one needed) and the engine-wide switch do the same
-    expect((await engram.recall(query, { ...options, persona: { dispositions: { curiosity: 0.9, caution: 0.4 }, favours: { curiosity: { tags: ['ml'] } } } })).hits.map((h) => h.id)).toEqual(lifted.map((h) => h.id));
+    expect(
+      (
+        await engram.recall(query, {
+          ...options,
+          persona: { dispositions: { curiosity: 0.9, caution: 0.4 }, favours: { curiosity: { tags: ['ml'] } } },
+        })
+      ).hits.map((h) => h.id),
+    ).toEqual(lifted.map((h) => h.id));
 
     // context: episodes re-ranked when asked
     const message = query;
@@ -117,6 +137,8 @@ describe('persona re-ranking of recall and context (planted store)', () => {
     expect(hits.filter((h) => h.tags.includes('ml')).length).toBeGreaterThanOrEqual(4);
     await expect(engram.setPersona({ scope: SCOPE, dispositions: { curiosity: 1.5 } })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
     await expect(engram.setPersona({ scope: SCOPE, dispositions: {} })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
-    await expect(engram.recall('x', { scopes: [SCOPE], persona: { dispositions: { curiosity: -1 } } })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(engram.recall('x', { scopes: [SCOPE], persona: { dispositions: { curiosity: -1 } } })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
   });
 });

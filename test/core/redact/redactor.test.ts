@@ -13,10 +13,18 @@ const text = (input: string): string => redactor.redact(input).text;
 describe('createRedactor().redact', () => {
   it.each([
     ['AWS access key', 'key AKIAZ7QW3ERT5YUI8OPA here', 'key [redacted:aws-access-key] here'],
-    ['AWS secret key by name', 'aws_secret_access_key = Zr4Tq9Wm2Xc7Vb5Nk8Lp/3Hs6Jd1Fg0Ya2Qe4Rt+', 'aws_secret_access_key = [redacted:aws-secret-key]'],
+    [
+      'AWS secret key by name',
+      'aws_secret_access_key = Zr4Tq9Wm2Xc7Vb5Nk8Lp/3Hs6Jd1Fg0Ya2Qe4Rt+',
+      'aws_secret_access_key = [redacted:aws-secret-key]',
+    ],
     ['GCP API key', 'key=AIzaSyZr4Tq9Wm2Xc7Vb5Nk8Lp3Hs6Jd1Fg0Ya2', 'key=[redacted:gcp-api-key]'],
     ['GitHub token', 'token ghs_Zr4Tq9Wm2Xc7Vb5Nk8Lp3Hs6Jd1Fg0Ya2Qe4 leaked', 'token [redacted:github-token] leaked'],
-    ['GitHub fine-grained token', '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6Jd1Fg', '[redacted:github-token]'],
+    [
+      'GitHub fine-grained token',
+      '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6Jd1Fg',
+      '[redacted:github-token]',
+    ],
     ['OpenAI project key', 'sk-proj-Zr4Tq9Wm2Xc7Vb5Nk8Lp3Hs6Jd1Fg0Ya2Qe4_Zr4Tq9Wm2Xc7', '[redacted:openai-key]'],
     ['Anthropic key', 'sk-ant-api03-Zr4Tq9Wm2Xc7Vb5Nk8Lp3Hs6Jd1Fg0Ya2Qe4-Zr4Tq9Wm2AA', '[redacted:anthropic-key]'],
     ['Slack token', 'xoxp-123456789012-1234567890123-Zr4Tq9Wm2Xc7Vb5N', '[redacted:slack-token]'],
@@ -27,13 +35,22 @@ describe('createRedactor().redact', () => {
     ['secret: in YAML', 'client_secret: "Hq7mZ2pLw9xx"', 'client_secret: "[redacted:secret]"'],
     ['token= in a query', '/callback?access_token=Zr4Tq9Wm2Xc7Vb5Nk8Lp3Hs6&state=1', '/callback?access_token=[redacted:token]&state=1'],
     ['Bearer header', 'Authorization: Bearer Zr4Tq9Wm2Xc7Vb5Nk8Lp3Hs6Jd', 'Authorization: Bearer [redacted:bearer-token]'],
-    ['high-entropy value of a key-like name', 'MAILGUN_SIGNING_KEY=zr4tq9wm2xc7vb5nk8lp3hs6jd1fg0ya', 'MAILGUN_SIGNING_KEY=[redacted:secret-key]'],
+    [
+      'high-entropy value of a key-like name',
+      'MAILGUN_SIGNING_KEY=zr4tq9wm2xc7vb5nk8lp3hs6jd1fg0ya',
+      'MAILGUN_SIGNING_KEY=[redacted:secret-key]',
+    ],
   ])('%s', (_name, input, expected) => {
     expect(text(input)).toBe(expected);
   });
 
   it('redacts a PEM private key block whole, and counts by kind', () => {
-    const block = ['-----BEGIN RSA PRIVATE KEY-----', 'MIIEowIBAAKCAQEAzr4Tq9Wm2Xc7Vb5Nk8Lp3Hs6Jd1Fg0Ya2Qe4Zr4Tq9Wm2Xc7Vb5', 'Nk8Lp3Hs6Jd1Fg0Ya2Qe4==', '-----END RSA PRIVATE KEY-----'].join('\n');
+    const block = [
+      '-----BEGIN RSA PRIVATE KEY-----',
+      'MIIEowIBAAKCAQEAzr4Tq9Wm2Xc7Vb5Nk8Lp3Hs6Jd1Fg0Ya2Qe4Zr4Tq9Wm2Xc7Vb5',
+      'Nk8Lp3Hs6Jd1Fg0Ya2Qe4==',
+      '-----END RSA PRIVATE KEY-----',
+    ].join('\n');
     const result = redactor.redact(`the key:\n${block}\nand a token ghp_Zr4Tq9Wm2Xc7Vb5Nk8Lp3Hs6Jd1Fg0Ya2Qe4`);
     expect(result.text).toBe('the key:\n[redacted:private-key]\nand a token [redacted:github-token]');
     expect(result).toMatchObject({ count: 2, kinds: { 'private-key': 1, 'github-token': 1 } });
@@ -57,7 +74,9 @@ describe('createRedactor().redact', () => {
   it('is off with enabled: false, and takes extra patterns', () => {
     const input = 'GITHUB_TOKEN=ghp_Zr4Tq9Wm2Xc7Vb5Nk8Lp3Hs6Jd1Fg0Ya2Qe4 and acme_ZR4TQ9WM';
     expect(createRedactor({ enabled: false }).redact(input).text).toBe(input);
-    expect(createRedactor({ patterns: [{ kind: 'acme-id', pattern: /acme_[A-Z0-9]{8}/ }] }).redact(input).text).toBe('GITHUB_TOKEN=[redacted:github-token] and [redacted:acme-id]');
+    expect(createRedactor({ patterns: [{ kind: 'acme-id', pattern: /acme_[A-Z0-9]{8}/ }] }).redact(input).text).toBe(
+      'GITHUB_TOKEN=[redacted:github-token] and [redacted:acme-id]',
+    );
   });
 
   it('refuses a pattern that matches the empty text', () => {
@@ -69,13 +88,21 @@ describe('whole values', () => {
   it('redacts every string of a remember input except its scope, and counts per input', () => {
     const { inputs, counts } = redactInputs(
       [
-        { scope: 'acme/shop', content: 'uses ghp_Zr4Tq9Wm2Xc7Vb5Nk8Lp3Hs6Jd1Fg0Ya2Qe4', action: { tool: 'curl', args: { header: 'Authorization: Bearer Zr4Tq9Wm2Xc7Vb5Nk8Lp3Hs6Jd' } } },
+        {
+          scope: 'acme/shop',
+          content: 'uses ghp_Zr4Tq9Wm2Xc7Vb5Nk8Lp3Hs6Jd1Fg0Ya2Qe4',
+          action: { tool: 'curl', args: { header: 'Authorization: Bearer Zr4Tq9Wm2Xc7Vb5Nk8Lp3Hs6Jd' } },
+        },
         { scope: 'acme/shop', content: 'nothing here' },
       ],
       redactor,
     );
     expect(counts).toEqual([2, 0]);
-    expect(inputs[0]).toEqual({ scope: 'acme/shop', content: 'uses [redacted:github-token]', action: { tool: 'curl', args: { header: 'Authorization: Bearer [redacted:bearer-token]' } } });
+    expect(inputs[0]).toEqual({
+      scope: 'acme/shop',
+      content: 'uses [redacted:github-token]',
+      action: { tool: 'curl', args: { header: 'Authorization: Bearer [redacted:bearer-token]' } },
+    });
   });
 
   it('replaces lower-cased copies and pieces of a secret in derived fields of a stored record', () => {

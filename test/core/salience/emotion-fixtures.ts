@@ -41,7 +41,7 @@ export const LABELLED_SENTENCES: readonly LabelledSentence[] = [
   { text: 'Ugh, the app crashed again and I lost my work 😡', sign: -1 },
   { text: 'I feel lonely since moving to the new city.', sign: -1 },
   { text: "I'm worried the surgery won't go well.", sign: -1 },
-  { text: "That movie was boring and way too long.", sign: -1 },
+  { text: 'That movie was boring and way too long.', sign: -1 },
   { text: "I don't like the new design, it's confusing.", sign: -1 },
   { text: 'She was really upset and cried after the argument :(', sign: -1 },
   { text: 'I am disappointed that nobody came to the party.', sign: -1 },

@@ -9,7 +9,9 @@ describe('analyzeEmotion', () => {
     expect(Math.abs(positives * 2 - LABELLED_SENTENCES.length)).toBeLessThanOrEqual(4);
     const disagreements = LABELLED_SENTENCES.filter(({ text, sign }) => Math.sign(analyzeEmotion(text).valence) !== sign);
     const agreement = 1 - disagreements.length / LABELLED_SENTENCES.length;
-    console.info(`emotion sign agreement: ${(agreement * 100).toFixed(1)}% (${LABELLED_SENTENCES.length - disagreements.length}/${LABELLED_SENTENCES.length}); missed: ${disagreements.map((sentence) => sentence.text).join(' | ')}`);
+    console.info(
+      `emotion sign agreement: ${(agreement * 100).toFixed(1)}% (${LABELLED_SENTENCES.length - disagreements.length}/${LABELLED_SENTENCES.length}); missed: ${disagreements.map((sentence) => sentence.text).join(' | ')}`,
+    );
     expect(agreement).toBeGreaterThanOrEqual(0.85);
   });
 

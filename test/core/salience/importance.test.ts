@@ -43,7 +43,8 @@ describe('scoreImportance', () => {
   });
 
   it('stays in 0..1 and is deterministic', () => {
-    const loaded = 'IMPORTANT!!! Remember: never forget, always must, deadline critical, my wife my son my birthday, I prefer, we decided, Alice Bob Carol 2024';
+    const loaded =
+      'IMPORTANT!!! Remember: never forget, always must, deadline critical, my wife my son my birthday, I prefer, we decided, Alice Bob Carol 2024';
     expect(scoreImportance(loaded)).toBeLessThanOrEqual(1);
     expect(scoreImportance(loaded)).toBe(scoreImportance(loaded));
     expect(scoreImportance('')).toBe(0);

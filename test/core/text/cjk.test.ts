@@ -3,7 +3,17 @@
  * text SQLite's FTS5 indexes, Chinese dates, and entities in mixed text.
  */
 import { describe, expect, it } from 'vitest';
-import { contentTerms, extractDates, extractEntities, hasCjk, lexicalText, parseTemporalExpression, segmentCjk, stem, tokenize } from '../../../src/core/text/index.js';
+import {
+  contentTerms,
+  extractDates,
+  extractEntities,
+  hasCjk,
+  lexicalText,
+  parseTemporalExpression,
+  segmentCjk,
+  stem,
+  tokenize,
+} from '../../../src/core/text/index.js';
 import { termCounts } from '../../../src/core/text/bm25.js';
 
 describe('CJK tokenisation', () => {
@@ -32,7 +42,20 @@ describe('CJK tokenisation', () => {
   it('tokenises English exactly as before (no CJK character, no change)', () => {
     const english = "Alice's v2.1 build took 1,500 ms; we'll deploy to acme.com on Friday";
     expect(hasCjk(english)).toBe(false);
-    expect(tokenize(english)).toEqual(['alice', 'v2.1', 'build', 'took', '1500', 'ms', "we'll", 'deploy', 'to', 'acme.com', 'on', 'friday']);
+    expect(tokenize(english)).toEqual([
+      'alice',
+      'v2.1',
+      'build',
+      'took',
+      '1500',
+      'ms',
+      "we'll",
+      'deploy',
+      'to',
+      'acme.com',
+      'on',
+      'friday',
+    ]);
     expect(lexicalText(english)).toBeNull();
   });
 
@@ -49,7 +72,9 @@ describe('Chinese dates', () => {
   const REFERENCE = Date.UTC(2024, 4, 15, 12);
   const windowOf = (text: string): [string, string, string] | null => {
     const window = parseTemporalExpression(text, REFERENCE);
-    return window === null ? null : [new Date(window.start).toISOString().slice(0, 10), new Date(window.end).toISOString().slice(0, 10), window.text];
+    return window === null
+      ? null
+      : [new Date(window.start).toISOString().slice(0, 10), new Date(window.end).toISOString().slice(0, 10), window.text];
   };
 
   it.each([

@@ -4,31 +4,43 @@ import { extractEntities } from '../../../src/core/text/index.js';
 describe('extractEntities', () => {
   it('finds people, places and organisations from capitalisation', () => {
     expect(extractEntities('Alice met Bob at the Google office in San Francisco on Tuesday.')).toEqual([
-      'alice', 'bob', 'google', 'san francisco',
+      'alice',
+      'bob',
+      'google',
+      'san francisco',
     ]);
   });
 
   it('drops titles, keeps multi-word names with inner connectors', () => {
     expect(extractEntities('Yesterday I talked to Dr. Sarah Connor at the Bank of America in New York.')).toEqual([
-      'sarah connor', 'bank of america', 'new york',
+      'sarah connor',
+      'bank of america',
+      'new york',
     ]);
   });
 
   it("normalises: lowercase, possessive 's stripped, each entity once", () => {
     expect(extractEntities("Caroline's painting of Lake Tahoe won. Caroline said Lake Tahoe’s light was perfect.")).toEqual([
-      'caroline', 'lake tahoe',
+      'caroline',
+      'lake tahoe',
     ]);
   });
 
   it('finds handles, e-mails, URLs, hashtags and code identifiers', () => {
     expect(
-      extractEntities('Ping @devops or mail ops@acme.com, see https://acme.com/runbook. #oncall: call graspObject then navigate_to_kitchen'),
+      extractEntities(
+        'Ping @devops or mail ops@acme.com, see https://acme.com/runbook. #oncall: call graspObject then navigate_to_kitchen',
+      ),
     ).toEqual(['@devops', 'ops@acme.com', 'https://acme.com/runbook', '#oncall', 'graspobject', 'navigate_to_kitchen']);
   });
 
   it('keeps acronyms and product names with inner capitals', () => {
     expect(extractEntities('Caroline joined the LGBTQ support group. We moved the API to PostgreSQL on GitHub.')).toEqual([
-      'caroline', 'lgbtq', 'api', 'postgresql', 'github',
+      'caroline',
+      'lgbtq',
+      'api',
+      'postgresql',
+      'github',
     ]);
   });
 
@@ -44,7 +56,10 @@ describe('extractEntities', () => {
 
   it('finds gazetteer entities in all-lowercase chat', () => {
     expect(extractEntities('i flew to paris with alice, then new york for the kubernetes meetup')).toEqual([
-      'paris', 'alice', 'new york', 'kubernetes',
+      'paris',
+      'alice',
+      'new york',
+      'kubernetes',
     ]);
   });
 

@@ -12,7 +12,9 @@ describe('splitSentences', () => {
 
   it('does not split after titles, initials or before a lowercase word', () => {
     expect(sentences('Dr. Smith met J. R. R. Tolkien. We use e.g. this one. Price is 3.50 today.')).toEqual([
-      'Dr. Smith met J. R. R. Tolkien.', 'We use e.g. this one.', 'Price is 3.50 today.',
+      'Dr. Smith met J. R. R. Tolkien.',
+      'We use e.g. this one.',
+      'Price is 3.50 today.',
     ]);
   });
 

@@ -8,7 +8,16 @@ describe('tokenize', () => {
 
   it('keeps versions, units and dotted names whole', () => {
     expect(tokenize('Upgrade to v2.1 before buying the 80L tank from acme.com')).toEqual([
-      'upgrade', 'to', 'v2.1', 'before', 'buying', 'the', '80l', 'tank', 'from', 'acme.com',
+      'upgrade',
+      'to',
+      'v2.1',
+      'before',
+      'buying',
+      'the',
+      '80l',
+      'tank',
+      'from',
+      'acme.com',
     ]);
   });
 

@@ -27,7 +27,13 @@ function TextField(props: { id: string; name: string; label: string; value: stri
   return (
     <div class="field">
       <label for={props.id}>{props.label}</label>
-      <input id={props.id} name={props.name} type="text" value={props.value} onInput={(e) => props.onInput((e.target as HTMLInputElement).value)} />
+      <input
+        id={props.id}
+        name={props.name}
+        type="text"
+        value={props.value}
+        onInput={(e) => props.onInput((e.target as HTMLInputElement).value)}
+      />
     </div>
   );
 }
@@ -67,7 +73,9 @@ export function BrowseView(props: { query: URLSearchParams }) {
     loadingRef.current = true;
     setLoading(true);
     try {
-      const page = await api<{ items: Memory[]; nextCursor: string | null }>('GET', '/v1/memories', { query: { ...filters, limit: PAGE, cursor: from ?? undefined } });
+      const page = await api<{ items: Memory[]; nextCursor: string | null }>('GET', '/v1/memories', {
+        query: { ...filters, limit: PAGE, cursor: from ?? undefined },
+      });
       setItems((prev) => (from === null ? page.items : [...prev, ...page.items]));
       setCursor(page.nextCursor);
       setDone(page.nextCursor === null);
@@ -131,13 +139,24 @@ export function BrowseView(props: { query: URLSearchParams }) {
         tabIndex={0}
         onScroll={(e) => setScrollTop((e.target as HTMLDivElement).scrollTop)}
       >
-        <ul style={{ height: `${items.length * ROW}px` }} class="virtual-inner" aria-label={`Memories ${first + 1} to ${last} of ${items.length}${done ? '' : '+'}`}>
+        <ul
+          style={{ height: `${items.length * ROW}px` }}
+          class="virtual-inner"
+          aria-label={`Memories ${first + 1} to ${last} of ${items.length}${done ? '' : '+'}`}
+        >
           {items.slice(first, last).map((m, i) => (
-            <li key={m.id} class="row" style={{ top: `${(first + i) * ROW}px`, height: `${ROW}px` }} aria-setsize={done ? items.length : -1} aria-posinset={first + i + 1}>
+            <li
+              key={m.id}
+              class="row"
+              style={{ top: `${(first + i) * ROW}px`, height: `${ROW}px` }}
+              aria-setsize={done ? items.length : -1}
+              aria-posinset={first + i + 1}
+            >
               <a href={memoryHref(m.id, m.scope)} class="row-link">
                 <span class="row-content">{m.content}</span>
                 <span class="row-meta">
-                  <LayerBadge layer={m.layer} /> <StatusBadge status={m.status} /> {m.pinned ? <span class="badge">pinned</span> : null} <span>{m.scope}</span> <span>recorded {formatTime(m.recordedAt)}</span>
+                  <LayerBadge layer={m.layer} /> <StatusBadge status={m.status} /> {m.pinned ? <span class="badge">pinned</span> : null}{' '}
+                  <span>{m.scope}</span> <span>recorded {formatTime(m.recordedAt)}</span>
                 </span>
               </a>
             </li>

@@ -5,7 +5,9 @@ import { memoryHref, navigate } from '../router.js';
 import { ErrorMessage, ScopeSelect, Status, TableHead, useSession, ViewTitle } from '../shared.js';
 
 /** One phase of a run as the server reports it: counts, duration, a note, and the ids it changed. */
-type Phase = { name: string; note: string; examined: number; created: number; updated: number; durationMs: number } & Partial<Record<'ids' | 'superseded' | 'merged' | 'decayed' | 'expired', string[]>>;
+type Phase = { name: string; note: string; examined: number; created: number; updated: number; durationMs: number } & Partial<
+  Record<'ids' | 'superseded' | 'merged' | 'decayed' | 'expired', string[]>
+>;
 
 /** The report of one run (GET /v1/consolidation/runs, POST /v1/consolidate). */
 export interface Report {
@@ -30,7 +32,9 @@ export function ConsolidationView(props: { query: URLSearchParams }) {
   const loadRuns = async (s: string, pick?: string) => {
     if (s === '') return;
     try {
-      const page = await api<{ items: Report[]; nextCursor: string | null }>('GET', '/v1/consolidation/runs', { query: { scope: s, limit: 50 } });
+      const page = await api<{ items: Report[]; nextCursor: string | null }>('GET', '/v1/consolidation/runs', {
+        query: { scope: s, limit: 50 },
+      });
       setRuns(page.items);
       const wanted = pick ?? props.query.get('run');
       const found = page.items.find((r) => r.id === wanted);

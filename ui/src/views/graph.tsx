@@ -77,14 +77,50 @@ export function GraphView(props: { query: URLSearchParams }) {
     const instance = cytoscape({
       container: box.current,
       elements: [
-        ...graph.nodes.map((n) => ({ data: { id: n.id, label: n.label.length > 40 ? n.label.slice(0, 39) + '…' : n.label, layer: n.layer, kind: n.kind, size: 18 + 30 * Math.min(1, n.salience) } })),
-        ...graph.edges.filter((e) => ids.has(e.from) && ids.has(e.to)).map((e) => ({ data: { id: `e-${e.id}`, source: e.from, target: e.to, type: e.type, weight: e.weight } })),
+        ...graph.nodes.map((n) => ({
+          data: {
+            id: n.id,
+            label: n.label.length > 40 ? n.label.slice(0, 39) + '…' : n.label,
+            layer: n.layer,
+            kind: n.kind,
+            size: 18 + 30 * Math.min(1, n.salience),
+          },
+        })),
+        ...graph.edges
+          .filter((e) => ids.has(e.from) && ids.has(e.to))
+          .map((e) => ({ data: { id: `e-${e.id}`, source: e.from, target: e.to, type: e.type, weight: e.weight } })),
       ],
       style: [
-        { selector: 'node', style: { label: 'data(label)', width: 'data(size)', height: 'data(size)', 'font-size': 10, 'text-wrap': 'ellipsis', 'text-max-width': '120px', color: '#222', 'text-background-color': '#fff', 'text-background-opacity': 0.8, 'background-color': '#777' } },
+        {
+          selector: 'node',
+          style: {
+            label: 'data(label)',
+            width: 'data(size)',
+            height: 'data(size)',
+            'font-size': 10,
+            'text-wrap': 'ellipsis',
+            'text-max-width': '120px',
+            color: '#222',
+            'text-background-color': '#fff',
+            'text-background-opacity': 0.8,
+            'background-color': '#777',
+          },
+        },
         ...Object.entries(COLORS).map(([layer, color]) => ({ selector: `node[layer = "${layer}"]`, style: { 'background-color': color } })),
         { selector: 'node[kind = "concept"]', style: { shape: 'round-rectangle' } },
-        { selector: 'edge', style: { width: 1.5, 'line-color': '#aaa', 'target-arrow-color': '#aaa', 'target-arrow-shape': 'triangle', 'curve-style': 'bezier', label: 'data(type)', 'font-size': 8, color: '#555' } },
+        {
+          selector: 'edge',
+          style: {
+            width: 1.5,
+            'line-color': '#aaa',
+            'target-arrow-color': '#aaa',
+            'target-arrow-shape': 'triangle',
+            'curve-style': 'bezier',
+            label: 'data(type)',
+            'font-size': 8,
+            color: '#555',
+          },
+        },
         { selector: 'node:selected', style: { 'border-width': 4, 'border-color': '#d4a72c' } },
         { selector: 'node.active', style: { 'border-width': 6, 'border-color': '#cf222e', 'background-blacken': -0.2 } },
       ],
@@ -115,7 +151,9 @@ export function GraphView(props: { query: URLSearchParams }) {
     api<Memory>('GET', `/v1/memories/${encodeURIComponent(selected.id)}`, { query: { scopes: scope } })
       .then(setDetail)
       .catch((e) => setError(errorText(e)));
-    api<{ sources: unknown[]; derived: unknown[] }>('GET', `/v1/memories/${encodeURIComponent(selected.id)}/provenance`, { query: { scope } })
+    api<{ sources: unknown[]; derived: unknown[] }>('GET', `/v1/memories/${encodeURIComponent(selected.id)}/provenance`, {
+      query: { scope },
+    })
       .then((p) => setEvidence([...p.sources, ...p.derived]))
       .catch(() => setEvidence([]));
   }, [selected]);
@@ -140,7 +178,9 @@ export function GraphView(props: { query: URLSearchParams }) {
       for (const step of steps) {
         await new Promise((r) => setTimeout(r, 500));
         for (const a of step.activated) cy.current?.getElementById(a.id).addClass('active');
-        const labels = step.activated.map((a) => `${graph?.nodes.find((n) => n.id === a.id)?.label ?? a.id.slice(-8)} (${a.activation.toFixed(2)})`);
+        const labels = step.activated.map(
+          (a) => `${graph?.nodes.find((n) => n.id === a.id)?.label ?? a.id.slice(-8)} (${a.activation.toFixed(2)})`,
+        );
         lines.push(`Step ${step.hop}: ${step.activated.length} activated${labels.length > 0 ? ': ' + labels.slice(0, 8).join(', ') : ''}`);
         setLog([...lines]);
       }
@@ -176,7 +216,12 @@ export function GraphView(props: { query: URLSearchParams }) {
         <ScopeSelect id="g-scope" value={scope} onChange={setScope} />
         <div class="field">
           <label for="g-type">Relation type</label>
-          <select id="g-type" name="relationType" value={relationType} onChange={(e) => setRelationType((e.target as HTMLSelectElement).value)}>
+          <select
+            id="g-type"
+            name="relationType"
+            value={relationType}
+            onChange={(e) => setRelationType((e.target as HTMLSelectElement).value)}
+          >
             <option value="">every type</option>
             {[...new Set([...allTypes, ...types, 'REF', ...(relationType !== '' ? [relationType] : [])])].sort().map((t) => (
               <option key={t} value={t}>
@@ -204,13 +249,27 @@ export function GraphView(props: { query: URLSearchParams }) {
       <div class="graph-layout">
         <div class="graph-canvas-wrap">
           <div class="graph-controls" role="group" aria-label="Pan and zoom">
-            <button type="button" onClick={() => zoom(1.25)} aria-label="Zoom in">+</button>
-            <button type="button" onClick={() => zoom(0.8)} aria-label="Zoom out">−</button>
-            <button type="button" onClick={() => cy.current?.fit(undefined, 20)}>Fit</button>
-            <button type="button" onClick={() => pan(60, 0)} aria-label="Pan left">←</button>
-            <button type="button" onClick={() => pan(-60, 0)} aria-label="Pan right">→</button>
-            <button type="button" onClick={() => pan(0, 60)} aria-label="Pan up">↑</button>
-            <button type="button" onClick={() => pan(0, -60)} aria-label="Pan down">↓</button>
+            <button type="button" onClick={() => zoom(1.25)} aria-label="Zoom in">
+              +
+            </button>
+            <button type="button" onClick={() => zoom(0.8)} aria-label="Zoom out">
+              −
+            </button>
+            <button type="button" onClick={() => cy.current?.fit(undefined, 20)}>
+              Fit
+            </button>
+            <button type="button" onClick={() => pan(60, 0)} aria-label="Pan left">
+              ←
+            </button>
+            <button type="button" onClick={() => pan(-60, 0)} aria-label="Pan right">
+              →
+            </button>
+            <button type="button" onClick={() => pan(0, 60)} aria-label="Pan up">
+              ↑
+            </button>
+            <button type="button" onClick={() => pan(0, -60)} aria-label="Pan down">
+              ↓
+            </button>
           </div>
           <div ref={box} class="graph-canvas" role="img" aria-label="Graph drawing; the same nodes are listed beside it" />
         </div>
@@ -228,7 +287,11 @@ export function GraphView(props: { query: URLSearchParams }) {
                   <ul>
                     {evidence.slice(0, 10).map((e, i) => {
                       const o = e as { id?: string; content?: string };
-                      return <li key={i}>{o.id !== undefined ? <a href={memoryHref(o.id, scope)}>{o.content ?? o.id}</a> : JSON.stringify(e)}</li>;
+                      return (
+                        <li key={i}>
+                          {o.id !== undefined ? <a href={memoryHref(o.id, scope)}>{o.content ?? o.id}</a> : JSON.stringify(e)}
+                        </li>
+                      );
                     })}
                   </ul>
                 </>
@@ -256,7 +319,15 @@ export function GraphView(props: { query: URLSearchParams }) {
           <ul class="node-list">
             {(graph?.nodes ?? []).map((n) => (
               <li key={n.id}>
-                <button type="button" class="link" aria-pressed={selected?.id === n.id} onClick={() => { setSelected(n); cy.current?.center(cy.current.getElementById(n.id)); }}>
+                <button
+                  type="button"
+                  class="link"
+                  aria-pressed={selected?.id === n.id}
+                  onClick={() => {
+                    setSelected(n);
+                    cy.current?.center(cy.current.getElementById(n.id));
+                  }}
+                >
                   {n.label}
                 </button>{' '}
                 <span class="muted">{n.kind}</span>

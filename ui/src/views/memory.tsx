@@ -44,9 +44,14 @@ async function loadVersions(id: string, scope: string): Promise<Version[]> {
   try {
     return (await api<{ chain: Version[] }>('GET', `/v1/memories/${encodeURIComponent(id)}/versions`, { query: { scope } })).chain;
   } catch (error) {
-    if (!(error instanceof ApiError) || error.status !== 404 || error.code !== 'NOT_FOUND' || !/No endpoint/.test(error.message)) throw error;
+    if (!(error instanceof ApiError) || error.status !== 404 || error.code !== 'NOT_FOUND' || !/No endpoint/.test(error.message))
+      throw error;
   }
-  const history = await api<{ versions: Memory[]; edges: Array<{ from: string; to: string; type: string }> }>('GET', `/v1/memories/${encodeURIComponent(id)}/history`, { query: { scopes: scope } });
+  const history = await api<{ versions: Memory[]; edges: Array<{ from: string; to: string; type: string }> }>(
+    'GET',
+    `/v1/memories/${encodeURIComponent(id)}/history`,
+    { query: { scopes: scope } },
+  );
   return history.versions.map((v) => {
     const newer = history.edges.find((e) => e.type === 'SUPERSEDES' && e.to === v.id);
     const older = history.edges.find((e) => e.type === 'SUPERSEDES' && e.from === v.id);
@@ -69,7 +74,11 @@ async function loadProvenance(id: string, scope: string, memory: Memory): Promis
     return await api<Provenance>('GET', `/v1/memories/${encodeURIComponent(id)}/provenance`, { query: { scope } });
   } catch (error) {
     if (error instanceof ApiError && error.status === 404 && /No endpoint/.test(error.message)) {
-      return { sources: memory.provenance?.sources ?? [], derived: (memory.provenance?.derivedFrom ?? []).map((d) => ({ id: d })), concepts: [] };
+      return {
+        sources: memory.provenance?.sources ?? [],
+        derived: (memory.provenance?.derivedFrom ?? []).map((d) => ({ id: d })),
+        concepts: [],
+      };
     }
     throw error;
   }
@@ -151,7 +160,8 @@ export function MemoryView(props: { id: string; scope: string }) {
       <ViewTitle>Memory</ViewTitle>
       <blockquote class="content">{memory.content}</blockquote>
       <p class="meta">
-        <LayerBadge layer={memory.layer} /> <StatusBadge status={memory.status} /> {memory.pinned ? <span class="badge">pinned</span> : null} <span>{memory.scope}</span>
+        <LayerBadge layer={memory.layer} /> <StatusBadge status={memory.status} />{' '}
+        {memory.pinned ? <span class="badge">pinned</span> : null} <span>{memory.scope}</span>
       </p>
       {notice !== null ? <Status>{notice}</Status> : null}
       <ErrorMessage error={error} />
@@ -159,11 +169,21 @@ export function MemoryView(props: { id: string; scope: string }) {
         <button type="button" onClick={() => setEditing(!editing)} aria-expanded={editing}>
           Edit
         </button>
-        <button type="button" onClick={() => act(memory.pinned ? 'Unpinned.' : 'Pinned: decay will not touch it.', () => api('PATCH', path, { query: { scope }, body: { pinned: !memory.pinned } }))}>
+        <button
+          type="button"
+          onClick={() =>
+            act(memory.pinned ? 'Unpinned.' : 'Pinned: decay will not touch it.', () =>
+              api('PATCH', path, { query: { scope }, body: { pinned: !memory.pinned } }),
+            )
+          }
+        >
           {memory.pinned ? 'Unpin' : 'Pin'}
         </button>
         {memory.status !== 'deleted' ? (
-          <button type="button" onClick={() => act('Forgotten (soft delete): restore brings it back.', () => api('DELETE', path, { query: { scope } }))}>
+          <button
+            type="button"
+            onClick={() => act('Forgotten (soft delete): restore brings it back.', () => api('DELETE', path, { query: { scope } }))}
+          >
             Forget
           </button>
         ) : null}
@@ -173,7 +193,10 @@ export function MemoryView(props: { id: string; scope: string }) {
           </button>
         ) : null}
         {canUnsupersede ? (
-          <button type="button" onClick={() => act('Unsuperseded: it is current again.', () => api('POST', `${path}/unsupersede`, { query: { scope } }))}>
+          <button
+            type="button"
+            onClick={() => act('Unsuperseded: it is current again.', () => api('POST', `${path}/unsupersede`, { query: { scope } }))}
+          >
             Unsupersede
           </button>
         ) : null}
@@ -263,18 +286,35 @@ function EditForm(props: { memory: Memory; onSave: (patch: Record<string, unknow
         if (content !== props.memory.content) patch.content = content;
         const imp = importance === '' ? null : Number(importance);
         if (imp !== props.memory.importance && imp !== null && !Number.isNaN(imp)) patch.importance = imp;
-        const t = tags.split(',').map((s) => s.trim()).filter((s) => s !== '');
+        const t = tags
+          .split(',')
+          .map((s) => s.trim())
+          .filter((s) => s !== '');
         if (t.join(',') !== props.memory.tags.join(',')) patch.tags = t;
         await props.onSave(patch);
       }}
     >
       <div class="field">
         <label for="edit-content">Content</label>
-        <textarea id="edit-content" ref={ref} rows={3} value={content} onInput={(e) => setContent((e.target as HTMLTextAreaElement).value)} />
+        <textarea
+          id="edit-content"
+          ref={ref}
+          rows={3}
+          value={content}
+          onInput={(e) => setContent((e.target as HTMLTextAreaElement).value)}
+        />
       </div>
       <div class="field">
         <label for="edit-importance">Importance (0 to 1)</label>
-        <input id="edit-importance" type="number" min={0} max={1} step="any" value={importance} onInput={(e) => setImportance((e.target as HTMLInputElement).value)} />
+        <input
+          id="edit-importance"
+          type="number"
+          min={0}
+          max={1}
+          step="any"
+          value={importance}
+          onInput={(e) => setImportance((e.target as HTMLInputElement).value)}
+        />
       </div>
       <div class="field">
         <label for="edit-tags">Tags (comma-separated)</label>
@@ -302,16 +342,27 @@ function PurgeButton(props: { id: string; scope: string; onPurged: (text: string
             e.preventDefault();
             dialog.current?.close();
             try {
-              const r = await api<{ purged: number; removed: Record<string, number>; restored: string[]; auditId: string }>('POST', '/v1/purge', { body: { scope: props.scope, ids: [props.id], confirm: true } });
-              const removed = Object.entries(r.removed).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`).join(', ');
-              props.onPurged(`Purged ${r.purged} record${r.purged === 1 ? '' : 's'} for good (removed ${removed || 'nothing else'}).${r.restored.length > 0 ? ` ${r.restored.length} earlier version${r.restored.length === 1 ? ' is' : 's are'} current again.` : ''} Audit entry ${r.auditId}.`);
+              const r = await api<{ purged: number; removed: Record<string, number>; restored: string[]; auditId: string }>(
+                'POST',
+                '/v1/purge',
+                { body: { scope: props.scope, ids: [props.id], confirm: true } },
+              );
+              const removed = Object.entries(r.removed)
+                .filter(([, n]) => n > 0)
+                .map(([k, n]) => `${n} ${k}`)
+                .join(', ');
+              props.onPurged(
+                `Purged ${r.purged} record${r.purged === 1 ? '' : 's'} for good (removed ${removed || 'nothing else'}).${r.restored.length > 0 ? ` ${r.restored.length} earlier version${r.restored.length === 1 ? ' is' : 's are'} current again.` : ''} Audit entry ${r.auditId}.`,
+              );
             } catch (error) {
               props.onError(errorText(error));
             }
           }}
         >
           <h2 id="purge-title">Purge this memory for good?</h2>
-          <p id="purge-desc">Purge deletes the record and what was derived from it alone. It cannot be undone; Forget is the reversible delete.</p>
+          <p id="purge-desc">
+            Purge deletes the record and what was derived from it alone. It cannot be undone; Forget is the reversible delete.
+          </p>
           <button type="button" autofocus onClick={() => dialog.current?.close()}>
             Cancel
           </button>{' '}
@@ -345,8 +396,17 @@ function ProvenanceList(props: { provenance: Provenance | null; memory: Memory }
               .join(' · ');
             return (
               <li key={i}>
-                {id !== undefined ? <a href={memoryHref(id, typeof obj.scope === 'string' ? obj.scope : props.memory.scope)}>{text ?? id}</a> : <span>{plain}</span>}
-                {typeof obj.layer === 'string' ? <> <LayerBadge layer={obj.layer} /></> : null}
+                {id !== undefined ? (
+                  <a href={memoryHref(id, typeof obj.scope === 'string' ? obj.scope : props.memory.scope)}>{text ?? id}</a>
+                ) : (
+                  <span>{plain}</span>
+                )}
+                {typeof obj.layer === 'string' ? (
+                  <>
+                    {' '}
+                    <LayerBadge layer={obj.layer} />
+                  </>
+                ) : null}
                 {typeof obj.link === 'string' ? <span class="muted"> ({obj.link})</span> : null}
               </li>
             );
@@ -369,7 +429,10 @@ function ProvenanceList(props: { provenance: Provenance | null; memory: Memory }
 /** Each version as two bars: when it was true (valid time) and when it was believed (transaction time). */
 export function VersionTimeline(props: { versions: Version[]; current: string; scope: string }) {
   const now = Date.now();
-  const times = props.versions.flatMap((v) => [v.validFrom, v.validTo, v.recordedAt, v.supersededAt]).filter((t): t is string => t !== null).map((t) => Date.parse(t));
+  const times = props.versions
+    .flatMap((v) => [v.validFrom, v.validTo, v.recordedAt, v.supersededAt])
+    .filter((t): t is string => t !== null)
+    .map((t) => Date.parse(t));
   const min = Math.min(...times);
   const max = Math.max(now, ...times);
   const span = Math.max(1, max - min);
@@ -378,7 +441,12 @@ export function VersionTimeline(props: { versions: Version[]; current: string; s
   const rowH = 40;
   return (
     <div class="versions">
-      <svg viewBox={`0 0 ${width} ${props.versions.length * rowH + 24}`} role="img" aria-label={`Timeline of ${props.versions.length} versions: valid time bars above, transaction time bars below`} class="timeline-svg">
+      <svg
+        viewBox={`0 0 ${width} ${props.versions.length * rowH + 24}`}
+        role="img"
+        aria-label={`Timeline of ${props.versions.length} versions: valid time bars above, transaction time bars below`}
+        class="timeline-svg"
+      >
         {props.versions.map((v, i) => {
           const y = i * rowH + 4;
           const vf = Date.parse(v.validFrom);
@@ -387,7 +455,13 @@ export function VersionTimeline(props: { versions: Version[]; current: string; s
           const rt = v.supersededAt === null ? max : Date.parse(v.supersededAt);
           return (
             <g key={v.id}>
-              <rect x={x(vf)} y={y} width={Math.max(2, x(vt) - x(vf))} height={14} class={`bar valid ${v.id === props.current ? 'current' : ''}`} />
+              <rect
+                x={x(vf)}
+                y={y}
+                width={Math.max(2, x(vt) - x(vf))}
+                height={14}
+                class={`bar valid ${v.id === props.current ? 'current' : ''}`}
+              />
               <rect x={x(rf)} y={y + 17} width={Math.max(2, x(rt) - x(rf))} height={10} class="bar known" />
             </g>
           );
@@ -405,10 +479,12 @@ export function VersionTimeline(props: { versions: Version[]; current: string; s
       <ol class="chain">
         {props.versions.map((v) => (
           <li key={v.id} aria-current={v.id === props.current ? 'true' : undefined}>
-            {v.id === props.current ? <strong>{v.content}</strong> : <a href={memoryHref(v.id, props.scope)}>{v.content}</a>} <StatusBadge status={v.status} />
+            {v.id === props.current ? <strong>{v.content}</strong> : <a href={memoryHref(v.id, props.scope)}>{v.content}</a>}{' '}
+            <StatusBadge status={v.status} />
             <br />
             <span class="muted">
-              true {formatTime(v.validFrom)} → {v.validTo === null ? 'now' : formatTime(v.validTo)}; believed {formatTime(v.recordedAt)} → {v.supersededAt === null ? 'now' : formatTime(v.supersededAt)}
+              true {formatTime(v.validFrom)} → {v.validTo === null ? 'now' : formatTime(v.validTo)}; believed {formatTime(v.recordedAt)} →{' '}
+              {v.supersededAt === null ? 'now' : formatTime(v.supersededAt)}
               {v.supersedes.length > 0 ? '; supersedes an earlier version' : ''}
               {v.supersededBy.length > 0 ? '; superseded by a later one' : ''}
             </span>

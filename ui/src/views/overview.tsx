@@ -32,8 +32,11 @@ export function OverviewView() {
       if (e instanceof ApiError && e.status === 404 && /No endpoint/.test(e.message)) {
         // An older server: totals from /v1/scopes and jobs from /v1/stats.
         const chosen = session.scopes.filter((s) => scopes.includes(s.scope));
-        const sum = (key: 'byLayer' | 'byStatus') => Object.fromEntries((key === 'byLayer' ? LAYERS : STATUSES).map((k) => [k, chosen.reduce((n, s) => n + (s[key][k] ?? 0), 0)]));
-        const stats = await api<{ jobs?: { pending: number; byKind: Record<string, number> } }>('GET', '/v1/stats', { query: { scopes } }).catch(() => ({ jobs: undefined }));
+        const sum = (key: 'byLayer' | 'byStatus') =>
+          Object.fromEntries((key === 'byLayer' ? LAYERS : STATUSES).map((k) => [k, chosen.reduce((n, s) => n + (s[key][k] ?? 0), 0)]));
+        const stats = await api<{ jobs?: { pending: number; byKind: Record<string, number> } }>('GET', '/v1/stats', {
+          query: { scopes },
+        }).catch(() => ({ jobs: undefined }));
         setData({
           totals: { total: chosen.reduce((n, s) => n + s.total, 0), byLayer: sum('byLayer'), byStatus: sum('byStatus') },
           growth: [],
@@ -55,7 +58,9 @@ export function OverviewView() {
       <ErrorMessage error={error} />
       {session.scopes.length === 0 ? <p>No memories yet: nothing is stored in the scopes you can see.</p> : null}
       {data === null ? (
-        error === null && session.scopes.length > 0 ? <Status>Loading…</Status> : null
+        error === null && session.scopes.length > 0 ? (
+          <Status>Loading…</Status>
+        ) : null
       ) : (
         <>
           <p class="big">
@@ -64,7 +69,11 @@ export function OverviewView() {
           <div class="charts">
             <BarChart id="by-layer" title="Memories per layer" data={LAYERS.map((l) => [l, data.totals.byLayer[l] ?? 0])} />
             <BarChart id="by-status" title="Memories per status" data={STATUSES.map((s) => [s, data.totals.byStatus[s] ?? 0])} />
-            <BarChart id="jobs" title={`Pending jobs (${data.pendingJobs.total}${data.pendingJobs.failed ? `, ${data.pendingJobs.failed} failed` : ''})`} data={Object.entries(data.pendingJobs.byKind).length > 0 ? Object.entries(data.pendingJobs.byKind) : [['none', 0]]} />
+            <BarChart
+              id="jobs"
+              title={`Pending jobs (${data.pendingJobs.total}${data.pendingJobs.failed ? `, ${data.pendingJobs.failed} failed` : ''})`}
+              data={Object.entries(data.pendingJobs.byKind).length > 0 ? Object.entries(data.pendingJobs.byKind) : [['none', 0]]}
+            />
           </div>
           <StackedColumns id="growth" title="Growth: memories recorded per day" days={data.growth} keys={LAYERS} />
           <h2>Decay candidates</h2>
@@ -96,7 +105,10 @@ export function OverviewView() {
           ) : (
             <p>
               Finished {formatTime(data.lastRun.finishedAt)} on {data.lastRun.scope}.{' '}
-              <a href={`/consolidation?scope=${encodeURIComponent(data.lastRun.scope)}&run=${encodeURIComponent(data.lastRun.id)}`}>Read its report</a>.
+              <a href={`/consolidation?scope=${encodeURIComponent(data.lastRun.scope)}&run=${encodeURIComponent(data.lastRun.id)}`}>
+                Read its report
+              </a>
+              .
             </p>
           )}
         </>

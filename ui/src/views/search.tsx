@@ -2,7 +2,18 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorText, LAYERS, localToIso, scopeList, type ChannelWhy, type Hit } from '../api.js';
 import { memoryHref, navigate } from '../router.js';
-import { allScopesText, ErrorMessage, LayerBadge, percent, ScopeField, Status, StatusBadge, TableHead, useSession, ViewTitle } from '../shared.js';
+import {
+  allScopesText,
+  ErrorMessage,
+  LayerBadge,
+  percent,
+  ScopeField,
+  Status,
+  StatusBadge,
+  TableHead,
+  useSession,
+  ViewTitle,
+} from '../shared.js';
 
 const CHANNEL_NAMES: Record<string, string> = {
   lexical: 'Words (full-text)',
@@ -76,7 +87,9 @@ export function SearchView(props: { query: URLSearchParams }) {
                 name="layer"
                 value={layer}
                 checked={layers.includes(layer)}
-                onChange={(e) => setLayers((prev) => ((e.target as HTMLInputElement).checked ? [...prev, layer] : prev.filter((l) => l !== layer)))}
+                onChange={(e) =>
+                  setLayers((prev) => ((e.target as HTMLInputElement).checked ? [...prev, layer] : prev.filter((l) => l !== layer)))
+                }
               />
               {layer}
             </label>
@@ -84,11 +97,25 @@ export function SearchView(props: { query: URLSearchParams }) {
         </fieldset>
         <div class="field">
           <label for="as-of">As of (what was true then)</label>
-          <input id="as-of" name="asOf" type="datetime-local" step="1" value={asOf} onInput={(e) => setAsOf((e.target as HTMLInputElement).value)} />
+          <input
+            id="as-of"
+            name="asOf"
+            type="datetime-local"
+            step="1"
+            value={asOf}
+            onInput={(e) => setAsOf((e.target as HTMLInputElement).value)}
+          />
         </div>
         <div class="field">
           <label for="known-at">Known at (what we believed then)</label>
-          <input id="known-at" name="knownAt" type="datetime-local" step="1" value={knownAt} onInput={(e) => setKnownAt((e.target as HTMLInputElement).value)} />
+          <input
+            id="known-at"
+            name="knownAt"
+            type="datetime-local"
+            step="1"
+            value={knownAt}
+            onInput={(e) => setKnownAt((e.target as HTMLInputElement).value)}
+          />
         </div>
         <button type="submit">Search</button>
       </form>
@@ -149,7 +176,10 @@ function HitCard(props: { hit: Hit }) {
           </tbody>
         </table>
         <p class="why-extra">
-          {['recency', 'importance', 'activation'].map((k) => (typeof hit.why[k] === 'number' ? `${k} ${(hit.why[k] as number).toFixed(2)}` : null)).filter((x) => x !== null).join(' · ')}
+          {['recency', 'importance', 'activation']
+            .map((k) => (typeof hit.why[k] === 'number' ? `${k} ${(hit.why[k] as number).toFixed(2)}` : null))
+            .filter((x) => x !== null)
+            .join(' · ')}
         </p>
       </details>
     </li>

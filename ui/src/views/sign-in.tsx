@@ -8,7 +8,10 @@ export function SignIn(props: { error: string | null; onSubmit: (key: string) =>
   return (
     <main id="main" class="sign-in">
       <ViewTitle>Sign in to Engram</ViewTitle>
-      <p>This server needs an API key. Create one with <code>engram keys create --tenant &lt;tenant&gt;</code>; it is kept only for this browser session.</p>
+      <p>
+        This server needs an API key. Create one with <code>engram keys create --tenant &lt;tenant&gt;</code>; it is kept only for this
+        browser session.
+      </p>
       <form
         onSubmit={async (event) => {
           event.preventDefault();
@@ -20,7 +23,15 @@ export function SignIn(props: { error: string | null; onSubmit: (key: string) =>
       >
         <div class="field">
           <label for="api-key">API key</label>
-          <input id="api-key" name="key" type="password" autocomplete="off" required value={key} onInput={(e) => setKey((e.target as HTMLInputElement).value)} />
+          <input
+            id="api-key"
+            name="key"
+            type="password"
+            autocomplete="off"
+            required
+            value={key}
+            onInput={(e) => setKey((e.target as HTMLInputElement).value)}
+          />
         </div>
         <ErrorMessage error={props.error} />
         <button type="submit" disabled={busy}>

@@ -32,7 +32,9 @@ export function TimelineView() {
   const load = async (scopes: string[]) => {
     setError(null);
     try {
-      const page = await api<{ items: Memory[] }>('GET', '/v1/memories', { query: { scope: scopes, sort: 'validFrom', order: 'asc', limit: 200, layer: ['semantic', 'procedural', 'episodic'] } });
+      const page = await api<{ items: Memory[] }>('GET', '/v1/memories', {
+        query: { scope: scopes, sort: 'validFrom', order: 'asc', limit: 200, layer: ['semantic', 'procedural', 'episodic'] },
+      });
       setItems(page.items.filter((m) => !('concept' in m && m.concept === true)));
     } catch (e) {
       setError(errorText(e));
@@ -56,7 +58,15 @@ export function TimelineView() {
     if (!loaded || items.length === 0) return;
     const timer = setTimeout(() => {
       const at = new Date(instant).toISOString();
-      api<{ items: Memory[] }>('GET', '/v1/memories', { query: { scope: scopeList(scope), limit: 100, sort: 'validFrom', order: 'asc', ...(mode === 'valid' ? { asOf: at } : { knownAt: at }) } })
+      api<{ items: Memory[] }>('GET', '/v1/memories', {
+        query: {
+          scope: scopeList(scope),
+          limit: 100,
+          sort: 'validFrom',
+          order: 'asc',
+          ...(mode === 'valid' ? { asOf: at } : { knownAt: at }),
+        },
+      })
         .then((page) => setAtInstant({ key: instantKey, items: page.items.filter((m) => !('concept' in m && m.concept === true)) }))
         .catch((e) => setError(errorText(e)));
     }, 150);
@@ -77,28 +87,53 @@ export function TimelineView() {
       <fieldset class="mode">
         <legend>Replay</legend>
         <label class="check">
-          <input type="radio" name="mode" value="valid" checked={mode === 'valid'} onChange={() => setMode('valid')} /> what was true (valid time)
+          <input type="radio" name="mode" value="valid" checked={mode === 'valid'} onChange={() => setMode('valid')} /> what was true (valid
+          time)
         </label>
         <label class="check">
-          <input type="radio" name="mode" value="known" checked={mode === 'known'} onChange={() => setMode('known')} /> what we believed (transaction time)
+          <input type="radio" name="mode" value="known" checked={mode === 'known'} onChange={() => setMode('known')} /> what we believed
+          (transaction time)
         </label>
       </fieldset>
       <div class="field slider">
         <label for="instant">Instant</label>
-        <input id="instant" type="range" min={0} max={STEPS} step={1} value={step} aria-valuetext={formatTime(instant)} onInput={(e) => setStep(Number((e.target as HTMLInputElement).value))} />
+        <input
+          id="instant"
+          type="range"
+          min={0}
+          max={STEPS}
+          step={1}
+          value={step}
+          aria-valuetext={formatTime(instant)}
+          onInput={(e) => setStep(Number((e.target as HTMLInputElement).value))}
+        />
         <output for="instant" id="instant-value">
           {formatTime(instant)}
         </output>
       </div>
       {loaded && items.length === 0 ? <p>No memories in these scopes.</p> : null}
       {rows.length > 0 ? (
-        <svg viewBox={`0 0 ${width} ${rows.length * rowH + 10}`} class="timeline-svg" role="img" aria-label={`Validity intervals of ${rows.length} memories, with the chosen instant marked`}>
+        <svg
+          viewBox={`0 0 ${width} ${rows.length * rowH + 10}`}
+          class="timeline-svg"
+          role="img"
+          aria-label={`Validity intervals of ${rows.length} memories, with the chosen instant marked`}
+        >
           {rows.map((m, i) => {
             const from = Date.parse(mode === 'valid' ? m.validFrom : m.recordedAt);
             const toText = mode === 'valid' ? m.validTo : m.invalidatedAt;
             const to = toText === null ? max : Date.parse(toText);
             const on = mode === 'valid' ? trueAt(m, instant) : believedAt(m, instant);
-            return <rect key={m.id} x={x(from)} y={i * rowH + 4} width={Math.max(2, x(to) - x(from))} height={rowH - 6} class={`bar ${mode} ${on ? 'on' : 'off'}`} />;
+            return (
+              <rect
+                key={m.id}
+                x={x(from)}
+                y={i * rowH + 4}
+                width={Math.max(2, x(to) - x(from))}
+                height={rowH - 6}
+                class={`bar ${mode} ${on ? 'on' : 'off'}`}
+              />
+            );
           })}
           <line x1={x(instant)} x2={x(instant)} y1={0} y2={rows.length * rowH + 10} class="cursor" />
         </svg>
@@ -112,7 +147,9 @@ export function TimelineView() {
           <li key={m.id}>
             <a href={memoryHref(m.id, m.scope)}>{m.content}</a> <LayerBadge layer={m.layer} />{' '}
             <span class="muted">
-              {mode === 'valid' ? `true ${formatTime(m.validFrom)} → ${m.validTo === null ? 'now' : formatTime(m.validTo)}` : `believed ${formatTime(m.recordedAt)} → ${m.invalidatedAt === null ? 'now' : formatTime(m.invalidatedAt)}`}
+              {mode === 'valid'
+                ? `true ${formatTime(m.validFrom)} → ${m.validTo === null ? 'now' : formatTime(m.validTo)}`
+                : `believed ${formatTime(m.recordedAt)} → ${m.invalidatedAt === null ? 'now' : formatTime(m.invalidatedAt)}`}
             </span>
           </li>
         ))}

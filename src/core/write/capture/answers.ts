@@ -18,7 +18,12 @@ export interface AnswerReading {
 
 /** The question an assistant turn ends with, if it ends with one. */
 export function closingQuestion(text: string): string | undefined {
-  const last = text.replace(/```[\s\S]*?(?:```|$)/g, ' ').trim().split(/(?<=[.!?])\s+/).pop()?.trim();
+  const last = text
+    .replace(/```[\s\S]*?(?:```|$)/g, ' ')
+    .trim()
+    .split(/(?<=[.!?])\s+/)
+    .pop()
+    ?.trim();
   return last !== undefined && last.endsWith('?') && last.split(/\s+/).length >= 3 ? last : undefined;
 }
 
@@ -27,9 +32,11 @@ const PREFERRED = /^(?:so,?\s+)?(?:which|what)(?:\s+(?:is|are)|['’]s|['’]re)
 const YES_NO = /^(?:so,?\s+)?(?:should|shall|do|does|did|would|will|can|could|is|are|want me to|may i)\b/i;
 /** "tabs or spaces", "REST or GraphQL for the API", "in SQL or with the ORM": one word each side. */
 const ALTERNATIVES = /([\w.+#-]+)\s+or\s+(?:(?:with|in|on|using|via)\s+)?(?:the\s+|a\s+|an\s+)?([\w.+#-]+)/i;
-const REJECTION = /^(?:no|nope|nah|not|never|don't|do not|let's not|skip|neither|none|rather not)\b|\b(?:rather not|no need|not yet|not now|let's not)\b/i;
+const REJECTION =
+  /^(?:no|nope|nah|not|never|don't|do not|let's not|skip|neither|none|rather not)\b|\b(?:rather not|no need|not yet|not now|let's not)\b/i;
 const ACCEPTANCE = /^(?:yes|yep|yeah|sure|ok|okay|go ahead|please do|do it|sounds good)\b/i;
-const REASON = /\s*(?:,|;|\s[\u2014\u2013-])?\s*\b(?:because|since|as|so that|due to|given that|otherwise)\b\s+(.+)$|\s[\u2014\u2013-]\s(.+)$/i;
+const REASON =
+  /\s*(?:,|;|\s[\u2014\u2013-])?\s*\b(?:because|since|as|so that|due to|given that|otherwise)\b\s+(.+)$|\s[\u2014\u2013-]\s(.+)$/i;
 
 /** "npm, please." → "npm": the named choice without politeness and punctuation. */
 function bare(answer: string): string {

@@ -27,11 +27,13 @@ export function readTurn(turn: CaptureTurn): { role: TurnRole; speaker?: string;
   const prefix = SPEAKER_PREFIX.exec(turn.content);
   const named = prefix?.[1]?.trim();
   // a role word ("user:", "assistant:") or a name ("Caroline:", "Ann Marie:"), not a heading ("Heads up:")
-  const speaking = named !== undefined && (ASSISTANT.test(named) || USER.test(named) || /^\p{Lu}[\p{L}'’.-]*(?: \p{Lu}[\p{L}'’.-]*){0,2}$/u.test(named));
+  const speaking =
+    named !== undefined && (ASSISTANT.test(named) || USER.test(named) || /^\p{Lu}[\p{L}'’.-]*(?: \p{Lu}[\p{L}'’.-]*){0,2}$/u.test(named));
   const text = prefix !== null && speaking ? turn.content.slice(prefix[0].length) : turn.content;
   const speaker = text === turn.content ? undefined : named;
   const tags = turn.tags ?? [];
-  if ((speaker !== undefined && ASSISTANT.test(speaker)) || (speaker === undefined && tags.includes('assistant'))) return { role: 'assistant', text };
+  if ((speaker !== undefined && ASSISTANT.test(speaker)) || (speaker === undefined && tags.includes('assistant')))
+    return { role: 'assistant', text };
   if (speaker === undefined || USER.test(speaker)) return { role: 'user', text };
   // "Note: …", "Update: …" are labels, not speakers; a capitalised name is a person speaking.
   if (/^(?:note|update|todo|fyi|correction|context|decision|summary)$/i.test(speaker)) return { role: 'user', text: turn.content };

@@ -18,7 +18,11 @@ export const MAX_CLAIMS_PER_TURN = 20;
  * Claim inputs for the turn `input` stored as `episode`; `sentences` (an LLM's extraction) replace
  * the rules when given.
  */
-export function capturedClaimInputs(input: ParsedRememberInput, episode: MemoryRecord, sentences?: readonly string[]): ParsedRememberInput[] {
+export function capturedClaimInputs(
+  input: ParsedRememberInput,
+  episode: MemoryRecord,
+  sentences?: readonly string[],
+): ParsedRememberInput[] {
   const texts = sentences ?? captureClaims({ content: input.content, ...(input.tags !== undefined ? { tags: input.tags } : {}) });
   const contents = [...new Set(texts.map((t) => t.trim()).filter((t) => t.length > 0))].slice(0, MAX_CLAIMS_PER_TURN);
   return contents.map((content) => ({

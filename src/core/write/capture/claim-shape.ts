@@ -39,20 +39,24 @@ const QUOTED = /["\u201c\u201d][^"\u201c\u201d]*\s[^"\u201c\u201d]*\s[^"\u201c\u
 const REPORTED =
   /\b(?:says|said|say|claims?|claimed|told (?:me|us|the)|heard|reckons?|according to|apparently|supposedly|allegedly|swears? by|is what\b)/i;
 
-const HYPOTHETICAL = /^(?:if|suppose|supposing|imagine|assuming|in case|what if|unless|hypothetically)\b|\b(?:if we|if i|if you|if they|what if|would (?:it|we|i|that|this)\b|would be\b|would probably)/i;
+const HYPOTHETICAL =
+  /^(?:if|suppose|supposing|imagine|assuming|in case|what if|unless|hypothetically)\b|\b(?:if we|if i|if you|if they|what if|would (?:it|we|i|that|this)\b|would be\b|would probably)/i;
 const PLAN =
   /\b(?:maybe|perhaps|might|could|should|ought to|let's|let us|let me|plan(?:ning)? to|thinking (?:about|of)|considering|consider|want to try|wants to try|going to try|will probably|probably|at some point|some day|someday|eventually|later this|next (?:week|month|quarter|year) (?:i|we) (?:will|might)|look into|looking into|try (?:out )?\w+ (?:and|to) see)\b/i;
 const HEDGE =
   /\b(?:not sure|unsure|i wonder|wondering|i doubt|doubt (?:we|it|that)|i don't know|i do not know|no idea|not clear|unclear|i think|i guess|i suppose|i never said|i'm not saying|i am not saying|nothing is decided|not decided|undecided|do not care|don't care|does not matter|doesn't matter)\b/i;
 
 /** Subjects that are someone else, whose opinions are theirs, not the user's. */
-const OUTSIDER = /^(?:some(?:one|body| people| folks| users| teams)?|people|folks|others|everyone|everybody|nobody|the (?:vendor|vendors|competitor|competition|docs|documentation|readme|wiki|blog post|article|internet)|our (?:competitors?|old \w+|former \w+)|(?:a |my |our )?(?:competitor|vendor|friend|sister|brother|mother|mom|mum|father|dad|colleague|coworker|co-worker|teammate|manager|boss|cto|ceo|lead)\b)/i;
+const OUTSIDER =
+  /^(?:some(?:one|body| people| folks| users| teams)?|people|folks|others|everyone|everybody|nobody|the (?:vendor|vendors|competitor|competition|docs|documentation|readme|wiki|blog post|article|internet)|our (?:competitors?|old \w+|former \w+)|(?:a |my |our )?(?:competitor|vendor|friend|sister|brother|mother|mom|mum|father|dad|colleague|coworker|co-worker|teammate|manager|boss|cto|ceo|lead)\b)/i;
 /** Verbs of opinion: an opinion is a claim only when the speaker holds it. */
-const OPINION = /\b(?:thinks?|thought|believes?|believed|feels?|felt|prefers?|preferred|loves?|loved|likes?|liked|hates?|hated|wants?|wanted|suggests?|suggested|recommends?|recommended|insists?|insisted|argues?|argued)\b/i;
+const OPINION =
+  /\b(?:thinks?|thought|believes?|believed|feels?|felt|prefers?|preferred|loves?|loved|likes?|liked|hates?|hated|wants?|wanted|suggests?|suggested|recommends?|recommended|insists?|insisted|argues?|argued)\b/i;
 const FIRST_PERSON = /^(?:i|i'm|i've|i'd|i'll|we|we're|we've|we'd|we'll|my|our|us|me)\b/i;
 
 /** Openers of a request or instruction to the assistant. */
-const REQUEST = /^(?:please|pls|can you|could you|would you|will you|do|don't|do not|let's|make sure|remember to|go ahead|here is|here's|here are|try|run|show|tell|give|add|use|check|ask|paste|fix|write|send|call|change|remove|make)\b/i;
+const REQUEST =
+  /^(?:please|pls|can you|could you|would you|will you|do|don't|do not|let's|make sure|remember to|go ahead|here is|here's|here are|try|run|show|tell|give|add|use|check|ask|paste|fix|write|send|call|change|remove|make)\b/i;
 /** A clause about an unnamed referent: "that did not work", "it is always DNS", "this line is wrong". */
 const DEICTIC = /^(?:that|this|it|these|those|there|here|which)\b(?!\s+(?:repo|project|team|service|app|codebase)\b)/i;
 

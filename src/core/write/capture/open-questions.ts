@@ -13,7 +13,8 @@ export async function openQuestionsOf(store: StoreReader, inputs: readonly Parse
   const wanted = new Map<string, { scope: string; conversation: string }>();
   for (const input of inputs) {
     const conversation = conversationOf(input);
-    if (input.capture === true && conversation !== undefined) wanted.set(conversationKey(input.scope, conversation), { scope: input.scope, conversation });
+    if (input.capture === true && conversation !== undefined)
+      wanted.set(conversationKey(input.scope, conversation), { scope: input.scope, conversation });
   }
   for (const [key, { scope, conversation }] of wanted) {
     const question = (await store.getState(scope, questionStateKey(conversation)))?.value as { question?: unknown } | null | undefined;

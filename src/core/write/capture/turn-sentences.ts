@@ -48,7 +48,10 @@ export function turnClauses(text: string): string[] {
 
 /** Strips lead-ins, a topic label ("Quick context: …"), trailers, reasons and the final punctuation. */
 function trimClause(part: string): string {
-  let clause = part.trim().replace(/[.!?]+$/, '').trim();
+  let clause = part
+    .trim()
+    .replace(/[.!?]+$/, '')
+    .trim();
   clause = clause.replace(LEAD_IN, '').trim();
   clause = clause.replace(TRAILER, '').replace(REASON, '').trim();
   return clause.replace(/[\s,;:\u2014\u2013-]+$/, '').trim();

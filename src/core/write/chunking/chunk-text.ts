@@ -92,7 +92,10 @@ function validated(options: ChunkOptions): { maxChars: number; overlapSentences:
     throw new EngramError('INVALID_INPUT', messages.invalidInput(`chunk maxChars must be a positive integer, got ${String(maxChars)}.`));
   }
   if (!Number.isInteger(overlapSentences) || overlapSentences < 0) {
-    throw new EngramError('INVALID_INPUT', messages.invalidInput(`chunk overlapSentences must be a non-negative integer, got ${String(overlapSentences)}.`));
+    throw new EngramError(
+      'INVALID_INPUT',
+      messages.invalidInput(`chunk overlapSentences must be a non-negative integer, got ${String(overlapSentences)}.`),
+    );
   }
   return { maxChars, overlapSentences };
 }

@@ -14,7 +14,10 @@ const HAPPEN_VERBS = [
   '(?:is|are) held',
   verbAlternation(['meet'], ['third', 'base']),
   verbAlternation(['recur'], ['third']),
-  verbAlternation(['run', 'fall', 'land', 'go out', 'go live', 'ship', 'deploy', 'release', 'rotate', 'renew', 'expire', 'sync', 'refresh', 'reset'], ['third', 'base']),
+  verbAlternation(
+    ['run', 'fall', 'land', 'go out', 'go live', 'ship', 'deploy', 'release', 'rotate', 'renew', 'expire', 'sync', 'refresh', 'reset'],
+    ['third', 'base'],
+  ),
 ].join('|');
 
 /** The attribute a measuring verb names: "takes 20 minutes" → duration, "costs $5" → cost. */
@@ -27,7 +30,6 @@ function measureFamily(verb: string): string {
   if (/^(?:measures?|fits?|holds?)$/.test(v)) return 'size';
   return v.replace(/s$/, '');
 }
-
 
 /** "Redis over Memcached" → ["Redis", "Memcached"]: the second is passed over. */
 function splitOver(value: string): [string, string | undefined] {
@@ -44,8 +46,17 @@ function chosen(subject: string, family: string, value: string, rule: string): R
 }
 
 const PARTICIPLE_NOUN: Readonly<Record<string, string>> = dictionary({
-  built: 'build', written: 'write', developed: 'develop', made: 'make', implemented: 'implement', coded: 'code',
-  bundled: 'bundle', compiled: 'compile', tested: 'test', provisioned: 'provision', packaged: 'package',
+  built: 'build',
+  written: 'write',
+  developed: 'develop',
+  made: 'make',
+  implemented: 'implement',
+  coded: 'code',
+  bundled: 'bundle',
+  compiled: 'compile',
+  tested: 'test',
+  provisioned: 'provision',
+  packaged: 'package',
 });
 
 /** Activity rules, most specific first. */
@@ -53,13 +64,19 @@ export const ACTIVITY_RULES: readonly Rule[] = [
   {
     name: 'likes-best',
     examples: [{ text: 'The user likes jazz the most.', slot: { subject: 'user', attribute: 'favourite', value: 'jazz' } }],
-    re: new RegExp(`^(.+?) (?:${verbAlternation(['like', 'love'])}|${verbAlternation(['enjoy', 'prefer'], ['third', 'base'])}) (.+?) (?:the )?(?:best|most|more than anything(?: else)?)$`, 'i'),
+    re: new RegExp(
+      `^(.+?) (?:${verbAlternation(['like', 'love'])}|${verbAlternation(['enjoy', 'prefer'], ['third', 'base'])}) (.+?) (?:the )?(?:best|most|more than anything(?: else)?)$`,
+      'i',
+    ),
     build: ([, who = '', what = '']) => [{ subject: who, family: 'favourite', value: what, rule: 'likes-best' }],
   },
   {
     name: 'prefers',
     examples: [{ text: 'The user prefers window seats.', slot: { subject: 'user', attribute: 'prefers', value: 'window seats' } }],
-    re: new RegExp(`^(.+?) (?:${verbAlternation(['prefer'], ['third', 'base'])}|would rather have|would rather use|would rather|would prefer|favou?rs) (.+?)(?: (?:over|to|rather than|than) (.+))?$`, 'i'),
+    re: new RegExp(
+      `^(.+?) (?:${verbAlternation(['prefer'], ['third', 'base'])}|would rather have|would rather use|would rather|would prefer|favou?rs) (.+?)(?: (?:over|to|rather than|than) (.+))?$`,
+      'i',
+    ),
     build: ([, who = '', what = '', over]) => {
       const slots: RawSlot[] = [{ subject: who, family: 'prefers', value: what, rule: 'prefers' }];
       if (over && !/^to\b/i.test(what)) slots.push({ subject: who, family: 'prefers', value: over, negated: true, rule: 'prefers' });
@@ -70,36 +87,47 @@ export const ACTIVITY_RULES: readonly Rule[] = [
   {
     name: 'dislikes',
     examples: [{ text: 'The user hates cilantro.', slot: { subject: 'user', attribute: 'likes', value: 'cilantro', negated: true } }],
-    re: new RegExp(`^(.+?) (?:${verbAlternation(['hate', 'dislike'])}|${verbAlternation(['detest', 'loathe', 'avoid'], ['third', 'base'])}) (.+)$`, 'i'),
+    re: new RegExp(
+      `^(.+?) (?:${verbAlternation(['hate', 'dislike'])}|${verbAlternation(['detest', 'loathe', 'avoid'], ['third', 'base'])}) (.+)$`,
+      'i',
+    ),
     build: ([, who = '', what = '']) => [{ subject: who, family: 'likes', value: what, negated: true, rule: 'dislikes' }],
   },
   {
     name: 'likes',
     examples: [{ text: 'The user loves hiking.', slot: { subject: 'user', attribute: 'likes', value: 'hiking' } }],
-    re: new RegExp(`^(.+?) (?:${verbAlternation(['like', 'love', 'enjoy'])}|${verbAlternation(['adore'], ['third', 'base'])}|(?:is|are) (?:a |big |a big |huge |a huge )?fans? of|is into|are into|can stand) (.+)$`, 'i'),
-    build: ([, who = '', what = '']) => [
-      { subject: who, family: 'likes', value: what.replace(/^\w+ing (?=\w)/i, ''), rule: 'likes' },
-    ],
+    re: new RegExp(
+      `^(.+?) (?:${verbAlternation(['like', 'love', 'enjoy'])}|${verbAlternation(['adore'], ['third', 'base'])}|(?:is|are) (?:a |big |a big |huge |a huge )?fans? of|is into|are into|can stand) (.+)$`,
+      'i',
+    ),
+    build: ([, who = '', what = '']) => [{ subject: who, family: 'likes', value: what.replace(/^\w+ing (?=\w)/i, ''), rule: 'likes' }],
   },
   {
     name: 'decided',
     examples: [{ text: 'We decided to use Redis for caching.', slot: { subject: 'caching', attribute: 'tool', value: 'redis' } }],
     re: /^(.+?) (?:(?:decided|have decided|has decided|agreed|have agreed|has agreed|chose|choose|chooses|have chosen|has chosen|opted|picked|selected|settled|voted|standardi[sz]ed)(?: (?:to use|to adopt|to go with|to switch to|to move to|to migrate to|to stick with|to standardi[sz]e on|to keep|on|for|with))?|(?:went|are going|is going|will go|have gone|has gone) with) (.+?)(?: (?:for|as) (.+))?$/i,
     build: ([, agent = '', what = '', purpose]) => {
-      if (/^to \w+/i.test(what)) return [{ subject: withPurpose(agent, purpose), family: 'plan', value: what.slice(3), rule: 'decided', verbal: true }];
+      if (/^to \w+/i.test(what))
+        return [{ subject: withPurpose(agent, purpose), family: 'plan', value: what.slice(3), rule: 'decided', verbal: true }];
       return chosen(withPurpose(agent, purpose), 'tool', what, 'decided');
     },
   },
   {
     name: 'used-for',
     examples: [{ text: 'Redis is used for caching.', slot: { subject: 'caching', attribute: 'tool', value: 'redis' } }],
-    re: new RegExp(`^(.+?) ${BE}(?:${verbAlternation(['use', 'adopt', 'choose', 'pick', 'select', 'prefer'], ['participle'])}|the choice) (?:for|as|to handle|to run|in) (.+)$`, 'i'),
+    re: new RegExp(
+      `^(.+?) ${BE}(?:${verbAlternation(['use', 'adopt', 'choose', 'pick', 'select', 'prefer'], ['participle'])}|the choice) (?:for|as|to handle|to run|in) (.+)$`,
+      'i',
+    ),
     build: ([, what = '', purpose = '']) => [{ subject: purpose, family: 'tool', value: what, rule: 'used-for' }],
   },
   {
     name: 'uses',
     examples: [{ text: 'We use pnpm.', slot: { subject: '', attribute: 'uses', value: 'pnpm' } }],
-    re: new RegExp(`^(.+?) (?:will use|will be using|(?:is|are) going to use|${verbAlternation(['use'])}|(?:is|are) using|${verbAlternation(['rely on'])}|${verbAlternation(['depend on'], ['third', 'base'])}|(?:is|are) standardi[sz]ed on|${verbAlternation(['adopt'], ['past', 'third', 'base'])}|${verbAlternation(['go with'], ['past', 'third', 'base'])}|(?:is|are) (?:built|based) on|(?:is|are) powered by) (.+?)(?: (?:for|as|to handle|to manage|to run|to do|in) (.+))?$`, 'i'),
+    re: new RegExp(
+      `^(.+?) (?:will use|will be using|(?:is|are) going to use|${verbAlternation(['use'])}|(?:is|are) using|${verbAlternation(['rely on'])}|${verbAlternation(['depend on'], ['third', 'base'])}|(?:is|are) standardi[sz]ed on|${verbAlternation(['adopt'], ['past', 'third', 'base'])}|${verbAlternation(['go with'], ['past', 'third', 'base'])}|(?:is|are) (?:built|based) on|(?:is|are) powered by) (.+?)(?: (?:for|as|to handle|to manage|to run|to do|in) (.+))?$`,
+      'i',
+    ),
     build: ([, agent = '', what = '', purpose]) =>
       purpose ? chosen(withPurpose(agent, purpose), 'tool', what, 'uses') : chosen(withPurpose(agent, undefined), 'uses', what, 'uses'),
   },
@@ -150,7 +178,10 @@ export const ACTIVITY_RULES: readonly Rule[] = [
   {
     name: 'starts',
     examples: [{ text: 'The sprint starts on Monday.', slot: { subject: 'sprint', attribute: 'start', value: 'monday' } }],
-    re: new RegExp(`^(.+?) (${verbAlternation(['start', 'begin', 'kick off'])}|${verbAlternation(['commence'], ['third'])}|${verbAlternation(['end'])}|${verbAlternation(['finish'], ['third', 'base'])}|${verbAlternation(['wrap up', 'close'], ['third'])})(?: on| at| in| from)? (.+)$`, 'i'),
+    re: new RegExp(
+      `^(.+?) (${verbAlternation(['start', 'begin', 'kick off'])}|${verbAlternation(['commence'], ['third'])}|${verbAlternation(['end'])}|${verbAlternation(['finish'], ['third', 'base'])}|${verbAlternation(['wrap up', 'close'], ['third'])})(?: on| at| in| from)? (.+)$`,
+      'i',
+    ),
     build: ([, event = '', verb = '', when = '']) => {
       if (!isTemporal(when)) return undefined;
       const family = /^(?:ends|end|ended|finishes|finish|wraps up|closes)$/i.test(verb) ? 'end' : 'start';
@@ -179,9 +210,7 @@ export const ACTIVITY_RULES: readonly Rule[] = [
       `^(.+?) (${verbAlternation(['take', 'last'])}|${verbAlternation(['cost', 'weigh', 'measure', 'average', 'charge', 'pay', 'earn', 'score', 'hold', 'fit'], ['third', 'base'])}) (?:about |around |roughly |over |under |nearly |almost |up to |exactly |only |just )?((?:${NUMBER})\\b.*)$`,
       'i',
     ),
-    build: ([, thing = '', verb = '', amount = '']) => [
-      { subject: thing, family: measureFamily(verb), value: amount, rule: 'measure' },
-    ],
+    build: ([, thing = '', verb = '', amount = '']) => [{ subject: thing, family: measureFamily(verb), value: amount, rule: 'measure' }],
   },
   {
     name: 'count',
@@ -196,7 +225,12 @@ export const ACTIVITY_RULES: readonly Rule[] = [
   },
   {
     name: 'there-are',
-    examples: [{ text: 'There are 40 servers in the Frankfurt region.', slot: { subject: 'frankfurt region', attribute: 'count server', value: '40' } }],
+    examples: [
+      {
+        text: 'There are 40 servers in the Frankfurt region.',
+        slot: { subject: 'frankfurt region', attribute: 'count server', value: '40' },
+      },
+    ],
     re: new RegExp(
       `^there (?:are|is|were|was|will be) (?:about |around |roughly |over |exactly |only |nearly )?(${NUMBER}) (.+?) (?:on|in|at|within|for|across) (.+)$`,
       'i',
@@ -208,7 +242,10 @@ export const ACTIVITY_RULES: readonly Rule[] = [
   {
     name: 'has',
     examples: [{ text: 'The user has a golden retriever.', slot: { subject: 'user', attribute: 'has', value: 'golden retriever' } }],
-    re: new RegExp(`^(.+?) (?:${verbAlternation(['have'])}|${verbAlternation(['own'], ['third'])}|${verbAlternation(['get'], ['past'])}) (?:an? |some |several |many |multiple )(.+)$`, 'i'),
+    re: new RegExp(
+      `^(.+?) (?:${verbAlternation(['have'])}|${verbAlternation(['own'], ['third'])}|${verbAlternation(['get'], ['past'])}) (?:an? |some |several |many |multiple )(.+)$`,
+      'i',
+    ),
     build: ([, whole = '', what = '']) => [{ subject: whole, family: 'has', value: what, rule: 'has' }],
   },
 ];

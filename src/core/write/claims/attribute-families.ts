@@ -17,35 +17,115 @@ export type Cardinality = 'single' | 'dimension' | 'multi';
 
 /** Attribute nouns and the family they name, matched against the tail of a noun phrase. */
 const ATTRIBUTE_NOUNS: ReadonlyArray<readonly [string, string]> = [
-  ['deploy target', 'deploy_target'], ['deployment target', 'deploy_target'], ['deploy destination', 'deploy_target'],
-  ['deployment environment', 'deploy_target'], ['target environment', 'deploy_target'],
-  ['owner', 'owner'], ['ownership', 'owner'], ['maintainer', 'owner'], ['steward', 'owner'], ['custodian', 'owner'],
-  ['responsible team', 'owner'], ['owning team', 'owner'],
-  ['location', 'location'], ['headquarters', 'location'], ['hq', 'location'], ['home town', 'location'],
-  ['hometown', 'location'], ['base', 'location'], ['whereabouts', 'location'], ['region', 'location'],
-  ['home', 'location'], ['home city', 'location'], ['city', 'location'], ['town', 'location'],
-  ['country', 'location'], ['address', 'location'], ['home address', 'location'], ['residence', 'location'],
-  ['meeting room', 'location'], ['venue', 'location'],
-  ['name', 'name'], ['full name', 'name'], ['working title', 'name'], ['nickname', 'nickname'],
-  ['email address', 'email'], ['e-mail address', 'email'], ['email', 'email'], ['e-mail', 'email'],
-  ['phone number', 'phone'], ['phone', 'phone'], ['mobile number', 'phone'],
-  ['line manager', 'manager'], ['manager', 'manager'], ['boss', 'manager'], ['supervisor', 'manager'],
-  ['job title', 'role'], ['title', 'role'], ['role', 'role'], ['job', 'role'], ['position', 'role'],
-  ['time zone', 'timezone'], ['timezone', 'timezone'],
-  ['date of birth', 'birthday'], ['birth date', 'birthday'], ['birthday', 'birthday'],
-  ['date', 'when'], ['time', 'when'], ['day', 'when'], ['schedule', 'when'], ['start date', 'start'],
-  ['size', 'size'], ['headcount', 'size'], ['start time', 'start'], ['end date', 'end'], ['deadline', 'deadline'], ['due date', 'deadline'],
+  ['deploy target', 'deploy_target'],
+  ['deployment target', 'deploy_target'],
+  ['deploy destination', 'deploy_target'],
+  ['deployment environment', 'deploy_target'],
+  ['target environment', 'deploy_target'],
+  ['owner', 'owner'],
+  ['ownership', 'owner'],
+  ['maintainer', 'owner'],
+  ['steward', 'owner'],
+  ['custodian', 'owner'],
+  ['responsible team', 'owner'],
+  ['owning team', 'owner'],
+  ['location', 'location'],
+  ['headquarters', 'location'],
+  ['hq', 'location'],
+  ['home town', 'location'],
+  ['hometown', 'location'],
+  ['base', 'location'],
+  ['whereabouts', 'location'],
+  ['region', 'location'],
+  ['home', 'location'],
+  ['home city', 'location'],
+  ['city', 'location'],
+  ['town', 'location'],
+  ['country', 'location'],
+  ['address', 'location'],
+  ['home address', 'location'],
+  ['residence', 'location'],
+  ['meeting room', 'location'],
+  ['venue', 'location'],
+  ['name', 'name'],
+  ['full name', 'name'],
+  ['working title', 'name'],
+  ['nickname', 'nickname'],
+  ['email address', 'email'],
+  ['e-mail address', 'email'],
+  ['email', 'email'],
+  ['e-mail', 'email'],
+  ['phone number', 'phone'],
+  ['phone', 'phone'],
+  ['mobile number', 'phone'],
+  ['line manager', 'manager'],
+  ['manager', 'manager'],
+  ['boss', 'manager'],
+  ['supervisor', 'manager'],
+  ['job title', 'role'],
+  ['title', 'role'],
+  ['role', 'role'],
+  ['job', 'role'],
+  ['position', 'role'],
+  ['time zone', 'timezone'],
+  ['timezone', 'timezone'],
+  ['date of birth', 'birthday'],
+  ['birth date', 'birthday'],
+  ['birthday', 'birthday'],
+  ['date', 'when'],
+  ['time', 'when'],
+  ['day', 'when'],
+  ['schedule', 'when'],
+  ['start date', 'start'],
+  ['size', 'size'],
+  ['headcount', 'size'],
+  ['start time', 'start'],
+  ['end date', 'end'],
+  ['deadline', 'deadline'],
+  ['due date', 'deadline'],
 ];
 
 /** Families and their cardinality; anything not listed is a free attribute phrase (see `cardinalityOf`). */
 const FAMILY_CARDINALITY: Readonly<Record<string, Cardinality>> = dictionary({
-  owner: 'single', lead: 'single', manager: 'single', location: 'single', work_location: 'single',
-  workplace: 'single', host: 'single', name: 'single', nickname: 'single', email: 'single', phone: 'single',
-  role: 'single', timezone: 'single', birthday: 'single', when: 'single', deadline: 'single', destination: 'single', start: 'single', end: 'single',
-  deploy_target: 'single', tool: 'single', value: 'single', assignment: 'single',
-  prefers: 'dimension', uses: 'dimension', platform: 'dimension', duration: 'single', cost: 'single',
-  weight: 'single', size: 'single', plan: 'dimension', age: 'single', height: 'single', meeting_place: 'single',
-  likes: 'multi', is_a: 'multi', property: 'multi', has: 'multi', member_of: 'multi',
+  owner: 'single',
+  lead: 'single',
+  manager: 'single',
+  location: 'single',
+  work_location: 'single',
+  workplace: 'single',
+  host: 'single',
+  name: 'single',
+  nickname: 'single',
+  email: 'single',
+  phone: 'single',
+  role: 'single',
+  timezone: 'single',
+  birthday: 'single',
+  when: 'single',
+  deadline: 'single',
+  destination: 'single',
+  start: 'single',
+  end: 'single',
+  deploy_target: 'single',
+  tool: 'single',
+  value: 'single',
+  assignment: 'single',
+  prefers: 'dimension',
+  uses: 'dimension',
+  platform: 'dimension',
+  duration: 'single',
+  cost: 'single',
+  weight: 'single',
+  size: 'single',
+  plan: 'dimension',
+  age: 'single',
+  height: 'single',
+  meeting_place: 'single',
+  likes: 'multi',
+  is_a: 'multi',
+  property: 'multi',
+  has: 'multi',
+  member_of: 'multi',
 });
 
 /** Families that describe the same slot in looser words; a shared value across them is agreement. */
@@ -62,12 +142,35 @@ const RELATED_GROUPS: ReadonlyArray<ReadonlySet<string>> = [
  */
 const NEGATIVE_ADJECTIVES: Readonly<Record<string, string>> = dictionary({
   off: 'on',
-  disabled: 'enabled', closed: 'open', shut: 'open', inactive: 'active', private: 'public',
-  unavailable: 'available', offline: 'online', unlocked: 'locked', hidden: 'visible', invisible: 'visible',
-  forbidden: 'allowed', banned: 'allowed', blocked: 'allowed', disallowed: 'allowed', optional: 'required',
-  down: 'up', unhealthy: 'healthy', broken: 'working', failing: 'passing', unsupported: 'supported',
-  deprecated: 'supported', stopped: 'running', paused: 'running', archived: 'active', unpaid: 'paid',
-  unmarried: 'married', unemployed: 'employed', incomplete: 'complete', unfinished: 'finished',
+  disabled: 'enabled',
+  closed: 'open',
+  shut: 'open',
+  inactive: 'active',
+  private: 'public',
+  unavailable: 'available',
+  offline: 'online',
+  unlocked: 'locked',
+  hidden: 'visible',
+  invisible: 'visible',
+  forbidden: 'allowed',
+  banned: 'allowed',
+  blocked: 'allowed',
+  disallowed: 'allowed',
+  optional: 'required',
+  down: 'up',
+  unhealthy: 'healthy',
+  broken: 'working',
+  failing: 'passing',
+  unsupported: 'supported',
+  deprecated: 'supported',
+  stopped: 'running',
+  paused: 'running',
+  archived: 'active',
+  unpaid: 'paid',
+  unmarried: 'married',
+  unemployed: 'employed',
+  incomplete: 'complete',
+  unfinished: 'finished',
 });
 
 /** Positive forms of the adjectives above, so they are recognised as properties too. */
@@ -75,8 +178,13 @@ const POSITIVE_ADJECTIVES = new Set(Object.values(NEGATIVE_ADJECTIVES));
 
 /** Canonical spelling for a few British/American pairs, so "favorite color" ≈ "favourite colour". */
 const SPELLING: Readonly<Record<string, string>> = dictionary({
-  favorite: 'favourite', color: 'colour', colors: 'colour', colours: 'colour', organization: 'organisation',
-  center: 'centre', theater: 'theatre',
+  favorite: 'favourite',
+  color: 'colour',
+  colors: 'colour',
+  colours: 'colour',
+  organization: 'organisation',
+  center: 'centre',
+  theater: 'theatre',
 });
 
 /** Canonical attribute for a phrase: a family name, `favourite <thing>`, or the lemmatised phrase. */
@@ -84,7 +192,11 @@ export function canonicalAttribute(phrase: string): string {
   const tokens = tokenize(phrase).map((t) => SPELLING[t] ?? t);
   if (tokens.length === 0) return 'value';
   const fav = tokens.findIndex((t) => t === 'favourite' || t === 'preferred');
-  if (fav >= 0 && fav < tokens.length - 1) return `favourite ${tokens.slice(fav + 1).map(lemma).join(' ')}`;
+  if (fav >= 0 && fav < tokens.length - 1)
+    return `favourite ${tokens
+      .slice(fav + 1)
+      .map(lemma)
+      .join(' ')}`;
   const joined = tokens.join(' ');
   for (const [noun, family] of ATTRIBUTE_NOUNS) if (joined === noun) return family;
   return contentTokens(joined).join(' ') || 'value';
@@ -95,10 +207,20 @@ export function canonicalAttribute(phrase: string): string {
  * "deploy target" → ["", "deploy_target"]. Returns undefined when the tail names no known attribute.
  */
 export function splitAttributeTail(phrase: string): [string, string] | undefined {
-  const words = phrase.toLowerCase().split(' ').filter(Boolean).map((w) => SPELLING[w] ?? w);
+  const words = phrase
+    .toLowerCase()
+    .split(' ')
+    .filter(Boolean)
+    .map((w) => SPELLING[w] ?? w);
   const fav = words.findIndex((w) => w === 'favourite');
   if (fav >= 0 && fav < words.length - 1) {
-    return [words.slice(0, fav).join(' '), `favourite ${words.slice(fav + 1).map(lemma).join(' ')}`];
+    return [
+      words.slice(0, fav).join(' '),
+      `favourite ${words
+        .slice(fav + 1)
+        .map(lemma)
+        .join(' ')}`,
+    ];
   }
   for (let start = 0; start < words.length; start += 1) {
     const tail = words.slice(start).join(' ');

@@ -55,7 +55,12 @@ function changedThing(subject: string, object: string | undefined): string {
 export const CHANGE_RULES: readonly Rule[] = [
   {
     name: 'ownership-transfer',
-    examples: [{ text: 'Ownership of the billing service was transferred to the payments team.', slot: { subject: 'billing service', attribute: 'owner', value: 'payments team' } }],
+    examples: [
+      {
+        text: 'Ownership of the billing service was transferred to the payments team.',
+        slot: { subject: 'billing service', attribute: 'owner', value: 'payments team' },
+      },
+    ],
     re: new RegExp(
       `^(?:the )?(?:ownership|responsibility|maintenance|stewardship|control|custody)(?: of| for| over) (.+?) ${BE}` +
         '(?:been )?(?:transferred|moved|handed over|handed off|passed|given|reassigned|assigned|shifted|transitioned) to (.+)$',
@@ -71,14 +76,21 @@ export const CHANGE_RULES: readonly Rule[] = [
   },
   {
     name: 'hand-over',
-    examples: [{ text: 'Sam handed over the release checklist to Priya.', slot: { subject: 'release checklist', attribute: 'owner', value: 'priya' } }],
+    examples: [
+      {
+        text: 'Sam handed over the release checklist to Priya.',
+        slot: { subject: 'release checklist', attribute: 'owner', value: 'priya' },
+      },
+    ],
     re: /^(.+?) (?:handed|passed|gave|has handed|have handed) (?:over |off )?(.+?) (?:over |off )?to (.+)$/i,
     build: ([full = '', , thing = '', owner = '']) =>
       /\b(?:over|off)\b/i.test(full) ? [{ subject: thing, family: 'owner', value: owner, rule: 'hand-over', change: true }] : undefined,
   },
   {
     name: 'left',
-    examples: [{ text: 'Tom left the platform team.', slot: { subject: 'tom', attribute: 'membership', value: 'platform team', negated: true } }],
+    examples: [
+      { text: 'Tom left the platform team.', slot: { subject: 'tom', attribute: 'membership', value: 'platform team', negated: true } },
+    ],
     re: /^(.+?) (?:left|quit|has left|have left|resigned from|resigned as|departed|departed from|dropped out of|stepped down from|stepped down as|is leaving|moved out of|moved away from|retired from|retired as|was removed from|was let go from) (.+)$/i,
     build: ([, who = '', what = '']) => [
       { subject: who, family: 'membership', value: stripTemporal(what) || what, negated: true, retract: true, rule: 'left', change: true },
@@ -86,7 +98,12 @@ export const CHANGE_RULES: readonly Rule[] = [
   },
   {
     name: 'from-to',
-    examples: [{ text: 'The deploy target moved from staging to production.', slot: { subject: '', attribute: 'deploy_target', value: 'production' } }],
+    examples: [
+      {
+        text: 'The deploy target moved from staging to production.',
+        slot: { subject: '', attribute: 'deploy_target', value: 'production' },
+      },
+    ],
     re: new RegExp(`^(.+?) ${BE}(?:been )?(${CHANGE_VERBS})(?: (.+?))? from (.+?) (?:to|into|over to) (.+)$`, 'i'),
     build: ([, subject = '', verb = '', object, from = '', to = '']) => {
       const thing = changedThing(subject, object);
@@ -99,7 +116,9 @@ export const CHANGE_RULES: readonly Rule[] = [
   },
   {
     name: 'replaced-by',
-    examples: [{ text: 'Jenkins was replaced by GitHub Actions for CI.', slot: { subject: 'ci', attribute: 'tool', value: 'github actions' } }],
+    examples: [
+      { text: 'Jenkins was replaced by GitHub Actions for CI.', slot: { subject: 'ci', attribute: 'tool', value: 'github actions' } },
+    ],
     re: new RegExp(
       `^(.+?) ${BE}(?:been )?(?:replaced|superseded|swapped out|swapped|succeeded|supplanted) (?:with|by) (.+?)(?: (?:for|as|in|on) (.+))?$`,
       'i',
@@ -127,7 +146,15 @@ export const CHANGE_RULES: readonly Rule[] = [
     re: /^(.+?) (?:replaced|has replaced|have replaced|replaces|superseded|supersedes|has superseded|took the place of|succeeded|supplanted|overtook|has overtaken|have overtaken|overtakes|displaced|ousted|beat out|took over from) (.+?)(?: (?:as|for|in|on) (.+))?$/i,
     build: ([, newValue = '', oldValue = '', role]) => {
       const family = role ? undefined : 'tool';
-      const retracted: RawSlot = { subject: role ?? '', family, value: oldValue, negated: true, retract: true, rule: 'replaces', change: true };
+      const retracted: RawSlot = {
+        subject: role ?? '',
+        family,
+        value: oldValue,
+        negated: true,
+        retract: true,
+        rule: 'replaces',
+        change: true,
+      };
       // "We replaced the batteries": the replacement is unnamed, only the old value is known.
       if (isAgent(newValue)) return [retracted];
       return [{ subject: role ?? '', family, value: newValue, rule: 'replaces', change: true }, retracted];

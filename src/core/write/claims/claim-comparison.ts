@@ -51,14 +51,7 @@ import type { ExtractedSlot } from './extracted-slot.js';
 import { isKnownFamily } from './attribute-families.js';
 import { departureVerdict } from './departure-rules.js';
 import { termsOf } from './pos-tags.js';
-import {
-  keyRelation,
-  keysOverlap,
-  sameSubject,
-  shareDimension,
-  valueContains,
-  valueRelation,
-} from './slot-matching.js';
+import { keyRelation, keysOverlap, sameSubject, shareDimension, valueContains, valueRelation } from './slot-matching.js';
 
 /** How a new claim relates to an existing one. */
 export type ClaimRelation = 'supersedes' | 'agrees' | 'compatible' | 'unrelated';
@@ -164,9 +157,14 @@ function changedValueVerdict(n: ExtractedSlot, o: ExtractedSlot, related: boolea
   if (related) {
     // The scope subject ("we") relates everything; there the values must share a dimension too.
     const aboutOneThing = n.subject !== '' || shareDimension(n, o);
-    if (s.strong && aboutOneThing) return { relation: 'supersedes', confidence: CONFIDENCE.relatedAttribute, reason: `change marker on a related attribute: ${what}` };
+    if (s.strong && aboutOneThing)
+      return { relation: 'supersedes', confidence: CONFIDENCE.relatedAttribute, reason: `change marker on a related attribute: ${what}` };
     if (s.weak && n.subject !== '' && shareDimension(n, o)) {
-      return { relation: 'supersedes', confidence: CONFIDENCE.relatedAttribute, reason: `now-marker on a related attribute, same dimension: ${what}` };
+      return {
+        relation: 'supersedes',
+        confidence: CONFIDENCE.relatedAttribute,
+        reason: `now-marker on a related attribute, same dimension: ${what}`,
+      };
     }
     return undefined;
   }
@@ -175,15 +173,21 @@ function changedValueVerdict(n: ExtractedSlot, o: ExtractedSlot, related: boolea
     case 'single':
       return {
         relation: 'supersedes',
-        confidence: Math.min(CONFIDENCE.singleValuedCeiling, CONFIDENCE.singleValued + (s.strong ? CONFIDENCE.strongMarkerBonus : 0) + (s.weak ? CONFIDENCE.weakMarkerBonus : 0)),
+        confidence: Math.min(
+          CONFIDENCE.singleValuedCeiling,
+          CONFIDENCE.singleValued + (s.strong ? CONFIDENCE.strongMarkerBonus : 0) + (s.weak ? CONFIDENCE.weakMarkerBonus : 0),
+        ),
         reason: `single-valued attribute changed: ${what}`,
       };
     case 'dimension':
       if (s.strong) return { relation: 'supersedes', confidence: CONFIDENCE.dimensionStrongMarker, reason: `change marker on ${what}` };
-      if (s.weak && shareDimension(n, o)) return { relation: 'supersedes', confidence: CONFIDENCE.dimensionWeakMarker, reason: `now-marker, same dimension: ${what}` };
+      if (s.weak && shareDimension(n, o))
+        return { relation: 'supersedes', confidence: CONFIDENCE.dimensionWeakMarker, reason: `now-marker, same dimension: ${what}` };
       return undefined;
     case 'multi':
-      return s.explicitCorrection ? { relation: 'supersedes', confidence: CONFIDENCE.explicitCorrection, reason: `explicit correction of ${what}` } : undefined;
+      return s.explicitCorrection
+        ? { relation: 'supersedes', confidence: CONFIDENCE.explicitCorrection, reason: `explicit correction of ${what}` }
+        : undefined;
   }
 }
 
@@ -218,17 +222,26 @@ function pairVerdict(n: ExtractedSlot, o: ExtractedSlot, s: Signals): Verdict | 
   const values = valueRelation(n, o);
   if (n.negated !== o.negated) {
     if (values === 'same') {
-      return { relation: 'supersedes', confidence: s.strong ? CONFIDENCE.negationStrongMarker : CONFIDENCE.negation, reason: `negates ${describe(o)}` };
+      return {
+        relation: 'supersedes',
+        confidence: s.strong ? CONFIDENCE.negationStrongMarker : CONFIDENCE.negation,
+        reason: `negates ${describe(o)}`,
+      };
     }
     return { relation: 'compatible', confidence: CONFIDENCE.compatible, reason: `negation of a different value than ${describe(o)}` };
   }
   if (values === 'same') {
-    return { relation: 'agrees', confidence: key === 'same' ? CONFIDENCE.agrees : CONFIDENCE.agreesRelatedAttribute, reason: `restates ${describe(o)}` };
+    return {
+      relation: 'agrees',
+      confidence: key === 'same' ? CONFIDENCE.agrees : CONFIDENCE.agreesRelatedAttribute,
+      reason: `restates ${describe(o)}`,
+    };
   }
   if (values === 'unknown' || n.negated) {
     return { relation: 'compatible', confidence: CONFIDENCE.undecided, reason: `same slot, values not comparable: ${describe(o)}` };
   }
-  if (s.additive) return { relation: 'compatible', confidence: CONFIDENCE.additive, reason: `additive marker: ${describe(n)} alongside ${describe(o)}` };
+  if (s.additive)
+    return { relation: 'compatible', confidence: CONFIDENCE.additive, reason: `additive marker: ${describe(n)} alongside ${describe(o)}` };
   return (
     changedValueVerdict(n, o, key === 'related', s) ?? {
       relation: 'compatible',
@@ -260,9 +273,15 @@ function textRetraction(newA: ClaimAnalysis, oldA: ClaimAnalysis): Verdict | und
     const phrase = lexicalTokens(r.value);
     const subject = lexicalTokens(r.subject);
     const aboutIt =
-      subject.size === 0 ? overlap >= SCOPE_SUBJECT_RETRACTION_OVERLAP || intersects(lexicalTokens(r.attribute), oldTokens) : isSubset(specific(subject), oldTokens);
+      subject.size === 0
+        ? overlap >= SCOPE_SUBJECT_RETRACTION_OVERLAP || intersects(lexicalTokens(r.attribute), oldTokens)
+        : isSubset(specific(subject), oldTokens);
     if (isSubset(phrase, oldTokens) && aboutIt) {
-      return { relation: 'supersedes', confidence: CONFIDENCE.textRetraction, reason: `the old claim states "${r.value}", which the new one retracts` };
+      return {
+        relation: 'supersedes',
+        confidence: CONFIDENCE.textRetraction,
+        reason: `the old claim states "${r.value}", which the new one retracts`,
+      };
     }
   }
   return undefined;
@@ -284,11 +303,19 @@ function lexicalVerdict(newA: ClaimAnalysis, oldA: ClaimAnalysis, s: Signals, si
   );
   const sameStance = hasNegation(newA) === hasNegation(oldA) && !s.strong && !s.additive;
   if (overlap >= bar && numbersMatch && sameStance && !distinctSubjects) {
-    return { relation: 'agrees', confidence: CONFIDENCE.lexicalAgreement, reason: `near-identical wording (overlap ${overlap.toFixed(2)})` };
+    return {
+      relation: 'agrees',
+      confidence: CONFIDENCE.lexicalAgreement,
+      reason: `near-identical wording (overlap ${overlap.toFixed(2)})`,
+    };
   }
   const shared = newA.slots.some((n) => oldA.slots.some((o) => keysOverlap(n, o)));
   if (overlap >= LEXICAL_COMPATIBLE || shared) {
-    return { relation: 'compatible', confidence: CONFIDENCE.undecided, reason: `related wording, no conflicting slot (overlap ${overlap.toFixed(2)})` };
+    return {
+      relation: 'compatible',
+      confidence: CONFIDENCE.undecided,
+      reason: `related wording, no conflicting slot (overlap ${overlap.toFixed(2)})`,
+    };
   }
   return undefined;
 }
@@ -323,7 +350,9 @@ function substitutedNoun(newA: ClaimAnalysis, oldA: ClaimAnalysis, slotsCompared
   const onlyOld = [...oldTokens].filter((t) => !newTokens.has(t));
   if (onlyNew.length === 0 || onlyOld.length === 0) return undefined;
   const nounOf = (analysis: ClaimAnalysis, only: readonly string[], other: readonly string[]): string | undefined => {
-    const inSlots = slotsCompared ? lexicalTokens(analysis.slots.map((x) => `${x.subject} ${x.attribute.replace(/_/g, ' ')} ${x.value}`).join(' ')) : new Set<string>();
+    const inSlots = slotsCompared
+      ? lexicalTokens(analysis.slots.map((x) => `${x.subject} ${x.attribute.replace(/_/g, ' ')} ${x.value}`).join(' '))
+      : new Set<string>();
     const wanted = new Set(only.filter((t) => !inSlots.has(t) && !other.some((o) => nearlySame(t, o))));
     if (wanted.size === 0) return undefined;
     for (const term of termsOf(analysis.text)) {
@@ -364,18 +393,26 @@ export function compareClaims(newText: string, oldText: string, options: Compare
   // a subject only nominally; without a shared word they are about different things.
   let textOverlap: number | undefined; // computed only for claims about an unnamed subject
   const unrelatedUnnamed = (n: ExtractedSlot, o: ExtractedSlot): boolean =>
-    n.subject === '' && o.subject === '' && !shareDimension(n, o) && (textOverlap ??= jaccard(lexicalTokens(newText), lexicalTokens(oldText))) < SCOPE_SUBJECT_OVERLAP;
+    n.subject === '' &&
+    o.subject === '' &&
+    !shareDimension(n, o) &&
+    (textOverlap ??= jaccard(lexicalTokens(newText), lexicalTokens(oldText))) < SCOPE_SUBJECT_OVERLAP;
   let differing: string | undefined;
   for (const n of newA.slots) {
     for (const o of oldA.slots) {
       let v = pairVerdict(n, o, signals);
       if (!v) continue;
       if (v.relation === 'supersedes' && unrelatedUnnamed(n, o)) {
-        v = { relation: 'compatible', confidence: CONFIDENCE.undecided, reason: `${v.reason} (no shared wording about an unnamed subject)` };
+        v = {
+          relation: 'compatible',
+          confidence: CONFIDENCE.undecided,
+          reason: `${v.reason} (no shared wording about an unnamed subject)`,
+        };
       }
       verdicts.push(v);
       matchedNew.add(n);
-      if (v.relation === 'compatible' && differing === undefined && keyRelation(n, o) === 'same' && valueRelation(n, o) === 'different') differing = `${describe(o)} / ${n.value}`;
+      if (v.relation === 'compatible' && differing === undefined && keyRelation(n, o) === 'same' && valueRelation(n, o) === 'different')
+        differing = `${describe(o)} / ${n.value}`;
     }
   }
   const best = (relation: Verdict['relation']): Verdict | undefined =>
@@ -397,9 +434,15 @@ export function compareClaims(newText: string, oldText: string, options: Compare
   if (verdict?.relation === 'agrees') {
     // Slot-level agreement compared the slots' words already; wording-level agreement compared none.
     const swapped = substitutedNoun(newA, oldA, verdict === agree);
-    if (swapped !== undefined) verdict = { relation: 'compatible', confidence: CONFIDENCE.compatible, reason: `${verdict.reason}, but about something else (${swapped})` };
+    if (swapped !== undefined)
+      verdict = {
+        relation: 'compatible',
+        confidence: CONFIDENCE.compatible,
+        reason: `${verdict.reason}, but about something else (${swapped})`,
+      };
   }
   const slots = { newSlots: newA.slots.map(toClaimSlot), oldSlots: oldA.slots.map(toClaimSlot) };
-  if (!verdict) return { relation: 'unrelated', confidence: CONFIDENCE.undecided, reason: 'no shared subject, attribute or wording', ...slots };
+  if (!verdict)
+    return { relation: 'unrelated', confidence: CONFIDENCE.undecided, reason: 'no shared subject, attribute or wording', ...slots };
   return { ...finalize(verdict, options.similarity), ...slots };
 }

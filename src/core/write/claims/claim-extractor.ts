@@ -38,7 +38,16 @@ function slotsForClause(clause: string): ExtractedSlot[] {
     const body = labelled[2];
     // "Heads-up from Jamal: they are moving…", "Action item for Lucia: book…": the label names who.
     const named = LABEL_NAME.exec(labelled[1])?.[1];
-    if (isImperative(body)) return [makeSlot({ subject: named ? normalizeSubject(named) : normalizeSubject(labelled[1]), attribute: 'todo', value: body, cardinality: 'multi', rule: 'labelled-todo' })];
+    if (isImperative(body))
+      return [
+        makeSlot({
+          subject: named ? normalizeSubject(named) : normalizeSubject(labelled[1]),
+          attribute: 'todo',
+          value: body,
+          cardinality: 'multi',
+          rule: 'labelled-todo',
+        }),
+      ];
     if (isClause(body)) {
       const inner = slotsForClause(named ? body.replace(PRONOUN_START, `${named} `) : body);
       if (inner.length > 0) return inner;

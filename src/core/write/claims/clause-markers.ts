@@ -13,13 +13,10 @@ import { normalizeSpacing } from './claim-text.js';
  * - `now`, `update`: the statement describes the present state (weak);
  * - `additive`: "also", "too", "as well", "in addition", "another" (the value adds to the old ones).
  */
-export type ClaimMarker =
-  | 'correction' | 'actually' | 'no-longer' | 'instead' | 'contrast' | 'changed' | 'now' | 'update' | 'additive';
+export type ClaimMarker = 'correction' | 'actually' | 'no-longer' | 'instead' | 'contrast' | 'changed' | 'now' | 'update' | 'additive';
 
 /** Markers that by themselves signal that an earlier statement no longer holds. */
-export const STRONG_MARKERS: ReadonlySet<ClaimMarker> = new Set([
-  'correction', 'actually', 'no-longer', 'instead', 'contrast', 'changed',
-]);
+export const STRONG_MARKERS: ReadonlySet<ClaimMarker> = new Set(['correction', 'actually', 'no-longer', 'instead', 'contrast', 'changed']);
 
 /** One clause with its markers removed. */
 export interface MarkedClause {
@@ -32,10 +29,17 @@ export interface MarkedClause {
 }
 
 const CONTRACTIONS: ReadonlyArray<readonly [RegExp, string]> = [
-  [/\bwon't\b/gi, 'will not'], [/\bcan't\b/gi, 'can not'], [/\bcannot\b/gi, 'can not'], [/\bain't\b/gi, 'is not'],
-  [/\b(\w+)n't\b/gi, '$1 not'], [/\b(we|they|you)'re\b/gi, '$1 are'], [/\b(we|they|you|i)'ve\b/gi, '$1 have'],
-  [/\b(we|they|you|i|he|she|it)'ll\b/gi, '$1 will'], [/\b(we|they|you|i|he|she)'d\b/gi, '$1 would'],
-  [/\bi'm\b/gi, 'I am'], [/\b(it|he|she|that|there)'s (?=been\b|got\b)/gi, '$1 has '],
+  [/\bwon't\b/gi, 'will not'],
+  [/\bcan't\b/gi, 'can not'],
+  [/\bcannot\b/gi, 'can not'],
+  [/\bain't\b/gi, 'is not'],
+  [/\b(\w+)n't\b/gi, '$1 not'],
+  [/\b(we|they|you)'re\b/gi, '$1 are'],
+  [/\b(we|they|you|i)'ve\b/gi, '$1 have'],
+  [/\b(we|they|you|i|he|she|it)'ll\b/gi, '$1 will'],
+  [/\b(we|they|you|i|he|she)'d\b/gi, '$1 would'],
+  [/\bi'm\b/gi, 'I am'],
+  [/\b(it|he|she|that|there)'s (?=been\b|got\b)/gi, '$1 has '],
   [/\b(it|he|she|that|there)'s\b/gi, '$1 is'],
 ];
 
@@ -123,7 +127,10 @@ export function markClause(clause: string): MarkedClause {
   });
   if (take(/\b(?:not|never)\b/gi)) negated = true;
 
-  take(/,?\s*\b(?:starting|effective|beginning|as of|from) (?:next|this|today|tomorrow|monday|tuesday|wednesday|thursday|friday|the (?:next|start))\b[\w ]*$/i, 'now');
+  take(
+    /,?\s*\b(?:starting|effective|beginning|as of|from) (?:next|this|today|tomorrow|monday|tuesday|wednesday|thursday|friday|the (?:next|start))\b[\w ]*$/i,
+    'now',
+  );
   take(/\b(?:right now|now|currently|nowadays|these days|from now on|as of now|as of today|at the moment|at present)\b,?/gi, 'now');
   take(/\bas well as\b/gi, 'additive', ' and ');
   take(/\b(?:also|additionally|in addition(?: to that)?|besides)\b,?/gi, 'additive');
@@ -131,6 +138,9 @@ export function markClause(clause: string): MarkedClause {
   take(/\banother\b/gi, 'additive', ' a ');
   take(/\b(?:still|again|just|really|definitely|officially|recently|finally)\b/gi);
 
-  text = text.replace(/\s+/g, ' ').replace(/\s+,/g, ',').replace(/^[\s,]+|[\s,]+$/g, '');
+  text = text
+    .replace(/\s+/g, ' ')
+    .replace(/\s+,/g, ',')
+    .replace(/^[\s,]+|[\s,]+$/g, '');
   return { text, markers, negated, retracted };
 }

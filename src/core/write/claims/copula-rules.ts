@@ -15,8 +15,15 @@ const COPULA =
 
 /** Free-verb attributes that name a known family. */
 const VERB_FAMILIES: Readonly<Record<string, string>> = dictionary({
-  'run on': 'platform', 'live in': 'location', 'report to': 'manager', 'work at': 'workplace', 'work for': 'workplace',
-  'belong to': 'owner', 'deploy to': 'deploy_target', 'meet in': 'meeting_place', 'meet at': 'meeting_place',
+  'run on': 'platform',
+  'live in': 'location',
+  'report to': 'manager',
+  'work at': 'workplace',
+  'work for': 'workplace',
+  'belong to': 'owner',
+  'deploy to': 'deploy_target',
+  'meet in': 'meeting_place',
+  'meet at': 'meeting_place',
 });
 
 /** One or two capitalised words: a proper name ("Dana", "Acme Corp"). */
@@ -26,17 +33,42 @@ const PROPER_NAME = /^[A-Z][\w'.-]*(?: [A-Z][\w'.-]*)?$/;
 const MEASURE_UNITS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(?:years? old|y\/?o|years of age)$/i, 'age'],
   [/\b(?:tall|high|foot|feet|ft|inches|cm|centimet(?:er|re)s?|met(?:er|re)s? tall)\b/i, 'height'],
-  [/\b(?:long)$/i, 'length'], [/\b(?:wide)$/i, 'width'], [/\b(?:away|from here)$/i, 'distance'],
+  [/\b(?:long)$/i, 'length'],
+  [/\b(?:wide)$/i, 'width'],
+  [/\b(?:away|from here)$/i, 'distance'],
   [/\b(?:heavy|kg|kilos?|lbs?|pounds)\b/i, 'weight'],
 ];
 
 /** Prepositional predicates that describe a state rather than a place ("in charge", "in progress"). */
-const STATE_PHRASES = /^(?:in|at|on) (?:charge|progress|beta|alpha|review|trouble|danger|risk|favou?r|love|doubt|place|use|hold|track|time|budget|sync|call|leave|vacation|holiday)\b/i;
+const STATE_PHRASES =
+  /^(?:in|at|on) (?:charge|progress|beta|alpha|review|trouble|danger|risk|favou?r|love|doubt|place|use|hold|track|time|budget|sync|call|leave|vacation|holiday)\b/i;
 
 /** Verbs whose objects accumulate rather than replace each other. */
 const MULTI_VERBS = new Set([
-  'speak', 'support', 'know', 'visit', 'attend', 'play', 'read', 'watch', 'collect', 'follow', 'mentor', 'teach',
-  'study', 'learn', 'write', 'contain', 'include', 'have', 'integrate', 'call', 'email', 'message', 'meet', 'join',
+  'speak',
+  'support',
+  'know',
+  'visit',
+  'attend',
+  'play',
+  'read',
+  'watch',
+  'collect',
+  'follow',
+  'mentor',
+  'teach',
+  'study',
+  'learn',
+  'write',
+  'contain',
+  'include',
+  'have',
+  'integrate',
+  'call',
+  'email',
+  'message',
+  'meet',
+  'join',
 ]);
 
 const PREPOSITIONS = /^(on|in|to|at|with|for|from|about|into|onto|as|like|by|under|over|after|through|across|via)\s+(.+)$/i;
@@ -63,7 +95,12 @@ function isStateThenPreposition(value: string): boolean {
   const first = terms[0];
   const second = terms[1];
   // compromise often tags a lone adjective as a verb ("slow"); a bare word before a preposition is a state.
-  const stateWord = first !== undefined && !first.tags.has('Noun') && !first.tags.has('Determiner') && !first.tags.has('Gerund') && !first.tags.has('Value');
+  const stateWord =
+    first !== undefined &&
+    !first.tags.has('Noun') &&
+    !first.tags.has('Determiner') &&
+    !first.tags.has('Gerund') &&
+    !first.tags.has('Value');
   return stateWord && second !== undefined && PREPOSITIONS.test(value.slice(value.indexOf(' ') + 1));
 }
 
@@ -119,8 +156,18 @@ export function copulaSlots(clause: string): ExtractedSlot[] | undefined {
     return [slot(plainSubject, `be ${word}`, prep[2], 'multi', 'copula-preposition')];
   }
   if (key.named) {
-    const single = ['when', 'start', 'end', 'deadline'].includes(key.attribute) ? { ...key, subject: plainSubject, attribute: 'value' } : key;
-    return [slot(single.subject, single.attribute, value.replace(/^(?:an?|the) /i, ''), cardinalityOf(single.attribute, 'noun'), 'copula-attribute')];
+    const single = ['when', 'start', 'end', 'deadline'].includes(key.attribute)
+      ? { ...key, subject: plainSubject, attribute: 'value' }
+      : key;
+    return [
+      slot(
+        single.subject,
+        single.attribute,
+        value.replace(/^(?:an?|the) /i, ''),
+        cardinalityOf(single.attribute, 'noun'),
+        'copula-attribute',
+      ),
+    ];
   }
   const properName = PROPER_NAME.test(np.trim());
   const personSubject = properName || isPersonLike(np);

@@ -26,14 +26,17 @@ export interface DepartureVerdict {
 const CONFIDENCE = { leaving: 0.8, reversal: 0.75, newHolder: 0.8, steppedDown: 0.75, switchedTo: 0.75 } as const;
 
 const SPEAKER = /^(?:i|we|the user|user|my|our|me|us)\b/i;
-const WHO = '((?:the |our |my )?[\\w.\' -]{1,40}?)';
+const WHO = "((?:the |our |my )?[\\w.' -]{1,40}?)";
 /** Where the departed phrase ends: a preposition of purpose, time or replacement, or the next clause. */
 const PHRASE = '((?:(?!\\b(?:and|for|with|onto|to|in favou?r of|in|on|since|last|this|after|before|but|because)\\b)[^,;.])+)';
 const LEAVING = new RegExp(
   `^${WHO} (?:has |have |had )?(?:left|quit|quitted|sold|gave up|given up|got rid of|gotten rid of|stopped|dropped|ditched|abandoned|moved off|moved off of|migrated off|moved away from|migrated away from|switched away from|switched off|traded in|gave away|retired|replaced|is no longer|are no longer|no longer uses?|no longer has|no longer have) (?:of )?(?:the |a |an |my |our |his |her |their )?${PHRASE}`,
   'i',
 );
-const MOVED_FROM = new RegExp(`^${WHO} (?:has |have )?(?:moved|migrated|switched|changed|ported|transitioned)(?: [\\w.' -]{1,30}?)? from (?:the |a |an |my |our )?${PHRASE}`, 'i');
+const MOVED_FROM = new RegExp(
+  `^${WHO} (?:has |have )?(?:moved|migrated|switched|changed|ported|transitioned)(?: [\\w.' -]{1,30}?)? from (?:the |a |an |my |our )?${PHRASE}`,
+  'i',
+);
 const NOT_AFTER_ALL = new RegExp(`^${WHO} (?:was|is|were|are) not (?:caused by |due to |in |on |at |from )?(?:the |a |an )?${PHRASE}`, 'i');
 const REVERSAL_SIGNAL = /\b(?:after all|turned out|turns out|actually|it was|but (?:in|on|at|the)|instead)\b/i;
 const STEPPED_DOWN = /^([A-Z][\w'-]+(?: [A-Z][\w'-]+)?) (?:stepped down|resigned|retired|left|quit)$/;
@@ -42,7 +45,8 @@ const NEW_HOLDER =
   /^([A-Z][\w'-]+(?: [A-Z][\w'-]+)?) (?:took over as|has taken over as|is now (?:the |our )?|is (?:the |our )?new |now (?:leads|manages|runs|heads|owns)|(?:replaced|succeeded) [A-Z][\w'-]+ as|is (?:the |our )(?=.+ now$))(?:the |our )?(.+?)(?: now)?$/;
 const HOLDER = /^([A-Z][\w'-]+(?: [A-Z][\w'-]+)?) (?:is (?:the |our )|(?:leads|manages|runs|heads|owns) (?:the |our )?)(.+)$/;
 
-const SWITCHED_TO = /^(?:we|i|the team|our team|the project|the repo) (?:have |has )?(?:switched|moved|migrated|changed|transitioned)(?: over)? to (.+)$/i;
+const SWITCHED_TO =
+  /^(?:we|i|the team|our team|the project|the repo) (?:have |has )?(?:switched|moved|migrated|changed|transitioned)(?: over)? to (.+)$/i;
 
 /** Light stem for comparing a departed phrase with the old wording ("smoking" ≈ "smokes" ≈ "smoke"). */
 function stems(text: string): Set<string> {
@@ -52,7 +56,9 @@ const within = (small: Set<string>, large: Set<string>): boolean => small.size >
 
 function clausesOf(text: string): string[] {
   return text
-    .split(/[.;!?]\s*|,\s+(?:and |but )?(?=(?:it|the|they|we|i|he|she|[A-Z]\w*) )|\s+and\s+(?=(?:now |then )?(?:[A-Z]\w*|i|we|the \w+|they|he|she) )/)
+    .split(
+      /[.;!?]\s*|,\s+(?:and |but )?(?=(?:it|the|they|we|i|he|she|[A-Z]\w*) )|\s+and\s+(?=(?:now |then )?(?:[A-Z]\w*|i|we|the \w+|they|he|she) )/,
+    )
     .map((c) => c.trim())
     .filter((c) => c.length > 0);
 }
@@ -95,7 +101,8 @@ function newHolder(clause: string, oldText: string): DepartureVerdict | undefine
   const old = HOLDER.exec(oldText.replace(/[.!]+$/, '').trim());
   if (!old?.[1] || !old[2]) return undefined;
   const stepped = STEPPED_DOWN.exec(clause);
-  if (stepped?.[1] === old[1]) return { relation: 'supersedes', confidence: CONFIDENCE.steppedDown, reason: `${old[1]} stepped down from ${old[2]}` };
+  if (stepped?.[1] === old[1])
+    return { relation: 'supersedes', confidence: CONFIDENCE.steppedDown, reason: `${old[1]} stepped down from ${old[2]}` };
   const m = NEW_HOLDER.exec(clause);
   if (!m?.[1] || !m[2] || m[1] === old[1] || !sameRole(m[2], old[2])) return undefined;
   return { relation: 'supersedes', confidence: CONFIDENCE.newHolder, reason: `${m[1]} holds ${old[2]} now, not ${old[1]}` };
@@ -103,7 +110,7 @@ function newHolder(clause: string, oldText: string): DepartureVerdict | undefine
 
 function switchedTo(clause: string, oldText: string): DepartureVerdict | undefined {
   const target = SWITCHED_TO.exec(clause)?.[1];
-  if (target === undefined || !SPEAKER.test(oldText.trim()) && !/^the (?:team|project|repo)\b/i.test(oldText.trim())) return undefined;
+  if (target === undefined || (!SPEAKER.test(oldText.trim()) && !/^the (?:team|project|repo)\b/i.test(oldText.trim()))) return undefined;
   const newKinds = toolKindsIn(target);
   if (newKinds.size === 0 || within(stems(target), stems(oldText))) return undefined;
   const shared = [...toolKindsIn(oldText)].filter(([kind]) => newKinds.has(kind));

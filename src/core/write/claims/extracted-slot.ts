@@ -22,8 +22,17 @@ export interface ExtractedSlot extends ClaimSlot {
 }
 
 const RATE_UNITS: Readonly<Record<string, string>> = dictionary({
-  second: 'per-second', minute: 'per-minute', hour: 'hourly', day: 'daily', night: 'nightly', week: 'weekly',
-  month: 'monthly', quarter: 'quarterly', year: 'yearly', annum: 'yearly', sprint: 'per-sprint',
+  second: 'per-second',
+  minute: 'per-minute',
+  hour: 'hourly',
+  day: 'daily',
+  night: 'nightly',
+  week: 'weekly',
+  month: 'monthly',
+  quarter: 'quarterly',
+  year: 'yearly',
+  annum: 'yearly',
+  sprint: 'per-sprint',
 });
 const SCHEDULE_FAMILIES = new Set(['when', 'start', 'end', 'deadline']);
 

@@ -4,12 +4,7 @@
  * claim supersedes, agrees with, or coexists with an existing one.
  */
 export { extractClaim, analyzeClaim, type ClaimAnalysis } from './claim-extractor.js';
-export {
-  compareClaims,
-  type ClaimComparison,
-  type ClaimRelation,
-  type CompareClaimsOptions,
-} from './claim-comparison.js';
+export { compareClaims, type ClaimComparison, type ClaimRelation, type CompareClaimsOptions } from './claim-comparison.js';
 export { toolKindsIn } from './tool-kinds.js';
 export type { ExtractedSlot } from './extracted-slot.js';
 export type { ClaimMarker } from './clause-markers.js';

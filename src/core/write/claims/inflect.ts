@@ -41,7 +41,24 @@ const IRREGULAR: Readonly<Record<string, { past: string; participle: string }>> 
 };
 
 /** Verbs whose final consonant doubles before -ed and -ing ("stop" → "stopped"). */
-const DOUBLING = new Set(['ship', 'stop', 'drop', 'plan', 'swap', 'chat', 'pin', 'sit', 'run', 'put', 'get', 'set', 'cut', 'prefer', 'refer', 'commit']);
+const DOUBLING = new Set([
+  'ship',
+  'stop',
+  'drop',
+  'plan',
+  'swap',
+  'chat',
+  'pin',
+  'sit',
+  'run',
+  'put',
+  'get',
+  'set',
+  'cut',
+  'prefer',
+  'refer',
+  'commit',
+]);
 
 const VOWEL = /[aeiou]/;
 

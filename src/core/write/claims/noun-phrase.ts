@@ -9,9 +9,26 @@ import { hasTag } from './pos-tags.js';
 
 /** Pronouns that stand for the speaker's group: the scope itself, written as the empty subject. */
 const AGENTS = new Set([
-  'we', 'us', 'our', 'ours', 'you', 'they', 'one', 'everyone', 'everybody', 'someone', 'somebody',
+  'we',
+  'us',
+  'our',
+  'ours',
+  'you',
+  'they',
+  'one',
+  'everyone',
+  'everybody',
+  'someone',
+  'somebody',
   // Universal objects: "we moved everything to GCP" is about the scope as a whole.
-  'everything', 'all', 'it all', 'all of it', 'all of them', 'all our services', 'all services', 'the whole stack',
+  'everything',
+  'all',
+  'it all',
+  'all of it',
+  'all of them',
+  'all our services',
+  'all services',
+  'the whole stack',
 ]);
 /** First-person pronouns: in an agent's memory they are the user speaking. */
 const FIRST_PERSON = new Set(['i', 'me', 'my', 'myself', 'mine']);

@@ -11,7 +11,12 @@ import { isTemporal } from './temporal.js';
 export const RELATION_RULES: readonly Rule[] = [
   {
     name: 'owned-by',
-    examples: [{ text: 'The billing service is owned by the payments team.', slot: { subject: 'billing service', attribute: 'owner', value: 'payments team' } }],
+    examples: [
+      {
+        text: 'The billing service is owned by the payments team.',
+        slot: { subject: 'billing service', attribute: 'owner', value: 'payments team' },
+      },
+    ],
     re: new RegExp(
       `^(.+?) ${BE}(?:${verbAlternation(['own', 'maintain', 'manage', 'run', 'operate', 'look after', 'administer', 'steward', 'handle', 'support', 'oversee', 'take care of'], ['participle'])}) by (.+)$`,
       'i',
@@ -32,15 +37,26 @@ export const RELATION_RULES: readonly Rule[] = [
   },
   {
     name: 'owns',
-    examples: [{ text: 'The platform team owns the deploy pipeline.', slot: { subject: 'deploy pipeline', attribute: 'owner', value: 'platform team' } }],
-    re: new RegExp(`^(.+?) (?<!\\b(?:our|my|their|his|her|its|your) )(?:${verbAlternation(['own', 'maintain'])}|(?:is|are|was|were) responsible for|(?:is|are|was|were) in charge of|(?:has|have|took|takes) ownership of|${verbAlternation(['look after', 'administer'], ['third', 'base'])}|(?:is|are) the (?:owner|owners|maintainer|maintainers) of|${verbAlternation(['take care of'], ['third', 'base'])}) (.+)$`, 'i'),
+    examples: [
+      {
+        text: 'The platform team owns the deploy pipeline.',
+        slot: { subject: 'deploy pipeline', attribute: 'owner', value: 'platform team' },
+      },
+    ],
+    re: new RegExp(
+      `^(.+?) (?<!\\b(?:our|my|their|his|her|its|your) )(?:${verbAlternation(['own', 'maintain'])}|(?:is|are|was|were) responsible for|(?:is|are|was|were) in charge of|(?:has|have|took|takes) ownership of|${verbAlternation(['look after', 'administer'], ['third', 'base'])}|(?:is|are) the (?:owner|owners|maintainer|maintainers) of|${verbAlternation(['take care of'], ['third', 'base'])}) (.+)$`,
+      'i',
+    ),
     build: ([, owner = '', thing = '']) =>
       startsWithNumber(thing) ? undefined : [{ subject: thing, family: 'owner', value: owner, rule: 'owns' }],
   },
   {
     name: 'runs',
     examples: [{ text: 'Dana runs the data team.', slot: { subject: 'data team', attribute: 'owner', value: 'dana' } }],
-    re: new RegExp(`^(.+?) (?:${verbAlternation(['run', 'manage', 'handle', 'operate', 'oversee', 'supervise'], ['third', 'base'])}) (?!on\\b|in\\b|at\\b|every\\b|from\\b|nightly\\b|daily\\b|weekly\\b|smoothly\\b|fine\\b|well\\b)(.+)$`, 'i'),
+    re: new RegExp(
+      `^(.+?) (?:${verbAlternation(['run', 'manage', 'handle', 'operate', 'oversee', 'supervise'], ['third', 'base'])}) (?!on\\b|in\\b|at\\b|every\\b|from\\b|nightly\\b|daily\\b|weekly\\b|smoothly\\b|fine\\b|well\\b)(.+)$`,
+      'i',
+    ),
     build: ([, agent = '', thing = '']) => {
       if (!isActor(agent) || startsWithNumber(thing)) return undefined;
       if (isPersonLike(thing)) return [{ subject: thing, family: 'manager', value: agent, rule: 'runs' }];
@@ -51,8 +67,7 @@ export const RELATION_RULES: readonly Rule[] = [
     name: 'leads',
     examples: [{ text: 'Marta heads the design team.', slot: { subject: 'design team', attribute: 'lead', value: 'marta' } }],
     re: new RegExp(`^(.+?) (?:${verbAlternation(['lead', 'head', 'chair'], ['third', 'base'])}) (?!to\\b)(.+)$`, 'i'),
-    build: ([, lead = '', thing = '']) =>
-      isActor(lead) ? [{ subject: thing, family: 'lead', value: lead, rule: 'leads' }] : undefined,
+    build: ([, lead = '', thing = '']) => (isActor(lead) ? [{ subject: thing, family: 'lead', value: lead, rule: 'leads' }] : undefined),
   },
   {
     name: 'reports-to',
@@ -63,7 +78,10 @@ export const RELATION_RULES: readonly Rule[] = [
   {
     name: 'be-called',
     examples: [{ text: 'The user wants to be called Sasha.', slot: { subject: 'user', attribute: 'nickname', value: 'sasha' } }],
-    re: new RegExp(`^(.+?) (?:${verbAlternation(['want', 'prefer', 'like'], ['third', 'base'])}|asked|asks|would like|would prefer|would rather) to be (?:called|named|addressed as|known as|referred to as) (.+)$`, 'i'),
+    re: new RegExp(
+      `^(.+?) (?:${verbAlternation(['want', 'prefer', 'like'], ['third', 'base'])}|asked|asks|would like|would prefer|would rather) to be (?:called|named|addressed as|known as|referred to as) (.+)$`,
+      'i',
+    ),
     build: ([, who = '', name = '']) => [{ subject: who, family: 'nickname', value: name, rule: 'be-called' }],
   },
   {
@@ -75,24 +93,35 @@ export const RELATION_RULES: readonly Rule[] = [
   {
     name: 'lives-in',
     examples: [{ text: 'My sister lives in Lisbon.', slot: { subject: 'sister', attribute: 'location', value: 'lisbon' } }],
-    re: new RegExp(`^(.+?) (?:${verbAlternation(['live'])}|is living|are living|${verbAlternation(['reside'])}|(?:is|are|was|were) (?:based|located|headquartered|situated|stationed)|sits|is staying|stays|has (?:moved|relocated)|is moving) (?:in|at|near|out of|on) (.+)$`, 'i'),
+    re: new RegExp(
+      `^(.+?) (?:${verbAlternation(['live'])}|is living|are living|${verbAlternation(['reside'])}|(?:is|are|was|were) (?:based|located|headquartered|situated|stationed)|sits|is staying|stays|has (?:moved|relocated)|is moving) (?:in|at|near|out of|on) (.+)$`,
+      'i',
+    ),
     build: ([, who = '', place = '']) => [{ subject: who, family: 'location', value: place, rule: 'lives-in' }],
   },
   {
     name: 'stored-in',
     examples: [{ text: 'The backups are stored in S3.', slot: { subject: 'backup', attribute: 'location', value: 's3' } }],
-    re: new RegExp(`^(.+?) ${BE}(?:${verbAlternation(['store', 'keep', 'save', 'archive', 'locate', 'place'], ['participle'])}) (?:in|on|at|inside|under) (.+)$`, 'i'),
+    re: new RegExp(
+      `^(.+?) ${BE}(?:${verbAlternation(['store', 'keep', 'save', 'archive', 'locate', 'place'], ['participle'])}) (?:in|on|at|inside|under) (.+)$`,
+      'i',
+    ),
     build: ([, thing = '', place = '']) => [{ subject: thing, family: 'location', value: place, rule: 'stored-in' }],
   },
   {
     name: 'we-store',
     examples: [{ text: 'We store the logs in Elasticsearch.', slot: { subject: 'log', attribute: 'location', value: 'elasticsearch' } }],
-    re: new RegExp(`^(.+?) (?:${verbAlternation(['store', 'keep', 'save', 'put', 'archive'], ['base', 'third', 'past'])}|${verbAlternation(['persist'], ['base', 'third'])}) (.+?) (?:in|on|at|into|inside|under) (.+)$`, 'i'),
+    re: new RegExp(
+      `^(.+?) (?:${verbAlternation(['store', 'keep', 'save', 'put', 'archive'], ['base', 'third', 'past'])}|${verbAlternation(['persist'], ['base', 'third'])}) (.+?) (?:in|on|at|into|inside|under) (.+)$`,
+      'i',
+    ),
     build: ([, , thing = '', place = '']) => [{ subject: thing, family: 'location', value: place, rule: 'we-store' }],
   },
   {
     name: 'sent-to',
-    examples: [{ text: 'Alerts are routed to the on-call channel.', slot: { subject: 'alert', attribute: 'destination', value: 'on-call channel' } }],
+    examples: [
+      { text: 'Alerts are routed to the on-call channel.', slot: { subject: 'alert', attribute: 'destination', value: 'on-call channel' } },
+    ],
     re: new RegExp(
       `^(.+?) (?:${verbAlternation(['go'], ['base', 'third', 'past'])}|${BE}(?:${verbAlternation(['send', 'route', 'forward', 'pipe', 'deliver', 'redirect', 'escalate', 'direct', 'assign', 'file'], ['participle'])})|${verbAlternation(['flow', 'land'], ['base', 'third'])}) (?:to|into|in) (.+)$`,
       'i',
@@ -102,39 +131,59 @@ export const RELATION_RULES: readonly Rule[] = [
   },
   {
     name: 'we-send',
-    examples: [{ text: 'We send invoices to the finance inbox.', slot: { subject: 'invoice', attribute: 'destination', value: 'finance inbox' } }],
-    re: new RegExp(`^(.+?) (?:${verbAlternation(['send', 'route', 'forward', 'pipe'], ['base', 'third', 'past'])}|${verbAlternation(['redirect', 'escalate', 'assign'], ['base', 'third'])}) (.+?) (?:to|into) (.+)$`, 'i'),
+    examples: [
+      { text: 'We send invoices to the finance inbox.', slot: { subject: 'invoice', attribute: 'destination', value: 'finance inbox' } },
+    ],
+    re: new RegExp(
+      `^(.+?) (?:${verbAlternation(['send', 'route', 'forward', 'pipe'], ['base', 'third', 'past'])}|${verbAlternation(['redirect', 'escalate', 'assign'], ['base', 'third'])}) (.+?) (?:to|into) (.+)$`,
+      'i',
+    ),
     build: ([, , thing = '', target = '']) => [{ subject: thing, family: 'destination', value: target, rule: 'we-send' }],
   },
   {
     name: 'deploys-to',
     examples: [{ text: 'The API deploys to Fly.io.', slot: { subject: 'api', attribute: 'deploy_target', value: 'fly.io' } }],
-    re: new RegExp(`^(.+?) (?:${BE}deployed|${verbAlternation(['deploy', 'ship', 'release', 'push', 'promote'], ['third', 'base'])}) to (.+)$`, 'i'),
+    re: new RegExp(
+      `^(.+?) (?:${BE}deployed|${verbAlternation(['deploy', 'ship', 'release', 'push', 'promote'], ['third', 'base'])}) to (.+)$`,
+      'i',
+    ),
     build: ([, who = '', target = '']) => [{ subject: who, family: 'deploy_target', value: target, rule: 'deploys-to' }],
   },
   {
     name: 'hosted-on',
     examples: [{ text: 'The docs site is hosted on Netlify.', slot: { subject: 'doc site', attribute: 'host', value: 'netlify' } }],
-    re: new RegExp(`^(.+?) ${BE}(?:${verbAlternation(['host', 'serve', 'deploy'], ['participle'])}) (?:on|in|at|by|from|with|via) (.+)$`, 'i'),
+    re: new RegExp(
+      `^(.+?) ${BE}(?:${verbAlternation(['host', 'serve', 'deploy'], ['participle'])}) (?:on|in|at|by|from|with|via) (.+)$`,
+      'i',
+    ),
     build: ([, thing = '', host = '']) => [{ subject: thing, family: 'host', value: host, rule: 'hosted-on' }],
   },
   {
     name: 'we-host',
     examples: [{ text: 'We host the wiki on Confluence.', slot: { subject: 'wiki', attribute: 'host', value: 'confluence' } }],
-    re: new RegExp(`^(.+?) (?:${verbAlternation(['host'], ['base', 'third', 'past'])}|${verbAlternation(['serve'], ['base', 'third'])}) (.+?) (?:on|at|with|in|via|from) (.+)$`, 'i'),
+    re: new RegExp(
+      `^(.+?) (?:${verbAlternation(['host'], ['base', 'third', 'past'])}|${verbAlternation(['serve'], ['base', 'third'])}) (.+?) (?:on|at|with|in|via|from) (.+)$`,
+      'i',
+    ),
     build: ([, , thing = '', host = '']) => [{ subject: thing, family: 'host', value: host, rule: 'we-host' }],
   },
   {
     name: 'runs-in',
     examples: [{ text: 'The worker runs in Kubernetes.', slot: { subject: 'worker', attribute: 'location', value: 'kubernetes' } }],
-    re: new RegExp(`^(.+?) (?:${verbAlternation(['run'], ['third', 'base'])}|is running|are running|${verbAlternation(['operate', 'live'], ['third', 'base'])}) in (.+)$`, 'i'),
+    re: new RegExp(
+      `^(.+?) (?:${verbAlternation(['run'], ['third', 'base'])}|is running|are running|${verbAlternation(['operate', 'live'], ['third', 'base'])}) in (.+)$`,
+      'i',
+    ),
     build: ([, thing = '', place = '']) =>
       isTemporal(place) ? undefined : [{ subject: thing, family: 'location', value: place, rule: 'runs-in' }],
   },
   {
     name: 'works-in',
     examples: [{ text: 'Jana works at Stripe.', slot: { subject: 'jana', attribute: 'workplace', value: 'stripe' } }],
-    re: new RegExp(`^(.+?) (?:${verbAlternation(['work'])}|is working|are working|(?:is|are|was|were) employed) (in|from|at|for|by) (.+)$`, 'i'),
+    re: new RegExp(
+      `^(.+?) (?:${verbAlternation(['work'])}|is working|are working|(?:is|are|was|were) employed) (in|from|at|for|by) (.+)$`,
+      'i',
+    ),
     build: ([, who = '', prep = '', place = '']) => {
       if (isTemporal(place)) return undefined;
       const family = /^(?:in|from)$/i.test(prep) ? 'work_location' : 'workplace';
@@ -145,9 +194,18 @@ export const RELATION_RULES: readonly Rule[] = [
     name: 'agent-renamed',
     examples: [{ text: 'We renamed the cat Noodle.', slot: { subject: 'cat', attribute: 'name', value: 'noodle' } }],
     // "We renamed the cat Noodle": a determined object, then the new name (capitalised or a #channel).
-    re: new RegExp(`^(.+?) (?:${verbAlternation(['rename', 'name', 'call', 'nickname', 'rebrand', 'retitle'], ['past'])}) ((?:the|our|my|his|her|their|its|a|an) [a-z][\\w -]*?) ([A-Z#][\\w.#-]*(?: [A-Z][\\w.-]*)*)$`, ''),
+    re: new RegExp(
+      `^(.+?) (?:${verbAlternation(['rename', 'name', 'call', 'nickname', 'rebrand', 'retitle'], ['past'])}) ((?:the|our|my|his|her|their|its|a|an) [a-z][\\w -]*?) ([A-Z#][\\w.#-]*(?: [A-Z][\\w.-]*)*)$`,
+      '',
+    ),
     build: ([full = '', , thing = '', name = '']) => [
-      { subject: thing, family: /\bnicknamed\b/.test(full) ? 'nickname' : 'name', value: name, rule: 'agent-renamed', change: /\bre/.test(full) },
+      {
+        subject: thing,
+        family: /\bnicknamed\b/.test(full) ? 'nickname' : 'name',
+        value: name,
+        rule: 'agent-renamed',
+        change: /\bre/.test(full),
+      },
     ],
   },
   {

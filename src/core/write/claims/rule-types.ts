@@ -61,4 +61,3 @@ export function withPurpose(agent: string, purpose: string | undefined): string 
   if (!purpose) return isAgent(agent) ? '' : agent;
   return isAgent(agent) || agent === '' ? purpose : `${agent} ${purpose}`;
 }
-

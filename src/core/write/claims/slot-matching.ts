@@ -112,7 +112,11 @@ export function shareDimension(a: ExtractedSlot, b: ExtractedSlot): boolean {
   const ta = withoutGenericHeads(valueTokens(a.value));
   const tb = valueTokens(b.value);
   // Only shared nouns count: "dark chocolate" / "dark mode" share a modifier, not a dimension.
-  const adjectives = new Set(termsOf(a.value).filter((t) => t.tags.has('Adjective')).map((t) => t.text.toLowerCase()));
+  const adjectives = new Set(
+    termsOf(a.value)
+      .filter((t) => t.tags.has('Adjective'))
+      .map((t) => t.text.toLowerCase()),
+  );
   for (const t of ta) if (tb.has(t) && !/^\d/.test(t) && !GENERIC_HEADS.has(t) && !adjectives.has(t)) return true;
   return false;
 }

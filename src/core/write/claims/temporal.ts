@@ -25,7 +25,9 @@ const EXTRA_TEMPORAL = new RegExp(
     '\\b(?:on )?weekdays\\b|\\b(?:on )?weekends\\b',
     '\\b(?:in )?(?:q[1-4]|h[12])(?: \\d{4})?\\b',
     '\\b(?:last|next|this) (?:week|month|quarter|year|sprint)\\b',
-    '\\b(?:(?:the )?(?:first|second|third|fourth|last) (?:' + WEEKDAYS.join('|') + '|weekday|day|business day) of (?:the|each|every) (?:month|quarter|year))\\b',
+    '\\b(?:(?:the )?(?:first|second|third|fourth|last) (?:' +
+      WEEKDAYS.join('|') +
+      '|weekday|day|business day) of (?:the|each|every) (?:month|quarter|year))\\b',
     '\\b(?:(?:19|20)\\d{2})\\b',
     '\\b(?:end|start|beginning|middle) of (?:the )?(?:week|month|quarter|year|sprint)\\b',
     '\\b(?:before|after) lunch\\b|\\bat (?:noon|midnight)\\b',
@@ -67,7 +69,9 @@ export function containsTemporal(text: string): boolean {
 /** Is the phrase nothing but a time expression ("on Tuesday", "at 3pm on Friday", "Q3", "June 12")? */
 export function isTemporal(text: string): boolean {
   if (temporalSpans(text).length === 0) return false;
-  const rest = stripTemporal(text).replace(/\b(?:on|at|in|for|from|to|and|the|every|each|of)\b/gi, '').trim();
+  const rest = stripTemporal(text)
+    .replace(/\b(?:on|at|in|for|from|to|and|the|every|each|of)\b/gi, '')
+    .trim();
   return rest.replace(/[\s,.-]/g, '') === '';
 }
 

@@ -26,8 +26,33 @@ const TOKEN_PATTERN =
   /(?<![\p{L}\p{N}:;=<])(?:[:;=]['-]?[)(\][dpo|]|<\/?3|xd)(?![\p{L}\p{N}])|\p{Extended_Pictographic}|[\p{L}\p{N}]+(?:'[\p{L}]+)*|[.!?,;:]+/gu;
 const CAPS_WORD = /\b\p{Lu}{3,}\b/gu;
 const LIKE_OPENERS = new Set([
-  'i', 'we', 'you', 'they', 'he', 'she', 'really', 'also', 'totally', 'still', 'just', 'do', 'does', 'did', "don't",
-  "doesn't", "didn't", 'would', "i'd", "we'd", 'definitely', 'actually', 'genuinely', 'kinda', 'always', 'not', 'never',
+  'i',
+  'we',
+  'you',
+  'they',
+  'he',
+  'she',
+  'really',
+  'also',
+  'totally',
+  'still',
+  'just',
+  'do',
+  'does',
+  'did',
+  "don't",
+  "doesn't",
+  "didn't",
+  'would',
+  "i'd",
+  "we'd",
+  'definitely',
+  'actually',
+  'genuinely',
+  'kinda',
+  'always',
+  'not',
+  'never',
 ]);
 const NEGATION_SCOPE = 3;
 const BOOST_SCOPE = 2;
@@ -59,7 +84,10 @@ function round(value: number, digits: number): number {
 export function analyzeEmotion(text: string): EmotionAnalysis {
   const { exact, stemmed, moodExact, moodStemmed } = emotionTables();
   const emphasised = capsWords(text);
-  let lower = text.replace(/[\u2019\u02BC]/gu, "'").replace(/\uFE0F/gu, '').toLowerCase();
+  let lower = text
+    .replace(/[\u2019\u02BC]/gu, "'")
+    .replace(/\uFE0F/gu, '')
+    .toLowerCase();
   for (const [pattern, replacement] of PHRASES) lower = lower.replace(pattern, replacement);
 
   const scores: number[] = [];

@@ -63,7 +63,9 @@ const DECISIONS: MarkerSignal = {
 const NUMBER_OR_DATE =
   /\d|\b(?:january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|yesterday|today|tonight|next week|last week)\b/;
 const FILLERS = new Set(
-  'ok okay cool nice great good awesome perfect sure thanks thank thx lol lmao haha hahaha yes no yeah yep nope hi hello hey bye goodbye morning night later sounds got see alright fine np ty welcome wow oh ah hmm'.split(' '),
+  'ok okay cool nice great good awesome perfect sure thanks thank thx lol lmao haha hahaha yes no yeah yep nope hi hello hey bye goodbye morning night later sounds got see alright fine np ty welcome wow oh ah hmm'.split(
+    ' ',
+  ),
 );
 
 const BASE = 0.1;

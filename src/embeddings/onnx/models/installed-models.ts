@@ -70,7 +70,10 @@ export function hasModelFiles(cacheDir: string, name: string): boolean {
 export async function verifyModelFiles(cacheDir: string, spec: OnnxModelSpec): Promise<boolean> {
   if (!hasModelFiles(cacheDir, spec.name)) return false;
   const directory = modelDirectory(cacheDir, spec.name);
-  const [onnx, tokenizer] = await Promise.all([sha256File(join(directory, MODEL_FILES.onnx)), sha256File(join(directory, MODEL_FILES.tokenizer))]);
+  const [onnx, tokenizer] = await Promise.all([
+    sha256File(join(directory, MODEL_FILES.onnx)),
+    sha256File(join(directory, MODEL_FILES.tokenizer)),
+  ]);
   return onnx === spec.sha256.onnx && tokenizer === spec.sha256.tokenizer;
 }
 

@@ -57,10 +57,14 @@ export async function pullOnnxModel(options: PullOnnxModelOptions): Promise<Pull
   const catalogue = options.catalogue ?? ONNX_MODELS;
   const spec = options.catalogue === undefined ? findOnnxModel(options.name) : catalogue.find((m) => m.name === options.name);
   if (spec === undefined) {
-    throw new EngramError('INVALID_INPUT', `Unknown model "${options.name.slice(0, 60)}": use one of ${catalogue.map((m) => m.name).join(', ')}.`);
+    throw new EngramError(
+      'INVALID_INPUT',
+      `Unknown model "${options.name.slice(0, 60)}": use one of ${catalogue.map((m) => m.name).join(', ')}.`,
+    );
   }
   const directory = modelDirectory(options.cacheDir, spec.name);
-  if (options.ifMissing !== false && (await verifyModelFiles(options.cacheDir, spec))) return { name: spec.name, source: 'cache', directory };
+  if (options.ifMissing !== false && (await verifyModelFiles(options.cacheDir, spec)))
+    return { name: spec.name, source: 'cache', directory };
   const failures: string[] = [];
   for (const source of spec.sources) {
     if (source.kind === 'maven' && (options.mavenCommand ?? null) === null) {
@@ -81,9 +85,13 @@ export async function pullOnnxModel(options: PullOnnxModelOptions): Promise<Pull
       options.onProgress?.(`${spec.name}: ${describeSource(source)} failed: ${reason}`);
     }
   }
-  throw new EngramError('EMBEDDING_FAILED', `The model ${spec.name} could not be fetched (${failures.join('; ')}). Check the network, or install mvn for the Maven Central copy.`, {
-    details: { model: spec.name, failures },
-  });
+  throw new EngramError(
+    'EMBEDDING_FAILED',
+    `The model ${spec.name} could not be fetched (${failures.join('; ')}). Check the network, or install mvn for the Maven Central copy.`,
+    {
+      details: { model: spec.name, failures },
+    },
+  );
 }
 
 /** `hub Xenova/bge-small-en-v1.5@main` or `maven G:A:V`. */
@@ -94,11 +102,16 @@ export function describeSource(source: OnnxModelSource): string {
 function checkHash(spec: OnnxModelSpec, file: 'onnx' | 'tokenizer', data: Buffer): void {
   const actual = createHash('sha256').update(data).digest('hex');
   if (actual !== spec.sha256[file]) {
-    throw new Error(`its ${file === 'onnx' ? '.onnx file' : 'tokenizer.json'} has sha256 ${actual}, not the expected ${spec.sha256[file]}; refused`);
+    throw new Error(
+      `its ${file === 'onnx' ? '.onnx file' : 'tokenizer.json'} has sha256 ${actual}, not the expected ${spec.sha256[file]}; refused`,
+    );
   }
 }
 
-async function fromHub(source: Extract<OnnxModelSource, { kind: 'hub' }>, options: PullOnnxModelOptions): Promise<{ onnx: Buffer; tokenizer: Buffer }> {
+async function fromHub(
+  source: Extract<OnnxModelSource, { kind: 'hub' }>,
+  options: PullOnnxModelOptions,
+): Promise<{ onnx: Buffer; tokenizer: Buffer }> {
   const endpoint = (options.hubEndpoint ?? DEFAULT_HUB).replace(/\/+$/, '');
   const url = (file: string): string => `${endpoint}/${source.repo}/resolve/${encodeURIComponent(source.revision)}/${file}`;
   const deadline = { totalMs: options.totalTimeoutMs ?? 120_000, startedAt: performance.now() };
@@ -133,28 +146,46 @@ async function download(url: string, connectTimeoutMs: number, deadline: { total
     return Buffer.concat(chunks);
   } catch (error) {
     if (controller.signal.aborted) throw new Error(`${url}: ${why}`);
-    throw error instanceof Error && error.message.startsWith(url) ? error : new Error(`${url}: ${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}`);
+    throw error instanceof Error && error.message.startsWith(url)
+      ? error
+      : new Error(
+          `${url}: ${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}`,
+        );
   } finally {
     clearTimeout(connectTimer);
     clearTimeout(totalTimer);
   }
 }
 
-async function fromMaven(source: Extract<OnnxModelSource, { kind: 'maven' }>, options: PullOnnxModelOptions): Promise<{ onnx: Buffer; tokenizer: Buffer }> {
+async function fromMaven(
+  source: Extract<OnnxModelSource, { kind: 'maven' }>,
+  options: PullOnnxModelOptions,
+): Promise<{ onnx: Buffer; tokenizer: Buffer }> {
   const [group, artifact, version] = source.artifact.split(':') as [string, string, string];
   const temporary = options.mavenRepoLocal === undefined;
   const repo = options.mavenRepoLocal ?? join(options.cacheDir, 'models', `.maven-${randomUUID()}`);
   try {
     const connectMs = options.connectTimeoutMs ?? 5_000;
     const totalMs = options.totalTimeoutMs ?? 120_000;
-    await run(options.mavenCommand as string, [
-      '-q', '-B', 'dependency:get', '-Dtransitive=false', `-Dartifact=${source.artifact}`, `-Dmaven.repo.local=${repo}`,
-      `-Daether.connector.connectTimeout=${connectMs}`, `-Daether.connector.requestTimeout=${totalMs}`,
-    ], totalMs);
+    await run(
+      options.mavenCommand as string,
+      [
+        '-q',
+        '-B',
+        'dependency:get',
+        '-Dtransitive=false',
+        `-Dartifact=${source.artifact}`,
+        `-Dmaven.repo.local=${repo}`,
+        `-Daether.connector.connectTimeout=${connectMs}`,
+        `-Daether.connector.requestTimeout=${totalMs}`,
+      ],
+      totalMs,
+    );
     const jar = await readFile(join(repo, ...group.split('.'), artifact, version, `${artifact}-${version}.jar`));
     const onnx = readZipEntry(jar, source.onnxEntry);
     const tokenizer = readZipEntry(jar, source.tokenizerEntry);
-    if (onnx === undefined || tokenizer === undefined) throw new Error(`the jar has no ${onnx === undefined ? source.onnxEntry : source.tokenizerEntry}`);
+    if (onnx === undefined || tokenizer === undefined)
+      throw new Error(`the jar has no ${onnx === undefined ? source.onnxEntry : source.tokenizerEntry}`);
     return { onnx, tokenizer };
   } finally {
     if (temporary) await rm(repo, { recursive: true, force: true });
@@ -165,8 +196,17 @@ function run(command: string, args: readonly string[], timeoutMs: number): Promi
   return new Promise((resolve, reject) => {
     execFile(command, args, { timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024, killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
       if (error === null) return resolve();
-      const output = `${stdout}\n${stderr}`.split('\n').filter((line) => /ERROR|Could not|not find/i.test(line)).slice(0, 2).join(' ').replace(/\u001b\[[0-9;]*m/g, '');
-      reject(new Error(error.killed ? `mvn did not finish within ${timeoutMs} ms` : `mvn failed${output !== '' ? `: ${output.slice(0, 300)}` : ''}`));
+      const output = `${stdout}\n${stderr}`
+        .split('\n')
+        .filter((line) => /ERROR|Could not|not find/i.test(line))
+        .slice(0, 2)
+        .join(' ')
+        .replace(/\u001b\[[0-9;]*m/g, '');
+      reject(
+        new Error(
+          error.killed ? `mvn did not finish within ${timeoutMs} ms` : `mvn failed${output !== '' ? `: ${output.slice(0, 300)}` : ''}`,
+        ),
+      );
     });
   });
 }

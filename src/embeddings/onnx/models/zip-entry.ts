@@ -19,7 +19,8 @@ export function readZipEntry(archive: Buffer, entryName: string): Buffer | undef
   const count = archive.readUInt16LE(end + 10);
   let offset = archive.readUInt32LE(end + 16);
   for (let i = 0; i < count; i++) {
-    if (offset + 46 > archive.length || archive.readUInt32LE(offset) !== CENTRAL_HEADER) throw new Error('the zip central directory is damaged');
+    if (offset + 46 > archive.length || archive.readUInt32LE(offset) !== CENTRAL_HEADER)
+      throw new Error('the zip central directory is damaged');
     const method = archive.readUInt16LE(offset + 10);
     const compressedSize = archive.readUInt32LE(offset + 20);
     const size = archive.readUInt32LE(offset + 24);

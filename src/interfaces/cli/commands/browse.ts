@@ -43,7 +43,11 @@ interface PurgeFlags extends FilterFlags {
 function withFilters(command: Command): Command {
   return command
     .option('--layer <layer>', 'only this layer (repeatable)', collect)
-    .option('--status <status>', 'only this status (repeatable; default every status): active, superseded, decayed, expired, deleted', collect)
+    .option(
+      '--status <status>',
+      'only this status (repeatable; default every status): active, superseded, decayed, expired, deleted',
+      collect,
+    )
     .option('--tag <tag>', 'only memories with this tag')
     .option('--entity <entity>', 'only memories naming this entity')
     .option('--text <text>', 'only memories whose content contains this text (a plain substring, not recall)')
@@ -86,7 +90,9 @@ export function actor(): string {
 
 /** Registers list, scopes and purge. */
 export function registerBrowseCommands(program: Command): void {
-  withFilters(withCommonFlags(program.command('list').description('browse stored memories: filtered pages, newest first (not ranked recall)')))
+  withFilters(
+    withCommonFlags(program.command('list').description('browse stored memories: filtered pages, newest first (not ranked recall)')),
+  )
     .option('--scope <scope>', 'scope to list (repeatable; default every scope in the store)', collect)
     .option('--as-of <time>', 'only what was true at this time (valid time; ISO 8601 or epoch ms), as recall reads it')
     .option('--known-at <time>', 'only what the store believed at this time (transaction time)')
@@ -110,14 +116,22 @@ export function registerBrowseCommands(program: Command): void {
       });
     });
 
-  withCommonFlags(program.command('scopes').description('the scopes in the store, with counts by layer and status')).action(async (flags: CommonFlags) => {
-    await withEngine(flags, async (engram) => {
-      const scopes = await engram.scopes({ allScopes: true });
-      printResult({ json: flags.json === true }, { scopes }, (value: { scopes: ScopeSummary[] }) => formatScopes(value.scopes));
-    });
-  });
+  withCommonFlags(program.command('scopes').description('the scopes in the store, with counts by layer and status')).action(
+    async (flags: CommonFlags) => {
+      await withEngine(flags, async (engram) => {
+        const scopes = await engram.scopes({ allScopes: true });
+        printResult({ json: flags.json === true }, { scopes }, (value: { scopes: ScopeSummary[] }) => formatScopes(value.scopes));
+      });
+    },
+  );
 
-  withFilters(withCommonFlags(program.command('purge [ids...]').description('delete for good (the only hard delete): IDs, or what the filters match, or --all, in one scope')))
+  withFilters(
+    withCommonFlags(
+      program
+        .command('purge [ids...]')
+        .description('delete for good (the only hard delete): IDs, or what the filters match, or --all, in one scope'),
+    ),
+  )
     .option('--scope <scope>', 'the scope to purge in (exactly one)', collect)
     .option('--all', 'purge the whole scope')
     .option('--yes', 'confirm: a purge cannot be undone')
@@ -140,10 +154,16 @@ export function registerBrowseCommands(program: Command): void {
 /** The purge input the flags describe; refuses a purge without --yes, or one that names nothing or too much. */
 function purgeInput(ids: string[], flags: PurgeFlags): Record<string, unknown> {
   if (flags.yes !== true) {
-    throw new EngramError('INVALID_INPUT', 'A purge deletes for good and cannot be undone ("engram forget" is the soft delete): add --yes to go ahead. Nothing was removed.', { details: { field: 'yes' } });
+    throw new EngramError(
+      'INVALID_INPUT',
+      'A purge deletes for good and cannot be undone ("engram forget" is the soft delete): add --yes to go ahead. Nothing was removed.',
+      { details: { field: 'yes' } },
+    );
   }
   if (flags.scope?.length !== 1) {
-    throw new EngramError('INVALID_INPUT', `A purge works in one scope: pass exactly one --scope; got ${flags.scope?.length ?? 0}.`, { details: { field: 'scope' } });
+    throw new EngramError('INVALID_INPUT', `A purge works in one scope: pass exactly one --scope; got ${flags.scope?.length ?? 0}.`, {
+      details: { field: 'scope' },
+    });
   }
   const filter = filterOf(flags);
   const hasFilter = Object.keys(filter).length > 0;
@@ -151,7 +171,9 @@ function purgeInput(ids: string[], flags: PurgeFlags): Record<string, unknown> {
   if (named !== 1) {
     throw new EngramError(
       'INVALID_INPUT',
-      named === 0 ? 'Name what to purge: memory IDs, filters (--text, --tag, --layer, ...), or --all for the whole scope.' : 'Give memory IDs, filters or --all, not several of them.',
+      named === 0
+        ? 'Name what to purge: memory IDs, filters (--text, --tag, --layer, ...), or --all for the whole scope.'
+        : 'Give memory IDs, filters or --all, not several of them.',
       { details: { field: 'ids' } },
     );
   }
@@ -182,7 +204,9 @@ function formatPurge(report: PurgeReport, scope: string): string {
   const r = report.removed;
   const lines = [
     `Purged ${report.purged} memor${report.purged === 1 ? 'y' : 'ies'} from ${scope} for good.`,
-    pc.dim(`removed: ${r.records} records, ${r.chunks} chunks, ${r.statistics} statistics, ${r.edges} edges, ${r.refs} concept refs, ${r.history} past wordings, ${r.indexEntries} index entries`),
+    pc.dim(
+      `removed: ${r.records} records, ${r.chunks} chunks, ${r.statistics} statistics, ${r.edges} edges, ${r.refs} concept refs, ${r.history} past wordings, ${r.indexEntries} index entries`,
+    ),
   ];
   if (report.restored.length > 0) lines.push(`current again (what superseded them was purged): ${report.restored.join(', ')}`);
   lines.push(pc.dim(`audit entry ${report.auditId}`));

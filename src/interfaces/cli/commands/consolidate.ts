@@ -19,7 +19,9 @@ export function registerConsolidateCommand(program: Command): void {
   withCommonFlags(
     program
       .command('consolidate')
-      .description('run the sleep cycle for one scope: dedup, supersede, extract, ground, promote, recombine, insight, reflect, affect, decay, compress'),
+      .description(
+        'run the sleep cycle for one scope: dedup, supersede, extract, ground, promote, recombine, insight, reflect, affect, decay, compress',
+      ),
   )
     .option('--scope <scope>', 'the scope to consolidate (exactly one)', collect)
     .option('--phase <phase>', 'run only this phase (repeatable; phases always run in cycle order)', collect)
@@ -34,7 +36,10 @@ export function registerConsolidateCommand(program: Command): void {
         return;
       }
       await withEngine(flags, async (engram) => {
-        const report = await engram.consolidate({ scope: scopes[0] as string, ...(flags.phase !== undefined ? { phases: flags.phase as never } : {}) });
+        const report = await engram.consolidate({
+          scope: scopes[0] as string,
+          ...(flags.phase !== undefined ? { phases: flags.phase as never } : {}),
+        });
         printResult({ json: flags.json === true }, report, formatReport);
       });
     });
@@ -46,5 +51,9 @@ export function formatReport(report: ConsolidationReport): string {
   const head = ['phase', 'examined', 'created', 'updated', 'time', 'note'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] as number))).join('  ');
-  return [`consolidated ${report.scope} (${report.trigger}${report.resumed ? ', resumed' : ''}, report ${report.id})`, line(head), ...rows.map(line)].join('\n');
+  return [
+    `consolidated ${report.scope} (${report.trigger}${report.resumed ? ', resumed' : ''}, report ${report.id})`,
+    line(head),
+    ...rows.map(line),
+  ].join('\n');
 }

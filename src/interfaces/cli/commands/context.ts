@@ -37,12 +37,17 @@ function numberFlag(value: string | undefined): number | string | undefined {
 
 function list(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
-  return value.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
 }
 
 /** Registers `context` and `predict`. */
 export function registerContextCommands(program: Command): void {
-  withCommonFlags(program.command('context [message...]').description('the context for one turn, within a time and token budget (Markdown, or --json)'))
+  withCommonFlags(
+    program.command('context [message...]').description('the context for one turn, within a time and token budget (Markdown, or --json)'),
+  )
     .option('--scope <scope>', 'scope to read (repeatable; at least one)', collect)
     .option('--goal <goal>', 'the current goal (percept)')
     .option('--objects <a,b>', 'perceived objects, comma-separated')
@@ -50,7 +55,7 @@ export function registerContextCommands(program: Command): void {
     .option('--budget-ms <n>', 'wall-clock budget in milliseconds (default 50)')
     .option('--max-tokens <n>', 'token budget, approximate (default 2000)')
     .option('--episodes <n>', 'relevant episodes to include (default 5)')
-.option('--persona', "re-rank knowledge and episodes by the scopes' persona")
+    .option('--persona', "re-rank knowledge and episodes by the scopes' persona")
     .option('--chains', 'add the decision chains of what is relevant, whole')
     .action(async (words: string[], flags: ContextFlags & { persona?: boolean }) => {
       await withEngine(flags, async (engram) => {
@@ -67,7 +72,8 @@ export function registerContextCommands(program: Command): void {
         // A CLI process is cold: load statements, index and analysers first, outside the budget.
         const message = words.join(' ');
         const perceived = Object.keys(percept).length > 0 ? { percept } : {};
-        if (message.trim() !== '' || perceived.percept !== undefined) await engram.warmContext({ scopes: flags.scope ?? [], message, ...perceived });
+        if (message.trim() !== '' || perceived.percept !== undefined)
+          await engram.warmContext({ scopes: flags.scope ?? [], message, ...perceived });
         const result = await engram.context({
           scopes: flags.scope ?? [],
           message,
@@ -90,7 +96,11 @@ export function registerContextCommands(program: Command): void {
       await withEngine(flags, async (engram) => {
         const episode = readEpisode(flags.episode);
         const limit = numberFlag(flags.limit);
-        const result = await engram.predict({ scopes: flags.scope ?? [], episode, ...(limit !== undefined ? { limit: limit as number } : {}) });
+        const result = await engram.predict({
+          scopes: flags.scope ?? [],
+          episode,
+          ...(limit !== undefined ? { limit: limit as number } : {}),
+        });
         printResult({ json: flags.json === true }, result, formatPredictions);
       });
     });
@@ -98,22 +108,34 @@ export function registerContextCommands(program: Command): void {
 
 function readEpisode(path: string | undefined): Record<string, unknown> {
   if (path === undefined) {
-    throw new EngramError('INVALID_INPUT', 'Invalid input: predict needs --episode FILE.json (or --episode - to read stdin), e.g. {"perception":{"objects":["mug"]},"context":{"goal":"grasp_mug"}}.');
+    throw new EngramError(
+      'INVALID_INPUT',
+      'Invalid input: predict needs --episode FILE.json (or --episode - to read stdin), e.g. {"perception":{"objects":["mug"]},"context":{"goal":"grasp_mug"}}.',
+    );
   }
   let text: string;
   try {
     text = readFileSync(path === '-' ? 0 : path, 'utf8');
   } catch (error) {
-    throw new EngramError('INVALID_INPUT', `Invalid input: cannot read the episode file "${path}": ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}. Pass a readable JSON file.`, { cause: error });
+    throw new EngramError(
+      'INVALID_INPUT',
+      `Invalid input: cannot read the episode file "${path}": ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}. Pass a readable JSON file.`,
+      { cause: error },
+    );
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new EngramError('INVALID_INPUT', `Invalid input: the episode file "${path}" is not JSON (${(error as Error).message}).`, { cause: error });
+    throw new EngramError('INVALID_INPUT', `Invalid input: the episode file "${path}" is not JSON (${(error as Error).message}).`, {
+      cause: error,
+    });
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new EngramError('INVALID_INPUT', `Invalid input: the episode file "${path}" must hold one JSON object with perception/context fields.`);
+    throw new EngramError(
+      'INVALID_INPUT',
+      `Invalid input: the episode file "${path}" must hold one JSON object with perception/context fields.`,
+    );
   }
   // A file written for `remember` may carry scope/layer/outcome: only the forming part is used.
   const { scope: _scope, layer: _layer, outcome: _outcome, ...episode } = value as Record<string, unknown>;

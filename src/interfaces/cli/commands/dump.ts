@@ -26,16 +26,24 @@ function parent(program: Command, name: 'export' | 'import'): Command {
 
 /** Registers `export jsonl` and `import jsonl` on the `export` and `import` parents. */
 export function registerDumpCommands(program: Command): void {
-  withCommonFlags(parent(program, 'export').command('jsonl <file>').description('dump scopes losslessly as NDJSON (docs/dump-format.md); FILE - writes to stdout'))
+  withCommonFlags(
+    parent(program, 'export')
+      .command('jsonl <file>')
+      .description('dump scopes losslessly as NDJSON (docs/dump-format.md); FILE - writes to stdout'),
+  )
     .option('--scope <scope>', 'a scope to dump (repeatable)', collect)
     .option('--all-scopes', 'dump every scope of the store')
-    .option('--embeddings', 'include each record\'s vector (off by default: the importer re-embeds)')
+    .option('--embeddings', "include each record's vector (off by default: the importer re-embeds)")
     .action(async (file: string, flags: ExportFlags) => {
       await withEngine(flags, async (engram) => {
-        if (flags.allScopes === true && (flags.scope ?? []).length > 0) throw new EngramError('INVALID_INPUT', 'export jsonl takes --scope or --all-scopes, not both.');
+        if (flags.allScopes === true && (flags.scope ?? []).length > 0)
+          throw new EngramError('INVALID_INPUT', 'export jsonl takes --scope or --all-scopes, not both.');
         const scopes = flags.allScopes === true ? 'all' : (flags.scope ?? []);
         if (scopes !== 'all' && scopes.length === 0) {
-          throw new EngramError('INVALID_INPUT', 'export jsonl needs --scope S (repeatable) or --all-scopes: there is no "everything" default.');
+          throw new EngramError(
+            'INVALID_INPUT',
+            'export jsonl needs --scope S (repeatable) or --all-scopes: there is no "everything" default.',
+          );
         }
         const lines = engram.exportJsonl({ scopes, embeddings: flags.embeddings === true });
         const toStdout = file === '-';
@@ -71,40 +79,51 @@ export function registerDumpCommands(program: Command): void {
         }
         const { end: _end, ...written } = counts;
         const summary = { file, ...written };
-        if (!toStdout) printResult({ json: flags.json === true }, summary, (s: typeof summary) => `${s.file}: ${Object.entries(written).map(([k, n]) => `${k}: ${n}`).join(', ')}`);
+        if (!toStdout)
+          printResult(
+            { json: flags.json === true },
+            summary,
+            (s: typeof summary) =>
+              `${s.file}: ${Object.entries(written)
+                .map(([k, n]) => `${k}: ${n}`)
+                .join(', ')}`,
+          );
       });
     });
 
-  withCommonFlags(parent(program, 'import').command('jsonl <file>').description('restore a dump written by export jsonl (ids kept; running it again creates nothing twice); FILE - reads stdin'))
-    .action(async (file: string, flags: CommonFlags) => {
-      const fromStdin = file === '-';
-      const size = fromStdin ? undefined : fileSize(file);
-      const dumpEmbedder = fromStdin ? undefined : headerEmbedder(file);
-      await withEngine(
-        flags,
-        async (engram) => {
-          const source = fromStdin ? process.stdin : createReadStream(file);
-          const bar = size !== undefined && process.stderr.isTTY && flags.json !== true ? await progressBar('import', 'bytes') : undefined;
-          let read = 0;
-          bar?.start(size ?? 0, 0);
-          const counted = async function* (): AsyncGenerator<Uint8Array> {
-            for await (const chunk of source as AsyncIterable<Buffer>) {
-              yield chunk;
-              read += chunk.length;
-            }
-          };
-          try {
-            const report = await engram.importJsonl(counted(), { onProgress: () => bar?.update(read) });
-            bar?.update(size ?? 0);
-            bar?.stop();
-            printResult({ json: flags.json === true }, report, describeImport);
-          } finally {
-            bar?.stop();
+  withCommonFlags(
+    parent(program, 'import')
+      .command('jsonl <file>')
+      .description('restore a dump written by export jsonl (ids kept; running it again creates nothing twice); FILE - reads stdin'),
+  ).action(async (file: string, flags: CommonFlags) => {
+    const fromStdin = file === '-';
+    const size = fromStdin ? undefined : fileSize(file);
+    const dumpEmbedder = fromStdin ? undefined : headerEmbedder(file);
+    await withEngine(
+      flags,
+      async (engram) => {
+        const source = fromStdin ? process.stdin : createReadStream(file);
+        const bar = size !== undefined && process.stderr.isTTY && flags.json !== true ? await progressBar('import', 'bytes') : undefined;
+        let read = 0;
+        bar?.start(size ?? 0, 0);
+        const counted = async function* (): AsyncGenerator<Uint8Array> {
+          for await (const chunk of source as AsyncIterable<Buffer>) {
+            yield chunk;
+            read += chunk.length;
           }
-        },
-        { create: true, ...(dumpEmbedder !== undefined ? { embedderForNewStore: dumpEmbedder } : {}) },
-      );
-    });
+        };
+        try {
+          const report = await engram.importJsonl(counted(), { onProgress: () => bar?.update(read) });
+          bar?.update(size ?? 0);
+          bar?.stop();
+          printResult({ json: flags.json === true }, report, describeImport);
+        } finally {
+          bar?.stop();
+        }
+      },
+      { create: true, ...(dumpEmbedder !== undefined ? { embedderForNewStore: dumpEmbedder } : {}) },
+    );
+  });
 }
 
 /** Opens the temporary file beside FILE, or says why it cannot be written. */
@@ -112,7 +131,11 @@ function openForWriting(partial: string, file: string): number {
   try {
     return openSync(partial, 'w');
   } catch (error) {
-    throw new EngramError('INVALID_INPUT', `Cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}. Check that its folder exists and is writable (or pass - for stdout).`, { cause: error });
+    throw new EngramError(
+      'INVALID_INPUT',
+      `Cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}. Check that its folder exists and is writable (or pass - for stdout).`,
+      { cause: error },
+    );
   }
 }
 
@@ -120,7 +143,11 @@ function fileSize(file: string): number {
   try {
     return statSync(file).size;
   } catch (error) {
-    throw new EngramError('INVALID_INPUT', `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}. Check the path (or pass - to read stdin).`, { cause: error });
+    throw new EngramError(
+      'INVALID_INPUT',
+      `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}. Check the path (or pass - to read stdin).`,
+      { cause: error },
+    );
   }
 }
 
@@ -144,16 +171,27 @@ function headerEmbedder(file: string): string | undefined {
 function describeImport(report: DumpImportReport): string {
   const rows = Object.entries(report.counts)
     .filter(([, c]) => c.created + c.skipped + c.conflicting > 0)
-    .map(([kind, c]) => `  ${kind}: ${c.created} created, ${c.skipped} already there${c.conflicting > 0 ? `, ${c.conflicting} kept as stored (conflicting)` : ''}`);
-  const vectors = report.embedder.vectors === 'dump' ? 'vectors from the dump' : `${report.embedded} records embedded with ${report.embedder.store}`;
+    .map(
+      ([kind, c]) =>
+        `  ${kind}: ${c.created} created, ${c.skipped} already there${c.conflicting > 0 ? `, ${c.conflicting} kept as stored (conflicting)` : ''}`,
+    );
+  const vectors =
+    report.embedder.vectors === 'dump' ? 'vectors from the dump' : `${report.embedded} records embedded with ${report.embedder.store}`;
   const conflicts = report.conflicts.slice(0, 10).map((c) => `  conflict: ${c.kind} ${c.scope} ${c.key}: ${c.reason}`);
   return [`imported ${report.lines} lines (${vectors})`, ...rows, ...conflicts].join('\n');
 }
 
-async function progressBar(verb: string, unit: string): Promise<{ start(total: number, value: number): void; increment(): void; update(value: number): void; stop(): void }> {
+async function progressBar(
+  verb: string,
+  unit: string,
+): Promise<{ start(total: number, value: number): void; increment(): void; update(value: number): void; stop(): void }> {
   const { default: cliProgress } = await import('cli-progress');
   const bar = new cliProgress.SingleBar(
-    { format: `${verb} [{bar}] {percentage}% | {value}/{total} ${unit} | ETA {eta_formatted}`, clearOnComplete: true, stream: process.stderr },
+    {
+      format: `${verb} [{bar}] {percentage}% | {value}/{total} ${unit} | ETA {eta_formatted}`,
+      clearOnComplete: true,
+      stream: process.stderr,
+    },
     cliProgress.Presets.shades_classic,
   );
   return bar;

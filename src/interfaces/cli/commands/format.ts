@@ -10,7 +10,9 @@ export function formatMemory(memory: MemoryView): string {
   const lines = [
     `${pc.bold(memory.id)} ${pc.dim(`[${memory.scope} · ${memory.layer} · ${memory.status}]`)}`,
     memory.content,
-    pc.dim(`valid ${memory.validFrom}${memory.validTo ? ` → ${memory.validTo}` : ''} · recorded ${memory.recordedAt}${memory.invalidatedAt ? ` · invalidated ${memory.invalidatedAt}` : ''}`),
+    pc.dim(
+      `valid ${memory.validFrom}${memory.validTo ? ` → ${memory.validTo}` : ''} · recorded ${memory.recordedAt}${memory.invalidatedAt ? ` · invalidated ${memory.invalidatedAt}` : ''}`,
+    ),
   ];
   if (memory.tags.length > 0) lines.push(pc.dim(`tags: ${memory.tags.join(', ')}`));
   return lines.join('\n');

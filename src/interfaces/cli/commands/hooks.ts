@@ -81,20 +81,39 @@ export async function runHooksCommand(args: readonly string[]): Promise<void> {
       process.exitCode = 1;
       return;
     }
-    const scopes = values.scope ?? (process.env.ENGRAM_SCOPES ?? process.env.ENGRAM_SCOPE ?? '').split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+    const scopes =
+      values.scope ??
+      (process.env.ENGRAM_SCOPES ?? process.env.ENGRAM_SCOPE ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0);
     const template = values['scope-template'] ?? nonEmpty(process.env.ENGRAM_SCOPE_TEMPLATE);
     const tenant = values.tenant ?? nonEmpty(process.env.ENGRAM_TENANT);
     const userScope = values['user-scope'] ?? nonEmpty(process.env.ENGRAM_USER_SCOPE);
     const db = resolveDbPath(values.db);
     const explicitUrl = values.url !== undefined || nonEmpty(process.env.ENGRAM_URL) !== undefined;
-    const mayStart = values['no-start-server'] !== true && process.env.ENGRAM_HOOKS_START_SERVER !== '0' && !explicitUrl && !/^postgres(ql)?:\/\//.test(db);
+    const mayStart =
+      values['no-start-server'] !== true &&
+      process.env.ENGRAM_HOOKS_START_SERVER !== '0' &&
+      !explicitUrl &&
+      !/^postgres(ql)?:\/\//.test(db);
     const outcome = await runHook(event as HookEvent, await readStdin(), {
       scopes,
       ...(template !== undefined ? { template } : {}),
       ...(tenant !== undefined ? { tenant } : {}),
       ...(userScope !== undefined ? { userScope } : {}),
       db,
-      ...(mayStart ? { startServer: () => startBackgroundServer({ db, embedder: values.embedder, idleMinutes: values['idle-minutes'], create: WRITING_EVENTS.has(event) }) } : {}),
+      ...(mayStart
+        ? {
+            startServer: () =>
+              startBackgroundServer({
+                db,
+                embedder: values.embedder,
+                idleMinutes: values['idle-minutes'],
+                create: WRITING_EVENTS.has(event),
+              }),
+          }
+        : {}),
       ...(values.url !== undefined ? { url: values.url } : {}),
       ...(values['api-key'] !== undefined ? { apiKey: values['api-key'] } : {}),
       ...(values['budget-ms'] !== undefined ? { budgetMs: Number(values['budget-ms']) } : {}),
@@ -102,7 +121,10 @@ export async function runHooksCommand(args: readonly string[]): Promise<void> {
       openEngine: async () => {
         const { openEngine } = await import('../context.js');
         // Only the hooks that store turns may create the database; the prompt hook just reads.
-        return openEngine({ db, ...(values.embedder !== undefined ? { embedder: values.embedder } : {}) }, { create: WRITING_EVENTS.has(event) });
+        return openEngine(
+          { db, ...(values.embedder !== undefined ? { embedder: values.embedder } : {}) },
+          { create: WRITING_EVENTS.has(event) },
+        );
       },
     });
     if (outcome.stdout.length > 0) process.stdout.write(`${outcome.stdout}\n`);
@@ -131,10 +153,24 @@ const WRITING_EVENTS = new Set(['stop', 'pre-compact', 'session-end']);
 const SERVER_START_WAIT_MS = 10_000;
 
 /** Starts (or waits for) the background `engram serve` of `db`; its URL, or null. */
-async function startBackgroundServer({ db, embedder, idleMinutes, create }: { db: string; embedder: string | undefined; idleMinutes: string | undefined; create: boolean }): Promise<StartedServer> {
+async function startBackgroundServer({
+  db,
+  embedder,
+  idleMinutes,
+  create,
+}: {
+  db: string;
+  embedder: string | undefined;
+  idleMinutes: string | undefined;
+  create: boolean;
+}): Promise<StartedServer> {
   const { ensureServer } = await import('../../hooks/server-starter.js');
   const idle = idleMinutes !== undefined ? Number(idleMinutes) : undefined;
-  if (idle !== undefined && !(Number.isFinite(idle) && idle > 0)) throw new EngramError('INVALID_INPUT', `--idle-minutes must be a positive number of minutes, e.g. --idle-minutes 30; got "${idleMinutes}".`);
+  if (idle !== undefined && !(Number.isFinite(idle) && idle > 0))
+    throw new EngramError(
+      'INVALID_INPUT',
+      `--idle-minutes must be a positive number of minutes, e.g. --idle-minutes 30; got "${idleMinutes}".`,
+    );
   // Only the hooks that store turns may create the database (through the server they start).
   if (!create && !existsSync(db)) return { info: null, started: false };
   return ensureServer({

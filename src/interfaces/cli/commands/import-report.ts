@@ -15,7 +15,10 @@ export interface Progress {
 export async function progressBar(enabled: boolean): Promise<Progress> {
   if (!enabled) return { start: () => undefined, tick: () => undefined, stop: () => undefined };
   const { default: cliProgress } = await import('cli-progress');
-  const bar = new cliProgress.SingleBar({ clearOnComplete: true, format: ' {bar} {value}/{total} {label}' }, cliProgress.Presets.shades_classic);
+  const bar = new cliProgress.SingleBar(
+    { clearOnComplete: true, format: ' {bar} {value}/{total} {label}' },
+    cliProgress.Presets.shades_classic,
+  );
   let started = false;
   return {
     start: (total) => {
@@ -30,7 +33,15 @@ export async function progressBar(enabled: boolean): Promise<Progress> {
   };
 }
 
-const UNITS: Record<string, string> = { 'claude-code': 'sessions', chatgpt: 'conversations', 'claude-ai': 'conversations', mem0: 'batches', 'mcp-memory': 'graph', obsidian: 'batches of notes (and one of links)', 'basic-memory': 'batches of notes (and one of links)' };
+const UNITS: Record<string, string> = {
+  'claude-code': 'sessions',
+  chatgpt: 'conversations',
+  'claude-ai': 'conversations',
+  mem0: 'batches',
+  'mcp-memory': 'graph',
+  obsidian: 'batches of notes (and one of links)',
+  'basic-memory': 'batches of notes (and one of links)',
+};
 
 /** The report as a few lines: counts, scopes, and skipped records grouped by reason with an example each. */
 export function formatImportReport(report: ImportReport, source: string): string {
@@ -40,8 +51,10 @@ export function formatImportReport(report: ImportReport, source: string): string
     `${pc.bold(`import ${source}`)}: ${report.units} ${UNITS[report.source] ?? 'units'} read`,
     `  memories: ${m.created} created, ${m.merged} merged, ${m.superseded} superseded, ${m.unchanged} already present`,
   ];
-  if (c.created + c.merged + c.superseded + c.unchanged > 0) lines.push(`  claims from turns: ${c.created} created, ${c.merged} merged, ${c.superseded} superseded, ${c.unchanged} already present`);
-  if (report.edges.created + report.edges.existing > 0) lines.push(`  edges: ${report.edges.created} created, ${report.edges.existing} already present`);
+  if (c.created + c.merged + c.superseded + c.unchanged > 0)
+    lines.push(`  claims from turns: ${c.created} created, ${c.merged} merged, ${c.superseded} superseded, ${c.unchanged} already present`);
+  if (report.edges.created + report.edges.existing > 0)
+    lines.push(`  edges: ${report.edges.created} created, ${report.edges.existing} already present`);
   if (report.registeredTypes.length > 0) lines.push(`  relation types registered as proposed: ${report.registeredTypes.join(', ')}`);
   if (report.redacted > 0) lines.push(`  secrets redacted: ${report.redacted}`);
   const scopes = Object.entries(report.scopes);

@@ -41,9 +41,16 @@ function withSourceFlags(command: Command, source: string): Command {
   const names = [...(PLACEHOLDERS[source] ?? []), 'tenant'].map((p) => `{${p}}`).join(', ');
   return withCommonFlags(command)
     .option('--scope <scope>', 'the scope records go into (or the fallback when no --scope-template matches)')
-    .option('--scope-template <template>', `scope built from each record's ids, placeholders ${names}; repeatable, the first that resolves wins`, collect)
+    .option(
+      '--scope-template <template>',
+      `scope built from each record's ids, placeholders ${names}; repeatable, the first that resolves wins`,
+      collect,
+    )
     .option('--tenant <tenant>', 'the value of {tenant} in --scope-template')
-    .option('--default-time <iso>', 'time for records the source gives none (ISO 8601, or "now"); without it they are skipped and reported');
+    .option(
+      '--default-time <iso>',
+      'time for records the source gives none (ISO 8601, or "now"); without it they are skipped and reported',
+    );
 }
 
 /** Registers the importers under `engram import` and the MCP memory exporter under `engram export`. */
@@ -51,48 +58,97 @@ export function registerImportSourceCommands(program: Command): void {
   const importCommand = parent(program, 'import');
   const exportCommand = parent(program, 'export');
 
-  withSourceFlags(importCommand.command('claude-code [dir]').description('import Claude Code session transcripts (default ~/.claude/projects) through the hooks\' capture path'), 'claude-code')
-    .action(async (dir: string | undefined, flags: SourceFlags) => run(flags, 'claude-code', (engram, m, progress) => importClaudeCode(engram, m, dir ?? join(homedir(), '.claude', 'projects'), flags, progress)));
+  withSourceFlags(
+    importCommand
+      .command('claude-code [dir]')
+      .description("import Claude Code session transcripts (default ~/.claude/projects) through the hooks' capture path"),
+    'claude-code',
+  ).action(async (dir: string | undefined, flags: SourceFlags) =>
+    run(flags, 'claude-code', (engram, m, progress) =>
+      importClaudeCode(engram, m, dir ?? join(homedir(), '.claude', 'projects'), flags, progress),
+    ),
+  );
 
-  for (const [name, what] of [['chatgpt', 'a ChatGPT data export (conversations.json)'], ['claude-ai', 'a Claude.ai data export (conversations.json)']] as const) {
-    withSourceFlags(importCommand.command(`${name} <file>`).description(`import ${what}: each turn a captured episode in a session per conversation`), name)
-      .action(async (file: string, flags: SourceFlags) =>
-        run(flags, name, async (engram, m, progress) => {
-          const parsed = readJson(file);
-          const context = await importContext(engram, flags, name);
-          const units = name === 'chatgpt' ? m.chatgptUnits(parsed, context) : m.claudeAiUnits(parsed, context);
-          return m.applyImport(engram, name, tracked([...units], progress));
-        }));
+  for (const [name, what] of [
+    ['chatgpt', 'a ChatGPT data export (conversations.json)'],
+    ['claude-ai', 'a Claude.ai data export (conversations.json)'],
+  ] as const) {
+    withSourceFlags(
+      importCommand.command(`${name} <file>`).description(`import ${what}: each turn a captured episode in a session per conversation`),
+      name,
+    ).action(async (file: string, flags: SourceFlags) =>
+      run(flags, name, async (engram, m, progress) => {
+        const parsed = readJson(file);
+        const context = await importContext(engram, flags, name);
+        const units = name === 'chatgpt' ? m.chatgptUnits(parsed, context) : m.claudeAiUnits(parsed, context);
+        return m.applyImport(engram, name, tracked([...units], progress));
+      }),
+    );
   }
 
-  withSourceFlags(importCommand.command('mem0 <file>').description('import mem0 memories (get_all results or an export) as semantic memories; ids map to scopes through --scope-template'), 'mem0')
-    .action(async (file: string, flags: SourceFlags) =>
-      run(flags, 'mem0', async (engram, m, progress) =>
-        m.applyImport(engram, 'mem0', tracked([...m.mem0Units(readJson(file), await importContext(engram, flags, 'mem0'))], progress), { versions: versionLedger(engram) })));
+  withSourceFlags(
+    importCommand
+      .command('mem0 <file>')
+      .description('import mem0 memories (get_all results or an export) as semantic memories; ids map to scopes through --scope-template'),
+    'mem0',
+  ).action(async (file: string, flags: SourceFlags) =>
+    run(flags, 'mem0', async (engram, m, progress) =>
+      m.applyImport(engram, 'mem0', tracked([...m.mem0Units(readJson(file), await importContext(engram, flags, 'mem0'))], progress), {
+        versions: versionLedger(engram),
+      }),
+    ),
+  );
 
-  withSourceFlags(importCommand.command('mcp-memory <file>').description('import an MCP memory server graph (memory.jsonl): entities, observations, relations'), 'mcp-memory')
-    .action(async (file: string, flags: SourceFlags) =>
-      run(flags, 'mcp-memory', async (engram, m, progress) => {
-        if (flags.defaultTime === undefined) {
-          throw new EngramError('INVALID_INPUT', 'An MCP memory graph records no time: pass --default-time ISO (since when its facts hold) or --default-time now.');
-        }
-        return m.applyImport(engram, 'mcp-memory', tracked([m.mcpMemoryUnit(readText(file), await importContext(engram, flags, 'mcp-memory'))], progress));
-      }));
+  withSourceFlags(
+    importCommand
+      .command('mcp-memory <file>')
+      .description('import an MCP memory server graph (memory.jsonl): entities, observations, relations'),
+    'mcp-memory',
+  ).action(async (file: string, flags: SourceFlags) =>
+    run(flags, 'mcp-memory', async (engram, m, progress) => {
+      if (flags.defaultTime === undefined) {
+        throw new EngramError(
+          'INVALID_INPUT',
+          'An MCP memory graph records no time: pass --default-time ISO (since when its facts hold) or --default-time now.',
+        );
+      }
+      return m.applyImport(
+        engram,
+        'mcp-memory',
+        tracked([m.mcpMemoryUnit(readText(file), await importContext(engram, flags, 'mcp-memory'))], progress),
+      );
+    }),
+  );
 
-  withSourceFlags(importCommand.command('vault <dir>').description('import a Markdown vault: notes, [[links]] as relations, basic-memory observations as facts'), 'vault')
+  withSourceFlags(
+    importCommand
+      .command('vault <dir>')
+      .description('import a Markdown vault: notes, [[links]] as relations, basic-memory observations as facts'),
+    'vault',
+  )
     .option('--style <style>', 'obsidian or basic-memory')
     .option('--folders <mode>', 'folders become tags (default) or scopes under --scope')
     .action(async (dir: string, flags: SourceFlags & { style?: string; folders?: string }) =>
       run(flags, 'vault', async (engram, m, progress) => {
         const style = flags.style;
-        if (style !== 'obsidian' && style !== 'basic-memory') throw new EngramError('INVALID_INPUT', `--style must be obsidian or basic-memory (got ${style === undefined ? 'none' : `"${style}"`}).`);
+        if (style !== 'obsidian' && style !== 'basic-memory')
+          throw new EngramError(
+            'INVALID_INPUT',
+            `--style must be obsidian or basic-memory (got ${style === undefined ? 'none' : `"${style}"`}).`,
+          );
         const folders = flags.folders ?? 'tags';
-        if (folders !== 'tags' && folders !== 'scopes') throw new EngramError('INVALID_INPUT', `--folders must be tags or scopes (got "${folders}").`);
+        if (folders !== 'tags' && folders !== 'scopes')
+          throw new EngramError('INVALID_INPUT', `--folders must be tags or scopes (got "${folders}").`);
         const context = await importContext(engram, flags, 'vault');
         return m.applyImport(engram, style, tracked(m.vaultUnits(readVault(dir), context, { style, folders }), progress));
-      }));
+      }),
+    );
 
-  withCommonFlags(exportCommand.command('mcp-memory <file>').description('write a scope as an MCP memory server graph (memory.jsonl): entities, observations, relations'))
+  withCommonFlags(
+    exportCommand
+      .command('mcp-memory <file>')
+      .description('write a scope as an MCP memory server graph (memory.jsonl): entities, observations, relations'),
+  )
     .option('--scope <scope>', 'the scope to export')
     .action(async (file: string, flags: CommonFlags & { scope?: string }) => {
       await withEngine(flags, async (engram) => {
@@ -103,7 +159,10 @@ export function registerImportSourceCommands(program: Command): void {
         writeFileSync(file, lines.length === 0 ? '' : `${lines.join('\n')}\n`);
         const summary = { file, ...report };
         printResult({ json: flags.json === true }, summary, (s: typeof summary) =>
-          [`${s.file}: ${s.entities} entities, ${s.observations} observations, ${s.relations} relations from ${s.scope}`, ...Object.entries(s.leftOut).map(([why, n]) => `  left out ${n} ${why}`)].join('\n'),
+          [
+            `${s.file}: ${s.entities} entities, ${s.observations} observations, ${s.relations} relations from ${s.scope}`,
+            ...Object.entries(s.leftOut).map(([why, n]) => `  left out ${n} ${why}`),
+          ].join('\n'),
         );
       });
     });
@@ -130,7 +189,11 @@ function parent(program: Command, name: string): Command {
   return found;
 }
 
-async function run(flags: SourceFlags, source: string, body: (engram: Engram, importers: ImporterModule, progress: Progress) => Promise<Importers.ImportReport>): Promise<void> {
+async function run(
+  flags: SourceFlags,
+  source: string,
+  body: (engram: Engram, importers: ImporterModule, progress: Progress) => Promise<Importers.ImportReport>,
+): Promise<void> {
   await withEngine(
     flags,
     async (engram) => {
@@ -159,15 +222,23 @@ function* tracked(units: readonly Importers.ImportUnit[], progress: Progress): G
 
 async function importContext(engram: Engram, flags: SourceFlags, source: string): Promise<Importers.ImportContext> {
   if (flags.scope === undefined && (flags.scopeTemplate ?? []).length === 0) {
-    throw new EngramError('INVALID_INPUT', `import ${source} needs to know where records go: pass --scope S${(PLACEHOLDERS[source] ?? []).length > 0 ? ` or --scope-template T (placeholders ${(PLACEHOLDERS[source] ?? []).map((p) => `{${p}}`).join(', ')})` : ''}.`);
+    throw new EngramError(
+      'INVALID_INPUT',
+      `import ${source} needs to know where records go: pass --scope S${(PLACEHOLDERS[source] ?? []).length > 0 ? ` or --scope-template T (placeholders ${(PLACEHOLDERS[source] ?? []).map((p) => `{${p}}`).join(', ')})` : ''}.`,
+    );
   }
   const scope = flags.scope !== undefined ? validScope(flags.scope, `import ${source}`) : undefined;
   const allowed = new Set([...(PLACEHOLDERS[source] ?? []), 'tenant']);
   const { placeholdersOf } = await import('../../../portability/importers/scope-template.js');
   for (const template of flags.scopeTemplate ?? []) {
     const unknown = placeholdersOf(template).filter((p) => !allowed.has(p));
-    if (unknown.length > 0) throw new EngramError('INVALID_INPUT', `--scope-template "${template}" names ${unknown.map((p) => `{${p}}`).join(', ')}; import ${source} fills ${[...allowed].map((p) => `{${p}}`).join(', ')}.`);
-    if (placeholdersOf(template).includes('tenant') && flags.tenant === undefined) throw new EngramError('INVALID_INPUT', `--scope-template "${template}" names {tenant}: pass --tenant T.`);
+    if (unknown.length > 0)
+      throw new EngramError(
+        'INVALID_INPUT',
+        `--scope-template "${template}" names ${unknown.map((p) => `{${p}}`).join(', ')}; import ${source} fills ${[...allowed].map((p) => `{${p}}`).join(', ')}.`,
+      );
+    if (placeholdersOf(template).includes('tenant') && flags.tenant === undefined)
+      throw new EngramError('INVALID_INPUT', `--scope-template "${template}" names {tenant}: pass --tenant T.`);
   }
   const defaultTime = await parseDefaultTime(engram, flags.defaultTime);
   return {
@@ -183,7 +254,11 @@ async function parseDefaultTime(engram: Engram, value: string | undefined): Prom
   if (value.trim().toLowerCase() === 'now') return engram.clock.now();
   const { parseIsoInstant, isInstant } = await import('../../../core/instant.js');
   const ms = parseIsoInstant(value);
-  if (!isInstant(ms)) throw new EngramError('INVALID_INPUT', `--default-time "${value.slice(0, 40)}" is not a date: use ISO 8601 like 2024-05-01 or 2024-05-01T12:00:00Z, or "now".`);
+  if (!isInstant(ms))
+    throw new EngramError(
+      'INVALID_INPUT',
+      `--default-time "${value.slice(0, 40)}" is not a date: use ISO 8601 like 2024-05-01 or 2024-05-01T12:00:00Z, or "now".`,
+    );
   return ms;
 }
 
@@ -198,7 +273,9 @@ function readText(file: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (error) {
-    throw new EngramError('INVALID_INPUT', `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}. Check the path.`, { cause: error });
+    throw new EngramError('INVALID_INPUT', `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}. Check the path.`, {
+      cause: error,
+    });
   }
 }
 
@@ -207,7 +284,11 @@ function readJson(file: string): unknown {
   try {
     return JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
-    throw new EngramError('INVALID_INPUT', `${basename(file)} is not JSON: pass the file of the export as it was downloaded (${(error as Error).message.slice(0, 120)}).`, { cause: error });
+    throw new EngramError(
+      'INVALID_INPUT',
+      `${basename(file)} is not JSON: pass the file of the export as it was downloaded (${(error as Error).message.slice(0, 120)}).`,
+      { cause: error },
+    );
   }
 }
 
@@ -219,14 +300,22 @@ function readVault(dir: string): Importers.VaultFile[] {
     try {
       entries = readdirSync(at, { withFileTypes: true });
     } catch (error) {
-      throw new EngramError('INVALID_INPUT', `Cannot read the vault folder ${at}: ${(error as NodeJS.ErrnoException).code ?? 'error'}. Pass the vault's root folder.`, { cause: error });
+      throw new EngramError(
+        'INVALID_INPUT',
+        `Cannot read the vault folder ${at}: ${(error as NodeJS.ErrnoException).code ?? 'error'}. Pass the vault's root folder.`,
+        { cause: error },
+      );
     }
     for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
       if (entry.name.startsWith('.')) continue;
       const path = join(at, entry.name);
       if (entry.isDirectory()) walk(path);
       else if (entry.isFile() && entry.name.toLowerCase().endsWith('.md')) {
-        files.push({ path: relative(dir, path).split(sep).join('/'), text: readFileSync(path, 'utf8'), modifiedAt: Math.round(statSync(path).mtimeMs) });
+        files.push({
+          path: relative(dir, path).split(sep).join('/'),
+          text: readFileSync(path, 'utf8'),
+          modifiedAt: Math.round(statSync(path).mtimeMs),
+        });
       }
     }
   };
@@ -236,8 +325,17 @@ function readVault(dir: string): Importers.VaultFile[] {
 }
 
 /** Imports Claude Code transcripts: each project folder's sessions, through the hooks' own reader and ingestion. */
-async function importClaudeCode(engram: Engram, m: ImporterModule, dir: string, flags: SourceFlags, progress: Progress): Promise<Importers.ImportReport> {
-  const [{ parseTranscript }, { ingestTurns }] = await Promise.all([import('../../hooks/transcript.js'), import('../../hooks/handlers.js')]);
+async function importClaudeCode(
+  engram: Engram,
+  m: ImporterModule,
+  dir: string,
+  flags: SourceFlags,
+  progress: Progress,
+): Promise<Importers.ImportReport> {
+  const [{ parseTranscript }, { ingestTurns }] = await Promise.all([
+    import('../../hooks/transcript.js'),
+    import('../../hooks/handlers.js'),
+  ]);
   const context = await importContext(engram, flags, 'claude-code');
   const sessions = sessionFiles(dir);
   const report = m.emptyReport('claude-code');
@@ -249,7 +347,8 @@ async function importClaudeCode(engram: Engram, m: ImporterModule, dir: string, 
     const all = parseTranscript(text);
     const other = m.transcriptEntries(text) - all.length;
     if (other > 0) {
-      const reason = 'transcript entries that are not conversation turns (tool calls and results, thinking, meta, sub-agent and command entries: the hooks store none of them)';
+      const reason =
+        'transcript entries that are not conversation turns (tool calls and results, thinking, meta, sub-agent and command entries: the hooks store none of them)';
       m.skip(report, { ref: `session ${sessionId} (${other} entries)`, reason });
       report.skippedByReason[reason] = (report.skippedByReason[reason] ?? 0) + other - 1;
     }
@@ -281,14 +380,24 @@ function sessionFiles(dir: string): { project: string; path: string }[] {
     try {
       return readdirSync(at, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
     } catch (error) {
-      throw new EngramError('INVALID_INPUT', `Cannot read ${at}: ${(error as NodeJS.ErrnoException).code ?? 'error'}. Pass the Claude Code projects folder (~/.claude/projects) or one project's folder.`, { cause: error });
+      throw new EngramError(
+        'INVALID_INPUT',
+        `Cannot read ${at}: ${(error as NodeJS.ErrnoException).code ?? 'error'}. Pass the Claude Code projects folder (~/.claude/projects) or one project's folder.`,
+        { cause: error },
+      );
     }
   };
   const entries = list(dir);
-  const own = entries.filter((e) => e.isFile() && e.name.endsWith('.jsonl')).map((e) => ({ project: basename(dir), path: join(dir, e.name) }));
+  const own = entries
+    .filter((e) => e.isFile() && e.name.endsWith('.jsonl'))
+    .map((e) => ({ project: basename(dir), path: join(dir, e.name) }));
   const nested = entries
     .filter((e) => e.isDirectory())
-    .flatMap((e) => list(join(dir, e.name)).filter((f) => f.isFile() && f.name.endsWith('.jsonl')).map((f) => ({ project: e.name, path: join(dir, e.name, f.name) })));
+    .flatMap((e) =>
+      list(join(dir, e.name))
+        .filter((f) => f.isFile() && f.name.endsWith('.jsonl'))
+        .map((f) => ({ project: e.name, path: join(dir, e.name, f.name) })),
+    );
   const sessions = [...own, ...nested];
   if (sessions.length === 0) throw new EngramError('INVALID_INPUT', `No session transcripts (*.jsonl) in ${dir} or its project folders.`);
   return sessions;

@@ -22,29 +22,45 @@ export function registerKeysCommands(program: Command): void {
     .requiredOption('--tenant <tenant>', 'the tenant (first scope segment) the key may read and write, e.g. acme')
     .option('--label <text>', 'a note to recognise the key by in "keys list"')
     .action(async (flags: KeyFlags) => {
-      await withEngine(flags, async (engram) => {
-        const created = await new ApiKeys(engram.store).create({ tenant: flags.tenant as string, ...(flags.label !== undefined ? { label: flags.label } : {}) });
-        printResult({ json: flags.json === true }, created, (k: CreatedApiKey) =>
-          [k.key, '', `id ${k.id}, tenant ${k.tenant}. This key is shown once: store it now.`, 'Send it as: Authorization: Bearer <key>'].join('\n'),
-        );
-      }, { create: true });
-    });
-
-  withCommonFlags(keys.command('list').description('list keys (ids, tenants, dates; never the keys themselves)')).action(async (flags: KeyFlags) => {
-    await withEngine(flags, async (engram) => {
-      const list = await new ApiKeys(engram.store).list();
-      printResult({ json: flags.json === true }, list, (items: ApiKeyInfo[]) =>
-        items.length === 0 ? '(no keys: create one with engram keys create --tenant <tenant>)' : items.map(formatKey).join('\n'),
+      await withEngine(
+        flags,
+        async (engram) => {
+          const created = await new ApiKeys(engram.store).create({
+            tenant: flags.tenant as string,
+            ...(flags.label !== undefined ? { label: flags.label } : {}),
+          });
+          printResult({ json: flags.json === true }, created, (k: CreatedApiKey) =>
+            [
+              k.key,
+              '',
+              `id ${k.id}, tenant ${k.tenant}. This key is shown once: store it now.`,
+              'Send it as: Authorization: Bearer <key>',
+            ].join('\n'),
+          );
+        },
+        { create: true },
       );
     });
-  });
 
-  withCommonFlags(keys.command('revoke <id>').description('revoke a key by id; it is refused from then on')).action(async (id: string, flags: KeyFlags) => {
-    await withEngine(flags, async (engram) => {
-      const revoked = await new ApiKeys(engram.store).revoke(id);
-      printResult({ json: flags.json === true }, revoked, (k: ApiKeyInfo) => `revoked ${formatKey(k)}`);
-    });
-  });
+  withCommonFlags(keys.command('list').description('list keys (ids, tenants, dates; never the keys themselves)')).action(
+    async (flags: KeyFlags) => {
+      await withEngine(flags, async (engram) => {
+        const list = await new ApiKeys(engram.store).list();
+        printResult({ json: flags.json === true }, list, (items: ApiKeyInfo[]) =>
+          items.length === 0 ? '(no keys: create one with engram keys create --tenant <tenant>)' : items.map(formatKey).join('\n'),
+        );
+      });
+    },
+  );
+
+  withCommonFlags(keys.command('revoke <id>').description('revoke a key by id; it is refused from then on')).action(
+    async (id: string, flags: KeyFlags) => {
+      await withEngine(flags, async (engram) => {
+        const revoked = await new ApiKeys(engram.store).revoke(id);
+        printResult({ json: flags.json === true }, revoked, (k: ApiKeyInfo) => `revoked ${formatKey(k)}`);
+      });
+    },
+  );
 }
 
 function formatKey(k: ApiKeyInfo): string {

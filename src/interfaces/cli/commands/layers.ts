@@ -33,49 +33,72 @@ function number(value: string | undefined, flag: string): number | undefined {
 
 /** Registers the layer commands. */
 export function registerLayerCommands(program: Command): void {
-  withCommonFlags(program.command('relate <from> <type> <to>').description('relate two memories of one scope with a registered relation type'))
+  withCommonFlags(
+    program.command('relate <from> <type> <to>').description('relate two memories of one scope with a registered relation type'),
+  )
     .option('--scope <scope>', 'the scope both memories live in', collect)
     .option('--weight <w>', 'edge weight (default 1)')
     .action(async (from: string, type: string, to: string, flags: ScopeFlags & { weight?: string }) => {
       await withEngine(flags, async (engram) => {
         const weight = number(flags.weight, '--weight');
-        const result = await engram.relate({ scope: oneScope(flags.scope, 'relate'), from, type, to, ...(weight !== undefined ? { weight } : {}) });
-        printResult({ json: flags.json === true }, result, (r: typeof result) =>
-          `${r.action} ${r.edge.from} ${r.edge.type} ${r.edge.to} ${pc.dim(`weight ${r.edge.weight} · ${r.symmetric ? 'symmetric' : 'directed'} · ${r.edge.id}`)}`,
+        const result = await engram.relate({
+          scope: oneScope(flags.scope, 'relate'),
+          from,
+          type,
+          to,
+          ...(weight !== undefined ? { weight } : {}),
+        });
+        printResult(
+          { json: flags.json === true },
+          result,
+          (r: typeof result) =>
+            `${r.action} ${r.edge.from} ${r.edge.type} ${r.edge.to} ${pc.dim(`weight ${r.edge.weight} · ${r.symmetric ? 'symmetric' : 'directed'} · ${r.edge.id}`)}`,
         );
       });
     });
 
   const relations = program.command('relations').description('the relationship registry');
   withCommonFlags(relations.command('list').description('built-in relation types and those registered by the tenants of the scopes'))
-    .option('--scope <scope>', 'scope whose tenant\'s registered types to list (repeatable)', collect)
+    .option('--scope <scope>', "scope whose tenant's registered types to list (repeatable)", collect)
     .action(async (flags: CommonFlags & { scope?: string[] }) => {
       await withEngine(flags, async (engram) => {
         const types = await engram.relations({ scopes: flags.scope ?? [] });
         printResult({ json: flags.json === true }, types, (list: RelationType[]) =>
           list
-            .map((t) => `${t.name.padEnd(24)} ${(t.symmetric ? 'symmetric' : 'directed').padEnd(10)} ${t.builtIn ? 'built-in' : `${t.tenant ?? '?'}, proposed by ${t.proposedBy ?? '?'}`}${t.description ? pc.dim(`  ${t.description}`) : ''}`)
+            .map(
+              (t) =>
+                `${t.name.padEnd(24)} ${(t.symmetric ? 'symmetric' : 'directed').padEnd(10)} ${t.builtIn ? 'built-in' : `${t.tenant ?? '?'}, proposed by ${t.proposedBy ?? '?'}`}${t.description ? pc.dim(`  ${t.description}`) : ''}`,
+            )
             .join('\n'),
         );
       });
     });
-  withCommonFlags(relations.command('register <name>').description('register a new relation type for the tenant of --scope (recorded as proposed)'))
+  withCommonFlags(
+    relations.command('register <name>').description('register a new relation type for the tenant of --scope (recorded as proposed)'),
+  )
     .option('--scope <scope>', 'a scope of the tenant the type is for; only that tenant sees it', collect)
     .option('--symmetric', 'edges of this type read the same from both ends')
     .option('--proposed-by <who>', 'who proposes it (default: cli)')
     .option('--description <text>', 'what the relation means')
-    .action(async (name: string, flags: CommonFlags & { scope?: string[]; symmetric?: boolean; proposedBy?: string; description?: string }) => {
-      await withEngine(flags, async (engram) => {
-        const type = await engram.registerRelation({
-          scope: oneScope(flags.scope, 'relations register'),
-          name,
-          symmetric: flags.symmetric === true,
-          proposedBy: flags.proposedBy ?? 'cli',
-          ...(flags.description !== undefined ? { description: flags.description } : {}),
+    .action(
+      async (name: string, flags: CommonFlags & { scope?: string[]; symmetric?: boolean; proposedBy?: string; description?: string }) => {
+        await withEngine(flags, async (engram) => {
+          const type = await engram.registerRelation({
+            scope: oneScope(flags.scope, 'relations register'),
+            name,
+            symmetric: flags.symmetric === true,
+            proposedBy: flags.proposedBy ?? 'cli',
+            ...(flags.description !== undefined ? { description: flags.description } : {}),
+          });
+          printResult(
+            { json: flags.json === true },
+            type,
+            (t: RelationType) =>
+              `${t.name} ${t.symmetric ? 'symmetric' : 'directed'} · ${t.builtIn ? 'built-in' : `proposed by ${t.proposedBy ?? '?'}`}`,
+          );
         });
-        printResult({ json: flags.json === true }, type, (t: RelationType) => `${t.name} ${t.symmetric ? 'symmetric' : 'directed'} · ${t.builtIn ? 'built-in' : `proposed by ${t.proposedBy ?? '?'}`}`);
-      });
-    });
+      },
+    );
 
   withCommonFlags(program.command('edges <id>').description('the edges of a memory; symmetric types read "both" from either end'))
     .option('--scope <scope>', 'scope to read (repeatable)', collect)
@@ -93,12 +116,21 @@ export function registerLayerCommands(program: Command): void {
         printResult({ json: flags.json === true }, edges, (list: typeof edges) =>
           list.length === 0
             ? pc.dim('(no edges)')
-            : list.map((e) => `${e.direction === 'in' ? '←' : e.direction === 'out' ? '→' : '↔'} ${e.type.padEnd(22)} ${e.other} ${pc.dim(`weight ${e.weight} · ${e.edge.id}`)}`).join('\n'),
+            : list
+                .map(
+                  (e) =>
+                    `${e.direction === 'in' ? '←' : e.direction === 'out' ? '→' : '↔'} ${e.type.padEnd(22)} ${e.other} ${pc.dim(`weight ${e.weight} · ${e.edge.id}`)}`,
+                )
+                .join('\n'),
         );
       });
     });
 
-  withCommonFlags(program.command('activate <id>').description('cross-layer spreading activation from a memory: ranked memories per layer with their paths'))
+  withCommonFlags(
+    program
+      .command('activate <id>')
+      .description('cross-layer spreading activation from a memory: ranked memories per layer with their paths'),
+  )
     .option('--scope <scope>', 'scope to read (repeatable)', collect)
     .option('--hops <n>', 'hop limit (default 3)')
     .option('--limit <n>', 'memories per layer (default 10)')
@@ -121,7 +153,13 @@ export function registerLayerCommands(program: Command): void {
     });
 
   const exportCommand = program.command('export').description('export memories');
-  withCommonFlags(exportCommand.command('markdown <dir>').description('write a scope as procedural.md, semantic.md, concepts.md, profile.md and log.md (and schema.md when it has a profile schema)'))
+  withCommonFlags(
+    exportCommand
+      .command('markdown <dir>')
+      .description(
+        'write a scope as procedural.md, semantic.md, concepts.md, profile.md and log.md (and schema.md when it has a profile schema)',
+      ),
+  )
     .option('--scope <scope>', 'the scope to export', collect)
     .action(async (dir: string, flags: ScopeFlags) => {
       await withEngine(flags, async (engram) => {
@@ -129,30 +167,49 @@ export function registerLayerCommands(program: Command): void {
         const files = await engram.exportMarkdown({ scope: oneScope(flags.scope, 'export markdown') });
         mkdirSync(dir, { recursive: true });
         for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-        const summary = { dir, files: Object.keys(files), entries: Object.fromEntries(Object.entries(files).map(([n, t]) => [n, t.split('\n').filter((l) => l.startsWith('- ')).length])) };
-        printResult({ json: flags.json === true }, summary, (s: typeof summary) => Object.entries(s.entries).map(([n, c]) => `${join(s.dir, n)}: ${c} entries`).join('\n'));
+        const summary = {
+          dir,
+          files: Object.keys(files),
+          entries: Object.fromEntries(Object.entries(files).map(([n, t]) => [n, t.split('\n').filter((l) => l.startsWith('- ')).length])),
+        };
+        printResult({ json: flags.json === true }, summary, (s: typeof summary) =>
+          Object.entries(s.entries)
+            .map(([n, c]) => `${join(s.dir, n)}: ${c} entries`)
+            .join('\n'),
+        );
       });
     });
 
   const importCommand = program.command('import').description('import memories');
-  withCommonFlags(importCommand.command('markdown <dir>').description('read procedural.md, semantic.md, concepts.md, profile.md, log.md and schema.md back into a scope'))
+  withCommonFlags(
+    importCommand
+      .command('markdown <dir>')
+      .description('read procedural.md, semantic.md, concepts.md, profile.md, log.md and schema.md back into a scope'),
+  )
     .option('--scope <scope>', 'the scope to import into', collect)
     .action(async (dir: string, flags: ScopeFlags) => {
-      await withEngine(flags, async (engram) => {
-        const scope = oneScope(flags.scope, 'import markdown');
-        let names: string[];
-        try {
-          names = readdirSync(dir).filter((n) => n.endsWith('.md'));
-        } catch {
-          throw new EngramError('INVALID_INPUT', `Cannot read directory "${dir}": pass the directory export markdown wrote.`);
-        }
-        if (names.length === 0) throw new EngramError('INVALID_INPUT', `No .md files in "${dir}".`);
-        const files = Object.fromEntries(names.map((n) => [n, readFileSync(join(dir, n), 'utf8')]));
-        const report = await engram.importMarkdown(files, { scope });
-        printResult({ json: flags.json === true }, report, (r: typeof report) =>
-          `created ${r.created} · updated ${r.updated} · unchanged ${r.unchanged} · new entries ${r.added} · refs ${r.refs} · edges ${r.edges}`,
-        );
-      }, { create: true });
+      await withEngine(
+        flags,
+        async (engram) => {
+          const scope = oneScope(flags.scope, 'import markdown');
+          let names: string[];
+          try {
+            names = readdirSync(dir).filter((n) => n.endsWith('.md'));
+          } catch {
+            throw new EngramError('INVALID_INPUT', `Cannot read directory "${dir}": pass the directory export markdown wrote.`);
+          }
+          if (names.length === 0) throw new EngramError('INVALID_INPUT', `No .md files in "${dir}".`);
+          const files = Object.fromEntries(names.map((n) => [n, readFileSync(join(dir, n), 'utf8')]));
+          const report = await engram.importMarkdown(files, { scope });
+          printResult(
+            { json: flags.json === true },
+            report,
+            (r: typeof report) =>
+              `created ${r.created} · updated ${r.updated} · unchanged ${r.unchanged} · new entries ${r.added} · refs ${r.refs} · edges ${r.edges}`,
+          );
+        },
+        { create: true },
+      );
     });
 
   const jobs = withCommonFlags(program.command('jobs').description('background work queue (concept extraction): backlog, or drain it now'))
@@ -163,11 +220,20 @@ export function registerLayerCommands(program: Command): void {
         const drained = flags.drain === true ? await engram.processJobs() : undefined;
         const backlog = flags.scope !== undefined ? (await engram.stats({ scopes: flags.scope })).jobs : undefined;
         const result = { ...(drained !== undefined ? { drained } : {}), ...(backlog !== undefined ? { backlog } : {}) };
-        printResult({ json: flags.json === true }, result, (r: typeof result) =>
-          [
-            r.drained !== undefined ? `processed ${r.drained.jobs} jobs: ${r.drained.conceptsCreated} concepts created, ${r.drained.refsAdded} refs added, ${r.drained.failed} failed` : '',
-            r.backlog !== undefined ? `backlog: pending ${r.backlog.pending} · running ${r.backlog.running} · failed ${r.backlog.failed}` : '',
-          ].filter((l) => l.length > 0).join('\n') || 'nothing to do: pass --drain and/or --scope S',
+        printResult(
+          { json: flags.json === true },
+          result,
+          (r: typeof result) =>
+            [
+              r.drained !== undefined
+                ? `processed ${r.drained.jobs} jobs: ${r.drained.conceptsCreated} concepts created, ${r.drained.refsAdded} refs added, ${r.drained.failed} failed`
+                : '',
+              r.backlog !== undefined
+                ? `backlog: pending ${r.backlog.pending} · running ${r.backlog.running} · failed ${r.backlog.failed}`
+                : '',
+            ]
+              .filter((l) => l.length > 0)
+              .join('\n') || 'nothing to do: pass --drain and/or --scope S',
         );
       });
     });
@@ -182,7 +248,9 @@ function formatActivation(result: ActivationView): string {
     lines.push(pc.bold(layer));
     for (const item of list) {
       const path = item.path.map((s) => `${s.via === 'edge' ? s.type : s.direction}`).join(' → ');
-      lines.push(`  ${item.activation.toFixed(3)}  ${item.memory.content.split('\n')[0]?.slice(0, 80)}  ${pc.dim(`${item.id} · hop ${item.hops} · ${path}`)}`);
+      lines.push(
+        `  ${item.activation.toFixed(3)}  ${item.memory.content.split('\n')[0]?.slice(0, 80)}  ${pc.dim(`${item.id} · hop ${item.hops} · ${path}`)}`,
+      );
     }
   }
   return lines.join('\n');

@@ -24,7 +24,11 @@ interface MaintenanceFlags extends CommonFlags {
 
 /** Registers surface, decay and expire. */
 export function registerMaintenanceCommands(program: Command): void {
-  withCommonFlags(program.command('surface').description('the memories most worth having in mind: by importance, use and relevance to an optional --context'))
+  withCommonFlags(
+    program
+      .command('surface')
+      .description('the memories most worth having in mind: by importance, use and relevance to an optional --context'),
+  )
     .option('--scope <scope>', 'scope to read (repeatable; at least one)', collect)
     .option('--context <text>', 'text the memories should relate to (optional)')
     .option('--limit <n>', 'how many (default 10, at most 100)')
@@ -39,7 +43,9 @@ export function registerMaintenanceCommands(program: Command): void {
       });
     });
 
-  withCommonFlags(program.command('decay').description('run only the decay phase on one scope (idle memories decay by importance tier; pinned never)'))
+  withCommonFlags(
+    program.command('decay').description('run only the decay phase on one scope (idle memories decay by importance tier; pinned never)'),
+  )
     .option('--scope <scope>', 'the scope (exactly one)', collect)
     .option('--dry-run', 'report what would decay and expire, change nothing')
     .action(async (flags: MaintenanceFlags) => {
@@ -50,7 +56,11 @@ export function registerMaintenanceCommands(program: Command): void {
       });
     });
 
-  withCommonFlags(program.command('expire').description('remove for good decayed memories past their grace period, keeping tombstones (a dry run unless --apply)'))
+  withCommonFlags(
+    program
+      .command('expire')
+      .description('remove for good decayed memories past their grace period, keeping tombstones (a dry run unless --apply)'),
+  )
     .option('--scope <scope>', 'the scope (exactly one)', collect)
     .option('--dry-run', 'report what would be removed (the default)')
     .option('--apply', 'remove them')
@@ -58,11 +68,18 @@ export function registerMaintenanceCommands(program: Command): void {
       const scope = oneScope(flags, 'expire');
       if (scope === undefined) return;
       if (flags.apply === true && flags.dryRun === true) {
-        process.exitCode = printError({ json: flags.json === true }, new EngramError('INVALID_INPUT', 'expire takes --dry-run or --apply, not both.'));
+        process.exitCode = printError(
+          { json: flags.json === true },
+          new EngramError('INVALID_INPUT', 'expire takes --dry-run or --apply, not both.'),
+        );
         return;
       }
       await withEngine(flags, async (engram) => {
-        printResult({ json: flags.json === true }, await engram.expire({ scope, dryRun: flags.apply !== true }, { actor: actor() }), formatExpire);
+        printResult(
+          { json: flags.json === true },
+          await engram.expire({ scope, dryRun: flags.apply !== true }, { actor: actor() }),
+          formatExpire,
+        );
       });
     });
 }
@@ -71,7 +88,10 @@ export function registerMaintenanceCommands(program: Command): void {
 function oneScope(flags: MaintenanceFlags, command: string): string | undefined {
   const scopes = flags.scope ?? [];
   if (scopes.length === 1) return scopes[0];
-  process.exitCode = printError({ json: flags.json === true }, new EngramError('INVALID_INPUT', `${command} works on one scope at a time: pass exactly one --scope (got ${scopes.length}).`));
+  process.exitCode = printError(
+    { json: flags.json === true },
+    new EngramError('INVALID_INPUT', `${command} works on one scope at a time: pass exactly one --scope (got ${scopes.length}).`),
+  );
   return undefined;
 }
 

@@ -17,7 +17,10 @@ interface McpFlags extends CommonFlags {
 /** The scopes of a server: --scope flags, else $ENGRAM_SCOPES (comma-separated). */
 export function serverScopes(flags: { scope?: string[] }): string[] {
   if (flags.scope !== undefined && flags.scope.length > 0) return flags.scope;
-  return (process.env.ENGRAM_SCOPES ?? '').split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  return (process.env.ENGRAM_SCOPES ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
 }
 
 /** Explicit scopes (or $ENGRAM_SCOPES), else the template filled from the working directory; then the user scope. */
@@ -29,7 +32,13 @@ async function scopesOf(flags: McpFlags): Promise<string[]> {
   if (explicit.length === 0 && (template === undefined || template === '')) return [];
   const { resolveScopes } = await import('../../hooks/scope-template.js');
   const tenant = flags.tenant ?? process.env.ENGRAM_TENANT;
-  const resolved = resolveScopes({ scopes: explicit, ...(template !== undefined ? { template } : {}), ...(tenant !== undefined ? { tenant } : {}), ...(userScope !== undefined ? { userScope } : {}), cwd: process.cwd() });
+  const resolved = resolveScopes({
+    scopes: explicit,
+    ...(template !== undefined ? { template } : {}),
+    ...(tenant !== undefined ? { tenant } : {}),
+    ...(userScope !== undefined ? { userScope } : {}),
+    cwd: process.cwd(),
+  });
   return resolved.readScopes;
 }
 
@@ -37,14 +46,20 @@ async function scopesOf(flags: McpFlags): Promise<string[]> {
 export function registerMcpCommand(program: Command): void {
   withCommonFlags(program.command('mcp').description('run the MCP server over stdio (tools memory_*, resources rules and profile)'))
     .option('--scope <scope>', 'a scope the server may use (repeatable; the first is the default for writes); else $ENGRAM_SCOPES', collect)
-    .option('--scope-template <template>', "else a scope from this template and the working directory, e.g. '{tenant}/projects/{repo}' ({repo}: the git top level's name)")
+    .option(
+      '--scope-template <template>',
+      "else a scope from this template and the working directory, e.g. '{tenant}/projects/{repo}' ({repo}: the git top level's name)",
+    )
     .option('--tenant <tenant>', 'the {tenant} of --scope-template (else $ENGRAM_TENANT)')
-    .option('--user-scope <scope>', 'the user\'s own scope, usable too (may contain {tenant})')
+    .option('--user-scope <scope>', "the user's own scope, usable too (may contain {tenant})")
     .action(async (flags: McpFlags) => {
       try {
         const scopes = await scopesOf(flags);
         if (scopes.length === 0) {
-          throw new EngramError('INVALID_INPUT', 'engram mcp needs the scopes it may use: --scope tenant/... (repeatable) or ENGRAM_SCOPES=a,b.');
+          throw new EngramError(
+            'INVALID_INPUT',
+            'engram mcp needs the scopes it may use: --scope tenant/... (repeatable) or ENGRAM_SCOPES=a,b.',
+          );
         }
         // The MCP SDK loads only when this command runs (serve.ts imports serverScopes from here).
         const [{ StdioServerTransport }, { createMcpServer }] = await Promise.all([

@@ -28,7 +28,9 @@ interface TableCheck {
 export function registerMigrateCommand(program: Command): void {
   program
     .command('migrate')
-    .description('copy a SQLite database into PostgreSQL (records, embeddings, edges, relation types, reports, queues, meta) and verify each table by content hash')
+    .description(
+      'copy a SQLite database into PostgreSQL (records, embeddings, edges, relation types, reports, queues, meta) and verify each table by content hash',
+    )
     .requiredOption('--from <file>', 'the SQLite database to copy (read only)')
     .requiredOption('--to <url>', 'postgres://user:password@host:5432/database[?schema=name]; the schema must be empty')
     .option('--json', 'machine-readable JSON output')
@@ -39,7 +41,10 @@ export function registerMigrateCommand(program: Command): void {
         const to = flags.to as string;
         if (isMissingSqliteFile(flags.from as string)) throw missingDatabaseError(flags.from as string);
         if (!/^postgres(ql)?:\/\//i.test(to)) {
-          throw new EngramError('INVALID_INPUT', `--to must be a PostgreSQL URL (postgres://user:password@host:5432/database), got "${to.slice(0, 80)}".`);
+          throw new EngramError(
+            'INVALID_INPUT',
+            `--to must be a PostgreSQL URL (postgres://user:password@host:5432/database), got "${to.slice(0, 80)}".`,
+          );
         }
         const { migrateSqliteToPostgres } = await import('../../../storage/migrate/sqlite-to-postgres.js');
         const report = await migrateSqliteToPostgres({
@@ -57,7 +62,14 @@ export function registerMigrateCommand(program: Command): void {
 
 function formatReport(report: { from: string; to: string; schema: string; tables: TableCheck[]; ok: boolean; durationMs: number }): string {
   const header = ['table', 'source rows', 'target rows', 'source sha256', 'target sha256', 'ok'];
-  const rows = report.tables.map((t) => [t.table, String(t.sourceRows), String(t.targetRows), t.sourceHash.slice(0, 16), t.targetHash.slice(0, 16), t.match ? 'yes' : 'NO']);
+  const rows = report.tables.map((t) => [
+    t.table,
+    String(t.sourceRows),
+    String(t.targetRows),
+    t.sourceHash.slice(0, 16),
+    t.targetHash.slice(0, 16),
+    t.match ? 'yes' : 'NO',
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   return [
@@ -67,6 +79,8 @@ function formatReport(report: { from: string; to: string; schema: string; tables
     line(widths.map((w) => '-'.repeat(w))),
     ...rows.map(line),
     '',
-    report.ok ? 'every table matches: same rows, same content hash' : 'MISMATCH: the tables marked NO differ; the target is not a faithful copy',
+    report.ok
+      ? 'every table matches: same rows, same content hash'
+      : 'MISMATCH: the tables marked NO differ; the target is not a faithful copy',
   ].join('\n');
 }

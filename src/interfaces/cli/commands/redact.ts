@@ -18,13 +18,22 @@ interface RedactFlags extends CommonFlags {
 
 /** Registers `redact`. */
 export function registerRedactCommand(program: Command): void {
-  withCommonFlags(program.command('redact').description('replace secrets (API keys, tokens, passwords) already stored in the scopes by [redacted:<kind>], re-embedding what changed'))
+  withCommonFlags(
+    program
+      .command('redact')
+      .description(
+        'replace secrets (API keys, tokens, passwords) already stored in the scopes by [redacted:<kind>], re-embedding what changed',
+      ),
+  )
     .option('--scope <scope>', 'a scope to clean (repeatable, at least one)', collect)
     .option('--dry-run', 'count what would be redacted, change nothing')
     .action(async (flags: RedactFlags) => {
       const scopes = flags.scope ?? [];
       if (scopes.length === 0) {
-        process.exitCode = printError({ json: flags.json === true }, new EngramError('INVALID_INPUT', 'redact needs --scope: the scope(s) to clean, e.g. --scope acme/users/alice (repeatable).'));
+        process.exitCode = printError(
+          { json: flags.json === true },
+          new EngramError('INVALID_INPUT', 'redact needs --scope: the scope(s) to clean, e.g. --scope acme/users/alice (repeatable).'),
+        );
         return;
       }
       await withEngine(flags, async (engram) => {

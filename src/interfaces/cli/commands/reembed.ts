@@ -23,19 +23,30 @@ const LINE_EVERY_MS = 2000;
 export function registerReembedCommand(program: Command): void {
   program
     .command('reembed')
-    .description('move a store to another embedding model in place: resumable, the old vectors serve recall until the new ones are complete')
-    .requiredOption('--embedder <name>', 'the model to move to: use, static, hash, an installed model (bge-small-en-v1.5, e5-small-v2, all-minilm-l6-v2, bge-small-zh-v1.5) or openai:<model>')
+    .description(
+      'move a store to another embedding model in place: resumable, the old vectors serve recall until the new ones are complete',
+    )
+    .requiredOption(
+      '--embedder <name>',
+      'the model to move to: use, static, hash, an installed model (bge-small-en-v1.5, e5-small-v2, all-minilm-l6-v2, bge-small-zh-v1.5) or openai:<model>',
+    )
     .option('--db <path>', DB_FLAG_HELP)
     .option('--batch <n>', 'records embedded per batch (default 64)')
     .option('--json', 'machine-readable JSON report on stdout')
     .option('--quiet', 'no progress on stderr')
     .option('--workers <n>', 'embedding worker threads')
-    .option('--cache-dir <dir>', 'cache folder for the static table and the ONNX models (default: $ENGRAM_CACHE_DIR, else $XDG_CACHE_HOME/engram, else ~/.cache/engram)')
+    .option(
+      '--cache-dir <dir>',
+      'cache folder for the static table and the ONNX models (default: $ENGRAM_CACHE_DIR, else $XDG_CACHE_HOME/engram, else ~/.cache/engram)',
+    )
     .action(async (flags: ReembedFlags) => {
       const json = flags.json === true;
       const batchSize = flags.batch === undefined ? undefined : Number(flags.batch);
       if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize >= 1 && batchSize <= 10_000)) {
-        process.exitCode = printError({ json }, new EngramError('INVALID_INPUT', `--batch must be an integer from 1 to 10000 (got "${String(flags.batch).slice(0, 20)}").`));
+        process.exitCode = printError(
+          { json },
+          new EngramError('INVALID_INPUT', `--batch must be an integer from 1 to 10000 (got "${String(flags.batch).slice(0, 20)}").`),
+        );
         return;
       }
       const target = flags.embedder as string;
@@ -61,7 +72,9 @@ export function registerReembedCommand(program: Command): void {
           } catch (error) {
             progress.stop();
             if (!stop.signal.aborted) throw error;
-            process.stderr.write(`engram reembed: stopped; the vectors staged so far are kept and the store still uses ${engram.embedder.name}. Run the same command again to continue.\n`);
+            process.stderr.write(
+              `engram reembed: stopped; the vectors staged so far are kept and the store still uses ${engram.embedder.name}. Run the same command again to continue.\n`,
+            );
             process.exitCode = 130;
           } finally {
             process.off('SIGINT', onSignal);
@@ -84,7 +97,11 @@ async function progressReporter(quiet: boolean): Promise<Reporter> {
   if (process.stderr.isTTY) {
     const { default: cliProgress } = await import('cli-progress');
     const bar = new cliProgress.SingleBar(
-      { format: 'reembed [{bar}] {percentage}% | {value}/{total} records | {phase} | ETA {eta_formatted}', clearOnComplete: true, stream: process.stderr },
+      {
+        format: 'reembed [{bar}] {percentage}% | {value}/{total} records | {phase} | ETA {eta_formatted}',
+        clearOnComplete: true,
+        stream: process.stderr,
+      },
       cliProgress.Presets.shades_classic,
     );
     let started = false;
@@ -123,6 +140,7 @@ export function formatReport(report: ReembedReport & { db: string }): string {
   ];
   if (report.resumed) lines.push(`resumed: ${report.vectors - report.embedded} vectors were already staged by an earlier run`);
   if (report.discarded !== null) lines.push(`discarded the unfinished move to ${report.discarded}`);
-  if (report.indexed.length > 0) lines.push(`vector index rebuilt for ${report.indexed.length} scope${report.indexed.length === 1 ? '' : 's'}`);
+  if (report.indexed.length > 0)
+    lines.push(`vector index rebuilt for ${report.indexed.length} scope${report.indexed.length === 1 ? '' : 's'}`);
   return lines.join('\n');
 }

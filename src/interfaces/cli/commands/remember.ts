@@ -51,7 +51,10 @@ export function registerRememberCommand(program: Command): void {
       const json = flags.json === true;
       if (flags.file !== undefined) {
         if (!existsSync(flags.file)) {
-          process.exitCode = printError({ json }, new EngramError('INVALID_INPUT', `Cannot read --file ${flags.file}: ENOENT. Check the path.`));
+          process.exitCode = printError(
+            { json },
+            new EngramError('INVALID_INPUT', `Cannot read --file ${flags.file}: ENOENT. Check the path.`),
+          );
           return;
         }
         await withEngine(flags, (engram) => importFile(engram, flags), { workers: 2, create: true });
@@ -75,26 +78,32 @@ export function registerRememberCommand(program: Command): void {
         process.exitCode = printError({ json }, error);
         return;
       }
-      await withEngine(flags, async (engram) => {
-        const input: Record<string, unknown> = { scope: flags.scope, content: words.join(' ') };
-        if (flags.layer !== undefined) input.layer = flags.layer;
-        if (flags.occurredAt !== undefined) input.occurredAt = flags.occurredAt;
-        if (flags.validFrom !== undefined) input.validFrom = flags.validFrom;
-        if (flags.validTo !== undefined) input.validTo = flags.validTo;
-        if (flags.importance !== undefined) input.importance = Number(flags.importance);
-        if (flags.tag !== undefined) input.tags = flags.tag;
-        if (flags.pin) input.pinned = true;
-        if (flags.capture === true) input.capture = true;
-        const result = await engram.remember(input as RememberInput);
-        printResult({ json }, result, (r: RememberResult) => describeResult(r));
-      }, { create: true });
+      await withEngine(
+        flags,
+        async (engram) => {
+          const input: Record<string, unknown> = { scope: flags.scope, content: words.join(' ') };
+          if (flags.layer !== undefined) input.layer = flags.layer;
+          if (flags.occurredAt !== undefined) input.occurredAt = flags.occurredAt;
+          if (flags.validFrom !== undefined) input.validFrom = flags.validFrom;
+          if (flags.validTo !== undefined) input.validTo = flags.validTo;
+          if (flags.importance !== undefined) input.importance = Number(flags.importance);
+          if (flags.tag !== undefined) input.tags = flags.tag;
+          if (flags.pin) input.pinned = true;
+          if (flags.capture === true) input.capture = true;
+          const result = await engram.remember(input as RememberInput);
+          printResult({ json }, result, (r: RememberResult) => describeResult(r));
+        },
+        { create: true },
+      );
     });
 }
 
 function describeResult(result: RememberResult): string {
   const head = `${describeAction(result)}${redactedNote(result.redacted ?? 0)}`;
   if (result.claims === undefined) return head;
-  const claims = result.claims.map((c) => `\n  claim ${c.id}: ${c.action}${c.superseded !== undefined ? `, superseding ${c.superseded.join(', ')}` : ''}`);
+  const claims = result.claims.map(
+    (c) => `\n  claim ${c.id}: ${c.action}${c.superseded !== undefined ? `, superseding ${c.superseded.join(', ')}` : ''}`,
+  );
   return `${head}${claims.length === 0 ? '\n  no claims in this turn' : claims.join('')}`;
 }
 
@@ -128,18 +137,26 @@ async function importFile(engram: Engram, flags: RememberFlags): Promise<void> {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new EngramError('INVALID_INPUT', `Cannot read --file ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}. Check the path.`, { cause: error });
+    throw new EngramError(
+      'INVALID_INPUT',
+      `Cannot read --file ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}. Check the path.`,
+      { cause: error },
+    );
   }
   const [schemas, { default: cliProgress }] = await Promise.all([import('../../../core/schemas.js'), import('cli-progress')]);
   const inputs = parseLines(text, path, flags.scope, schemas);
   const batchSize = Math.max(1, Number(flags.batchSize ?? DEFAULT_BATCH) || DEFAULT_BATCH);
   const counts = { created: 0, merged: 0, superseded: 0, unchanged: 0 };
-  const bar = process.stderr.isTTY && !json ? new cliProgress.SingleBar({ clearOnComplete: true }, cliProgress.Presets.shades_classic) : undefined;
+  const bar =
+    process.stderr.isTTY && !json ? new cliProgress.SingleBar({ clearOnComplete: true }, cliProgress.Presets.shades_classic) : undefined;
   bar?.start(inputs.length, 0);
   let start = 0;
   let redacted = 0;
   // the next batches embed while one commits; each batch is still its own transaction
-  for await (const results of engram.rememberBatches(inputs.map((b) => b.input), { batchSize })) {
+  for await (const results of engram.rememberBatches(
+    inputs.map((b) => b.input),
+    { batchSize },
+  )) {
     const batch = inputs.slice(start, start + results.length);
     start += results.length;
     for (const result of results) {
@@ -155,8 +172,11 @@ async function importFile(engram: Engram, flags: RememberFlags): Promise<void> {
   }
   bar?.stop();
   const summary = { summary: { file: path, lines: inputs.length, ...counts, ...(redacted > 0 ? { redacted } : {}) } };
-  printResult({ json }, summary, (s: typeof summary) =>
-    `imported ${s.summary.lines} lines: ${s.summary.created} created, ${s.summary.merged} merged, ${s.summary.superseded} superseded, ${s.summary.unchanged} already present${redactedNote(redacted)}`,
+  printResult(
+    { json },
+    summary,
+    (s: typeof summary) =>
+      `imported ${s.summary.lines} lines: ${s.summary.created} created, ${s.summary.merged} merged, ${s.summary.superseded} superseded, ${s.summary.unchanged} already present${redactedNote(redacted)}`,
   );
 }
 

@@ -44,8 +44,14 @@ export function registerServeCommand(program: Command): void {
     .option('--auth <mode>', 'API keys: auto (needed once a key exists), required, open (loopback only)', 'auto')
     .option('--consolidate-every <minutes>', 'run the consolidation cycle on every --scope on this schedule (default: off)')
     .option('--max-body-bytes <n>', 'largest HTTP request body accepted (default 1048576)')
-    .option('--idle-exit <minutes>', 'exit after this many minutes without a request (the hooks start their server with it; default: never)')
-    .option('--idle-reflect-after <duration>', 'reflect a scope once it has had no write for this long and its importance since the last reflection crossed the threshold, e.g. 10m, 90s (default: off)')
+    .option(
+      '--idle-exit <minutes>',
+      'exit after this many minutes without a request (the hooks start their server with it; default: never)',
+    )
+    .option(
+      '--idle-reflect-after <duration>',
+      'reflect a scope once it has had no write for this long and its importance since the last reflection crossed the threshold, e.g. 10m, 90s (default: off)',
+    )
     .option('--idle-reflect-threshold <n>', 'importance that makes an idle scope reflect (default 5, the reflection threshold)')
     .action(async (flags: ServeFlags) => {
       try {
@@ -73,7 +79,11 @@ async function runServe(flags: ServeFlags): Promise<void> {
   const maxBodyBytes = positiveNumber(flags.maxBodyBytes, '--max-body-bytes', 'bytes, e.g. --max-body-bytes 2097152');
   const idleMs = positiveNumber(flags.idleExit, '--idle-exit', 'minutes, e.g. --idle-exit 30') * 60_000;
   const idleReflectMs = flags.idleReflectAfter === undefined ? Number.NaN : durationMs(flags.idleReflectAfter, '--idle-reflect-after');
-  const idleThreshold = positiveNumber(flags.idleReflectThreshold, '--idle-reflect-threshold', 'importance, e.g. --idle-reflect-threshold 5');
+  const idleThreshold = positiveNumber(
+    flags.idleReflectThreshold,
+    '--idle-reflect-threshold',
+    'importance, e.g. --idle-reflect-threshold 5',
+  );
   const engram = await openEngine(flags, { create: true });
   engram.startBackground();
   if (!Number.isNaN(idleReflectMs)) {
@@ -82,7 +92,12 @@ async function runServe(flags: ServeFlags): Promise<void> {
       ...(Number.isNaN(idleThreshold) ? {} : { threshold: idleThreshold }),
       onEvent: (e) => {
         const idle = `idle ${Math.round(e.idleMs / 1000)} s, importance ${e.accumulated.toFixed(2)} of ${e.threshold}`;
-        const what = e.outcome === 'reflected' ? `reflected (${e.created ?? 0} reflections)` : e.outcome === 'failed' ? `reflection failed, retried after the next idle period: ${(e.error as Error)?.message ?? String(e.error)}` : 'not reflected: below the threshold';
+        const what =
+          e.outcome === 'reflected'
+            ? `reflected (${e.created ?? 0} reflections)`
+            : e.outcome === 'failed'
+              ? `reflection failed, retried after the next idle period: ${(e.error as Error)?.message ?? String(e.error)}`
+              : 'not reflected: below the threshold';
         process.stderr.write(`engram serve: idle reflection of ${e.scope}: ${what} (${idle})\n`);
       },
     });
@@ -90,7 +105,15 @@ async function runServe(flags: ServeFlags): Promise<void> {
   const keys = new ApiKeys(engram.store);
   // Lets this user's hooks (who can read the discovery file) call /hooks without an API key.
   const hookToken = isFile ? randomBytes(24).toString('base64url') : undefined;
-  const app = createServeApp({ engram, scopes, auth, keys, defaultScopes: [DEFAULT_SCOPE], ...(hookToken !== undefined ? { hookToken } : {}), ...(Number.isNaN(maxBodyBytes) ? {} : { maxBodyBytes }) });
+  const app = createServeApp({
+    engram,
+    scopes,
+    auth,
+    keys,
+    defaultScopes: [DEFAULT_SCOPE],
+    ...(hookToken !== undefined ? { hookToken } : {}),
+    ...(Number.isNaN(maxBodyBytes) ? {} : { maxBodyBytes }),
+  });
   const idle = idleWatch(Number.isNaN(idleMs) ? undefined : idleMs, () => void stop());
   const server = serve({ fetch: idle.wrap(app.fetch), port, hostname: host });
   answerClientErrors(server);
@@ -106,12 +129,22 @@ async function runServe(flags: ServeFlags): Promise<void> {
     await engram.close();
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
-      throw new EngramError('INVALID_INPUT', `Cannot listen on ${host}:${port} (${code}): pick another --port (0 picks a free one) or --host, or stop the program using it.`);
+      throw new EngramError(
+        'INVALID_INPUT',
+        `Cannot listen on ${host}:${port} (${code}): pick another --port (0 picks a free one) or --host, or stop the program using it.`,
+      );
     }
     throw error;
   }
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
-  if (isFile) writeDiscovery({ url, pid: process.pid, db: resolve(db), startedAt: new Date().toISOString(), ...(hookToken !== undefined ? { hookToken } : {}) });
+  if (isFile)
+    writeDiscovery({
+      url,
+      pid: process.pid,
+      db: resolve(db),
+      startedAt: new Date().toISOString(),
+      ...(hookToken !== undefined ? { hookToken } : {}),
+    });
 
   const schedule = Number.isNaN(everyMs) ? undefined : scheduleConsolidation(engram, scopes.length > 0 ? scopes : [DEFAULT_SCOPE], everyMs);
 
@@ -140,8 +173,14 @@ async function runServe(flags: ServeFlags): Promise<void> {
     `  web UI: ${url}/`,
     `  HTTP API: ${url}/v1 · ${url}/openapi.json · ${url}/health`,
     `  API keys: ${auth}${auth === 'auto' ? ' (required once a key has been created, even if revoked: engram keys create --tenant T)' : ''}`,
-    ...(schedule === undefined ? [] : [`  consolidation: every ${Number(flags.consolidateEvery)} min on ${(scopes.length > 0 ? scopes : [DEFAULT_SCOPE]).join(', ')}`]),
-    ...(Number.isNaN(idleReflectMs) ? [] : [`  idle reflection: a scope reflects after ${flags.idleReflectAfter} without writes once its importance crosses ${Number.isNaN(idleThreshold) ? 'the threshold' : idleThreshold}`]),
+    ...(schedule === undefined
+      ? []
+      : [`  consolidation: every ${Number(flags.consolidateEvery)} min on ${(scopes.length > 0 ? scopes : [DEFAULT_SCOPE]).join(', ')}`]),
+    ...(Number.isNaN(idleReflectMs)
+      ? []
+      : [
+          `  idle reflection: a scope reflects after ${flags.idleReflectAfter} without writes once its importance crosses ${Number.isNaN(idleThreshold) ? 'the threshold' : idleThreshold}`,
+        ]),
     '',
     `Claude Code: put this in .mcp.json (or run: engram setup claude-code --write --url ${url} --scope ${(scopes.length > 0 ? scopes : [DEFAULT_SCOPE]).join(' --scope ')}, which adds the hooks too)`,
     JSON.stringify(config, null, 2),
@@ -152,7 +191,8 @@ async function runServe(flags: ServeFlags): Promise<void> {
   void warmUp(engram, scopes.length > 0 ? scopes : [DEFAULT_SCOPE]).then(
     (ms) => process.stderr.write(`engram serve: warmed up in ${ms} ms (model, write path, read path)\n`),
     (error: unknown) => {
-      if (!stopping) process.stderr.write(`engram serve: warm-up failed (requests still work, the first is slower): ${(error as Error).message}\n`);
+      if (!stopping)
+        process.stderr.write(`engram serve: warm-up failed (requests still work, the first is slower): ${(error as Error).message}\n`);
     },
   );
 }
@@ -164,9 +204,15 @@ async function runServe(flags: ServeFlags): Promise<void> {
 function idleWatch(idleMs: number | undefined, onIdle: () => void) {
   let inFlight = 0;
   let last = Date.now();
-  const timer = idleMs === undefined ? undefined : setInterval(() => {
-    if (inFlight === 0 && Date.now() - last >= idleMs) onIdle();
-  }, Math.min(30_000, Math.max(250, idleMs / 4)));
+  const timer =
+    idleMs === undefined
+      ? undefined
+      : setInterval(
+          () => {
+            if (inFlight === 0 && Date.now() - last >= idleMs) onIdle();
+          },
+          Math.min(30_000, Math.max(250, idleMs / 4)),
+        );
   timer?.unref();
   return {
     wrap<A extends unknown[]>(fetch: (request: Request, ...rest: A) => Response | Promise<Response>) {
@@ -191,7 +237,8 @@ function durationMs(value: string, flag: string): number {
   const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|min|h)?\s*$/i.exec(value);
   const unit = { ms: 1, s: 1_000, m: 60_000, min: 60_000, h: 3_600_000 }[(match?.[2] ?? 'm').toLowerCase() as 'ms'];
   const ms = match === null ? Number.NaN : Number(match[1]) * unit;
-  if (!(ms > 0)) throw new EngramError('INVALID_INPUT', `${flag} must be a positive duration such as 10m, 90s, 500ms or 1h; got "${value}".`);
+  if (!(ms > 0))
+    throw new EngramError('INVALID_INPUT', `${flag} must be a positive duration such as 10m, 90s, 500ms or 1h; got "${value}".`);
   return ms;
 }
 
@@ -199,7 +246,8 @@ function durationMs(value: string, flag: string): number {
 function positiveNumber(value: string | undefined, flag: string, example: string): number {
   if (value === undefined) return Number.NaN;
   const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new EngramError('INVALID_INPUT', `${flag} must be a positive number of ${example}; got "${value}".`);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new EngramError('INVALID_INPUT', `${flag} must be a positive number of ${example}; got "${value}".`);
   return n;
 }
 
@@ -217,10 +265,14 @@ function scheduleConsolidation(engram: Engram, scopes: readonly Scope[], everyMs
       try {
         const report = await engram.consolidate({ scope });
         const changed = report.phases.reduce((sum, phase) => sum + phase.created + phase.updated, 0);
-        process.stderr.write(`engram serve: consolidated ${scope} (${report.phases.length} phases, ${changed} records created or updated)\n`);
+        process.stderr.write(
+          `engram serve: consolidated ${scope} (${report.phases.length} phases, ${changed} records created or updated)\n`,
+        );
       } catch (error) {
         const code = (error as { code?: string }).code;
-        process.stderr.write(`engram serve: consolidation of ${scope} ${code === 'LOCKED' ? 'skipped: another cycle is running' : `failed: ${(error as Error).message}`}\n`);
+        process.stderr.write(
+          `engram serve: consolidation of ${scope} ${code === 'LOCKED' ? 'skipped: another cycle is running' : `failed: ${(error as Error).message}`}\n`,
+        );
       }
     }
   };

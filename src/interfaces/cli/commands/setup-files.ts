@@ -102,5 +102,9 @@ export function ignoreInGit(projectDir: string, entry: string): boolean {
 /** Replaces secret values in a printed document. */
 export function masked(value: unknown, secrets: readonly string[]): unknown {
   if (secrets.length === 0) return value;
-  return JSON.parse(JSON.stringify(value, (_, v: unknown) => (typeof v === 'string' && secrets.some((s) => v.includes(s)) ? secrets.reduce((t, s) => t.replaceAll(s, '***'), v) : v)));
+  return JSON.parse(
+    JSON.stringify(value, (_, v: unknown) =>
+      typeof v === 'string' && secrets.some((s) => v.includes(s)) ? secrets.reduce((t, s) => t.replaceAll(s, '***'), v) : v,
+    ),
+  );
 }

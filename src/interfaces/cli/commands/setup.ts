@@ -17,7 +17,18 @@ import { DEFAULT_SCOPE_TEMPLATE, resolveScopes, scopeSegment } from '../../hooks
 import { collect } from '../context.js';
 import { DB_FLAG_HELP } from '../default-db.js';
 import { printError } from '../output.js';
-import { HOOK_COMMANDS, applyChange, both, ignoreInGit, masked, mergeEnv, mergeHooks, mergeMcpServer, type FileChange, type Json } from './setup-files.js';
+import {
+  HOOK_COMMANDS,
+  applyChange,
+  both,
+  ignoreInGit,
+  masked,
+  mergeEnv,
+  mergeHooks,
+  mergeMcpServer,
+  type FileChange,
+  type Json,
+} from './setup-files.js';
 
 interface SetupFlags {
   user?: boolean;
@@ -36,7 +47,13 @@ interface SetupFlags {
 }
 
 /** Claude Code's timeout (seconds) of each hook: the prompt hook may wait for the background server to start. */
-const HOOK_TIMEOUTS: Readonly<Record<string, number>> = { SessionStart: 30, UserPromptSubmit: 15, Stop: 120, PreCompact: 120, SessionEnd: 300 };
+const HOOK_TIMEOUTS: Readonly<Record<string, number>> = {
+  SessionStart: 30,
+  UserPromptSubmit: 15,
+  Stop: 120,
+  PreCompact: 120,
+  SessionEnd: 300,
+};
 
 function quote(arg: string): string {
   return /^[A-Za-z0-9_./:=@%+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
@@ -66,9 +83,15 @@ export function registerSetupCommand(program: Command): void {
     .option('--project', 'for one project (the default): .mcp.json, .claude/settings.json, .claude/settings.local.json of --dir')
     .option('--write', 'merge it into those files (without it: print what would be written)')
     .option('--tenant <tenant>', 'the {tenant} of the scope template (default: $ENGRAM_TENANT, else your user name)')
-    .option('--scope-template <template>', `scope per project, filled per hook call: {tenant}, {repo} = the git top level's name (default '${DEFAULT_SCOPE_TEMPLATE}')`)
+    .option(
+      '--scope-template <template>',
+      `scope per project, filled per hook call: {tenant}, {repo} = the git top level's name (default '${DEFAULT_SCOPE_TEMPLATE}')`,
+    )
     .option('--scope <scope>', 'a fixed scope instead of the template (repeatable; the first is where turns are stored)', collect)
-    .option('--user-scope <scope>', "your own scope: answers to clarifying questions land here, read in every project (default '{tenant}/users/<you>')")
+    .option(
+      '--user-scope <scope>',
+      "your own scope: answers to clarifying questions land here, read in every project (default '{tenant}/users/<you>')",
+    )
     .option('--api-key <key>', 'API key for a server that needs one: written only to a file that is not committed, as ENGRAM_API_KEY')
     .option('--db <path>', DB_FLAG_HELP)
     .option('--url <url>', 'use a running "engram serve" at this URL for MCP (Streamable HTTP) and the hooks')
@@ -85,27 +108,44 @@ export function registerSetupCommand(program: Command): void {
 }
 
 function runSetup(flags: SetupFlags): void {
-  if (flags.user === true && flags.project === true) throw new EngramError('INVALID_INPUT', 'Choose one of --user (every project) and --project (this one).');
+  if (flags.user === true && flags.project === true)
+    throw new EngramError('INVALID_INPUT', 'Choose one of --user (every project) and --project (this one).');
   const mode = flags.user === true ? 'user' : 'project';
   const plan = planSetup(flags, mode);
   if (flags.write === true) {
     const written = plan.changes.filter((change) => applyChange(change, { private: !change.committed }));
-    const ignored = mode === 'project' && plan.changes.some((c) => c.path.endsWith('settings.local.json')) && ignoreInGit(resolve(flags.dir ?? '.'), '.claude/settings.local.json');
+    const ignored =
+      mode === 'project' &&
+      plan.changes.some((c) => c.path.endsWith('settings.local.json')) &&
+      ignoreInGit(resolve(flags.dir ?? '.'), '.claude/settings.local.json');
     if (flags.json === true) {
-      process.stdout.write(`${JSON.stringify({ mode, scope: plan.example, written: written.map((c) => c.path), unchanged: plan.changes.filter((c) => !written.includes(c)).map((c) => c.path) })}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ mode, scope: plan.example, written: written.map((c) => c.path), unchanged: plan.changes.filter((c) => !written.includes(c)).map((c) => c.path) })}\n`,
+      );
     } else {
-      for (const change of plan.changes) process.stdout.write(`${written.includes(change) ? 'wrote' : 'unchanged'} ${change.path} (${change.role})\n`);
+      for (const change of plan.changes)
+        process.stdout.write(`${written.includes(change) ? 'wrote' : 'unchanged'} ${change.path} (${change.role})\n`);
       if (ignored) process.stdout.write('added .claude/settings.local.json to .gitignore\n');
       process.stdout.write(`${plan.summary}\n`);
     }
   } else if (flags.json === true) {
-    process.stdout.write(`${JSON.stringify({ mode, scope: plan.example, files: plan.changes.map((c) => ({ path: c.path, committed: c.committed, part: masked(c.part, plan.secrets) })) })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ mode, scope: plan.example, files: plan.changes.map((c) => ({ path: c.path, committed: c.committed, part: masked(c.part, plan.secrets) })) })}\n`,
+    );
   } else {
-    const lines = plan.changes.flatMap((c) => [`# ${c.path} — ${c.role}${c.committed ? ' (committed: no secret, no machine path)' : ' (not committed)'}`, JSON.stringify(masked(c.part, plan.secrets), null, 2), '']);
-    process.stdout.write([...lines, plan.summary, `Nothing written: add --write to merge this into the files above (other settings are kept).`, ''].join('\n'));
+    const lines = plan.changes.flatMap((c) => [
+      `# ${c.path} — ${c.role}${c.committed ? ' (committed: no secret, no machine path)' : ' (not committed)'}`,
+      JSON.stringify(masked(c.part, plan.secrets), null, 2),
+      '',
+    ]);
+    process.stdout.write(
+      [...lines, plan.summary, `Nothing written: add --write to merge this into the files above (other settings are kept).`, ''].join('\n'),
+    );
   }
   if (!onPath(flags.command ?? 'engram')) {
-    process.stderr.write(`note: "${flags.command ?? 'engram'}" is not on your PATH, so Claude Code could not run it: install the package (npm install -g ./engram-<version>.tgz) or pass --command.\n`);
+    process.stderr.write(
+      `note: "${flags.command ?? 'engram'}" is not on your PATH, so Claude Code could not run it: install the package (npm install -g ./engram-<version>.tgz) or pass --command.\n`,
+    );
   }
 }
 
@@ -127,14 +167,17 @@ function planSetup(flags: SetupFlags, mode: 'user' | 'project'): SetupPlan {
   // Fails now, not at the first prompt, on a template or scope that cannot work.
   const here = resolveScopes({ scopes: explicit, ...(template !== undefined ? { template } : {}), tenant, userScope, cwd: dir });
   const scopeArgs = [
-    ...(template !== undefined ? ['--scope-template', template, ...(template.includes('{tenant}') ? ['--tenant', tenant] : [])] : explicit.flatMap((s) => ['--scope', s])),
+    ...(template !== undefined
+      ? ['--scope-template', template, ...(template.includes('{tenant}') ? ['--tenant', tenant] : [])]
+      : explicit.flatMap((s) => ['--scope', s])),
     '--user-scope',
     here.userScope as string,
   ];
   const command = flags.command ?? 'engram';
   const url = flags.url?.replace(/\/+$/, '');
   const key = flags.apiKey;
-  if (key !== undefined && !/^\S{8,512}$/.test(key)) throw new EngramError('INVALID_INPUT', '--api-key must be the key "engram keys create" printed (no spaces).');
+  if (key !== undefined && !/^\S{8,512}$/.test(key))
+    throw new EngramError('INVALID_INPUT', '--api-key must be the key "engram keys create" printed (no spaces).');
   // The db path is a machine path: in project mode it goes to the local file only, as ENGRAM_DB.
   const db = flags.db !== undefined ? (/^postgres(ql)?:\/\//.test(flags.db) ? flags.db : resolve(flags.db)) : undefined;
   const dbArgs = mode === 'user' && db !== undefined ? ['--db', db] : [];
@@ -147,12 +190,26 @@ function planSetup(flags: SetupFlags, mode: 'user' | 'project'): SetupPlan {
   const keyNeeded = key !== undefined || nonEmpty(process.env.ENGRAM_API_KEY) !== undefined;
   const server: Json =
     url !== undefined
-      ? (claudeCodeHttpConfig({ url, scopes: here.readScopes, keyNeeded, ...(mode === 'user' && key !== undefined ? { key } : {}) }).mcpServers as Json).engram as Json
-      : { type: 'stdio', command, args: ['mcp', ...scopeArgs, ...dbArgs], env: mode === 'user' && key !== undefined ? { ENGRAM_API_KEY: key } : {} };
+      ? ((
+          claudeCodeHttpConfig({ url, scopes: here.readScopes, keyNeeded, ...(mode === 'user' && key !== undefined ? { key } : {}) })
+            .mcpServers as Json
+        ).engram as Json)
+      : {
+          type: 'stdio',
+          command,
+          args: ['mcp', ...scopeArgs, ...dbArgs],
+          env: mode === 'user' && key !== undefined ? { ENGRAM_API_KEY: key } : {},
+        };
   const changes: FileChange[] = [];
   if (mode === 'user') {
     const home = homedir();
-    changes.push({ path: join(home, '.claude.json'), committed: false, role: 'the Engram MCP server for every project', part: { mcpServers: { engram: server } }, apply: mergeMcpServer(server) });
+    changes.push({
+      path: join(home, '.claude.json'),
+      committed: false,
+      role: 'the Engram MCP server for every project',
+      part: { mcpServers: { engram: server } },
+      apply: mergeMcpServer(server),
+    });
     const env = key !== undefined && url !== undefined ? { ENGRAM_API_KEY: key } : undefined;
     changes.push({
       path: join(home, '.claude', 'settings.json'),
@@ -162,7 +219,13 @@ function planSetup(flags: SetupFlags, mode: 'user' | 'project'): SetupPlan {
       apply: env !== undefined ? both(mergeEnv(env), mergeHooks(hooks)) : mergeHooks(hooks),
     });
   } else {
-    changes.push({ path: join(dir, '.mcp.json'), committed: true, role: 'the Engram MCP server of this project', part: { mcpServers: { engram: server } }, apply: mergeMcpServer(server) });
+    changes.push({
+      path: join(dir, '.mcp.json'),
+      committed: true,
+      role: 'the Engram MCP server of this project',
+      part: { mcpServers: { engram: server } },
+      apply: mergeMcpServer(server),
+    });
     changes.push({
       path: join(dir, '.claude', 'settings.json'),
       committed: true,
@@ -172,11 +235,22 @@ function planSetup(flags: SetupFlags, mode: 'user' | 'project'): SetupPlan {
     });
     const env = { ...(key !== undefined ? { ENGRAM_API_KEY: key } : {}), ...(db !== undefined ? { ENGRAM_DB: db } : {}) };
     if (Object.keys(env).length > 0) {
-      changes.push({ path: join(dir, '.claude', 'settings.local.json'), committed: false, role: 'your API key and database, as environment of the session (hooks and MCP server)', part: { env }, apply: mergeEnv(env) });
+      changes.push({
+        path: join(dir, '.claude', 'settings.local.json'),
+        committed: false,
+        role: 'your API key and database, as environment of the session (hooks and MCP server)',
+        part: { env },
+        apply: mergeEnv(env),
+      });
     }
   }
   const where = template !== undefined ? `scope ${template} (here: ${here.writeScope})` : `scope ${here.writeScope}`;
-  return { changes, secrets: key !== undefined ? [key] : [], example: here.writeScope, summary: `Claude Code will use ${where}, your own scope ${here.userScope}, and the database ${db ?? '$ENGRAM_DB, else ~/.local/share/engram/engram.db'}.` };
+  return {
+    changes,
+    secrets: key !== undefined ? [key] : [],
+    example: here.writeScope,
+    summary: `Claude Code will use ${where}, your own scope ${here.userScope}, and the database ${db ?? '$ENGRAM_DB, else ~/.local/share/engram/engram.db'}.`,
+  };
 }
 
 function safeUserName(): string {
@@ -193,7 +267,12 @@ function nonEmpty(value: string | undefined): string | undefined {
 
 /** Whether `command` (a name, or a path) can be run. */
 function onPath(command: string): boolean {
-  const candidates = command.includes('/') ? [command] : (process.env.PATH ?? '').split(delimiter).filter((d) => d !== '').map((d) => join(d, command));
+  const candidates = command.includes('/')
+    ? [command]
+    : (process.env.PATH ?? '')
+        .split(delimiter)
+        .filter((d) => d !== '')
+        .map((d) => join(d, command));
   return candidates.some((path) => {
     try {
       accessSync(path, constants.X_OK);

@@ -6,7 +6,17 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Engram } from '../../../engram.js';
 import type { Scope } from '../../../core/scope.js';
 import { runHookOperation } from '../../hooks/server-routes.js';
-import { ApiKeys, assertLocalRequest, assertTenantScopes, authenticateRequest, createHttpApp, httpErrorResponse, readJsonBody, type AuthMode, type HttpApp } from '../../http/index.js';
+import {
+  ApiKeys,
+  assertLocalRequest,
+  assertTenantScopes,
+  authenticateRequest,
+  createHttpApp,
+  httpErrorResponse,
+  readJsonBody,
+  type AuthMode,
+  type HttpApp,
+} from '../../http/index.js';
 import { allowedScopes, createMcpHttpHandler, scopesFromRequest } from '../../mcp/index.js';
 
 export interface ServeAppOptions {

@@ -29,16 +29,24 @@ export function selection(ctx: RouteContext, named: readonly Scope[]): Pick<List
   if (ctx.serverScopes.length === 0) return named.length === 0 ? { allScopes: true } : { scopes: [...named] };
   const denied = named.filter((s) => !ctx.serverScopes.includes(s));
   if (denied.length > 0) {
-    throw new EngramError('SCOPE_DENIED', `Scope ${denied.map((s) => `"${s}"`).join(', ')} is not served here: this server serves ${ctx.serverScopes.map((s) => `"${s}"`).join(', ')} (--scope).`, {
-      details: { denied },
-    });
+    throw new EngramError(
+      'SCOPE_DENIED',
+      `Scope ${denied.map((s) => `"${s}"`).join(', ')} is not served here: this server serves ${ctx.serverScopes.map((s) => `"${s}"`).join(', ')} (--scope).`,
+      {
+        details: { denied },
+      },
+    );
   }
   return { scopes: named.length === 0 ? [...ctx.serverScopes] : [...named] };
 }
 
 /** Values of a repeatable (or comma-separated) parameter. */
 function many(query: URLSearchParams, ...names: string[]): string[] {
-  return names.flatMap((name) => query.getAll(name)).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v.length > 0);
+  return names
+    .flatMap((name) => query.getAll(name))
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v.length > 0);
 }
 
 /** The one value of a parameter; given twice is an error naming it. */
@@ -54,7 +62,9 @@ function members<T extends string>(query: URLSearchParams, name: string, allowed
   if (values.length === 0) return undefined;
   for (const value of values) {
     if (!allowed.includes(value as T)) {
-      throw new EngramError('INVALID_INPUT', `Invalid input: ${name} "${value.slice(0, 40)}" is not one of ${allowed.join(', ')}.`, { details: { field: name } });
+      throw new EngramError('INVALID_INPUT', `Invalid input: ${name} "${value.slice(0, 40)}" is not one of ${allowed.join(', ')}.`, {
+        details: { field: name },
+      });
     }
   }
   return values as T[];
@@ -68,9 +78,25 @@ function instant(value: string | undefined): string | number | undefined {
 const INSTANT = 'ISO 8601 (2024-05-01, 2024-05-01T12:00:00Z) or epoch milliseconds';
 
 const LIST_PARAMS: readonly QueryParam[] = [
-  { name: 'scope', description: 'Scopes to list (repeatable or comma-separated; default: every scope this request may see: its key\'s tenant, or the server\'s --scope list)', list: true, example: 'acme/users/alice' },
-  { name: 'layer', description: `Only these layers (repeatable): ${LAYERS.join(', ')}`, list: true, schema: { type: 'string', enum: [...LAYERS] } },
-  { name: 'status', description: `Only these statuses (repeatable; default every status): ${STATUSES.join(', ')}`, list: true, schema: { type: 'string', enum: [...STATUSES] } },
+  {
+    name: 'scope',
+    description:
+      "Scopes to list (repeatable or comma-separated; default: every scope this request may see: its key's tenant, or the server's --scope list)",
+    list: true,
+    example: 'acme/users/alice',
+  },
+  {
+    name: 'layer',
+    description: `Only these layers (repeatable): ${LAYERS.join(', ')}`,
+    list: true,
+    schema: { type: 'string', enum: [...LAYERS] },
+  },
+  {
+    name: 'status',
+    description: `Only these statuses (repeatable; default every status): ${STATUSES.join(', ')}`,
+    list: true,
+    schema: { type: 'string', enum: [...STATUSES] },
+  },
   { name: 'tag', description: 'Records carrying this tag (ASCII case-insensitive)' },
   { name: 'entity', description: 'Records naming this entity (ASCII case-insensitive)' },
   { name: 'text', description: 'Records whose content contains this text: a plain substring (ASCII case-insensitive), not ranked recall' },
@@ -78,9 +104,16 @@ const LIST_PARAMS: readonly QueryParam[] = [
   { name: 'validTo', description: `Valid time overlaps [validFrom, validTo): ${INSTANT}` },
   { name: 'recordedFrom', description: `recordedAt ≥ recordedFrom: ${INSTANT}` },
   { name: 'recordedTo', description: `recordedAt < recordedTo: ${INSTANT}` },
-  { name: 'asOf', description: `Only what was true at this instant (valid time), as believed at knownAt (default now): the visibility rule of recall. ${INSTANT}` },
+  {
+    name: 'asOf',
+    description: `Only what was true at this instant (valid time), as believed at knownAt (default now): the visibility rule of recall. ${INSTANT}`,
+  },
   { name: 'knownAt', description: `Only what the store believed at this instant (transaction time). ${INSTANT}` },
-  { name: 'sort', description: 'recordedAt (default), validFrom, importance (pending counts as 1) or accessedAt (never accessed first ascending)', schema: { type: 'string', enum: [...BROWSE_SORTS] } },
+  {
+    name: 'sort',
+    description: 'recordedAt (default), validFrom, importance (pending counts as 1) or accessedAt (never accessed first ascending)',
+    schema: { type: 'string', enum: [...BROWSE_SORTS] },
+  },
   { name: 'order', description: 'desc (default) or asc', schema: { type: 'string', enum: ['desc', 'asc'] } },
   { name: 'limit', description: 'Records per page, 1-200 (default 50)', schema: { type: 'integer', minimum: 1, maximum: 200 } },
   { name: 'cursor', description: 'nextCursor of the previous page (opaque; only valid with the same filters, sort and order)' },
@@ -95,7 +128,12 @@ const list: RouteSpec = {
   description:
     'Not ranked recall: lists what is stored, newest first by default. Pages are keyset-paginated on (sort key, id), so writes between pages never repeat or skip a record that existed before. Pass `nextCursor` back as `cursor` (with the same filters) for the next page; it is null on the last page.',
   query: LIST_PARAMS,
-  response: z.object({ items: z.array(memoryViewSchema), nextCursor: z.string().nullable().describe('Pass back as cursor for the next page; null on the last page') }).meta({ id: 'MemoryPage' }),
+  response: z
+    .object({
+      items: z.array(memoryViewSchema),
+      nextCursor: z.string().nullable().describe('Pass back as cursor for the next page; null on the last page'),
+    })
+    .meta({ id: 'MemoryPage' }),
   responseDescription: 'One page of memories and the cursor of the next',
   async handle(ctx) {
     const { query } = ctx;
@@ -124,12 +162,14 @@ const list: RouteSpec = {
   },
 };
 
-const scopeSummarySchema = z.object({
-  scope: z.string(),
-  total: z.number(),
-  byLayer: z.record(z.string(), z.number()),
-  byStatus: z.record(z.string(), z.number()),
-}).meta({ id: 'ScopeSummary' });
+const scopeSummarySchema = z
+  .object({
+    scope: z.string(),
+    total: z.number(),
+    byLayer: z.record(z.string(), z.number()),
+    byStatus: z.record(z.string(), z.number()),
+  })
+  .meta({ id: 'ScopeSummary' });
 
 const scopes: RouteSpec = {
   method: 'get',
@@ -149,7 +189,9 @@ const purgeBodySchema = z
   .object({
     scope: purgeInputSchema.shape.scope.describe('The one scope to purge in'),
     ids: purgeInputSchema.shape.ids.describe('Records to purge; give ids or filter, or neither to purge the whole scope'),
-    filter: browseFilterSchema.optional().describe('Purge every record of the scope matching these browse filters (any status unless statuses is given)'),
+    filter: browseFilterSchema
+      .optional()
+      .describe('Purge every record of the scope matching these browse filters (any status unless statuses is given)'),
     confirm: z.literal(true).describe('Must be true: a purge cannot be undone'),
   })
   .strict()
@@ -164,15 +206,28 @@ const purge: RouteSpec = {
   description:
     'Removes the records and what was derived from them alone (chunks, concepts left without refs, statistics, edges, concept refs, past wordings, lexical and vector index entries) and leaves an audit entry without content. A purged correction returns the claim it superseded to active (`restored`). Without `confirm: true` nothing is removed (400). Forget (DELETE /v1/memories/{id}) is the soft delete.',
   body: purgeBodySchema,
-  response: z.object({
-    purged: z.number(),
-    removed: z.object({ records: z.number(), chunks: z.number(), edges: z.number(), refs: z.number(), statistics: z.number(), history: z.number(), indexEntries: z.number() }).meta({ id: 'PurgeRemoved' }),
-    restored: z.array(z.string()),
-    auditId: z.string(),
-  }).meta({ id: 'PurgeResult' }),
+  response: z
+    .object({
+      purged: z.number(),
+      removed: z
+        .object({
+          records: z.number(),
+          chunks: z.number(),
+          edges: z.number(),
+          refs: z.number(),
+          statistics: z.number(),
+          history: z.number(),
+          indexEntries: z.number(),
+        })
+        .meta({ id: 'PurgeRemoved' }),
+      restored: z.array(z.string()),
+      auditId: z.string(),
+    })
+    .meta({ id: 'PurgeResult' }),
   responseDescription: 'What was removed, which predecessors are current again, and the audit entry',
   async handle(ctx) {
-    if (!isObject(ctx.body) || ctx.body.confirm !== true) throw new EngramError('INVALID_INPUT', CONFIRM_MESSAGE, { details: { field: 'confirm' } });
+    if (!isObject(ctx.body) || ctx.body.confirm !== true)
+      throw new EngramError('INVALID_INPUT', CONFIRM_MESSAGE, { details: { field: 'confirm' } });
     const input = parseInput(purgeInputSchema, ctx.body, 'purge');
     selection(ctx, [input.scope]);
     return ctx.engram.purge(input, { actor: httpActor(ctx) });

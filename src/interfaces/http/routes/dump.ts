@@ -15,7 +15,9 @@ const TAG = 'dump';
 /** One line of a dump: the header first, then records, edges, concept refs, relation types, state, audit, end. */
 const dumpLineDoc = z.union([dumpHeaderSchema.meta({ id: 'DumpHeader' }), dumpLineSchema]).meta({ id: 'DumpLine' });
 
-const counts = z.object({ created: z.number().int(), skipped: z.number().int(), conflicting: z.number().int() }).meta({ id: 'DumpImportCounts' });
+const counts = z
+  .object({ created: z.number().int(), skipped: z.number().int(), conflicting: z.number().int() })
+  .meta({ id: 'DumpImportCounts' });
 const importReportSchema = z
   .object({
     embedder: z.object({ dump: z.string(), store: z.string(), vectors: z.enum(['dump', 'embedded']) }),
@@ -29,7 +31,10 @@ const importReportSchema = z
 
 /** The scopes a request may export: named ones it may see, else every scope visible to it. */
 async function exportScopes(ctx: RouteContext): Promise<readonly Scope[] | 'all'> {
-  const named = [...ctx.query.getAll('scope'), ...ctx.query.getAll('scopes')].flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v.length > 0);
+  const named = [...ctx.query.getAll('scope'), ...ctx.query.getAll('scopes')]
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v.length > 0);
   const chosen = selection(ctx, named);
   if (chosen.scopes !== undefined) return typeof chosen.scopes === 'string' ? [chosen.scopes] : chosen.scopes;
   if (chosen.tenant !== undefined) return ctx.engram.store.listScopes({ tenants: [chosen.tenant] });
@@ -43,7 +48,11 @@ function importPermit(ctx: RouteContext): (scope: Scope) => void {
   const tenants = new Set(ctx.serverScopes.map(tenantOf));
   return (scope) => {
     if (ctx.serverScopes.includes(scope) || (!scope.includes('/') && tenants.has(scope))) return;
-    throw new EngramError('SCOPE_DENIED', `The dump writes scope "${scope.slice(0, 80)}", which this server does not serve (--scope ${ctx.serverScopes.join(', ')}).`, { details: { scope } });
+    throw new EngramError(
+      'SCOPE_DENIED',
+      `The dump writes scope "${scope.slice(0, 80)}", which this server does not serve (--scope ${ctx.serverScopes.join(', ')}).`,
+      { details: { scope } },
+    );
   };
 }
 
@@ -57,8 +66,12 @@ export const dumpRoutes: RouteSpec[] = [
       'One JSON value per line: the header, then every record of the scopes (any status, every field) by scope and id, edges, concept refs (insertion order), relation type registrations, state documents, audit entries and an end line with the counts (docs/dump-format.md). Without `scope`, every scope the caller may see. A dump that stops before its end line was cut off.',
     tag: TAG,
     query: [
-      { name: 'scope', description: 'A scope to dump (repeatable or comma-separated); default every scope this caller may see.', list: true },
-      { name: 'embeddings', description: '`true` adds each record\'s vector (base64 float32); default false.' },
+      {
+        name: 'scope',
+        description: 'A scope to dump (repeatable or comma-separated); default every scope this caller may see.',
+        list: true,
+      },
+      { name: 'embeddings', description: "`true` adds each record's vector (base64 float32); default false." },
     ],
     ndjson: { response: dumpLineDoc },
     responseDescription: 'The dump, as application/x-ndjson',
@@ -93,7 +106,7 @@ export const dumpRoutes: RouteSpec[] = [
     operationId: 'importDump',
     summary: 'Restore a dump (NDJSON body, streamed)',
     description:
-      'Reads a dump written by `GET /v1/export` or `engram export jsonl`, line by line: ids and every field are kept; what the store already holds is skipped, so sending the same dump again (or the rest after a broken connection) creates nothing twice. The body is streamed, so the JSON body limit does not apply. An API key may only import its tenant\'s scopes (checked before anything is written for the header\'s scopes).',
+      "Reads a dump written by `GET /v1/export` or `engram export jsonl`, line by line: ids and every field are kept; what the store already holds is skipped, so sending the same dump again (or the rest after a broken connection) creates nothing twice. The body is streamed, so the JSON body limit does not apply. An API key may only import its tenant's scopes (checked before anything is written for the header's scopes).",
     tag: TAG,
     ndjson: { request: dumpLineDoc },
     response: importReportSchema,

@@ -66,7 +66,9 @@ export const decayCandidateSchema = z
 export const overviewSchema = z
   .object({
     totals: z.object({ total: z.number(), byLayer: counts, byStatus: counts }),
-    growth: z.array(z.object({ day: z.string().describe('YYYY-MM-DD (UTC)'), byLayer: counts, total: z.number() })).describe('Records recorded per day, the 365 most recent days that have any, oldest first'),
+    growth: z
+      .array(z.object({ day: z.string().describe('YYYY-MM-DD (UTC)'), byLayer: counts, total: z.number() }))
+      .describe('Records recorded per day, the 365 most recent days that have any, oldest first'),
     decayCandidates: z.array(decayCandidateSchema).describe('Up to 20, soonest first'),
     pendingJobs: z.object({ total: z.number().describe('Pending and running'), byKind: counts, failed: z.number() }),
     lastRun: z.object({ id: z.string(), scope: z.string(), finishedAt: iso }).nullable(),
@@ -74,15 +76,32 @@ export const overviewSchema = z
   .meta({ id: 'Overview' });
 
 export const graphNodeSchema = z
-  .object({ id: z.string(), scope: z.string(), label: z.string(), layer: z.string(), kind: z.enum(['concept', 'record']), salience: z.number() })
+  .object({
+    id: z.string(),
+    scope: z.string(),
+    label: z.string(),
+    layer: z.string(),
+    kind: z.enum(['concept', 'record']),
+    salience: z.number(),
+  })
   .meta({ id: 'GraphNode' });
 
 export const graphEdgeSchema = z
-  .object({ id: z.string(), from: z.string(), to: z.string(), type: z.string().describe('A relation type, or REF: a concept ref from the record to the concept'), weight: z.number() })
+  .object({
+    id: z.string(),
+    from: z.string(),
+    to: z.string(),
+    type: z.string().describe('A relation type, or REF: a concept ref from the record to the concept'),
+    weight: z.number(),
+  })
   .meta({ id: 'GraphEdge' });
 
 export const graphSchema = z
-  .object({ nodes: z.array(graphNodeSchema), edges: z.array(graphEdgeSchema), truncated: z.boolean().describe('More nodes were there than limit allowed') })
+  .object({
+    nodes: z.array(graphNodeSchema),
+    edges: z.array(graphEdgeSchema),
+    truncated: z.boolean().describe('More nodes were there than limit allowed'),
+  })
   .meta({ id: 'Graph' });
 
 export const chainVersionSchema = z
@@ -102,7 +121,15 @@ export const chainVersionSchema = z
 export const versionsSchema = z.object({ chain: z.array(chainVersionSchema).describe('Oldest first') }).meta({ id: 'VersionChain' });
 
 export const recordSummarySchema = z
-  .object({ id: z.string(), scope: z.string(), layer: z.string(), content: z.string().describe('At most 200 characters'), status: z.string(), recordedAt: iso, link: z.enum(['derivedFrom', 'chunk']) })
+  .object({
+    id: z.string(),
+    scope: z.string(),
+    layer: z.string(),
+    content: z.string().describe('At most 200 characters'),
+    status: z.string(),
+    recordedAt: iso,
+    link: z.enum(['derivedFrom', 'chunk']),
+  })
   .meta({ id: 'RecordSummary' });
 
 export const provenanceSchema = z
@@ -110,7 +137,9 @@ export const provenanceSchema = z
     id: z.string(),
     kind: z.string().nullable(),
     sources: z.array(recordSummarySchema).describe('Records it was derived from, and the document a chunk belongs to'),
-    messages: z.array(z.object({}).loose()).describe('Where the raw material came from: { system?, conversationId?, messageId?, messageRange?, uri? }'),
+    messages: z
+      .array(z.object({}).loose())
+      .describe('Where the raw material came from: { system?, conversationId?, messageId?, messageRange?, uri? }'),
     derived: z.array(recordSummarySchema).describe('Records derived from it'),
     concepts: z.array(
       z.object({
@@ -128,7 +157,9 @@ export const provenanceSchema = z
 export const activationSchema = z
   .object({
     seeds: z.array(z.string()),
-    steps: z.array(z.object({ hop: z.number(), activated: z.array(z.object({ id: z.string(), activation: z.number() })) })).describe('Each wave of the spreading in order: the records a hop reached first, strongest first'),
+    steps: z
+      .array(z.object({ hop: z.number(), activated: z.array(z.object({ id: z.string(), activation: z.number() })) }))
+      .describe('Each wave of the spreading in order: the records a hop reached first, strongest first'),
     ranked: z.array(z.object({}).loose()),
     layers: z.record(z.string(), z.array(z.object({}).loose())),
   })

@@ -7,7 +7,14 @@ import { EngramError, messages } from '../../../core/errors.js';
 import { assertReadScopes, type Scope } from '../../../core/scope.js';
 import type { QueryParam, RouteContext, RouteSpec } from '../route.js';
 import { selection } from './browse.js';
-import { consolidationReportSchema, consolidationRunsSchema, graphSchema, overviewSchema, provenanceSchema, versionsSchema } from './explore-schemas.js';
+import {
+  consolidationReportSchema,
+  consolidationRunsSchema,
+  graphSchema,
+  overviewSchema,
+  provenanceSchema,
+  versionsSchema,
+} from './explore-schemas.js';
 
 const SCOPE: QueryParam = {
   name: 'scope',
@@ -18,7 +25,10 @@ const SCOPE: QueryParam = {
 
 /** The named scopes of a read, checked against what the caller may see. */
 function scopesOf(ctx: RouteContext): Scope[] {
-  const values = [...ctx.query.getAll('scope'), ...ctx.query.getAll('scopes')].flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v.length > 0);
+  const values = [...ctx.query.getAll('scope'), ...ctx.query.getAll('scopes')]
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v.length > 0);
   if (values.length === 0) throw new EngramError('INVALID_INPUT', messages.noScopes(), { details: { field: 'scope' } });
   const named = assertReadScopes(values);
   return [...(selection(ctx, named).scopes as Scope[])];
@@ -45,14 +55,23 @@ const runs: RouteSpec = {
   operationId: 'listConsolidationRuns',
   tag: TAG,
   summary: 'The reports of past consolidation runs of the scopes, newest first',
-  description: 'Keyset pages on (run id, scope): pass `nextCursor` back as `cursor` (with the same scopes); it is null on the last page. Each phase lists the ids it created (`ids`), superseded, merged, decayed and expired (at most 50 each).',
-  query: [SCOPE, { name: 'limit', description: 'Runs per page, 1-100 (default 20)' }, { name: 'cursor', description: 'nextCursor of the previous page' }],
+  description:
+    'Keyset pages on (run id, scope): pass `nextCursor` back as `cursor` (with the same scopes); it is null on the last page. Each phase lists the ids it created (`ids`), superseded, merged, decayed and expired (at most 50 each).',
+  query: [
+    SCOPE,
+    { name: 'limit', description: 'Runs per page, 1-100 (default 20)' },
+    { name: 'cursor', description: 'nextCursor of the previous page' },
+  ],
   response: consolidationRunsSchema,
   responseDescription: 'One page of run reports',
   async handle(ctx) {
     const limit = count(ctx.query, 'limit');
     const cursor = one(ctx.query, 'cursor');
-    return ctx.engram.consolidationRuns({ scopes: scopesOf(ctx), ...(limit !== undefined ? { limit: limit as number } : {}), ...(cursor !== undefined ? { cursor } : {}) });
+    return ctx.engram.consolidationRuns({
+      scopes: scopesOf(ctx),
+      ...(limit !== undefined ? { limit: limit as number } : {}),
+      ...(cursor !== undefined ? { cursor } : {}),
+    });
   },
 };
 
@@ -74,7 +93,8 @@ const overview: RouteSpec = {
   operationId: 'overview',
   tag: TAG,
   summary: 'Counts by layer and status, growth per day, what decays next, pending jobs and the last consolidation run',
-  description: 'Aggregates only (no record is loaded beyond the 20 decay candidates), so it stays fast at any size. Growth counts records by the UTC day they were recorded, for the 365 most recent days that have any.',
+  description:
+    'Aggregates only (no record is loaded beyond the 20 decay candidates), so it stays fast at any size. Growth counts records by the UTC day they were recorded, for the 365 most recent days that have any.',
   query: [SCOPE],
   response: overviewSchema,
   responseDescription: 'The overview of the scopes',
@@ -87,7 +107,8 @@ const graph: RouteSpec = {
   operationId: 'graph',
   tag: TAG,
   summary: 'The knowledge graph: concepts and their relations, or the neighbourhood of a focus record or concept',
-  description: 'Without `focus`: the active concepts (highest salience first) and the current edges among them. With `focus`: that node, its neighbours over current edges and concept refs (edge type `REF`, from the record to the concept it feeds), and the edges among them. At most `limit` nodes; `truncated` says when more were there.',
+  description:
+    'Without `focus`: the active concepts (highest salience first) and the current edges among them. With `focus`: that node, its neighbours over current edges and concept refs (edge type `REF`, from the record to the concept it feeds), and the edges among them. At most `limit` nodes; `truncated` says when more were there.',
   query: [
     SCOPE,
     { name: 'relationType', description: 'Only edges of these types (repeatable; REF for concept refs)', list: true },
@@ -97,7 +118,11 @@ const graph: RouteSpec = {
   response: graphSchema,
   responseDescription: 'Nodes and edges',
   async handle(ctx) {
-    const types = ctx.query.getAll('relationType').flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v.length > 0);
+    const types = ctx.query
+      .getAll('relationType')
+      .flatMap((v) => v.split(','))
+      .map((v) => v.trim())
+      .filter((v) => v.length > 0);
     const focus = one(ctx.query, 'focus');
     const limit = count(ctx.query, 'limit');
     return ctx.engram.graph({
@@ -110,9 +135,17 @@ const graph: RouteSpec = {
 };
 
 /** A read of one memory by id that names its scopes. */
-function byId(options: Pick<RouteSpec, 'path' | 'operationId' | 'summary' | 'response' | 'responseDescription'> & { run: 'versions' | 'provenance' }): RouteSpec {
+function byId(
+  options: Pick<RouteSpec, 'path' | 'operationId' | 'summary' | 'response' | 'responseDescription'> & { run: 'versions' | 'provenance' },
+): RouteSpec {
   const { run, ...spec } = options;
-  return { method: 'get', tag: TAG, query: [SCOPE], ...spec, handle: async (ctx) => ctx.engram[run](ctx.params.id as string, { scopes: scopesOf(ctx) }) };
+  return {
+    method: 'get',
+    tag: TAG,
+    query: [SCOPE],
+    ...spec,
+    handle: async (ctx) => ctx.engram[run](ctx.params.id as string, { scopes: scopesOf(ctx) }),
+  };
 }
 
 const versions = byId({
@@ -127,7 +160,8 @@ const versions = byId({
 const provenance = byId({
   path: '/v1/memories/:id/provenance',
   operationId: 'memoryProvenance',
-  summary: 'What a memory was derived from (records, source messages), what was derived from it, and the concepts it feeds with their statistics',
+  summary:
+    'What a memory was derived from (records, source messages), what was derived from it, and the concepts it feeds with their statistics',
   response: provenanceSchema,
   responseDescription: 'Sources, derived records and concepts',
   run: 'provenance',

@@ -50,7 +50,9 @@ const expireReportSchema = z
   })
   .meta({ id: 'ExpireReport' });
 
-const expireBodySchema = expireInputSchema.extend({ dryRun: z.boolean().optional().describe('Default true: only report. Pass false to remove.') });
+const expireBodySchema = expireInputSchema.extend({
+  dryRun: z.boolean().optional().describe('Default true: only report. Pass false to remove.'),
+});
 
 /** The maintenance routes. */
 export const maintenanceRoutes: readonly RouteSpec[] = [

@@ -73,7 +73,11 @@ const update: RouteSpec = {
   response: memoryViewSchema,
   responseDescription: 'The updated memory',
   async handle({ engram, params, query, body, authorize }) {
-    if (!isObject(body)) throw new EngramError('INVALID_INPUT', 'The body must be a JSON object with the fields to change, e.g. {"scope": "acme/shared", "importance": 0.9}.');
+    if (!isObject(body))
+      throw new EngramError(
+        'INVALID_INPUT',
+        'The body must be a JSON object with the fields to change, e.g. {"scope": "acme/shared", "importance": 0.9}.',
+      );
     const scope = writeScopeFrom(query, body);
     authorize([scope]);
     const { scope: _scope, ...patch } = body;
@@ -82,7 +86,14 @@ const update: RouteSpec = {
   },
 };
 
-const byIdWrite = (options: { method: 'delete' | 'post'; path: string; operationId: string; summary: string; run: 'forget' | 'restore' | 'unsupersede'; conflict?: string }): RouteSpec => ({
+const byIdWrite = (options: {
+  method: 'delete' | 'post';
+  path: string;
+  operationId: string;
+  summary: string;
+  run: 'forget' | 'restore' | 'unsupersede';
+  conflict?: string;
+}): RouteSpec => ({
   method: options.method,
   path: options.path,
   operationId: options.operationId,
@@ -123,8 +134,21 @@ export const memoryRoutes: readonly RouteSpec[] = [
   remember,
   get,
   update,
-  byIdWrite({ method: 'delete', path: '/v1/memories/:id', operationId: 'forgetMemory', summary: 'Forget a memory (soft delete: status "deleted"; restore brings it back)', run: 'forget' }),
-  byIdWrite({ method: 'post', path: '/v1/memories/:id/restore', operationId: 'restoreMemory', summary: 'Restore a forgotten or decayed memory (sticks: decay will not re-apply it)', run: 'restore', conflict: 'The memory was superseded, not forgotten: unsupersede it instead (CONFLICT)' }),
+  byIdWrite({
+    method: 'delete',
+    path: '/v1/memories/:id',
+    operationId: 'forgetMemory',
+    summary: 'Forget a memory (soft delete: status "deleted"; restore brings it back)',
+    run: 'forget',
+  }),
+  byIdWrite({
+    method: 'post',
+    path: '/v1/memories/:id/restore',
+    operationId: 'restoreMemory',
+    summary: 'Restore a forgotten or decayed memory (sticks: decay will not re-apply it)',
+    run: 'restore',
+    conflict: 'The memory was superseded, not forgotten: unsupersede it instead (CONFLICT)',
+  }),
   byIdWrite({
     method: 'post',
     path: '/v1/memories/:id/unsupersede',

@@ -8,7 +8,8 @@ import type { QueryParam } from '../route.js';
 
 export const SCOPES_PARAM: QueryParam = {
   name: 'scopes',
-  description: 'Scopes the read may see: comma-separated or repeated (`scope` is accepted too). Required: there is no "everything" default.',
+  description:
+    'Scopes the read may see: comma-separated or repeated (`scope` is accepted too). Required: there is no "everything" default.',
   required: true,
   list: true,
   example: 'acme/users/alice',
@@ -21,7 +22,10 @@ export const SCOPE_PARAM: QueryParam = {
 
 /** The scopes of a read named in the query string. */
 export function readScopesFromQuery(query: URLSearchParams): readonly Scope[] {
-  const values = [...query.getAll('scopes'), ...query.getAll('scope')].flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v.length > 0);
+  const values = [...query.getAll('scopes'), ...query.getAll('scope')]
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v.length > 0);
   if (values.length === 0) throw new EngramError('INVALID_INPUT', messages.noScopes(), { details: { field: 'scopes' } });
   return assertReadScopes(values);
 }

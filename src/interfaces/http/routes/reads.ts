@@ -27,7 +27,15 @@ const recall: RouteSpec = {
 };
 
 const statsResponse = z
-  .object({ scopes: z.array(z.string()), embedder: z.string(), total: z.number(), byLayer: z.record(z.string(), z.number()), concepts: z.number(), byStatus: z.record(z.string(), z.number()), edges: z.number() })
+  .object({
+    scopes: z.array(z.string()),
+    embedder: z.string(),
+    total: z.number(),
+    byLayer: z.record(z.string(), z.number()),
+    concepts: z.number(),
+    byStatus: z.record(z.string(), z.number()),
+    edges: z.number(),
+  })
   .loose()
   .meta({ id: 'Stats' });
 

@@ -26,14 +26,18 @@ function authorizeBody(ctx: RouteContext, what: string): Record<string, unknown>
   if (!isObject(ctx.body)) throw new EngramError('INVALID_INPUT', `The body of ${what} must be a JSON object.`);
   const scopes = scopesNamedIn(ctx.body);
   if (scopes.length === 0) {
-    throw new EngramError('INVALID_INPUT', `${what} must name its scope ("scope": "tenant/..." or "scopes": ["tenant/..."]).`, { details: { field: 'scope' } });
+    throw new EngramError('INVALID_INPUT', `${what} must name its scope ("scope": "tenant/..." or "scopes": ["tenant/..."]).`, {
+      details: { field: 'scope' },
+    });
   }
   ctx.authorize(scopes);
   return ctx.body;
 }
 
 /** `POST /v1/activate`: the start record(s) plus the activation options. */
-const activateRequestSchema = activateOptionsSchema.extend({ id: z.union([z.string().min(1).max(100), z.array(z.string().min(1).max(100)).min(1).max(100)]) });
+const activateRequestSchema = activateOptionsSchema.extend({
+  id: z.union([z.string().min(1).max(100), z.array(z.string().min(1).max(100)).min(1).max(100)]),
+});
 
 /** Context, prediction, graph and consolidation routes. */
 export const servingRoutes: readonly RouteSpec[] = [
@@ -78,7 +82,8 @@ export const servingRoutes: readonly RouteSpec[] = [
     operationId: 'relationTypes',
     tag: 'graph',
     summary: 'The relation types the given scopes may use: the built-ins and those registered by their tenants',
-    description: 'Registered types belong to a tenant and are never listed for another. With an API key, `scopes` defaults to the key\'s tenant.',
+    description:
+      "Registered types belong to a tenant and are never listed for another. With an API key, `scopes` defaults to the key's tenant.",
     query: [SCOPES_PARAM],
     response: relationTypesSchema,
     responseDescription: 'Relation types by name',
@@ -124,7 +129,10 @@ export const servingRoutes: readonly RouteSpec[] = [
     async handle(ctx) {
       const scopes = readScopesFromQuery(ctx.query);
       ctx.authorize(scopes);
-      const types = ctx.query.getAll('types').flatMap((t) => t.split(',')).filter((t) => t.length > 0);
+      const types = ctx.query
+        .getAll('types')
+        .flatMap((t) => t.split(','))
+        .filter((t) => t.length > 0);
       const asOf = ctx.query.get('asOf');
       const knownAt = ctx.query.get('knownAt');
       const edges = await ctx.engram.edges(ctx.params.id as string, {

@@ -59,7 +59,10 @@ export function registerKnowledgeTools(server: McpServer, context: ToolContext):
       guarded(async () => {
         const scope = writeScope(context, args.scope);
         const result = await engram.relate({ ...args, scope });
-        return ok({ ...result }, `${result.action === 'created' ? 'Related' : 'Updated the relation'}: ${result.edge.from} ${result.edge.type} ${result.edge.to} (weight ${result.edge.weight}).`);
+        return ok(
+          { ...result },
+          `${result.action === 'created' ? 'Related' : 'Updated the relation'}: ${result.edge.from} ${result.edge.type} ${result.edge.to} (weight ${result.edge.weight}).`,
+        );
       }),
   );
 
@@ -83,7 +86,8 @@ export function registerKnowledgeTools(server: McpServer, context: ToolContext):
 
 /** Structured content must be an object; wrap anything else. */
 function asObject(value: unknown): Record<string, unknown> {
-  if (value !== null && typeof value === 'object' && !Array.isArray(value)) return JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
+  if (value !== null && typeof value === 'object' && !Array.isArray(value))
+    return JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
   return { result: value ?? null };
 }
 

@@ -29,7 +29,10 @@ export function registerMaintenanceTools(server: McpServer, context: ToolContext
       guarded(async () => {
         const { scope: _scope, scopes: _scopes, ...rest } = args;
         const result = await engram.surface({ ...rest, scopes: readScopes(context, args) });
-        const text = result.hits.length === 0 ? 'Nothing to surface.' : result.hits.map((h, i) => `${i + 1}. ${renderMemoryLine(h)} score ${h.score.toFixed(3)}`).join('\n');
+        const text =
+          result.hits.length === 0
+            ? 'Nothing to surface.'
+            : result.hits.map((h, i) => `${i + 1}. ${renderMemoryLine(h)} score ${h.score.toFixed(3)}`).join('\n');
         return ok({ hits: result.hits }, text);
       }),
   );
@@ -45,8 +48,14 @@ export function registerMaintenanceTools(server: McpServer, context: ToolContext
     },
     (args) =>
       guarded(async () => {
-        const report = await engram.decay({ scope: writeScope(context, args.scope), ...(args.dryRun !== undefined ? { dryRun: args.dryRun } : {}) });
-        return ok({ ...report }, `${report.dryRun ? 'Dry run: ' : ''}decay of ${report.scope}: ${report.counts.decayed} decayed, ${report.counts.expired} expired (${report.note}).`);
+        const report = await engram.decay({
+          scope: writeScope(context, args.scope),
+          ...(args.dryRun !== undefined ? { dryRun: args.dryRun } : {}),
+        });
+        return ok(
+          { ...report },
+          `${report.dryRun ? 'Dry run: ' : ''}decay of ${report.scope}: ${report.counts.decayed} decayed, ${report.counts.expired} expired (${report.note}).`,
+        );
       }),
   );
 
@@ -63,7 +72,10 @@ export function registerMaintenanceTools(server: McpServer, context: ToolContext
       guarded(async () => {
         const report = await engram.expire({ scope: writeScope(context, args.scope), dryRun: args.dryRun ?? true }, { actor: MCP_ACTOR });
         const verb = report.dryRun ? 'Would expire' : 'Expired';
-        return ok({ ...report }, `${verb} ${report.expired} memories of ${report.scope}${report.ids.length > 0 ? `: ${report.ids.join(', ')}` : ''}.${report.dryRun && report.expired > 0 ? ' Call again with dryRun: false to remove them.' : ''}`);
+        return ok(
+          { ...report },
+          `${verb} ${report.expired} memories of ${report.scope}${report.ids.length > 0 ? `: ${report.ids.join(', ')}` : ''}.${report.dryRun && report.expired > 0 ? ' Call again with dryRun: false to remove them.' : ''}`,
+        );
       }),
   );
 }

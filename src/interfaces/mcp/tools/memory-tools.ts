@@ -23,7 +23,11 @@ export function flattenGroups(args: Record<string, unknown>): Record<string, unk
       const inner = (value as Record<string, unknown>)[field];
       if (inner === undefined) continue;
       if (flat[field] !== undefined) {
-        throw new EngramError('INVALID_INPUT', messages.invalidInput(`"${field}" is given both at the top level and in "${group}": give it once (in "${group}")`), { details: { field } });
+        throw new EngramError(
+          'INVALID_INPUT',
+          messages.invalidInput(`"${field}" is given both at the top level and in "${group}": give it once (in "${group}")`),
+          { details: { field } },
+        );
       }
       flat[field] = inner;
     }
@@ -73,8 +77,14 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
         const { scope: _scope, scopes: _scopes, query, ...options } = args;
         const scopes = readScopes(context, args);
         const result = await engram.recall(query, { ...options, scopes });
-        const skipped = result.skipped !== undefined ? `\n(${result.skipped.length} damaged memories left out: ${result.skipped.map((s) => s.id).join(', ')}; memory_forget removes them)` : '';
-        return ok({ scopes, hits: result.hits, ...(result.skipped !== undefined ? { skipped: result.skipped } : {}) }, renderHits(result.hits) + skipped);
+        const skipped =
+          result.skipped !== undefined
+            ? `\n(${result.skipped.length} damaged memories left out: ${result.skipped.map((s) => s.id).join(', ')}; memory_forget removes them)`
+            : '';
+        return ok(
+          { scopes, hits: result.hits, ...(result.skipped !== undefined ? { skipped: result.skipped } : {}) },
+          renderHits(result.hits) + skipped,
+        );
       }),
   );
 
@@ -82,7 +92,8 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
     'memory_get',
     {
       title: 'Get a memory',
-      description: 'Read one memory by id, any status (active, superseded, decayed, deleted; an expired one is a tombstone without content), with all fields and provenance.',
+      description:
+        'Read one memory by id, any status (active, superseded, decayed, deleted; an expired one is a tombstone without content), with all fields and provenance.',
       inputSchema: z.object(getShape).strict(),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },

@@ -39,7 +39,10 @@ export const REMEMBER_GROUPS = {
 export const rememberShape = {
   scope: writeScopeField,
   content: z.string().describe('What to remember: an observation, a conversation turn, a fact, a rule. Long texts are chunked.'),
-  layer: z.enum(LAYERS).optional().describe('episodic (default: what happened), semantic (a fact), procedural (a rule, always in context), statistical (a metric).'),
+  layer: z
+    .enum(LAYERS)
+    .optional()
+    .describe('episodic (default: what happened), semantic (a fact), procedural (a rule, always in context), statistical (a metric).'),
   importance: z.number().optional().describe('0..1: <0.5 minor, >0.7 important; omit to let Engram score it.'),
   tags: strings.optional(),
   pinned: z.boolean().optional().describe('Never decays.'),
@@ -51,7 +54,10 @@ export const rememberShape = {
   entities: strings.optional(),
   emotion: object.optional().describe('{valence -1..1, intensity 0..10 (high resists decay), mood?: []}'),
   source: object.optional().describe('{system, conversationId, messageId, uri}; the same conversationId + messageId is stored once.'),
-  capture: z.boolean().optional().describe('A conversation turn: also store each claim-shaped sentence (preference, decision, owner, schedule…) as a fact.'),
+  capture: z
+    .boolean()
+    .optional()
+    .describe('A conversation turn: also store each claim-shaped sentence (preference, decision, owner, schedule…) as a fact.'),
   userScope: scopeText.optional().describe('With capture: where facts the user states go (default: scope).'),
   episode: z
     .strictObject({
@@ -66,8 +72,19 @@ export const rememberShape = {
     })
     .optional()
     .describe('Structured episode and decision chain.'),
-  concept: z.strictObject({ name: z.string().optional(), definition: z.string().optional(), category: z.string().optional(), properties: object.optional() }).optional().describe('Semantic layer.'),
-  rule: z.strictObject({ priority: z.number().int().optional().describe('Higher first.') }).optional().describe('Procedural layer.'),
+  concept: z
+    .strictObject({
+      name: z.string().optional(),
+      definition: z.string().optional(),
+      category: z.string().optional(),
+      properties: object.optional(),
+    })
+    .optional()
+    .describe('Semantic layer.'),
+  rule: z
+    .strictObject({ priority: z.number().int().optional().describe('Higher first.') })
+    .optional()
+    .describe('Procedural layer.'),
   metric: object.optional().describe('Statistical layer: {name, n, k?, rate?, mean?, std?, …}'),
   provenance: object.optional().describe('{kind, sources, derivedFrom}'),
 };
@@ -85,7 +102,10 @@ export const recallShape = {
   layers: z.array(z.enum(LAYERS)).optional(),
   includeSuperseded: z.boolean().optional().describe('Also superseded and decayed versions.'),
   chains: z.boolean().optional().describe('Add the whole decision chain of each hit in one (hit.chain).'),
-  weights: z.record(z.string(), z.number()).optional().describe('Channel weights, 0 = off: lexical, semantic, entity, temporal, graph, affect, neighbour.'),
+  weights: z
+    .record(z.string(), z.number())
+    .optional()
+    .describe('Channel weights, 0 = off: lexical, semantic, entity, temporal, graph, affect, neighbour.'),
 };
 
 export const contextShape = {
@@ -128,7 +148,11 @@ export const forgetShape = {
 export const relateShape = {
   scope: writeScopeField,
   from: z.string().describe('Source id.'),
-  type: z.string().describe('IS_A, HAS_PART, CAUSES, PREDICTS, RELATED_TO, DERIVED_FROM, DECIDED (rationale→decision), REJECTED (decision→alternative), LED_TO (decision→outcome or next decision), … or a registered type.'),
+  type: z
+    .string()
+    .describe(
+      'IS_A, HAS_PART, CAUSES, PREDICTS, RELATED_TO, DERIVED_FROM, DECIDED (rationale→decision), REJECTED (decision→alternative), LED_TO (decision→outcome or next decision), … or a registered type.',
+    ),
   to: z.string().describe('Target id (same scope).'),
   weight: z.number().optional().describe('Default 1.'),
   validFrom: when('').optional(),
@@ -143,7 +167,9 @@ export const consolidateShape = {
 
 export const predictShape = {
   ...readScopeFields,
-  episode: object.describe('The forming episode, before deciding: {perception: {objects, people}, context: {goal}, action?: {tool}, content?}.'),
+  episode: object.describe(
+    'The forming episode, before deciding: {perception: {objects, people}, context: {goal}, action?: {tool}, content?}.',
+  ),
   limit: z.number().int().optional().describe('Most predictions (default 5).'),
 };
 
