@@ -141,7 +141,13 @@ describe.skipIf(!binBuilt)('engram serve: MCP over Streamable HTTP', () => {
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
         body: JSON.stringify(list),
       });
-    const anonymous = await post({});
+    // the server caches "no key exists yet" for up to a second (ApiKeys presenceTtlMs): the new keys
+    // take effect within that, so ask again until they do (bounded)
+    let anonymous = await post({});
+    for (let tries = 0; anonymous.status !== 401 && tries < 30; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      anonymous = await post({});
+    }
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('www-authenticate')).toMatch(/Bearer/);
     expect((await post({ authorization: `Bearer ${other.key}` })).status).toBe(403);
