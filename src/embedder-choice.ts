@@ -5,14 +5,22 @@
 import { z } from 'zod';
 import { EngramError } from './core/errors.js';
 import type { Embedder } from './core/ports/embedder.js';
-import { DEFAULT_ONNX_MODEL, findOnnxModel, ONNX_MODELS, onnxEmbedderName } from './embeddings/onnx/onnx-model-catalogue.js';
+import {
+  blendEmbedderName,
+  DEFAULT_ONNX_MODEL,
+  findOnnxBlend,
+  findOnnxModel,
+  ONNX_BLENDS,
+  ONNX_MODELS,
+  onnxEmbedderName,
+} from './embeddings/onnx/onnx-model-catalogue.js';
 
 /** A catalogue model name such as `bge-small-en-v1.5`. */
-export type OnnxModelName = 'bge-small-en-v1.5' | 'all-minilm-l6-v2' | 'e5-small-v2' | 'bge-small-zh-v1.5';
+export type OnnxModelName = 'bge-small-en-v1.5' | 'all-minilm-l6-v2' | 'e5-small-v2' | 'bge-small-zh-v1.5' | 'blend-small-en';
 
 /**
  * Which built-in embedder to use, or an instance of your own: `use` (alias `use-lite`), `static`,
- * `hash`, an installed ONNX model (`bge-small-en-v1.5`, also `onnx:bge-small-en-v1.5`),
+ * `hash`, an installed ONNX model (`bge-small-en-v1.5`, also `onnx:bge-small-en-v1.5`) or blend of them (`blend-small-en`),
  * `openai:<model>`, or `auto` (bge-small-en-v1.5 when its files are in the cache, else USE-lite).
  */
 export type EmbedderChoice =
@@ -30,7 +38,7 @@ const nameSchema = z.string().trim().min(1).max(200);
 function unknownChoice(text: string): EngramError {
   return new EngramError(
     'INVALID_INPUT',
-    `Unknown embedder "${text.slice(0, 80)}": use one of use, static, hash, auto, ${ONNX_MODELS.map((m) => m.name).join(', ')} (also written onnx:<model>), or openai:<model>.`,
+    `Unknown embedder "${text.slice(0, 80)}": use one of use, static, hash, auto, ${[...ONNX_MODELS, ...ONNX_BLENDS].map((m) => m.name).join(', ')} (also written onnx:<model>), or openai:<model>.`,
   );
 }
 
@@ -57,7 +65,7 @@ export function parseEmbedderChoice(text: unknown): ParsedEmbedderChoice {
     return { kind: 'openai', model };
   }
   const model = name.startsWith('onnx:') ? name.slice('onnx:'.length) : name;
-  if (findOnnxModel(model) !== undefined) return { kind: 'onnx', model };
+  if (findOnnxModel(model) !== undefined || findOnnxBlend(model) !== undefined) return { kind: 'onnx', model };
   throw unknownChoice(parsed.data);
 }
 
@@ -87,19 +95,27 @@ export function choiceForRecordedEmbedder(recorded: string | null): ParsedEmbedd
   }
   if (recorded.startsWith('onnx:')) {
     const model = recorded.split(':')[1] ?? '';
-    const spec = findOnnxModel(model);
-    if (spec === undefined || onnxEmbedderName(spec) !== recorded) {
-      throw new EngramError(
-        'EMBEDDING_MODEL_MISMATCH',
-        `This database was created with the embedding model "${recorded}", which this version of Engram does not have${spec !== undefined ? ` (it has ${onnxEmbedderName(spec)})` : ''}. Open it with the Engram version that created it, or re-embed into a new database.`,
-        { details: { recorded } },
-      );
+    const blend = findOnnxBlend(model);
+    if (blend !== undefined) {
+      if (blendEmbedderName(blend) !== recorded) throw recordedMismatch(recorded, blendEmbedderName(blend));
+      return { kind: 'onnx', model: blend.name };
     }
+    const spec = findOnnxModel(model);
+    if (spec === undefined || onnxEmbedderName(spec) !== recorded)
+      throw recordedMismatch(recorded, spec === undefined ? undefined : onnxEmbedderName(spec));
     return { kind: 'onnx', model: spec.name };
   }
   // The OpenAI adapter records `openai:<model>:<dim>`; its model id may itself contain colons.
   if (recorded.startsWith('openai:')) return { kind: 'openai', model: recorded.slice('openai:'.length).replace(/:\d+$/, '') };
   return undefined;
+}
+
+function recordedMismatch(recorded: string, ours: string | undefined): EngramError {
+  return new EngramError(
+    'EMBEDDING_MODEL_MISMATCH',
+    `This database was created with the embedding model "${recorded}", which this version of Engram does not have${ours !== undefined ? ` (it has ${ours})` : ''}. Open it with the Engram version that created it, or re-embed into a new database.`,
+    { details: { recorded } },
+  );
 }
 
 /**

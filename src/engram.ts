@@ -650,8 +650,9 @@ export async function createEmbedder(
       return new HashEmbedder('dimension' in parsed ? { dimension: parsed.dimension } : {});
     }
     case 'onnx': {
-      const { OnnxEmbedder } = await import('./embeddings/onnx/index.js');
-      return OnnxEmbedder.create({ model: parsed.model, cacheDir: await modelCache(), workers: options.workers ?? 0 });
+      const { BlendEmbedder, OnnxEmbedder, findOnnxBlend } = await import('./embeddings/onnx/index.js');
+      const made = { model: parsed.model, cacheDir: await modelCache(), workers: options.workers ?? 0 };
+      return findOnnxBlend(parsed.model) !== undefined ? BlendEmbedder.create(made) : OnnxEmbedder.create(made);
     }
     case 'openai': {
       // configured from ENGRAM_EMBEDDINGS_URL / _API_KEY / _DIMENSIONS, like the CLI

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Engram } from '../../src/index.js';
 import { cosineSimilarity } from '../../src/embeddings/l2-normalize.js';
-import { hasModelFiles, OnnxEmbedder, resolveModelCacheDir } from '../../src/embeddings/onnx/index.js';
+import { BlendEmbedder, hasModelFiles, OnnxEmbedder, resolveModelCacheDir } from '../../src/embeddings/onnx/index.js';
 import { tempDir } from '../helpers/temp.js';
 import { PARAPHRASE_TRIPLES } from './paraphrase-triples.js';
 
@@ -162,6 +162,75 @@ describe.skipIf(skipReason('bge-small-en-v1.5') !== '')(`Engram.open with an ONN
       } finally {
         empty.cleanup();
       }
+    } finally {
+      temp.cleanup();
+    }
+  });
+});
+
+const blendSkip = skipReason('blend-small-en');
+describe.skipIf(blendSkip !== '')(`BlendEmbedder blend-small-en (real models)${blendSkip}`, () => {
+  it("joins the members' vectors: unit length, summed dimension, cosine = weighted mean of the members' cosines", async () => {
+    const blend = BlendEmbedder.create({ model: 'blend-small-en', cacheDir, batchSize: 1 });
+    const members = (['bge-small-en-v1.5', 'e5-small-v2', 'all-minilm-l6-v2'] as const).map((model) =>
+      OnnxEmbedder.create({ model, cacheDir, batchSize: 1 }),
+    );
+    try {
+      const texts = [
+        'Priya adopted a beagle puppy called Biscuit.',
+        'what pets does priya have?',
+        'The quarterly report is due on Friday.',
+      ];
+      const [dog, query, report] = await blend.embed(texts.slice(0, 3), { purpose: 'passage' });
+      const [asQuery] = await blend.embed([texts[1]!], { purpose: 'query' });
+      expect(blend.dimension).toBe(1152);
+      expect(blend.name).toMatch(/^onnx:blend-small-en:1152:[0-9a-f]{8}$/);
+      for (const vector of [dog, query, report, asQuery]) expect(Math.hypot(...(vector as Float32Array))).toBeCloseTo(1, 4);
+      // the e5 member embeds queries with its "query: " prefix, so the query vector differs from the passage one
+      expect(maxDifference([asQuery!], [query!])).toBeGreaterThan(1e-3);
+      const weights = [1, 4, 1];
+      const memberCosines = await Promise.all(
+        members.map(async (member) => {
+          const [d] = await member.embed([texts[0]!]);
+          const [q] = await member.embed([texts[1]!], { purpose: 'query' });
+          return cosineSimilarity(d!, q!);
+        }),
+      );
+      const mean = memberCosines.reduce((sum, c, i) => sum + c * weights[i]!, 0) / 6;
+      expect(cosineSimilarity(dog!, asQuery!)).toBeCloseTo(mean, 4);
+      expect(cosineSimilarity(dog!, asQuery!)).toBeGreaterThan(cosineSimilarity(report!, asQuery!) + 0.05);
+    } finally {
+      await Promise.all([blend.close(), ...members.map((m) => m.close())]);
+    }
+  });
+
+  it('is a store model like any other: recorded, recalled by meaning, reopened by its name alone', async () => {
+    const temp = tempDir('engram-blend-open-');
+    try {
+      const path = join(temp.dir, 'engram.db');
+      const engram = await Engram.open({ path, embedder: 'blend-small-en' });
+      await engram.remember([
+        { scope: 's', content: 'Priya adopted a beagle puppy called Biscuit last spring.' },
+        { scope: 's', content: 'The quarterly report is due on Friday.' },
+        { scope: 's', content: 'The staging cluster is scaled down every weekend.' },
+      ]);
+      const { hits } = await engram.recall('which animals does Priya own?', { scopes: ['s'], k: 1 });
+      expect(hits[0]?.content).toContain('beagle');
+      const recorded = engram.embedder.name;
+      await engram.close();
+      const reopened = await Engram.open({ path });
+      expect(reopened.embedder.name).toBe(recorded);
+      await reopened.close();
+    } finally {
+      temp.cleanup();
+    }
+  });
+
+  it('names the missing member when one is not installed', () => {
+    const temp = tempDir('engram-blend-missing-');
+    try {
+      expect(() => BlendEmbedder.create({ model: 'blend-small-en', cacheDir: temp.dir })).toThrow(/engram models pull bge-small-en-v1\.5/);
+      expect(() => BlendEmbedder.create({ model: 'blend-large', cacheDir })).toThrow(/Unknown model blend "blend-large"/);
     } finally {
       temp.cleanup();
     }

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { choiceForRecordedEmbedder, parseEmbedderChoice, preferredLocalEmbedder } from '../../src/embedder-choice.js';
-import { findOnnxModel, modelDirectory, onnxEmbedderName, resolveModelCacheDir } from '../../src/embeddings/onnx/index.js';
+import {
+  blendEmbedderName,
+  findOnnxBlend,
+  findOnnxModel,
+  hasModelFiles,
+  modelDirectory,
+  modelsNeededBy,
+  onnxEmbedderName,
+  resolveModelCacheDir,
+} from '../../src/embeddings/onnx/index.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../helpers/temp.js';
@@ -82,5 +91,40 @@ describe('embedder names', () => {
     } finally {
       temp.cleanup();
     }
+  });
+});
+
+describe('model blends', () => {
+  it('parses a blend name like a model name and needs every member on disk', () => {
+    expect(parseEmbedderChoice('blend-small-en')).toEqual({ kind: 'onnx', model: 'blend-small-en' });
+    expect(parseEmbedderChoice('onnx:blend-small-en')).toEqual({ kind: 'onnx', model: 'blend-small-en' });
+    expect(modelsNeededBy('blend-small-en')).toEqual(['bge-small-en-v1.5', 'e5-small-v2', 'all-minilm-l6-v2']);
+    expect(modelsNeededBy('e5-small-v2')).toEqual(['e5-small-v2']);
+    expect(modelsNeededBy('blend-nope')).toEqual([]);
+  });
+
+  it('records onnx:<blend>:<summed dimension>:<sha8> and reopens only the same members and weights', () => {
+    const blend = findOnnxBlend('blend-small-en')!;
+    const recorded = blendEmbedderName(blend);
+    expect(recorded).toMatch(/^onnx:blend-small-en:1152:[0-9a-f]{8}$/);
+    expect(choiceForRecordedEmbedder(recorded)).toEqual({ kind: 'onnx', model: 'blend-small-en' });
+    // other weights give another identity, which must not reopen as this blend
+    const reweighted = blendEmbedderName({ ...blend, members: blend.members.map((m) => ({ ...m, weight: 1 })) });
+    expect(reweighted).not.toBe(recorded);
+    expect(() => choiceForRecordedEmbedder(reweighted)).toThrow(/does not have \(it has onnx:blend-small-en:1152:/);
+  });
+
+  it('counts a blend as installed only when all its members are', () => {
+    const { dir: cache, cleanup } = tempDir();
+    const install = (name: string): void => {
+      mkdirSync(modelDirectory(cache, name), { recursive: true });
+      for (const file of ['model.onnx', 'tokenizer.json']) writeFileSync(join(modelDirectory(cache, name), file), '{}');
+    };
+    install('bge-small-en-v1.5');
+    install('e5-small-v2');
+    expect(hasModelFiles(cache, 'blend-small-en')).toBe(false);
+    install('all-minilm-l6-v2');
+    expect(hasModelFiles(cache, 'blend-small-en')).toBe(true);
+    cleanup();
   });
 });

@@ -2,6 +2,7 @@
  * The sentence-embedding models Engram knows how to fetch, verify and run: where each comes from,
  * the sha256 of its files, and how it wants to be run (pooling, prefixes, maximum length).
  */
+import { createHash } from 'node:crypto';
 
 /** How token vectors become one sentence vector. */
 export type OnnxPooling = 'cls' | 'mean';
@@ -153,6 +154,87 @@ export const ONNX_MODELS: readonly OnnxModelSpec[] = Object.freeze([
 
 /** The model `engram models pull` fetches when given no name. */
 export const DEFAULT_ONNX_MODEL = 'bge-small-en-v1.5';
+
+/** One model of a blend and its share of the blended cosine. */
+export interface OnnxBlendMember {
+  readonly model: string;
+  readonly weight: number;
+}
+
+/**
+ * Several catalogue models run side by side on every text, their unit vectors scaled by √(weight / Σ
+ * weights) and concatenated: the cosine of two blended vectors is the weighted mean of the members'
+ * cosines. Small bi-encoders err on different texts, so the mean ranks better than any one of them.
+ */
+export interface OnnxBlendSpec {
+  /** Blend name, written like a model name: `blend-small-en`. */
+  readonly name: string;
+  readonly members: readonly OnnxBlendMember[];
+  /** One line for `engram models list`. */
+  readonly description: string;
+}
+
+/**
+ * The blends. `blend-small-en` weights e5-small-v2 (the best single model on conversations) four times
+ * bge-small-en-v1.5 and all-MiniLM-L6-v2 (the best on short paraphrases); the weights were chosen on
+ * LoCoMo conversations 1-5, the two hand-written conversation sets and the relevance set, dense ranking.
+ */
+export const ONNX_BLENDS: readonly OnnxBlendSpec[] = Object.freeze([
+  {
+    name: 'blend-small-en',
+    members: [
+      { model: 'bge-small-en-v1.5', weight: 1 },
+      { model: 'e5-small-v2', weight: 4 },
+      { model: 'all-minilm-l6-v2', weight: 1 },
+    ],
+    description: 'bge-small-en-v1.5 ×1 + e5-small-v2 ×4 + all-MiniLM-L6-v2 ×1 (English)',
+  },
+]);
+
+/**
+ * The blend of that name (`onnx:` prefix allowed), or undefined.
+ *
+ * @example
+ * ```ts
+ * findOnnxBlend('blend-small-en')?.members.length; // 3
+ * ```
+ */
+export function findOnnxBlend(name: string): OnnxBlendSpec | undefined {
+  const bare = name.toLowerCase().replace(/^onnx:/, '');
+  return ONNX_BLENDS.find((blend) => blend.name === bare);
+}
+
+/**
+ * The catalogue models a model or blend name needs on disk: the model itself, or the blend's members;
+ * empty for an unknown name.
+ *
+ * @example
+ * ```ts
+ * modelsNeededBy('blend-small-en'); // ['bge-small-en-v1.5', 'e5-small-v2', 'all-minilm-l6-v2']
+ * ```
+ */
+export function modelsNeededBy(name: string): string[] {
+  const blend = findOnnxBlend(name);
+  if (blend !== undefined) return blend.members.map((m) => m.model);
+  const spec = findOnnxModel(name.replace(/^onnx:/i, ''));
+  return spec === undefined ? [] : [spec.name];
+}
+
+/**
+ * The identity a store records for a blend: `onnx:<name>:<dim>:<sha8>`, the sha8 being the first 8 hex
+ * of the sha256 of the members' `.onnx` hashes and weights, so another member file or weight is another model.
+ *
+ * @example
+ * ```ts
+ * blendEmbedderName(findOnnxBlend('blend-small-en')!); // 'onnx:blend-small-en:1152:…'
+ * ```
+ */
+export function blendEmbedderName(blend: OnnxBlendSpec): string {
+  const specs = blend.members.map((m) => findOnnxModel(m.model) as OnnxModelSpec);
+  const dimension = specs.reduce((sum, spec) => sum + spec.dimension, 0);
+  const identity = blend.members.map((m, i) => `${(specs[i] as OnnxModelSpec).sha256.onnx}*${m.weight}`).join('+');
+  return `onnx:${blend.name}:${dimension}:${createHash('sha256').update(identity).digest('hex').slice(0, 8)}`;
+}
 
 /**
  * The catalogue entry of a model name, or undefined.

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ONNX_MODELS, type OnnxModelSpec } from '../onnx-model-catalogue.js';
+import { findOnnxBlend, ONNX_MODELS, type OnnxModelSpec } from '../onnx-model-catalogue.js';
 import { modelDirectory } from './model-cache-dir.js';
 
 /** The files of an installed model, by their names in its folder. */
@@ -47,7 +47,8 @@ export function sha256File(path: string): Promise<string> {
 }
 
 /**
- * Are the model's two files in the cache? A cheap check (no hashing) for choosing an embedder.
+ * Are the model's two files in the cache (for a blend: every member's)? A cheap check (no hashing)
+ * for choosing an embedder.
  *
  * @example
  * ```ts
@@ -55,6 +56,8 @@ export function sha256File(path: string): Promise<string> {
  * ```
  */
 export function hasModelFiles(cacheDir: string, name: string): boolean {
+  const blend = findOnnxBlend(name);
+  if (blend !== undefined) return blend.members.every((member) => hasModelFiles(cacheDir, member.model));
   const directory = modelDirectory(cacheDir, name);
   return existsSync(join(directory, MODEL_FILES.onnx)) && existsSync(join(directory, MODEL_FILES.tokenizer));
 }

@@ -33,6 +33,8 @@ interface ListedModel {
   dimension: number;
   licence: string;
   directory: string;
+  /** A blend's member models (pulled and checked one by one). */
+  members?: string[];
 }
 
 /** Registers `models pull` and `models list`. */
@@ -41,7 +43,7 @@ export function registerModelsCommand(program: Command): void {
   models
     .command('pull [names...]')
     .description(
-      'fetch models (default: bge-small-en-v1.5) into $ENGRAM_CACHE_DIR/models, verifying their sha256; the hub first ($ENGRAM_HF_ENDPOINT), then Maven Central when mvn is on the PATH',
+      'fetch models (default: bge-small-en-v1.5; a blend such as blend-small-en fetches its members) into $ENGRAM_CACHE_DIR/models, verifying their sha256; the hub first ($ENGRAM_HF_ENDPOINT), then Maven Central when mvn is on the PATH',
     )
     .option('--if-missing', 'keep models whose files are already there with the right hashes (the default; for install scripts)')
     .option('--force', 'fetch again even when the files are there')
@@ -53,14 +55,16 @@ export function registerModelsCommand(program: Command): void {
       try {
         const onnx = await import('../../../embeddings/onnx/index.js');
         const cacheDir = flags.cacheDir ?? onnx.resolveModelCacheDir(process.env, homedir());
-        const wanted = (names.length > 0 ? names : [onnx.DEFAULT_ONNX_MODEL]).map((name) => name.replace(/^onnx:/i, ''));
-        const unknown = wanted.filter((name) => onnx.findOnnxModel(name) === undefined);
+        const asked = (names.length > 0 ? names : [onnx.DEFAULT_ONNX_MODEL]).map((name) => name.replace(/^onnx:/i, ''));
+        const unknown = asked.filter((name) => onnx.modelsNeededBy(name).length === 0);
         if (unknown.length > 0) {
           throw new EngramError(
             'INVALID_INPUT',
-            `Unknown model ${unknown.map((n) => `"${n.slice(0, 60)}"`).join(', ')}: use one of ${onnx.ONNX_MODELS.map((m) => m.name).join(', ')}.`,
+            `Unknown model ${unknown.map((n) => `"${n.slice(0, 60)}"`).join(', ')}: use one of ${[...onnx.ONNX_MODELS, ...onnx.ONNX_BLENDS].map((m) => m.name).join(', ')}.`,
           );
         }
+        // a blend is pulled as its member models
+        const wanted = [...new Set(asked.flatMap((name) => onnx.modelsNeededBy(name)))];
         const mavenRepoLocal = process.env.ENGRAM_MAVEN_REPO_LOCAL;
         const hubEndpoint = process.env.ENGRAM_HF_ENDPOINT;
         const results: Array<{ name: string; source: string; directory: string }> = [];
@@ -115,6 +119,20 @@ export function registerModelsCommand(program: Command): void {
             directory: onnx.modelDirectory(cacheDir, spec.name),
           };
         });
+        for (const blend of onnx.ONNX_BLENDS) {
+          const members = blend.members.map((member) => listed.find((m) => m.name === member.model) as ListedModel);
+          listed.push({
+            name: blend.name,
+            installed: members.every((m) => m.installed),
+            verified: members.every((m) => m.verified),
+            source: `blend: ${blend.description}`,
+            sha256: null,
+            dimension: members.reduce((sum, m) => sum + m.dimension, 0),
+            licence: [...new Set(members.map((m) => m.licence))].join('+'),
+            directory: onnx.modelDirectory(cacheDir, ''),
+            members: blend.members.map((m) => m.model),
+          });
+        }
         const store = flags.db !== undefined ? await describeStore(flags.db, listed) : undefined;
         printResult({ json }, { cacheDir, models: listed, ...(store !== undefined ? { store } : {}) }, () =>
           formatList(cacheDir, listed, store),
@@ -154,7 +172,9 @@ function formatList(cacheDir: string, listed: readonly ListedModel[], store: Sto
         ? 'installed'
         : 'FILES CHANGED (sha256 differs; run engram models pull --force)';
     lines.push(
-      `  ${m.name.padEnd(18)} ${String(m.dimension).padStart(3)}-d  ${m.licence.padEnd(10)} ${state}${m.installed ? `  from ${m.source ?? 'unknown source'}  sha256 ${m.sha256 ?? ''}` : ''}`,
+      m.members !== undefined
+        ? `  ${m.name.padEnd(18)} ${String(m.dimension).padStart(4)}-d ${m.licence.padEnd(10)} ${state}  ${m.source ?? ''}`
+        : `  ${m.name.padEnd(18)} ${String(m.dimension).padStart(4)}-d ${m.licence.padEnd(10)} ${state}${m.installed ? `  from ${m.source ?? 'unknown source'}  sha256 ${m.sha256 ?? ''}` : ''}`,
     );
   }
   if (store !== undefined) {
