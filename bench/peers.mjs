@@ -80,7 +80,10 @@ async function main() {
         continue;
       }
       log(`${set}: ${system}…`);
-      const run = await runChild({ system, set, conversations, k: K }, timeoutMs);
+      // made here and removed here, so a killed run leaves nothing behind either
+      const workDir = mkdtempSync(join(tmpdir(), `engram-peers-${system}-`));
+      const run = await runChild({ system, set, conversations, k: K, workDir }, timeoutMs);
+      rmSync(workDir, { recursive: true, force: true });
       runs.push({ set, system, ...run });
       if (run.status === 'ok')
         log(
@@ -122,7 +125,7 @@ function installPeers() {
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const result = spawnSync(npm, ['ci', '--prefix', PEERS_DIR, '--no-audit', '--no-fund'], {
     cwd: REPO_DIR,
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 2, 2], // npm's output on stderr: stdout keeps only the tables
     timeout: 15 * 60_000,
   });
   if (result.status === 0) return { ok: true };
@@ -184,14 +187,13 @@ async function runOneCase(spec) {
   process.exit(0);
 }
 
-async function measure({ system: systemName, set, conversations, k }) {
+async function measure({ system: systemName, set, conversations, k, workDir }) {
   const [file, exported] = SYSTEMS[systemName] ?? [];
   if (!file) throw new Error(`unknown system ${systemName}`);
   const { system } = { system: (await import(`./peers/systems/${file}`))[exported] };
   const samples = JSON.parse(readFileSync(SETS[set].file, 'utf8')).slice(0, conversations);
   const { turnsBySample, questions, lastDateOf } = prepareLocomo(samples, { plain: true });
   const loadAtStart = loadavg()[0];
-  const workDir = mkdtempSync(join(tmpdir(), `engram-peers-${systemName}-`));
   const needsServer = system.embeds.startsWith('local');
   const server = needsServer ? await (await import('./peers/embeddings-server.mjs')).startEmbeddingsServer() : null;
   const rss = peakRss();
@@ -250,7 +252,6 @@ async function measure({ system: systemName, set, conversations, k }) {
     };
   } finally {
     await server?.close();
-    rmSync(workDir, { recursive: true, force: true });
   }
 }
 

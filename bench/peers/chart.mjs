@@ -12,24 +12,26 @@ const COLORS = {
 const PANEL = { width: 280, height: 200 };
 const LEFT = 70;
 const GAP = 40;
-const TOPS = [90, 370];
+const TOPS = [100, 380];
 
 /** @param {any} report the object bench/peers.mjs writes to peers.json */
 export function renderPeersChart(report) {
   const sets = Object.entries(report.sets);
   const systems = [...new Set(report.runs.filter((r) => r.status === 'ok').map((r) => r.system))];
   const width = LEFT + sets.length * (PANEL.width + GAP) + 10;
-  const height = 660;
+  const height = 610;
   const parts = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif" font-size="12">`,
     `<rect width="${width}" height="${height}" fill="white"/>`,
     `<text x="${width / 2}" y="24" text-anchor="middle" font-size="16" font-weight="bold">Engram and its peers on the same conversations (bench/peers.mjs, ${escape(report.embeddingModel)})</text>`,
   ];
   systems.forEach((s, i) => {
-    const x = LEFT + i * 170;
+    const x = LEFT + i * 160;
     parts.push(`<rect x="${x}" y="40" width="12" height="12" fill="${color(s)}"/><text x="${x + 16}" y="50">${escape(s)}</text>`);
   });
-  parts.push(`<text x="${LEFT}" y="70" font-size="11" fill="#555">solid: any@10, light: frac@10</text>`);
+  parts.push(
+    `<text x="${LEFT}" y="72" font-size="11" fill="#555">top: solid bar any@10, light bar frac@10 (share of evidence turns in the top 10); bottom: log scale</text>`,
+  );
   const allLatencies = report.runs.filter((r) => r.status === 'ok').flatMap((r) => [r.query.p50, r.query.p95]);
   const yMin = 10 ** Math.floor(Math.log10(Math.max(0.01, Math.min(...allLatencies))));
   const yMax = 10 ** Math.ceil(Math.log10(Math.max(...allLatencies)));
