@@ -14,7 +14,7 @@ export function peersMarkdown(report) {
     const ok = runs.filter((r) => r.status === 'ok');
     const first = ok[0];
     lines.push(
-      `## ${label}${first ? ` (${first.conversations} conversations, ${first.ingest.turns} turns, ${first.questions} questions)` : ''}`,
+      `## ${label}${first ? `: ${first.conversations} conversations, ${first.ingest.turns} turns, ${first.questions} questions` : ''}`,
       '',
       '| system | version | any@10 | frac@10 | MRR@10 | ingest turns/s | query p50 ms | query p95 ms | any@10 ÷ Engram | frac@10 ÷ Engram | ingest ÷ Engram | p50 ÷ Engram | p95 ÷ Engram |',
       '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
@@ -50,7 +50,7 @@ export function peersMarkdown(report) {
     const settings = Object.entries(r.settings ?? {})
       .map(([key, value]) => `${key} ${typeof value === 'string' ? value : JSON.stringify(value)}`)
       .join('; ');
-    lines.push(`- **${r.system}** (${r.package}@${r.version}); embeds: ${r.embeds}; ${settings}.`);
+    lines.push(`- **${r.system}**: ${r.package} ${r.version}; embeds: ${r.embeds}; ${settings}.`);
   }
   lines.push(
     '',
