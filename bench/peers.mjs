@@ -17,6 +17,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
+import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { BENCH_DIR, CACHE_DIR, REPO_DIR, environment, log, peakRss, percentiles, printTable } from './lib.mjs';
 import { prepareLocomo } from './locomo-data.mjs';
@@ -49,7 +50,16 @@ const SYSTEMS = {
  *   embed: (texts: string[]) => Promise<number[][]>, versionOf: (pkg: string) => string }} OpenContext
  */
 
-const args = parseArgs(process.argv.slice(2));
+const { values: args } = parseArgs({
+  options: {
+    sets: { type: 'string' },
+    conversations: { type: 'string' },
+    peers: { type: 'string' },
+    'timeout-minutes': { type: 'string', default: '30' },
+    out: { type: 'string' },
+    case: { type: 'string' },
+  },
+});
 if (args.case) await runOneCase(JSON.parse(args.case));
 else await main();
 
@@ -59,7 +69,7 @@ async function main() {
   const conversations = args.conversations === undefined ? undefined : Number(args.conversations);
   if (conversations !== undefined && !(Number.isInteger(conversations) && conversations > 0))
     throw new Error(`--conversations must be a positive whole number, got ${args.conversations}`);
-  const timeoutMs = Number(args['timeout-minutes'] ?? 30) * 60_000;
+  const timeoutMs = Number(args['timeout-minutes']) * 60_000;
   if (!(timeoutMs > 0)) throw new Error(`--timeout-minutes must be a positive number, got ${args['timeout-minutes']}`);
   const partial = conversations !== undefined || args.sets !== undefined || args.peers !== undefined;
   const outDir = args.out ?? (partial ? join(CACHE_DIR, 'peers') : join(BENCH_DIR, 'results'));
@@ -323,7 +333,7 @@ function printSet(set, runs) {
 }
 
 function list(text, all, flag) {
-  if (text === undefined || text === true) return all;
+  if (text === undefined) return all;
   const names = String(text)
     .split(',')
     .map((s) => s.trim())
@@ -340,20 +350,4 @@ function pick(object, keys) {
 function round(x, digits = 2) {
   const f = 10 ** digits;
   return Math.round(x * f) / f;
-}
-
-function parseArgs(argv) {
-  const out = {};
-  for (let i = 0; i < argv.length; i += 1) {
-    const a = argv[i];
-    if (!a.startsWith('--')) continue;
-    const key = a.slice(2);
-    const next = argv[i + 1];
-    if (next === undefined || next.startsWith('--')) out[key] = true;
-    else {
-      out[key] = next;
-      i += 1;
-    }
-  }
-  return out;
 }
