@@ -128,10 +128,22 @@ async function main() {
   process.stdout.write(`wrote ${join(outDir, 'peers.json')}, peers.md and peers.svg\n`);
 }
 
-/** Installs bench/peers/node_modules from the lock file when it is missing; never touches the root. */
+/**
+ * Installs bench/peers/node_modules from the lock file when it is missing or holds other versions than
+ * bench/peers/package.json pins; never touches the root package.
+ */
 function installPeers() {
-  if (existsSync(join(PEERS_DIR, 'node_modules/.package-lock.json'))) return { ok: true };
-  log('installing the peers once: npm ci --prefix bench/peers (pinned in bench/peers/package-lock.json)…');
+  const pinned = Object.entries(JSON.parse(readFileSync(join(PEERS_DIR, 'package.json'), 'utf8')).dependencies);
+  const installedVersion = (name) => {
+    try {
+      return JSON.parse(readFileSync(join(PEERS_DIR, 'node_modules', name, 'package.json'), 'utf8')).version;
+    } catch {
+      return null;
+    }
+  };
+  const stale = pinned.filter(([name, version]) => installedVersion(name) !== version);
+  if (stale.length === 0) return { ok: true };
+  log(`installing the peers (${stale.map(([n, v]) => `${n}@${v}`).join(', ')}): npm ci --prefix bench/peers, from its lock file…`);
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const result = spawnSync(npm, ['ci', '--prefix', PEERS_DIR, '--no-audit', '--no-fund'], {
     cwd: REPO_DIR,
@@ -311,6 +323,7 @@ function printSet(set, runs) {
       rFrac: r.ratioToEngram ? `${r.ratioToEngram['frac@10']}×` : '',
       rIngest: r.ratioToEngram ? `${r.ratioToEngram.ingestPerSec}×` : '',
       rP50: r.ratioToEngram ? `${r.ratioToEngram.queryP50}×` : '',
+      rP95: r.ratioToEngram ? `${r.ratioToEngram.queryP95}×` : '',
     }));
   const first = runs.find((r) => r.set === set && r.status === 'ok');
   printTable(
@@ -327,6 +340,7 @@ function printSet(set, runs) {
       ['frac@10 ×', 'rFrac'],
       ['ingest ×', 'rIngest'],
       ['p50 ×', 'rP50'],
+      ['p95 ×', 'rP95'],
     ],
     rows,
   );
