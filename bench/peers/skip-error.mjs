@@ -1,0 +1,4 @@
+/** Thrown by a system's open() when it cannot run here; the benchmark reports it as skipped with the message. */
+export class SkipError extends Error {
+  name = 'SkipError';
+}
