@@ -17,6 +17,12 @@ export interface Embedder {
    * models that embed the two differently (e5's `query:` prefix); other embedders ignore it.
    */
   embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]>;
+  /**
+   * Where this model's cosines lie, so a hit's `relevance` reads the same whatever the model: models
+   * differ widely (an unrelated pair is ~0.1 for USE-lite, ~0.4 for bge-small, ~0.7 for e5-small).
+   * Absent: USE-lite's scale.
+   */
+  readonly cosineScale?: CosineScale;
   /** Releases workers or handles. Idempotent. */
   close?(): Promise<void>;
 }
@@ -25,4 +31,15 @@ export interface Embedder {
 export interface EmbedOptions {
   /** `query` for a recall's query text, `passage` (the default) for everything that is stored. */
   readonly purpose?: 'query' | 'passage';
+}
+
+/**
+ * Two reference cosines of a model, measured on the relevance corpus (a query against a stored text
+ * that answers it, and against an unrelated one): their medians.
+ */
+export interface CosineScale {
+  /** Median cosine of a query and an unrelated stored text. */
+  readonly unrelated: number;
+  /** Median cosine of a query and the stored text that answers it. */
+  readonly related: number;
 }

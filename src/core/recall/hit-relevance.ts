@@ -12,9 +12,11 @@
  *
  * where S is the logistic function rescaled so that no evidence gives 0 and full evidence 1. Each
  * term rises with its evidence and the noisy-OR never falls when one rises: more evidence, never a
- * lower relevance. Constants were set on the relevance corpus with the default model and the hash
- * embedder (see docs/relevance.md).
+ * lower relevance. Constants were set on the relevance corpus with USE-lite and the hash embedder;
+ * another model's cosine is first moved onto USE-lite's scale by the model's own `cosineScale`
+ * (see docs/relevance.md).
  */
+import type { CosineScale } from '../ports/embedder.js';
 import type { ChannelExplanation } from './fusion.js';
 
 /** Cosine at which semantic evidence alone reads as 0.5. */
@@ -41,9 +43,26 @@ function saturating(x: number, midpoint: number, width: number): number {
   return (logistic((clamped - midpoint) / width) - low) / (high - low);
 }
 
-/** The relevance in [0, 1] of a hit with these channel explanations (3 decimals). */
-export function hitRelevance(channels: Readonly<Record<string, ChannelExplanation>>): number {
-  const semantic = saturating(channels.semantic?.score ?? 0, SEMANTIC_MIDPOINT, SEMANTIC_WIDTH);
+/** The scale the semantic constants were set on: USE-lite's cosines on the relevance corpus. */
+export const REFERENCE_COSINE_SCALE: CosineScale = Object.freeze({ unrelated: 0.099, related: 0.45 });
+
+/**
+ * A model's cosine moved onto the reference scale: linear, so that the model's unrelated and related
+ * medians land on the reference's. The same cosine means as much evidence whatever the model.
+ */
+export function onReferenceScale(cosine: number, scale: CosineScale | undefined): number {
+  if (scale === undefined || !(scale.related > scale.unrelated)) return cosine;
+  const ref = REFERENCE_COSINE_SCALE;
+  return ref.unrelated + ((cosine - scale.unrelated) / (scale.related - scale.unrelated)) * (ref.related - ref.unrelated);
+}
+
+/**
+ * The relevance in [0, 1] of a hit with these channel explanations (3 decimals); `scale` is the
+ * embedder's {@link CosineScale} (absent: the reference model's).
+ */
+export function hitRelevance(channels: Readonly<Record<string, ChannelExplanation>>, scale?: CosineScale): number {
+  const cosine = channels.semantic?.score ?? 0;
+  const semantic = cosine > 0 ? saturating(onReferenceScale(cosine, scale), SEMANTIC_MIDPOINT, SEMANTIC_WIDTH) : 0;
   // a store that reports no coverage: its lexical hit reads as half evidence
   const lexicalChannel = channels.lexical;
   const lexical =

@@ -112,7 +112,7 @@ export async function recall(deps: RecallDeps, query: string, options: ParsedRec
     hits.push({
       ...toMemoryView(candidate.record),
       score: round(candidate.score),
-      relevance: hitRelevance(candidate.channels),
+      relevance: hitRelevance(candidate.channels, deps.embedder.cosineScale),
       why: {
         channels: candidate.channels,
         fused: round(candidate.fused),

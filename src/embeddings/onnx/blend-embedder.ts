@@ -1,5 +1,5 @@
 import { EngramError, isEngramError } from '../../core/errors.js';
-import type { EmbedOptions, Embedder } from '../../core/ports/embedder.js';
+import type { CosineScale, EmbedOptions, Embedder } from '../../core/ports/embedder.js';
 import { blendEmbedderName, findOnnxBlend, ONNX_BLENDS, type OnnxBlendSpec } from './onnx-model-catalogue.js';
 import { OnnxEmbedder, type OnnxEmbedderOptions } from './onnx-embedder.js';
 
@@ -26,6 +26,8 @@ export class BlendEmbedder implements Embedder {
   readonly name: string;
   readonly dimension: number;
   readonly blend: OnnxBlendSpec;
+  /** The members' scales, weighted like their cosines (a blended cosine is their weighted mean). */
+  readonly cosineScale?: CosineScale;
   readonly #members: readonly OnnxEmbedder[];
   readonly #scales: readonly number[];
   #closed = false;
@@ -37,6 +39,12 @@ export class BlendEmbedder implements Embedder {
     this.dimension = members.reduce((sum, m) => sum + m.dimension, 0);
     const total = blend.members.reduce((sum, m) => sum + m.weight, 0);
     this.#scales = blend.members.map((m) => Math.sqrt(m.weight / total));
+    const scales = members.map((m) => m.cosineScale);
+    if (scales.every((scale) => scale !== undefined)) {
+      const mean = (pick: (scale: CosineScale) => number): number =>
+        scales.reduce((sum, scale, i) => sum + pick(scale) * ((blend.members[i] as { weight: number }).weight / total), 0);
+      this.cosineScale = { unrelated: mean((scale) => scale.unrelated), related: mean((scale) => scale.related) };
+    }
   }
 
   /**

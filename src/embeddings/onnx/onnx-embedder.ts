@@ -1,5 +1,5 @@
 import { EngramError, isEngramError, messages } from '../../core/errors.js';
-import type { EmbedOptions, Embedder } from '../../core/ports/embedder.js';
+import type { CosineScale, EmbedOptions, Embedder } from '../../core/ports/embedder.js';
 import { BGE_QUERY_INSTRUCTION, findOnnxModel, ONNX_MODELS, onnxEmbedderName, type OnnxModelSpec } from './onnx-model-catalogue.js';
 import { OnnxModel, type OnnxModelConfig } from './onnx-model.js';
 import { OnnxWorkerPool, resolveOnnxWorkerUrl } from './onnx-worker-pool.js';
@@ -43,6 +43,7 @@ export class OnnxEmbedder implements Embedder {
   readonly name: string;
   readonly dimension: number;
   readonly spec: OnnxModelSpec;
+  readonly cosineScale?: CosineScale;
   readonly #config: OnnxModelConfig;
   readonly #options: { batchSize: number; inProcessMaxTexts: number; queryPrefix: string; skipVerify: boolean };
   readonly #cacheDir: string;
@@ -67,6 +68,7 @@ export class OnnxEmbedder implements Embedder {
     this.spec = spec;
     this.name = onnxEmbedderName(spec);
     this.dimension = spec.dimension;
+    if (spec.cosineScale !== undefined) this.cosineScale = spec.cosineScale;
     this.#cacheDir = options.cacheDir;
     this.#config = Object.freeze({
       directory: modelDirectory(options.cacheDir, spec.name),

@@ -1,9 +1,11 @@
 /** Hit relevance: a bounded, monotone function of a hit's own evidence, the same on every store. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../src/consolidation/statistics.js';
-import { hitRelevance } from '../../../src/core/recall/hit-relevance.js';
+import { homedir } from 'node:os';
+import { hitRelevance, onReferenceScale, REFERENCE_COSINE_SCALE } from '../../../src/core/recall/hit-relevance.js';
 import type { ChannelExplanation } from '../../../src/core/recall/fusion.js';
 import { HashEmbedder } from '../../../src/embeddings/hash/index.js';
+import { hasModelFiles, resolveModelCacheDir } from '../../../src/embeddings/onnx/index.js';
 import { Engram, type Engram as EngramType } from '../../../src/index.js';
 import { openPostgresStore } from '../../../src/storage/postgres/index.js';
 import { distractors, queries, targets } from '../../fixtures/relevance-corpus.js';
@@ -11,6 +13,7 @@ import { dropPgSchema, pgTestUrl, uniqueSchema, withSchema } from '../../helpers
 import { tempEngram } from '../../helpers/temp.js';
 
 const S = 'eval/relevance';
+const modelCacheDir = resolveModelCacheDir(process.env, homedir());
 
 type Evidence = { semantic?: number; coverage?: number; entity?: number };
 
@@ -132,6 +135,45 @@ describe('recall hits carry relevance (default model "use")', () => {
         expect(hit.relevance, query).toBeLessThan(0.3);
     }
   }, 120_000);
+});
+
+// Each ONNX model reads its cosines on its own scale (unrelated pairs ~0.4 for bge-small, ~0.56 for the
+// blend): with the scale, the 0.6 / 0.3 reading holds for them as for USE-lite.
+for (const model of ['bge-small-en-v1.5', 'blend-small-en'] as const) {
+  const missing = hasModelFiles(modelCacheDir, model) ? '' : ` (skipped: ${model} is not installed; engram models pull ${model})`;
+  describe.skipIf(missing !== '')(`recall hits carry relevance (${model})${missing}`, () => {
+    let t: Awaited<ReturnType<typeof tempEngram>>;
+    beforeAll(async () => {
+      t = await tempEngram({ embedder: model });
+      await seed(t.engram);
+    }, 300_000);
+    afterAll(async () => t?.cleanup());
+
+    it('a clearly matching query gets high relevance, a nonsense query low', async () => {
+      for (const query of CLEAR) {
+        expect((await t.engram.recall(query, { scopes: [S], k: 1, trackAccess: false })).hits[0]?.relevance, query).toBeGreaterThan(0.6);
+      }
+      for (const query of NONSENSE) {
+        const { hits } = await t.engram.recall(query, { scopes: [S], k: 5, trackAccess: false });
+        expect(hits.length, query).toBeGreaterThan(0);
+        for (const hit of hits) expect(hit.relevance, query).toBeLessThan(0.3);
+      }
+    }, 120_000);
+  });
+}
+
+describe('onReferenceScale', () => {
+  it("maps a model's unrelated and related medians onto the reference's, and leaves cosines alone without a scale", () => {
+    const scale = { unrelated: 0.4, related: 0.7 };
+    expect(onReferenceScale(0.4, scale)).toBeCloseTo(REFERENCE_COSINE_SCALE.unrelated, 9);
+    expect(onReferenceScale(0.7, scale)).toBeCloseTo(REFERENCE_COSINE_SCALE.related, 9);
+    expect(onReferenceScale(0.55, undefined)).toBe(0.55);
+    expect(onReferenceScale(0.55, { unrelated: 0.5, related: 0.5 })).toBe(0.55);
+    const semantic = (cosine: number) => hitRelevance({ semantic: { rank: 1, score: cosine } }, scale);
+    expect(semantic(0.45)).toBeLessThan(semantic(0.6));
+    expect(semantic(0.45)).toBeLessThan(0.3);
+    expect(semantic(0.8)).toBeGreaterThan(0.6);
+  });
 });
 
 const url = pgTestUrl();
