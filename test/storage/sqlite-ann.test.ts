@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { NewMemory } from '../../src/core/memory.js';
 import type { Store, StoreTransaction, VectorQuery } from '../../src/core/ports/store.js';
-import { loadUsearch } from '../../src/storage/sqlite/ann-library.js';
+import { loadUsearch } from '../../src/storage/sqlite/ann/ann-library.js';
 import { openSqliteStore, type SqliteStore, type SqliteStoreConfig } from '../../src/storage/sqlite/index.js';
 import type { SqliteStoreLogger } from '../../src/storage/sqlite/sqlite-store-config.js';
 import { runStoreContract, type StoreFixture } from '../contract/store.contract.js';

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isVisible, type MemoryRecord, type TimeFilter } from '../../src/core/memory.js';
 import { openSqliteStore, readSqliteEmbedder, type SqliteStore, type SqliteStoreConfig } from '../../src/storage/sqlite/index.js';
-import { buildFtsQuery } from '../../src/storage/sqlite/fts-query.js';
+import { buildFtsQuery } from '../../src/storage/sqlite/lexical/fts-query.js';
 import { MIGRATIONS } from '../../src/storage/sqlite/sqlite-migrations.js';
 import { visibilityClause } from '../../src/storage/sqlite/sqlite-rows.js';
 import { CONTRACT_DIMENSION, expectCode, runStoreContract, type StoreFixture } from '../contract/store.contract.js';

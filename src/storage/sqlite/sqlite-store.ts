@@ -13,19 +13,19 @@ import * as layers from './sqlite-layers.js';
 import * as keyRows from './sqlite-api-keys.js';
 import { assertReadScopes } from '../../core/scope.js';
 import { AccessBatch } from '../access-batch.js';
-import { openAnnIndex, type AnnIndex } from './ann-index.js';
+import { openAnnIndex, type AnnIndex } from './ann/ann-index.js';
 import { AsyncMutex } from '../async-mutex.js';
 import { isMemoryPath, openConnection, type SqliteConnection } from './sqlite-connection.js';
 import { toEngramError } from './sqlite-errors.js';
 import { assertSchemaCurrent, checkEmbeddingIdentity, migrate } from './sqlite-migrations.js';
-import { LexicalIndex } from './lexical-index.js';
+import { LexicalIndex } from './lexical/lexical-index.js';
 import { SqliteReader, type ReaderContext } from './sqlite-reader.js';
 import { resolveSqliteStoreConfig, type ResolvedSqliteStoreConfig, type SqliteStoreConfig } from './sqlite-store-config.js';
 import { SqliteTransaction } from './sqlite-transaction.js';
-import { scopeSize } from './sqlite-vector-search.js';
+import { scopeSize } from './ann/sqlite-vector-search.js';
 import { scrubAfterDelete } from './sqlite-browse.js';
-import { VectorIndex } from './vector-index.js';
-import { assertEmbedderCurrent, SqliteVectorStaging } from './sqlite-vector-staging.js';
+import { VectorIndex } from './ann/vector-index.js';
+import { assertEmbedderCurrent, SqliteVectorStaging } from './ann/sqlite-vector-staging.js';
 import type { VectorStaging } from '../../core/ports/vector-staging.js';
 
 /** Flush accesses at once when this many ids are waiting. */

@@ -17,7 +17,7 @@ import { sqliteCode, toEngramError } from './sqlite-errors.js';
 import { assertDimension } from '../../core/vectors.js';
 import { SqliteReader, type ReaderContext } from './sqlite-reader.js';
 import { edgeInsertParams, INSERT_EDGE_SQL, INSERT_MEMORY_SQL, memoryInsertParams, patchAssignments } from './sqlite-rows.js';
-import { vectorBlob } from './sqlite-vector-search.js';
+import { vectorBlob } from './ann/sqlite-vector-search.js';
 
 export class SqliteTransaction extends SqliteReader implements StoreTransaction {
   readonly #context: ReaderContext;

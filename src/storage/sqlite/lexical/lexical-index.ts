@@ -23,12 +23,12 @@ import {
   type MemoryStatus,
   type TimeFilter,
   type VisibilityBounds,
-} from '../../core/memory.js';
-import type { ChannelHit } from '../../core/ports/store.js';
-import { bm25Document, bm25Query, termLength } from '../../core/text/bm25.js';
-import type { Scope } from '../../core/scope.js';
+} from '../../../core/memory.js';
+import type { ChannelHit } from '../../../core/ports/store.js';
+import { bm25Document, bm25Query, termLength } from '../../../core/text/bm25.js';
+import type { Scope } from '../../../core/scope.js';
 import { ftsTermOf, ownTerms, plainFtsTerms, plainText, sqliteFtsTerms, STOP_TERMS, type FtsTerms } from './lexical-tokens.js';
-import type { SqliteConnection } from './sqlite-connection.js';
+import type { SqliteConnection } from '../sqlite-connection.js';
 
 interface SourceRow {
   rowid: number;
