@@ -9,7 +9,7 @@
 import { EngramError, messages } from '../../core/errors.js';
 import type { ClaimJobsQuery, Job, JobBacklog, Store, StoreCapabilities, StoredApiKey, StoreTransaction } from '../../core/ports/store.js';
 import type { Scope } from '../../core/scope.js';
-import * as layers from './sqlite-layers.js';
+import { claimJobs, completeJobs, failJob, jobBacklog } from './sqlite-jobs.js';
 import * as keyRows from './sqlite-api-keys.js';
 import { assertReadScopes } from '../../core/scope.js';
 import { AccessBatch } from '../access-batch.js';
@@ -248,11 +248,11 @@ export class SqliteStore extends SqliteReader implements Store {
   }
 
   async claimJobs(query: ClaimJobsQuery): Promise<Job[]> {
-    return this.#writeLocked('claim jobs', (connection) => layers.claimJobs(connection, query));
+    return this.#writeLocked('claim jobs', (connection) => claimJobs(connection, query));
   }
 
   async completeJobs(ids: readonly string[], owner: string): Promise<number> {
-    return this.#writeLocked('complete jobs', (connection) => layers.completeJobs(connection, ids, owner));
+    return this.#writeLocked('complete jobs', (connection) => completeJobs(connection, ids, owner));
   }
 
   async failJob(
@@ -261,11 +261,11 @@ export class SqliteStore extends SqliteReader implements Store {
     error: string,
     options: { now: number; maxAttempts?: number; retryAfterMs?: number },
   ): Promise<'retry' | 'failed' | 'lost'> {
-    return this.#writeLocked('record a job failure', (connection) => layers.failJob(connection, id, owner, error, options));
+    return this.#writeLocked('record a job failure', (connection) => failJob(connection, id, owner, error, options));
   }
 
   async jobBacklog(scopes: readonly Scope[]): Promise<JobBacklog> {
-    return this.read('count jobs', (connection) => layers.jobBacklog(connection, scopes));
+    return this.read('count jobs', (connection) => jobBacklog(connection, scopes));
   }
 
   /**
