@@ -274,13 +274,18 @@ const root = join(here, '..', '..');
 const distProblem = ((): string | null => {
   if (usearchProblem !== null) return usearchProblem;
   const built = join(root, 'dist', 'storage', 'sqlite');
-  if (!existsSync(join(built, 'ann-build-worker.js'))) {
+  if (!existsSync(join(built, 'ann', 'ann-build-worker.js'))) {
     return 'dist/ is missing or predates the HNSW index: run `npx tsc -p tsconfig.build.json` to build the store the child processes import';
   }
+  // the store's files and its subfolders' (lexical/, ann/)
   const sources = join(root, 'src', 'storage', 'sqlite');
-  const newestSource = Math.max(...readdirSync(sources).map((f) => statSync(join(sources, f)).mtimeMs));
+  const newestSource = Math.max(
+    ...readdirSync(sources, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => statSync(join(sources, f)).mtimeMs),
+  );
   const oldestBuilt = Math.min(
-    ...readdirSync(built)
+    ...readdirSync(built, { recursive: true, encoding: 'utf8' })
       .filter((f) => f.endsWith('.js'))
       .map((f) => statSync(join(built, f)).mtimeMs),
   );

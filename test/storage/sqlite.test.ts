@@ -448,10 +448,15 @@ const built = join(root, 'dist', 'storage', 'sqlite', 'index.js');
 const distProblem = ((): string | null => {
   if (!existsSync(built))
     return 'dist/ is missing: run `npx tsc -p tsconfig.build.json` (npm test does) to build the store the child processes import';
+  // the store's files and its subfolders' (lexical/, ann/)
   const sources = join(root, 'src', 'storage', 'sqlite');
-  const newestSource = Math.max(...readdirSync(sources).map((f) => statSync(join(sources, f)).mtimeMs));
+  const newestSource = Math.max(
+    ...readdirSync(sources, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => statSync(join(sources, f)).mtimeMs),
+  );
   const oldestBuilt = Math.min(
-    ...readdirSync(join(root, 'dist', 'storage', 'sqlite'))
+    ...readdirSync(join(root, 'dist', 'storage', 'sqlite'), { recursive: true, encoding: 'utf8' })
       .filter((f) => f.endsWith('.js'))
       .map((f) => statSync(join(root, 'dist', 'storage', 'sqlite', f)).mtimeMs),
   );
