@@ -1,10 +1,11 @@
 /**
  * Concept refs as both stores keep them (`concept_refs`: an insertion-ordered set per concept and
- * layer, capped) and the checks both apply before writing one.
+ * layer, capped), the checks both apply before writing one, and the lookup of concepts by name.
  */
 import { EngramError, messages } from '../core/errors.js';
-import type { Layer } from '../core/memory.js';
-import { CONCEPT_REFS_CAP, type ConceptRef } from '../core/ports/store.js';
+import type { Layer, MemoryStatus } from '../core/memory.js';
+import { CONCEPT_REFS_CAP, type ConceptRef, type StoreReader } from '../core/ports/store.js';
+import { assertReadScopes, type Scope } from '../core/scope.js';
 
 /** A `concept_refs` row as both stores select it. */
 export interface RefRow {
@@ -42,4 +43,26 @@ export function assertRefMembers(scope: string, ids: readonly string[], found: n
       { details: { scope } },
     );
   }
+}
+
+/** A lookup of concepts by name, as `StoreReader.findConcepts` takes it. */
+export type ConceptNameQuery = Parameters<StoreReader['findConcepts']>[0];
+
+/**
+ * The lookup with its defaults applied (semantic, active, at most 1000) and the names as stored, or
+ * `null` when it can match nothing; throws without a valid scope.
+ */
+export function resolveConceptQuery(query: ConceptNameQuery): {
+  scopes: Scope[];
+  names: string[];
+  layers: Layer[];
+  statuses: MemoryStatus[];
+  limit: number;
+} | null {
+  const scopes = [...assertReadScopes(query.scopes)];
+  const layers = [...(query.layers ?? ['semantic'])];
+  const statuses = [...(query.statuses ?? ['active'])];
+  const limit = Math.floor(query.limit ?? 1000);
+  if (query.names.length === 0 || layers.length === 0 || statuses.length === 0 || !(limit > 0)) return null;
+  return { scopes, names: query.names.map(conceptNameKey), layers, statuses, limit };
 }

@@ -2,10 +2,10 @@
  * Concepts on PostgreSQL: their refs (capped, insertion-ordered sets per concept and layer) and lookup
  * by name.
  */
-import type { Layer, MemoryRecord, MemoryStatus } from '../../core/memory.js';
+import type { Layer, MemoryRecord } from '../../core/memory.js';
 import type { ConceptRef, ConceptRefQuery } from '../../core/ports/store.js';
 import { assertReadScopes, assertScope, type Scope } from '../../core/scope.js';
-import { assertRefMembers, conceptNameKey, refCap, toConceptRef, type RefRow } from '../concept-ref-rows.js';
+import { assertRefMembers, refCap, resolveConceptQuery, toConceptRef, type ConceptNameQuery, type RefRow } from '../concept-ref-rows.js';
 import type { PgQueryable } from './pg-driver.js';
 import { memoryColumns, rowToMemory, type MemoryRow, type Tables } from './pg-rows.js';
 
@@ -36,27 +36,14 @@ export async function readConceptsByRef(
 
 const MEMORY_COLUMNS = memoryColumns('m');
 
-export async function readConcepts(
-  db: PgQueryable,
-  t: Tables,
-  query: {
-    scopes: readonly Scope[];
-    names: readonly string[];
-    layers?: readonly Layer[];
-    statuses?: readonly MemoryStatus[];
-    limit?: number;
-  },
-): Promise<MemoryRecord[]> {
-  const scopes = [...assertReadScopes(query.scopes)];
-  const layers = query.layers ?? ['semantic'];
-  const statuses = query.statuses ?? ['active'];
-  const limit = Math.floor(query.limit ?? 1000);
-  if (query.names.length === 0 || layers.length === 0 || statuses.length === 0 || !(limit > 0)) return [];
+export async function readConcepts(db: PgQueryable, t: Tables, query: ConceptNameQuery): Promise<MemoryRecord[]> {
+  const lookup = resolveConceptQuery(query);
+  if (lookup === null) return [];
   const rows = await db.query<MemoryRow>(
     `SELECT ${MEMORY_COLUMNS} FROM ${t.memories} m
      WHERE m.scope = ANY($1::text[]) AND m.concept_name = ANY($2::text[]) AND m.layer = ANY($3::text[]) AND m.status = ANY($4::text[])
      ORDER BY m.recorded_at, m.id LIMIT $5`,
-    [scopes, query.names.map(conceptNameKey), [...layers], [...statuses], limit],
+    [lookup.scopes, lookup.names, lookup.layers, lookup.statuses, lookup.limit],
   );
   return rows.rows.map(rowToMemory);
 }

@@ -2,10 +2,10 @@
  * Concepts on SQLite: their refs (capped, insertion-ordered sets per concept and layer) and lookup by
  * name. Plain synchronous functions over one connection, called inside the caller's snapshot or write lock.
  */
-import type { Layer, MemoryRecord, MemoryStatus } from '../../core/memory.js';
+import type { Layer, MemoryRecord } from '../../core/memory.js';
 import type { ConceptRef, ConceptRefQuery } from '../../core/ports/store.js';
 import { assertReadScopes, assertScope, type Scope } from '../../core/scope.js';
-import { assertRefMembers, conceptNameKey, refCap, toConceptRef, type RefRow } from '../concept-ref-rows.js';
+import { assertRefMembers, refCap, resolveConceptQuery, toConceptRef, type ConceptNameQuery, type RefRow } from '../concept-ref-rows.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { inList, memoryColumns, rowToMemory, type MemoryRow } from './sqlite-rows.js';
 
@@ -40,31 +40,19 @@ export function readConceptsByRef(
 
 const MEMORY_COLUMNS = memoryColumns('m');
 
-export function readConcepts(
-  connection: SqliteConnection,
-  query: {
-    scopes: readonly Scope[];
-    names: readonly string[];
-    layers?: readonly Layer[];
-    statuses?: readonly MemoryStatus[];
-    limit?: number;
-  },
-): MemoryRecord[] {
-  const scopes = JSON.stringify(assertReadScopes(query.scopes));
-  const layers = query.layers ?? ['semantic'];
-  const statuses = query.statuses ?? ['active'];
-  const limit = Math.floor(query.limit ?? 1000);
-  if (query.names.length === 0 || layers.length === 0 || statuses.length === 0 || !(limit > 0)) return [];
+export function readConcepts(connection: SqliteConnection, query: ConceptNameQuery): MemoryRecord[] {
+  const lookup = resolveConceptQuery(query);
+  if (lookup === null) return [];
   return connection
     .all<MemoryRow>(
       `SELECT ${MEMORY_COLUMNS} FROM memories m
        WHERE ${inList('m.scope')} AND ${inList('m.concept_name')} AND ${inList('m.layer')} AND ${inList('m.status')}
        ORDER BY m.recorded_at, m.id LIMIT ?`,
-      scopes,
-      JSON.stringify(query.names.map(conceptNameKey)),
-      JSON.stringify(layers),
-      JSON.stringify(statuses),
-      limit,
+      JSON.stringify(lookup.scopes),
+      JSON.stringify(lookup.names),
+      JSON.stringify(lookup.layers),
+      JSON.stringify(lookup.statuses),
+      lookup.limit,
     )
     .map(rowToMemory);
 }
