@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // Compares two per-question top-10 dumps of bench/locomo.mjs --dump (`{"method/sample/index": [ids]}`):
-//   node bench/diff-top10.mjs A.json B.json [--show N] [--summary OUT.json]
+//   node bench/diff-top10.mjs A.json B.json [--show N] [--summary OUT.json] [--by-content A.db B.db]
 // prints how many questions differ (in order or membership) per method and overall, and the first N
 // differences; exits 1 when any question differs or the two files hold different questions.
 // --summary writes the counts and a sha256 of each dump (keys sorted), small enough to commit where
 // the dumps (~1.6 MB each) are not.
+// --by-content compares two separate ingests (record ids are random, so they differ): each id becomes
+// its record's scope, layer and content, read from the dump's database.
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 
@@ -19,8 +21,26 @@ const option = (name) => {
 };
 const show = Number(option('--show') ?? 5);
 const summaryFile = option('--summary');
-const a = JSON.parse(readFileSync(fileA, 'utf8'));
-const b = JSON.parse(readFileSync(fileB, 'utf8'));
+const byContent = rest.indexOf('--by-content');
+/** The dump with each id replaced by its record's scope, layer and content in `db`. */
+async function contentKeyed(dump, db) {
+  const Database = (await import('better-sqlite3')).default;
+  const connection = new Database(db, { readonly: true });
+  const keyOf = new Map(
+    connection
+      .prepare('SELECT id, scope, layer, content FROM memories')
+      .all()
+      .map((r) => [r.id, `${r.scope} ${r.layer} ${r.content}`]),
+  );
+  connection.close();
+  return Object.fromEntries(Object.entries(dump).map(([k, ids]) => [k, ids.map((id) => keyOf.get(id) ?? `missing ${id}`)]));
+}
+let a = JSON.parse(readFileSync(fileA, 'utf8'));
+let b = JSON.parse(readFileSync(fileB, 'utf8'));
+if (byContent !== -1) {
+  a = await contentKeyed(a, rest[byContent + 1]);
+  b = await contentKeyed(b, rest[byContent + 2]);
+}
 const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
 const perMethod = new Map();
 const examples = [];

@@ -23,7 +23,7 @@ export const dist = (path) => join(REPO_DIR, 'dist', path);
 
 /** Fails with a clear message when `npx tsc -p tsconfig.build.json` has not been run. */
 export function assertBuilt() {
-  if (!existsSync(dist('storage/sqlite/ann-index.js'))) {
+  if (!existsSync(dist('storage/sqlite/ann/ann-index.js'))) {
     throw new Error('dist/ is missing or predates the HNSW index: run `npx tsc -p tsconfig.build.json` (or `npm run build`) first.');
   }
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Experiment behind a suggested src change: the exact vector scan of `VectorIndex.search`
-// (src/storage/sqlite/vector-index.ts) in plain JS against the same scan as a WebAssembly SIMD kernel
+// (src/storage/sqlite/ann/vector-index.ts) in plain JS against the same scan as a WebAssembly SIMD kernel
 // (f32x4, two accumulators), on random vectors shaped like a large scope.
 // `node bench/simd-scan.mjs [--rows 100000] [--dim 512]`; writes bench/results/simd-scan.json.
 import { parseArgs } from 'node:util';

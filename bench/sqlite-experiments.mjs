@@ -25,7 +25,7 @@ const corpus = readdirSync(CACHE_DIR).find(
 if (corpus === undefined) throw new Error(`no cached corpus of ${size}: run npm run bench:recall -- --sizes ${size} first`);
 const dist = (path) => new URL(`../dist/${path}`, import.meta.url).href;
 const { contentTerms } = await import(dist('core/text/index.js'));
-const { buildFtsQuery } = await import(dist('storage/sqlite/fts-query.js'));
+const { buildFtsQuery } = await import(dist('storage/sqlite/lexical/fts-query.js'));
 const scratch = join(CACHE_DIR, `experiments-${process.pid}.db`);
 copyFileSync(join(CACHE_DIR, corpus), scratch);
 const db = new Database(scratch);

@@ -24,6 +24,19 @@ export type {
   Provenance,
   ProvenanceKind,
   SourceRef,
+  MemoryData,
+  RecordDataBase,
+  EpisodeData,
+  ClaimData,
+  FactData,
+  ConceptData,
+  KindedRecord,
+  RecordKind,
+  EpisodeRecord,
+  FactRecord,
+  ConceptRecord,
+  RuleRecord,
+  StatisticRecord,
 } from './core/memory.js';
 export { LAYERS, STATUSES } from './core/memory.js';
 export type { MemoryView, EdgeView } from './core/memory-view.js';

@@ -3,8 +3,8 @@
  * key fields of the cycle, in a new record that points back to the original (the id chain); the
  * original is retired and concept refs move to the compressed record.
  */
-import type { MemoryData, MemoryRecord } from '../core/memory.js';
-import { isChunkParent, isCompressed } from '../core/record-kinds.js';
+import type { EpisodeData, MemoryRecord } from '../core/memory.js';
+import { isChunk, isChunkParent, isCompressed, isEpisode } from '../core/record-kinds.js';
 
 const DAY = 86_400_000;
 
@@ -24,8 +24,8 @@ export const DEFAULT_COMPRESSION: Readonly<CompressionConfig> = Object.freeze({ 
 
 /** Is this episode due for compression at `now`? */
 export function shouldCompress(record: MemoryRecord, now: number, config: CompressionConfig = DEFAULT_COMPRESSION): boolean {
-  if (record.layer !== 'episodic' || record.status !== 'active' || record.pinned) return false;
-  if (isCompressed(record) || isChunkParent(record) || record.data.parentId !== undefined) return false;
+  if (!isEpisode(record) || record.status !== 'active' || record.pinned) return false;
+  if (isCompressed(record) || isChunkParent(record) || isChunk(record)) return false;
   const importance = record.importance ?? 1;
   if (importance >= config.maxImportance) return false;
   const minAge = config.minAgeDays * DAY;
@@ -36,7 +36,7 @@ export function shouldCompress(record: MemoryRecord, now: number, config: Compre
 export function compressEpisode(
   record: MemoryRecord,
   config: CompressionConfig = DEFAULT_COMPRESSION,
-): { content: string; summary: string; data: MemoryData } {
+): { content: string; summary: string; data: EpisodeData } {
   const d = record.data;
   const parts: string[] = [];
   if (d.context?.goal) parts.push(d.context.goal);
@@ -45,7 +45,7 @@ export function compressEpisode(
   if (typeof d.outcome?.success === 'boolean') parts.push(d.outcome.success ? 'succeeded' : 'failed');
   const text = record.content.length > config.summaryChars ? `${record.content.slice(0, config.summaryChars).trimEnd()}…` : record.content;
   const summary = parts.length > 0 ? `${parts.join(' — ')}. ${text}` : text;
-  const data: MemoryData = {
+  const data: EpisodeData = {
     compressed: true,
     compressedFrom: [record.id, ...(Array.isArray(d.compressedFrom) ? (d.compressedFrom as string[]) : [])],
   };

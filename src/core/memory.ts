@@ -82,51 +82,82 @@ export interface UndoneSupersession {
 }
 
 /**
- * Layer-specific and auxiliary data, stored as one JSON document beside the flat columns.
- * Later features add keys here rather than new columns where no index needs them.
+ * What a record of any layer may carry in `data`: the caller's descriptors (an episode cycle, a name and
+ * definition, a priority, a metric), chunking, who said it, the affect phase's re-appraisal, and the
+ * lifecycle marks of consolidation and undo.
  */
-export interface MemoryData extends EpisodeCycle, SemanticFields {
-  claim?: ClaimSlot;
-  history?: WordingHistoryEntry[];
+export interface RecordDataBase extends EpisodeCycle, SemanticFields {
+  /** Procedural rules: higher first. */
+  priority?: number;
+  /** Statistical records. */
+  metric?: Record<string, unknown>;
   /** Chunking: the parent document and this chunk's position. */
   parentId?: string;
   chunkIndex?: number;
   chunkCount?: number;
-  /** Procedural rules: higher first. */
-  priority?: number;
-  /** Reflections: 1..3. */
-  level?: number;
-  /** Statistical records. */
-  metric?: Record<string, unknown>;
-  /** Exemptions recorded by undo: undone supersessions and restored decay. */
-  exempt?: { decay?: boolean; supersededBy?: UndoneSupersession[] };
-  /** The claim that superseded this one. */
-  supersededBy?: string;
   /** Chunked documents: the parent holds the whole text and is not itself a search hit. */
   isChunkParent?: boolean;
   /** A chunk's character range in its parent. */
   span?: [start: number, end: number];
-  /** Concepts (semantic records made by extraction, or marked so by a caller). */
-  concept?: boolean;
   /** Who said it (a turn's speaker or role), when the writer recorded it. */
   speaker?: string;
   role?: string;
-  /** Compression: the summary episode and the episodes it stands for. */
-  compressed?: boolean;
-  compressedFrom?: string[];
-  compressedInto?: string;
-  /** Lifecycle marks of consolidation: when decay or expiry applied, and what a duplicate merged into. */
+  /** Exemptions recorded by undo: undone supersessions and restored decay. */
+  exempt?: { decay?: boolean; supersededBy?: UndoneSupersession[] };
+  /** Lifecycle marks of consolidation: when decay or expiry applied. */
   decayedAt?: number;
   expiredAt?: number;
   /** An expired record's tombstone: its content was removed for good (`expire`). */
   tombstone?: boolean;
-  mergedInto?: string;
-  /** Promoted knowledge: how and when it was promoted. */
-  promotion?: Record<string, unknown>;
-  /** Reflections: what triggered them and what they rest on. */
-  reflection?: Record<string, unknown>;
   /** Re-appraisal by the affect phase: the intensity the feeling has now and whether it is a flashbulb memory. */
   affect?: { intensity: number; flashbulb: boolean; appraisedAt: number };
+}
+
+/** An episode's data: besides the base, compression marks (the summary and the episodes it stands for). */
+export interface EpisodeData extends RecordDataBase {
+  compressed?: boolean;
+  compressedFrom?: string[];
+  compressedInto?: string;
+}
+
+/** A claim's data (facts and rules): its slot, the wordings merged into it, what superseded or absorbed it. */
+export interface ClaimData extends RecordDataBase {
+  claim?: ClaimSlot;
+  history?: WordingHistoryEntry[];
+  /** The claim that superseded this one. */
+  supersededBy?: string;
+  /** The record a duplicate was merged into. */
+  mergedInto?: string;
+}
+
+/** Knowledge consolidation derives (reflections, promoted knowledge): how and why it was derived. */
+export interface DerivedKnowledgeData {
+  /** Reflections: 1..3. */
+  level?: number;
+  /** Reflections: what triggered them and what they rest on. */
+  reflection?: Record<string, unknown>;
+  /** Promoted knowledge: how and when it was promoted. */
+  promotion?: Record<string, unknown>;
+}
+
+/** A fact's data: a claim, or knowledge consolidation derived; never marked a concept. */
+export interface FactData extends ClaimData, DerivedKnowledgeData {
+  concept?: false;
+}
+
+/** A concept's data: marked `concept: true` by concept extraction (or by a caller). */
+export interface ConceptData extends RecordDataBase {
+  concept: true;
+}
+
+/**
+ * Layer-specific and auxiliary data, stored as one JSON document beside the flat columns: every key any
+ * kind of record carries (see {@link RecordKind} for which kind carries which). Later features add keys
+ * here rather than new columns where no index needs them.
+ */
+export interface MemoryData extends EpisodeData, ClaimData, DerivedKnowledgeData {
+  /** Concepts (semantic records made by extraction, or marked so by a caller). */
+  concept?: boolean;
 }
 
 /** A stored memory (every layer). */
@@ -162,6 +193,31 @@ export interface MemoryRecord {
   updatedAt: number;
   data: MemoryData;
 }
+
+/** A record of one kind: its layer fixed and its data what that kind carries. */
+export type RecordOf<L extends Layer, D extends MemoryData> = Omit<MemoryRecord, 'layer' | 'data'> & { layer: L; data: D };
+/** What happened: an event, a turn, a structured cycle, or a compressed summary of older episodes. */
+export type EpisodeRecord = RecordOf<'episodic', EpisodeData>;
+/** What is true: a semantic claim or derived knowledge (a reflection, promoted knowledge), not a concept. */
+export type FactRecord = RecordOf<'semantic', FactData>;
+/** What a thing is: a semantic record marked as a concept, with refs to its episodes. */
+export type ConceptRecord = RecordOf<'semantic', ConceptData>;
+/** How to behave: a procedural rule or instruction, a claim with a priority. */
+export type RuleRecord = RecordOf<'procedural', ClaimData>;
+/** What the numbers say: a statistical record over a concept. */
+export type StatisticRecord = RecordOf<'statistical', RecordDataBase>;
+
+/**
+ * Every record as its kind, a discriminated union: `layer` tells the kinds apart, and within the
+ * semantic layer `data.concept` tells a concept from a fact (narrow with `isConcept`). Each member is a
+ * `MemoryRecord`; `recordKind` and the guards in `record-kinds.ts` narrow a `MemoryRecord` to one.
+ */
+export type KindedRecord = EpisodeRecord | FactRecord | ConceptRecord | RuleRecord | StatisticRecord;
+
+/** The kinds of record, by {@link KindedRecord} member. */
+export const RECORD_KINDS = ['episode', 'fact', 'concept', 'rule', 'statistic'] as const;
+/** A record's kind: `episode`, `fact`, `concept`, `rule` or `statistic`. */
+export type RecordKind = (typeof RECORD_KINDS)[number];
 
 /** A record plus the vector it was embedded to; what the write path hands the store. */
 export interface NewMemory {

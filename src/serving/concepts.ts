@@ -9,6 +9,7 @@ import type { Store } from '../core/ports/store.js';
 import type { Scope } from '../core/scope.js';
 import type { MatchedConcept } from './concept-lookup.js';
 import type { ConceptEntry, ConceptGrounding, ConceptRelation, ConceptStatistic } from './types.js';
+import { isEpisode, isStatistic } from '../core/record-kinds.js';
 
 /** Fresh grounding reads at most this many of a concept's most recent episodes. */
 const GROUNDING_EPISODES = 200;
@@ -56,8 +57,8 @@ export async function readConceptRelations(
       const otherId = e.fromId === concept.id ? e.toId : e.fromId;
       const other = others.get(otherId);
       if (other === undefined) continue;
-      if (other.layer === 'statistical') statIds.add(other.id);
-      else if (other.layer !== 'episodic') {
+      if (isStatistic(other)) statIds.add(other.id);
+      else if (!isEpisode(other)) {
         entry.relations.push({
           type: e.type,
           direction: e.fromId === concept.id ? 'out' : 'in',

@@ -9,7 +9,7 @@ import type { RecallHit } from '../core/recall/recall.js';
 import type { Scope } from '../core/scope.js';
 import { contentTerms } from '../core/text/index.js';
 import type { EpisodeEntry, KnowledgeEntry, ProfileEntry, RuleEntry } from './types.js';
-import { isChunkParent, isConcept, isStructural } from '../core/record-kinds.js';
+import { isChunkParent, isConcept, isReflection, isStructural } from '../core/record-kinds.js';
 import { fieldsOfSchemaRecord, isProfileSchema, mergeSchemaFields, type ProfileField } from '../core/profile/profile-schema.js';
 import { isPersona } from '../core/persona/persona.js';
 
@@ -69,10 +69,10 @@ export function profileScopes(scopes: readonly Scope[]): Scope[] {
 /** Categories concept extraction gives concepts: such records are concepts, not profile facts. */
 const CONCEPT_CATEGORIES = new Set(['concept', 'term', 'goal', 'tool', 'object', 'person', 'entity', 'intent']);
 
-/** Is this semantic record a fact (not a concept, a reflection or a chunk parent)? */
-function isFact(record: MemoryRecord): boolean {
+/** Is this semantic record a profile fact (not a concept, a reflection or a chunk parent)? */
+function isProfileFact(record: MemoryRecord): boolean {
   if (isStructural(record)) return false;
-  if (record.provenance.kind === 'reflection' || record.provenance.kind === 'statistical') return false;
+  if (isReflection(record) || record.provenance.kind === 'statistical') return false;
   const category = typeof record.data.category === 'string' ? record.data.category.toLowerCase() : '';
   return !CONCEPT_CATEGORIES.has(category);
 }
@@ -89,7 +89,7 @@ const PROFILE_POOL = 200;
 
 /** Current semantic facts of the user's scopes: the pool `rankProfile` ranks for each message. */
 export async function readProfileFacts(store: Store, scopes: readonly Scope[], now: number): Promise<ProfileFact[]> {
-  const records = (await listCurrent(store, profileScopes(scopes), 'semantic', now)).filter(isFact);
+  const records = (await listCurrent(store, profileScopes(scopes), 'semantic', now)).filter(isProfileFact);
   return records
     .map((r) => ({
       id: r.id,

@@ -17,6 +17,7 @@ import type { Scope } from '../core/scope.js';
 import { cuesOf, matchConcepts, type MatchedConcept } from './concept-lookup.js';
 import type { ParsedPredictInput } from './schemas.js';
 import type { Prediction, PredictResult } from './types.js';
+import { isCompressed, isEpisode } from '../core/record-kinds.js';
 
 /** Confidence of a compressed episode's fields (seed 000: less certain than full episodic recall). */
 export const COMPRESSED_EPISODE_CONFIDENCE = 0.3;
@@ -65,7 +66,7 @@ export async function predictFromConcepts(
       ranked.map(([id]) => id),
       scopes,
     )
-  ).filter((r) => r.layer === 'episodic' && isVisible(r, {}, deps.now) && hasActionOrOutcome(r));
+  ).filter((r) => isEpisode(r) && isVisible(r, {}, deps.now) && hasActionOrOutcome(r));
   const best = Math.max(0, ...records.map((r) => matchCount.get(r.id) ?? 0));
   const considered = records.filter((r) => (matchCount.get(r.id) ?? 0) >= best * RELATIVE_MATCH);
   const groups = new Map<string, { record: MemoryRecord; match: number }[]>();
@@ -103,7 +104,7 @@ function successOf(record: MemoryRecord): boolean | undefined {
 
 /** How much a past episode's fields are trusted: 0.3 compressed, else the decision's confidence (1). */
 export function episodeConfidence(record: MemoryRecord): number {
-  if (record.data.compressed === true) return COMPRESSED_EPISODE_CONFIDENCE;
+  if (isCompressed(record)) return COMPRESSED_EPISODE_CONFIDENCE;
   const c = record.data.decision?.confidence;
   return typeof c === 'number' && Number.isFinite(c) ? Math.min(1, Math.max(0, c)) : 1;
 }

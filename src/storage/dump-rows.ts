@@ -1,17 +1,11 @@
 /**
  * Row shapes shared by both stores' full ordered reads (`sqlite/sqlite-dump.ts`, `postgres/pg-dump.ts`).
  */
-import type { Layer } from '../core/memory.js';
 import { EngramError, messages } from '../core/errors.js';
 import type { AuditEntry, ConceptRef } from '../core/ports/store.js';
+import { toConceptRef, type RefRow } from './concept-ref-rows.js';
 
-/** A `concept_refs` row as both stores select it (`seq` is the insertion order). */
-export interface RefRow {
-  scope: string;
-  concept_id: string;
-  layer: string;
-  ref_id: string;
-}
+export type { RefRow } from './concept-ref-rows.js';
 
 /** The insertion position a page starts after (0: the start); anything else is `INVALID_INPUT`. */
 export function refCursor(after: string | undefined): number {
@@ -24,7 +18,7 @@ export function refCursor(after: string | undefined): number {
 
 /** A page of refs from rows ordered by `seq`, with the cursor of the next page. */
 export function refPage(rows: readonly (RefRow & { seq: string | number })[], limit: number): { refs: ConceptRef[]; next: string | null } {
-  const refs = rows.map((r) => ({ scope: r.scope, conceptId: r.concept_id, layer: r.layer as Layer, refId: r.ref_id }));
+  const refs = rows.map(toConceptRef);
   const last = rows[rows.length - 1];
   return { refs, next: rows.length < limit || last === undefined ? null : String(last.seq) };
 }

@@ -3,7 +3,8 @@
  * PostgreSQL stores so both hand out jobs alike.
  */
 import { EngramError, messages } from '../core/errors.js';
-import type { ClaimJobsQuery, Job } from '../core/ports/store.js';
+import type { ClaimJobsQuery, Job, JobBacklog, JobCounts, NewJob } from '../core/ports/store.js';
+import { assertScope } from '../core/scope.js';
 
 /** A job as both stores select it (drivers may return bigint columns as strings). */
 export interface JobRow {
@@ -41,4 +42,22 @@ export function claimedJob(row: JobRow, attempts: number, leaseUntil: number): J
     leaseUntil,
     lastError: row.last_error,
   };
+}
+
+/** Throws unless a job to enqueue names its scope and a kind. */
+export function assertNewJob(job: NewJob): void {
+  assertScope(job.scope);
+  if (typeof job.kind !== 'string' || job.kind.length === 0)
+    throw new EngramError('INVALID_INPUT', messages.invalidInput('a job needs a kind'));
+}
+
+/** The backlog of counted `(kind, status, n)` rows (drivers may return counts as strings). */
+export function backlogOf(rows: readonly { kind: string; status: keyof JobCounts; n: number | string }[]): JobBacklog {
+  const backlog: JobBacklog = { pending: 0, running: 0, failed: 0, byKind: {} };
+  for (const { kind, status, n } of rows) {
+    const counts = (backlog.byKind[kind] ??= { pending: 0, running: 0, failed: 0 });
+    counts[status] += Number(n);
+    backlog[status] += Number(n);
+  }
+  return backlog;
 }

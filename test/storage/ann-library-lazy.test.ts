@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { locateUsearch } from '../../src/storage/sqlite/ann-library.js';
+import { locateUsearch } from '../../src/storage/sqlite/ann/ann-library.js';
 import { binBuilt } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 

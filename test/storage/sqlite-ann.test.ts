@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { NewMemory } from '../../src/core/memory.js';
 import type { Store, StoreTransaction, VectorQuery } from '../../src/core/ports/store.js';
-import { loadUsearch } from '../../src/storage/sqlite/ann-library.js';
+import { loadUsearch } from '../../src/storage/sqlite/ann/ann-library.js';
 import { openSqliteStore, type SqliteStore, type SqliteStoreConfig } from '../../src/storage/sqlite/index.js';
 import type { SqliteStoreLogger } from '../../src/storage/sqlite/sqlite-store-config.js';
 import { runStoreContract, type StoreFixture } from '../contract/store.contract.js';
@@ -274,13 +274,18 @@ const root = join(here, '..', '..');
 const distProblem = ((): string | null => {
   if (usearchProblem !== null) return usearchProblem;
   const built = join(root, 'dist', 'storage', 'sqlite');
-  if (!existsSync(join(built, 'ann-build-worker.js'))) {
+  if (!existsSync(join(built, 'ann', 'ann-build-worker.js'))) {
     return 'dist/ is missing or predates the HNSW index: run `npx tsc -p tsconfig.build.json` to build the store the child processes import';
   }
+  // the store's files and its subfolders' (lexical/, ann/)
   const sources = join(root, 'src', 'storage', 'sqlite');
-  const newestSource = Math.max(...readdirSync(sources).map((f) => statSync(join(sources, f)).mtimeMs));
+  const newestSource = Math.max(
+    ...readdirSync(sources, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => statSync(join(sources, f)).mtimeMs),
+  );
   const oldestBuilt = Math.min(
-    ...readdirSync(built)
+    ...readdirSync(built, { recursive: true, encoding: 'utf8' })
       .filter((f) => f.endsWith('.js'))
       .map((f) => statSync(join(built, f)).mtimeMs),
   );

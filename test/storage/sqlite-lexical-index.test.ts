@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LexicalQuery } from '../../src/core/ports/store.js';
 import { contentTerms } from '../../src/core/text/index.js';
 import { openSqliteStore, type SqliteStore } from '../../src/storage/sqlite/index.js';
-import { plainFtsTerms, plainText } from '../../src/storage/sqlite/lexical-tokens.js';
+import { plainFtsTerms, plainText } from '../../src/storage/sqlite/lexical/lexical-tokens.js';
 import { DAY, T0, makeRecord, seededVector, withVectors } from '../contract/store-fixtures.js';
 import { CONTRACT_DIMENSION } from '../contract/store.contract.js';
 import Database from 'better-sqlite3';

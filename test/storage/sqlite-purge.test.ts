@@ -9,7 +9,7 @@ import { afterEach, expect, it } from 'vitest';
 import { HashEmbedder } from '../../src/embeddings/hash/index.js';
 import { Engram } from '../../src/index.js';
 import { openSqliteStore, type SqliteStore } from '../../src/storage/sqlite/index.js';
-import { locateUsearch } from '../../src/storage/sqlite/ann-library.js';
+import { locateUsearch } from '../../src/storage/sqlite/ann/ann-library.js';
 import { tempDir } from '../helpers/temp.js';
 
 const TOKEN = 'qvxzamberlithe';

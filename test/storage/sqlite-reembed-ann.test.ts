@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { HashEmbedder } from '../../src/embeddings/hash/index.js';
 import { Engram } from '../../src/index.js';
 import { runReembed } from '../../src/core/reembed/index.js';
-import { loadUsearch } from '../../src/storage/sqlite/ann-library.js';
+import { loadUsearch } from '../../src/storage/sqlite/ann/ann-library.js';
 import { openSqliteStore, type SqliteStore } from '../../src/storage/sqlite/index.js';
 import { tempDir } from '../helpers/temp.js';
 

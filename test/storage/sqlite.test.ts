@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isVisible, type MemoryRecord, type TimeFilter } from '../../src/core/memory.js';
 import { openSqliteStore, readSqliteEmbedder, type SqliteStore, type SqliteStoreConfig } from '../../src/storage/sqlite/index.js';
-import { buildFtsQuery } from '../../src/storage/sqlite/fts-query.js';
+import { buildFtsQuery } from '../../src/storage/sqlite/lexical/fts-query.js';
 import { MIGRATIONS } from '../../src/storage/sqlite/sqlite-migrations.js';
 import { visibilityClause } from '../../src/storage/sqlite/sqlite-rows.js';
 import { CONTRACT_DIMENSION, expectCode, runStoreContract, type StoreFixture } from '../contract/store.contract.js';
@@ -448,10 +448,15 @@ const built = join(root, 'dist', 'storage', 'sqlite', 'index.js');
 const distProblem = ((): string | null => {
   if (!existsSync(built))
     return 'dist/ is missing: run `npx tsc -p tsconfig.build.json` (npm test does) to build the store the child processes import';
+  // the store's files and its subfolders' (lexical/, ann/)
   const sources = join(root, 'src', 'storage', 'sqlite');
-  const newestSource = Math.max(...readdirSync(sources).map((f) => statSync(join(sources, f)).mtimeMs));
+  const newestSource = Math.max(
+    ...readdirSync(sources, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => statSync(join(sources, f)).mtimeMs),
+  );
   const oldestBuilt = Math.min(
-    ...readdirSync(join(root, 'dist', 'storage', 'sqlite'))
+    ...readdirSync(join(root, 'dist', 'storage', 'sqlite'), { recursive: true, encoding: 'utf8' })
       .filter((f) => f.endsWith('.js'))
       .map((f) => statSync(join(root, 'dist', 'storage', 'sqlite', f)).mtimeMs),
   );

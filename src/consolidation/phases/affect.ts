@@ -7,7 +7,7 @@
  * The current cautions and the latest mood are also kept as state documents (`affect/cautions`,
  * `affect/mood/latest`) so the context of a turn reads them in one step.
  */
-import type { MemoryRecord } from '../../core/memory.js';
+import type { FactData, MemoryRecord } from '../../core/memory.js';
 import type { StoreTransaction } from '../../core/ports/store.js';
 import {
   appraise,
@@ -161,7 +161,7 @@ async function upsertCaution(
       importance: 0.8,
       confidence: round(1 - v.p, 4),
       provenance: { kind: 'statistical', sources: [], derivedFrom: v.negatives.slice(0, 50) },
-      data: { name: `caution: ${v.name}`, category: 'caution', definition: content, properties: { caution } },
+      data: { name: `caution: ${v.name}`, category: 'caution', definition: content, properties: { caution } } satisfies FactData,
       tags: ['caution'],
     });
     await tx.insertMemories([{ record, embedding: vector }]);
@@ -240,7 +240,7 @@ async function upsertMood(ctx: PhaseContext, tx: StoreTransaction, m: MoodSummar
     provenance: { kind: 'statistical', sources: [], derivedFrom: sources },
     occurredAt: m.from,
     validFrom: m.from,
-    data: { name: `mood ${m.period}`, category: 'mood', definition: content, properties: { mood } },
+    data: { name: `mood ${m.period}`, category: 'mood', definition: content, properties: { mood } } satisfies FactData,
     tags: ['mood'],
   });
   await tx.insertMemories([{ record, embedding: vector }]);

@@ -9,12 +9,12 @@
 import type { MemoryRecord } from '../../core/memory.js';
 import { decayVerdicts } from '../decay-policy.js';
 import { scanRecords, type PhaseContext } from '../phase-context.js';
-import { isStructural } from '../../core/record-kinds.js';
+import { isChunkParent, isEpisode, isFact } from '../../core/record-kinds.js';
 import { noteChanged } from '../report.js';
 
 /** Which records the decay phase judges. */
 export function decays(r: MemoryRecord): boolean {
-  return (r.layer === 'episodic' || r.layer === 'semantic') && !isStructural(r);
+  return (isEpisode(r) || isFact(r)) && !isChunkParent(r);
 }
 
 export async function decayPhase(ctx: PhaseContext): Promise<void> {

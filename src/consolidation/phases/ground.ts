@@ -6,7 +6,7 @@
  * reinforced (updated) when later runs see more shared evidence.
  */
 import { isConcept } from '../../core/concepts/index.js';
-import type { Edge, MemoryRecord } from '../../core/memory.js';
+import type { Edge, MemoryRecord, RecordDataBase } from '../../core/memory.js';
 import type { StoreTransaction } from '../../core/ports/store.js';
 import { jaccard, meanStd } from '../statistics.js';
 import { derivedRecord, edgeId, lookupKey, scanRecords, storeKey, type PhaseContext } from '../phase-context.js';
@@ -151,7 +151,7 @@ async function upsertStatistic(ctx: PhaseContext, tx: StoreTransaction, p: Plann
     now: ctx.now,
     importance: 0.5,
     provenance: { kind: 'statistical', sources: [], derivedFrom: [p.conceptId] },
-    data: { name: p.name, metric },
+    data: { name: p.name, metric } satisfies RecordDataBase,
   });
   await tx.insertMemories([{ record, embedding }]);
   await tx.addConceptRefs({ scope: ctx.scope, conceptId: p.conceptId, layer: 'statistical', refIds: [record.id] });

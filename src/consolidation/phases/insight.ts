@@ -6,7 +6,7 @@
  * confidence from its evidence, and DERIVED_FROM edges to the memories (and promoted patterns) it rests
  * on. Nothing without evidence that passed the test; an identity key per finding updates, never duplicates.
  */
-import type { MemoryRecord } from '../../core/memory.js';
+import type { FactData, MemoryRecord } from '../../core/memory.js';
 import type { StoreTransaction } from '../../core/ports/store.js';
 import { isPromoted } from '../../core/record-kinds.js';
 import { conceptName } from '../../core/concepts/candidates.js';
@@ -184,7 +184,7 @@ async function upsertInsight(
         category: 'insight',
         definition: written.content,
         properties: { insight },
-      },
+      } satisfies FactData,
       tags: ['insight'],
     });
     await tx.insertMemories([{ record, embedding: vector }]);

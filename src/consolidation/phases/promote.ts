@@ -5,7 +5,7 @@
  * source episodes (reward learning) or a STATISTICALLY_CONFIRMS edge from its statistical record
  * (statistical patterns). Re-running never duplicates: the concept's confidence and evidence are updated.
  */
-import type { Edge, MemoryRecord } from '../../core/memory.js';
+import type { ConceptData, Edge, FactData, MemoryRecord, RecordDataBase } from '../../core/memory.js';
 import type { StoreTransaction } from '../../core/ports/store.js';
 import { observationOf, type Observation } from '../observations.js';
 import { rewardLearningSource, statisticalPatternSource, type PromotionCandidate, type PromotionSource } from '../promotion-sources.js';
@@ -114,7 +114,7 @@ async function promote(
       importance: 0.7,
       confidence: c.confidence,
       provenance: { kind: c.provenanceKind, sources: [], derivedFrom: statId !== null ? [statId] : c.episodes.slice(-20) },
-      data: { name: c.name, category: 'promoted', definition: c.content, promotion },
+      data: { name: c.name, category: 'promoted', definition: c.content, promotion } satisfies FactData,
       tags: ['promoted', c.kind],
     });
     await tx.insertMemories([{ record, embedding: conceptVector }]);
@@ -146,7 +146,7 @@ async function ensureCycleNodes(ctx: PhaseContext, cycles: readonly Cycle[], cur
           now: ctx.now,
           importance: 0.5,
           provenance: { kind: 'statistical', sources: [], derivedFrom: [] },
-          data: { name: node.name, category: 'cycle', definition: node.definition, concept: true },
+          data: { name: node.name, category: 'cycle', definition: node.definition, concept: true } satisfies ConceptData,
         });
         await tx.insertMemories([{ record, embedding: vectors[i] as Float32Array }]);
         await storeKey(tx, ctx.scope, `cycle:${cycle}`, record.id, ctx.now);
@@ -268,7 +268,7 @@ async function upsertStatisticalRecord(
     now: ctx.now,
     importance: 0.6,
     provenance: { kind: 'statistical', sources: [], derivedFrom: [] },
-    data: { name: stat.name, metric: stat.metric },
+    data: { name: stat.name, metric: stat.metric } satisfies RecordDataBase,
   });
   await tx.insertMemories([{ record, embedding }]);
   await storeKey(tx, ctx.scope, key, record.id, ctx.now);

@@ -6,7 +6,7 @@
  * importance 0.5 / 0.7 / 0.9) with DERIVED_FROM edges to what it summarises; an identity key makes a
  * second run add no duplicate.
  */
-import type { Edge, MemoryRecord } from '../../core/memory.js';
+import type { Edge, FactData, MemoryRecord } from '../../core/memory.js';
 import type { StoreReader } from '../../core/ports/store.js';
 import type { Scope } from '../../core/scope.js';
 import { extractiveInsights, insightKey, llmInsights, reflectionTrigger, type Insight, type ReflectionItem } from '../reflection.js';
@@ -115,7 +115,7 @@ export async function reflectPhase(ctx: PhaseContext): Promise<void> {
             category: 'reflection',
             level: insight.level,
             reflection: { trigger, method: insight.method, representatives: insight.representatives, terms: insight.terms },
-          },
+          } satisfies FactData,
           tags: ['reflection'],
         });
         record.id = insight.id ?? record.id;

@@ -3,7 +3,7 @@
  * ref sets. Idempotent (re-running adds no duplicate concept or ref), safe against concurrent workers
  * (the final lookup runs inside the write transaction).
  */
-import type { Layer, MemoryRecord } from '../memory.js';
+import type { ConceptData, Layer, MemoryRecord } from '../memory.js';
 import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { Store, StoreReader } from '../ports/store.js';
@@ -34,7 +34,7 @@ export function newConceptRecord(scope: Scope, candidate: ConceptCandidate, now:
     content: candidate.name.replace(/_/g, ' '),
     confidence: 0.5,
     provenance: { kind: 'episodic', sources: [], derivedFrom: derivedFrom.slice(0, 20) },
-    data: { concept: true, name: candidate.name, category: candidate.category },
+    data: { concept: true, name: candidate.name, category: candidate.category } satisfies ConceptData,
   });
 }
 

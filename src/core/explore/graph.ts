@@ -10,6 +10,7 @@ import type { Scope } from '../scope.js';
 import { isEdgeVisible } from '../graph/edge-visibility.js';
 import { DEFAULT_GRAPH_LIMIT } from './schemas.js';
 import { excerpt } from './overview.js';
+import { isConcept } from '../record-kinds.js';
 
 /** The edge type of a concept ref: from the record to the concept it feeds. */
 export const REF_TYPE = 'REF';
@@ -110,10 +111,6 @@ async function refsTouching(store: StoreReader, scopes: readonly Scope[], record
     others.length > 0 ? store.findConceptsByRef({ scopes, refIds: others }) : [],
   ]);
   return [...from, ...to];
-}
-
-function isConcept(record: MemoryRecord): boolean {
-  return (record.data as MemoryRecord['data'] | undefined)?.concept === true;
 }
 
 function toNode(record: MemoryRecord): GraphNode {

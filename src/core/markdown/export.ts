@@ -5,12 +5,12 @@
  * log.md (episodes), and schema.md (the profile schema: what to learn about the user) when the scope has one. Every record of the scope, whatever its status, with its concept refs and
  * outgoing edges in its trailer, so an import reproduces it exactly.
  */
-import { isConcept } from '../concepts/index.js';
 import type { Edge, MemoryRecord } from '../memory.js';
 import type { Store } from '../ports/store.js';
 import type { Scope } from '../scope.js';
 import { renderDate, renderEntry, renderImportance } from './format.js';
 import { isProfileSchema } from '../profile/profile-schema.js';
+import { isEpisode, recordKind } from '../record-kinds.js';
 
 /** File name → Markdown text. */
 export type MarkdownFiles = Record<string, string>;
@@ -32,17 +32,25 @@ const TITLES: Record<MarkdownFile, string> = {
 /** Which file a record belongs in. */
 export function fileOf(record: MemoryRecord): MarkdownFile {
   if (isProfileSchema(record)) return SCHEMA_FILE;
-  if (record.layer === 'procedural') return 'procedural.md';
-  if (record.layer === 'episodic') return 'log.md';
-  if (record.layer === 'statistical') return 'semantic.md';
-  if (isConcept(record)) return 'concepts.md';
-  const d = record.data;
-  return d.definition !== undefined || (d.category !== undefined && d.claim === undefined) ? 'semantic.md' : 'profile.md';
+  switch (recordKind(record)) {
+    case 'rule':
+      return 'procedural.md';
+    case 'episode':
+      return 'log.md';
+    case 'statistic':
+      return 'semantic.md';
+    case 'concept':
+      return 'concepts.md';
+    case 'fact': {
+      const d = record.data;
+      return d.definition !== undefined || (d.category !== undefined && d.claim === undefined) ? 'semantic.md' : 'profile.md';
+    }
+  }
 }
 
 /** The instant shown as an entry's date: when it happened (episodes), else since when it is valid. */
 export function shownInstant(record: MemoryRecord): number {
-  return record.layer === 'episodic' ? (record.occurredAt ?? record.validFrom) : record.validFrom;
+  return isEpisode(record) ? (record.occurredAt ?? record.validFrom) : record.validFrom;
 }
 
 /** The trailer: the record minus its visible text, defaults left out; plus refs and outgoing edges. */

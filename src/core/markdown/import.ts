@@ -20,6 +20,7 @@ import { parseTrailer, type Trailer } from './trailer-schema.js';
 import { dictionary } from '../text/dictionary.js';
 import type { Redactor } from '../redact/redactor.js';
 import { redactInputs, redactRecord } from '../redact/redact-values.js';
+import { isEpisode } from '../record-kinds.js';
 
 export interface MarkdownImportReport {
   created: number;
@@ -96,8 +97,8 @@ function recordOf(entry: ParsedEntry, scope: Scope): { record: MemoryRecord; edi
   if (entry.date !== renderDate(shownInstant(record)) && entry.date !== null) {
     const at = parseDate(entry.date);
     if (!Number.isFinite(at)) throw invalid(entry, `"${entry.date}" is not a date: use YYYY-MM-DD`);
-    if (record.layer === 'episodic') record.occurredAt = at;
-    if (record.layer !== 'episodic' || record.validFrom > at) record.validFrom = at;
+    if (isEpisode(record)) record.occurredAt = at;
+    if (!isEpisode(record) || record.validFrom > at) record.validFrom = at;
     edited = true;
   }
   return { record, edited, trailer: t };

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import type { MemoryRecord } from '../memory.js';
+import { isPromoted, isReflection, isRule } from '../record-kinds.js';
 
 /** The category of a persona record. */
 export const PERSONA_CATEGORY = 'persona';
@@ -87,7 +88,7 @@ export const personaSchema = z
 
 /** Is this record a persona? */
 export function isPersona(record: Pick<MemoryRecord, 'layer' | 'data'>): boolean {
-  return record.layer === 'procedural' && record.data.category === PERSONA_CATEGORY;
+  return isRule(record) && record.data.category === PERSONA_CATEGORY;
 }
 
 const IN_TEXT = /\b([a-z][a-z_-]{2,39})\s*[:=]?\s*(0(?:\.\d+)?|1(?:\.0+)?)\b/gi;
@@ -132,8 +133,8 @@ export function favoursOf(persona: Persona, disposition: string): DispositionFav
 /** The kinds of a memory: its layer and what it is beside (reflection, decision, failure, surprising…). */
 export function memoryKindsOf(record: Pick<MemoryRecord, 'layer' | 'provenance' | 'data' | 'tags' | 'surprise' | 'emotion'>): Set<string> {
   const kinds = new Set<string>([record.layer]);
-  if (record.provenance.kind === 'reflection') kinds.add('reflection');
-  if (record.data.category === 'promoted') kinds.add('promoted');
+  if (isReflection(record)) kinds.add('reflection');
+  if (isPromoted(record)) kinds.add('promoted');
   if (record.data.decision !== undefined || record.tags.includes('decision')) kinds.add('decision');
   if (record.data.outcome?.success === true) kinds.add('success');
   if (record.data.outcome?.success === false) kinds.add('failure');

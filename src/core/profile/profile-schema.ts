@@ -13,6 +13,7 @@
  */
 import { z } from 'zod';
 import type { MemoryRecord } from '../memory.js';
+import { isRule } from '../record-kinds.js';
 
 /** The category of a profile-schema record. */
 export const PROFILE_SCHEMA_CATEGORY = 'profile-schema';
@@ -59,7 +60,7 @@ export const profileFieldsSchema = z
 
 /** Is this record a profile schema? */
 export function isProfileSchema(record: Pick<MemoryRecord, 'layer' | 'data'>): boolean {
-  return record.layer === 'procedural' && record.data.category === PROFILE_SCHEMA_CATEGORY;
+  return isRule(record) && record.data.category === PROFILE_SCHEMA_CATEGORY;
 }
 
 /** The comparison key of a field name: lowercase words joined by one space. */

@@ -11,6 +11,7 @@ import { parseInput } from '../schemas.js';
 import { newId } from '../write/new-record.js';
 import { purgeInputSchema, type PurgeInput } from '../browse/schemas.js';
 import { planPurge } from './plan-purge.js';
+import { isChunk, isStatistic } from '../record-kinds.js';
 
 /** What a purge removed. */
 export interface PurgeReport {
@@ -61,8 +62,8 @@ export async function purgeRecords(store: Store, input: PurgeInput, options: { n
       const { supersededBy: _by, ...data } = record.data;
       await tx.updateMemory(record.id, scope, { status: 'active', validTo: null, invalidatedAt: null, data, updatedAt: now });
     }
-    const chunks = plan.removed.filter((r) => r.data.parentId !== undefined).length;
-    const statistics = plan.removed.filter((r) => r.data.parentId === undefined && r.layer === 'statistical').length;
+    const chunks = plan.removed.filter(isChunk).length;
+    const statistics = plan.removed.filter((r) => !isChunk(r) && isStatistic(r)).length;
     const report: Omit<PurgeReport, 'auditId'> = {
       purged: targets.length,
       removed: {

@@ -5,7 +5,7 @@
 import type { MemoryData } from '../memory.js';
 import type { StagingCandidate } from '../ports/vector-staging.js';
 import { embeddingText } from '../write/remember.js';
-import { isConcept } from '../record-kinds.js';
+import { isChunk, isConcept } from '../record-kinds.js';
 
 /**
  * A chunk is embedded from its own text, a concept from its name (underscores as spaces), anything
@@ -18,7 +18,7 @@ import { isConcept } from '../record-kinds.js';
  */
 export function reembedText(record: Omit<StagingCandidate, 'data'> & { readonly data: StagingCandidate['data'] | MemoryData }): string {
   const { data } = record;
-  if (typeof data.parentId === 'string') return record.content;
+  if (isChunk(record)) return record.content;
   if (isConcept(record) && typeof data.name === 'string') return data.name.replace(/_/g, ' ');
   try {
     return embeddingText({ layer: record.layer, content: record.content, data: data as MemoryData });

@@ -17,6 +17,7 @@ import { buildRecord, newId } from './new-record.js';
 import { answeredInput, answeredQuestions, capturedClaimInputs, keepOpenQuestions } from './capture/index.js';
 import { applyMerge, applySupersession, attachClaimSlot, CLAIM_LAYERS, decideClaim } from './resolve-claim.js';
 import { analyzeEmotion, scoreImportance, scoreSurprise } from './salience/index.js';
+import { isEpisode } from '../record-kinds.js';
 
 /** What `remember` did with one input (CLI/MCP/HTTP contract). */
 export interface RememberResult {
@@ -214,7 +215,7 @@ async function enqueueConceptExtraction(
   const created = new Set(results.filter((r) => r.action === 'created').map((r) => r.id));
   const byScope = new Map<string, string[]>();
   for (const record of records) {
-    if (record.layer !== 'episodic' || !created.has(record.id)) continue;
+    if (!isEpisode(record) || !created.has(record.id)) continue;
     byScope.set(record.scope, [...(byScope.get(record.scope) ?? []), record.id]);
   }
   if (byScope.size === 0) return;
@@ -393,9 +394,8 @@ async function existingSources(tx: StoreTransaction, records: readonly MemoryRec
 /** The text a record is embedded from: its content, prefixed by its name, followed by its episode cycle. */
 export function embeddingText(record: Pick<MemoryRecord, 'layer' | 'content' | 'data'>): string {
   const name = typeof record.data.name === 'string' ? `${record.data.name}: ` : '';
-  const cycle =
-    record.layer === 'episodic'
-      ? [renderEpisodeCycle(record.data), speakerLine(record.content, record.data)].filter((p) => p !== '').join(' ')
-      : '';
+  const cycle = isEpisode(record)
+    ? [renderEpisodeCycle(record.data), speakerLine(record.content, record.data)].filter((p) => p !== '').join(' ')
+    : '';
   return `${name}${record.content}${cycle.length > 0 ? `\n${cycle}` : ''}`;
 }

@@ -2,6 +2,7 @@
  * Composition root of the CLI: reads flags and env, opens the engine.
  */
 import type { Command } from 'commander';
+import { EngramError } from '../../core/errors.js';
 import { DB_FLAG_HELP, ensureDefaultDbFolder, resolveDbPath as resolveDb } from './default-db.js';
 import { isMissingSqliteFile, missingDatabaseError } from './missing-database.js';
 import type { RedactionFlags } from './redaction-config.js';
@@ -100,4 +101,17 @@ function withLlm(llm: ReturnType<typeof llmFromEnv>): { llm?: NonNullable<Return
 /** Collects a repeatable option into an array. */
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
+}
+
+/** Flags of a command that reads or writes named scopes. */
+export interface ScopeFlags extends CommonFlags {
+  scope?: string[];
+}
+
+/** The one scope of `--scope` (`what` names the command in the error). */
+export function oneScope(scopes: string[] | undefined, what: string): string {
+  if (scopes === undefined || scopes.length !== 1) {
+    throw new EngramError('INVALID_INPUT', `${what} names exactly one scope: pass --scope S once (got ${scopes?.length ?? 0}).`);
+  }
+  return scopes[0] as string;
 }

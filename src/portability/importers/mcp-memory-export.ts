@@ -8,7 +8,7 @@
  * imported (`metadata.relationType`) or in lower case. Only current memories are exported; episodes
  * and statistics have no place in the graph and are counted as left out.
  */
-import { isChunkParent, isConcept } from '../../core/record-kinds.js';
+import { isChunk, isChunkParent, isConcept, isEpisode, isFact, isStatistic } from '../../core/record-kinds.js';
 import type { Edge, MemoryRecord } from '../../core/memory.js';
 import type { StoreReader } from '../../core/ports/store.js';
 import type { Scope } from '../../core/scope.js';
@@ -67,11 +67,11 @@ export async function exportMcpMemory(
   const entityOf = new Map<string, GraphEntity>();
   const facts: MemoryRecord[] = [];
   for (const record of records) {
-    if (typeof record.data.parentId === 'string') continue; // a chunk: its parent holds the whole text
-    if (record.layer === 'episodic') leave('episodes (events have no place in the graph; export jsonl keeps them)');
-    else if (record.layer === 'statistical') leave('statistics (numbers have no place in the graph; export jsonl keeps them)');
+    if (isChunk(record)) continue; // a chunk: its parent holds the whole text
+    if (isEpisode(record)) leave('episodes (events have no place in the graph; export jsonl keeps them)');
+    else if (isStatistic(record)) leave('statistics (numbers have no place in the graph; export jsonl keeps them)');
     else if (
-      record.layer === 'semantic' &&
+      (isFact(record) || isConcept(record)) &&
       typeof record.data.name === 'string' &&
       record.data.name.trim() !== '' &&
       !isChunkParent(record)

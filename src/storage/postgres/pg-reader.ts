@@ -31,7 +31,9 @@ import type {
 import * as dump from './pg-dump.js';
 import type { MemoryStatus } from '../../core/memory.js';
 import type { PgQueryable } from './pg-driver.js';
-import * as layers from './pg-layers.js';
+import { readRelationTypes } from './pg-relations.js';
+import { readConceptRefs, readConcepts, readConceptsByRef } from './pg-concepts.js';
+import { listState, readState } from './pg-state.js';
 import type { VectorCache } from './pg-vector-cache.js';
 import { assertDimension } from '../../core/vectors.js';
 import { toEngramError } from './pg-errors.js';
@@ -360,15 +362,15 @@ export class PgReader implements StoreReader {
   }
 
   async getRelationTypes(scopes: readonly Scope[]): Promise<RelationType[]> {
-    return this.read('read relation types', (db) => layers.readRelationTypes(db, this.tables, scopes));
+    return this.read('read relation types', (db) => readRelationTypes(db, this.tables, scopes));
   }
 
   async getConceptRefs(query: ConceptRefQuery): Promise<ConceptRef[]> {
-    return this.read('read concept refs', (db) => layers.readConceptRefs(db, this.tables, query));
+    return this.read('read concept refs', (db) => readConceptRefs(db, this.tables, query));
   }
 
   async findConceptsByRef(query: { scopes: readonly Scope[]; refIds: readonly string[] }): Promise<ConceptRef[]> {
-    return this.read('find concepts by ref', (db) => layers.readConceptsByRef(db, this.tables, query));
+    return this.read('find concepts by ref', (db) => readConceptsByRef(db, this.tables, query));
   }
 
   async findConcepts(query: {
@@ -378,15 +380,15 @@ export class PgReader implements StoreReader {
     statuses?: readonly MemoryStatus[];
     limit?: number;
   }): Promise<MemoryRecord[]> {
-    return this.read('find concepts', (db) => layers.readConcepts(db, this.tables, query));
+    return this.read('find concepts', (db) => readConcepts(db, this.tables, query));
   }
 
   async getState(scope: Scope, key: string): Promise<StateEntry | null> {
-    return this.read('read state', (db) => layers.readState(db, this.tables, scope, key));
+    return this.read('read state', (db) => readState(db, this.tables, scope, key));
   }
 
   async listState(scope: Scope, keyPrefix: string, limit: number, options?: StateListOptions): Promise<StateEntry[]> {
-    return this.read('list state', (db) => layers.listState(db, this.tables, scope, keyPrefix, limit, options));
+    return this.read('list state', (db) => listState(db, this.tables, scope, keyPrefix, limit, options));
   }
 
   async countRecordedPerDay(query: { scopes: readonly Scope[]; days: number }): Promise<DailyCount[]> {

@@ -10,7 +10,7 @@ import { EngramError, messages } from '../../core/errors.js';
 import type { ClaimJobsQuery, Job, JobBacklog, Store, StoreCapabilities, StoredApiKey, StoreTransaction } from '../../core/ports/store.js';
 import type { Scope } from '../../core/scope.js';
 import * as keyRows from './pg-api-keys.js';
-import * as layers from './pg-layers.js';
+import { claimJobs, completeJobs, failJob, jobBacklog } from './pg-jobs.js';
 import { AccessBatch } from '../access-batch.js';
 import { AsyncMutex } from '../async-mutex.js';
 import type { PgDriver, PgQueryable } from './pg-driver.js';
@@ -295,11 +295,11 @@ export class PostgresStore extends PgReader implements Store {
 
   /** Claims due jobs with `FOR UPDATE SKIP LOCKED`: concurrent claimers on any server never get the same job. */
   async claimJobs(query: ClaimJobsQuery): Promise<Job[]> {
-    return this.read('claim jobs', (db) => layers.claimJobs(db, this.#tables, query));
+    return this.read('claim jobs', (db) => claimJobs(db, this.#tables, query));
   }
 
   async completeJobs(ids: readonly string[], owner: string): Promise<number> {
-    return this.read('complete jobs', (db) => layers.completeJobs(db, this.#tables, ids, owner));
+    return this.read('complete jobs', (db) => completeJobs(db, this.#tables, ids, owner));
   }
 
   async failJob(
@@ -308,11 +308,11 @@ export class PostgresStore extends PgReader implements Store {
     error: string,
     options: { now: number; maxAttempts?: number; retryAfterMs?: number },
   ): Promise<'retry' | 'failed' | 'lost'> {
-    return this.read('record a job failure', (db) => layers.failJob(db, this.#tables, id, owner, error, options));
+    return this.read('record a job failure', (db) => failJob(db, this.#tables, id, owner, error, options));
   }
 
   async jobBacklog(scopes: readonly Scope[]): Promise<JobBacklog> {
-    return this.read('count jobs', (db) => layers.jobBacklog(db, this.#tables, scopes));
+    return this.read('count jobs', (db) => jobBacklog(db, this.#tables, scopes));
   }
 
   /**

@@ -12,7 +12,10 @@ import { storedIds } from './pg-dump.js';
 import { unseen } from '../dump-rows.js';
 import type { Layer } from '../../core/memory.js';
 import type { RelationType } from '../../core/relations.js';
-import * as layers from './pg-layers.js';
+import { registerRelationType } from './pg-relations.js';
+import { addConceptRefs, moveConceptRefs, removeConceptRefs } from './pg-concepts.js';
+import { deleteState, writeState } from './pg-state.js';
+import { enqueueJobs } from './pg-jobs.js';
 import { assertScope, type Scope } from '../../core/scope.js';
 import type { PgQueryable } from './pg-driver.js';
 import { pgCode, toEngramError } from './pg-errors.js';
@@ -208,7 +211,7 @@ export class PgTransaction extends PgReader implements StoreTransaction {
   }
 
   async registerRelationType(type: RelationType): Promise<RelationType> {
-    return this.write('register a relation type', (db) => layers.registerRelationType(db, this.tables, type));
+    return this.write('register a relation type', (db) => registerRelationType(db, this.tables, type));
   }
 
   async addConceptRefs(input: {
@@ -218,27 +221,27 @@ export class PgTransaction extends PgReader implements StoreTransaction {
     refIds: readonly string[];
     cap?: number;
   }): Promise<{ added: string[]; evicted: string[] }> {
-    return this.write('add concept refs', (db) => layers.addConceptRefs(db, this.tables, input));
+    return this.write('add concept refs', (db) => addConceptRefs(db, this.tables, input));
   }
 
   async moveConceptRefs(fromRefId: string, toRefId: string, scope: Scope): Promise<number> {
-    return this.write('move concept refs', (db) => layers.moveConceptRefs(db, this.tables, fromRefId, toRefId, scope));
+    return this.write('move concept refs', (db) => moveConceptRefs(db, this.tables, fromRefId, toRefId, scope));
   }
 
   async removeConceptRefs(refIds: readonly string[], scope: Scope): Promise<number> {
-    return this.write('remove concept refs', (db) => layers.removeConceptRefs(db, this.tables, refIds, scope));
+    return this.write('remove concept refs', (db) => removeConceptRefs(db, this.tables, refIds, scope));
   }
 
   async setState(scope: Scope, key: string, value: unknown, at: number): Promise<void> {
-    await this.write('write state', (db) => layers.writeState(db, this.tables, scope, key, value, at));
+    await this.write('write state', (db) => writeState(db, this.tables, scope, key, value, at));
   }
 
   async deleteState(scope: Scope, key: string): Promise<boolean> {
-    return this.write('delete state', (db) => layers.deleteState(db, this.tables, scope, key));
+    return this.write('delete state', (db) => deleteState(db, this.tables, scope, key));
   }
 
   async enqueueJobs(jobs: readonly NewJob[], at: number): Promise<number> {
-    return this.write('enqueue jobs', (db) => layers.enqueueJobs(db, this.tables, jobs, at));
+    return this.write('enqueue jobs', (db) => enqueueJobs(db, this.tables, jobs, at));
   }
 
   async deleteMemories(ids: readonly string[], scope: Scope): Promise<DeletedCounts> {

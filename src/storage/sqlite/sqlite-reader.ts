@@ -25,10 +25,12 @@ import type {
   AuditEntry,
 } from '../../core/ports/store.js';
 import { assertReadScopes, assertScope, type Scope } from '../../core/scope.js';
-import type { AnnIndex } from './ann-index.js';
-import type { LexicalIndex } from './lexical-index.js';
-import { LexicalStatistics, searchLexical } from './sqlite-lexical.js';
-import { listState, readConcepts, readConceptRefs, readConceptsByRef, readRelationTypes, readState } from './sqlite-layers.js';
+import type { AnnIndex } from './ann/ann-index.js';
+import type { LexicalIndex } from './lexical/lexical-index.js';
+import { LexicalStatistics, searchLexical } from './lexical/sqlite-lexical.js';
+import { readRelationTypes } from './sqlite-relations.js';
+import { readConceptRefs, readConcepts, readConceptsByRef } from './sqlite-concepts.js';
+import { listState, readState } from './sqlite-state.js';
 import { readNeighbours, readTemporal } from './sqlite-context-queries.js';
 import { browseMemories, findDerived, listScopes, summarizeScopes } from './sqlite-browse.js';
 import { countRecordedPerDay, listConcepts, nextToDecay } from './sqlite-explore.js';
@@ -36,10 +38,10 @@ import type { SqliteConnection } from './sqlite-connection.js';
 import { assertDimension } from '../../core/vectors.js';
 import { toEngramError } from './sqlite-errors.js';
 import { arrayToMemory, EDGE_COLUMNS, inList, memoryColumns, rowToEdge, rowToMemory, type EdgeRow, type MemoryRow } from './sqlite-rows.js';
-import { searchVectors, type VectorSearchContext } from './sqlite-vector-search.js';
+import { searchVectors, type VectorSearchContext } from './ann/sqlite-vector-search.js';
 import * as dump from './sqlite-dump.js';
-import { assertEmbedderCurrent } from './sqlite-vector-staging.js';
-import type { VectorIndex } from './vector-index.js';
+import { assertEmbedderCurrent } from './ann/sqlite-vector-staging.js';
+import type { VectorIndex } from './ann/vector-index.js';
 
 /** What a reader needs; `assertUsable` throws once the store is closed or the transaction is over. */
 export interface ReaderContext {

@@ -9,23 +9,23 @@
 import { EngramError, messages } from '../../core/errors.js';
 import type { ClaimJobsQuery, Job, JobBacklog, Store, StoreCapabilities, StoredApiKey, StoreTransaction } from '../../core/ports/store.js';
 import type { Scope } from '../../core/scope.js';
-import * as layers from './sqlite-layers.js';
+import { claimJobs, completeJobs, failJob, jobBacklog } from './sqlite-jobs.js';
 import * as keyRows from './sqlite-api-keys.js';
 import { assertReadScopes } from '../../core/scope.js';
 import { AccessBatch } from '../access-batch.js';
-import { openAnnIndex, type AnnIndex } from './ann-index.js';
+import { openAnnIndex, type AnnIndex } from './ann/ann-index.js';
 import { AsyncMutex } from '../async-mutex.js';
 import { isMemoryPath, openConnection, type SqliteConnection } from './sqlite-connection.js';
 import { toEngramError } from './sqlite-errors.js';
 import { assertSchemaCurrent, checkEmbeddingIdentity, migrate } from './sqlite-migrations.js';
-import { LexicalIndex } from './lexical-index.js';
+import { LexicalIndex } from './lexical/lexical-index.js';
 import { SqliteReader, type ReaderContext } from './sqlite-reader.js';
 import { resolveSqliteStoreConfig, type ResolvedSqliteStoreConfig, type SqliteStoreConfig } from './sqlite-store-config.js';
 import { SqliteTransaction } from './sqlite-transaction.js';
-import { scopeSize } from './sqlite-vector-search.js';
+import { scopeSize } from './ann/sqlite-vector-search.js';
 import { scrubAfterDelete } from './sqlite-browse.js';
-import { VectorIndex } from './vector-index.js';
-import { assertEmbedderCurrent, SqliteVectorStaging } from './sqlite-vector-staging.js';
+import { VectorIndex } from './ann/vector-index.js';
+import { assertEmbedderCurrent, SqliteVectorStaging } from './ann/sqlite-vector-staging.js';
 import type { VectorStaging } from '../../core/ports/vector-staging.js';
 
 /** Flush accesses at once when this many ids are waiting. */
@@ -248,11 +248,11 @@ export class SqliteStore extends SqliteReader implements Store {
   }
 
   async claimJobs(query: ClaimJobsQuery): Promise<Job[]> {
-    return this.#writeLocked('claim jobs', (connection) => layers.claimJobs(connection, query));
+    return this.#writeLocked('claim jobs', (connection) => claimJobs(connection, query));
   }
 
   async completeJobs(ids: readonly string[], owner: string): Promise<number> {
-    return this.#writeLocked('complete jobs', (connection) => layers.completeJobs(connection, ids, owner));
+    return this.#writeLocked('complete jobs', (connection) => completeJobs(connection, ids, owner));
   }
 
   async failJob(
@@ -261,11 +261,11 @@ export class SqliteStore extends SqliteReader implements Store {
     error: string,
     options: { now: number; maxAttempts?: number; retryAfterMs?: number },
   ): Promise<'retry' | 'failed' | 'lost'> {
-    return this.#writeLocked('record a job failure', (connection) => layers.failJob(connection, id, owner, error, options));
+    return this.#writeLocked('record a job failure', (connection) => failJob(connection, id, owner, error, options));
   }
 
   async jobBacklog(scopes: readonly Scope[]): Promise<JobBacklog> {
-    return this.read('count jobs', (connection) => layers.jobBacklog(connection, scopes));
+    return this.read('count jobs', (connection) => jobBacklog(connection, scopes));
   }
 
   /**

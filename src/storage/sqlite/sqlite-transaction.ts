@@ -10,14 +10,17 @@ import { storedIds } from './sqlite-dump.js';
 import { unseen } from '../dump-rows.js';
 import type { Layer } from '../../core/memory.js';
 import type { RelationType } from '../../core/relations.js';
-import * as layers from './sqlite-layers.js';
+import { registerRelationType } from './sqlite-relations.js';
+import { addConceptRefs, moveConceptRefs, removeConceptRefs } from './sqlite-concepts.js';
+import { deleteState, writeState } from './sqlite-state.js';
+import { enqueueJobs } from './sqlite-jobs.js';
 import { assertScope, type Scope } from '../../core/scope.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { sqliteCode, toEngramError } from './sqlite-errors.js';
 import { assertDimension } from '../../core/vectors.js';
 import { SqliteReader, type ReaderContext } from './sqlite-reader.js';
 import { edgeInsertParams, INSERT_EDGE_SQL, INSERT_MEMORY_SQL, memoryInsertParams, patchAssignments } from './sqlite-rows.js';
-import { vectorBlob } from './sqlite-vector-search.js';
+import { vectorBlob } from './ann/sqlite-vector-search.js';
 
 export class SqliteTransaction extends SqliteReader implements StoreTransaction {
   readonly #context: ReaderContext;
@@ -179,7 +182,7 @@ export class SqliteTransaction extends SqliteReader implements StoreTransaction 
   }
 
   async registerRelationType(type: RelationType): Promise<RelationType> {
-    return this.#write('register a relation type', (connection) => layers.registerRelationType(connection, type));
+    return this.#write('register a relation type', (connection) => registerRelationType(connection, type));
   }
 
   async addConceptRefs(input: {
@@ -189,27 +192,27 @@ export class SqliteTransaction extends SqliteReader implements StoreTransaction 
     refIds: readonly string[];
     cap?: number;
   }): Promise<{ added: string[]; evicted: string[] }> {
-    return this.#write('add concept refs', (connection) => layers.addConceptRefs(connection, input));
+    return this.#write('add concept refs', (connection) => addConceptRefs(connection, input));
   }
 
   async moveConceptRefs(fromRefId: string, toRefId: string, scope: Scope): Promise<number> {
-    return this.#write('move concept refs', (connection) => layers.moveConceptRefs(connection, fromRefId, toRefId, scope));
+    return this.#write('move concept refs', (connection) => moveConceptRefs(connection, fromRefId, toRefId, scope));
   }
 
   async removeConceptRefs(refIds: readonly string[], scope: Scope): Promise<number> {
-    return this.#write('remove concept refs', (connection) => layers.removeConceptRefs(connection, refIds, scope));
+    return this.#write('remove concept refs', (connection) => removeConceptRefs(connection, refIds, scope));
   }
 
   async setState(scope: Scope, key: string, value: unknown, at: number): Promise<void> {
-    this.#write('write state', (connection) => layers.writeState(connection, scope, key, value, at));
+    this.#write('write state', (connection) => writeState(connection, scope, key, value, at));
   }
 
   async deleteState(scope: Scope, key: string): Promise<boolean> {
-    return this.#write('delete state', (connection) => layers.deleteState(connection, scope, key));
+    return this.#write('delete state', (connection) => deleteState(connection, scope, key));
   }
 
   async enqueueJobs(jobs: readonly NewJob[], at: number): Promise<number> {
-    return this.#write('enqueue jobs', (connection) => layers.enqueueJobs(connection, jobs, at));
+    return this.#write('enqueue jobs', (connection) => enqueueJobs(connection, jobs, at));
   }
 
   async deleteMemories(ids: readonly string[], scope: Scope): Promise<DeletedCounts> {

@@ -8,7 +8,7 @@
  */
 import { createAnnIndex, type AnnParameters, type UsearchIndex, type UsearchModule } from './ann-library.js';
 import { AnnFiles, type AnnManifest } from './ann-files.js';
-import { openConnection, type SqliteConnection } from './sqlite-connection.js';
+import { openConnection, type SqliteConnection } from '../sqlite-connection.js';
 import { readScopeChunks, readScopeRows, readVectors, type VectorChunk } from './stored-vectors.js';
 
 /** What to build; plain data, so it can cross to a worker thread. */

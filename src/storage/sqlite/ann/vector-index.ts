@@ -5,7 +5,7 @@
  * high-water mark, because other connections and processes write too. Status and time filters are
  * not its job: callers post-filter the candidates it returns against the database.
  */
-import type { SqliteConnection } from './sqlite-connection.js';
+import type { SqliteConnection } from '../sqlite-connection.js';
 import { readScopeChunks, readScopeRows, readVectors, type VectorChunk } from './stored-vectors.js';
 
 /** A candidate: the memory's rowid and its cosine similarity to the query. */

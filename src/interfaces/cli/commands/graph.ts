@@ -1,28 +1,15 @@
 /**
- * `engram relate | relations list | relations register | edges | activate | export markdown | import markdown | jobs`
- *: thin shells over the engine.
+ * `engram relate | relations list | relations register | edges | activate`: thin shells over the
+ * engine's graph.
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Command } from 'commander';
 import pc from 'picocolors';
 import { EngramError } from '../../../core/errors.js';
 import type { ActivationView } from '../../../core/graph/activate.js';
 import type { RelationType } from '../../../core/relations.js';
-import { collect, withCommonFlags, type CommonFlags } from '../context.js';
+import { collect, oneScope, withCommonFlags, type CommonFlags, type ScopeFlags } from '../context.js';
 import { printResult } from '../output.js';
 import { withEngine } from '../run.js';
-
-interface ScopeFlags extends CommonFlags {
-  scope?: string[];
-}
-
-function oneScope(scopes: string[] | undefined, what: string): string {
-  if (scopes === undefined || scopes.length !== 1) {
-    throw new EngramError('INVALID_INPUT', `${what} names exactly one scope: pass --scope S once (got ${scopes?.length ?? 0}).`);
-  }
-  return scopes[0] as string;
-}
 
 function number(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
@@ -31,8 +18,8 @@ function number(value: string | undefined, flag: string): number | undefined {
   return n;
 }
 
-/** Registers the layer commands. */
-export function registerLayerCommands(program: Command): void {
+/** Registers the graph commands. */
+export function registerGraphCommands(program: Command): void {
   withCommonFlags(
     program.command('relate <from> <type> <to>').description('relate two memories of one scope with a registered relation type'),
   )
@@ -151,93 +138,6 @@ export function registerLayerCommands(program: Command): void {
         printResult({ json: flags.json === true }, result, formatActivation);
       });
     });
-
-  const exportCommand = program.command('export').description('export memories');
-  withCommonFlags(
-    exportCommand
-      .command('markdown <dir>')
-      .description(
-        'write a scope as procedural.md, semantic.md, concepts.md, profile.md and log.md (and schema.md when it has a profile schema)',
-      ),
-  )
-    .option('--scope <scope>', 'the scope to export', collect)
-    .action(async (dir: string, flags: ScopeFlags) => {
-      await withEngine(flags, async (engram) => {
-        await engram.processJobs({ maxMs: 10_000 });
-        const files = await engram.exportMarkdown({ scope: oneScope(flags.scope, 'export markdown') });
-        mkdirSync(dir, { recursive: true });
-        for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-        const summary = {
-          dir,
-          files: Object.keys(files),
-          entries: Object.fromEntries(Object.entries(files).map(([n, t]) => [n, t.split('\n').filter((l) => l.startsWith('- ')).length])),
-        };
-        printResult({ json: flags.json === true }, summary, (s: typeof summary) =>
-          Object.entries(s.entries)
-            .map(([n, c]) => `${join(s.dir, n)}: ${c} entries`)
-            .join('\n'),
-        );
-      });
-    });
-
-  const importCommand = program.command('import').description('import memories');
-  withCommonFlags(
-    importCommand
-      .command('markdown <dir>')
-      .description('read procedural.md, semantic.md, concepts.md, profile.md, log.md and schema.md back into a scope'),
-  )
-    .option('--scope <scope>', 'the scope to import into', collect)
-    .action(async (dir: string, flags: ScopeFlags) => {
-      await withEngine(
-        flags,
-        async (engram) => {
-          const scope = oneScope(flags.scope, 'import markdown');
-          let names: string[];
-          try {
-            names = readdirSync(dir).filter((n) => n.endsWith('.md'));
-          } catch {
-            throw new EngramError('INVALID_INPUT', `Cannot read directory "${dir}": pass the directory export markdown wrote.`);
-          }
-          if (names.length === 0) throw new EngramError('INVALID_INPUT', `No .md files in "${dir}".`);
-          const files = Object.fromEntries(names.map((n) => [n, readFileSync(join(dir, n), 'utf8')]));
-          const report = await engram.importMarkdown(files, { scope });
-          printResult(
-            { json: flags.json === true },
-            report,
-            (r: typeof report) =>
-              `created ${r.created} · updated ${r.updated} · unchanged ${r.unchanged} · new entries ${r.added} · refs ${r.refs} · edges ${r.edges}`,
-          );
-        },
-        { create: true },
-      );
-    });
-
-  const jobs = withCommonFlags(program.command('jobs').description('background work queue (concept extraction): backlog, or drain it now'))
-    .option('--scope <scope>', 'scope to count (repeatable)', collect)
-    .option('--drain', 'process queued jobs now, then show the backlog')
-    .action(async (flags: ScopeFlags & { drain?: boolean }) => {
-      await withEngine(flags, async (engram) => {
-        const drained = flags.drain === true ? await engram.processJobs() : undefined;
-        const backlog = flags.scope !== undefined ? (await engram.stats({ scopes: flags.scope })).jobs : undefined;
-        const result = { ...(drained !== undefined ? { drained } : {}), ...(backlog !== undefined ? { backlog } : {}) };
-        printResult(
-          { json: flags.json === true },
-          result,
-          (r: typeof result) =>
-            [
-              r.drained !== undefined
-                ? `processed ${r.drained.jobs} jobs: ${r.drained.conceptsCreated} concepts created, ${r.drained.refsAdded} refs added, ${r.drained.failed} failed`
-                : '',
-              r.backlog !== undefined
-                ? `backlog: pending ${r.backlog.pending} · running ${r.backlog.running} · failed ${r.backlog.failed}`
-                : '',
-            ]
-              .filter((l) => l.length > 0)
-              .join('\n') || 'nothing to do: pass --drain and/or --scope S',
-        );
-      });
-    });
-  void jobs;
 }
 
 function formatActivation(result: ActivationView): string {

@@ -5,10 +5,10 @@
  * status, time); when too few survive and a source may hold more, k (and with it the HNSW candidate
  * list) grows and the search repeats, so inactive records never starve a result.
  */
-import type { ChannelHit, VectorQuery } from '../../core/ports/store.js';
+import type { ChannelHit, VectorQuery } from '../../../core/ports/store.js';
 import type { AnnIndex } from './ann-index.js';
-import type { SqliteConnection } from './sqlite-connection.js';
-import { inList, visibilityClause } from './sqlite-rows.js';
+import type { SqliteConnection } from '../sqlite-connection.js';
+import { inList, visibilityClause } from '../sqlite-rows.js';
 import { cosineSimilarity, type ScoredRow, type VectorIndex } from './vector-index.js';
 
 /** sqlite-vec refuses larger k in one KNN query. */

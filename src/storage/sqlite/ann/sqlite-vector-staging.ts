@@ -3,8 +3,8 @@
  * memory's rowid, the target model in `meta`. The switch replaces the vec0 table (its dimension is part
  * of its definition) by one of the target dimension filled from the staging, in one write transaction.
  */
-import { EngramError, messages } from '../../core/errors.js';
-import type { EmbeddingIdentity, JobLockHolder, StagingCandidate, StagingPage, VectorStaging } from '../../core/ports/vector-staging.js';
+import { EngramError, messages } from '../../../core/errors.js';
+import type { EmbeddingIdentity, JobLockHolder, StagingCandidate, StagingPage, VectorStaging } from '../../../core/ports/vector-staging.js';
 import {
   assertStagingDimension,
   COMPLETE_BATCH,
@@ -16,9 +16,9 @@ import {
   stagedIdentity,
   toCandidate,
   type CandidateRow,
-} from '../staging-rows.js';
-import type { SqliteConnection } from './sqlite-connection.js';
-import { META_EMBEDDING_DIMENSION, META_EMBEDDING_NAME } from './sqlite-migrations.js';
+} from '../../staging-rows.js';
+import type { SqliteConnection } from '../sqlite-connection.js';
+import { META_EMBEDDING_DIMENSION, META_EMBEDDING_NAME } from '../sqlite-migrations.js';
 import { vectorBlob } from './sqlite-vector-search.js';
 
 const UNSTAGED_SQL = `SELECT m.rowid AS rowid, m.id AS id, m.layer AS layer, m.content AS content, m.data AS data FROM memories m

@@ -11,7 +11,7 @@
  *   falls back to exact search.
  */
 import { resolve } from 'node:path';
-import { EngramError, messages } from '../../core/errors.js';
+import { EngramError, messages } from '../../../core/errors.js';
 import { continues, manifestProblem, readDatabaseId } from './ann-build.js';
 import { AnnBuilder } from './ann-builder.js';
 import { AnnFiles, type AnnManifest } from './ann-files.js';
@@ -25,8 +25,8 @@ import {
   type UsearchIndex,
   type UsearchModule,
 } from './ann-library.js';
-import { isMemoryPath, type SqliteConnection } from './sqlite-connection.js';
-import type { ResolvedSqliteStoreConfig, SqliteStoreLogger } from './sqlite-store-config.js';
+import { isMemoryPath, type SqliteConnection } from '../sqlite-connection.js';
+import type { ResolvedSqliteStoreConfig, SqliteStoreLogger } from '../sqlite-store-config.js';
 import { readVectors } from './stored-vectors.js';
 import { dot, inverseNorm, type ScoredRow } from './vector-index.js';
 

@@ -5,14 +5,14 @@
  * candidates; they are rescored with per-scope document frequencies and lengths (cached per scope
  * until the scope changes).
  */
-import type { ChannelHit, LexicalQuery } from '../../core/ports/store.js';
-import { assertReadScopes, type Scope } from '../../core/scope.js';
-import { BM25_CANDIDATES_PER_HIT, BM25_MIN_CANDIDATES, rankBm25, TermCountCache } from '../../core/text/bm25.js';
-import { contentTerms, stem } from '../../core/text/index.js';
+import type { ChannelHit, LexicalQuery } from '../../../core/ports/store.js';
+import { assertReadScopes, type Scope } from '../../../core/scope.js';
+import { BM25_CANDIDATES_PER_HIT, BM25_MIN_CANDIDATES, rankBm25, TermCountCache } from '../../../core/text/bm25.js';
+import { contentTerms, stem } from '../../../core/text/index.js';
 import { buildFtsQuery, ftsPhrases } from './fts-query.js';
 import type { LexicalIndex } from './lexical-index.js';
-import type { SqliteConnection } from './sqlite-connection.js';
-import { inList, visibilityClause } from './sqlite-rows.js';
+import type { SqliteConnection } from '../sqlite-connection.js';
+import { inList, visibilityClause } from '../sqlite-rows.js';
 
 interface ScopeStatistics {
   generation: string;

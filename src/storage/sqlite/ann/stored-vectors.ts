@@ -5,7 +5,7 @@
  * So these functions read the chunk tables directly when their layout is the one this code knows,
  * and fall back to the public row interface otherwise. Call them inside a snapshot.
  */
-import type { SqliteConnection } from './sqlite-connection.js';
+import type { SqliteConnection } from '../sqlite-connection.js';
 
 /** Up to one chunk's vectors: `rowids[i]` is -1 for an empty or deleted slot. */
 export interface VectorChunk {

@@ -12,7 +12,7 @@ import { buildAnnIndex, type AnnBuildRequest, type AnnBuildResult } from './ann-
 import type { AnnBuildReply } from './ann-build-worker.js';
 import type { AnnFiles } from './ann-files.js';
 import type { UsearchModule } from './ann-library.js';
-import type { SqliteStoreLogger } from './sqlite-store-config.js';
+import type { SqliteStoreLogger } from '../sqlite-store-config.js';
 
 export interface AnnBuilderOptions {
   /** The HNSW library for builds on this thread (loaded when a build needs it). */

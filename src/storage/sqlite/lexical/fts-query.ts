@@ -4,7 +4,7 @@
  * since FTS5's bm25 sums one contribution per phrase of the query.
  */
 
-import { hasCjk, segmentCjk } from '../../core/text/index.js';
+import { hasCjk, segmentCjk } from '../../../core/text/index.js';
 
 export interface FtsQuery {
   /** The MATCH expression. */

@@ -8,9 +8,9 @@
  *   is handed to a temporary FTS5 table with the same tokenizer, so the terms are SQLite's own.
  * - Engram's own stems (`termCounts` of content, tags and entities), as `rankBm25` counts them.
  */
-import { storedStringList } from '../../core/readable-records.js';
-import { contentTerms, lexicalText, stem, STOP_WORDS } from '../../core/text/index.js';
-import type { SqliteConnection } from './sqlite-connection.js';
+import { storedStringList } from '../../../core/readable-records.js';
+import { contentTerms, lexicalText, stem, STOP_WORDS } from '../../../core/text/index.js';
+import type { SqliteConnection } from '../sqlite-connection.js';
 
 /** Column weights of FTS5's bm25 in the lexical search, and `rankBm25`'s field weights. */
 export const FTS_COLUMN_WEIGHTS = [1, 0.5, 0.25] as const;
