@@ -35,7 +35,7 @@ function allCandidates(observations: Observation[]): PromotionCandidate[] {
   return [...rewardLearningCandidates(observations), ...trendCandidates(observations), ...correlationCandidates(observations)];
 }
 
-describe('noise filter (DESIGN §11.8)', () => {
+describe('noise filter', () => {
   it('promotes 7 of 8 against a coin-flip base (p ≈ 0.035) and not 2 of 2', () => {
     const seven = binomialNoiseTest(7, 8, 0.5);
     expect(seven.passed).toBe(true);

@@ -1,5 +1,5 @@
 /**
- * Browse and purge (issue #17) over each backend: keyset pages that neither repeat nor skip while
+ * Browse and purge over each backend: keyset pages that neither repeat nor skip while
  * records are written, every filter, scope selection, cursors that refuse tampering, and purge — the
  * only hard delete — removing a record and what was derived from it alone from every read path,
  * reinstating the predecessor of a purged correction, and auditing without content.

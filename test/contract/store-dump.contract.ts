@@ -1,5 +1,5 @@
 /**
- * Store contract, full ordered reads and raw restores (issue #18: dump and restore, the migrator).
+ * Store contract, full ordered reads and raw restores (dump and restore, the migrator).
  * Registered by `runStoreContract`, so every backend runs these; they describe behaviour only.
  */
 import { expect } from 'vitest';
@@ -7,13 +7,13 @@ import type { MemoryRecord } from '../../src/core/memory.js';
 import type { AuditEntry } from '../../src/core/ports/store.js';
 import { DAY, T0, makeEdge, makeFullRecord, makeRecord, seededVector } from './store-fixtures.js';
 import { expectCode } from './store.contract.js';
-import type { LayerContractContext } from './store-layers.contract.js';
+import type { ContractContext } from './store-registry.contract.js';
 
 const A = 'acme/a';
 const B = 'acme/b';
 const DIM = 8;
 
-export function registerDumpContract(ctx: LayerContractContext): void {
+export function registerDumpContract(ctx: ContractContext): void {
   const { test, insert } = ctx;
 
   test('restoreMemories keeps ids and every field, skips stored ids and reads back in scope and id order', async () => {

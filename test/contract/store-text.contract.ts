@@ -8,7 +8,7 @@ import { expect } from 'vitest';
 import type { MemoryRecord } from '../../src/core/memory.js';
 import { sourceKeyOf } from '../../src/core/write/new-record.js';
 import { DAY, T0, makeEdge, makeFullRecord, makeRecord } from './store-fixtures.js';
-import type { LayerContractContext } from './store-layers.contract.js';
+import type { ContractContext } from './store-registry.contract.js';
 
 const A = 'acme/a';
 const B = 'acme/b';
@@ -84,7 +84,7 @@ function hardRecords(): MemoryRecord[] {
   return [everything, long, byUri];
 }
 
-export function registerTextContract(ctx: LayerContractContext): void {
+export function registerTextContract(ctx: ContractContext): void {
   const { test, insert } = ctx;
 
   test('text: sourced records with every optional field and hard or long text read back exactly', async () => {

@@ -1,5 +1,5 @@
 /**
- * The conformance suite of the `Store` port (DESIGN §8): every backend runs it, and a backend is done
+ * The conformance suite of the `Store` port: every backend runs it, and a backend is done
  * when it passes. Backends may skip a test only by naming it with a reason.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -7,7 +7,7 @@ import { isEngramError, type EngramErrorCode } from '../../src/core/errors.js';
 import fc from 'fast-check';
 import { isVisible, type MemoryRecord, type MemoryStatus, type TimeFilter } from '../../src/core/memory.js';
 import type { Store } from '../../src/core/ports/store.js';
-import { registerLayerContract } from './store-layers.contract.js';
+import { registerRegistryContract } from './store-registry.contract.js';
 import { registerTextContract } from './store-text.contract.js';
 import { registerDumpContract } from './store-dump.contract.js';
 import { DAY, T0, makeEdge, makeFullRecord, makeRecord, seededVector, vectorOf, withVectors } from './store-fixtures.js';
@@ -810,7 +810,7 @@ export function runStoreContract(options: StoreContractOptions): void {
       },
       insert: (records: Parameters<typeof insert>[0]) => insert(records),
     };
-    registerLayerContract(harness);
+    registerRegistryContract(harness);
     registerTextContract(harness);
     registerDumpContract(harness);
 

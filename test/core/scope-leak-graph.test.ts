@@ -1,5 +1,5 @@
 /**
- * Scope isolation of the knowledge paths (DESIGN §11.5): the same structured episodes, rules and facts
+ * Scope isolation of the knowledge paths: the same structured episodes, rules and facts
  * in several scopes, each consolidated (concepts, statistics, promoted knowledge, RELATED_TO edges,
  * reflections), then every graph-walking read from one scope — activate, edges, context, predict,
  * Markdown export, stats — must return only records of the scopes it named.

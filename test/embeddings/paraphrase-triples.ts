@@ -1,5 +1,5 @@
 /**
- * Paraphrase checks of DESIGN §10. For each triple an embedder should place the query closer to the
+ * Paraphrase checks. For each triple an embedder should place the query closer to the
  * right answer (a paraphrase in mostly different words) than to the distractor.
  */
 export interface ParaphraseTriple {

@@ -1,5 +1,5 @@
 /**
- * `engram serve` options beyond the basics: a consolidation schedule (DESIGN §5, "on a schedule in the
+ * `engram serve` options beyond the basics: a consolidation schedule ("on a schedule in the
  * server") and the HTTP body limit. Runs the built binary on a temp SQLite file.
  */
 import { join } from 'node:path';

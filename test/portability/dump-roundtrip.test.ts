@@ -1,5 +1,5 @@
 /**
- * The lossless dump (issue #18): SQLite → JSONL → PostgreSQL (the real server, and PGlite) → JSONL
+ * The lossless dump: SQLite → JSONL → PostgreSQL (the real server, and PGlite) → JSONL
  * gives byte-identical dumps of a store holding every kind of state; importing twice creates nothing.
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Purge on SQLite, at the byte level (DESIGN §11.17): after a purge the purged text is in neither the
+ * Purge on SQLite, at the byte level: after a purge the purged text is in neither the
  * database file, nor its WAL, nor the approximate vector index files, and the index is rebuilt from
  * the stored vectors without the purged rows.
  */

@@ -64,7 +64,7 @@ describe('compareClaims: relations', () => {
   });
 });
 
-describe('compareClaims: similarity is one signal, never the decision (DESIGN §11.12)', () => {
+describe('compareClaims: similarity is one signal, never the decision', () => {
   it('a high similarity does not turn a compatible pair into a supersession', () => {
     const pairs: Array<[string, string]> = [
       ["Carol's favourite colour is red.", "Bob's favourite colour is blue."],

@@ -36,7 +36,7 @@ describe('scoreImportance', () => {
     }
   });
 
-  it('lands the tiers in the decay bands of DESIGN §11.4', () => {
+  it('lands the tiers in their decay bands', () => {
     expect(scoreImportance("My daughter's birthday is on March 3rd, never forget it")).toBeGreaterThanOrEqual(0.7);
     for (const text of ORDINARY) expect(scoreImportance(text), text).toBeLessThan(0.5);
     for (const text of CHIT_CHAT) expect(scoreImportance(text), text).toBeLessThanOrEqual(0.05);

@@ -1,5 +1,5 @@
 /**
- * Store contract, layer features (issue #5): relation registry, concept refs, concept names, edge
+ * Store contract, the registries beside the records: relation registry, concept refs, concept names, edge
  * updates, state documents, the job queue and job locks. Registered by `runStoreContract`, so every
  * backend runs these too; they describe behaviour only.
  */
@@ -11,7 +11,7 @@ import { tenantOf } from '../../src/core/scope.js';
 import { DAY, T0, makeEdge, makeRecord } from './store-fixtures.js';
 import { expectCode } from './store.contract.js';
 
-export interface LayerContractContext {
+export interface ContractContext {
   test(name: string, fn: () => Promise<void>): void;
   store(): Store;
   /** Closes and reopens the same storage; the returned store replaces `store()`. */
@@ -23,7 +23,7 @@ const A = 'acme/a';
 const B = 'acme/b';
 const NOW = T0 + 30 * DAY;
 
-export function registerLayerContract(ctx: LayerContractContext): void {
+export function registerRegistryContract(ctx: ContractContext): void {
   const { test, insert } = ctx;
   const concept = (name: string, scope = A): MemoryRecord =>
     makeRecord({ scope, layer: 'semantic', content: `concept ${name}`, data: { name, category: 'object' } });
