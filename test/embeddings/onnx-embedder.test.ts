@@ -78,6 +78,21 @@ for (const model of ['bge-small-en-v1.5', 'all-minilm-l6-v2'] as const) {
       }
     });
 
+    it('puts long texts in smaller batches under maxBatchTokens, keeping every vector in its place', async () => {
+      const texts = Array.from({ length: 9 }, (_, i) =>
+        i % 3 === 0 ? `Note ${i}: ${'the build runner ran out of memory while packing the image. '.repeat(8)}` : `note ${i} is short`,
+      );
+      const budgeted = OnnxEmbedder.create({ model, cacheDir, maxBatchTokens: 64 });
+      try {
+        const vectors = await budgeted.embed(texts);
+        const single = await Promise.all(texts.map(async (text) => (await embedder.embed([text]))[0] as Float32Array));
+        vectors.forEach((vector, i) => expect(cosineSimilarity(vector, single[i]!), texts[i]).toBeGreaterThan(0.95));
+      } finally {
+        await budgeted.close();
+      }
+      expect(() => OnnxEmbedder.create({ model, cacheDir, maxBatchTokens: -1 })).toThrow(/maxBatchTokens must be a whole number/);
+    });
+
     it('cuts a text at the model maximum length: words past it change nothing', async () => {
       const long = Array.from({ length: 700 }, (_, i) => `word${i % 50}`).join(' ');
       const [a, b] = await embedder.embed([long, `${long} and then a completely different ending about volcanoes`]);

@@ -14,8 +14,15 @@ export interface OnnxEmbedderOptions {
   readonly cacheDir: string;
   /** Worker threads for large inputs; 0 (default) embeds in-process. Each worker holds its own session. */
   readonly workers?: number;
-  /** Texts per network call. Default 16. */
+  /** Texts per network call, at most. Default 16. */
   readonly batchSize?: number;
+  /**
+   * Padded tokens per network call, at most (estimated from characters, ~4 a token): long texts go in
+   * small batches, since attention grows with the square of the length and padding is wasted work.
+   * Default 512: ~11 chat turns of ~160 characters, one 2,000-character text (measured with bge-small:
+   * 2,000-character texts 9.6 → 15.6 a second, 300-700-character texts 70 → 97). 0 turns it off.
+   */
+  readonly maxBatchTokens?: number;
   /** Inputs of at most this many texts run on the calling thread. Default 4. */
   readonly inProcessMaxTexts?: number;
   /**
@@ -45,7 +52,7 @@ export class OnnxEmbedder implements Embedder {
   readonly spec: OnnxModelSpec;
   readonly cosineScale?: CosineScale;
   readonly #config: OnnxModelConfig;
-  readonly #options: { batchSize: number; inProcessMaxTexts: number; queryPrefix: string; skipVerify: boolean };
+  readonly #options: { batchSize: number; maxBatchTokens: number; inProcessMaxTexts: number; queryPrefix: string; skipVerify: boolean };
   readonly #cacheDir: string;
   readonly #pool: OnnxWorkerPool | null;
   #verified: Promise<void> | null = null;
@@ -58,6 +65,7 @@ export class OnnxEmbedder implements Embedder {
     for (const [key, min] of [
       ['workers', 0],
       ['batchSize', 1],
+      ['maxBatchTokens', 0],
       ['inProcessMaxTexts', 0],
     ] as const) {
       const value = options[key];
@@ -82,6 +90,7 @@ export class OnnxEmbedder implements Embedder {
         : '';
     this.#options = Object.freeze({
       batchSize: options.batchSize ?? 16,
+      maxBatchTokens: options.maxBatchTokens ?? 512,
       inProcessMaxTexts: options.inProcessMaxTexts ?? 4,
       queryPrefix: spec.queryPrefix !== '' ? spec.queryPrefix : instruction,
       skipVerify: options.skipVerify === true,
@@ -124,7 +133,8 @@ export class OnnxEmbedder implements Embedder {
 
   /**
    * Embeds texts in order into unit-length vectors; `purpose: 'query'` adds the model's query prefix,
-   * otherwise its passage prefix. Texts are sorted by length into batches so padding stays small.
+   * otherwise its passage prefix. Texts are sorted by length into batches so padding stays small, and
+   * long texts go in smaller batches (`maxBatchTokens`).
    */
   async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
     if (this.#closed) throw closedError();
@@ -139,8 +149,7 @@ export class OnnxEmbedder implements Embedder {
       const size = onPool
         ? Math.max(1, Math.min(this.#options.batchSize, Math.ceil(prepared.length / (this.#pool as OnnxWorkerPool).size)))
         : this.#options.batchSize;
-      const batches: number[][] = [];
-      for (let start = 0; start < order.length; start += size) batches.push(order.slice(start, start + size));
+      const batches = this.#batches(order, prepared, size);
       const results = await Promise.all(
         batches.map((batch) => {
           const slice = batch.map((i) => prepared[i] as string);
@@ -176,6 +185,27 @@ export class OnnxEmbedder implements Embedder {
         () => undefined,
       ),
     ]);
+  }
+
+  /**
+   * Consecutive runs of `order` (indexes sorted by length) of at most `size` texts and, when the
+   * token budget is on, at most `maxBatchTokens` padded tokens (count × the longest text's estimate).
+   */
+  #batches(order: readonly number[], texts: readonly string[], size: number): number[][] {
+    const budget = this.#options.maxBatchTokens;
+    const estimate = (i: number): number => Math.min(this.spec.maxTokens, 2 + Math.ceil((texts[i] as string).length / 4));
+    const batches: number[][] = [];
+    let current: number[] = [];
+    for (const index of order) {
+      const full = current.length >= size || (budget > 0 && current.length > 0 && (current.length + 1) * estimate(index) > budget);
+      if (full) {
+        batches.push(current);
+        current = [];
+      }
+      current.push(index);
+    }
+    if (current.length > 0) batches.push(current);
+    return batches;
   }
 
   #usePool(count: number): boolean {
