@@ -6,8 +6,9 @@
 #   export ENGRAM_MAVEN_REPO_LOCAL="$(mktemp -d)/m2"
 # and after the build:
 #   bash scripts/ci-models.sh
-# With CI=true a missing default model (bge-small-en-v1.5) fails the run; the other models are
-# fetched only when named in ENGRAM_CI_MODELS, and their tests skip (naming why) otherwise.
+# With CI=true a missing default model (bge-small-en-v1.5) fails the run; e5-small-v2 and
+# all-minilm-l6-v2 (for blend-small-en) are fetched too, other models only when named in
+# ENGRAM_CI_MODELS; a model that cannot be fetched has its tests skip (naming why).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,8 +27,13 @@ if ! engram models pull bge-small-en-v1.5; then
   fi
   echo "ci-models: bge-small-en-v1.5 could not be fetched; its tests will skip." >&2
 fi
-# Other models only when asked (ENGRAM_CI_MODELS="all-minilm-l6-v2 e5-small-v2"): each pull costs ~30 s.
-for model in ${ENGRAM_CI_MODELS:-}; do
-  engram models pull "$model" || echo "ci-models: $model could not be fetched; its tests will skip." >&2
+# Other models: by default the two that blend-small-en adds to bge (its tests skip without them);
+# ENGRAM_CI_MODELS names others ("bge-small-zh-v1.5 e5-small-v2 all-minilm-l6-v2"; empty for none).
+# Each pull costs ~10-30 s, so they run side by side.
+pids=()
+for model in ${ENGRAM_CI_MODELS-e5-small-v2 all-minilm-l6-v2}; do
+  (engram models pull --quiet "$model" || echo "ci-models: $model could not be fetched; its tests will skip." >&2) &
+  pids+=($!)
 done
+for pid in "${pids[@]}"; do wait "$pid"; done
 engram models list
