@@ -30,7 +30,7 @@ async function contentKeyed(dump, db) {
     connection
       .prepare('SELECT id, scope, layer, content FROM memories')
       .all()
-      .map((r) => [r.id, `${r.scope} ${r.layer} ${r.content}`]),
+      .map((/** @type {any} */ r) => [r.id, `${r.scope} ${r.layer} ${r.content}`]),
   );
   connection.close();
   return Object.fromEntries(Object.entries(dump).map(([k, ids]) => [k, ids.map((id) => keyOf.get(id) ?? `missing ${id}`)]));

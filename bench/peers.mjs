@@ -169,6 +169,8 @@ function runChild(spec, timeoutMs) {
     const timer = setTimeout(() => {
       timedOut = true;
       try {
+        // the whole process group (the peer may have started its own children); never group 0, our own
+        if (child.pid === undefined) throw new Error('no pid');
         process.kill(-child.pid, 'SIGKILL');
       } catch {
         child.kill('SIGKILL');
@@ -287,7 +289,7 @@ async function embedOver(server, texts) {
     signal: AbortSignal.timeout(60_000),
   });
   if (!response.ok) throw new Error(`embeddings server answered ${response.status}: ${await response.text()}`);
-  const { data } = await response.json();
+  const { data } = /** @type {{ data: Array<{ index: number, embedding: number[] }> }} */ (await response.json());
   return data.sort((a, b) => a.index - b.index).map((d) => d.embedding);
 }
 

@@ -39,7 +39,7 @@ export async function startEmbeddingsServer(options = {}) {
   });
   await new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
+    server.listen(0, '127.0.0.1', () => resolve(undefined));
   });
   const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
 
