@@ -147,6 +147,26 @@ describe.skipIf(workersSkip !== '')(`OnnxEmbedder with worker threads${workersSk
       await Promise.all([inProcess.close(), pooled.close()]);
     }
   });
+
+  it('warms every worker; a query on an idle worker gets the in-process vector', async () => {
+    const query = 'which shelf did item 3 move to?';
+    const inProcess = OnnxEmbedder.create({ model: 'bge-small-en-v1.5', cacheDir });
+    const pooled = OnnxEmbedder.create({ model: 'bge-small-en-v1.5', cacheDir, workers: 1 });
+    try {
+      await pooled.warmUp();
+      await pooled.warmUp();
+      const [onWorker, again] = await Promise.all([
+        pooled.embed([query], { purpose: 'query' }),
+        pooled.embed([query], { purpose: 'query' }),
+      ]);
+      const expected = await inProcess.embed([query], { purpose: 'query' });
+      expect(maxDifference(onWorker, expected)).toBeLessThan(1e-6);
+      expect(maxDifference(again, expected)).toBeLessThan(1e-6);
+    } finally {
+      await Promise.all([inProcess.close(), pooled.close()]);
+    }
+    await expect(pooled.warmUp()).rejects.toMatchObject({ code: 'EMBEDDING_FAILED' });
+  });
 });
 
 describe.skipIf(skipReason('bge-small-en-v1.5') !== '')(`Engram.open with an ONNX model${skipReason('bge-small-en-v1.5')}`, () => {

@@ -23,6 +23,8 @@ export interface Embedder {
    * Absent: USE-lite's scale.
    */
   readonly cosineScale?: CosineScale;
+  /** Loads the model (and any workers) now rather than on the first call. Safe to call more than once. */
+  warmUp?(): Promise<void>;
   /** Releases workers or handles. Idempotent. */
   close?(): Promise<void>;
 }

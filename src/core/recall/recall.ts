@@ -86,9 +86,12 @@ export async function recall(deps: RecallDeps, query: string, options: ParsedRec
     ...time,
     ...(options.layers !== undefined ? { layers: options.layers } : {}),
   };
+  // The query's vector first: an embedder with workers computes it while this thread analyses the
+  // query and runs the lexical channels.
+  const queryVector = config.semanticWeight > 0 ? embedQuery(deps.embedder, query) : null;
   const analysis = analyzeQuery(query, options.referenceTime ?? options.asOf ?? now);
 
-  const channels = await runChannels(deps, config, analysis, base);
+  const channels = await runChannels(deps, config, analysis, base, queryVector);
   const ids = [...new Set(Object.values(channels).flatMap((hits) => hits.map((h) => h.id)))];
   const records = new Map((await store.getMemories(ids, options.scopes)).map((r) => [r.id, r]));
   const fusion = fuseCandidates(channels, records, analysis, config);
@@ -184,24 +187,29 @@ function singleChannel(channel: 'lexical' | 'semantic'): Partial<RecallConfig> {
   };
 }
 
+/** The query's vector; a rejection is held until the semantic channel awaits it. */
+function embedQuery(embedder: Embedder, query: string): Promise<Float32Array> {
+  const vector = embedder.embed([query], { purpose: 'query' }).then(([v]) => v as Float32Array);
+  // handled where it is awaited; this only keeps an early failure elsewhere from leaving it unhandled
+  vector.catch(() => undefined);
+  return vector;
+}
+
 /** Runs the candidate-generating channels in parallel. */
 async function runChannels(
   deps: RecallDeps,
   config: RecallConfig,
   analysis: QueryAnalysis,
   base: ScopedQuery,
+  queryVector: Promise<Float32Array> | null,
 ): Promise<Record<string, ChannelHit[]>> {
-  const { store, embedder } = deps;
+  const { store } = deps;
   const none = Promise.resolve<ChannelHit[]>([]);
   const [lexical, semantic, entity, temporal] = await Promise.all([
     config.lexicalWeight > 0 && analysis.terms.length > 0
       ? store.lexicalSearch({ ...base, terms: analysis.terms.map((term) => ({ term })), bm25: { k1: config.bm25K1, b: config.bm25B } })
       : none,
-    config.semanticWeight > 0
-      ? embedder
-          .embed([analysis.text], { purpose: 'query' })
-          .then(([vector]) => store.vectorSearch({ ...base, vector: vector as Float32Array }))
-      : none,
+    queryVector !== null ? queryVector.then((vector) => store.vectorSearch({ ...base, vector })) : none,
     config.entityWeight > 0 && analysis.entities.length > 0
       ? store.lexicalSearch({
           ...base,

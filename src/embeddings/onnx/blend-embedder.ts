@@ -95,6 +95,11 @@ export class BlendEmbedder implements Embedder {
     }
   }
 
+  /** Loads every member's model (and workers) now. */
+  async warmUp(): Promise<void> {
+    await Promise.all(this.#members.map((member) => member.warmUp()));
+  }
+
   /** Closes every member. Idempotent; embedding afterwards throws. */
   async close(): Promise<void> {
     if (this.#closed) return;

@@ -23,7 +23,10 @@ export interface OnnxEmbedderOptions {
    * 2,000-character texts 9.6 → 15.6 a second, 300-700-character texts 70 → 97). 0 turns it off.
    */
   readonly maxBatchTokens?: number;
-  /** Inputs of at most this many texts run on the calling thread. Default 4. */
+  /**
+   * Inputs of at most this many texts run on the calling thread. Default 4. A recall query goes to an
+   * idle worker instead, when there is one, so the caller's thread works on the other channels meanwhile.
+   */
   readonly inProcessMaxTexts?: number;
   /**
    * Prepend the model's query instruction to recall queries when it has one (bge:
@@ -56,6 +59,8 @@ export class OnnxEmbedder implements Embedder {
   readonly #cacheDir: string;
   readonly #pool: OnnxWorkerPool | null;
   #verified: Promise<void> | null = null;
+  /** The files were verified: `embed` then posts its work before yielding to other callbacks. */
+  #verifiedOk = false;
   #model: Promise<OnnxModel> | null = null;
   #tail: Promise<unknown> = Promise.resolve();
   #busy = 0;
@@ -140,12 +145,13 @@ export class OnnxEmbedder implements Embedder {
     if (this.#closed) throw closedError();
     if (texts.length === 0) return [];
     try {
-      await this.#verify();
+      // posting before the first await lets a worker start while the caller's thread does other work
+      if (!this.#verifiedOk) await this.#verify();
       const prefix = options.purpose === 'query' ? this.#options.queryPrefix : this.spec.passagePrefix;
       // Whitespace-only text tokenises to nothing but the special tokens, which the model handles.
       const prepared = texts.map((text) => `${prefix}${String(text)}`);
       const order = prepared.map((_, i) => i).sort((a, b) => (prepared[a] as string).length - (prepared[b] as string).length);
-      const onPool = this.#usePool(prepared.length);
+      const onPool = this.#usePool(prepared.length, options.purpose);
       const size = onPool
         ? Math.max(1, Math.min(this.#options.batchSize, Math.ceil(prepared.length / (this.#pool as OnnxWorkerPool).size)))
         : this.#options.batchSize;
@@ -170,6 +176,16 @@ export class OnnxEmbedder implements Embedder {
         cause,
       });
     }
+  }
+
+  /**
+   * Verifies and loads the model now, on this thread and in every worker, instead of on first use,
+   * so the first real call is fast. Safe to call more than once.
+   */
+  async warmUp(): Promise<void> {
+    if (this.#closed) throw closedError();
+    await this.#verify();
+    await Promise.all([this.#inProcess(['warm up']), this.#pool?.warmUp()]);
   }
 
   /** Terminates the workers and releases the session. Idempotent; embedding afterwards throws. */
@@ -208,11 +224,11 @@ export class OnnxEmbedder implements Embedder {
     return batches;
   }
 
-  #usePool(count: number): boolean {
+  #usePool(count: number, purpose: EmbedOptions['purpose']): boolean {
     const pool = this.#pool;
     if (pool === null) return false;
     if (count > this.#options.inProcessMaxTexts) return true;
-    return this.#busy > 0 && pool.idleWorkers > 0;
+    return (purpose === 'query' || this.#busy > 0) && pool.idleWorkers > 0;
   }
 
   #inProcess(texts: readonly string[]): Promise<Float32Array> {
@@ -227,13 +243,17 @@ export class OnnxEmbedder implements Embedder {
   }
 
   #verify(): Promise<void> {
-    if (this.#options.skipVerify) return Promise.resolve();
+    if (this.#options.skipVerify) {
+      this.#verifiedOk = true;
+      return Promise.resolve();
+    }
     if (this.#verified === null) {
       const checking = verifyModelFiles(this.#cacheDir, this.spec).then((ok) => {
         if (!ok)
           throw new EngramError('EMBEDDING_FAILED', messages.modelHashMismatch(this.spec.name, this.#config.directory), {
             details: { model: this.spec.name },
           });
+        this.#verifiedOk = true;
       });
       checking.catch(() => {
         if (this.#verified === checking) this.#verified = null;

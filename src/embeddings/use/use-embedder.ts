@@ -1,5 +1,5 @@
 import { EngramError, isEngramError } from '../../core/errors.js';
-import type { Embedder } from '../../core/ports/embedder.js';
+import type { EmbedOptions, Embedder } from '../../core/ports/embedder.js';
 import { USE_DEFAULT_MAX_CHARS, USE_DIMENSION, UseModel, prepareUseText } from './use-model.js';
 import { UseWorkerPool, resolveUseWorkerUrl } from './use-worker-pool.js';
 
@@ -96,12 +96,14 @@ export class UseEmbedder implements Embedder {
    * split into batches and spread over the workers when there are any.
    * Throws `EngramError('EMBEDDING_FAILED')` when the model cannot load or run, or after `close()`.
    */
-  async embed(texts: readonly string[]): Promise<Float32Array[]> {
+  async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
     if (this.#closed) throw closedError();
     if (texts.length === 0) return [];
     try {
       const prepared = texts.map((text) => prepareUseText(text, this.#options.maxChars));
-      const flat = this.#usePool(prepared.length) ? await this.#embedOnPool(prepared) : await this.#embedInProcess(prepared);
+      const flat = this.#usePool(prepared.length, options.purpose)
+        ? await this.#embedOnPool(prepared)
+        : await this.#embedInProcess(prepared);
       return Array.from({ length: prepared.length }, (_, i) => flat.slice(i * USE_DIMENSION, (i + 1) * USE_DIMENSION));
     } catch (cause) {
       if (isEngramError(cause)) throw cause;
@@ -127,12 +129,13 @@ export class UseEmbedder implements Embedder {
     await this.#pool?.close();
   }
 
-  #usePool(count: number): boolean {
+  #usePool(count: number, purpose: EmbedOptions['purpose']): boolean {
     const pool = this.#pool;
     if (pool === null) return false;
     if (count > this.#options.inProcessMaxTexts) return true;
-    // A small input still goes to an idle worker when this thread is already embedding.
-    return this.#inProcessBusy > 0 && pool.idleWorkers > 0;
+    // A small input still goes to an idle worker when this thread is already embedding, and a recall
+    // query does, so that the caller's thread runs the other channels meanwhile.
+    return (purpose === 'query' || this.#inProcessBusy > 0) && pool.idleWorkers > 0;
   }
 
   async #embedOnPool(texts: readonly string[]): Promise<Float32Array> {

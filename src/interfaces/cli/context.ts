@@ -27,7 +27,7 @@ export function withCommonFlags(command: Command): Command {
       '--embedder <name>',
       'embedder for a new database: use, static, hash, auto, an installed model (bge-small-en-v1.5, e5-small-v2, all-minilm-l6-v2, bge-small-zh-v1.5) or openai:<model>; an existing database reopens with its own',
     )
-    .option('--workers <n>', 'embedding worker threads for large imports')
+    .option('--workers <n>', 'embedding worker threads (imports; serve also embeds recall queries on them; serve default 1)')
     .option(
       '--cache-dir <dir>',
       'cache folder for the static table and the ONNX models (default: $ENGRAM_CACHE_DIR, else $XDG_CACHE_HOME/engram, else ~/.cache/engram)',

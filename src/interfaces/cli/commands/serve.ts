@@ -84,7 +84,9 @@ async function runServe(flags: ServeFlags): Promise<void> {
     '--idle-reflect-threshold',
     'importance, e.g. --idle-reflect-threshold 5',
   );
-  const engram = await openEngine(flags, { create: true });
+  // one embedding worker by default: a recall's query vector is computed there while this thread runs
+  // the other channels, and imports embed beside the requests (--workers 0: all on this thread)
+  const engram = await openEngine(flags, { create: true, workers: 1 });
   engram.startBackground();
   if (!Number.isNaN(idleReflectMs)) {
     engram.startIdleReflection({

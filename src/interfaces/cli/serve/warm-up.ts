@@ -11,7 +11,9 @@ export async function warmUp(engram: Engram, scopes: readonly Scope[]): Promise<
   const started = performance.now();
   // Read path first (prompt hooks come first), the write-path NLP last; requests that arrive meanwhile
   // are answered between the steps.
-  await engram.embedder.embed(['engram serve warm-up']);
+  const { embedder } = engram;
+  // the model on this thread and in its workers, if it has any
+  await (embedder.warmUp !== undefined ? embedder.warmUp() : embedder.embed(['engram serve warm-up']));
   await yieldToRequests();
   await engram.recall('engram serve warm-up', { scopes: [...scopes], k: 1, trackAccess: false });
   await yieldToRequests();
