@@ -15,7 +15,18 @@ import { join } from 'node:path';
 import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { CORPUS_SEED, MAIN_SCOPE, SMALL_SCOPES, assertBuilt, ensureCorpus } from './corpus-db.mjs';
-import { CACHE_DIR, REPO_DIR, RESULTS_DIR, log, makeQueries, mulberry32, percentiles, printTable, writeResult } from './lib.mjs';
+import {
+  CACHE_DIR,
+  REPO_DIR,
+  RESULTS_DIR,
+  log,
+  makeQueries,
+  mulberry32,
+  percentiles,
+  printTable,
+  writeResult,
+  newEngineCore,
+} from './lib.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -38,13 +49,11 @@ const path = join(CACHE_DIR, `context-bench-${size}.db`);
 for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
 copyFileSync(corpus.path, path);
 if (existsSync(`${corpus.path}-wal`)) copyFileSync(`${corpus.path}-wal`, `${path}-wal`);
-
-const { EngramCore } = await import(dist('index.js'));
 const { openSqliteStore } = await import(dist('storage/sqlite/index.js'));
 const { StaticEmbedder } = await import(dist('embeddings/static/index.js'));
 const embedder = await StaticEmbedder.create({});
 const store = await openSqliteStore({ path, embedding: { name: corpus.manifest.embedderName, dimension: embedder.dimension } });
-const engram = new EngramCore({ store, embedder });
+const engram = await newEngineCore({ store, embedder });
 
 const user = SMALL_SCOPES[0];
 const scopes = [MAIN_SCOPE, user];
@@ -161,7 +170,7 @@ function startSiblings() {
 }
 
 const rows = [];
-const slowEngine = new EngramCore({ store: slowStore(store, slowMs), embedder });
+const slowEngine = await newEngineCore({ store: slowStore(store, slowMs), embedder });
 for (const budget of budgets) rows.push(await runCase('normal', engram, budget));
 for (const budget of budgets) rows.push(await runCase(`slow getMemories +${slowMs} ms`, slowEngine, budget));
 let siblings = 0;

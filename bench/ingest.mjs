@@ -10,7 +10,7 @@
 // rate is over the batches that completed.
 //
 // Where the time goes is measured on the real path: the engine is composed as `Engram.open` composes
-// it, `new EngramCore({ store, embedder })`, with the embedder wrapped to time each call and the store's
+// it (`newEngineCore({ store, embedder })` in bench/lib.mjs: `new EngramCore` with the system ports), with the embedder wrapped to time each call and the store's
 // `transaction` (and every call made on the transaction object) timed. Then, on the same texts, each
 // stage runs alone: the embedder, the record preparation (validation, signals, claim slot) and a plain
 // `insertMemories` transaction, which together bound what `remember` could reach without its
@@ -34,6 +34,7 @@ import {
   runCase,
   since,
   writeResult,
+  newEngineCore,
 } from './lib.mjs';
 
 const INGEST_SEED = 31_337;
@@ -165,7 +166,6 @@ function inputAt(index, mixed) {
 
 async function measureCase({ size, mode, corpus, count, batch, alone, budgetMs, vectorIndex }) {
   const dist = (path) => new URL(`../dist/${path}`, import.meta.url).href;
-  const { EngramCore } = await import(dist('index.js'));
   const { openSqliteStore } = await import(dist('storage/sqlite/index.js'));
   const { parseInput, rememberInputSchema } = await import(dist('core/schemas.js'));
   const { deriveSignals, embeddingText } = await import(dist('core/write/remember.js'));
@@ -203,7 +203,7 @@ async function measureCase({ size, mode, corpus, count, batch, alone, budgetMs, 
     const embedTimes = [];
     const timing = { transactions: [], calls: {} };
     instrumentStore(store, timing);
-    const engram = new EngramCore({ store, embedder: timedEmbedder(embedder, embedTimes) });
+    const engram = await newEngineCore({ store, embedder: timedEmbedder(embedder, embedTimes) });
 
     // warm-up: JIT, statements, and (for a large scope) the in-memory vector index the write path searches
     start = performance.now();

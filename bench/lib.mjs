@@ -184,3 +184,17 @@ export function runCase(script, spec, label) {
     });
   });
 }
+
+/**
+ * `new EngramCore(parts)` from dist/ with the process's clock and system ports, as `Engram.open`
+ * injects them, unless `parts` names its own: benchmarks that compose the engine from a store and an
+ * embedder of their own.
+ * @param {Record<string, unknown>} parts
+ */
+export async function newEngineCore(parts) {
+  const [{ EngramCore }, { systemClock, systemPorts }] = await Promise.all([
+    import(join(REPO_DIR, 'dist', 'core', 'engine.js')),
+    import(join(REPO_DIR, 'dist', 'system-ports.js')),
+  ]);
+  return new EngramCore({ clock: systemClock, system: systemPorts, ...parts });
+}

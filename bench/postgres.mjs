@@ -11,7 +11,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CORPUS_SEED, MAIN_SCOPE, assertBuilt, ensureCorpus } from './corpus-db.mjs';
-import { RESULTS_DIR, log, makeQueries, percentiles, printTable, since, writeResult } from './lib.mjs';
+import { RESULTS_DIR, log, makeQueries, percentiles, printTable, since, writeResult, newEngineCore } from './lib.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -39,8 +39,7 @@ async function freePort() {
 }
 
 async function measure(label, store, embedder, queries, warmups, extra = {}) {
-  const { EngramCore } = await import(dist('index.js'));
-  const engram = new EngramCore({ store, embedder });
+  const engram = await newEngineCore({ store, embedder });
   const main = { scopes: [MAIN_SCOPE], k: 10, trackAccess: false };
   for (const q of warmups) await engram.recall(q.text, main);
   const time = async (fn) => {

@@ -5,10 +5,9 @@
 // every recall (default weights and BM25 alone, k 20) must return the same ids and scores.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CACHE_DIR, REPO_DIR } from './lib.mjs';
+import { CACHE_DIR, REPO_DIR, newEngineCore } from './lib.mjs';
 const dist = (p) => join(REPO_DIR, 'dist', p);
 const { openSqliteStore } = await import(dist('storage/sqlite/index.js'));
-const { EngramCore } = await import(dist('core/engine.js'));
 const { UseEmbedder } = await import(dist('embeddings/use/index.js'));
 const path = process.argv[2] ?? join(CACHE_DIR, 'locomo-use-v4.db');
 const samples = JSON.parse(readFileSync(join(REPO_DIR, '../shared/datasets/locomo/locomo10.json'), 'utf8'));
@@ -16,10 +15,10 @@ const embedder = UseEmbedder.create({ workers: 0 });
 await embedder.warmUp();
 const embedding = { name: 'use-lite:512', dimension: 512 };
 const clock = { now: () => 1_800_000_000_000 };
-const a = new EngramCore({ store: await openSqliteStore({ path, embedding, lexicalIndexThreshold: Infinity }), embedder, clock });
+const a = await newEngineCore({ store: await openSqliteStore({ path, embedding, lexicalIndexThreshold: Infinity }), embedder, clock });
 const storeB = await openSqliteStore({ path, embedding, lexicalIndexThreshold: 0 });
 await storeB.prepareLexicalIndex();
-const b = new EngramCore({ store: storeB, embedder, clock });
+const b = await newEngineCore({ store: storeB, embedder, clock });
 let n = 0,
   diff = 0;
 for (const s of samples) {

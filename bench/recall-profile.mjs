@@ -5,7 +5,7 @@
 // each store method per recall. Add `node --cpu-prof` for a CPU profile. `--model bge-small-en-v1.5` runs
 // the corpus built with that model's vectors (bench/scale.mjs builds it) with the model embedding queries.
 import { parseArgs } from 'node:util';
-import { log, makeQueries, percentiles } from './lib.mjs';
+import { log, makeQueries, percentiles, newEngineCore } from './lib.mjs';
 import { MAIN_SCOPE, SCALE_SEED, assertBuilt, corpusPaths, dist } from './scale-corpus.mjs';
 
 const { values: args } = parseArgs({
@@ -20,7 +20,6 @@ const { values: args } = parseArgs({
 assertBuilt();
 const size = Number(args.size);
 const { openSqliteStore } = await import(dist('storage/sqlite/index.js'));
-const { EngramCore } = await import(dist('core/engine.js'));
 const embedder = await queryEmbedder(args.model);
 const store = await openSqliteStore({
   path: corpusPaths(size, args.model).path,
@@ -60,7 +59,7 @@ for (const name of [
   if (typeof store[name] === 'function') wrap(store, name);
 }
 wrap(embedder, 'embed');
-const engram = new EngramCore({ store, embedder });
+const engram = await newEngineCore({ store, embedder });
 const texts = makeQueries({ seed: 4242, count: Number(args.queries), corpusSeed: SCALE_SEED, corpusSize: size }).map((q) => q.text);
 const warmups = makeQueries({ seed: 4343, count: 10, corpusSeed: SCALE_SEED, corpusSize: size }).map((q) => q.text);
 const options = { scopes: [MAIN_SCOPE], k: 10, trackAccess: false };

@@ -8,7 +8,7 @@
 //
 // The trick: a corpus records the embedder that made its vectors (the static table for large corpora).
 // To query it with the full model, the child opens the store under the recorded name and builds
-// `new EngramCore({ store, embedder })` with a UseEmbedder: corpus vectors come from the static table
+// `newEngineCore({ store, embedder })` (bench/lib.mjs) with a UseEmbedder: corpus vectors come from the static table
 // (which shares the USE embedding space), the query is embedded by the full model. Latency is what is
 // measured here, not relevance. The child always composes the engine itself, exactly as `Engram.open`
 // does (openSqliteStore + new EngramCore), so it can choose the vector index: `--vector-index exact`
@@ -33,6 +33,7 @@ import {
   runCase,
   since,
   writeResult,
+  newEngineCore,
 } from './lib.mjs';
 
 const TARGET_P50_MS = 60;
@@ -93,7 +94,6 @@ function runChild(spec) {
 
 async function measureCase({ size, queryEmbedder, corpus, queries: queryCount, warmup, k, vectorIndex, scopeQueries }) {
   const dist = (path) => new URL(`../dist/${path}`, import.meta.url).href;
-  const { EngramCore } = await import(dist('index.js'));
   const { openSqliteStore } = await import(dist('storage/sqlite/index.js'));
   const { contentTerms } = await import(dist('core/text/index.js'));
   const rss = peakRss();
@@ -117,7 +117,7 @@ async function measureCase({ size, queryEmbedder, corpus, queries: queryCount, w
     vectorIndex,
   });
   const reads = instrumentReads(store);
-  const engram = new EngramCore({ store, embedder: timedEmbedder(embedder, reads) });
+  const engram = await newEngineCore({ store, embedder: timedEmbedder(embedder, reads) });
   cold.openMs = since(start);
   if (vectorIndex === 'hnsw') {
     if (typeof store.prepareVectorIndex !== 'function' || !store.capabilities.annIndex)

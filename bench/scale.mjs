@@ -14,8 +14,10 @@
 //   model       the default model (--model, bge-small-en-v1.5) end to end, sizes up to --model-max: the
 //               same records with that model's vectors (embedded once, cached under bench/.cache/ by
 //               bench/model-vectors.mjs), default store settings, engine recall with the model's own
-//               query embedding (in-process), the embedding alone, and recall without it (searchP50).
-//               One headline row per size in scale.json: {size, embedder, p50, p95, embedP50, searchP50}.
+//               query embedding (on one worker thread by default, as `engram serve` runs it, so the
+//               lexical channels run meanwhile; --query-workers 0: in-process), the embedding alone, and
+//               recall without it (searchP50). One headline row per size in scale.json:
+//               {size, embedder, queryWorkers, p50, p95, embedP50, searchP50}.
 //               `--only-model` runs just these and merges them into the scale.json of the last full run.
 // Prints tables, writes bench/results/scale.json and bench/results/scale.svg.
 import { spawn } from 'node:child_process';
@@ -36,6 +38,7 @@ import {
   printTable,
   since,
   writeResult,
+  newEngineCore,
 } from './lib.mjs';
 import {
   MAIN_SCOPE,
@@ -70,6 +73,8 @@ const { values: args } = parseArgs({
     'skip-use': { type: 'boolean', default: false },
     model: { type: 'string', default: 'bge-small-en-v1.5' },
     'model-max': { type: 'string', default: '100000' },
+    // embedding worker threads of the model case: 1 as engram serve opens it; 0 embeds in-process
+    'query-workers': { type: 'string', default: '1' },
     // only the model's cases: their headline and cases are merged into the existing scale.json
     'only-model': { type: 'boolean', default: false },
     case: { type: 'string' },
@@ -126,7 +131,9 @@ async function main() {
 async function modelCase(size, queries, k) {
   const corpus = await ensureScaleCorpus(size, args.model);
   log(`size ${size}: engine recall with ${args.model}`);
-  const model = await runChild({ mode: 'model', model: args.model, size, path: corpus.path, queries, k });
+  const queryWorkers = Number(args['query-workers']);
+  if (!Number.isInteger(queryWorkers) || queryWorkers < 0) throw new Error('--query-workers must be a whole number ≥ 0');
+  const model = await runChild({ mode: 'model', model: args.model, size, path: corpus.path, queries, k, queryWorkers });
   if (model.annBuildSeconds !== null) updateManifest(size, { annBuild: { seconds: model.annBuildSeconds, threads: 1 } }, args.model);
   return model;
 }
@@ -156,6 +163,7 @@ function headlineOf(cases) {
     .map((c) => ({
       size: c.size,
       embedder: c.model.embedder,
+      queryWorkers: c.model.queryWorkers ?? 0,
       p50: c.model.recall.p50,
       p95: c.model.recall.p95,
       embedP50: c.model.embed.p50,
@@ -166,7 +174,7 @@ function headlineOf(cases) {
 function printHeadline(headline) {
   if (headline.length === 0) return;
   printTable(
-    `headline: engine recall with ${headline[0].embedder}, its query embedding included (k=10, default store settings), ms`,
+    `headline: engine recall with ${headline[0].embedder}, its query embedding included (on ${headline[0].queryWorkers} worker thread(s); k=10, default store settings), ms`,
     [
       ['memories', 'size', 0],
       ['p50', 'p50', 2],
@@ -310,8 +318,7 @@ async function measure(spec) {
 }
 
 async function engineRecall({ store, embedder, texts, warmups, k, time }) {
-  const { EngramCore } = await import(dist('core/engine.js'));
-  const engram = new EngramCore({ store, embedder });
+  const engram = await newEngineCore({ store, embedder });
   const options = { scopes: [MAIN_SCOPE], k, trackAccess: false };
   if (typeof store.prepareLexicalIndex === 'function') await store.prepareLexicalIndex();
   for (const text of warmups) await engram.recall(text, options);
@@ -352,14 +359,19 @@ async function measureUse(spec) {
   return { mode: 'use', embedder: embedder.name, loadMs, embed: percentiles(times) };
 }
 
-/** The engine over the model corpus with default store settings, the model embedding each query in-process. */
+/** The engine over the model corpus with default store settings, the model embedding each query (on `queryWorkers` threads, else in-process). */
 async function measureModel(spec) {
   const { openSqliteStore } = await import(dist('storage/sqlite/index.js'));
   const { OnnxEmbedder, resolveModelCacheDir } = await import(dist('embeddings/onnx/index.js'));
-  const { EngramCore } = await import(dist('core/engine.js'));
   const { homedir } = await import('node:os');
   const rss = peakRss();
-  const embedder = OnnxEmbedder.create({ model: spec.model, cacheDir: resolveModelCacheDir(process.env, homedir()), workers: 0 });
+  const queryWorkers = spec.queryWorkers ?? 0;
+  const embedder = OnnxEmbedder.create({
+    model: spec.model,
+    cacheDir: resolveModelCacheDir(process.env, homedir()),
+    workers: queryWorkers,
+  });
+  await embedder.warmUp();
   const texts = makeQueries({ seed: QUERY_SEED, count: spec.queries, corpusSeed: SCALE_SEED, corpusSize: spec.size }).map((q) => q.text);
   const warmups = makeQueries({ seed: WARMUP_SEED, count: 10, corpusSeed: SCALE_SEED, corpusSize: spec.size }).map((q) => q.text);
   const logger = { info: (message) => log(`  store: ${message}`), warn: (message) => log(`  store warning: ${message}`) };
@@ -380,7 +392,7 @@ async function measureModel(spec) {
     rss.sample();
     return percentiles(times);
   };
-  const engram = new EngramCore({ store, embedder });
+  const engram = await newEngineCore({ store, embedder });
   for (const text of warmups) await engram.recall(text, options);
   const recall = await time((text) => engram.recall(text, options), texts);
   const embed = await time((text) => embedder.embed([text], { purpose: 'query' }), texts);
@@ -395,7 +407,7 @@ async function measureModel(spec) {
       return list.map((text) => known.get(text));
     },
   };
-  const searchOnly = new EngramCore({ store, embedder: precomputed });
+  const searchOnly = await newEngineCore({ store, embedder: precomputed });
   for (const text of [...warmups, ...texts]) await searchOnly.recall(text, options);
   const misses = known.size;
   const search = await time((text) => searchOnly.recall(text, options), texts);
@@ -406,6 +418,7 @@ async function measureModel(spec) {
     mode: 'model',
     size: spec.size,
     embedder: embedder.name,
+    queryWorkers,
     queries: texts.length,
     annBuildSeconds: built ? Math.round(annSeconds * 10) / 10 : null,
     recall,
