@@ -1,11 +1,14 @@
 // CLI start-up cost: wall time of fresh `engram` processes (what every command, Claude Code hook and CLI
 // test pays), next to a bare `node -e ''`. Commands run on a small hash-embedder database; the prompt
 // hook runs against a running `engram serve` (its fast path: no engine loaded) and without one.
+// With the default model installed (bge-small-en-v1.5) it also runs `stats` and `recall` on a store of
+// that model (stats must not load the model: its time stays near the hash store's), and times the first
+// recall of a warm `engram serve` over HTTP (after its warm-up line) against the next ones.
 // Writes bench/results/startup.{json,md}.
 //   npx tsc -p tsconfig.build.json && node bench/startup.mjs [--runs 9]
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { REPO_DIR, RESULTS_DIR, environment, log, percentiles, printTable, writeResult } from './lib.mjs';
@@ -26,17 +29,17 @@ const prompt = JSON.stringify({
 });
 
 /** Wall ms of one fresh process, spawn to exit. */
-function once(args, input) {
+function once(args, input, env = ENV) {
   const start = performance.now();
-  const result = spawnSync(process.execPath, args, { input, encoding: 'utf8', env: ENV });
+  const result = spawnSync(process.execPath, args, { input, encoding: 'utf8', env });
   const wall = performance.now() - start;
   if (result.status !== 0) throw new Error(`node ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
   return wall;
 }
 
-function measure(command, args, input = '') {
-  once(args, input); // warm the file cache
-  const walls = Array.from({ length: RUNS }, () => once(args, input));
+function measure(command, args, input = '', env = ENV) {
+  once(args, input, env); // warm the file cache
+  const walls = Array.from({ length: RUNS }, () => once(args, input, env));
   const wall = percentiles(walls);
   log(`${command}: p50 ${wall.p50.toFixed(0)} ms, p95 ${wall.p95.toFixed(0)} ms`);
   return { command, p50: wall.p50, p95: wall.p95, min: wall.min, max: wall.max, runs: RUNS };
@@ -69,13 +72,15 @@ async function main() {
   } finally {
     server.kill('SIGTERM');
   }
+  const model = await modelRows();
+  rows.push(...model);
   const columns = [
     ['command', 'command'],
     ['p50 ms', 'p50', 0],
     ['p95 ms', 'p95', 0],
     ['min ms', 'min', 0],
   ];
-  const title = `CLI start-up: fresh process per run, ${RUNS} runs, hash embedder`;
+  const title = `CLI start-up: fresh process per run, ${RUNS} runs, hash embedder${model.length > 0 ? ` (and ${MODEL} where named)` : ''}`;
   printTable(title, columns, rows);
   writeResult('startup', { runs: RUNS, rows });
   const env = environment();
@@ -91,6 +96,134 @@ async function main() {
   ];
   writeFileSync(join(RESULTS_DIR, 'startup.md'), md.join('\n'));
   rmSync(dir, { recursive: true, force: true });
+}
+
+const MODEL = 'bge-small-en-v1.5';
+
+/** The rows with the default model, or none when it is not installed. */
+async function modelRows() {
+  const { hasModelFiles, resolveModelCacheDir } = await import(join(REPO_DIR, 'dist/embeddings/onnx/index.js'));
+  if (!hasModelFiles(resolveModelCacheDir(process.env, homedir()), MODEL)) {
+    log(`${MODEL} is not installed: no model rows (engram models pull)`);
+    return [];
+  }
+  const modelDb = join(dir, 'model.db');
+  const lines = Array.from({ length: 300 }, (_, i) => JSON.stringify({ content: memoryText(i) }));
+  writeFileSync(join(dir, 'model.jsonl'), `${lines.join('\n')}\n`);
+  const env = { ...process.env, ENGRAM_EMBEDDER: MODEL };
+  const made = spawnSync(process.execPath, [BIN, 'remember', '--db', modelDb, '--scope', SCOPE, '--file', join(dir, 'model.jsonl')], {
+    encoding: 'utf8',
+    env,
+  });
+  if (made.status !== 0) throw new Error(`could not build the ${MODEL} store: ${made.stderr}`);
+  const rows = [
+    {
+      ...measure(
+        `engram stats --json (${MODEL} store)`,
+        [BIN, 'stats', '--db', modelDb, '--scope', SCOPE, '--json'],
+        '',
+        withoutEmbedderEnv(),
+      ),
+      model: MODEL,
+    },
+    {
+      ...measure(
+        `engram recall --json (${MODEL} store)`,
+        [BIN, 'recall', '--db', modelDb, '--scope', SCOPE, '--json', 'which database'],
+        '',
+        withoutEmbedderEnv(),
+      ),
+      model: MODEL,
+    },
+  ];
+  const server = spawn(process.execPath, [BIN, 'serve', '--db', modelDb, '--port', '0', '--scope', SCOPE], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: withoutEmbedderEnv(),
+  });
+  try {
+    let url = '';
+    await new Promise((/** @type {(value?: unknown) => void} */ resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('engram serve did not warm up within 120 s')), 120_000);
+      server.stdout.on('data', (chunk) => {
+        const found = /listening on (http:\/\/\S+)/.exec(String(chunk));
+        if (found) url = found[1] ?? '';
+      });
+      server.stderr.on('data', (chunk) => {
+        if (String(chunk).includes('warmed up')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      server.once('exit', (code) => reject(new Error(`engram serve exited ${code}`)));
+    });
+    const questions = Array.from(
+      { length: 31 },
+      (_, i) =>
+        `what happened with ${memoryText(i * 7 + 3)
+          .split(' ')
+          .slice(1, 4)
+          .join(' ')}?`,
+    );
+    const times = [];
+    for (const query of questions) {
+      const start = performance.now();
+      const response = await fetch(`${url}/v1/recall`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query, scopes: [SCOPE], k: 10, trackAccess: false }),
+      });
+      await response.json();
+      if (!response.ok) throw new Error(`recall answered ${response.status}`);
+      times.push(performance.now() - start);
+    }
+    const [first, ...rest] = times;
+    const next = percentiles(rest);
+    log(`serve (${MODEL}): first recall after warm-up ${first?.toFixed(1)} ms, next 30 p50 ${next.p50.toFixed(1)} ms`);
+    rows.push(
+      {
+        command: `serve (${MODEL}): first HTTP recall after warm-up`,
+        p50: first,
+        p95: first,
+        min: first,
+        max: first,
+        runs: 1,
+        model: MODEL,
+      },
+      {
+        command: `serve (${MODEL}): the next 30 HTTP recalls`,
+        p50: next.p50,
+        p95: next.p95,
+        min: next.min,
+        max: next.max,
+        runs: 30,
+        model: MODEL,
+      },
+    );
+  } finally {
+    server.kill('SIGTERM');
+  }
+  return rows;
+}
+
+/** The environment without ENGRAM_EMBEDDER: the server opens the store with the model it records. */
+function withoutEmbedderEnv() {
+  const env = { ...process.env };
+  delete env.ENGRAM_EMBEDDER;
+  return env;
+}
+
+/** A short made-up memory, different for each i. */
+function memoryText(i) {
+  const who = ['Ana', 'Bo', 'Chen', 'Dara', 'Eli', 'Femi'][i % 6];
+  const what = [
+    'moved the build to a new runner',
+    'renewed the TLS certificate',
+    'fixed the flaky login test',
+    'ordered two monitors',
+    'booked the offsite venue',
+    'upgraded PostgreSQL to 15',
+  ];
+  return `${who} ${what[(i * 5) % what.length]} in week ${1 + (i % 40)}, ticket ${1000 + i}.`;
 }
 
 await main();
