@@ -40,6 +40,12 @@ export interface SqliteStoreConfig {
   /** How long `recordAccess` batches before writing, in ms (default 1000). */
   readonly accessFlushMs?: number;
   /**
+   * The newest entries of each change feed (`memory_changes`, `vector_changes`) that pruning always keeps
+   * (default 100,000). Older entries are deleted once every persisted index file has folded them in; a
+   * process whose in-memory index is further behind reloads it instead of catching up.
+   */
+  readonly changeFeedRetention?: number;
+  /**
    * How scopes above `memoryIndexThreshold` are vector-searched. `'hnsw'`: an approximate HNSW index
    * per scope (recall@10 ≥ 0.98), kept in `<path>.ann/` and rebuilt from the stored vectors in the
    * background whenever it is missing or stale, exact search serving meanwhile; needs the optional
@@ -75,6 +81,7 @@ export interface ResolvedSqliteStoreConfig {
   readonly memoryIndexWarmup: number;
   readonly lexicalIndexThreshold: number;
   readonly accessFlushMs: number;
+  readonly changeFeedRetention: number;
   /** `'auto'`: HNSW when its library loads. */
   readonly vectorIndex: 'exact' | 'hnsw' | 'auto';
   readonly logger: SqliteStoreLogger;
@@ -130,6 +137,9 @@ export function resolveSqliteStoreConfig(config: SqliteStoreConfig): ResolvedSql
   }
   const accessFlushMs = config.accessFlushMs ?? 1000;
   if (!Number.isFinite(accessFlushMs) || accessFlushMs < 0) throw invalid('accessFlushMs must be a finite number ≥ 0', 'accessFlushMs');
+  const changeFeedRetention = config.changeFeedRetention ?? 100_000;
+  if (!Number.isInteger(changeFeedRetention) || changeFeedRetention < 1)
+    throw invalid('changeFeedRetention must be an integer ≥ 1', 'changeFeedRetention');
   const vectorIndex = config.vectorIndex ?? 'auto';
   if (vectorIndex !== 'exact' && vectorIndex !== 'hnsw' && vectorIndex !== 'auto')
     throw invalid('vectorIndex must be "exact" or "hnsw"', 'vectorIndex');
@@ -142,6 +152,7 @@ export function resolveSqliteStoreConfig(config: SqliteStoreConfig): ResolvedSql
     memoryIndexWarmup,
     lexicalIndexThreshold,
     accessFlushMs,
+    changeFeedRetention,
     vectorIndex,
     logger: config.logger ?? CONSOLE_WARNINGS,
   });
