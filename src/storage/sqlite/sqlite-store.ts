@@ -339,8 +339,7 @@ export class SqliteStore extends SqliteReader implements Store {
    * it was loaded from its file or built (for benchmarks and tests).
    */
   get lexicalIndexUsage():
-    | { readonly indexed: number; readonly fts: number; readonly rows: number; readonly loads: number; readonly builds: number }
-    | undefined {
+    { readonly indexed: number; readonly fts: number; readonly rows: number; readonly loads: number; readonly builds: number } | undefined {
     return this.#lexical?.usage;
   }
 

@@ -68,8 +68,7 @@ export function loadLexicalFile(
     connection.get<{ n: number | null }>('SELECT seq AS n FROM sqlite_sequence WHERE name = ?', name)?.n ?? 0;
   if (header.maxRowid > seq('memories') || header.mark > seq('memory_changes'))
     return { problem: 'the index file is newer than the database (restored from a backup?)' };
-  if (prunedPast(connection, 'memory_changes', '', header.mark))
-    return { problem: 'the change feed was pruned past the index file' };
+  if (prunedPast(connection, 'memory_changes', '', header.mark)) return { problem: 'the change feed was pruned past the index file' };
   if (header.mark > 0) {
     const entry = connection.get<{ memory_rowid: number }>('SELECT memory_rowid FROM memory_changes WHERE seq = ?', header.mark);
     // the entry at the mark is gone only when the floor is just above it

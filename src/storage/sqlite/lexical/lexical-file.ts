@@ -119,7 +119,10 @@ export function serializeLexicalData(data: LexicalData, identity: { storeId: str
     text('terms', terms),
     text('stems', [...data.stemIds.keys()]),
     text('scopes', { names: [...data.scopeIds.keys()], docs: data.scopeDocs, length: data.scopeLength }),
-    text('delta', [...data.delta].map(([d, row]) => [d, [...row]])),
+    text(
+      'delta',
+      [...data.delta].map(([d, row]) => [d, [...row]]),
+    ),
   );
   return assemble(sections, {
     storeId: identity.storeId,
@@ -147,7 +150,7 @@ function assemble(sections: readonly Section[], fields: Record<string, unknown>)
   const checksum = crc32(body, 0);
   // the header's length decides where the body starts: fix it with a padded `bytes` field
   let headerBytes = Buffer.alloc(0);
-  for (let size = 0; ; ) {
+  for (let size = 0; ;) {
     const header = { format: FORMAT, ...fields, bytes: size, builtAt: new Date().toISOString(), sections: placed, checksum };
     headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
     const total = align(PREFIX + headerBytes.length) + body.length;
@@ -275,7 +278,7 @@ export function writeLexicalFile(path: string, bytes: Uint8Array): void {
   try {
     const fd = openSync(temporary, 'w');
     try {
-      for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, Math.min(bytes.length - at, 64 << 20));
+      for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at, Math.min(bytes.length - at, 64 << 20));
       fsyncSync(fd);
     } finally {
       closeSync(fd);

@@ -181,21 +181,21 @@ export class LexicalIndex {
 
   #maybeStart(connection: SqliteConnection): void {
     if (this.#job !== undefined || this.#options.threshold === Infinity || this.#closed) return;
+    let size = Infinity;
     if (!this.#checkedSize) {
-      const size =
-        connection.get<{ n: number | null }>("SELECT seq AS n FROM sqlite_sequence WHERE name = 'memories'")?.n ?? 0;
+      size = connection.get<{ n: number | null }>("SELECT seq AS n FROM sqlite_sequence WHERE name = 'memories'")?.n ?? 0;
       if (size < this.#options.threshold) return;
-      if (size <= INLINE_BUILD_MAX) {
-        // small enough to build at once, inside the caller's snapshot
-        const data = new LexicalData();
-        data.mark = connection.get<{ m: number | null }>('SELECT max(seq) AS m FROM memory_changes')?.m ?? 0;
-        while (!data.readChunk(connection));
-        if (data.catchUp(connection)) this.#data = data;
-        return;
-      }
       this.#checkedSize = true;
     }
     if (!this.#fileTried && this.#loadFile(connection)) return;
+    if (size <= INLINE_BUILD_MAX) {
+      // small enough to build at once, inside the caller's snapshot
+      const data = new LexicalData();
+      data.mark = connection.get<{ m: number | null }>('SELECT max(seq) AS m FROM memory_changes')?.m ?? 0;
+      while (!data.readChunk(connection));
+      if (data.catchUp(connection)) this.#data = data;
+      return;
+    }
     this.#startBuild('no usable index file', { rebuild: true, force: false });
   }
 
@@ -223,7 +223,10 @@ export class LexicalIndex {
   }
 
   /** Starts a build (`rebuild`: from the rows) unless a job runs or one failed recently (unless `force`). */
-  #startBuild(reason: string, options: { rebuild: boolean; force?: boolean }): { run: LexicalBuildRun; done: Promise<boolean> } | undefined {
+  #startBuild(
+    reason: string,
+    options: { rebuild: boolean; force?: boolean },
+  ): { run: LexicalBuildRun; done: Promise<boolean> } | undefined {
     if (this.#job !== undefined || this.#closed) return this.#job;
     if (options.force !== true && Date.now() - this.#failedAt < RETRY_MS) return undefined;
     this.#options.logger.info(`building the lexical index in the background: ${reason}`);
