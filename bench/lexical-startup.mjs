@@ -104,7 +104,7 @@ async function child() {
     // another process changes 4,000 rows' text: the file's catch-up then has them to apply
     const ids = recent;
     await store.transaction(async (tx) => {
-      for (const id of ids) await tx.updateMemory(id, MAIN_SCOPE, { updatedAt: Date.now(), tags: ['refreshed'] });
+      for (const id of ids) await tx.updateMemory(id, MAIN_SCOPE, { updatedAt: Date.now(), tags: [`refreshed${Date.now().toString(36)}`] });
     });
     await store.close();
     console.log(JSON.stringify({ updated: ids.length }));
