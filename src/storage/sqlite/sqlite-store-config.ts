@@ -34,7 +34,8 @@ export interface SqliteStoreConfig {
   /**
    * Stores with at least this many rows build an in-memory lexical index on their first lexical search
    * (default 20,000; `Infinity` never builds it, `0` always does); it returns the same hits and scores
-   * as FTS5, faster. `prepareLexicalIndex()` builds it at once.
+   * as FTS5, faster. It is kept in `<path>.lexical` (loaded by the next process, rebuilt in a worker
+   * thread when missing or unusable). `prepareLexicalIndex()` loads or builds it at once.
    */
   readonly lexicalIndexThreshold?: number;
   /** How long `recordAccess` batches before writing, in ms (default 1000). */

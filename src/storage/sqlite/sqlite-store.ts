@@ -324,10 +324,11 @@ export class SqliteStore extends SqliteReader implements Store {
   }
 
   /**
-   * Builds the in-memory lexical index now (it is otherwise built in the background after the first
-   * lexical search of a store with `lexicalIndexThreshold` rows; searches use FTS5 until it is ready,
-   * with the same results). Resolves `true` once it serves searches; `false` for `:memory:` stores or
-   * when the threshold is `Infinity`.
+   * Loads the in-memory lexical index from its file now, or builds it (in a worker thread) when the file
+   * is missing or unusable; otherwise that happens on the first lexical search of a store with
+   * `lexicalIndexThreshold` rows, and searches use FTS5 until it is ready, with the same results.
+   * Resolves `true` once it serves searches; `false` for `:memory:` stores or when the threshold is
+   * `Infinity`.
    */
   async prepareLexicalIndex(): Promise<boolean> {
     assertOpen(this.#state);
