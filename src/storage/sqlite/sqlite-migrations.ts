@@ -3,6 +3,7 @@
  * `schema_migrations`, so concurrent first opens from several processes apply each exactly once.
  * Migrations are append-only: never edit one that has shipped, add the next version instead.
  */
+import { randomUUID } from 'node:crypto';
 import { EngramError, messages } from '../../core/errors.js';
 import { LAYERS, STATUSES } from '../../core/memory.js';
 import { BUILT_IN_RELATIONS } from '../../core/relations.js';
@@ -437,6 +438,22 @@ export const MIGRATIONS: readonly Migration[] = [
       }
     },
   },
+  {
+    version: 22,
+    name: 'store id for derived files; floors of the pruned change feeds',
+    up(connection) {
+      // pruned_below: entries of the feed (and scope) with a lower seq may have been deleted
+      connection.exec(`
+        CREATE TABLE change_feed_floors (
+          feed TEXT NOT NULL,
+          scope TEXT NOT NULL,
+          pruned_below INTEGER NOT NULL,
+          PRIMARY KEY (feed, scope)
+        ) WITHOUT ROWID;
+      `);
+      connection.run('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)', META_STORE_ID, randomUUID());
+    },
+  },
 ];
 
 /** The newest schema version this code knows. */
@@ -487,6 +504,13 @@ export function assertSchemaCurrent(connection: SqliteConnection): void {
 }
 
 export const META_EMBEDDING_NAME = 'embedding.name';
+/** A random id given to the database once, so a derived file never serves another database at the same path. */
+export const META_STORE_ID = 'store.id';
+
+/** The database's store id ('' before migration 22). */
+export function readStoreId(connection: SqliteConnection): string {
+  return connection.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', META_STORE_ID)?.value ?? '';
+}
 export const META_EMBEDDING_DIMENSION = 'embedding.dimension';
 
 /** The embedder recorded in the database, as stored (either part may be missing in a new file). */

@@ -34,11 +34,18 @@ export interface SqliteStoreConfig {
   /**
    * Stores with at least this many rows build an in-memory lexical index on their first lexical search
    * (default 20,000; `Infinity` never builds it, `0` always does); it returns the same hits and scores
-   * as FTS5, faster. `prepareLexicalIndex()` builds it at once.
+   * as FTS5, faster. It is kept in `<path>.lexical` (loaded by the next process, rebuilt in a worker
+   * thread when missing or unusable). `prepareLexicalIndex()` loads or builds it at once.
    */
   readonly lexicalIndexThreshold?: number;
   /** How long `recordAccess` batches before writing, in ms (default 1000). */
   readonly accessFlushMs?: number;
+  /**
+   * The newest entries of each change feed (`memory_changes`, `vector_changes`) that pruning always keeps
+   * (default 100,000). Older entries are deleted once every persisted index file has folded them in; a
+   * process whose in-memory index is further behind reloads it instead of catching up.
+   */
+  readonly changeFeedRetention?: number;
   /**
    * How scopes above `memoryIndexThreshold` are vector-searched. `'hnsw'`: an approximate HNSW index
    * per scope (recall@10 ≥ 0.98), kept in `<path>.ann/` and rebuilt from the stored vectors in the
@@ -75,6 +82,7 @@ export interface ResolvedSqliteStoreConfig {
   readonly memoryIndexWarmup: number;
   readonly lexicalIndexThreshold: number;
   readonly accessFlushMs: number;
+  readonly changeFeedRetention: number;
   /** `'auto'`: HNSW when its library loads. */
   readonly vectorIndex: 'exact' | 'hnsw' | 'auto';
   readonly logger: SqliteStoreLogger;
@@ -130,6 +138,9 @@ export function resolveSqliteStoreConfig(config: SqliteStoreConfig): ResolvedSql
   }
   const accessFlushMs = config.accessFlushMs ?? 1000;
   if (!Number.isFinite(accessFlushMs) || accessFlushMs < 0) throw invalid('accessFlushMs must be a finite number ≥ 0', 'accessFlushMs');
+  const changeFeedRetention = config.changeFeedRetention ?? 100_000;
+  if (!Number.isInteger(changeFeedRetention) || changeFeedRetention < 1)
+    throw invalid('changeFeedRetention must be an integer ≥ 1', 'changeFeedRetention');
   const vectorIndex = config.vectorIndex ?? 'auto';
   if (vectorIndex !== 'exact' && vectorIndex !== 'hnsw' && vectorIndex !== 'auto')
     throw invalid('vectorIndex must be "exact" or "hnsw"', 'vectorIndex');
@@ -142,6 +153,7 @@ export function resolveSqliteStoreConfig(config: SqliteStoreConfig): ResolvedSql
     memoryIndexWarmup,
     lexicalIndexThreshold,
     accessFlushMs,
+    changeFeedRetention,
     vectorIndex,
     logger: config.logger ?? CONSOLE_WARNINGS,
   });

@@ -15,6 +15,7 @@ import { assertReadScopes } from '../../core/scope.js';
 import { AccessBatch } from '../access-batch.js';
 import { openAnnIndex, type AnnIndex } from './ann/ann-index.js';
 import { AsyncMutex } from '../async-mutex.js';
+import { resolve } from 'node:path';
 import { isMemoryPath, openConnection, type SqliteConnection } from './sqlite-connection.js';
 import { toEngramError } from './sqlite-errors.js';
 import { assertSchemaCurrent, checkEmbeddingIdentity, migrate } from './sqlite-migrations.js';
@@ -119,7 +120,17 @@ export class SqliteStore extends SqliteReader implements Store {
       const index = new VectorIndex(reader, embedding.dimension);
       const ann = openAnnIndex(resolved, reader);
       // an in-memory lexical index serves the read connection of a file (the writer may share a :memory: one)
-      const lexical = isMemoryPath(path) ? undefined : new LexicalIndex(reader, resolved.lexicalIndexThreshold, resolved.logger);
+      const lexical = isMemoryPath(path)
+        ? undefined
+        : new LexicalIndex({
+            connection: reader,
+            databasePath: resolve(path),
+            busyTimeoutMs,
+            threshold: resolved.lexicalIndexThreshold,
+            readonly: resolved.readonly,
+            changeFeedRetention: resolved.changeFeedRetention,
+            logger: resolved.logger,
+          });
       return new SqliteStore({ config: resolved, reader, writer, index, ann, lexical, state: { closed: false } });
     } catch (error) {
       for (const connection of opened) closeQuietly(connection);
@@ -270,8 +281,8 @@ export class SqliteStore extends SqliteReader implements Store {
 
   /**
    * After a purge: compacts the FTS index and truncates the WAL (with `secure_delete`, the deleted
-   * text is then in neither file), and drops the approximate index files of `scopes`, which are
-   * rebuilt from the stored vectors when next needed.
+   * text is then in neither file), and drops the approximate index files of `scopes` and the lexical
+   * index file, which are rebuilt from the database when next needed.
    */
   async scrubDeleted(scopes: readonly Scope[]): Promise<void> {
     const writer = this.#requireWriter('erase deleted records');
@@ -284,6 +295,7 @@ export class SqliteStore extends SqliteReader implements Store {
       }
     });
     for (const scope of assertReadScopes(scopes)) await this.#ann?.discard(scope);
+    await this.#lexical?.discard();
   }
 
   /**
@@ -312,18 +324,23 @@ export class SqliteStore extends SqliteReader implements Store {
   }
 
   /**
-   * Builds the in-memory lexical index now (it is otherwise built in the background after the first
-   * lexical search of a store with `lexicalIndexThreshold` rows; searches use FTS5 until it is ready,
-   * with the same results). Resolves `true` once it serves searches; `false` for `:memory:` stores or
-   * when the threshold is `Infinity`.
+   * Loads the in-memory lexical index from its file now, or builds it (in a worker thread) when the file
+   * is missing or unusable; otherwise that happens on the first lexical search of a store with
+   * `lexicalIndexThreshold` rows, and searches use FTS5 until it is ready, with the same results.
+   * Resolves `true` once it serves searches; `false` for `:memory:` stores or when the threshold is
+   * `Infinity`.
    */
   async prepareLexicalIndex(): Promise<boolean> {
     assertOpen(this.#state);
     return (await this.#lexical?.prepare()) ?? false;
   }
 
-  /** Searches the lexical index answered and left to FTS5 since the store opened (for benchmarks). */
-  get lexicalIndexUsage(): { readonly indexed: number; readonly fts: number; readonly rows: number } | undefined {
+  /**
+   * Searches the lexical index answered and left to FTS5 since the store opened, its rows, and how often
+   * it was loaded from its file or built (for benchmarks and tests).
+   */
+  get lexicalIndexUsage():
+    { readonly indexed: number; readonly fts: number; readonly rows: number; readonly loads: number; readonly builds: number } | undefined {
     return this.#lexical?.usage;
   }
 
@@ -342,7 +359,7 @@ export class SqliteStore extends SqliteReader implements Store {
       .catch((error: unknown) => {
         failure = error;
       });
-    this.#lexical?.close();
+    await this.#lexical?.close();
     await this.#ann?.close();
     if (this.#writer !== undefined && this.#writer !== this.#reader) closeQuietly(this.#writer);
     closeQuietly(this.#reader);

@@ -13,6 +13,7 @@
 import { resolve } from 'node:path';
 import { EngramError, messages } from '../../../core/errors.js';
 import { continues, manifestProblem, readDatabaseId } from './ann-build.js';
+import { prunedPast } from '../change-feeds.js';
 import { AnnBuilder } from './ann-builder.js';
 import { AnnFiles, type AnnManifest } from './ann-files.js';
 import {
@@ -152,7 +153,11 @@ export class AnnIndex {
   sync(scope: string, options: { build: boolean }): boolean {
     const library = this.#library();
     if (library === undefined) return false;
-    return this.#options.connection.snapshot(() => {
+    const connection = this.#options.connection;
+    return connection.snapshot(() => {
+      const known = this.#scopes.get(scope);
+      // the change feed was pruned past the mark this process caught up to: map the newest file again
+      if (known !== undefined && prunedPast(connection, 'vector_changes', scope, known.highWaterMark)) this.#scopes.delete(scope);
       const state = this.#refresh(scope, library);
       if (state.base === undefined) {
         if (options.build)

@@ -5,6 +5,7 @@
  * high-water mark, because other connections and processes write too. Status and time filters are
  * not its job: callers post-filter the candidates it returns against the database.
  */
+import { prunedPast } from '../change-feeds.js';
 import type { SqliteConnection } from '../sqlite-connection.js';
 import { readScopeChunks, readScopeRows, readVectors, type VectorChunk } from './stored-vectors.js';
 
@@ -65,6 +66,8 @@ export class VectorIndex {
   sync(scope: string): void {
     this.#connection.snapshot(() => {
       let state = this.#scopes.get(scope);
+      // the change feed was pruned past the scope's mark: what was missed is unknown, so reload it
+      if (state !== undefined && prunedPast(this.#connection, 'vector_changes', scope, state.highWaterMark)) state = undefined;
       if (state === undefined) {
         state = this.#load(scope);
         this.#scopes.set(scope, state);

@@ -19,7 +19,8 @@ import { termLength } from '../../../core/text/bm25.js';
 import type { Scope } from '../../../core/scope.js';
 import type { SqliteConnection } from '../sqlite-connection.js';
 import { ownTerms, plainFtsTerms, plainText, sqliteFtsTerms, type FtsTerms } from './lexical-tokens.js';
-import { Postings } from './postings.js';
+import { PostingTable } from './postings.js';
+import { feedFloor } from '../change-feeds.js';
 
 /** A `memories` row as the index reads it. */
 export interface SourceRow {
@@ -71,34 +72,36 @@ function textHash(row: SourceRow): number {
 /** The index's data; replaced as a whole by a rebuild. */
 export class LexicalData {
   // per row, indexed by rowid
-  present = new Uint8Array(0);
-  moved = new Uint8Array(0);
+  present: Uint8Array = new Uint8Array(0);
+  moved: Uint8Array = new Uint8Array(0);
   /** present and not moved: the row's base postings count (one array read in the hot loops). */
-  posted = new Uint8Array(0);
-  scope = new Int32Array(0);
-  layer = new Uint8Array(0);
-  status = new Uint8Array(0);
-  validFrom = new Float64Array(0);
-  validTo = new Float64Array(0);
-  recordedAt = new Float64Array(0);
-  invalidatedAt = new Float64Array(0);
-  ftsLength = new Int32Array(0);
+  posted: Uint8Array = new Uint8Array(0);
+  scope: Int32Array = new Int32Array(0);
+  layer: Uint8Array = new Uint8Array(0);
+  status: Uint8Array = new Uint8Array(0);
+  validFrom: Float64Array = new Float64Array(0);
+  validTo: Float64Array = new Float64Array(0);
+  recordedAt: Float64Array = new Float64Array(0);
+  invalidatedAt: Float64Array = new Float64Array(0);
+  ftsLength: Int32Array = new Int32Array(0);
   /** `term_count` as stored (−1 for NULL), for the scope statistics. */
-  termCount = new Int32Array(0);
+  termCount: Int32Array = new Int32Array(0);
   /** The length `rankBm25` uses: `term_count ?? termLength(content)`. */
-  bm25Length = new Int32Array(0);
-  textHash = new Int32Array(0);
-  ownStart = new Int32Array(0);
-  ownCount = new Int32Array(0);
-  /** Memory ids by rowid. */
-  ids: string[] = [];
+  bm25Length: Int32Array = new Int32Array(0);
+  textHash: Int32Array = new Int32Array(0);
+  ownStart: Int32Array = new Int32Array(0);
+  ownCount: Int32Array = new Int32Array(0);
+  /** Memory ids by rowid, of the rows applied here; rows loaded from a file read theirs from `#idBytes`. */
+  readonly ids: string[] = [];
+  #idBytes: Buffer | undefined;
+  #idStarts: Int32Array = new Int32Array(0);
   // Engram stems, forward: per row a run in these arrays
-  ownStems = new Int32Array(1 << 16);
-  ownFreqs = new Float32Array(1 << 16);
+  ownStems: Int32Array = new Int32Array(1 << 16);
+  ownFreqs: Float32Array = new Float32Array(1 << 16);
   ownUsed = 0;
   readonly stemIds = new Map<string, number>();
   // FTS5 terms, inverted
-  readonly postings = new Map<string, Postings>();
+  postings = new PostingTable();
   /** Rows whose text changed since they were posted: their current FTS terms. */
   readonly delta = new Map<number, Map<string, number>>();
   readonly scopeIds = new Map<string, number>();
@@ -110,8 +113,8 @@ export class LexicalData {
   maxRowid = 0;
   mark = 0;
   // scratch for searches
-  score = new Float64Array(0);
-  touched = new Int32Array(0);
+  score: Float64Array = new Float64Array(0);
+  touched: Int32Array = new Int32Array(0);
   /** Moves on every removal or text change of a posted row; counts cached under an older one are stale. */
   deadGeneration = 0;
   readonly #counts = new Map<string, { length: number; generation: number; n: number }>();
@@ -162,14 +165,7 @@ export class LexicalData {
         const fts = ftsTerms.get(r) ?? plainFtsTerms(row.content, row.tags, row.entities);
         const own = ownTerms(row.content, row.tags, row.entities);
         if (r > this.maxRowid) {
-          for (const [term, freq] of fts.terms) {
-            let list = this.postings.get(term);
-            if (list === undefined) {
-              list = new Postings();
-              this.postings.set(term, list);
-            }
-            list.add(r, freq);
-          }
+          for (const [term, freq] of fts.terms) this.postings.open(term).add(r, freq);
           this.maxRowid = r;
         } else {
           this.moved[r] = 1;
@@ -255,7 +251,7 @@ export class LexicalData {
 
   /** Drops spare capacity once built: posting lists and the stem arena at their exact sizes. */
   compact(): void {
-    for (const list of this.postings.values()) list.compact();
+    this.postings.compact();
     this.ownStems = this.ownStems.slice(0, Math.max(1024, this.ownUsed));
     this.ownFreqs = this.ownFreqs.slice(0, Math.max(1024, this.ownUsed));
   }
@@ -271,14 +267,18 @@ export class LexicalData {
     return rows.length < BUILD_CHUNK;
   }
 
-  /** Reads rows above `maxRowid` and rows named by the change log since `mark`, in the caller's snapshot. */
-  catchUp(connection: SqliteConnection): void {
+  /**
+   * Reads rows above `maxRowid` and rows named by the change log since `mark`, in the caller's snapshot.
+   * `false` (nothing read) when the log was pruned past `mark`: the data can no longer be caught up.
+   */
+  catchUp(connection: SqliteConnection): boolean {
+    if (feedFloor(connection, 'memory_changes', '') > this.mark + 1) return false;
     const top = connection.get<{ r: number | null }>('SELECT max(rowid) AS r FROM memories')?.r ?? 0;
     const changes = connection.all<{ seq: number; memory_rowid: number }>(
       'SELECT seq, memory_rowid FROM memory_changes WHERE seq > ? ORDER BY seq',
       this.mark,
     );
-    if (top <= this.maxRowid && changes.length === 0) return;
+    if (top <= this.maxRowid && changes.length === 0) return true;
     const changed = new Set<number>();
     for (const change of changes) if (change.memory_rowid <= this.maxRowid) changed.add(change.memory_rowid);
     const rows: SourceRow[] = [];
@@ -297,6 +297,20 @@ export class LexicalData {
     this.#applyRead(connection, rows);
     const last = changes[changes.length - 1];
     if (last !== undefined) this.mark = last.seq;
+    return true;
+  }
+
+  /** The memory id of row `d`. */
+  idOf(d: number): string {
+    const id = this.ids[d];
+    if (id !== undefined || this.#idBytes === undefined || d + 1 >= this.#idStarts.length) return id as string;
+    return this.#idBytes.toString('utf8', this.#idStarts[d] as number, this.#idStarts[d + 1] as number);
+  }
+
+  /** Takes the ids of loaded rows: row `d`'s is the UTF-8 text of `bytes` from `starts[d]` to `starts[d + 1]`. */
+  adoptIds(bytes: Buffer, starts: Int32Array): void {
+    this.#idBytes = bytes;
+    this.#idStarts = starts;
   }
 
   /** Applies rows read from the table: plain text tokenised here, anything else by SQLite's own tokenizer. */
@@ -324,7 +338,7 @@ export class LexicalData {
     const out = new Map<number, string>();
     for (const d of rowids) {
       if (d >= this.present.length || this.present[d] !== 1 || !scopeSet.has(this.scope[d] as number)) continue;
-      if ((layerSet === undefined || layerSet.has(this.layer[d] as number)) && this.visible(d, v)) out.set(d, this.ids[d] as string);
+      if ((layerSet === undefined || layerSet.has(this.layer[d] as number)) && this.visible(d, v)) out.set(d, this.idOf(d));
     }
     return out;
   }

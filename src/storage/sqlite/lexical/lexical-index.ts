@@ -3,179 +3,289 @@
  * (FTS5 bm25 picks the candidates, scope-local BM25 ranks them), without asking FTS5 to score every
  * match. Derived data, never a second source of truth, like the ANN index:
  *
- * - built from the `memories` table (in chunks, between searches, which use FTS5 meanwhile);
+ * - persisted beside the database (`<database>.lexical`, `lexical-file.ts`): a new process loads it
+ *   with one read (typed arrays, no per-row parsing) in its first search, when the file is of this
+ *   database and the change feed still holds everything after its mark; otherwise it is built in a
+ *   worker thread (`lexical-build.ts`) from the `memories` table while searches use FTS5;
  * - caught up before every search, in the search's own snapshot: rows above its highest rowid are new,
  *   and `memory_changes` (migration 6, filled by triggers) names every row whose text, scope, layer,
- *   status or time fields changed or that was deleted, by any process, since its high-water mark;
+ *   status or time fields changed or that was deleted, by any process, since its high-water mark; when
+ *   the feed was pruned past that mark (`change-feeds.ts`) the index is dropped and loaded again;
  * - a row whose text changed keeps its old postings skipped and its new terms in a small delta; the
- *   index is rebuilt when the delta grows.
+ *   index is rebuilt when the delta grows;
+ * - the file is written after each build, and refreshed by the worker (loaded, caught up, written)
+ *   once the index is `PERSIST_CHANGES` changes and `PERSIST_INTERVAL_MS` ahead of it; a writable
+ *   store then prunes the change feeds.
  *
  * Its parts: `lexical-data.ts` (the rows and postings), `lexical-search.ts` (both stages of a search),
- * `postings.ts`, `candidate-heap.ts` and `lexical-tokens.ts` (the two tokenisations).
+ * `postings.ts`, `candidate-heap.ts` and `lexical-tokens.ts` (the two tokenisations), `lexical-file.ts`
+ * and `lexical-build.ts` (the file), `lexical-builder.ts` (the worker).
  */
 import type { TimeFilter } from '../../../core/memory.js';
 import type { ChannelHit } from '../../../core/ports/store.js';
 import type { Scope } from '../../../core/scope.js';
 import type { SqliteConnection } from '../sqlite-connection.js';
+import type { SqliteStoreLogger } from '../sqlite-store-config.js';
+import { loadLexicalFile, type LexicalBuildRequest, type LexicalBuildResult } from './lexical-build.js';
+import { runLexicalBuild, type LexicalBuildRun } from './lexical-builder.js';
 import { LexicalData } from './lexical-data.js';
+import { deserializeLexicalData, lexicalFilePath, readLexicalHeader, removeLexicalFile } from './lexical-file.js';
 import { searchLexicalData, type IndexedLexicalQuery } from './lexical-search.js';
 
 /** Stores up to this many rows are indexed at once, inside the first search. */
 const INLINE_BUILD_MAX = 5000;
 /** Rows whose text changed after the build, kept apart; beyond this many the index is rebuilt. */
 const MAX_DELTA = 5000;
+/** The file is refreshed once the index holds this many changes (rows and change-feed entries) more… */
+const PERSIST_CHANGES = 5000;
+/** …and at most this often. */
+const PERSIST_INTERVAL_MS = 60_000;
+/** A failed build is retried after this long. */
+const RETRY_MS = 5 * 60_000;
 
-/** Yields to the event loop without keeping the process alive. */
-function pause(): Promise<void> {
-  return new Promise((resolve) => {
-    setTimeout(resolve, 0).unref();
-  });
+export interface LexicalIndexOptions {
+  /** The store's read connection: it must see committed data only. */
+  readonly connection: SqliteConnection;
+  /** The database file (absolute path); the index file lies beside it. */
+  readonly databasePath: string;
+  readonly busyTimeoutMs: number;
+  /** Stores with at least this many rows use the index (`Infinity`: never). */
+  readonly threshold: number;
+  /** Never write the file nor prune (a read-only store). */
+  readonly readonly: boolean;
+  /** The change-feed entries pruning always keeps. */
+  readonly changeFeedRetention: number;
+  readonly logger: SqliteStoreLogger;
 }
 
 /**
- * The store's lexical index: built on demand (`prepare`, or the first search of a store with at least
- * `threshold` rows), used once ready; until then, and for queries it cannot answer, callers use FTS5.
+ * The store's lexical index: loaded from its file or built on demand (`prepare`, or the first search of
+ * a store with at least `threshold` rows), used once ready; until then, and for queries it cannot
+ * answer, callers use FTS5.
  */
 export class LexicalIndex {
-  readonly #connection: SqliteConnection;
-  readonly #threshold: number;
+  readonly #options: LexicalIndexOptions;
+  readonly #filePath: string;
   #data: LexicalData | undefined;
-  #building: Promise<boolean> | undefined;
+  #job: { run: LexicalBuildRun; done: Promise<boolean> } | undefined;
   #closed = false;
   #checkedSize = false;
+  #fileTried = false;
+  #failedAt = -Infinity;
+  /** The marks of the file on disk as last seen (−1: none), and when. */
+  #persisted = { mark: -1, maxRowid: -1, at: 0 };
+  readonly #usage = { indexed: 0, fts: 0, loads: 0, builds: 0 };
 
-  readonly #logger: { info(message: string): void } | undefined;
-
-  constructor(connection: SqliteConnection, threshold: number, logger?: { info(message: string): void }) {
-    this.#connection = connection;
-    this.#threshold = threshold;
-    this.#logger = logger;
+  constructor(options: LexicalIndexOptions) {
+    this.#options = options;
+    this.#filePath = lexicalFilePath(options.databasePath);
   }
 
   get ready(): boolean {
     return this.#data !== undefined;
   }
 
-  /** Builds the index now if it is not built; resolves `true` once it serves searches. */
-  prepare(): Promise<boolean> {
-    if (this.#data !== undefined) return Promise.resolve(true);
-    if (this.#threshold === Infinity) return Promise.resolve(false);
-    this.#building ??= this.#build().finally(() => {
-      this.#building = undefined;
-    });
-    // the build's pauses do not keep the process alive (a one-shot command may exit mid-build); a caller
-    // waiting for it does
-    const keepAlive = setInterval(() => undefined, 60_000);
-    return this.#building.finally(() => clearInterval(keepAlive));
+  /** Loads or builds the index now if it is not ready; resolves `true` once it serves searches. */
+  async prepare(): Promise<boolean> {
+    if (this.#data !== undefined) return true;
+    if (this.#options.threshold === Infinity || this.#closed) return false;
+    const connection = this.#options.connection;
+    if (!this.#fileTried && connection.snapshot(() => this.#loadFile(connection))) return true;
+    for (let attempt = 0; attempt < 3 && this.#data === undefined && !this.#closed; attempt++) {
+      const job = this.#job ?? this.#startBuild('prepare', { rebuild: this.#fileTried, force: true });
+      if (job === undefined) return false;
+      job.run.keepAlive();
+      if (!(await job.done)) return false;
+    }
+    return this.#data !== undefined;
   }
 
   /**
    * Answers a search from the index (caught up first, inside the caller's snapshot), or `null`: not
-   * built yet (a build starts when the store is large enough), or a query word it does not index.
+   * ready yet (loaded or built when the store is large enough), or a query word it does not index.
    */
   search(connection: SqliteConnection, query: IndexedLexicalQuery): ChannelHit[] | null {
-    if (this.#data === undefined) this.#maybeStart(connection);
-    const data = this.#data;
+    const data = this.#current(connection, true);
     if (data === undefined) {
       this.#usage.fts++;
       return null;
     }
-    data.catchUp(connection);
-    if (data.delta.size > MAX_DELTA && this.#building === undefined) this.#rebuild();
+    if (data.delta.size > MAX_DELTA) this.#startBuild('many rows changed text since the index was built', { rebuild: true });
+    else this.#maybePersist(data);
     const hits = searchLexicalData(data, query);
     if (hits === null) this.#usage.fts++;
     else this.#usage.indexed++;
     return hits;
   }
 
-  readonly #usage = { indexed: 0, fts: 0 };
-
   /**
    * The vector search's post-filter from the index (caught up first, in the caller's snapshot): the
    * rows among `rowids` of the scopes and layers visible under the filter, as rowid → id; `null` when
-   * the index is not built.
+   * the index is not ready.
    */
   visibleIds(
     connection: SqliteConnection,
     rowids: readonly number[],
     query: { scopes: readonly Scope[]; layers?: readonly string[] | undefined; now: number } & TimeFilter,
   ): Map<number, string> | null {
-    const data = this.#data;
+    const data = this.#current(connection, false);
     if (data === undefined) return null;
-    data.catchUp(connection);
     return data.visibleIds(rowids, query.scopes, query.layers, query, query.now);
   }
 
-  /** How many searches the index answered, and how many it left to FTS5 (not ready, or a word it does not index). */
-  get usage(): { readonly indexed: number; readonly fts: number; readonly rows: number } {
+  /**
+   * How many searches the index answered and left to FTS5 (not ready, or a word it does not index),
+   * its rows, and how often it was loaded from its file or built from the rows in this process.
+   */
+  get usage(): { readonly indexed: number; readonly fts: number; readonly rows: number; readonly loads: number; readonly builds: number } {
     return { ...this.#usage, rows: this.#data?.rows ?? 0 };
   }
 
-  close(): void {
+  /** Stops a running build or refresh (a killed one is redone later) and waits for it to end. */
+  async close(): Promise<void> {
     this.#closed = true;
+    const job = this.#job;
+    if (job === undefined) return;
+    job.run.stop();
+    await job.done;
+  }
+
+  /**
+   * Removes the index file (after a purge, so no file keeps a purged record's terms), once a build or
+   * refresh of this process that may have read the rows before they were deleted has ended. The next
+   * file is built from the rows.
+   */
+  async discard(): Promise<void> {
+    while (this.#job !== undefined) await this.#job.done;
+    if (this.#options.readonly) return;
+    removeLexicalFile(this.#filePath);
+    this.#persisted = { mark: -1, maxRowid: -1, at: 0 };
+  }
+
+  /** The index caught up in the caller's snapshot; loads or starts it when `start`. */
+  #current(connection: SqliteConnection, start: boolean): LexicalData | undefined {
+    if (this.#data === undefined) {
+      if (!start) return undefined;
+      this.#maybeStart(connection);
+    }
+    const data = this.#data;
+    if (data === undefined || data.catchUp(connection)) return data;
+    // the change feed was pruned past the index's mark: load the file again, or rebuild
+    this.#options.logger.info('the change feed was pruned past the in-memory lexical index; it is loaded again');
+    this.#data = undefined;
+    this.#fileTried = false;
+    if (!start) return undefined;
+    this.#maybeStart(connection);
+    return this.#data;
   }
 
   #maybeStart(connection: SqliteConnection): void {
-    if (this.#building !== undefined || this.#checkedSize || this.#threshold === Infinity) return;
-    const size = connection.get<{ n: number | null }>("SELECT seq AS n FROM sqlite_sequence WHERE name = 'memories'")?.n ?? 0;
-    if (size < this.#threshold) return;
+    if (this.#job !== undefined || this.#options.threshold === Infinity || this.#closed) return;
+    let size = Infinity;
+    if (!this.#checkedSize) {
+      size = connection.get<{ n: number | null }>("SELECT seq AS n FROM sqlite_sequence WHERE name = 'memories'")?.n ?? 0;
+      if (size < this.#options.threshold) return;
+      this.#checkedSize = true;
+    }
+    if (!this.#fileTried && this.#loadFile(connection)) return;
     if (size <= INLINE_BUILD_MAX) {
       // small enough to build at once, inside the caller's snapshot
       const data = new LexicalData();
       data.mark = connection.get<{ m: number | null }>('SELECT max(seq) AS m FROM memory_changes')?.m ?? 0;
       while (!data.readChunk(connection));
-      data.catchUp(connection);
-      this.#data = data;
+      if (data.catchUp(connection)) this.#data = data;
       return;
     }
-    this.#checkedSize = true;
-    void this.prepare().catch(() => undefined);
+    this.#startBuild('no usable index file', { rebuild: true, force: false });
   }
 
-  #rebuild(): void {
-    const current = this.#data;
-    this.#building = this.#buildData()
-      .then((data) => {
-        if (data !== undefined && this.#data === current) this.#data = data;
-        return data !== undefined;
-      })
-      .catch(() => false)
-      .finally(() => {
-        this.#building = undefined;
-      });
-  }
-
-  async #build(): Promise<boolean> {
-    const data = await this.#buildData();
-    if (data === undefined) return false;
+  /** Loads the index file if it is usable, caught up in the caller's snapshot; whether it did. */
+  #loadFile(connection: SqliteConnection): boolean {
+    this.#fileTried = true;
+    const started = performance.now();
+    const loaded = loadLexicalFile(connection, this.#filePath);
+    if ('problem' in loaded) {
+      if (loaded.problem !== 'there is no index file')
+        this.#options.logger.warn(`${loaded.problem}; the lexical index is rebuilt from the database`, { file: this.#filePath });
+      return false;
+    }
+    const { data } = loaded;
+    const persisted = { mark: data.mark, maxRowid: data.maxRowid, at: Date.now() };
+    if (!data.catchUp(connection)) return false;
     this.#data = data;
+    this.#persisted = persisted;
+    this.#usage.loads++;
+    this.#options.logger.info(
+      `loaded the lexical index file (${data.rows} rows, ${((performance.now() - started) / 1000).toFixed(2)} s with the catch-up)`,
+      { file: this.#filePath, rows: data.rows },
+    );
     return true;
   }
 
-  async #buildData(): Promise<LexicalData | undefined> {
-    const started = performance.now();
-    const data = await this.#readAll();
-    if (data !== undefined)
-      this.#logger?.info(`built the in-memory lexical index (${data.rows} rows, ${((performance.now() - started) / 1000).toFixed(1)} s)`);
-    return data;
+  /** Starts a build (`rebuild`: from the rows) unless a job runs or one failed recently (unless `force`). */
+  #startBuild(
+    reason: string,
+    options: { rebuild: boolean; force?: boolean },
+  ): { run: LexicalBuildRun; done: Promise<boolean> } | undefined {
+    if (this.#job !== undefined || this.#closed) return this.#job;
+    if (options.force !== true && Date.now() - this.#failedAt < RETRY_MS) return undefined;
+    this.#options.logger.info(`building the lexical index in the background: ${reason}`);
+    const current = this.#data;
+    return this.#run({ rebuild: options.rebuild, minChanges: 0, reply: true }, (result) => {
+      if (result.bytes === undefined || this.#data !== current) return;
+      const header = readLexicalHeader(result.bytes, { verify: false });
+      if (typeof header === 'string') throw new Error(`the built lexical index is unreadable: ${header}`);
+      this.#data = deserializeLexicalData(result.bytes, header);
+      this.#usage.builds++;
+    });
   }
 
-  async #readAll(): Promise<LexicalData | undefined> {
-    const connection = this.#connection;
-    const data = new LexicalData();
-    // never inside the search that started the build, and between chunks let searches (on FTS5) run
-    await pause();
-    if (this.#closed) return undefined;
-    data.mark = connection.snapshot(() => connection.get<{ m: number | null }>('SELECT max(seq) AS m FROM memory_changes')?.m ?? 0);
-    for (;;) {
-      if (this.#closed) return undefined;
-      const done = connection.snapshot(() => data.readChunk(connection));
-      if (done) break;
-      await pause();
-    }
-    if (this.#closed) return undefined;
-    data.compact();
-    connection.snapshot(() => data.catchUp(connection));
-    return data;
+  /** Refreshes the file in the background once the index is enough changes and time ahead of it. */
+  #maybePersist(data: LexicalData): void {
+    if (this.#options.readonly || this.#job !== undefined || this.#closed) return;
+    const persisted = this.#persisted;
+    const ahead = data.mark - persisted.mark + (data.maxRowid - persisted.maxRowid);
+    if (ahead < PERSIST_CHANGES || Date.now() - persisted.at < PERSIST_INTERVAL_MS) return;
+    if (Date.now() - this.#failedAt < RETRY_MS) return;
+    this.#run({ rebuild: false, minChanges: PERSIST_CHANGES, reply: false }, () => undefined);
+  }
+
+  #run(
+    job: Pick<LexicalBuildRequest, 'rebuild' | 'minChanges' | 'reply'>,
+    adopt: (result: LexicalBuildResult) => void,
+  ): { run: LexicalBuildRun; done: Promise<boolean> } {
+    const { databasePath, busyTimeoutMs, readonly, changeFeedRetention, logger } = this.#options;
+    const run = runLexicalBuild({
+      databasePath,
+      busyTimeoutMs,
+      filePath: this.#filePath,
+      write: !readonly,
+      pruneRetention: readonly ? undefined : changeFeedRetention,
+      ...job,
+    });
+    const done = run.result
+      .then((result) => {
+        this.#failedAt = -Infinity;
+        this.#persisted = result.file === undefined ? { ...this.#persisted, at: Date.now() } : { ...result.file, at: Date.now() };
+        if (!this.#closed) adopt(result);
+        logger.info(
+          `${result.kind === 'build' ? 'built' : 'refreshed'} the lexical index${result.written ? ' file' : ''} (${result.rows} rows, ${result.seconds.toFixed(1)} s${result.kind === 'build' ? `: ${result.reason}` : ''})`,
+          { kind: result.kind, reason: result.reason, rows: result.rows, seconds: result.seconds, pruned: result.pruned },
+        );
+        return true;
+      })
+      .catch((error: unknown) => {
+        this.#failedAt = Date.now();
+        if (!this.#closed)
+          logger.warn('building the lexical index failed; FTS5 serves lexical searches meanwhile', {
+            error: error instanceof Error ? error.message : String(error),
+          });
+        return false;
+      })
+      .finally(() => {
+        this.#job = undefined;
+      });
+    this.#job = { run, done };
+    return this.#job;
   }
 }

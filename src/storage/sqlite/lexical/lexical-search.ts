@@ -147,6 +147,6 @@ function rankCandidates(
     const hit = bm25Document(weighed, tf, data.bm25Length[d] as number, avgLength, k1, b);
     if (hit.score > 0) scored.push({ rowid: d, ...hit });
   }
-  const hits: ChannelHit[] = scored.map((s) => ({ id: data.ids[s.rowid] as string, score: s.score, coverage: s.coverage }));
+  const hits: ChannelHit[] = scored.map((s) => ({ id: data.idOf(s.rowid), score: s.score, coverage: s.coverage }));
   return hits.sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : 1)).slice(0, query.limit);
 }

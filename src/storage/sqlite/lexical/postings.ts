@@ -3,8 +3,8 @@
  * were indexed, with their weighted frequencies.
  */
 export class Postings {
-  docs = new Int32Array(4);
-  freqs = new Float32Array(4);
+  docs: Int32Array = new Int32Array(4);
+  freqs: Float32Array = new Float32Array(4);
   length = 0;
 
   /** Drops the spare capacity (after a build). */
@@ -16,15 +16,87 @@ export class Postings {
 
   add(doc: number, freq: number): void {
     if (this.length === this.docs.length) {
-      const docs = new Int32Array(this.length * 2);
+      const docs = new Int32Array(Math.max(4, this.length * 2));
       docs.set(this.docs);
       this.docs = docs;
-      const freqs = new Float32Array(this.length * 2);
+      const freqs = new Float32Array(Math.max(4, this.length * 2));
       freqs.set(this.freqs);
       this.freqs = freqs;
     }
     this.docs[this.length] = doc;
     this.freqs[this.length] = freq;
     this.length++;
+  }
+}
+
+/**
+ * The posting lists by FTS5 term. Lists loaded from an index file stay views into its bytes, made into
+ * `Postings` only when a term is first asked for, so a load costs no work per term.
+ */
+export class PostingTable {
+  readonly #lists = new Map<string, Postings>();
+  /** Loaded terms not asked for yet: term → its list's index in the loaded arrays. */
+  #loaded: Map<string, number> | undefined;
+  #loadedStarts: Int32Array = new Int32Array(0);
+  #loadedDocs: Int32Array = new Int32Array(0);
+  #loadedFreqs: Float32Array = new Float32Array(0);
+
+  /** Takes loaded lists: term `terms[i]` holds `docs`/`freqs` from `starts[i]` to `starts[i + 1]`. */
+  static fromArrays(terms: readonly string[], starts: Int32Array, docs: Int32Array, freqs: Float32Array): PostingTable {
+    const table = new PostingTable();
+    const loaded = new Map<string, number>();
+    for (let i = 0; i < terms.length; i++) loaded.set(terms[i] as string, i);
+    table.#loaded = loaded;
+    table.#loadedStarts = starts;
+    table.#loadedDocs = docs;
+    table.#loadedFreqs = freqs;
+    return table;
+  }
+
+  get size(): number {
+    return this.#lists.size + (this.#loaded?.size ?? 0);
+  }
+
+  get(term: string): Postings | undefined {
+    const list = this.#lists.get(term);
+    if (list !== undefined || this.#loaded === undefined) return list;
+    const i = this.#loaded.get(term);
+    if (i === undefined) return undefined;
+    this.#loaded.delete(term);
+    const start = this.#loadedStarts[i] as number;
+    const end = this.#loadedStarts[i + 1] as number;
+    const view = new Postings();
+    // exact-length views: the first `add` copies them out before writing
+    view.docs = this.#loadedDocs.subarray(start, end);
+    view.freqs = this.#loadedFreqs.subarray(start, end);
+    view.length = end - start;
+    this.#lists.set(term, view);
+    return view;
+  }
+
+  /** The list of `term`, created empty when missing. */
+  open(term: string): Postings {
+    let list = this.get(term);
+    if (list === undefined) {
+      list = new Postings();
+      this.#lists.set(term, list);
+    }
+    return list;
+  }
+
+  /** Calls `visit` with every term's rows and frequencies (the first `length` entries), loaded or not. */
+  forEach(visit: (term: string, docs: Int32Array, freqs: Float32Array, length: number) => void): void {
+    for (const [term, list] of this.#lists) visit(term, list.docs, list.freqs, list.length);
+    if (this.#loaded === undefined) return;
+    for (const [term, i] of this.#loaded) {
+      const start = this.#loadedStarts[i] as number;
+      const end = this.#loadedStarts[i + 1] as number;
+      visit(term, this.#loadedDocs.subarray(start, end), this.#loadedFreqs.subarray(start, end), end - start);
+    }
+  }
+
+  /** Drops the spare capacity of the lists built here (after a build). */
+  compact(): void {
+    for (const list of this.#lists.values()) list.compact();
   }
 }
