@@ -152,7 +152,7 @@ describe('small scopes in the in-memory index', () => {
   it('drops the least recently searched small scopes past its budget, and answers the same', async () => {
     const sqliteVec = await open({ memoryIndexThreshold: Infinity });
     await fill(sqliteVec);
-    // tenant/b (300 rows in a 512-row block of 40 floats: 80 KiB) fits, b and c together do not
+    // tenant/b (300 rows in a 320-row block of 40 floats: 50 KiB) fits, b and c together do not
     const budgeted = await open({ memoryIndexWarmup: 0, memoryIndexBudgetMb: 0.25 });
     const budgetBytes = 0.25 * 2 ** 20;
     const check = async (scopes: string[], seed: number): Promise<void> =>

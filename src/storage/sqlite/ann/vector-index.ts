@@ -38,6 +38,8 @@ export interface VectorIndexUsage {
 
 const BLOCK_CAPACITY = SCAN_ROWS;
 const FIRST_BLOCK_CAPACITY = 16;
+/** A loaded scope's last block is rounded up to this many rows, leaving room for a few writes. */
+const LOAD_STEP = 64;
 /** Encodes a slot as `block * SLOT_RANGE + slot`. */
 const SLOT_RANGE = BLOCK_CAPACITY;
 
@@ -104,7 +106,7 @@ export class VectorIndex {
   /** Whether a scope of `rows` vectors, loaded now, fits in the budget of evictable scopes. */
   fits(rows: number): boolean {
     const full = Math.floor(rows / BLOCK_CAPACITY);
-    const tail = rows % BLOCK_CAPACITY === 0 ? 0 : blockCapacity(rows % BLOCK_CAPACITY);
+    const tail = rows % BLOCK_CAPACITY === 0 ? 0 : loadCapacity(rows % BLOCK_CAPACITY);
     return this.#budgetBytes > 0 && (full * BLOCK_CAPACITY + tail) * this.#rowBytes() <= this.#budgetBytes;
   }
 
@@ -252,7 +254,7 @@ export class VectorIndex {
   #append(state: ScopeVectors, rowid: number, source: Float32Array, expected: number): void {
     let tail = state.blocks[state.blocks.length - 1];
     if (tail === undefined || tail.count >= tail.rowids.length) {
-      tail = this.#allocateBlock(blockCapacity(expected > 0 ? expected : 2 * (tail?.rowids.length ?? 0)));
+      tail = this.#allocateBlock(expected > 0 ? loadCapacity(expected) : growthCapacity(2 * (tail?.rowids.length ?? 0)));
       state.blocks.push(tail);
       const bytes = tail.rowids.length * this.#rowBytes();
       state.bytes += bytes;
@@ -291,8 +293,13 @@ function block(arena: VectorArena, offset: number, capacity: number): Block {
   return { arena, offset, rowids: new Float64Array(capacity).fill(-1), inverseNorms: new Float32Array(capacity), count: 0 };
 }
 
-/** The block that holds `rows` rows: a power of two from FIRST_BLOCK_CAPACITY to BLOCK_CAPACITY. */
-function blockCapacity(rows: number): number {
+/** A block loaded with `rows` rows: a multiple of LOAD_STEP rows, up to a full block. */
+function loadCapacity(rows: number): number {
+  return Math.min(BLOCK_CAPACITY, Math.max(FIRST_BLOCK_CAPACITY, Math.ceil(rows / LOAD_STEP) * LOAD_STEP));
+}
+
+/** A block for rows added after the load: a power of two from FIRST_BLOCK_CAPACITY to a full block. */
+function growthCapacity(rows: number): number {
   return Math.min(BLOCK_CAPACITY, Math.max(FIRST_BLOCK_CAPACITY, 2 ** Math.ceil(Math.log2(Math.max(1, rows)))));
 }
 
