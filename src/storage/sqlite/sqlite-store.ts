@@ -25,7 +25,7 @@ import { resolveSqliteStoreConfig, type ResolvedSqliteStoreConfig, type SqliteSt
 import { SqliteTransaction } from './sqlite-transaction.js';
 import { scopeSize } from './ann/sqlite-vector-search.js';
 import { scrubAfterDelete } from './sqlite-browse.js';
-import { VectorIndex } from './ann/vector-index.js';
+import { VectorIndex, type VectorIndexUsage } from './ann/vector-index.js';
 import { assertEmbedderCurrent, SqliteVectorStaging } from './ann/sqlite-vector-staging.js';
 import type { VectorStaging } from '../../core/ports/vector-staging.js';
 
@@ -117,7 +117,10 @@ export class SqliteStore extends SqliteReader implements Store {
         reader = isMemoryPath(path) ? writer : await openConnection({ path, readonly: true, busyTimeoutMs });
         if (reader !== writer) opened.push(reader);
       }
-      const index = new VectorIndex(reader, embedding.dimension);
+      const index = new VectorIndex(reader, embedding.dimension, {
+        simd: resolved.simdScan,
+        budgetBytes: resolved.memoryIndexBudgetMb * 2 ** 20,
+      });
       const ann = openAnnIndex(resolved, reader);
       // an in-memory lexical index serves the read connection of a file (the writer may share a :memory: one)
       const lexical = isMemoryPath(path)
@@ -333,6 +336,11 @@ export class SqliteStore extends SqliteReader implements Store {
   async prepareLexicalIndex(): Promise<boolean> {
     assertOpen(this.#state);
     return (await this.#lexical?.prepare()) ?? false;
+  }
+
+  /** What the in-memory vector index holds: loaded scopes, bytes, scopes dropped for the budget, SIMD or not. */
+  get vectorIndexUsage(): VectorIndexUsage {
+    return this.#index.usage;
   }
 
   /**

@@ -29,7 +29,8 @@ import {
 import { isMemoryPath, type SqliteConnection } from '../sqlite-connection.js';
 import type { ResolvedSqliteStoreConfig, SqliteStoreLogger } from '../sqlite-store-config.js';
 import { readVectors } from './stored-vectors.js';
-import { dot, inverseNorm, type ScoredRow } from './vector-index.js';
+import { dot, inverseNorm } from './simd-scan.js';
+import type { ScoredRow } from './vector-index.js';
 
 export interface AnnIndexOptions {
   /** Loads the HNSW library when a scope first needs it; `undefined` when it does not load. */

@@ -1,6 +1,7 @@
 /**
- * k-NN by cosine similarity over the read's scopes. Small scopes are searched exactly by sqlite-vec
- * inside SQLite; large ones by their approximate HNSW index when the store has one, else by the exact
+ * k-NN by cosine similarity over the read's scopes. Scopes up to `memoryIndexThreshold` rows are
+ * searched exactly by the in-memory index once warm and while they fit its budget, else by sqlite-vec
+ * inside SQLite; larger ones by their approximate HNSW index when the store has one, else by the exact
  * in-memory index. Candidates are over-fetched, then filtered against the database (scopes, layers,
  * status, time); when too few survive and a source may hold more, k (and with it the HNSW candidate
  * list) grows and the search repeats, so inactive records never starve a result.
@@ -56,7 +57,7 @@ export function searchVectors(context: VectorSearchContext, query: VectorQuery, 
     if (small.length > 0 && k > VEC0_MAX_K) {
       // sqlite-vec cannot fetch that many; these scopes are small enough to hold in memory
       for (const scope of small) {
-        index.sync(scope);
+        index.sync(scope, { evictable: true });
         inMemory.add(scope);
       }
       continue;
@@ -87,11 +88,12 @@ export function searchVectors(context: VectorSearchContext, query: VectorQuery, 
 }
 
 /**
- * Which scopes an in-memory index serves: those holding more than `threshold` rows. The count runs
- * only for a scope searched more than `warmup` times or with an HNSW file on disk, and only until an
- * index of it is loaded. A large scope uses its HNSW index when that is ready (a background build
- * starts when it is not and the scope is warm); otherwise the exact index, or sqlite-vec while the
- * scope is still warming up.
+ * Which scopes an in-memory index serves. A scope of at most `threshold` rows: the exact index once it
+ * was searched more than `warmup` times and fits the index's budget (else sqlite-vec), as an evictable
+ * scope. A larger one: its HNSW index when that is ready (a background build starts when it is not and
+ * the scope is warm); otherwise the exact index, or sqlite-vec while the scope is still warming up. The
+ * row count runs only for a scope that is warm or has an HNSW file on disk, and only until an index of
+ * it is loaded; a loaded scope is sized by the vectors it holds.
  */
 function chooseIndexes(context: VectorSearchContext, scopes: readonly string[]): { exact: Set<string>; approximate: Set<string> } {
   const { connection, index, ann, memoryIndexThreshold: threshold, memoryIndexWarmup: warmup } = context;
@@ -100,18 +102,27 @@ function chooseIndexes(context: VectorSearchContext, scopes: readonly string[]):
   if (threshold === Infinity) return { exact, approximate };
   for (const scope of scopes) {
     const warm = index.countSearch(scope) > warmup;
-    if (!index.isLoaded(scope) && ann?.isLoaded(scope) !== true) {
-      const candidate = warm || (ann?.hasFile(scope) ?? false);
-      if (!candidate || scopeSize(connection, scope) <= threshold) continue;
+    let large: boolean;
+    if (index.isLoaded(scope)) large = index.size(scope) > threshold;
+    else if (ann?.isLoaded(scope) === true) large = true;
+    else {
+      if (!warm && ann?.hasFile(scope) !== true) continue;
+      const size = scopeSize(connection, scope);
+      large = size > threshold;
+      if (!large && !(warm && index.fits(size))) continue;
     }
-    if (ann?.sync(scope, { build: warm }) === true) {
+    if (!large) {
+      index.sync(scope, { evictable: true });
+      exact.add(scope);
+    } else if (ann?.sync(scope, { build: warm }) === true) {
       approximate.add(scope);
       index.drop(scope);
     } else if (index.isLoaded(scope) || warm) {
-      index.sync(scope);
+      index.sync(scope, { evictable: false });
       exact.add(scope);
     }
   }
+  index.trim(exact);
   return { exact, approximate };
 }
 

@@ -1,12 +1,17 @@
 /**
  * An exact in-memory vector index per scope, derived from the vectors stored in SQLite (the single
- * source of truth). Faster than sqlite-vec's scan for large scopes: a tight JS loop over Float32Array
- * blocks. Loaded lazily per scope, then caught up before each search from `vector_changes` by a
- * high-water mark, because other connections and processes write too. Status and time filters are
- * not its job: callers post-filter the candidates it returns against the database.
+ * source of truth). Faster than sqlite-vec's KNN at every scope size: the vectors sit in WebAssembly
+ * memory and a SIMD kernel scans them in place (`simd-scan.ts`; a JS loop where SIMD is unavailable).
+ * Loaded lazily per scope, then caught up before each search from `vector_changes` by a high-water
+ * mark, because other connections and processes write too. Status and time filters are not its job:
+ * callers post-filter the candidates it returns against the database.
+ *
+ * Scopes loaded as evictable (small ones, which sqlite-vec can serve as well) share a memory budget:
+ * past it the least recently searched of them are dropped. Other scopes are held regardless.
  */
 import { prunedPast } from '../change-feeds.js';
 import type { SqliteConnection } from '../sqlite-connection.js';
+import { dot, inverseNorm, SCAN_ROWS, simdAvailable, VectorArena } from './simd-scan.js';
 import { readScopeChunks, readScopeRows, readVectors, type VectorChunk } from './stored-vectors.js';
 
 /** A candidate: the memory's rowid and its cosine similarity to the query. */
@@ -15,13 +20,35 @@ export interface ScoredRow {
   score: number;
 }
 
-const BLOCK_CAPACITY = 1024;
+/** How the index holds and scans its vectors. */
+export interface VectorIndexOptions {
+  /** Scan with the WebAssembly SIMD kernel when the runtime has it (default true); false runs the JS loop. */
+  readonly simd?: boolean;
+  /** Bytes that evictable scopes may hold together (default 256 MiB). */
+  readonly budgetBytes?: number;
+}
+
+/** What the index holds now. */
+export interface VectorIndexUsage {
+  readonly scopes: number;
+  readonly bytes: number;
+  readonly evictableBytes: number;
+  readonly evictions: number;
+  readonly simd: boolean;
+}
+
+const BLOCK_CAPACITY = SCAN_ROWS;
+const FIRST_BLOCK_CAPACITY = 16;
+/** A loaded scope's last block is rounded up to this many rows, leaving room for a few writes. */
+const LOAD_STEP = 64;
 /** Encodes a slot as `block * SLOT_RANGE + slot`. */
-const SLOT_RANGE = 1 << 20;
+const SLOT_RANGE = BLOCK_CAPACITY;
 
 interface Block {
-  readonly vectors: Float32Array;
-  /** -1 marks an empty or removed slot. */
+  readonly arena: VectorArena;
+  /** Byte offset of the block's rows in its arena. */
+  readonly offset: number;
+  /** -1 marks an empty or removed slot; its length is the block's capacity. */
   readonly rowids: Float64Array;
   readonly inverseNorms: Float32Array;
   count: number;
@@ -32,21 +59,31 @@ interface ScopeVectors {
   readonly positions: Map<number, number>;
   /** The last `vector_changes.seq` applied. */
   highWaterMark: number;
+  bytes: number;
+  evictable: boolean;
 }
 
 export class VectorIndex {
   readonly #connection: SqliteConnection;
   readonly #dimension: number;
+  readonly #simd: boolean;
+  readonly #budgetBytes: number;
+  /** In least-recently-searched-first order. */
   readonly #scopes = new Map<string, ScopeVectors>();
   readonly #searches = new Map<string, number>();
+  readonly #arenas: VectorArena[] = [];
+  #evictableBytes = 0;
+  #evictions = 0;
 
   /** `connection` must see committed data only (the store's read connection). */
-  constructor(connection: SqliteConnection, dimension: number) {
+  constructor(connection: SqliteConnection, dimension: number, options: VectorIndexOptions = {}) {
     this.#connection = connection;
     this.#dimension = dimension;
+    this.#simd = options.simd ?? true;
+    this.#budgetBytes = options.budgetBytes ?? 256 * 2 ** 20;
   }
 
-  /** Counts a search of `scope` and returns how many there have been in this process. */
+  /** Counts a search of `scope` and returns how many there have been in this process (since its eviction). */
   countSearch(scope: string): number {
     const count = (this.#searches.get(scope) ?? 0) + 1;
     this.#searches.set(scope, count);
@@ -55,15 +92,42 @@ export class VectorIndex {
 
   /** Forgets every loaded scope; they reload on next use (after a rollback on a shared connection). */
   clear(): void {
-    this.#scopes.clear();
+    for (const scope of [...this.#scopes.keys()]) this.drop(scope);
   }
 
   isLoaded(scope: string): boolean {
     return this.#scopes.has(scope);
   }
 
-  /** Loads `scope` on first use, then applies every vector change committed since the last sync. */
-  sync(scope: string): void {
+  /** The vectors `scope` holds, as of its last sync (0 when not loaded). */
+  size(scope: string): number {
+    return this.#scopes.get(scope)?.positions.size ?? 0;
+  }
+
+  /** Whether a scope of `rows` vectors, loaded now, fits in the budget of evictable scopes. */
+  fits(rows: number): boolean {
+    const full = Math.floor(rows / BLOCK_CAPACITY);
+    const tail = rows % BLOCK_CAPACITY === 0 ? 0 : loadCapacity(rows % BLOCK_CAPACITY);
+    return this.#budgetBytes > 0 && (full * BLOCK_CAPACITY + tail) * this.#rowBytes() <= this.#budgetBytes;
+  }
+
+  get usage(): VectorIndexUsage {
+    let bytes = 0;
+    for (const state of this.#scopes.values()) bytes += state.bytes;
+    return {
+      scopes: this.#scopes.size,
+      bytes,
+      evictableBytes: this.#evictableBytes,
+      evictions: this.#evictions,
+      simd: this.#simd && simdAvailable(),
+    };
+  }
+
+  /**
+   * Loads `scope` on first use, then applies every vector change committed since the last sync.
+   * `evictable` scopes count against the budget (see `trim`).
+   */
+  sync(scope: string, options: { evictable: boolean }): void {
     this.#connection.snapshot(() => {
       let state = this.#scopes.get(scope);
       // the change feed was pruned past the scope's mark: what was missed is unknown, so reload it
@@ -72,8 +136,24 @@ export class VectorIndex {
         state = this.#load(scope);
         this.#scopes.set(scope, state);
       }
+      this.#setEvictable(state, options.evictable);
       this.#catchUp(scope, state);
     });
+  }
+
+  /**
+   * Drops the least recently searched evictable scopes, other than those in `keep`, until the
+   * evictable ones fit the budget; a dropped scope warms up again before it reloads.
+   */
+  trim(keep: ReadonlySet<string>): void {
+    if (this.#evictableBytes <= this.#budgetBytes) return;
+    for (const [scope, state] of [...this.#scopes]) {
+      if (this.#evictableBytes <= this.#budgetBytes) return;
+      if (!state.evictable || keep.has(scope)) continue;
+      this.drop(scope);
+      this.#searches.delete(scope);
+      this.#evictions++;
+    }
   }
 
   /**
@@ -83,16 +163,19 @@ export class VectorIndex {
   search(scope: string, query: Float32Array, k: number, exclude?: ReadonlySet<number>): ScoredRow[] {
     const state = this.#scopes.get(scope);
     if (state === undefined || !(k > 0) || state.positions.size === 0) return [];
+    this.#scopes.delete(scope);
+    this.#scopes.set(scope, state);
     const queryInverseNorm = inverseNorm(query, 0, this.#dimension);
     const heap = new TopK(Math.min(k, state.positions.size));
     const skip = exclude !== undefined && exclude.size > 0 ? exclude : undefined;
+    for (const arena of this.#arenas) arena.setQuery(query);
     for (const block of state.blocks) {
-      const { vectors, rowids, inverseNorms, count } = block;
+      const { arena, offset, rowids, inverseNorms, count } = block;
+      const dots = arena.scan(offset, count);
       for (let slot = 0; slot < count; slot++) {
         const rowid = rowids[slot] as number;
         if (rowid < 0 || (skip !== undefined && skip.has(rowid))) continue;
-        const score = dot(vectors, slot * this.#dimension, query, this.#dimension) * (inverseNorms[slot] as number) * queryInverseNorm;
-        heap.offer(rowid, score);
+        heap.offer(rowid, (dots[slot] as number) * (inverseNorms[slot] as number) * queryInverseNorm);
       }
     }
     return heap.sorted();
@@ -100,37 +183,42 @@ export class VectorIndex {
 
   /** Forgets `scope`'s vectors (another index serves it now); it reloads on next `sync`. */
   drop(scope: string): void {
+    const state = this.#scopes.get(scope);
+    if (state === undefined) return;
+    this.#setEvictable(state, false);
+    for (const block of state.blocks) block.arena.release(block.offset, block.rowids.length * this.#rowBytes());
     this.#scopes.delete(scope);
   }
 
-  #load(scope: string): ScopeVectors {
-    const state: ScopeVectors = { blocks: [], positions: new Map(), highWaterMark: 0 };
-    state.highWaterMark =
-      this.#connection.get<{ seq: number | null }>('SELECT max(seq) AS seq FROM vector_changes WHERE scope = ?', scope)?.seq ?? 0;
-    const chunks = readScopeChunks(this.#connection, { scope, dimension: this.#dimension });
-    if (chunks !== undefined && chunks.every((chunk) => chunk.size < SLOT_RANGE)) {
-      for (const chunk of chunks) this.#addChunk(state, chunk);
-    } else {
-      const rows = readScopeRows(this.#connection, scope, this.#dimension);
-      for (let i = 0; i < rows.size; i++)
-        this.#upsert(state, rows.rowids[i] as number, rows.vectors.subarray(i * this.#dimension, (i + 1) * this.#dimension));
-    }
-    return state;
+  #rowBytes(): number {
+    return Math.ceil(this.#dimension / 8) * 8 * 4;
   }
 
-  /** Adopts a chunk read from sqlite-vec as one block, without copying its vectors. */
-  #addChunk(state: ScopeVectors, chunk: VectorChunk): void {
-    const { size, rowids, vectors } = chunk;
+  #setEvictable(state: ScopeVectors, evictable: boolean): void {
+    if (state.evictable === evictable) return;
+    this.#evictableBytes += evictable ? state.bytes : -state.bytes;
+    state.evictable = evictable;
+  }
+
+  #load(scope: string): ScopeVectors {
+    const state: ScopeVectors = { blocks: [], positions: new Map(), highWaterMark: 0, bytes: 0, evictable: false };
+    state.highWaterMark =
+      this.#connection.get<{ seq: number | null }>('SELECT max(seq) AS seq FROM vector_changes WHERE scope = ?', scope)?.seq ?? 0;
+    const chunks: readonly VectorChunk[] = readScopeChunks(this.#connection, { scope, dimension: this.#dimension }) ?? [
+      readScopeRows(this.#connection, scope, this.#dimension),
+    ];
+    let rows = 0;
+    for (const chunk of chunks) for (let slot = 0; slot < chunk.size; slot++) if ((chunk.rowids[slot] as number) >= 0) rows++;
     const dimension = this.#dimension;
-    const inverseNorms = new Float32Array(size);
-    const blockIndex = state.blocks.length;
-    for (let slot = 0; slot < size; slot++) {
-      const rowid = rowids[slot] as number;
-      if (rowid < 0) continue;
-      inverseNorms[slot] = inverseNorm(vectors, slot * dimension, dimension);
-      state.positions.set(rowid, blockIndex * SLOT_RANGE + slot);
+    for (const { size, rowids, vectors } of chunks) {
+      for (let slot = 0; slot < size; slot++) {
+        const rowid = rowids[slot] as number;
+        if (rowid < 0) continue;
+        // sized to the scope, so a small scope does not hold a whole block
+        this.#append(state, rowid, vectors.subarray(slot * dimension, (slot + 1) * dimension), rows - state.positions.size);
+      }
     }
-    state.blocks.push({ vectors, rowids, inverseNorms, count: size });
+    return state;
   }
 
   #catchUp(scope: string, state: ScopeVectors): void {
@@ -151,28 +239,48 @@ export class VectorIndex {
   }
 
   #upsert(state: ScopeVectors, rowid: number, source: Float32Array): void {
-    const dimension = this.#dimension;
-    let position = state.positions.get(rowid);
+    const position = state.positions.get(rowid);
     if (position === undefined) {
-      let tail = state.blocks[state.blocks.length - 1];
-      if (tail === undefined || tail.count >= tail.rowids.length) {
-        tail = {
-          vectors: new Float32Array(BLOCK_CAPACITY * dimension),
-          rowids: new Float64Array(BLOCK_CAPACITY).fill(-1),
-          inverseNorms: new Float32Array(BLOCK_CAPACITY),
-          count: 0,
-        };
-        state.blocks.push(tail);
-      }
-      position = (state.blocks.length - 1) * SLOT_RANGE + tail.count;
-      tail.count++;
-      state.positions.set(rowid, position);
+      this.#append(state, rowid, source, 0);
+      return;
     }
     const block = state.blocks[Math.floor(position / SLOT_RANGE)] as Block;
     const slot = position % SLOT_RANGE;
-    block.vectors.set(source, slot * dimension);
-    block.rowids[slot] = rowid;
-    block.inverseNorms[slot] = inverseNorm(source, 0, dimension);
+    block.arena.write(block.offset, slot, source);
+    block.inverseNorms[slot] = inverseNorm(source, 0, this.#dimension);
+  }
+
+  /**
+   * Adds a row at the end. A new block is sized for the `expected` rows still to come (a load), else
+   * twice the last one (growth), up to a full block.
+   */
+  #append(state: ScopeVectors, rowid: number, source: Float32Array, expected: number): void {
+    let tail = state.blocks[state.blocks.length - 1];
+    if (tail === undefined || tail.count >= tail.rowids.length) {
+      tail = this.#allocateBlock(expected > 0 ? loadCapacity(expected) : growthCapacity(2 * (tail?.rowids.length ?? 0)));
+      state.blocks.push(tail);
+      const bytes = tail.rowids.length * this.#rowBytes();
+      state.bytes += bytes;
+      if (state.evictable) this.#evictableBytes += bytes;
+    }
+    const slot = tail.count++;
+    state.positions.set(rowid, (state.blocks.length - 1) * SLOT_RANGE + slot);
+    tail.arena.write(tail.offset, slot, source);
+    tail.rowids[slot] = rowid;
+    tail.inverseNorms[slot] = inverseNorm(source, 0, this.#dimension);
+  }
+
+  #allocateBlock(capacity: number): Block {
+    const bytes = capacity * this.#rowBytes();
+    for (const arena of this.#arenas) {
+      const offset = arena.allocate(bytes);
+      if (offset !== undefined) return block(arena, offset, capacity);
+    }
+    const arena = new VectorArena(this.#dimension, { simd: this.#simd });
+    this.#arenas.push(arena);
+    const offset = arena.allocate(bytes);
+    if (offset === undefined) throw new RangeError('the vector index could not allocate memory');
+    return block(arena, offset, capacity);
   }
 
   #remove(state: ScopeVectors, rowid: number): void {
@@ -184,33 +292,23 @@ export class VectorIndex {
   }
 }
 
+function block(arena: VectorArena, offset: number, capacity: number): Block {
+  return { arena, offset, rowids: new Float64Array(capacity).fill(-1), inverseNorms: new Float32Array(capacity), count: 0 };
+}
+
+/** A block loaded with `rows` rows: a multiple of LOAD_STEP rows, up to a full block. */
+function loadCapacity(rows: number): number {
+  return Math.min(BLOCK_CAPACITY, Math.max(FIRST_BLOCK_CAPACITY, Math.ceil(rows / LOAD_STEP) * LOAD_STEP));
+}
+
+/** A block for rows added after the load: a power of two from FIRST_BLOCK_CAPACITY to a full block. */
+function growthCapacity(rows: number): number {
+  return Math.min(BLOCK_CAPACITY, Math.max(FIRST_BLOCK_CAPACITY, 2 ** Math.ceil(Math.log2(Math.max(1, rows)))));
+}
+
 /** Cosine similarity of two vectors of the same length (0 when either has no length). */
 export function cosineSimilarity(a: Float32Array, b: Float32Array): number {
   return dot(a, 0, b, a.length) * inverseNorm(a, 0, a.length) * inverseNorm(b, 0, b.length);
-}
-
-/** Dot product of `vectors[offset .. offset+length]` with `query`, unrolled 4-way. */
-export function dot(vectors: Float32Array, offset: number, query: Float32Array, length: number): number {
-  let s0 = 0;
-  let s1 = 0;
-  let s2 = 0;
-  let s3 = 0;
-  const end = length - (length % 4);
-  let i = 0;
-  for (; i < end; i += 4) {
-    s0 += (vectors[offset + i] as number) * (query[i] as number);
-    s1 += (vectors[offset + i + 1] as number) * (query[i + 1] as number);
-    s2 += (vectors[offset + i + 2] as number) * (query[i + 2] as number);
-    s3 += (vectors[offset + i + 3] as number) * (query[i + 3] as number);
-  }
-  for (; i < length; i++) s0 += (vectors[offset + i] as number) * (query[i] as number);
-  return s0 + s1 + s2 + s3;
-}
-
-/** 1 / the Euclidean norm of `vectors[offset .. offset+length]` (0 for a zero vector). */
-export function inverseNorm(vectors: Float32Array, offset: number, length: number): number {
-  const norm = Math.sqrt(dot(vectors, offset, vectors.subarray(offset, offset + length), length));
-  return norm > 0 ? 1 / norm : 0;
 }
 
 /** Keeps the k best (rowid, score) pairs in a binary min-heap. */
