@@ -14,9 +14,14 @@
 // `transaction` (and every call made on the transaction object) timed. Then, on the same texts, each
 // stage runs alone: the embedder, the record preparation (validation, signals, claim slot) and a plain
 // `insertMemories` transaction, which together bound what `remember` could reach without its
-// per-record searches. The store is opened under the embedder name the corpus records (the static
+// per-record searches. The record preparation is also timed step by step (validation, redaction,
+// emotion, entities, importance, buildRecord, claim slot, embedding text), and the transaction split
+// into inserts, claim searches, the novelty read and the rest. Beside the wall-clock rate, the rate per
+// CPU-second of the case's process (user + system, all threads) is printed with the load average: on a
+// shared machine it says what the code costs when the wall clock says mostly how busy the machine was. The store is opened under the embedder name the corpus records (the static
 // table's, for the default corpora), whatever embedder is measured: all share the 512-d USE space.
 import { copyFileSync, cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -38,6 +43,8 @@ import {
 } from './lib.mjs';
 
 const INGEST_SEED = 31_337;
+/** The record preparation, step by step (bench table "record preparation"). */
+const PREPARE_STEPS = ['validate', 'redact', 'emotion', 'entities', 'importance', 'record', 'claim', 'embedText'];
 const lastCases = (vectorIndex) => join(CACHE_DIR, `last-ingest-cases-${vectorIndex}.json`);
 const TARGETS = { use: 100, static: 3000 };
 const MODES = {
@@ -168,9 +175,13 @@ async function measureCase({ size, mode, corpus, count, batch, alone, budgetMs, 
   const dist = (path) => new URL(`../dist/${path}`, import.meta.url).href;
   const { openSqliteStore } = await import(dist('storage/sqlite/index.js'));
   const { parseInput, rememberInputSchema } = await import(dist('core/schemas.js'));
-  const { deriveSignals, embeddingText } = await import(dist('core/write/remember.js'));
+  const { embeddingText } = await import(dist('core/write/remember.js'));
   const { buildRecord } = await import(dist('core/write/new-record.js'));
   const { attachClaimSlot } = await import(dist('core/write/resolve-claim.js'));
+  const { analyzeEmotion, scoreImportance } = await import(dist('core/write/salience/index.js'));
+  const { extractEntities } = await import(dist('core/text/index.js'));
+  const { createRedactor } = await import(dist('core/redact/redactor.js'));
+  const { redactInputs } = await import(dist('core/redact/index.js'));
   const spec = MODES[mode];
   const path = join(CACHE_DIR, `ingest-${process.pid}.db`);
   copyFileSync(corpus.path, path);
@@ -229,6 +240,7 @@ async function measureCase({ size, mode, corpus, count, batch, alone, budgetMs, 
     let done = 0;
     let chars = 0;
     start = performance.now();
+    const cpuStart = process.cpuUsage();
     const running = new Set();
     for (const group of groups) {
       if (since(start) > budgetMs) break;
@@ -249,6 +261,9 @@ async function measureCase({ size, mode, corpus, count, batch, alone, budgetMs, 
     }
     await Promise.all(running);
     const rememberMs = since(start);
+    const cpu = process.cpuUsage(cpuStart);
+    // this process's CPU time (all its threads): on a machine other work shares, the rate its own work allows
+    const rememberCpuMs = (cpu.user + cpu.system) / 1000;
     const rememberRssMb = rss.peakMb();
     const transactionMs = total(timing.transactions);
     const calls = Object.fromEntries(Object.entries(timing.calls).map(([k, v]) => [k, { count: v.count, ms: Math.round(v.ms) }]));
@@ -258,17 +273,35 @@ async function measureCase({ size, mode, corpus, count, batch, alone, budgetMs, 
     const aloneCount = aloneGroups.flat().length;
     const stage = { prepareMs: 0, embedMs: 0, insertMs: 0 };
     const prepared = [];
+    const steps = Object.fromEntries(PREPARE_STEPS.map((step) => [step, 0]));
+    const timed = (step, fn) => {
+      const t = performance.now();
+      const value = fn();
+      steps[step] += since(t);
+      return value;
+    };
+    // the steps of `prepareWrite` (deriveSignals, buildRecord, attachClaimSlot) one by one, as the engine runs them
+    const redactor = createRedactor();
     start = performance.now();
     for (const group of aloneGroups) {
+      const parsed = timed('validate', () => group.map((item) => parseInput(rememberInputSchema, item, 'memory')));
+      const { inputs } = timed('redact', () => redactInputs(parsed, redactor));
       prepared.push(
-        group.map((item) => {
-          const record = buildRecord(parseInput(rememberInputSchema, item, 'memory'), deriveSignals(item), Date.now());
-          attachClaimSlot(record);
+        inputs.map((input) => {
+          const emotion = timed('emotion', () => analyzeEmotion(input.content));
+          const entities = timed('entities', () => extractEntities(input.content));
+          const importance = timed('importance', () => scoreImportance(input.content, { emotionIntensity: emotion.intensity, entities }));
+          const record = timed('record', () =>
+            buildRecord(input, { entities, importance, emotion, salience: importance, surprise: 1 }, Date.now()),
+          );
+          timed('claim', () => attachClaimSlot(record));
+          timed('embedText', () => embeddingText(record));
           return record;
         }),
       );
     }
     stage.prepareMs = since(start);
+    stage.steps = steps;
     const vectors = [];
     start = performance.now();
     for (const records of prepared) vectors.push(await embedder.embed(records.map(embeddingText)));
@@ -308,6 +341,9 @@ async function measureCase({ size, mode, corpus, count, batch, alone, budgetMs, 
       warmupMs,
       rememberMs,
       perSecond: rate(done, rememberMs),
+      rememberCpuMs,
+      perCpuSecond: rate(done, rememberCpuMs),
+      loadAverage: os.loadavg()[0],
       batchMs: percentiles(latencies),
       inside: {
         embedMs: total(embedTimes),
@@ -343,6 +379,8 @@ function report(cases, { write = true } = {}) {
       ['mode', 'label'],
       ['texts', 'count', 0],
       ['memories/s', 'rate', 0],
+      ['per CPU-s', 'cpuRate', 0],
+      ['load', 'loadAverage', 1],
       ['batch p50 ms', 'p50'],
       ['p95', 'p95'],
       ['p99', 'p99'],
@@ -355,6 +393,8 @@ function report(cases, { write = true } = {}) {
       label: c.label,
       count: `${c.count.toLocaleString('en-US')}${c.stoppedByBudget ? '*' : ''}`,
       rate: c.perSecond,
+      cpuRate: c.perCpuSecond,
+      loadAverage: c.loadAverage,
       p50: c.batchMs.p50,
       p95: c.batchMs.p95,
       p99: c.batchMs.p99,
@@ -444,6 +484,60 @@ function report(cases, { write = true } = {}) {
       bound: c.alone.boundRate,
       rate: c.perSecond,
     })),
+  );
+
+  const stepColumns = [
+    ['memories', 'size', 0],
+    ['mode', 'label'],
+  ];
+  for (const step of PREPARE_STEPS) stepColumns.push([step, step, 1]);
+  stepColumns.push(['prepare', 'prepare', 1], ['per batch ms', 'batchMs', 1]);
+  printTable(
+    'record preparation, step by step, µs per memory (validate: zod; redact: secret detectors; emotion, entities, importance: signals; record: buildRecord; claim: claim slot; embedText: the text embedded)',
+    stepColumns,
+    cases
+      .filter((c) => c.alone.steps !== undefined)
+      .map((c) => {
+        const perMemory = (ms) => (1000 * ms) / c.alone.texts;
+        const row = {
+          size: c.size,
+          label: c.label,
+          prepare: perMemory(c.alone.prepareMs),
+          batchMs: (c.alone.prepareMs * c.batch) / c.alone.texts,
+        };
+        for (const step of PREPARE_STEPS) row[step] = perMemory(c.alone.steps[step] ?? 0);
+        return row;
+      }),
+  );
+
+  printTable(
+    'the write transaction per memory, µs (store calls inside remember; other: the engine between them, BEGIN and COMMIT)',
+    [
+      ['memories', 'size', 0],
+      ['mode', 'label'],
+      ['tx', 'tx', 0],
+      ['store calls', 'calls', 0],
+      ['insert', 'insert', 0],
+      ['searches', 'searches', 0],
+      ['novelty read', 'novelty', 0],
+      ['other', 'other', 0],
+    ],
+    cases.map((c) => {
+      const perMemory = (ms) => (1000 * ms) / c.count;
+      const ms = (m) => c.inside.calls[m]?.ms ?? 0;
+      const callsMs = total(Object.values(c.inside.calls).map((x) => x.ms));
+      const searches = ms('vectorSearch') + ms('lexicalSearch') + ms('findClaims') + ms('getMemories');
+      return {
+        size: c.size,
+        label: c.label,
+        tx: perMemory(c.inside.transactionMs),
+        calls: perMemory(callsMs),
+        insert: perMemory(ms('insertMemories')),
+        searches: perMemory(searches),
+        novelty: perMemory(ms('recentEmbeddings')),
+        other: perMemory(c.inside.transactionMs - callsMs),
+      };
+    }),
   );
 
   if (cases.some((c) => c.trick !== null)) {

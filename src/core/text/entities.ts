@@ -30,6 +30,12 @@ const SENTENCE_BREAK = /[.!?…\n:"“”]/u;
 const SPACES_ONLY = /^[ \t]+$/u;
 const JOINING_AMPERSAND = /^[ \t]*&[ \t]*$/u;
 const MASK = '\u0001';
+/** A character every match of the pattern contains. */
+const PATTERN_MARKERS = new Map<RegExp, string>([
+  [EMAIL_PATTERN, '@'],
+  [HANDLE_PATTERN, '@'],
+  [HASHTAG_PATTERN, '#'],
+]);
 
 const HONORIFICS = new Set([
   'mr',
@@ -93,6 +99,9 @@ function extractPatterns(text: string, found: Found[]): string {
   let masked = text;
   const patterns = [URL_PATTERN, EMAIL_PATTERN, HANDLE_PATTERN, HASHTAG_PATTERN, IDENTIFIER_PATTERN];
   for (const pattern of patterns) {
+    const marker = PATTERN_MARKERS.get(pattern);
+    // each of these patterns needs its marker character, and masking only removes characters
+    if (marker !== undefined && !masked.includes(marker)) continue;
     for (const match of masked.matchAll(pattern)) {
       let value = match[0];
       if (value.includes(MASK)) continue;

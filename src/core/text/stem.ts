@@ -171,7 +171,18 @@ function step5(word: string): string {
  * @example stem('running') // 'run'
  */
 export function stem(word: string): string {
+  const known = stems.get(word);
+  if (known !== undefined) return known;
   const lower = word.toLowerCase();
-  if (lower.length < MIN_STEMMED_LENGTH || lower.length > MAX_STEMMED_LENGTH) return lower;
-  return step5(step4(applyRules(applyRules(step1c(step1b(step1a(lower))), STEP2_RULES), STEP3_RULES)));
+  const stemmed =
+    lower.length < MIN_STEMMED_LENGTH || lower.length > MAX_STEMMED_LENGTH
+      ? lower
+      : step5(step4(applyRules(applyRules(step1c(step1b(step1a(lower))), STEP2_RULES), STEP3_RULES)));
+  // a vocabulary is mostly the same few thousand words: remembered, each is stemmed once
+  if (stems.size >= STEM_MEMO_LIMIT) stems.clear();
+  stems.set(word, stemmed);
+  return stemmed;
 }
+
+const STEM_MEMO_LIMIT = 50_000;
+const stems = new Map<string, string>();

@@ -254,18 +254,40 @@ class NoveltyReference {
       references = await this.#tx.recentEmbeddings(scope, NOVELTY_SAMPLE);
       this.#byScope.set(scope, references);
     }
-    const sims = references
-      .map((r) => dot(r, vector))
-      .sort((a, b) => b - a)
-      .slice(0, 5);
+    const best: number[] = [];
+    for (const reference of references) keepBest(best, dot(reference, vector), NOVELTY_NEIGHBOURS);
     references.push(vector);
-    return sims;
+    return best;
   }
 }
 
+/** How many of the most similar references a novelty score reads. */
+const NOVELTY_NEIGHBOURS = 5;
+
+/** Inserts `value` into `best` (descending, at most `size` long) if it ranks there: a partial sort. */
+function keepBest(best: number[], value: number, size: number): void {
+  if (best.length === size && !(value > (best[size - 1] as number))) return;
+  let at = best.length < size ? best.length : size - 1;
+  while (at > 0 && value > (best[at - 1] as number)) {
+    best[at] = best[at - 1] as number;
+    at -= 1;
+  }
+  best[at] = value;
+}
+
 function dot(a: Float32Array, b: Float32Array): number {
+  // unrolled, but summed in index order, so the result is the plain loop's to the last bit
   let sum = 0;
-  for (let i = 0; i < a.length; i += 1) sum += (a[i] as number) * (b[i] as number);
+  const length = a.length;
+  const whole = length - (length % 4);
+  let i = 0;
+  for (; i < whole; i += 4) {
+    sum += (a[i] as number) * (b[i] as number);
+    sum += (a[i + 1] as number) * (b[i + 1] as number);
+    sum += (a[i + 2] as number) * (b[i + 2] as number);
+    sum += (a[i + 3] as number) * (b[i + 3] as number);
+  }
+  for (; i < length; i += 1) sum += (a[i] as number) * (b[i] as number);
   return sum;
 }
 

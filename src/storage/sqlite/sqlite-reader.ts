@@ -41,6 +41,7 @@ import { arrayToMemory, EDGE_COLUMNS, inList, memoryColumns, rowToEdge, rowToMem
 import { searchVectors, type VectorSearchContext } from './ann/sqlite-vector-search.js';
 import * as dump from './sqlite-dump.js';
 import { assertEmbedderCurrent } from './ann/sqlite-vector-staging.js';
+import { readVectors } from './ann/stored-vectors.js';
 import type { VectorIndex } from './ann/vector-index.js';
 
 /** What a reader needs; `assertUsable` throws once the store is closed or the transaction is over. */
@@ -71,6 +72,29 @@ function statisticsFor(connection: SqliteConnection): LexicalStatistics {
 }
 
 const MEMORY_COLUMNS = memoryColumns('m');
+
+/** How many of the newest rows (times the rows wanted) `recentRowids` walks before it asks an index. */
+const RECENT_WINDOW = 8;
+
+/**
+ * The rowids of the `n` newest records of `scope`, newest first. A scope being written holds the newest
+ * rows, so walking back from the end of the table finds them at once; by its index (every row of the
+ * scope, sorted) only when the newest rows are mostly other scopes'.
+ */
+function recentRowids(connection: SqliteConnection, scope: Scope, n: number): number[] {
+  const last = connection.get<{ rowid: number | null }>('SELECT max(rowid) AS rowid FROM memories')?.rowid ?? 0;
+  const newest = connection.all<{ rowid: number }>(
+    'SELECT rowid FROM memories NOT INDEXED WHERE rowid > ? AND scope = ? ORDER BY rowid DESC LIMIT ?',
+    last - n * RECENT_WINDOW,
+    scope,
+    n,
+  );
+  // all rows of the scope after the window's start are there, so when they are n they are the newest n
+  if (newest.length === n) return newest.map((r) => r.rowid);
+  return connection
+    .all<{ rowid: number }>('SELECT rowid FROM memories WHERE scope = ? ORDER BY rowid DESC LIMIT ?', scope, n)
+    .map((r) => r.rowid);
+}
 
 export class SqliteReader implements StoreReader {
   readonly #context: ReaderContext;
@@ -203,16 +227,13 @@ export class SqliteReader implements StoreReader {
       assertEmbedderCurrent(connection, this.#context.embedderName);
       const n = Math.max(0, Math.min(10_000, Math.floor(limit)));
       if (n === 0) return [];
-      const rows = connection.all<{ embedding: Buffer }>(
-        `SELECT v.embedding AS embedding FROM memory_vectors v
-         WHERE v.rowid IN (SELECT rowid FROM memories WHERE scope = ? ORDER BY rowid DESC LIMIT ?)
-         ORDER BY v.rowid DESC`,
-        scope,
-        n,
-      );
-      return rows.map(
-        (r) => new Float32Array(r.embedding.buffer.slice(r.embedding.byteOffset, r.embedding.byteOffset + r.embedding.byteLength)),
-      );
+      const rowids = recentRowids(connection, scope, n);
+      // whole vector chunks, not one row at a time: the recent rows share one or two chunks
+      const vectors = readVectors(connection, rowids, this.#context.dimension);
+      return rowids.flatMap((rowid) => {
+        const vector = vectors.get(rowid);
+        return vector === undefined ? [] : [vector];
+      });
     });
   }
 
@@ -222,13 +243,14 @@ export class SqliteReader implements StoreReader {
 
   async findClaims(query: { scope: Scope; layers: readonly Layer[]; subjects: readonly string[]; limit: number }): Promise<MemoryRecord[]> {
     return this.read('find claims', (connection) => {
+      // the unary + keeps the planner on the claim index: ordering by the browse index walks the whole scope
       assertScope(query.scope);
       const limit = Math.floor(query.limit);
       if (!(limit > 0) || query.layers.length === 0 || query.subjects.length === 0) return [];
       const rows = connection.all<MemoryRow>(
         `SELECT ${MEMORY_COLUMNS} FROM memories m
          WHERE m.scope = ? AND ${inList('m.layer')} AND ${inList('m.claim_subject')} AND m.status = 'active'
-         ORDER BY m.recorded_at DESC, m.id DESC LIMIT ?`,
+         ORDER BY +m.recorded_at DESC, +m.id DESC LIMIT ?`,
         query.scope,
         JSON.stringify(query.layers),
         JSON.stringify(query.subjects),

@@ -22,6 +22,20 @@ import { SqliteReader, type ReaderContext } from './sqlite-reader.js';
 import { edgeInsertParams, INSERT_EDGE_SQL, INSERT_MEMORY_SQL, memoryInsertParams, patchAssignments } from './sqlite-rows.js';
 import { vectorBlob } from './ann/sqlite-vector-search.js';
 
+/** Rows per multi-row INSERT (28 parameters a memory row; SQLite allows 32,766 a statement). */
+const INSERT_ROWS = 32;
+
+/** `prefix` followed by `count` copies of `tuple`, comma-separated. */
+function repeatedValues(prefix: string, tuple: string, count: number): string {
+  return `${prefix} ${Array.from({ length: count }, () => tuple).join(', ')}`;
+}
+
+/** INSERT_MEMORY_SQL for `count` rows, returning each row's rowid and id. */
+function insertMemoriesSql(count: number): string {
+  const [head, tuple] = INSERT_MEMORY_SQL.split(' VALUES ') as [string, string];
+  return `${repeatedValues(`${head} VALUES`, tuple, count)} RETURNING rowid, id`;
+}
+
 export class SqliteTransaction extends SqliteReader implements StoreTransaction {
   readonly #context: ReaderContext;
   /** Vectors written in this transaction: rowid → scope. */
@@ -39,7 +53,8 @@ export class SqliteTransaction extends SqliteReader implements StoreTransaction 
 
   async insertMemories(memories: readonly NewMemory[]): Promise<void> {
     this.#write('insert memories', (connection) => {
-      for (const memory of memories) this.#insertMemory(connection, memory);
+      for (let start = 0; start < memories.length; start += INSERT_ROWS)
+        this.#insertRows(connection, memories.slice(start, start + INSERT_ROWS));
     });
   }
 
@@ -90,6 +105,33 @@ export class SqliteTransaction extends SqliteReader implements StoreTransaction 
       }
       return fresh.map((e) => e.id);
     });
+  }
+
+  /**
+   * Inserts up to `INSERT_ROWS` memories with one statement per table: a trigger makes each INSERT
+   * statement journal the pages it touches, so one statement for many rows journals each page once.
+   */
+  #insertRows(connection: SqliteConnection, memories: readonly NewMemory[]): void {
+    if (memories.length === 1) return this.#insertMemory(connection, memories[0] as NewMemory);
+    for (const { record, embedding } of memories) {
+      assertScope(record.scope);
+      assertDimension(embedding, this.#context.dimension, 'embedding');
+    }
+    const inserted = connection.all<{ rowid: number; id: string }>(
+      insertMemoriesSql(memories.length),
+      ...memories.flatMap(({ record }) => memoryInsertParams(record)),
+    );
+    const rowidOf = new Map(inserted.map((row) => [row.id, row.rowid]));
+    const rows = memories.map(({ record, embedding }) => ({ rowid: rowidOf.get(record.id) as number, scope: record.scope, embedding }));
+    connection.run(
+      repeatedValues('INSERT INTO memory_vectors (rowid, scope, embedding) VALUES', '(?, ?, ?)', rows.length),
+      ...rows.flatMap((row) => [BigInt(row.rowid), row.scope, vectorBlob(row.embedding)]),
+    );
+    connection.run(
+      repeatedValues('INSERT INTO vector_changes (scope, memory_rowid) VALUES', '(?, ?)', rows.length),
+      ...rows.flatMap((row) => [row.scope, row.rowid]),
+    );
+    for (const row of rows) this.#pending.set(row.rowid, row.scope);
   }
 
   #insertMemory(connection: SqliteConnection, { record, embedding }: NewMemory): void {

@@ -44,7 +44,7 @@
  * nudges confidence by ±0.05, lowers the bar of rule 7, and vetoes supersessions under 0.70 when it is below 0.20.
  */
 import type { ClaimSlot } from '../../memory.js';
-import { type ClaimAnalysis, analyzeClaim } from './claim-extractor.js';
+import { type ClaimAnalysis, claimAnalysisOf } from './claim-extractor.js';
 import { type ClaimMarker, STRONG_MARKERS } from './clause-markers.js';
 import { GENERIC_HEADS, intersects, isSubset, jaccard, lexicalTokens, numbersIn } from './claim-text.js';
 import type { ExtractedSlot } from './extracted-slot.js';
@@ -384,8 +384,8 @@ function nearlySame(a: string, b: string): boolean {
  * // 'compatible'
  */
 export function compareClaims(newText: string, oldText: string, options: CompareClaimsOptions = {}): ClaimComparison {
-  const newA = analyzeClaim(newText);
-  const oldA = analyzeClaim(oldText);
+  const newA = claimAnalysisOf(newText);
+  const oldA = claimAnalysisOf(oldText);
   const signals = signalsOf(newA.markers);
   const verdicts: Verdict[] = [];
   const matchedNew = new Set<ExtractedSlot>();

@@ -154,5 +154,27 @@ export function analyzeClaim(text: string): ClaimAnalysis {
  * // [{ subject: 'billing service', attribute: 'owner', value: 'payments team', negated: false }]
  */
 export function extractClaim(text: string): ClaimSlot[] {
-  return analyzeClaim(text).slots.map(({ subject, attribute, value, negated }) => ({ subject, attribute, value, negated }));
+  return claimAnalysisOf(text).slots.map(({ subject, attribute, value, negated }) => ({ subject, attribute, value, negated }));
+}
+
+const ANALYSIS_MEMO_LIMIT = 4096;
+const analyses = new Map<string, Readonly<ClaimAnalysis>>();
+
+/**
+ * `analyzeClaim`, memoised (a bounded map: the analysis is pure and deterministic). A claim is compared
+ * with up to ~30 candidates and candidates recur across claims, so the same texts are read again and
+ * again. The result is shared: read it, never change it.
+ */
+export function claimAnalysisOf(text: string): Readonly<ClaimAnalysis> {
+  const cached = analyses.get(text);
+  if (cached !== undefined) {
+    // least recently used first out: a hit moves to the back
+    analyses.delete(text);
+    analyses.set(text, cached);
+    return cached;
+  }
+  const analysis = analyzeClaim(text);
+  if (analyses.size >= ANALYSIS_MEMO_LIMIT) analyses.delete(analyses.keys().next().value as string);
+  analyses.set(text, analysis);
+  return analysis;
 }

@@ -21,13 +21,18 @@ interface TermJson {
   root?: string;
 }
 
-const MEMO_LIMIT = 2000;
+const MEMO_LIMIT = 8192;
 const memo = new Map<string, readonly TaggedTerm[]>();
 
 /** The words of a phrase with their tags. */
 export function termsOf(phrase: string): readonly TaggedTerm[] {
   const cached = memo.get(phrase);
-  if (cached) return cached;
+  if (cached) {
+    // least recently used first out: a hit moves to the back
+    memo.delete(phrase);
+    memo.set(phrase, cached);
+    return cached;
+  }
   const doc = nlp()(phrase);
   doc.compute('root');
   const sentences = doc.json() as Array<{ terms: TermJson[] }>;

@@ -25,6 +25,7 @@ export interface EmotionAnalysis {
 const TOKEN_PATTERN =
   /(?<![\p{L}\p{N}:;=<])(?:[:;=]['-]?[)(\][dpo|]|<\/?3|xd)(?![\p{L}\p{N}])|\p{Extended_Pictographic}|[\p{L}\p{N}]+(?:'[\p{L}]+)*|[.!?,;:]+/gu;
 const CAPS_WORD = /\b\p{Lu}{3,}\b/gu;
+const HAS_CAPS_WORD = new RegExp(CAPS_WORD.source, 'u');
 const LIKE_OPENERS = new Set([
   'i',
   'we',
@@ -54,12 +55,16 @@ const LIKE_OPENERS = new Set([
   'not',
   'never',
 ]);
+/** Matches where any of PHRASES does: a text without one skips their replacements. */
+const ANY_PHRASE = new RegExp(PHRASES.map(([pattern]) => `(?:${pattern.source})`).join('|'));
 const NEGATION_SCOPE = 3;
 const BOOST_SCOPE = 2;
 const NORMALIZATION_ALPHA = 15;
 const MAX_MOODS = 3;
 
 function capsWords(text: string): Set<string> {
+  // no capitalised word, nothing to weigh (the same empty set the ratio below may give)
+  if (!HAS_CAPS_WORD.test(text)) return new Set();
   const letters = text.replace(/[^\p{L}]/gu, '');
   const upper = letters.replace(/[^\p{Lu}]/gu, '');
   // a text written all in capitals is shouting as a whole, not emphasis on words
@@ -88,7 +93,7 @@ export function analyzeEmotion(text: string): EmotionAnalysis {
     .replace(/[\u2019\u02BC]/gu, "'")
     .replace(/\uFE0F/gu, '')
     .toLowerCase();
-  for (const [pattern, replacement] of PHRASES) lower = lower.replace(pattern, replacement);
+  if (ANY_PHRASE.test(lower)) for (const [pattern, replacement] of PHRASES) lower = lower.replace(pattern, replacement);
 
   const scores: number[] = [];
   const moodWeights = new Map<string, number>();

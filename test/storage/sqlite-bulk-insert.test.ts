@@ -1,0 +1,108 @@
+/**
+ * The SQLite write path in bulk: `insertMemories` writes many rows per statement, and
+ * `recentEmbeddings` finds a scope's newest vectors from the end of the table. Both must give what the
+ * row-at-a-time forms gave: every record and vector, in order, all or nothing.
+ */
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { MemoryRecord, NewMemory } from '../../src/core/memory.js';
+import { newRecord } from '../../src/core/record-factory.js';
+import { isEngramError } from '../../src/core/errors.js';
+import { openSqliteStore, type SqliteStore } from '../../src/storage/sqlite/index.js';
+import { tempDir } from '../helpers/temp.js';
+
+const DIMENSION = 8;
+const T0 = Date.UTC(2025, 0, 1);
+const MAIN = 'acme/main';
+const OTHER = 'acme/other';
+
+/** A unit vector that points mostly along axis `i % DIMENSION`, distinct for every i. */
+function vectorOf(i: number): Float32Array {
+  const v = new Float32Array(DIMENSION).fill(0.01 * ((i % 7) + 1));
+  v[i % DIMENSION] = 1 + i / 1000;
+  const norm = Math.hypot(...v);
+  return v.map((x) => x / norm);
+}
+
+function memory(i: number, scope = MAIN, overrides: Partial<MemoryRecord> = {}): NewMemory {
+  const record = {
+    ...newRecord({ now: T0 + i, scope, layer: 'episodic', content: `bulk note number ${i} about topic ${i % 5}` }),
+    ...overrides,
+  };
+  return { record, embedding: vectorOf(i) };
+}
+
+describe('SQLite bulk writes', () => {
+  let cleanup: () => void;
+  let store: SqliteStore;
+  beforeEach(async () => {
+    const temp = tempDir();
+    cleanup = temp.cleanup;
+    store = await openSqliteStore({ path: join(temp.dir, 'engram.db'), embedding: { name: 'test-bulk', dimension: DIMENSION } });
+  });
+  afterEach(async () => {
+    await store.close();
+    cleanup();
+  });
+
+  it('writes every record of a large insertMemories call with its vector, searchable inside and after the transaction', async () => {
+    const memories = Array.from({ length: 70 }, (_, i) => memory(i));
+    const inside = await store.transaction(async (tx) => {
+      await tx.insertMemories(memories);
+      return tx.vectorSearch({ scopes: [MAIN], now: T0 + 1000, limit: 1, vector: vectorOf(45) });
+    });
+    expect(inside[0]?.id).toBe(memories[45]?.record.id);
+    const stored = await store.getMemories(
+      memories.map((m) => m.record.id),
+      [MAIN],
+    );
+    expect(stored.map((r) => r.content)).toEqual(memories.map((m) => m.record.content));
+    const embeddings = await store.getEmbeddings(
+      MAIN,
+      memories.map((m) => m.record.id),
+    );
+    for (const m of memories) expect([...(embeddings.get(m.record.id) ?? [])]).toEqual([...m.embedding]);
+    const hits = await store.lexicalSearch({ scopes: [MAIN], now: T0 + 1000, limit: 100, terms: [{ term: 'bulk' }] });
+    expect(hits).toHaveLength(70);
+  });
+
+  it('writes nothing of an insertMemories call when one of its rows is refused', async () => {
+    await store.transaction((tx) => tx.insertMemories([memory(0)]));
+    const taken = (await store.listMemories({ scopes: [MAIN], limit: 10 }))[0] as MemoryRecord;
+    const memories = Array.from({ length: 40 }, (_, i) => memory(i + 1));
+    // the same id twice: the unique index refuses the 31st row
+    memories[30] = { record: { ...(memories[30] as NewMemory).record, id: taken.id }, embedding: vectorOf(31) };
+    const failure = await store
+      .transaction(async (tx) => {
+        await tx.insertMemories(memories);
+      })
+      .catch((error: unknown) => error);
+    expect(isEngramError(failure)).toBe(true);
+    expect((await store.stats([MAIN])).total).toBe(1);
+  });
+
+  it('reads the newest vectors of a scope newest first, also when other scopes wrote many rows since', async () => {
+    const main = Array.from({ length: 40 }, (_, i) => memory(i));
+    await store.transaction((tx) => tx.insertMemories(main));
+    // more rows of another scope after them than the window walked back from the end
+    await store.transaction((tx) => tx.insertMemories(Array.from({ length: 200 }, (_, i) => memory(1000 + i, OTHER))));
+    const expected = main
+      .slice(-10)
+      .reverse()
+      .map((m) => [...m.embedding]);
+    const read = await store.transaction((tx) => tx.recentEmbeddings(MAIN, 10));
+    expect(read.map((v) => [...v])).toEqual(expected);
+    // and from the end of the table, with rows just written in the same transaction
+    const fresh = Array.from({ length: 12 }, (_, i) => memory(2000 + i));
+    const newest = await store.transaction(async (tx) => {
+      await tx.insertMemories(fresh);
+      return tx.recentEmbeddings(MAIN, 5);
+    });
+    expect(newest.map((v) => [...v])).toEqual(
+      fresh
+        .slice(-5)
+        .reverse()
+        .map((m) => [...m.embedding]),
+    );
+  });
+});
