@@ -16,27 +16,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { CORPUS_SEED, MAIN_SCOPE, assertBuilt, corpusEmbedder, ensureCorpus } from './corpus-db.mjs';
-import {
-  CACHE_DIR,
-  GENERATOR_VERSION,
-  REPO_DIR,
-  RESULTS_DIR,
-  environment,
-  fmt,
-  log,
-  makeQueries,
-  memoryAt,
-  mulberry32,
-  printTable,
-  since,
-  writeResult,
-} from './lib.mjs';
+import { CORPUS_SEED, MAIN_SCOPE, assertBuilt, ensureCorpus } from './corpus-db.mjs';
+import { ensurePostgresCorpus } from './pg-corpus.mjs';
+import { REPO_DIR, RESULTS_DIR, environment, fmt, log, makeQueries, printTable, since, writeResult } from './lib.mjs';
 
 const BIN = join(REPO_DIR, 'dist/interfaces/cli/main.js');
 const QUERY_SEED = 4_242;
-const DAY = 86_400_000;
-const CORPUS_END = Date.parse('2025-06-01T00:00:00Z');
 
 const { values: args } = parseArgs({
   options: {
@@ -62,7 +47,10 @@ async function main() {
   const skipped = [];
   const baselines = [];
   for (const backend of args.backends.split(',')) {
-    const db = backend === 'sqlite' ? (await ensureCorpus({ size, vectorSource: 'static' })).path : await ensurePostgresCorpus(size);
+    const db =
+      backend === 'sqlite'
+        ? (await ensureCorpus({ size, vectorSource: 'static' })).path
+        : ((await ensurePostgresCorpus(size))?.url ?? null);
     if (db === null) {
       skipped.push({
         backend,
@@ -293,77 +281,6 @@ async function load(url, queries, connections) {
     timeouts: result.timeouts,
     durationSeconds: result.duration,
   };
-}
-
-/** The PostgreSQL corpus URL (built once per schema), or null when no server is configured. */
-async function ensurePostgresCorpus(size) {
-  const base = process.env.ENGRAM_BENCH_PG_URL ?? process.env.ENGRAM_TEST_PG_URL;
-  if (base === undefined || base === '') return null;
-  const key = `corpus-${size}-static-g${GENERATOR_VERSION}`;
-  const url = withSchema(base, `bench_http_${size}_g${GENERATOR_VERSION}`);
-  const { Engram } = await import(join(REPO_DIR, 'dist/index.js'));
-  const engram = await Engram.open({ path: url, embedder: 'static' });
-  try {
-    if ((await engram.store.getMeta('bench.corpus')) === key) return url;
-    const stats = await engram.store.stats([MAIN_SCOPE]);
-    if (stats.total > 0) throw new Error(`schema of ${redact(url)} holds a partial corpus: drop the schema and run again`);
-    log(`building PostgreSQL corpus ${key} in ${redact(url)}`);
-    await buildInto(engram.store, size);
-    await engram.store.setMeta('bench.corpus', key);
-    mkdirSync(CACHE_DIR, { recursive: true });
-    writeFileSync(
-      join(CACHE_DIR, `${key}.postgres.json`),
-      `${JSON.stringify({ key, url: redact(url), size, builtAt: new Date().toISOString() }, null, 2)}\n`,
-    );
-    return url;
-  } finally {
-    await engram.close();
-  }
-}
-
-/** The MAIN_SCOPE part of bench/corpus-db.mjs's corpus (same memories, same vectors), through the store port. */
-async function buildInto(store, size) {
-  const { buildRecord } = await import(join(REPO_DIR, 'dist/core/write/new-record.js'));
-  const embedder = await corpusEmbedder('static');
-  const rng = mulberry32(CORPUS_SEED);
-  const start = performance.now();
-  try {
-    for (let from = 0; from < size; from += 2000) {
-      const to = Math.min(size, from + 2000);
-      const memories = [];
-      for (let i = from; i < to; i++) memories.push({ memory: memoryAt(CORPUS_SEED, i), at: i / size });
-      const vectors = await embedder.embed(memories.map((m) => m.memory.content));
-      const batch = memories.map(({ memory, at }, index) => {
-        const recordedAt = CORPUS_END - 365 * DAY + Math.floor(at * 365 * DAY);
-        const input = { scope: MAIN_SCOPE, content: memory.content, layer: memory.layer, tags: memory.tags };
-        if (memory.layer === 'episodic') input.occurredAt = recordedAt - Math.floor(rng() * 2 * DAY);
-        const importance = Math.round(rng() * 100) / 100;
-        const record = buildRecord(
-          input,
-          { entities: memory.entities, importance, emotion: null, salience: importance, surprise: 0.5 },
-          recordedAt,
-        );
-        const fate = rng();
-        if (fate < 0.02) Object.assign(record, { status: 'superseded', validTo: recordedAt + DAY, invalidatedAt: recordedAt + DAY });
-        else if (fate < 0.03) record.status = 'decayed';
-        return { record, embedding: vectors[index] };
-      });
-      await store.transaction((tx) => tx.insertMemories(batch));
-      if ((from / 2000) % 10 === 0 || to >= size) log(`  ${to} records (${fmt(since(start) / 1000)} s)`);
-    }
-  } finally {
-    await embedder.close?.();
-  }
-}
-
-function withSchema(url, schema) {
-  const parsed = new URL(url);
-  parsed.searchParams.set('schema', schema);
-  return parsed.toString();
-}
-
-function redact(url) {
-  return url.replace(/\/\/[^@/]*@/, '//***@');
 }
 
 function report({ size, cases, skipped, baselines }) {

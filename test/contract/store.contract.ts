@@ -166,6 +166,38 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect(outside).toBeUndefined();
     });
 
+    test('getNeighbours for many anchors at once answers each anchor as if it were asked alone', async () => {
+      const MINUTE = 60_000;
+      const chat = (id: string) => ({ data: { context: { sessionId: id } } });
+      const records = [
+        // two threads in A, interleaved in time, one turn superseded; a thread of the same key in B
+        ...[0, 2, 4, 6, 8].map((m) => makeRecord({ ...chat('chat/1'), occurredAt: T0 + m * MINUTE })),
+        ...[1, 3, 5, 7].map((m) => makeRecord({ ...chat('chat/2'), occurredAt: T0 + m * MINUTE })),
+        makeRecord({ ...chat('chat/1'), occurredAt: T0 + 5 * MINUTE, status: 'superseded', validTo: T0 + DAY, invalidatedAt: T0 + DAY }),
+        makeRecord({ ...chat('chat/1'), occurredAt: null }),
+        ...[0, 3, 9].map((m) => makeRecord({ ...chat('chat/1'), scope: B, occurredAt: T0 + m * MINUTE })),
+        // unthreaded episodes in A and B, two at the same instant, one far later, one untimed
+        ...[1, 2, 2, 30, 200].map((m) => makeRecord({ occurredAt: T0 + m * MINUTE })),
+        ...[2, 4].map((m) => makeRecord({ scope: B, occurredAt: T0 + m * MINUTE })),
+        makeRecord({ occurredAt: null }),
+        makeRecord({ occurredAt: T0 + 3 * MINUTE, layer: 'semantic' }),
+      ];
+      await insert(records);
+      const all = records.map((r) => r.id);
+      const query = { scopes: [A, B], window: 2, now: NOW, gapMs: 60 * MINUTE };
+      const together = await store.getNeighbours({ ...query, ids: [...all, 'missing', all[0]!] });
+      const shape = (got: { before: MemoryRecord[]; after: MemoryRecord[] } | undefined) =>
+        got === undefined ? undefined : { before: ids(got.before), after: ids(got.after) };
+      for (const id of all) {
+        const alone = await store.getNeighbours({ ...query, ids: [id] });
+        expect(shape(together.get(id)), id).toEqual(shape(alone.get(id)));
+      }
+      // every threaded record and every timed unthreaded episode anchors; the untimed episode and the note do not
+      expect(together.size).toBe(records.length - 2);
+      // in thread order: the untimed turn first; the superseded turn is not visible now
+      expect(shape(together.get(all[1]!))).toEqual({ before: [all[10], all[0]], after: [all[2], all[3]] });
+    });
+
     test('every time-filtered read admits exactly what isVisible admits (property over statuses and both time axes)', async () => {
       const time = fc.integer({ min: 0, max: 8 }).map((h) => T0 + h * DAY);
       const shape = fc.record({

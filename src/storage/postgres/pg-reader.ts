@@ -39,7 +39,7 @@ import { assertDimension } from '../../core/vectors.js';
 import { toEngramError } from './pg-errors.js';
 import { searchLexical } from './pg-lexical.js';
 import { assertEmbedderCurrent } from './pg-vector-staging.js';
-import { neighbourBounds } from '../neighbour-reads.js';
+import { readNeighbours } from './pg-neighbours.js';
 import { browseMemories, findDerived, listScopes, summarizeScopes } from './pg-browse.js';
 import { countRecordedPerDay, listConcepts, nextToDecay } from './pg-explore.js';
 import type { VectorStorage } from './pg-migrations.js';
@@ -232,40 +232,7 @@ export class PgReader implements StoreReader {
   }
 
   async getNeighbours(query: NeighbourQuery): Promise<Map<string, { before: MemoryRecord[]; after: MemoryRecord[] }>> {
-    return this.read('read neighbours', async (db) => {
-      const { scopes, window, gap, anchorCondition } = neighbourBounds(query);
-      const result = new Map<string, { before: MemoryRecord[]; after: MemoryRecord[] }>();
-      if (window === 0) return result;
-      const anchors = await db.query<{ id: string; scope: string; thread: string | null; occurred_at: number | null }>(
-        `SELECT id, scope, thread, occurred_at FROM ${this.tables.memories}
-         WHERE id = ANY($1::text[]) AND scope = ANY($2::text[]) AND ${anchorCondition}`,
-        [[...query.ids], [...scopes]],
-      );
-      for (const anchor of anchors.rows) {
-        const at = anchor.occurred_at === null ? -1 : Number(anchor.occurred_at);
-        const thread = anchor.thread;
-        const side = async (comparison: '<' | '>', order: string): Promise<MemoryRecord[]> => {
-          const p = new Params();
-          // an unthreaded episode's neighbours: the unthreaded episodes of its scope within the gap
-          const where =
-            thread === null
-              ? `m.thread IS NULL AND m.layer = 'episodic' AND m.occurred_at IS NOT NULL
-                 AND (m.occurred_at, m.id COLLATE "C") ${comparison} (${p.add(at)}::bigint, ${p.add(anchor.id)}::text COLLATE "C")
-                 AND m.occurred_at ${comparison === '<' ? '>=' : '<='} ${p.add(comparison === '<' ? at - gap : at + gap)}::bigint`
-              : `m.thread = ${p.add(thread)}
-                 AND (coalesce(m.occurred_at, -1), m.id COLLATE "C") ${comparison} (${p.add(at)}::bigint, ${p.add(anchor.id)}::text COLLATE "C")`;
-          const key = thread === null ? 'm.occurred_at' : 'coalesce(m.occurred_at, -1)';
-          const sql = `SELECT ${COLUMNS} FROM ${this.tables.memories} m
-            WHERE m.scope = ${p.add(anchor.scope)} AND ${where}
-              AND ${visibilityClause(query, query.now, 'm', p)}
-            ORDER BY ${key} ${order}, m.id COLLATE "C" ${order} LIMIT ${p.add(window)}`;
-          return (await db.query<MemoryRow>(sql, p.values)).rows.map(rowToMemory);
-        };
-        if (thread === null && anchor.occurred_at === null) continue;
-        result.set(anchor.id, { before: (await side('<', 'DESC')).reverse(), after: await side('>', 'ASC') });
-      }
-      return result;
-    });
+    return this.read('read neighbours', (db) => readNeighbours(db, this.tables, query));
   }
 
   async recentEmbeddings(scope: Scope, limit: number): Promise<Float32Array[]> {
