@@ -28,7 +28,12 @@ const prompt = JSON.stringify({
   cwd: dir,
 });
 
-/** Wall ms of one fresh process, spawn to exit. */
+/**
+ * Wall ms of one fresh process, spawn to exit.
+ * @param {string[]} args
+ * @param {string} input
+ * @param {NodeJS.ProcessEnv} [env]
+ */
 function once(args, input, env = ENV) {
   const start = performance.now();
   const result = spawnSync(process.execPath, args, { input, encoding: 'utf8', env });
@@ -37,6 +42,12 @@ function once(args, input, env = ENV) {
   return wall;
 }
 
+/**
+ * @param {string} command
+ * @param {string[]} args
+ * @param {string} [input]
+ * @param {NodeJS.ProcessEnv} [env]
+ */
 function measure(command, args, input = '', env = ENV) {
   once(args, input, env); // warm the file cache
   const walls = Array.from({ length: RUNS }, () => once(args, input, env));
