@@ -425,7 +425,10 @@ function report(results, cores) {
     ['p50 ms', 'p50', 0],
     ['p95 ms', 'p95', 0],
     ['p99 ms', 'p99', 0],
+    ['requests', 'requests', 0],
     ['errors', 'failures', 0],
+    ['CPU ms/req', 'cpuMsPerRequestTotal', 1],
+    ['req per CPU-s', 'requestsPerCpuSecond', 1],
     ['servers CPU', 'cpuServers', 2],
     ['PG CPU', 'cpuPostgres', 2],
     ['loadgen CPU', 'cpuLoadGenerator', 2],
@@ -436,6 +439,9 @@ function report(results, cores) {
     r.rows.map((row) => ({
       ...row,
       failures: row.non2xx + row.errors + row.timeouts,
+      // what one core would serve if the servers and their backends had it to themselves
+      cpuMsPerRequestTotal: row.requests > 0 ? row.cpuMsPerRequest.servers + row.cpuMsPerRequest.postgres : undefined,
+      requestsPerCpuSecond: row.requests > 0 ? round1(1000 / (row.cpuMsPerRequest.servers + row.cpuMsPerRequest.postgres)) : undefined,
       cpuServers: row.cpuCores.servers,
       cpuPostgres: row.cpuCores.postgres,
       cpuLoadGenerator: row.cpuCores.loadGenerator,
@@ -448,10 +454,10 @@ function report(results, cores) {
     columns,
     flat,
   );
-  const failed = flat.filter((row) => row.failures > 0);
+  const failed = flat.filter((row) => row.failures > 0 || row.requests === 0);
   for (const row of failed)
     process.stdout.write(
-      `FAILED: ${row.servers} server(s), ${row.connections} connections: ${row.non2xx} non-2xx, ${row.errors} errors, ${row.timeouts} timeouts\n`,
+      `FAILED: ${row.servers} server(s), ${row.connections} connections: ${row.requests} requests answered within the run, ${row.non2xx} non-2xx, ${row.errors} errors, ${row.timeouts} timeouts\n`,
     );
   for (const r of results) {
     printTable(
@@ -490,7 +496,7 @@ function report(results, cores) {
     `|${cols.map(() => '---').join('|')}|`,
     ...rows.map(
       (row) =>
-        `| ${cols.map(([, key, digits]) => (typeof row[key] === 'number' ? row[key].toFixed(digits ?? 1) : String(row[key]))).join(' | ')} |`,
+        `| ${cols.map(([, key, digits]) => (typeof row[key] === 'number' ? row[key].toFixed(digits ?? 1) : (row[key] ?? '–'))).join(' | ')} |`,
     ),
   ];
   const md = [
@@ -504,7 +510,7 @@ function report(results, cores) {
     '',
     ...failed.map(
       (row) =>
-        `**FAILED**: ${row.servers} server(s), ${row.connections} connections: ${row.non2xx} non-2xx, ${row.errors} errors, ${row.timeouts} timeouts.`,
+        `**FAILED**: ${row.servers} server(s), ${row.connections} connections: ${row.requests} requests answered within the run, ${row.non2xx} non-2xx, ${row.errors} errors, ${row.timeouts} timeouts.`,
     ),
     ...results.flatMap((r) => [
       `## Where a recall's time goes, ${r.size.toLocaleString('en')} memories`,

@@ -26,29 +26,63 @@ export interface ScoredId {
 export class VectorCache {
   readonly #dimension: number;
   readonly #byScope = new Map<string, ScopeVectors>();
+  readonly #pageSize: number;
+  readonly #loading = new Map<string, Promise<void>>();
 
-  constructor(dimension: number) {
+  /** `pageSize`: vectors per read while a scope is first loaded. */
+  constructor(dimension: number, options: { pageSize?: number } = {}) {
     this.#dimension = dimension;
+    this.#pageSize = Math.max(1, Math.floor(options.pageSize ?? 5000));
   }
 
   /** Brings `scope` up to date from committed data (`db` must be outside any transaction). */
   async sync(db: PgQueryable, t: Tables, scope: string): Promise<void> {
-    let entry = this.#byScope.get(scope);
-    const log = t.q('vector_log');
-    if (entry === undefined) {
-      // the mark first: what is written while loading is fetched again next time (idempotent)
-      const mark = Number(
-        (await db.query<{ hw: number | null }>(`SELECT max(seq) AS hw FROM ${log} WHERE scope = $1`, [scope])).rows[0]?.hw ?? 0,
-      );
-      entry = { highWater: mark, slots: new Map(), ids: [], vectors: new Float32Array(0), norms: new Float32Array(0), size: 0 };
-      const rows = await db.query<{ id: string; e: string }>(
-        `SELECT id, embedding::text AS e FROM ${t.memories} WHERE scope = $1 AND embedding IS NOT NULL`,
-        [scope],
+    if (!this.#byScope.has(scope)) {
+      // concurrent first searches of a scope share one load
+      let loading = this.#loading.get(scope);
+      if (loading === undefined) {
+        loading = this.#load(db, t, scope).finally(() => this.#loading.delete(scope));
+        this.#loading.set(scope, loading);
+      }
+      await loading;
+    }
+    await this.#catchUp(db, t, scope);
+  }
+
+  /** Reads every vector of `scope` into a new entry, with the log's mark taken first. */
+  async #load(db: PgQueryable, t: Tables, scope: string): Promise<void> {
+    // the mark first: what is written while loading is fetched again next time (idempotent)
+    const mark = Number(
+      (await db.query<{ hw: number | null }>(`SELECT max(seq) AS hw FROM ${t.q('vector_log')} WHERE scope = $1`, [scope])).rows[0]?.hw ?? 0,
+    );
+    const entry: ScopeVectors = {
+      highWater: mark,
+      slots: new Map(),
+      ids: [],
+      vectors: new Float32Array(0),
+      norms: new Float32Array(0),
+      size: 0,
+    };
+    // in pages along the scope's insertion order: one result of a large scope's vectors as text
+    // (~6 KB each at 512 dimensions) would not fit the JS heap at a million records
+    for (let after = -1; ;) {
+      const rows = await db.query<{ id: string; seq: number; e: string }>(
+        `SELECT id, seq, embedding::text AS e FROM ${t.memories} WHERE scope = $1 AND seq > $2 AND embedding IS NOT NULL
+         ORDER BY seq LIMIT ${this.#pageSize}`,
+        [scope, after],
       );
       for (const row of rows.rows) this.#put(entry, row.id, parseVectorText(row.e));
-      this.#byScope.set(scope, entry);
-      return;
+      if (rows.rows.length < this.#pageSize) break;
+      after = Number(rows.rows[rows.rows.length - 1]!.seq);
     }
+    this.#byScope.set(scope, entry);
+  }
+
+  /** Applies what the log holds past the entry's mark (other writers' inserts, updates, purges). */
+  async #catchUp(db: PgQueryable, t: Tables, scope: string): Promise<void> {
+    const entry = this.#byScope.get(scope);
+    if (entry === undefined) return;
+    const log = t.q('vector_log');
     const changes = await db.query<{ seq: number; id: string; e: string | null }>(
       `SELECT l.seq, l.memory_id AS id, m.embedding::text AS e FROM ${log} l LEFT JOIN ${t.memories} m ON m.id = l.memory_id AND m.scope = l.scope
        WHERE l.scope = $1 AND l.seq > $2 ORDER BY l.seq`,
