@@ -243,10 +243,10 @@ export class SqliteReader implements StoreReader {
 
   async findClaims(query: { scope: Scope; layers: readonly Layer[]; subjects: readonly string[]; limit: number }): Promise<MemoryRecord[]> {
     return this.read('find claims', (connection) => {
-      // the unary + keeps the planner on the claim index: ordering by the browse index walks the whole scope
       assertScope(query.scope);
       const limit = Math.floor(query.limit);
       if (!(limit > 0) || query.layers.length === 0 || query.subjects.length === 0) return [];
+      // the unary + keeps the planner on the claim index: ordering by the browse index walks the whole scope
       const rows = connection.all<MemoryRow>(
         `SELECT ${MEMORY_COLUMNS} FROM memories m
          WHERE m.scope = ? AND ${inList('m.layer')} AND ${inList('m.claim_subject')} AND m.status = 'active'
