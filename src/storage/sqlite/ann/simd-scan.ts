@@ -122,6 +122,18 @@ export class VectorArena {
     this.#floats.set(vector.subarray(0, this.#dimension), offset / 4 + row * this.stride);
   }
 
+  /** Copies consecutive vectors (`vectors.length / dimension` of them) into rows from `row` on. */
+  writeRows(offset: number, row: number, vectors: Float32Array): void {
+    const dimension = this.#dimension;
+    const start = offset / 4 + row * this.stride;
+    if (this.stride === dimension) {
+      this.#floats.set(vectors, start);
+      return;
+    }
+    for (let i = 0; i * dimension < vectors.length; i++)
+      this.#floats.set(vectors.subarray(i * dimension, (i + 1) * dimension), start + i * this.stride);
+  }
+
   /** Sets the query of the next `scan` calls. */
   setQuery(query: Float32Array): void {
     this.#floats.fill(0, this.#queryAt / 4, this.#queryAt / 4 + this.stride);

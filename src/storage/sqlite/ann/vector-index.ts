@@ -209,13 +209,17 @@ export class VectorIndex {
     ];
     let rows = 0;
     for (const chunk of chunks) for (let slot = 0; slot < chunk.size; slot++) if ((chunk.rowids[slot] as number) >= 0) rows++;
-    const dimension = this.#dimension;
-    for (const { size, rowids, vectors } of chunks) {
-      for (let slot = 0; slot < size; slot++) {
-        const rowid = rowids[slot] as number;
-        if (rowid < 0) continue;
-        // sized to the scope, so a small scope does not hold a whole block
-        this.#append(state, rowid, vectors.subarray(slot * dimension, (slot + 1) * dimension), rows - state.positions.size);
+    for (const chunk of chunks) {
+      // runs of live slots are copied in one piece
+      for (let slot = 0; slot < chunk.size;) {
+        if ((chunk.rowids[slot] as number) < 0) {
+          slot++;
+          continue;
+        }
+        let end = slot + 1;
+        while (end < chunk.size && (chunk.rowids[end] as number) >= 0) end++;
+        this.#appendRun(state, chunk, { from: slot, to: end, expected: rows });
+        slot = end;
       }
     }
     return state;
@@ -268,6 +272,34 @@ export class VectorIndex {
     tail.arena.write(tail.offset, slot, source);
     tail.rowids[slot] = rowid;
     tail.inverseNorms[slot] = inverseNorm(source, 0, this.#dimension);
+  }
+
+  /**
+   * Appends slots `from .. to-1` of `chunk` (all live) while loading; a new block is sized for the
+   * `expected` rows of the whole load still to come.
+   */
+  #appendRun(state: ScopeVectors, chunk: VectorChunk, run: { from: number; to: number; expected: number }): void {
+    const dimension = this.#dimension;
+    for (let slot = run.from; slot < run.to;) {
+      let tail = state.blocks[state.blocks.length - 1];
+      if (tail === undefined || tail.count >= tail.rowids.length) {
+        tail = this.#allocateBlock(loadCapacity(run.expected - state.positions.size));
+        state.blocks.push(tail);
+        state.bytes += tail.rowids.length * this.#rowBytes();
+      }
+      const count = Math.min(tail.rowids.length - tail.count, run.to - slot);
+      const vectors = chunk.vectors.subarray(slot * dimension, (slot + count) * dimension);
+      tail.arena.writeRows(tail.offset, tail.count, vectors);
+      const blockIndex = state.blocks.length - 1;
+      for (let i = 0; i < count; i++) {
+        const rowid = chunk.rowids[slot + i] as number;
+        tail.rowids[tail.count + i] = rowid;
+        tail.inverseNorms[tail.count + i] = inverseNorm(vectors, i * dimension, dimension);
+        state.positions.set(rowid, blockIndex * SLOT_RANGE + tail.count + i);
+      }
+      tail.count += count;
+      slot += count;
+    }
   }
 
   #allocateBlock(capacity: number): Block {
