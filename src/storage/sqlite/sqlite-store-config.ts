@@ -44,7 +44,7 @@ export interface SqliteStoreConfig {
   readonly simdScan?: boolean;
   /**
    * Stores with at least this many rows build an in-memory lexical index on their first lexical search
-   * (default 20,000; `Infinity` never builds it, `0` always does); it returns the same hits and scores
+   * (default 5,000; `Infinity` never builds it, `0` always does); it returns the same hits and scores
    * as FTS5, faster. It is kept in `<path>.lexical` (loaded by the next process, rebuilt in a worker
    * thread when missing or unusable). `prepareLexicalIndex()` loads or builds it at once.
    */
@@ -149,7 +149,7 @@ export function resolveSqliteStoreConfig(config: SqliteStoreConfig): ResolvedSql
   if (Number.isNaN(memoryIndexBudgetMb) || memoryIndexBudgetMb < 0)
     throw invalid('memoryIndexBudgetMb must be a number ≥ 0 (or Infinity)', 'memoryIndexBudgetMb');
   if (config.simdScan !== undefined && typeof config.simdScan !== 'boolean') throw invalid('simdScan must be true or false', 'simdScan');
-  const lexicalIndexThreshold = config.lexicalIndexThreshold ?? 20_000;
+  const lexicalIndexThreshold = config.lexicalIndexThreshold ?? 5_000;
   if (Number.isNaN(lexicalIndexThreshold) || lexicalIndexThreshold < 0) {
     throw invalid('lexicalIndexThreshold must be a number ≥ 0 (or Infinity)', 'lexicalIndexThreshold');
   }
