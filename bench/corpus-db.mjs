@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CACHE_DIR, GENERATOR_VERSION, REPO_DIR, fileBytes, log, mb, memoryAt, mulberry32, since } from './lib.mjs';
+import { CACHE_DIR, GENERATOR_VERSION, REPO_DIR, fileBytes, log, mb, corpusRecord, memoryAt, mulberry32, since } from './lib.mjs';
 
 /** The stream every corpus is drawn from: corpus N is memories 0..N-1 of it. */
 export const CORPUS_SEED = 20_240_501;
@@ -15,9 +15,7 @@ export const MAIN_SCOPE = 'bench/agents/main';
 export const SMALL_SCOPES = ['bench/users/u1', 'bench/users/u2', 'bench/users/u3', 'bench/users/u4'];
 export const SMALL_SCOPE_SIZE = 250;
 const SMALL_SEED = CORPUS_SEED + 1;
-const DAY = 86_400_000;
 /** Records span the year before this instant. */
-const CORPUS_END = Date.parse('2025-06-01T00:00:00Z');
 const CHUNK = 2000;
 
 const dist = (path) => join(REPO_DIR, 'dist', path);
@@ -143,21 +141,9 @@ async function buildCorpus({ path, size, vectorSource }) {
       let start = performance.now();
       const vectors = await embedder.embed(items.map((item) => item.memory.content));
       embedMs += since(start);
-      const batch = items.map(({ scope, memory }, index) => {
-        const recordedAt = CORPUS_END - 365 * DAY + Math.floor(items[index].at * 365 * DAY);
-        const input = { scope, content: memory.content, layer: memory.layer, tags: memory.tags };
-        if (memory.layer === 'episodic') input.occurredAt = recordedAt - Math.floor(rng() * 2 * DAY);
-        const importance = Math.round(rng() * 100) / 100;
-        const record = buildRecord(
-          input,
-          { entities: memory.entities, importance, emotion: null, salience: importance, surprise: 0.5 },
-          recordedAt,
-        );
-        const fate = rng();
-        // a few records are no longer current, so the read path's visibility filter has work to do
-        if (fate < 0.02) Object.assign(record, { status: 'superseded', validTo: recordedAt + DAY, invalidatedAt: recordedAt + DAY });
-        else if (fate < 0.03) record.status = 'decayed';
-        if (fate < 0.03) inactive++;
+      const batch = items.map((item, index) => {
+        const { record, inactive: out } = corpusRecord(buildRecord, rng, item);
+        if (out) inactive++;
         return { record, embedding: vectors[index] };
       });
       start = performance.now();

@@ -500,3 +500,34 @@ export function makeQueries({ seed, count, corpusSeed, corpusSize }) {
   }
   return queries;
 }
+
+const DAY_MS = 86_400_000;
+/** The generated corpora's last instant: records are spread over the year before it. */
+export const CORPUS_END = Date.parse('2025-06-01T00:00:00Z');
+
+/**
+ * The stored record of generated memory `memory` in `scope`, recorded at `at` (0..1) through the
+ * corpus year, as every benchmark corpus builds it (bench/corpus-db.mjs, scale-corpus.mjs,
+ * pg-corpus.mjs): `rng` draws, in this order, the event time of an episode, the importance, and its
+ * fate (2 % superseded, 1 % decayed, so the read path's visibility filter has work to do).
+ * `buildRecord` is the store's record factory from dist/. `inactive` says whether the fate took it out.
+ * @param {(input: Record<string, unknown>, signals: Record<string, unknown>, recordedAt: number) => Record<string, unknown>} buildRecord
+ * @param {() => number} rng
+ * @param {{ scope: string, memory: ReturnType<typeof memoryAt>, at: number }} item
+ */
+export function corpusRecord(buildRecord, rng, { scope, memory, at }) {
+  const recordedAt = CORPUS_END - 365 * DAY_MS + Math.floor(at * 365 * DAY_MS);
+  /** @type {Record<string, unknown>} */
+  const input = { scope, content: memory.content, layer: memory.layer, tags: memory.tags };
+  if (memory.layer === 'episodic') input.occurredAt = recordedAt - Math.floor(rng() * 2 * DAY_MS);
+  const importance = Math.round(rng() * 100) / 100;
+  const record = buildRecord(
+    input,
+    { entities: memory.entities, importance, emotion: null, salience: importance, surprise: 0.5 },
+    recordedAt,
+  );
+  const fate = rng();
+  if (fate < 0.02) Object.assign(record, { status: 'superseded', validTo: recordedAt + DAY_MS, invalidatedAt: recordedAt + DAY_MS });
+  else if (fate < 0.03) record.status = 'decayed';
+  return { record, inactive: fate < 0.03 };
+}

@@ -6,7 +6,7 @@ import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export { GENERATOR_VERSION, makeQueries, memoryAt, mulberry32 } from './corpus.mjs';
+export { CORPUS_END, GENERATOR_VERSION, corpusRecord, makeQueries, memoryAt, mulberry32 } from './corpus.mjs';
 
 export const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 export const REPO_DIR = dirname(BENCH_DIR);

@@ -6,10 +6,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CORPUS_SEED, MAIN_SCOPE, corpusEmbedder } from './corpus-db.mjs';
-import { CACHE_DIR, GENERATOR_VERSION, REPO_DIR, fmt, log, memoryAt, mulberry32, since } from './lib.mjs';
+import { CACHE_DIR, GENERATOR_VERSION, REPO_DIR, fmt, log, corpusRecord, memoryAt, mulberry32, since } from './lib.mjs';
 
-const DAY = 86_400_000;
-const CORPUS_END = Date.parse('2025-06-01T00:00:00Z');
 /** Records per transaction while building. */
 const CHUNK = 2000;
 
@@ -66,18 +64,7 @@ async function buildInto(store, size) {
       for (let i = from; i < to; i++) memories.push({ memory: memoryAt(CORPUS_SEED, i), at: i / size });
       const vectors = await embedder.embed(memories.map((m) => m.memory.content));
       const batch = memories.map(({ memory, at }, index) => {
-        const recordedAt = CORPUS_END - 365 * DAY + Math.floor(at * 365 * DAY);
-        const input = { scope: MAIN_SCOPE, content: memory.content, layer: memory.layer, tags: memory.tags };
-        if (memory.layer === 'episodic') input.occurredAt = recordedAt - Math.floor(rng() * 2 * DAY);
-        const importance = Math.round(rng() * 100) / 100;
-        const record = buildRecord(
-          input,
-          { entities: memory.entities, importance, emotion: null, salience: importance, surprise: 0.5 },
-          recordedAt,
-        );
-        const fate = rng();
-        if (fate < 0.02) Object.assign(record, { status: 'superseded', validTo: recordedAt + DAY, invalidatedAt: recordedAt + DAY });
-        else if (fate < 0.03) record.status = 'decayed';
+        const { record } = corpusRecord(buildRecord, rng, { scope: MAIN_SCOPE, memory, at });
         return { record, embedding: vectors[index] };
       });
       await store.transaction((tx) => tx.insertMemories(batch));

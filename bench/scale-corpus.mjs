@@ -5,7 +5,7 @@
 // index build time), since a cached run cannot measure them again.
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CACHE_DIR, GENERATOR_VERSION, REPO_DIR, log, memoryAt, mulberry32, since } from './lib.mjs';
+import { CACHE_DIR, GENERATOR_VERSION, REPO_DIR, log, corpusRecord, memoryAt, mulberry32, since } from './lib.mjs';
 
 /** Bump when the corpus layout changes: cached scale corpora are keyed by it. */
 const SCALE_VERSION = 1;
@@ -14,8 +14,6 @@ export const MAIN_SCOPE = 'bench/scale/main';
 /** A scope with 1% of the main scope's rows, in the same file. */
 export const SMALL_SCOPE = 'bench/scale/one-percent';
 const SMALL_SEED = SCALE_SEED + 1;
-const DAY = 86_400_000;
-const CORPUS_END = Date.parse('2025-06-01T00:00:00Z');
 /** Records per transaction while building. */
 const BATCH = 5000;
 
@@ -133,21 +131,9 @@ async function build(path, size, small, embedder) {
       let start = performance.now();
       const vectors = await embedder.embed(items);
       embedMs += since(start);
-      const batch = items.map(({ scope, memory, at }, index) => {
-        const recordedAt = CORPUS_END - 365 * DAY + Math.floor(at * 365 * DAY);
-        const input = { scope, content: memory.content, layer: memory.layer, tags: memory.tags };
-        if (memory.layer === 'episodic') input.occurredAt = recordedAt - Math.floor(rng() * 2 * DAY);
-        const importance = Math.round(rng() * 100) / 100;
-        const record = buildRecord(
-          input,
-          { entities: memory.entities, importance, emotion: null, salience: importance, surprise: 0.5 },
-          recordedAt,
-        );
-        const fate = rng();
-        // a few records are no longer current, so the visibility post-filter has work to do
-        if (fate < 0.02) Object.assign(record, { status: 'superseded', validTo: recordedAt + DAY, invalidatedAt: recordedAt + DAY });
-        else if (fate < 0.03) record.status = 'decayed';
-        if (fate < 0.03) inactive++;
+      const batch = items.map((item, index) => {
+        const { record, inactive: out } = corpusRecord(buildRecord, rng, item);
+        if (out) inactive++;
         return { record, embedding: vectors[index] };
       });
       start = performance.now();

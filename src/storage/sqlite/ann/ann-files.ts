@@ -22,7 +22,7 @@ import {
 } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import * as zlib from 'node:zlib';
+import { crc32 } from '../crc32.js';
 import type { AnnParameters } from './ann-library.js';
 
 /** Bump when the manifest or file layout changes: older files are then rebuilt. */
@@ -253,21 +253,6 @@ function checksum(path: string): string {
     closeSync(fd);
   }
 }
-
-/** `zlib.crc32` (Node ≥ 20.15), else the same CRC-32 in JavaScript. */
-function crc32(data: Uint8Array, value: number): number {
-  if (typeof zlib.crc32 === 'function') return zlib.crc32(data, value);
-  crcTable ??= Int32Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c;
-  });
-  let crc = ~value;
-  for (let i = 0; i < data.length; i++) crc = (crcTable[(crc ^ (data[i] as number)) & 0xff] as number) ^ (crc >>> 8);
-  return ~crc >>> 0;
-}
-
-let crcTable: Int32Array | undefined;
 
 function syncFile(path: string): void {
   const fd = openSync(path, 'r+');

@@ -13,7 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import * as zlib from 'node:zlib';
+import { crc32 } from '../crc32.js';
 import { LexicalData } from './lexical-data.js';
 import { PostingTable } from './postings.js';
 
@@ -314,18 +314,3 @@ function removeLeftovers(path: string): void {
     }
   }
 }
-
-/** `zlib.crc32` (Node ≥ 20.15), else the same CRC-32 in JavaScript. */
-function crc32(data: Uint8Array, value: number): number {
-  if (typeof zlib.crc32 === 'function') return zlib.crc32(data, value);
-  crcTable ??= Int32Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c;
-  });
-  let crc = ~value;
-  for (let i = 0; i < data.length; i++) crc = (crcTable[(crc ^ (data[i] as number)) & 0xff] as number) ^ (crc >>> 8);
-  return ~crc >>> 0;
-}
-
-let crcTable: Int32Array | undefined;
