@@ -11,16 +11,14 @@
 // static embedder (the distilled table of the default model: fast ingest) and queries are embedded by
 // the same static embedder in the server. Reads pass `trackAccess: false` so the cached corpora stay as
 // built (access tracking is batched off the read path anyway).
-import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { CORPUS_SEED, MAIN_SCOPE, assertBuilt, ensureCorpus } from './corpus-db.mjs';
 import { ensurePostgresCorpus } from './pg-corpus.mjs';
-import { REPO_DIR, RESULTS_DIR, environment, fmt, log, makeQueries, printTable, since, writeResult } from './lib.mjs';
+import { REPO_DIR, RESULTS_DIR, environment, fmt, log, makeQueries, printTable, since, startServer, writeResult } from './lib.mjs';
 
-const BIN = join(REPO_DIR, 'dist/interfaces/cli/main.js');
 const QUERY_SEED = 4_242;
 
 const { values: args } = parseArgs({
@@ -83,40 +81,6 @@ async function main() {
     }
   }
   if (!args['build-only']) report({ size, cases, skipped, baselines });
-}
-
-/** `engram serve` on a free loopback port; resolves once it prints where it listens. */
-function startServer(db) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [BIN, 'serve', '--db', db, '--embedder', 'static', '--port', '0', '--host', '127.0.0.1', '--auth', 'open'],
-      {
-        cwd: REPO_DIR,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let out = '';
-    let err = '';
-    const fail = (why) => reject(new Error(`engram serve did not start (${why}): ${err || out}`));
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match) {
-        resolve({
-          url: match[1],
-          stop: () =>
-            new Promise((/** @type {(value?: unknown) => void} */ done) => {
-              child.once('exit', () => done());
-              child.kill('SIGTERM');
-            }),
-        });
-      }
-    });
-    child.stderr.on('data', (chunk) => (err += chunk));
-    child.once('exit', (code) => fail(`exit ${code}`));
-    child.once('error', (error) => fail(error.message));
-  });
 }
 
 /** The same recalls in-process through the library (no HTTP), sequentially: what HTTP adds is the difference. */

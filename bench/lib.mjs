@@ -198,3 +198,38 @@ export async function newEngineCore(parts) {
   ]);
   return new EngramCore({ clock: systemClock, system: systemPorts, ...parts });
 }
+
+/**
+ * Starts `engram serve --db DB --embedder static --port 0 --host 127.0.0.1 --auth open` from dist/ and
+ * resolves once it listens, with its URL, its pid and `stop()` (SIGTERM, resolves on exit).
+ * @param {string} db a SQLite path or a PostgreSQL URL
+ * @returns {Promise<{ url: string, pid: number | undefined, stop: () => Promise<unknown> }>}
+ */
+export function startServer(db) {
+  const bin = join(REPO_DIR, 'dist/interfaces/cli/main.js');
+  return new Promise((resolve, reject) => {
+    const args = [bin, 'serve', '--db', db, '--embedder', 'static', '--port', '0', '--host', '127.0.0.1', '--auth', 'open'];
+    const child = spawn(process.execPath, args, { cwd: REPO_DIR, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    const fail = (/** @type {string} */ why) => reject(new Error(`engram serve did not start (${why}): ${err || out}`));
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match)
+        resolve({
+          url: match[1] ?? '',
+          pid: child.pid,
+          stop: () =>
+            new Promise((done) => {
+              if (child.exitCode !== null) return done(undefined);
+              child.once('exit', () => done(undefined));
+              child.kill('SIGTERM');
+            }),
+        });
+    });
+    child.stderr.on('data', (chunk) => (err += chunk));
+    child.once('exit', (code) => fail(`exit ${code}`));
+    child.once('error', (error) => fail(error.message));
+  });
+}

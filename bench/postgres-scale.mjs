@@ -30,11 +30,11 @@ import {
   percentiles,
   printTable,
   since,
+  startServer,
   writeResult,
 } from './lib.mjs';
 import { ensurePostgresCorpus, redact } from './pg-corpus.mjs';
 
-const BIN = join(REPO_DIR, 'dist/interfaces/cli/main.js');
 const SCRIPT = new URL(import.meta.url).pathname;
 const QUERY_SEED = 4_242;
 /** The application_name of every session the serve processes open, so their backends can be found. */
@@ -102,37 +102,6 @@ async function main() {
     results.push({ size, build: corpus.build, profile, rows });
   }
   report(results, cores);
-}
-
-/** `engram serve` over `url` on a free loopback port; resolves once it prints where it listens. */
-function startServer(url) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--db', url, '--embedder', 'static', '--port', '0', '--auth', 'open'], {
-      cwd: REPO_DIR,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    const fail = (why) => reject(new Error(`engram serve did not start (${why}): ${err || out}`));
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match)
-        resolve({
-          url: match[1],
-          pid: child.pid,
-          stop: () =>
-            new Promise((/** @type {(value?: unknown) => void} */ done) => {
-              if (child.exitCode !== null) return done();
-              child.once('exit', () => done());
-              child.kill('SIGTERM');
-            }),
-        });
-    });
-    child.stderr.on('data', (chunk) => (err += chunk));
-    child.once('exit', (code) => fail(`exit ${code}`));
-    child.once('error', (error) => fail(error.message));
-  });
 }
 
 /** Recalls until the server answers fast (its vector cache is loaded); fails on any non-200. */

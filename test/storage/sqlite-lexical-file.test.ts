@@ -283,15 +283,14 @@ const distProblem = ((): string | null => {
   if (!existsSync(join(built, 'lexical', 'lexical-file.js')))
     return 'dist/ predates the lexical index file: run `npx tsc -p tsconfig.build.json`';
   const sources = join(root, 'src', 'storage', 'sqlite');
-  const newest = (folder: string, suffix: string, pick: (...values: number[]) => number): number =>
-    pick(
-      ...readdirSync(folder, { recursive: true, encoding: 'utf8' })
-        .filter((f) => f.endsWith(suffix))
-        .map((f) => statSync(join(folder, f)).mtimeMs),
-    );
-  return newest(built, '.js', Math.min) < newest(sources, '.ts', Math.max)
-    ? 'dist/ is older than src/storage/sqlite: rebuild with `npx tsc -p tsconfig.build.json`'
-    : null;
+  // each source's own compiled file, so a leftover .js of a deleted source cannot make dist/ look stale
+  const stale = readdirSync(sources, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts'))
+    .some((f) => {
+      const compiled = join(built, f.replace(/\.ts$/, '.js'));
+      return !existsSync(compiled) || statSync(compiled).mtimeMs < statSync(join(sources, f)).mtimeMs;
+    });
+  return stale ? 'dist/ is older than src/storage/sqlite: rebuild with `npx tsc -p tsconfig.build.json`' : null;
 })();
 
 /** Runs the queries in a new process (test/storage/lexical-reader.mjs against dist/). */

@@ -89,51 +89,51 @@ async function pruneBelow(
   const { feed, scope, cut, batch } = target;
   if (cut <= feedFloor(connection, feed, scope) || cut <= 1) return 0;
   const scoped = feed === 'vector_changes';
-  let deleted = 0;
-  for (;;) {
-    await connection.beginImmediate();
-    let removed: number;
-    try {
-      // the batch's last seq below the cut: the floor rises to just after it
-      const last =
-        connection.get<{ seq: number | null }>(
-          `SELECT max(seq) AS seq FROM (SELECT seq FROM ${feed} WHERE ${scoped ? 'scope = ? AND ' : ''}seq < ? ORDER BY seq LIMIT ?)`,
-          ...(scoped ? [scope, cut, batch] : [cut, batch]),
-        )?.seq ?? null;
-      const floor = last === null ? cut : Math.min(cut, last + 1);
-      removed =
-        last === null
-          ? 0
-          : connection.run(`DELETE FROM ${feed} WHERE ${scoped ? 'scope = ? AND ' : ''}seq <= ?`, ...(scoped ? [scope, last] : [last]));
-      connection.run(
-        `INSERT INTO change_feed_floors (feed, scope, pruned_below) VALUES (?, ?, ?)
-         ON CONFLICT (feed, scope) DO UPDATE SET pruned_below = max(pruned_below, excluded.pruned_below)`,
-        feed,
-        scope,
-        last === null ? cut : floor,
-      );
-      connection.commit();
-    } catch (error) {
-      connection.rollbackQuietly();
-      throw error;
-    }
-    deleted += removed;
-    if (removed < batch) return deleted;
-  }
+  return inWriteBatches(connection, batch, () => {
+    // the batch's last seq below the cut: the floor rises to just after it
+    const last =
+      connection.get<{ seq: number | null }>(
+        `SELECT max(seq) AS seq FROM (SELECT seq FROM ${feed} WHERE ${scoped ? 'scope = ? AND ' : ''}seq < ? ORDER BY seq LIMIT ?)`,
+        ...(scoped ? [scope, cut, batch] : [cut, batch]),
+      )?.seq ?? null;
+    const floor = last === null ? cut : Math.min(cut, last + 1);
+    const removed =
+      last === null
+        ? 0
+        : connection.run(`DELETE FROM ${feed} WHERE ${scoped ? 'scope = ? AND ' : ''}seq <= ?`, ...(scoped ? [scope, last] : [last]));
+    connection.run(
+      `INSERT INTO change_feed_floors (feed, scope, pruned_below) VALUES (?, ?, ?)
+       ON CONFLICT (feed, scope) DO UPDATE SET pruned_below = max(pruned_below, excluded.pruned_below)`,
+      feed,
+      scope,
+      floor,
+    );
+    return removed;
+  });
 }
 
 /** `lexical_changes` only moves the scope statistics' generation (its newest id): everything else goes. */
 async function pruneLexicalChanges(connection: SqliteConnection, batch: number): Promise<number> {
+  return inWriteBatches(connection, batch, () =>
+    connection.run(
+      `DELETE FROM lexical_changes WHERE id IN (
+         SELECT id FROM lexical_changes WHERE id < (SELECT max(id) FROM lexical_changes) ORDER BY id LIMIT ?)`,
+      batch,
+    ),
+  );
+}
+
+/**
+ * Runs `step` (which deletes at most `batch` rows and returns how many) in write transactions of its
+ * own until a step deletes fewer: other processes' writers interleave between them. Returns the total.
+ */
+async function inWriteBatches(connection: SqliteConnection, batch: number, step: () => number): Promise<number> {
   let deleted = 0;
   for (;;) {
     await connection.beginImmediate();
     let removed: number;
     try {
-      removed = connection.run(
-        `DELETE FROM lexical_changes WHERE id IN (
-           SELECT id FROM lexical_changes WHERE id < (SELECT max(id) FROM lexical_changes) ORDER BY id LIMIT ?)`,
-        batch,
-      );
+      removed = step();
       connection.commit();
     } catch (error) {
       connection.rollbackQuietly();

@@ -22,7 +22,7 @@ import {
 } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { crc32 } from '../crc32.js';
+import { crc32, writeFileAtomically } from '../derived-files.js';
 import type { AnnParameters } from './ann-library.js';
 
 /** Bump when the manifest or file layout changes: older files are then rebuilt. */
@@ -204,19 +204,7 @@ export class AnnFiles {
   }
 
   #writeAtomically(path: string, text: string): void {
-    const temporary = this.#temporaryPath(path.slice(this.directory.length + 1));
-    try {
-      const fd = openSync(temporary, 'w');
-      try {
-        writeSync(fd, text);
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(temporary, path);
-    } finally {
-      rmSync(temporary, { force: true });
-    }
+    writeFileAtomically(path, this.#temporaryPath(path.slice(this.directory.length + 1)), text);
   }
 
   /** Older index files of the scope; other processes may still map one, which POSIX allows. */

@@ -11,9 +11,9 @@
  * of another database (the store id of the `meta` table) is ignored and rebuilt, never trusted.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { crc32 } from '../crc32.js';
+import { crc32, writeFileAtomically } from '../derived-files.js';
 import { LexicalData } from './lexical-data.js';
 import { PostingTable } from './postings.js';
 
@@ -274,19 +274,7 @@ export function readLexicalFile(path: string): Uint8Array | undefined {
 
 /** Writes `bytes` as the index file at `path`: a temporary file, flushed, then renamed over it. */
 export function writeLexicalFile(path: string, bytes: Uint8Array): void {
-  const temporary = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-  try {
-    const fd = openSync(temporary, 'w');
-    try {
-      for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at, Math.min(bytes.length - at, 64 << 20));
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temporary, path);
-  } finally {
-    rmSync(temporary, { force: true });
-  }
+  writeFileAtomically(path, `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`, bytes);
   removeLeftovers(path);
 }
 
