@@ -16,12 +16,12 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Engram } from '../dist/index.js';
 import { embeddingText } from '../dist/core/write/remember.js';
-import { BENCH_DIR, RESULTS_DIR, log, writeResult } from './lib.mjs';
+import { BENCH_DIR, RESULTS_DIR, defaultModelName, log, writeResult } from './lib.mjs';
 import { prepareLocomo } from './locomo-data.mjs';
 
 const { values: args } = parseArgs({
   options: {
-    embedder: { type: 'string', default: 'bge-small-en-v1.5' },
+    embedder: { type: 'string', default: await defaultModelName() },
     workers: { type: 'string', default: '2' },
     batch: { type: 'string', default: '128' },
     long: { type: 'string', default: '96' },

@@ -1,15 +1,14 @@
-// Vectors of the synthetic corpus (bench/corpus.mjs) embedded once by a named model and cached on disk,
+// Vectors of the synthetic corpus (bench/corpus.mjs) embedded once by a named model or blend and cached on disk,
 // so the scale benchmark can run a real model's store without re-embedding 100k texts each time
 // (bge-small at ~100-200 texts/s on 2 cores: 8-15 minutes). One file per model, seed and generator
 // version under bench/.cache/, raw little-endian float32, memory i at offset i × dimension; a longer
 // file serves every shorter size, and an interrupted run resumes where the file ends.
 // `node bench/model-vectors.mjs --model bge-small-en-v1.5 --size 100000` fills the cache on its own.
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { CACHE_DIR, GENERATOR_VERSION, REPO_DIR, log, memoryAt } from './lib.mjs';
+import { CACHE_DIR, GENERATOR_VERSION, createModelEmbedder, defaultModelName, log, memoryAt } from './lib.mjs';
 
 /** Texts per embed call: large enough to keep both workers busy, small enough to save progress often. */
 const CHUNK = 512;
@@ -23,8 +22,7 @@ export function vectorCachePath(model, seed) {
  * Float32Array of `count × dimension`; embeds and appends whatever the cache lacks.
  */
 export async function ensureModelVectors({ model, seed, count, workers = 2 }) {
-  const { OnnxEmbedder, resolveModelCacheDir } = await import(join(REPO_DIR, 'dist/embeddings/onnx/index.js'));
-  const embedder = OnnxEmbedder.create({ model, cacheDir: resolveModelCacheDir(process.env, homedir()), workers });
+  const embedder = await createModelEmbedder({ model, workers });
   const dimension = embedder.dimension;
   const path = vectorCachePath(model, seed);
   mkdirSync(CACHE_DIR, { recursive: true });
@@ -58,7 +56,7 @@ export async function ensureModelVectors({ model, seed, count, workers = 2 }) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({
     options: {
-      model: { type: 'string', default: 'bge-small-en-v1.5' },
+      model: { type: 'string', default: await defaultModelName() },
       size: { type: 'string', default: '100000' },
       seed: { type: 'string' },
     },

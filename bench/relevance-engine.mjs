@@ -6,9 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Engram } from '../dist/index.js';
+import { defaultModelName } from './lib.mjs';
 import { loadRelevanceSet } from './relevance-set.mjs';
 
-const { values: args } = parseArgs({ options: { embedder: { type: 'string', default: 'bge-small-en-v1.5' } } });
+const { values: args } = parseArgs({ options: { embedder: { type: 'string', default: await defaultModelName() } } });
 const { targets, queries, distractors } = await loadRelevanceSet();
 const dir = mkdtempSync(join(tmpdir(), 'engram-relevance-'));
 const engram = await Engram.open({

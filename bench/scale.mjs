@@ -11,7 +11,7 @@
 //               (EngramCore + StaticEmbedder, default store settings) recall latency, query embedding
 //               included;
 //   use         the full model's query embedding alone (UseEmbedder), once;
-//   model       the default model (--model, bge-small-en-v1.5) end to end, sizes up to --model-max: the
+//   model       the default model (--model, default DEFAULT_ONNX_MODEL: blend-e5-minilm) end to end, sizes up to --model-max: the
 //               same records with that model's vectors (embedded once, cached under bench/.cache/ by
 //               bench/model-vectors.mjs), default store settings, engine recall with the model's own
 //               query embedding (on one worker thread by default, as `engram serve` runs it, so the
@@ -39,6 +39,8 @@ import {
   since,
   writeResult,
   newEngineCore,
+  createModelEmbedder,
+  defaultModelName,
 } from './lib.mjs';
 import {
   MAIN_SCOPE,
@@ -71,7 +73,7 @@ const { values: args } = parseArgs({
     'sqlite-vec-max': { type: 'string', default: '100000' },
     k: { type: 'string', default: '10' },
     'skip-use': { type: 'boolean', default: false },
-    model: { type: 'string', default: 'bge-small-en-v1.5' },
+    model: { type: 'string', default: await defaultModelName() },
     'model-max': { type: 'string', default: '100000' },
     // embedding worker threads of the model case: 1 as engram serve opens it; 0 embeds in-process
     'query-workers': { type: 'string', default: '1' },
@@ -362,15 +364,9 @@ async function measureUse(spec) {
 /** The engine over the model corpus with default store settings, the model embedding each query (on `queryWorkers` threads, else in-process). */
 async function measureModel(spec) {
   const { openSqliteStore } = await import(dist('storage/sqlite/index.js'));
-  const { OnnxEmbedder, resolveModelCacheDir } = await import(dist('embeddings/onnx/index.js'));
-  const { homedir } = await import('node:os');
   const rss = peakRss();
   const queryWorkers = spec.queryWorkers ?? 0;
-  const embedder = OnnxEmbedder.create({
-    model: spec.model,
-    cacheDir: resolveModelCacheDir(process.env, homedir()),
-    workers: queryWorkers,
-  });
+  const embedder = await createModelEmbedder({ model: spec.model, workers: queryWorkers });
   await embedder.warmUp();
   const texts = makeQueries({ seed: QUERY_SEED, count: spec.queries, corpusSeed: SCALE_SEED, corpusSize: spec.size }).map((q) => q.text);
   const warmups = makeQueries({ seed: WARMUP_SEED, count: 10, corpusSeed: SCALE_SEED, corpusSize: spec.size }).map((q) => q.text);

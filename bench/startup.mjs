@@ -109,7 +109,7 @@ async function main() {
   rmSync(dir, { recursive: true, force: true });
 }
 
-const MODEL = 'bge-small-en-v1.5';
+const MODEL = await defaultModelName();
 
 /** The rows with the default model, or none when it is not installed. */
 async function modelRows() {

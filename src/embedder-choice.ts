@@ -7,7 +7,7 @@ import { EngramError } from './core/errors.js';
 import type { Embedder } from './core/ports/embedder.js';
 import {
   blendEmbedderName,
-  DEFAULT_ONNX_MODEL,
+  PREFERRED_ONNX_MODELS,
   findOnnxBlend,
   findOnnxModel,
   ONNX_BLENDS,
@@ -16,12 +16,19 @@ import {
 } from './embeddings/onnx/onnx-model-catalogue.js';
 
 /** A catalogue model name such as `bge-small-en-v1.5`. */
-export type OnnxModelName = 'bge-small-en-v1.5' | 'all-minilm-l6-v2' | 'e5-small-v2' | 'bge-small-zh-v1.5' | 'blend-small-en';
+export type OnnxModelName =
+  | 'bge-small-en-v1.5'
+  | 'all-minilm-l6-v2'
+  | 'e5-small-v2'
+  | 'bge-small-zh-v1.5'
+  | 'blend-small-en'
+  | 'blend-e5-minilm';
 
 /**
  * Which built-in embedder to use, or an instance of your own: `use` (alias `use-lite`), `static`,
- * `hash`, an installed ONNX model (`bge-small-en-v1.5`, also `onnx:bge-small-en-v1.5`) or blend of them (`blend-small-en`),
- * `openai:<model>`, or `auto` (bge-small-en-v1.5 when its files are in the cache, else USE-lite).
+ * `hash`, an installed ONNX model (`bge-small-en-v1.5`, also `onnx:bge-small-en-v1.5`) or blend of them (`blend-e5-minilm`,
+ * `blend-small-en`), `openai:<model>`, or `auto` (the default blend-e5-minilm when its files are in the cache, else
+ * bge-small-en-v1.5 when its are, else USE-lite).
  */
 export type EmbedderChoice =
   'use' | 'use-lite' | 'static' | 'hash' | `hash:${number}` | 'auto' | OnnxModelName | `onnx:${string}` | `openai:${string}` | Embedder;
@@ -119,23 +126,25 @@ function recordedMismatch(recorded: string, ours: string | undefined): EngramErr
 }
 
 /**
- * The best local embedder this machine has: the default ONNX model when its files are in the cache,
- * else USE-lite. Only `embedder: 'auto'` uses it for now; new stores still default to USE-lite.
+ * The best local embedder this machine has: the first of {@link PREFERRED_ONNX_MODELS} (the default
+ * blend, then bge-small-en-v1.5) whose files are in the cache, else USE-lite. New stores (`embedder:
+ * 'auto'`, the default of `Engram.open` and the CLI) take it.
  *
  * @example
  * ```ts
- * await preferredLocalEmbedder('/home/ann/.cache/engram'); // { kind: 'onnx', model: 'bge-small-en-v1.5' }
+ * await preferredLocalEmbedder('/home/ann/.cache/engram'); // { kind: 'onnx', model: 'blend-e5-minilm' }
  * ```
  */
 export async function preferredLocalEmbedder(cacheDir: string): Promise<ParsedEmbedderChoice> {
   const { hasModelFiles } = await import('./embeddings/onnx/models/installed-models.js');
-  return hasModelFiles(cacheDir, DEFAULT_ONNX_MODEL) ? { kind: 'onnx', model: DEFAULT_ONNX_MODEL } : { kind: 'use' };
+  const model = PREFERRED_ONNX_MODELS.find((name) => hasModelFiles(cacheDir, name));
+  return model !== undefined ? { kind: 'onnx', model } : { kind: 'use' };
 }
 
 /**
  * The built-in embedder that makes vectors of the recorded model `recorded` (a dump's or another
- * store's) when this machine has it: an ONNX model whose files are in `cacheDir`, USE-lite, the static
- * table (distilled from the default model, so when that is installed) or the hash embedder; undefined
+ * store's) when this machine has it: an ONNX model or blend whose files are in `cacheDir`, USE-lite, the
+ * static table (distilled from USE-lite, which ships with the package) or the hash embedder; undefined
  * otherwise (an OpenAI-compatible model needs an endpoint, an unknown name has no maker).
  *
  * @example
@@ -151,7 +160,7 @@ export async function installedChoiceFor(recorded: string, cacheDir: string): Pr
     return undefined;
   }
   if (choice === undefined || choice.kind === 'openai' || choice.kind === 'auto') return undefined;
-  if (choice.kind !== 'onnx' && choice.kind !== 'static') return choice;
+  if (choice.kind !== 'onnx') return choice;
   const { hasModelFiles } = await import('./embeddings/onnx/models/installed-models.js');
-  return hasModelFiles(cacheDir, choice.kind === 'onnx' ? choice.model : DEFAULT_ONNX_MODEL) ? choice : undefined;
+  return hasModelFiles(cacheDir, choice.model) ? choice : undefined;
 }

@@ -136,8 +136,18 @@ export class EmbedderWorkerPool {
       return false;
     }
     // stdout: true keeps worker console.log off our stdout (the MCP channel); we forward it to stderr.
-    const worker = new Worker(url, { workerData: this.#options.workerData, stdout: true, execArgv: workerExecArgv(process.execArgv) });
-    worker.stdout.pipe(process.stderr, { end: false });
+    // Both streams are forwarded by a listener on the worker's side, not piped: a pipe (Node's own for
+    // stderr, unless stderr: true) adds listeners to process.stderr per worker, and a blend's members
+    // with a few workers each went past Node's limit of ten and printed a leak warning.
+    const worker = new Worker(url, {
+      workerData: this.#options.workerData,
+      stdout: true,
+      stderr: true,
+      execArgv: workerExecArgv(process.execArgv),
+    });
+    const forward = (chunk: Buffer): void => void process.stderr.write(chunk);
+    worker.stdout.on('data', forward);
+    worker.stderr.on('data', forward);
     const slot: Slot = { worker, ready: false, job: null };
     this.#slots.push(slot);
     worker.on('message', (reply: EmbedderWorkerReply) => this.#onReply(slot, reply));

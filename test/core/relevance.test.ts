@@ -1,9 +1,10 @@
 /**
- * Relevance with the real models — the default bge-small-en-v1.5 (required on CI, skipped elsewhere
+ * Relevance with the real models — the default blend-e5-minilm (required on CI, skipped elsewhere
  * when not installed) and the bundled USE-lite: hand-written paraphrase queries against their targets
- * hidden among ~1,000 distractors. The issues ask precision@1 ≥ 0.9 / 0.88; this deliberately hard set
- * reaches ~0.74-0.75 with either model plus BM25 (bge alone 0.64, USE-lite alone 0.51), so the test
- * guards against regressions (see docs/relevance.md and docs/benchmarks.md, "Relevance").
+ * hidden among ~1,000 distractors. The issue asks precision@1 ≥ 0.88 with the default model; this
+ * deliberately hard set reaches ~0.81 with the default blend plus BM25 (its vector alone 0.90) and
+ * ~0.74 with USE-lite or bge-small-en-v1.5, so the test guards against regressions (see
+ * docs/relevance.md and docs/embeddings.md).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engram } from '../../src/index.js';
@@ -11,18 +12,18 @@ import { distractors, queries, targets } from '../fixtures/relevance-corpus.js';
 import { triples } from '../fixtures/paraphrase-triples.js';
 import { tempEngram } from '../helpers/temp.js';
 import { homedir } from 'node:os';
-import { hasModelFiles, resolveModelCacheDir } from '../../src/embeddings/onnx/index.js';
+import { DEFAULT_ONNX_MODEL, hasModelFiles, resolveModelCacheDir } from '../../src/embeddings/onnx/index.js';
 
-const BGE = 'bge-small-en-v1.5';
-const bgeInstalled = hasModelFiles(resolveModelCacheDir(process.env, homedir()), BGE);
-const SUITES: Array<{ embedder: 'use' | typeof BGE; skip: boolean }> = [
-  { embedder: BGE, skip: !bgeInstalled && process.env.CI !== 'true' },
-  { embedder: 'use', skip: false },
+const DEFAULT = DEFAULT_ONNX_MODEL as 'blend-e5-minilm';
+const defaultInstalled = hasModelFiles(resolveModelCacheDir(process.env, homedir()), DEFAULT);
+const SUITES: Array<{ embedder: 'use' | typeof DEFAULT; skip: boolean; floor: number }> = [
+  { embedder: DEFAULT, skip: !defaultInstalled && process.env.CI !== 'true', floor: 0.78 },
+  { embedder: 'use', skip: false, floor: 0.72 },
 ];
 
-describe.each(SUITES)('relevance with the real embedding model $embedder', ({ embedder, skip }) => {
+describe.each(SUITES)('relevance with the real embedding model $embedder', ({ embedder, skip, floor }) => {
   if (skip) {
-    it.skip(`needs ${BGE} (engram models pull)`, () => undefined);
+    it.skip(`needs ${DEFAULT} (engram models pull)`, () => undefined);
     return;
   }
   let ctx: Awaited<ReturnType<typeof tempEngram>>;
@@ -76,8 +77,8 @@ describe.each(SUITES)('relevance with the real embedding model $embedder', ({ em
     console.log(
       `relevance (${embedder}): precision@1 = ${precision.toFixed(3)} (${correct}/${queries.length})${misses.length ? `\n  misses:\n  ${misses.join('\n  ')}` : ''}`,
     );
-    // The issues ask 0.9 / 0.88; either model plus BM25 reaches ~0.74-0.75 on this deliberately hard set (docs/relevance.md).
-    expect(precision).toBeGreaterThanOrEqual(0.72);
+    // The issue asks 0.88; the default blend plus BM25 reaches ~0.81, USE-lite ~0.74 on this deliberately hard set (docs/relevance.md).
+    expect(precision).toBeGreaterThanOrEqual(floor);
   });
 
   it('semantic ranking: "kitten on a rug" finds "the cat sat on the mat" over an unrelated fact', async () => {

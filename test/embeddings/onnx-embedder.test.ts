@@ -140,9 +140,13 @@ describe.skipIf(workersSkip !== '')(`OnnxEmbedder with worker threads${workersSk
     // One text per call on both sides, so batch companions cannot shift the int8 activations.
     const inProcess = OnnxEmbedder.create({ model: 'bge-small-en-v1.5', cacheDir, batchSize: 1 });
     const pooled = OnnxEmbedder.create({ model: 'bge-small-en-v1.5', cacheDir, workers: 2, inProcessMaxTexts: 0, batchSize: 1 });
+    const stderrListeners = process.stderr.listenerCount('error');
     try {
       expect(pooled.workers).toBe(2);
       expect(maxDifference(await pooled.embed(texts), await inProcess.embed(texts))).toBeLessThan(1e-6);
+      // Workers forward their console output without adding listeners to process.stderr (a blend's
+      // members with a few workers each went past Node's limit of ten and printed a leak warning).
+      expect(process.stderr.listenerCount('error')).toBe(stderrListeners);
     } finally {
       await Promise.all([inProcess.close(), pooled.close()]);
     }

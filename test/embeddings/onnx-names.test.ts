@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { choiceForRecordedEmbedder, parseEmbedderChoice, preferredLocalEmbedder } from '../../src/embedder-choice.js';
+import { choiceForRecordedEmbedder, installedChoiceFor, parseEmbedderChoice, preferredLocalEmbedder } from '../../src/embedder-choice.js';
 import {
   blendEmbedderName,
+  DEFAULT_ONNX_MODEL,
   findOnnxBlend,
   findOnnxModel,
   hasModelFiles,
@@ -78,16 +79,44 @@ describe('embedder names', () => {
     );
   });
 
-  it('prefers bge-small when its files are in the cache, else USE-lite', async () => {
+  it('prefers the default blend when both its members are in the cache, else bge-small, else USE-lite', async () => {
     const temp = tempDir('engram-prefer-');
+    const install = (model: string, files: readonly string[]): void => {
+      const directory = join(temp.dir, 'models', model);
+      mkdirSync(directory, { recursive: true });
+      for (const file of files) writeFileSync(join(directory, file), file.endsWith('.json') ? '{}' : 'x');
+    };
     try {
       expect(await preferredLocalEmbedder(temp.dir)).toEqual({ kind: 'use' });
-      const directory = join(temp.dir, 'models', 'bge-small-en-v1.5');
-      mkdirSync(directory, { recursive: true });
-      writeFileSync(join(directory, 'model.onnx'), 'x');
+      install('bge-small-en-v1.5', ['model.onnx']);
       expect(await preferredLocalEmbedder(temp.dir)).toEqual({ kind: 'use' });
-      writeFileSync(join(directory, 'tokenizer.json'), '{}');
+      install('bge-small-en-v1.5', ['tokenizer.json']);
       expect(await preferredLocalEmbedder(temp.dir)).toEqual({ kind: 'onnx', model: 'bge-small-en-v1.5' });
+      // one member of the default blend is not enough
+      install('e5-small-v2', ['model.onnx', 'tokenizer.json']);
+      expect(await preferredLocalEmbedder(temp.dir)).toEqual({ kind: 'onnx', model: 'bge-small-en-v1.5' });
+      install('all-minilm-l6-v2', ['model.onnx', 'tokenizer.json']);
+      expect(await preferredLocalEmbedder(temp.dir)).toEqual({ kind: 'onnx', model: DEFAULT_ONNX_MODEL });
+      expect(DEFAULT_ONNX_MODEL).toBe('blend-e5-minilm');
+    } finally {
+      temp.cleanup();
+    }
+  });
+
+  it('adopts a recorded model only when this machine can make it: static always, an ONNX blend with all its members', async () => {
+    const temp = tempDir('engram-adopt-');
+    try {
+      expect(await installedChoiceFor('static-use-lite:512:v1', temp.dir)).toEqual({ kind: 'static' });
+      expect(await installedChoiceFor('use-lite:512', temp.dir)).toEqual({ kind: 'use' });
+      const blend = blendEmbedderName(findOnnxBlend('blend-e5-minilm')!);
+      expect(await installedChoiceFor(blend, temp.dir)).toBeUndefined();
+      for (const model of ['e5-small-v2', 'all-minilm-l6-v2']) {
+        const directory = join(temp.dir, 'models', model);
+        mkdirSync(directory, { recursive: true });
+        writeFileSync(join(directory, 'model.onnx'), 'x');
+        writeFileSync(join(directory, 'tokenizer.json'), '{}');
+      }
+      expect(await installedChoiceFor(blend, temp.dir)).toEqual({ kind: 'onnx', model: 'blend-e5-minilm' });
     } finally {
       temp.cleanup();
     }

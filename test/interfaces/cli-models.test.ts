@@ -6,12 +6,14 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasModelFiles, resolveModelCacheDir } from '../../src/embeddings/onnx/index.js';
+import { DEFAULT_ONNX_MODEL, ONNX_MODELS, hasModelFiles, modelsNeededBy, resolveModelCacheDir } from '../../src/embeddings/onnx/index.js';
 import { binBuilt, runCliAsync } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 
 const realCache = resolveModelCacheDir(process.env, homedir());
-const haveBge = hasModelFiles(realCache, 'bge-small-en-v1.5');
+const haveDefault = hasModelFiles(realCache, DEFAULT_ONNX_MODEL);
+// The English models the hub layout below serves (from this machine's cache); bge-small-zh-v1.5 answers 404.
+const SERVED = ['bge-small-en-v1.5', 'e5-small-v2', 'all-minilm-l6-v2'];
 const needsBin = binBuilt ? '' : ' (skipped: needs the built bin, run `npm run build` first)';
 // No mvn on this PATH, so only the hub source is tried.
 const NO_MVN = { PATH: '/nonexistent' };
@@ -22,12 +24,15 @@ describe.skipIf(!binBuilt)(`engram models${needsBin}`, () => {
   let endpoint = '';
 
   beforeAll(async () => {
-    // The hub's URL layout, serving the real bge files from this machine's cache when it has them.
+    // The hub's URL layout, serving the real files of the English models from this machine's cache when it has them.
+    const files: Record<string, string> = {};
+    for (const spec of ONNX_MODELS.filter((m) => SERVED.includes(m.name))) {
+      const hub = spec.sources.find((source) => source.kind === 'hub');
+      if (hub?.kind !== 'hub') continue;
+      files[`/${hub.repo}/resolve/${hub.revision}/${hub.onnxFile}`] = join(realCache, 'models', spec.name, 'model.onnx');
+      files[`/${hub.repo}/resolve/${hub.revision}/${hub.tokenizerFile}`] = join(realCache, 'models', spec.name, 'tokenizer.json');
+    }
     server = createServer((request, response) => {
-      const files: Record<string, string> = {
-        '/Xenova/bge-small-en-v1.5/resolve/main/onnx/model_quantized.onnx': join(realCache, 'models', 'bge-small-en-v1.5', 'model.onnx'),
-        '/Xenova/bge-small-en-v1.5/resolve/main/tokenizer.json': join(realCache, 'models', 'bge-small-en-v1.5', 'tokenizer.json'),
-      };
       const file = files[request.url ?? ''];
       if (file === undefined || !existsSync(file)) {
         response.writeHead(404).end();
@@ -45,44 +50,45 @@ describe.skipIf(!binBuilt)(`engram models${needsBin}`, () => {
     temp.cleanup();
   });
 
-  it.skipIf(!haveBge)(
-    `pulls the default model from the hub layout, then lists it with its source and hash${haveBge ? '' : ` (skipped: bge-small-en-v1.5 is not in ${realCache})`}`,
+  it.skipIf(!haveDefault)(
+    `pulls the default model (a blend: both members) from the hub layout; a new store takes it; lists it with its source and hash${haveDefault ? '' : ` (skipped: ${DEFAULT_ONNX_MODEL} is not in ${realCache})`}`,
     async () => {
       const cache = join(temp.dir, 'cache');
-      const env = { ENGRAM_CACHE_DIR: cache, ENGRAM_HF_ENDPOINT: endpoint, ...NO_MVN };
+      const env = { ENGRAM_CACHE_DIR: cache, ENGRAM_HF_ENDPOINT: endpoint, ENGRAM_EMBEDDER: '', ...NO_MVN };
       const pulled = await runCliAsync(['models', 'pull', '--json'], { env });
       expect(pulled.status, pulled.stderr).toBe(0);
+      expect(modelsNeededBy(DEFAULT_ONNX_MODEL)).toEqual(['e5-small-v2', 'all-minilm-l6-v2']);
       expect(JSON.parse(pulled.stdout).models).toEqual([
-        { name: 'bge-small-en-v1.5', source: 'hub Xenova/bge-small-en-v1.5@main', directory: join(cache, 'models', 'bge-small-en-v1.5') },
+        { name: 'e5-small-v2', source: 'hub Xenova/e5-small-v2@main', directory: join(cache, 'models', 'e5-small-v2') },
+        { name: 'all-minilm-l6-v2', source: 'hub Xenova/all-MiniLM-L6-v2@main', directory: join(cache, 'models', 'all-minilm-l6-v2') },
       ]);
 
+      // no --embedder: a new store takes the default now that it is installed
       const db = join(temp.dir, 'onnx.db');
-      const remembered = await runCliAsync(
-        ['remember', '--db', db, '--embedder', 'bge-small-en-v1.5', '--scope', 't/a', 'Alice prefers window seats.'],
-        { env },
-      );
+      const remembered = await runCliAsync(['remember', '--db', db, '--scope', 't/a', 'Alice prefers window seats.'], { env });
       expect(remembered.status, remembered.stderr).toBe(0);
       const listed = await runCliAsync(['models', 'list', '--db', db, '--json'], { env });
       expect(listed.status, listed.stderr).toBe(0);
       const answer = JSON.parse(listed.stdout);
-      expect(answer.models.find((m: { name: string }) => m.name === 'bge-small-en-v1.5')).toMatchObject({
+      expect(answer.models.find((m: { name: string }) => m.name === 'e5-small-v2')).toMatchObject({
         installed: true,
         verified: true,
-        source: 'hub Xenova/bge-small-en-v1.5@main',
-        sha256: '6c9c6101a956d62dfb5e7190c538226c0c5bb9cb27b651234b6df063ee7dbfe4',
+        source: 'hub Xenova/e5-small-v2@main',
       });
-      expect(answer.store).toEqual({ db, embedder: 'onnx:bge-small-en-v1.5:384:6c9c6101', model: 'bge-small-en-v1.5', installed: true });
+      expect(answer.models.find((m: { name: string }) => m.name === 'bge-small-en-v1.5')).toMatchObject({ installed: false });
+      expect(answer.store).toMatchObject({ db, model: DEFAULT_ONNX_MODEL, installed: true });
+      expect(answer.store.embedder).toMatch(/^onnx:blend-e5-minilm:768:[0-9a-f]{8}$/);
     },
   );
 
   it('fails with every try named when no source has the model, and installs nothing', async () => {
     const cache = join(temp.dir, 'empty-cache');
-    const result = await runCliAsync(['models', 'pull', 'e5-small-v2'], {
+    const result = await runCliAsync(['models', 'pull', 'bge-small-zh-v1.5'], {
       env: { ENGRAM_CACHE_DIR: cache, ENGRAM_HF_ENDPOINT: endpoint, ...NO_MVN },
     });
     expect(result.status).not.toBe(0);
-    expect(result.stderr).toMatch(/e5-small-v2 could not be fetched .*answered HTTP 404.*mvn is not on the PATH/);
-    expect(existsSync(join(cache, 'models', 'e5-small-v2'))).toBe(false);
+    expect(result.stderr).toMatch(/bge-small-zh-v1\.5 could not be fetched .*answered HTTP 404.*mvn is not on the PATH/);
+    expect(existsSync(join(cache, 'models', 'bge-small-zh-v1.5'))).toBe(false);
   });
 
   it('refuses an unknown model name and an unknown --embedder, listing the names', async () => {
@@ -119,7 +125,7 @@ describe.skipIf(!binBuilt)(`engram models${needsBin}`, () => {
     const lines = failed.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
-      /^engram: no embedding model fetched \(.*bge-small-en-v1\.5 could not be fetched.*\); USE-lite stays the embedder/,
+      /^engram: no embedding model fetched \(.*e5-small-v2 could not be fetched.*\); USE-lite stays the embedder/,
     );
   });
 });

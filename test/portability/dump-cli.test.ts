@@ -10,12 +10,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { canonicalJson, DUMP_FORMAT } from '../../src/core/dump/index.js';
 import { newId, newRecord } from '../../src/core/record-factory.js';
 import { homedir } from 'node:os';
-import { hasModelFiles, resolveModelCacheDir } from '../../src/embeddings/onnx/index.js';
+import { DEFAULT_ONNX_MODEL, hasModelFiles, resolveModelCacheDir } from '../../src/embeddings/onnx/index.js';
 import { BIN, binBuilt, json, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 
 const T0 = Date.UTC(2026, 0, 1);
-const haveBge = hasModelFiles(resolveModelCacheDir(process.env, homedir()), 'bge-small-en-v1.5');
+const haveDefault = hasModelFiles(resolveModelCacheDir(process.env, homedir()), DEFAULT_ONNX_MODEL);
 const cleanups: (() => void)[] = [];
 afterEach(() => {
   while (cleanups.length > 0) cleanups.pop()?.();
@@ -109,8 +109,8 @@ describe.skipIf(!binBuilt)('engram export jsonl / import jsonl', () => {
     expect(dumpOf(resumed)).toBe(a);
   });
 
-  it.skipIf(!haveBge)(
-    `a new store adopts the dump's model when installed, else takes the default and re-embeds (real bge-small)${haveBge ? '' : ' (skipped: bge-small-en-v1.5 is not installed: engram models pull bge-small-en-v1.5)'}`,
+  it.skipIf(!haveDefault)(
+    `a new store adopts the dump's model when installed, else takes the default and re-embeds (the real default model)${haveDefault ? '' : ` (skipped: ${DEFAULT_ONNX_MODEL} is not installed: engram models pull)`}`,
     { timeout: 240_000 },
     () => {
       const d = dir();
@@ -137,7 +137,7 @@ describe.skipIf(!binBuilt)('engram export jsonl / import jsonl', () => {
       const defaulted = runCli(['import', 'jsonl', '--db', join(d, 'default.db'), '--json', foreign], { env: { ENGRAM_EMBEDDER: '' } });
       expect(defaulted.status, defaulted.stderr).toBe(0);
       const report = json<{ embedder: { store: string; vectors: string }; embedded: number }>(defaulted);
-      expect(report.embedder.store).toMatch(/^onnx:bge-small-en-v1\.5:384:/);
+      expect(report.embedder.store).toMatch(/^onnx:blend-e5-minilm:768:/);
       expect(report.embedder.vectors).toBe('embedded');
       expect(report.embedded).toBe(1);
       const recalled = runCli(['recall', '--db', join(d, 'default.db'), '--scope', 'acme/a', '--json', 'where is the espresso maker?']);

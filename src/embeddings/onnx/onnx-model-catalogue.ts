@@ -158,8 +158,17 @@ export const ONNX_MODELS: readonly OnnxModelSpec[] = Object.freeze([
   },
 ]);
 
-/** The model `engram models pull` fetches when given no name. */
-export const DEFAULT_ONNX_MODEL = 'bge-small-en-v1.5';
+/**
+ * The model a new store takes (`embedder: 'auto'`) and `engram models pull` fetches when given no name:
+ * the blend of e5-small-v2 and all-MiniLM-L6-v2 (see {@link ONNX_BLENDS}).
+ */
+export const DEFAULT_ONNX_MODEL = 'blend-e5-minilm';
+
+/**
+ * What `embedder: 'auto'` takes, first installed first: the default, then bge-small-en-v1.5 (the default
+ * before it, which a machine may hold without the default's members), else USE-lite.
+ */
+export const PREFERRED_ONNX_MODELS: readonly string[] = Object.freeze([DEFAULT_ONNX_MODEL, 'bge-small-en-v1.5']);
 
 /** One model of a blend and its share of the blended cosine. */
 export interface OnnxBlendMember {
@@ -181,9 +190,11 @@ export interface OnnxBlendSpec {
 }
 
 /**
- * The blends. `blend-small-en` weights e5-small-v2 (the best single model on conversations) four times
- * bge-small-en-v1.5 and all-MiniLM-L6-v2 (the best on short paraphrases); the weights were chosen on
- * LoCoMo conversations 1-5, the two hand-written conversation sets and the relevance set, dense ranking.
+ * The blends. e5-small-v2 is the best single model on conversations, all-MiniLM-L6-v2 the best on short
+ * paraphrases (the relevance set) and the cheapest. `blend-e5-minilm` (the default) weights e5 three
+ * times MiniLM; `blend-small-en` adds bge-small-en-v1.5 (e5 ×4, the others ×1) for a little more on the
+ * relevance set at about 1.5 times the cost. Both sets of weights were chosen on dense ranking alone
+ * (no engine) of LoCoMo conversations 1-5, the two hand-written conversation sets and the relevance set.
  */
 export const ONNX_BLENDS: readonly OnnxBlendSpec[] = Object.freeze([
   {
@@ -194,6 +205,14 @@ export const ONNX_BLENDS: readonly OnnxBlendSpec[] = Object.freeze([
       { model: 'all-minilm-l6-v2', weight: 1 },
     ],
     description: 'bge-small-en-v1.5 ×1 + e5-small-v2 ×4 + all-MiniLM-L6-v2 ×1 (English)',
+  },
+  {
+    name: 'blend-e5-minilm',
+    members: [
+      { model: 'e5-small-v2', weight: 3 },
+      { model: 'all-minilm-l6-v2', weight: 1 },
+    ],
+    description: 'e5-small-v2 ×3 + all-MiniLM-L6-v2 ×1 (English; the default)',
   },
 ]);
 

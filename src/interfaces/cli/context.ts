@@ -25,7 +25,7 @@ export function withCommonFlags(command: Command): Command {
     .option('--json', 'machine-readable JSON output')
     .option(
       '--embedder <name>',
-      'embedder for a new database: use, static, hash, auto, an installed model (bge-small-en-v1.5, e5-small-v2, all-minilm-l6-v2, bge-small-zh-v1.5) or openai:<model>; an existing database reopens with its own',
+      'embedder for a new database: use, static, hash, auto, an installed model or blend (blend-e5-minilm, the default; bge-small-en-v1.5, e5-small-v2, all-minilm-l6-v2, bge-small-zh-v1.5, blend-small-en) or openai:<model>; an existing database reopens with its own',
     )
     .option('--workers <n>', 'embedding worker threads (imports; serve also embeds recall queries on them; serve default 1)')
     .option(

@@ -14,7 +14,7 @@ import { resolveModelCacheDir } from '../../embeddings/onnx/models/model-cache-d
  *
  * @example
  * ```ts
- * embedderLine('use-lite-…'); // 'use-lite-… (bge-small-en-v1.5 recalls better: engram models pull, then engram reembed --embedder bge-small-en-v1.5)'
+ * embedderLine('use-lite-…'); // 'use-lite-… (blend-e5-minilm recalls better: engram models pull, then engram reembed --embedder blend-e5-minilm)'
  * ```
  */
 export function embedderLine(name: string, cacheDir?: string): string {

