@@ -28,10 +28,9 @@ try {
     });
     const answer = parse(run.stdout);
     if (run.status === 0 && answer !== undefined) {
-      for (const m of answer.models)
-        say(
-          m.source === 'cache' ? `embedding model ${m.name} already installed.` : `embedding model ${m.name} installed from ${m.source}.`,
-        );
+      // One line, also for the default blend's two models.
+      const parts = answer.models.map((m) => (m.source === 'cache' ? `${m.name} already installed` : `${m.name} installed from ${m.source}`));
+      say(`embedding model${parts.length > 1 ? 's' : ''} ${parts.join(', ')}.`);
     } else {
       const error = parse(run.stderr)?.error?.message ?? (run.error ? run.error.message : 'no answer');
       say(`no embedding model fetched (${String(error).slice(0, 300)}); USE-lite stays the embedder. Retry with "engram models pull".`);
