@@ -25,7 +25,8 @@ const FIRST_RUNS = Number(values['first-runs']);
 const BIN = join(REPO_DIR, 'dist/interfaces/cli/main.js');
 const { hasModelFiles, resolveModelCacheDir, DEFAULT_ONNX_MODEL } = await import(join(REPO_DIR, 'dist/embeddings/onnx/index.js'));
 const EMBEDDER =
-  process.env.ENGRAM_EMBEDDER ?? (hasModelFiles(resolveModelCacheDir(process.env, homedir()), DEFAULT_ONNX_MODEL) ? DEFAULT_ONNX_MODEL : 'use');
+  process.env.ENGRAM_EMBEDDER ??
+  (hasModelFiles(resolveModelCacheDir(process.env, homedir()), DEFAULT_ONNX_MODEL) ? DEFAULT_ONNX_MODEL : 'use');
 const SCOPE = 'bench/projects/shop';
 /** The hook flags `engram setup claude-code --tenant bench` installs. */
 const SCOPE_FLAGS = ['--scope-template', '{tenant}/projects/{repo}', '--tenant', 'bench', '--user-scope', 'bench/users/dev'];

@@ -240,7 +240,9 @@ export function startServer(db) {
  * @param {{ model: string, workers?: number, cacheDir?: string } & Record<string, unknown>} options
  */
 export async function createModelEmbedder(options) {
-  const { BlendEmbedder, OnnxEmbedder, findOnnxBlend, resolveModelCacheDir } = await import(join(REPO_DIR, 'dist/embeddings/onnx/index.js'));
+  const { BlendEmbedder, OnnxEmbedder, findOnnxBlend, resolveModelCacheDir } = await import(
+    join(REPO_DIR, 'dist/embeddings/onnx/index.js')
+  );
   const { homedir } = await import('node:os');
   const full = { cacheDir: resolveModelCacheDir(process.env, homedir()), ...options };
   return findOnnxBlend(options.model) !== undefined ? BlendEmbedder.create(full) : OnnxEmbedder.create(full);

@@ -11,7 +11,7 @@
 //   speed    sentences/s on 512 short (~150-character) texts in-process and with 2 workers, texts/s on
 //            32 texts of 2,000 characters with 2 workers, single-query latency;
 //   cost     load ms (create + first embed), RSS after load minus before, model file size.
-// Usage: node scripts/bench-embedders.mjs [--models use-lite,static,bge-small-en-v1.5,all-minilm-l6-v2,e5-small-v2,blend-small-en]
+// Usage: node scripts/bench-embedders.mjs [--models use-lite,static,bge-small-en-v1.5,all-minilm-l6-v2,e5-small-v2,blend-e5-minilm,blend-small-en]
 //        [--texts 512] [--long 32] [--skip-quality] [--skip-locomo]
 // Models whose files are not installed are skipped with a note. Writes bench/results/embeddings.json and .md
 // after every model; --add keeps the other models of the existing file (a run split in parts).
@@ -26,7 +26,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const repo = dirname(here);
 const { values } = parseArgs({
   options: {
-    models: { type: 'string', default: 'use-lite,static,bge-small-en-v1.5,all-minilm-l6-v2,e5-small-v2,blend-small-en' },
+    models: { type: 'string', default: 'use-lite,static,bge-small-en-v1.5,all-minilm-l6-v2,e5-small-v2,blend-e5-minilm,blend-small-en' },
     texts: { type: 'string', default: '512' },
     long: { type: 'string', default: '32' },
     'skip-quality': { type: 'boolean', default: false },

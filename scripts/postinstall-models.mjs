@@ -29,7 +29,9 @@ try {
     const answer = parse(run.stdout);
     if (run.status === 0 && answer !== undefined) {
       // One line, also for the default blend's two models.
-      const parts = answer.models.map((m) => (m.source === 'cache' ? `${m.name} already installed` : `${m.name} installed from ${m.source}`));
+      const parts = answer.models.map((m) =>
+        m.source === 'cache' ? `${m.name} already installed` : `${m.name} installed from ${m.source}`,
+      );
       say(`embedding model${parts.length > 1 ? 's' : ''} ${parts.join(', ')}.`);
     } else {
       const error = parse(run.stderr)?.error?.message ?? (run.error ? run.error.message : 'no answer');

@@ -17,12 +17,7 @@ import {
 
 /** A catalogue model name such as `bge-small-en-v1.5`. */
 export type OnnxModelName =
-  | 'bge-small-en-v1.5'
-  | 'all-minilm-l6-v2'
-  | 'e5-small-v2'
-  | 'bge-small-zh-v1.5'
-  | 'blend-small-en'
-  | 'blend-e5-minilm';
+  'bge-small-en-v1.5' | 'all-minilm-l6-v2' | 'e5-small-v2' | 'bge-small-zh-v1.5' | 'blend-small-en' | 'blend-e5-minilm';
 
 /**
  * Which built-in embedder to use, or an instance of your own: `use` (alias `use-lite`), `static`,

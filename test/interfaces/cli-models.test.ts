@@ -124,8 +124,6 @@ describe.skipIf(!binBuilt)(`engram models${needsBin}`, () => {
     expect(failed.status).toBe(0);
     const lines = failed.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(
-      /^engram: no embedding model fetched \(.*e5-small-v2 could not be fetched.*\); USE-lite stays the embedder/,
-    );
+    expect(lines[0]).toMatch(/^engram: no embedding model fetched \(.*e5-small-v2 could not be fetched.*\); USE-lite stays the embedder/);
   });
 });
