@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { REPO_DIR, RESULTS_DIR, environment, log, percentiles, printTable, writeResult } from './lib.mjs';
+import { REPO_DIR, RESULTS_DIR, defaultModelName, environment, log, percentiles, printTable, writeResult } from './lib.mjs';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '9' } } });
 const RUNS = Number(values.runs);
