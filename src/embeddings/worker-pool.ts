@@ -51,6 +51,23 @@ interface Slot {
 }
 
 const MAX_CONSECUTIVE_CRASHES = 3;
+/** How long `close()` waits for a busy worker's answer before terminating it anyway. */
+const QUIESCE_MS = 15_000;
+
+/** Resolves at the worker's next message (its model loaded or failed, its batch done) or exit, or after QUIESCE_MS. */
+function quiesced(worker: Worker): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      worker.off('message', done);
+      worker.off('exit', done);
+      resolve();
+    };
+    const timer = setTimeout(done, QUIESCE_MS);
+    worker.on('message', done);
+    worker.on('exit', done);
+  });
+}
 
 /**
  * A fixed set of worker threads, each running one copy of a model, that embed jobs (batches of prepared
@@ -111,7 +128,13 @@ export class EmbedderWorkerPool {
     });
   }
 
-  /** Rejects queued jobs and terminates the workers. Idempotent. */
+  /**
+   * Rejects queued and running jobs at once, then terminates the workers. A worker still loading its
+   * model or running a batch is inside native code (onnxruntime): terminating it then aborts the whole
+   * process when that work completes into the torn-down thread (`terminate called after throwing an
+   * instance of 'Napi::Error'`), so each such worker is terminated only once it has answered, or after
+   * {@link QUIESCE_MS}. Idempotent.
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
@@ -119,7 +142,12 @@ export class EmbedderWorkerPool {
     for (const waiter of this.#readyWaiters.splice(0)) waiter.reject(closedError());
     const slots = this.#slots.splice(0);
     for (const slot of slots) slot.job?.reject(closedError());
-    await Promise.all(slots.map((slot) => slot.worker.terminate()));
+    await Promise.all(
+      slots.map(async (slot) => {
+        if (!slot.ready || slot.job !== null) await quiesced(slot.worker);
+        await slot.worker.terminate();
+      }),
+    );
   }
 
   #ensureWorkers(): void {

@@ -6,7 +6,8 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Engram } from '../../src/index.js';
 import { cosineSimilarity } from '../../src/embeddings/l2-normalize.js';
@@ -15,6 +16,8 @@ import { tempDir } from '../helpers/temp.js';
 import { PARAPHRASE_TRIPLES } from './paraphrase-triples.js';
 
 const cacheDir = resolveModelCacheDir(process.env, homedir());
+const DIST_ONNX = fileURLToPath(new URL('../../dist/embeddings/onnx/index.js', import.meta.url));
+const distBuilt = existsSync(DIST_ONNX);
 const CI = process.env.CI === 'true';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const builtWorker = existsSync(join(root, 'dist', 'embeddings', 'onnx', 'onnx-worker.js'));
@@ -151,6 +154,32 @@ describe.skipIf(workersSkip !== '')(`OnnxEmbedder with worker threads${workersSk
       await Promise.all([inProcess.close(), pooled.close()]);
     }
   });
+
+  it.skipIf(!distBuilt)(
+    `closing a pool while a worker still loads its model or runs a batch does not abort the process${distBuilt ? '' : ' (skipped: needs npm run build)'}`,
+    { timeout: 120_000 },
+    () => {
+      // A child process (an abort would take the test runner with it): pools of 2 workers get one text,
+      // so the second worker is still loading when close() runs, at delays across the load time. Before
+      // close() waited for busy workers, delays of 200-300 ms aborted with "terminate called after
+      // throwing an instance of 'Napi::Error'" (exit 134).
+      const script = `
+        const { OnnxEmbedder } = await import(${JSON.stringify(pathToFileURL(DIST_ONNX).href)});
+        for (let delay = 0; delay <= 600; delay += 50) {
+          const pool = OnnxEmbedder.create({ model: 'bge-small-en-v1.5', cacheDir: ${JSON.stringify(cacheDir)}, workers: 2, inProcessMaxTexts: 0 });
+          const job = pool.embed(['one short text']).then(() => 'done', (error) => error.code);
+          await new Promise((resolve) => setTimeout(resolve, delay));
+          await pool.close();
+          const outcome = await job;
+          if (outcome !== 'done' && outcome !== 'EMBEDDING_FAILED') throw new Error('unexpected outcome ' + outcome);
+        }
+        console.log('closed 13 pools');`;
+      const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 110_000 });
+      expect(child.stderr).not.toContain('terminate called');
+      expect(child.status, child.stderr).toBe(0);
+      expect(child.stdout.trim()).toBe('closed 13 pools');
+    },
+  );
 
   it('warms every worker; a query on an idle worker gets the in-process vector', async () => {
     const query = 'which shelf did item 3 move to?';
