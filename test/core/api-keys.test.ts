@@ -26,7 +26,12 @@ describe('ApiKeys', () => {
     expect(await keys.verify(`${a.key}x`)).toBeNull();
     expect(await keys.verify('not-a-key')).toBeNull();
     expect(JSON.stringify(await engram.store.listApiKeys())).not.toContain(a.key);
-    expect((await keys.list()).map((k) => k.id)).toEqual([a.id, b.id]);
+    // Listed by creation time, then id: two keys made in the same millisecond come in id order.
+    const listed = await keys.list();
+    expect(listed.map((k) => k.id).sort()).toEqual([a.id, b.id].sort());
+    const order = (x: (typeof listed)[number], y: (typeof listed)[number]): number =>
+      x.createdAt.localeCompare(y.createdAt) || x.id.localeCompare(y.id);
+    expect(listed).toEqual([...listed].sort(order));
   });
 
   it('a revocation by another instance is seen within the cache TTL, not before', async () => {
