@@ -234,20 +234,6 @@ export function startServer(db) {
   });
 }
 
-/**
- * A catalogue model or blend by name, as the engine would make it (`BlendEmbedder` for a blend such as
- * the default, `OnnxEmbedder` otherwise); options as `OnnxEmbedder.create` takes them, cacheDir defaulted.
- * @param {{ model: string, workers?: number, cacheDir?: string } & Record<string, unknown>} options
- */
-export async function createModelEmbedder(options) {
-  const { BlendEmbedder, OnnxEmbedder, findOnnxBlend, resolveModelCacheDir } = await import(
-    join(REPO_DIR, 'dist/embeddings/onnx/index.js')
-  );
-  const { homedir } = await import('node:os');
-  const full = { cacheDir: resolveModelCacheDir(process.env, homedir()), ...options };
-  return findOnnxBlend(options.model) !== undefined ? BlendEmbedder.create(full) : OnnxEmbedder.create(full);
-}
-
 /** The model a new store takes when it is installed (`DEFAULT_ONNX_MODEL`, a blend since stop 28). */
 export async function defaultModelName() {
   const { DEFAULT_ONNX_MODEL } = await import(join(REPO_DIR, 'dist/embeddings/onnx/index.js'));

@@ -8,7 +8,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, wri
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { CACHE_DIR, GENERATOR_VERSION, createModelEmbedder, defaultModelName, log, memoryAt } from './lib.mjs';
+import { CACHE_DIR, GENERATOR_VERSION, REPO_DIR, defaultModelName, log, memoryAt } from './lib.mjs';
 
 /** Texts per embed call: large enough to keep both workers busy, small enough to save progress often. */
 const CHUNK = 512;
@@ -22,7 +22,8 @@ export function vectorCachePath(model, seed) {
  * Float32Array of `count × dimension`; embeds and appends whatever the cache lacks.
  */
 export async function ensureModelVectors({ model, seed, count, workers = 2 }) {
-  const embedder = await createModelEmbedder({ model, workers });
+  const { createEmbedder } = await import(join(REPO_DIR, 'dist/index.js'));
+  const embedder = await createEmbedder(model, { workers });
   const dimension = embedder.dimension;
   const path = vectorCachePath(model, seed);
   mkdirSync(CACHE_DIR, { recursive: true });

@@ -39,7 +39,6 @@ import {
   since,
   writeResult,
   newEngineCore,
-  createModelEmbedder,
   defaultModelName,
 } from './lib.mjs';
 import {
@@ -366,7 +365,8 @@ async function measureModel(spec) {
   const { openSqliteStore } = await import(dist('storage/sqlite/index.js'));
   const rss = peakRss();
   const queryWorkers = spec.queryWorkers ?? 0;
-  const embedder = await createModelEmbedder({ model: spec.model, workers: queryWorkers });
+  const { createEmbedder } = await import(dist('index.js'));
+  const embedder = await createEmbedder(spec.model, { workers: queryWorkers });
   await embedder.warmUp();
   const texts = makeQueries({ seed: QUERY_SEED, count: spec.queries, corpusSeed: SCALE_SEED, corpusSize: spec.size }).map((q) => q.text);
   const warmups = makeQueries({ seed: WARMUP_SEED, count: 10, corpusSeed: SCALE_SEED, corpusSize: spec.size }).map((q) => q.text);

@@ -47,12 +47,23 @@ interface Job {
 interface Slot {
   readonly worker: Worker;
   ready: boolean;
+  /** The worker has answered its load (ready or failed): it is no longer inside the model's loading. */
+  loaded: boolean;
   job: Job | null;
 }
 
 const MAX_CONSECUTIVE_CRASHES = 3;
 /** How long `close()` waits for a busy worker's answer before terminating it anyway. */
 const QUIESCE_MS = 15_000;
+
+/**
+ * Terminates a slot's worker, once it is out of native work when it was loading its model or running a
+ * batch (see `close()`).
+ */
+async function retire(slot: Slot): Promise<void> {
+  if (!slot.loaded || slot.job !== null) await quiesced(slot.worker);
+  await slot.worker.terminate();
+}
 
 /** Resolves at the worker's next message (its model loaded or failed, its batch done) or exit, or after QUIESCE_MS. */
 function quiesced(worker: Worker): Promise<void> {
@@ -64,6 +75,7 @@ function quiesced(worker: Worker): Promise<void> {
       resolve();
     };
     const timer = setTimeout(done, QUIESCE_MS);
+    timer.unref();
     worker.on('message', done);
     worker.on('exit', done);
   });
@@ -133,7 +145,8 @@ export class EmbedderWorkerPool {
    * model or running a batch is inside native code (onnxruntime): terminating it then aborts the whole
    * process when that work completes into the torn-down thread (`terminate called after throwing an
    * instance of 'Napi::Error'`), so each such worker is terminated only once it has answered, or after
-   * {@link QUIESCE_MS}. Idempotent.
+   * {@link QUIESCE_MS}; a pool that fails (a model that cannot load) retires its workers the same way.
+   * Idempotent.
    */
   async close(): Promise<void> {
     if (this.#closed) return;
@@ -142,12 +155,7 @@ export class EmbedderWorkerPool {
     for (const waiter of this.#readyWaiters.splice(0)) waiter.reject(closedError());
     const slots = this.#slots.splice(0);
     for (const slot of slots) slot.job?.reject(closedError());
-    await Promise.all(
-      slots.map(async (slot) => {
-        if (!slot.ready || slot.job !== null) await quiesced(slot.worker);
-        await slot.worker.terminate();
-      }),
-    );
+    await Promise.all(slots.map((slot) => retire(slot)));
   }
 
   #ensureWorkers(): void {
@@ -176,7 +184,7 @@ export class EmbedderWorkerPool {
     const forward = (chunk: Buffer): void => void process.stderr.write(chunk);
     worker.stdout.on('data', forward);
     worker.stderr.on('data', forward);
-    const slot: Slot = { worker, ready: false, job: null };
+    const slot: Slot = { worker, ready: false, loaded: false, job: null };
     this.#slots.push(slot);
     worker.on('message', (reply: EmbedderWorkerReply) => this.#onReply(slot, reply));
     worker.on('error', (error) => this.#onCrash(slot, error));
@@ -188,6 +196,7 @@ export class EmbedderWorkerPool {
 
   #onReply(slot: Slot, reply: EmbedderWorkerReply): void {
     const { label } = this.#options;
+    if (reply.type !== 'result' && reply.type !== 'job-failed') slot.loaded = true;
     if (reply.type === 'ready') {
       slot.ready = true;
       this.#crashes = 0;
@@ -231,7 +240,7 @@ export class EmbedderWorkerPool {
     for (const waiter of this.#readyWaiters.splice(0)) waiter.reject(error);
     for (const slot of this.#slots.splice(0)) {
       slot.job?.reject(error);
-      void slot.worker.terminate();
+      void retire(slot);
     }
     this.#crashes = 0;
   }

@@ -193,7 +193,7 @@ export interface OnnxBlendSpec {
  * The blends. e5-small-v2 is the best single model on conversations, all-MiniLM-L6-v2 the best on short
  * paraphrases (the relevance set) and the cheapest. `blend-e5-minilm` (the default) weights e5 three
  * times MiniLM; `blend-small-en` adds bge-small-en-v1.5 (e5 ×4, the others ×1) for a little more on the
- * relevance set at about 1.5 times the cost. Both sets of weights were chosen on dense ranking alone
+ * relevance set, at the cost of a third model on every text. Both sets of weights were chosen on dense ranking alone
  * (no engine) of LoCoMo conversations 1-5, the two hand-written conversation sets and the relevance set.
  */
 export const ONNX_BLENDS: readonly OnnxBlendSpec[] = Object.freeze([
