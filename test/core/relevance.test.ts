@@ -1,10 +1,10 @@
 /**
  * Relevance with the real models — the default blend-e5-minilm (required on CI, skipped elsewhere
  * when not installed) and the bundled USE-lite: hand-written paraphrase queries against their targets
- * hidden among ~1,000 distractors. The issue asks precision@1 ≥ 0.88 with the default model; this
- * deliberately hard set reaches ~0.81 with the default blend plus BM25 (its vector alone 0.90) and
- * ~0.74 with USE-lite or bge-small-en-v1.5, so the test guards against regressions (see
- * docs/relevance.md and docs/embeddings.md).
+ * hidden among ~1,000 distractors. The issue asks precision@1 ≥ 0.88 with the default model: the
+ * default blend with BM25 measures 0.885 (116/131; 0.809 before short queries leant on meaning, its
+ * vector alone 0.90), USE-lite ~0.73. The floors leave room for the int8 models' batch effects, which
+ * move one or two queries (see docs/relevance.md and docs/embeddings.md).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engram } from '../../src/index.js';
@@ -17,7 +17,7 @@ import { DEFAULT_ONNX_MODEL, hasModelFiles, resolveModelCacheDir } from '../../s
 const DEFAULT = DEFAULT_ONNX_MODEL as 'blend-e5-minilm';
 const defaultInstalled = hasModelFiles(resolveModelCacheDir(process.env, homedir()), DEFAULT);
 const SUITES: Array<{ embedder: 'use' | typeof DEFAULT; skip: boolean; floor: number }> = [
-  { embedder: DEFAULT, skip: !defaultInstalled && process.env.CI !== 'true', floor: 0.78 },
+  { embedder: DEFAULT, skip: !defaultInstalled && process.env.CI !== 'true', floor: 0.87 },
   { embedder: 'use', skip: false, floor: 0.72 },
 ];
 
@@ -77,7 +77,7 @@ describe.each(SUITES)('relevance with the real embedding model $embedder', ({ em
     console.log(
       `relevance (${embedder}): precision@1 = ${precision.toFixed(3)} (${correct}/${queries.length})${misses.length ? `\n  misses:\n  ${misses.join('\n  ')}` : ''}`,
     );
-    // The issue asks 0.88; the default blend plus BM25 reaches ~0.81, USE-lite ~0.74 on this deliberately hard set (docs/relevance.md).
+    // The issue asks 0.88; the default blend plus BM25 measures 0.885, USE-lite ~0.73 on this deliberately hard set (docs/relevance.md).
     expect(precision).toBeGreaterThanOrEqual(floor);
   });
 

@@ -33,6 +33,16 @@ export interface RecallConfig {
   semanticWeight: number;
   /** Divisor of the semantic z-score, which puts a strong cosine (z ≈ 2-4) on the lexical channel's 0..1 scale. */
   semanticZScale: number;
+  /**
+   * Short queries lean on meaning. A query of n content terms with n ≤ `shortQueryTerms` moves the share
+   * s = (shortQueryTerms + 1 − n) / shortQueryTerms of the way from `semanticWeight` and
+   * `lexicalCoverage` to `shortQuerySemanticWeight` and `shortQueryLexicalCoverage` (one term: all the
+   * way). Two or three words give BM25 little to go on: a memory matching one of them is as good as any
+   * other that does, and synonyms ("pets" for a puppy) match nothing. 0 turns it off.
+   */
+  shortQueryTerms: number;
+  shortQuerySemanticWeight: number;
+  shortQueryLexicalCoverage: number;
   /** Entity channel weight: the fraction of the query's named entities a memory mentions. */
   entityWeight: number;
   /** Temporal channel weight: memories whose event time falls in a date window named by the query. */
@@ -114,6 +124,9 @@ export const DEFAULT_RECALL_CONFIG: RecallConfig = Object.freeze({
   bm25B: 0.4,
   semanticWeight: 0.4,
   semanticZScale: 4,
+  shortQueryTerms: 4,
+  shortQuerySemanticWeight: 0.8,
+  shortQueryLexicalCoverage: 2,
   entityWeight: 0.2,
   temporalWeight: 0.15,
   graphWeight: 0.1,
@@ -145,3 +158,19 @@ export const DEFAULT_RECALL_CONFIG: RecallConfig = Object.freeze({
   persona: false,
   personaWeight: 0.5,
 });
+
+/**
+ * The config one query is ranked with: for a short query (`shortQueryTerms`), the semantic weight and
+ * the lexical coverage exponent move towards their short-query values. A semantic weight the caller
+ * set for this call is kept as given, and a read without one of the two channels is left alone.
+ */
+export function configForQuery(config: RecallConfig, termCount: number, semanticPinned = false): RecallConfig {
+  const t = config.shortQueryTerms;
+  if (t <= 0 || termCount > t || semanticPinned || config.semanticWeight <= 0 || config.lexicalWeight <= 0) return config;
+  const share = Math.min(1, (t + 1 - Math.max(1, termCount)) / t);
+  return {
+    ...config,
+    semanticWeight: config.semanticWeight + share * (config.shortQuerySemanticWeight - config.semanticWeight),
+    lexicalCoverage: config.lexicalCoverage + share * (config.shortQueryLexicalCoverage - config.lexicalCoverage),
+  };
+}

@@ -13,7 +13,7 @@ import type { recallOptionsSchema } from '../schemas.js';
 import type { z } from 'zod';
 import { fuseCandidates, type ChannelExplanation } from './fusion.js';
 import { analyzeQuery, type QueryAnalysis } from './query-analysis.js';
-import type { RecallConfig } from './recall-config.js';
+import { configForQuery, type RecallConfig } from './recall-config.js';
 import { hitRelevance } from './hit-relevance.js';
 import { blendScores, reachedCandidate, type Candidate } from './scoring.js';
 import { applyNeighbourhood } from './neighbourhood.js';
@@ -94,7 +94,8 @@ export async function recall(deps: RecallDeps, query: string, options: ParsedRec
   const channels = await runChannels(deps, config, analysis, base, queryVector);
   const ids = [...new Set(Object.values(channels).flatMap((hits) => hits.map((h) => h.id)))];
   const records = new Map((await store.getMemories(ids, options.scopes)).map((r) => [r.id, r]));
-  const fusion = fuseCandidates(channels, records, analysis, config);
+  const ranking = configForQuery(config, analysis.terms.length, options.weights?.semantic !== undefined);
+  const fusion = fuseCandidates(channels, records, analysis, ranking);
   const around = await applyNeighbourhood({ store, base, candidates: fusion.candidates, config, absent: fusion.absent });
   const candidates = config.graphWeight > 0 ? await addGraphNeighbours(store, base, around, config) : around;
 
