@@ -137,7 +137,7 @@ for (const name of only) {
 
 const main = results.engram ?? results[only[0]];
 const report = {
-  dataset: 'locomo10 (categories 1-4)',
+  dataset: `${args.data ? basename(DATA).replace(/\.json$/, '') : 'locomo10'} (categories 1-4)`,
   ingest: PLAIN ? 'plain' : 'with source, session and speaker',
   conversations: samples.length,
   metricAliases: METRIC_ALIASES,
@@ -217,16 +217,18 @@ function fmt(m) {
 function markdown(r) {
   const row = (name, m) =>
     `| ${name} | ${m['any@5']} | ${m['any@10']} | ${m['any@20']} | ${m['strictAll@10']} | ${m['frac@10']} | ${m['mrr@10']} |`;
+  // A set of five conversations or fewer (the hand-written ones) has no held-out part to report.
+  const split = r.conversations > 5;
+  const all = `all ${r.conversations}`;
   const lines = [
-    `# LoCoMo retrieval (categories 1-4, ${r.questions} questions, ${r.conversations} conversations, embedder ${r.embedder}, ${r.ingest} ingest)`,
+    `# ${args.data ? basename(DATA) : 'LoCoMo'} retrieval (categories 1-4, ${r.questions} questions, ${r.conversations} conversations, embedder ${r.embedder}, ${r.ingest} ingest)`,
     '',
     '| method | any@5 | any@10 | any@20 | strict all@10 | frac@10 | MRR@10 |',
     '|---|---|---|---|---|---|---|',
-    row('**engram** (all 10)', r.overall),
-    row('engram, dev (conv 1-5)', r.dev),
-    row('engram, held out (conv 6-10)', r.heldOut),
-    ...Object.entries(r.baselines).map(([name, m]) => row(`${name} baseline (all 10)`, m)),
-    ...Object.entries(r.baselines).map(([name, m]) => row(`${name} baseline, held out`, m.heldOut)),
+    row(`**engram** (${all})`, r.overall),
+    ...(split ? [row('engram, dev (conv 1-5)', r.dev), row('engram, held out (conv 6-10)', r.heldOut)] : []),
+    ...Object.entries(r.baselines).map(([name, m]) => row(`${name} baseline (${all})`, m)),
+    ...(split ? Object.entries(r.baselines).map(([name, m]) => row(`${name} baseline, held out`, m.heldOut)) : []),
     '',
     '| category | engram any@10 | engram strict all@10 | engram frac@10 | engram MRR@10 | ' +
       Object.keys(r.baselines)
