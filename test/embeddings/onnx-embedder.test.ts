@@ -3,7 +3,7 @@
  * scripts/ci-models.sh). Without the files the tests skip, naming why; with CI=true a missing
  * default model fails the run instead.
  */
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -178,6 +178,44 @@ describe.skipIf(workersSkip !== '')(`OnnxEmbedder with worker threads${workersSk
       expect(child.stderr).not.toContain('terminate called');
       expect(child.status, child.stderr).toBe(0);
       expect(child.stdout.trim()).toBe('closed 13 pools');
+    },
+  );
+
+  it.skipIf(!distBuilt)(
+    `a pool whose model cannot load fails every job with the load hint, starts fresh workers for the next job, and lets the process exit${distBuilt ? '' : ' (skipped: needs npm run build)'}`,
+    { timeout: 120_000 },
+    () => {
+      // A model directory whose model.onnx is not a model (verification skipped, so the workers try to
+      // load it): the first worker to fail fails the pool (#failAll) while the other may still be
+      // loading; that one is retired only once it answers. Five rounds, each starting fresh workers, in
+      // a child process that never calls close() and must still exit on its own, promptly.
+      const dir = tempDir();
+      try {
+        const modelDir = join(dir.dir, 'models', 'bge-small-en-v1.5');
+        mkdirSync(modelDir, { recursive: true });
+        copyFileSync(join(cacheDir, 'models', 'bge-small-en-v1.5', 'tokenizer.json'), join(modelDir, 'tokenizer.json'));
+        writeFileSync(join(modelDir, 'model.onnx'), Buffer.alloc(4096, 7));
+        const script = `
+          const { OnnxEmbedder } = await import(${JSON.stringify(pathToFileURL(DIST_ONNX).href)});
+          const pool = OnnxEmbedder.create({ model: 'bge-small-en-v1.5', cacheDir: ${JSON.stringify(dir.dir)}, workers: 2, inProcessMaxTexts: 0, skipVerify: true });
+          const outcomes = [];
+          for (let round = 0; round < 5; round++) {
+            outcomes.push(await pool.embed(['one short text', 'another text']).then(() => 'embedded', (error) => error.code + ': ' + error.message));
+          }
+          console.log(JSON.stringify(outcomes));
+          // no close(): the failed pool's workers must not keep the process alive`;
+        const started = Date.now();
+        const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 110_000 });
+        expect(child.stderr).not.toContain('terminate called');
+        expect(child.status, child.stderr).toBe(0);
+        const outcomes = JSON.parse(child.stdout.trim().split('\n').at(-1) as string) as string[];
+        expect(outcomes).toHaveLength(5);
+        for (const outcome of outcomes) expect(outcome).toMatch(/^EMBEDDING_FAILED: .*could not load/i);
+        // well under the 15 s a busy worker is given to answer
+        expect(Date.now() - started).toBeLessThan(14_000);
+      } finally {
+        dir.cleanup();
+      }
     },
   );
 
