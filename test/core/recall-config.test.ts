@@ -69,6 +69,37 @@ describe('recall configuration', () => {
     expect(shares.other2).toBeCloseTo(shares.other1 as number, 6);
   });
 
+  it('shares relevance with turns up to neighbourWindow away, neighbourDecay less per step', async () => {
+    const turns = [
+      'Mel: What kind of pottery did you make at the workshop?',
+      'Caro: Oh, a few things, let me think.',
+      'Caro: Honestly the best part was the teacher.',
+      'Mel: Ha, I know that feeling.',
+      'Caro: Anyway, how was your week?',
+    ].map((content, i) => ({ scope: 't/w', content, source: { conversationId: 'w1', messageId: String(i + 1) } }));
+    const neighbourhood: Record<string, Record<string, number>> = {};
+    const settings: Record<string, Partial<RecallConfig>> = {
+      adjacent: { neighbourWindow: 1 },
+      window3: { neighbourWindow: 3, neighbourDecay: 0.5 },
+      window3NoDecayShare: { neighbourWindow: 3, neighbourDecay: 0 },
+    };
+    for (const [name, recall] of Object.entries(settings)) {
+      const ctx = await tempEngram({ recall });
+      cleanups.push(ctx.cleanup);
+      await ctx.engram.remember(turns);
+      const { hits } = await ctx.engram.recall('pottery workshop', { scopes: ['t/w'], k: 5 });
+      neighbourhood[name] = Object.fromEntries(hits.map((h) => [h.content.slice(0, 12), h.why.neighbourhood]));
+    }
+    const twoAway = 'Caro: Honest';
+    const threeAway = 'Mel: Ha, I k';
+    // the question matches; the turns two and three after it share half and a quarter of an adjacent turn's share
+    expect(neighbourhood.window3?.[twoAway]).toBeGreaterThan((neighbourhood.adjacent?.[twoAway] ?? 0) + 0.05);
+    expect(neighbourhood.window3?.[threeAway]).toBeGreaterThan((neighbourhood.adjacent?.[threeAway] ?? 0) + 0.02);
+    // with no share beyond the adjacent turns, the wider window changes nothing
+    expect(neighbourhood.window3NoDecayShare?.[twoAway]).toBeCloseTo(neighbourhood.adjacent?.[twoAway] as number, 6);
+    expect(neighbourhood.window3NoDecayShare?.[threeAway]).toBeCloseTo(neighbourhood.adjacent?.[threeAway] as number, 6);
+  });
+
   it('treats episodes written without a session as one conversation while they are at most neighbourGapMinutes apart', async () => {
     // the plain ingest: no source, no session; the reply is found through the question before it
     const at = (minute: number) => new Date(Date.UTC(2024, 4, 1, 12, minute)).toISOString();

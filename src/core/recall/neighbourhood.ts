@@ -31,13 +31,29 @@ export async function applyNeighbourhood(input: NeighbourhoodInput): Promise<rea
   const neighbours = await store.getNeighbours({
     ...base,
     ids: anchors.map((c) => c.record.id),
-    window: 1,
+    window: Math.max(1, Math.floor(config.neighbourWindow)),
     gapMs: config.neighbourGapMinutes * 60_000,
   });
   const byId = new Map(candidates.map((c) => [c.record.id, c]));
   const prev = new Map<string, string>();
   const next = new Map<string, string>();
+  // turns two or more apart, both ways: id → (other id → the share of its relevance this one takes)
+  const farther = new Map<string, Map<string, number>>();
+  const link = (from: string, to: string, share: number): void => {
+    const shares = farther.get(from) ?? new Map<string, number>();
+    shares.set(to, share);
+    farther.set(from, shares);
+  };
   for (const [id, { before, after }] of neighbours) {
+    for (let d = 2; d <= Math.max(before.length, after.length); d++) {
+      const share = Math.pow(config.neighbourDecay, d - 1);
+      for (const r of [before[before.length - d], after[d - 1]]) {
+        if (r === undefined) continue;
+        link(id, r.id, share);
+        link(r.id, id, share);
+        if (inLayers(r, base)) addCandidate(r, byId, candidates, input.absent);
+      }
+    }
     const p = before[before.length - 1];
     const n = after[0];
     if (p !== undefined) {
@@ -72,7 +88,8 @@ export async function applyNeighbourhood(input: NeighbourhoodInput): Promise<rea
       const same = otherRecord !== undefined && turnSpeaker(otherRecord.content) === speaker;
       return (same ? config.neighbourSameSpeaker : 1) * (adjusted.get(other) ?? input.absent);
     };
-    const around = share(p) + share(n);
+    let around = share(p) + share(n);
+    for (const [other, weight] of farther.get(id) ?? []) around += weight * share(other);
     const own = adjusted.get(id) ?? 0;
     return { ...c, neighbourhood: own - c.fused + config.neighbourWeight * around, relevance: own + config.neighbourWeight * around };
   });

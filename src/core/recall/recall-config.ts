@@ -73,6 +73,12 @@ export interface RecallConfig {
    * messages) shares this multiple of `neighbourWeight`; 1 treats both speakers alike.
    */
   neighbourSameSpeaker: number;
+  /**
+   * Neighbourhood: how many turns on each side share relevance; a turn d away shares
+   * `neighbourDecay`^(d − 1) of what an adjacent one does. 1 reads only adjacent turns.
+   */
+  neighbourWindow: number;
+  neighbourDecay: number;
   /** Neighbourhood: how many of the strongest candidates have their adjacent turns read. */
   neighbourAnchors: number;
   /**
@@ -143,6 +149,8 @@ export const DEFAULT_RECALL_CONFIG: RecallConfig = Object.freeze({
   graphMaxNodes: 200,
   neighbourWeight: 0.3,
   neighbourSameSpeaker: 1,
+  neighbourWindow: 3,
+  neighbourDecay: 0.5,
   neighbourAnchors: 60,
   neighbourGapMinutes: 60,
   questionPenalty: 0.4,
