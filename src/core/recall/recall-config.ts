@@ -151,7 +151,7 @@ export const DEFAULT_RECALL_CONFIG: RecallConfig = Object.freeze({
   neighbourSameSpeaker: 1,
   neighbourWindow: 3,
   neighbourDecay: 0.5,
-  neighbourAnchors: 60,
+  neighbourAnchors: 30,
   neighbourGapMinutes: 60,
   questionPenalty: 0.4,
   questionForward: 0.3,
