@@ -60,6 +60,7 @@ import {
 } from './core/reembed/index.js';
 import { isEngramError } from './core/errors.js';
 import type { RecallConfig } from './core/recall/recall-config.js';
+import { parseRecallOverrides } from './core/recall/recall-config-schema.js';
 import {
   choiceForRecordedEmbedder,
   installedChoiceFor,
@@ -529,8 +530,9 @@ export class Engram extends EngramCore {
       throw new EngramError('INVALID_INPUT', 'Engram.open needs a path: Engram.open({ path: "engram.db" }).');
     }
     // The LLM config is checked before anything is opened, so a bad one leaves nothing behind.
-    // bad redaction patterns are refused before anything is opened
+    // bad redaction patterns and recall settings are refused before anything is opened
     if (options.redaction !== undefined) createRedactor(options.redaction);
+    if (options.recall !== undefined) parseRecallOverrides(options.recall);
     const llm = options.llm !== undefined && options.llm !== null ? await resolveLlm(options.llm) : undefined;
     const backend = await storeBackend(options.path);
     const recorded = await backend.readEmbedder();

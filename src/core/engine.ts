@@ -13,6 +13,7 @@ import type { Embedder } from './ports/embedder.js';
 import type { Store, StoreStats } from './ports/store.js';
 import { recall as runRecall, type RecallResult } from './recall/recall.js';
 import { DEFAULT_RECALL_CONFIG, type RecallConfig } from './recall/recall-config.js';
+import { parseRecallOverrides } from './recall/recall-config-schema.js';
 import { assertReadScopes, assertScope, type Scope } from './scope.js';
 import {
   parseInput,
@@ -147,7 +148,7 @@ export class EngramCore {
     this.#embedder = options.embedder;
     this.clock = options.clock;
     this.system = options.system;
-    this.recallConfig = Object.freeze({ ...DEFAULT_RECALL_CONFIG, ...options.recall });
+    this.recallConfig = Object.freeze({ ...DEFAULT_RECALL_CONFIG, ...parseRecallOverrides(options.recall) });
     this.#llm = options.llm ?? null;
     this.assist = new LlmAssist(
       this.#llm !== null

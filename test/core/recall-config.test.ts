@@ -1,10 +1,12 @@
 /**
  * The recall configuration is one flat object: old keys still override, the constants moved into it
- * take effect (real SQLite file, hash embedder).
+ * take effect, a bad override is refused at open (real SQLite file, hash embedder).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_RECALL_CONFIG, type RecallConfig } from '../../src/index.js';
-import { tempEngram } from '../helpers/temp.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEFAULT_RECALL_CONFIG, Engram, type RecallConfig } from '../../src/index.js';
+import { tempDir, tempEngram } from '../helpers/temp.js';
 
 const thread = [
   { scope: 't/c', content: 'Mel: What kind of pottery did you make at the workshop?', source: { conversationId: 'c1', messageId: '1' } },
@@ -33,6 +35,29 @@ describe('recall configuration', () => {
     const engram = await open({ lexicalWeight: 0.7, neighbourAnchors: 10 });
     expect(engram.recallConfig).toEqual({ ...DEFAULT_RECALL_CONFIG, lexicalWeight: 0.7, neighbourAnchors: 10 });
     expect(Object.isFrozen(DEFAULT_RECALL_CONFIG)).toBe(true);
+  });
+
+  it('refuses an unknown key, a non-number and a value out of range at open, naming the key, and leaves no file', async () => {
+    const dir = tempDir();
+    cleanups.push(async () => dir.cleanup());
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ semanticWieght: 0.6 }, /semanticWieght/],
+      [{ semanticWeight: Number.NaN }, /semanticWeight/],
+      [{ neighbourWindow: 2.5 }, /neighbourWindow/],
+      [{ neighbourDecay: 1.5 }, /neighbourDecay/],
+      [{ fusion: 'max' }, /fusion/],
+      [{ candidates: -1 }, /candidates/],
+    ];
+    for (const [recall, key] of cases) {
+      const path = join(dir.dir, 'refused.db');
+      const opening = Engram.open({ path, embedder: 'hash', recall: recall as Partial<RecallConfig> });
+      await expect(opening).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(key) });
+      expect(existsSync(path)).toBe(false);
+    }
+    // every default passes its own check
+    const ctx = await tempEngram({ recall: { ...DEFAULT_RECALL_CONFIG } });
+    cleanups.push(ctx.cleanup);
+    expect(ctx.engram.recallConfig).toEqual(DEFAULT_RECALL_CONFIG);
   });
 
   it('reads adjacent turns of as many anchors as neighbourAnchors says', async () => {
