@@ -19,6 +19,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const args = parseArgs(process.argv.slice(2));
 const DATA = args.data ?? join(here, '../../shared/datasets/locomo/locomo10.json');
 const EMBEDDER = args.embedder ?? 'use';
+const SET_NAME = args.data ? basename(DATA).replace(/\.json$/, '') : 'locomo10';
 // v4: remember() queues concept extraction; the ingest drains the queue as the background worker would.
 const INGEST_VERSION = 'v4';
 const cacheDir = join(here, '.cache');
@@ -137,7 +138,7 @@ for (const name of only) {
 
 const main = results.engram ?? results[only[0]];
 const report = {
-  dataset: `${args.data ? basename(DATA).replace(/\.json$/, '') : 'locomo10'} (categories 1-4)`,
+  dataset: `${SET_NAME} (categories 1-4)`,
   ingest: PLAIN ? 'plain' : 'with source, session and speaker',
   conversations: samples.length,
   metricAliases: METRIC_ALIASES,
@@ -221,7 +222,7 @@ function markdown(r) {
   const split = r.conversations > 5;
   const all = `all ${r.conversations}`;
   const lines = [
-    `# ${args.data ? basename(DATA) : 'LoCoMo'} retrieval (categories 1-4, ${r.questions} questions, ${r.conversations} conversations, embedder ${r.embedder}, ${r.ingest} ingest)`,
+    `# ${args.data ? SET_NAME : 'LoCoMo'} retrieval (categories 1-4, ${r.questions} questions, ${r.conversations} conversations, embedder ${r.embedder}, ${r.ingest} ingest)`,
     '',
     '| method | any@5 | any@10 | any@20 | strict all@10 | frac@10 | MRR@10 |',
     '|---|---|---|---|---|---|---|',

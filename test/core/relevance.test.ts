@@ -4,7 +4,7 @@
  * hidden among ~1,000 distractors. The issue asks precision@1 ≥ 0.88 with the default model: the
  * default blend with BM25 measures 0.885 (116/131; 0.809 before short queries leant on meaning, its
  * vector alone 0.90), USE-lite ~0.73. The floors leave room for the int8 models' batch effects, which
- * move one or two queries (see docs/relevance.md and docs/embeddings.md).
+ * can move a query (see docs/relevance.md and docs/embeddings.md).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engram } from '../../src/index.js';

@@ -31,40 +31,33 @@ export async function applyNeighbourhood(input: NeighbourhoodInput): Promise<rea
   const neighbours = await store.getNeighbours({
     ...base,
     ids: anchors.map((c) => c.record.id),
-    window: Math.max(1, Math.floor(config.neighbourWindow)),
+    window: config.neighbourWindow,
     gapMs: config.neighbourGapMinutes * 60_000,
   });
   const byId = new Map(candidates.map((c) => [c.record.id, c]));
+  // the turn just before each turn (a question there hands its relevance over)
   const prev = new Map<string, string>();
-  const next = new Map<string, string>();
-  // turns two or more apart, both ways: id → (other id → the share of its relevance this one takes)
-  const farther = new Map<string, Map<string, number>>();
+  // turns up to the window apart, both ways: id → (other id → the share of its relevance this one takes)
+  const around = new Map<string, Map<string, number>>();
   const link = (from: string, to: string, share: number): void => {
-    const shares = farther.get(from) ?? new Map<string, number>();
+    const shares = around.get(from) ?? new Map<string, number>();
     shares.set(to, share);
-    farther.set(from, shares);
+    around.set(from, shares);
   };
   for (const [id, { before, after }] of neighbours) {
-    for (let d = 2; d <= Math.max(before.length, after.length); d++) {
+    for (let d = 1; d <= Math.max(before.length, after.length); d++) {
       const share = Math.pow(config.neighbourDecay, d - 1);
-      for (const r of [before[before.length - d], after[d - 1]]) {
+      const [p, n] = [before[before.length - d], after[d - 1]];
+      if (d === 1) {
+        if (p !== undefined) prev.set(id, p.id);
+        if (n !== undefined) prev.set(n.id, id);
+      }
+      for (const r of [p, n]) {
         if (r === undefined) continue;
         link(id, r.id, share);
         link(r.id, id, share);
         if (inLayers(r, base)) addCandidate(r, byId, candidates, input.absent);
       }
-    }
-    const p = before[before.length - 1];
-    const n = after[0];
-    if (p !== undefined) {
-      prev.set(id, p.id);
-      next.set(p.id, id);
-      if (inLayers(p, base)) addCandidate(p, byId, candidates, input.absent);
-    }
-    if (n !== undefined) {
-      next.set(id, n.id);
-      prev.set(n.id, id);
-      if (inLayers(n, base)) addCandidate(n, byId, candidates, input.absent);
     }
   }
   const fusedOf = (id: string | undefined) => (id === undefined ? 0 : (byId.get(id)?.fused ?? input.absent));
@@ -78,20 +71,17 @@ export async function applyNeighbourhood(input: NeighbourhoodInput): Promise<rea
   }
   return candidates.map((c) => {
     const id = c.record.id;
-    const p = prev.get(id);
-    const n = next.get(id);
     // speakers are compared only when their turns are weighed differently
     const speaker = config.neighbourSameSpeaker !== 1 ? turnSpeaker(c.record.content) : undefined;
-    const share = (other: string | undefined): number => {
-      if (other === undefined) return 0;
+    const share = (other: string): number => {
       const otherRecord = speaker === undefined ? undefined : byId.get(other)?.record;
       const same = otherRecord !== undefined && turnSpeaker(otherRecord.content) === speaker;
       return (same ? config.neighbourSameSpeaker : 1) * (adjusted.get(other) ?? input.absent);
     };
-    let around = share(p) + share(n);
-    for (const [other, weight] of farther.get(id) ?? []) around += weight * share(other);
+    let shared = 0;
+    for (const [other, weight] of around.get(id) ?? []) shared += weight * share(other);
     const own = adjusted.get(id) ?? 0;
-    return { ...c, neighbourhood: own - c.fused + config.neighbourWeight * around, relevance: own + config.neighbourWeight * around };
+    return { ...c, neighbourhood: own - c.fused + config.neighbourWeight * shared, relevance: own + config.neighbourWeight * shared };
   });
 }
 

@@ -69,8 +69,8 @@ export interface RecallConfig {
   /** Neighbourhood: share of an adjacent turn's relevance (same thread) added to a memory. */
   neighbourWeight: number;
   /**
-   * Neighbourhood: an adjacent turn by the same speaker ("Ann: …" then "Ann: …", a thought split over
-   * messages) shares this multiple of `neighbourWeight`; 1 treats both speakers alike.
+   * Neighbourhood: a neighbouring turn by the same speaker ("Ann: …" then "Ann: …", a thought split over
+   * messages) shares this multiple of its share; 1 treats both speakers alike.
    */
   neighbourSameSpeaker: number;
   /**
@@ -175,7 +175,7 @@ export const DEFAULT_RECALL_CONFIG: RecallConfig = Object.freeze({
 export function configForQuery(config: RecallConfig, termCount: number, semanticPinned = false): RecallConfig {
   const t = config.shortQueryTerms;
   if (t <= 0 || termCount > t || semanticPinned || config.semanticWeight <= 0 || config.lexicalWeight <= 0) return config;
-  const share = Math.min(1, (t + 1 - Math.max(1, termCount)) / t);
+  const share = (t + 1 - Math.max(1, termCount)) / t;
   return {
     ...config,
     semanticWeight: config.semanticWeight + share * (config.shortQuerySemanticWeight - config.semanticWeight),
