@@ -198,6 +198,29 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect(shape(together.get(all[1]!))).toEqual({ before: [all[10], all[0]], after: [all[2], all[3]] });
     });
 
+    test('getNeighbours with records the caller holds (`known`) finds the same neighbours and records', async () => {
+      const MINUTE = 60_000;
+      const chat = (id: string) => ({ data: { context: { sessionId: id } } });
+      const records = [
+        ...[0, 1, 2, 3, 4, 5].map((m) => makeRecord({ ...chat('chat/1'), occurredAt: T0 + m * MINUTE })),
+        makeRecord({ ...chat('chat/1'), occurredAt: T0 + 150_000, status: 'superseded', validTo: T0 + DAY, invalidatedAt: T0 + DAY }),
+        makeRecord({ ...chat('chat/2'), occurredAt: T0 + 2 * MINUTE }),
+        ...[1, 2, 3].map((m) => makeRecord({ occurredAt: T0 + m * MINUTE })),
+      ];
+      await insert(records);
+      const all = records.map((r) => r.id);
+      const query = { scopes: [A], window: 3, now: NOW, gapMs: 60 * MINUTE, ids: [all[1]!, all[3]!, all[9]!] };
+      const plain = await store.getNeighbours(query);
+      // the caller holds some neighbours, an invisible record and one of another thread: neither of the
+      // last two may become a neighbour for being held
+      const held = await store.getMemories([all[0]!, all[2]!, all[6]!, all[7]!, all[10]!], [A]);
+      const withKnown = await store.getNeighbours({ ...query, known: new Map(held.map((r) => [r.id, r])) });
+      expect([...withKnown.keys()].sort()).toEqual([...plain.keys()].sort());
+      for (const [id, got] of plain) expect(withKnown.get(id), id).toEqual(got);
+      expect(ids(withKnown.get(all[3]!)?.before ?? [])).toEqual([all[0], all[1], all[2]]);
+      expect(ids(withKnown.get(all[9]!)?.after ?? [])).toEqual([all[10]]);
+    });
+
     test('every time-filtered read admits exactly what isVisible admits (property over statuses and both time axes)', async () => {
       const time = fc.integer({ min: 0, max: 8 }).map((h) => T0 + h * DAY);
       const shape = fc.record({

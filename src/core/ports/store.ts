@@ -406,6 +406,12 @@ export interface NeighbourQuery extends TimeFilter {
   now: number;
   /** Largest event-time distance between neighbouring episodes that have no thread key; 0 or absent: none. */
   gapMs?: number;
+  /**
+   * Records the caller already read in this request, by id: a store may hand back these objects for
+   * neighbours it finds among them instead of reading and decoding their rows again. Which neighbours
+   * there are is decided by the store as always (thread order and the time filter).
+   */
+  known?: ReadonlyMap<string, MemoryRecord>;
 }
 
 export interface TemporalQuery extends ScopedQuery {

@@ -33,6 +33,7 @@ export async function applyNeighbourhood(input: NeighbourhoodInput): Promise<rea
     ids: anchors.map((c) => c.record.id),
     window: config.neighbourWindow,
     gapMs: config.neighbourGapMinutes * 60_000,
+    known: new Map(candidates.map((c) => [c.record.id, c.record])),
   });
   const byId = new Map(candidates.map((c) => [c.record.id, c]));
   // the turn just before each turn (a question there hands its relevance over)

@@ -4,7 +4,8 @@
  * explain themselves.
  */
 import type { SkippedRecord } from '../readable-records.js';
-import type { TimeFilter } from '../memory.js';
+import type { MemoryRecord, TimeFilter } from '../memory.js';
+import type { Scope } from '../scope.js';
 import { toMemoryView, type MemoryView } from '../memory-view.js';
 import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
@@ -91,9 +92,7 @@ export async function recall(deps: RecallDeps, query: string, options: ParsedRec
   const queryVector = config.semanticWeight > 0 ? embedQuery(deps.embedder, query) : null;
   const analysis = analyzeQuery(query, options.referenceTime ?? options.asOf ?? now);
 
-  const channels = await runChannels(deps, config, analysis, base, queryVector);
-  const ids = [...new Set(Object.values(channels).flatMap((hits) => hits.map((h) => h.id)))];
-  const records = new Map((await store.getMemories(ids, options.scopes)).map((r) => [r.id, r]));
+  const { channels, records } = await runChannels(deps, config, analysis, base, queryVector);
   const ranking = configForQuery(config, analysis.terms.length, options.weights?.semantic !== undefined);
   const fusion = fuseCandidates(channels, records, analysis, ranking);
   const around = await applyNeighbourhood({ store, base, candidates: fusion.candidates, config, absent: fusion.absent });
@@ -196,21 +195,24 @@ function embedQuery(embedder: Embedder, query: string): Promise<Float32Array> {
   return vector;
 }
 
-/** Runs the candidate-generating channels in parallel. */
+/**
+ * Runs the candidate-generating channels in parallel and reads their records. The records of the
+ * lexical, entity and temporal hits are read as soon as those channels answer, while the query's
+ * vector may still be computing elsewhere; then those of the semantic hits not read yet.
+ */
 async function runChannels(
   deps: RecallDeps,
   config: RecallConfig,
   analysis: QueryAnalysis,
   base: ScopedQuery,
   queryVector: Promise<Float32Array> | null,
-): Promise<Record<string, ChannelHit[]>> {
+): Promise<{ channels: Record<string, ChannelHit[]>; records: Map<string, MemoryRecord> }> {
   const { store } = deps;
   const none = Promise.resolve<ChannelHit[]>([]);
-  const [lexical, semantic, entity, temporal] = await Promise.all([
+  const textual = Promise.all([
     config.lexicalWeight > 0 && analysis.terms.length > 0
       ? store.lexicalSearch({ ...base, terms: analysis.terms.map((term) => ({ term })), bm25: { k1: config.bm25K1, b: config.bm25B } })
       : none,
-    queryVector !== null ? queryVector.then((vector) => store.vectorSearch({ ...base, vector })) : none,
     config.entityWeight > 0 && analysis.entities.length > 0
       ? store.lexicalSearch({
           ...base,
@@ -223,7 +225,29 @@ async function runChannels(
       ? store.temporalSearch({ ...base, start: analysis.window.start, end: analysis.window.end })
       : none,
   ]);
-  return { lexical, semantic, entity, temporal };
+  const records = new Map<string, MemoryRecord>();
+  const early = textual.then((lists) => readRecords(store, lists.flat(), base.scopes, records));
+  // awaited below; this only keeps a failure while the vector is pending from going unhandled
+  early.catch(() => undefined);
+  const [[lexical, entity, temporal], semantic] = await Promise.all([
+    textual,
+    queryVector !== null ? queryVector.then((vector) => store.vectorSearch({ ...base, vector })) : none,
+  ]);
+  await early;
+  await readRecords(store, semantic, base.scopes, records);
+  return { channels: { lexical, semantic, entity, temporal }, records };
+}
+
+/** Adds to `records` the records of the hits it does not hold yet (one read). */
+async function readRecords(
+  store: Store,
+  hits: readonly ChannelHit[],
+  scopes: readonly Scope[],
+  records: Map<string, MemoryRecord>,
+): Promise<void> {
+  const ids = [...new Set(hits.map((h) => h.id))].filter((id) => !records.has(id));
+  if (ids.length === 0) return;
+  for (const record of await store.getMemories(ids, scopes)) records.set(record.id, record);
 }
 
 /**
@@ -243,7 +267,12 @@ async function addGraphNeighbours(
   if (top.length === 0) return candidates;
   const result = await spreadActivation(
     store,
-    { ...base, seeds: top.map((c) => ({ id: c.record.id, energy: c.relevance })), known: new Map(top.map((c) => [c.record.id, c.record])) },
+    // every candidate's record is already read: what activation reaches among them is not read again
+    {
+      ...base,
+      seeds: top.map((c) => ({ id: c.record.id, energy: c.relevance })),
+      known: new Map(candidates.map((c) => [c.record.id, c.record])),
+    },
     {
       maxHops: config.graphMaxHops,
       decay: config.graphDecay,

@@ -10,7 +10,11 @@ import { arrayToMemory, inList, memoryColumns, visibilityClause } from './sqlite
 
 const COLUMNS = memoryColumns('m');
 
-/** Neighbours of each id in its thread (or, for an unthreaded episode, in time); one indexed range read per side. */
+/**
+ * Neighbours of each id in its thread (or, for an unthreaded episode, in time). Each side is one indexed
+ * range read of ids; then the rows of the neighbours found are read once each (neighbouring anchors
+ * share most of theirs) and decoded, except those the caller already holds (`query.known`).
+ */
 export function readNeighbours(
   connection: SqliteConnection,
   query: NeighbourQuery,
@@ -24,6 +28,7 @@ export function readNeighbours(
     JSON.stringify(scopes),
   );
   const visibility = visibilityClause(query, query.now, 'm');
+  const ids = (rows: unknown[][]): string[] => rows.map((row) => row[0] as string);
   // Thread order: records without an event time first, then by (occurred_at, id). Each side is read as
   // row-value ranges on the (scope, thread, occurred_at, id) index, so it seeks to the anchor instead of
   // scanning and sorting the thread (coalesce() in the comparison kept the index from seeking).
@@ -33,25 +38,25 @@ export function readNeighbours(
     order: 'ASC' | 'DESC',
     after: readonly unknown[],
     limit: number,
-  ): MemoryRecord[] => {
+  ): string[] => {
     if (limit <= 0) return [];
     const range = comparison === null ? '' : timed ? ` AND (m.occurred_at, m.id) ${comparison} (?, ?)` : ` AND m.id ${comparison} ?`;
-    return connection
-      .allArrays(
-        `SELECT ${COLUMNS} FROM memories m
+    return ids(
+      connection.allArrays(
+        `SELECT m.id FROM memories m
          WHERE m.scope = ? AND m.thread = ? AND m.occurred_at IS ${timed ? 'NOT NULL' : 'NULL'}${range} AND ${visibility.sql}
          ORDER BY m.occurred_at ${order}, m.id ${order} LIMIT ${sqlLimit(limit)}`,
         ...after,
         ...visibility.params,
-      )
-      .map((row) => arrayToMemory(row));
+      ),
+    );
   };
   // An unthreaded episode's side: the episodes of its scope without a thread, in event-time order,
   // no further than the gap (on the partial (scope, occurred_at, id) index of unthreaded episodes).
-  const readUnthreaded = (scope: string, at: number, id: string, comparison: '<' | '>'): MemoryRecord[] =>
-    connection
-      .allArrays(
-        `SELECT ${COLUMNS} FROM memories m
+  const readUnthreaded = (scope: string, at: number, id: string, comparison: '<' | '>'): string[] =>
+    ids(
+      connection.allArrays(
+        `SELECT m.id FROM memories m
          WHERE m.scope = ? AND m.thread IS NULL AND m.layer = 'episodic' AND m.occurred_at IS NOT NULL
            AND (m.occurred_at, m.id) ${comparison} (?, ?) AND m.occurred_at ${comparison === '<' ? '>=' : '<='} ? AND ${visibility.sql}
          ORDER BY m.occurred_at ${comparison === '<' ? 'DESC' : 'ASC'}, m.id ${comparison === '<' ? 'DESC' : 'ASC'} LIMIT ${sqlLimit(window)}`,
@@ -60,19 +65,19 @@ export function readNeighbours(
         id,
         comparison === '<' ? at - gap : at + gap,
         ...visibility.params,
-      )
-      .map((row) => arrayToMemory(row));
+      ),
+    );
+  const found = new Map<string, { before: string[]; after: string[] }>();
   for (const anchor of anchors) {
-    let before: MemoryRecord[];
-    let after: MemoryRecord[];
     if (anchor.thread === null) {
       if (anchor.occurred_at === null) continue;
-      before = readUnthreaded(anchor.scope, anchor.occurred_at, anchor.id, '<');
-      after = readUnthreaded(anchor.scope, anchor.occurred_at, anchor.id, '>');
-      result.set(anchor.id, { before: before.reverse(), after });
+      const before = readUnthreaded(anchor.scope, anchor.occurred_at, anchor.id, '<');
+      found.set(anchor.id, { before: before.reverse(), after: readUnthreaded(anchor.scope, anchor.occurred_at, anchor.id, '>') });
       continue;
     }
     const where = [anchor.scope, anchor.thread];
+    let before: string[];
+    let after: string[];
     if (anchor.occurred_at !== null) {
       const timedBefore = read(true, '<', 'DESC', [...where, anchor.occurred_at, anchor.id], window);
       before = [...timedBefore, ...read(false, null, 'DESC', where, window - timedBefore.length)];
@@ -82,9 +87,34 @@ export function readNeighbours(
       const untimedAfter = read(false, '>', 'ASC', [...where, anchor.id], window);
       after = [...untimedAfter, ...read(true, null, 'ASC', where, window - untimedAfter.length)];
     }
-    result.set(anchor.id, { before: before.reverse(), after });
+    found.set(anchor.id, { before: before.reverse(), after });
   }
+  const records = neighbourRecords(connection, found, query.known);
+  const recordsOf = (list: readonly string[]): MemoryRecord[] => list.flatMap((id) => records.get(id) ?? []);
+  for (const [id, { before, after }] of found) result.set(id, { before: recordsOf(before), after: recordsOf(after) });
   return result;
+}
+
+/** The records of every neighbour found: the caller's own where it holds them, else read and decoded once. */
+function neighbourRecords(
+  connection: SqliteConnection,
+  found: ReadonlyMap<string, { before: readonly string[]; after: readonly string[] }>,
+  known: ReadonlyMap<string, MemoryRecord> | undefined,
+): Map<string, MemoryRecord> {
+  const records = new Map<string, MemoryRecord>();
+  const missing = new Set<string>();
+  for (const { before, after } of found.values())
+    for (const id of [...before, ...after]) {
+      const held = known?.get(id);
+      if (held !== undefined) records.set(id, held);
+      else missing.add(id);
+    }
+  if (missing.size === 0) return records;
+  for (const row of connection.allArrays(`SELECT ${COLUMNS} FROM memories m WHERE ${inList('m.id')}`, JSON.stringify([...missing]))) {
+    const record = arrayToMemory(row);
+    records.set(record.id, record);
+  }
+  return records;
 }
 
 /**
