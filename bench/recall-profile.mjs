@@ -3,7 +3,8 @@
 // `npx tsc -p tsconfig.build.json` and a cached scale corpus). Opens the scale corpus with default store
 // settings, runs engine recalls (static embedder, query embedding included) and prints the time spent in
 // each store method per recall. Add `node --cpu-prof` for a CPU profile. `--model bge-small-en-v1.5` runs
-// the corpus built with that model's vectors (bench/scale.mjs builds it) with the model embedding queries.
+// the corpus built with that model's vectors (bench/scale.mjs builds it) with the model embedding queries
+// (`--query-workers 0`: in-process; default 1 worker thread, as `engram serve` runs it).
 import { parseArgs } from 'node:util';
 import { log, makeQueries, percentiles, newEngineCore } from './lib.mjs';
 import { MAIN_SCOPE, SCALE_SEED, assertBuilt, corpusPaths, dist } from './scale-corpus.mjs';
@@ -14,6 +15,7 @@ const { values: args } = parseArgs({
     queries: { type: 'string', default: '200' },
     repeat: { type: 'string', default: '1' },
     model: { type: 'string' },
+    'query-workers': { type: 'string', default: '1' },
   },
 });
 
@@ -86,9 +88,9 @@ async function queryEmbedder(model) {
     await embedder.warmUp();
     return embedder;
   }
-  const { OnnxEmbedder, resolveModelCacheDir } = await import(dist('embeddings/onnx/index.js'));
-  const { homedir } = await import('node:os');
-  const embedder = OnnxEmbedder.create({ model, cacheDir: resolveModelCacheDir(process.env, homedir()), workers: 0 });
+  // any model name the engine takes (a blend too), its query embedding on a worker thread as `engram serve` runs it
+  const { createEmbedder } = await import(dist('index.js'));
+  const embedder = await createEmbedder(model, { workers: Number(args['query-workers']) });
   await embedder.embed(['warm up'], { purpose: 'query' });
   return embedder;
 }

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { NewMemory } from '../../src/core/memory.js';
 import type { Store, StoreTransaction, VectorQuery } from '../../src/core/ports/store.js';
-import { loadUsearch } from '../../src/storage/sqlite/ann/ann-library.js';
+import { ANN_PARAMETERS, expansionSearchFor, loadUsearch } from '../../src/storage/sqlite/ann/ann-library.js';
 import { openSqliteStore, type SqliteStore, type SqliteStoreConfig } from '../../src/storage/sqlite/index.js';
 import type { SqliteStoreLogger } from '../../src/storage/sqlite/sqlite-store-config.js';
 import { runStoreContract, type StoreFixture } from '../contract/store.contract.js';
@@ -87,6 +87,17 @@ else
       return fixture;
     },
   });
+
+describe('HNSW search expansion', () => {
+  it('searches an index of up to compactRows vectors with the compact expansion and a larger one with the full', () => {
+    const { compactRows, compactExpansionSearch, expansionSearch } = ANN_PARAMETERS;
+    expect(compactExpansionSearch).toBeLessThan(expansionSearch);
+    expect(expansionSearchFor(ANN_PARAMETERS, 0)).toBe(compactExpansionSearch);
+    expect(expansionSearchFor(ANN_PARAMETERS, compactRows)).toBe(compactExpansionSearch);
+    expect(expansionSearchFor(ANN_PARAMETERS, compactRows + 1)).toBe(expansionSearch);
+    expect(expansionSearchFor(ANN_PARAMETERS, 1_000_000)).toBe(expansionSearch);
+  });
+});
 
 describe.skipIf(usearchProblem !== null)(`HNSW vector index${usearchProblem === null ? '' : ` (skipped: ${usearchProblem})`}`, () => {
   let dir: string;

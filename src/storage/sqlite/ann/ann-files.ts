@@ -39,7 +39,7 @@ export interface AnnManifest {
   readonly library: 'usearch';
   readonly scope: string;
   readonly embedder: { readonly name: string; readonly dimension: number };
-  readonly parameters: Omit<AnnParameters, 'expansionSearch'>;
+  readonly parameters: Omit<AnnParameters, 'expansionSearch' | 'compactExpansionSearch' | 'compactRows'>;
   /** Identifies the database (its creation time), so a recreated file at the same path never matches. */
   readonly databaseId: string;
   /** The last `vector_changes.seq` of this scope folded into the file (0: none). */

@@ -297,7 +297,7 @@ export class AnnIndex {
       );
       return state;
     }
-    const base = createAnnIndex(library, this.#options.embedder.dimension, this.#parameters);
+    const base = createAnnIndex(library, this.#options.embedder.dimension, this.#parameters, manifest.count);
     try {
       base.view(this.#files.indexPath(manifest));
     } catch (error) {

@@ -42,32 +42,45 @@ export interface AnnParameters {
   readonly connectivity: number;
   /** `efConstruction`: candidate list size while inserting. */
   readonly expansionAdd: number;
-  /** `efSearch`: candidate list size while searching (usearch uses max(this, k)). */
+  /** `efSearch` of an index of more than `compactRows` vectors (usearch uses max(this, k)). */
   readonly expansionSearch: number;
+  /** `efSearch` of an index of up to `compactRows` vectors. */
+  readonly compactExpansionSearch: number;
+  readonly compactRows: number;
   /** Storage of the vectors in the index; f16 halves memory and speeds search with score error < 1e-4. */
   readonly quantization: 'f16' | 'f32';
 }
 
 /**
- * Tuned on 100k 512-d sentence embeddings and a clustered Gaussian mixture: recall@10 against exact
- * search ≥ 0.99 at 100k, ≥ 0.98 at 1M (bench/scale.mjs).
+ * Measured 3 December 2026 on the benchmark corpus (`bench/scale-corpus.mjs` texts; recall@10 of the
+ * top 200 against brute force; docs/benchmarks.md "HNSW for a million vectors"): with M 16 no search
+ * expansion reached 0.98 at 1M static-table vectors (0.964 at 640, 0.978 at 1,536); with M 32 and
+ * efConstruction 256, 0.986 at 640 (1M static), 0.992 at 384 (100k static) and 0.9975 at 384 (100k
+ * blend-e5-minilm). Builds take ~2.6× as long as with M 16.
  */
 export const ANN_PARAMETERS: AnnParameters = Object.freeze({
-  connectivity: 16,
-  expansionAdd: 128,
+  connectivity: 32,
+  expansionAdd: 256,
   expansionSearch: 640,
+  compactExpansionSearch: 384,
+  compactRows: 200_000,
   quantization: 'f16',
 });
 
-/** A new empty index for `dimension`-d vectors, cosine distance. */
-export function createAnnIndex(library: UsearchModule, dimension: number, parameters: AnnParameters): UsearchIndex {
+/** The search expansion for an index of `count` vectors. */
+export function expansionSearchFor(parameters: AnnParameters, count: number): number {
+  return count <= parameters.compactRows ? parameters.compactExpansionSearch : parameters.expansionSearch;
+}
+
+/** A new empty index for `dimension`-d vectors, cosine distance, searched as an index of `count` vectors. */
+export function createAnnIndex(library: UsearchModule, dimension: number, parameters: AnnParameters, count = 0): UsearchIndex {
   return new library.Index({
     dimensions: dimension,
     metric: 'cos',
     quantization: parameters.quantization,
     connectivity: parameters.connectivity,
     expansion_add: parameters.expansionAdd,
-    expansion_search: parameters.expansionSearch,
+    expansion_search: expansionSearchFor(parameters, count),
     multi: false,
   });
 }
