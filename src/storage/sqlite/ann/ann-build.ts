@@ -9,7 +9,7 @@
 import { createAnnIndex, type AnnParameters, type UsearchIndex, type UsearchModule } from './ann-library.js';
 import { AnnFiles, type AnnManifest } from './ann-files.js';
 import { openConnection, type SqliteConnection } from '../sqlite-connection.js';
-import { readScopeChunks, readScopeRows, readVectors, type VectorChunk } from './stored-vectors.js';
+import { lastScopeChunkId, readScopeChunks, readScopeRows, readVectors, type VectorChunk } from './stored-vectors.js';
 
 /** What to build; plain data, so it can cross to a worker thread. */
 export interface AnnBuildRequest {
@@ -70,8 +70,15 @@ export async function buildAnnIndex(
     } else {
       reason = problem ?? 'the index file was corrupt or the change log did not match';
       index = createAnnIndex(library, request.embedder.dimension, request.parameters);
-      highWaterMark = connection.snapshot(() => lastChange(connection, request.scope).seq);
-      await addAllVectors(connection, index, request, shouldStop);
+      // the vectors as of one instant: the chunks that existed then (rows written into them later are
+      // added too) and the change log's mark; what comes after is replayed below, so a build never
+      // chases a writer that adds rows faster than the index takes them
+      const start = connection.snapshot(() => ({
+        mark: lastChange(connection, request.scope).seq,
+        lastChunk: lastScopeChunkId(connection, request.scope),
+      }));
+      highWaterMark = start.mark;
+      await addAllVectors(connection, index, request, shouldStop, start.lastChunk);
     }
     if (shouldStop()) throw new Error('the index build was stopped');
     const mark = connection.snapshot(() => replayChanges(connection, index, request, highWaterMark));
@@ -144,6 +151,7 @@ async function addAllVectors(
   index: UsearchIndex,
   request: AnnBuildRequest,
   shouldStop: () => boolean,
+  lastChunk: number | undefined,
 ): Promise<void> {
   const { scope, embedder } = request;
   const dimension = embedder.dimension;
@@ -160,7 +168,10 @@ async function addAllVectors(
       return;
     }
     if (chunks.length === 0) return;
-    for (const chunk of chunks) addChunk(index, chunk, request);
+    for (const chunk of chunks) {
+      if (lastChunk !== undefined && chunk.chunkId > lastChunk) return;
+      addChunk(index, chunk, request);
+    }
     afterChunkId = (chunks[chunks.length - 1] as VectorChunk).chunkId;
     if (shouldStop()) return;
     // lets an in-process build share the event loop

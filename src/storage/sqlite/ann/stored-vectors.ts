@@ -49,6 +49,16 @@ export function readScopeChunks(
   return chunks;
 }
 
+/** The id of the newest sqlite-vec chunk of `scope` (0: none), or `undefined` when the layout is unknown. */
+export function lastScopeChunkId(connection: SqliteConnection, scope: string): number | undefined {
+  if (!chunkLayoutKnown(connection)) return undefined;
+  const row = connection.get<{ last: number | null }>(
+    'SELECT max(chunk_id) AS last FROM memory_vectors_chunks WHERE partition00 = ?',
+    scope,
+  );
+  return row?.last ?? 0;
+}
+
 /** Every vector of `scope` through the public row interface, as one chunk. */
 export function readScopeRows(connection: SqliteConnection, scope: string, dimension: number): VectorChunk {
   const rowids: number[] = [];
