@@ -10,9 +10,11 @@
 // compared with the exact top 10 over all vectors. Prints recall@10 and search p50 per row. Run
 // `npx tsc -p tsconfig.build.json` first. The 1M static case needs ~8 GB of heap and ~40 minutes for both
 // default variants on 2 cores (docs/benchmarks.md, "HNSW for a million vectors").
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { log, makeQueries, memoryAt } from './lib.mjs';
+import { log, makeQueries, memoryAt, percentiles } from './lib.mjs';
 import { SCALE_SEED, dist } from './scale-corpus.mjs';
 
 const { values: args } = parseArgs({
@@ -75,7 +77,7 @@ for (const variant of JSON.parse(args.variants)) {
   for (const ef of args.efs.split(',').map(Number)) {
     // a fresh index object per expansion (usearch takes it at construction), sharing the built graph
     const searched = ef === 64 ? index : new library.Index(config(ef));
-    if (searched !== index) searched.view(await saved(index));
+    if (searched !== index) searched.view(saved(index));
     let found = 0;
     const times = [];
     for (const [q, query] of queries.entries()) {
@@ -85,7 +87,6 @@ for (const variant of JSON.parse(args.variants)) {
       const top = [...result.keys].slice(0, 10).map(Number);
       found += top.filter((id) => truth[q].includes(id)).length;
     }
-    times.sort((a, b) => a - b);
     const row = {
       size,
       dimension,
@@ -94,7 +95,7 @@ for (const variant of JSON.parse(args.variants)) {
       buildSeconds: Math.round(buildSeconds),
       ef,
       recallAt10: found / (10 * queries.length),
-      searchP50: times[times.length >> 1],
+      searchP50: percentiles(times).p50,
     };
     console.log(
       `M ${row.M} efc ${row.efc} build ${row.buildSeconds} s  ef ${ef}: recall@10 ${row.recallAt10.toFixed(4)}  search p50 ${row.searchP50.toFixed(2)} ms`,
@@ -123,11 +124,8 @@ function exactTop10(query) {
   return top;
 }
 
-async function saved(index) {
+function saved(index) {
   if (savedPath !== undefined) return savedPath;
-  const { mkdtempSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
-  const { join } = await import('node:path');
   const dir = mkdtempSync(join(tmpdir(), 'engram-ann-params-'));
   process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
   savedPath = join(dir, 'index.usearch');

@@ -23,6 +23,28 @@ export function quantile(sorted, p) {
   return sorted[below] + (sorted[above] - sorted[below]) * (position - below);
 }
 
+/**
+ * An embedder that embeds each text once per purpose and hands back the same vector afterwards: repeated
+ * recalls of one question then time the engine, not the model. Same name, dimension and cosine scale as
+ * `inner`; closing it leaves `inner` open.
+ */
+export function memoisedEmbedder(inner) {
+  const memo = new Map();
+  const key = (text, options) => `${options?.purpose ?? 'passage'}\u0000${text}`;
+  return {
+    name: inner.name,
+    dimension: inner.dimension,
+    cosineScale: inner.cosineScale,
+    async embed(texts, options) {
+      const missing = texts.filter((t) => !memo.has(key(t, options)));
+      if (missing.length > 0) (await inner.embed(missing, options)).forEach((v, j) => memo.set(key(missing[j], options), v));
+      return texts.map((t) => memo.get(key(t, options)));
+    },
+    warmUp: () => inner.warmUp?.(),
+    close: async () => undefined,
+  };
+}
+
 /** n, mean, min, p50, p95, p99, max of `values` (unsorted), rounded to 3 decimals. */
 export function percentiles(values) {
   const sorted = Float64Array.from(values).sort();

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { REPO_DIR, percentiles } from './lib.mjs';
+import { REPO_DIR, memoisedEmbedder, percentiles } from './lib.mjs';
 import { prepareLocomo, scopeOf } from './locomo-data.mjs';
 
 const { values: args } = parseArgs({
@@ -26,20 +26,7 @@ if (args.db === undefined) throw new Error('--db is required: a store bench/loco
 const { Engram, createEmbedder } = await import(join(resolve(args.dist), 'index.js'));
 const { questions, lastDateOf } = prepareLocomo(JSON.parse(readFileSync(args.data, 'utf8')));
 const inner = await createEmbedder(args.embedder, { workers: 2 });
-const memo = new Map();
-const memoised = {
-  name: inner.name,
-  dimension: inner.dimension,
-  cosineScale: inner.cosineScale,
-  async embed(texts, options) {
-    const key = `${options?.purpose ?? ''}\u0000${texts.join('\u0001')}`;
-    if (!memo.has(key)) memo.set(key, await inner.embed(texts, options));
-    return memo.get(key);
-  },
-  warmUp: () => inner.warmUp?.(),
-  close: () => undefined,
-};
-const engram = await Engram.open({ path: args.db, embedder: args.live ? inner : memoised });
+const engram = await Engram.open({ path: args.db, embedder: args.live ? inner : memoisedEmbedder(inner) });
 console.log(
   `${questions.length} questions, ${args.live ? 'query embedding in every pass' : 'pass 1 embeds, later passes reuse the vectors'}`,
 );

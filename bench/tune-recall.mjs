@@ -11,6 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Engram, createEmbedder } from '../dist/index.js';
+import { memoisedEmbedder } from './lib.mjs';
 import { scoreRanking, summarizeScores } from './retrieval-metrics.mjs';
 import { prepareLocomo, scopeOf } from './locomo-data.mjs';
 
@@ -39,17 +40,7 @@ if (configs.default === undefined) configs.default = {};
 
 // One embedder for every configuration, remembering each query's vector.
 const inner = await createEmbedder(/** @type {import('../dist/index.js').EmbedderChoice} */ (embedderName ?? 'auto'), { workers: 0 });
-const memo = new Map();
-const shared = {
-  name: inner.name,
-  dimension: inner.dimension,
-  async embed(texts, options) {
-    const key = (t) => `${options?.purpose ?? 'passage'}\u0000${t}`;
-    const missing = texts.filter((t) => !memo.has(key(t)));
-    if (missing.length > 0) (await inner.embed(missing, options)).forEach((v, j) => memo.set(key(missing[j]), v));
-    return texts.map((t) => memo.get(key(t)));
-  },
-};
+const shared = memoisedEmbedder(inner);
 
 const rows = [];
 for (const set of sets) {

@@ -56,7 +56,7 @@ export interface AnnParameters {
  * top 200 against brute force; docs/benchmarks.md "HNSW for a million vectors"): with M 16 no search
  * expansion up to 1,536 reached 0.98 at 1M static-table vectors (0.964 at 640, 0.978 at 1,536); with M 32 and
  * efConstruction 256, 0.986 at 640 (1M static), 0.992 at 384 (100k static) and 0.9975 at 384 (100k
- * blend-e5-minilm). Builds take ~2.6× as long as with M 16.
+ * blend-e5-minilm). Builds take 2.6-3.1× as long as with M 16.
  */
 export const ANN_PARAMETERS: AnnParameters = Object.freeze({
   connectivity: 32,
