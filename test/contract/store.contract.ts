@@ -610,6 +610,28 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect((await store.stats([A, B])).total).toBe(2);
     });
 
+    test('a batch larger than one insert statement stores every record and vector, or none of them', async () => {
+      // more rows than a multi-row statement takes (500 on PostgreSQL), so the batch spans three
+      const records = Array.from({ length: 1201 }, (_, i) => makeRecord({ content: `bulk note ${i}` }));
+      const vectors = records.map((_, i) => seededVector(DIM, i + 1));
+      const [existing] = await insert([makeRecord({ sourceKey: 'bulk:1' })]);
+      // the conflicting row sits in the last statement: the two before it must be undone too
+      const failing = [...records.slice(0, 1100), makeRecord({ id: existing!.id }), ...records.slice(1100)];
+      await expectCode(
+        store.transaction((tx) => tx.insertMemories(withVectors(DIM, failing, [...vectors.slice(0, 1100), vectorOf(DIM, 1), ...vectors.slice(1100)]))),
+        'CONFLICT',
+      );
+      expect((await store.stats([A])).total).toBe(1);
+      await insert(records, vectors);
+      expect((await store.stats([A])).total).toBe(1202);
+      const last = records[1200]!;
+      expect(await store.getMemories([records[0]!.id, records[600]!.id, last.id], [A])).toStrictEqual([records[0], records[600], last]);
+      for (const index of [0, 499, 500, 1200]) {
+        const [hit] = await vector(vectors[index]!, { limit: 1 });
+        expect(hit?.id).toBe(records[index]!.id);
+      }
+    });
+
     test('findBySourceKey maps known keys of that scope to ids', async () => {
       const [one, two] = await insert([
         makeRecord({ sourceKey: 'c:1' }),

@@ -33,6 +33,12 @@ import {
   vectorLiteral,
 } from './pg-rows.js';
 
+/**
+ * Rows of one multi-row memory INSERT: ~35 parameters a row stays far below PostgreSQL's 65,535, and
+ * a statement's text (a 768-d vector is ~8 KB as text) stays a few MB.
+ */
+const INSERT_ROWS = 500;
+
 export class PgTransaction extends PgReader implements StoreTransaction {
   readonly #context: PgReaderContext;
 
@@ -43,7 +49,7 @@ export class PgTransaction extends PgReader implements StoreTransaction {
 
   async insertMemories(memories: readonly NewMemory[]): Promise<void> {
     await this.write('insert memories', async (db) => {
-      for (const memory of memories) await this.#insertMemory(db, memory);
+      await this.#insertMemories(db, memories);
     });
   }
 
@@ -54,14 +60,14 @@ export class PgTransaction extends PgReader implements StoreTransaction {
         this.tables.memories,
         memories.map((m) => m.record.id),
       );
-      const inserted: string[] = [];
+      const fresh: NewMemory[] = [];
       for (const memory of memories) {
         if (stored.has(memory.record.id)) continue;
-        await this.#insertMemory(db, memory);
         stored.add(memory.record.id);
-        inserted.push(memory.record.id);
+        fresh.push(memory);
       }
-      return inserted;
+      await this.#insertMemories(db, fresh);
+      return fresh.map((m) => m.record.id);
     });
   }
 
@@ -96,20 +102,31 @@ export class PgTransaction extends PgReader implements StoreTransaction {
     });
   }
 
-  async #insertMemory(db: PgQueryable, { record, embedding }: NewMemory): Promise<void> {
+  /**
+   * Inserts memories with multi-row statements of up to {@link INSERT_ROWS} rows (one round trip and
+   * one plan each instead of one per record), each logging its vectors for the vector caches.
+   */
+  async #insertMemories(db: PgQueryable, memories: readonly NewMemory[]): Promise<void> {
     const { dimension, vectors } = this.#context;
     const cast = vectors === 'pgvector' ? 'vector' : 'real[]';
-    assertScope(record.scope);
-    assertDimension(embedding, dimension, 'embedding');
-    const p = new Params();
-    const values = memoryValues(record).map((v) => p.add(v));
-    const sql = `WITH inserted AS (
-        INSERT INTO ${this.tables.memories} (${MEMORY_FIELDS.join(', ')}, term_count, lexemes, embedding)
-        VALUES (${values.join(', ')}, ${p.add(termLength(record.content))}, array_to_tsvector(${p.add(lexemesOf(record.content, record.tags, record.entities))}::text[]),
-                ${p.add(vectorLiteral(embedding, vectors))}::${cast})
-        RETURNING scope, id)
-      INSERT INTO ${this.tables.q('vector_log')} (scope, memory_id) SELECT scope, id FROM inserted`;
-    await db.query(sql, p.values);
+    for (const { record, embedding } of memories) {
+      assertScope(record.scope);
+      assertDimension(embedding, dimension, 'embedding');
+    }
+    for (let from = 0; from < memories.length; from += INSERT_ROWS) {
+      const p = new Params();
+      const rows = memories.slice(from, from + INSERT_ROWS).map(({ record, embedding }) => {
+        const values = memoryValues(record).map((v) => p.add(v));
+        const lexemes = p.add(lexemesOf(record.content, record.tags, record.entities));
+        return `(${values.join(', ')}, ${p.add(termLength(record.content))}, array_to_tsvector(${lexemes}::text[]), ${p.add(vectorLiteral(embedding, vectors))}::${cast})`;
+      });
+      const sql = `WITH inserted AS (
+          INSERT INTO ${this.tables.memories} (${MEMORY_FIELDS.join(', ')}, term_count, lexemes, embedding)
+          VALUES ${rows.join(',\n')}
+          RETURNING scope, id)
+        INSERT INTO ${this.tables.q('vector_log')} (scope, memory_id) SELECT scope, id FROM inserted`;
+      await db.query(sql, p.values);
+    }
   }
 
   async updateMemory(id: string, scope: Scope, patch: MemoryPatch): Promise<boolean> {
