@@ -6,7 +6,7 @@
 // static table, or, with --vectors, a cache of a model's vectors of the same texts in the same order
 // (bench/model-vectors.mjs writes them, e.g. bench/.cache/vectors-blend-e5-minilm-s20251129-g1.f32);
 // the queries are `makeQueries` embedded with the same embedder. Each variant is built on 2 threads
-// (f16), then searched for the 200 candidates recall asks for at each search expansion; its top 10 is
+// (f16, or the variant's `quantization`), then searched for the 200 candidates recall asks for (`--count`) at each search expansion; its top 10 is
 // compared with the exact top 10 over all vectors. Prints recall@10 and search p50 per row. Run
 // `npx tsc -p tsconfig.build.json` first. The 1M static case needs ~8 GB of heap and ~40 minutes for both
 // default variants on 2 cores (docs/benchmarks.md, "HNSW for a million vectors").
@@ -25,6 +25,8 @@ const { values: args } = parseArgs({
     variants: { type: 'string', default: '[{"M":16,"efc":128},{"M":32,"efc":256}]' },
     efs: { type: 'string', default: '256,384,512,640,1024' },
     queries: { type: 'string', default: '100' },
+    // how many neighbours each search asks for (recall asks twice its 100 candidates)
+    count: { type: 'string', default: '200' },
   },
 });
 const size = Number(args.size);
@@ -64,7 +66,7 @@ for (const variant of JSON.parse(args.variants)) {
   const config = (ef) => ({
     dimensions: dimension,
     metric: 'cos',
-    quantization: 'f16',
+    quantization: variant.quantization ?? 'f16',
     connectivity: variant.M,
     expansion_add: variant.efc,
     expansion_search: ef,
@@ -82,7 +84,7 @@ for (const variant of JSON.parse(args.variants)) {
     const times = [];
     for (const [q, query] of queries.entries()) {
       const t = performance.now();
-      const result = searched.search(query, 200);
+      const result = searched.search(query, Number(args.count));
       times.push(performance.now() - t);
       const top = [...result.keys].slice(0, 10).map(Number);
       found += top.filter((id) => truth[q].includes(id)).length;
@@ -92,13 +94,14 @@ for (const variant of JSON.parse(args.variants)) {
       dimension,
       M: variant.M,
       efc: variant.efc,
+      quantization: variant.quantization ?? 'f16',
       buildSeconds: Math.round(buildSeconds),
       ef,
       recallAt10: found / (10 * queries.length),
       searchP50: percentiles(times).p50,
     };
     console.log(
-      `M ${row.M} efc ${row.efc} build ${row.buildSeconds} s  ef ${ef}: recall@10 ${row.recallAt10.toFixed(4)}  search p50 ${row.searchP50.toFixed(2)} ms`,
+      `M ${row.M} efc ${row.efc} ${row.quantization} build ${row.buildSeconds} s  ef ${ef}: recall@10 ${row.recallAt10.toFixed(4)}  search p50 ${row.searchP50.toFixed(2)} ms`,
     );
   }
   savedPath = undefined;

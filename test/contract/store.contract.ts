@@ -618,7 +618,9 @@ export function runStoreContract(options: StoreContractOptions): void {
       // the conflicting row sits in the last statement: the two before it must be undone too
       const failing = [...records.slice(0, 1100), makeRecord({ id: existing!.id }), ...records.slice(1100)];
       await expectCode(
-        store.transaction((tx) => tx.insertMemories(withVectors(DIM, failing, [...vectors.slice(0, 1100), vectorOf(DIM, 1), ...vectors.slice(1100)]))),
+        store.transaction((tx) =>
+          tx.insertMemories(withVectors(DIM, failing, [...vectors.slice(0, 1100), vectorOf(DIM, 1), ...vectors.slice(1100)])),
+        ),
         'CONFLICT',
       );
       expect((await store.stats([A])).total).toBe(1);

@@ -55,14 +55,16 @@ export interface AnnParameters {
  * Measured 3 December 2026 on the benchmark corpus (`bench/scale-corpus.mjs` texts; recall@10 of the
  * top 200 against brute force; docs/benchmarks.md "HNSW for a million vectors"): with M 16 no search
  * expansion up to 1,536 reached 0.98 at 1M static-table vectors (0.964 at 640, 0.978 at 1,536); with M 32 and
- * efConstruction 256, 0.986 at 640 (1M static), 0.992 at 384 (100k static) and 0.9975 at 384 (100k
- * blend-e5-minilm). Builds take 2.6-3.1× as long as with M 16.
+ * efConstruction 256, 0.986 at 640 (1M static); at 100k 0.9965 at 256 (2.8 ms) and 0.9975 at 384
+ * (4.1 ms) with blend-e5-minilm vectors, 0.978 and 0.992 with the static table's, whose averaged word
+ * vectors crowd together. Up to 200,000 vectors the search uses 256, for the default model's latency
+ * (`vectorSearch` at 100k 6.4-7.4 → 5.1-5.3 ms a recall). Builds take 2.6-3.1× as long as with M 16.
  */
 export const ANN_PARAMETERS: AnnParameters = Object.freeze({
   connectivity: 32,
   expansionAdd: 256,
   expansionSearch: 640,
-  compactExpansionSearch: 384,
+  compactExpansionSearch: 256,
   compactRows: 200_000,
   quantization: 'f16',
 });
