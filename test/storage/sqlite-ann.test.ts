@@ -4,9 +4,9 @@
  * writer killed mid-ingest, other processes writing), re-embedding, and the status post-filter.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { NewMemory } from '../../src/core/memory.js';
@@ -221,6 +221,42 @@ describe.skipIf(usearchProblem !== null)(`HNSW vector index${usearchProblem === 
       .map((h) => h.id);
     expect(both.map((h) => h.id)).toEqual(expected);
     expect(onlyLarge.some((id) => id.startsWith('ann-0000500'))).toBe(false);
+  });
+
+  it('opens a file it published without reading it again, and checks a copied file by its checksum', async () => {
+    const first = await open();
+    await insertRange(first, 0, 1200);
+    await first.prepareVectorIndex([SCOPE]);
+    const reference = await search(first, annTestVector(-5));
+    await first.close();
+    const manifestFile = join(`${path}.ann`, annFiles().find((f) => f.endsWith('.json')) as string);
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { file: string; sealed: { ino: number; mtimeMs: number } };
+    const indexFile = join(`${path}.ann`, manifest.file);
+    expect(manifest.sealed).toEqual({ ino: statSync(indexFile).ino, mtimeMs: statSync(indexFile).mtimeMs });
+
+    // a copy of the store (a backup restored elsewhere): other inodes, so the checksum decides
+    const copy = join(dir, 'copy.db');
+    for (const suffix of ['', '-wal', '-shm']) if (existsSync(`${path}${suffix}`)) cpSync(`${path}${suffix}`, `${copy}${suffix}`);
+    cpSync(`${path}.ann`, `${copy}.ann`, { recursive: true });
+    const copied = await open({ path: copy });
+    expect(await search(copied, annTestVector(-5))).toEqual(reference);
+    expect(await copied.prepareVectorIndex([SCOPE])).toEqual([SCOPE]);
+    expect(logger.lines.some((line) => line.startsWith('warn'))).toBe(false);
+    await copied.close();
+    // checked once by its checksum, the copy is sealed for its own inode
+    const copiedManifest = JSON.parse(readFileSync(join(`${copy}.ann`, basename(manifestFile)), 'utf8')) as typeof manifest;
+    expect(copiedManifest.sealed.ino).toBe(statSync(join(`${copy}.ann`, manifest.file)).ino);
+    expect(copiedManifest.sealed.ino).not.toBe(manifest.sealed.ino);
+
+    // a corrupt copy is refused even with the original's modification time
+    const copiedIndex = join(`${copy}.ann`, manifest.file);
+    const bytes = readFileSync(copiedIndex);
+    bytes.fill(0x5a, bytes.length >> 2, (bytes.length >> 2) + 4096);
+    writeFileSync(copiedIndex, bytes);
+    utimesSync(copiedIndex, statSync(indexFile).atime, statSync(indexFile).mtime);
+    const damaged = await open({ path: copy });
+    expect(await search(damaged, annTestVector(-5))).toEqual(reference);
+    expect(logger.lines.some((line) => line.startsWith('warn') && line.includes('corrupt'))).toBe(true);
   });
 
   it('rebuilds a corrupt, foreign or missing index file and reports it, serving exact results meanwhile', async () => {

@@ -52,11 +52,18 @@ export interface AnnManifest {
   readonly bytes: number;
   /** `crc32:<hex>` of the index file. */
   readonly checksum: string;
+  /**
+   * The published file's inode and modification time. An index file is written once, under a fresh
+   * name, and never changed in place: while both still match, the file is the one the checksum was
+   * computed over, and opening it skips reading all of it again (~2.5 s at 1M vectors). A copy of the
+   * directory (another inode) is checked by its checksum. Absent in manifests written before it existed.
+   */
+  readonly sealed?: { readonly ino: number; readonly mtimeMs: number };
   readonly builtAt: string;
 }
 
 /** The manifest fields a builder supplies; the rest is filled in on save. */
-export type AnnManifestFields = Omit<AnnManifest, 'format' | 'library' | 'scope' | 'file' | 'bytes' | 'checksum' | 'builtAt'>;
+export type AnnManifestFields = Omit<AnnManifest, 'format' | 'library' | 'scope' | 'file' | 'bytes' | 'checksum' | 'sealed' | 'builtAt'>;
 
 export class AnnFiles {
   readonly directory: string;
@@ -85,13 +92,51 @@ export class AnnFiles {
     return join(this.directory, manifest.file);
   }
 
-  /** Whether the index file exists with the recorded size and checksum (a corrupt file must never reach the native loader). */
+  /**
+   * Whether the index file exists with the recorded size and checksum (a corrupt file must never reach
+   * the native loader); a file whose seal still matches is the one that was checked and is not read.
+   */
   verify(manifest: AnnManifest): boolean {
     try {
       const path = this.indexPath(manifest);
-      return statSync(path).size === manifest.bytes && checksum(path) === manifest.checksum;
+      const stat = statSync(path);
+      if (stat.size !== manifest.bytes) return false;
+      return sealedBy(manifest, stat) || checksum(path) === manifest.checksum;
     } catch {
       return false;
+    }
+  }
+
+  /** Whether the manifest's seal matches its file as it is now (see {@link AnnManifest.sealed}). */
+  isSealed(manifest: AnnManifest): boolean {
+    try {
+      return sealedBy(manifest, statSync(this.indexPath(manifest)));
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Seals a manifest whose file was just verified by its checksum (one written before seals existed,
+   * or a copied directory), so later opens skip reading the whole file. Only under the scope's build
+   * lock, and only while the manifest still names that file: a builder's newer manifest is never
+   * overwritten. False when it did not seal.
+   */
+  seal(scope: string, manifest: AnnManifest): boolean {
+    const release = this.tryLock(scope);
+    if (release === undefined) return false;
+    try {
+      const current = this.readManifest(scope);
+      if (current === undefined || current.file !== manifest.file || current.checksum !== manifest.checksum) return false;
+      const stat = statSync(this.indexPath(current));
+      if (stat.size !== current.bytes) return false;
+      const sealed: AnnManifest = { ...current, sealed: { ino: stat.ino, mtimeMs: stat.mtimeMs } };
+      this.#writeAtomically(this.#manifestPath(scope), `${JSON.stringify(sealed, null, 2)}\n`);
+      return true;
+    } catch {
+      return false;
+    } finally {
+      release();
     }
   }
 
@@ -107,17 +152,21 @@ export class AnnFiles {
     try {
       save(temporary);
       syncFile(temporary);
+      const sum = checksum(temporary);
+      renameSync(temporary, join(this.directory, file));
+      // after the rename, which keeps the inode and modification time
+      const stat = statSync(join(this.directory, file));
       const manifest: AnnManifest = {
         format: FORMAT,
         library: 'usearch',
         scope,
         ...fields,
         file,
-        bytes: statSync(temporary).size,
-        checksum: checksum(temporary),
+        bytes: stat.size,
+        checksum: sum,
+        sealed: { ino: stat.ino, mtimeMs: stat.mtimeMs },
         builtAt: new Date().toISOString(),
       };
-      renameSync(temporary, join(this.directory, file));
       this.#writeAtomically(this.#manifestPath(scope), `${JSON.stringify(manifest, null, 2)}\n`);
       this.#removeOlderFiles(key, file);
       return manifest;
@@ -219,6 +268,10 @@ export class AnnFiles {
       }
     }
   }
+}
+
+function sealedBy(manifest: AnnManifest, stat: { ino: number; mtimeMs: number }): boolean {
+  return manifest.sealed !== undefined && manifest.sealed.ino === stat.ino && manifest.sealed.mtimeMs === stat.mtimeMs;
 }
 
 /** The file-name key of a scope: a hash, since scopes contain `/` and may be long. */

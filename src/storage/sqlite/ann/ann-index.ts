@@ -322,6 +322,8 @@ export class AnnIndex {
     if (mismatch !== undefined) return mismatch;
     if (!continues(connection, manifest)) return 'the change log does not contain its high-water mark';
     if (!this.#files.verify(manifest)) return 'the file is missing, truncated or corrupt';
+    // checked by reading all of it: seal it, so the next open does not (a no-op while a build runs)
+    if (!this.#options.readonly && !this.#files.isSealed(manifest)) this.#files.seal(manifest.scope, manifest);
     return undefined;
   }
 
