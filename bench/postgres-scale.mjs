@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// PostgreSQL at scale: `npm run bench:postgres-scale [-- --sizes 100000 --servers 1,2,4 --connections 8,32 --duration 15]`.
+// PostgreSQL at scale: `npm run bench:postgres-scale [-- --sizes 100000 --servers 1,2,4 --connections 8,32 --duration 15 --name postgres-scale]`.
 //
 // For each corpus size (bench/pg-corpus.mjs: one schema per size on the server named by
 // $ENGRAM_BENCH_PG_URL, else $ENGRAM_TEST_PG_URL; static-table vectors, built once and cached):
@@ -48,6 +48,8 @@ const { values: args } = parseArgs({
     // total connections of the load generator, spread over the servers
     connections: { type: 'string', default: '8,32' },
     duration: { type: 'string', default: '15' },
+    // result files bench/results/<name>.{json,md} (e.g. a 1M run kept beside the 100k one)
+    name: { type: 'string', default: 'postgres-scale' },
     queries: { type: 'string', default: '500' },
     'profile-queries': { type: 'string', default: '200' },
     k: { type: 'string', default: '10' },
@@ -450,7 +452,7 @@ function report(results, cores) {
       r.profile.byStatement.slice(0, 8),
     );
   }
-  const path = writeResult('postgres-scale', {
+  const path = writeResult(args.name, {
     cores,
     durationSeconds: Number(args.duration),
     k,
@@ -511,8 +513,8 @@ function report(results, cores) {
         : [`Corpus load: ${r.build.recordsPerSecond} records/s (${r.build.seconds} s), through the store's transaction API.`, '']),
     ]),
   ].join('\n');
-  writeFileSync(join(RESULTS_DIR, 'postgres-scale.md'), `${md}\n`);
-  log(`wrote ${path} and bench/results/postgres-scale.md`);
+  writeFileSync(join(RESULTS_DIR, `${args.name}.md`), `${md}\n`);
+  log(`wrote ${path} and bench/results/${args.name}.md`);
   if (failed.length > 0) process.exitCode = 1;
   void admin?.end();
 }

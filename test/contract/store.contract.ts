@@ -128,6 +128,29 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect(await around(5, 2)).toEqual({ before: order.slice(3, 5), after: [] });
     });
 
+    test('getNeighbours of many turns of a thread at once equals asking for each alone, long threads included', async () => {
+      const turns = (session: string, count: number, extra: (i: number) => Partial<MemoryRecord> = () => ({})) =>
+        Array.from({ length: count }, (_, i) =>
+          makeRecord({ data: { context: { sessionId: session } }, occurredAt: i < 2 ? null : T0 + Math.floor(i / 3) * DAY, ...extra(i) }),
+        );
+      // a short thread with a deleted turn and a turn not valid yet; a thread longer than one whole read
+      const short = turns('chat/short', 12, (i) => (i === 5 ? { status: 'deleted' } : i === 8 ? { validFrom: NOW + DAY } : {}));
+      const long = turns('chat/long', 230);
+      await insert([...short, ...long]);
+      const asked = [short[0]!, short[3]!, short[5]!, short[6]!, short[11]!, long[1]!, long[100]!, long[101]!, long[229]!].map((r) => r.id);
+      for (const window of [1, 3]) {
+        const together = await store.getNeighbours({ scopes: [A], ids: asked, window, now: NOW });
+        for (const id of asked) {
+          const alone = (await store.getNeighbours({ scopes: [A], ids: [id], window, now: NOW })).get(id);
+          expect(together.get(id), `${id}, window ${window}`).toEqual(alone);
+        }
+        const middle = together.get(short[6]!.id)!;
+        // the deleted turn and the turn not valid yet are skipped, not counted
+        expect(middle.before.map((r) => r.id)).toEqual(window === 1 ? [short[4]!.id] : [short[2]!.id, short[3]!.id, short[4]!.id]);
+        expect(middle.after.map((r) => r.id)).toEqual(window === 1 ? [short[7]!.id] : [short[7]!.id, short[9]!.id, short[10]!.id]);
+      }
+    });
+
     test('getNeighbours gives an unthreaded episode the unthreaded episodes of its scope within the gap', async () => {
       const MINUTE = 60_000;
       const records = [
