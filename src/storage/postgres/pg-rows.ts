@@ -138,5 +138,12 @@ export function vectorLiteral(vector: Float32Array, storage: 'pgvector' | 'array
 export function parseVectorText(text: string): Float32Array {
   const body = text.slice(1, -1);
   if (body.length === 0) return new Float32Array(0);
-  return Float32Array.from(body.split(','), Number);
+  try {
+    // the JSON parser reads the numbers ~2.5x as fast as split + Number (a 1M-vector cache load is
+    // ~500M of them); same float32 values, since both round the decimal's double
+    return new Float32Array(JSON.parse(`[${body}]`) as number[]);
+  } catch {
+    // NaN or Infinity, which JSON does not spell
+    return Float32Array.from(body.split(','), Number);
+  }
 }
