@@ -16,6 +16,7 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -75,6 +76,8 @@ async function main() {
     if (corpus === null) throw new Error('no PostgreSQL server configured: set ENGRAM_BENCH_PG_URL (or ENGRAM_TEST_PG_URL)');
     log(`${size} memories in ${redact(corpus.url)}`);
     const profile = await profileRecall(corpus.url, size);
+    // printed now, so a later failure (a server that does not warm up) does not lose it
+    log(`${size}: store methods per recall ${JSON.stringify(profile.byMethod)}`);
     const rows = [];
     for (const servers of args.servers
       .split(',')
@@ -111,16 +114,28 @@ async function warmUp(url, size) {
   const queries = makeQueries({ seed: QUERY_SEED + 1, count: 20, corpusSeed: CORPUS_SEED, corpusSize: size }).map((q) => q.text);
   const start = performance.now();
   for (const query of queries) {
-    const response = await fetch(`${url}/v1/recall`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: recallBody(query),
-    });
-    if (response.status !== 200) throw new Error(`warm-up recall answered ${response.status}: ${await response.text()}`);
-    const { hits } = /** @type {{ hits: unknown }} */ (await response.json());
+    // node:http, not fetch: a first recall that loads 1M vectors takes minutes, past fetch's 300 s header timeout
+    const response = await postJson(`${url}/v1/recall`, recallBody(query));
+    if (response.status !== 200) throw new Error(`warm-up recall answered ${response.status}: ${response.text}`);
+    const { hits } = /** @type {{ hits: unknown }} */ (JSON.parse(response.text));
     if (!Array.isArray(hits) || hits.length === 0) throw new Error('warm-up recall returned no hits: is the corpus empty?');
   }
   log(`warm-up of ${url}: ${queries.length} recalls in ${Math.round(since(start))} ms`);
+}
+
+/** A POST of a JSON body with no time limit: `{ status, text }`. */
+function postJson(url, body) {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { method: 'POST', headers: { 'content-type': 'application/json' } }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
 }
 
 /** One autocannon run in a child process over every server, with the CPU of each party over the run. */
