@@ -67,44 +67,8 @@ export function readNeighbours(
         ...visibility.params,
       ),
     );
-  // A thread of at most THREAD_READ_ROWS visible records is read whole, once for all its anchors (one
-  // statement instead of two or three per anchor); a longer thread, or an anchor not in the read, falls
-  // back to the per-anchor range reads below.
-  const whole = new Map<string, { before: string[]; after: string[] }>();
-  const threads = new Map<string, { scope: string; thread: string; anchors: typeof anchors }>();
-  for (const anchor of anchors) {
-    if (anchor.thread === null) continue;
-    const key = `${anchor.scope}\u0000${anchor.thread}`;
-    const group = threads.get(key) ?? { scope: anchor.scope, thread: anchor.thread, anchors: [] };
-    group.anchors.push(anchor);
-    threads.set(key, group);
-  }
-  for (const group of threads.values()) {
-    if (group.anchors.length < 2) continue;
-    const order = ids(
-      connection.allArrays(
-        `SELECT m.id FROM memories m WHERE m.scope = ? AND m.thread = ? AND ${visibility.sql}
-         ORDER BY m.occurred_at ASC, m.id ASC LIMIT ${sqlLimit(THREAD_READ_ROWS + 1)}`,
-        group.scope,
-        group.thread,
-        ...visibility.params,
-      ),
-    );
-    if (order.length > THREAD_READ_ROWS) continue;
-    const position = new Map(order.map((id, index) => [id, index]));
-    for (const anchor of group.anchors) {
-      const at = position.get(anchor.id);
-      if (at === undefined) continue;
-      whole.set(anchor.id, { before: order.slice(Math.max(0, at - window), at), after: order.slice(at + 1, at + 1 + window) });
-    }
-  }
   const found = new Map<string, { before: string[]; after: string[] }>();
   for (const anchor of anchors) {
-    const fromThread = whole.get(anchor.id);
-    if (fromThread !== undefined) {
-      found.set(anchor.id, fromThread);
-      continue;
-    }
     if (anchor.thread === null) {
       if (anchor.occurred_at === null) continue;
       const before = readUnthreaded(anchor.scope, anchor.occurred_at, anchor.id, '<');
@@ -152,9 +116,6 @@ function neighbourRecords(
   }
   return records;
 }
-
-/** The longest thread read whole for its anchors' neighbours (see `readNeighbours`). */
-const THREAD_READ_ROWS = 200;
 
 /**
  * A row count written into the SQL text rather than bound: with a bound `LIMIT ?` SQLite walked the
