@@ -223,7 +223,7 @@ describe.skipIf(usearchProblem !== null)(`HNSW vector index${usearchProblem === 
     expect(onlyLarge.some((id) => id.startsWith('ann-0000500'))).toBe(false);
   });
 
-  it('opens a file it published without reading it again, and checks a copied file by its checksum', async () => {
+  it('seals the file it publishes with its inode and modification time; a copy is checked by its checksum, then sealed', async () => {
     const first = await open();
     await insertRange(first, 0, 1200);
     await first.prepareVectorIndex([SCOPE]);

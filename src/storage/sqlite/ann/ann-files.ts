@@ -94,23 +94,16 @@ export class AnnFiles {
 
   /**
    * Whether the index file exists with the recorded size and checksum (a corrupt file must never reach
-   * the native loader); a file whose seal still matches is the one that was checked and is not read.
+   * the native loader): `'sealed'` when its seal still matches (the file the checksum was computed over,
+   * not read again), `'checked'` when it was read and its checksum matches, else false.
    */
-  verify(manifest: AnnManifest): boolean {
+  verify(manifest: AnnManifest): 'sealed' | 'checked' | false {
     try {
       const path = this.indexPath(manifest);
       const stat = statSync(path);
       if (stat.size !== manifest.bytes) return false;
-      return sealedBy(manifest, stat) || checksum(path) === manifest.checksum;
-    } catch {
-      return false;
-    }
-  }
-
-  /** Whether the manifest's seal matches its file as it is now (see {@link AnnManifest.sealed}). */
-  isSealed(manifest: AnnManifest): boolean {
-    try {
-      return sealedBy(manifest, statSync(this.indexPath(manifest)));
+      if (sealedBy(manifest, stat)) return 'sealed';
+      return checksum(path) === manifest.checksum ? 'checked' : false;
     } catch {
       return false;
     }

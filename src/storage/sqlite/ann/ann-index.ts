@@ -321,9 +321,10 @@ export class AnnIndex {
     const mismatch = manifestProblem(manifest, { embedder: this.#options.embedder, parameters: this.#parameters }, this.#databaseId);
     if (mismatch !== undefined) return mismatch;
     if (!continues(connection, manifest)) return 'the change log does not contain its high-water mark';
-    if (!this.#files.verify(manifest)) return 'the file is missing, truncated or corrupt';
+    const verified = this.#files.verify(manifest);
+    if (verified === false) return 'the file is missing, truncated or corrupt';
     // checked by reading all of it: seal it, so the next open does not (a no-op while a build runs)
-    if (!this.#options.readonly && !this.#files.isSealed(manifest)) this.#files.seal(manifest.scope, manifest);
+    if (verified === 'checked' && !this.#options.readonly) this.#files.seal(manifest.scope, manifest);
     return undefined;
   }
 
