@@ -45,10 +45,16 @@ describe.skipIf(reason !== null)('web UI in chromium', () => {
   async function keyboardSignIn(key: string): Promise<{ page: Page; close: () => Promise<void> }> {
     const { page, close } = await newPage(fx);
     await page.goto(fx.url + '/');
+    // Tab only once the form is there: while the app is still connecting there is nothing to focus
+    await heading(page, 'Sign in to Engram').waitFor();
     await tabTo(page, '#api-key');
     await page.keyboard.type(key);
+    expect(await page.locator('#api-key').inputValue()).toBe(key);
     await page.keyboard.press('Enter');
-    await heading(page, 'Overview').waitFor();
+    // signed in, or refused with a message that says why (a bare timeout says neither)
+    const overview = heading(page, 'Overview');
+    await overview.or(page.getByRole('alert')).first().waitFor({ timeout: 30_000 });
+    if (!(await overview.isVisible())) throw new Error(`keyboard sign-in refused: ${await page.getByRole('alert').innerText()}`);
     return { page, close };
   }
 

@@ -15,9 +15,13 @@ export function SignIn(props: { error: string | null; onSubmit: (key: string) =>
       <form
         onSubmit={async (event) => {
           event.preventDefault();
-          if (key.trim() === '') return;
+          // The field as it is now, not the state of the last render: an Enter right behind the last
+          // keystroke, or an autofill that fires no input event, still sends the whole key.
+          const field = (event.currentTarget as HTMLFormElement).elements.namedItem('key') as HTMLInputElement | null;
+          const typed = (field?.value ?? key).trim();
+          if (typed === '') return;
           setBusy(true);
-          await props.onSubmit(key.trim());
+          await props.onSubmit(typed);
           setBusy(false);
         }}
       >
