@@ -135,7 +135,7 @@ export async function newPage(
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  page.setDefaultTimeout(15_000);
+  page.setDefaultTimeout(25_000); // a shared 2-core CI machine can stall the browser for seconds
   return { page, errors, close: () => context.close() };
 }
 
