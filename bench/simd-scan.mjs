@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The exact vector scan, twice (after `npx tsc -p tsconfig.build.json`):
-// 1. the kernel of src/storage/sqlite/ann/simd-scan.ts, WebAssembly SIMD against its JS loop, on random
+// 1. the kernel of src/core/simd-scan.ts, WebAssembly SIMD against its JS loop, on random
 //    vectors shaped like a large scope (`--rows`, `--dim`);
 // 2. vector search of one scope of a real SQLite store, per scope size (`--scopes`, LoCoMo-like sizes at
 //    384-d): sqlite-vec's KNN in SQLite against the in-memory index with the SIMD kernel and with the JS
@@ -28,7 +28,7 @@ const SCOPE_SIZES = parseSizes(args.scopes, [500, 2000, 5000, 20000]);
 const SCOPE_DIM = Number(args['scope-dim']);
 const QUERIES = Number(args.queries);
 const dist = (path) => new URL(`../dist/${path}`, import.meta.url).href;
-const { VectorArena, SCAN_ROWS, simdAvailable, dot } = await import(dist('storage/sqlite/ann/simd-scan.js'));
+const { VectorArena, SCAN_ROWS, simdAvailable, dot } = await import(dist('core/simd-scan.js'));
 const { openSqliteStore } = await import(dist('storage/sqlite/index.js'));
 const { newRecord } = await import(dist('core/record-factory.js'));
 

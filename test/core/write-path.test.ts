@@ -161,6 +161,23 @@ describe('write path: claims that stay true', () => {
     expect(r.surprise).toBeLessThan(n.surprise);
   });
 
+  it('surprise in a batch longer than one vector scan: a late repeat finds its twin among 1,300 references', async () => {
+    const words = ['amber', 'basalt', 'cedar', 'dune', 'ember', 'fjord', 'glacier', 'harbour', 'iris', 'juniper', 'kelp', 'lagoon'];
+    // 256 earlier memories, then one batch of 1,100 distinct events and a repeat of its 901st
+    const note = (i: number) =>
+      `Note ${i}: ${words[i % 12]} ${words[Math.floor(i / 12) % 12]} ${words[Math.floor(i / 144) % 12]} item${i} code${i * 7}.`;
+    await engram.remember(Array.from({ length: 256 }, (_, i) => ({ scope: 't/n', content: note(5000 + i) })));
+    const batch = [...Array.from({ length: 1100 }, (_, i) => note(i)), note(900)].map((content) => ({ scope: 't/n', content }));
+    const results = await engram.remember(batch);
+    const [first, repeat] = await Promise.all([
+      engram.get((results[900] as { id: string }).id, { scopes: ['t/n'] }),
+      engram.get((results[1100] as { id: string }).id, { scopes: ['t/n'] }),
+    ]);
+    // the twin is reference 1,157 (256 recent + 900 of the batch): past the 1,024 rows one scan reads
+    expect(repeat.surprise).toBeLessThan(0.05);
+    expect(first.surprise).toBeGreaterThan(repeat.surprise + 0.2);
+  });
+
   it('importance and emotion are scored on write when not given', async () => {
     const important = await engram.remember({ scope: 't/s', content: "My daughter's birthday is on March 3rd, never forget it!" });
     const trivial = await engram.remember({ scope: 't/s', content: 'ok cool' });

@@ -105,4 +105,35 @@ describe('SQLite bulk writes', () => {
         .map((m) => [...m.embedding]),
     );
   });
+
+  it('reads vectors from the part of a chunk that holds them: across two chunks, around tombstoned rows', async () => {
+    // 1,100 rows: sqlite-vec's first chunk (1,024 slots) fills and a second begins
+    const main = Array.from({ length: 1100 }, (_, i) => memory(i));
+    for (let i = 0; i < main.length; i += 275) await store.transaction((tx) => tx.insertMemories(main.slice(i, i + 275)));
+    // tombstones inside the newest window, in both chunks: their vectors go, their neighbours' stay
+    const gone = new Set([1099, 1050, 1023, 1000, 990]);
+    const patch = { content: '', tags: [], entities: [], summary: null, status: 'expired' as const, updatedAt: T0 + 5000 };
+    await store.transaction((tx) =>
+      tx.tombstoneMemories(
+        [...gone].map((i) => ({ id: (main[i] as NewMemory).record.id, patch })),
+        MAIN,
+      ),
+    );
+    // the 150 newest rows; a tombstoned row is still a row, but has no vector to give
+    const recent = await store.recentEmbeddings(MAIN, 150);
+    expect(recent.map((v) => [...v])).toEqual(
+      main
+        .slice(-150)
+        .filter((_, k) => !gone.has(950 + k))
+        .reverse()
+        .map((m) => [...m.embedding]),
+    );
+    // rows scattered over both chunks, some tombstoned, read in one call
+    const asked = [5, 400, 990, 1000, 1001, 1022, 1023, 1024, 1025, 1098, 1099].map((i) => (main[i] as NewMemory).record.id);
+    const embeddings = await store.getEmbeddings(MAIN, asked);
+    expect([...embeddings.keys()].sort()).toEqual(
+      [5, 400, 1001, 1022, 1024, 1025, 1098].map((i) => (main[i] as NewMemory).record.id).sort(),
+    );
+    for (const [id, vector] of embeddings) expect([...vector]).toEqual([...(main.find((m) => m.record.id === id) as NewMemory).embedding]);
+  });
 });

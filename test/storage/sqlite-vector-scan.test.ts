@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChannelHit } from '../../src/core/ports/store.js';
-import { dot, simdAvailable, VectorArena } from '../../src/storage/sqlite/ann/simd-scan.js';
+import { dot, simdAvailable, VectorArena } from '../../src/core/simd-scan.js';
 import { openSqliteStore, type SqliteStore, type SqliteStoreConfig } from '../../src/storage/sqlite/index.js';
 import { DAY, T0, makeRecord, seededVector, withVectors } from '../contract/store-fixtures.js';
 import { tempDir } from '../helpers/temp.js';

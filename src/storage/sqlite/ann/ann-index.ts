@@ -29,7 +29,7 @@ import {
 import { isMemoryPath, type SqliteConnection } from '../sqlite-connection.js';
 import type { ResolvedSqliteStoreConfig, SqliteStoreLogger } from '../sqlite-store-config.js';
 import { readVectors } from './stored-vectors.js';
-import { dot, inverseNorm } from './simd-scan.js';
+import { dot, inverseNorm } from '../../../core/simd-scan.js';
 import type { ScoredRow } from './vector-index.js';
 
 export interface AnnIndexOptions {

@@ -98,14 +98,11 @@ export function readVectors(connection: SqliteConnection, rowids: Iterable<numbe
         single.push(...rows.map((r) => r.rowid));
         continue;
       }
-      const raw = connection.get<ChunkRow>(`${CHUNK_SQL} WHERE c.chunk_id = ?`, chunkId);
-      const chunk = raw === undefined ? undefined : decodeChunk(raw, dimension);
+      const slice = readChunkSlice(connection, chunkId, rows, dimension);
       for (const { rowid, offset } of rows) {
-        if (chunk !== undefined && offset < chunk.size && chunk.rowids[offset] === rowid) {
-          found.set(rowid, chunk.vectors.slice(offset * dimension, (offset + 1) * dimension));
-        } else {
-          single.push(rowid);
-        }
+        const vector = slice?.vectorOf(rowid, offset);
+        if (vector !== undefined) found.set(rowid, vector);
+        else single.push(rowid);
       }
     }
   }
@@ -115,6 +112,45 @@ export function readVectors(connection: SqliteConnection, rowids: Iterable<numbe
       found.set(rowid, new Float32Array(new Uint8Array(row.embedding).buffer));
   }
   return found;
+}
+
+/**
+ * The part of a chunk's vector blob that spans `rows` (their lowest to highest slot), with the chunk's
+ * slot table: recent rows sit together at a chunk's end, and a slice is ~0.2 ms where the whole 2 MB
+ * blob of a full 512-d chunk is ~0.4-1.2 ms. `undefined` when the chunk is missing or malformed.
+ */
+function readChunkSlice(
+  connection: SqliteConnection,
+  chunkId: number,
+  rows: ReadonlyArray<{ offset: number }>,
+  dimension: number,
+): { vectorOf: (rowid: number, offset: number) => Float32Array | undefined } | undefined {
+  const first = Math.min(...rows.map((r) => r.offset));
+  const last = Math.max(...rows.map((r) => r.offset));
+  const rowBytes = dimension * 4;
+  const raw = connection.get<{ size: number; validity: Uint8Array; rowids: Uint8Array; bytes: number; vectors: Uint8Array | null }>(
+    `SELECT c.size AS size, c.validity AS validity, c.rowids AS rowids, length(v.vectors) AS bytes,
+       substr(v.vectors, ?, ?) AS vectors
+     FROM memory_vectors_chunks c JOIN memory_vectors_vector_chunks00 v ON v.rowid = c.chunk_id WHERE c.chunk_id = ?`,
+    first * rowBytes + 1,
+    (last - first + 1) * rowBytes,
+    chunkId,
+  );
+  if (raw === undefined || raw.vectors === null) return undefined;
+  const { size, validity, rowids } = raw;
+  if (validity.length * 8 < size || rowids.length !== size * 8 || raw.bytes !== size * rowBytes || last >= size) return undefined;
+  if (raw.vectors.length !== (last - first + 1) * rowBytes) return undefined;
+  const ids = new DataView(rowids.buffer, rowids.byteOffset, rowids.length);
+  const vectors = raw.vectors;
+  return {
+    vectorOf: (rowid, offset) => {
+      const valid = ((validity[offset >> 3] as number) & (1 << (offset & 7))) !== 0;
+      if (!valid || Number(ids.getBigInt64(offset * 8, true)) !== rowid) return undefined;
+      const at = (offset - first) * rowBytes;
+      // a copy of the row's bytes, so the vector owns aligned memory of its own
+      return new Float32Array(new Uint8Array(vectors.subarray(at, at + rowBytes)).buffer);
+    },
+  };
 }
 
 /** A Float32Array over the blob's bytes: a view when aligned, else a copy. */

@@ -1,7 +1,7 @@
 /**
  * An exact in-memory vector index per scope, derived from the vectors stored in SQLite (the single
  * source of truth). Faster than sqlite-vec's KNN at every scope size: the vectors sit in WebAssembly
- * memory and a SIMD kernel scans them in place (`simd-scan.ts`; a JS loop where SIMD is unavailable).
+ * memory and a SIMD kernel scans them in place (`core/simd-scan.ts`; a JS loop where SIMD is unavailable).
  * Loaded lazily per scope, then caught up before each search from `vector_changes` by a high-water
  * mark, because other connections and processes write too. Status and time filters are not its job:
  * callers post-filter the candidates it returns against the database.
@@ -11,7 +11,7 @@
  */
 import { prunedPast } from '../change-feeds.js';
 import type { SqliteConnection } from '../sqlite-connection.js';
-import { dot, inverseNorm, SCAN_ROWS, simdAvailable, VectorArena } from './simd-scan.js';
+import { dot, inverseNorm, SCAN_ROWS, simdAvailable, VectorArena } from '../../../core/simd-scan.js';
 import { readScopeChunks, readScopeRows, readVectors, type VectorChunk } from './stored-vectors.js';
 
 /** A candidate: the memory's rowid and its cosine similarity to the query. */
