@@ -280,6 +280,43 @@ export function runStoreContract(options: StoreContractOptions): void {
       }
     });
 
+    test('temporal search keeps the newest `limit` of a window over several scopes, ties by id, hidden rows skipped', async () => {
+      // 240 records over 12 event times (many tied), three scopes, a fifth of them not visible now
+      const records = Array.from({ length: 240 }, (_, i) =>
+        makeRecord({
+          scope: [A, B, OTHER][i % 3] as string,
+          layer: i % 7 === 0 ? 'semantic' : 'episodic',
+          status: i % 5 === 0 ? 'deleted' : 'active',
+          content: `temporal probe ${i}`,
+          occurredAt: i % 11 === 0 ? null : T0 + (i % 12) * DAY,
+          validFrom: T0 + (i % 4) * DAY,
+        }),
+      );
+      await insert(records);
+      const eventTime = (r: MemoryRecord): number => r.occurredAt ?? r.validFrom;
+      const cases = [
+        { scopes: [A, B], start: T0, end: T0 + 9 * DAY, limit: 10 },
+        { scopes: [A, B], start: T0 + 2 * DAY, end: T0 + 12 * DAY, limit: 25 },
+        { scopes: [B], start: T0 - DAY, end: T0 + 20 * DAY, limit: 7 },
+        { scopes: [A], start: T0 + 3 * DAY, end: T0 + 4 * DAY, limit: 100 },
+        { scopes: [A, B], start: T0, end: T0 + 12 * DAY, limit: 12, layers: ['episodic' as const] },
+      ];
+      for (const c of cases) {
+        const expected = records
+          .filter(
+            (r) =>
+              c.scopes.includes(r.scope) && isVisible(r, {}, NOW) && (c.layers === undefined || c.layers.includes(r.layer as 'episodic')),
+          )
+          .filter((r) => eventTime(r) >= c.start && eventTime(r) < c.end)
+          .sort((x, y) => eventTime(y) - eventTime(x) || (y.id < x.id ? -1 : y.id > x.id ? 1 : 0))
+          .slice(0, c.limit)
+          .map((r) => r.id);
+        expect(expected.length, JSON.stringify(c)).toBeGreaterThan(0);
+        const hits = await store.temporalSearch({ ...c, now: NOW });
+        expect(ids(hits), JSON.stringify(c)).toEqual(expected);
+      }
+    });
+
     test('identical texts in several scopes never cross scopes', async () => {
       const claim = { claim: { subject: 'user', attribute: 'budget', value: '80' } };
       const same = (scope: string): MemoryRecord =>

@@ -134,14 +134,36 @@ export function readTemporal(connection: SqliteConnection, query: TemporalQuery)
   if (!(limit > 0) || query.layers?.length === 0 || !(query.end > query.start)) return [];
   const visibility = visibilityClause(query, query.now, 'm');
   const layers = query.layers === undefined ? '' : ` AND ${inList('m.layer')}`;
+  const layerParams = query.layers === undefined ? [] : [JSON.stringify(query.layers)];
+  // Only the newest `limit` rows are wanted, but ordering a whole window by (time, id) sorts every row
+  // in it (a year of a 1M scope: ~1.5 s). So first each scope's newest `limit` times, walking the event
+  // time index backwards; the `limit`-th newest of them all bounds the window from below, and the exact
+  // query then sorts only the rows from there on (the newest `limit` and any tied at the bound).
+  const newest: number[] = [];
+  for (const scope of scopes) {
+    const times = connection.all<{ t: number }>(
+      `SELECT coalesce(m.occurred_at, m.valid_from) AS t FROM memories m
+       WHERE m.scope = ?${layers} AND coalesce(m.occurred_at, m.valid_from) >= ? AND coalesce(m.occurred_at, m.valid_from) < ?
+         AND ${visibility.sql}
+       ORDER BY coalesce(m.occurred_at, m.valid_from) DESC LIMIT ${sqlLimit(limit)}`,
+      scope,
+      ...layerParams,
+      query.start,
+      query.end,
+      ...visibility.params,
+    );
+    for (const { t } of times) newest.push(t);
+  }
+  if (newest.length === 0) return [];
+  const from = newest.length < limit ? query.start : (newest.sort((a, b) => b - a)[limit - 1] as number);
   const rows = connection.all<{ id: string; t: number }>(
     `SELECT m.id AS id, coalesce(m.occurred_at, m.valid_from) AS t FROM memories m
      WHERE ${inList('m.scope')}${layers} AND coalesce(m.occurred_at, m.valid_from) >= ? AND coalesce(m.occurred_at, m.valid_from) < ?
        AND ${visibility.sql}
      ORDER BY t DESC, m.id DESC LIMIT ?`,
     JSON.stringify(scopes),
-    ...(query.layers === undefined ? [] : [JSON.stringify(query.layers)]),
-    query.start,
+    ...layerParams,
+    from,
     query.end,
     ...visibility.params,
     limit,
