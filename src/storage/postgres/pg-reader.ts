@@ -254,16 +254,34 @@ export class PgReader implements StoreReader {
       const scopes = assertReadScopes(query.scopes);
       const limit = Math.floor(query.limit);
       if (!(limit > 0) || query.layers?.length === 0 || !(query.end > query.start)) return [];
+      const eventTime = 'coalesce(m.occurred_at, m.valid_from)';
+      /** The filters of one statement: its scope condition, the layers, the window from `from`, visibility. */
+      const where = (p: Params, scope: string, from: number): string => {
+        const parts = [scope];
+        if (query.layers !== undefined) parts.push(`m.layer = ANY(${p.add([...query.layers])}::text[])`);
+        parts.push(`${eventTime} >= ${p.add(from)} AND ${eventTime} < ${p.add(query.end)}`);
+        parts.push(visibilityClause(query, query.now, 'm', p));
+        return parts.join(' AND ');
+      };
+      // As in the SQLite store: each scope's newest `limit` event times along the event-time index,
+      // then the exact (time, id) order over the rows from the limit-th of them on; ordering the whole
+      // window sorted every row of it (a year of a 1M scope: a parallel scan of ~1M rows, ~0.7 s).
+      const newest: number[] = [];
+      for (const scope of scopes) {
+        const p = new Params();
+        const times = await db.query<{ t: string | number }>(
+          `SELECT ${eventTime} AS t FROM ${this.tables.memories} m
+           WHERE ${where(p, `m.scope = ${p.add(scope)}`, query.start)} ORDER BY ${eventTime} DESC LIMIT ${p.add(limit)}`,
+          p.values,
+        );
+        for (const { t } of times.rows) newest.push(Number(t));
+      }
+      if (newest.length === 0) return [];
+      const from = newest.length < limit ? query.start : (newest.sort((a, b) => b - a)[limit - 1] as number);
       const p = new Params();
-      const where = [`m.scope = ANY(${p.add([...scopes])}::text[])`];
-      if (query.layers !== undefined) where.push(`m.layer = ANY(${p.add([...query.layers])}::text[])`);
-      where.push(
-        `coalesce(m.occurred_at, m.valid_from) >= ${p.add(query.start)} AND coalesce(m.occurred_at, m.valid_from) < ${p.add(query.end)}`,
-      );
-      where.push(visibilityClause(query, query.now, 'm', p));
       const rows = await db.query<{ id: string; t: number }>(
-        `SELECT m.id, coalesce(m.occurred_at, m.valid_from) AS t FROM ${this.tables.memories} m
-         WHERE ${where.join(' AND ')} ORDER BY t DESC, m.id COLLATE "C" DESC LIMIT ${p.add(limit)}`,
+        `SELECT m.id, ${eventTime} AS t FROM ${this.tables.memories} m
+         WHERE ${where(p, `m.scope = ANY(${p.add([...scopes])}::text[])`, from)} ORDER BY t DESC, m.id COLLATE "C" DESC LIMIT ${p.add(limit)}`,
         p.values,
       );
       const span = query.end - query.start;
