@@ -69,4 +69,63 @@ describe('PostgreSQL vector cache (exact search without pgvector)', () => {
       expect(cache.top([SCOPE], seededVector(DIM, 50), 1)[0]?.id).toBe(later.id);
     });
   });
+
+  it('ranks a scope of several scan blocks exactly, also after purges move rows between blocks', async () => {
+    const s = await open();
+    // 2,300 vectors: three blocks of the SIMD scan (1,024 rows each)
+    const records = Array.from({ length: 2300 }, () => makeRecord({ scope: SCOPE }));
+    const vectors = records.map((_, i) => seededVector(DIM, i + 1));
+    await s.transaction((tx) => tx.insertMemories(records.map((record, i) => ({ record, embedding: vectors[i]! }))));
+    const cosine = (a: Float32Array, b: Float32Array) => {
+      let dot = 0;
+      let na = 0;
+      let nb = 0;
+      for (let i = 0; i < DIM; i++) {
+        dot += a[i]! * b[i]!;
+        na += a[i]! * a[i]!;
+        nb += b[i]! * b[i]!;
+      }
+      return dot / Math.sqrt(na * nb);
+    };
+    const check = (cache: VectorCache, alive: ReadonlySet<number>) => {
+      for (const seed of [4242, 4243, 4244, 4245]) {
+        const query = seededVector(DIM, seed);
+        const exact = [...alive]
+          .map((i) => ({ id: records[i]!.id, score: cosine(vectors[i]!, query) }))
+          .sort((a, b) => b.score - a.score)
+          .slice(0, 100);
+        const top = cache.top([SCOPE], query, 100);
+        expect(top.map((h) => h.id).sort()).toEqual(exact.map((h) => h.id).sort());
+        const want = new Map(exact.map((h) => [h.id, h.score]));
+        for (const hit of top) expect(Math.abs(hit.score - want.get(hit.id)!)).toBeLessThan(1e-5);
+      }
+    };
+    const purged = [0, 1023, 1024, 1500, 2048, 2299];
+    await s.withDriver(async (db, tables) => {
+      const simd = new VectorCache(DIM);
+      const loop = new VectorCache(DIM, { simd: false });
+      for (const cache of [simd, loop]) await cache.sync(db, tables, SCOPE);
+      const all = new Set(records.map((_, i) => i));
+      check(simd, all);
+      check(loop, all);
+      const patch = { content: '', tags: [], entities: [], summary: null, status: 'expired' as const, updatedAt: Date.now() };
+      await s.transaction((tx) =>
+        tx.tombstoneMemories(
+          purged.map((i) => ({ id: records[i]!.id, patch })),
+          SCOPE,
+        ),
+      );
+      const alive = new Set([...all].filter((i) => !purged.includes(i)));
+      for (const cache of [simd, loop]) {
+        await cache.sync(db, tables, SCOPE);
+        expect(cache.size(SCOPE)).toBe(alive.size);
+        check(cache, alive);
+      }
+      // a vector written after the purges takes a freed slot and is found first for itself
+      const later = makeRecord({ scope: SCOPE });
+      await s.transaction((tx) => tx.insertMemories([{ record: later, embedding: seededVector(DIM, 9999) }]));
+      await simd.sync(db, tables, SCOPE);
+      expect(simd.top([SCOPE], seededVector(DIM, 9999), 1)[0]?.id).toBe(later.id);
+    });
+  });
 });
