@@ -27,7 +27,7 @@ import {
   type UpdateInput,
 } from './schemas.js';
 import { answeredQuestions, llmCapturedClaims, openQuestionsOf } from './write/capture/index.js';
-import { rememberAll, type RememberResult, type WriteOptions } from './write/remember.js';
+import { NoveltyScratch, rememberAll, type RememberResult, type WriteOptions } from './write/remember.js';
 import { rememberBatches } from './write/remember-batches.js';
 import { normalize } from './write/resolve-claim.js';
 import type { Llm } from './ports/llm.js';
@@ -137,6 +137,8 @@ export class EngramCore {
   readonly system: SystemPorts;
   readonly recallConfig: RecallConfig;
   #closed = false;
+  /** Vector memory the writes' novelty scoring reuses. */
+  readonly #novelty = new NoveltyScratch();
   readonly #llm: Llm | null;
   readonly #importanceRecoveryMs: number | undefined;
   readonly #listeners = new Set<RecordChangeListener>();
@@ -780,7 +782,14 @@ export class EngramCore {
   }
 
   #deps() {
-    return { store: this.store, embedder: this.embedder, clock: this.clock, config: this.recallConfig, ...this.system };
+    return {
+      store: this.store,
+      embedder: this.embedder,
+      clock: this.clock,
+      config: this.recallConfig,
+      novelty: this.#novelty,
+      ...this.system,
+    };
   }
 
   /** Throws `STORAGE_UNAVAILABLE` once `close()` was called. */

@@ -6,13 +6,11 @@
  */
 import { EngramError, isEngramError, messages } from '../errors.js';
 import type { Edge, Layer, MemoryRecord } from '../memory.js';
-import type { Clock } from '../ports/clock.js';
-import type { Embedder } from '../ports/embedder.js';
-import type { MemoryPatch, Store } from '../ports/store.js';
+import type { MemoryPatch } from '../ports/store.js';
 import { parseInput, rememberInputSchema, type ParsedRememberInput } from '../schemas.js';
 import type { Scope } from '../scope.js';
 import { newId } from '../write/new-record.js';
-import { embeddingText, rememberAll } from '../write/remember.js';
+import { embeddingText, rememberAll, type WriteDeps } from '../write/remember.js';
 import { SCHEMA_FILE, shownInstant, type MarkdownFiles } from './export.js';
 import { PROFILE_SCHEMA_CATEGORY } from '../profile/profile-schema.js';
 import { parseDate, parseEntries, renderDate, renderImportance, type ParsedEntry } from './format.js';
@@ -34,12 +32,7 @@ export interface MarkdownImportReport {
   redacted?: number;
 }
 
-interface Deps {
-  store: Store;
-  embedder: Embedder;
-  clock: Clock;
-  /** The clock of the job queue the written records' concept jobs go to. */
-  wallClock: Clock;
+interface Deps extends WriteDeps {
   /** Replaces secrets in imported text before it is stored or embedded. */
   redactor: Redactor;
 }

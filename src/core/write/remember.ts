@@ -18,7 +18,7 @@ import { answeredInput, answeredQuestions, capturedClaimInputs, keepOpenQuestion
 import { applyMerge, applySupersession, attachClaimSlot, CLAIM_LAYERS, decideClaim } from './resolve-claim.js';
 import { analyzeEmotion, scoreImportance, scoreSurprise } from './salience/index.js';
 import { isEpisode } from '../record-kinds.js';
-import { SCAN_ROWS, VectorArena } from '../simd-scan.js';
+import { VectorArena } from '../simd-scan.js';
 
 /** What `remember` did with one input (CLI/MCP/HTTP contract). */
 export interface RememberResult {
@@ -49,6 +49,8 @@ export interface WriteDeps {
   clock: Clock;
   /** The clock of the job queue (real time even when `clock` is moved). */
   wallClock: Clock;
+  /** Vector memory the writes' novelty scoring reuses (the engine holds one). */
+  novelty: NoveltyScratch;
 }
 
 /** Options of the write path. */
@@ -158,51 +160,55 @@ export async function commitWrite(deps: WriteDeps, prepared: PreparedWrite, opti
       tx,
       embedded.map((p) => p.record),
     );
-    const results: RememberResult[] = [];
-    const pendingEvents: NewMemory[] = [];
-    const novelty = new NoveltyReference(tx, embedded.length);
-    for (const item of embedded) {
-      const { record } = item;
-      const existing = record.sourceKey === null ? undefined : known.get(`${record.scope}\u0000${record.sourceKey}`);
-      if (existing !== undefined) {
-        results.push({ id: existing, action: 'unchanged' });
-        continue;
+    const novelty = new NoveltyReference(tx, deps.novelty);
+    try {
+      const results: RememberResult[] = [];
+      const pendingEvents: NewMemory[] = [];
+      for (const item of embedded) {
+        const { record } = item;
+        const existing = record.sourceKey === null ? undefined : known.get(`${record.scope}\u0000${record.sourceKey}`);
+        if (existing !== undefined) {
+          results.push({ id: existing, action: 'unchanged' });
+          continue;
+        }
+        if (record.sourceKey !== null) known.set(`${record.scope}\u0000${record.sourceKey}`, record.id);
+        if (CLAIM_LAYERS.has(record.layer) && item.chunks.length === 0) {
+          await flush(tx, pendingEvents);
+          results.push(await writeClaim(tx, record, item.embedding, at));
+          continue;
+        }
+        record.surprise = scoreSurprise(await novelty.nearest(record.scope, item.embedding));
+        pendingEvents.push({ record, embedding: item.embedding });
+        item.chunks.forEach((chunk, index) => {
+          chunk.surprise = record.surprise;
+          pendingEvents.push({ record: chunk, embedding: item.chunkVectors[index] as Float32Array });
+        });
+        const claims = await writeCapturedClaims(tx, item, pendingEvents, at);
+        results.push({
+          id: record.id,
+          action: 'created',
+          ...(item.chunks.length > 0 ? { chunks: item.chunks.map((c) => c.id) } : {}),
+          ...(claims !== undefined ? { claims } : {}),
+        });
       }
-      if (record.sourceKey !== null) known.set(`${record.scope}\u0000${record.sourceKey}`, record.id);
-      if (CLAIM_LAYERS.has(record.layer) && item.chunks.length === 0) {
-        await flush(tx, pendingEvents);
-        results.push(await writeClaim(tx, record, item.embedding, at));
-        continue;
+      await flush(tx, pendingEvents);
+      await options.link?.(tx, results, at);
+      await keepOpenQuestions(tx, answeredQuestions(inputs).open, at);
+      await enqueueConceptExtraction(
+        tx,
+        embedded.map((p) => p.record),
+        results,
+        deps.wallClock.now(),
+      );
+      if (options.deferImportance === true) {
+        const written = new Set(results.filter((r) => r.action === 'created' || r.action === 'superseded').map((r) => r.id));
+        const records = embedded.filter((p) => written.has(p.record.id)).flatMap((p) => [p.record, ...p.chunks]);
+        await enqueueImportanceRecovery(tx, records, deps.wallClock.now() + (options.importanceRecoveryMs ?? IMPORTANCE_GRACE_MS));
       }
-      record.surprise = scoreSurprise(await novelty.nearest(record.scope, item.embedding));
-      pendingEvents.push({ record, embedding: item.embedding });
-      item.chunks.forEach((chunk, index) => {
-        chunk.surprise = record.surprise;
-        pendingEvents.push({ record: chunk, embedding: item.chunkVectors[index] as Float32Array });
-      });
-      const claims = await writeCapturedClaims(tx, item, pendingEvents, at);
-      results.push({
-        id: record.id,
-        action: 'created',
-        ...(item.chunks.length > 0 ? { chunks: item.chunks.map((c) => c.id) } : {}),
-        ...(claims !== undefined ? { claims } : {}),
-      });
+      return results;
+    } finally {
+      novelty.release();
     }
-    await flush(tx, pendingEvents);
-    await options.link?.(tx, results, at);
-    await keepOpenQuestions(tx, answeredQuestions(inputs).open, at);
-    await enqueueConceptExtraction(
-      tx,
-      embedded.map((p) => p.record),
-      results,
-      deps.wallClock.now(),
-    );
-    if (options.deferImportance === true) {
-      const written = new Set(results.filter((r) => r.action === 'created' || r.action === 'superseded').map((r) => r.id));
-      const records = embedded.filter((p) => written.has(p.record.id)).flatMap((p) => [p.record, ...p.chunks]);
-      await enqueueImportanceRecovery(tx, records, deps.wallClock.now() + (options.importanceRecoveryMs ?? IMPORTANCE_GRACE_MS));
-    }
-    return results;
   });
 }
 
@@ -238,45 +244,82 @@ function sameSourceRef(a: MemoryRecord['provenance']['sources'][number], b: Memo
 /** How many of a scope's most recent memories a new event's novelty is measured against. */
 const NOVELTY_SAMPLE = 256;
 
+/** Rows of one block of novelty references: blocks of one size, so a released one is reused as it is. */
+const NOVELTY_BLOCK_ROWS = NOVELTY_SAMPLE;
+
+/**
+ * The vector memory novelty scoring reuses from write to write, one arena per dimension: an engine
+ * holds one. A WebAssembly memory made for each write cost a single-record remember 1-2 ms.
+ */
+export class NoveltyScratch {
+  readonly #arenas = new Map<number, VectorArena>();
+
+  arena(dimension: number): VectorArena {
+    let arena = this.#arenas.get(dimension);
+    if (arena === undefined) {
+      arena = new VectorArena(dimension, { simd: true });
+      this.#arenas.set(dimension, arena);
+    }
+    return arena;
+  }
+}
+
 /**
  * Novelty of events against the scope's recent memories plus the batch so far: one read per scope
  * and batch, so surprise stays cheap however large the scope (claims use their own neighbours). The
- * references sit in a vector arena and are scanned by its SIMD kernel: a batch of 64 against 256
- * references is ~5M multiply-adds, ~10 ms a batch in a plain JS loop, most of the write lock's time.
+ * references are copied into blocks of the scratch arena and scanned by its SIMD kernel: a batch of 64
+ * against 256 references is ~5M multiply-adds, ~10 ms a batch in a plain JS loop, most of the write
+ * lock's time. Each scan runs synchronously after `setQuery`, so writes interleaving on one engine
+ * (PostgreSQL runs transactions side by side) share the arena safely, each in its own blocks.
  */
 class NoveltyReference {
   readonly #tx: StoreTransaction;
-  /** At most how many vectors a scope gains in this transaction (one per event). */
-  readonly #additions: number;
-  #arena: VectorArena | undefined;
-  readonly #byScope = new Map<string, { offset: number; rows: number }>();
-  constructor(tx: StoreTransaction, additions: number) {
+  readonly #scratch: NoveltyScratch;
+  readonly #byScope = new Map<string, { arena: VectorArena; blocks: number[]; rows: number }>();
+  constructor(tx: StoreTransaction, scratch: NoveltyScratch) {
     this.#tx = tx;
-    this.#additions = additions;
+    this.#scratch = scratch;
   }
+
   /** Similarities of the most similar references, best first (at most 5), then remembers `vector`. */
   async nearest(scope: string, vector: Float32Array): Promise<number[]> {
-    let block = this.#byScope.get(scope);
-    const arena = (this.#arena ??= new VectorArena(vector.length, { simd: true }));
-    if (block === undefined) {
+    let references = this.#byScope.get(scope);
+    if (references === undefined) {
       const recent = await this.#tx.recentEmbeddings(scope, NOVELTY_SAMPLE);
-      const offset = arena.allocate((recent.length + this.#additions) * arena.stride * 4);
-      // a few hundred rows of one dimension: far below the arena's 2 GiB
-      if (offset === undefined) throw new Error(`the novelty arena refused ${recent.length + this.#additions} vectors`);
-      recent.forEach((reference, row) => arena.write(offset, row, reference));
-      block = { offset, rows: recent.length };
-      this.#byScope.set(scope, block);
+      references = { arena: this.#scratch.arena(vector.length), blocks: [], rows: 0 };
+      this.#byScope.set(scope, references);
+      for (const reference of recent) this.#append(references, reference);
     }
+    const { arena, blocks, rows } = references;
     const best: number[] = [];
     arena.setQuery(vector);
-    for (let first = 0; first < block.rows; first += SCAN_ROWS) {
-      const count = Math.min(SCAN_ROWS, block.rows - first);
-      const similarities = arena.scan(block.offset + first * arena.stride * 4, count);
+    blocks.forEach((offset, index) => {
+      const count = Math.min(NOVELTY_BLOCK_ROWS, rows - index * NOVELTY_BLOCK_ROWS);
+      const similarities = arena.scan(offset, count);
       for (let row = 0; row < count; row++) keepBest(best, similarities[row] as number, NOVELTY_NEIGHBOURS);
-    }
-    arena.write(block.offset, block.rows, vector);
-    block.rows += 1;
+    });
+    this.#append(references, vector);
     return best;
+  }
+
+  /** Gives every block back to the arena, for the next write. */
+  release(): void {
+    for (const { arena, blocks } of this.#byScope.values())
+      for (const offset of blocks) arena.release(offset, NOVELTY_BLOCK_ROWS * arena.stride * 4);
+    this.#byScope.clear();
+  }
+
+  #append(references: { arena: VectorArena; blocks: number[]; rows: number }, vector: Float32Array): void {
+    const { arena, blocks } = references;
+    const row = references.rows % NOVELTY_BLOCK_ROWS;
+    if (row === 0) {
+      const offset = arena.allocate(NOVELTY_BLOCK_ROWS * arena.stride * 4);
+      // blocks of a few hundred KB, given back after each write: far below the arena's 2 GiB
+      if (offset === undefined) throw new Error('the novelty arena is full');
+      blocks.push(offset);
+    }
+    arena.write(blocks[blocks.length - 1] as number, row, vector);
+    references.rows += 1;
   }
 }
 

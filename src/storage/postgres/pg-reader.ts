@@ -43,6 +43,7 @@ import { readNeighbours } from './pg-neighbours.js';
 import { browseMemories, findDerived, listScopes, summarizeScopes } from './pg-browse.js';
 import { countRecordedPerDay, listConcepts, nextToDecay } from './pg-explore.js';
 import type { VectorStorage } from './pg-migrations.js';
+import { windowBound } from '../temporal-reads.js';
 import {
   EDGE_COLUMNS,
   memoryColumns,
@@ -263,9 +264,8 @@ export class PgReader implements StoreReader {
         parts.push(visibilityClause(query, query.now, 'm', p));
         return parts.join(' AND ');
       };
-      // As in the SQLite store: each scope's newest `limit` event times along the event-time index,
-      // then the exact (time, id) order over the rows from the limit-th of them on; ordering the whole
-      // window sorted every row of it (a year of a 1M scope: a parallel scan of ~1M rows, ~0.7 s).
+      // each scope's newest `limit` event times along the event-time index, then the exact order from
+      // their bound on (`temporal-reads.ts`)
       const newest: number[] = [];
       for (const scope of scopes) {
         const p = new Params();
@@ -277,7 +277,7 @@ export class PgReader implements StoreReader {
         for (const { t } of times.rows) newest.push(Number(t));
       }
       if (newest.length === 0) return [];
-      const from = newest.length < limit ? query.start : (newest.sort((a, b) => b - a)[limit - 1] as number);
+      const from = windowBound(newest, limit, query.start);
       const p = new Params();
       const rows = await db.query<{ id: string; t: number }>(
         `SELECT m.id, ${eventTime} AS t FROM ${this.tables.memories} m

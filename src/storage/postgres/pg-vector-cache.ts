@@ -213,12 +213,11 @@ export class VectorCache {
   /** Room for `SCAN_ROWS` more vectors: in the newest arena, or in a new one when it is full. */
   #newBlock(): Block {
     let arena = this.#arenas[this.#arenas.length - 1];
-    const bytes = SCAN_ROWS * Math.ceil(this.#dimension / 8) * 8 * 4;
-    let offset = arena?.allocate(bytes);
+    let offset = arena?.allocate(SCAN_ROWS * arena.stride * 4);
     if (arena === undefined || offset === undefined) {
       arena = new VectorArena(this.#dimension, { simd: this.#simd });
       this.#arenas.push(arena);
-      offset = arena.allocate(bytes);
+      offset = arena.allocate(SCAN_ROWS * arena.stride * 4);
       // a fresh arena takes one block of any dimension a store allows
       if (offset === undefined) throw new Error(`no memory for ${SCAN_ROWS} vectors of ${this.#dimension} dimensions`);
     }

@@ -5,6 +5,7 @@ import type { MemoryRecord } from '../../core/memory.js';
 import type { ChannelHit, NeighbourQuery, TemporalQuery } from '../../core/ports/store.js';
 import { assertReadScopes } from '../../core/scope.js';
 import { neighbourBounds } from '../neighbour-reads.js';
+import { windowBound } from '../temporal-reads.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { arrayToMemory, inList, memoryColumns, visibilityClause } from './sqlite-rows.js';
 
@@ -135,10 +136,8 @@ export function readTemporal(connection: SqliteConnection, query: TemporalQuery)
   const visibility = visibilityClause(query, query.now, 'm');
   const layers = query.layers === undefined ? '' : ` AND ${inList('m.layer')}`;
   const layerParams = query.layers === undefined ? [] : [JSON.stringify(query.layers)];
-  // Only the newest `limit` rows are wanted, but ordering a whole window by (time, id) sorts every row
-  // in it (a year of a 1M scope: ~1.5 s). So first each scope's newest `limit` times, walking the event
-  // time index backwards; the `limit`-th newest of them all bounds the window from below, and the exact
-  // query then sorts only the rows from there on (the newest `limit` and any tied at the bound).
+  // each scope's newest `limit` event times along the event-time index, then the exact order from
+  // their bound on (`temporal-reads.ts`)
   const newest: number[] = [];
   for (const scope of scopes) {
     const times = connection.all<{ t: number }>(
@@ -155,7 +154,7 @@ export function readTemporal(connection: SqliteConnection, query: TemporalQuery)
     for (const { t } of times) newest.push(t);
   }
   if (newest.length === 0) return [];
-  const from = newest.length < limit ? query.start : (newest.sort((a, b) => b - a)[limit - 1] as number);
+  const from = windowBound(newest, limit, query.start);
   const rows = connection.all<{ id: string; t: number }>(
     `SELECT m.id AS id, coalesce(m.occurred_at, m.valid_from) AS t FROM memories m
      WHERE ${inList('m.scope')}${layers} AND coalesce(m.occurred_at, m.valid_from) >= ? AND coalesce(m.occurred_at, m.valid_from) < ?
