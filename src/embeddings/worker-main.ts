@@ -27,18 +27,6 @@ export function serveEmbedderWorker<Data>(
   const data = workerData as Partial<Data> | null;
   if (isMainThread || port === null || !accepts(data)) return;
   const send = (reply: EmbedderWorkerReply, transfer: ArrayBuffer[] = []): void => port.postMessage(reply, transfer);
-  // Console output goes to the parent as messages, which it writes to its stderr: never to its stdout
-  // (the MCP channel), and not through the worker's stdio streams either, since a parent reading those
-  // keeps its event loop alive for as long as the worker lives, and an idle pool must not hold a process.
-  const forward = (chunk: unknown, encoding?: unknown, callback?: unknown): boolean => {
-    const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8');
-    send({ type: 'log', text });
-    const done = typeof encoding === 'function' ? encoding : callback;
-    if (typeof done === 'function') (done as () => void)();
-    return true;
-  };
-  process.stdout.write = forward as typeof process.stdout.write;
-  process.stderr.write = forward as typeof process.stderr.write;
   load(data as Data).then(
     (model) => {
       let chain: Promise<void> = Promise.resolve();

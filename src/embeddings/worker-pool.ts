@@ -17,7 +17,6 @@ export interface EmbedderWorkerRequest {
 /** A worker's message to the pool: ready after loading, failed to load, or one job's outcome. */
 export type EmbedderWorkerReply =
   | { readonly type: 'ready' }
-  | { readonly type: 'log'; readonly text: string }
   | { readonly type: 'load-failed'; readonly message: string }
   | { readonly type: 'result'; readonly id: number; readonly vectors: Float32Array }
   | { readonly type: 'job-failed'; readonly id: number; readonly message: string };
@@ -103,7 +102,6 @@ export class EmbedderWorkerPool {
   #nextId = 1;
   #crashes = 0;
   #closed = false;
-  #startRequested = false;
 
   constructor(options: EmbedderWorkerPoolOptions) {
     if (!Number.isInteger(options.size) || options.size < 1) {
@@ -130,18 +128,6 @@ export class EmbedderWorkerPool {
       this.#ensureWorkers();
       this.#pump();
     });
-  }
-
-  /**
-   * Starts the workers without waiting for them, when they are not running yet: for a caller that only
-   * ever embeds single queries (which go to a worker only once one is idle), so it is not left on its
-   * own thread for good. A load failure here is dropped; the next job that needs the workers reports it.
-   */
-  start(): void {
-    // once: workers whose model fails to load are not started again for every query
-    if (this.#closed || this.#startRequested || this.#slots.length > 0) return;
-    this.#startRequested = true;
-    this.warmUp().catch(() => undefined);
   }
 
   /** Starts every worker and waits until each has loaded the model. */
@@ -185,17 +171,19 @@ export class EmbedderWorkerPool {
       this.#failAll(error, this.#options.missingScriptHint);
       return false;
     }
-    // stdout: true keeps worker output off our stdout (the MCP channel). The worker sends its console
-    // output as `log` messages, written to our stderr below; its stdio streams are not read: reading
-    // them kept this process alive as long as an idle worker lived (a stream waiting for data refs the
-    // worker's port), and Node's own pipe (stdout/stderr false) adds a listener to process.stderr per
-    // worker, which a blend's members with a few workers each took past Node's leak-warning limit.
+    // stdout: true keeps worker console.log off our stdout (the MCP channel); we forward it to stderr.
+    // Both streams are forwarded by a listener on the worker's side, not piped: a pipe (Node's own for
+    // stderr, unless stderr: true) adds listeners to process.stderr per worker, and a blend's members
+    // with a few workers each went past Node's limit of ten and printed a leak warning.
     const worker = new Worker(url, {
       workerData: this.#options.workerData,
       stdout: true,
       stderr: true,
       execArgv: workerExecArgv(process.execArgv),
     });
+    const forward = (chunk: Buffer): void => void process.stderr.write(chunk);
+    worker.stdout.on('data', forward);
+    worker.stderr.on('data', forward);
     const slot: Slot = { worker, ready: false, loaded: false, job: null };
     this.#slots.push(slot);
     worker.on('message', (reply: EmbedderWorkerReply) => this.#onReply(slot, reply));
@@ -207,10 +195,6 @@ export class EmbedderWorkerPool {
   }
 
   #onReply(slot: Slot, reply: EmbedderWorkerReply): void {
-    if (reply.type === 'log') {
-      process.stderr.write(reply.text);
-      return;
-    }
     const { label } = this.#options;
     if (reply.type !== 'result' && reply.type !== 'job-failed') slot.loaded = true;
     if (reply.type === 'ready') {

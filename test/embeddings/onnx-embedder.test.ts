@@ -219,44 +219,6 @@ describe.skipIf(workersSkip !== '')(`OnnxEmbedder with worker threads${workersSk
     },
   );
 
-  it.skipIf(!distBuilt)(
-    `a process whose pool is warm and idle exits without close()${distBuilt ? '' : ' (skipped: needs npm run build)'}`,
-    { timeout: 120_000 },
-    () => {
-      // Reading the workers' stdio streams once kept such a process alive for as long as its workers
-      // lived: a script or hook that forgot close() hung (before 3 December: until the test's timeout).
-      const script = `
-        const { OnnxEmbedder } = await import(${JSON.stringify(pathToFileURL(DIST_ONNX).href)});
-        const pool = OnnxEmbedder.create({ model: 'bge-small-en-v1.5', cacheDir: ${JSON.stringify(cacheDir)}, workers: 2 });
-        await pool.warmUp();
-        const [vector] = await pool.embed(['which shelf did item 7 move to?'], { purpose: 'query' });
-        await pool.embed(Array.from({ length: 8 }, (_, i) => 'note ' + i));
-        console.log('embedded ' + vector.length + ', idle ' + pool.idleWorkers);
-        // no close()`;
-      const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 110_000 });
-      expect(child.error, 'the process did not exit on its own').toBeUndefined();
-      expect(child.status, child.stderr).toBe(0);
-      expect(child.stdout.trim()).toBe('embedded 384, idle 2');
-    },
-  );
-
-  it('a caller that only embeds single queries starts its workers; once one is idle, queries go there', async () => {
-    const query = 'which shelf did item 5 move to?';
-    const pooled = OnnxEmbedder.create({ model: 'bge-small-en-v1.5', cacheDir, workers: 1 });
-    try {
-      expect(pooled.idleWorkers).toBe(0);
-      // no warmUp and no batch: the first query runs here and starts the worker in the background
-      const first = await pooled.embed([query], { purpose: 'query' });
-      await expect.poll(() => pooled.idleWorkers, { timeout: 30_000 }).toBe(1);
-      const running = pooled.embed([query], { purpose: 'query' });
-      // the query took the idle worker
-      expect(pooled.idleWorkers).toBe(0);
-      expect(maxDifference(await running, first)).toBeLessThan(1e-6);
-    } finally {
-      await pooled.close();
-    }
-  });
-
   it('warms every worker; a query on an idle worker gets the in-process vector', async () => {
     const query = 'which shelf did item 3 move to?';
     const inProcess = OnnxEmbedder.create({ model: 'bge-small-en-v1.5', cacheDir });

@@ -136,11 +136,6 @@ export class OnnxEmbedder implements Embedder {
     return this.#pool?.size ?? 0;
   }
 
-  /** Worker threads that have loaded the model and are free now. */
-  get idleWorkers(): number {
-    return this.#pool?.idleWorkers ?? 0;
-  }
-
   /**
    * Embeds texts in order into unit-length vectors; `purpose: 'query'` adds the model's query prefix,
    * otherwise its passage prefix. Texts are sorted by length into batches so padding stays small, and
@@ -233,7 +228,6 @@ export class OnnxEmbedder implements Embedder {
     const pool = this.#pool;
     if (pool === null) return false;
     if (count > this.#options.inProcessMaxTexts) return true;
-    if (purpose === 'query') pool.start();
     return (purpose === 'query' || this.#busy > 0) && pool.idleWorkers > 0;
   }
 

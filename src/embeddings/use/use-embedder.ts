@@ -135,7 +135,6 @@ export class UseEmbedder implements Embedder {
     if (count > this.#options.inProcessMaxTexts) return true;
     // A small input still goes to an idle worker when this thread is already embedding, and a recall
     // query does, so that the caller's thread runs the other channels meanwhile.
-    if (purpose === 'query') pool.start();
     return (purpose === 'query' || this.#inProcessBusy > 0) && pool.idleWorkers > 0;
   }
 
