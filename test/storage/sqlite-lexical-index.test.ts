@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { LexicalQuery } from '../../src/core/ports/store.js';
+import type { MemoryRecord } from '../../src/core/memory.js';
+import type { LexicalQuery, StoreTransaction } from '../../src/core/ports/store.js';
 import { contentTerms } from '../../src/core/text/index.js';
 import { openSqliteStore, type SqliteStore } from '../../src/storage/sqlite/index.js';
 import { plainFtsTerms, plainText } from '../../src/storage/sqlite/lexical/lexical-tokens.js';
@@ -225,4 +226,132 @@ describe('SQLite in-memory lexical index', () => {
     });
     raw.close();
   });
+});
+
+/**
+ * Inside a write transaction the index holds only committed rows; the transaction's own inserts, text
+ * and status changes and deletes are scored beside it. Two databases with the same rows, one searched
+ * by FTS5 and one by the index, go through the same transaction: every search inside it, and after its
+ * commit or rollback, answers the same on both.
+ */
+describe('SQLite in-memory lexical index inside a write transaction', () => {
+  let dir: string;
+  let plain: SqliteStore;
+  let indexed: SqliteStore;
+  const next = random(11);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
+  const sentence = (): string =>
+    next() < 0.1 ? pick(EXTRAS) : Array.from({ length: 2 + Math.floor(next() * 9) }, () => pick(WORDS)).join(' ');
+  const record = (): ReturnType<typeof makeRecord> =>
+    makeRecord({
+      scope: pick(['acme/a', 'acme/a', 'acme/b']),
+      layer: pick(['episodic', 'semantic', 'semantic', 'procedural']),
+      content: sentence(),
+      tags: next() < 0.3 ? [pick(WORDS)] : [],
+      entities: next() < 0.3 ? [pick(['Alice', 'Bob', 'Zürich'])] : [],
+      validFrom: T0 + Math.floor(next() * 30) * DAY,
+      recordedAt: T0 + Math.floor(next() * 30) * DAY,
+      status: pick(['active', 'active', 'active', 'superseded']),
+    });
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'engram-lexidx-tx-'));
+    plain = await openSqliteStore({ path: join(dir, 'fts.db'), embedding: EMBEDDING, lexicalIndexThreshold: Infinity });
+    indexed = await openSqliteStore({ path: join(dir, 'indexed.db'), embedding: EMBEDDING, lexicalIndexThreshold: 0 });
+    const memories = withVectors(CONTRACT_DIMENSION, Array.from({ length: 400 }, record));
+    for (const store of [plain, indexed]) await store.transaction((tx) => tx.insertMemories(memories));
+  });
+  afterEach(async () => {
+    await Promise.all([plain.close(), indexed.close()]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Steps of one transaction, the same on both stores: writes, and searches whose hits are collected. */
+  type Step = { write: (tx: StoreTransaction) => Promise<unknown> } | { search: LexicalQuery; vector: Float32Array };
+
+  function script(existing: readonly MemoryRecord[]): Step[] {
+    const now = T0 + 31 * DAY;
+    const steps: Step[] = [];
+    const search = (): void => {
+      const text = sentence();
+      const layers = next() < 0.5 ? (['semantic'] as const) : undefined;
+      const shape = {
+        scopes: next() < 0.7 ? ['acme/a'] : ['acme/a', 'acme/b'],
+        now,
+        limit: pick([6, 10, 60]),
+        ...(layers ? { layers } : {}),
+      };
+      steps.push({
+        search: { ...shape, terms: contentTerms(text).map((term) => ({ term })) },
+        vector: seededVector(CONTRACT_DIMENSION, steps.length + 1),
+      });
+    };
+    for (let round = 0; round < 12; round++) {
+      const fresh = Array.from({ length: 1 + Math.floor(next() * 6) }, record);
+      const memories = withVectors(CONTRACT_DIMENSION, fresh);
+      steps.push({ write: (tx) => tx.insertMemories(memories) });
+      search();
+      const target = pick(existing);
+      const change = next();
+      const patch =
+        change < 0.35
+          ? { updatedAt: now, content: sentence(), tags: [pick(WORDS)] }
+          : change < 0.7
+            ? { updatedAt: now, status: pick(['superseded', 'active', 'decayed'] as const) }
+            : { updatedAt: now, validTo: T0 + 5 * DAY, invalidatedAt: T0 + 12 * DAY };
+      steps.push({ write: (tx) => tx.updateMemory(target.id, target.scope, patch) });
+      // a row written earlier in this transaction changes too
+      const own = fresh[0] as MemoryRecord;
+      const rewritten = { updatedAt: now, content: sentence() };
+      if (next() < 0.5) steps.push({ write: (tx) => tx.updateMemory(own.id, own.scope, rewritten) });
+      if (next() < 0.3) {
+        const gone = pick(existing);
+        steps.push({ write: (tx) => tx.deleteMemories([gone.id], gone.scope) });
+      }
+      search();
+      search();
+    }
+    return steps;
+  }
+
+  async function run(store: SqliteStore, steps: readonly Step[], outcome: 'commit' | 'rollback'): Promise<unknown[]> {
+    const found: unknown[] = [];
+    await store
+      .transaction(async (tx) => {
+        for (const step of steps) {
+          if ('write' in step) await step.write(tx);
+          else found.push(await tx.lexicalSearch(step.search), await tx.vectorSearch({ ...step.search, vector: step.vector }));
+        }
+        if (outcome === 'rollback') throw new Error('roll back');
+      })
+      .catch((error: unknown) => {
+        if (outcome === 'commit') throw error;
+      });
+    return found;
+  }
+
+  for (const outcome of ['commit', 'rollback'] as const)
+    it(`answers as FTS5 does for the transaction's own inserts, changes and deletes, and after its ${outcome}`, async () => {
+      const existing = await indexed.listMemories({ scopes: ['acme/a', 'acme/b'], limit: 1000 });
+      await indexed.prepareLexicalIndex();
+      const steps = script(existing);
+      const before = indexed.lexicalIndexUsage?.indexed ?? 0;
+      const expected = await run(plain, steps, outcome);
+      const actual = await run(indexed, steps, outcome);
+      expect(actual.length).toBe(expected.length);
+      for (let i = 0; i < expected.length; i++) expect(actual[i], `search ${i}`).toEqual(expected[i]);
+      expect(expected.some((hits) => (hits as unknown[]).length > 0)).toBe(true);
+      // the index answered the searches (FTS5 only those with a word it does not index, as outside a transaction)
+      expect((indexed.lexicalIndexUsage?.indexed ?? 0) - before).toBeGreaterThanOrEqual((expected.length / 2) * 0.75);
+      // afterwards (committed or rolled back) the index answers from what is committed, with nothing left over
+      for (let i = 0; i < 20; i++) {
+        const query = {
+          scopes: ['acme/a', 'acme/b'],
+          now: T0 + 31 * DAY,
+          limit: 10,
+          terms: contentTerms(sentence()).map((term) => ({ term })),
+        };
+        expect(await indexed.lexicalSearch(query)).toEqual(await plain.lexicalSearch(query));
+      }
+    });
 });

@@ -27,6 +27,7 @@ import type {
 import { assertReadScopes, assertScope, type Scope } from '../../core/scope.js';
 import type { AnnIndex } from './ann/ann-index.js';
 import type { LexicalIndex } from './lexical/lexical-index.js';
+import type { PendingLexicalRows } from './lexical/lexical-pending.js';
 import { LexicalStatistics, searchLexical } from './lexical/sqlite-lexical.js';
 import { readRelationTypes } from './sqlite-relations.js';
 import { readConceptRefs, readConcepts, readConceptsByRef } from './sqlite-concepts.js';
@@ -56,8 +57,10 @@ export interface ReaderContext {
   readonly memoryIndexThreshold: number;
   readonly memoryIndexWarmup: number;
   readonly assertUsable: () => void;
-  /** The in-memory lexical index of the store's read connection (never inside a transaction). */
+  /** The in-memory lexical index of the store's read connection (committed rows only). */
   readonly lexicalIndex?: LexicalIndex;
+  /** Inside a write transaction: the rows it wrote, which the lexical index answers beside its own. */
+  readonly pendingLexical?: PendingLexicalRows;
 }
 
 /** Scope-local BM25 statistics, cached per connection (the writer sees its own uncommitted rows). */
@@ -144,7 +147,17 @@ export class SqliteReader implements StoreReader {
 
   async lexicalSearch(query: LexicalQuery): Promise<ChannelHit[]> {
     return this.read('lexical search', (connection) =>
-      searchLexical(connection, statisticsFor(connection), query, this.#context.lexicalIndex),
+      searchLexical(
+        connection,
+        statisticsFor(connection),
+        query,
+        this.#context.lexicalIndex === undefined
+          ? undefined
+          : {
+              index: this.#context.lexicalIndex,
+              ...(this.#context.pendingLexical === undefined ? {} : { pending: this.#context.pendingLexical }),
+            },
+      ),
     );
   }
 
@@ -155,6 +168,7 @@ export class SqliteReader implements StoreReader {
       assertEmbedderCurrent(connection, this.#context.embedderName);
       if (query.layers?.length === 0) return [];
       const pending = this.pendingVectors();
+      const { lexicalIndex: lexical, pendingLexical } = this.#context;
       const context: VectorSearchContext = {
         connection,
         index: this.#context.index,
@@ -162,11 +176,13 @@ export class SqliteReader implements StoreReader {
         memoryIndexThreshold: this.#context.memoryIndexThreshold,
         memoryIndexWarmup: this.#context.memoryIndexWarmup,
         ...(pending === undefined ? {} : { pending }),
-        ...(this.#context.lexicalIndex === undefined
+        ...(lexical === undefined
           ? {}
           : {
               visible: (rowids: readonly number[]) =>
-                this.#context.lexicalIndex?.visibleIds(connection, rowids, { ...query, scopes }) ?? null,
+                pendingLexical === undefined
+                  ? lexical.visibleIds(connection, rowids, { ...query, scopes })
+                  : lexical.visibleIdsInTransaction(connection, pendingLexical, rowids, { ...query, scopes }),
             }),
       };
       return searchVectors(context, query, scopes);

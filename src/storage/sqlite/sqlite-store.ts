@@ -20,6 +20,7 @@ import { isMemoryPath, openConnection, type SqliteConnection } from './sqlite-co
 import { toEngramError } from './sqlite-errors.js';
 import { assertSchemaCurrent, checkEmbeddingIdentity, migrate } from './sqlite-migrations.js';
 import { LexicalIndex } from './lexical/lexical-index.js';
+import { PendingLexicalRows } from './lexical/lexical-pending.js';
 import { SqliteReader, type ReaderContext } from './sqlite-reader.js';
 import { resolveSqliteStoreConfig, type ResolvedSqliteStoreConfig, type SqliteStoreConfig } from './sqlite-store-config.js';
 import { SqliteTransaction } from './sqlite-transaction.js';
@@ -159,10 +160,16 @@ export class SqliteStore extends SqliteReader implements Store {
         throw error;
       }
       let finished = false;
-      const context = readerContext({ config: this.#config, index: this.#index, ann: this.#ann }, writer, () => {
-        if (finished)
-          throw new EngramError('INTERNAL', messages.storageUnavailable('a transaction object was used after its transaction ended'));
-      });
+      const context: ReaderContext = {
+        ...readerContext({ config: this.#config, index: this.#index, ann: this.#ann }, writer, () => {
+          if (finished)
+            throw new EngramError('INTERNAL', messages.storageUnavailable('a transaction object was used after its transaction ended'));
+        }),
+        // the lexical index holds committed rows; the transaction's own are read beside it
+        ...(this.#lexical === undefined || writer === this.#reader
+          ? {}
+          : { lexicalIndex: this.#lexical, pendingLexical: new PendingLexicalRows() }),
+      };
       try {
         const result = await fn(new SqliteTransaction(context));
         try {

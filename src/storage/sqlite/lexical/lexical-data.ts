@@ -39,7 +39,7 @@ export interface SourceRow {
   invalidated_at: number | null;
 }
 
-const ROW_COLUMNS =
+export const LEXICAL_ROW_COLUMNS =
   'rowid, id, scope, layer, status, content, tags, entities, term_count, valid_from, valid_to, recorded_at, invalidated_at';
 /** Rows read per snapshot while building (each chunk blocks the event loop for a few tens of ms). */
 const BUILD_CHUNK = 1000;
@@ -259,7 +259,7 @@ export class LexicalData {
   /** Indexes the next rows above `maxRowid`; `true` when there were no more. */
   readChunk(connection: SqliteConnection): boolean {
     const rows = connection.all<SourceRow>(
-      `SELECT ${ROW_COLUMNS} FROM memories WHERE rowid > ? ORDER BY rowid LIMIT ?`,
+      `SELECT ${LEXICAL_ROW_COLUMNS} FROM memories WHERE rowid > ? ORDER BY rowid LIMIT ?`,
       this.maxRowid,
       BUILD_CHUNK,
     );
@@ -284,7 +284,7 @@ export class LexicalData {
     const rows: SourceRow[] = [];
     if (changed.size > 0) {
       const found = connection.all<SourceRow>(
-        `SELECT ${ROW_COLUMNS} FROM memories WHERE rowid IN (SELECT value FROM json_each(?))`,
+        `SELECT ${LEXICAL_ROW_COLUMNS} FROM memories WHERE rowid IN (SELECT value FROM json_each(?))`,
         JSON.stringify([...changed]),
       );
       const seen = new Set(found.map((row) => row.rowid));
@@ -292,7 +292,7 @@ export class LexicalData {
       rows.push(...found);
     }
     if (top > this.maxRowid)
-      rows.push(...connection.all<SourceRow>(`SELECT ${ROW_COLUMNS} FROM memories WHERE rowid > ? ORDER BY rowid`, this.maxRowid));
+      rows.push(...connection.all<SourceRow>(`SELECT ${LEXICAL_ROW_COLUMNS} FROM memories WHERE rowid > ? ORDER BY rowid`, this.maxRowid));
     rows.sort((x, y) => x.rowid - y.rowid);
     this.#applyRead(connection, rows);
     const last = changes[changes.length - 1];
@@ -417,6 +417,25 @@ export class LexicalData {
     if (this.#counts.size > 100_000) this.#counts.clear();
     this.#counts.set(key, { length: list.length, generation: this.deadGeneration, n });
     return n;
+  }
+
+  /** The weighted frequency of FTS5 term `term` in present row `d` (0 when it does not hold it). */
+  ftsFrequency(term: string, d: number): number {
+    if (this.present[d] !== 1) return 0;
+    if (this.moved[d] === 1) return this.delta.get(d)?.get(term) ?? 0;
+    const list = this.postings.get(term);
+    if (list === undefined) return 0;
+    // a list holds its rows in ascending rowid order (rows are posted as they are read, by rowid)
+    let low = 0;
+    let high = list.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      const doc = list.docs[middle] as number;
+      if (doc === d) return list.freqs[middle] as number;
+      if (doc < d) low = middle + 1;
+      else high = middle - 1;
+    }
+    return 0;
   }
 
   /** Rows of the scopes (any status) holding any of `terms`, as an FTS5 MATCH of the words counts them. */

@@ -21,7 +21,7 @@
  * `postings.ts`, `candidate-heap.ts` and `lexical-tokens.ts` (the two tokenisations), `lexical-file.ts`
  * and `lexical-build.ts` (the file), `lexical-builder.ts` (the worker).
  */
-import type { TimeFilter } from '../../../core/memory.js';
+import { visibilityBounds, type TimeFilter } from '../../../core/memory.js';
 import type { ChannelHit } from '../../../core/ports/store.js';
 import type { Scope } from '../../../core/scope.js';
 import type { SqliteConnection } from '../sqlite-connection.js';
@@ -30,7 +30,8 @@ import { loadLexicalFile, type LexicalBuildRequest, type LexicalBuildResult } fr
 import { runLexicalBuild, type LexicalBuildRun } from './lexical-builder.js';
 import { LexicalData } from './lexical-data.js';
 import { deserializeLexicalData, lexicalFilePath, readLexicalHeader, removeLexicalFile } from './lexical-file.js';
-import { searchLexicalData, type IndexedLexicalQuery } from './lexical-search.js';
+import type { PendingLexicalRows } from './lexical-pending.js';
+import { pendingRowVisible, searchLexicalData, type IndexedLexicalQuery } from './lexical-search.js';
 
 /** Stores up to this many rows are indexed at once, inside the first search. */
 const INLINE_BUILD_MAX = 5000;
@@ -119,6 +120,24 @@ export class LexicalIndex {
   }
 
   /**
+   * A search inside a write transaction: the index answers for the committed rows (caught up through its
+   * own connection, which sees committed data only), and `pending` stands in for the rows the
+   * transaction wrote, read through `writer`. `null` as for `search`.
+   */
+  searchInTransaction(writer: SqliteConnection, pending: PendingLexicalRows, query: IndexedLexicalQuery): ChannelHit[] | null {
+    const connection = this.#options.connection;
+    const data = this.#current(connection, true);
+    if (data === undefined) {
+      this.#usage.fts++;
+      return null;
+    }
+    const hits = searchLexicalData(data, query, pending.read(writer, connection, data));
+    if (hits === null) this.#usage.fts++;
+    else this.#usage.indexed++;
+    return hits;
+  }
+
+  /**
    * The vector search's post-filter from the index (caught up first, in the caller's snapshot): the
    * rows among `rowids` of the scopes and layers visible under the filter, as rowid → id; `null` when
    * the index is not ready.
@@ -131,6 +150,35 @@ export class LexicalIndex {
     const data = this.#current(connection, false);
     if (data === undefined) return null;
     return data.visibleIds(rowids, query.scopes, query.layers, query, query.now);
+  }
+
+  /**
+   * `visibleIds` inside a write transaction: the index answers for the committed rows, `pending` (read
+   * through `writer`) for the rows the transaction wrote.
+   */
+  visibleIdsInTransaction(
+    writer: SqliteConnection,
+    pending: PendingLexicalRows,
+    rowids: readonly number[],
+    query: { scopes: readonly Scope[]; layers?: readonly string[] | undefined; now: number } & TimeFilter,
+  ): Map<number, string> | null {
+    const connection = this.#options.connection;
+    const data = this.#current(connection, false);
+    if (data === undefined) return null;
+    const { masked, rows } = pending.read(writer, connection, data);
+    const out = data.visibleIds(
+      rowids.filter((rowid) => !masked.has(rowid)),
+      query.scopes,
+      query.layers,
+      query,
+      query.now,
+    );
+    const bounds = visibilityBounds(query, query.now);
+    for (const rowid of rowids) {
+      const row = rows.get(rowid);
+      if (row !== undefined && pendingRowVisible(row, query.scopes, query.layers, bounds)) out.set(rowid, row.id);
+    }
+    return out;
   }
 
   /**

@@ -3,13 +3,13 @@
  * FTS5's own bm25 over the whole table (it picks the candidates, best first, ties by rowid), stage 2 is
  * `rankBm25` with the searched scopes' statistics (it ranks them).
  */
-import { visibilityBounds, type TimeFilter } from '../../../core/memory.js';
+import { visibilityBounds, visibleUnder, type MemoryStatus, type TimeFilter, type VisibilityBounds } from '../../../core/memory.js';
 import type { ChannelHit } from '../../../core/ports/store.js';
 import { bm25Document, bm25Query } from '../../../core/text/bm25.js';
 import type { Scope } from '../../../core/scope.js';
 import { CandidateHeap } from './candidate-heap.js';
 import { layerIdSet, type LexicalData } from './lexical-data.js';
-import { ftsTermOf, STOP_TERMS } from './lexical-tokens.js';
+import { ftsTermOf, STOP_TERMS, type FtsTerms } from './lexical-tokens.js';
 
 /** What one search asks of the index, prepared by the caller as the FTS path prepares it. */
 export interface IndexedLexicalQuery {
@@ -29,12 +29,64 @@ export interface IndexedLexicalQuery {
   readonly b: number;
 }
 
+/** A row an open write transaction wrote, as that transaction sees it (the index holds committed rows). */
+export interface PendingLexicalRow {
+  readonly rowid: number;
+  readonly id: string;
+  readonly scope: string;
+  readonly layer: string;
+  readonly status: MemoryStatus;
+  readonly validFrom: number;
+  readonly validTo: number | null;
+  readonly recordedAt: number;
+  readonly invalidatedAt: number | null;
+  readonly fts: FtsTerms;
+  /** Engram stem → weighted frequency (`ownTerms`), and the BM25 length. */
+  readonly own: ReadonlyMap<string, number>;
+  readonly bm25Length: number;
+  /** The stored term count (the scope statistics' lengths sum it; `null` counts nothing). */
+  readonly termCount: number | null;
+}
+
+/** What a write transaction changed: the rows the index must not answer for, and their present state. */
+export interface PendingLexical {
+  /** Rowids the transaction inserted, changed or deleted. */
+  readonly masked: ReadonlySet<number>;
+  /** Those that exist in the transaction's view, by rowid. */
+  readonly rows: ReadonlyMap<number, PendingLexicalRow>;
+}
+
+/** Whether a pending row is of the scopes and layers and visible under the bounds. */
+export function pendingRowVisible(
+  row: PendingLexicalRow,
+  scopes: readonly Scope[],
+  layers: readonly string[] | undefined,
+  bounds: VisibilityBounds,
+): boolean {
+  return (
+    scopes.includes(row.scope) &&
+    (layers === undefined || layers.includes(row.layer)) &&
+    visibleUnder(bounds, row.status, row.recordedAt, row.validFrom, row.validTo, row.invalidatedAt)
+  );
+}
+
+/** A first-stage candidate: an index row, or a pending one. */
+interface Candidate {
+  readonly row: number;
+  readonly score: number;
+  readonly pending?: PendingLexicalRow;
+}
+
 /** FTS5's bm25 parameters (fts5_aux.c), which the FTS path's candidate order uses. */
 const FTS_K1 = 1.2;
 const FTS_B = 0.75;
 
-/** FTS5's candidates and `rankBm25`'s ranking of them, or `null` when a query word is not indexable. */
-export function searchLexicalData(data: LexicalData, query: IndexedLexicalQuery): ChannelHit[] | null {
+/**
+ * FTS5's candidates and `rankBm25`'s ranking of them, or `null` when a query word is not indexable.
+ * With `pending` (a search inside a write transaction), the transaction's rows stand in for the index's
+ * rows of the same rowids, in the hits and in every statistic, as FTS5 inside the transaction sees them.
+ */
+export function searchLexicalData(data: LexicalData, query: IndexedLexicalQuery, pending?: PendingLexical): ChannelHit[] | null {
   // the FTS5 term of every phrase, and of every surface word (for the scope statistics)
   const phraseTerms: string[] = [];
   for (const { word } of query.phrases) {
@@ -52,12 +104,94 @@ export function searchLexicalData(data: LexicalData, query: IndexedLexicalQuery)
     }
     surfaceTerms.set(s, terms);
   }
-  if (data.rows <= 0) return [];
-  const touchedCount = scoreFts(data, phraseTerms, query.phrases);
+  const overlay = pending === undefined ? undefined : overlayOf(data, pending);
+  const nRow = data.rows + (overlay === undefined ? 0 : overlay.rows.length - overlay.replaced.length);
+  if (nRow <= 0) return [];
+  let tokens = data.tokens;
+  for (const d of overlay?.replaced ?? []) tokens -= data.ftsLength[d] as number;
+  for (const row of overlay?.rows ?? []) tokens += row.fts.length;
+  const avgdl = tokens / nRow;
+  const idf = ftsIdf(data, phraseTerms, nRow, overlay);
+  const touchedCount = scoreFts(data, phraseTerms, query.phrases, idf, avgdl);
   const scopeSet = data.scopeSet(query.scopes);
-  const candidates = bestVisible(data, touchedCount, query, scopeSet);
+  let candidates = bestVisible(data, touchedCount, query, scopeSet, pending?.masked);
+  if (overlay !== undefined && overlay.rows.length > 0)
+    candidates = mergeCandidates(candidates, scorePending(overlay.rows, phraseTerms, query, idf, avgdl), query.candidates);
   if (candidates.length === 0) return [];
-  return rankCandidates(data, candidates, query, surfaceTerms, scopeSet);
+  return rankCandidates(data, candidates, query, surfaceTerms, scopeSet, overlay);
+}
+
+/** A transaction's rows against the index: the index rows they replace (or delete), and their own. */
+interface Overlay {
+  /** Masked rows the index holds: their statistics are taken out. */
+  readonly replaced: readonly number[];
+  /** The transaction's rows: their statistics are put in. */
+  readonly rows: readonly PendingLexicalRow[];
+}
+
+function overlayOf(data: LexicalData, pending: PendingLexical): Overlay {
+  const replaced: number[] = [];
+  for (const d of pending.masked) if (d < data.present.length && data.present[d] === 1) replaced.push(d);
+  return { replaced, rows: [...pending.rows.values()] };
+}
+
+/** FTS5's idf of each phrase term over all `nRow` rows: ln((N − n + 0.5) / (n + 0.5)), at least 1e-6. */
+function ftsIdf(data: LexicalData, phraseTerms: readonly string[], nRow: number, overlay: Overlay | undefined): Map<string, number> {
+  const idfOf = new Map<string, number>();
+  for (const term of new Set(phraseTerms)) {
+    let hits = data.rowsHolding(term, undefined);
+    if (overlay !== undefined) {
+      for (const d of overlay.replaced) if (data.ftsFrequency(term, d) > 0) hits--;
+      for (const row of overlay.rows) if (row.fts.terms.has(term)) hits++;
+    }
+    let idf = Math.log((nRow - hits + 0.5) / (hits + 0.5));
+    if (idf <= 0) idf = 1e-6;
+    idfOf.set(term, idf);
+  }
+  return idfOf;
+}
+
+/** FTS5's bm25 of one row: Σ over phrases of idf · f·(k1 + 1) / (f + k1·(1 − b + b·len/avgdl)), per repetition. */
+function ftsRowScore(
+  terms: ReadonlyMap<string, number>,
+  length: number,
+  avgdl: number,
+  phraseTerms: readonly string[],
+  phrases: IndexedLexicalQuery['phrases'],
+  idf: ReadonlyMap<string, number>,
+): number {
+  let score = 0;
+  for (let p = 0; p < phraseTerms.length; p++) {
+    const term = phraseTerms[p] as string;
+    const f = terms.get(term);
+    if (f === undefined) continue;
+    const add = (idf.get(term) as number) * ((f * (FTS_K1 + 1.0)) / (f + FTS_K1 * (1 - FTS_B + (FTS_B * length) / avgdl)));
+    for (let rep = 0; rep < (phrases[p]?.repetitions ?? 1); rep++) score += add;
+  }
+  return score;
+}
+
+/** The pending rows of the scopes and layers visible under the filter that match, with their stage-1 score. */
+function scorePending(
+  rows: readonly PendingLexicalRow[],
+  phraseTerms: readonly string[],
+  query: IndexedLexicalQuery,
+  idf: ReadonlyMap<string, number>,
+  avgdl: number,
+): Candidate[] {
+  const bounds = visibilityBounds(query.filter, query.now);
+  const out: Candidate[] = [];
+  for (const row of rows) {
+    if (!pendingRowVisible(row, query.scopes, query.layers, bounds)) continue;
+    const score = ftsRowScore(row.fts.terms, row.fts.length, avgdl, phraseTerms, query.phrases, idf);
+    if (score > 0) out.push({ row: row.rowid, score, pending: row });
+  }
+  return out;
+}
+
+/** The best `size` of both lists by (score descending, rowid ascending), as the heap orders them. */
+function mergeCandidates(indexed: readonly Candidate[], pending: readonly Candidate[], size: number): Candidate[] {
+  return [...indexed, ...pending].sort((x, y) => y.score - x.score || x.row - y.row).slice(0, size);
 }
 
 /**
@@ -65,16 +199,13 @@ export function searchLexicalData(data: LexicalData, query: IndexedLexicalQuery)
  * 1e-6) times f·(k1 + 1) / (f + k1·(1 − b + b·len/avgdl)), added once per repetition of the phrase.
  * Leaves the scores in `data.score` and the scored rows in `data.touched`; returns how many there are.
  */
-function scoreFts(data: LexicalData, phraseTerms: readonly string[], phrases: IndexedLexicalQuery['phrases']): number {
-  const nRow = data.rows;
-  const avgdl = data.tokens / nRow;
-  const idfOf = new Map<string, number>();
-  for (const term of new Set(phraseTerms)) {
-    const hits = data.rowsHolding(term, undefined);
-    let idf = Math.log((nRow - hits + 0.5) / (hits + 0.5));
-    if (idf <= 0) idf = 1e-6;
-    idfOf.set(term, idf);
-  }
+function scoreFts(
+  data: LexicalData,
+  phraseTerms: readonly string[],
+  phrases: IndexedLexicalQuery['phrases'],
+  idfOf: ReadonlyMap<string, number>,
+  avgdl: number,
+): number {
   const score = data.score;
   const ftsLength = data.ftsLength;
   if (data.touched.length < data.present.length) data.touched = new Int32Array(data.present.length);
@@ -93,8 +224,17 @@ function scoreFts(data: LexicalData, phraseTerms: readonly string[], phrases: In
   return touchedCount;
 }
 
-/** The best `candidates` scored rows of the scopes and layers visible under the filter; resets the scores. */
-function bestVisible(data: LexicalData, touchedCount: number, query: IndexedLexicalQuery, scopeSet: ReadonlySet<number>): number[] {
+/**
+ * The best `candidates` scored rows of the scopes and layers visible under the filter, leaving out
+ * `masked` rows (a transaction's own); resets the scores.
+ */
+function bestVisible(
+  data: LexicalData,
+  touchedCount: number,
+  query: IndexedLexicalQuery,
+  scopeSet: ReadonlySet<number>,
+  masked?: ReadonlySet<number>,
+): Candidate[] {
   const layers = layerIdSet(query.layers);
   const visible = visibilityBounds(query.filter, query.now);
   const score = data.score;
@@ -103,41 +243,60 @@ function bestVisible(data: LexicalData, touchedCount: number, query: IndexedLexi
   for (let i = 0; i < touchedCount; i++) {
     const d = touched[i] as number;
     // the filters only for rows that would enter the heap
-    if (!heap.wants(d)) continue;
+    if (!heap.wants(d) || (masked !== undefined && masked.has(d))) continue;
     if (scopeSet.has(data.scope[d] as number) && (layers === undefined || layers.has(data.layer[d] as number)) && data.visible(d, visible))
       heap.offer(d);
   }
+  const rows = heap.rows().map((d) => ({ row: d, score: score[d] as number }));
   for (let i = 0; i < touchedCount; i++) score[touched[i] as number] = 0;
-  return heap.rows();
+  return rows;
 }
 
 /** Stage 2, `rankBm25` with the scopes' statistics (as `LexicalStatistics.collect` counts them). */
 function rankCandidates(
   data: LexicalData,
-  candidates: readonly number[],
+  candidates: readonly Candidate[],
   query: IndexedLexicalQuery,
   surfaceTerms: ReadonlyMap<string, readonly string[]>,
   scopeSet: ReadonlySet<number>,
+  overlay: Overlay | undefined,
 ): ChannelHit[] {
-  let docs = 0;
+  // the scopes' statistics; a transaction's rows replace the index's rows of the same rowids
+  const replaced = overlay?.replaced.filter((d) => scopeSet.has(data.scope[d] as number)) ?? [];
+  const rows = overlay?.rows.filter((row) => query.scopes.includes(row.scope)) ?? [];
+  let docs = rows.length - replaced.length;
   let totalLength = 0;
   for (const id of scopeSet) {
     docs += data.scopeDocs[id] as number;
     totalLength += data.scopeLength[id] as number;
   }
+  for (const d of replaced) totalLength -= Math.max(0, data.termCount[d] as number);
+  for (const row of rows) totalLength += row.termCount ?? 0;
   const avgLength = docs > 0 ? totalLength / docs : 1;
   const { k1, b } = query;
   const stems = [...query.weights.keys()];
   const stemId = stems.map((s) => data.stemIds.get(s) ?? -1);
   const weighed = bm25Query(
     stems.map((s) => query.weights.get(s) as number),
-    stems.map((s) => Math.min(data.documentFrequency(surfaceTerms.get(s) ?? [], scopeSet), docs)),
+    stems.map((s) => {
+      const terms = surfaceTerms.get(s) ?? [];
+      let df = data.documentFrequency(terms, scopeSet);
+      for (const d of replaced) if (terms.some((term) => data.ftsFrequency(term, d) > 0)) df--;
+      for (const row of rows) if (terms.some((term) => row.fts.terms.has(term))) df++;
+      return Math.min(df, docs);
+    }),
     docs,
   );
-  const scored: { rowid: number; score: number; coverage: number }[] = [];
+  const scored: { id: string; score: number; coverage: number }[] = [];
   const tf = new Float64Array(stems.length);
-  for (const d of candidates) {
+  for (const { row: d, pending } of candidates) {
     tf.fill(0);
+    if (pending !== undefined) {
+      for (let j = 0; j < stems.length; j++) tf[j] = pending.own.get(stems[j] as string) ?? 0;
+      const hit = bm25Document(weighed, tf, pending.bm25Length, avgLength, k1, b);
+      if (hit.score > 0) scored.push({ id: pending.id, ...hit });
+      continue;
+    }
     const start = data.ownStart[d] as number;
     const end = start + (data.ownCount[d] as number);
     for (let i = start; i < end; i++) {
@@ -145,8 +304,8 @@ function rankCandidates(
       for (let j = 0; j < stemId.length; j++) if (stemId[j] === id) tf[j] = data.ownFreqs[i] as number;
     }
     const hit = bm25Document(weighed, tf, data.bm25Length[d] as number, avgLength, k1, b);
-    if (hit.score > 0) scored.push({ rowid: d, ...hit });
+    if (hit.score > 0) scored.push({ id: data.idOf(d), ...hit });
   }
-  const hits: ChannelHit[] = scored.map((s) => ({ id: data.idOf(s.rowid), score: s.score, coverage: s.coverage }));
+  const hits: ChannelHit[] = scored.map((s) => ({ id: s.id, score: s.score, coverage: s.coverage }));
   return hits.sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : 1)).slice(0, query.limit);
 }

@@ -11,6 +11,7 @@ import { BM25_CANDIDATES_PER_HIT, BM25_MIN_CANDIDATES, rankBm25, TermCountCache 
 import { contentTerms, stem } from '../../../core/text/index.js';
 import { buildFtsQuery, ftsPhrases } from './fts-query.js';
 import type { LexicalIndex } from './lexical-index.js';
+import type { PendingLexicalRows } from './lexical-pending.js';
 import type { SqliteConnection } from '../sqlite-connection.js';
 import { inList, visibilityClause } from '../sqlite-rows.js';
 
@@ -120,12 +121,16 @@ export class LexicalStatistics {
   }
 }
 
-/** Lexical search: FTS5 finds candidates, scope-local BM25 (k1, b) ranks them. */
+/**
+ * Lexical search: FTS5 finds candidates, scope-local BM25 (k1, b) ranks them. With an in-memory
+ * `index`, it answers instead where it can; inside a write transaction (`connection` is the writer)
+ * only with the transaction's `pending` rows beside it, since the index holds committed rows.
+ */
 export function searchLexical(
   connection: SqliteConnection,
   statistics: LexicalStatistics,
   query: LexicalQuery,
-  index?: LexicalIndex,
+  lexical?: { readonly index: LexicalIndex; readonly pending?: PendingLexicalRows },
 ): ChannelHit[] {
   const scopes = assertReadScopes(query.scopes);
   const limit = Math.floor(query.limit);
@@ -145,13 +150,13 @@ export function searchLexical(
   const fts = buildFtsQuery([...surfaces.values()].flatMap((words) => [...words].map((term) => ({ term }))));
   if (fts === null || !(limit > 0) || query.layers?.length === 0) return [];
   const candidates = Math.max(BM25_MIN_CANDIDATES, limit * BM25_CANDIDATES_PER_HIT);
-  if (index !== undefined) {
+  if (lexical !== undefined) {
     // the in-memory index gives the same hits and scores; `null` when it cannot answer this query
     const phrases = ftsPhrases([...surfaces.values()].flatMap((words) => [...words].map((term) => ({ term }))));
-    const hits =
+    const indexed =
       phrases === null
         ? null
-        : index.search(connection, {
+        : {
             scopes,
             layers: query.layers,
             filter: query,
@@ -163,7 +168,13 @@ export function searchLexical(
             limit,
             k1: query.bm25?.k1 ?? 1.2,
             b: query.bm25?.b ?? 0.75,
-          });
+          };
+    const hits =
+      indexed === null
+        ? null
+        : lexical.pending === undefined
+          ? lexical.index.search(connection, indexed)
+          : lexical.index.searchInTransaction(connection, lexical.pending, indexed);
     if (hits !== null) return hits;
   }
   const rows =
