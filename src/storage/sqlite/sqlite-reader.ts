@@ -183,6 +183,7 @@ export class SqliteReader implements StoreReader {
                 pendingLexical === undefined
                   ? lexical.visibleIds(connection, rowids, { ...query, scopes })
                   : lexical.visibleIdsInTransaction(connection, pendingLexical, rowids, { ...query, scopes }),
+              accepts: () => lexical.visibilityTest(connection, pendingLexical, { ...query, scopes }),
             }),
       };
       return searchVectors(context, query, scopes);

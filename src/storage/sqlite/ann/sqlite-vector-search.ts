@@ -34,6 +34,11 @@ export interface VectorSearchContext {
    * the same rows as the SQL filter, or `null` to use SQL.
    */
   readonly visible?: (rowids: readonly number[]) => Map<number, string> | null;
+  /**
+   * The same filter one row at a time (`null`: none), made once a search: the exact index skips rows it
+   * refuses, so one scan yields k survivors instead of growing k and scanning again.
+   */
+  readonly accepts?: () => ((rowid: number) => boolean) | null;
 }
 
 interface Source {
@@ -51,6 +56,8 @@ export function searchVectors(context: VectorSearchContext, query: VectorQuery, 
   if (!(limit > 0)) return [];
   const { exact: inMemory, approximate } = chooseIndexes(context, scopes);
   const filter = visibleFilter(query, scopes);
+  let accept: ((rowid: number) => boolean) | undefined;
+  if (inMemory.size > 0) accept = context.accepts?.() ?? undefined;
   let k = Math.max(limit * 2, limit + 16);
   for (;;) {
     const small = scopes.filter((scope) => !inMemory.has(scope) && !approximate.has(scope));
@@ -66,7 +73,7 @@ export function searchVectors(context: VectorSearchContext, query: VectorQuery, 
     // one KNN per scope: given several partitions at once, sqlite-vec returns k from each
     for (const scope of small) sources.push(exhaustible(knn(connection, query.vector, scope, k), k));
     const pending = pendingIn(context.pending, new Set([...inMemory, ...approximate]));
-    for (const scope of inMemory) sources.push(exhaustible(index.search(scope, query.vector, k, pending), k));
+    for (const scope of inMemory) sources.push(exhaustible(index.search(scope, query.vector, k, pending, accept), k));
     if (ann !== undefined) for (const scope of approximate) sources.push(ann.search(scope, query.vector, k, pending));
     if (pending.size > 0) sources.push({ rows: scorePending(connection, query.vector, pending), exhausted: true, floor: -Infinity });
 

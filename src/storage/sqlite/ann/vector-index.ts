@@ -157,10 +157,11 @@ export class VectorIndex {
   }
 
   /**
-   * The `k` rows of `scope` most similar to `query`, best first, skipping rowids in `exclude`.
+   * The `k` rows of `scope` most similar to `query`, best first, skipping rowids in `exclude` and, when
+   * given, rows `accept` refuses.
    * Call `sync` first.
    */
-  search(scope: string, query: Float32Array, k: number, exclude?: ReadonlySet<number>): ScoredRow[] {
+  search(scope: string, query: Float32Array, k: number, exclude?: ReadonlySet<number>, accept?: (rowid: number) => boolean): ScoredRow[] {
     const state = this.#scopes.get(scope);
     if (state === undefined || !(k > 0) || state.positions.size === 0) return [];
     this.#scopes.delete(scope);
@@ -175,7 +176,10 @@ export class VectorIndex {
       for (let slot = 0; slot < count; slot++) {
         const rowid = rowids[slot] as number;
         if (rowid < 0 || (skip !== undefined && skip.has(rowid))) continue;
-        heap.offer(rowid, (dots[slot] as number) * (inverseNorms[slot] as number) * queryInverseNorm);
+        const score = (dots[slot] as number) * (inverseNorms[slot] as number) * queryInverseNorm;
+        // the filter runs only for rows that would enter the heap
+        if (accept !== undefined && (!heap.wants(score) || !accept(rowid))) continue;
+        heap.offer(rowid, score);
       }
     }
     return heap.sorted();
@@ -354,6 +358,11 @@ class TopK {
     this.#k = k;
     this.#scores = new Float64Array(k);
     this.#rowids = new Float64Array(k);
+  }
+
+  /** Whether a row scoring `score` would enter the heap now. */
+  wants(score: number): boolean {
+    return this.#size < this.#k || score > (this.#scores[0] as number);
   }
 
   offer(rowid: number, score: number): void {

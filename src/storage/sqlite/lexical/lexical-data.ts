@@ -336,11 +336,14 @@ export class LexicalData {
     const layerSet = layerIdSet(layers);
     const v = visibilityBounds(filter, now);
     const out = new Map<number, string>();
-    for (const d of rowids) {
-      if (d >= this.present.length || this.present[d] !== 1 || !scopeSet.has(this.scope[d] as number)) continue;
-      if ((layerSet === undefined || layerSet.has(this.layer[d] as number)) && this.visible(d, v)) out.set(d, this.idOf(d));
-    }
+    for (const d of rowids) if (this.rowVisible(d, scopeSet, layerSet, v)) out.set(d, this.idOf(d));
     return out;
+  }
+
+  /** Whether row `d` is present, of the scopes (and layers) and visible under the bounds. */
+  rowVisible(d: number, scopeSet: ReadonlySet<number>, layerSet: ReadonlySet<number> | undefined, v: VisibilityBounds): boolean {
+    if (d >= this.present.length || this.present[d] !== 1 || !scopeSet.has(this.scope[d] as number)) return false;
+    return (layerSet === undefined || layerSet.has(this.layer[d] as number)) && this.visible(d, v);
   }
 
   /** Whether row `d` is visible under the bounds. */

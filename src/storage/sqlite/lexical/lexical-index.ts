@@ -28,7 +28,7 @@ import type { SqliteConnection } from '../sqlite-connection.js';
 import type { SqliteStoreLogger } from '../sqlite-store-config.js';
 import { loadLexicalFile, type LexicalBuildRequest, type LexicalBuildResult } from './lexical-build.js';
 import { runLexicalBuild, type LexicalBuildRun } from './lexical-builder.js';
-import { LexicalData } from './lexical-data.js';
+import { LexicalData, layerIdSet } from './lexical-data.js';
 import { deserializeLexicalData, lexicalFilePath, readLexicalHeader, removeLexicalFile } from './lexical-file.js';
 import type { PendingLexicalRows } from './lexical-pending.js';
 import { pendingRowVisible, searchLexicalData, type IndexedLexicalQuery } from './lexical-search.js';
@@ -179,6 +179,31 @@ export class LexicalIndex {
       if (row !== undefined && pendingRowVisible(row, query.scopes, query.layers, bounds)) out.set(rowid, row.id);
     }
     return out;
+  }
+
+  /**
+   * `visibleIds` one row at a time, for the exact vector scan to skip rows the post-filter would drop:
+   * through `connection` outside a transaction; inside one (`pending` given, `connection` its writer) the
+   * index answers for committed rows and `pending` for the transaction's. `null` when not ready.
+   */
+  visibilityTest(
+    connection: SqliteConnection,
+    pending: PendingLexicalRows | undefined,
+    query: { scopes: readonly Scope[]; layers?: readonly string[] | undefined; now: number } & TimeFilter,
+  ): ((rowid: number) => boolean) | null {
+    const reader = pending === undefined ? connection : this.#options.connection;
+    const data = this.#current(reader, false);
+    if (data === undefined) return null;
+    const scopeSet = data.scopeSet(query.scopes);
+    const layerSet = layerIdSet(query.layers);
+    const bounds = visibilityBounds(query, query.now);
+    const overlay = pending?.read(connection, reader, data);
+    if (overlay === undefined || overlay.masked.size === 0) return (rowid) => data.rowVisible(rowid, scopeSet, layerSet, bounds);
+    return (rowid) => {
+      if (!overlay.masked.has(rowid)) return data.rowVisible(rowid, scopeSet, layerSet, bounds);
+      const row = overlay.rows.get(rowid);
+      return row !== undefined && pendingRowVisible(row, query.scopes, query.layers, bounds);
+    };
   }
 
   /**
