@@ -13,6 +13,9 @@
  *   the feed was pruned past that mark (`change-feeds.ts`) the index is dropped and loaded again;
  * - a row whose text changed keeps its old postings skipped and its new terms in a small delta; the
  *   index is rebuilt when the delta grows;
+ * - it holds committed rows only: a search inside a write transaction reads the rows the transaction
+ *   wrote through its writer (`lexical-pending.ts`) and scores them in place of the index's rows of the
+ *   same rowids, with the statistics as the transaction sees them;
  * - the file is written after each build, and refreshed by the worker (loaded, caught up, written)
  *   once the index is `PERSIST_CHANGES` changes and `PERSIST_INTERVAL_MS` ahead of it; a writable
  *   store then prunes the change feeds.
