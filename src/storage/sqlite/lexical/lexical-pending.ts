@@ -22,6 +22,8 @@ export class PendingLexicalRows {
   #lastRowid = 0;
   /** Touched rowid → its row in the transaction's view (`null`: deleted). */
   readonly #rows = new Map<number, PendingLexicalRow | null>();
+  /** What the last read returned, while nothing changed since. */
+  #last: PendingLexical | undefined;
 
   /**
    * The rows touched since the index's `mark` and `maxRowid`, read through `writer` (the transaction's
@@ -33,6 +35,7 @@ export class PendingLexicalRows {
       this.#lastSeq = base.mark;
       this.#lastRowid = base.maxRowid;
       this.#rows.clear();
+      this.#last = undefined;
     }
     const changes = writer.all<{ seq: number; memory_rowid: number }>(
       'SELECT seq, memory_rowid FROM memory_changes WHERE seq > ? ORDER BY seq',
@@ -51,6 +54,7 @@ export class PendingLexicalRows {
       for (const rowid of again) if (!seen.has(rowid)) this.#rows.set(rowid, null);
       rows.push(...found);
     }
+    if (this.#last !== undefined && changes.length === 0 && rows.length === 0) return this.#last;
     for (const row of rows) this.#lastRowid = Math.max(this.#lastRowid, row.rowid);
     const tokenised = sqliteFtsTerms(
       tokenizer,
@@ -76,6 +80,7 @@ export class PendingLexicalRows {
     }
     const present = new Map<number, PendingLexicalRow>();
     for (const [rowid, row] of this.#rows) if (row !== null) present.set(rowid, row);
-    return { masked: new Set(this.#rows.keys()), rows: present };
+    this.#last = { masked: new Set(this.#rows.keys()), rows: present };
+    return this.#last;
   }
 }
