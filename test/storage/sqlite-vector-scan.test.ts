@@ -149,6 +149,40 @@ describe('small scopes in the in-memory index', () => {
     expect((await search(store, ['tenant/a'], 4_242)).map((h) => h.id)).not.toContain(fresh.id);
   });
 
+  it('scores the vectors the transaction wrote as it last wrote them: inserted, re-embedded, deleted', async () => {
+    const store = await open({ memoryIndexWarmup: 0 });
+    const ids = await fill(store);
+    const a = ids.get('tenant/a')!;
+    await search(store, ['tenant/a'], 1);
+    const fresh = Array.from({ length: 12 }, () => makeRecord({ scope: 'tenant/a' }));
+    const seeds = [4_301, 4_302, 4_303, 4_304, 12, 5_001];
+    const inside: ChannelHit[][] = [];
+    await store.transaction(async (tx) => {
+      await tx.insertMemories(
+        withVectors(
+          DIM,
+          fresh,
+          fresh.map((_, i) => seededVector(DIM, 4_300 + i)),
+        ),
+      );
+      // a row written in this transaction gets another vector, one is deleted, a committed one re-embedded
+      await tx.updateEmbedding(fresh[1]!.id, 'tenant/a', seededVector(DIM, 4_304));
+      await tx.deleteMemories([fresh[3]!.id], 'tenant/a');
+      await tx.updateEmbedding(a[5]!, 'tenant/a', seededVector(DIM, 4_302));
+      for (const seed of seeds)
+        inside.push(await tx.vectorSearch({ scopes: ['tenant/a'], now: T0 + DAY, limit: 8, vector: seededVector(DIM, seed) }));
+    });
+    // the same searches once committed, from the committed vectors
+    for (const [i, seed] of seeds.entries()) expectSameHits(await search(store, ['tenant/a'], seed, 8), inside[i]!);
+    expect(
+      inside[3]!
+        .slice(0, 2)
+        .map((h) => h.id)
+        .sort(),
+    ).toEqual([fresh[1]!.id, fresh[4]!.id].sort());
+    expect(inside.flat().map((h) => h.id)).not.toContain(fresh[3]!.id);
+  });
+
   it('drops the least recently searched small scopes past its budget, and answers the same', async () => {
     const sqliteVec = await open({ memoryIndexThreshold: Infinity });
     await fill(sqliteVec);

@@ -111,6 +111,11 @@ export class SqliteReader implements StoreReader {
     return undefined;
   }
 
+  /** A vector the open transaction wrote, as it wrote it (`undefined`: read it from the table). */
+  protected pendingVector(_rowid: number): Float32Array | undefined {
+    return undefined;
+  }
+
   async getMemories(ids: readonly string[], scopes: readonly Scope[]): Promise<MemoryRecord[]> {
     return this.read('get memories', (connection) => {
       const allowed = assertReadScopes(scopes);
@@ -175,7 +180,7 @@ export class SqliteReader implements StoreReader {
         ann: this.#context.ann,
         memoryIndexThreshold: this.#context.memoryIndexThreshold,
         memoryIndexWarmup: this.#context.memoryIndexWarmup,
-        ...(pending === undefined ? {} : { pending }),
+        ...(pending === undefined ? {} : { pending, pendingVector: (rowid: number) => this.pendingVector(rowid) }),
         ...(lexical === undefined
           ? {}
           : {

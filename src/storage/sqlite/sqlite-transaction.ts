@@ -40,6 +40,8 @@ export class SqliteTransaction extends SqliteReader implements StoreTransaction 
   readonly #context: ReaderContext;
   /** Vectors written in this transaction: rowid → scope. */
   readonly #pending = new Map<number, string>();
+  /** The vectors this transaction wrote, as it wrote them, so its searches need not read them back. */
+  readonly #written = new Map<number, Float32Array>();
 
   /** `context.connection` is the writer, inside `BEGIN IMMEDIATE`. */
   constructor(context: ReaderContext) {
@@ -49,6 +51,10 @@ export class SqliteTransaction extends SqliteReader implements StoreTransaction 
 
   protected override pendingVectors(): ReadonlyMap<number, string> {
     return this.#pending;
+  }
+
+  protected override pendingVector(rowid: number): Float32Array | undefined {
+    return this.#written.get(rowid);
   }
 
   async insertMemories(memories: readonly NewMemory[]): Promise<void> {
@@ -131,7 +137,10 @@ export class SqliteTransaction extends SqliteReader implements StoreTransaction 
       repeatedValues('INSERT INTO vector_changes (scope, memory_rowid) VALUES', '(?, ?)', rows.length),
       ...rows.flatMap((row) => [row.scope, row.rowid]),
     );
-    for (const row of rows) this.#pending.set(row.rowid, row.scope);
+    for (const row of rows) {
+      this.#pending.set(row.rowid, row.scope);
+      this.#written.set(row.rowid, Float32Array.from(row.embedding));
+    }
   }
 
   #insertMemory(connection: SqliteConnection, { record, embedding }: NewMemory): void {
@@ -145,6 +154,7 @@ export class SqliteTransaction extends SqliteReader implements StoreTransaction 
       vectorBlob(embedding),
     );
     this.#vectorChanged(connection, rowid, record.scope);
+    this.#written.set(rowid, Float32Array.from(embedding));
   }
 
   async updateMemory(id: string, scope: Scope, patch: MemoryPatch): Promise<boolean> {
@@ -169,6 +179,7 @@ export class SqliteTransaction extends SqliteReader implements StoreTransaction 
       // a vector staged for a reembed was made from the old text: it is made again
       connection.run('DELETE FROM embedding_staging WHERE memory_rowid = ?', rowid);
       this.#vectorChanged(connection, row.rowid, scope);
+      this.#written.set(row.rowid, Float32Array.from(embedding));
     });
   }
 
@@ -261,7 +272,10 @@ export class SqliteTransaction extends SqliteReader implements StoreTransaction 
     return this.#write('purge memories', (connection) => {
       const { rowids, ...counts } = deleteMemories(connection, ids, scope);
       // searches in this transaction skip the committed index entries of these rows (they find no vector)
-      for (const rowid of rowids) this.#pending.set(rowid, scope);
+      for (const rowid of rowids) {
+        this.#pending.set(rowid, scope);
+        this.#written.delete(rowid);
+      }
       return counts;
     });
   }
@@ -269,7 +283,10 @@ export class SqliteTransaction extends SqliteReader implements StoreTransaction 
   async tombstoneMemories(tombstones: readonly { id: string; patch: MemoryPatch }[], scope: Scope): Promise<DeletedCounts> {
     return this.#write('expire memories', (connection) => {
       const { rowids, ...counts } = tombstoneMemories(connection, tombstones, scope);
-      for (const rowid of rowids) this.#pending.set(rowid, scope);
+      for (const rowid of rowids) {
+        this.#pending.set(rowid, scope);
+        this.#written.delete(rowid);
+      }
       return counts;
     });
   }
@@ -281,6 +298,7 @@ export class SqliteTransaction extends SqliteReader implements StoreTransaction 
   #vectorChanged(connection: SqliteConnection, rowid: number, scope: Scope): void {
     connection.run('INSERT INTO vector_changes (scope, memory_rowid) VALUES (?, ?)', scope, rowid);
     this.#pending.set(rowid, scope);
+    this.#written.delete(rowid);
   }
 
   #write<T>(action: string, fn: (connection: SqliteConnection) => T): T {

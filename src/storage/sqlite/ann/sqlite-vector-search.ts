@@ -29,6 +29,8 @@ export interface VectorSearchContext {
    * vectors, so these are skipped there and scored from the transaction's connection instead.
    */
   readonly pending?: ReadonlyMap<number, string>;
+  /** The vector of a pending row as the transaction wrote it, when it still holds it (else it is read). */
+  readonly pendingVector?: (rowid: number) => Float32Array | undefined;
   /**
    * The post-filter from an in-memory copy of the filtered fields (the lexical index), when it has one:
    * the same rows as the SQL filter, or `null` to use SQL.
@@ -75,7 +77,8 @@ export function searchVectors(context: VectorSearchContext, query: VectorQuery, 
     const pending = pendingIn(context.pending, new Set([...inMemory, ...approximate]));
     for (const scope of inMemory) sources.push(exhaustible(index.search(scope, query.vector, k, pending, accept), k));
     if (ann !== undefined) for (const scope of approximate) sources.push(ann.search(scope, query.vector, k, pending));
-    if (pending.size > 0) sources.push({ rows: scorePending(connection, query.vector, pending), exhausted: true, floor: -Infinity });
+    if (pending.size > 0)
+      sources.push({ rows: scorePending(connection, query.vector, pending, context.pendingVector), exhausted: true, floor: -Infinity });
 
     // a hit is certain only if no unfinished source could still return something better
     let floor = -Infinity;
@@ -160,12 +163,20 @@ function pendingIn(pending: ReadonlyMap<number, string> | undefined, scopes: Rea
   return rowids;
 }
 
-function scorePending(connection: SqliteConnection, vector: Float32Array, rowids: ReadonlySet<number>): ScoredRow[] {
+function scorePending(
+  connection: SqliteConnection,
+  vector: Float32Array,
+  rowids: ReadonlySet<number>,
+  written?: (rowid: number) => Float32Array | undefined,
+): ScoredRow[] {
   const rows: ScoredRow[] = [];
   for (const rowid of rowids) {
-    const row = connection.get<{ embedding: Uint8Array }>('SELECT embedding FROM memory_vectors WHERE rowid = ?', BigInt(rowid));
-    if (row === undefined) continue;
-    const stored = new Float32Array(new Uint8Array(row.embedding).buffer);
+    let stored = written?.(rowid);
+    if (stored === undefined) {
+      const row = connection.get<{ embedding: Uint8Array }>('SELECT embedding FROM memory_vectors WHERE rowid = ?', BigInt(rowid));
+      if (row === undefined) continue;
+      stored = new Float32Array(new Uint8Array(row.embedding).buffer);
+    }
     rows.push({ rowid, score: cosineSimilarity(vector, stored) });
   }
   return rows.sort((a, b) => b.score - a.score);
