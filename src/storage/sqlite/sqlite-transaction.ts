@@ -22,6 +22,9 @@ import { SqliteReader, type ReaderContext } from './sqlite-reader.js';
 import { edgeInsertParams, INSERT_EDGE_SQL, INSERT_MEMORY_SQL, memoryInsertParams, patchAssignments } from './sqlite-rows.js';
 import { vectorBlob } from './ann/sqlite-vector-search.js';
 
+/** Written vectors a transaction keeps in memory (8 MB at 512 dimensions); a bulk restore reads the rest back. */
+const WRITTEN_VECTORS_KEPT = 4096;
+
 /** Rows per multi-row INSERT (28 parameters a memory row; SQLite allows 32,766 a statement). */
 const INSERT_ROWS = 32;
 
@@ -139,7 +142,7 @@ export class SqliteTransaction extends SqliteReader implements StoreTransaction 
     );
     for (const row of rows) {
       this.#pending.set(row.rowid, row.scope);
-      this.#written.set(row.rowid, Float32Array.from(row.embedding));
+      this.#keepWritten(row.rowid, row.embedding);
     }
   }
 
@@ -154,7 +157,7 @@ export class SqliteTransaction extends SqliteReader implements StoreTransaction 
       vectorBlob(embedding),
     );
     this.#vectorChanged(connection, rowid, record.scope);
-    this.#written.set(rowid, Float32Array.from(embedding));
+    this.#keepWritten(rowid, embedding);
   }
 
   async updateMemory(id: string, scope: Scope, patch: MemoryPatch): Promise<boolean> {
@@ -179,7 +182,7 @@ export class SqliteTransaction extends SqliteReader implements StoreTransaction 
       // a vector staged for a reembed was made from the old text: it is made again
       connection.run('DELETE FROM embedding_staging WHERE memory_rowid = ?', rowid);
       this.#vectorChanged(connection, row.rowid, scope);
-      this.#written.set(row.rowid, Float32Array.from(embedding));
+      this.#keepWritten(row.rowid, embedding);
     });
   }
 
@@ -293,6 +296,10 @@ export class SqliteTransaction extends SqliteReader implements StoreTransaction 
 
   async appendAudit(entry: AuditEntry): Promise<void> {
     this.#write('append an audit entry', (connection) => appendAudit(connection, entry));
+  }
+
+  #keepWritten(rowid: number, embedding: Float32Array): void {
+    if (this.#written.size < WRITTEN_VECTORS_KEPT || this.#written.has(rowid)) this.#written.set(rowid, Float32Array.from(embedding));
   }
 
   #vectorChanged(connection: SqliteConnection, rowid: number, scope: Scope): void {
