@@ -26,7 +26,7 @@ import type {
 } from '../../core/ports/store.js';
 import { assertReadScopes, assertScope, type Scope } from '../../core/scope.js';
 import type { AnnIndex } from './ann/ann-index.js';
-import type { LexicalIndex } from './lexical/lexical-index.js';
+import type { LexicalIndex, LexicalView } from './lexical/lexical-index.js';
 import type { PendingLexicalRows } from './lexical/lexical-pending.js';
 import { LexicalStatistics, searchLexical } from './lexical/sqlite-lexical.js';
 import { readRelationTypes } from './sqlite-relations.js';
@@ -97,6 +97,21 @@ function recentRowids(connection: SqliteConnection, scope: Scope, n: number): nu
   return connection
     .all<{ rowid: number }>('SELECT rowid FROM memories WHERE scope = ? ORDER BY rowid DESC LIMIT ?', scope, n)
     .map((r) => r.rowid);
+}
+
+/**
+ * The vector search's filters from the lexical index, from one view of it made on first use: the scan's
+ * per-row test and the post-filter see the same rows.
+ */
+function lexicalFilters(
+  lexical: LexicalIndex,
+  connection: SqliteConnection,
+  query: VectorQuery & { scopes: readonly Scope[] },
+  pending: PendingLexicalRows | undefined,
+): Pick<VectorSearchContext, 'visible' | 'accepts'> {
+  let view: LexicalView | null | undefined;
+  const viewed = (): LexicalView | null => (view === undefined ? (view = lexical.view(connection, query, pending)) : view);
+  return { visible: (rowids) => viewed()?.ids(rowids) ?? null, accepts: () => viewed()?.visible ?? null };
 }
 
 export class SqliteReader implements StoreReader {
@@ -181,15 +196,7 @@ export class SqliteReader implements StoreReader {
         memoryIndexThreshold: this.#context.memoryIndexThreshold,
         memoryIndexWarmup: this.#context.memoryIndexWarmup,
         ...(pending === undefined ? {} : { pending, pendingVector: (rowid: number) => this.pendingVector(rowid) }),
-        ...(lexical === undefined
-          ? {}
-          : {
-              visible: (rowids: readonly number[]) =>
-                pendingLexical === undefined
-                  ? lexical.visibleIds(connection, rowids, { ...query, scopes })
-                  : lexical.visibleIdsInTransaction(connection, pendingLexical, rowids, { ...query, scopes }),
-              accepts: () => lexical.visibilityTest(connection, pendingLexical, { ...query, scopes }),
-            }),
+        ...(lexical === undefined ? {} : lexicalFilters(lexical, connection, { ...query, scopes }, pendingLexical)),
       };
       return searchVectors(context, query, scopes);
     });

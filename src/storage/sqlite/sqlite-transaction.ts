@@ -299,7 +299,7 @@ export class SqliteTransaction extends SqliteReader implements StoreTransaction 
   }
 
   #keepWritten(rowid: number, embedding: Float32Array): void {
-    if (this.#written.size < WRITTEN_VECTORS_KEPT || this.#written.has(rowid)) this.#written.set(rowid, Float32Array.from(embedding));
+    if (this.#written.size < WRITTEN_VECTORS_KEPT) this.#written.set(rowid, Float32Array.from(embedding));
   }
 
   #vectorChanged(connection: SqliteConnection, rowid: number, scope: Scope): void {

@@ -6,19 +6,11 @@
  * terms in a small delta. Kept up to date from the `memories` table and its change log; replaced as a
  * whole by a rebuild.
  */
-import {
-  LAYERS,
-  STATUSES,
-  visibilityBounds,
-  visibleUnder,
-  type MemoryStatus,
-  type TimeFilter,
-  type VisibilityBounds,
-} from '../../../core/memory.js';
+import { LAYERS, STATUSES, visibleUnder, type MemoryStatus, type VisibilityBounds } from '../../../core/memory.js';
 import { termLength } from '../../../core/text/bm25.js';
 import type { Scope } from '../../../core/scope.js';
 import type { SqliteConnection } from '../sqlite-connection.js';
-import { ownTerms, plainFtsTerms, plainText, sqliteFtsTerms, type FtsTerms } from './lexical-tokens.js';
+import { ownTerms, plainFtsTerms, unplainFtsTerms, type FtsTerms } from './lexical-tokens.js';
 import { PostingTable } from './postings.js';
 import { feedFloor } from '../change-feeds.js';
 
@@ -315,29 +307,7 @@ export class LexicalData {
 
   /** Applies rows read from the table: plain text tokenised here, anything else by SQLite's own tokenizer. */
   #applyRead(connection: SqliteConnection, rows: readonly SourceRow[]): void {
-    this.apply(
-      rows,
-      sqliteFtsTerms(
-        connection,
-        rows.filter((row) => !(plainText(row.content) && plainText(row.tags) && plainText(row.entities))),
-      ),
-    );
-  }
-
-  /** The rows among `rowids` in `scopes` (and `layers`) visible under `filter`, as rowid → id. */
-  visibleIds(
-    rowids: readonly number[],
-    scopes: readonly Scope[],
-    layers: readonly string[] | undefined,
-    filter: TimeFilter,
-    now: number,
-  ): Map<number, string> {
-    const scopeSet = this.scopeSet(scopes);
-    const layerSet = layerIdSet(layers);
-    const v = visibilityBounds(filter, now);
-    const out = new Map<number, string>();
-    for (const d of rowids) if (this.rowVisible(d, scopeSet, layerSet, v)) out.set(d, this.idOf(d));
-    return out;
+    this.apply(rows, unplainFtsTerms(connection, rows));
   }
 
   /** Whether row `d` is present, of the scopes (and layers) and visible under the bounds. */

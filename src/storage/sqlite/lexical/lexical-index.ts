@@ -34,7 +34,7 @@ import { runLexicalBuild, type LexicalBuildRun } from './lexical-builder.js';
 import { LexicalData, layerIdSet } from './lexical-data.js';
 import { deserializeLexicalData, lexicalFilePath, readLexicalHeader, removeLexicalFile } from './lexical-file.js';
 import type { PendingLexicalRows } from './lexical-pending.js';
-import { pendingRowVisible, searchLexicalData, type IndexedLexicalQuery } from './lexical-search.js';
+import { pendingRowVisible, searchLexicalData, type IndexedLexicalQuery, type PendingLexicalRow } from './lexical-search.js';
 
 /** Stores up to this many rows are indexed at once, inside the first search. */
 const INLINE_BUILD_MAX = 5000;
@@ -46,6 +46,12 @@ const PERSIST_CHANGES = 5000;
 const PERSIST_INTERVAL_MS = 60_000;
 /** A failed build is retried after this long. */
 const RETRY_MS = 5 * 60_000;
+
+/** Which rows a vector search may return (`LexicalIndex.view`). */
+export interface LexicalView {
+  readonly visible: (rowid: number) => boolean;
+  readonly ids: (rowids: readonly number[]) => Map<number, string>;
+}
 
 export interface LexicalIndexOptions {
   /** The store's read connection: it must see committed data only. */
@@ -107,93 +113,35 @@ export class LexicalIndex {
   /**
    * Answers a search from the index (caught up first, inside the caller's snapshot), or `null`: not
    * ready yet (loaded or built when the store is large enough), or a query word it does not index.
+   * Inside a write transaction (`pending` given, `connection` its writer) the index answers for the
+   * committed rows, caught up through its own connection, and the transaction's rows stand in for its
+   * rows of those rowids.
    */
-  search(connection: SqliteConnection, query: IndexedLexicalQuery): ChannelHit[] | null {
-    const data = this.#current(connection, true);
+  search(connection: SqliteConnection, query: IndexedLexicalQuery, pending?: PendingLexicalRows): ChannelHit[] | null {
+    const reader = pending === undefined ? connection : this.#options.connection;
+    const data = this.#current(reader, true);
     if (data === undefined) {
       this.#usage.fts++;
       return null;
     }
     if (data.delta.size > MAX_DELTA) this.#startBuild('many rows changed text since the index was built', { rebuild: true });
     else this.#maybePersist(data);
-    const hits = searchLexicalData(data, query);
+    const hits = searchLexicalData(data, query, pending?.read(connection, reader, data));
     if (hits === null) this.#usage.fts++;
     else this.#usage.indexed++;
     return hits;
   }
 
   /**
-   * A search inside a write transaction: the index answers for the committed rows (caught up through its
-   * own connection, which sees committed data only), and `pending` stands in for the rows the
-   * transaction wrote, read through `writer`. `null` as for `search`.
+   * Which rows a vector search may return, from the index (caught up once, as `search` reads it):
+   * `visible` one row at a time (the exact scan skips the others), `ids` the visible ones among
+   * candidates as rowid → id (the post-filter). `null` when the index is not ready.
    */
-  searchInTransaction(writer: SqliteConnection, pending: PendingLexicalRows, query: IndexedLexicalQuery): ChannelHit[] | null {
-    const connection = this.#options.connection;
-    const data = this.#current(connection, true);
-    if (data === undefined) {
-      this.#usage.fts++;
-      return null;
-    }
-    const hits = searchLexicalData(data, query, pending.read(writer, connection, data));
-    if (hits === null) this.#usage.fts++;
-    else this.#usage.indexed++;
-    return hits;
-  }
-
-  /**
-   * The vector search's post-filter from the index (caught up first, in the caller's snapshot): the
-   * rows among `rowids` of the scopes and layers visible under the filter, as rowid → id; `null` when
-   * the index is not ready.
-   */
-  visibleIds(
+  view(
     connection: SqliteConnection,
-    rowids: readonly number[],
     query: { scopes: readonly Scope[]; layers?: readonly string[] | undefined; now: number } & TimeFilter,
-  ): Map<number, string> | null {
-    const data = this.#current(connection, false);
-    if (data === undefined) return null;
-    return data.visibleIds(rowids, query.scopes, query.layers, query, query.now);
-  }
-
-  /**
-   * `visibleIds` inside a write transaction: the index answers for the committed rows, `pending` (read
-   * through `writer`) for the rows the transaction wrote.
-   */
-  visibleIdsInTransaction(
-    writer: SqliteConnection,
-    pending: PendingLexicalRows,
-    rowids: readonly number[],
-    query: { scopes: readonly Scope[]; layers?: readonly string[] | undefined; now: number } & TimeFilter,
-  ): Map<number, string> | null {
-    const connection = this.#options.connection;
-    const data = this.#current(connection, false);
-    if (data === undefined) return null;
-    const { masked, rows } = pending.read(writer, connection, data);
-    const out = data.visibleIds(
-      rowids.filter((rowid) => !masked.has(rowid)),
-      query.scopes,
-      query.layers,
-      query,
-      query.now,
-    );
-    const bounds = visibilityBounds(query, query.now);
-    for (const rowid of rowids) {
-      const row = rows.get(rowid);
-      if (row !== undefined && pendingRowVisible(row, query.scopes, query.layers, bounds)) out.set(rowid, row.id);
-    }
-    return out;
-  }
-
-  /**
-   * `visibleIds` one row at a time, for the exact vector scan to skip rows the post-filter would drop:
-   * through `connection` outside a transaction; inside one (`pending` given, `connection` its writer) the
-   * index answers for committed rows and `pending` for the transaction's. `null` when not ready.
-   */
-  visibilityTest(
-    connection: SqliteConnection,
-    pending: PendingLexicalRows | undefined,
-    query: { scopes: readonly Scope[]; layers?: readonly string[] | undefined; now: number } & TimeFilter,
-  ): ((rowid: number) => boolean) | null {
+    pending?: PendingLexicalRows,
+  ): LexicalView | null {
     const reader = pending === undefined ? connection : this.#options.connection;
     const data = this.#current(reader, false);
     if (data === undefined) return null;
@@ -201,11 +149,25 @@ export class LexicalIndex {
     const layerSet = layerIdSet(query.layers);
     const bounds = visibilityBounds(query, query.now);
     const overlay = pending?.read(connection, reader, data);
-    if (overlay === undefined || overlay.masked.size === 0) return (rowid) => data.rowVisible(rowid, scopeSet, layerSet, bounds);
-    return (rowid) => {
-      if (!overlay.masked.has(rowid)) return data.rowVisible(rowid, scopeSet, layerSet, bounds);
-      const row = overlay.rows.get(rowid);
-      return row !== undefined && pendingRowVisible(row, query.scopes, query.layers, bounds);
+    const pendingRow = (rowid: number): PendingLexicalRow | undefined => {
+      const row = overlay?.rows.get(rowid);
+      return row !== undefined && pendingRowVisible(row, query.scopes, query.layers, bounds) ? row : undefined;
+    };
+    const visible =
+      overlay === undefined || overlay.masked.size === 0
+        ? (rowid: number) => data.rowVisible(rowid, scopeSet, layerSet, bounds)
+        : (rowid: number) =>
+            overlay.masked.has(rowid) ? pendingRow(rowid) !== undefined : data.rowVisible(rowid, scopeSet, layerSet, bounds);
+    return {
+      visible,
+      ids: (rowids) => {
+        const out = new Map<number, string>();
+        for (const rowid of rowids) {
+          if (!visible(rowid)) continue;
+          out.set(rowid, overlay?.masked.has(rowid) === true ? (pendingRow(rowid) as PendingLexicalRow).id : data.idOf(rowid));
+        }
+        return out;
+      },
     };
   }
 

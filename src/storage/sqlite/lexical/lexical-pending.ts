@@ -13,7 +13,7 @@ import type { MemoryStatus } from '../../../core/memory.js';
 import type { SqliteConnection } from '../sqlite-connection.js';
 import { LEXICAL_ROW_COLUMNS, type SourceRow } from './lexical-data.js';
 import type { PendingLexical, PendingLexicalRow } from './lexical-search.js';
-import { ownTerms, plainFtsTerms, plainText, sqliteFtsTerms } from './lexical-tokens.js';
+import { ownTerms, plainFtsTerms, unplainFtsTerms } from './lexical-tokens.js';
 
 export class PendingLexicalRows {
   /** The index state this overlay is relative to: its change-feed mark and highest rowid. */
@@ -56,10 +56,7 @@ export class PendingLexicalRows {
     }
     if (this.#last !== undefined && changes.length === 0 && rows.length === 0) return this.#last;
     for (const row of rows) this.#lastRowid = Math.max(this.#lastRowid, row.rowid);
-    const tokenised = sqliteFtsTerms(
-      tokenizer,
-      rows.filter((row) => !(plainText(row.content) && plainText(row.tags) && plainText(row.entities))),
-    );
+    const tokenised = unplainFtsTerms(tokenizer, rows);
     for (const row of rows) {
       const own = ownTerms(row.content, row.tags, row.entities);
       this.#rows.set(row.rowid, {

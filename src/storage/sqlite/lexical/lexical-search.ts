@@ -151,6 +151,11 @@ function ftsIdf(data: LexicalData, phraseTerms: readonly string[], nRow: number,
   return idfOf;
 }
 
+/** The tf part of FTS5's bm25 for weighted frequency `f` in a row of `length` tokens. */
+function ftsTf(f: number, length: number, avgdl: number): number {
+  return (f * (FTS_K1 + 1.0)) / (f + FTS_K1 * (1 - FTS_B + (FTS_B * length) / avgdl));
+}
+
 /** FTS5's bm25 of one row: Σ over phrases of idf · f·(k1 + 1) / (f + k1·(1 − b + b·len/avgdl)), per repetition. */
 function ftsRowScore(
   terms: ReadonlyMap<string, number>,
@@ -165,7 +170,7 @@ function ftsRowScore(
     const term = phraseTerms[p] as string;
     const f = terms.get(term);
     if (f === undefined) continue;
-    const add = (idf.get(term) as number) * ((f * (FTS_K1 + 1.0)) / (f + FTS_K1 * (1 - FTS_B + (FTS_B * length) / avgdl)));
+    const add = (idf.get(term) as number) * ftsTf(f, length, avgdl);
     for (let rep = 0; rep < (phrases[p]?.repetitions ?? 1); rep++) score += add;
   }
   return score;
@@ -216,7 +221,7 @@ function scoreFts(
     const repetitions = phrases[p]?.repetitions ?? 1;
     const idf = idfOf.get(term) as number;
     data.forEachHolder(term, (d, f) => {
-      const add = idf * ((f * (FTS_K1 + 1.0)) / (f + FTS_K1 * (1 - FTS_B + (FTS_B * (ftsLength[d] as number)) / avgdl)));
+      const add = idf * ftsTf(f, ftsLength[d] as number, avgdl);
       if (score[d] === 0) touched[touchedCount++] = d;
       for (let rep = 0; rep < repetitions; rep++) score[d] = (score[d] as number) + add;
     });

@@ -131,6 +131,17 @@ export function sqliteFtsTerms(
   return out;
 }
 
+/** FTS terms of those of `rows` that are not plain text (the rest are tokenised here, by `plainFtsTerms`). */
+export function unplainFtsTerms(
+  connection: SqliteConnection,
+  rows: readonly { rowid: number; content: string; tags: string; entities: string }[],
+): Map<number, FtsTerms> {
+  return sqliteFtsTerms(
+    connection,
+    rows.filter((row) => !(plainText(row.content) && plainText(row.tags) && plainText(row.entities))),
+  );
+}
+
 /** Engram's stems of a row with `rankBm25`'s field weights: stem → content + 0.5 tags + 0.25 entities. */
 export function ownTerms(content: string, tags: string, entities: string): { terms: Map<string, number>; length: number } {
   const contentTokens = contentTerms(content);

@@ -169,12 +169,7 @@ export function searchLexical(
             k1: query.bm25?.k1 ?? 1.2,
             b: query.bm25?.b ?? 0.75,
           };
-    const hits =
-      indexed === null
-        ? null
-        : lexical.pending === undefined
-          ? lexical.index.search(connection, indexed)
-          : lexical.index.searchInTransaction(connection, lexical.pending, indexed);
+    const hits = indexed === null ? null : lexical.index.search(connection, indexed, lexical.pending);
     if (hits !== null) return hits;
   }
   const rows =
