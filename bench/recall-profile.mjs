@@ -80,6 +80,7 @@ console.log('recall', percentiles(times));
 for (const [name, ms] of [...spent].sort((a, b) => b[1] - a[1])) console.log(`${name.padEnd(20)} ${(ms / n).toFixed(2)} ms/recall`);
 if (store.lexicalIndexUsage) console.log('lexical index usage', store.lexicalIndexUsage);
 await store.close();
+await embedder.close?.();
 
 async function queryEmbedder(model) {
   if (model === undefined) {
@@ -91,6 +92,8 @@ async function queryEmbedder(model) {
   // any model name the engine takes (a blend too), its query embedding on a worker thread as `engram serve` runs it
   const { createEmbedder } = await import(dist('index.js'));
   const embedder = await createEmbedder(model, { workers: Number(args['query-workers']) });
-  await embedder.embed(['warm up'], { purpose: 'query' });
+  // starts the workers too, as `engram serve` does: a pool's workers start on a batch or warmUp(), and
+  // until then queries embed in-process
+  await embedder.warmUp();
   return embedder;
 }

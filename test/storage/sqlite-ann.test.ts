@@ -200,6 +200,39 @@ describe.skipIf(usearchProblem !== null)(`HNSW vector index${usearchProblem === 
     expect(historical.every((id) => inactive.some((r) => r.id === id && r.status === 'decayed'))).toBe(true);
   });
 
+  it('finds the exact results when the filter drops most of the nearest rows', async () => {
+    const store = await open();
+    // two of every three rows are deleted: a search's nearest rows are mostly filtered out
+    const rows: NewMemory[] = [];
+    for (let i = 0; i < 1500; i++)
+      rows.push({ record: annTestRecord(SCOPE, i, i % 3 === 0 ? {} : { status: 'deleted' }), embedding: annTestVector(i) });
+    await store.transaction((tx) => tx.insertMemories(rows));
+    expect(await store.prepareVectorIndex([SCOPE])).toEqual([SCOPE]);
+    const exact = await open({ vectorIndex: 'exact' });
+    let found = 0;
+    let wanted = 0;
+    for (let q = 1; q <= 30; q++) {
+      for (const limit of [10, 60]) {
+        const vector = annTestVector(-q);
+        const truth = await search(exact, vector, { limit });
+        const approximate = await search(store, vector, { limit });
+        expect(approximate).toHaveLength(limit);
+        expect(approximate.every((id) => Number(id.slice('ann-'.length)) % 3 === 0)).toBe(true);
+        const truthSet = new Set(truth);
+        for (const id of approximate) if (truthSet.has(id)) found++;
+        wanted += limit;
+      }
+    }
+    expect(found / wanted).toBeGreaterThanOrEqual(0.98);
+    // having seen two thirds of its rows filtered out, the store asks the index for about three times
+    // the limit at once: one HNSW search a vector search, not a short one and a grown one
+    const before = store.annIndexUsage ?? { searches: 0, rowsAsked: 0 };
+    for (let q = 31; q <= 50; q++) expect(await search(store, annTestVector(-q))).toHaveLength(10);
+    const after = store.annIndexUsage ?? { searches: 0, rowsAsked: 0 };
+    expect(after.searches - before.searches).toBe(20);
+    expect((after.rowsAsked - before.rowsAsked) / 20).toBeGreaterThan(2 * (10 + 16));
+  });
+
   it('merges an indexed large scope with a small exact one, and never starves the small one', async () => {
     const store = await open();
     await insertRange(store, 0, 1500);

@@ -350,6 +350,11 @@ export class SqliteStore extends SqliteReader implements Store {
     return this.#index.usage;
   }
 
+  /** HNSW searches since the store opened and the rows they asked for; undefined without an approximate index. */
+  get annIndexUsage(): { readonly searches: number; readonly rowsAsked: number } | undefined {
+    return this.#ann?.usage;
+  }
+
   /**
    * Searches the lexical index answered and left to FTS5 since the store opened, its rows, and how often
    * it was loaded from its file or built (for benchmarks and tests).

@@ -16,6 +16,7 @@ import { continues, manifestProblem, readDatabaseId } from './ann-build.js';
 import { prunedPast } from '../change-feeds.js';
 import { AnnBuilder } from './ann-builder.js';
 import { AnnFiles, type AnnManifest } from './ann-files.js';
+import { OverFetch } from './ann-over-fetch.js';
 import {
   ANN_PARAMETERS,
   createAnnIndex,
@@ -138,6 +139,16 @@ export class AnnIndex {
         });
   }
 
+  /** How many rows to ask each scope's index for per row wanted, from the post-filter's recent survival. */
+  readonly overFetch = new OverFetch();
+  #searches = 0;
+  #rowsAsked = 0;
+
+  /** HNSW searches run since the store opened, and the rows they asked for (for benchmarks and tests). */
+  get usage(): { readonly searches: number; readonly rowsAsked: number } {
+    return { searches: this.#searches, rowsAsked: this.#rowsAsked };
+  }
+
   isLoaded(scope: string): boolean {
     return this.#scopes.get(scope)?.base !== undefined;
   }
@@ -189,7 +200,10 @@ export class AnnIndex {
     let exhausted = true;
     let floor = -Infinity;
     if (size > 0) {
-      const found = base.search(query, Math.min(wanted, size), 1);
+      const asked = Math.min(wanted, size);
+      this.#searches += 1;
+      this.#rowsAsked += asked;
+      const found = base.search(query, asked, 1);
       // a zero query has no direction: similarity 0 to everything, as in exact search
       const directed = inverseNorm(query, 0, query.length) > 0;
       for (let i = 0; i < found.keys.length; i++) {

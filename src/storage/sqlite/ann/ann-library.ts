@@ -57,8 +57,11 @@ export interface AnnParameters {
  * expansion up to 1,536 reached 0.98 at 1M static-table vectors (0.964 at 640, 0.978 at 1,536); with M 32 and
  * efConstruction 256, 0.986 at 640 (1M static); at 100k 0.9965 at 256 (2.8 ms) and 0.9975 at 384
  * (4.1 ms) with blend-e5-minilm vectors, 0.978 and 0.992 with the static table's, whose averaged word
- * vectors crowd together. Up to 200,000 vectors the search uses 256, for the default model's latency
- * (`vectorSearch` at 100k 6.4-7.4 → 5.1-5.3 ms a recall). Builds take 2.6-3.1× as long as with M 16.
+ * vectors crowd together. Up to 200,000 vectors the search uses 128, for the default model's latency:
+ * recall asks for 116 rows (its 100 candidates and a margin) and, at 100k blend-e5-minilm vectors, 116
+ * rows at 128 gave recall@10 0.9925 in 2.3 ms against 0.9965 in 4.0 ms at 256 (`bench/ann-params.mjs
+ * --count 116`, 3 December); through the store, `vectorSearch` in a 100k recall went 5.5-5.8 → 3.5 ms.
+ * Builds take 2.6-3.1× as long as with M 16.
  * Above 200,000 the search uses 896: through the store at 1M static-table vectors (scope filter,
  * inactive rows dropped, 200 queries against exact search), recall@10 0.976 at 640 (p50 11.6-12.8 ms),
  * 0.9815 at 800, 0.9835 at 896 (16.3 ms), 0.9845 at 1,024 (20.1 ms).
@@ -67,7 +70,7 @@ export const ANN_PARAMETERS: AnnParameters = Object.freeze({
   connectivity: 32,
   expansionAdd: 256,
   expansionSearch: 896,
-  compactExpansionSearch: 256,
+  compactExpansionSearch: 128,
   compactRows: 200_000,
   quantization: 'f16',
 });

@@ -15,6 +15,8 @@ import { cosineSimilarity, type ScoredRow, type VectorIndex } from './vector-ind
 /** sqlite-vec refuses larger k in one KNN query. */
 const VEC0_MAX_K = 4096;
 const GROWTH = 4;
+/** Rows asked of an approximate index beyond the limit, for those the post-filter drops. */
+const APPROXIMATE_MARGIN = 16;
 
 export interface VectorSearchContext {
   /** Runs KNN and the post-filter: the transaction's connection inside one, so it sees its own writes. */
@@ -60,7 +62,7 @@ export function searchVectors(context: VectorSearchContext, query: VectorQuery, 
   const filter = visibleFilter(query, scopes);
   let accept: ((rowid: number) => boolean) | undefined;
   if (inMemory.size > 0) accept = context.accepts?.() ?? undefined;
-  let k = Math.max(limit * 2, limit + 16);
+  let k = firstK(limit, approximate, ann);
   for (;;) {
     const small = scopes.filter((scope) => !inMemory.has(scope) && !approximate.has(scope));
     if (small.length > 0 && k > VEC0_MAX_K) {
@@ -76,7 +78,13 @@ export function searchVectors(context: VectorSearchContext, query: VectorQuery, 
     for (const scope of small) sources.push(exhaustible(knn(connection, query.vector, scope, k), k));
     const pending = pendingIn(context.pending, new Set([...inMemory, ...approximate]));
     for (const scope of inMemory) sources.push(exhaustible(index.search(scope, query.vector, k, pending, accept), k));
-    if (ann !== undefined) for (const scope of approximate) sources.push(ann.search(scope, query.vector, k, pending));
+    const annSources: Array<[string, Source]> = [];
+    if (ann !== undefined)
+      for (const scope of approximate) {
+        const source = ann.search(scope, query.vector, k, pending);
+        annSources.push([scope, source]);
+        sources.push(source);
+      }
     if (pending.size > 0)
       sources.push({ rows: scorePending(connection, query.vector, pending, context.pendingVector), exhausted: true, floor: -Infinity });
 
@@ -86,6 +94,11 @@ export function searchVectors(context: VectorSearchContext, query: VectorQuery, 
     const candidates = mergeBest(sources);
     const rowids = candidates.map((c) => c.rowid);
     const visible = context.visible?.(rowids) ?? filter(connection, rowids);
+    for (const [scope, source] of annSources) {
+      let survived = 0;
+      for (const row of source.rows) if (visible.has(row.rowid)) survived += 1;
+      ann?.overFetch.note(scope, source.rows.length, survived);
+    }
     const hits: ChannelHit[] = [];
     for (const candidate of candidates) {
       if (candidate.score < floor || hits.length >= limit) break;
@@ -95,6 +108,21 @@ export function searchVectors(context: VectorSearchContext, query: VectorQuery, 
     if (hits.length >= limit || sources.every((s) => s.exhausted)) return hits;
     k *= GROWTH;
   }
+}
+
+/**
+ * The first search's k. The exact sources cost the same whatever k is, so they over-fetch twice the
+ * limit for the post-filter. An HNSW search keeps a candidate list of at least k (its search expansion
+ * is max(expansion, k)), so twice the limit doubles its list at the sizes recall asks for (200
+ * candidates against an expansion of 128 at 100k); it is asked for the limit and a margin of
+ * {@link APPROXIMATE_MARGIN}, scaled by the share of the scope's rows the post-filter has been dropping
+ * (the index's `overFetch`). When the filter still leaves too few, k grows and the search repeats.
+ */
+function firstK(limit: number, approximate: ReadonlySet<string>, ann: AnnIndex | undefined): number {
+  if (approximate.size === 0 || ann === undefined) return Math.max(limit * 2, limit + 16);
+  let factor = 1;
+  for (const scope of approximate) factor = Math.max(factor, ann.overFetch.factor(scope));
+  return Math.ceil((limit + APPROXIMATE_MARGIN) * factor);
 }
 
 /**
