@@ -27,6 +27,7 @@ export function serveEmbedderWorker<Data>(
   const data = workerData as Partial<Data> | null;
   if (isMainThread || port === null || !accepts(data)) return;
   const send = (reply: EmbedderWorkerReply, transfer: ArrayBuffer[] = []): void => port.postMessage(reply, transfer);
+  forwardConsole(port);
   load(data as Data).then(
     (model) => {
       let chain: Promise<void> = Promise.resolve();
@@ -45,6 +46,24 @@ export function serveEmbedderWorker<Data>(
     },
     (error: unknown) => send({ type: 'load-failed', message: describe(error) }),
   );
+}
+
+/**
+ * Sends what this thread writes to its stdout and stderr (console output of the model's library) to the
+ * pool as `log` messages, which the pool writes to the process's stderr. Reading the worker's own
+ * stdio streams instead would keep the parent's event loop alive for as long as the worker lives (a
+ * pending read references its port), so a process with idle workers could not exit.
+ */
+function forwardConsole(port: NonNullable<typeof parentPort>): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.write = ((chunk: string | Uint8Array, encodingOrDone?: unknown, done?: unknown): boolean => {
+      const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+      port.postMessage({ type: 'log', text } satisfies EmbedderWorkerReply);
+      const callback = typeof encodingOrDone === 'function' ? encodingOrDone : done;
+      if (typeof callback === 'function') queueMicrotask(() => (callback as () => void)());
+      return true;
+    }) as typeof stream.write;
+  }
 }
 
 function describe(error: unknown): string {

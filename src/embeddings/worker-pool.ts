@@ -14,8 +14,9 @@ export interface EmbedderWorkerRequest {
   readonly texts: readonly string[];
 }
 
-/** A worker's message to the pool: ready after loading, failed to load, or one job's outcome. */
+/** A worker's message to the pool: ready after loading, failed to load, one job's outcome, or console output. */
 export type EmbedderWorkerReply =
+  | { readonly type: 'log'; readonly text: string }
   | { readonly type: 'ready' }
   | { readonly type: 'load-failed'; readonly message: string }
   | { readonly type: 'result'; readonly id: number; readonly vectors: Float32Array }
@@ -65,26 +66,33 @@ async function retire(slot: Slot): Promise<void> {
   await slot.worker.terminate();
 }
 
-/** Resolves at the worker's next message (its model loaded or failed, its batch done) or exit, or after QUIESCE_MS. */
+/**
+ * Resolves at the worker's next answer (its model loaded or failed, its batch done; not its console
+ * output, which may come while it is still inside native work) or exit, or after QUIESCE_MS.
+ */
 function quiesced(worker: Worker): Promise<void> {
   return new Promise((resolve) => {
     const done = (): void => {
       clearTimeout(timer);
-      worker.off('message', done);
+      worker.off('message', answered);
       worker.off('exit', done);
       resolve();
     };
+    const answered = (reply: EmbedderWorkerReply): void => {
+      if (reply.type !== 'log') done();
+    };
     const timer = setTimeout(done, QUIESCE_MS);
     timer.unref();
-    worker.on('message', done);
+    worker.on('message', answered);
     worker.on('exit', done);
   });
 }
 
 /**
  * A fixed set of worker threads, each running one copy of a model, that embed jobs (batches of prepared
- * texts) in parallel. Workers start on the first job, take jobs first come first served, keep the event
- * loop alive only while they have work, and send their console output to stderr, never stdout.
+ * texts) in parallel. Workers start on the first job (or `start()`, `warmUp()`), take jobs first come
+ * first served, keep the event loop alive only while they load or have work, and send their console
+ * output to stderr, never stdout.
  *
  * @example
  * ```ts
@@ -130,6 +138,16 @@ export class EmbedderWorkerPool {
     });
   }
 
+  /**
+   * Starts the workers that are not running yet, without waiting for them: the caller embeds this job
+   * on its own thread, and later ones find a worker ready. No-op once closed.
+   */
+  start(): void {
+    if (this.#closed) return;
+    this.#ensureWorkers();
+    this.#pump();
+  }
+
   /** Starts every worker and waits until each has loaded the model. */
   warmUp(): Promise<void> {
     if (this.#closed) return Promise.reject(closedError());
@@ -171,19 +189,17 @@ export class EmbedderWorkerPool {
       this.#failAll(error, this.#options.missingScriptHint);
       return false;
     }
-    // stdout: true keeps worker console.log off our stdout (the MCP channel); we forward it to stderr.
-    // Both streams are forwarded by a listener on the worker's side, not piped: a pipe (Node's own for
-    // stderr, unless stderr: true) adds listeners to process.stderr per worker, and a blend's members
-    // with a few workers each went past Node's limit of ten and printed a leak warning.
+    // stdout: true keeps worker console.log off our stdout (the MCP channel). The worker sends its
+    // console output as `log` messages, which go to stderr; its stdio streams are never read: a reading
+    // stream keeps the worker's port referenced, so idle workers would keep the process from exiting,
+    // and a pipe (Node's own for stderr, unless stderr: true) adds listeners to process.stderr per worker
+    // (a blend's members with a few workers each went past Node's limit of ten and printed a leak warning).
     const worker = new Worker(url, {
       workerData: this.#options.workerData,
       stdout: true,
       stderr: true,
       execArgv: workerExecArgv(process.execArgv),
     });
-    const forward = (chunk: Buffer): void => void process.stderr.write(chunk);
-    worker.stdout.on('data', forward);
-    worker.stderr.on('data', forward);
     const slot: Slot = { worker, ready: false, loaded: false, job: null };
     this.#slots.push(slot);
     worker.on('message', (reply: EmbedderWorkerReply) => this.#onReply(slot, reply));
@@ -195,6 +211,10 @@ export class EmbedderWorkerPool {
   }
 
   #onReply(slot: Slot, reply: EmbedderWorkerReply): void {
+    if (reply.type === 'log') {
+      process.stderr.write(reply.text);
+      return;
+    }
     const { label } = this.#options;
     if (reply.type !== 'result' && reply.type !== 'job-failed') slot.loaded = true;
     if (reply.type === 'ready') {
@@ -256,10 +276,10 @@ export class EmbedderWorkerPool {
     }
     const allReady = this.#slots.length === this.size && this.#slots.every((slot) => slot.ready);
     if (allReady) for (const waiter of this.#readyWaiters.splice(0)) waiter.resolve();
-    // Busy workers, and starting ones someone waits for, keep the process alive; idle ones must not block exit.
-    const awaited = this.#queue.length > 0 || this.#readyWaiters.length > 0;
+    // Busy and loading workers keep the process alive (a worker ended inside its model's native loading
+    // aborts the whole process, see close()); idle ones must not block exit.
     for (const slot of this.#slots) {
-      if (slot.job !== null || (!slot.ready && awaited)) slot.worker.ref();
+      if (slot.job !== null || !slot.loaded) slot.worker.ref();
       else slot.worker.unref();
     }
   }

@@ -25,7 +25,8 @@ export interface OnnxEmbedderOptions {
   readonly maxBatchTokens?: number;
   /**
    * Inputs of at most this many texts run on the calling thread. Default 4. A recall query goes to an
-   * idle worker instead, when there is one, so the caller's thread works on the other channels meanwhile.
+   * idle worker instead, when there is one, so the caller's thread works on the other channels meanwhile;
+   * the first query starts the workers (and is embedded on the calling thread while they load).
    */
   readonly inProcessMaxTexts?: number;
   /**
@@ -228,6 +229,8 @@ export class OnnxEmbedder implements Embedder {
     const pool = this.#pool;
     if (pool === null) return false;
     if (count > this.#options.inProcessMaxTexts) return true;
+    // a query starts the workers that are not running, so the next one finds a worker idle
+    if (purpose === 'query') pool.start();
     return (purpose === 'query' || this.#busy > 0) && pool.idleWorkers > 0;
   }
 

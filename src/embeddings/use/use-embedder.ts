@@ -134,7 +134,9 @@ export class UseEmbedder implements Embedder {
     if (pool === null) return false;
     if (count > this.#options.inProcessMaxTexts) return true;
     // A small input still goes to an idle worker when this thread is already embedding, and a recall
-    // query does, so that the caller's thread runs the other channels meanwhile.
+    // query does, so that the caller's thread runs the other channels meanwhile; a query starts the
+    // workers that are not running, so the next one finds a worker idle.
+    if (purpose === 'query') pool.start();
     return (purpose === 'query' || this.#inProcessBusy > 0) && pool.idleWorkers > 0;
   }
 
