@@ -64,8 +64,11 @@ const TARGETS = [
 ];
 /** Issue #20: a new process's first recall on a 1M store, from its start. */
 const FIRST_RECALL_TARGET = { size: 1_000_000, ms: 2000 };
-/** Issue #14: recall at 100k with the default model, its query embedding included. */
-const MODEL_TARGETS = [{ size: 100_000, p50: 25 }];
+/**
+ * Recall at 100k with the default model, its query embedding included: issue #20's p50 ≤ 12 and
+ * p95 ≤ 25 ms (issue #14 asked for no slower than 25 ms at p50).
+ */
+const MODEL_TARGETS = [{ size: 100_000, p50: 12, p95: 25 }];
 
 const { values: args } = parseArgs({
   options: {
@@ -625,7 +628,8 @@ function verdict(c) {
 function modelVerdict(h) {
   const target = MODEL_TARGETS.find((t) => t.size === h.size);
   if (target === undefined) return '–';
-  return `${h.p50 <= target.p50 ? 'MET' : 'MISSED'} (p50 ≤ ${target.p50})`;
+  const ok = h.p50 <= target.p50 && (target.p95 === undefined || h.p95 <= target.p95);
+  return `${ok ? 'MET' : 'MISSED'} (p50 ≤ ${target.p50}${target.p95 === undefined ? '' : `, p95 ≤ ${target.p95}`})`;
 }
 
 // last, so every helper above is initialised before a case or the main run starts
