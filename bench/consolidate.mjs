@@ -8,11 +8,11 @@
 // cycle's cost does not depend on embedding quality, only the reflection and compression re-embeds do).
 // Then runs one full `consolidate` cycle at day 61 on a copy and reports duration per phase, what each
 // phase did, and peak RSS (sampled every 20 ms, attributed to the phase running at the time).
-import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { CACHE_DIR, RESULTS_DIR, log, mb, printTable, writeResult } from './lib.mjs';
+import { CACHE_DIR, RESULTS_DIR, log, mb, printTable, writeResult, removeDatabaseFiles } from './lib.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -145,11 +145,11 @@ mkdirSync(CACHE_DIR, { recursive: true });
 const cached = join(CACHE_DIR, `consolidate-${size}-${embedder}.db`);
 let ingestMs = null;
 if (args.fresh || !existsSync(cached)) {
-  for (const suffix of ['', '-wal', '-shm']) rmSync(cached + suffix, { force: true });
+  removeDatabaseFiles(cached);
   ingestMs = await build(cached);
 }
 const work = join(CACHE_DIR, `consolidate-${size}-${embedder}.run.db`);
-for (const suffix of ['', '-wal', '-shm']) rmSync(work + suffix, { force: true });
+removeDatabaseFiles(work);
 copyFileSync(cached, work);
 
 const clock = new ManualClock(T0 + 61 * DAY);
@@ -192,7 +192,7 @@ const totalMs = Math.round(performance.now() - started);
 clearInterval(timer);
 const stats = await engram.stats({ scopes: [SCOPE] });
 await engram.close();
-for (const suffix of ['', '-wal', '-shm']) rmSync(work + suffix, { force: true });
+removeDatabaseFiles(work);
 
 const rows = phaseReports.map((p) => ({
   phase: p.name,

@@ -10,7 +10,7 @@
 // it (a busy loop, one per core - 1, at least one), as on a loaded machine.
 // Writes bench/results/context.json and context.md.
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -26,6 +26,7 @@ import {
   printTable,
   writeResult,
   newEngineCore,
+  removeDatabaseFiles,
 } from './lib.mjs';
 
 const { values: args } = parseArgs({
@@ -46,7 +47,7 @@ const dist = (p) => join(REPO_DIR, 'dist', p);
 assertBuilt();
 const corpus = await ensureCorpus({ size, vectorSource: 'static' });
 const path = join(CACHE_DIR, `context-bench-${size}.db`);
-for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
+removeDatabaseFiles(path);
 copyFileSync(corpus.path, path);
 if (existsSync(`${corpus.path}-wal`)) copyFileSync(`${corpus.path}-wal`, `${path}-wal`);
 const { openSqliteStore } = await import(dist('storage/sqlite/index.js'));
@@ -244,4 +245,4 @@ const md = [
 writeFileSync(join(RESULTS_DIR, 'context.md'), md);
 log(`wrote ${out} and context.md`);
 await engram.close();
-for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
+removeDatabaseFiles(path);

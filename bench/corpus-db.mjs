@@ -5,7 +5,19 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CACHE_DIR, GENERATOR_VERSION, REPO_DIR, fileBytes, log, mb, corpusRecord, memoryAt, mulberry32, since } from './lib.mjs';
+import {
+  CACHE_DIR,
+  GENERATOR_VERSION,
+  REPO_DIR,
+  fileBytes,
+  log,
+  mb,
+  corpusRecord,
+  memoryAt,
+  mulberry32,
+  since,
+  removeDatabaseFiles,
+} from './lib.mjs';
 
 /** The stream every corpus is drawn from: corpus N is memories 0..N-1 of it. */
 export const CORPUS_SEED = 20_240_501;
@@ -56,14 +68,14 @@ export async function ensureCorpus({ size, vectorSource }) {
     return { path, manifest: JSON.parse(readFileSync(manifestPath, 'utf8')) };
   }
   const building = join(CACHE_DIR, `${key}.${process.pid}.building.db`);
-  removeDatabase(building);
+  removeDatabaseFiles(building);
   log(`building corpus ${key} (${size} + ${SMALL_SCOPES.length}×${SMALL_SCOPE_SIZE} memories, vectors: ${vectorSource})`);
   const start = performance.now();
   const stats = await buildCorpus({ path: building, size, vectorSource });
   await checkpoint(building);
   if (existsSync(`${building}-wal`)) throw new Error(`corpus ${building} still has a WAL after close`);
   renameSync(building, path);
-  removeDatabase(building);
+  removeDatabaseFiles(building);
   pruneStale(size, vectorSource, key);
   const manifest = {
     key,
@@ -104,12 +116,8 @@ function pruneStale(size, vectorSource, key) {
   const prefix = `corpus-${size}-${vectorSource}-`;
   for (const name of readdirSync(CACHE_DIR)) {
     if (!name.startsWith(prefix) || name.startsWith(key) || name.includes('.building')) continue;
-    if (/\.(db|db-wal|db-shm|db\.ann|json)$/.test(name)) rmSync(join(CACHE_DIR, name), { force: true, recursive: true });
+    if (/\.(db|db-wal|db-shm|db\.ann|db\.lexical|json)$/.test(name)) rmSync(join(CACHE_DIR, name), { force: true, recursive: true });
   }
-}
-
-function removeDatabase(path) {
-  for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
 }
 
 /** The corpus items with index in [from, to) of MAIN_SCOPE, and their share of the small scopes. */

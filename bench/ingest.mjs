@@ -20,7 +20,7 @@
 // CPU-second of the case's process (user + system, all threads) is printed with the load average: on a
 // shared machine it says what the code costs when the wall clock says mostly how busy the machine was. The store is opened under the embedder name the corpus records (the static
 // table's, for the default corpora), whatever embedder is measured: all share the 512-d USE space.
-import { copyFileSync, cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,6 +40,7 @@ import {
   since,
   writeResult,
   newEngineCore,
+  removeDatabaseFiles,
 } from './lib.mjs';
 
 const INGEST_SEED = 31_337;
@@ -371,7 +372,7 @@ async function measureCase({ size, mode, corpus, count, batch, alone, budgetMs, 
       peakRssMb: rss.stop(),
     };
   } finally {
-    for (const suffix of ['', '-wal', '-shm', '.ann']) rmSync(path + suffix, { force: true, recursive: true });
+    removeDatabaseFiles(path);
   }
 }
 

@@ -1,7 +1,7 @@
 // Shared helpers of the benchmarks: statistics, the synthetic corpus, an aligned table printer, RSS
 // sampling and JSON results under bench/results/. Import from bench scripts only.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,14 @@ export const REPO_DIR = dirname(BENCH_DIR);
 export const RESULTS_DIR = join(BENCH_DIR, 'results');
 /** Built corpora and scratch databases; not committed. */
 export const CACHE_DIR = join(BENCH_DIR, '.cache');
+
+/**
+ * Removes a SQLite database and everything the store keeps beside it: the WAL and shared-memory files,
+ * the HNSW folder (`.ann`) and the lexical index file (`.lexical`), so no stale derived file outlives it.
+ */
+export function removeDatabaseFiles(path) {
+  for (const suffix of ['', '-wal', '-shm', '.ann', '.lexical']) rmSync(path + suffix, { force: true, recursive: true });
+}
 
 /** The `p`-quantile (0..1) of ascending `sorted` values, linearly interpolated (numpy's default). */
 export function quantile(sorted, p) {

@@ -3,9 +3,9 @@
 // through the store's transaction API. Built once per size and cached under bench/.cache/ with their
 // HNSW index directory (`<db>.ann/`); the manifest keeps the build measurements (insert throughput,
 // index build time), since a cached run cannot measure them again.
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CACHE_DIR, GENERATOR_VERSION, REPO_DIR, log, corpusRecord, memoryAt, mulberry32, since } from './lib.mjs';
+import { CACHE_DIR, GENERATOR_VERSION, REPO_DIR, log, corpusRecord, memoryAt, mulberry32, since, removeDatabaseFiles } from './lib.mjs';
 
 /** Bump when the corpus layout changes: cached scale corpora are keyed by it. */
 const SCALE_VERSION = 1;
@@ -56,16 +56,15 @@ export async function ensureScaleCorpus(size, model) {
   const cached = readManifest(size, model);
   if (cached !== undefined) return { path, manifest: cached };
   const building = join(CACHE_DIR, `${key}.${process.pid}.building.db`);
-  removeDatabase(building);
+  removeDatabaseFiles(building);
   const small = Math.max(1, Math.round(size / 100));
   log(`building scale corpus ${key}: ${size} + ${small} memories`);
   const start = performance.now();
   const stats = await build(building, size, small, model === undefined ? await staticVectors() : await cachedVectors(model, size, small));
   await checkpoint(building);
-  removeDatabase(path);
-  rmSync(`${path}.ann`, { recursive: true, force: true });
+  removeDatabaseFiles(path);
   renameSync(building, path);
-  removeDatabase(building);
+  removeDatabaseFiles(building);
   const manifest = {
     key,
     size,
@@ -157,8 +156,4 @@ async function checkpoint(path) {
   const db = new Database(path);
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
-}
-
-function removeDatabase(path) {
-  for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
 }

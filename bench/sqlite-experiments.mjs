@@ -7,12 +7,12 @@
 //    (scope, coalesce(occurred_at, valid_from));
 // 3. vector search of a 10k scope: sqlite-vec (below memoryIndexThreshold) against the in-memory index.
 // Writes bench/results/sqlite-experiments.json.
-import { copyFileSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { CORPUS_SEED, MAIN_SCOPE, SMALL_SCOPES, assertBuilt } from './corpus-db.mjs';
-import { CACHE_DIR, makeQueries, percentiles, printTable, writeResult } from './lib.mjs';
+import { CACHE_DIR, makeQueries, percentiles, printTable, writeResult, removeDatabaseFiles } from './lib.mjs';
 
 const { values: args } = parseArgs({
   options: { size: { type: 'string', default: '100000' }, queries: { type: 'string', default: '100' } },
@@ -114,9 +114,9 @@ if (corpus10k !== undefined) {
     rows.push({ experiment: 'vector, 10k scope, exact', variant, results: 100 * times.length, ...percentiles(times) });
     await store.close();
   }
-  for (const suffix of ['', '-wal', '-shm', '.ann']) rmSync(copy + suffix, { force: true, recursive: true });
+  removeDatabaseFiles(copy);
 }
-for (const suffix of ['', '-wal', '-shm', '.ann']) rmSync(scratch + suffix, { force: true, recursive: true });
+removeDatabaseFiles(scratch);
 
 printTable(
   `SQLite experiments on a copy of the ${size.toLocaleString('en-US')}-memory corpus, ms per query (${queries.length} queries)`,
