@@ -79,9 +79,10 @@ export class VectorCache {
     // in pages along the scope's insertion order: one result of a large scope's vectors as text
     // (~6 KB each at 512 dimensions) would not fit the JS heap at a million records
     for (let after = -1; ;) {
+      // text after the limit, so a plan that sorts the scope (no statistics yet) converts one page, not all
       const rows = await db.query<{ id: string; seq: number; e: string }>(
-        `SELECT id, seq, embedding::text AS e FROM ${t.memories} WHERE scope = $1 AND seq > $2 AND embedding IS NOT NULL
-         ORDER BY seq LIMIT ${this.#pageSize}`,
+        `SELECT id, seq, embedding::text AS e FROM (SELECT id, seq, embedding FROM ${t.memories}
+           WHERE scope = $1 AND seq > $2 AND embedding IS NOT NULL ORDER BY seq LIMIT ${this.#pageSize}) page ORDER BY seq`,
         [scope, after],
       );
       for (const row of rows.rows) this.#put(entry, row.id, parseVectorText(row.e));
