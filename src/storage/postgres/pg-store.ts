@@ -51,6 +51,9 @@ interface OpenState {
  * The PostgreSQL implementation of the `Store` port. Open it with `openPostgresStore` (a URL) or
  * `openPgliteStore` (an in-process PGlite database).
  */
+/** Memory rows inserted (through this store) before it refreshes the table's planner statistics. */
+const ANALYZE_MIN_ROWS = 1_000;
+
 export class PostgresStore extends PgReader implements Store {
   readonly capabilities: StoreCapabilities;
   readonly vectorStaging: VectorStaging;
@@ -64,6 +67,8 @@ export class PostgresStore extends PgReader implements Store {
   readonly #access = new AccessBatch();
   #flushTimer: ReturnType<typeof setTimeout> | undefined;
   #closing: Promise<void> | undefined;
+  /** Memory rows this store inserted since it last analysed the table, and the rows the table had then. */
+  readonly #analysis = { insertedSince: 0, rowsThen: 0 };
 
   readonly #vectorCache: VectorCache | undefined;
 
@@ -177,8 +182,9 @@ export class PostgresStore extends PgReader implements Store {
       await this.#flushAccessLocked();
       let finished = false;
       let callerFailed = false;
+      let inserted = 0;
       try {
-        return await this.#driver.transaction(async (session) => {
+        const result = await this.#driver.transaction(async (session) => {
           await session.query(`SELECT ${LOCK_WRITE}`, [this.#tables.schema]);
           // after the lock, so a reembed that switched the model meanwhile is seen
           await assertEmbedderCurrent(session, this.#tables, this.#options.embedderName);
@@ -199,13 +205,18 @@ export class PostgresStore extends PgReader implements Store {
             },
             (inner) => inner(session),
           );
+          const tx = new PgTransaction(context);
           try {
-            return await fn(new PgTransaction(context));
+            const value = await fn(tx);
+            inserted = tx.insertedRows;
+            return value;
           } catch (error) {
             callerFailed = true;
             throw error;
           }
         });
+        await this.#keepStatisticsCurrent(inserted);
+        return result;
       } catch (error) {
         // the cache may hold vectors this transaction wrote and rolled back: reload it from the log
         this.#vectorCache?.clear();
@@ -216,6 +227,33 @@ export class PostgresStore extends PgReader implements Store {
         finished = true;
       }
     });
+  }
+
+  /**
+   * After bulk inserts (at least {@link ANALYZE_MIN_ROWS} rows since the last time, and a fifth of the
+   * table), refreshes the planner's statistics of the memories table and moves the lexeme index's
+   * pending entries into the index, as autovacuum would within a minute or so. Until then a freshly
+   * loaded schema is planned as if nearly empty and every lexical search reads the GIN index's unsorted
+   * pending list: a claim's document-frequency counts took 54 ms instead of 3.3 at 10k records, and
+   * writes with claims ran at 36/s instead of ~80. Best effort: the write has committed, and a role
+   * that does not own the table is left to autovacuum.
+   */
+  async #keepStatisticsCurrent(inserted: number): Promise<void> {
+    const analysis = this.#analysis;
+    analysis.insertedSince += inserted;
+    if (analysis.insertedSince < Math.max(ANALYZE_MIN_ROWS, analysis.rowsThen / 5)) return;
+    analysis.insertedSince = 0;
+    try {
+      await this.#driver.query(`ANALYZE ${this.#tables.memories}`);
+      const rows = await this.#driver.query<{ rows: number }>(
+        `SELECT greatest(reltuples, 0)::float8 AS rows FROM pg_class WHERE oid = $1::regclass`,
+        [this.#tables.memories],
+      );
+      analysis.rowsThen = Number(rows.rows[0]?.rows ?? 0);
+      await this.#driver.query(`SELECT gin_clean_pending_list($1::regclass)`, [`${this.#tables.q('memories_lexemes')}`]);
+    } catch {
+      // autovacuum does the same later
+    }
   }
 
   /** Queues the accesses and returns at once; they are written within `accessFlushMs`, before the next transaction, or on close. */

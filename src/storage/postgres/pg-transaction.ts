@@ -41,6 +41,12 @@ const INSERT_ROWS = 500;
 
 export class PgTransaction extends PgReader implements StoreTransaction {
   readonly #context: PgReaderContext;
+  #insertedRows = 0;
+
+  /** Memory rows this transaction inserted (the store keeps the planner's statistics up with them). */
+  get insertedRows(): number {
+    return this.#insertedRows;
+  }
 
   constructor(context: PgReaderContext) {
     super(context);
@@ -127,6 +133,7 @@ export class PgTransaction extends PgReader implements StoreTransaction {
         INSERT INTO ${this.tables.q('vector_log')} (scope, memory_id) SELECT scope, id FROM inserted`;
       await db.query(sql, p.values);
     }
+    this.#insertedRows += memories.length;
   }
 
   async updateMemory(id: string, scope: Scope, patch: MemoryPatch): Promise<boolean> {
