@@ -52,7 +52,7 @@ export async function ensurePostgresCorpus(size, params = {}) {
 }
 
 /** The MAIN_SCOPE part of bench/corpus-db.mjs's corpus (same memories, same vectors), through the store port. */
-async function buildInto(store, size) {
+export async function buildInto(store, size) {
   const { buildRecord } = await import(join(REPO_DIR, 'dist/core/write/new-record.js'));
   const embedder = await corpusEmbedder('static');
   const rng = mulberry32(CORPUS_SEED);

@@ -362,6 +362,14 @@ export const MIGRATIONS: readonly Migration[] = [
       await session.exec(`ALTER TABLE ${t.memories} ALTER COLUMN embedding DROP NOT NULL`);
     },
   },
+  {
+    version: 22,
+    name: 'no planner statistics of the vectors and the texts: no query filters on their values, and they were most of an ANALYZE',
+    async up(session, { tables: t }) {
+      // ANALYZE of 10k records: 0.62-0.64 s with them (array statistics of every vector), 25-31 ms without
+      await session.exec(`ALTER TABLE ${t.memories} ALTER COLUMN embedding SET STATISTICS 0, ALTER COLUMN content SET STATISTICS 0`);
+    },
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);
