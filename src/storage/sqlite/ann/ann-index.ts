@@ -109,6 +109,10 @@ export class AnnIndex {
   readonly #parameters: AnnParameters;
   readonly #files: AnnFiles;
   readonly #scopes = new Map<string, ScopeState>();
+  /** How many rows to ask each scope's index for per row wanted, from the post-filter's recent survival. */
+  readonly overFetch = new OverFetch();
+  #searches = 0;
+  #rowsAsked = 0;
   readonly #builder: AnnBuilder | undefined;
   #databaseId: string | undefined;
   #closed = false;
@@ -138,11 +142,6 @@ export class AnnIndex {
           },
         });
   }
-
-  /** How many rows to ask each scope's index for per row wanted, from the post-filter's recent survival. */
-  readonly overFetch = new OverFetch();
-  #searches = 0;
-  #rowsAsked = 0;
 
   /** HNSW searches run since the store opened, and the rows they asked for (for benchmarks and tests). */
   get usage(): { readonly searches: number; readonly rowsAsked: number } {

@@ -61,7 +61,7 @@ export interface AnnParameters {
  * recall asks for 116 rows (its 100 candidates and a margin) and, at 100k blend-e5-minilm vectors, 116
  * rows at 128 gave recall@10 0.9925 in 2.3 ms against 0.9965 in 4.0 ms at 256 (`bench/ann-params.mjs
  * --count 116`, 3 December); through the store, `vectorSearch` in a 100k recall went 5.5-5.8 → 3.5 ms.
- * Builds take 2.6-3.1× as long as with M 16.
+ * The static table's vectors pay more for it: 0.956 against 0.980 at 100k. Builds take 2.6-3.1× as long as with M 16.
  * Above 200,000 the search uses 896: through the store at 1M static-table vectors (scope filter,
  * inactive rows dropped, 200 queries against exact search), recall@10 0.976 at 640 (p50 11.6-12.8 ms),
  * 0.9815 at 800, 0.9835 at 896 (16.3 ms), 0.9845 at 1,024 (20.1 ms).
