@@ -34,8 +34,9 @@ const { values: args } = parseArgs({
 
 /** Every statement the store sends while `on`, timed from the call until its result. */
 const statements = { on: false, total: 0, ms: 0, byText: new Map() };
-const query = pg.Client.prototype.query;
-pg.Client.prototype.query = function timedQuery(config, values, callback) {
+/** @type {(this: unknown, ...args: unknown[]) => any} */
+const query = /** @type {any} */ (pg.Client.prototype).query;
+/** @type {any} */ (pg.Client.prototype).query = function timedQuery(config, values, callback) {
   const result = query.call(this, config, values, callback);
   if (!statements.on || typeof result?.then !== 'function') return result;
   const text = (typeof config === 'string' ? config : (config?.text ?? '')).replace(/\s+/g, ' ').trim();
