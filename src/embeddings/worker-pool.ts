@@ -143,7 +143,8 @@ export class EmbedderWorkerPool {
    * on its own thread, and later ones find a worker ready. No-op once closed.
    */
   start(): void {
-    if (this.#closed) return;
+    // called on every recall query: nothing to do once every worker was started
+    if (this.#closed || this.#slots.length >= this.size) return;
     this.#ensureWorkers();
     this.#pump();
   }

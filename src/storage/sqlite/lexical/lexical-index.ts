@@ -163,8 +163,10 @@ export class LexicalIndex {
       ids: (rowids) => {
         const out = new Map<number, string>();
         for (const rowid of rowids) {
-          if (!visible(rowid)) continue;
-          out.set(rowid, overlay?.masked.has(rowid) === true ? (pendingRow(rowid) as PendingLexicalRow).id : data.idOf(rowid));
+          if (overlay?.masked.has(rowid) === true) {
+            const row = pendingRow(rowid);
+            if (row !== undefined) out.set(rowid, row.id);
+          } else if (data.rowVisible(rowid, scopeSet, layerSet, bounds)) out.set(rowid, data.idOf(rowid));
         }
         return out;
       },
