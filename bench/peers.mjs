@@ -47,7 +47,7 @@ const SYSTEMS = {
  * What a system's open() receives.
  * @typedef {{ workDir: string, peersDir: string, k: number, ownVersion: string,
  *   embeddings: { url: string, model: string, dimension: number } | null,
- *   embed: (texts: string[]) => Promise<number[][]>, versionOf: (pkg: string) => string }} OpenContext
+ *   embed: (texts: string[], options?: { purpose?: 'query' | 'passage' }) => Promise<number[][]>, versionOf: (pkg: string) => string }} OpenContext
  */
 
 const { values: args } = parseArgs({
@@ -109,7 +109,7 @@ async function main() {
     loadAverageAtStart: startEnv.loadAverage,
     k: K,
     conversationsPerSet: conversations ?? 'all',
-    embeddingModel: 'bge-small-en-v1.5',
+    embeddingModel: (await import('./peers/embeddings-server.mjs')).PEER_MODEL,
     command: `npm run bench:peers${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
     sets: Object.fromEntries(sets.map((s) => [s, SETS[s].label])),
     runs: runs.map((r) => withRatios(r, runs)),
@@ -229,7 +229,7 @@ async function measure({ system: systemName, set, conversations, k, workDir }) {
       k,
       ownVersion: JSON.parse(readFileSync(join(REPO_DIR, 'package.json'), 'utf8')).version,
       embeddings: server && { url: server.url, model: server.model, dimension: server.dimension },
-      embed: (texts) => embedOver(server, texts),
+      embed: (texts, options) => embedOver(server, texts, options?.purpose),
       versionOf: (pkg) => JSON.parse(readFileSync(join(PEERS_DIR, 'node_modules', pkg, 'package.json'), 'utf8')).version,
     };
     const opened = await system.open(ctx);
@@ -280,12 +280,12 @@ async function measure({ system: systemName, set, conversations, k, workDir }) {
 }
 
 /** The benchmark's own client of the embeddings server, for peers that take vectors (Orama). */
-async function embedOver(server, texts) {
+async function embedOver(server, texts, purpose = 'passage') {
   if (!server) throw new Error('this system has no embeddings server');
   const response = await fetch(`${server.url}/embeddings`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ model: server.model, input: texts }),
+    body: JSON.stringify({ model: server.model, input: texts, input_type: purpose }),
     signal: AbortSignal.timeout(60_000),
   });
   if (!response.ok) throw new Error(`embeddings server answered ${response.status}: ${await response.text()}`);

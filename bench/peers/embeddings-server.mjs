@@ -1,14 +1,20 @@
 // A local OpenAI-compatible embeddings endpoint for the peers of bench/peers.mjs, so every system that
 // embeds uses the same model as Engram: POST /v1/embeddings {model, input: string | string[],
-// encoding_format?: 'float' | 'base64'} → {object: 'list', data: [{object, embedding, index}], model, usage}.
-// Backed by Engram's OnnxEmbedder from dist (the default model, bge-small-en-v1.5, int8 ONNX, two worker
-// threads like Engram's own). The protocol cannot say whether a text is a query or a passage, so every
-// text is embedded as a passage: for bge-small-en-v1.5 that is the raw text, without bge's optional query
-// instruction; Engram's default configuration does not add that instruction either (queryInstruction is
-// off), so both sides get identical vectors for identical text. Binds 127.0.0.1 on an ephemeral port.
+// encoding_format?: 'float' | 'base64', input_type?: 'query' | 'passage' | 'document'} → {object: 'list',
+// data: [{object, embedding, index}], model, usage}.
+// Backed by Engram's own embedder from dist for its default model (`PEER_MODEL`, int8 ONNX, two worker
+// threads like Engram's own). OpenAI's protocol cannot say whether a text is a query or a passage, so a
+// text is embedded as a passage unless the request says `input_type: 'query'` (the extension NVIDIA's and
+// other OpenAI-compatible servers accept): the benchmark's own client sends it for Orama's questions, as
+// Engram embeds its recall queries; mem0's SDK cannot send it, so its questions are embedded as passages,
+// as they would be through any OpenAI-compatible server. Binds 127.0.0.1 on an ephemeral port.
 import { createServer } from 'node:http';
-import { OnnxEmbedder, resolveModelCacheDir } from '../../dist/embeddings/onnx/index.js';
 import { homedir } from 'node:os';
+import { createEmbedder } from '../../dist/index.js';
+import { DEFAULT_ONNX_MODEL, resolveModelCacheDir } from '../../dist/embeddings/onnx/index.js';
+
+/** The model every system that embeds uses: Engram's default. */
+export const PEER_MODEL = DEFAULT_ONNX_MODEL;
 
 /** Largest request body accepted (a batch of long technical messages stays far below it). */
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -25,8 +31,10 @@ export function warmUpTexts() {
  * @param {{ model?: string, workers?: number }} [options]
  */
 export async function startEmbeddingsServer(options = {}) {
-  const model = options.model ?? 'bge-small-en-v1.5';
-  const embedder = OnnxEmbedder.create({ model, cacheDir: resolveModelCacheDir(process.env, homedir()), workers: options.workers ?? 2 });
+  const model = options.model ?? PEER_MODEL;
+  // a catalogue model or blend name, which `createEmbedder` checks
+  const choice = /** @type {import('../../dist/embedder-choice.js').EmbedderChoice} */ (model);
+  const embedder = await createEmbedder(choice, { cacheDir: resolveModelCacheDir(process.env, homedir()), workers: options.workers ?? 2 });
   await embedder.embed(warmUpTexts());
   const stats = { requests: 0, texts: 0, millis: 0 };
   const sockets = new Set();
@@ -61,8 +69,11 @@ export async function startEmbeddingsServer(options = {}) {
       return reply(res, 400, error(`input must be a string or a list of 1-${MAX_INPUTS} strings`));
     if (request.model !== undefined && request.model !== model)
       return reply(res, 400, error(`this server embeds with ${model} only, not ${String(request.model)}`));
+    const inputType = request.input_type ?? 'passage';
+    if (!['query', 'passage', 'document'].includes(inputType))
+      return reply(res, 400, error(`input_type must be query, passage or document, not ${String(inputType)}`));
     const started = performance.now();
-    const vectors = await embedder.embed(input);
+    const vectors = await embedder.embed(input, { purpose: inputType === 'query' ? 'query' : 'passage' });
     stats.millis += performance.now() - started;
     stats.requests += 1;
     stats.texts += input.length;
@@ -88,7 +99,7 @@ export async function startEmbeddingsServer(options = {}) {
     async close() {
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => server.close(() => resolve(undefined)));
-      await embedder.close();
+      await embedder.close?.();
     },
   };
 }

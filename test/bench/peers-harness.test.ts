@@ -1,39 +1,43 @@
 /**
  * The parts of `npm run bench:peers` that decide what is compared, without the peers themselves (they
  * install apart, in bench/peers): the local /v1/embeddings server hands the peers exactly the vectors
- * Engram computes for the same text (spoken to by Engram's own OpenAI-compatible client, real
- * bge-small-en-v1.5), refuses what it cannot answer with 4xx, and the report and chart keep every
- * system, skipped ones with their reason.
+ * Engram computes for the same text with its default model (spoken to by Engram's own OpenAI-compatible
+ * client, the real model), as a passage unless the request says `input_type: 'query'`, refuses what it
+ * cannot answer with 4xx, and the report and chart keep every system, skipped ones with their reason.
  */
 import { homedir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasModelFiles, OnnxEmbedder, resolveModelCacheDir } from '../../src/embeddings/onnx/index.js';
+import type { Embedder } from '../../src/core/ports/embedder.js';
+import { createEmbedder } from '../../src/engram.js';
+import { DEFAULT_ONNX_MODEL, hasModelFiles, resolveModelCacheDir } from '../../src/embeddings/onnx/index.js';
 import { createOpenAiEmbedder } from '../../src/embeddings/openai/index.js';
 
-const BGE = 'bge-small-en-v1.5';
+const MODEL = DEFAULT_ONNX_MODEL;
 const cacheDir = resolveModelCacheDir(process.env, homedir());
-const installed = hasModelFiles(cacheDir, BGE);
+const installed = hasModelFiles(cacheDir, MODEL);
 
 /** A bench module (plain .mjs, untyped). */
 const benchModule = (path: string) => import(new URL(`../../bench/${path}`, import.meta.url).href);
 
-describe.skipIf(!installed && process.env.CI !== 'true')('the peers\u2019 embeddings server (bge-small-en-v1.5)', () => {
+describe.skipIf(!installed && process.env.CI !== 'true')(`the peers\u2019 embeddings server (${MODEL}, Engram's default)`, () => {
   let server: { url: string; model: string; dimension: number; stats: { requests: number; texts: number }; close(): Promise<void> };
-  let engramEmbedder: OnnxEmbedder;
+  let engramEmbedder: Embedder;
 
   beforeAll(async () => {
-    const { startEmbeddingsServer } = await benchModule('peers/embeddings-server.mjs');
+    const { startEmbeddingsServer, PEER_MODEL } = await benchModule('peers/embeddings-server.mjs');
+    expect(PEER_MODEL).toBe(MODEL);
     server = await startEmbeddingsServer({ workers: 0 });
-    engramEmbedder = OnnxEmbedder.create({ model: BGE, cacheDir });
+    engramEmbedder = await createEmbedder(MODEL, { cacheDir, workers: 0 });
   }, 120_000);
   afterAll(async () => {
     await server?.close();
-    await engramEmbedder?.close();
+    await engramEmbedder?.close?.();
   });
 
-  it('gives a peer the vectors Engram computes for the same texts, queries included', async () => {
-    const client = await createOpenAiEmbedder({ url: server.url, model: BGE });
-    expect(client.dimension).toBe(384);
+  it('gives a peer the vectors Engram computes for the same texts: passages, and queries when asked', async () => {
+    const client = await createOpenAiEmbedder({ url: server.url, model: MODEL });
+    expect(client.dimension).toBe(engramEmbedder.dimension);
+    expect(server.model).toBe(MODEL);
     const texts = ['Melanie: I painted a lake sunrise last year.', 'what did Melanie paint?'];
     const overHttp = await client.embed(texts);
     const passages = await engramEmbedder.embed(texts);
@@ -41,27 +45,34 @@ describe.skipIf(!installed && process.env.CI !== 'true')('the peers\u2019 embedd
       expect(maxDifference(vector, passages[i]!)).toBeLessThan(1e-6);
     }
     expect(maxDifference(overHttp[0]!, overHttp[1]!)).toBeGreaterThan(0.01);
-    // Engram's default adds no query instruction, so its query vector is the peers' vector too (one
-    // text alone on both sides: padding in a batch moves an int8 model's output a little)
-    const [queryOverHttp] = await client.embed([texts[1]!]);
+    // a question the benchmark's own client marks as one is embedded as Engram embeds its recall query
+    // (one text alone on both sides: padding in a batch moves an int8 model's output a little)
+    const response = await fetch(`${server.url}/embeddings`, {
+      method: 'POST',
+      body: JSON.stringify({ model: MODEL, input: [texts[1]], input_type: 'query' }),
+    });
+    const [queryOverHttp] = ((await response.json()) as { data: { embedding: number[] }[] }).data;
     const [asQuery] = await engramEmbedder.embed([texts[1]!], { purpose: 'query' });
-    expect(maxDifference(queryOverHttp!, asQuery!)).toBeLessThan(1e-6);
+    const [asPassage] = await engramEmbedder.embed([texts[1]!]);
+    expect(maxDifference(Float32Array.from(queryOverHttp!.embedding), asQuery!)).toBeLessThan(1e-6);
+    // the default model embeds queries and passages differently (e5's prefixes), so the flag matters
+    expect(maxDifference(asQuery!, asPassage!)).toBeGreaterThan(0.01);
   });
 
   it('answers base64 when asked, as the OpenAI SDK asks by default', async () => {
     const response = await fetch(`${server.url}/embeddings`, {
       method: 'POST',
-      body: JSON.stringify({ model: BGE, input: 'a beagle called Biscuit', encoding_format: 'base64' }),
+      body: JSON.stringify({ model: MODEL, input: 'a beagle called Biscuit', encoding_format: 'base64' }),
     });
     const body = (await response.json()) as { data: { embedding: string; index: number }[]; model: string };
     const bytes = Buffer.from(body.data[0]!.embedding, 'base64');
     const vector = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
     const [expected] = await engramEmbedder.embed(['a beagle called Biscuit']);
-    expect(body.model).toBe(BGE);
+    expect(body.model).toBe(MODEL);
     expect(maxDifference(vector, expected!)).toBeLessThan(1e-6);
   });
 
-  it('refuses malformed requests, other models and other routes with 4xx and an OpenAI-shaped error', async () => {
+  it('refuses malformed requests, other models, unknown input types and other routes with 4xx and an OpenAI-shaped error', async () => {
     const post = (body: string) => fetch(`${server.url}/embeddings`, { method: 'POST', body });
     const before = server.stats.requests;
     for (const [body, status] of [
@@ -69,6 +80,7 @@ describe.skipIf(!installed && process.env.CI !== 'true')('the peers\u2019 embedd
       [JSON.stringify({ input: [] }), 400],
       [JSON.stringify({ input: [1, 2] }), 400],
       [JSON.stringify({ model: 'text-embedding-3-small', input: 'x' }), 400],
+      [JSON.stringify({ input: 'x', input_type: 'search' }), 400],
     ] as const) {
       const response = await post(body);
       expect(response.status, body).toBe(status);
@@ -97,7 +109,7 @@ describe('the peers report', () => {
   const report = {
     k: 10,
     conversationsPerSet: 1,
-    embeddingModel: BGE,
+    embeddingModel: MODEL,
     sets: { burst: 'burst-chat' },
     runs: [
       run('engram', 0.8, 10),

@@ -5,15 +5,15 @@
 import { join } from 'node:path';
 import { Engram } from '../../../dist/index.js';
 import { scopeOf } from '../../locomo-data.mjs';
-import { warmUpTexts } from '../embeddings-server.mjs';
+import { PEER_MODEL, warmUpTexts } from '../embeddings-server.mjs';
 
 export const system = {
   name: 'engram',
   package: 'engram (this repository, dist/)',
-  embeds: 'in-process: bge-small-en-v1.5 (OnnxEmbedder, 2 worker threads)',
+  embeds: `in-process: ${PEER_MODEL} (its default model, 2 worker threads)`,
   /** @param {import('../../peers.mjs').OpenContext} ctx */
   async open(ctx) {
-    const engram = await Engram.open({ path: join(ctx.workDir, 'engram.db'), embedder: 'bge-small-en-v1.5', workers: 2 });
+    const engram = await Engram.open({ path: join(ctx.workDir, 'engram.db'), embedder: PEER_MODEL, workers: 2 });
     // loaded and warmed before the timed span, as the peers' embeddings server is
     await engram.embedder.embed(warmUpTexts());
     /** @type {Map<string, string>} record id → dia id */

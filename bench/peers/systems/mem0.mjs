@@ -6,11 +6,12 @@
 // search() gets topK 10 and threshold 0 (mem0's default threshold 0.1 would return fewer than 10 hits).
 import { join } from 'node:path';
 import { scopeOf } from '../../locomo-data.mjs';
+import { PEER_MODEL } from '../embeddings-server.mjs';
 
 export const system = {
   name: 'mem0',
   package: 'mem0ai',
-  embeds: 'local /v1/embeddings server: bge-small-en-v1.5',
+  embeds: `local /v1/embeddings server: ${PEER_MODEL} (its SDK cannot mark a text as a query: questions are embedded as passages)`,
   /** @param {import('../../peers.mjs').OpenContext} ctx */
   async open(ctx) {
     process.env.MEM0_TELEMETRY = 'false';

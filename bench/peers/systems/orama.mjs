@@ -6,19 +6,20 @@
 // Defaults except `similarity`: Orama drops vector hits below cosine 0.8 by default, which with this model
 // leaves most questions without vector hits, so it is set to 0 and the top 10 is taken.
 import { scopeOf } from '../../locomo-data.mjs';
+import { PEER_MODEL } from '../embeddings-server.mjs';
 
 const EMBED_BATCH = 64;
 
 const make = (name, mode) => ({
   name,
   package: '@orama/orama',
-  embeds: 'local /v1/embeddings server: bge-small-en-v1.5',
+  embeds: `local /v1/embeddings server: ${PEER_MODEL}`,
   /** @param {import('../../peers.mjs').OpenContext} ctx */
   async open(ctx) {
     const { create, insertMultiple, search } = await import('@orama/orama');
     /** @type {Map<string, any>} scope → Orama database */
     const dbs = new Map();
-    const embed = (texts) => ctx.embed(texts);
+    const embed = (texts, purpose = 'passage') => ctx.embed(texts, { purpose });
     return {
       version: ctx.versionOf('@orama/orama'),
       settings:
@@ -39,7 +40,7 @@ const make = (name, mode) => ({
       },
       async search(sampleId, question, { k }) {
         const db = dbs.get(scopeOf(sampleId));
-        const [vector] = await embed([question]);
+        const [vector] = await embed([question], 'query');
         const vectorQuery = { value: vector, property: 'embedding' };
         const result = await search(
           db,
