@@ -198,6 +198,37 @@ describe('SQLite in-memory lexical index', () => {
     }
   });
 
+  it('indexes a store below the threshold once its FTS5 searches have cost what a build would, never on a one-off search', async () => {
+    await insert(1000);
+    const path = join(dir, 'engram.db');
+    // the default threshold (5,000): a store of 1,000 rows starts on FTS5
+    const small = await openSqliteStore({ path, embedding: EMBEDDING });
+    try {
+      const now = T0 + 31 * DAY;
+      const queryOf = (i: number) => ({
+        scopes: ['acme/a', 'acme/b'],
+        now,
+        limit: 10,
+        terms: [{ term: WORDS[i % WORDS.length] as string }, { term: WORDS[(i * 7 + 3) % WORDS.length] as string }],
+      });
+      expect(await small.lexicalSearch(queryOf(0))).toEqual(await fts.lexicalSearch(queryOf(0)));
+      // one search (a CLI command, a hook) never pays for a build
+      expect(small.lexicalIndexUsage).toMatchObject({ indexed: 0, fts: 1, rows: 0 });
+      let searches = 1;
+      while ((small.lexicalIndexUsage?.indexed ?? 0) === 0 && searches < 5000) {
+        const query = queryOf(searches++);
+        expect(await small.lexicalSearch(query)).toEqual(await fts.lexicalSearch(query));
+      }
+      // built inline (no worker, no file) once FTS5 had cost ~0.06 ms a row; answers as FTS5 does since
+      expect(small.lexicalIndexUsage).toMatchObject({ indexed: 1, rows: 1000, builds: 0, loads: 0 });
+      expect(small.lexicalIndexUsage?.fts).toBe(searches - 1);
+      for (let i = 0; i < 20; i++) expect(await small.lexicalSearch(queryOf(searches + i))).toEqual(await fts.lexicalSearch(queryOf(searches + i)));
+      expect(small.lexicalIndexUsage?.indexed).toBe(21);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('tokenises plain text exactly like FTS5 porter unicode61', () => {
     const raw = new Database(':memory:');
     raw.exec(

@@ -171,10 +171,28 @@ export function searchLexical(
           };
     const hits = indexed === null ? null : lexical.index.search(connection, indexed, lexical.pending);
     if (hits !== null) return hits;
+    // what FTS5 costs this process, so a small store's index is built once it has cost as much
+    const started = performance.now();
+    const answered = searchFts(connection, statistics, query, scopes, fts.match, candidates, weights, surfaces, limit);
+    lexical.index.noteFtsSearch(performance.now() - started);
+    return answered;
   }
-  const rows =
-    ftsFirst(connection, statistics, query, scopes, fts.match, candidates) ??
-    joinedCandidates(connection, query, scopes, fts.match, candidates);
+  return searchFts(connection, statistics, query, scopes, fts.match, candidates, weights, surfaces, limit);
+}
+
+/** The FTS path: FTS5's candidates ranked by scope-local BM25. */
+function searchFts(
+  connection: SqliteConnection,
+  statistics: LexicalStatistics,
+  query: LexicalQuery,
+  scopes: readonly Scope[],
+  match: string,
+  candidates: number,
+  weights: ReadonlyMap<string, number>,
+  surfaces: ReadonlyMap<string, ReadonlySet<string>>,
+  limit: number,
+): ChannelHit[] {
+  const rows = ftsFirst(connection, statistics, query, scopes, match, candidates) ?? joinedCandidates(connection, query, scopes, match, candidates);
   if (rows.length === 0) return [];
   return rankBm25(rows, weights, statistics.collect(connection, scopes, surfaces), query.bm25, limit, statistics.termCounts);
 }
