@@ -222,7 +222,8 @@ describe('SQLite in-memory lexical index', () => {
       // built inline (no worker, no file) once FTS5 had cost ~0.06 ms a row; answers as FTS5 does since
       expect(small.lexicalIndexUsage).toMatchObject({ indexed: 1, rows: 1000, builds: 0, loads: 0 });
       expect(small.lexicalIndexUsage?.fts).toBe(searches - 1);
-      for (let i = 0; i < 20; i++) expect(await small.lexicalSearch(queryOf(searches + i))).toEqual(await fts.lexicalSearch(queryOf(searches + i)));
+      for (let i = 0; i < 20; i++)
+        expect(await small.lexicalSearch(queryOf(searches + i))).toEqual(await fts.lexicalSearch(queryOf(searches + i)));
       expect(small.lexicalIndexUsage?.indexed).toBe(21);
     } finally {
       await small.close();

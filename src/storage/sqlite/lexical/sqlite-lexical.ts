@@ -192,7 +192,8 @@ function searchFts(
   surfaces: ReadonlyMap<string, ReadonlySet<string>>,
   limit: number,
 ): ChannelHit[] {
-  const rows = ftsFirst(connection, statistics, query, scopes, match, candidates) ?? joinedCandidates(connection, query, scopes, match, candidates);
+  const rows =
+    ftsFirst(connection, statistics, query, scopes, match, candidates) ?? joinedCandidates(connection, query, scopes, match, candidates);
   if (rows.length === 0) return [];
   return rankBm25(rows, weights, statistics.collect(connection, scopes, surfaces), query.bm25, limit, statistics.termCounts);
 }
