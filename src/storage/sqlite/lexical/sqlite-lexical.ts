@@ -150,6 +150,7 @@ export function searchLexical(
   const fts = buildFtsQuery([...surfaces.values()].flatMap((words) => [...words].map((term) => ({ term }))));
   if (fts === null || !(limit > 0) || query.layers?.length === 0) return [];
   const candidates = Math.max(BM25_MIN_CANDIDATES, limit * BM25_CANDIDATES_PER_HIT);
+  const plan: FtsPlan = { scopes, match: fts.match, candidates, weights, surfaces, limit };
   if (lexical !== undefined) {
     // the in-memory index gives the same hits and scores; `null` when it cannot answer this query
     const phrases = ftsPhrases([...surfaces.values()].flatMap((words) => [...words].map((term) => ({ term }))));
@@ -173,29 +174,30 @@ export function searchLexical(
     if (hits !== null) return hits;
     // what FTS5 costs this process, so a small store's index is built once it has cost as much
     const started = performance.now();
-    const answered = searchFts(connection, statistics, query, scopes, fts.match, candidates, weights, surfaces, limit);
+    const answered = searchFts(connection, statistics, query, plan);
     lexical.index.noteFtsSearch(performance.now() - started);
     return answered;
   }
-  return searchFts(connection, statistics, query, scopes, fts.match, candidates, weights, surfaces, limit);
+  return searchFts(connection, statistics, query, plan);
+}
+
+/** A lexical search as the FTS path runs it: the MATCH expression and what ranks its candidates. */
+interface FtsPlan {
+  readonly scopes: readonly Scope[];
+  readonly match: string;
+  readonly candidates: number;
+  readonly weights: ReadonlyMap<string, number>;
+  readonly surfaces: ReadonlyMap<string, ReadonlySet<string>>;
+  readonly limit: number;
 }
 
 /** The FTS path: FTS5's candidates ranked by scope-local BM25. */
-function searchFts(
-  connection: SqliteConnection,
-  statistics: LexicalStatistics,
-  query: LexicalQuery,
-  scopes: readonly Scope[],
-  match: string,
-  candidates: number,
-  weights: ReadonlyMap<string, number>,
-  surfaces: ReadonlyMap<string, ReadonlySet<string>>,
-  limit: number,
-): ChannelHit[] {
+function searchFts(connection: SqliteConnection, statistics: LexicalStatistics, query: LexicalQuery, plan: FtsPlan): ChannelHit[] {
+  const { scopes, match, candidates } = plan;
   const rows =
     ftsFirst(connection, statistics, query, scopes, match, candidates) ?? joinedCandidates(connection, query, scopes, match, candidates);
   if (rows.length === 0) return [];
-  return rankBm25(rows, weights, statistics.collect(connection, scopes, surfaces), query.bm25, limit, statistics.termCounts);
+  return rankBm25(rows, plan.weights, statistics.collect(connection, scopes, plan.surfaces), query.bm25, plan.limit, statistics.termCounts);
 }
 
 type CandidateRow = { id: string; content: string; tags: string; entities: string; term_count: number | null };
