@@ -3,7 +3,7 @@
  * coverage, in the same order), for every scope, layer and time filter, and stays exact after writes
  * by another connection: inserts, text updates, status and validity changes, deletes.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -199,7 +199,7 @@ describe('SQLite in-memory lexical index', () => {
   });
 
   it('indexes a store below the threshold once its FTS5 searches have cost what a build would, never on a one-off search', async () => {
-    await insert(1000);
+    const first = await insert(1000);
     const path = join(dir, 'engram.db');
     // the default threshold (5,000): a store of 1,000 rows starts on FTS5
     const small = await openSqliteStore({ path, embedding: EMBEDDING });
@@ -225,6 +225,17 @@ describe('SQLite in-memory lexical index', () => {
       for (let i = 0; i < 20; i++)
         expect(await small.lexicalSearch(queryOf(searches + i))).toEqual(await fts.lexicalSearch(queryOf(searches + i)));
       expect(small.lexicalIndexUsage?.indexed).toBe(21);
+      // kept current through later writes, and never written to a file (a small store's is not read),
+      // though a large store's index would start writing its file once over 5,000 changes ahead of none
+      const added = await insert(2000);
+      const records = await writer.getMemories([...first, ...added], ['acme/a', 'acme/b', 'acme/c']);
+      await writer.transaction(async (tx) => {
+        for (const record of records) await tx.updateMemory(record.id, record.scope, { updatedAt: T0 + 40 * DAY, content: sentence() });
+      });
+      for (let i = 0; i < 5; i++) expect(await small.lexicalSearch(queryOf(i))).toEqual(await fts.lexicalSearch(queryOf(i)));
+      expect(small.lexicalIndexUsage).toMatchObject({ indexed: 26, rows: 3000 });
+      for (let waited = 0; waited < 2000 && !existsSync(`${path}.lexical`); waited += 100) await new Promise((r) => setTimeout(r, 100));
+      expect(existsSync(`${path}.lexical`)).toBe(false);
     } finally {
       await small.close();
     }

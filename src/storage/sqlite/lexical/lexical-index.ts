@@ -89,6 +89,8 @@ export class LexicalIndex {
   #checkedSize = false;
   /** Milliseconds this process's FTS5 searches took while the index was not ready. */
   #ftsMs = 0;
+  /** Built for a store below the threshold: no file is written for it (nor read: it is not large). */
+  #belowThreshold = false;
   #fileTried = false;
   #failedAt = -Infinity;
   /** The marks of the file on disk as last seen (−1: none), and when. */
@@ -245,6 +247,7 @@ export class LexicalIndex {
       // (a small store's index is not written)
       if (size < this.#options.threshold) {
         if (size > INLINE_BUILD_MAX || this.#ftsMs < size * INLINE_BUILD_MS_PER_ROW) return;
+        this.#belowThreshold = true;
         this.#buildInline(connection);
         return;
       }
@@ -309,7 +312,7 @@ export class LexicalIndex {
 
   /** Refreshes the file in the background once the index is enough changes and time ahead of it. */
   #maybePersist(data: LexicalData): void {
-    if (this.#options.readonly || this.#job !== undefined || this.#closed) return;
+    if (this.#options.readonly || this.#belowThreshold || this.#job !== undefined || this.#closed) return;
     const persisted = this.#persisted;
     const ahead = data.mark - persisted.mark + (data.maxRowid - persisted.maxRowid);
     if (ahead < PERSIST_CHANGES || Date.now() - persisted.at < PERSIST_INTERVAL_MS) return;
