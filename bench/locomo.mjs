@@ -23,7 +23,13 @@ const SET_NAME = args.data ? basename(DATA).replace(/\.json$/, '') : 'locomo10';
 // v4: remember() queues concept extraction; the ingest drains the queue as the background worker would.
 const INGEST_VERSION = 'v4';
 const cacheDir = join(here, '.cache');
-const dbPath = args.db ?? join(cacheDir, `locomo-${EMBEDDER}-${INGEST_VERSION}${args.plain === true ? '-plain' : ''}.db`);
+// one cached store per data set, embedder and ingest (another set's store holds none of its conversations)
+const dbPath =
+  args.db ??
+  join(
+    cacheDir,
+    `locomo-${EMBEDDER}-${INGEST_VERSION}${SET_NAME === 'locomo10' ? '' : `-${SET_NAME}`}${args.plain === true ? '-plain' : ''}.db`,
+  );
 
 // --conversations N: only the first N conversations (a quick slice, e.g. to check the metric code).
 const samples = JSON.parse(readFileSync(DATA, 'utf8')).slice(0, args.conversations ? Number(args.conversations) : undefined);
@@ -50,6 +56,8 @@ let ingestPerSec = null;
 let concepts = null;
 /** @type {Map<string, string>} record id → dia id, for the plain ingest */
 let ingestedDia = new Map();
+/** The conversations the store holds (a reused store may hold more than this run asks). */
+let storedSamples = [...turnsBySample.keys()];
 if (needsIngest) {
   const started = performance.now();
   let count = 0;
@@ -74,8 +82,19 @@ if (needsIngest) {
   process.stderr.write(`\ringested ${count} turns at ${ingestPerSec.toFixed(1)}/s\n`);
 } else {
   const cached = existsSync(`${dbPath}.meta.json`) ? JSON.parse(readFileSync(`${dbPath}.meta.json`, 'utf8')) : {};
+  // a store ingested from another set, or from a slice of this one, would score its missing turns as misses
+  const missing = [];
+  for (const sampleId of turnsBySample.keys())
+    if ((await engram.store.listMemories({ scopes: [scopeOf(sampleId)], limit: 1 })).length === 0) missing.push(sampleId);
+  if (missing.length > 0) {
+    await engram.close();
+    throw new Error(
+      `${dbPath} holds ${cached.set ?? 'another set'}, without ${missing.length} of ${SET_NAME}'s conversations (${missing.slice(0, 3).join(', ')}): run with --fresh, or give another --db`,
+    );
+  }
   ingestPerSec = cached.ingestPerSec ?? null;
   concepts = cached.concepts ?? null;
+  storedSamples = cached.samples ?? storedSamples;
   ingestedDia = new Map(Object.entries(cached.diaOf ?? {}));
 }
 // Concepts and their refs feed recall's graph channel (spreading activation); a live store gets them
@@ -91,7 +110,13 @@ if (drained.jobs > 0) {
 if (needsIngest || drained.jobs > 0)
   writeFileSync(
     `${dbPath}.meta.json`,
-    JSON.stringify({ ingestPerSec, concepts, ...(PLAIN ? { diaOf: Object.fromEntries(ingestedDia) } : {}) }),
+    JSON.stringify({
+      set: SET_NAME,
+      samples: storedSamples,
+      ingestPerSec,
+      concepts,
+      ...(PLAIN ? { diaOf: Object.fromEntries(ingestedDia) } : {}),
+    }),
   );
 
 // Map record ids back to dialogue ids.
@@ -184,9 +209,9 @@ if (args.dump) {
 const out =
   args.out ??
   join(
-    here,
-    'results',
-    args.data ? `${basename(DATA).replace(/\.json$/, '')}${PLAIN ? '-plain' : ''}.json` : PLAIN ? 'locomo-plain.json' : 'locomo.json',
+    // a slice goes to the cache, so it never overwrites the published tables
+    args.conversations ? cacheDir : join(here, 'results'),
+    `${args.data ? basename(DATA).replace(/\.json$/, '') : 'locomo'}${PLAIN ? '-plain' : ''}${args.conversations ? `-first-${Number(args.conversations)}` : ''}.json`,
   );
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
