@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// LoCoMo retrieval evaluation (npm run bench:locomo -- --out FILE).
+// LoCoMo retrieval evaluation (npm run bench:locomo; --embedder NAME, --data FILE, --plain, --out FILE).
 // --dump FILE writes each method's per-question top-10 record ids ({"method/sample/index": [ids]}), to
 // compare two builds on one ingested --db; --now ISO fixes the clock so recency cannot differ between runs.
 // Protocol (../shared/datasets/locomo/README.md): one scope per conversation, one episodic memory per
@@ -11,14 +11,19 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { homedir } from 'node:os';
 import { Engram } from '../dist/index.js';
+import { DEFAULT_ONNX_MODEL, hasModelFiles, resolveModelCacheDir } from '../dist/embeddings/onnx/index.js';
 import { METRIC_ALIASES, scoreRanking, summarizeScores } from './retrieval-metrics.mjs';
 import { CATEGORIES, prepareLocomo, scopeOf } from './locomo-data.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = parseArgs(process.argv.slice(2));
 const DATA = args.data ?? join(here, '../../shared/datasets/locomo/locomo10.json');
-const EMBEDDER = args.embedder ?? 'use';
+// --embedder NAME; by default Engram's default model when it is installed (as a new store would take it),
+// else USE-lite; named, not 'auto', so the cached store's name says which
+const EMBEDDER =
+  args.embedder ?? (hasModelFiles(resolveModelCacheDir(process.env, homedir()), DEFAULT_ONNX_MODEL) ? DEFAULT_ONNX_MODEL : 'use');
 const SET_NAME = args.data ? basename(DATA).replace(/\.json$/, '') : 'locomo10';
 // v4: remember() queues concept extraction; the ingest drains the queue as the background worker would.
 const INGEST_VERSION = 'v4';
