@@ -61,8 +61,6 @@ let ingestPerSec = null;
 let concepts = null;
 /** @type {Map<string, string>} record id → dia id, for the plain ingest */
 let ingestedDia = new Map();
-/** The conversations the store holds (a reused store may hold more than this run asks). */
-let storedSamples = [...turnsBySample.keys()];
 if (needsIngest) {
   const started = performance.now();
   let count = 0;
@@ -99,7 +97,6 @@ if (needsIngest) {
   }
   ingestPerSec = cached.ingestPerSec ?? null;
   concepts = cached.concepts ?? null;
-  storedSamples = cached.samples ?? storedSamples;
   ingestedDia = new Map(Object.entries(cached.diaOf ?? {}));
 }
 // Concepts and their refs feed recall's graph channel (spreading activation); a live store gets them
@@ -117,7 +114,6 @@ if (needsIngest || drained.jobs > 0)
     `${dbPath}.meta.json`,
     JSON.stringify({
       set: SET_NAME,
-      samples: storedSamples,
       ingestPerSec,
       concepts,
       ...(PLAIN ? { diaOf: Object.fromEntries(ingestedDia) } : {}),

@@ -42,7 +42,7 @@ const INLINE_BUILD_MAX = 5000;
  * What an inline build costs per row, as a bound: 1,532 LoCoMo turns in 91 ms on the 2-core machine
  * (~0.06 ms a row). A store below the threshold is indexed once this process's FTS5 searches of it have
  * cost as much as building would (rent until renting cost the price of buying): a one-shot CLI or hook
- * process never pays for a build, a long-lived one pays at most twice what the best choice would have.
+ * process never pays for a build, and a long-lived one spends on FTS5 about what the build costs it.
  */
 const INLINE_BUILD_MS_PER_ROW = 0.06;
 /** Rows whose text changed after the build, kept apart; beyond this many the index is rebuilt. */
@@ -89,8 +89,6 @@ export class LexicalIndex {
   #checkedSize = false;
   /** Milliseconds this process's FTS5 searches took while the index was not ready. */
   #ftsMs = 0;
-  /** Built for a store below the threshold: no file is written for it (nor read: it is not large). */
-  #belowThreshold = false;
   #fileTried = false;
   #failedAt = -Infinity;
   /** The marks of the file on disk as last seen (−1: none), and when. */
@@ -247,7 +245,6 @@ export class LexicalIndex {
       // (a small store's index is not written)
       if (size < this.#options.threshold) {
         if (size > INLINE_BUILD_MAX || this.#ftsMs < size * INLINE_BUILD_MS_PER_ROW) return;
-        this.#belowThreshold = true;
         this.#buildInline(connection);
         return;
       }
@@ -312,7 +309,8 @@ export class LexicalIndex {
 
   /** Refreshes the file in the background once the index is enough changes and time ahead of it. */
   #maybePersist(data: LexicalData): void {
-    if (this.#options.readonly || this.#belowThreshold || this.#job !== undefined || this.#closed) return;
+    // a store below the threshold is indexed inline when it pays; its index is never written (nor read)
+    if (this.#options.readonly || data.maxRowid < this.#options.threshold || this.#job !== undefined || this.#closed) return;
     const persisted = this.#persisted;
     const ahead = data.mark - persisted.mark + (data.maxRowid - persisted.maxRowid);
     if (ahead < PERSIST_CHANGES || Date.now() - persisted.at < PERSIST_INTERVAL_MS) return;

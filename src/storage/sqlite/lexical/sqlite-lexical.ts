@@ -150,7 +150,6 @@ export function searchLexical(
   const fts = buildFtsQuery([...surfaces.values()].flatMap((words) => [...words].map((term) => ({ term }))));
   if (fts === null || !(limit > 0) || query.layers?.length === 0) return [];
   const candidates = Math.max(BM25_MIN_CANDIDATES, limit * BM25_CANDIDATES_PER_HIT);
-  const plan: FtsPlan = { scopes, match: fts.match, candidates, weights, surfaces, limit };
   if (lexical !== undefined) {
     // the in-memory index gives the same hits and scores; `null` when it cannot answer this query
     const phrases = ftsPhrases([...surfaces.values()].flatMap((words) => [...words].map((term) => ({ term }))));
@@ -172,13 +171,14 @@ export function searchLexical(
           };
     const hits = indexed === null ? null : lexical.index.search(connection, indexed, lexical.pending);
     if (hits !== null) return hits;
-    // what FTS5 costs this process, so a small store's index is built once it has cost as much
-    const started = performance.now();
-    const answered = searchFts(connection, statistics, query, plan);
-    lexical.index.noteFtsSearch(performance.now() - started);
-    return answered;
   }
-  return searchFts(connection, statistics, query, plan);
+  const plan: FtsPlan = { scopes, match: fts.match, candidates, weights, surfaces, limit };
+  if (lexical === undefined) return searchFts(connection, statistics, query, plan);
+  // what FTS5 costs this process, so a small store's index is built once it has cost as much
+  const started = performance.now();
+  const answered = searchFts(connection, statistics, query, plan);
+  lexical.index.noteFtsSearch(performance.now() - started);
+  return answered;
 }
 
 /** A lexical search as the FTS path runs it: the MATCH expression and what ranks its candidates. */
