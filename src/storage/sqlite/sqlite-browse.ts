@@ -183,6 +183,21 @@ export function findDerived(connection: SqliteConnection, scope: Scope, ids: rea
 }
 
 /**
+ * Deletes the concept refs and edges of the records in `list` (a JSON array of ids) within `scope`, by
+ * either end. One statement per end: with `a IN (…) OR b IN (…)` the planner read every ref and edge of
+ * the scope (23 and 32 ms at 200,000 of each, for any number of ids); each end alone seeks its index.
+ */
+function deleteLinks(connection: SqliteConnection, scope: Scope, list: string): { refs: number; edges: number } {
+  const refs =
+    connection.run(`DELETE FROM concept_refs WHERE scope = ? AND ${inList('concept_id')}`, scope, list) +
+    connection.run(`DELETE FROM concept_refs INDEXED BY concept_refs_ref WHERE scope = ? AND ${inList('ref_id')}`, scope, list);
+  const edges =
+    connection.run(`DELETE FROM edges INDEXED BY edges_scope_from WHERE scope = ? AND ${inList('from_id')}`, scope, list) +
+    connection.run(`DELETE FROM edges INDEXED BY edges_scope_to WHERE scope = ? AND ${inList('to_id')}`, scope, list);
+  return { refs, edges };
+}
+
+/**
  * The hard delete of purge, inside the caller's write transaction: refs, edges, vectors (logged in
  * `vector_changes` so in-memory and persisted vector indexes drop them), then the rows (their FTS
  * entries go with them by trigger). The writer runs with `secure_delete`, which zeroes the freed bytes.
@@ -195,13 +210,7 @@ export function deleteMemories(connection: SqliteConnection, ids: readonly strin
     .all<{ rowid: number }>(`SELECT rowid FROM memories WHERE scope = ? AND ${inList('id')}`, scope, list)
     .map((r) => r.rowid);
   if (rowids.length === 0) return { records: 0, edges: 0, refs: 0, indexEntries: 0, rowids };
-  const refs = connection.run(
-    `DELETE FROM concept_refs WHERE scope = ? AND (${inList('concept_id')} OR ${inList('ref_id')})`,
-    scope,
-    list,
-    list,
-  );
-  const edges = connection.run(`DELETE FROM edges WHERE scope = ? AND (${inList('from_id')} OR ${inList('to_id')})`, scope, list, list);
+  const { refs, edges } = deleteLinks(connection, scope, list);
   let vectors = 0;
   for (const rowid of rowids) {
     vectors += connection.run('DELETE FROM memory_vectors WHERE rowid = ?', BigInt(rowid));
@@ -234,13 +243,7 @@ export function tombstoneMemories(
     list,
   );
   if (rows.length === 0) return { records: 0, edges: 0, refs: 0, indexEntries: 0, rowids: [] };
-  const refs = connection.run(
-    `DELETE FROM concept_refs WHERE scope = ? AND (${inList('concept_id')} OR ${inList('ref_id')})`,
-    scope,
-    list,
-    list,
-  );
-  const edges = connection.run(`DELETE FROM edges WHERE scope = ? AND (${inList('from_id')} OR ${inList('to_id')})`, scope, list, list);
+  const { refs, edges } = deleteLinks(connection, scope, list);
   let vectors = 0;
   const patches = new Map(tombstones.map((t) => [t.id, t.patch]));
   for (const { rowid, id } of rows) {

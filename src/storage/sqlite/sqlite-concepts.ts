@@ -29,9 +29,12 @@ export function readConceptsByRef(
 ): ConceptRef[] {
   const scopes = JSON.stringify(assertReadScopes(query.scopes));
   if (query.refIds.length === 0) return [];
+  // The (scope, ref_id) index is named: the planner took the (scope, concept_id, …) index instead and
+  // read every ref of the scope (21 ms a call at 200,000 refs against 0.09; the graph channel makes two a recall).
   return connection
     .all<RefRow>(
-      `SELECT scope, concept_id, layer, ref_id FROM concept_refs WHERE ${inList('scope')} AND ${inList('ref_id')} ORDER BY seq`,
+      `SELECT scope, concept_id, layer, ref_id FROM concept_refs INDEXED BY concept_refs_ref
+       WHERE ${inList('scope')} AND ${inList('ref_id')} ORDER BY seq`,
       scopes,
       JSON.stringify(query.refIds),
     )
@@ -103,9 +106,10 @@ export function moveConceptRefs(connection: SqliteConnection, fromRefId: string,
   assertScope(scope);
   if (fromRefId === toRefId) return 0;
   assertMembers(connection, scope, [toRefId]);
-  // where the set already holds the target, the old entry just goes
+  // where the set already holds the target, the old entry just goes (the ref index named, as in
+  // readConceptsByRef: the planner walked the scope's refs, 7.7 ms at 200,000 against 0.08)
   connection.run(
-    `DELETE FROM concept_refs WHERE scope = ? AND ref_id = ? AND EXISTS (
+    `DELETE FROM concept_refs INDEXED BY concept_refs_ref WHERE scope = ? AND ref_id = ? AND EXISTS (
        SELECT 1 FROM concept_refs t WHERE t.scope = concept_refs.scope AND t.concept_id = concept_refs.concept_id
          AND t.layer = concept_refs.layer AND t.ref_id = ?)`,
     scope,

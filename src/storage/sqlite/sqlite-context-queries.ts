@@ -32,7 +32,11 @@ export function readNeighbours(
   const ids = (rows: unknown[][]): string[] => rows.map((row) => row[0] as string);
   // Thread order: records without an event time first, then by (occurred_at, id). Each side is read as
   // row-value ranges on the (scope, thread, occurred_at, id) index, so it seeks to the anchor instead of
-  // scanning and sorting the thread (coalesce() in the comparison kept the index from seeking).
+  // scanning and sorting the thread (coalesce() in the comparison kept the index from seeking). The
+  // index is named: for the records without an event time (read for every anchor fewer than `window`
+  // turns from its thread's start) the planner took the scope's valid_from index instead, walking the
+  // whole scope and sorting (0.1 ms a read in a 600-turn LoCoMo scope, 24 ms in a 100,000-turn one,
+  // against 0.002-0.003 ms on the thread index).
   const read = (
     timed: boolean,
     comparison: '<' | '>' | null,
@@ -44,7 +48,7 @@ export function readNeighbours(
     const range = comparison === null ? '' : timed ? ` AND (m.occurred_at, m.id) ${comparison} (?, ?)` : ` AND m.id ${comparison} ?`;
     return ids(
       connection.allArrays(
-        `SELECT m.id FROM memories m
+        `SELECT m.id FROM memories m INDEXED BY memories_thread
          WHERE m.scope = ? AND m.thread = ? AND m.occurred_at IS ${timed ? 'NOT NULL' : 'NULL'}${range} AND ${visibility.sql}
          ORDER BY m.occurred_at ${order}, m.id ${order} LIMIT ${sqlLimit(limit)}`,
         ...after,
