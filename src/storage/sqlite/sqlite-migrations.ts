@@ -14,6 +14,13 @@ import { insertApiKey } from './sqlite-api-keys.js';
 import { upgradeSourceKey } from '../../core/write/new-record.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { toEngramError } from './sqlite-errors.js';
+import {
+  createVectorTableSql,
+  PARTITION_INDEX_SQL,
+  VECTOR_CHUNK_SIZE,
+  vectorTableChunkSize,
+  vectorTableDimension,
+} from './vector-table.js';
 
 /** What a migration may depend on that is only known at open time. */
 export interface MigrationContext {
@@ -454,7 +461,40 @@ export const MIGRATIONS: readonly Migration[] = [
       connection.run('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)', META_STORE_ID, randomUUID());
     },
   },
+  {
+    version: 23,
+    name: 'vector chunks of 32 and an index on their partitions (a scope no longer takes 1,024 slots)',
+    up(connection, context) {
+      const definition = connection.get<{ sql: string }>("SELECT sql FROM sqlite_master WHERE name = 'memory_vectors'")?.sql;
+      if (definition === undefined || vectorTableChunkSize(definition) === VECTOR_CHUNK_SIZE) {
+        if (definition !== undefined) connection.exec(PARTITION_INDEX_SQL);
+        return;
+      }
+      const count = connection.get<{ n: number }>('SELECT count(*) AS n FROM memory_vectors_rowids')?.n ?? 0;
+      if (count > RELAYOUT_AT_MOST) {
+        // copying this many vectors would hold the first open for too long: the old chunks stay, indexed
+        connection.exec(PARTITION_INDEX_SQL);
+        return;
+      }
+      // same rowids and vectors, so the change log and the index files built from it stay valid
+      const dimension = vectorTableDimension(definition) ?? context.dimension;
+      connection.exec(`
+        CREATE TEMP TABLE vectors_relayout AS SELECT rowid AS memory_rowid, scope, embedding FROM memory_vectors;
+        DROP TABLE memory_vectors;
+        ${createVectorTableSql(dimension)}
+        INSERT INTO memory_vectors (rowid, scope, embedding)
+          SELECT memory_rowid, scope, embedding FROM temp.vectors_relayout ORDER BY scope, memory_rowid;
+        DROP TABLE temp.vectors_relayout;
+      `);
+    },
+  },
 ];
+
+/**
+ * Stores with up to this many vectors move to the chunk layout of migration 23 when they are first opened
+ * (a copy of every vector: ~1-2 s for 100,000 768-d ones); larger ones keep their chunks, with the index.
+ */
+const RELAYOUT_AT_MOST = 250_000;
 
 /** The newest schema version this code knows. */
 export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

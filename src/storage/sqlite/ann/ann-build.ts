@@ -9,7 +9,7 @@
 import { createAnnIndex, type AnnParameters, type UsearchIndex, type UsearchModule } from './ann-library.js';
 import { AnnFiles, type AnnManifest } from './ann-files.js';
 import { openConnection, type SqliteConnection } from '../sqlite-connection.js';
-import { lastScopeChunkId, readScopeChunks, readScopeRows, readVectors, type VectorChunk } from './stored-vectors.js';
+import { chunkCapacity, lastScopeChunkId, readScopeChunks, readScopeRows, readVectors, type VectorChunk } from './stored-vectors.js';
 
 /** What to build; plain data, so it can cross to a worker thread. */
 export interface AnnBuildRequest {
@@ -29,8 +29,8 @@ export interface AnnBuildResult {
   readonly seconds: number;
 }
 
-/** Chunks (of up to 1024 vectors) read per snapshot. */
-const CHUNKS_PER_READ = 8;
+/** Vectors read per snapshot, in whole chunks (8 of the old 1,024-vector chunks, 256 of today's 32). */
+const VECTORS_PER_READ = 8192;
 /**
  * Threads per `add`: one. usearch's multi-threaded insertion of a batch leaves nodes that no search
  * reaches (a row's own vector does not find it, even with k = 2000): 1-4 in every build of 2,500
@@ -156,8 +156,9 @@ async function addAllVectors(
   const { scope, embedder } = request;
   const dimension = embedder.dimension;
   let afterChunkId = 0;
+  const limit = Math.max(1, Math.round(VECTORS_PER_READ / connection.snapshot(() => chunkCapacity(connection))));
   for (;;) {
-    const chunks = connection.snapshot(() => readScopeChunks(connection, { scope, dimension, afterChunkId, limit: CHUNKS_PER_READ }));
+    const chunks = connection.snapshot(() => readScopeChunks(connection, { scope, dimension, afterChunkId, limit }));
     if (chunks === undefined) {
       // unknown layout: every row in one snapshot
       addChunk(

@@ -3,6 +3,7 @@
  * memory's rowid, the target model in `meta`. The switch replaces the vec0 table (its dimension is part
  * of its definition) by one of the target dimension filled from the staging, in one write transaction.
  */
+import { createVectorTableSql } from '../vector-table.js';
 import { EngramError, messages } from '../../../core/errors.js';
 import type { EmbeddingIdentity, JobLockHolder, StagingCandidate, StagingPage, VectorStaging } from '../../../core/ports/vector-staging.js';
 import {
@@ -147,10 +148,7 @@ export class SqliteVectorStaging implements VectorStaging {
       }
       connection.exec(`
         DROP TABLE memory_vectors;
-        CREATE VIRTUAL TABLE memory_vectors USING vec0 (
-          scope TEXT PARTITION KEY,
-          embedding FLOAT[${target.dimension}] distance_metric=cosine
-        );
+        ${createVectorTableSql(target.dimension)}
         INSERT INTO memory_vectors (rowid, scope, embedding)
           SELECT m.rowid, m.scope, s.embedding FROM memories m JOIN embedding_staging s ON s.memory_rowid = m.rowid ORDER BY m.scope, m.rowid;
         -- the log is of the old vectors; indexes built from it belong to the old model

@@ -1,6 +1,6 @@
 /**
- * Bulk reads of the vectors sqlite-vec stores. sqlite-vec keeps a scope's vectors in chunks of up to
- * 1024, one blob per chunk. Reading whole chunks is ~10x faster than reading rows one at a time, and
+ * Bulk reads of the vectors sqlite-vec stores. sqlite-vec keeps a scope's vectors in chunks (of 32 in
+ * stores made or moved by schema 23, of 1,024 before: `vector-table.ts`), one blob per chunk. Reading whole chunks is ~10x faster than reading rows one at a time, and
  * reading one row costs about half a chunk (SQLite walks the blob's overflow pages from its start).
  * So these functions read the chunk tables directly when their layout is the one this code knows,
  * and fall back to the public row interface otherwise. Call them inside a snapshot.
@@ -47,6 +47,12 @@ export function readScopeChunks(
     chunks.push(chunk);
   }
   return chunks;
+}
+
+/** Vectors a sqlite-vec chunk of this store holds (its table's chunk size; 1,024 when it has no chunk yet). */
+export function chunkCapacity(connection: SqliteConnection): number {
+  if (!chunkLayoutKnown(connection)) return 1024;
+  return connection.get<{ size: number }>('SELECT size FROM memory_vectors_chunks LIMIT 1')?.size ?? 1024;
 }
 
 /** The id of the newest sqlite-vec chunk of `scope` (0: none), or `undefined` when the layout is unknown. */

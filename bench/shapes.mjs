@@ -1,0 +1,157 @@
+#!/usr/bin/env node
+// Store shapes the other benchmarks do not make: one long threaded conversation whose concepts have been
+// extracted (many refs), and many small scopes (one per user). Both are where a read or a layout that is
+// linear in the scope, the thread or the store shows; the embedder is the hash one, since what is
+// measured is the store.
+//   node bench/shapes.mjs [--turns 100000] [--users 1000] [--per-user 20] [--queries 60] [--out DIR]
+// ENGRAM_DIST=/path/to/dist/index.js measures another build (e.g. an older commit's) the same way.
+import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import Database from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
+import { CACHE_DIR, environment, log, mb, percentiles, printTable, RESULTS_DIR } from './lib.mjs';
+
+const argv = process.argv.slice(2);
+const option = (name, fallback) => {
+  const at = argv.indexOf(name);
+  return at === -1 ? fallback : argv[at + 1];
+};
+const turns = Number(option('--turns', 100_000));
+const users = Number(option('--users', 1000));
+const perUser = Number(option('--per-user', 20));
+const queries = Number(option('--queries', 60));
+const outDir = option('--out', RESULTS_DIR);
+const dist = process.env.ENGRAM_DIST ?? join(import.meta.dirname, '../dist/index.js');
+const { Engram } = await import(pathToFileURL(dist).href);
+
+const START = Date.UTC(2026, 0, 1);
+const fileMb = (path) => mb(['', '-wal'].reduce((sum, suffix) => sum + (statSync(path + suffix, { throwIfNoEntry: false })?.size ?? 0), 0));
+
+function vectorChunkMb(path) {
+  const db = new Database(path, { readonly: true });
+  sqliteVec.load(db);
+  try {
+    return mb(db.prepare('SELECT sum(length(vectors)) AS b FROM memory_vectors_vector_chunks00').get().b ?? 0);
+  } finally {
+    db.close();
+  }
+}
+
+function freshPath(name) {
+  mkdirSync(CACHE_DIR, { recursive: true });
+  const path = join(CACHE_DIR, `shapes-${name}.db`);
+  for (const suffix of ['', '-wal', '-shm', '.lexical']) rmSync(path + suffix, { force: true });
+  rmSync(`${path}.ann`, { recursive: true, force: true });
+  return path;
+}
+
+async function ingest(engram, inputs) {
+  const started = performance.now();
+  for await (const _ of engram.rememberBatches(inputs, { batchSize: 512 })) void _;
+  return inputs.length / ((performance.now() - started) / 1000);
+}
+
+async function recallTimes(engram, scopeOf) {
+  const ask = (i) => `what did Ana say about topic ${(i * 7) % 97} at place ${i % 31}`;
+  for (let i = 0; i < 10; i++) await engram.recall(ask(i), { scopes: [scopeOf(i)], k: 10, trackAccess: false });
+  const times = [];
+  for (let i = 0; i < queries; i++) {
+    const started = performance.now();
+    await engram.recall(ask(i), { scopes: [scopeOf(i)], k: 10, trackAccess: false });
+    times.push(performance.now() - started);
+  }
+  return percentiles(times);
+}
+
+const turn = (i) => `${i % 2 ? 'Ana' : 'Ben'}: message ${i} about topic ${i % 97} and place ${i % 31}`;
+const rows = [];
+
+{
+  log(`one threaded conversation of ${turns} turns (sessions of 20), concepts extracted`);
+  const path = freshPath('thread');
+  const engram = await Engram.open({ path, embedder: 'hash' });
+  const perSecond = await ingest(
+    engram,
+    Array.from({ length: turns }, (_, i) => ({
+      scope: 'shapes/chat',
+      content: turn(i),
+      occurredAt: new Date(START + i * 60_000).toISOString(),
+      context: { sessionId: `s${Math.floor(i / 20)}` },
+    })),
+  );
+  await engram.processJobs({ scopes: ['shapes/chat'] });
+  await engram.close();
+  // a new process's view: the lexical index file is written, the vectors searched exactly
+  const reopened = await Engram.open({ path, embedder: 'hash' });
+  const recall = await recallTimes(reopened, () => 'shapes/chat');
+  await reopened.close();
+  rows.push({
+    shape: `1 scope, ${turns} threaded turns`,
+    records: turns,
+    perSecond,
+    fileMb: fileMb(path),
+    vectorMb: vectorChunkMb(path),
+    ...prefixed(recall),
+  });
+}
+
+{
+  const total = users * perUser;
+  log(`${users} scopes of ${perUser} memories (${total} in all), written user by user`);
+  const path = freshPath('users');
+  const engram = await Engram.open({ path, embedder: 'hash' });
+  const inputs = [];
+  for (let u = 0; u < users; u++)
+    for (let j = 0; j < perUser; j++) {
+      const i = u * perUser + j;
+      inputs.push({
+        scope: `shapes/user-${u}`,
+        content: turn(i),
+        occurredAt: new Date(START + i * 60_000).toISOString(),
+        context: { sessionId: `u${u}` },
+      });
+    }
+  const perSecond = await ingest(engram, inputs);
+  await engram.close();
+  const reopened = await Engram.open({ path, embedder: 'hash' });
+  const recall = await recallTimes(reopened, (i) => `shapes/user-${(i * 37) % users}`);
+  await reopened.close();
+  rows.push({
+    shape: `${users} scopes × ${perUser}`,
+    records: total,
+    perSecond,
+    fileMb: fileMb(path),
+    vectorMb: vectorChunkMb(path),
+    ...prefixed(recall),
+  });
+}
+
+function prefixed(p) {
+  return { p50: p.p50, p95: p.p95 };
+}
+
+const columns = [
+  ['shape', 'shape'],
+  ['records', 'records', 0],
+  ['ingest /s', 'perSecond', 0],
+  ['file MB', 'fileMb', 1],
+  ['vector chunks MB', 'vectorMb', 1],
+  ['recall p50 ms', 'p50', 2],
+  ['p95', 'p95', 2],
+];
+printTable(`store shapes (hash embedder, 256-d; ${dist})`, columns, rows);
+mkdirSync(outDir, { recursive: true });
+writeFileSync(
+  join(outDir, 'shapes.json'),
+  `${JSON.stringify({ name: 'shapes', ...environment(), dist, options: { turns, users, perUser, queries }, rows }, null, 2)}\n`,
+);
+const header = `| ${columns.map(([h]) => h).join(' | ')} |\n|${columns.map(() => '---').join('|')}|\n`;
+const body = rows
+  .map((r) => `| ${columns.map(([, key, digits]) => (typeof r[key] === 'number' ? r[key].toFixed(digits ?? 1) : r[key])).join(' | ')} |`)
+  .join('\n');
+writeFileSync(
+  join(outDir, 'shapes.md'),
+  `# Store shapes (hash embedder)\n\n\`node bench/shapes.mjs --turns ${turns} --users ${users} --per-user ${perUser}\`\n\n${header}${body}\n`,
+);
+log(`wrote ${join(outDir, 'shapes.json')}`);
