@@ -181,6 +181,72 @@ describe('SQLite in-memory lexical index', () => {
     await expectSameResults(10);
   });
 
+  it('answers a small scope of a large store from its own rows, with the same hits as FTS5', async () => {
+    await insert(6000);
+    // forty small scopes (one per user) beside the three large ones
+    const small = Array.from({ length: 120 }, (_, i) =>
+      makeRecord({
+        scope: `acme/user-${i % 40}`,
+        layer: pick(['episodic', 'semantic']),
+        content: sentence(),
+        entities: next() < 0.3 ? [pick(['Alice', 'Bob'])] : [],
+        validFrom: T0 + Math.floor(next() * 30) * DAY,
+        recordedAt: T0 + Math.floor(next() * 30) * DAY,
+        status: pick(['active', 'active', 'superseded']),
+      }),
+    );
+    await writer.transaction((tx) => tx.insertMemories(withVectors(CONTRACT_DIMENSION, small)));
+    await indexed.prepareLexicalIndex();
+    // a text change after indexing moves a row to the index's delta, which the scope path reads too
+    const changed = small[7] as MemoryRecord;
+    const now = T0 + 31 * DAY;
+    const check = async (rounds: number): Promise<void> => {
+      for (let i = 0; i < rounds; i++) {
+        const terms = contentTerms(sentence()).map((term) => ({ term }));
+        for (const scopes of [[`acme/user-${i % 40}`], ['acme/user-7', 'acme/user-8'], ['acme/user-3', 'acme/b'], ['acme/a']]) {
+          const query = { scopes, now, limit: 10, terms, ...(i % 3 === 0 ? { includeSuperseded: true } : {}) };
+          expect(await indexed.lexicalSearch(query), `${JSON.stringify(terms)} ${scopes.join(',')}`).toEqual(
+            await fts.lexicalSearch(query),
+          );
+        }
+      }
+    };
+    await check(30);
+    await writer.transaction((tx) =>
+      tx.updateMemory(changed.id, changed.scope, { updatedAt: T0 + 40 * DAY, content: 'coffee garden deploy' }),
+    );
+    await check(10);
+    const usage = indexed.lexicalIndexUsage;
+    // most small-scope searches took the scope path; the large scopes' did not
+    expect(usage?.byScope).toBeGreaterThan(40);
+    expect(usage?.byScope).toBeLessThan(usage?.indexed ?? 0);
+  });
+
+  it("picks a small scope's first-stage candidates from its own rows as FTS5 picks them", async () => {
+    // the query's words are in every row of a large scope, so their posting lists are long; the small
+    // scope holds more matching rows than the first stage keeps (200), so which ones it keeps matters
+    const big = Array.from({ length: 8000 }, (_, i) =>
+      makeRecord({ scope: 'acme/big', content: `coffee garden deploy ${pick(WORDS)} ${i}`, validFrom: T0, recordedAt: T0 }),
+    );
+    const small = Array.from({ length: 400 }, () =>
+      makeRecord({
+        scope: 'acme/small',
+        content: `${sentence()} ${Array.from({ length: 1 + Math.floor(next() * 3) }, () => pick(['coffee', 'garden', 'deploy'])).join(' ')}`,
+        validFrom: T0,
+        recordedAt: T0,
+      }),
+    );
+    await writer.transaction((tx) => tx.insertMemories(withVectors(CONTRACT_DIMENSION, [...big, ...small])));
+    await indexed.prepareLexicalIndex();
+    const before = indexed.lexicalIndexUsage?.byScope ?? 0;
+    for (const words of [['coffee', 'garden', 'deploy'], ['coffee', 'coffee', 'garden'], ['deploy', 'kitchen'], ['garden']]) {
+      const query = { scopes: ['acme/small'], now: T0 + DAY, limit: 60, terms: words.map((term) => ({ term })) };
+      expect(await indexed.lexicalSearch(query), words.join(' ')).toEqual(await fts.lexicalSearch(query));
+    }
+    // all but "deploy kitchen" (kitchen's short list makes the posting walk cheap) took the scope path
+    expect((indexed.lexicalIndexUsage?.byScope ?? 0) - before).toBeGreaterThanOrEqual(3);
+  });
+
   it('builds in the background after the first search of a large store, which FTS5 answers meanwhile', async () => {
     await insert(5200);
     const path = join(dir, 'engram.db');

@@ -19,7 +19,7 @@ import { resolve } from 'node:path';
 import { isMemoryPath, openConnection, type SqliteConnection } from './sqlite-connection.js';
 import { toEngramError } from './sqlite-errors.js';
 import { assertSchemaCurrent, checkEmbeddingIdentity, migrate } from './sqlite-migrations.js';
-import { LexicalIndex } from './lexical/lexical-index.js';
+import { LexicalIndex, type LexicalIndexUsage } from './lexical/lexical-index.js';
 import { PendingLexicalRows } from './lexical/lexical-pending.js';
 import { SqliteReader, type ReaderContext } from './sqlite-reader.js';
 import { resolveSqliteStoreConfig, type ResolvedSqliteStoreConfig, type SqliteStoreConfig } from './sqlite-store-config.js';
@@ -359,8 +359,7 @@ export class SqliteStore extends SqliteReader implements Store {
    * Searches the lexical index answered and left to FTS5 since the store opened, its rows, and how often
    * it was loaded from its file or built (for benchmarks and tests).
    */
-  get lexicalIndexUsage():
-    { readonly indexed: number; readonly fts: number; readonly rows: number; readonly loads: number; readonly builds: number } | undefined {
+  get lexicalIndexUsage(): LexicalIndexUsage | undefined {
     return this.#lexical?.usage;
   }
 

@@ -104,6 +104,8 @@ export class LexicalData {
   /** Highest rowid seen, and the last `memory_changes.seq` applied. */
   maxRowid = 0;
   mark = 0;
+  /** Searches that scored their scopes' rows alone instead of walking the posting lists (`lexical-search.ts`). */
+  scopeSearches = 0;
   // scratch for searches
   score: Float64Array = new Float64Array(0);
   touched: Int32Array = new Int32Array(0);
@@ -409,6 +411,13 @@ export class LexicalData {
       else high = middle - 1;
     }
     return 0;
+  }
+
+  /** `documentFrequency` counted over `rows` (present rows: the scopes' own, listed by the caller). */
+  documentFrequencyIn(terms: readonly string[], rows: Int32Array): number {
+    let n = 0;
+    for (const d of rows) if (terms.some((term) => this.ftsFrequency(term, d) > 0)) n++;
+    return n;
   }
 
   /** Rows of the scopes (any status) holding any of `terms`, as an FTS5 MATCH of the words counts them. */

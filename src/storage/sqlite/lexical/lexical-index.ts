@@ -55,6 +55,16 @@ const PERSIST_INTERVAL_MS = 60_000;
 const RETRY_MS = 5 * 60_000;
 
 /** Which rows a vector search may return (`LexicalIndex.view`). */
+
+/** See {@link LexicalIndex.usage}. */
+export interface LexicalIndexUsage {
+  readonly indexed: number;
+  readonly fts: number;
+  readonly byScope: number;
+  readonly rows: number;
+  readonly loads: number;
+  readonly builds: number;
+}
 export interface LexicalView {
   readonly visible: (rowid: number) => boolean;
   readonly ids: (rowids: readonly number[]) => Map<number, string>;
@@ -93,7 +103,7 @@ export class LexicalIndex {
   #failedAt = -Infinity;
   /** The marks of the file on disk as last seen (−1: none), and when. */
   #persisted = { mark: -1, maxRowid: -1, at: 0 };
-  readonly #usage = { indexed: 0, fts: 0, loads: 0, builds: 0 };
+  readonly #usage = { indexed: 0, fts: 0, byScope: 0, loads: 0, builds: 0 };
 
   constructor(options: LexicalIndexOptions) {
     this.#options = options;
@@ -135,9 +145,11 @@ export class LexicalIndex {
     }
     if (data.delta.size > MAX_DELTA) this.#startBuild('many rows changed text since the index was built', { rebuild: true });
     else this.#maybePersist(data);
+    const scoped = data.scopeSearches;
     const hits = searchLexicalData(data, query, pending?.read(connection, reader, data));
     if (hits === null) this.#usage.fts++;
     else this.#usage.indexed++;
+    this.#usage.byScope += data.scopeSearches - scoped;
     return hits;
   }
 
@@ -192,9 +204,10 @@ export class LexicalIndex {
 
   /**
    * How many searches the index answered and left to FTS5 (not ready, or a word it does not index),
-   * its rows, and how often it was loaded from its file or built from the rows in this process.
+   * how many of its answers scored their scopes' rows alone (`byScope`), its rows, and how often it
+   * was loaded from its file or built from the rows in this process.
    */
-  get usage(): { readonly indexed: number; readonly fts: number; readonly rows: number; readonly loads: number; readonly builds: number } {
+  get usage(): LexicalIndexUsage {
     return { ...this.#usage, rows: this.#data?.rows ?? 0 };
   }
 

@@ -112,13 +112,86 @@ export function searchLexicalData(data: LexicalData, query: IndexedLexicalQuery,
   for (const row of overlay?.rows ?? []) tokens += row.fts.length;
   const avgdl = tokens / nRow;
   const idf = ftsIdf(data, phraseTerms, nRow, overlay);
-  const touchedCount = scoreFts(data, phraseTerms, query.phrases, idf, avgdl);
   const scopeSet = data.scopeSet(query.scopes);
+  const scopeRows = rowsWorthScoringAlone(data, scopeSet, phraseTerms, surfaceTerms);
+  if (scopeRows !== null) data.scopeSearches++;
+  const touchedCount =
+    scopeRows === null
+      ? scoreFts(data, phraseTerms, query.phrases, idf, avgdl)
+      : scoreRows(data, scopeRows, phraseTerms, query.phrases, idf, avgdl);
   let candidates = bestVisible(data, touchedCount, query, scopeSet, pending?.masked);
   if (overlay !== undefined && overlay.rows.length > 0)
     candidates = mergeCandidates(candidates, scorePending(overlay.rows, phraseTerms, query, idf, avgdl), query.candidates);
   if (candidates.length === 0) return [];
-  return rankCandidates(data, candidates, query, surfaceTerms, scopeSet, overlay);
+  return rankCandidates(data, candidates, query, surfaceTerms, scopeSet, overlay, scopeRows);
+}
+
+/**
+ * What reading one row's frequency of one term costs (a binary search of its list), in posting visits.
+ * Measured on a 100,000-row index: ~12 ns a posting visit, ~90 ns a lookup, ~1 ns a row scanned for its
+ * scope. A 100-row scope among 1,000 went 4.2 → 0.45 ms a search; a 100,000-row scope searched row by
+ * row would have taken 74 ms against 4.8 by its posting lists, which the rule keeps.
+ */
+const LOOKUP_COST = 8;
+/** Rows of the index checked for their scope per posting visit (a typed-array scan). */
+const SCAN_ROWS_PER_VISIT = 12;
+
+/**
+ * The rows of the searched scopes when scoring them one by one costs less than walking the query terms'
+ * posting lists, which hold every scope's rows; else `null`. A small scope in a large store (one user's
+ * memories among a thousand users') is then searched in time of its own size: the scores, and so the
+ * candidates and their ranking, are the same either way.
+ */
+function rowsWorthScoringAlone(
+  data: LexicalData,
+  scopeSet: ReadonlySet<number>,
+  phraseTerms: readonly string[],
+  surfaceTerms: ReadonlyMap<string, readonly string[]>,
+): Int32Array | null {
+  let docs = 0;
+  for (const id of scopeSet) docs += data.scopeDocs[id] as number;
+  const terms = new Set([...phraseTerms, ...[...surfaceTerms.values()].flat()]);
+  let visits = 0;
+  for (const term of terms) visits += data.postings.get(term)?.length ?? 0;
+  const cost = data.present.length / SCAN_ROWS_PER_VISIT + docs * terms.size * LOOKUP_COST;
+  if (cost * 2 >= visits) return null;
+  const member = new Uint8Array(data.scopeDocs.length);
+  for (const id of scopeSet) member[id] = 1;
+  const rows = new Int32Array(docs);
+  let n = 0;
+  const { present, scope } = data;
+  for (let d = 0; d < present.length && n < docs; d++) if (present[d] === 1 && member[scope[d] as number] === 1) rows[n++] = d;
+  return rows.subarray(0, n);
+}
+
+/**
+ * Stage 1 for the given rows only: each row's FTS5 bm25 from its own frequencies, added in the order
+ * `scoreFts` adds them (phrase by phrase, once per repetition), so each score is the same number.
+ */
+function scoreRows(
+  data: LexicalData,
+  rows: Int32Array,
+  phraseTerms: readonly string[],
+  phrases: IndexedLexicalQuery['phrases'],
+  idfOf: ReadonlyMap<string, number>,
+  avgdl: number,
+): number {
+  const score = data.score;
+  if (data.touched.length < data.present.length) data.touched = new Int32Array(data.present.length);
+  const touched = data.touched;
+  let touchedCount = 0;
+  for (const d of rows) {
+    const length = data.ftsLength[d] as number;
+    for (let p = 0; p < phraseTerms.length; p++) {
+      const term = phraseTerms[p] as string;
+      const f = data.ftsFrequency(term, d);
+      if (f === 0) continue;
+      const add = (idfOf.get(term) as number) * ftsTf(f, length, avgdl);
+      if (score[d] === 0) touched[touchedCount++] = d;
+      for (let rep = 0; rep < (phrases[p]?.repetitions ?? 1); rep++) score[d] = (score[d] as number) + add;
+    }
+  }
+  return touchedCount;
 }
 
 /** A transaction's rows against the index: the index rows they replace (or delete), and their own. */
@@ -265,6 +338,7 @@ function rankCandidates(
   surfaceTerms: ReadonlyMap<string, readonly string[]>,
   scopeSet: ReadonlySet<number>,
   overlay: Overlay | undefined,
+  scopeRows: Int32Array | null,
 ): ChannelHit[] {
   // the scopes' statistics; a transaction's rows replace the index's rows of the same rowids
   const replaced = overlay?.replaced.filter((d) => scopeSet.has(data.scope[d] as number)) ?? [];
@@ -285,7 +359,7 @@ function rankCandidates(
     stems.map((s) => query.weights.get(s) as number),
     stems.map((s) => {
       const terms = surfaceTerms.get(s) ?? [];
-      let df = data.documentFrequency(terms, scopeSet);
+      let df = scopeRows === null ? data.documentFrequency(terms, scopeSet) : data.documentFrequencyIn(terms, scopeRows);
       for (const d of replaced) if (terms.some((term) => data.ftsFrequency(term, d) > 0)) df--;
       for (const row of rows) if (terms.some((term) => row.fts.terms.has(term))) df++;
       return Math.min(df, docs);
