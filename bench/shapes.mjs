@@ -32,7 +32,10 @@ function vectorChunkMb(path) {
   const db = new Database(path, { readonly: true });
   sqliteVec.load(db);
   try {
-    return mb(db.prepare('SELECT sum(length(vectors)) AS b FROM memory_vectors_vector_chunks00').get().b ?? 0);
+    const row = /** @type {{ b: number | null } | undefined} */ (
+      db.prepare('SELECT sum(length(vectors)) AS b FROM memory_vectors_vector_chunks00').get()
+    );
+    return mb(row?.b ?? 0);
   } finally {
     db.close();
   }
@@ -138,6 +141,7 @@ function prefixed(p) {
   return { p50: p.p50, p95: p.p95 };
 }
 
+/** @type {Array<[string, string, number?]>} */
 const columns = [
   ['shape', 'shape'],
   ['records', 'records', 0],
