@@ -9,6 +9,7 @@ import * as sqliteVec from 'sqlite-vec';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Engram } from '../../src/index.js';
+import { relayoutPays } from '../../src/storage/sqlite/sqlite-migrations.js';
 import { VECTOR_CHUNK_SIZE } from '../../src/storage/sqlite/vector-table.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -139,5 +140,15 @@ describe('the vector table', () => {
     const added = await engram.remember({ scope: 'acme/user-3', content: 'User 3 bought a cargo bike.' });
     expect(ids).not.toContain(added.id);
     expect((await engram.recall('cargo bike', { scopes: ['acme/user-3'], k: 1 })).hits[0]?.id).toBe(added.id);
+  });
+
+  it('moves a store on open where the copy is quick or most old slots are empty, not a large store of few scopes', () => {
+    expect(relayoutPays(20_000, 20 * 1024)).toBe(true);
+    // one scope of 100,000 vectors fills its chunks: the copy (~15 s) would buy little
+    expect(relayoutPays(100_000, 98 * 1024)).toBe(false);
+    // 5,000 scopes of 20: 5,000 chunks of 1,024 slots for 100,000 vectors
+    expect(relayoutPays(100_000, 5_000 * 1024)).toBe(true);
+    // past ~30 s of copying the first open waits too long, however empty the chunks
+    expect(relayoutPays(300_000, 30_000 * 1024)).toBe(false);
   });
 });
