@@ -115,10 +115,7 @@ export function searchLexicalData(data: LexicalData, query: IndexedLexicalQuery,
   const scopeSet = data.scopeSet(query.scopes);
   const scopeRows = rowsWorthScoringAlone(data, scopeSet, phraseTerms, surfaceTerms);
   if (scopeRows !== null) data.scopeSearches++;
-  const touchedCount =
-    scopeRows === null
-      ? scoreFts(data, phraseTerms, query.phrases, idf, avgdl)
-      : scoreRows(data, scopeRows, phraseTerms, query.phrases, idf, avgdl);
+  const touchedCount = scoreFts(data, phraseTerms, query.phrases, idf, avgdl, scopeRows);
   let candidates = bestVisible(data, touchedCount, query, scopeSet, pending?.masked);
   if (overlay !== undefined && overlay.rows.length > 0)
     candidates = mergeCandidates(candidates, scorePending(overlay.rows, phraseTerms, query, idf, avgdl), query.candidates);
@@ -162,36 +159,6 @@ function rowsWorthScoringAlone(
   const { present, scope } = data;
   for (let d = 0; d < present.length && n < docs; d++) if (present[d] === 1 && member[scope[d] as number] === 1) rows[n++] = d;
   return rows.subarray(0, n);
-}
-
-/**
- * Stage 1 for the given rows only: each row's FTS5 bm25 from its own frequencies, added in the order
- * `scoreFts` adds them (phrase by phrase, once per repetition), so each score is the same number.
- */
-function scoreRows(
-  data: LexicalData,
-  rows: Int32Array,
-  phraseTerms: readonly string[],
-  phrases: IndexedLexicalQuery['phrases'],
-  idfOf: ReadonlyMap<string, number>,
-  avgdl: number,
-): number {
-  const score = data.score;
-  if (data.touched.length < data.present.length) data.touched = new Int32Array(data.present.length);
-  const touched = data.touched;
-  let touchedCount = 0;
-  for (const d of rows) {
-    const length = data.ftsLength[d] as number;
-    for (let p = 0; p < phraseTerms.length; p++) {
-      const term = phraseTerms[p] as string;
-      const f = data.ftsFrequency(term, d);
-      if (f === 0) continue;
-      const add = (idfOf.get(term) as number) * ftsTf(f, length, avgdl);
-      if (score[d] === 0) touched[touchedCount++] = d;
-      for (let rep = 0; rep < (phrases[p]?.repetitions ?? 1); rep++) score[d] = (score[d] as number) + add;
-    }
-  }
-  return touchedCount;
 }
 
 /** A transaction's rows against the index: the index rows they replace (or delete), and their own. */
@@ -276,6 +243,8 @@ function mergeCandidates(indexed: readonly Candidate[], pending: readonly Candid
  * Stage 1, FTS5's bm25 over all rows: per phrase term, idf = ln((N − n + 0.5) / (n + 0.5)) (at least
  * 1e-6) times f·(k1 + 1) / (f + k1·(1 − b + b·len/avgdl)), added once per repetition of the phrase.
  * Leaves the scores in `data.score` and the scored rows in `data.touched`; returns how many there are.
+ * Given `rows`, scores those rows only, from their own frequencies, adding in the same order (phrase by
+ * phrase, once per repetition), so each of their scores is the same number.
  */
 function scoreFts(
   data: LexicalData,
@@ -283,12 +252,25 @@ function scoreFts(
   phrases: IndexedLexicalQuery['phrases'],
   idfOf: ReadonlyMap<string, number>,
   avgdl: number,
+  rows: Int32Array | null,
 ): number {
   const score = data.score;
   const ftsLength = data.ftsLength;
   if (data.touched.length < data.present.length) data.touched = new Int32Array(data.present.length);
   const touched = data.touched;
   let touchedCount = 0;
+  if (rows !== null) {
+    for (const d of rows)
+      for (let p = 0; p < phraseTerms.length; p++) {
+        const term = phraseTerms[p] as string;
+        const f = data.ftsFrequency(term, d);
+        if (f === 0) continue;
+        const add = (idfOf.get(term) as number) * ftsTf(f, ftsLength[d] as number, avgdl);
+        if (score[d] === 0) touched[touchedCount++] = d;
+        for (let rep = 0; rep < (phrases[p]?.repetitions ?? 1); rep++) score[d] = (score[d] as number) + add;
+      }
+    return touchedCount;
+  }
   for (let p = 0; p < phraseTerms.length; p++) {
     const term = phraseTerms[p] as string;
     const repetitions = phrases[p]?.repetitions ?? 1;
