@@ -1,7 +1,8 @@
 /**
  * Bulk reads of the vectors sqlite-vec stores. sqlite-vec keeps a scope's vectors in chunks (of 32 in
- * stores made or moved by schema 23, of 1,024 before: `vector-table.ts`), one blob per chunk. Reading whole chunks is ~10x faster than reading rows one at a time, and
- * reading one row costs about half a chunk (SQLite walks the blob's overflow pages from its start).
+ * stores made or moved by schema 23, of 1,024 before: `vector-table.ts`), one blob per chunk. Reading
+ * whole chunks is ~10x faster than reading rows one at a time, and reading one row costs about half a
+ * chunk (SQLite walks the blob's overflow pages from its start).
  * So these functions read the chunk tables directly when their layout is the one this code knows,
  * and fall back to the public row interface otherwise. Call them inside a snapshot.
  */

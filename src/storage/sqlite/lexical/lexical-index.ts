@@ -54,8 +54,6 @@ const PERSIST_INTERVAL_MS = 60_000;
 /** A failed build is retried after this long. */
 const RETRY_MS = 5 * 60_000;
 
-/** Which rows a vector search may return (`LexicalIndex.view`). */
-
 /** See {@link LexicalIndex.usage}. */
 export interface LexicalIndexUsage {
   readonly indexed: number;
@@ -65,6 +63,8 @@ export interface LexicalIndexUsage {
   readonly loads: number;
   readonly builds: number;
 }
+
+/** Which rows a vector search may return (`LexicalIndex.view`). */
 export interface LexicalView {
   readonly visible: (rowid: number) => boolean;
   readonly ids: (rowids: readonly number[]) => Map<number, string>;
