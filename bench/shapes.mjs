@@ -4,6 +4,8 @@
 // linear in the scope, the thread or the store shows; the embedder is the hash one, since what is
 // measured is the store. Recall is measured as a long-running process sees it (indexes prepared).
 //   node bench/shapes.mjs [--turns 100000] [--users 1000] [--per-user 20] [--queries 60] [--out DIR]
+//     [--db postgres://…]   (PostgreSQL: each shape in its own schema, dropped first; sizes are the
+//                           schema's tables with their indexes; writes shapes-postgres.*)
 // ENGRAM_DIST=/path/to/dist/index.js measures another build (e.g. an older commit's) the same way.
 import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,6 +24,8 @@ const users = Number(option('--users', 1000));
 const perUser = Number(option('--per-user', 20));
 const queries = Number(option('--queries', 60));
 const outDir = option('--out', RESULTS_DIR);
+const pgUrl = option('--db', undefined);
+const backend = pgUrl === undefined ? 'sqlite' : 'postgres';
 const dist = process.env.ENGRAM_DIST ?? join(import.meta.dirname, '../dist/index.js');
 const { Engram } = await import(pathToFileURL(dist).href);
 
@@ -41,12 +45,46 @@ function vectorChunkMb(path) {
   }
 }
 
-function freshPath(name) {
+/** Where a shape's store lives: a fresh SQLite file, or a fresh schema of the PostgreSQL database. */
+async function freshStore(name) {
+  if (pgUrl !== undefined) {
+    const schema = `shapes_${name}`;
+    await pgQuery(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    const url = new URL(pgUrl);
+    url.searchParams.set('schema', schema);
+    return { path: url.toString(), sizes: async () => ({ fileMb: await schemaMb(schema), vectorMb: null }) };
+  }
   mkdirSync(CACHE_DIR, { recursive: true });
   const path = join(CACHE_DIR, `shapes-${name}.db`);
   for (const suffix of ['', '-wal', '-shm', '.lexical']) rmSync(path + suffix, { force: true });
   rmSync(`${path}.ann`, { recursive: true, force: true });
-  return path;
+  return { path, sizes: async () => ({ fileMb: fileMb(path), vectorMb: vectorChunkMb(path) }) };
+}
+
+/**
+ * @param {string} sql
+ * @param {unknown[]} [params]
+ * @returns {Promise<Array<Record<string, any>>>}
+ */
+async function pgQuery(sql, params = []) {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: pgUrl });
+  await client.connect();
+  try {
+    return (await client.query(sql, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** The schema's tables, their indexes and TOAST, in MB. */
+async function schemaMb(schema) {
+  const [row = { bytes: 0 }] = await pgQuery(
+    `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::float8 AS bytes
+     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind IN ('r', 'm')`,
+    [schema],
+  );
+  return mb(row.bytes);
 }
 
 async function ingest(engram, inputs) {
@@ -78,7 +116,7 @@ const rows = [];
 
 {
   log(`one threaded conversation of ${turns} turns (sessions of 20), concepts extracted`);
-  const path = freshPath('thread');
+  const { path, sizes } = await freshStore('thread');
   const engram = await Engram.open({ path, embedder: 'hash' });
   const perSecond = await ingest(
     engram,
@@ -99,8 +137,7 @@ const rows = [];
     shape: `1 scope, ${turns} threaded turns`,
     records: turns,
     perSecond,
-    fileMb: fileMb(path),
-    vectorMb: vectorChunkMb(path),
+    ...(await sizes()),
     ...prefixed(recall),
   });
 }
@@ -108,7 +145,7 @@ const rows = [];
 {
   const total = users * perUser;
   log(`${users} scopes of ${perUser} memories (${total} in all), written user by user`);
-  const path = freshPath('users');
+  const { path, sizes } = await freshStore('users');
   const engram = await Engram.open({ path, embedder: 'hash' });
   const inputs = [];
   for (let u = 0; u < users; u++)
@@ -131,8 +168,7 @@ const rows = [];
     shape: `${users} scopes × ${perUser}`,
     records: total,
     perSecond,
-    fileMb: fileMb(path),
-    vectorMb: vectorChunkMb(path),
+    ...(await sizes()),
     ...prefixed(recall),
   });
 }
@@ -146,23 +182,24 @@ const columns = [
   ['shape', 'shape'],
   ['records', 'records', 0],
   ['ingest /s', 'perSecond', 0],
-  ['file MB', 'fileMb', 1],
-  ['vector chunks MB', 'vectorMb', 1],
+  [backend === 'sqlite' ? 'file MB' : 'schema MB', 'fileMb', 1],
+  ...(backend === 'sqlite' ? [/** @type {[string, string, number]} */ (['vector chunks MB', 'vectorMb', 1])] : []),
   ['recall p50 ms', 'p50', 2],
   ['p95', 'p95', 2],
 ];
-printTable(`store shapes (hash embedder, 256-d; ${dist})`, columns, rows);
+printTable(`store shapes on ${backend} (hash embedder, 256-d; ${dist})`, columns, rows);
+const name = backend === 'sqlite' ? 'shapes' : 'shapes-postgres';
 mkdirSync(outDir, { recursive: true });
 writeFileSync(
-  join(outDir, 'shapes.json'),
-  `${JSON.stringify({ name: 'shapes', ...environment(), dist, options: { turns, users, perUser, queries }, rows }, null, 2)}\n`,
+  join(outDir, `${name}.json`),
+  `${JSON.stringify({ name, backend, ...environment(), dist, options: { turns, users, perUser, queries }, rows }, null, 2)}\n`,
 );
 const header = `| ${columns.map(([h]) => h).join(' | ')} |\n|${columns.map(() => '---').join('|')}|\n`;
 const body = rows
   .map((r) => `| ${columns.map(([, key, digits]) => (typeof r[key] === 'number' ? r[key].toFixed(digits ?? 1) : r[key])).join(' | ')} |`)
   .join('\n');
 writeFileSync(
-  join(outDir, 'shapes.md'),
-  `# Store shapes (hash embedder)\n\n\`node bench/shapes.mjs --turns ${turns} --users ${users} --per-user ${perUser}\`\n\n${header}${body}\n`,
+  join(outDir, `${name}.md`),
+  `# Store shapes on ${backend} (hash embedder)\n\n\`node bench/shapes.mjs --turns ${turns} --users ${users} --per-user ${perUser}${pgUrl === undefined ? '' : ' --db postgres://…'}\`\n\n${header}${body}\n`,
 );
-log(`wrote ${join(outDir, 'shapes.json')}`);
+log(`wrote ${join(outDir, `${name}.json`)}`);
