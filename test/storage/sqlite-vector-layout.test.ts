@@ -8,7 +8,10 @@ import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runReembed } from '../../src/core/reembed/index.js';
+import { HashEmbedder } from '../../src/embeddings/hash/index.js';
 import { Engram } from '../../src/index.js';
+import { openSqliteStore } from '../../src/storage/sqlite/index.js';
 import { relayoutPays } from '../../src/storage/sqlite/sqlite-migrations.js';
 import { VECTOR_CHUNK_SIZE } from '../../src/storage/sqlite/vector-table.js';
 import { tempDir } from '../helpers/temp.js';
@@ -150,5 +153,36 @@ describe('the vector table', () => {
     expect(relayoutPays(100_000, 5_000 * 1024)).toBe(true);
     // past ~30 s of copying the first open waits too long, however empty the chunks
     expect(relayoutPays(300_000, 30_000 * 1024)).toBe(false);
+  });
+
+  it('is made anew by a reembed, so a store that kept its old chunks moves to the new ones', async () => {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    const path = join(dir, 'engram.db');
+    await storeOfSmallScopes(path, 30);
+    // the old layout, as a large store keeps it past schema 23
+    const db = openRaw(path);
+    db.exec(`
+      CREATE TEMP TABLE kept AS SELECT rowid AS r, scope, embedding FROM memory_vectors;
+      DROP TABLE memory_vectors;
+      CREATE VIRTUAL TABLE memory_vectors USING vec0 (scope TEXT PARTITION KEY, embedding FLOAT[256] distance_metric=cosine);
+      INSERT INTO memory_vectors (rowid, scope, embedding) SELECT r, scope, embedding FROM temp.kept;
+    `);
+    db.close();
+    expect(layoutOf(path).definition).not.toMatch(/chunk_size/);
+    const source = new HashEmbedder();
+    const target = new HashEmbedder({ dimension: 64 });
+    const store = await openSqliteStore({ path, embedding: { name: source.name, dimension: source.dimension } });
+    try {
+      const report = await runReembed({ store, source, target, owner: 'reembed:layout-test:1:a' }, { batchSize: 20 });
+      expect(report).toMatchObject({ changed: true, vectors: 60 });
+    } finally {
+      await store.close();
+    }
+    const moved = layoutOf(path);
+    expect(moved.definition).toMatch(/FLOAT\[64\]/);
+    expect(moved.definition).toMatch(new RegExp(`chunk_size=${VECTOR_CHUNK_SIZE}`));
+    expect(moved.partitionIndex).toBe(true);
+    expect(moved.chunkBytes).toBe(30 * VECTOR_CHUNK_SIZE * 64 * 4);
   });
 });
