@@ -494,13 +494,14 @@ export const MIGRATIONS: readonly Migration[] = [
 
 /**
  * Whether migration 23 copies a store's vectors into the new chunks on its first open. The copy runs at
- * ~7,000-10,000 768-d vectors a second here (a 101,000-vector store took 14.5 s), so it is made where it
- * is quick (up to 20,000 vectors) or where most of the old chunks' slots are empty (many small scopes:
- * the file shrinks several times over) and the copy stays under ~30 s; a large store of few scopes
- * keeps its chunks, with the index.
+ * ~7,000-10,000 768-d vectors a second here (a 101,000-vector store took 14.5 s) inside the migration's
+ * write transaction, and another process that opens or writes meanwhile waits at most its busy timeout
+ * (10 s by default) before it fails with BUSY. So the copy is made where it stays within a few seconds:
+ * up to 20,000 vectors, or up to 40,000 where most of the old chunks' slots are empty (many small
+ * scopes, where the file shrinks several times over); other stores keep their chunks, with the index.
  */
 export function relayoutPays(vectors: number, slots: number): boolean {
-  return vectors <= 20_000 || (slots >= 4 * vectors && vectors <= 250_000);
+  return vectors <= 20_000 || (slots >= 4 * vectors && vectors <= 40_000);
 }
 
 /** The newest schema version this code knows. */
