@@ -27,6 +27,25 @@ function openRaw(path: string): Database.Database {
   return db;
 }
 
+/**
+ * Puts a store's 256-d vector table back in the layout before schema 23 (sqlite-vec's default chunks of
+ * 1,024, no partition index); `unmigrated` also forgets that schema 23 was applied.
+ */
+function toOldLayout(path: string, options: { unmigrated: boolean }): void {
+  const db = openRaw(path);
+  try {
+    db.exec(`
+      CREATE TEMP TABLE kept AS SELECT rowid AS r, scope, embedding FROM memory_vectors;
+      DROP TABLE memory_vectors;
+      CREATE VIRTUAL TABLE memory_vectors USING vec0 (scope TEXT PARTITION KEY, embedding FLOAT[256] distance_metric=cosine);
+      INSERT INTO memory_vectors (rowid, scope, embedding) SELECT r, scope, embedding FROM temp.kept;
+    `);
+    if (options.unmigrated) db.exec('DELETE FROM schema_migrations WHERE version = 23');
+  } finally {
+    db.close();
+  }
+}
+
 interface Layout {
   readonly definition: string;
   readonly chunks: number;
@@ -112,17 +131,11 @@ describe('the vector table', () => {
         await engram.close();
       }
     })();
-    // put the table back as schema 22 left it: sqlite-vec's default chunks, no partition index
-    const db = openRaw(path);
-    const changes = (db.prepare('SELECT count(*) AS n FROM vector_changes').get() as { n: number }).n;
-    db.exec(`
-      CREATE TEMP TABLE kept AS SELECT rowid AS r, scope, embedding FROM memory_vectors;
-      DROP TABLE memory_vectors;
-      CREATE VIRTUAL TABLE memory_vectors USING vec0 (scope TEXT PARTITION KEY, embedding FLOAT[256] distance_metric=cosine);
-      INSERT INTO memory_vectors (rowid, scope, embedding) SELECT r, scope, embedding FROM temp.kept;
-      DELETE FROM schema_migrations WHERE version = 23;
-    `);
-    db.close();
+    const raw = openRaw(path);
+    const changes = (raw.prepare('SELECT count(*) AS n FROM vector_changes').get() as { n: number }).n;
+    raw.close();
+    // as schema 22 left it, and schema 23 not applied yet
+    toOldLayout(path, { unmigrated: true });
     const old = layoutOf(path);
     expect(old.definition).not.toMatch(/chunk_size/);
     expect(old.partitionIndex).toBe(false);
@@ -162,14 +175,7 @@ describe('the vector table', () => {
     const path = join(dir, 'engram.db');
     await storeOfSmallScopes(path, 30);
     // the old layout, as a large store keeps it past schema 23
-    const db = openRaw(path);
-    db.exec(`
-      CREATE TEMP TABLE kept AS SELECT rowid AS r, scope, embedding FROM memory_vectors;
-      DROP TABLE memory_vectors;
-      CREATE VIRTUAL TABLE memory_vectors USING vec0 (scope TEXT PARTITION KEY, embedding FLOAT[256] distance_metric=cosine);
-      INSERT INTO memory_vectors (rowid, scope, embedding) SELECT r, scope, embedding FROM temp.kept;
-    `);
-    db.close();
+    toOldLayout(path, { unmigrated: false });
     expect(layoutOf(path).definition).not.toMatch(/chunk_size/);
     const source = new HashEmbedder();
     const target = new HashEmbedder({ dimension: 64 });

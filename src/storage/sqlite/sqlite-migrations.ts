@@ -466,18 +466,15 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'vector chunks of 32 and an index on their partitions (a scope no longer takes 1,024 slots)',
     up(connection, context) {
       const definition = connection.get<{ sql: string }>("SELECT sql FROM sqlite_master WHERE name = 'memory_vectors'")?.sql;
-      if (definition === undefined || vectorTableChunkSize(definition) === VECTOR_CHUNK_SIZE) {
-        if (definition !== undefined) connection.exec(PARTITION_INDEX_SQL);
-        return;
-      }
+      if (definition === undefined) return;
+      // every store gets the index; a store whose copy pays is also moved to the new chunks (and its
+      // new table comes with the index), the others keep their chunks
+      connection.exec(PARTITION_INDEX_SQL);
+      const chunkSize = vectorTableChunkSize(definition);
+      if (chunkSize === VECTOR_CHUNK_SIZE) return;
       const count = connection.get<{ n: number }>('SELECT count(*) AS n FROM memory_vectors_rowids')?.n ?? 0;
-      const slots =
-        (connection.get<{ n: number }>('SELECT count(*) AS n FROM memory_vectors_chunks')?.n ?? 0) * vectorTableChunkSize(definition);
-      if (!relayoutPays(count, slots)) {
-        // the old chunks stay, indexed: copying would hold the first open longer than the space is worth
-        connection.exec(PARTITION_INDEX_SQL);
-        return;
-      }
+      const slots = (connection.get<{ n: number }>('SELECT count(*) AS n FROM memory_vectors_chunks')?.n ?? 0) * chunkSize;
+      if (!relayoutPays(count, slots)) return;
       // same rowids and vectors, so the change log and the index files built from it stay valid
       const dimension = vectorTableDimension(definition) ?? context.dimension;
       connection.exec(`

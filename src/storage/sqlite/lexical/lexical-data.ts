@@ -104,8 +104,6 @@ export class LexicalData {
   /** Highest rowid seen, and the last `memory_changes.seq` applied. */
   maxRowid = 0;
   mark = 0;
-  /** Searches that scored their scopes' rows alone instead of walking the posting lists (`lexical-search.ts`). */
-  scopeSearches = 0;
   // scratch for searches
   score: Float64Array = new Float64Array(0);
   touched: Int32Array = new Int32Array(0);

@@ -145,11 +145,9 @@ export class LexicalIndex {
     }
     if (data.delta.size > MAX_DELTA) this.#startBuild('many rows changed text since the index was built', { rebuild: true });
     else this.#maybePersist(data);
-    const scoped = data.scopeSearches;
-    const hits = searchLexicalData(data, query, pending?.read(connection, reader, data));
+    const hits = searchLexicalData(data, query, pending?.read(connection, reader, data), this.#usage);
     if (hits === null) this.#usage.fts++;
     else this.#usage.indexed++;
-    this.#usage.byScope += data.scopeSearches - scoped;
     return hits;
   }
 

@@ -85,8 +85,14 @@ const FTS_B = 0.75;
  * FTS5's candidates and `rankBm25`'s ranking of them, or `null` when a query word is not indexable.
  * With `pending` (a search inside a write transaction), the transaction's rows stand in for the index's
  * rows of the same rowids, in the hits and in every statistic, as FTS5 inside the transaction sees them.
+ * `usage.byScope` counts the searches that scored their scopes' rows alone.
  */
-export function searchLexicalData(data: LexicalData, query: IndexedLexicalQuery, pending?: PendingLexical): ChannelHit[] | null {
+export function searchLexicalData(
+  data: LexicalData,
+  query: IndexedLexicalQuery,
+  pending?: PendingLexical,
+  usage?: { byScope: number },
+): ChannelHit[] | null {
   // the FTS5 term of every phrase, and of every surface word (for the scope statistics)
   const phraseTerms: string[] = [];
   for (const { word } of query.phrases) {
@@ -114,7 +120,7 @@ export function searchLexicalData(data: LexicalData, query: IndexedLexicalQuery,
   const idf = ftsIdf(data, phraseTerms, nRow, overlay);
   const scopeSet = data.scopeSet(query.scopes);
   const scopeRows = rowsWorthScoringAlone(data, scopeSet, phraseTerms, surfaceTerms);
-  if (scopeRows !== null) data.scopeSearches++;
+  if (scopeRows !== null && usage !== undefined) usage.byScope++;
   const touchedCount = scoreFts(data, phraseTerms, query.phrases, idf, avgdl, scopeRows);
   let candidates = bestVisible(data, touchedCount, query, scopeSet, pending?.masked);
   if (overlay !== undefined && overlay.rows.length > 0)
