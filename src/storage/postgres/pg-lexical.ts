@@ -31,40 +31,138 @@ export async function searchLexical(db: PgQueryable, tables: Tables, query: Lexi
   }
   if (weights.size === 0 || !(limit > 0) || query.layers?.length === 0) return [];
   const stems = [...weights.keys()];
-  const p = new Params();
-  const tsquery = p.add(tsqueryOf(stems));
-  const where = [`m.scope = ANY(${p.add(scopes)}::text[])`, `m.lexemes @@ ${tsquery}::tsquery`];
-  if (query.layers !== undefined) where.push(`m.layer = ANY(${p.add([...query.layers])}::text[])`);
-  where.push(visibilityClause(query, query.now, 'm', p));
-  const rows = await db.query<{ id: string; content: string; tags: string; entities: string; term_count: number | null }>(
-    `SELECT m.id, m.content, m.tags, m.entities, m.term_count FROM ${tables.memories} m
-     WHERE ${where.join(' AND ')}
-     ORDER BY ts_rank(m.lexemes, ${tsquery}::tsquery) DESC, m.seq LIMIT ${p.add(Math.max(BM25_MIN_CANDIDATES, limit * BM25_CANDIDATES_PER_HIT))}`,
-    p.values,
-  );
-  if (rows.rows.length === 0) return [];
-  return rankBm25(rows.rows, weights, await collectStatistics(db, tables, scopes, stems), query.bm25, limit, termCountCache);
+  const statistics = await collectStatistics(db, tables, scopes, stems);
+  const wanted = Math.max(BM25_MIN_CANDIDATES, limit * BM25_CANDIDATES_PER_HIT);
+  const { selective, frequent } = splitByFrequency(stems, statistics.df, RANKED_ROWS);
+  const rows = selective.length > 0 ? await rankedCandidates(db, tables, query, scopes, selective, stems, wanted) : [];
+  if (frequent.length > 0 && rows.length < wanted) {
+    // every row with a selective word is in: the rest are the newest rows with the frequent words
+    for (const scope of scopes) {
+      if (rows.length >= wanted) break;
+      rows.push(...(await recentCandidates(db, tables, query, scope, frequent, selective, wanted - rows.length)));
+    }
+  }
+  if (rows.length === 0) return [];
+  return rankBm25(rows, weights, statistics, query.bm25, limit, termCountCache);
 }
 
-/** Scopes at least this large may use statistics up to `STALE_OK_MS` old (as the SQLite store does). */
+/**
+ * How many rows matching the query the candidate statement may rank. Ranking costs ~0.5 µs a row with
+ * the page in memory (and a page read when not): a word in every turn of a 100,000-turn chat (a
+ * speaker's name) made it ~145 ms. Below this, every matching row is ranked, as the SQLite store does.
+ */
+export const RANKED_ROWS = 5_000;
+
+type CandidateRow = { id: string; content: string; tags: string; entities: string; term_count: number | null };
+
+/**
+ * The rarest stems whose rows add up to at most `bound` (all of them when they do), and the rest. BM25
+ * gives a word in most of the scope little weight, so candidates found by the rare words alone are the
+ * best ones whenever those words match enough rows; the frequent words still count in the ranking.
+ */
+export function splitByFrequency(
+  stems: readonly string[],
+  df: ReadonlyMap<string, number>,
+  bound: number,
+): { selective: string[]; frequent: string[] } {
+  const count = (s: string) => df.get(s) ?? 0;
+  if (stems.reduce((sum, s) => sum + count(s), 0) <= bound) return { selective: [...stems], frequent: [] };
+  const byRarity = [...stems].sort((a, b) => count(a) - count(b) || (a < b ? -1 : 1));
+  const selective: string[] = [];
+  let rows = 0;
+  for (const s of byRarity) {
+    if (rows + count(s) > bound) break;
+    rows += count(s);
+    selective.push(s);
+  }
+  return { selective, frequent: byRarity.slice(selective.length) };
+}
+
+/** Rows with any of `match`, the `wanted` best by ts_rank over all the query's `stems`. */
+async function rankedCandidates(
+  db: PgQueryable,
+  tables: Tables,
+  query: LexicalQuery,
+  scopes: readonly string[],
+  match: readonly string[],
+  stems: readonly string[],
+  wanted: number,
+): Promise<CandidateRow[]> {
+  const p = new Params();
+  const ranked = p.add(tsqueryOf(stems));
+  const where = candidateFilter(query, p, `m.scope = ANY(${p.add(scopes)}::text[])`, `m.lexemes @@ ${p.add(tsqueryOf(match))}::tsquery`);
+  const result = await db.query<CandidateRow>(
+    `SELECT m.id, m.content, m.tags, m.entities, m.term_count FROM ${tables.memories} m
+     WHERE ${where}
+     ORDER BY ts_rank(m.lexemes, ${ranked}::tsquery) DESC, m.seq LIMIT ${p.add(wanted)}`,
+    p.values,
+  );
+  return result.rows;
+}
+
+/**
+ * The newest `wanted` rows of `scope` with any of `frequent` and none of `excluded` (those were all
+ * ranked already). Newest first, by the scope's sequence index, stops after `wanted` matches instead
+ * of ranking the many rows these words are in.
+ */
+async function recentCandidates(
+  db: PgQueryable,
+  tables: Tables,
+  query: LexicalQuery,
+  scope: string,
+  frequent: readonly string[],
+  excluded: readonly string[],
+  wanted: number,
+): Promise<CandidateRow[]> {
+  const p = new Params();
+  const filters = [`m.scope = ${p.add(scope)}`, `m.lexemes @@ ${p.add(tsqueryOf(frequent))}::tsquery`];
+  if (excluded.length > 0) filters.push(`NOT (m.lexemes @@ ${p.add(tsqueryOf(excluded))}::tsquery)`);
+  const result = await db.query<CandidateRow>(
+    `SELECT m.id, m.content, m.tags, m.entities, m.term_count FROM ${tables.memories} m
+     WHERE ${candidateFilter(query, p, ...filters)}
+     ORDER BY m.seq DESC LIMIT ${p.add(wanted)}`,
+    p.values,
+  );
+  return result.rows;
+}
+
+/** `filters` and the query's layer and visibility conditions, joined. */
+function candidateFilter(query: LexicalQuery, p: Params, ...filters: string[]): string {
+  const where = [...filters];
+  if (query.layers !== undefined) where.push(`m.layer = ANY(${p.add([...query.layers])}::text[])`);
+  where.push(visibilityClause(query, query.now, 'm', p));
+  return where.join(' AND ');
+}
+
+/**
+ * Scopes at least this large may use their size and mean length up to `STALE_OK_MS` old, and a
+ * word's document frequency up to `DF_STALE_OK_MS` old (as the SQLite store does, statistics need not
+ * be exact: several servers may write the same scope anyway). Counting a word costs a visit of every
+ * row it is in (~2 µs each, ~10 ms for a word in 4,000 rows), and the words in most rows are the ones
+ * every query repeats (a speaker's name); a word's share of a scope this large moves little in a minute.
+ */
 const STALE_OK_DOCS = 5_000;
 const STALE_OK_MS = 5_000;
+const DF_STALE_OK_MS = 60_000;
+/** A large scope's word counts kept before the stale ones are dropped. */
+const MAX_KEPT_WORDS = 4_096;
 
 interface ScopeStatistics {
   docs: number;
   total: number;
-  df: Map<string, number>;
   computedAt: number;
+  /** Document frequency by stem, and when it was counted. */
+  readonly df: Map<string, { count: number; countedAt: number }>;
 }
 
-/** Per store (keyed by its table names object): statistics of large scopes, reused for a few seconds. */
+/** Per store (keyed by its table names object): statistics of large scopes, reused for a while. */
 const cached = new WeakMap<Tables, Map<string, ScopeStatistics>>();
 
 /**
  * Documents, mean length and document frequencies of `stems` over `scopes` (every record of those
  * scopes, whatever its status, like the SQLite store's FTS statistics). Small scopes are read fresh on
- * each search; large ones (≥ 5 000 records) keep theirs for 5 s, so a busy scope does not recount on
- * every search — statistics need not be exact, and several servers may write the same scope anyway.
+ * each search; large ones (≥ 5 000 records) keep their size for 5 s and each word's count for 60 s, so a
+ * busy scope does not recount on every search.
  */
 async function collectStatistics(
   db: PgQueryable,
@@ -81,31 +179,42 @@ async function collectStatistics(
   let total = 0;
   const df = new Map<string, number>(stems.map((s) => [s, 0]));
   for (const scope of scopes) {
-    let stats = byScope.get(scope);
-    const fresh = stats !== undefined && stats.docs >= STALE_OK_DOCS && Date.now() - stats.computedAt < STALE_OK_MS;
-    const missing = fresh ? stems.filter((s) => !stats!.df.has(s)) : [...stems];
-    if (!fresh) {
-      const result = await db.query<{ docs: number; total: number; df: number[] }>(
-        `SELECT (SELECT count(*)::int FROM ${tables.memories} WHERE scope = $1) AS docs,
-                (SELECT coalesce(sum(term_count), 0)::float8 FROM ${tables.memories} WHERE scope = $1) AS total,
-                ${documentFrequencies(tables)} AS df`,
-        [scope, missing.map(quoteLexeme)],
-      );
-      const row = result.rows[0];
-      stats = { docs: Number(row?.docs ?? 0), total: Number(row?.total ?? 0), df: new Map(), computedAt: Date.now() };
-      if (stats.docs >= STALE_OK_DOCS) byScope.set(scope, stats);
-      else byScope.delete(scope);
-      missing.forEach((s, i) => stats!.df.set(s, Number(row?.df[i] ?? 0)));
-    } else if (missing.length > 0) {
-      // the scope's size and length are still fresh: count only the stems not seen yet (recounting them
-      // read the whole scope, ~200 ms at 100k records, on nearly every search with a new word)
-      const result = await db.query<{ df: number[] }>(`SELECT ${documentFrequencies(tables)} AS df`, [scope, missing.map(quoteLexeme)]);
-      const row = result.rows[0];
-      missing.forEach((s, i) => stats!.df.set(s, Number(row?.df[i] ?? 0)));
-    }
-    docs += stats!.docs;
-    total += stats!.total;
-    for (const s of stems) df.set(s, (df.get(s) ?? 0) + (stats!.df.get(s) ?? 0));
+    const now = Date.now();
+    const kept = byScope.get(scope);
+    // a large scope's size is reused for a few seconds and each word's count for a minute
+    const large = kept !== undefined && kept.docs >= STALE_OK_DOCS;
+    const resize = !large || now - kept.computedAt >= STALE_OK_MS;
+    const missing = stems.filter((s) => {
+      const entry = large ? kept.df.get(s) : undefined;
+      return entry === undefined || now - entry.countedAt >= DF_STALE_OK_MS;
+    });
+    const columns = [
+      ...(resize
+        ? [
+            `(SELECT count(*)::int FROM ${tables.memories} WHERE scope = $1) AS docs`,
+            `(SELECT coalesce(sum(term_count), 0)::float8 FROM ${tables.memories} WHERE scope = $1) AS total`,
+          ]
+        : []),
+      ...(missing.length > 0 ? [`${documentFrequencies(tables)} AS df`] : []),
+    ];
+    const row =
+      columns.length === 0
+        ? undefined
+        : (
+            await db.query<{ docs: number; total: number; df: number[] }>(
+              `SELECT ${columns.join(', ')}`,
+              missing.length > 0 ? [scope, missing.map(quoteLexeme)] : [scope],
+            )
+          ).rows[0];
+    const stats: ScopeStatistics = large ? kept : { docs: 0, total: 0, computedAt: now, df: new Map() };
+    if (resize) Object.assign(stats, { docs: Number(row?.docs ?? 0), total: Number(row?.total ?? 0), computedAt: now });
+    if (stats.df.size > MAX_KEPT_WORDS) for (const [s, entry] of stats.df) if (now - entry.countedAt >= DF_STALE_OK_MS) stats.df.delete(s);
+    missing.forEach((s, i) => stats.df.set(s, { count: Number(row?.df[i] ?? 0), countedAt: now }));
+    docs += stats.docs;
+    total += stats.total;
+    for (const s of stems) df.set(s, (df.get(s) ?? 0) + (stats.df.get(s)?.count ?? 0));
+    if (stats.docs >= STALE_OK_DOCS) byScope.set(scope, stats);
+    else byScope.delete(scope);
   }
   return { docs, avgLength: docs > 0 ? total / docs : 1, df };
 }
