@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Store shapes the other benchmarks do not make: one long threaded conversation whose concepts have been
-// extracted (many refs), and many small scopes (one per user). Both are where a read or a layout that is
-// linear in the scope, the thread or the store shows; the embedder is the hash one, since what is
-// measured is the store. Recall is measured as a long-running process sees it (indexes prepared).
+// extracted (many refs), and many small scopes (one per user), written user by user and interleaved (each
+// batch spanning many scopes). Each is where a read or a layout that is linear in the scope, the thread
+// or the store shows; the embedder is the hash one, since what is measured is the store. Recall is
+// measured as a long-running process sees it (indexes prepared).
 //   node bench/shapes.mjs [--turns 100000] [--users 1000] [--per-user 20] [--queries 60] [--out DIR]
 //     [--db postgres://…]   (PostgreSQL: each shape in its own schema, dropped first; sizes are the
 //                           schema's tables with their indexes; writes shapes-postgres.*)
@@ -142,14 +143,20 @@ const rows = [];
   });
 }
 
-{
+/**
+ * Many small scopes, written user by user (each batch holds one or two scopes) or interleaved (turn j
+ * of every user, then turn j + 1: each batch of 512 spans 512 scopes, as an import of a multi-tenant
+ * dump or a server taking many users' writes at once does).
+ */
+async function manyScopes(interleaved) {
   const total = users * perUser;
-  log(`${users} scopes of ${perUser} memories (${total} in all), written user by user`);
-  const { path, sizes } = await freshStore('users');
+  log(`${users} scopes of ${perUser} memories (${total} in all), written ${interleaved ? 'interleaved' : 'user by user'}`);
+  const { path, sizes } = await freshStore(interleaved ? 'users_mixed' : 'users');
   const engram = await Engram.open({ path, embedder: 'hash' });
   const inputs = [];
-  for (let u = 0; u < users; u++)
-    for (let j = 0; j < perUser; j++) {
+  for (let a = 0; a < (interleaved ? perUser : users); a++)
+    for (let b = 0; b < (interleaved ? users : perUser); b++) {
+      const [u, j] = interleaved ? [b, a] : [a, b];
       const i = u * perUser + j;
       inputs.push({
         scope: `shapes/user-${u}`,
@@ -165,13 +172,16 @@ const rows = [];
   const recall = await recallTimes(reopened, (i) => `shapes/user-${(i * 37) % users}`);
   await reopened.close();
   rows.push({
-    shape: `${users} scopes × ${perUser}`,
+    shape: `${users} scopes × ${perUser}${interleaved ? ', interleaved' : ''}`,
     records: total,
     perSecond,
     ...(await sizes()),
     ...prefixed(recall),
   });
 }
+
+await manyScopes(false);
+await manyScopes(true);
 
 function prefixed(p) {
   return { p50: p.p50, p95: p.p95 };

@@ -95,11 +95,15 @@ export class VectorArena {
     return this.#floats;
   }
 
-  /** A byte offset of `bytes` (a multiple of 16) zeroed bytes, or `undefined` when this arena is full. */
-  allocate(bytes: number): number | undefined {
+  /**
+   * A byte offset of `bytes` (a multiple of 16) zeroed bytes, or `undefined` when this arena is full.
+   * `zeroed: false` skips clearing a reused block: for a caller that fills each row with `write` before
+   * scanning it (a block of 256 rows of 768 floats is 768 KB to clear).
+   */
+  allocate(bytes: number, options: { zeroed: boolean } = { zeroed: true }): number | undefined {
     const reused = this.#free.get(bytes)?.pop();
     if (reused !== undefined) {
-      this.#floats.fill(0, reused / 4, (reused + bytes) / 4);
+      if (options.zeroed) this.#floats.fill(0, reused / 4, (reused + bytes) / 4);
       return reused;
     }
     const end = this.#top + bytes;
@@ -117,9 +121,11 @@ export class VectorArena {
     else list.push(offset);
   }
 
-  /** Copies `vector` (of the arena's dimension) into row `row` of the block at `offset`. */
+  /** Copies `vector` (of the arena's dimension) into row `row` of the block at `offset`, its padding zeroed. */
   write(offset: number, row: number, vector: Float32Array): void {
-    this.#floats.set(vector.subarray(0, this.#dimension), offset / 4 + row * this.stride);
+    const start = offset / 4 + row * this.stride;
+    this.#floats.set(vector.subarray(0, this.#dimension), start);
+    if (this.stride > this.#dimension) this.#floats.fill(0, start + this.#dimension, start + this.stride);
   }
 
   /** Copies consecutive vectors (`vectors.length / dimension` of them) into rows from `row` on. */

@@ -90,8 +90,12 @@ describe('SQLite bulk writes', () => {
       .slice(-10)
       .reverse()
       .map((m) => [...m.embedding]);
+    // 40 rows, fewer than the window for 10 (80): read by the scope's index
     const read = await store.transaction((tx) => tx.recentEmbeddings(MAIN, 10));
     expect(read.map((v) => [...v])).toEqual(expected);
+    // more than the window for 4 (32): walked back from the end, where only the other scope's rows are
+    const few = await store.transaction((tx) => tx.recentEmbeddings(MAIN, 4));
+    expect(few.map((v) => [...v])).toEqual(expected.slice(0, 4));
     // and from the end of the table, with rows just written in the same transaction
     const fresh = Array.from({ length: 12 }, (_, i) => memory(2000 + i));
     const newest = await store.transaction(async (tx) => {

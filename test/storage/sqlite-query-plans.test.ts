@@ -23,6 +23,8 @@ interface Executed {
 }
 
 const executed: Executed[] = [];
+/** The statements of the writes, before the recall. */
+const writeStatements: Executed[] = [];
 type Prepare = (this: Database.Database, sql: string) => Database.Statement;
 const prototype = Database.prototype as unknown as { prepare: Prepare };
 const originalPrepare = prototype.prepare;
@@ -75,7 +77,7 @@ beforeAll(async () => {
     const written = await engram.remember(turns);
     await engram.processJobs({ scopes: [SCOPE] });
     await engram.relate({ scope: SCOPE, from: written[1]!.id, type: 'RELATED_TO', to: written[8]!.id });
-    executed.length = 0;
+    writeStatements.push(...executed.splice(0));
     const { hits } = await engram.recall('the ferry to Cacilhas on the Lisbon trip', { scopes: [SCOPE], k: 10 });
     expect(hits.length).toBeGreaterThan(0);
     const refs = await store.findConceptsByRef({ scopes: [SCOPE], refIds: written.map((w) => w.id) });
@@ -105,6 +107,12 @@ function plansOf(pattern: RegExp): string[][] {
 }
 
 describe('SQLite statements seek their own index', () => {
+  it("a write's novelty read of a small scope reads the scope's index, not the table's end", () => {
+    const sql = writeStatements.map((e) => e.sql);
+    expect(sql.some((text) => /SELECT rowid FROM memories WHERE scope = \? ORDER BY rowid DESC/.test(text))).toBe(true);
+    expect(sql.some((text) => /NOT INDEXED WHERE rowid >/.test(text))).toBe(false);
+  });
+
   it('a neighbour read of the turns without an event time seeks the thread index', () => {
     const plans = plansOf(/m\.thread = \?.*m\.occurred_at IS NULL/s);
     for (const plan of plans) {

@@ -41,6 +41,30 @@ describe('WebAssembly SIMD scan', () => {
       });
     }
   });
+
+  it('reuses a block uncleared when asked, and a written row still scans exactly (its padding cleared)', () => {
+    for (const simd of [true, false]) {
+      const dimension = 13; // stride 16: three floats of padding a row
+      const arena = new VectorArena(dimension, { simd });
+      const bytes = 4 * arena.stride * 4;
+      const first = arena.allocate(bytes) as number;
+      // whatever a previous user left, padding included (NaN: 0 × NaN is NaN, so padding must be cleared)
+      arena.floats.fill(Number.NaN, first / 4, (first + bytes) / 4);
+      arena.release(first, bytes);
+      const reused = arena.allocate(bytes, { zeroed: false }) as number;
+      expect(reused).toBe(first);
+      expect(arena.floats[reused / 4 + arena.stride - 1]).toBeNaN();
+      const vector = seededVector(dimension, 5);
+      const query = seededVector(dimension, 6);
+      arena.write(reused, 0, vector);
+      arena.setQuery(query);
+      expect(arena.scan(reused, 1)[0]).toBeCloseTo(dot(vector, 0, query, dimension), 6);
+      // the default clears what it hands back
+      arena.release(reused, bytes);
+      const cleared = arena.allocate(bytes) as number;
+      expect([...arena.floats.subarray(cleared / 4, (cleared + bytes) / 4)].every((x) => x === 0)).toBe(true);
+    }
+  });
 });
 
 describe('small scopes in the in-memory index', () => {

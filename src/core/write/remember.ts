@@ -313,7 +313,8 @@ class NoveltyReference {
     const { arena, blocks } = references;
     const row = references.rows % NOVELTY_BLOCK_ROWS;
     if (row === 0) {
-      const offset = arena.allocate(NOVELTY_BLOCK_ROWS * arena.stride * 4);
+      // rows are scanned only once written, so a reused block is not cleared first
+      const offset = arena.allocate(NOVELTY_BLOCK_ROWS * arena.stride * 4, { zeroed: false });
       // blocks of a few hundred KB, given back after each write: far below the arena's 2 GiB
       if (offset === undefined) throw new Error('the novelty arena is full');
       blocks.push(offset);

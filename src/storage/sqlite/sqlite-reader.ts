@@ -80,23 +80,35 @@ const MEMORY_COLUMNS = memoryColumns('m');
 const RECENT_WINDOW = 8;
 
 /**
- * The rowids of the `n` newest records of `scope`, newest first. A scope being written holds the newest
- * rows, so walking back from the end of the table finds them at once; by its index (every row of the
- * scope, sorted) only when the newest rows are mostly other scopes'.
+ * The rowids of the `n` newest records of `scope`, newest first. A small scope is read by its index
+ * and sorted (it is counted first, along the same index, up to the window's size: a few microseconds).
+ * A large scope being written holds the newest rows, so walking back from the end of the table finds
+ * them at once; by its index (every row of the scope, sorted) only when the newest rows are mostly
+ * other scopes'. A batch written to many small scopes walked the table's end for each scope first:
+ * 0.09 ms a scope for nothing, a third of such a batch's time.
  */
 function recentRowids(connection: SqliteConnection, scope: Scope, n: number): number[] {
+  const window = n * RECENT_WINDOW;
+  const byIndex = () =>
+    connection
+      .all<{ rowid: number }>('SELECT rowid FROM memories WHERE scope = ? ORDER BY rowid DESC LIMIT ?', scope, n)
+      .map((r) => r.rowid);
+  const rows =
+    connection.get<{ rows: number }>(
+      'SELECT count(*) AS rows FROM (SELECT 1 FROM memories INDEXED BY memories_scope_id WHERE scope = ? LIMIT ?)',
+      scope,
+      window,
+    )?.rows ?? 0;
+  if (rows < window) return byIndex();
   const last = connection.get<{ rowid: number | null }>('SELECT max(rowid) AS rowid FROM memories')?.rowid ?? 0;
   const newest = connection.all<{ rowid: number }>(
     'SELECT rowid FROM memories NOT INDEXED WHERE rowid > ? AND scope = ? ORDER BY rowid DESC LIMIT ?',
-    last - n * RECENT_WINDOW,
+    last - window,
     scope,
     n,
   );
   // all rows of the scope after the window's start are there, so when they are n they are the newest n
-  if (newest.length === n) return newest.map((r) => r.rowid);
-  return connection
-    .all<{ rowid: number }>('SELECT rowid FROM memories WHERE scope = ? ORDER BY rowid DESC LIMIT ?', scope, n)
-    .map((r) => r.rowid);
+  return newest.length === n ? newest.map((r) => r.rowid) : byIndex();
 }
 
 /**
