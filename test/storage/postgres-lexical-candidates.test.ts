@@ -176,6 +176,17 @@ describe.skipIf(pgTestUrl() === undefined)(
       }
     });
 
+    it('counts a word once when two searches ask for it at the same moment (a recall’s lexical and entity channels)', async () => {
+      executed.length = 0;
+      const query = (terms: string): LexicalQuery => ({ scopes: [SCOPE], terms: [{ term: terms }], limit: 10, now: Date.now() });
+      const [both, one] = await Promise.all([postgres.lexicalSearch(query('Ana heron garden')), postgres.lexicalSearch(query('heron'))]);
+      const counted = executed.filter((e) => e.sql.includes('unnest')).flatMap((e) => e.params[1] as string[]);
+      expect(counted.filter((word) => word === "'heron'")).toHaveLength(1);
+      // no row has the word: the second search ranks nothing, the first its other words' rows
+      expect(one).toEqual([]);
+      expect(both.length).toBe(10);
+    });
+
     it('ranks every matching row while they are fewer than the bound (the statement of small scopes)', async () => {
       const rare = await search('zeppelin walrus');
       expect(rare.widest.length).toBe(1);

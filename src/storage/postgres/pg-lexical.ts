@@ -153,6 +153,9 @@ interface ScopeStatistics {
   computedAt: number;
   /** Document frequency by stem, and when it was counted. */
   readonly df: Map<string, { count: number; countedAt: number }>;
+  /** Counts in flight by stem, and the size's refresh in flight: a search that needs them waits for them. */
+  readonly counting: Map<string, Promise<void>>;
+  resizing: Promise<void> | undefined;
 }
 
 /** Per store (keyed by its table names object): statistics of large scopes, reused for a while. */
@@ -162,7 +165,8 @@ const cached = new WeakMap<Tables, Map<string, ScopeStatistics>>();
  * Documents, mean length and document frequencies of `stems` over `scopes` (every record of those
  * scopes, whatever its status, like the SQLite store's FTS statistics). Small scopes are read fresh on
  * each search; large ones (≥ 5 000 records) keep their size for 5 s and each word's count for 60 s, so a
- * busy scope does not recount on every search.
+ * busy scope does not recount on every search, and a count already running for another search (a
+ * recall's lexical and entity channels ask for the same names at once) is waited for, not run again.
  */
 async function collectStatistics(
   db: PgQueryable,
@@ -179,37 +183,11 @@ async function collectStatistics(
   let total = 0;
   const df = new Map<string, number>(stems.map((s) => [s, 0]));
   for (const scope of scopes) {
-    const now = Date.now();
     const kept = byScope.get(scope);
-    // a large scope's size is reused for a few seconds and each word's count for a minute
-    const large = kept !== undefined && kept.docs >= STALE_OK_DOCS;
-    const resize = !large || now - kept.computedAt >= STALE_OK_MS;
-    const missing = stems.filter((s) => {
-      const entry = large ? kept.df.get(s) : undefined;
-      return entry === undefined || now - entry.countedAt >= DF_STALE_OK_MS;
-    });
-    const columns = [
-      ...(resize
-        ? [
-            `(SELECT count(*)::int FROM ${tables.memories} WHERE scope = $1) AS docs`,
-            `(SELECT coalesce(sum(term_count), 0)::float8 FROM ${tables.memories} WHERE scope = $1) AS total`,
-          ]
-        : []),
-      ...(missing.length > 0 ? [`${documentFrequencies(tables)} AS df`] : []),
-    ];
-    const row =
-      columns.length === 0
-        ? undefined
-        : (
-            await db.query<{ docs: number; total: number; df: number[] }>(
-              `SELECT ${columns.join(', ')}`,
-              missing.length > 0 ? [scope, missing.map(quoteLexeme)] : [scope],
-            )
-          ).rows[0];
-    const stats: ScopeStatistics = large ? kept : { docs: 0, total: 0, computedAt: now, df: new Map() };
-    if (resize) Object.assign(stats, { docs: Number(row?.docs ?? 0), total: Number(row?.total ?? 0), computedAt: now });
-    if (stats.df.size > MAX_KEPT_WORDS) for (const [s, entry] of stats.df) if (now - entry.countedAt >= DF_STALE_OK_MS) stats.df.delete(s);
-    missing.forEach((s, i) => stats.df.set(s, { count: Number(row?.df[i] ?? 0), countedAt: now }));
+    const stats =
+      kept !== undefined && kept.docs >= STALE_OK_DOCS
+        ? await largeScopeStatistics(db, tables, scope, kept, stems)
+        : await freshStatistics(db, tables, scope, stems);
     docs += stats.docs;
     total += stats.total;
     for (const s of stems) df.set(s, (df.get(s) ?? 0) + (stats.df.get(s)?.count ?? 0));
@@ -217,6 +195,83 @@ async function collectStatistics(
     else byScope.delete(scope);
   }
   return { docs, avgLength: docs > 0 ? total / docs : 1, df };
+}
+
+/** A scope's size and the counts of `stems`, read now in one statement. */
+async function freshStatistics(db: PgQueryable, tables: Tables, scope: string, stems: readonly string[]): Promise<ScopeStatistics> {
+  const now = Date.now();
+  const row = await readCounts(db, tables, scope, true, stems);
+  return {
+    docs: Number(row?.docs ?? 0),
+    total: Number(row?.total ?? 0),
+    computedAt: now,
+    df: new Map(stems.map((s, i) => [s, { count: Number(row?.df[i] ?? 0), countedAt: now }])),
+    counting: new Map(),
+    resizing: undefined,
+  };
+}
+
+/**
+ * A large scope's kept statistics with its size refreshed when a few seconds old and the counts of
+ * `stems` that are missing or a minute old; what another search is already counting is waited for.
+ */
+async function largeScopeStatistics(
+  db: PgQueryable,
+  tables: Tables,
+  scope: string,
+  kept: ScopeStatistics,
+  stems: readonly string[],
+): Promise<ScopeStatistics> {
+  const now = Date.now();
+  const resize = kept.resizing === undefined && now - kept.computedAt >= STALE_OK_MS;
+  const missing = stems.filter((s) => {
+    if (kept.counting.has(s)) return false;
+    const entry = kept.df.get(s);
+    return entry === undefined || now - entry.countedAt >= DF_STALE_OK_MS;
+  });
+  if (resize || missing.length > 0) {
+    const work = readCounts(db, tables, scope, resize, missing).then((row) => {
+      if (resize) Object.assign(kept, { docs: Number(row?.docs ?? 0), total: Number(row?.total ?? 0), computedAt: now });
+      if (kept.df.size > MAX_KEPT_WORDS) for (const [s, entry] of kept.df) if (now - entry.countedAt >= DF_STALE_OK_MS) kept.df.delete(s);
+      missing.forEach((s, i) => kept.df.set(s, { count: Number(row?.df[i] ?? 0), countedAt: now }));
+    });
+    const settled = work.finally(() => {
+      for (const s of missing) if (kept.counting.get(s) === settled) kept.counting.delete(s);
+      if (kept.resizing === settled) kept.resizing = undefined;
+    });
+    // awaited below by this search; others that wait for it get its failure, so none goes unhandled
+    settled.catch(() => undefined);
+    for (const s of missing) kept.counting.set(s, settled);
+    if (resize) kept.resizing = settled;
+  }
+  const waits = new Set([kept.resizing, ...stems.map((s) => kept.counting.get(s))].filter((w) => w !== undefined));
+  await Promise.all(waits);
+  return kept;
+}
+
+/** One statement: the scope's size (when `size`) and the document frequencies of `stems`. */
+async function readCounts(
+  db: PgQueryable,
+  tables: Tables,
+  scope: string,
+  size: boolean,
+  stems: readonly string[],
+): Promise<{ docs?: number; total?: number; df: number[] } | undefined> {
+  const columns = [
+    ...(size
+      ? [
+          `(SELECT count(*)::int FROM ${tables.memories} WHERE scope = $1) AS docs`,
+          `(SELECT coalesce(sum(term_count), 0)::float8 FROM ${tables.memories} WHERE scope = $1) AS total`,
+        ]
+      : []),
+    ...(stems.length > 0 ? [`${documentFrequencies(tables)} AS df`] : []),
+  ];
+  if (columns.length === 0) return undefined;
+  const result = await db.query<{ docs?: number; total?: number; df: number[] }>(
+    `SELECT ${columns.join(', ')}`,
+    stems.length > 0 ? [scope, stems.map(quoteLexeme)] : [scope],
+  );
+  return result.rows[0];
 }
 
 /** Per stem of `$2` (quoted lexemes), in order: how many records of scope `$1` contain it. */
