@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Engram } from '../dist/index.js';
 import { embeddingText } from '../dist/core/write/remember.js';
+import { writeChartOf } from './charts.mjs';
 import { BENCH_DIR, RESULTS_DIR, defaultModelName, log, writeResult } from './lib.mjs';
 import { prepareLocomo } from './locomo-data.mjs';
 
@@ -177,7 +178,7 @@ const options = { embedder: args.embedder, workers: WORKERS, batch: BATCH, conve
 const path = writeResult('ingest-model', { options, locomo, long, verdicts });
 writeFileSync(join(RESULTS_DIR, 'ingest-model.md'), markdown());
 process.stdout.write(markdown());
-log(`wrote ${path}`);
+log(`wrote ${path} and ${writeChartOf(path)}`);
 
 function markdown() {
   const row = (name, w, mode) => {

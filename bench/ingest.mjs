@@ -25,6 +25,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { writeChartOf } from './charts.mjs';
 import { MAIN_SCOPE, assertBuilt, ensureCorpus } from './corpus-db.mjs';
 import {
   CACHE_DIR,
@@ -568,7 +569,7 @@ function report(cases, { write = true } = {}) {
     targets: { useMemoriesPerSecond: TARGETS.use, staticMemoriesPerSecond: TARGETS.static },
     cases,
   });
-  log(`wrote ${path}`);
+  log(`wrote ${path} and ${writeChartOf(path)}`);
 }
 
 // last, so every helper above is initialised before a case or the main run starts

@@ -34,6 +34,7 @@ import {
   startServer,
   writeResult,
 } from './lib.mjs';
+import { writeChartOf } from './charts.mjs';
 import { ensurePostgresCorpus, redact } from './pg-corpus.mjs';
 
 const SCRIPT = new URL(import.meta.url).pathname;
@@ -529,7 +530,7 @@ function report(results, cores) {
     ]),
   ].join('\n');
   writeFileSync(join(RESULTS_DIR, `${args.name}.md`), `${md}\n`);
-  log(`wrote ${path} and bench/results/${args.name}.md`);
+  log(`wrote ${path}, bench/results/${args.name}.md and ${writeChartOf(path)}`);
   if (failed.length > 0) process.exitCode = 1;
   void admin?.end();
 }

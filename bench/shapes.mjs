@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
+import { writeChartOf } from './charts.mjs';
 import { CACHE_DIR, environment, log, mb, percentiles, printTable, RESULTS_DIR } from './lib.mjs';
 
 const argv = process.argv.slice(2);
@@ -212,4 +213,4 @@ writeFileSync(
   join(outDir, `${name}.md`),
   `# Store shapes on ${backend} (hash embedder)\n\n\`node bench/shapes.mjs --turns ${turns} --users ${users} --per-user ${perUser}${pgUrl === undefined ? '' : ' --db postgres://…'}\`\n\n${header}${body}\n`,
 );
-log(`wrote ${join(outDir, `${name}.json`)}`);
+log(`wrote ${join(outDir, `${name}.json`)}, ${name}.md and ${writeChartOf(join(outDir, `${name}.json`))}`);
