@@ -500,6 +500,24 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect(partial[0]!.coverage).toBeLessThan(0.5);
     });
 
+    test('recent embeddings of several scopes at once are each scope’s own, newest first', async () => {
+      const a = [vectorOf(DIM, 1), vectorOf(DIM, 0, 1), vectorOf(DIM, 0, 0, 1)];
+      const b = [vectorOf(DIM, 1, 1), vectorOf(DIM, 0, 1, 1)];
+      await insert([makeRecord({ scope: A }), makeRecord({ scope: A })], a.slice(0, 2));
+      await insert([makeRecord({ scope: B }), makeRecord({ scope: B })], b);
+      await insert([makeRecord({ scope: A })], a.slice(2));
+      const rounded = (vectors: readonly Float32Array[] | undefined) => (vectors ?? []).map((v) => [...v].map((x) => Number(x.toFixed(5))));
+      const empty = 'acme/empty';
+      const byScope = await store.recentEmbeddingsByScope([A, B, empty, A], 2);
+      expect([...byScope.keys()].sort()).toEqual([A, B, empty].sort());
+      expect(rounded(byScope.get(A))).toEqual(rounded([a[2]!, a[1]!]));
+      expect(rounded(byScope.get(B))).toEqual(rounded([b[1]!, b[0]!]));
+      expect(byScope.get(empty)).toEqual([]);
+      for (const scope of [A, B]) expect(rounded(byScope.get(scope))).toEqual(rounded(await store.recentEmbeddings(scope, 2)));
+      expect((await store.recentEmbeddingsByScope([A], 0)).get(A)).toEqual([]);
+      await expect(store.recentEmbeddingsByScope(['../bad'], 2)).rejects.toThrow();
+    });
+
     test('vector search orders by cosine similarity', async () => {
       const expected: Array<[Float32Array, number]> = [
         [vectorOf(DIM, 1), 1],

@@ -178,6 +178,34 @@ describe('write path: claims that stay true', () => {
     expect(first.surprise).toBeGreaterThan(repeat.surprise + 0.2);
   });
 
+  it('surprise of a batch spanning scopes equals writing its events one by one (each scope read in one go)', async () => {
+    const note = (scope: string, i: number) => ({ scope, content: `${scope} note ${i}: the ${['kiln', 'loom', 'anvil'][i % 3]} ${i}` });
+    const scopes = ['t/one', 't/two', 't/three'];
+    for (const scope of scopes) await engram.remember(Array.from({ length: 5 }, (_, i) => note(scope, i)));
+    // one batch interleaving the scopes, with a repeat of an earlier note of each
+    const batch = [5, 6, 7].flatMap((i) => scopes.map((scope) => note(scope, i))).concat(scopes.map((scope) => note(scope, 2)));
+    const other = await tempEngram({ clock });
+    try {
+      for (const scope of scopes) await other.engram.remember(Array.from({ length: 5 }, (_, i) => note(scope, i)));
+      const together = await engram.remember(batch);
+      const alone: string[] = [];
+      for (const input of batch) alone.push((await other.engram.remember(input)).id);
+      const surprise = async (e: Engram, id: string, scope: string) => (await e.get(id, { scopes: [scope] })).surprise;
+      for (let i = 0; i < batch.length; i++) {
+        const scope = batch[i]!.scope;
+        expect(await surprise(engram, (together[i] as { id: string }).id, scope)).toBeCloseTo(
+          await surprise(other.engram, alone[i]!, scope),
+          6,
+        );
+      }
+      // the repeats are the least surprising of their scope's writes
+      const repeat = await surprise(engram, (together[9] as { id: string }).id, 't/one');
+      expect(repeat).toBeLessThan(await surprise(engram, (together[0] as { id: string }).id, 't/one'));
+    } finally {
+      await other.cleanup();
+    }
+  });
+
   it('importance and emotion are scored on write when not given', async () => {
     const important = await engram.remember({ scope: 't/s', content: "My daughter's birthday is on March 3rd, never forget it!" });
     const trivial = await engram.remember({ scope: 't/s', content: 'ok cool' });

@@ -239,6 +239,11 @@ export interface StoreReader {
    * a cheap reference sample for novelty (surprise) on write.
    */
   recentEmbeddings(scope: Scope, limit: number): Promise<Float32Array[]>;
+  /**
+   * `recentEmbeddings` of several scopes in one read, by scope (every scope asked for is a key): a write
+   * batch spanning many scopes reads them at once instead of one round trip each.
+   */
+  recentEmbeddingsByScope(scopes: readonly Scope[], limit: number): Promise<Map<Scope, Float32Array[]>>;
   /** Records whose occurredAt (else validFrom) falls in [start, end), visible under the time filter, most recent first. */
   temporalSearch(query: TemporalQuery): Promise<ChannelHit[]>;
 

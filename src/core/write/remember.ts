@@ -162,6 +162,12 @@ export async function commitWrite(deps: WriteDeps, prepared: PreparedWrite, opti
     );
     const novelty = new NoveltyReference(tx, deps.novelty);
     try {
+      // a claim written before its scope's first event would be in that scope's sample when read lazily
+      if (!embedded.some((item) => CLAIM_LAYERS.has(item.record.layer) && item.chunks.length === 0))
+        await novelty.prefetch(
+          embedded.map((item) => item.record.scope),
+          embedded[0]?.embedding.length ?? 0,
+        );
       const results: RememberResult[] = [];
       const pendingEvents: NewMemory[] = [];
       for (const item of embedded) {
@@ -281,15 +287,20 @@ class NoveltyReference {
     this.#scratch = scratch;
   }
 
+  /**
+   * Reads the references of every scope of a batch spanning several at once (one read, where each
+   * scope's own first event would make one). `dimension`: the batch's vectors'.
+   */
+  async prefetch(scopes: readonly string[], dimension: number): Promise<void> {
+    const missing = [...new Set(scopes)].filter((scope) => !this.#byScope.has(scope));
+    if (missing.length < 2 || dimension === 0) return;
+    const recent = await this.#tx.recentEmbeddingsByScope(missing, NOVELTY_SAMPLE);
+    for (const scope of missing) this.#load(scope, dimension, recent.get(scope) ?? []);
+  }
+
   /** Similarities of the most similar references, best first (at most 5), then remembers `vector`. */
   async nearest(scope: string, vector: Float32Array): Promise<number[]> {
-    let references = this.#byScope.get(scope);
-    if (references === undefined) {
-      const recent = await this.#tx.recentEmbeddings(scope, NOVELTY_SAMPLE);
-      references = { arena: this.#scratch.arena(vector.length), blocks: [], rows: 0 };
-      this.#byScope.set(scope, references);
-      for (const reference of recent) this.#append(references, reference);
-    }
+    const references = this.#byScope.get(scope) ?? this.#load(scope, vector.length, await this.#tx.recentEmbeddings(scope, NOVELTY_SAMPLE));
     const { arena, blocks, rows } = references;
     const best: number[] = [];
     arena.setQuery(vector);
@@ -300,6 +311,13 @@ class NoveltyReference {
     });
     this.#append(references, vector);
     return best;
+  }
+
+  #load(scope: string, dimension: number, recent: readonly Float32Array[]): { arena: VectorArena; blocks: number[]; rows: number } {
+    const references = { arena: this.#scratch.arena(dimension), blocks: [], rows: 0 };
+    this.#byScope.set(scope, references);
+    for (const reference of recent) this.#append(references, reference);
+    return references;
   }
 
   /** Gives every block back to the arena, for the next write. */

@@ -8,14 +8,32 @@ import { assertNewJob, backlogOf, claimedJob, claimLimit, type JobRow } from '..
 import type { PgQueryable } from './pg-driver.js';
 import type { Tables } from './pg-rows.js';
 
+/** Jobs per INSERT (four array parameters, whatever their number). */
+const ENQUEUE_ROWS = 1000;
+
+/**
+ * Queues `jobs` in their order, skipping those whose dedupe key is already pending: one statement for up
+ * to a thousand (a write batch spanning many scopes queues a job for each; one round trip a job was a
+ * third of such a batch's time).
+ */
 export async function enqueueJobs(db: PgQueryable, t: Tables, jobs: readonly NewJob[], at: number): Promise<number> {
+  for (const job of jobs) assertNewJob(job);
   let queued = 0;
-  for (const job of jobs) {
-    assertNewJob(job);
+  for (let start = 0; start < jobs.length; start += ENQUEUE_ROWS) {
+    const slice = jobs.slice(start, start + ENQUEUE_ROWS);
     const result = await db.query(
       `INSERT INTO ${t.q('jobs')} (scope, kind, payload, dedupe_key, status, attempts, run_after, enqueued_at)
-       VALUES ($1, $2, $3, $4, 'pending', 0, $5, $5) ON CONFLICT DO NOTHING`,
-      [job.scope, job.kind, JSON.stringify(job.payload ?? null), job.dedupeKey ?? null, at],
+       SELECT j.scope, j.kind, j.payload, j.dedupe_key, 'pending', 0, $5, $5
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS j(scope, kind, payload, dedupe_key, i)
+       ORDER BY j.i
+       ON CONFLICT DO NOTHING`,
+      [
+        slice.map((job) => job.scope),
+        slice.map((job) => job.kind),
+        slice.map((job) => JSON.stringify(job.payload ?? null)),
+        slice.map((job) => job.dedupeKey ?? null),
+        at,
+      ],
     );
     queued += result.rowCount;
   }

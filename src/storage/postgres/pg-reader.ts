@@ -237,19 +237,29 @@ export class PgReader implements StoreReader {
   }
 
   async recentEmbeddings(scope: Scope, limit: number): Promise<Float32Array[]> {
+    return (await this.recentEmbeddingsByScope([scope], limit)).get(scope) ?? [];
+  }
+
+  async recentEmbeddingsByScope(scopes: readonly Scope[], limit: number): Promise<Map<Scope, Float32Array[]>> {
     return this.read('read recent embeddings', async (db) => {
-      assertScope(scope);
+      for (const scope of scopes) assertScope(scope);
       await this.#assertEmbedderCurrent(db);
       const n = Math.max(0, Math.min(10_000, Math.floor(limit)));
-      if (n === 0) return [];
-      // the vectors become text after the limit: with no statistics yet (a freshly loaded table) the
-      // planner may sort the whole scope, and converting every row first took 0.4 s at 10k records
-      const rows = await db.query<{ e: string }>(
-        `SELECT embedding::text AS e FROM (SELECT embedding, seq FROM ${this.tables.memories}
-           WHERE scope = $1 AND embedding IS NOT NULL ORDER BY seq DESC LIMIT $2) recent ORDER BY seq DESC`,
-        [scope, n],
+      const unique = [...new Set(scopes)];
+      const byScope = new Map<Scope, Float32Array[]>(unique.map((scope) => [scope, []]));
+      if (n === 0 || unique.length === 0) return byScope;
+      // each scope's newest rows along its (scope, seq) index; the vectors become text after the limit:
+      // with no statistics yet (a freshly loaded table) the planner may sort the whole scope, and
+      // converting every row first took 0.4 s at 10k records
+      const rows = await db.query<{ scope: string; e: string }>(
+        `SELECT s.scope, r.e FROM unnest($1::text[]) WITH ORDINALITY AS s(scope, i)
+         CROSS JOIN LATERAL (SELECT embedding::text AS e, seq FROM (SELECT embedding, seq FROM ${this.tables.memories}
+           WHERE scope = s.scope AND embedding IS NOT NULL ORDER BY seq DESC LIMIT $2) recent) r
+         ORDER BY s.i, r.seq DESC`,
+        [unique, n],
       );
-      return rows.rows.map((r) => parseVectorText(r.e));
+      for (const row of rows.rows) byScope.get(row.scope)?.push(parseVectorText(row.e));
+      return byScope;
     });
   }
 

@@ -263,18 +263,26 @@ export class SqliteReader implements StoreReader {
   }
 
   async recentEmbeddings(scope: Scope, limit: number): Promise<Float32Array[]> {
+    return (await this.recentEmbeddingsByScope([scope], limit)).get(scope) ?? [];
+  }
+
+  async recentEmbeddingsByScope(scopes: readonly Scope[], limit: number): Promise<Map<Scope, Float32Array[]>> {
     return this.read('read recent embeddings', (connection) => {
-      assertScope(scope);
+      for (const scope of scopes) assertScope(scope);
       assertEmbedderCurrent(connection, this.#context.embedderName);
       const n = Math.max(0, Math.min(10_000, Math.floor(limit)));
-      if (n === 0) return [];
-      const rowids = recentRowids(connection, scope, n);
-      // whole vector chunks, not one row at a time: the recent rows share one or two chunks
-      const vectors = readVectors(connection, rowids, this.#context.dimension);
-      return rowids.flatMap((rowid) => {
-        const vector = vectors.get(rowid);
-        return vector === undefined ? [] : [vector];
-      });
+      const rowids = new Map([...new Set(scopes)].map((scope) => [scope, n === 0 ? [] : recentRowids(connection, scope, n)]));
+      // whole vector chunks, not one row at a time: a scope's recent rows share one or two chunks
+      const vectors = readVectors(connection, [...rowids.values()].flat(), this.#context.dimension);
+      return new Map(
+        [...rowids].map(([scope, ids]) => [
+          scope,
+          ids.flatMap((rowid) => {
+            const vector = vectors.get(rowid);
+            return vector === undefined ? [] : [vector];
+          }),
+        ]),
+      );
     });
   }
 
