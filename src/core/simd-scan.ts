@@ -60,14 +60,19 @@ export class VectorArena {
   #out: Float32Array;
   #top: number;
   readonly #free = new Map<number, number[]>();
+  readonly #limit: number;
   readonly #queryAt: number;
   readonly #outAt: number;
   /** The JS loop's results, kept in float64 as its sums are. */
   readonly #jsOut = new Float64Array(SCAN_ROWS);
 
-  /** `simd: false` runs the JS loop even where the kernel is available. */
-  constructor(dimension: number, options: { simd: boolean }) {
+  /**
+   * `simd: false` runs the JS loop even where the kernel is available; `limitBytes` caps the memory
+   * (default and most 2 GiB), past which `allocate` answers `undefined`.
+   */
+  constructor(dimension: number, options: { simd: boolean; limitBytes?: number }) {
     this.#dimension = dimension;
+    this.#limit = Math.min(ARENA_LIMIT, options.limitBytes ?? ARENA_LIMIT);
     this.stride = Math.ceil(dimension / 8) * 8;
     const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
     const module = options.simd ? kernelModule() : null;
@@ -107,7 +112,7 @@ export class VectorArena {
       return reused;
     }
     const end = this.#top + bytes;
-    if (end > ARENA_LIMIT) return undefined;
+    if (end > this.#limit) return undefined;
     if (end > this.#buffer.byteLength && !this.#grow(end)) return undefined;
     const offset = this.#top;
     this.#top = end;
@@ -165,7 +170,7 @@ export class VectorArena {
   /** False when the runtime refuses the memory. */
   #grow(end: number): boolean {
     // double, so a scope loaded block by block costs amortised O(1) copies
-    const bytes = Math.min(ARENA_LIMIT, Math.max(end, this.#buffer.byteLength * 2));
+    const bytes = Math.min(this.#limit, Math.max(end, this.#buffer.byteLength * 2));
     const pages = Math.ceil((bytes - this.#buffer.byteLength) / PAGE);
     try {
       if (this.#memory !== undefined) {

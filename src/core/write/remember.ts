@@ -18,7 +18,7 @@ import { answeredInput, answeredQuestions, capturedClaimInputs, keepOpenQuestion
 import { applyMerge, applySupersession, attachClaimSlot, CLAIM_LAYERS, decideClaim } from './resolve-claim.js';
 import { analyzeEmotion, scoreImportance, scoreSurprise } from './salience/index.js';
 import { isEpisode } from '../record-kinds.js';
-import { VectorArena } from '../simd-scan.js';
+import { dot, VectorArena } from '../simd-scan.js';
 
 /** What `remember` did with one input (CLI/MCP/HTTP contract). */
 export interface RememberResult {
@@ -250,7 +250,12 @@ function sameSourceRef(a: MemoryRecord['provenance']['sources'][number], b: Memo
 /** How many of a scope's most recent memories a new event's novelty is measured against. */
 const NOVELTY_SAMPLE = 256;
 
-/** Rows of one block of novelty references: blocks of one size, so a released one is reused as it is. */
+/**
+ * Rows of a scope's first block of novelty references, and of each later one: two sizes, so a released
+ * block is reused as it is. Most scopes of a batch spanning many hold a few references: a 256-row first
+ * block made 4,500 scopes of 512-d vectors fill the arena's 2 GiB.
+ */
+const NOVELTY_FIRST_BLOCK_ROWS = 32;
 const NOVELTY_BLOCK_ROWS = NOVELTY_SAMPLE;
 
 /**
@@ -259,15 +264,28 @@ const NOVELTY_BLOCK_ROWS = NOVELTY_SAMPLE;
  */
 export class NoveltyScratch {
   readonly #arenas = new Map<number, VectorArena>();
+  readonly #limitBytes: number | undefined;
+
+  /** `limitBytes`: each arena's most memory (default 2 GiB); past it, references are scored by the plain loop. */
+  constructor(options: { limitBytes?: number } = {}) {
+    this.#limitBytes = options.limitBytes;
+  }
 
   arena(dimension: number): VectorArena {
     let arena = this.#arenas.get(dimension);
     if (arena === undefined) {
-      arena = new VectorArena(dimension, { simd: true });
+      arena = new VectorArena(dimension, { simd: true, ...(this.#limitBytes === undefined ? {} : { limitBytes: this.#limitBytes }) });
       this.#arenas.set(dimension, arena);
     }
     return arena;
   }
+}
+
+/** A scope's references: rows in arena blocks, then (once the arena is full) plain vectors. */
+interface References {
+  readonly arena: VectorArena;
+  readonly blocks: { offset: number; capacity: number; rows: number }[];
+  readonly spilled: Float32Array[];
 }
 
 /**
@@ -276,12 +294,14 @@ export class NoveltyScratch {
  * references are copied into blocks of the scratch arena and scanned by its SIMD kernel: a batch of 64
  * against 256 references is ~5M multiply-adds, ~10 ms a batch in a plain JS loop, most of the write
  * lock's time. Each scan runs synchronously after `setQuery`, so writes interleaving on one engine
- * (PostgreSQL runs transactions side by side) share the arena safely, each in its own blocks.
+ * (PostgreSQL runs transactions side by side) share the arena safely, each in its own blocks. When the
+ * arena is full (a batch spanning thousands of scopes), further references are kept as they are and
+ * scored by the plain loop: slower, never a failed write.
  */
 class NoveltyReference {
   readonly #tx: StoreTransaction;
   readonly #scratch: NoveltyScratch;
-  readonly #byScope = new Map<string, { arena: VectorArena; blocks: number[]; rows: number }>();
+  readonly #byScope = new Map<string, References>();
   constructor(tx: StoreTransaction, scratch: NoveltyScratch) {
     this.#tx = tx;
     this.#scratch = scratch;
@@ -301,20 +321,22 @@ class NoveltyReference {
   /** Similarities of the most similar references, best first (at most 5), then remembers `vector`. */
   async nearest(scope: string, vector: Float32Array): Promise<number[]> {
     const references = this.#byScope.get(scope) ?? this.#load(scope, vector.length, await this.#tx.recentEmbeddings(scope, NOVELTY_SAMPLE));
-    const { arena, blocks, rows } = references;
+    const { arena, blocks, spilled } = references;
     const best: number[] = [];
-    arena.setQuery(vector);
-    blocks.forEach((offset, index) => {
-      const count = Math.min(NOVELTY_BLOCK_ROWS, rows - index * NOVELTY_BLOCK_ROWS);
-      const similarities = arena.scan(offset, count);
-      for (let row = 0; row < count; row++) keepBest(best, similarities[row] as number, NOVELTY_NEIGHBOURS);
-    });
+    if (blocks.length > 0) {
+      arena.setQuery(vector);
+      for (const block of blocks) {
+        const similarities = arena.scan(block.offset, block.rows);
+        for (let row = 0; row < block.rows; row++) keepBest(best, similarities[row] as number, NOVELTY_NEIGHBOURS);
+      }
+    }
+    for (const reference of spilled) keepBest(best, dot(reference, 0, vector, vector.length), NOVELTY_NEIGHBOURS);
     this.#append(references, vector);
     return best;
   }
 
-  #load(scope: string, dimension: number, recent: readonly Float32Array[]): { arena: VectorArena; blocks: number[]; rows: number } {
-    const references = { arena: this.#scratch.arena(dimension), blocks: [], rows: 0 };
+  #load(scope: string, dimension: number, recent: readonly Float32Array[]): References {
+    const references: References = { arena: this.#scratch.arena(dimension), blocks: [], spilled: [] };
     this.#byScope.set(scope, references);
     for (const reference of recent) this.#append(references, reference);
     return references;
@@ -323,22 +345,28 @@ class NoveltyReference {
   /** Gives every block back to the arena, for the next write. */
   release(): void {
     for (const { arena, blocks } of this.#byScope.values())
-      for (const offset of blocks) arena.release(offset, NOVELTY_BLOCK_ROWS * arena.stride * 4);
+      for (const block of blocks) arena.release(block.offset, block.capacity * arena.stride * 4);
     this.#byScope.clear();
   }
 
-  #append(references: { arena: VectorArena; blocks: number[]; rows: number }, vector: Float32Array): void {
-    const { arena, blocks } = references;
-    const row = references.rows % NOVELTY_BLOCK_ROWS;
-    if (row === 0) {
-      // rows are scanned only once written, so a reused block is not cleared first
-      const offset = arena.allocate(NOVELTY_BLOCK_ROWS * arena.stride * 4, { zeroed: false });
-      // blocks of a few hundred KB, given back after each write: far below the arena's 2 GiB
-      if (offset === undefined) throw new Error('the novelty arena is full');
-      blocks.push(offset);
+  #append(references: References, vector: Float32Array): void {
+    const { arena, blocks, spilled } = references;
+    if (spilled.length === 0) {
+      let block = blocks[blocks.length - 1];
+      if (block === undefined || block.rows === block.capacity) {
+        const capacity = blocks.length === 0 ? NOVELTY_FIRST_BLOCK_ROWS : NOVELTY_BLOCK_ROWS;
+        // rows are scanned only once written, so a reused block is not cleared first
+        const offset = arena.allocate(capacity * arena.stride * 4, { zeroed: false });
+        block = offset === undefined ? undefined : { offset, capacity, rows: 0 };
+        if (block !== undefined) blocks.push(block);
+      }
+      if (block !== undefined) {
+        arena.write(block.offset, block.rows, vector);
+        block.rows += 1;
+        return;
+      }
     }
-    arena.write(blocks[blocks.length - 1] as number, row, vector);
-    references.rows += 1;
+    spilled.push(vector);
   }
 }
 
