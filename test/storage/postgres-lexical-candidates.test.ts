@@ -90,7 +90,9 @@ describe.skipIf(pgTestUrl() === undefined)(
       const query: LexicalQuery = { scopes: [SCOPE], terms: [{ term: terms }], limit, now: Date.now() };
       executed.length = 0;
       const hits = await postgres.lexicalSearch(query);
-      const candidates = executed.filter((e) => e.sql.includes('m.term_count FROM') && e.sql.includes('@@'));
+      const candidates = executed.filter(
+        (e) => e.sql.includes('SELECT m.id, m.content, m.tags, m.entities, m.term_count') && e.sql.includes('@@'),
+      );
       const widest: number[] = [];
       for (const statement of candidates) {
         const explained = await client.query<{ 'QUERY PLAN': [{ Plan: Record<string, unknown> }] }>(
@@ -185,6 +187,27 @@ describe.skipIf(pgTestUrl() === undefined)(
       // no row has the word: the second search ranks nothing, the first its other words' rows
       expect(one).toEqual([]);
       expect(both.length).toBe(10);
+    });
+
+    it('fills from the newest rows of all the scopes read, whatever their order', async () => {
+      const second = 'acme/other-chat';
+      await postgres.transaction((tx) =>
+        tx.insertMemories(
+          Array.from({ length: 300 }, (_, i) => ({
+            record: makeRecord({ scope: second, content: `Ana: reply ${i} from the garden shed`, tags: [], entities: [] }),
+            embedding: seededVector(DIM, 10_000 + i),
+          })),
+        ),
+      );
+      const ask = (scopes: string[]) => postgres.lexicalSearch({ scopes, terms: [{ term: 'Ana garden' }], limit: 50, now: Date.now() });
+      const [one, other] = [await ask([SCOPE, second]), await ask([second, SCOPE])];
+      expect(one.map((h) => h.id)).toEqual(other.map((h) => h.id));
+      // the other scope's rows are the newest: the fill holds them, not only the first scope's
+      const records = await postgres.getMemories(
+        one.map((h) => h.id),
+        [SCOPE, second],
+      );
+      expect(records.some((r) => r.scope === second)).toBe(true);
     });
 
     it('ranks every matching row while they are fewer than the bound (the statement of small scopes)', async () => {

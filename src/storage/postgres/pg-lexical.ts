@@ -37,10 +37,12 @@ export async function searchLexical(db: PgQueryable, tables: Tables, query: Lexi
   const rows = selective.length > 0 ? await rankedCandidates(db, tables, query, scopes, selective, stems, wanted) : [];
   if (frequent.length > 0 && rows.length < wanted) {
     // every row with a selective word is in: the rest are the newest rows with the frequent words
-    for (const scope of scopes) {
-      if (rows.length >= wanted) break;
-      rows.push(...(await recentCandidates(db, tables, query, scope, frequent, selective, wanted - rows.length)));
-    }
+    // each scope's newest along its own index, then the newest of them all, so no scope crowds out another
+    const need = wanted - rows.length;
+    const recent: (CandidateRow & { seq: string })[] = [];
+    for (const scope of scopes) recent.push(...(await recentCandidates(db, tables, query, scope, frequent, selective, need)));
+    recent.sort((a, b) => newerFirst(BigInt(a.seq), BigInt(b.seq)));
+    rows.push(...recent.slice(0, need));
   }
   if (rows.length === 0) return [];
   return rankBm25(rows, weights, statistics, query.bm25, limit, termCountCache);
@@ -102,8 +104,8 @@ async function rankedCandidates(
 
 /**
  * The newest `wanted` rows of `scope` with any of `frequent` and none of `excluded` (those were all
- * ranked already). Newest first, by the scope's sequence index, stops after `wanted` matches instead
- * of ranking the many rows these words are in.
+ * ranked already), with their sequence numbers. Newest first, by the scope's sequence index, stops after
+ * `wanted` matches instead of ranking the many rows these words are in.
  */
 async function recentCandidates(
   db: PgQueryable,
@@ -113,17 +115,21 @@ async function recentCandidates(
   frequent: readonly string[],
   excluded: readonly string[],
   wanted: number,
-): Promise<CandidateRow[]> {
+): Promise<(CandidateRow & { seq: string })[]> {
   const p = new Params();
   const filters = [`m.scope = ${p.add(scope)}`, `m.lexemes @@ ${p.add(tsqueryOf(frequent))}::tsquery`];
   if (excluded.length > 0) filters.push(`NOT (m.lexemes @@ ${p.add(tsqueryOf(excluded))}::tsquery)`);
-  const result = await db.query<CandidateRow>(
-    `SELECT m.id, m.content, m.tags, m.entities, m.term_count FROM ${tables.memories} m
+  const result = await db.query<CandidateRow & { seq: string }>(
+    `SELECT m.id, m.content, m.tags, m.entities, m.term_count, m.seq::text AS seq FROM ${tables.memories} m
      WHERE ${candidateFilter(query, p, ...filters)}
      ORDER BY m.seq DESC LIMIT ${p.add(wanted)}`,
     p.values,
   );
   return result.rows;
+}
+
+function newerFirst(a: bigint, b: bigint): number {
+  return a === b ? 0 : a > b ? -1 : 1;
 }
 
 /** `filters` and the query's layer and visibility conditions, joined. */
