@@ -117,7 +117,8 @@ function format(value) {
   return value.toFixed(2);
 }
 
-function escape(text) {
+/** `text` safe inside SVG text and attributes. */
+export function escape(text) {
   return String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 

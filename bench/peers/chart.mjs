@@ -1,5 +1,6 @@
 // The SVG chart of bench/peers.mjs, written by hand (no dependencies): one column per conversation set;
 // the top row shows any@10 and frac@10 per system, the bottom row query p50 (log scale, p95 as a tick).
+import { escape } from '../charts.mjs';
 
 const COLORS = {
   engram: '#1f77b4',
@@ -108,8 +109,4 @@ function format(ms) {
 
 function color(system) {
   return COLORS[system] ?? '#7f7f7f';
-}
-
-function escape(text) {
-  return String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }

@@ -39,10 +39,12 @@ export async function searchLexical(db: PgQueryable, tables: Tables, query: Lexi
     // every row with a selective word is in: the rest are the newest rows with the frequent words
     // each scope's newest along its own index, then the newest of them all, so no scope crowds out another
     const need = wanted - rows.length;
-    const recent: (CandidateRow & { seq: string })[] = [];
-    for (const scope of scopes) recent.push(...(await recentCandidates(db, tables, query, scope, frequent, selective, need)));
-    recent.sort((a, b) => newerFirst(BigInt(a.seq), BigInt(b.seq)));
-    rows.push(...recent.slice(0, need));
+    const recent: { row: CandidateRow; seq: bigint }[] = [];
+    for (const scope of scopes)
+      for (const row of await recentCandidates(db, tables, query, scope, frequent, selective, need))
+        recent.push({ row, seq: BigInt(row.seq) });
+    recent.sort((a, b) => (a.seq === b.seq ? 0 : a.seq > b.seq ? -1 : 1));
+    rows.push(...recent.slice(0, need).map((r) => r.row));
   }
   if (rows.length === 0) return [];
   return rankBm25(rows, weights, statistics, query.bm25, limit, termCountCache);
@@ -104,8 +106,9 @@ async function rankedCandidates(
 
 /**
  * The newest `wanted` rows of `scope` with any of `frequent` and none of `excluded` (those were all
- * ranked already), with their sequence numbers. Newest first, by the scope's sequence index, stops after
- * `wanted` matches instead of ranking the many rows these words are in.
+ * ranked already), with their sequence numbers. Newest first along a sequence index (the planner took the
+ * table's `memories_seq`, walked backwards), it stops after `wanted` matches instead of ranking the many
+ * rows these words are in.
  */
 async function recentCandidates(
   db: PgQueryable,
@@ -126,10 +129,6 @@ async function recentCandidates(
     p.values,
   );
   return result.rows;
-}
-
-function newerFirst(a: bigint, b: bigint): number {
-  return a === b ? 0 : a > b ? -1 : 1;
 }
 
 /** `filters` and the query's layer and visibility conditions, joined. */
