@@ -58,13 +58,25 @@ export function storedStringList(text: string): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
+/**
+ * Frozen records found sound: a store that hands out the same frozen record again (SQLite's record
+ * cache) has it checked once. Only frozen ones, which cannot have changed since.
+ */
+const knownSound = new WeakSet<MemoryRecord>();
+
 /** Splits records into the sound ones and the skipped. */
 export function partitionReadable(records: readonly MemoryRecord[], skipped: SkippedRecord[]): MemoryRecord[] {
   const readable: MemoryRecord[] = [];
   for (const record of records) {
+    if (knownSound.has(record)) {
+      readable.push(record);
+      continue;
+    }
     const reason = recordProblem(record);
-    if (reason === null) readable.push(record);
-    else if (!skipped.some((s) => s.id === record.id)) skipped.push({ id: record.id, reason });
+    if (reason === null) {
+      readable.push(record);
+      if (Object.isFrozen(record)) knownSound.add(record);
+    } else if (!skipped.some((s) => s.id === record.id)) skipped.push({ id: record.id, reason });
   }
   return readable;
 }

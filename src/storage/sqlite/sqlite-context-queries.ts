@@ -7,6 +7,7 @@ import { assertReadScopes } from '../../core/scope.js';
 import { neighbourBounds } from '../neighbour-reads.js';
 import { windowBound } from '../temporal-reads.js';
 import type { SqliteConnection } from './sqlite-connection.js';
+import type { RecordCache } from './record-cache.js';
 import { arrayToMemory, inList, memoryColumns, visibilityClause } from './sqlite-rows.js';
 
 const COLUMNS = memoryColumns('m');
@@ -19,6 +20,7 @@ const COLUMNS = memoryColumns('m');
 export function readNeighbours(
   connection: SqliteConnection,
   query: NeighbourQuery,
+  cache?: RecordCache,
 ): Map<string, { before: MemoryRecord[]; after: MemoryRecord[] }> {
   const { scopes, window, gap, anchorCondition } = neighbourBounds(query);
   const result = new Map<string, { before: MemoryRecord[]; after: MemoryRecord[] }>();
@@ -94,7 +96,7 @@ export function readNeighbours(
     }
     found.set(anchor.id, { before: before.reverse(), after });
   }
-  const records = neighbourRecords(connection, found, query.known);
+  const records = neighbourRecords(connection, found, query.known, cache);
   const recordsOf = (list: readonly string[]): MemoryRecord[] => list.flatMap((id) => records.get(id) ?? []);
   for (const [id, { before, after }] of found) result.set(id, { before: recordsOf(before), after: recordsOf(after) });
   return result;
@@ -105,19 +107,21 @@ function neighbourRecords(
   connection: SqliteConnection,
   found: ReadonlyMap<string, { before: readonly string[]; after: readonly string[] }>,
   known: ReadonlyMap<string, MemoryRecord> | undefined,
+  cache: RecordCache | undefined,
 ): Map<string, MemoryRecord> {
   const records = new Map<string, MemoryRecord>();
   const missing = new Set<string>();
+  if (found.size > 0) cache?.sync(connection);
   for (const { before, after } of found.values())
     for (const id of [...before, ...after]) {
-      const held = known?.get(id);
+      const held = known?.get(id) ?? cache?.get(id);
       if (held !== undefined) records.set(id, held);
       else missing.add(id);
     }
   if (missing.size === 0) return records;
   for (const row of connection.allArrays(`SELECT ${COLUMNS} FROM memories m WHERE ${inList('m.id')}`, JSON.stringify([...missing]))) {
-    const record = arrayToMemory(row);
-    records.set(record.id, record);
+    const read = arrayToMemory(row);
+    records.set(read.id, cache === undefined ? read : cache.keep(read));
   }
   return records;
 }

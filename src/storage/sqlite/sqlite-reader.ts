@@ -44,6 +44,7 @@ import * as dump from './sqlite-dump.js';
 import { assertEmbedderCurrent } from './ann/sqlite-vector-staging.js';
 import { readVectors } from './ann/stored-vectors.js';
 import type { VectorIndex } from './ann/vector-index.js';
+import type { RecordCache } from './record-cache.js';
 
 /** What a reader needs; `assertUsable` throws once the store is closed or the transaction is over. */
 export interface ReaderContext {
@@ -59,6 +60,8 @@ export interface ReaderContext {
   readonly assertUsable: () => void;
   /** The in-memory lexical index of the store's read connection (committed rows only). */
   readonly lexicalIndex?: LexicalIndex;
+  /** Decoded records of a read connection that never writes (see `record-cache.ts`). */
+  readonly records?: RecordCache;
   /** Inside a write transaction: the rows it wrote, which the lexical index answers beside its own. */
   readonly pendingLexical?: PendingLexicalRows;
 }
@@ -147,16 +150,28 @@ export class SqliteReader implements StoreReader {
     return this.read('get memories', (connection) => {
       const allowed = assertReadScopes(scopes);
       if (ids.length === 0) return [];
-      const rows = connection
-        .allArrays(
+      const cache = this.#context.records;
+      cache?.sync(connection);
+      const wanted = new Set(ids);
+      const byId = new Map<string, MemoryRecord>();
+      const missing: string[] = [];
+      for (const id of wanted) {
+        const held = cache?.get(id);
+        if (held === undefined) missing.push(id);
+        else if (allowed.includes(held.scope)) byId.set(id, held);
+      }
+      if (missing.length > 0) {
+        for (const row of connection.allArrays(
           `SELECT ${MEMORY_COLUMNS} FROM memories m WHERE ${inList('m.id')} AND ${inList('m.scope')}`,
-          JSON.stringify(ids),
+          JSON.stringify(missing),
           JSON.stringify(allowed),
-        )
-        .map(arrayToMemory);
-      const byId = new Map(rows.map((record) => [record.id, record]));
+        )) {
+          const read = arrayToMemory(row);
+          byId.set(read.id, cache === undefined ? read : cache.keep(read));
+        }
+      }
       const records: MemoryRecord[] = [];
-      for (const id of new Set(ids)) {
+      for (const id of wanted) {
         const record = byId.get(id);
         if (record !== undefined) records.push(record);
       }
@@ -259,7 +274,7 @@ export class SqliteReader implements StoreReader {
   }
 
   async getNeighbours(query: NeighbourQuery): Promise<Map<string, { before: MemoryRecord[]; after: MemoryRecord[] }>> {
-    return this.read('read neighbours', (connection) => readNeighbours(connection, query));
+    return this.read('read neighbours', (connection) => readNeighbours(connection, query, this.#context.records));
   }
 
   async recentEmbeddings(scope: Scope, limit: number): Promise<Float32Array[]> {

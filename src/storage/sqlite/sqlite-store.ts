@@ -22,6 +22,7 @@ import { assertSchemaCurrent, checkEmbeddingIdentity, migrate } from './sqlite-m
 import { LexicalIndex, type LexicalIndexUsage } from './lexical/lexical-index.js';
 import { PendingLexicalRows } from './lexical/lexical-pending.js';
 import { SqliteReader, type ReaderContext } from './sqlite-reader.js';
+import { RecordCache } from './record-cache.js';
 import { resolveSqliteStoreConfig, type ResolvedSqliteStoreConfig, type SqliteStoreConfig } from './sqlite-store-config.js';
 import { SqliteTransaction } from './sqlite-transaction.js';
 import { scopeSize } from './ann/sqlite-vector-search.js';
@@ -56,6 +57,7 @@ export class SqliteStore extends SqliteReader implements Store {
   readonly vectorStaging: VectorStaging;
   readonly #config: ResolvedSqliteStoreConfig;
   readonly #reader: SqliteConnection;
+  readonly #records: RecordCache | undefined;
   /** Absent when opened read-only; the reader itself for `:memory:`. */
   readonly #writer: SqliteConnection | undefined;
   readonly #index: VectorIndex;
@@ -74,12 +76,15 @@ export class SqliteStore extends SqliteReader implements Store {
     index: VectorIndex;
     ann: AnnIndex | undefined;
     lexical: LexicalIndex | undefined;
+    records: RecordCache | undefined;
     state: OpenState;
   }) {
     super({
       ...readerContext(parts, parts.reader, () => assertOpen(parts.state)),
       ...(parts.lexical !== undefined ? { lexicalIndex: parts.lexical } : {}),
+      ...(parts.records !== undefined ? { records: parts.records } : {}),
     });
+    this.#records = parts.records;
     this.#lexical = parts.lexical;
     this.#config = parts.config;
     this.#reader = parts.reader;
@@ -135,7 +140,9 @@ export class SqliteStore extends SqliteReader implements Store {
             changeFeedRetention: resolved.changeFeedRetention,
             logger: resolved.logger,
           });
-      return new SqliteStore({ config: resolved, reader, writer, index, ann, lexical, state: { closed: false } });
+      // a connection's own commits leave its data_version alone: no cache where the reader also writes
+      const records = reader === writer ? undefined : new RecordCache();
+      return new SqliteStore({ config: resolved, reader, writer, index, ann, lexical, records, state: { closed: false } });
     } catch (error) {
       for (const connection of opened) closeQuietly(connection);
       throw toEngramError(error, 'open the store');
@@ -361,6 +368,11 @@ export class SqliteStore extends SqliteReader implements Store {
    */
   get lexicalIndexUsage(): LexicalIndexUsage | undefined {
     return this.#lexical?.usage;
+  }
+
+  /** Records the read connection's cache holds, and its lookups answered and not; undefined without one (`:memory:`). */
+  get recordCacheUsage(): { records: number; chars: number; hits: number; misses: number } | undefined {
+    return this.#records?.usage;
   }
 
   /** Writes pending accesses and closes both connections. Idempotent; later calls on the store throw. */
