@@ -56,7 +56,8 @@ beforeAll(async () => {
   path = join(dir.dir, 'engram.db');
   captureStatements();
   const embedder = new HashEmbedder();
-  const store = await openSqliteStore({ path, embedding: { name: embedder.name, dimension: embedder.dimension } });
+  // without the read cache: the neighbours of a short thread are read by range, as a long thread's are
+  const store = await openSqliteStore({ path, embedding: { name: embedder.name, dimension: embedder.dimension }, readCacheRecords: 0 });
   const engram = new Engram({ store, embedder });
   try {
     const start = Date.UTC(2026, 0, 5, 9);
@@ -80,6 +81,16 @@ beforeAll(async () => {
     writeStatements.push(...executed.splice(0));
     const { hits } = await engram.recall('the ferry to Cacilhas on the Lisbon trip', { scopes: [SCOPE], k: 10 });
     expect(hits.length).toBeGreaterThan(0);
+    // with it (the default): a short thread is read whole, in thread order, once
+    const cachedStore = await openSqliteStore({ path, embedding: { name: embedder.name, dimension: embedder.dimension } });
+    const cached = new Engram({ store: cachedStore, embedder });
+    try {
+      expect((await cached.recall('the ferry to Cacilhas on the Lisbon trip', { scopes: [SCOPE], k: 10 })).hits.map((h) => h.id)).toEqual(
+        hits.map((h) => h.id),
+      );
+    } finally {
+      await cached.close();
+    }
     const refs = await store.findConceptsByRef({ scopes: [SCOPE], refIds: written.map((w) => w.id) });
     expect(refs.length).toBeGreaterThan(0);
     await store.transaction((tx) => tx.moveConceptRefs(refs[0]!.refId, written[20]!.id, SCOPE));
@@ -117,6 +128,13 @@ describe('SQLite statements seek their own index', () => {
     const plans = plansOf(/m\.thread = \?.*m\.occurred_at IS NULL/s);
     for (const plan of plans) {
       expect(plan.join(' | ')).toMatch(/USING (COVERING )?INDEX memories_thread \(scope=\? AND thread=\? AND occurred_at=\?/);
+      expect(plan.join(' | ')).not.toMatch(/TEMP B-TREE/);
+    }
+  });
+
+  it("a short thread's order is read along the thread index, without sorting", () => {
+    for (const plan of plansOf(/m\.thread = \?\s+ORDER BY m\.occurred_at, m\.id LIMIT/s)) {
+      expect(plan.join(' | ')).toMatch(/INDEX memories_thread \(scope=\? AND thread=\?\)/);
       expect(plan.join(' | ')).not.toMatch(/TEMP B-TREE/);
     }
   });

@@ -62,7 +62,7 @@ export async function applyNeighbourhood(input: NeighbourhoodInput): Promise<rea
     }
   }
   const fusedOf = (id: string | undefined) => (id === undefined ? 0 : (byId.get(id)?.fused ?? input.absent));
-  const questionOf = new Map(candidates.map((c) => [c.record.id, questionShare(c.record.content)]));
+  const questionOf = new Map(candidates.map((c) => [c.record.id, turnTraits(c.record).question]));
   const adjusted = new Map<string, number>();
   for (const c of candidates) {
     const id = c.record.id;
@@ -73,10 +73,10 @@ export async function applyNeighbourhood(input: NeighbourhoodInput): Promise<rea
   return candidates.map((c) => {
     const id = c.record.id;
     // speakers are compared only when their turns are weighed differently
-    const speaker = config.neighbourSameSpeaker !== 1 ? turnSpeaker(c.record.content) : undefined;
+    const speaker = config.neighbourSameSpeaker !== 1 ? turnTraits(c.record).speaker : undefined;
     const share = (other: string): number => {
       const otherRecord = speaker === undefined ? undefined : byId.get(other)?.record;
-      const same = otherRecord !== undefined && turnSpeaker(otherRecord.content) === speaker;
+      const same = otherRecord !== undefined && turnTraits(otherRecord).speaker === speaker;
       return (same ? config.neighbourSameSpeaker : 1) * (adjusted.get(other) ?? input.absent);
     };
     let shared = 0;
@@ -84,6 +84,24 @@ export async function applyNeighbourhood(input: NeighbourhoodInput): Promise<rea
     const own = adjusted.get(id) ?? 0;
     return { ...c, neighbourhood: own - c.fused + config.neighbourWeight * shared, relevance: own + config.neighbourWeight * shared };
   });
+}
+
+interface TurnTraits {
+  /** `questionShare` of its content. */
+  readonly question: number;
+  /** `turnSpeaker` of its content. */
+  readonly speaker: string | undefined;
+}
+
+/** Traits of frozen records (a store's cached ones, the same objects recall after recall), worked out once. */
+const traitsOfFrozen = new WeakMap<MemoryRecord, TurnTraits>();
+
+function turnTraits(record: MemoryRecord): TurnTraits {
+  const known = traitsOfFrozen.get(record);
+  if (known !== undefined) return known;
+  const traits = { question: questionShare(record.content), speaker: turnSpeaker(record.content) };
+  if (Object.isFrozen(record)) traitsOfFrozen.set(record, traits);
+  return traits;
 }
 
 /** Whether a neighbour may join the hits: a recall limited to some layers returns no other. */

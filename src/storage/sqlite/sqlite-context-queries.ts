@@ -1,13 +1,13 @@
 /**
  * Context reads of the SQLite store: conversational neighbours (by thread) and time windows.
  */
-import type { MemoryRecord } from '../../core/memory.js';
+import { isVisible, type MemoryRecord } from '../../core/memory.js';
 import type { ChannelHit, NeighbourQuery, TemporalQuery } from '../../core/ports/store.js';
 import { assertReadScopes } from '../../core/scope.js';
 import { neighbourBounds } from '../neighbour-reads.js';
 import { windowBound } from '../temporal-reads.js';
 import type { SqliteConnection } from './sqlite-connection.js';
-import type { RecordCache } from './record-cache.js';
+import type { ReadCache } from './read-cache.js';
 import { arrayToMemory, inList, memoryColumns, visibilityClause } from './sqlite-rows.js';
 
 const COLUMNS = memoryColumns('m');
@@ -20,11 +20,12 @@ const COLUMNS = memoryColumns('m');
 export function readNeighbours(
   connection: SqliteConnection,
   query: NeighbourQuery,
-  cache?: RecordCache,
+  cache?: ReadCache,
 ): Map<string, { before: MemoryRecord[]; after: MemoryRecord[] }> {
   const { scopes, window, gap, anchorCondition } = neighbourBounds(query);
   const result = new Map<string, { before: MemoryRecord[]; after: MemoryRecord[] }>();
   if (window === 0) return result;
+  cache?.sync(connection);
   const anchors = connection.all<{ id: string; scope: string; thread: string | null; occurred_at: number | null }>(
     `SELECT id, scope, thread, occurred_at FROM memories WHERE ${inList('id')} AND ${inList('scope')} AND ${anchorCondition}`,
     JSON.stringify(query.ids),
@@ -75,7 +76,15 @@ export function readNeighbours(
       ),
     );
   const found = new Map<string, { before: string[]; after: string[] }>();
+  const held = new Map<string, MemoryRecord>();
   for (const anchor of anchors) {
+    if (anchor.thread !== null && cache !== undefined) {
+      const sides = cachedThreadSides(connection, cache, query, window, anchor as { id: string; scope: string; thread: string }, held);
+      if (sides !== null) {
+        found.set(anchor.id, sides);
+        continue;
+      }
+    }
     if (anchor.thread === null) {
       if (anchor.occurred_at === null) continue;
       const before = readUnthreaded(anchor.scope, anchor.occurred_at, anchor.id, '<');
@@ -96,10 +105,66 @@ export function readNeighbours(
     }
     found.set(anchor.id, { before: before.reverse(), after });
   }
-  const records = neighbourRecords(connection, found, query.known, cache);
+  const records = neighbourRecords(connection, found, query.known, cache, held);
   const recordsOf = (list: readonly string[]): MemoryRecord[] => list.flatMap((id) => records.get(id) ?? []);
   for (const [id, { before, after }] of found) result.set(id, { before: recordsOf(before), after: recordsOf(after) });
   return result;
+}
+
+/** Threads up to this many rows are kept in the read cache in thread order; longer ones are read by range. */
+const CACHED_THREAD_ROWS = 256;
+
+/**
+ * An anchor's neighbours from its thread's order held in the read cache (read whole, once per database
+ * version, when it has at most `CACHED_THREAD_ROWS` rows): the `window` visible records on each side,
+ * walking away from the anchor, as the range reads find them. Thread order is the index's: records
+ * without an event time first by id, then by (occurred_at, id); visibility is core's rule, of which the
+ * SQL clause is the same. Null when the thread is longer (the caller reads it by range). The records
+ * the walk needed are added to `held`. The caller has synced the cache in this snapshot.
+ */
+function cachedThreadSides(
+  connection: SqliteConnection,
+  cache: ReadCache,
+  query: NeighbourQuery,
+  window: number,
+  anchor: { id: string; scope: string; thread: string },
+  held: Map<string, MemoryRecord>,
+): { before: string[]; after: string[] } | null {
+  const key = `thread\u0000${anchor.scope}\u0000${anchor.thread}`;
+  let order = cache.answer<readonly string[] | null>(key);
+  if (order === undefined) {
+    const ids = connection
+      .allArrays(
+        `SELECT m.id FROM memories m INDEXED BY memories_thread WHERE m.scope = ? AND m.thread = ?
+         ORDER BY m.occurred_at, m.id LIMIT ${CACHED_THREAD_ROWS + 1}`,
+        anchor.scope,
+        anchor.thread,
+      )
+      .map((row) => row[0] as string);
+    order = cache.remember(key, ids.length > CACHED_THREAD_ROWS ? null : ids);
+  }
+  if (order === null) return null;
+  const at = order.indexOf(anchor.id);
+  if (at < 0) return null;
+  const missing = order.filter((id) => !held.has(id) && query.known?.has(id) !== true && cache.get(id) === undefined);
+  if (missing.length > 0)
+    for (const row of connection.allArrays(`SELECT ${COLUMNS} FROM memories m WHERE ${inList('m.id')}`, JSON.stringify(missing))) {
+      const record = cache.keep(arrayToMemory(row));
+      held.set(record.id, record);
+    }
+  const recordOf = (id: string): MemoryRecord | undefined => held.get(id) ?? query.known?.get(id) ?? cache.get(id);
+  const side = (step: -1 | 1): string[] => {
+    const ids: string[] = [];
+    for (let i = at + step; i >= 0 && i < order.length && ids.length < window; i += step) {
+      const id = order[i] as string;
+      const record = recordOf(id);
+      if (record === undefined) continue;
+      held.set(id, record);
+      if (isVisible(record, query, query.now)) ids.push(id);
+    }
+    return ids;
+  };
+  return { before: side(-1).reverse(), after: side(1) };
 }
 
 /** The records of every neighbour found: the caller's own where it holds them, else read and decoded once. */
@@ -107,14 +172,14 @@ function neighbourRecords(
   connection: SqliteConnection,
   found: ReadonlyMap<string, { before: readonly string[]; after: readonly string[] }>,
   known: ReadonlyMap<string, MemoryRecord> | undefined,
-  cache: RecordCache | undefined,
+  cache: ReadCache | undefined,
+  read: ReadonlyMap<string, MemoryRecord>,
 ): Map<string, MemoryRecord> {
   const records = new Map<string, MemoryRecord>();
   const missing = new Set<string>();
-  if (found.size > 0) cache?.sync(connection);
   for (const { before, after } of found.values())
     for (const id of [...before, ...after]) {
-      const held = known?.get(id) ?? cache?.get(id);
+      const held = known?.get(id) ?? read.get(id) ?? cache?.get(id);
       if (held !== undefined) records.set(id, held);
       else missing.add(id);
     }

@@ -44,7 +44,8 @@ import * as dump from './sqlite-dump.js';
 import { assertEmbedderCurrent } from './ann/sqlite-vector-staging.js';
 import { readVectors } from './ann/stored-vectors.js';
 import type { VectorIndex } from './ann/vector-index.js';
-import type { RecordCache } from './record-cache.js';
+import type { ReadCache } from './read-cache.js';
+import { cachedConceptRefs, cachedConceptsByRef, cachedEdges, cachedRelationTypes } from './sqlite-cached-reads.js';
 
 /** What a reader needs; `assertUsable` throws once the store is closed or the transaction is over. */
 export interface ReaderContext {
@@ -60,8 +61,8 @@ export interface ReaderContext {
   readonly assertUsable: () => void;
   /** The in-memory lexical index of the store's read connection (committed rows only). */
   readonly lexicalIndex?: LexicalIndex;
-  /** Decoded records of a read connection that never writes (see `record-cache.ts`). */
-  readonly records?: RecordCache;
+  /** Decoded records of a read connection that never writes (see `read-cache.ts`). */
+  readonly records?: ReadCache;
   /** Inside a write transaction: the rows it wrote, which the lexical index answers beside its own. */
   readonly pendingLexical?: PendingLexicalRows;
 }
@@ -326,6 +327,7 @@ export class SqliteReader implements StoreReader {
 
   async getEdges(query: { scopes: readonly Scope[]; ids: readonly string[]; types?: readonly string[] }): Promise<Edge[]> {
     return this.read('get edges', (connection) => {
+      if (this.#context.records !== undefined) return cachedEdges(connection, this.#context.records, query);
       const scopes = JSON.stringify(assertReadScopes(query.scopes));
       if (query.ids.length === 0 || query.types?.length === 0) return [];
       const ids = JSON.stringify(query.ids);
@@ -370,15 +372,24 @@ export class SqliteReader implements StoreReader {
   }
 
   async getRelationTypes(scopes: readonly Scope[]): Promise<RelationType[]> {
-    return this.read('read relation types', (connection) => readRelationTypes(connection, scopes));
+    return this.read('read relation types', (connection) => {
+      const cache = this.#context.records;
+      return cache === undefined ? readRelationTypes(connection, scopes) : cachedRelationTypes(connection, cache, scopes);
+    });
   }
 
   async getConceptRefs(query: ConceptRefQuery): Promise<ConceptRef[]> {
-    return this.read('read concept refs', (connection) => readConceptRefs(connection, query));
+    return this.read('read concept refs', (connection) => {
+      const cache = this.#context.records;
+      return cache === undefined ? readConceptRefs(connection, query) : cachedConceptRefs(connection, cache, query);
+    });
   }
 
   async findConceptsByRef(query: { scopes: readonly Scope[]; refIds: readonly string[] }): Promise<ConceptRef[]> {
-    return this.read('find concepts by ref', (connection) => readConceptsByRef(connection, query));
+    return this.read('find concepts by ref', (connection) => {
+      const cache = this.#context.records;
+      return cache === undefined ? readConceptsByRef(connection, query) : cachedConceptsByRef(connection, cache, query);
+    });
   }
 
   async findConcepts(query: Parameters<StoreReader['findConcepts']>[0]): Promise<MemoryRecord[]> {

@@ -52,6 +52,12 @@ export interface SqliteStoreConfig {
   /** How long `recordAccess` batches before writing, in ms (default 1000). */
   readonly accessFlushMs?: number;
   /**
+   * Decoded records the read connection keeps until the next commit, with the thread orders, edges and
+   * concept refs recall reads again (default 20,000 records; 0 turns the cache off). A file store only:
+   * a `:memory:` store reads through its one connection and keeps none.
+   */
+  readonly readCacheRecords?: number;
+  /**
    * The newest entries of each change feed (`memory_changes`, `vector_changes`) that pruning always keeps
    * (default 100,000). Older entries are deleted once every persisted index file has folded them in; a
    * process whose in-memory index is further behind reloads it instead of catching up.
@@ -95,6 +101,7 @@ export interface ResolvedSqliteStoreConfig {
   readonly simdScan: boolean;
   readonly lexicalIndexThreshold: number;
   readonly accessFlushMs: number;
+  readonly readCacheRecords: number;
   readonly changeFeedRetention: number;
   /** `'auto'`: HNSW when its library loads. */
   readonly vectorIndex: 'exact' | 'hnsw' | 'auto';
@@ -155,6 +162,9 @@ export function resolveSqliteStoreConfig(config: SqliteStoreConfig): ResolvedSql
   }
   const accessFlushMs = config.accessFlushMs ?? 1000;
   if (!Number.isFinite(accessFlushMs) || accessFlushMs < 0) throw invalid('accessFlushMs must be a finite number ≥ 0', 'accessFlushMs');
+  const readCacheRecords = config.readCacheRecords ?? 20_000;
+  if (!Number.isInteger(readCacheRecords) || readCacheRecords < 0)
+    throw invalid('readCacheRecords must be an integer ≥ 0 (0 turns the read cache off)', 'readCacheRecords');
   const changeFeedRetention = config.changeFeedRetention ?? 100_000;
   if (!Number.isInteger(changeFeedRetention) || changeFeedRetention < 1)
     throw invalid('changeFeedRetention must be an integer ≥ 1', 'changeFeedRetention');
@@ -172,6 +182,7 @@ export function resolveSqliteStoreConfig(config: SqliteStoreConfig): ResolvedSql
     simdScan: config.simdScan ?? true,
     lexicalIndexThreshold,
     accessFlushMs,
+    readCacheRecords,
     changeFeedRetention,
     vectorIndex,
     logger: config.logger ?? CONSOLE_WARNINGS,

@@ -22,7 +22,7 @@ import { assertSchemaCurrent, checkEmbeddingIdentity, migrate } from './sqlite-m
 import { LexicalIndex, type LexicalIndexUsage } from './lexical/lexical-index.js';
 import { PendingLexicalRows } from './lexical/lexical-pending.js';
 import { SqliteReader, type ReaderContext } from './sqlite-reader.js';
-import { RecordCache } from './record-cache.js';
+import { ReadCache, type ReadCacheUsage } from './read-cache.js';
 import { resolveSqliteStoreConfig, type ResolvedSqliteStoreConfig, type SqliteStoreConfig } from './sqlite-store-config.js';
 import { SqliteTransaction } from './sqlite-transaction.js';
 import { scopeSize } from './ann/sqlite-vector-search.js';
@@ -57,7 +57,7 @@ export class SqliteStore extends SqliteReader implements Store {
   readonly vectorStaging: VectorStaging;
   readonly #config: ResolvedSqliteStoreConfig;
   readonly #reader: SqliteConnection;
-  readonly #records: RecordCache | undefined;
+  readonly #readCache: ReadCache | undefined;
   /** Absent when opened read-only; the reader itself for `:memory:`. */
   readonly #writer: SqliteConnection | undefined;
   readonly #index: VectorIndex;
@@ -76,7 +76,7 @@ export class SqliteStore extends SqliteReader implements Store {
     index: VectorIndex;
     ann: AnnIndex | undefined;
     lexical: LexicalIndex | undefined;
-    records: RecordCache | undefined;
+    records: ReadCache | undefined;
     state: OpenState;
   }) {
     super({
@@ -84,7 +84,7 @@ export class SqliteStore extends SqliteReader implements Store {
       ...(parts.lexical !== undefined ? { lexicalIndex: parts.lexical } : {}),
       ...(parts.records !== undefined ? { records: parts.records } : {}),
     });
-    this.#records = parts.records;
+    this.#readCache = parts.records;
     this.#lexical = parts.lexical;
     this.#config = parts.config;
     this.#reader = parts.reader;
@@ -141,7 +141,7 @@ export class SqliteStore extends SqliteReader implements Store {
             logger: resolved.logger,
           });
       // a connection's own commits leave its data_version alone: no cache where the reader also writes
-      const records = reader === writer ? undefined : new RecordCache();
+      const records = reader === writer || resolved.readCacheRecords === 0 ? undefined : new ReadCache({ records: resolved.readCacheRecords });
       return new SqliteStore({ config: resolved, reader, writer, index, ann, lexical, records, state: { closed: false } });
     } catch (error) {
       for (const connection of opened) closeQuietly(connection);
@@ -370,9 +370,9 @@ export class SqliteStore extends SqliteReader implements Store {
     return this.#lexical?.usage;
   }
 
-  /** Records the read connection's cache holds, and its lookups answered and not; undefined without one (`:memory:`). */
-  get recordCacheUsage(): { records: number; chars: number; hits: number; misses: number } | undefined {
-    return this.#records?.usage;
+  /** What the read connection's cache holds and how often it answered (`read-cache.ts`); undefined without one (`:memory:`). */
+  get readCacheUsage(): ReadCacheUsage | undefined {
+    return this.#readCache?.usage;
   }
 
   /** Writes pending accesses and closes both connections. Idempotent; later calls on the store throw. */

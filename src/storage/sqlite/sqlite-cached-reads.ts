@@ -1,0 +1,142 @@
+/**
+ * The graph reads of recall's spreading activation (edges, concept refs both ways, relation types)
+ * through the read cache (`read-cache.ts`): each id's answer is remembered until the next commit, and
+ * the ids not held are read in one statement. Answers are the plain reads' (`sqlite-concepts.ts`,
+ * `getEdges`), in their order. A recall walks three waves of these from the same strong hits as the
+ * question before it, and an empty answer (most records have no edges) cost as much as a full one.
+ */
+import type { Edge } from '../../core/memory.js';
+import type { ConceptRef, ConceptRefQuery } from '../../core/ports/store.js';
+import type { RelationType } from '../../core/relations.js';
+import { assertReadScopes, type Scope } from '../../core/scope.js';
+import { toConceptRef, type RefRow } from '../concept-ref-rows.js';
+import type { ReadCache } from './read-cache.js';
+import type { SqliteConnection } from './sqlite-connection.js';
+import { readRelationTypes } from './sqlite-relations.js';
+import { EDGE_COLUMNS, inList, rowToEdge, type EdgeRow } from './sqlite-rows.js';
+
+interface Ordered<T> {
+  /** The row's position in the plain read's order (rowid or seq). */
+  readonly order: number;
+  readonly value: T;
+}
+
+/**
+ * The remembered answers of `ids` (key: kind, scopes, id); the ids not held are read with `read`, which
+ * returns each one's rows (an id it leaves out has none). Every row once, in order.
+ */
+function perId<T>(
+  connection: SqliteConnection,
+  cache: ReadCache,
+  kind: string,
+  scopes: readonly Scope[],
+  ids: readonly string[],
+  read: (missing: readonly string[]) => Map<string, Ordered<T>[]>,
+): T[] {
+  cache.sync(connection);
+  const prefix = `${kind}\u0000${JSON.stringify(scopes)}\u0000`;
+  const lists: (readonly Ordered<T>[])[] = [];
+  const missing: string[] = [];
+  for (const id of new Set(ids)) {
+    const held = cache.answer<readonly Ordered<T>[]>(prefix + id);
+    if (held === undefined) missing.push(id);
+    else lists.push(held);
+  }
+  if (missing.length > 0) {
+    const read_ = read(missing);
+    for (const id of missing) lists.push(cache.remember(prefix + id, read_.get(id) ?? []));
+  }
+  const seen = new Set<number>();
+  const rows: Ordered<T>[] = [];
+  for (const list of lists)
+    for (const row of list) {
+      if (seen.has(row.order)) continue;
+      seen.add(row.order);
+      rows.push(row);
+    }
+  return rows.sort((a, b) => a.order - b.order).map((row) => row.value);
+}
+
+function push<T>(lists: Map<string, Ordered<T>[]>, id: string, row: Ordered<T>): void {
+  const list = lists.get(id);
+  if (list === undefined) lists.set(id, [row]);
+  else list.push(row);
+}
+
+/** Edges from or to any of `ids` in `scopes` (of `types` when given), by rowid. */
+export function cachedEdges(
+  connection: SqliteConnection,
+  cache: ReadCache,
+  query: { scopes: readonly Scope[]; ids: readonly string[]; types?: readonly string[] },
+): Edge[] {
+  const scopes = assertReadScopes(query.scopes);
+  if (query.ids.length === 0 || query.types?.length === 0) return [];
+  const edges = perId<Edge>(connection, cache, 'edges', scopes, query.ids, (missing) => {
+    const ids = JSON.stringify(missing);
+    const wanted = new Set(missing);
+    const lists = new Map<string, Ordered<Edge>[]>();
+    for (const row of connection.all<EdgeRow & { edge_rowid: number }>(
+      `SELECT rowid AS edge_rowid, ${EDGE_COLUMNS} FROM edges WHERE rowid IN (
+         SELECT rowid FROM edges WHERE ${inList('scope')} AND ${inList('from_id')}
+         UNION SELECT rowid FROM edges WHERE ${inList('scope')} AND ${inList('to_id')}
+       ) ORDER BY rowid`,
+      JSON.stringify(scopes),
+      ids,
+      JSON.stringify(scopes),
+      ids,
+    )) {
+      const edge = rowToEdge(row);
+      const ordered = { order: row.edge_rowid, value: edge };
+      if (wanted.has(edge.fromId)) push(lists, edge.fromId, ordered);
+      if (wanted.has(edge.toId) && edge.toId !== edge.fromId) push(lists, edge.toId, ordered);
+    }
+    return lists;
+  });
+  return query.types === undefined ? edges : edges.filter((edge) => query.types?.includes(edge.type));
+}
+
+/** The refs of the concepts `query.conceptIds` (of `query.layers` when given), by seq. */
+export function cachedConceptRefs(connection: SqliteConnection, cache: ReadCache, query: ConceptRefQuery): ConceptRef[] {
+  const scopes = assertReadScopes(query.scopes);
+  if (query.conceptIds.length === 0 || query.layers?.length === 0) return [];
+  const refs = perId<ConceptRef>(connection, cache, 'refs', scopes, query.conceptIds, (missing) => {
+    const lists = new Map<string, Ordered<ConceptRef>[]>();
+    for (const row of connection.all<RefRow & { seq: number }>(
+      `SELECT seq, scope, concept_id, layer, ref_id FROM concept_refs WHERE ${inList('scope')} AND ${inList('concept_id')} ORDER BY seq`,
+      JSON.stringify(scopes),
+      JSON.stringify(missing),
+    ))
+      push(lists, row.concept_id, { order: row.seq, value: toConceptRef(row) });
+    return lists;
+  });
+  return query.layers === undefined ? refs : refs.filter((ref) => query.layers?.includes(ref.layer));
+}
+
+/** The concepts whose refs hold any of `query.refIds`, by seq. */
+export function cachedConceptsByRef(
+  connection: SqliteConnection,
+  cache: ReadCache,
+  query: { scopes: readonly Scope[]; refIds: readonly string[] },
+): ConceptRef[] {
+  const scopes = assertReadScopes(query.scopes);
+  if (query.refIds.length === 0) return [];
+  return perId<ConceptRef>(connection, cache, 'refs-of', scopes, query.refIds, (missing) => {
+    const lists = new Map<string, Ordered<ConceptRef>[]>();
+    // the (scope, ref_id) index is named, as in readConceptsByRef
+    for (const row of connection.all<RefRow & { seq: number }>(
+      `SELECT seq, scope, concept_id, layer, ref_id FROM concept_refs INDEXED BY concept_refs_ref
+       WHERE ${inList('scope')} AND ${inList('ref_id')} ORDER BY seq`,
+      JSON.stringify(scopes),
+      JSON.stringify(missing),
+    ))
+      push(lists, row.ref_id, { order: row.seq, value: toConceptRef(row) });
+    return lists;
+  });
+}
+
+/** The relation types the scopes' tenants see. */
+export function cachedRelationTypes(connection: SqliteConnection, cache: ReadCache, scopes: readonly Scope[]): RelationType[] {
+  cache.sync(connection);
+  const key = `relation-types\u0000${JSON.stringify(assertReadScopes(scopes))}`;
+  return [...(cache.answer<readonly RelationType[]>(key) ?? cache.remember(key, readRelationTypes(connection, scopes)))];
+}

@@ -1,0 +1,269 @@
+/**
+ * The SQLite read connection's record cache (`read-cache.ts`): records read again come from it, a
+ * commit by this store, another store on the same file or another process drops it, the scope rule
+ * holds for held records, and the records it hands out cannot be changed by a caller.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openSqliteStore, type SqliteStore } from '../../src/storage/sqlite/index.js';
+import { ReadCache } from '../../src/storage/sqlite/read-cache.js';
+import { T0, makeEdge, makeRecord, withVectors } from '../contract/store-fixtures.js';
+import { CONTRACT_DIMENSION } from '../contract/store.contract.js';
+
+const EMBEDDING = { name: 'contract', dimension: CONTRACT_DIMENSION };
+
+describe('SQLite record cache', () => {
+  let dir: string;
+  let path: string;
+  let store: SqliteStore;
+  let other: SqliteStore;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'engram-record-cache-'));
+    path = join(dir, 'engram.db');
+    store = await openSqliteStore({ path, embedding: EMBEDDING });
+    other = await openSqliteStore({ path, embedding: EMBEDDING });
+  });
+  afterEach(async () => {
+    await Promise.all([store.close(), other.close()]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function insert(contents: readonly string[], scope = 'acme/a', thread = 't1'): Promise<string[]> {
+    const records = contents.map((content, i) => makeRecord({ scope, content, occurredAt: T0 + i * 1000, data: { context: { sessionId: thread } } }));
+    await store.transaction((tx) => tx.insertMemories(withVectors(CONTRACT_DIMENSION, records)));
+    return records.map((r) => r.id);
+  }
+
+  it('hands back the same records without reading them again while nothing is committed', async () => {
+    const ids = await insert(['first note', 'second note', 'third note']);
+    const first = await store.getMemories(ids, ['acme/a']);
+    const second = await store.getMemories([...ids].reverse(), ['acme/a']);
+    expect(second.map((r) => r.id)).toEqual([...ids].reverse());
+    // the same objects: the second read was answered from the cache
+    for (const record of second) expect(first).toContain(record);
+    const usage = store.readCacheUsage;
+    expect(usage?.hits).toBe(3);
+    expect(usage?.records).toBe(3);
+  });
+
+  it('drops what it holds when this store, another store on the file or another process commits', async () => {
+    const [id] = await insert(['the kettle is blue']);
+    const read = async () => (await store.getMemories([id as string], ['acme/a']))[0]?.content;
+    expect(await read()).toBe('the kettle is blue');
+
+    await store.transaction((tx) => tx.updateMemory(id as string, 'acme/a', { content: 'the kettle is red', updatedAt: T0 + 1 }));
+    expect(await read()).toBe('the kettle is red');
+
+    await other.transaction((tx) => tx.updateMemory(id as string, 'acme/a', { content: 'the kettle is green', updatedAt: T0 + 2 }));
+    expect(await read()).toBe('the kettle is green');
+
+    execFileSync(process.execPath, [
+      '-e',
+      `const D = require('better-sqlite3'); const db = new D(${JSON.stringify(path)}); db.prepare("UPDATE memories SET content = 'the kettle is black' WHERE id = ?").run(${JSON.stringify(id)}); db.close();`,
+    ]);
+    expect(await read()).toBe('the kettle is black');
+  });
+
+  it('keeps the scope rule for records it holds', async () => {
+    const [a] = await insert(['a note of scope a'], 'acme/a');
+    const [b] = await insert(['a note of scope b'], 'acme/b');
+    expect(await store.getMemories([a as string, b as string], ['acme/a', 'acme/b'])).toHaveLength(2);
+    // both are held now; a read naming one scope still gets only that scope's record
+    const onlyA = await store.getMemories([a as string, b as string], ['acme/a']);
+    expect(onlyA.map((r) => r.id)).toEqual([a]);
+    expect(await store.getMemories([b as string], ['acme/c'])).toEqual([]);
+  });
+
+  it('hands out frozen records, nested values included', async () => {
+    const [id] = await insert(['a frozen note']);
+    const [record] = await store.getMemories([id as string], ['acme/a']);
+    expect(() => {
+      (record as { content: string }).content = 'changed';
+    }).toThrow(TypeError);
+    expect(record?.data.context?.sessionId).toBe('t1');
+    expect(() => {
+      (record?.data.context as Record<string, unknown>)['sessionId'] = 't2';
+    }).toThrow(TypeError);
+    expect(() => (record?.tags as string[]).push('x')).toThrow(TypeError);
+    const [again] = await store.getMemories([id as string], ['acme/a']);
+    expect(again?.content).toBe('a frozen note');
+  });
+
+  it('serves the neighbours of a thread from its order held, and reads them again after a commit', async () => {
+    const ids = await insert(['one', 'two', 'three', 'four', 'five']);
+    const query = { scopes: ['acme/a'], ids: [ids[2] as string], window: 2, now: T0 + 10_000 };
+    const found = await store.getNeighbours(query);
+    expect(found.get(ids[2] as string)?.before.map((r) => r.content)).toEqual(['one', 'two']);
+    expect(found.get(ids[2] as string)?.after.map((r) => r.content)).toEqual(['four', 'five']);
+    const before = store.readCacheUsage;
+    const again = await store.getNeighbours(query);
+    expect(again.get(ids[2] as string)?.after.map((r) => r.content)).toEqual(['four', 'five']);
+    // the thread's order was remembered and every record held: nothing was read from the table
+    expect(store.readCacheUsage?.answerHits).toBe((before?.answerHits ?? 0) + 1);
+    expect(store.readCacheUsage?.misses).toBe(before?.misses);
+
+    await other.transaction((tx) => tx.updateMemory(ids[3] as string, 'acme/a', { content: 'FOUR', updatedAt: T0 + 1 }));
+    const changed = await store.getNeighbours(query);
+    expect(changed.get(ids[2] as string)?.after.map((r) => r.content)).toEqual(['FOUR', 'five']);
+  });
+
+  it('finds the same neighbours as the range reads, over threads short and long, timed and not, under every time filter', async () => {
+    // the same rows in a :memory: store, which has no read cache and reads every side by range
+    const plain = await openSqliteStore({ path: ':memory:', embedding: EMBEDDING });
+    try {
+      let seed = 11;
+      const next = (): number => {
+        seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+        return seed / 2 ** 31;
+      };
+      const records = [];
+      // threads of 1-40 rows, and one of 300 (longer than the cache keeps: read by range on both)
+      const sizes = [1, 2, 5, 9, 17, 40, 300];
+      for (const [t, size] of sizes.entries())
+        for (let i = 0; i < size; i++) {
+          const timed = next() < 0.8;
+          const status = next() < 0.1 ? 'superseded' : next() < 0.05 ? 'decayed' : 'active';
+          records.push(
+            makeRecord({
+              content: `turn ${i} of thread ${t}`,
+              occurredAt: timed ? T0 + Math.floor(next() * 50) * 1000 : null,
+              validFrom: T0 + Math.floor(next() * 20) * 1000,
+              recordedAt: T0 + Math.floor(next() * 20) * 1000,
+              validTo: next() < 0.15 ? T0 + Math.floor(next() * 40) * 1000 : null,
+              invalidatedAt: next() < 0.1 ? T0 + Math.floor(next() * 40) * 1000 : null,
+              status,
+              data: { context: { sessionId: `thread-${t}` } },
+            }),
+          );
+        }
+      const rows = withVectors(CONTRACT_DIMENSION, records);
+      await store.transaction((tx) => tx.insertMemories(rows));
+      await plain.transaction((tx) => tx.insertMemories(rows));
+      const filters = [{}, { asOf: T0 + 10_000 }, { knownAt: T0 + 12_000 }, { includeSuperseded: true }, { asOf: T0 + 30_000, knownAt: T0 + 8_000 }];
+      const shown = (found: Map<string, { before: { id: string }[]; after: { id: string }[] }>) =>
+        [...found].map(([id, n]) => [id, n.before.map((r) => r.id), n.after.map((r) => r.id)]);
+      let compared = 0;
+      for (const filter of filters)
+        for (const window of [1, 3, 10]) {
+          const query = { scopes: ['acme/a'], ids: records.filter(() => next() < 0.3).map((r) => r.id), window, now: T0 + 60_000, ...filter };
+          const cached = shown(await store.getNeighbours(query));
+          expect(cached).toEqual(shown(await plain.getNeighbours(query)));
+          compared += cached.length;
+        }
+      expect(compared).toBeGreaterThan(500);
+      expect(store.readCacheUsage?.answerHits).toBeGreaterThan(0);
+    } finally {
+      await plain.close();
+    }
+  });
+});
+
+describe('SQLite graph reads through the read cache', () => {
+  let dir: string;
+  let store: SqliteStore;
+  let plain: SqliteStore;
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'engram-read-cache-graph-'));
+    store = await openSqliteStore({ path: join(dir, 'engram.db'), embedding: EMBEDDING });
+    // the same rows in a :memory: store, which has no read cache
+    plain = await openSqliteStore({ path: ':memory:', embedding: EMBEDDING });
+  });
+  afterEach(async () => {
+    await Promise.all([store.close(), plain.close()]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers edges, concept refs both ways and relation types as the plain reads do, before and after a commit', async () => {
+    let seed = 5;
+    const next = (): number => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const scopes = ['acme/a', 'acme/b'];
+    const records = Array.from({ length: 60 }, (_, i) => makeRecord({ scope: scopes[i % 2] as string, content: `record ${i}` }));
+    const ids = (scope: string) => records.filter((r) => r.scope === scope).map((r) => r.id);
+    const pick = (list: readonly string[]) => list[Math.floor(next() * list.length)] as string;
+    const edges = Array.from({ length: 90 }, () => {
+      const scope = pick(scopes);
+      return makeEdge(scope, pick(ids(scope)), pick(ids(scope)), { type: pick(['RELATED_TO', 'CAUSES', 'BRIDGES']), weight: next() });
+    });
+    const write = async (target: SqliteStore, edgesToWrite: typeof edges, withRecords: boolean) =>
+      target.transaction(async (tx) => {
+        if (withRecords) await tx.insertMemories(withVectors(CONTRACT_DIMENSION, records));
+        await tx.insertEdges(edgesToWrite);
+      });
+    const refPlan = (round: number) =>
+      scopes.flatMap((scope) => {
+        const list = ids(scope);
+        return [0, 1, 2, 3].map((c) => ({
+          scope,
+          conceptId: list[(c + round * 4) % list.length] as string,
+          layer: c % 2 === 0 ? ('episodic' as const) : ('semantic' as const),
+          refIds: list.filter(() => next() < 0.4),
+          cap: 12,
+        }));
+      });
+    const addRefs = async (target: SqliteStore, plan: ReturnType<typeof refPlan>) => {
+      for (const input of plan) await target.transaction((tx) => tx.addConceptRefs(input));
+    };
+    const same = async () => {
+      for (let q = 0; q < 30; q++) {
+        const asked = records.filter(() => next() < 0.2).map((r) => r.id);
+        const readScopes = q % 3 === 0 ? ['acme/a'] : scopes;
+        const types = q % 4 === 0 ? ['CAUSES', 'BRIDGES'] : undefined;
+        const layers = q % 5 === 0 ? (['semantic'] as const) : undefined;
+        const edgeQuery = { scopes: readScopes, ids: asked, ...(types ? { types } : {}) };
+        expect(await store.getEdges(edgeQuery)).toEqual(await plain.getEdges(edgeQuery));
+        const refQuery = { scopes: readScopes, conceptIds: asked, ...(layers ? { layers } : {}) };
+        expect(await store.getConceptRefs(refQuery)).toEqual(await plain.getConceptRefs(refQuery));
+        const byRef = { scopes: readScopes, refIds: asked };
+        expect(await store.findConceptsByRef(byRef)).toEqual(await plain.findConceptsByRef(byRef));
+      }
+    };
+    const sameTypes = async () => expect(await store.getRelationTypes(scopes)).toEqual(await plain.getRelationTypes(scopes));
+    await write(store, edges.slice(0, 60), true);
+    await write(plain, edges.slice(0, 60), true);
+    const first = refPlan(0);
+    await addRefs(store, first);
+    await addRefs(plain, first);
+    await sameTypes();
+    await same();
+    await same();
+    const answered = store.readCacheUsage?.answerHits ?? 0;
+    expect(answered).toBeGreaterThan(50);
+    // new edges, refs (some evicting older ones past the cap) and a relation type: the next reads see them
+    await write(store, edges.slice(60), false);
+    await write(plain, edges.slice(60), false);
+    const second = refPlan(1);
+    await addRefs(store, second);
+    await addRefs(plain, second);
+    const type = { name: 'MENTORS', symmetric: false, builtIn: false, proposedBy: 'test', description: null, registeredAt: T0, tenant: 'acme' };
+    await store.transaction((tx) => tx.registerRelationType(type));
+    await plain.transaction((tx) => tx.registerRelationType(type));
+    await same();
+    await sameTypes();
+    expect((await store.getRelationTypes(scopes)).some((t) => t.name === 'MENTORS')).toBe(true);
+  });
+});
+
+describe('ReadCache limits', () => {
+  it('lets the oldest records go past its count or character budget', () => {
+    const cache = new ReadCache({ records: 3, chars: 40 });
+    const records = ['aaaaaaaaaa', 'bbbbbbbbbb', 'cccccccccc', 'dddddddddd'].map((content) => makeRecord({ content }));
+    for (const record of records) cache.keep(record);
+    expect(cache.usage.records).toBe(3);
+    expect(cache.get(records[0]?.id as string)).toBeUndefined();
+    expect(cache.get(records[3]?.id as string)?.content).toBe('dddddddddd');
+    cache.keep(makeRecord({ content: 'x'.repeat(25) }));
+    expect(cache.usage.chars).toBeLessThanOrEqual(40);
+    expect(cache.usage.records).toBe(2);
+    // a record larger than the whole budget is handed back frozen and not kept
+    const huge = cache.keep(makeRecord({ content: 'y'.repeat(41) }));
+    expect(Object.isFrozen(huge)).toBe(true);
+    expect(cache.usage.records).toBe(2);
+  });
+});
