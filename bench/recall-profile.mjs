@@ -79,6 +79,7 @@ const n = times.length;
 console.log('recall', percentiles(times));
 for (const [name, ms] of [...spent].sort((a, b) => b[1] - a[1])) console.log(`${name.padEnd(20)} ${(ms / n).toFixed(2)} ms/recall`);
 if (store.lexicalIndexUsage) console.log('lexical index usage', store.lexicalIndexUsage);
+if (store.readCacheUsage) console.log('read cache usage', store.readCacheUsage);
 await store.close();
 await embedder.close?.();
 

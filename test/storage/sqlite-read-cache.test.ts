@@ -33,21 +33,26 @@ describe('SQLite record cache', () => {
   });
 
   async function insert(contents: readonly string[], scope = 'acme/a', thread = 't1'): Promise<string[]> {
-    const records = contents.map((content, i) => makeRecord({ scope, content, occurredAt: T0 + i * 1000, data: { context: { sessionId: thread } } }));
+    const records = contents.map((content, i) =>
+      makeRecord({ scope, content, occurredAt: T0 + i * 1000, data: { context: { sessionId: thread } } }),
+    );
     await store.transaction((tx) => tx.insertMemories(withVectors(CONTRACT_DIMENSION, records)));
     return records.map((r) => r.id);
   }
 
-  it('hands back the same records without reading them again while nothing is committed', async () => {
+  it('keeps a record read a second time and hands it back without reading it again while nothing is committed', async () => {
     const ids = await insert(['first note', 'second note', 'third note']);
     const first = await store.getMemories(ids, ['acme/a']);
-    const second = await store.getMemories([...ids].reverse(), ['acme/a']);
-    expect(second.map((r) => r.id)).toEqual([...ids].reverse());
-    // the same objects: the second read was answered from the cache
-    for (const record of second) expect(first).toContain(record);
-    const usage = store.readCacheUsage;
-    expect(usage?.hits).toBe(3);
-    expect(usage?.records).toBe(3);
+    // read once: only noted, handed back as read
+    expect(store.readCacheUsage?.records).toBe(0);
+    expect(Object.isFrozen(first[0])).toBe(false);
+    const second = await store.getMemories(ids, ['acme/a']);
+    expect(store.readCacheUsage?.records).toBe(3);
+    const third = await store.getMemories([...ids].reverse(), ['acme/a']);
+    expect(third.map((r) => r.id)).toEqual([...ids].reverse());
+    // the same objects: the third read was answered from the cache
+    for (const record of third) expect(second).toContain(record);
+    expect(store.readCacheUsage?.hits).toBe(3);
   });
 
   it('drops what it holds when this store, another store on the file or another process commits', async () => {
@@ -80,6 +85,7 @@ describe('SQLite record cache', () => {
 
   it('hands out frozen records, nested values included', async () => {
     const [id] = await insert(['a frozen note']);
+    await store.getMemories([id as string], ['acme/a']);
     const [record] = await store.getMemories([id as string], ['acme/a']);
     expect(() => {
       (record as { content: string }).content = 'changed';
@@ -96,6 +102,8 @@ describe('SQLite record cache', () => {
   it('serves the neighbours of a thread from its order held, and reads them again after a commit', async () => {
     const ids = await insert(['one', 'two', 'three', 'four', 'five']);
     const query = { scopes: ['acme/a'], ids: [ids[2] as string], window: 2, now: T0 + 10_000 };
+    // the first read notes the thread's records, the second keeps them
+    await store.getNeighbours(query);
     const found = await store.getNeighbours(query);
     expect(found.get(ids[2] as string)?.before.map((r) => r.content)).toEqual(['one', 'two']);
     expect(found.get(ids[2] as string)?.after.map((r) => r.content)).toEqual(['four', 'five']);
@@ -104,6 +112,7 @@ describe('SQLite record cache', () => {
     expect(again.get(ids[2] as string)?.after.map((r) => r.content)).toEqual(['four', 'five']);
     // the thread's order was remembered and every record held: nothing was read from the table
     expect(store.readCacheUsage?.answerHits).toBe((before?.answerHits ?? 0) + 1);
+    expect(store.readCacheUsage?.hits).toBeGreaterThan(before?.hits ?? 0);
     expect(store.readCacheUsage?.misses).toBe(before?.misses);
 
     await other.transaction((tx) => tx.updateMemory(ids[3] as string, 'acme/a', { content: 'FOUR', updatedAt: T0 + 1 }));
@@ -143,13 +152,25 @@ describe('SQLite record cache', () => {
       const rows = withVectors(CONTRACT_DIMENSION, records);
       await store.transaction((tx) => tx.insertMemories(rows));
       await plain.transaction((tx) => tx.insertMemories(rows));
-      const filters = [{}, { asOf: T0 + 10_000 }, { knownAt: T0 + 12_000 }, { includeSuperseded: true }, { asOf: T0 + 30_000, knownAt: T0 + 8_000 }];
+      const filters = [
+        {},
+        { asOf: T0 + 10_000 },
+        { knownAt: T0 + 12_000 },
+        { includeSuperseded: true },
+        { asOf: T0 + 30_000, knownAt: T0 + 8_000 },
+      ];
       const shown = (found: Map<string, { before: { id: string }[]; after: { id: string }[] }>) =>
         [...found].map(([id, n]) => [id, n.before.map((r) => r.id), n.after.map((r) => r.id)]);
       let compared = 0;
       for (const filter of filters)
         for (const window of [1, 3, 10]) {
-          const query = { scopes: ['acme/a'], ids: records.filter(() => next() < 0.3).map((r) => r.id), window, now: T0 + 60_000, ...filter };
+          const query = {
+            scopes: ['acme/a'],
+            ids: records.filter(() => next() < 0.3).map((r) => r.id),
+            window,
+            now: T0 + 60_000,
+            ...filter,
+          };
           const cached = shown(await store.getNeighbours(query));
           expect(cached).toEqual(shown(await plain.getNeighbours(query)));
           compared += cached.length;
@@ -241,7 +262,15 @@ describe('SQLite graph reads through the read cache', () => {
     const second = refPlan(1);
     await addRefs(store, second);
     await addRefs(plain, second);
-    const type = { name: 'MENTORS', symmetric: false, builtIn: false, proposedBy: 'test', description: null, registeredAt: T0, tenant: 'acme' };
+    const type = {
+      name: 'MENTORS',
+      symmetric: false,
+      builtIn: false,
+      proposedBy: 'test',
+      description: null,
+      registeredAt: T0,
+      tenant: 'acme',
+    };
     await store.transaction((tx) => tx.registerRelationType(type));
     await plain.transaction((tx) => tx.registerRelationType(type));
     await same();
@@ -251,19 +280,66 @@ describe('SQLite graph reads through the read cache', () => {
 });
 
 describe('ReadCache limits', () => {
-  it('lets the oldest records go past its count or character budget', () => {
-    const cache = new ReadCache({ records: 3, chars: 40 });
-    const records = ['aaaaaaaaaa', 'bbbbbbbbbb', 'cccccccccc', 'dddddddddd'].map((content) => makeRecord({ content }));
-    for (const record of records) cache.keep(record);
-    expect(cache.usage.records).toBe(3);
+  it('lets the older half go in one piece past its count budget; a record asked for again is kept as new', () => {
+    const cache = new ReadCache({ records: 4 });
+    const records = Array.from({ length: 7 }, (_, i) => makeRecord({ content: `record ${i}` }));
+    const keep = (record: (typeof records)[number]) => {
+      cache.keep(record);
+      return cache.keep(record);
+    };
+    for (const record of records.slice(0, 6)) keep(record);
+    // four held: two generations of two (4-5 young, 2-3 old)
+    expect(cache.usage.records).toBe(4);
     expect(cache.get(records[0]?.id as string)).toBeUndefined();
-    expect(cache.get(records[3]?.id as string)?.content).toBe('dddddddddd');
-    cache.keep(makeRecord({ content: 'x'.repeat(25) }));
-    expect(cache.usage.chars).toBeLessThanOrEqual(40);
-    expect(cache.usage.records).toBe(2);
-    // a record larger than the whole budget is handed back frozen and not kept
-    const huge = cache.keep(makeRecord({ content: 'y'.repeat(41) }));
+    expect(cache.get(records[1]?.id as string)).toBeUndefined();
+    // record 3 is asked for again: it becomes young, and the generation it joins pushes 4-5 to old
+    expect(cache.get(records[3]?.id as string)?.content).toBe('record 3');
+    keep(records[6] as (typeof records)[number]);
+    // 2 went with the old generation; 3 (asked for) and 6 are young, 4-5 old
+    expect(cache.get(records[2]?.id as string)).toBeUndefined();
+    expect(cache.usage.records).toBe(4);
+    for (const i of [6, 3]) expect(cache.get(records[i]?.id as string)?.content).toBe(`record ${i}`);
+  });
+
+  it('counts content characters against its character budget, and keeps no record larger than half of it', () => {
+    const cache = new ReadCache({ records: 100, chars: 40 });
+    const records = ['aaaaaaaaaa', 'bbbbbbbbbb', 'cccccccccc', 'dddddddddd', 'eeeeeeeeee'].map((content) => makeRecord({ content }));
+    for (const record of records) cache.keep(cache.keep(record));
+    // 10 characters each against 40: at most four held, the newest among them
+    expect(cache.usage.records).toBeLessThanOrEqual(4);
+    expect(cache.get(records[4]?.id as string)?.content).toBe('eeeeeeeeee');
+    expect(cache.get(records[0]?.id as string)).toBeUndefined();
+    const big = makeRecord({ content: 'y'.repeat(21) });
+    cache.keep(big);
+    const huge = cache.keep(big);
     expect(Object.isFrozen(huge)).toBe(true);
-    expect(cache.usage.records).toBe(2);
+    expect(cache.get(huge.id)).toBeUndefined();
+  });
+
+  it('turns itself off while few lookups are answered, and on again when the ids read come back', () => {
+    const cache = new ReadCache({ records: 1000 });
+    let n = 0;
+    const fresh = () => makeRecord({ content: `one-off ${n++}` });
+    // one-off reads: nothing asked for again
+    for (let i = 0; i < 5000 && cache.usage.on; i++) {
+      const record = fresh();
+      if (cache.get(record.id) === undefined) cache.keep(record);
+    }
+    expect(cache.usage.on).toBe(false);
+    // off: nothing kept, nothing answered
+    const record = fresh();
+    cache.keep(record);
+    cache.keep(record);
+    expect(cache.get(record.id)).toBeUndefined();
+    expect(cache.usage.records).toBe(0);
+    // a small working set read again and again: on again
+    const working = Array.from({ length: 50 }, fresh);
+    for (let i = 0; i < 20_000 && !cache.usage.on; i++) {
+      const r = working[i % working.length] as (typeof working)[number];
+      if (cache.get(r.id) === undefined) cache.keep(r);
+    }
+    expect(cache.usage.on).toBe(true);
+    for (const r of working) cache.keep(cache.keep(r));
+    expect(cache.get(working[0]?.id as string)?.id).toBe(working[0]?.id);
   });
 });

@@ -141,7 +141,8 @@ export class SqliteStore extends SqliteReader implements Store {
             logger: resolved.logger,
           });
       // a connection's own commits leave its data_version alone: no cache where the reader also writes
-      const records = reader === writer || resolved.readCacheRecords === 0 ? undefined : new ReadCache({ records: resolved.readCacheRecords });
+      const records =
+        reader === writer || resolved.readCacheRecords === 0 ? undefined : new ReadCache({ records: resolved.readCacheRecords });
       return new SqliteStore({ config: resolved, reader, writer, index, ann, lexical, records, state: { closed: false } });
     } catch (error) {
       for (const connection of opened) closeQuietly(connection);
