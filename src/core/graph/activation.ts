@@ -196,18 +196,23 @@ async function linksOf(
     store.findConceptsByRef({ scopes, refIds: ids }),
   ]);
   const wanted = new Set(ids);
-  const links = new Map<string, Link[]>();
+  // each node's links by target, in the order first added (a concept can hold hundreds of refs: a list
+  // searched for each new one was quadratic)
+  const byTarget = new Map<string, Map<string, Link>>();
   const add = (from: string, link: Link): void => {
     if (from === link.to) return;
-    const list = links.get(from) ?? [];
-    const same = list.find((l) => l.to === link.to);
+    let targets = byTarget.get(from);
+    if (targets === undefined) {
+      targets = new Map();
+      byTarget.set(from, targets);
+    }
+    const same = targets.get(link.to);
     // several links to one record count once, the strongest
     if (same !== undefined) {
       if (same.weight < link.weight) Object.assign(same, link);
       return;
     }
-    list.push(link);
-    links.set(from, list);
+    targets.set(link.to, link);
   };
   for (const edge of edges) {
     if (ctx.excluded.has(edge.type) || !isEdgeVisible(edge, ctx.filter, ctx.now)) continue;
@@ -248,7 +253,7 @@ async function linksOf(
       step: { via: 'ref', type: `REF_${ref.layer.toUpperCase()}`, direction: 'ref→concept' },
     });
   });
-  return links;
+  return new Map([...byTarget].map(([from, targets]) => [from, [...targets.values()]]));
 }
 
 /** What a bridge's two ends share, from its metadata (absent for other edges). */

@@ -149,6 +149,11 @@ export class ReadCache {
     this.#answers = new Generations<unknown>(answers, (value) => 1 + (Array.isArray(value) ? value.length : 0));
   }
 
+  /** Whether it keeps anything now; while off, a reader of a whole thread or list reads by range instead. */
+  get active(): boolean {
+    return this.#on;
+  }
+
   /** Call inside the snapshot, before reading: forgets everything when the database changed since. */
   sync(connection: SqliteConnection): void {
     const version = connection.get<{ data_version: number }>('PRAGMA data_version')?.data_version;

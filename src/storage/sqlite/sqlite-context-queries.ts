@@ -78,7 +78,7 @@ export function readNeighbours(
   const found = new Map<string, { before: string[]; after: string[] }>();
   const held = new Map<string, MemoryRecord>();
   for (const anchor of anchors) {
-    if (anchor.thread !== null && cache !== undefined) {
+    if (anchor.thread !== null && cache?.active === true) {
       const sides = cachedThreadSides(connection, cache, query, window, anchor as { id: string; scope: string; thread: string }, held);
       if (sides !== null) {
         found.set(anchor.id, sides);
@@ -146,18 +146,27 @@ function cachedThreadSides(
   if (order === null) return null;
   const at = order.indexOf(anchor.id);
   if (at < 0) return null;
-  const missing = order.filter((id) => !held.has(id) && query.known?.has(id) !== true && cache.get(id) === undefined);
-  if (missing.length > 0)
+  const recordOf = (id: string): MemoryRecord | undefined => held.get(id) ?? query.known?.get(id) ?? cache.get(id);
+  const readMissing = (ids: readonly string[]): void => {
+    const missing = ids.filter((id) => recordOf(id) === undefined);
+    if (missing.length === 0) return;
     for (const row of connection.allArrays(`SELECT ${COLUMNS} FROM memories m WHERE ${inList('m.id')}`, JSON.stringify(missing))) {
       const record = cache.keep(arrayToMemory(row));
       held.set(record.id, record);
     }
-  const recordOf = (id: string): MemoryRecord | undefined => held.get(id) ?? query.known?.get(id) ?? cache.get(id);
+  };
+  // what the walk most likely needs: the window on each side, and as much again for records it skips
+  readMissing(order.slice(Math.max(0, at - 2 * window), at + 2 * window + 1));
   const side = (step: -1 | 1): string[] => {
     const ids: string[] = [];
     for (let i = at + step; i >= 0 && i < order.length && ids.length < window; i += step) {
       const id = order[i] as string;
-      const record = recordOf(id);
+      let record = recordOf(id);
+      if (record === undefined) {
+        // many invisible records in a row: the rest of this side at once
+        readMissing(step < 0 ? order.slice(0, i + 1) : order.slice(i));
+        record = recordOf(id);
+      }
       if (record === undefined) continue;
       held.set(id, record);
       if (isVisible(record, query, query.now)) ids.push(id);

@@ -327,7 +327,7 @@ export class SqliteReader implements StoreReader {
 
   async getEdges(query: { scopes: readonly Scope[]; ids: readonly string[]; types?: readonly string[] }): Promise<Edge[]> {
     return this.read('get edges', (connection) => {
-      if (this.#context.records !== undefined) return cachedEdges(connection, this.#context.records, query);
+      if (this.#context.records?.active === true) return cachedEdges(connection, this.#context.records, query);
       const scopes = JSON.stringify(assertReadScopes(query.scopes));
       if (query.ids.length === 0 || query.types?.length === 0) return [];
       const ids = JSON.stringify(query.ids);
@@ -374,21 +374,21 @@ export class SqliteReader implements StoreReader {
   async getRelationTypes(scopes: readonly Scope[]): Promise<RelationType[]> {
     return this.read('read relation types', (connection) => {
       const cache = this.#context.records;
-      return cache === undefined ? readRelationTypes(connection, scopes) : cachedRelationTypes(connection, cache, scopes);
+      return cache?.active === true ? cachedRelationTypes(connection, cache, scopes) : readRelationTypes(connection, scopes);
     });
   }
 
   async getConceptRefs(query: ConceptRefQuery): Promise<ConceptRef[]> {
     return this.read('read concept refs', (connection) => {
       const cache = this.#context.records;
-      return cache === undefined ? readConceptRefs(connection, query) : cachedConceptRefs(connection, cache, query);
+      return cache?.active === true ? cachedConceptRefs(connection, cache, query) : readConceptRefs(connection, query);
     });
   }
 
   async findConceptsByRef(query: { scopes: readonly Scope[]; refIds: readonly string[] }): Promise<ConceptRef[]> {
     return this.read('find concepts by ref', (connection) => {
       const cache = this.#context.records;
-      return cache === undefined ? readConceptsByRef(connection, query) : cachedConceptsByRef(connection, cache, query);
+      return cache?.active === true ? cachedConceptsByRef(connection, cache, query) : readConceptsByRef(connection, query);
     });
   }
 
