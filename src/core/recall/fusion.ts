@@ -58,13 +58,14 @@ export function fuseChannels(
   const explanations = new Map<string, Record<string, ChannelExplanation>>();
   for (const [channel, hits] of Object.entries(channels)) {
     hits.forEach((hit, index) => {
-      const record = explanations.get(hit.id) ?? {};
-      record[channel] = {
-        rank: index + 1,
-        score: Number(hit.score.toFixed(6)),
-        ...(hit.coverage !== undefined ? { coverage: Number(hit.coverage.toFixed(4)) } : {}),
-      };
-      explanations.set(hit.id, record);
+      let record = explanations.get(hit.id);
+      if (record === undefined) {
+        record = {};
+        explanations.set(hit.id, record);
+      }
+      const explanation: ChannelExplanation = { rank: index + 1, score: Number(hit.score.toFixed(6)) };
+      if (hit.coverage !== undefined) explanation.coverage = Number(hit.coverage.toFixed(4));
+      record[channel] = explanation;
     });
   }
   const lexical = byId(channels.lexical);
@@ -88,7 +89,8 @@ export function fuseChannels(
     const sem = stats.std > 0 ? (cos - stats.mean) / stats.std / config.semanticZScale : 0;
     let fused = config.lexicalWeight * lex + config.semanticWeight * sem + config.temporalWeight * (temporal.get(id) ?? 0);
     if (queryEntities.size > 0 && config.entityWeight > 0) {
-      const overlap = record.entities.filter((e) => queryEntities.has(e)).length;
+      let overlap = 0;
+      for (const entity of record.entities) if (queryEntities.has(entity)) overlap += 1;
       if (overlap > 0) {
         const share = Math.min(1, overlap / queryEntities.size);
         channelInfo.entity = { ...(channelInfo.entity ?? { rank: 0 }), score: Number(share.toFixed(4)) };

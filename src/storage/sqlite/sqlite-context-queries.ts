@@ -1,7 +1,7 @@
 /**
  * Context reads of the SQLite store: conversational neighbours (by thread) and time windows.
  */
-import { isVisible, type MemoryRecord } from '../../core/memory.js';
+import { visibilityBounds, visibleUnder, type MemoryRecord } from '../../core/memory.js';
 import type { ChannelHit, NeighbourQuery, TemporalQuery } from '../../core/ports/store.js';
 import { assertReadScopes } from '../../core/scope.js';
 import { neighbourBounds } from '../neighbour-reads.js';
@@ -147,6 +147,7 @@ function cachedThreadSides(
   const at = order.indexOf(anchor.id);
   if (at < 0) return null;
   const recordOf = (id: string): MemoryRecord | undefined => held.get(id) ?? query.known?.get(id) ?? cache.get(id);
+  const bounds = visibilityBounds(query, query.now);
   const readMissing = (ids: readonly string[]): void => {
     const missing = ids.filter((id) => recordOf(id) === undefined);
     if (missing.length === 0) return;
@@ -169,7 +170,7 @@ function cachedThreadSides(
       }
       if (record === undefined) continue;
       held.set(id, record);
-      if (isVisible(record, query, query.now)) ids.push(id);
+      if (visibleUnder(bounds, record.status, record.recordedAt, record.validFrom, record.validTo, record.invalidatedAt)) ids.push(id);
     }
     return ids;
   };
