@@ -41,11 +41,24 @@ export function iso(ms: number | null | undefined): string | null {
 }
 
 /**
+ * A changeable copy of a frozen JSON value, else the value itself. A store may hand out the same frozen
+ * record to every reader (SQLite's read cache); the views built from it belong to their holder, who may
+ * change them as before.
+ */
+function thaw<T>(value: T): T {
+  if (value === null || typeof value !== 'object' || !Object.isFrozen(value)) return value;
+  if (Array.isArray(value)) return value.map(thaw) as T;
+  const copy: Record<string, unknown> = {};
+  for (const [key, nested] of Object.entries(value)) copy[key] = thaw(nested);
+  return copy as T;
+}
+
+/**
  * Converts a stored record to its public view. Never throws: a damaged record (see `recordProblem`)
  * gets `damaged: reason` and null for what cannot be shown, so it can still be forgotten or fixed.
  */
 export function toMemoryView(record: MemoryRecord): MemoryView {
-  const { exempt: _exempt, ...data } = (record.data as MemoryRecord['data'] | undefined) ?? {};
+  const { exempt: _exempt, ...data } = thaw((record.data as MemoryRecord['data'] | undefined) ?? {});
   const problem = recordProblem(record);
   return {
     ...(problem !== null ? { damaged: problem } : {}),
@@ -55,19 +68,19 @@ export function toMemoryView(record: MemoryRecord): MemoryView {
     layer: record.layer,
     content: record.content,
     summary: record.summary,
-    tags: record.tags,
-    entities: record.entities,
+    tags: thaw(record.tags),
+    entities: thaw(record.entities),
     importance: record.importance,
     salience: record.salience,
     surprise: record.surprise,
-    emotion: record.emotion,
+    emotion: thaw(record.emotion),
     pinned: record.pinned,
     mentionCount: record.mentionCount,
     accessCount: record.accessCount,
     lastAccessedAt: iso(record.lastAccessedAt),
     confidence: record.confidence,
     status: record.status,
-    provenance: record.provenance,
+    provenance: thaw(record.provenance),
     validFrom: iso(record.validFrom) as string,
     validTo: iso(record.validTo),
     occurredAt: iso(record.occurredAt),

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Engram } from '../../src/index.js';
 import { openSqliteStore, type SqliteStore } from '../../src/storage/sqlite/index.js';
 import { ReadCache } from '../../src/storage/sqlite/read-cache.js';
 import { T0, makeEdge, makeRecord, withVectors } from '../contract/store-fixtures.js';
@@ -179,6 +180,36 @@ describe('SQLite record cache', () => {
       expect(store.readCacheUsage?.answerHits).toBeGreaterThan(0);
     } finally {
       await plain.close();
+    }
+  });
+});
+
+describe('Recall hits from cached records', () => {
+  it("are the caller's to change, and a change never reaches the next recall", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'engram-read-cache-views-'));
+    const engram = await Engram.open({ path: join(dir, 'engram.db'), embedder: 'hash' });
+    try {
+      await engram.remember({
+        scope: 'acme/views',
+        content: 'Maya: the ferry to Cacilhas leaves at nine',
+        tags: ['travel'],
+        context: { sessionId: 'trip' },
+        source: { conversationId: 'trip', messageId: 'm1' },
+      });
+      const ask = async () => (await engram.recall('ferry to Cacilhas', { scopes: ['acme/views'], k: 3 })).hits[0];
+      // three recalls: the record is noted, kept, then handed out from the cache
+      await ask();
+      await ask();
+      const hit = await ask();
+      expect(hit?.tags).toEqual(['travel']);
+      hit?.tags.push('changed');
+      (hit?.provenance.sources[0] as { messageId?: string }).messageId = 'changed';
+      const next = await ask();
+      expect(next?.tags).toEqual(['travel']);
+      expect(next?.provenance.sources[0]?.messageId).toBe('m1');
+    } finally {
+      await engram.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -136,10 +136,8 @@ export class ReadCache {
   #verdictLookups = 0;
   #verdictFound = 0;
   #sampled = 0;
-  #hits = 0;
-  #misses = 0;
-  #answerHits = 0;
-  #answerMisses = 0;
+  readonly #recordStats = { hits: 0, misses: 0 };
+  readonly #answerStats = { hits: 0, misses: 0 };
 
   constructor(limits: Partial<ReadCacheLimits> = {}) {
     const { records, chars, answers } = { ...DEFAULT_LIMITS, ...limits };
@@ -164,15 +162,7 @@ export class ReadCache {
 
   /** The record of `id` if it is held (the caller checks its scope). */
   get(id: string): MemoryRecord | undefined {
-    if (!this.#on) {
-      this.#watch(id);
-      return undefined;
-    }
-    const record = this.#records.get(id);
-    if (record === undefined) this.#misses += 1;
-    else this.#hits += 1;
-    this.#count(record !== undefined);
-    return record;
+    return this.#lookup(this.#records, id, this.#recordStats);
   }
 
   /**
@@ -192,15 +182,19 @@ export class ReadCache {
 
   /** A remembered read answer (read in this snapshot's version), or undefined. */
   answer<T>(key: string): T | undefined {
+    return this.#lookup(this.#answers, key, this.#answerStats) as T | undefined;
+  }
+
+  #lookup<V>(held: Generations<V>, key: string, stats: { hits: number; misses: number }): V | undefined {
     if (!this.#on) {
       this.#watch(key);
       return undefined;
     }
-    const held = this.#answers.get(key);
-    if (held === undefined) this.#answerMisses += 1;
-    else this.#answerHits += 1;
-    this.#count(held !== undefined);
-    return held as T | undefined;
+    const value = held.get(key);
+    if (value === undefined) stats.misses += 1;
+    else stats.hits += 1;
+    this.#count(value !== undefined);
+    return value;
   }
 
   /** Remembers a read answer, frozen; `T` is a value or a list (its length is its weight). */
@@ -248,11 +242,11 @@ export class ReadCache {
     return {
       on: this.#on,
       records: this.#records.size,
-      hits: this.#hits,
-      misses: this.#misses,
+      hits: this.#recordStats.hits,
+      misses: this.#recordStats.misses,
       answers: this.#answers.size,
-      answerHits: this.#answerHits,
-      answerMisses: this.#answerMisses,
+      answerHits: this.#answerStats.hits,
+      answerMisses: this.#answerStats.misses,
     };
   }
 }

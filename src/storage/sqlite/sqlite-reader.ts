@@ -62,7 +62,7 @@ export interface ReaderContext {
   /** The in-memory lexical index of the store's read connection (committed rows only). */
   readonly lexicalIndex?: LexicalIndex;
   /** Decoded records of a read connection that never writes (see `read-cache.ts`). */
-  readonly records?: ReadCache;
+  readonly readCache?: ReadCache;
   /** Inside a write transaction: the rows it wrote, which the lexical index answers beside its own. */
   readonly pendingLexical?: PendingLexicalRows;
 }
@@ -151,7 +151,7 @@ export class SqliteReader implements StoreReader {
     return this.read('get memories', (connection) => {
       const allowed = assertReadScopes(scopes);
       if (ids.length === 0) return [];
-      const cache = this.#context.records;
+      const cache = this.#context.readCache;
       cache?.sync(connection);
       const wanted = new Set(ids);
       const byId = new Map<string, MemoryRecord>();
@@ -275,7 +275,7 @@ export class SqliteReader implements StoreReader {
   }
 
   async getNeighbours(query: NeighbourQuery): Promise<Map<string, { before: MemoryRecord[]; after: MemoryRecord[] }>> {
-    return this.read('read neighbours', (connection) => readNeighbours(connection, query, this.#context.records));
+    return this.read('read neighbours', (connection) => readNeighbours(connection, query, this.#context.readCache));
   }
 
   async recentEmbeddings(scope: Scope, limit: number): Promise<Float32Array[]> {
@@ -327,7 +327,7 @@ export class SqliteReader implements StoreReader {
 
   async getEdges(query: { scopes: readonly Scope[]; ids: readonly string[]; types?: readonly string[] }): Promise<Edge[]> {
     return this.read('get edges', (connection) => {
-      if (this.#context.records?.active === true) return cachedEdges(connection, this.#context.records, query);
+      if (this.#context.readCache?.active === true) return cachedEdges(connection, this.#context.readCache, query);
       const scopes = JSON.stringify(assertReadScopes(query.scopes));
       if (query.ids.length === 0 || query.types?.length === 0) return [];
       const ids = JSON.stringify(query.ids);
@@ -373,21 +373,21 @@ export class SqliteReader implements StoreReader {
 
   async getRelationTypes(scopes: readonly Scope[]): Promise<RelationType[]> {
     return this.read('read relation types', (connection) => {
-      const cache = this.#context.records;
+      const cache = this.#context.readCache;
       return cache?.active === true ? cachedRelationTypes(connection, cache, scopes) : readRelationTypes(connection, scopes);
     });
   }
 
   async getConceptRefs(query: ConceptRefQuery): Promise<ConceptRef[]> {
     return this.read('read concept refs', (connection) => {
-      const cache = this.#context.records;
+      const cache = this.#context.readCache;
       return cache?.active === true ? cachedConceptRefs(connection, cache, query) : readConceptRefs(connection, query);
     });
   }
 
   async findConceptsByRef(query: { scopes: readonly Scope[]; refIds: readonly string[] }): Promise<ConceptRef[]> {
     return this.read('find concepts by ref', (connection) => {
-      const cache = this.#context.records;
+      const cache = this.#context.readCache;
       return cache?.active === true ? cachedConceptsByRef(connection, cache, query) : readConceptsByRef(connection, query);
     });
   }

@@ -76,15 +76,15 @@ export class SqliteStore extends SqliteReader implements Store {
     index: VectorIndex;
     ann: AnnIndex | undefined;
     lexical: LexicalIndex | undefined;
-    records: ReadCache | undefined;
+    readCache: ReadCache | undefined;
     state: OpenState;
   }) {
     super({
       ...readerContext(parts, parts.reader, () => assertOpen(parts.state)),
       ...(parts.lexical !== undefined ? { lexicalIndex: parts.lexical } : {}),
-      ...(parts.records !== undefined ? { records: parts.records } : {}),
+      ...(parts.readCache !== undefined ? { readCache: parts.readCache } : {}),
     });
-    this.#readCache = parts.records;
+    this.#readCache = parts.readCache;
     this.#lexical = parts.lexical;
     this.#config = parts.config;
     this.#reader = parts.reader;
@@ -141,9 +141,9 @@ export class SqliteStore extends SqliteReader implements Store {
             logger: resolved.logger,
           });
       // a connection's own commits leave its data_version alone: no cache where the reader also writes
-      const records =
+      const readCache =
         reader === writer || resolved.readCacheRecords === 0 ? undefined : new ReadCache({ records: resolved.readCacheRecords });
-      return new SqliteStore({ config: resolved, reader, writer, index, ann, lexical, records, state: { closed: false } });
+      return new SqliteStore({ config: resolved, reader, writer, index, ann, lexical, readCache, state: { closed: false } });
     } catch (error) {
       for (const connection of opened) closeQuietly(connection);
       throw toEngramError(error, 'open the store');
