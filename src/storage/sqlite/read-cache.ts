@@ -14,6 +14,10 @@
  * Only for a read connection that never writes: a connection's own commits do not change its
  * `data_version`. What it hands out is shared, so it is frozen (nested values included): a caller that
  * changes a record gets a TypeError instead of corrupting the next reader's copy.
+ *
+ * A record is kept on its second read (the first is noted), and the cache turns itself off while few
+ * lookups are answered: where reads seldom repeat (random questions over 100,000 memories) keeping
+ * costs more than it saves.
  */
 import type { MemoryRecord } from '../../core/memory.js';
 import type { SqliteConnection } from './sqlite-connection.js';
@@ -52,7 +56,6 @@ class Generations<V> {
   #young = new Map<string, V>();
   #old = new Map<string, V>();
   #youngCost = 0;
-  #oldCost = 0;
   readonly #budget: number;
   readonly #cost: (value: V) => number;
 
@@ -71,7 +74,6 @@ class Generations<V> {
     const old = this.#old.get(key);
     if (old !== undefined) {
       this.#old.delete(key);
-      this.#oldCost -= this.#cost(old);
       this.#add(key, old);
     }
     return old;
@@ -85,11 +87,7 @@ class Generations<V> {
       this.#young.delete(key);
       this.#youngCost -= this.#cost(young);
     }
-    const old = this.#old.get(key);
-    if (old !== undefined) {
-      this.#old.delete(key);
-      this.#oldCost -= this.#cost(old);
-    }
+    this.#old.delete(key);
     this.#add(key, value);
   }
 
@@ -97,7 +95,6 @@ class Generations<V> {
     const cost = this.#cost(value);
     if (this.#youngCost + cost > this.#budget / 2) {
       this.#old = this.#young;
-      this.#oldCost = this.#youngCost;
       this.#young = new Map();
       this.#youngCost = 0;
     }
@@ -109,7 +106,6 @@ class Generations<V> {
     this.#young = new Map();
     this.#old = new Map();
     this.#youngCost = 0;
-    this.#oldCost = 0;
   }
 }
 

@@ -15,7 +15,8 @@ const COLUMNS = memoryColumns('m');
 /**
  * Neighbours of each id in its thread (or, for an unthreaded episode, in time). Each side is one indexed
  * range read of ids; then the rows of the neighbours found are read once each (neighbouring anchors
- * share most of theirs) and decoded, except those the caller already holds (`query.known`).
+ * share most of theirs) and decoded, except those the caller already holds (`query.known`). With a read
+ * cache that is on, a short thread is walked in its order held there instead (`cachedThreadSides`).
  */
 export function readNeighbours(
   connection: SqliteConnection,
