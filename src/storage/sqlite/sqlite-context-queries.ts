@@ -150,12 +150,12 @@ function cachedThreadSides(
   const recordOf = (id: string): MemoryRecord | undefined => held.get(id) ?? query.known?.get(id) ?? cache.get(id);
   const bounds = visibilityBounds(query, query.now);
   const readMissing = (ids: readonly string[]): void => {
-    const missing = ids.filter((id) => recordOf(id) === undefined);
-    if (missing.length === 0) return;
-    for (const row of connection.allArrays(`SELECT ${COLUMNS} FROM memories m WHERE ${inList('m.id')}`, JSON.stringify(missing))) {
-      const record = cache.keep(arrayToMemory(row));
+    for (const record of recordsById(
+      connection,
+      ids.filter((id) => recordOf(id) === undefined),
+      cache,
+    ))
       held.set(record.id, record);
-    }
   };
   // what the walk most likely needs: the window on each side, and as much again for records it skips
   readMissing(order.slice(Math.max(0, at - 2 * window), at + 2 * window + 1));
@@ -194,12 +194,17 @@ function neighbourRecords(
       if (held !== undefined) records.set(id, held);
       else missing.add(id);
     }
-  if (missing.size === 0) return records;
-  for (const row of connection.allArrays(`SELECT ${COLUMNS} FROM memories m WHERE ${inList('m.id')}`, JSON.stringify([...missing]))) {
-    const read = arrayToMemory(row);
-    records.set(read.id, cache === undefined ? read : cache.keep(read));
-  }
+  for (const record of recordsById(connection, [...missing], cache)) records.set(record.id, record);
   return records;
+}
+
+/** The rows of `ids` (already known to be visible to the read), decoded and offered to the cache. */
+function recordsById(connection: SqliteConnection, ids: readonly string[], cache: ReadCache | undefined): MemoryRecord[] {
+  if (ids.length === 0) return [];
+  return connection.allArrays(`SELECT ${COLUMNS} FROM memories m WHERE ${inList('m.id')}`, JSON.stringify(ids)).map((row) => {
+    const record = arrayToMemory(row);
+    return cache === undefined ? record : cache.keep(record);
+  });
 }
 
 /**

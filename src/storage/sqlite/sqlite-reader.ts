@@ -29,8 +29,7 @@ import type { AnnIndex } from './ann/ann-index.js';
 import type { LexicalIndex, LexicalView } from './lexical/lexical-index.js';
 import type { PendingLexicalRows } from './lexical/lexical-pending.js';
 import { LexicalStatistics, searchLexical } from './lexical/sqlite-lexical.js';
-import { readRelationTypes } from './sqlite-relations.js';
-import { readConceptRefs, readConcepts, readConceptsByRef } from './sqlite-concepts.js';
+import { readConcepts } from './sqlite-concepts.js';
 import { listState, readState } from './sqlite-state.js';
 import { readNeighbours, readTemporal } from './sqlite-context-queries.js';
 import { browseMemories, findDerived, listScopes, summarizeScopes } from './sqlite-browse.js';
@@ -38,14 +37,14 @@ import { countRecordedPerDay, listConcepts, nextToDecay } from './sqlite-explore
 import type { SqliteConnection } from './sqlite-connection.js';
 import { assertDimension } from '../../core/vectors.js';
 import { toEngramError } from './sqlite-errors.js';
-import { arrayToMemory, EDGE_COLUMNS, inList, memoryColumns, rowToEdge, rowToMemory, type EdgeRow, type MemoryRow } from './sqlite-rows.js';
+import { arrayToMemory, inList, memoryColumns, rowToMemory, type MemoryRow } from './sqlite-rows.js';
 import { searchVectors, type VectorSearchContext } from './ann/sqlite-vector-search.js';
 import * as dump from './sqlite-dump.js';
 import { assertEmbedderCurrent } from './ann/sqlite-vector-staging.js';
 import { readVectors } from './ann/stored-vectors.js';
 import type { VectorIndex } from './ann/vector-index.js';
 import type { ReadCache } from './read-cache.js';
-import { cachedConceptRefs, cachedConceptsByRef, cachedEdges, cachedRelationTypes } from './sqlite-cached-reads.js';
+import { readConceptRefs, readConceptsByRef, readEdges, relationTypesOf } from './sqlite-cached-reads.js';
 
 /** What a reader needs; `assertUsable` throws once the store is closed or the transaction is over. */
 export interface ReaderContext {
@@ -326,25 +325,7 @@ export class SqliteReader implements StoreReader {
   }
 
   async getEdges(query: { scopes: readonly Scope[]; ids: readonly string[]; types?: readonly string[] }): Promise<Edge[]> {
-    return this.read('get edges', (connection) => {
-      if (this.#context.readCache?.active === true) return cachedEdges(connection, this.#context.readCache, query);
-      const scopes = JSON.stringify(assertReadScopes(query.scopes));
-      if (query.ids.length === 0 || query.types?.length === 0) return [];
-      const ids = JSON.stringify(query.ids);
-      const types = query.types === undefined ? '' : ` AND ${inList('type')}`;
-      const rows = connection.all<EdgeRow>(
-        `SELECT ${EDGE_COLUMNS} FROM edges WHERE rowid IN (
-           SELECT rowid FROM edges WHERE ${inList('scope')} AND ${inList('from_id')}
-           UNION SELECT rowid FROM edges WHERE ${inList('scope')} AND ${inList('to_id')}
-         )${types} ORDER BY rowid`,
-        scopes,
-        ids,
-        scopes,
-        ids,
-        ...(query.types === undefined ? [] : [JSON.stringify(query.types)]),
-      );
-      return rows.map(rowToEdge);
-    });
+    return this.read('get edges', (connection) => readEdges(connection, this.#context.readCache, query));
   }
 
   async stats(scopes: readonly Scope[]): Promise<StoreStats> {
@@ -372,24 +353,15 @@ export class SqliteReader implements StoreReader {
   }
 
   async getRelationTypes(scopes: readonly Scope[]): Promise<RelationType[]> {
-    return this.read('read relation types', (connection) => {
-      const cache = this.#context.readCache;
-      return cache?.active === true ? cachedRelationTypes(connection, cache, scopes) : readRelationTypes(connection, scopes);
-    });
+    return this.read('read relation types', (connection) => relationTypesOf(connection, this.#context.readCache, scopes));
   }
 
   async getConceptRefs(query: ConceptRefQuery): Promise<ConceptRef[]> {
-    return this.read('read concept refs', (connection) => {
-      const cache = this.#context.readCache;
-      return cache?.active === true ? cachedConceptRefs(connection, cache, query) : readConceptRefs(connection, query);
-    });
+    return this.read('read concept refs', (connection) => readConceptRefs(connection, this.#context.readCache, query));
   }
 
   async findConceptsByRef(query: { scopes: readonly Scope[]; refIds: readonly string[] }): Promise<ConceptRef[]> {
-    return this.read('find concepts by ref', (connection) => {
-      const cache = this.#context.readCache;
-      return cache?.active === true ? cachedConceptsByRef(connection, cache, query) : readConceptsByRef(connection, query);
-    });
+    return this.read('find concepts by ref', (connection) => readConceptsByRef(connection, this.#context.readCache, query));
   }
 
   async findConcepts(query: Parameters<StoreReader['findConcepts']>[0]): Promise<MemoryRecord[]> {
