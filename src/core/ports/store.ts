@@ -59,6 +59,15 @@ export interface ListQuery {
   limit: number;
 }
 
+/** The start of an episode's content and the people it perceived (`StoreReader.recentEpisodeHeads`). */
+export interface EpisodeHead {
+  head: string;
+  people: readonly string[];
+}
+
+/** How much of an episode's content `recentEpisodeHeads` returns: enough for a "Name: " speaker prefix. */
+export const EPISODE_HEAD_CHARS = 100;
+
 /** Orders of `browseMemories`: by transaction time, valid time, importance or last access. */
 export const BROWSE_SORTS = ['recordedAt', 'validFrom', 'importance', 'accessedAt'] as const;
 export type BrowseSort = (typeof BROWSE_SORTS)[number];
@@ -206,6 +215,12 @@ export interface StoreReader {
    * never accessed as `NEVER_ACCESSED`), so a caller can resume from the last record it got.
    */
   browseMemories(query: BrowseQuery): Promise<MemoryRecord[]>;
+  /**
+   * The newest `limit` active episodes of `scopes` by recording time, newest first, each as the first
+   * `EPISODE_HEAD_CHARS` characters of its content and the people its `perception` names (none when it
+   * names none or its data cannot be read): what recall samples to learn who speaks in a scope.
+   */
+  recentEpisodeHeads(query: { scopes: readonly Scope[]; limit: number }): Promise<EpisodeHead[]>;
   /**
    * The scopes that hold at least one record (any status), in code-point order: every scope of the
    * store for `'all'`, else those whose tenant (first segment) is one of `tenants`. The one read that

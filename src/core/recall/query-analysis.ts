@@ -16,12 +16,12 @@ export interface QueryAnalysis {
   emotion: EmotionAnalysis;
 }
 
-/** Analyses a query against a reference time (the caller's "now"). */
-export function analyzeQuery(text: string, referenceTime: number): QueryAnalysis {
+/** Analyses a query against a reference time (the caller's "now"); `entities` when already extracted from it. */
+export function analyzeQuery(text: string, referenceTime: number, entities: string[] = extractEntities(text)): QueryAnalysis {
   return {
     text,
     terms: [...new Set(contentTerms(text))].slice(0, 64),
-    entities: extractEntities(text),
+    entities,
     window: parseTemporalExpression(text, referenceTime),
     emotion: analyzeEmotion(text),
   };

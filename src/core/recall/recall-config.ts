@@ -45,6 +45,16 @@ export interface RecallConfig {
   shortQueryLexicalCoverage: number;
   /** Entity channel weight: the fraction of the query's named entities a memory mentions. */
   entityWeight: number;
+  /**
+   * Participants (`participants.ts`): when the query names people who together speak at least this share
+   * of the scope's newest turns (both people of a two-person conversation), the semantic channel embeds
+   * the query without their names, which match every turn alike; 0 turns it off.
+   */
+  participantShare: number;
+  /** Participants: how many of the scope's newest episodes are sampled for their speakers… */
+  participantSample: number;
+  /** …and how many of those must have a speaker for the sample to count. */
+  participantMinTurns: number;
   /** Temporal channel weight: memories whose event time falls in a date window named by the query. */
   temporalWeight: number;
   /** Graph channel weight: memories one edge away from the strongest hits. */
@@ -134,6 +144,9 @@ export const DEFAULT_RECALL_CONFIG: RecallConfig = Object.freeze({
   shortQuerySemanticWeight: 0.8,
   shortQueryLexicalCoverage: 2,
   entityWeight: 0.2,
+  participantShare: 0.8,
+  participantSample: 400,
+  participantMinTurns: 20,
   temporalWeight: 0.15,
   graphWeight: 0.1,
   affectWeight: 0.05,

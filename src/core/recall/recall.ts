@@ -16,6 +16,8 @@ import { fuseCandidates, type ChannelExplanation } from './fusion.js';
 import { analyzeQuery, type QueryAnalysis } from './query-analysis.js';
 import { configForQuery, type RecallConfig } from './recall-config.js';
 import { hitRelevance } from './hit-relevance.js';
+import { ubiquitousSpeakers, withoutNames } from './participants.js';
+import { extractEntities } from '../text/index.js';
 import { blendScores, reachedCandidate, type Candidate } from './scoring.js';
 import { applyNeighbourhood } from './neighbourhood.js';
 import { maximalMarginalRelevance } from './mmr.js';
@@ -88,9 +90,13 @@ export async function recall(deps: RecallDeps, query: string, options: ParsedRec
     ...(options.layers !== undefined ? { layers: options.layers } : {}),
   };
   // The query's vector first: an embedder with workers computes it while this thread analyses the
-  // query and runs the lexical channels.
-  const queryVector = config.semanticWeight > 0 ? embedQuery(deps.embedder, query) : null;
-  const analysis = analyzeQuery(query, options.referenceTime ?? options.asOf ?? now);
+  // query and runs the lexical channels. When the query names people, the scope's speakers are sampled
+  // first (which text to embed depends on them), and the channels wait until the embedding is under way.
+  const entities = extractEntities(query);
+  const semantic = config.semanticWeight > 0 ? semanticQueryVector(deps, config, base.scopes, query, entities) : null;
+  if (semantic?.started !== undefined) await semantic.started;
+  const queryVector = semantic?.vector ?? null;
+  const analysis = analyzeQuery(query, options.referenceTime ?? options.asOf ?? now, entities);
 
   const { channels, records } = await runChannels(deps, config, analysis, base, queryVector);
   const ranking = configForQuery(config, analysis.terms.length, options.weights?.semantic !== undefined);
@@ -193,6 +199,35 @@ function embedQuery(embedder: Embedder, query: string): Promise<Float32Array> {
   // handled where it is awaited; this only keeps an early failure elsewhere from leaving it unhandled
   vector.catch(() => undefined);
   return vector;
+}
+
+/**
+ * The semantic channel's query vector: that of the query, or, when it names the scope's participants
+ * (`participants.ts`), of the query without their names. `started` (only when the scope's speakers
+ * are sampled first) settles once the embedding has been asked for; it never rejects.
+ */
+function semanticQueryVector(
+  deps: RecallDeps,
+  config: RecallConfig,
+  scopes: readonly Scope[],
+  query: string,
+  entities: readonly string[],
+): { vector: Promise<Float32Array>; started?: Promise<void> } {
+  if (config.participantShare <= 0 || config.participantSample <= 0 || entities.length === 0) return { vector: embedQuery(deps.embedder, query) };
+  const text = deps.store.recentEpisodeHeads({ scopes, limit: config.participantSample }).then((sample) => {
+    const names = ubiquitousSpeakers(entities, sample, { share: config.participantShare, minTurns: config.participantMinTurns });
+    return (names.length > 0 ? withoutNames(query, names) : null) ?? query;
+  });
+  const vector = text.then((t) => embedQuery(deps.embedder, t));
+  // handled where it is awaited, as the query's own vector is
+  vector.catch(() => undefined);
+  return {
+    vector,
+    started: text.then(
+      () => undefined,
+      () => undefined,
+    ),
+  };
 }
 
 /**

@@ -13,6 +13,8 @@ import type {
   ScopeSelection,
   ScopeSummary,
 } from '../../core/ports/store.js';
+import { EPISODE_HEAD_CHARS, type EpisodeHead } from '../../core/ports/store.js';
+import { mergeEpisodeHeads, type EpisodeHeadRow } from '../episode-heads.js';
 import { assertReadScopes, assertScope, tenantOf, type Scope } from '../../core/scope.js';
 import {
   asciiLower,
@@ -79,6 +81,30 @@ export async function browseMemories(db: PgQueryable, t: Tables, query: BrowseQu
     p.values,
   );
   return mergeBrowsePages([rows.rows.map(rowToMemory)], query.sort, query.order, limit);
+}
+
+/**
+ * See `StoreReader.recentEpisodeHeads`: per scope along `memories_scope_layer_recorded`. The people are
+ * found in the data's text (the first "people" array), so a row whose data is not JSON fails nothing.
+ */
+export async function recentEpisodeHeads(
+  db: PgQueryable,
+  t: Tables,
+  query: { scopes: readonly Scope[]; limit: number },
+): Promise<EpisodeHead[]> {
+  const scopes = assertReadScopes(query.scopes);
+  const limit = Math.floor(query.limit);
+  if (!(limit > 0)) return [];
+  const rows = await db.query<EpisodeHeadRow>(
+    `SELECT x.head, x.people, x.t FROM unnest($1::text[]) AS s(scope) CROSS JOIN LATERAL (
+       SELECT left(m.content, ${EPISODE_HEAD_CHARS}) AS head, substring(m.data from '"people":(\[[^\]]*\])') AS people, m.recorded_at AS t
+       FROM ${t.memories} m WHERE m.scope = s.scope AND m.layer = 'episodic' AND m.status = 'active'
+       ORDER BY m.recorded_at DESC LIMIT $2
+     ) x
+     ORDER BY x.t DESC LIMIT $2`,
+    [[...scopes], limit],
+  );
+  return mergeEpisodeHeads([rows.rows], limit);
 }
 
 /** Existing scopes by a skip scan over the scope index (one index seek per distinct scope). */

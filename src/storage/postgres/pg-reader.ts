@@ -16,6 +16,7 @@ import type {
   StoreStats,
   TemporalQuery,
   VectorQuery,
+  EpisodeHead,
 } from '../../core/ports/store.js';
 import { assertReadScopes, assertScope, type Scope } from '../../core/scope.js';
 import type { RelationType } from '../../core/relations.js';
@@ -40,7 +41,7 @@ import { toEngramError } from './pg-errors.js';
 import { searchLexical } from './pg-lexical.js';
 import { assertEmbedderCurrent } from './pg-vector-staging.js';
 import { readNeighbours } from './pg-neighbours.js';
-import { browseMemories, findDerived, listScopes, summarizeScopes } from './pg-browse.js';
+import { browseMemories, findDerived, listScopes, recentEpisodeHeads, summarizeScopes } from './pg-browse.js';
 import { countRecordedPerDay, listConcepts, nextToDecay } from './pg-explore.js';
 import type { VectorStorage } from './pg-migrations.js';
 import { windowBound } from '../temporal-reads.js';
@@ -218,6 +219,10 @@ export class PgReader implements StoreReader {
 
   async browseMemories(query: BrowseQuery): Promise<MemoryRecord[]> {
     return this.read('browse memories', (db) => browseMemories(db, this.tables, query));
+  }
+
+  async recentEpisodeHeads(query: { scopes: readonly Scope[]; limit: number }): Promise<EpisodeHead[]> {
+    return this.read('sample episodes', (db) => recentEpisodeHeads(db, this.tables, query));
   }
 
   async listScopes(selection: ScopeSelection): Promise<Scope[]> {

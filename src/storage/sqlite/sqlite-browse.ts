@@ -8,10 +8,13 @@ import type {
   BrowseQuery,
   BrowseSort,
   DeletedCounts,
+  EpisodeHead,
   MemoryPatch,
   ScopeSelection,
   ScopeSummary,
 } from '../../core/ports/store.js';
+import { EPISODE_HEAD_CHARS } from '../../core/ports/store.js';
+import { mergeEpisodeHeads, type EpisodeHeadRow } from '../episode-heads.js';
 import { assertReadScopes, assertScope, tenantOf, type Scope } from '../../core/scope.js';
 import {
   asciiLower,
@@ -291,4 +294,23 @@ export async function scrubAfterDelete(connection: SqliteConnection): Promise<bo
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return false;
+}
+
+/** See `StoreReader.recentEpisodeHeads`: per scope along `memories_scope_layer_recorded`, then merged. */
+export function recentEpisodeHeads(connection: SqliteConnection, query: { scopes: readonly Scope[]; limit: number }): EpisodeHead[] {
+  const scopes = assertReadScopes(query.scopes);
+  const limit = Math.floor(query.limit);
+  if (!(limit > 0)) return [];
+  const perScope = scopes.map((scope) =>
+    connection.all<EpisodeHeadRow>(
+      `SELECT substr(m.content, 1, ${EPISODE_HEAD_CHARS}) AS head,
+              CASE WHEN json_valid(m.data) THEN json_extract(m.data, '$.perception.people') END AS people,
+              m.recorded_at AS t
+       FROM memories m WHERE m.scope = ? AND m.layer = 'episodic' AND m.status = 'active'
+       ORDER BY m.recorded_at DESC LIMIT ?`,
+      scope,
+      limit,
+    ),
+  );
+  return mergeEpisodeHeads(perScope, limit);
 }

@@ -7,13 +7,14 @@
  * before it, and an empty answer (most records have no edges) cost as much as a full one.
  */
 import type { Edge } from '../../core/memory.js';
-import type { ConceptRef, ConceptRefQuery } from '../../core/ports/store.js';
+import type { ConceptRef, ConceptRefQuery, EpisodeHead } from '../../core/ports/store.js';
 import type { RelationType } from '../../core/relations.js';
 import { assertReadScopes, type Scope } from '../../core/scope.js';
 import { toConceptRef, type RefRow } from '../concept-ref-rows.js';
 import type { ReadCache } from './read-cache.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { readRelationTypes } from './sqlite-relations.js';
+import { recentEpisodeHeads } from './sqlite-browse.js';
 import { EDGE_COLUMNS, inList, rowToEdge, type EdgeRow } from './sqlite-rows.js';
 
 interface Ordered<T> {
@@ -146,4 +147,16 @@ export function relationTypesOf(connection: SqliteConnection, cache: ReadCache |
   cache.sync(connection);
   const key = `relation-types\u0000${JSON.stringify(assertReadScopes(scopes))}`;
   return [...(cache.answer<readonly RelationType[]>(key) ?? cache.remember(key, readRelationTypes(connection, scopes)))];
+}
+
+/** The scopes' newest episode heads (`recentEpisodeHeads`), remembered while the cache is on. */
+export function episodeHeadsOf(
+  connection: SqliteConnection,
+  cache: ReadCache | undefined,
+  query: { scopes: readonly Scope[]; limit: number },
+): EpisodeHead[] {
+  if (cache?.active !== true) return recentEpisodeHeads(connection, query);
+  cache.sync(connection);
+  const key = `episode-heads\u0000${Math.floor(query.limit)}\u0000${JSON.stringify(assertReadScopes(query.scopes))}`;
+  return [...(cache.answer<readonly EpisodeHead[]>(key) ?? cache.remember(key, recentEpisodeHeads(connection, query)))];
 }

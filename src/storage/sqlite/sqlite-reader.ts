@@ -23,6 +23,7 @@ import type {
   StoreStats,
   VectorQuery,
   AuditEntry,
+  EpisodeHead,
 } from '../../core/ports/store.js';
 import { assertReadScopes, assertScope, type Scope } from '../../core/scope.js';
 import type { AnnIndex } from './ann/ann-index.js';
@@ -44,7 +45,7 @@ import { assertEmbedderCurrent } from './ann/sqlite-vector-staging.js';
 import { readVectors } from './ann/stored-vectors.js';
 import type { VectorIndex } from './ann/vector-index.js';
 import type { ReadCache } from './read-cache.js';
-import { readConceptRefs, readConceptsByRef, readEdges, relationTypesOf } from './sqlite-cached-reads.js';
+import { episodeHeadsOf, readConceptRefs, readConceptsByRef, readEdges, relationTypesOf } from './sqlite-cached-reads.js';
 
 /** What a reader needs; `assertUsable` throws once the store is closed or the transaction is over. */
 export interface ReaderContext {
@@ -259,6 +260,10 @@ export class SqliteReader implements StoreReader {
 
   async browseMemories(query: BrowseQuery): Promise<MemoryRecord[]> {
     return this.read('browse memories', (connection) => browseMemories(connection, query));
+  }
+
+  async recentEpisodeHeads(query: { scopes: readonly Scope[]; limit: number }): Promise<EpisodeHead[]> {
+    return this.read('sample episodes', (connection) => episodeHeadsOf(connection, this.#context.readCache, query));
   }
 
   async listScopes(selection: ScopeSelection): Promise<Scope[]> {
