@@ -518,6 +518,33 @@ export function runStoreContract(options: StoreContractOptions): void {
       await expect(store.recentEmbeddingsByScope(['../bad'], 2)).rejects.toThrow();
     });
 
+    test('recent episode heads: newest active episodes of the scopes, their content start and perceived people', async () => {
+      const at = (minutes: number) => T0 + minutes * 60_000;
+      const long = `Caroline: ${'word '.repeat(60)}`;
+      await insert([
+        makeRecord({ scope: A, content: 'Caroline: the oldest turn', recordedAt: at(1) }),
+        makeRecord({ scope: A, content: long, recordedAt: at(2), data: { perception: { people: ['Caroline', 'Zoë'] } } }),
+        makeRecord({ scope: A, content: 'a fact, not an episode', layer: 'semantic', recordedAt: at(3) }),
+        makeRecord({ scope: A, content: 'Melanie: decayed', status: 'decayed', recordedAt: at(4) }),
+        makeRecord({ scope: A, content: 'I went running', recordedAt: at(5), data: { perception: { people: ['Melanie'] } } }),
+        makeRecord({ scope: B, content: 'Melanie: in the other scope', recordedAt: at(6) }),
+        makeRecord({ scope: OTHER, content: 'Mallory: another tenant', recordedAt: at(7) }),
+      ]);
+      expect(await store.recentEpisodeHeads({ scopes: [A], limit: 10 })).toEqual([
+        { head: 'I went running', people: ['Melanie'] },
+        { head: long.slice(0, 100), people: ['Caroline', 'Zoë'] },
+        { head: 'Caroline: the oldest turn', people: [] },
+      ]);
+      // newest first across scopes, at most `limit`
+      expect((await store.recentEpisodeHeads({ scopes: [A, B], limit: 2 })).map((h) => h.head)).toEqual([
+        'Melanie: in the other scope',
+        'I went running',
+      ]);
+      expect(await store.recentEpisodeHeads({ scopes: [A], limit: 0 })).toEqual([]);
+      await expect(store.recentEpisodeHeads({ scopes: [], limit: 5 })).rejects.toThrow();
+      await expect(store.recentEpisodeHeads({ scopes: ['../bad'], limit: 5 })).rejects.toThrow();
+    });
+
     test('vector search orders by cosine similarity', async () => {
       const expected: Array<[Float32Array, number]> = [
         [vectorOf(DIM, 1), 1],

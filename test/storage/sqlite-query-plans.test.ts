@@ -139,6 +139,13 @@ describe('SQLite statements seek their own index', () => {
     }
   });
 
+  it("a recall's sample of the scope's newest episodes (who speaks there) walks the scope's layer index, without sorting", () => {
+    for (const plan of plansOf(/m\.layer = 'episodic' AND m\.status = 'active'\s+ORDER BY m\.recorded_at DESC/s)) {
+      expect(plan.join(' | ')).toMatch(/INDEX memories_scope_layer_recorded \(scope=\? AND layer=\?\)/);
+      expect(plan.join(' | ')).not.toMatch(/TEMP B-TREE/);
+    }
+  });
+
   it('a neighbour read of timed turns seeks the thread index from the anchor', () => {
     for (const plan of plansOf(/m\.thread = \?.*m\.occurred_at IS NOT NULL/s))
       expect(plan.join(' | ')).toMatch(/INDEX memories_thread \(scope=\? AND thread=\? AND .*\(occurred_at,id\)[<>]\(\?,\?\)/);

@@ -60,7 +60,10 @@ export function ubiquitousSpeakers(names: readonly string[], sample: readonly Ep
 export function withoutNames(query: string, names: readonly string[]): string | null {
   let text = query;
   for (const name of names) {
-    const words = name.split(/\s+/).filter((w) => w.length > 0).map(escapeRegExp);
+    const words = name
+      .split(/\s+/)
+      .filter((w) => w.length > 0)
+      .map(escapeRegExp);
     if (words.length === 0) continue;
     const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${words.join('\\s+')}(?:['’]s)?(?![\\p{L}\\p{N}])`, 'giu');
     text = text.replace(pattern, ' ');

@@ -213,7 +213,8 @@ function semanticQueryVector(
   query: string,
   entities: readonly string[],
 ): { vector: Promise<Float32Array>; started?: Promise<void> } {
-  if (config.participantShare <= 0 || config.participantSample <= 0 || entities.length === 0) return { vector: embedQuery(deps.embedder, query) };
+  if (config.participantShare <= 0 || config.participantSample <= 0 || entities.length === 0)
+    return { vector: embedQuery(deps.embedder, query) };
   const text = deps.store.recentEpisodeHeads({ scopes, limit: config.participantSample }).then((sample) => {
     const names = ubiquitousSpeakers(entities, sample, { share: config.participantShare, minTurns: config.participantMinTurns });
     return (names.length > 0 ? withoutNames(query, names) : null) ?? query;

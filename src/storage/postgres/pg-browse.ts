@@ -97,7 +97,7 @@ export async function recentEpisodeHeads(
   if (!(limit > 0)) return [];
   const rows = await db.query<EpisodeHeadRow>(
     `SELECT x.head, x.people, x.t FROM unnest($1::text[]) AS s(scope) CROSS JOIN LATERAL (
-       SELECT left(m.content, ${EPISODE_HEAD_CHARS}) AS head, substring(m.data from '"people":(\[[^\]]*\])') AS people, m.recorded_at AS t
+       SELECT left(m.content, ${EPISODE_HEAD_CHARS}) AS head, substring(m.data from '"people":([[][^]]*[]])') AS people, m.recorded_at AS t
        FROM ${t.memories} m WHERE m.scope = s.scope AND m.layer = 'episodic' AND m.status = 'active'
        ORDER BY m.recorded_at DESC LIMIT $2
      ) x
