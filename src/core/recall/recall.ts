@@ -190,6 +190,7 @@ function singleChannel(channel: 'lexical' | 'semantic'): Partial<RecallConfig> {
     activationWeight: 0,
     mmrLambda: 1,
     fusion: 'rrf',
+    participantShare: 0,
   };
 }
 

@@ -77,7 +77,7 @@ class QueryRecorder implements Embedder {
   readonly queries: string[] = [];
   embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]> {
     if (options?.purpose === 'query') this.queries.push(...texts);
-    return this.inner.embed(texts, options);
+    return this.inner.embed(texts);
   }
 }
 
@@ -120,6 +120,17 @@ describe('recall embeds a query naming the participants without their names (SQL
     expect(await asked('What bread has Ann baked?', CHAT)).toEqual(['What bread has Ann baked?']);
     expect(await asked('What bread have Ann and Ben both baked?', OTHERS)).toEqual(['What bread have Ann and Ben both baked?']);
     expect(await asked('what bread was baked?', CHAT)).toEqual(['what bread was baked?']);
+  });
+
+  it('a single-channel baseline (weights { lexical: 0 }) embeds the query as asked', async () => {
+    embedder.queries.length = 0;
+    await ctx.engram.recall('What bread have Ann and Ben both baked?', {
+      scopes: [CHAT],
+      k: 5,
+      trackAccess: false,
+      weights: { lexical: 0 },
+    });
+    expect(embedder.queries).toEqual(['What bread have Ann and Ben both baked?']);
   });
 
   it('participantShare 0 turns it off', async () => {
