@@ -4,16 +4,17 @@
  * the hard delete of purge.
  */
 import { LAYERS, STATUSES, type MemoryRecord } from '../../core/memory.js';
-import type {
-  AuditEntry,
-  BrowseQuery,
-  BrowseSort,
-  DeletedCounts,
-  MemoryPatch,
-  ScopeSelection,
-  ScopeSummary,
+import {
+  EPISODE_HEAD_CHARS,
+  type AuditEntry,
+  type BrowseQuery,
+  type BrowseSort,
+  type DeletedCounts,
+  type EpisodeHead,
+  type MemoryPatch,
+  type ScopeSelection,
+  type ScopeSummary,
 } from '../../core/ports/store.js';
-import { EPISODE_HEAD_CHARS, type EpisodeHead } from '../../core/ports/store.js';
 import { mergeEpisodeHeads, type EpisodeHeadRow } from '../episode-heads.js';
 import { assertReadScopes, assertScope, tenantOf, type Scope } from '../../core/scope.js';
 import {

@@ -3,17 +3,17 @@
  * indexes (migration 10), scope discovery by a skip scan, and the hard delete of purge.
  */
 import { LAYERS, STATUSES, type MemoryRecord } from '../../core/memory.js';
-import type {
-  AuditEntry,
-  BrowseQuery,
-  BrowseSort,
-  DeletedCounts,
-  EpisodeHead,
-  MemoryPatch,
-  ScopeSelection,
-  ScopeSummary,
+import {
+  EPISODE_HEAD_CHARS,
+  type AuditEntry,
+  type BrowseQuery,
+  type BrowseSort,
+  type DeletedCounts,
+  type EpisodeHead,
+  type MemoryPatch,
+  type ScopeSelection,
+  type ScopeSummary,
 } from '../../core/ports/store.js';
-import { EPISODE_HEAD_CHARS } from '../../core/ports/store.js';
 import { mergeEpisodeHeads, type EpisodeHeadRow } from '../episode-heads.js';
 import { assertReadScopes, assertScope, tenantOf, type Scope } from '../../core/scope.js';
 import {
