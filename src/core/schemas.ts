@@ -201,6 +201,7 @@ export const channelWeightsSchema = z
     semantic: z.number().min(0).max(10).optional(),
     entity: z.number().min(0).max(10).optional(),
     temporal: z.number().min(0).max(10).optional(),
+    mention: z.number().min(0).max(10).optional(),
     graph: z.number().min(0).max(10).optional(),
     affect: z.number().min(0).max(10).optional(),
     neighbour: z.number().min(0).max(10).optional(),

@@ -77,6 +77,7 @@ export function fuseChannels(
   const stats = meanStd((channels.semantic ?? []).map((h) => h.score));
   const semanticFloor = Math.min(...(channels.semantic ?? []).map((h) => h.score), stats.mean);
   const temporal = byId(channels.temporal);
+  const mention = byId(channels.mention);
   const queryEntities = new Set(analysis.entities);
   const queryMood = new Set(analysis.emotion.mood);
   const out: Candidate[] = [];
@@ -87,7 +88,11 @@ export function fuseChannels(
     const lex = lexBest === 0 || config.lexicalCoverage === 0 ? lexBest : lexBest * Math.pow(coverage.get(id) ?? 1, config.lexicalCoverage);
     const cos = semantic.get(id) ?? semanticFloor;
     const sem = stats.std > 0 ? (cos - stats.mean) / stats.std / config.semanticZScale : 0;
-    let fused = config.lexicalWeight * lex + config.semanticWeight * sem + config.temporalWeight * (temporal.get(id) ?? 0);
+    let fused =
+      config.lexicalWeight * lex +
+      config.semanticWeight * sem +
+      config.temporalWeight * (temporal.get(id) ?? 0) +
+      config.mentionWeight * (mention.get(id) ?? 0);
     if (queryEntities.size > 0 && config.entityWeight > 0) {
       let overlap = 0;
       for (const entity of record.entities) if (queryEntities.has(entity)) overlap += 1;
@@ -155,6 +160,7 @@ function rrfCandidates(channels: Record<string, ChannelHit[]>, records: Map<stri
     semantic: config.semanticWeight,
     entity: config.entityWeight,
     temporal: config.temporalWeight,
+    mention: config.mentionWeight,
   };
   const fused = reciprocalRankFusion(
     Object.entries(channels).map(([channel, hits]) => ({ channel, weight: weights[channel] ?? 0, hits })),

@@ -32,6 +32,8 @@ const shape = {
   participantSample: count(0, 10_000),
   participantMinTurns: count(1, 10_000),
   temporalWeight: weight,
+  mentionWeight: weight,
+  mentionLagDays: z.number().finite().min(0).max(3650),
   graphWeight: weight,
   affectWeight: weight,
   affectMinIntensity: z.number().finite().min(0).max(10),

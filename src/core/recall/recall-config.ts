@@ -57,6 +57,13 @@ export interface RecallConfig {
   participantMinTurns: number;
   /** Temporal channel weight: memories whose event time falls in a date window named by the query. */
   temporalWeight: number;
+  /**
+   * Mention channel weight (`mentioned-time.ts`): a candidate whose own text names a time inside the
+   * query's date window ("yesterday", written the day after the day asked about); 0 turns it off.
+   */
+  mentionWeight: number;
+  /** Mention channel: what was written up to this many days after the window is read for the times its text names. */
+  mentionLagDays: number;
   /** Graph channel weight: memories one edge away from the strongest hits. */
   graphWeight: number;
   /** Affect channel weight: mood and valence match when the query carries emotion. */
@@ -148,6 +155,8 @@ export const DEFAULT_RECALL_CONFIG: RecallConfig = Object.freeze({
   participantSample: 400,
   participantMinTurns: 20,
   temporalWeight: 0.15,
+  mentionWeight: 0.3,
+  mentionLagDays: 8,
   graphWeight: 0.1,
   affectWeight: 0.05,
   affectMinIntensity: 2,

@@ -23,12 +23,15 @@ import { applyNeighbourhood } from './neighbourhood.js';
 import { maximalMarginalRelevance } from './mmr.js';
 import { spreadActivation } from '../graph/activation.js';
 import { isChunkParent, isConcept } from '../record-kinds.js';
+import { mentionedTimeHits } from './mentioned-time.js';
 import { personaRerank } from './persona-stage.js';
 import { readPersona } from '../persona/persona-api.js';
 import { isPersona, type Persona } from '../persona/persona.js';
 import { isProfileSchema } from '../profile/profile-schema.js';
 import type { PersonaExplanation } from './scoring.js';
 import { attachChains, type ChainMember } from '../chains/chain.js';
+
+const DAY_MS = 86_400_000;
 
 /** Why a hit was returned: its rank and score in each channel, and the terms of the final blend. */
 export interface HitExplanation {
@@ -163,6 +166,7 @@ function weightsOf(options: ParsedRecallOptions): Partial<RecallConfig> {
   if (w.semantic !== undefined) out.semanticWeight = w.semantic;
   if (w.entity !== undefined) out.entityWeight = w.entity;
   if (w.temporal !== undefined) out.temporalWeight = w.temporal;
+  if (w.mention !== undefined) out.mentionWeight = w.mention;
   if (w.graph !== undefined) out.graphWeight = w.graph;
   if (w.affect !== undefined) out.affectWeight = w.affect;
   if (w.neighbour !== undefined) out.neighbourWeight = w.neighbour;
@@ -180,6 +184,7 @@ function singleChannel(channel: 'lexical' | 'semantic'): Partial<RecallConfig> {
     semanticWeight: channel === 'semantic' ? 1 : 0,
     entityWeight: 0,
     temporalWeight: 0,
+    mentionWeight: 0,
     graphWeight: 0,
     affectWeight: 0,
     neighbourWeight: 0,
@@ -261,6 +266,10 @@ async function runChannels(
     config.temporalWeight > 0 && analysis.window !== null
       ? store.temporalSearch({ ...base, start: analysis.window.start, end: analysis.window.end })
       : none,
+    // what was written in the window or soon after it, read for the times its text names
+    config.mentionWeight > 0 && analysis.window !== null
+      ? store.temporalSearch({ ...base, start: analysis.window.start, end: analysis.window.end + config.mentionLagDays * DAY_MS })
+      : none,
   ]);
   const records = new Map<string, MemoryRecord>();
   const early = textual.then((lists) => readRecords(store, lists.flat(), base.scopes, records));
@@ -272,7 +281,8 @@ async function runChannels(
   ]);
   await early;
   await readRecords(store, semantic, base.scopes, records);
-  return { channels: { lexical, semantic, entity, temporal }, records };
+  const mention = analysis.window !== null && config.mentionWeight > 0 ? mentionedTimeHits(records.values(), analysis.window) : [];
+  return { channels: { lexical, semantic, entity, temporal, mention }, records };
 }
 
 /** Adds to `records` the records of the hits it does not hold yet (one read). */

@@ -81,7 +81,7 @@ export const recallHitSchema = memoryViewSchema
       .object({
         channels: z
           .record(z.string(), z.object({}).loose())
-          .describe('Per channel (lexical, semantic, entity, temporal, graph, affect): its rank and score'),
+          .describe('Per channel (lexical, semantic, entity, temporal, mention, graph, affect): its rank and score'),
         fused: z.number(),
         relevance: z.number(),
         recency: z.number(),

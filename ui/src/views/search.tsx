@@ -19,7 +19,8 @@ const CHANNEL_NAMES: Record<string, string> = {
   lexical: 'Words (full-text)',
   semantic: 'Meaning (embedding)',
   entity: 'Names (entities)',
-  temporal: 'Dates',
+  temporal: 'Dates (when it happened)',
+  mention: 'Dates (named in the text)',
   graph: 'Links (graph)',
   activation: 'Spreading activation',
 };

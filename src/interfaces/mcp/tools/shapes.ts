@@ -105,7 +105,7 @@ export const recallShape = {
   weights: z
     .record(z.string(), z.number())
     .optional()
-    .describe('Channel weights, 0 = off: lexical, semantic, entity, temporal, graph, affect, neighbour.'),
+    .describe('Channel weights, 0 = off: lexical, semantic, entity, temporal, mention, graph, affect, neighbour.'),
 };
 
 export const contextShape = {

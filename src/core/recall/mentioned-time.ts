@@ -1,0 +1,38 @@
+/**
+ * Times a memory speaks of. A turn written on 4 October that says "yesterday I met some artists in
+ * Boston" is about 3 October: a query asking about 3 October should find it, though the temporal
+ * channel (which reads when memories happened) does not. The candidates' own date expressions are
+ * read relative to when each was written; a candidate whose expression falls in the query's window
+ * scores the share of the expression's span inside it ("yesterday" inside "October 2023": 1; "last
+ * week" against one of its days: 1/7).
+ */
+import type { MemoryRecord } from '../memory.js';
+import type { ChannelHit } from '../ports/store.js';
+import { extractDates, type TemporalWindow } from '../text/index.js';
+
+/** The windows a record's text names, remembered per record (a read cache hands out the same records). */
+const mentionsOf = new WeakMap<MemoryRecord, readonly TemporalWindow[]>();
+
+function mentions(record: MemoryRecord): readonly TemporalWindow[] {
+  let found = mentionsOf.get(record);
+  if (found === undefined) {
+    found = extractDates(record.content, record.occurredAt ?? record.validFrom);
+    mentionsOf.set(record, found);
+  }
+  return found;
+}
+
+/** The records whose text names a time inside `window`, best first, scored 0..1 as above. */
+export function mentionedTimeHits(records: Iterable<MemoryRecord>, window: { start: number; end: number }): ChannelHit[] {
+  const hits: ChannelHit[] = [];
+  for (const record of records) {
+    let best = 0;
+    for (const m of mentions(record)) {
+      const span = m.end - m.start;
+      const overlap = Math.min(m.end, window.end) - Math.max(m.start, window.start);
+      if (span > 0 && overlap > 0) best = Math.max(best, overlap / span);
+    }
+    if (best > 0) hits.push({ id: record.id, score: best });
+  }
+  return hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}

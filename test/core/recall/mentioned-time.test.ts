@@ -1,0 +1,116 @@
+/**
+ * The mention channel (`mentioned-time.ts`): a memory whose own text names a time inside the query's
+ * date window ("yesterday", written the day after) is found for that date. The scoring function, then
+ * through the engine on a real SQLite file, where the turn about the asked day was written the next
+ * day among turns written on the day itself.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mentionedTimeHits } from '../../../src/core/recall/mentioned-time.js';
+import type { MemoryRecord } from '../../../src/core/memory.js';
+import { tempEngram } from '../../helpers/temp.js';
+import { Engram } from '../../../src/index.js';
+
+const day = (m: number, d: number): number => Date.UTC(2023, m - 1, d);
+
+/** Only the fields the channel reads. */
+const record = (id: string, content: string, occurredAt: number | null, validFrom = occurredAt ?? 0): MemoryRecord =>
+  ({ id, content, occurredAt, validFrom }) as MemoryRecord;
+
+describe('mentionedTimeHits', () => {
+  const october3 = { start: day(10, 3), end: day(10, 4) };
+
+  it('reads a text relative to when it was written and scores the share of its span inside the window', () => {
+    const hits = mentionedTimeHits(
+      [
+        record('yesterday', 'Yesterday I met some artists in Boston.', day(10, 4) + 15 * 3_600_000),
+        record('last-week', 'Last week was busy with the album.', day(10, 11) + 3_600_000),
+        record('same-day', 'I met some artists in Boston.', day(10, 3) + 3_600_000),
+        record('other-day', 'Yesterday I went bowling.', day(10, 9)),
+      ],
+      october3,
+    );
+    // "last week" from 11 October is 2-8 October (Monday to Sunday): one of its seven days is asked about
+    expect(hits.map((h) => h.id)).toEqual(['yesterday', 'last-week']);
+    expect(hits[0]?.score).toBe(1);
+    expect(hits[1]?.score).toBeCloseTo(1 / 7, 6);
+  });
+
+  it('a day named inside a month asked about scores 1; the record time falls back to validFrom', () => {
+    const hits = mentionedTimeHits([record('noted', 'On 12 July we flew to Lisbon.', null, day(8, 2))], {
+      start: day(7, 1),
+      end: day(8, 1),
+    });
+    expect(hits).toEqual([{ id: 'noted', score: 1 }]);
+  });
+
+  it('finds nothing in texts without dates', () => {
+    expect(mentionedTimeHits([record('plain', 'We talked about the garden.', day(10, 4))], october3)).toEqual([]);
+  });
+});
+
+describe('recall finds a turn that names the day asked about, written the day after (SQLite file, hash embedder)', () => {
+  let ctx: Awaited<ReturnType<typeof tempEngram>>;
+  const scope = 'tests/diary';
+  const at = (d: number, hour: number): string => new Date(day(10, d) + hour * 3_600_000).toISOString();
+
+  beforeAll(async () => {
+    ctx = await tempEngram();
+    const filler = Array.from({ length: 40 }, (_, i) => ({
+      scope,
+      content: `Cal: note ${100 + i} about the studio and the album`,
+      occurredAt: at(3, 8 + (i % 12)),
+      context: { sessionId: 'oct-3' },
+    }));
+    await ctx.engram.remember([
+      ...filler,
+      { scope, content: 'Cal: Yesterday I met some incredible artists in Boston.', occurredAt: at(4, 15), context: { sessionId: 'oct-4' } },
+      { scope, content: 'Cal: Today I am resting at home.', occurredAt: at(4, 16), context: { sessionId: 'oct-4' } },
+    ]);
+  });
+
+  afterAll(async () => ctx.cleanup());
+
+  const ask = (engram: Engram) =>
+    engram.recall('Which city was Cal at on October 3, 2023?', {
+      scopes: [scope],
+      k: 10,
+      trackAccess: false,
+      referenceTime: day(11, 1),
+    });
+
+  it('ranks it first, and says why', async () => {
+    const { hits } = await ask(ctx.engram);
+    expect(hits[0]?.content).toBe('Cal: Yesterday I met some incredible artists in Boston.');
+    expect(hits[0]?.why.channels.mention).toEqual({ rank: 1, score: 1 });
+  });
+
+  it('mentionWeight 0 (config) or weights.mention 0 (one call) turn it off', async () => {
+    const off = await Engram.open({ path: ctx.path, embedder: 'hash', recall: { mentionWeight: 0 } });
+    try {
+      const { hits } = await ask(off);
+      expect(hits.every((h) => h.why.channels.mention === undefined)).toBe(true);
+      expect(hits[0]?.content).not.toBe('Cal: Yesterday I met some incredible artists in Boston.');
+    } finally {
+      await off.close();
+    }
+    const { hits } = await ctx.engram.recall('Which city was Cal at on October 3, 2023?', {
+      scopes: [scope],
+      k: 10,
+      trackAccess: false,
+      referenceTime: day(11, 1),
+      weights: { mention: 0 },
+    });
+    expect(hits.every((h) => h.why.channels.mention === undefined)).toBe(true);
+    expect(hits[0]?.content).not.toBe('Cal: Yesterday I met some incredible artists in Boston.');
+  });
+
+  it('a query without a date has no mention channel', async () => {
+    const { hits } = await ctx.engram.recall('Which city was Cal in?', { scopes: [scope], k: 10, trackAccess: false });
+    expect(hits.some((h) => h.why.channels.mention !== undefined)).toBe(false);
+  });
+
+  it('a bad weight is refused with the key named', async () => {
+    await expect(Engram.open({ path: ctx.path, embedder: 'hash', recall: { mentionWeight: -1 } })).rejects.toThrow(/mentionWeight/);
+    await expect(ctx.engram.recall('on October 3?', { scopes: [scope], weights: { mention: Number.NaN } })).rejects.toThrow(/mention/);
+  });
+});
