@@ -10,13 +10,18 @@ import type { MemoryRecord } from '../memory.js';
 import type { ChannelHit } from '../ports/store.js';
 import { extractDates, type TemporalWindow } from '../text/index.js';
 
-/** The windows a record's text names, remembered per record (a read cache hands out the same records). */
+/** The windows of `mentions`, remembered per record (a read cache hands out the same records). */
 const mentionsOf = new WeakMap<MemoryRecord, readonly TemporalWindow[]>();
 
+/**
+ * The windows a record's text names apart from the time it was written: "now", "today" or "this
+ * month" say no more than the write time, which is the temporal channel's to match.
+ */
 function mentions(record: MemoryRecord): readonly TemporalWindow[] {
   let found = mentionsOf.get(record);
   if (found === undefined) {
-    found = extractDates(record.content, record.occurredAt ?? record.validFrom);
+    const written = record.occurredAt ?? record.validFrom;
+    found = extractDates(record.content, written).filter((m) => !(m.start <= written && written < m.end));
     mentionsOf.set(record, found);
   }
   return found;

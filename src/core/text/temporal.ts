@@ -47,6 +47,8 @@ const RANGE_JOINER = /^\s*(?:and|to|until|till|through|thru|-|–)\s*$/;
 const RANGE_OPENER = /\b(?:between|from)\s*$/;
 const SINCE_BEFORE = /\bsince\s*$/;
 const FUTURE_CUE = /\b(?:will|shall|going to|gonna|plans?|planned|planning|upcoming|scheduled|deadline|due|next)\b|'ll\b/;
+const DURATION_LEAD = /^for\b/;
+const DURATION_BEFORE = /\bfor\s+(?:about\s+|almost\s+|nearly\s+|over\s+|around\s+)?$/;
 const RELATIVE_MODIFIER = /\b(?:last|next|this|coming|past|previous|ago|before|after|later|earlier|from now)\b/;
 
 /** The unit an offset expression counts in ("two weeks before ..." → week), if any. */
@@ -71,6 +73,8 @@ function findWithChrono(context: ParseContext, found: Found[]): void {
   for (const result of results) {
     const start = result.start;
     const lowerText = result.text.toLowerCase();
+    // "for 3 years", "for about a month": a duration, not a date chrono would put that far ahead
+    if (DURATION_LEAD.test(lowerText) || DURATION_BEFORE.test(context.lower.slice(Math.max(0, result.index - 16), result.index))) continue;
     let date: WallDate = { year: start.get('year') ?? 1970, month: start.get('month') ?? 1, day: start.get('day') ?? 1 };
     const direction = context.direction(result.index);
     const explicit = RELATIVE_MODIFIER.test(lowerText);

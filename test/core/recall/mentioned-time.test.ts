@@ -43,6 +43,11 @@ describe('mentionedTimeHits', () => {
     expect(hits).toEqual([{ id: 'noted', score: 1 }]);
   });
 
+  it('skips what only says when the text was written ("now", "tonight"), which the temporal channel reads', () => {
+    const written = day(10, 3) + 20 * 3_600_000;
+    expect(mentionedTimeHits([record('now', 'I am cooking dinner now, and tonight we watch a film.', written)], october3)).toEqual([]);
+  });
+
   it('finds nothing in texts without dates', () => {
     expect(mentionedTimeHits([record('plain', 'We talked about the garden.', day(10, 4))], october3)).toEqual([]);
   });

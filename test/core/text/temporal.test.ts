@@ -94,4 +94,11 @@ describe('extractDates', () => {
   it('returns an empty list for text without dates', () => {
     expect(extractDates('The robot picked up the mug.', REFERENCE)).toEqual([]);
   });
+
+  it('reads "for 3 years" and "for about a month" as durations, not as dates ahead', () => {
+    expect(extractDates("I've had them for 3 years and played for about a month.", REFERENCE)).toEqual([]);
+    expect(extractDates('We stayed for 2 weeks in March.', REFERENCE).map((window) => window.text)).toEqual(['in March']);
+    // an offset that is one still counts
+    expect(extractDates('I will be there in 3 years.', REFERENCE).map((window) => window.text)).toEqual(['in 3 years']);
+  });
 });
