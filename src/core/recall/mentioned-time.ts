@@ -10,21 +10,26 @@ import type { MemoryRecord } from '../memory.js';
 import type { ChannelHit } from '../ports/store.js';
 import { extractDates, type TemporalWindow } from '../text/index.js';
 
-/** The windows of `mentions`, remembered per record (a read cache hands out the same records). */
-const mentionsOf = new WeakMap<MemoryRecord, readonly TemporalWindow[]>();
+/**
+ * The windows of `mentions`, remembered by record id with the text and time they were read from (a
+ * store without a read cache hands out new objects for the same record on every read); the oldest
+ * entry goes first once `MEMO_SIZE` are held.
+ */
+const MEMO_SIZE = 20_000;
+const memo = new Map<string, { content: string; written: number; windows: readonly TemporalWindow[] }>();
 
 /**
  * The windows a record's text names apart from the time it was written: "now", "today" or "this
  * month" say no more than the write time, which is the temporal channel's to match.
  */
 function mentions(record: MemoryRecord): readonly TemporalWindow[] {
-  let found = mentionsOf.get(record);
-  if (found === undefined) {
-    const written = record.occurredAt ?? record.validFrom;
-    found = extractDates(record.content, written).filter((m) => !(m.start <= written && written < m.end));
-    mentionsOf.set(record, found);
-  }
-  return found;
+  const written = record.occurredAt ?? record.validFrom;
+  const held = memo.get(record.id);
+  if (held !== undefined && held.content === record.content && held.written === written) return held.windows;
+  const windows = extractDates(record.content, written).filter((m) => !(m.start <= written && written < m.end));
+  if (held === undefined && memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value as string);
+  memo.set(record.id, { content: record.content, written, windows });
+  return windows;
 }
 
 /** The records whose text names a time inside `window`, best first, scored 0..1 as above. */

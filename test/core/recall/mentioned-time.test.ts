@@ -48,6 +48,13 @@ describe('mentionedTimeHits', () => {
     expect(mentionedTimeHits([record('now', 'I am cooking dinner now, and tonight we watch a film.', written)], october3)).toEqual([]);
   });
 
+  it('reads a record again when its text or time changed under the same id', () => {
+    const written = day(10, 4) + 3_600_000;
+    expect(mentionedTimeHits([record('edited', 'Yesterday I met them.', written)], october3)).toHaveLength(1);
+    expect(mentionedTimeHits([record('edited', 'I met them.', written)], october3)).toEqual([]);
+    expect(mentionedTimeHits([record('edited', 'Yesterday I met them.', written + 86_400_000)], october3)).toEqual([]);
+  });
+
   it('finds nothing in texts without dates', () => {
     expect(mentionedTimeHits([record('plain', 'We talked about the garden.', day(10, 4))], october3)).toEqual([]);
   });
