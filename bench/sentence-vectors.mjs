@@ -1,18 +1,18 @@
 #!/usr/bin/env node
 // Would turns embedded sentence by sentence rank better? The dense channel alone on a cached LoCoMo
 // store (one that bench/locomo.mjs ingested), for the questions of some conversations:
-//   node bench/sentence-vectors.mjs [--db DB] [--conversations 1-5] [--embedder NAME]
-// Each turn's text is embedded as the store embeds it (`embeddingText`), and each of its sentences of
-// four words or more (when it has two or more) as the same turn with only that sentence. Rankings by
+//   node bench/sentence-vectors.mjs [--db DB] [--data FILE] [--conversations 1-5] [--embedder NAME]
+// Each turn's text is embedded whole (`embeddingText`), and each of its sentences of four words or more
+// (when it has two or more) as the same turn with only that sentence (`embeddingParts`, the write path's). Rankings by
 // cosine with the question's vector: the turn's vector (as stored today); the best of the turn and its
 // sentences; the mean of the turn's score and that best; the normalised mean of the sentences' vectors
 // (one vector a turn, about the turn's own tokens to embed); that mean with the best sentence; the best
 // sentence alone. Prints dense any@10 and frac@10 per ranking and the embedding time; writes
 // bench/results/sentence-vectors.json. Tune on development conversations only.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { Engram, createEmbedder } from '../dist/index.js';
-import { embeddingText } from '../dist/core/write/remember.js';
+import { embeddingParts, embeddingText } from '../dist/core/write/embedding-parts.js';
 import { prepareLocomo, scopeOf } from './locomo-data.mjs';
 import { CACHE_DIR, REPO_DIR, log, printTable, writeResult } from './lib.mjs';
 
@@ -22,10 +22,14 @@ const option = (name, fallback) => {
   return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1] : fallback;
 };
 const db = option('--db', join(CACHE_DIR, 'locomo-blend-e5-minilm-v4.db'));
-const [from, to] = option('--conversations', '1-5').split('-').map(Number);
+const data = option('--data', join(REPO_DIR, '../shared/datasets/locomo/locomo10.json'));
+const setName = option('--data', undefined) === undefined ? 'LoCoMo' : basename(data).replace(/\.json$/, '');
+const [from, to] = option('--conversations', option('--data', undefined) === undefined ? '1-5' : '1-99')
+  .split('-')
+  .map(Number);
 const embedderName = option('--embedder', 'blend-e5-minilm');
 
-const { questions } = prepareLocomo(JSON.parse(readFileSync(join(REPO_DIR, '../shared/datasets/locomo/locomo10.json'), 'utf8')));
+const { questions } = prepareLocomo(JSON.parse(readFileSync(data, 'utf8')));
 const asked = questions.filter((q) => q.conversation >= from && q.conversation <= to);
 const embedder = await createEmbedder(/** @type {import('../dist/index.js').EmbedderChoice} */ (embedderName), { workers: 2 });
 const engram = await Engram.open({ path: db, embedder });
@@ -40,14 +44,12 @@ for (const sample of new Set(asked.map((q) => q.sampleId))) {
     if (page.length === 0) break;
     for (const record of page) {
       if (record.layer !== 'episodic') continue;
-      const prefix = /^([^:\n]{1,40}):\s+/.exec(record.content)?.[0] ?? '';
-      const body = record.content.slice(prefix.length).replace(/\s*\[shares[^\]]*\]\s*$/, '');
-      const sentences = body.split(/(?<=[.!?])\s+/).filter((s) => s.split(/\s+/).length >= 4);
+      const parts = embeddingParts(record);
       turns.push({
         sample,
         dia: record.provenance.sources[0]?.messageId,
         text: embeddingText(record),
-        sentences: sentences.length >= 2 ? sentences.map((s) => embeddingText({ ...record, content: prefix + s })) : [],
+        sentences: parts.length >= 2 ? parts : [],
       });
     }
     afterId = page[page.length - 1]?.id;
@@ -140,7 +142,7 @@ for (const [name, score] of Object.entries(rankings)) {
   rows.push({ ranking: name, any10: any / asked.length, frac10: frac / asked.length });
 }
 printTable(
-  `Dense channel alone, LoCoMo conversations ${from}-${to} (${asked.length} questions), ${embedder.name}`,
+  `Dense channel alone, ${setName} conversations ${from}-${to} (${asked.length} questions), ${embedder.name}`,
   [
     ['ranking', 'ranking'],
     ['any@10', 'any10', 4],
@@ -151,8 +153,9 @@ printTable(
 console.log(
   `\nembedding: ${turns.length} turns in ${turnSeconds.toFixed(0)} s, ${parts.length} sentences in ${sentenceSeconds.toFixed(0)} s`,
 );
-writeResult('sentence-vectors', {
+writeResult(setName === 'LoCoMo' ? 'sentence-vectors' : `sentence-vectors-${setName}`, {
   db,
+  data: basename(data),
   conversations: [from, to],
   embedder: embedder.name,
   turns: turns.length,

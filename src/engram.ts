@@ -5,6 +5,7 @@
  * only through lazy `import()` so importing `engram` loads neither. `Engram.create` takes your parts.
  */
 import { EngramCore, type EngramCoreOptions } from './core/engine.js';
+import { PART_BATCH } from './core/write/fill-parts.js';
 import { BackgroundWorker } from './consolidation/background-worker.js';
 import { IdleReflector, type IdleReflectionEvent } from './consolidation/idle-reflection.js';
 import { sinceLastReflection } from './consolidation/phases/reflect.js';
@@ -388,7 +389,15 @@ export class Engram extends EngramCore {
     this.#backgroundOptions = options;
     this.#worker ??= new BackgroundWorker(
       { store: this.store, embedder: this.embedder, clock: this.clock, ...this.system },
-      { ...options, scheduler: systemScheduler, also: (owner) => this.drainImportance({ owner, limit: 1 }).then((r) => r.jobs) },
+      {
+        ...options,
+        scheduler: systemScheduler,
+        // due importance recoveries first, then the part vectors of records written since
+        also: async (owner) => {
+          const scored = (await this.drainImportance({ owner, limit: 1 })).jobs;
+          return scored > 0 ? scored : (await this.fillParts({ limit: PART_BATCH })).records;
+        },
+      },
     );
     this.#worker.start();
   }

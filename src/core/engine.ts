@@ -29,6 +29,8 @@ import {
 import { answeredQuestions, llmCapturedClaims, openQuestionsOf } from './write/capture/index.js';
 import { NoveltyScratch, rememberAll, type RememberResult, type WriteOptions } from './write/remember.js';
 import { rememberBatches } from './write/remember-batches.js';
+import { fillPartVectors, type FillPartsOptions, type FillPartsReport } from './write/fill-parts.js';
+import { reembedText } from './reembed/reembed-text.js';
 import { normalize } from './write/resolve-claim.js';
 import type { Llm } from './ports/llm.js';
 import { LlmAssist, type LlmUses } from './llm/llm-assist.js';
@@ -333,7 +335,7 @@ export class EngramCore {
     const scope = assertScope(options?.scope);
     const changes = redactValue(parseInput(updateInputSchema, patch, 'update'), this.#redactor).value;
     this.#announce({ kind: 'update', records: [{ scope }] });
-    const embedding = changes.content !== undefined ? (await this.embedder.embed([changes.content]))[0] : undefined;
+    const embedding = changes.content !== undefined ? await this.#editedVector(id, scope, changes.content) : undefined;
     const now = this.clock.now();
     return this.store.transaction(async (tx) => {
       const [record] = await tx.getMemories([id], [scope]);
@@ -358,6 +360,17 @@ export class EngramCore {
       const [updated] = await tx.getMemories([id], [scope]);
       return toMemoryView(updated as MemoryRecord);
     });
+  }
+
+  /**
+   * The vector of a record whose content becomes `content`, embedded as a write would embed it (with
+   * its name, speaker and episode cycle), before the write lock is taken.
+   */
+  async #editedVector(id: string, scope: Scope, content: string): Promise<Float32Array> {
+    const [record] = await this.store.getMemories([id], [scope]);
+    if (record === undefined) throw new EngramError('NOT_FOUND', messages.notFound(id), { details: { id } });
+    const [vector] = await this.embedder.embed([reembedText({ ...record, data: record.data ?? {}, content })]);
+    return vector as Float32Array;
   }
 
   /** Soft-deletes a memory (status `deleted`); `restore` brings it back. */
@@ -480,21 +493,37 @@ export class EngramCore {
   }
 
   /**
-   * Processes queued background jobs now (concept extraction, then due importance recoveries);
-   * resolves when the queue is empty or a limit is hit.
+   * Processes queued background jobs now (concept extraction, then due importance recoveries), then
+   * makes the part vectors of records still waiting for them (`partVectors`: records answered);
+   * resolves when all is done or a limit is hit (`limit` counts jobs; part vectors are not jobs and
+   * are made only when no limit is given, or within `maxMs`).
    */
-  async processJobs(options: DrainOptions = {}): Promise<DrainReport & { importanceScored: number }> {
+  async processJobs(options: DrainOptions = {}): Promise<DrainReport & { importanceScored: number; partVectors: number }> {
     this.assertOpen();
     const owner = options.owner ?? newWorkerOwner(this.system);
+    const started = this.system.stopwatch.now();
     const concepts = await drainConceptJobs(this.#deps(), { ...options, owner });
     const left = options.limit === undefined ? undefined : Math.max(0, options.limit - concepts.jobs);
-    if (left === 0) return { ...concepts, importanceScored: 0 };
+    if (left === 0) return { ...concepts, importanceScored: 0, partVectors: 0 };
     const importance = await this.drainImportance({
       owner,
       ...(left !== undefined ? { limit: left } : {}),
       ...(options.scopes !== undefined ? { scopes: options.scopes } : {}),
     });
-    return { ...concepts, jobs: concepts.jobs + importance.jobs, importanceScored: importance.scored };
+    const drained = { ...concepts, jobs: concepts.jobs + importance.jobs, importanceScored: importance.scored };
+    if (options.limit !== undefined) return { ...drained, partVectors: 0 };
+    const remaining = options.maxMs === undefined ? undefined : options.maxMs - (this.system.stopwatch.now() - started);
+    if (remaining !== undefined && remaining <= 0) return { ...drained, partVectors: 0 };
+    const parts = await this.fillParts({
+      ...(options.scopes !== undefined ? { scopes: options.scopes } : {}),
+      ...(remaining !== undefined ? { maxMs: remaining } : {}),
+    });
+    return { ...drained, partVectors: parts.records };
+  }
+
+  /** Makes the part vectors of records waiting for them (`fill-parts.ts`); the background worker calls it when idle. */
+  protected fillParts(options: FillPartsOptions = {}): Promise<FillPartsReport> {
+    return fillPartVectors({ store: this.store, embedder: this.embedder, stopwatch: this.system.stopwatch }, options);
   }
 
   /** Scores due importance-recovery jobs (the background worker runs them between concept jobs). */
@@ -692,12 +721,21 @@ export class EngramCore {
     return redactStored({ store: this.store, embedder: this.embedder, clock: this.clock, redactor: this.#redactor }, { ...input, scopes });
   }
 
-  /** Counts by layer and status within the given scopes. */
-  async stats(options: ScopedReadOptions): Promise<StoreStats & { scopes: readonly Scope[]; embedder: string; jobs: JobBacklog }> {
+  /**
+   * Counts by layer and status within the given scopes, the job backlog, and how many records still
+   * wait for their part vectors (`partVectorsPending`; the background worker or `processJobs` makes them).
+   */
+  async stats(
+    options: ScopedReadOptions,
+  ): Promise<StoreStats & { scopes: readonly Scope[]; embedder: string; jobs: JobBacklog; partVectorsPending: number }> {
     this.assertOpen();
     const scopes = assertReadScopes(options?.scopes);
-    const [stats, jobs] = await Promise.all([this.store.stats(scopes), this.store.jobBacklog(scopes)]);
-    return { scopes, embedder: this.embedder.name, ...stats, jobs };
+    const [stats, jobs, partVectorsPending] = await Promise.all([
+      this.store.stats(scopes),
+      this.store.jobBacklog(scopes),
+      this.store.countPendingParts(scopes),
+    ]);
+    return { scopes, embedder: this.embedder.name, ...stats, jobs, partVectorsPending };
   }
 
   /** Is the record visible to a current read now? */

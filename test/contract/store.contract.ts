@@ -10,6 +10,7 @@ import type { Store } from '../../src/core/ports/store.js';
 import { registerRegistryContract } from './store-registry.contract.js';
 import { registerTextContract } from './store-text.contract.js';
 import { registerDumpContract } from './store-dump.contract.js';
+import { registerPartsContract } from './store-parts.contract.js';
 import { DAY, T0, makeEdge, makeFullRecord, makeRecord, seededVector, vectorOf, withVectors } from './store-fixtures.js';
 
 /** Vector length used by the suite. */
@@ -997,6 +998,7 @@ export function runStoreContract(options: StoreContractOptions): void {
     registerRegistryContract(harness);
     registerTextContract(harness);
     registerDumpContract(harness);
+    registerPartsContract(harness);
 
     const unknown = Object.keys(options.skip ?? {}).filter((name) => !names.has(name));
     if (unknown.length > 0) throw new Error(`runStoreContract(${options.name}): skip names no test: ${unknown.join(', ')}`);

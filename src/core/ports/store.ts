@@ -238,6 +238,12 @@ export interface StoreReader {
   listMemories(query: ListQuery): Promise<MemoryRecord[]>;
   /** Active claims in one scope and layer with the given subject (for supersession and dedup). */
   findClaims(query: { scope: Scope; layers: readonly Layer[]; subjects: readonly string[]; limit: number }): Promise<MemoryRecord[]>;
+  /**
+   * The stored part vectors (`setPartVectors`) of those of `ids` that live in `scopes` and have any; a
+   * record with none, unknown or out of scope is absent. Vectors may come back quantised (int8 with a
+   * scale, cosines within ~0.01 of those written).
+   */
+  getPartVectors(scopes: readonly Scope[], ids: readonly string[]): Promise<Map<string, Float32Array[]>>;
   /** Edges touching any of the ids, within scopes. */
   getEdges(query: { scopes: readonly Scope[]; ids: readonly string[]; types?: readonly string[] }): Promise<Edge[]>;
   stats(scopes: readonly Scope[]): Promise<StoreStats>;
@@ -439,6 +445,28 @@ export interface TemporalQuery extends ScopedQuery {
   end: number;
 }
 
+/**
+ * A record whose part vectors are still to be made: every record written, and every record whose
+ * content changed, is pending until `setPartVectors` answers for it (with vectors or with none).
+ */
+export interface PartsCandidate {
+  readonly id: string;
+  readonly scope: Scope;
+  readonly layer: Layer;
+  readonly content: string;
+  /** The record's data document; `{}` when the stored one does not decode. */
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
+/** The part vectors of one record, made from `content` (stored only while the record still has it). */
+export interface PartVectors {
+  readonly id: string;
+  readonly scope: Scope;
+  readonly content: string;
+  /** Empty: the record has no parts (one sentence, a chunk, a concept…); it is no longer pending. */
+  readonly parts: readonly Float32Array[];
+}
+
 /** Writes; only available inside `Store.transaction`, so each call site is atomic. */
 export interface StoreTransaction extends StoreReader {
   insertMemories(memories: readonly NewMemory[]): Promise<void>;
@@ -446,6 +474,13 @@ export interface StoreTransaction extends StoreReader {
   updateMemory(id: string, scope: Scope, patch: MemoryPatch): Promise<boolean>;
   /** Replaces a record's embedding (after a content edit). */
   updateEmbedding(id: string, scope: Scope, embedding: Float32Array): Promise<void>;
+  /**
+   * Stores part vectors and takes their records off the pending list. A record gone, or whose content
+   * is no longer the entry's `content` (edited since it was read), is skipped and stays pending.
+   * Vectors must have the store's dimension (else `EMBEDDING_DIMENSION_MISMATCH`). Returns how many
+   * records were answered.
+   */
+  setPartVectors(entries: readonly PartVectors[]): Promise<number>;
   insertEdges(edges: readonly Edge[]): Promise<void>;
   /** Closes edges in transaction time (sets `invalidatedAt`), within `scope`; returns how many changed. */
   invalidateEdges(ids: readonly string[], scope: Scope, at: number): Promise<number>;
@@ -572,6 +607,13 @@ export interface Store extends StoreReader {
   ): Promise<'retry' | 'failed' | 'lost'>;
   /** Job counts of `scopes` by state and kind (for `stats`). */
   jobBacklog(scopes: readonly Scope[]): Promise<JobBacklog>;
+  /**
+   * Up to `limit` records whose part vectors are still to be made (`PartsCandidate`), in write order,
+   * of `scopes` (every scope for `'all'`: a maintenance read, like the job queue's).
+   */
+  pendingParts(query: { scopes: readonly Scope[] | 'all'; limit: number }): Promise<PartsCandidate[]>;
+  /** How many records of `scopes` still wait for their part vectors. */
+  countPendingParts(scopes: readonly Scope[]): Promise<number>;
   setMeta(key: string, value: string): Promise<void>;
   /**
    * After a committed `deleteMemories`: makes what the deleted rows left behind unreadable from the

@@ -24,6 +24,8 @@ const shape = {
   bm25B: share,
   semanticWeight: weight,
   semanticZScale: z.number().finite().positive().max(100),
+  partWeight: share,
+  partWidening: count(1, 20),
   shortQueryTerms: count(0, 64),
   shortQuerySemanticWeight: weight,
   shortQueryLexicalCoverage: z.number().finite().min(0).max(10),

@@ -34,6 +34,14 @@ export interface RecallConfig {
   /** Divisor of the semantic z-score, which puts a strong cosine (z ≈ 2-4) on the lexical channel's 0..1 scale. */
   semanticZScale: number;
   /**
+   * Part vectors (`part-scores.ts`): a semantic candidate whose best sentence is closer to the query
+   * than its whole text gains this share of the difference: cosine + partWeight·max(0, best − cosine)
+   * (1: the closer of the two); 0 turns it off (and the store's part vectors are not read).
+   */
+  partWeight: number;
+  /** Part vectors: the semantic channel reads this many times its candidates by whole vector, re-ranks them, and keeps the best. */
+  partWidening: number;
+  /**
    * Short queries lean on meaning. A query of n content terms with n ≤ `shortQueryTerms` moves the share
    * s = (shortQueryTerms + 1 − n) / shortQueryTerms of the way from `semanticWeight` and
    * `lexicalCoverage` to `shortQuerySemanticWeight` and `shortQueryLexicalCoverage` (one term: all the
@@ -147,6 +155,8 @@ export const DEFAULT_RECALL_CONFIG: RecallConfig = Object.freeze({
   bm25B: 0.4,
   semanticWeight: 0.4,
   semanticZScale: 4,
+  partWeight: 1,
+  partWidening: 3,
   shortQueryTerms: 4,
   shortQuerySemanticWeight: 0.8,
   shortQueryLexicalCoverage: 2,

@@ -23,6 +23,7 @@ import { applyNeighbourhood } from './neighbourhood.js';
 import { maximalMarginalRelevance } from './mmr.js';
 import { spreadActivation } from '../graph/activation.js';
 import { isChunkParent, isConcept } from '../record-kinds.js';
+import { withPartScores } from './part-scores.js';
 import { mentionedTimeHits } from './mentioned-time.js';
 import { personaRerank } from './persona-stage.js';
 import { readPersona } from '../persona/persona-api.js';
@@ -185,6 +186,7 @@ function singleChannel(channel: 'lexical' | 'semantic'): Partial<RecallConfig> {
     entityWeight: 0,
     temporalWeight: 0,
     mentionWeight: 0,
+    partWeight: 0,
     graphWeight: 0,
     affectWeight: 0,
     neighbourWeight: 0,
@@ -277,12 +279,26 @@ async function runChannels(
   early.catch(() => undefined);
   const [[lexical, entity, temporal], semantic] = await Promise.all([
     textual,
-    queryVector !== null ? queryVector.then((vector) => store.vectorSearch({ ...base, vector })) : none,
+    queryVector !== null ? queryVector.then((vector) => semanticSearch(store, config, base, vector)) : none,
   ]);
   await early;
   await readRecords(store, semantic, base.scopes, records);
   const mention = analysis.window !== null && config.mentionWeight > 0 ? mentionedTimeHits(records.values(), analysis.window) : [];
   return { channels: { lexical, semantic, entity, temporal, mention }, records };
+}
+
+/**
+ * The semantic channel: k-NN by whole vector, re-ranked by the candidates' part vectors when
+ * `partWeight` is on (reading `partWidening` times the candidates first, `part-scores.ts`).
+ */
+async function semanticSearch(store: Store, config: RecallConfig, base: ScopedQuery, vector: Float32Array): Promise<ChannelHit[]> {
+  if (config.partWeight <= 0) return store.vectorSearch({ ...base, vector });
+  const wide = await store.vectorSearch({ ...base, vector, limit: base.limit * config.partWidening });
+  const parts = await store.getPartVectors(
+    base.scopes,
+    wide.map((h) => h.id),
+  );
+  return withPartScores(wide, parts, vector, config.partWeight, base.limit);
 }
 
 /** Adds to `records` the records of the hits it does not hold yet (one read). */

@@ -9,8 +9,7 @@ import type { Embedder } from '../ports/embedder.js';
 import type { Store, StoreTransaction } from '../ports/store.js';
 import type { ParsedRememberInput } from '../schemas.js';
 import { CONCEPT_JOB_KIND, CONCEPT_JOB_SIZE } from '../concepts/concept-jobs.js';
-import { renderEpisodeCycle } from '../layers/episode-text.js';
-import { speakerLine } from '../layers/turn-speaker.js';
+import { embeddingText } from './embedding-parts.js';
 import { extractEntities } from '../text/index.js';
 import { chunkText, DEFAULT_CHUNK_CHARS } from './chunking/index.js';
 import { buildRecord, newId } from './new-record.js';
@@ -19,6 +18,8 @@ import { applyMerge, applySupersession, attachClaimSlot, CLAIM_LAYERS, decideCla
 import { analyzeEmotion, scoreImportance, scoreSurprise } from './salience/index.js';
 import { isEpisode } from '../record-kinds.js';
 import { dot, VectorArena } from '../simd-scan.js';
+
+export { embeddingText } from './embedding-parts.js';
 
 /** What `remember` did with one input (CLI/MCP/HTTP contract). */
 export interface RememberResult {
@@ -504,13 +505,4 @@ async function existingSources(tx: StoreTransaction, records: readonly MemoryRec
     for (const [key, id] of await tx.findBySourceKey(scope, keys)) known.set(`${scope}\u0000${key}`, id);
   }
   return known;
-}
-
-/** The text a record is embedded from: its content, prefixed by its name, followed by its episode cycle. */
-export function embeddingText(record: Pick<MemoryRecord, 'layer' | 'content' | 'data'>): string {
-  const name = typeof record.data.name === 'string' ? `${record.data.name}: ` : '';
-  const cycle = isEpisode(record)
-    ? [renderEpisodeCycle(record.data), speakerLine(record.content, record.data)].filter((p) => p !== '').join(' ')
-    : '';
-  return `${name}${record.content}${cycle.length > 0 ? `\n${cycle}` : ''}`;
 }

@@ -41,6 +41,7 @@ import { toEngramError } from './pg-errors.js';
 import { searchLexical } from './pg-lexical.js';
 import { assertEmbedderCurrent } from './pg-vector-staging.js';
 import { readNeighbours } from './pg-neighbours.js';
+import { readPartVectors } from './pg-parts.js';
 import { browseMemories, findDerived, listScopes, recentEpisodeHeads, summarizeScopes } from './pg-browse.js';
 import { countRecordedPerDay, listConcepts, nextToDecay } from './pg-explore.js';
 import type { VectorStorage } from './pg-migrations.js';
@@ -321,6 +322,15 @@ export class PgReader implements StoreReader {
         [query.scope, [...query.layers], [...query.subjects], limit],
       );
       return rows.rows.map(rowToMemory);
+    });
+  }
+
+  async getPartVectors(scopes: readonly Scope[], ids: readonly string[]): Promise<Map<string, Float32Array[]>> {
+    return this.read('read part vectors', async (db) => {
+      const allowed = assertReadScopes(scopes);
+      if (ids.length === 0) return new Map<string, Float32Array[]>();
+      await this.#assertEmbedderCurrent(db);
+      return readPartVectors(db, this.tables, { scopes: allowed, ids, dimension: this.#context.dimension });
     });
   }
 

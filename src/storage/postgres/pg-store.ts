@@ -7,10 +7,20 @@
  * never interleaves. In one process a mutex queues transactions so they hold one pool session, not ten.
  */
 import { EngramError, messages } from '../../core/errors.js';
-import type { ClaimJobsQuery, Job, JobBacklog, Store, StoreCapabilities, StoredApiKey, StoreTransaction } from '../../core/ports/store.js';
+import type {
+  ClaimJobsQuery,
+  Job,
+  JobBacklog,
+  PartsCandidate,
+  Store,
+  StoreCapabilities,
+  StoredApiKey,
+  StoreTransaction,
+} from '../../core/ports/store.js';
 import type { Scope } from '../../core/scope.js';
 import * as keyRows from './pg-api-keys.js';
 import { claimJobs, completeJobs, failJob, jobBacklog } from './pg-jobs.js';
+import { countPendingParts, readPendingParts } from './pg-parts.js';
 import { AccessBatch } from '../access-batch.js';
 import { AsyncMutex } from '../async-mutex.js';
 import type { PgDriver, PgQueryable } from './pg-driver.js';
@@ -353,6 +363,14 @@ export class PostgresStore extends PgReader implements Store {
     return this.read('count jobs', (db) => jobBacklog(db, this.#tables, scopes));
   }
 
+  async pendingParts(query: { scopes: readonly Scope[] | 'all'; limit: number }): Promise<PartsCandidate[]> {
+    return this.read('read records pending part vectors', (db) => readPendingParts(db, this.#tables, query));
+  }
+
+  async countPendingParts(scopes: readonly Scope[]): Promise<number> {
+    return this.read('count records pending part vectors', (db) => countPendingParts(db, this.#tables, scopes));
+  }
+
   /**
    * After a purge: vacuums the tables it deleted from, so the dead rows and their index entries
    * (tsvector, vectors) are removed from the heap and indexes rather than only invisible. Best effort:
@@ -360,7 +378,8 @@ export class PostgresStore extends PgReader implements Store {
    */
   async scrubDeleted(_scopes: readonly Scope[]): Promise<void> {
     assertOpen(this.#state);
-    for (const table of [this.#tables.memories, this.#tables.edges, this.#tables.q('concept_refs')]) {
+    // the part vectors were made from the deleted text
+    for (const table of [this.#tables.memories, this.#tables.edges, this.#tables.q('concept_refs'), this.#tables.q('memory_parts')]) {
       await this.#driver.query(`VACUUM ${table}`).catch(() => undefined);
     }
   }

@@ -6,7 +6,7 @@
 import { storedStringList } from '../../core/readable-records.js';
 import { EngramError, messages } from '../../core/errors.js';
 import type { Edge, NewMemory } from '../../core/memory.js';
-import type { AuditEntry, DeletedCounts, MemoryPatch, NewJob, StoreTransaction } from '../../core/ports/store.js';
+import type { AuditEntry, DeletedCounts, MemoryPatch, NewJob, PartVectors, StoreTransaction } from '../../core/ports/store.js';
 import { appendAudit, deleteMemories, tombstoneMemories } from './pg-browse.js';
 import { storedIds } from './pg-dump.js';
 import { unseen } from '../dump-rows.js';
@@ -16,6 +16,7 @@ import { registerRelationType } from './pg-relations.js';
 import { addConceptRefs, moveConceptRefs, removeConceptRefs } from './pg-concepts.js';
 import { deleteState, writeState } from './pg-state.js';
 import { enqueueJobs } from './pg-jobs.js';
+import { writePartVectors } from './pg-parts.js';
 import { assertScope, type Scope } from '../../core/scope.js';
 import type { PgQueryable } from './pg-driver.js';
 import { pgCode, toEngramError } from './pg-errors.js';
@@ -180,6 +181,10 @@ export class PgTransaction extends PgReader implements StoreTransaction {
         [scope, id],
       );
     });
+  }
+
+  async setPartVectors(entries: readonly PartVectors[]): Promise<number> {
+    return this.write('store part vectors', (db) => writePartVectors(db, this.tables, entries, this.#context.dimension));
   }
 
   async insertEdges(edges: readonly Edge[]): Promise<void> {

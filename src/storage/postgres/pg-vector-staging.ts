@@ -20,6 +20,7 @@ import {
 } from '../staging-rows.js';
 import type { PgQueryable } from './pg-driver.js';
 import type { VectorStorage } from './pg-migrations.js';
+import { resetPartVectors } from './pg-parts.js';
 import { vectorLiteral, type Tables } from './pg-rows.js';
 
 const META_EMBEDDING_NAME = 'embedding.name';
@@ -156,6 +157,8 @@ export class PgVectorStaging implements VectorStaging {
       }
       // the log is of the old vectors; caches built from it belong to the old model
       await session.exec(`DELETE FROM ${t.q('vector_log')}; DELETE FROM ${this.#staging};`);
+      // and so are the part vectors: every record gets them again from the new model
+      await resetPartVectors(session, t);
       await this.#setMeta(session, META_EMBEDDING_NAME, target.name);
       await this.#setMeta(session, META_EMBEDDING_DIMENSION, String(d));
       await session.query(`DELETE FROM ${t.meta} WHERE key IN ($1, $2)`, [META_STAGING_NAME, META_STAGING_DIMENSION]);

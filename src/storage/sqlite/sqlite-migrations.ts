@@ -3,6 +3,7 @@
  * `schema_migrations`, so concurrent first opens from several processes apply each exactly once.
  * Migrations are append-only: never edit one that has shipped, add the next version instead.
  */
+import { PARTS_SCHEMA_SQL } from './sqlite-parts.js';
 import { randomUUID } from 'node:crypto';
 import { EngramError, messages } from '../../core/errors.js';
 import { LAYERS, STATUSES } from '../../core/memory.js';
@@ -485,6 +486,13 @@ export const MIGRATIONS: readonly Migration[] = [
           SELECT memory_rowid, scope, embedding FROM temp.vectors_relayout ORDER BY scope, memory_rowid;
         DROP TABLE temp.vectors_relayout;
       `);
+    },
+  },
+  {
+    version: 24,
+    name: 'part vectors (a record that says several things gets a vector for each), pending until made',
+    up(connection) {
+      connection.exec(PARTS_SCHEMA_SQL);
     },
   },
 ];

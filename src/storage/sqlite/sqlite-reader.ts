@@ -41,6 +41,7 @@ import { toEngramError } from './sqlite-errors.js';
 import { arrayToMemory, inList, memoryColumns, rowToMemory, type MemoryRow } from './sqlite-rows.js';
 import { searchVectors, type VectorSearchContext } from './ann/sqlite-vector-search.js';
 import * as dump from './sqlite-dump.js';
+import { readPartVectors } from './sqlite-parts.js';
 import { assertEmbedderCurrent } from './ann/sqlite-vector-staging.js';
 import { readVectors } from './ann/stored-vectors.js';
 import type { VectorIndex } from './ann/vector-index.js';
@@ -403,6 +404,14 @@ export class SqliteReader implements StoreReader {
     limit: number;
   }): Promise<{ refs: ConceptRef[]; next: string | null }> {
     return this.read('list concept refs', (connection) => dump.listConceptRefs(connection, query));
+  }
+
+  async getPartVectors(scopes: readonly Scope[], ids: readonly string[]): Promise<Map<string, Float32Array[]>> {
+    return this.read('read part vectors', (connection) => {
+      assertReadScopes(scopes);
+      assertEmbedderCurrent(connection, this.#context.embedderName);
+      return readPartVectors(connection, scopes, ids, this.#context.dimension);
+    });
   }
 
   async getEmbeddings(scope: Scope, ids: readonly string[]): Promise<Map<string, Float32Array>> {

@@ -7,7 +7,17 @@
  * (`:memory:` has a single connection, so there reads do see an open transaction's writes.)
  */
 import { EngramError, messages } from '../../core/errors.js';
-import type { ClaimJobsQuery, Job, JobBacklog, Store, StoreCapabilities, StoredApiKey, StoreTransaction } from '../../core/ports/store.js';
+import type {
+  ClaimJobsQuery,
+  Job,
+  JobBacklog,
+  PartsCandidate,
+  Store,
+  StoreCapabilities,
+  StoredApiKey,
+  StoreTransaction,
+} from '../../core/ports/store.js';
+import { countPendingParts, readPendingParts } from './sqlite-parts.js';
 import type { Scope } from '../../core/scope.js';
 import { claimJobs, completeJobs, failJob, jobBacklog } from './sqlite-jobs.js';
 import * as keyRows from './sqlite-api-keys.js';
@@ -295,6 +305,15 @@ export class SqliteStore extends SqliteReader implements Store {
 
   async jobBacklog(scopes: readonly Scope[]): Promise<JobBacklog> {
     return this.read('count jobs', (connection) => jobBacklog(connection, scopes));
+  }
+
+  async pendingParts(query: { scopes: readonly Scope[] | 'all'; limit: number }): Promise<PartsCandidate[]> {
+    if (query.scopes !== 'all') assertReadScopes(query.scopes);
+    return this.read('read records waiting for part vectors', (connection) => readPendingParts(connection, query.scopes, query.limit));
+  }
+
+  async countPendingParts(scopes: readonly Scope[]): Promise<number> {
+    return this.read('count records waiting for part vectors', (connection) => countPendingParts(connection, assertReadScopes(scopes)));
   }
 
   /**

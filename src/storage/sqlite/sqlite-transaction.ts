@@ -4,7 +4,8 @@
  */
 import { EngramError, messages } from '../../core/errors.js';
 import type { Edge, NewMemory } from '../../core/memory.js';
-import type { AuditEntry, DeletedCounts, MemoryPatch, NewJob, StoreTransaction } from '../../core/ports/store.js';
+import type { AuditEntry, DeletedCounts, MemoryPatch, NewJob, PartVectors, StoreTransaction } from '../../core/ports/store.js';
+import { writePartVectors } from './sqlite-parts.js';
 import { appendAudit, deleteMemories, tombstoneMemories } from './sqlite-browse.js';
 import { storedIds } from './sqlite-dump.js';
 import { unseen } from '../dump-rows.js';
@@ -184,6 +185,11 @@ export class SqliteTransaction extends SqliteReader implements StoreTransaction 
       this.#vectorChanged(connection, row.rowid, scope);
       this.#keepWritten(row.rowid, embedding);
     });
+  }
+
+  async setPartVectors(entries: readonly PartVectors[]): Promise<number> {
+    if (entries.length === 0) return 0;
+    return this.#write('store part vectors', (connection) => writePartVectors(connection, entries, this.#context.dimension));
   }
 
   async insertEdges(edges: readonly Edge[]): Promise<void> {

@@ -8,7 +8,11 @@ import { withEngine } from '../run.js';
 
 /** Registers `jobs`. */
 export function registerJobsCommand(program: Command): void {
-  withCommonFlags(program.command('jobs').description('background work queue (concept extraction): backlog, or drain it now'))
+  withCommonFlags(
+    program
+      .command('jobs')
+      .description('background work (concept extraction, importance recovery, part vectors): backlog, or drain it now'),
+  )
     .option('--scope <scope>', 'scope to count (repeatable)', collect)
     .option('--drain', 'process queued jobs now, then show the backlog')
     .action(async (flags: ScopeFlags & { drain?: boolean }) => {
@@ -22,7 +26,7 @@ export function registerJobsCommand(program: Command): void {
           (r: typeof result) =>
             [
               r.drained !== undefined
-                ? `processed ${r.drained.jobs} jobs: ${r.drained.conceptsCreated} concepts created, ${r.drained.refsAdded} refs added, ${r.drained.failed} failed`
+                ? `processed ${r.drained.jobs} jobs: ${r.drained.conceptsCreated} concepts created, ${r.drained.refsAdded} refs added, ${r.drained.failed} failed; part vectors of ${r.drained.partVectors} records made`
                 : '',
               r.backlog !== undefined
                 ? `backlog: pending ${r.backlog.pending} · running ${r.backlog.running} · failed ${r.backlog.failed}`

@@ -21,6 +21,7 @@ import {
 import type { SqliteConnection } from '../sqlite-connection.js';
 import { META_EMBEDDING_DIMENSION, META_EMBEDDING_NAME } from '../sqlite-migrations.js';
 import { vectorBlob } from './sqlite-vector-search.js';
+import { PARTS_RESET_SQL } from '../sqlite-parts.js';
 
 const UNSTAGED_SQL = `SELECT m.rowid AS rowid, m.id AS id, m.layer AS layer, m.content AS content, m.data AS data FROM memories m
   WHERE m.rowid > ? AND NOT EXISTS (SELECT 1 FROM embedding_staging s WHERE s.memory_rowid = m.rowid) ORDER BY m.rowid LIMIT ?`;
@@ -154,6 +155,7 @@ export class SqliteVectorStaging implements VectorStaging {
         -- the log is of the old vectors; indexes built from it belong to the old model
         DELETE FROM vector_changes;
         DELETE FROM embedding_staging;
+        ${PARTS_RESET_SQL}
       `);
       setMeta(connection, META_EMBEDDING_NAME, target.name);
       setMeta(connection, META_EMBEDDING_DIMENSION, String(target.dimension));
