@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HashEmbedder } from '../../src/embeddings/hash/index.js';
 import { Engram, type Embedder } from '../../src/index.js';
+import { fillPartVectors } from '../../src/core/write/fill-parts.js';
 import { reembedText } from '../../src/core/reembed/index.js';
 import { openPgliteStore } from '../../src/storage/postgres/index.js';
 import { closeSharedPglite, dropPgSchema, pgTestUrl, PG_SKIP_REASON, sharedPglite, uniqueSchema, withSchema } from '../helpers/postgres.js';
@@ -141,6 +142,14 @@ for (const backend of BACKENDS) {
       it('moves every record of every scope, chunks included, to the new model and recalls with it', async () => {
         const engram = await site.open('hash');
         const ids = await fill(engram);
+        // a record of two sentences, with its part vectors made on the old model
+        const split = await engram.remember({
+          scope: SCOPES[0] as string,
+          content: 'Bob fixed the loading dock door today. The forklift battery was replaced too.',
+        });
+        ids.push(split.id);
+        await fillPartVectors({ store: engram.store, embedder: engram.embedder, stopwatch: { now: () => performance.now() } });
+        expect((await engram.store.getPartVectors(SCOPES, [split.id])).get(split.id)?.[0]).toHaveLength(256);
         const progress: string[] = [];
         const report = await engram.reembed({ embedder: 'hash:64', batchSize: 7, onProgress: (p) => progress.push(p.phase) });
         expect(report).toMatchObject({
@@ -161,6 +170,11 @@ for (const backend of BACKENDS) {
         expect(await current.store.getMeta('embedding.name')).toBe('hash:64');
         expect(await current.store.vectorStaging.staged()).toBeNull();
         await expectVectorsOf(current, new HashEmbedder({ dimension: 64 }), ids);
+        // parts of the old model are gone and every record waits for new ones, which are of the new model
+        expect((await current.store.getPartVectors(SCOPES, [split.id])).size).toBe(0);
+        expect(await current.store.countPendingParts(SCOPES)).toBe(ids.length);
+        await fillPartVectors({ store: current.store, embedder: current.embedder, stopwatch: { now: () => performance.now() } });
+        expect((await current.store.getPartVectors(SCOPES, [split.id])).get(split.id)?.[0]).toHaveLength(64);
         const { hits } = await current.recall('where did Alice move crate 12?', { scopes: SCOPES });
         expect(hits[0]?.content).toContain('crate 12');
         // the same model again is no change
