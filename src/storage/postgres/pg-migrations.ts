@@ -3,6 +3,7 @@
  * transaction under an advisory lock on the schema, so concurrent first opens from several servers
  * apply each exactly once. Append-only: never edit a shipped migration, add the next version.
  */
+import { partsSchemaSql } from './pg-parts.js';
 import { EngramError, messages } from '../../core/errors.js';
 import { LAYERS, STATUSES } from '../../core/memory.js';
 import { BUILT_IN_RELATIONS } from '../../core/relations.js';
@@ -374,41 +375,7 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 23,
     name: 'part vectors of records, and the records still to be given theirs (every record written or edited)',
     async up(session, { tables: t }) {
-      const parts = t.q('memory_parts');
-      const pending = t.q('parts_pending');
-      // the trigger functions live in the schema, so schemas sharing a database keep their own; inserts
-      // are made pending once a statement (a batch inserts up to 500 rows), edits once a changed row
-      await session.exec(`
-        CREATE TABLE ${parts} (
-          memory_id text COLLATE "C" PRIMARY KEY REFERENCES ${t.memories} (id) ON DELETE CASCADE,
-          parts bytea NOT NULL
-        );
-        CREATE TABLE ${pending} (
-          memory_id text COLLATE "C" PRIMARY KEY REFERENCES ${t.memories} (id) ON DELETE CASCADE,
-          scope text NOT NULL,
-          seq bigint NOT NULL
-        );
-        CREATE INDEX parts_pending_scope_seq ON ${pending} (scope, seq);
-        CREATE INDEX parts_pending_seq ON ${pending} (seq);
-        INSERT INTO ${pending} (memory_id, scope, seq) SELECT id, scope, seq FROM ${t.memories};
-
-        CREATE FUNCTION ${t.q('parts_pending_on_insert')}() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-          INSERT INTO ${pending} (memory_id, scope, seq) SELECT id, scope, seq FROM inserted ON CONFLICT DO NOTHING;
-          RETURN NULL;
-        END $$;
-        CREATE TRIGGER parts_pending_on_insert AFTER INSERT ON ${t.memories} REFERENCING NEW TABLE AS inserted
-          FOR EACH STATEMENT EXECUTE FUNCTION ${t.q('parts_pending_on_insert')}();
-
-        CREATE FUNCTION ${t.q('parts_pending_on_edit')}() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-          DELETE FROM ${parts} WHERE memory_id = NEW.id;
-          INSERT INTO ${pending} (memory_id, scope, seq) VALUES (NEW.id, NEW.scope, NEW.seq) ON CONFLICT DO NOTHING;
-          RETURN NULL;
-        END $$;
-        CREATE TRIGGER parts_pending_on_edit AFTER UPDATE OF content ON ${t.memories}
-          FOR EACH ROW WHEN (OLD.content IS DISTINCT FROM NEW.content) EXECUTE FUNCTION ${t.q('parts_pending_on_edit')}();
-      `);
+      await session.exec(partsSchemaSql(t));
     },
   },
 ];
