@@ -28,12 +28,59 @@ export function decodePartVectors(blob: Uint8Array, dimension: number): Float32A
   const stride = 4 + dimension;
   if (blob.length === 0 || blob.length % stride !== 0) return [];
   const view = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
+  const components = new Int8Array(blob.buffer, blob.byteOffset, blob.byteLength);
   const parts: Float32Array[] = [];
   for (let offset = 0; offset < blob.length; offset += stride) {
     const scale = view.getFloat32(offset, true);
     const part = new Float32Array(dimension);
-    for (let d = 0; d < dimension; d += 1) part[d] = view.getInt8(offset + 4 + d) * scale;
+    for (let d = 0, at = offset + 4; d < dimension; d += 1, at += 1) part[d] = (components[at] as number) * scale;
     parts.push(part);
   }
   return parts;
+}
+
+/**
+ * The highest cosine of `query` (unit length) with any part of a blob, computed on the stored int8
+ * components without decoding them; undefined for a blob with no parts of its length.
+ */
+export function bestPartCosine(blob: Uint8Array, query: Float32Array): number | undefined {
+  const dimension = query.length;
+  const stride = 4 + dimension;
+  if (blob.length === 0 || blob.length % stride !== 0) return undefined;
+  const view = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
+  const components = new Int8Array(blob.buffer, blob.byteOffset, blob.byteLength);
+  let best = -Infinity;
+  for (let offset = 0; offset < blob.length; offset += stride) {
+    let s0 = 0;
+    let s1 = 0;
+    let at = offset + 4;
+    let d = 0;
+    for (; d + 1 < dimension; d += 2, at += 2) {
+      s0 += (query[d] as number) * (components[at] as number);
+      s1 += (query[d + 1] as number) * (components[at + 1] as number);
+    }
+    if (d < dimension) s0 += (query[d] as number) * (components[at] as number);
+    best = Math.max(best, (s0 + s1) * view.getFloat32(offset, true));
+  }
+  return best;
+}
+
+/** Part blobs by record id as {@link decodePartVectors} reads them (records with none left out). */
+export function decodePartBlobs(blobs: ReadonlyMap<string, Uint8Array>, dimension: number): Map<string, Float32Array[]> {
+  const out = new Map<string, Float32Array[]>();
+  for (const [id, blob] of blobs) {
+    const parts = decodePartVectors(blob, dimension);
+    if (parts.length > 0) out.set(id, parts);
+  }
+  return out;
+}
+
+/** The best part cosine of each record with parts of `query`'s length (`bestPartCosine`). */
+export function bestPartCosines(blobs: ReadonlyMap<string, Uint8Array>, query: Float32Array): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [id, blob] of blobs) {
+    const best = bestPartCosine(blob, query);
+    if (best !== undefined) out.set(id, best);
+  }
+  return out;
 }

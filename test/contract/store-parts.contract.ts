@@ -63,6 +63,14 @@ export function registerPartsContract(ctx: ContractContext): void {
     });
     // another scope's read never sees them
     expect((await store.getPartVectors([B], [one!.id])).size).toBe(0);
+    // partScores: the best cosine of a query with a record's parts, only for records with parts in scope
+    const query = parts[1]!;
+    const scores = await store.partScores({ scopes: [A], ids: [one!.id, none!.id], vector: query });
+    expect([...scores.keys()]).toEqual([one!.id]);
+    const expected = Math.max(...parts.map((p) => cosineSimilarity(p, query)));
+    expect(scores.get(one!.id)).toBeCloseTo(expected, 2);
+    expect((await store.partScores({ scopes: [B], ids: [one!.id], vector: query })).size).toBe(0);
+    await expectCode(store.partScores({ scopes: [A], ids: [one!.id], vector: new Float32Array(DIM + 1) }), 'EMBEDDING_DIMENSION_MISMATCH');
   });
 
   test('part vectors and the pending list survive close and reopen', async () => {

@@ -244,6 +244,11 @@ export interface StoreReader {
    * scale, cosines within ~0.01 of those written).
    */
   getPartVectors(scopes: readonly Scope[], ids: readonly string[]): Promise<Map<string, Float32Array[]>>;
+  /**
+   * For those of `ids` in `scopes` that have part vectors: the highest cosine of `vector` with any of
+   * them (what recall re-ranks by; computed where the parts are, without decoding them into floats).
+   */
+  partScores(query: { scopes: readonly Scope[]; ids: readonly string[]; vector: Float32Array }): Promise<Map<string, number>>;
   /** Edges touching any of the ids, within scopes. */
   getEdges(query: { scopes: readonly Scope[]; ids: readonly string[]; types?: readonly string[] }): Promise<Edge[]>;
   stats(scopes: readonly Scope[]): Promise<StoreStats>;

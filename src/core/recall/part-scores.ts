@@ -11,30 +11,21 @@
  * 0.836; w = 0.5 and 0.75 gain less on the technical chats; LoCoMo 6-10 (held out) 0.877 → 0.884.
  */
 import type { ChannelHit } from '../ports/store.js';
-import { dot } from '../simd-scan.js';
 
 /**
- * `hits` (cosines, best first) re-scored by their parts and cut to `keep`, best first.
+ * `hits` (cosines, best first) re-scored by the best cosine of each one's parts (`best`, from the
+ * store's `partScores`) and cut to `keep`, best first.
  *
  * @example
  * ```ts
- * withPartScores([{ id: 'a', score: 0.5 }, { id: 'b', score: 0.6 }], new Map([['a', [sentence]]]), query, 0.75, 1);
- * // [{ id: 'a', score: 0.5 + 0.75 · (cos(query, sentence) − 0.5) }] when that beats 0.6
+ * withPartScores([{ id: 'a', score: 0.5 }, { id: 'b', score: 0.6 }], new Map([['a', 0.9]]), 1, 1);
+ * // [{ id: 'a', score: 0.9 }]
  * ```
  */
-export function withPartScores(
-  hits: readonly ChannelHit[],
-  parts: ReadonlyMap<string, readonly Float32Array[]>,
-  query: Float32Array,
-  weight: number,
-  keep: number,
-): ChannelHit[] {
+export function withPartScores(hits: readonly ChannelHit[], best: ReadonlyMap<string, number>, weight: number, keep: number): ChannelHit[] {
   const scored = hits.map((hit) => {
-    const own = parts.get(hit.id);
-    if (own === undefined || own.length === 0) return hit;
-    let best = -Infinity;
-    for (const part of own) if (part.length === query.length) best = Math.max(best, dot(part, 0, query, query.length));
-    return best > hit.score ? { ...hit, score: hit.score + weight * (best - hit.score) } : hit;
+    const part = best.get(hit.id);
+    return part !== undefined && part > hit.score ? { ...hit, score: hit.score + weight * (part - hit.score) } : hit;
   });
   return scored.sort((a, b) => b.score - a.score).slice(0, keep);
 }

@@ -294,11 +294,8 @@ async function runChannels(
 async function semanticSearch(store: Store, config: RecallConfig, base: ScopedQuery, vector: Float32Array): Promise<ChannelHit[]> {
   if (config.partWeight <= 0) return store.vectorSearch({ ...base, vector });
   const wide = await store.vectorSearch({ ...base, vector, limit: base.limit * config.partWidening });
-  const parts = await store.getPartVectors(
-    base.scopes,
-    wide.map((h) => h.id),
-  );
-  return withPartScores(wide, parts, vector, config.partWeight, base.limit);
+  const best = await store.partScores({ scopes: base.scopes, ids: wide.map((h) => h.id), vector });
+  return withPartScores(wide, best, config.partWeight, base.limit);
 }
 
 /** Adds to `records` the records of the hits it does not hold yet (one read). */

@@ -6,7 +6,7 @@
  */
 import type { PartsCandidate, PartVectors } from '../../core/ports/store.js';
 import { assertReadScopes, assertScope, type Scope } from '../../core/scope.js';
-import { decodePartVectors, encodePartVectors } from '../part-vectors.js';
+import { encodePartVectors } from '../part-vectors.js';
 import { toCandidate, type CandidateRow } from '../staging-rows.js';
 import type { PgQueryable } from './pg-driver.js';
 import type { Tables } from './pg-rows.js';
@@ -92,22 +92,20 @@ export async function writePartVectors(db: PgQueryable, t: Tables, entries: read
   return answered;
 }
 
-/** The decoded parts of those of `ids` in `scopes` that have any. */
-export async function readPartVectors(
+/** The stored part blobs of those of `ids` in `scopes`, by id. */
+export async function readPartBlobs(
   db: PgQueryable,
   t: Tables,
-  query: { scopes: readonly Scope[]; ids: readonly string[]; dimension: number },
-): Promise<Map<string, Float32Array[]>> {
-  const byId = new Map<string, Float32Array[]>();
+  query: { scopes: readonly Scope[]; ids: readonly string[] },
+): Promise<Map<string, Uint8Array>> {
+  const byId = new Map<string, Uint8Array>();
+  if (query.ids.length === 0) return byId;
   const rows = await db.query<{ id: string; parts: Uint8Array }>(
     `SELECT p.memory_id AS id, p.parts FROM ${t.q('memory_parts')} p JOIN ${t.memories} m ON m.id = p.memory_id
      WHERE p.memory_id = ANY($1::text[]) AND m.scope = ANY($2::text[])`,
     [[...new Set(query.ids)], [...query.scopes]],
   );
-  for (const row of rows.rows) {
-    const parts = decodePartVectors(row.parts, query.dimension);
-    if (parts.length > 0) byId.set(row.id, parts);
-  }
+  for (const row of rows.rows) byId.set(row.id, row.parts);
   return byId;
 }
 

@@ -41,7 +41,8 @@ import { toEngramError } from './pg-errors.js';
 import { searchLexical } from './pg-lexical.js';
 import { assertEmbedderCurrent } from './pg-vector-staging.js';
 import { readNeighbours } from './pg-neighbours.js';
-import { readPartVectors } from './pg-parts.js';
+import { readPartBlobs } from './pg-parts.js';
+import { bestPartCosines, decodePartBlobs } from '../part-vectors.js';
 import { browseMemories, findDerived, listScopes, recentEpisodeHeads, summarizeScopes } from './pg-browse.js';
 import { countRecordedPerDay, listConcepts, nextToDecay } from './pg-explore.js';
 import type { VectorStorage } from './pg-migrations.js';
@@ -330,7 +331,17 @@ export class PgReader implements StoreReader {
       const allowed = assertReadScopes(scopes);
       if (ids.length === 0) return new Map<string, Float32Array[]>();
       await this.#assertEmbedderCurrent(db);
-      return readPartVectors(db, this.tables, { scopes: allowed, ids, dimension: this.#context.dimension });
+      return decodePartBlobs(await readPartBlobs(db, this.tables, { scopes: allowed, ids }), this.#context.dimension);
+    });
+  }
+
+  async partScores(query: { scopes: readonly Scope[]; ids: readonly string[]; vector: Float32Array }): Promise<Map<string, number>> {
+    return this.read('score part vectors', async (db) => {
+      const scopes = assertReadScopes(query.scopes);
+      assertDimension(query.vector, this.#context.dimension, 'query vector');
+      if (query.ids.length === 0) return new Map<string, number>();
+      await this.#assertEmbedderCurrent(db);
+      return bestPartCosines(await readPartBlobs(db, this.tables, { scopes, ids: query.ids }), query.vector);
     });
   }
 

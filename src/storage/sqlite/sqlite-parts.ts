@@ -6,7 +6,7 @@
  */
 import type { PartsCandidate, PartVectors } from '../../core/ports/store.js';
 import type { Scope } from '../../core/scope.js';
-import { decodePartVectors, encodePartVectors } from '../part-vectors.js';
+import { encodePartVectors } from '../part-vectors.js';
 import { toCandidate, type CandidateRow } from '../staging-rows.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { inList } from './sqlite-rows.js';
@@ -35,13 +35,9 @@ export const PARTS_RESET_SQL = `
   INSERT OR IGNORE INTO parts_pending (memory_rowid) SELECT rowid FROM memories;
 `;
 
-export function readPartVectors(
-  connection: SqliteConnection,
-  scopes: readonly Scope[],
-  ids: readonly string[],
-  dimension: number,
-): Map<string, Float32Array[]> {
-  const out = new Map<string, Float32Array[]>();
+/** The stored part blobs of those of `ids` in `scopes`, by id. */
+export function readPartBlobs(connection: SqliteConnection, scopes: readonly Scope[], ids: readonly string[]): Map<string, Uint8Array> {
+  const out = new Map<string, Uint8Array>();
   if (ids.length === 0 || scopes.length === 0) return out;
   const rows = connection.all<{ id: string; parts: Uint8Array }>(
     `SELECT m.id AS id, p.parts AS parts FROM memories m JOIN memory_parts p ON p.memory_rowid = m.rowid
@@ -49,10 +45,7 @@ export function readPartVectors(
     JSON.stringify(ids),
     JSON.stringify(scopes),
   );
-  for (const row of rows) {
-    const parts = decodePartVectors(row.parts, dimension);
-    if (parts.length > 0) out.set(row.id, parts);
-  }
+  for (const row of rows) out.set(row.id, row.parts);
   return out;
 }
 

@@ -41,7 +41,8 @@ import { toEngramError } from './sqlite-errors.js';
 import { arrayToMemory, inList, memoryColumns, rowToMemory, type MemoryRow } from './sqlite-rows.js';
 import { searchVectors, type VectorSearchContext } from './ann/sqlite-vector-search.js';
 import * as dump from './sqlite-dump.js';
-import { readPartVectors } from './sqlite-parts.js';
+import { readPartBlobs } from './sqlite-parts.js';
+import { bestPartCosines, decodePartBlobs } from '../part-vectors.js';
 import { assertEmbedderCurrent } from './ann/sqlite-vector-staging.js';
 import { readVectors } from './ann/stored-vectors.js';
 import type { VectorIndex } from './ann/vector-index.js';
@@ -410,7 +411,16 @@ export class SqliteReader implements StoreReader {
     return this.read('read part vectors', (connection) => {
       assertReadScopes(scopes);
       assertEmbedderCurrent(connection, this.#context.embedderName);
-      return readPartVectors(connection, scopes, ids, this.#context.dimension);
+      return decodePartBlobs(readPartBlobs(connection, scopes, ids), this.#context.dimension);
+    });
+  }
+
+  async partScores(query: { scopes: readonly Scope[]; ids: readonly string[]; vector: Float32Array }): Promise<Map<string, number>> {
+    return this.read('score part vectors', (connection) => {
+      const scopes = assertReadScopes(query.scopes);
+      assertDimension(query.vector, this.#context.dimension, 'query vector');
+      assertEmbedderCurrent(connection, this.#context.embedderName);
+      return bestPartCosines(readPartBlobs(connection, scopes, query.ids), query.vector);
     });
   }
 

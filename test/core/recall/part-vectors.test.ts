@@ -71,24 +71,22 @@ describe('embeddingParts', () => {
 });
 
 describe('withPartScores', () => {
-  const q = new Float32Array([1, 0]);
-  const at = (cos: number): Float32Array => new Float32Array([cos, Math.sqrt(1 - cos * cos)]);
-
   it('lifts a candidate by the share of the gap to its closest part, re-sorts and keeps the best', () => {
     const hits = [
       { id: 'whole', score: 0.6 },
       { id: 'diluted', score: 0.4 },
       { id: 'plain', score: 0.3 },
     ];
-    const parts = new Map([
-      ['diluted', [at(0.2), at(0.9)]],
-      ['plain', [at(0.1)]],
+    const best = new Map([
+      ['diluted', 0.9],
+      ['plain', 0.1],
     ]);
-    const out = withPartScores(hits, parts, q, 0.75, 2);
+    const out = withPartScores(hits, best, 0.75, 2);
     expect(out.map((h) => h.id)).toEqual(['diluted', 'whole']);
     expect(out[0]?.score).toBeCloseTo(0.4 + 0.75 * (0.9 - 0.4), 5);
-    // a part farther than the whole changes nothing
-    expect(withPartScores(hits, parts, q, 0.75, 3).find((h) => h.id === 'plain')?.score).toBe(0.3);
+    // a part farther than the whole changes nothing; weight 1 takes the closer of the two
+    expect(withPartScores(hits, best, 0.75, 3).find((h) => h.id === 'plain')?.score).toBe(0.3);
+    expect(withPartScores(hits, best, 1, 1)).toEqual([{ id: 'diluted', score: 0.9 }]);
   });
 });
 
