@@ -521,8 +521,13 @@ export class EngramCore {
     return { ...drained, partVectors: parts.records };
   }
 
-  /** Makes the part vectors of records waiting for them (`fill-parts.ts`); the background worker calls it when idle. */
-  protected fillParts(options: FillPartsOptions = {}): Promise<FillPartsReport> {
+  /**
+   * Makes the part vectors of records waiting for them (`fill-parts.ts`); the background worker calls
+   * it when idle. None are made while recall does not read them (`partWeight: 0`), so an engine on a
+   * paid remote embedder can keep from embedding every sentence again; they wait in the pending list.
+   */
+  protected async fillParts(options: FillPartsOptions = {}): Promise<FillPartsReport> {
+    if (this.recallConfig.partWeight <= 0) return { records: 0, withParts: 0, parts: 0 };
     return fillPartVectors({ store: this.store, embedder: this.embedder, stopwatch: this.system.stopwatch }, options);
   }
 

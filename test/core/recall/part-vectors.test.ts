@@ -121,11 +121,18 @@ describe('part vectors through the engine (SQLite file, hash embedder)', () => {
     };
     const withParts = await semantic(engram);
     await engram.close();
-    const alone = await semantic(await ctx.open({ recall: { partWeight: 0 } }));
+    const off = await ctx.open({ recall: { partWeight: 0 } });
+    const alone = await semantic(off);
+    // with part vectors off, none are made: a new record stays pending
+    await off.remember({ scope: SCOPE, content: 'Ana: The puppy chewed my shoes. We start training classes on Monday.' });
+    expect((await off.processJobs({ scopes: [SCOPE] })).partVectors).toBe(0);
+    expect(await off.store.countPendingParts([SCOPE])).toBe(1);
+    await off.close();
     // the hash embedder puts the sentence itself at cosine ~1: the score moves 3/4 of the way there
     expect(withParts).toBeGreaterThan(alone + 0.1);
 
     const reopened = await ctx.open();
+    await reopened.processJobs({ scopes: [SCOPE] });
     await reopened.update(turn!.id, { content: 'Ana: Nothing new this week. The audit is still going on.' }, { scope: SCOPE });
     expect((await reopened.store.getPartVectors([SCOPE], [turn!.id])).size).toBe(0);
     expect(await reopened.store.countPendingParts([SCOPE])).toBe(1);
