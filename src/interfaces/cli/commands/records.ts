@@ -58,6 +58,7 @@ export function registerRecordCommands(program: Command): void {
             `by status: ${fmtCounts(s.byStatus)}`,
             `edges: ${s.edges}`,
             `background jobs: pending ${s.jobs.pending}, running ${s.jobs.running}, failed ${s.jobs.failed}`,
+            `waiting for part vectors: ${s.partVectorsPending} (made in the background, or by \`engram jobs --drain\`)`,
           ].join('\n'),
         );
       });
