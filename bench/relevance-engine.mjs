@@ -1,6 +1,8 @@
 // Precision@1 of the whole engine (every channel, as `recall` ranks) on the relevance set of
 // test/core/relevance.test.ts, for any embedder: `node bench/relevance-engine.mjs --embedder e5-small-v2`.
-// The test guards the default model's figure; this compares models without a test timeout.
+// The test guards the default model's figure; this compares models without a test timeout. It asks
+// twice: right after the writes, and after `processJobs` (concepts and part vectors made, as the
+// background worker of a live store makes them).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,12 +29,20 @@ try {
   const idByKey = new Map(written.map((r, i) => [targets[i].key, r.id]));
   for (let i = 0; i < distractors.length; i += 250)
     await engram.remember(distractors.slice(i, i + 250).map((content) => ({ scope, content, layer: /** @type {const} */ ('semantic') })));
-  let correct = 0;
-  for (const q of queries) {
-    const { hits } = await engram.recall(q.query, { scopes: [scope], k: 5, trackAccess: false });
-    if (hits[0]?.id === idByKey.get(q.expectedKey)) correct += 1;
-  }
-  console.log(`relevance (${engram.embedder.name}): precision@1 = ${(correct / queries.length).toFixed(3)} (${correct}/${queries.length})`);
+  const ask = async (when) => {
+    let correct = 0;
+    for (const q of queries) {
+      const { hits } = await engram.recall(q.query, { scopes: [scope], k: 5, trackAccess: false });
+      if (hits[0]?.id === idByKey.get(q.expectedKey)) correct += 1;
+    }
+    console.log(
+      `relevance (${engram.embedder.name}, ${when}): precision@1 = ${(correct / queries.length).toFixed(3)} (${correct}/${queries.length})`,
+    );
+  };
+  await ask('as written');
+  const drained = await engram.processJobs({ scopes: [scope] });
+  console.log(`processJobs: ${drained.jobs} jobs, part vectors of ${drained.partVectors} records`);
+  await ask('after processJobs');
 } finally {
   await engram.close();
   rmSync(dir, { recursive: true, force: true });
