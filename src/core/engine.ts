@@ -527,7 +527,7 @@ export class EngramCore {
    * paid remote embedder can keep from embedding every sentence again; they wait in the pending list.
    */
   protected async fillParts(options: FillPartsOptions = {}): Promise<FillPartsReport> {
-    if (this.recallConfig.partWeight <= 0) return { records: 0, withParts: 0, parts: 0 };
+    if (this.recallConfig.partWeight <= 0) return { records: 0 };
     return fillPartVectors({ store: this.store, embedder: this.embedder, stopwatch: this.system.stopwatch }, options);
   }
 

@@ -34,11 +34,9 @@ export interface FillPartsOptions {
   batch?: number;
 }
 
-/** What a fill did: records answered; records given parts and their part vectors (as sent: one edited meanwhile is skipped). */
+/** What a fill did: how many pending records were answered (with part vectors or with none). */
 export interface FillPartsReport {
   records: number;
-  withParts: number;
-  parts: number;
 }
 
 /**
@@ -66,7 +64,7 @@ export function partTextsOf(candidate: PartsCandidate): string[] {
  * ```
  */
 export async function fillPartVectors(deps: FillPartsDeps, options: FillPartsOptions = {}): Promise<FillPartsReport> {
-  const report: FillPartsReport = { records: 0, withParts: 0, parts: 0 };
+  const report: FillPartsReport = { records: 0 };
   const started = deps.stopwatch.now();
   const batch = Math.max(1, Math.floor(options.batch ?? PART_BATCH));
   const limit = options.limit ?? Infinity;
@@ -90,11 +88,6 @@ export async function fillPartVectors(deps: FillPartsDeps, options: FillPartsOpt
     });
     const answered = await deps.store.transaction((tx) => tx.setPartVectors(entries));
     report.records += answered;
-    for (const entry of entries) {
-      if (entry.parts.length === 0) continue;
-      report.withParts += 1;
-      report.parts += entry.parts.length;
-    }
     if (answered === 0) break;
   }
   return report;
