@@ -4,27 +4,45 @@
  * accumulators, ~5x the plain JS loop), or by that JS loop where WebAssembly SIMD is unavailable
  * (feature-detected with `WebAssembly.validate`) or switched off.
  *
- * The kernel's ~200 bytes are generated at first use by the small encoder below rather than committed
+ * The kernel's ~200 bytes are generated at first use (`scanModuleBytes`, with the encoder of `wasm-encoding.ts`) rather than committed
  * as an opaque constant, so the code is reviewable here; `bench/simd-scan.mjs` measures it. Rows are
  * stored with a stride rounded up to 8 floats and zero padding, so the kernel needs no tail loop and
  * handles any dimension. The kernel accumulates in float32 (in 8 lanes); the JS loop in float64 (in 4
  * partial sums). Their dot products of unit vectors differ by ~1e-7, at most ~dimension × 2^-24.
  */
+import {
+  BLOCK,
+  BR,
+  BR_IF,
+  compileIfValid,
+  END,
+  F32,
+  F32_ADD,
+  F32_STORE,
+  F32X4_ADD,
+  F32X4_EXTRACT_LANE,
+  F32X4_MUL,
+  functionModule,
+  get,
+  I32,
+  I32_ADD,
+  I32_GE_U,
+  I32_SHL,
+  i32Const,
+  LOOP,
+  set,
+  simd,
+  tee,
+  V128,
+  v128Load,
+  v128Zero,
+  WASM_PAGE,
+  wasmApi,
+  type WasmMemory,
+} from './wasm-encoding.js';
 
-/** The slice of the WebAssembly API this module calls (lib ES2023 has no WebAssembly types). */
-interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-  grow(pages: number): number;
-}
-interface WasmApi {
-  validate(bytes: Uint8Array): boolean;
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
-  Memory: new (descriptor: { initial: number }) => WasmMemory;
-}
 type ScanKernel = (rows: number, count: number, stride: number, query: number, out: number) => void;
 
-const PAGE = 65_536;
 /** One arena stays below this size; the next allocation past it opens another arena. */
 const ARENA_LIMIT = 2 ** 31;
 /** Rows per `scan` call; `out` holds that many dot products. */
@@ -39,9 +57,7 @@ export function simdAvailable(): boolean {
 
 function kernelModule(): object | null {
   if (compiled !== undefined) return compiled;
-  const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
-  const bytes = scanModuleBytes();
-  compiled = api !== undefined && api.validate(bytes) ? new api.Module(bytes) : null;
+  compiled = compileIfValid(scanModuleBytes());
   return compiled;
 }
 
@@ -74,7 +90,7 @@ export class VectorArena {
     this.#dimension = dimension;
     this.#limit = Math.min(ARENA_LIMIT, options.limitBytes ?? ARENA_LIMIT);
     this.stride = Math.ceil(dimension / 8) * 8;
-    const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+    const api = wasmApi();
     const module = options.simd ? kernelModule() : null;
     if (api !== undefined && module !== null) {
       this.#memory = new api.Memory({ initial: 1 });
@@ -82,7 +98,7 @@ export class VectorArena {
       this.#kernel = instance.exports.scan as ScanKernel;
       this.#buffer = this.#memory.buffer;
     } else {
-      this.#buffer = new ArrayBuffer(PAGE);
+      this.#buffer = new ArrayBuffer(WASM_PAGE);
     }
     this.#floats = new Float32Array(this.#buffer);
     this.#top = 0;
@@ -171,13 +187,13 @@ export class VectorArena {
   #grow(end: number): boolean {
     // double, so a scope loaded block by block costs amortised O(1) copies
     const bytes = Math.min(this.#limit, Math.max(end, this.#buffer.byteLength * 2));
-    const pages = Math.ceil((bytes - this.#buffer.byteLength) / PAGE);
+    const pages = Math.ceil((bytes - this.#buffer.byteLength) / WASM_PAGE);
     try {
       if (this.#memory !== undefined) {
         this.#memory.grow(pages);
         this.#buffer = this.#memory.buffer;
       } else {
-        const grown = new ArrayBuffer(this.#buffer.byteLength + pages * PAGE);
+        const grown = new ArrayBuffer(this.#buffer.byteLength + pages * WASM_PAGE);
         new Uint8Array(grown).set(new Uint8Array(this.#buffer));
         this.#buffer = grown;
       }
@@ -215,33 +231,7 @@ export function inverseNorm(vectors: Float32Array, offset: number, length: numbe
   return norm > 0 ? 1 / norm : 0;
 }
 
-// --- the kernel, encoded by hand: just enough of the binary format for one function ---------------
-
-const uleb = (n: number): number[] => {
-  const out: number[] = [];
-  do {
-    let byte = n & 0x7f;
-    n >>>= 7;
-    if (n !== 0) byte |= 0x80;
-    out.push(byte);
-  } while (n !== 0);
-  return out;
-};
-const section = (id: number, body: number[]): number[] => [id, ...uleb(body.length), ...body];
-const vector = (items: number[][]): number[] => [...uleb(items.length), ...items.flat()];
-const name = (text: string): number[] => [...uleb(text.length), ...[...text].map((c) => c.charCodeAt(0))];
-
-const [I32, F32, V128] = [0x7f, 0x7d, 0x7b];
-const get = (local: number): number[] => [0x20, local];
-const set = (local: number): number[] => [0x21, local];
-const tee = (local: number): number[] => [0x22, local];
-const i32Const = (n: number): number[] => [0x41, n]; // 0 ≤ n < 64: one signed LEB byte
-const simd = (op: number, ...immediates: number[]): number[] => [0xfd, ...uleb(op), ...immediates];
-const v128Load = (offset: number): number[] => simd(0x00, 4, ...uleb(offset));
-const v128Zero = simd(0x0c, ...new Array<number>(16).fill(0));
-const [F32X4_EXTRACT_LANE, F32X4_ADD, F32X4_MUL] = [0x1f, 0xe4, 0xe6];
-const [I32_ADD, I32_SHL, I32_GE_U, F32_ADD, F32_STORE] = [0x6a, 0x74, 0x4f, 0x92, 0x38];
-const [BLOCK, LOOP, BR, BR_IF, END] = [[0x02, 0x40], [0x03, 0x40], 0x0c, 0x0d, 0x0b];
+// --- the kernel (encoding helpers in wasm-encoding.ts) ---------------------------------------------
 
 /**
  * `scan(rows, count, stride, query, out)`: `out[r] = dot(row r, query)` for r < count, over `stride`
@@ -285,20 +275,14 @@ export function scanModuleBytes(): Uint8Array {
     BR, 0, END, END,
     END,
   ]; // prettier-ignore
-  const body = [
-    ...vector([
+  return functionModule(
+    'scan',
+    5,
+    [
       [4, I32],
       [2, V128],
       [1, F32],
-    ]),
-    ...code,
-  ];
-  return new Uint8Array([
-    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-    ...section(1, vector([[0x60, ...vector([[I32], [I32], [I32], [I32], [I32]]), 0]])),
-    ...section(2, vector([[...name('env'), ...name('memory'), 0x02, 0x00, 0x01]])),
-    ...section(3, vector([[0]])),
-    ...section(7, vector([[...name('scan'), 0x00, 0]])),
-    ...section(10, vector([[...uleb(body.length), ...body]])),
-  ]);
+    ],
+    code,
+  );
 }

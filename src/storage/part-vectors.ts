@@ -4,6 +4,7 @@
  * 768-d part takes 772 bytes instead of 3,072; a cosine read back differs from the one written by less
  * than 0.01 — part vectors only re-rank the semantic channel's candidates, which that does not change.
  */
+import { Int8Scanner } from '../core/simd-int8.js';
 import { assertDimension } from '../core/vectors.js';
 
 /** One blob holding `parts` (each of `dimension` components); empty for no parts. */
@@ -51,16 +52,21 @@ export function bestPartCosine(blob: Uint8Array, query: Float32Array): number | 
   const components = new Int8Array(blob.buffer, blob.byteOffset, blob.byteLength);
   let best = -Infinity;
   for (let offset = 0; offset < blob.length; offset += stride) {
+    // four partial sums: ~15% faster than two on V8 (1.27 against 1.50 ms for 752 parts of 768)
     let s0 = 0;
     let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
     let at = offset + 4;
     let d = 0;
-    for (; d + 1 < dimension; d += 2, at += 2) {
+    for (; d + 3 < dimension; d += 4, at += 4) {
       s0 += (query[d] as number) * (components[at] as number);
       s1 += (query[d + 1] as number) * (components[at + 1] as number);
+      s2 += (query[d + 2] as number) * (components[at + 2] as number);
+      s3 += (query[d + 3] as number) * (components[at + 3] as number);
     }
-    if (d < dimension) s0 += (query[d] as number) * (components[at] as number);
-    best = Math.max(best, (s0 + s1) * view.getFloat32(offset, true));
+    for (; d < dimension; d += 1, at += 1) s0 += (query[d] as number) * (components[at] as number);
+    best = Math.max(best, (s0 + s1 + s2 + s3) * view.getFloat32(offset, true));
   }
   return best;
 }
@@ -75,12 +81,50 @@ export function decodePartBlobs(blobs: ReadonlyMap<string, Uint8Array>, dimensio
   return out;
 }
 
-/** The best part cosine of each record with parts of `query`'s length (`bestPartCosine`). */
+/**
+ * The best part cosine of each record with parts of `query`'s length (`bestPartCosine`), by the int8
+ * SIMD kernel (`core/simd-int8.ts`) where the runtime and the dimension allow: 300 candidates with
+ * 668 parts of 768 dimensions in 0.29 ms against 1.64 ms for the JS loop (`bench/part-scan.mjs`).
+ */
 export function bestPartCosines(blobs: ReadonlyMap<string, Uint8Array>, query: Float32Array): Map<string, number> {
+  const scanner = scannerFor(query.length);
+  if (scanner === undefined) return bestPartCosinesInJs(blobs, query);
+  const stride = 4 + query.length;
+  const entries = [...blobs].filter(([, blob]) => blob.length > 0 && blob.length % stride === 0);
+  const factor = scanner.setQuery(query);
+  const rows = scanner.load(entries.map(([, blob]) => blob)).length / stride;
+  const dots = scanner.dots(rows, stride, 4);
+  const out = new Map<string, number>();
+  let row = 0;
+  for (const [id, blob] of entries) {
+    const view = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
+    let best = -Infinity;
+    for (let offset = 0; offset < blob.length; offset += stride, row += 1) {
+      best = Math.max(best, (dots[row] as number) * view.getFloat32(offset, true) * factor);
+    }
+    out.set(id, best);
+  }
+  return out;
+}
+
+/** {@link bestPartCosines} by the JS loop alone (the kernel's reference, and its fallback). */
+export function bestPartCosinesInJs(blobs: ReadonlyMap<string, Uint8Array>, query: Float32Array): Map<string, number> {
   const out = new Map<string, number>();
   for (const [id, blob] of blobs) {
     const best = bestPartCosine(blob, query);
     if (best !== undefined) out.set(id, best);
   }
   return out;
+}
+
+/** One scanner per dimension in this thread (null: the kernel cannot serve that dimension here). */
+const scanners = new Map<number, Int8Scanner | null>();
+
+function scannerFor(dimension: number): Int8Scanner | undefined {
+  let scanner = scanners.get(dimension);
+  if (scanner === undefined) {
+    scanner = Int8Scanner.create(dimension) ?? null;
+    scanners.set(dimension, scanner);
+  }
+  return scanner ?? undefined;
 }
