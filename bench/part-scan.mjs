@@ -39,7 +39,13 @@ for (const dim of DIMS) {
     const n = partCount();
     if (n === 0) continue;
     parts += n;
-    blobs.set(`m${i}`, encodePartVectors(Array.from({ length: n }, () => unitVector(dim)), dim));
+    blobs.set(
+      `m${i}`,
+      encodePartVectors(
+        Array.from({ length: n }, () => unitVector(dim)),
+        dim,
+      ),
+    );
   }
   const queries = Array.from({ length: 20 }, () => unitVector(dim));
   let largestGap = 0;

@@ -74,6 +74,50 @@ describe('SQLite record cache', () => {
     expect(await read()).toBe('the kettle is black');
   });
 
+  it('answers part scores as a store without the cache does, until and after another store commits new parts', async () => {
+    const ids = await insert([
+      'one. two three four five. six seven eight nine.',
+      'alpha',
+      'beta gamma delta epsilon. zeta eta theta iota.',
+    ]);
+    const [otherScope] = await insert(['elsewhere'], 'acme/b');
+    const uncached = await openSqliteStore({ path, embedding: EMBEDDING, readCacheRecords: 0 });
+    try {
+      const unit = (seed: number): Float32Array => {
+        const v = Float32Array.from({ length: CONTRACT_DIMENSION }, (_, i) => Math.sin(seed * 7.3 + i * 1.1));
+        const norm = Math.hypot(...v);
+        return v.map((x) => x / norm);
+      };
+      const entries = async (seed: number) =>
+        (await store.getMemories(ids, ['acme/a'])).map((r, i) => ({
+          id: r.id,
+          scope: r.scope,
+          content: r.content,
+          parts: i === 1 ? [] : [unit(seed + i), unit(seed + i + 10)],
+        }));
+      // both sets of parts are made before any part read, so nothing but partScores reads between the commits
+      const [first, second] = [await entries(1), await entries(50)];
+      await store.transaction((tx) => tx.setPartVectors(first));
+      const query = { scopes: ['acme/a'], ids: [...ids, otherScope as string], vector: unit(99) };
+      const expected = await uncached.partScores(query);
+      expect([...expected.keys()].sort()).toEqual([ids[0], ids[2]].sort());
+      const hitsBefore = store.readCacheUsage?.answerHits ?? 0;
+      for (let round = 0; round < 3; round++) expect(await store.partScores(query)).toEqual(expected);
+      // the blobs (and the record without parts) came from the cache on the later rounds
+      expect((store.readCacheUsage?.answerHits ?? 0) - hitsBefore).toBeGreaterThanOrEqual(2 * 4);
+      // never across scopes: the same ids read for acme/b find only its own record (which has no parts)
+      expect((await store.partScores({ ...query, scopes: ['acme/b'] })).size).toBe(0);
+      // another store on the file replaces the parts: the next read sees them
+      await other.transaction((tx) => tx.setPartVectors(second));
+      const changed = await store.partScores(query);
+      expect(changed).toEqual(await uncached.partScores(query));
+      expect(changed).not.toEqual(expected);
+      expect(await store.getPartVectors(['acme/a'], ids)).toEqual(await uncached.getPartVectors(['acme/a'], ids));
+    } finally {
+      await uncached.close();
+    }
+  });
+
   it('keeps the scope rule for records it holds', async () => {
     const [a] = await insert(['a note of scope a'], 'acme/a');
     const [b] = await insert(['a note of scope b'], 'acme/b');

@@ -1,7 +1,7 @@
 /**
  * What a file store's read connection has read, kept for as long as nothing has been committed to the
  * database since: decoded memory records by id, and the answers of a few reads that recall repeats
- * (a thread's order, a record's edges, a concept's refs) by key.
+ * (a thread's order, a record's edges, a concept's refs, its part-vector blob) by key.
  *
  * A recall reads the same rows again and again (the candidates of one question, the neighbours of the
  * next): in a 600-turn LoCoMo scope, reading and decoding rows was half of a recall's engine time, and
@@ -139,7 +139,7 @@ export class ReadCache {
     // both budgets at once: a record costs its share of the count or of the characters, the larger
     this.#records = new Generations<MemoryRecord>(1, (record) => Math.max(1 / records, record.content.length / chars));
     this.#seen = new Generations<true>(2 * records, () => 1);
-    this.#answers = new Generations<unknown>(answers, (value) => 1 + (Array.isArray(value) ? value.length : 0));
+    this.#answers = new Generations<unknown>(answers, answerWeight);
   }
 
   /** Whether it keeps anything now; while off, a reader of a whole thread or list reads by range instead. */
@@ -192,7 +192,11 @@ export class ReadCache {
     return value;
   }
 
-  /** Remembers a read answer, frozen; `T` is a value or a list (its length is its weight). */
+  /**
+   * Remembers a read answer, frozen; `T` is a value or a list (its length is its weight), or bytes
+   * (a part-vector blob: one unit per 64 bytes; held as they are, since a typed array cannot be frozen,
+   * so only for readers that never hand them to a caller).
+   */
   remember<T>(key: string, value: T): T {
     if (!this.#on) return value;
     const frozen = deepFreeze(value);
@@ -246,7 +250,15 @@ export class ReadCache {
   }
 }
 
+/** An answer's share of the budget: 1, plus its length for a list, plus one per 64 bytes for bytes. */
+function answerWeight(value: unknown): number {
+  if (Array.isArray(value)) return 1 + value.length;
+  if (value instanceof Uint8Array) return 1 + Math.ceil(value.byteLength / 64);
+  return 1;
+}
+
 function deepFreeze<T>(value: T): T {
+  if (ArrayBuffer.isView(value)) return value;
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const nested of Object.values(value as object)) deepFreeze(nested);

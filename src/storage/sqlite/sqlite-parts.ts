@@ -8,6 +8,7 @@ import type { PartsCandidate, PartVectors } from '../../core/ports/store.js';
 import type { Scope } from '../../core/scope.js';
 import { encodePartVectors } from '../part-vectors.js';
 import { toCandidate, type CandidateRow } from '../staging-rows.js';
+import type { ReadCache } from './read-cache.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { inList } from './sqlite-rows.js';
 
@@ -35,19 +36,42 @@ export const PARTS_RESET_SQL = `
   INSERT OR IGNORE INTO parts_pending (memory_rowid) SELECT rowid FROM memories;
 `;
 
-/** The stored part blobs of those of `ids` in `scopes`, by id. */
-export function readPartBlobs(connection: SqliteConnection, scopes: readonly Scope[], ids: readonly string[]): Map<string, Uint8Array> {
+/**
+ * The stored part blobs of those of `ids` in `scopes`, by id. With a read cache that is on, each id's
+ * blob (or its having none) is remembered until the next commit and only the ids not held are read:
+ * reading ~260 blobs was two thirds of a LoCoMo recall's SQL time (2.1 of 3.4 ms).
+ */
+export function readPartBlobs(
+  connection: SqliteConnection,
+  scopes: readonly Scope[],
+  ids: readonly string[],
+  cache?: ReadCache,
+): Map<string, Uint8Array> {
   const out = new Map<string, Uint8Array>();
   if (ids.length === 0 || scopes.length === 0) return out;
+  const held = cache?.active === true ? cache : undefined;
+  held?.sync(connection);
+  const prefix = `parts\u0000${JSON.stringify(scopes)}\u0000`;
+  const missing: string[] = [];
+  for (const id of new Set(ids)) {
+    const blob = held?.answer<Uint8Array>(prefix + id);
+    if (blob === undefined) missing.push(id);
+    else if (blob.length > 0) out.set(id, blob);
+  }
+  if (missing.length === 0) return out;
   const rows = connection.all<{ id: string; parts: Uint8Array }>(
     `SELECT m.id AS id, p.parts AS parts FROM memories m JOIN memory_parts p ON p.memory_rowid = m.rowid
      WHERE ${inList('m.id')} AND ${inList('m.scope')}`,
-    JSON.stringify(ids),
+    JSON.stringify(missing),
     JSON.stringify(scopes),
   );
   for (const row of rows) out.set(row.id, row.parts);
+  // an id with no row (no parts, another scope, gone) is remembered as having none
+  if (held !== undefined) for (const id of missing) held.remember(prefix + id, out.get(id) ?? NO_PARTS);
   return out;
 }
+
+const NO_PARTS = new Uint8Array(0);
 
 /** Stores the entries whose record still has their content (all checked before any is written); returns how many. */
 export function writePartVectors(connection: SqliteConnection, entries: readonly PartVectors[], dimension: number): number {

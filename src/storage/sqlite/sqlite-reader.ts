@@ -411,7 +411,7 @@ export class SqliteReader implements StoreReader {
     return this.read('read part vectors', (connection) => {
       assertReadScopes(scopes);
       assertEmbedderCurrent(connection, this.#context.embedderName);
-      return decodePartBlobs(readPartBlobs(connection, scopes, ids), this.#context.dimension);
+      return decodePartBlobs(readPartBlobs(connection, scopes, ids, this.#context.readCache), this.#context.dimension);
     });
   }
 
@@ -420,7 +420,7 @@ export class SqliteReader implements StoreReader {
       const scopes = assertReadScopes(query.scopes);
       assertDimension(query.vector, this.#context.dimension, 'query vector');
       assertEmbedderCurrent(connection, this.#context.embedderName);
-      return bestPartCosines(readPartBlobs(connection, scopes, query.ids), query.vector);
+      return bestPartCosines(readPartBlobs(connection, scopes, query.ids, this.#context.readCache), query.vector);
     });
   }
 
