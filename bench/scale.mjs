@@ -427,7 +427,7 @@ async function measureModel(spec) {
   if (typeof store.prepareLexicalIndex === 'function') await store.prepareLexicalIndex();
   // part vectors as the background worker makes them (records of two or more sentences; ~2.5% of this
   // corpus): made once with the model and kept in the cached store, so recall re-scores with them
-  const parts = await fillParts(store, embedder);
+  const parts = await fillParts(store, spec.model);
   const options = { scopes: [MAIN_SCOPE], k: spec.k, trackAccess: false };
   const time = async (fn, list) => {
     const times = [];
@@ -476,8 +476,11 @@ async function measureModel(spec) {
   };
 }
 
-/** Makes the part vectors the store still waits for; `{ pending, made, seconds }` (made 0 once cached). */
-async function fillParts(store, embedder) {
+/**
+ * Makes the part vectors the store still waits for, with `model` on two worker threads (untimed);
+ * `{ pending, made, seconds }` (made 0 once the cached store has them).
+ */
+async function fillParts(store, model) {
   const { fillPartVectors } = await import(dist('core/write/fill-parts.js'));
   const scopes = [MAIN_SCOPE, SMALL_SCOPE];
   const pending = await store.countPendingParts(scopes);
@@ -485,7 +488,13 @@ async function fillParts(store, embedder) {
   let made = 0;
   if (pending > 0) {
     log(`  making part vectors: ${pending} records wait`);
-    made = (await fillPartVectors({ store, embedder, stopwatch: { now: () => performance.now() } }, { scopes, batch: 256 })).records;
+    const { createEmbedder } = await import(dist('index.js'));
+    const embedder = await createEmbedder(model, { workers: 2 });
+    try {
+      made = (await fillPartVectors({ store, embedder, stopwatch: { now: () => performance.now() } }, { scopes, batch: 512 })).records;
+    } finally {
+      await embedder.close();
+    }
   }
   const left = await store.countPendingParts(scopes);
   if (left > 0) throw new Error(`${left} records still wait for part vectors: recall would be timed without them`);

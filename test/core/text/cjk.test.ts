@@ -110,3 +110,43 @@ describe('entities in Chinese and mixed text', () => {
     expect(extractEntities('Caroline met Dr. Sarah Connor in San Francisco')).toEqual(['caroline', 'sarah connor', 'san francisco']);
   });
 });
+
+describe('long texts', () => {
+  /** The reference: one segmenter pass over the whole text (quadratic in V8, fine at these sizes). */
+  const onePass = (text: string) => [...new Intl.Segmenter('zh', { granularity: 'word' }).segment(text)];
+  function wholeText(text: string): string | null {
+    if (!hasCjk(text)) return null;
+    return onePass(text)
+      .map((part) => (part.isWordLike === true && hasCjk(part.segment) ? ` ${part.segment} ` : part.segment))
+      .join('');
+  }
+
+  const texts: Record<string, string> = {
+    'Chinese with clause marks': '我喜欢喝咖啡，你呢？我们明天去北京吧。'.repeat(120),
+    'English and Chinese mixed': 'We met at the café 我们在咖啡馆见面 and talked about python项目 for hours. '.repeat(60),
+    Japanese: '東京で会議がありました。来週、大阪に行きます！ポール・マッカートニーの歌を聞いた。'.repeat(60),
+    Korean: '한국어 텍스트를 저장합니다. 기억은 오래 갑니다! '.repeat(80),
+    'emoji and astral letters around CJK': '👩‍👩‍👧‍👦 記憶 𝔘𝔫𝔦 🧠中文记忆 🇵🇹, '.repeat(120),
+  };
+  for (const [name, text] of Object.entries(texts)) {
+    it(`indexes ${name} (${text.length} characters) exactly as one pass over the whole text would`, () => {
+      expect(text.length).toBeGreaterThan(1024);
+      expect(lexicalText(text)).toBe(wholeText(text));
+      expect(segmentCjk(text)).toEqual(onePass(text).filter((part) => part.isWordLike === true).map((part) => part.segment));
+    });
+  }
+
+  it('keeps every character of a run with no space or mark for over 512 characters, surrogate pairs whole', () => {
+    const run = '中文𠀀记忆'.repeat(300);
+    const spaced = lexicalText(run) as string;
+    expect(spaced.replace(/ /gu, '')).toBe(run);
+    expect(spaced).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/u);
+  });
+
+  it('indexes a 100,000-character mixed text, every character kept (one pass over it took ~20 s)', () => {
+    const text = Object.values(texts).join(' ').repeat(10).slice(0, 100_000);
+    const spaced = lexicalText(text) as string;
+    expect(spaced.replace(/ /gu, '')).toBe(text.replace(/ /gu, ''));
+    expect(spaced).toContain(' 记忆 ');
+  });
+});
