@@ -132,7 +132,11 @@ describe('long texts', () => {
     it(`indexes ${name} (${text.length} characters) exactly as one pass over the whole text would`, () => {
       expect(text.length).toBeGreaterThan(1024);
       expect(lexicalText(text)).toBe(wholeText(text));
-      expect(segmentCjk(text)).toEqual(onePass(text).filter((part) => part.isWordLike === true).map((part) => part.segment));
+      expect(segmentCjk(text)).toEqual(
+        onePass(text)
+          .filter((part) => part.isWordLike === true)
+          .map((part) => part.segment),
+      );
     });
   }
 
