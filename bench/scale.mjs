@@ -15,7 +15,8 @@
 //   use         the full model's query embedding alone (UseEmbedder), once;
 //   model       the default model (--model, default DEFAULT_ONNX_MODEL: blend-e5-minilm) end to end, sizes up to --model-max: the
 //               same records with that model's vectors (embedded once, cached under bench/.cache/ by
-//               bench/model-vectors.mjs), default store settings, engine recall with the model's own
+//               bench/model-vectors.mjs) and their part vectors made with the model first (untimed, kept
+//               in the cached store), default store settings, engine recall with the model's own
 //               query embedding (on one worker thread by default, as `engram serve` runs it, so the
 //               lexical channels run meanwhile; --query-workers 0: in-process), the embedding alone, and
 //               recall without it (searchP50). One headline row per size in scale.json:

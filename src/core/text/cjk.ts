@@ -40,9 +40,9 @@ const BREAK_AFTER = /[\s。！？，、；：!?,;]/u;
 
 /**
  * The segments of `text`, cut in windows of at most {@link WINDOW} characters that end after whitespace
- * or a sentence or clause mark. V8's segment iterator costs time in proportion to the whole string at every step, so
- * one call over a long text is quadratic: a 100,000-character record took ~20 s to index (20,000
- * characters of Chinese 0.55 s). A window ends inside a run only where 512 characters hold no space or
+ * or a sentence or clause mark. V8's segment iterator costs time in proportion to the whole string at
+ * every step, so one call over a long text is quadratic: a 100,000-character record took ~20 s to index
+ * (20,000 characters of Chinese 0.55 s). A window ends inside a run only where 512 characters hold no space or
  * such mark at all, and then never inside a surrogate pair.
  */
 function* segments(text: string): Generator<Intl.SegmentData> {
