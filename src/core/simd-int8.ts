@@ -103,20 +103,17 @@ export class Int8Scanner {
     return this.#queryScale;
   }
 
-  /**
-   * Copies `chunks` (each a whole number of rows of `stride` bytes) one after another into the rows
-   * area; returns the byte view of what was copied (valid until the next `load`).
-   */
-  load(chunks: readonly Uint8Array[]): Uint8Array {
+  /** Copies `chunks` (each a whole number of rows) one after another into the rows area; returns the bytes copied. */
+  load(chunks: readonly Uint8Array[]): number {
     let total = 0;
     for (const chunk of chunks) total += chunk.length;
-    this.#reserve(this.#rowsAt + total + 16);
+    this.#reserve(this.#rowsAt + total);
     let at = this.#rowsAt;
     for (const chunk of chunks) {
       this.#bytes.set(chunk, at);
       at += chunk.length;
     }
-    return this.#bytes.subarray(this.#rowsAt, at);
+    return total;
   }
 
   /**

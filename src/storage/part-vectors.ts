@@ -92,7 +92,7 @@ export function bestPartCosines(blobs: ReadonlyMap<string, Uint8Array>, query: F
   const stride = 4 + query.length;
   const entries = [...blobs].filter(([, blob]) => blob.length > 0 && blob.length % stride === 0);
   const factor = scanner.setQuery(query);
-  const rows = scanner.load(entries.map(([, blob]) => blob)).length / stride;
+  const rows = scanner.load(entries.map(([, blob]) => blob)) / stride;
   const dots = scanner.dots(rows, stride, 4);
   const out = new Map<string, number>();
   let row = 0;
