@@ -28,6 +28,11 @@ export interface StoreFixture {
 export interface StoreContractOptions {
   name: string;
   createStore(embedding: { name: string; dimension: number }): Promise<StoreFixture>;
+  /**
+   * Every scope is searched by an approximate index whose search grows with the hits asked, so a
+   * vector query's `widenTo` adds only the rows its search returned anyway.
+   */
+  approximate?: boolean;
   /** Test name → why this backend skips it. Unknown names fail the suite, so skips cannot go stale. */
   skip?: Readonly<Record<string, string>>;
 }
@@ -561,6 +566,34 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect(ids(hits)).toEqual(records.map((r) => r.id));
       hits.forEach((hit, i) => expect(hit.score).toBeCloseTo(expected[i]![1], 5));
       expect(ids(await vector(vectorOf(DIM, 1), { limit: 2 }))).toEqual(records.slice(0, 2).map((r) => r.id));
+    });
+
+    test('vector search widens to widenTo hits, best first, beyond an unchanged top limit', async () => {
+      const records = Array.from({ length: 30 }, () => makeRecord());
+      // cosine with the query falls as i grows; one inactive record in the middle never shows
+      const vectors = records.map((_, i) => vectorOf(DIM, 1, 0.05 * i));
+      const hidden = makeRecord({ status: 'deleted' });
+      await insert([...records, hidden], [...vectors, vectorOf(DIM, 1, 0.3)]);
+      const query = vectorOf(DIM, 1);
+      const order = records.map((r) => r.id);
+      const top = await vector(query, { limit: 5 });
+      expect(ids(top)).toEqual(order.slice(0, 5));
+      const wide = await vector(query, { limit: 5, widenTo: 20 });
+      const all = await vector(query, { limit: 5, widenTo: 100 });
+      if (options.approximate === true) {
+        // an approximate index adds only the rows its search for the limit returned anyway
+        expect(wide.length).toBeGreaterThanOrEqual(5);
+        expect(wide.length).toBeLessThanOrEqual(20);
+        expect(all.length).toBeLessThan(30);
+      } else {
+        expect(wide).toHaveLength(20);
+        expect(all).toHaveLength(30);
+      }
+      expect(ids(wide)).toEqual(order.slice(0, wide.length));
+      expect(ids(all)).toEqual(order.slice(0, all.length));
+      wide.slice(0, 5).forEach((hit, i) => expect(hit.score).toBeCloseTo(top[i]!.score, 3));
+      // a widening below the limit changes nothing
+      expect(ids(await vector(query, { limit: 5, widenTo: 2 }))).toEqual(order.slice(0, 5));
     });
 
     test('vector search is not starved by inactive records', async () => {

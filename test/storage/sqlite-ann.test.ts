@@ -56,6 +56,7 @@ if (usearchProblem !== null) it.skip(`the store contract with every scope in an 
 else
   runStoreContract({
     name: 'sqlite file, every scope in an HNSW index',
+    approximate: true,
     skip: {
       'vector search orders by cosine similarity':
         'the HNSW index stores vectors as f16, so its scores are within 2e-4 of the exact cosine rather than 5e-6 (the order is right; recall is tested below)',
@@ -176,6 +177,23 @@ describe.skipIf(usearchProblem !== null)(`HNSW vector index${usearchProblem === 
     await check(store);
     await store.close();
     await check(await open());
+  });
+
+  it('widens an indexed scope only by the rows its search returned anyway, and an exact one in full', async () => {
+    const store = await open({ memoryIndexThreshold: 100 });
+    await insertRange(store, 0, 1000);
+    expect(await store.prepareVectorIndex([SCOPE])).toEqual([SCOPE]);
+    const exact = await open({ vectorIndex: 'exact' });
+    const query = annTestVector(-3);
+    const plain = await store.vectorSearch({ scopes: [SCOPE], now: NOW, limit: 10, vector: query });
+    const wide = await store.vectorSearch({ scopes: [SCOPE], now: NOW, limit: 10, widenTo: 300, vector: query });
+    // the HNSW search is asked for the limit and its post-filter margin (16 rows), not for 300
+    expect(wide.length).toBeGreaterThan(10);
+    expect(wide.length).toBeLessThanOrEqual(26);
+    expect(wide.slice(0, 10)).toEqual(plain);
+    expect(wide.every((hit, i) => i === 0 || hit.score <= (wide[i - 1] as { score: number }).score)).toBe(true);
+    const exactWide = await exact.vectorSearch({ scopes: [SCOPE], now: NOW, limit: 10, widenTo: 300, vector: query });
+    expect(exactWide).toHaveLength(300);
   });
 
   it('does not let inactive rows starve the results of an indexed scope', async () => {

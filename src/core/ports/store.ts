@@ -48,6 +48,13 @@ export interface LexicalQuery extends ScopedQuery {
 
 export interface VectorQuery extends ScopedQuery {
   vector: Float32Array;
+  /**
+   * Up to this many hits (at least `limit`) where more cost the search nothing: an exact search scans
+   * every vector whatever k is. An approximate index, whose search grows with the hits asked, returns
+   * `limit` and at most the few more its search found anyway. The semantic channel's part re-score
+   * widens its candidates this way (`partWidening`).
+   */
+  widenTo?: number;
 }
 
 export interface ListQuery {

@@ -3,7 +3,9 @@
  * things is close to the query where one of its sentences is, even when its whole vector — the average
  * of everything it says — is not. Each candidate's cosine becomes cosine + w·max(0, best − cosine),
  * with best the cosine of its closest part; a record without parts keeps its own. Candidates are read
- * `partWidening` times as many by whole vector first, so one ranked low by its whole text can rise.
+ * `partWidening` times as many by whole vector first, so one ranked low by its whole text can rise —
+ * where the store's search costs no more for them (`VectorQuery.widenTo`): an exact scan, not an HNSW
+ * index, whose search grows with the candidates asked.
  *
  * The default w = 1 makes a record as close as its whole text or its closest sentence, whichever is
  * closer. Measured (`bench/tune-recall.mjs`; docs/benchmarks.md, "Part vectors"): with 3× the

@@ -39,7 +39,11 @@ export interface RecallConfig {
    * (1: the closer of the two); 0 turns it off (and the store's part vectors are not read).
    */
   partWeight: number;
-  /** Part vectors: the semantic channel reads this many times its candidates by whole vector, re-ranks them, and keeps the best. */
+  /**
+   * Part vectors: the semantic channel reads up to this many times its candidates by whole vector,
+   * re-ranks them, and keeps the best. Only where the store's search costs no more for them (an exact
+   * scan); an HNSW-indexed scope gives its candidates and the few its search found beside them.
+   */
   partWidening: number;
   /**
    * Short queries lean on meaning. A query of n content terms with n ≤ `shortQueryTerms` moves the share

@@ -289,11 +289,12 @@ async function runChannels(
 
 /**
  * The semantic channel: k-NN by whole vector, re-ranked by the candidates' part vectors when
- * `partWeight` is on (reading `partWidening` times the candidates first, `part-scores.ts`).
+ * `partWeight` is on (reading up to `partWidening` times the candidates first where the store's search
+ * costs no more for them — an exact scan, not an HNSW index; `part-scores.ts`).
  */
 async function semanticSearch(store: Store, config: RecallConfig, base: ScopedQuery, vector: Float32Array): Promise<ChannelHit[]> {
   if (config.partWeight <= 0) return store.vectorSearch({ ...base, vector });
-  const wide = await store.vectorSearch({ ...base, vector, limit: base.limit * config.partWidening });
+  const wide = await store.vectorSearch({ ...base, vector, widenTo: base.limit * config.partWidening });
   const best = await store.partScores({ scopes: base.scopes, ids: wide.map((h) => h.id), vector });
   return withPartScores(wide, best, config.partWeight, base.limit);
 }

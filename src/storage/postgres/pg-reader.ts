@@ -131,27 +131,31 @@ export class PgReader implements StoreReader {
       const scopes = assertReadScopes(query.scopes);
       assertDimension(query.vector, this.#context.dimension, 'query vector');
       await this.#assertEmbedderCurrent(db);
-      const limit = Math.floor(query.limit);
-      if (!(limit > 0) || query.layers?.length === 0) return [];
+      const asked = Math.floor(query.limit);
+      if (!(asked > 0) || query.layers?.length === 0) return [];
+      // an exact search costs the same for more hits (`widenTo`)
+      const widened = Math.max(asked, Math.floor(query.widenTo ?? 0));
       const { vectors, annThreshold } = this.#context;
       const p = new Params();
       const target = p.add(vectorLiteral(query.vector, vectors));
       const where = [`m.scope = ANY(${p.add([...scopes])}::text[])`];
       if (query.layers !== undefined) where.push(`m.layer = ANY(${p.add([...query.layers])}::text[])`);
       where.push(visibilityClause(query, query.now, 'm', p));
-      if (vectors === 'array') return this.#exactFromCache(db, query, scopes, limit);
+      if (vectors === 'array') return this.#exactFromCache(db, query, scopes, widened);
       const size = annThreshold === Infinity ? 0 : await this.#scopeSize(db, scopes);
       if (size <= annThreshold) {
         // exact: the ORDER BY is not the bare distance, so the planner cannot pick the approximate index
         const rows = await db.query<{ id: string; score: number }>(
           `SELECT m.id, 1 - (m.embedding <=> ${target}::vector) AS score FROM ${this.tables.memories} m
-           WHERE ${where.join(' AND ')} ORDER BY score DESC, m.id LIMIT ${p.add(limit)}`,
+           WHERE ${where.join(' AND ')} ORDER BY score DESC, m.id LIMIT ${p.add(widened)}`,
           p.values,
         );
         return rows.rows.map((r) => ({ id: r.id, score: Number(r.score) }));
       }
-      // approximate: HNSW with iterative scans, so filtered-out rows never starve the result
-      const ef = Math.min(1000, Math.max(100, limit * 4));
+      // approximate: HNSW with iterative scans, so filtered-out rows never starve the result; its
+      // candidate list (ef, from the asked limit) bounds the widening, as more would search further
+      const ef = Math.min(1000, Math.max(100, asked * 4));
+      const limit = Math.max(asked, Math.min(widened, ef));
       const rows = await this.#context.withLocalSettings(async (session) => {
         await session.query(`SELECT set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)`, [
           String(ef),

@@ -4,7 +4,8 @@
  * inside SQLite; larger ones by their approximate HNSW index when the store has one, else by the exact
  * in-memory index. Candidates are over-fetched, then filtered against the database (scopes, layers,
  * status, time); when too few survive and a source may hold more, k (and with it the HNSW candidate
- * list) grows and the search repeats, so inactive records never starve a result.
+ * list) grows and the search repeats, so inactive records never starve a result. A query's `widenTo`
+ * applies in full where every source is exact, and at an HNSW scope only to the rows it returned anyway.
  */
 import type { ChannelHit, VectorQuery } from '../../../core/ports/store.js';
 import type { AnnIndex } from './ann-index.js';
@@ -56,13 +57,18 @@ interface Source {
 /** Best-first hits; `scopes` are already validated and the vector's dimension checked. */
 export function searchVectors(context: VectorSearchContext, query: VectorQuery, scopes: readonly string[]): ChannelHit[] {
   const { connection, index, ann } = context;
-  const limit = Math.floor(query.limit);
-  if (!(limit > 0)) return [];
+  const asked = Math.floor(query.limit);
+  if (!(asked > 0)) return [];
   const { exact: inMemory, approximate } = chooseIndexes(context, scopes);
+  const widenTo = Math.max(asked, Math.floor(query.widenTo ?? 0));
+  // exact sources cost the same for more hits; an approximate search grows with them, so there only
+  // the rows its first search returns anyway (the margin for the post-filter) widen the result
+  const limit = approximate.size === 0 ? widenTo : asked;
   const filter = visibleFilter(query, scopes);
   let accept: ((rowid: number) => boolean) | undefined;
   if (inMemory.size > 0) accept = context.accepts?.() ?? undefined;
   let k = firstK(limit, approximate, ann);
+  const keep = Math.max(limit, Math.min(widenTo, k));
   for (;;) {
     const small = scopes.filter((scope) => !inMemory.has(scope) && !approximate.has(scope));
     if (small.length > 0 && k > VEC0_MAX_K) {
@@ -101,7 +107,7 @@ export function searchVectors(context: VectorSearchContext, query: VectorQuery, 
     }
     const hits: ChannelHit[] = [];
     for (const candidate of candidates) {
-      if (candidate.score < floor || hits.length >= limit) break;
+      if (candidate.score < floor || hits.length >= keep) break;
       const id = visible.get(candidate.rowid);
       if (id !== undefined) hits.push({ id, score: candidate.score });
     }
