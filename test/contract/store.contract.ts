@@ -592,8 +592,9 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect(ids(wide)).toEqual(order.slice(0, wide.length));
       expect(ids(all)).toEqual(order.slice(0, all.length));
       wide.slice(0, 5).forEach((hit, i) => expect(hit.score).toBeCloseTo(top[i]!.score, 3));
-      // a widening below the limit changes nothing
-      expect(ids(await vector(query, { limit: 5, widenTo: 2 }))).toEqual(order.slice(0, 5));
+      // a widening below the limit, or not a finite number, changes nothing
+      for (const widenTo of [2, Number.NaN, Number.POSITIVE_INFINITY])
+        expect(ids(await vector(query, { limit: 5, widenTo }))).toEqual(order.slice(0, 5));
     });
 
     test('vector search is not starved by inactive records', async () => {

@@ -63,8 +63,9 @@ export function fuseChannels(
         record = {};
         explanations.set(hit.id, record);
       }
-      const explanation: ChannelExplanation = { rank: index + 1, score: Number(hit.score.toFixed(6)) };
-      if (hit.coverage !== undefined) explanation.coverage = Number(hit.coverage.toFixed(4));
+      // as the channel scored it: rounded only for the few candidates that become hits (`roundedChannels`)
+      const explanation: ChannelExplanation = { rank: index + 1, score: hit.score };
+      if (hit.coverage !== undefined) explanation.coverage = hit.coverage;
       record[channel] = explanation;
     });
   }
@@ -146,7 +147,7 @@ export function reciprocalRankFusion(inputs: readonly FusionInput[], rrfK: numbe
       fused.channels[input.channel] = {
         rank,
         score: hit.score,
-        ...(hit.coverage !== undefined ? { coverage: Number(hit.coverage.toFixed(4)) } : {}),
+        ...(hit.coverage !== undefined ? { coverage: hit.coverage } : {}),
       };
     });
   }
@@ -181,6 +182,21 @@ function rrfCandidates(channels: Record<string, ChannelHit[]>, records: Map<stri
       activation: 0,
       score: f.fused,
     });
+  }
+  return out;
+}
+
+/**
+ * A hit's channel explanations as reported: scores to 6 decimals, coverage to 4. Fusion keeps them as
+ * the channels scored them and rounds only the hits returned (rounding every candidate's was ~0.2 ms
+ * a recall of ~400 channel hits).
+ */
+export function roundedChannels(channels: Readonly<Record<string, ChannelExplanation>>): Record<string, ChannelExplanation> {
+  const out: Record<string, ChannelExplanation> = {};
+  for (const [channel, explanation] of Object.entries(channels)) {
+    const rounded: ChannelExplanation = { ...explanation, score: Number(explanation.score.toFixed(6)) };
+    if (explanation.coverage !== undefined) rounded.coverage = Number(explanation.coverage.toFixed(4));
+    out[channel] = rounded;
   }
   return out;
 }

@@ -12,7 +12,7 @@ import type { Embedder } from '../ports/embedder.js';
 import type { ChannelHit, ScopedQuery, Store } from '../ports/store.js';
 import type { recallOptionsSchema } from '../schemas.js';
 import type { z } from 'zod';
-import { fuseCandidates, type ChannelExplanation } from './fusion.js';
+import { fuseCandidates, roundedChannels, type ChannelExplanation } from './fusion.js';
 import { analyzeQuery, type QueryAnalysis } from './query-analysis.js';
 import { configForQuery, type RecallConfig } from './recall-config.js';
 import { hitRelevance } from './hit-relevance.js';
@@ -122,12 +122,13 @@ export async function recall(deps: RecallDeps, query: string, options: ParsedRec
     // a persona or profile schema is a setting of its scope, not something to recall
     if (isPersona(candidate.record) || isProfileSchema(candidate.record)) continue;
     if (hits.length >= k) break;
+    const channels = roundedChannels(candidate.channels);
     hits.push({
       ...toMemoryView(candidate.record),
       score: round(candidate.score),
-      relevance: hitRelevance(candidate.channels, deps.embedder.cosineScale),
+      relevance: hitRelevance(channels, deps.embedder.cosineScale),
       why: {
-        channels: candidate.channels,
+        channels,
         fused: round(candidate.fused),
         relevance: round(candidate.relevance),
         recency: round(candidate.recency),

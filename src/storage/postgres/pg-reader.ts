@@ -134,7 +134,7 @@ export class PgReader implements StoreReader {
       const asked = Math.floor(query.limit);
       if (!(asked > 0) || query.layers?.length === 0) return [];
       // an exact search costs the same for more hits (`widenTo`)
-      const widened = Math.max(asked, Math.floor(query.widenTo ?? 0));
+      const widened = Number.isFinite(query.widenTo) ? Math.max(asked, Math.floor(query.widenTo as number)) : asked;
       const { vectors, annThreshold } = this.#context;
       const p = new Params();
       const target = p.add(vectorLiteral(query.vector, vectors));

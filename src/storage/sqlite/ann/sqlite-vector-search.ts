@@ -60,7 +60,7 @@ export function searchVectors(context: VectorSearchContext, query: VectorQuery, 
   const asked = Math.floor(query.limit);
   if (!(asked > 0)) return [];
   const { exact: inMemory, approximate } = chooseIndexes(context, scopes);
-  const widenTo = Math.max(asked, Math.floor(query.widenTo ?? 0));
+  const widenTo = Number.isFinite(query.widenTo) ? Math.max(asked, Math.floor(query.widenTo as number)) : asked;
   // exact sources cost the same for more hits; an approximate search grows with them, so there only
   // the rows its first search returns anyway (the margin for the post-filter) widen the result
   const limit = approximate.size === 0 ? widenTo : asked;
