@@ -107,6 +107,40 @@ export function registerPartsContract(ctx: ContractContext): void {
     expect(await store.countPendingParts([A])).toBe(0);
   });
 
+  test('part scores read again follow every change between reads: new, replaced, cleared, edited, deleted', async () => {
+    const store = ctx.store();
+    const [one, two, three] = await insert([makeRecord({ scope: A }), makeRecord({ scope: A }), makeRecord({ scope: A })]);
+    const ids = [one!.id, two!.id, three!.id];
+    const query = unit(20);
+    const scores = async () => store.partScores({ scopes: [A], ids, vector: query });
+    const set = (record: typeof one, parts: Float32Array[]) =>
+      store.transaction((tx) => tx.setPartVectors([{ id: record!.id, scope: A, content: record!.content, parts }]));
+    expect((await scores()).size).toBe(0);
+    await set(one, [unit(20), unit(21)]);
+    await set(two, [unit(22), unit(23)]);
+    expect((await scores()).get(one!.id)).toBeCloseTo(1, 2);
+    expect(await scores()).toEqual(await scores());
+    // replaced by parts far from the query
+    await set(one, [unit(24), unit(25)]);
+    expect((await scores()).get(one!.id)).toBeCloseTo(Math.max(cosineSimilarity(unit(24), query), cosineSimilarity(unit(25), query)), 2);
+    // a new answer for a record that had none yet
+    await set(three, [unit(20), unit(26)]);
+    expect((await scores()).get(three!.id)).toBeCloseTo(1, 2);
+    // answered with no parts: cleared
+    await set(three, []);
+    expect((await scores()).has(three!.id)).toBe(false);
+    // a content edit drops the record's parts; a delete drops the record
+    await store.transaction((tx) =>
+      tx.updateMemory(one!.id, A, { content: 'another text. of two sentences.', updatedAt: one!.updatedAt + 1 }),
+    );
+    await store.transaction((tx) => tx.deleteMemories([two!.id], A));
+    expect((await scores()).size).toBe(0);
+    // never across scopes, whatever an earlier read of the other scope held
+    await set(three, [unit(20), unit(27)]);
+    expect((await scores()).has(three!.id)).toBe(true);
+    expect((await store.partScores({ scopes: [B], ids, vector: query })).size).toBe(0);
+  });
+
   test('an answer for a record of another scope or a deleted record stores nothing', async () => {
     const store = ctx.store();
     const [kept, gone] = await insert([makeRecord({ scope: A }), makeRecord({ scope: A })]);

@@ -3,7 +3,7 @@
  * transaction under an advisory lock on the schema, so concurrent first opens from several servers
  * apply each exactly once. Append-only: never edit a shipped migration, add the next version.
  */
-import { partsSchemaSql } from './pg-parts.js';
+import { partsGenerationSql, partsSchemaSql } from './pg-parts.js';
 import { EngramError, messages } from '../../core/errors.js';
 import { LAYERS, STATUSES } from '../../core/memory.js';
 import { BUILT_IN_RELATIONS } from '../../core/relations.js';
@@ -376,6 +376,13 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'part vectors of records, and the records still to be given theirs (every record written or edited)',
     async up(session, { tables: t }) {
       await session.exec(partsSchemaSql(t));
+    },
+  },
+  {
+    version: 24,
+    name: 'a generation per scope raised by every change to its part vectors, so a process can keep the blobs it read',
+    async up(session, { tables: t }) {
+      await session.exec(partsGenerationSql(t));
     },
   },
 ];

@@ -41,7 +41,7 @@ import { toEngramError } from './pg-errors.js';
 import { searchLexical } from './pg-lexical.js';
 import { assertEmbedderCurrent } from './pg-vector-staging.js';
 import { readNeighbours } from './pg-neighbours.js';
-import { readPartBlobs } from './pg-parts.js';
+import { readPartBlobs, type PartBlobCache } from './pg-parts.js';
 import { bestPartCosines, decodePartBlobs } from '../part-vectors.js';
 import { browseMemories, findDerived, listScopes, recentEpisodeHeads, summarizeScopes } from './pg-browse.js';
 import { countRecordedPerDay, listConcepts, nextToDecay } from './pg-explore.js';
@@ -77,6 +77,8 @@ export interface PgReaderContext {
   readonly assertUsable: () => void;
   /** In-process vectors for exact search without pgvector (absent with pgvector). */
   readonly vectorCache?: VectorCache;
+  /** Part blobs read before, kept while their scope's generation holds; outside transactions only. */
+  readonly partCache?: PartBlobCache;
 }
 
 const COLUMNS = memoryColumns('m');
@@ -345,7 +347,10 @@ export class PgReader implements StoreReader {
       assertDimension(query.vector, this.#context.dimension, 'query vector');
       if (query.ids.length === 0) return new Map<string, number>();
       await this.#assertEmbedderCurrent(db);
-      return bestPartCosines(await readPartBlobs(db, this.tables, { scopes, ids: query.ids }), query.vector);
+      const { partCache } = this.#context;
+      const read = { scopes, ids: query.ids };
+      const blobs = partCache === undefined ? await readPartBlobs(db, this.tables, read) : await partCache.read(db, this.tables, read);
+      return bestPartCosines(blobs, query.vector);
     });
   }
 

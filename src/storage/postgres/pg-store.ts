@@ -20,7 +20,7 @@ import type {
 import type { Scope } from '../../core/scope.js';
 import * as keyRows from './pg-api-keys.js';
 import { claimJobs, completeJobs, failJob, jobBacklog } from './pg-jobs.js';
-import { countPendingParts, readPendingParts } from './pg-parts.js';
+import { countPendingParts, PartBlobCache, readPendingParts } from './pg-parts.js';
 import { AccessBatch } from '../access-batch.js';
 import { AsyncMutex } from '../async-mutex.js';
 import type { PgDriver, PgQueryable } from './pg-driver.js';
@@ -81,6 +81,7 @@ export class PostgresStore extends PgReader implements Store {
   readonly #analysis = { insertedSince: 0, rowsThen: 0 };
 
   readonly #vectorCache: VectorCache | undefined;
+  readonly #partCache: PartBlobCache;
 
   private constructor(parts: {
     driver: PgDriver;
@@ -92,16 +93,20 @@ export class PostgresStore extends PgReader implements Store {
     accessFlushMs: number;
     state: OpenState;
     vectorCache: VectorCache | undefined;
+    partCache: PartBlobCache;
   }) {
-    super(
-      contextFor(
+    super({
+      ...contextFor(
         { ...parts, checkEmbedder: true },
         parts.driver,
         () => assertOpen(parts.state),
         (fn) => parts.driver.transaction(fn),
       ),
-    );
+      // reads outside transactions only: a transaction's context has none
+      partCache: parts.partCache,
+    });
     this.#vectorCache = parts.vectorCache;
+    this.#partCache = parts.partCache;
     this.#driver = parts.driver;
     this.#tables = parts.tables;
     this.vectorStorage = parts.vectors;
@@ -170,6 +175,7 @@ export class PostgresStore extends PgReader implements Store {
         accessFlushMs: options.accessFlushMs ?? 1000,
         state: { closed: false },
         vectorCache: vectors === 'array' ? new VectorCache(embedding.dimension) : undefined,
+        partCache: new PartBlobCache(),
       });
     } catch (error) {
       await driver.close().catch(() => undefined);
@@ -378,7 +384,8 @@ export class PostgresStore extends PgReader implements Store {
    */
   async scrubDeleted(_scopes: readonly Scope[]): Promise<void> {
     assertOpen(this.#state);
-    // the part vectors were made from the deleted text
+    // the part vectors were made from the deleted text: none stay in this process either
+    this.#partCache.clear();
     for (const table of [this.#tables.memories, this.#tables.edges, this.#tables.q('concept_refs'), this.#tables.q('memory_parts')]) {
       await this.#driver.query(`VACUUM ${table}`).catch(() => undefined);
     }
