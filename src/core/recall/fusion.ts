@@ -188,8 +188,8 @@ function rrfCandidates(channels: Record<string, ChannelHit[]>, records: Map<stri
 
 /**
  * A hit's channel explanations as reported: scores to 6 decimals, coverage to 4. Fusion keeps them as
- * the channels scored them and rounds only the hits returned (rounding every candidate's was ~0.2 ms
- * a recall of ~400 channel hits).
+ * the channels scored them and rounds only the hits returned (a LoCoMo recall has ~400 channel hits;
+ * `Number(x.toFixed(6))` of 400 values took 0.16 ms measured alone).
  */
 export function roundedChannels(channels: Readonly<Record<string, ChannelExplanation>>): Record<string, ChannelExplanation> {
   const out: Record<string, ChannelExplanation> = {};

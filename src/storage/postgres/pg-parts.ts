@@ -217,10 +217,10 @@ export class PartBlobCache {
       }
       held.set(scope, entry);
     }
+    const entries = [...held.values()];
     const missing: string[] = [];
     for (const id of ids) {
-      let blob: Uint8Array | undefined;
-      for (const entry of held.values()) if ((blob = entry.blobs.get(id)) !== undefined) break;
+      const blob = heldBlob(entries, id);
       if (blob === undefined) missing.push(id);
       else if (blob.length > 0) out.set(id, blob);
     }
@@ -247,6 +247,15 @@ export class PartBlobCache {
     this.#scopes.clear();
     this.#bytes = 0;
   }
+}
+
+/** The blob of `id` held in any of `entries` (`NO_PARTS`: held as having none), else undefined. */
+function heldBlob(entries: readonly ScopeParts[], id: string): Uint8Array | undefined {
+  for (const entry of entries) {
+    const blob = entry.blobs.get(id);
+    if (blob !== undefined) return blob;
+  }
+  return undefined;
 }
 
 /** Up to `limit` pending records, in write order, of `scopes` (`'all'`: every scope). */
