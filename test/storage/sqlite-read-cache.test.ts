@@ -144,6 +144,25 @@ describe('SQLite record cache', () => {
     expect(again?.content).toBe('a frozen note');
   });
 
+  it("holds a scope's newest episode heads until a commit, and reads them again after one", async () => {
+    await insert(['Ann: the kettle is blue', 'Bob: and the mug?']);
+    const first = await store.recentEpisodeHeads({ scopes: ['acme/a'], limit: 10 });
+    expect(first.map((h) => h.head)).toEqual(['Bob: and the mug?', 'Ann: the kettle is blue']);
+    const hits = store.readCacheUsage?.scopeAnswerHits ?? 0;
+    expect(await store.recentEpisodeHeads({ scopes: ['acme/a'], limit: 10 })).toEqual(first);
+    expect(store.readCacheUsage?.scopeAnswerHits).toBe(hits + 1);
+    // another limit or another scope set is another answer
+    expect(await store.recentEpisodeHeads({ scopes: ['acme/a'], limit: 1 })).toEqual(first.slice(0, 1));
+    expect(await store.recentEpisodeHeads({ scopes: ['acme/b'], limit: 10 })).toEqual([]);
+    expect(store.readCacheUsage?.scopeAnswerHits).toBe(hits + 1);
+    await other.transaction((tx) =>
+      tx.insertMemories(withVectors(CONTRACT_DIMENSION, [makeRecord({ scope: 'acme/a', content: 'Cy: a teapot too', recordedAt: T0 + 60_000 })])),
+    );
+    const after = await store.recentEpisodeHeads({ scopes: ['acme/a'], limit: 10 });
+    expect(after.map((h) => h.head)).toEqual(['Cy: a teapot too', 'Bob: and the mug?', 'Ann: the kettle is blue']);
+    expect(store.readCacheUsage?.scopeAnswerHits).toBe(hits + 1);
+  });
+
   it('serves the neighbours of a thread from its order held, and reads them again after a commit', async () => {
     const ids = await insert(['one', 'two', 'three', 'four', 'five']);
     const query = { scopes: ['acme/a'], ids: [ids[2] as string], window: 2, now: T0 + 10_000 };
@@ -355,6 +374,51 @@ describe('SQLite graph reads through the read cache', () => {
 });
 
 describe('ReadCache limits', () => {
+  it('keeps the answers of different reads under the same id apart, and lets the older half go past its budget', () => {
+    const cache = new ReadCache({ answers: 8 });
+    cache.remember('edges\u0000["a"]', 'r1', ['e1']);
+    cache.remember('refs\u0000["a"]', 'r1', ['c1']);
+    expect(cache.answer('edges\u0000["a"]', 'r1')).toEqual(['e1']);
+    expect(cache.answer('refs\u0000["a"]', 'r1')).toEqual(['c1']);
+    expect(cache.answer('edges\u0000["b"]', 'r1')).toBeUndefined();
+    // each answer weighs 1 + its length (2 here): the young generation holds two, then becomes the old one
+    for (const id of ['r2', 'r3', 'r4', 'r5']) cache.remember('edges\u0000["a"]', id, [id]);
+    expect(cache.usage.answers).toBe(4);
+    expect(cache.answer('edges\u0000["a"]', 'r1')).toBeUndefined();
+    expect(cache.answer('refs\u0000["a"]', 'r1')).toBeUndefined();
+    // asked for again from the old generation (r2-r3): moved to a new young one, r4-r5 become the old, r2 goes
+    expect(cache.answer('edges\u0000["a"]', 'r3')).toEqual(['r3']);
+    expect(cache.usage.answers).toBe(3);
+    expect(cache.answer('edges\u0000["a"]', 'r2')).toBeUndefined();
+    expect(cache.answer('edges\u0000["a"]', 'r4')).toEqual(['r4']);
+    // a value remembered is frozen
+    expect(Object.isFrozen(cache.answer('edges\u0000["a"]', 'r5'))).toBe(true);
+  });
+
+  it('holds answers about whole scopes while it is off, reads each once, and forgets them on clear', () => {
+    const cache = new ReadCache({ records: 1000 });
+    let n = 0;
+    for (let i = 0; i < 5000 && cache.usage.on; i++) {
+      const record = makeRecord({ content: `one-off ${n++}` });
+      if (cache.get(record.id) === undefined) cache.keep(record);
+    }
+    expect(cache.usage.on).toBe(false);
+    let reads = 0;
+    const read = () => {
+      reads += 1;
+      return [{ head: 'Ann: hello' }];
+    };
+    expect(cache.scopeAnswer('heads', read)).toEqual([{ head: 'Ann: hello' }]);
+    expect(cache.scopeAnswer('heads', read)).toEqual([{ head: 'Ann: hello' }]);
+    expect(reads).toBe(1);
+    expect(Object.isFrozen(cache.scopeAnswer('heads', read))).toBe(true);
+    expect(cache.usage.scopeAnswers).toBe(1);
+    cache.clear();
+    expect(cache.usage.scopeAnswers).toBe(0);
+    cache.scopeAnswer('heads', read);
+    expect(reads).toBe(2);
+  });
+
   it('lets the older half go in one piece past its count budget; a record asked for again is kept as new', () => {
     const cache = new ReadCache({ records: 4 });
     const records = Array.from({ length: 7 }, (_, i) => makeRecord({ content: `record ${i}` }));

@@ -37,11 +37,11 @@ function perId<T>(
 ): T[] {
   const held = cache?.active === true ? cache : undefined;
   held?.sync(connection);
-  const prefix = `${kind}\u0000${JSON.stringify(scopes)}\u0000`;
+  const group = `${kind}\u0000${JSON.stringify(scopes)}`;
   const lists: (readonly Ordered<T>[])[] = [];
   const missing: string[] = [];
   for (const id of new Set(ids)) {
-    const answer = held?.answer<readonly Ordered<T>[]>(prefix + id);
+    const answer = held?.answer<readonly Ordered<T>[]>(group, id);
     if (answer === undefined) missing.push(id);
     else lists.push(answer);
   }
@@ -49,7 +49,7 @@ function perId<T>(
     const found = read(missing);
     for (const id of missing) {
       const rows = found.get(id) ?? [];
-      lists.push(held === undefined ? rows : held.remember(prefix + id, rows));
+      lists.push(held === undefined ? rows : held.remember(group, id, rows));
     }
   }
   const seen = new Set<number>();
@@ -141,22 +141,22 @@ export function readConceptsByRef(
   });
 }
 
-/** The relation types the scopes' tenants see, remembered while the cache is on. */
+/** The relation types the scopes' tenants see, remembered until the database changes. */
 export function relationTypesOf(connection: SqliteConnection, cache: ReadCache | undefined, scopes: readonly Scope[]): RelationType[] {
-  if (cache?.active !== true) return readRelationTypes(connection, scopes);
+  if (cache === undefined) return readRelationTypes(connection, scopes);
   cache.sync(connection);
   const key = `relation-types\u0000${JSON.stringify(assertReadScopes(scopes))}`;
-  return [...(cache.answer<readonly RelationType[]>(key) ?? cache.remember(key, readRelationTypes(connection, scopes)))];
+  return [...cache.scopeAnswer<readonly RelationType[]>(key, () => readRelationTypes(connection, scopes))];
 }
 
-/** The scopes' newest episode heads (`recentEpisodeHeads`), remembered while the cache is on. */
+/** The scopes' newest episode heads (`recentEpisodeHeads`), remembered until the database changes. */
 export function episodeHeadsOf(
   connection: SqliteConnection,
   cache: ReadCache | undefined,
   query: { scopes: readonly Scope[]; limit: number },
 ): EpisodeHead[] {
-  if (cache?.active !== true) return recentEpisodeHeads(connection, query);
+  if (cache === undefined) return recentEpisodeHeads(connection, query);
   cache.sync(connection);
   const key = `episode-heads\u0000${Math.floor(query.limit)}\u0000${JSON.stringify(assertReadScopes(query.scopes))}`;
-  return [...(cache.answer<readonly EpisodeHead[]>(key) ?? cache.remember(key, recentEpisodeHeads(connection, query)))];
+  return [...cache.scopeAnswer<readonly EpisodeHead[]>(key, () => recentEpisodeHeads(connection, query))];
 }

@@ -131,8 +131,8 @@ function cachedThreadSides(
   anchor: { id: string; scope: string; thread: string },
   held: Map<string, MemoryRecord>,
 ): { before: string[]; after: string[] } | null {
-  const key = `thread\u0000${anchor.scope}\u0000${anchor.thread}`;
-  let order = cache.answer<readonly string[] | null>(key);
+  const key = `${anchor.scope}\u0000${anchor.thread}`;
+  let order = cache.answer<readonly string[] | null>('thread', key);
   if (order === undefined) {
     const ids = connection
       .allArrays(
@@ -142,7 +142,7 @@ function cachedThreadSides(
         anchor.thread,
       )
       .map((row) => row[0] as string);
-    order = cache.remember(key, ids.length > CACHED_THREAD_ROWS ? null : ids);
+    order = cache.remember('thread', key, ids.length > CACHED_THREAD_ROWS ? null : ids);
   }
   if (order === null) return null;
   const at = order.indexOf(anchor.id);

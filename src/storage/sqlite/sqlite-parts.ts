@@ -51,10 +51,10 @@ export function readPartBlobs(
   if (ids.length === 0 || scopes.length === 0) return out;
   const held = cache?.active === true ? cache : undefined;
   held?.sync(connection);
-  const prefix = `parts\u0000${JSON.stringify(scopes)}\u0000`;
+  const group = `parts\u0000${JSON.stringify(scopes)}`;
   const missing: string[] = [];
   for (const id of new Set(ids)) {
-    const blob = held?.answer<Uint8Array>(prefix + id);
+    const blob = held?.answer<Uint8Array>(group, id);
     if (blob === undefined) missing.push(id);
     else if (blob.length > 0) out.set(id, blob);
   }
@@ -67,7 +67,7 @@ export function readPartBlobs(
   );
   for (const row of rows) out.set(row.id, row.parts);
   // an id with no row (no parts, another scope, gone) is remembered as having none
-  if (held !== undefined) for (const id of missing) held.remember(prefix + id, out.get(id) ?? NO_PARTS);
+  if (held !== undefined) for (const id of missing) held.remember(group, id, out.get(id) ?? NO_PARTS);
   return out;
 }
 
