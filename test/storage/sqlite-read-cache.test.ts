@@ -156,7 +156,9 @@ describe('SQLite record cache', () => {
     expect(await store.recentEpisodeHeads({ scopes: ['acme/b'], limit: 10 })).toEqual([]);
     expect(store.readCacheUsage?.scopeAnswerHits).toBe(hits + 1);
     await other.transaction((tx) =>
-      tx.insertMemories(withVectors(CONTRACT_DIMENSION, [makeRecord({ scope: 'acme/a', content: 'Cy: a teapot too', recordedAt: T0 + 60_000 })])),
+      tx.insertMemories(
+        withVectors(CONTRACT_DIMENSION, [makeRecord({ scope: 'acme/a', content: 'Cy: a teapot too', recordedAt: T0 + 60_000 })]),
+      ),
     );
     const after = await store.recentEpisodeHeads({ scopes: ['acme/a'], limit: 10 });
     expect(after.map((h) => h.head)).toEqual(['Cy: a teapot too', 'Bob: and the mug?', 'Ann: the kettle is blue']);
