@@ -80,6 +80,7 @@ export function fuseChannels(
   const temporal = byId(channels.temporal);
   const mention = byId(channels.mention);
   const queryEntities = new Set(analysis.entities);
+  const entityScores: number[] = [];
   const queryMood = new Set(analysis.emotion.mood);
   const out: Candidate[] = [];
   for (const [id, channelInfo] of explanations) {
@@ -99,7 +100,10 @@ export function fuseChannels(
       for (const entity of record.entities) if (queryEntities.has(entity)) overlap += 1;
       if (overlap > 0) {
         const share = Math.min(1, overlap / queryEntities.size);
-        channelInfo.entity = { ...(channelInfo.entity ?? { rank: 0 }), score: Number(share.toFixed(4)) };
+        const listed = channelInfo.entity;
+        // the reported share is one of a few values: rounded once each (toFixed took a sixth of fusion)
+        const score = (entityScores[overlap] ??= Number(share.toFixed(4)));
+        channelInfo.entity = listed === undefined ? { rank: 0, score } : { ...listed, score };
         fused += config.entityWeight * share;
       }
     }

@@ -354,14 +354,14 @@ function rankCandidates(
     }),
     docs,
   );
-  const scored: { id: string; score: number; coverage: number }[] = [];
+  const hits: ChannelHit[] = [];
   const tf = new Float64Array(stems.length);
   for (const { row: d, pending } of candidates) {
     tf.fill(0);
     if (pending !== undefined) {
       for (let j = 0; j < stems.length; j++) tf[j] = pending.own.get(stems[j] as string) ?? 0;
       const hit = bm25Document(weighed, tf, pending.bm25Length, avgLength, k1, b);
-      if (hit.score > 0) scored.push({ id: pending.id, ...hit });
+      if (hit.score > 0) hits.push({ id: pending.id, score: hit.score, coverage: hit.coverage });
       continue;
     }
     const start = data.ownStart[d] as number;
@@ -371,8 +371,7 @@ function rankCandidates(
       for (let j = 0; j < stemId.length; j++) if (stemId[j] === id) tf[j] = data.ownFreqs[i] as number;
     }
     const hit = bm25Document(weighed, tf, data.bm25Length[d] as number, avgLength, k1, b);
-    if (hit.score > 0) scored.push({ id: data.idOf(d), ...hit });
+    if (hit.score > 0) hits.push({ id: data.idOf(d), score: hit.score, coverage: hit.coverage });
   }
-  const hits: ChannelHit[] = scored.map((s) => ({ id: s.id, score: s.score, coverage: s.coverage }));
   return hits.sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : 1)).slice(0, query.limit);
 }
