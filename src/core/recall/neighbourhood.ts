@@ -62,21 +62,21 @@ export async function applyNeighbourhood(input: NeighbourhoodInput): Promise<rea
     }
   }
   const fusedOf = (id: string | undefined) => (id === undefined ? 0 : (byId.get(id)?.fused ?? input.absent));
-  const questionOf = new Map(candidates.map((c) => [c.record.id, turnTraits(c.record).question]));
+  const questionShares = new Map(candidates.map((c) => [c.record.id, questionOf(c.record)]));
   const adjusted = new Map<string, number>();
   for (const c of candidates) {
     const id = c.record.id;
     const before = prev.get(id);
-    const handedOver = before === undefined ? 0 : config.questionForward * (questionOf.get(before) ?? 0) * fusedOf(before);
-    adjusted.set(id, c.fused * (1 - config.questionPenalty * (questionOf.get(id) ?? 0)) + handedOver);
+    const handedOver = before === undefined ? 0 : config.questionForward * (questionShares.get(before) ?? 0) * fusedOf(before);
+    adjusted.set(id, c.fused * (1 - config.questionPenalty * (questionShares.get(id) ?? 0)) + handedOver);
   }
   return candidates.map((c) => {
     const id = c.record.id;
     // speakers are compared only when their turns are weighed differently
-    const speaker = config.neighbourSameSpeaker !== 1 ? turnTraits(c.record).speaker : undefined;
+    const speaker = config.neighbourSameSpeaker !== 1 ? speakerOf(c.record) : undefined;
     const share = (other: string): number => {
       const otherRecord = speaker === undefined ? undefined : byId.get(other)?.record;
-      const same = otherRecord !== undefined && turnTraits(otherRecord).speaker === speaker;
+      const same = otherRecord !== undefined && speakerOf(otherRecord) === speaker;
       return (same ? config.neighbourSameSpeaker : 1) * (adjusted.get(other) ?? input.absent);
     };
     let shared = 0;
@@ -86,22 +86,23 @@ export async function applyNeighbourhood(input: NeighbourhoodInput): Promise<rea
   });
 }
 
-interface TurnTraits {
-  /** `questionShare` of its content. */
-  readonly question: number;
-  /** `turnSpeaker` of its content. */
-  readonly speaker: string | undefined;
+/** `questionShare` and `turnSpeaker` of frozen records (a store's cached ones, the same objects recall after recall), each worked out once. */
+const questionOfFrozen = new WeakMap<MemoryRecord, number>();
+const speakerOfFrozen = new WeakMap<MemoryRecord, string | undefined>();
+
+function questionOf(record: MemoryRecord): number {
+  const known = questionOfFrozen.get(record);
+  if (known !== undefined) return known;
+  const question = questionShare(record.content);
+  if (Object.isFrozen(record)) questionOfFrozen.set(record, question);
+  return question;
 }
 
-/** Traits of frozen records (a store's cached ones, the same objects recall after recall), worked out once. */
-const traitsOfFrozen = new WeakMap<MemoryRecord, TurnTraits>();
-
-function turnTraits(record: MemoryRecord): TurnTraits {
-  const known = traitsOfFrozen.get(record);
-  if (known !== undefined) return known;
-  const traits = { question: questionShare(record.content), speaker: turnSpeaker(record.content) };
-  if (Object.isFrozen(record)) traitsOfFrozen.set(record, traits);
-  return traits;
+function speakerOf(record: MemoryRecord): string | undefined {
+  if (speakerOfFrozen.has(record)) return speakerOfFrozen.get(record);
+  const speaker = turnSpeaker(record.content);
+  if (Object.isFrozen(record)) speakerOfFrozen.set(record, speaker);
+  return speaker;
 }
 
 /** Whether a neighbour may join the hits: a recall limited to some layers returns no other. */

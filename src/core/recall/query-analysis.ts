@@ -32,6 +32,8 @@ export function analyzeQuery(text: string, referenceTime: number, entities: stri
  * a question holds no answer, the turn after it usually does.
  */
 export function questionShare(content: string): number {
+  // most turns ask nothing: no question mark, no question (the regular expressions below are the cost)
+  if (!content.includes('?')) return 0;
   const body = content.replace(/\[[^\]]*\]\s*$/, '').trim();
   if (!body.endsWith('?')) return 0;
   const sentences = body.split(/(?<=[.!?])\s+/).filter((s) => s.length > 3);
