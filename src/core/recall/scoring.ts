@@ -53,7 +53,19 @@ export function blendScores(candidates: readonly Candidate[], config: RecallConf
       const activation = recency * importance * Math.max(0, c.relevance);
       const score =
         c.relevance + config.recencyWeight * recency + config.importanceWeight * importance + config.activationWeight * activation;
-      return { ...c, recency, importance, activation, score };
+      // built field by field: a spread of candidates of several shapes was most of this stage's time
+      const blended: Candidate = {
+        record: c.record,
+        channels: c.channels,
+        fused: c.fused,
+        relevance: c.relevance,
+        neighbourhood: c.neighbourhood,
+        recency,
+        importance,
+        activation,
+        score,
+      };
+      return c.persona === undefined ? blended : { ...blended, persona: c.persona };
     })
     .sort((a, b) => b.score - a.score || (a.record.id < b.record.id ? -1 : 1));
 }
