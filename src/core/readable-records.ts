@@ -45,6 +45,9 @@ export function recordProblem(record: MemoryRecord): string | null {
  */
 export function parseStoredJson<T>(text: string | null): T {
   if (text === null) return null as T;
+  // the commonest stored values (no tags, no data), without the parser
+  if (text === '[]') return [] as T;
+  if (text === '{}') return {} as T;
   try {
     return JSON.parse(text) as T;
   } catch {
