@@ -35,6 +35,8 @@ export const LEXICAL_ROW_COLUMNS =
   'rowid, id, scope, layer, status, content, tags, entities, term_count, valid_from, valid_to, recorded_at, invalidated_at';
 /** Rows read per snapshot while building (each chunk blocks the event loop for a few tens of ms). */
 const BUILD_CHUNK = 1000;
+/** Ids of loaded rows kept decoded at most (~100 bytes each). */
+const DECODED_IDS = 200_000;
 
 /** `array` with room for `size` entries (the same array when it has it), new entries set to `fill`. */
 function grow<T extends Int32Array | Float64Array | Float32Array | Uint8Array>(array: T, size: number, fill?: number): T {
@@ -87,6 +89,7 @@ export class LexicalData {
   readonly ids: string[] = [];
   #idBytes: Buffer | undefined;
   #idStarts: Int32Array = new Int32Array(0);
+  readonly #decodedIds = new Map<number, string>();
   // Engram stems, forward: per row a run in these arrays
   ownStems: Int32Array = new Int32Array(1 << 16);
   ownFreqs: Float32Array = new Float32Array(1 << 16);
@@ -292,17 +295,28 @@ export class LexicalData {
     return true;
   }
 
-  /** The memory id of row `d`. */
+  /**
+   * The memory id of row `d`. A loaded row's id is decoded once and kept (at most `DECODED_IDS`, then
+   * they start again): a search hands out the same rows' ids query after query, and the same string
+   * object is hashed once by every map it is looked up in (decoding took 0.27 ms of a LoCoMo recall).
+   */
   idOf(d: number): string {
     const id = this.ids[d];
     if (id !== undefined || this.#idBytes === undefined || d + 1 >= this.#idStarts.length) return id as string;
-    return this.#idBytes.toString('utf8', this.#idStarts[d] as number, this.#idStarts[d + 1] as number);
+    let decoded = this.#decodedIds.get(d);
+    if (decoded === undefined) {
+      decoded = this.#idBytes.toString('utf8', this.#idStarts[d] as number, this.#idStarts[d + 1] as number);
+      if (this.#decodedIds.size >= DECODED_IDS) this.#decodedIds.clear();
+      this.#decodedIds.set(d, decoded);
+    }
+    return decoded;
   }
 
   /** Takes the ids of loaded rows: row `d`'s is the UTF-8 text of `bytes` from `starts[d]` to `starts[d + 1]`. */
   adoptIds(bytes: Buffer, starts: Int32Array): void {
     this.#idBytes = bytes;
     this.#idStarts = starts;
+    this.#decodedIds.clear();
   }
 
   /** Applies rows read from the table: plain text tokenised here, anything else by SQLite's own tokenizer. */
