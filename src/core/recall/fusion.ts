@@ -101,7 +101,8 @@ export function fuseChannels(
       if (overlap > 0) {
         const share = Math.min(1, overlap / queryEntities.size);
         const listed = channelInfo.entity;
-        // the reported share is one of a few values: rounded once each (toFixed took a sixth of fusion)
+        // the reported share is one of a few values: rounded once each (rounding and spreading here were
+        // 40 % of fusion's own time in a LoCoMo profile)
         const score = (entityScores[overlap] ??= Number(share.toFixed(4)));
         channelInfo.entity = listed === undefined ? { rank: 0, score } : { ...listed, score };
         fused += config.entityWeight * share;

@@ -53,7 +53,7 @@ export function blendScores(candidates: readonly Candidate[], config: RecallConf
       const activation = recency * importance * Math.max(0, c.relevance);
       const score =
         c.relevance + config.recencyWeight * recency + config.importanceWeight * importance + config.activationWeight * activation;
-      // built field by field: a spread of candidates of several shapes was most of this stage's time
+      // built field by field rather than spread: candidates arrive here in several shapes
       const blended: Candidate = {
         record: c.record,
         channels: c.channels,
