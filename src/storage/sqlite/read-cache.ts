@@ -130,7 +130,7 @@ class Generations<V> {
   }
 }
 
-/** The group of records and of the ids read lately. */
+/** The group of records (and of the ids read lately: `#seen` also notes other groups' keys while off). */
 const IDS = '';
 
 /** Scope answers held at most (past it, they start again). */
@@ -233,7 +233,7 @@ export class ReadCache {
 
   #lookup<V>(held: Generations<V>, group: string, key: string, stats: { hits: number; misses: number }): V | undefined {
     if (!this.#on) {
-      this.#watch(key);
+      this.#watch(group, key);
       return undefined;
     }
     const value = held.get(group, key);
@@ -276,12 +276,12 @@ export class ReadCache {
   }
 
   /** While off: every `OFF_SAMPLE`-th key looked up, was it read lately? Enough were: on again. */
-  #watch(key: string): void {
+  #watch(group: string, key: string): void {
     this.#sampled += 1;
     if (this.#sampled % OFF_SAMPLE !== 0) return;
     this.#verdictLookups += 1;
-    if (this.#seen.get(IDS, key) !== undefined) this.#verdictFound += 1;
-    else this.#seen.set(IDS, key, true);
+    if (this.#seen.get(group, key) !== undefined) this.#verdictFound += 1;
+    else this.#seen.set(group, key, true);
     if (this.#verdictLookups < VERDICT_LOOKUPS / OFF_SAMPLE) return;
     if (this.#verdictFound >= ON_FROM * this.#verdictLookups) this.#on = true;
     this.#verdictLookups = 0;
