@@ -397,6 +397,25 @@ describe('ReadCache limits', () => {
     expect(Object.isFrozen(cache.answer('edges\u0000["a"]', 'r5'))).toBe(true);
   });
 
+  it('while off, counts an id as read again only when the same read asks for it again', () => {
+    const cache = new ReadCache({ records: 1000 });
+    let n = 0;
+    const fresh = () => makeRecord({ content: `one-off ${n++}` });
+    for (let i = 0; i < 5000 && cache.usage.on; i++) {
+      const record = fresh();
+      if (cache.get(record.id) === undefined) cache.keep(record);
+    }
+    expect(cache.usage.on).toBe(false);
+    // each new id read as a record and by another read (its edges), eight times each (while off one
+    // lookup in eight is looked at): the same id under two reads is not a working set read again
+    for (let i = 0; i < 5000; i++) {
+      const { id } = fresh();
+      for (let k = 0; k < 8; k++) cache.get(id);
+      for (let k = 0; k < 8; k++) cache.answer('edges\u0000["a"]', id);
+    }
+    expect(cache.usage.on).toBe(false);
+  });
+
   it('holds answers about whole scopes while it is off, reads each once, and forgets them on clear', () => {
     const cache = new ReadCache({ records: 1000 });
     let n = 0;
