@@ -269,3 +269,22 @@ export async function defaultModelName() {
   const { DEFAULT_ONNX_MODEL } = await import(join(REPO_DIR, 'dist/embeddings/onnx/index.js'));
   return DEFAULT_ONNX_MODEL;
 }
+
+/**
+ * Drops `schema` (and all in it) from the PostgreSQL server of `url` (a `?schema=` in it is ignored).
+ * `pg` is loaded only here: most benchmarks never touch PostgreSQL.
+ * @param {string} url
+ * @param {string} schema
+ */
+export async function dropSchema(url, schema) {
+  const pg = (await import('pg')).default;
+  const parsed = new URL(url);
+  parsed.searchParams.delete('schema');
+  const client = new pg.Client({ connectionString: parsed.toString() });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+}

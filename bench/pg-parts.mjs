@@ -7,8 +7,7 @@
 // `node bench/pg-parts.mjs [--records 600] [--queries 100] [--embedder static]`; writes
 // bench/results/pg-parts.json and drops its schema.
 import { parseArgs } from 'node:util';
-import pg from 'pg';
-import { log, memoisedEmbedder, percentiles, printTable, writeResult } from './lib.mjs';
+import { dropSchema, log, memoisedEmbedder, percentiles, printTable, writeResult } from './lib.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -95,8 +94,5 @@ try {
   log(`wrote ${path}`);
 } finally {
   for (const engine of engines) await engine.close();
-  const client = new pg.Client({ connectionString: base });
-  await client.connect();
-  await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  await client.end();
+  await dropSchema(base, schema);
 }

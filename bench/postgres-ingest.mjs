@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { MAIN_SCOPE, corpusEmbedder } from './corpus-db.mjs';
 import { benchPostgresUrl, buildInto, redact, withParams } from './pg-corpus.mjs';
-import { RESULTS_DIR, log, memoryAt, newEngineCore, parseSizes, printTable, since, writeResult } from './lib.mjs';
+import { RESULTS_DIR, dropSchema, log, memoryAt, newEngineCore, parseSizes, printTable, since, writeResult } from './lib.mjs';
 
 const INGEST_SEED = 31_337;
 const BATCH = 64;
@@ -136,18 +136,6 @@ async function measureCase(base, size, mode, batches) {
     await store.close();
     await embedder.close?.();
     await dropSchema(base, schema);
-  }
-}
-
-async function dropSchema(base, schema) {
-  const parsed = new URL(base);
-  parsed.searchParams.delete('schema');
-  const client = new pg.Client({ connectionString: parsed.toString() });
-  await client.connect();
-  try {
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  } finally {
-    await client.end();
   }
 }
 

@@ -11,7 +11,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CORPUS_SEED, MAIN_SCOPE, assertBuilt, ensureCorpus } from './corpus-db.mjs';
-import { RESULTS_DIR, log, makeQueries, percentiles, printTable, since, writeResult, newEngineCore } from './lib.mjs';
+import { RESULTS_DIR, dropSchema, log, makeQueries, percentiles, printTable, since, writeResult, newEngineCore } from './lib.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -95,11 +95,7 @@ async function main() {
     const schema = `bench_${size}`;
     const url = new URL(args['pg-url']);
     url.searchParams.set('schema', schema);
-    const pg = (await import('pg')).default;
-    const admin = new pg.Client({ connectionString: args['pg-url'] });
-    await admin.connect();
-    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await admin.end();
+    await dropSchema(args['pg-url'], schema);
     log(`PostgreSQL: migrating ${size} memories into ${schema}`);
     const report = await migrateSqliteToPostgres({ from: corpus.path, to: url.toString() });
     if (!report.ok) throw new Error('migration verification failed');

@@ -117,16 +117,23 @@ function encodeValue(codec: Codec, value: unknown, bool: BooleanForm): unknown {
   }
 }
 
+// The codecs of `decodeValue`, and their nullable forms for `decodeMemory`'s literal.
+const nullable = (value: unknown): unknown => (value === undefined ? null : value);
+const number = (value: unknown): number => (typeof value === 'number' ? value : Number(value));
+const nullableNumber = (value: unknown): number | null => (value === null || value === undefined ? null : number(value));
+// a column that does not parse comes back undefined for `recordProblem` to report, never a throw
+const json = <T>(value: unknown): T => parseStoredJson<T>(value as string | null);
+const nullableJson = <T>(value: unknown): T | null => (value === null || value === undefined ? null : json<T>(value));
+
 function decodeValue(spec: ColumnSpec<string>, value: unknown, bool: BooleanForm): unknown {
   if (spec.nullable && (value === null || value === undefined)) return null;
   switch (spec.codec) {
     case 'json':
-      // a column that does not parse comes back undefined for `recordProblem` to report, never a throw
-      return parseStoredJson(value as string | null);
+      return json(value);
     case 'bool':
       return bool.decode(value);
     case 'number':
-      return typeof value === 'number' ? value : Number(value);
+      return number(value);
     default:
       return value;
   }
@@ -177,14 +184,6 @@ export function decodeMemory(v: readonly unknown[], bool: BooleanForm, offset = 
     data: json(v[o + 25]),
   };
 }
-
-// The codecs of `decodeValue`, one per case, for `decodeMemory`'s literal.
-const nullable = (value: unknown): unknown => (value === undefined ? null : value);
-const number = (value: unknown): number => (typeof value === 'number' ? value : Number(value));
-const nullableNumber = (value: unknown): number | null => (value === null || value === undefined ? null : number(value));
-// a column that does not parse comes back undefined for `recordProblem` to report, never a throw
-const json = <T>(value: unknown): T => parseStoredJson<T>(value as string | null);
-const nullableJson = <T>(value: unknown): T | null => (value === null || value === undefined ? null : json<T>(value));
 
 /** Decodes a memory row read as an object keyed by column. */
 export function decodeMemoryRow(row: Readonly<Record<string, unknown>>, bool: BooleanForm): MemoryRecord {

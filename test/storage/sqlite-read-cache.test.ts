@@ -375,6 +375,18 @@ describe('SQLite graph reads through the read cache', () => {
   });
 });
 
+/** A cache of `records` fed one-off records until it turns itself off; `fresh` makes more of them. */
+function switchedOff(records: number): { cache: ReadCache; fresh: () => ReturnType<typeof makeRecord> } {
+  const cache = new ReadCache({ records });
+  let n = 0;
+  const fresh = () => makeRecord({ content: `one-off ${n++}` });
+  for (let i = 0; i < 5000 && cache.usage.on; i++) {
+    const record = fresh();
+    if (cache.get(record.id) === undefined) cache.keep(record);
+  }
+  return { cache, fresh };
+}
+
 describe('ReadCache limits', () => {
   it('keeps the answers of different reads under the same id apart, and lets the older half go past its budget', () => {
     const cache = new ReadCache({ answers: 8 });
@@ -398,13 +410,7 @@ describe('ReadCache limits', () => {
   });
 
   it('while off, counts an id as read again only when the same read asks for it again', () => {
-    const cache = new ReadCache({ records: 1000 });
-    let n = 0;
-    const fresh = () => makeRecord({ content: `one-off ${n++}` });
-    for (let i = 0; i < 5000 && cache.usage.on; i++) {
-      const record = fresh();
-      if (cache.get(record.id) === undefined) cache.keep(record);
-    }
+    const { cache, fresh } = switchedOff(1000);
     expect(cache.usage.on).toBe(false);
     // each new id read as a record and by another read (its edges), eight times each (while off one
     // lookup in eight is looked at): the same id under two reads is not a working set read again
@@ -417,12 +423,7 @@ describe('ReadCache limits', () => {
   });
 
   it('holds answers about whole scopes while it is off, reads each once, and forgets them on clear', () => {
-    const cache = new ReadCache({ records: 1000 });
-    let n = 0;
-    for (let i = 0; i < 5000 && cache.usage.on; i++) {
-      const record = makeRecord({ content: `one-off ${n++}` });
-      if (cache.get(record.id) === undefined) cache.keep(record);
-    }
+    const { cache } = switchedOff(1000);
     expect(cache.usage.on).toBe(false);
     let reads = 0;
     const read = () => {
@@ -477,14 +478,8 @@ describe('ReadCache limits', () => {
   });
 
   it('turns itself off while few lookups are answered, and on again when the ids read come back', () => {
-    const cache = new ReadCache({ records: 1000 });
-    let n = 0;
-    const fresh = () => makeRecord({ content: `one-off ${n++}` });
     // one-off reads: nothing asked for again
-    for (let i = 0; i < 5000 && cache.usage.on; i++) {
-      const record = fresh();
-      if (cache.get(record.id) === undefined) cache.keep(record);
-    }
+    const { cache, fresh } = switchedOff(1000);
     expect(cache.usage.on).toBe(false);
     // off: nothing kept, nothing answered
     const record = fresh();

@@ -86,24 +86,23 @@ export async function applyNeighbourhood(input: NeighbourhoodInput): Promise<rea
   });
 }
 
-/** `questionShare` and `turnSpeaker` of frozen records (a store's cached ones, the same objects recall after recall), each worked out once. */
-const questionOfFrozen = new WeakMap<MemoryRecord, number>();
-const speakerOfFrozen = new WeakMap<MemoryRecord, string | undefined>();
-
-function questionOf(record: MemoryRecord): number {
-  const known = questionOfFrozen.get(record);
-  if (known !== undefined) return known;
-  const question = questionShare(record.content);
-  if (Object.isFrozen(record)) questionOfFrozen.set(record, question);
-  return question;
+/**
+ * `compute` of a record's content, worked out once for frozen records (a store's cached ones, the same
+ * objects recall after recall).
+ */
+function perFrozenRecord<T>(compute: (content: string) => T): (record: MemoryRecord) => T {
+  const known = new WeakMap<MemoryRecord, T>();
+  return (record) => {
+    const held = known.get(record);
+    if (held !== undefined || known.has(record)) return held as T;
+    const value = compute(record.content);
+    if (Object.isFrozen(record)) known.set(record, value);
+    return value;
+  };
 }
 
-function speakerOf(record: MemoryRecord): string | undefined {
-  if (speakerOfFrozen.has(record)) return speakerOfFrozen.get(record);
-  const speaker = turnSpeaker(record.content);
-  if (Object.isFrozen(record)) speakerOfFrozen.set(record, speaker);
-  return speaker;
-}
+const questionOf = perFrozenRecord(questionShare);
+const speakerOf = perFrozenRecord(turnSpeaker);
 
 /** Whether a neighbour may join the hits: a recall limited to some layers returns no other. */
 function inLayers(record: MemoryRecord, base: ScopedQuery): boolean {

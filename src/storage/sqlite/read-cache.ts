@@ -62,8 +62,6 @@ class Generations<V> {
   #young = new Map<string, Map<string, V>>();
   #old = new Map<string, Map<string, V>>();
   #youngCost = 0;
-  #youngSize = 0;
-  #oldSize = 0;
   readonly #budget: number;
   readonly #cost: (value: V) => number;
 
@@ -73,7 +71,9 @@ class Generations<V> {
   }
 
   get size(): number {
-    return this.#youngSize + this.#oldSize;
+    let size = 0;
+    for (const generation of [this.#young, this.#old]) for (const entries of generation.values()) size += entries.size;
+    return size;
   }
 
   get(group: string, key: string): V | undefined {
@@ -83,7 +83,6 @@ class Generations<V> {
     const old = olds?.get(key);
     if (old !== undefined) {
       olds?.delete(key);
-      this.#oldSize -= 1;
       this.#add(group, key, old, this.#cost(old));
     }
     return old;
@@ -95,10 +94,9 @@ class Generations<V> {
     const young = youngs?.get(key);
     if (young !== undefined) {
       youngs?.delete(key);
-      this.#youngSize -= 1;
       this.#youngCost -= this.#cost(young);
     }
-    if (this.#old.get(group)?.delete(key) === true) this.#oldSize -= 1;
+    this.#old.get(group)?.delete(key);
     const cost = this.#cost(value);
     if (cost <= this.#budget / 2) this.#add(group, key, value, cost);
   }
@@ -106,10 +104,8 @@ class Generations<V> {
   #add(group: string, key: string, value: V, cost: number): void {
     if (this.#youngCost + cost > this.#budget / 2) {
       this.#old = this.#young;
-      this.#oldSize = this.#youngSize;
       this.#young = new Map();
       this.#youngCost = 0;
-      this.#youngSize = 0;
     }
     let entries = this.#young.get(group);
     if (entries === undefined) {
@@ -117,7 +113,6 @@ class Generations<V> {
       this.#young.set(group, entries);
     }
     entries.set(key, value);
-    this.#youngSize += 1;
     this.#youngCost += cost;
   }
 
@@ -125,8 +120,6 @@ class Generations<V> {
     this.#young = new Map();
     this.#old = new Map();
     this.#youngCost = 0;
-    this.#youngSize = 0;
-    this.#oldSize = 0;
   }
 }
 
@@ -217,7 +210,7 @@ export class ReadCache {
   /**
    * A remembered answer about whole scopes, or `read()` remembered (frozen) until the database changes.
    * Held whether or not the cache is on (at most `SCOPE_ANSWERS`): each recall of a scope asks again,
-   * however seldom its rows are read again (0.9 ms a recall over 100,000 memories for the episode heads).
+   * however seldom its rows are read again (the episode heads: 0.9 ms of a profiled recall over 100,000 memories).
    */
   scopeAnswer<T>(key: string, read: () => T): T {
     const held = this.#scopeAnswers.get(key);
