@@ -272,7 +272,8 @@ export async function defaultModelName() {
 
 /**
  * Drops `schema` (and all in it) from the PostgreSQL server of `url` (a `?schema=` in it is ignored).
- * `pg` is loaded only here: most benchmarks never touch PostgreSQL.
+ * `pg` is loaded only here: most benchmarks never touch PostgreSQL. (The tests' `dropPgSchema` in
+ * test/helpers/postgres.ts does the same; plain `node` cannot import TypeScript.)
  * @param {string} url
  * @param {string} schema
  */
