@@ -17,7 +17,8 @@ export {
 export type { OnnxBlendMember, OnnxBlendSpec, OnnxModelSource, OnnxModelSpec, OnnxPooling } from './onnx-model-catalogue.js';
 export { modelDirectory, resolveModelCacheDir } from './models/model-cache-dir.js';
 export type { ModelCacheEnv } from './models/model-cache-dir.js';
-export { hasModelFiles, listInstalledModels, sha256File, verifyModelFiles } from './models/installed-models.js';
+export { checkModelFiles, hasModelFiles, listInstalledModels, sha256File, verifyModelFiles } from './models/installed-models.js';
+export type { ModelFilesCheck } from './models/installed-models.js';
 export type { InstalledModel, ModelManifest } from './models/installed-models.js';
 export { describeSource, pullOnnxModel } from './models/model-pull.js';
 export type { PullOnnxModelOptions, PullOnnxModelResult } from './models/model-pull.js';

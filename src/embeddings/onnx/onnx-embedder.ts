@@ -4,7 +4,7 @@ import { BGE_QUERY_INSTRUCTION, findOnnxModel, ONNX_MODELS, onnxEmbedderName, ty
 import { OnnxModel, type OnnxModelConfig } from './onnx-model.js';
 import { OnnxWorkerPool, resolveOnnxWorkerUrl } from './onnx-worker-pool.js';
 import { modelDirectory } from './models/model-cache-dir.js';
-import { hasModelFiles, verifyModelFiles } from './models/installed-models.js';
+import { checkModelFiles, hasModelFiles } from './models/installed-models.js';
 
 /** Options of {@link OnnxEmbedder}. */
 export interface OnnxEmbedderOptions {
@@ -251,7 +251,7 @@ export class OnnxEmbedder implements Embedder {
       return Promise.resolve();
     }
     if (this.#verified === null) {
-      const checking = verifyModelFiles(this.#cacheDir, this.spec).then((ok) => {
+      const checking = checkModelFiles(this.#cacheDir, this.spec).then(({ ok }) => {
         if (!ok)
           throw new EngramError('EMBEDDING_FAILED', messages.modelHashMismatch(this.spec.name, this.#config.directory), {
             details: { model: this.spec.name },

@@ -1,12 +1,12 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { findOnnxBlend, ONNX_MODELS, type OnnxModelSpec } from '../onnx-model-catalogue.js';
 import { modelDirectory } from './model-cache-dir.js';
 
 /** The files of an installed model, by their names in its folder. */
-export const MODEL_FILES = { onnx: 'model.onnx', tokenizer: 'tokenizer.json', manifest: 'source.json' } as const;
+export const MODEL_FILES = { onnx: 'model.onnx', tokenizer: 'tokenizer.json', manifest: 'source.json', seal: 'verified.json' } as const;
 
 /** What `engram models pull` writes beside the files: where they came from. */
 export interface ModelManifest {
@@ -78,6 +78,104 @@ export async function verifyModelFiles(cacheDir: string, spec: OnnxModelSpec): P
     sha256File(join(directory, MODEL_FILES.tokenizer)),
   ]);
   return onnx === spec.sha256.onnx && tokenizer === spec.sha256.tokenizer;
+}
+
+/** A model file as it was when its hash last matched the catalogue's. */
+interface FileSeal {
+  readonly sha256: string;
+  readonly bytes: number;
+  readonly ino: number;
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
+}
+
+/** What `verified.json` holds: both files' seals. */
+interface ModelSeal {
+  readonly onnx: FileSeal;
+  readonly tokenizer: FileSeal;
+}
+
+/** The outcome of {@link checkModelFiles}: whether the files are the catalogue's, and whether it hashed them to know. */
+export interface ModelFilesCheck {
+  readonly ok: boolean;
+  readonly hashed: boolean;
+}
+
+/**
+ * Whether an installed model's files are the catalogue's, as {@link verifyModelFiles} says, without
+ * hashing them again while they are the very files that last matched. After a match, each file's size,
+ * inode and modification and change times are noted beside it (`verified.json`); while all of them and
+ * the catalogue's hashes are unchanged, the check is two `stat`s. Writing to a file, replacing it (a new
+ * pull) or copying the folder changes its change time or inode, so such files are hashed again.
+ * Hashing the default blend's ~58 MB took 120-230 ms of every process's first embedding on a 2-core
+ * machine. The note is best effort: where the folder cannot be written the files are hashed each time.
+ * `engram models list` always hashes.
+ *
+ * @example
+ * ```ts
+ * await checkModelFiles('/home/ann/.cache/engram', findOnnxModel('e5-small-v2')!); // { ok: true, hashed: false }
+ * ```
+ */
+export async function checkModelFiles(cacheDir: string, spec: OnnxModelSpec): Promise<ModelFilesCheck> {
+  if (!hasModelFiles(cacheDir, spec.name)) return { ok: false, hashed: false };
+  const directory = modelDirectory(cacheDir, spec.name);
+  const paths = { onnx: join(directory, MODEL_FILES.onnx), tokenizer: join(directory, MODEL_FILES.tokenizer) };
+  const sealPath = join(directory, MODEL_FILES.seal);
+  try {
+    const [seal, onnx, tokenizer] = await Promise.all([readSeal(sealPath), stat(paths.onnx), stat(paths.tokenizer)]);
+    if (
+      seal !== undefined &&
+      sealMatches(seal.onnx, onnx, spec.sha256.onnx) &&
+      sealMatches(seal.tokenizer, tokenizer, spec.sha256.tokenizer)
+    )
+      return { ok: true, hashed: false };
+  } catch {
+    // a file gone meanwhile: the hashing below says so
+  }
+  // the files' identity before hashing, so a file changed while it was being read is not sealed
+  const before = await Promise.all([stat(paths.onnx), stat(paths.tokenizer)]).catch(() => undefined);
+  const ok = await verifyModelFiles(cacheDir, spec);
+  if (ok && before !== undefined)
+    await writeSeal(sealPath, { onnx: fileSeal(before[0], spec.sha256.onnx), tokenizer: fileSeal(before[1], spec.sha256.tokenizer) });
+  return { ok, hashed: true };
+}
+
+type FileStat = Awaited<ReturnType<typeof stat>>;
+
+function fileSeal(stats: FileStat, sha256: string): FileSeal {
+  return { sha256, bytes: Number(stats.size), ino: Number(stats.ino), mtimeMs: Number(stats.mtimeMs), ctimeMs: Number(stats.ctimeMs) };
+}
+
+function sealMatches(seal: FileSeal | undefined, stats: FileStat, sha256: string): boolean {
+  if (seal === undefined) return false;
+  const now = fileSeal(stats, sha256);
+  return (
+    seal.sha256 === now.sha256 &&
+    seal.bytes === now.bytes &&
+    seal.ino === now.ino &&
+    seal.mtimeMs === now.mtimeMs &&
+    seal.ctimeMs === now.ctimeMs
+  );
+}
+
+async function readSeal(path: string): Promise<Partial<ModelSeal> | undefined> {
+  try {
+    const parsed = JSON.parse(await readFile(path, 'utf8')) as unknown;
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Partial<ModelSeal>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes the seal under a temporary name, then renames it; a folder that cannot be written keeps no seal. */
+async function writeSeal(path: string, seal: ModelSeal): Promise<void> {
+  const temporary = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+  try {
+    await writeFile(temporary, `${JSON.stringify(seal, null, 2)}\n`);
+    await rename(temporary, path);
+  } catch {
+    await rm(temporary, { force: true }).catch(() => undefined);
+  }
 }
 
 /**

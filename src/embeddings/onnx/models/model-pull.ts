@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { EngramError } from '../../../core/errors.js';
 import { findOnnxModel, ONNX_MODELS, type OnnxModelSource, type OnnxModelSpec } from '../onnx-model-catalogue.js';
 import { modelDirectory } from './model-cache-dir.js';
-import { MODEL_FILES, verifyModelFiles, type ModelManifest } from './installed-models.js';
+import { checkModelFiles, MODEL_FILES, type ModelManifest } from './installed-models.js';
 import { readZipEntry } from './zip-entry.js';
 
 /** Options of {@link pullOnnxModel}. */
@@ -63,7 +63,7 @@ export async function pullOnnxModel(options: PullOnnxModelOptions): Promise<Pull
     );
   }
   const directory = modelDirectory(options.cacheDir, spec.name);
-  if (options.ifMissing !== false && (await verifyModelFiles(options.cacheDir, spec)))
+  if (options.ifMissing !== false && (await checkModelFiles(options.cacheDir, spec)).ok)
     return { name: spec.name, source: 'cache', directory };
   const failures: string[] = [];
   for (const source of spec.sources) {
