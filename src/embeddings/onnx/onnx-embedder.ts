@@ -89,6 +89,8 @@ export class OnnxEmbedder implements Embedder {
       dimension: spec.dimension,
       pooling: spec.pooling,
       maxTokens: spec.maxTokens,
+      // names the optimised copy of the network: only for files this embedder verifies
+      ...(options.skipVerify === true ? {} : { sha256: spec.sha256.onnx }),
     });
     const instruction =
       options.queryInstruction === true && spec.pooling === 'cls' && spec.queryPrefix === '' && spec.name.startsWith('bge-')
