@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EngramError } from '../../core/errors.js';
 import type { OnnxPooling } from './onnx-model-catalogue.js';
@@ -157,34 +158,38 @@ function optimisedName(ort: OrtModule, sha256: string): string | undefined {
 
 /** The network's session, from the optimised copy when there is one that loads, else from the model (saving a copy). */
 async function createSession(ort: OrtModule, config: OnnxModelConfig): Promise<{ session: OrtSession; source: OnnxNetworkSource }> {
-  const threads = { intraOpNumThreads: config.intraOpThreads ?? 1, interOpNumThreads: 1 };
+  const open = (path: string, level: 'all' | 'extended' | 'disabled', save?: string): Promise<OrtSession> =>
+    ort.InferenceSession.create(path, {
+      intraOpNumThreads: config.intraOpThreads ?? 1,
+      interOpNumThreads: 1,
+      graphOptimizationLevel: level,
+      ...(save !== undefined ? { optimizedModelFilePath: save } : {}),
+    });
   const model = join(config.directory, 'model.onnx');
   const name = config.sha256 === undefined ? undefined : optimisedName(ort, config.sha256);
-  if (name === undefined)
-    return { session: await ort.InferenceSession.create(model, { ...threads, graphOptimizationLevel: 'all' }), source: 'model' };
+  if (name === undefined) return { session: await open(model, 'all'), source: 'model' };
   const copy = join(config.directory, name);
   try {
-    return {
-      session: await ort.InferenceSession.create(copy, { ...threads, graphOptimizationLevel: 'disabled' }),
-      source: 'optimised copy',
-    };
+    return { session: await open(copy, 'disabled'), source: 'optimised copy' };
   } catch {
     // none yet, or one that does not load: made again from the model below
   }
+  // a folder that cannot be written (a read-only cache) keeps no copy, and the model loads as before
+  const writable = await access(config.directory, constants.W_OK).then(
+    () => true,
+    () => false,
+  );
+  if (!writable) return { session: await open(model, 'all'), source: 'model' };
   const temporary = `${copy}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
   try {
-    const session = await ort.InferenceSession.create(model, {
-      ...threads,
-      graphOptimizationLevel: 'extended',
-      optimizedModelFilePath: temporary,
-    });
+    const session = await open(model, 'extended', temporary);
     await rename(temporary, copy)
       .then(() => removeOtherCopies(config.directory, name))
       .catch(() => undefined);
     return { session, source: 'model' };
   } catch {
-    // a folder that cannot be written: load without keeping a copy
-    return { session: await ort.InferenceSession.create(model, { ...threads, graphOptimizationLevel: 'extended' }), source: 'model' };
+    // the copy could not be written after all: load without keeping one
+    return { session: await open(model, 'extended'), source: 'model' };
   } finally {
     await rm(temporary, { force: true }).catch(() => undefined);
   }
