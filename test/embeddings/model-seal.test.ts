@@ -2,52 +2,35 @@
  * `checkModelFiles`: an installed model's files are hashed once; while they stay the very files that
  * matched (size, inode, modification and change times), later checks trust the note beside them.
  */
-import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkModelFiles, modelDirectory, verifyModelFiles, type OnnxModelSpec } from '../../src/embeddings/onnx/index.js';
 import { tempDir } from '../helpers/temp.js';
+import { FAKE_ONNX, FAKE_TOKENIZER, fakeModelSpec } from '../helpers/fake-model.js';
 
-const sha = (data: string): string => createHash('sha256').update(data).digest('hex');
-const ONNX = 'fake onnx bytes\u0000\u0001';
-const TOKENIZER = '{"fake":"tokenizer"}';
-
-function fakeSpec(files: { onnx: string; tokenizer: string }): OnnxModelSpec {
-  return {
-    name: 'fake-model',
-    dimension: 4,
-    pooling: 'mean',
-    maxTokens: 16,
-    queryPrefix: '',
-    passagePrefix: '',
-    sha256: { onnx: sha(files.onnx), tokenizer: sha(files.tokenizer) },
-    sources: [],
-    licence: 'MIT',
-    sizeMb: 0,
-  };
-}
+const fakeSpec = (files: { onnx: string; tokenizer: string }): OnnxModelSpec => fakeModelSpec('fake-model', files);
 
 describe('checkModelFiles', () => {
   let temp: { dir: string; cleanup: () => void };
   let directory: string;
-  const spec = fakeSpec({ onnx: ONNX, tokenizer: TOKENIZER });
+  const spec = fakeSpec({ onnx: FAKE_ONNX, tokenizer: FAKE_TOKENIZER });
   const sealPath = (): string => join(directory, 'verified.json');
 
   beforeEach(() => {
     temp = tempDir('engram-model-seal-');
     directory = modelDirectory(temp.dir, spec.name);
     mkdirSync(directory, { recursive: true });
-    writeFileSync(join(directory, 'model.onnx'), ONNX);
-    writeFileSync(join(directory, 'tokenizer.json'), TOKENIZER);
+    writeFileSync(join(directory, 'model.onnx'), FAKE_ONNX);
+    writeFileSync(join(directory, 'tokenizer.json'), FAKE_TOKENIZER);
   });
   afterEach(() => temp.cleanup());
 
   it('hashes the files once, notes them, and trusts the note while they are unchanged', async () => {
     expect(await checkModelFiles(temp.dir, spec)).toEqual({ ok: true, hashed: true });
     const seal = JSON.parse(readFileSync(sealPath(), 'utf8')) as Record<string, { sha256: string; bytes: number }>;
-    expect(seal.onnx).toMatchObject({ sha256: spec.sha256.onnx, bytes: Buffer.byteLength(ONNX) });
-    expect(seal.tokenizer).toMatchObject({ sha256: spec.sha256.tokenizer, bytes: Buffer.byteLength(TOKENIZER) });
+    expect(seal.onnx).toMatchObject({ sha256: spec.sha256.onnx, bytes: Buffer.byteLength(FAKE_ONNX) });
+    expect(seal.tokenizer).toMatchObject({ sha256: spec.sha256.tokenizer, bytes: Buffer.byteLength(FAKE_TOKENIZER) });
     expect(await checkModelFiles(temp.dir, spec)).toEqual({ ok: true, hashed: false });
     expect(await checkModelFiles(temp.dir, spec)).toEqual({ ok: true, hashed: false });
   });
@@ -56,7 +39,7 @@ describe('checkModelFiles', () => {
     await checkModelFiles(temp.dir, spec);
     const path = join(directory, 'model.onnx');
     appendFileSync(path, 'x');
-    truncateSync(path, Buffer.byteLength(ONNX));
+    truncateSync(path, Buffer.byteLength(FAKE_ONNX));
     expect(await checkModelFiles(temp.dir, spec)).toEqual({ ok: true, hashed: true });
     expect(await checkModelFiles(temp.dir, spec)).toEqual({ ok: true, hashed: false });
   });
@@ -65,7 +48,7 @@ describe('checkModelFiles', () => {
     await checkModelFiles(temp.dir, spec);
     const before = readFileSync(sealPath(), 'utf8');
     // same size, one byte different
-    writeFileSync(join(directory, 'tokenizer.json'), TOKENIZER.replace('fake', 'fakE'));
+    writeFileSync(join(directory, 'tokenizer.json'), FAKE_TOKENIZER.replace('fake', 'fakE'));
     expect(await verifyModelFiles(temp.dir, spec)).toBe(false);
     expect(await checkModelFiles(temp.dir, spec)).toEqual({ ok: false, hashed: true });
     expect(await checkModelFiles(temp.dir, spec)).toEqual({ ok: false, hashed: true });
@@ -74,7 +57,7 @@ describe('checkModelFiles', () => {
 
   it('hashes again when the catalogue names other files than the note does', async () => {
     await checkModelFiles(temp.dir, spec);
-    const other = fakeSpec({ onnx: 'other onnx bytes', tokenizer: TOKENIZER });
+    const other = fakeSpec({ onnx: 'other onnx bytes', tokenizer: FAKE_TOKENIZER });
     expect(await checkModelFiles(temp.dir, other)).toEqual({ ok: false, hashed: true });
     expect(await checkModelFiles(temp.dir, spec)).toEqual({ ok: true, hashed: false });
   });

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -6,28 +5,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { listInstalledModels, pullOnnxModel, type OnnxModelSpec } from '../../src/embeddings/onnx/index.js';
 import { tempDir } from '../helpers/temp.js';
-
-const sha = (data: string): string => createHash('sha256').update(data).digest('hex');
-const ONNX = 'fake onnx bytes\u0000\u0001';
-const TOKENIZER = '{"fake":"tokenizer"}';
-
-function fakeSpec(name: string, files: { onnx: string; tokenizer: string }): OnnxModelSpec {
-  return {
-    name,
-    dimension: 4,
-    pooling: 'mean',
-    maxTokens: 16,
-    queryPrefix: '',
-    passagePrefix: '',
-    sha256: { onnx: sha(files.onnx), tokenizer: sha(files.tokenizer) },
-    sources: [
-      { kind: 'hub', repo: 'Fake/model', revision: 'v1', onnxFile: 'onnx/model_quantized.onnx', tokenizerFile: 'tokenizer.json' },
-      { kind: 'maven', artifact: 'dev.example:fake-model:1.0', onnxEntry: 'model.onnx', tokenizerEntry: 'tokenizer.json' },
-    ],
-    licence: 'MIT',
-    sizeMb: 0,
-  };
-}
+import { FAKE_ONNX, FAKE_TOKENIZER, fakeModelSpec } from '../helpers/fake-model.js';
 
 /** A local server in the hub's URL layout: /<repo>/resolve/<revision>/<file>. */
 let served: Record<string, string> = {};
@@ -63,8 +41,8 @@ describe('pullOnnxModel against a local hub', () => {
   afterAll(() => temp.cleanup());
 
   it('fetches both files from <endpoint>/<repo>/resolve/<revision>/<file>, verifies them and records the source', async () => {
-    const spec = fakeSpec('fake-a', { onnx: ONNX, tokenizer: TOKENIZER });
-    served = { '/Fake/model/resolve/v1/onnx/model_quantized.onnx': ONNX, '/Fake/model/resolve/v1/tokenizer.json': TOKENIZER };
+    const spec = fakeModelSpec('fake-a', { onnx: FAKE_ONNX, tokenizer: FAKE_TOKENIZER });
+    served = { '/Fake/model/resolve/v1/onnx/model_quantized.onnx': FAKE_ONNX, '/Fake/model/resolve/v1/tokenizer.json': FAKE_TOKENIZER };
     const result = await pullOnnxModel({
       name: 'fake-a',
       cacheDir: temp.dir,
@@ -75,8 +53,8 @@ describe('pullOnnxModel against a local hub', () => {
     expect(result.source).toBe('hub Fake/model@v1');
     const directory = join(temp.dir, 'models', 'fake-a');
     expect(result.directory).toBe(directory);
-    expect(readFileSync(join(directory, 'model.onnx'), 'utf8')).toBe(ONNX);
-    expect(readFileSync(join(directory, 'tokenizer.json'), 'utf8')).toBe(TOKENIZER);
+    expect(readFileSync(join(directory, 'model.onnx'), 'utf8')).toBe(FAKE_ONNX);
+    expect(readFileSync(join(directory, 'tokenizer.json'), 'utf8')).toBe(FAKE_TOKENIZER);
     expect(JSON.parse(readFileSync(join(directory, 'source.json'), 'utf8'))).toMatchObject({
       name: 'fake-a',
       source: 'hub Fake/model@v1',
@@ -92,8 +70,11 @@ describe('pullOnnxModel against a local hub', () => {
   });
 
   it('refuses a file whose sha256 differs and installs nothing', async () => {
-    const spec = fakeSpec('fake-b', { onnx: ONNX, tokenizer: TOKENIZER });
-    served = { '/Fake/model/resolve/v1/onnx/model_quantized.onnx': 'tampered bytes', '/Fake/model/resolve/v1/tokenizer.json': TOKENIZER };
+    const spec = fakeModelSpec('fake-b', { onnx: FAKE_ONNX, tokenizer: FAKE_TOKENIZER });
+    served = {
+      '/Fake/model/resolve/v1/onnx/model_quantized.onnx': 'tampered bytes',
+      '/Fake/model/resolve/v1/tokenizer.json': FAKE_TOKENIZER,
+    };
     const failure = pullOnnxModel({ name: 'fake-b', cacheDir: temp.dir, hubEndpoint: endpoint, mavenCommand: null, catalogue: [spec] });
     await expect(failure).rejects.toMatchObject({ code: 'EMBEDDING_FAILED' });
     await expect(failure).rejects.toThrow(/sha256 .* not the expected .*refused/);
@@ -102,23 +83,23 @@ describe('pullOnnxModel against a local hub', () => {
   });
 
   it('keeps a good install when a forced re-pull is refused', async () => {
-    const spec = fakeSpec('fake-c', { onnx: ONNX, tokenizer: TOKENIZER });
+    const spec = fakeModelSpec('fake-c', { onnx: FAKE_ONNX, tokenizer: FAKE_TOKENIZER });
     const directory = join(temp.dir, 'models', 'fake-c');
     mkdirSync(directory, { recursive: true });
-    writeFileSync(join(directory, 'model.onnx'), ONNX);
-    writeFileSync(join(directory, 'tokenizer.json'), TOKENIZER);
-    served = { '/Fake/model/resolve/v1/onnx/model_quantized.onnx': ONNX, '/Fake/model/resolve/v1/tokenizer.json': 'other tokenizer' };
+    writeFileSync(join(directory, 'model.onnx'), FAKE_ONNX);
+    writeFileSync(join(directory, 'tokenizer.json'), FAKE_TOKENIZER);
+    served = { '/Fake/model/resolve/v1/onnx/model_quantized.onnx': FAKE_ONNX, '/Fake/model/resolve/v1/tokenizer.json': 'other tokenizer' };
     await expect(
       pullOnnxModel({ name: 'fake-c', cacheDir: temp.dir, hubEndpoint: endpoint, mavenCommand: null, ifMissing: false, catalogue: [spec] }),
     ).rejects.toThrow(/tokenizer\.json has sha256/);
-    expect(readFileSync(join(directory, 'tokenizer.json'), 'utf8')).toBe(TOKENIZER);
+    expect(readFileSync(join(directory, 'tokenizer.json'), 'utf8')).toBe(FAKE_TOKENIZER);
     const [listed] = await listInstalledModels(temp.dir, { verify: true });
     expect(listed).toBeUndefined(); // fake models are not catalogue models, so list ignores them
   });
 
   it('gives up on a hub that accepts the connection but never answers, naming the limit', async () => {
     const spec = {
-      ...fakeSpec('fake-d', { onnx: ONNX, tokenizer: TOKENIZER }),
+      ...fakeModelSpec('fake-d', { onnx: FAKE_ONNX, tokenizer: FAKE_TOKENIZER }),
       sources: [{ kind: 'hub', repo: 'Silent/model', revision: 'v1', onnxFile: 'model.onnx', tokenizerFile: 'tokenizer.json' }],
     } as OnnxModelSpec;
     await expect(
@@ -134,7 +115,7 @@ describe('pullOnnxModel against a local hub', () => {
   });
 
   it('reports an HTTP error status and an unknown model name', async () => {
-    const spec = fakeSpec('fake-e', { onnx: ONNX, tokenizer: TOKENIZER });
+    const spec = fakeModelSpec('fake-e', { onnx: FAKE_ONNX, tokenizer: FAKE_TOKENIZER });
     await expect(
       pullOnnxModel({ name: 'fake-e', cacheDir: temp.dir, hubEndpoint: endpoint, mavenCommand: null, catalogue: [spec] }),
     ).rejects.toThrow(/answered HTTP 404/);
