@@ -203,8 +203,9 @@ async function removeOtherCopies(directory: string, keep: string): Promise<void>
   for (const file of await readdir(directory)) {
     if (!file.startsWith('optimised-') || file === keep) continue;
     const path = join(directory, file);
-    if (file.endsWith('.onnx')) await rm(path, { force: true });
-    else if (file.includes('.tmp-') && Date.now() - (await stat(path)).mtimeMs > STALE_TEMPORARY_MS) await rm(path, { force: true });
+    const stale =
+      file.includes('.tmp-') && Date.now() - ((await stat(path).catch(() => undefined))?.mtimeMs ?? Date.now()) > STALE_TEMPORARY_MS;
+    if (file.endsWith('.onnx') || stale) await rm(path, { force: true });
   }
 }
 
