@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { writeChartOf } from './charts.mjs';
-import { CACHE_DIR, environment, log, mb, percentiles, printTable, RESULTS_DIR } from './lib.mjs';
+import { CACHE_DIR, dropSchema, environment, log, mb, percentiles, printTable, RESULTS_DIR } from './lib.mjs';
 
 const argv = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -51,7 +51,7 @@ function vectorChunkMb(path) {
 async function freshStore(name) {
   if (pgUrl !== undefined) {
     const schema = `shapes_${name}`;
-    await pgQuery(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await dropSchema(pgUrl, schema);
     const url = new URL(pgUrl);
     url.searchParams.set('schema', schema);
     return { path: url.toString(), sizes: async () => ({ fileMb: await schemaMb(schema), vectorMb: null }) };

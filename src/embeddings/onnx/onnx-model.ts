@@ -188,8 +188,8 @@ async function createSession(ort: OrtModule, config: OnnxModelConfig): Promise<{
       .catch(() => undefined);
     return { session, source: 'model' };
   } catch {
-    // the copy could not be written after all: load without keeping one
-    return { session: await open(model, 'extended'), source: 'model' };
+    // the copy could not be written after all: load as before, without keeping one
+    return { session: await open(model, 'all'), source: 'model' };
   } finally {
     await rm(temporary, { force: true }).catch(() => undefined);
   }
@@ -203,10 +203,14 @@ async function removeOtherCopies(directory: string, keep: string): Promise<void>
   for (const file of await readdir(directory)) {
     if (!file.startsWith('optimised-') || file === keep) continue;
     const path = join(directory, file);
-    const stale =
-      file.includes('.tmp-') && Date.now() - ((await stat(path).catch(() => undefined))?.mtimeMs ?? Date.now()) > STALE_TEMPORARY_MS;
-    if (file.endsWith('.onnx') || stale) await rm(path, { force: true });
+    if (file.endsWith('.onnx') || (file.includes('.tmp-') && (await olderThan(path, STALE_TEMPORARY_MS)))) await rm(path, { force: true });
   }
+}
+
+/** Whether the file was last written more than `ms` ago (false when it is gone). */
+async function olderThan(path: string, ms: number): Promise<boolean> {
+  const stats = await stat(path).catch(() => undefined);
+  return stats !== undefined && Date.now() - stats.mtimeMs > ms;
 }
 
 function truncate(encoding: { ids: number[]; token_type_ids: number[] }, maxTokens: number): { ids: number[]; types: number[] } {

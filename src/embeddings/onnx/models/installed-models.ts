@@ -121,22 +121,17 @@ export async function checkModelFiles(cacheDir: string, spec: OnnxModelSpec): Pr
   const directory = modelDirectory(cacheDir, spec.name);
   const paths = { onnx: join(directory, MODEL_FILES.onnx), tokenizer: join(directory, MODEL_FILES.tokenizer) };
   const sealPath = join(directory, MODEL_FILES.seal);
-  try {
-    const [seal, onnx, tokenizer] = await Promise.all([readSeal(sealPath), stat(paths.onnx), stat(paths.tokenizer)]);
-    if (
-      seal !== undefined &&
-      sealMatches(seal.onnx, onnx, spec.sha256.onnx) &&
-      sealMatches(seal.tokenizer, tokenizer, spec.sha256.tokenizer)
-    )
-      return { ok: true, hashed: false };
-  } catch {
-    // a file gone meanwhile: the hashing below says so
-  }
-  // the files' identity before hashing, so a file changed while it was being read is not sealed
-  const before = await Promise.all([stat(paths.onnx), stat(paths.tokenizer)]).catch(() => undefined);
+  // the files' identity before any hashing, so a file changed while it is read is never sealed
+  const [seal, stats] = await Promise.all([
+    readSeal(sealPath),
+    Promise.all([stat(paths.onnx), stat(paths.tokenizer)]).catch(() => undefined),
+  ]);
+  if (stats === undefined) return { ok: await verifyModelFiles(cacheDir, spec), hashed: true };
+  const [onnx, tokenizer] = stats;
+  if (seal !== undefined && sealMatches(seal.onnx, onnx, spec.sha256.onnx) && sealMatches(seal.tokenizer, tokenizer, spec.sha256.tokenizer))
+    return { ok: true, hashed: false };
   const ok = await verifyModelFiles(cacheDir, spec);
-  if (ok && before !== undefined)
-    await writeSeal(sealPath, { onnx: fileSeal(before[0], spec.sha256.onnx), tokenizer: fileSeal(before[1], spec.sha256.tokenizer) });
+  if (ok) await writeSeal(sealPath, { onnx: fileSeal(onnx, spec.sha256.onnx), tokenizer: fileSeal(tokenizer, spec.sha256.tokenizer) });
   return { ok, hashed: true };
 }
 
