@@ -127,6 +127,22 @@ describe('HTTP API /v1 (open mode, no keys)', () => {
     expect(undone.json.status).toBe('active');
   });
 
+  it("says the server's own time of a /v1 answer in a Server-Timing header", async () => {
+    const answer = await app.request('/v1/recall', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ scopes: ['acme/users/alice'], query: 'window seat flights', k: 3 }),
+    });
+    expect(answer.status).toBe(200);
+    const timing = /^engram;dur=(\d+\.\d)$/.exec(answer.headers.get('server-timing') ?? '');
+    expect(timing).not.toBeNull();
+    expect(Number(timing?.[1])).toBeGreaterThan(0);
+    // not on failures, whose time says nothing about the engine
+    const refused = await app.request('/v1/recall', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get('server-timing')).toBeNull();
+  });
+
   it('counts with GET and POST /v1/stats', async () => {
     const get = await call('GET', '/v1/stats?scopes=acme/users/alice');
     expect(get.status).toBe(200);

@@ -86,6 +86,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
 
   for (const route of routes) {
     app.on(route.method.toUpperCase(), route.path, async (c) => {
+      const started = performance.now();
       try {
         const principal = await authenticateRequest(c.req.raw, { keys, auth });
         if (principal === null) assertLocalRequest(c.req.raw);
@@ -107,6 +108,8 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
         });
         // NDJSON routes stream their own response
         if (result instanceof Response) return result;
+        // the server's own time (body read, authorisation, the engine), apart from the network's
+        c.header('Server-Timing', `engram;dur=${(performance.now() - started).toFixed(1)}`);
         return c.json(result as object, 200);
       } catch (error) {
         return errorResponse(error, log);

@@ -190,7 +190,8 @@ async function runServe(flags: ServeFlags): Promise<void> {
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   // After listening, not before: requests are served (and wait for what they need) while it runs.
-  void warmUp(engram, scopes.length > 0 ? scopes : [DEFAULT_SCOPE]).then(
+  const warmHttp = { fetch: (request: Request) => app.fetch(request), keyless: !keyNeeded };
+  void warmUp(engram, scopes.length > 0 ? scopes : [DEFAULT_SCOPE], warmHttp).then(
     (ms) => process.stderr.write(`engram serve: warmed up in ${ms} ms (model, write path, read path)\n`),
     (error: unknown) => {
       if (!stopping)
