@@ -133,6 +133,7 @@ async function modelRows() {
     env,
   });
   if (made.status !== 0) throw new Error(`could not build the ${MODEL} store: ${made.stderr}`);
+  /** @type {Array<ReturnType<typeof measure> & { model: string, serverMs?: number }>} */
   const rows = [
     {
       ...measure(

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Build once: `npm run build` ends with `build-stamp.mjs write`, which records a hash of everything the
- * build reads (src/, ui/, the tsconfigs, package.json) in dist/.build-stamp. `npm test` starts with
+ * build reads (src/, ui/, the tsconfigs, package.json, the CLI bundler) in dist/.build-stamp. `npm test` starts with
  * `build-stamp.mjs ensure`, which builds only when that hash differs (a fresh `npm ci` has just built in
  * `prepare`, so the tests do not build a second time; an edited source file still triggers a build).
  * A content hash, not mtimes, because a git checkout gives every file a new mtime.
@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const stampFile = join(root, 'dist', '.build-stamp');
-const INPUTS = ['src', 'ui', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
+const INPUTS = ['src', 'ui', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'scripts/bundle-cli.mjs'];
 const SKIPPED_DIRS = new Set(['node_modules', 'dist']);
 
 /** Every input file below `path`, sorted, so the hash does not depend on directory order. */
