@@ -1,6 +1,7 @@
 // CLI start-up cost: wall time of fresh `engram` processes (what every command, Claude Code hook and CLI
 // test pays), next to a bare `node -e ''`. Commands run on a small hash-embedder database; the prompt
-// hook runs against a running `engram serve` (its fast path: no engine loaded) and without one.
+// hook runs against a running `engram serve` (its fast path: no engine loaded) and without one;
+// `engram mcp` over stdio is timed from its spawn to its first recall answered (the MCP SDK's client).
 // With the default model installed (bge-small-en-v1.5) it also runs `stats` and `recall` on a store of
 // that model (stats must not load the model: its time stays near the hash store's), and times the first
 // recall of a warm `engram serve` over HTTP (after its warm-up line, three starts) against the next ones,
@@ -82,6 +83,7 @@ async function main() {
     rows.push(measure('engram recall --json', [BIN, 'recall', '--db', db, '--scope', SCOPE, '--json', 'which database']));
     rows.push(measure('hooks user-prompt-submit (server)', [BIN, 'hooks', 'user-prompt-submit', '--db', served, '--scope', SCOPE], prompt));
     rows.push(measure('hooks user-prompt-submit (no server)', [BIN, 'hooks', 'user-prompt-submit', '--db', db, '--scope', SCOPE], prompt));
+    rows.push(await measureMcp(db));
   } finally {
     server.kill('SIGTERM');
   }
@@ -199,6 +201,42 @@ async function modelRows() {
     },
   );
   return rows;
+}
+
+/**
+ * `engram mcp` over stdio, as Claude Code starts it for a session: from the spawn until the MCP SDK's
+ * client has connected, listed the tools and had its first `memory_recall` answered.
+ * @param {string} db
+ */
+async function measureMcp(db) {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const once = async () => {
+    const start = performance.now();
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'mcp', '--db', db, '--scope', SCOPE],
+      env: /** @type {Record<string, string>} */ (ENV),
+      stderr: 'ignore',
+    });
+    const client = new Client({ name: 'engram-startup-bench', version: '1' });
+    await client.connect(transport);
+    try {
+      await client.listTools();
+      const answer = await client.callTool({ name: 'memory_recall', arguments: { query: 'which database' } });
+      if (answer.isError) throw new Error(`memory_recall failed: ${JSON.stringify(answer.content)}`);
+      return performance.now() - start;
+    } finally {
+      await client.close();
+    }
+  };
+  await once();
+  const walls = [];
+  for (let i = 0; i < RUNS; i++) walls.push(await once());
+  const wall = percentiles(walls);
+  const command = 'engram mcp (stdio): spawn to first recall answered';
+  log(`${command}: p50 ${wall.p50.toFixed(0)} ms, p95 ${wall.p95.toFixed(0)} ms`);
+  return { command, p50: wall.p50, p95: wall.p95, min: wall.min, max: wall.max, runs: RUNS };
 }
 
 /** Fresh `engram serve` processes measured: each is started, warms up, and answers 31 recalls. */

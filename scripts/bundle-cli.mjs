@@ -3,7 +3,7 @@
 // The bundle replaces dist/interfaces/cli/program.js, which main.js imports for every command but
 // `hooks` (main.js routes hooks to their own few small modules first). What a command imports with
 // import() becomes a chunk beside it, loaded when the command runs; the packages stay in node_modules
-// (zod aside), so a command still loads only what it uses. Every other file of dist/ stays as tsc wrote
+// (zod and the MCP SDK aside, see BUNDLED), so a command still loads only what it uses. Every other file of dist/ stays as tsc wrote
 // it: the library's entry points, the worker scripts. Each bundled module keeps its own import.meta.url
 // (worker scripts, assets and createRequire resolve beside the file tsc wrote, as before).
 // Run by `npm run build` after tsc; `tsc` alone leaves the unbundled CLI, which works the same, slower.
@@ -23,9 +23,15 @@ const CHUNK_PREFIX = 'program-chunk-';
 /** Beside the entry: each output file and the modules in it. */
 const MODULES_FILE = 'program-modules.json';
 
-/** Every package the CLI's code imports, but zod. */
+/**
+ * Packages bundled into the chunks that use them: zod (95 files, ~0.15 s to load on a 2-core machine,
+ * used by every command that opens the engine) and the MCP SDK with what it imports (zod-to-json-schema,
+ * ajv: ~200 more files for `engram mcp` and `serve`), which then shares the bundled zod.
+ */
+const BUNDLED = new Set(['zod', '@modelcontextprotocol/sdk']);
+/** Every other package the CLI's code imports stays in node_modules (natives, those loaded on demand). */
 const EXTERNAL = Object.keys({ ...pkg.dependencies, ...pkg.optionalDependencies, ...pkg.peerDependencies })
-  .filter((name) => name !== 'zod')
+  .filter((name) => !BUNDLED.has(name))
   .flatMap((name) => [name, `${name}/*`]);
 
 const source = await readFile(ENTRY, 'utf8');
@@ -37,10 +43,6 @@ const result = await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  // npm packages load from node_modules as before, but zod (95 files, ~0.15 s to load on a 2-core
-  // machine, used by every command that opens the engine) is bundled into the chunks that use it. The
-  // MCP SDK (serve, mcp) still imports its own from node_modules: schemas cross between the two copies
-  // as plain zod 4 objects, which both read the same way (test/interfaces/mcp-e2e.test.ts).
   external: EXTERNAL,
   // what a command imports with import() becomes a chunk of its own, loaded when the command runs, with
   // the packages it imports: one file would import every package for every command
