@@ -230,35 +230,46 @@ export async function newEngineCore(parts) {
 }
 
 /**
- * Starts `engram serve --db DB --embedder static --port 0 --host 127.0.0.1 --auth open` from dist/ and
- * resolves once it listens, with its URL, its pid and `stop()` (SIGTERM, resolves on exit).
+ * Starts `engram serve --db DB --embedder EMBEDDER --port 0 --host 127.0.0.1 --auth open [ARGS]` from
+ * dist/ (`embedder` default `static`; it must be the database's own if the database exists) and
+ * resolves once it listens (with `warmed`, once it has also said it warmed up), with its URL, its pid
+ * and `stop()` (SIGTERM, resolves on exit).
  * @param {string} db a SQLite path or a PostgreSQL URL
+ * @param {{ embedder?: string, args?: string[], env?: NodeJS.ProcessEnv, warmed?: boolean }} [options]
  * @returns {Promise<{ url: string, pid: number | undefined, stop: () => Promise<unknown> }>}
  */
-export function startServer(db) {
+export function startServer(db, { embedder = 'static', args = [], env = process.env, warmed = false } = {}) {
   const bin = join(REPO_DIR, 'dist/interfaces/cli/main.js');
   return new Promise((resolve, reject) => {
-    const args = [bin, 'serve', '--db', db, '--embedder', 'static', '--port', '0', '--host', '127.0.0.1', '--auth', 'open'];
-    const child = spawn(process.execPath, args, { cwd: REPO_DIR, stdio: ['ignore', 'pipe', 'pipe'] });
+    const argv = [bin, 'serve', '--db', db, '--embedder', embedder, '--port', '0', '--host', '127.0.0.1', '--auth', 'open', ...args];
+    const child = spawn(process.execPath, argv, { cwd: REPO_DIR, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     const fail = (/** @type {string} */ why) => reject(new Error(`engram serve did not start (${why}): ${err || out}`));
+    const timer = warmed ? setTimeout(() => fail('no warm-up within 120 s'), 120_000) : undefined;
+    const ready = () => {
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match === null || (warmed && !err.includes('warmed up'))) return;
+      clearTimeout(timer);
+      resolve({
+        url: match[1] ?? '',
+        pid: child.pid,
+        stop: () =>
+          new Promise((done) => {
+            if (child.exitCode !== null) return done(undefined);
+            child.once('exit', () => done(undefined));
+            child.kill('SIGTERM');
+          }),
+      });
+    };
     child.stdout.on('data', (chunk) => {
       out += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match)
-        resolve({
-          url: match[1] ?? '',
-          pid: child.pid,
-          stop: () =>
-            new Promise((done) => {
-              if (child.exitCode !== null) return done(undefined);
-              child.once('exit', () => done(undefined));
-              child.kill('SIGTERM');
-            }),
-        });
+      ready();
     });
-    child.stderr.on('data', (chunk) => (err += chunk));
+    child.stderr.on('data', (chunk) => {
+      err += chunk;
+      ready();
+    });
     child.once('exit', (code) => fail(`exit ${code}`));
     child.once('error', (error) => fail(error.message));
   });

@@ -8,13 +8,13 @@
 // wall time from this process (its fetch warmed elsewhere first) and the server's own (Server-Timing).
 // Writes bench/results/startup.{json,md}.
 //   npx tsc -p tsconfig.build.json && node bench/startup.mjs [--runs 9]
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { REPO_DIR, RESULTS_DIR, defaultModelName, environment, log, percentiles, printTable, writeResult } from './lib.mjs';
+import { REPO_DIR, RESULTS_DIR, defaultModelName, environment, log, percentiles, printTable, startServer, writeResult } from './lib.mjs';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '9' } } });
 const RUNS = Number(values.runs);
@@ -67,14 +67,7 @@ async function main() {
       env: ENV,
     });
   }
-  const server = spawn(process.execPath, [BIN, 'serve', '--db', served, '--port', '0', '--scope', SCOPE], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: ENV,
-  });
-  await new Promise((/** @type {(value?: unknown) => void} */ resolve, reject) => {
-    server.stdout.on('data', (chunk) => (String(chunk).includes('listening on') ? resolve() : undefined));
-    server.once('exit', (code) => reject(new Error(`engram serve exited ${code}`)));
-  });
+  const server = await startServer(served, { embedder: 'hash', args: ['--scope', SCOPE], env: ENV });
   const rows = [];
   try {
     rows.push(measure("node -e '' (floor)", ['-e', '']));
@@ -85,7 +78,7 @@ async function main() {
     rows.push(measure('hooks user-prompt-submit (no server)', [BIN, 'hooks', 'user-prompt-submit', '--db', db, '--scope', SCOPE], prompt));
     rows.push(await measureMcp(db));
   } finally {
-    server.kill('SIGTERM');
+    await server.stop();
   }
   const model = await modelRows();
   rows.push(...model);
@@ -248,26 +241,9 @@ const SERVE_STARTS = 3;
  * @param {string} db
  */
 async function servedRecalls(db) {
-  const server = spawn(process.execPath, [BIN, 'serve', '--db', db, '--port', '0', '--scope', SCOPE], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: withoutEmbedderEnv(),
-  });
+  const server = await startServer(db, { embedder: MODEL, args: ['--scope', SCOPE], env: withoutEmbedderEnv(), warmed: true });
   try {
-    let url = '';
-    await new Promise((/** @type {(value?: unknown) => void} */ resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('engram serve did not warm up within 120 s')), 120_000);
-      server.stdout.on('data', (chunk) => {
-        const found = /listening on (http:\/\/\S+)/.exec(String(chunk));
-        if (found) url = found[1] ?? '';
-      });
-      server.stderr.on('data', (chunk) => {
-        if (String(chunk).includes('warmed up')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      server.once('exit', (code) => reject(new Error(`engram serve exited ${code}`)));
-    });
+    const { url } = server;
     const times = [];
     const serverTimes = [];
     for (let i = 0; i < 31; i++) {
@@ -288,8 +264,7 @@ async function servedRecalls(db) {
     }
     return { times, serverTimes };
   } finally {
-    server.kill('SIGTERM');
-    await new Promise((resolve) => (server.exitCode === null ? server.once('exit', resolve) : resolve(undefined)));
+    await server.stop();
   }
 }
 

@@ -9,7 +9,7 @@
 // Run by `npm run build` after tsc; `tsc` alone leaves the unbundled CLI, which works the same, slower.
 //   node scripts/bundle-cli.mjs
 import { build } from 'esbuild';
-import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -62,7 +62,7 @@ const result = await build({
       setup(b) {
         b.onLoad({ filter: /\.js$/ }, async (args) => {
           const text = await readFile(args.path, 'utf8');
-          if (args.path === ENTRY || !text.includes('import.meta.url')) return { contents: text, loader: 'js' };
+          if (!text.includes('import.meta.url')) return { contents: text, loader: 'js' };
           const own = relative(dirname(ENTRY), args.path).split('\\').join('/');
           return { contents: text.replaceAll('import.meta.url', `new URL(${JSON.stringify(own)}, import.meta.url).href`), loader: 'js' };
         });
@@ -72,11 +72,7 @@ const result = await build({
 });
 // the chunks of an earlier bundle
 for (const name of await readdir(dirname(ENTRY))) if (name.startsWith(CHUNK_PREFIX)) await rm(join(dirname(ENTRY), name), { force: true });
-for (const file of result.outputFiles) {
-  const temporary = `${file.path}.tmp-${process.pid}`;
-  await writeFile(temporary, file.contents);
-  await rename(temporary, file.path);
-}
+for (const file of result.outputFiles) await writeFile(file.path, file.contents);
 // which modules each file holds, for tests that check what a command loads (test/interfaces/cli-startup.test.ts)
 const modules = {};
 for (const [output, { inputs }] of Object.entries(result.metafile.outputs))

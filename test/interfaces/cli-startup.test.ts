@@ -58,8 +58,8 @@ const bundled: Record<string, string[]> = existsSync(join(CLI_DIR, 'program-modu
 const REPO = join(CLI_DIR, '..', '..', '..');
 
 function withBundledModules(line: string): string[] {
-  const file = /^esm file:\/\/(.*\/dist\/interfaces\/cli\/)([^/]+\.js)$/.exec(line);
-  const modules = file === null ? undefined : bundled[file[2] as string];
+  const file = /^esm file:\/\/.*\/dist\/interfaces\/cli\/([^/]+\.js)$/.exec(line);
+  const modules = file === null ? undefined : bundled[file[1] as string];
   if (modules === undefined) return [line];
   return [line, ...modules.map((m) => `esm ${pathToFileURL(join(REPO, m)).href}`)];
 }

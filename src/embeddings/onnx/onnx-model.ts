@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { temporaryPath } from '../../atomic-file.js';
 import { EngramError } from '../../core/errors.js';
 import type { OnnxPooling } from './onnx-model-catalogue.js';
 
@@ -180,7 +180,7 @@ async function createSession(ort: OrtModule, config: OnnxModelConfig): Promise<{
     () => false,
   );
   if (!writable) return { session: await open(model, 'all'), source: 'model' };
-  const temporary = `${copy}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const temporary = temporaryPath(copy);
   try {
     const session = await open(model, 'extended', temporary);
     await rename(temporary, copy)

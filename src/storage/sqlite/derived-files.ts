@@ -1,8 +1,7 @@
 /**
  * The derived index files beside a database (the HNSW files and their manifests, the lexical index
- * file): their checksum and their atomic write.
+ * file): their checksum. They are written with `writeFileAtomically` (src/atomic-file.ts).
  */
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import * as zlib from 'node:zlib';
 
 let table: Int32Array | undefined;
@@ -18,24 +17,4 @@ export function crc32(data: Uint8Array, value: number): number {
   let crc = ~value;
   for (let i = 0; i < data.length; i++) crc = (table[(crc ^ (data[i] as number)) & 0xff] as number) ^ (crc >>> 8);
   return ~crc >>> 0;
-}
-
-/**
- * Writes `data` to `temporary`, flushes it to disk and renames it over `path`, so a reader sees the old
- * file or the whole new one; the temporary file is removed whatever happens.
- */
-export function writeFileAtomically(path: string, temporary: string, data: string | Uint8Array): void {
-  try {
-    const fd = openSync(temporary, 'w');
-    try {
-      if (typeof data === 'string') writeSync(fd, data);
-      else for (let at = 0; at < data.length;) at += writeSync(fd, data, at, Math.min(data.length - at, 64 << 20));
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temporary, path);
-  } finally {
-    rmSync(temporary, { force: true });
-  }
 }

@@ -1,7 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
-import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { temporaryPath, writeFileAtomically } from '../../../atomic-file.js';
 import { findOnnxBlend, ONNX_MODELS, type OnnxModelSpec } from '../onnx-model-catalogue.js';
 import { modelDirectory } from './model-cache-dir.js';
 
@@ -131,7 +132,7 @@ export async function checkModelFiles(cacheDir: string, spec: OnnxModelSpec): Pr
   if (seal !== undefined && sealMatches(seal.onnx, onnx, spec.sha256.onnx) && sealMatches(seal.tokenizer, tokenizer, spec.sha256.tokenizer))
     return { ok: true, hashed: false };
   const ok = await verifyModelFiles(cacheDir, spec);
-  if (ok) await writeSeal(sealPath, { onnx: fileSeal(onnx, spec.sha256.onnx), tokenizer: fileSeal(tokenizer, spec.sha256.tokenizer) });
+  if (ok) writeSeal(sealPath, { onnx: fileSeal(onnx, spec.sha256.onnx), tokenizer: fileSeal(tokenizer, spec.sha256.tokenizer) });
   return { ok, hashed: true };
 }
 
@@ -162,14 +163,12 @@ async function readSeal(path: string): Promise<Partial<ModelSeal> | undefined> {
   }
 }
 
-/** Writes the seal under a temporary name, then renames it; a folder that cannot be written keeps no seal. */
-async function writeSeal(path: string, seal: ModelSeal): Promise<void> {
-  const temporary = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+/** Writes the seal whole or not at all; a folder that cannot be written keeps no seal. */
+function writeSeal(path: string, seal: ModelSeal): void {
   try {
-    await writeFile(temporary, `${JSON.stringify(seal, null, 2)}\n`);
-    await rename(temporary, path);
+    writeFileAtomically(path, temporaryPath(path), `${JSON.stringify(seal, null, 2)}\n`);
   } catch {
-    await rm(temporary, { force: true }).catch(() => undefined);
+    // best effort: the files are hashed again next time
   }
 }
 

@@ -22,7 +22,8 @@ import {
 } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { crc32, writeFileAtomically } from '../derived-files.js';
+import { temporaryPath, writeFileAtomically } from '../../../atomic-file.js';
+import { crc32 } from '../derived-files.js';
 import type { AnnParameters } from './ann-library.js';
 
 /** Bump when the manifest or file layout changes: older files are then rebuilt. */
@@ -242,7 +243,7 @@ export class AnnFiles {
   }
 
   #temporaryPath(name: string): string {
-    return join(this.directory, `${name}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+    return temporaryPath(join(this.directory, name));
   }
 
   #writeAtomically(path: string, text: string): void {

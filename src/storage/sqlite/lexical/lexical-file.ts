@@ -10,10 +10,10 @@
  * moment leaves the old file or the new one), and a file that is corrupt, of another format version or
  * of another database (the store id of the `meta` table) is ignored and rebuilt, never trusted.
  */
-import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { crc32, writeFileAtomically } from '../derived-files.js';
+import { temporaryPath, writeFileAtomically } from '../../../atomic-file.js';
+import { crc32 } from '../derived-files.js';
 import { LexicalData } from './lexical-data.js';
 import { PostingTable } from './postings.js';
 
@@ -274,7 +274,7 @@ export function readLexicalFile(path: string): Uint8Array | undefined {
 
 /** Writes `bytes` as the index file at `path`: a temporary file, flushed, then renamed over it. */
 export function writeLexicalFile(path: string, bytes: Uint8Array): void {
-  writeFileAtomically(path, `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`, bytes);
+  writeFileAtomically(path, temporaryPath(path), bytes);
   removeLeftovers(path);
 }
 
