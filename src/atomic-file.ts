@@ -19,7 +19,7 @@ export function writeFileAtomically(path: string, temporary: string, data: strin
     const fd = openSync(temporary, 'w');
     try {
       if (typeof data === 'string') writeSync(fd, data);
-      else for (let at = 0; at < data.length; ) at += writeSync(fd, data, at, Math.min(data.length - at, 64 << 20));
+      else for (let at = 0; at < data.length;) at += writeSync(fd, data, at, Math.min(data.length - at, 64 << 20));
       fsyncSync(fd);
     } finally {
       closeSync(fd);
