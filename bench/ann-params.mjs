@@ -9,16 +9,15 @@
 // (f16, or the variant's `quantization`), then searched for the 200 candidates recall asks for (`--count`) at each search expansion; its top 10 is
 // compared with the exact top 10 over all vectors. Prints recall@10, recall@10 after re-ranking the rows
 // asked for by their exact cosine, the mean error of the index's scores, and search p50 per row.
-// Quantization "i8-scaled" stores int8 vectors scaled per vector so the largest component is ±127,
-// handed to usearch's native index as an Int8Array (usearch's own float → i8 cast maps a unit vector's
-// components × 127 and truncates, which leaves a 768-d vector ~5 levels: quantization "i8"). Run
+// Quantization "i8" (or "i8-scaled", its earlier name here) stores int8 vectors scaled per vector so the
+// largest component is ±127, as the store's index does (`createAnnIndex`; usearch's own float → i8 cast,
+// which multiplies a unit vector by 127 and leaves a 768-d vector ~5 levels, is no longer used). Run
 // `npx tsc -p tsconfig.build.json` first. The 1M static case needs ~8 GB of heap and ~40 minutes for both
 // default variants on 2 cores (docs/benchmarks.md, "HNSW for a million vectors").
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createRequire } from 'node:module';
 import { log, makeQueries, memoryAt, percentiles } from './lib.mjs';
 import { SCALE_SEED, dist } from './scale-corpus.mjs';
 
@@ -35,7 +34,7 @@ const { values: args } = parseArgs({
   },
 });
 const size = Number(args.size);
-const { loadUsearch, locateUsearch } = await import(dist('storage/sqlite/ann/ann-library.js'));
+const { loadUsearch, createAnnIndex } = await import(dist('storage/sqlite/ann/ann-library.js'));
 const { createEmbedder } = await import(dist('index.js'));
 const embedder = await createEmbedder(args.vectors === undefined ? 'static' : args.model, { workers: 0 });
 const dimension = embedder.dimension;
@@ -61,42 +60,6 @@ started = performance.now();
 const truth = queries.map((query) => exactTop10(query));
 log(`exact top 10 of ${queries.length} queries in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 
-/**
- * usearch's native index, given int8 codes directly: its JavaScript `Index` turns an Int8Array back
- * into floats, and the native cast from floats is the one this variant avoids.
- */
-class ScaledInt8Index {
-  static #native;
-  #index;
-  constructor(config) {
-    ScaledInt8Index.#native ??= createRequire(import.meta.url)(locateUsearch().binary);
-    const { dimensions, metric, quantization, connectivity, expansion_add, expansion_search, multi } = config;
-    this.#index = new ScaledInt8Index.#native.CompiledIndex(
-      dimensions,
-      metric,
-      quantization,
-      connectivity,
-      expansion_add,
-      expansion_search,
-      multi,
-    );
-  }
-  add(keys, vectors, threads) {
-    this.#index.add(keys, scaledInt8(vectors), threads);
-  }
-  search(vector, k) {
-    const [keys, distances, counts] = this.#index.search(scaledInt8(vector), k, 1);
-    const found = Number(counts[0]);
-    return { keys: keys.subarray(0, found), distances: distances.subarray(0, found) };
-  }
-  save(path) {
-    this.#index.save(path);
-  }
-  view(path) {
-    this.#index.view(path);
-  }
-}
-
 /** The built index of the current variant, saved once for the searches at each expansion. */
 let savedPath;
 const library = loadUsearch();
@@ -104,24 +67,21 @@ if (library === undefined) throw new Error('usearch does not load here');
 const keys = new BigUint64Array(size);
 for (let i = 0; i < size; i++) keys[i] = BigInt(i);
 for (const variant of JSON.parse(args.variants)) {
-  const quantization = variant.quantization ?? 'f16';
-  const scaled = quantization === 'i8-scaled';
-  const config = (ef) => ({
-    dimensions: dimension,
-    metric: 'cos',
-    quantization: scaled ? 'i8' : quantization,
-    connectivity: variant.M,
-    expansion_add: variant.efc,
-    expansion_search: ef,
-    multi: false,
-  });
-  const index = scaled ? new ScaledInt8Index(config(64)) : new library.Index(config(64));
+  const quantization = variant.quantization === 'i8-scaled' ? 'i8' : (variant.quantization ?? 'f16');
+  const create = (ef) =>
+    createAnnIndex(
+      library,
+      dimension,
+      { connectivity: variant.M, expansionAdd: variant.efc, expansionSearch: ef, compactExpansionSearch: ef, compactRows: 0, quantization },
+      size,
+    );
+  const index = create(64);
   started = performance.now();
   index.add(keys, data, 2);
   const buildSeconds = (performance.now() - started) / 1000;
   for (const ef of args.efs.split(',').map(Number)) {
     // a fresh index object per expansion (usearch takes it at construction), sharing the built graph
-    const searched = ef === 64 ? index : scaled ? new ScaledInt8Index(config(ef)) : new library.Index(config(ef));
+    const searched = ef === 64 ? index : create(ef);
     if (searched !== index) searched.view(saved(index));
     let found = 0;
     let foundReranked = 0;
@@ -164,18 +124,6 @@ function cosineOf(query, row) {
   const offset = row * dimension;
   for (let i = 0; i < dimension; i++) sum += data[offset + i] * query[i];
   return sum;
-}
-
-/** int8 codes of unit vectors, each scaled so its largest component is ±127 (cosine ignores the scale). */
-function scaledInt8(vectors) {
-  const out = new Int8Array(vectors.length);
-  for (let row = 0; row < vectors.length; row += dimension) {
-    let max = 0;
-    for (let i = row; i < row + dimension; i++) max = Math.max(max, Math.abs(vectors[i]));
-    const scale = max > 0 ? 127 / max : 0;
-    for (let i = row; i < row + dimension; i++) out[i] = Math.round(vectors[i] * scale);
-  }
-  return out;
 }
 
 function exactTop10(query) {

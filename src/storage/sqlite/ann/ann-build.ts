@@ -4,10 +4,13 @@
  * file is loaded and caught up from its high-water mark; otherwise every vector is read, chunk by
  * chunk in short snapshots (no long-held read transaction), after the high-water mark was taken.
  * Either way the changes logged after that mark are then replayed, so rows written meanwhile, or
- * changed between chunk reads, end up with their latest vector.
+ * changed between chunk reads, end up with their latest vector. An int8 index is published with a file
+ * of its rows' exact vectors (`ann-vectors.ts`), written from the same reads and replay (a caught-up
+ * index's rows are read again for it).
  */
 import { createAnnIndex, type AnnParameters, type UsearchIndex, type UsearchModule } from './ann-library.js';
 import { AnnFiles, type AnnManifest } from './ann-files.js';
+import { AnnVectorsWriter } from './ann-vectors.js';
 import { openConnection, type SqliteConnection } from '../sqlite-connection.js';
 import { chunkCapacity, lastScopeChunkId, readScopeChunks, readScopeRows, readVectors, type VectorChunk } from './stored-vectors.js';
 
@@ -48,9 +51,13 @@ export async function buildAnnIndex(
 ): Promise<AnnBuildResult> {
   const started = performance.now();
   const connection = await openConnection({ path: request.databasePath, readonly: true, busyTimeoutMs: request.busyTimeoutMs });
+  let vectors: AnnVectorsWriter | undefined;
   try {
     const files = new AnnFiles(request.directory);
     files.removeLeftovers();
+    if (request.parameters.quantization === 'i8')
+      vectors = new AnnVectorsWriter(files.temporaryFile(request.scope), request.embedder.dimension);
+    const sink = vectors;
     const databaseId = connection.snapshot(() => readDatabaseId(connection));
     const previous = files.readManifest(request.scope);
     const problem = previous === undefined ? 'no index file yet' : manifestProblem(previous, request, databaseId);
@@ -67,6 +74,11 @@ export async function buildAnnIndex(
       index.load(files.indexPath(previous));
       highWaterMark = previous.highWaterMark;
       reason = 'caught up';
+      if (sink !== undefined) {
+        // the rows as they are now (the replay below covers every change after the old mark)
+        const lastChunk = connection.snapshot(() => lastScopeChunkId(connection, request.scope));
+        await readAllVectors(connection, request, shouldStop, lastChunk, (chunk) => addRows(sink, chunk, request));
+      }
     } else {
       reason = problem ?? 'the index file was corrupt or the change log did not match';
       index = createAnnIndex(library, request.embedder.dimension, request.parameters);
@@ -78,10 +90,14 @@ export async function buildAnnIndex(
         lastChunk: lastScopeChunkId(connection, request.scope),
       }));
       highWaterMark = start.mark;
-      await addAllVectors(connection, index, request, shouldStop, start.lastChunk);
+      const built = index;
+      await readAllVectors(connection, request, shouldStop, start.lastChunk, (chunk) => {
+        addChunk(built, chunk, request);
+        if (sink !== undefined) addRows(sink, chunk, request);
+      });
     }
     if (shouldStop()) throw new Error('the index build was stopped');
-    const mark = connection.snapshot(() => replayChanges(connection, index, request, highWaterMark));
+    const mark = connection.snapshot(() => replayChanges(connection, { index, vectors: sink }, request, highWaterMark));
     const manifest = files.publish(
       request.scope,
       {
@@ -97,9 +113,11 @@ export async function buildAnnIndex(
         count: index.size(),
       },
       (path) => index.save(path),
+      sink === undefined ? undefined : (path) => sink.finish(path),
     );
     return { manifest, kind: reason === 'caught up' ? 'update' : 'build', reason, seconds: (performance.now() - started) / 1000 };
   } finally {
+    vectors?.abort();
     connection.close();
   }
 }
@@ -146,12 +164,13 @@ export function lastChange(connection: SqliteConnection, scope: string): { seq: 
   return row === undefined ? { seq: 0, rowid: 0 } : { seq: row.seq, rowid: row.memory_rowid };
 }
 
-async function addAllVectors(
+/** Hands every chunk of the scope's vectors up to `lastChunk` to `take`, a few thousand vectors a snapshot. */
+async function readAllVectors(
   connection: SqliteConnection,
-  index: UsearchIndex,
   request: AnnBuildRequest,
   shouldStop: () => boolean,
   lastChunk: number | undefined,
+  take: (chunk: VectorChunk) => void,
 ): Promise<void> {
   const { scope, embedder } = request;
   const dimension = embedder.dimension;
@@ -161,17 +180,13 @@ async function addAllVectors(
     const chunks = connection.snapshot(() => readScopeChunks(connection, { scope, dimension, afterChunkId, limit }));
     if (chunks === undefined) {
       // unknown layout: every row in one snapshot
-      addChunk(
-        index,
-        connection.snapshot(() => readScopeRows(connection, scope, dimension)),
-        request,
-      );
+      take(connection.snapshot(() => readScopeRows(connection, scope, dimension)));
       return;
     }
     if (chunks.length === 0) return;
     for (const chunk of chunks) {
       if (lastChunk !== undefined && chunk.chunkId > lastChunk) return;
-      addChunk(index, chunk, request);
+      take(chunk);
     }
     afterChunkId = (chunks[chunks.length - 1] as VectorChunk).chunkId;
     if (shouldStop()) return;
@@ -194,7 +209,7 @@ function addChunk(index: UsearchIndex, chunk: VectorChunk, request: AnnBuildRequ
   if (keys.length === 0) return;
   const present = index.contains(BigUint64Array.from(keys));
   // a row seen twice (moved between snapshots) keeps its first vector; the replay then sets the latest
-  const fresh = slots.filter((_, i) => !(Array.isArray(present) ? present[i] : present));
+  const fresh = slots.filter((_, i) => present[i] !== true);
   if (fresh.length === 0) return;
   const vectors = new Float32Array(fresh.length * dimension);
   fresh.forEach((slot, i) => vectors.set(chunk.vectors.subarray(slot * dimension, (slot + 1) * dimension), i * dimension));
@@ -205,13 +220,23 @@ function addChunk(index: UsearchIndex, chunk: VectorChunk, request: AnnBuildRequ
   );
 }
 
-/** Applies every change of the scope after `since`; returns the new high-water mark. */
+/** Every live row of `chunk` into the vectors file (a row read twice keeps its later vector). */
+function addRows(vectors: AnnVectorsWriter, chunk: VectorChunk, request: AnnBuildRequest): void {
+  const dimension = request.embedder.dimension;
+  for (let slot = 0; slot < chunk.size; slot++) {
+    const rowid = chunk.rowids[slot] as number;
+    if (rowid >= 0) vectors.add(rowid, chunk.vectors, slot * dimension);
+  }
+}
+
+/** Applies every change of the scope after `since` to the index and the vectors file; returns the new high-water mark. */
 function replayChanges(
   connection: SqliteConnection,
-  index: UsearchIndex,
+  target: { index: UsearchIndex; vectors: AnnVectorsWriter | undefined },
   request: AnnBuildRequest,
   since: number,
 ): { seq: number; rowid: number } {
+  const { index } = target;
   const { scope, embedder } = request;
   const last = lastChange(connection, scope);
   if (last.seq <= since) {
@@ -229,8 +254,13 @@ function replayChanges(
     .map((r) => r.memory_rowid);
   const vectors = readVectors(connection, changed, embedder.dimension);
   const known = index.contains(BigUint64Array.from(changed, BigInt));
-  const stale = changed.filter((_, i) => (Array.isArray(known) ? known[i] : known));
+  const stale = changed.filter((_, i) => known[i] === true);
   if (stale.length > 0) index.remove(BigUint64Array.from(stale, BigInt));
+  for (const rowid of changed) {
+    const vector = vectors.get(rowid);
+    if (vector === undefined) target.vectors?.remove(rowid);
+    else target.vectors?.add(rowid, vector);
+  }
   const added = changed.filter((rowid) => vectors.has(rowid));
   if (added.length > 0) {
     const flat = new Float32Array(added.length * embedder.dimension);

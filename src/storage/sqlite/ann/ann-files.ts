@@ -1,6 +1,6 @@
 /**
  * The ANN index on disk, in `<database>.ann/`: per scope (named by a hash of the scope) one JSON
- * manifest and the index file it names. Files are only ever written under a temporary name, flushed,
+ * manifest and the index file it names (and, for an int8 index, the file of its rows' exact vectors). Files are only ever written under a temporary name, flushed,
  * then renamed, and a new index gets a new file name before the manifest points to it, so a process
  * killed at any moment leaves the previous manifest and its file intact. A build lock file keeps
  * processes from building the same scope twice at once; a dead holder's lock is taken over.
@@ -53,6 +53,8 @@ export interface AnnManifest {
   readonly bytes: number;
   /** `crc32:<hex>` of the index file. */
   readonly checksum: string;
+  /** An int8 index's file of exact vectors (`ann-vectors.ts`), written by the same build. */
+  readonly vectors?: AnnFileEntry;
   /**
    * The published file's inode and modification time. An index file is written once, under a fresh
    * name, and never changed in place: while both still match, the file is the one the checksum was
@@ -63,8 +65,23 @@ export interface AnnManifest {
   readonly builtAt: string;
 }
 
+/** A published file beside the index file: its name, size, checksum and seal (as the index file's). */
+export interface AnnFileEntry {
+  readonly file: string;
+  readonly bytes: number;
+  readonly checksum: string;
+  readonly sealed?: { readonly ino: number; readonly mtimeMs: number };
+}
+
 /** The manifest fields a builder supplies; the rest is filled in on save. */
-export type AnnManifestFields = Omit<AnnManifest, 'format' | 'library' | 'scope' | 'file' | 'bytes' | 'checksum' | 'sealed' | 'builtAt'>;
+export type AnnManifestFields = Omit<
+  AnnManifest,
+  'format' | 'library' | 'scope' | 'file' | 'bytes' | 'checksum' | 'sealed' | 'builtAt' | 'vectors'
+>;
+
+/** File name endings of a scope's published files. */
+const INDEX_SUFFIX = '.usearch';
+const VECTORS_SUFFIX = '.vectors';
 
 export class AnnFiles {
   readonly directory: string;
@@ -93,21 +110,25 @@ export class AnnFiles {
     return join(this.directory, manifest.file);
   }
 
+  vectorsPath(manifest: AnnManifest): string | undefined {
+    return manifest.vectors === undefined ? undefined : join(this.directory, manifest.vectors.file);
+  }
+
   /**
-   * Whether the index file exists with the recorded size and checksum (a corrupt file must never reach
-   * the native loader): `'sealed'` when its seal still matches (the file the checksum was computed over,
-   * not read again), `'checked'` when it was read and its checksum matches, else false.
+   * Whether the index file (and the vectors file it has) exists with the recorded size and checksum (a
+   * corrupt file must never reach the native loader): `'sealed'` when their seals still match (the files
+   * the checksums were computed over, not read again), `'checked'` when one was read and every checksum
+   * matches, else false.
    */
   verify(manifest: AnnManifest): 'sealed' | 'checked' | false {
-    try {
-      const path = this.indexPath(manifest);
-      const stat = statSync(path);
-      if (stat.size !== manifest.bytes) return false;
-      if (sealedBy(manifest, stat)) return 'sealed';
-      return checksum(path) === manifest.checksum ? 'checked' : false;
-    } catch {
-      return false;
+    const entries: AnnFileEntry[] = [manifest, ...(manifest.vectors === undefined ? [] : [manifest.vectors])];
+    let result: 'sealed' | 'checked' = 'sealed';
+    for (const entry of entries) {
+      const verified = verifyFile(join(this.directory, entry.file), entry);
+      if (verified === false) return false;
+      if (verified === 'checked') result = 'checked';
     }
+    return result;
   }
 
   /**
@@ -124,7 +145,17 @@ export class AnnFiles {
       if (current === undefined || current.file !== manifest.file || current.checksum !== manifest.checksum) return false;
       const stat = statSync(this.indexPath(current));
       if (stat.size !== current.bytes) return false;
-      const sealed: AnnManifest = { ...current, sealed: { ino: stat.ino, mtimeMs: stat.mtimeMs } };
+      let vectors = current.vectors;
+      if (vectors !== undefined) {
+        const vectorsStat = statSync(join(this.directory, vectors.file));
+        if (vectorsStat.size !== vectors.bytes) return false;
+        vectors = { ...vectors, sealed: { ino: vectorsStat.ino, mtimeMs: vectorsStat.mtimeMs } };
+      }
+      const sealed: AnnManifest = {
+        ...current,
+        sealed: { ino: stat.ino, mtimeMs: stat.mtimeMs },
+        ...(vectors === undefined ? {} : { vectors }),
+      };
       this.#writeAtomically(this.#manifestPath(scope), `${JSON.stringify(sealed, null, 2)}\n`);
       return true;
     } catch {
@@ -135,38 +166,28 @@ export class AnnFiles {
   }
 
   /**
-   * Saves an index through `save(path)` under a fresh file name, then points the scope's manifest to
-   * it and removes the scope's older index files. Returns the new manifest.
+   * Saves an index through `save(path)` under a fresh file name (and, with `saveVectors`, its vectors
+   * file through `saveVectors(path)`), then points the scope's manifest to them and removes the scope's
+   * older files. Returns the new manifest.
    */
-  publish(scope: string, fields: AnnManifestFields, save: (path: string) => void): AnnManifest {
+  publish(scope: string, fields: AnnManifestFields, save: (path: string) => void, saveVectors?: (path: string) => void): AnnManifest {
     mkdirSync(this.directory, { recursive: true });
     const key = scopeKey(scope);
-    const file = `${key}.${Date.now().toString(36)}-${randomBytes(4).toString('hex')}.usearch`;
-    const temporary = this.#temporaryPath(file);
-    try {
-      save(temporary);
-      syncFile(temporary);
-      const sum = checksum(temporary);
-      renameSync(temporary, join(this.directory, file));
-      // after the rename, which keeps the inode and modification time
-      const stat = statSync(join(this.directory, file));
-      const manifest: AnnManifest = {
-        format: FORMAT,
-        library: 'usearch',
-        scope,
-        ...fields,
-        file,
-        bytes: stat.size,
-        checksum: sum,
-        sealed: { ino: stat.ino, mtimeMs: stat.mtimeMs },
-        builtAt: new Date().toISOString(),
-      };
-      this.#writeAtomically(this.#manifestPath(scope), `${JSON.stringify(manifest, null, 2)}\n`);
-      this.#removeOlderFiles(key, file);
-      return manifest;
-    } finally {
-      rmSync(temporary, { force: true });
-    }
+    const stem = `${key}.${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+    const index = this.#publishFile(`${stem}${INDEX_SUFFIX}`, save);
+    const vectors = saveVectors === undefined ? undefined : this.#publishFile(`${stem}${VECTORS_SUFFIX}`, saveVectors);
+    const manifest: AnnManifest = {
+      format: FORMAT,
+      library: 'usearch',
+      scope,
+      ...fields,
+      ...index,
+      ...(vectors === undefined ? {} : { vectors }),
+      builtAt: new Date().toISOString(),
+    };
+    this.#writeAtomically(this.#manifestPath(scope), `${JSON.stringify(manifest, null, 2)}\n`);
+    this.#removeOlderFiles(key, stem);
+    return manifest;
   }
 
   /** Removes the manifest and every index file of `scope` (other processes may still map one, which POSIX allows). */
@@ -179,8 +200,7 @@ export class AnnFiles {
     } catch {
       return;
     }
-    for (const name of names)
-      if (name.startsWith(`${key}.`) && name.endsWith('.usearch')) rmSync(join(this.directory, name), { force: true });
+    for (const name of names) if (isScopeFile(name, key)) rmSync(join(this.directory, name), { force: true });
   }
 
   /**
@@ -233,6 +253,12 @@ export class AnnFiles {
     }
   }
 
+  /** A temporary path in the directory for a file of `scope` being written (a leftover is removed later). */
+  temporaryFile(scope: string): string {
+    mkdirSync(this.directory, { recursive: true });
+    return this.#temporaryPath(`${scopeKey(scope)}${VECTORS_SUFFIX}`);
+  }
+
   #manifestPath(scope: string): string {
     let key = this.#keys.get(scope);
     if (key === undefined) {
@@ -250,10 +276,26 @@ export class AnnFiles {
     writeFileAtomically(path, this.#temporaryPath(path.slice(this.directory.length + 1)), text);
   }
 
-  /** Older index files of the scope; other processes may still map one, which POSIX allows. */
-  #removeOlderFiles(key: string, keep: string): void {
+  /** Writes `name` through `write(temporary)`, flushes it and renames it into place; its entry. */
+  #publishFile(name: string, write: (path: string) => void): AnnFileEntry {
+    const temporary = this.#temporaryPath(name);
+    try {
+      write(temporary);
+      syncFile(temporary);
+      const sum = checksum(temporary);
+      renameSync(temporary, join(this.directory, name));
+      // after the rename, which keeps the inode and modification time
+      const stat = statSync(join(this.directory, name));
+      return { file: name, bytes: stat.size, checksum: sum, sealed: { ino: stat.ino, mtimeMs: stat.mtimeMs } };
+    } finally {
+      rmSync(temporary, { force: true });
+    }
+  }
+
+  /** Older files of the scope (those not of `stem`); other processes may still map one, which POSIX allows. */
+  #removeOlderFiles(key: string, stem: string): void {
     for (const name of readdirSync(this.directory)) {
-      if (name !== keep && name.startsWith(`${key}.`) && name.endsWith('.usearch')) {
+      if (!name.startsWith(`${stem}.`) && isScopeFile(name, key)) {
         try {
           rmSync(join(this.directory, name), { force: true });
         } catch {
@@ -264,8 +306,24 @@ export class AnnFiles {
   }
 }
 
-function sealedBy(manifest: AnnManifest, stat: { ino: number; mtimeMs: number }): boolean {
-  return manifest.sealed !== undefined && manifest.sealed.ino === stat.ino && manifest.sealed.mtimeMs === stat.mtimeMs;
+function sealedBy(entry: AnnFileEntry, stat: { ino: number; mtimeMs: number }): boolean {
+  return entry.sealed !== undefined && entry.sealed.ino === stat.ino && entry.sealed.mtimeMs === stat.mtimeMs;
+}
+
+function verifyFile(path: string, entry: AnnFileEntry): 'sealed' | 'checked' | false {
+  try {
+    const stat = statSync(path);
+    if (stat.size !== entry.bytes) return false;
+    if (sealedBy(entry, stat)) return 'sealed';
+    return checksum(path) === entry.checksum ? 'checked' : false;
+  } catch {
+    return false;
+  }
+}
+
+/** An index or vectors file of the scope keyed `key` (a temporary one ends otherwise). */
+function isScopeFile(name: string, key: string): boolean {
+  return name.startsWith(`${key}.`) && (name.endsWith(INDEX_SUFFIX) || name.endsWith(VECTORS_SUFFIX));
 }
 
 /** The file-name key of a scope: a hash, since scopes contain `/` and may be long. */

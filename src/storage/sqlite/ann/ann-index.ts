@@ -3,7 +3,8 @@
  * scope filter is inside the search by construction. Derived data, never a second source of truth:
  *
  * - the base is a file in `<database>.ann/`, memory-mapped read-only, holding the scope's vectors up
- *   to its manifest's high-water mark (a `vector_changes.seq`);
+ *   to its manifest's high-water mark (a `vector_changes.seq`); an int8 base's results are re-scored
+ *   from the exact vectors the same build wrote beside it;
  * - changes logged after that mark, by any process, are caught up before each search into a small
  *   exact delta (new and re-embedded rows scored exactly; their stale base entries skipped);
  * - when the delta grows, or the file is missing, corrupt or built for something else, a background
@@ -30,6 +31,7 @@ import {
 import { isMemoryPath, type SqliteConnection } from '../sqlite-connection.js';
 import type { ResolvedSqliteStoreConfig, SqliteStoreLogger } from '../sqlite-store-config.js';
 import { readVectors } from './stored-vectors.js';
+import { AnnVectorsReader } from './ann-vectors.js';
 import { dot, inverseNorm } from '../../../core/simd-scan.js';
 import type { ScoredRow } from './vector-index.js';
 
@@ -61,6 +63,8 @@ interface DeltaRow {
 
 interface ScopeState {
   base: UsearchIndex | undefined;
+  /** The base's exact vectors (an int8 index), which its results are re-scored from. */
+  vectors: AnnVectorsReader | undefined;
   manifest: AnnManifest | undefined;
   /** A manifest's file found unusable, so it is not verified again. */
   rejected: string | undefined;
@@ -168,7 +172,7 @@ export class AnnIndex {
     return connection.snapshot(() => {
       const known = this.#scopes.get(scope);
       // the change feed was pruned past the mark this process caught up to: map the newest file again
-      if (known !== undefined && prunedPast(connection, 'vector_changes', scope, known.highWaterMark)) this.#scopes.delete(scope);
+      if (known !== undefined && prunedPast(connection, 'vector_changes', scope, known.highWaterMark)) this.#forget(scope);
       const state = this.#refresh(scope, library);
       if (state.base === undefined) {
         if (options.build)
@@ -190,7 +194,7 @@ export class AnnIndex {
   search(scope: string, query: Float32Array, k: number, exclude?: ReadonlySet<number>): AnnSearchResult {
     const state = this.#scopes.get(scope);
     if (state?.base === undefined || !(k > 0)) return { rows: [], exhausted: true, floor: -Infinity };
-    const { base, replaced, delta } = state;
+    const { base, replaced, delta, vectors } = state;
     const skipped = (rowid: number): boolean => replaced.has(rowid) || (exclude !== undefined && exclude.has(rowid));
     const rows: ScoredRow[] = [];
     // over-fetch by what may be skipped, so one search usually suffices
@@ -204,14 +208,22 @@ export class AnnIndex {
       this.#rowsAsked += asked;
       const found = base.search(query, asked, 1);
       // a zero query has no direction: similarity 0 to everything, as in exact search
-      const directed = inverseNorm(query, 0, query.length) > 0;
+      const queryInverseNorm = inverseNorm(query, 0, query.length);
+      const directed = queryInverseNorm > 0;
+      let lowest = Infinity;
       for (let i = 0; i < found.keys.length; i++) {
         const rowid = Number(found.keys[i]);
-        if (!skipped(rowid)) rows.push({ rowid, score: directed ? 1 - (found.distances[i] as number) : 0 });
+        if (skipped(rowid)) continue;
+        const approximate = 1 - (found.distances[i] as number);
+        const score = !directed ? 0 : (vectors?.cosine(rowid, query, queryInverseNorm) ?? approximate);
+        lowest = Math.min(lowest, score);
+        rows.push({ rowid, score });
       }
       if (found.keys.length >= wanted && wanted < size) {
         exhausted = false;
-        floor = 1 - (found.distances[found.keys.length - 1] as number);
+        // what a row not returned may score: about the last one's approximate score; with exact scores,
+        // never above the lowest of those returned, so none of them is cut by its own search's floor
+        floor = Math.min(directed ? 1 - (found.distances[found.keys.length - 1] as number) : 0, lowest);
       }
     }
     const fresh = this.#searchDelta(delta, query, k, exclude);
@@ -257,7 +269,7 @@ export class AnnIndex {
   async discard(scope: string): Promise<void> {
     if (this.#options.readonly) return;
     while (this.#builder?.isRunning(scope) === true) await this.#builder.wait(scope);
-    this.#scopes.delete(scope);
+    this.#forget(scope);
     this.#files.remove(scope);
   }
 
@@ -265,7 +277,13 @@ export class AnnIndex {
   async close(): Promise<void> {
     this.#closed = true;
     await this.#builder?.close();
-    this.#scopes.clear();
+    for (const scope of [...this.#scopes.keys()]) this.#forget(scope);
+  }
+
+  /** Drops `scope`'s state and closes its vectors file. */
+  #forget(scope: string): void {
+    this.#scopes.get(scope)?.vectors?.close();
+    this.#scopes.delete(scope);
   }
 
   /** The HNSW library, loaded on first need; when it does not load, one warning and exact search. */
@@ -284,6 +302,7 @@ export class AnnIndex {
     if (state === undefined) {
       state = {
         base: undefined,
+        vectors: undefined,
         manifest: undefined,
         rejected: undefined,
         checkedAt: 0,
@@ -311,8 +330,11 @@ export class AnnIndex {
       return state;
     }
     const base = createAnnIndex(library, this.#options.embedder.dimension, this.#parameters, manifest.count);
+    let vectors: AnnVectorsReader | undefined;
     try {
       base.view(this.#files.indexPath(manifest));
+      const vectorsPath = this.#files.vectorsPath(manifest);
+      if (vectorsPath !== undefined) vectors = AnnVectorsReader.open(vectorsPath, this.#options.embedder.dimension);
     } catch (error) {
       state.rejected = manifest.file;
       this.#options.logger.warn(`the vector index file of scope "${scope}" does not open; it will be rebuilt from the stored vectors`, {
@@ -322,7 +344,8 @@ export class AnnIndex {
       });
       return state;
     }
-    Object.assign(state, { base, manifest, rejected: undefined, highWaterMark: manifest.highWaterMark });
+    state.vectors?.close();
+    Object.assign(state, { base, vectors, manifest, rejected: undefined, highWaterMark: manifest.highWaterMark });
     state.delta.clear();
     state.replaced.clear();
     return state;
@@ -333,6 +356,7 @@ export class AnnIndex {
     this.#databaseId ??= readDatabaseId(connection);
     const mismatch = manifestProblem(manifest, { embedder: this.#options.embedder, parameters: this.#parameters }, this.#databaseId);
     if (mismatch !== undefined) return mismatch;
+    if (this.#parameters.quantization === 'i8' && manifest.vectors === undefined) return 'the int8 index has no file of exact vectors';
     if (!continues(connection, manifest)) return 'the change log does not contain its high-water mark';
     const verified = this.#files.verify(manifest);
     if (verified === false) return 'the file is missing, truncated or corrupt';
@@ -356,7 +380,7 @@ export class AnnIndex {
     const vectors = readVectors(connection, changed, this.#options.embedder.dimension);
     const inBase = (state.base as UsearchIndex).contains(BigUint64Array.from(changed, BigInt));
     changed.forEach((rowid, i) => {
-      if (Array.isArray(inBase) ? inBase[i] : inBase) state.replaced.add(rowid);
+      if (inBase[i] === true) state.replaced.add(rowid);
       const vector = vectors.get(rowid);
       if (vector === undefined) state.delta.delete(rowid);
       else state.delta.set(rowid, { vector, inverseNorm: inverseNorm(vector, 0, vector.length) });

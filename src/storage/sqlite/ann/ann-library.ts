@@ -7,12 +7,13 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
-/** The subset of usearch's `Index` the ANN index calls. Keys are SQLite rowids. */
+/** What the ANN index calls on an HNSW index (`createAnnIndex`'s wrapper of usearch's native index). Keys are SQLite rowids. */
 export interface UsearchIndex {
+  /** Adds float vectors (`keys.length` rows of the index's dimension); an int8 index quantises them first. */
   add(keys: BigUint64Array, vectors: Float32Array, threads?: number): void;
   search(vector: Float32Array, k: number, threads?: number): { keys: BigUint64Array; distances: Float32Array };
-  remove(keys: BigUint64Array): number | number[];
-  contains(keys: BigUint64Array): boolean | boolean[];
+  remove(keys: BigUint64Array): number[];
+  contains(keys: BigUint64Array): boolean[];
   size(): number;
   save(path: string): void;
   /** Copies a saved index into memory (mutable). */
@@ -21,19 +22,29 @@ export interface UsearchIndex {
   view(path: string): void;
 }
 
-interface UsearchIndexConfig {
-  dimensions: number;
-  metric: 'cos';
-  quantization: 'f16' | 'f32';
-  connectivity: number;
-  expansion_add: number;
-  expansion_search: number;
-  multi: boolean;
+/** usearch's N-API class, as its binary exports it (its JavaScript `Index` wraps the same). */
+interface CompiledIndex {
+  add(keys: BigUint64Array, vectors: Float32Array | Int8Array, threads: number): void;
+  search(vectors: Float32Array | Int8Array, k: number, threads: number): [BigUint64Array, Float32Array, BigUint64Array];
+  remove(keys: BigUint64Array): number[];
+  contains(keys: BigUint64Array): boolean[];
+  size(): number;
+  save(path: string): void;
+  load(path: string): void;
+  view(path: string): void;
 }
 
-/** The subset of the `usearch` module the ANN index calls. */
+/** The subset of usearch's native module the ANN index calls. */
 export interface UsearchModule {
-  Index: new (config: UsearchIndexConfig) => UsearchIndex;
+  CompiledIndex: new (
+    dimensions: number,
+    metric: 'cos',
+    quantization: AnnParameters['quantization'],
+    connectivity: number,
+    expansionAdd: number,
+    expansionSearch: number,
+    multi: boolean,
+  ) => CompiledIndex;
 }
 
 /** HNSW parameters. Changing a build parameter makes existing files mismatched, so they are rebuilt. */
@@ -47,8 +58,13 @@ export interface AnnParameters {
   /** `efSearch` of an index of up to `compactRows` vectors. */
   readonly compactExpansionSearch: number;
   readonly compactRows: number;
-  /** Storage of the vectors in the index; f16 halves memory and speeds search with score error < 1e-4. */
-  readonly quantization: 'f16' | 'f32';
+  /**
+   * Storage of the vectors in the index. f16 halves memory and speeds search with score error < 1e-4;
+   * i8 (each vector scaled so its largest component is ±127) quarters it and searches 23-35 % faster,
+   * with score error ~3e-4, so the rows a search returns are re-scored from the build's exact vectors
+   * file (`ann-vectors.ts`).
+   */
+  readonly quantization: 'f16' | 'f32' | 'i8';
 }
 
 /**
@@ -72,7 +88,7 @@ export const ANN_PARAMETERS: AnnParameters = Object.freeze({
   expansionSearch: 896,
   compactExpansionSearch: 128,
   compactRows: 200_000,
-  quantization: 'f16',
+  quantization: 'i8',
 });
 
 /** The search expansion for an index of `count` vectors. */
@@ -82,15 +98,83 @@ export function expansionSearchFor(parameters: AnnParameters, count: number): nu
 
 /** A new empty index for `dimension`-d vectors, cosine distance, searched as an index of `count` vectors. */
 export function createAnnIndex(library: UsearchModule, dimension: number, parameters: AnnParameters, count = 0): UsearchIndex {
-  return new library.Index({
-    dimensions: dimension,
-    metric: 'cos',
-    quantization: parameters.quantization,
-    connectivity: parameters.connectivity,
-    expansion_add: parameters.expansionAdd,
-    expansion_search: expansionSearchFor(parameters, count),
-    multi: false,
-  });
+  const native = new library.CompiledIndex(
+    dimension,
+    'cos',
+    parameters.quantization,
+    parameters.connectivity,
+    parameters.expansionAdd,
+    expansionSearchFor(parameters, count),
+    false,
+  );
+  return new NativeAnnIndex(native, dimension, parameters.quantization === 'i8');
+}
+
+/**
+ * usearch's native index behind {@link UsearchIndex}. An int8 index is handed int8 codes of each
+ * vector scaled so its largest component is ±127 (a cosine ignores the scale): usearch's own cast
+ * from floats multiplies a unit vector by 127, which leaves a 768-d vector's components at about ±4
+ * and its scores off by ~4.5e-3, against ~3e-4 scaled (docs/benchmarks.md, "int8 vectors, scaled per vector").
+ */
+class NativeAnnIndex implements UsearchIndex {
+  readonly #native: CompiledIndex;
+  readonly #dimension: number;
+  readonly #scaled: boolean;
+
+  constructor(native: CompiledIndex, dimension: number, scaled: boolean) {
+    this.#native = native;
+    this.#dimension = dimension;
+    this.#scaled = scaled;
+  }
+
+  add(keys: BigUint64Array, vectors: Float32Array, threads = 1): void {
+    if (vectors.length !== keys.length * this.#dimension)
+      throw new RangeError(`${keys.length} keys need ${keys.length * this.#dimension} vector components, not ${vectors.length}`);
+    if (keys.length > 0) this.#native.add(keys, this.#scaled ? scaledInt8(vectors, this.#dimension) : vectors, threads);
+  }
+
+  search(vector: Float32Array, k: number, threads = 1): { keys: BigUint64Array; distances: Float32Array } {
+    const [keys, distances, counts] = this.#native.search(this.#scaled ? scaledInt8(vector, this.#dimension) : vector, k, threads);
+    const found = Number(counts[0] ?? 0n);
+    return { keys: keys.subarray(0, found), distances: distances.subarray(0, found) };
+  }
+
+  remove(keys: BigUint64Array): number[] {
+    return this.#native.remove(keys);
+  }
+
+  contains(keys: BigUint64Array): boolean[] {
+    return this.#native.contains(keys);
+  }
+
+  size(): number {
+    return this.#native.size();
+  }
+
+  save(path: string): void {
+    this.#native.save(path);
+  }
+
+  load(path: string): void {
+    this.#native.load(path);
+  }
+
+  view(path: string): void {
+    this.#native.view(path);
+  }
+}
+
+/** int8 codes of `dimension`-d rows, each scaled so its largest component is ±127 (a zero row stays zero). */
+export function scaledInt8(vectors: Float32Array, dimension: number): Int8Array {
+  const codes = new Int8Array(vectors.length);
+  for (let row = 0; row < vectors.length; row += dimension) {
+    let largest = 0;
+    for (let i = row; i < row + dimension; i++) largest = Math.max(largest, Math.abs(vectors[i] as number));
+    if (!(largest > 0) || !Number.isFinite(largest)) continue;
+    const scale = 127 / largest;
+    for (let i = row; i < row + dimension; i++) codes[i] = Math.round((vectors[i] as number) * scale);
+  }
+  return codes;
 }
 
 /** Where usearch is installed here: its CommonJS entry and the native binary it will load. */
@@ -178,10 +262,10 @@ function loadOnce(): { module: UsearchModule | undefined; problem: string | unde
   if (location === undefined)
     return { module: undefined, problem: 'the optional dependency usearch is not installed or has no binary for this platform' };
   try {
-    const exported = createRequire(import.meta.url)(location.entry) as { default?: UsearchModule; Index?: UsearchModule['Index'] };
-    const Index = exported.Index ?? exported.default?.Index;
-    if (typeof Index === 'function') return { module: { Index }, problem: undefined };
-    return { module: undefined, problem: `usearch at ${location.entry} exports no Index` };
+    // the binary itself: the JavaScript `Index` would turn int8 codes back into floats
+    const exported = createRequire(import.meta.url)(location.binary) as Partial<UsearchModule>;
+    if (typeof exported.CompiledIndex === 'function') return { module: { CompiledIndex: exported.CompiledIndex }, problem: undefined };
+    return { module: undefined, problem: `usearch's binary at ${location.binary} exports no CompiledIndex` };
   } catch (error) {
     return {
       module: undefined,
