@@ -13,7 +13,6 @@
  * A reader holds the table (12 bytes a row) and reads the rows it scores with one `pread` each.
  */
 import { closeSync, fstatSync, fsyncSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { dot, inverseNorm } from '../../../core/simd-scan.js';
 
 const MAGIC = 0x56414745; // "EGAV"
 const FORMAT = 1;
@@ -138,7 +137,6 @@ export class AnnVectorsReader {
   readonly #positions: Uint32Array;
   readonly #row: Buffer;
   readonly #halves: Uint16Array;
-  readonly #vector: Float32Array;
   readonly #floats = float16Table();
   #closed = false;
 
@@ -149,7 +147,6 @@ export class AnnVectorsReader {
     this.#positions = positions;
     this.#row = Buffer.alloc(dimension * 2);
     this.#halves = new Uint16Array(this.#row.buffer, this.#row.byteOffset, dimension);
-    this.#vector = new Float32Array(dimension);
   }
 
   /** Opens `path`; throws when it is not a vectors file of `dimension`-d rows whose size matches its header. */
@@ -191,11 +188,29 @@ export class AnnVectorsReader {
     if (slot < 0) return undefined;
     const dimension = this.#dimension;
     readAll(this.#fd, this.#row, HEADER_BYTES + (this.#positions[slot] as number) * dimension * 2);
+    // decoded, multiplied and squared in one pass (half the time of decoding first, then two passes)
     const halves = this.#halves;
     const floats = this.#floats;
-    const vector = this.#vector;
-    for (let i = 0; i < dimension; i++) vector[i] = floats[halves[i] as number] as number;
-    return dot(vector, 0, query, dimension) * inverseNorm(vector, 0, dimension) * queryInverseNorm;
+    let dot0 = 0;
+    let dot1 = 0;
+    let norm0 = 0;
+    let norm1 = 0;
+    const even = dimension - (dimension % 2);
+    for (let i = 0; i < even; i += 2) {
+      const a = floats[halves[i] as number] as number;
+      const b = floats[halves[i + 1] as number] as number;
+      dot0 += a * (query[i] as number);
+      dot1 += b * (query[i + 1] as number);
+      norm0 += a * a;
+      norm1 += b * b;
+    }
+    if (even < dimension) {
+      const a = floats[halves[even] as number] as number;
+      dot0 += a * (query[even] as number);
+      norm0 += a * a;
+    }
+    const norm = norm0 + norm1;
+    return norm > 0 ? ((dot0 + dot1) / Math.sqrt(norm)) * queryInverseNorm : 0;
   }
 
   close(): void {
