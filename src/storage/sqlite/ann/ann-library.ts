@@ -23,15 +23,9 @@ export interface UsearchIndex {
 }
 
 /** usearch's N-API class, as its binary exports it (its JavaScript `Index` wraps the same). */
-interface CompiledIndex {
+interface CompiledIndex extends Omit<UsearchIndex, 'add' | 'search'> {
   add(keys: BigUint64Array, vectors: Float32Array | Int8Array, threads: number): void;
   search(vectors: Float32Array | Int8Array, k: number, threads: number): [BigUint64Array, Float32Array, BigUint64Array];
-  remove(keys: BigUint64Array): number[];
-  contains(keys: BigUint64Array): boolean[];
-  size(): number;
-  save(path: string): void;
-  load(path: string): void;
-  view(path: string): void;
 }
 
 /** The subset of usearch's native module the ANN index calls. */
