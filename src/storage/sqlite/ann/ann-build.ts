@@ -137,6 +137,7 @@ export function manifestProblem(
     return 'the index file was built with other HNSW parameters';
   }
   if (manifest.databaseId !== databaseId) return 'the index file belongs to another database at this path';
+  if (quantization === 'i8' && manifest.vectors === undefined) return 'the int8 index file has no file of exact vectors beside it';
   return undefined;
 }
 

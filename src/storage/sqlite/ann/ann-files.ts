@@ -1,8 +1,9 @@
 /**
  * The ANN index on disk, in `<database>.ann/`: per scope (named by a hash of the scope) one JSON
- * manifest and the index file it names (and, for an int8 index, the file of its rows' exact vectors). Files are only ever written under a temporary name, flushed,
- * then renamed, and a new index gets a new file name before the manifest points to it, so a process
- * killed at any moment leaves the previous manifest and its file intact. A build lock file keeps
+ * manifest and the index file it names (and, for an int8 index, the file of its rows' exact vectors).
+ * Files are only ever written under a temporary name, flushed, then renamed, and a new index gets new
+ * file names before the manifest points to them, so a process killed at any moment leaves the previous
+ * manifest and its files intact. A build lock file keeps
  * processes from building the same scope twice at once; a dead holder's lock is taken over.
  */
 import { createHash, randomBytes } from 'node:crypto';

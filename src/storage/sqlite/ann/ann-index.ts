@@ -356,7 +356,6 @@ export class AnnIndex {
     this.#databaseId ??= readDatabaseId(connection);
     const mismatch = manifestProblem(manifest, { embedder: this.#options.embedder, parameters: this.#parameters }, this.#databaseId);
     if (mismatch !== undefined) return mismatch;
-    if (this.#parameters.quantization === 'i8' && manifest.vectors === undefined) return 'the int8 index has no file of exact vectors';
     if (!continues(connection, manifest)) return 'the change log does not contain its high-water mark';
     const verified = this.#files.verify(manifest);
     if (verified === false) return 'the file is missing, truncated or corrupt';
