@@ -5,11 +5,12 @@
 // main scope's index file exists), views that file at each search expansion, asks it for --count rows
 // (recall asks for its 100 candidates and a margin of 16) and re-scores them as the store does (from the
 // index's `.vectors` file when it has one). Ground truth: the exact top 10 of every vector of the main
-// scope (the store's SIMD scan), no status filter on either side. `--path`: another copy of the corpus
+// scope (the store's SIMD scan), no status filter on either side. Writes bench/results/ann-expansion-<size>.json
+// (`--path`: ann-expansion-<size>-<quantization>.json). `--path`: another copy of the corpus
 // (e.g. one whose index another build of Engram wrote, f16 before 5 December). Prints recall@10 of the re-scored and
 // of the index's own order, and the search and re-scoring p50 per query. Run `npm run build` first.
 import { parseArgs } from 'node:util';
-import { log, makeQueries, percentiles, printTable } from './lib.mjs';
+import { log, makeQueries, percentiles, printTable, writeResult } from './lib.mjs';
 import { MAIN_SCOPE, SCALE_SEED, assertBuilt, corpusPaths, dist } from './scale-corpus.mjs';
 
 const { values: args } = parseArgs({
@@ -111,4 +112,8 @@ printTable(
     ['re-score p50', 'rescoreP50', 2],
   ],
   rows,
+);
+const name = `ann-expansion-${size}${args.path === undefined ? '' : `-${rows[0]?.quantization}`}`;
+log(
+  `wrote ${writeResult(name, { options: { ...args, path }, manifest: { count: manifest.count, parameters: manifest.parameters }, rows })}`,
 );
