@@ -19,7 +19,7 @@ export function writeFileAtomically(path: string, temporary: string, data: strin
     const fd = openSync(temporary, 'w');
     try {
       if (typeof data === 'string') writeSync(fd, data);
-      else for (let at = 0; at < data.length;) at += writeSync(fd, data, at, Math.min(data.length - at, 64 << 20));
+      else writeFully(fd, data);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -27,5 +27,15 @@ export function writeFileAtomically(path: string, temporary: string, data: strin
     renameSync(temporary, path);
   } finally {
     rmSync(temporary, { force: true });
+  }
+}
+
+/**
+ * Writes all of `bytes` to `fd` (a `writeSync` may write less than asked), in pieces of at most 64 MiB,
+ * at `position` or, without it, at the file's current offset.
+ */
+export function writeFully(fd: number, bytes: Uint8Array, position?: number): void {
+  for (let at = 0; at < bytes.length;) {
+    at += writeSync(fd, bytes, at, Math.min(bytes.length - at, 64 << 20), position === undefined ? null : position + at);
   }
 }

@@ -171,9 +171,8 @@ export function scaledInt8(vectors: Float32Array, dimension: number): Int8Array 
   return codes;
 }
 
-/** Where usearch is installed here: its CommonJS entry and the native binary it will load. */
+/** Where usearch is installed here: the native binary the ANN index loads (not its JavaScript entry). */
 export interface UsearchLocation {
-  readonly entry: string;
   readonly binary: string;
 }
 
@@ -188,8 +187,8 @@ const MAX_PACKAGE_DEPTH = 5;
 export function locateUsearch(): UsearchLocation | undefined {
   let entry: string;
   try {
-    // the CommonJS entry: its native lookup starts from its own absolute directory and so ends,
-    // while the ESM entry's starts from a relative "." under `node -e` or a REPL and never does
+    // only to find the package: its own binary lookup is never run (the ESM entry's starts from a
+    // relative "." under `node -e` or a REPL and never ends)
     entry = createRequire(import.meta.url).resolve('usearch');
   } catch {
     return undefined;
@@ -198,7 +197,7 @@ export function locateUsearch(): UsearchLocation | undefined {
   for (let depth = 0; depth < MAX_PACKAGE_DEPTH && !isUsearchRoot(root); depth++) root = dirname(root);
   if (!isUsearchRoot(root)) return undefined;
   const binary = nativeBinary(root);
-  return binary === undefined ? undefined : { entry, binary };
+  return binary === undefined ? undefined : { binary };
 }
 
 function isUsearchRoot(directory: string): boolean {

@@ -12,7 +12,8 @@
  *
  * A reader holds the table (12 bytes a row) and reads the rows it scores with one `pread` each.
  */
-import { closeSync, fstatSync, fsyncSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, openSync, readSync, renameSync, rmSync } from 'node:fs';
+import { writeFully } from '../../../atomic-file.js';
 
 const MAGIC = 0x56414745; // "EGAV"
 const FORMAT = 1;
@@ -38,7 +39,7 @@ export class AnnVectorsWriter {
     this.#dimension = dimension;
     this.#buffer = new Uint16Array(BUFFERED_ROWS * dimension);
     this.#fd = openSync(path, 'w');
-    writeSync(this.#fd, new Uint8Array(HEADER_BYTES));
+    writeFully(this.#fd, new Uint8Array(HEADER_BYTES));
   }
 
   /** Adds the row `rowid` (`dimension` components of `vectors` from `offset`); it supersedes an earlier one. */
@@ -80,15 +81,15 @@ export class AnnVectorsWriter {
       live++;
     }
     const tableOffset = HEADER_BYTES + this.#stored * this.#dimension * 2;
-    writeAll(fd, new Uint8Array(liveRowids.buffer, 0, live * 8), tableOffset);
-    writeAll(fd, new Uint8Array(livePositions.buffer, 0, live * 4), tableOffset + live * 8);
+    writeFully(fd, new Uint8Array(liveRowids.buffer, 0, live * 8), tableOffset);
+    writeFully(fd, new Uint8Array(livePositions.buffer, 0, live * 4), tableOffset + live * 8);
     const header = new DataView(new ArrayBuffer(HEADER_BYTES));
     header.setUint32(0, MAGIC, true);
     header.setUint32(4, FORMAT, true);
     header.setUint32(8, this.#dimension, true);
     header.setUint32(12, live, true);
     header.setUint32(16, this.#stored, true);
-    writeAll(fd, new Uint8Array(header.buffer), 0);
+    writeFully(fd, new Uint8Array(header.buffer), 0);
     fsyncSync(fd);
     closeSync(fd);
     this.#fd = undefined;
@@ -124,7 +125,7 @@ export class AnnVectorsWriter {
   #flush(): void {
     if (this.#buffered === 0) return;
     const bytes = new Uint8Array(this.#buffer.buffer, 0, this.#buffered * this.#dimension * 2);
-    writeAll(this.#open(), bytes, HEADER_BYTES + (this.#stored - this.#buffered) * this.#dimension * 2);
+    writeFully(this.#open(), bytes, HEADER_BYTES + (this.#stored - this.#buffered) * this.#dimension * 2);
     this.#buffered = 0;
   }
 }
@@ -284,10 +285,6 @@ function float16Table(): Float32Array {
     for (let code = 0; code < 65536; code++) table[code] = fromFloat16(code);
   }
   return table;
-}
-
-function writeAll(fd: number, bytes: Uint8Array, position: number): void {
-  for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at, Math.min(bytes.length - at, 64 << 20), position + at);
 }
 
 function readAll(fd: number, bytes: Uint8Array, position: number): void {
