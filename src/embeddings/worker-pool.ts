@@ -2,11 +2,9 @@
  * Worker threads for embedders whose model runs on the calling thread otherwise (USE-lite, ONNX): one
  * pool implementation, parameterised by the worker script, its `workerData` and the words its errors use.
  */
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { EngramError } from '../core/errors.js';
+export { resolveWorkerScript } from '../worker-script.js';
 
 /** A request from the pool to a worker: embed these prepared texts. */
 export interface EmbedderWorkerRequest {
@@ -284,28 +282,6 @@ export class EmbedderWorkerPool {
       else slot.worker.unref();
     }
   }
-}
-
-/**
- * Finds a compiled worker script: `fileName` beside the module at `moduleUrl` (the `dist/` layout), or,
- * when running from TypeScript sources (tests), the same file under the package's `dist/`. Throws when
- * neither exists.
- *
- * @example
- * ```ts
- * const url = resolveWorkerScript(import.meta.url, ['embeddings', 'use'], 'use-worker.js');
- * ```
- */
-export function resolveWorkerScript(moduleUrl: string, folder: readonly string[], fileName: string): URL {
-  const beside = new URL(`./${fileName}`, moduleUrl);
-  if (existsSync(fileURLToPath(beside))) return beside;
-  const here = dirname(fileURLToPath(moduleUrl));
-  const sourceFolder = join('src', ...folder);
-  if (here.endsWith(sourceFolder)) {
-    const twin = join(here.slice(0, here.length - sourceFolder.length), 'dist', ...folder, fileName);
-    if (existsSync(twin)) return pathToFileURL(twin);
-  }
-  throw new Error(`${fileName} was found neither in ${here} nor in the package's dist/ folder`);
 }
 
 /** The parent's Node flags minus those that only make sense for a main script given as text. */

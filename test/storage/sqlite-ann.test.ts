@@ -69,6 +69,8 @@ else
         memoryIndexThreshold: 0,
         memoryIndexWarmup: 0,
         vectorIndex: 'hnsw',
+        // every index searched on the search thread (on this thread when dist/ has no worker script)
+        vectorSearchThreadRows: 0,
         logger: recordingLogger(),
       };
       let raw = await openSqliteStore(config);
@@ -399,7 +401,7 @@ const root = join(here, '..', '..');
 const distProblem = ((): string | null => {
   if (usearchProblem !== null) return usearchProblem;
   const built = join(root, 'dist', 'storage', 'sqlite');
-  if (!existsSync(join(built, 'ann', 'ann-build-worker.js'))) {
+  if (!existsSync(join(built, 'ann', 'ann-build-worker.js')) || !existsSync(join(built, 'ann', 'ann-search-worker.js'))) {
     return 'dist/ is missing or predates the HNSW index: run `npx tsc -p tsconfig.build.json` to build the store the child processes import';
   }
   // the store's files and its subfolders' (lexical/, ann/)
@@ -482,6 +484,114 @@ describe('HNSW vector index across processes', () => {
       }
     },
     120_000,
+  );
+});
+
+// The search thread runs the compiled worker script (dist/), as the build worker does.
+describe('HNSW search thread', () => {
+  let dir: string;
+  let path: string;
+  let logger: ReturnType<typeof recordingLogger>;
+  const stores: SqliteStore[] = [];
+  const open = async (extra: Partial<SqliteStoreConfig> = {}): Promise<SqliteStore> => {
+    const store = await openSqliteStore({
+      path,
+      embedding: EMBEDDER,
+      memoryIndexThreshold: 500,
+      memoryIndexWarmup: 0,
+      vectorIndex: 'hnsw',
+      logger,
+      ...extra,
+    });
+    stores.push(store);
+    return store;
+  };
+  const threadSearches = (store: SqliteStore): number => store.annIndexUsage?.threadSearches ?? 0;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'engram-ann-thread-'));
+    path = join(dir, 'engram.db');
+    logger = recordingLogger();
+  });
+  afterEach(async () => {
+    for (const store of stores.splice(0)) await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const skip = distProblem === null ? '' : ` (skipped: ${distProblem})`;
+
+  it.skipIf(distProblem !== null)(
+    `searches a large scope on the thread, with the hits its own thread finds, leaving its thread free${skip}`,
+    async () => {
+      const threaded = await open({ vectorSearchThreadRows: 1000 });
+      await insertRange(threaded, 0, 2000);
+      expect(await threaded.prepareVectorIndex([SCOPE])).toEqual([SCOPE]);
+      const own = await open({ vectorSearchThreadRows: Infinity });
+      expect(await own.prepareVectorIndex([SCOPE])).toEqual([SCOPE]);
+      const queries = 25;
+      for (let q = 1; q <= queries; q++) {
+        const query: VectorQuery = { scopes: [SCOPE], now: NOW, limit: 20, vector: annTestVector(-q) };
+        const pending = threaded.vectorSearch(query);
+        let settled = false;
+        void pending.then(() => (settled = true));
+        // on the thread, the hits need a turn of the event loop: many microtasks later they are not there
+        for (let i = 0; i < 50; i++) await Promise.resolve();
+        expect(settled).toBe(false);
+        const hits = await pending;
+        expect(hits).toHaveLength(20);
+        expect(hits).toEqual(await own.vectorSearch(query));
+      }
+      expect(threadSearches(threaded)).toBe(queries);
+      expect(threadSearches(own)).toBe(0);
+      expect(own.annIndexUsage?.searches).toBe(queries);
+    },
+  );
+
+  it.skipIf(distProblem !== null)(`keeps a small file and a write transaction's searches on the caller's thread${skip}`, async () => {
+    const store = await open({ vectorSearchThreadRows: 5000 });
+    await insertRange(store, 0, 1200);
+    expect(await store.prepareVectorIndex([SCOPE])).toEqual([SCOPE]);
+    await store.vectorSearch({ scopes: [SCOPE], now: NOW, limit: 10, vector: annTestVector(-1) });
+    expect(threadSearches(store)).toBe(0);
+
+    const large = await open({ vectorSearchThreadRows: 0 });
+    expect(await large.prepareVectorIndex([SCOPE])).toEqual([SCOPE]);
+    // a row written inside the transaction is found by the transaction's own search, which the thread cannot see
+    const fresh = annTestRecord(SCOPE, 9_999);
+    const vector = annTestVector(9_999);
+    const found = await large.transaction(async (tx) => {
+      await tx.insertMemories([{ record: fresh, embedding: vector }]);
+      return tx.vectorSearch({ scopes: [SCOPE], now: NOW, limit: 5, vector });
+    });
+    expect(found[0]?.id).toBe(fresh.id);
+    expect(threadSearches(large)).toBe(0);
+    // after the commit, a search on the thread finds it too (from the change-log delta)
+    const after = await large.vectorSearch({ scopes: [SCOPE], now: NOW, limit: 5, vector });
+    expect(after[0]?.id).toBe(fresh.id);
+    expect(threadSearches(large)).toBe(1);
+  });
+
+  it.skipIf(distProblem !== null)(
+    `refuses a search the store closed under with its clear error, and bad queries as before${skip}`,
+    async () => {
+      const store = await open({ vectorSearchThreadRows: 0 });
+      await insertRange(store, 0, 1000);
+      expect(await store.prepareVectorIndex([SCOPE])).toEqual([SCOPE]);
+      const outcome = store.vectorSearch({ scopes: [SCOPE], now: NOW, limit: 10, vector: annTestVector(-2) }).then(
+        () => 'answered',
+        (error: unknown) => error,
+      );
+      await store.close();
+      expect(await outcome).toMatchObject({ code: 'STORAGE_UNAVAILABLE', message: expect.stringContaining('closed') });
+
+      const reopened = await open({ vectorSearchThreadRows: 0 });
+      expect(await reopened.prepareVectorIndex([SCOPE])).toEqual([SCOPE]);
+      await expect(reopened.vectorSearch({ scopes: [SCOPE], now: NOW, limit: 10, vector: new Float32Array(3) })).rejects.toMatchObject({
+        code: 'EMBEDDING_DIMENSION_MISMATCH',
+      });
+      await expect(reopened.vectorSearch({ scopes: [], now: NOW, limit: 10, vector: annTestVector(1) })).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+      });
+      expect(threadSearches(reopened)).toBe(0);
+    },
   );
 });
 

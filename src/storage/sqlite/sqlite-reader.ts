@@ -26,7 +26,7 @@ import type {
   EpisodeHead,
 } from '../../core/ports/store.js';
 import { assertReadScopes, assertScope, type Scope } from '../../core/scope.js';
-import type { AnnIndex } from './ann/ann-index.js';
+import type { AnnIndex, AnnSearchAhead } from './ann/ann-index.js';
 import type { LexicalIndex, LexicalView } from './lexical/lexical-index.js';
 import type { PendingLexicalRows } from './lexical/lexical-pending.js';
 import { LexicalStatistics, searchLexical } from './lexical/sqlite-lexical.js';
@@ -39,7 +39,7 @@ import type { SqliteConnection } from './sqlite-connection.js';
 import { assertDimension } from '../../core/vectors.js';
 import { toEngramError } from './sqlite-errors.js';
 import { arrayToMemory, inList, memoryColumns, rowToMemory, type MemoryRow } from './sqlite-rows.js';
-import { searchVectors, type VectorSearchContext } from './ann/sqlite-vector-search.js';
+import { searchVectors, searchVectorsAhead, type VectorSearchContext } from './ann/sqlite-vector-search.js';
 import * as dump from './sqlite-dump.js';
 import { readPartBlobs } from './sqlite-parts.js';
 import { bestPartCosines, decodePartBlobs } from '../part-vectors.js';
@@ -196,6 +196,9 @@ export class SqliteReader implements StoreReader {
   }
 
   async lexicalSearch(query: LexicalQuery): Promise<ChannelHit[]> {
+    // a recall asks for its lexical channels first and its vector search next: when large scopes are
+    // searched on the search thread, this lets the vector search start there before this thread is busy
+    if (this.#context.ann?.searchesAhead === true && this.pendingVectors() === undefined) await new Promise(setImmediate);
     return this.read('lexical search', (connection) =>
       searchLexical(
         connection,
@@ -212,6 +215,8 @@ export class SqliteReader implements StoreReader {
   }
 
   async vectorSearch(query: VectorQuery): Promise<ChannelHit[]> {
+    const searching = this.#searchAhead(query);
+    const ahead = searching === undefined ? undefined : await searching;
     return this.read('vector search', (connection) => {
       const scopes = assertReadScopes(query.scopes);
       assertDimension(query.vector, this.#context.dimension, 'query vector');
@@ -227,9 +232,29 @@ export class SqliteReader implements StoreReader {
         memoryIndexWarmup: this.#context.memoryIndexWarmup,
         ...(pending === undefined ? {} : { pending, pendingVector: (rowid: number) => this.pendingVector(rowid) }),
         ...(lexical === undefined ? {} : lexicalFilters(lexical, connection, { ...query, scopes }, pendingLexical)),
+        ...(ahead === undefined || pending !== undefined ? {} : { ahead }),
       };
       return searchVectors(context, query, scopes);
     });
+  }
+
+  /**
+   * A large scope's HNSW search started on the store's search thread before the read, so this thread
+   * serves other reads (a recall's lexical channels) meanwhile; `undefined` when none applies (no such
+   * scope, a write transaction, or a query the read will refuse, which it then explains).
+   */
+  #searchAhead(query: VectorQuery): Promise<ReadonlyMap<string, AnnSearchAhead> | undefined> | undefined {
+    const ann = this.#context.ann;
+    if (ann === undefined || this.pendingVectors() !== undefined) return undefined;
+    try {
+      this.#context.assertUsable();
+      const scopes = assertReadScopes(query.scopes);
+      assertDimension(query.vector, this.#context.dimension, 'query vector');
+      if (query.layers?.length === 0) return undefined;
+      return searchVectorsAhead(ann, query, scopes).catch(() => undefined);
+    } catch {
+      return undefined;
+    }
   }
 
   async listMemories(query: ListQuery): Promise<MemoryRecord[]> {

@@ -3,6 +3,7 @@
  * calls (Kysely `sqlite-dialect-config.ts` style), so the store's code never depends on the driver's types.
  */
 import { EngramError, messages } from '../../core/errors.js';
+import { ANN_PARAMETERS } from './ann/ann-library.js';
 
 /**
  * Opens an Engram store on one SQLite file.
@@ -72,6 +73,12 @@ export interface SqliteStoreConfig {
    * is installed with a binary for this platform, else `'exact'`. `:memory:` stores always use `'exact'`.
    */
   readonly vectorIndex?: 'exact' | 'hnsw';
+  /**
+   * HNSW scopes of more than this many vectors are searched on a worker thread of the store, while its
+   * own thread answers the recall's lexical channels (default 200 000, where the search expansion grows
+   * from 128 to 896; `Infinity`: always on the store's thread).
+   */
+  readonly vectorSearchThreadRows?: number;
   /** Where the store reports what it does on its own, such as rebuilding a vector index (default: warnings to `console.warn`). */
   readonly logger?: SqliteStoreLogger;
 }
@@ -105,6 +112,7 @@ export interface ResolvedSqliteStoreConfig {
   readonly changeFeedRetention: number;
   /** `'auto'`: HNSW when its library loads. */
   readonly vectorIndex: 'exact' | 'hnsw' | 'auto';
+  readonly vectorSearchThreadRows: number;
   readonly logger: SqliteStoreLogger;
 }
 
@@ -171,6 +179,9 @@ export function resolveSqliteStoreConfig(config: SqliteStoreConfig): ResolvedSql
   const vectorIndex = config.vectorIndex ?? 'auto';
   if (vectorIndex !== 'exact' && vectorIndex !== 'hnsw' && vectorIndex !== 'auto')
     throw invalid('vectorIndex must be "exact" or "hnsw"', 'vectorIndex');
+  const vectorSearchThreadRows = config.vectorSearchThreadRows ?? ANN_PARAMETERS.compactRows;
+  if (typeof vectorSearchThreadRows !== 'number' || Number.isNaN(vectorSearchThreadRows) || vectorSearchThreadRows < 0)
+    throw invalid('vectorSearchThreadRows must be a number ≥ 0 (or Infinity)', 'vectorSearchThreadRows');
   return Object.freeze({
     path,
     embedding: Object.freeze({ name: embedding.name, dimension }),
@@ -185,6 +196,7 @@ export function resolveSqliteStoreConfig(config: SqliteStoreConfig): ResolvedSql
     readCacheRecords,
     changeFeedRetention,
     vectorIndex,
+    vectorSearchThreadRows,
     logger: config.logger ?? CONSOLE_WARNINGS,
   });
 }

@@ -377,8 +377,8 @@ export class SqliteStore extends SqliteReader implements Store {
     return this.#index.usage;
   }
 
-  /** HNSW searches since the store opened and the rows they asked for; undefined without an approximate index. */
-  get annIndexUsage(): { readonly searches: number; readonly rowsAsked: number } | undefined {
+  /** HNSW searches since the store opened, the rows they asked for and how many ran on the search thread; undefined without an approximate index. */
+  get annIndexUsage(): { readonly searches: number; readonly rowsAsked: number; readonly threadSearches: number } | undefined {
     return this.#ann?.usage;
   }
 

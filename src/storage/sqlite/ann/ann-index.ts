@@ -20,7 +20,6 @@ import { AnnFiles, type AnnManifest } from './ann-files.js';
 import { OverFetch } from './ann-over-fetch.js';
 import {
   ANN_PARAMETERS,
-  createAnnIndex,
   loadUsearch,
   locateUsearch,
   usearchProblem,
@@ -28,10 +27,12 @@ import {
   type UsearchIndex,
   type UsearchModule,
 } from './ann-library.js';
+import { mapAnnFile, searchMapped, type AnnBaseHits, type AnnFileTarget } from './ann-mapped.js';
+import { AnnSearchThread } from './ann-search-thread.js';
 import { isMemoryPath, type SqliteConnection } from '../sqlite-connection.js';
 import type { ResolvedSqliteStoreConfig, SqliteStoreLogger } from '../sqlite-store-config.js';
 import { readVectors } from './stored-vectors.js';
-import { AnnVectorsReader } from './ann-vectors.js';
+import type { AnnVectorsReader } from './ann-vectors.js';
 import { dot, inverseNorm } from '../../../core/simd-scan.js';
 import type { ScoredRow } from './vector-index.js';
 
@@ -47,6 +48,19 @@ export interface AnnIndexOptions {
   readonly readonly: boolean;
   readonly logger: SqliteStoreLogger;
   readonly parameters?: AnnParameters;
+  /**
+   * Scopes whose file holds more vectors than this are searched on the store's search thread when
+   * searched ahead (`searchAhead`); default the parameters' `compactRows`, `Infinity`: never.
+   */
+  readonly searchThreadRows?: number;
+}
+
+/** A search of a scope's file run ahead on the search thread, for `search` to use. */
+export interface AnnSearchAhead {
+  readonly indexPath: string;
+  /** Rows it asked for. */
+  readonly asked: number;
+  readonly hits: AnnBaseHits;
 }
 
 /** Candidates of one scope; `floor`: a row not returned may still score up to this (−∞ when `exhausted`). */
@@ -63,6 +77,8 @@ interface DeltaRow {
 
 interface ScopeState {
   base: UsearchIndex | undefined;
+  /** The mapped file. */
+  target: AnnFileTarget | undefined;
   /** The base's exact vectors (an int8 index), which its results are re-scored from. */
   vectors: AnnVectorsReader | undefined;
   manifest: AnnManifest | undefined;
@@ -105,6 +121,7 @@ export function openAnnIndex(config: ResolvedSqliteStoreConfig, reader: SqliteCo
     embedder: config.embedding,
     readonly: config.readonly,
     logger: config.logger,
+    searchThreadRows: config.vectorSearchThreadRows,
   });
 }
 
@@ -118,6 +135,8 @@ export class AnnIndex {
   #searches = 0;
   #rowsAsked = 0;
   readonly #builder: AnnBuilder | undefined;
+  readonly #thread: AnnSearchThread | undefined;
+  readonly #threadRows: number;
   #databaseId: string | undefined;
   #closed = false;
   #libraryWarned = false;
@@ -126,6 +145,8 @@ export class AnnIndex {
     this.#options = options;
     this.#parameters = options.parameters ?? ANN_PARAMETERS;
     this.#files = new AnnFiles(`${options.databasePath}.ann`);
+    this.#threadRows = options.searchThreadRows ?? this.#parameters.compactRows;
+    this.#thread = Number.isFinite(this.#threadRows) ? new AnnSearchThread(options.logger) : undefined;
     this.#builder = options.readonly
       ? undefined
       : new AnnBuilder({
@@ -147,9 +168,17 @@ export class AnnIndex {
         });
   }
 
-  /** HNSW searches run since the store opened, and the rows they asked for (for benchmarks and tests). */
-  get usage(): { readonly searches: number; readonly rowsAsked: number } {
-    return { searches: this.#searches, rowsAsked: this.#rowsAsked };
+  /**
+   * HNSW searches run since the store opened, the rows they asked for, and how many of them the search
+   * thread ran (for benchmarks and tests).
+   */
+  get usage(): { readonly searches: number; readonly rowsAsked: number; readonly threadSearches: number } {
+    return { searches: this.#searches, rowsAsked: this.#rowsAsked, threadSearches: this.#thread?.searches ?? 0 };
+  }
+
+  /** Whether some scope's file is mapped by the search thread, so searches may run there (`searchAhead`). */
+  get searchesAhead(): boolean {
+    return this.#thread?.mapped === true;
   }
 
   isLoaded(scope: string): boolean {
@@ -190,15 +219,34 @@ export class AnnIndex {
     });
   }
 
-  /** The about `k` best rows of `scope` (call `sync` first), skipping `exclude`. */
-  search(scope: string, query: Float32Array, k: number, exclude?: ReadonlySet<number>): AnnSearchResult {
+  /**
+   * Starts on the search thread the HNSW search that `search(scope, query, k)` will need, when the
+   * scope is loaded, its file is large enough and the thread has it mapped; else `undefined` (and the
+   * file is mapped there for later searches). Resolves to what `search` takes as `ahead`; rejects when
+   * the thread failed (the caller then searches on its own thread).
+   */
+  searchAhead(scope: string, query: Float32Array, k: number): Promise<AnnSearchAhead> | undefined {
+    const state = this.#scopes.get(scope);
+    if (state?.base === undefined || state.target === undefined || this.#thread === undefined || !(k > 0)) return undefined;
+    const size = state.base.size();
+    if (size <= this.#threadRows || !this.#thread.ready(state.target)) return undefined;
+    const { indexPath } = state.target;
+    const asked = Math.min(this.#wanted(state, k, undefined), size);
+    return this.#thread.search(state.target, query, asked).then((hits) => ({ indexPath, asked, hits }));
+  }
+
+  /**
+   * The about `k` best rows of `scope` (call `sync` first), skipping `exclude`; from `ahead`, a search
+   * run ahead for it, when that was of the file still searched and asked for as many rows.
+   */
+  search(scope: string, query: Float32Array, k: number, exclude?: ReadonlySet<number>, ahead?: AnnSearchAhead): AnnSearchResult {
     const state = this.#scopes.get(scope);
     if (state?.base === undefined || !(k > 0)) return { rows: [], exhausted: true, floor: -Infinity };
-    const { base, replaced, delta, vectors } = state;
+    const { base, replaced, delta } = state;
     const skipped = (rowid: number): boolean => replaced.has(rowid) || (exclude !== undefined && exclude.has(rowid));
     const rows: ScoredRow[] = [];
     // over-fetch by what may be skipped, so one search usually suffices
-    const wanted = k + Math.min(k, replaced.size + (exclude?.size ?? 0));
+    const wanted = this.#wanted(state, k, exclude);
     const size = base.size();
     let exhausted = true;
     let floor = -Infinity;
@@ -206,24 +254,21 @@ export class AnnIndex {
       const asked = Math.min(wanted, size);
       this.#searches += 1;
       this.#rowsAsked += asked;
-      const found = base.search(query, asked, 1);
-      // a zero query has no direction: similarity 0 to everything, as in exact search
-      const queryInverseNorm = inverseNorm(query, 0, query.length);
-      const directed = queryInverseNorm > 0;
+      const usable = ahead !== undefined && ahead.indexPath === state.target?.indexPath && ahead.asked >= asked;
+      const found = usable ? ahead.hits : this.#searchBase(state, query, asked);
       let lowest = Infinity;
-      for (let i = 0; i < found.keys.length; i++) {
-        const rowid = Number(found.keys[i]);
+      for (let i = 0; i < found.rowids.length; i++) {
+        const rowid = found.rowids[i] as number;
         if (skipped(rowid)) continue;
-        const approximate = 1 - (found.distances[i] as number);
-        const score = !directed ? 0 : (vectors?.cosine(rowid, query, queryInverseNorm) ?? approximate);
+        const score = found.scores[i] as number;
         lowest = Math.min(lowest, score);
         rows.push({ rowid, score });
       }
-      if (found.keys.length >= wanted && wanted < size) {
+      if (found.rowids.length >= wanted && wanted < size) {
         exhausted = false;
         // what a row not returned may score: about the last one's approximate score; with exact scores,
         // never above the lowest of those returned, so none of them is cut by its own search's floor
-        floor = Math.min(directed ? 1 - (found.distances[found.keys.length - 1] as number) : 0, lowest);
+        floor = Math.min(found.lastApproximate, lowest);
       }
     }
     const fresh = this.#searchDelta(delta, query, k, exclude);
@@ -236,9 +281,20 @@ export class AnnIndex {
     return { rows, exhausted, floor };
   }
 
+  /** Rows to ask a scope's file for to keep `k` after its stale and excluded rows are skipped. */
+  #wanted(state: ScopeState, k: number, exclude: ReadonlySet<number> | undefined): number {
+    return k + Math.min(k, state.replaced.size + (exclude?.size ?? 0));
+  }
+
+  /** The search of the scope's file on this thread. */
+  #searchBase(state: ScopeState, query: Float32Array, asked: number): AnnBaseHits {
+    return searchMapped({ base: state.base as UsearchIndex, vectors: state.vectors }, query, asked);
+  }
+
   /**
    * Brings `scope`'s file up to date now (building it if missing, folding in pending changes) and maps
-   * it. Resolves true when searches of the scope use the index, false when it cannot be built here.
+   * it, on the search thread too when it is searched there. Resolves true when searches of the scope use
+   * the index, false when it cannot be built here.
    */
   async prepare(scope: string): Promise<boolean> {
     if (this.#library() === undefined) return false;
@@ -251,8 +307,12 @@ export class AnnIndex {
       const ready = this.sync(scope, { build: false });
       const state = this.#scopes.get(scope);
       const current = ready && state !== undefined && state.delta.size === 0 && state.replaced.size === 0;
-      if (current || builder === undefined || (round > 0 && builder.failed(scope))) return ready;
-      if (round >= 3 && ready) return true;
+      if (current || builder === undefined || (round > 0 && builder.failed(scope)) || (round >= 3 && ready)) {
+        // searches of a large file run on the search thread once it has mapped it
+        if (ready && state?.target !== undefined && (state.base?.size() ?? 0) > this.#threadRows)
+          await this.#thread?.whenMapped(state.target);
+        return ready;
+      }
       builder.start(scope, ready ? 'prepare: folding recent changes into the file' : 'prepare');
       // another process holds the build lock: wait for its file
       if (!builder.isRunning(scope)) await new Promise((resolve) => setTimeout(resolve, 250));
@@ -277,12 +337,15 @@ export class AnnIndex {
   async close(): Promise<void> {
     this.#closed = true;
     await this.#builder?.close();
+    await this.#thread?.close();
     for (const scope of [...this.#scopes.keys()]) this.#forget(scope);
   }
 
   /** Drops `scope`'s state and closes its vectors file. */
   #forget(scope: string): void {
-    this.#scopes.get(scope)?.vectors?.close();
+    const state = this.#scopes.get(scope);
+    state?.vectors?.close();
+    if (state?.target !== undefined) this.#thread?.forget(state.target.indexPath);
     this.#scopes.delete(scope);
   }
 
@@ -302,6 +365,7 @@ export class AnnIndex {
     if (state === undefined) {
       state = {
         base: undefined,
+        target: undefined,
         vectors: undefined,
         manifest: undefined,
         rejected: undefined,
@@ -329,12 +393,16 @@ export class AnnIndex {
       );
       return state;
     }
-    const base = createAnnIndex(library, this.#options.embedder.dimension, this.#parameters, manifest.count);
-    let vectors: AnnVectorsReader | undefined;
+    const target: AnnFileTarget = {
+      indexPath: this.#files.indexPath(manifest),
+      vectorsPath: this.#files.vectorsPath(manifest),
+      count: manifest.count,
+      dimension: this.#options.embedder.dimension,
+      parameters: this.#parameters,
+    };
+    let mapped;
     try {
-      base.view(this.#files.indexPath(manifest));
-      const vectorsPath = this.#files.vectorsPath(manifest);
-      if (vectorsPath !== undefined) vectors = AnnVectorsReader.open(vectorsPath, this.#options.embedder.dimension);
+      mapped = mapAnnFile(library, target);
     } catch (error) {
       state.rejected = manifest.file;
       this.#options.logger.warn(`the vector index file of scope "${scope}" does not open; it will be rebuilt from the stored vectors`, {
@@ -345,7 +413,8 @@ export class AnnIndex {
       return state;
     }
     state.vectors?.close();
-    Object.assign(state, { base, vectors, manifest, rejected: undefined, highWaterMark: manifest.highWaterMark });
+    if (state.target !== undefined) this.#thread?.forget(state.target.indexPath);
+    Object.assign(state, { ...mapped, target, manifest, rejected: undefined, highWaterMark: manifest.highWaterMark });
     state.delta.clear();
     state.replaced.clear();
     return state;

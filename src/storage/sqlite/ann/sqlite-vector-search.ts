@@ -8,7 +8,7 @@
  * applies in full where every source is exact, and at an HNSW scope only to the rows it returned anyway.
  */
 import type { ChannelHit, VectorQuery } from '../../../core/ports/store.js';
-import type { AnnIndex } from './ann-index.js';
+import type { AnnIndex, AnnSearchAhead } from './ann-index.js';
 import type { SqliteConnection } from '../sqlite-connection.js';
 import { inList, visibilityClause } from '../sqlite-rows.js';
 import { cosineSimilarity, type ScoredRow, type VectorIndex } from './vector-index.js';
@@ -44,6 +44,8 @@ export interface VectorSearchContext {
    * refuses, so one scan yields k survivors instead of growing k and scanning again.
    */
   readonly accepts?: () => ((rowid: number) => boolean) | null;
+  /** HNSW searches run ahead on the search thread (`searchAhead`), by scope: the first round uses them. */
+  readonly ahead?: ReadonlyMap<string, AnnSearchAhead>;
 }
 
 interface Source {
@@ -87,7 +89,7 @@ export function searchVectors(context: VectorSearchContext, query: VectorQuery, 
     const annSources: Array<[string, Source]> = [];
     if (ann !== undefined)
       for (const scope of approximate) {
-        const source = ann.search(scope, query.vector, k, pending);
+        const source = ann.search(scope, query.vector, k, pending, context.ahead?.get(scope));
         annSources.push([scope, source]);
         sources.push(source);
       }
@@ -114,6 +116,37 @@ export function searchVectors(context: VectorSearchContext, query: VectorQuery, 
     if (hits.length >= limit || sources.every((s) => s.exhausted)) return hits;
     k *= GROWTH;
   }
+}
+
+/**
+ * Runs on the store's search thread the HNSW searches that `searchVectors` of `query` will start with,
+ * for the scopes whose index is loaded and large enough (`AnnIndex.searchAhead`), so that the caller's
+ * thread is free meanwhile; resolves to them by scope (a search that failed is left out: that scope is
+ * searched on the caller's thread). Outside a write transaction only: the thread knows committed rows.
+ */
+export async function searchVectorsAhead(
+  ann: AnnIndex,
+  query: VectorQuery,
+  scopes: readonly string[],
+): Promise<Map<string, AnnSearchAhead>> {
+  const limit = Math.floor(query.limit);
+  const loaded = new Set(scopes.filter((scope) => ann.isLoaded(scope)));
+  const ahead = new Map<string, AnnSearchAhead>();
+  if (!(limit > 0) || loaded.size === 0) return ahead;
+  const k = firstK(limit, loaded, ann);
+  const searches: Array<Promise<void>> = [];
+  for (const scope of loaded) {
+    const search = ann.searchAhead(scope, query.vector, k);
+    if (search !== undefined)
+      searches.push(
+        search.then(
+          (result) => void ahead.set(scope, result),
+          () => undefined,
+        ),
+      );
+  }
+  await Promise.all(searches);
+  return ahead;
 }
 
 /**
