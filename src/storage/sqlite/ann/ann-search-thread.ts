@@ -64,7 +64,15 @@ export class AnnSearchThread {
   /** Maps `target`'s file in the worker now; resolves whether searches of it can run here. */
   async whenMapped(target: AnnFileTarget): Promise<boolean> {
     if (this.#broken !== undefined || this.#closed) return false;
-    return (this.#files.get(target.indexPath) ?? this.#open(target)).opened;
+    const file = this.#files.get(target.indexPath) ?? this.#open(target);
+    if (file.state !== 'opening') return file.state === 'open';
+    // awaited now: the reply must keep the process alive, as a search's does
+    this.#hold(+1);
+    try {
+      return await file.opened;
+    } finally {
+      this.#hold(-1);
+    }
   }
 
   /** Searches `target`'s file (call `ready` first); rejects when the thread fails meanwhile. */
@@ -115,7 +123,7 @@ export class AnnSearchThread {
     const id = this.#next++;
     return new Promise<AnnSearchReply>((resolve, reject) => {
       this.#jobs.set(id, { resolve, reject, awaited });
-      if (awaited && this.#awaited++ === 0) worker.replies.ref();
+      if (awaited) this.#hold(+1);
       worker.thread.postMessage(request(id));
     });
   }
@@ -124,8 +132,15 @@ export class AnnSearchThread {
     const job = this.#jobs.get(id);
     if (job === undefined) return undefined;
     this.#jobs.delete(id);
-    if (job.awaited && --this.#awaited === 0) this.#worker?.replies.unref();
+    if (job.awaited) this.#hold(-1);
     return job;
+  }
+
+  /** Counts a caller awaiting a reply (+1) or done (-1): the replies' port keeps the process alive while any waits. */
+  #hold(change: 1 | -1): void {
+    this.#awaited = Math.max(0, this.#awaited + change);
+    if (this.#awaited === 0) this.#worker?.replies.unref();
+    else if (change > 0 && this.#awaited === 1) this.#worker?.replies.ref();
   }
 
   /** Handles the replies already sent, without waiting for the event loop. */

@@ -1,58 +1,83 @@
 /**
  * The first stage's candidates in the in-memory lexical index: the best `size` rows by (score descending,
- * rowid ascending), as FTS5 orders `bm25(...), rowid`; a bounded min-heap.
+ * rowid ascending), as FTS5 orders `bm25(...), rowid`; a bounded min-heap that keeps each row's score
+ * beside it, so the caller's score array can be cleared as it is read.
  */
 export class CandidateHeap {
   readonly #rows: number[] = [];
+  readonly #scores: number[] = [];
   readonly #size: number;
-  readonly #score: Float64Array;
 
-  constructor(size: number, score: Float64Array) {
+  constructor(size: number) {
     this.#size = size;
-    this.#score = score;
   }
 
-  /** Whether row `a` ranks below row `b`. */
-  #worse(a: number, b: number): boolean {
-    const sa = this.#score[a] as number;
-    const sb = this.#score[b] as number;
-    return sa < sb || (sa === sb && a > b);
+  /** Whether the heap is full: a row enters only by beating {@link worstScore} / {@link worstRow}. */
+  get full(): boolean {
+    return this.#rows.length >= this.#size;
   }
 
-  /** Whether row `d` would enter the heap now. */
-  wants(d: number): boolean {
-    return this.#rows.length < this.#size || (this.#size > 0 && this.#worse(this.#rows[0] as number, d));
+  /** The score of the row that leaves next (`Infinity` when the heap holds none). */
+  get worstScore(): number {
+    return this.#scores[0] ?? Infinity;
   }
 
-  offer(d: number): void {
-    const heap = this.#rows;
-    if (heap.length < this.#size) {
-      heap.push(d);
-      let i = heap.length - 1;
+  /** The row that leaves next (-1 when the heap holds none). */
+  get worstRow(): number {
+    return this.#rows[0] ?? -1;
+  }
+
+  /** Whether row `d` with score `score` would enter the heap now. */
+  wants(d: number, score: number): boolean {
+    if (this.#rows.length < this.#size) return true;
+    return this.#size > 0 && this.#worse(0, d, score);
+  }
+
+  offer(d: number, score: number): void {
+    const rows = this.#rows;
+    const scores = this.#scores;
+    if (rows.length < this.#size) {
+      rows.push(d);
+      scores.push(score);
+      let i = rows.length - 1;
       while (i > 0) {
         const parent = (i - 1) >> 1;
-        if (!this.#worse(heap[i] as number, heap[parent] as number)) break;
-        [heap[i], heap[parent]] = [heap[parent] as number, heap[i] as number];
+        if (!this.#worse(i, rows[parent] as number, scores[parent] as number)) break;
+        this.#swap(i, parent);
         i = parent;
       }
       return;
     }
-    if (this.#size === 0 || !this.#worse(heap[0] as number, d)) return;
-    heap[0] = d;
-    let i = 0;
-    for (;;) {
+    if (!this.wants(d, score)) return;
+    rows[0] = d;
+    scores[0] = score;
+    for (let i = 0; ; ) {
       const left = 2 * i + 1;
       const right = left + 1;
       let worst = i;
-      if (left < heap.length && this.#worse(heap[left] as number, heap[worst] as number)) worst = left;
-      if (right < heap.length && this.#worse(heap[right] as number, heap[worst] as number)) worst = right;
+      if (left < rows.length && this.#worse(left, rows[worst] as number, scores[worst] as number)) worst = left;
+      if (right < rows.length && this.#worse(right, rows[worst] as number, scores[worst] as number)) worst = right;
       if (worst === i) break;
-      [heap[i], heap[worst]] = [heap[worst] as number, heap[i] as number];
+      this.#swap(i, worst);
       i = worst;
     }
   }
 
-  rows(): number[] {
-    return [...this.#rows];
+  /** The rows held and their scores, in no particular order. */
+  rows(): { row: number; score: number }[] {
+    return this.#rows.map((row, i) => ({ row, score: this.#scores[i] as number }));
+  }
+
+  /** Whether the row at heap position `i` ranks below row `d` scored `score`. */
+  #worse(i: number, d: number, score: number): boolean {
+    const own = this.#scores[i] as number;
+    return own < score || (own === score && (this.#rows[i] as number) > d);
+  }
+
+  #swap(i: number, j: number): void {
+    const rows = this.#rows;
+    const scores = this.#scores;
+    [rows[i], rows[j]] = [rows[j] as number, rows[i] as number];
+    [scores[i], scores[j]] = [scores[j] as number, scores[i] as number];
   }
 }

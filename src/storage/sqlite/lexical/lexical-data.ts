@@ -369,6 +369,15 @@ export class LexicalData {
         if (posted[d] === 1) visit(d, freqs[i] as number);
       }
     }
+    this.forEachChanged(term, visit);
+  }
+
+  /**
+   * Calls `visit(row, weighted frequency)` for every row whose text changed since it was posted (the
+   * delta) that holds `term`. A caller that walks `postings.get(term)` itself, skipping rows that are
+   * not `posted`, adds these to visit every holder.
+   */
+  forEachChanged(term: string, visit: (d: number, f: number) => void): void {
     for (const [d, terms] of this.delta) {
       const f = terms.get(term);
       if (f !== undefined) visit(d, f);

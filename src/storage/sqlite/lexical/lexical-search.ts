@@ -277,11 +277,28 @@ function scoreFts(
       }
     return touchedCount;
   }
+  const posted = data.posted;
   for (let p = 0; p < phraseTerms.length; p++) {
     const term = phraseTerms[p] as string;
     const repetitions = phrases[p]?.repetitions ?? 1;
     const idf = idfOf.get(term) as number;
-    data.forEachHolder(term, (d, f) => {
+    // the posting list inline (the hot loop of a search: 10^5-10^6 postings at a million rows), then
+    // the rows whose text changed, as `forEachHolder` visits them
+    const list = data.postings.get(term);
+    if (list !== undefined) {
+      const docs = list.docs;
+      const freqs = list.freqs;
+      for (let i = 0; i < list.length; i++) {
+        const d = docs[i] as number;
+        if (posted[d] !== 1) continue;
+        const add = idf * ftsTf(freqs[i] as number, ftsLength[d] as number, avgdl);
+        let value = score[d] as number;
+        if (value === 0) touched[touchedCount++] = d;
+        for (let rep = 0; rep < repetitions; rep++) value += add;
+        score[d] = value;
+      }
+    }
+    data.forEachChanged(term, (d, f) => {
       const add = idf * ftsTf(f, ftsLength[d] as number, avgdl);
       if (score[d] === 0) touched[touchedCount++] = d;
       for (let rep = 0; rep < repetitions; rep++) score[d] = (score[d] as number) + add;
@@ -305,17 +322,22 @@ function bestVisible(
   const visible = visibilityBounds(query.filter, query.now);
   const score = data.score;
   const touched = data.touched;
-  const heap = new CandidateHeap(query.candidates, score);
+  const heap = new CandidateHeap(query.candidates);
+  // each score is read once and cleared as it is read (one pass over the rows); a row that does not
+  // beat the full heap's worst is skipped before any filter
   for (let i = 0; i < touchedCount; i++) {
     const d = touched[i] as number;
-    // the filters only for rows that would enter the heap
-    if (!heap.wants(d) || (masked !== undefined && masked.has(d))) continue;
+    const value = score[d] as number;
+    score[d] = 0;
+    if (heap.full) {
+      const worst = heap.worstScore;
+      if (value < worst || (value === worst && d > heap.worstRow)) continue;
+    }
+    if (masked !== undefined && masked.has(d)) continue;
     if (scopeSet.has(data.scope[d] as number) && (layers === undefined || layers.has(data.layer[d] as number)) && data.visible(d, visible))
-      heap.offer(d);
+      heap.offer(d, value);
   }
-  const rows = heap.rows().map((d) => ({ row: d, score: score[d] as number }));
-  for (let i = 0; i < touchedCount; i++) score[touched[i] as number] = 0;
-  return rows;
+  return heap.rows();
 }
 
 /** Stage 2, `rankBm25` with the scopes' statistics (as `LexicalStatistics.collect` counts them). */
