@@ -179,6 +179,66 @@ describe('SQLite persisted lexical index', () => {
     expect(again.lexicalIndexUsage).toMatchObject({ loads: 1, builds: 0 });
   });
 
+  it('seals the file it writes and then loads it without reading it twice; a seal of other contents is not trusted', async () => {
+    await insert(300);
+    const builder = await open();
+    await builder.prepareLexicalIndex();
+    const file = `${path}.lexical`;
+    const checksum = (): number => {
+      const header = readLexicalHeader(readFileSync(file), { verify: false });
+      if (typeof header === 'string') throw new Error(header);
+      return header.checksum;
+    };
+    const identity = (): Record<string, number> => {
+      const { ino, mtimeMs, size } = statSync(file);
+      return { ino, mtimeMs, size };
+    };
+    const seal = (): Record<string, number> => JSON.parse(readFileSync(`${file}.seal`, 'utf8')) as Record<string, number>;
+    expect(seal()).toEqual({ ...identity(), checksum: checksum() });
+
+    // contents changed (one bit of a stored frequency), and a seal that vouches for them as they are
+    // now: loaded without the checksum read
+    const bytes = readFileSync(file);
+    const header = readLexicalHeader(bytes, { verify: false });
+    if (typeof header === 'string') throw new Error(header);
+    const freqs = header.sections.find((section) => section.name === 'postingFreqs');
+    if (freqs === undefined) throw new Error('no postingFreqs section');
+    const bodyStart = (16 + bytes.readUInt32LE(8) + 7) & ~7;
+    bytes[bodyStart + freqs.offset] = (bytes[bodyStart + freqs.offset] as number) ^ 1;
+    writeFileSync(file, bytes);
+    writeFileSync(`${file}.seal`, JSON.stringify({ ...identity(), checksum: checksum() }));
+    const trusting = await open({ readonly: true });
+    await trusting.prepareLexicalIndex();
+    expect(trusting.lexicalIndexUsage).toMatchObject({ loads: 1, builds: 0 });
+
+    // a seal of another checksum (or of another file) is ignored: the damage is found and the index rebuilt
+    writeFileSync(`${file}.seal`, JSON.stringify({ ...identity(), checksum: checksum() + 1 }));
+    const checking = await open();
+    await checking.prepareLexicalIndex();
+    expect(checking.lexicalIndexUsage).toMatchObject({ loads: 0, builds: 1 });
+    expect(warnings.join('\n')).toMatch(/corrupt/);
+    expect(await results(checking)).toEqual(await results(fts));
+    // the rebuilt file has its own seal
+    expect(seal()).toEqual({ ...identity(), checksum: checksum() });
+  });
+
+  it('seals a checked file a writable store loads, never from a read-only one', async () => {
+    await insert(300);
+    const builder = await open();
+    await builder.prepareLexicalIndex();
+    const file = `${path}.lexical`;
+    rmSync(`${file}.seal`);
+    const readonly = await open({ readonly: true });
+    await readonly.prepareLexicalIndex();
+    expect(readonly.lexicalIndexUsage).toMatchObject({ loads: 1, builds: 0 });
+    expect(existsSync(`${file}.seal`)).toBe(false);
+    const writable = await open();
+    await writable.prepareLexicalIndex();
+    expect(writable.lexicalIndexUsage).toMatchObject({ loads: 1, builds: 0 });
+    const { ino, mtimeMs, size } = statSync(file);
+    expect(JSON.parse(readFileSync(`${file}.seal`, 'utf8'))).toMatchObject({ ino, mtimeMs, size });
+  });
+
   it('never uses the file of another database at the same path', async () => {
     await insert(200);
     const builder = await open();

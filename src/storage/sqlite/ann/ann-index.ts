@@ -185,6 +185,11 @@ export class AnnIndex {
     return this.#scopes.get(scope)?.base !== undefined;
   }
 
+  /** The vectors in `scope`'s newest index file, as its manifest says (`undefined`: no file). */
+  fileRows(scope: string): number | undefined {
+    return this.#files.readManifest(scope)?.count;
+  }
+
   /** Whether `scope` has an index file (it was large once), without reading it. */
   hasFile(scope: string): boolean {
     return this.#files.hasManifest(scope);

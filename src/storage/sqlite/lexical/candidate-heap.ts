@@ -51,7 +51,7 @@ export class CandidateHeap {
     if (!this.wants(d, score)) return;
     rows[0] = d;
     scores[0] = score;
-    for (let i = 0; ; ) {
+    for (let i = 0; ;) {
       const left = 2 * i + 1;
       const right = left + 1;
       let worst = i;

@@ -11,7 +11,14 @@ import { pruneChangeFeeds, prunedPast, type PruneResult } from '../change-feeds.
 import { openConnection, type SqliteConnection } from '../sqlite-connection.js';
 import { readStoreId } from '../sqlite-migrations.js';
 import { LexicalData } from './lexical-data.js';
-import { deserializeLexicalData, readLexicalFile, readLexicalHeader, serializeLexicalData, writeLexicalFile } from './lexical-file.js';
+import {
+  deserializeLexicalData,
+  readLexicalFile,
+  readLexicalHeader,
+  sealLexicalFile,
+  serializeLexicalData,
+  writeLexicalFile,
+} from './lexical-file.js';
 
 /** What to do; plain data, so it can cross to a worker thread. */
 export interface LexicalBuildRequest {
@@ -58,11 +65,18 @@ const REFRESH_MAX_ABSENT = 0.25;
 export function loadLexicalFile(
   connection: SqliteConnection,
   filePath: string,
+  options: { seal: boolean },
 ): { data: LexicalData; bytes: Uint8Array } | { problem: string } {
-  const bytes = readLexicalFile(filePath);
-  if (bytes === undefined) return { problem: 'there is no index file' };
-  const header = readLexicalHeader(bytes);
+  const read = readLexicalFile(filePath);
+  if (read === undefined) return { problem: 'there is no index file' };
+  const { bytes } = read;
+  const header =
+    read.sealedChecksum === undefined ? readLexicalHeader(bytes) : readLexicalHeader(bytes, { sealedChecksum: read.sealedChecksum });
   if (typeof header === 'string') return { problem: `the index file is not used: ${header}` };
+  // checked by reading all of it: seal it, so the next load does not (a file of another database is not sealed)
+  const seal = (): void => {
+    if (options.seal && read.sealedChecksum !== header.checksum) sealLexicalFile(filePath, read.identity, header.checksum);
+  };
   if (header.storeId !== readStoreId(connection)) return { problem: 'the index file belongs to another database' };
   const seq = (name: string): number =>
     connection.get<{ n: number | null }>('SELECT seq AS n FROM sqlite_sequence WHERE name = ?', name)?.n ?? 0;
@@ -76,7 +90,9 @@ export function loadLexicalFile(
       return { problem: 'the change feed does not hold the index file’s mark' };
   }
   try {
-    return { data: deserializeLexicalData(bytes, header), bytes };
+    const data = deserializeLexicalData(bytes, header);
+    seal();
+    return { data, bytes };
   } catch (error) {
     return { problem: `the index file is not used: ${error instanceof Error ? error.message : String(error)}` };
   }
@@ -97,7 +113,7 @@ export async function buildLexicalFile(
     let fileMark = { mark: -1, maxRowid: -1 };
     if (!request.rebuild) {
       const loaded = connection.snapshot(() => {
-        const file = loadLexicalFile(connection, request.filePath);
+        const file = loadLexicalFile(connection, request.filePath, { seal: request.write });
         if ('problem' in file) return file;
         fileMark = { mark: file.data.mark, maxRowid: file.data.maxRowid };
         return file.data.catchUp(connection) ? file : { problem: 'the change feed was pruned past the index file' };

@@ -281,7 +281,7 @@ export class LexicalIndex {
   #loadFile(connection: SqliteConnection): boolean {
     this.#fileTried = true;
     const started = performance.now();
-    const loaded = loadLexicalFile(connection, this.#filePath);
+    const loaded = loadLexicalFile(connection, this.#filePath, { seal: !this.#options.readonly });
     if ('problem' in loaded) {
       if (loaded.problem !== 'there is no index file')
         this.#options.logger.warn(`${loaded.problem}; the lexical index is rebuilt from the database`, { file: this.#filePath });
