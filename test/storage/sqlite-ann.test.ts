@@ -593,6 +593,30 @@ describe('HNSW search thread', () => {
       expect(threadSearches(reopened)).toBe(0);
     },
   );
+  it.skipIf(distProblem !== null)(
+    `keeps a process that awaits only prepareVectorIndex alive until the thread has mapped the file${skip}`,
+    async () => {
+      const store = await open({ vectorSearchThreadRows: Infinity });
+      await insertRange(store, 0, 1000);
+      expect(await store.prepareVectorIndex([SCOPE])).toEqual([SCOPE]);
+      await store.close();
+      // nothing else keeps the child's event loop alive while the worker maps the file
+      const script = [
+        `const { openSqliteStore } = await import(${JSON.stringify(join(root, 'dist', 'storage', 'sqlite', 'index.js'))});`,
+        `const store = await openSqliteStore({ path: ${JSON.stringify(path)}, embedding: ${JSON.stringify(EMBEDDER)}, memoryIndexThreshold: 500, vectorIndex: 'hnsw', vectorSearchThreadRows: 0 });`,
+        `console.log('prepared', JSON.stringify(await store.prepareVectorIndex([${JSON.stringify(SCOPE)}])));`,
+        `await store.close();`,
+      ].join('\n');
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      child.stdout.setEncoding('utf8').on('data', (text: string) => (output += text));
+      child.stderr.setEncoding('utf8').on('data', (text: string) => (output += text));
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect(output).toContain(`prepared ["${SCOPE}"]`);
+      expect(code).toBe(0);
+    },
+    60_000,
+  );
 });
 
 /** Inserts records `from .. from+count-1` of SCOPE with their test vectors, in batches. */

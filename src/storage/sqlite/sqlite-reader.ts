@@ -134,6 +134,8 @@ function lexicalFilters(
 
 export class SqliteReader implements StoreReader {
   readonly #context: ReaderContext;
+  /** Settles when the last lexical search that waited for its turn has run (see `lexicalSearch`). */
+  #lexicalTurn: Promise<void> = Promise.resolve();
 
   constructor(context: ReaderContext) {
     this.#context = context;
@@ -196,9 +198,24 @@ export class SqliteReader implements StoreReader {
   }
 
   async lexicalSearch(query: LexicalQuery): Promise<ChannelHit[]> {
-    // a recall asks for its lexical channels first and its vector search next: when large scopes are
-    // searched on the search thread, this lets the vector search start there before this thread is busy
-    if (this.#context.ann?.searchesAhead === true && this.pendingVectors() === undefined) await new Promise(setImmediate);
+    if (this.#context.ann?.searchesAhead !== true || this.pendingVectors() !== undefined) return this.#lexicalSearch(query);
+    // A recall asks for its lexical channels first and its vector search next. When large scopes are
+    // searched on the search thread, each lexical search takes a turn of the event loop after the one
+    // before it: the vector search starts there first, and a query vector that an embedding worker sends
+    // meanwhile is handed on between two lexical searches rather than after both.
+    const previous = this.#lexicalTurn;
+    let done = (): void => undefined;
+    this.#lexicalTurn = new Promise<void>((resolve) => (done = resolve));
+    try {
+      await previous;
+      await new Promise(setImmediate);
+      return await this.#lexicalSearch(query);
+    } finally {
+      done();
+    }
+  }
+
+  #lexicalSearch(query: LexicalQuery): Promise<ChannelHit[]> {
     return this.read('lexical search', (connection) =>
       searchLexical(
         connection,
