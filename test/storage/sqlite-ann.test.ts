@@ -102,6 +102,30 @@ describe('HNSW search expansion', () => {
   });
 });
 
+// Child processes and the search thread run the compiled store (dist/).
+const here = fileURLToPath(new URL('.', import.meta.url));
+const root = join(here, '..', '..');
+const distProblem = ((): string | null => {
+  if (usearchProblem !== null) return usearchProblem;
+  const built = join(root, 'dist', 'storage', 'sqlite');
+  if (!existsSync(join(built, 'ann', 'ann-build-worker.js')) || !existsSync(join(built, 'ann', 'ann-search-worker.js'))) {
+    return 'dist/ is missing or predates the HNSW index: run `npx tsc -p tsconfig.build.json` to build the store the child processes import';
+  }
+  // the store's files and its subfolders' (lexical/, ann/)
+  const sources = join(root, 'src', 'storage', 'sqlite');
+  const newestSource = Math.max(
+    ...readdirSync(sources, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => statSync(join(sources, f)).mtimeMs),
+  );
+  const oldestBuilt = Math.min(
+    ...readdirSync(built, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => statSync(join(built, f)).mtimeMs),
+  );
+  return oldestBuilt < newestSource ? 'dist/ is older than src/storage/sqlite: rebuild with `npx tsc -p tsconfig.build.json`' : null;
+})();
+
 describe.skipIf(usearchProblem !== null)(`HNSW vector index${usearchProblem === null ? '' : ` (skipped: ${usearchProblem})`}`, () => {
   let dir: string;
   let path: string;
@@ -394,128 +418,9 @@ describe.skipIf(usearchProblem !== null)(`HNSW vector index${usearchProblem === 
     expect((await search(store, annTestVector(3)))[0]).toBe(annTestId(3));
     expect(annFiles()).toEqual([]);
   });
-});
 
-const here = fileURLToPath(new URL('.', import.meta.url));
-const root = join(here, '..', '..');
-const distProblem = ((): string | null => {
-  if (usearchProblem !== null) return usearchProblem;
-  const built = join(root, 'dist', 'storage', 'sqlite');
-  if (!existsSync(join(built, 'ann', 'ann-build-worker.js')) || !existsSync(join(built, 'ann', 'ann-search-worker.js'))) {
-    return 'dist/ is missing or predates the HNSW index: run `npx tsc -p tsconfig.build.json` to build the store the child processes import';
-  }
-  // the store's files and its subfolders' (lexical/, ann/)
-  const sources = join(root, 'src', 'storage', 'sqlite');
-  const newestSource = Math.max(
-    ...readdirSync(sources, { recursive: true, encoding: 'utf8' })
-      .filter((f) => f.endsWith('.ts'))
-      .map((f) => statSync(join(sources, f)).mtimeMs),
-  );
-  const oldestBuilt = Math.min(
-    ...readdirSync(built, { recursive: true, encoding: 'utf8' })
-      .filter((f) => f.endsWith('.js'))
-      .map((f) => statSync(join(built, f)).mtimeMs),
-  );
-  return oldestBuilt < newestSource ? 'dist/ is older than src/storage/sqlite: rebuild with `npx tsc -p tsconfig.build.json`' : null;
-})();
-
-describe('HNSW vector index across processes', () => {
-  let dir: string;
-  let path: string;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'engram-ann-process-'));
-    path = join(dir, 'engram.db');
-  });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-  it.skipIf(distProblem !== null)(
-    `recovers after a writer is SIGKILLed during ingest and index builds${distProblem === null ? '' : ` (skipped: ${distProblem})`}`,
-    async () => {
-      // more rows than it will get to write: it is killed once it has committed a good part and published
-      // at least one index file, however long an index build takes on this machine
-      const writer = startWriter(path, { from: 0, count: 40_000, batch: 100, threshold: 300 });
-      const committed = await writer.killWhen(
-        (done) => done >= 2500 && existsSync(`${path}.ann`) && readdirSync(`${path}.ann`).some((f) => f.endsWith('.json')),
-      );
-      expect(committed).toBeGreaterThanOrEqual(2500);
-      expect(committed).toBeLessThan(40_000);
-      const logger = recordingLogger();
-      const store = await openSqliteStore({
-        path,
-        embedding: EMBEDDER,
-        memoryIndexThreshold: 300,
-        memoryIndexWarmup: 0,
-        vectorIndex: 'hnsw',
-        logger,
-      });
-      try {
-        // the old file plus the change log serve at once, before any rebuild
-        expect(await missingRows(store, committed)).toEqual([]);
-        expect(await store.prepareVectorIndex([SCOPE])).toEqual([SCOPE]);
-        expect(await missingRows(store, committed)).toEqual([]);
-        expect((await store.stats([SCOPE])).total).toBeGreaterThanOrEqual(committed);
-      } finally {
-        await store.close();
-      }
-      const leftovers = readdirSync(`${path}.ann`).filter((f) => f.endsWith('.lock'));
-      expect(leftovers).toEqual([]);
-    },
-    120_000,
-  );
-
-  it.skipIf(distProblem !== null)(
-    `catches up with rows another process wrote${distProblem === null ? '' : ` (skipped: ${distProblem})`}`,
-    async () => {
-      const store = await openSqliteStore({
-        path,
-        embedding: EMBEDDER,
-        memoryIndexThreshold: 300,
-        memoryIndexWarmup: 0,
-        vectorIndex: 'hnsw',
-      });
-      try {
-        await insertRange(store, 0, 1000);
-        expect(await store.prepareVectorIndex([SCOPE])).toEqual([SCOPE]);
-        const writer = startWriter(path, { from: 1000, count: 700, batch: 50, threshold: 300 });
-        expect(await writer.finished()).toBe(0);
-        expect(await missingRows(store, 1700)).toEqual([]);
-      } finally {
-        await store.close();
-      }
-    },
-    120_000,
-  );
-});
-
-// The search thread runs the compiled worker script (dist/), as the build worker does.
-describe('HNSW search thread', () => {
-  let dir: string;
-  let path: string;
-  let logger: ReturnType<typeof recordingLogger>;
-  const stores: SqliteStore[] = [];
-  const open = async (extra: Partial<SqliteStoreConfig> = {}): Promise<SqliteStore> => {
-    const store = await openSqliteStore({
-      path,
-      embedding: EMBEDDER,
-      memoryIndexThreshold: 500,
-      memoryIndexWarmup: 0,
-      vectorIndex: 'hnsw',
-      logger,
-      ...extra,
-    });
-    stores.push(store);
-    return store;
-  };
+  // the search thread (its worker script is dist/'s)
   const threadSearches = (store: SqliteStore): number => store.annIndexUsage?.threadSearches ?? 0;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'engram-ann-thread-'));
-    path = join(dir, 'engram.db');
-    logger = recordingLogger();
-  });
-  afterEach(async () => {
-    for (const store of stores.splice(0)) await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
   const skip = distProblem === null ? '' : ` (skipped: ${distProblem})`;
 
   it.skipIf(distProblem !== null)(
@@ -616,6 +521,74 @@ describe('HNSW search thread', () => {
       expect(code).toBe(0);
     },
     60_000,
+  );
+});
+
+describe('HNSW vector index across processes', () => {
+  let dir: string;
+  let path: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'engram-ann-process-'));
+    path = join(dir, 'engram.db');
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it.skipIf(distProblem !== null)(
+    `recovers after a writer is SIGKILLed during ingest and index builds${distProblem === null ? '' : ` (skipped: ${distProblem})`}`,
+    async () => {
+      // more rows than it will get to write: it is killed once it has committed a good part and published
+      // at least one index file, however long an index build takes on this machine
+      const writer = startWriter(path, { from: 0, count: 40_000, batch: 100, threshold: 300 });
+      const committed = await writer.killWhen(
+        (done) => done >= 2500 && existsSync(`${path}.ann`) && readdirSync(`${path}.ann`).some((f) => f.endsWith('.json')),
+      );
+      expect(committed).toBeGreaterThanOrEqual(2500);
+      expect(committed).toBeLessThan(40_000);
+      const logger = recordingLogger();
+      const store = await openSqliteStore({
+        path,
+        embedding: EMBEDDER,
+        memoryIndexThreshold: 300,
+        memoryIndexWarmup: 0,
+        vectorIndex: 'hnsw',
+        logger,
+      });
+      try {
+        // the old file plus the change log serve at once, before any rebuild
+        expect(await missingRows(store, committed)).toEqual([]);
+        expect(await store.prepareVectorIndex([SCOPE])).toEqual([SCOPE]);
+        expect(await missingRows(store, committed)).toEqual([]);
+        expect((await store.stats([SCOPE])).total).toBeGreaterThanOrEqual(committed);
+      } finally {
+        await store.close();
+      }
+      const leftovers = readdirSync(`${path}.ann`).filter((f) => f.endsWith('.lock'));
+      expect(leftovers).toEqual([]);
+    },
+    120_000,
+  );
+
+  it.skipIf(distProblem !== null)(
+    `catches up with rows another process wrote${distProblem === null ? '' : ` (skipped: ${distProblem})`}`,
+    async () => {
+      const store = await openSqliteStore({
+        path,
+        embedding: EMBEDDER,
+        memoryIndexThreshold: 300,
+        memoryIndexWarmup: 0,
+        vectorIndex: 'hnsw',
+      });
+      try {
+        await insertRange(store, 0, 1000);
+        expect(await store.prepareVectorIndex([SCOPE])).toEqual([SCOPE]);
+        const writer = startWriter(path, { from: 1000, count: 700, batch: 50, threshold: 300 });
+        expect(await writer.finished()).toBe(0);
+        expect(await missingRows(store, 1700)).toEqual([]);
+      } finally {
+        await store.close();
+      }
+    },
+    120_000,
   );
 });
 
