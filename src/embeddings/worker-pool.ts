@@ -4,7 +4,6 @@
  */
 import { Worker } from 'node:worker_threads';
 import { EngramError } from '../core/errors.js';
-export { resolveWorkerScript } from '../worker-script.js';
 
 /** A request from the pool to a worker: embed these prepared texts. */
 export interface EmbedderWorkerRequest {

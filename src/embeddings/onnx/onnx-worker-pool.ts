@@ -1,4 +1,5 @@
-import { EmbedderWorkerPool, resolveWorkerScript } from '../worker-pool.js';
+import { resolveWorkerScript } from '../../worker-script.js';
+import { EmbedderWorkerPool } from '../worker-pool.js';
 import type { OnnxModelConfig } from './onnx-model.js';
 import type { OnnxWorkerData } from './onnx-worker-messages.js';
 

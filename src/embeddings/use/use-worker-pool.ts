@@ -1,4 +1,5 @@
-import { EmbedderWorkerPool, resolveWorkerScript } from '../worker-pool.js';
+import { resolveWorkerScript } from '../../worker-script.js';
+import { EmbedderWorkerPool } from '../worker-pool.js';
 import type { UseWorkerData } from './use-worker-messages.js';
 
 /** Options of {@link UseWorkerPool}. */

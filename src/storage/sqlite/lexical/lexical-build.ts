@@ -73,10 +73,6 @@ export function loadLexicalFile(
   const header =
     read.sealedChecksum === undefined ? readLexicalHeader(bytes) : readLexicalHeader(bytes, { sealedChecksum: read.sealedChecksum });
   if (typeof header === 'string') return { problem: `the index file is not used: ${header}` };
-  // checked by reading all of it: seal it, so the next load does not (a file of another database is not sealed)
-  const seal = (): void => {
-    if (options.seal && read.sealedChecksum !== header.checksum) sealLexicalFile(filePath, read.identity, header.checksum);
-  };
   if (header.storeId !== readStoreId(connection)) return { problem: 'the index file belongs to another database' };
   const seq = (name: string): number =>
     connection.get<{ n: number | null }>('SELECT seq AS n FROM sqlite_sequence WHERE name = ?', name)?.n ?? 0;
@@ -91,7 +87,8 @@ export function loadLexicalFile(
   }
   try {
     const data = deserializeLexicalData(bytes, header);
-    seal();
+    // checked by reading all of it and found usable here: seal it, so the next load does not read it twice
+    if (options.seal && read.sealedChecksum !== header.checksum) sealLexicalFile(filePath, read.identity, header.checksum);
     return { data, bytes };
   } catch (error) {
     return { problem: `the index file is not used: ${error instanceof Error ? error.message : String(error)}` };
