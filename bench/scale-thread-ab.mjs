@@ -99,7 +99,7 @@ if (args.child !== undefined) {
         maxBuffer: 1 << 24,
       });
       if (run.status !== 0) throw new Error(`the child run failed (exit ${run.status})`);
-      const result = JSON.parse(run.stdout.trim().split('\n').at(-1));
+      const result = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '{}');
       rows.push({ round, ...result, machine: { cpuMs: machine.cpuMs, memoryMs: machine.memoryMs } });
     }
   }
