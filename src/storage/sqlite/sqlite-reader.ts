@@ -268,7 +268,7 @@ export class SqliteReader implements StoreReader {
       const scopes = assertReadScopes(query.scopes);
       assertDimension(query.vector, this.#context.dimension, 'query vector');
       if (query.layers?.length === 0) return undefined;
-      return searchVectorsAhead(ann, query, scopes).catch(() => undefined);
+      return searchVectorsAhead(ann, query, scopes)?.catch(() => undefined);
     } catch {
       return undefined;
     }

@@ -122,18 +122,19 @@ export function searchVectors(context: VectorSearchContext, query: VectorQuery, 
  * Runs on the store's search thread the HNSW searches that `searchVectors` of `query` will start with,
  * for the scopes whose index is loaded and large enough (`AnnIndex.searchAhead`), so that the caller's
  * thread is free meanwhile; resolves to them by scope (a search that failed is left out: that scope is
- * searched on the caller's thread). Outside a write transaction only: the thread knows committed rows.
+ * searched on the caller's thread), or is `undefined` when none was started. Outside a write
+ * transaction only: the thread knows committed rows.
  */
-export async function searchVectorsAhead(
+export function searchVectorsAhead(
   ann: AnnIndex,
   query: VectorQuery,
   scopes: readonly string[],
-): Promise<Map<string, AnnSearchAhead>> {
+): Promise<Map<string, AnnSearchAhead>> | undefined {
   const limit = Math.floor(query.limit);
   const loaded = new Set(scopes.filter((scope) => ann.isLoaded(scope)));
-  const ahead = new Map<string, AnnSearchAhead>();
-  if (!(limit > 0) || loaded.size === 0) return ahead;
+  if (!(limit > 0) || loaded.size === 0) return undefined;
   const k = firstK(limit, loaded, ann);
+  const ahead = new Map<string, AnnSearchAhead>();
   const searches: Array<Promise<void>> = [];
   for (const scope of loaded) {
     const search = ann.searchAhead(scope, query.vector, k);
@@ -145,8 +146,8 @@ export async function searchVectorsAhead(
         ),
       );
   }
-  await Promise.all(searches);
-  return ahead;
+  // none started (small files, or the thread has not mapped them yet): the read searches at once
+  return searches.length === 0 ? undefined : Promise.all(searches).then(() => ahead);
 }
 
 /**
