@@ -15,6 +15,7 @@ import { ANN_PARAMETERS, expansionSearchFor, loadUsearch } from '../../src/stora
 import { openSqliteStore, type SqliteStore, type SqliteStoreConfig } from '../../src/storage/sqlite/index.js';
 import type { SqliteStoreLogger } from '../../src/storage/sqlite/sqlite-store-config.js';
 import { runStoreContract, type StoreFixture } from '../contract/store.contract.js';
+import { REPO_ROOT, storeDistProblem } from '../helpers/store-dist.js';
 import { ANN_TEST_DIMENSION, annTestId, annTestRecord, annTestVector } from './ann-vectors.mjs';
 
 const usearchProblem = (await loadUsearch()) === undefined ? 'the optional dependency usearch does not load here' : null;
@@ -104,27 +105,7 @@ describe('HNSW search expansion', () => {
 
 // Child processes and the search thread run the compiled store (dist/).
 const here = fileURLToPath(new URL('.', import.meta.url));
-const root = join(here, '..', '..');
-const distProblem = ((): string | null => {
-  if (usearchProblem !== null) return usearchProblem;
-  const built = join(root, 'dist', 'storage', 'sqlite');
-  if (!existsSync(join(built, 'ann', 'ann-build-worker.js')) || !existsSync(join(built, 'ann', 'ann-search-worker.js'))) {
-    return 'dist/ is missing or predates the HNSW index: run `npx tsc -p tsconfig.build.json` to build the store the child processes import';
-  }
-  // the store's files and its subfolders' (lexical/, ann/)
-  const sources = join(root, 'src', 'storage', 'sqlite');
-  const newestSource = Math.max(
-    ...readdirSync(sources, { recursive: true, encoding: 'utf8' })
-      .filter((f) => f.endsWith('.ts'))
-      .map((f) => statSync(join(sources, f)).mtimeMs),
-  );
-  const oldestBuilt = Math.min(
-    ...readdirSync(built, { recursive: true, encoding: 'utf8' })
-      .filter((f) => f.endsWith('.js'))
-      .map((f) => statSync(join(built, f)).mtimeMs),
-  );
-  return oldestBuilt < newestSource ? 'dist/ is older than src/storage/sqlite: rebuild with `npx tsc -p tsconfig.build.json`' : null;
-})();
+const distProblem = usearchProblem ?? storeDistProblem(['ann/ann-build-worker.js', 'ann/ann-search-worker.js', 'index.js']);
 
 describe.skipIf(usearchProblem !== null)(`HNSW vector index${usearchProblem === null ? '' : ` (skipped: ${usearchProblem})`}`, () => {
   let dir: string;
@@ -507,7 +488,7 @@ describe.skipIf(usearchProblem !== null)(`HNSW vector index${usearchProblem === 
       await store.close();
       // nothing else keeps the child's event loop alive while the worker maps the file
       const script = [
-        `const { openSqliteStore } = await import(${JSON.stringify(join(root, 'dist', 'storage', 'sqlite', 'index.js'))});`,
+        `const { openSqliteStore } = await import(${JSON.stringify(join(REPO_ROOT, 'dist', 'storage', 'sqlite', 'index.js'))});`,
         `const store = await openSqliteStore({ path: ${JSON.stringify(path)}, embedding: ${JSON.stringify(EMBEDDER)}, memoryIndexThreshold: 500, vectorIndex: 'hnsw', vectorSearchThreadRows: 0 });`,
         `console.log('prepared', JSON.stringify(await store.prepareVectorIndex([${JSON.stringify(SCOPE)}])));`,
         `await store.close();`,

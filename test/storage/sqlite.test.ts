@@ -1,6 +1,6 @@
 /** The SQLite store: the shared contract on temp files, then what only SQLite has. */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +14,7 @@ import { MIGRATIONS } from '../../src/storage/sqlite/sqlite-migrations.js';
 import { visibilityClause } from '../../src/storage/sqlite/sqlite-rows.js';
 import { CONTRACT_DIMENSION, expectCode, runStoreContract, type StoreFixture } from '../contract/store.contract.js';
 import { DAY, T0, makeRecord, seededVector, withVectors } from '../contract/store-fixtures.js';
+import { storeDistProblem } from '../helpers/store-dist.js';
 
 const EMBEDDER = { name: 'contract-test:8', dimension: CONTRACT_DIMENSION };
 
@@ -444,25 +445,7 @@ describe('SQLite query building', () => {
 });
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const root = join(here, '..', '..');
-const built = join(root, 'dist', 'storage', 'sqlite', 'index.js');
-const distProblem = ((): string | null => {
-  if (!existsSync(built))
-    return 'dist/ is missing: run `npx tsc -p tsconfig.build.json` (npm test does) to build the store the child processes import';
-  // the store's files and its subfolders' (lexical/, ann/)
-  const sources = join(root, 'src', 'storage', 'sqlite');
-  const newestSource = Math.max(
-    ...readdirSync(sources, { recursive: true, encoding: 'utf8' })
-      .filter((f) => f.endsWith('.ts'))
-      .map((f) => statSync(join(sources, f)).mtimeMs),
-  );
-  const oldestBuilt = Math.min(
-    ...readdirSync(join(root, 'dist', 'storage', 'sqlite'), { recursive: true, encoding: 'utf8' })
-      .filter((f) => f.endsWith('.js'))
-      .map((f) => statSync(join(root, 'dist', 'storage', 'sqlite', f)).mtimeMs),
-  );
-  return oldestBuilt < newestSource ? 'dist/ is older than src/storage/sqlite: rebuild with `npx tsc -p tsconfig.build.json`' : null;
-})();
+const distProblem = storeDistProblem(['index.js']);
 
 describe('several processes writing one file', () => {
   it.skipIf(distProblem !== null)(
