@@ -276,7 +276,6 @@ export function deserializeLexicalData(bytes: Uint8Array, header: LexicalFileHea
   return data;
 }
 
-/** The bytes of the index file at `path`, or `undefined` when there is none. */
 /** An index file's bytes, its identity on disk, and the checksum its seal vouches for (when the seal matches it). */
 export interface LexicalFileRead {
   readonly bytes: Uint8Array;
@@ -296,6 +295,7 @@ interface LexicalSeal extends FileIdentity {
   readonly checksum: number;
 }
 
+/** The index file at `path` as read (with what its seal vouches for), or `undefined` when there is none. */
 export function readLexicalFile(path: string): LexicalFileRead | undefined {
   let fd: number;
   try {
