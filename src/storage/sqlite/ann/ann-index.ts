@@ -50,9 +50,9 @@ export interface AnnIndexOptions {
   readonly parameters?: AnnParameters;
   /**
    * Scopes whose file holds more vectors than this are searched on the store's search thread when
-   * searched ahead (`searchAhead`); default the parameters' `compactRows`, `Infinity`: never.
+   * searched ahead (`searchAhead`); `Infinity`: never (the store's `vectorSearchThreadRows`).
    */
-  readonly searchThreadRows?: number;
+  readonly searchThreadRows: number;
 }
 
 /** A search of a scope's file run ahead on the search thread, for `search` to use. */
@@ -136,7 +136,6 @@ export class AnnIndex {
   #rowsAsked = 0;
   readonly #builder: AnnBuilder | undefined;
   readonly #thread: AnnSearchThread | undefined;
-  readonly #threadRows: number;
   #databaseId: string | undefined;
   #closed = false;
   #libraryWarned = false;
@@ -145,8 +144,7 @@ export class AnnIndex {
     this.#options = options;
     this.#parameters = options.parameters ?? ANN_PARAMETERS;
     this.#files = new AnnFiles(`${options.databasePath}.ann`);
-    this.#threadRows = options.searchThreadRows ?? this.#parameters.compactRows;
-    this.#thread = Number.isFinite(this.#threadRows) ? new AnnSearchThread(options.logger) : undefined;
+    this.#thread = Number.isFinite(options.searchThreadRows) ? new AnnSearchThread(options.logger) : undefined;
     this.#builder = options.readonly
       ? undefined
       : new AnnBuilder({
@@ -234,7 +232,7 @@ export class AnnIndex {
     const state = this.#scopes.get(scope);
     if (state?.base === undefined || state.target === undefined || this.#thread === undefined || !(k > 0)) return undefined;
     const size = state.base.size();
-    if (size <= this.#threadRows || !this.#thread.ready(state.target)) return undefined;
+    if (size <= this.#options.searchThreadRows || !this.#thread.ready(state.target)) return undefined;
     const { indexPath } = state.target;
     const asked = Math.min(this.#wanted(state, k, undefined), size);
     return this.#thread.search(state.target, query, asked).then((hits) => ({ indexPath, asked, hits }));
@@ -314,7 +312,7 @@ export class AnnIndex {
       const current = ready && state !== undefined && state.delta.size === 0 && state.replaced.size === 0;
       if (current || builder === undefined || (round > 0 && builder.failed(scope)) || (round >= 3 && ready)) {
         // searches of a large file run on the search thread once it has mapped it
-        if (ready && state?.target !== undefined && (state.base?.size() ?? 0) > this.#threadRows)
+        if (ready && state?.target !== undefined && (state.base?.size() ?? 0) > this.#options.searchThreadRows)
           await this.#thread?.whenMapped(state.target);
         return ready;
       }

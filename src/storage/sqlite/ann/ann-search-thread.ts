@@ -15,6 +15,12 @@ import type { AnnBaseHits, AnnFileTarget } from './ann-mapped.js';
 import type { AnnSearchReply, AnnSearchRequest } from './ann-search-worker.js';
 import type { SqliteStoreLogger } from '../sqlite-store-config.js';
 
+/** A file the worker was asked to map: its state, and when the mapping settled (whether it can be searched). */
+interface MappedFile {
+  state: 'opening' | 'open' | 'failed';
+  readonly opened: Promise<boolean>;
+}
+
 interface Job {
   readonly resolve: (reply: AnnSearchReply) => void;
   readonly reject: (error: Error) => void;
@@ -26,7 +32,7 @@ export class AnnSearchThread {
   readonly #logger: SqliteStoreLogger;
   readonly #jobs = new Map<number, Job>();
   /** Files by index path: being mapped by the worker, mapped, or refused by it. */
-  readonly #files = new Map<string, { state: 'opening' | 'open' | 'failed'; readonly opened: Promise<boolean> }>();
+  readonly #files = new Map<string, MappedFile>();
   #worker: { readonly thread: Worker; readonly replies: MessagePort } | undefined;
   #awaited = 0;
   #next = 1;
@@ -102,7 +108,7 @@ export class AnnSearchThread {
     }
   }
 
-  #open(target: AnnFileTarget): { state: 'opening' | 'open' | 'failed'; readonly opened: Promise<boolean> } {
+  #open(target: AnnFileTarget): MappedFile {
     const opened = this.#post((id) => ({ type: 'open', id, target }), false).then(
       (reply) => {
         if (this.#files.get(target.indexPath) !== file) return false;
@@ -112,7 +118,7 @@ export class AnnSearchThread {
       },
       () => false,
     );
-    const file: { state: 'opening' | 'open' | 'failed'; readonly opened: Promise<boolean> } = { state: 'opening', opened };
+    const file: MappedFile = { state: 'opening', opened };
     this.#files.set(target.indexPath, file);
     return file;
   }

@@ -12,21 +12,6 @@ export class CandidateHeap {
     this.#size = size;
   }
 
-  /** Whether the heap is full: a row enters only by beating {@link worstScore} / {@link worstRow}. */
-  get full(): boolean {
-    return this.#rows.length >= this.#size;
-  }
-
-  /** The score of the row that leaves next (`Infinity` when the heap holds none). */
-  get worstScore(): number {
-    return this.#scores[0] ?? Infinity;
-  }
-
-  /** The row that leaves next (-1 when the heap holds none). */
-  get worstRow(): number {
-    return this.#rows[0] ?? -1;
-  }
-
   /** Whether row `d` with score `score` would enter the heap now. */
   wants(d: number, score: number): boolean {
     if (this.#rows.length < this.#size) return true;

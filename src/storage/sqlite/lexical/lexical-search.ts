@@ -323,17 +323,13 @@ function bestVisible(
   const score = data.score;
   const touched = data.touched;
   const heap = new CandidateHeap(query.candidates);
-  // each score is read once and cleared as it is read (one pass over the rows); a row that does not
-  // beat the full heap's worst is skipped before any filter
+  // each score is read once and cleared as it is read (one pass over the rows); the filters run only
+  // for rows that would enter the heap
   for (let i = 0; i < touchedCount; i++) {
     const d = touched[i] as number;
     const value = score[d] as number;
     score[d] = 0;
-    if (heap.full) {
-      const worst = heap.worstScore;
-      if (value < worst || (value === worst && d > heap.worstRow)) continue;
-    }
-    if (masked !== undefined && masked.has(d)) continue;
+    if (!heap.wants(d, value) || (masked !== undefined && masked.has(d))) continue;
     if (scopeSet.has(data.scope[d] as number) && (layers === undefined || layers.has(data.layer[d] as number)) && data.visible(d, visible))
       heap.offer(d, value);
   }
