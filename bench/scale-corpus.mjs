@@ -26,20 +26,27 @@ export function assertBuilt() {
   }
 }
 
-/** `model`: the catalogue ONNX model whose vectors the corpus holds; undefined for the static table. */
-export function corpusPaths(size, model) {
-  const key = `scale-${size}-g${GENERATOR_VERSION}-v${SCALE_VERSION}${model === undefined ? '' : `-${model}`}`;
+/** The static table's own dimension; `--dimension` may ask for the default model's (384) instead. */
+export const STATIC_DIMENSION = 512;
+
+/**
+ * `model`: the catalogue ONNX model whose vectors the corpus holds; undefined for the static table,
+ * whose vectors are projected to `dimension` when that is not the table's own (see `scaleEmbedder`).
+ */
+export function corpusPaths(size, model, dimension = STATIC_DIMENSION) {
+  const projected = model === undefined && dimension !== STATIC_DIMENSION ? `-d${dimension}` : '';
+  const key = `scale-${size}-g${GENERATOR_VERSION}-v${SCALE_VERSION}${model === undefined ? '' : `-${model}`}${projected}`;
   return { key, path: join(CACHE_DIR, `${key}.db`), manifestPath: join(CACHE_DIR, `${key}.json`) };
 }
 
-export function readManifest(size, model) {
-  const { path, manifestPath } = corpusPaths(size, model);
+export function readManifest(size, model, dimension) {
+  const { path, manifestPath } = corpusPaths(size, model, dimension);
   return existsSync(path) && existsSync(manifestPath) ? JSON.parse(readFileSync(manifestPath, 'utf8')) : undefined;
 }
 
 /** Records extra measurements (e.g. the index build) in the corpus manifest. */
-export function updateManifest(size, fields, model) {
-  const { manifestPath } = corpusPaths(size, model);
+export function updateManifest(size, fields, model, dimension) {
+  const { manifestPath } = corpusPaths(size, model, dimension);
   const manifest = { ...JSON.parse(readFileSync(manifestPath, 'utf8')), ...fields };
   writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
   return manifest;
@@ -49,18 +56,23 @@ export function updateManifest(size, fields, model) {
  * The cached corpus of `size`, built first when missing. Returns `{ path, manifest }`. With `model`, the
  * same records carry that model's vectors (embedded once into bench/.cache by bench/model-vectors.mjs).
  */
-export async function ensureScaleCorpus(size, model) {
+export async function ensureScaleCorpus(size, model, dimension = STATIC_DIMENSION) {
   assertBuilt();
   mkdirSync(CACHE_DIR, { recursive: true });
-  const { key, path, manifestPath } = corpusPaths(size, model);
-  const cached = readManifest(size, model);
+  const { key, path, manifestPath } = corpusPaths(size, model, dimension);
+  const cached = readManifest(size, model, dimension);
   if (cached !== undefined) return { path, manifest: cached };
   const building = join(CACHE_DIR, `${key}.${process.pid}.building.db`);
   removeDatabaseFiles(building);
   const small = Math.max(1, Math.round(size / 100));
   log(`building scale corpus ${key}: ${size} + ${small} memories`);
   const start = performance.now();
-  const stats = await build(building, size, small, model === undefined ? await staticVectors() : await cachedVectors(model, size, small));
+  const stats = await build(
+    building,
+    size,
+    small,
+    model === undefined ? await staticVectors(dimension) : await cachedVectors(model, size, small),
+  );
   await checkpoint(building);
   removeDatabaseFiles(path);
   renameSync(building, path);
@@ -87,10 +99,51 @@ export async function ensureScaleCorpus(size, model) {
 
 const round = (x) => Math.round(x * 1000) / 1000;
 
-/** Vectors from the static table, embedded as the corpus is built. */
-async function staticVectors() {
+/**
+ * The static table's embedder, or with another `dimension` the same vectors projected to it: a fixed
+ * Gaussian random matrix (seeded, so every process projects alike), each result scaled to unit length.
+ * Issue #20 lets the 1M benchmark use static vectors of the default model's dimension (384: bge-small),
+ * since embedding a million texts with the model takes hours; a projection keeps the table's
+ * neighbourhoods (cosines change by a few hundredths) at the dimension the HNSW search and the stored
+ * vectors would have. The projection costs ~0.2 ms a query, counted in the engine's recall time.
+ */
+export async function scaleEmbedder(dimension = STATIC_DIMENSION) {
   const { StaticEmbedder } = await import(dist('embeddings/static/index.js'));
-  const embedder = StaticEmbedder.create();
+  const table = StaticEmbedder.create();
+  if (dimension === STATIC_DIMENSION) return table;
+  if (!Number.isInteger(dimension) || dimension < 8 || dimension > STATIC_DIMENSION)
+    throw new Error(`--dimension must be a whole number from 8 to ${STATIC_DIMENSION}, got ${dimension}`);
+  const rng = mulberry32(PROJECTION_SEED + dimension);
+  const matrix = new Float32Array(dimension * STATIC_DIMENSION);
+  for (let i = 0; i < matrix.length; i++) matrix[i] = Math.sqrt(-2 * Math.log(1 - rng())) * Math.cos(2 * Math.PI * rng());
+  const project = (vector) => {
+    const out = new Float32Array(dimension);
+    let norm = 0;
+    for (let r = 0; r < dimension; r++) {
+      let sum = 0;
+      const row = r * STATIC_DIMENSION;
+      for (let c = 0; c < STATIC_DIMENSION; c++) sum += matrix[row + c] * vector[c];
+      out[r] = sum;
+      norm += sum * sum;
+    }
+    const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+    for (let r = 0; r < dimension; r++) out[r] *= scale;
+    return out;
+  };
+  return {
+    name: `static-use-lite-projected:${dimension}:v1`,
+    dimension,
+    ...(table.cosineScale === undefined ? {} : { cosineScale: table.cosineScale }),
+    embed: async (texts, options) => (await table.embed(texts, options)).map(project),
+    warmUp: () => table.warmUp(),
+    close: async () => table.close?.(),
+  };
+}
+const PROJECTION_SEED = 0x5ca1ab1e;
+
+/** Vectors from the static table (projected to `dimension`, see `scaleEmbedder`), embedded as the corpus is built. */
+async function staticVectors(dimension) {
+  const embedder = await scaleEmbedder(dimension);
   return {
     name: embedder.name,
     dimension: embedder.dimension,

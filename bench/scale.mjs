@@ -50,8 +50,10 @@ import {
   SCALE_SEED,
   assertBuilt,
   dist,
+  STATIC_DIMENSION,
   ensureScaleCorpus,
   readManifest,
+  scaleEmbedder,
   updateManifest,
 } from './scale-corpus.mjs';
 import { renderScaleChart } from './scale-chart.mjs';
@@ -87,9 +89,13 @@ const { values: args } = parseArgs({
     'query-workers': { type: 'string', default: '1' },
     // only the model's cases: their headline and cases are merged into the existing scale.json
     'only-model': { type: 'boolean', default: false },
+    // the static vectors' dimension: 512 (the table's own) or another, e.g. 384 (the default model's),
+    // to which they are projected (bench/scale-corpus.mjs `scaleEmbedder`; its own cached corpus)
+    dimension: { type: 'string', default: String(STATIC_DIMENSION) },
     case: { type: 'string' },
   },
 });
+const dimension = Number(args.dimension);
 
 async function main() {
   assertBuilt();
@@ -100,26 +106,26 @@ async function main() {
   const cases = [];
   if (args['only-model']) return onlyModel(sizes, queries, k, started);
   for (const size of sizes) {
-    const corpus = await ensureScaleCorpus(size);
+    const corpus = await ensureScaleCorpus(size, undefined, dimension);
     const exactQueries = size >= 1_000_000 ? Math.min(queries, Number(args['exact-queries-1m'])) : queries;
     log(`size ${size}: exact in-memory index (${exactQueries} queries)`);
-    const exact = await runChild({ mode: 'exact', size, path: corpus.path, queries: exactQueries, k });
+    const exact = await runChild({ mode: 'exact', size, dimension, path: corpus.path, queries: exactQueries, k });
     let sqliteVec = null;
     if (size <= Number(args['sqlite-vec-max'])) {
       log(`size ${size}: sqlite-vec`);
-      sqliteVec = await runChild({ mode: 'sqlite-vec', size, path: corpus.path, queries: Math.min(queries, 100), k });
+      sqliteVec = await runChild({ mode: 'sqlite-vec', size, dimension, path: corpus.path, queries: Math.min(queries, 100), k });
     }
     log(`size ${size}: HNSW index`);
     const truthPath = join(CACHE_DIR, `scale-truth-${size}-${process.pid}.json`);
     writeFileSync(truthPath, JSON.stringify(exact.truth));
-    const hnsw = await runChild({ mode: 'hnsw', size, path: corpus.path, queries, k, truthPath });
+    const hnsw = await runChild({ mode: 'hnsw', size, dimension, path: corpus.path, queries, k, truthPath });
     rmSync(truthPath, { force: true });
-    if (hnsw.build !== null) updateManifest(size, { annBuild: hnsw.build });
+    if (hnsw.build !== null) updateManifest(size, { annBuild: hnsw.build }, undefined, dimension);
     log(`size ${size}: a new process's first recall`);
     const first = [];
-    for (let run = 0; run < 3; run++) first.push(await runChild({ mode: 'first', size, path: corpus.path, k }));
+    for (let run = 0; run < 3; run++) first.push(await runChild({ mode: 'first', size, dimension, path: corpus.path, k }));
     const model = args.model !== 'none' && size <= Number(args['model-max']) ? await modelCase(size, queries, k) : null;
-    const manifest = readManifest(size);
+    const manifest = readManifest(size, undefined, dimension);
     delete exact.truth;
     cases.push({
       size,
@@ -229,11 +235,10 @@ function directoryBytes(path) {
 async function measure(spec) {
   if (spec.mode === 'first') return measureFirst(spec);
   const { openSqliteStore } = await import(dist('storage/sqlite/index.js'));
-  const { StaticEmbedder } = await import(dist('embeddings/static/index.js'));
   if (spec.mode === 'use') return measureUse(spec);
   if (spec.mode === 'model') return measureModel(spec);
   const rss = peakRss();
-  const embedder = StaticEmbedder.create();
+  const embedder = await scaleEmbedder(spec.dimension);
   await embedder.warmUp();
   const texts = makeQueries({ seed: QUERY_SEED, count: spec.queries, corpusSeed: SCALE_SEED, corpusSize: spec.size }).map((q) => q.text);
   const warmups = makeQueries({ seed: WARMUP_SEED, count: 10, corpusSeed: SCALE_SEED, corpusSize: spec.size }).map((q) => q.text);
@@ -341,7 +346,8 @@ async function measure(spec) {
 async function measureFirst(spec) {
   const { Engram } = await import(dist('index.js'));
   const imported = performance.now();
-  const engram = await Engram.open({ path: spec.path, embedder: spec.embedder ?? 'static' });
+  const embedder = spec.dimension === undefined || spec.dimension === STATIC_DIMENSION ? 'static' : await scaleEmbedder(spec.dimension);
+  const engram = await Engram.open({ path: spec.path, embedder: spec.embedder ?? embedder });
   const opened = performance.now();
   const texts = makeQueries({ seed: QUERY_SEED, count: 11, corpusSeed: SCALE_SEED, corpusSize: spec.size }).map((q) => q.text);
   const options = { scopes: [MAIN_SCOPE], k: spec.k, trackAccess: false };
@@ -633,7 +639,13 @@ function report(cases, use, seconds) {
   printHeadline(headline);
   process.stdout.write(`whole run: ${(seconds / 60).toFixed(1)} min\n`);
   const path = writeResult('scale', {
-    options: { sizes: args.sizes, queries: Number(args.queries), k: Number(args.k), exactQueries1m: Number(args['exact-queries-1m']) },
+    options: {
+      sizes: args.sizes,
+      queries: Number(args.queries),
+      k: Number(args.k),
+      exactQueries1m: Number(args['exact-queries-1m']),
+      dimension,
+    },
     targets: TARGETS,
     modelTargets: MODEL_TARGETS,
     firstRecallTarget: FIRST_RECALL_TARGET,

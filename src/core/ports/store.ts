@@ -268,6 +268,12 @@ export interface StoreReader {
    */
   getNeighbours(query: NeighbourQuery): Promise<Map<string, { before: MemoryRecord[]; after: MemoryRecord[] }>>;
   /**
+   * Whether a vector search this store started is running off the caller's thread right now (the SQLite
+   * store's search thread searching a large scope): a recall waiting for its semantic hits then has the
+   * thread free, and reads ahead what its later stages need (`recall.ts`). Optional; absent means no.
+   */
+  vectorSearchesAway?(): boolean;
+  /**
    * The embeddings of the `limit` most recently written memories of `scope` (any status), newest first:
    * a cheap reference sample for novelty (surprise) on write.
    */

@@ -32,6 +32,11 @@ function mentions(record: MemoryRecord): readonly TemporalWindow[] {
   return windows;
 }
 
+/** Works out the windows of these records' texts now (remembered), so a later `mentionedTimeHits` of them finds them. */
+export function readMentions(records: Iterable<MemoryRecord>): void {
+  for (const record of records) mentions(record);
+}
+
 /** The records whose text names a time inside `window`, best first, scored 0..1 as above. */
 export function mentionedTimeHits(records: Iterable<MemoryRecord>, window: { start: number; end: number }): ChannelHit[] {
   const hits: ChannelHit[] = [];

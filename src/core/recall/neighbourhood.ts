@@ -4,7 +4,7 @@
  * hands part of its relevance to the turn after it, and every turn gains a share of its neighbours'.
  */
 import type { MemoryRecord } from '../memory.js';
-import type { ScopedQuery, Store } from '../ports/store.js';
+import type { NeighbourQuery, ScopedQuery, Store } from '../ports/store.js';
 import { turnSpeaker } from '../layers/turn-speaker.js';
 import { questionShare } from './query-analysis.js';
 import type { RecallConfig } from './recall-config.js';
@@ -17,6 +17,49 @@ export interface NeighbourhoodInput {
   config: RecallConfig;
   /** Fused score of a memory no channel returned. */
   absent: number;
+  /** Neighbours already read for some ids (`readNeighboursAhead`): those anchors are not read again. */
+  ahead?: NeighboursAhead;
+}
+
+/** The turns before and after each anchor, in thread order, by anchor id (as `Store.getNeighbours` answers). */
+export type Neighbours = ReadonlyMap<string, { before: MemoryRecord[]; after: MemoryRecord[] }>;
+
+/** The neighbours of the ids read ahead (an id that has none is absent from `neighbours`, as in the store's answer). */
+export interface NeighboursAhead {
+  readonly ids: ReadonlySet<string>;
+  readonly neighbours: Neighbours;
+}
+
+/** Whether the neighbourhood stage runs at all under `config`. */
+export function neighbourhoodOn(config: RecallConfig): boolean {
+  return config.neighbourWeight > 0 || config.questionForward > 0 || config.questionPenalty > 0;
+}
+
+/** The neighbour read of `ids` as the neighbourhood stage makes it. */
+function neighbourQuery(
+  base: ScopedQuery,
+  config: RecallConfig,
+  ids: readonly string[],
+  known: ReadonlyMap<string, MemoryRecord>,
+): NeighbourQuery {
+  return { ...base, ids, window: config.neighbourWindow, gapMs: config.neighbourGapMinutes * 60_000, known };
+}
+
+/**
+ * The neighbours of `ids`, read before the stage runs: a recall whose query vector is still on its way
+ * (an embedding worker, the store's search thread) reads those of the strongest candidates it already
+ * holds meanwhile, and the stage then reads only the anchors it did not guess. The neighbours of an
+ * anchor do not depend on the other anchors read with it, so the stage's result is the same.
+ */
+export async function readNeighboursAhead(
+  store: Store,
+  base: ScopedQuery,
+  config: RecallConfig,
+  ids: readonly string[],
+  known: ReadonlyMap<string, MemoryRecord>,
+): Promise<NeighboursAhead> {
+  const asked = ids.slice(0, config.neighbourAnchors);
+  return { ids: new Set(asked), neighbours: await store.getNeighbours(neighbourQuery(base, config, asked, known)) };
 }
 
 /**
@@ -25,16 +68,19 @@ export interface NeighbourhoodInput {
  */
 export async function applyNeighbourhood(input: NeighbourhoodInput): Promise<readonly Candidate[]> {
   const { store, base, config } = input;
-  if (config.neighbourWeight <= 0 && config.questionForward <= 0 && config.questionPenalty <= 0) return input.candidates;
+  if (!neighbourhoodOn(config)) return input.candidates;
   const candidates = [...input.candidates];
   const anchors = [...candidates].sort((a, b) => b.fused - a.fused).slice(0, config.neighbourAnchors);
-  const neighbours = await store.getNeighbours({
-    ...base,
-    ids: anchors.map((c) => c.record.id),
-    window: config.neighbourWindow,
-    gapMs: config.neighbourGapMinutes * 60_000,
-    known: new Map(candidates.map((c) => [c.record.id, c.record])),
-  });
+  const neighbours = await neighboursOf(
+    store,
+    neighbourQuery(
+      base,
+      config,
+      anchors.map((c) => c.record.id),
+      new Map(candidates.map((c) => [c.record.id, c.record])),
+    ),
+    input.ahead,
+  );
   const byId = new Map(candidates.map((c) => [c.record.id, c]));
   // the turn just before each turn (a question there hands its relevance over)
   const prev = new Map<string, string>();
@@ -84,6 +130,19 @@ export async function applyNeighbourhood(input: NeighbourhoodInput): Promise<rea
     const own = adjusted.get(id) ?? 0;
     return { ...c, neighbourhood: own - c.fused + config.neighbourWeight * shared, relevance: own + config.neighbourWeight * shared };
   });
+}
+
+/** The neighbours `query` asks for: those read ahead as they were, the rest read now (one read), in the order asked. */
+async function neighboursOf(store: Store, query: NeighbourQuery, ahead: NeighboursAhead | undefined): Promise<Neighbours> {
+  if (ahead === undefined || !query.ids.some((id) => ahead.ids.has(id))) return store.getNeighbours(query);
+  const missing = query.ids.filter((id) => !ahead.ids.has(id));
+  const read = missing.length > 0 ? await store.getNeighbours({ ...query, ids: missing }) : undefined;
+  const out = new Map<string, { before: MemoryRecord[]; after: MemoryRecord[] }>();
+  for (const id of query.ids) {
+    const found = ahead.ids.has(id) ? ahead.neighbours.get(id) : read?.get(id);
+    if (found !== undefined) out.set(id, found);
+  }
+  return out;
 }
 
 /**

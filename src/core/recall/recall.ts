@@ -19,12 +19,12 @@ import { hitRelevance } from './hit-relevance.js';
 import { ubiquitousSpeakers, withoutNames } from './participants.js';
 import { extractEntities } from '../text/index.js';
 import { blendScores, reachedCandidate, type Candidate } from './scoring.js';
-import { applyNeighbourhood } from './neighbourhood.js';
+import { applyNeighbourhood, neighbourhoodOn, readNeighboursAhead, type NeighboursAhead } from './neighbourhood.js';
 import { maximalMarginalRelevance } from './mmr.js';
 import { spreadActivation } from '../graph/activation.js';
 import { isChunkParent, isConcept } from '../record-kinds.js';
 import { withPartScores } from './part-scores.js';
-import { mentionedTimeHits } from './mentioned-time.js';
+import { mentionedTimeHits, readMentions } from './mentioned-time.js';
 import { personaRerank } from './persona-stage.js';
 import { readPersona } from '../persona/persona-api.js';
 import { isPersona, type Persona } from '../persona/persona.js';
@@ -102,10 +102,17 @@ export async function recall(deps: RecallDeps, query: string, options: ParsedRec
   const queryVector = semantic?.vector ?? null;
   const analysis = analyzeQuery(query, options.referenceTime ?? options.asOf ?? now, entities);
 
-  const { channels, records } = await runChannels(deps, config, analysis, base, queryVector);
+  const { channels, records, ahead } = await runChannels(deps, config, analysis, base, queryVector);
   const ranking = configForQuery(config, analysis.terms.length, options.weights?.semantic !== undefined);
   const fusion = fuseCandidates(channels, records, analysis, ranking);
-  const around = await applyNeighbourhood({ store, base, candidates: fusion.candidates, config, absent: fusion.absent });
+  const around = await applyNeighbourhood({
+    store,
+    base,
+    candidates: fusion.candidates,
+    config,
+    absent: fusion.absent,
+    ...(ahead !== undefined ? { ahead } : {}),
+  });
   const candidates = config.graphWeight > 0 ? await addGraphNeighbours(store, base, around, config) : around;
 
   const blended = personaRerank(blendScores(candidates, config, now), await personaOf(deps, options, config, now), config.personaWeight);
@@ -243,7 +250,9 @@ function semanticQueryVector(
 /**
  * Runs the candidate-generating channels in parallel and reads their records. The records of the
  * lexical, entity and temporal hits are read as soon as those channels answer, while the query's
- * vector may still be computing elsewhere; then those of the semantic hits not read yet.
+ * vector may still be computing elsewhere; then those of the semantic hits not read yet. When the
+ * semantic hits are still on their way once the others' records are read, because the store searches
+ * off this thread (`Store.vectorSearchesAway`), the wait does work of the later stages (`workWhileWaiting`).
  */
 async function runChannels(
   deps: RecallDeps,
@@ -251,7 +260,7 @@ async function runChannels(
   analysis: QueryAnalysis,
   base: ScopedQuery,
   queryVector: Promise<Float32Array> | null,
-): Promise<{ channels: Record<string, ChannelHit[]>; records: Map<string, MemoryRecord> }> {
+): Promise<{ channels: Record<string, ChannelHit[]>; records: Map<string, MemoryRecord>; ahead?: NeighboursAhead }> {
   const { store } = deps;
   const none = Promise.resolve<ChannelHit[]>([]);
   const textual = Promise.all([
@@ -274,18 +283,51 @@ async function runChannels(
       ? store.temporalSearch({ ...base, start: analysis.window.start, end: analysis.window.end + config.mentionLagDays * DAY_MS })
       : none,
   ]);
+  const semanticHits = queryVector !== null ? queryVector.then((vector) => semanticSearch(store, config, base, vector)) : none;
+  let waiting = queryVector !== null;
+  const arrived = (): void => {
+    waiting = false;
+  };
+  semanticHits.then(arrived, arrived);
   const records = new Map<string, MemoryRecord>();
-  const early = textual.then((lists) => readRecords(store, lists.flat(), base.scopes, records));
+  const early = textual.then(async (lists) => {
+    await readRecords(store, lists.flat(), base.scopes, records);
+    return waiting && store.vectorSearchesAway?.() === true ? workWhileWaiting(store, config, analysis, base, lists, records) : undefined;
+  });
   // awaited below; this only keeps a failure while the vector is pending from going unhandled
   early.catch(() => undefined);
-  const [[lexical, entity, temporal], semantic] = await Promise.all([
-    textual,
-    queryVector !== null ? queryVector.then((vector) => semanticSearch(store, config, base, vector)) : none,
-  ]);
-  await early;
+  const [[lexical, entity, temporal], semantic] = await Promise.all([textual, semanticHits]);
+  const ahead = await early;
   await readRecords(store, semantic, base.scopes, records);
   const mention = analysis.window !== null && config.mentionWeight > 0 ? mentionedTimeHits(records.values(), analysis.window) : [];
-  return { channels: { lexical, semantic, entity, temporal, mention }, records };
+  return { channels: { lexical, semantic, entity, temporal, mention }, records, ...(ahead !== undefined ? { ahead } : {}) };
+}
+
+/**
+ * While the semantic hits are on their way: the times named by the texts read so far (the mention
+ * channel's work, remembered for it), and the neighbours of the strongest candidates so far (by their
+ * best rank in any channel), which the neighbourhood stage then does not read again. On a large store
+ * three quarters of the neighbourhood's anchors are among them. A failed read ahead is left to the
+ * stage, which reads those anchors itself.
+ */
+async function workWhileWaiting(
+  store: Store,
+  config: RecallConfig,
+  analysis: QueryAnalysis,
+  base: ScopedQuery,
+  lists: readonly (readonly ChannelHit[])[],
+  records: ReadonlyMap<string, MemoryRecord>,
+): Promise<NeighboursAhead | undefined> {
+  if (analysis.window !== null && config.mentionWeight > 0) readMentions(records.values());
+  if (!neighbourhoodOn(config)) return undefined;
+  const best = new Map<string, number>();
+  for (const list of lists)
+    list.forEach((hit, rank) => {
+      if (records.has(hit.id) && !(rank >= (best.get(hit.id) ?? Infinity))) best.set(hit.id, rank);
+    });
+  if (best.size === 0) return undefined;
+  const ids = [...best].sort((a, b) => a[1] - b[1]).map(([id]) => id);
+  return readNeighboursAhead(store, base, config, ids, records).catch(() => undefined);
 }
 
 /**

@@ -136,6 +136,8 @@ export class SqliteReader implements StoreReader {
   readonly #context: ReaderContext;
   /** Settles when the last lexical search that waited for its turn has run (see `lexicalSearch`). */
   #lexicalTurn: Promise<void> = Promise.resolve();
+  /** Vector searches started on the search thread whose reads have not taken them up yet. */
+  #searchesAway = 0;
 
   constructor(context: ReaderContext) {
     this.#context = context;
@@ -231,9 +233,21 @@ export class SqliteReader implements StoreReader {
     );
   }
 
+  vectorSearchesAway(): boolean {
+    return this.#searchesAway > 0;
+  }
+
   async vectorSearch(query: VectorQuery): Promise<ChannelHit[]> {
     const searching = this.#searchAhead(query);
-    const ahead = searching === undefined ? undefined : await searching;
+    let ahead: Awaited<typeof searching>;
+    if (searching !== undefined) {
+      this.#searchesAway += 1;
+      try {
+        ahead = await searching;
+      } finally {
+        this.#searchesAway -= 1;
+      }
+    }
     return this.read('vector search', (connection) => {
       const scopes = assertReadScopes(query.scopes);
       assertDimension(query.vector, this.#context.dimension, 'query vector');
