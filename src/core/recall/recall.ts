@@ -251,8 +251,9 @@ function semanticQueryVector(
  * Runs the candidate-generating channels in parallel and reads their records. The records of the
  * lexical, entity and temporal hits are read as soon as those channels answer, while the query's
  * vector may still be computing elsewhere; then those of the semantic hits not read yet. When the
- * semantic hits are still on their way once the others' records are read, because the store searches
- * off this thread (`Store.vectorSearchesAway`), the wait does work of the later stages (`workWhileWaiting`).
+ * semantic hits are still on their way once the others' records are read, because the query's vector is
+ * computed off this thread (an embedding worker, a model server) or the store searches off it
+ * (`Store.vectorSearchesAway`), the wait does work of the later stages (`workWhileWaiting`).
  */
 async function runChannels(
   deps: RecallDeps,
@@ -284,15 +285,24 @@ async function runChannels(
       : none,
   ]);
   const semanticHits = queryVector !== null ? queryVector.then((vector) => semanticSearch(store, config, base, vector)) : none;
-  let waiting = queryVector !== null;
-  const arrived = (): void => {
-    waiting = false;
-  };
-  semanticHits.then(arrived, arrived);
+  // what is still on its way: the query's vector (computed off this thread when it has not come by the
+  // time the other channels' records are read: an embedder on its own in-process thread has answered
+  // by then), and the semantic hits (a vector search the store runs off this thread)
+  let vectorPending = queryVector !== null;
+  let hitsPending = queryVector !== null;
+  queryVector?.then(
+    () => (vectorPending = false),
+    () => (vectorPending = false),
+  );
+  semanticHits.then(
+    () => (hitsPending = false),
+    () => (hitsPending = false),
+  );
   const records = new Map<string, MemoryRecord>();
   const early = textual.then(async (lists) => {
     await readRecords(store, lists.flat(), base.scopes, records);
-    return waiting && store.vectorSearchesAway?.() === true ? workWhileWaiting(store, config, analysis, base, lists, records) : undefined;
+    const waiting = hitsPending && (vectorPending || store.vectorSearchesAway?.() === true);
+    return waiting ? workWhileWaiting(store, config, analysis, base, lists, records) : undefined;
   });
   // awaited below; this only keeps a failure while the vector is pending from going unhandled
   early.catch(() => undefined);
