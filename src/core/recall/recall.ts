@@ -333,7 +333,7 @@ async function workWhileWaiting(
   const best = new Map<string, number>();
   for (const list of lists)
     list.forEach((hit, rank) => {
-      if (records.has(hit.id) && !(rank >= (best.get(hit.id) ?? Infinity))) best.set(hit.id, rank);
+      if (records.has(hit.id) && rank < (best.get(hit.id) ?? Infinity)) best.set(hit.id, rank);
     });
   if (best.size === 0) return undefined;
   const ids = [...best].sort((a, b) => a[1] - b[1]).map(([id]) => id);
