@@ -6,6 +6,7 @@
  */
 import { EngramCore, type EngramCoreOptions } from './core/engine.js';
 import { PART_BATCH } from './core/write/fill-parts.js';
+import { MENTION_BATCH } from './core/recall/mentioned-time.js';
 import { BackgroundWorker } from './consolidation/background-worker.js';
 import { IdleReflector, type IdleReflectionEvent } from './consolidation/idle-reflection.js';
 import { sinceLastReflection } from './consolidation/phases/reflect.js';
@@ -392,10 +393,13 @@ export class Engram extends EngramCore {
       {
         ...options,
         scheduler: systemScheduler,
-        // due importance recoveries first, then the part vectors of records written since
+        // due importance recoveries first, then the part vectors of records written since, then the
+        // times their texts name
         also: async (owner) => {
           const scored = (await this.drainImportance({ owner, limit: 1 })).jobs;
-          return scored > 0 ? scored : (await this.fillParts({ limit: PART_BATCH })).records;
+          if (scored > 0) return scored;
+          const parts = (await this.fillParts({ limit: PART_BATCH })).records;
+          return parts > 0 ? parts : (await this.fillMentions({ limit: MENTION_BATCH })).records;
         },
       },
     );

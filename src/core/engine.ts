@@ -30,6 +30,7 @@ import { answeredQuestions, llmCapturedClaims, openQuestionsOf } from './write/c
 import { NoveltyScratch, rememberAll, type RememberResult, type WriteOptions } from './write/remember.js';
 import { rememberBatches } from './write/remember-batches.js';
 import { fillPartVectors, type FillPartsOptions, type FillPartsReport } from './write/fill-parts.js';
+import { fillMentions, type FillMentionsReport } from './recall/mentioned-time.js';
 import { reembedText } from './reembed/reembed-text.js';
 import { normalize } from './write/resolve-claim.js';
 import type { Llm } from './ports/llm.js';
@@ -498,27 +499,46 @@ export class EngramCore {
    * resolves when all is done or a limit is hit (`limit` counts jobs; part vectors are not jobs and
    * are made only when no limit is given, or within `maxMs`).
    */
-  async processJobs(options: DrainOptions = {}): Promise<DrainReport & { importanceScored: number; partVectors: number }> {
+  async processJobs(
+    options: DrainOptions = {},
+  ): Promise<DrainReport & { importanceScored: number; partVectors: number; mentionedTimes: number }> {
     this.assertOpen();
     const owner = options.owner ?? newWorkerOwner(this.system);
     const started = this.system.stopwatch.now();
     const concepts = await drainConceptJobs(this.#deps(), { ...options, owner });
     const left = options.limit === undefined ? undefined : Math.max(0, options.limit - concepts.jobs);
-    if (left === 0) return { ...concepts, importanceScored: 0, partVectors: 0 };
+    if (left === 0) return { ...concepts, importanceScored: 0, partVectors: 0, mentionedTimes: 0 };
     const importance = await this.drainImportance({
       owner,
       ...(left !== undefined ? { limit: left } : {}),
       ...(options.scopes !== undefined ? { scopes: options.scopes } : {}),
     });
     const drained = { ...concepts, jobs: concepts.jobs + importance.jobs, importanceScored: importance.scored };
-    if (options.limit !== undefined) return { ...drained, partVectors: 0 };
-    const remaining = options.maxMs === undefined ? undefined : options.maxMs - (this.system.stopwatch.now() - started);
-    if (remaining !== undefined && remaining <= 0) return { ...drained, partVectors: 0 };
+    if (options.limit !== undefined) return { ...drained, partVectors: 0, mentionedTimes: 0 };
+    const timeLeft = (): number | undefined =>
+      options.maxMs === undefined ? undefined : options.maxMs - (this.system.stopwatch.now() - started);
+    let remaining = timeLeft();
+    if (remaining !== undefined && remaining <= 0) return { ...drained, partVectors: 0, mentionedTimes: 0 };
     const parts = await this.fillParts({
       ...(options.scopes !== undefined ? { scopes: options.scopes } : {}),
       ...(remaining !== undefined ? { maxMs: remaining } : {}),
     });
-    return { ...drained, partVectors: parts.records };
+    remaining = timeLeft();
+    if (remaining !== undefined && remaining <= 0) return { ...drained, partVectors: parts.records, mentionedTimes: 0 };
+    const mentioned = await this.fillMentions({
+      ...(options.scopes !== undefined ? { scopes: options.scopes } : {}),
+      ...(remaining !== undefined ? { maxMs: remaining } : {}),
+    });
+    return { ...drained, partVectors: parts.records, mentionedTimes: mentioned.records };
+  }
+
+  /**
+   * Stores the times the texts of records written or edited since name (`fillMentions` in
+   * `recall/mentioned-time.ts`), so recall's mention channel need not read them; the background worker
+   * calls it when idle (for every scope).
+   */
+  protected fillMentions(options: { scopes?: DrainOptions['scopes']; limit?: number; maxMs?: number } = {}): Promise<FillMentionsReport> {
+    return fillMentions({ store: this.store, stopwatch: this.system.stopwatch }, options);
   }
 
   /**

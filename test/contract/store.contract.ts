@@ -11,6 +11,7 @@ import { registerRegistryContract } from './store-registry.contract.js';
 import { registerTextContract } from './store-text.contract.js';
 import { registerDumpContract } from './store-dump.contract.js';
 import { registerPartsContract } from './store-parts.contract.js';
+import { registerMentionsContract } from './store-mentions.contract.js';
 import { DAY, T0, makeEdge, makeFullRecord, makeRecord, seededVector, vectorOf, withVectors } from './store-fixtures.js';
 
 /** Vector length used by the suite. */
@@ -1033,6 +1034,7 @@ export function runStoreContract(options: StoreContractOptions): void {
     registerTextContract(harness);
     registerDumpContract(harness);
     registerPartsContract(harness);
+    registerMentionsContract(harness);
 
     const unknown = Object.keys(options.skip ?? {}).filter((name) => !names.has(name));
     if (unknown.length > 0) throw new Error(`runStoreContract(${options.name}): skip names no test: ${unknown.join(', ')}`);

@@ -79,6 +79,7 @@ runStoreContract({
     'relation registry: run-time types persist, are idempotent, and refuse a direction change': ':memory: does not survive close',
     'job queue survives reopen': ':memory: does not survive close',
     'part vectors and the pending list survive close and reopen': ':memory: does not survive close',
+    'stored mentioned times and the pending list survive close and reopen': ':memory: does not survive close',
     'text: sourced records with hard or long text survive close and reopen unchanged': ':memory: does not survive close',
   },
 });

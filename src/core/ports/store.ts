@@ -274,6 +274,12 @@ export interface StoreReader {
    */
   vectorSearchesAway?(): boolean;
   /**
+   * The times the text of a record this store returned names apart from when it was written, as the
+   * store keeps them (`mentionWindows` in `core/recall/mentioned-time.ts`, stored by `setMentions`);
+   * undefined when it holds none for it yet (the caller reads the text). Optional.
+   */
+  mentionsOf?(record: MemoryRecord): readonly TimeSpan[] | undefined;
+  /**
    * The embeddings of the `limit` most recently written memories of `scope` (any status), newest first:
    * a cheap reference sample for novelty (surprise) on write.
    */
@@ -463,6 +469,20 @@ export interface TemporalQuery extends ScopedQuery {
   end: number;
 }
 
+/** A stretch of time, [start, end) in epoch ms. */
+export interface TimeSpan {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** A record whose mentioned times are to be stored: its text and when it was written (`writtenAt`). */
+export interface MentionsCandidate {
+  readonly id: string;
+  readonly scope: Scope;
+  readonly content: string;
+  readonly written: number;
+}
+
 /**
  * A record whose part vectors are still to be made: every record written, and every record whose
  * content changed, is pending until `setPartVectors` answers for it (with vectors or with none).
@@ -630,6 +650,17 @@ export interface Store extends StoreReader {
    * of `scopes` (every scope for `'all'`: a maintenance read, like the job queue's).
    */
   pendingParts(query: { scopes: readonly Scope[] | 'all'; limit: number }): Promise<PartsCandidate[]>;
+  /**
+   * Up to `limit` records of `scopes` (every scope for `'all'`: a maintenance read) whose mentioned times
+   * are not stored yet (written or edited since). Optional, with `setMentions`: a store that keeps none
+   * leaves both out.
+   */
+  pendingMentions?(query: { scopes: readonly Scope[] | 'all'; limit: number }): Promise<MentionsCandidate[]>;
+  /**
+   * Stores the mentioned times of each entry whose record still has that content and write time (one
+   * transaction); returns how many were stored. The rest were edited meanwhile and stay pending.
+   */
+  setMentions?(entries: readonly (MentionsCandidate & { mentions: readonly TimeSpan[] })[]): Promise<number>;
   /** How many records of `scopes` still wait for their part vectors. */
   countPendingParts(scopes: readonly Scope[]): Promise<number>;
   setMeta(key: string, value: string): Promise<void>;

@@ -24,7 +24,7 @@ import { maximalMarginalRelevance } from './mmr.js';
 import { spreadActivation } from '../graph/activation.js';
 import { isChunkParent, isConcept } from '../record-kinds.js';
 import { withPartScores } from './part-scores.js';
-import { mentionedTimeHits, readMentions } from './mentioned-time.js';
+import { mentionedTimeHits, readMentions, type StoredMentions } from './mentioned-time.js';
 import { personaRerank } from './persona-stage.js';
 import { readPersona } from '../persona/persona-api.js';
 import { isPersona, type Persona } from '../persona/persona.js';
@@ -309,8 +309,14 @@ async function runChannels(
   const [[lexical, entity, temporal], semantic] = await Promise.all([textual, semanticHits]);
   const ahead = await early;
   await readRecords(store, semantic, base.scopes, records);
-  const mention = analysis.window !== null && config.mentionWeight > 0 ? mentionedTimeHits(records.values(), analysis.window) : [];
+  const mention =
+    analysis.window !== null && config.mentionWeight > 0 ? mentionedTimeHits(records.values(), analysis.window, storedMentions(store)) : [];
   return { channels: { lexical, semantic, entity, temporal, mention }, records, ...(ahead !== undefined ? { ahead } : {}) };
+}
+
+/** The mentioned times the store keeps for the records it returned (`Store.mentionsOf`), if it keeps any. */
+function storedMentions(store: Store): StoredMentions | undefined {
+  return store.mentionsOf === undefined ? undefined : (record) => store.mentionsOf?.(record);
 }
 
 /**
@@ -328,7 +334,7 @@ async function workWhileWaiting(
   lists: readonly (readonly ChannelHit[])[],
   records: ReadonlyMap<string, MemoryRecord>,
 ): Promise<NeighboursAhead | undefined> {
-  if (analysis.window !== null && config.mentionWeight > 0) readMentions(records.values());
+  if (analysis.window !== null && config.mentionWeight > 0) readMentions(records.values(), storedMentions(store));
   if (!neighbourhoodOn(config)) return undefined;
   const best = new Map<string, number>();
   for (const list of lists)

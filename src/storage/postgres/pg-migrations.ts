@@ -4,6 +4,7 @@
  * apply each exactly once. Append-only: never edit a shipped migration, add the next version.
  */
 import { partsGenerationSql, partsSchemaSql } from './pg-parts.js';
+import { mentionsSchemaSql } from './pg-mentions.js';
 import { EngramError, messages } from '../../core/errors.js';
 import { LAYERS, STATUSES } from '../../core/memory.js';
 import { BUILT_IN_RELATIONS } from '../../core/relations.js';
@@ -383,6 +384,13 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'a generation per scope raised by every change to its part vectors, so a process can keep the blobs it read',
     async up(session, { tables: t }) {
       await session.exec(partsGenerationSql(t));
+    },
+  },
+  {
+    version: 25,
+    name: 'the times a memory names, stored off the write path; every record is pending once',
+    async up(session, { tables: t }) {
+      await session.exec(mentionsSchemaSql(t));
     },
   },
 ];

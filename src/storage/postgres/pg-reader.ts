@@ -5,6 +5,7 @@
 import { EngramError, messages } from '../../core/errors.js';
 import { LAYERS, STATUSES, type Edge, type Layer, type MemoryRecord } from '../../core/memory.js';
 import type {
+  TimeSpan,
   BrowseQuery,
   ChannelHit,
   ScopeSelection,
@@ -18,6 +19,7 @@ import type {
   VectorQuery,
   EpisodeHead,
 } from '../../core/ports/store.js';
+import { storedMentionsOf } from '../stored-mentions.js';
 import { assertReadScopes, assertScope, type Scope } from '../../core/scope.js';
 import type { RelationType } from '../../core/relations.js';
 import type {
@@ -243,6 +245,10 @@ export class PgReader implements StoreReader {
 
   async findDerived(query: { scope: Scope; ids: readonly string[] }): Promise<MemoryRecord[]> {
     return this.read('find derived records', (db) => findDerived(db, this.tables, query.scope, query.ids));
+  }
+
+  mentionsOf(record: MemoryRecord): readonly TimeSpan[] | undefined {
+    return storedMentionsOf(record);
   }
 
   async getNeighbours(query: NeighbourQuery): Promise<Map<string, { before: MemoryRecord[]; after: MemoryRecord[] }>> {

@@ -17,6 +17,7 @@ import {
   POSTGRES_BOOLEAN,
   visibilitySql,
 } from '../record-columns.js';
+import { keepStoredMentions, MENTIONS_COLUMN, mentionsChange } from '../stored-mentions.js';
 
 /** Collects positional parameters: `p.add(value)` returns its placeholder (`$3`). */
 export class Params {
@@ -61,9 +62,12 @@ export type MemoryRow = Readonly<Record<string, unknown>>;
 /** The record's columns, in order. */
 export const MEMORY_FIELDS = MEMORY_COLUMN_NAMES;
 
-/** Every stored field of a record, prefixed with `alias.`, for SELECTs. */
+/**
+ * Every stored field of a record, prefixed with `alias.`, for SELECTs, then its stored mentioned times
+ * (`stored-mentions.ts`), which `rowToMemory` pairs with it.
+ */
 export function memoryColumns(alias: string): string {
-  return MEMORY_FIELDS.map((c) => `${alias}.${c}`).join(', ');
+  return [...MEMORY_FIELDS.map((c) => `${alias}.${c}`), `${alias}.${MENTIONS_COLUMN}`].join(', ');
 }
 
 /** Values for `MEMORY_FIELDS`, in order (without the term count). */
@@ -73,7 +77,9 @@ export function memoryValues(record: MemoryRecord): unknown[] {
 
 /** Decodes a row (bigints may come back as strings); a column that does not parse comes back undefined for `recordProblem` to report, never a throw. */
 export function rowToMemory(row: MemoryRow): MemoryRecord {
-  return decodeMemoryRow(row, POSTGRES_BOOLEAN);
+  const record = decodeMemoryRow(row, POSTGRES_BOOLEAN);
+  keepStoredMentions(record, row[MENTIONS_COLUMN]);
+  return record;
 }
 
 /**
@@ -106,7 +112,10 @@ export { termCounts, termLength };
 
 /** `SET` assignments for the fields present in `patch` (undefined fields are left alone). */
 export function patchAssignments(patch: MemoryPatch, params: Params): string[] {
-  return patchColumns(patch, POSTGRES_BOOLEAN).map(([column, value]) => `${column} = ${params.add(value)}`);
+  const columns = patchColumns(patch, POSTGRES_BOOLEAN);
+  // what the text names is read again (relative to when it was written) by the next `setMentions`
+  if (mentionsChange(patch)) columns.push([MENTIONS_COLUMN, null]);
+  return columns.map(([column, value]) => `${column} = ${params.add(value)}`);
 }
 
 /** An `edges` row as the drivers return it, keyed by column. */

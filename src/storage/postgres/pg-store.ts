@@ -11,7 +11,9 @@ import type {
   ClaimJobsQuery,
   Job,
   JobBacklog,
+  MentionsCandidate,
   PartsCandidate,
+  TimeSpan,
   Store,
   StoreCapabilities,
   StoredApiKey,
@@ -21,6 +23,8 @@ import type { Scope } from '../../core/scope.js';
 import * as keyRows from './pg-api-keys.js';
 import { claimJobs, completeJobs, failJob, jobBacklog } from './pg-jobs.js';
 import { countPendingParts, PartBlobCache, readPendingParts } from './pg-parts.js';
+import { readPendingMentions, writeMentions } from './pg-mentions.js';
+import { assertReadScopes } from '../../core/scope.js';
 import { AccessBatch } from '../access-batch.js';
 import { AsyncMutex } from '../async-mutex.js';
 import type { PgDriver, PgQueryable } from './pg-driver.js';
@@ -371,6 +375,17 @@ export class PostgresStore extends PgReader implements Store {
 
   async pendingParts(query: { scopes: readonly Scope[] | 'all'; limit: number }): Promise<PartsCandidate[]> {
     return this.read('read records pending part vectors', (db) => readPendingParts(db, this.#tables, query));
+  }
+
+  async pendingMentions(query: { scopes: readonly Scope[] | 'all'; limit: number }): Promise<MentionsCandidate[]> {
+    if (query.scopes !== 'all') assertReadScopes(query.scopes);
+    return this.read('read records whose mentioned times are not stored', (db) =>
+      readPendingMentions(db, this.#tables, query.scopes, query.limit),
+    );
+  }
+
+  async setMentions(entries: readonly (MentionsCandidate & { mentions: readonly TimeSpan[] })[]): Promise<number> {
+    return this.read('store mentioned times', (db) => writeMentions(db, this.#tables, entries));
   }
 
   async countPendingParts(scopes: readonly Scope[]): Promise<number> {

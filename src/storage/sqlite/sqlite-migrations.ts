@@ -4,6 +4,8 @@
  * Migrations are append-only: never edit one that has shipped, add the next version instead.
  */
 import { PARTS_SCHEMA_SQL } from './sqlite-parts.js';
+import { MENTIONS_COLUMN } from '../stored-mentions.js';
+import { MENTIONS_PENDING_INDEX } from './sqlite-mentions.js';
 import { randomUUID } from 'node:crypto';
 import { EngramError, messages } from '../../core/errors.js';
 import { LAYERS, STATUSES } from '../../core/memory.js';
@@ -493,6 +495,17 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'part vectors (a record that says several things gets a vector for each), pending until made',
     up(connection) {
       connection.exec(PARTS_SCHEMA_SQL);
+    },
+  },
+  {
+    version: 25,
+    name: 'the times a memory names, stored off the write path; every record is pending once',
+    up(connection) {
+      // a new column is NULL in every row (pending); the partial index holds only the pending rows
+      connection.exec(`
+        ALTER TABLE memories ADD COLUMN ${MENTIONS_COLUMN} TEXT;
+        CREATE INDEX ${MENTIONS_PENDING_INDEX} ON memories (scope) WHERE ${MENTIONS_COLUMN} IS NULL;
+      `);
     },
   },
 ];

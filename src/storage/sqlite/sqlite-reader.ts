@@ -5,6 +5,7 @@
 import { LAYERS, STATUSES, type Edge, type Layer, type MemoryRecord } from '../../core/memory.js';
 import type { RelationType } from '../../core/relations.js';
 import type {
+  TimeSpan,
   BrowseQuery,
   ChannelHit,
   ScopeSelection,
@@ -38,6 +39,7 @@ import { countRecordedPerDay, listConcepts, nextToDecay } from './sqlite-explore
 import type { SqliteConnection } from './sqlite-connection.js';
 import { assertDimension } from '../../core/vectors.js';
 import { toEngramError } from './sqlite-errors.js';
+import { storedMentionsOf } from '../stored-mentions.js';
 import { arrayToMemory, inList, memoryColumns, rowToMemory, type MemoryRow } from './sqlite-rows.js';
 import { searchVectors, searchVectorsAhead, type VectorSearchContext } from './ann/sqlite-vector-search.js';
 import * as dump from './sqlite-dump.js';
@@ -231,6 +233,10 @@ export class SqliteReader implements StoreReader {
             },
       ),
     );
+  }
+
+  mentionsOf(record: MemoryRecord): readonly TimeSpan[] | undefined {
+    return storedMentionsOf(record);
   }
 
   vectorSearchesAway(): boolean {

@@ -18,6 +18,7 @@ import {
   TERM_COUNT_COLUMN,
   visibilitySql,
 } from '../record-columns.js';
+import { keepStoredMentions, MENTIONS_COLUMN, mentionsChange } from '../stored-mentions.js';
 
 /** A `memories` row as the driver returns it, keyed by column (`record-columns.ts` says which). */
 export type MemoryRow = Readonly<Record<string, unknown>>;
@@ -29,17 +30,26 @@ const INSERT_COLUMNS = [...MEMORY_COLUMN_NAMES, TERM_COUNT_COLUMN, LEXICAL_TEXT_
 
 /** Decodes a row selected with `memoryColumns` as an array (rowid first, then the record's columns in order). */
 export function arrayToMemory(values: readonly unknown[]): MemoryRecord {
-  return decodeMemory(values, SQLITE_BOOLEAN, 1);
+  const record = decodeMemory(values, SQLITE_BOOLEAN, 1);
+  keepStoredMentions(record, values[MEMORY_COLUMN_NAMES.length + 1]);
+  return record;
 }
 
 /** A row selected with `memoryColumns` as an array, keyed by column (for `rowToMemory`). */
 export function arrayToMemoryRow(values: readonly unknown[]): MemoryRow {
-  return Object.fromEntries([['rowid', values[0]], ...MEMORY_COLUMN_NAMES.map((c, i) => [c, values[i + 1]])]) as MemoryRow;
+  return Object.fromEntries([
+    ['rowid', values[0]],
+    ...MEMORY_COLUMN_NAMES.map((c, i) => [c, values[i + 1]]),
+    [MENTIONS_COLUMN, values[MEMORY_COLUMN_NAMES.length + 1]],
+  ]) as MemoryRow;
 }
 
-/** Every stored column of a record, prefixed with `alias.`, for SELECTs (rowid first). */
+/**
+ * Every stored column of a record, prefixed with `alias.`, for SELECTs: rowid first, then the record's
+ * columns, then its stored mentioned times (`stored-mentions.ts`), which the decoders pair with it.
+ */
 export function memoryColumns(alias: string): string {
-  return [`${alias}.rowid`, ...MEMORY_COLUMN_NAMES.map((c) => `${alias}.${c}`)].join(', ');
+  return [`${alias}.rowid`, ...MEMORY_COLUMN_NAMES.map((c) => `${alias}.${c}`), `${alias}.${MENTIONS_COLUMN}`].join(', ');
 }
 
 export const INSERT_MEMORY_SQL = `INSERT INTO memories (${INSERT_COLUMNS.join(', ')}) VALUES (${INSERT_COLUMNS.map(() => '?').join(', ')})`;
@@ -51,13 +61,17 @@ export function memoryInsertParams(record: MemoryRecord): unknown[] {
 
 /** Decodes a row; a column that does not parse comes back undefined for `recordProblem` to report, never a throw. */
 export function rowToMemory(row: MemoryRow): MemoryRecord {
-  return decodeMemoryRow(row, SQLITE_BOOLEAN);
+  const record = decodeMemoryRow(row, SQLITE_BOOLEAN);
+  keepStoredMentions(record, row[MENTIONS_COLUMN]);
+  return record;
 }
 
 /** `SET` assignments and parameters for the fields present in `patch` (undefined fields are left alone). */
 export function patchAssignments(patch: MemoryPatch): { sql: string; params: unknown[] } {
   const columns = patchColumns(patch, SQLITE_BOOLEAN);
   if (typeof patch.content === 'string') columns.push([LEXICAL_TEXT_COLUMN, lexicalText(patch.content)]);
+  // what the text names is read again (relative to when it was written) by the next `setMentions`
+  if (mentionsChange(patch)) columns.push([MENTIONS_COLUMN, null]);
   return { sql: columns.map(([column]) => `${column} = ?`).join(', '), params: columns.map(([, value]) => value) };
 }
 

@@ -11,13 +11,16 @@ import type {
   ClaimJobsQuery,
   Job,
   JobBacklog,
+  MentionsCandidate,
   PartsCandidate,
+  TimeSpan,
   Store,
   StoreCapabilities,
   StoredApiKey,
   StoreTransaction,
 } from '../../core/ports/store.js';
 import { countPendingParts, readPendingParts } from './sqlite-parts.js';
+import { readPendingMentions, writeMentions } from './sqlite-mentions.js';
 import type { Scope } from '../../core/scope.js';
 import { claimJobs, completeJobs, failJob, jobBacklog } from './sqlite-jobs.js';
 import * as keyRows from './sqlite-api-keys.js';
@@ -310,6 +313,18 @@ export class SqliteStore extends SqliteReader implements Store {
   async pendingParts(query: { scopes: readonly Scope[] | 'all'; limit: number }): Promise<PartsCandidate[]> {
     if (query.scopes !== 'all') assertReadScopes(query.scopes);
     return this.read('read records waiting for part vectors', (connection) => readPendingParts(connection, query.scopes, query.limit));
+  }
+
+  async pendingMentions(query: { scopes: readonly Scope[] | 'all'; limit: number }): Promise<MentionsCandidate[]> {
+    if (query.scopes !== 'all') assertReadScopes(query.scopes);
+    return this.read('read records whose mentioned times are not stored', (connection) =>
+      readPendingMentions(connection, query.scopes, query.limit),
+    );
+  }
+
+  async setMentions(entries: readonly (MentionsCandidate & { mentions: readonly TimeSpan[] })[]): Promise<number> {
+    if (entries.length === 0) return 0;
+    return this.#writeLocked('store mentioned times', (connection) => writeMentions(connection, entries));
   }
 
   async countPendingParts(scopes: readonly Scope[]): Promise<number> {

@@ -5,10 +5,12 @@
  * day among turns written on the day itself.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mentionedTimeHits } from '../../../src/core/recall/mentioned-time.js';
+import Database from 'better-sqlite3';
+import { MENTIONS_VERSION, mentionedTimeHits, mentionWindows } from '../../../src/core/recall/mentioned-time.js';
 import type { MemoryRecord } from '../../../src/core/memory.js';
 import { tempEngram } from '../../helpers/temp.js';
 import { Engram } from '../../../src/index.js';
+import { ManualClock } from '../../../src/core/ports/clock.js';
 
 const day = (m: number, d: number): number => Date.UTC(2023, m - 1, d);
 
@@ -57,6 +59,24 @@ describe('mentionedTimeHits', () => {
 
   it('finds nothing in texts without dates', () => {
     expect(mentionedTimeHits([record('plain', 'We talked about the garden.', day(10, 4))], october3)).toEqual([]);
+  });
+});
+
+describe('stored mentioned times', () => {
+  const october3 = { start: day(10, 3), end: day(10, 4) };
+
+  it('are used instead of reading the text when the store holds them', () => {
+    const a = record('a', 'We met them in Boston.', day(10, 4));
+    const b = record('b', 'Yesterday I met them.', day(10, 4));
+    const stored = (r: MemoryRecord) => (r.id === 'a' ? [{ start: day(10, 3), end: day(10, 4) }] : undefined);
+    // a's text names no day, but the store says it names 3 October; b, with nothing stored, is read
+    expect(mentionedTimeHits([a, b], october3, stored).map((h) => h.id)).toEqual(['a', 'b']);
+    expect(mentionedTimeHits([a, b], october3).map((h) => h.id)).toEqual(['b']);
+  });
+
+  it('mentionWindows leaves out the times that contain the write time', () => {
+    const written = day(10, 4) + 15 * 3_600_000;
+    expect(mentionWindows('Today I rest; yesterday I met them.', written)).toEqual([{ start: day(10, 3), end: day(10, 4) }]);
   });
 });
 
@@ -114,6 +134,53 @@ describe('recall finds a turn that names the day asked about, written the day af
     });
     expect(hits.every((h) => h.why.channels.mention === undefined)).toBe(true);
     expect(hits[0]?.content).not.toBe('Cal: Yesterday I met some incredible artists in Boston.');
+  });
+
+  it('processJobs stores the times; recall then reads them from the store, with the same hits', async () => {
+    // a fixed clock: recall's blend reads the time (activation, recency). The same recall repeated can
+    // differ in the sixth decimal of a score (the read cache changes the order of some sums), so hits
+    // are compared by order, score to four places, and their mention channel
+    const same = (hits: Awaited<ReturnType<typeof ask>>['hits']) =>
+      hits.map((h) => [h.id, Math.round(h.score * 1e4), h.why.channels.mention ?? null]);
+    const fixed = await Engram.open({ path: ctx.path, embedder: 'hash', clock: new ManualClock(Date.now() + 86_400_000) });
+    const sql = (statement: string, ...params: unknown[]): unknown => {
+      const db = new Database(ctx.path);
+      try {
+        return statement.startsWith('SELECT')
+          ? db
+              .prepare(statement)
+              .pluck()
+              .get(...params)
+          : db.prepare(statement).run(...params);
+      } finally {
+        db.close();
+      }
+    };
+    try {
+      // the drain's other work first (its concepts change the lexical statistics), then every record
+      // pending again, so the hits before are read from the texts
+      expect((await fixed.processJobs()).mentionedTimes).toBeGreaterThanOrEqual(42);
+      sql('UPDATE memories SET mentions = NULL');
+      const before = same((await ask(fixed)).hits);
+      // the 42 turns, and the concepts the drain extracted from them
+      expect((await fixed.processJobs()).mentionedTimes).toBeGreaterThanOrEqual(42);
+      expect((await fixed.processJobs()).mentionedTimes).toBe(0);
+      expect(same((await ask(fixed)).hits)).toEqual(before);
+      // the store's answer is what recall reads: move what the Boston turn names to another day, and it
+      // no longer matches 3 October
+      const boston = before[0]![0] as string;
+      expect(sql('SELECT mentions FROM memories WHERE id = ?', boston)).toBe(
+        `${MENTIONS_VERSION}:${JSON.stringify([[day(10, 3), day(10, 4)]])}`,
+      );
+      sql('UPDATE memories SET mentions = ? WHERE id = ?', `${MENTIONS_VERSION}:${JSON.stringify([[day(9, 3), day(9, 4)]])}`, boston);
+      const moved = (await ask(fixed)).hits;
+      expect(moved.find((h) => h.id === boston)?.why.channels.mention).toBeUndefined();
+      // what another version of the date reader stored is not used: the text is read again
+      sql('UPDATE memories SET mentions = ? WHERE id = ?', `${MENTIONS_VERSION + 1}:${JSON.stringify([[day(9, 3), day(9, 4)]])}`, boston);
+      expect(same((await ask(fixed)).hits)).toEqual(before);
+    } finally {
+      await fixed.close();
+    }
   });
 
   it('a query without a date has no mention channel', async () => {

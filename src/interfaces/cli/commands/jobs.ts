@@ -26,7 +26,7 @@ export function registerJobsCommand(program: Command): void {
           (r: typeof result) =>
             [
               r.drained !== undefined
-                ? `processed ${r.drained.jobs} jobs: ${r.drained.conceptsCreated} concepts created, ${r.drained.refsAdded} refs added, ${r.drained.failed} failed; part vectors of ${r.drained.partVectors} records made`
+                ? `processed ${r.drained.jobs} jobs: ${r.drained.conceptsCreated} concepts created, ${r.drained.refsAdded} refs added, ${r.drained.failed} failed; part vectors of ${r.drained.partVectors} records made; the dates named by ${r.drained.mentionedTimes} records stored`
                 : '',
               r.backlog !== undefined
                 ? `backlog: pending ${r.backlog.pending} · running ${r.backlog.running} · failed ${r.backlog.failed}`

@@ -1,0 +1,57 @@
+/**
+ * The stored mentioned times in PostgreSQL (`../stored-mentions.ts`): the `mentions` column of
+ * `memories` (migration 25), NULL while pending, found through a partial index of the pending rows.
+ */
+import type { MentionsCandidate, TimeSpan } from '../../core/ports/store.js';
+import { encodeMentions, MENTIONS_COLUMN } from '../stored-mentions.js';
+import type { Scope } from '../../core/scope.js';
+import type { PgQueryable } from './pg-driver.js';
+import type { Tables } from './pg-rows.js';
+
+/** Migration 25: the column (NULL in every row: all pending) and the partial index of the pending rows. */
+export function mentionsSchemaSql(t: Tables): string {
+  return `
+    ALTER TABLE ${t.memories} ADD COLUMN ${MENTIONS_COLUMN} text;
+    CREATE INDEX memories_mentions_pending ON ${t.memories} (seq) WHERE ${MENTIONS_COLUMN} IS NULL;
+  `;
+}
+
+/** Up to `limit` records of `scopes` (every scope for `'all'`) whose mentioned times are not stored yet, in write order. */
+export async function readPendingMentions(
+  db: PgQueryable,
+  t: Tables,
+  scopes: readonly Scope[] | 'all',
+  limit: number,
+): Promise<MentionsCandidate[]> {
+  const params: unknown[] = [Math.max(1, Math.floor(limit))];
+  const inScopes = scopes === 'all' ? '' : ` AND scope = ANY($${params.push([...scopes])}::text[])`;
+  const rows = await db.query<{ id: string; scope: string; content: string; written: string | number }>(
+    `SELECT id, scope, content, coalesce(occurred_at, valid_from) AS written FROM ${t.memories}
+     WHERE ${MENTIONS_COLUMN} IS NULL${inScopes} ORDER BY seq LIMIT $1`,
+    params,
+  );
+  return rows.rows.map((r) => ({ id: r.id, scope: r.scope, content: r.content, written: Number(r.written) }));
+}
+
+/** Stores each entry's times where its record still has that text and write time (one statement); returns how many were stored. */
+export async function writeMentions(
+  db: PgQueryable,
+  t: Tables,
+  entries: readonly (MentionsCandidate & { mentions: readonly TimeSpan[] })[],
+): Promise<number> {
+  if (entries.length === 0) return 0;
+  const result = await db.query(
+    `UPDATE ${t.memories} m SET ${MENTIONS_COLUMN} = u.mentions
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[]) AS u (id, scope, content, written, mentions)
+     WHERE m.id = u.id AND m.scope = u.scope AND m.content = u.content
+       AND coalesce(m.occurred_at, m.valid_from) = u.written AND m.${MENTIONS_COLUMN} IS NULL`,
+    [
+      entries.map((e) => e.id),
+      entries.map((e) => e.scope),
+      entries.map((e) => e.content),
+      entries.map((e) => e.written),
+      entries.map((e) => encodeMentions(e.mentions)),
+    ],
+  );
+  return result.rowCount;
+}

@@ -1,0 +1,50 @@
+/**
+ * The stored mentioned times in SQLite (`../stored-mentions.ts`): the `mentions` column of `memories`
+ * (migration 25), NULL while pending, found through a partial index of the pending rows.
+ */
+import type { MentionsCandidate, TimeSpan } from '../../core/ports/store.js';
+import { encodeMentions, MENTIONS_COLUMN } from '../stored-mentions.js';
+import type { Scope } from '../../core/scope.js';
+import type { SqliteConnection } from './sqlite-connection.js';
+import { inList } from './sqlite-rows.js';
+
+/** The partial index of the rows whose mentioned times are not stored yet. */
+export const MENTIONS_PENDING_INDEX = 'memories_mentions_pending';
+
+/** Up to `limit` records of `scopes` (every scope for `'all'`) whose mentioned times are not stored yet. */
+export function readPendingMentions(connection: SqliteConnection, scopes: readonly Scope[] | 'all', limit: number): MentionsCandidate[] {
+  const n = Math.max(1, Math.floor(limit));
+  const inScopes = scopes === 'all' ? '' : ` AND ${inList('scope')}`;
+  return connection
+    .allArrays(
+      `SELECT id, scope, content, coalesce(occurred_at, valid_from) FROM memories INDEXED BY ${MENTIONS_PENDING_INDEX}
+       WHERE ${MENTIONS_COLUMN} IS NULL${inScopes} LIMIT ${n}`,
+      ...(scopes === 'all' ? [] : [JSON.stringify(scopes)]),
+    )
+    .map(([id, scope, content, written]) => ({
+      id: id as string,
+      scope: scope as string,
+      content: content as string,
+      written: Number(written),
+    }));
+}
+
+/** Stores each entry's times where its record still has that text and write time; returns how many were stored. */
+export function writeMentions(
+  connection: SqliteConnection,
+  entries: readonly (MentionsCandidate & { mentions: readonly TimeSpan[] })[],
+): number {
+  let stored = 0;
+  for (const entry of entries) {
+    stored += connection.run(
+      `UPDATE memories SET ${MENTIONS_COLUMN} = ?
+       WHERE id = ? AND scope = ? AND content = ? AND coalesce(occurred_at, valid_from) = ? AND ${MENTIONS_COLUMN} IS NULL`,
+      encodeMentions(entry.mentions),
+      entry.id,
+      entry.scope,
+      entry.content,
+      entry.written,
+    );
+  }
+  return stored;
+}
