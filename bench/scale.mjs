@@ -89,7 +89,7 @@ const { values: args } = parseArgs({
     'query-workers': { type: 'string', default: '1' },
     // only the model's cases: their headline and cases are merged into the existing scale.json
     'only-model': { type: 'boolean', default: false },
-    // the static vectors' dimension: 512 (the table's own) or another, e.g. 384 (the default model's),
+    // the static vectors' dimension: 512 (the table's own) or another, e.g. 768 (the default model's),
     // to which they are projected (bench/scale-corpus.mjs `scaleEmbedder`; its own cached corpus)
     dimension: { type: 'string', default: String(STATIC_DIMENSION) },
     case: { type: 'string' },
