@@ -1,12 +1,15 @@
 #!/usr/bin/env node
-// Recall reading ahead while its semantic hits are away, against not, paired in one process:
-//   node bench/recall-ahead-ab.mjs [--size 1000000] [--queries 200] [--rounds 2] [--warmups 150]
+// A recall feature on and off, paired in one process:
+//   node bench/recall-ahead-ab.mjs [--feature ahead|mentions] [--size 1000000] [--queries 200] [--rounds 2] [--warmups 150]
+// `ahead`: reading ahead while the semantic hits are away (off: the store's `vectorSearchesAway`
+// answers false); `mentions`: the stored mentioned times (off: the store's `mentionsOf` hidden, so each
+// candidate's dates are read from its text; fill them first with `processJobs`, or the two are alike).
 // Opens the `bench:scale` corpus of --size with default store settings (the static embedder, the
 // lexical index loaded), recalls --warmups queries, then each of --queries twice in a row, once with the
-// read-ahead on and once off (the store's `vectorSearchesAway` answering false), in alternating order
-// so neither setting always runs second (a second run finds the dates the first parsed remembered).
+// feature on and once off, in alternating order so neither setting always runs second (a second run
+// finds the dates the first parsed remembered).
 // A fixed clock, so both runs of a query must return the same hits; the script fails if they do not.
-// Prints p50/p95/mean of each and writes bench/results/recall-ahead-ab-<size>.json. Needs the corpus and its
+// Prints p50/p95/mean of each and writes bench/results/recall-<feature>-ab-<size>.json. Needs the corpus and its
 // index (`node bench/scale.mjs --sizes <size> --skip-use --model none` first) and `npm run build`.
 import { existsSync } from 'node:fs';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
@@ -15,6 +18,7 @@ import { MAIN_SCOPE, SCALE_SEED, assertBuilt, corpusPaths, dist } from './scale-
 
 const { values: args } = parseArgs({
   options: {
+    feature: { type: 'string', default: 'ahead' },
     size: { type: 'string', default: '1000000' },
     queries: { type: 'string', default: '200' },
     rounds: { type: 'string', default: '2' },
@@ -23,6 +27,8 @@ const { values: args } = parseArgs({
 });
 
 assertBuilt();
+const feature = args.feature;
+if (feature !== 'ahead' && feature !== 'mentions') throw new Error(`--feature must be ahead or mentions, got ${feature}`);
 const size = Number(args.size);
 const { path } = corpusPaths(size);
 if (!existsSync(path))
@@ -47,8 +53,14 @@ const options = { scopes: [MAIN_SCOPE], k: 10, trackAccess: false };
 log(`${size.toLocaleString('en-US')} memories: ${warmups.length} recalls to warm up`);
 for (const text of warmups) await engram.recall(text, options);
 const away = store.vectorSearchesAway.bind(store);
+const kept = store.mentionsOf.bind(store);
 const times = { on: [], off: [] };
 let readAhead = 0;
+/** Turns the feature on or off on this store. */
+const set = (on) => {
+  if (feature === 'ahead') store.vectorSearchesAway = on ? () => (away() ? (readAhead++, true) : false) : () => false;
+  else store.mentionsOf = on ? kept : undefined;
+};
 let onFaster = 0;
 for (let round = 0; round < Number(args.rounds); round++) {
   log(`round ${round + 1}: ${texts.length} queries, each with the read-ahead on and off`);
@@ -56,22 +68,23 @@ for (let round = 0; round < Number(args.rounds); round++) {
     const hits = {};
     const taken = {};
     for (const setting of (i + round) % 2 === 0 ? ['on', 'off'] : ['off', 'on']) {
-      store.vectorSearchesAway = setting === 'on' ? () => (away() ? (readAhead++, true) : false) : () => false;
+      set(setting === 'on');
       const start = performance.now();
       hits[setting] = (await engram.recall(text, options)).hits;
       taken[setting] = since(start);
       times[setting].push(taken[setting]);
     }
-    if (!isDeepStrictEqual(hits.on, hits.off)) throw new Error(`query ${i}: the read-ahead changed the hits of "${text}"`);
+    if (feature === 'ahead' && !isDeepStrictEqual(hits.on, hits.off))
+      throw new Error(`query ${i}: the read-ahead changed the hits of "${text}"`);
     if (taken.on < taken.off) onFaster++;
   }
 }
 await store.close();
 const rows = ['on', 'off'].map((setting) => ({ setting, ...percentiles(times[setting]) }));
 printTable(
-  `engine recall at ${size.toLocaleString('en-US')} memories with the read-ahead on and off, ms (k=10, static embedder, paired)`,
+  `engine recall at ${size.toLocaleString('en-US')} memories with ${feature === 'ahead' ? 'the read-ahead' : 'the stored mentioned times'} on and off, ms (k=10, static embedder, paired)`,
   [
-    ['read-ahead', 'setting'],
+    [feature === 'ahead' ? 'read-ahead' : 'stored times', 'setting'],
     ['p50', 'p50', 2],
     ['p95', 'p95', 2],
     ['mean', 'mean', 2],
@@ -79,13 +92,12 @@ printTable(
   ],
   rows,
 );
-process.stdout.write(
-  `read ahead in ${readAhead} of ${times.on.length} recalls; faster with it in ${onFaster} of ${times.on.length} pairs\n`,
-);
-const out = writeResult(`recall-ahead-ab-${size}`, {
-  options: { size, queries: texts.length, rounds: Number(args.rounds) },
+if (feature === 'ahead') process.stdout.write(`read ahead in ${readAhead} of ${times.on.length} recalls\n`);
+process.stdout.write(`faster with it in ${onFaster} of ${times.on.length} pairs\n`);
+const out = writeResult(`recall-${feature}-ab-${size}`, {
+  options: { feature, size, queries: texts.length, rounds: Number(args.rounds) },
   rows,
-  readAhead,
+  ...(feature === 'ahead' ? { readAhead } : {}),
   onFaster,
 });
 log(`wrote ${out}`);
