@@ -299,18 +299,18 @@ async function runChannels(
     () => (hitsPending = false),
   );
   const records = new Map<string, MemoryRecord>();
+  const stored = storedMentions(store);
   const early = textual.then(async (lists) => {
     await readRecords(store, lists.flat(), base.scopes, records);
     const waiting = hitsPending && (vectorPending || store.vectorSearchesAway?.() === true);
-    return waiting ? workWhileWaiting(store, config, analysis, base, lists, records) : undefined;
+    return waiting ? workWhileWaiting(store, config, analysis, base, lists, records, stored) : undefined;
   });
   // awaited below; this only keeps a failure while the vector is pending from going unhandled
   early.catch(() => undefined);
   const [[lexical, entity, temporal], semantic] = await Promise.all([textual, semanticHits]);
   const ahead = await early;
   await readRecords(store, semantic, base.scopes, records);
-  const mention =
-    analysis.window !== null && config.mentionWeight > 0 ? mentionedTimeHits(records.values(), analysis.window, storedMentions(store)) : [];
+  const mention = analysis.window !== null && config.mentionWeight > 0 ? mentionedTimeHits(records.values(), analysis.window, stored) : [];
   return { channels: { lexical, semantic, entity, temporal, mention }, records, ...(ahead !== undefined ? { ahead } : {}) };
 }
 
@@ -333,8 +333,9 @@ async function workWhileWaiting(
   base: ScopedQuery,
   lists: readonly (readonly ChannelHit[])[],
   records: ReadonlyMap<string, MemoryRecord>,
+  stored: StoredMentions | undefined,
 ): Promise<NeighboursAhead | undefined> {
-  if (analysis.window !== null && config.mentionWeight > 0) readMentions(records.values(), storedMentions(store));
+  if (analysis.window !== null && config.mentionWeight > 0) readMentions(records.values(), stored);
   if (!neighbourhoodOn(config)) return undefined;
   const best = new Map<string, number>();
   for (const list of lists)
