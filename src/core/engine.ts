@@ -748,19 +748,28 @@ export class EngramCore {
 
   /**
    * Counts by layer and status within the given scopes, the job backlog, and how many records still
-   * wait for their part vectors (`partVectorsPending`; the background worker or `processJobs` makes them).
+   * wait for their part vectors (`partVectorsPending`) and for the times their text names to be stored
+   * (`mentionedTimesPending`; 0 where the store keeps none); the background worker or `processJobs`
+   * makes both.
    */
-  async stats(
-    options: ScopedReadOptions,
-  ): Promise<StoreStats & { scopes: readonly Scope[]; embedder: string; jobs: JobBacklog; partVectorsPending: number }> {
+  async stats(options: ScopedReadOptions): Promise<
+    StoreStats & {
+      scopes: readonly Scope[];
+      embedder: string;
+      jobs: JobBacklog;
+      partVectorsPending: number;
+      mentionedTimesPending: number;
+    }
+  > {
     this.assertOpen();
     const scopes = assertReadScopes(options?.scopes);
-    const [stats, jobs, partVectorsPending] = await Promise.all([
+    const [stats, jobs, partVectorsPending, mentionedTimesPending] = await Promise.all([
       this.store.stats(scopes),
       this.store.jobBacklog(scopes),
       this.store.countPendingParts(scopes),
+      this.store.countPendingMentions?.(scopes) ?? 0,
     ]);
-    return { scopes, embedder: this.embedder.name, ...stats, jobs, partVectorsPending };
+    return { scopes, embedder: this.embedder.name, ...stats, jobs, partVectorsPending, mentionedTimesPending };
   }
 
   /** Is the record visible to a current read now? */

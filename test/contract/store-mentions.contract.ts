@@ -20,8 +20,13 @@ export function registerMentionsContract(ctx: ContractContext): void {
   test('stores the times a text names off the write path, and hands them back with the record', async () => {
     const store = ctx.store();
     // optional in the port, kept by both stores: a store run through this contract must have them
-    if (store.pendingMentions === undefined || store.setMentions === undefined || store.mentionsOf === undefined)
-      throw new Error('this store keeps no mentioned times (pendingMentions, setMentions, mentionsOf)');
+    if (
+      store.pendingMentions === undefined ||
+      store.setMentions === undefined ||
+      store.mentionsOf === undefined ||
+      store.countPendingMentions === undefined
+    )
+      throw new Error('this store keeps no mentioned times (pendingMentions, setMentions, mentionsOf, countPendingMentions)');
     const [dated, plain, other] = await insert([
       makeRecord({ scope: A, content: 'Yesterday we hiked the ridge; next Friday we fly to Boston.', occurredAt: WRITTEN }),
       makeRecord({ scope: A, content: 'We talked about kayaks and coffee.', occurredAt: WRITTEN + DAY }),
@@ -35,12 +40,18 @@ export function registerMentionsContract(ctx: ContractContext): void {
     expect(candidate).toEqual({ id: dated!.id, scope: A, content: dated!.content, written: WRITTEN });
     expect((await store.pendingMentions({ scopes: 'all', limit: 1 })).length).toBe(1);
     expect((await store.pendingMentions({ scopes: [B], limit: 10 })).map((c) => c.id)).toEqual([other!.id]);
+    // counted by scope, as `stats` reports them; reading with no scope is refused
+    expect(await store.countPendingMentions([A])).toBe(2);
+    expect(await store.countPendingMentions([A, B])).toBe(3);
+    expect(await store.countPendingMentions(['acme/none'])).toBe(0);
+    await expect(store.countPendingMentions([])).rejects.toThrow(/scope/i);
 
     const entries = pending.map((c) => ({ ...c, mentions: mentionWindows(c.content, c.written) }));
     expect(entries.find((e) => e.id === dated!.id)!.mentions.length).toBe(2);
     expect(entries.find((e) => e.id === plain!.id)!.mentions).toEqual([]);
     expect(await store.setMentions(entries)).toBe(3);
     expect(await store.pendingMentions({ scopes: 'all', limit: 10 })).toEqual([]);
+    expect(await store.countPendingMentions([A, B])).toBe(0);
     // stored once: a second answer for the same records changes nothing
     expect(await store.setMentions(entries)).toBe(0);
 

@@ -64,9 +64,21 @@ describe.skipIf(!binBuilt)('engram CLI: layers (skipped when dist/ is missing: r
 
     // an episode queues concept extraction; activate drains the queue first
     const failed = remember(['failed to reach the kitchen', '--occurred-at', '2026-01-02']);
-    const drained = ok<{ drained: { jobs: number }; backlog: { pending: number } }>(['jobs', ...base, '--scope', S, '--drain']);
+    const pending = ok<{ total: number; mentionedTimesPending: number }>(['stats', ...base, '--scope', S]);
+    expect(pending.mentionedTimesPending).toBe(pending.total);
+    const drained = ok<{ drained: { jobs: number; mentionedTimes: number }; backlog: { pending: number } }>([
+      'jobs',
+      ...base,
+      '--scope',
+      S,
+      '--drain',
+    ]);
     expect(drained.drained.jobs).toBeGreaterThan(0);
+    expect(drained.drained.mentionedTimes).toBeGreaterThanOrEqual(pending.total);
     expect(drained.backlog.pending).toBe(0);
+    expect(ok<{ mentionedTimesPending: number }>(['stats', ...base, '--scope', S]).mentionedTimesPending).toBe(0);
+    const statsText = runCli(['stats', '--db', db, '--scope', S]);
+    expect(statsText.stdout).toContain('waiting for the dates their text names to be stored: 0');
     const activated = ok<{ seeds: string[]; ranked: Array<{ id: string; hops: number }> }>(['activate', ...base, mug, '--scope', S]);
     expect(activated.seeds).toEqual([mug]);
     expect(activated.ranked.map((r) => r.id)).toContain(container);

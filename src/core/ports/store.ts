@@ -661,6 +661,8 @@ export interface Store extends StoreReader {
    * transaction); returns how many were stored. The rest were edited meanwhile and stay pending.
    */
   setMentions?(entries: readonly (MentionsCandidate & { mentions: readonly TimeSpan[] })[]): Promise<number>;
+  /** How many records of `scopes` still wait for their mentioned times (with {@link Store.pendingMentions}). */
+  countPendingMentions?(scopes: readonly Scope[]): Promise<number>;
   /** How many records of `scopes` still wait for their part vectors. */
   countPendingParts(scopes: readonly Scope[]): Promise<number>;
   setMeta(key: string, value: string): Promise<void>;

@@ -16,6 +16,15 @@ export function mentionsSchemaSql(t: Tables): string {
   `;
 }
 
+/**
+ * Migration 26: the pending rows by scope too, so a scoped drain and `stats`' count read only their
+ * scopes' pending rows (with the index by `seq` alone they walked every scope's, e.g. all of them just
+ * after migration 25).
+ */
+export function mentionsByScopeSql(t: Tables): string {
+  return `CREATE INDEX memories_mentions_pending_scope ON ${t.memories} (scope, seq) WHERE ${MENTIONS_COLUMN} IS NULL;`;
+}
+
 /** Up to `limit` records of `scopes` (every scope for `'all'`) whose mentioned times are not stored yet, in write order. */
 export async function readPendingMentions(
   db: PgQueryable,
@@ -31,6 +40,15 @@ export async function readPendingMentions(
     params,
   );
   return rows.rows.map((r) => ({ id: r.id, scope: r.scope, content: r.content, written: Number(r.written) }));
+}
+
+/** How many records of `scopes` wait for their mentioned times. */
+export async function countPendingMentions(db: PgQueryable, t: Tables, scopes: readonly Scope[]): Promise<number> {
+  const row = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM ${t.memories} WHERE ${MENTIONS_COLUMN} IS NULL AND scope = ANY($1::text[])`,
+    [[...scopes]],
+  );
+  return Number(row.rows[0]?.n ?? 0);
 }
 
 /** Stores each entry's times where its record still has that text and write time (one statement); returns how many were stored. */

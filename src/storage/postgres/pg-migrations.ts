@@ -4,7 +4,7 @@
  * apply each exactly once. Append-only: never edit a shipped migration, add the next version.
  */
 import { partsGenerationSql, partsSchemaSql } from './pg-parts.js';
-import { mentionsSchemaSql } from './pg-mentions.js';
+import { mentionsByScopeSql, mentionsSchemaSql } from './pg-mentions.js';
 import { EngramError, messages } from '../../core/errors.js';
 import { LAYERS, STATUSES } from '../../core/memory.js';
 import { BUILT_IN_RELATIONS } from '../../core/relations.js';
@@ -391,6 +391,13 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'the times a memory names, stored off the write path; every record is pending once',
     async up(session, { tables: t }) {
       await session.exec(mentionsSchemaSql(t));
+    },
+  },
+  {
+    version: 26,
+    name: 'the records whose mentioned times are pending, by scope',
+    async up(session, { tables: t }) {
+      await session.exec(mentionsByScopeSql(t));
     },
   },
 ];

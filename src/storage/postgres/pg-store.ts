@@ -23,7 +23,7 @@ import type { Scope } from '../../core/scope.js';
 import * as keyRows from './pg-api-keys.js';
 import { claimJobs, completeJobs, failJob, jobBacklog } from './pg-jobs.js';
 import { countPendingParts, PartBlobCache, readPendingParts } from './pg-parts.js';
-import { readPendingMentions, writeMentions } from './pg-mentions.js';
+import { countPendingMentions, readPendingMentions, writeMentions } from './pg-mentions.js';
 import { assertReadScopes } from '../../core/scope.js';
 import { AccessBatch } from '../access-batch.js';
 import { AsyncMutex } from '../async-mutex.js';
@@ -386,6 +386,11 @@ export class PostgresStore extends PgReader implements Store {
 
   async setMentions(entries: readonly (MentionsCandidate & { mentions: readonly TimeSpan[] })[]): Promise<number> {
     return this.read('store mentioned times', (db) => writeMentions(db, this.#tables, entries));
+  }
+
+  async countPendingMentions(scopes: readonly Scope[]): Promise<number> {
+    const allowed = assertReadScopes(scopes);
+    return this.read('count records whose mentioned times are not stored', (db) => countPendingMentions(db, this.#tables, allowed));
   }
 
   async countPendingParts(scopes: readonly Scope[]): Promise<number> {

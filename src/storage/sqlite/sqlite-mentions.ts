@@ -29,6 +29,17 @@ export function readPendingMentions(connection: SqliteConnection, scopes: readon
     }));
 }
 
+/** How many records of `scopes` wait for their mentioned times (a count of the partial index's entries). */
+export function countPendingMentions(connection: SqliteConnection, scopes: readonly Scope[]): number {
+  if (scopes.length === 0) return 0;
+  return (
+    connection.get<{ n: number }>(
+      `SELECT count(*) AS n FROM memories INDEXED BY ${MENTIONS_PENDING_INDEX} WHERE ${MENTIONS_COLUMN} IS NULL AND ${inList('scope')}`,
+      JSON.stringify(scopes),
+    )?.n ?? 0
+  );
+}
+
 /** Stores each entry's times where its record still has that text and write time; returns how many were stored. */
 export function writeMentions(
   connection: SqliteConnection,

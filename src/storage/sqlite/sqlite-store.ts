@@ -20,7 +20,7 @@ import type {
   StoreTransaction,
 } from '../../core/ports/store.js';
 import { countPendingParts, readPendingParts } from './sqlite-parts.js';
-import { readPendingMentions, writeMentions } from './sqlite-mentions.js';
+import { countPendingMentions, readPendingMentions, writeMentions } from './sqlite-mentions.js';
 import type { Scope } from '../../core/scope.js';
 import { claimJobs, completeJobs, failJob, jobBacklog } from './sqlite-jobs.js';
 import * as keyRows from './sqlite-api-keys.js';
@@ -325,6 +325,12 @@ export class SqliteStore extends SqliteReader implements Store {
   async setMentions(entries: readonly (MentionsCandidate & { mentions: readonly TimeSpan[] })[]): Promise<number> {
     if (entries.length === 0) return 0;
     return this.#writeLocked('store mentioned times', (connection) => writeMentions(connection, entries));
+  }
+
+  async countPendingMentions(scopes: readonly Scope[]): Promise<number> {
+    return this.read('count records whose mentioned times are not stored', (connection) =>
+      countPendingMentions(connection, assertReadScopes(scopes)),
+    );
   }
 
   async countPendingParts(scopes: readonly Scope[]): Promise<number> {

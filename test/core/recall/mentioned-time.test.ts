@@ -161,10 +161,14 @@ describe('recall finds a turn that names the day asked about, written the day af
       // pending again, so the hits before are read from the texts
       expect((await fixed.processJobs()).mentionedTimes).toBeGreaterThanOrEqual(42);
       sql('UPDATE memories SET mentions = NULL');
+      const records = sql('SELECT count(*) FROM memories WHERE scope = ?', scope) as number;
+      expect(records).toBeGreaterThanOrEqual(42);
+      expect((await fixed.stats({ scopes: [scope] })).mentionedTimesPending).toBe(records);
       const before = same((await ask(fixed)).hits);
       // the 42 turns, and the concepts the drain extracted from them
       expect((await fixed.processJobs()).mentionedTimes).toBeGreaterThanOrEqual(42);
       expect((await fixed.processJobs()).mentionedTimes).toBe(0);
+      expect((await fixed.stats({ scopes: [scope] })).mentionedTimesPending).toBe(0);
       expect(same((await ask(fixed)).hits)).toEqual(before);
       // the store's answer is what recall reads: move what the Boston turn names to another day, and it
       // no longer matches 3 October

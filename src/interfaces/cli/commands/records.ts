@@ -59,6 +59,7 @@ export function registerRecordCommands(program: Command): void {
             `edges: ${s.edges}`,
             `background jobs: pending ${s.jobs.pending}, running ${s.jobs.running}, failed ${s.jobs.failed}`,
             `waiting for part vectors: ${s.partVectorsPending} (made in the background, or by \`engram jobs --drain\`)`,
+            `waiting for the dates their text names to be stored: ${s.mentionedTimesPending} (the same)`,
           ].join('\n'),
         );
       });
