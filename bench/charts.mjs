@@ -169,6 +169,10 @@ export function ingestModelChart(report) {
         bars: [
           { label: 'the model alone (2 workers)', value: report.locomo?.modelPerSecond, color: '#7f7f7f' },
           { label: 'engram.remember, batches', value: report.locomo?.ingest?.batches?.perSecond },
+          // from the first write until the work left for later (concepts, part vectors, dates) is done too
+          ...(report.locomo?.ingest?.batches?.deferred === undefined
+            ? []
+            : [{ label: 'and its deferred work', value: report.locomo.ingest.batches.deferred.completePerSecond, color: '#9467bd' }]),
         ],
         targets: [
           { value: 100, label: '#14: 100' },

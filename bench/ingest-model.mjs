@@ -8,8 +8,12 @@
 //              batches embedding while one commits); --plain also times remember() per batch, the old path;
 //   long       a fixed fixture of --long texts of exactly 2,000 characters (the chunking limit: one record
 //              each), written the same way.
-// Targets (issue #14): ≥ 100 LoCoMo turns/s on 2 cores; the 2,000-character fixture at ≥ 80% of the
-// model's own texts/s. Writes bench/results/ingest-model.json and .md.
+// After the first mode's ingest, the work it left for later is done and timed too (`processJobs()`: concept
+// extraction, part vectors, mentioned times; the background worker of `engram serve` does it while
+// idle): `complete` gives the texts/s from the first write until everything is made.
+// Targets (issue #20, was #14's 100): ≥ 150 LoCoMo turns/s on 2 cores (the ingest, `remember` returning:
+// the records are then searchable); the 2,000-character fixture at ≥ 80% of the model's own texts/s.
+// Writes bench/results/ingest-model.json and .md.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,7 +37,7 @@ const { values: args } = parseArgs({
 });
 const WORKERS = Number(args.workers);
 const BATCH = Number(args.batch);
-const TURNS_TARGET = 100;
+const TURNS_TARGET = 150;
 const LONG_RATIO_TARGET = 0.8;
 
 const samples = JSON.parse(readFileSync(args.data, 'utf8')).slice(0, args.conversations ? Number(args.conversations) : undefined);
@@ -114,6 +118,19 @@ async function workload(name, inputs, modes) {
       const scoped = mode === modes[0] ? inputs : inputs.map((input) => ({ ...input, scope: `${input.scope}-${mode}` }));
       ingest[mode] = await ingestRate(engram, scoped, mode);
       log(`${name}: ${ingest[mode].perSecond}/s (${mode})`);
+      if (mode === modes[0]) {
+        const started = performance.now();
+        const drained = await engram.processJobs();
+        const seconds = (performance.now() - started) / 1000;
+        ingest[mode].deferred = {
+          seconds: round(seconds, 2),
+          jobs: drained.jobs,
+          partVectors: drained.partVectors,
+          mentionedTimes: drained.mentionedTimes,
+          completePerSecond: round(ingest[mode].written / (ingest[mode].seconds + seconds)),
+        };
+        log(`${name}: the deferred work in ${round(seconds, 2)} s: ${ingest[mode].deferred.completePerSecond}/s until all is made`);
+      }
     }
     const after = await modelRate(engram.embedder, texts);
     const modelPerSecond = round((before.perSecond + after.perSecond) / 2);
@@ -183,13 +200,13 @@ log(`wrote ${path} and ${writeChartOf(path)}`);
 function markdown() {
   const row = (name, w, mode) => {
     const r = w.ingest[mode];
-    return `| ${name} | ${mode === 'batches' ? 'rememberBatches' : 'remember() per batch'} | ${w.texts} | ${w.meanChars} | **${r.perSecond}** | ${w.modelPerSecond} | ${Math.round(r.ofModel * 100)}% | ${r.cpuMsPerText} / ${w.modelCpuMsPerText} | ${r.twoCoreCapacity} / ${w.modelTwoCoreCapacity} | ${w.loadBefore[0]} → ${w.loadAfter[0]} |`;
+    return `| ${name} | ${mode === 'batches' ? 'rememberBatches' : 'remember() per batch'} | ${w.texts} | ${w.meanChars} | **${r.perSecond}** | ${r.deferred?.completePerSecond ?? '–'} | ${w.modelPerSecond} | ${Math.round(r.ofModel * 100)}% | ${r.cpuMsPerText} / ${w.modelCpuMsPerText} | ${r.twoCoreCapacity} / ${w.modelTwoCoreCapacity} | ${w.loadBefore[0]} → ${w.loadAfter[0]} |`;
   };
   return [
     `# Ingest with ${locomo.embedder} (${WORKERS} workers, batches of ${BATCH})`,
     '',
-    '| workload | path | texts | mean chars | ingest texts/s | model texts/s (same texts) | of model | CPU ms per text, ingest / model | 2-core capacity texts/s, ingest / model | load (1 min) |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| workload | path | texts | mean chars | ingest texts/s | until the deferred work is done too, texts/s | model texts/s (same texts) | of model | CPU ms per text, ingest / model | 2-core capacity texts/s, ingest / model | load (1 min) |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
     ...Object.keys(locomo.ingest).map((mode) => row('LoCoMo turns', locomo, mode)),
     row('2,000-character fixture', long, 'batches'),
     '',
