@@ -116,7 +116,8 @@ function pruneStale(size, vectorSource, key) {
   const prefix = `corpus-${size}-${vectorSource}-`;
   for (const name of readdirSync(CACHE_DIR)) {
     if (!name.startsWith(prefix) || name.startsWith(key) || name.includes('.building')) continue;
-    if (/\.(db|db-wal|db-shm|db\.ann|db\.lexical|json)$/.test(name)) rmSync(join(CACHE_DIR, name), { force: true, recursive: true });
+    if (/\.(db|db-wal|db-shm|db\.ann|db\.lexical|db\.lexical\.seal|json)$/.test(name))
+      rmSync(join(CACHE_DIR, name), { force: true, recursive: true });
   }
 }
 

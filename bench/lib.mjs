@@ -19,7 +19,7 @@ export const CACHE_DIR = join(BENCH_DIR, '.cache');
  * the HNSW folder (`.ann`) and the lexical index file (`.lexical`), so no stale derived file outlives it.
  */
 export function removeDatabaseFiles(path) {
-  for (const suffix of ['', '-wal', '-shm', '.ann', '.lexical']) rmSync(path + suffix, { force: true, recursive: true });
+  for (const suffix of ['', '-wal', '-shm', '.ann', '.lexical', '.lexical.seal']) rmSync(path + suffix, { force: true, recursive: true });
 }
 
 /** The `p`-quantile (0..1) of ascending `sorted` values, linearly interpolated (numpy's default). */
@@ -198,10 +198,14 @@ export function parseSizes(text, fallback) {
 /**
  * Runs `script --case <json spec>` in a child process (so each case has its own heap and RSS) and
  * resolves with the JSON object the child prints as its last stdout line; stderr passes through.
+ * With `ENGRAM_BENCH_CPU_PROF=DIR` each case writes a V8 CPU profile there (`--cpu-prof` is not
+ * allowed in NODE_OPTIONS).
  */
 export function runCase(script, spec, label) {
+  const profile = process.env.ENGRAM_BENCH_CPU_PROF;
+  const flags = profile === undefined || profile === '' ? [] : ['--cpu-prof', `--cpu-prof-dir=${profile}`];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, '--case', JSON.stringify(spec)], {
+    const child = spawn(process.execPath, [...flags, script, '--case', JSON.stringify(spec)], {
       cwd: REPO_DIR,
       stdio: ['ignore', 'pipe', 'inherit'],
     });

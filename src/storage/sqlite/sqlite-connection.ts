@@ -78,6 +78,7 @@ export async function openConnection(options: { path: string; readonly: boolean;
 /** A connection with cached statements; every method is synchronous, like the driver. */
 export class SqliteConnection {
   readonly #db: SqliteDatabase;
+  #afterCommit: (() => void) | undefined;
   readonly #busyTimeoutMs: number;
   readonly #statements = new Map<string, SqliteStatement>();
 
@@ -189,6 +190,17 @@ export class SqliteConnection {
 
   commit(): void {
     this.#db.exec('COMMIT');
+    this.#afterCommit?.();
+  }
+
+  /** Calls `listener` after each COMMIT on this connection (one listener; undefined removes it). It must not throw. */
+  onCommit(listener: (() => void) | undefined): void {
+    this.#afterCommit = listener;
+  }
+
+  /** The WAL size in pages past which a COMMIT checkpoints on this connection (SQLite's default 1,000; 0: never). */
+  setAutoCheckpoint(pages: number): void {
+    this.#db.pragma(`wal_autocheckpoint = ${Math.max(0, Math.floor(pages))}`);
   }
 
   /** Rolls back if a transaction is open; never throws (the original failure matters more). */

@@ -65,6 +65,13 @@ export interface SqliteStoreConfig {
    */
   readonly changeFeedRetention?: number;
   /**
+   * The write-ahead log's size, in bytes, past which its checkpoints move off the writer's thread onto
+   * a thread of their own (`wal-checkpointer.ts`; default 4 MiB, the size at which SQLite's own
+   * checkpoint runs; 0: from the first commit; Infinity: never, the writer checkpoints as SQLite does).
+   * A writable file store only.
+   */
+  readonly walCheckpointThreadBytes?: number;
+  /**
    * How scopes above `memoryIndexThreshold` are vector-searched. `'hnsw'`: an approximate HNSW index
    * per scope (recall@10 ≥ 0.98), kept in `<path>.ann/` and rebuilt from the stored vectors in the
    * background whenever it is missing or stale, exact search serving meanwhile; needs the optional
@@ -110,6 +117,7 @@ export interface ResolvedSqliteStoreConfig {
   readonly accessFlushMs: number;
   readonly readCacheRecords: number;
   readonly changeFeedRetention: number;
+  readonly walCheckpointThreadBytes: number;
   /** `'auto'`: HNSW when its library loads. */
   readonly vectorIndex: 'exact' | 'hnsw' | 'auto';
   readonly vectorSearchThreadRows: number;
@@ -173,6 +181,9 @@ export function resolveSqliteStoreConfig(config: SqliteStoreConfig): ResolvedSql
   const readCacheRecords = config.readCacheRecords ?? 20_000;
   if (!Number.isInteger(readCacheRecords) || readCacheRecords < 0)
     throw invalid('readCacheRecords must be an integer ≥ 0 (0 turns the read cache off)', 'readCacheRecords');
+  const walCheckpointThreadBytes = config.walCheckpointThreadBytes ?? 4 * 2 ** 20;
+  if (typeof walCheckpointThreadBytes !== 'number' || Number.isNaN(walCheckpointThreadBytes) || walCheckpointThreadBytes < 0)
+    throw invalid('walCheckpointThreadBytes must be a number of bytes ≥ 0 (or Infinity)', 'walCheckpointThreadBytes');
   const changeFeedRetention = config.changeFeedRetention ?? 100_000;
   if (!Number.isInteger(changeFeedRetention) || changeFeedRetention < 1)
     throw invalid('changeFeedRetention must be an integer ≥ 1', 'changeFeedRetention');
@@ -195,6 +206,7 @@ export function resolveSqliteStoreConfig(config: SqliteStoreConfig): ResolvedSql
     accessFlushMs,
     readCacheRecords,
     changeFeedRetention,
+    walCheckpointThreadBytes,
     vectorIndex,
     vectorSearchThreadRows,
     logger: config.logger ?? CONSOLE_WARNINGS,

@@ -28,6 +28,7 @@ import { assertReadScopes } from '../../core/scope.js';
 import { AccessBatch } from '../access-batch.js';
 import { openAnnIndex, type AnnIndex } from './ann/ann-index.js';
 import { AsyncMutex } from '../async-mutex.js';
+import { WalCheckpointer, type WalCheckpointUsage } from './wal-checkpointer.js';
 import { resolve } from 'node:path';
 import { isMemoryPath, openConnection, type SqliteConnection } from './sqlite-connection.js';
 import { toEngramError } from './sqlite-errors.js';
@@ -76,6 +77,8 @@ export class SqliteStore extends SqliteReader implements Store {
   readonly #index: VectorIndex;
   readonly #ann: AnnIndex | undefined;
   readonly #lexical: LexicalIndex | undefined;
+  /** The writer's WAL checkpoints off its thread; a writable file store only. */
+  readonly #checkpointer: WalCheckpointer | undefined;
   readonly #state: OpenState;
   readonly #mutex = new AsyncMutex();
   readonly #access = new AccessBatch();
@@ -105,6 +108,15 @@ export class SqliteStore extends SqliteReader implements Store {
     this.#index = parts.index;
     this.#ann = parts.ann;
     this.#state = parts.state;
+    this.#checkpointer =
+      parts.writer === undefined || isMemoryPath(parts.config.path)
+        ? undefined
+        : new WalCheckpointer({
+            path: resolve(parts.config.path),
+            writer: parts.writer,
+            startBytes: parts.config.walCheckpointThreadBytes,
+            logger: parts.config.logger,
+          });
     this.capabilities = Object.freeze({ annIndex: parts.ann !== undefined, multiProcess: !isMemoryPath(parts.config.path) });
     this.vectorStaging = new SqliteVectorStaging({
       embedderName: parts.config.embedding.name,
@@ -416,6 +428,11 @@ export class SqliteStore extends SqliteReader implements Store {
     return this.#readCache?.usage;
   }
 
+  /** What the WAL checkpoint thread has done (`wal-checkpointer.ts`); undefined for a read-only or `:memory:` store. */
+  get walCheckpointUsage(): WalCheckpointUsage | undefined {
+    return this.#checkpointer?.usage;
+  }
+
   /** Writes pending accesses and closes both connections. Idempotent; later calls on the store throw. */
   close(): Promise<void> {
     this.#closing ??= this.#shutDown();
@@ -433,6 +450,7 @@ export class SqliteStore extends SqliteReader implements Store {
       });
     await this.#lexical?.close();
     await this.#ann?.close();
+    await this.#checkpointer?.close();
     if (this.#writer !== undefined && this.#writer !== this.#reader) closeQuietly(this.#writer);
     closeQuietly(this.#reader);
     if (failure !== undefined) throw failure;
