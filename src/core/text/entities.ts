@@ -13,7 +13,7 @@
  * Each entity is lowercased, trimmed, stripped of a possessive 's, and listed once, in text order.
  */
 import { hasCjk } from './cjk.js';
-import { GAZETTEER_MAX_WORDS, gazetteerEntries } from './gazetteer.js';
+import { GAZETTEER_MAX_WORDS, gazetteerEntries, gazetteerFirstWords } from './gazetteer.js';
 import { STOP_WORDS } from './stop-words.js';
 
 const URL_PATTERN = /\b(?:https?:\/\/|www\.)[^\s<>"']+/giu;
@@ -30,11 +30,28 @@ const SENTENCE_BREAK = /[.!?…\n:"“”]/u;
 const SPACES_ONLY = /^[ \t]+$/u;
 const JOINING_AMPERSAND = /^[ \t]*&[ \t]*$/u;
 const MASK = '\u0001';
+const FULL_STOP = 0x2e;
+const APOSTROPHE = 0x27;
+const RIGHT_QUOTE = 0x2019;
+const LOWER_S = 0x73;
+const LOWER_A = 0x61;
+const LOWER_Z = 0x7a;
+const UPPER_A = 0x41;
+const UPPER_Z = 0x5a;
 /** A character every match of the pattern contains. */
 const PATTERN_MARKERS = new Map<RegExp, string>([
   [EMAIL_PATTERN, '@'],
   [HANDLE_PATTERN, '@'],
   [HASHTAG_PATTERN, '#'],
+]);
+/**
+ * What a text holds wherever the pattern can match, tested before it (far cheaper than the pattern's
+ * look-behinds and word boundaries at every position): a URL's scheme or `www.`, an identifier's
+ * underscore or lower-to-upper step.
+ */
+const PATTERN_PRECHECKS = new Map<RegExp, (text: string) => boolean>([
+  [URL_PATTERN, (text) => /https?:\/\/|www\./iu.test(text)],
+  [IDENTIFIER_PATTERN, (text) => text.includes('_') || /\p{Ll}\p{Lu}/u.test(text)],
 ]);
 
 const HONORIFICS = new Set([
@@ -102,6 +119,7 @@ function extractPatterns(text: string, found: Found[]): string {
     const marker = PATTERN_MARKERS.get(pattern);
     // each of these patterns needs its marker character, and masking only removes characters
     if (marker !== undefined && !masked.includes(marker)) continue;
+    if (PATTERN_PRECHECKS.get(pattern)?.(masked) === false) continue;
     for (const match of masked.matchAll(pattern)) {
       let value = match[0];
       if (value.includes(MASK)) continue;
@@ -113,6 +131,10 @@ function extractPatterns(text: string, found: Found[]): string {
   return masked;
 }
 
+/**
+ * The words of `masked` with what the entity passes ask of each. Most words are lowercase ASCII after a
+ * single space: those skip the regular expressions (each answer is what the expression gives).
+ */
 function wordTokens(masked: string): WordToken[] {
   const tokens: WordToken[] = [];
   let previousEnd = 0;
@@ -120,21 +142,39 @@ function wordTokens(masked: string): WordToken[] {
     const raw = match[0];
     const gap = masked.slice(previousEnd, match.index);
     const previous = tokens[tokens.length - 1];
-    const afterTitle =
-      previous !== undefined && (HONORIFICS.has(previous.lower) || /^\p{Lu}$/u.test(previous.raw)) && /^\.[ \t]+$/u.test(gap);
-    const possessive = POSSESSIVE.test(raw) && /['’]/u.test(raw);
+    let sentenceStart: boolean;
+    let joinsPrevious: boolean;
+    if (previous !== undefined && gap === ' ') {
+      sentenceStart = false;
+      joinsPrevious = true;
+    } else {
+      // a title's full stop ("Dr. Sarah") neither ends the sentence nor parts the name
+      const afterTitle =
+        previous !== undefined &&
+        gap.charCodeAt(0) === FULL_STOP &&
+        /^\.[ \t]+$/u.test(gap) &&
+        (HONORIFICS.has(previous.lower) || /^\p{Lu}$/u.test(previous.raw));
+      sentenceStart = previous === undefined || (SENTENCE_BREAK.test(gap) && !afterTitle);
+      joinsPrevious = previous !== undefined && (SPACES_ONLY.test(gap) || JOINING_AMPERSAND.test(gap) || afterTitle);
+    }
+    const last = raw.charCodeAt(raw.length - 1);
+    const possessive = (last === APOSTROPHE || last === RIGHT_QUOTE || last === LOWER_S) && POSSESSIVE.test(raw) && /['’]/u.test(raw);
     const word = possessive ? raw.replace(POSSESSIVE, '') : raw;
-    const letters = word.replace(/[^\p{L}]/gu, '');
+    const first = word.charCodeAt(0);
+    const lowerAscii = first >= LOWER_A && first <= LOWER_Z;
+    const capitalised = lowerAscii ? false : first >= UPPER_A && first <= UPPER_Z ? true : /^\p{Lu}/u.test(word);
+    // a word that starts with a lowercase letter has one among its letters: no acronym
+    const letters = lowerAscii ? '' : word.replace(/[^\p{L}]/gu, '');
     tokens.push({
       raw: word,
       lower: word.toLowerCase(),
       start: match.index,
       end: match.index + word.length,
-      capitalised: /^\p{Lu}/u.test(word),
-      sentenceStart: previous === undefined || (SENTENCE_BREAK.test(gap) && !afterTitle),
-      joinsPrevious: previous !== undefined && (SPACES_ONLY.test(gap) || JOINING_AMPERSAND.test(gap) || afterTitle),
+      capitalised,
+      sentenceStart,
+      joinsPrevious,
       possessive,
-      acronym: letters.length >= 2 && letters === letters.toUpperCase() && letters !== letters.toLowerCase(),
+      acronym: !lowerAscii && letters.length >= 2 && letters === letters.toUpperCase() && letters !== letters.toLowerCase(),
       innerCapital: /\p{Ll}\p{Lu}/u.test(word),
     });
     previousEnd = match.index + raw.length;
@@ -226,8 +266,13 @@ function extractCapitalised(tokens: readonly WordToken[], found: Found[], covere
 
 function extractGazetteerWords(tokens: readonly WordToken[], found: Found[], covered: ReadonlySet<WordToken>): void {
   const gazetteer = gazetteerEntries();
+  const starts = gazetteerFirstWords();
   for (let index = 0; index < tokens.length; index++) {
+    // most words start no entry: no window from them can match
+    const widths = starts.get((tokens[index] as WordToken).lower);
+    if (widths === undefined) continue;
     for (let width = GAZETTEER_MAX_WORDS; width >= 1; width--) {
+      if ((widths & (1 << width)) === 0) continue;
       const window = tokens.slice(index, index + width);
       if (window.length < width || window.some((token) => covered.has(token))) continue;
       const phrase = window.map((token) => token.lower).join(' ');

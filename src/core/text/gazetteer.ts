@@ -71,5 +71,24 @@ export function gazetteerEntries(): ReadonlySet<string> {
   return gazetteer;
 }
 
+let firstWords: ReadonlyMap<string, number> | undefined;
+
+/**
+ * Each entry's first word, with the word counts of the entries it starts as bits (bit w: an entry of
+ * w words): a word that starts none needs no window of the text looked up.
+ */
+export function gazetteerFirstWords(): ReadonlyMap<string, number> {
+  if (firstWords === undefined) {
+    const map = new Map<string, number>();
+    for (const entry of gazetteerEntries()) {
+      const words = entry.split(' ');
+      const first = words[0] as string;
+      map.set(first, (map.get(first) ?? 0) | (1 << words.length));
+    }
+    firstWords = map;
+  }
+  return firstWords;
+}
+
 /** Words in the longest gazetteer entry ("new york"). */
 export const GAZETTEER_MAX_WORDS = 2;

@@ -86,4 +86,21 @@ describe('extractEntities', () => {
     console.info(`extractEntities: ${(perCall * 1000).toFixed(1)} µs per call`);
     expect(perCall).toBeLessThan(1);
   });
+  it('answers as before its fast paths: words after one space, lowercase words, texts without a URL or identifier', () => {
+    // each expectation is what the rules gave before words skipped their regular expressions
+    const cases: [string, string[]][] = [
+      ['Dr. Sarah Connor met Mr. Bob’s team at IBM’s HQ in new york.', ['sarah connor', 'bob', 'ibm hq', 'new york']],
+      [
+        'NASA’s 4GB iPhone and 3D printers; Émile went to São Paulo with Ålesund friends',
+        ['nasa', 'iphone', 'émile', 'são paulo', 'ålesund'],
+      ],
+      [
+        'see HTTPS://X.COM/Path. or www.foo.org, call getUserById with user_id',
+        ['https://x.com/path', 'www.foo.org', 'getuserbyid', 'user_id'],
+      ],
+      ['we flew to paris and then new york with caroline', ['paris', 'new york', 'caroline']],
+      ['J. R. R. Tolkien wrote it.  Then Bank of America & Co.', ['j r r tolkien', 'bank of america co']],
+    ];
+    for (const [text, expected] of cases) expect(extractEntities(text), text).toEqual(expected);
+  });
 });
