@@ -155,6 +155,31 @@ describe('StaticTokeniser', () => {
   it('skips what no piece covers', () => {
     expect(rowsOf('qqq 🙂 !!!')).toEqual([]);
   });
+
+  it('finds the words of ASCII text by their character codes exactly as the word pattern does', () => {
+    // the pattern the non-ASCII path still uses; ASCII text is scanned without it
+    const pattern = /[\p{L}\p{N}]+(?:'[\p{L}\p{N}]+)*/gu;
+    const texts = [
+      "don't 'quoted' it's Alice's o'neil'' ''x a'b'c",
+      'KUBERNETES pods RESTART!!! 123-456 foo_bar baz.qux 4GB x2y',
+      "' a' 'a '' cat's x'",
+      '',
+      '  the  cat  ',
+    ];
+    for (const text of texts) {
+      const expected = [...text.toLowerCase().matchAll(pattern)].map((m) => m[0]);
+      // every word its own row, so the rows visited name the words found
+      const keys = [...new Set(expected)];
+      const own = StaticTable.fromVectors({
+        entries: keys.map((key) => ({ key, text: key, weight: 1 })),
+        vectors: new Float32Array(keys.length * 4),
+        dimension: 4,
+      });
+      const seen: string[] = [];
+      new StaticTokeniser(own).forEachRow(text, (row) => seen.push(own.keys[row] as string));
+      expect(seen, text).toEqual(expected);
+    }
+  });
 });
 
 describe('StaticEmbedder: the full v1 table (distilled once into the OS temp dir, then reused)', () => {

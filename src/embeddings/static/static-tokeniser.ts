@@ -8,6 +8,12 @@ const NON_ASCII = /[^\u0000-\u007f]/;
 const CURLY_APOSTROPHE = /\u2019/g;
 const MAX_KEY_LENGTH = 24;
 const MAX_CACHED_WORDS = 50_000;
+const APOSTROPHE = 0x27;
+
+/** A character of a word in lowercase ASCII text: a digit or a lowercase letter (`[\p{L}\p{N}]` there). */
+function isWordCode(code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39);
+}
 
 /**
  * Splits text into lowercase words and maps each to table rows: a known word to its own row with its
@@ -31,9 +37,31 @@ export class StaticTokeniser {
 
   /** Visits the rows of every word of `text`, in order. */
   forEachRow(text: string, visit: StaticRowVisitor): void {
-    let normalised = text.toLowerCase();
-    if (NON_ASCII.test(normalised)) normalised = normalised.normalize('NFKC').replace(CURLY_APOSTROPHE, "'");
-    for (const match of normalised.matchAll(WORD_PATTERN)) this.#visitWord(match[0], visit);
+    const lower = text.toLowerCase();
+    if (NON_ASCII.test(lower)) {
+      const normalised = lower.normalize('NFKC').replace(CURLY_APOSTROPHE, "'");
+      for (const match of normalised.matchAll(WORD_PATTERN)) this.#visitWord(match[0], visit);
+      return;
+    }
+    // ASCII, lowercase: WORD_PATTERN's words, found by their character codes (a few times faster)
+    const n = lower.length;
+    let start = 0;
+    while (start < n) {
+      while (start < n && !isWordCode(lower.charCodeAt(start))) start++;
+      if (start >= n) break;
+      let end = start;
+      for (;;) {
+        while (end < n && isWordCode(lower.charCodeAt(end))) end++;
+        // an apostrophe between word characters keeps the word going ("don't", "alice's")
+        if (end + 1 < n && lower.charCodeAt(end) === APOSTROPHE && isWordCode(lower.charCodeAt(end + 1))) {
+          end++;
+          continue;
+        }
+        break;
+      }
+      this.#visitWord(lower.slice(start, end), visit);
+      start = end;
+    }
   }
 
   #visitWord(word: string, visit: StaticRowVisitor): void {
