@@ -20,7 +20,8 @@
 //               query embedding (on one worker thread by default, as `engram serve` runs it, so the
 //               lexical channels run meanwhile; --query-workers 0: in-process), the embedding alone, and
 //               recall without it (searchP50). One headline row per size in scale.json:
-//               {size, embedder, queryWorkers, p50, p95, embedP50, searchP50}.
+//               {size, kind, embedder, queryWorkers, p50, p95, embedP50, searchP50, annRecall, measuredAt,
+//               gitCommit}, a model-timed row with `vectors` and `sumP50` too.
 //               `--only-model` runs just these and merges them into the scale.json of the last full run.
 //   model-timed the sizes above --model-max (embedding a million texts with the model takes hours; issue #20
 //               allows static vectors there): the static corpus with default store settings, each query
@@ -236,7 +237,8 @@ function headlineOf(cases) {
       embedP50: run.embed.p50,
       searchP50: run.search.p50,
       ...(run.mode === 'model-timed' ? { sumP50: run.embed.p50 + run.search.p50 } : {}),
-      annRecall: c.hnsw?.recall ?? null,
+      // the HNSW recall@10 measured on the corpus the row searched: the static one's, for a timed row
+      annRecall: run.mode === 'model-timed' ? (c.hnsw?.recall ?? null) : null,
       measuredAt,
     });
   }

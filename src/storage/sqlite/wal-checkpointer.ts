@@ -4,18 +4,18 @@
  * SQLite checkpoints inside the COMMIT that takes the write-ahead log past 1,000 pages: it copies the
  * logged pages into the database file and syncs it, on the writer's thread, while the next write waits.
  * A batch of 64 memories logs ~250 pages, so about one commit in four of a steady ingest paid for it:
- * 14 % of a static-embedder ingest on a 2-core machine (measured with no checkpoints at all: 1,420-1,462
- * → 1,639-1,647 memories/s, p95 batch 64-69 → 46-48 ms).
+ * ~10 % of a static-embedder ingest's time in a CPU profile on a 2-core machine; with no checkpoints at
+ * all it ran 14 % faster (1,420-1,462 → 1,639-1,647 memories/s, p95 batch 64-69 → 46-48 ms).
  *
  * Once a store's log has grown past `startBytes`, a worker thread with its own connection runs a
  * PASSIVE checkpoint after each commit: one at a time, the commits meanwhile folded into the next. The
  * two talk through shared memory (`wal-checkpoint-slots.ts`): a writer committing in a tight loop may
- * not turn its event loop for seconds (a message would wait that long), and asks with a store and a
- * notify, reading the results the same way. The
- * writer's own checkpoint stays as a backstop at `backstopPages`: the log restarts from its beginning
- * only when a checkpoint has caught up with it before a write begins, which a thread one commit behind
- * a writer that never pauses may not reach, so without the backstop the log would grow for as long as
- * the writes go on. If the thread fails, the writer checkpoints as SQLite does.
+ * not turn its event loop for seconds (a message would wait that long), so it asks with a store and a
+ * notify and reads the results the same way. The writer's own checkpoint stays as a backstop at
+ * `BACKSTOP_PAGES`: the log restarts from its beginning only when a checkpoint has caught up with it
+ * before a write begins, which a thread one commit behind a writer that never pauses may not reach, so
+ * without the backstop the log would grow for as long as the writes go on. If the thread fails, the
+ * writer checkpoints as SQLite does.
  */
 import { statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
@@ -91,17 +91,6 @@ export class WalCheckpointer {
       ...(this.#lastError !== undefined ? { lastError: this.#lastError } : {}),
       ...(this.#failure !== undefined ? { failure: this.#failure } : {}),
     };
-  }
-
-  /** Resolves once no checkpoint is running or asked for (polls every few ms; at once when the thread never started). */
-  async settled(): Promise<void> {
-    while (
-      this.#worker !== undefined &&
-      (Atomics.load(this.#slots, CheckpointSlots.state) === CheckpointState.requested ||
-        Atomics.load(this.#slots, CheckpointSlots.running) === 1)
-    ) {
-      await new Promise((resolve) => setTimeout(resolve, 2));
-    }
   }
 
   /** Stops the thread (after the checkpoint it is running) and gives the writer its own checkpoints back. Idempotent. */
