@@ -86,4 +86,16 @@ describe('analyzeEmotion', () => {
     console.info(`analyzeEmotion: ${(perCall * 1000).toFixed(1)} µs per call`);
     expect(perCall).toBeLessThan(1);
   });
+  it('gives the answers of before its per-word memo, in any order of texts', () => {
+    // each expectation is what the analysis gave before a token's lexicon answers were remembered
+    const cases: [string, { valence: number; intensity: number; mood: string[] }][] = [
+      ["I like it :) ;-) but I don't LIKE this!!! ... ?! likes liked likely", { valence: 0.45, intensity: 8.47, mood: ['joy'] }],
+      ['not happy :( <3 xD 😡 GREAT job', { valence: 0.612, intensity: 9.36, mood: ['joy', 'anger', 'sadness'] }],
+      ["Would like to go; i'd like that.", { valence: 0.718, intensity: 4.87, mood: [] }],
+      ['We never liked the rain, but the sunset was very beautiful.', { valence: 0.85, intensity: 7.25, mood: ['joy'] }],
+    ];
+    // forwards and backwards: a word's remembered answers carry nothing of the text it was first met in
+    for (const order of [cases, [...cases].reverse()])
+      for (const [text, expected] of order) expect(analyzeEmotion(text), text).toEqual(expected);
+  });
 });

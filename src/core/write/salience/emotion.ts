@@ -76,6 +76,46 @@ function isNegator(word: string): boolean {
   return NEGATORS.has(word) || word.endsWith("n't");
 }
 
+/**
+ * What the lexicon says of one token, whatever its context: the loop below asked each of these of
+ * every token (seven table lookups and a stem), and a vocabulary is mostly the same few thousand words,
+ * so each token's answers are worked out once (bounded, like the stems).
+ */
+interface TokenFacts {
+  /** Made only of `.!?,;:`. */
+  readonly marks: boolean;
+  readonly emoticon: readonly [score: number, mood: string] | undefined;
+  readonly negator: boolean;
+  readonly booster: number | undefined;
+  /** The word's score (exact, else by its stem) and mood, as a sentiment word. */
+  readonly score: number | undefined;
+  readonly mood: string | undefined;
+  /** "like", "likes" or "liked": scores 2 after an opener ("I like"). */
+  readonly likeForm: boolean;
+}
+
+const TOKEN_FACTS_LIMIT = 50_000;
+const tokenFacts = new Map<string, TokenFacts>();
+
+function factsOf(token: string): TokenFacts {
+  const known = tokenFacts.get(token);
+  if (known !== undefined) return known;
+  const { exact, stemmed, moodExact, moodStemmed } = emotionTables();
+  const stemmedToken = stem(token);
+  const facts: TokenFacts = {
+    marks: /^[.!?,;:]+$/u.test(token),
+    emoticon: EMOTICONS[token],
+    negator: isNegator(token),
+    booster: BOOSTERS[token],
+    score: exact.get(token) ?? stemmed.get(stemmedToken),
+    mood: moodExact.get(token) ?? moodStemmed.get(stemmedToken),
+    likeForm: /^lik(e|es|ed)$/u.test(token),
+  };
+  if (tokenFacts.size >= TOKEN_FACTS_LIMIT) tokenFacts.clear();
+  tokenFacts.set(token, facts);
+  return facts;
+}
+
 function round(value: number, digits: number): number {
   const factor = 10 ** digits;
   return Math.round(value * factor) / factor;
@@ -87,7 +127,6 @@ function round(value: number, digits: number): number {
  * @example analyzeEmotion('I am not happy, the deploy failed again 😡') // { valence: -0.8…, intensity: 6.…, mood: ['anger', 'frustration'] }
  */
 export function analyzeEmotion(text: string): EmotionAnalysis {
-  const { exact, stemmed, moodExact, moodStemmed } = emotionTables();
   const emphasised = capsWords(text);
   let lower = text
     .replace(/[\u2019\u02BC]/gu, "'")
@@ -117,7 +156,8 @@ export function analyzeEmotion(text: string): EmotionAnalysis {
 
   for (const match of lower.matchAll(TOKEN_PATTERN)) {
     const token = match[0];
-    if (/^[.!?,;:]+$/u.test(token)) {
+    const facts = factsOf(token);
+    if (facts.marks) {
       exclamations += token.split('!').length - 1;
       negationLeft = 0;
       boostLeft = 0;
@@ -129,7 +169,7 @@ export function analyzeEmotion(text: string): EmotionAnalysis {
       previousWord = '';
       continue;
     }
-    const emoticon = EMOTICONS[token];
+    const emoticon = facts.emoticon;
     if (emoticon !== undefined) {
       const [score, mood] = emoticon;
       scores.push(score);
@@ -137,19 +177,18 @@ export function analyzeEmotion(text: string): EmotionAnalysis {
       addMood(mood, Math.abs(score));
       continue;
     }
-    if (isNegator(token)) {
+    if (facts.negator) {
       negationLeft = NEGATION_SCOPE + 1;
-    } else if (BOOSTERS[token] !== undefined) {
-      boost = BOOSTERS[token];
+    } else if (facts.booster !== undefined) {
+      boost = facts.booster;
       boostLeft = BOOST_SCOPE + 1;
     } else if (token === 'but') {
       for (let index = clauseStart; index < scores.length; index++) scores[index] = (scores[index] ?? 0) * 0.5;
       afterBut = true;
     } else {
-      const stemmedToken = stem(token);
-      let score = exact.get(token) ?? stemmed.get(stemmedToken);
-      if (score === undefined && /^lik(e|es|ed)$/u.test(token) && LIKE_OPENERS.has(previousWord)) score = 2;
-      const mood = moodExact.get(token) ?? moodStemmed.get(stemmedToken);
+      let score = facts.score;
+      if (score === undefined && facts.likeForm && LIKE_OPENERS.has(previousWord)) score = 2;
+      const mood = facts.mood;
       if (score !== undefined || mood !== undefined) {
         const emphasis = emphasised.has(token) && score !== undefined;
         if (emphasis) emphasisedHits++;
