@@ -5,7 +5,7 @@
  */
 import { storedStringList } from '../readable-records.js';
 import { stem } from './stem.js';
-import { contentTerms } from './tokenize.js';
+import { contentTermCount, contentTerms } from './tokenize.js';
 
 /** How many candidates per requested hit a store should rescore. */
 export const BM25_CANDIDATES_PER_HIT = 4;
@@ -59,7 +59,7 @@ export class TermCountCache {
 
 /** The document length BM25 uses (stored with each memory). */
 export function termLength(text: string): number {
-  return contentTerms(text).length;
+  return contentTermCount(text);
 }
 
 /** One candidate as stores hold it: tags and entities as JSON arrays. */

@@ -34,8 +34,27 @@ export function tokenize(text: string): string[] {
  * @example contentTerms('I think we should move the deploy to Friday') // ['think', 'move', 'deploy', 'friday']
  */
 export function contentTerms(text: string): string[] {
-  return tokenize(text).filter((token) => !STOP_WORDS.has(token));
+  const terms = tokenize(text).filter((token) => !STOP_WORDS.has(token));
+  if (text.length <= TERM_COUNT_MEMO_CHARS) {
+    if (termCounts.size >= TERM_COUNT_MEMO) termCounts.delete(termCounts.keys().next().value as string);
+    termCounts.set(text, terms.length);
+  }
+  return terms;
 }
+
+/**
+ * How many content terms `text` has (`contentTerms(text).length`). A memory's text is read for its
+ * terms twice on the way in (its importance, then the length BM25 stores with it), so the counts of the
+ * texts read last are remembered (bounded; a number, so nothing a caller holds is shared).
+ */
+export function contentTermCount(text: string): number {
+  return termCounts.get(text) ?? contentTerms(text).length;
+}
+
+/** Texts whose content-term count is remembered: a few write batches' worth, none longer than a chunk. */
+const TERM_COUNT_MEMO = 1024;
+const TERM_COUNT_MEMO_CHARS = 4096;
+const termCounts = new Map<string, number>();
 
 const CAMEL_LOWER_UPPER = /([\p{Ll}\p{N}])(\p{Lu})/gu;
 const CAMEL_ACRONYM_WORD = /(\p{Lu}+)(\p{Lu}\p{Ll})/gu;

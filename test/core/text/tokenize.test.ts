@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { STOP_WORDS, contentTerms, isStopWord, normalizeTokens, tokenize } from '../../../src/core/text/index.js';
+import { STOP_WORDS, contentTermCount, contentTerms, isStopWord, normalizeTokens, tokenize } from '../../../src/core/text/index.js';
 
 describe('tokenize', () => {
   it('lowercases and splits on non-word characters', () => {
@@ -69,5 +69,24 @@ describe('normalizeTokens', () => {
     expect(normalizeTokens('v2ApiClient')).toEqual(['v2', 'api', 'client']);
     expect(normalizeTokens('get_x_position_x')).toEqual(['position']);
     expect(normalizeTokens('')).toEqual([]);
+  });
+});
+
+describe('contentTermCount', () => {
+  it('is the number of content terms, whether the text was read for its terms before or not', () => {
+    const texts = [
+      'I think we should move the deploy to Friday',
+      "Alice's v2.1 build took 1,500 ms",
+      '我喜欢喝咖啡',
+      '',
+      'the a an of',
+      // longer than the memo keeps
+      'budget review notes '.repeat(400),
+    ];
+    for (const text of texts) expect(contentTermCount(text), text.slice(0, 40)).toBe(contentTerms(text).length);
+    // read once more after contentTerms remembered them, and for texts it never saw
+    for (const text of texts)
+      expect(contentTermCount(text), text.slice(0, 40)).toBe(tokenize(text).filter((t) => !STOP_WORDS.has(t)).length);
+    expect(contentTermCount('a fresh text about kayaks and coffee')).toBe(4); // fresh, text, kayaks, coffee
   });
 });
