@@ -7,6 +7,7 @@
 import { expect } from 'vitest';
 import { mentionWindows, writtenAt } from '../../src/core/recall/mentioned-time.js';
 import { makeRecord } from './store-fixtures.js';
+import type { Store } from '../../src/core/ports/store.js';
 import type { ContractContext } from './store-registry.contract.js';
 
 const A = 'acme/a';
@@ -14,19 +15,20 @@ const B = 'acme/b';
 const DAY = 86_400_000;
 const WRITTEN = Date.parse('2024-05-09T10:00:00Z');
 
+type MentionsMethods = 'pendingMentions' | 'setMentions' | 'mentionsOf' | 'countPendingMentions';
+
+/** The store, with the methods that are optional in the port: both stores keep them, so one without fails the contract. */
+function keepingMentions(store: Store): Store & Required<Pick<Store, MentionsMethods>> {
+  const missing = (['pendingMentions', 'setMentions', 'mentionsOf', 'countPendingMentions'] as const).filter((m) => store[m] === undefined);
+  if (missing.length > 0) throw new Error(`this store keeps no mentioned times (missing ${missing.join(', ')})`);
+  return store as Store & Required<Pick<Store, MentionsMethods>>;
+}
+
 export function registerMentionsContract(ctx: ContractContext): void {
   const { test, insert } = ctx;
 
   test('stores the times a text names off the write path, and hands them back with the record', async () => {
-    const store = ctx.store();
-    // optional in the port, kept by both stores: a store run through this contract must have them
-    if (
-      store.pendingMentions === undefined ||
-      store.setMentions === undefined ||
-      store.mentionsOf === undefined ||
-      store.countPendingMentions === undefined
-    )
-      throw new Error('this store keeps no mentioned times (pendingMentions, setMentions, mentionsOf, countPendingMentions)');
+    const store = keepingMentions(ctx.store());
     const [dated, plain, other] = await insert([
       makeRecord({ scope: A, content: 'Yesterday we hiked the ridge; next Friday we fly to Boston.', occurredAt: WRITTEN }),
       makeRecord({ scope: A, content: 'We talked about kayaks and coffee.', occurredAt: WRITTEN + DAY }),
@@ -56,17 +58,14 @@ export function registerMentionsContract(ctx: ContractContext): void {
     expect(await store.setMentions(entries)).toBe(0);
 
     const [read, readPlain] = await store.getMemories([dated!.id, plain!.id], [A]);
-    expect(store.mentionsOf(read!)).toEqual(mentionWindows(dated!.content, writtenAt(dated!)).map(({ start, end }) => ({ start, end })));
+    expect(store.mentionsOf(read!)).toEqual(mentionWindows(dated!.content, writtenAt(dated!)));
     expect(store.mentionsOf(readPlain!)).toEqual([]);
     // what the store holds for one record is not another's
     expect(store.mentionsOf(makeRecord({ scope: A }))).toBeUndefined();
   });
 
   test('stored mentioned times and the pending list survive close and reopen', async () => {
-    const store = ctx.store();
-    // optional in the port, kept by both stores: a store run through this contract must have them
-    if (store.pendingMentions === undefined || store.setMentions === undefined || store.mentionsOf === undefined)
-      throw new Error('this store keeps no mentioned times (pendingMentions, setMentions, mentionsOf)');
+    const store = keepingMentions(ctx.store());
     const [done, waiting] = await insert([
       makeRecord({ scope: A, content: 'Three weeks ago the roof leaked.', occurredAt: WRITTEN }),
       makeRecord({ scope: A, content: 'Tomorrow the roofer comes.', occurredAt: WRITTEN }),
@@ -75,15 +74,12 @@ export function registerMentionsContract(ctx: ContractContext): void {
     expect(await store.setMentions([{ id: done!.id, scope: A, content: done!.content, written: WRITTEN, mentions }])).toBe(1);
     const reopened = await ctx.reopen();
     const [again] = await reopened.getMemories([done!.id], [A]);
-    expect(reopened.mentionsOf?.(again!)).toEqual(mentions);
-    expect((await reopened.pendingMentions?.({ scopes: 'all', limit: 10 }))?.map((c) => c.id)).toEqual([waiting!.id]);
+    expect(keepingMentions(reopened).mentionsOf(again!)).toEqual(mentions);
+    expect((await keepingMentions(reopened).pendingMentions({ scopes: 'all', limit: 10 })).map((c) => c.id)).toEqual([waiting!.id]);
   });
 
   test('an edit of the text or of when it happened makes a record pending again; a stale answer is not stored', async () => {
-    const store = ctx.store();
-    // optional in the port, kept by both stores: a store run through this contract must have them
-    if (store.pendingMentions === undefined || store.setMentions === undefined || store.mentionsOf === undefined)
-      throw new Error('this store keeps no mentioned times (pendingMentions, setMentions, mentionsOf)');
+    const store = keepingMentions(ctx.store());
     const [first, second] = await insert([
       makeRecord({ scope: A, content: 'Last week the build broke twice.', occurredAt: WRITTEN }),
       makeRecord({ scope: A, content: 'Two days ago the tests went green.', occurredAt: WRITTEN }),
@@ -107,6 +103,6 @@ export function registerMentionsContract(ctx: ContractContext): void {
     expect(again.find((c) => c.id === second!.id)!.written).toBe(WRITTEN - 10 * DAY);
     expect(await store.setMentions(again.map((c) => ({ ...c, mentions: mentionWindows(c.content, c.written) })))).toBe(2);
     const [edited] = await store.getMemories([first!.id], [A]);
-    expect(store.mentionsOf(edited!)).toEqual(mentionWindows(edited!.content, WRITTEN).map(({ start, end }) => ({ start, end })));
+    expect(store.mentionsOf(edited!)).toEqual(mentionWindows(edited!.content, WRITTEN));
   });
 }

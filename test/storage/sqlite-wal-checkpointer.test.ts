@@ -88,7 +88,7 @@ describe('WAL checkpoints on their own thread', () => {
     expect((await opened.stats([SCOPE])).total).toBe(80 * 120);
   }, 60_000);
 
-  it('a close while checkpoints run loses nothing, and the reopened store has every record', async () => {
+  it('closing a store whose thread has been checkpointing loses nothing: the reopened store has every record', async () => {
     const first = await openSqliteStore({ path, embedding: EMBEDDING, walCheckpointThreadBytes: 0 });
     await write(first, 40, 25);
     expect(first.walCheckpointUsage?.started).toBe(true);

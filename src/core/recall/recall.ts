@@ -316,7 +316,7 @@ async function runChannels(
 
 /** The mentioned times the store keeps for the records it returned (`Store.mentionsOf`), if it keeps any. */
 function storedMentions(store: Store): StoredMentions | undefined {
-  return store.mentionsOf === undefined ? undefined : (record) => store.mentionsOf?.(record);
+  return store.mentionsOf?.bind(store);
 }
 
 /**

@@ -2,7 +2,7 @@
  * Text analysis shared by the write and read paths: tokens, stop words, stems, entities, dates and
  * sentences. Pure and fast; everything here runs on every `remember` and `recall`.
  */
-export { tokenize, contentTerms, contentTermCount, normalizeTokens } from './tokenize.js';
+export { tokenize, contentTerms, contentTermCount, countedContentTerms, normalizeTokens } from './tokenize.js';
 export { hasCjk, lexicalText, segmentCjk } from './cjk.js';
 export { STOP_WORDS, isStopWord } from './stop-words.js';
 export { stem } from './stem.js';

@@ -34,7 +34,16 @@ export function tokenize(text: string): string[] {
  * @example contentTerms('I think we should move the deploy to Friday') // ['think', 'move', 'deploy', 'friday']
  */
 export function contentTerms(text: string): string[] {
-  const terms = tokenize(text).filter((token) => !STOP_WORDS.has(token));
+  return tokenize(text).filter((token) => !STOP_WORDS.has(token));
+}
+
+/**
+ * {@link contentTerms}, their count remembered for {@link contentTermCount}. A memory's text is read for
+ * its terms twice on the way in (its importance, then the length BM25 stores with it); the write path
+ * reads them with this, so the second read is a lookup. Recall's reads do not fill the memo.
+ */
+export function countedContentTerms(text: string): string[] {
+  const terms = contentTerms(text);
   if (text.length <= TERM_COUNT_MEMO_CHARS) {
     if (termCounts.size >= TERM_COUNT_MEMO) termCounts.delete(termCounts.keys().next().value as string);
     termCounts.set(text, terms.length);
@@ -42,11 +51,7 @@ export function contentTerms(text: string): string[] {
   return terms;
 }
 
-/**
- * How many content terms `text` has (`contentTerms(text).length`). A memory's text is read for its
- * terms twice on the way in (its importance, then the length BM25 stores with it), so the counts of the
- * texts read last are remembered (bounded; a number, so nothing a caller holds is shared).
- */
+/** How many content terms `text` has (`contentTerms(text).length`), from the memo when the write path read them. */
 export function contentTermCount(text: string): number {
   return termCounts.get(text) ?? contentTerms(text).length;
 }

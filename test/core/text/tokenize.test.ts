@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { STOP_WORDS, contentTermCount, contentTerms, isStopWord, normalizeTokens, tokenize } from '../../../src/core/text/index.js';
+import {
+  STOP_WORDS,
+  contentTermCount,
+  contentTerms,
+  countedContentTerms,
+  isStopWord,
+  normalizeTokens,
+  tokenize,
+} from '../../../src/core/text/index.js';
 
 describe('tokenize', () => {
   it('lowercases and splits on non-word characters', () => {
@@ -73,7 +81,7 @@ describe('normalizeTokens', () => {
 });
 
 describe('contentTermCount', () => {
-  it('is the number of content terms, whether the text was read for its terms before or not', () => {
+  it('is the number of content terms, whether the write path read the text for its terms before or not', () => {
     const texts = [
       'I think we should move the deploy to Friday',
       "Alice's v2.1 build took 1,500 ms",
@@ -84,6 +92,7 @@ describe('contentTermCount', () => {
       'budget review notes '.repeat(400),
     ];
     for (const text of texts) expect(contentTermCount(text), text.slice(0, 40)).toBe(contentTerms(text).length);
+    for (const text of texts) expect(countedContentTerms(text), text.slice(0, 40)).toEqual(contentTerms(text));
     // read once more after contentTerms remembered them, and for texts it never saw
     for (const text of texts)
       expect(contentTermCount(text), text.slice(0, 40)).toBe(tokenize(text).filter((t) => !STOP_WORDS.has(t)).length);

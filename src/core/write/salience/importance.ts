@@ -21,7 +21,7 @@
  * Chit-chat (no content terms beyond fillers such as "ok", "thanks", "cool", "lol", and no marker)
  * scores at most 0.05. Tiers: below 0.5 ordinary, 0.5 to 0.7 notable, above 0.7 essential.
  */
-import { contentTerms } from '../../text/tokenize.js';
+import { countedContentTerms } from '../../text/tokenize.js';
 import { extractEntities } from '../../text/entities.js';
 import { analyzeEmotion } from './emotion.js';
 
@@ -87,7 +87,8 @@ function clamp01(value: number): number {
  * @example scoreImportance("My daughter's birthday is on March 3rd, never forget it") > scoreImportance('ok cool') // true
  */
 export function scoreImportance(text: string, signals: ImportanceSignals = {}): number {
-  const terms = contentTerms(text);
+  // on the write path: the count is read again for the stored BM25 length (`contentTermCount`)
+  const terms = countedContentTerms(text);
   const lower = text.toLowerCase().replace(/[\u2019\u02BC]/gu, "'");
   const substantive = terms.filter((term) => !FILLERS.has(term));
   const strengths: [weight: number, strength: number][] = [
