@@ -35,12 +35,16 @@ started = performance.now();
 if (typeof store.prepareVectorIndex === 'function') await store.prepareVectorIndex([MAIN_SCOPE]);
 log(`vector index ready in ${(performance.now() - started).toFixed(0)} ms`);
 const spent = new Map();
+const calls = new Map();
 const wrap = (target, name, label = name) => {
   const original = target[name].bind(target);
   target[name] = (...a) => {
     const t = performance.now();
     const out = original(...a);
-    const done = () => spent.set(label, (spent.get(label) ?? 0) + performance.now() - t);
+    const done = () => {
+      spent.set(label, (spent.get(label) ?? 0) + performance.now() - t);
+      calls.set(label, (calls.get(label) ?? 0) + 1);
+    };
     if (out && typeof out.then === 'function') return out.finally(done);
     done();
     return out;
@@ -67,6 +71,7 @@ const warmups = makeQueries({ seed: 4343, count: 10, corpusSeed: SCALE_SEED, cor
 const options = { scopes: [MAIN_SCOPE], k: 10, trackAccess: false };
 for (const text of warmups) await engram.recall(text, options);
 spent.clear();
+calls.clear();
 const times = [];
 for (let r = 0; r < Number(args.repeat); r++) {
   for (const text of texts) {
@@ -77,7 +82,8 @@ for (let r = 0; r < Number(args.repeat); r++) {
 }
 const n = times.length;
 console.log('recall', percentiles(times));
-for (const [name, ms] of [...spent].sort((a, b) => b[1] - a[1])) console.log(`${name.padEnd(20)} ${(ms / n).toFixed(2)} ms/recall`);
+for (const [name, ms] of [...spent].sort((a, b) => b[1] - a[1]))
+  console.log(`${name.padEnd(20)} ${(ms / n).toFixed(2)} ms/recall, ${((calls.get(name) ?? 0) / n).toFixed(2)} calls/recall`);
 if (store.lexicalIndexUsage) console.log('lexical index usage', store.lexicalIndexUsage);
 if (store.readCacheUsage) console.log('read cache usage', store.readCacheUsage);
 await store.close();

@@ -464,3 +464,112 @@ describe('SQLite in-memory lexical index inside a write transaction', () => {
       }
     });
 });
+
+/**
+ * A large index skips the rows whose best possible score cannot make a search's candidates (MaxScore).
+ * It must pick exactly the candidates scoring every holder picks: a store whose words follow a skewed
+ * law (a few in most rows, most in few) holds far more matching rows than the 200 candidates, with
+ * repeated words, tagged words, duplicate texts (equal scores, ordered by rowid), several scopes,
+ * layers and time filters, then text changes, deletes and inserts by another connection. Three stores
+ * read the same file: FTS5, the index skipping rows (`lexicalPruneRows: 0`) and the index scoring every
+ * holder (`Infinity`).
+ */
+describe('SQLite in-memory lexical index skipping rows that cannot make the candidates', () => {
+  let dir: string;
+  let writer: SqliteStore;
+  let fts: SqliteStore;
+  let pruned: SqliteStore;
+  let full: SqliteStore;
+  const next = random(23);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
+  const syllables = ['ka', 'lo', 'mi', 'ru', 'te', 'sa', 'no', 'vi', 'de', 'po'];
+  // 600 made-up words; a word's chance falls steeply with its index
+  const vocabulary = Array.from(
+    { length: 600 },
+    (_, i) => `${syllables[i % 10]}${syllables[Math.floor(i / 10) % 10]}${syllables[Math.floor(i / 100)]}x`,
+  );
+  const word = (): string => vocabulary[Math.floor(vocabulary.length * next() ** 3)] as string;
+  const texts: string[] = [];
+  const sentence = (): string => {
+    if (texts.length > 0 && next() < 0.05) return pick(texts);
+    const words = Array.from({ length: 3 + Math.floor(next() * 22) }, word);
+    if (next() < 0.2) words.push(words[0] as string, words[0] as string);
+    const text = words.join(' ');
+    texts.push(text);
+    return text;
+  };
+  const record = (): MemoryRecord =>
+    makeRecord({
+      scope: pick(['acme/a', 'acme/a', 'acme/a', 'acme/b', 'acme/c']),
+      layer: pick(['episodic', 'episodic', 'semantic', 'procedural']),
+      content: sentence(),
+      tags: next() < 0.2 ? [word()] : [],
+      validFrom: T0 + Math.floor(next() * 30) * DAY,
+      recordedAt: T0 + Math.floor(next() * 30) * DAY,
+      status: pick(['active', 'active', 'active', 'active', 'superseded', 'decayed']),
+      validTo: next() < 0.1 ? T0 + Math.floor(next() * 40) * DAY : null,
+    });
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'engram-lexidx-prune-'));
+    const path = join(dir, 'engram.db');
+    writer = await openSqliteStore({ path, embedding: EMBEDDING, lexicalIndexThreshold: Infinity });
+    fts = await openSqliteStore({ path, embedding: EMBEDDING, lexicalIndexThreshold: Infinity });
+    pruned = await openSqliteStore({ path, embedding: EMBEDDING, lexicalIndexThreshold: 0, lexicalPruneRows: 0 });
+    full = await openSqliteStore({ path, embedding: EMBEDDING, lexicalIndexThreshold: 0, lexicalPruneRows: Infinity });
+  });
+  afterEach(async () => {
+    await Promise.all([writer.close(), fts.close(), pruned.close(), full.close()]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function expectSameCandidates(rounds: number): Promise<void> {
+    const now = T0 + 31 * DAY;
+    const shapes: Omit<LexicalQuery, 'terms'>[] = [
+      { scopes: ['acme/a'], now, limit: 10 },
+      { scopes: ['acme/a', 'acme/b', 'acme/c'], now, limit: 5 },
+      { scopes: ['acme/b'], now, limit: 60, layers: ['episodic', 'semantic'] },
+      { scopes: ['acme/a', 'acme/c'], now, limit: 10, includeSuperseded: true },
+      { scopes: ['acme/a'], now, limit: 10, asOf: T0 + 10 * DAY },
+    ];
+    for (let i = 0; i < rounds; i++) {
+      const words = Array.from({ length: 1 + Math.floor(next() * 12) }, word);
+      if (next() < 0.2) words.push(words[0] as string);
+      const terms = contentTerms(words.join(' ')).map((term) => ({ term, ...(next() < 0.3 ? { weight: 0.5 + next() * 2 } : {}) }));
+      for (const shape of shapes) {
+        const query = { ...shape, terms };
+        const expected = await fts.lexicalSearch(query);
+        expect(await pruned.lexicalSearch(query), `${words.join(' ')} ${JSON.stringify(shape)}`).toEqual(expected);
+        expect(await full.lexicalSearch(query)).toEqual(expected);
+      }
+    }
+  }
+
+  it('picks the same candidates as scoring every holder and FTS5, before and after changes by another connection', async () => {
+    const first = Array.from({ length: 3000 }, record);
+    await writer.transaction((tx) => tx.insertMemories(withVectors(CONTRACT_DIMENSION, first)));
+    await expectSameCandidates(25);
+    // the searches skipped rows (the words are common enough) and the exhaustive index none
+    const skipped = pruned.lexicalIndexUsage?.skipped ?? 0;
+    expect(skipped).toBeGreaterThan(1000);
+    expect(full.lexicalIndexUsage?.skipped).toBe(0);
+    expect(pruned.lexicalIndexUsage?.fts).toBe(0);
+    // text changes (rows the index scores from its delta), deletes, status changes and new rows
+    for (const target of first.slice(0, 150)) {
+      const change = next();
+      if (change < 0.5)
+        await writer.transaction((tx) => tx.updateMemory(target.id, target.scope, { updatedAt: T0 + 40 * DAY, content: sentence() }));
+      else if (change < 0.7) await writer.transaction((tx) => tx.deleteMemories([target.id], target.scope));
+      else await writer.transaction((tx) => tx.updateMemory(target.id, target.scope, { updatedAt: T0 + 40 * DAY, status: 'superseded' }));
+    }
+    await writer.transaction((tx) => tx.insertMemories(withVectors(CONTRACT_DIMENSION, Array.from({ length: 300 }, record))));
+    await expectSameCandidates(25);
+    expect(pruned.lexicalIndexUsage?.skipped).toBeGreaterThan(skipped);
+  });
+
+  it('refuses a prune threshold that is not a number of rows', async () => {
+    await expect(openSqliteStore({ path: join(dir, 'other.db'), embedding: EMBEDDING, lexicalPruneRows: -1 })).rejects.toThrow(
+      /lexicalPruneRows/,
+    );
+  });
+});

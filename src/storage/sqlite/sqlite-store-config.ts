@@ -50,6 +50,13 @@ export interface SqliteStoreConfig {
    * thread when missing or unusable). `prepareLexicalIndex()` loads or builds it at once.
    */
   readonly lexicalIndexThreshold?: number;
+  /**
+   * An in-memory lexical index of at least this many rows picks a search's candidates without scoring
+   * every row that holds a query word (MaxScore: rows whose best possible score cannot make the
+   * candidates are skipped), with the same hits and scores (default 250,000; `Infinity` never, `0`
+   * always). Below it, scoring every holder is faster.
+   */
+  readonly lexicalPruneRows?: number;
   /** How long `recordAccess` batches before writing, in ms (default 1000). */
   readonly accessFlushMs?: number;
   /**
@@ -114,6 +121,7 @@ export interface ResolvedSqliteStoreConfig {
   readonly memoryIndexBudgetMb: number;
   readonly simdScan: boolean;
   readonly lexicalIndexThreshold: number;
+  readonly lexicalPruneRows: number;
   readonly accessFlushMs: number;
   readonly readCacheRecords: number;
   readonly changeFeedRetention: number;
@@ -176,6 +184,9 @@ export function resolveSqliteStoreConfig(config: SqliteStoreConfig): ResolvedSql
   if (Number.isNaN(lexicalIndexThreshold) || lexicalIndexThreshold < 0) {
     throw invalid('lexicalIndexThreshold must be a number ≥ 0 (or Infinity)', 'lexicalIndexThreshold');
   }
+  const lexicalPruneRows = config.lexicalPruneRows ?? 250_000;
+  if (typeof lexicalPruneRows !== 'number' || Number.isNaN(lexicalPruneRows) || lexicalPruneRows < 0)
+    throw invalid('lexicalPruneRows must be a number of rows ≥ 0 (or Infinity)', 'lexicalPruneRows');
   const accessFlushMs = config.accessFlushMs ?? 1000;
   if (!Number.isFinite(accessFlushMs) || accessFlushMs < 0) throw invalid('accessFlushMs must be a finite number ≥ 0', 'accessFlushMs');
   const readCacheRecords = config.readCacheRecords ?? 20_000;
@@ -203,6 +214,7 @@ export function resolveSqliteStoreConfig(config: SqliteStoreConfig): ResolvedSql
     memoryIndexBudgetMb,
     simdScan: config.simdScan ?? true,
     lexicalIndexThreshold,
+    lexicalPruneRows,
     accessFlushMs,
     readCacheRecords,
     changeFeedRetention,

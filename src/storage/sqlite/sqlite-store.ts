@@ -161,6 +161,7 @@ export class SqliteStore extends SqliteReader implements Store {
             databasePath: resolve(path),
             busyTimeoutMs,
             threshold: resolved.lexicalIndexThreshold,
+            pruneRows: resolved.lexicalPruneRows,
             readonly: resolved.readonly,
             changeFeedRetention: resolved.changeFeedRetention,
             logger: resolved.logger,

@@ -18,6 +18,11 @@ export class CandidateHeap {
     return this.#size > 0 && this.#worse(0, d, score);
   }
 
+  /** The lowest score held once the heap is full (a row must score at least this to enter), else −∞. */
+  floor(): number {
+    return this.#size > 0 && this.#rows.length >= this.#size ? (this.#scores[0] as number) : Number.NEGATIVE_INFINITY;
+  }
+
   offer(d: number, score: number): void {
     const rows = this.#rows;
     const scores = this.#scores;

@@ -395,7 +395,9 @@ export class LexicalData {
   #liveCount(term: string, scopeSet: ReadonlySet<number> | undefined): number {
     const list = this.postings.get(term);
     if (list === undefined) return 0;
-    const key = scopeSet === undefined ? term : `${term}\u0000${[...scopeSet].sort((x, y) => x - y).join(',')}`;
+    // every scope the index has seen counts as no scope filter (one count, kept once)
+    const scopes = scopeSet === undefined || scopeSet.size >= this.scopeDocs.length ? undefined : scopeSet;
+    const key = scopes === undefined ? term : `${term}\u0000${[...scopes].sort((x, y) => x - y).join(',')}`;
     const cached = this.#counts.get(key);
     if (cached !== undefined && cached.length === list.length && cached.generation === this.deadGeneration) return cached.n;
     let n = 0;
@@ -406,9 +408,14 @@ export class LexicalData {
       from = cached.length;
     }
     const docs = list.docs;
-    for (let i = from; i < list.length; i++) {
-      const d = docs[i] as number;
-      if (this.posted[d] === 1 && (scopeSet === undefined || scopeSet.has(this.scope[d] as number))) n++;
+    const posted = this.posted;
+    if (scopes === undefined) for (let i = from; i < list.length; i++) n += posted[docs[i] as number] as number;
+    else {
+      const scope = this.scope;
+      for (let i = from; i < list.length; i++) {
+        const d = docs[i] as number;
+        if (posted[d] === 1 && scopes.has(scope[d] as number)) n++;
+      }
     }
     if (this.#counts.size > 100_000) this.#counts.clear();
     this.#counts.set(key, { length: list.length, generation: this.deadGeneration, n });

@@ -59,6 +59,8 @@ export interface LexicalIndexUsage {
   readonly indexed: number;
   readonly fts: number;
   readonly byScope: number;
+  /** Rows a search found in a posting list and left unscored: their best possible score could not make the candidates. */
+  readonly skipped: number;
   readonly rows: number;
   readonly loads: number;
   readonly builds: number;
@@ -78,6 +80,8 @@ export interface LexicalIndexOptions {
   readonly busyTimeoutMs: number;
   /** Stores with at least this many rows use the index (`Infinity`: never). */
   readonly threshold: number;
+  /** Indexes of at least this many rows skip the rows that cannot make a search's candidates (`searchLexicalData`). */
+  readonly pruneRows: number;
   /** Never write the file nor prune (a read-only store). */
   readonly readonly: boolean;
   /** The change-feed entries pruning always keeps. */
@@ -103,7 +107,7 @@ export class LexicalIndex {
   #failedAt = -Infinity;
   /** The marks of the file on disk as last seen (−1: none), and when. */
   #persisted = { mark: -1, maxRowid: -1, at: 0 };
-  readonly #usage = { indexed: 0, fts: 0, byScope: 0, loads: 0, builds: 0 };
+  readonly #usage = { indexed: 0, fts: 0, byScope: 0, skipped: 0, loads: 0, builds: 0 };
 
   constructor(options: LexicalIndexOptions) {
     this.#options = options;
@@ -145,7 +149,7 @@ export class LexicalIndex {
     }
     if (data.delta.size > MAX_DELTA) this.#startBuild('many rows changed text since the index was built', { rebuild: true });
     else this.#maybePersist(data);
-    const hits = searchLexicalData(data, query, pending?.read(connection, reader, data), this.#usage);
+    const hits = searchLexicalData(data, query, pending?.read(connection, reader, data), this.#usage, this.#options.pruneRows);
     if (hits === null) this.#usage.fts++;
     else this.#usage.indexed++;
     return hits;

@@ -6,6 +6,32 @@ export class Postings {
   docs: Int32Array = new Int32Array(4);
   freqs: Float32Array = new Float32Array(4);
   length = 0;
+  /**
+   * The largest frequency and the shortest row (FTS5 tokens, `lengths[doc]`) among the first `bounded`
+   * entries: together they bound any entry's bm25 tf from above (a search that skips rows by their best
+   * possible score reads them, `lexical-pruned.ts`). A posted row's length stays as it was when its
+   * entries were added (a changed text is not posted again), so the bounds hold until entries are added.
+   */
+  maxFreq = 0;
+  minLength = Number.POSITIVE_INFINITY;
+  bounded = 0;
+
+  /** Brings `maxFreq` and `minLength` up to every entry (only entries added since the last call are read). */
+  bound(lengths: Int32Array): void {
+    const docs = this.docs;
+    const freqs = this.freqs;
+    let maxFreq = this.maxFreq;
+    let minLength = this.minLength;
+    for (let i = this.bounded; i < this.length; i++) {
+      const f = freqs[i] as number;
+      if (f > maxFreq) maxFreq = f;
+      const length = lengths[docs[i] as number] as number;
+      if (length < minLength) minLength = length;
+    }
+    this.maxFreq = maxFreq;
+    this.minLength = minLength;
+    this.bounded = this.length;
+  }
 
   /** Drops the spare capacity (after a build). */
   compact(): void {

@@ -1,0 +1,138 @@
+/**
+ * The MaxScore candidate pick of the in-memory lexical index against an oracle that scores every row:
+ * the same rows with the same scores, to the bit, in the same order (score descending, rowid ascending),
+ * on an index whose words follow a skewed law (a few in most rows, most in few), with repeated words,
+ * duplicate texts (ties broken by rowid), several scopes, layers and statuses, and rows whose text
+ * changed after they were posted or that were removed. The store-level suite
+ * (`sqlite-lexical-index.test.ts`) checks whole searches against FTS5; this one sees the candidates,
+ * which a search's final top-k rarely shows at the margin.
+ */
+import { describe, expect, it } from 'vitest';
+import { visibilityBounds, type TimeFilter } from '../../src/core/memory.js';
+import { LexicalData, layerIdSet, type SourceRow } from '../../src/storage/sqlite/lexical/lexical-data.js';
+import { bestByMaxScore, ftsTf } from '../../src/storage/sqlite/lexical/lexical-pruned.js';
+import type { IndexedLexicalQuery } from '../../src/storage/sqlite/lexical/lexical-search.js';
+
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const DAY = 86_400_000;
+const T0 = Date.UTC(2026, 0, 1);
+const SYLLABLES = ['ka', 'lo', 'mi', 'ru', 'te', 'sa', 'no', 'vi', 'de', 'po'];
+const VOCABULARY = Array.from(
+  { length: 500 },
+  (_, i) => `${SYLLABLES[i % 10]}${SYLLABLES[Math.floor(i / 10) % 10]}${SYLLABLES[Math.floor(i / 100)]}q`,
+);
+
+describe('lexical index: MaxScore candidates', () => {
+  const next = random(31);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
+  const word = (): string => VOCABULARY[Math.floor(VOCABULARY.length * next() ** 3)] as string;
+  const texts: string[] = [];
+  const text = (): string => {
+    if (texts.length > 0 && next() < 0.05) return pick(texts);
+    const words = Array.from({ length: 2 + Math.floor(next() * 25) }, word);
+    if (next() < 0.2) words.push(words[0] as string, words[0] as string);
+    texts.push(words.join(' '));
+    return texts[texts.length - 1] as string;
+  };
+  const row = (rowid: number): SourceRow => ({
+    rowid,
+    id: `m${rowid}`,
+    scope: pick(['a', 'a', 'a', 'b', 'c']),
+    layer: pick(['episodic', 'episodic', 'semantic', 'procedural']),
+    status: pick(['active', 'active', 'active', 'active', 'superseded', 'decayed']),
+    content: text(),
+    tags: next() < 0.2 ? JSON.stringify([word()]) : '[]',
+    entities: '[]',
+    term_count: null,
+    valid_from: T0 + Math.floor(next() * 30) * DAY,
+    valid_to: next() < 0.1 ? T0 + Math.floor(next() * 40) * DAY : null,
+    recorded_at: T0 + Math.floor(next() * 30) * DAY,
+    invalidated_at: null,
+  });
+
+  /** Every present row scored phrase by phrase, the visible ones ranked: the first `candidates`. */
+  function oracle(data: LexicalData, query: IndexedLexicalQuery, phraseTerms: readonly string[], idf: Map<string, number>, avgdl: number) {
+    const scopeSet = data.scopeSet(query.scopes);
+    const layers = layerIdSet(query.layers);
+    const bounds = visibilityBounds(query.filter, query.now);
+    const scored: { row: number; score: number }[] = [];
+    for (let d = 0; d < data.present.length; d++) {
+      if (!data.rowVisible(d, scopeSet, layers, bounds)) continue;
+      let score = 0;
+      let holds = false;
+      for (let p = 0; p < phraseTerms.length; p++) {
+        const term = phraseTerms[p] as string;
+        const f = data.ftsFrequency(term, d);
+        if (f === 0) continue;
+        holds = true;
+        const add = (idf.get(term) as number) * ftsTf(f, data.ftsLength[d] as number, avgdl);
+        for (let rep = 0; rep < (query.phrases[p]?.repetitions ?? 1); rep++) score += add;
+      }
+      if (holds) scored.push({ row: d, score });
+    }
+    return scored.sort((x, y) => y.score - x.score || x.row - y.row).slice(0, query.candidates);
+  }
+
+  function check(data: LexicalData, rounds: number): number {
+    const usage = { skipped: 0 };
+    for (let i = 0; i < rounds; i++) {
+      const words = Array.from({ length: 1 + Math.floor(next() * 14) }, word);
+      const phrases = [...new Set(words)].map((w) => ({ word: w, repetitions: next() < 0.15 ? 2 : 1 }));
+      const phraseTerms = phrases.map((phrase) => phrase.word);
+      const avgdl = data.tokens / data.rows;
+      const idf = new Map<string, number>();
+      for (const term of phraseTerms) {
+        const n = data.rowsHolding(term, undefined);
+        idf.set(term, Math.max(1e-6, Math.log((data.rows - n + 0.5) / (n + 0.5))));
+      }
+      const filter: TimeFilter = pick([{}, { includeSuperseded: true }, { asOf: T0 + 10 * DAY }]);
+      const query: IndexedLexicalQuery = {
+        scopes: pick([['a'], ['a', 'b', 'c'], ['b'], ['c', 'zzz']]),
+        layers: pick([undefined, ['episodic'], ['semantic', 'procedural']]),
+        filter,
+        now: T0 + 31 * DAY,
+        phrases,
+        weights: new Map(),
+        surfaces: new Map(),
+        candidates: pick([5, 50, 200]),
+        limit: 10,
+        k1: 1.2,
+        b: 0.75,
+      };
+      const expected = oracle(data, query, phraseTerms, idf, avgdl);
+      const actual = bestByMaxScore(data, phraseTerms, phrases, idf, avgdl, query, data.scopeSet(query.scopes), usage);
+      actual.sort((x, y) => y.score - x.score || x.row - y.row);
+      expect(actual, `${words.join(' ')} ${JSON.stringify({ ...query, phrases: undefined })}`).toEqual(expected);
+    }
+    return usage.skipped;
+  }
+
+  it('picks the rows and scores scoring every row picks, before and after text changes and removals', () => {
+    const data = new LexicalData();
+    const rows = Array.from({ length: 4000 }, (_, i) => row(i + 1));
+    data.apply(rows, new Map());
+    expect(check(data, 60)).toBeGreaterThan(10_000);
+    // rows whose text changed (scored from the delta), removed rows, rows of another scope or status now
+    for (let rowid = 1; rowid <= 400; rowid++) {
+      const change = next();
+      if (change < 0.5) data.apply([{ ...(rows[rowid - 1] as SourceRow), content: text() }], new Map());
+      else if (change < 0.7) data.remove(rowid);
+      else data.apply([{ ...(rows[rowid - 1] as SourceRow), scope: pick(['a', 'b']), status: pick(['active', 'superseded']) }], new Map());
+    }
+    data.apply(
+      Array.from({ length: 500 }, (_, i) => row(4001 + i)),
+      new Map(),
+    );
+    expect(data.delta.size).toBeGreaterThan(100);
+    expect(check(data, 60)).toBeGreaterThan(10_000);
+  });
+});
