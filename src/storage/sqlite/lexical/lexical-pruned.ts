@@ -209,9 +209,11 @@ export function bestByMaxScore(
           }
           if (!reachable) {
             if (usage !== undefined) usage.skipped++;
-          } else {
+          } else if (admits(d)) {
+            // the filters first: a search whose scopes, layers or time hold few of the rows fills its
+            // candidates late (the bar stays low), and scoring a row costs more than filtering it
             const value = exact(d, (p) => frequencyAt(slotOfPhrase[p] as number, d, o));
-            if (heap.wants(d, value) && admits(d)) {
+            if (heap.wants(d, value)) {
               heap.offer(d, value);
               bar = heap.floor();
             }
