@@ -138,4 +138,51 @@ describe('lexical index: MaxScore candidates', () => {
     expect(data.delta.size).toBeGreaterThan(100);
     expect(check(data, 60)).toBeGreaterThan(10_000);
   });
+
+  it('answers exactly after a search that threw part way (its working arrays are cleaned up)', () => {
+    const data = new LexicalData();
+    data.apply(
+      Array.from({ length: 3000 }, (_, i) => row(i + 1)),
+      new Map(),
+    );
+    const phrases = [VOCABULARY[0], VOCABULARY[1], VOCABULARY[7]].map((w) => ({ word: w as string, repetitions: 1 }));
+    const query: IndexedLexicalQuery = {
+      scopes: ['a', 'b', 'c'],
+      layers: undefined,
+      filter: {},
+      now: T0 + 31 * DAY,
+      phrases,
+      weights: new Map(),
+      surfaces: new Map(),
+      // more than the rows that match: every row the search meets is a candidate
+      candidates: 5000,
+      limit: 10,
+      k1: 1.2,
+      b: 0.75,
+    };
+    // a scope check that fails on its 100th row: the search stops inside a window
+    const scopes = data.scopeSet(query.scopes);
+    let asked = 0;
+    const failing = {
+      has: (id: number) => {
+        if (++asked === 100) throw new Error('scope check failed');
+        return scopes.has(id);
+      },
+    } as unknown as ReadonlySet<number>;
+    const terms = phrases.map((p) => p.word);
+    const idf = new Map(terms.map((t) => [t, 1] as const));
+    const avgdl = data.tokens / data.rows;
+    expect(() => bestByMaxScore(data, terms, phrases, idf, avgdl, query, failing)).toThrow('scope check failed');
+    // another query: rows the failed one left marked hold none of its words
+    const others = [VOCABULARY[2], VOCABULARY[5]].map((w) => ({ word: w as string, repetitions: 1 }));
+    const otherTerms = others.map((p) => p.word);
+    const otherIdf = new Map(otherTerms.map((t) => [t, 1] as const));
+    const otherQuery = { ...query, phrases: others };
+    const answer = bestByMaxScore(data, otherTerms, others, otherIdf, avgdl, otherQuery, scopes).sort(
+      (x, y) => y.score - x.score || x.row - y.row,
+    );
+    expect(answer).toEqual(oracle(data, otherQuery, otherTerms, otherIdf, avgdl));
+    expect(answer.length).toBeGreaterThan(500);
+    expect(answer.length).toBeLessThan(5000);
+  });
 });

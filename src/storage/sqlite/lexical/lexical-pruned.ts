@@ -48,12 +48,13 @@ interface TermCursor {
 /** Rows taken at a time (a multiple of 32): the walked lists fill a window, then its rows are finished in rowid order. */
 const WINDOW = 4096;
 /**
- * A search's working arrays, kept between searches (a search runs to its end without yielding, and
- * leaves them all zero), by window offset: `partial`, the walked lists' shares; `holders`, which of the
- * first 31 walked lists hold the row, a bit each; and `held`, the rows that some walked list holds, a
- * bit each (read back in rowid order).
+ * A search's working arrays, kept between searches (a search runs to its end without yielding and
+ * leaves them all zero; `dirty` while one runs, so the next search clears what one that threw left), by
+ * window offset: `partial`, the walked lists' shares; `holders`, which of the first 31 walked lists hold
+ * the row, a bit each; and `held`, the rows that some walked list holds, a bit each (read back in rowid
+ * order).
  */
-const scratch = { partial: new Float64Array(WINDOW), holders: new Int32Array(WINDOW), held: new Int32Array(WINDOW >> 5) };
+const scratch = { partial: new Float64Array(WINDOW), holders: new Int32Array(WINDOW), held: new Int32Array(WINDOW >> 5), dirty: false };
 const EMPTY_DOCS = new Int32Array(0);
 const EMPTY_FREQS = new Float32Array(0);
 
@@ -138,6 +139,13 @@ export function bestByMaxScore(
   // window's rows are finished in rowid order
   const slots = sorted.length;
   const { partial, held, holders } = scratch;
+  // a search that threw part way left them dirty
+  if (scratch.dirty) {
+    partial.fill(0);
+    held.fill(0);
+    holders.fill(0);
+  }
+  scratch.dirty = true;
   /** Where each walked list's rows of the window start (they end at its position). */
   const windowStart = new Int32Array(slots);
   /**
@@ -224,6 +232,7 @@ export function bestByMaxScore(
       }
     }
   }
+  scratch.dirty = false;
   return heap.rows();
 }
 
