@@ -75,6 +75,13 @@ beforeAll(async () => {
         });
       }
     }
+    // a few turns written without a thread: their neighbours are the scope's unthreaded episodes in time
+    for (let turn = 0; turn < 4; turn++)
+      turns.push({
+        scope: SCOPE,
+        content: `Maya, later: the ferry to Cacilhas again, trip note ${turn}.`,
+        occurredAt: new Date(start + (200 + turn) * 3_600_000 + turn * 60_000).toISOString(),
+      });
     const written = await engram.remember(turns);
     await engram.processJobs({ scopes: [SCOPE] });
     await engram.relate({ scope: SCOPE, from: written[1]!.id, type: 'RELATED_TO', to: written[8]!.id });
@@ -135,6 +142,15 @@ describe('SQLite statements seek their own index', () => {
   it("a short thread's order is read along the thread index, without sorting", () => {
     for (const plan of plansOf(/m\.thread = \?\s+ORDER BY m\.occurred_at, m\.id LIMIT/s)) {
       expect(plan.join(' | ')).toMatch(/INDEX memories_thread \(scope=\? AND thread=\?\)/);
+      expect(plan.join(' | ')).not.toMatch(/TEMP B-TREE/);
+    }
+  });
+
+  it("a scope's unthreaded episodes are read in time order along their own index, without sorting", () => {
+    for (const plan of plansOf(
+      /m\.thread IS NULL AND m\.layer = 'episodic' AND m\.occurred_at IS NOT NULL\s+ORDER BY m\.occurred_at, m\.id LIMIT/s,
+    )) {
+      expect(plan.join(' | ')).toMatch(/INDEX memories_unthreaded \(scope=\?/);
       expect(plan.join(' | ')).not.toMatch(/TEMP B-TREE/);
     }
   });

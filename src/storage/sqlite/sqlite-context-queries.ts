@@ -88,6 +88,21 @@ export function readNeighbours(
     }
     if (anchor.thread === null) {
       if (anchor.occurred_at === null) continue;
+      if (cache?.active === true) {
+        const sides = cachedUnthreadedSides(
+          connection,
+          cache,
+          query,
+          window,
+          gap,
+          anchor as { id: string; scope: string; occurred_at: number },
+          held,
+        );
+        if (sides !== null) {
+          found.set(anchor.id, sides);
+          continue;
+        }
+      }
       const before = readUnthreaded(anchor.scope, anchor.occurred_at, anchor.id, '<');
       found.set(anchor.id, { before: before.reverse(), after: readUnthreaded(anchor.scope, anchor.occurred_at, anchor.id, '>') });
       continue;
@@ -147,6 +162,71 @@ function cachedThreadSides(
   if (order === null) return null;
   const at = order.indexOf(anchor.id);
   if (at < 0) return null;
+  return walkOrder(connection, cache, query, window, order, at, held);
+}
+
+/**
+ * Scopes with up to this many timed unthreaded episodes keep their order in the read cache; a scope
+ * with more is read by range (a LoCoMo conversation written without threads holds 400-700 turns).
+ */
+const CACHED_UNTHREADED_ROWS = 2048;
+
+/**
+ * An unthreaded episode's neighbours from its scope's timed unthreaded episodes held in the read cache
+ * in (occurred_at, id) order (read whole, once per database version, when there are at most
+ * `CACHED_UNTHREADED_ROWS`): the `window` visible episodes on each side within `gap` of the anchor's
+ * time, walking away from it, as the range reads (`readUnthreaded`) find them. Null when the scope holds
+ * more (the caller reads by range). The records the walk needed are added to `held`.
+ */
+function cachedUnthreadedSides(
+  connection: SqliteConnection,
+  cache: ReadCache,
+  query: NeighbourQuery,
+  window: number,
+  gap: number,
+  anchor: { id: string; scope: string; occurred_at: number },
+  held: Map<string, MemoryRecord>,
+): { before: string[]; after: string[] } | null {
+  let ids = cache.answer<readonly string[] | null>('unthreaded', anchor.scope);
+  let times = cache.answer<readonly number[] | null>('unthreaded-time', anchor.scope);
+  if (ids === undefined || times === undefined) {
+    const rows = connection.allArrays(
+      `SELECT m.id, m.occurred_at FROM memories m
+       WHERE m.scope = ? AND m.thread IS NULL AND m.layer = 'episodic' AND m.occurred_at IS NOT NULL
+       ORDER BY m.occurred_at, m.id LIMIT ${CACHED_UNTHREADED_ROWS + 1}`,
+      anchor.scope,
+    );
+    const whole = rows.length <= CACHED_UNTHREADED_ROWS;
+    ids = cache.remember('unthreaded', anchor.scope, whole ? rows.map((row) => row[0] as string) : null);
+    times = cache.remember('unthreaded-time', anchor.scope, whole ? rows.map((row) => row[1] as number) : null);
+  }
+  if (ids === null || times === null) return null;
+  const at = ids.indexOf(anchor.id);
+  if (at < 0) return null;
+  const from = anchor.occurred_at - gap;
+  const to = anchor.occurred_at + gap;
+  const scopeTimes = times;
+  return walkOrder(connection, cache, query, window, ids, at, held, (i) => {
+    const time = scopeTimes[i] as number;
+    return time >= from && time <= to;
+  });
+}
+
+/**
+ * The `window` visible records on each side of `order[at]`, walking away from it (and, with `within`,
+ * only while it holds), reading the records it needs in bulk; visibility is core's rule, of which the
+ * range reads' SQL clause is the same. The records read are added to `held`.
+ */
+function walkOrder(
+  connection: SqliteConnection,
+  cache: ReadCache,
+  query: NeighbourQuery,
+  window: number,
+  order: readonly string[],
+  at: number,
+  held: Map<string, MemoryRecord>,
+  within: (index: number) => boolean = () => true,
+): { before: string[]; after: string[] } {
   const recordOf = (id: string): MemoryRecord | undefined => held.get(id) ?? query.known?.get(id) ?? cache.get(id);
   const bounds = visibilityBounds(query, query.now);
   const readMissing = (ids: readonly string[]): void => {
@@ -161,7 +241,7 @@ function cachedThreadSides(
   readMissing(order.slice(Math.max(0, at - 2 * window), at + 2 * window + 1));
   const side = (step: -1 | 1): string[] => {
     const ids: string[] = [];
-    for (let i = at + step; i >= 0 && i < order.length && ids.length < window; i += step) {
+    for (let i = at + step; i >= 0 && i < order.length && ids.length < window && within(i); i += step) {
       const id = order[i] as string;
       let record = recordOf(id);
       if (record === undefined) {
