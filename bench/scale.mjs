@@ -258,6 +258,22 @@ function mergeHeadline(rows) {
   return [...kept, ...rows.map((row) => ({ ...row, ...commit }))].sort((a, b) => a.size - b.size || a.kind.localeCompare(b.kind));
 }
 
+/**
+ * This run's cases, and the last scale.json's cases of the sizes it did not measure (same vector
+ * dimension), each with when and at which commit it was measured: a run of one size keeps the others'
+ * tables and chart points.
+ */
+function mergeCases(cases, dimension) {
+  const path = join(RESULTS_DIR, 'scale.json');
+  const previous = existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : {};
+  if ((previous.options?.dimension ?? 512) !== dimension) return cases;
+  const measured = new Set(cases.map((c) => c.size));
+  const kept = (previous.cases ?? [])
+    .filter((c) => typeof c?.size === 'number' && !measured.has(c.size) && c.hnsw !== undefined)
+    .map((c) => ({ measuredAt: previous.timestamp, gitCommit: previous.gitCommit ?? null, ...c }));
+  return [...kept, ...cases].sort((a, b) => a.size - b.size);
+}
+
 function environmentCommit() {
   try {
     return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
@@ -805,6 +821,7 @@ function report(cases, use, seconds) {
   const headline = mergeHeadline(headlineOf(cases));
   printHeadline(headline);
   process.stdout.write(`whole run: ${(seconds / 60).toFixed(1)} min\n`);
+  const allCases = mergeCases(cases, dimension);
   const path = writeResult('scale', {
     options: {
       sizes: args.sizes,
@@ -818,10 +835,10 @@ function report(cases, use, seconds) {
     firstRecallTarget: FIRST_RECALL_TARGET,
     headline,
     runMinutes: Math.round((seconds / 60) * 10) / 10,
-    cases,
+    cases: allCases,
     use,
   });
-  const svg = renderScaleChart(cases, TARGETS);
+  const svg = renderScaleChart(allCases, TARGETS);
   writeFileSync(join(RESULTS_DIR, 'scale.svg'), svg);
   log(`wrote ${path} and ${join(RESULTS_DIR, 'scale.svg')}`);
 }
