@@ -8,20 +8,11 @@
  * which a search's final top-k rarely shows at the margin.
  */
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../src/consolidation/statistics.js';
 import { visibilityBounds, type TimeFilter } from '../../src/core/memory.js';
 import { LexicalData, layerIdSet, type SourceRow } from '../../src/storage/sqlite/lexical/lexical-data.js';
 import { bestByMaxScore, ftsTf } from '../../src/storage/sqlite/lexical/lexical-pruned.js';
 import type { IndexedLexicalQuery } from '../../src/storage/sqlite/lexical/lexical-search.js';
-
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 0, 1);
@@ -32,7 +23,7 @@ const VOCABULARY = Array.from(
 );
 
 describe('lexical index: MaxScore candidates', () => {
-  const next = random(31);
+  const next = seededRandom(31);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
   const word = (): string => VOCABULARY[Math.floor(VOCABULARY.length * next() ** 3)] as string;
   const texts: string[] = [];
