@@ -237,16 +237,23 @@ function walkOrder(
     ))
       held.set(record.id, record);
   };
+  // the run of entries from `i` away from the anchor that the walk may reach
+  const reach = (i: number, step: -1 | 1, most = Infinity): string[] => {
+    if (i < 0 || i >= order.length || !within(i)) return [];
+    let end = i;
+    while (Math.abs(end - i) + 1 < most && end + step >= 0 && end + step < order.length && within(end + step)) end += step;
+    return step < 0 ? order.slice(end, i + 1) : order.slice(i, end + 1);
+  };
   // what the walk most likely needs: the window on each side, and as much again for records it skips
-  readMissing(order.slice(Math.max(0, at - 2 * window), at + 2 * window + 1));
+  readMissing([...reach(at, -1, 2 * window + 1), ...reach(at + 1, 1, 2 * window)]);
   const side = (step: -1 | 1): string[] => {
     const ids: string[] = [];
     for (let i = at + step; i >= 0 && i < order.length && ids.length < window && within(i); i += step) {
       const id = order[i] as string;
       let record = recordOf(id);
       if (record === undefined) {
-        // many invisible records in a row: the rest of this side at once
-        readMissing(step < 0 ? order.slice(0, i + 1) : order.slice(i));
+        // many invisible records in a row: the rest of this side (as far as the walk may go) at once
+        readMissing(reach(i, step));
         record = recordOf(id);
       }
       if (record === undefined) continue;
