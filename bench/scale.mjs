@@ -34,7 +34,8 @@
 //               Headline rows say which kind they are ("model" or "model-timed") and carry the HNSW
 //               recall@10 of the same run's hnsw case (null in an --only-model run).
 //   Headline rows of sizes and kinds this run did not measure are kept from the last scale.json, each
-//   with the time and commit it was measured at.
+//   with the time and commit it was measured at; so are the cases (tables, chart points) of sizes it did
+//   not measure, when the last run's vectors had the same dimension.
 // Prints tables, writes bench/results/scale.json and bench/results/scale.svg.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
