@@ -53,7 +53,7 @@ export interface SqliteStoreConfig {
   /**
    * An in-memory lexical index of at least this many rows picks a search's candidates without scoring
    * every row that holds a query word (MaxScore: rows whose best possible score cannot make the
-   * candidates are skipped), with the same hits and scores (default 250,000; `Infinity` never, `0`
+   * candidates are skipped), with the same hits and scores (default 600,000; `Infinity` never, `0`
    * always). Below it, scoring every holder is faster.
    */
   readonly lexicalPruneRows?: number;
@@ -184,7 +184,7 @@ export function resolveSqliteStoreConfig(config: SqliteStoreConfig): ResolvedSql
   if (Number.isNaN(lexicalIndexThreshold) || lexicalIndexThreshold < 0) {
     throw invalid('lexicalIndexThreshold must be a number ≥ 0 (or Infinity)', 'lexicalIndexThreshold');
   }
-  const lexicalPruneRows = config.lexicalPruneRows ?? 250_000;
+  const lexicalPruneRows = config.lexicalPruneRows ?? 600_000;
   if (typeof lexicalPruneRows !== 'number' || Number.isNaN(lexicalPruneRows) || lexicalPruneRows < 0)
     throw invalid('lexicalPruneRows must be a number of rows ≥ 0 (or Infinity)', 'lexicalPruneRows');
   const accessFlushMs = config.accessFlushMs ?? 1000;

@@ -121,10 +121,10 @@ export function searchLexicalData(
   const scopeRows = rowsWorthScoringAlone(data, scopeSet, phraseTerms, surfaceTerms);
   if (scopeRows !== null && usage !== undefined) usage.byScope++;
   let candidates: Candidate[];
-  // from `pruneRows` rows, skipping the rows that cannot make the candidates pays (measured on the
-  // `bench:scale` corpora, 400 searches each, the faster of three runs of each: at 100,000 rows scoring
-  // every holder took 684 ms against 885, its 0.8 MB of scores in cache and the skipping's bookkeeping
-  // costing more than it saves; at 1,000,000 rows 4,977 against 3,671 ms)
+  // from `pruneRows` rows, skipping the rows that cannot make the candidates pays (`bench/lexical-ab.mjs
+  // --baseline full` on the `bench:scale` corpora, mean ms a search, every holder scored against
+  // skipping: 100k 1.4 / 1.8 and 300k 3.2 / 3.5, where the scores array is in cache and the skipping's
+  // bookkeeping costs more than it saves; 600k 6.1-6.2 / 5.8-6.0; 1M 8.3 / 6.5)
   if (overlay === undefined && scopeRows === null && data.rows >= pruneRows)
     candidates = bestByMaxScore(data, phraseTerms, query.phrases, idf, avgdl, query, scopeSet, usage);
   else {
