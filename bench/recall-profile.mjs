@@ -59,7 +59,6 @@ for (const name of [
   'getEdges',
   'getConceptRefs',
   'findConceptsByRef',
-  'findConceptsByRef',
   'getRelationTypes',
 ]) {
   if (typeof store[name] === 'function') wrap(store, name);

@@ -9,6 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../src/consolidation/statistics.js';
+import { skewedWords } from '../helpers/skewed-words.js';
 import { visibilityBounds, type TimeFilter } from '../../src/core/memory.js';
 import { LexicalData, layerIdSet, type SourceRow } from '../../src/storage/sqlite/lexical/lexical-data.js';
 import { bestByMaxScore, ftsTf } from '../../src/storage/sqlite/lexical/lexical-pruned.js';
@@ -16,16 +17,11 @@ import type { IndexedLexicalQuery } from '../../src/storage/sqlite/lexical/lexic
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 0, 1);
-const SYLLABLES = ['ka', 'lo', 'mi', 'ru', 'te', 'sa', 'no', 'vi', 'de', 'po'];
-const VOCABULARY = Array.from(
-  { length: 500 },
-  (_, i) => `${SYLLABLES[i % 10]}${SYLLABLES[Math.floor(i / 10) % 10]}${SYLLABLES[Math.floor(i / 100)]}q`,
-);
 
 describe('lexical index: MaxScore candidates', () => {
   const next = seededRandom(31);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
-  const word = (): string => VOCABULARY[Math.floor(VOCABULARY.length * next() ** 3)] as string;
+  const { vocabulary, word } = skewedWords(500, 'q', next);
   const texts: string[] = [];
   const text = (): string => {
     if (texts.length > 0 && next() < 0.05) return pick(texts);
@@ -103,7 +99,7 @@ describe('lexical index: MaxScore candidates', () => {
         b: 0.75,
       };
       const expected = oracle(data, query, phraseTerms, idf, avgdl);
-      const actual = bestByMaxScore(data, phraseTerms, phrases, idf, avgdl, query, data.scopeSet(query.scopes), usage);
+      const actual = bestByMaxScore(data, phraseTerms, idf, avgdl, query, data.scopeSet(query.scopes), usage);
       actual.sort((x, y) => y.score - x.score || x.row - y.row);
       expect(actual, `${words.join(' ')} ${JSON.stringify({ ...query, phrases: undefined })}`).toEqual(expected);
     }
@@ -136,7 +132,7 @@ describe('lexical index: MaxScore candidates', () => {
       Array.from({ length: 3000 }, (_, i) => row(i + 1)),
       new Map(),
     );
-    const phrases = [VOCABULARY[0], VOCABULARY[1], VOCABULARY[7]].map((w) => ({ word: w as string, repetitions: 1 }));
+    const phrases = [vocabulary[0], vocabulary[1], vocabulary[7]].map((w) => ({ word: w as string, repetitions: 1 }));
     const query: IndexedLexicalQuery = {
       scopes: ['a', 'b', 'c'],
       layers: undefined,
@@ -163,15 +159,13 @@ describe('lexical index: MaxScore candidates', () => {
     const terms = phrases.map((p) => p.word);
     const idf = new Map(terms.map((t) => [t, 1] as const));
     const avgdl = data.tokens / data.rows;
-    expect(() => bestByMaxScore(data, terms, phrases, idf, avgdl, query, failing)).toThrow('scope check failed');
+    expect(() => bestByMaxScore(data, terms, idf, avgdl, query, failing)).toThrow('scope check failed');
     // another query: rows the failed one left marked hold none of its words
-    const others = [VOCABULARY[2], VOCABULARY[5]].map((w) => ({ word: w as string, repetitions: 1 }));
+    const others = [vocabulary[2], vocabulary[5]].map((w) => ({ word: w as string, repetitions: 1 }));
     const otherTerms = others.map((p) => p.word);
     const otherIdf = new Map(otherTerms.map((t) => [t, 1] as const));
     const otherQuery = { ...query, phrases: others };
-    const answer = bestByMaxScore(data, otherTerms, others, otherIdf, avgdl, otherQuery, scopes).sort(
-      (x, y) => y.score - x.score || x.row - y.row,
-    );
+    const answer = bestByMaxScore(data, otherTerms, otherIdf, avgdl, otherQuery, scopes).sort((x, y) => y.score - x.score || x.row - y.row);
     expect(answer).toEqual(oracle(data, otherQuery, otherTerms, otherIdf, avgdl));
     expect(answer.length).toBeGreaterThan(500);
     expect(answer.length).toBeLessThan(5000);

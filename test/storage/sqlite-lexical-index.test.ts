@@ -15,6 +15,7 @@ import { plainFtsTerms, plainText } from '../../src/storage/sqlite/lexical/lexic
 import { DAY, T0, makeRecord, seededVector, withVectors } from '../contract/store-fixtures.js';
 import { CONTRACT_DIMENSION } from '../contract/store.contract.js';
 import Database from 'better-sqlite3';
+import { skewedWords } from '../helpers/skewed-words.js';
 
 const EMBEDDING = { name: 'contract-test:8', dimension: CONTRACT_DIMENSION };
 const WORDS = [
@@ -482,13 +483,8 @@ describe('SQLite in-memory lexical index skipping rows that cannot make the cand
   let full: SqliteStore;
   const next = random(23);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
-  const syllables = ['ka', 'lo', 'mi', 'ru', 'te', 'sa', 'no', 'vi', 'de', 'po'];
   // 600 made-up words; a word's chance falls steeply with its index
-  const vocabulary = Array.from(
-    { length: 600 },
-    (_, i) => `${syllables[i % 10]}${syllables[Math.floor(i / 10) % 10]}${syllables[Math.floor(i / 100)]}x`,
-  );
-  const word = (): string => vocabulary[Math.floor(vocabulary.length * next() ** 3)] as string;
+  const { word } = skewedWords(600, 'x', next);
   const texts: string[] = [];
   const sentence = (): string => {
     if (texts.length > 0 && next() < 0.05) return pick(texts);

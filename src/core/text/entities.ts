@@ -49,9 +49,11 @@ const PATTERN_MARKERS = new Map<RegExp, string>([
  * look-behinds and word boundaries at every position): a URL's scheme or `www.`, an identifier's
  * underscore or lower-to-upper step.
  */
+const URL_MARK = /https?:\/\/|www\./iu;
+const LOWER_TO_UPPER = /\p{Ll}\p{Lu}/u;
 const PATTERN_PRECHECKS = new Map<RegExp, (text: string) => boolean>([
-  [URL_PATTERN, (text) => /https?:\/\/|www\./iu.test(text)],
-  [IDENTIFIER_PATTERN, (text) => text.includes('_') || /\p{Ll}\p{Lu}/u.test(text)],
+  [URL_PATTERN, (text) => URL_MARK.test(text)],
+  [IDENTIFIER_PATTERN, (text) => text.includes('_') || LOWER_TO_UPPER.test(text)],
 ]);
 
 const HONORIFICS = new Set([
@@ -175,7 +177,7 @@ function wordTokens(masked: string): WordToken[] {
       joinsPrevious,
       possessive,
       acronym: !lowerAscii && letters.length >= 2 && letters === letters.toUpperCase() && letters !== letters.toLowerCase(),
-      innerCapital: /\p{Ll}\p{Lu}/u.test(word),
+      innerCapital: LOWER_TO_UPPER.test(word),
     });
     previousEnd = match.index + raw.length;
   }

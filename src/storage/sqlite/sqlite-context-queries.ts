@@ -187,29 +187,51 @@ function cachedUnthreadedSides(
   anchor: { id: string; scope: string; occurred_at: number },
   held: Map<string, MemoryRecord>,
 ): { before: string[]; after: string[] } | null {
-  let ids = cache.answer<readonly string[] | null>('unthreaded', anchor.scope);
-  let times = cache.answer<readonly number[] | null>('unthreaded-time', anchor.scope);
-  if (ids === undefined || times === undefined) {
-    const rows = connection.allArrays(
-      `SELECT m.id, m.occurred_at FROM memories m
-       WHERE m.scope = ? AND m.thread IS NULL AND m.layer = 'episodic' AND m.occurred_at IS NOT NULL
-       ORDER BY m.occurred_at, m.id LIMIT ${CACHED_UNTHREADED_ROWS + 1}`,
-      anchor.scope,
-    );
-    const whole = rows.length <= CACHED_UNTHREADED_ROWS;
-    ids = cache.remember('unthreaded', anchor.scope, whole ? rows.map((row) => row[0] as string) : null);
-    times = cache.remember('unthreaded-time', anchor.scope, whole ? rows.map((row) => row[1] as number) : null);
-  }
-  if (ids === null || times === null) return null;
+  const order = unthreadedOrder(connection, cache, anchor.scope);
+  if (order === null) return null;
+  const { ids, times } = order;
   const at = ids.indexOf(anchor.id);
   if (at < 0) return null;
   const from = anchor.occurred_at - gap;
   const to = anchor.occurred_at + gap;
-  const scopeTimes = times;
-  return walkOrder(connection, cache, query, window, ids, at, held, (i) => {
-    const time = scopeTimes[i] as number;
-    return time >= from && time <= to;
-  });
+  return walkOrder(connection, cache, query, window, ids, at, held, (i) => (times[i] as number) >= from && (times[i] as number) <= to);
+}
+
+/**
+ * A scope's timed unthreaded episodes in (occurred_at, id) order, from the read cache (read once a
+ * database version), or null when the scope holds more than `CACHED_UNTHREADED_ROWS`.
+ */
+function unthreadedOrder(
+  connection: SqliteConnection,
+  cache: ReadCache,
+  scope: string,
+): { ids: readonly string[]; times: readonly number[] } | null {
+  const ids = cache.answer<readonly string[] | null>('unthreaded', scope);
+  const times = cache.answer<readonly number[] | null>('unthreaded-time', scope);
+  if (ids !== undefined && times !== undefined) return ids === null || times === null ? null : { ids, times };
+  const rows = connection.allArrays(
+    `SELECT m.id, m.occurred_at FROM memories m
+     WHERE m.scope = ? AND m.thread IS NULL AND m.layer = 'episodic' AND m.occurred_at IS NOT NULL
+     ORDER BY m.occurred_at, m.id LIMIT ${CACHED_UNTHREADED_ROWS + 1}`,
+    scope,
+  );
+  if (rows.length > CACHED_UNTHREADED_ROWS) {
+    cache.remember('unthreaded', scope, null);
+    cache.remember('unthreaded-time', scope, null);
+    return null;
+  }
+  return {
+    ids: cache.remember(
+      'unthreaded',
+      scope,
+      rows.map((row) => row[0] as string),
+    ),
+    times: cache.remember(
+      'unthreaded-time',
+      scope,
+      rows.map((row) => row[1] as number),
+    ),
+  };
 }
 
 /**

@@ -22,8 +22,8 @@ import type { Postings } from './postings.js';
 import type { IndexedLexicalQuery } from './lexical-search.js';
 
 /** FTS5's bm25 parameters (fts5_aux.c), which the FTS path's candidate order uses. */
-export const FTS_K1 = 1.2;
-export const FTS_B = 0.75;
+const FTS_K1 = 1.2;
+const FTS_B = 0.75;
 
 /** The tf part of FTS5's bm25 for weighted frequency `f` in a row of `length` tokens. */
 export function ftsTf(f: number, length: number, avgdl: number): number {
@@ -40,9 +40,9 @@ interface TermCursor {
   readonly length: number;
   position: number;
   /** Its idf summed over its phrases and their repetitions: a row's share is this times the tf. */
-  weight: number;
+  readonly weight: number;
   /** The most this term adds to a row's score. */
-  bound: number;
+  readonly bound: number;
 }
 
 /** Rows taken at a time (a multiple of 32): the walked lists fill a window, then its rows are finished in rowid order. */
@@ -67,7 +67,6 @@ const EMPTY_FREQS = new Float32Array(0);
 export function bestByMaxScore(
   data: LexicalData,
   phraseTerms: readonly string[],
-  phrases: IndexedLexicalQuery['phrases'],
   idfOf: ReadonlyMap<string, number>,
   avgdl: number,
   query: IndexedLexicalQuery,
@@ -85,7 +84,7 @@ export function bestByMaxScore(
   // each distinct term once, with every phrase that names it (a row's score adds them in phrase order)
   const terms = [...new Set(phraseTerms)];
   const termOfPhrase = phraseTerms.map((term) => terms.indexOf(term));
-  const repetitions = phrases.map((phrase) => phrase.repetitions);
+  const repetitions = query.phrases.map((phrase) => phrase.repetitions);
   const idf = phraseTerms.map((term) => idfOf.get(term) as number);
   /** Row `d`'s score, added up phrase by phrase as the exhaustive scorer adds it; `frequencyOf(p)`: phrase p's term's. */
   const exact = (d: number, frequencyOf: (p: number) => number): number => {
@@ -101,34 +100,26 @@ export function bestByMaxScore(
 
   // rows whose text changed since they were posted: scored one by one from their present terms
   for (const [d, own] of data.delta) {
-    let holds = false;
-    for (const term of terms) if (own.has(term)) holds = true;
-    if (!holds || data.present[d] !== 1) continue;
+    if (data.present[d] !== 1 || !terms.some((term) => own.has(term))) continue;
     const value = exact(d, (p) => own.get(phraseTerms[p] as string) ?? 0);
     if (heap.wants(d, value) && admits(d)) heap.offer(d, value);
   }
 
   // the terms in ascending order of their bounds: a prefix of them cannot bring a row in on their own
-  const order = terms.map((_, t) => t);
-  const cursors: TermCursor[] = terms.map((term) => {
-    const list: Postings | undefined = data.postings.get(term);
-    if (list !== undefined && list.length > 0) list.bound(ftsLength);
-    return {
-      docs: list?.docs ?? EMPTY_DOCS,
-      freqs: list?.freqs ?? EMPTY_FREQS,
-      length: list?.length ?? 0,
-      position: 0,
-      weight: 0,
-      bound: 0,
-    };
-  });
-  for (let p = 0; p < phraseTerms.length; p++)
-    (cursors[termOfPhrase[p] as number] as TermCursor).weight += (idf[p] as number) * (repetitions[p] ?? 1);
-  for (let t = 0; t < terms.length; t++) {
-    const cursor = cursors[t] as TermCursor;
-    const list = data.postings.get(terms[t] as string);
-    if (list !== undefined && list.length > 0) cursor.bound = cursor.weight * ftsTf(list.maxFreq, list.minLength, avgdl);
+  const weights = new Float64Array(terms.length);
+  for (let p = 0; p < phraseTerms.length; p++) {
+    const t = termOfPhrase[p] as number;
+    weights[t] = (weights[t] as number) + (idf[p] as number) * (repetitions[p] ?? 1);
   }
+  const cursors: TermCursor[] = terms.map((term, t) => {
+    const list: Postings | undefined = data.postings.get(term);
+    const weight = weights[t] as number;
+    if (list === undefined || list.length === 0) return { docs: EMPTY_DOCS, freqs: EMPTY_FREQS, length: 0, position: 0, weight, bound: 0 };
+    list.bound(ftsLength);
+    const bound = weight * ftsTf(list.maxFreq, list.minLength, avgdl);
+    return { docs: list.docs, freqs: list.freqs, length: list.length, position: 0, weight, bound };
+  });
+  const order = terms.map((_, t) => t);
   order.sort((x, y) => (cursors[x] as TermCursor).bound - (cursors[y] as TermCursor).bound);
   const sorted = order.map((t) => cursors[t] as TermCursor);
   const slotOfPhrase = termOfPhrase.map((t) => order.indexOf(t));

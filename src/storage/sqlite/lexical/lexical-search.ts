@@ -126,7 +126,7 @@ export function searchLexicalData(
   // skipping: 100k 1.4 / 1.8 and 300k 3.2 / 3.5, where the scores array is in cache and the skipping's
   // bookkeeping costs more than it saves; 600k 6.1-6.2 / 5.8-6.0; 1M 8.3 / 6.5)
   if (overlay === undefined && scopeRows === null && data.rows >= pruneRows)
-    candidates = bestByMaxScore(data, phraseTerms, query.phrases, idf, avgdl, query, scopeSet, usage);
+    candidates = bestByMaxScore(data, phraseTerms, idf, avgdl, query, scopeSet, usage);
   else {
     // a small scope's own rows, or a transaction's view: every holder scored
     const touchedCount = scoreFts(data, phraseTerms, query.phrases, idf, avgdl, scopeRows);
