@@ -12,6 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { NewMemory } from '../../src/core/memory.js';
 import type { Store, StoreTransaction, VectorQuery } from '../../src/core/ports/store.js';
 import { ANN_PARAMETERS, expansionSearchFor, loadUsearch } from '../../src/storage/sqlite/ann/ann-library.js';
+import { mapAnnFile, searchMapped } from '../../src/storage/sqlite/ann/ann-mapped.js';
 import { openSqliteStore, type SqliteStore, type SqliteStoreConfig } from '../../src/storage/sqlite/index.js';
 import type { SqliteStoreLogger } from '../../src/storage/sqlite/sqlite-store-config.js';
 import { runStoreContract, type StoreFixture } from '../contract/store.contract.js';
@@ -430,6 +431,83 @@ describe.skipIf(usearchProblem !== null)(`HNSW vector index${usearchProblem === 
       expect(own.annIndexUsage?.searches).toBe(queries);
     },
   );
+
+  it('maps its file with the preview expansion and still searches it with the file own expansion', async () => {
+    const narrow = await open({ vectorSearchThreadRows: Infinity, vectorPreviewExpansion: 1 });
+    await insertRange(narrow, 0, 3000);
+    expect(await narrow.prepareVectorIndex([SCOPE])).toEqual([SCOPE]);
+    const plain = await open({ vectorSearchThreadRows: Infinity, vectorPreviewExpansion: 0 });
+    expect(await plain.prepareVectorIndex([SCOPE])).toEqual([SCOPE]);
+    // the file itself, mapped with a candidate list of the rows asked only: what the narrow view finds
+    // when a search does not ask for the file's expansion
+    const manifest = JSON.parse(readFileSync(join(`${path}.ann`, annFiles().find((f) => f.endsWith('.json')) as string), 'utf8')) as {
+      file: string;
+      count: number;
+      vectors: { file: string };
+    };
+    const library = (await loadUsearch()) as NonNullable<Awaited<ReturnType<typeof loadUsearch>>>;
+    const target = {
+      indexPath: join(`${path}.ann`, manifest.file),
+      vectorsPath: join(`${path}.ann`, manifest.vectors.file),
+      count: manifest.count,
+      dimension: ANN_TEST_DIMENSION,
+      parameters: ANN_PARAMETERS,
+    };
+    const small = mapAnnFile(library, target, 1);
+    let narrower = 0;
+    for (let q = 1; q <= 40; q++) {
+      const query: VectorQuery = { scopes: [SCOPE], now: NOW, limit: 4, vector: annTestVector(-q) };
+      const hits = await narrow.vectorSearch(query);
+      expect(hits).toEqual(await plain.vectorSearch(query));
+      const found = searchMapped(small, query.vector, 20);
+      const full = searchMapped(small, query.vector, 20, expansionSearchFor(ANN_PARAMETERS, manifest.count));
+      if (found.rowids.join() !== full.rowids.join()) narrower += 1;
+    }
+    small.vectors?.close();
+    // the expansion matters here: a search of 20 rows with a list of 20 misses some the file's finds
+    expect(narrower).toBeGreaterThan(0);
+  });
+
+  it.skipIf(distProblem !== null)(`previews a search running on the thread from its own thread${skip}`, async () => {
+    const store = await open({ vectorSearchThreadRows: 1000, vectorPreviewExpansion: 1 });
+    await insertRange(store, 0, 3000);
+    expect(await store.prepareVectorIndex([SCOPE])).toEqual([SCOPE]);
+    const off = await open({ vectorSearchThreadRows: 1000, vectorPreviewExpansion: 0 });
+    expect(await off.prepareVectorIndex([SCOPE])).toEqual([SCOPE]);
+    const deleted = annTestId(7);
+    await store.transaction((tx) => tx.deleteMemories([deleted], SCOPE));
+    let previewed = 0;
+    let shared = 0;
+    let found = 0;
+    for (let q = 0; q < 30; q++) {
+      // a query near a stored row (row 7 every third time: deleted, never a preview's hit)
+      const query: VectorQuery = { scopes: [SCOPE], now: NOW, limit: 10, vector: annTestVector(q % 3 === 0 ? 7 : q * 37) };
+      // nothing runs on the thread: no preview
+      expect(await store.vectorPreview(query)).toEqual([]);
+      const pending = store.vectorSearch(query);
+      const away = store.vectorSearchesAway();
+      const preview = await store.vectorPreview(query);
+      const other = off.vectorSearch(query);
+      expect(await off.vectorPreview(query)).toEqual([]);
+      const hits = await pending;
+      await other;
+      if (!away) continue;
+      // the thread had not answered yet (it usually has not, microseconds after the search was sent)
+      previewed += 1;
+      expect(preview.length).toBeGreaterThan(0);
+      expect(preview.length).toBeLessThanOrEqual(10 + 16);
+      expect(preview.map((h) => h.id)).not.toContain(deleted);
+      const scores = preview.map((h) => h.score);
+      expect(scores).toEqual([...scores].sort((a, b) => b - a));
+      const full = new Set(hits.map((h) => h.id));
+      shared += preview.filter((h) => full.has(h.id)).length;
+      found += full.size;
+    }
+    expect(previewed).toBeGreaterThan(0);
+    // a guess, but a good one: most of the full search's hits
+    expect(shared / found).toBeGreaterThan(0.5);
+    expect(store.vectorSearchesAway()).toBe(false);
+  });
 
   it.skipIf(distProblem !== null)(`keeps a small file and a write transaction's searches on the caller's thread${skip}`, async () => {
     const store = await open({ vectorSearchThreadRows: 5000 });

@@ -79,8 +79,11 @@ async function embeddingsServer(embedder: Embedder): Promise<{ url: string; clos
   };
 }
 
-/** What happened during one recall, in order: a neighbour read started, the semantic hits arrived. */
-type Event = 'neighbours' | 'semantic';
+/**
+ * What happened during one recall, in order: a neighbour read started, a preview of the semantic hits
+ * answered with some, the semantic hits arrived.
+ */
+type Event = 'neighbours' | 'preview' | 'semantic';
 
 /** `store` with its neighbour reads and the arrival of its vector searches' hits noted in `events`. */
 function watched(store: SqliteStore, events: Event[]): Store {
@@ -98,6 +101,12 @@ function watched(store: SqliteStore, events: Event[]): Store {
         return async (...args: unknown[]) => {
           const hits = await method(...args);
           events.push('semantic');
+          return hits;
+        };
+      if (property === 'vectorPreview')
+        return async (...args: unknown[]) => {
+          const hits = (await method(...args)) as unknown[];
+          if (hits.length > 0) events.push('preview');
           return hits;
         };
       return method;
@@ -119,7 +128,11 @@ describe('a recall waiting for the search thread', () => {
   });
 
   const embedder = new HashEmbedder({ dimension: 64 });
-  const open = async (vectorSearchThreadRows: number, identity: Embedder = embedder): Promise<SqliteStore> => {
+  const open = async (
+    vectorSearchThreadRows: number,
+    identity: Embedder = embedder,
+    vectorPreviewExpansion?: number,
+  ): Promise<SqliteStore> => {
     const store = await openSqliteStore({
       path,
       embedding: { name: identity.name, dimension: identity.dimension },
@@ -127,6 +140,7 @@ describe('a recall waiting for the search thread', () => {
       memoryIndexThreshold: 0,
       memoryIndexWarmup: 0,
       vectorSearchThreadRows,
+      ...(vectorPreviewExpansion === undefined ? {} : { vectorPreviewExpansion }),
       logger: { info: () => undefined, warn: () => undefined },
     });
     opened.push(store);
@@ -199,4 +213,41 @@ describe('a recall waiting for the search thread', () => {
       await server.close();
     }
   });
+
+  it.skipIf(problem !== null)(
+    `reads ahead for a preview of the semantic hits while the search runs on the thread, with the same hits${skip}`,
+    async () => {
+      const server = await embeddingsServer(embedder);
+      try {
+        const remote = new OpenAiEmbedder({ url: server.url, model: 'hash', dimensions: embedder.dimension });
+        // every search on the thread, the preview with a candidate list of the rows asked only (the
+        // file's is 128), so that it guesses some hits wrong
+        const threaded = await open(0, remote, 1);
+        await engine(threaded, remote).remember(conversations());
+        expect(await threaded.prepareVectorIndex([SCOPE])).toEqual([SCOPE]);
+        const own = await open(Infinity, remote);
+        expect(await own.prepareVectorIndex([SCOPE])).toEqual([SCOPE]);
+        const events: Event[] = [];
+        // the query's vector comes from the server, after the lexical channels' reads: this thread is idle
+        const waiting = engine(watched(threaded, events), remote);
+        const alone = engine(own, remote);
+        const options = { scopes: [SCOPE], k: 8, trackAccess: false };
+        let previewed = 0;
+        const queries = 30;
+        for (let i = 0; i < queries; i++) {
+          const query = queryOf(i);
+          events.length = 0;
+          const hits = (await waiting.recall(query, options)).hits;
+          if (events.includes('preview') && events.indexOf('preview') < events.indexOf('semantic')) previewed += 1;
+          expect(hits.length).toBe(8);
+          expect(hits).toEqual((await alone.recall(query, options)).hits);
+        }
+        expect(threaded.annIndexUsage?.threadSearches).toBeGreaterThan(0);
+        // the thread is asked first and the preview follows at once, before its answer can be handled
+        expect(previewed).toBeGreaterThan(queries / 2);
+      } finally {
+        await server.close();
+      }
+    },
+  );
 });

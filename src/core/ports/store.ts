@@ -274,6 +274,14 @@ export interface StoreReader {
    */
   vectorSearchesAway?(): boolean;
   /**
+   * While a `vectorSearch` of `query` runs off the caller's thread (`vectorSearchesAway`): a cheap first
+   * guess at its hits, answered on the caller's thread (the SQLite store searches the same HNSW file
+   * with a small search expansion), for reading ahead what the hits will need while the search runs.
+   * Hits may be missing or extra; the search's own answer is what counts. Empty when the store has no
+   * guess. Optional; absent means no guesses.
+   */
+  vectorPreview?(query: VectorQuery): Promise<ChannelHit[]>;
+  /**
    * The times the text of a record this store returned names apart from when it was written, as the
    * store keeps them (`mentionWindows` in `core/recall/mentioned-time.ts`, stored by `setMentions`);
    * undefined when it holds none for it yet (the caller reads the text). Optional.

@@ -9,7 +9,7 @@ import type { Scope } from '../scope.js';
 import { toMemoryView, type MemoryView } from '../memory-view.js';
 import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
-import type { ChannelHit, ScopedQuery, Store } from '../ports/store.js';
+import type { ChannelHit, ScopedQuery, Store, VectorQuery } from '../ports/store.js';
 import type { recallOptionsSchema } from '../schemas.js';
 import type { z } from 'zod';
 import { fuseCandidates, roundedChannels, type ChannelExplanation } from './fusion.js';
@@ -284,12 +284,27 @@ async function runChannels(
       ? store.temporalSearch({ ...base, start: analysis.window.start, end: analysis.window.end + config.mentionLagDays * DAY_MS })
       : none,
   ]);
-  const semanticHits = queryVector !== null ? queryVector.then((vector) => semanticSearch(store, config, base, vector)) : none;
+  const records = new Map<string, MemoryRecord>();
+  const stored = storedMentions(store);
   // what is still on its way: the query's vector (computed off this thread when it has not come by the
   // time the other channels' records are read: an embedder on its own in-process thread has answered
   // by then), and the semantic hits (a vector search the store runs off this thread)
   let vectorPending = queryVector !== null;
   let hitsPending = queryVector !== null;
+  const early = textual.then(async (lists) => {
+    await readRecords(store, lists.flat(), base.scopes, records);
+    const waiting = hitsPending && (vectorPending || store.vectorSearchesAway?.() === true);
+    return waiting ? workWhileWaiting(store, config, analysis, base, lists, records, stored) : undefined;
+  });
+  let earlyDone = false;
+  // awaited below; this only keeps a failure while the vector is pending from going unhandled
+  early.then(
+    () => (earlyDone = true),
+    () => (earlyDone = true),
+  );
+  // the records and neighbours of a preview of the semantic hits (`readPreview`)
+  const guessed: PreviewReads = { records: new Map(), known: records, before: () => early, idle: () => earlyDone };
+  const semanticHits = queryVector !== null ? queryVector.then((vector) => semanticSearch(store, config, base, vector, guessed)) : none;
   queryVector?.then(
     () => (vectorPending = false),
     () => (vectorPending = false),
@@ -298,18 +313,9 @@ async function runChannels(
     () => (hitsPending = false),
     () => (hitsPending = false),
   );
-  const records = new Map<string, MemoryRecord>();
-  const stored = storedMentions(store);
-  const early = textual.then(async (lists) => {
-    await readRecords(store, lists.flat(), base.scopes, records);
-    const waiting = hitsPending && (vectorPending || store.vectorSearchesAway?.() === true);
-    return waiting ? workWhileWaiting(store, config, analysis, base, lists, records, stored) : undefined;
-  });
-  // awaited below; this only keeps a failure while the vector is pending from going unhandled
-  early.catch(() => undefined);
   const [[lexical, entity, temporal], semantic] = await Promise.all([textual, semanticHits]);
-  const ahead = await early;
-  await readRecords(store, semantic, base.scopes, records);
+  const ahead = joinAhead(await early, await guessed.neighbours);
+  await readRecords(store, semantic, base.scopes, records, guessed.records);
   const mention = analysis.window !== null && config.mentionWeight > 0 ? mentionedTimeHits(records.values(), analysis.window, stored) : [];
   return { channels: { lexical, semantic, entity, temporal, mention }, records, ...(ahead !== undefined ? { ahead } : {}) };
 }
@@ -350,23 +356,120 @@ async function workWhileWaiting(
 /**
  * The semantic channel: k-NN by whole vector, re-ranked by the candidates' part vectors when
  * `partWeight` is on (reading up to `partWidening` times the candidates first where the store's search
- * costs no more for them — an exact scan, not an HNSW index; `part-scores.ts`).
+ * costs no more for them — an exact scan, not an HNSW index; `part-scores.ts`). While the search runs
+ * off this thread, what its hits will need is read for a preview of them (`readPreview`).
  */
-async function semanticSearch(store: Store, config: RecallConfig, base: ScopedQuery, vector: Float32Array): Promise<ChannelHit[]> {
-  if (config.partWeight <= 0) return store.vectorSearch({ ...base, vector });
-  const wide = await store.vectorSearch({ ...base, vector, widenTo: base.limit * config.partWidening });
-  const best = await store.partScores({ scopes: base.scopes, ids: wide.map((h) => h.id), vector });
+async function semanticSearch(
+  store: Store,
+  config: RecallConfig,
+  base: ScopedQuery,
+  vector: Float32Array,
+  guessed: PreviewReads,
+): Promise<ChannelHit[]> {
+  const query: VectorQuery = config.partWeight <= 0 ? { ...base, vector } : { ...base, vector, widenTo: base.limit * config.partWidening };
+  const searching = store.vectorSearch(query);
+  // only while this thread has nothing else to do: the other channels' reads come first
+  const preview = guessed.idle() && away(store) ? readPreview(store, config, query, guessed) : undefined;
+  const wide = await searching;
+  // a failed preview is only work not done ahead
+  const known = await preview?.catch(() => undefined);
+  if (config.partWeight <= 0) return wide;
+  const missing = known === undefined ? wide.map((h) => h.id) : wide.filter((h) => !known.asked.has(h.id)).map((h) => h.id);
+  const best = missing.length > 0 ? await store.partScores({ scopes: base.scopes, ids: missing, vector }) : new Map<string, number>();
+  if (known !== undefined) for (const hit of wide) if (known.scores.has(hit.id)) best.set(hit.id, known.scores.get(hit.id) as number);
   return withPartScores(wide, best, config.partWeight, base.limit);
 }
 
-/** Adds to `records` the records of the hits it does not hold yet (one read). */
+/** Whether the store's vector search is still running off this thread. */
+function away(store: Store): boolean {
+  return store.vectorSearchesAway?.() === true;
+}
+
+/**
+ * What a recall read for a preview of its semantic hits (`Store.vectorPreview`): the records of the
+ * hits it guessed that no other channel returned, kept apart until the search returns them (a guessed
+ * hit the search does not return is no candidate), and the neighbours of the strongest.
+ */
+interface PreviewReads {
+  readonly records: Map<string, MemoryRecord>;
+  /** The records the other channels' hits brought (not read again). */
+  readonly known: ReadonlyMap<string, MemoryRecord>;
+  /** The neighbours read ahead for the other channels' hits, once those are read (not read again). */
+  readonly before: () => Promise<NeighboursAhead | undefined>;
+  /** Whether the other channels' records (and what was read ahead for them) are read. */
+  readonly idle: () => boolean;
+  neighbours?: Promise<NeighboursAhead | undefined>;
+}
+
+/** Part scores read for a preview: those of the ids asked that have part vectors. */
+interface PreviewParts {
+  readonly asked: ReadonlySet<string>;
+  readonly scores: ReadonlyMap<string, number>;
+}
+
+/**
+ * While the semantic search runs off this thread: its preview's part scores (resolved first, for the
+ * re-rank), then the records of its hits and the neighbours of the strongest (into `guessed`), as the
+ * stages after the search would read them; each step only while the search is still away (what is
+ * left is read after it, as without a preview). The part scores, records and neighbours of an id do
+ * not depend on the others read with it, so what the recall returns is the same with or without one.
+ */
+async function readPreview(
+  store: Store,
+  config: RecallConfig,
+  query: VectorQuery,
+  guessed: PreviewReads,
+): Promise<PreviewParts | undefined> {
+  const hits = (await store.vectorPreview?.(query)) ?? [];
+  if (hits.length === 0 || !away(store)) return undefined;
+  const ids = hits.map((h) => h.id);
+  const parts =
+    config.partWeight > 0
+      ? { asked: new Set(ids), scores: await store.partScores({ scopes: query.scopes, ids, vector: query.vector }) }
+      : undefined;
+  if (away(store)) guessed.neighbours = readGuessed(store, config, query, ids, guessed).catch(() => undefined);
+  return parts;
+}
+
+/** The records of the preview's hits, then the neighbours of the strongest not read ahead already. */
+async function readGuessed(
+  store: Store,
+  config: RecallConfig,
+  base: ScopedQuery,
+  ids: readonly string[],
+  guessed: PreviewReads,
+): Promise<NeighboursAhead | undefined> {
+  const { known, records } = guessed;
+  const unread = ids.filter((id) => !known.has(id));
+  if (unread.length > 0) for (const record of await store.getMemories(unread, base.scopes)) records.set(record.id, record);
+  if (!neighbourhoodOn(config) || !away(store)) return undefined;
+  const before = await guessed.before().catch(() => undefined);
+  const anchors = ids.filter((id) => (known.has(id) || records.has(id)) && before?.ids.has(id) !== true);
+  if (anchors.length === 0) return undefined;
+  return readNeighboursAhead(store, base, config, anchors, new Map([...known, ...records]));
+}
+
+/** The neighbours of both reads ahead (the anchors of each are distinct, or read the same). */
+function joinAhead(a: NeighboursAhead | undefined, b: NeighboursAhead | undefined): NeighboursAhead | undefined {
+  if (a === undefined || b === undefined) return a ?? b;
+  return { ids: new Set([...a.ids, ...b.ids]), neighbours: new Map([...a.neighbours, ...b.neighbours]) };
+}
+
+/** Adds to `records` the records of the hits it does not hold yet: from `spare` (read ahead) or one read. */
 async function readRecords(
   store: Store,
   hits: readonly ChannelHit[],
   scopes: readonly Scope[],
   records: Map<string, MemoryRecord>,
+  spare?: ReadonlyMap<string, MemoryRecord>,
 ): Promise<void> {
-  const ids = [...new Set(hits.map((h) => h.id))].filter((id) => !records.has(id));
+  const ids: string[] = [];
+  for (const id of new Set(hits.map((h) => h.id))) {
+    if (records.has(id)) continue;
+    const ahead = spare?.get(id);
+    if (ahead !== undefined) records.set(id, ahead);
+    else ids.push(id);
+  }
   if (ids.length === 0) return;
   for (const record of await store.getMemories(ids, scopes)) records.set(record.id, record);
 }

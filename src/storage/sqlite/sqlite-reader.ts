@@ -41,7 +41,7 @@ import { assertDimension } from '../../core/vectors.js';
 import { toEngramError } from './sqlite-errors.js';
 import { storedMentionsOf } from '../stored-mentions.js';
 import { arrayToMemory, inList, memoryColumns, rowToMemory, type MemoryRow } from './sqlite-rows.js';
-import { searchVectors, searchVectorsAhead, type VectorSearchContext } from './ann/sqlite-vector-search.js';
+import { previewVectors, searchVectors, searchVectorsAhead, type VectorSearchContext } from './ann/sqlite-vector-search.js';
 import * as dump from './sqlite-dump.js';
 import { readPartBlobs } from './sqlite-parts.js';
 import { bestPartCosines, decodePartBlobs } from '../part-vectors.js';
@@ -240,7 +240,8 @@ export class SqliteReader implements StoreReader {
   }
 
   vectorSearchesAway(): boolean {
-    return this.#searchesAway > 0;
+    // a search whose answer has arrived is no longer away, though its caller has not resumed yet
+    return this.#searchesAway > 0 && this.#context.ann?.searchingAway === true;
   }
 
   async vectorSearch(query: VectorQuery): Promise<ChannelHit[]> {
@@ -260,19 +261,41 @@ export class SqliteReader implements StoreReader {
       assertEmbedderCurrent(connection, this.#context.embedderName);
       if (query.layers?.length === 0) return [];
       const pending = this.pendingVectors();
-      const { lexicalIndex: lexical, pendingLexical } = this.#context;
       const context: VectorSearchContext = {
-        connection,
-        index: this.#context.index,
-        ann: this.#context.ann,
-        memoryIndexThreshold: this.#context.memoryIndexThreshold,
-        memoryIndexWarmup: this.#context.memoryIndexWarmup,
+        ...this.#searchContext(connection, query, scopes),
         ...(pending === undefined ? {} : { pending, pendingVector: (rowid: number) => this.pendingVector(rowid) }),
-        ...(lexical === undefined ? {} : lexicalFilters(lexical, connection, { ...query, scopes }, pendingLexical)),
         ...(ahead === undefined || pending !== undefined ? {} : { ahead }),
       };
       return searchVectors(context, query, scopes);
     });
+  }
+
+  /**
+   * While a vector search of this store runs on its search thread: a cheap first guess at its hits,
+   * made on this thread (`previewVectors`); empty when none runs away, in a write transaction, or when
+   * no scope of the query has a preview.
+   */
+  async vectorPreview(query: VectorQuery): Promise<ChannelHit[]> {
+    if (!this.vectorSearchesAway() || this.pendingVectors() !== undefined) return [];
+    return this.read('vector preview', (connection) => {
+      const scopes = assertReadScopes(query.scopes);
+      assertDimension(query.vector, this.#context.dimension, 'query vector');
+      if (query.layers?.length === 0) return [];
+      return previewVectors(this.#searchContext(connection, query, scopes), query, scopes);
+    });
+  }
+
+  /** What a vector search of `query` reads with, outside a write transaction's rows. */
+  #searchContext(connection: SqliteConnection, query: VectorQuery, scopes: readonly string[]): VectorSearchContext {
+    const { lexicalIndex: lexical, pendingLexical } = this.#context;
+    return {
+      connection,
+      index: this.#context.index,
+      ann: this.#context.ann,
+      memoryIndexThreshold: this.#context.memoryIndexThreshold,
+      memoryIndexWarmup: this.#context.memoryIndexWarmup,
+      ...(lexical === undefined ? {} : lexicalFilters(lexical, connection, { ...query, scopes }, pendingLexical)),
+    };
   }
 
   /**

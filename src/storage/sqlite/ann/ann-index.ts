@@ -20,6 +20,7 @@ import { AnnFiles, type AnnManifest } from './ann-files.js';
 import { OverFetch } from './ann-over-fetch.js';
 import {
   ANN_PARAMETERS,
+  expansionSearchFor,
   loadUsearch,
   locateUsearch,
   usearchProblem,
@@ -53,6 +54,11 @@ export interface AnnIndexOptions {
    * searched ahead (`searchAhead`); `Infinity`: never (the store's `vectorSearchThreadRows`).
    */
   readonly searchThreadRows: number;
+  /**
+   * The search expansion of a preview (`preview`) of a file searched on the search thread, when below
+   * the file's own; 0: no previews (the store's `vectorPreviewExpansion`).
+   */
+  readonly previewExpansion: number;
 }
 
 /** A search of a scope's file run ahead on the search thread, for `search` to use. */
@@ -122,6 +128,7 @@ export function openAnnIndex(config: ResolvedSqliteStoreConfig, reader: SqliteCo
     readonly: config.readonly,
     logger: config.logger,
     searchThreadRows: config.vectorSearchThreadRows,
+    previewExpansion: config.vectorPreviewExpansion,
   });
 }
 
@@ -177,6 +184,11 @@ export class AnnIndex {
   /** Whether some scope's file is mapped by the search thread, so searches may run there (`searchAhead`). */
   get searchesAhead(): boolean {
     return this.#thread?.mapped === true;
+  }
+
+  /** Whether a search sent to the search thread is still running there (see `AnnSearchThread.searching`). */
+  get searchingAway(): boolean {
+    return this.#thread?.searching === true;
   }
 
   isLoaded(scope: string): boolean {
@@ -239,6 +251,32 @@ export class AnnIndex {
   }
 
   /**
+   * A cheap first guess at the rows `search(scope, query, k)` returns, while that search runs on the
+   * search thread: the file searched on this thread with the preview expansion (`previewExpansion`;
+   * about 3 ms at a million vectors against 12-19 for the full search, and 80-90 % of its rows),
+   * without the change log's rows. `undefined` when the scope's searches do not go to the search thread
+   * or a preview would cost what the full search does. Rows may be missing or extra: for reading ahead
+   * only.
+   */
+  preview(scope: string, query: Float32Array, k: number): ScoredRow[] | undefined {
+    const state = this.#scopes.get(scope);
+    if (state?.base === undefined || state.target === undefined || !(k > 0)) return undefined;
+    if (state.base.size() <= this.#options.searchThreadRows || this.#viewExpansion(state.target) >= this.#fileExpansion(state.target))
+      return undefined;
+    const found = searchMapped(
+      { base: state.base, vectors: state.vectors },
+      query,
+      Math.min(this.#wanted(state, k, undefined), state.base.size()),
+    );
+    const rows: ScoredRow[] = [];
+    for (let i = 0; i < found.rowids.length; i++) {
+      const rowid = found.rowids[i] as number;
+      if (!state.replaced.has(rowid)) rows.push({ rowid, score: found.scores[i] as number });
+    }
+    return rows;
+  }
+
+  /**
    * The about `k` best rows of `scope` (call `sync` first), skipping `exclude`; from `ahead`, a search
    * run ahead for it, when that was of the file still searched and asked for as many rows.
    */
@@ -289,9 +327,25 @@ export class AnnIndex {
     return k + Math.min(k, state.replaced.size + (exclude?.size ?? 0));
   }
 
-  /** The search of the scope's file on this thread. */
+  /** The search of the scope's file on this thread, with the file's own expansion whatever the view's. */
   #searchBase(state: ScopeState, query: Float32Array, asked: number): AnnBaseHits {
-    return searchMapped({ base: state.base as UsearchIndex, vectors: state.vectors }, query, asked);
+    const target = state.target as AnnFileTarget;
+    return searchMapped({ base: state.base as UsearchIndex, vectors: state.vectors }, query, asked, this.#fileExpansion(target));
+  }
+
+  /** The search expansion of `target`'s file (the search thread's, and every full search's). */
+  #fileExpansion(target: AnnFileTarget): number {
+    return expansionSearchFor(this.#parameters, target.count);
+  }
+
+  /**
+   * The expansion this thread maps `target` with: the preview's when lower than the file's (full
+   * searches here then ask for the file's; `searchMapped`), else the file's.
+   */
+  #viewExpansion(target: AnnFileTarget): number {
+    const preview = this.#options.previewExpansion;
+    const own = this.#fileExpansion(target);
+    return preview > 0 ? Math.min(preview, own) : own;
   }
 
   /**
@@ -405,7 +459,7 @@ export class AnnIndex {
     };
     let mapped;
     try {
-      mapped = mapAnnFile(library, target);
+      mapped = mapAnnFile(library, target, this.#viewExpansion(target));
     } catch (error) {
       state.rejected = manifest.file;
       this.#options.logger.warn(`the vector index file of scope "${scope}" does not open; it will be rebuilt from the stored vectors`, {

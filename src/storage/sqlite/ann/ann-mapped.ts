@@ -35,18 +35,26 @@ export interface AnnBaseHits {
   readonly lastApproximate: number;
 }
 
-/** Maps `target`'s files; throws when either does not open (the caller rejects the file). */
-export function mapAnnFile(library: UsearchModule, target: AnnFileTarget): MappedAnn {
-  const base = createAnnIndex(library, target.dimension, target.parameters, target.count);
+/**
+ * Maps `target`'s files; throws when either does not open (the caller rejects the file). Searched with
+ * the expansion of a file of its size, or with `expansion` when given (`searchMapped`'s `expansion`
+ * then asks for the file's own where a search needs it).
+ */
+export function mapAnnFile(library: UsearchModule, target: AnnFileTarget, expansion?: number): MappedAnn {
+  const base = createAnnIndex(library, target.dimension, target.parameters, target.count, expansion);
   base.view(target.indexPath);
   const vectors = target.vectorsPath === undefined ? undefined : AnnVectorsReader.open(target.vectorsPath, target.dimension);
   return { base, vectors };
 }
 
-/** The about `asked` best rows of a mapped file for `query`, each scored (see {@link AnnBaseHits}). */
-export function searchMapped(mapped: MappedAnn, query: Float32Array, asked: number): AnnBaseHits {
-  const found = mapped.base.search(query, asked, 1);
-  const n = found.keys.length;
+/**
+ * The about `asked` best rows of a mapped file for `query`, each scored (see {@link AnnBaseHits}); with
+ * a candidate list of at least `expansion` (the first `asked` of a search asked for that many: the
+ * rows a file mapped with that expansion returns), else of the expansion the file was mapped with.
+ */
+export function searchMapped(mapped: MappedAnn, query: Float32Array, asked: number, expansion = 0): AnnBaseHits {
+  const found = mapped.base.search(query, Math.max(asked, expansion), 1);
+  const n = Math.min(found.keys.length, asked);
   const rowids = new Float64Array(n);
   const scores = new Float64Array(n);
   const queryInverseNorm = inverseNorm(query, 0, query.length);

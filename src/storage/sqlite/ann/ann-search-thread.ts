@@ -50,6 +50,16 @@ export class AnnSearchThread {
     return this.#searches;
   }
 
+  /**
+   * Whether a search sent to the worker has not been answered yet (its replies so far are handled now,
+   * without waiting for the event loop: an answer already sent counts as answered).
+   */
+  get searching(): boolean {
+    this.#drain();
+    for (const job of this.#jobs.values()) if (job.awaited) return true;
+    return false;
+  }
+
   /** Whether the worker has a file mapped (and has not failed). */
   get mapped(): boolean {
     if (this.#broken !== undefined || this.#closed) return false;

@@ -151,6 +151,39 @@ export function searchVectorsAhead(
 }
 
 /**
+ * A first guess at `searchVectors(context, query, scopes)` while its HNSW searches run on the search
+ * thread (`searchVectorsAhead`): the loaded scopes that have a preview (`AnnIndex.preview`), merged,
+ * through the same post-filter, as many hits as the first round keeps. Other scopes, the change log's
+ * rows and further rounds are left out: hits may be missing or extra, so this is for reading ahead
+ * only. Empty when no scope has a preview.
+ */
+export function previewVectors(context: VectorSearchContext, query: VectorQuery, scopes: readonly string[]): ChannelHit[] {
+  const { ann, connection } = context;
+  const limit = Math.floor(query.limit);
+  if (ann === undefined || !(limit > 0)) return [];
+  const loaded = new Set(scopes.filter((scope) => ann.isLoaded(scope)));
+  const k = firstK(limit, loaded, ann);
+  const sources: Source[] = [];
+  for (const scope of loaded) {
+    const rows = ann.preview(scope, query.vector, k);
+    if (rows !== undefined) sources.push({ rows, exhausted: true, floor: -Infinity });
+  }
+  if (sources.length === 0) return [];
+  const candidates = mergeBest(sources);
+  const rowids = candidates.map((c) => c.rowid);
+  const visible = context.visible?.(rowids) ?? visibleFilter(query, scopes)(connection, rowids);
+  const widenTo = Number.isFinite(query.widenTo) ? Math.max(limit, Math.floor(query.widenTo as number)) : limit;
+  const keep = Math.max(limit, Math.min(widenTo, k));
+  const hits: ChannelHit[] = [];
+  for (const candidate of candidates) {
+    if (hits.length >= keep) break;
+    const id = visible.get(candidate.rowid);
+    if (id !== undefined) hits.push({ id, score: candidate.score });
+  }
+  return hits;
+}
+
+/**
  * The first search's k. The exact sources cost the same whatever k is, so they over-fetch twice the
  * limit for the post-filter. An HNSW search keeps a candidate list of at least k (its search expansion
  * is max(expansion, k)), so twice the limit doubles its list at the sizes recall asks for (200
