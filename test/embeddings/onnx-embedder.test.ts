@@ -120,6 +120,26 @@ describe.skipIf(skipReason('e5-small-v2') !== '')(`OnnxEmbedder e5-small-v2 pref
   });
 });
 
+describe.skipIf(skipReason('e5-small-v2') !== '')(`OnnxEmbedder threads on the calling thread${skipReason('e5-small-v2')}`, () => {
+  it('gives the same vectors with one onnxruntime thread or two, and refuses a count below one', async () => {
+    const texts = ['where does alice sit', 'x', `${'the deploy failed because the cache was stale; '.repeat(6)}the end`];
+    const one = OnnxEmbedder.create({ model: 'e5-small-v2', cacheDir, inProcessThreads: 1 });
+    const two = OnnxEmbedder.create({ model: 'e5-small-v2', cacheDir, inProcessThreads: 2 });
+    try {
+      for (const purpose of ['query', 'passage'] as const) {
+        expect(maxDifference(await two.embed(texts, { purpose }), await one.embed(texts, { purpose }))).toBe(0);
+        for (const text of texts) expect(maxDifference(await two.embed([text], { purpose }), await one.embed([text], { purpose }))).toBe(0);
+      }
+    } finally {
+      await Promise.all([one.close(), two.close()]);
+    }
+    for (const inProcessThreads of [0, 1.5, -1])
+      expect(() => OnnxEmbedder.create({ model: 'e5-small-v2', cacheDir, inProcessThreads })).toThrow(
+        /inProcessThreads must be a whole number ≥ 1/,
+      );
+  });
+});
+
 describe.skipIf(skipReason('bge-small-en-v1.5') !== '')(`OnnxEmbedder bge query instruction${skipReason('bge-small-en-v1.5')}`, () => {
   it('changes query vectors only, and only when asked for', async () => {
     const plain = OnnxEmbedder.create({ model: 'bge-small-en-v1.5', cacheDir });

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { EngramError, isEngramError, messages } from '../../core/errors.js';
 import type { CosineScale, EmbedOptions, Embedder } from '../../core/ports/embedder.js';
 import { BGE_QUERY_INSTRUCTION, findOnnxModel, ONNX_MODELS, onnxEmbedderName, type OnnxModelSpec } from './onnx-model-catalogue.js';
@@ -36,6 +37,13 @@ export interface OnnxEmbedderOptions {
   readonly queryInstruction?: boolean;
   /** Skip hashing the files before the first load (they were verified when pulled). Default false. */
   readonly skipVerify?: boolean;
+  /**
+   * onnxruntime threads inside one call of the session on the calling thread. A call there holds that
+   * thread until it returns (nothing else of the caller runs meanwhile), so it may as well use a second
+   * core: e5-small-v2's query on 2 cores 15.9 → 10.9 ms, the default blend's 27.9 → ~20 ms. Workers
+   * keep one thread each, as they run side by side. Default: the machine's cores, at most 2.
+   */
+  readonly inProcessThreads?: number;
 }
 
 /**
@@ -56,6 +64,8 @@ export class OnnxEmbedder implements Embedder {
   readonly spec: OnnxModelSpec;
   readonly cosineScale?: CosineScale;
   readonly #config: OnnxModelConfig;
+  /** The session on this thread's (`inProcessThreads`). */
+  readonly #inProcessConfig: OnnxModelConfig;
   readonly #options: { batchSize: number; maxBatchTokens: number; inProcessMaxTexts: number; queryPrefix: string; skipVerify: boolean };
   readonly #cacheDir: string;
   readonly #pool: OnnxWorkerPool | null;
@@ -73,6 +83,7 @@ export class OnnxEmbedder implements Embedder {
       ['batchSize', 1],
       ['maxBatchTokens', 0],
       ['inProcessMaxTexts', 0],
+      ['inProcessThreads', 1],
     ] as const) {
       const value = options[key];
       if (value !== undefined && (!Number.isInteger(value) || value < min)) {
@@ -84,7 +95,7 @@ export class OnnxEmbedder implements Embedder {
     this.dimension = spec.dimension;
     if (spec.cosineScale !== undefined) this.cosineScale = spec.cosineScale;
     this.#cacheDir = options.cacheDir;
-    this.#config = Object.freeze({
+    const config: OnnxModelConfig = Object.freeze({
       directory: modelDirectory(options.cacheDir, spec.name),
       dimension: spec.dimension,
       pooling: spec.pooling,
@@ -92,6 +103,8 @@ export class OnnxEmbedder implements Embedder {
       // names the optimised copy of the network: only for files this embedder verifies
       ...(options.skipVerify === true ? {} : { sha256: spec.sha256.onnx }),
     });
+    this.#config = config;
+    this.#inProcessConfig = Object.freeze({ ...config, intraOpThreads: options.inProcessThreads ?? Math.min(2, availableParallelism()) });
     const instruction =
       options.queryInstruction === true && spec.pooling === 'cls' && spec.queryPrefix === '' && spec.name.startsWith('bge-')
         ? BGE_QUERY_INSTRUCTION
@@ -270,7 +283,7 @@ export class OnnxEmbedder implements Embedder {
 
   #loadModel(): Promise<OnnxModel> {
     if (this.#model === null) {
-      const loading = OnnxModel.load(this.#config);
+      const loading = OnnxModel.load(this.#inProcessConfig);
       // A failed load is retried on the next call instead of being cached forever.
       loading.catch(() => {
         if (this.#model === loading) this.#model = null;

@@ -12,7 +12,11 @@ export interface OnnxModelConfig {
   readonly dimension: number;
   readonly pooling: OnnxPooling;
   readonly maxTokens: number;
-  /** Threads onnxruntime may use inside one call; 1 keeps workers from fighting over cores. */
+  /**
+   * Threads onnxruntime may use inside one call (default 1, which keeps workers from fighting over
+   * cores). With more, its threads do not spin waiting for work between calls: a session that embeds
+   * a query now and then would otherwise keep them busy-waiting on cores the caller's other work needs.
+   */
   readonly intraOpThreads?: number;
   /**
    * The catalogue's sha256 of `model.onnx`, which the caller verified: names the optimised copy of the
@@ -162,6 +166,7 @@ async function createSession(ort: OrtModule, config: OnnxModelConfig): Promise<{
     ort.InferenceSession.create(path, {
       intraOpNumThreads: config.intraOpThreads ?? 1,
       interOpNumThreads: 1,
+      ...((config.intraOpThreads ?? 1) > 1 ? { extra: { session: { intra_op: { allow_spinning: '0' } } } } : {}),
       graphOptimizationLevel: level,
       ...(save !== undefined ? { optimizedModelFilePath: save } : {}),
     });
