@@ -369,7 +369,7 @@ async function semanticSearch(
   const query: VectorQuery = config.partWeight <= 0 ? { ...base, vector } : { ...base, vector, widenTo: base.limit * config.partWidening };
   const searching = store.vectorSearch(query);
   // only while this thread has nothing else to do: the other channels' reads come first
-  const preview = guessed.idle() && away(store) ? readPreview(store, config, query, guessed) : undefined;
+  const preview = guessed.idle() && away(store) ? readPreview(store, config, base, query, guessed) : undefined;
   const wide = await searching;
   // a failed preview is only work not done ahead
   const known = await preview?.catch(() => undefined);
@@ -417,6 +417,7 @@ interface PreviewParts {
 async function readPreview(
   store: Store,
   config: RecallConfig,
+  base: ScopedQuery,
   query: VectorQuery,
   guessed: PreviewReads,
 ): Promise<PreviewParts | undefined> {
@@ -425,9 +426,9 @@ async function readPreview(
   const ids = hits.map((h) => h.id);
   const parts =
     config.partWeight > 0
-      ? { asked: new Set(ids), scores: await store.partScores({ scopes: query.scopes, ids, vector: query.vector }) }
+      ? { asked: new Set(ids), scores: await store.partScores({ scopes: base.scopes, ids, vector: query.vector }) }
       : undefined;
-  if (away(store)) guessed.neighbours = readGuessed(store, config, query, ids, guessed).catch(() => undefined);
+  if (away(store)) guessed.neighbours = readGuessed(store, config, base, ids, guessed).catch(() => undefined);
   return parts;
 }
 
