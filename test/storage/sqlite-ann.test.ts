@@ -432,7 +432,7 @@ describe.skipIf(usearchProblem !== null)(`HNSW vector index${usearchProblem === 
     },
   );
 
-  it('maps its file with the preview expansion and still searches it with the file own expansion', async () => {
+  it("maps its file with the preview expansion and still searches it with the file's own expansion", async () => {
     const narrow = await open({ vectorSearchThreadRows: Infinity, vectorPreviewExpansion: 1 });
     await insertRange(narrow, 0, 3000);
     expect(await narrow.prepareVectorIndex([SCOPE])).toEqual([SCOPE]);

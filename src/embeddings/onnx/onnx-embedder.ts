@@ -40,7 +40,7 @@ export interface OnnxEmbedderOptions {
   /**
    * onnxruntime threads inside one call of the session on the calling thread. A call there holds that
    * thread until it returns (nothing else of the caller runs meanwhile), so it may as well use a second
-   * core: e5-small-v2's query on 2 cores 15.9 → 10.9 ms, the default blend's 27.9 → ~20 ms. Workers
+   * core: on 2 cores e5-small-v2's query 15.9 → 10.9 ms (p50), the default blend's 28.0 → 18.8 ms. Workers
    * keep one thread each, as they run side by side. Default: the machine's cores, at most 2.
    */
   readonly inProcessThreads?: number;

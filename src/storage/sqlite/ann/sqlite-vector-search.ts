@@ -62,7 +62,7 @@ export function searchVectors(context: VectorSearchContext, query: VectorQuery, 
   const asked = Math.floor(query.limit);
   if (!(asked > 0)) return [];
   const { exact: inMemory, approximate } = chooseIndexes(context, scopes);
-  const widenTo = Number.isFinite(query.widenTo) ? Math.max(asked, Math.floor(query.widenTo as number)) : asked;
+  const widenTo = widenedTo(query, asked);
   // exact sources cost the same for more hits; an approximate search grows with them, so there only
   // the rows its first search returns anyway (the margin for the post-filter) widen the result
   const limit = approximate.size === 0 ? widenTo : asked;
@@ -107,12 +107,7 @@ export function searchVectors(context: VectorSearchContext, query: VectorQuery, 
       for (const row of source.rows) if (visible.has(row.rowid)) survived += 1;
       ann?.overFetch.note(scope, source.rows.length, survived);
     }
-    const hits: ChannelHit[] = [];
-    for (const candidate of candidates) {
-      if (candidate.score < floor || hits.length >= keep) break;
-      const id = visible.get(candidate.rowid);
-      if (id !== undefined) hits.push({ id, score: candidate.score });
-    }
+    const hits = visibleHits(candidates, visible, keep, floor);
     if (hits.length >= limit || sources.every((s) => s.exhausted)) return hits;
     k *= GROWTH;
   }
@@ -172,11 +167,24 @@ export function previewVectors(context: VectorSearchContext, query: VectorQuery,
   const candidates = mergeBest(sources);
   const rowids = candidates.map((c) => c.rowid);
   const visible = context.visible?.(rowids) ?? visibleFilter(query, scopes)(connection, rowids);
-  const widenTo = Number.isFinite(query.widenTo) ? Math.max(limit, Math.floor(query.widenTo as number)) : limit;
-  const keep = Math.max(limit, Math.min(widenTo, k));
+  return visibleHits(candidates, visible, Math.max(limit, Math.min(widenedTo(query, limit), k)));
+}
+
+/** The hits a query asks for at most: its `widenTo` when it widens, else its limit (`asked`). */
+function widenedTo(query: VectorQuery, asked: number): number {
+  return Number.isFinite(query.widenTo) ? Math.max(asked, Math.floor(query.widenTo as number)) : asked;
+}
+
+/** The first `keep` of the best-first `candidates` that the post-filter let through, none below `floor`. */
+function visibleHits(
+  candidates: readonly ScoredRow[],
+  visible: ReadonlyMap<number, string>,
+  keep: number,
+  floor = -Infinity,
+): ChannelHit[] {
   const hits: ChannelHit[] = [];
   for (const candidate of candidates) {
-    if (hits.length >= keep) break;
+    if (candidate.score < floor || hits.length >= keep) break;
     const id = visible.get(candidate.rowid);
     if (id !== undefined) hits.push({ id, score: candidate.score });
   }
