@@ -362,3 +362,55 @@ describe.skipIf(blendSkip !== '')(`BlendEmbedder blend-small-en (real models)${b
     }
   });
 });
+
+const defaultBlendSkip = skipReason('blend-e5-minilm');
+describe.skipIf(defaultBlendSkip !== '')(`BlendEmbedder early parts (blend-e5-minilm, real models)${defaultBlendSkip}`, () => {
+  it('hands the first member done to `early` once, before the call resolves: its segment exact, the others zero', async () => {
+    for (const workers of [0, 2]) {
+      const blend = BlendEmbedder.create({ model: 'blend-e5-minilm', cacheDir, workers });
+      try {
+        const texts = ['when did Priya adopt the beagle?', 'which team won the cup final'];
+        const calls: Float32Array[][] = [];
+        let resolved = false;
+        const pending = blend.embed(texts, {
+          purpose: 'query',
+          early: (vectors) => {
+            expect(resolved).toBe(false);
+            calls.push(vectors);
+          },
+        });
+        void pending.then(() => (resolved = true));
+        const final = await pending;
+        expect(calls).toHaveLength(1);
+        const early = calls[0]!;
+        expect(early).toHaveLength(texts.length);
+        // the members' segments: e5-small-v2's 384 dimensions, then all-MiniLM-L6-v2's
+        const segments = [
+          [0, 384],
+          [384, 768],
+        ] as const;
+        const exact = segments.map(([from, to]) =>
+          early.every((vector, row) => vector.subarray(from, to).every((x, d) => x === final[row]![from + d])),
+        );
+        const zero = segments.map(([from, to]) => early.every((vector) => vector.subarray(from, to).every((x) => x === 0)));
+        // exactly one member was done: its part is the final vector's, the other's is zeros
+        expect(exact.filter(Boolean)).toHaveLength(1);
+        expect(zero).toEqual(exact.map((e) => !e));
+        for (const vector of early) expect(vector).toHaveLength(blend.dimension);
+        // an early reader that throws does not fail the embedding, nor changes it (one text a call: a
+        // batch's int8 quantisation depends on what it is batched with)
+        const one = [texts[0]!];
+        const plain = await blend.embed(one, { purpose: 'query' });
+        const again = await blend.embed(one, {
+          purpose: 'query',
+          early: () => {
+            throw new Error('reader failed');
+          },
+        });
+        expect(maxDifference(again, plain)).toBe(0);
+      } finally {
+        await blend.close();
+      }
+    }
+  });
+});
