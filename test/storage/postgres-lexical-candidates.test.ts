@@ -72,6 +72,11 @@ describe.skipIf(pgTestUrl() === undefined)(
       await client.connect();
       poolPrototype.query = function query(this: pg.Pool, text: unknown, values?: unknown): unknown {
         if (typeof text === 'string') executed.push({ sql: text, params: Array.isArray(values) ? values : [] });
+        // a prepared statement is handed over as its config ({ name, text, values })
+        else if (typeof (text as { text?: unknown } | null)?.text === 'string') {
+          const config = text as { text: string; values?: unknown };
+          executed.push({ sql: config.text, params: Array.isArray(config.values) ? config.values : [] });
+        }
         return originalQuery.call(this, text, values);
       };
     }, 120_000);

@@ -18,8 +18,12 @@ export function isPostgresUrl(path: string): boolean {
   return /^postgres(ql)?:\/\//i.test(path);
 }
 
-/** Splits Engram's own `schema` query parameter off a URL (libpq would reject it). */
-export function parsePostgresUrl(url: string): { connectionString: string; schema: string | undefined } {
+/**
+ * Splits Engram's own query parameters off a URL (libpq would reject them): `schema`, and `prepare=off`
+ * for a pooler that cannot keep prepared statements (`preparedStatements: 0`; `on`, the default, keeps
+ * the driver's limit).
+ */
+export function parsePostgresUrl(url: string): { connectionString: string; schema: string | undefined; prepare: boolean } {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -31,13 +35,17 @@ export function parsePostgresUrl(url: string): { connectionString: string; schem
   }
   const schema = parsed.searchParams.get('schema') ?? undefined;
   parsed.searchParams.delete('schema');
+  const prepare = parsed.searchParams.get('prepare') ?? 'on';
+  parsed.searchParams.delete('prepare');
+  if (prepare !== 'on' && prepare !== 'off')
+    throw new EngramError('INVALID_INPUT', messages.invalidInput(`prepare=${prepare} in the PostgreSQL URL must be on or off`));
   if (schema !== undefined && !SCHEMA_NAME.test(schema)) {
     throw new EngramError(
       'INVALID_INPUT',
       messages.invalidInput(`schema "${schema}" in the URL must be a lower-case identifier ([a-z_][a-z0-9_]*)`),
     );
   }
-  return { connectionString: parsed.toString(), schema };
+  return { connectionString: parsed.toString(), schema, prepare: prepare === 'on' };
 }
 
 export interface PostgresUrlOptions extends Omit<PostgresStoreOptions, 'driver' | 'schema'> {
@@ -47,6 +55,11 @@ export interface PostgresUrlOptions extends Omit<PostgresStoreOptions, 'driver' 
   schema?: string;
   /** Connection pool size (default 10). */
   poolSize?: number;
+  /**
+   * Distinct read statements prepared once per pooled session (default 256); `0` (or `?prepare=off` in
+   * the URL) for a pooler that cannot keep prepared statements. A whole number ≥ 0.
+   */
+  preparedStatements?: number;
 }
 
 /**
@@ -61,9 +74,18 @@ export interface PostgresUrlOptions extends Omit<PostgresStoreOptions, 'driver' 
  * ```
  */
 export async function openPostgresStore(options: PostgresUrlOptions): Promise<PostgresStore> {
-  const { url, poolSize, schema: explicit, ...rest } = options;
-  const { connectionString, schema } = parsePostgresUrl(url);
-  const driver = await createPoolDriver({ connectionString, ...(poolSize === undefined ? {} : { max: poolSize }) });
+  const { url, poolSize, schema: explicit, preparedStatements, ...rest } = options;
+  const { connectionString, schema, prepare } = parsePostgresUrl(url);
+  if (preparedStatements !== undefined && !(Number.isInteger(preparedStatements) && preparedStatements >= 0))
+    throw new EngramError(
+      'INVALID_INPUT',
+      messages.invalidInput(`preparedStatements must be a whole number ≥ 0 (0: none), got ${String(preparedStatements)}`),
+    );
+  const driver = await createPoolDriver({
+    connectionString,
+    ...(poolSize === undefined ? {} : { max: poolSize }),
+    preparedStatements: prepare ? preparedStatements : 0,
+  });
   const chosen = explicit ?? schema;
   return PostgresStore.open({ ...rest, driver, ...(chosen === undefined ? {} : { schema: chosen }) });
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 /**
  * The small driver surface the PostgreSQL store needs, with two implementations: `pg.Pool` for a real
  * server (many sessions, pooled) and PGlite (PostgreSQL compiled to WASM, one in-process session). The
@@ -32,7 +33,23 @@ export interface PgPoolOptions {
   connectionString: string;
   /** Pool size (default 10). */
   max?: number;
+  /**
+   * How many distinct parameterised statements run outside transactions are prepared once per pooled
+   * session and reused (default {@link PREPARED_STATEMENTS}; `0`: none, for a pooler that cannot keep
+   * them, e.g. PgBouncer in transaction mode before 1.21). A statement past the limit runs unnamed.
+   */
+  preparedStatements?: number;
 }
+
+/**
+ * Distinct statements a pool driver prepares (the store's reads are a few dozen texts; the limit bounds
+ * what each session keeps if some text varied without end). A recall's neighbour read spent 2.1 ms of
+ * its ~7 ms planning an unprepared statement (`docs/performance.md`).
+ */
+export const PREPARED_STATEMENTS = 256;
+
+/** SQLSTATEs after which a named statement is retried unnamed: its cached plan's result type changed (a migration by another process), or the session lost or already holds it (a pooler between). */
+const RETRY_UNNAMED = new Set(['0A000', '26000', '42P05']);
 
 /** A `pg.Pool` driver; int8 values come back as numbers (epoch ms fit in 2^53). */
 export async function createPoolDriver(options: PgPoolOptions): Promise<PgDriver> {
@@ -50,12 +67,26 @@ export async function createPoolDriver(options: PgPoolOptions): Promise<PgDriver
   });
   // an idle client that loses its server must not crash the process; the next query reports it
   pool.on('error', () => undefined);
+  const named = statementNames(options.preparedStatements ?? PREPARED_STATEMENTS);
   const asResult = <R>(r: { rows: R[]; rowCount: number | null }): PgResult<R> => ({ rows: r.rows, rowCount: r.rowCount ?? 0 });
   return {
     kind: 'pg',
     concurrentSessions: true,
     async query<R>(sql: string, params: readonly unknown[] = []) {
-      return asResult<R>((await pool.query(sql, params as unknown[])) as unknown as { rows: R[]; rowCount: number | null });
+      const name = params.length > 0 ? named.nameOf(sql) : undefined;
+      if (name === undefined)
+        return asResult<R>((await pool.query(sql, params as unknown[])) as unknown as { rows: R[]; rowCount: number | null });
+      try {
+        return asResult<R>(
+          (await pool.query({ name, text: sql, values: params as unknown[] })) as unknown as { rows: R[]; rowCount: number | null },
+        );
+      } catch (error) {
+        const code = (error as { code?: unknown } | null)?.code;
+        if (typeof code !== 'string' || !RETRY_UNNAMED.has(code)) throw error;
+        // a pooler that swaps sessions under the pool cannot keep them: stop naming statements
+        if (code !== '0A000') named.stop();
+        return asResult<R>((await pool.query(sql, params as unknown[])) as unknown as { rows: R[]; rowCount: number | null });
+      }
     },
     async exec(sql: string) {
       await pool.query(sql);
@@ -95,6 +126,29 @@ export async function createPoolDriver(options: PgPoolOptions): Promise<PgDriver
     },
     async close() {
       await pool.end();
+    },
+  };
+}
+
+/**
+ * Names for up to `limit` distinct statement texts (a hash of the text, so every session of the pool
+ * prepares a text under the same name); `undefined` past the limit or once stopped.
+ */
+function statementNames(limit: number): { nameOf(sql: string): string | undefined; stop(): void } {
+  const names = new Map<string, string>();
+  let open = limit > 0;
+  return {
+    nameOf(sql) {
+      if (!open) return undefined;
+      let name = names.get(sql);
+      if (name === undefined && names.size < limit) {
+        name = `engram_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`;
+        names.set(sql, name);
+      }
+      return name;
+    },
+    stop() {
+      open = false;
     },
   };
 }
