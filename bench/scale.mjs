@@ -606,8 +606,7 @@ async function measureModelTimed(spec) {
     async embed(texts, options) {
       if (options?.purpose !== 'query') return vectors.embed(texts, options);
       modelCalls++;
-      // only the purpose: the model's early part (a blend member's) is of the model's dimension, not the corpus's
-      const [own] = await Promise.all([vectors.embed(texts, options), model.embed(texts, { purpose: options.purpose })]);
+      const [own] = await Promise.all([vectors.embed(texts, options), model.embed(texts, options)]);
       return own;
     },
   };

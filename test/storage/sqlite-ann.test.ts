@@ -482,8 +482,8 @@ describe.skipIf(usearchProblem !== null)(`HNSW vector index${usearchProblem === 
     for (let q = 0; q < 30; q++) {
       // a query near a stored row (row 7 every third time: deleted, never a preview's hit)
       const query: VectorQuery = { scopes: [SCOPE], now: NOW, limit: 10, vector: annTestVector(q % 3 === 0 ? 7 : q * 37) };
-      // with nothing on the thread the guess is the same (for a query vector still being computed)
-      const before = await store.vectorPreview(query);
+      // nothing runs on the thread: no preview
+      expect(await store.vectorPreview(query)).toEqual([]);
       const pending = store.vectorSearch(query);
       const away = store.vectorSearchesAway();
       const preview = await store.vectorPreview(query);
@@ -494,7 +494,6 @@ describe.skipIf(usearchProblem !== null)(`HNSW vector index${usearchProblem === 
       if (!away) continue;
       // the thread had not answered yet (it usually has not, microseconds after the search was sent)
       previewed += 1;
-      expect(preview).toEqual(before);
       expect(preview.length).toBeGreaterThan(0);
       expect(preview.length).toBeLessThanOrEqual(10 + 16);
       expect(preview.map((h) => h.id)).not.toContain(deleted);

@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EngramCore } from '../../src/core/engine.js';
@@ -15,7 +15,6 @@ import { ManualClock } from '../../src/core/ports/clock.js';
 import type { Store } from '../../src/core/ports/store.js';
 import type { Embedder } from '../../src/core/ports/embedder.js';
 import { HashEmbedder } from '../../src/embeddings/hash/hash-embedder.js';
-import { BlendEmbedder, hasModelFiles, resolveModelCacheDir } from '../../src/embeddings/onnx/index.js';
 import { OpenAiEmbedder } from '../../src/embeddings/openai/index.js';
 import { loadUsearch } from '../../src/storage/sqlite/ann/ann-library.js';
 import { openSqliteStore, type SqliteStore } from '../../src/storage/sqlite/index.js';
@@ -27,9 +26,6 @@ const problem = usearchProblem ?? storeDistProblem(['ann/ann-build-worker.js', '
 const skip = problem === null ? '' : ` (skipped: ${problem})`;
 const SCOPE = 'acme/ahead';
 const START = Date.parse('2025-03-01T09:00:00Z');
-const cacheDir = resolveModelCacheDir(process.env, homedir());
-const DEFAULT_BLEND = 'blend-e5-minilm';
-const blendSkip = hasModelFiles(cacheDir, DEFAULT_BLEND) ? '' : ` (skipped: ${DEFAULT_BLEND} is not in ${cacheDir})`;
 const TOPICS = ['kayak', 'espresso', 'violin', 'compiler', 'orchid', 'glacier', 'marathon', 'lantern', 'tapestry', 'falcon'];
 
 /** 60 conversations of 8 turns each, every turn naming two topics. */
@@ -48,25 +44,6 @@ function conversations(): Parameters<EngramCore['remember']>[0] {
       });
     }
   return turns;
-}
-
-/**
- * `inner`'s vectors, computed as a blend of two members would hand them over: the first half of each
- * (the other half zero) to `EmbedOptions.early` at once, the whole after `delayMs`, as a slower member
- * finishes. With `early: false` only the whole, after the same delay.
- */
-function twoPart(inner: Embedder, delayMs: number, early = true): Embedder {
-  return {
-    name: inner.name,
-    dimension: inner.dimension,
-    embed: async (texts, options) => {
-      const vectors = await inner.embed(texts, options);
-      if (early && options?.early !== undefined)
-        options.early(vectors.map((v) => Float32Array.from(v, (x, d) => (d < v.length / 2 ? x : 0))));
-      await new Promise((resolve) => setTimeout(resolve, delayMs));
-      return vectors;
-    },
-  };
 }
 
 /** Two topics a query asks about; 40 different pairs over i = 0..39. */
@@ -234,81 +211,6 @@ describe('a recall waiting for the search thread', () => {
       expect(readAhead).toBe(queries.length);
     } finally {
       await server.close();
-    }
-  });
-
-  it('guesses the semantic hits from the part of the query vector that comes first, with the same hits', async () => {
-    // a small scope the exact index holds in memory: the search runs on this thread, only the vector is away
-    const store = await openSqliteStore({
-      path,
-      embedding: { name: embedder.name, dimension: embedder.dimension },
-      vectorIndex: 'exact',
-      memoryIndexWarmup: 0,
-    });
-    opened.push(store);
-    await engine(store).remember(conversations());
-    const events: Event[] = [];
-    const guessing = engine(watched(store, events), twoPart(embedder, 15));
-    const whole = engine(store, twoPart(embedder, 15, false));
-    const options = { scopes: [SCOPE], k: 8, trackAccess: false };
-    // the exact index holds the scope from its first search on
-    await whole.recall(queryOf(39), options);
-    let guessed = 0;
-    let readForGuess = 0;
-    const queries = 20;
-    for (let i = 0; i < queries; i++) {
-      const query = queryOf(i);
-      events.length = 0;
-      const hits = (await guessing.recall(query, options)).hits;
-      const preview = events.indexOf('preview');
-      if (preview >= 0 && preview < events.indexOf('semantic')) guessed += 1;
-      // a neighbour read after the guess and before the whole vector's hits: for the guessed hits
-      if (preview >= 0 && events.slice(preview, events.indexOf('semantic')).includes('neighbours')) readForGuess += 1;
-      expect(hits.length).toBe(8);
-      expect(hits).toEqual((await whole.recall(query, options)).hits);
-    }
-    // the rest of the vector comes 15 ms after its first part: every recall guesses meanwhile
-    expect(guessed).toBe(queries);
-    expect(readForGuess).toBeGreaterThan(0);
-  });
-
-  it.skipIf(blendSkip !== '')(`guesses from the default blend's faster member, with the same hits${blendSkip}`, async () => {
-    const blend = BlendEmbedder.create({ model: DEFAULT_BLEND, cacheDir, workers: 2 });
-    try {
-      const store = await openSqliteStore({
-        path,
-        embedding: { name: blend.name, dimension: blend.dimension },
-        vectorIndex: 'exact',
-        memoryIndexWarmup: 0,
-      });
-      opened.push(store);
-      await engine(store, blend).remember(conversations().slice(0, 96));
-      // the blend's own vectors without its early part (one query a call: the same vectors either way)
-      const wholeOnly: Embedder = {
-        name: blend.name,
-        dimension: blend.dimension,
-        ...(blend.cosineScale === undefined ? {} : { cosineScale: blend.cosineScale }),
-        embed: (texts, options) => blend.embed(texts, options?.purpose === undefined ? {} : { purpose: options.purpose }),
-      };
-      const events: Event[] = [];
-      const guessing = engine(watched(store, events), blend);
-      const whole = engine(store, wholeOnly);
-      const options = { scopes: [SCOPE], k: 8, trackAccess: false };
-      await whole.recall(queryOf(39), options);
-      let guessed = 0;
-      for (let i = 0; i < TOPICS.length; i++) {
-        const query = queryOf(i);
-        events.length = 0;
-        const hits = (await guessing.recall(query, options)).hits;
-        const preview = events.indexOf('preview');
-        if (preview >= 0 && preview < events.indexOf('semantic')) guessed += 1;
-        expect(hits.length).toBe(8);
-        expect(hits).toEqual((await whole.recall(query, options)).hits);
-      }
-      // all-MiniLM-L6-v2 (6 layers) is done well before e5-small-v2 (12 layers), on its own worker
-      expect(guessed).toBeGreaterThan(0);
-    } finally {
-      await blend.close();
     }
   });
 

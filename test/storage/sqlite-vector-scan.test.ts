@@ -156,37 +156,6 @@ describe('small scopes in the in-memory index', () => {
     expect((await search(js, ['tenant/b'], 9_001))[0]!.id).toBe(fresh[2]!.id);
   });
 
-  it('guesses the hits of a scope it holds in memory on this thread (vectorPreview): the search’s own, as of its last sync', async () => {
-    const store = await open({ memoryIndexWarmup: 0 });
-    const writer = await open({ memoryIndexThreshold: Infinity });
-    await fill(writer);
-    const preview = (scopes: readonly string[], seed: number, limit = 10) =>
-      store.vectorPreview({ scopes: [...scopes], now: T0 + DAY, limit, vector: seededVector(DIM, seed) });
-    // nothing held in memory yet: no guess (sqlite-vec's KNN is no cheap guess)
-    expect(await preview(['tenant/a'], 5_001)).toEqual([]);
-    await search(store, ['tenant/a'], 1);
-    await search(store, ['tenant/b'], 1);
-    for (const seed of [5_001, 5_002, 12, 700]) {
-      expectSameHits(await search(store, ['tenant/a'], seed), await preview(['tenant/a'], seed));
-      expectSameHits(await search(store, ['tenant/a', 'tenant/b'], seed, 25), await preview(['tenant/a', 'tenant/b'], seed, 25));
-      // a scope not held is left out of the guess
-      const partial = await preview(['tenant/a', 'tenant/c'], seed);
-      expectSameHits(await search(store, ['tenant/a'], seed), partial);
-    }
-    // written through another connection and not synced yet: a forgotten row is never guessed (the
-    // post-filter reads the rows), a new one is found once a search has synced the scope
-    const best = (await search(store, ['tenant/a'], 5_001, 1))[0]!.id;
-    const fresh = makeRecord({ scope: 'tenant/a' });
-    await writer.transaction(async (tx) => {
-      await tx.updateMemory(best, 'tenant/a', { status: 'deleted', updatedAt: T0 });
-      await tx.insertMemories(withVectors(DIM, [fresh], [seededVector(DIM, 7_777)]));
-    });
-    expect((await preview(['tenant/a'], 5_001)).map((h) => h.id)).not.toContain(best);
-    expect((await preview(['tenant/a'], 7_777)).map((h) => h.id)).not.toContain(fresh.id);
-    expect((await search(store, ['tenant/a'], 7_777))[0]!.id).toBe(fresh.id);
-    expect((await preview(['tenant/a'], 7_777))[0]!.id).toBe(fresh.id);
-  });
-
   it('serves a small scope written in the open transaction from the transaction', async () => {
     const store = await open({ memoryIndexWarmup: 0 });
     await fill(store);

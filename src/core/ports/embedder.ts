@@ -33,13 +33,6 @@ export interface Embedder {
 export interface EmbedOptions {
   /** `query` for a recall's query text, `passage` (the default) for everything that is stored. */
   readonly purpose?: 'query' | 'passage';
-  /**
-   * Called at most once, before the call resolves, when part of the answer is ready well before the
-   * rest: vectors of the full dimension that rank stored vectors as a part of the model does (a blend's
-   * members that are done, zeros for the others). Not unit length, not the answer: for reading ahead
-   * only. An embedder without such parts never calls it; a callback that throws is ignored.
-   */
-  readonly early?: (vectors: Float32Array[]) => void;
 }
 
 /**

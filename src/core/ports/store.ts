@@ -274,13 +274,11 @@ export interface StoreReader {
    */
   vectorSearchesAway?(): boolean;
   /**
-   * A cheap first guess at the hits of a `vectorSearch` of `query`, answered on the caller's thread, for
-   * reading ahead what the hits will need while the search runs off that thread (`vectorSearchesAway`)
-   * or while the query's vector is still being computed (`query.vector` then approximates it: a
-   * blend's members done so far, `EmbedOptions.early`). The SQLite store searches the scopes it holds in
-   * memory exactly and a large scope's HNSW file with a small search expansion. Hits may be missing or
-   * extra; the search's own answer is what counts. Empty when the store has no guess. Optional; absent
-   * means no guesses.
+   * While a `vectorSearch` of `query` runs off the caller's thread (`vectorSearchesAway`): a cheap first
+   * guess at its hits, answered on the caller's thread (the SQLite store searches the same HNSW file
+   * with a small search expansion), for reading ahead what the hits will need while the search runs.
+   * Hits may be missing or extra; the search's own answer is what counts. Empty when the store has no
+   * guess. Optional; absent means no guesses.
    */
   vectorPreview?(query: VectorQuery): Promise<ChannelHit[]>;
   /**

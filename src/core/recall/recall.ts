@@ -99,9 +99,10 @@ export async function recall(deps: RecallDeps, query: string, options: ParsedRec
   const entities = extractEntities(query);
   const semantic = config.semanticWeight > 0 ? semanticQueryVector(deps, config, base.scopes, query, entities) : null;
   if (semantic?.started !== undefined) await semantic.started;
+  const queryVector = semantic?.vector ?? null;
   const analysis = analyzeQuery(query, options.referenceTime ?? options.asOf ?? now, entities);
 
-  const { channels, records, ahead } = await runChannels(deps, config, analysis, base, semantic);
+  const { channels, records, ahead } = await runChannels(deps, config, analysis, base, queryVector);
   const ranking = configForQuery(config, analysis.terms.length, options.weights?.semantic !== undefined);
   const fusion = fuseCandidates(channels, records, analysis, ranking);
   const around = await applyNeighbourhood({
@@ -208,29 +209,12 @@ function singleChannel(channel: 'lexical' | 'semantic'): Partial<RecallConfig> {
   };
 }
 
-/**
- * The query's vector on its way (a rejection is held until the semantic channel awaits it) and, when
- * the embedder has part of it first (`EmbedOptions.early`: a blend's faster member), that part, for a
- * guess at the semantic hits while the rest is computed; `early` settles (undefined when no part came
- * first) by the time the vector does, and never rejects.
- */
-interface QueryVector {
-  readonly vector: Promise<Float32Array>;
-  readonly early: Promise<Float32Array | undefined>;
-  /** Only when the scope's speakers are sampled first: settles once the embedding was asked for; never rejects. */
-  readonly started?: Promise<void>;
-}
-
-function embedQuery(embedder: Embedder, query: string): QueryVector {
-  let tell: (vector: Float32Array | undefined) => void = () => undefined;
-  const early = new Promise<Float32Array | undefined>((resolve) => (tell = resolve));
-  const vector = embedder.embed([query], { purpose: 'query', early: ([part]) => tell(part) }).then(([v]) => v as Float32Array);
+/** The query's vector; a rejection is held until the semantic channel awaits it. */
+function embedQuery(embedder: Embedder, query: string): Promise<Float32Array> {
+  const vector = embedder.embed([query], { purpose: 'query' }).then(([v]) => v as Float32Array);
   // handled where it is awaited; this only keeps an early failure elsewhere from leaving it unhandled
-  vector.then(
-    () => tell(undefined),
-    () => tell(undefined),
-  );
-  return { vector, early };
+  vector.catch(() => undefined);
+  return vector;
 }
 
 /**
@@ -244,22 +228,18 @@ function semanticQueryVector(
   scopes: readonly Scope[],
   query: string,
   entities: readonly string[],
-): QueryVector {
-  if (config.participantShare <= 0 || config.participantSample <= 0 || entities.length === 0) return embedQuery(deps.embedder, query);
+): { vector: Promise<Float32Array>; started?: Promise<void> } {
+  if (config.participantShare <= 0 || config.participantSample <= 0 || entities.length === 0)
+    return { vector: embedQuery(deps.embedder, query) };
   const text = deps.store.recentEpisodeHeads({ scopes, limit: config.participantSample }).then((sample) => {
     const names = ubiquitousSpeakers(entities, sample, { share: config.participantShare, minTurns: config.participantMinTurns });
     return (names.length > 0 ? withoutNames(query, names) : null) ?? query;
   });
-  const embedded = text.then((t) => embedQuery(deps.embedder, t));
-  const vector = embedded.then((e) => e.vector);
+  const vector = text.then((t) => embedQuery(deps.embedder, t));
   // handled where it is awaited, as the query's own vector is
   vector.catch(() => undefined);
   return {
     vector,
-    early: embedded.then(
-      (e) => e.early,
-      () => undefined,
-    ),
     started: text.then(
       () => undefined,
       () => undefined,
@@ -273,19 +253,16 @@ function semanticQueryVector(
  * vector may still be computing elsewhere; then those of the semantic hits not read yet. When the
  * semantic hits are still on their way once the others' records are read, because the query's vector is
  * computed off this thread (an embedding worker, a model server) or the store searches off it
- * (`Store.vectorSearchesAway`), the wait does work of the later stages (`workWhileWaiting`); when part of
- * the vector comes first (a blend's faster member), the wait then also reads what a guess at the
- * semantic hits from that part will need (`readEarlyGuess`).
+ * (`Store.vectorSearchesAway`), the wait does work of the later stages (`workWhileWaiting`).
  */
 async function runChannels(
   deps: RecallDeps,
   config: RecallConfig,
   analysis: QueryAnalysis,
   base: ScopedQuery,
-  embedding: QueryVector | null,
+  queryVector: Promise<Float32Array> | null,
 ): Promise<{ channels: Record<string, ChannelHit[]>; records: Map<string, MemoryRecord>; ahead?: NeighboursAhead }> {
   const { store } = deps;
-  const queryVector = embedding?.vector ?? null;
   const none = Promise.resolve<ChannelHit[]>([]);
   const textual = Promise.all([
     config.lexicalWeight > 0 && analysis.terms.length > 0
@@ -327,10 +304,6 @@ async function runChannels(
   );
   // the records and neighbours of a preview of the semantic hits (`readPreview`)
   const guessed: PreviewReads = { records: new Map(), known: records, before: () => early, idle: () => earlyDone };
-  // a blend's faster member's part of the vector while the others embed: a guess at the semantic hits
-  embedding?.early
-    .then((part) => (part === undefined ? undefined : readEarlyGuess(store, config, base, part, guessed, () => vectorPending)))
-    .catch(() => undefined);
   const semanticHits = queryVector !== null ? queryVector.then((vector) => semanticSearch(store, config, base, vector, guessed)) : none;
   queryVector?.then(
     () => (vectorPending = false),
@@ -425,7 +398,6 @@ interface PreviewReads {
   readonly before: () => Promise<NeighboursAhead | undefined>;
   /** Whether the other channels' records (and what was read ahead for them) are read. */
   readonly idle: () => boolean;
-  /** The neighbours every guess so far read (never rejects). */
   neighbours?: Promise<NeighboursAhead | undefined>;
 }
 
@@ -456,65 +428,26 @@ async function readPreview(
     config.partWeight > 0
       ? { asked: new Set(ids), scores: await store.partScores({ scopes: base.scopes, ids, vector: query.vector }) }
       : undefined;
-  if (away(store)) readGuessed(store, config, base, ids, guessed, () => away(store));
+  if (away(store)) guessed.neighbours = readGuessed(store, config, base, ids, guessed).catch(() => undefined);
   return parts;
 }
 
-/**
- * While the query's vector is still being computed and the other channels' reads are done: a guess at
- * the semantic hits from the part of the vector that came first (`QueryVector.early`), and the records
- * and neighbours its hits will need (`readGuessed`), each step only while the vector is still on its
- * way (`pending`).
- */
-async function readEarlyGuess(
-  store: Store,
-  config: RecallConfig,
-  base: ScopedQuery,
-  part: Float32Array,
-  guessed: PreviewReads,
-  pending: () => boolean,
-): Promise<void> {
-  if (store.vectorPreview === undefined) return;
-  await guessed.before().catch(() => undefined);
-  if (!pending()) return;
-  const hits = await store.vectorPreview({ ...base, vector: part });
-  if (hits.length > 0 && pending())
-    readGuessed(
-      store,
-      config,
-      base,
-      hits.map((h) => h.id),
-      guessed,
-      pending,
-    );
-}
-
-/**
- * Reads, into `guessed`, the records of guessed hits not held yet, then the neighbours of the strongest
- * not read ahead already (by the other channels' reads or an earlier guess); each step only while
- * `useful`.
- */
-function readGuessed(
+/** The records of the preview's hits, then the neighbours of the strongest not read ahead already. */
+async function readGuessed(
   store: Store,
   config: RecallConfig,
   base: ScopedQuery,
   ids: readonly string[],
   guessed: PreviewReads,
-  useful: () => boolean,
-): void {
-  const earlier = guessed.neighbours;
-  const read = async (): Promise<NeighboursAhead | undefined> => {
-    const { known, records } = guessed;
-    const unread = ids.filter((id) => !known.has(id) && !records.has(id));
-    if (unread.length > 0) for (const record of await store.getMemories(unread, base.scopes)) records.set(record.id, record);
-    if (!neighbourhoodOn(config) || !useful()) return undefined;
-    const before = joinAhead(await guessed.before().catch(() => undefined), await earlier);
-    const anchors = ids.filter((id) => (known.has(id) || records.has(id)) && before?.ids.has(id) !== true);
-    if (anchors.length === 0) return undefined;
-    return readNeighboursAhead(store, base, config, anchors, new Map([...known, ...records]));
-  };
-  const mine = read().catch(() => undefined);
-  guessed.neighbours = earlier === undefined ? mine : Promise.all([earlier, mine]).then(([a, b]) => joinAhead(a, b));
+): Promise<NeighboursAhead | undefined> {
+  const { known, records } = guessed;
+  const unread = ids.filter((id) => !known.has(id));
+  if (unread.length > 0) for (const record of await store.getMemories(unread, base.scopes)) records.set(record.id, record);
+  if (!neighbourhoodOn(config) || !away(store)) return undefined;
+  const before = await guessed.before().catch(() => undefined);
+  const anchors = ids.filter((id) => (known.has(id) || records.has(id)) && before?.ids.has(id) !== true);
+  if (anchors.length === 0) return undefined;
+  return readNeighboursAhead(store, base, config, anchors, new Map([...known, ...records]));
 }
 
 /** The neighbours of both reads ahead (the anchors of each are distinct, or read the same). */

@@ -74,54 +74,24 @@ export class BlendEmbedder implements Embedder {
   async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
     if (this.#closed) throw new EngramError('EMBEDDING_FAILED', 'This BlendEmbedder was closed; create a new one to embed again.');
     if (texts.length === 0) return [];
-    const memberOptions: EmbedOptions = options.purpose === undefined ? {} : { purpose: options.purpose };
-    const early = options.early;
     try {
-      const done: Array<Float32Array[] | undefined> = this.#members.map(() => undefined);
-      let told = early === undefined || this.#members.length < 2;
-      const parts = await Promise.all(
-        this.#members.map((member, m) =>
-          member.embed(texts, memberOptions).then((vectors) => {
-            done[m] = vectors;
-            // the first member done while another still embeds: its part, for the caller to read ahead with
-            if (!told && done.some((d) => d === undefined)) {
-              told = true;
-              this.#tellEarly(early as NonNullable<EmbedOptions['early']>, texts.length, done);
-            }
-            return vectors;
-          }),
-        ),
-      );
-      return this.#joined(texts.length, parts);
+      const parts = await Promise.all(this.#members.map((member) => member.embed(texts, options)));
+      return texts.map((_, row) => {
+        const out = new Float32Array(this.dimension);
+        let offset = 0;
+        parts.forEach((vectors, m) => {
+          const vector = vectors[row] as Float32Array;
+          const scale = this.#scales[m] as number;
+          for (let d = 0; d < vector.length; d++) out[offset + d] = (vector[d] as number) * scale;
+          offset += vector.length;
+        });
+        return out;
+      });
     } catch (cause) {
       if (isEngramError(cause)) throw cause;
       throw new EngramError('EMBEDDING_FAILED', `The model blend ${this.blend.name} failed to embed the texts; pass an array of strings.`, {
         cause,
       });
-    }
-  }
-
-  /** Each text's blended vector from its members' vectors (a member not done yet, `undefined`: zeros). */
-  #joined(count: number, parts: ReadonlyArray<readonly Float32Array[] | undefined>): Float32Array[] {
-    return Array.from({ length: count }, (_, row) => {
-      const out = new Float32Array(this.dimension);
-      let offset = 0;
-      this.#members.forEach((member, m) => {
-        const vector = parts[m]?.[row];
-        const scale = this.#scales[m] as number;
-        if (vector !== undefined) for (let d = 0; d < vector.length; d++) out[offset + d] = (vector[d] as number) * scale;
-        offset += member.dimension;
-      });
-      return out;
-    });
-  }
-
-  /** Hands `early` the blend of the members done so far; what it throws is not the embedding's failure. */
-  #tellEarly(early: NonNullable<EmbedOptions['early']>, count: number, parts: ReadonlyArray<readonly Float32Array[] | undefined>): void {
-    try {
-      early(this.#joined(count, parts));
-    } catch {
-      // a reader ahead's own failure; the embedding goes on
     }
   }
 

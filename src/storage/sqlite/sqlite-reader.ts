@@ -271,12 +271,12 @@ export class SqliteReader implements StoreReader {
   }
 
   /**
-   * A cheap first guess at the hits of a vector search, made on this thread (`previewVectors`): the
-   * scopes held in memory searched exactly, those searched on the search thread with a small
-   * expansion; empty in a write transaction or when no scope of the query has either.
+   * While a vector search of this store runs on its search thread: a cheap first guess at its hits,
+   * made on this thread (`previewVectors`); empty when none runs away, in a write transaction, or when
+   * no scope of the query has a preview.
    */
   async vectorPreview(query: VectorQuery): Promise<ChannelHit[]> {
-    if (this.pendingVectors() !== undefined) return [];
+    if (!this.vectorSearchesAway() || this.pendingVectors() !== undefined) return [];
     return this.read('vector preview', (connection) => {
       const scopes = assertReadScopes(query.scopes);
       assertDimension(query.vector, this.#context.dimension, 'query vector');

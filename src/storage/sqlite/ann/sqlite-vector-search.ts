@@ -146,27 +146,21 @@ export function searchVectorsAhead(
 }
 
 /**
- * A first guess at `searchVectors(context, query, scopes)`, cheap on this thread: the scopes the exact
- * index holds in memory (as of their last sync) searched exactly, and the loaded HNSW scopes that have a
- * preview (`AnnIndex.preview`: those searched on the search thread, with a small expansion), merged,
+ * A first guess at `searchVectors(context, query, scopes)` while its HNSW searches run on the search
+ * thread (`searchVectorsAhead`): the loaded scopes that have a preview (`AnnIndex.preview`), merged,
  * through the same post-filter, as many hits as the first round keeps. Other scopes, the change log's
  * rows and further rounds are left out: hits may be missing or extra, so this is for reading ahead
- * only. Empty when no scope has either.
+ * only. Empty when no scope has a preview.
  */
 export function previewVectors(context: VectorSearchContext, query: VectorQuery, scopes: readonly string[]): ChannelHit[] {
-  const { ann, connection, index } = context;
-  const asked = Math.floor(query.limit);
-  if (!(asked > 0)) return [];
-  const held = new Set(scopes.filter((scope) => index.isLoaded(scope)));
-  const mapped = new Set(ann === undefined ? [] : scopes.filter((scope) => !held.has(scope) && ann.isLoaded(scope)));
-  // as `searchVectors` sizes its first round
-  const limit = mapped.size === 0 ? widenedTo(query, asked) : asked;
-  const k = firstK(limit, mapped, ann);
+  const { ann, connection } = context;
+  const limit = Math.floor(query.limit);
+  if (ann === undefined || !(limit > 0)) return [];
+  const loaded = new Set(scopes.filter((scope) => ann.isLoaded(scope)));
+  const k = firstK(limit, loaded, ann);
   const sources: Source[] = [];
-  const accept = held.size > 0 ? (context.accepts?.() ?? undefined) : undefined;
-  for (const scope of held) sources.push(exhaustible(index.search(scope, query.vector, k, undefined, accept), k));
-  for (const scope of mapped) {
-    const rows = ann?.preview(scope, query.vector, k);
+  for (const scope of loaded) {
+    const rows = ann.preview(scope, query.vector, k);
     if (rows !== undefined) sources.push({ rows, exhausted: true, floor: -Infinity });
   }
   if (sources.length === 0) return [];
