@@ -65,7 +65,7 @@ async function main() {
         maxBuffer: 64 * 1024 * 1024,
       });
       if (child.status !== 0) throw new Error(`the ${variant} run exited with ${child.status}`);
-      runs.push({ round: round + 1, variant, ...JSON.parse(child.stdout.trim().split('\n').at(-1)) });
+      runs.push({ round: round + 1, variant, ...JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '{}') });
     }
   const reference = runs[0].hits;
   for (const run of runs) {

@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 /**
  * The small driver surface the PostgreSQL store needs, with two implementations: `pg.Pool` for a real
  * server (many sessions, pooled) and PGlite (PostgreSQL compiled to WASM, one in-process session). The
  * store's SQL is the same for both; only how a query and a transaction are issued differs.
  */
+import { createHash } from 'node:crypto';
 
 export interface PgResult<R> {
   rows: R[];
