@@ -69,23 +69,24 @@ export async function createPoolDriver(options: PgPoolOptions): Promise<PgDriver
   pool.on('error', () => undefined);
   const named = statementNames(options.preparedStatements ?? PREPARED_STATEMENTS);
   const asResult = <R>(r: { rows: R[]; rowCount: number | null }): PgResult<R> => ({ rows: r.rows, rowCount: r.rowCount ?? 0 });
+  // one statement, prepared under `name` when it has one
+  const send = async <R>(config: { name?: string; text: string; values: unknown[] }): Promise<PgResult<R>> =>
+    asResult<R>((await pool.query(config)) as unknown as { rows: R[]; rowCount: number | null });
   return {
     kind: 'pg',
     concurrentSessions: true,
     async query<R>(sql: string, params: readonly unknown[] = []) {
-      const name = params.length > 0 ? named.nameOf(sql) : undefined;
-      if (name === undefined)
-        return asResult<R>((await pool.query(sql, params as unknown[])) as unknown as { rows: R[]; rowCount: number | null });
+      const values = params as unknown[];
+      const name = values.length > 0 ? named.nameOf(sql) : undefined;
+      if (name === undefined) return send<R>({ text: sql, values });
       try {
-        return asResult<R>(
-          (await pool.query({ name, text: sql, values: params as unknown[] })) as unknown as { rows: R[]; rowCount: number | null },
-        );
+        return await send<R>({ name, text: sql, values });
       } catch (error) {
         const code = (error as { code?: unknown } | null)?.code;
         if (typeof code !== 'string' || !RETRY_UNNAMED.has(code)) throw error;
         // a pooler that swaps sessions under the pool cannot keep them: stop naming statements
         if (code !== '0A000') named.stop();
-        return asResult<R>((await pool.query(sql, params as unknown[])) as unknown as { rows: R[]; rowCount: number | null });
+        return send<R>({ text: sql, values });
       }
     },
     async exec(sql: string) {
