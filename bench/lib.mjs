@@ -11,8 +11,9 @@ export { CORPUS_END, GENERATOR_VERSION, corpusRecord, makeQueries, memoryAt, mul
 export const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 export const REPO_DIR = dirname(BENCH_DIR);
 export const RESULTS_DIR = join(BENCH_DIR, 'results');
-/** Built corpora and scratch databases; not committed. */
+/** Built corpora and scratch databases; not committed. Made here, since a fresh clone has none. */
 export const CACHE_DIR = join(BENCH_DIR, '.cache');
+mkdirSync(CACHE_DIR, { recursive: true });
 
 /**
  * Removes a SQLite database and everything the store keeps beside it: the WAL and shared-memory files,
