@@ -303,6 +303,16 @@ function nulCharacterPaths(value: unknown, path: string[] = [], found: string[][
   return found;
 }
 
+/** What a type check expected, as a message says it ("must be a whole number"). */
+const TYPE_NAMES: Readonly<Record<string, string>> = {
+  int: 'a whole number',
+  number: 'a number',
+  string: 'a string',
+  boolean: 'true or false',
+  array: 'a list',
+  object: 'an object',
+};
+
 function describeIssue(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
     case 'too_big':
@@ -313,8 +323,10 @@ function describeIssue(issue: z.core.$ZodIssue): string {
       return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
     case 'unrecognized_keys':
       return `has unknown field(s) ${issue.keys.join(', ')}`;
-    case 'invalid_type':
-      return `must be ${issue.expected}`;
+    case 'invalid_type': {
+      const received = 'received' in issue && typeof issue.received === 'string' ? `, not ${issue.received}` : '';
+      return `must be ${TYPE_NAMES[issue.expected] ?? issue.expected}${received}`;
+    }
     default:
       return issue.message;
   }

@@ -83,6 +83,32 @@ describe.skipIf(!binBuilt)('engram CLI (skipped when dist/ is missing: run npm r
     expect(error.error.message).toMatch(/--scope/);
   });
 
+  it('a numeric flag given something else names the flag and what was typed', () => {
+    const before = json<{ total: number }>(runCli(['stats', ...base, '--scope', 't/a'])).total;
+    const cases: [string[], RegExp][] = [
+      [['recall', ...base, '--scope', 't/a', '--k', 'ten', 'coffee'], /--k must be a number, e\.g\. --k 10; got "ten"/],
+      [['remember', ...base, '--scope', 't/a', '--importance', 'high', 'a note'], /--importance must be a number.*got "high"/],
+      [['surface', ...base, '--scope', 't/a', '--limit', ''], /--limit must be a number.*got ""/],
+      [
+        ['context', ...base, '--scope', 't/a', '--budget-ms', 'soon', 'coffee'],
+        /--budget-ms must be a number, e\.g\. --budget-ms 50; got "soon"/,
+      ],
+      [['activate', '01ARZ3NDEKTSV4RRFFQ69G5FAV', ...base, '--scope', 't/a', '--hops', 'many'], /--hops must be a number.*got "many"/],
+    ];
+    for (const [args, message] of cases) {
+      const result = runCli(args);
+      expect(result.status, args.join(' ')).toBe(2);
+      const error = (JSON.parse(result.stderr) as { error: { code: string; message: string } }).error;
+      expect(error.code).toBe('INVALID_INPUT');
+      expect(error.message).toMatch(message);
+    }
+    // a number out of range is the API's to refuse, with its own message
+    const zero = runCli(['recall', ...base, '--scope', 't/a', '--k', '0', 'coffee']);
+    expect(zero.status).toBe(2);
+    expect(zero.stderr).toMatch(/k is too small \(minimum 1\)/);
+    expect(json<{ total: number }>(runCli(['stats', ...base, '--scope', 't/a'])).total).toBe(before);
+  });
+
   it('get, forget and restore respect the scope', () => {
     const wrong = runCli(['get', ids.coffee as string, ...base, '--scope', 't/b']);
     expect(wrong.status).toBe(3);

@@ -71,4 +71,22 @@ describe('engram serve options', () => {
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/--consolidate-every must be a positive number of minutes/);
   }, 60_000);
+
+  it('rejects a port that is not one (flag or $PORT) with a clear message, not an internal error', async () => {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    const db = join(dir, 'e.db');
+    const cases: [string[], Record<string, string>, RegExp][] = [
+      [['--port', 'abc'], {}, /--port must be a whole number from 0 to 65535 .*got "abc"/],
+      [['--port', '99999'], {}, /--port must be a whole number from 0 to 65535 .*got "99999"/],
+      [['--port', '-1'], {}, /--port must be a whole number/],
+      [[], { PORT: 'http' }, /PORT \(from the environment\) must be a whole number .*got "http"/],
+    ];
+    for (const [args, env, message] of cases) {
+      const result = runCli(['serve', '--db', db, '--embedder', 'hash', ...args], { env });
+      expect(result.status, args.join(' ') || JSON.stringify(env)).toBe(2);
+      expect(result.stderr).toMatch(message);
+      expect(result.stderr).not.toMatch(/Internal error/);
+    }
+  }, 60_000);
 });

@@ -9,6 +9,7 @@ import type { RedactionFlags } from './redaction-config.js';
 // The engine, its stores and zod load only when a command opens the engine (not for --help or hooks).
 import type { Engram, EmbedderChoice } from '../../engram.js';
 import type { llmFromEnv } from './llm-env.js';
+import { numberFlag } from './number-flag.js';
 
 export interface CommonFlags extends RedactionFlags {
   db?: string;
@@ -72,7 +73,7 @@ export async function openEngine(flags: CommonFlags, extra: OpenExtra = {}): Pro
   if (creating) ensureDefaultDbFolder(path);
   const envEmbedder = extra.ignoreEmbedderEnv === true ? undefined : process.env.ENGRAM_EMBEDDER;
   const embedder = embedderChoice(flags.embedder ?? envEmbedder);
-  const workers = flags.workers !== undefined ? Number(flags.workers) : extra.workers;
+  const workers = flags.workers !== undefined ? numberFlag(flags.workers, '--workers', '2') : extra.workers;
   const cacheDir = flags.cacheDir ?? process.env.ENGRAM_CACHE_DIR;
   const [{ Engram }, { llmFromEnv }] = await Promise.all([import('../../engram.js'), import('./llm-env.js')]);
   const engram = await Engram.open({

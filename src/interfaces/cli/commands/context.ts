@@ -10,6 +10,7 @@ import { EngramError } from '../../../core/errors.js';
 import { collect, withCommonFlags, type CommonFlags } from '../context.js';
 import { printResult } from '../output.js';
 import { withEngine } from '../run.js';
+import { numberFlag } from '../number-flag.js';
 
 interface ContextFlags extends CommonFlags {
   scope?: string[];
@@ -26,13 +27,6 @@ interface PredictFlags extends CommonFlags {
   scope?: string[];
   episode?: string;
   limit?: string;
-}
-
-/** A number flag as typed; non-numbers go through as they are so validation names the flag's field. */
-function numberFlag(value: string | undefined): number | string | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  return value.trim() !== '' && Number.isFinite(n) ? n : value;
 }
 
 function list(value: string | undefined): string[] | undefined {
@@ -66,9 +60,9 @@ export function registerContextCommands(program: Command): void {
           ...(people !== undefined ? { people } : {}),
           ...(flags.goal !== undefined ? { goal: flags.goal } : {}),
         };
-        const budgetMs = numberFlag(flags.budgetMs);
-        const maxTokens = numberFlag(flags.maxTokens);
-        const episodes = numberFlag(flags.episodes);
+        const budgetMs = numberFlag(flags.budgetMs, '--budget-ms', '50');
+        const maxTokens = numberFlag(flags.maxTokens, '--max-tokens', '2000');
+        const episodes = numberFlag(flags.episodes, '--episodes', '5');
         // A CLI process is cold: load statements, index and analysers first, outside the budget.
         const message = words.join(' ');
         const perceived = Object.keys(percept).length > 0 ? { percept } : {};
@@ -78,9 +72,9 @@ export function registerContextCommands(program: Command): void {
           scopes: flags.scope ?? [],
           message,
           ...perceived,
-          ...(budgetMs !== undefined ? { budgetMs: budgetMs as number } : {}),
-          ...(maxTokens !== undefined ? { maxTokens: maxTokens as number } : {}),
-          ...(episodes !== undefined ? { episodes: episodes as number } : {}),
+          ...(budgetMs !== undefined ? { budgetMs } : {}),
+          ...(maxTokens !== undefined ? { maxTokens } : {}),
+          ...(episodes !== undefined ? { episodes } : {}),
           ...(flags.persona === true ? { persona: true } : {}),
           ...(flags.chains === true ? { chains: true } : {}),
         });
@@ -95,11 +89,11 @@ export function registerContextCommands(program: Command): void {
     .action(async (flags: PredictFlags) => {
       await withEngine(flags, async (engram) => {
         const episode = readEpisode(flags.episode);
-        const limit = numberFlag(flags.limit);
+        const limit = numberFlag(flags.limit, '--limit', '5');
         const result = await engram.predict({
           scopes: flags.scope ?? [],
           episode,
-          ...(limit !== undefined ? { limit: limit as number } : {}),
+          ...(limit !== undefined ? { limit } : {}),
         });
         printResult({ json: flags.json === true }, result, formatPredictions);
       });

@@ -4,19 +4,12 @@
  */
 import type { Command } from 'commander';
 import pc from 'picocolors';
-import { EngramError } from '../../../core/errors.js';
 import type { ActivationView } from '../../../core/graph/activate.js';
 import type { RelationType } from '../../../core/relations.js';
 import { collect, oneScope, withCommonFlags, type CommonFlags, type ScopeFlags } from '../context.js';
 import { printResult } from '../output.js';
 import { withEngine } from '../run.js';
-
-function number(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isFinite(n)) throw new EngramError('INVALID_INPUT', `${flag} must be a number, got "${value}".`);
-  return n;
-}
+import { numberFlag } from '../number-flag.js';
 
 /** Registers the graph commands. */
 export function registerGraphCommands(program: Command): void {
@@ -27,7 +20,7 @@ export function registerGraphCommands(program: Command): void {
     .option('--weight <w>', 'edge weight (default 1)')
     .action(async (from: string, type: string, to: string, flags: ScopeFlags & { weight?: string }) => {
       await withEngine(flags, async (engram) => {
-        const weight = number(flags.weight, '--weight');
+        const weight = numberFlag(flags.weight, '--weight', '0.8');
         const result = await engram.relate({
           scope: oneScope(flags.scope, 'relate'),
           from,
@@ -126,8 +119,8 @@ export function registerGraphCommands(program: Command): void {
     .action(async (id: string, flags: ScopeFlags & { hops?: string; limit?: string; asOf?: string; knownAt?: string }) => {
       await withEngine(flags, async (engram) => {
         await engram.processJobs({ maxMs: 10_000 });
-        const hops = number(flags.hops, '--hops');
-        const limit = number(flags.limit, '--limit');
+        const hops = numberFlag(flags.hops, '--hops', '3');
+        const limit = numberFlag(flags.limit, '--limit', '10');
         const result = await engram.activate(id, {
           scopes: flags.scope ?? [],
           ...(hops !== undefined ? { hops } : {}),

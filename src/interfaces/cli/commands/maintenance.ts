@@ -13,6 +13,7 @@ import { collect, withCommonFlags, type CommonFlags } from '../context.js';
 import { printError, printResult } from '../output.js';
 import { withEngine } from '../run.js';
 import { actor } from './browse.js';
+import { numberFlag } from '../number-flag.js';
 
 interface MaintenanceFlags extends CommonFlags {
   scope?: string[];
@@ -37,7 +38,7 @@ export function registerMaintenanceCommands(program: Command): void {
         const result = await engram.surface({
           scopes: flags.scope ?? [],
           ...(flags.context !== undefined ? { context: flags.context } : {}),
-          ...(flags.limit !== undefined ? { limit: Number(flags.limit) } : {}),
+          ...(flags.limit !== undefined ? { limit: numberFlag(flags.limit, '--limit', '20') } : {}),
         });
         printResult({ json: flags.json === true }, result, formatSurface);
       });

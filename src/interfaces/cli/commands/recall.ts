@@ -6,6 +6,7 @@ import { collect, withCommonFlags, type CommonFlags } from '../context.js';
 import { printResult } from '../output.js';
 import { withEngine } from '../run.js';
 import { formatHits } from './format.js';
+import { numberFlag } from '../number-flag.js';
 
 interface RecallFlags extends CommonFlags {
   scope?: string[];
@@ -33,7 +34,7 @@ export function registerRecallCommand(program: Command): void {
       await withEngine(flags, async (engram) => {
         const result = await engram.recall(queryWords.join(' '), {
           scopes: flags.scope ?? [],
-          ...(flags.k !== undefined ? { k: Number(flags.k) } : {}),
+          ...(flags.k !== undefined ? { k: numberFlag(flags.k, '--k', '10') } : {}),
           ...(flags.layer !== undefined ? { layers: flags.layer as never } : {}),
           ...(flags.asOf !== undefined ? { asOf: flags.asOf } : {}),
           ...(flags.knownAt !== undefined ? { knownAt: flags.knownAt } : {}),

@@ -15,6 +15,7 @@ import type { Engram } from '../../../engram.js';
 import { collect, withCommonFlags, type CommonFlags } from '../context.js';
 import { printError, printResult } from '../output.js';
 import { withEngine } from '../run.js';
+import { numberFlag } from '../number-flag.js';
 
 interface RememberFlags extends CommonFlags {
   scope?: string;
@@ -86,7 +87,7 @@ export function registerRememberCommand(program: Command): void {
           if (flags.occurredAt !== undefined) input.occurredAt = flags.occurredAt;
           if (flags.validFrom !== undefined) input.validFrom = flags.validFrom;
           if (flags.validTo !== undefined) input.validTo = flags.validTo;
-          if (flags.importance !== undefined) input.importance = Number(flags.importance);
+          if (flags.importance !== undefined) input.importance = numberFlag(flags.importance, '--importance', '0.8');
           if (flags.tag !== undefined) input.tags = flags.tag;
           if (flags.pin) input.pinned = true;
           if (flags.capture === true) input.capture = true;

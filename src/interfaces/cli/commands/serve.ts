@@ -70,7 +70,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
     import('../serve/serve-app.js'),
   ]);
   const host = flags.host ?? '127.0.0.1';
-  const port = Number(flags.port ?? process.env.PORT ?? DEFAULT_PORT);
+  const port = portOf(flags.port, process.env.PORT);
   const auth = resolveAuthMode({ requested: flags.auth ?? 'auto', host });
   const scopes = serverScopes(flags);
   const db = resolveDbPath(flags);
@@ -243,6 +243,20 @@ function durationMs(value: string, flag: string): number {
   if (!(ms > 0))
     throw new EngramError('INVALID_INPUT', `${flag} must be a positive duration such as 10m, 90s, 500ms or 1h; got "${value}".`);
   return ms;
+}
+
+/** `--port`, else `$PORT`, else the default: a whole number from 0 (any free port) to 65535. */
+function portOf(flag: string | undefined, env: string | undefined): number {
+  const [value, source] =
+    flag !== undefined ? [flag, '--port'] : env !== undefined && env.trim() !== '' ? [env, 'PORT (from the environment)'] : [undefined, ''];
+  if (value === undefined) return DEFAULT_PORT;
+  const n = /^\s*\d{1,5}\s*$/.test(value) ? Number(value) : Number.NaN;
+  if (!(n >= 0 && n <= 65_535))
+    throw new EngramError(
+      'INVALID_INPUT',
+      `${source} must be a whole number from 0 to 65535 (0: any free port), e.g. --port 7077; got "${value.slice(0, 40)}".`,
+    );
+  return n;
 }
 
 /** A flag that must be a positive number when given; NaN when absent. */
