@@ -2,7 +2,7 @@
  * CLI of the layers issue: relate, relations list/register, activate, jobs, export/import markdown,
  * by spawning the built bin against a temp database.
  */
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { binBuilt, json, runCli } from '../helpers/cli.js';
@@ -122,5 +122,30 @@ describe.skipIf(!binBuilt)('engram CLI: layers (skipped when dist/ is missing: r
     const missing = runCli(['import', 'markdown', ...base, join(tmp.dir, 'nope'), '--scope', S]);
     expect(missing.status).not.toBe(0);
     expect(missing.stderr).toContain('Cannot read directory');
+  }, 180_000);
+
+  it('export markdown and export mcp-memory to a path that cannot be written say so (exit 2), and never spin', () => {
+    remember(['A note to export']);
+    const file = join(tmp.dir, 'a-file.txt');
+    writeFileSync(file, 'in the way\n');
+    const cases: [string[], RegExp][] = [
+      [['export', 'markdown', ...base, '--scope', S, file], /Cannot write .*a-file\.txt: EEXIST\. Pass a folder you can create/],
+      [['export', 'markdown', ...base, '--scope', S, join(file, 'below')], /Cannot write .*below: ENOTDIR/],
+      [['export', 'mcp-memory', ...base, '--scope', S, tmp.dir], /Cannot write .*: EISDIR\. Pass a file/],
+      [
+        ['export', 'mcp-memory', ...base, '--scope', S, join(tmp.dir, 'no-such-folder', 'memory.jsonl')],
+        /Cannot write .*memory\.jsonl: ENOENT/,
+      ],
+    ];
+    // procfs answers ENOENT for a folder whose parent exists: Node's recursive mkdir retried that for ever
+    if (existsSync('/proc/self'))
+      cases.push([['export', 'markdown', ...base, '--scope', S, '/proc/engram-export'], /Cannot write \/proc\/engram-export: ENOENT/]);
+    for (const [args, message] of cases) {
+      const result = runCli(args);
+      expect(result.status, args.join(' ')).toBe(2);
+      const error = (JSON.parse(result.stderr) as { error: { code: string; message: string } }).error;
+      expect(error.code).toBe('INVALID_INPUT');
+      expect(error.message).toMatch(message);
+    }
   }, 180_000);
 });

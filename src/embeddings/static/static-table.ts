@@ -1,7 +1,8 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { EngramError } from '../../core/errors.js';
 import type { StaticVocabularyEntry } from './static-vocabulary.js';
+import { makeDirectories } from '../../make-directories.js';
 
 /** Identity of a table file, checked when it is read back. */
 export interface StaticTableIdentity {
@@ -156,7 +157,7 @@ export class StaticTable {
     Buffer.from(this.#scales.buffer, this.#scales.byteOffset, rows * 4).copy(file, start);
     Buffer.from(this.#weights.buffer, this.#weights.byteOffset, rows * 4).copy(file, start + rows * 4);
     Buffer.from(this.#values.buffer, this.#values.byteOffset, this.#values.length).copy(file, start + rows * 8);
-    await mkdir(dirname(path), { recursive: true });
+    makeDirectories(dirname(path));
     const temporary = `${path}.${process.pid}.${Date.now()}.tmp`;
     await writeFile(temporary, file);
     await rename(temporary, path);

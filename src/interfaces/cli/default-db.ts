@@ -3,9 +3,9 @@
  * none is named: `--db`, else `$ENGRAM_DB`, else `${XDG_DATA_HOME:-~/.local/share}/engram/engram.db`.
  * So the store a user opens from any folder is the one the hooks fill. Loads no driver.
  */
-import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
+import { makeDirectories } from '../../make-directories.js';
 
 /** The default database file: `$XDG_DATA_HOME/engram/engram.db` (an absolute XDG_DATA_HOME only, per the XDG spec), else `~/.local/share/engram/engram.db`. */
 export function defaultDbPath(env: NodeJS.ProcessEnv = process.env): string {
@@ -24,7 +24,7 @@ export function resolveDbPath(flag: string | undefined, env: NodeJS.ProcessEnv =
 
 /** Creates the folder of the default database (the first command that writes makes `~/.local/share/engram`). */
 export function ensureDefaultDbFolder(path: string, env: NodeJS.ProcessEnv = process.env): void {
-  if (path === defaultDbPath(env)) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  if (path === defaultDbPath(env)) makeDirectories(dirname(path), 0o700);
 }
 
 /** The help text of `--db`. */

@@ -1,12 +1,13 @@
 import { execFile } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EngramError } from '../../../core/errors.js';
 import { findOnnxModel, ONNX_MODELS, type OnnxModelSource, type OnnxModelSpec } from '../onnx-model-catalogue.js';
 import { modelDirectory } from './model-cache-dir.js';
 import { checkModelFiles, MODEL_FILES, type ModelManifest } from './installed-models.js';
 import { readZipEntry } from './zip-entry.js';
+import { makeDirectories } from '../../../make-directories.js';
 
 /** Options of {@link pullOnnxModel}. */
 export interface PullOnnxModelOptions {
@@ -214,7 +215,7 @@ function run(command: string, args: readonly string[], timeoutMs: number): Promi
 /** Writes both files and the manifest into a fresh folder, then swaps it in, so a failure leaves the old install. */
 async function install(directory: string, spec: OnnxModelSpec, files: { onnx: Buffer; tokenizer: Buffer; source: string }): Promise<void> {
   const staging = `${directory}.staging-${randomUUID()}`;
-  await mkdir(staging, { recursive: true });
+  makeDirectories(staging);
   try {
     const manifest: ModelManifest = { name: spec.name, source: files.source, sha256: spec.sha256 };
     await writeFile(join(staging, MODEL_FILES.onnx), files.onnx);

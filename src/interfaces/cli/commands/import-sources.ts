@@ -4,7 +4,7 @@
  * importers from other systems (src/portability/importers) with files read here, a progress bar on
  * a terminal, and a report of what was created, merged, superseded and skipped, and why.
  */
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join, relative, sep } from 'node:path';
 import type { Command } from 'commander';
@@ -17,6 +17,7 @@ import { collect, withCommonFlags, type CommonFlags } from '../context.js';
 import { printResult } from '../output.js';
 import { withEngine } from '../run.js';
 import { formatImportReport, progressBar, type Progress } from './import-report.js';
+import { writeOutputFile } from '../output-files.js';
 
 interface SourceFlags extends CommonFlags {
   scope?: string;
@@ -156,7 +157,7 @@ export function registerImportSourceCommands(program: Command): void {
         await engram.processJobs({ maxMs: 10_000 });
         const { exportMcpMemory } = await import('../../../portability/importers/mcp-memory-export.js');
         const { lines, report } = await exportMcpMemory(engram.store, scope);
-        writeFileSync(file, lines.length === 0 ? '' : `${lines.join('\n')}\n`);
+        writeOutputFile(file, lines.length === 0 ? '' : `${lines.join('\n')}\n`);
         const summary = { file, ...report };
         printResult({ json: flags.json === true }, summary, (s: typeof summary) =>
           [

@@ -1,13 +1,14 @@
 /**
  * `engram export markdown | import markdown`: a scope as readable Markdown files and back.
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { EngramError } from '../../../core/errors.js';
 import { collect, oneScope, withCommonFlags, type ScopeFlags } from '../context.js';
 import { printResult } from '../output.js';
 import { withEngine } from '../run.js';
+import { makeOutputDirectory, writeOutputFile } from '../output-files.js';
 
 /** Registers `export markdown` and `import markdown` (creating the `export` and `import` commands). */
 export function registerMarkdownCommands(program: Command): void {
@@ -24,8 +25,8 @@ export function registerMarkdownCommands(program: Command): void {
       await withEngine(flags, async (engram) => {
         await engram.processJobs({ maxMs: 10_000 });
         const files = await engram.exportMarkdown({ scope: oneScope(flags.scope, 'export markdown') });
-        mkdirSync(dir, { recursive: true });
-        for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+        makeOutputDirectory(dir);
+        for (const [name, text] of Object.entries(files)) writeOutputFile(join(dir, name), text);
         const summary = {
           dir,
           files: Object.keys(files),

@@ -3,9 +3,10 @@
  * current document that replaces only Engram's own entries (its MCP server, its hook commands, its
  * environment variables), so other settings survive and a second run changes nothing.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { EngramError } from '../../../core/errors.js';
+import { makeDirectories } from '../../../make-directories.js';
 
 export type Json = Record<string, unknown>;
 
@@ -84,7 +85,7 @@ export function applyChange(change: FileChange, options: { private: boolean }): 
   const before = existsSync(change.path) ? readFileSync(change.path, 'utf8') : null;
   const text = `${JSON.stringify(change.apply(readJson(change.path)), null, 2)}\n`;
   if (text === before) return false;
-  mkdirSync(dirname(change.path), { recursive: true });
+  makeDirectories(dirname(change.path));
   writeFileSync(change.path, text, options.private ? { mode: 0o600 } : {});
   return true;
 }

@@ -11,7 +11,6 @@ import {
   closeSync,
   existsSync,
   fsyncSync,
-  mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
@@ -26,6 +25,7 @@ import { join } from 'node:path';
 import { temporaryPath, writeFileAtomically } from '../../../atomic-file.js';
 import { crc32 } from '../derived-files.js';
 import type { AnnParameters } from './ann-library.js';
+import { makeDirectories } from '../../../make-directories.js';
 
 /** Bump when the manifest or file layout changes: older files are then rebuilt. */
 const FORMAT = 1;
@@ -172,7 +172,7 @@ export class AnnFiles {
    * older files. Returns the new manifest.
    */
   publish(scope: string, fields: AnnManifestFields, save: (path: string) => void, saveVectors?: (path: string) => void): AnnManifest {
-    mkdirSync(this.directory, { recursive: true });
+    makeDirectories(this.directory);
     const key = scopeKey(scope);
     const stem = `${key}.${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
     const index = this.#publishFile(`${stem}${INDEX_SUFFIX}`, save);
@@ -209,7 +209,7 @@ export class AnnFiles {
    * holds it. A lock whose process is gone (same host) or that is older than hours is taken over.
    */
   tryLock(scope: string): (() => void) | undefined {
-    mkdirSync(this.directory, { recursive: true });
+    makeDirectories(this.directory);
     const path = join(this.directory, `${scopeKey(scope)}.lock`);
     const token = `${hostname()} ${process.pid} ${Date.now()} ${randomBytes(4).toString('hex')}`;
     for (let attempt = 0; attempt < 2; attempt++) {
@@ -256,7 +256,7 @@ export class AnnFiles {
 
   /** A temporary path in the directory for a file of `scope` being written (a leftover is removed later). */
   temporaryFile(scope: string): string {
-    mkdirSync(this.directory, { recursive: true });
+    makeDirectories(this.directory);
     return this.#temporaryPath(`${scopeKey(scope)}${VECTORS_SUFFIX}`);
   }
 
