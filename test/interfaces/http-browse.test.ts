@@ -99,6 +99,18 @@ describe('GET /v1/memories and /v1/scopes', () => {
       expect(response.body.error.code).toBe('INVALID_INPUT');
       expect(response.body.error.message, url).toContain(field);
     }
+    // a number that is out of range or not whole is told so, not "must be a number"
+    const said: [string, RegExp][] = [
+      ['/v1/memories?limit=-1', /limit is too small \(minimum 1\)/],
+      ['/v1/memories?limit=0', /limit is too small \(minimum 1\)/],
+      ['/v1/memories?limit=1.5', /limit must be a whole number/],
+      ['/v1/memories?limit=ten', /limit must be a number/],
+    ];
+    for (const [url, message] of said) {
+      const response = await call(url);
+      expect(response.status, url).toBe(400);
+      expect(response.body.error.message, url).toMatch(message);
+    }
   });
 });
 

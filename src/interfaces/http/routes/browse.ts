@@ -15,7 +15,7 @@ import { parseInput } from '../../../core/schemas.js';
 import { assertReadScopes, type Scope } from '../../../core/scope.js';
 import { memoryViewSchema } from '../request-schemas.js';
 import type { QueryParam, RouteContext, RouteSpec } from '../route.js';
-import { isObject } from './params.js';
+import { isObject, numberParam, oneParam } from './params.js';
 
 const TAG = 'browse';
 
@@ -47,13 +47,6 @@ function many(query: URLSearchParams, ...names: string[]): string[] {
     .flatMap((v) => v.split(','))
     .map((v) => v.trim())
     .filter((v) => v.length > 0);
-}
-
-/** The one value of a parameter; given twice is an error naming it. */
-function one(query: URLSearchParams, name: string): string | undefined {
-  const values = query.getAll(name);
-  if (values.length > 1) throw new EngramError('INVALID_INPUT', `Invalid input: ${name} may be given once.`, { details: { field: name } });
-  return values[0];
 }
 
 /** Checks each value of a repeatable enum parameter, naming the parameter as the client wrote it. */
@@ -138,24 +131,23 @@ const list: RouteSpec = {
   async handle(ctx) {
     const { query } = ctx;
     const named = assertNamed(many(query, 'scope', 'scopes'));
-    const limit = one(query, 'limit');
     const input: Record<string, unknown> = {
       ...selection(ctx, named),
       layers: members(query, 'layer', LAYERS),
       statuses: members(query, 'status', STATUSES),
-      tag: one(query, 'tag'),
-      entity: one(query, 'entity'),
-      text: one(query, 'text'),
-      validFrom: instant(one(query, 'validFrom')),
-      validTo: instant(one(query, 'validTo')),
-      recordedFrom: instant(one(query, 'recordedFrom')),
-      recordedTo: instant(one(query, 'recordedTo')),
-      asOf: instant(one(query, 'asOf')),
-      knownAt: instant(one(query, 'knownAt')),
-      sort: one(query, 'sort'),
-      order: one(query, 'order'),
-      limit: limit !== undefined && /^\d{1,6}$/.test(limit) ? Number(limit) : limit,
-      cursor: one(query, 'cursor'),
+      tag: oneParam(query, 'tag'),
+      entity: oneParam(query, 'entity'),
+      text: oneParam(query, 'text'),
+      validFrom: instant(oneParam(query, 'validFrom')),
+      validTo: instant(oneParam(query, 'validTo')),
+      recordedFrom: instant(oneParam(query, 'recordedFrom')),
+      recordedTo: instant(oneParam(query, 'recordedTo')),
+      asOf: instant(oneParam(query, 'asOf')),
+      knownAt: instant(oneParam(query, 'knownAt')),
+      sort: oneParam(query, 'sort'),
+      order: oneParam(query, 'order'),
+      limit: numberParam(query, 'limit'),
+      cursor: oneParam(query, 'cursor'),
     };
     for (const key of Object.keys(input)) if (input[key] === undefined) delete input[key];
     return ctx.engram.list(input as ListInput);

@@ -7,6 +7,7 @@ import { EngramError, messages } from '../../../core/errors.js';
 import { assertReadScopes, type Scope } from '../../../core/scope.js';
 import type { QueryParam, RouteContext, RouteSpec } from '../route.js';
 import { selection } from './browse.js';
+import { numberParam, oneParam } from './params.js';
 import {
   consolidationReportSchema,
   consolidationRunsSchema,
@@ -34,19 +35,6 @@ function scopesOf(ctx: RouteContext): Scope[] {
   return [...(selection(ctx, named).scopes as Scope[])];
 }
 
-/** The one value of a parameter; given twice is an error naming it. */
-function one(query: URLSearchParams, name: string): string | undefined {
-  const values = query.getAll(name);
-  if (values.length > 1) throw new EngramError('INVALID_INPUT', `Invalid input: ${name} may be given once.`, { details: { field: name } });
-  return values[0];
-}
-
-/** A whole-number parameter (digits), left as text otherwise so the schema names it. */
-function count(query: URLSearchParams, name: string): number | string | undefined {
-  const value = one(query, name);
-  return value !== undefined && /^\d{1,6}$/.test(value) ? Number(value) : value;
-}
-
 const TAG = 'explore';
 
 const runs: RouteSpec = {
@@ -65,8 +53,8 @@ const runs: RouteSpec = {
   response: consolidationRunsSchema,
   responseDescription: 'One page of run reports',
   async handle(ctx) {
-    const limit = count(ctx.query, 'limit');
-    const cursor = one(ctx.query, 'cursor');
+    const limit = numberParam(ctx.query, 'limit');
+    const cursor = oneParam(ctx.query, 'cursor');
     return ctx.engram.consolidationRuns({
       scopes: scopesOf(ctx),
       ...(limit !== undefined ? { limit: limit as number } : {}),
@@ -123,8 +111,8 @@ const graph: RouteSpec = {
       .flatMap((v) => v.split(','))
       .map((v) => v.trim())
       .filter((v) => v.length > 0);
-    const focus = one(ctx.query, 'focus');
-    const limit = count(ctx.query, 'limit');
+    const focus = oneParam(ctx.query, 'focus');
+    const limit = numberParam(ctx.query, 'limit');
     return ctx.engram.graph({
       scopes: scopesOf(ctx),
       ...(types.length > 0 ? { relationTypes: types } : {}),

@@ -61,3 +61,20 @@ export function scopesNamedIn(body: unknown): string[] {
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/** The one value of a query parameter; given twice is an error naming it. */
+export function oneParam(query: URLSearchParams, name: string): string | undefined {
+  const values = query.getAll(name);
+  if (values.length > 1) throw new EngramError('INVALID_INPUT', `Invalid input: ${name} may be given once.`, { details: { field: name } });
+  return values[0];
+}
+
+/**
+ * A numeric query parameter: a number when it is written as one (`5`, `-1`, `1.5`), so the schema's
+ * message says what is wrong with it ("is too small (minimum 1)", "must be a whole number"); other text is
+ * left as it is, for the schema to say the field takes a number.
+ */
+export function numberParam(query: URLSearchParams, name: string): number | string | undefined {
+  const value = oneParam(query, name);
+  return value !== undefined && /^[+-]?\d{1,15}(\.\d{1,15})?$/.test(value) ? Number(value) : value;
+}
