@@ -4,14 +4,15 @@
  * (a state document of the scope),
  * the context block on a prompt, and session end.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Engram } from '../../src/index.js';
 import { cursorKey } from '../../src/interfaces/hooks/handlers.js';
 import { parseHookInput } from '../../src/interfaces/hooks/hook-input.js';
 import { runHook, type HookEvent } from '../../src/interfaces/hooks/run-hook.js';
-import { parseTranscript } from '../../src/interfaces/hooks/transcript.js';
+import { parseTranscript, readTranscript } from '../../src/interfaces/hooks/transcript.js';
 import { hookStdin, placeTranscript, SESSION_ID } from '../helpers/claude-code.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -80,6 +81,27 @@ describe('transcript', () => {
   it('skips a half-written last line', () => {
     const text = `${readFileSync(FIXTURE, 'utf8')}{"type":"user","message":{"role":"user","content":"half`;
     expect(parseTranscript(text)).toHaveLength(3);
+  });
+
+  it('reads a file line by line as parseTranscript reads its text (CRLF too); a missing file has no turns', async () => {
+    const text = readFileSync(FIXTURE, 'utf8');
+    const crlf = join(dir, 'crlf.jsonl');
+    writeFileSync(crlf, text.replaceAll('\n', '\r\n'));
+    expect(await readTranscript(fileURLToPath(FIXTURE))).toEqual(parseTranscript(text));
+    expect(await readTranscript(crlf)).toEqual(parseTranscript(text));
+    expect(await readTranscript(join(dir, 'none.jsonl'))).toEqual([]);
+  });
+
+  it('refuses a transcript_path that is a folder or a device, naming it, without reading it', async () => {
+    const paths = [dir, ...(existsSync('/dev/zero') ? ['/dev/zero'] : [])];
+    for (const path of paths) {
+      const error = (await readTranscript(path).then(
+        () => undefined,
+        (e: unknown) => e,
+      )) as { code: string; message: string } | undefined;
+      expect(error?.code, path).toBe('INVALID_INPUT');
+      expect(error?.message).toContain(`transcript_path ${path} cannot be read`);
+    }
   });
 });
 

@@ -4,7 +4,10 @@
  * sub-agent (sidechain) traffic. Each turn keeps the entry's `uuid`, the message id used for
  * idempotent ingestion.
  */
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { EngramError } from '../../core/errors.js';
 
 /** The longest turn kept (the write path's MAX_CONTENT_CHARS; not imported, to keep zod out of the hook client). */
 const MAX_CONTENT_CHARS = 200_000;
@@ -30,30 +33,50 @@ interface TranscriptEntry {
 /** Parses transcript text; lines that are not JSON or not a turn are skipped. */
 export function parseTranscript(text: string): Turn[] {
   const turns: Turn[] = [];
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
-    let entry: TranscriptEntry;
-    try {
-      entry = JSON.parse(line) as TranscriptEntry;
-    } catch {
-      continue; // a partially written last line, or noise
-    }
-    const turn = toTurn(entry);
-    if (turn !== null) turns.push(turn);
+  for (const line of text.split('\n')) addLine(turns, line);
+  return turns;
+}
+
+/**
+ * Reads and parses the transcript at `path`, line by line (a long session's file may be larger than
+ * one string can hold); a missing file has no turns. A path that is not a regular file (a folder, a
+ * device) is `INVALID_INPUT` naming it.
+ */
+export async function readTranscript(path: string): Promise<Turn[]> {
+  const stats = await stat(path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw notReadable(path, error.code ?? 'error');
+  });
+  if (stats === undefined) return [];
+  if (!stats.isFile()) throw notReadable(path, stats.isDirectory() ? 'a folder' : 'not a regular file');
+  const turns: Turn[] = [];
+  const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
+  try {
+    for await (const line of lines) addLine(turns, line);
+  } catch (error) {
+    throw notReadable(path, (error as NodeJS.ErrnoException).code ?? 'error');
   }
   return turns;
 }
 
-/** Reads and parses the transcript at `path`; a missing file has no turns. */
-export async function readTranscript(path: string): Promise<Turn[]> {
-  let text: string;
+/** Adds the turn of one transcript line, if it holds one; a line that is not JSON is skipped. */
+function addLine(turns: Turn[], line: string): void {
+  if (line.trim() === '') return;
+  let entry: TranscriptEntry;
   try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
+    entry = JSON.parse(line) as TranscriptEntry;
+  } catch {
+    return; // a partially written last line, or noise
   }
-  return parseTranscript(text);
+  const turn = toTurn(entry);
+  if (turn !== null) turns.push(turn);
+}
+
+function notReadable(path: string, why: string): EngramError {
+  return new EngramError(
+    'INVALID_INPUT',
+    `The hook's transcript_path ${path} cannot be read (${why}): it should name the session's JSONL transcript file.`,
+  );
 }
 
 /** The turns after the one with `uuid` (all of them when it is absent or not found). */
