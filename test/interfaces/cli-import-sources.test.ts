@@ -5,7 +5,7 @@
  * with its reason, a second import creating nothing, and the MCP memory graph surviving
  * export → import → export into a fresh store.
  */
-import { cpSync, readFileSync, utimesSync } from 'node:fs';
+import { cpSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -106,6 +106,21 @@ describe.skipIf(!binBuilt)('engram import <source> and export mcp-memory (skippe
     expect((reply?.data.context as { sessionId?: string } | undefined)?.sessionId).toBe('11111111-aaaa-4bbb-8ccc-000000000001');
     expect(records.some((r) => r.content.includes('consider a rain jacket'))).toBe(false);
     createsNothing(run(db, args));
+  });
+
+  it('claude-ai: a conversation without messages is reported skipped, not passed over in silence', () => {
+    const file = join(tmp.dir, 'claude-ai-empty.json');
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { uuid: 'c-empty', name: 'nothing said', chat_messages: [] },
+        { uuid: 'c-odd', mapping: 'x' },
+      ]),
+    );
+    const report = run(freshDb(), ['import', 'claude-ai', file, '--scope', 'me/claude']);
+    createsNothing(report);
+    expect(report.skipped.map((s) => s.ref).sort()).toEqual(['conversation c-empty', 'conversation c-odd']);
+    expect(reasons(report)).toEqual(['conversation without messages (chat_messages)']);
   });
 
   it('mem0: memories become claims in the scopes their ids map to, valid from updated_at, else created_at', async () => {

@@ -48,7 +48,11 @@ export function readClaudeConversation(raw: unknown, index: number): Conversatio
   };
   const createdAt = fromIso(c.created_at);
   if (createdAt !== undefined) conversation.createdAt = createdAt;
-  const messages = (Array.isArray(c.chat_messages) ? c.chat_messages : []).filter((m): m is Message => typeof m === 'object' && m !== null);
+  if (!Array.isArray(c.chat_messages) || c.chat_messages.length === 0) {
+    conversation.skipped.push({ ref: `conversation ${id}`, reason: 'conversation without messages (chat_messages)' });
+    return conversation;
+  }
+  const messages = c.chat_messages.filter((m): m is Message => typeof m === 'object' && m !== null);
   const branch = currentBranch(messages, typeof c.current_leaf_message_uuid === 'string' ? c.current_leaf_message_uuid : undefined);
   messages.forEach((message, i) => {
     const messageId = typeof message.uuid === 'string' ? message.uuid : `#${i + 1}`;
