@@ -97,6 +97,8 @@ export const messages = {
     `The database is busy: ${what}. This is not a problem with the request: retry in a moment (the write was not applied), or raise busyTimeoutMs if it keeps happening.`,
   storageUnavailable: (what: string) =>
     `The store could not be opened or used: ${what}. Check the path and permissions, and that no other program holds an exclusive lock.`,
+  postgresUnavailable: (what: string) =>
+    `The PostgreSQL store could not be opened or used: ${what}. Check that the server is running and that the URL's host, port, user, password and database are right.`,
 } as const;
 
 /** The --embedder value that reopens a database whose recorded model is `name` (e.g. use-lite:512 → use). */

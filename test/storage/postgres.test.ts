@@ -307,5 +307,10 @@ describe.skipIf(url === undefined)(`PostgreSQL server specifics${url === undefin
       (e: unknown) => e,
     );
     expect(isEngramError(error) && error.code).toBe('STORAGE_UNAVAILABLE');
+    // the hint is PostgreSQL's (the server and the URL), not a SQLite file's (path, permissions, locks)
+    expect((error as Error).message).toMatch(
+      /could not be reached .*ECONNREFUSED.*Check that the server is running and that the URL's host, port/,
+    );
+    expect((error as Error).message).not.toMatch(/exclusive lock/);
   });
 });

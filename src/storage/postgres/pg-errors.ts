@@ -28,7 +28,7 @@ export function toEngramError(error: unknown, action: string): EngramError {
     if (/closed|terminat|connection/i.test(text)) {
       return new EngramError(
         'STORAGE_UNAVAILABLE',
-        messages.storageUnavailable(`the PostgreSQL connection failed during "${action}"`),
+        messages.postgresUnavailable(`the PostgreSQL connection failed during "${action}"`),
         options,
       );
     }
@@ -72,21 +72,21 @@ export function toEngramError(error: unknown, action: string): EngramError {
   if (code === '28P01' || code === '28000') {
     return new EngramError(
       'STORAGE_UNAVAILABLE',
-      messages.storageUnavailable(`PostgreSQL refused the credentials in the URL (SQLSTATE ${code})`),
+      messages.postgresUnavailable(`PostgreSQL refused the credentials in the URL (SQLSTATE ${code})`),
       options,
     );
   }
   if (code === '3D000') {
     return new EngramError(
       'STORAGE_UNAVAILABLE',
-      messages.storageUnavailable('the database named in the PostgreSQL URL does not exist; create it first (createdb NAME)'),
+      messages.postgresUnavailable('the database named in the PostgreSQL URL does not exist; create it first (createdb NAME)'),
       options,
     );
   }
   if (code.startsWith('E') || code.startsWith('08') || code.startsWith('57')) {
     return new EngramError(
       'STORAGE_UNAVAILABLE',
-      messages.storageUnavailable(`PostgreSQL could not be reached or went away during "${action}" (${code})`),
+      messages.postgresUnavailable(`PostgreSQL could not be reached or went away during "${action}" (${code})`),
       options,
     );
   }
