@@ -546,6 +546,13 @@ export class Engram extends EngramCore {
     // bad redaction patterns and recall settings are refused before anything is opened
     if (options.redaction !== undefined) createRedactor(options.redaction);
     if (options.recall !== undefined) parseRecallOverrides(options.recall);
+    // whatever the embedder (one without threads ignores it), a bad count is refused alike
+    if (options.workers !== undefined && !(Number.isInteger(options.workers) && options.workers >= 0)) {
+      throw new EngramError(
+        'INVALID_INPUT',
+        `Engram.open option workers must be a whole number ≥ 0 (0: no worker threads), got ${String(options.workers)}.`,
+      );
+    }
     const llm = options.llm !== undefined && options.llm !== null ? await resolveLlm(options.llm) : undefined;
     const backend = await storeBackend(options.path);
     const recorded = await backend.readEmbedder();

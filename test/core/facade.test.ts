@@ -1,8 +1,10 @@
 // Engram composes consolidation and serving on the record facade; EngramCore is its deprecated alias.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Engram, EngramCore, ManualClock } from '../../src/index.js';
 import { EngramCore as RecordFacade } from '../../src/core/engine.js';
-import { tempEngram } from '../helpers/temp.js';
+import { tempDir, tempEngram } from '../helpers/temp.js';
 
 const SCOPE = 'acme/users/alice';
 const cleanups: (() => Promise<void>)[] = [];
@@ -11,6 +13,28 @@ afterEach(async () => {
 });
 
 describe('the Engram facade', () => {
+  it('Engram.open refuses a missing path and a bad workers count before opening anything', async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const path = join(dir, 'never.db');
+      for (const options of [{}, { path: 5 }, { path: '' }]) {
+        await expect(Engram.open(options as never)).rejects.toMatchObject({
+          code: 'INVALID_INPUT',
+          message: expect.stringMatching(/needs a path/),
+        });
+      }
+      for (const workers of [-1, 1.5, Number.NaN]) {
+        await expect(Engram.open({ path, embedder: 'hash', workers })).rejects.toMatchObject({
+          code: 'INVALID_INPUT',
+          message: expect.stringMatching(/workers must be a whole number ≥ 0/),
+        });
+      }
+      expect(existsSync(path)).toBe(false);
+    } finally {
+      cleanup();
+    }
+  });
+
   it('exports EngramCore as the same class as Engram, for one release', () => {
     expect(EngramCore).toBe(Engram);
   });
