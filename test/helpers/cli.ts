@@ -47,3 +47,16 @@ export function json<T = unknown>(result: CliResult): T {
     throw new Error(`stdout is not JSON (status ${result.status}): ${result.stdout}\nstderr: ${result.stderr}`);
   }
 }
+
+/**
+ * Runs `engram ...args` (with `--json`) and returns its JSON error when it exits 2 with INVALID_INPUT;
+ * fails the test, naming the command, otherwise.
+ */
+export function invalidInputOf(args: readonly string[], options: { env?: Record<string, string> } = {}): { code: string; message: string } {
+  const result = runCli(args, options);
+  if (result.status !== 2) throw new Error(`expected exit 2 from engram ${args.join(' ')}, got ${result.status}: ${result.stderr}`);
+  const { error } = JSON.parse(result.stderr) as { error: { code: string; message: string } };
+  if (error.code !== 'INVALID_INPUT')
+    throw new Error(`expected INVALID_INPUT from engram ${args.join(' ')}, got ${error.code}: ${error.message}`);
+  return error;
+}

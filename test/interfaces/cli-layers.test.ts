@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { binBuilt, json, runCli } from '../helpers/cli.js';
+import { binBuilt, invalidInputOf, json, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 
 describe.skipIf(!binBuilt)('engram CLI: layers (skipped when dist/ is missing: run npm run build)', () => {
@@ -140,12 +140,6 @@ describe.skipIf(!binBuilt)('engram CLI: layers (skipped when dist/ is missing: r
     // procfs answers ENOENT for a folder whose parent exists: Node's recursive mkdir retried that for ever
     if (existsSync('/proc/self'))
       cases.push([['export', 'markdown', ...base, '--scope', S, '/proc/engram-export'], /Cannot write \/proc\/engram-export: ENOENT/]);
-    for (const [args, message] of cases) {
-      const result = runCli(args);
-      expect(result.status, args.join(' ')).toBe(2);
-      const error = (JSON.parse(result.stderr) as { error: { code: string; message: string } }).error;
-      expect(error.code).toBe('INVALID_INPUT');
-      expect(error.message).toMatch(message);
-    }
+    for (const [args, message] of cases) expect(invalidInputOf(args).message, args.join(' ')).toMatch(message);
   }, 180_000);
 });
