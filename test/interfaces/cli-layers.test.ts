@@ -129,9 +129,9 @@ describe.skipIf(!binBuilt)('engram CLI: layers (skipped when dist/ is missing: r
     const file = join(tmp.dir, 'a-file.txt');
     writeFileSync(file, 'in the way\n');
     const cases: [string[], RegExp][] = [
-      [['export', 'markdown', ...base, '--scope', S, file], /Cannot write .*a-file\.txt: EEXIST\. Pass a folder you can create/],
+      [['export', 'markdown', ...base, '--scope', S, file], /Cannot write .*a-file\.txt: EEXIST\. It must be a folder that can be created/],
       [['export', 'markdown', ...base, '--scope', S, join(file, 'below')], /Cannot write .*below: ENOTDIR/],
-      [['export', 'mcp-memory', ...base, '--scope', S, tmp.dir], /Cannot write .*: EISDIR\. Pass a file/],
+      [['export', 'mcp-memory', ...base, '--scope', S, tmp.dir], /Cannot write .*: EISDIR\. It must be a file/],
       [
         ['export', 'mcp-memory', ...base, '--scope', S, join(tmp.dir, 'no-such-folder', 'memory.jsonl')],
         /Cannot write .*memory\.jsonl: ENOENT/,

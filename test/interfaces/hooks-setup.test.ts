@@ -141,6 +141,20 @@ describe.skipIf(!binBuilt)('engram setup claude-code --project', () => {
 });
 
 describe.skipIf(!binBuilt)('engram setup claude-code --user', () => {
+  it('a home it cannot write is refused naming the path (exit 2), not an internal error', () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const file = join(dir, 'not-a-folder');
+      writeFileSync(file, 'x');
+      const result = setup(['--user', '--write', '--scope', 'me/projects/shop'], join(file, 'home'));
+      expect(result.status, result.stderr).toBe(2);
+      expect(result.stderr).toMatch(/Cannot write .*not-a-folder.*: ENOTDIR\. It must be a folder that can be created/);
+      expect(result.stderr).not.toMatch(/Internal error/);
+    } finally {
+      cleanup();
+    }
+  });
+
   it('writes the MCP server with the key into ~/.claude.json and the hooks into ~/.claude/settings.json, keeping the rest', () => {
     const { dir: home, cleanup } = tempDir();
     try {

@@ -3,10 +3,10 @@
  * current document that replaces only Engram's own entries (its MCP server, its hook commands, its
  * environment variables), so other settings survive and a second run changes nothing.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { EngramError } from '../../../core/errors.js';
-import { makeDirectories } from '../../../make-directories.js';
+import { makeOutputDirectory, writeOutputFile } from '../output-files.js';
 
 export type Json = Record<string, unknown>;
 
@@ -85,8 +85,8 @@ export function applyChange(change: FileChange, options: { private: boolean }): 
   const before = existsSync(change.path) ? readFileSync(change.path, 'utf8') : null;
   const text = `${JSON.stringify(change.apply(readJson(change.path)), null, 2)}\n`;
   if (text === before) return false;
-  makeDirectories(dirname(change.path));
-  writeFileSync(change.path, text, options.private ? { mode: 0o600 } : {});
+  makeOutputDirectory(dirname(change.path));
+  writeOutputFile(change.path, text, options.private ? 0o600 : undefined);
   return true;
 }
 
@@ -96,7 +96,7 @@ export function ignoreInGit(projectDir: string, entry: string): boolean {
   const path = join(projectDir, '.gitignore');
   const text = existsSync(path) ? readFileSync(path, 'utf8') : '';
   if (text.split(/\r?\n/).some((line) => line.trim() === entry || line.trim() === `/${entry}`)) return false;
-  writeFileSync(path, `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}${entry}\n`);
+  writeOutputFile(path, `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}${entry}\n`);
   return true;
 }
 
