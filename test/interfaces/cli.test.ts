@@ -94,6 +94,8 @@ describe.skipIf(!binBuilt)('engram CLI (skipped when dist/ is missing: run npm r
         /--budget-ms must be a number, e\.g\. --budget-ms 50; got "soon"/,
       ],
       [['activate', '01ARZ3NDEKTSV4RRFFQ69G5FAV', ...base, '--scope', 't/a', '--hops', 'many'], /--hops must be a number.*got "many"/],
+      [['list', ...base, '--scope', 't/a', '--limit', 'all'], /--limit must be a number, e\.g\. --limit 50; got "all"/],
+      [['list', ...base, '--scope', 't/a', '--limit', '-5'], /limit is too small \(minimum 1\)/],
     ];
     for (const [args, message] of cases) expect(invalidInputOf(args).message, args.join(' ')).toMatch(message);
     // a number out of range is the API's to refuse, with its own message

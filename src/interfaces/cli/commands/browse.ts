@@ -11,6 +11,7 @@ import type { PurgeReport } from '../../../core/purge/purge.js';
 import { collect, withCommonFlags, type CommonFlags } from '../context.js';
 import { printError, printResult } from '../output.js';
 import { withEngine } from '../run.js';
+import { numberFlag } from '../number-flag.js';
 
 interface FilterFlags extends CommonFlags {
   scope?: string[];
@@ -109,7 +110,7 @@ export function registerBrowseCommands(program: Command): void {
           ...(flags.knownAt !== undefined ? { knownAt: instant(flags.knownAt) as string | number } : {}),
           ...(flags.sort !== undefined ? { sort: flags.sort as never } : {}),
           ...(flags.order !== undefined ? { order: flags.order as never } : {}),
-          ...(flags.limit !== undefined ? { limit: /^\d{1,6}$/.test(flags.limit) ? Number(flags.limit) : (flags.limit as never) } : {}),
+          ...(flags.limit !== undefined ? { limit: numberFlag(flags.limit, '--limit', '50') } : {}),
           ...(flags.cursor !== undefined ? { cursor: flags.cursor } : {}),
         });
         printResult({ json: flags.json === true }, page, formatPage);
