@@ -85,6 +85,8 @@ describe.skipIf(!binBuilt)('engram CLI (skipped when dist/ is missing: run npm r
 
   it('a numeric flag given something else names the flag and what was typed', () => {
     const before = json<{ total: number }>(runCli(['stats', ...base, '--scope', 't/a'])).total;
+    const lines = join(tmp.dir, 'two-lines.jsonl');
+    writeFileSync(lines, `${JSON.stringify({ content: 'first line' })}\n${JSON.stringify({ content: 'second line' })}\n`);
     const cases: [string[], RegExp][] = [
       [['recall', ...base, '--scope', 't/a', '--k', 'ten', 'coffee'], /--k must be a number, e\.g\. --k 10; got "ten"/],
       [['remember', ...base, '--scope', 't/a', '--importance', 'high', 'a note'], /--importance must be a number.*got "high"/],
@@ -96,6 +98,8 @@ describe.skipIf(!binBuilt)('engram CLI (skipped when dist/ is missing: run npm r
       [['activate', '01ARZ3NDEKTSV4RRFFQ69G5FAV', ...base, '--scope', 't/a', '--hops', 'many'], /--hops must be a number.*got "many"/],
       [['list', ...base, '--scope', 't/a', '--limit', 'all'], /--limit must be a number, e\.g\. --limit 50; got "all"/],
       [['list', ...base, '--scope', 't/a', '--limit', '-5'], /limit is too small \(minimum 1\)/],
+      [['remember', ...base, '--scope', 't/a', '--file', lines, '--batch-size', 'big'], /--batch-size must be a number.*got "big"/],
+      [['remember', ...base, '--scope', 't/a', '--file', lines, '--batch-size', '0'], /--batch-size must be a whole number ≥ 1.*got "0"/],
     ];
     for (const [args, message] of cases) expect(invalidInputOf(args).message, args.join(' ')).toMatch(message);
     // a number out of range is the API's to refuse, with its own message

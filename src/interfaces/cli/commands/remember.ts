@@ -134,6 +134,12 @@ function describeAction(result: RememberResult): string {
 async function importFile(engram: Engram, flags: RememberFlags): Promise<void> {
   const json = flags.json === true;
   const path = flags.file as string;
+  const batchSize = flags.batchSize === undefined ? DEFAULT_BATCH : numberFlag(flags.batchSize, '--batch-size', String(DEFAULT_BATCH));
+  if (!Number.isInteger(batchSize) || batchSize < 1)
+    throw new EngramError(
+      'INVALID_INPUT',
+      `--batch-size must be a whole number ≥ 1, e.g. --batch-size ${DEFAULT_BATCH}; got "${flags.batchSize}".`,
+    );
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -146,7 +152,6 @@ async function importFile(engram: Engram, flags: RememberFlags): Promise<void> {
   }
   const [schemas, { default: cliProgress }] = await Promise.all([import('../../../core/schemas.js'), import('cli-progress')]);
   const inputs = parseLines(text, path, flags.scope, schemas);
-  const batchSize = Math.max(1, Number(flags.batchSize ?? DEFAULT_BATCH) || DEFAULT_BATCH);
   const counts = { created: 0, merged: 0, superseded: 0, unchanged: 0 };
   const bar =
     process.stderr.isTTY && !json ? new cliProgress.SingleBar({ clearOnComplete: true }, cliProgress.Presets.shades_classic) : undefined;
