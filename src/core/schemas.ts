@@ -316,9 +316,17 @@ const TYPE_NAMES: Readonly<Record<string, string>> = {
 function describeIssue(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
     case 'too_big':
+      if (issue.origin === 'string') return `must be at most ${String(issue.maximum)} characters long`;
+      if (issue.origin === 'array' || issue.origin === 'set') return `must have at most ${String(issue.maximum)} items`;
       return `is too large (maximum ${String(issue.maximum)})`;
     case 'too_small':
-      return `is too small (minimum ${String(issue.minimum)})`;
+      if (issue.origin === 'string')
+        return issue.minimum === 1 ? 'must not be empty' : `must be at least ${String(issue.minimum)} characters long`;
+      if (issue.origin === 'array' || issue.origin === 'set')
+        return issue.minimum === 1 ? 'must have at least one item' : `must have at least ${String(issue.minimum)} items`;
+      return issue.inclusive === false
+        ? `must be greater than ${String(issue.minimum)}`
+        : `is too small (minimum ${String(issue.minimum)})`;
     case 'invalid_value':
       return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
     case 'unrecognized_keys':

@@ -9,7 +9,7 @@ describe('messages for values of the wrong type', () => {
     done = undefined;
   });
 
-  it('say "a whole number", "a number, not NaN", "a string" and "true or false" and change nothing', async () => {
+  it('say "a whole number", "a number, not NaN", "a string", "true or false" and "must not be empty", and change nothing', async () => {
     const { engram, cleanup } = await tempEngram();
     done = cleanup;
     await engram.remember({ scope: 't/a', content: 'Alice takes her coffee black' });
@@ -26,6 +26,8 @@ describe('messages for values of the wrong type', () => {
       [() => engram.recall('coffee', { scopes: ['t/a'], k: Number.NaN }), /k must be a number, not NaN/],
       [() => engram.remember({ scope: 't/a', content: 42 as never }), /content must be a string/],
       [() => engram.remember({ scope: 't/a', content: 'a note', pinned: 'yes' as never }), /pinned must be true or false/],
+      [() => engram.remember({ scope: 't/a', content: 'a note', tags: [''] }), /tags\.0 must not be empty/],
+      [() => engram.recall('coffee', { scopes: ['t/a'], k: 0 }), /k is too small \(minimum 1\)/],
     ];
     for (const [call, message] of cases) {
       const error = await refused(call);
