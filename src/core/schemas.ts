@@ -277,7 +277,8 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what:
     ...nul.map((path) => ({ path, message: NUL_MESSAGE })),
     ...(result.success ? [] : result.error.issues.map((i) => ({ path: i.path.map(String), message: describeIssue(i), raw: i.message }))),
   ].slice(0, 8);
-  const problems = issues.map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : what} ${issue.message}`);
+  // a problem of the whole input (no field) is said once: "update: name at least one field", not "update: update name…"
+  const problems = issues.map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')} ${issue.message}` : issue.message));
   throw new EngramError('INVALID_INPUT', messages.invalidInput(`${what}: ${problems.join('; ')}`), {
     details: { issues: issues.map((i) => ({ path: i.path, message: 'raw' in i ? i.raw : i.message })) },
   });

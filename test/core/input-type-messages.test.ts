@@ -28,6 +28,8 @@ describe('messages for values of the wrong type', () => {
       [() => engram.remember({ scope: 't/a', content: 'a note', pinned: 'yes' as never }), /pinned must be true or false/],
       [() => engram.remember({ scope: 't/a', content: 'a note', tags: [''] }), /tags\.0 must not be empty/],
       [() => engram.recall('coffee', { scopes: ['t/a'], k: 0 }), /k is too small \(minimum 1\)/],
+      // a problem of the whole input names it once
+      [() => engram.remember(null as never), /Invalid input: memory: must be an object$/],
     ];
     for (const [call, message] of cases) {
       const error = await refused(call);
