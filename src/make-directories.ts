@@ -21,8 +21,8 @@ export function makeDirectories(path: string, mode?: number): void {
   for (let current = resolve(path); ; current = dirname(current)) {
     const stats = statSync(current, { throwIfNoEntry: false });
     if (stats !== undefined) {
-      // a file in the way: mkdir says so (EEXIST for the last part, ENOTDIR below it)
-      if (!stats.isDirectory()) mkdirSync(missing.length > 0 ? (missing[missing.length - 1] as string) : current);
+      // a file in the way: mkdir says so (EEXIST); one below a file stat has refused already (ENOTDIR)
+      if (!stats.isDirectory()) mkdirSync(current);
       break;
     }
     missing.push(current);

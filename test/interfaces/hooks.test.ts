@@ -83,13 +83,21 @@ describe('transcript', () => {
     expect(parseTranscript(text)).toHaveLength(3);
   });
 
-  it('reads a file line by line as parseTranscript reads its text (CRLF too); a missing file has no turns', async () => {
+  it('reads a file in pieces as parseTranscript reads its text (CRLF, over 1 MiB); a missing file has no turns', async () => {
     const text = readFileSync(FIXTURE, 'utf8');
     const crlf = join(dir, 'crlf.jsonl');
     writeFileSync(crlf, text.replaceAll('\n', '\r\n'));
     expect(await readTranscript(fileURLToPath(FIXTURE))).toEqual(parseTranscript(text));
     expect(await readTranscript(crlf)).toEqual(parseTranscript(text));
     expect(await readTranscript(join(dir, 'none.jsonl'))).toEqual([]);
+    // over 1 MiB: lines cross the pieces it reads, and the last line has no newline
+    const lines = text.trim().split('\n');
+    const many = Array.from({ length: 2_000 }, (_, i) => lines.map((l) => l.replaceAll(/"uuid":"([^"]+)"/g, `"uuid":"$1-${i}"`))).flat();
+    const big = join(dir, 'big.jsonl');
+    writeFileSync(big, many.join('\n'));
+    const turns = await readTranscript(big);
+    expect(turns).toEqual(parseTranscript(many.join('\n')));
+    expect(turns).toHaveLength(3 * 2_000);
   });
 
   it('refuses a transcript_path that is a folder or a device, naming it, without reading it', async () => {
