@@ -107,6 +107,50 @@ describe.skipIf(reason !== null)('web UI in chromium', () => {
     }
   });
 
+  it('opens a memory address without ?scope= from any scope it may see, and the timeline asks once per instant', async () => {
+    const t = await tempEngram();
+    const [, second, hidden] = await t.engram.remember([
+      { scope: 'team/a', content: 'The first scope holds this note.' },
+      { scope: 'team/b', content: 'Dana runs the ops desk on Tuesdays.' },
+      { scope: 'other/x', content: 'A scope this server does not serve.' },
+    ]);
+    const app = createServeApp({ engram: t.engram, auth: 'open', scopes: ['team/a', 'team/b'] });
+    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { page, close } = await newPage(fx);
+    const listReads: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/v1/memories') listReads.push(request.url());
+    });
+    try {
+      // the second scope's record, its address pasted without a scope: found, and its actions name its scope
+      await page.goto(`${base}/memory/${second!.id}`);
+      await expect.poll(() => page.locator('blockquote.content').innerText()).toBe('Dana runs the ops desk on Tuesdays.');
+      expect(await page.locator('.meta').first().innerText()).toContain('team/b');
+      await page.getByRole('button', { name: 'Pin' }).click();
+      await expect.poll(() => page.locator('.meta').first().innerText()).toContain('pinned');
+      expect((await t.engram.get(second!.id, { scopes: ['team/b'] }))?.pinned).toBe(true);
+      // a record of a scope the server does not serve stays out of reach
+      await page.goto(`${base}/memory/${hidden!.id}`);
+      await expect.poll(() => page.getByRole('alert').innerText()).toMatch(/No memory with id/);
+      expect(await page.locator('main').innerText()).not.toContain('does not serve');
+
+      // the timeline reads its records and the list at the instant, then nothing more while it stays put
+      await page.goto(`${base}/timeline`);
+      await expect.poll(() => page.locator('ul.at-instant').innerText()).toContain('Dana runs the ops desk');
+      await page.waitForTimeout(1500);
+      const settled = listReads.length;
+      await page.waitForTimeout(1500);
+      expect(listReads.length).toBe(settled);
+      expect(listReads.filter((url) => new URL(url).searchParams.has('asOf')).length).toBe(1);
+    } finally {
+      await close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await t.cleanup();
+    }
+  });
+
   it('signs in by keyboard only', async () => {
     const { page, close } = await keyboardSignIn(fx.acmeKey);
     await expect.poll(() => page.locator('main').innerText()).toMatch(/\d+ memories[\s\S]*Memories per layer/);

@@ -6,7 +6,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, errorText, formatTime, type Memory } from '../api.js';
 import { memoryHref } from '../router.js';
-import { ErrorMessage, LayerBadge, Status, StatusBadge, useSession, ViewTitle } from '../shared.js';
+import { allScopesText, ErrorMessage, LayerBadge, Status, StatusBadge, useSession, ViewTitle } from '../shared.js';
 
 /** One version of a claim as GET /v1/memories/{id}/versions sends it: valid time, then transaction time. */
 export interface Version {
@@ -86,7 +86,9 @@ async function loadProvenance(id: string, scope: string, memory: Memory): Promis
 
 export function MemoryView(props: { id: string; scope: string }) {
   const session = useSession();
-  const scope = props.scope !== '' ? props.scope : (session.scopes[0]?.scope ?? '');
+  // An address without ?scope= (pasted, or typed) is looked up in every scope this session can see;
+  // once found, its own scope is the one every later read and action names.
+  const lookupScopes = props.scope !== '' ? props.scope : allScopesText(session);
   const [memory, setMemory] = useState<Memory | null>(null);
   const [versions, setVersions] = useState<Version[]>([]);
   const [provenance, setProvenance] = useState<Provenance | null>(null);
@@ -99,7 +101,8 @@ export function MemoryView(props: { id: string; scope: string }) {
 
   const load = async () => {
     try {
-      const m = await api<Memory>('GET', path, { query: { scopes: scope } });
+      const m = await api<Memory>('GET', path, { query: { scopes: lookupScopes } });
+      const scope = m.scope;
       setMemory(m);
       const [v, p, e] = await Promise.all([
         loadVersions(props.id, scope).catch(() => []),
@@ -173,7 +176,7 @@ export function MemoryView(props: { id: string; scope: string }) {
           type="button"
           onClick={() =>
             act(memory.pinned ? 'Unpinned.' : 'Pinned: decay will not touch it.', () =>
-              api('PATCH', path, { query: { scope }, body: { pinned: !memory.pinned } }),
+              api('PATCH', path, { query: { scope: memory.scope }, body: { pinned: !memory.pinned } }),
             )
           }
         >
@@ -182,20 +185,24 @@ export function MemoryView(props: { id: string; scope: string }) {
         {memory.status !== 'deleted' ? (
           <button
             type="button"
-            onClick={() => act('Forgotten (soft delete): restore brings it back.', () => api('DELETE', path, { query: { scope } }))}
+            onClick={() =>
+              act('Forgotten (soft delete): restore brings it back.', () => api('DELETE', path, { query: { scope: memory.scope } }))
+            }
           >
             Forget
           </button>
         ) : null}
         {canRestore ? (
-          <button type="button" onClick={() => act('Restored.', () => api('POST', `${path}/restore`, { query: { scope } }))}>
+          <button type="button" onClick={() => act('Restored.', () => api('POST', `${path}/restore`, { query: { scope: memory.scope } }))}>
             Restore
           </button>
         ) : null}
         {canUnsupersede ? (
           <button
             type="button"
-            onClick={() => act('Unsuperseded: it is current again.', () => api('POST', `${path}/unsupersede`, { query: { scope } }))}
+            onClick={() =>
+              act('Unsuperseded: it is current again.', () => api('POST', `${path}/unsupersede`, { query: { scope: memory.scope } }))
+            }
           >
             Unsupersede
           </button>
@@ -214,7 +221,7 @@ export function MemoryView(props: { id: string; scope: string }) {
         <EditForm
           memory={memory}
           onSave={async (patch) => {
-            await act('Saved.', () => api('PATCH', path, { query: { scope }, body: patch }));
+            await act('Saved.', () => api('PATCH', path, { query: { scope: memory.scope }, body: patch }));
             setEditing(false);
           }}
           onCancel={() => setEditing(false)}

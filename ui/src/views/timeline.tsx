@@ -28,6 +28,9 @@ export function TimelineView() {
   const [loaded, setLoaded] = useState(false);
   const [mode, setMode] = useState<'valid' | 'known'>('valid');
   const [step, setStep] = useState(STEPS);
+  // The slider's right end is when the records were loaded, not each render's clock: an instant that
+  // moved on every render would ask the server again after each answer, for as long as the view is open.
+  const [loadedAt, setLoadedAt] = useState(() => Date.now());
 
   const load = async (scopes: string[]) => {
     setError(null);
@@ -36,6 +39,7 @@ export function TimelineView() {
         query: { scope: scopes, sort: 'validFrom', order: 'asc', limit: 200, layer: ['semantic', 'procedural', 'episodic'] },
       });
       setItems(page.items.filter((m) => !('concept' in m && m.concept === true)));
+      setLoadedAt(Date.now());
     } catch (e) {
       setError(errorText(e));
     }
@@ -45,7 +49,7 @@ export function TimelineView() {
     void load(scopeList(scope));
   }, []);
 
-  const now = Date.now();
+  const now = loadedAt;
   const times = items.flatMap((m) => [m.validFrom, m.recordedAt]).map((t) => Date.parse(t));
   const min = times.length === 0 ? now - 86_400_000 : Math.min(...times) - 1000;
   const max = now;
