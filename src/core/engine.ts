@@ -32,7 +32,7 @@ import { rememberBatches } from './write/remember-batches.js';
 import { fillPartVectors, type FillPartsOptions, type FillPartsReport } from './write/fill-parts.js';
 import { fillMentions, type FillMentionsReport } from './recall/mentioned-time.js';
 import { reembedText } from './reembed/reembed-text.js';
-import { normalize } from './write/resolve-claim.js';
+import { attachClaimSlot, normalize } from './write/resolve-claim.js';
 import type { Llm } from './ports/llm.js';
 import { LlmAssist, type LlmUses } from './llm/llm-assist.js';
 import { LlmFollowUps } from './llm/llm-follow-ups.js';
@@ -43,6 +43,7 @@ import {
   recordEdges,
   registerRelation,
   relate,
+  relateInputSchema,
   type RecordEdge,
   type RegisterRelationInput,
   type RelateInput,
@@ -341,15 +342,20 @@ export class EngramCore {
     return this.store.transaction(async (tx) => {
       const [record] = await tx.getMemories([id], [scope]);
       if (record === undefined) throw new EngramError('NOT_FOUND', messages.notFound(id), { details: { id } });
+      assertNotTombstone(record, 'update');
+      assertValidInterval(record, changes);
       const { content, ...rest } = changes;
       // a damaged record's data may not have decoded: a content change starts it afresh
       const stored = (record.data as MemoryRecord['data'] | undefined) ?? {};
       const data =
         content !== undefined && content !== record.content
-          ? {
+          ? claimOfEdit(record, content, {
               ...stored,
-              history: [...(stored.history ?? []), { content: this.#redactor.redact(record.content).text, at: record.updatedAt }],
-            }
+              history: [
+                ...(Array.isArray(stored.history) ? stored.history : []),
+                { content: this.#redactor.redact(record.content).text, at: record.updatedAt },
+              ],
+            })
           : record.data;
       await tx.updateMemory(id, scope, {
         ...rest,
@@ -457,7 +463,9 @@ export class EngramCore {
    */
   async relate(input: RelateInput): Promise<RelateResult> {
     this.assertOpen();
-    // edge metadata is free text too: its secrets are replaced like a memory's
+    // edge metadata is free text too: its secrets are replaced like a memory's, once the input is
+    // known to be sound (redaction walks the metadata, which validation bounds in depth and size)
+    parseInput(relateInputSchema, input, 'relate');
     return relate(this.#deps(), redactValue(input, this.#redactor).value);
   }
 
@@ -798,11 +806,7 @@ export class EngramCore {
     const view = await this.store.transaction(async (tx) => {
       const [record] = await tx.getMemories([String(id)], [scope]);
       if (record === undefined) throw new EngramError('NOT_FOUND', messages.notFound(String(id)), { details: { id } });
-      if (status === 'active' && isTombstone(record)) {
-        throw new EngramError('CONFLICT', `Memory ${id} was expired for good (a tombstone without content): there is nothing to restore.`, {
-          details: { id },
-        });
-      }
+      assertNotTombstone(record, status === 'active' ? 'restore' : 'forget');
       if (status === 'active' && record.status === 'superseded') {
         throw new EngramError('CONFLICT', `Memory ${id} was superseded, not forgotten: use unsupersede to reinstate it.`, {
           details: { id },
@@ -873,4 +877,47 @@ export class EngramCore {
 /** The results with the number of secrets each input had, where it had any. */
 function withRedacted(results: RememberResult[], counts: readonly number[]): RememberResult[] {
   return results.map((result, index) => ((counts[index] ?? 0) > 0 ? { ...result, redacted: counts[index] as number } : result));
+}
+
+/**
+ * An update's validity as it will be stored (the patch's bounds over the record's) must stay an
+ * interval: a `validTo` at or before `validFrom` would leave a record true at no instant, which recall
+ * then never returns. The patch alone cannot say so when it names one bound.
+ */
+function assertValidInterval(record: MemoryRecord, changes: { validFrom?: number; validTo?: number | null }): void {
+  if (changes.validFrom === undefined && changes.validTo === undefined) return;
+  const validFrom = changes.validFrom ?? record.validFrom;
+  const validTo = changes.validTo !== undefined ? changes.validTo : record.validTo;
+  if (validTo === null || validTo > validFrom) return;
+  const field = changes.validTo !== undefined && changes.validTo !== null ? 'validTo' : 'validFrom';
+  throw new EngramError(
+    'INVALID_INPUT',
+    messages.invalidInput(
+      `update: ${field === 'validTo' ? `validTo (${new Date(validTo).toISOString()}) must be after validFrom (${new Date(validFrom).toISOString()})` : `validFrom (${new Date(validFrom).toISOString()}) must be before validTo (${new Date(validTo).toISOString()})`}; name both to move the interval`,
+    ),
+    { details: { field } },
+  );
+}
+
+/**
+ * The data of a claim whose wording was edited: its claim slot is read again from the new wording
+ * (none if the extractor finds none), so supersession and the claim index compare what it now says.
+ */
+function claimOfEdit(record: MemoryRecord, content: string, data: MemoryRecord['data']): MemoryRecord['data'] {
+  const { claim: _before, ...rest } = data;
+  const edited: MemoryRecord = { ...record, content, data: rest };
+  attachClaimSlot(edited);
+  return edited.data;
+}
+
+/**
+ * A tombstone (a record expired for good, its content removed) takes no more changes: an edit, a
+ * forget or a restore would bring an empty or rewritten record back among the living.
+ */
+function assertNotTombstone(record: MemoryRecord, action: 'update' | 'forget' | 'restore'): void {
+  if (!isTombstone(record)) return;
+  const what = action === 'restore' ? 'there is nothing to restore' : `it cannot be ${action === 'update' ? 'edited' : 'forgotten'}`;
+  throw new EngramError('CONFLICT', `Memory ${record.id} was expired for good (a tombstone without content): ${what}. Purge removes it entirely.`, {
+    details: { id: record.id },
+  });
 }

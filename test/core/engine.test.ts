@@ -110,6 +110,51 @@ describe('Engram engine', () => {
     await expect(engram.update(id, {}, { scope: 't/a' })).rejects.toSatisfy(isCode('INVALID_INPUT'));
   });
 
+  it('update keeps the validity an interval: a bound that crosses the stored one is refused and nothing changes', async () => {
+    const { id } = await engram.remember({ scope: 't/a', layer: 'semantic', content: 'Erin drinks tea every morning.' });
+    const before = await engram.get(id, { scopes: ['t/a'] });
+    await expect(engram.update(id, { validTo: '2000-01-01' }, { scope: 't/a' })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringMatching(/validTo \(2000-01-01T00:00:00.000Z\) must be after validFrom \(2024-03-01/),
+    });
+    await expect(engram.update(id, { validFrom: '2030-01-01', validTo: '2029-01-01' }, { scope: 't/a' })).rejects.toSatisfy(
+      isCode('INVALID_INPUT'),
+    );
+    const ended = await engram.update(id, { validTo: '2024-06-01' }, { scope: 't/a' });
+    await expect(engram.update(id, { validFrom: '2024-07-01' }, { scope: 't/a' })).rejects.toMatchObject({
+      message: expect.stringMatching(/validFrom \(2024-07-01T00:00:00.000Z\) must be before validTo/),
+    });
+    // both bounds moved together, or the end reopened: fine
+    expect((await engram.update(id, { validFrom: '2024-07-01', validTo: null }, { scope: 't/a' })).validTo).toBeNull();
+    expect(ended.validTo).toBe('2024-06-01T00:00:00.000Z');
+    expect(before.validTo).toBeNull();
+    expect((await engram.recall('Erin tea', { scopes: ['t/a'], asOf: '2024-08-01' })).hits[0]?.id).toBe(id);
+  });
+
+  it("a claim's edited wording is its claim: the slot is read again from it (none when it holds none)", async () => {
+    const { id } = await engram.remember({ scope: 't/a', layer: 'semantic', content: 'Hank lives in Oslo.' });
+    expect((await engram.get(id, { scopes: ['t/a'] })).claim).toMatchObject({ subject: 'hank', value: 'oslo' });
+    const edited = await engram.update(id, { content: 'Hank lives in Rome.' }, { scope: 't/a' });
+    expect(edited.claim).toMatchObject({ subject: 'hank', value: 'rome' });
+    const unclaimed = await engram.update(id, { content: 'Thanks a lot!' }, { scope: 't/a' });
+    expect(unclaimed.claim).toBeUndefined();
+    expect((unclaimed.history as { content: string }[]).map((h) => h.content)).toEqual(['Hank lives in Oslo.', 'Hank lives in Rome.']);
+  });
+
+  it('relate refuses metadata nested too deep with INVALID_INPUT, whatever the depth', async () => {
+    const [a, b] = await engram.remember([
+      { scope: 't/a', content: 'first' },
+      { scope: 't/a', content: 'second' },
+    ]);
+    let metadata: Record<string, unknown> = { leaf: 'the api key sk-live-0123456789abcdef0123' };
+    for (let depth = 0; depth < 5000; depth++) metadata = { next: metadata };
+    await expect(engram.relate({ scope: 't/a', from: a!.id, type: 'RELATED_TO', to: b!.id, metadata })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringMatching(/levels deep/),
+    });
+    expect(await engram.edges(a!.id, { scopes: ['t/a'] })).toEqual([]);
+  });
+
   it('forget hides a memory from recall; restore brings it back and counts as an access', async () => {
     const { id } = await engram.remember({ scope: 't/a', content: 'The wifi password is on the fridge' });
     await engram.forget(id, { scope: 't/a' });

@@ -142,6 +142,17 @@ for (const store of STORES) {
       ).toBe(false);
       expect(await engram.store.findConceptsByRef({ scopes: [SCOPE], refIds: [idle!.id] })).toEqual([]);
       await expect(engram.restore(idle!.id, { scope: SCOPE })).rejects.toMatchObject({ code: 'CONFLICT' });
+      // nothing brings a tombstone back: no edit, no forget (after which restore would not see it), no edge
+      await expect(engram.update(idle!.id, { content: 'Back from the dead.' }, { scope: SCOPE })).rejects.toMatchObject({
+        code: 'CONFLICT',
+        message: expect.stringMatching(/expired for good.*cannot be edited/),
+      });
+      await expect(engram.forget(idle!.id, { scope: SCOPE })).rejects.toMatchObject({ code: 'CONFLICT' });
+      await expect(engram.relate({ scope: SCOPE, from: kept!.id, type: 'RELATED_TO', to: idle!.id })).rejects.toMatchObject({
+        code: 'CONFLICT',
+      });
+      expect(await engram.get(idle!.id, { scopes: [SCOPE] })).toMatchObject({ status: 'expired', content: '', tombstone: true });
+      expect(await engram.edges(idle!.id, { scopes: [SCOPE] })).toEqual([]);
       // knowledge derived from it stays; an episode compression replaced is not expiry's to remove
       expect(await engram.get(insight.id, { scopes: [SCOPE] })).toMatchObject({
         status: 'active',

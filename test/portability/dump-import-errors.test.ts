@@ -85,4 +85,51 @@ describe('importJsonl refuses', () => {
     await expect(engram.importJsonl(lines, { permitScope })).rejects.toThrow('denied');
     expect((await engram.stats({ scopes: ['acme/a'] })).total).toBe(0);
   });
+
+  it("a line outside the header's scopes (an edited or joined file), so a permission can only fail before the first write", async () => {
+    const { engram, lines } = await withDump();
+    const outside = lines.map((line, i) => (i === 2 ? line.replace('"scope":"acme/a"', '"scope":"beta/x"') : line));
+    const denied: string[] = [];
+    const permitScope = (scope: string): void => {
+      if (!scope.startsWith('acme/')) denied.push(scope);
+    };
+    const error = await failure(engram.importJsonl(outside, { permitScope, batchSize: 1 }));
+    expect(error.code).toBe('INVALID_INPUT');
+    expect(error.message).toMatch(/line 3 writes scope "beta\/x", which the header's scopes do not include/);
+    expect(denied).toEqual([]);
+    expect((await engram.stats({ scopes: ['acme/a', 'beta/x'] })).total).toBe(1);
+  });
+
+  it('a record whose data has a known field of the wrong type, which consolidation, context and update would trip on', async () => {
+    const { engram, lines } = await withDump();
+    for (const [data, field] of [
+      [{ action: { tool: 5 } }, 'record.data.action.tool'],
+      [{ history: 5 }, 'record.data.history'],
+      [{ perception: { people: ['Kim', 7] } }, 'record.data.perception.people.1'],
+      [{ claim: { subject: 'kim' } }, 'record.data.claim.attribute'],
+    ] as const) {
+      const damaged = lines.map((line, i) => {
+        if (i !== 1) return line;
+        const parsed = JSON.parse(line) as { record: { data: unknown } };
+        parsed.record.data = data;
+        return `${JSON.stringify(parsed)}\n`;
+      });
+      const error = await failure(engram.importJsonl(damaged));
+      expect(error.message).toContain(`line 2, field "${field}"`);
+    }
+    expect((await engram.stats({ scopes: ['acme/a'] })).total).toBe(0);
+    // keys the engine does not know, and extra keys inside the ones it does, are kept (a newer Engram's dump)
+    const newer = lines.map((line, i) => {
+      if (i !== 1) return line;
+      const parsed = JSON.parse(line) as { record: { id: string; data: Record<string, unknown> } };
+      parsed.record.data = { ...parsed.record.data, laterFeature: { x: 1 }, action: { tool: 'grasp', grip: 'two-finger' } };
+      return `${JSON.stringify(parsed)}\n`;
+    });
+    expect((await engram.importJsonl(newer)).counts.record.created).toBe(2);
+    const first = JSON.parse(lines[1]!) as { record: { id: string } };
+    expect((await engram.store.getMemories([first.record.id], ['acme/a']))[0]?.data).toMatchObject({
+      laterFeature: { x: 1 },
+      action: { tool: 'grasp', grip: 'two-finger' },
+    });
+  });
 });

@@ -28,6 +28,72 @@ const unit = z.number().min(0).max(1);
 const count = z.number().int().min(0);
 const id = z.string().min(1).max(200);
 const json = z.record(z.string(), z.unknown());
+const text = z.string();
+const number = z.number().finite();
+const texts = z.array(text);
+const loose = <T extends z.ZodRawShape>(shape: T) => z.looseObject(shape).optional();
+
+/**
+ * A record's `data` as the engine reads it (`MemoryData`): the keys it knows must have their types, so
+ * an edited dump cannot store a record that makes consolidation, context or update fail later (an
+ * `action.tool` that is a number, a `history` that is not a list). Keys it does not know are kept, as
+ * are extra keys inside the known objects: a dump of a newer Engram still reads.
+ */
+const recordDataSchema = z.looseObject({
+  perception: loose({ objects: texts.optional(), people: texts.optional(), salience: number.optional(), novelty: number.optional() }),
+  context: loose({
+    goal: text.optional(),
+    location: text.optional(),
+    sessionId: text.optional(),
+    runId: text.optional(),
+    question: text.optional(),
+  }),
+  decision: loose({ intent: text.optional(), confidence: number.optional(), rationale: text.optional() }),
+  action: loose({ tool: text.optional(), args: json.optional() }),
+  outcome: loose({ success: z.boolean().optional(), reward: number.optional(), detail: text.optional() }),
+  name: text.optional(),
+  definition: text.optional(),
+  category: text.optional(),
+  properties: json.optional(),
+  priority: number.optional(),
+  metric: json.optional(),
+  parentId: text.optional(),
+  chunkIndex: count.optional(),
+  chunkCount: count.optional(),
+  isChunkParent: z.boolean().optional(),
+  span: z.tuple([count, count]).optional(),
+  speaker: text.optional(),
+  role: text.optional(),
+  exempt: loose({
+    decay: z.boolean().optional(),
+    supersededBy: z
+      .array(
+        z.looseObject({
+          wording: text,
+          subject: text.optional(),
+          attribute: text.optional(),
+          value: text.optional(),
+          at: number,
+        }),
+      )
+      .optional(),
+  }),
+  decayedAt: number.optional(),
+  expiredAt: number.optional(),
+  tombstone: z.boolean().optional(),
+  affect: loose({ intensity: number, flashbulb: z.boolean(), appraisedAt: number }),
+  compressed: z.boolean().optional(),
+  compressedFrom: texts.optional(),
+  compressedInto: text.optional(),
+  claim: loose({ subject: text, attribute: text, value: text, negated: z.boolean().optional() }),
+  history: z.array(z.looseObject({ content: text, at: number, sources: z.array(json).optional() })).optional(),
+  supersededBy: text.optional(),
+  mergedInto: text.optional(),
+  level: number.optional(),
+  reflection: json.optional(),
+  promotion: json.optional(),
+  concept: z.boolean().optional(),
+});
 
 export const dumpHeaderSchema = z
   .object({
@@ -68,7 +134,7 @@ export const dumpRecordSchema = z
     invalidatedAt: instant.nullable(),
     sourceKey: z.string().nullable(),
     updatedAt: instant,
-    data: json,
+    data: recordDataSchema,
   })
   .strict();
 

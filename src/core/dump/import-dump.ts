@@ -9,7 +9,7 @@ import type { Layer, MemoryRecord, NewMemory } from '../memory.js';
 import type { Embedder } from '../ports/embedder.js';
 import { CONCEPT_REFS_CAP, type Store } from '../ports/store.js';
 import { reembedText } from '../reembed/reembed-text.js';
-import type { Scope } from '../scope.js';
+import { tenantOf, type Scope } from '../scope.js';
 import { upgradeSourceKey } from '../write/new-record.js';
 import {
   canonicalJson,
@@ -168,6 +168,9 @@ class DumpImport {
   #batch: (DumpLine & { number: number })[] = [];
   readonly #seen: Record<string, number> = {};
   #ended = false;
+  /** The header's scopes and their tenants: every line must write within them (see `add`). */
+  #scopes = new Set<string>();
+  #tenants = new Set<string>();
   readonly report: DumpImportReport;
 
   constructor(deps: ImportDumpDeps, options: ImportDumpOptions) {
@@ -191,6 +194,8 @@ class DumpImport {
     this.#useVectors =
       header.embeddings && header.embedder.name === this.#deps.embedder.name && header.embedder.dimension === this.#deps.embedder.dimension;
     if (this.#useVectors) this.report.embedder.vectors = 'dump';
+    this.#scopes = new Set(header.scopes);
+    this.#tenants = new Set(header.scopes.map(tenantOf));
     for (const scope of header.scopes) this.#options.permitScope?.(scope);
   }
 
@@ -207,15 +212,27 @@ class DumpImport {
       return;
     }
     this.#seen[line.kind] = (this.#seen[line.kind] ?? 0) + 1;
-    this.#options.permitScope?.(
+    // Every line writes within the header's scopes (a relation type within their tenants), which were
+    // permitted before anything was written: a line outside them means an edited or joined file, and
+    // is refused as such, so a permission failure can only come before the first write.
+    const written =
       line.kind === 'record'
         ? line.record.scope
         : line.kind === 'edge'
           ? line.edge.scope
           : line.kind === 'relationType'
             ? line.tenant
-            : line.scope,
-    );
+            : line.scope;
+    if (!(line.kind === 'relationType' ? this.#tenants : this.#scopes).has(written)) {
+      throw new EngramError(
+        'INVALID_INPUT',
+        messages.invalidInput(
+          `line ${number} writes ${line.kind === 'relationType' ? 'tenant' : 'scope'} "${written.slice(0, 120)}", which the header's scopes do not include: the file was edited or two dumps were joined (export the scopes again, or add it to the header's "scopes")`,
+        ),
+        { details: { line: number, scope: written } },
+      );
+    }
+    this.#options.permitScope?.(written);
     const current = this.#batch[0]?.kind;
     if (current !== undefined && current !== line.kind) await this.flush();
     this.#batch.push({ ...line, number });

@@ -11,6 +11,7 @@ import type { Store } from '../ports/store.js';
 import { normalizeRelationName, symmetryOf, withBuiltInRelations, type RelationType } from '../relations.js';
 import { instantSchema, jsonObjectSchema, parseInput, scopeSchema } from '../schemas.js';
 import { tenantOf, type Scope } from '../scope.js';
+import { isTombstone } from '../purge/expire.js';
 import { newId } from '../write/new-record.js';
 import { isEdgeVisible } from './edge-visibility.js';
 
@@ -87,8 +88,12 @@ export async function relate(deps: Deps, input: RelateInput): Promise<RelateResu
       });
     const found = await tx.getMemories([parsed.from, parsed.to], [parsed.scope]);
     for (const id of [parsed.from, parsed.to]) {
-      if (!found.some((r) => r.id === id))
-        throw new EngramError('NOT_FOUND', messages.notFound(id), { details: { id, scope: parsed.scope } });
+      const record = found.find((r) => r.id === id);
+      if (record === undefined) throw new EngramError('NOT_FOUND', messages.notFound(id), { details: { id, scope: parsed.scope } });
+      if (isTombstone(record))
+        throw new EngramError('CONFLICT', `Memory ${id} was expired for good (a tombstone without content): it cannot be related.`, {
+          details: { id },
+        });
     }
     const existing = (await tx.getEdges({ scopes: [parsed.scope], ids: [parsed.from], types: [type] })).find(
       (e) =>
