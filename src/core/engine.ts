@@ -917,7 +917,11 @@ function claimOfEdit(record: MemoryRecord, content: string, data: MemoryRecord['
 function assertNotTombstone(record: MemoryRecord, action: 'update' | 'forget' | 'restore'): void {
   if (!isTombstone(record)) return;
   const what = action === 'restore' ? 'there is nothing to restore' : `it cannot be ${action === 'update' ? 'edited' : 'forgotten'}`;
-  throw new EngramError('CONFLICT', `Memory ${record.id} was expired for good (a tombstone without content): ${what}. Purge removes it entirely.`, {
-    details: { id: record.id },
-  });
+  throw new EngramError(
+    'CONFLICT',
+    `Memory ${record.id} was expired for good (a tombstone without content): ${what}. Purge removes it entirely.`,
+    {
+      details: { id: record.id },
+    },
+  );
 }
