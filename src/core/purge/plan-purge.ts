@@ -1,8 +1,8 @@
 /**
  * What a purge removes beside the records it names: what was derived from them alone —
  * chunks of a removed document, concepts whose every ref is removed, records (statistics, reflections)
- * whose evidence is all removed — and which predecessors become current again because every record
- * that superseded them goes.
+ * whose evidence is all removed — or that quotes them (an extractive reflection or summary), and which
+ * predecessors become current again because every record that superseded them goes.
  */
 import type { MemoryRecord } from '../memory.js';
 import type { StoreReader } from '../ports/store.js';
@@ -47,14 +47,34 @@ export async function planPurge(
   return { removed: [...removed.values()], restore: await predecessorsToRestore(reader, scope, removed) };
 }
 
-/** A chunk of a removed document, or a non-concept record whose every piece of evidence is removed. */
+/**
+ * A chunk of a removed document, or a non-concept record whose every piece of evidence is removed, or
+ * one that quotes a removed record: an extractive reflection or summary holds its evidence's words, so
+ * keeping it would keep the purged text (and recall would still find it there).
+ */
 function derivedAlone(record: MemoryRecord, removed: ReadonlyMap<string, MemoryRecord>): boolean {
   const parent = record.data.parentId;
   if (typeof parent === 'string' && removed.has(parent)) return true;
   // a concept's derivedFrom is a capped sample of its episodes: its refs decide instead
   if (isConcept(record)) return false;
   const evidence = record.provenance.derivedFrom;
-  return evidence.length > 0 && evidence.every((id) => removed.has(id));
+  if (evidence.length === 0) return false;
+  return evidence.every((id) => removed.has(id)) || evidence.some((id) => quotes(record, removed.get(id)));
+}
+
+/** Shortest wording whose presence in a derived record counts as a quote (shorter ones match by chance). */
+const QUOTE_MIN_CHARS = 16;
+/** How much of the source's wording is looked for: extractive reflections clip their quotes at 140. */
+const QUOTE_CHARS = 60;
+
+/** Does `derived` name `source` as a representative it quotes, or hold the start of its wording? */
+function quotes(derived: MemoryRecord, source: MemoryRecord | undefined): boolean {
+  if (source === undefined) return false;
+  const representatives = (derived.data.reflection as { representatives?: unknown } | undefined)?.representatives;
+  if (Array.isArray(representatives) && representatives.includes(source.id)) return true;
+  const wording = source.content.trim().slice(0, QUOTE_CHARS);
+  if (wording.length < QUOTE_MIN_CHARS) return false;
+  return derived.content.includes(wording) || (derived.summary ?? '').includes(wording);
 }
 
 /** Claims superseded by a removed record whose every (transitive) superseder is removed too. */
