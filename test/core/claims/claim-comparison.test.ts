@@ -25,6 +25,29 @@ describe('compareClaims: the issue examples', () => {
   });
 });
 
+describe('compareClaims: near-identical wording that is not a restatement', () => {
+  it('a rule that drops the old one\'s "never" is not the same rule, though the words are shared', () => {
+    const result = compareClaims('Book Alice on flights before 8am when they are cheaper', 'Never book Alice on flights before 8am');
+    expect(result.relation).not.toBe('agrees');
+    expect(compareClaims('Never book Alice on flights before 8am', 'Book Alice on flights before 8am').relation).not.toBe('agrees');
+  });
+
+  it('a wording that names something the old one does not adds a fact: compatible, not merged', () => {
+    const result = compareClaims("Alice's dog Biscuit is a beagle", "Alice's dog is called Biscuit");
+    expect(result).toMatchObject({ relation: 'compatible', reason: expect.stringContaining('adds "beagle"') });
+    // the other way round the new wording says less: a restatement, merged with nothing lost
+    expect(compareClaims("Alice's dog is called Biscuit", "Alice's dog Biscuit is a beagle").relation).toBe('agrees');
+  });
+
+  it('the same "moved from A to B" twice agrees (the retracted A is not a value the two differ on)', () => {
+    expect(compareClaims('Alice moved from Lisbon to Porto', 'Alice moved from Lisbon to Porto')).toMatchObject({
+      relation: 'agrees',
+      confidence: 0.85,
+    });
+    expect(compareClaims('Alice moved from Lisbon to Porto.', 'Alice has moved from Lisbon to Porto').relation).toBe('agrees');
+  });
+});
+
 describe('compareClaims: relations', () => {
   it('a restatement agrees', () => {
     expect(

@@ -37,7 +37,8 @@
  *   6. A negated or retracted phrase of the new claim occurs in the old text, and the new subject's specific
  *      words do too (or, for the scope subject, the verb does or word overlap ≥ 0.25)      → supersedes 0.60
  *   7. Word overlap (Jaccard of stemmed content words) ≥ 0.60, or ≥ 0.45 with similarity ≥ 0.85; same numbers,
- *      same polarity, no strong or additive marker, no same-family slots with different subjects → agrees 0.60
+ *      same polarity (a "never"/"not" clause without a slot counts), no strong or additive marker, no
+ *      same-family slots with different subjects, no noun the new wording adds ("…Biscuit is a beagle")   → agrees 0.60
  *   8. Word overlap ≥ 0.15 or a shared subject word                                       → compatible; otherwise unrelated
  *
  * A supersession below 0.55 is reported as compatible. The optional similarity (embedding cosine, 0..1) only
@@ -258,7 +259,7 @@ function specific(tokens: Set<string>): Set<string> {
 }
 
 function hasNegation(a: ClaimAnalysis): boolean {
-  return a.slots.some((s) => s.negated && !s.retract) || a.markers.has('no-longer');
+  return a.slots.some((s) => s.negated && !s.retract) || a.markers.has('no-longer') || a.negatedWithoutSlot;
 }
 
 /** Text-level retraction: a phrase the new claim negates or retracts occurs in the old claim, about the same subject. */
@@ -366,6 +367,22 @@ function substitutedNoun(newA: ClaimAnalysis, oldA: ClaimAnalysis, slotsCompared
   return mine !== undefined && theirs !== undefined ? `${theirs} → ${mine}` : undefined;
 }
 
+/**
+ * A noun or number the new wording names that the old one does not ("Alice's dog Biscuit is a beagle" /
+ * "Alice's dog is called Biscuit": beagle): near-identical wording that says more is a new fact, not a
+ * restatement. Spelling variants do not count.
+ */
+function addedNoun(newA: ClaimAnalysis, oldA: ClaimAnalysis): string | undefined {
+  const oldTokens = [...lexicalTokens(oldA.text)];
+  const added = new Set([...lexicalTokens(newA.text)].filter((t) => !oldTokens.includes(t) && !oldTokens.some((o) => nearlySame(t, o))));
+  if (added.size === 0) return undefined;
+  for (const term of termsOf(newA.text)) {
+    if (!term.tags.has('Noun') && !term.tags.has('Value') && !/\d/.test(term.text)) continue;
+    if ([...lexicalTokens(term.text)].some((t) => added.has(t))) return term.text;
+  }
+  return undefined;
+}
+
 /** Spelling variants ("favorite" / "favourite"): one edit apart, five letters or more. */
 function nearlySame(a: string, b: string): boolean {
   if (Math.min(a.length, b.length) < 5 || Math.abs(a.length - b.length) > 1) return false;
@@ -411,7 +428,14 @@ export function compareClaims(newText: string, oldText: string, options: Compare
       }
       verdicts.push(v);
       matchedNew.add(n);
-      if (v.relation === 'compatible' && differing === undefined && keyRelation(n, o) === 'same' && valueRelation(n, o) === 'different')
+      // a value one side negates or retracts is not a value the other side differs on ("moved from A to B" twice)
+      if (
+        v.relation === 'compatible' &&
+        differing === undefined &&
+        n.negated === o.negated &&
+        keyRelation(n, o) === 'same' &&
+        valueRelation(n, o) === 'different'
+      )
         differing = `${describe(o)} / ${n.value}`;
     }
   }
@@ -434,12 +458,16 @@ export function compareClaims(newText: string, oldText: string, options: Compare
   if (verdict?.relation === 'agrees') {
     // Slot-level agreement compared the slots' words already; wording-level agreement compared none.
     const swapped = substitutedNoun(newA, oldA, verdict === agree);
+    const added = swapped === undefined && verdict !== agree ? addedNoun(newA, oldA) : undefined;
     if (swapped !== undefined)
       verdict = {
         relation: 'compatible',
         confidence: CONFIDENCE.compatible,
         reason: `${verdict.reason}, but about something else (${swapped})`,
       };
+    else if (added !== undefined)
+      // merging would keep the old wording as current and the new fact only in its history
+      verdict = { relation: 'compatible', confidence: CONFIDENCE.compatible, reason: `${verdict.reason}, but adds "${added}"` };
   }
   const slots = { newSlots: newA.slots.map(toClaimSlot), oldSlots: oldA.slots.map(toClaimSlot) };
   if (!verdict)

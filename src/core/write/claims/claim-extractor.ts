@@ -20,6 +20,8 @@ export interface ClaimAnalysis {
   markers: Set<ClaimMarker>;
   /** Values some clause retracts without a slot to attach them to. */
   retracted: string[];
+  /** Some clause is negated ("never", "not") but yields no slot to carry it: the stance is in the text alone. */
+  negatedWithoutSlot: boolean;
 }
 
 const PRONOUN_START = /^(it|they|he|she|this|that|these|those)\b\s*/i;
@@ -116,6 +118,7 @@ export function analyzeClaim(text: string): ClaimAnalysis {
   const slots: ExtractedSlot[] = [];
   const markers = new Set<ClaimMarker>();
   const retracted: string[] = [];
+  let negatedWithoutSlot = false;
   let previousSubject: string | undefined;
   let previousPredicate: string | undefined;
 
@@ -130,6 +133,7 @@ export function analyzeClaim(text: string): ClaimAnalysis {
     const found = slotsForClause(clause);
     const asserted = found.filter((s) => !s.retract);
     if (marked.negated) for (const s of asserted) s.negated = !s.negated;
+    if (marked.negated && asserted.length === 0) negatedWithoutSlot = true;
     const anchor = asserted[0] ?? found[0];
     for (const value of marked.retracted) {
       if (anchor) {
@@ -143,7 +147,7 @@ export function analyzeClaim(text: string): ClaimAnalysis {
     previousSubject = leadingSubject(clause) ?? previousSubject;
     previousPredicate = PREDICATE.exec(clause)?.[1] ?? previousPredicate;
   }
-  return { text, slots, markers, retracted };
+  return { text, slots, markers, retracted, negatedWithoutSlot };
 }
 
 /**
