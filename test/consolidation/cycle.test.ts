@@ -180,7 +180,12 @@ describe('dedup and supersession sweeps (claims that slipped past the write path
       data: {},
     });
     const correction = raw(a!, 'The deploy target moved from staging to production.');
-    const duplicate = raw(b!, 'Alice prefers window seats on long flights.');
+    // a duplicate that had merged restatements of its own: its mentions and their wordings come along
+    const duplicate = {
+      ...raw(b!, 'Alice prefers window seats on long flights.'),
+      mentionCount: 3,
+      data: { history: [{ content: 'Alice likes window seats best when the flight is long.', at: clock.now() - 1000 }] },
+    };
     const vectors = await engram.embedder.embed([correction.content, duplicate.content]);
     await engram.store.transaction((tx) =>
       tx.insertMemories([
@@ -198,7 +203,8 @@ describe('dedup and supersession sweeps (claims that slipped past the write path
     expect(newTarget?.status).toBe('active');
     const supersedes = await engram.store.getEdges({ scopes: [SCOPE], ids: [correction.id], types: ['SUPERSEDES'] });
     expect(supersedes.map((e) => [e.fromId, e.toId])).toEqual([[correction.id, target!.id]]);
-    expect(original?.mentionCount).toBe(2);
+    expect(original?.mentionCount).toBe(4);
+    expect(original?.data.history?.map((h) => h.content)).toEqual(['Alice likes window seats best when the flight is long.']);
     expect(original?.provenance.sources).toContainEqual({ conversationId: 'session-2' });
     expect(copy?.status).toBe('deleted');
     expect(copy?.data.mergedInto).toBe(seats!.id);

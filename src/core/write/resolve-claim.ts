@@ -131,12 +131,17 @@ export async function applySupersession(
   await tx.insertEdges([edge]);
 }
 
-/** Merges an agreeing restatement into the existing claim: nothing is overwritten. */
+/**
+ * Merges an agreeing restatement into the existing claim: nothing is overwritten. The incoming record
+ * is a new write (one mention) or, in consolidation's dedup, a stored duplicate: its mentions and the
+ * wordings merged into it before come along.
+ */
 export async function applyMerge(tx: StoreTransaction, incoming: MemoryRecord, target: MemoryRecord, now: number): Promise<void> {
   const history = [...(target.data.history ?? [])];
-  const sameWording =
-    normalize(incoming.content) === normalize(target.content) || history.some((h) => normalize(h.content) === normalize(incoming.content));
-  if (!sameWording)
+  const known = (content: string): boolean =>
+    normalize(content) === normalize(target.content) || history.some((h) => normalize(h.content) === normalize(content));
+  for (const entry of incoming.data.history ?? []) if (!known(entry.content)) history.push(entry);
+  if (!known(incoming.content))
     history.push({
       content: incoming.content,
       at: now,
@@ -147,7 +152,7 @@ export async function applyMerge(tx: StoreTransaction, incoming: MemoryRecord, t
     if (!sources.some((s) => JSON.stringify(s) === JSON.stringify(source))) sources.push(source);
   }
   await tx.updateMemory(target.id, target.scope, {
-    mentionCount: target.mentionCount + 1,
+    mentionCount: target.mentionCount + Math.max(1, incoming.mentionCount),
     tags: [...new Set([...target.tags, ...incoming.tags])],
     entities: [...new Set([...target.entities, ...incoming.entities])],
     importance:
