@@ -11,6 +11,7 @@ import type { Llm } from '../core/ports/llm.js';
 import type { Store, StoreReader, StoreTransaction } from '../core/ports/store.js';
 import type { SystemPorts } from '../core/ports/system.js';
 import type { Scope } from '../core/scope.js';
+import { IDENTITY_KEY_PREFIX } from '../core/identity-keys.js';
 import { newId, newRecord } from '../core/record-factory.js';
 import type { ConsolidationConfig, PhaseName } from './config.js';
 import type { ConsolidationTrigger, PhaseCounters } from './report.js';
@@ -73,7 +74,7 @@ export interface PhaseContext {
   batch(work: (tx: StoreTransaction) => Promise<void>, cursor: unknown): Promise<void>;
 }
 
-const KEY_PREFIX = 'consolidate/key/';
+const KEY_PREFIX = IDENTITY_KEY_PREFIX;
 
 /** The record id stored under a consolidation identity key (idempotent creation), or null. */
 export async function lookupKey(reader: StoreReader, scope: Scope, key: string): Promise<string | null> {

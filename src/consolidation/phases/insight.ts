@@ -15,8 +15,9 @@ import { itemIndex, type ItemIndex } from '../item-index.js';
 import { derivedRecord, linkDerivedFrom, lookupKey, scanRecords, storeKey, type PhaseContext } from '../phase-context.js';
 import { addTally } from '../report.js';
 import { GROUPS_KEY, type RecombinedGroup } from './recombine.js';
+import { IDENTITY_KEY_PREFIX } from '../../core/identity-keys.js';
 
-const BRIDGE_KEYS = 'consolidate/key/bridge:';
+const BRIDGE_KEYS = `${IDENTITY_KEY_PREFIX}bridge:`;
 /** Bridges read back per run. */
 const MAX_BRIDGES_READ = 5000;
 

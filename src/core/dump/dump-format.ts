@@ -39,7 +39,7 @@ const loose = <T extends z.ZodRawShape>(shape: T) => z.looseObject(shape).option
  * `action.tool` that is a number, a `history` that is not a list). Keys it does not know are kept, as
  * are extra keys inside the known objects: a dump of a newer Engram still reads.
  */
-const recordDataSchema = z.looseObject({
+export const recordDataSchema = z.looseObject({
   perception: loose({ objects: texts.optional(), people: texts.optional(), salience: number.optional(), novelty: number.optional() }),
   context: loose({
     goal: text.optional(),
@@ -93,6 +93,15 @@ const recordDataSchema = z.looseObject({
   reflection: json.optional(),
   promotion: json.optional(),
   concept: z.boolean().optional(),
+});
+
+/**
+ * The same check as {@link recordDataSchema}, answering the value as given (its keys in their order),
+ * for readers that write the record back as they read it (a Markdown trailer).
+ */
+export const recordDataCheck = json.superRefine((value, ctx) => {
+  const result = recordDataSchema.safeParse(value);
+  if (!result.success) for (const issue of result.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
 });
 
 export const dumpHeaderSchema = z

@@ -11,6 +11,7 @@ import type { Scope } from '../scope.js';
 import { renderDate, renderEntry, renderImportance } from './format.js';
 import { isProfileSchema } from '../profile/profile-schema.js';
 import { isEpisode, recordKind } from '../record-kinds.js';
+import { IDENTITY_KEY_PREFIX } from '../identity-keys.js';
 
 /** File name → Markdown text. */
 export type MarkdownFiles = Record<string, string>;
@@ -53,8 +54,17 @@ export function shownInstant(record: MemoryRecord): number {
   return isEpisode(record) ? (record.occurredAt ?? record.validFrom) : record.validFrom;
 }
 
-/** The trailer: the record minus its visible text, defaults left out; plus refs and outgoing edges. */
-export function trailerOf(record: MemoryRecord, refs: Record<string, string[]>, edges: readonly Edge[]): Record<string, unknown> {
+/**
+ * The trailer: the record minus its visible text, defaults left out; plus refs, outgoing edges and the
+ * sleep cycle's identity keys that name it or one of its edges (so a cycle after an import finds what
+ * it made before instead of making it again).
+ */
+export function trailerOf(
+  record: MemoryRecord,
+  refs: Record<string, string[]>,
+  edges: readonly Edge[],
+  keys: Record<string, string> = {},
+): Record<string, unknown> {
   const { scope: _scope, content: _content, ...rest } = record;
   const trailer: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(rest)) {
@@ -66,7 +76,33 @@ export function trailerOf(record: MemoryRecord, refs: Record<string, string[]>, 
   if (edges.length > 0) {
     trailer.edges = edges.map(({ scope: _s, fromId: _f, ...edge }) => edge);
   }
+  if (Object.keys(keys).length > 0) trailer.keys = keys;
   return trailer;
+}
+
+/**
+ * The scope's consolidation identity keys (`consolidate/key/…` state: which record or edge a phase made
+ * for a key), by the record whose trailer carries them: the record itself, or the record an edge leaves.
+ */
+async function identityKeys(
+  store: Store,
+  scope: Scope,
+  edgeFrom: ReadonlyMap<string, string>,
+): Promise<Map<string, Record<string, string>>> {
+  const byRecord = new Map<string, Record<string, string>>();
+  for (let after: string | undefined; ;) {
+    const entries = await store.listState(scope, IDENTITY_KEY_PREFIX, 1000, after !== undefined ? { after } : {});
+    for (const entry of entries) {
+      const id = (entry.value as { id?: unknown } | null)?.id;
+      if (typeof id !== 'string') continue;
+      const holder = edgeFrom.get(id) ?? id;
+      const keys = byRecord.get(holder) ?? {};
+      keys[entry.key.slice(IDENTITY_KEY_PREFIX.length)] = id;
+      byRecord.set(holder, keys);
+    }
+    if (entries.length < 1000) return byRecord;
+    after = entries[entries.length - 1]!.key;
+  }
 }
 
 async function allRecords(store: Store, scope: Scope): Promise<MemoryRecord[]> {
@@ -100,6 +136,8 @@ export async function exportMarkdown(deps: { store: Store }, scope: Scope): Prom
       edges.set(edge.fromId, [...(edges.get(edge.fromId) ?? []), edge]);
     }
   }
+  const edgeFrom = new Map([...edges.values()].flat().map((edge) => [edge.id, edge.fromId]));
+  const keys = await identityKeys(deps.store, scope, edgeFrom);
   const byFile = new Map<string, MemoryRecord[]>([...MARKDOWN_FILES, SCHEMA_FILE].map((f) => [f, []]));
   for (const record of records) byFile.get(fileOf(record))?.push(record);
   const files: MarkdownFiles = {};
@@ -122,7 +160,7 @@ export async function exportMarkdown(deps: { store: Store }, scope: Scope): Prom
           tags: r.tags,
           pinned: r.pinned,
         },
-        trailerOf(r, refs.get(r.id) ?? {}, edges.get(r.id) ?? []),
+        trailerOf(r, refs.get(r.id) ?? {}, edges.get(r.id) ?? [], keys.get(r.id) ?? {}),
       );
     const parts = [
       `# ${TITLES[file]} — ${scope}`,

@@ -12,6 +12,7 @@ import type { Scope } from '../scope.js';
 import { newId } from '../write/new-record.js';
 import { embeddingText, rememberAll, type WriteDeps } from '../write/remember.js';
 import { SCHEMA_FILE, shownInstant, type MarkdownFiles } from './export.js';
+import { IDENTITY_KEY_PREFIX } from '../identity-keys.js';
 import { PROFILE_SCHEMA_CATEGORY } from '../profile/profile-schema.js';
 import { parseDate, parseEntries, renderDate, renderImportance, type ParsedEntry } from './format.js';
 import { parseTrailer, type Trailer } from './trailer-schema.js';
@@ -227,6 +228,15 @@ export async function importMarkdown(deps: Deps, files: MarkdownFiles, scope: Sc
     newEdges.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     if (newEdges.length > 0) await tx.insertEdges(newEdges);
     report.edges += newEdges.length;
+    // the sleep cycle's identity keys, where the store has none yet (a record copied under a new id
+    // keeps none: its old id is what they name)
+    for (const { record, trailer } of known) {
+      if (idMap.has(record.id)) continue;
+      for (const [key, id] of Object.entries(trailer.keys ?? {})) {
+        if ((await tx.getState(scope, IDENTITY_KEY_PREFIX + key)) === null)
+          await tx.setState(scope, IDENTITY_KEY_PREFIX + key, { id }, now);
+      }
+    }
   });
 
   if (inputs.length > 0) {

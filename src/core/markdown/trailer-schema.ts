@@ -7,6 +7,7 @@ import { EngramError, messages } from '../errors.js';
 import { isInstant } from '../instant.js';
 import { LAYERS, PROVENANCE_KINDS, STATUSES } from '../memory.js';
 import { emotionSchema } from '../schemas.js';
+import { recordDataCheck } from '../dump/dump-format.js';
 
 const unit = z.number().min(0).max(1);
 // a real instant in years 0001-9999, as every other date input
@@ -63,9 +64,11 @@ export const trailerSchema = z
     invalidatedAt: instant.nullable().optional(),
     sourceKey: z.string().max(2_000).nullable().optional(),
     updatedAt: instant.optional(),
-    data: z.record(z.string(), z.unknown()).optional(),
+    data: recordDataCheck.optional(),
     refs: z.partialRecord(z.enum(LAYERS), z.array(id).max(10_000)).optional(),
     edges: z.array(edgeSchema).max(10_000).optional(),
+    /** The sleep cycle's identity keys naming this record or one of its edges: key → the id it names. */
+    keys: z.record(z.string().min(1).max(1_000), id).optional(),
   })
   .strict();
 

@@ -158,6 +158,37 @@ describe('Markdown import', () => {
     expect(await target.exportMarkdown({ scope: S })).toEqual(files);
   });
 
+  it('a sleep cycle after the round trip finds what the cycles before it made: nothing is made twice', async () => {
+    const source = await open();
+    const deploy = (content: string, success: boolean, objects = ['orders_db']) => ({
+      scope: S,
+      content,
+      importance: 0.6,
+      action: { tool: 'deploy' },
+      outcome: { success },
+      perception: { objects },
+    });
+    await source.remember([
+      deploy('Deploy of the Globex pipeline failed on orders_db', false),
+      deploy('Deploy of the Globex pipeline failed on orders_db again', false),
+      deploy('Deploy of the Globex pipeline succeeded on orders_db', true),
+      { scope: S, content: 'Alice accepted the Initech offer', importance: 0.6 },
+      deploy('Deploy of the Initech warehouse job failed on orders_db', false),
+    ]);
+    await source.consolidate({ scope: S });
+    const made = await everything(source);
+    expect(made.some((r) => r.layer === 'statistical')).toBe(true);
+    const files = await source.exportMarkdown({ scope: S });
+    expect(files['semantic.md']).toMatch(/"keys":\{"ground:/);
+
+    const target = await open();
+    await target.importMarkdown(files, { scope: S });
+    const report = await target.consolidate({ scope: S });
+    expect(report.phases.filter((p) => p.created > 0).map((p) => `${p.name}: ${p.created}`)).toEqual([]);
+    expect((await everything(target)).length).toBe(made.length);
+    expect((await target.stats({ scopes: [S] })).edges).toBe((await source.stats({ scopes: [S] })).edges);
+  });
+
   it('applies what a person edited and adds hand-written entries', async () => {
     const engram = await open();
     const ids = await seed(engram);
