@@ -213,6 +213,21 @@ describe('dedup and supersession sweeps (claims that slipped past the write path
     // the report names what each sweep changed
     expect(report.phases.find((p) => p.name === 'supersede')?.superseded).toEqual([target!.id]);
     expect(report.phases.find((p) => p.name === 'dedup')?.merged).toEqual([duplicate.id]);
+    // Concepts are names, not claims: a sweep neither merges them with each other nor with a claim.
+    const concept = (content: string): MemoryRecord => ({
+      ...raw(b!, content),
+      data: { concept: true, name: content.replace(/ /g, '_'), category: 'entity' },
+    });
+    const concepts = [concept('initech'), concept('deploy initech'), concept('alice prefers window seats on long flights')];
+    const conceptVectors = await engram.embedder.embed(concepts.map((c) => c.content));
+    await engram.store.transaction((tx) => tx.insertMemories(concepts.map((record, i) => ({ record, embedding: conceptVectors[i]! }))));
+    await engram.consolidate({ scope: SCOPE, phases: ['dedup', 'supersede'] });
+    for (const c of await engram.store.getMemories(
+      concepts.map((c) => c.id),
+      [SCOPE],
+    ))
+      expect([c.content, c.status]).toEqual([c.content, 'active']);
+    expect((await engram.store.getMemories([seats!.id], [SCOPE]))[0]?.mentionCount).toBe(4);
     // Idempotent.
     const again = await engram.consolidate({ scope: SCOPE, phases: ['dedup', 'supersede'] });
     for (const p of again.phases) expect([p.created, p.updated]).toEqual([0, 0]);

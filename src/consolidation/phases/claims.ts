@@ -11,7 +11,7 @@ import { applyMerge, applySupersession, decideClaim } from '../../core/write/res
 import { mixedSample } from '../sampler.js';
 import { seedFrom } from '../statistics.js';
 import { scanRecords, type PhaseContext } from '../phase-context.js';
-import { isChunkParent, isCycleKnowledge } from '../../core/record-kinds.js';
+import { isChunkParent, isConcept, isCycleKnowledge } from '../../core/record-kinds.js';
 import { noteChanged } from '../report.js';
 
 /** The sample of current claims both phases look at (deterministic per scope and run instant). */
@@ -23,7 +23,7 @@ async function sampleClaims(ctx: PhaseContext): Promise<MemoryRecord[]> {
     statuses: ['active'],
     pageSize: ctx.deps.config.pageSize,
   })) {
-    for (const r of page) if (isVisible(r, {}, ctx.now) && !isChunkParent(r) && !isCycleKnowledge(r)) all.push(r);
+    for (const r of page) if (isVisible(r, {}, ctx.now) && !isChunkParent(r) && !isCycleKnowledge(r) && !isConcept(r)) all.push(r);
   }
   return mixedSample(all, ctx.deps.config.sample, seedFrom(`${ctx.scope}:${ctx.now}`)).items;
 }

@@ -8,6 +8,7 @@
  */
 import type { Edge, MemoryRecord } from '../memory.js';
 import { isVisible } from '../memory.js';
+import { isConcept } from '../record-kinds.js';
 import type { StoreTransaction } from '../ports/store.js';
 import { contentTerms } from '../text/index.js';
 import { compareClaims, extractClaim, type ClaimComparison } from './claims/index.js';
@@ -62,7 +63,9 @@ export async function decideClaim(
   let bestAgreement: { record: MemoryRecord; comparison: ClaimComparison; score: number } | undefined;
   for (const id of ids) {
     const candidate = known.get(id);
+    // a concept is a name, not a statement: no claim merges into or supersedes one (nor the reverse)
     if (candidate === undefined || candidate.id === record.id || !isVisible(candidate, {}, now)) continue;
+    if (isConcept(candidate) || isConcept(record)) continue;
     const sim = similarity.get(id);
     const comparison = compareClaims(record.content, candidate.content, sim !== undefined ? { similarity: Math.max(0, sim) } : {});
     if (comparison.relation === 'supersedes') {
