@@ -114,6 +114,70 @@ describe('GET /v1/memories and /v1/scopes', () => {
   });
 });
 
+describe('unknown query parameters', () => {
+  it('are refused with 400 naming the parameter, the nearest accepted one and every accepted one', async () => {
+    const engram = await seeded();
+    const call = await server(engram, { auth: 'open' });
+    // tags is not a filter: without the check every record came back, as if filtered
+    const misspelt = await call('/v1/memories?scope=acme/a&tags=launch');
+    expect(misspelt.status).toBe(400);
+    expect(misspelt.body.error.code).toBe('INVALID_INPUT');
+    expect(misspelt.body.error.message).toMatch(
+      /unknown query parameter "tags" \(did you mean tag\?\): GET \/v1\/memories accepts scope, layer, status, tag, entity, text,/,
+    );
+    expect(misspelt.body.error.details).toMatchObject({ field: 'tags' });
+    const cases: [string, RegExp][] = [
+      ['/v1/memories?Scope=acme/a', /"Scope" \(did you mean scope\?\)/],
+      ['/v1/memories?scope=acme/a&as_of=2024-01-01', /"as_of" \(did you mean asOf\?\)/],
+      ['/v1/memories?scope=acme/a&colour=red', /unknown query parameter "colour": GET \/v1\/memories accepts/],
+      ['/v1/stats?scopes=acme/a&layer=semantic', /unknown query parameter "layer": GET \/v1\/stats accepts scopes\./],
+      ['/v1/overview?scope=acme/a&limit=5', /unknown query parameter "limit": GET \/v1\/overview accepts scope\./],
+      ['/v1/graph?scope=acme/a&relationTypes=IS_A', /"relationTypes" \(did you mean relationType\?\)/],
+      ['/v1/scopes?scope=acme/a', /GET \/v1\/scopes takes no query parameters, not "scope"/],
+      ['/v1/export?scope=acme/a&embedding=true', /"embedding" \(did you mean embeddings\?\)/],
+    ];
+    for (const [path, message] of cases) {
+      const response = await call(path);
+      expect(response.status, path).toBe(400);
+      expect(response.body.error.message, path).toMatch(message);
+    }
+    const recall = await call('/v1/recall?k=5', { method: 'POST', body: { scopes: ['acme/a'], query: 'launch' } });
+    expect(recall.status).toBe(400);
+    expect(recall.body.error.message).toMatch(
+      /POST \/v1\/recall takes no query parameters, not "k": send the request's fields in the JSON body/,
+    );
+  });
+
+  it('accepts every parameter the web UI and the Python client send, under both scope spellings', async () => {
+    const engram = await seeded();
+    const call = await server(engram, { auth: 'open' });
+    const [id] = (await call('/v1/memories?scope=acme/a&limit=1')).body.items.map((i: { id: string }) => i.id) as [string];
+    for (const path of [
+      '/v1/memories?scope=acme/a&layer=episodic&layer=semantic&status=active&tag=launch&entity=x&text=launch&validFrom=2020-01-01&validTo=2999-01-01&recordedFrom=0&recordedTo=99999999999999&sort=validFrom&order=asc&limit=5',
+      '/v1/memories?scopes=acme/a&asOf=2999-01-01&knownAt=2999-01-01',
+      '/v1/stats?scopes=acme/a',
+      '/v1/stats?scope=acme/a',
+      '/v1/overview?scope=acme/a',
+      '/v1/overview?scopes=acme/a',
+      '/v1/consolidation/runs?scope=acme/a&limit=50',
+      '/v1/graph?scope=acme/a&limit=200&relationType=IS_A',
+      `/v1/graph?scope=acme/a&focus=${id}`,
+      `/v1/memories/${id}?scopes=acme/a`,
+      `/v1/memories/${id}?scope=acme/a`,
+      `/v1/memories/${id}/history?scopes=acme/a`,
+      `/v1/memories/${id}/versions?scope=acme/a`,
+      `/v1/memories/${id}/provenance?scope=acme/a`,
+      `/v1/memories/${id}/edges?scopes=acme/a&types=IS_A&asOf=2999-01-01&knownAt=2999-01-01`,
+      '/v1/relations/types?scopes=acme/a',
+    ]) {
+      const response = await call(path);
+      expect(response.status, `${path}: ${JSON.stringify(response.body)}`).toBe(200);
+    }
+    const patched = await call(`/v1/memories/${id}?scope=acme/a`, { method: 'PATCH', body: { pinned: true } });
+    expect(patched.status).toBe(200);
+  });
+});
+
 describe('POST /v1/purge', () => {
   it("needs confirm, stays inside the key's tenant, removes for good", async () => {
     const engram = await seeded();

@@ -6,7 +6,7 @@
 import { connect } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerClientErrors, createHttpApp } from '../../src/interfaces/http/index.js';
+import { answerClientErrors, createHttpApp, toHttpError } from '../../src/interfaces/http/index.js';
 import type { Engram } from '../../src/index.js';
 import { startServe, type RunningServer } from '../helpers/serve.js';
 import { tempEngram } from '../helpers/temp.js';
@@ -98,6 +98,53 @@ describe('HTTP requests past the limits', () => {
       code: 'INVALID_INPUT',
       message: expect.stringMatching(/properties nests more than 64 levels deep/) as unknown as string,
     });
+  });
+});
+
+describe('a client that disconnects mid-body', () => {
+  it('is not an internal error: nothing is logged and nothing is written', async () => {
+    const logged: unknown[] = [];
+    const app = createHttpApp({ engram, auth: 'open', ui: false, log: (error) => logged.push(error) });
+    const quiet = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+    await new Promise<void>((ready) => quiet.once('listening', () => ready()));
+    try {
+      const to = (quiet.address() as { port: number }).port;
+      const before = (await engram.stats({ scopes: ['acme/cut'] })).total;
+      for (const [path, type, piece] of [
+        ['/v1/memories', 'application/json', '{"scope":"acme/cut","content":"half a memo'],
+        ['/v1/import', 'application/x-ndjson', '{"format":"engram-dump","version":1,"embedder":{"name":"hash'],
+      ]) {
+        const socket = connect(to, '127.0.0.1');
+        await new Promise<void>((open) => socket.once('connect', () => open()));
+        const chunk = Buffer.from(piece as string);
+        socket.write(
+          `POST ${path as string} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${type as string}\r\nTransfer-Encoding: chunked\r\n\r\n${chunk.length.toString(16)}\r\n${piece as string}\r\n`,
+        );
+        await new Promise((wait) => setTimeout(wait, 200));
+        socket.destroy();
+      }
+      // the server notices the closed sockets and fails the body reads
+      await new Promise((wait) => setTimeout(wait, 500));
+      expect(logged, 'a request abort was logged as an internal error').toEqual([]);
+      expect((await engram.stats({ scopes: ['acme/cut'] })).total).toBe(before);
+      // the server still answers
+      expect((await fetch(`http://127.0.0.1:${to}/health`)).status).toBe(200);
+    } finally {
+      await new Promise<void>((done) => quiet.close(() => done()));
+    }
+  });
+
+  it("is answered as the client's doing (499 CLIENT_CLOSED_REQUEST), never INTERNAL", () => {
+    const aborted = Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
+    const logged: unknown[] = [];
+    const answer = toHttpError(aborted, (error) => logged.push(error));
+    expect(answer.status).toBe(499);
+    expect(answer.body.error.code).toBe('CLIENT_CLOSED_REQUEST');
+    expect(answer.body.error.message).toMatch(/send the request again/);
+    expect(logged).toEqual([]);
+    // any other failure is still internal and logged
+    expect(toHttpError(new Error('boom'), (error) => logged.push(error)).status).toBe(500);
+    expect(logged).toHaveLength(1);
   });
 });
 

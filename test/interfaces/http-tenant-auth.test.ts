@@ -111,3 +111,39 @@ describe('relation types over HTTP with tenant keys', () => {
     expect(await own.json()).toMatchObject({ tenant: 'globex', symmetric: false });
   });
 });
+
+describe('GET /v1/export with a tenant key', () => {
+  it('is an empty dump (header with no scopes, end line with zero counts) while the tenant has no scope, and it imports', async () => {
+    const { engram } = await setup();
+    const keys = new ApiKeys(engram.store, { presenceTtlMs: 0 });
+    const app = createHttpApp({ engram, keys, auth: 'required', log: () => undefined });
+    const acme = await keys.create({ tenant: 'acme' });
+    const globex = await keys.create({ tenant: 'globex' });
+    await engram.remember({ scope: 'globex/a', content: 'Globex has memories; acme has none yet.' });
+
+    const response = await call(app, '/v1/export', { key: acme.key });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/application\/x-ndjson/);
+    const lines = (await response.text())
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatchObject({ format: 'engram-dump', version: 1, scopes: [], embeddings: false });
+    expect(lines[1]).toEqual({ kind: 'end', counts: { record: 0, edge: 0, conceptRef: 0, relationType: 0, state: 0, audit: 0 } });
+    const withVectors = await call(app, '/v1/export?embeddings=true', { key: acme.key });
+    expect(JSON.parse((await withVectors.text()).split('\n')[0] as string)).toMatchObject({ scopes: [], embeddings: true });
+
+    // the empty dump is a valid one: importing it creates nothing
+    const imported = await app.request('http://127.0.0.1:7077/v1/import', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${acme.key}`, 'content-type': 'application/x-ndjson' },
+      body: lines.map((line) => JSON.stringify(line)).join('\n') + '\n',
+    });
+    expect(imported.status).toBe(200);
+    expect(await imported.json()).toMatchObject({ complete: true, lines: 2 });
+    // another tenant's dump is untouched by this
+    const theirs = await (await call(app, '/v1/export', { key: globex.key })).text();
+    expect(JSON.parse(theirs.split('\n')[0] as string)).toMatchObject({ scopes: ['globex/a'] });
+  });
+});

@@ -2,10 +2,12 @@
  * The HTTP API in-process through `app.request()`: every `/v1` endpoint over a real SQLite store,
  * the OpenAPI document, health, and routing errors.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpApp, type HttpApp } from '../../src/interfaces/http/index.js';
 import type { Engram } from '../../src/index.js';
-import { tempEngram } from '../helpers/temp.js';
+import { tempDir, tempEngram } from '../helpers/temp.js';
 
 interface Json {
   [key: string]: unknown;
@@ -191,6 +193,42 @@ describe('HTTP API /v1 (open mode, no keys)', () => {
     expect(wrong.headers.get('allow')).toBe('POST');
   });
 
+  it('answers a trailing slash or another letter case with a 404 naming the right path, never a 405 or the web UI', async () => {
+    const ui = tempDir('engram-http-ui-');
+    writeFileSync(join(ui.dir, 'index.html'), '<!doctype html><title>shell</title>');
+    const withUi = createHttpApp({ engram, auth: 'open', ui: ui.dir });
+    try {
+      expect((await withUi.request('/browse')).status).toBe(200); // a client route is the app's shell
+      const cases: [string, string, string][] = [
+        ['GET', '/v1/scopes/', 'did you mean /v1/scopes (GET)?'],
+        ['GET', '/v1/recall/', 'did you mean /v1/recall (POST)?'],
+        ['POST', '/v1/recall/', 'did you mean /v1/recall (POST)?'],
+        ['GET', '/v1/memories/01ABC/', 'did you mean /v1/memories/01ABC (GET, PATCH, DELETE)?'],
+        ['GET', '/V1/scopes', 'did you mean /v1/scopes (GET)?'],
+        ['GET', '/V1/Memories/01ABC/Edges', 'did you mean /v1/memories/01ABC/edges (GET)?'],
+        ['GET', '/health/', 'did you mean /health (GET)?'],
+        ['GET', '/HEALTH', 'did you mean /health (GET)?'],
+        ['GET', '/openapi.json/', 'did you mean /openapi.json (GET)?'],
+        ['GET', '//health', 'the endpoints are listed in /openapi.json'],
+      ];
+      for (const [method, path, hint] of cases) {
+        const response = await withUi.request(path, { method });
+        expect(response.status, `${method} ${path}`).toBe(404);
+        expect(response.headers.get('content-type'), `${method} ${path}`).toMatch(/application\/json/);
+        expect(response.headers.get('allow')).toBeNull();
+        const error = ((await response.json()) as { error: Json }).error;
+        expect(error.code).toBe('NOT_FOUND');
+        expect(error.message, `${method} ${path}`).toContain(hint);
+      }
+      // a known path with another method is still a 405, /health included
+      const post = await withUi.request('/health', { method: 'POST' });
+      expect(post.status).toBe(405);
+      expect(post.headers.get('allow')).toBe('GET');
+    } finally {
+      ui.cleanup();
+    }
+  });
+
   it('serves /health and an OpenAPI 3.1 document generated from the zod schemas', async () => {
     const health = await call('GET', '/health');
     expect(health).toEqual({ status: 200, json: { status: 'ok', version: '0.1.0', auth: 'open' } });
@@ -274,6 +312,25 @@ describe('HTTP API /v1: context, prediction, graph and consolidation', () => {
 
     const unknownType = await call('POST', '/v1/relations', { scope, from, type: 'LOVES', to });
     expect(unknownType.status).toBe(400);
+  });
+
+  it('answers 404 for the edges of a memory no scope of the read holds, as every read by id does', async () => {
+    const { json: lonely } = await call('POST', '/v1/memories', { scope, layer: 'semantic', content: 'The attic has no edges.' });
+    const none = await call('GET', `/v1/memories/${lonely.id as string}/edges?scopes=${scope}`);
+    expect(none).toEqual({ status: 200, json: { edges: [] } });
+    for (const path of [
+      `/v1/memories/NO_SUCH_ID/edges?scopes=${scope}`,
+      `/v1/memories/${lonely.id as string}/edges?scopes=acme/elsewhere`,
+    ]) {
+      const missing = await call('GET', path);
+      expect(missing.status, path).toBe(404);
+      expect(missing.json.error).toMatchObject({ code: 'NOT_FOUND', message: expect.stringMatching(/No memory with id/) as unknown });
+      // the same answer as reading the memory itself
+      expect((await call('GET', path.replace('/edges', ''))).status).toBe(404);
+    }
+    // bad input is still told before the lookup
+    expect((await call('GET', `/v1/memories/NO_SUCH_ID/edges?scopes=${scope}&asOf=yesterday-ish`)).status).toBe(400);
+    expect((await call('GET', '/v1/memories/NO_SUCH_ID/edges')).status).toBe(400);
   });
 
   it('builds a context, predicts from past episodes, consolidates and ends a session', async () => {

@@ -4,6 +4,7 @@
  * responses match the response schemas), `servers` points at `engram serve`, and each route documents
  * the errors it can answer. `npm run lint:openapi` lints the same document with Redocly.
  */
+import Ajv from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildOpenApiDocument, createHttpApp, httpRoutes, type HttpApp } from '../../src/interfaces/http/index.js';
@@ -104,6 +105,8 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(responses('/v1/memories/{id}', 'get'))).toEqual(expect.arrayContaining(['400', '401', '403', '404', '503']));
     expect(responses('/v1/memories/{id}', 'get')).not.toHaveProperty('413');
     expect(responses('/v1/scopes', 'get')).not.toHaveProperty('404');
+    // an unknown query parameter is a 400 on every route, those without parameters included
+    expect(responses('/v1/scopes', 'get')).toHaveProperty('400');
     expect(Object.keys(responses('/v1/memories', 'post'))).toEqual(expect.arrayContaining(['400', '401', '403', '413', '503']));
     expect(responses('/v1/consolidate', 'post')['409'].description).toMatch(/LOCKED/);
     expect(responses('/v1/memories/{id}/restore', 'post')['409'].description).toMatch(/CONFLICT/);
@@ -168,5 +171,64 @@ describe('the OpenAPI document', () => {
     const got = await call('GET', `/v1/memories/${id}?scopes=acme/users/alice`);
     expect(routes.find((r) => r.operationId === 'getMemory')?.response?.safeParse(got.json).success).toBe(true);
     expect(checked).toEqual(expect.arrayContaining(['remember', 'recall', 'context', 'stats', 'purge', 'listMemories', 'listScopes']));
+  });
+
+  it('real answers validate against the response schemas of the document itself (fields the engine adds are declared)', async () => {
+    // zod's safeParse drops undeclared keys, so the check above cannot see a closed object missing a field:
+    // here the JSON Schema a generated client uses judges the answer as sent
+    const ajv = new Ajv({ allErrors: true, unknownFormats: 'ignore' });
+    ajv.addSchema({ components: { schemas: doc.components.schemas } }, 'openapi');
+    const expectValid = (component: string, answer: unknown): void => {
+      const validate = ajv.compile({ $ref: `openapi#/components/schemas/${component}` });
+      expect(validate(answer), `${component}: ${JSON.stringify(validate.errors)}`).toBe(true);
+    };
+    const scope = 'acme/openapi-real';
+    await engram.setProfileSchema({ scope, fields: [{ name: 'favourite language', description: 'the language the user likes' }] });
+    const decided = await call('POST', '/v1/memories', {
+      scope,
+      layer: 'episodic',
+      content: 'We chose Rust for the parser rewrite.',
+      rejected: ['Go for the parser rewrite'],
+    });
+    expect(decided.status).toBe(200);
+    expect(decided.json.rejected).toHaveLength(1);
+    expectValid('RememberResult', decided.json);
+    const batch = await call('POST', '/v1/memories', [{ scope, content: 'The parser rewrite shipped.', follows: decided.json.id }]);
+    expectValid('RememberResponse', batch.json);
+
+    const now = Date.now();
+    await engram.store.transaction(async (tx) => {
+      await tx.setState(
+        scope,
+        'affect/cautions',
+        {
+          at: now,
+          items: [{ concept: 'parser', recordId: decided.json.id, content: 'Caution on parser: 2 of 3 failed.', k: 2, n: 3, since: now }],
+        },
+        now,
+      );
+      await tx.setState(
+        scope,
+        'affect/mood/latest',
+        {
+          recordId: decided.json.id,
+          period: '2024-W10',
+          tone: 'tense',
+          valence: -0.4,
+          intensity: 0.6,
+          moods: [{ mood: 'frustrated' }],
+          content: 'A tense week.',
+          to: now,
+        },
+        now,
+      );
+    });
+    const context = await call('POST', '/v1/context', { scopes: [scope], message: 'Why Rust for the parser rewrite?', chains: true });
+    expect(context.status).toBe(200);
+    expect(context.json.parts.cautions.items).toHaveLength(1);
+    expect(context.json.parts.mood.items).toHaveLength(1);
+    expect(context.json.parts.chains.items.length).toBeGreaterThan(0);
+    expect(context.json.parts.profileFields).toBeDefined();
+    expectValid('StructuredContext', context.json);
   });
 });

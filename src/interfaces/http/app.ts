@@ -8,7 +8,8 @@ import { ApiKeys } from './api-keys.js';
 import type { Engram } from '../../engram.js';
 import { assertLocalRequest, authenticateRequest, type AuthMode, type AuthVariables } from './auth.js';
 import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from './body.js';
-import { httpErrorResponse, type InternalErrorLogger } from './error-mapping.js';
+import { isEngramError } from '../../core/errors.js';
+import { clientClosedRequest, httpErrorResponse, type InternalErrorLogger } from './error-mapping.js';
 import { buildOpenApiDocument } from './openapi.js';
 import type { RouteSpec } from './route.js';
 import { memoryRoutes } from './routes/memories.js';
@@ -18,6 +19,7 @@ import { servingRoutes } from './routes/serving.js';
 import { exploreRoutes } from './routes/explore.js';
 import { dumpRoutes } from './routes/dump.js';
 import { maintenanceRoutes } from './routes/maintenance.js';
+import { assertKnownParams } from './routes/params.js';
 import { staticUi } from './static-ui.js';
 
 /** Options of `createHttpApp`. */
@@ -66,6 +68,10 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   const log = options.log;
   const serverScopes = [...(options.scopes ?? [])];
   const routes = httpRoutes();
+  const endpoints: Endpoint[] = [
+    ...routes.map((r) => ({ path: r.path, method: r.method.toUpperCase() })),
+    ...SERVICE_PATHS.map((path) => ({ path, method: 'GET' })),
+  ];
   const app: HttpApp = new Hono<{ Variables: AuthVariables }>();
   let openApi: unknown;
   const ui = options.ui === false ? null : staticUi(options.ui);
@@ -91,6 +97,8 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
         const principal = await authenticateRequest(c.req.raw, { keys, auth });
         if (principal === null) assertLocalRequest(c.req.raw);
         c.set('principal', principal);
+        const query = new URL(c.req.url).searchParams;
+        assertKnownParams(query, `${route.method.toUpperCase()} ${route.path}`, route.query);
         const hasBody =
           route.method !== 'get' &&
           route.ndjson?.request === undefined &&
@@ -100,7 +108,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
           engram,
           principal,
           params: c.req.param() as Record<string, string>,
-          query: new URL(c.req.url).searchParams,
+          query,
           body,
           serverScopes,
           authorize: authorizer(principal),
@@ -112,7 +120,8 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
         c.header('Server-Timing', `engram;dur=${(performance.now() - started).toFixed(1)}`);
         return c.json(result as object, 200);
       } catch (error) {
-        return errorResponse(error, log);
+        // a stream the route read itself (an import) failed because the client went away
+        return errorResponse(c.req.raw.signal.aborted && !isEngramError(error) ? clientClosedRequest() : error, log);
       }
     });
   }
@@ -121,7 +130,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     const path = new URL(c.req.url).pathname;
     const page = ui === null ? null : await ui.respond(c.req.method, path);
     if (page !== null) return page;
-    const allowed = routes.filter((r) => matches(r.path, path)).map((r) => r.method.toUpperCase());
+    const allowed = endpoints.filter((e) => matches(e.path, path)).map((e) => e.method);
     if (allowed.length > 0) {
       return c.json(
         { error: { code: 'METHOD_NOT_ALLOWED', message: `${c.req.method} is not allowed on ${path}: use ${allowed.join(', ')}.` } },
@@ -129,15 +138,12 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
         { Allow: allowed.join(', ') },
       );
     }
-    return c.json(
-      {
-        error: {
-          code: 'NOT_FOUND',
-          message: `No endpoint ${c.req.method} ${path.slice(0, 200)}: the endpoints are listed in /openapi.json.`,
-        },
-      },
-      404,
-    );
+    const near = nearestEndpoint(endpoints, path);
+    const hint =
+      near === null
+        ? 'the endpoints are listed in /openapi.json.'
+        : `did you mean ${near.path.slice(0, 200)} (${near.methods.join(', ')})? Paths are case-sensitive and take no trailing slash.`;
+    return c.json({ error: { code: 'NOT_FOUND', message: `No endpoint ${c.req.method} ${path.slice(0, 200)}: ${hint}` } }, 404);
   });
 
   app.onError((error) => httpErrorResponse(error, log));
@@ -154,7 +160,33 @@ function errorResponse(error: unknown, log: InternalErrorLogger | undefined): Re
   return response;
 }
 
-function matches(pattern: string, path: string): boolean {
-  const regex = new RegExp(`^${pattern.replace(/:[A-Za-z_]+/g, '[^/]+')}/?$`);
-  return regex.test(path);
+/** A method and path this app answers, e.g. `GET /v1/memories/:id`. */
+interface Endpoint {
+  path: string;
+  method: string;
+}
+
+/** Paths this app answers besides the `/v1` routes. */
+const SERVICE_PATHS = ['/health', '/openapi.json'];
+
+/** Does `path` name the endpoint `pattern` (e.g. `/v1/memories/:id`) exactly (case and trailing slash included)? */
+function matches(pattern: string, path: string, flags = ''): boolean {
+  return new RegExp(`^${pattern.replace(/\./g, '\\.').replace(/:[A-Za-z_]+/g, '[^/]+')}$`, flags).test(path);
+}
+
+/**
+ * The endpoint `path` almost names (in another case, or with a trailing slash), written as it should be
+ * (ids kept as given), with the methods it answers; null when there is none.
+ */
+function nearestEndpoint(endpoints: readonly Endpoint[], path: string): { path: string; methods: string[] } | null {
+  const trimmed = path.replace(/(?<=.)\/+$/, '');
+  const near = endpoints.filter((e) => matches(e.path, trimmed, 'i'));
+  const [first] = near;
+  if (first === undefined) return null;
+  const given = trimmed.split('/');
+  const fixed = first.path
+    .split('/')
+    .map((segment, i) => (segment.startsWith(':') ? (given[i] ?? segment) : segment))
+    .join('/');
+  return { path: fixed, methods: near.filter((e) => e.path === first.path).map((e) => e.method) };
 }

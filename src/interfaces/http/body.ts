@@ -4,7 +4,7 @@
  */
 import { EngramError } from '../../core/errors.js';
 import { MAX_JSON_DEPTH } from '../../core/schemas.js';
-import { HttpError } from './error-mapping.js';
+import { clientClosedRequest, HttpError, isClientAbort } from './error-mapping.js';
 
 /** Default request body limit: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -62,7 +62,15 @@ async function readText(request: Request, maxBytes: number): Promise<string> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: Awaited<ReturnType<typeof reader.read>>;
+    try {
+      chunk = await reader.read();
+    } catch (error) {
+      // the client closed the connection mid-body: its fault, not an internal error
+      if (request.signal.aborted || isClientAbort(error)) throw clientClosedRequest();
+      throw error;
+    }
+    const { done, value } = chunk;
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {

@@ -5,7 +5,7 @@
 import { isEngramError, type EngramErrorCode } from '../../core/errors.js';
 
 /** Codes only the HTTP interface produces (the request itself, not the engine, is at fault). */
-export type HttpOnlyErrorCode = 'PAYLOAD_TOO_LARGE' | 'METHOD_NOT_ALLOWED';
+export type HttpOnlyErrorCode = 'PAYLOAD_TOO_LARGE' | 'METHOD_NOT_ALLOWED' | 'CLIENT_CLOSED_REQUEST';
 
 /** HTTP status per engine error code. */
 export const HTTP_STATUS: Record<EngramErrorCode, number> = {
@@ -30,6 +30,8 @@ export const BUSY_RETRY_AFTER_SECONDS = 1;
 const HTTP_ONLY_STATUS: Record<HttpOnlyErrorCode, number> = {
   PAYLOAD_TOO_LARGE: 413,
   METHOD_NOT_ALLOWED: 405,
+  // nginx's code for a client that left before the answer: the client never reads it, access logs do
+  CLIENT_CLOSED_REQUEST: 499,
 };
 
 /** An error raised by the HTTP layer itself (e.g. a body over the size limit). */
@@ -40,6 +42,25 @@ export class HttpError extends Error {
     this.name = 'HttpError';
     this.code = code;
   }
+}
+
+/** The client closed the connection before its request body arrived whole: its fault, not the server's. */
+export function clientClosedRequest(): HttpError {
+  return new HttpError(
+    'CLIENT_CLOSED_REQUEST',
+    'The connection closed before the whole request body arrived: send the request again (an import skips what it already wrote).',
+  );
+}
+
+/**
+ * Is `error` a client that went away mid-request: the error Node gives a request body when the socket
+ * closes (`aborted`, ECONNRESET), a premature close of the body stream, or `clientClosedRequest()`?
+ */
+export function isClientAbort(error: unknown): boolean {
+  if (error instanceof HttpError) return error.code === 'CLIENT_CLOSED_REQUEST';
+  if (!(error instanceof Error) || isEngramError(error)) return false;
+  const code = (error as { code?: unknown }).code;
+  return (code === 'ECONNRESET' && error.message === 'aborted') || code === 'ERR_STREAM_PREMATURE_CLOSE';
 }
 
 /** The wire form of an error. */
@@ -55,6 +76,8 @@ export function toHttpError(
   error: unknown,
   log: InternalErrorLogger = defaultLogger,
 ): { status: number; body: HttpErrorBody; headers?: Record<string, string> } {
+  // nothing to log: the client left, and nobody reads the answer
+  if (!(error instanceof HttpError) && isClientAbort(error)) return toHttpError(clientClosedRequest(), log);
   if (error instanceof HttpError) {
     return { status: HTTP_ONLY_STATUS[error.code], body: { error: { code: error.code, message: error.message } } };
   }

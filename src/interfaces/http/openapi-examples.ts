@@ -169,6 +169,8 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { request?: unknown; re
         concepts: { level: 'skipped', items: [] },
         predictions: { level: 'skipped', items: [] },
         episodes: { level: 'full', items: [] },
+        cautions: { level: 'full', items: [] },
+        mood: { level: 'full', items: [] },
       },
       trimmed: {},
       markdown: '## Rules\n- Answer in English.\n\n## About the user\n- Alice prefers concise answers with code first.\n',

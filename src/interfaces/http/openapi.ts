@@ -78,7 +78,8 @@ function pascal(operationId: string): string {
 const ERROR_RESPONSES: Record<string, { name: string; description: string }> = {
   '400': {
     name: 'BadRequest',
-    description: 'Invalid input or malformed JSON (INVALID_INPUT): the message names the field and how to fix it',
+    description:
+      'Invalid input, malformed JSON or an unknown query parameter (INVALID_INPUT): the message names the field and how to fix it',
   },
   '401': { name: 'Unauthorized', description: 'No API key, or an unknown or revoked one (UNAUTHORIZED)' },
   '403': {
@@ -121,8 +122,8 @@ function errorResponseComponents(errorRef: JsonObject): JsonObject {
 /** The statuses `route` can answer besides 200. */
 function errorStatuses(route: RouteSpec): string[] {
   const hasBody = route.body !== undefined || route.method === 'post' || route.method === 'patch';
-  const statuses = ['401', '403', '500', '503'];
-  if (hasBody || (route.query?.length ?? 0) > 0 || route.path.includes(':')) statuses.push('400');
+  // 400 everywhere: an unknown query parameter is refused on every route
+  const statuses = ['400', '401', '403', '500', '503'];
   if (route.path.includes(':id')) statuses.push('404');
   if (route.conflict !== undefined) statuses.push('409');
   if (hasBody && route.ndjson?.request === undefined) statuses.push('413'); // a streamed NDJSON body has no size limit

@@ -105,10 +105,16 @@ export const rememberResultSchema = z
             action: z.enum(['created', 'merged', 'superseded', 'unchanged']),
             superseded: z.array(z.string()).optional(),
           })
+          .loose()
           .meta({ id: 'CapturedClaim' }),
       )
       .optional(),
+    rejected: z
+      .array(z.string())
+      .optional()
+      .describe('For a decision with rejected alternatives: the episodes stored for them (linked REJECTED), in input order'),
   })
+  .loose()
   .meta({ id: 'RememberResult' });
 
 /** Every error body. */

@@ -123,13 +123,41 @@ export const predictResultSchema = z
   .meta({ id: 'PredictResult' });
 
 /** One part of a context: its entries and the level the time budget let it reach. */
-const part = (entry: z.ZodType) => z.object({ level: z.enum(['full', 'cached', 'minimal', 'skipped']), items: z.array(entry) });
+const part = (entry: z.ZodType) => z.object({ level: z.enum(['full', 'cached', 'minimal', 'skipped']), items: z.array(entry) }).loose();
 
 const entry = (id: string, shape: z.ZodRawShape) =>
   z
     .object({ id: z.string(), scope: z.string(), content: z.string(), ...shape })
     .loose()
     .meta({ id });
+
+const claimSlotSchema = z
+  .object({ subject: z.string(), attribute: z.string(), value: z.string(), negated: z.boolean().optional() })
+  .loose()
+  .meta({ id: 'ClaimSlot' });
+
+const sourceRefSchema = z.record(z.string(), z.unknown()).describe('system, conversationId, messageId, messageRange, uri');
+
+const chainMemberSchema = z
+  .object({
+    id: z.string(),
+    scope: z.string(),
+    role: z.enum(['rationale', 'decision', 'rejected', 'outcome', 'follow-up']),
+    content: z.string(),
+    layer: z.string(),
+    status: z.string(),
+    importance: z.number().nullable(),
+    occurredAt: iso.nullable(),
+    recordedAt: iso,
+    rationale: z.string().optional().describe("A decision's own rationale, when the episode recorded one"),
+    via: z
+      .object({ type: z.string(), from: z.string() })
+      .loose()
+      .optional()
+      .describe('The chain edge that reached this member from an earlier one (absent for the first)'),
+  })
+  .loose()
+  .meta({ id: 'ChainMember' });
 
 export const structuredContextSchema = z
   .object({
@@ -142,10 +170,13 @@ export const structuredContextSchema = z
     parts: z
       .object({
         rules: part(entry('RuleEntry', { priority: z.number() })),
-        profile: part(entry('ProfileEntry', { confidence: z.number(), importance: z.number().nullable() })),
+        profile: part(
+          entry('ProfileEntry', { claim: claimSlotSchema.optional(), confidence: z.number(), importance: z.number().nullable() }),
+        ),
         knowledge: part(
           entry('KnowledgeEntry', {
             layer: z.string(),
+            name: z.string().optional(),
             score: z.number(),
             relevance: unit.optional(),
             via: z.enum(['recall', 'activation']),
@@ -161,15 +192,69 @@ export const structuredContextSchema = z
               episodeCount: z.number(),
               level: z.string(),
               matchedBy: z.array(z.string()),
+              relations: z
+                .array(
+                  z
+                    .object({ type: z.string(), direction: z.enum(['out', 'in']), id: z.string(), name: z.string(), weight: z.number() })
+                    .loose(),
+                )
+                .optional(),
+              statistics: z.array(z.object({ id: z.string().optional(), verbal: z.string(), fresh: z.boolean() }).loose()).optional(),
+              grounding: z.object({ episodes: z.number() }).loose().optional(),
             })
             .loose()
             .meta({ id: 'ConceptEntry' }),
         ),
         predictions: part(predictionSchema),
         episodes: part(
-          entry('EpisodeEntry', { occurredAt: iso.nullable(), score: z.number(), relevance: unit, sources: z.array(z.object({}).loose()) }),
+          entry('EpisodeEntry', {
+            occurredAt: iso.nullable(),
+            score: z.number(),
+            relevance: unit,
+            sources: z.array(sourceRefSchema),
+            sessionId: z.string().optional(),
+            outcome: z
+              .object({ success: z.boolean().optional(), reward: z.number().optional(), detail: z.string().optional() })
+              .loose()
+              .optional(),
+          }),
         ),
+        cautions: part(
+          entry('CautionEntry', {
+            concept: z.string().describe("The concept's name, e.g. orders_db"),
+            negatives: z.number().describe('Negative outcomes of all those with a known outcome'),
+            outcomes: z.number(),
+            since: iso,
+          }),
+        ).describe('Cautions the sleep cycle raised on concepts this turn names'),
+        mood: part(
+          entry('MoodEntry', {
+            period: z.string(),
+            tone: z.string(),
+            valence: z.number(),
+            intensity: z.number(),
+            moods: z.array(z.string()),
+          }),
+        ).describe('The latest mood summary, when its period ended in the last 14 days (at most one)'),
+        profileFields: z
+          .object({
+            level: z.enum(['full', 'cached', 'minimal', 'skipped']),
+            known: z.array(z.object({ field: z.string(), value: z.string(), since: iso, id: z.string() }).loose()),
+            missing: z.array(z.string()),
+          })
+          .loose()
+          .optional()
+          .describe('When the scopes have a profile schema: the fields the facts answer and those still missing'),
+        chains: part(
+          z
+            .object({ id: z.string(), scope: z.string(), members: z.array(chainMemberSchema) })
+            .loose()
+            .meta({ id: 'ChainEntry' }),
+        )
+          .optional()
+          .describe('Only with chains: true: the decision chains of the hits, whole'),
       })
+      .loose()
       .meta({ id: 'ContextParts' }),
     trimmed: z.record(z.string(), z.number()).describe('Entries dropped per part to fit maxTokens'),
     markdown: z.string().describe('The context rendered for a prompt'),

@@ -18,6 +18,8 @@ export interface QueryParam {
   schema?: Record<string, unknown>;
   /** A typical value, shown in the OpenAPI document. */
   example?: string;
+  /** Other names the route reads it under (`scope` for `scopes`); accepted, not documented. */
+  aliases?: readonly string[];
 }
 
 /** What a handler receives. */

@@ -11,8 +11,12 @@ import { fileURLToPath } from 'node:url';
 /** Where the build puts the UI: `<package>/dist/ui` (this file lives three folders below the package). */
 export const DEFAULT_UI_DIR = fileURLToPath(new URL('../../../dist/ui/', import.meta.url));
 
-/** Paths that belong to the API, MCP and hooks: a miss there stays a JSON 404, never the app. */
-const RESERVED = [/^\/v1(\/|$)/, /^\/mcp(\/|$)/, /^\/hooks(\/|$)/, /^\/health$/, /^\/openapi\.json$/];
+/**
+ * Paths that belong to the API, MCP and hooks, in any case and with a trailing slash (`/V1/scopes`,
+ * `/health/`): a miss there stays a JSON 404 naming the right path, never the app (a monitor probing
+ * `/health/` must not read the app's 200 as a live store).
+ */
+const RESERVED = [/^\/v1(\/|$)/i, /^\/mcp(\/|$)/i, /^\/hooks(\/|$)/i, /^\/health\/*$/i, /^\/openapi\.json\/*$/i];
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -74,7 +78,6 @@ export function staticUi(dir: string = DEFAULT_UI_DIR): StaticUi {
   return {
     async respond(method, path) {
       if (method !== 'GET' && method !== 'HEAD') return null;
-      if (RESERVED.some((r) => r.test(path))) return null;
       let decoded: string;
       try {
         decoded = decodeURIComponent(path);
@@ -83,6 +86,8 @@ export function staticUi(dir: string = DEFAULT_UI_DIR): StaticUi {
       }
       if (decoded.includes('\0') || decoded.split('/').includes('..')) return null;
       const relative = decoded.replace(/^\/+/, '');
+      // as decoded, with one leading slash: /%761/scopes and //health are API paths too
+      if (RESERVED.some((r) => r.test(`/${relative}`))) return null;
       const ext = extname(relative);
       if (relative !== '' && ext !== '') {
         const body = await load(relative);

@@ -77,6 +77,7 @@ const LIST_PARAMS: readonly QueryParam[] = [
       "Scopes to list (repeatable or comma-separated; default: every scope this request may see: its key's tenant, or the server's --scope list)",
     list: true,
     example: 'acme/users/alice',
+    aliases: ['scopes'],
   },
   {
     name: 'layer',

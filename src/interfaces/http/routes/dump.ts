@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import { EngramError } from '../../../core/errors.js';
-import { dumpHeaderSchema, dumpLineSchema } from '../../../core/dump/index.js';
+import { dumpHeaderSchema, dumpLineSchema, exportDump } from '../../../core/dump/index.js';
+import type { StoreReader } from '../../../core/ports/store.js';
 import { tenantOf, type Scope } from '../../../core/scope.js';
 import type { RouteContext, RouteSpec } from '../route.js';
 import { selection } from './browse.js';
@@ -41,6 +42,18 @@ async function exportScopes(ctx: RouteContext): Promise<readonly Scope[] | 'all'
   return 'all';
 }
 
+/**
+ * The dump of no scope (a key whose tenant holds nothing yet): the header with `scopes: []` and the end
+ * line with zero counts, written by the exporter itself (the engine refuses an empty scope list, a
+ * mistake in a library call; here it is simply a tenant with nothing to dump).
+ */
+function emptyDump(ctx: RouteContext, embeddings: boolean): AsyncGenerator<string> {
+  // with no scope the exporter reads nothing but the (empty) scope list
+  const store: Pick<StoreReader, 'listScopes'> = { listScopes: async () => [] };
+  const { name, dimension } = ctx.engram.embedder;
+  return exportDump({ store: store as StoreReader, embedder: { name, dimension } }, { scopes: 'all', embeddings });
+}
+
 /** Throws SCOPE_DENIED for a scope (or relation type tenant) of a dump this request may not write. */
 function importPermit(ctx: RouteContext): (scope: Scope) => void {
   if (ctx.principal !== null) return (scope) => ctx.authorize([scope]);
@@ -70,6 +83,7 @@ export const dumpRoutes: RouteSpec[] = [
         name: 'scope',
         description: 'A scope to dump (repeatable or comma-separated); default every scope this caller may see.',
         list: true,
+        aliases: ['scopes'],
       },
       { name: 'embeddings', description: "`true` adds each record's vector (base64 float32); default false." },
     ],
@@ -80,7 +94,11 @@ export const dumpRoutes: RouteSpec[] = [
       if (embeddings !== null && embeddings !== 'true' && embeddings !== 'false') {
         throw new EngramError('INVALID_INPUT', `Invalid input: embeddings must be true or false, not "${embeddings.slice(0, 20)}".`);
       }
-      const lines = ctx.engram.exportJsonl({ scopes: await exportScopes(ctx), embeddings: embeddings === 'true' });
+      const scopes = await exportScopes(ctx);
+      const lines =
+        scopes !== 'all' && scopes.length === 0
+          ? emptyDump(ctx, embeddings === 'true')
+          : ctx.engram.exportJsonl({ scopes, embeddings: embeddings === 'true' });
       // the header is read before answering, so a bad request still gets its 4xx
       const first = await lines.next();
       const encoder = new TextEncoder();

@@ -22,6 +22,7 @@ const SCOPE: QueryParam = {
   description: 'Scopes the read may see (repeatable or comma-separated; `scopes` is accepted too). Required.',
   required: true,
   list: true,
+  aliases: ['scopes'],
 };
 
 /** The named scopes of a read, checked against what the caller may see. */

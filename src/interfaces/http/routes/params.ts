@@ -13,6 +13,7 @@ export const SCOPES_PARAM: QueryParam = {
   required: true,
   list: true,
   example: 'acme/users/alice',
+  aliases: ['scope'],
 };
 
 export const SCOPE_PARAM: QueryParam = {
@@ -77,4 +78,57 @@ export function oneParam(query: URLSearchParams, name: string): string | undefin
 export function numberParam(query: URLSearchParams, name: string): number | string | undefined {
   const value = oneParam(query, name);
   return value !== undefined && /^[+-]?\d{1,15}(\.\d{1,15})?$/.test(value) ? Number(value) : value;
+}
+
+/**
+ * Refuses a query parameter the route does not read (a misspelt filter such as `tags` would otherwise be
+ * ignored and the answer look unfiltered), naming it, the nearest accepted name and every accepted one.
+ */
+export function assertKnownParams(query: URLSearchParams, endpoint: string, params: readonly QueryParam[] = []): void {
+  const accepted = params.flatMap((p) => [p.name, ...(p.aliases ?? [])]);
+  for (const name of new Set(query.keys())) {
+    if (accepted.includes(name)) continue;
+    const shown = JSON.stringify(name.slice(0, 40));
+    const near = nearest(name, accepted);
+    const hint = near === undefined ? '' : ` (did you mean ${near}?)`;
+    const documented = params.map((p) => p.name);
+    throw new EngramError(
+      'INVALID_INPUT',
+      documented.length === 0
+        ? `Invalid input: ${endpoint} takes no query parameters, not ${shown}${hint}: send the request's fields in the JSON body.`
+        : `Invalid input: unknown query parameter ${shown}${hint}: ${endpoint} accepts ${documented.join(', ')}.`,
+      { details: { field: name.slice(0, 40), accepted: documented } },
+    );
+  }
+}
+
+/** The accepted name closest to `name` (case aside, or at most two edits away), if any. */
+function nearest(name: string, accepted: readonly string[]): string | undefined {
+  const lower = name.toLowerCase();
+  let best: { name: string; distance: number } | undefined;
+  for (const candidate of accepted) {
+    const distance = lower === candidate.toLowerCase() ? 0 : editDistance(lower, candidate.toLowerCase());
+    if (distance <= Math.min(2, Math.floor(candidate.length / 2)) && (best === undefined || distance < best.distance)) {
+      best = { name: candidate, distance };
+    }
+  }
+  return best?.name;
+}
+
+/** Levenshtein distance of two short names (parameter names, so at most a few dozen characters). */
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2 || a.length > 64) return Infinity;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(
+        (previous[j] as number) + 1,
+        (current[j - 1] as number) + 1,
+        (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    previous = current;
+  }
+  return previous[b.length] as number;
 }

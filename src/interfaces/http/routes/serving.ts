@@ -117,7 +117,7 @@ export const servingRoutes: readonly RouteSpec[] = [
     path: '/v1/memories/:id/edges',
     operationId: 'memoryEdges',
     tag: 'graph',
-    summary: 'The edges of one memory (symmetric types read "both" from either end)',
+    summary: 'The edges of one memory (symmetric types read "both" from either end); 404 when no scope holds the memory',
     query: [
       SCOPES_PARAM,
       { name: 'types', description: 'Only these relation types (comma-separated or repeated)', list: true },
@@ -135,12 +135,15 @@ export const servingRoutes: readonly RouteSpec[] = [
         .filter((t) => t.length > 0);
       const asOf = ctx.query.get('asOf');
       const knownAt = ctx.query.get('knownAt');
-      const edges = await ctx.engram.edges(ctx.params.id as string, {
+      const id = ctx.params.id as string;
+      const edges = await ctx.engram.edges(id, {
         scopes,
         ...(types.length > 0 ? { types } : {}),
         ...(asOf !== null ? { asOf: instantParam(asOf) } : {}),
         ...(knownAt !== null ? { knownAt: instantParam(knownAt) } : {}),
       });
+      // the engine reads no edges for an unknown id: 404 as every other read by id (get is not an access)
+      if (edges.length === 0) await ctx.engram.get(id, { scopes });
       return { edges };
     },
   },
