@@ -1,7 +1,7 @@
 /**
  * MCP end to end with the SDK's own Client against the built bin: over stdio (`engram mcp`) and over
  * Streamable HTTP (`engram serve` on a loopback port): remember → recall → context → consolidate →
- * predict, a bad input, and API keys on the HTTP endpoint.
+ * predict, a bad input, a request the stdio transport cannot parse, and API keys on the HTTP endpoint.
  */
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ListToolsResultSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_TOOL_NAMES } from '../../src/interfaces/mcp/index.js';
 import { BIN, binBuilt, json, runCli } from '../helpers/cli.js';
 import { startServe, type RunningServer } from '../helpers/serve.js';
@@ -71,6 +71,32 @@ describe.skipIf(!binBuilt)('engram mcp over stdio', () => {
       const { tools } = await client.listTools();
       expect(tools).toHaveLength(MCP_TOOL_NAMES.length);
       await flow(client);
+    } finally {
+      await client.close();
+      cleanup();
+    }
+  });
+
+  it('answers a request its transport cannot parse ("params": null) instead of leaving the client waiting', async () => {
+    const { dir, cleanup } = tempDir();
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'mcp', '--db', join(dir, 'engram.db'), '--scope', SCOPE, '--embedder', 'hash'],
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'e2e', version: '1.0.0' });
+    try {
+      await client.connect(transport);
+      for (const method of ['tools/call', 'tools/list', 'resources/read']) {
+        const error = await client.request({ method, params: null } as never, ListToolsResultSchema, { timeout: 10_000 }).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(error).toBeInstanceOf(McpError);
+        expect((error as McpError).code).toBe(ErrorCode.InvalidParams);
+        expect((error as McpError).message).toMatch(/params must be an object or left out, not null/);
+      }
+      expect((await client.listTools()).tools).toHaveLength(MCP_TOOL_NAMES.length);
     } finally {
       await client.close();
       cleanup();

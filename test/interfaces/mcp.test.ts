@@ -171,7 +171,7 @@ describe('bad input is a tool error with a clear message, never a crash', () => 
     ['memory_predict', {}, /episode/],
     ['memory_predict', { episode: {} }, /needs something to match/],
     ['memory_stats', { scopes: [] }, /scopes/],
-    ['memory_stats', { scope: '../etc' }, /invalid scope/],
+    ['memory_stats', { scope: '../etc' }, /scope is not a valid scope \("..\/etc"/],
   ];
   it.each(cases)('%s %j', async (name, args, message) => {
     const result = await call(client, name, args);

@@ -4,15 +4,23 @@
  * processes behind a load balancer (or one restarted) serve any request, and there is nothing to leak.
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { Engram } from '../../engram.js';
-import { EngramError } from '../../core/errors.js';
+import { EngramError, isEngramError } from '../../core/errors.js';
 import { assertReadScopes, type Scope } from '../../core/scope.js';
+import { answerInvalidRequest } from './guard-request-params.js';
 import { createMcpServer } from './server.js';
 
 export interface McpHttpOptions {
   engram: Engram;
   name?: string;
   version?: string;
+  /**
+   * Reads and parses the JSON body of a POST, e.g. under the server's body limit (default: the SDK
+   * reads it, up to its own 4 MiB). A failure with code `INVALID_INPUT` (empty, not JSON) is answered
+   * as a JSON-RPC parse error; any other (too large) is thrown to the caller, whose answer it is.
+   */
+  readBody?: (request: Request) => Promise<unknown>;
 }
 
 /**
@@ -29,17 +37,19 @@ export function createMcpHttpHandler(options: McpHttpOptions): (request: Request
   return async (request, scopes) => {
     if (request.method === 'GET' || request.method === 'DELETE') {
       // Stateless: no standalone SSE stream and no session to delete.
-      return new Response(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; send JSON-RPC with POST.' },
-          id: null,
-        }),
-        {
-          status: 405,
-          headers: { 'content-type': 'application/json', allow: 'POST' },
-        },
-      );
+      return jsonRpcError(405, { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; send JSON-RPC with POST.' });
+    }
+    let parsedBody: unknown;
+    if (request.method === 'POST' && options.readBody !== undefined) {
+      try {
+        parsedBody = await options.readBody(request);
+      } catch (error) {
+        if (!isEngramError(error) || error.code !== 'INVALID_INPUT') throw error;
+        return jsonRpcError(400, { code: ErrorCode.ParseError, message: `Parse error: ${error.message}` });
+      }
+      // the transport would refuse it as unparsable (400, no id): answer the request itself instead
+      const answer = answerInvalidRequest(parsedBody);
+      if (answer !== undefined) return Response.json(answer);
     }
     const server = createMcpServer({
       engram: options.engram,
@@ -50,11 +60,18 @@ export function createMcpHttpHandler(options: McpHttpOptions): (request: Request
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
-      return await transport.handleRequest(request);
+      return await transport.handleRequest(request, parsedBody !== undefined ? { parsedBody } : undefined);
     } finally {
       await server.close();
     }
   };
+}
+
+function jsonRpcError(status: number, error: { code: number; message: string }): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', error, id: null }), {
+    status,
+    headers: { 'content-type': 'application/json', ...(status === 405 ? { allow: 'POST' } : {}) },
+  });
 }
 
 /**
@@ -71,7 +88,8 @@ export function scopesFromRequest(request: Request): Scope[] {
 
 /**
  * The scopes a request may use: those it names (each must be among `serverScopes` when the server was
- * started with some), else the server's, else `fallback`. Throws when none of them names any.
+ * started with some), else the server's, else `fallback`. Throws when none of them names any. A refusal
+ * lists `serverScopes`: with an API key, pass only the scopes of the key's tenant.
  */
 export function allowedScopes(requested: readonly Scope[], serverScopes: readonly Scope[], fallback: readonly Scope[] = []): Scope[] {
   if (requested.length === 0) {
@@ -88,7 +106,7 @@ export function allowedScopes(requested: readonly Scope[], serverScopes: readonl
   if (outside.length > 0) {
     throw new EngramError(
       'SCOPE_DENIED',
-      `Scope ${outside.map((s) => `"${s}"`).join(', ')} is not served here: this server was started with --scope ${serverScopes.join(', ')}.`,
+      `Scope ${outside.map((s) => `"${s}"`).join(', ')} is not served here: the scopes served are ${serverScopes.join(', ')} (--scope).`,
     );
   }
   return [...requested];

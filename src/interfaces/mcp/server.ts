@@ -6,6 +6,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Engram } from '../../engram.js';
 import { assertReadScopes, type Scope } from '../../core/scope.js';
+import { guardRequestParams } from './guard-request-params.js';
 import { guardToolArguments } from './guard-tool-arguments.js';
 import { registerResources } from './resources.js';
 import { registerKnowledgeTools } from './tools/knowledge-tools.js';
@@ -70,5 +71,6 @@ export function createMcpServer(options: McpServerOptions): McpServer {
   registerMaintenanceTools(server, context);
   registerResources(server, context);
   guardToolArguments(server);
+  guardRequestParams(server);
   return server;
 }

@@ -62,14 +62,16 @@ export function registerMcpCommand(program: Command): void {
           );
         }
         // The MCP SDK loads only when this command runs (serve.ts imports serverScopes from here).
-        const [{ StdioServerTransport }, { createMcpServer }] = await Promise.all([
+        const [{ StdioServerTransport }, { createMcpServer }, { answerInvalidLines }] = await Promise.all([
           import('@modelcontextprotocol/sdk/server/stdio.js'),
           import('../../mcp/index.js'),
+          import('../../mcp/stdio-input.js'),
         ]);
         const engram = await openEngine(flags, { create: true });
         engram.startBackground();
         const server = createMcpServer({ engram, scopes });
-        const transport = new StdioServerTransport();
+        // a request the transport would drop (e.g. "params": null) is answered rather than left waiting
+        const transport = new StdioServerTransport(answerInvalidLines(process.stdin, process.stdout), process.stdout);
         let closing = false;
         const shutdown = async () => {
           if (closing) return;

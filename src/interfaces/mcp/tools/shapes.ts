@@ -14,7 +14,8 @@ import { scopeProblem } from '../../../core/scope.js';
 /** A scope, checked like the core's but without its long description (the server's scopes are in its instructions). */
 const scopeText = z.string().superRefine((value, ctx) => {
   const problem = scopeProblem(value);
-  if (problem !== null) ctx.addIssue({ code: 'custom', message: `invalid scope "${value.slice(0, 80)}": ${problem}` });
+  // read after the field's name: "scope is not a valid scope (…)"
+  if (problem !== null) ctx.addIssue({ code: 'custom', message: `is not a valid scope ("${value.slice(0, 80)}": ${problem})` });
 });
 const when = (what: string) => z.union([z.string(), z.number()]).describe(`${what} (ISO 8601 or epoch ms)`);
 const object = z.record(z.string(), z.unknown());
