@@ -478,7 +478,7 @@ export class EngramCore {
   /** Registers a run-time relation type for the tenant of `scope`, recorded as proposed by `proposedBy`. Idempotent; persisted. */
   async registerRelation(input: RegisterRelationInput): Promise<RelationType> {
     this.assertOpen();
-    return registerRelation(this.#deps(), input);
+    return registerRelation({ ...this.#deps(), redactor: this.#redactor }, input);
   }
 
   /** The edges of one record under the time filter; symmetric types read `both` from either end. */
@@ -654,7 +654,7 @@ export class EngramCore {
     this.assertOpen();
     const scope = assertScope((input as { scope?: unknown } | undefined | null)?.scope);
     this.#announce({ kind: 'update', records: [{ scope, layer: 'procedural' }] });
-    return setPersona(this.#deps(), input);
+    return setPersona({ ...this.#deps(), redactor: this.#redactor }, input);
   }
 
   /** Every version of a scope's persona, oldest first, each with why it was written (a person, a reflection, a revert). */
@@ -668,7 +668,7 @@ export class EngramCore {
     this.assertOpen();
     const scope = assertScope((input as { scope?: unknown } | undefined | null)?.scope);
     this.#announce({ kind: 'update', records: [{ scope, layer: 'procedural' }] });
-    return revertPersona(this.#deps(), input);
+    return revertPersona({ ...this.#deps(), redactor: this.#redactor }, input);
   }
 
   /** The profile schema `scopes` see (seed 003: what to learn about the user): fields of every current schema record. */
@@ -690,7 +690,7 @@ export class EngramCore {
     this.assertOpen();
     const scope = assertScope((input as { scope?: unknown } | undefined | null)?.scope);
     this.#announce({ kind: 'update', records: [{ scope, layer: 'procedural' }] });
-    return setProfileSchema(this.#deps(), input);
+    return setProfileSchema({ ...this.#deps(), redactor: this.#redactor }, input);
   }
   // --- end persona and profile schema ---
 

@@ -4,6 +4,8 @@
  * types belong to the tenant that registered them; built-ins belong to every tenant.
  */
 import { EngramError, messages } from './errors.js';
+import { redactValue } from './redact/redact-values.js';
+import type { Redactor } from './redact/redactor.js';
 import { scopeProblem, tenantOf, type Scope } from './scope.js';
 
 /** One edge type of the registry. */
@@ -77,6 +79,54 @@ export function normalizeRelationName(name: string): string {
     );
   }
   return normalised;
+}
+
+/** A placeholder of the redactor (`[redacted:github-token]`), its kind captured. */
+const PLACEHOLDER = /\[redacted:([a-z0-9-]+)\]/g;
+
+/**
+ * The relation type name of a text whose secrets were redacted: each placeholder reads as its kind,
+ * then {@link normalizeRelationName} (a placeholder's brackets and colon cannot be in a name).
+ *
+ * @example
+ * ```ts
+ * normalizeRedactedRelationName('pushes with [redacted:github-token]'); // 'PUSHES_WITH_GITHUB_TOKEN'
+ * ```
+ */
+export function normalizeRedactedRelationName(text: string): string {
+  return normalizeRelationName(String(text).replace(PLACEHOLDER, '$1'));
+}
+
+/** The shortest run of words of a name read as a possible secret (no detector finds a shorter one). */
+const MIN_SECRET_PIECE = 8;
+
+/**
+ * A relation type name with the secrets it holds replaced by their placeholders (not a valid name:
+ * for refusing or reporting it). Names are upper-cased with `_` between words, which hides a secret
+ * from its detector (`PUSHES_WITH_GHP_…` holds the GitHub token `ghp_…`, `KEY_AKIA…` an AWS key id):
+ * each run of its words is read alone, as given and in lower case. Copies of the secrets `quoted`
+ * holds (its description) count too.
+ *
+ * @example
+ * ```ts
+ * redactRelationName('PUSHES_WITH_GHP_…', createRedactor()); // { name: 'PUSHES_WITH_[redacted:github-token]', kinds: ['github-token'] }
+ * ```
+ */
+export function redactRelationName(
+  name: string,
+  redactor: Redactor,
+  quoted: readonly (string | null)[] = [],
+): { name: string; kinds: string[] } {
+  const words = name.split('_');
+  const pieces: string[] = [];
+  for (let start = 0; start < words.length; start += 1) {
+    for (let end = start + 1; end <= words.length; end += 1) {
+      const piece = words.slice(start, end).join('_');
+      if (piece.length >= MIN_SECRET_PIECE) pieces.push(piece, piece.toLowerCase());
+    }
+  }
+  const { value, kinds } = redactValue({ name, pieces, quoted }, redactor);
+  return { name: value.name, kinds: value.name === name ? [] : Object.keys(kinds) };
 }
 
 /**

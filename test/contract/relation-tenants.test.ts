@@ -72,6 +72,35 @@ function registryProbes(open: () => Promise<{ store: Store; close: () => Promise
     }
   });
 
+  it("updateRelationType rewrites the description and proposer of a tenant's own type only (redact cleans the registry with it)", async () => {
+    const { store, close } = await open();
+    try {
+      await store.transaction(async (tx) => {
+        await tx.registerRelationType({ ...proposed('acme', true), description: 'token ghp_secret' });
+        await tx.registerRelationType({ ...proposed('globex', false), description: 'token ghp_secret' });
+      });
+      expect(await store.transaction((tx) => tx.updateRelationType('acme', 'CO_OCCURS_WITH', { description: 'token [redacted]' }))).toBe(
+        true,
+      );
+      expect(await store.transaction((tx) => tx.updateRelationType('acme', 'CO_OCCURS_WITH', { proposedBy: null }))).toBe(true);
+      // another tenant's type, an unknown name, a built-in: nothing to change
+      expect(await store.transaction((tx) => tx.updateRelationType('initech', 'CO_OCCURS_WITH', { description: null }))).toBe(false);
+      expect(await store.transaction((tx) => tx.updateRelationType('acme', 'IS_A', { description: null }))).toBe(false);
+      await expectCode(
+        store.transaction((tx) => tx.updateRelationType('', 'IS_A', { description: null })),
+        'INVALID_INPUT',
+      );
+      const types = await store.getRelationTypes(['acme/a', 'globex/b']);
+      expect(types.filter((t) => t.name === 'CO_OCCURS_WITH')).toEqual([
+        { ...proposed('acme', true), description: 'token [redacted]', proposedBy: null },
+        { ...proposed('globex', false), description: 'token ghp_secret' },
+      ]);
+      expect(types.find((t) => t.name === 'IS_A')?.description).toBe('a kind of: coffee_mug IS_A container');
+    } finally {
+      await close();
+    }
+  });
+
   it('built-in names cannot be redefined by a tenant, and a registration needs a tenant', async () => {
     const { store, close } = await open();
     try {

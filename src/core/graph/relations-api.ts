@@ -8,7 +8,16 @@ import type { Edge, TimeFilter } from '../memory.js';
 import { toEdgeView, type EdgeView } from '../memory-view.js';
 import type { Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
-import { normalizeRelationName, symmetryOf, withBuiltInRelations, type RelationType } from '../relations.js';
+import { redactValue } from '../redact/redact-values.js';
+import type { Redactor } from '../redact/redactor.js';
+import {
+  normalizeRedactedRelationName,
+  normalizeRelationName,
+  redactRelationName,
+  symmetryOf,
+  withBuiltInRelations,
+  type RelationType,
+} from '../relations.js';
 import { instantSchema, jsonObjectSchema, parseInput, scopeSchema } from '../schemas.js';
 import { tenantOf, type Scope } from '../scope.js';
 import { isTombstone } from '../purge/expire.js';
@@ -127,9 +136,28 @@ export async function relate(deps: Deps, input: RelateInput): Promise<RelateResu
   });
 }
 
-/** Registers a run-time relation type for the tenant of `scope` (recorded as proposed, with who proposed it). Idempotent. */
-export async function registerRelation(deps: Deps, input: RegisterRelationInput): Promise<RelationType> {
-  const parsed = parseInput(registerRelationInputSchema, input, 'relation type');
+/**
+ * Registers a run-time relation type for the tenant of `scope` (recorded as proposed, with who proposed it). Idempotent.
+ * The engine's redactor replaces the secrets of the description and the proposer; a name holding one
+ * is refused (edges and callers use the name as given, so it cannot be renamed on the way in).
+ */
+export async function registerRelation(deps: Deps & { redactor: Redactor }, input: RegisterRelationInput): Promise<RelationType> {
+  const given = parseInput(registerRelationInputSchema, input, 'relation type');
+  const held = redactRelationName(given.name, deps.redactor, [given.description ?? null, given.proposedBy ?? null]);
+  if (held.kinds.length > 0) {
+    let instead = '';
+    try {
+      instead = `, e.g. ${normalizeRedactedRelationName(held.name)}`;
+    } catch {
+      // no valid name to suggest
+    }
+    throw new EngramError(
+      'INVALID_INPUT',
+      messages.invalidInput(`the relation type name holds a secret (${held.kinds.join(', ')}); register a name without it${instead}`),
+      { details: { field: 'name' } },
+    );
+  }
+  const parsed = redactValue(given, deps.redactor).value;
   const type: RelationType = {
     name: normalizeRelationName(parsed.name),
     symmetric: parsed.symmetric ?? false,

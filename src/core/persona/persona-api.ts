@@ -3,11 +3,13 @@
  * `Engram.persona`, `setPersona`, `personaHistory` and `revertPersona`).
  */
 import { z } from 'zod';
-import { EngramError } from '../errors.js';
+import { EngramError, messages } from '../errors.js';
 import type { MemoryRecord } from '../memory.js';
 import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { Store, StoreReader } from '../ports/store.js';
+import { redactValue, secretKindsIn } from '../redact/redact-values.js';
+import type { Redactor } from '../redact/redactor.js';
 import { parseInput } from '../schemas.js';
 import { scopeSchema } from '../schemas.js';
 import type { Scope } from '../scope.js';
@@ -31,6 +33,8 @@ interface Deps {
   store: Store;
   embedder: Embedder;
   clock: Clock;
+  /** The engine's redactor: the reason and the favours of a version are redacted before it is stored. */
+  redactor: Redactor;
 }
 
 /** Input of `setPersona`. */
@@ -76,18 +80,50 @@ export async function readPersona(store: StoreReader, scopes: readonly Scope[], 
 
 /** Writes a new version of the scope's persona (superseding the current one). */
 export async function setPersona(deps: Deps, input: SetPersonaInput, change?: Partial<SettingChange>): Promise<PersonaVersion> {
+  // before validation, whose messages quote the path of a bad value (a disposition's name)
+  const given = input as { dispositions?: unknown; favours?: unknown } | null | undefined;
+  assertNoSecretNames(given?.dispositions, deps.redactor);
+  assertNoSecretNames(given?.favours, deps.redactor);
   const parsed = parseInput(setPersonaInputSchema, input, 'persona');
   const persona: Persona = { dispositions: parsed.dispositions, ...(parsed.favours !== undefined ? { favours: parsed.favours } : {}) };
   return writePersona(deps, parsed.scope, persona, { reason: parsed.reason ?? 'set by a person', by: 'user', ...change });
 }
 
-async function writePersona(deps: Deps, scope: Scope, persona: Persona, change: SettingChange): Promise<PersonaVersion> {
+async function writePersona(deps: Deps, scope: Scope, given: Persona, givenChange: SettingChange): Promise<PersonaVersion> {
+  const { persona, change } = redactPersona(given, givenChange, deps.redactor);
   const now = deps.clock.now();
   const content = renderPersona(persona);
   const [embedding] = await deps.embedder.embed([content]);
   const record = settingRecord({ scope, category: PERSONA_CATEGORY, content, properties: { ...persona }, change, now });
   await deps.store.transaction((tx) => writeSettingVersion(tx, record, embedding as Float32Array, now));
   return personaVersion(record) as PersonaVersion;
+}
+
+/**
+ * A version as it is stored: the strings of its favours and of its change (reason, details) with their
+ * secrets replaced by the engine's redactor, validated again (a placeholder may be longer than the
+ * secret). A disposition named by a secret is refused (a version restored from before redaction).
+ */
+function redactPersona(persona: Persona, change: SettingChange, redactor: Redactor): { persona: Persona; change: SettingChange } {
+  assertNoSecretNames(persona.dispositions, redactor);
+  assertNoSecretNames(persona.favours, redactor);
+  const redacted = redactValue({ persona, change }, redactor);
+  if (redacted.count === 0) return { persona, change };
+  return { persona: parseInput(personaSchema, redacted.value.persona, 'persona'), change: redacted.value.change };
+}
+
+/** Refuses an object whose keys (disposition names) hold a secret: a name cannot be redacted into a valid name. */
+function assertNoSecretNames(names: unknown, redactor: Redactor): void {
+  if (typeof names !== 'object' || names === null) return;
+  for (const name of Object.keys(names)) {
+    const kinds = secretKindsIn(name, redactor);
+    if (kinds !== null)
+      throw new EngramError(
+        'INVALID_INPUT',
+        messages.invalidInput(`persona: a disposition name holds a secret (${kinds}); name the disposition, e.g. curiosity`),
+        { details: { field: 'dispositions' } },
+      );
+  }
 }
 
 /** Every version of the scope's persona, oldest first. */

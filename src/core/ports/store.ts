@@ -545,6 +545,12 @@ export interface StoreTransaction extends StoreReader {
    */
   registerRelationType(type: RelationType): Promise<RelationType>;
   /**
+   * Replaces the description and/or proposer of a type `tenant` registered (never a built-in: a valid
+   * tenant is required, else `INVALID_INPUT`); its name, direction and registration time stay. Returns
+   * whether the tenant has the type. `redact` cleans the registry with it.
+   */
+  updateRelationType(tenant: string, name: string, patch: { description?: string | null; proposedBy?: string | null }): Promise<boolean>;
+  /**
    * Appends `refIds` (in order) to the ref set of (`conceptId`, `layer`) in `scope`. A ref already in
    * the set keeps its place (no duplicate, no move). Then, while the set holds more than `cap` (default
    * CONCEPT_REFS_CAP = 200), the oldest refs are evicted. Both the concept and every ref must be

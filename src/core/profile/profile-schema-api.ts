@@ -4,9 +4,12 @@
  * or imported from `schema.md` reads the same way.
  */
 import { z } from 'zod';
+import { EngramError, messages } from '../errors.js';
 import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { Store, StoreReader } from '../ports/store.js';
+import { redactValue } from '../redact/redact-values.js';
+import type { Redactor } from '../redact/redactor.js';
 import { parseInput, scopeSchema } from '../schemas.js';
 import type { Scope } from '../scope.js';
 import { currentSettings, settingRecord, writeSettingVersion } from '../persona/setting-versions.js';
@@ -42,12 +45,26 @@ export async function readProfileSchema(store: StoreReader, scopes: readonly Sco
   return { fields: mergeSchemaFields(ordered.map(fieldsOfSchemaRecord)), ids: ordered.map((r) => r.id) };
 }
 
-/** Writes the scope's schema as a new version (superseding the current schema records of the scope). */
+/**
+ * Writes the scope's schema as a new version (superseding the current schema records of the scope).
+ * The engine's redactor replaces the secrets of descriptions, examples and the reason; a field whose
+ * name holds one is refused (the name is what agents ask for, and a placeholder's ":" cannot be in it).
+ */
 export async function setProfileSchema(
-  deps: { store: Store; embedder: Embedder; clock: Clock },
+  deps: { store: Store; embedder: Embedder; clock: Clock; redactor: Redactor },
   input: SetProfileSchemaInput,
 ): Promise<ProfileSchemaView & { superseded: string[] }> {
-  const parsed = parseInput(setProfileSchemaInputSchema, input, 'profile schema');
+  const given = parseInput(setProfileSchemaInputSchema, input, 'profile schema');
+  const { value: parsed, kinds } = redactValue(given, deps.redactor);
+  const named = parsed.fields.findIndex((field, index) => field.name !== given.fields[index]?.name);
+  if (named >= 0)
+    throw new EngramError(
+      'INVALID_INPUT',
+      messages.invalidInput(
+        `profile schema: fields.${named}.name holds a secret (${Object.keys(kinds).join(', ')}); name what to learn (e.g. "ci token") and leave values out of the schema`,
+      ),
+      { details: { field: `fields.${named}.name` } },
+    );
   const now = deps.clock.now();
   const fields = parsed.fields.map((f) => ({
     name: f.name,

@@ -2,14 +2,17 @@
  * `redact`: cleans what was stored before, scope by scope in pages of records (any status, chunks
  * included). A record with a secret in any field (content, summary, tags, entities, sources, history
  * wordings, episode fields) is rewritten and re-embedded from the cleaned text, in one transaction per
- * page; the text index follows the row. Edge metadata is cleaned the same way. At the end the store
- * compacts its indexes and files (`scrubDeleted`), so the old text is not left on disk.
+ * page; the text index follows the row. Edge metadata is cleaned the same way, and so are the
+ * descriptions and proposers of the relation types the scopes' tenants registered; a type whose name
+ * holds a secret is reported, not renamed (its edges and the callers that relate with it use the name).
+ * At the end the store compacts its indexes and files (`scrubDeleted`), so the old text is not left on disk.
  */
 import type { MemoryRecord } from '../memory.js';
 import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { Store, StoreTransaction } from '../ports/store.js';
 import { reembedText } from '../reembed/reembed-text.js';
+import { redactRelationName, type RelationType } from '../relations.js';
 import type { Scope } from '../scope.js';
 import { redactRecord, redactValue } from './redact-values.js';
 import { Redactor } from './redactor.js';
@@ -34,6 +37,13 @@ export interface RedactReport {
   reembedded: number;
   /** Edges whose metadata held a secret. */
   edges: number;
+  /** Relation types registered by the scopes' tenants whose description or proposer held a secret. */
+  relationTypes: number;
+  /**
+   * Registered relation type names that hold a secret, shown redacted. They are not renamed (edges use
+   * the name): rotate the secret, and relate with a new type if the name must go.
+   */
+  relationNames: string[];
   /** Secrets replaced. */
   redacted: number;
   /** Secrets replaced, by kind. */
@@ -69,6 +79,8 @@ export async function redactStored(deps: RedactDeps, input: RedactInput): Promis
     records: 0,
     reembedded: 0,
     edges: 0,
+    relationTypes: 0,
+    relationNames: [],
     redacted: 0,
     kinds: {},
   };
@@ -114,8 +126,53 @@ export async function redactStored(deps: RedactDeps, input: RedactInput): Promis
       written = true;
     }
   }
+  const types = await cleanRelationTypes(deps.store, input.scopes, redactor);
+  for (const type of types.changed) tally(type.count, type.kinds);
+  report.relationTypes = types.changed.length;
+  report.relationNames = types.names;
+  if (!dryRun && types.changed.length > 0) {
+    await deps.store.transaction(async (tx) => {
+      for (const { type, patch } of types.changed) await tx.updateRelationType(type.tenant as string, type.name, patch);
+    });
+    written = true;
+  }
   if (written) await deps.store.scrubDeleted(input.scopes);
   return report;
+}
+
+interface RelationTypeChange {
+  type: RelationType;
+  patch: { description?: string | null; proposedBy?: string | null };
+  count: number;
+  kinds: Record<string, number>;
+}
+
+/**
+ * The relation types the tenants of `scopes` registered (never the built-ins) whose description or
+ * proposer holds a secret, with the cleaned values; and the names holding one, redacted (see
+ * {@link redactRelationName}).
+ */
+async function cleanRelationTypes(
+  store: Store,
+  scopes: readonly Scope[],
+  redactor: Redactor,
+): Promise<{ changed: RelationTypeChange[]; names: string[] }> {
+  const changed: RelationTypeChange[] = [];
+  const names: string[] = [];
+  for (const type of await store.getRelationTypes(scopes)) {
+    if (type.builtIn || type.tenant === null) continue;
+    const fields = { description: type.description, proposedBy: type.proposedBy };
+    const { value, count, kinds } = redactValue(fields, redactor);
+    if (count > 0) {
+      const patch: RelationTypeChange['patch'] = {};
+      if (value.description !== fields.description) patch.description = value.description;
+      if (value.proposedBy !== fields.proposedBy) patch.proposedBy = value.proposedBy;
+      changed.push({ type, patch, count, kinds });
+    }
+    const held = redactRelationName(type.name, redactor, [type.description, type.proposedBy]);
+    if (held.kinds.length > 0) names.push(held.name);
+  }
+  return { changed, names };
 }
 
 /** The change of one record, with the text to embed when the cleaning changed what it is embedded from. */

@@ -100,6 +100,15 @@ export function redactValue<T>(value: T, redactor: Redactor): { value: T } & Tal
   return { value: (found.size > 0 ? replaceCopies(redacted, found, tally) : redacted) as T, ...tally };
 }
 
+/**
+ * The kinds of the secrets `text` holds (`"github-token, password"`), or null when none: for a name
+ * that must not hold one, since a placeholder would not be a valid name.
+ */
+export function secretKindsIn(text: string, redactor: Redactor): string | null {
+  const { count, kinds } = redactor.redact(text);
+  return count === 0 ? null : Object.keys(kinds).join(', ');
+}
+
 /** Remember inputs with their secrets replaced, and how many each had (in input order). */
 export function redactInputs(
   inputs: readonly ParsedRememberInput[],

@@ -3,11 +3,17 @@
  * registerRelation), so every import gets the write path's redaction, capture, supersession, dedup
  * and same-source idempotency: importing the same source twice creates nothing the second time.
  * Counts what happened to every record and lists every record left out, with why.
+ *
+ * A relation is redacted here, with the engine's redactor, before its type is named: a secret in a
+ * source's relation type (`pushes with ghp_…`) becomes its kind in the name (`PUSHES_WITH_GITHUB_TOKEN`)
+ * and its placeholder in the description and metadata, so the name is valid and holds no secret.
  */
 import { isEngramError } from '../../core/errors.js';
 import type { RelateInput, RelateResult } from '../../core/graph/relations-api.js';
+import { redactValue } from '../../core/redact/redact-values.js';
+import type { Redactor } from '../../core/redact/redactor.js';
 import type { UpdateInput } from '../../core/schemas.js';
-import { normalizeRelationName, type RelationType } from '../../core/relations.js';
+import { normalizeRedactedRelationName, redactRelationName, type RelationType } from '../../core/relations.js';
 import { parseInput, rememberInputSchema, type RememberInput } from '../../core/schemas.js';
 import type { RememberResult } from '../../core/write/remember.js';
 import type { ImportUnit, SkippedRecord } from './import-plan.js';
@@ -25,6 +31,8 @@ export interface ImportTarget {
   }): Promise<RelationType>;
   relations(options: { scopes: string[] }): Promise<RelationType[]>;
   update(id: string, patch: UpdateInput, options: { scope: string }): Promise<unknown>;
+  /** The engine's redactor (relation types, their descriptions and metadata are redacted before they are named). */
+  readonly redactor: Redactor;
 }
 
 /** The latest imported version of each source identity, per scope (state kept in the store). */
@@ -141,7 +149,8 @@ export async function applyImport(
         ids.set(planned.key, { id, scope: planned.input.scope });
       }
     }
-    for (const relation of unit.relations) {
+    for (const planned of unit.relations) {
+      const { relation, redacted } = redactRelation(planned, target.redactor);
       const from = ids.get(relation.from);
       const to = ids.get(relation.to);
       if (from === undefined || to === undefined) {
@@ -158,7 +167,7 @@ export async function applyImport(
       }
       let type: string;
       try {
-        type = normalizeRelationName(relation.type);
+        type = relationTypeName(relation.type, target.redactor);
       } catch (error) {
         if (!isEngramError(error)) throw error;
         skip(report, { ref: relation.ref, reason: 'relation type is not letters, digits and underscores' });
@@ -172,12 +181,52 @@ export async function applyImport(
         type,
         ...(relation.metadata !== undefined ? { metadata: relation.metadata } : {}),
       });
-      if (result.action === 'created') report.edges.created += 1;
-      else report.edges.existing += 1;
+      if (result.action === 'created') {
+        report.edges.created += 1;
+        report.redacted += redacted;
+      } else report.edges.existing += 1;
     }
     options.onUnit?.(unit, report);
   }
   return report;
+}
+
+/** Most characters of a registered type's description (the registry's bound). */
+const MAX_DESCRIPTION = 2_000;
+
+/**
+ * A planned relation with the secrets of its type, registration and metadata replaced (and its `ref`,
+ * which reports print), and how many the edge's type and metadata held. `from` and `to` are keys.
+ */
+function redactRelation(
+  planned: ImportUnit['relations'][number],
+  redactor: Redactor,
+): { relation: ImportUnit['relations'][number]; redacted: number } {
+  const { from, to, register, ...rest } = planned;
+  const edge = redactValue({ type: rest.type, ...(rest.metadata !== undefined ? { metadata: rest.metadata } : {}) }, redactor);
+  const relation = {
+    ...rest,
+    from,
+    to,
+    type: edge.value.type,
+    ...(edge.value.metadata !== undefined ? { metadata: edge.value.metadata } : {}),
+    ...(register !== undefined
+      ? { register: { ...register, description: redactor.redact(register.description).text.slice(0, MAX_DESCRIPTION) } }
+      : {}),
+    ref: redactor.redact(rest.ref).text,
+  };
+  return { relation, redacted: edge.count };
+}
+
+/**
+ * The registry name of a redacted relation type: a placeholder reads as its kind. A name read again
+ * may still hold a secret its source did not show (upper-cased, an AWS key id written in lower case):
+ * that is reduced to its kind too, so neither `registerRelation` nor `relate` finds one in it.
+ */
+function relationTypeName(type: string, redactor: Redactor): string {
+  const name = normalizeRedactedRelationName(type);
+  const held = redactRelationName(name, redactor);
+  return held.kinds.length === 0 ? name : normalizeRedactedRelationName(held.name);
 }
 
 /**

@@ -145,7 +145,8 @@ export function mcpMemoryUnit(text: string, context: ImportContext): ImportUnit 
       from: `entity:${relation.from}`,
       to: `entity:${relation.to}`,
       type: relation.relationType,
-      register: { description: `"${relation.relationType.slice(0, 100)}" from an MCP memory graph` },
+      // whole: cut here, a secret could lose the characters its detector needs (applyImport redacts, then bounds it)
+      register: { description: `"${relation.relationType}" from an MCP memory graph` },
       metadata: { relationType: relation.relationType },
       ref,
     });

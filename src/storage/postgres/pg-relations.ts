@@ -17,6 +17,21 @@ export async function readRelationTypes(db: PgQueryable, t: Tables, scopes: read
   ).rows.map(rowToRelation);
 }
 
+export async function updateRelationType(
+  db: PgQueryable,
+  t: Tables,
+  tenant: string,
+  name: string,
+  patch: { description?: string | null; proposedBy?: string | null },
+): Promise<boolean> {
+  const owner = assertRelationTenant(tenant);
+  const result = await db.query(
+    `UPDATE ${t.q('relation_types')} SET description = CASE WHEN $3 THEN $4 ELSE description END, proposed_by = CASE WHEN $5 THEN $6 ELSE proposed_by END WHERE tenant = $1 AND name = $2`,
+    [owner, name, patch.description !== undefined, patch.description ?? null, patch.proposedBy !== undefined, patch.proposedBy ?? null],
+  );
+  return result.rowCount > 0;
+}
+
 export async function registerRelationType(db: PgQueryable, t: Tables, type: RelationType): Promise<RelationType> {
   const tenant = assertRelationTenant(type.tenant);
   const existing = (

@@ -12,7 +12,7 @@ import { storedIds } from './pg-dump.js';
 import { unseen } from '../dump-rows.js';
 import type { Layer } from '../../core/memory.js';
 import type { RelationType } from '../../core/relations.js';
-import { registerRelationType } from './pg-relations.js';
+import { registerRelationType, updateRelationType } from './pg-relations.js';
 import { addConceptRefs, moveConceptRefs, removeConceptRefs } from './pg-concepts.js';
 import { deleteState, writeState } from './pg-state.js';
 import { enqueueJobs } from './pg-jobs.js';
@@ -241,6 +241,14 @@ export class PgTransaction extends PgReader implements StoreTransaction {
 
   async registerRelationType(type: RelationType): Promise<RelationType> {
     return this.write('register a relation type', (db) => registerRelationType(db, this.tables, type));
+  }
+
+  async updateRelationType(
+    tenant: string,
+    name: string,
+    patch: { description?: string | null; proposedBy?: string | null },
+  ): Promise<boolean> {
+    return this.write('update a relation type', (db) => updateRelationType(db, this.tables, tenant, name, patch));
   }
 
   async addConceptRefs(input: {

@@ -14,6 +14,25 @@ export function readRelationTypes(connection: SqliteConnection, scopes: readonly
     .map(rowToRelation);
 }
 
+export function updateRelationType(
+  connection: SqliteConnection,
+  tenant: string,
+  name: string,
+  patch: { description?: string | null; proposedBy?: string | null },
+): boolean {
+  const owner = assertRelationTenant(tenant);
+  const existing = connection.get<RelationRow>('SELECT * FROM relation_types WHERE tenant = ? AND name = ?', owner, name);
+  if (existing === undefined) return false;
+  connection.run(
+    'UPDATE relation_types SET description = ?, proposed_by = ? WHERE tenant = ? AND name = ?',
+    patch.description !== undefined ? patch.description : existing.description,
+    patch.proposedBy !== undefined ? patch.proposedBy : existing.proposed_by,
+    owner,
+    name,
+  );
+  return true;
+}
+
 export function registerRelationType(connection: SqliteConnection, type: RelationType): RelationType {
   const tenant = assertRelationTenant(type.tenant);
   const existing =

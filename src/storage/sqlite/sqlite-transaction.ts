@@ -11,7 +11,7 @@ import { storedIds } from './sqlite-dump.js';
 import { unseen } from '../dump-rows.js';
 import type { Layer } from '../../core/memory.js';
 import type { RelationType } from '../../core/relations.js';
-import { registerRelationType } from './sqlite-relations.js';
+import { registerRelationType, updateRelationType } from './sqlite-relations.js';
 import { addConceptRefs, moveConceptRefs, removeConceptRefs } from './sqlite-concepts.js';
 import { deleteState, writeState } from './sqlite-state.js';
 import { enqueueJobs } from './sqlite-jobs.js';
@@ -245,6 +245,14 @@ export class SqliteTransaction extends SqliteReader implements StoreTransaction 
 
   async registerRelationType(type: RelationType): Promise<RelationType> {
     return this.#write('register a relation type', (connection) => registerRelationType(connection, type));
+  }
+
+  async updateRelationType(
+    tenant: string,
+    name: string,
+    patch: { description?: string | null; proposedBy?: string | null },
+  ): Promise<boolean> {
+    return this.#write('update a relation type', (connection) => updateRelationType(connection, tenant, name, patch));
   }
 
   async addConceptRefs(input: {
