@@ -72,6 +72,25 @@ for (const store of STORES) {
       const [after] = await engram.store.getMemories([database!.id], [SCOPE]);
       expect(after!.accessCount).toBe(0);
       await expect(engram.surface({ scopes: [] as string[] })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+
+      // a claim whose correction takes effect next month is still what holds now, and surfaces; once the
+      // correction holds, the correction surfaces instead
+      const staging = await engram.remember({ scope: OTHER, layer: 'semantic', content: 'The deploy target is staging.', importance: 0.9 });
+      clock.advance(DAY);
+      const production = await engram.remember({
+        scope: OTHER,
+        layer: 'semantic',
+        content: 'The deploy target moved from staging to production.',
+        importance: 0.9,
+        validFrom: clock.now() + 30 * DAY,
+      });
+      expect(production.superseded).toEqual([staging.id]);
+      const ids = async () => (await engram.surface({ scopes: [OTHER], limit: 5 })).hits.map((h) => h.id);
+      expect(await ids()).toContain(staging.id);
+      expect(await ids()).not.toContain(production.id);
+      clock.advance(40 * DAY);
+      expect(await ids()).toContain(production.id);
+      expect(await ids()).not.toContain(staging.id);
     });
 
     it('decay: a dry run reports what the run then does; expire leaves content-free tombstones and an audit entry', async () => {

@@ -5,7 +5,7 @@
  * the given scopes and does not count as an access (what is surfaced would otherwise surface itself).
  */
 import { z } from 'zod';
-import type { MemoryRecord } from '../memory.js';
+import { isVisible, type MemoryRecord } from '../memory.js';
 import { toMemoryView, type MemoryView } from '../memory-view.js';
 import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
@@ -63,7 +63,15 @@ export async function surface(deps: SurfaceDeps, input: z.output<typeof surfaceI
   const pool = Math.max(50, limit * 5);
   const context = input.context?.trim() ?? '';
   const browse = (sort: 'importance' | 'accessedAt') =>
-    store.browseMemories({ scopes: input.scopes, statuses: ['active'], sort, order: 'desc', limit: pool, visibleAt: { now } });
+    // a superseded claim whose correction only takes effect later is still current: visibility decides
+    store.browseMemories({
+      scopes: input.scopes,
+      statuses: ['active', 'superseded'],
+      sort,
+      order: 'desc',
+      limit: pool,
+      visibleAt: { now },
+    });
   const [byImportance, byUse, related] = await Promise.all([
     browse('importance'),
     browse('accessedAt'),
@@ -74,7 +82,7 @@ export async function surface(deps: SurfaceDeps, input: z.output<typeof surfaceI
   for (const record of [...byImportance, ...byUse]) if (surfaceable(record)) candidates.set(record.id, record);
   const missing = related.hits.map((h) => h.id).filter((id) => !candidates.has(id));
   for (const record of await store.getMemories(missing, input.scopes))
-    if (surfaceable(record) && record.status === 'active') candidates.set(record.id, record);
+    if (surfaceable(record) && isVisible(record, {}, now)) candidates.set(record.id, record);
 
   const weights = context.length > 0 ? WEIGHTS.context : WEIGHTS.plain;
   const halfLife = Math.max(1, config.recencyHalfLifeDays) * DAY;
