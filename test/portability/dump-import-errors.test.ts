@@ -100,6 +100,36 @@ describe('importJsonl refuses', () => {
     expect((await engram.stats({ scopes: ['acme/a', 'beta/x'] })).total).toBe(1);
   });
 
+  it('a record that ends before it starts; an id the dump holds twice is one record and one conflict', async () => {
+    const { engram, lines } = await withDump();
+    const backwards = lines.map((line, i) => {
+      if (i !== 1) return line;
+      const parsed = JSON.parse(line) as { record: { validFrom: number; validTo: number | null } };
+      parsed.record.validTo = parsed.record.validFrom - 86_400_000;
+      return `${JSON.stringify(parsed)}\n`;
+    });
+    expect((await failure(engram.importJsonl(backwards))).message).toContain('line 2, field "record.validTo": is before validFrom');
+    expect((await engram.stats({ scopes: ['acme/a'] })).total).toBe(0);
+
+    const header = JSON.parse(lines[0]!) as { scopes: string[] };
+    header.scopes = ['acme/a', 'acme/b'];
+    const twice = JSON.parse(lines[1]!) as { record: { scope: string; content: string } };
+    twice.record.scope = 'acme/b';
+    twice.record.content = 'a copy under the same id';
+    const end = JSON.parse(lines[lines.length - 1]!) as { counts: Record<string, number> };
+    end.counts.record = 3;
+    const doubled = [
+      `${JSON.stringify(header)}\n`,
+      ...lines.slice(1, -1),
+      `${JSON.stringify(twice)}\n`,
+      `${JSON.stringify(end)}\n`,
+    ];
+    const report = await engram.importJsonl(doubled);
+    expect(report.counts.record).toEqual({ created: 2, skipped: 0, conflicting: 1 });
+    expect(report.conflicts).toEqual([expect.objectContaining({ scope: 'acme/b', reason: expect.stringContaining('more than once') })]);
+    expect((await engram.stats({ scopes: ['acme/a', 'acme/b'] })).total).toBe(2);
+  });
+
   it('a record whose data has a known field of the wrong type, which consolidation, context and update would trip on', async () => {
     const { engram, lines } = await withDump();
     for (const [data, field] of [

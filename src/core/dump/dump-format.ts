@@ -88,6 +88,7 @@ export const recordDataSchema = z.looseObject({
   claim: loose({ subject: text, attribute: text, value: text, negated: z.boolean().optional() }),
   history: z.array(z.looseObject({ content: text, at: number, sources: z.array(json).optional() })).optional(),
   supersededBy: text.optional(),
+  validToBefore: number.optional(),
   mergedInto: text.optional(),
   level: number.optional(),
   reflection: json.optional(),
@@ -145,7 +146,12 @@ export const dumpRecordSchema = z
     updatedAt: instant,
     data: recordDataSchema,
   })
-  .strict();
+  .strict()
+  // a zero-length validity is what a supersession at the same instant leaves; an end before the start never is
+  .refine((record) => record.validTo === null || record.validTo >= record.validFrom, {
+    path: ['validTo'],
+    message: 'is before validFrom: a record is valid from validFrom until validTo',
+  });
 
 export const dumpEdgeSchema = z
   .object({

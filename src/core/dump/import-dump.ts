@@ -316,10 +316,15 @@ class DumpImport {
       ).map((r) => [r.id, r]),
     );
     const fresh: { line: Line<'record'>; record: MemoryRecord }[] = [];
+    const batchIds = new Set<string>();
     for (const item of records) {
       const existing = stored.get(item.record.id);
-      if (existing === undefined) fresh.push(item);
-      else if (canonicalJson(existing) === canonicalJson(item.record)) counts.skipped++;
+      if (batchIds.has(item.record.id))
+        this.#conflict('record', item.record.scope, item.record.id, 'the dump holds this id more than once (the first is kept)');
+      else if (existing === undefined) {
+        batchIds.add(item.record.id);
+        fresh.push(item);
+      } else if (canonicalJson(existing) === canonicalJson(item.record)) counts.skipped++;
       else this.#conflict('record', item.record.scope, item.record.id, 'the store holds this id with other content (kept)');
     }
     if (fresh.length === 0) return;
