@@ -126,6 +126,8 @@ export interface ClaimData extends RecordDataBase {
   history?: WordingHistoryEntry[];
   /** The claim that superseded this one. */
   supersededBy?: string;
+  /** The end of validity this claim had of its own before a supersession cut it short (undo restores it). */
+  validToBefore?: number;
   /** The record a duplicate was merged into. */
   mergedInto?: string;
 }

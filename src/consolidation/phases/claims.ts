@@ -7,7 +7,7 @@
 import type { MemoryRecord } from '../../core/memory.js';
 import { isVisible } from '../../core/memory.js';
 import { embeddingText } from '../../core/write/remember.js';
-import { applyMerge, applySupersession, decideClaim } from '../../core/write/resolve-claim.js';
+import { applyMerge, applySupersession, decideClaim, orderSupersessions } from '../../core/write/resolve-claim.js';
 import { mixedSample } from '../sampler.js';
 import { seedFrom } from '../statistics.js';
 import { scanRecords, type PhaseContext } from '../phase-context.js';
@@ -56,7 +56,7 @@ async function sweep(ctx: PhaseContext, mode: 'dedup' | 'supersede'): Promise<vo
         if (mode === 'dedup') cache.set(record.id, decision);
         if (mode === 'supersede') {
           // Only a newer claim supersedes an older one.
-          const older = decision.superseded.filter((s) => s.record.validFrom <= record.validFrom && s.record.id < record.id);
+          const older = orderSupersessions(record, decision.superseded).supersede.filter((s) => s.record.id < record.id);
           for (const { record: old, comparison } of older) {
             const [still] = await tx.getMemories([old.id], [ctx.scope]);
             if (still === undefined || !isVisible(still, {}, ctx.now)) continue;

@@ -11,6 +11,7 @@ import { parseInput } from '../schemas.js';
 import { newId } from '../write/new-record.js';
 import { purgeInputSchema, type PurgeInput } from '../browse/schemas.js';
 import { planPurge } from './plan-purge.js';
+import { unsupersededPatch } from '../write/resolve-claim.js';
 import { isChunk, isStatistic } from '../record-kinds.js';
 
 /** What a purge removed. */
@@ -59,8 +60,7 @@ export async function purgeRecords(store: Store, input: PurgeInput, options: { n
           )
         : { records: 0, edges: 0, refs: 0, indexEntries: 0 };
     for (const record of plan.restore) {
-      const { supersededBy: _by, ...data } = record.data;
-      await tx.updateMemory(record.id, scope, { status: 'active', validTo: null, invalidatedAt: null, data, updatedAt: now });
+      await tx.updateMemory(record.id, scope, { status: 'active', ...unsupersededPatch(record), invalidatedAt: null, updatedAt: now });
     }
     const chunks = plan.removed.filter(isChunk).length;
     const statistics = plan.removed.filter((r) => !isChunk(r) && isStatistic(r)).length;

@@ -14,7 +14,15 @@ import { extractEntities } from '../text/index.js';
 import { chunkText, DEFAULT_CHUNK_CHARS } from './chunking/index.js';
 import { buildRecord, newId } from './new-record.js';
 import { answeredInput, answeredQuestions, capturedClaimInputs, keepOpenQuestions } from './capture/index.js';
-import { applyMerge, applySupersession, attachClaimSlot, CLAIM_LAYERS, decideClaim } from './resolve-claim.js';
+import {
+  applyLaterSuccessor,
+  applyMerge,
+  applySupersession,
+  attachClaimSlot,
+  CLAIM_LAYERS,
+  decideClaim,
+  orderSupersessions,
+} from './resolve-claim.js';
 import { analyzeEmotion, scoreImportance, scoreSurprise } from './salience/index.js';
 import { isEpisode } from '../record-kinds.js';
 import { dot, VectorArena } from '../simd-scan.js';
@@ -414,9 +422,11 @@ async function writeClaim(tx: StoreTransaction, record: MemoryRecord, embedding:
     return { id: decision.mergeInto.record.id, action: 'merged', mergedInto: decision.mergeInto.record.id };
   }
   await tx.insertMemories([{ record, embedding }]);
-  if (decision.superseded.length === 0) return { id: record.id, action: 'created' };
-  for (const { record: old, comparison } of decision.superseded) await applySupersession(tx, record, old, comparison, now);
-  return { id: record.id, action: 'superseded', superseded: decision.superseded.map((s) => s.record.id) };
+  const { supersede, successor } = orderSupersessions(record, decision.superseded);
+  if (successor !== undefined) await applyLaterSuccessor(tx, record, successor, now);
+  if (supersede.length === 0) return { id: record.id, action: 'created' };
+  for (const { record: old, comparison } of supersede) await applySupersession(tx, record, old, comparison, now);
+  return { id: record.id, action: 'superseded', superseded: supersede.map((s) => s.record.id) };
 }
 
 /** The claims of a captured turn, through supersession and dedup like any claim, after its episode. */
@@ -461,28 +471,32 @@ function plan(
     attachClaimSlot(record);
     return { record, chunks: [], claims, captured };
   }
-  const parts = chunkText(input.content, { maxChars: chunkChars });
+  return { record, chunks: chunkRecords(record, now, chunkChars), claims, captured };
+}
+
+/**
+ * The chunks of a long text's record (marked their parent: it holds the whole text and is not itself a
+ * search hit), each a record of its own with its span in the parent. `record` is marked in place.
+ */
+export function chunkRecords(record: MemoryRecord, now: number, chunkChars = DEFAULT_CHUNK_CHARS): MemoryRecord[] {
+  const parts = chunkText(record.content, { maxChars: chunkChars });
   record.data.isChunkParent = true;
   record.data.chunkCount = parts.length;
-  const chunks = parts.map((part) => {
-    const chunk: MemoryRecord = {
-      ...record,
-      id: newId(now),
-      content: part.text,
-      summary: null,
-      sourceKey: null,
-      entities: extractEntities(part.text),
-      data: {
-        ...stripParentOnly(record.data),
-        parentId: record.id,
-        chunkIndex: part.index,
-        chunkCount: parts.length,
-        span: [part.start, part.end],
-      },
-    };
-    return chunk;
-  });
-  return { record, chunks, claims, captured };
+  return parts.map((part) => ({
+    ...record,
+    id: newId(now),
+    content: part.text,
+    summary: null,
+    sourceKey: null,
+    entities: extractEntities(part.text),
+    data: {
+      ...stripParentOnly(record.data),
+      parentId: record.id,
+      chunkIndex: part.index,
+      chunkCount: parts.length,
+      span: [part.start, part.end] as [number, number],
+    },
+  }));
 }
 
 function claimRecord(input: ParsedRememberInput, now: number): MemoryRecord {

@@ -102,7 +102,47 @@ export function normalize(text: string): string {
     .trim();
 }
 
-/** Marks `old` superseded by `incoming` and links them; nothing is deleted. */
+/** A supersession the claim comparison found, with the stored claim it concerns. */
+export type SupersessionFound = ClaimDecision['superseded'][number];
+
+/**
+ * Orders what a new claim's corrections mean in valid time. A stored claim that began no later than the
+ * new one and still held when it began is superseded by it. One that began later is the newer fact: the
+ * new claim is history that it followed (`successor`, the earliest such). One that had already ended
+ * when the new claim began is no conflict at all.
+ */
+export function orderSupersessions(
+  record: MemoryRecord,
+  found: readonly SupersessionFound[],
+): { supersede: SupersessionFound[]; successor?: SupersessionFound } {
+  const supersede = found.filter(
+    (s) => s.record.validFrom <= record.validFrom && (s.record.validTo === null || s.record.validTo > record.validFrom),
+  );
+  const successor = found.filter((s) => s.record.validFrom > record.validFrom).sort((a, b) => a.record.validFrom - b.record.validFrom)[0];
+  return { supersede, ...(successor !== undefined ? { successor } : {}) };
+}
+
+/**
+ * A claim recorded late about a time before a stored claim's: it held until the stored one began. Its
+ * validity is closed there (if it reached past it) and the stored claim is linked as what followed it;
+ * it stays active, true history the store believes from now on.
+ */
+export async function applyLaterSuccessor(
+  tx: StoreTransaction,
+  record: MemoryRecord,
+  successor: SupersessionFound,
+  now: number,
+): Promise<void> {
+  const end = successor.record.validFrom;
+  if (record.validTo !== null && record.validTo <= end) return;
+  await tx.updateMemory(record.id, record.scope, { validTo: end, updatedAt: now });
+  await tx.insertEdges([supersedesEdge(successor.record, record, successor.comparison, now)]);
+}
+
+/**
+ * Marks `old` superseded by `incoming` and links them; nothing is deleted. The validity `old` had of its
+ * own (an end it was given) is kept in `data.validToBefore`, so undoing the supersession restores it.
+ */
 export async function applySupersession(
   tx: StoreTransaction,
   incoming: MemoryRecord,
@@ -115,10 +155,14 @@ export async function applySupersession(
     status: 'superseded',
     validTo: old.validTo !== null ? Math.min(old.validTo, validTo) : validTo,
     invalidatedAt: now,
-    data: { ...old.data, supersededBy: incoming.id },
+    data: { ...old.data, supersededBy: incoming.id, ...(old.validTo !== null ? { validToBefore: old.validTo } : {}) },
     updatedAt: now,
   });
-  const edge: Edge = {
+  await tx.insertEdges([supersedesEdge(incoming, old, comparison, now)]);
+}
+
+function supersedesEdge(incoming: MemoryRecord, old: MemoryRecord, comparison: ClaimComparison, now: number): Edge {
+  return {
     id: newId(now),
     scope: incoming.scope,
     fromId: incoming.id,
@@ -131,7 +175,12 @@ export async function applySupersession(
     invalidatedAt: null,
     metadata: { reason: comparison.reason, confidence: comparison.confidence },
   };
-  await tx.insertEdges([edge]);
+}
+
+/** What undoing a supersession of `record` restores: its status, its own end of validity, its data without the marks. */
+export function unsupersededPatch(record: MemoryRecord): { validTo: number | null; data: MemoryRecord['data'] } {
+  const { supersededBy: _by, validToBefore, ...data } = record.data;
+  return { validTo: typeof validToBefore === 'number' ? validToBefore : null, data };
 }
 
 /**
