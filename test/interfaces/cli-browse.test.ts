@@ -3,6 +3,7 @@
  * sees every scope of its file, filters as flags, and a purge needs --yes (exit 2, nothing removed).
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { Engram } from '../../src/index.js';
 import { binBuilt, runCli } from '../helpers/cli.js';
 import { tempEngram } from '../helpers/temp.js';
 
@@ -110,5 +111,38 @@ describe.skipIf(!binBuilt)('engram list, scopes, purge', () => {
     const all = runCli(['purge', '--scope', 'globex/x', '--all', '--db', path, '--yes', '--json']);
     expect(JSON.parse(all.stdout).purged).toBe(1);
     expect(JSON.parse(runCli(['scopes', '--db', path, '--json']).stdout).scopes).toEqual([]);
+  });
+
+  it('purge of ids none of which the scope holds is NOT_FOUND (exit 3, no audit entry); ids it lacks are named', async () => {
+    const { path, ids } = await seeded();
+    const audit = async (): Promise<number> => {
+      const engram = await Engram.open({ path, embedder: 'hash' });
+      try {
+        return (await engram.store.listAudit({ scope: 'acme/a', limit: 100 })).length;
+      } finally {
+        await engram.close();
+      }
+    };
+    // an unknown id, and a real one of another scope
+    for (const missing of [['01NOSUCHMEMORY'], [ids[2]!], ['01NOSUCHMEMORY', ids[2]!]]) {
+      const refused = runCli(['purge', ...missing, '--scope', 'acme/a', '--db', path, '--yes', '--json']);
+      expect(refused.status, refused.stdout).toBe(3);
+      expect(JSON.parse(refused.stderr).error).toMatchObject({ code: 'NOT_FOUND', message: expect.stringMatching(/Nothing was purged/) });
+    }
+    expect(runCli(['purge', '01NOSUCHMEMORY', '--scope', 'acme/a', '--db', path, '--yes']).stdout).toBe('');
+    expect(await audit()).toBe(0);
+    expect(runCli(['get', ids[2]!, '--scope', 'globex/x', '--db', path]).status).toBe(0);
+
+    const partial = runCli(['purge', ids[0]!, '01NOSUCHMEMORY', '--scope', 'acme/a', '--db', path, '--yes', '--json']);
+    expect(partial.status, partial.stderr).toBe(0);
+    expect(JSON.parse(partial.stdout)).toMatchObject({ purged: 1, notFound: ['01NOSUCHMEMORY'] });
+    const text = runCli(['purge', ids[1]!, ids[2]!, '--scope', 'acme/a', '--db', path, '--yes']);
+    expect(text.status, text.stderr).toBe(0);
+    expect(text.stdout.replace(/\x1b\[[0-9;]*m/g, '')).toMatch(
+      new RegExp(`^Purged 1 memory from acme/a for good\\.\\nnot found in acme/a \\(nothing purged for them\\): ${ids[2]}$`, 'm'),
+    );
+    expect(await audit()).toBe(2);
+    // the id of the other scope was left alone
+    expect(runCli(['get', ids[2]!, '--scope', 'globex/x', '--db', path]).status).toBe(0);
   });
 });

@@ -2,7 +2,7 @@
  * Durability of the embedded store: concurrent writer processes, and imports killed with SIGKILL.
  */
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Engram } from '../../src/index.js';
@@ -12,6 +12,20 @@ import { tempDir } from '../helpers/temp.js';
 describe.skipIf(!binBuilt)('durability (skipped when dist/ is missing: run npm run build)', () => {
   const tmp = tempDir('engram-durable-');
   afterAll(() => tmp.cleanup());
+
+  it('a write that exited left its data in the database file: a copy of it alone (no -wal, no -shm) holds the memory', async () => {
+    const db = join(tmp.dir, 'folded.db');
+    const written = runCli(['remember', '--db', db, '--embedder', 'hash', '--scope', 't/a', '--json', 'Alice lives in Lisbon']);
+    expect(written.status, written.stderr).toBe(0);
+    const { id } = json<{ id: string }>(written);
+    // the clean close folded the log into the file and removed it
+    expect(existsSync(`${db}-wal`)).toBe(false);
+    const copy = join(tmp.dir, 'folded-copy.db');
+    copyFileSync(db, copy);
+    const got = runCli(['get', id, '--db', copy, '--scope', 't/a', '--json']);
+    expect(got.status, got.stderr).toBe(0);
+    expect(json<{ content: string }>(got).content).toBe('Alice lives in Lisbon');
+  });
 
   it('4 processes each writing 500 memories to one file → 2,000 present, no errors', async () => {
     const db = join(tmp.dir, 'concurrent.db');

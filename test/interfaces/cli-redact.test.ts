@@ -92,6 +92,31 @@ describe.skipIf(!binBuilt)('redaction on the command line', { timeout: 120_000 }
     expect(missing.stderr).toContain('redact needs --scope');
   });
 
+  it('engram redact says which relation types it cleaned and names, redacted, the type names that hold a secret', () => {
+    const db = join(dir, 'relation-types.db');
+    expect(runCli(['remember', 'The shop deploys with bun.', '--scope', SCOPE, '--db', db], { env }).status).toBe(0);
+    const register = (args: string[]) => runCli(['relations', 'register', ...args, '--scope', SCOPE, '--db', db, '--no-redact'], { env });
+    expect(register([`pushes_with_${TOKEN}`]).status).toBe(0);
+    // only a name holds a secret: nothing to replace, but the name is reported
+    const nameOnly = runCli(['redact', '--scope', SCOPE, '--db', db], { env });
+    expect(nameOnly.status, nameOnly.stderr).toBe(0);
+    const said = plain(nameOnly.stdout);
+    expect(said).not.toMatch(/no secrets found/);
+    expect(said).toMatch(/^scanned 1 records in dev\/projects\/shop: no secrets to replace$/m);
+    expect(said).toMatch(/^1 relation type name holds a secret, not renamed .*: PUSHES_WITH_\[redacted:github-token\]$/m);
+    expect(said.toLowerCase()).not.toContain(TOKEN.slice(4).toLowerCase());
+
+    expect(register(['DEPLOYS_WITH', '--description', `deploys with ${TOKEN}`]).status).toBe(0);
+    const dry = plain(runCli(['redact', '--scope', SCOPE, '--db', db, '--dry-run'], { env }).stdout);
+    expect(dry).toMatch(
+      /^scanned 1 records in dev\/projects\/shop: would redact 1 secrets in 1 relation type \(1 github-token\) \(dry run: nothing changed\)$/m,
+    );
+    expect(dry).toMatch(/^1 relation type name holds a secret/m);
+    const done = plain(runCli(['redact', '--scope', SCOPE, '--db', db], { env }).stdout);
+    expect(done).toMatch(/: redacted 1 secrets in 1 relation type \(1 github-token\); 0 re-embedded$/m);
+    expect(done.toLowerCase()).not.toContain(TOKEN.slice(4).toLowerCase());
+  });
+
   it('takes extra patterns from ENGRAM_REDACT_PATTERNS and --redact-pattern, and refuses a bad one clearly', () => {
     const db = join(dir, 'patterns.db');
     const fromEnv = runCli(

@@ -125,6 +125,23 @@ describe.skipIf(!binBuilt)('engram CLI (skipped when dist/ is missing: run npm r
     expect(again.hits[0]?.id).toBe(ids.coffee);
   });
 
+  it('edges of an id no named scope holds is NOT_FOUND (exit 3) like every read by id; a memory without edges is []', () => {
+    for (const [id, scope] of [
+      ['01NOSUCHMEMORY0000000000000', 't/a'],
+      [ids.coffee as string, 't/b'],
+    ] as const) {
+      const missing = runCli(['edges', id, ...base, '--scope', scope]);
+      expect(missing.status, missing.stdout).toBe(3);
+      expect(JSON.parse(missing.stderr).error.code).toBe('NOT_FOUND');
+      const text = runCli(['edges', id, '--db', db, '--scope', scope]);
+      expect(text.status).toBe(3);
+      expect(text.stdout).toBe('');
+    }
+    const none = runCli(['edges', ids.coffee as string, ...base, '--scope', 't/a']);
+    expect(none.status, none.stderr).toBe(0);
+    expect(json(none)).toEqual([]);
+  });
+
   it('stats counts only the named scopes', () => {
     const a = json<{ total: number; byLayer: Record<string, number> }>(runCli(['stats', ...base, '--scope', 't/a']));
     expect(a.total).toBe(3);

@@ -3,6 +3,7 @@
  * server (opens the store) and with a running `engram serve` (found through its discovery file).
  * `engram setup claude-code` is tested in hooks-setup.test.ts.
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binBuilt, json, runCli } from '../helpers/cli.js';
@@ -59,6 +60,29 @@ describe.skipIf(!binBuilt)('engram hooks without a server', () => {
       const unknown = runCli(['hooks', 'pre-tool-use'], { input: '{}' });
       expect(unknown.status).toBe(1);
       expect(unknown.stderr).toMatch(/unknown hook "pre-tool-use"/);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('an unknown option is a usage error naming it (exit 1, never 2), not an internal error; redaction flags point to the environment', () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const db = join(dir, 'engram.db');
+      const redact = hook('stop', hookStdin('stop', 'x'), db, ['--no-redact']);
+      expect(redact.status).toBe(1);
+      expect(redact.stderr).not.toMatch(/Internal error/);
+      expect(redact.stderr).toMatch(/^error engram hooks takes no --no-redact: set ENGRAM_REDACT=off .* or ENGRAM_REDACT_PATTERNS/m);
+      const pattern = hook('stop', hookStdin('stop', 'x'), db, ['--redact-pattern', 'acme=acme_[a-z]+']);
+      expect(pattern.stderr).toMatch(/engram hooks takes no --redact-pattern:/);
+      const typo = hook('user-prompt-submit', hookStdin('user-prompt-submit', 'x'), db, ['--scopes', 'a/b']);
+      expect(typo.status).toBe(1);
+      expect(typo.stderr).toMatch(/^error engram hooks: unknown option --scopes\. Run engram hooks --help for the options\.$/m);
+      const missing = runCli(['hooks', 'stop', '--db', db, '--scope'], { input: '{}', env: { ENGRAM_URL: '' } });
+      expect(missing.status).toBe(1);
+      expect(missing.stderr).toMatch(/^error engram hooks: Option '--scope <value>' argument missing\. Run engram hooks --help/m);
+      expect(missing.stderr).not.toMatch(/Internal error/);
+      expect(existsSync(db)).toBe(false);
     } finally {
       cleanup();
     }

@@ -24,6 +24,7 @@ import { registerPersonaCommands } from './commands/persona.js';
 import { registerRememberCommand } from './commands/remember.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerSetupCommand } from './commands/setup.js';
+import { registerUpdateCommand } from './commands/update.js';
 
 /** The full CLI program (not yet parsed). */
 export function buildProgram(): Command {
@@ -36,6 +37,7 @@ export function buildProgram(): Command {
   registerRememberCommand(program);
   registerRecallCommand(program);
   registerRecordCommands(program);
+  registerUpdateCommand(program);
   registerBrowseCommands(program);
   registerGraphCommands(program);
   registerMarkdownCommands(program);

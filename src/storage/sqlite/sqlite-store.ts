@@ -452,8 +452,10 @@ export class SqliteStore extends SqliteReader implements Store {
     await this.#lexical?.close();
     await this.#ann?.close();
     await this.#checkpointer?.close();
-    if (this.#writer !== undefined && this.#writer !== this.#reader) closeQuietly(this.#writer);
-    closeQuietly(this.#reader);
+    // the reader first: the last connection to close folds the WAL into the database file and deletes it,
+    // which a read-only one cannot do (closed last, it left a CLI run's writes in the WAL, the file alone empty)
+    if (this.#reader !== this.#writer) closeQuietly(this.#reader);
+    if (this.#writer !== undefined) closeQuietly(this.#writer);
     if (failure !== undefined) throw failure;
   }
 

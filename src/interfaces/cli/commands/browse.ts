@@ -4,10 +4,11 @@
 import { userInfo } from 'node:os';
 import type { Command } from 'commander';
 import pc from 'picocolors';
-import { EngramError } from '../../../core/errors.js';
+import { EngramError, isEngramError } from '../../../core/errors.js';
 import type { ListResult } from '../../../core/browse/list.js';
 import type { ScopeSummary } from '../../../core/ports/store.js';
 import type { PurgeReport } from '../../../core/purge/purge.js';
+import type { Engram } from '../../../engram.js';
 import { collect, withCommonFlags, type CommonFlags } from '../context.js';
 import { printError, printResult } from '../output.js';
 import { withEngine } from '../run.js';
@@ -146,10 +147,43 @@ export function registerBrowseCommands(program: Command): void {
         return;
       }
       await withEngine(flags, async (engram) => {
-        const report = await engram.purge(input as never, { actor: actor() });
-        printResult({ json }, report, (r: PurgeReport) => formatPurge(r, input.scope as string));
+        const scope = input.scope as string;
+        const named = [...new Set(ids)];
+        const notFound = await missingIds(engram, named, scope);
+        // none of the named ids in the scope: NOT_FOUND as every command by id, and no audit entry for a purge of nothing
+        if (named.length > 0 && notFound.length === named.length) throw notFoundInScope(notFound, scope);
+        const selected = named.length > 0 ? { ...input, ids: named.filter((id) => !notFound.includes(id)) } : input;
+        const report = await engram.purge(selected as never, { actor: actor() });
+        const result = named.length > 0 ? { ...report, notFound } : report;
+        printResult({ json }, result, (r: PurgeReport & { notFound?: string[] }) => formatPurge(r, scope));
       });
     });
+}
+
+/** Which of `ids` no memory of `scope` has (get is not an access). */
+async function missingIds(engram: Engram, ids: readonly string[], scope: string): Promise<string[]> {
+  const missing: string[] = [];
+  for (const id of ids) {
+    try {
+      await engram.get(id, { scopes: [scope] });
+    } catch (error) {
+      if (!isEngramError(error) || error.code !== 'NOT_FOUND') throw error;
+      missing.push(id);
+    }
+  }
+  return missing;
+}
+
+function notFoundInScope(ids: readonly string[], scope: string): EngramError {
+  const shown = ids.slice(0, 5).map((id) => (id.length > 40 ? `${id.slice(0, 40)}…` : id));
+  const list = ids.length <= 5 ? shown.join(', ') : `${shown.join(', ')} and ${ids.length - 5} more`;
+  return new EngramError(
+    'NOT_FOUND',
+    ids.length === 1
+      ? `No memory with id ${list} in ${scope}: check the id and pass the scope it was written in. Nothing was purged.`
+      : `No memory with ids ${list} in ${scope}: check the ids and pass the scope they were written in. Nothing was purged.`,
+    { details: { ids } },
+  );
 }
 
 /** The purge input the flags describe; refuses a purge without --yes, or one that names nothing or too much. */
@@ -201,10 +235,11 @@ function formatScopes(scopes: ScopeSummary[]): string {
   return scopes.map((s) => `${pc.bold(s.scope)}  ${s.total} memories · ${counts(s.byLayer)} · ${counts(s.byStatus)}`).join('\n');
 }
 
-function formatPurge(report: PurgeReport, scope: string): string {
+function formatPurge(report: PurgeReport & { notFound?: string[] }, scope: string): string {
   const r = report.removed;
   const lines = [
     `Purged ${report.purged} memor${report.purged === 1 ? 'y' : 'ies'} from ${scope} for good.`,
+    ...((report.notFound ?? []).length > 0 ? [`not found in ${scope} (nothing purged for them): ${report.notFound?.join(', ')}`] : []),
     pc.dim(
       `removed: ${r.records} records, ${r.chunks} chunks, ${r.statistics} statistics, ${r.edges} edges, ${r.refs} concept refs, ${r.history} past wordings, ${r.indexEntries} index entries`,
     ),

@@ -39,18 +39,22 @@ export function registerGraphCommands(program: Command): void {
 
   const relations = program.command('relations').description('the relationship registry');
   withCommonFlags(relations.command('list').description('built-in relation types and those registered by the tenants of the scopes'))
-    .option('--scope <scope>', "scope whose tenant's registered types to list (repeatable)", collect)
+    .option('--scope <scope>', "scope whose tenant's registered types to list too (repeatable; without it, the built-ins only)", collect)
     .action(async (flags: CommonFlags & { scope?: string[] }) => {
+      if (flags.scope === undefined) {
+        // the built-ins belong to every tenant: no scope to name, no database to open
+        const { BUILT_IN_RELATIONS } = await import('../../../core/relations.js');
+        printResult(
+          { json: flags.json === true },
+          BUILT_IN_RELATIONS,
+          (list: RelationType[]) =>
+            `${formatRelations(list)}\n${pc.dim("(built-ins only: pass --scope S for the types S's tenant registered)")}`,
+        );
+        return;
+      }
       await withEngine(flags, async (engram) => {
         const types = await engram.relations({ scopes: flags.scope ?? [] });
-        printResult({ json: flags.json === true }, types, (list: RelationType[]) =>
-          list
-            .map(
-              (t) =>
-                `${t.name.padEnd(24)} ${(t.symmetric ? 'symmetric' : 'directed').padEnd(10)} ${t.builtIn ? 'built-in' : `${t.tenant ?? '?'}, proposed by ${t.proposedBy ?? '?'}`}${t.description ? pc.dim(`  ${t.description}`) : ''}`,
-            )
-            .join('\n'),
-        );
+        printResult({ json: flags.json === true }, types, formatRelations);
       });
     });
   withCommonFlags(
@@ -93,6 +97,8 @@ export function registerGraphCommands(program: Command): void {
           ...(flags.asOf !== undefined ? { asOf: flags.asOf } : {}),
           ...(flags.knownAt !== undefined ? { knownAt: flags.knownAt } : {}),
         });
+        // no edges may mean no such memory in the scopes: NOT_FOUND as every read by id (get is not an access)
+        if (edges.length === 0) await engram.get(id, { scopes: flags.scope ?? [] });
         printResult({ json: flags.json === true }, edges, (list: typeof edges) =>
           list.length === 0
             ? pc.dim('(no edges)')
@@ -131,6 +137,15 @@ export function registerGraphCommands(program: Command): void {
         printResult({ json: flags.json === true }, result, formatActivation);
       });
     });
+}
+
+function formatRelations(list: readonly RelationType[]): string {
+  return list
+    .map(
+      (t) =>
+        `${t.name.padEnd(24)} ${(t.symmetric ? 'symmetric' : 'directed').padEnd(10)} ${t.builtIn ? 'built-in' : `${t.tenant ?? '?'}, proposed by ${t.proposedBy ?? '?'}`}${t.description ? pc.dim(`  ${t.description}`) : ''}`,
+    )
+    .join('\n');
 }
 
 function formatActivation(result: ActivationView): string {

@@ -49,26 +49,7 @@ export async function runHooksCommand(args: readonly string[]): Promise<void> {
   let verbose = false;
   let hookEvent: string | undefined;
   try {
-    const { values, positionals } = parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      options: {
-        scope: { type: 'string', multiple: true },
-        'scope-template': { type: 'string' },
-        tenant: { type: 'string' },
-        'user-scope': { type: 'string' },
-        'no-start-server': { type: 'boolean' },
-        'idle-minutes': { type: 'string' },
-        db: { type: 'string' },
-        url: { type: 'string' },
-        'api-key': { type: 'string' },
-        'budget-ms': { type: 'string' },
-        'max-tokens': { type: 'string' },
-        embedder: { type: 'string' },
-        verbose: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
+    const { values, positionals } = parseHookArgs(args);
     verbose = values.verbose === true;
     const event = positionals[0];
     hookEvent = event;
@@ -140,6 +121,53 @@ export async function runHooksCommand(args: readonly string[]): Promise<void> {
     process.exitCode = 1;
     if (verbose && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
   }
+}
+
+/** The hooks' options; anything else is a usage error (INVALID_INPUT), never an internal one. */
+function parseHookArgs(args: readonly string[]) {
+  try {
+    return parseArgs({
+      args: [...args],
+      allowPositionals: true,
+      options: {
+        scope: { type: 'string', multiple: true },
+        'scope-template': { type: 'string' },
+        tenant: { type: 'string' },
+        'user-scope': { type: 'string' },
+        'no-start-server': { type: 'boolean' },
+        'idle-minutes': { type: 'string' },
+        db: { type: 'string' },
+        url: { type: 'string' },
+        'api-key': { type: 'string' },
+        'budget-ms': { type: 'string' },
+        'max-tokens': { type: 'string' },
+        embedder: { type: 'string' },
+        verbose: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    throw usageError(error);
+  }
+}
+
+/** Options of the commands that open the engine which the hooks leave to the environment. */
+const REDACTION_OPTIONS = /^--(no-redact|redact-pattern|redact)(=|$)/;
+
+/** A parseArgs failure as a usage error naming the option; anything else as it is. */
+function usageError(error: unknown): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !code.startsWith('ERR_PARSE_ARGS_')) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  const option = /'(-[^'\s]*)/.exec(message)?.[1];
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option !== undefined && REDACTION_OPTIONS.test(option)) {
+    return new EngramError(
+      'INVALID_INPUT',
+      `engram hooks takes no ${option}: set ENGRAM_REDACT=off (store secrets as they come) or ENGRAM_REDACT_PATTERNS in the hook's environment; the engram serve a hook starts inherits it, one already running redacts by its own flags.`,
+    );
+  }
+  const problem = code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option !== undefined ? `unknown option ${option}` : message.split('. ')[0];
+  return new EngramError('INVALID_INPUT', `engram hooks: ${problem}. Run engram hooks --help for the options.`);
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

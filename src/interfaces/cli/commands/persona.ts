@@ -74,7 +74,10 @@ function formatVersion(v: PersonaVersion | null): string {
   const values = Object.entries(v.persona.dispositions)
     .map(([d, x]) => `${d} ${x}`)
     .join(', ');
-  return `${v.id} [${v.status}] ${v.recordedAt.slice(0, 19)}Z ${values} — ${v.change.by}: ${v.change.reason}`;
+  // a reason may already name its author ("reflection: curiosity +0.1 …"): said once
+  const { by, reason } = v.change;
+  const why = reason.startsWith(`${by}:`) ? reason : `${by}: ${reason}`;
+  return `${v.id} [${v.status}] ${v.recordedAt.slice(0, 19)}Z ${values} — ${why}`;
 }
 
 /** Registers `persona` and `profile-schema`. */

@@ -1,5 +1,5 @@
 /**
- * `engram get | forget | restore | stats`.
+ * `engram get | forget | restore | unsupersede | history | stats` (`update` is in update.ts).
  */
 import type { Command } from 'commander';
 import { EngramError } from '../../../core/errors.js';
@@ -17,9 +17,14 @@ interface ScopeFlags extends CommonFlags {
 
 /** Registers the by-id commands and stats. */
 export function registerRecordCommands(program: Command): void {
-  const byId = (name: string, description: string, action: (engram: Engram, id: string, scopes: string[]) => Promise<MemoryView>) =>
+  const byId = (
+    name: string,
+    description: string,
+    scopeHelp: string,
+    action: (engram: Engram, id: string, scopes: string[]) => Promise<MemoryView>,
+  ) =>
     withCommonFlags(program.command(`${name} <id>`).description(description))
-      .option('--scope <scope>', 'scope the memory lives in (repeatable for get)', collect)
+      .option('--scope <scope>', scopeHelp, collect)
       .action(async (id: string, flags: ScopeFlags) => {
         await withEngine(flags, async (engram) => {
           const view = await action(engram, id, flags.scope ?? []);
@@ -27,10 +32,15 @@ export function registerRecordCommands(program: Command): void {
         });
       });
 
-  byId('get', 'show one memory', (engram, id, scopes) => engram.get(id, { scopes }));
-  byId('forget', 'soft-delete a memory (restore brings it back)', (engram, id, scopes) => engram.forget(id, { scope: single(scopes) }));
-  byId('restore', 'restore a forgotten or decayed memory', (engram, id, scopes) => engram.restore(id, { scope: single(scopes) }));
-  byId('unsupersede', 'undo a wrong supersession (the same correction will not supersede it again)', (engram, id, scopes) =>
+  const written = 'the scope the memory was written in (exactly one)';
+  byId('get', 'show one memory', 'a scope to look in (repeatable: the memory may live in any of them)', (engram, id, scopes) =>
+    engram.get(id, { scopes }),
+  );
+  byId('forget', 'soft-delete a memory (restore brings it back)', written, (engram, id, scopes) =>
+    engram.forget(id, { scope: single(scopes) }),
+  );
+  byId('restore', 'restore a forgotten or decayed memory', written, (engram, id, scopes) => engram.restore(id, { scope: single(scopes) }));
+  byId('unsupersede', 'undo a wrong supersession (the same correction will not supersede it again)', written, (engram, id, scopes) =>
     engram.unsupersede(id, { scope: single(scopes) }),
   );
 

@@ -43,16 +43,30 @@ export function registerRedactCommand(program: Command): void {
     });
 }
 
-/** One paragraph: what was read, what held secrets, of which kinds. */
+/**
+ * What was read, what held secrets (records, edges, relation types), of which kinds; then the relation
+ * type names that hold one, as redacted (they are not renamed), on a line of their own.
+ */
 export function formatRedactReport(report: RedactReport): string {
+  const head = `scanned ${report.scanned} records in ${report.scopes.join(', ')}`;
+  const held = report.relationNames.length;
+  const names =
+    held > 0
+      ? [
+          `${held} relation type name${held === 1 ? ' holds' : 's hold'} a secret, not renamed (edges use ${held === 1 ? 'it' : 'them'}: rotate the secret, and relate with a new type if the name must go): ${report.relationNames.join(', ')}`,
+        ]
+      : [];
+  if (report.redacted === 0) return [`${head}: ${held > 0 ? 'no secrets to replace' : 'no secrets found'}`, ...names].join('\n');
   const kinds = Object.entries(report.kinds)
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .map(([kind, n]) => `${n} ${kind}`)
     .join(', ');
   const verb = report.dryRun ? 'would redact' : 'redacted';
-  const head = `scanned ${report.scanned} records in ${report.scopes.join(', ')}`;
-  if (report.redacted === 0) return `${head}: no secrets found`;
-  const edges = report.edges > 0 ? `, ${report.edges} edges` : '';
+  const places = [
+    ...(report.records > 0 || (report.edges === 0 && report.relationTypes === 0) ? [`${report.records} records`] : []),
+    ...(report.edges > 0 ? [`${report.edges} edges`] : []),
+    ...(report.relationTypes > 0 ? [`${report.relationTypes} relation type${report.relationTypes === 1 ? '' : 's'}`] : []),
+  ].join(', ');
   const tail = report.dryRun ? ' (dry run: nothing changed)' : `; ${report.reembedded} re-embedded`;
-  return `${head}: ${verb} ${report.redacted} secrets in ${report.records} records${edges} (${kinds})${tail}`;
+  return [`${head}: ${verb} ${report.redacted} secrets in ${places} (${kinds})${tail}`, ...names].join('\n');
 }
