@@ -52,7 +52,16 @@ import type { OpenAiCompatibleLlmConfig } from './llm/index.js';
 import type { Store } from './core/ports/store.js';
 import { timerHeartbeat } from './lease-heartbeat.js';
 import { leaseHolderIsGone, newLeaseOwner } from './lease-owner.js';
-import { parseInput } from './core/schemas.js';
+import {
+  auditOptionsSchema,
+  backgroundOptionsSchema,
+  describeValue,
+  idleReflectionOptionsSchema,
+  MAX_TIMER_MS,
+  parseId,
+  parseInput,
+  parseOptions,
+} from './core/schemas.js';
 import {
   DEFAULT_REEMBED_BATCH,
   reembedOptionsSchema,
@@ -183,6 +192,12 @@ export interface OpenOptions {
    * dump's, `onnx:bge-small-en-v1.5:384:…`, `use-lite:512`…) when it is installed here, else `auto`.
    */
   embedderForNewStore?: string;
+  /**
+   * SQLite: how long a write waits for another writer's lock (another process's long transaction) before
+   * it fails with `BUSY`, in ms (default 10 000). PostgreSQL ignores it: a writer there waits for row
+   * locks as the server's `lock_timeout` says (none by default).
+   */
+  busyTimeoutMs?: number;
 }
 
 /**
@@ -319,10 +334,11 @@ export class Engram extends EngramCore {
    */
   async expire(input: ExpireInput, options: { actor?: string } = {}): Promise<ExpireReport> {
     this.assertOpen();
+    const { actor } = parseOptions(auditOptionsSchema, options, 'expire options');
     const decay = resolveConsolidationConfig(this.#consolidationOverrides).decay;
     const report = await expireRecords(this.store, input, {
       now: this.clock.now(),
-      actor: options.actor ?? 'library',
+      actor: actor ?? 'library',
       pastGrace: (record, now) => decayVerdict(record, now, decay).action === 'expire',
     });
     if (!report.dryRun && report.expired > 0) {
@@ -349,7 +365,7 @@ export class Engram extends EngramCore {
   /** The report of one consolidation run; `NOT_FOUND` outside the scopes. */
   async consolidationRun(id: string, options: ByIdReadOptions): Promise<ConsolidationReport> {
     this.assertOpen();
-    return findConsolidationRun(this.store, id, options);
+    return findConsolidationRun(this.store, parseId(id, 'consolidationRun'), options);
   }
 
   /** Counts by layer and status, growth per day, what decays next, the job backlog and the last run of the scopes. */
@@ -371,27 +387,25 @@ export class Engram extends EngramCore {
   /** The supersession chain of a memory, oldest first, with valid and transaction time of every version. */
   async versions(id: string, options: ByIdReadOptions): Promise<{ chain: ChainVersion[] }> {
     this.assertOpen();
-    return supersessionChain(this.store, String(id), scopeList(parseInput(byIdReadSchema, options, 'versions options').scopes));
+    parseId(id, 'versions');
+    return supersessionChain(this.store, id, scopeList(parseInput(byIdReadSchema, options, 'versions options').scopes));
   }
 
   /** What a memory was derived from (records, messages), what was derived from it, and the concepts it feeds. */
   async provenance(id: string, options: ByIdReadOptions): Promise<ProvenanceView> {
     this.assertOpen();
-    return provenanceOf(
-      skippingReader(this.store).store,
-      String(id),
-      scopeList(parseInput(byIdReadSchema, options, 'provenance options').scopes),
-    );
+    parseId(id, 'provenance');
+    return provenanceOf(skippingReader(this.store).store, id, scopeList(parseInput(byIdReadSchema, options, 'provenance options').scopes));
   }
 
   /** Starts the background worker in this process (idempotent); `close()` stops it. */
   startBackground(options: { idleMs?: number; duty?: number } = {}): void {
     this.assertOpen();
-    this.#backgroundOptions = options;
+    this.#backgroundOptions = parseOptions(backgroundOptionsSchema, options, 'startBackground options');
     this.#worker ??= new BackgroundWorker(
       { store: this.store, embedder: this.embedder, clock: this.clock, ...this.system },
       {
-        ...options,
+        ...this.#backgroundOptions,
         scheduler: systemScheduler,
         // due importance recoveries first, then the part vectors of records written since, then the
         // times their texts name
@@ -425,6 +439,7 @@ export class Engram extends EngramCore {
     onEvent?: (event: IdleReflectionEvent) => void;
   }): void {
     this.assertOpen();
+    parseInput(idleReflectionOptionsSchema, options, 'startIdleReflection options');
     if (this.#idle !== undefined) return;
     const config = resolveConsolidationConfig(this.#consolidationOverrides);
     this.#idle = new IdleReflector({
@@ -539,7 +554,7 @@ export class Engram extends EngramCore {
 
   /** Opens (or creates) an Engram on a SQLite file or, for a `postgres://` URL, a PostgreSQL schema. */
   static async open(options: OpenOptions): Promise<Engram> {
-    if (options === undefined || typeof options.path !== 'string' || options.path.length === 0) {
+    if (typeof options !== 'object' || options === null || typeof options.path !== 'string' || options.path.length === 0) {
       throw new EngramError('INVALID_INPUT', 'Engram.open needs a path: Engram.open({ path: "engram.db" }).');
     }
     // The LLM config is checked before anything is opened, so a bad one leaves nothing behind.
@@ -553,8 +568,22 @@ export class Engram extends EngramCore {
         `Engram.open option workers must be a whole number ≥ 0 (0: no worker threads), got ${String(options.workers)}.`,
       );
     }
+    const { busyTimeoutMs } = options;
+    if (busyTimeoutMs !== undefined && !(Number.isInteger(busyTimeoutMs) && busyTimeoutMs >= 0 && busyTimeoutMs <= MAX_TIMER_MS)) {
+      throw new EngramError(
+        'INVALID_INPUT',
+        `Engram.open option busyTimeoutMs must be a whole number of milliseconds from 0 to ${MAX_TIMER_MS} (default 10000), got ${describeValue(busyTimeoutMs)}.`,
+      );
+    }
+    if (typeof options.background === 'object') parseInput(backgroundOptionsSchema, options.background, 'Engram.open option background');
+    else if (options.background !== undefined && typeof options.background !== 'boolean') {
+      throw new EngramError(
+        'INVALID_INPUT',
+        `Engram.open option background must be true, false or { idleMs, duty }, got ${describeValue(options.background)}.`,
+      );
+    }
     const llm = options.llm !== undefined && options.llm !== null ? await resolveLlm(options.llm) : undefined;
-    const backend = await storeBackend(options.path);
+    const backend = await storeBackend(options.path, busyTimeoutMs !== undefined ? { busyTimeoutMs } : {});
     const recorded = await backend.readEmbedder();
     const adopted =
       recorded === null && options.embedder === undefined && options.embedderForNewStore !== undefined
@@ -614,6 +643,7 @@ async function targetEmbedder(choice: EmbedderChoice, options: { workers?: numbe
  */
 async function storeBackend(
   path: string,
+  sqliteOptions: { busyTimeoutMs?: number },
 ): Promise<{ readEmbedder(): Promise<string | null>; open(embedding: { name: string; dimension: number }): Promise<Store> }> {
   if (/^postgres(ql)?:\/\//i.test(path)) {
     const postgres = await import('./storage/postgres/index.js');
@@ -623,7 +653,10 @@ async function storeBackend(
     };
   }
   const sqlite = await import('./storage/sqlite/index.js');
-  return { readEmbedder: () => sqlite.readSqliteEmbedder(path), open: (embedding) => sqlite.openSqliteStore({ path, embedding }) };
+  return {
+    readEmbedder: () => sqlite.readSqliteEmbedder(path),
+    open: (embedding) => sqlite.openSqliteStore({ path, embedding, ...sqliteOptions }),
+  };
 }
 
 /** An OpenAI-compatible endpoint for `Engram.open({ llm })`, with the uses to switch. */

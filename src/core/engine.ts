@@ -4,21 +4,31 @@
  */
 import { skippingReader, type SkippedRecord } from './readable-records.js';
 import { EngramError, messages } from './errors.js';
-import type { MemoryRecord, TimeFilter } from './memory.js';
+import type { MemoryRecord, NewMemory, TimeFilter } from './memory.js';
 import { isVisible } from './memory.js';
 import { toEdgeView, toMemoryView, type EdgeView, type MemoryView } from './memory-view.js';
 import type { Clock } from './ports/clock.js';
 import type { SystemPorts } from './ports/system.js';
 import type { Embedder } from './ports/embedder.js';
-import type { Store, StoreStats } from './ports/store.js';
+import type { Store, StoreStats, StoreTransaction } from './ports/store.js';
 import { recall as runRecall, type RecallResult } from './recall/recall.js';
 import { DEFAULT_RECALL_CONFIG, type RecallConfig } from './recall/recall-config.js';
 import { parseRecallOverrides } from './recall/recall-config-schema.js';
 import { assertReadScopes, assertScope, type Scope } from './scope.js';
 import {
+  auditOptionsSchema,
+  drainOptionsSchema,
+  edgeTypesOptionsSchema,
+  importDumpOptionsSchema,
+  markdownFilesSchema,
+  parseChunkSource,
+  parseId,
+  parseIds,
   parseInput,
+  parseOptions,
   recallOptionsSchema,
   recallQuerySchema,
+  rememberBatchesOptionsSchema,
   rememberInputSchema,
   updateInputSchema,
   type ParsedRememberInput,
@@ -27,12 +37,13 @@ import {
   type UpdateInput,
 } from './schemas.js';
 import { answeredQuestions, llmCapturedClaims, openQuestionsOf } from './write/capture/index.js';
-import { NoveltyScratch, rememberAll, type RememberResult, type WriteOptions } from './write/remember.js';
+import { chunkRecords, NoveltyScratch, rememberAll, type RememberResult, type WriteOptions } from './write/remember.js';
+import { chunkText, DEFAULT_CHUNK_CHARS } from './write/chunking/index.js';
 import { rememberBatches } from './write/remember-batches.js';
 import { fillPartVectors, type FillPartsOptions, type FillPartsReport } from './write/fill-parts.js';
 import { fillMentions, type FillMentionsReport } from './recall/mentioned-time.js';
 import { reembedText } from './reembed/reembed-text.js';
-import { attachClaimSlot, normalize } from './write/resolve-claim.js';
+import { attachClaimSlot, normalize, unsupersededPatch } from './write/resolve-claim.js';
 import type { Llm } from './ports/llm.js';
 import { LlmAssist, type LlmUses } from './llm/llm-assist.js';
 import { LlmFollowUps } from './llm/llm-follow-ups.js';
@@ -283,9 +294,7 @@ export class EngramCore {
     options: RememberBatchesOptions = {},
   ): AsyncGenerator<RememberResult[], void, undefined> {
     this.assertOpen();
-    const size = options.batchSize ?? 128;
-    if (!Number.isInteger(size) || size < 1)
-      throw new EngramError('INVALID_INPUT', `batchSize must be a whole number ≥ 1, got ${String(size)}.`);
+    const size = parseOptions(rememberBatchesOptionsSchema, options, 'rememberBatches options').batchSize ?? 128;
     if (!Array.isArray(inputs)) throw new EngramError('INVALID_INPUT', 'rememberBatches takes an array of memories.');
     const { inputs: parsed, counts } = redactInputs(
       (inputs as readonly RememberInput[]).map((item, index) => parseInput(rememberInputSchema, item, `memory #${index + 1}`)),
@@ -325,20 +334,25 @@ export class EngramCore {
   /** One memory by id, if it lives in one of `scopes` (any status). */
   async get(id: string, options: ScopedReadOptions): Promise<MemoryView> {
     this.assertOpen();
+    parseId(id, 'get');
     const scopes = assertReadScopes(options?.scopes);
-    const [record] = await this.store.getMemories([String(id)], scopes);
-    if (record === undefined) throw new EngramError('NOT_FOUND', messages.notFound(String(id)), { details: { id } });
+    const [record] = await this.store.getMemories([id], scopes);
+    if (record === undefined) throw new EngramError('NOT_FOUND', messages.notFound(id), { details: { id } });
     return toMemoryView(record);
   }
 
   /** Changes fields of a memory in place; a content change re-embeds it. */
   async update(id: string, patch: UpdateInput, options: ScopedWriteOptions): Promise<MemoryView> {
     this.assertOpen();
+    parseId(id, 'update');
     const scope = assertScope(options?.scope);
     const changes = redactValue(parseInput(updateInputSchema, patch, 'update'), this.#redactor).value;
     this.#announce({ kind: 'update', records: [{ scope }] });
     const embedding = changes.content !== undefined ? await this.#editedVector(id, scope, changes.content) : undefined;
     const now = this.clock.now();
+    // a long text's new wording is searched by its chunks, embedded here (chunking is deterministic)
+    const newChunks = changes.content !== undefined && changes.content.length > DEFAULT_CHUNK_CHARS ? chunkText(changes.content) : [];
+    const chunkVectors = newChunks.length > 0 ? await this.embedder.embed(newChunks.map((part) => part.text)) : [];
     return this.store.transaction(async (tx) => {
       const [record] = await tx.getMemories([id], [scope]);
       if (record === undefined) throw new EngramError('NOT_FOUND', messages.notFound(id), { details: { id } });
@@ -357,16 +371,47 @@ export class EngramCore {
               ],
             })
           : record.data;
+      const edited = content !== undefined && content !== record.content;
+      // the chunks of the old wording go (they are derived from it; its history keeps the text), and a
+      // long new wording gets its own: otherwise recall and context would go on quoting the old text
+      const chunks = edited ? await this.#rechunk(tx, { ...record, ...rest, content, data, updatedAt: now }, chunkVectors, now) : undefined;
       await tx.updateMemory(id, scope, {
         ...rest,
         ...(content !== undefined ? { content } : {}),
-        data,
+        data: chunks?.parentData ?? data,
         updatedAt: now,
       });
       if (embedding !== undefined) await tx.updateEmbedding(id, scope, embedding);
+      if (chunks !== undefined && chunks.records.length > 0) await tx.insertMemories(chunks.records);
       const [updated] = await tx.getMemories([id], [scope]);
       return toMemoryView(updated as MemoryRecord);
     });
+  }
+
+  /**
+   * Replaces the chunks of an edited record: the old ones are deleted, and when the new wording is long
+   * it is chunked as a write chunks it (`vectors` embed the chunks in order). Answers the parent's data
+   * (marked a chunk parent or not) and the new chunks to insert once the parent is updated.
+   */
+  async #rechunk(
+    tx: StoreTransaction,
+    record: MemoryRecord,
+    vectors: readonly Float32Array[],
+    now: number,
+  ): Promise<{ parentData: MemoryRecord['data']; records: NewMemory[] }> {
+    const old = (await tx.findDerived({ scope: record.scope, ids: [record.id] })).filter((r) => r.data.parentId === record.id);
+    if (old.length > 0)
+      await tx.deleteMemories(
+        old.map((r) => r.id),
+        record.scope,
+      );
+    const { isChunkParent: _parent, chunkCount: _count, ...data } = record.data;
+    if (vectors.length === 0) return { parentData: data, records: [] };
+    const parent: MemoryRecord = { ...record, data: { ...data } };
+    const { claim: _claim, ...withoutClaim } = parent.data;
+    parent.data = withoutClaim;
+    const chunks = chunkRecords(parent, now);
+    return { parentData: parent.data, records: chunks.map((chunk, i) => ({ record: chunk, embedding: vectors[i] as Float32Array })) };
   }
 
   /**
@@ -382,12 +427,12 @@ export class EngramCore {
 
   /** Soft-deletes a memory (status `deleted`); `restore` brings it back. */
   async forget(id: string, options: ScopedWriteOptions): Promise<MemoryView> {
-    return this.#setStatus(id, options, 'deleted');
+    return this.#setStatus(parseId(id, 'forget'), options, 'deleted');
   }
 
   /** Restores a forgotten or decayed memory to `active`; counts as an access. */
   async restore(id: string, options: ScopedWriteOptions): Promise<MemoryView> {
-    return this.#setStatus(id, options, 'active');
+    return this.#setStatus(parseId(id, 'restore'), options, 'active');
   }
 
   /**
@@ -396,6 +441,7 @@ export class EngramCore {
    */
   async unsupersede(id: string, options: ScopedWriteOptions): Promise<MemoryView> {
     this.assertOpen();
+    parseId(id, 'unsupersede');
     const scope = assertScope(options?.scope);
     this.#announce({ kind: 'unsupersede', records: [{ scope }] });
     const now = this.clock.now();
@@ -421,10 +467,10 @@ export class EngramCore {
           : {}),
         at: now,
       }));
-      const { supersededBy: _by, ...data } = record.data;
+      const { validTo, data } = unsupersededPatch(record);
       await tx.updateMemory(record.id, scope, {
         status: 'active',
-        validTo: null,
+        validTo,
         invalidatedAt: null,
         data: { ...data, exempt: { ...data.exempt, supersededBy: [...(data.exempt?.supersededBy ?? []), ...undone] } },
         updatedAt: now,
@@ -445,11 +491,12 @@ export class EngramCore {
    */
   async history(id: string, options: ScopedReadOptions): Promise<{ versions: MemoryView[]; edges: EdgeView[]; skipped?: SkippedRecord[] }> {
     this.assertOpen();
+    parseId(id, 'history');
     const scopes = assertReadScopes(options?.scopes);
     const { store, skipped } = skippingReader(this.store);
-    const [start] = await store.getMemories([String(id)], scopes);
+    const [start] = await store.getMemories([id], scopes);
     if (start === undefined && skipped.length > 0) return { versions: [], edges: [], skipped };
-    if (start === undefined) throw new EngramError('NOT_FOUND', messages.notFound(String(id)), { details: { id } });
+    if (start === undefined) throw new EngramError('NOT_FOUND', messages.notFound(id), { details: { id } });
     const { records: seen, edges } = await supersessionLinks(store, start, scopes);
     const versions = [...seen.values()].sort((a, b) => a.validFrom - b.validFrom || a.recordedAt - b.recordedAt || (a.id < b.id ? -1 : 1));
     return { versions: versions.map(toMemoryView), edges: edges.map(toEdgeView), ...(skipped.length > 0 ? { skipped } : {}) };
@@ -465,8 +512,10 @@ export class EngramCore {
     this.assertOpen();
     // edge metadata is free text too: its secrets are replaced like a memory's, once the input is
     // known to be sound (redaction walks the metadata, which validation bounds in depth and size)
-    parseInput(relateInputSchema, input, 'relate');
-    return relate(this.#deps(), redactValue(input, this.#redactor).value);
+    const parsed = parseInput(relateInputSchema, input, 'relate');
+    if (parsed.metadata === undefined) return relate(this.#deps(), input);
+    // only the metadata: a type name is a registered name, never free text
+    return relate(this.#deps(), { ...input, metadata: redactValue(parsed.metadata, this.#redactor).value });
   }
 
   /** The relation types `scopes` may use: the built-ins and those registered by their tenants, by name. */
@@ -484,12 +533,10 @@ export class EngramCore {
   /** The edges of one record under the time filter; symmetric types read `both` from either end. */
   async edges(id: string, options: ScopedReadOptions & TimeFilterInput & { types?: string[] }): Promise<RecordEdge[]> {
     this.assertOpen();
+    parseId(id, 'edges');
     const scopes = assertReadScopes(options?.scopes);
-    return recordEdges(this.#deps(), String(id), {
-      scopes,
-      ...parseTimeFilter(options),
-      ...(options.types !== undefined ? { types: options.types } : {}),
-    });
+    const { types } = parseInput(edgeTypesOptionsSchema, options, 'edges options');
+    return recordEdges(this.#deps(), id, { scopes, ...parseTimeFilter(options), ...(types !== undefined ? { types } : {}) });
   }
 
   /**
@@ -498,7 +545,7 @@ export class EngramCore {
    */
   async activate(id: string | readonly string[], options: ActivateOptions): Promise<ActivationView> {
     this.assertOpen();
-    return activateFrom(this.#deps(), id, options);
+    return activateFrom(this.#deps(), parseIds(id, 'activate'), options);
   }
 
   /**
@@ -508,9 +555,10 @@ export class EngramCore {
    * are made only when no limit is given, or within `maxMs`).
    */
   async processJobs(
-    options: DrainOptions = {},
+    drainOptions: DrainOptions = {},
   ): Promise<DrainReport & { importanceScored: number; partVectors: number; mentionedTimes: number }> {
     this.assertOpen();
+    const options = parseOptions(drainOptionsSchema, drainOptions, 'processJobs options');
     const owner = options.owner ?? newWorkerOwner(this.system);
     const started = this.system.stopwatch.now();
     const concepts = await drainConceptJobs(this.#deps(), { ...options, owner });
@@ -579,6 +627,8 @@ export class EngramCore {
   async importMarkdown(files: MarkdownFiles, options: { scope: Scope }): Promise<MarkdownImportReport> {
     this.assertOpen();
     const scope = assertScope(options?.scope);
+    // checked, but read as given: a parsed copy would lose a file named "__proto__"
+    parseInput(markdownFilesSchema, files, 'importMarkdown files');
     const report = await importMarkdown({ ...this.#deps(), redactor: this.#redactor }, files, scope);
     this.#announce({ kind: 'import', records: [{ scope }] });
     return report;
@@ -616,16 +666,18 @@ export class EngramCore {
    */
   async importJsonl(
     source: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
-    options: ImportDumpOptions = {},
+    importOptions: ImportDumpOptions = {},
   ): Promise<DumpImportReport> {
     this.assertOpen();
+    const options = parseOptions(importDumpOptionsSchema, importOptions, 'importJsonl options') as ImportDumpOptions;
+    const chunks = parseChunkSource(source, 'importJsonl source');
     const scopes = new Set<Scope>();
     const permitScope = (scope: Scope): void => {
       options.permitScope?.(scope);
       scopes.add(scope);
     };
     try {
-      return await importDump({ store: this.store, embedder: this.embedder }, source, { ...options, permitScope });
+      return await importDump({ store: this.store, embedder: this.embedder }, chunks, { ...options, permitScope });
     } finally {
       // cached rules and profiles of the scopes written are read afresh
       if (scopes.size > 0) this.#announce({ kind: 'update', records: [...scopes].map((scope) => ({ scope })) });
@@ -732,7 +784,8 @@ export class EngramCore {
    */
   async purge(input: PurgeInput, options: { actor?: string } = {}): Promise<PurgeReport> {
     this.assertOpen();
-    const report = await purgeRecords(this.store, input, { now: this.clock.now(), actor: options.actor ?? 'library' });
+    const { actor } = parseOptions(auditOptionsSchema, options, 'purge options');
+    const report = await purgeRecords(this.store, input, { now: this.clock.now(), actor: actor ?? 'library' });
     const scope = input.scope;
     this.#announce({ kind: 'purge', records: [{ scope }] });
     const { records, chunks, statistics } = report.removed;
@@ -815,11 +868,19 @@ export class EngramCore {
       // a damaged record's data may not have decoded; the status change does not need it
       const stored = record.data as MemoryRecord['data'] | undefined;
       const exempt = status === 'active' && record.status === 'decayed' ? { ...stored?.exempt, decay: true } : stored?.exempt;
+      // a superseded claim that was forgotten comes back superseded: its successor still holds
+      const next = status === 'active' && record.status === 'deleted' && typeof stored?.supersededBy === 'string' ? 'superseded' : status;
       await tx.updateMemory(record.id, scope, {
-        status,
+        status: next,
         updatedAt: now,
         ...(exempt !== undefined ? { data: { ...stored, exempt } } : {}),
       });
+      // a long text's chunks are searched in its stead: they are forgotten and restored with it
+      const chunks = (await tx.findDerived({ scope, ids: [record.id] })).filter(
+        (r) => r.data.parentId === record.id && r.status === (status === 'deleted' ? 'active' : 'deleted'),
+      );
+      for (const chunk of chunks)
+        await tx.updateMemory(chunk.id, scope, { status: status === 'deleted' ? 'deleted' : 'active', updatedAt: now });
       const [updated] = await tx.getMemories([record.id], [scope]);
       return toMemoryView(updated as MemoryRecord);
     });

@@ -93,8 +93,9 @@ export const messages = {
     `The embedding model ${model} is not installed (no model.onnx and tokenizer.json in ${directory}). Fetch it with "engram models pull ${model}", or point ENGRAM_CACHE_DIR at the cache that has it.`,
   modelHashMismatch: (model: string, directory: string) =>
     `The files of the embedding model ${model} in ${directory} do not have the expected sha256. Fetch them again with "engram models pull ${model}".`,
-  busy: (what: string) =>
-    `The database is busy: ${what}. This is not a problem with the request: retry in a moment (the write was not applied), or raise busyTimeoutMs if it keeps happening.`,
+  /** `wait`: the setting that lets a writer wait longer for the lock, where the store has one (SQLite's busyTimeoutMs). */
+  busy: (what: string, wait?: string) =>
+    `The database is busy: ${what}. This is not a problem with the request: retry in a moment (the write was not applied)${wait !== undefined ? `, or raise ${wait} if it keeps happening` : ''}.`,
   storageUnavailable: (what: string) =>
     `The store could not be opened or used: ${what}. Check the path and permissions, and that no other program holds an exclusive lock.`,
   postgresUnavailable: (what: string) =>

@@ -3,13 +3,16 @@
  * never re-validate by hand.
  */
 import { z } from 'zod';
-import { EngramError, messages } from './errors.js';
+import { messages } from './errors.js';
+import { describeValue } from './parse-input.js';
 import { LAYERS, PROVENANCE_KINDS, STATUSES } from './memory.js';
 import { isInstant, MAX_INSTANT_MS, MIN_INSTANT_MS, parseIsoInstant } from './instant.js';
 import { scopeProblem } from './scope.js';
 import { personaSchema } from './persona/persona.js';
 import { layerFieldProblems } from './layers/layer-rules.js';
 import { statisticalMetricSchema } from './layers/statistical.js';
+import type { Clock } from './ports/clock.js';
+import type { Scheduler } from './ports/scheduler.js';
 
 /** Longest accepted `content` (characters). Longer texts are rejected; long-but-valid ones are chunked. */
 export const MAX_CONTENT_CHARS = 200_000;
@@ -31,14 +34,19 @@ export const readScopeListSchema = z
  * A point in time, the one date schema of every input: ISO 8601 text or integer epoch milliseconds,
  * a real calendar date in years 0001-9999 (2024-02-30 is refused, not rolled over); parsed to epoch ms.
  */
-export const instantSchema = z.union([z.string(), z.number()]).transform((value, ctx) => {
-  const ms = typeof value === 'number' ? value : parseIsoInstant(value);
-  if (!isInstant(ms)) {
-    ctx.addIssue({ code: 'custom', message: instantProblem(value) });
-    return z.NEVER;
-  }
-  return ms;
-});
+export const instantSchema = z
+  .union([z.string(), z.number()], {
+    error: (issue) =>
+      `must be a date: ISO 8601 text like 2024-05-01T12:00:00Z or epoch milliseconds, not ${describeValue(issue.input)}${issue.input instanceof Date ? ' (pass date.toISOString())' : ''}`,
+  })
+  .transform((value, ctx) => {
+    const ms = typeof value === 'number' ? value : parseIsoInstant(value);
+    if (!isInstant(ms)) {
+      ctx.addIssue({ code: 'custom', message: instantProblem(value) });
+      return z.NEVER;
+    }
+    return ms;
+  });
 
 function instantProblem(value: string | number): string {
   if (typeof value === 'number') {
@@ -259,87 +267,7 @@ export type UpdateInput = z.input<typeof updateInputSchema>;
 
 export const statusSchema = z.enum(STATUSES);
 
-/**
- * Parses `value` with `schema`, or throws `INVALID_INPUT` listing every problem by field path. A NUL
- * character (U+0000) anywhere in the input, in a string or an object key, is one such problem: PostgreSQL
- * text and jsonb cannot hold it, so every backend refuses it alike.
- *
- * @example
- * ```ts
- * const input = parseInput(rememberInputSchema, { scope: 't/a', content: 'hello' }, 'remember');
- * ```
- */
-export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
-  const result = schema.safeParse(value);
-  const nul = nulCharacterPaths(value);
-  if (result.success && nul.length === 0) return result.data;
-  const issues = [
-    ...nul.map((path) => ({ path, message: NUL_MESSAGE })),
-    ...(result.success ? [] : result.error.issues.map((i) => ({ path: i.path.map(String), message: describeIssue(i), raw: i.message }))),
-  ].slice(0, 8);
-  // a problem of the whole input (no field) is said once: "update: name at least one field", not "update: update name…"
-  const problems = issues.map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')} ${issue.message}` : issue.message));
-  throw new EngramError('INVALID_INPUT', messages.invalidInput(`${what}: ${problems.join('; ')}`), {
-    details: { issues: issues.map((i) => ({ path: i.path, message: 'raw' in i ? i.raw : i.message })) },
-  });
-}
-
-const NUL_MESSAGE = 'contains a NUL character (U+0000), which cannot be stored; remove it';
-
-/**
- * Paths (at most 8) of strings and object keys holding U+0000. Each object is visited once, so shared or
- * cyclic references (possible from library callers) cost no more than the object graph.
- */
-function nulCharacterPaths(value: unknown, path: string[] = [], found: string[][] = [], seen = new WeakSet<object>()): string[][] {
-  if (found.length >= 8 || path.length > 128) return found;
-  if (typeof value === 'string') {
-    if (value.includes('\u0000')) found.push(path);
-  } else if (typeof value === 'object' && value !== null && !seen.has(value)) {
-    seen.add(value);
-    for (const [key, item] of Object.entries(value)) {
-      if (key.includes('\u0000')) found.push([...path, key.replaceAll('\u0000', '\\0')]);
-      else nulCharacterPaths(item, [...path, key], found, seen);
-    }
-  }
-  return found;
-}
-
-/** What a type check expected, as a message says it ("must be a whole number"). */
-const TYPE_NAMES: Readonly<Record<string, string>> = {
-  int: 'a whole number',
-  number: 'a number',
-  string: 'a string',
-  boolean: 'true or false',
-  array: 'a list',
-  object: 'an object',
-};
-
-function describeIssue(issue: z.core.$ZodIssue): string {
-  switch (issue.code) {
-    case 'too_big':
-      if (issue.origin === 'string') return `must be at most ${String(issue.maximum)} characters long`;
-      if (issue.origin === 'array' || issue.origin === 'set') return `must have at most ${String(issue.maximum)} items`;
-      return `is too large (maximum ${String(issue.maximum)})`;
-    case 'too_small':
-      if (issue.origin === 'string')
-        return issue.minimum === 1 ? 'must not be empty' : `must be at least ${String(issue.minimum)} characters long`;
-      if (issue.origin === 'array' || issue.origin === 'set')
-        return issue.minimum === 1 ? 'must have at least one item' : `must have at least ${String(issue.minimum)} items`;
-      return issue.inclusive === false
-        ? `must be greater than ${String(issue.minimum)}`
-        : `is too small (minimum ${String(issue.minimum)})`;
-    case 'invalid_value':
-      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
-    case 'unrecognized_keys':
-      return `has unknown field(s) ${issue.keys.join(', ')}`;
-    case 'invalid_type': {
-      const received = 'received' in issue && typeof issue.received === 'string' ? `, not ${issue.received}` : '';
-      return `must be ${TYPE_NAMES[issue.expected] ?? issue.expected}${received}`;
-    }
-    default:
-      return issue.message;
-  }
-}
+export { describeValue, idSchema, parseChunkSource, parseId, parseIds, parseInput, parseOptions } from './parse-input.js';
 
 /** Secret redaction of the write path: on unless `enabled: false`; `patterns` add kinds of your own. */
 export const redactionOptionsSchema = z
@@ -356,5 +284,76 @@ export const redactionOptionsSchema = z
       )
       .max(100)
       .optional(),
+  })
+  .strict();
+
+// --- options of the library's methods (parsed with parseOptions: left out is {}, null is refused) ---
+
+/** A callback option: any function. */
+const callbackSchema = z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function', 'must be a function');
+
+/** Options of `purge` and `expire`: who the audit entry names (default `library`). */
+export const auditOptionsSchema = z.object({ actor: z.string().min(1).max(200).optional() }).strict();
+
+/** Options of `rememberBatches`. */
+export const rememberBatchesOptionsSchema = z.object({ batchSize: z.number().int().min(1).optional() }).strict();
+
+/** Options of `edges` besides its scopes and time filter (parsed on their own): the relation types to keep. */
+export const edgeTypesOptionsSchema = z.object({ types: z.array(z.string().min(1).max(100)).max(100).optional() });
+
+/** Options of `importJsonl`. */
+export const importDumpOptionsSchema = z
+  .object({
+    permitScope: callbackSchema.optional(),
+    batchSize: z.number().int().min(1).max(10_000).optional(),
+    onProgress: callbackSchema.optional(),
+  })
+  .strict();
+
+/** The files of `importMarkdown`: file name → text. */
+export const markdownFilesSchema = z.record(z.string(), z.string());
+
+/**
+ * The longest lease a job claim may take (a day): a crashed worker's jobs wait that long before
+ * another process takes them over. Both stores refuse a longer one alike.
+ */
+export const MAX_LEASE_MS = 86_400_000;
+
+/** Options of `processJobs` (`DrainOptions`). */
+export const drainOptionsSchema = z
+  .object({
+    limit: z.number().int().min(0).optional(),
+    maxMs: z.number().min(0).optional(),
+    batch: z.number().int().min(1).max(1_000).optional(),
+    owner: z.string().min(1).max(200).optional(),
+    scopes: z.union([z.literal('all'), readScopeListSchema]).optional(),
+    /** Whole milliseconds from 1 to `MAX_LEASE_MS`. */
+    leaseMs: z.number().int().min(1).max(MAX_LEASE_MS).optional(),
+  })
+  .strict();
+
+/** The longest delay a timer takes (about 24.8 days): Node fires a longer `setTimeout` at once. */
+export const MAX_TIMER_MS = 2_147_483_647;
+const timerMsSchema = z.number().gt(0).max(MAX_TIMER_MS);
+
+/** Options of `startBackground` (and the object form of `Engram.open`'s `background`). */
+export const backgroundOptionsSchema = z.object({ idleMs: timerMsSchema.optional(), duty: z.number().gt(0).max(1).optional() }).strict();
+
+/** Options of `startIdleReflection`. */
+export const idleReflectionOptionsSchema = z
+  .object({
+    idleMs: timerMsSchema,
+    threshold: z.number().gt(0).optional(),
+    clock: z
+      .custom<Clock>((value) => typeof (value as Partial<Clock> | null)?.now === 'function', 'must be a clock: an object with now()')
+      .optional(),
+    scheduler: z
+      .custom<Scheduler>(
+        (value) =>
+          typeof (value as Partial<Scheduler> | null)?.after === 'function' && typeof (value as Partial<Scheduler>).nextTurn === 'function',
+        'must be a scheduler: an object with after() and nextTurn()',
+      )
+      .optional(),
+    onEvent: callbackSchema.optional(),
   })
   .strict();

@@ -5,6 +5,7 @@
 import { EngramError, messages } from '../core/errors.js';
 import type { ClaimJobsQuery, Job, JobBacklog, JobCounts, NewJob } from '../core/ports/store.js';
 import { assertScope } from '../core/scope.js';
+import { MAX_LEASE_MS } from '../core/schemas.js';
 
 /** A job as both stores select it (drivers may return bigint columns as strings). */
 export interface JobRow {
@@ -23,8 +24,12 @@ export interface JobRow {
 export function claimLimit(query: ClaimJobsQuery): number {
   const limit = Math.floor(query.limit);
   if (!(limit > 0) || query.kinds.length === 0) return 0;
-  if (query.owner.length === 0 || !(query.leaseMs > 0)) {
-    throw new EngramError('INVALID_INPUT', messages.invalidInput('claiming jobs needs an owner and a positive leaseMs'));
+  // a lease the other store could not write either (Infinity, a fraction, past a day) is refused alike
+  if (query.owner.length === 0 || !(Number.isInteger(query.leaseMs) && query.leaseMs > 0 && query.leaseMs <= MAX_LEASE_MS)) {
+    throw new EngramError(
+      'INVALID_INPUT',
+      messages.invalidInput(`claiming jobs needs an owner and a leaseMs of whole milliseconds from 1 to ${MAX_LEASE_MS}`),
+    );
   }
   return limit;
 }

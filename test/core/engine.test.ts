@@ -155,6 +155,113 @@ describe('Engram engine', () => {
     expect(await engram.edges(a!.id, { scopes: ['t/a'] })).toEqual([]);
   });
 
+  it("a long text's chunks are forgotten and restored with it, and an edit replaces them: the old wording is no longer recalled", async () => {
+    const long =
+      Array.from({ length: 12 }, (_, i) => `Section ${i}: the vault combination is kept by Bob, code word marmalade${i}.`).join('\n\n') +
+      ' ' +
+      'Filler about logistics. '.repeat(60);
+    const { id } = await engram.remember({ scope: 't/a', content: long });
+    const chunkHits = async (query: string) =>
+      (await engram.recall(query, { scopes: ['t/a'], trackAccess: false })).hits.filter((h) => h.content.includes('marmalade'));
+    expect(await chunkHits('vault combination code word marmalade3')).not.toEqual([]);
+    await engram.forget(id, { scope: 't/a' });
+    expect(await chunkHits('vault combination code word marmalade3')).toEqual([]);
+    const context = await engram.context({ scopes: ['t/a'], message: 'vault combination code word' });
+    expect(context.markdown).not.toContain('marmalade');
+    await engram.restore(id, { scope: 't/a' });
+    expect(await chunkHits('vault combination code word marmalade3')).not.toEqual([]);
+
+    // a short new wording: no chunks any more, the record itself is the hit
+    await engram.update(id, { content: 'Nothing secret here any more.' }, { scope: 't/a' });
+    expect(await chunkHits('vault combination code word marmalade3')).toEqual([]);
+    expect((await engram.recall('nothing secret here', { scopes: ['t/a'] })).hits[0]?.id).toBe(id);
+    // a long new wording is chunked again, and its chunks are what recall finds
+    const longer =
+      Array.from({ length: 12 }, (_, i) => `Part ${i}: the spare key sits under pot number ${i}.`).join('\n\n') +
+      ' ' +
+      'More filler. '.repeat(120);
+    await engram.update(id, { content: longer }, { scope: 't/a' });
+    const hits = (await engram.recall('spare key under pot number 7', { scopes: ['t/a'] })).hits;
+    expect(hits[0]?.content).toContain('spare key');
+    expect(hits[0]?.parentId).toBe(id);
+    expect(await chunkHits('vault combination marmalade')).toEqual([]);
+  });
+
+  it('a superseded claim that is forgotten and restored comes back superseded, and can be unsuperseded', async () => {
+    const old = await engram.remember({ scope: 't/a', layer: 'semantic', content: 'The deploy target is staging.' });
+    clock.advance(1000);
+    await engram.remember({ scope: 't/a', layer: 'semantic', content: 'The deploy target moved from staging to production.' });
+    expect((await engram.get(old.id, { scopes: ['t/a'] })).status).toBe('superseded');
+    await engram.forget(old.id, { scope: 't/a' });
+    expect((await engram.restore(old.id, { scope: 't/a' })).status).toBe('superseded');
+    expect((await engram.stats({ scopes: ['t/a'] })).byStatus.superseded).toBe(1);
+    expect((await engram.unsupersede(old.id, { scope: 't/a' })).status).toBe('active');
+  });
+
+  it('a past fact recorded late is history the current claim followed, not a correction of it', async () => {
+    const lisbon = await engram.remember({ scope: 't/a', layer: 'semantic', content: 'The office is in Lisbon.', validFrom: '2024-02-01' });
+    clock.advance(1000);
+    // ended before Lisbon began: no conflict at all
+    const berlin = await engram.remember({
+      scope: 't/a',
+      layer: 'semantic',
+      content: 'The office is in Berlin.',
+      validFrom: '2023-01-01',
+      validTo: '2024-02-01',
+    });
+    expect(berlin.action).toBe('created');
+    expect((await engram.get(lisbon.id, { scopes: ['t/a'] })).status).toBe('active');
+    const now = async () =>
+      (await engram.recall('where is the office', { scopes: ['t/a'], asOf: '2024-06-01' })).hits.map((h) => h.content);
+    expect(await now()).toEqual(['The office is in Lisbon.']);
+    expect((await engram.recall('where is the office', { scopes: ['t/a'], asOf: '2023-06-01' })).hits.map((h) => h.content)).toEqual([
+      'The office is in Berlin.',
+    ]);
+    // open-ended but older than Lisbon: it held until Lisbon began
+    clock.advance(1000);
+    const paris = await engram.remember({ scope: 't/a', layer: 'semantic', content: 'The office is in Paris.', validFrom: '2022-01-01' });
+    expect(paris.action).toBe('created');
+    const closed = await engram.get(paris.id, { scopes: ['t/a'] });
+    expect(closed.validTo).toBe('2024-02-01T00:00:00.000Z');
+    expect(await now()).toEqual(['The office is in Lisbon.']);
+    expect((await engram.get(lisbon.id, { scopes: ['t/a'] })).validTo).toBeNull();
+  });
+
+  it('undoing a supersession (unsupersede, or purging the correction) gives a claim back the end of validity it had of its own', async () => {
+    const trial = await engram.remember({
+      scope: 't/a',
+      layer: 'semantic',
+      content: 'The deploy target is staging.',
+      validFrom: '2024-01-01',
+      validTo: '2024-06-30',
+    });
+    clock.advance(1000);
+    const correction = await engram.remember({
+      scope: 't/a',
+      layer: 'semantic',
+      content: 'The deploy target moved from staging to production.',
+      validFrom: '2024-03-01',
+    });
+    expect(correction.action).toBe('superseded');
+    expect((await engram.get(trial.id, { scopes: ['t/a'] })).validTo).toBe('2024-03-01T00:00:00.000Z');
+    expect((await engram.unsupersede(trial.id, { scope: 't/a' })).validTo).toBe('2024-06-30T00:00:00.000Z');
+    const after = (await engram.recall('deploy target staging', { scopes: ['t/a'], asOf: '2024-08-01' })).hits.map((h) => h.id);
+    expect(after).not.toContain(trial.id);
+
+    // the same through purge: superseded again by a new correction, which is then purged
+    clock.advance(1000);
+    const again = await engram.remember({
+      scope: 't/a',
+      layer: 'semantic',
+      content: 'The deploy target moved from staging to canary.',
+      validFrom: '2024-04-01',
+    });
+    expect(again.superseded).toContain(trial.id);
+    await engram.purge({ scope: 't/a', ids: [again.id], confirm: true });
+    const restored = await engram.get(trial.id, { scopes: ['t/a'] });
+    expect([restored.status, restored.validTo]).toEqual(['active', '2024-06-30T00:00:00.000Z']);
+  });
+
   it('forget hides a memory from recall; restore brings it back and counts as an access', async () => {
     const { id } = await engram.remember({ scope: 't/a', content: 'The wifi password is on the fridge' });
     await engram.forget(id, { scope: 't/a' });

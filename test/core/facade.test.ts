@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Engram, EngramCore, ManualClock } from '../../src/index.js';
+import { Engram, EngramCore, ManualClock, type OpenOptions } from '../../src/index.js';
 import { EngramCore as RecordFacade } from '../../src/core/engine.js';
 import { tempDir, tempEngram } from '../helpers/temp.js';
 
@@ -27,6 +27,38 @@ describe('the Engram facade', () => {
         await expect(Engram.open({ path, embedder: 'hash', workers })).rejects.toMatchObject({
           code: 'INVALID_INPUT',
           message: expect.stringMatching(/workers must be a whole number ≥ 0/),
+        });
+      }
+      expect(existsSync(path)).toBe(false);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('Engram.open refuses null options, a bad busyTimeoutMs and a bad background before opening anything', async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const path = join(dir, 'never.db');
+      await expect(Engram.open(null as never)).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+        message: expect.stringMatching(/needs a path/),
+      });
+      const cases: [Partial<OpenOptions>, RegExp][] = [
+        [
+          { busyTimeoutMs: -1 },
+          /busyTimeoutMs must be a whole number of milliseconds from 0 to 2147483647 \(default 10000\), got the number -1/,
+        ],
+        [{ busyTimeoutMs: 1.5 }, /busyTimeoutMs must be a whole number/],
+        [{ busyTimeoutMs: Infinity }, /busyTimeoutMs must be .*, got Infinity/],
+        [{ busyTimeoutMs: '5000' as never }, /busyTimeoutMs must be .*, got a string/],
+        [{ background: 'yes' as never }, /background must be true, false or \{ idleMs, duty \}, got a string/],
+        [{ background: { duty: 2 } }, /Engram.open option background: duty is too large \(maximum 1\)/],
+        [{ background: null as never }, /Engram.open option background: must be an object, not null/],
+      ];
+      for (const [options, message] of cases) {
+        await expect(Engram.open({ path, embedder: 'hash', ...options })).rejects.toMatchObject({
+          code: 'INVALID_INPUT',
+          message: expect.stringMatching(message),
         });
       }
       expect(existsSync(path)).toBe(false);

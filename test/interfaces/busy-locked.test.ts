@@ -51,6 +51,25 @@ afterEach(async () => {
 });
 
 describe('BUSY: the write lock is held by another connection', () => {
+  it('Engram.open({ busyTimeoutMs }) sets how long a write waits, and BUSY names the option as Engram.open spells it', async () => {
+    const opened = await Engram.open({ path, embedder: 'hash', busyTimeoutMs: 200 });
+    try {
+      const started = Date.now();
+      const error = await whileWriteLocked(() =>
+        opened.remember({ scope: SCOPE, content: 'Written while locked.' }).catch((e: unknown) => e),
+      );
+      // well before the default 10 s
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(error).toMatchObject({
+        code: 'BUSY',
+        message: expect.stringMatching(/more than 200 ms.*retry.*raise busyTimeoutMs \(Engram\.open\(\{ path, busyTimeoutMs \}\)/),
+      });
+      expect((await opened.stats({ scopes: [SCOPE] })).total).toBe(1);
+    } finally {
+      await opened.close();
+    }
+  });
+
   it('HTTP answers 503 BUSY with Retry-After, and the write is not applied', async () => {
     const app = createHttpApp({ engram, auth: 'open' });
     const response = await whileWriteLocked(async () =>

@@ -31,6 +31,30 @@ describe('idle reflection in process (manual clock and scheduler)', () => {
     for (const cleanup of cleanups.splice(0)) await cleanup();
   });
 
+  it('refuses missing or bad options with INVALID_INPUT naming them, and starts nothing', async () => {
+    const ctx = await tempEngram();
+    cleanups.push(ctx.cleanup);
+    const { engram } = ctx;
+    const cases: [unknown, RegExp][] = [
+      [undefined, /startIdleReflection options: must be an object \(it is missing\)/],
+      [null, /startIdleReflection options: must be an object, not null/],
+      [{ idleMs: 0 }, /idleMs must be greater than 0/],
+      [{ idleMs: 'soon' }, /idleMs must be a number, not a string/],
+      [{ idleMs: Infinity }, /idleMs must be a number, not Infinity/],
+      [{ idleMs: 3_000_000_000 }, /idleMs is too large \(maximum 2147483647\)/],
+      [{ idleMs: MINUTE, threshold: -1 }, /threshold must be greater than 0/],
+      [{ idleMs: MINUTE, clock: {} }, /clock must be a clock: an object with now\(\)/],
+      [{ idleMs: MINUTE, onEvent: 'log' }, /onEvent must be a function/],
+      [{ idleMs: MINUTE, idle: true }, /has unknown field\(s\) idle/],
+    ];
+    for (const [options, message] of cases) {
+      expect(() => engram.startIdleReflection(options as never)).toThrow(
+        expect.objectContaining({ code: 'INVALID_INPUT', message: expect.stringMatching(message) }),
+      );
+    }
+    expect(engram.idleReflection).toBeUndefined();
+  });
+
   it('reflects a scope only once it is idle and its importance crossed the threshold', async () => {
     const ctx = await tempEngram();
     cleanups.push(ctx.cleanup);

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { EngramError, messages } from '../../core/errors.js';
-import { isBusy, toEngramError } from './sqlite-errors.js';
+import { BUSY_WAIT_SETTING, isBusy, toEngramError } from './sqlite-errors.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite-store-config.js';
 
 const STATEMENT_CACHE_SIZE = 200;
@@ -175,10 +175,14 @@ export class SqliteConnection {
         } catch (error) {
           if (!isBusy(error)) throw toEngramError(error, 'begin a write transaction');
           if (Date.now() >= deadline) {
-            throw new EngramError('BUSY', messages.busy(`another writer held the write lock for more than ${this.#busyTimeoutMs} ms`), {
-              details: { action: 'begin a write transaction', attempts: attempt + 1 },
-              cause: error,
-            });
+            throw new EngramError(
+              'BUSY',
+              messages.busy(`another writer held the write lock for more than ${this.#busyTimeoutMs} ms`, BUSY_WAIT_SETTING),
+              {
+                details: { action: 'begin a write transaction', attempts: attempt + 1 },
+                cause: error,
+              },
+            );
           }
           await sleep(Math.min(5 + Math.random() * 20 * Math.min(attempt + 1, 5), Math.max(0, deadline - Date.now())));
         }

@@ -4,6 +4,10 @@
  */
 import { EngramError, isEngramError, messages } from '../../core/errors.js';
 
+/** How a BUSY message names the setting that lets a writer wait longer, as `Engram.open` and `openSqliteStore` spell it. */
+export const BUSY_WAIT_SETTING =
+  'busyTimeoutMs (Engram.open({ path, busyTimeoutMs }) or openSqliteStore({ busyTimeoutMs }), default 10000)';
+
 /** The SQLite result code of a driver error (`SQLITE_BUSY`, `SQLITE_CONSTRAINT_UNIQUE`, …), if any. */
 export function sqliteCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
@@ -33,7 +37,11 @@ export function toEngramError(error: unknown, action: string): EngramError {
     return new EngramError('INTERNAL', messages.storageUnavailable(`unexpected failure during "${action}"`), options);
   }
   if (isBusy(error)) {
-    return new EngramError('BUSY', messages.busy(`another connection held the lock during "${action}" (${code})`), options);
+    return new EngramError(
+      'BUSY',
+      messages.busy(`another connection held the lock during "${action}" (${code})`, BUSY_WAIT_SETTING),
+      options,
+    );
   }
   if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
     return new EngramError(

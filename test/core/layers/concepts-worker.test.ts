@@ -82,6 +82,36 @@ describe('concept-extraction worker', () => {
     expect(await engram.store.findConcepts({ scopes: [S], names: ['navigate', 'kitchen'] })).toHaveLength(2);
   });
 
+  it('processJobs refuses a leaseMs or other option no store can take alike, and the jobs stay queued', async () => {
+    const { engram } = await open();
+    await engram.remember({ scope: S, content: 'saw a mug', perception: { objects: ['coffee_mug'] } });
+    const cases: [unknown, RegExp][] = [
+      [{ leaseMs: Infinity }, /processJobs options: leaseMs must be a number, not Infinity/],
+      [{ leaseMs: Number.NaN }, /leaseMs must be a number, not NaN/],
+      [{ leaseMs: 2.5 }, /leaseMs must be a whole number, not the number 2\.5/],
+      [{ leaseMs: 0 }, /leaseMs is too small \(minimum 1\)/],
+      [{ leaseMs: 86_400_001 }, /leaseMs is too large \(maximum 86400000\)/],
+      [{ leaseMs: 'abc' }, /leaseMs must be a number, not a string/],
+      [{ limit: -1 }, /limit is too small \(minimum 0\)/],
+      [{ maxMs: 'soon' }, /maxMs must be a number, not a string/],
+      [{ batch: 0 }, /batch is too small \(minimum 1\)/],
+      [{ scopes: S }, /scopes must be "all" or a list, not a string/],
+      [{ owner: '' }, /owner must not be empty/],
+    ];
+    for (const [options, message] of cases) {
+      await expect(engram.processJobs(options as never)).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+        message: expect.stringMatching(message),
+      });
+    }
+    // the store refuses such a lease itself too, on either backend
+    await expect(
+      engram.store.claimJobs({ kinds: ['extract-concepts'], scopes: 'all', limit: 1, owner: 'w', leaseMs: Infinity, now: Date.now() }),
+    ).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/leaseMs of whole milliseconds from 1 to 86400000/) });
+    expect((await engram.stats({ scopes: [S] })).jobs).toMatchObject({ pending: 1, running: 0 });
+    expect((await engram.processJobs({ leaseMs: 86_400_000 })).jobs).toBe(1);
+  });
+
   it('the queue survives a restart and a crashed worker’s lease expires', async () => {
     const { engram, path } = await open();
     await engram.remember({ scope: S, content: 'saw a mug', perception: { objects: ['coffee_mug'] } });
