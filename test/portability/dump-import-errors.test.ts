@@ -118,12 +118,7 @@ describe('importJsonl refuses', () => {
     twice.record.content = 'a copy under the same id';
     const end = JSON.parse(lines[lines.length - 1]!) as { counts: Record<string, number> };
     end.counts.record = 3;
-    const doubled = [
-      `${JSON.stringify(header)}\n`,
-      ...lines.slice(1, -1),
-      `${JSON.stringify(twice)}\n`,
-      `${JSON.stringify(end)}\n`,
-    ];
+    const doubled = [`${JSON.stringify(header)}\n`, ...lines.slice(1, -1), `${JSON.stringify(twice)}\n`, `${JSON.stringify(end)}\n`];
     const report = await engram.importJsonl(doubled);
     expect(report.counts.record).toEqual({ created: 2, skipped: 0, conflicting: 1 });
     expect(report.conflicts).toEqual([expect.objectContaining({ scope: 'acme/b', reason: expect.stringContaining('more than once') })]);
