@@ -38,7 +38,7 @@ NAMED = {
     models.ContextParts: "ContextParts",
 }
 #: Models of objects nested without a name of their own, checked through their parent.
-NESTED = {models.ContextPart, models.DumpImportEmbedder, models.DumpConflict}
+NESTED = {models.ContextPart, models.ProfileFieldsPart, models.DumpImportEmbedder, models.DumpConflict}
 #: Answers of routes another branch adds (POST /v1/import); checked once the document has them.
 PENDING = {models.ImportReport: "DumpImportReport", models.DumpImportCounts: "DumpImportCounts"}
 

@@ -165,6 +165,14 @@ class ContextPart(EngramModel):
     items: List[Dict[str, Any]]
 
 
+class ProfileFieldsPart(EngramModel):
+    """The profile schema's fields a context's facts answer (``known``) and those still missing."""
+
+    level: str
+    known: List[Dict[str, Any]]
+    missing: List[str]
+
+
 class ContextParts(EngramModel):
     rules: ContextPart
     profile: ContextPart
@@ -172,6 +180,10 @@ class ContextParts(EngramModel):
     concepts: ContextPart
     predictions: ContextPart
     episodes: ContextPart
+    cautions: ContextPart
+    mood: ContextPart
+    profile_fields: Optional[ProfileFieldsPart] = None
+    chains: Optional[ContextPart] = None
 
 
 class StructuredContext(EngramModel):
