@@ -57,17 +57,23 @@ async function flow(client: Client): Promise<void> {
   expect(JSON.stringify(bad.content)).toContain('SCOPE_DENIED');
 }
 
+/** The SDK's client over stdio to a new `engram mcp` on a fresh database. */
+async function stdioClient(): Promise<{ client: Client; cleanup: () => void }> {
+  const { dir, cleanup } = tempDir();
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', '--db', join(dir, 'engram.db'), '--scope', SCOPE, '--embedder', 'hash'],
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'e2e', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, cleanup };
+}
+
 describe.skipIf(!binBuilt)('engram mcp over stdio', () => {
   it('serves the tools to the SDK client: remember → recall → context → consolidate → predict', async () => {
-    const { dir, cleanup } = tempDir();
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [BIN, 'mcp', '--db', join(dir, 'engram.db'), '--scope', SCOPE, '--embedder', 'hash'],
-      stderr: 'pipe',
-    });
-    const client = new Client({ name: 'e2e', version: '1.0.0' });
+    const { client, cleanup } = await stdioClient();
     try {
-      await client.connect(transport);
       const { tools } = await client.listTools();
       expect(tools).toHaveLength(MCP_TOOL_NAMES.length);
       await flow(client);
@@ -78,15 +84,8 @@ describe.skipIf(!binBuilt)('engram mcp over stdio', () => {
   });
 
   it('answers a request its transport cannot parse ("params": null) instead of leaving the client waiting', async () => {
-    const { dir, cleanup } = tempDir();
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [BIN, 'mcp', '--db', join(dir, 'engram.db'), '--scope', SCOPE, '--embedder', 'hash'],
-      stderr: 'pipe',
-    });
-    const client = new Client({ name: 'e2e', version: '1.0.0' });
+    const { client, cleanup } = await stdioClient();
     try {
-      await client.connect(transport);
       for (const method of ['tools/call', 'tools/list', 'resources/read']) {
         const error = await client.request({ method, params: null } as never, ListToolsResultSchema, { timeout: 10_000 }).then(
           () => undefined,
