@@ -164,8 +164,8 @@ export class SqliteConnection {
    * Waits in short synchronous slices with async pauses between them, up to `busyTimeoutMs` in all,
    * then throws `BUSY`.
    */
-  async beginImmediate(): Promise<void> {
-    const deadline = Date.now() + this.#busyTimeoutMs;
+  async beginImmediate(maxWaitMs = this.#busyTimeoutMs): Promise<void> {
+    const deadline = Date.now() + Math.min(maxWaitMs, this.#busyTimeoutMs);
     this.#db.pragma(`busy_timeout = ${Math.min(WRITE_BUSY_SLICE_MS, Math.round(this.#busyTimeoutMs))}`);
     try {
       for (let attempt = 0; ; attempt++) {

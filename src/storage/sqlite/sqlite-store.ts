@@ -6,7 +6,7 @@
  * writer, serialised in this process by a mutex and across processes by `BEGIN IMMEDIATE`.
  * (`:memory:` has a single connection, so there reads do see an open transaction's writes.)
  */
-import { EngramError, messages } from '../../core/errors.js';
+import { EngramError, isEngramError, messages } from '../../core/errors.js';
 import type {
   ClaimJobsQuery,
   Job,
@@ -47,6 +47,8 @@ import type { VectorStaging } from '../../core/ports/vector-staging.js';
 
 /** Flush accesses at once when this many ids are waiting. */
 const ACCESS_FLUSH_SIZE = 5000;
+/** How long a close waits for the write lock to save pending access counts before it lets them go. */
+const CLOSE_ACCESS_WAIT_MS = 1000;
 
 const RECORD_ACCESS_SQL = `UPDATE memories SET access_count = access_count + ?,
   last_accessed_at = CASE WHEN last_accessed_at IS NULL OR last_accessed_at < ? THEN ? ELSE last_accessed_at END
@@ -444,10 +446,12 @@ export class SqliteStore extends SqliteReader implements Store {
     this.#state.closed = true;
     if (this.#flushTimer !== undefined) clearTimeout(this.#flushTimer);
     let failure: unknown;
+    // access counts are best effort: while another process holds the write lock, a close waits a
+    // moment for them and then lets them go rather than fail the command that is done (a prompt hook)
     await this.#mutex
-      .run(() => this.#flushAccessLocked({ rethrow: true }))
+      .run(() => this.#flushAccessLocked({ rethrow: true, maxWaitMs: CLOSE_ACCESS_WAIT_MS }))
       .catch((error: unknown) => {
-        failure = error;
+        if (!isEngramError(error) || error.code !== 'BUSY') failure = error;
       });
     await this.#lexical?.close();
     await this.#ann?.close();
@@ -504,12 +508,12 @@ export class SqliteStore extends SqliteReader implements Store {
   }
 
   /** Writes queued accesses in their own transaction; call with the mutex held. Failures re-queue them. */
-  async #flushAccessLocked(options: { rethrow?: boolean } = {}): Promise<void> {
+  async #flushAccessLocked(options: { rethrow?: boolean; maxWaitMs?: number } = {}): Promise<void> {
     const writer = this.#writer;
     if (writer === undefined || this.#access.size === 0) return;
     const entries = this.#access.take();
     try {
-      await writer.beginImmediate();
+      await writer.beginImmediate(options.maxWaitMs);
       try {
         for (const [id, { count, lastAt }] of entries) writer.run(RECORD_ACCESS_SQL, count, lastAt, lastAt, id);
         writer.commit();
