@@ -202,6 +202,28 @@ describe('SqliteStore on a file', () => {
     await expect(store.transaction(async () => 'ok')).resolves.toBe('ok');
   });
 
+  it('opens a current database while another writer holds the lock; a pending migration waits for it', async () => {
+    await (await open()).close();
+    const raw = new Database(path);
+    raw.exec('BEGIN IMMEDIATE');
+    try {
+      const started = Date.now();
+      const store = await open({ busyTimeoutMs: 2000 });
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(await store.getMemories(['absent'], ['t/a'])).toEqual([]);
+    } finally {
+      raw.exec('ROLLBACK');
+    }
+    try {
+      raw.prepare('DELETE FROM schema_migrations WHERE version = ?').run(MIGRATIONS.at(-1)?.version);
+      raw.exec('BEGIN IMMEDIATE');
+      await expectCode(openSqliteStore({ path, embedding: EMBEDDER, busyTimeoutMs: 300 }), 'BUSY');
+    } finally {
+      raw.exec('ROLLBACK');
+      raw.close();
+    }
+  });
+
   it('job locks are leases: exclusive, renewable, released, and they expire', async () => {
     const one = await open();
     const two = await open();

@@ -3,6 +3,7 @@
  * for each hook call (and each `engram mcp` start) from the working directory Claude Code reports,
  * so `engram setup claude-code --user` serves every project without a scope per project.
  */
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { EngramError } from '../../core/errors.js';
@@ -14,6 +15,8 @@ export const DEFAULT_SCOPE_TEMPLATE = '{tenant}/projects/{repo}';
 const PLACEHOLDERS = new Set(['tenant', 'repo']);
 /** Longest segment a template fills in (keeps a scope far below its 512-character limit). */
 const MAX_SEGMENT = 100;
+/** Hex digits of the digest that keeps apart names whose readable parts are the same. */
+const DIGEST_LENGTH = 8;
 
 export interface ScopeSettings {
   /** Explicit scopes (`--scope`): they win over the template; the first is where turns are stored. */
@@ -35,26 +38,33 @@ export interface ResolvedScopes {
 }
 
 /**
- * A valid scope segment made from any name: accents dropped, other characters outside
- * `[A-Za-z0-9_.-]` become `-`, a leading `.` or `-` run is dropped, at most 100 characters; `default`
- * when nothing is left.
+ * A valid scope segment made from any name, distinct for distinct names. A name that is already a
+ * clean segment (only `[A-Za-z0-9_.-]`, not starting or ending with `.` or `-`, at most 100
+ * characters) is kept as it is. Any other name keeps a readable part (accents dropped, other
+ * characters outside `[A-Za-z0-9_.-]` become `-`, leading `.`/`-` and trailing `-` dropped, at most
+ * 91 characters; `default` when nothing is left) followed by `-` and 8 hex digits of the SHA-256 of
+ * the NFC-normalised name, so `проект` and `магазин`, or `My Shop` and `My-Shop`, never share a scope.
  *
  * @example
  * ```ts
- * scopeSegment('My Repo (fork)'); // 'My-Repo-fork'
- * scopeSegment('.dotfiles'); // 'dotfiles'
+ * scopeSegment('shop'); // 'shop'
+ * scopeSegment('My Repo (fork)'); // 'My-Repo-fork-' + 8 hex digits
+ * scopeSegment('проект'); // 'default-' + 8 hex digits
  * ```
  */
 export function scopeSegment(name: string): string {
-  const cleaned = name
+  const readable = name
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '') // accents off their letters: café → cafe
     .replace(/[^A-Za-z0-9_.-]+/g, '-')
     .replace(/^[.-]+/, '')
-    .replace(/-+$/, '')
-    .slice(0, MAX_SEGMENT)
-    .replace(/[.-]+$/, '');
-  return cleaned.length === 0 ? 'default' : cleaned;
+    .replace(/-+$/, '');
+  const clean = readable.replace(/[.-]+$/, '');
+  if (clean === name && name.length > 0 && name.length <= MAX_SEGMENT) return name;
+  // the readable part alone would lose what made the name distinct: the digest keeps it
+  const digest = createHash('sha256').update(name.normalize('NFC')).digest('hex').slice(0, DIGEST_LENGTH);
+  const kept = readable.slice(0, MAX_SEGMENT - 1 - DIGEST_LENGTH).replace(/[.-]+$/, '');
+  return `${kept.length === 0 ? 'default' : kept}-${digest}`;
 }
 
 /** The top level of the git work tree holding `dir` (a `.git` folder or file), else `dir` itself. */

@@ -525,9 +525,21 @@ export function relayoutPays(vectors: number, slots: number): boolean {
 /** The newest schema version this code knows. */
 export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);
 
-/** Applies every pending migration, each in its own write transaction. Safe to run concurrently. */
+/**
+ * Applies every pending migration, each in its own write transaction. Safe to run concurrently. The
+ * applied versions are read first without the write lock, so opening a current database never waits
+ * for another process's write; each pending migration is checked again under the lock.
+ */
 export async function migrate(connection: SqliteConnection, context: MigrationContext): Promise<void> {
+  let applied: Set<number>;
+  try {
+    applied = connection.snapshot(() => appliedVersions(connection));
+  } catch (error) {
+    throw toEngramError(error, 'read the schema version');
+  }
+  if (Math.max(0, ...applied) > LATEST_VERSION) throw newerSchema(Math.max(...applied));
   for (const migration of MIGRATIONS) {
+    if (applied.has(migration.version)) continue;
     await connection.beginImmediate();
     try {
       connection.exec(
@@ -535,8 +547,9 @@ export async function migrate(connection: SqliteConnection, context: MigrationCo
       );
       const newest = connection.get<{ v: number | null }>('SELECT max(version) AS v FROM schema_migrations')?.v ?? 0;
       if (newest > LATEST_VERSION) throw newerSchema(newest);
-      const applied = connection.get('SELECT 1 FROM schema_migrations WHERE version = ?', migration.version) !== undefined;
-      if (!applied) {
+      // another process may have applied it since the versions were read
+      const done = connection.get('SELECT 1 FROM schema_migrations WHERE version = ?', migration.version) !== undefined;
+      if (!done) {
         migration.up(connection, context);
         connection.run(
           'INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)',
@@ -551,6 +564,13 @@ export async function migrate(connection: SqliteConnection, context: MigrationCo
       throw toEngramError(error, `apply schema migration ${migration.version}`);
     }
   }
+}
+
+/** The versions recorded in `schema_migrations` (none before the first migration). */
+function appliedVersions(connection: SqliteConnection): Set<number> {
+  const hasTable = connection.get("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'") !== undefined;
+  if (!hasTable) return new Set();
+  return new Set(connection.all<{ version: number }>('SELECT version FROM schema_migrations').map((row) => row.version));
 }
 
 /** For read-only opens: the schema must already be current, since nothing may be written. */

@@ -19,7 +19,7 @@ import { DB_FLAG_HELP } from '../default-db.js';
 import { printError } from '../output.js';
 import {
   HOOK_COMMANDS,
-  applyChange,
+  applyChanges,
   both,
   ignoreInGit,
   masked,
@@ -113,11 +113,9 @@ function runSetup(flags: SetupFlags): void {
   const mode = flags.user === true ? 'user' : 'project';
   const plan = planSetup(flags, mode);
   if (flags.write === true) {
-    const written = plan.changes.filter((change) => applyChange(change, { private: !change.committed }));
-    const ignored =
-      mode === 'project' &&
-      plan.changes.some((c) => c.path.endsWith('settings.local.json')) &&
-      ignoreInGit(resolve(flags.dir ?? '.'), '.claude/settings.local.json');
+    const written = applyChanges(plan.changes, plan.secrets);
+    const local = mode === 'project' ? plan.changes.find((c) => c.path.endsWith('settings.local.json')) : undefined;
+    const ignoredIn = local !== undefined ? ignoreInGit(local.path) : undefined;
     if (flags.json === true) {
       process.stdout.write(
         `${JSON.stringify({ mode, scope: plan.example, written: written.map((c) => c.path), unchanged: plan.changes.filter((c) => !written.includes(c)).map((c) => c.path) })}\n`,
@@ -125,7 +123,7 @@ function runSetup(flags: SetupFlags): void {
     } else {
       for (const change of plan.changes)
         process.stdout.write(`${written.includes(change) ? 'wrote' : 'unchanged'} ${change.path} (${change.role})\n`);
-      if (ignored) process.stdout.write('added .claude/settings.local.json to .gitignore\n');
+      if (local !== undefined && ignoredIn !== undefined) process.stdout.write(`added ${local.path} to ${ignoredIn}\n`);
       process.stdout.write(`${plan.summary}\n`);
     }
   } else if (flags.json === true) {
