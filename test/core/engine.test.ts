@@ -198,6 +198,25 @@ describe('Engram engine', () => {
     expect((await engram.unsupersede(old.id, { scope: 't/a' })).status).toBe('active');
   });
 
+  it('claims attached to different things never correct each other; attached to the same thing they do', async () => {
+    const of = (entity: string, content: string) => ({ scope: 't/a', layer: 'semantic' as const, content, entities: [entity] });
+    const blue = await engram.remember(of('Alice_Smith', 'Favorite color is blue'));
+    clock.advance(1000);
+    const green = await engram.remember(of('Bob_Jones', 'Favorite color is green'));
+    expect(green.action).toBe('created');
+    expect((await engram.get(blue.id, { scopes: ['t/a'] })).status).toBe('active');
+    clock.advance(1000);
+    const red = await engram.remember(of('Alice_Smith', 'Favorite color is now red'));
+    expect(red.superseded).toEqual([blue.id]);
+    expect((await engram.get(green.id, { scopes: ['t/a'] })).status).toBe('active');
+    // entities a text names (its values) are no attachment: the office still moves
+    const lisbon = await engram.remember({ scope: 't/a', layer: 'semantic', content: 'The office is in Lisbon.' });
+    clock.advance(1000);
+    expect((await engram.remember({ scope: 't/a', layer: 'semantic', content: 'The office moved to Berlin.' })).superseded).toEqual([
+      lisbon.id,
+    ]);
+  });
+
   it('a past fact recorded late is history the current claim followed, not a correction of it', async () => {
     const lisbon = await engram.remember({ scope: 't/a', layer: 'semantic', content: 'The office is in Lisbon.', validFrom: '2024-02-01' });
     clock.advance(1000);

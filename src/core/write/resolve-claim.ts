@@ -66,6 +66,8 @@ export async function decideClaim(
     // a concept is a name, not a statement: no claim merges into or supersedes one (nor the reverse)
     if (candidate === undefined || candidate.id === record.id || !isVisible(candidate, {}, now)) continue;
     if (isConcept(candidate) || isConcept(record)) continue;
+    // facts the writer attached to different things ("Favorite color is blue" of Alice, "…green" of Bob)
+    if (aboutOtherThings(record, candidate)) continue;
     const sim = similarity.get(id);
     const comparison = compareClaims(record.content, candidate.content, sim !== undefined ? { similarity: Math.max(0, sim) } : {});
     if (comparison.relation === 'supersedes') {
@@ -79,6 +81,30 @@ export async function decideClaim(
     decision.mergeInto = { record: bestAgreement.record, comparison: bestAgreement.comparison };
   }
   return decision;
+}
+
+/**
+ * The entities a record was attached to without naming them in its text: what the writer said it is
+ * about (an MCP graph's observation of its entity, a note's fact), not a word it happens to contain.
+ */
+function attachedEntities(record: MemoryRecord): Set<string> {
+  const text = ` ${normalize(record.content)} `;
+  return new Set(record.entities.map((entity) => normalize(entity)).filter((entity) => entity.length > 0 && !text.includes(` ${entity} `)));
+}
+
+/**
+ * Are two claims attached to different things? Both name what they are about outside their text, and
+ * no entity is shared: "Favorite color is green" of Bob is no correction of "Favorite color is blue" of
+ * Alice, however alike the wording.
+ */
+function aboutOtherThings(a: MemoryRecord, b: MemoryRecord): boolean {
+  const first = attachedEntities(a);
+  if (first.size === 0) return false;
+  const second = attachedEntities(b);
+  if (second.size === 0) return false;
+  const named = (record: MemoryRecord) => new Set(record.entities.map((entity) => normalize(entity)));
+  const [ofA, ofB] = [named(a), named(b)];
+  return ![...first].some((entity) => ofB.has(entity)) && ![...second].some((entity) => ofA.has(entity));
 }
 
 /** Was a supersession of `old` by a claim like `incoming` undone by a person? */
