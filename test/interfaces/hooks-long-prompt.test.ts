@@ -1,7 +1,8 @@
 /**
  * Prompts longer than a query may be (10,000 characters): the prompt hook still surfaces memories,
  * searching with the prompt's beginning and end cut at word boundaries; in-process (the server's hook
- * route and the local path) and through the built bin.
+ * route and the local path) and through the built bin. A prompt holding what the engine refuses (a
+ * NUL from pasted binary output, a broken emoji) is searched without it.
  */
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -42,9 +43,14 @@ describe('promptQuery', () => {
     expect(emoji.length).toBeLessThanOrEqual(101);
     expect(emoji).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
   });
+
+  it('drops NUL characters and replaces unpaired surrogates by U+FFFD', () => {
+    expect(promptQuery('xxd says \u0000\u0001 here; broken \ud83d emoji')).toBe('xxd says \u0001 here; broken \ufffd emoji');
+    expect(promptQuery('\u0000')).toBe('');
+  });
 });
 
-describe('a prompt over 10,000 characters', () => {
+describe('a prompt over 10,000 characters, or holding a NUL', () => {
   let dir: string;
   let cleanup: () => void;
   let db: string;
@@ -71,6 +77,18 @@ describe('a prompt over 10,000 characters', () => {
     } finally {
       await engram.close();
     }
+  });
+
+  it('the hook prints the memory context for a prompt holding a NUL or a broken emoji', async () => {
+    const prompt = 'xxd says \u0000\u0001 here \ud83d; where does the shop deploy to now?';
+    const stdin = JSON.stringify({ session_id: SESSION_ID, hook_event_name: 'UserPromptSubmit', prompt });
+    const outcome = await runHook('user-prompt-submit', stdin, {
+      scopes: [SCOPE],
+      db,
+      budgetMs: 5_000,
+      openEngine: () => Engram.open({ path: db, embedder: 'hash' }),
+    });
+    expect(outcome.stdout).toContain('The shop deploys to production at prod:/srv/shop.');
   });
 
   it('the hook without a server prints the memory context', async () => {

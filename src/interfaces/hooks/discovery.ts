@@ -32,13 +32,17 @@ export function writeDiscovery(info: ServerInfo): string {
   return path;
 }
 
-/** Removes the discovery file if it is still ours. */
-export function removeDiscovery(dbPath: string, pid: number): void {
+/** Removes the discovery file if it still names the server of `pid` (and `url`, when given). */
+export function removeDiscovery(dbPath: string, pid: number, url?: string): void {
   const found = readDiscovery(dbPath, { checkAlive: false });
-  if (found !== null && found.pid === pid) rmSync(discoveryPath(dbPath), { force: true });
+  if (found !== null && found.pid === pid && (url === undefined || found.url === url)) rmSync(discoveryPath(dbPath), { force: true });
 }
 
-/** The running server of `dbPath`, or null (no file, unreadable, or its process is gone). */
+/**
+ * The running server of `dbPath`, or null (no file, unreadable, or its process is gone). A live pid
+ * may belong to another process after the server died without removing the file: a hook whose
+ * connection is then refused removes the file (`removeDiscovery` with the url) and starts a server.
+ */
 export function readDiscovery(dbPath: string, options: { checkAlive?: boolean } = {}): ServerInfo | null {
   let info: ServerInfo;
   try {

@@ -4,6 +4,7 @@
  * its beginning and its end, each at a word boundary: the task is usually stated first and the actual
  * question asked last, while the middle is the pasted material.
  */
+import { cleanText, splitsSurrogatePair } from './clean-text.js';
 
 /** The longest query the context builder and recall accept. */
 export const MAX_PROMPT_QUERY_CHARS = 10_000;
@@ -16,7 +17,8 @@ const WORD_SEARCH_CHARS = 200;
 
 /**
  * The prompt, trimmed, if it fits in `max` characters; else its beginning and end joined by " … ",
- * cut at word boundaries, never longer than `max`.
+ * cut at word boundaries, never longer than `max`. NUL characters are dropped and unpaired surrogates
+ * replaced by U+FFFD, which the engine would refuse (a pasted binary output).
  *
  * @example
  * ```ts
@@ -24,7 +26,7 @@ const WORD_SEARCH_CHARS = 200;
  * ```
  */
 export function promptQuery(prompt: string, max = MAX_PROMPT_QUERY_CHARS): string {
-  const text = prompt.trim();
+  const text = cleanText(prompt).trim();
   if (text.length <= max) return text;
   const room = Math.max(0, max - SEPARATOR.length);
   const headEnd = wordEndBefore(text, Math.ceil(room * HEAD_SHARE));
@@ -52,6 +54,5 @@ function wordStartAfter(text: string, start: number): number {
 
 /** Moves a cut that would split a UTF-16 surrogate pair one unit towards `direction`, off the pair. */
 function keepSurrogatePair(text: string, at: number, direction: 1 | -1): number {
-  const code = text.charCodeAt(at - 1);
-  return code >= 0xd800 && code <= 0xdbff ? at + direction : at;
+  return splitsSurrogatePair(text, at) ? at + direction : at;
 }

@@ -5,11 +5,12 @@
  */
 import type { Engram } from '../../engram.js';
 import { EngramError } from '../../core/errors.js';
-import { readDiscovery, type ServerInfo } from './discovery.js';
+import { readDiscovery, removeDiscovery, type ServerInfo } from './discovery.js';
 import { ConnectionError, postJson } from './http-client.js';
 import { parseHookInput, type HookInput } from './hook-input.js';
 import { promptQuery } from './prompt-query.js';
-import { readTranscript, turnsAfter } from './transcript.js';
+import { IngestTotal, ingestBatches } from './ingest-batches.js';
+import { readSessionCwd, readTranscript, turnsAfter } from './transcript.js';
 import { resolveScopes } from './scope-template.js';
 
 /**
@@ -51,12 +52,15 @@ export interface HookOutcome {
 /** Runs one hook event for the JSON Claude Code sent on stdin. */
 export async function runHook(event: HookEvent, stdin: string, options: HookOptions): Promise<HookOutcome> {
   const input = parseHookInput(stdin);
+  // A session keeps the scope it started in: after a `cd` into a nested repository, the hook's cwd
+  // would name another scope (and the cursor, which is per scope, would store the session again).
+  const startCwd = input.transcript_path !== undefined ? await readSessionCwd(input.transcript_path) : undefined;
   const { writeScope, readScopes, userScope } = resolveScopes({
     scopes: options.scopes,
     ...(options.template !== undefined ? { template: options.template } : {}),
     ...(options.tenant !== undefined ? { tenant: options.tenant } : {}),
     ...(options.userScope !== undefined ? { userScope: options.userScope } : {}),
-    cwd: input.cwd ?? process.cwd(),
+    cwd: startCwd ?? input.cwd ?? process.cwd(),
   });
   const target: IngestTarget = { scope: writeScope, ...(userScope !== undefined ? { userScope } : {}) };
   const backend = new Backend(options);
@@ -107,7 +111,12 @@ interface IngestTarget {
   userScope?: string;
 }
 
-/** Stores the turns after the session's cursor (a state document of the scope); ingesting moves it. */
+/**
+ * Stores the turns after the session's cursor (a state document of the scope) in batches; each
+ * stored batch moves the cursor, so a long unstored tail (the first Stop in a long session, a lost
+ * cursor) is stored whatever its size, and a failure part-way keeps what was stored: the next hook
+ * goes on from there.
+ */
 async function ingest(backend: Backend, input: HookInput, target: IngestTarget): Promise<Record<string, unknown>> {
   if (input.transcript_path === undefined) return { stored: 0, skipped: 'no transcript_path' };
   const all = await readTranscript(input.transcript_path);
@@ -115,14 +124,20 @@ async function ingest(backend: Backend, input: HookInput, target: IngestTarget):
   const cursor = await backend.call('cursor', { scope: target.scope, sessionId: input.session_id });
   const turns = turnsAfter(all, typeof cursor.lastUuid === 'string' ? cursor.lastUuid : undefined);
   if (turns.length === 0) return { stored: 0, unchanged: 0 };
-  return backend.call('ingest', { ...target, sessionId: input.session_id, turns });
+  const total = new IngestTotal();
+  for (const batch of ingestBatches(turns)) {
+    total.add(await backend.call('ingest', { ...target, sessionId: input.session_id, turns: batch }));
+  }
+  return total.toDetail();
 }
 
 /** A running server when there is one, else the local store (opened on first use). */
 class Backend {
   #options: HookOptions;
   #engine: Engram | undefined;
-  #server: { url: string; explicit: boolean; hookToken?: string } | null;
+  #server: KnownServer | null;
+  /** Whether this hook asked for the background server already (it starts it once at most). */
+  #startAsked = false;
   usedServer: string | null = null;
   /** Whether this hook started the background server. */
   startedServer = false;
@@ -141,7 +156,13 @@ class Backend {
 
   /** Without a known server: starts the background one (when allowed) and waits for it. */
   async connect(): Promise<void> {
-    if (this.#server !== null || this.#options.startServer === undefined) return;
+    if (this.#server === null) await this.#start();
+  }
+
+  /** Starts (or waits for) the background server once, when allowed. */
+  async #start(): Promise<void> {
+    if (this.#startAsked || this.#options.startServer === undefined) return;
+    this.#startAsked = true;
     const { info, started } = await this.#options.startServer();
     if (info !== null) this.#server = discovered(info);
     this.startedServer = started;
@@ -165,7 +186,15 @@ class Backend {
       } catch (error) {
         // Only a server that is not there is bypassed; an explicit URL or a server's own answer is final.
         if (this.#server.explicit || !isConnectionFailure(error)) throw error;
+        const gone = this.#server;
         this.#server = null;
+        if (gone.info !== undefined && (error as ConnectionError).code === 'ECONNREFUSED') {
+          // Refused, yet its pid is alive: the server died and another process has its pid. Its
+          // discovery file is stale (unless a new server has replaced it meanwhile): start a server.
+          removeDiscovery(this.#options.db, gone.info.pid, gone.info.url);
+          await this.#start();
+          if (this.#server !== null) return this.#call(operation, body);
+        }
       }
     }
     const { runHookOperation } = await import('./server-routes.js');
@@ -201,8 +230,16 @@ class Backend {
   }
 }
 
-function discovered(info: ServerInfo): { url: string; explicit: false; hookToken?: string } {
-  return { url: info.url, explicit: false, ...(typeof info.hookToken === 'string' ? { hookToken: info.hookToken } : {}) };
+/** A server the hook calls: explicit (`--url`), or found through its discovery entry (`info`). */
+interface KnownServer {
+  url: string;
+  explicit: boolean;
+  hookToken?: string;
+  info?: ServerInfo;
+}
+
+function discovered(info: ServerInfo): KnownServer {
+  return { url: info.url, explicit: false, info, ...(typeof info.hookToken === 'string' ? { hookToken: info.hookToken } : {}) };
 }
 
 function isConnectionFailure(error: unknown): boolean {

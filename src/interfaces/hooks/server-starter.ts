@@ -3,6 +3,8 @@
  * on 127.0.0.1 with a free port, found by the others through its discovery file, and gone by itself
  * after an idle period. Two hooks that race to start it agree through an exclusive lock file
  * (`<db>.serve.lock`, created with O_EXCL): one starts the server, both wait for its discovery file.
+ * The server is shared by every project's hooks on the database, so it does not take the session
+ * settings of the hook that happened to start it (see `serverEnvironment`).
  */
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
@@ -95,6 +97,21 @@ function releaseLock(db: string): void {
   rmSync(startLockPath(db), { force: true });
 }
 
+/**
+ * Variables of a hook's environment that are settings of its own project or session, not of the
+ * server every project's hooks share: the scopes it may use (the server would refuse every other
+ * project's hooks) and turning redaction off (it would store every other project's secrets).
+ * `ENGRAM_REDACT_PATTERNS` is kept: more patterns only redact more.
+ */
+const SESSION_SETTINGS = ['ENGRAM_SCOPES', 'ENGRAM_REDACT'] as const;
+
+/** The environment of the shared server a hook starts: the hook's, without its session settings. */
+function serverEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const shared = { ...env };
+  for (const name of SESSION_SETTINGS) delete shared[name];
+  return shared;
+}
+
 function spawnServer(options: StartServerOptions) {
   const [node, ...prefix] = options.command;
   const log = openSync(`${resolve(options.db)}.serve.log`, 'a', 0o600);
@@ -114,7 +131,7 @@ function spawnServer(options: StartServerOptions) {
         String(options.idleMinutes ?? DEFAULT_IDLE_MINUTES),
         ...(options.args ?? []),
       ],
-      { detached: true, stdio: ['ignore', log, log], env: process.env },
+      { detached: true, stdio: ['ignore', log, log], env: serverEnvironment(process.env) },
     );
     child.unref();
     return child;

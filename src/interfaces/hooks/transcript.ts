@@ -1,15 +1,20 @@
 /**
  * Reads a Claude Code session transcript (JSONL, one entry per line) into conversation turns: the
- * user's messages and the assistant's text, without tool calls, tool results, meta entries or
- * sub-agent (sidechain) traffic. Each turn keeps the entry's `uuid`, the message id used for
- * idempotent ingestion.
+ * user's messages and the assistant's text, without tool calls, tool results, meta entries,
+ * sub-agent (sidechain) traffic, or what Claude Code itself puts in the user's name (the summary of a
+ * compacted conversation, bash-mode commands and their output, IDE blocks). Each turn keeps the
+ * entry's `uuid`, the message id used for idempotent ingestion.
  */
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { EngramError } from '../../core/errors.js';
+import { cleanText, splitsSurrogatePair } from './clean-text.js';
 
 /** The longest turn kept (the write path's MAX_CONTENT_CHARS; not imported, to keep zod out of the hook client). */
 const MAX_CONTENT_CHARS = 200_000;
+/** The longest uuid and timestamp the hook routes accept (server-routes.ts). */
+const MAX_UUID_CHARS = 500;
+const MAX_TIMESTAMP_CHARS = 100;
 
 export interface Turn {
   /** The transcript entry's uuid: the message id of the source ref. */
@@ -25,6 +30,9 @@ interface TranscriptEntry {
   uuid?: unknown;
   isSidechain?: unknown;
   isMeta?: unknown;
+  /** The summary Claude Code writes (as a user entry) when it compacts the conversation. */
+  isCompactSummary?: unknown;
+  isVisibleInTranscriptOnly?: unknown;
   timestamp?: unknown;
   message?: { role?: unknown; content?: unknown };
 }
@@ -100,16 +108,26 @@ export function turnsAfter(turns: readonly Turn[], uuid: string | undefined): Tu
 function toTurn(entry: TranscriptEntry): Turn | null {
   if (entry.type !== 'user' && entry.type !== 'assistant') return null;
   if (entry.isSidechain === true || entry.isMeta === true) return null;
-  if (typeof entry.uuid !== 'string' || entry.uuid.length === 0) return null;
-  // a captured NUL (pasted binary output) would make the write path refuse the whole batch
-  const text = textOf(entry.message?.content).replaceAll('\u0000', '').trim();
+  // The compaction summary retells the conversation in the model's words: not something the user said.
+  if (entry.isCompactSummary === true || entry.isVisibleInTranscriptOnly === true) return null;
+  if (typeof entry.uuid !== 'string' || entry.uuid.length === 0 || entry.uuid.length > MAX_UUID_CHARS) return null;
+  const content = textOf(entry.message?.content);
+  // A captured NUL or a broken emoji would make the write path refuse the whole batch, at every later hook.
+  const text = cleanText(entry.type === 'user' ? withoutInsertedBlocks(content) : content).trim();
   if (text.length === 0 || isCommandNoise(text)) return null;
   return {
     uuid: entry.uuid,
     role: entry.type,
-    text: text.length > MAX_CONTENT_CHARS - 20 ? `${text.slice(0, MAX_CONTENT_CHARS - 21)}…` : text,
-    ...(typeof entry.timestamp === 'string' ? { timestamp: entry.timestamp } : {}),
+    text: cut(text),
+    ...(typeof entry.timestamp === 'string' && entry.timestamp.length <= MAX_TIMESTAMP_CHARS ? { timestamp: entry.timestamp } : {}),
   };
+}
+
+/** A text longer than a memory may be, cut (at a code point, never inside a surrogate pair) and marked with "…". */
+function cut(text: string): string {
+  if (text.length <= MAX_CONTENT_CHARS - 20) return text;
+  const end = MAX_CONTENT_CHARS - 21;
+  return `${text.slice(0, splitsSurrogatePair(text, end) ? end - 1 : end)}…`;
 }
 
 /** The text of a message: a string, or the `text` blocks of a content array (tool blocks dropped). */
@@ -131,4 +149,65 @@ function isCommandNoise(text: string): boolean {
     /^<(command-name|command-message|local-command-stdout|local-command-stderr)>/.test(text) ||
     text.startsWith('[Request interrupted by user')
   );
+}
+
+/**
+ * Blocks Claude Code puts into a user message that the user did not write: a bash-mode command and
+ * its output (`! cmd`), what the IDE shows (the open file, the selection, its diagnostics), reminders
+ * and notices for the model. Stored as the user's words, their sentences would become the user's claims.
+ */
+const INSERTED_BLOCK =
+  /<(bash-input|bash-stdout|bash-stderr|ide_opened_file|ide_selection|ide_diagnostics|system-reminder|local-command-caveat|task-notification)(?:\s[^>]*)?>[\s\S]*?(?:<\/\1>|$)/g;
+
+/** A user message without the blocks Claude Code inserted (an unclosed one runs to the end). */
+function withoutInsertedBlocks(text: string): string {
+  return text.includes('<') ? text.replace(INSERTED_BLOCK, '') : text;
+}
+
+/** How much of the transcript's start is read for the session's first working directory. */
+const HEAD_BYTES = 64 * 1024;
+
+/**
+ * The working directory the session started in: the `cwd` of the first transcript entry that has one
+ * (Claude Code records it on every entry; a later one differs after a `cd`). Undefined when the
+ * transcript is missing, unreadable or names none in its first 64 KiB.
+ */
+export async function readSessionCwd(path: string): Promise<string | undefined> {
+  let head: string;
+  try {
+    if (!(await stat(path)).isFile()) return undefined; // a folder, a device or a pipe (opening one could block)
+    const file = await open(path, 'r');
+    try {
+      const buffer = Buffer.alloc(HEAD_BYTES);
+      const { bytesRead } = await file.read(buffer, 0, HEAD_BYTES, 0);
+      head = buffer.toString('utf8', 0, bytesRead);
+    } finally {
+      await file.close();
+    }
+  } catch {
+    return undefined; // no transcript yet (a new session) or not a file: the hook's cwd is used
+  }
+  const lines = head.split('\n');
+  for (const [index, line] of lines.entries()) {
+    let cwd: unknown;
+    try {
+      cwd = (JSON.parse(line) as { cwd?: unknown }).cwd;
+    } catch {
+      // The last line may be cut by the read (a long first prompt): its top-level keys, cwd among them, come first.
+      if (index === lines.length - 1) cwd = cwdKeyOf(line);
+    }
+    if (typeof cwd === 'string' && cwd !== '') return cwd;
+  }
+  return undefined;
+}
+
+/** The value of the first `"cwd"` key in the start of a JSON line (a quote inside a string is always escaped). */
+function cwdKeyOf(partialLine: string): string | undefined {
+  const match = /[{,]\s*"cwd"\s*:\s*("(?:[^"\\]|\\.)*")/.exec(partialLine);
+  if (match === null) return undefined;
+  try {
+    return JSON.parse(match[1] as string) as string;
+  } catch {
+    return undefined;
+  }
 }

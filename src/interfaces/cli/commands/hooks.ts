@@ -163,7 +163,7 @@ function usageError(error: unknown): unknown {
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option !== undefined && REDACTION_OPTIONS.test(option)) {
     return new EngramError(
       'INVALID_INPUT',
-      `engram hooks takes no ${option}: set ENGRAM_REDACT=off (store secrets as they come) or ENGRAM_REDACT_PATTERNS in the hook's environment; the engram serve a hook starts inherits it, one already running redacts by its own flags.`,
+      `engram hooks takes no ${option}: set ENGRAM_REDACT=off (store secrets as they come) or ENGRAM_REDACT_PATTERNS in the hook's environment; off applies when the hook opens the store itself (the background server the hooks share always redacts, adding ENGRAM_REDACT_PATTERNS), and one started by hand redacts by its own flags.`,
     );
   }
   const problem = code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option !== undefined ? `unknown option ${option}` : message.split('. ')[0];
