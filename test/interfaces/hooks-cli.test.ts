@@ -128,6 +128,5 @@ describe.skipIf(!binBuilt)('engram hooks with a running engram serve', () => {
 
 /** Text without its ANSI colour codes. */
 function plain(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return text.replace(/\u001b\[[0-9;]*m/g, '');
 }
