@@ -5,7 +5,7 @@
  * with its reason, a second import creating nothing, and the MCP memory graph surviving
  * export → import → export into a fresh store.
  */
-import { cpSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -121,6 +121,55 @@ describe.skipIf(!binBuilt)('engram import <source> and export mcp-memory (skippe
     createsNothing(report);
     expect(report.skipped.map((s) => s.ref).sort()).toEqual(['conversation c-empty', 'conversation c-odd']);
     expect(reasons(report)).toEqual(['conversation without messages (chat_messages)']);
+  });
+
+  it('mem0: a rewrite of one memory leaves another that said the same thing current (the two were one record)', async () => {
+    const db = freshDb();
+    const memory = (id: string, text: string, created: string, updated: string | null) => ({
+      id,
+      memory: text,
+      hash: `${id}-${text}`,
+      created_at: created,
+      updated_at: updated,
+      user_id: 'alice',
+    });
+    const v1 = join(tmp.dir, 'mem0-shared-v1.json');
+    const v2 = join(tmp.dir, 'mem0-shared-v2.json');
+    writeFileSync(
+      v1,
+      JSON.stringify({
+        results: [memory('m-a', 'Likes pizza', '2024-07-20T00:00:00Z', null), memory('m-b', 'Likes pizza', '2024-07-21T00:00:00Z', null)],
+      }),
+    );
+    writeFileSync(
+      v2,
+      JSON.stringify({
+        results: [
+          memory('m-a', 'Likes pizza', '2024-07-20T00:00:00Z', null),
+          memory('m-b', 'Has a sister named Eva', '2024-07-21T00:00:00Z', '2024-09-01T00:00:00Z'),
+        ],
+      }),
+    );
+    const args = ['--scope-template', 'acme/users/{user_id}'];
+    run(db, ['import', 'mem0', v1, ...args]);
+    run(db, ['import', 'mem0', v2, ...args]);
+    const { records } = await readStore(db, ['acme/users/alice']);
+    expect(records.find((r) => r.content === 'Likes pizza')).toMatchObject({ status: 'active', validTo: null });
+    expect(records.find((r) => r.content === 'Has a sister named Eva')?.validFrom).toBe(Date.parse('2024-09-01T00:00:00Z'));
+    // and once m-a is rewritten too, nothing says it any more: it ends
+    const v3 = join(tmp.dir, 'mem0-shared-v3.json');
+    writeFileSync(
+      v3,
+      JSON.stringify({
+        results: [
+          memory('m-a', 'Likes sushi', '2024-07-20T00:00:00Z', '2024-10-01T00:00:00Z'),
+          memory('m-b', 'Has a sister named Eva', '2024-07-21T00:00:00Z', '2024-09-01T00:00:00Z'),
+        ],
+      }),
+    );
+    run(db, ['import', 'mem0', v3, ...args]);
+    const after = (await readStore(db, ['acme/users/alice'])).records;
+    expect(after.find((r) => r.content === 'Likes pizza')?.validTo).toBe(Date.parse('2024-10-01T00:00:00Z'));
   });
 
   it('mem0: memories become claims in the scopes their ids map to, valid from updated_at, else created_at', async () => {
@@ -365,5 +414,75 @@ describe.skipIf(!binBuilt)('engram import <source> and export mcp-memory (skippe
       expect(result.status, args.join(' ')).toBe(2);
       expect(result.stderr).toContain(message);
     }
+    expect(existsSync(db)).toBe(false);
+  });
+
+  it('refuses a file in another format than the one named, before a database is created', () => {
+    const db = freshDb();
+    const cases: [string[], RegExp][] = [
+      [['import', 'chatgpt', fixture('claude-ai/conversations.json')], /not a ChatGPT export.*looks like a Claude\.ai export/],
+      [['import', 'claude-ai', fixture('chatgpt/conversations.json')], /not a Claude\.ai export.*looks like a ChatGPT export/],
+      [['import', 'mem0', fixture('chatgpt/conversations.json')], /not a mem0 export.*looks like a ChatGPT export/],
+      [
+        ['import', 'mcp-memory', fixture('chatgpt/conversations.json'), '--default-time', 'now'],
+        /not an MCP memory graph.*looks like a ChatGPT export/,
+      ],
+    ];
+    for (const [args, message] of cases) {
+      const result = runCli([...args, '--scope', 'me/x', '--db', db, '--embedder', 'hash']);
+      expect(result.status, args.join(' ')).toBe(2);
+      expect(result.stderr).toMatch(message);
+    }
+    expect(existsSync(db)).toBe(false);
+  });
+
+  it('reads files that begin with a byte order mark: the MCP memory graph keeps its first line, remember --file its inputs', async () => {
+    const db = freshDb();
+    const graph = join(tmp.dir, 'memory-bom.jsonl');
+    writeFileSync(
+      graph,
+      '\uFEFF{"type":"entity","name":"Alice","entityType":"person","observations":["Works at Acme"]}\n' +
+        '{"type":"entity","name":"Acme","entityType":"organization","observations":[]}\n' +
+        '{"type":"relation","from":"Alice","to":"Acme","relationType":"works_at"}\n',
+    );
+    const report = run(db, ['import', 'mcp-memory', graph, '--scope', 'me/graph', '--default-time', '2024-01-01']);
+    expect(report.skipped).toEqual([]);
+    expect(report.memories.created).toBe(3);
+    expect(report.edges.created).toBe(2);
+    const inputs = join(tmp.dir, 'inputs-bom.jsonl');
+    writeFileSync(inputs, '\uFEFF{"content":"Alice prefers window seats","layer":"semantic"}\n{"content":"Bob likes aisle seats"}\n');
+    const remembered = runCli(['remember', '--scope', 'me/notes', '--file', inputs, '--db', db, '--embedder', 'hash']);
+    expect(remembered.status, remembered.stderr).toBe(0);
+    const { records } = await readStore(db, ['me/notes']);
+    expect(records.map((r) => r.content).sort()).toEqual(['Alice prefers window seats', 'Bob likes aisle seats']);
+  });
+
+  it('a secret in a conversation title that a scope template takes is redacted in the scope, and nowhere in the database', () => {
+    const db = freshDb();
+    const token = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
+    const file = join(tmp.dir, 'title-secret.json');
+    writeFileSync(
+      file,
+      JSON.stringify([
+        {
+          id: 'conv-t',
+          title: `Why does ${token} fail`,
+          create_time: 1700000000,
+          current_node: 'u1',
+          mapping: {
+            r: { id: 'r', message: null, parent: null, children: ['u1'] },
+            u1: {
+              id: 'u1',
+              parent: 'r',
+              children: [],
+              message: { id: 'u1', author: { role: 'user' }, create_time: 1700000001, content: { content_type: 'text', parts: ['Why?'] } },
+            },
+          },
+        },
+      ]),
+    );
+    const report = run(db, ['import', 'chatgpt', file, '--scope-template', 'me/chats/{title}']);
+    expect(report.scopes).toEqual({ 'me/chats/Why_does__redacted_github-token__fail': 1 });
+    for (const path of [db, `${db}-wal`]) if (existsSync(path)) expect(readFileSync(path).includes(token)).toBe(false);
   });
 });

@@ -87,9 +87,12 @@ function parseAttrs(text: string): Pick<EntryText, 'importance' | 'tags' | 'pinn
   return out;
 }
 
-/** Parses the entries of one file; headings, prose and blank lines between entries are ignored. */
+/**
+ * Parses the entries of one file; headings, prose and blank lines between entries are ignored. CRLF
+ * line ends (a file saved on Windows) read as LF, and a leading byte order mark is dropped.
+ */
 export function parseEntries(file: string, text: string): ParsedEntry[] {
-  const lines = text.split('\n');
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   const entries: ParsedEntry[] = [];
   let i = 0;
   while (i < lines.length) {

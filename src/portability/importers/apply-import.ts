@@ -39,6 +39,12 @@ export interface ImportTarget {
 export interface VersionLedger {
   latest(scope: string, identity: string): Promise<{ id: string; at: number } | undefined>;
   remember(scope: string, identity: string, version: { id: string; at: number }): Promise<void>;
+  /**
+   * Is the record `id` also the latest version of a source identity other than `identity`? Two sources
+   * saying the same thing are one record (the write path merges them); a new version of one of them
+   * must not end what the other still says.
+   */
+  sharedWith?(scope: string, id: string, identity: string): Promise<boolean>;
 }
 
 type Actions = Record<RememberResult['action'], number>;
@@ -255,7 +261,7 @@ async function closePrevious(
     return false;
   }
   let replaced = false;
-  if (previous !== undefined && previous.at < version.at) {
+  if (previous !== undefined && previous.at < version.at && (await versions.sharedWith?.(scope, previous.id, version.identity)) !== true) {
     try {
       await target.update(previous.id, { validTo: version.at }, { scope });
       replaced = true;

@@ -1,10 +1,10 @@
 /**
  * ChatGPT data export (`conversations.json`): an array of conversations, each with a `mapping` tree
  * of nodes {id, message, parent, children} and `current_node`, the leaf of the branch the user last
- * saw. Messages carry `author.role`, `content` ({content_type, parts[]} or {text}) and `create_time`
- * in epoch seconds. The branch that ends at `current_node` is the conversation; turns on branches
- * the user regenerated or edited away, system and tool messages, and messages without text are
- * skipped and reported.
+ * saw. Messages carry `author.role`, `content` ({content_type, parts[]} or {text}; a voice-mode
+ * turn's parts hold `{content_type: audio_transcription, text}`) and `create_time` in epoch seconds.
+ * The branch that ends at `current_node` is the conversation; turns on branches the user regenerated
+ * or edited away, system and tool messages, and messages without text are skipped and reported.
  */
 import type { ImportContext, ImportUnit, SkippedRecord } from './import-plan.js';
 import { conversationList, conversationUnit, type Conversation, type ConversationTurn } from './conversation-units.js';
@@ -28,7 +28,7 @@ interface Node {
 
 /** The import units of a parsed ChatGPT `conversations.json`, one per conversation. */
 export function* chatgptUnits(parsed: unknown, context: ImportContext): Generator<ImportUnit> {
-  for (const [index, raw] of conversationList(parsed, 'A ChatGPT export').entries()) {
+  for (const [index, raw] of conversationList(parsed, 'chatgpt').entries()) {
     yield conversationUnit(CHATGPT_SYSTEM, readConversation(raw, index), context);
   }
 }
@@ -127,20 +127,28 @@ function turnOf(node: Node | undefined, nodeId: string, conversationId: string, 
   const text = textOf(message.content);
   if (text === '') {
     const type = typeof message.content?.content_type === 'string' ? message.content.content_type : 'unknown';
-    skipped.push({ ref, reason: `no text in the message (content type ${type}: images, files and tool payloads are not imported)` });
+    skipped.push({
+      ref,
+      reason: `no text in the message (content type ${type}: images, files, audio without a transcript and tool payloads are not imported)`,
+    });
     return null;
   }
   const at = fromEpochSeconds(message.create_time);
   return { id, role, text, ...(at !== undefined ? { at } : {}) };
 }
 
-/** The text of a message: its string parts joined (image and file parts left out), or its `text`. */
+/**
+ * The text of a message: its text parts joined, or its `text`. A text part is a string, or an object
+ * with a `text` (what was said in voice mode: `{"content_type": "audio_transcription", "text": …}`);
+ * image, file and audio parts carry none and are left out.
+ */
 function textOf(content: NonNullable<Node['message']>['content']): string {
   if (content === undefined || content === null) return '';
   const type = content.content_type;
   if (type === 'thoughts' || type === 'reasoning_recap' || type === 'user_editable_context') return '';
   if (Array.isArray(content.parts))
     return content.parts
+      .map((p: unknown) => (typeof p === 'string' ? p : typeof p === 'object' && p !== null && 'text' in p ? p.text : undefined))
       .filter((p): p is string => typeof p === 'string')
       .join('\n')
       .trim();

@@ -25,7 +25,7 @@ interface Message {
 
 /** The import units of a parsed Claude.ai `conversations.json`, one per conversation. */
 export function* claudeAiUnits(parsed: unknown, context: ImportContext): Generator<ImportUnit> {
-  for (const [index, raw] of conversationList(parsed, 'A Claude.ai export').entries()) {
+  for (const [index, raw] of conversationList(parsed, 'claude-ai').entries()) {
     yield conversationUnit(CLAUDE_AI_SYSTEM, readClaudeConversation(raw, index), context);
   }
 }

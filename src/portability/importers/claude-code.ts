@@ -7,12 +7,12 @@
  * - `{dir}`: the last component of the working directory the session recorded (`cwd`), else the
  *   folder name's last `-`-separated part;
  * - `{session}`: the session id.
+ * The values are returned as found: `resolveScope` redacts them, then makes each a scope segment.
  */
-import { scopeSegment } from './scope-template.js';
 
 /** The `--scope-template` values of one session file. */
 export function claudeCodePlaceholders(projectFolder: string, sessionId: string, cwd: string | undefined): Record<string, string> {
-  const project = scopeSegment(projectFolder.replace(/^-+/, '') || projectFolder);
+  const project = projectFolder.replace(/^-+/, '') || projectFolder;
   const fromCwd = cwd
     ?.replace(/[\\/]+$/, '')
     .split(/[\\/]/)
@@ -24,7 +24,7 @@ export function claudeCodePlaceholders(projectFolder: string, sessionId: string,
           .split('-')
           .filter((p) => p !== '')
           .pop() ?? project);
-  return { project, dir: scopeSegment(dir), session: scopeSegment(sessionId) };
+  return { project, dir, session: sessionId };
 }
 
 /** The working directory a transcript records (the first entry with a `cwd`), if any. */

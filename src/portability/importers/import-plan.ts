@@ -4,6 +4,7 @@
  * between them, the relation types they need, and every source record left out, with why.
  * Importers are pure: they read parsed JSON or text and never touch a file or a store.
  */
+import type { Redactor } from '../../core/redact/redactor.js';
 import type { RememberInput } from '../../core/schemas.js';
 
 /** One memory to remember, named by a key unique within the import. */
@@ -56,6 +57,11 @@ export interface ImportContext {
   values?: Readonly<Record<string, string>>;
   /** Epoch ms for records without a time of their own; without it such records are skipped. */
   defaultTime?: number;
+  /**
+   * Redacts placeholder values before they become scope segments (the engine's, so its patterns and
+   * its switch apply); without one, the built-in detectors do.
+   */
+  redactor?: Redactor;
 }
 
 /** A fresh, empty unit. */

@@ -22,8 +22,10 @@ export {
 } from './import-plan.js';
 export { resolveScope, scopeSegment, placeholdersOf } from './scope-template.js';
 export { chatgptUnits, CHATGPT_SYSTEM } from './chatgpt.js';
+export { conversationList } from './conversation-units.js';
+export { linesOf, requireShape, type FileFormat } from './file-shape.js';
 export { claudeAiUnits, CLAUDE_AI_SYSTEM } from './claude-ai.js';
-export { mem0Units, MEM0_PLACEHOLDERS, MEM0_SYSTEM } from './mem0.js';
+export { mem0List, mem0Units, MEM0_PLACEHOLDERS, MEM0_SYSTEM } from './mem0.js';
 export { mcpMemoryUnit, parseMcpMemory, MCP_MEMORY_SYSTEM, type GraphEntity, type GraphRelation } from './mcp-memory.js';
 export { exportMcpMemory, type McpMemoryExportReport } from './mcp-memory-export.js';
 export { vaultUnits, VAULT_STYLES, type VaultFile, type VaultStyle } from './vault.js';

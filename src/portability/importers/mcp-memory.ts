@@ -7,6 +7,7 @@
  * proposed when new; the source's spelling kept in the edge's `metadata.relationType`). The graph
  * records no time, so `--default-time` says since when its facts hold.
  */
+import { withoutBom } from '../without-bom.js';
 import { emptyUnit, type ImportContext, type ImportUnit } from './import-plan.js';
 import { resolveScope } from './scope-template.js';
 import { stableHash } from './stable-hash.js';
@@ -41,7 +42,8 @@ export interface ParsedGraph {
 export function parseMcpMemory(text: string): ParsedGraph {
   const graph: ParsedGraph = { entities: [], relations: [], problems: [] };
   const byName = new Map<string, GraphEntity>();
-  text.split(/\r?\n/).forEach((raw, index) => {
+  const lines = withoutBom(text).split(/\r?\n/);
+  lines.forEach((raw, index) => {
     const line = index + 1;
     if (raw.trim() === '') return;
     let item: Record<string, unknown>;

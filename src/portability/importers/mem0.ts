@@ -10,6 +10,7 @@
  */
 import { EngramError } from '../../core/errors.js';
 import type { RememberInput } from '../../core/schemas.js';
+import { requireShape } from './file-shape.js';
 import { emptyUnit, type ImportContext, type ImportUnit } from './import-plan.js';
 import { resolveScope } from './scope-template.js';
 import { fromIso, NO_TIME_REASON, timeOr } from './source-time.js';
@@ -30,19 +31,26 @@ interface Mem0Memory {
   [key: string]: unknown;
 }
 
-/** The memories of a parsed mem0 export. */
+/** The memories of a parsed mem0 export, refused when none of its items is a memory (the file is another format). */
 export function mem0List(parsed: unknown): unknown[] {
-  if (Array.isArray(parsed)) return parsed;
-  if (typeof parsed === 'object' && parsed !== null) {
-    for (const key of ['results', 'memories'] as const) {
-      const list = (parsed as Record<string, unknown>)[key];
-      if (Array.isArray(list)) return list;
-    }
+  const list = Array.isArray(parsed) ? parsed : typeof parsed === 'object' && parsed !== null ? wrapped(parsed) : undefined;
+  if (list !== undefined) {
+    requireShape(list, 'mem0');
+    return list;
   }
   throw new EngramError(
     'INVALID_INPUT',
     'A mem0 export must be a JSON array of memories, or an object with "results" (what get_all returns) or "memories".',
   );
+}
+
+/** The list under `results` (what get_all returns) or `memories` (the platform export). */
+function wrapped(parsed: object): unknown[] | undefined {
+  for (const key of ['results', 'memories'] as const) {
+    const list = (parsed as Record<string, unknown>)[key];
+    if (Array.isArray(list)) return list;
+  }
+  return undefined;
 }
 
 /** The import units of a mem0 export: one unit per 200 memories (progress moves as they are written). */

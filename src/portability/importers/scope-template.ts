@@ -1,9 +1,12 @@
 /**
  * Scope templates: `acme/users/{user_id}` turns a record's ids into a scope. A placeholder value is
- * made into one scope segment by replacing every character outside `[A-Za-z0-9_.-]` with `_` (and a
- * leading `.` with `_`), so `alice@example.com` becomes `alice_example.com`; a record missing a
- * placeholder's value does not match the template, and the next template is tried.
+ * redacted (scopes are addresses: the write path stores them as given, so a secret in a conversation
+ * title would be stored, and printed, in the scope), then made into one scope segment by replacing
+ * every character outside `[A-Za-z0-9_.-]` with `_` (and a leading `.` with `_`), so
+ * `alice@example.com` becomes `alice_example.com`; a record missing a placeholder's value does not
+ * match the template, and the next template is tried.
  */
+import { createRedactor, type Redactor } from '../../core/redact/redactor.js';
 import { scopeProblem } from '../../core/scope.js';
 import type { ImportContext } from './import-plan.js';
 
@@ -30,9 +33,13 @@ export function scopeSegment(value: string): string {
 /** The outcome of resolving a record's scope: a scope, or why there is none. */
 export type ScopeResolution = { scope: string } | { problem: string };
 
+/** The redactor of contexts that bring none (the built-in detectors), built when first needed. */
+let builtIn: Redactor | undefined;
+
 /**
  * The scope of a record: the first template whose placeholders all have values, else `context.scope`.
- * Values come from the record (`values`) and the flags (`context.values`).
+ * Values come from the record (`values`) and the flags (`context.values`); each is redacted with
+ * `context.redactor` (else the built-in detectors) before it becomes a segment.
  *
  * @example
  * ```ts
@@ -49,7 +56,8 @@ export function resolveScope(context: ImportContext, values: Readonly<Record<str
       missing.push(`${template} lacks ${absent.map((a) => `{${a}}`).join(', ')}`);
       continue;
     }
-    const scope = template.replace(PLACEHOLDER, (_m, name: string) => scopeSegment(all[name] as string));
+    const redactor = context.redactor ?? (builtIn ??= createRedactor());
+    const scope = template.replace(PLACEHOLDER, (_m, name: string) => scopeSegment(redactor.redact(all[name] as string).text));
     const problem = scopeProblem(scope);
     return problem === null ? { scope } : { problem: `scope "${scope.slice(0, 80)}" from --scope-template is invalid: ${problem}` };
   }

@@ -13,11 +13,13 @@ import { scopeProblem } from '../../../core/scope.js';
 import type { Engram } from '../../../engram.js';
 // the importers (and zod through them) load only when an import runs
 import type * as Importers from '../../../portability/importers/index.js';
+import type { StoreReader } from '../../../core/ports/store.js';
 import { collect, withCommonFlags, type CommonFlags } from '../context.js';
-import { printResult } from '../output.js';
+import { printError, printResult } from '../output.js';
 import { withEngine } from '../run.js';
 import { formatImportReport, progressBar, type Progress } from './import-report.js';
 import { writeOutputFile } from '../output-files.js';
+import { withoutBom } from '../../../portability/without-bom.js';
 
 interface SourceFlags extends CommonFlags {
   scope?: string;
@@ -65,9 +67,10 @@ export function registerImportSourceCommands(program: Command): void {
       .description("import Claude Code session transcripts (default ~/.claude/projects) through the hooks' capture path"),
     'claude-code',
   ).action(async (dir: string | undefined, flags: SourceFlags) =>
-    run(flags, 'claude-code', (engram, m, progress) =>
-      importClaudeCode(engram, m, dir ?? join(homedir(), '.claude', 'projects'), flags, progress),
-    ),
+    run(flags, 'claude-code', {
+      read: () => sessionFiles(dir ?? join(homedir(), '.claude', 'projects')),
+      apply: importClaudeCode,
+    }),
   );
 
   for (const [name, what] of [
@@ -78,11 +81,12 @@ export function registerImportSourceCommands(program: Command): void {
       importCommand.command(`${name} <file>`).description(`import ${what}: each turn a captured episode in a session per conversation`),
       name,
     ).action(async (file: string, flags: SourceFlags) =>
-      run(flags, name, async (engram, m, progress) => {
-        const parsed = readJson(file);
-        const context = await importContext(engram, flags, name);
-        const units = name === 'chatgpt' ? m.chatgptUnits(parsed, context) : m.claudeAiUnits(parsed, context);
-        return m.applyImport(engram, name, tracked([...units], progress));
+      run(flags, name, {
+        read: (m) => m.conversationList(readJson(file), name),
+        apply: async (engram, { importers: m, input, context, progress }) => {
+          const units = name === 'chatgpt' ? m.chatgptUnits(input, context) : m.claudeAiUnits(input, context);
+          return m.applyImport(engram, name, tracked([...units], progress));
+        },
       }),
     );
   }
@@ -93,11 +97,11 @@ export function registerImportSourceCommands(program: Command): void {
       .description('import mem0 memories (get_all results or an export) as semantic memories; ids map to scopes through --scope-template'),
     'mem0',
   ).action(async (file: string, flags: SourceFlags) =>
-    run(flags, 'mem0', async (engram, m, progress) =>
-      m.applyImport(engram, 'mem0', tracked([...m.mem0Units(readJson(file), await importContext(engram, flags, 'mem0'))], progress), {
-        versions: versionLedger(engram),
-      }),
-    ),
+    run(flags, 'mem0', {
+      read: (m) => m.mem0List(readJson(file)),
+      apply: async (engram, { importers: m, input, context, progress }) =>
+        m.applyImport(engram, 'mem0', tracked([...m.mem0Units(input, context)], progress), { versions: versionLedger(engram) }),
+    }),
   );
 
   withSourceFlags(
@@ -106,18 +110,20 @@ export function registerImportSourceCommands(program: Command): void {
       .description('import an MCP memory server graph (memory.jsonl): entities, observations, relations'),
     'mcp-memory',
   ).action(async (file: string, flags: SourceFlags) =>
-    run(flags, 'mcp-memory', async (engram, m, progress) => {
-      if (flags.defaultTime === undefined) {
-        throw new EngramError(
-          'INVALID_INPUT',
-          'An MCP memory graph records no time: pass --default-time ISO (since when its facts hold) or --default-time now.',
-        );
-      }
-      return m.applyImport(
-        engram,
-        'mcp-memory',
-        tracked([m.mcpMemoryUnit(readText(file), await importContext(engram, flags, 'mcp-memory'))], progress),
-      );
+    run(flags, 'mcp-memory', {
+      read: (m) => {
+        if (flags.defaultTime === undefined) {
+          throw new EngramError(
+            'INVALID_INPUT',
+            'An MCP memory graph records no time: pass --default-time ISO (since when its facts hold) or --default-time now.',
+          );
+        }
+        const text = readText(file);
+        m.requireShape(m.linesOf(text), 'mcp-memory');
+        return text;
+      },
+      apply: async (engram, { importers: m, input, context, progress }) =>
+        m.applyImport(engram, 'mcp-memory', tracked([m.mcpMemoryUnit(input, context)], progress)),
     }),
   );
 
@@ -130,18 +136,21 @@ export function registerImportSourceCommands(program: Command): void {
     .option('--style <style>', 'obsidian or basic-memory')
     .option('--folders <mode>', 'folders become tags (default) or scopes under --scope')
     .action(async (dir: string, flags: SourceFlags & { style?: string; folders?: string }) =>
-      run(flags, 'vault', async (engram, m, progress) => {
-        const style = flags.style;
-        if (style !== 'obsidian' && style !== 'basic-memory')
-          throw new EngramError(
-            'INVALID_INPUT',
-            `--style must be obsidian or basic-memory (got ${style === undefined ? 'none' : `"${style}"`}).`,
-          );
-        const folders = flags.folders ?? 'tags';
-        if (folders !== 'tags' && folders !== 'scopes')
-          throw new EngramError('INVALID_INPUT', `--folders must be tags or scopes (got "${folders}").`);
-        const context = await importContext(engram, flags, 'vault');
-        return m.applyImport(engram, style, tracked(m.vaultUnits(readVault(dir), context, { style, folders }), progress));
+      run(flags, 'vault', {
+        read: () => {
+          const style = flags.style;
+          if (style !== 'obsidian' && style !== 'basic-memory')
+            throw new EngramError(
+              'INVALID_INPUT',
+              `--style must be obsidian or basic-memory (got ${style === undefined ? 'none' : `"${style}"`}).`,
+            );
+          const folders = flags.folders ?? 'tags';
+          if (folders !== 'tags' && folders !== 'scopes')
+            throw new EngramError('INVALID_INPUT', `--folders must be tags or scopes (got "${folders}").`);
+          return { style, folders, files: readVault(dir) } as const;
+        },
+        apply: async (engram, { importers: m, input, context, progress }) =>
+          m.applyImport(engram, input.style, tracked(m.vaultUnits(input.files, context, input), progress)),
       }),
     );
 
@@ -172,15 +181,33 @@ export function registerImportSourceCommands(program: Command): void {
 /** The latest imported version of each source identity, in a state document of its scope. */
 function versionLedger(engram: Engram): Importers.VersionLedger {
   const key = (identity: string): string => `import/version/${identity}`;
+  // which identities' latest version each record is: two sources saying the same thing are one record
+  const holdersKey = (id: string): string => `import/holders/${id}`;
+  const holders = async (tx: Pick<StoreReader, 'getState'>, scope: string, id: string): Promise<string[]> => {
+    const value = (await tx.getState(scope, holdersKey(id)))?.value;
+    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+  };
+  const latest = async (scope: string, identity: string): Promise<{ id: string; at: number } | undefined> => {
+    const value = (await engram.store.getState(scope, key(identity)))?.value as { id?: unknown; at?: unknown } | null | undefined;
+    return typeof value?.id === 'string' && typeof value.at === 'number' ? { id: value.id, at: value.at } : undefined;
+  };
   return {
-    latest: async (scope, identity) => {
-      const value = (await engram.store.getState(scope, key(identity)))?.value as { id?: unknown; at?: unknown } | null | undefined;
-      return typeof value?.id === 'string' && typeof value.at === 'number' ? { id: value.id, at: value.at } : undefined;
-    },
+    latest,
     remember: async (scope, identity, version) => {
       const now = engram.clock.now();
-      await engram.store.transaction((tx) => tx.setState(scope, key(identity), version, now));
+      const before = await latest(scope, identity);
+      await engram.store.transaction(async (tx) => {
+        if (before !== undefined && before.id !== version.id) {
+          const left = (await holders(tx, scope, before.id)).filter((h) => h !== identity);
+          if (left.length > 0) await tx.setState(scope, holdersKey(before.id), left, now);
+          else await tx.deleteState(scope, holdersKey(before.id));
+        }
+        const current = await holders(tx, scope, version.id);
+        if (!current.includes(identity)) await tx.setState(scope, holdersKey(version.id), [...current, identity], now);
+        await tx.setState(scope, key(identity), version, now);
+      });
     },
+    sharedWith: async (scope, id, identity) => (await holders(engram.store, scope, id)).some((h) => h !== identity),
   };
 }
 
@@ -190,19 +217,51 @@ function parent(program: Command, name: string): Command {
   return found;
 }
 
-async function run(
+/** What an import's `apply` step works with: what `read` returned, the context of its flags, the progress bar. */
+interface ImportRun<T> {
+  importers: ImporterModule;
+  input: T;
+  context: Importers.ImportContext;
+  progress: Progress;
+}
+
+/** The import context as the flags give it, before the engine opens (`now` is read from its clock). */
+type FlagContext = Omit<Importers.ImportContext, 'defaultTime' | 'redactor'> & { defaultTime?: number | 'now' };
+
+/**
+ * Runs one import. The flags are checked and the source read (`read`: a file parsed, its format
+ * checked) before the engine opens, so a refusal creates no database and writes nothing; `apply`
+ * then writes what was read, with the engine's redactor in the context.
+ */
+async function run<T>(
   flags: SourceFlags,
   source: string,
-  body: (engram: Engram, importers: ImporterModule, progress: Progress) => Promise<Importers.ImportReport>,
+  steps: { read: (importers: ImporterModule) => T; apply: (engram: Engram, run: ImportRun<T>) => Promise<Importers.ImportReport> },
 ): Promise<void> {
+  let importers: ImporterModule;
+  let flagContext: FlagContext;
+  let input: T;
+  try {
+    importers = await import('../../../portability/importers/index.js');
+    flagContext = await importContext(flags, source);
+    input = steps.read(importers);
+  } catch (error) {
+    process.exitCode = printError({ json: flags.json === true }, error);
+    return;
+  }
   await withEngine(
     flags,
     async (engram) => {
-      const importers = await import('../../../portability/importers/index.js');
+      const { defaultTime, ...rest } = flagContext;
+      const context: Importers.ImportContext = {
+        ...rest,
+        redactor: engram.redactor,
+        ...(defaultTime !== undefined ? { defaultTime: defaultTime === 'now' ? engram.clock.now() : defaultTime } : {}),
+      };
       const progress = await progressBar(flags.json !== true && process.stderr.isTTY === true);
       let report: Importers.ImportReport;
       try {
-        report = await body(engram, importers, progress);
+        report = await steps.apply(engram, { importers, input, context, progress });
       } finally {
         progress.stop();
       }
@@ -221,7 +280,8 @@ function* tracked(units: readonly Importers.ImportUnit[], progress: Progress): G
   }
 }
 
-async function importContext(engram: Engram, flags: SourceFlags, source: string): Promise<Importers.ImportContext> {
+/** The context the flags give, checked: a missing scope, an unknown placeholder or a bad date is INVALID_INPUT. */
+async function importContext(flags: SourceFlags, source: string): Promise<FlagContext> {
   if (flags.scope === undefined && (flags.scopeTemplate ?? []).length === 0) {
     throw new EngramError(
       'INVALID_INPUT',
@@ -241,7 +301,7 @@ async function importContext(engram: Engram, flags: SourceFlags, source: string)
     if (placeholdersOf(template).includes('tenant') && flags.tenant === undefined)
       throw new EngramError('INVALID_INPUT', `--scope-template "${template}" names {tenant}: pass --tenant T.`);
   }
-  const defaultTime = await parseDefaultTime(engram, flags.defaultTime);
+  const defaultTime = await parseDefaultTime(flags.defaultTime);
   return {
     ...(scope !== undefined ? { scope } : {}),
     ...(flags.scopeTemplate !== undefined ? { scopeTemplates: flags.scopeTemplate } : {}),
@@ -250,9 +310,9 @@ async function importContext(engram: Engram, flags: SourceFlags, source: string)
   };
 }
 
-async function parseDefaultTime(engram: Engram, value: string | undefined): Promise<number | undefined> {
+async function parseDefaultTime(value: string | undefined): Promise<number | 'now' | undefined> {
   if (value === undefined) return undefined;
-  if (value.trim().toLowerCase() === 'now') return engram.clock.now();
+  if (value.trim().toLowerCase() === 'now') return 'now';
   const { parseIsoInstant, isInstant } = await import('../../../core/instant.js');
   const ms = parseIsoInstant(value);
   if (!isInstant(ms))
@@ -270,9 +330,10 @@ function validScope(scope: string | undefined, what: string): string {
   return scope;
 }
 
+/** A file's text, without the byte order mark some editors write first (no JSON parser accepts it). */
 function readText(file: string): string {
   try {
-    return readFileSync(file, 'utf8');
+    return withoutBom(readFileSync(file, 'utf8'));
   } catch (error) {
     throw new EngramError('INVALID_INPUT', `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}. Check the path.`, {
       cause: error,
@@ -283,7 +344,7 @@ function readText(file: string): string {
 function readJson(file: string): unknown {
   const text = readText(file);
   try {
-    return JSON.parse(text.replace(/^\uFEFF/, ''));
+    return JSON.parse(text);
   } catch (error) {
     throw new EngramError(
       'INVALID_INPUT',
@@ -314,7 +375,7 @@ function readVault(dir: string): Importers.VaultFile[] {
       else if (entry.isFile() && entry.name.toLowerCase().endsWith('.md')) {
         files.push({
           path: relative(dir, path).split(sep).join('/'),
-          text: readFileSync(path, 'utf8'),
+          text: withoutBom(readFileSync(path, 'utf8')),
           modifiedAt: Math.round(statSync(path).mtimeMs),
         });
       }
@@ -328,17 +389,12 @@ function readVault(dir: string): Importers.VaultFile[] {
 /** Imports Claude Code transcripts: each project folder's sessions, through the hooks' own reader and ingestion. */
 async function importClaudeCode(
   engram: Engram,
-  m: ImporterModule,
-  dir: string,
-  flags: SourceFlags,
-  progress: Progress,
+  { importers: m, input: sessions, context, progress }: ImportRun<SessionFile[]>,
 ): Promise<Importers.ImportReport> {
   const [{ parseTranscript }, { ingestTurns }] = await Promise.all([
     import('../../hooks/transcript.js'),
     import('../../hooks/handlers.js'),
   ]);
-  const context = await importContext(engram, flags, 'claude-code');
-  const sessions = sessionFiles(dir);
   const report = m.emptyReport('claude-code');
   progress.start(sessions.length);
   for (const session of sessions) {
@@ -375,8 +431,14 @@ async function importClaudeCode(
   return report;
 }
 
+/** A session transcript and the project folder it is in. */
+interface SessionFile {
+  project: string;
+  path: string;
+}
+
 /** The session files under `dir`: a project folder itself (it holds .jsonl files), or a folder of project folders. */
-function sessionFiles(dir: string): { project: string; path: string }[] {
+function sessionFiles(dir: string): SessionFile[] {
   const list = (at: string) => {
     try {
       return readdirSync(at, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));

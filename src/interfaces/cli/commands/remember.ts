@@ -16,6 +16,7 @@ import { collect, withCommonFlags, type CommonFlags } from '../context.js';
 import { printError, printResult } from '../output.js';
 import { withEngine } from '../run.js';
 import { numberFlag } from '../number-flag.js';
+import { withoutBom } from '../../../portability/without-bom.js';
 
 interface RememberFlags extends CommonFlags {
   scope?: string;
@@ -142,7 +143,7 @@ async function importFile(engram: Engram, flags: RememberFlags): Promise<void> {
     );
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = withoutBom(readFileSync(path, 'utf8'));
   } catch (error) {
     throw new EngramError(
       'INVALID_INPUT',
