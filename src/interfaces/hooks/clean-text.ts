@@ -4,7 +4,11 @@
  * for the rest of a session, because of what a pasted binary or a broken emoji put in its input.
  */
 
-/** An unpaired high surrogate (no low one after it) or an unpaired low surrogate (no high one before it). */
+/**
+ * An unpaired high surrogate (no low one after it) or an unpaired low surrogate (no high one before it):
+ * the same pattern as core's `parseInput` refuses, written here so the hooks' start-up path does not
+ * load zod with it.
+ */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /**
