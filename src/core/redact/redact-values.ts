@@ -22,6 +22,9 @@ const MIN_COPY = 4;
 const MIN_PIECE = 5;
 
 /** Applies `fn` to every string of `value` outside the address keys; the same object when nothing changed. */
+/** The shortest key read as a possible secret. */
+const MIN_KEY_SECRET = 8;
+
 function mapStrings(value: unknown, fn: (text: string) => string, key: string | undefined): unknown {
   if (key !== undefined && ADDRESS_KEYS.has(key)) return value;
   if (typeof value === 'string') return fn(value);
@@ -39,8 +42,11 @@ function mapStrings(value: unknown, fn: (text: string) => string, key: string | 
     const next: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
       const out = mapStrings(v, fn, k);
-      changed ||= out !== v;
-      next[k] = out;
+      // a key can hold a secret too (a token used as a name in `properties`); no detector finds a shorter one
+      let name = k.length >= MIN_KEY_SECRET ? fn(k) : k;
+      if (name !== k) while (Object.hasOwn(next, name)) name = `${name}~`;
+      changed ||= out !== v || name !== k;
+      next[name] = out;
     }
     return changed ? next : value;
   }
