@@ -132,6 +132,12 @@ export interface ScopedWriteOptions {
   scope: Scope;
 }
 
+/** An edited record's new vector, and its chunks' when the new wording is long. */
+interface EditVectors {
+  vector: Float32Array;
+  chunkVectors: readonly Float32Array[];
+}
+
 /**
  * The record facade: remember, recall, get, update, forget, restore, the graph, browse and purge.
  * Users meet it through `Engram`, which adds consolidation and serving; each write is announced to
@@ -348,11 +354,9 @@ export class EngramCore {
     const scope = assertScope(options?.scope);
     const changes = redactValue(parseInput(updateInputSchema, patch, 'update'), this.#redactor).value;
     this.#announce({ kind: 'update', records: [{ scope }] });
-    const embedding = changes.content !== undefined ? await this.#editedVector(id, scope, changes.content) : undefined;
+    // embedded before the write lock is taken; nothing is embedded when the content is what is stored
+    const prepared = changes.content !== undefined ? await this.#editedVectors(id, scope, changes.content) : undefined;
     const now = this.clock.now();
-    // a long text's new wording is searched by its chunks, embedded here (chunking is deterministic)
-    const newChunks = changes.content !== undefined && changes.content.length > DEFAULT_CHUNK_CHARS ? chunkText(changes.content) : [];
-    const chunkVectors = newChunks.length > 0 ? await this.embedder.embed(newChunks.map((part) => part.text)) : [];
     return this.store.transaction(async (tx) => {
       const [record] = await tx.getMemories([id], [scope]);
       if (record === undefined) throw new EngramError('NOT_FOUND', messages.notFound(id), { details: { id } });
@@ -372,9 +376,14 @@ export class EngramCore {
             })
           : record.data;
       const edited = content !== undefined && content !== record.content;
+      // another writer changed the content since it was read unchanged: embed it now, under the lock
+      const vectors = edited ? (prepared ?? (await this.#embedEdit(record, content))) : undefined;
+      const embedding = vectors?.vector;
       // the chunks of the old wording go (they are derived from it; its history keeps the text), and a
       // long new wording gets its own: otherwise recall and context would go on quoting the old text
-      const chunks = edited ? await this.#rechunk(tx, { ...record, ...rest, content, data, updatedAt: now }, chunkVectors, now) : undefined;
+      const chunks = edited
+        ? await this.#rechunk(tx, { ...record, ...rest, content, data, updatedAt: now }, vectors?.chunkVectors ?? [], now)
+        : undefined;
       await tx.updateMemory(id, scope, {
         ...rest,
         ...(content !== undefined ? { content } : {}),
@@ -415,14 +424,24 @@ export class EngramCore {
   }
 
   /**
-   * The vector of a record whose content becomes `content`, embedded as a write would embed it (with
-   * its name, speaker and episode cycle), before the write lock is taken.
+   * The vectors of a record whose content becomes `content` (read before the write lock is taken), or
+   * none when the content is the stored one: an update that leaves the wording as it is embeds nothing.
    */
-  async #editedVector(id: string, scope: Scope, content: string): Promise<Float32Array> {
+  async #editedVectors(id: string, scope: Scope, content: string): Promise<EditVectors | undefined> {
     const [record] = await this.store.getMemories([id], [scope]);
     if (record === undefined) throw new EngramError('NOT_FOUND', messages.notFound(id), { details: { id } });
+    return content === record.content ? undefined : this.#embedEdit(record, content);
+  }
+
+  /**
+   * A new wording embedded as a write would embed it (with the record's name, speaker and episode
+   * cycle), and when it is long, its chunks in order (chunking is deterministic).
+   */
+  async #embedEdit(record: MemoryRecord, content: string): Promise<EditVectors> {
     const [vector] = await this.embedder.embed([reembedText({ ...record, data: record.data ?? {}, content })]);
-    return vector as Float32Array;
+    const chunks = content.length > DEFAULT_CHUNK_CHARS ? chunkText(content) : [];
+    const chunkVectors = chunks.length > 0 ? await this.embedder.embed(chunks.map((part) => part.text)) : [];
+    return { vector: vector as Float32Array, chunkVectors };
   }
 
   /** Soft-deletes a memory (status `deleted`); `restore` brings it back. */

@@ -2,7 +2,8 @@
  * The engine's API on a real SQLite file (hash embedder: fast and deterministic).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isEngramError, ManualClock, type Engram } from '../../src/index.js';
+import { HashEmbedder } from '../../src/embeddings/hash/index.js';
+import { isEngramError, ManualClock, type Embedder, type Engram } from '../../src/index.js';
 import { tempEngram } from '../helpers/temp.js';
 
 const isCode = (code: string) => (e: unknown) => isEngramError(e) && e.code === code;
@@ -185,6 +186,36 @@ describe('Engram engine', () => {
     expect(hits[0]?.content).toContain('spare key');
     expect(hits[0]?.parentId).toBe(id);
     expect(await chunkHits('vault combination marmalade')).toEqual([]);
+  });
+
+  it('an update that leaves a long wording as it is embeds nothing and keeps its chunks', async () => {
+    const inner = new HashEmbedder({ dimension: 64 });
+    const embedded: string[] = [];
+    const counting: Embedder = {
+      name: inner.name,
+      dimension: inner.dimension,
+      embed: async (texts) => {
+        embedded.push(...texts);
+        return inner.embed(texts);
+      },
+    };
+    const own = await tempEngram({ clock, embedder: counting });
+    try {
+      const long = Array.from({ length: 14 }, (_, i) => `Step ${i}: the boiler valve ${i} turns clockwise to open.`).join('\n\n');
+      const { id } = await own.engram.remember({ scope: 't/a', content: long + ' ' + 'Notes. '.repeat(200) });
+      const stored = (await own.engram.get(id, { scopes: ['t/a'] })).content;
+      embedded.length = 0;
+      const updated = await own.engram.update(id, { content: stored, tags: ['plant'] }, { scope: 't/a' });
+      expect(updated.tags).toEqual(['plant']);
+      expect(embedded).toEqual([]);
+      const hits = (await own.engram.recall('boiler valve 9 turns clockwise', { scopes: ['t/a'] })).hits;
+      expect(hits[0]?.parentId).toBe(id);
+      // a changed wording is embedded, its chunks too
+      await own.engram.update(id, { content: stored.replace('valve 9', 'valve nine') }, { scope: 't/a' });
+      expect(embedded.length).toBeGreaterThan(2);
+    } finally {
+      await own.cleanup();
+    }
   });
 
   it('a superseded claim that is forgotten and restored comes back superseded, and can be unsuperseded', async () => {
