@@ -209,3 +209,17 @@ describe('compareClaims: the same sentence about something else is not a restate
     expect(compareClaims('Bob likes blue best.', "Bob's favourite colour is blue.").relation).toBe('agrees');
   });
 });
+
+describe('compareClaims: names of one of several', () => {
+  it('"has a sister named Mia" adds to "has a sister named Eva"; a definite "is called" replaces', () => {
+    expect(compareClaims('Has a sister named Mia', 'Has a sister named Eva').relation).not.toBe('supersedes');
+    expect(compareClaims('Alice has another dog named Max.', 'Alice has a dog named Rex.').relation).not.toBe('supersedes');
+    expect(compareClaims('The cat is called Noodle.', 'The cat is called Tom.').relation).toBe('supersedes');
+    // the same name again is the same fact
+    expect(compareClaims('Has a sister named Eva', 'Has a sister named Eva').relation).toBe('agrees');
+  });
+
+  it('"a new manager called Bob" is stated as a change, and replaces "a manager called Tom"', () => {
+    expect(compareClaims('I have a new manager called Bob.', 'I have a manager called Tom.').relation).toBe('supersedes');
+  });
+});

@@ -131,6 +131,9 @@ export function analyzeClaim(text: string): ClaimAnalysis {
     if (ellipsis?.[1] && previousPredicate) clause = `${ellipsis[1]} ${ellipsis[2]} ${previousPredicate}`;
 
     const found = slotsForClause(clause);
+    // "I have a new manager called Bob": the marker took "new" out of the clause, and what it named is
+    // stated as a change, not as one more of several ("a manager called Tom" names one of several)
+    if (marked.markers.has('changed')) for (const s of found) if (s.rule === 'called') s.change = true;
     const asserted = found.filter((s) => !s.retract);
     if (marked.negated) for (const s of asserted) s.negated = !s.negated;
     if (marked.negated && asserted.length === 0) negatedWithoutSlot = true;

@@ -7,6 +7,12 @@ import { verbAlternation } from './inflect.js';
 import { BE, type Rule, isActor, startsWithNumber } from './rule-types.js';
 import { isTemporal } from './temporal.js';
 
+/**
+ * A thing introduced as one of several ("has a dog", "another sister", "a second cat"), whose name adds to
+ * the others' rather than replacing them. "A new …" is excluded: it says the thing itself changed.
+ */
+const INDEFINITE_THING = /(?:^|\s)(?:an?|another|one more|a (?:second|third|fourth)) (?!new\b)[^,;]+$/i;
+
 /** Relation rules, most specific first. */
 export const RELATION_RULES: readonly Rule[] = [
   {
@@ -213,7 +219,15 @@ export const RELATION_RULES: readonly Rule[] = [
     examples: [{ text: 'The project is called Atlas.', slot: { subject: 'project', attribute: 'name', value: 'atlas' } }],
     re: new RegExp(`^(.+?) ${BE}(?:been )?(called|named|known as|titled|nicknamed|renamed|rebranded as) (.+)$`, 'i'),
     build: ([, thing = '', verb = '', name = '']) => [
-      { subject: thing, family: verb.toLowerCase() === 'nicknamed' ? 'nickname' : 'name', value: name, rule: 'called' },
+      {
+        subject: thing,
+        family: verb.toLowerCase() === 'nicknamed' ? 'nickname' : 'name',
+        value: name,
+        rule: 'called',
+        // "Alice has a dog named Rex", "has another sister called Mia": one of several, whose names
+        // accumulate; "Alice's dog is called Rex" names the one dog, and a new name replaces it
+        ...(INDEFINITE_THING.test(thing) ? { cardinality: 'multi' as const } : {}),
+      },
     ],
   },
   {
