@@ -333,35 +333,39 @@ export function runBrowseContract(options: BrowseContractOptions): void {
       await expectInvalid(engram.purge({ ids: ['x'], confirm: true } as never), 'scope');
     });
 
-    it('a reflection that quotes a purged record goes with it (it holds its words); the evidence it rested on stays', async () => {
-      const { engram, everyRowText } = await open();
-      const visits = Array.from({ length: 12 }, (_, i) => ({
-        scope: 't/r',
-        content: `Alice complained about the Porto office coffee machine again, visit ${i + 1}`,
-        importance: 0.8,
-      }));
-      const [first] = await engram.remember(visits);
-      const secret = await engram.remember({
-        scope: 't/r',
-        content: `Alice complained about the Porto office coffee machine and told me her diagnosis is ${TOKEN}`,
-        importance: 0.9,
-      });
-      await engram.consolidate({ scope: 't/r', phases: ['reflect'] });
-      const reflections = () => engram.list({ scopes: ['t/r'], layers: ['semantic'], text: 'Recurring theme' });
-      const before = (await reflections()).items;
-      expect(before.length).toBeGreaterThan(0);
-      const quoting = before.filter((r) => r.content.includes(TOKEN));
-      expect(quoting.length).toBeGreaterThan(0);
+    // 60 members: more than a reflection's provenance sample holds, so only its edges name the quoted one
+    it.each([12, 60])(
+      'a reflection that quotes a purged record goes with it (it holds its words); the evidence it rested on stays (%i members)',
+      async (members) => {
+        const { engram, everyRowText } = await open();
+        const visits = Array.from({ length: members }, (_, i) => ({
+          scope: 't/r',
+          content: `Alice complained about the Porto office coffee machine again, visit ${i + 1}`,
+          importance: 0.8,
+        }));
+        const [first] = await engram.remember(visits);
+        const secret = await engram.remember({
+          scope: 't/r',
+          content: `Alice complained about the Porto office coffee machine and told me her diagnosis is ${TOKEN}`,
+          importance: 0.9,
+        });
+        await engram.consolidate({ scope: 't/r', phases: ['reflect'] });
+        const reflections = () => engram.list({ scopes: ['t/r'], layers: ['semantic'], text: 'Recurring theme' });
+        const before = (await reflections()).items;
+        expect(before.length).toBeGreaterThan(0);
+        const quoting = before.filter((r) => r.content.includes(TOKEN));
+        expect(quoting.length).toBeGreaterThan(0);
 
-      const report = await engram.purge({ scope: 't/r', ids: [secret.id], confirm: true });
-      expect(report.removed.records).toBeGreaterThanOrEqual(1 + quoting.length);
-      for (const r of quoting) await expect(engram.get(r.id, { scopes: ['t/r'] })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-      expect((await engram.recall(`${TOKEN} diagnosis`, { scopes: ['t/r'], k: 5 })).hits.map((h) => h.content).join(' ')).not.toContain(
-        TOKEN,
-      );
-      expect(await everyRowText()).not.toContain(TOKEN);
-      // the evidence it rested on is untouched
-      expect((await engram.get(first!.id, { scopes: ['t/r'] })).status).toBe('active');
-    });
+        const report = await engram.purge({ scope: 't/r', ids: [secret.id], confirm: true });
+        expect(report.removed.records).toBeGreaterThanOrEqual(1 + quoting.length);
+        for (const r of quoting) await expect(engram.get(r.id, { scopes: ['t/r'] })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+        expect((await engram.recall(`${TOKEN} diagnosis`, { scopes: ['t/r'], k: 5 })).hits.map((h) => h.content).join(' ')).not.toContain(
+          TOKEN,
+        );
+        expect(await everyRowText()).not.toContain(TOKEN);
+        // the evidence it rested on is untouched
+        expect((await engram.get(first!.id, { scopes: ['t/r'] })).status).toBe('active');
+      },
+    );
   });
 }

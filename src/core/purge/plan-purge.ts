@@ -30,8 +30,18 @@ export async function planPurge(
   let frontier = [...removed.keys()];
   while (frontier.length > 0) {
     const next: MemoryRecord[] = [];
-    for (const record of await reader.findDerived({ scope, ids: frontier })) {
-      if (!removed.has(record.id) && derivedAlone(record, removed)) next.push(record);
+    // a derived record's provenance lists a capped sample of its evidence; its DERIVED_FROM edges name
+    // all of it (a reflection over 200 memories quotes representatives its sample may not hold)
+    const linked = new Map<string, string[]>();
+    for (const edge of await reader.getEdges({ scopes: [scope], ids: frontier, types: ['DERIVED_FROM'] })) {
+      if (edge.invalidatedAt !== null || !removed.has(edge.toId) || removed.has(edge.fromId)) continue;
+      linked.set(edge.fromId, [...(linked.get(edge.fromId) ?? []), edge.toId]);
+    }
+    const derived = new Map((await reader.findDerived({ scope, ids: frontier })).map((r) => [r.id, r]));
+    const unseen = [...linked.keys()].filter((id) => !derived.has(id));
+    for (const record of await reader.getMemories(unseen, [scope])) derived.set(record.id, record);
+    for (const record of derived.values()) {
+      if (!removed.has(record.id) && derivedAlone(record, removed, linked.get(record.id) ?? [])) next.push(record);
     }
     const concepts = [...new Set((await reader.findConceptsByRef({ scopes: [scope], refIds: frontier })).map((r) => r.conceptId))].filter(
       (id) => !removed.has(id),
@@ -52,14 +62,14 @@ export async function planPurge(
  * one that quotes a removed record: an extractive reflection or summary holds its evidence's words, so
  * keeping it would keep the purged text (and recall would still find it there).
  */
-function derivedAlone(record: MemoryRecord, removed: ReadonlyMap<string, MemoryRecord>): boolean {
+function derivedAlone(record: MemoryRecord, removed: ReadonlyMap<string, MemoryRecord>, linked: readonly string[]): boolean {
   const parent = record.data.parentId;
   if (typeof parent === 'string' && removed.has(parent)) return true;
   // a concept's derivedFrom is a capped sample of its episodes: its refs decide instead
   if (isConcept(record)) return false;
   const evidence = record.provenance.derivedFrom;
-  if (evidence.length === 0) return false;
-  return evidence.every((id) => removed.has(id)) || evidence.some((id) => quotes(record, removed.get(id)));
+  if (evidence.length > 0 && evidence.every((id) => removed.has(id))) return true;
+  return [...evidence, ...linked].some((id) => quotes(record, removed.get(id)));
 }
 
 /** Shortest wording whose presence in a derived record counts as a quote (shorter ones match by chance). */
