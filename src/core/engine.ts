@@ -69,6 +69,7 @@ import { listPage, scopeSummaries, type ListResult } from './browse/list.js';
 import { listInputSchema, scopesInputSchema, type ListInput, type PurgeInput, type ScopesInput } from './browse/schemas.js';
 import { purgeRecords, type PurgeReport } from './purge/purge.js';
 import { isTombstone } from './purge/expire.js';
+import { newId } from './record-factory.js';
 import type { RecordChange, RecordChangeListener } from './record-change.js';
 import { createRedactor, type Redactor, type RedactionOptions } from './redact/redactor.js';
 import { redactInputs, redactValue } from './redact/redact-values.js';
@@ -886,7 +887,9 @@ export class EngramCore {
       }
       // a damaged record's data may not have decoded; the status change does not need it
       const stored = record.data as MemoryRecord['data'] | undefined;
-      const exempt = status === 'active' && record.status === 'decayed' ? { ...stored?.exempt, decay: true } : stored?.exempt;
+      // a restore sticks: later decay sweeps leave the record alone, whether it had decayed or expired
+      const revived = status === 'active' && (record.status === 'decayed' || record.status === 'expired');
+      const exempt = revived ? { ...stored?.exempt, decay: true } : stored?.exempt;
       // a superseded claim that was forgotten comes back superseded: its successor still holds
       const next = status === 'active' && record.status === 'deleted' && typeof stored?.supersededBy === 'string' ? 'superseded' : status;
       await tx.updateMemory(record.id, scope, {
@@ -900,6 +903,7 @@ export class EngramCore {
       );
       for (const chunk of chunks)
         await tx.updateMemory(chunk.id, scope, { status: status === 'deleted' ? 'deleted' : 'active', updatedAt: now });
+      if (status === 'active' && record.status === 'expired') await relinkExpired(tx, record, now);
       const [updated] = await tx.getMemories([record.id], [scope]);
       return toMemoryView(updated as MemoryRecord);
     });
@@ -964,8 +968,50 @@ function withRedacted(results: RememberResult[], counts: readonly number[]): Rem
  * interval: a `validTo` at or before `validFrom` would leave a record true at no instant, which recall
  * then never returns. The patch alone cannot say so when it names one bound.
  */
+/**
+ * The links a decay expiry closed (its edges, closed at `expiredAt`) hold again once the record is
+ * restored: each is recorded anew at `now` with its valid time, when its other end is still there. The concept refs the expiry
+ * removed come back when the next sleep cycle links the record's concepts.
+ */
+async function relinkExpired(tx: StoreTransaction, record: MemoryRecord, now: number): Promise<void> {
+  const expiredAt = (record.data as { expiredAt?: unknown } | undefined)?.expiredAt;
+  if (typeof expiredAt !== 'number') return;
+  const edges = await tx.getEdges({ scopes: [record.scope], ids: [record.id] });
+  const closed = edges.filter((e) => e.invalidatedAt === expiredAt);
+  const ends = new Map(
+    (await tx.getMemories([...new Set(closed.map((e) => (e.fromId === record.id ? e.toId : e.fromId)))], [record.scope])).map((r) => [
+      r.id,
+      r,
+    ]),
+  );
+  const held = new Set(edges.filter((e) => e.invalidatedAt === null).map((e) => `${e.fromId} ${e.type} ${e.toId}`));
+  const relinked = closed
+    .filter((e) => {
+      const end = ends.get(e.fromId === record.id ? e.toId : e.fromId);
+      return end !== undefined && !isTombstone(end) && !held.has(`${e.fromId} ${e.type} ${e.toId}`);
+    })
+    .map((e) => ({ ...e, id: newId(now), recordedAt: now, invalidatedAt: null }));
+  if (relinked.length > 0) await tx.insertEdges(relinked);
+}
+
 function assertValidInterval(record: MemoryRecord, changes: { validFrom?: number; validTo?: number | null }): void {
   if (changes.validFrom === undefined && changes.validTo === undefined) return;
+  // a superseded claim's validity ends where its correction's begins: reopening it would make two
+  // current values of one slot (recall would answer the stale one beside the new)
+  const end = record.validTo;
+  if (
+    record.status === 'superseded' &&
+    changes.validTo !== undefined &&
+    (changes.validTo === null || (end !== null && changes.validTo > end))
+  ) {
+    throw new EngramError(
+      'INVALID_INPUT',
+      messages.invalidInput(
+        `update: memory ${record.id} is superseded${end !== null ? ` (valid until ${new Date(end).toISOString()}, where its correction starts)` : ''}; its validTo can only move earlier. To make it current again, unsupersede it`,
+      ),
+      { details: { field: 'validTo' } },
+    );
+  }
   const validFrom = changes.validFrom ?? record.validFrom;
   const validTo = changes.validTo !== undefined ? changes.validTo : record.validTo;
   if (validTo === null || validTo > validFrom) return;

@@ -218,6 +218,47 @@ describe('Engram engine', () => {
     }
   });
 
+  it('a record restored after decay expired it stays restored, with the links its expiry closed', async () => {
+    const day = 86_400_000;
+    const start = clock.now();
+    const note = await engram.remember({ scope: 't/a', content: 'Gus said the printer on floor 3 jams on A3 paper.', importance: 0.2 });
+    const other = await engram.remember({
+      scope: 't/a',
+      content: 'The floor 3 printer is a Brother HL-L8360.',
+      importance: 0.9,
+      pinned: true,
+    });
+    await engram.relate({ scope: 't/a', from: note.id, type: 'RELATED_TO', to: other.id });
+    clock.set(start + 8 * day);
+    await engram.decay({ scope: 't/a' });
+    clock.set(start + 45 * day);
+    await engram.decay({ scope: 't/a' });
+    expect((await engram.get(note.id, { scopes: ['t/a'] })).status).toBe('expired');
+    expect(await engram.edges(note.id, { scopes: ['t/a'] })).toEqual([]);
+
+    expect((await engram.restore(note.id, { scope: 't/a' })).status).toBe('active');
+    expect((await engram.edges(note.id, { scopes: ['t/a'] })).map((e) => [e.type, e.other])).toEqual([['RELATED_TO', other.id]]);
+    clock.set(start + 200 * day);
+    await engram.decay({ scope: 't/a' });
+    expect((await engram.get(note.id, { scopes: ['t/a'] })).status).toBe('active');
+    clock.set(start);
+  });
+
+  it('a superseded claim keeps the end of validity its correction gave it: update cannot reopen it', async () => {
+    const old = await engram.remember({ scope: 't/a', layer: 'semantic', content: 'Jo works at Acme.', validFrom: '2020-01-01' });
+    await engram.remember({ scope: 't/a', layer: 'semantic', content: 'Jo works at Globex.', validFrom: '2023-06-01' });
+    const superseded = await engram.get(old.id, { scopes: ['t/a'] });
+    expect(superseded.status).toBe('superseded');
+    await expect(engram.update(old.id, { validTo: null }, { scope: 't/a' })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringContaining('unsupersede'),
+    });
+    await expect(engram.update(old.id, { validTo: '2030-01-01' }, { scope: 't/a' })).rejects.toSatisfy(isCode('INVALID_INPUT'));
+    expect((await engram.recall('Where does Jo work?', { scopes: ['t/a'] })).hits.map((h) => h.content)).not.toContain('Jo works at Acme.');
+    // moving the end earlier is allowed
+    expect((await engram.update(old.id, { validTo: '2023-01-01' }, { scope: 't/a' })).validTo).toBe('2023-01-01T00:00:00.000Z');
+  });
+
   it('a superseded claim that is forgotten and restored comes back superseded, and can be unsuperseded', async () => {
     const old = await engram.remember({ scope: 't/a', layer: 'semantic', content: 'The deploy target is staging.' });
     clock.advance(1000);
