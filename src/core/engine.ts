@@ -43,7 +43,16 @@ import { rememberBatches } from './write/remember-batches.js';
 import { fillPartVectors, type FillPartsOptions, type FillPartsReport } from './write/fill-parts.js';
 import { fillMentions, type FillMentionsReport } from './recall/mentioned-time.js';
 import { reembedText } from './reembed/reembed-text.js';
-import { attachClaimSlot, normalize, unsupersededPatch } from './write/resolve-claim.js';
+import {
+  applyLaterSuccessor,
+  applySupersession,
+  attachClaimSlot,
+  decideClaim,
+  laterSuperseders,
+  normalize,
+  orderSupersessions,
+  unsupersededPatch,
+} from './write/resolve-claim.js';
 import type { Llm } from './ports/llm.js';
 import { LlmAssist, type LlmUses } from './llm/llm-assist.js';
 import { LlmFollowUps } from './llm/llm-follow-ups.js';
@@ -394,6 +403,14 @@ export class EngramCore {
       if (embedding !== undefined) await tx.updateEmbedding(id, scope, embedding);
       if (chunks !== undefined && chunks.records.length > 0) await tx.insertMemories(chunks.records);
       const [updated] = await tx.getMemories([id], [scope]);
+      // a new wording is the latest statement of its claim: it supersedes what it corrects, as a write would
+      if (embedding !== undefined && updated !== undefined && updated.status === 'active') {
+        const { superseded } = await decideClaim(tx, updated, embedding, now);
+        const { supersede, successor } = orderSupersessions(updated, superseded);
+        if (successor !== undefined) await applyLaterSuccessor(tx, updated, successor, now);
+        for (const { record: old, comparison } of supersede) await applySupersession(tx, updated, old, comparison, now);
+        if (successor !== undefined) return toMemoryView(((await tx.getMemories([id], [scope]))[0] ?? updated) as MemoryRecord);
+      }
       return toMemoryView(updated as MemoryRecord);
     });
   }
@@ -904,6 +921,8 @@ export class EngramCore {
       for (const chunk of chunks)
         await tx.updateMemory(chunk.id, scope, { status: status === 'deleted' ? 'deleted' : 'active', updatedAt: now });
       if (status === 'active' && record.status === 'expired') await relinkExpired(tx, record, now);
+      // a claim back in force meets what was said since: a later correction supersedes it now
+      if (next === 'active') await supersedeByLater(tx, { ...record, status: 'active' }, now);
       const [updated] = await tx.getMemories([record.id], [scope]);
       return toMemoryView(updated as MemoryRecord);
     });
@@ -968,6 +987,20 @@ function withRedacted(results: RememberResult[], counts: readonly number[]): Rem
  * interval: a `validTo` at or before `validFrom` would leave a record true at no instant, which recall
  * then never returns. The patch alone cannot say so when it names one bound.
  */
+/**
+ * A claim restored to force against the claims recorded since it was set aside: the latest that
+ * corrects it supersedes it (or, when it began after that one in valid time, it closes that one's
+ * validity), as if it had been current when that claim was written.
+ */
+async function supersedeByLater(tx: StoreTransaction, record: MemoryRecord, now: number): Promise<void> {
+  const found = (await laterSuperseders(tx, record, now)).sort((a, b) => b.record.recordedAt - a.record.recordedAt);
+  const latest = found[0];
+  if (latest === undefined) return;
+  const { supersede, successor } = orderSupersessions(latest.record, [{ record, comparison: latest.comparison }]);
+  if (supersede.length > 0) await applySupersession(tx, latest.record, record, latest.comparison, now);
+  else if (successor !== undefined) await applyLaterSuccessor(tx, latest.record, successor, now);
+}
+
 /**
  * The links a decay expiry closed (its edges, closed at `expiredAt`) hold again once the record is
  * restored: each is recorded anew at `now` with its valid time, when its other end is still there. The concept refs the expiry

@@ -244,6 +244,29 @@ describe('Engram engine', () => {
     clock.set(start);
   });
 
+  it('a claim restored after a correction was written meets it: the correction supersedes it', async () => {
+    const lisbon = await engram.remember({ scope: 't/a', layer: 'semantic', content: 'I live in Lisbon.' });
+    await engram.forget(lisbon.id, { scope: 't/a' });
+    clock.advance(1000);
+    const porto = await engram.remember({ scope: 't/a', layer: 'semantic', content: 'Actually I moved to Porto.' });
+    expect(porto.action).toBe('created');
+    expect((await engram.restore(lisbon.id, { scope: 't/a' })).status).toBe('superseded');
+    expect((await engram.get(porto.id, { scopes: ['t/a'] })).status).toBe('active');
+    const current = (await engram.recall('Where do I live?', { scopes: ['t/a'] })).hits.map((h) => h.content);
+    expect(current).toContain('Actually I moved to Porto.');
+    expect(current).not.toContain('I live in Lisbon.');
+  });
+
+  it('an edit that restates a claim supersedes the claim it corrects, as a write would', async () => {
+    const lisbon = await engram.remember({ scope: 't/a', layer: 'semantic', content: 'I live in Lisbon.' });
+    clock.advance(1000);
+    const other = await engram.remember({ scope: 't/a', layer: 'semantic', content: 'I work as a nurse.' });
+    clock.advance(1000);
+    await engram.update(other.id, { content: 'I live in Porto.' }, { scope: 't/a' });
+    expect((await engram.get(lisbon.id, { scopes: ['t/a'] })).status).toBe('superseded');
+    expect((await engram.get(other.id, { scopes: ['t/a'] })).status).toBe('active');
+  });
+
   it('a superseded claim keeps the end of validity its correction gave it: update cannot reopen it', async () => {
     const old = await engram.remember({ scope: 't/a', layer: 'semantic', content: 'Jo works at Acme.', validFrom: '2020-01-01' });
     await engram.remember({ scope: 't/a', layer: 'semantic', content: 'Jo works at Globex.', validFrom: '2023-06-01' });

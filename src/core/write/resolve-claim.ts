@@ -41,34 +41,11 @@ export async function decideClaim(
   embedding: Float32Array,
   now: number,
 ): Promise<ClaimDecision> {
-  const scopes = [record.scope];
-  const layers = [record.layer];
-  const terms = contentTerms(record.content)
-    .slice(0, 32)
-    .map((term) => ({ term }));
-  const [vectorHits, lexicalHits, bySubject] = await Promise.all([
-    tx.vectorSearch({ scopes, layers, now, limit: NEIGHBOURS, vector: embedding }),
-    terms.length > 0 ? tx.lexicalSearch({ scopes, layers, now, limit: NEIGHBOURS, terms }) : Promise.resolve([]),
-    record.data.claim !== undefined
-      ? tx.findClaims({ scope: record.scope, layers, subjects: [record.data.claim.subject], limit: 20 })
-      : Promise.resolve([]),
-  ]);
-  const similarity = new Map(vectorHits.map((hit) => [hit.id, hit.score]));
-  const ids = [...new Set([...bySubject.map((r) => r.id), ...vectorHits.map((h) => h.id), ...lexicalHits.map((h) => h.id)])];
-  const known = new Map(bySubject.map((r) => [r.id, r]));
-  const missing = ids.filter((id) => !known.has(id));
-  for (const r of missing.length > 0 ? await tx.getMemories(missing, scopes) : []) known.set(r.id, r);
-
-  const decision: ClaimDecision = { superseded: [], nearest: vectorHits.map((h) => h.score) };
+  const { candidates, similarity, nearest } = await claimCandidates(tx, record, embedding, now);
+  const decision: ClaimDecision = { superseded: [], nearest };
   let bestAgreement: { record: MemoryRecord; comparison: ClaimComparison; score: number } | undefined;
-  for (const id of ids) {
-    const candidate = known.get(id);
-    // a concept is a name, not a statement: no claim merges into or supersedes one (nor the reverse)
-    if (candidate === undefined || candidate.id === record.id || !isVisible(candidate, {}, now)) continue;
-    if (isConcept(candidate) || isConcept(record)) continue;
-    // facts the writer attached to different things ("Favorite color is blue" of Alice, "…green" of Bob)
-    if (aboutOtherThings(record, candidate)) continue;
-    const sim = similarity.get(id);
+  for (const candidate of candidates) {
+    const sim = similarity.get(candidate.id);
     const comparison = compareClaims(record.content, candidate.content, sim !== undefined ? { similarity: Math.max(0, sim) } : {});
     if (comparison.relation === 'supersedes') {
       if (!isExempt(candidate, record)) decision.superseded.push({ record: candidate, comparison });
@@ -81,6 +58,64 @@ export async function decideClaim(
     decision.mergeInto = { record: bestAgreement.record, comparison: bestAgreement.comparison };
   }
   return decision;
+}
+
+/**
+ * The current claims a stored claim coming back (restored after it was forgotten) meets that were
+ * recorded after it and supersede it, as they would have had it been current when they were written.
+ * Reads only; compared by subject and words (the record's stored vector is not read).
+ */
+export async function laterSuperseders(tx: StoreTransaction, record: MemoryRecord, now: number): Promise<SupersessionFound[]> {
+  if (!CLAIM_LAYERS.has(record.layer) || isConcept(record)) return [];
+  const { candidates } = await claimCandidates(tx, record, undefined, now);
+  const found: SupersessionFound[] = [];
+  for (const candidate of candidates) {
+    if (candidate.recordedAt <= record.recordedAt) continue;
+    const comparison = compareClaims(candidate.content, record.content);
+    if (comparison.relation === 'supersedes' && !isExempt(record, candidate)) found.push({ record: candidate, comparison });
+  }
+  return found;
+}
+
+/**
+ * The scope's current claims of the record's layer that share its claim subject or rank among its
+ * nearest by BM25 (and by vector, given its embedding), other than itself, concepts and claims attached
+ * to other things.
+ */
+async function claimCandidates(
+  tx: StoreTransaction,
+  record: MemoryRecord,
+  embedding: Float32Array | undefined,
+  now: number,
+): Promise<{ candidates: MemoryRecord[]; similarity: Map<string, number>; nearest: number[] }> {
+  const scopes = [record.scope];
+  const layers = [record.layer];
+  const terms = contentTerms(record.content)
+    .slice(0, 32)
+    .map((term) => ({ term }));
+  const [vectorHits, lexicalHits, bySubject] = await Promise.all([
+    embedding !== undefined ? tx.vectorSearch({ scopes, layers, now, limit: NEIGHBOURS, vector: embedding }) : Promise.resolve([]),
+    terms.length > 0 ? tx.lexicalSearch({ scopes, layers, now, limit: NEIGHBOURS, terms }) : Promise.resolve([]),
+    record.data.claim !== undefined
+      ? tx.findClaims({ scope: record.scope, layers, subjects: [record.data.claim.subject], limit: 20 })
+      : Promise.resolve([]),
+  ]);
+  const similarity = new Map(vectorHits.map((hit) => [hit.id, hit.score]));
+  const ids = [...new Set([...bySubject.map((r) => r.id), ...vectorHits.map((h) => h.id), ...lexicalHits.map((h) => h.id)])];
+  const known = new Map(bySubject.map((r) => [r.id, r]));
+  const missing = ids.filter((id) => !known.has(id));
+  for (const r of missing.length > 0 ? await tx.getMemories(missing, scopes) : []) known.set(r.id, r);
+  const candidates: MemoryRecord[] = [];
+  for (const id of ids) {
+    const candidate = known.get(id);
+    // a concept is a name, not a statement: no claim merges into or supersedes one (nor the reverse)
+    if (candidate === undefined || candidate.id === record.id || !isVisible(candidate, {}, now)) continue;
+    if (isConcept(candidate) || isConcept(record)) continue;
+    // facts the writer attached to different things ("Favorite color is blue" of Alice, "…green" of Bob)
+    if (aboutOtherThings(record, candidate)) continue;
+    candidates.push(candidate);
+  }
+  return { candidates, similarity, nearest: vectorHits.map((h) => h.score) };
 }
 
 /**
