@@ -5,13 +5,15 @@
  *   and is marked so the decay policy keeps it `flashbulbFactor` times longer.
  * - Caution: a concept whose memories end negatively (failure, else a strong negative feeling) more
  *   often than the rest of the scope under the noise filter's test (§11.8: one-sided binomial against
- *   the base rate of the other memories, minimum support 5, at least `minNegatives` negatives,
- *   α = 0.05 Bonferroni-corrected over the concepts tested). A caution lifts when the test fails again.
+ *   the base rate of the other memories, Laplace-smoothed so a scope that never failed elsewhere still
+ *   has a rate above 0, minimum support 5, at least `minNegatives` negatives, α = 0.05
+ *   Bonferroni-corrected over the concepts tested). A caution lifts when the test fails again, or when
+ *   the concept's latest `recoveryRun` outcomes all went well.
  * - Mood: per period (ISO week or day), the mean valence and intensity and the commonest moods of
  *   the period's emotional memories.
  * Pure; the affect phase stores what these decide.
  */
-import { binomialNoiseTest } from './noise-filter.js';
+import { binomialNoiseTest, smoothedRate } from './noise-filter.js';
 
 const DAY = 86_400_000;
 
@@ -24,7 +26,13 @@ export interface AffectConfig {
   negativeFadeFactor: number;
   /** A re-appraisal is stored only when the intensity moved at least this much. */
   minChange: number;
-  caution: { alpha: number; minSupport: number; minNegatives: number };
+  caution: {
+    alpha: number;
+    minSupport: number;
+    minNegatives: number;
+    /** A caution lifts once this many outcomes in a row, the latest, went well (default 5). */
+    recoveryRun?: number;
+  };
   mood: { period: 'week' | 'day'; minMemories: number };
 }
 
@@ -33,7 +41,7 @@ export const DEFAULT_AFFECT: Readonly<AffectConfig> = Object.freeze({
   halfLifeDays: 30,
   negativeFadeFactor: 1.5,
   minChange: 0.5,
-  caution: Object.freeze({ alpha: 0.05, minSupport: 5, minNegatives: 3 }),
+  caution: Object.freeze({ alpha: 0.05, minSupport: 5, minNegatives: 3, recoveryRun: 5 }),
   mood: Object.freeze({ period: 'week' as const, minMemories: 3 }),
 });
 
@@ -85,12 +93,12 @@ export function cautionVerdicts(
     const k = c.outcomes.filter((o) => o.negative).length;
     const ownNegativesInScope = c.outcomes.filter((o) => o.negative && scopeOutcomes.has(o.id)).length;
     const othersN = scopeOutcomes.size - [...own].filter((id) => scopeOutcomes.has(id)).length;
-    const base = othersN <= 0 ? 0.5 : (negativesInScope - ownNegativesInScope) / othersN;
+    const base = smoothedRate(negativesInScope - ownNegativesInScope, Math.max(0, othersN));
     const test = binomialNoiseTest(k, c.outcomes.length, base, {
       alpha: config.caution.alpha / tested.length,
       minSupport: config.caution.minSupport,
     });
-    if (!test.passed || k < config.caution.minNegatives) {
+    if (!test.passed || k < config.caution.minNegatives || recovered(c.outcomes, config.caution.recoveryRun ?? 5)) {
       cleared.push(c.conceptId);
       continue;
     }
@@ -107,6 +115,13 @@ export function cautionVerdicts(
     });
   }
   return { raised, cleared };
+}
+
+/** Did the latest `run` outcomes (by time, then id) all go well? */
+function recovered(outcomes: ConceptOutcomes['outcomes'], run: number): boolean {
+  if (run <= 0 || outcomes.length < run) return false;
+  const latest = [...outcomes].sort((a, b) => b.at - a.at || (a.id < b.id ? 1 : -1)).slice(0, run);
+  return latest.every((o) => !o.negative);
 }
 
 /** An emotional memory as mood summaries read it. */

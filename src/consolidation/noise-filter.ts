@@ -44,6 +44,17 @@ export function baseRateExcluding(counts: readonly CueCount[], cue: string): num
   return n === 0 ? 0.5 : k / n;
 }
 
+/**
+ * The rate of an outcome seen `k` times in `n`, Laplace-smoothed ((k + 1) / (n + 2)): never exactly 0 or
+ * 1, so one observation against it is not infinitely surprising, and 0.5 when nothing was observed.
+ *
+ * @example
+ * smoothedRate(0, 12); // 1 / 14 ≈ 0.071
+ */
+export function smoothedRate(k: number, n: number): number {
+  return (k + 1) / (n + 2);
+}
+
 /** One-sided binomial test of k of n against `baseRate` with minimum support. */
 export function binomialNoiseTest(k: number, n: number, baseRate: number, config: NoiseFilterConfig = DEFAULT_NOISE_FILTER): NoiseTest {
   const pValue = binomialUpperTail(k, n, baseRate);

@@ -3,6 +3,8 @@
  * Extractive by default — cluster by embedding, pick representatives, template a summary — or an LLM
  * through the LLM port when one is configured (falling back to extractive on any failure).
  * Levels: 1 first-pass synthesis (importance 0.5), 2 meta-reflection (0.7), 3 deep insight (0.9).
+ * Models put unrelated texts at very different cosines (≈ 0.1 for the hash embedder, ≈ 0.56 for the
+ * default blend), so the clustering threshold sits a margin above the embedder's own baseline.
  */
 import type { Llm } from '../core/ports/llm.js';
 import { contentTerms } from '../core/text/index.js';
@@ -18,7 +20,10 @@ export interface ReflectionConfig {
   minImportance: number;
   /** Minimum records for a reflection. */
   minItems: number;
-  /** Cosine similarity to join a cluster. */
+  /**
+   * How far above the embedder's unrelated-text baseline `b` two clusters must be (average linkage)
+   * to merge, as a share of the room left: threshold ≥ b + (1 − b) × clusterSimilarity (see `clusterThreshold`).
+   */
   clusterSimilarity: number;
   /** Smallest cluster that yields an insight. */
   minClusterSize: number;
@@ -36,7 +41,7 @@ export const DEFAULT_REFLECTION: Readonly<ReflectionConfig> = Object.freeze({
   importanceThreshold: 5,
   minImportance: 0.5,
   minItems: 10,
-  clusterSimilarity: 0.35,
+  clusterSimilarity: 0.15,
   minClusterSize: 3,
   representatives: 3,
   personaMaxShift: 0.05,
@@ -57,12 +62,14 @@ export function reflectionTrigger(
   return input.accumulatedImportance >= config.importanceThreshold ? 'threshold' : null;
 }
 
-/** One record a reflection may draw on. */
+/** One record a reflection may draw on (only current records: nothing superseded, invalidated or out of validity). */
 export interface ReflectionItem {
   id: string;
   content: string;
   embedding: Float32Array;
   importance: number;
+  /** When it happened (occurredAt, else validFrom); the more recent is quoted first among equals. */
+  at?: number;
 }
 
 /** An insight ready to store. */
@@ -70,46 +77,129 @@ export interface Insight {
   level: 1 | 2 | 3;
   importance: number;
   content: string;
-  /** Records it summarises (DERIVED_FROM edges). */
+  /** Records it summarises (DERIVED_FROM edges), sorted by id. */
   sources: string[];
+  /** The members it quotes: the most important, then the most recent. */
   representatives: string[];
   terms: string[];
   method: 'extractive' | 'llm';
 }
 
-/** Greedy clustering by cosine similarity to each cluster's running centroid, most important first. */
-export function clusterByEmbedding(items: readonly ReflectionItem[], similarity: number): ReflectionItem[][] {
-  const ordered = [...items].sort((a, b) => b.importance - a.importance || (a.id < b.id ? -1 : 1));
-  const clusters: { members: ReflectionItem[]; centroid: Float64Array }[] = [];
-  for (const item of ordered) {
-    let best: (typeof clusters)[number] | undefined;
-    let bestSim = similarity;
-    for (const cluster of clusters) {
-      const sim = cosineSimilarity(cluster.centroid, item.embedding);
-      if (sim >= bestSim) {
-        best = cluster;
-        bestSim = sim;
-      }
-    }
-    if (best === undefined) {
-      clusters.push({ members: [item], centroid: Float64Array.from(item.embedding) });
-    } else {
-      best.members.push(item);
-      for (let i = 0; i < best.centroid.length; i += 1) best.centroid[i] = (best.centroid[i] as number) + (item.embedding[i] ?? 0);
-    }
-  }
-  return clusters.map((c) => c.members);
+/**
+ * Texts about unrelated everyday matters. Their similarity to the items being clustered is the
+ * embedder's baseline for "nothing in common" on that kind of text, whatever the scope's topics.
+ */
+const UNRELATED_REFERENCES: readonly string[] = Object.freeze([
+  'The train to the airport leaves every twenty minutes.',
+  'Photosynthesis turns sunlight into chemical energy.',
+  'She paid the electricity bill on Monday.',
+  'The violin concerto ends with a quiet cadenza.',
+  'Our team lost the football match in extra time.',
+  'Grandfather planted tomatoes along the fence.',
+  'The museum closes early on public holidays.',
+  'A mortgage rate rise makes monthly payments higher.',
+  'The cat slept on the warm windowsill all afternoon.',
+  'Volcanic ash grounded flights across the region.',
+  'The library extended its opening hours for exam week.',
+  'Penguins huddle together to survive the polar winter.',
+]);
+
+/** The texts whose embeddings `similarityBaseline` compares items with. */
+export function baselineReferences(): readonly string[] {
+  return UNRELATED_REFERENCES;
 }
 
-/** Extractive insights, one per cluster of at least `minClusterSize` items. */
+/**
+ * The embedder's cosine for unrelated texts, estimated on the items themselves: the median similarity
+ * of each item to the unrelated reference texts (0 when there is nothing to compare). Deterministic.
+ */
+export function similarityBaseline(items: readonly { embedding: Float32Array }[], references: readonly Float32Array[]): number {
+  const sims: number[] = [];
+  for (const item of items) for (const reference of references) sims.push(cosineSimilarity(item.embedding, reference));
+  if (sims.length === 0) return 0;
+  sims.sort((a, b) => a - b);
+  const mid = Math.floor(sims.length / 2);
+  return sims.length % 2 === 1 ? (sims[mid] as number) : ((sims[mid - 1] as number) + (sims[mid] as number)) / 2;
+}
+
+/**
+ * The cosine two clusters must reach to merge: `margin` of the way from the embedder's unrelated-text
+ * baseline to 1.
+ */
+export function clusterThreshold(options: { baseline: number; margin: number }): number {
+  const b = Math.min(Math.max(options.baseline, 0), 1);
+  return b + (1 - b) * options.margin;
+}
+
+/**
+ * Average-linkage agglomerative clustering: the two clusters with the highest mean pairwise cosine
+ * merge while that mean reaches `similarity`. Deterministic (items most important first, ties by id;
+ * equal merges by position).
+ */
+export function clusterByEmbedding(items: readonly ReflectionItem[], similarity: number): ReflectionItem[][] {
+  const ordered = [...items].sort((a, b) => b.importance - a.importance || (a.id < b.id ? -1 : 1));
+  const n = ordered.length;
+  const mean: Float64Array[] = ordered.map(() => new Float64Array(n));
+  for (let i = 0; i < n; i += 1)
+    for (let j = i + 1; j < n; j += 1) {
+      const sim = cosineSimilarity((ordered[i] as ReflectionItem).embedding, (ordered[j] as ReflectionItem).embedding);
+      (mean[i] as Float64Array)[j] = sim;
+      (mean[j] as Float64Array)[i] = sim;
+    }
+  const members: (number[] | null)[] = ordered.map((_, i) => [i]);
+  for (;;) {
+    let a = -1;
+    let b = -1;
+    let best = similarity;
+    for (let i = 0; i < n; i += 1) {
+      if (members[i] === null) continue;
+      for (let j = i + 1; j < n; j += 1) {
+        if (members[j] === null) continue;
+        const sim = (mean[i] as Float64Array)[j] as number;
+        if (sim > best || (a < 0 && sim >= best)) {
+          a = i;
+          b = j;
+          best = sim;
+        }
+      }
+    }
+    if (a < 0) break;
+    const into = members[a] as number[];
+    const from = members[b] as number[];
+    // Lance–Williams update: the mean similarity of the merged cluster to every other one
+    for (let k = 0; k < n; k += 1) {
+      if (members[k] === null || k === a || k === b) continue;
+      const merged =
+        (into.length * ((mean[a] as Float64Array)[k] as number) + from.length * ((mean[b] as Float64Array)[k] as number)) /
+        (into.length + from.length);
+      (mean[a] as Float64Array)[k] = merged;
+      (mean[k] as Float64Array)[a] = merged;
+    }
+    into.push(...from);
+    members[b] = null;
+  }
+  return members.filter((m): m is number[] => m !== null).map((m) => m.sort((x, y) => x - y).map((i) => ordered[i] as ReflectionItem));
+}
+
+/** The members an insight quotes: most important first, then the most recent, then by id. */
+export function pickRepresentatives(members: readonly ReflectionItem[], count: number): ReflectionItem[] {
+  return [...members].sort((a, b) => b.importance - a.importance || (b.at ?? 0) - (a.at ?? 0) || (a.id < b.id ? 1 : -1)).slice(0, count);
+}
+
+/**
+ * Extractive insights, one per cluster of at least `minClusterSize` items; `options.baseline` is the
+ * embedder's unrelated-text cosine (`similarityBaseline`), 0 when not given.
+ */
 export function extractiveInsights(
   items: readonly ReflectionItem[],
   level: 1 | 2 | 3,
   config: ReflectionConfig = DEFAULT_REFLECTION,
+  options: { baseline?: number } = {},
 ): Insight[] {
-  const clusters = clusterByEmbedding(items, config.clusterSimilarity).filter((c) => c.length >= config.minClusterSize);
+  const threshold = clusterThreshold({ baseline: options.baseline ?? 0, margin: config.clusterSimilarity });
+  const clusters = clusterByEmbedding(items, threshold).filter((c) => c.length >= config.minClusterSize);
   return clusters.map((members) => {
-    const reps = members.slice(0, config.representatives);
+    const reps = pickRepresentatives(members, config.representatives);
     const terms = topTerms(
       members.map((m) => m.content),
       5,
@@ -134,8 +224,9 @@ export async function llmInsights(
   items: readonly ReflectionItem[],
   level: 1 | 2 | 3,
   config: ReflectionConfig = DEFAULT_REFLECTION,
+  options: { baseline?: number } = {},
 ): Promise<Insight[]> {
-  const extractive = extractiveInsights(items, level, config);
+  const extractive = extractiveInsights(items, level, config, options);
   const byId = new Map(items.map((i) => [i.id, i]));
   const out: Insight[] = [];
   for (const insight of extractive) {

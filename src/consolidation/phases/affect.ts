@@ -55,7 +55,8 @@ export async function affectPhase(ctx: PhaseContext): Promise<void> {
     for (const r of page) {
       if (r.emotion === null || r.emotion.intensity <= 0 || !isRecombinable(r)) continue;
       ctx.counters.examined += 1;
-      const at = r.occurredAt ?? r.recordedAt;
+      // when it happened, not when it was stored (an import of old notes is not this week's mood)
+      const at = r.occurredAt ?? r.validFrom;
       if (r.status === 'active')
         feelings.push({ id: r.id, at, valence: r.emotion.valence, intensity: r.emotion.intensity, moods: r.emotion.mood ?? [] });
       const next = appraise(r.emotion, ctx.now - at, cfg);

@@ -9,10 +9,20 @@
 import type { Edge, FactData, MemoryRecord } from '../../core/memory.js';
 import type { StoreReader } from '../../core/ports/store.js';
 import type { Scope } from '../../core/scope.js';
-import { extractiveInsights, insightKey, llmInsights, reflectionTrigger, type Insight, type ReflectionItem } from '../reflection.js';
+import {
+  baselineReferences,
+  extractiveInsights,
+  insightKey,
+  llmInsights,
+  reflectionTrigger,
+  similarityBaseline,
+  type Insight,
+  type ReflectionItem,
+} from '../reflection.js';
 import { derivedRecord, edgeId, lookupKey, scanRecords, storeKey, type PhaseContext } from '../phase-context.js';
-import { isCompressed, isCycleKnowledge, isPromoted, isReflection, isStructural } from '../../core/record-kinds.js';
+import { isCompressed, isCycleKnowledge, isEpisode, isPromoted, isReflection, isStructural } from '../../core/record-kinds.js';
 import { growPersonaFromReflections } from '../persona-growth.js';
+import { CAPTURED_TAG } from '../../core/write/capture/index.js';
 
 const CURSOR_KEY = 'consolidate/reflect/cursor';
 /** At most this many recent records feed one level-1 reflection. */
@@ -81,7 +91,8 @@ export async function reflectPhase(ctx: PhaseContext): Promise<void> {
     ctx.counters.skipped = `accumulated importance ${accumulated.toFixed(2)} since the last reflection is below the threshold ${cfg.importanceThreshold} (no session end, not asked for)`;
     return;
   }
-  const items = fresh.slice(-MAX_ITEMS);
+  const stale = await staleStatements(ctx, fresh);
+  const items = fresh.filter((r) => isCurrent(r, ctx.now) && !stale.has(r.id)).slice(-MAX_ITEMS);
   ctx.counters.examined += items.length;
   const insights: (Insight & { id?: string })[] = [];
   if (items.length >= cfg.minItems) insights.push(...(await synthesise(ctx, items, 1)));
@@ -109,7 +120,7 @@ export async function reflectPhase(ctx: PhaseContext): Promise<void> {
           now: ctx.now,
           importance: insight.importance,
           confidence: insight.method === 'llm' ? 0.7 : 0.6,
-          provenance: { kind: 'reflection', sources: [], derivedFrom: insight.sources.slice(0, 50) },
+          provenance: { kind: 'reflection', sources: [], derivedFrom: provenanceOf(insight) },
           data: {
             name: `reflection L${insight.level}: ${insight.terms.slice(0, 3).join(', ')}`,
             category: 'reflection',
@@ -159,21 +170,57 @@ export async function reflectPhase(ctx: PhaseContext): Promise<void> {
     ctx.counters.details[`important memories (need ${cfg.minItems})`] = items.length;
 }
 
+/** What a reflection's provenance lists (at most 50 ids): the quoted representatives first, then the rest. */
+function provenanceOf(insight: Insight): string[] {
+  const quoted = new Set(insight.representatives);
+  return [...insight.representatives, ...insight.sources.filter((id) => !quoted.has(id))].slice(0, 50);
+}
+
+/** Is the record true now: active, not invalidated, and inside its validity? */
+function isCurrent(record: MemoryRecord, now: number): boolean {
+  return (
+    record.status === 'active' &&
+    record.invalidatedAt === null &&
+    record.validFrom <= now &&
+    (record.validTo === null || record.validTo > now)
+  );
+}
+
+/**
+ * The episodes among `records` that stated something since corrected: a claim captured from them
+ * (tag `captured`, provenance `derivedFrom` the episode) is superseded or no longer valid. A reflection neither counts nor
+ * quotes them.
+ */
+async function staleStatements(ctx: PhaseContext, records: readonly MemoryRecord[]): Promise<Set<string>> {
+  const episodes = new Set(records.filter(isEpisode).map((r) => r.id));
+  const stale = new Set<string>();
+  if (episodes.size === 0) return stale;
+  for (const claim of await ctx.deps.store.findDerived({ scope: ctx.scope, ids: [...episodes] })) {
+    if (claim.layer !== 'semantic' || isCurrent(claim, ctx.now) || !claim.tags.includes(CAPTURED_TAG)) continue;
+    for (const id of claim.provenance.derivedFrom) if (episodes.has(id)) stale.add(id);
+  }
+  return stale;
+}
+
 async function synthesise(ctx: PhaseContext, records: readonly MemoryRecord[], level: 1 | 2 | 3): Promise<(Insight & { id?: string })[]> {
-  const vectors = await ctx.deps.embedder.embed(records.map((r) => r.content));
+  const references = baselineReferences();
+  const vectors = await ctx.deps.embedder.embed([...records.map((r) => r.content), ...references]);
   const items: ReflectionItem[] = records.map((r, i) => ({
     id: r.id,
     content: r.content,
     embedding: vectors[i] as Float32Array,
     importance: r.importance ?? 1,
+    at: r.occurredAt ?? r.validFrom,
   }));
+  // the embedder's cosine for unrelated texts, measured on these items: the clustering threshold sits above it
+  const baseline = similarityBaseline(items, vectors.slice(records.length));
   const cfg = ctx.deps.config.reflection;
   const insights =
     ctx.deps.reflect !== undefined
-      ? await assisted(ctx, items, level)
+      ? await assisted(ctx, items, level, baseline)
       : ctx.deps.llm
-        ? await llmInsights(ctx.deps.llm, items, level, cfg)
-        : extractiveInsights(items, level, cfg);
+        ? await llmInsights(ctx.deps.llm, items, level, cfg, { baseline })
+        : extractiveInsights(items, level, cfg, { baseline });
   // Level-1 insights get their ids now, so a level-2 reflection in the same run can point at them.
   return insights.map((insight) => ({
     ...insight,
@@ -205,10 +252,10 @@ function pseudoRecord(insight: Insight & { id?: string }): MemoryRecord {
 }
 
 /** One LLM insight per extractive cluster through the engine's LLM assist; extractive where it declines. */
-async function assisted(ctx: PhaseContext, items: readonly ReflectionItem[], level: 1 | 2 | 3): Promise<Insight[]> {
+async function assisted(ctx: PhaseContext, items: readonly ReflectionItem[], level: 1 | 2 | 3, baseline: number): Promise<Insight[]> {
   const byId = new Map(items.map((i) => [i.id, i]));
   const out: Insight[] = [];
-  for (const insight of extractiveInsights(items, level, ctx.deps.config.reflection)) {
+  for (const insight of extractiveInsights(items, level, ctx.deps.config.reflection, { baseline })) {
     let written: readonly { content: string; derivedFrom: string[] }[] | null = null;
     try {
       const records = insight.sources.map((id) => ({
