@@ -206,6 +206,22 @@ describe('write path: claims that stay true', () => {
     }
   });
 
+  it('a dated past fact is history beside the current one; going back to a place supersedes', async () => {
+    const scope = 't/history';
+    const porto = await engram.remember({ scope, layer: 'semantic', content: 'I live in Porto' });
+    const lisbon = await engram.remember({ scope, layer: 'semantic', content: 'I lived in Lisbon from 2019 to 2022' });
+    expect(lisbon.action).toBe('created');
+    const google = await engram.remember({ scope, layer: 'semantic', content: 'I work at Google' });
+    const microsoft = await engram.remember({ scope, layer: 'semantic', content: 'I worked at Microsoft from 2010 to 2015' });
+    expect(microsoft.action).toBe('created');
+    for (const id of [porto.id, lisbon.id, google.id, microsoft.id])
+      expect((await engram.get(id, { scopes: [scope] })).status).toBe('active');
+
+    const back = await engram.remember({ scope, layer: 'semantic', content: 'I moved back to Lisbon' });
+    expect(back).toMatchObject({ action: 'superseded', superseded: [porto.id] });
+    expect((await engram.get(lisbon.id, { scopes: [scope] })).status).toBe('active');
+  });
+
   it('importance and emotion are scored on write when not given', async () => {
     const important = await engram.remember({ scope: 't/s', content: "My daughter's birthday is on March 3rd, never forget it!" });
     const trivial = await engram.remember({ scope: 't/s', content: 'ok cool' });

@@ -223,3 +223,120 @@ describe('compareClaims: names of one of several', () => {
     expect(compareClaims('I have a new manager called Bob.', 'I have a manager called Tom.').relation).toBe('supersedes');
   });
 });
+
+describe('compareClaims: history, a closed period in the past', () => {
+  const history: Array<[string, string]> = [
+    ['I lived in Lisbon from 2019 to 2022', 'I live in Porto'],
+    ['I worked at Microsoft from 2010 to 2015', 'I work at Google'],
+    ['I lived in Lisbon until 2022.', 'I live in Porto.'],
+    ['I worked at Microsoft between 2010 and 2015.', 'I work at Google.'],
+    ['I lived in Berlin for three years in the 2010s.', 'I live in Porto.'],
+    ['From 2019 to 2022 I lived in Lisbon.', 'I live in Porto.'],
+    ['The office was in Berlin from 2015 to 2020.', 'The office is in Munich.'],
+    ['I moved to Lisbon in 2019 and lived there until 2022.', 'I live in Porto.'],
+  ];
+  it.each(history)('"%s" is history: it does not supersede "%s"', (past, current) => {
+    const result = compareClaims(past, current);
+    expect(result.relation).toBe('compatible');
+    expect(result.reason).toContain('another time');
+    // nor does the present claim replace or restate the history
+    expect(compareClaims(current, past).relation).toBe('compatible');
+  });
+
+  it('the value is the place or employer alone, not the period', () => {
+    expect(compareClaims('I lived in Lisbon from 2019 to 2022', 'I live in Porto').newSlots).toEqual([
+      { subject: 'user', attribute: 'location', value: 'lisbon', negated: false },
+    ]);
+    expect(compareClaims('I worked at Microsoft from 2010 to 2015', 'I work at Google').newSlots).toEqual([
+      { subject: 'user', attribute: 'workplace', value: 'microsoft', negated: false },
+    ]);
+  });
+
+  it('the same history agrees; another period of it is another fact; the present with a period is no history', () => {
+    expect(compareClaims('I lived in Lisbon from 2019 to 2022.', 'I lived in Lisbon from 2019 to 2022').relation).toBe('agrees');
+    expect(compareClaims('I lived in Lisbon from 2015 to 2018.', 'I lived in Lisbon from 2019 to 2022.').relation).toBe('compatible');
+    // "have lived … for three years" still holds; "until June" after a present tense is a plan, not history
+    expect(compareClaims('I have lived in Lisbon for three years.', 'I live in Porto.').reason).not.toContain('another time');
+    expect(compareClaims("I'm staying in Lisbon until June.", 'I live in Porto.').reason).not.toContain('another time');
+  });
+
+  it('a past tense without a closed period, and a change with a date, still supersede', () => {
+    expect(compareClaims('I lived in Lisbon.', 'I live in Porto.').relation).toBe('supersedes');
+    expect(compareClaims('Actually I moved to Porto.', 'I live in Lisbon.').relation).toBe('supersedes');
+    expect(compareClaims('I moved to Porto in 2023. I lived in Lisbon from 2019 to 2022.', 'I live in Berlin.').relation).toBe(
+      'supersedes',
+    );
+    expect(compareClaims('The launch was in March.', 'The launch is in April.').relation).toBe('supersedes');
+    // a flat denial covers every time
+    expect(compareClaims('Actually, I never lived in Lisbon.', 'I lived in Lisbon from 2019 to 2022.').relation).toBe('supersedes');
+  });
+});
+
+describe('compareClaims: going back to a place', () => {
+  const returns = [
+    'I moved back to Lisbon.',
+    'I returned to Lisbon.',
+    "I'm back in Lisbon now.",
+    'I relocated back to Lisbon.',
+    'I went back to Lisbon.',
+    'I came back home to Lisbon.',
+  ];
+  it.each(returns)('"%s" is the user\'s location, as a change, and supersedes "I moved to Porto"', (text) => {
+    const result = compareClaims(text, 'I moved to Porto.');
+    expect(result.newSlots).toContainEqual({ subject: 'user', attribute: 'location', value: 'lisbon', negated: false });
+    expect(result.relation).toBe('supersedes');
+    expect(result.reason).toContain('stated as a change');
+  });
+
+  it('back to a time, a state or an activity is no place', () => {
+    expect(compareClaims('The meeting was moved back to Friday.', 'The meeting is on Monday.').newSlots).toContainEqual(
+      expect.objectContaining({ attribute: 'when' }),
+    );
+    for (const text of ['I went back to work.', 'Things went back to normal.', 'I went back to sleeping early.'])
+      expect(compareClaims(text, 'I live in Porto.').relation).not.toBe('supersedes');
+  });
+});
+
+describe('compareClaims: negated idioms negate nothing', () => {
+  it('"Can\'t wait too" does not retract "Can\'t wait to see them rock the festival"', () => {
+    for (const old of ["Gina: Can't wait to see them rock the festival.", "Gina: Can't wait to have fun at your dance studio."]) {
+      expect(compareClaims("Gina: Can't wait too.", old).relation).not.toBe('supersedes');
+    }
+    expect(compareClaims("Gina: Can't wait to see them rock the festival.", "Jon: Can't wait to see you.").relation).not.toBe('supersedes');
+  });
+
+  it.each([
+    "Can't wait to see you.",
+    "I can't believe it's already March.",
+    "I couldn't be happier with the new job.",
+    "Don't forget to bring the tickets.",
+    "I can't stop thinking about the trip.",
+    'Not bad at all.',
+  ])('"%s" carries no negated slot', (text) => {
+    expect(compareClaims(text, 'Unrelated.').newSlots.filter((s) => s.negated)).toEqual([]);
+  });
+
+  it('a plain negation still supersedes', () => {
+    expect(compareClaims("I can't swim.", 'I can swim.').relation).toBe('supersedes');
+    expect(compareClaims("The user doesn't eat meat.", 'The user eats meat.').relation).toBe('supersedes');
+  });
+
+  it('saying again what the old claim says is not so retracts nothing', () => {
+    expect(compareClaims("Gina: won't stay.", "Gina: won't stay for the concert.").relation).not.toBe('supersedes');
+    expect(compareClaims("Tom: won't eat sushi.", "Tom: I won't eat sushi again.").relation).not.toBe('supersedes');
+  });
+});
+
+describe('compareClaims: accents are folded when subjects and values are compared', () => {
+  it('"Jose moved to Seville" supersedes "José lives in Madrid"', () => {
+    expect(compareClaims('Jose moved to Seville.', 'José lives in Madrid.').relation).toBe('supersedes');
+    expect(compareClaims('Zoe now works at Klarna.', 'Zoë works at Spotify.').relation).toBe('supersedes');
+  });
+
+  it('"The project lead is María" restates "… Maria", and the value keeps its accent', () => {
+    const result = compareClaims('The project lead is María.', 'The project lead is Maria.');
+    expect(result.relation).toBe('agrees');
+    expect(result.newSlots[0]?.value).toBe('maría');
+    expect(compareClaims('Søren leads the data team.', 'Soren leads the data team.').relation).toBe('agrees');
+  });
+});

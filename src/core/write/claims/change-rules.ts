@@ -3,7 +3,9 @@
  * left behind, so their slots carry `change` (and the old value, when named, a retracted slot).
  */
 import { isKnownFamily } from './attribute-families.js';
+import { verbAlternation } from './inflect.js';
 import { analyzeNounPhrase, isAgent, isPersonLike, isTeamLike } from './noun-phrase.js';
+import { termsOf } from './pos-tags.js';
 import { BE, type RawSlot, type Rule, startsWithNumber, withPurpose } from './rule-types.js';
 import { isTemporal, stripTemporal } from './temporal.js';
 
@@ -22,7 +24,9 @@ function familyForChange(verb: string, subject: string, value: string): string |
   if (/^(?:renamed|rebranded)$/.test(v)) return 'name';
   if (v === 'relocated') return 'location';
   if (/^(?:rescheduled|postponed|delayed|pushed|pushed back|brought forward|moved up|moved back)$/.test(v)) {
-    return isTemporal(value) ? 'when' : undefined;
+    if (isTemporal(value)) return 'when';
+    // "moved back to Lisbon" is a move like any other; "pushed back to the next sprint" names no attribute
+    if (v !== 'moved back') return undefined;
   }
   if (/^(?:promoted|demoted)$/.test(v)) return 'role';
   if (isTemporal(value)) return 'when';
@@ -32,12 +36,32 @@ function familyForChange(verb: string, subject: string, value: string): string |
   // "Ownership moved to X": the subject names the attribute itself.
   const np = analyzeNounPhrase(subject);
   if (np.named && isKnownFamily(np.attribute)) return undefined;
-  if (/^(?:moved|move|moves|shifted|transferred|reassigned)$/.test(v) && isTeamLike(value) && !isTeamLike(subject)) {
+  if (/^(?:moved|move|moves|moved back|shifted|transferred|reassigned)$/.test(v) && isTeamLike(value) && !isTeamLike(subject)) {
     return isPersonLike(subject) || /^[A-Z][a-z]+$/.test(subject.trim()) ? 'member_of' : 'owner';
   }
-  if (/^(?:moved|move|moves|shifted)$/.test(v)) return 'location';
+  if (/^(?:moved|move|moves|moved back|shifted)$/.test(v)) return 'location';
   if (/^(?:transferred|reassigned|handed over)$/.test(v)) return isPersonLike(subject) ? 'assignment' : 'owner';
   return undefined;
+}
+
+/**
+ * Going back to a place: "moved back to", "relocated back to", "went/came/headed back (home) to", "returned
+ * (home) to", "is back in". The place is where the subject is now, as after "moved to".
+ */
+const RETURN_VERB =
+  `(?:${verbAlternation(['move', 'relocate', 'go', 'come', 'head', 'fly', 'get', 'settle'], ['base', 'third', 'past', 'participle', 'progressive'])}) back` +
+  `|${verbAlternation(['return'], ['base', 'third', 'past', 'progressive'])}|(?:am|is|are) back`;
+
+/** What one goes back to that is a state or an activity, not a place: "back to normal", "back to work". */
+const NOT_A_PLACE = /^(?:normal|sleep|bed|work|school|basics|square one|the drawing board|life|it|that|this|the topic|the subject)$/i;
+
+/** The place of a return rule, or undefined when the phrase is a time, an activity or a state. */
+function returnPlace(phrase: string): string | undefined {
+  const place = phrase.trim();
+  if (place === '' || NOT_A_PLACE.test(place) || isTemporal(place)) return undefined;
+  const first = termsOf(place)[0]?.tags;
+  if (first !== undefined && (first.has('Gerund') || (first.has('Verb') && !first.has('Noun')))) return undefined;
+  return place;
 }
 
 /**
@@ -158,6 +182,27 @@ export const CHANGE_RULES: readonly Rule[] = [
       // "We replaced the batteries": the replacement is unnamed, only the old value is known.
       if (isAgent(newValue)) return [retracted];
       return [{ subject: role ?? '', family, value: newValue, rule: 'replaces', change: true }, retracted];
+    },
+  },
+  {
+    name: 'moved-back',
+    examples: [
+      { text: 'I moved back to Lisbon.', slot: { subject: 'user', attribute: 'location', value: 'lisbon' } },
+      { text: 'Dana returned home to Oslo.', slot: { subject: 'dana', attribute: 'location', value: 'oslo' } },
+      { text: "I'm back in Lisbon now.", slot: { subject: 'user', attribute: 'location', value: 'lisbon' } },
+    ],
+    re: new RegExp(`^(.+?) ${BE}(?:been )?(?:${RETURN_VERB})(?: home)? (?:to|into|in|at) (.+)$`, 'i'),
+    build: ([, who = '', where = '']) => {
+      // "returned to Lisbon from Porto": the place left is named too
+      const from = /^(.+?) from (.+)$/i.exec(where);
+      const left = from?.[2] !== undefined && !isTemporal(from[2]) ? from[2] : undefined;
+      const place = returnPlace(left !== undefined ? (from?.[1] ?? '') : stripTemporal(where) || where);
+      if (place === undefined) return undefined;
+      const family = familyForChange('moved', who, place);
+      const slots: RawSlot[] = [{ subject: who, family, value: place, rule: 'moved-back', change: true }];
+      if (left !== undefined)
+        slots.push({ subject: who, family, value: left, negated: true, retract: true, rule: 'moved-back', change: true });
+      return slots;
     },
   },
   {

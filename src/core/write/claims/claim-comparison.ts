@@ -12,6 +12,8 @@
  *   subject and attribute, or equal subject+attribute word sets; related = same subject, attributes of one group)
  *   1. Retraction: the new claim names a value as gone ("from A to B", "replaced A", "instead of A", ", not A",
  *      "left A") and the old slot's value contains A, about an overlapping subject          → supersedes 0.85
+ *   History: a slot about a closed past period ("lived in Lisbon from 2019 to 2022") against the present or
+ *      another period, same or related key (before rules 2-4)                              → compatible 0.60
  *   2. Negation: same key, same value, opposite polarity ("no longer", "not … anymore",
  *      "disabled" vs "enabled", "stopped driving")                                         → supersedes 0.85, 0.95 with a strong marker
  *   3. Same key, same value                                                                → agrees 0.85 (related attribute 0.70)
@@ -35,7 +37,8 @@
  *
  *   Text level (when no slot pair superseded or agreed)
  *   6. A negated or retracted phrase of the new claim occurs in the old text, and the new subject's specific
- *      words do too (or, for the scope subject, the verb does or word overlap ≥ 0.25)      → supersedes 0.60
+ *      words do too (or, for the scope subject, the verb does or word overlap ≥ 0.25); an old claim with a
+ *      negation of its own must assert the phrase in a slot ("won't stay" twice retracts nothing) → supersedes 0.60
  *   7. Word overlap (Jaccard of stemmed content words) ≥ 0.60, or ≥ 0.45 with similarity ≥ 0.85; same numbers,
  *      same polarity (a "never"/"not" clause without a slot counts), no strong or additive marker, no
  *      same-family slots with different subjects, no noun the new wording adds ("…Biscuit is a beagle")   → agrees 0.60
@@ -209,9 +212,28 @@ function unnamedChangeVerdict(n: ExtractedSlot, o: ExtractedSlot): Verdict | und
   return { relation: 'supersedes', confidence: CONFIDENCE.unnamedChange, reason: `change to "${n.value}" replaces ${describe(o)}` };
 }
 
+/**
+ * Slots about different times: history ("lived in Lisbon from 2019 to 2022") against the present ("lives in
+ * Porto"), or two different closed periods. Both can hold, whatever their values.
+ */
+function differentTimes(n: ExtractedSlot, o: ExtractedSlot): Verdict | undefined {
+  // a flat denial ("I never lived in Lisbon") covers every time
+  if (n.period === o.period || (n.negated && n.period === undefined)) return undefined;
+  const when = (x: ExtractedSlot): string => x.period ?? 'now';
+  return {
+    relation: 'compatible',
+    confidence: CONFIDENCE.compatible,
+    reason: `about another time (${when(n)} / ${when(o)}): ${describe(n)} alongside ${describe(o)}`,
+  };
+}
+
 /** Verdict for one (new slot, old slot) pair, or undefined when the slots are about different things. */
 function pairVerdict(n: ExtractedSlot, o: ExtractedSlot, s: Signals): Verdict | undefined {
   const key = keyRelation(n, o);
+  if (key !== 'none' && !n.retract) {
+    const times = differentTimes(n, o);
+    if (times) return times;
+  }
   if (n.retract) {
     const about = key !== 'none' || keysOverlap(n, o) || n.subject === '';
     if (!o.negated && about && valueContains(o, n)) {
@@ -270,8 +292,19 @@ function textRetraction(newA: ClaimAnalysis, oldA: ClaimAnalysis): Verdict | und
     ...newA.slots.filter((x) => x.negated || x.retract).map((x) => ({ value: x.value, subject: x.subject, attribute: x.attribute })),
     ...newA.retracted.map((value) => ({ value, subject: '', attribute: '' })),
   ];
+  // An old claim with a negation of its own may state the phrase only under it ("Gina: can't stay for the
+  // concert"): saying again that it is not so retracts nothing. There the phrase must be in what it asserts.
+  const oldAsserted = hasNegation(oldA)
+    ? lexicalTokens(
+        oldA.slots
+          .filter((x) => !x.negated)
+          .map((x) => `${x.subject} ${x.attribute.replace(/_/g, ' ')} ${x.value}`)
+          .join(' '),
+      )
+    : oldTokens;
   for (const r of retractions) {
     const phrase = lexicalTokens(r.value);
+    if (!isSubset(phrase, oldAsserted)) continue;
     const subject = lexicalTokens(r.subject);
     const aboutIt =
       subject.size === 0

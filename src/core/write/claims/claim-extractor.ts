@@ -11,6 +11,7 @@ import { copulaSlots, verbSlots } from './copula-rules.js';
 import { type ExtractedSlot, keyRawSlot, makeSlot } from './extracted-slot.js';
 import { normalizeSubject } from './noun-phrase.js';
 import { firstVerbIndex, termsOf } from './pos-tags.js';
+import { splitClosedPeriod } from './temporal.js';
 
 /** Everything extraction found in one statement. */
 export interface ClaimAnalysis {
@@ -24,6 +25,8 @@ export interface ClaimAnalysis {
   negatedWithoutSlot: boolean;
 }
 
+/** A value that points back to an earlier clause's value. */
+const BACK_REFERENCE = /^(?:there|here|it|them|that|this)$/i;
 const PRONOUN_START = /^(it|they|he|she|this|that|these|those)\b\s*/i;
 const ELLIPSIS = /^(.+?) (is|are|was|were|does|do|did|has|have|will)$/i;
 const PREDICATE = /^.+? (?:is|are|was|were|has|have|will be|does|do) (.+)$/i;
@@ -64,6 +67,20 @@ function slotsForClause(clause: string): ExtractedSlot[] {
     return raw.filter((r) => r.value.trim() !== '' || r.negated).map(keyRawSlot);
   }
   return copulaSlots(clause) ?? verbSlots(clause) ?? [];
+}
+
+/**
+ * "I lived in Lisbon from 2019 to 2022": a past-tense clause about a closed period is history. Its slots are
+ * read without the period (value "lisbon", not "lisbon from 2019 to 2022") and carry it. A change
+ * ("moved to Porto in 2019 …") or a clause that is only its period is left to the usual cascade.
+ */
+function slotsForHistory(clause: string): ExtractedSlot[] | undefined {
+  const split = splitClosedPeriod(clause);
+  if (!split) return undefined;
+  const found = slotsForClause(split.rest);
+  if (found.length === 0 || found.some((s) => s.change || s.retract || s.value === '')) return undefined;
+  for (const s of found) s.period = split.period;
+  return found;
 }
 
 /** A person named in a label: "Update from Idris", "Action item for Lucia". */
@@ -130,7 +147,7 @@ export function analyzeClaim(text: string): ClaimAnalysis {
     const ellipsis = ELLIPSIS.exec(clause);
     if (ellipsis?.[1] && previousPredicate) clause = `${ellipsis[1]} ${ellipsis[2]} ${previousPredicate}`;
 
-    const found = slotsForClause(clause);
+    const found = slotsForHistory(clause) ?? slotsForClause(clause);
     // "I have a new manager called Bob": the marker took "new" out of the clause, and what it named is
     // stated as a change, not as one more of several ("a manager called Tom" names one of several)
     if (marked.markers.has('changed')) for (const s of found) if (s.rule === 'called') s.change = true;
@@ -144,6 +161,15 @@ export function analyzeClaim(text: string): ClaimAnalysis {
       } else {
         retracted.push(value);
       }
+    }
+
+    // "I moved to Lisbon in 2019 and lived there until 2022": the period closes what "there" points back to
+    const history = found.find((s) => s.period !== undefined && BACK_REFERENCE.test(s.value));
+    const earlier = history && slots.findLast((s) => !s.retract && s.period === undefined && s.subject === history.subject);
+    if (history && earlier) {
+      earlier.period = history.period;
+      earlier.change = false;
+      found.splice(found.indexOf(history), 1);
     }
     slots.push(...found);
 

@@ -210,9 +210,38 @@ export function normalizeSpacing(text: string): string {
     .trim();
 }
 
-/** Splits a phrase into lowercase tokens, keeping emails, URLs, versions and "eu-west-1" whole. */
+/** Letters that carry no combining mark to strip: "ø" is "o" with a stroke, "ß" is "ss". */
+const UNMARKED_LETTERS: Readonly<Record<string, string>> = dictionary({
+  ø: 'o',
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ł: 'l',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ı: 'i',
+});
+
+/**
+ * Folds accents for comparison only ("José" ≈ "Jose", "María" ≈ "Maria"): compatibility decomposition,
+ * combining marks removed, and the few letters with no mark to remove spelled out. Stored text never
+ * passes through it.
+ */
+export function foldDiacritics(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .replace(/[øßæœłđðþı]/giu, (c) => {
+      const lower = c.toLowerCase();
+      const plain = UNMARKED_LETTERS[lower] ?? lower;
+      return c === lower ? plain : plain.toUpperCase();
+    });
+}
+
+/** Splits a phrase into lowercase tokens, keeping emails, URLs, versions and "eu-west-1" whole; accents folded. */
 export function tokenize(text: string): string[] {
-  const lowered = normalizeSpacing(text)
+  const lowered = foldDiacritics(normalizeSpacing(text))
     .toLowerCase()
     .replace(/'s\b/g, '')
     .replace(/s'(?=\s|$)/g, 's');

@@ -76,6 +76,26 @@ function unwrapReported(clause: string): { text: string; correction: boolean } {
   return { text, correction: /clarif|correct/i.test(m[2]) };
 }
 
+/**
+ * Negated idioms that state no negation of a fact: "can't wait to", "can't believe", "couldn't be happier",
+ * "couldn't agree more", "can't stop/help …ing", "can't thank you enough", "don't forget to", "not bad",
+ * "not only", "never mind". Their "not"/"never" is kept in the text and does not negate the clause.
+ * Matched after contractions are expanded ("can't" → "can not").
+ */
+const NEGATED_IDIOMS = new RegExp(
+  [
+    '\\b(?:can|could) not (?:wait|believe)\\b',
+    '\\b(?:can|could) not (?:stop|help|quit) \\w+ing\\b',
+    '\\b(?:can|could) not \\w+(?: (?:it|you|them|him|her|this|that))? enough\\b',
+    '\\bcould not (?:have )?(?:be|been|feel|felt|ask for|asked for|agree|wish for) (?:a |any )?(?:happier|prouder|better|more|gladder|luckier|nicer)\\b',
+    '\\b(?:do|did) not (?:forget|worry|hesitate)\\b',
+    '\\bnot (?:bad|only|just)\\b',
+    '\\bnever mind\\b',
+    '\\bwhy not\\b',
+  ].join('|'),
+  'gi',
+);
+
 /** Detects and removes markers, negation and retracted values from one clause. */
 export function markClause(clause: string): MarkedClause {
   const markers = new Set<ClaimMarker>();
@@ -83,7 +103,10 @@ export function markClause(clause: string): MarkedClause {
   let negated = false;
   const reported = unwrapReported(clause);
   if (reported.correction) markers.add('correction');
-  let text = ` ${reported.text} `;
+  let text = ` ${reported.text} `.replace(NEGATED_IDIOMS, (idiom) =>
+    // the idiom's negation word stands aside while negation is taken from the clause, and is restored after
+    idiom.replace(/\b(?:not|never)\b/gi, (word) => (word.toLowerCase() === 'not' ? '\u0001' : '\u0002')),
+  );
   const take = (re: RegExp, marker?: ClaimMarker, replacement = ' '): boolean => {
     let hit = false;
     text = text.replace(re, () => {
@@ -139,6 +162,8 @@ export function markClause(clause: string): MarkedClause {
   take(/\b(?:still|again|just|really|definitely|officially|recently|finally)\b/gi);
 
   text = text
+    .replace(/\u0001/g, 'not')
+    .replace(/\u0002/g, 'never')
     .replace(/\s+/g, ' ')
     .replace(/\s+,/g, ',')
     .replace(/^[\s,]+|[\s,]+$/g, '');

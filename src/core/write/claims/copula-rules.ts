@@ -250,7 +250,8 @@ export function verbSlots(clause: string): ExtractedSlot[] | undefined {
   if (!verb) return undefined;
   const subject = clause
     .slice(0, verb.at)
-    .replace(/\s(?:is|are|was|were|has|have|had|will|would|can|could|should|does|do|did|been|being)(?:\s|$)/gi, ' ')
+    // auxiliaries, and the "not" an idiom kept ("can't wait to …" negates nothing: clause-markers.ts)
+    .replace(/(?:^|\s)(?:is|are|was|were|has|have|had|will|would|can|could|should|does|do|did|been|being|not)(?=\s|$)/gi, ' ')
     .trim();
   let rest = clause.slice(verb.at + verb.text.length).trim();
   let attribute = verb.infinitive;

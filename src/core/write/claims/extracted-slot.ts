@@ -19,6 +19,11 @@ export interface ExtractedSlot extends ClaimSlot {
   change: boolean;
   /** The extraction rule that produced the slot. */
   rule: string;
+  /**
+   * The closed past period the statement is about ("I lived in Lisbon from 2019 to 2022": "from 2019 to
+   * 2022"): the slot is history, not the current value. Absent for statements about the present.
+   */
+  period?: string;
 }
 
 const RATE_UNITS: Readonly<Record<string, string>> = dictionary({

@@ -4,6 +4,8 @@
  */
 import type * as Chrono from 'chrono-node';
 import { lazyRequire } from '../../text/lazy-require.js';
+import { NUMBER_PATTERN } from './claim-text.js';
+import { termsOf } from './pos-tags.js';
 
 /** chrono-node loads on the first claim value checked (~0.5 s), not when the engine is imported. */
 const chrono = lazyRequire<typeof Chrono>('chrono-node');
@@ -119,4 +121,67 @@ export function compareTemporal(a: string, b: string): 'same' | 'different' | 'u
   const shared = keysA.filter((k) => cb[k] !== undefined);
   if (shared.length === 0) return 'different';
   return shared.every((k) => ca[k] === cb[k]) ? 'same' : 'different';
+}
+
+/** A stretch of time as written inside a period: "2019", "March 2019", "the summer of 2015". */
+const SPAN = "[\\w.,' ]{1,30}?";
+/** Where a period ends inside a clause: its end, a comma, or a word that starts another phrase. */
+const PERIOD_END = '(?=\\s*(?:$|,|\\b(?:as|at|in|on|with|when|while|and|but|before|after|where|because)\\b))';
+/** A decade: "the 2010s", "the late 90s". */
+const DECADE = "the (?:early |mid |mid-|late )?(?:(?:19|20)\\d0|'?\\d0)s";
+const IS_DECADE = new RegExp(`^${DECADE}$`, 'i');
+const DURATION =
+  '(?:about |almost |nearly |over |around |roughly |more than |less than |just over |just under )?' +
+  `(?:${NUMBER_PATTERN}|a few|a couple of|several|many|a|an) (?:years?|months?|weeks?|days?|decades?|summers?|winters?)`;
+
+/**
+ * Periods that are stated and closed: both ends ("from 2019 to 2022", "between 2010 and 2015", "2019-2022"),
+ * the end ("until 2022"), a length ("for three years", "for two years in the 2010s"), a past decade
+ * ("in the 2010s") or a distance back ("ten years ago"). Each names the spans chrono must read as times.
+ */
+const CLOSED_PERIODS: ReadonlyArray<{ re: RegExp; spans: readonly number[] }> = [
+  {
+    re: new RegExp(`\\b(?:from|between) (${SPAN}) (?:to|until|till|through|thru|and|-|–) (${SPAN})${PERIOD_END}`, 'i'),
+    spans: [1, 2],
+  },
+  // leading, before the clause's subject: "From 2019 to 2022(,) I lived in Lisbon"
+  {
+    re: new RegExp(
+      `^(?:[Ff]rom|[Bb]etween) (${SPAN}) (?:to|until|till|through|thru|and|-|–) (${SPAN})(?:,|(?= (?:i|we|he|she|they|my|our|the|[A-Z][\\w'-]*) ))`,
+    ),
+    spans: [1, 2],
+  },
+  { re: /\b(?:from |in |during |between )?((?:19|20)\d{2}) ?[-–—] ?((?:19|20)?\d{2})\b/i, spans: [1, 2] },
+  { re: new RegExp(`\\b(?:until|till|up until|through|thru) (${SPAN})${PERIOD_END}`, 'i'), spans: [1] },
+  { re: new RegExp(`\\bfor ${DURATION}(?: (?:in|during) (${SPAN}))?${PERIOD_END}`, 'i'), spans: [1] },
+  { re: new RegExp(`\\b(?:in|during|throughout) ${DECADE}\\b`, 'i'), spans: [] },
+  { re: new RegExp(`\\b${DURATION} ago\\b`, 'i'), spans: [] },
+];
+
+/** A clause stated in the past tense, not the present perfect ("lived", "was based", "used to work"). */
+function statedInPast(clause: string): boolean {
+  if (/\b(?:has|have|will|shall|is|are|am)\b/i.test(clause)) return false;
+  return /\b(?:was|were|had|used to)\b/i.test(clause) || termsOf(clause).some((t) => t.tags.has('PastTense'));
+}
+
+/**
+ * A past-tense clause about a closed period ("I lived in Lisbon from 2019 to 2022"): the clause without the
+ * period ("I lived in Lisbon") and the period as written. Undefined when the clause is not in the past tense
+ * or states no closed period; a period alone ("the sprint was from June 1 to June 14") is left to the caller.
+ */
+export function splitClosedPeriod(clause: string): { rest: string; period: string } | undefined {
+  let rest = clause;
+  const periods: string[] = [];
+  for (const { re, spans } of CLOSED_PERIODS) {
+    const m = re.exec(rest);
+    if (!m || !spans.every((i) => m[i] === undefined || isTemporal(m[i] ?? '') || IS_DECADE.test(m[i] ?? ''))) continue;
+    periods.push(m[0].trim().toLowerCase().replace(/\s+/g, ' '));
+    rest = `${rest.slice(0, m.index)} ${rest.slice(m.index + m[0].length)}`;
+  }
+  rest = rest
+    .replace(/\s+/g, ' ')
+    .replace(/\s+,/g, ',')
+    .replace(/^[\s,]+|[\s,]+$/g, '');
+  if (periods.length === 0 || rest === '' || !statedInPast(rest)) return undefined;
+  return { rest, period: periods.join(' ') };
 }
