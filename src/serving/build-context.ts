@@ -14,7 +14,7 @@ import type { MemoryRecord } from '../core/memory.js';
 import { recall as runRecall, type RecallDeps, type RecallHit } from '../core/recall/recall.js';
 import type { Scope } from '../core/scope.js';
 import { cuesOf, matchConcepts, type MatchedConcept } from './concept-lookup.js';
-import { groundConcepts, minimalConcept, readConceptRelations, verbalGrounding } from './concepts.js';
+import { applyGrounding, groundConcepts, minimalConcept, readConceptRelations, uniqueStatistics } from './concepts.js';
 import type { Scheduler } from '../core/ports/scheduler.js';
 import { Deadline, type Raced, type Stopwatch } from './deadline.js';
 import { ReadTimings, storeWithDeadline } from './deadline-store.js';
@@ -35,8 +35,9 @@ import { readAffect } from './affect-part.js';
 import { approximateTokens, renderMarkdown, trimToTokens } from './render.js';
 import type { ParsedContextInput } from './schemas.js';
 import type { ProfileFact } from './parts.js';
-import type { ChainEntry, ConceptEntry, ContextLevel, ContextPart, StructuredContext } from './types.js';
+import type { ChainEntry, ConceptEntry, ContextLevel, ContextPart, StructuredContext, TrimmedCounts } from './types.js';
 import { chainEntries } from './chains.js';
+import { markCorrections, readCorrections } from './corrections.js';
 
 /**
  * Time kept back from the budget for trimming, rendering and the synchronous read that may already be
@@ -213,6 +214,12 @@ export async function buildContext(deps: ContextDeps, input: ParsedContextInput)
       predictFromConcepts({ store, now }, scopes, concepts, PREDICTIONS_IN_CONTEXT, CONTEXT_PREDICTION_EPISODES),
     );
     const knowledgeRead = deadline.then(hitsRead, (hits) => knowledgeOf({ ...deps, store }, scopes, hits));
+    // Which episodes' captured claims were corrected since: a lookup that does not fit leaves them unmarked (`minimal`).
+    let correctionsSkipped = false;
+    const correctionStore = storeWithDeadline(deps.store, { ...gate, degrade: true, onSkip: () => (correctionsSkipped = true) });
+    const correctionsRead = deadline.then(hitsRead, (hits) =>
+      readCorrections(correctionStore, scopes, episodesFromHits(hits, input.episodes), now),
+    );
     // after the concept lookup: cautions are about the concepts a turn names
     const affectRead = deadline.then(conceptsRead, (concepts) =>
       readAffect(
@@ -235,7 +242,7 @@ export async function buildContext(deps: ContextDeps, input: ParsedContextInput)
         ? deadline.then(hitsRead, (hits) => chainEntries(store, { scopes, ids: hits.map((h) => h.id), now }))
         : undefined;
 
-    const [rules, profile, hits, knowledge, concepts, relations, grounding, predictions, affect] = await Promise.all([
+    const [rules, profile, hits, knowledge, concepts, relations, grounding, predictions, affect, corrections] = await Promise.all([
       settle(rulesRead),
       settle(profileRead),
       deadline.race(hitsRead),
@@ -245,6 +252,7 @@ export async function buildContext(deps: ContextDeps, input: ParsedContextInput)
       deadline.race(groundingRead),
       deadline.race(predictionsRead),
       deadline.race(affectRead),
+      deadline.race(correctionsRead),
     ]);
     const chains = chainsRead !== undefined ? await deadline.race(chainsRead) : undefined;
 
@@ -264,7 +272,10 @@ export async function buildContext(deps: ContextDeps, input: ParsedContextInput)
         : skipped(),
       predictions: predictions.done ? { level: 'full', items: predictions.value.predictions } : skipped(),
       episodes: hits.done
-        ? { level: skippedInRecall.length === 0 ? 'full' : 'minimal', items: episodesFromHits(hits.value, input.episodes) }
+        ? {
+            level: skippedInRecall.length === 0 && corrections.done && !correctionsSkipped ? 'full' : 'minimal',
+            items: markCorrections(episodesFromHits(hits.value, input.episodes), corrections.done ? corrections.value : new Map()),
+          }
         : skipped(),
       cautions: affect.done ? { level: 'full', items: affect.value.cautions } : skipped(),
       mood: affect.done ? { level: 'full', items: affect.value.mood !== null ? [affect.value.mood] : [] } : skipped(),
@@ -277,12 +288,18 @@ export async function buildContext(deps: ContextDeps, input: ParsedContextInput)
     );
     if (fields !== undefined) parts.profileFields = fields;
     dropDuplicates(parts);
-    const draft = { budgetMs: input.budgetMs, elapsedMs: 0, parts };
+    const draft = { budgetMs: input.budgetMs, elapsedMs: round(deadline.elapsed()), parts };
     const trimmed = trimToTokens(draft, input.maxTokens);
     draft.elapsedMs = round(deadline.elapsed());
     // Only a build the deadline cut short says how late this machine is (not one that waited for a first read of rules or profile).
     if (!waited && deadline.expired()) cache.recordLateness(deadline.elapsed() - deadlineMs);
-    const markdown = renderMarkdown(draft);
+    let markdown = renderMarkdown(draft);
+    if (approximateTokens(markdown) > input.maxTokens) {
+      // the header's elapsed time grew a digit while trimming: trim again with the final header
+      for (const [part, n] of Object.entries(trimToTokens(draft, input.maxTokens)) as [keyof TrimmedCounts, number][])
+        trimmed[part] = (trimmed[part] ?? 0) + n;
+      markdown = renderMarkdown(draft);
+    }
     return {
       scopes: [...scopes],
       message,
@@ -339,13 +356,9 @@ function conceptPart(
     if (cached === undefined) return entry;
     entry.level = 'cached';
     entry.relations = cached.relations;
-    entry.statistics = [...cached.statistics];
+    entry.statistics = uniqueStatistics(cached.statistics);
     const fresh = grounding?.get(concept.id);
-    if (fresh !== undefined) {
-      entry.level = 'full';
-      entry.grounding = fresh;
-      entry.statistics.push(...verbalGrounding(concept.name, fresh));
-    }
+    if (fresh !== undefined) applyGrounding(entry, concept, fresh);
     return entry;
   });
   items.sort((a, b) => b.matchedBy.length - a.matchedBy.length || b.episodeCount - a.episodeCount || a.name.localeCompare(b.name));
@@ -385,9 +398,20 @@ function skipped<T>(): ContextPart<T> {
   return { level: 'skipped', items: [] };
 }
 
-/** A record appears once: rules and profile win over knowledge. */
+/**
+ * A record appears once: rules, profile, cautions, mood and the concepts' stored statistics win over
+ * knowledge, and a caution named by two concepts is shown once.
+ */
 function dropDuplicates(parts: StructuredContext['parts']): void {
-  const seen = new Set([...parts.rules.items.map((r) => r.id), ...parts.profile.items.map((p) => p.id)]);
+  const cautions = new Set<string>();
+  parts.cautions.items = parts.cautions.items.filter((c) => !cautions.has(c.id) && (cautions.add(c.id), true));
+  const seen = new Set([
+    ...parts.rules.items.map((r) => r.id),
+    ...parts.profile.items.map((p) => p.id),
+    ...cautions,
+    ...parts.mood.items.map((m) => m.id),
+    ...parts.concepts.items.flatMap((c) => (c.statistics ?? []).flatMap((s) => (s.id !== undefined ? [s.id] : []))),
+  ]);
   parts.knowledge.items = parts.knowledge.items.filter((k) => !seen.has(k.id));
 }
 

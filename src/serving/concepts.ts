@@ -116,6 +116,45 @@ export function ground(episodes: readonly MemoryRecord[]): ConceptGrounding {
   return grounding;
 }
 
+/**
+ * A concept entry at the full level: its grounding, the episodes of it that are current (the grounding
+ * reads the most recent GROUNDING_EPISODES; older ones are counted as the refs say), and its stored
+ * statistics with each one the grounding recomputes replaced by the fresh value — or left out, when
+ * no current episode supports it — so no statistic is shown twice or stale. A fresh value keeps the
+ * id of the stored statistic it replaces.
+ */
+export function applyGrounding(entry: ConceptEntry, concept: MatchedConcept, grounding: ConceptGrounding): void {
+  const fresh = verbalGrounding(concept.name, grounding);
+  const recomputed = new Set(GROUNDED_METRICS.map((metric) => `${concept.name} ${metric}`));
+  entry.level = 'full';
+  entry.grounding = grounding;
+  entry.episodeCount = grounding.episodes + Math.max(0, concept.episodeIds.length - GROUNDING_EPISODES);
+  const stored = new Map<string, ConceptStatistic>();
+  for (const s of entry.statistics ?? []) if (recomputed.has(statisticName(s.verbal))) stored.set(statisticName(s.verbal), s);
+  // a fresh value keeps the id of the stored statistic it replaces, so that record is not shown again elsewhere
+  const replacing = fresh.map((s) => {
+    const id = stored.get(statisticName(s.verbal))?.id;
+    return id !== undefined ? { id, ...s } : s;
+  });
+  const kept = (entry.statistics ?? []).filter((s) => !recomputed.has(statisticName(s.verbal)));
+  entry.statistics = uniqueStatistics([...kept, ...replacing]);
+}
+
+/** The statistics a grounding computes, as named in their verbal forms. */
+const GROUNDED_METRICS = ['success rate', 'salience', 'novelty'] as const;
+
+/** The name of a statistic in its verbal form: the text before its colon ("mug success rate"). */
+function statisticName(verbal: string): string {
+  const colon = verbal.indexOf(':');
+  return (colon < 0 ? verbal : verbal.slice(0, colon)).trim();
+}
+
+/** Statistics with each verbal form once (the first kept). */
+export function uniqueStatistics(statistics: readonly ConceptStatistic[]): ConceptStatistic[] {
+  const seen = new Set<string>();
+  return statistics.filter((s) => !seen.has(s.verbal) && (seen.add(s.verbal), true));
+}
+
 /** Verbal forms of a grounding, as the statistical layer writes them ("mug success rate: 0.875 (7/8)"). */
 export function verbalGrounding(name: string, g: ConceptGrounding): ConceptStatistic[] {
   const out: ConceptStatistic[] = [];

@@ -24,6 +24,7 @@ const READS = new Set([
   'findConcepts',
   'getConceptRefs',
   'findConceptsByRef',
+  'findDerived',
 ]);
 
 /** Reads a caller can do without: what they answer when skipped. */
@@ -34,6 +35,7 @@ const OPTIONAL: Record<string, () => unknown> = {
   getEdges: () => [],
   getConceptRefs: () => [],
   findConceptsByRef: () => [],
+  findDerived: () => [],
   getNeighbours: () => new Map(),
 };
 

@@ -3,7 +3,7 @@
  * reached from the message, and relevant episodes with their sources.
  */
 import type { MemoryRecord } from '../core/memory.js';
-import { isVisible } from '../core/memory.js';
+import { isVisible, visibilityBounds } from '../core/memory.js';
 import type { Store } from '../core/ports/store.js';
 import type { RecallHit } from '../core/recall/recall.js';
 import type { Scope } from '../core/scope.js';
@@ -21,15 +21,19 @@ const PROFILE_LIMIT = 12;
 /** Knowledge entries (seed 000: ranked, capped at 8). */
 export const KNOWLEDGE_LIMIT = 8;
 
-/** Current records of one layer in `scopes`, paging by id, at most LIST_LIMIT. */
+/**
+ * Current records of one layer in `scopes` — what recall's default read calls current now, so a claim
+ * superseded from a future date stays until then — paging by id, at most LIST_LIMIT.
+ */
 async function listCurrent(store: Store, scopes: readonly Scope[], layer: 'procedural' | 'semantic', now: number): Promise<MemoryRecord[]> {
   const out: MemoryRecord[] = [];
+  const { statuses } = visibilityBounds({}, now);
   let afterId: string | undefined;
   while (out.length < LIST_LIMIT) {
     const page = await store.listMemories({
       scopes,
       layers: [layer],
-      statuses: ['active'],
+      statuses,
       limit: PAGE,
       ...(afterId !== undefined ? { afterId } : {}),
     });

@@ -13,6 +13,7 @@ import type {
   ProfileEntry,
   RuleEntry,
   StructuredContext,
+  TrimmedCounts,
 } from './types.js';
 import { CONTEXT_PARTS } from './types.js';
 import { affectLines } from './affect-part.js';
@@ -58,7 +59,8 @@ export function entryLine(part: ContextPartName, item: unknown): string {
       const when = e.occurredAt !== null ? `${e.occurredAt.slice(0, 10)}: ` : '';
       const outcome = e.outcome?.success !== undefined ? ` [${e.outcome.success ? 'succeeded' : 'failed'}]` : '';
       const source = sourceText(e.sources);
-      return `- ${when}${oneLine(e.content)}${outcome}${source !== '' ? ` _(source: ${source})_` : ''}`;
+      const corrected = e.correctedBy !== undefined ? ` _(later corrected: ${oneLine(e.correctedBy.content)})_` : '';
+      return `- ${when}${oneLine(e.content)}${outcome}${corrected}${source !== '' ? ` _(source: ${source})_` : ''}`;
     }
   }
 }
@@ -133,56 +135,90 @@ function chainLines(chain: ChainEntry): string {
 const TRIM_ORDER: readonly ContextPartName[] = ['episodes', 'knowledge', 'concepts', 'predictions', 'profile', 'rules'];
 /**
  * Entries each part keeps, pass by pass: first a small core of every part; then rules and profile
- * only, which are never trimmed away (three each, at last one each, when the budget is that small).
+ * only (three each, then one each, when the budget is that small).
  */
 const KEEP: readonly Record<ContextPartName, number>[] = [
   { episodes: 1, knowledge: 2, concepts: 1, predictions: 1, profile: 3, rules: Number.POSITIVE_INFINITY },
   { episodes: 0, knowledge: 0, concepts: 0, predictions: 0, profile: 3, rules: 3 },
   { episodes: 0, knowledge: 0, concepts: 0, predictions: 0, profile: 1, rules: 1 },
 ];
+/** A last entry is cut short rather than dropped while at least this many characters of it fit. */
+const MIN_TRUNCATED_CHARS = 20;
 
 /**
- * Drops the lowest-ranked entries until the rendered Markdown fits `maxTokens`: first each part down
- * to a small core (least essential parts first), then the other parts entirely while rules and
- * profile keep their best entries. Mutates `parts`; returns how many entries each part lost.
+ * Drops the lowest-ranked entries until the rendered Markdown fits `maxTokens`, a hard limit: first
+ * the opt-in chains; then each part down to a small core (least essential parts first); then the
+ * other parts entirely while rules and profile keep their best three, then one each; and when even
+ * that does not fit, the mood, the profile-schema section, the profile facts, the cautions and the
+ * rules, in that order — the last entry of profile and rules cut short with "…" when part of it fits.
+ * Only the header line is always kept. Mutates `parts`; returns how many entries each part lost.
  */
-export function trimToTokens(
-  context: Pick<StructuredContext, 'elapsedMs' | 'budgetMs' | 'parts'>,
-  maxTokens: number,
-): Partial<Record<ContextPartName, number>> {
+export function trimToTokens(context: Pick<StructuredContext, 'elapsedMs' | 'budgetMs' | 'parts'>, maxTokens: number): TrimmedCounts {
   const parts: Parts = context.parts;
   const maxChars = maxTokens * 4;
-  const cost = (part: ContextPartName, item: unknown) => entryLine(part, item).length + 1;
-  // the schema's section and the affect lines are small and never trimmed
-  let total =
-    headerLine(context).length +
-    affectLines(parts.cautions, parts.mood).reduce((sum, line) => sum + line.length + 1, 0) +
-    profileFieldLines(parts.profileFields).join('\n').length;
-  for (const part of CONTEXT_PARTS) {
-    const items = parts[part].items as unknown[];
-    if (items.length > 0) total += sectionCost(part) + items.reduce<number>((sum, item) => sum + cost(part, item), 0);
-  }
-  const trimmed: Partial<Record<ContextPartName, number>> = {};
+  let total = renderMarkdown(context).length;
+  const trimmed: TrimmedCounts = {};
+  const count = (part: keyof TrimmedCounts, n = 1) => (trimmed[part] = (trimmed[part] ?? 0) + n);
+  const over = () => total > maxChars;
   // opt-in chains come whole or not at all, and give way first
   const chains = parts.chains?.items ?? [];
-  if (chains.length > 0) total += CHAINS_TITLE.length + 2 + chains.reduce((sum, c) => sum + chainLines(c).length + 1, 0);
-  while (total > maxChars && chains.length > 0) {
+  while (over() && chains.length > 0) {
     total -= chainLines(chains.pop() as ChainEntry).length + 1;
     if (chains.length === 0) total -= CHAINS_TITLE.length + 2;
+    count('chains');
   }
-  for (const keep of KEEP) {
-    for (const part of TRIM_ORDER) {
-      const items = parts[part].items as unknown[];
-      const floor = keep[part];
-      while (total > maxChars && items.length > floor) {
-        const dropped = items.pop();
-        total -= cost(part, dropped);
-        if (items.length === 0) total -= sectionCost(part);
-        trimmed[part] = (trimmed[part] ?? 0) + 1;
-      }
+  const dropEntries = (part: ContextPartName, floor: number) => {
+    const items = parts[part].items as unknown[];
+    while (over() && items.length > floor) {
+      total -= entryLine(part, items.pop()).length + 1;
+      if (items.length === 0) total -= sectionCost(part);
+      count(part);
     }
+  };
+  for (const keep of KEEP) for (const part of TRIM_ORDER) dropEntries(part, keep[part]);
+  if (!over()) return trimmed;
+  const dropAffect = (part: 'cautions' | 'mood') => {
+    while (over() && parts[part].items.length > 0) {
+      const before = linesCost(affectLines(parts.cautions, parts.mood));
+      parts[part].items.pop();
+      total -= before - linesCost(affectLines(parts.cautions, parts.mood));
+      count(part);
+    }
+  };
+  dropAffect('mood');
+  const fields = parts.profileFields;
+  if (over() && fields !== undefined && fields.known.length + fields.missing.length > 0) {
+    total -= linesCost(profileFieldLines(fields));
+    count('profileFields', fields.known.length + fields.missing.length);
+    fields.known = [];
+    fields.missing = [];
   }
+  truncateLast('profile');
+  dropEntries('profile', 0);
+  dropAffect('cautions');
+  truncateLast('rules');
+  dropEntries('rules', 0);
   return trimmed;
+
+  /** Cuts the part's only entry short, with "…", to fit (when at least MIN_TRUNCATED_CHARS of it remain). */
+  function truncateLast(part: 'profile' | 'rules'): void {
+    const items: { content: string }[] = parts[part].items;
+    const [item] = items;
+    if (!over() || item === undefined || items.length !== 1) return;
+    const flat = oneLine(item.content);
+    let keep = flat.length - (total - maxChars) - 1;
+    if (/[\uD800-\uDBFF]/.test(flat.charAt(keep - 1))) keep -= 1; // never half a surrogate pair
+    if (keep < MIN_TRUNCATED_CHARS) return;
+    // a new entry: the one in `parts` may be shared with the builder's cache of rules
+    const cut = { ...item, content: `${flat.slice(0, keep).trimEnd()}…` };
+    total -= entryLine(part, item).length - entryLine(part, cut).length;
+    items[0] = cut;
+  }
+}
+
+/** Characters `lines` add to the Markdown (each on its own line). */
+function linesCost(lines: readonly string[]): number {
+  return lines.reduce((sum, line) => sum + line.length + 1, 0);
 }
 
 function sectionCost(part: ContextPartName): number {

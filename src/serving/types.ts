@@ -26,6 +26,12 @@ export interface ContextPart<T> {
   items: T[];
 }
 
+/**
+ * Entries dropped per part to fit `maxTokens`; `cautions` and `mood` go only when one rule and one profile
+ * fact do not fit, and `profileFields` counts the fields of the profile-schema section then dropped.
+ */
+export type TrimmedCounts = Partial<Record<ContextPartName | 'cautions' | 'mood' | 'profileFields' | 'chains', number>>;
+
 /** A procedural rule: always in context for its scope, highest priority first. */
 export interface RuleEntry {
   id: string;
@@ -69,6 +75,7 @@ export interface ConceptRelation {
 
 /** A statistic about a concept: stored (a statistical record) or freshly computed (`fresh`). */
 export interface ConceptStatistic {
+  /** The statistical record: the stored statistic, or the one a fresh value replaces. */
   id?: string;
   verbal: string;
   fresh: boolean;
@@ -124,6 +131,8 @@ export interface EpisodeEntry {
   sources: SourceRef[];
   sessionId?: string;
   outcome?: { success?: boolean; reward?: number; detail?: string };
+  /** A claim captured from this episode was superseded and is no longer current: the claim that corrected it. */
+  correctedBy?: { id: string; content: string };
 }
 
 /** A decision chain reached from the message's hits (`chains: true`): its members in chain order. */
@@ -163,7 +172,7 @@ export interface StructuredContext {
     chains?: ContextPart<ChainEntry>;
   };
   /** Entries dropped per part to fit `maxTokens`. */
-  trimmed: Partial<Record<ContextPartName, number>>;
+  trimmed: TrimmedCounts;
   markdown: string;
   /** Records left out because their stored values could not be read; forget or fix them by id. */
   skipped?: SkippedRecord[];

@@ -271,7 +271,7 @@ describe('context builder', () => {
     );
   });
 
-  it('never trims rules or profile away: many rules filling the token budget leave the top profile facts in', async () => {
+  it('trims rules and profile last: many rules filling the token budget leave the top profile facts in', async () => {
     await engram.remember(
       Array.from({ length: 60 }, (_, i) => ({
         scope: shared,
@@ -283,9 +283,15 @@ describe('context builder', () => {
     expect(ctx.tokens).toBeLessThanOrEqual(400);
     expect(ctx.parts.rules.items[0]?.content).toBe('Never grasp a hot mug with the soft gripper.');
     expect(ctx.parts.profile.items.map((p) => p.content)).toContain('Alice prefers her coffee black.');
+    // maxTokens is a hard limit: too small for a rule and a fact, the top rule is what is left (cut short if need be)
     const tiny = await engram.context({ scopes, message: 'coffee for Alice', budgetMs: 5_000, maxTokens: 50 });
+    expect(tiny.tokens).toBeLessThanOrEqual(50);
     expect(tiny.parts.rules.items).toHaveLength(1);
-    expect(tiny.parts.profile.items).toHaveLength(1);
+    expect('Never grasp a hot mug with the soft gripper.'.startsWith(tiny.parts.rules.items[0]?.content.replace(/…$/, '') ?? '-')).toBe(
+      true,
+    );
+    expect(tiny.parts.profile.items).toEqual([]);
+    expect(tiny.trimmed.profile).toBeGreaterThan(0);
   });
 
   it('validates input with clear errors', async () => {

@@ -1,0 +1,59 @@
+/**
+ * Corrections of captured episodes. A captured turn stores its claims with the turn as their evidence
+ * (`provenance.derivedFrom`); when a later claim supersedes one of them and it is no longer current,
+ * the turn says something that is no longer true. The context marks such an episode with what
+ * corrected it and ranks it after the episodes nothing corrected; recall's own ranking is left alone.
+ */
+import { isVisible } from '../core/memory.js';
+import type { StoreReader } from '../core/ports/store.js';
+import type { Scope } from '../core/scope.js';
+import type { EpisodeEntry } from './types.js';
+
+/** What corrected an episode's claim: the claim that superseded it. */
+export interface Correction {
+  id: string;
+  content: string;
+}
+
+/**
+ * Corrections of the episodes `episodes` (ids with their scope), keyed by episode id: for each, the
+ * claim superseding one of its claims that is no longer current `now` (a correction valid from a
+ * future date does not count yet). One `findDerived` read per scope, one `getMemories` for the successors.
+ */
+export async function readCorrections(
+  store: Pick<StoreReader, 'findDerived' | 'getMemories'>,
+  scopes: readonly Scope[],
+  episodes: readonly { id: string; scope: Scope }[],
+  now: number,
+): Promise<Map<string, Correction>> {
+  const byScope = new Map<Scope, string[]>();
+  for (const e of episodes) byScope.set(e.scope, [...(byScope.get(e.scope) ?? []), e.id]);
+  const successorOf = new Map<string, string>();
+  for (const [scope, ids] of byScope) {
+    const wanted = new Set(ids);
+    for (const claim of await store.findDerived({ scope, ids })) {
+      const by = claim.data.supersededBy;
+      if (typeof by !== 'string' || isVisible(claim, {}, now)) continue;
+      for (const id of claim.provenance.derivedFrom) if (wanted.has(id) && !successorOf.has(id)) successorOf.set(id, by);
+    }
+  }
+  if (successorOf.size === 0) return new Map();
+  const successors = new Map(
+    (await store.getMemories([...new Set(successorOf.values())], scopes)).filter((r) => r.status !== 'deleted').map((r) => [r.id, r]),
+  );
+  const out = new Map<string, Correction>();
+  for (const [episodeId, successorId] of successorOf) {
+    const successor = successors.get(successorId);
+    if (successor !== undefined) out.set(episodeId, { id: successor.id, content: successor.content });
+  }
+  return out;
+}
+
+/** The episodes with their corrections marked, those nothing corrected first (each group in its order). */
+export function markCorrections(episodes: readonly EpisodeEntry[], corrections: ReadonlyMap<string, Correction>): EpisodeEntry[] {
+  const marked = episodes.map((e) => {
+    const correction = corrections.get(e.id);
+    return correction !== undefined ? { ...e, correctedBy: correction } : e;
+  });
+  return [...marked.filter((e) => e.correctedBy === undefined), ...marked.filter((e) => e.correctedBy !== undefined)];
+}
