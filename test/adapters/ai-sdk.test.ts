@@ -159,6 +159,17 @@ describe('engramTools in generateText', () => {
     expect((await engram.stats({ scopes: ['acme/users/alice'] })).total).toBe(before);
   });
 
+  it('refuses missing or mistyped options when made, with INVALID_INPUT naming the field', () => {
+    const made = (options: unknown) => () => engramTools(options as Parameters<typeof engramTools>[0]);
+    const invalid = (pattern: RegExp) =>
+      expect.objectContaining({ name: 'EngramError', code: 'INVALID_INPUT', message: expect.stringMatching(pattern) });
+    expect(made({ engram })).toThrow(invalid(/engramTools: scope is missing: name the scope remember writes to/));
+    expect(made({ engram, scope: 'acme/users/alice', readScopes: [] })).toThrow(invalid(/readScopes is empty/));
+    expect(made({ engram, scope: 'acme/users/alice', readScopes: 'acme/users/alice' })).toThrow(invalid(/readScopes must be a list/));
+    expect(made({ engram, scopes: ['acme/users/alice'] })).toThrow(invalid(/scope is missing.*unknown option\(s\) scopes/));
+    expect(made({ engram: {}, scope: 'acme/users/alice' })).toThrow(invalid(/engram must be an open Engram/));
+  });
+
   it('gives the context tool the rendered Markdown of the turn', async () => {
     const model = scriptedAgent(
       'context',
@@ -251,6 +262,26 @@ describe('engramContextMiddleware around a model', () => {
     const result = streamText({ model: wrapped, prompt: 'Can I eat peanut butter?' });
     expect(await result.text).toBe('Pas de cacahuètes.');
     expect(systemText(model.doStreamCalls[0]?.prompt as Prompt).join('\n')).toContain('allergic to peanuts');
+  });
+
+  it('refuses missing or empty scopes when made, with INVALID_INPUT, not a TypeError on the first call', async () => {
+    const made = (options: unknown) => () => engramContextMiddleware(options as Parameters<typeof engramContextMiddleware>[0]);
+    const invalid = (pattern: RegExp) =>
+      expect.objectContaining({ name: 'EngramError', code: 'INVALID_INPUT', message: expect.stringMatching(pattern) });
+    expect(made({ engram })).toThrow(invalid(/engramContextMiddleware: scopes is missing: name the scopes the context may read/));
+    expect(made({ engram, scopes: [] })).toThrow(invalid(/scopes is empty/));
+    expect(made({ engram, scopes: 'acme/users/alice' })).toThrow(invalid(/scopes must be a list of scope paths/));
+    expect(made({ engram, scopes: ['acme/users/alice'], maxTokens: -1 })).toThrow(invalid(/maxTokens/));
+    expect(made({ engram, scope: ['acme/users/alice'] })).toThrow(invalid(/unknown option\(s\) scope\b/));
+    expect(made(undefined)).toThrow(invalid(/must be an options object/));
+    // the model is never reached with options that could not work
+    const model = new MockLanguageModelV3({
+      doGenerate: async () => ({ content: [], finishReason: { unified: 'stop', raw: undefined }, usage, warnings: [] }),
+    });
+    expect(() => wrapLanguageModel({ model, middleware: engramContextMiddleware({ engram } as never) })).toThrow(
+      invalid(/scopes is missing/),
+    );
+    expect(model.doGenerateCalls).toHaveLength(0);
   });
 
   it('passes a call through unchanged when memory has nothing for it', async () => {

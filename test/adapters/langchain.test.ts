@@ -80,6 +80,35 @@ describe('EngramRetriever', () => {
     expect(answer).not.toContain('Bob');
   });
 
+  it('refuses missing or mistyped options when made, with INVALID_INPUT naming the field', async () => {
+    const refused = (fields: unknown, pattern: RegExp): void => {
+      let caught: unknown;
+      try {
+        new EngramRetriever(fields as ConstructorParameters<typeof EngramRetriever>[0]);
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught, JSON.stringify(Object.keys((fields as object | undefined) ?? {}))).toMatchObject({
+        name: 'EngramError',
+        code: 'INVALID_INPUT',
+      });
+      expect((caught as Error).message).toMatch(pattern);
+    };
+    refused({ engram }, /EngramRetriever: scopes is missing: name the scopes recall may read/);
+    refused({ engram, scopes: [] }, /scopes is empty/);
+    refused({ engram, scopes: 'acme/users/alice' }, /scopes must be a list of scope paths/);
+    refused({ engram, scopes: [42] }, /scopes\.0 must be a list of scope paths/);
+    refused({ scopes: ['acme/users/alice'] }, /engram must be an open Engram/);
+    refused({ engram, scopes: ['acme/users/alice'], k: 0 }, /k /);
+    refused({ engram, scopes: ['acme/users/alice'], minRelevance: 'high' }, /minRelevance must be a number/);
+    refused(undefined, /must be an options object/);
+    refused({ engram, scope: 'acme/users/alice' }, /scopes is missing.*unknown option\(s\) scope;/);
+    // LangChain's own fields still pass through
+    const tagged = new EngramRetriever({ engram, scopes: ['acme/users/alice'], tags: ['memory'], verbose: false });
+    expect(tagged.tags).toEqual(['memory']);
+    expect((await tagged.invoke('peanuts')).length).toBeGreaterThan(0);
+  });
+
   it('serves a tool-calling model: it calls the recall tool, then answers from the tool message', async () => {
     const retriever = new EngramRetriever({ engram, scopes: ['acme/users/alice'], k: 2 });
     const recall = tool(async ({ query }) => formatDocs(await retriever.invoke(query)), {
@@ -192,6 +221,14 @@ describe('EngramChatMessageHistory', () => {
     await expect(new EngramChatMessageHistory({ engram, scope: 'not a scope', sessionId: 'x' }).addUserMessage('hi')).rejects.toMatchObject(
       { code: 'INVALID_INPUT' },
     );
+    const made = (fields: unknown) => () =>
+      new EngramChatMessageHistory(fields as ConstructorParameters<typeof EngramChatMessageHistory>[0]);
+    expect(made({ engram, sessionId: 'x' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT', message: expect.stringMatching(/scope is missing/) }),
+    );
+    expect(made({ engram, scope: 'acme/users/alice' })).toThrow(/sessionId must be 1-90 characters/);
+    expect(made({ engram, scope: 'acme/users/alice', sessionId: 'x', capture: 'yes' })).toThrow(/capture must be true or false/);
+    expect(made({ engram, scope: 'acme/users/alice', sessionId: 'x', sesionId: 'y' })).toThrow(/unknown option\(s\) sesionId/);
   });
 
   it('works with a scripted list model as the chat model', async () => {

@@ -20,13 +20,34 @@ let app: HttpApp;
 let doc: Json;
 const routes = httpRoutes();
 
+/** Every answer of this file must be declared by its operation: a route answering an undeclared status fails here. */
 async function call(method: string, path: string, body?: unknown): Promise<{ status: number; json: Json }> {
   const response = await app.request(path, {
     method,
     headers: { 'content-type': 'application/json' },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
-  return { status: response.status, json: (await response.json()) as Json };
+  const json = (await response.json()) as Json;
+  if (doc !== undefined) {
+    const declared = Object.keys(operationOf(method, path).responses as Json);
+    expect(declared, `${method} ${path} answered ${response.status} (${JSON.stringify(json).slice(0, 200)}) but declares only`).toContain(
+      String(response.status),
+    );
+  }
+  return { status: response.status, json };
+}
+
+/** The documented operation serving `method` `path` (a path with its query string and ids filled in). */
+function operationOf(method: string, path: string): Json {
+  const bare = path.split('?')[0] as string;
+  const matches = Object.keys(doc.paths as Json).filter((template) =>
+    new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(bare),
+  );
+  // a literal path wins over a template (/v1/relations/types over a {id} pattern)
+  const template = matches.find((t) => !t.includes('{')) ?? matches[0];
+  const op = template !== undefined ? (doc.paths[template][method.toLowerCase()] as Json | undefined) : undefined;
+  if (op === undefined) throw new Error(`${method} ${path} is not a documented operation`);
+  return op;
 }
 
 function operations(): { path: string; method: string; op: Json }[] {
@@ -113,6 +134,67 @@ describe('the OpenAPI document', () => {
     expect(responses('/v1/recall', 'post')).not.toHaveProperty('409');
     expect(doc.components.responses.Unavailable.headers).toHaveProperty('Retry-After');
     expect(doc.components.responses.BadRequest.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+  });
+
+  it('declares every error status a route answers (an undeclared 404 or 409 fails the call helper)', async () => {
+    const scope = 'acme/openapi-errors';
+    const ghost = '01M95ZJRP9KB4EADFSP3MWQDE0';
+    const remember = async (content: string): Promise<string> =>
+      (await call('POST', '/v1/memories', { scope, content, layer: 'semantic' })).json.id;
+    const a = await remember('Dana drinks green tea every morning.');
+    const b = await remember('Dana cycles to work.');
+    const expectAnswer = async (status: number, method: string, path: string, body?: unknown): Promise<void> => {
+      const answer = await call(method, path, body);
+      expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.json)}`).toBe(status);
+      const declared = operationOf(method, path).responses[String(status)] as Json;
+      if (status === 404 || status === 409) {
+        // the case is the route's own, with the shared error body
+        expect(declared.description, `${method} ${path}`).toMatch(status === 404 ? /NOT_FOUND/ : new RegExp(answer.json.error.code));
+        expect(declared.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+      }
+    };
+    // 404: an unknown id in the path, and unknown ids in a body or the query string
+    for (const [method, path, body] of [
+      ['GET', `/v1/memories/${ghost}?scopes=${scope}`],
+      ['PATCH', `/v1/memories/${ghost}`, { scope, importance: 0.5 }],
+      ['DELETE', `/v1/memories/${ghost}?scope=${scope}`],
+      ['POST', `/v1/memories/${ghost}/restore`, { scope }],
+      ['POST', `/v1/memories/${ghost}/unsupersede`, { scope }],
+      ['GET', `/v1/memories/${ghost}/history?scopes=${scope}`],
+      ['GET', `/v1/memories/${ghost}/versions?scope=${scope}`],
+      ['GET', `/v1/memories/${ghost}/provenance?scope=${scope}`],
+      ['GET', `/v1/memories/${ghost}/edges?scopes=${scope}`],
+      ['GET', `/v1/consolidation/runs/${ghost}?scope=${scope}`],
+      ['POST', '/v1/relations', { scope, from: a, type: 'RELATED_TO', to: ghost }],
+      ['POST', '/v1/activate', { id: ghost, scopes: [scope] }],
+      ['GET', `/v1/graph?scope=${scope}&focus=${ghost}`],
+    ] as const) {
+      await expectAnswer(404, method, path, body);
+    }
+    // 409: a state the request conflicts with
+    await expectAnswer(200, 'POST', '/v1/relations', { scope, from: a, type: 'RELATED_TO', to: b });
+    await expectAnswer(409, 'POST', `/v1/memories/${a}/unsupersede`, { scope });
+    await expectAnswer(200, 'POST', '/v1/relations/types', { scope, name: 'OPENAPI_LIKES', symmetric: false });
+    await expectAnswer(409, 'POST', '/v1/relations/types', { scope, name: 'OPENAPI_LIKES', symmetric: true });
+    expect(await engram.store.acquireJobLock(`consolidate:${scope}`, 'openapi-test', 60_000)).toBe(true);
+    try {
+      await expectAnswer(409, 'POST', '/v1/decay', { scope, dryRun: false });
+      await expectAnswer(409, 'POST', '/v1/consolidate', { scope });
+      await expectAnswer(409, 'POST', '/v1/sessions/end', { scope, sessionId: 's1' });
+      await expectAnswer(200, 'POST', '/v1/decay', { scope, dryRun: true });
+    } finally {
+      await engram.store.releaseJobLock(`consolidate:${scope}`, 'openapi-test');
+    }
+    // routes that cannot answer them do not declare them
+    for (const [path, method] of [
+      ['/v1/recall', 'post'],
+      ['/v1/scopes', 'get'],
+      ['/v1/memories', 'get'],
+      ['/v1/purge', 'post'],
+    ] as const) {
+      expect(Object.keys(doc.paths[path][method].responses as Json), `${method} ${path}`).not.toEqual(expect.arrayContaining(['404']));
+      expect(doc.paths[path][method].responses, `${method} ${path}`).not.toHaveProperty('409');
+    }
   });
 
   it('has examples for the main operations, each naming a real route', () => {

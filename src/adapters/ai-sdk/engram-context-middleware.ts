@@ -4,7 +4,9 @@
  * message ahead of the conversation. Wrap any model with `wrapLanguageModel`.
  */
 import type { LanguageModelMiddleware } from 'ai';
+import { z } from 'zod';
 import type { Engram, Scope } from '../../index.js';
+import { countOption, engramOption, optionsObject, parseAdapterOptions, scopesOption } from '../adapter-options.js';
 
 type CallOptions = Parameters<NonNullable<LanguageModelMiddleware['transformParams']>>[0]['params'];
 type PromptMessage = CallOptions['prompt'][number];
@@ -28,10 +30,23 @@ export interface EngramContextMiddlewareOptions {
   heading?: string;
 }
 
+const middlewareOptionsSchema = optionsObject(
+  {
+    engram: engramOption,
+    scopes: scopesOption('the context may read'),
+    maxTokens: countOption(1),
+    episodes: countOption(0),
+    budgetMs: z.number({ error: 'must be a number of milliseconds' }).positive().optional(),
+    heading: z.string({ error: 'must be text' }).optional(),
+  },
+  "{ engram, scopes: ['acme/users/alice'] }",
+);
+
 const DEFAULT_HEADING = 'What you remember that matters for this turn (from long-term memory; use it when relevant, do not recite it):';
 
 /**
- * The middleware. Calls without a user message, or whose context is empty, pass through unchanged.
+ * The middleware. Calls without a user message, or whose context is empty, pass through unchanged. Its
+ * options are checked here: a missing or mistyped one throws `EngramError` `INVALID_INPUT` naming the field.
  *
  * @example
  * ```ts
@@ -43,6 +58,7 @@ const DEFAULT_HEADING = 'What you remember that matters for this turn (from long
  * ```
  */
 export function engramContextMiddleware(options: EngramContextMiddlewareOptions): LanguageModelMiddleware {
+  parseAdapterOptions(middlewareOptionsSchema, options, 'engramContextMiddleware');
   const { engram, heading = DEFAULT_HEADING } = options;
   const scopes = [...options.scopes];
   return {

@@ -6,6 +6,7 @@
 import { tool } from 'ai';
 import { z } from 'zod';
 import type { Engram, Scope } from '../../index.js';
+import { countOption, engramOption, optionsObject, parseAdapterOptions, scopeOption, scopesOption } from '../adapter-options.js';
 
 /** Options of {@link engramTools}. */
 export interface EngramToolsOptions {
@@ -20,6 +21,17 @@ export interface EngramToolsOptions {
   /** Time budget of the `context` tool in ms (default: Engram's, 50); past it, parts not ready are left out. */
   contextBudgetMs?: number;
 }
+
+const toolsOptionsSchema = optionsObject(
+  {
+    engram: engramOption,
+    scope: scopeOption('remember writes to'),
+    readScopes: scopesOption('recall and context may read').optional(),
+    k: countOption(1),
+    contextBudgetMs: z.number({ error: 'must be a number of milliseconds' }).positive().optional(),
+  },
+  "{ engram, scope: 'acme/users/alice' }",
+);
 
 const rememberInput = z.object({
   content: z
@@ -74,6 +86,7 @@ export interface RecalledMemory {
  * ```
  */
 export function engramTools(options: EngramToolsOptions) {
+  parseAdapterOptions(toolsOptionsSchema, options, 'engramTools');
   const { engram, scope } = options;
   const scopes = [...(options.readScopes ?? [scope])];
   const defaultK = options.k ?? 8;

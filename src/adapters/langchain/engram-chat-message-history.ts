@@ -5,7 +5,9 @@
  */
 import { BaseListChatMessageHistory } from '@langchain/core/chat_history';
 import { AIMessage, ChatMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
-import { EngramError, type Engram, type MemoryView, type RememberInput, type Scope } from '../../index.js';
+import { z } from 'zod';
+import type { Engram, MemoryView, RememberInput, Scope } from '../../index.js';
+import { engramOption, optionsObject, parseAdapterOptions, scopeOption } from '../adapter-options.js';
 
 /** Longest session id: it is kept in a tag (at most 100 characters) as `session:<id>`. */
 const MAX_SESSION_ID_CHARS = 90;
@@ -27,6 +29,22 @@ export interface EngramChatMessageHistoryInput {
   /** With `capture`: where those facts go (default: `scope`). */
   userScope?: Scope;
 }
+
+const sessionIdMessage = `must be 1-${MAX_SESSION_ID_CHARS} characters: pass a shorter conversation id (a hash of a long one works)`;
+
+const historyOptionsSchema = optionsObject(
+  {
+    engram: engramOption,
+    scope: scopeOption('the conversation is kept in'),
+    sessionId: z
+      .string({ error: sessionIdMessage })
+      .min(1, { error: sessionIdMessage })
+      .max(MAX_SESSION_ID_CHARS, { error: sessionIdMessage }),
+    capture: z.boolean({ error: 'must be true or false' }).optional(),
+    userScope: scopeOption('captured facts go to').optional(),
+  },
+  "{ engram, scope: 'acme/users/alice', sessionId }",
+);
 
 /** What the stored episode keeps beside the text, so a message comes back as it went in. */
 interface StoredParts {
@@ -63,13 +81,8 @@ export class EngramChatMessageHistory extends BaseListChatMessageHistory {
   readonly #userScope: Scope | undefined;
 
   constructor(fields: EngramChatMessageHistoryInput) {
+    parseAdapterOptions(historyOptionsSchema, fields, 'EngramChatMessageHistory');
     super(fields);
-    if (typeof fields.sessionId !== 'string' || fields.sessionId.length === 0 || fields.sessionId.length > MAX_SESSION_ID_CHARS) {
-      throw new EngramError(
-        'INVALID_INPUT',
-        `sessionId must be 1-${MAX_SESSION_ID_CHARS} characters: pass a shorter conversation id (a hash of a long one works).`,
-      );
-    }
     this.#engram = fields.engram;
     this.#scope = fields.scope;
     this.#sessionId = fields.sessionId;

@@ -6,7 +6,9 @@
 import type { CallbackManagerForRetrieverRun } from '@langchain/core/callbacks/manager';
 import { Document } from '@langchain/core/documents';
 import { BaseRetriever, type BaseRetrieverInput } from '@langchain/core/retrievers';
+import { z } from 'zod';
 import type { Engram, HitExplanation, Layer, Scope } from '../../index.js';
+import { countOption, engramOption, optionsObject, parseAdapterOptions, scopesOption } from '../adapter-options.js';
 
 /** The metadata of each document {@link EngramRetriever} returns. */
 export interface EngramDocumentMetadata {
@@ -37,8 +39,25 @@ export interface EngramRetrieverInput extends BaseRetrieverInput {
   minRelevance?: number;
 }
 
+const retrieverOptionsSchema = optionsObject(
+  {
+    engram: engramOption,
+    scopes: scopesOption('recall may read'),
+    k: countOption(1),
+    layers: z.array(z.string(), { error: "must be a list of layers, e.g. ['semantic', 'procedural']" }).min(1).optional(),
+    minRelevance: z.number({ error: 'must be a number, the relevance floor (0..1)' }).optional(),
+    // BaseRetrieverInput: LangChain checks these itself
+    callbacks: z.unknown().optional(),
+    tags: z.unknown().optional(),
+    metadata: z.unknown().optional(),
+    verbose: z.unknown().optional(),
+  },
+  "{ engram, scopes: ['acme/users/alice'] }",
+);
+
 /**
- * A retriever over Engram's recall.
+ * A retriever over Engram's recall. Its options are checked here: a missing or mistyped one throws
+ * `EngramError` `INVALID_INPUT` naming the field.
  *
  * @example
  * ```ts
@@ -63,6 +82,7 @@ export class EngramRetriever extends BaseRetriever<EngramDocumentMetadata> {
   readonly #minRelevance: number;
 
   constructor(fields: EngramRetrieverInput) {
+    parseAdapterOptions(retrieverOptionsSchema, fields, 'EngramRetriever');
     const { engram, scopes, k, layers, minRelevance, ...base } = fields;
     super(base);
     this.#engram = engram;

@@ -86,8 +86,6 @@ const ERROR_RESPONSES: Record<string, { name: string; description: string }> = {
     name: 'Forbidden',
     description: "A scope outside the API key's tenant, or a keyless request from outside this machine (SCOPE_DENIED)",
   },
-  '404': { name: 'NotFound', description: 'Not found in the scopes this request may see (NOT_FOUND)' },
-  '409': { name: 'Conflict', description: 'The request conflicts with the current state (CONFLICT or LOCKED)' },
   '413': { name: 'PayloadTooLarge', description: "Request body larger than the server's limit (PAYLOAD_TOO_LARGE)" },
   '500': {
     name: 'InternalError',
@@ -103,7 +101,6 @@ const ERROR_RESPONSES: Record<string, { name: string; description: string }> = {
 function errorResponseComponents(errorRef: JsonObject): JsonObject {
   const responses: JsonObject = {};
   for (const [status, { name, description }] of Object.entries(ERROR_RESPONSES)) {
-    if (status === '409') continue; // each route that can conflict says in what case
     responses[name] = {
       description,
       ...(status === '503'
@@ -119,15 +116,29 @@ function errorResponseComponents(errorRef: JsonObject): JsonObject {
   return responses;
 }
 
-/** The statuses `route` can answer besides 200. */
+/** The statuses every route can answer besides 200, as shared components. */
 function errorStatuses(route: RouteSpec): string[] {
   const hasBody = route.body !== undefined || route.method === 'post' || route.method === 'patch';
   // 400 everywhere: an unknown query parameter is refused on every route
   const statuses = ['400', '401', '403', '500', '503'];
-  if (route.path.includes(':id')) statuses.push('404');
-  if (route.conflict !== undefined) statuses.push('409');
   if (hasBody && route.ndjson?.request === undefined) statuses.push('413'); // a streamed NDJSON body has no size limit
-  return statuses.sort();
+  return statuses;
+}
+
+/** The error answers only some routes give, each with the route's own case: 404 and 409. */
+function routeErrors(route: RouteSpec, errorRef: JsonObject): JsonObject {
+  const answers: JsonObject = {};
+  for (const [status, when] of [
+    ['404', route.notFound],
+    ['409', route.conflict],
+  ] as const) {
+    if (when === undefined) continue;
+    answers[status] = {
+      description: when,
+      content: { 'application/json': { schema: errorRef, example: { error: ERROR_EXAMPLES[status] } } },
+    };
+  }
+  return answers;
 }
 
 function queryParameter(param: QueryParam): JsonObject {
@@ -206,14 +217,9 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[], info: { versi
       },
     };
     for (const status of errorStatuses(route)) {
-      responses[status] =
-        status === '409'
-          ? {
-              description: route.conflict,
-              content: { 'application/json': { schema: errorRef, example: { error: ERROR_EXAMPLES['409'] } } },
-            }
-          : { $ref: `#/components/responses/${(ERROR_RESPONSES[status] as { name: string }).name}` };
+      responses[status] = { $ref: `#/components/responses/${(ERROR_RESPONSES[status] as { name: string }).name}` };
     }
+    Object.assign(responses, routeErrors(route, errorRef));
     const body = route.body ?? (route.method === 'post' ? z.object({}).loose() : undefined);
     const operation: JsonObject = {
       operationId: route.operationId,

@@ -54,7 +54,9 @@ export interface RouteSpec {
   query?: readonly QueryParam[];
   /** Response body schema for the OpenAPI document, named with `meta({ id })` (else after the operation). */
   response?: z.ZodType;
-  /** When the route can answer 409 (CONFLICT or LOCKED): in what case. */
+  /** When the route can answer 404 (NOT_FOUND): in what case. Documented only when given. */
+  notFound?: string;
+  /** When the route can answer 409 (CONFLICT or LOCKED): in what case. Documented only when given. */
   conflict?: string;
   responseDescription: string;
   /**

@@ -4,15 +4,17 @@ parsing of answers and errors, the retry policy, and the NDJSON helpers. No I/O 
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from email.utils import parsedate_to_datetime
 from typing import Any, Callable, Dict, Generic, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Type, TypeVar, Union
+from urllib.parse import quote
 
 import httpx
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from .errors import EngramError
 from .models import (
@@ -141,18 +143,20 @@ class ClientBase:
         self._headers = {**default_headers(resolve_api_key(api_key), version), **dict(headers or {})}
 
     def _request(self, call: Call[Any], content: Any, content_type: Optional[str]) -> Dict[str, Any]:
-        """The arguments of ``httpx.(Async)Client.request`` for ``call``; ``content`` makes a fresh body."""
+        """The arguments of ``httpx.(Async)Client.request`` for ``call``; ``content`` makes a fresh body.
+        Raises ``EngramError`` INVALID_INPUT, before anything is sent, for a value JSON or UTF-8 cannot carry."""
         headers = dict(self._headers)
-        request: Dict[str, Any] = {"method": call.method, "url": self.base_url + call.path, "params": call.params or None, "headers": headers}
+        request: Dict[str, Any] = {"method": call.method, "url": self.base_url + call.path, "params": checked_params(call.params) or None, "headers": headers}
         if content is not None:
             headers["content-type"] = content_type or "application/octet-stream"
             request["content"] = content()
         elif call.json is not None:
-            request["json"] = call.json
+            headers["content-type"] = "application/json"
+            request["content"] = json_body(call.json)
         return request
 
     def _export_request(self, params: Params) -> Dict[str, Any]:
-        return {"method": "GET", "url": self.base_url + "/v1/export", "params": params, "headers": {**self._headers, "accept": NDJSON}}
+        return {"method": "GET", "url": self.base_url + "/v1/export", "params": checked_params(params), "headers": {**self._headers, "accept": NDJSON}}
 
     def _retry_delay(self, response: httpx.Response, attempt: int, attempts: int) -> Optional[float]:
         """Seconds to wait before retrying ``response``, or None to answer it now."""
@@ -174,7 +178,22 @@ class ClientBase:
             data = response.json()
         except ValueError as error:
             raise EngramError("INVALID_RESPONSE", f"The server's answer to {call.method} {call.path} is not JSON.", response.status_code) from error
-        return call.parse(data)
+        try:
+            return call.parse(data)
+        except ValidationError as error:
+            # field locations and kinds only: the values may quote memory text
+            where = "; ".join(f"{'.'.join(str(part) for part in e['loc']) or 'the body'}: {e['msg']}" for e in error.errors()[:5])
+            raise EngramError(
+                "INVALID_RESPONSE",
+                f"The server's answer to {call.method} {call.path} is not the shape this client reads ({where}): is the URL an Engram server of a compatible version?",
+                response.status_code,
+            ) from error
+        except (TypeError, KeyError, AttributeError) as error:
+            raise EngramError(
+                "INVALID_RESPONSE",
+                f"The server's answer to {call.method} {call.path} is not the shape this client reads ({type(error).__name__}): is the URL an Engram server of a compatible version?",
+                response.status_code,
+            ) from error
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -187,7 +206,7 @@ def scope_list(scopes: Scopes) -> List[str]:
         return [scopes]
     out = list(scopes)
     if not all(isinstance(s, str) for s in out):
-        raise TypeError("scopes must be a scope path or a list of them, e.g. ['acme/users/alice']")
+        raise invalid_input("scopes must be a scope path or a list of them, e.g. ['acme/users/alice'].")
     return out
 
 
@@ -219,7 +238,8 @@ def wire_fields(fields: Mapping[str, Any]) -> Dict[str, Any]:
 
 
 def nullable_fields(fields: Mapping[str, Any]) -> Dict[str, Any]:
-    """Like ``wire_fields`` but None is kept: in an update, None clears a field."""
+    """Like ``wire_fields`` but None is kept (sent as null): in an update None clears a field, and in a
+    purge filter the server refuses it rather than the filter silently widening."""
     return {camel(name): (instant(value) if isinstance(value, (datetime, date)) else value) for name, value in fields.items()}
 
 
@@ -300,7 +320,8 @@ def purge_call(scope: str, ids: Optional[Sequence[str]], filter: Optional[Mappin
     if ids is not None:
         body["ids"] = list(ids)
     if filter is not None:
-        body["filter"] = wire_fields(filter)
+        # None stays null, which the server refuses: dropped, {"tag": None} would become {} (the whole scope)
+        body["filter"] = nullable_fields(filter)
     return Call("POST", "/v1/purge", model(PurgeResult), json=body)
 
 
@@ -336,9 +357,81 @@ def import_report(data: Any) -> ImportReport:
 
 
 def _id(memory_id: str) -> str:
-    if not isinstance(memory_id, str) or memory_id == "" or "/" in memory_id:
-        raise ValueError(f"not a memory id: {memory_id!r}")
-    return memory_id
+    """A memory id as one path segment: percent-encoded, so ``?``, ``#`` or ``/`` in it cannot reach
+    another memory or another route."""
+    if not isinstance(memory_id, str) or memory_id == "":
+        raise invalid_input(f"a memory id must be a non-empty string, not {type(memory_id).__name__ if not isinstance(memory_id, str) else 'an empty one'}.")
+    try:
+        segment = quote(memory_id, safe="")
+    except UnicodeEncodeError as error:
+        raise invalid_input("the memory id is not valid UTF-8 text (it holds a lone surrogate).") from error
+    # httpx drops "." and ".." segments (dot-segment removal), so they are sent encoded
+    return segment.replace(".", "%2E") if segment.strip(".") == "" else segment
+
+
+# ---------------------------------------------------------------------------------------------------
+# Values the wire cannot carry: refused before sending
+
+
+def invalid_input(message: str) -> EngramError:
+    return EngramError("INVALID_INPUT", message)
+
+
+def json_body(value: Any) -> bytes:
+    """``value`` as UTF-8 JSON; a NaN or infinite number, a lone surrogate or a value JSON has no form for
+    raises ``EngramError`` INVALID_INPUT naming the field (never its value: it may be memory text)."""
+    try:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
+    except (ValueError, TypeError) as error:
+        raise invalid_input(f"{json_problem(value, '') or 'the request'} cannot be sent as JSON: {_problem_kind(error)}.") from error
+
+
+def _problem_kind(error: Exception) -> str:
+    if isinstance(error, UnicodeEncodeError):
+        return "it holds a lone surrogate, which is not valid UTF-8 text (decode the text with errors='replace' first)"
+    if isinstance(error, TypeError):
+        return "the value has no JSON form (give str, int, float, bool, None, lists and dicts)"
+    if "ircular" in str(error):
+        return "it contains itself"
+    return "NaN and infinite numbers have no JSON form (give a finite number)"
+
+
+def json_problem(value: Any, where: str, seen: Optional[set] = None) -> Optional[str]:
+    """The path of the first value in ``value`` JSON cannot carry (``importance``, ``[2].content``)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return where or "the value"
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return where or "the value"
+        return None
+    if isinstance(value, (Mapping, list, tuple)):
+        seen = set() if seen is None else seen
+        if id(value) in seen:
+            return where or "the value"
+        seen.add(id(value))
+        items = value.items() if isinstance(value, Mapping) else enumerate(value)
+        for key, item in items:
+            path = f"{where}[{key}]" if not isinstance(value, Mapping) else (f"{where}.{key}" if where else str(key))
+            found = json_problem(item, path, seen)
+            if found:
+                return found
+        seen.discard(id(value))
+        return None
+    if value is None or isinstance(value, (bool, int, float)):
+        return None
+    return where or "the value"
+
+
+def checked_params(params: Params) -> Params:
+    """Query parameters, each UTF-8 text (httpx would raise UnicodeEncodeError mid-request)."""
+    for name, value in params:
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as error:
+            raise invalid_input(f"{name} cannot be sent: it holds a lone surrogate, which is not valid UTF-8 text.") from error
+    return params
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -352,13 +445,16 @@ CHUNK = 64 * 1024
 def ndjson_line(item: Union[str, bytes, Mapping[str, Any]]) -> bytes:
     """One line of a dump as bytes ending in a newline: text and bytes as given, a mapping as JSON."""
     if isinstance(item, Mapping):
-        data = json.dumps(item, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        data = json_body(item)
     elif isinstance(item, str):
-        data = item.encode("utf-8")
+        try:
+            data = item.encode("utf-8")
+        except UnicodeEncodeError as error:
+            raise invalid_input("a dump line cannot be sent: it holds a lone surrogate, which is not valid UTF-8 text.") from error
     elif isinstance(item, (bytes, bytearray)):
         data = bytes(item)
     else:
-        raise TypeError(f"a dump line must be str, bytes or a dict, not {type(item).__name__}")
+        raise invalid_input(f"a dump line must be str, bytes or a dict, not {type(item).__name__}.")
     return data if data.endswith(b"\n") else data + b"\n"
 
 

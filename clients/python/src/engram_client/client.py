@@ -128,7 +128,8 @@ class EngramClient(_core.ClientBase):
 
     def purge(self, scope: str, *, ids: Optional[Sequence[str]] = None, filter: Optional[Mapping[str, Any]] = None, confirm: bool = False) -> PurgeResult:
         """Deletes for good (the only hard delete): ``ids``, records matching ``filter``, or, with
-        neither, the whole scope. Nothing happens unless ``confirm=True``."""
+        neither (or ``filter={}``), the whole scope. Nothing happens unless ``confirm=True``. A None
+        in ``filter`` is sent as null and refused, never dropped."""
         return self._send(_core.purge_call(scope, ids, filter, confirm))
 
     def stats(self, *, scopes: Scopes) -> Stats:

@@ -73,6 +73,7 @@ const run: RouteSpec = {
   query: [SCOPE],
   response: consolidationReportSchema,
   responseDescription: 'The run report',
+  notFound: 'No consolidation run with this id in the scopes named (NOT_FOUND)',
   handle: async (ctx) => ctx.engram.consolidationRun(ctx.params.id as string, { scopes: scopesOf(ctx) }),
 };
 
@@ -106,6 +107,7 @@ const graph: RouteSpec = {
   ],
   response: graphSchema,
   responseDescription: 'Nodes and edges',
+  notFound: 'The `focus` record or concept is not in the scopes named (NOT_FOUND)',
   async handle(ctx) {
     const types = ctx.query
       .getAll('relationType')
@@ -132,6 +134,7 @@ function byId(
     method: 'get',
     tag: TAG,
     query: [SCOPE],
+    notFound: 'No memory with this id in the scopes named (NOT_FOUND)',
     ...spec,
     handle: async (ctx) => ctx.engram[run](ctx.params.id as string, { scopes: scopesOf(ctx) }),
   };

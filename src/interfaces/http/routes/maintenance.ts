@@ -84,6 +84,7 @@ export const maintenanceRoutes: readonly RouteSpec[] = [
     body: decayInputSchema,
     response: decayReportSchema,
     responseDescription: "The decay phase's report",
+    conflict: 'Without `dryRun: true`, while another consolidation cycle of the scope is running (LOCKED): retry when it has finished',
     async handle(ctx) {
       const input = parseInput(decayInputSchema, ctx.body, 'decay');
       ctx.authorize([input.scope]);

@@ -55,6 +55,7 @@ const get: RouteSpec = {
   query: [SCOPES_PARAM],
   response: memoryViewSchema,
   responseDescription: 'The memory',
+  notFound: 'No memory with this id in the scopes named (NOT_FOUND)',
   async handle({ engram, params, query, authorize }) {
     const scopes = readScopesFromQuery(query);
     authorize(scopes);
@@ -72,6 +73,8 @@ const update: RouteSpec = {
   query: [SCOPE_PARAM],
   response: memoryViewSchema,
   responseDescription: 'The updated memory',
+  notFound: 'No memory with this id in the scope (NOT_FOUND)',
+  conflict: 'The memory was expired for good (a tombstone without content): it cannot be edited (CONFLICT)',
   async handle({ engram, params, query, body, authorize }) {
     if (!isObject(body))
       throw new EngramError(
@@ -92,7 +95,7 @@ const byIdWrite = (options: {
   operationId: string;
   summary: string;
   run: 'forget' | 'restore' | 'unsupersede';
-  conflict?: string;
+  conflict: string;
 }): RouteSpec => ({
   method: options.method,
   path: options.path,
@@ -104,7 +107,8 @@ const byIdWrite = (options: {
   query: [SCOPE_PARAM],
   response: memoryViewSchema,
   responseDescription: 'The memory after the change',
-  ...(options.conflict !== undefined ? { conflict: options.conflict } : {}),
+  notFound: 'No memory with this id in the scope (NOT_FOUND)',
+  conflict: options.conflict,
   async handle({ engram, params, query, body, authorize }) {
     if (body !== undefined) parseInput(writeScopeSchema.partial(), body, 'body');
     const scope = writeScopeFrom(query, body);
@@ -122,6 +126,7 @@ const history: RouteSpec = {
   query: [SCOPES_PARAM],
   response: memoryHistorySchema,
   responseDescription: 'Versions and edges',
+  notFound: 'No memory with this id in the scopes named (NOT_FOUND)',
   async handle({ engram, params, query, authorize }) {
     const scopes = readScopesFromQuery(query);
     authorize(scopes);
@@ -140,6 +145,7 @@ export const memoryRoutes: readonly RouteSpec[] = [
     operationId: 'forgetMemory',
     summary: 'Forget a memory (soft delete: status "deleted"; restore brings it back)',
     run: 'forget',
+    conflict: 'The memory was expired for good (a tombstone without content): it cannot be forgotten (CONFLICT)',
   }),
   byIdWrite({
     method: 'post',
@@ -147,7 +153,8 @@ export const memoryRoutes: readonly RouteSpec[] = [
     operationId: 'restoreMemory',
     summary: 'Restore a forgotten or decayed memory (sticks: decay will not re-apply it)',
     run: 'restore',
-    conflict: 'The memory was superseded, not forgotten: unsupersede it instead (CONFLICT)',
+    conflict:
+      'The memory was superseded, not forgotten: unsupersede it instead; or it was expired for good (a tombstone without content): there is nothing to restore (CONFLICT)',
   }),
   byIdWrite({
     method: 'post',

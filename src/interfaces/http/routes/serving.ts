@@ -74,6 +74,8 @@ export const servingRoutes: readonly RouteSpec[] = [
     body: relateInputSchema,
     response: relateResultSchema,
     responseDescription: 'What happened (created or updated) and the edge',
+    notFound: 'The `from` or the `to` memory is not in the scope (NOT_FOUND)',
+    conflict: 'The `from` or the `to` memory was expired for good (a tombstone without content): it cannot be related (CONFLICT)',
     handle: (ctx) => ctx.engram.relate(authorizeBody(ctx, 'relate') as Parameters<typeof ctx.engram.relate>[0]),
   },
   {
@@ -126,6 +128,7 @@ export const servingRoutes: readonly RouteSpec[] = [
     ],
     response: memoryEdgesSchema,
     responseDescription: 'Edges with their direction and the other end',
+    notFound: 'No memory with this id in the scopes named (NOT_FOUND)',
     async handle(ctx) {
       const scopes = readScopesFromQuery(ctx.query);
       ctx.authorize(scopes);
@@ -156,6 +159,7 @@ export const servingRoutes: readonly RouteSpec[] = [
     body: activateRequestSchema,
     response: activationSchema,
     responseDescription: 'Ranked records per layer with the paths that reached them, and the waves of the spreading (steps)',
+    notFound: 'None of the seed ids is a memory in the scopes named (NOT_FOUND)',
     async handle(ctx) {
       const { id, ...options } = parseInput(activateRequestSchema, ctx.body, 'activate');
       ctx.authorize(Array.isArray(options.scopes) ? options.scopes : [options.scopes as string]);
