@@ -3,7 +3,7 @@
  */
 import type { Command } from 'commander';
 import { EngramError } from '../../core/errors.js';
-import { DB_FLAG_HELP, ensureDefaultDbFolder, resolveDbPath as resolveDb } from './default-db.js';
+import { DB_FLAG_HELP, ensureDbFolder, resolveDbPath as resolveDb } from './default-db.js';
 import { isMissingSqliteFile, missingDatabaseError } from './missing-database.js';
 import type { RedactionFlags } from './redaction-config.js';
 // The engine, its stores and zod load only when a command opens the engine (not for --help or hooks).
@@ -60,8 +60,8 @@ export interface OpenExtra {
 }
 
 /**
- * Opens the engine for one command. A missing SQLite file is created (and said so on stderr, keeping
- * stdout for results) only when `extra.create` is set; otherwise it is NOT_FOUND.
+ * Opens the engine for one command. A missing SQLite file is created, with its missing folders (and said
+ * so on stderr, keeping stdout for results), only when `extra.create` is set; otherwise it is NOT_FOUND.
  */
 export async function openEngine(flags: CommonFlags, extra: OpenExtra = {}): Promise<Engram> {
   const path = resolveDbPath(flags);
@@ -70,7 +70,8 @@ export async function openEngine(flags: CommonFlags, extra: OpenExtra = {}): Pro
   // zod (through the redaction schema) loads only when a command opens the engine, not for --help
   const { redactionConfig } = await import('./redaction-config.js');
   const redaction = redactionConfig(flags, process.env);
-  if (creating) ensureDefaultDbFolder(path);
+  // a new file's folder too (--db ~/.engram/me.db), as the default location's
+  if (creating) ensureDbFolder(path);
   const envEmbedder = extra.ignoreEmbedderEnv === true ? undefined : process.env.ENGRAM_EMBEDDER;
   const embedder = embedderChoice(flags.embedder ?? envEmbedder);
   const workers = flags.workers !== undefined ? numberFlag(flags.workers, '--workers', '2') : extra.workers;

@@ -14,17 +14,33 @@ export function defaultDbPath(env: NodeJS.ProcessEnv = process.env): string {
   return join(base, 'engram', 'engram.db');
 }
 
-/** The database path: `flag` (--db), else `$ENGRAM_DB`, else {@link defaultDbPath}; empty values count as unset. */
+/**
+ * The database path: `flag` (--db), else `$ENGRAM_DB`, else {@link defaultDbPath}; empty values count as
+ * unset. A leading `~/` is the home folder, as a shell would read it (ENGRAM_DB in a JSON `env` is not
+ * expanded by one), so a writing command never makes a folder named `~`.
+ */
 export function resolveDbPath(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
-  if (flag !== undefined && flag !== '') return flag;
+  if (flag !== undefined && flag !== '') return expandHome(flag);
   const fromEnv = env.ENGRAM_DB?.trim();
-  if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
+  if (fromEnv !== undefined && fromEnv !== '') return expandHome(fromEnv);
   return defaultDbPath(env);
+}
+
+function expandHome(path: string): string {
+  return path.startsWith('~/') ? join(homedir(), path.slice(2)) : path;
 }
 
 /** Creates the folder of the default database (the first command that writes makes `~/.local/share/engram`). */
 export function ensureDefaultDbFolder(path: string, env: NodeJS.ProcessEnv = process.env): void {
   if (path === defaultDbPath(env)) makeDirectories(dirname(path), 0o700);
+}
+
+/**
+ * Creates the missing folders of a new SQLite file, wherever it is (`--db ~/.engram/me.db` as the
+ * default location): private (0700), since they hold someone's memory. Only commands that write call it.
+ */
+export function ensureDbFolder(path: string): void {
+  makeDirectories(dirname(path), 0o700);
 }
 
 /** The help text of `--db`. */

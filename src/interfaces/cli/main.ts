@@ -15,7 +15,10 @@ if (process.argv[2] === 'hooks') {
   await buildProgram()
     .parseAsync(process.argv)
     .catch((error: unknown) => {
-      const code = (error as { code?: unknown } | null)?.code;
+      const { code, exitCode } = (error ?? {}) as { code?: unknown; exitCode?: unknown };
+      // `engram`, `engram export`… without a subcommand: the help (on stderr) is the error message, exit 2
+      // as for any usage error; `--help` and `engram help` exit 0
+      if (code === 'commander.help' && exitCode !== 0) process.exitCode = 2;
       if (typeof code === 'string' && QUIET_EXITS.has(code)) return;
       process.exitCode = printError({ json: process.argv.includes('--json') }, error);
     });

@@ -2,7 +2,7 @@
  * Human-readable renderings for the terminal.
  */
 import pc from 'picocolors';
-import type { MemoryView } from '../../../core/memory-view.js';
+import { iso, type MemoryView } from '../../../core/memory-view.js';
 import type { RecallHit } from '../../../core/recall/recall.js';
 
 /** One memory, several lines. */
@@ -15,7 +15,22 @@ export function formatMemory(memory: MemoryView): string {
     ),
   ];
   if (memory.tags.length > 0) lines.push(pc.dim(`tags: ${memory.tags.join(', ')}`));
+  const history = wordingHistory(memory.history);
+  if (history.length > 0) {
+    lines.push(pc.dim('history (other wordings, oldest first; `engram history ID` lists the versions):'));
+    for (const entry of history) lines.push(`  ${pc.dim(entry.at)}  ${entry.content}`);
+  }
   return lines.join('\n');
+}
+
+/** The readable entries of a memory's `history` (merged and replaced wordings), `at` as ISO 8601. */
+function wordingHistory(history: unknown): { at: string; content: string }[] {
+  if (!Array.isArray(history)) return [];
+  return history.flatMap((entry: unknown) => {
+    const { content, at } = (entry ?? {}) as { content?: unknown; at?: unknown };
+    if (typeof content !== 'string') return [];
+    return [{ at: typeof at === 'number' ? (iso(at) ?? '(unknown time)') : '(unknown time)', content }];
+  });
 }
 
 /** A ranked hit list. */

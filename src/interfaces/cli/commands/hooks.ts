@@ -53,8 +53,14 @@ export async function runHooksCommand(args: readonly string[]): Promise<void> {
     verbose = values.verbose === true;
     const event = positionals[0];
     hookEvent = event;
-    if (values.help === true || event === undefined) {
+    if (values.help === true) {
       process.stdout.write(`${USAGE}\n`);
+      return;
+    }
+    // no event: a usage error, on stderr (exit 1, as every hook error)
+    if (event === undefined) {
+      process.stderr.write(`error name a hook event\n${USAGE}\n`);
+      process.exitCode = 1;
       return;
     }
     if (!(HOOK_EVENTS as readonly string[]).includes(event)) {

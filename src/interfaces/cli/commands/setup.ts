@@ -15,7 +15,7 @@ import { delimiter, join, resolve } from 'node:path';
 import { EngramError } from '../../../core/errors.js';
 import { DEFAULT_SCOPE_TEMPLATE, resolveScopes, scopeSegment } from '../../hooks/scope-template.js';
 import { collect } from '../context.js';
-import { DB_FLAG_HELP } from '../default-db.js';
+import { DB_FLAG_HELP, defaultDbPath } from '../default-db.js';
 import { printError } from '../output.js';
 import {
   HOOK_COMMANDS,
@@ -96,7 +96,11 @@ export function registerSetupCommand(program: Command): void {
     .option('--db <path>', DB_FLAG_HELP)
     .option('--url <url>', 'use a running "engram serve" at this URL for MCP (Streamable HTTP) and the hooks')
     .option('--dir <dir>', 'project directory (project mode)', '.')
-    .option('--command <cmd>', 'the engram command Claude Code runs (default: engram, the installed binary)', 'engram')
+    .option(
+      '--command <cmd>',
+      'the engram command Claude Code runs: the installed binary, or e.g. "node /path/to/engram/dist/interfaces/cli/main.js"',
+      'engram',
+    )
     .option('--json', 'print one JSON document {mode, files: [{path, committed, part}]}')
     .action((flags: SetupFlags) => {
       try {
@@ -247,8 +251,14 @@ function planSetup(flags: SetupFlags, mode: 'user' | 'project'): SetupPlan {
     changes,
     secrets: key !== undefined ? [key] : [],
     example: here.writeScope,
-    summary: `Claude Code will use ${where}, your own scope ${here.userScope}, and the database ${db ?? '$ENGRAM_DB, else ~/.local/share/engram/engram.db'}.`,
+    summary: `Claude Code will use ${where}, your own scope ${here.userScope}, and the database ${db ?? defaultDbDescription()}.`,
   };
+}
+
+/** Where the hooks' database is when --db names none: their $ENGRAM_DB, else the default file as it resolves here. */
+function defaultDbDescription(): string {
+  const env = nonEmpty(process.env.ENGRAM_DB);
+  return `$ENGRAM_DB${env !== undefined ? ` (here ${env})` : ''}, else ${defaultDbPath()}`;
 }
 
 function safeUserName(): string {
