@@ -48,6 +48,7 @@ import {
   applySupersession,
   attachClaimSlot,
   decideClaim,
+  dropKeptPart,
   laterSuperseders,
   normalize,
   orderSupersessions,
@@ -517,6 +518,7 @@ export class EngramCore {
         scope,
         now,
       );
+      await dropKeptPart(tx, record);
       const [updated] = await tx.getMemories([record.id], [scope]);
       return toMemoryView(updated as MemoryRecord);
     });

@@ -130,6 +130,8 @@ export interface ClaimData extends RecordDataBase {
   validToBefore?: number;
   /** The record a duplicate was merged into. */
   mergedInto?: string;
+  /** The superseded claim this one keeps the uncorrected part of ("…and I work as a nurse"). */
+  keptFrom?: string;
 }
 
 /** Knowledge consolidation derives (reflections, promoted knowledge): how and why it was derived. */

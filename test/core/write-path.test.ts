@@ -222,6 +222,32 @@ describe('write path: claims that stay true', () => {
     expect((await engram.get(lisbon.id, { scopes: [scope] })).status).toBe('active');
   });
 
+  it('a correction of one clause keeps the others current: "…and I work as a nurse" survives "I moved to Porto"', async () => {
+    const both = await engram.remember({ scope: 't/c', layer: 'semantic', content: 'I live in Lisbon and I work as a nurse.' });
+    const alice = await engram.remember({ scope: 't/c', layer: 'semantic', content: 'Alice lives in Berlin. She works at SAP.' });
+    clock.advance(DAY);
+    const porto = await engram.remember({ scope: 't/c', layer: 'semantic', content: 'Actually I moved to Porto.' });
+    expect(porto).toMatchObject({ action: 'superseded', superseded: [both.id] });
+    await engram.remember({ scope: 't/c', layer: 'semantic', content: 'Alice moved to Paris.' });
+    const current = (await engram.list({ scopes: ['t/c'] })).items.filter((m) => m.status === 'active');
+    const nurse = current.find((m) => m.content === 'I work as a nurse.');
+    expect(nurse?.provenance.derivedFrom).toEqual([both.id]);
+    expect(nurse?.validFrom).toBe((await engram.get(both.id, { scopes: ['t/c'] })).validFrom);
+    expect(current.map((m) => m.content)).toContain('Alice works at SAP.');
+    expect(current.map((m) => m.content)).not.toContain('I live in Lisbon and I work as a nurse.');
+    expect((await engram.get(alice.id, { scopes: ['t/c'] })).status).toBe('superseded');
+    // a correction of every clause keeps nothing
+    const single = await engram.remember({ scope: 't/d', layer: 'semantic', content: 'The deploy target is staging.' });
+    await engram.remember({ scope: 't/d', layer: 'semantic', content: 'The deploy target moved to production.' });
+    expect((await engram.list({ scopes: ['t/d'] })).items.filter((m) => m.status === 'active').map((m) => m.content)).toEqual([
+      'The deploy target moved to production.',
+    ]);
+    expect((await engram.get(single.id, { scopes: ['t/d'] })).status).toBe('superseded');
+    // undoing the correction makes the whole statement current again, and its kept part goes
+    await engram.unsupersede(both.id, { scope: 't/c' });
+    expect((await engram.list({ scopes: ['t/c'] })).items.map((m) => m.content)).not.toContain('I work as a nurse.');
+  });
+
   it('importance and emotion are scored on write when not given', async () => {
     const important = await engram.remember({ scope: 't/s', content: "My daughter's birthday is on March 3rd, never forget it!" });
     const trivial = await engram.remember({ scope: 't/s', content: 'ok cool' });

@@ -90,6 +90,7 @@ export const recordDataSchema = z.looseObject({
   supersededBy: text.optional(),
   validToBefore: number.optional(),
   mergedInto: text.optional(),
+  keptFrom: text.optional(),
   level: number.optional(),
   reflection: json.optional(),
   promotion: json.optional(),

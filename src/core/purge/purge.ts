@@ -11,7 +11,7 @@ import { parseInput } from '../schemas.js';
 import { newId } from '../write/new-record.js';
 import { purgeInputSchema, type PurgeInput } from '../browse/schemas.js';
 import { planPurge } from './plan-purge.js';
-import { unsupersededPatch } from '../write/resolve-claim.js';
+import { dropKeptPart, unsupersededPatch } from '../write/resolve-claim.js';
 import { isChunk, isStatistic } from '../record-kinds.js';
 
 /** What a purge removed. */
@@ -61,6 +61,7 @@ export async function purgeRecords(store: Store, input: PurgeInput, options: { n
         : { records: 0, edges: 0, refs: 0, indexEntries: 0 };
     for (const record of plan.restore) {
       await tx.updateMemory(record.id, scope, { status: 'active', ...unsupersededPatch(record), invalidatedAt: null, updatedAt: now });
+      await dropKeptPart(tx, record);
     }
     const chunks = plan.removed.filter(isChunk).length;
     const statistics = plan.removed.filter((r) => !isChunk(r) && isStatistic(r)).length;

@@ -18,6 +18,7 @@ import {
   applyLaterSuccessor,
   applyMerge,
   applySupersession,
+  keepUncorrected,
   attachClaimSlot,
   CLAIM_LAYERS,
   decideClaim,
@@ -425,7 +426,10 @@ async function writeClaim(tx: StoreTransaction, record: MemoryRecord, embedding:
   const { supersede, successor } = orderSupersessions(record, decision.superseded);
   if (successor !== undefined) await applyLaterSuccessor(tx, record, successor, now);
   if (supersede.length === 0) return { id: record.id, action: 'created' };
-  for (const { record: old, comparison } of supersede) await applySupersession(tx, record, old, comparison, now);
+  for (const { record: old, comparison } of supersede) {
+    await applySupersession(tx, record, old, comparison, now);
+    await keepUncorrected(tx, record, old, now);
+  }
   return { id: record.id, action: 'superseded', superseded: supersede.map((s) => s.record.id) };
 }
 

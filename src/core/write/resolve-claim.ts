@@ -11,8 +11,9 @@ import { isVisible } from '../memory.js';
 import { isConcept } from '../record-kinds.js';
 import type { StoreTransaction } from '../ports/store.js';
 import { contentTerms } from '../text/index.js';
-import { compareClaims, extractClaim, type ClaimComparison } from './claims/index.js';
+import { claimClauses, compareClaims, extractClaim, type ClaimComparison } from './claims/index.js';
 import { newId } from './new-record.js';
+import { newRecord } from '../record-factory.js';
 
 /** Layers whose records are claims (the rest are events and never merged or superseded). */
 export const CLAIM_LAYERS = new Set(['semantic', 'procedural']);
@@ -220,6 +221,72 @@ export async function applySupersession(
     updatedAt: now,
   });
   await tx.insertEdges([supersedesEdge(incoming, old, comparison, now)]);
+}
+
+/** A clause that leans on another for what it means ("love it there", "that too"): not kept alone. */
+const LEANS_ON_ANOTHER = /\b(?:it|there|that|this|them|too|also|either)\b/i;
+
+/**
+ * What a superseded claim said besides what its correction corrects ("I live in Lisbon and I work as a
+ * nurse", corrected by "I moved to Porto": "I work as a nurse." still holds) is kept current as a claim
+ * of its own, derived from the superseded one, with its validity and sources. Only clauses that make a
+ * claim of their own and that the correction does not supersede are kept; nothing when every clause, or
+ * none, is corrected. Its vector is the superseded claim's (the whole wording's); the text, its entities
+ * and its claim slot are the kept clauses'. Returns the new record, if any.
+ */
+export async function keepUncorrected(
+  tx: StoreTransaction,
+  incoming: MemoryRecord,
+  old: MemoryRecord,
+  now: number,
+): Promise<MemoryRecord | undefined> {
+  const clauses = claimClauses(old.content);
+  if (clauses.length < 2) return undefined;
+  const kept = clauses.filter(
+    (clause) =>
+      !LEANS_ON_ANOTHER.test(clause) &&
+      extractClaim(clause).length > 0 &&
+      compareClaims(incoming.content, clause).relation !== 'supersedes',
+  );
+  if (kept.length === 0 || kept.length === clauses.length) return undefined;
+  const vector = (await tx.getEmbeddings(old.scope, [old.id])).get(old.id);
+  if (vector === undefined) return undefined;
+  const content = kept.map((clause) => `${clause.charAt(0).toUpperCase()}${clause.slice(1)}.`).join(' ');
+  const words = ` ${normalize(content)} `;
+  const record = newRecord({
+    scope: old.scope,
+    layer: old.layer,
+    content,
+    now,
+    tags: old.tags,
+    entities: old.entities.filter((entity) => words.includes(` ${normalize(entity)} `)),
+    importance: old.importance,
+    salience: old.salience,
+    confidence: old.confidence,
+    provenance: { kind: old.provenance.kind, sources: old.provenance.sources, derivedFrom: [old.id] },
+    validFrom: old.validFrom,
+    validTo: old.validTo,
+    occurredAt: old.occurredAt,
+    data: { keptFrom: old.id },
+  });
+  attachClaimSlot(record);
+  await tx.insertMemories([{ record, embedding: vector }]);
+  return record;
+}
+
+/**
+ * A superseded claim made current again (unsupersede, or its correction purged) holds again what its
+ * kept part said: the part (`keepUncorrected`), while still current and unchanged, goes.
+ */
+export async function dropKeptPart(tx: StoreTransaction, record: MemoryRecord): Promise<void> {
+  const parts = (await tx.findDerived({ scope: record.scope, ids: [record.id] })).filter(
+    (r) => r.data.keptFrom === record.id && r.status === 'active' && r.recordedAt === r.updatedAt,
+  );
+  if (parts.length > 0)
+    await tx.deleteMemories(
+      parts.map((r) => r.id),
+      record.scope,
+    );
 }
 
 function supersedesEdge(incoming: MemoryRecord, old: MemoryRecord, comparison: ClaimComparison, now: number): Edge {

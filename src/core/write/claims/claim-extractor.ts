@@ -180,6 +180,23 @@ export function analyzeClaim(text: string): ClaimAnalysis {
 }
 
 /**
+ * The clauses a statement's claims are read from, each a statement of its own ("I live in Lisbon and
+ * I work as a nurse" → "I live in Lisbon", "I work as a nurse"), in order; a clause that starts with a
+ * pronoun names the subject it points back to.
+ */
+export function claimClauses(text: string): string[] {
+  const clauses: string[] = [];
+  let previousSubject: string | undefined;
+  for (const raw of splitClauses(text).flatMap(splitConjoinedPredicates)) {
+    // "Alice lives in Berlin. She works at SAP." → "She" is Alice, as the claims read it
+    const clause = previousSubject && PRONOUN_START.test(raw) ? raw.replace(PRONOUN_START, `${previousSubject} `).trim() : raw.trim();
+    if (clause.length > 0) clauses.push(clause);
+    previousSubject = leadingSubject(clause) ?? previousSubject;
+  }
+  return clauses;
+}
+
+/**
  * Extracts `subject / attribute / value` claim slots from a statement; negated slots record what the
  * statement says no longer holds ("X moved from A to B" yields X = B and X ≠ A).
  * @example

@@ -3,7 +3,7 @@
  * `subject / attribute / value` from semantic and procedural statements, and decide whether a new
  * claim supersedes, agrees with, or coexists with an existing one.
  */
-export { extractClaim, analyzeClaim, type ClaimAnalysis } from './claim-extractor.js';
+export { extractClaim, analyzeClaim, claimClauses, type ClaimAnalysis } from './claim-extractor.js';
 export { compareClaims, type ClaimComparison, type ClaimRelation, type CompareClaimsOptions } from './claim-comparison.js';
 export { toolKindsIn } from './tool-kinds.js';
 export type { ExtractedSlot } from './extracted-slot.js';
