@@ -1,7 +1,8 @@
 /**
- * Writing a dump: the store's full ordered reads, page by page (constant memory whatever the size),
- * turned into canonical lines. Records by (scope, id), then edges, concept refs (insertion order), relation type
- * registrations, state documents and audit entries, then the end line with the counts.
+ * Writing a dump: the store's full ordered reads, page by page, turned into canonical lines. Memory
+ * holds one page and the ids of the records written (about 26 bytes each, `ExportedIds`). Records by
+ * (scope, id), then edges, concept refs (insertion order), relation type registrations, state
+ * documents and audit entries, then the end line with the counts.
  */
 import { EngramError } from '../errors.js';
 import type { MemoryRecord } from '../memory.js';
@@ -21,6 +22,7 @@ import {
   recordLine,
   type DumpKind,
 } from './dump-format.js';
+import { ExportedIds } from './exported-ids.js';
 
 /** What `exportDump` needs: the store's reads and the identity of the model its vectors come from. */
 export interface DumpSource {
@@ -38,8 +40,9 @@ export interface ExportDumpOptions {
 }
 
 /**
- * The dump of `scopes` as lines, each ending in `\n`. Reads page by page, so memory stays constant;
- * take it from a quiet store (writes made meanwhile may or may not be in it).
+ * The dump of `scopes` as lines, each ending in `\n`. Reads page by page, holding one page and the
+ * ids of the records written; take it from a quiet store (writes made meanwhile may or may not be in
+ * it). Only the edges and concept refs whose records it wrote are written, so a dump imports whole.
  *
  * @example
  * ```ts
@@ -60,7 +63,12 @@ export async function* exportDump(source: DumpSource, options: ExportDumpOptions
   };
   yield `${headerLine({ format: DUMP_FORMAT, version: DUMP_VERSION, embedder: { name: source.embedder.name, dimension: source.embedder.dimension }, embeddings: withVectors, scopes })}\n`;
 
+  // what the records part wrote, per scope: an edge or concept ref to a record written after the
+  // page that would hold it was read is left out (it would not import)
+  const exported = new Map<string, ExportedIds>(scopes.map((scope) => [scope, new ExportedIds()]));
+  const wasExported = (scope: string, id: string): boolean => exported.get(scope)?.has(id) === true;
   for (const scope of scopes) {
+    const ids = exported.get(scope)!;
     for (let afterId: string | undefined; ;) {
       const records = await store.listMemories({ scopes: [scope], limit: pageSize, ...(afterId !== undefined ? { afterId } : {}) });
       if (records.length === 0) break;
@@ -70,8 +78,10 @@ export async function* exportDump(source: DumpSource, options: ExportDumpOptions
             records.map((r) => r.id),
           )
         : undefined;
-      for (const record of records)
+      for (const record of records) {
         yield emit('record', recordLine(dumpable(record), vectors === undefined ? undefined : vectorOf(vectors, record)));
+        ids.add(record.id);
+      }
       afterId = records[records.length - 1]!.id;
     }
   }
@@ -79,14 +89,15 @@ export async function* exportDump(source: DumpSource, options: ExportDumpOptions
     for (let afterId: string | undefined; ;) {
       const edges = await store.listEdges({ scope, limit: pageSize, ...(afterId !== undefined ? { afterId } : {}) });
       if (edges.length === 0) break;
-      for (const edge of edges) yield emit('edge', edgeLine(edge));
+      for (const edge of edges) if (wasExported(scope, edge.fromId) && wasExported(scope, edge.toId)) yield emit('edge', edgeLine(edge));
       afterId = edges[edges.length - 1]!.id;
     }
   }
   // one global insertion order across the scopes, which reads of several scopes follow
   for (let after: string | null | undefined; after !== null && scopes.length > 0;) {
     const page = await store.listConceptRefs({ scopes, limit: pageSize, ...(after !== undefined ? { after } : {}) });
-    for (const ref of page.refs) yield emit('conceptRef', conceptRefLine(ref));
+    for (const ref of page.refs)
+      if (wasExported(ref.scope, ref.conceptId) && wasExported(ref.scope, ref.refId)) yield emit('conceptRef', conceptRefLine(ref));
     after = page.next;
   }
   const tenants = [...new Set(scopes.map(tenantOf))].sort(compareCodePoints);

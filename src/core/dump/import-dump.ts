@@ -5,9 +5,9 @@
  */
 import type { z } from 'zod';
 import { EngramError, isEngramError, messages } from '../errors.js';
-import type { Layer, MemoryRecord, NewMemory } from '../memory.js';
+import type { Edge, Layer, MemoryRecord, NewMemory } from '../memory.js';
 import type { Embedder } from '../ports/embedder.js';
-import { CONCEPT_REFS_CAP, type Store } from '../ports/store.js';
+import { CONCEPT_REFS_CAP, type Store, type StoreReader } from '../ports/store.js';
 import { reembedText } from '../reembed/reembed-text.js';
 import { tenantOf, type Scope } from '../scope.js';
 import { upgradeSourceKey } from '../write/new-record.js';
@@ -29,7 +29,10 @@ export interface DumpImportCounts {
   created: number;
   /** Already in the store exactly as dumped (a second import, or a resumed one). */
   skipped: number;
-  /** Already in the store with other content: the store's version is kept (listed in `conflicts`). */
+  /**
+   * Already in the store with other content: the store's version is kept; or (an edge, a concept ref)
+   * naming a record that neither the dump nor the store holds, and left out. Listed in `conflicts`.
+   */
   conflicting: number;
 }
 
@@ -43,7 +46,7 @@ export interface DumpImportReport {
   embedded: number;
   lines: number;
   counts: Record<DumpImportKind, DumpImportCounts>;
-  /** The first 100 lines whose key the store already held with other content. */
+  /** The first 100 lines counted as `conflicting`, with the reason. */
   conflicts: { kind: DumpImportKind; scope: string; key: string; reason: string }[];
   /** The end line was read and its counts matched. */
   complete: boolean;
@@ -324,16 +327,36 @@ class DumpImport {
       else if (existing === undefined) {
         batchIds.add(item.record.id);
         fresh.push(item);
-      } else if (canonicalJson(existing) === canonicalJson(item.record)) counts.skipped++;
-      else this.#conflict('record', item.record.scope, item.record.id, 'the store holds this id with other content (kept)');
+      } else this.#held(item.record, existing);
     }
     if (fresh.length === 0) return;
     const memories = await this.#withVectors(fresh);
-    const inserted = new Set(await store.transaction((tx) => tx.restoreMemories(memories)));
+    // What was not inserted was stored meanwhile (another import of the same dump, say): read it in
+    // the same transaction, so that it is told apart truthfully.
+    const { inserted, held } = await store.transaction(async (tx) => {
+      const inserted = new Set(await tx.restoreMemories(memories));
+      const others = fresh.map(({ record }) => record).filter((record) => !inserted.has(record.id));
+      const held =
+        others.length === 0
+          ? []
+          : await tx.getMemories(
+              others.map((r) => r.id),
+              [...new Set(others.map((r) => r.scope))],
+            );
+      return { inserted, held: new Map(held.map((r) => [r.id, r])) };
+    });
     for (const { record } of fresh) {
       if (inserted.has(record.id)) counts.created++;
-      else this.#conflict('record', record.scope, record.id, 'the store holds this id in another scope (kept)');
+      else this.#held(record, held.get(record.id));
     }
+  }
+
+  /** A dumped record whose id the store already holds (`existing`; undefined: in a scope of no line of the batch). */
+  #held(record: MemoryRecord, existing: MemoryRecord | undefined): void {
+    if (existing === undefined || existing.scope !== record.scope)
+      this.#conflict('record', record.scope, record.id, 'the store holds this id in another scope (kept)');
+    else if (canonicalJson(existing) === canonicalJson(record)) this.report.counts.record.skipped++;
+    else this.#conflict('record', record.scope, record.id, 'the store holds this id with other content (kept)');
   }
 
   async #withVectors(items: readonly { line: Line<'record'>; record: MemoryRecord }[]): Promise<NewMemory[]> {
@@ -360,9 +383,27 @@ class DumpImport {
   }
 
   async #edges(batch: Line<'edge'>[]): Promise<void> {
-    const inserted = await this.#deps.store.transaction((tx) => tx.restoreEdges(batch.map((line) => line.edge)));
-    this.report.counts.edge.created += inserted.length;
-    this.report.counts.edge.skipped += batch.length - inserted.length;
+    const counts = this.report.counts.edge;
+    const { inserted, whole, dangling } = await this.#deps.store.transaction(async (tx) => {
+      const held = await heldRecords(
+        tx,
+        batch.flatMap(({ edge }) => [
+          { scope: edge.scope, id: edge.fromId },
+          { scope: edge.scope, id: edge.toId },
+        ]),
+      );
+      const whole: Edge[] = [];
+      const dangling: { edge: Edge; missing: string }[] = [];
+      for (const { edge } of batch) {
+        const missing = [edge.fromId, edge.toId].find((id) => !held.has(recordKey(edge.scope, id)));
+        if (missing === undefined) whole.push(edge);
+        else dangling.push({ edge, missing });
+      }
+      return { inserted: whole.length === 0 ? [] : await tx.restoreEdges(whole), whole: whole.length, dangling };
+    });
+    counts.created += inserted.length;
+    counts.skipped += whole - inserted.length;
+    for (const { edge, missing } of dangling) this.#conflict('edge', edge.scope, edge.id, missingRecord(missing, 'edge'));
   }
 
   async #conceptRefs(batch: Line<'conceptRef'>[]): Promise<void> {
@@ -379,8 +420,21 @@ class DumpImport {
     counts.skipped += batch.length - writes.length;
     if (writes.length === 0) return;
     // one ref at a time, in the dump's order: the store's insertion order becomes the dump's
-    await store.transaction(async (tx) => {
-      for (const ref of writes)
+    const dangling = await store.transaction(async (tx) => {
+      const records = await heldRecords(
+        tx,
+        writes.flatMap((ref) => [
+          { scope: ref.scope, id: ref.conceptId },
+          { scope: ref.scope, id: ref.refId },
+        ]),
+      );
+      const dangling: { ref: Line<'conceptRef'>; missing: string }[] = [];
+      for (const ref of writes) {
+        const missing = [ref.conceptId, ref.refId].find((id) => !records.has(recordKey(ref.scope, id)));
+        if (missing !== undefined) {
+          dangling.push({ ref, missing });
+          continue;
+        }
         await tx.addConceptRefs({
           scope: ref.scope,
           conceptId: ref.conceptId,
@@ -388,8 +442,12 @@ class DumpImport {
           refIds: [ref.refId],
           cap: CONCEPT_REFS_CAP,
         });
+      }
+      return dangling;
     });
-    counts.created += writes.length;
+    counts.created += writes.length - dangling.length;
+    for (const { ref, missing } of dangling)
+      this.#conflict('conceptRef', ref.scope, `${ref.conceptId}/${ref.layer}/${ref.refId}`, missingRecord(missing, 'concept ref'));
   }
 
   async #relationTypes(batch: Line<'relationType'>[]): Promise<void> {
@@ -443,6 +501,28 @@ class DumpImport {
     this.report.counts.audit.created += inserted.length;
     this.report.counts.audit.skipped += batch.length - inserted.length;
   }
+}
+
+function recordKey(scope: string, id: string): string {
+  return `${scope}\u0000${id}`;
+}
+
+/** Which of `wanted` are records of their scope in the store (`recordKey`), read in the transaction that writes the lines naming them. */
+async function heldRecords(tx: StoreReader, wanted: readonly { scope: string; id: string }[]): Promise<Set<string>> {
+  const byScope = new Map<string, Set<string>>();
+  for (const { scope, id } of wanted) {
+    const ids = byScope.get(scope) ?? new Set<string>();
+    ids.add(id);
+    byScope.set(scope, ids);
+  }
+  const held = new Set<string>();
+  for (const [scope, ids] of byScope) for (const record of await tx.getMemories([...ids], [scope])) held.add(recordKey(scope, record.id));
+  return held;
+}
+
+/** Why a line naming a record that neither the dump nor the store holds in its scope is left out. */
+function missingRecord(id: string, what: string): string {
+  return `record ${id} is in neither the dump nor the store (in this scope), so this ${what} is left out (the dump was taken while the store was written?)`;
 }
 
 /** The record as the store will hold it (parsed lines are plain JSON; a legacy source key takes its current form). */

@@ -1,8 +1,10 @@
 /**
  * How hooks find a running `engram serve`: `engram serve` writes `<db>.serve.json` ({url, pid, db, hookToken})
- * next to its database while it runs and removes it on exit; a hook reads it and checks the pid.
+ * next to its database while it runs and removes it on exit; a hook reads it and checks the pid. A
+ * second server of the same database leaves the first one's file alone and serves unadvertised.
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 /** Minutes without a request before a server the hooks started exits. */
@@ -25,11 +27,35 @@ export function discoveryPath(dbPath: string): string {
   return `${resolve(dbPath)}.serve.json`;
 }
 
-/** Records that a server for `info.db` listens at `info.url`. */
-export function writeDiscovery(info: ServerInfo): string {
+/** What `writeDiscovery` did: advertised `info`, or left the file to the running server it names. */
+export type DiscoveryClaim = { path: string; advertised: true } | { path: string; advertised: false; holder: ServerInfo };
+
+/**
+ * Records that a server for `info.db` listens at `info.url`, unless the file names another server
+ * whose process is alive: that one stays advertised (the caller keeps serving, unadvertised), so
+ * that its file is neither overwritten nor, when the caller exits, removed under it. A file naming
+ * a process that is gone (or damaged) is replaced. The file appears whole (a hard link, else a
+ * rename of a complete temp file), never half-written; two servers replacing a stale file at the
+ * same instant can both believe they won, and the last one's name stays.
+ */
+export function writeDiscovery(info: ServerInfo): DiscoveryClaim {
   const path = discoveryPath(info.db);
-  writeFileSync(path, `${JSON.stringify(info)}\n`, { mode: 0o600 });
-  return path;
+  const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  writeFileSync(temp, `${JSON.stringify(info)}\n`, { mode: 0o600 });
+  try {
+    try {
+      linkSync(temp, path); // fails when the file exists: created only if absent
+      return { path, advertised: true };
+    } catch {
+      // there is a file (or no hard links here): whose is it?
+    }
+    const holder = readDiscovery(info.db, { checkAlive: false });
+    if (holder !== null && holder.pid !== info.pid && isAlive(holder.pid)) return { path, advertised: false, holder };
+    renameSync(temp, path);
+    return { path, advertised: true };
+  } finally {
+    rmSync(temp, { force: true });
+  }
 }
 
 /** Removes the discovery file if it still names the server of `pid` (and `url`, when given). */

@@ -139,14 +139,24 @@ async function runServe(flags: ServeFlags): Promise<void> {
     throw error;
   }
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
-  if (isFile)
-    writeDiscovery({
-      url,
-      pid: process.pid,
-      db: resolve(db),
-      startedAt: new Date().toISOString(),
-      ...(hookToken !== undefined ? { hookToken } : {}),
-    });
+  const info = {
+    url,
+    pid: process.pid,
+    db: resolve(db),
+    startedAt: new Date().toISOString(),
+    ...(hookToken !== undefined ? { hookToken } : {}),
+  };
+  // another server of this database already serves its hooks: this one serves unadvertised, and
+  // takes over the discovery file once that one has gone (checked every 30 s)
+  let discovery = isFile ? writeDiscovery(info) : undefined;
+  const takeOver =
+    discovery?.advertised === false
+      ? setInterval(() => {
+          discovery = writeDiscovery(info);
+          if (discovery.advertised) clearInterval(takeOver);
+        }, 30_000)
+      : undefined;
+  takeOver?.unref();
 
   const schedule = Number.isNaN(everyMs) ? undefined : scheduleConsolidation(engram, scopes.length > 0 ? scopes : [DEFAULT_SCOPE], everyMs);
 
@@ -156,6 +166,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
     stopping = true;
     idle.stop();
     await schedule?.stop();
+    if (takeOver !== undefined) clearInterval(takeOver);
     if (isFile) removeDiscovery(db, process.pid);
     await new Promise<void>((done) => server.close(() => done()));
     await engram.stopBackground();
@@ -175,6 +186,11 @@ async function runServe(flags: ServeFlags): Promise<void> {
     `  web UI: ${url}/`,
     `  HTTP API: ${url}/v1 · ${url}/openapi.json · ${url}/health`,
     `  API keys: ${auth}${auth === 'auto' ? ' (required once a key has been created, even if revoked: engram keys create --tenant T)' : ''}`,
+    ...(discovery?.advertised === false
+      ? [
+          `  hooks: not advertised: engram serve (pid ${discovery.holder.pid}) at ${discovery.holder.url} serves this database's hooks; this one takes over when it stops`,
+        ]
+      : []),
     ...(schedule === undefined
       ? []
       : [`  consolidation: every ${Number(flags.consolidateEvery)} min on ${(scopes.length > 0 ? scopes : [DEFAULT_SCOPE]).join(', ')}`]),

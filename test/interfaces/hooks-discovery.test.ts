@@ -1,0 +1,68 @@
+/**
+ * Two servers of one database: the second leaves the first one's discovery file alone (and does not
+ * remove it when it exits), so the hooks keep finding the first; a file naming a process that is gone
+ * is replaced. The "other server" is a real live process.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { discoveryPath, readDiscovery, removeDiscovery, writeDiscovery, type ServerInfo } from '../../src/interfaces/hooks/discovery.js';
+import { tempDir } from '../helpers/temp.js';
+
+const cleanups: (() => void | Promise<void>)[] = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()?.();
+});
+
+/** A live process standing for another `engram serve`; killed after the test. */
+function otherProcess(): ChildProcess & { exited: Promise<void> } {
+  const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 120_000)'], { stdio: 'ignore' });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  cleanups.push(async () => {
+    child.kill('SIGKILL');
+    await exited;
+  });
+  return Object.assign(child, { exited });
+}
+
+function serverInfo(db: string, pid: number, port: number): ServerInfo {
+  return { url: `http://127.0.0.1:${port}`, pid, db, startedAt: new Date().toISOString(), hookToken: `token-${port}` };
+}
+
+describe('the discovery file of two servers on one database', () => {
+  it('names the first while it runs; the second neither overwrites nor removes it', async () => {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    const db = join(dir, 'engram.db');
+    const first = otherProcess();
+    const firstInfo = serverInfo(db, first.pid!, 17191);
+    expect(writeDiscovery(firstInfo)).toEqual({ path: discoveryPath(db), advertised: true });
+
+    const second = serverInfo(db, process.pid, 17192);
+    expect(writeDiscovery(second)).toEqual({ path: discoveryPath(db), advertised: false, holder: firstInfo });
+    expect(readDiscovery(db)).toEqual(firstInfo);
+    removeDiscovery(db, process.pid); // the second exits
+    expect(readDiscovery(db)).toEqual(firstInfo);
+    // the first one rewriting its own file (same pid) is allowed
+    expect(writeDiscovery(firstInfo).advertised).toBe(true);
+    expect(readdirSync(dir)).toEqual(['engram.db.serve.json']);
+  });
+
+  it('is replaced when it names a process that is gone, and removed by the server it names', async () => {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    const db = join(dir, 'engram.db');
+    const gone = otherProcess();
+    writeDiscovery(serverInfo(db, gone.pid!, 17193));
+    gone.kill('SIGKILL');
+    await gone.exited;
+    expect(readDiscovery(db)).toBeNull();
+
+    const next = serverInfo(db, process.pid, 17194);
+    expect(writeDiscovery(next)).toEqual({ path: discoveryPath(db), advertised: true });
+    expect(readDiscovery(db)).toEqual(next);
+    removeDiscovery(db, process.pid);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
