@@ -409,7 +409,7 @@ export class EngramCore {
         const { superseded } = await decideClaim(tx, updated, embedding, now);
         const { supersede, successor } = orderSupersessions(updated, superseded);
         if (successor !== undefined) await applyLaterSuccessor(tx, updated, successor, now);
-        for (const { record: old, comparison } of supersede) await applySupersession(tx, updated, old, comparison, now);
+        for (const { record: old, comparison } of supersede) await applySupersession(tx, updated, old, comparison, now, this.embedder);
         if (successor !== undefined) return toMemoryView(((await tx.getMemories([id], [scope]))[0] ?? updated) as MemoryRecord);
       }
       return toMemoryView(updated as MemoryRecord);
@@ -505,20 +505,21 @@ export class EngramCore {
           : {}),
         at: now,
       }));
-      const { validTo, data } = unsupersededPatch(record);
-      await tx.updateMemory(record.id, scope, {
-        status: 'active',
-        validTo,
-        invalidatedAt: null,
-        data: { ...data, exempt: { ...data.exempt, supersededBy: [...(data.exempt?.supersededBy ?? []), ...undone] } },
-        updatedAt: now,
-      });
+      const patch = unsupersededPatch(record);
+      const validTo = patch.validTo;
+      const data = {
+        ...patch.data,
+        exempt: { ...patch.data.exempt, supersededBy: [...(patch.data.exempt?.supersededBy ?? []), ...undone] },
+      };
+      await tx.updateMemory(record.id, scope, { status: 'active', validTo, invalidatedAt: null, data, updatedAt: now });
       await tx.invalidateEdges(
         edges.map((e) => e.id),
         scope,
         now,
       );
       await dropKeptPart(tx, record);
+      // what was said since, other than the correction undone, still applies to it
+      await supersedeByLater(tx, { ...record, status: 'active', validTo, invalidatedAt: null, data }, now, this.embedder);
       const [updated] = await tx.getMemories([record.id], [scope]);
       return toMemoryView(updated as MemoryRecord);
     });
@@ -924,7 +925,7 @@ export class EngramCore {
         await tx.updateMemory(chunk.id, scope, { status: status === 'deleted' ? 'deleted' : 'active', updatedAt: now });
       if (status === 'active' && record.status === 'expired') await relinkExpired(tx, record, now);
       // a claim back in force meets what was said since: a later correction supersedes it now
-      if (next === 'active') await supersedeByLater(tx, { ...record, status: 'active' }, now);
+      if (next === 'active') await supersedeByLater(tx, { ...record, status: 'active' }, now, this.embedder);
       const [updated] = await tx.getMemories([record.id], [scope]);
       return toMemoryView(updated as MemoryRecord);
     });
@@ -994,12 +995,12 @@ function withRedacted(results: RememberResult[], counts: readonly number[]): Rem
  * corrects it supersedes it (or, when it began after that one in valid time, it closes that one's
  * validity), as if it had been current when that claim was written.
  */
-async function supersedeByLater(tx: StoreTransaction, record: MemoryRecord, now: number): Promise<void> {
+async function supersedeByLater(tx: StoreTransaction, record: MemoryRecord, now: number, embedder: Embedder): Promise<void> {
   const found = (await laterSuperseders(tx, record, now)).sort((a, b) => b.record.recordedAt - a.record.recordedAt);
   const latest = found[0];
   if (latest === undefined) return;
   const { supersede, successor } = orderSupersessions(latest.record, [{ record, comparison: latest.comparison }]);
-  if (supersede.length > 0) await applySupersession(tx, latest.record, record, latest.comparison, now);
+  if (supersede.length > 0) await applySupersession(tx, latest.record, record, latest.comparison, now, embedder);
   else if (successor !== undefined) await applyLaterSuccessor(tx, latest.record, successor, now);
 }
 

@@ -222,30 +222,85 @@ describe('write path: claims that stay true', () => {
     expect((await engram.get(lisbon.id, { scopes: [scope] })).status).toBe('active');
   });
 
-  it('a correction of one clause keeps the others current: "…and I work as a nurse" survives "I moved to Porto"', async () => {
-    const both = await engram.remember({ scope: 't/c', layer: 'semantic', content: 'I live in Lisbon and I work as a nurse.' });
+  it('a correction of one clause keeps the others current: "I work as a nurse." survives "I moved to Porto"', async () => {
+    const both = await engram.remember({ scope: 't/c', layer: 'semantic', content: 'I live in Lisbon. I work as a nurse.' });
     const alice = await engram.remember({ scope: 't/c', layer: 'semantic', content: 'Alice lives in Berlin. She works at SAP.' });
     clock.advance(DAY);
     const porto = await engram.remember({ scope: 't/c', layer: 'semantic', content: 'Actually I moved to Porto.' });
     expect(porto).toMatchObject({ action: 'superseded', superseded: [both.id] });
     await engram.remember({ scope: 't/c', layer: 'semantic', content: 'Alice moved to Paris.' });
-    const current = (await engram.list({ scopes: ['t/c'] })).items.filter((m) => m.status === 'active');
+    const active = async (scope: string) => (await engram.list({ scopes: [scope] })).items.filter((m) => m.status === 'active');
+    const current = await active('t/c');
     const nurse = current.find((m) => m.content === 'I work as a nurse.');
     expect(nurse?.provenance.derivedFrom).toEqual([both.id]);
     expect(nurse?.validFrom).toBe((await engram.get(both.id, { scopes: ['t/c'] })).validFrom);
     expect(current.map((m) => m.content)).toContain('Alice works at SAP.');
-    expect(current.map((m) => m.content)).not.toContain('I live in Lisbon and I work as a nurse.');
+    expect(current.map((m) => m.content)).not.toContain('I live in Lisbon. I work as a nurse.');
     expect((await engram.get(alice.id, { scopes: ['t/c'] })).status).toBe('superseded');
-    // a correction of every clause keeps nothing
-    const single = await engram.remember({ scope: 't/d', layer: 'semantic', content: 'The deploy target is staging.' });
-    await engram.remember({ scope: 't/d', layer: 'semantic', content: 'The deploy target moved to production.' });
-    expect((await engram.list({ scopes: ['t/d'] })).items.filter((m) => m.status === 'active').map((m) => m.content)).toEqual([
-      'The deploy target moved to production.',
-    ]);
-    expect((await engram.get(single.id, { scopes: ['t/d'] })).status).toBe('superseded');
+    // the kept part has a vector of its own words, not the corrected statement's
+    const vectors = await engram.store.getEmbeddings('t/c', [both.id, nurse!.id]);
+    expect(Array.from(vectors.get(nurse!.id)!)).not.toEqual(Array.from(vectors.get(both.id)!));
     // undoing the correction makes the whole statement current again, and its kept part goes
     await engram.unsupersede(both.id, { scope: 't/c' });
-    expect((await engram.list({ scopes: ['t/c'] })).items.map((m) => m.content)).not.toContain('I work as a nurse.');
+    expect((await active('t/c')).map((m) => m.content)).not.toContain('I work as a nurse.');
+  });
+
+  it('keeps nothing that would change meaning or repeat a current claim', async () => {
+    const active = async (scope: string) =>
+      (await engram.list({ scopes: [scope] })).items.filter((m) => m.status === 'active').map((m) => m.content);
+    // a clause about something else ("It is red") is not rewritten to be about the user
+    await engram.remember({ scope: 't/e', layer: 'semantic', content: 'I live in Lisbon. I drive a Tesla. It is red.' });
+    clock.advance(DAY);
+    await engram.remember({ scope: 't/e', layer: 'semantic', content: 'Actually I moved to Porto.' });
+    expect(await active('t/e')).toEqual(expect.arrayContaining(['I drive a Tesla.']));
+    expect((await active('t/e')).join(' ')).not.toMatch(/I is red/);
+    // "Bob and I" is one subject, not a clause about the user
+    await engram.remember({ scope: 't/f', layer: 'semantic', content: 'The call with Bob and I is at 3pm.' });
+    clock.advance(DAY);
+    expect(
+      (await engram.remember({ scope: 't/f', layer: 'semantic', content: 'The standup with Carol and I is at 10am.' })).action,
+    ).not.toBe('superseded');
+    // a clause a current claim already says is not kept twice
+    await engram.remember({ scope: 't/g', layer: 'semantic', content: 'I work as a nurse.' });
+    clock.advance(DAY);
+    await engram.remember({ scope: 't/g', layer: 'semantic', content: 'I live in Lisbon. I work as a nurse.' });
+    clock.advance(DAY);
+    await engram.remember({ scope: 't/g', layer: 'semantic', content: 'Actually I moved to Porto.' });
+    expect((await active('t/g')).filter((c) => c.includes('nurse'))).toHaveLength(1);
+  });
+
+  it("one speaker's statement does not correct another's", async () => {
+    const turns = [
+      'Maria: My family has been there for me all the way.',
+      'John: My family is my motivation and they keep me going.',
+      'Joanna: I got the idea for this script from a dream.',
+      'Nate: I got them a new friend.',
+    ];
+    for (const [i, content] of turns.entries()) {
+      clock.advance(DAY);
+      await engram.remember({ scope: 't/s', content, capture: true, source: { conversationId: 'c', messageId: `m${i}` } });
+    }
+    const claims = (await engram.list({ scopes: ['t/s'], layers: ['semantic'] })).items;
+    expect(claims.length).toBeGreaterThan(0);
+    expect(claims.filter((c) => c.status === 'superseded').map((c) => c.content)).toEqual([]);
+    // the same speaker still corrects themself
+    await engram.remember({ scope: 't/s', layer: 'semantic', content: 'Maria: I live in Lisbon.' });
+    clock.advance(DAY);
+    expect((await engram.remember({ scope: 't/s', layer: 'semantic', content: 'John: I live in Porto.' })).action).not.toBe('superseded');
+    expect((await engram.remember({ scope: 't/s', layer: 'semantic', content: 'Maria: Actually I moved to Porto.' })).action).toBe(
+      'superseded',
+    );
+  });
+
+  it('an edit or a restore that supersedes a statement keeps its uncorrected clause too', async () => {
+    const active = async () => (await engram.list({ scopes: ['t/h'] })).items.filter((m) => m.status === 'active').map((m) => m.content);
+    const both = await engram.remember({ scope: 't/h', layer: 'semantic', content: 'I live in Lisbon. I work as a nurse.' });
+    clock.advance(DAY);
+    const other = await engram.remember({ scope: 't/h', layer: 'semantic', content: 'I have a cat named Tom.' });
+    clock.advance(DAY);
+    await engram.update(other.id, { content: 'Actually I moved to Porto.' }, { scope: 't/h' });
+    expect((await engram.get(both.id, { scopes: ['t/h'] })).status).toBe('superseded');
+    expect(await active()).toContain('I work as a nurse.');
   });
 
   it('importance and emotion are scored on write when not given', async () => {

@@ -60,7 +60,7 @@ async function sweep(ctx: PhaseContext, mode: 'dedup' | 'supersede'): Promise<vo
           for (const { record: old, comparison } of older) {
             const [still] = await tx.getMemories([old.id], [ctx.scope]);
             if (still === undefined || !isVisible(still, {}, ctx.now)) continue;
-            await applySupersession(tx, record, old, comparison, ctx.now);
+            await applySupersession(tx, record, old, comparison, ctx.now, ctx.deps.embedder);
             ctx.counters.updated += 1;
             ctx.counters.details.superseded = (ctx.counters.details.superseded ?? 0) + 1;
             noteChanged(ctx.counters, 'superseded', old.id);

@@ -130,7 +130,7 @@ export class LlmFollowUps {
             newSlots: [],
             oldSlots: [],
           };
-          await applySupersession(tx, newer, current, comparison, at);
+          await applySupersession(tx, newer, current, comparison, at, embedder);
         });
       }
     }

@@ -18,7 +18,7 @@ import {
   applyLaterSuccessor,
   applyMerge,
   applySupersession,
-  keepUncorrected,
+  type PartEmbedder,
   attachClaimSlot,
   CLAIM_LAYERS,
   decideClaim,
@@ -190,7 +190,7 @@ export async function commitWrite(deps: WriteDeps, prepared: PreparedWrite, opti
         if (record.sourceKey !== null) known.set(`${record.scope}\u0000${record.sourceKey}`, record.id);
         if (CLAIM_LAYERS.has(record.layer) && item.chunks.length === 0) {
           await flush(tx, pendingEvents);
-          results.push(await writeClaim(tx, record, item.embedding, at));
+          results.push(await writeClaim(tx, record, item.embedding, at, deps.embedder));
           continue;
         }
         record.surprise = scoreSurprise(await novelty.nearest(record.scope, item.embedding));
@@ -199,7 +199,7 @@ export async function commitWrite(deps: WriteDeps, prepared: PreparedWrite, opti
           chunk.surprise = record.surprise;
           pendingEvents.push({ record: chunk, embedding: item.chunkVectors[index] as Float32Array });
         });
-        const claims = await writeCapturedClaims(tx, item, pendingEvents, at);
+        const claims = await writeCapturedClaims(tx, item, pendingEvents, at, deps.embedder);
         results.push({
           id: record.id,
           action: 'created',
@@ -410,7 +410,13 @@ async function flush(tx: StoreTransaction, pending: NewMemory[]): Promise<void> 
 }
 
 /** Supersession first, then dedup, then insert. */
-async function writeClaim(tx: StoreTransaction, record: MemoryRecord, embedding: Float32Array, now: number): Promise<RememberResult> {
+async function writeClaim(
+  tx: StoreTransaction,
+  record: MemoryRecord,
+  embedding: Float32Array,
+  now: number,
+  embedder: PartEmbedder,
+): Promise<RememberResult> {
   const decision = await decideClaim(tx, record, embedding, now);
   record.surprise = scoreSurprise(decision.nearest);
   if (decision.superseded.length === 0 && decision.mergeInto !== undefined) {
@@ -426,10 +432,7 @@ async function writeClaim(tx: StoreTransaction, record: MemoryRecord, embedding:
   const { supersede, successor } = orderSupersessions(record, decision.superseded);
   if (successor !== undefined) await applyLaterSuccessor(tx, record, successor, now);
   if (supersede.length === 0) return { id: record.id, action: 'created' };
-  for (const { record: old, comparison } of supersede) {
-    await applySupersession(tx, record, old, comparison, now);
-    await keepUncorrected(tx, record, old, now);
-  }
+  for (const { record: old, comparison } of supersede) await applySupersession(tx, record, old, comparison, now, embedder);
   return { id: record.id, action: 'superseded', superseded: supersede.map((s) => s.record.id) };
 }
 
@@ -439,12 +442,13 @@ async function writeCapturedClaims(
   item: Embedded,
   pending: NewMemory[],
   now: number,
+  embedder: PartEmbedder,
 ): Promise<CapturedClaimResult[] | undefined> {
   if (!item.captured) return undefined;
   const outcomes: CapturedClaimResult[] = [];
   await flush(tx, pending);
   for (const [index, claim] of item.claims.entries()) {
-    const { id, action, superseded } = await writeClaim(tx, claim, item.claimVectors[index] as Float32Array, now);
+    const { id, action, superseded } = await writeClaim(tx, claim, item.claimVectors[index] as Float32Array, now, embedder);
     outcomes.push({ id, action, ...(superseded !== undefined ? { superseded } : {}) });
   }
   return outcomes;

@@ -114,9 +114,41 @@ async function claimCandidates(
     if (isConcept(candidate) || isConcept(record)) continue;
     // facts the writer attached to different things ("Favorite color is blue" of Alice, "…green" of Bob)
     if (aboutOtherThings(record, candidate)) continue;
+    // first-person statements of two speakers are about two people ("Maria: My family…", "John: My family…")
+    const [ours, theirs] = [speakerOf(record), speakerOf(candidate)];
+    if (ours !== undefined && theirs !== undefined && ours !== theirs) continue;
     candidates.push(candidate);
   }
   return { candidates, similarity, nearest: vectorHits.map((h) => h.score) };
+}
+
+/** A leading "Name: " that says who spoke, as a turn's text carries it. */
+const SPEAKER_LABEL = /^(\p{Lu}[\p{L}'.-]*(?: \p{Lu}[\p{L}'.-]*){0,2}):\s+\S/u;
+/** Labels that say what a note is, not who spoke it. */
+const NOTE_LABELS = new Set([
+  'correction',
+  'update',
+  'note',
+  'fyi',
+  'ps',
+  'btw',
+  'erratum',
+  'clarification',
+  'reminder',
+  'todo',
+  'summary',
+  'decision',
+  'important',
+  'warning',
+  'rule',
+]);
+
+/** Who said a claim: the speaker the writer recorded, else a "Name: " label its text starts with. */
+function speakerOf(record: MemoryRecord): string | undefined {
+  const given = (record.data as { speaker?: unknown }).speaker;
+  if (typeof given === 'string' && given.trim().length > 0) return given.trim().toLowerCase();
+  const label = SPEAKER_LABEL.exec(record.content)?.[1]?.toLowerCase();
+  return label !== undefined && !NOTE_LABELS.has(label) ? label : undefined;
 }
 
 /**
@@ -204,6 +236,7 @@ export async function applyLaterSuccessor(
 /**
  * Marks `old` superseded by `incoming` and links them; nothing is deleted. The validity `old` had of its
  * own (an end it was given) is kept in `data.validToBefore`, so undoing the supersession restores it.
+ * Given an embedder, what `old` said besides what `incoming` corrects stays current (`keepUncorrected`).
  */
 export async function applySupersession(
   tx: StoreTransaction,
@@ -211,6 +244,7 @@ export async function applySupersession(
   old: MemoryRecord,
   comparison: ClaimComparison,
   now: number,
+  embedder?: PartEmbedder,
 ): Promise<void> {
   const validTo = Math.max(incoming.validFrom, old.validFrom);
   await tx.updateMemory(old.id, old.scope, {
@@ -221,36 +255,48 @@ export async function applySupersession(
     updatedAt: now,
   });
   await tx.insertEdges([supersedesEdge(incoming, old, comparison, now)]);
+  if (embedder !== undefined) await keepUncorrected(tx, incoming, old, now, embedder);
 }
 
-/** A clause that leans on another for what it means ("love it there", "that too"): not kept alone. */
-const LEANS_ON_ANOTHER = /\b(?:it|there|that|this|them|too|also|either)\b/i;
+/**
+ * A clause that leans on another for what it means ("love it there", "he works at SAP" with no one
+ * named before): not kept alone. Case matters: "IT" is a field of work, "It" and "it" a pronoun.
+ */
+const LEANS_ON_ANOTHER =
+  /\b(?:[Ii]t|[Tt]hey|[Tt]hem|[Tt]here|[Tt]his|[Tt]hese|[Tt]hose|[Hh]e|[Ss]he|[Hh]im|[Hh]is|[Hh]er|[Tt]heir|too|either)\b/;
+/** Statements longer than this are chunked; what a chunked statement said besides a correction is not split out. */
+const KEEP_MAX_CHARS = 2_000;
+
+/** What embeds a kept part (the engine's embedder). */
+export interface PartEmbedder {
+  embed(texts: readonly string[]): Promise<Float32Array[]>;
+}
 
 /**
- * What a superseded claim said besides what its correction corrects ("I live in Lisbon and I work as a
- * nurse", corrected by "I moved to Porto": "I work as a nurse." still holds) is kept current as a claim
- * of its own, derived from the superseded one, with its validity and sources. Only clauses that make a
- * claim of their own and that the correction does not supersede are kept; nothing when every clause, or
- * none, is corrected. Its vector is the superseded claim's (the whole wording's); the text, its entities
- * and its claim slot are the kept clauses'. Returns the new record, if any.
+ * What a superseded claim said besides what its correction corrects ("I live in Lisbon. I work as a
+ * nurse." corrected by "I moved to Porto": "I work as a nurse." still holds) is kept current as a claim
+ * of its own, derived from the superseded one, with its validity and sources, embedded on its own. Only
+ * clauses that make a claim of their own, that do not lean on another clause, and that the correction
+ * neither supersedes nor restates are kept; nothing when every clause, or none, is corrected, when the
+ * statement is a chunk or chunked, or when a current claim already says the same. Returns the new record.
  */
-export async function keepUncorrected(
+async function keepUncorrected(
   tx: StoreTransaction,
   incoming: MemoryRecord,
   old: MemoryRecord,
   now: number,
+  embedder: PartEmbedder,
 ): Promise<MemoryRecord | undefined> {
+  if (old.content.length > KEEP_MAX_CHARS || old.data.parentId !== undefined || old.data.isChunkParent === true) return undefined;
   const clauses = claimClauses(old.content);
   if (clauses.length < 2) return undefined;
+  const corrected = clauses.map((clause) => compareClaims(incoming.content, clause).relation);
+  if (!corrected.includes('supersedes')) return undefined;
   const kept = clauses.filter(
-    (clause) =>
-      !LEANS_ON_ANOTHER.test(clause) &&
-      extractClaim(clause).length > 0 &&
-      compareClaims(incoming.content, clause).relation !== 'supersedes',
+    (clause, i) =>
+      corrected[i] !== 'supersedes' && corrected[i] !== 'agrees' && !LEANS_ON_ANOTHER.test(clause) && extractClaim(clause).length > 0,
   );
-  if (kept.length === 0 || kept.length === clauses.length) return undefined;
-  const vector = (await tx.getEmbeddings(old.scope, [old.id])).get(old.id);
-  if (vector === undefined) return undefined;
+  if (kept.length === 0) return undefined;
   const content = kept.map((clause) => `${clause.charAt(0).toUpperCase()}${clause.slice(1)}.`).join(' ');
   const words = ` ${normalize(content)} `;
   const record = newRecord({
@@ -270,23 +316,33 @@ export async function keepUncorrected(
     data: { keptFrom: old.id },
   });
   attachClaimSlot(record);
+  const [vector] = await embedder.embed([content]);
+  if (vector === undefined) return undefined;
+  // a current claim that says the same already ("I work as a nurse." written on its own): nothing to keep
+  const decision = await decideClaim(tx, record, vector, now);
+  if (decision.mergeInto !== undefined) return undefined;
   await tx.insertMemories([{ record, embedding: vector }]);
   return record;
 }
 
 /**
  * A superseded claim made current again (unsupersede, or its correction purged) holds again what its
- * kept part said: the part (`keepUncorrected`), while still current and unchanged, goes.
+ * kept parts said: each part (`keepUncorrected`), and the parts kept from those in turn, go unless
+ * someone edited them (a part later corrected goes too; the caller checks the claim against what was
+ * said since).
  */
 export async function dropKeptPart(tx: StoreTransaction, record: MemoryRecord): Promise<void> {
-  const parts = (await tx.findDerived({ scope: record.scope, ids: [record.id] })).filter(
-    (r) => r.data.keptFrom === record.id && r.status === 'active' && r.recordedAt === r.updatedAt,
-  );
-  if (parts.length > 0)
-    await tx.deleteMemories(
-      parts.map((r) => r.id),
-      record.scope,
+  const gone: string[] = [];
+  let frontier = [record.id];
+  for (let depth = 0; frontier.length > 0 && depth < 16; depth += 1) {
+    const from = new Set(frontier);
+    const parts = (await tx.findDerived({ scope: record.scope, ids: frontier })).filter(
+      (r) => typeof r.data.keptFrom === 'string' && from.has(r.data.keptFrom) && !Array.isArray(r.data.history),
     );
+    gone.push(...parts.map((r) => r.id));
+    frontier = parts.map((r) => r.id);
+  }
+  if (gone.length > 0) await tx.deleteMemories(gone, record.scope);
 }
 
 function supersedesEdge(incoming: MemoryRecord, old: MemoryRecord, comparison: ClaimComparison, now: number): Edge {

@@ -180,21 +180,29 @@ export function analyzeClaim(text: string): ClaimAnalysis {
 }
 
 /**
- * The clauses a statement's claims are read from, each a statement of its own ("I live in Lisbon and
- * I work as a nurse" → "I live in Lisbon", "I work as a nurse"), in order; a clause that starts with a
- * pronoun names the subject it points back to.
+ * The clauses a statement's claims are read from, each a statement of its own ("Alice lives in Berlin.
+ * She works at SAP." → "Alice lives in Berlin", "Alice works at SAP"), in order; "he" or "she" opening a
+ * clause after a named person is that person.
  */
 export function claimClauses(text: string): string[] {
   const clauses: string[] = [];
   let previousSubject: string | undefined;
   for (const raw of splitClauses(text).flatMap(splitConjoinedPredicates)) {
-    // "Alice lives in Berlin. She works at SAP." → "She" is Alice, as the claims read it
-    const clause = previousSubject && PRONOUN_START.test(raw) ? raw.replace(PRONOUN_START, `${previousSubject} `).trim() : raw.trim();
+    // "Alice lives in Berlin. She works at SAP." → "She" is Alice; any other pronoun stays as written
+    // ("It is red" after "I drive a Tesla" is not about the user)
+    const named = previousSubject !== undefined && PERSON_NAME.test(previousSubject);
+    const clause =
+      named && PERSONAL_PRONOUN_START.test(raw) ? raw.replace(PERSONAL_PRONOUN_START, `${previousSubject} `).trim() : raw.trim();
     if (clause.length > 0) clauses.push(clause);
     previousSubject = leadingSubject(clause) ?? previousSubject;
   }
   return clauses;
 }
+
+/** "he"/"she" opening a clause. */
+const PERSONAL_PRONOUN_START = /^(?:he|she)\b\s*/i;
+/** A person's name as a clause's subject: capitalised words, not "I". */
+const PERSON_NAME = /^(?!I$)\p{Lu}[\p{L}'-]*(?: \p{Lu}[\p{L}'-]*){0,2}$/u;
 
 /**
  * Extracts `subject / attribute / value` claim slots from a statement; negated slots record what the

@@ -46,16 +46,13 @@ const CONTRACTIONS: ReadonlyArray<readonly [RegExp, string]> = [
 const CHANGE_VERB_RE =
   /\b(?:moved|switched|changed|migrated|transferred|replaced|renamed|rescheduled|relocated|took over|taken over|postponed|pushed back|swapped|upgraded|downgraded|reassigned|handed over|raised|lowered|increased|decreased|reduced|bumped|went up|went down|no longer|rewritten|overtook|overtaken|supplanted|slipped|superseded)\b/i;
 
-/**
- * Splits a statement into clauses at sentence ends and semicolons, and at "and" before a new subject
- * pronoun ("I live in Lisbon and I work as a nurse"); dots inside tokens do not split.
- */
+/** Splits a statement into clauses at sentence ends and semicolons; dots inside tokens do not split. */
 export function splitClauses(text: string): string[] {
   let expanded = normalizeSpacing(text);
   for (const [re, replacement] of CONTRACTIONS) expanded = expanded.replace(re, replacement);
   return expanded
     .split(
-      /(?<=[^\s.][.!?;])\s+|;\s*|\s+(?:but|whereas|while) (?=(?:it|he|she|they|we|the|this|that|[A-Z]\w*) )|,\s*(?=[^,.;]{1,30} (?:is|are|does|do|has|have|was|were)[.!]?$)|,?\s+and (?=(?:I|we|he|she|they) (?!and\b)\w)/,
+      /(?<=[^\s.][.!?;])\s+|;\s*|\s+(?:but|whereas|while) (?=(?:it|he|she|they|we|the|this|that|[A-Z]\w*) )|,\s*(?=[^,.;]{1,30} (?:is|are|does|do|has|have|was|were)[.!]?$)/,
     )
     .map((c) => c.replace(/[.!?;]+$/, '').trim())
     .filter((c) => c.length > 0);
