@@ -4,12 +4,15 @@
  * the turn says something that is no longer true. The context marks such an episode with what
  * corrected it and ranks it after the episodes nothing corrected; recall's own ranking is left alone.
  */
-import { isVisible } from '../core/memory.js';
+import { isVisible, type MemoryRecord } from '../core/memory.js';
 import type { StoreReader } from '../core/ports/store.js';
 import type { Scope } from '../core/scope.js';
 import type { EpisodeEntry } from './types.js';
 
-/** What corrected an episode's claim: the claim that superseded it. */
+/** Supersession hops followed from a corrected claim to the one that holds now. */
+const MAX_HOPS = 8;
+
+/** What corrected an episode's claim: the claim that holds now in its place. */
 export interface Correction {
   id: string;
   content: string;
@@ -38,13 +41,25 @@ export async function readCorrections(
     }
   }
   if (successorOf.size === 0) return new Map();
-  const successors = new Map(
-    (await store.getMemories([...new Set(successorOf.values())], scopes)).filter((r) => r.status !== 'deleted').map((r) => [r.id, r]),
-  );
+  // a correction corrected in turn names its own successor: the chain is followed to what holds now
+  const successors = new Map<string, MemoryRecord>();
+  let wanted = [...new Set(successorOf.values())];
+  for (let hop = 0; wanted.length > 0 && hop < MAX_HOPS; hop += 1) {
+    for (const r of await store.getMemories(wanted, scopes)) successors.set(r.id, r);
+    wanted = [...successors.values()]
+      .map((r) => r.data.supersededBy)
+      .filter((id): id is string => typeof id === 'string' && !successors.has(id));
+  }
   const out = new Map<string, Correction>();
   for (const [episodeId, successorId] of successorOf) {
-    const successor = successors.get(successorId);
-    if (successor !== undefined) out.set(episodeId, { id: successor.id, content: successor.content });
+    let successor = successors.get(successorId);
+    for (let hop = 0; successor !== undefined && !isVisible(successor, {}, now) && hop < MAX_HOPS; hop += 1) {
+      const next = successor.data.supersededBy;
+      successor = typeof next === 'string' ? successors.get(next) : undefined;
+    }
+    // a correction said in the same turn corrects nothing said before it
+    if (successor === undefined || successor.status === 'deleted' || successor.provenance.derivedFrom.includes(episodeId)) continue;
+    out.set(episodeId, { id: successor.id, content: successor.content });
   }
   return out;
 }

@@ -70,6 +70,27 @@ describe('context: what is current', () => {
     expect(ctx.markdown).toContain('user: I live in Lisbon. _(later corrected: Actually I moved to Porto last month.)_ _(source: c0 #m0)_');
   });
 
+  it('names the correction that holds now, and marks no turn that corrects itself', async () => {
+    const engram = await open();
+    const scope = 'acme/users/bo';
+    const turns: [string, number][] = [
+      ['user: My favourite drink is coffee.', NOW - 9 * DAY],
+      ['user: Correction: my favourite drink is tea.', NOW - 5 * DAY],
+      ['user: Correction: my favourite drink is water.', NOW - 2 * DAY],
+      ['user: I live in Lisbon. Actually I moved to Porto.', NOW - DAY],
+    ];
+    for (const [i, [content, at]] of turns.entries()) {
+      await engram.remember({ scope, content, capture: true, occurredAt: at, source: { conversationId: `c${i}`, messageId: `m${i}` } });
+    }
+    const drink = await engram.context({ scopes: [scope], message: 'What is my favourite drink?', budgetMs: 5_000 });
+    const coffee = drink.parts.episodes.items.find((e) => e.content.includes('coffee'));
+    expect(coffee?.correctedBy?.content).toBe('Correction: my favourite drink is water.');
+    const home = await engram.context({ scopes: [scope], message: 'Where do I live?', budgetMs: 5_000 });
+    const turn = home.parts.episodes.items.find((e) => e.content.includes('Lisbon'));
+    expect(turn).toBeDefined();
+    expect(turn?.correctedBy).toBeUndefined();
+  });
+
   it('leaves an episode unmarked while the correction of its claim is dated later', async () => {
     const engram = await open();
     const scope = 'acme/users/ana';

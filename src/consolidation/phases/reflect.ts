@@ -195,9 +195,15 @@ async function staleStatements(ctx: PhaseContext, records: readonly MemoryRecord
   const episodes = new Set(records.filter(isEpisode).map((r) => r.id));
   const stale = new Set<string>();
   if (episodes.size === 0) return stale;
-  for (const claim of await ctx.deps.store.findDerived({ scope: ctx.scope, ids: [...episodes] })) {
-    if (claim.layer !== 'semantic' || isCurrent(claim, ctx.now) || !claim.tags.includes(CAPTURED_TAG)) continue;
-    for (const id of claim.provenance.derivedFrom) if (episodes.has(id)) stale.add(id);
+  const corrected = (await ctx.deps.store.findDerived({ scope: ctx.scope, ids: [...episodes] })).filter(
+    (claim) => claim.layer === 'semantic' && !isCurrent(claim, ctx.now) && claim.tags.includes(CAPTURED_TAG),
+  );
+  // a correction said in the same turn ("I live in Lisbon. Actually I moved to Porto.") leaves the turn true
+  const successorIds = [...new Set(corrected.map((c) => c.data.supersededBy).filter((id): id is string => typeof id === 'string'))];
+  const successors = new Map((await ctx.deps.store.getMemories(successorIds, [ctx.scope])).map((r) => [r.id, r]));
+  for (const claim of corrected) {
+    const by = typeof claim.data.supersededBy === 'string' ? successors.get(claim.data.supersededBy) : undefined;
+    for (const id of claim.provenance.derivedFrom) if (episodes.has(id) && by?.provenance.derivedFrom.includes(id) !== true) stale.add(id);
   }
   return stale;
 }
