@@ -15,10 +15,11 @@ export interface CliResult {
 }
 
 /** Runs `engram ...args` synchronously. */
-export function runCli(args: readonly string[], options: { input?: string; env?: Record<string, string> } = {}): CliResult {
+export function runCli(args: readonly string[], options: { input?: string; env?: Record<string, string>; cwd?: string } = {}): CliResult {
   const result = spawnSync(process.execPath, [BIN, ...args], {
     encoding: 'utf8',
     input: options.input,
+    ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
     env: { ...process.env, ...options.env },
     timeout: 120_000,
   });

@@ -5,7 +5,7 @@
  * `setup claude-code` names the database the hooks will really open; `serve` prints the banner
  * docs/cli.md shows; docs/cli.md lists every command and flag the help shows.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { binBuilt, json, runCli } from '../helpers/cli.js';
@@ -44,6 +44,19 @@ describe.skipIf(!binBuilt)('a new --db in a folder that does not exist', { timeo
     const viaEnv = runCli(['stats', '--scope', SCOPE, '--json'], { env: { ...env, HOME: home, ENGRAM_DB: '~/.engram/me.db' } });
     expect(viaEnv.status, viaEnv.stderr).toBe(0);
     expect(json<{ total: number }>(viaEnv).total).toBe(1);
+  });
+
+  it('a --db under a file, or under ~user, is a clear error that creates nothing', () => {
+    const file = join(tmp.dir, 'afile');
+    writeFileSync(file, 'not a folder');
+    const under = runCli(['remember', 'hi', '--scope', SCOPE, '--db', join(file, 'x.db')], { env });
+    expect(under.status).toBe(5);
+    expect(plain(under.stderr)).toMatch(/cannot be created \(E(EXIST|NOTDIR): a part of the path is a file\)/);
+    expect(plain(under.stderr)).not.toMatch(/Internal error/);
+    const other = runCli(['remember', 'hi', '--scope', SCOPE, '--db', '~root/x.db'], { env, cwd: tmp.dir });
+    expect(other.status).toBe(2);
+    expect(plain(other.stderr)).toContain('"~user" paths are not expanded');
+    expect(existsSync(join(tmp.dir, '~root'))).toBe(false);
   });
 
   it('serve creates it too, and prints the banner docs/cli.md shows', async () => {

@@ -5,6 +5,7 @@
  */
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
+import { EngramError } from '../../core/errors.js';
 import { makeDirectories } from '../../make-directories.js';
 
 /** The default database file: `$XDG_DATA_HOME/engram/engram.db` (an absolute XDG_DATA_HOME only, per the XDG spec), else `~/.local/share/engram/engram.db`. */
@@ -27,7 +28,15 @@ export function resolveDbPath(flag: string | undefined, env: NodeJS.ProcessEnv =
 }
 
 function expandHome(path: string): string {
-  return path.startsWith('~/') ? join(homedir(), path.slice(2)) : path;
+  if (path === '~') return homedir();
+  if (path.startsWith('~/')) return join(homedir(), path.slice(2));
+  // "~user/…" is another user's home, which a shell would look up: say so rather than make a folder "~user"
+  if (/^~[^/]+/.test(path) && !path.includes('://'))
+    throw new EngramError(
+      'INVALID_INPUT',
+      `--db ${path}: "~user" paths are not expanded; write the full path (e.g. /home/user/…) or ~/… for your own home`,
+    );
+  return path;
 }
 
 /** Creates the folder of the default database (the first command that writes makes `~/.local/share/engram`). */
@@ -40,7 +49,16 @@ export function ensureDefaultDbFolder(path: string, env: NodeJS.ProcessEnv = pro
  * default location): private (0700), since they hold someone's memory. Only commands that write call it.
  */
 export function ensureDbFolder(path: string): void {
-  makeDirectories(dirname(path), 0o700);
+  try {
+    makeDirectories(dirname(path), 0o700);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EEXIST' && code !== 'ENOTDIR' && code !== 'EACCES' && code !== 'EPERM' && code !== 'EROFS') throw error;
+    throw new EngramError(
+      'STORAGE_UNAVAILABLE',
+      `--db ${path}: its folder ${dirname(path)} cannot be created (${code}${code === 'EEXIST' || code === 'ENOTDIR' ? ': a part of the path is a file' : ''}); pick another path`,
+    );
+  }
 }
 
 /** The help text of `--db`. */
