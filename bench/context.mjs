@@ -25,7 +25,6 @@ import {
   percentiles,
   printTable,
   writeResult,
-  newEngineCore,
   removeDatabaseFiles,
 } from './lib.mjs';
 
@@ -54,7 +53,9 @@ const { openSqliteStore } = await import(dist('storage/sqlite/index.js'));
 const { StaticEmbedder } = await import(dist('embeddings/static/index.js'));
 const embedder = await StaticEmbedder.create({});
 const store = await openSqliteStore({ path, embedding: { name: corpus.manifest.embedderName, dimension: embedder.dimension } });
-const engram = await newEngineCore({ store, embedder });
+// context and its warm-up live on Engram (serving), which Engram.create composes on these parts
+const { Engram } = await import(dist('index.js'));
+const engram = await Engram.create({ store, embedder });
 
 const user = SMALL_SCOPES[0];
 const scopes = [MAIN_SCOPE, user];
@@ -171,7 +172,7 @@ function startSiblings() {
 }
 
 const rows = [];
-const slowEngine = await newEngineCore({ store: slowStore(store, slowMs), embedder });
+const slowEngine = await Engram.create({ store: slowStore(store, slowMs), embedder });
 for (const budget of budgets) rows.push(await runCase('normal', engram, budget));
 for (const budget of budgets) rows.push(await runCase(`slow getMemories +${slowMs} ms`, slowEngine, budget));
 let siblings = 0;

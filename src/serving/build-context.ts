@@ -37,7 +37,7 @@ import type { ParsedContextInput } from './schemas.js';
 import type { ProfileFact } from './parts.js';
 import type { ChainEntry, ConceptEntry, ContextLevel, ContextPart, StructuredContext, TrimmedCounts } from './types.js';
 import { chainEntries } from './chains.js';
-import { markCorrections, readCorrections } from './corrections.js';
+import { correctedClaimsOf, markCorrections, readCorrections, type CorrectedClaims } from './corrections.js';
 
 /**
  * Time kept back from the budget for trimming, rendering and the synchronous read that may already be
@@ -69,6 +69,7 @@ interface Cached<T> {
 export class ContextCache {
   readonly #rules = new Map<string, Cached<ProceduralRead>>();
   readonly #profile = new Map<string, Cached<ProfileFact[]>>();
+  readonly #corrected = new Map<string, Cached<CorrectedClaims | null>>();
   #groundingMs = 0;
   #latenessMs = 0;
   /** Durations of store reads, so a read that cannot finish in time is not started. */
@@ -86,9 +87,16 @@ export class ContextCache {
   setProfile(key: string, items: ProfileFact[], at: number): void {
     remember(this.#profile, key, { items, at });
   }
-  /** Forgets the rules and profile of every scope set containing `scope` (all, when omitted): a write changed them. */
+  /** A scope's index of corrected captured claims (`correctedClaimsOf`), as last read. */
+  corrected(scope: string): Cached<CorrectedClaims | null> | undefined {
+    return this.#corrected.get(scope);
+  }
+  setCorrected(scope: string, items: CorrectedClaims | null, at: number): void {
+    remember(this.#corrected, scope, { items, at });
+  }
+  /** Forgets the rules, profile and corrections of every scope set containing `scope` (all, when omitted): a write changed them. */
   invalidate(scope?: string): void {
-    for (const map of [this.#rules, this.#profile] as Map<string, unknown>[]) {
+    for (const map of [this.#rules, this.#profile, this.#corrected] as Map<string, unknown>[]) {
       for (const key of [...map.keys()]) if (scope === undefined || key.split('\n').includes(scope)) map.delete(key);
     }
   }
@@ -217,8 +225,16 @@ export async function buildContext(deps: ContextDeps, input: ParsedContextInput)
     // Which episodes' captured claims were corrected since: a lookup that does not fit leaves them unmarked (`minimal`).
     let correctionsSkipped = false;
     const correctionStore = storeWithDeadline(deps.store, { ...gate, degrade: true, onSkip: () => (correctionsSkipped = true) });
+    // a scope's index of corrected claims is read once and kept like the rules (fresh for RULES_FRESH_MS, dropped on a write)
+    const correctedIndex = async (scope: Scope): Promise<CorrectedClaims | null> => {
+      const held = cache.corrected(scope);
+      if (held !== undefined && stopwatch.now() - held.at < RULES_FRESH_MS) return held.items;
+      const index = await correctedClaimsOf(deps.store, scope);
+      cache.setCorrected(scope, index, stopwatch.now());
+      return index;
+    };
     const correctionsRead = deadline.then(hitsRead, (hits) =>
-      readCorrections(correctionStore, scopes, episodesFromHits(hits, input.episodes), now),
+      readCorrections(correctionStore, scopes, episodesFromHits(hits, input.episodes), now, correctedIndex),
     );
     // after the concept lookup: cautions are about the concepts a turn names
     const affectRead = deadline.then(conceptsRead, (concepts) =>

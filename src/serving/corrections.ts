@@ -8,6 +8,7 @@ import { isVisible, type MemoryRecord } from '../core/memory.js';
 import type { StoreReader } from '../core/ports/store.js';
 import type { Scope } from '../core/scope.js';
 import type { EpisodeEntry } from './types.js';
+import { CAPTURED_TAG } from '../core/write/capture/index.js';
 
 /** Supersession hops followed from a corrected claim to the one that holds now. */
 const MAX_HOPS = 8;
@@ -18,23 +19,62 @@ export interface Correction {
   content: string;
 }
 
+/** A scope's captured claims that a correction superseded, by the episode each was captured from. */
+export type CorrectedClaims = ReadonlyMap<string, readonly MemoryRecord[]>;
+
+/** Superseded claims read per page, and the most a scope's index reads (past that, episodes are looked up one read at a time). */
+const PAGE = 500;
+const MAX_CORRECTED = 10_000;
+
+/**
+ * The index of a scope's corrected captured claims: its superseded semantic records tagged `captured`,
+ * by the episode they came from; `null` when the scope holds more superseded claims than
+ * `MAX_CORRECTED` (then `readCorrections` asks `findDerived` for the episodes shown instead).
+ */
+export async function correctedClaimsOf(store: Pick<StoreReader, 'listMemories'>, scope: Scope): Promise<CorrectedClaims | null> {
+  const byEpisode = new Map<string, MemoryRecord[]>();
+  let read = 0;
+  for (let afterId: string | undefined; ;) {
+    const page = await store.listMemories({
+      scopes: [scope],
+      layers: ['semantic'],
+      statuses: ['superseded'],
+      limit: PAGE,
+      ...(afterId !== undefined ? { afterId } : {}),
+    });
+    for (const claim of page) {
+      if (!claim.tags.includes(CAPTURED_TAG) || typeof claim.data.supersededBy !== 'string') continue;
+      for (const id of claim.provenance.derivedFrom) byEpisode.set(id, [...(byEpisode.get(id) ?? []), claim]);
+    }
+    read += page.length;
+    if (page.length < PAGE) return byEpisode;
+    if (read >= MAX_CORRECTED) return null;
+    afterId = (page[page.length - 1] as MemoryRecord).id;
+  }
+}
+
 /**
  * Corrections of the episodes `episodes` (ids with their scope), keyed by episode id: for each, the
- * claim superseding one of its claims that is no longer current `now` (a correction valid from a
- * future date does not count yet). One `findDerived` read per scope, one `getMemories` for the successors.
+ * claim holding now in place of one of its claims that is no longer current `now` (a correction valid
+ * from a future date does not count yet). `indexOf` gives a scope's index of corrected claims (cached
+ * by the caller), or null to look the episodes up with `findDerived`; one `getMemories` read follows
+ * for the successors, only when an episode was corrected.
  */
 export async function readCorrections(
   store: Pick<StoreReader, 'findDerived' | 'getMemories'>,
   scopes: readonly Scope[],
   episodes: readonly { id: string; scope: Scope }[],
   now: number,
+  indexOf: (scope: Scope) => Promise<CorrectedClaims | null> = async () => null,
 ): Promise<Map<string, Correction>> {
   const byScope = new Map<Scope, string[]>();
   for (const e of episodes) byScope.set(e.scope, [...(byScope.get(e.scope) ?? []), e.id]);
   const successorOf = new Map<string, string>();
   for (const [scope, ids] of byScope) {
     const wanted = new Set(ids);
-    for (const claim of await store.findDerived({ scope, ids })) {
+    const index = await indexOf(scope);
+    const claims = index !== null ? ids.flatMap((id) => index.get(id) ?? []) : await store.findDerived({ scope, ids });
+    for (const claim of claims) {
       const by = claim.data.supersededBy;
       if (typeof by !== 'string' || isVisible(claim, {}, now)) continue;
       for (const id of claim.provenance.derivedFrom) if (wanted.has(id) && !successorOf.has(id)) successorOf.set(id, by);

@@ -91,6 +91,21 @@ describe('context: what is current', () => {
     expect(turn?.correctedBy).toBeUndefined();
   });
 
+  it('marks a correction written after a context was built (the index of corrections is dropped on a write)', async () => {
+    const engram = await open();
+    const scope = 'acme/users/cy';
+    const say = (content: string, i: number, at: number) =>
+      engram.remember({ scope, content, capture: true, occurredAt: at, source: { conversationId: `c${i}`, messageId: `m${i}` } });
+    await say('user: I live in Lisbon.', 0, NOW - 9 * DAY);
+    const before = await engram.context({ scopes: [scope], message: 'Where do I live?', budgetMs: 5_000 });
+    expect(before.parts.episodes.items.find((e) => e.content.includes('Lisbon'))?.correctedBy).toBeUndefined();
+    await say('user: Actually I moved to Porto last month.', 1, NOW);
+    const after = await engram.context({ scopes: [scope], message: 'Where do I live?', budgetMs: 5_000 });
+    expect(after.parts.episodes.items.find((e) => e.content.includes('Lisbon'))?.correctedBy?.content).toBe(
+      'Actually I moved to Porto last month.',
+    );
+  });
+
   it('leaves an episode unmarked while the correction of its claim is dated later', async () => {
     const engram = await open();
     const scope = 'acme/users/ana';
