@@ -47,6 +47,7 @@ import {
   applyLaterSuccessor,
   applySupersession,
   attachClaimSlot,
+  CLAIM_LAYERS,
   decideClaim,
   dropKeptPart,
   laterSuperseders,
@@ -79,6 +80,7 @@ import { listPage, scopeSummaries, type ListResult } from './browse/list.js';
 import { listInputSchema, scopesInputSchema, type ListInput, type PurgeInput, type ScopesInput } from './browse/schemas.js';
 import { purgeRecords, type PurgeReport } from './purge/purge.js';
 import { isTombstone } from './purge/expire.js';
+import { isConcept } from './record-kinds.js';
 import { newId } from './record-factory.js';
 import type { RecordChange, RecordChangeListener } from './record-change.js';
 import { createRedactor, type Redactor, type RedactionOptions } from './redact/redactor.js';
@@ -405,7 +407,13 @@ export class EngramCore {
       if (chunks !== undefined && chunks.records.length > 0) await tx.insertMemories(chunks.records);
       const [updated] = await tx.getMemories([id], [scope]);
       // a new wording is the latest statement of its claim: it supersedes what it corrects, as a write would
-      if (embedding !== undefined && updated !== undefined && updated.status === 'active') {
+      if (
+        embedding !== undefined &&
+        updated !== undefined &&
+        updated.status === 'active' &&
+        CLAIM_LAYERS.has(updated.layer) &&
+        !isConcept(updated)
+      ) {
         const { superseded } = await decideClaim(tx, updated, embedding, now);
         const { supersede, successor } = orderSupersessions(updated, superseded);
         if (successor !== undefined) await applyLaterSuccessor(tx, updated, successor, now);

@@ -267,6 +267,15 @@ describe('Engram engine', () => {
     expect((await engram.get(other.id, { scopes: ['t/a'] })).status).toBe('active');
   });
 
+  it('an edited episode supersedes nothing: episodes are events', async () => {
+    const first = await engram.remember({ scope: 't/ep', content: 'I live in Lisbon.' });
+    clock.advance(1000);
+    const second = await engram.remember({ scope: 't/ep', content: 'We talked about the weather.' });
+    clock.advance(1000);
+    await engram.update(second.id, { content: 'Actually I moved to Porto.' }, { scope: 't/ep' });
+    expect((await engram.get(first.id, { scopes: ['t/ep'] })).status).toBe('active');
+  });
+
   it('a superseded claim keeps the end of validity its correction gave it: update cannot reopen it', async () => {
     const old = await engram.remember({ scope: 't/a', layer: 'semantic', content: 'Jo works at Acme.', validFrom: '2020-01-01' });
     await engram.remember({ scope: 't/a', layer: 'semantic', content: 'Jo works at Globex.', validFrom: '2023-06-01' });
