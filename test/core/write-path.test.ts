@@ -283,13 +283,15 @@ describe('write path: claims that stay true', () => {
     const claims = (await engram.list({ scopes: ['t/s'], layers: ['semantic'] })).items;
     expect(claims.length).toBeGreaterThan(0);
     expect(claims.filter((c) => c.status === 'superseded').map((c) => c.content)).toEqual([]);
-    // the same speaker still corrects themself
-    await engram.remember({ scope: 't/s', layer: 'semantic', content: 'Maria: I live in Lisbon.' });
+    // the same speaker still corrects themself, and what she said besides stays hers
+    await engram.remember({ scope: 't/s', layer: 'semantic', content: 'Maria: I live in Lisbon. I work as a nurse.' });
     clock.advance(DAY);
     expect((await engram.remember({ scope: 't/s', layer: 'semantic', content: 'John: I live in Porto.' })).action).not.toBe('superseded');
     expect((await engram.remember({ scope: 't/s', layer: 'semantic', content: 'Maria: Actually I moved to Porto.' })).action).toBe(
       'superseded',
     );
+    const current = (await engram.list({ scopes: ['t/s'], layers: ['semantic'] })).items.filter((m) => m.status === 'active');
+    expect(current.map((m) => m.content)).toContain('Maria: I work as a nurse.');
   });
 
   it('an edit or a restore that supersedes a statement keeps its uncorrected clause too', async () => {

@@ -297,7 +297,12 @@ async function keepUncorrected(
       corrected[i] !== 'supersedes' && corrected[i] !== 'agrees' && !LEANS_ON_ANOTHER.test(clause) && extractClaim(clause).length > 0,
   );
   if (kept.length === 0) return undefined;
-  const content = kept.map((clause) => `${clause.charAt(0).toUpperCase()}${clause.slice(1)}.`).join(' ');
+  const sentences = kept.map((clause) => `${clause.charAt(0).toUpperCase()}${clause.slice(1)}.`).join(' ');
+  // who said it stays said by them ("Maria: I live in Lisbon. I work as a nurse." keeps "Maria: I work as a nurse.")
+  const named = SPEAKER_LABEL.exec(old.content)?.[1];
+  const label = named !== undefined && !NOTE_LABELS.has(named.toLowerCase()) ? named : undefined;
+  const content = label !== undefined && !sentences.startsWith(`${label}:`) ? `${label}: ${sentences}` : sentences;
+  const speaker = (old.data as { speaker?: unknown }).speaker;
   const words = ` ${normalize(content)} `;
   const record = newRecord({
     scope: old.scope,
@@ -313,7 +318,7 @@ async function keepUncorrected(
     validFrom: old.validFrom,
     validTo: old.validTo,
     occurredAt: old.occurredAt,
-    data: { keptFrom: old.id },
+    data: { keptFrom: old.id, ...(typeof speaker === 'string' ? { speaker } : {}) },
   });
   attachClaimSlot(record);
   const [vector] = await embedder.embed([content]);
