@@ -6,7 +6,7 @@
  * importance 0.5 / 0.7 / 0.9) with DERIVED_FROM edges to what it summarises; an identity key makes a
  * second run add no duplicate.
  */
-import type { Edge, FactData, MemoryRecord } from '../../core/memory.js';
+import { isVisible, type Edge, type FactData, type MemoryRecord } from '../../core/memory.js';
 import type { StoreReader } from '../../core/ports/store.js';
 import type { Scope } from '../../core/scope.js';
 import {
@@ -92,7 +92,7 @@ export async function reflectPhase(ctx: PhaseContext): Promise<void> {
     return;
   }
   const stale = await staleStatements(ctx, fresh);
-  const items = fresh.filter((r) => isCurrent(r, ctx.now) && !stale.has(r.id)).slice(-MAX_ITEMS);
+  const items = fresh.filter((r) => isVisible(r, {}, ctx.now) && !stale.has(r.id)).slice(-MAX_ITEMS);
   ctx.counters.examined += items.length;
   const insights: (Insight & { id?: string })[] = [];
   if (items.length >= cfg.minItems) insights.push(...(await synthesise(ctx, items, 1)));
@@ -176,16 +176,6 @@ function provenanceOf(insight: Insight): string[] {
   return [...insight.representatives, ...insight.sources.filter((id) => !quoted.has(id))].slice(0, 50);
 }
 
-/** Is the record true now: active, not invalidated, and inside its validity? */
-function isCurrent(record: MemoryRecord, now: number): boolean {
-  return (
-    record.status === 'active' &&
-    record.invalidatedAt === null &&
-    record.validFrom <= now &&
-    (record.validTo === null || record.validTo > now)
-  );
-}
-
 /**
  * The episodes among `records` that stated something since corrected: a claim captured from them
  * (tag `captured`, provenance `derivedFrom` the episode) is superseded or no longer valid. A reflection neither counts nor
@@ -196,7 +186,7 @@ async function staleStatements(ctx: PhaseContext, records: readonly MemoryRecord
   const stale = new Set<string>();
   if (episodes.size === 0) return stale;
   const corrected = (await ctx.deps.store.findDerived({ scope: ctx.scope, ids: [...episodes] })).filter(
-    (claim) => claim.layer === 'semantic' && !isCurrent(claim, ctx.now) && claim.tags.includes(CAPTURED_TAG),
+    (claim) => claim.layer === 'semantic' && !isVisible(claim, {}, ctx.now) && claim.tags.includes(CAPTURED_TAG),
   );
   // a correction said in the same turn ("I live in Lisbon. Actually I moved to Porto.") leaves the turn true
   const successorIds = [...new Set(corrected.map((c) => c.data.supersededBy).filter((id): id is string => typeof id === 'string'))];
@@ -208,9 +198,25 @@ async function staleStatements(ctx: PhaseContext, records: readonly MemoryRecord
   return stale;
 }
 
+/** The unrelated reference sentences embedded once per embedder (their vectors never change). */
+const referenceVectors = new WeakMap<object, Promise<Float32Array[]>>();
+
+function referencesOf(embedder: PhaseContext['deps']['embedder']): Promise<Float32Array[]> {
+  let vectors = referenceVectors.get(embedder);
+  if (vectors === undefined) {
+    vectors = embedder.embed(baselineReferences());
+    // a failed embedding is tried again next time
+    vectors.catch(() => referenceVectors.delete(embedder));
+    referenceVectors.set(embedder, vectors);
+  }
+  return vectors;
+}
+
 async function synthesise(ctx: PhaseContext, records: readonly MemoryRecord[], level: 1 | 2 | 3): Promise<(Insight & { id?: string })[]> {
-  const references = baselineReferences();
-  const vectors = await ctx.deps.embedder.embed([...records.map((r) => r.content), ...references]);
+  const [vectors, references] = await Promise.all([
+    ctx.deps.embedder.embed(records.map((r) => r.content)),
+    referencesOf(ctx.deps.embedder),
+  ]);
   const items: ReflectionItem[] = records.map((r, i) => ({
     id: r.id,
     content: r.content,
@@ -219,7 +225,7 @@ async function synthesise(ctx: PhaseContext, records: readonly MemoryRecord[], l
     at: r.occurredAt ?? r.validFrom,
   }));
   // the embedder's cosine for unrelated texts, measured on these items: the clustering threshold sits above it
-  const baseline = similarityBaseline(items, vectors.slice(records.length));
+  const baseline = similarityBaseline(items, references);
   const cfg = ctx.deps.config.reflection;
   const insights =
     ctx.deps.reflect !== undefined

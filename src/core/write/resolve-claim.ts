@@ -14,6 +14,7 @@ import { contentTerms } from '../text/index.js';
 import { claimClauses, compareClaims, extractClaim, type ClaimComparison } from './claims/index.js';
 import { newId } from './new-record.js';
 import { newRecord } from '../record-factory.js';
+import { turnSpeaker } from '../layers/turn-speaker.js';
 
 /** Layers whose records are claims (the rest are events and never merged or superseded). */
 export const CLAIM_LAYERS = new Set(['semantic', 'procedural']);
@@ -107,6 +108,7 @@ async function claimCandidates(
   const missing = ids.filter((id) => !known.has(id));
   for (const r of missing.length > 0 ? await tx.getMemories(missing, scopes) : []) known.set(r.id, r);
   const candidates: MemoryRecord[] = [];
+  const ours = speakerOf(record);
   for (const id of ids) {
     const candidate = known.get(id);
     // a concept is a name, not a statement: no claim merges into or supersedes one (nor the reverse)
@@ -115,15 +117,13 @@ async function claimCandidates(
     // facts the writer attached to different things ("Favorite color is blue" of Alice, "…green" of Bob)
     if (aboutOtherThings(record, candidate)) continue;
     // first-person statements of two speakers are about two people ("Maria: My family…", "John: My family…")
-    const [ours, theirs] = [speakerOf(record), speakerOf(candidate)];
-    if (ours !== undefined && theirs !== undefined && ours !== theirs) continue;
+    const theirs = ours !== undefined ? speakerOf(candidate) : undefined;
+    if (theirs !== undefined && theirs !== ours) continue;
     candidates.push(candidate);
   }
   return { candidates, similarity, nearest: vectorHits.map((h) => h.score) };
 }
 
-/** A leading "Name: " that says who spoke, as a turn's text carries it. */
-const SPEAKER_LABEL = /^(\p{Lu}[\p{L}'.-]*(?: \p{Lu}[\p{L}'.-]*){0,2}):\s+\S/u;
 /** Labels that say what a note is, not who spoke it. */
 const NOTE_LABELS = new Set([
   'correction',
@@ -143,12 +143,17 @@ const NOTE_LABELS = new Set([
   'rule',
 ]);
 
+/** The "Name: " a text starts with (`turnSpeaker`), unless the label says what a note is ("Correction: …"). */
+function labelledSpeaker(content: string): string | undefined {
+  const label = turnSpeaker(content);
+  return label !== undefined && !NOTE_LABELS.has(label.toLowerCase()) ? label : undefined;
+}
+
 /** Who said a claim: the speaker the writer recorded, else a "Name: " label its text starts with. */
 function speakerOf(record: MemoryRecord): string | undefined {
   const given = (record.data as { speaker?: unknown }).speaker;
   if (typeof given === 'string' && given.trim().length > 0) return given.trim().toLowerCase();
-  const label = SPEAKER_LABEL.exec(record.content)?.[1]?.toLowerCase();
-  return label !== undefined && !NOTE_LABELS.has(label) ? label : undefined;
+  return labelledSpeaker(record.content)?.toLowerCase();
 }
 
 /**
@@ -299,8 +304,7 @@ async function keepUncorrected(
   if (kept.length === 0) return undefined;
   const sentences = kept.map((clause) => `${clause.charAt(0).toUpperCase()}${clause.slice(1)}.`).join(' ');
   // who said it stays said by them ("Maria: I live in Lisbon. I work as a nurse." keeps "Maria: I work as a nurse.")
-  const named = SPEAKER_LABEL.exec(old.content)?.[1];
-  const label = named !== undefined && !NOTE_LABELS.has(named.toLowerCase()) ? named : undefined;
+  const label = labelledSpeaker(old.content);
   const content = label !== undefined && !sentences.startsWith(`${label}:`) ? `${label}: ${sentences}` : sentences;
   const speaker = (old.data as { speaker?: unknown }).speaker;
   const words = ` ${normalize(content)} `;
