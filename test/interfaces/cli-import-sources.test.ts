@@ -14,6 +14,7 @@ import type { Edge } from '../../src/core/memory.js';
 import type { ImportReport } from '../../src/portability/importers/index.js';
 import { binBuilt, json, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
+import { chatgptConversation } from '../helpers/chatgpt.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/import/', import.meta.url));
 const fixture = (path: string): string => join(FIXTURES, path);
@@ -461,26 +462,7 @@ describe.skipIf(!binBuilt)('engram import <source> and export mcp-memory (skippe
     const db = freshDb();
     const token = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
     const file = join(tmp.dir, 'title-secret.json');
-    writeFileSync(
-      file,
-      JSON.stringify([
-        {
-          id: 'conv-t',
-          title: `Why does ${token} fail`,
-          create_time: 1700000000,
-          current_node: 'u1',
-          mapping: {
-            r: { id: 'r', message: null, parent: null, children: ['u1'] },
-            u1: {
-              id: 'u1',
-              parent: 'r',
-              children: [],
-              message: { id: 'u1', author: { role: 'user' }, create_time: 1700000001, content: { content_type: 'text', parts: ['Why?'] } },
-            },
-          },
-        },
-      ]),
-    );
+    writeFileSync(file, JSON.stringify([chatgptConversation('conv-t', `Why does ${token} fail`, 'Why?')]));
     const report = run(db, ['import', 'chatgpt', file, '--scope-template', 'me/chats/{title}']);
     expect(report.scopes).toEqual({ 'me/chats/Why_does__redacted_github-token__fail': 1 });
     for (const path of [db, `${db}-wal`]) if (existsSync(path)) expect(readFileSync(path).includes(token)).toBe(false);

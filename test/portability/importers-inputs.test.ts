@@ -22,29 +22,11 @@ import {
 } from '../../src/portability/importers/index.js';
 import { withoutBom } from '../../src/portability/without-bom.js';
 import { tempEngram } from '../helpers/temp.js';
+import { chatgptConversation } from '../helpers/chatgpt.js';
 
 const fixture = (path: string): string => readFileSync(fileURLToPath(new URL(`../fixtures/import/${path}`, import.meta.url)), 'utf8');
 
 const TOKEN = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
-
-/** A ChatGPT conversation of one user message. */
-function chatgptConversation(id: string, title: string, text: string): unknown {
-  return {
-    id,
-    title,
-    create_time: 1_700_000_000,
-    current_node: 'u1',
-    mapping: {
-      r: { id: 'r', message: null, parent: null, children: ['u1'] },
-      u1: {
-        id: 'u1',
-        parent: 'r',
-        children: [],
-        message: { id: 'u1', author: { role: 'user' }, create_time: 1_700_000_001, content: { content_type: 'text', parts: [text] } },
-      },
-    },
-  };
-}
 
 let cleanup: (() => Promise<void>) | undefined;
 afterEach(async () => {
