@@ -17,8 +17,10 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, List, Optional
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -143,3 +145,45 @@ def scope(request: pytest.FixtureRequest) -> str:
     """A scope of tenant acme no other test writes to."""
     name = re.sub(r"[^A-Za-z0-9_-]", "-", request.node.name)[:60]
     return f"acme/py/{name}-{secrets.token_hex(3)}"
+
+
+Answer = Tuple[int, Dict[str, str], Any]
+
+
+@pytest.fixture
+def local_server() -> Iterator[Callable[[Callable[[BaseHTTPRequestHandler], Answer]], str]]:
+    """Starts tiny HTTP servers on 127.0.0.1 (a proxy, an old server, a busy one): each request's body is
+    read, then ``answer(handler)`` gives its status, headers and JSON body. Returns the server's URL; every
+    server started is stopped after the test."""
+    started: List[ThreadingHTTPServer] = []
+
+    def start(answer: Callable[[BaseHTTPRequestHandler], Answer]) -> str:
+        class Handler(BaseHTTPRequestHandler):
+            def _answer(self) -> None:
+                self.rfile.read(int(self.headers.get("content-length") or 0))
+                status, headers, body = answer(self)
+                data = json.dumps(body).encode()
+                self.send_response(status)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(data)))
+                for name, value in headers.items():
+                    self.send_header(name, value)
+                self.end_headers()
+                self.wfile.write(data)
+
+            do_GET = do_POST = _answer
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=httpd.serve_forever, daemon=True).start()
+        started.append(httpd)
+        return f"http://127.0.0.1:{httpd.server_address[1]}"
+
+    try:
+        yield start
+    finally:
+        for httpd in started:
+            httpd.shutdown()
+            httpd.server_close()

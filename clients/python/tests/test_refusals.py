@@ -4,9 +4,6 @@ and none of them changes a record it was not meant to."""
 
 from __future__ import annotations
 
-import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Dict, Iterator
 
 import pytest
@@ -113,33 +110,11 @@ async def test_the_async_client_refuses_them_too(server, scope: str) -> None:
 
 
 @pytest.fixture
-def stub() -> Iterator[Dict[str, Any]]:
+def stub(local_server) -> Iterator[Dict[str, Any]]:
     """A local HTTP server answering 200 with the JSON in ``answers[path]`` (a proxy or an old server)."""
     answers: Dict[str, Any] = {}
-
-    class Handler(BaseHTTPRequestHandler):
-        def _answer(self) -> None:
-            self.rfile.read(int(self.headers.get("content-length") or 0))
-            data = json.dumps(answers.get(self.path.split("?")[0], {})).encode()
-            self.send_response(200)
-            self.send_header("content-type", "application/json")
-            self.send_header("content-length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        do_GET = do_POST = _answer
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    answers["url"] = f"http://127.0.0.1:{httpd.server_address[1]}"
-    try:
-        yield answers
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    answers["url"] = local_server(lambda handler: (200, {}, answers.get(handler.path.split("?")[0], {})))
+    yield answers
 
 
 def test_an_answer_of_the_wrong_shape_is_invalid_response(stub: Dict[str, Any]) -> None:

@@ -3,10 +3,7 @@ honouring Retry-After; other errors are not retried."""
 
 from __future__ import annotations
 
-import json
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Iterator, List, Tuple
 
 import httpx
@@ -26,38 +23,14 @@ class Script:
 
 
 @pytest.fixture
-def scripted() -> Iterator[Tuple[str, Script]]:
+def scripted(local_server) -> Iterator[Tuple[str, Script]]:
     script = Script()
 
-    class Handler(BaseHTTPRequestHandler):
-        def _answer(self) -> None:
-            length = int(self.headers.get("content-length") or 0)
-            self.rfile.read(length)
-            script.requests.append((self.command, self.path, {k.lower(): v for k, v in self.headers.items()}))
-            index = min(len(script.requests), len(script.answers)) - 1
-            status, headers, body = script.answers[index]
-            data = json.dumps(body).encode()
-            self.send_response(status)
-            self.send_header("content-type", "application/json")
-            self.send_header("content-length", str(len(data)))
-            for name, value in headers.items():
-                self.send_header(name, value)
-            self.end_headers()
-            self.wfile.write(data)
+    def answer(handler) -> Tuple[int, dict, dict]:
+        script.requests.append((handler.command, handler.path, {k.lower(): v for k, v in handler.headers.items()}))
+        return script.answers[min(len(script.requests), len(script.answers)) - 1]
 
-        do_GET = do_POST = _answer
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}", script
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    yield local_server(answer), script
 
 
 def busy(retry_after: str = "0") -> Tuple[int, dict, dict]:
