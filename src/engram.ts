@@ -12,7 +12,8 @@ import { IdleReflector, type IdleReflectionEvent } from './consolidation/idle-re
 import { sinceLastReflection } from './consolidation/phases/reflect.js';
 import type { Scheduler } from './core/ports/scheduler.js';
 import { resolveConsolidationConfig, type ConsolidationOverrides } from './consolidation/config.js';
-import { decayVerdict, idleThresholdMs, lastActiveAt, type DecayConfig } from './consolidation/decay-policy.js';
+import { decayVerdict, idleThresholdMs, type DecayConfig } from './consolidation/decay-policy.js';
+import { lastActiveAt } from './core/memory.js';
 import {
   findConsolidationRun,
   lastConsolidationRun,

@@ -5,7 +5,7 @@
  * good; a decayed record expires after a further grace period.
  */
 import { chainImportance } from '../core/chains/chain.js';
-import type { MemoryRecord } from '../core/memory.js';
+import { lastActiveAt, type MemoryRecord } from '../core/memory.js';
 import type { StoreReader } from '../core/ports/store.js';
 import type { Scope } from '../core/scope.js';
 
@@ -51,11 +51,6 @@ export function idleThresholdMs(
   const over = Math.max(0, intensity - config.emotionThreshold) / Math.max(1e-9, 10 - config.emotionThreshold);
   const factor = (1 + Math.min(1, over) * (config.maxEmotionFactor - 1)) * (affect?.flashbulb === true ? (config.flashbulbFactor ?? 1) : 1);
   return days * DAY * factor;
-}
-
-/** When the record was last used: its last access, else when it was recorded. */
-export function lastActiveAt(record: Pick<MemoryRecord, 'lastAccessedAt' | 'recordedAt'>): number {
-  return record.lastAccessedAt ?? record.recordedAt;
 }
 
 /** What decay does to one record at `now`. Only active and decayed records are considered. */

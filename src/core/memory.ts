@@ -299,6 +299,15 @@ export function visibleUnder(
   return !(validToKnown && validTo !== null && validTo <= v.asOf);
 }
 
+/**
+ * When a record was last in use, for decay: its last access, else when it was recorded — and never
+ * before it became valid. A fact or an event dated ahead cannot be read before its time (reads of now
+ * leave it out), so its idle time starts when it starts to hold.
+ */
+export function lastActiveAt(record: Pick<MemoryRecord, 'lastAccessedAt' | 'recordedAt' | 'validFrom'>): number {
+  return Math.max(record.lastAccessedAt ?? record.recordedAt, record.validFrom);
+}
+
 /** Is this a plain "what is current now" read (the fast path every store indexes)? */
 export function isCurrentRead(filter: TimeFilter): boolean {
   return filter.asOf === undefined && filter.knownAt === undefined && !filter.includeSuperseded;

@@ -251,6 +251,28 @@ describe('decay and expiry', () => {
     expect(await engram.store.findConceptsByRef({ scopes: [SCOPE], refIds: [idle!.id] })).toEqual([]);
     expect(report.phases[0]?.note).toMatch(/expired/);
   });
+
+  it('a correction or an event dated ahead does not decay before its time, and answers when it comes', async () => {
+    const { engram, clock } = await open();
+    await engram.remember({ scope: SCOPE, layer: 'semantic', content: 'The CEO is Alice', validFrom: T0 - 400 * DAY });
+    const bob = await engram.remember({ scope: SCOPE, layer: 'semantic', content: 'The CEO is Bob', validFrom: T0 + 90 * DAY });
+    const dentist = await engram.remember({
+      scope: SCOPE,
+      content: 'Dentist appointment at the clinic',
+      importance: 0.2,
+      occurredAt: T0 + 45 * DAY,
+    });
+    for (const day of [20, 44, 80]) {
+      clock.set(T0 + day * DAY);
+      await engram.consolidate({ scope: SCOPE, phases: ['decay'] });
+      const [b, d] = await engram.store.getMemories([bob.id, dentist.id], [SCOPE]);
+      expect([day, b?.status, d?.status]).toEqual([day, 'active', day < 52 ? 'active' : 'decayed']);
+    }
+    // its idle time starts when it holds: still there a few days after
+    clock.set(T0 + 95 * DAY);
+    await engram.consolidate({ scope: SCOPE, phases: ['decay'] });
+    expect((await engram.recall('who is the CEO', { scopes: [SCOPE] })).hits.map((h) => h.content)).toEqual(['The CEO is Bob']);
+  });
 });
 
 describe('compression', () => {

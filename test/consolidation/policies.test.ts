@@ -66,6 +66,16 @@ describe('decay policy', () => {
     expect(intense).toBe(14 * DAY);
   });
 
+  it('a record dated ahead is not idle before it becomes valid', () => {
+    // recorded at T0, valid only from day 90 (a correction or an appointment written in advance)
+    const ahead = record({ importance: 0.2, validFrom: T0 + 90 * DAY, occurredAt: T0 + 90 * DAY });
+    expect(decayVerdict(ahead, T0 + 20 * DAY).action).toBe('keep');
+    expect(decayVerdict(ahead, T0 + 96 * DAY).action).toBe('keep');
+    expect(decayVerdict(ahead, T0 + 97 * DAY).action).toBe('decay');
+    // a back-dated record idles from when it was recorded, as before
+    expect(decayVerdict(record({ importance: 0.2, validFrom: T0 - 400 * DAY }), T0 + 7 * DAY).action).toBe('decay');
+  });
+
   it('a decayed record expires after the grace period', () => {
     const decayed = record({ status: 'decayed', data: { decayedAt: T0 + 7 * DAY } });
     expect(decayVerdict(decayed, T0 + 36 * DAY).action).toBe('keep');
