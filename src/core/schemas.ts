@@ -197,6 +197,17 @@ export const rememberInputSchema = z
     }
     if (input.validFrom !== undefined && input.validTo !== undefined && input.validTo <= input.validFrom) {
       ctx.addIssue({ code: 'custom', path: ['validTo'], message: 'must be after validFrom' });
+    } else if (
+      input.validFrom === undefined &&
+      input.occurredAt !== undefined &&
+      input.validTo !== undefined &&
+      input.validTo <= input.occurredAt
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['validTo'],
+        message: 'must be after validFrom, which defaults to occurredAt: give an earlier validFrom or a later validTo',
+      });
     }
   });
 export type RememberInput = z.input<typeof rememberInputSchema>;

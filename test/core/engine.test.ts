@@ -111,6 +111,48 @@ describe('Engram engine', () => {
     await expect(engram.update(id, {}, { scope: 't/a' })).rejects.toSatisfy(isCode('INVALID_INPUT'));
   });
 
+  it('remember and relate refuse a validity that ends before its default start, and store nothing', async () => {
+    // validTo alone counts from now (2024-03-01), or from occurredAt when given
+    await expect(
+      engram.remember({ scope: 't/a', layer: 'semantic', content: 'Dana managed the team.', validTo: '2019-12-31' }),
+    ).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringMatching(
+        /validTo \(2019-12-31T00:00:00.000Z\) must be after validFrom, which defaults to the time of writing .*give validFrom/,
+      ),
+    });
+    await expect(
+      engram.remember({ scope: 't/a', content: 'Trip to Rome', occurredAt: '2019-06-01', validTo: '2018-12-01' }),
+    ).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringMatching(/validTo must be after validFrom, which defaults to occurredAt/),
+    });
+    // in a batch, the item is named and nothing of the batch is written
+    await expect(
+      engram.remember([
+        { scope: 't/a', content: 'A fine note' },
+        { scope: 't/a', layer: 'semantic', content: 'Dana managed the team.', validTo: '2019-12-31' },
+      ]),
+    ).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/\[1\]\.validTo/) });
+    expect((await engram.stats({ scopes: ['t/a'] })).total).toBe(0);
+    // a past validTo with its validFrom, or a future one alone, is fine
+    const past = await engram.remember({
+      scope: 't/a',
+      layer: 'semantic',
+      content: 'Dana managed the team.',
+      validFrom: '2018-01-01',
+      validTo: '2019-12-31',
+    });
+    expect((await engram.recall('Dana team', { scopes: ['t/a'], asOf: '2019-06-01' })).hits.map((h) => h.id)).toContain(past.id);
+    const b = await engram.remember({ scope: 't/a', layer: 'semantic', content: 'Erin leads the project.', validTo: '2025-01-01' });
+    await expect(engram.relate({ scope: 't/a', from: past.id, type: 'RELATED_TO', to: b.id, validTo: '2020-01-01' })).rejects.toMatchObject(
+      {
+        code: 'INVALID_INPUT',
+        message: expect.stringMatching(/validTo \(2020-01-01T00:00:00.000Z\) must be after validFrom, which defaults to now/),
+      },
+    );
+  });
+
   it('update keeps the validity an interval: a bound that crosses the stored one is refused and nothing changes', async () => {
     const { id } = await engram.remember({ scope: 't/a', layer: 'semantic', content: 'Erin drinks tea every morning.' });
     const before = await engram.get(id, { scopes: ['t/a'] });

@@ -115,8 +115,15 @@ export async function relate(deps: Deps, input: RelateInput): Promise<RelateResu
       await tx.updateEdge(existing.id, parsed.scope, { weight, metadata });
       return { action: 'updated', edge: toEdgeView({ ...existing, weight, metadata }), symmetric: known.symmetric };
     }
-    if (parsed.validFrom !== undefined && parsed.validTo !== undefined && parsed.validTo <= parsed.validFrom) {
-      throw new EngramError('INVALID_INPUT', messages.invalidInput('validTo must be after validFrom'));
+    if (parsed.validTo !== undefined && parsed.validTo <= (parsed.validFrom ?? now)) {
+      throw new EngramError(
+        'INVALID_INPUT',
+        messages.invalidInput(
+          parsed.validFrom !== undefined
+            ? 'validTo must be after validFrom'
+            : `validTo (${new Date(parsed.validTo).toISOString()}) must be after validFrom, which defaults to now (${new Date(now).toISOString()}): give validFrom too`,
+        ),
+      );
     }
     const edge: Edge = {
       id: newId(now),

@@ -3,6 +3,7 @@
  * chunk long texts → embed → in one transaction: source idempotency, supersession, dedup, insert.
  */
 import { enqueueImportanceRecovery, IMPORTANCE_GRACE_MS } from '../llm/importance-recovery.js';
+import { EngramError, messages } from '../errors.js';
 import type { MemoryRecord, NewMemory } from '../memory.js';
 import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
@@ -138,6 +139,7 @@ export async function prepareWrite(
   options: WriteOptions = {},
 ): Promise<PreparedWrite> {
   const now = deps.clock.now();
+  inputs.forEach((input, index) => assertValidityAfterNow(input, now, inputs.length > 1 ? index : undefined));
   const chunkChars = options.chunkChars ?? DEFAULT_CHUNK_CHARS;
   const answers = options.questions ?? answeredQuestions(inputs).answers;
   const planned = inputs.map((input) =>
@@ -153,6 +155,23 @@ export async function prepareWrite(
     return { ...p, embedding: main, chunkVectors, claimVectors };
   });
   return { inputs, now, embedded };
+}
+
+/**
+ * A validity that would end before it starts: `validTo` without `validFrom` or `occurredAt` counts from
+ * now (the default `validFrom`), so a past `validTo` alone would store a fact no read can ever return.
+ * The schema compares the bounds it is given; this compares the default, which only the write knows.
+ */
+function assertValidityAfterNow(input: ParsedRememberInput, now: number, index: number | undefined): void {
+  if (input.validTo === undefined || input.validFrom !== undefined || input.occurredAt !== undefined || input.validTo > now) return;
+  const at = index === undefined ? '' : `[${index}].`;
+  throw new EngramError(
+    'INVALID_INPUT',
+    messages.invalidInput(
+      `${at}validTo (${new Date(input.validTo).toISOString()}) must be after validFrom, which defaults to the time of writing (${new Date(now).toISOString()}): give validFrom (when it started to hold) too`,
+    ),
+    { details: { issues: [{ path: index === undefined ? ['validTo'] : [index, 'validTo'], message: 'must be after validFrom' }] } },
+  );
 }
 
 /**
