@@ -11,7 +11,7 @@ import { BackgroundWorker } from './consolidation/background-worker.js';
 import { IdleReflector, type IdleReflectionEvent } from './consolidation/idle-reflection.js';
 import { sinceLastReflection } from './consolidation/phases/reflect.js';
 import type { Scheduler } from './core/ports/scheduler.js';
-import { resolveConsolidationConfig, type ConsolidationOverrides } from './consolidation/config.js';
+import { resolveConsolidationConfig, type ConsolidationConfig, type ConsolidationOverrides } from './consolidation/config.js';
 import { decayVerdict, idleThresholdMs, type DecayConfig } from './consolidation/decay-policy.js';
 import { lastActiveAt } from './core/memory.js';
 import {
@@ -220,13 +220,13 @@ export class Engram extends EngramCore {
   #worker: BackgroundWorker | undefined;
   #idle: IdleReflector | undefined;
   #backgroundOptions: { idleMs?: number; duty?: number } = {};
-  readonly #consolidationOverrides: ConsolidationOverrides;
+  readonly #consolidationConfig: ConsolidationConfig;
   #decay: DecayPolicyView | undefined;
 
   /** Composes an engine on your parts; {@link Engram.create} is the same, {@link Engram.open} builds the parts. */
   constructor(options: EngramOptions) {
-    super({ ...options, clock: options.clock ?? systemClock, system: systemPorts });
-    this.#consolidationOverrides = options.consolidation ?? {};
+    super({ ...options, clock: checkedClock(options.clock) ?? systemClock, system: systemPorts });
+    this.#consolidationConfig = resolveConsolidationConfig(options.consolidation);
     // read per call, so a reembed that swaps the store and model is seen by later calls
     this.#serving = new Serving(() => ({ store: this.store, embedder: this.embedder, clock: this.clock, config: this.recallConfig }), {
       stopwatch: this.system.stopwatch,
@@ -235,7 +235,7 @@ export class Engram extends EngramCore {
     this.#consolidation = new Consolidation({
       parts: () => ({ store: this.store, embedder: this.embedder, clock: this.clock, ...this.system }),
       assist: this.assist,
-      ...(options.consolidation !== undefined ? { overrides: options.consolidation } : {}),
+      config: this.#consolidationConfig,
       ...(options.heartbeat !== undefined ? { heartbeat: options.heartbeat } : {}),
     });
     this.onRecordChange((change) => {
@@ -318,7 +318,7 @@ export class Engram extends EngramCore {
     this.assertOpen();
     const parsed = parseInput(decayInputSchema, input, 'decay');
     if (parsed.dryRun !== true) return decayReportOf(await this.consolidate({ scope: parsed.scope, phases: ['decay'] }));
-    const config = resolveConsolidationConfig(this.#consolidationOverrides);
+    const config = this.#consolidationConfig;
     const started = this.system.stopwatch.now();
     return previewDecay(
       { store: this.store, decay: config.decay, pageSize: config.pageSize, elapsed: () => this.system.stopwatch.now() - started },
@@ -336,7 +336,7 @@ export class Engram extends EngramCore {
   async expire(input: ExpireInput, options: { actor?: string } = {}): Promise<ExpireReport> {
     this.assertOpen();
     const { actor } = parseOptions(auditOptionsSchema, options, 'expire options');
-    const decay = resolveConsolidationConfig(this.#consolidationOverrides).decay;
+    const decay = this.#consolidationConfig.decay;
     const report = await expireRecords(this.store, input, {
       now: this.clock.now(),
       actor: actor ?? 'library',
@@ -373,7 +373,7 @@ export class Engram extends EngramCore {
   async overview(input: OverviewInput): Promise<Overview> {
     this.assertOpen();
     const scopes = scopeList(parseInput(overviewInputSchema, input, 'overview').scopes);
-    const decay = (this.#decay ??= decayPolicyView(resolveConsolidationConfig(this.#consolidationOverrides).decay));
+    const decay = (this.#decay ??= decayPolicyView(this.#consolidationConfig.decay));
     const [counts, lastRun] = await Promise.all([overviewCounts(this.store, scopes, decay), lastConsolidationRun(this.store, scopes)]);
     return { ...counts, lastRun };
   }
@@ -442,7 +442,7 @@ export class Engram extends EngramCore {
     this.assertOpen();
     parseInput(idleReflectionOptionsSchema, options, 'startIdleReflection options');
     if (this.#idle !== undefined) return;
-    const config = resolveConsolidationConfig(this.#consolidationOverrides);
+    const config = this.#consolidationConfig;
     this.#idle = new IdleReflector({
       idleMs: options.idleMs,
       threshold: options.threshold ?? config.reflection.importanceThreshold,
@@ -558,6 +558,16 @@ export class Engram extends EngramCore {
     if (typeof options !== 'object' || options === null || typeof options.path !== 'string' || options.path.length === 0) {
       throw new EngramError('INVALID_INPUT', 'Engram.open needs a path: Engram.open({ path: "engram.db" }).');
     }
+    const unknown = Object.keys(options).filter((key) => !Object.hasOwn(OPEN_OPTIONS, key));
+    if (unknown.length > 0) {
+      throw new EngramError(
+        'INVALID_INPUT',
+        `Engram.open has no option ${unknown.map((k) => `"${k}"`).join(', ')}; its options are ${Object.keys(OPEN_OPTIONS).join(', ')}.`,
+      );
+    }
+    // the clock and the sleep cycle's settings are checked before anything is opened
+    checkedClock(options.clock);
+    resolveConsolidationConfig(options.consolidation);
     // The LLM config is checked before anything is opened, so a bad one leaves nothing behind.
     // bad redaction patterns and recall settings are refused before anything is opened
     if (options.redaction !== undefined) createRedactor(options.redaction);
@@ -613,6 +623,38 @@ export class Engram extends EngramCore {
       throw error;
     }
   }
+}
+
+/** The options `Engram.open` knows (a misspelt one is refused rather than ignored). */
+const OPEN_OPTIONS: Readonly<Record<keyof OpenOptions, true>> = Object.freeze({
+  path: true,
+  embedder: true,
+  workers: true,
+  cacheDir: true,
+  clock: true,
+  recall: true,
+  llm: true,
+  llmUses: true,
+  logger: true,
+  consolidation: true,
+  importanceRecoveryMs: true,
+  background: true,
+  redaction: true,
+  embedderForNewStore: true,
+  busyTimeoutMs: true,
+});
+
+/** A clock option, checked: its `now()` must give epoch milliseconds. */
+function checkedClock(clock: Clock | undefined): Clock | undefined {
+  if (clock === undefined) return undefined;
+  const now: unknown = typeof clock === 'object' && clock !== null && typeof clock.now === 'function' ? clock.now() : undefined;
+  if (typeof now !== 'number' || !Number.isFinite(now)) {
+    throw new EngramError(
+      'INVALID_INPUT',
+      `The clock option needs a now() that returns epoch milliseconds, got ${describeValue(now)}; a ManualClock starts where it is told: new ManualClock(Date.parse('2024-01-01')).`,
+    );
+  }
+  return clock;
 }
 
 function embedderOptionsOf(options: OpenOptions): { workers?: number; cacheDir?: string } {

@@ -16,6 +16,7 @@ import { DEFAULT_PHASE_LOCK, type PhaseLockConfig } from './phase-lock-source.js
 import { DEFAULT_RECOMBINE, type RecombineConfig } from './recombination.js';
 import { DEFAULT_INSIGHT, type InsightConfig } from './insight.js';
 import { DEFAULT_AFFECT, type AffectConfig } from './affect.js';
+import { EngramError, messages } from '../core/errors.js';
 
 /** The phases of the sleep cycle, in the order they run. */
 export const PHASES = [
@@ -81,18 +82,68 @@ export const DEFAULT_CONSOLIDATION: Readonly<ConsolidationConfig> = Object.freez
   pageSize: 1000,
 });
 
-/** A partial override, one level deep per section. */
-export type ConsolidationOverrides = {
-  [K in keyof ConsolidationConfig]?: ConsolidationConfig[K] extends object ? Partial<ConsolidationConfig[K]> : ConsolidationConfig[K];
-};
+/** A partial override: any part of any section, at any depth (what is not given keeps its default). */
+export type ConsolidationOverrides = DeepPartial<ConsolidationConfig>;
 
-/** Merges overrides onto the defaults (section by section). */
+type DeepPartial<T> = { [K in keyof T]?: T[K] extends readonly unknown[] ? T[K] : T[K] extends object ? DeepPartial<T[K]> : T[K] };
+
+/** Settings that must be whole numbers above zero (sizes and a lease). */
+const POSITIVE_WHOLE = new Set(['batchSize', 'lockTtlMs', 'pageSize']);
+
+/**
+ * Merges overrides onto the defaults, at every depth: `{ decay: { idleDays: { low: 3 } } }` changes
+ * that one threshold and keeps the others. Every value is checked against its default's kind (a number
+ * finite, and at least 0 but for time-zone offsets; a list of strings; an object of known settings), so
+ * a misspelt or mistyped setting is `INVALID_INPUT` naming it instead of a threshold silently lost.
+ */
 export function resolveConsolidationConfig(overrides: ConsolidationOverrides = {}): ConsolidationConfig {
-  const out: Record<string, unknown> = { ...DEFAULT_CONSOLIDATION };
-  for (const [key, value] of Object.entries(overrides)) {
-    if (value === undefined) continue;
-    const base = (DEFAULT_CONSOLIDATION as unknown as Record<string, unknown>)[key];
-    out[key] = typeof base === 'object' && base !== null && typeof value === 'object' ? { ...base, ...value } : value;
+  return mergeSetting(DEFAULT_CONSOLIDATION, overrides, 'consolidation') as ConsolidationConfig;
+}
+
+function mergeSetting(base: unknown, value: unknown, path: string): unknown {
+  if (value === undefined) return base;
+  const name = path.slice(path.lastIndexOf('.') + 1);
+  if (Array.isArray(base)) {
+    if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) refuse(path, 'a list of strings', value, base);
+    return [...(value as string[])];
   }
-  return out as unknown as ConsolidationConfig;
+  if (typeof base === 'number') {
+    if (typeof value !== 'number' || !Number.isFinite(value)) refuse(path, 'a finite number', value, base);
+    const n = value as number;
+    if (POSITIVE_WHOLE.has(name) && !(Number.isInteger(n) && n > 0)) refuse(path, 'a whole number above 0', value, base);
+    if (n < 0 && name !== 'utcOffsetMinutes') refuse(path, 'a number ≥ 0', value, base);
+    return n;
+  }
+  if (typeof base === 'string' || typeof base === 'boolean') {
+    if (typeof value !== typeof base) refuse(path, `a ${typeof base}`, value, base);
+    return value;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) refuse(path, 'an object of settings', value, base);
+  const defaults = base as Record<string, unknown>;
+  const out: Record<string, unknown> = { ...defaults };
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    if (!Object.hasOwn(defaults, key)) {
+      throw new EngramError(
+        'INVALID_INPUT',
+        messages.invalidInput(`${path} has no setting "${key}"; its settings are ${Object.keys(defaults).join(', ')}`),
+        { details: { path: `${path}.${key}` } },
+      );
+    }
+    out[key] = mergeSetting(defaults[key], v, `${path}.${key}`);
+  }
+  return out;
+}
+
+function refuse(path: string, kind: string, value: unknown, base: unknown): never {
+  throw new EngramError(
+    'INVALID_INPUT',
+    messages.invalidInput(`${path} must be ${kind} (default ${JSON.stringify(base)}), got ${describeSetting(value)}`),
+    { details: { path } },
+  );
+}
+
+function describeSetting(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value);
+  return Array.isArray(value) ? 'a list' : typeof value;
 }

@@ -10,7 +10,7 @@ import type { Store } from '../core/ports/store.js';
 import type { SystemPorts } from '../core/ports/system.js';
 import { parseInput } from '../core/schemas.js';
 import { assertScope, type Scope } from '../core/scope.js';
-import { resolveConsolidationConfig, type ConsolidationConfig, type ConsolidationOverrides } from './config.js';
+import type { ConsolidationConfig } from './config.js';
 import { runConsolidation } from './cycle.js';
 import type { ConsolidationDeps } from './phase-context.js';
 import type { ConsolidationReport } from './report.js';
@@ -21,14 +21,14 @@ export interface ConsolidationParts {
   parts: () => { store: Store; embedder: Embedder; clock: Clock } & SystemPorts;
   /** Writes reflections when its `reflection` use is on; answers null to fall back to extractive. */
   assist: LlmAssist;
-  overrides?: ConsolidationOverrides;
+  /** The sleep cycle's settings (`resolveConsolidationConfig`). */
+  config: ConsolidationConfig;
   heartbeat?: LeaseHeartbeat;
 }
 
 /** On-demand and session-end consolidation of one scope. */
 export class Consolidation {
   readonly #parts: ConsolidationParts;
-  #config: ConsolidationConfig | undefined;
 
   constructor(parts: ConsolidationParts) {
     this.#parts = parts;
@@ -58,11 +58,10 @@ export class Consolidation {
   }
 
   #deps(): ConsolidationDeps {
-    this.#config ??= resolveConsolidationConfig(this.#parts.overrides ?? {});
-    const { assist, heartbeat } = this.#parts;
+    const { assist, heartbeat, config } = this.#parts;
     return {
       ...this.#parts.parts(),
-      config: this.#config,
+      config,
       llm: null,
       ...(heartbeat !== undefined ? { heartbeat } : {}),
       // the LLM assist honours llmUses.reflection and answers null to fall back to extractive

@@ -67,6 +67,60 @@ describe('the Engram facade', () => {
     }
   });
 
+  it('Engram.open refuses a misspelt option, a bad clock and bad sleep-cycle settings before opening anything', async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const path = join(dir, 'never.db');
+      const cases: [Record<string, unknown>, RegExp][] = [
+        [{ embeder: 'hash' }, /Engram.open has no option "embeder"; its options are path, embedder, /],
+        [{ clock: { now: () => undefined } }, /clock option needs a now\(\) that returns epoch milliseconds, got undefined/],
+        [{ clock: 5 }, /clock option needs a now\(\)/],
+        [{ consolidation: { decai: {} } }, /consolidation has no setting "decai"; its settings are sample, grounding, /],
+        [
+          { consolidation: { decay: { idleDays: { low: 'seven' } } } },
+          /consolidation.decay.idleDays.low must be a finite number \(default 7\), got "seven"/,
+        ],
+        [{ consolidation: { decay: { graceDays: -1 } } }, /consolidation.decay.graceDays must be a number ≥ 0/],
+        [{ consolidation: { lockTtlMs: '60s' } }, /consolidation.lockTtlMs must be a finite number \(default 60000\), got "60s"/],
+        [{ consolidation: { batchSize: 0 } }, /consolidation.batchSize must be a whole number above 0/],
+        [{ consolidation: { rewardLearning: { outcomes: 'success' } } }, /consolidation.rewardLearning.outcomes must be a list of strings/],
+        [{ consolidation: { decay: 7 } }, /consolidation.decay must be an object of settings/],
+      ];
+      for (const [options, message] of cases) {
+        await expect(Engram.open({ path, embedder: 'hash', ...options } as never)).rejects.toMatchObject({
+          code: 'INVALID_INPUT',
+          message: expect.stringMatching(message),
+        });
+      }
+      expect(existsSync(path)).toBe(false);
+      expect(() => new ManualClock(undefined as never)).toThrow(/new ManualClock\(start\) needs epoch milliseconds, got undefined/);
+      expect(() => new ManualClock(0).set(Number.NaN)).toThrow(/ManualClock.set\(at\) needs epoch milliseconds/);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('overriding one sleep-cycle threshold keeps the others at their defaults', async () => {
+    const DAY = 86_400_000;
+    const clock = new ManualClock(Date.UTC(2026, 0, 1));
+    const t = await tempEngram({ clock, consolidation: { decay: { idleDays: { low: 3 } } } });
+    cleanups.push(t.cleanup);
+    const scope = 'acme/decay';
+    const [low, medium, high] = await t.engram.remember([
+      { scope, content: 'a low note', importance: 0.2 },
+      { scope, content: 'a medium note', importance: 0.6 },
+      { scope, content: 'a high note', importance: 0.9 },
+    ]);
+    const statuses = async () => (await t.engram.store.getMemories([low!.id, medium!.id, high!.id], [scope])).map((r) => r.status);
+    clock.set(Date.UTC(2026, 0, 1) + 3 * DAY);
+    await t.engram.consolidate({ scope, phases: ['decay'] });
+    expect(await statuses()).toEqual(['decayed', 'active', 'active']);
+    // medium (14 days) and high (30 days) keep their defaults
+    clock.set(Date.UTC(2026, 0, 1) + 200 * DAY);
+    await t.engram.consolidate({ scope, phases: ['decay'] });
+    expect(await statuses()).toEqual(['expired', 'decayed', 'decayed']);
+  });
+
   it('exports EngramCore as the same class as Engram, for one release', () => {
     expect(EngramCore).toBe(Engram);
   });

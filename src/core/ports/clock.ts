@@ -1,3 +1,5 @@
+import { EngramError } from '../errors.js';
+
 /** Time source. Injected so tests and consolidation can move time. */
 export interface Clock {
   /** Current time in epoch milliseconds. Monotonic non-decreasing is not required. */
@@ -17,15 +19,23 @@ export interface Clock {
 export class ManualClock implements Clock {
   #now: number;
   constructor(start: number) {
-    this.#now = start;
+    this.#now = instantOf(start, 'new ManualClock(start)');
   }
   now(): number {
     return this.#now;
   }
   set(at: number): void {
-    this.#now = at;
+    this.#now = instantOf(at, 'ManualClock.set(at)');
   }
   advance(ms: number): void {
-    this.#now += ms;
+    this.#now = instantOf(this.#now + ms, 'ManualClock.advance(ms)');
   }
+}
+
+function instantOf(value: unknown, call: string): number {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  throw new EngramError(
+    'INVALID_INPUT',
+    `${call} needs epoch milliseconds, got ${typeof value === 'number' ? String(value) : typeof value}: e.g. new ManualClock(Date.parse('2024-01-01')).`,
+  );
 }
