@@ -43,6 +43,7 @@ import { rememberBatches } from './write/remember-batches.js';
 import { fillPartVectors, type FillPartsOptions, type FillPartsReport } from './write/fill-parts.js';
 import { fillMentions, type FillMentionsReport } from './recall/mentioned-time.js';
 import { reembedText } from './reembed/reembed-text.js';
+import { extractEntities } from './text/index.js';
 import {
   applyLaterSuccessor,
   applySupersession,
@@ -400,6 +401,7 @@ export class EngramCore {
       await tx.updateMemory(id, scope, {
         ...rest,
         ...(content !== undefined ? { content } : {}),
+        ...(edited ? { entities: editedEntities(record, content) } : {}),
         data: chunks?.parentData ?? data,
         updatedAt: now,
       });
@@ -1094,4 +1096,13 @@ function assertNotTombstone(record: MemoryRecord, action: 'update' | 'forget' | 
       details: { id: record.id },
     },
   );
+}
+
+/**
+ * The entities of a record after its wording changed: those read from the old wording go, those of the
+ * new one come; any the writer gave that neither wording names stay.
+ */
+function editedEntities(record: MemoryRecord, content: string): string[] {
+  const before = new Set(extractEntities(record.content));
+  return [...new Set([...record.entities.filter((e) => !before.has(e)), ...extractEntities(content)])];
 }

@@ -111,6 +111,25 @@ describe('Engram engine', () => {
     await expect(engram.update(id, {}, { scope: 't/a' })).rejects.toSatisfy(isCode('INVALID_INPUT'));
   });
 
+  it("update of the wording re-reads its entities: the old wording's go, the new one's come, given ones stay", async () => {
+    const { id } = await engram.remember({
+      scope: 't/a',
+      layer: 'semantic',
+      content: 'Alice works at Google',
+      entities: ['alice', 'google', 'project-x'],
+    });
+    const updated = await engram.update(id, { content: 'Alice works at Microsoft' }, { scope: 't/a' });
+    expect([...updated.entities].sort()).toEqual(['alice', 'microsoft', 'project-x']);
+    expect((await engram.list({ scopes: ['t/a'], entity: 'microsoft' })).items.map((m) => m.id)).toEqual([id]);
+    expect((await engram.list({ scopes: ['t/a'], entity: 'google' })).items).toEqual([]);
+    // a change of tags alone leaves them
+    expect([...(await engram.update(id, { tags: ['job'] }, { scope: 't/a' })).entities].sort()).toEqual([
+      'alice',
+      'microsoft',
+      'project-x',
+    ]);
+  });
+
   it('remember and relate refuse a validity that ends before its default start, and store nothing', async () => {
     // validTo alone counts from now (2024-03-01), or from occurredAt when given
     await expect(
