@@ -75,29 +75,34 @@ export async function extractConcepts(deps: ConceptDeps, records: readonly Memor
     const vectors = missing.length > 0 ? await deps.embedder.embed(missing.map((c) => c.name.replace(/_/g, ' '))) : [];
     const now = deps.clock.now();
     const done = await deps.store.transaction(async (tx) => {
-      const present = await conceptsByName(tx, scope, [...wanted.keys()]);
-      let created = 0;
-      const inserts = missing.flatMap((candidate, i) => {
-        if (present.has(candidate.name)) return [];
-        const firstRefs = candidates.filter((c) => c.concepts.some((x) => x.name === candidate.name)).map((c) => c.record.id);
-        const record = newConceptRecord(scope, candidate, now, firstRefs);
-        present.set(candidate.name, record);
-        created++;
-        return [{ record, embedding: vectors[i] as Float32Array }];
-      });
-      if (inserts.length > 0) await tx.insertMemories(inserts);
+      // the records as they are now, under the write lock: one purged or forgotten since it was read
+      // (a purge while a cycle drains) names no concept, so nothing is derived from text that is gone
       const existing = new Set(
         (
           await tx.getMemories(
             list.map((r) => r.id),
             [scope],
           )
-        ).map((r) => r.id),
+        )
+          .filter((r) => r.status !== 'deleted' && r.status !== 'expired')
+          .map((r) => r.id),
       );
+      const live = candidates.filter((c) => existing.has(c.record.id));
+      const present = await conceptsByName(tx, scope, [...wanted.keys()]);
+      let created = 0;
+      const inserts = missing.flatMap((candidate, i) => {
+        if (present.has(candidate.name)) return [];
+        const firstRefs = live.filter((c) => c.concepts.some((x) => x.name === candidate.name)).map((c) => c.record.id);
+        if (firstRefs.length === 0) return [];
+        const record = newConceptRecord(scope, candidate, now, firstRefs);
+        present.set(candidate.name, record);
+        created++;
+        return [{ record, embedding: vectors[i] as Float32Array }];
+      });
+      if (inserts.length > 0) await tx.insertMemories(inserts);
       let added = 0;
       const refsOf = new Map<string, Map<Layer, string[]>>();
-      for (const { record, concepts } of candidates) {
-        if (!existing.has(record.id)) continue;
+      for (const { record, concepts } of live) {
         for (const concept of concepts) {
           const target = present.get(concept.name);
           if (target === undefined || target.id === record.id) continue;

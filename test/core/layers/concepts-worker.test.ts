@@ -1,7 +1,7 @@
 /** Concept extraction runs in the background from a queue in the store: draining, restarts, refs. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Engram } from '../../../src/index.js';
-import { conceptCandidates } from '../../../src/core/concepts/index.js';
+import { conceptCandidates, extractConcepts } from '../../../src/core/concepts/index.js';
 import { tempEngram } from '../../helpers/temp.js';
 import type { MemoryRecord } from '../../../src/core/memory.js';
 
@@ -80,6 +80,25 @@ describe('concept-extraction worker', () => {
     // idempotent: nothing left, nothing duplicated
     expect((await engram.processJobs()).jobs).toBe(0);
     expect(await engram.store.findConcepts({ scopes: [S], names: ['navigate', 'kitchen'] })).toHaveLength(2);
+  });
+
+  it('records purged after a drain read them name no concept: nothing is derived from text that is gone', async () => {
+    const { engram } = await open();
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      ids.push((await engram.remember({ scope: S, content: `pump station check ${i}`, perception: { objects: ['zqlvalve'] } })).id);
+    }
+    await engram.remember({ scope: S, content: 'kept note', perception: { objects: ['kettle'] } });
+    // the drain read the episodes; a purge (another process) removes them before its write
+    const read = await engram.store.getMemories(ids, [S]);
+    expect((await engram.purge({ scope: S, ids, confirm: true })).purged).toBe(3);
+    const report = await extractConcepts({ store: engram.store, embedder: engram.embedder, clock: engram.clock }, read);
+    expect(report).toMatchObject({ conceptsCreated: 0, refsAdded: 0 });
+    expect(await conceptNamed(engram, 'zqlvalve')).toBeUndefined();
+    // what is still there gets its concepts as before
+    expect((await engram.processJobs()).failed).toBe(0);
+    expect(await conceptNamed(engram, 'kettle')).toBeDefined();
+    expect(await conceptNamed(engram, 'zqlvalve')).toBeUndefined();
   });
 
   it('processJobs refuses a leaseMs or other option no store can take alike, and the jobs stay queued', async () => {
