@@ -62,6 +62,29 @@ describe('HTTP', () => {
     },
   );
 
+  it("takes the caller's UTC offset for the dates of a recall query or a context message, and refuses one outside UTC±14:00", async () => {
+    for (const offset of [-240, 330]) {
+      expect(await post('/v1/recall', { scopes: [SCOPE], query: 'office on May 1', timezoneOffsetMinutes: offset })).toEqual({
+        status: 200,
+        code: undefined,
+      });
+      expect(await post('/v1/context', { scopes: [SCOPE], message: 'office on May 1', timezoneOffsetMinutes: offset })).toEqual({
+        status: 200,
+        code: undefined,
+      });
+    }
+    for (const bad of [900, 1.5, '-240']) {
+      expect(await post('/v1/recall', { scopes: [SCOPE], query: 'office', timezoneOffsetMinutes: bad })).toEqual({
+        status: 400,
+        code: 'INVALID_INPUT',
+      });
+      expect(await post('/v1/context', { scopes: [SCOPE], message: 'office', timezoneOffsetMinutes: bad })).toEqual({
+        status: 400,
+        code: 'INVALID_INPUT',
+      });
+    }
+  });
+
   it('takes negative epoch milliseconds in a query parameter, as it takes dates before 1970 in ISO and in bodies', async () => {
     const [hit] = (await engram.recall('office', { scopes: [SCOPE] })).hits;
     for (const knownAt of ['-1', '1969-12-31T23:59:59.999Z']) {
@@ -90,6 +113,26 @@ describe('CLI', () => {
     const result = runCli(['remember', '--db', path, '--embedder', 'hash', '--scope', SCOPE, '--occurred-at', bad, 'an event']);
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/not a date/);
+  });
+});
+
+describe.skipIf(!binBuilt)('CLI query dates on the local clock (skipped when dist/ is missing: run npm run build)', () => {
+  it('recall reads "on May 1 2024" as that day in the time zone a time without an offset is read in', () => {
+    const env = { TZ: 'America/New_York' };
+    const cli = (args: string[]): unknown => {
+      const result = runCli([...args, '--db', path, '--embedder', 'hash', '--json'], { env });
+      expect(result.status, result.stderr).toBe(0);
+      return json(result);
+    };
+    // 21:00 local on 1 May is 01:00 UTC on 2 May; the other dinner is on 2 May local (and UTC)
+    const { id } = cli(['remember', '--scope', 'acme/tz', '--occurred-at', '2024-05-01T21:00', 'Dinner with Sam at the Italian place']) as {
+      id: string;
+    };
+    cli(['remember', '--scope', 'acme/tz', '--occurred-at', '2024-05-02T20:00', 'Dinner with Sam at the Greek place']);
+    const { hits } = cli(['recall', '--scope', 'acme/tz', 'what did I eat with Sam on May 1 2024']) as {
+      hits: { id: string; why: { channels: { temporal?: unknown } } }[];
+    };
+    expect(hits.filter((h) => h.why.channels.temporal !== undefined).map((h) => h.id)).toEqual([id]);
   });
 });
 

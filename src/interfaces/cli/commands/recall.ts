@@ -8,6 +8,7 @@ import { printResult } from '../output.js';
 import { withEngine } from '../run.js';
 import { formatHits } from './format.js';
 import { numberFlag } from '../number-flag.js';
+import { localOffsetMinutes } from '../local-offset.js';
 
 interface RecallFlags extends CommonFlags {
   scope?: string[];
@@ -42,6 +43,7 @@ export function registerRecallCommand(program: Command): void {
           ...(flags.includeSuperseded ? { includeSuperseded: true } : {}),
           ...(flags.persona === true ? { persona: true } : {}),
           ...(flags.chains === true ? { chains: true } : {}),
+          timezoneOffsetMinutes: localOffsetMinutes(flags.asOf),
         });
         printResult({ json: flags.json === true }, result, formatHits);
       });
