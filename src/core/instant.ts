@@ -14,6 +14,21 @@ export function isInstant(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= MIN_INSTANT_MS && value <= MAX_INSTANT_MS;
 }
 
+/**
+ * A date typed as text where no JSON type says what it is (a CLI flag, a query-string parameter), as
+ * `instantSchema` takes it: whole epoch milliseconds when it is written as an integer (`1714560000000`,
+ * `-1`), else the text itself, ISO 8601 for the schema to check (undefined stays undefined: a flag not given).
+ * @example instantFromText('1714560000000') // 1714560000000
+ * @example instantFromText('2024-05-01') // '2024-05-01'
+ */
+export function instantFromText(text: string): string | number;
+export function instantFromText(text: string | undefined): string | number | undefined;
+export function instantFromText(text: string | undefined): string | number | undefined {
+  if (text === undefined) return undefined;
+  const trimmed = text.trim();
+  return /^-?\d{1,16}$/.test(trimmed) ? Number(trimmed) : text;
+}
+
 const ISO = /^(\d{4})-(\d{2})(?:-(\d{2}))?(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /**

@@ -14,6 +14,9 @@ import { statisticalMetricSchema } from './layers/statistical.js';
 import type { Clock } from './ports/clock.js';
 import type { Scheduler } from './ports/scheduler.js';
 
+/** A fixed UTC offset in whole minutes east of UTC (-240 is New York in summer), from UTC-14:00 to UTC+14:00. */
+export const timezoneOffsetSchema = z.number().int().min(-840).max(840);
+
 /** Longest accepted `content` (characters). Longer texts are rejected; long-but-valid ones are chunked. */
 export const MAX_CONTENT_CHARS = 200_000;
 
@@ -239,6 +242,8 @@ export const recallOptionsSchema = z
     weights: channelWeightsSchema.optional(),
     /** "Now" for date expressions in the query ("last May"); default: asOf, else the current time. */
     referenceTime: instantSchema.optional(),
+    /** Minutes east of UTC of the caller's wall clock, for the query's dates ("on May 1" is that local day); default 0, UTC. */
+    timezoneOffsetMinutes: timezoneOffsetSchema.optional(),
     /** Do not record this read as an access (benchmarks, previews). */
     trackAccess: z.boolean().optional(),
     /** Re-rank by a persona: true = the stored persona of the scopes, false = off, or a persona to use. Default: the engine's `recall.persona` (off). */

@@ -201,6 +201,7 @@ export async function buildContext(deps: ContextDeps, input: ParsedContextInput)
             k: Math.max(16, input.episodes * 3),
             trackAccess: deps.trackAccess !== false,
             ...(input.persona !== undefined ? { persona: input.persona } : {}),
+            ...(input.timezoneOffsetMinutes !== undefined ? { timezoneOffsetMinutes: input.timezoneOffsetMinutes } : {}),
           }).then((r) => r.hits)
         : Promise.resolve([]);
     const cues = cuesOf({

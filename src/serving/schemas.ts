@@ -2,7 +2,7 @@
  * Input schemas of the context builder and pattern completion, shared by the library, CLI, MCP and HTTP.
  */
 import { z } from 'zod';
-import { episodeCycleShape, readScopeListSchema } from '../core/schemas.js';
+import { episodeCycleShape, readScopeListSchema, timezoneOffsetSchema } from '../core/schemas.js';
 
 const shortText = z.string().max(2_000);
 
@@ -34,6 +34,8 @@ export const contextInputSchema = z
     persona: z.boolean().optional(),
     /** Add the decision chains the relevant memories belong to, whole (`parts.chains`). */
     chains: z.boolean().optional(),
+    /** Minutes east of UTC of the caller's wall clock, for dates in the message ("yesterday"); default 0, UTC. */
+    timezoneOffsetMinutes: timezoneOffsetSchema.optional(),
   })
   .strict()
   .refine((input) => input.message.trim().length > 0 || hasPercept(input.percept), {

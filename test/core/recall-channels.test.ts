@@ -39,6 +39,25 @@ describe('recall channels', () => {
     expect(hits[0]?.occurredAt).toBe('2023-06-10T09:00:00.000Z');
   });
 
+  it("temporal: a query's dates are UTC days unless the caller gives its UTC offset", async () => {
+    // 21:00 on 1 May in New York (UTC-4) is 01:00 on 2 May in UTC
+    const dinner = '2024-05-02T01:00:00.000Z';
+    await engram.remember([
+      { scope: 't/a', content: 'Dinner with Sam at the Italian place.', occurredAt: dinner },
+      { scope: 't/a', content: 'Lunch with Sam at the taco stand.', occurredAt: '2024-04-30T16:00:00Z' },
+    ]);
+    const matched = async (options: { timezoneOffsetMinutes?: number }): Promise<string[]> => {
+      const { hits } = await engram.recall('what did I eat with Sam on May 1 2024', { scopes: ['t/a'], k: 5, ...options });
+      return hits.filter((h) => h.why.channels.temporal !== undefined).map((h) => String(h.occurredAt));
+    };
+    expect(await matched({})).not.toContain(dinner);
+    expect(await matched({ timezoneOffsetMinutes: -240 })).toEqual([dinner]);
+    expect(await matched({ timezoneOffsetMinutes: 0 })).toEqual(await matched({}));
+    await expect(engram.recall('Sam on May 1', { scopes: ['t/a'], timezoneOffsetMinutes: 900 })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
+  });
+
   it("entity: a query naming a person finds that person's facts", async () => {
     await engram.remember([
       { scope: 't/a', layer: 'semantic', content: 'Priya leads the data platform group.' },

@@ -3,13 +3,15 @@
  * CLI flags refuse impossible dates, out-of-range and fractional epoch ms as bad input (400, a tool
  * error, exit code 2), and store nothing.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { createHttpApp, type HttpApp } from '../../src/interfaces/http/index.js';
 import type { Engram } from '../../src/index.js';
 import { call, inMemoryClient, textOf } from '../helpers/mcp.js';
-import { runCli } from '../helpers/cli.js';
-import { tempEngram } from '../helpers/temp.js';
+import { binBuilt, json, runCli } from '../helpers/cli.js';
+import { tempDir, tempEngram } from '../helpers/temp.js';
 
 const SCOPE = 'acme/dates';
 const BAD = [1e300, 9e15, -9e15, 1.5, '2024-02-30', '10000-01-01'] as const;
@@ -59,6 +61,40 @@ describe('HTTP', () => {
       expect(fine.status).toBe(200);
     },
   );
+
+  it("takes the caller's UTC offset for the dates of a recall query or a context message, and refuses one outside UTC±14:00", async () => {
+    for (const offset of [-240, 330]) {
+      expect(await post('/v1/recall', { scopes: [SCOPE], query: 'office on May 1', timezoneOffsetMinutes: offset })).toEqual({
+        status: 200,
+        code: undefined,
+      });
+      expect(await post('/v1/context', { scopes: [SCOPE], message: 'office on May 1', timezoneOffsetMinutes: offset })).toEqual({
+        status: 200,
+        code: undefined,
+      });
+    }
+    for (const bad of [900, 1.5, '-240']) {
+      expect(await post('/v1/recall', { scopes: [SCOPE], query: 'office', timezoneOffsetMinutes: bad })).toEqual({
+        status: 400,
+        code: 'INVALID_INPUT',
+      });
+      expect(await post('/v1/context', { scopes: [SCOPE], message: 'office', timezoneOffsetMinutes: bad })).toEqual({
+        status: 400,
+        code: 'INVALID_INPUT',
+      });
+    }
+  });
+
+  it('takes negative epoch milliseconds in a query parameter, as it takes dates before 1970 in ISO and in bodies', async () => {
+    const [hit] = (await engram.recall('office', { scopes: [SCOPE] })).hits;
+    for (const knownAt of ['-1', '1969-12-31T23:59:59.999Z']) {
+      const edges = await app.request(`/v1/memories/${hit?.id ?? ''}/edges?scopes=${SCOPE}&knownAt=${knownAt}`);
+      expect(edges.status, knownAt).toBe(200);
+      const list = await app.request(`/v1/memories?scopes=${SCOPE}&knownAt=${knownAt}`);
+      expect(list.status, knownAt).toBe(200);
+    }
+    expect(await post('/v1/recall', { scopes: [SCOPE], query: 'office', knownAt: -1 })).toEqual({ status: 200, code: undefined });
+  });
 });
 
 describe('MCP', () => {
@@ -77,5 +113,84 @@ describe('CLI', () => {
     const result = runCli(['remember', '--db', path, '--embedder', 'hash', '--scope', SCOPE, '--occurred-at', bad, 'an event']);
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/not a date/);
+  });
+});
+
+describe.skipIf(!binBuilt)('CLI query dates on the local clock (skipped when dist/ is missing: run npm run build)', () => {
+  it('recall reads "on May 1 2024" as that day in the time zone a time without an offset is read in', () => {
+    const env = { TZ: 'America/New_York' };
+    const cli = (args: string[]): unknown => {
+      const result = runCli([...args, '--db', path, '--embedder', 'hash', '--json'], { env });
+      expect(result.status, result.stderr).toBe(0);
+      return json(result);
+    };
+    // 21:00 local on 1 May is 01:00 UTC on 2 May; the other dinner is on 2 May local (and UTC)
+    const { id } = cli(['remember', '--scope', 'acme/tz', '--occurred-at', '2024-05-01T21:00', 'Dinner with Sam at the Italian place']) as {
+      id: string;
+    };
+    cli(['remember', '--scope', 'acme/tz', '--occurred-at', '2024-05-02T20:00', 'Dinner with Sam at the Greek place']);
+    const { hits } = cli(['recall', '--scope', 'acme/tz', 'what did I eat with Sam on May 1 2024']) as {
+      hits: { id: string; why: { channels: { temporal?: unknown } } }[];
+    };
+    expect(hits.filter((h) => h.why.channels.temporal !== undefined).map((h) => h.id)).toEqual([id]);
+  });
+});
+
+describe.skipIf(!binBuilt)('CLI date flags in epoch milliseconds (skipped when dist/ is missing: run npm run build)', () => {
+  const EPOCH_SCOPE = 'acme/epoch';
+  const occurredAt = Date.parse('2024-05-01T10:40:00Z');
+  const cli = (args: string[]): unknown => {
+    const result = runCli([...args, '--db', path, '--embedder', 'hash', '--json']);
+    expect(result.status, `${args.join(' ')}: ${result.stderr}`).toBe(0);
+    return json(result);
+  };
+
+  it('reads whole epoch milliseconds in every date flag, as docs/cli.md says', async () => {
+    const { id } = cli([
+      'remember',
+      '--scope',
+      EPOCH_SCOPE,
+      '--occurred-at',
+      String(occurredAt),
+      '--valid-from',
+      String(occurredAt - 1000),
+      '--valid-to',
+      String(occurredAt + 1000),
+      'The Leeds office moved to the canal.',
+    ]) as { id: string };
+    const stored = await engram.get(id, { scopes: [EPOCH_SCOPE] });
+    expect([stored.occurredAt, stored.validFrom, stored.validTo].map((t) => Date.parse(String(t)))).toEqual([
+      occurredAt,
+      occurredAt - 1000,
+      occurredAt + 1000,
+    ]);
+
+    const asOf = String(occurredAt);
+    const recalled = cli(['recall', '--scope', EPOCH_SCOPE, '--as-of', asOf, '--known-at', String(Date.now()), 'canal']) as {
+      hits: { id: string }[];
+    };
+    expect(recalled.hits.map((h) => h.id)).toContain(id);
+    const before = cli(['recall', '--scope', EPOCH_SCOPE, '--as-of', String(occurredAt - 2000), 'canal']) as { hits: { id: string }[] };
+    expect(before.hits.map((h) => h.id)).not.toContain(id);
+    expect(cli(['edges', id, '--scope', EPOCH_SCOPE, '--as-of', asOf, '--known-at', '-1'])).toEqual([]);
+    cli(['update', id, '--scope', EPOCH_SCOPE, '--valid-to', String(occurredAt + 5000)]);
+    expect(Date.parse(String((await engram.get(id, { scopes: [EPOCH_SCOPE] })).validTo))).toBe(occurredAt + 5000);
+  });
+
+  it('reads epoch milliseconds in import --default-time', async () => {
+    const tmp = tempDir('engram-epoch-import-');
+    try {
+      const file = join(tmp.dir, 'memory.jsonl');
+      writeFileSync(
+        file,
+        `${JSON.stringify({ type: 'entity', name: 'Leeds office', entityType: 'place', observations: ['Opens at nine'] })}\n`,
+      );
+      cli(['import', 'mcp-memory', file, '--scope', 'acme/imported', '--default-time', String(occurredAt)]);
+      const { items } = await engram.list({ scopes: ['acme/imported'] });
+      expect(items.length).toBeGreaterThan(0);
+      expect(items.map((m) => Date.parse(String(m.validFrom)))).toEqual(items.map(() => occurredAt));
+    } finally {
+      tmp.cleanup();
+    }
   });
 });

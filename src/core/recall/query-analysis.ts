@@ -16,13 +16,22 @@ export interface QueryAnalysis {
   emotion: EmotionAnalysis;
 }
 
-/** Analyses a query against a reference time (the caller's "now"); `entities` when already extracted from it. */
-export function analyzeQuery(text: string, referenceTime: number, entities: string[] = extractEntities(text)): QueryAnalysis {
+/** How to read a query: its reference time (the caller's "now") and wall clock, and its entities when already extracted. */
+export interface QueryAnalysisOptions {
+  referenceTime: number;
+  /** Minutes east of UTC for the query's wall-clock dates ("on May 1"); default 0. */
+  timezoneOffsetMinutes?: number;
+  entities?: string[];
+}
+
+/** Analyses a query against a reference time and a UTC offset. */
+export function analyzeQuery(text: string, options: QueryAnalysisOptions): QueryAnalysis {
+  const { referenceTime, timezoneOffsetMinutes } = options;
   return {
     text,
     terms: [...new Set(contentTerms(text))].slice(0, 64),
-    entities,
-    window: parseTemporalExpression(text, referenceTime),
+    entities: options.entities ?? extractEntities(text),
+    window: parseTemporalExpression(text, referenceTime, timezoneOffsetMinutes !== undefined ? { timezoneOffsetMinutes } : {}),
     emotion: analyzeEmotion(text),
   };
 }

@@ -100,7 +100,11 @@ export async function recall(deps: RecallDeps, query: string, options: ParsedRec
   const semantic = config.semanticWeight > 0 ? semanticQueryVector(deps, config, base.scopes, query, entities) : null;
   if (semantic?.started !== undefined) await semantic.started;
   const queryVector = semantic?.vector ?? null;
-  const analysis = analyzeQuery(query, options.referenceTime ?? options.asOf ?? now, entities);
+  const analysis = analyzeQuery(query, {
+    referenceTime: options.referenceTime ?? options.asOf ?? now,
+    entities,
+    ...(options.timezoneOffsetMinutes !== undefined ? { timezoneOffsetMinutes: options.timezoneOffsetMinutes } : {}),
+  });
 
   const { channels, records, ahead } = await runChannels(deps, config, analysis, base, queryVector);
   const ranking = configForQuery(config, analysis.terms.length, options.weights?.semantic !== undefined);

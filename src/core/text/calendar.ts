@@ -22,6 +22,19 @@ export const DAY_MS = 86_400_000;
 
 const SEASON_START_MONTH: Readonly<Record<string, number>> = dictionary({ spring: 3, summer: 6, autumn: 9, fall: 9, winter: 12 });
 
+/** Days in a month (1..12, overflow normalises). */
+export function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/** A wall date moved by whole months, its day clamped to the new month (31 March less a month is 29 February, not 2 March). */
+export function addMonths(date: WallDate, months: number): WallDate {
+  const first = new Date(Date.UTC(date.year, date.month - 1 + months, 1));
+  const year = first.getUTCFullYear();
+  const month = first.getUTCMonth() + 1;
+  return { year, month, day: Math.min(date.day, daysInMonth(year, month)) };
+}
+
 /** Window arithmetic for one UTC offset. */
 export class Calendar {
   readonly #offsetMs: number;

@@ -3,7 +3,7 @@
  * "the past 3 days"), months with a modifier or preposition ("last May", "in early June 2023"), years
  * ("in 2023", "late 2022") and seasons ("last summer", "winter 2022").
  */
-import { type Calendar, DAY_MS, type TimeWindow } from './calendar.js';
+import { addMonths, type Calendar, DAY_MS, type TimeWindow } from './calendar.js';
 import { dictionary } from './dictionary.js';
 
 /** A date expression found at `index` of the text, with its window. */
@@ -27,7 +27,7 @@ export interface ParseContext {
   direction: (index: number) => Direction;
 }
 
-const MONTH_INDEX: Readonly<Record<string, number>> = dictionary({
+export const MONTH_INDEX: Readonly<Record<string, number>> = dictionary({
   jan: 1,
   feb: 2,
   mar: 3,
@@ -42,11 +42,14 @@ const MONTH_INDEX: Readonly<Record<string, number>> = dictionary({
   nov: 11,
   dec: 12,
 });
-const MONTH =
+export const MONTH =
   '(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\\.?';
 const PREPOSITION = '(?:in|during|since|until|till|by|of|from|between|before|after|throughout|through|around|over)';
 const PART = '(early|mid|late)';
-const YEAR = '((?:19|20)\\d{2})';
+/** A four-digit year, 1000-2999; where a bare number could be a quantity, `NOT_A_QUANTITY` follows it. */
+export const YEAR = '([12]\\d{3})';
+/** After a number (or a range of them): no unit that makes it a quantity ("in 1500 ms", "between 1500 and 2000 ms", "2500 dollars"). */
+export const NOT_A_QUANTITY = `(?!(?:\\s*(?:and|or|to|-|–)\\s*\\d[\\d,.]*)?\\s*(?:%|percent\\b|x\\b|(?:ms|msecs?|millis(?:econds?)?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|yrs?|kb|mb|gb|tb|k?bps|hz|mhz|ghz|rpm|mm|cm|m|km|kms|kilomet(?:er|re)s?|met(?:er|re)s?|miles?|mi|ft|feet|foot|inch(?:es)?|kg|kgs|g|grams?|kilos?|lbs?|pounds?|ounces?|oz|ml|l|lit(?:er|re)s?|cal|kcal|calories|dollars?|bucks|usd|eur|euros?|gbp|yen|cents?|items|units|words|pages|lines|rows|records|steps|points|votes|views|tokens|requests|files|times)\\b))`;
 const COUNT_WORDS: Readonly<Record<string, number>> = dictionary({
   a: 1,
   one: 1,
@@ -74,8 +77,8 @@ const PAST_PERIOD_PATTERN = /\b(?:the\s+)?past\s+(week|month|year)\b/g;
 const MODIFIED_MONTH_PATTERN = new RegExp(`\\b(last|this|next|previous|coming)\\s+${MONTH}(?!\\s*\\d)`, 'g');
 const MONTH_PATTERN = new RegExp(`\\b${PREPOSITION}\\s+(?:the\\s+)?(?:${PART}[\\s-]+)?${MONTH}(?:,?\\s+${YEAR})?\\b(?![\\s,]*\\d)`, 'g');
 const PART_MONTH_PATTERN = new RegExp(`\\b${PART}[\\s-]+${MONTH}(?:,?\\s+${YEAR})?\\b(?![\\s,]*\\d)`, 'g');
-const YEAR_PATTERN = new RegExp(`\\b(?:${PREPOSITION}|year)\\s+(?:${PART}[\\s-]+)?${YEAR}\\b(?![\\s/.-]*\\d)`, 'g');
-const PART_YEAR_PATTERN = new RegExp(`\\b${PART}[\\s-]+${YEAR}\\b(?![\\s/.-]*\\d)`, 'g');
+const YEAR_PATTERN = new RegExp(`\\b(?:${PREPOSITION}|year)\\s+(?:${PART}[\\s-]+)?${YEAR}\\b(?![\\s/.-]*\\d)${NOT_A_QUANTITY}`, 'g');
+const PART_YEAR_PATTERN = new RegExp(`\\b${PART}[\\s-]+${YEAR}\\b(?![\\s/.-]*\\d)${NOT_A_QUANTITY}`, 'g');
 const ORDINAL = '(first|second|third|fourth|fifth|last|final|1st|2nd|3rd|4th|5th)';
 /** "the first week of 2024", "the second weekend of May", "the last week of June 2023". */
 const ORDINAL_WEEK_PATTERN = new RegExp(
@@ -95,7 +98,7 @@ const ORDINAL_INDEX: Readonly<Record<string, number>> = dictionary({
   '5th': 5,
 });
 const SEASON_PATTERN = new RegExp(
-  `\\b(?:(last|this|next|previous|past)\\s+|${PREPOSITION}\\s+(?:the\\s+)?(?:${PART}[\\s-]+)?)?(spring|summer|autumn|fall|winter)(?:\\s+(?:of\\s+)?${YEAR})?\\b`,
+  `\\b(?:(last|this|next|previous|past)\\s+|${PREPOSITION}\\s+(?:the\\s+)?(?:${PART}[\\s-]+)?)?(spring|summer|autumn|fall|winter)(?:\\s+(?:of\\s+)?${YEAR}${NOT_A_QUANTITY})?\\b`,
   'g',
 );
 
@@ -133,7 +136,7 @@ export function resolveYearless(
   return candidates.find((window) => (strict ? window.start > reference : window.end > reference)) ?? build(thisYear);
 }
 
-function push(found: Found[], match: RegExpMatchArray, window: TimeWindow, context: ParseContext): void {
+export function push(found: Found[], match: RegExpMatchArray, window: TimeWindow, context: ParseContext): void {
   const index = match.index ?? 0;
   found.push({ index, text: context.text.slice(index, index + match[0].length), start: window.start, end: window.end });
 }
@@ -155,11 +158,10 @@ function findPeriods(context: ParseContext, found: Found[]): void {
     push(found, match, window, context);
   }
   const rolling = (match: RegExpMatchArray, count: number, unit: string): void => {
-    const first = { ...today };
+    let first = { ...today };
     if (unit === 'day') first.day -= count;
     else if (unit === 'week') first.day -= 7 * count;
-    else if (unit === 'month') first.month -= count;
-    else first.year -= count;
+    else first = addMonths(today, unit === 'month' ? -count : -12 * count);
     push(found, match, { start: calendar.startOf(first), end: calendar.day(today).end }, context);
   };
   for (const match of lower.matchAll(ROLLING_PATTERN)) rolling(match, countOf(match[2] ?? '1'), match[3] ?? 'day');

@@ -7,7 +7,9 @@
  * wide as what the expression names: a day, a Monday-to-Sunday week, a month, a quarter, a season, a
  * year. Offsets in weeks ("two weeks before 8 May 2023", "3 weeks ago") give a 7-day window centred on
  * the target day; "the week before X" is the 7 days before X. "since X" runs from X to the end of the
- * reference day; "from X to Y" and "between X and Y" join the two windows.
+ * reference day; "from X to Y" and "between X and Y" join the two windows, and ranges of bare years,
+ * months or days ("between 2019 and 2021", "March–May 2024", "between 5 and 10 May") are read whole by
+ * `temporal-ranges.ts`. A year is any of 1000-2999 after a date word, never one followed by a unit ("in 1500 ms").
  *
  * An expression without a year or a modifier ("in June", "on 8 May", "on Friday") resolves to the most
  * recent such date not after the reference time for queries (one recalls the past). In stored texts
@@ -17,8 +19,9 @@
  */
 import type * as ChronoEn from 'chrono-node/en';
 import { lazyRequire } from './lazy-require.js';
-import { Calendar, type TimeWindow, type WallDate } from './calendar.js';
+import { addMonths, Calendar, daysInMonth, type TimeWindow, type WallDate } from './calendar.js';
 import { type Direction, type Found, type ParseContext, findPatterns, resolveYearless } from './temporal-patterns.js';
+import { findRanges } from './temporal-ranges.js';
 import { findChinese } from './temporal-zh.js';
 
 /** chrono-node loads on the first date parsed (~0.25-0.5 s), not when the engine is imported. */
@@ -94,6 +97,8 @@ function findWithChrono(context: ParseContext, found: Found[]): void {
     let date: WallDate = { year: start.get('year') ?? 1970, month: start.get('month') ?? 1, day: start.get('day') ?? 1 };
     const direction = context.direction(result.index);
     const explicit = RELATIVE_MODIFIER.test(lowerText);
+    const unit = result.tags().has('result/relativeDate') ? offsetUnit(lowerText) : undefined;
+    if (unit === 'month' || unit === 'year') date = clampRollover(date, calendar.dateOf(reference).day);
     let window: TimeWindow;
     if (start.isCertain('day') || start.isCertain('weekday') || !start.isCertain('month')) {
       if (!start.isCertain('year') && !explicit && (start.isCertain('day') || start.isCertain('weekday'))) {
@@ -101,7 +106,6 @@ function findWithChrono(context: ParseContext, found: Found[]): void {
         if (shiftBack) date = start.isCertain('day') ? { ...date, year: date.year - 1 } : { ...date, day: date.day - 7 };
       }
       window = calendar.day(date);
-      const unit = result.tags().has('result/relativeDate') ? offsetUnit(lowerText) : undefined;
       const adjacent = /^the\s+(week|month|year)\s+(before|after)\b/.exec(lowerText);
       if (adjacent !== null) {
         // chrono points one unit away from X; "the week before X" covers everything up to X
@@ -118,10 +122,8 @@ function findWithChrono(context: ParseContext, found: Found[]): void {
     const end = result.end;
     if (end !== undefined && end !== null) {
       const endDate = { year: end.get('year') ?? date.year, month: end.get('month') ?? date.month, day: end.get('day') ?? date.day };
-      window = {
-        start: window.start,
-        end: end.isCertain('day') ? calendar.day(endDate).end : calendar.month(endDate.year, endDate.month).end,
-      };
+      const last = end.isCertain('day') ? calendar.day(endDate) : calendar.month(endDate.year, endDate.month);
+      window = joinWindows(window, last, context);
     }
     found.push({ index: result.index, text: result.text, start: window.start, end: window.end });
   }
@@ -130,15 +132,24 @@ function findWithChrono(context: ParseContext, found: Found[]): void {
 /** End of the span that starts at `date` and lasts one unit. */
 function spanEnd(calendar: Calendar, date: WallDate, unit: string): number {
   if (unit === 'week') return calendar.days(date, 7).end;
-  if (unit === 'month') return calendar.startOf({ ...date, month: date.month + 1 });
-  return calendar.startOf({ ...date, year: date.year + 1 });
+  return calendar.startOf(addMonths(date, unit === 'month' ? 1 : 12));
 }
 
 /** Start of the span that ends with the day `date` and lasts one unit. */
 function spanStart(calendar: Calendar, date: WallDate, unit: string): number {
   if (unit === 'week') return calendar.startOf({ ...date, day: date.day - 6 });
-  if (unit === 'month') return calendar.startOf({ ...date, month: date.month - 1, day: date.day + 1 });
-  return calendar.startOf({ ...date, year: date.year - 1, day: date.day + 1 });
+  const back = addMonths(date, unit === 'month' ? -1 : -12);
+  return calendar.startOf({ ...back, day: back.day + 1 });
+}
+
+/**
+ * chrono moves a date by months or years on a JavaScript Date, so the 31st less a month, or 29 February
+ * less a year, rolls over into the next month; such a date is the last day of the month it left.
+ */
+function clampRollover(date: WallDate, referenceDay: number): WallDate {
+  if (date.day >= referenceDay) return date;
+  const previous = addMonths({ ...date, day: 1 }, -1);
+  return { ...previous, day: daysInMonth(previous.year, previous.month) };
 }
 
 /** Keeps the longest of overlapping expressions, then joins ranges and applies "since". */
@@ -159,15 +170,10 @@ function settle(found: Found[], context: ParseContext): TemporalWindow[] {
       const between = context.text.slice(previous.index + previous.text.length, current.index);
       const opener = RANGE_OPENER.test(context.lower.slice(0, previous.index)) || /^(?:between|from)\b/i.test(previous.text);
       if (RANGE_JOINER.test(between) && (opener || /to|until|till|through|thru|-|–/.test(between))) {
-        let start = previous.start;
-        const span = previous.end - previous.start;
-        while (start >= current.end && span > 0) start -= yearLength(context, start);
-        const end = Math.max(current.end, previous.end);
         settled[settled.length - 1] = {
           index: previous.index,
           text: context.text.slice(previous.index, current.index + current.text.length),
-          start,
-          end,
+          ...joinWindows(previous, current, context),
         };
         continue;
       }
@@ -181,9 +187,20 @@ function settle(found: Found[], context: ParseContext): TemporalWindow[] {
   });
 }
 
-function yearLength(context: ParseContext, instant: number): number {
-  const date = context.calendar.dateOf(instant);
-  return context.calendar.startOf(date) - context.calendar.startOf({ ...date, year: date.year - 1 });
+/**
+ * One window from the first's start to the last's end. A first end that would begin after the last
+ * ends (a yearless "March" read as this year before "May 2024") moves back whole years, end and all.
+ */
+function joinWindows(first: TimeWindow, last: TimeWindow, context: ParseContext): TimeWindow {
+  const { calendar } = context;
+  let { start, end } = first;
+  for (let back = 1; start >= last.end && end > start; back += 1) {
+    const startDate = calendar.dateOf(first.start);
+    const endDate = calendar.dateOf(first.end);
+    start = calendar.startOf(addMonths(startDate, -12 * back));
+    end = calendar.startOf(addMonths(endDate, -12 * back));
+  }
+  return { start, end: Math.max(last.end, end) };
 }
 
 function findAll(text: string, reference: number, options: TemporalOptions, direction: (index: number) => Direction): TemporalWindow[] {
@@ -201,6 +218,7 @@ function findAll(text: string, reference: number, options: TemporalOptions, dire
   };
   const found: Found[] = [];
   if (english) {
+    findRanges(context, found);
     findPatterns(context, found);
     findWithChrono(context, found);
   }

@@ -58,6 +58,83 @@ describe('parseTemporalExpression', () => {
     expect(parseTemporalExpression('yesterday', REFERENCE)).toEqual({ start: day(2024, 3, 14), end: day(2024, 3, 15), text: 'yesterday' });
   });
 
+  describe('ranges join both ends into one window', () => {
+    /** Wednesday 11 March 2026. */
+    const MARCH_2026 = Date.UTC(2026, 2, 11, 10);
+    it.each([
+      ['trips between 2019 and 2021', '2019-01-01', '2022-01-01', 'between 2019 and 2021'],
+      ['trips from 2019 to 2021', '2019-01-01', '2022-01-01', 'from 2019 to 2021'],
+      ['from 2020 until 2022', '2020-01-01', '2023-01-01', 'from 2020 until 2022'],
+      ['sales 2019-2021', '2019-01-01', '2022-01-01', '2019-2021'],
+      ['between 1850 and 1900', '1850-01-01', '1901-01-01', 'between 1850 and 1900'],
+      ['between March and May 2024', '2024-03-01', '2024-06-01', 'between March and May 2024'],
+      ['March–May 2024', '2024-03-01', '2024-06-01', 'March–May 2024'],
+      ['between November and February 2024', '2023-11-01', '2024-03-01', 'between November and February 2024'],
+      ['between March and May 2027', '2027-03-01', '2027-06-01', 'between March and May 2027'],
+      ['from March 2024 to May', '2024-03-01', '2024-06-01', 'from March 2024 to May'],
+      ['between March and May', '2026-03-01', '2026-06-01', 'between March and May'],
+      ['from March to May', '2026-03-01', '2026-06-01', 'from March to May'],
+      ['from December to February', '2025-12-01', '2026-03-01', 'from December to February'],
+      ['between 5 and 10 May', '2025-05-05', '2025-05-11', 'between 5 and 10 May'],
+      ['from 5 to 10 May 2024', '2024-05-05', '2024-05-11', 'from 5 to 10 May 2024'],
+      ['between May 5 and 10', '2025-05-05', '2025-05-11', 'between May 5 and 10'],
+    ])('%s → [%s, %s)', (query, start, end, text) => {
+      expect(windowOf(query, MARCH_2026)).toEqual([start, end, text]);
+    });
+
+    it('the range covers both ends, the single year or month alone does not', () => {
+      const range = parseTemporalExpression('between 2019 and 2021', MARCH_2026);
+      const first = parseTemporalExpression('in 2019', MARCH_2026);
+      const last = parseTemporalExpression('in 2021', MARCH_2026);
+      expect(range?.start).toBe(first?.start);
+      expect(range?.end).toBe(last?.end);
+    });
+
+    it('"and" makes no range without "between", and a range needs its ends in order', () => {
+      expect(windowOf('March and May', MARCH_2026)?.[2]).toBe('March');
+      expect(windowOf('in 1990 and 1991', MARCH_2026)?.[2]).toBe('in 1990');
+      expect(windowOf('between 2021 and 2019', MARCH_2026)?.[2]).not.toBe('between 2021 and 2019');
+    });
+  });
+
+  it('reads years outside 1900-2099 where a date word says they are years', () => {
+    for (const year of [1850, 1899, 2100, 2150]) {
+      expect(windowOf(`what happened in ${year}`), String(year)).toEqual([`${year}-01-01`, `${year + 1}-01-01`, `in ${year}`]);
+    }
+    expect(windowOf('in summer 1850')).toEqual(['1850-06-01', '1850-09-01', 'in summer 1850']);
+    expect(windowOf('in May 2150')).toEqual(['2150-05-01', '2150-06-01', 'in May 2150']);
+  });
+
+  it('reads no year in an amount: a number with a unit, or a bare number without a date word', () => {
+    for (const query of [
+      'it costs 2500 dollars',
+      'it responds in 1500 ms',
+      'it responds in 2000 ms',
+      'between 1500 and 2000 ms',
+      'in 2019 to 2021 dollars',
+      'it grew by 1500-2000',
+      'in 1500 metres turn left',
+      'around 2000 kg',
+    ]) {
+      expect(parseTemporalExpression(query, REFERENCE), query).toBeNull();
+    }
+    // a sentence that starts with a year and goes on about people is still dated
+    expect(windowOf('in 2020 people stayed home')?.[2]).toBe('in 2020');
+  });
+
+  it('clamps a day that a month or year back does not have to the end of that month, never rolling into the next', () => {
+    const leapDay = Date.UTC(2024, 1, 29, 12);
+    const lastOfMarch = Date.UTC(2024, 2, 31, 12);
+    for (const query of ['a year ago', 'last year on this day'])
+      expect(windowOf(query, leapDay), query).toEqual(['2023-02-28', '2023-03-01', query]);
+    expect(windowOf('a year ago', lastOfMarch)).toEqual(['2023-03-31', '2023-04-01', 'a year ago']);
+    // "a month ago" names the month the day falls in: 29 February, so February
+    expect(windowOf('a month ago', lastOfMarch)).toEqual(['2024-02-01', '2024-03-01', 'a month ago']);
+    expect(windowOf('in a month', Date.UTC(2024, 0, 31, 12))).toEqual(['2024-02-01', '2024-03-01', 'in a month']);
+    expect(windowOf('the past month', lastOfMarch)).toEqual(['2024-02-29', '2024-04-01', 'the past month']);
+    expect(windowOf('the past year', leapDay)).toEqual(['2023-02-28', '2024-03-01', 'the past year']);
+  });
+
   it('uses the given UTC offset for wall-clock days', () => {
     // 23:30 UTC is already Saturday 16 March at UTC+2, so "yesterday" is Friday there
     const window = parseTemporalExpression('yesterday', REFERENCE, { timezoneOffsetMinutes: 120 });

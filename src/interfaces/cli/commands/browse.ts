@@ -5,6 +5,7 @@ import { userInfo } from 'node:os';
 import type { Command } from 'commander';
 import pc from 'picocolors';
 import { EngramError, isEngramError } from '../../../core/errors.js';
+import { instantFromText } from '../../../core/instant.js';
 import type { ListResult } from '../../../core/browse/list.js';
 import type { ScopeSummary } from '../../../core/ports/store.js';
 import type { PurgeReport } from '../../../core/purge/purge.js';
@@ -59,11 +60,6 @@ function withFilters(command: Command): Command {
     .option('--recorded-to <time>', 'recorded before this time');
 }
 
-/** Epoch milliseconds given as digits become numbers; ISO text stays text. */
-function instant(value: string | undefined): string | number | undefined {
-  return value !== undefined && /^-?\d{1,16}$/.test(value) ? Number(value) : value;
-}
-
 /** The filter flags as the engine's filter fields (only those given). */
 function filterOf(flags: FilterFlags): Record<string, unknown> {
   const filter: Record<string, unknown> = {
@@ -72,10 +68,10 @@ function filterOf(flags: FilterFlags): Record<string, unknown> {
     tag: flags.tag,
     entity: flags.entity,
     text: flags.text,
-    validFrom: instant(flags.validFrom),
-    validTo: instant(flags.validTo),
-    recordedFrom: instant(flags.recordedFrom),
-    recordedTo: instant(flags.recordedTo),
+    validFrom: instantFromText(flags.validFrom),
+    validTo: instantFromText(flags.validTo),
+    recordedFrom: instantFromText(flags.recordedFrom),
+    recordedTo: instantFromText(flags.recordedTo),
   };
   for (const key of Object.keys(filter)) if (filter[key] === undefined) delete filter[key];
   return filter;
@@ -107,8 +103,8 @@ export function registerBrowseCommands(program: Command): void {
         const page = await engram.list({
           ...(flags.scope !== undefined ? { scopes: flags.scope } : { allScopes: true }),
           ...filterOf(flags),
-          ...(flags.asOf !== undefined ? { asOf: instant(flags.asOf) as string | number } : {}),
-          ...(flags.knownAt !== undefined ? { knownAt: instant(flags.knownAt) as string | number } : {}),
+          ...(flags.asOf !== undefined ? { asOf: instantFromText(flags.asOf) } : {}),
+          ...(flags.knownAt !== undefined ? { knownAt: instantFromText(flags.knownAt) } : {}),
           ...(flags.sort !== undefined ? { sort: flags.sort as never } : {}),
           ...(flags.order !== undefined ? { order: flags.order as never } : {}),
           ...(flags.limit !== undefined ? { limit: numberFlag(flags.limit, '--limit', '50') } : {}),

@@ -11,6 +11,7 @@ import { collect, withCommonFlags, type CommonFlags } from '../context.js';
 import { printResult } from '../output.js';
 import { withEngine } from '../run.js';
 import { numberFlag } from '../number-flag.js';
+import { localOffsetMinutes } from '../local-offset.js';
 
 interface ContextFlags extends CommonFlags {
   scope?: string[];
@@ -77,6 +78,7 @@ export function registerContextCommands(program: Command): void {
           ...(episodes !== undefined ? { episodes } : {}),
           ...(flags.persona === true ? { persona: true } : {}),
           ...(flags.chains === true ? { chains: true } : {}),
+          timezoneOffsetMinutes: localOffsetMinutes(),
         });
         printResult({ json: flags.json === true }, result, (ctx: StructuredContext) => ctx.markdown);
       });

@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import pc from 'picocolors';
+import { instantFromText } from '../../../core/instant.js';
 import type { ActivationView } from '../../../core/graph/activate.js';
 import type { RelationType } from '../../../core/relations.js';
 import { collect, oneScope, withCommonFlags, type CommonFlags, type ScopeFlags } from '../context.js';
@@ -94,8 +95,8 @@ export function registerGraphCommands(program: Command): void {
         const edges = await engram.edges(id, {
           scopes: flags.scope ?? [],
           ...(flags.type !== undefined ? { types: flags.type } : {}),
-          ...(flags.asOf !== undefined ? { asOf: flags.asOf } : {}),
-          ...(flags.knownAt !== undefined ? { knownAt: flags.knownAt } : {}),
+          ...(flags.asOf !== undefined ? { asOf: instantFromText(flags.asOf) } : {}),
+          ...(flags.knownAt !== undefined ? { knownAt: instantFromText(flags.knownAt) } : {}),
         });
         // no edges may mean no such memory in the scopes: NOT_FOUND as every read by id (get is not an access)
         if (edges.length === 0) await engram.get(id, { scopes: flags.scope ?? [] });
@@ -131,8 +132,8 @@ export function registerGraphCommands(program: Command): void {
           scopes: flags.scope ?? [],
           ...(hops !== undefined ? { hops } : {}),
           ...(limit !== undefined ? { limit } : {}),
-          ...(flags.asOf !== undefined ? { asOf: flags.asOf } : {}),
-          ...(flags.knownAt !== undefined ? { knownAt: flags.knownAt } : {}),
+          ...(flags.asOf !== undefined ? { asOf: instantFromText(flags.asOf) } : {}),
+          ...(flags.knownAt !== undefined ? { knownAt: instantFromText(flags.knownAt) } : {}),
         });
         printResult({ json: flags.json === true }, result, formatActivation);
       });

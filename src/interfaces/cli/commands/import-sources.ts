@@ -313,12 +313,13 @@ async function importContext(flags: SourceFlags, source: string): Promise<FlagCo
 async function parseDefaultTime(value: string | undefined): Promise<number | 'now' | undefined> {
   if (value === undefined) return undefined;
   if (value.trim().toLowerCase() === 'now') return 'now';
-  const { parseIsoInstant, isInstant } = await import('../../../core/instant.js');
-  const ms = parseIsoInstant(value);
+  const { instantFromText, parseIsoInstant, isInstant } = await import('../../../core/instant.js');
+  const given = instantFromText(value);
+  const ms = typeof given === 'number' ? given : parseIsoInstant(given);
   if (!isInstant(ms))
     throw new EngramError(
       'INVALID_INPUT',
-      `--default-time "${value.slice(0, 40)}" is not a date: use ISO 8601 like 2024-05-01 or 2024-05-01T12:00:00Z, or "now".`,
+      `--default-time "${value.slice(0, 40)}" is not a date: use ISO 8601 like 2024-05-01 or 2024-05-01T12:00:00Z, epoch milliseconds, or "now".`,
     );
   return ms;
 }

@@ -2,11 +2,13 @@
  * `engram recall --scope S [--scope S2]... [-k N] QUERY`.
  */
 import type { Command } from 'commander';
+import { instantFromText } from '../../../core/instant.js';
 import { collect, withCommonFlags, type CommonFlags } from '../context.js';
 import { printResult } from '../output.js';
 import { withEngine } from '../run.js';
 import { formatHits } from './format.js';
 import { numberFlag } from '../number-flag.js';
+import { localOffsetMinutes } from '../local-offset.js';
 
 interface RecallFlags extends CommonFlags {
   scope?: string[];
@@ -36,11 +38,12 @@ export function registerRecallCommand(program: Command): void {
           scopes: flags.scope ?? [],
           ...(flags.k !== undefined ? { k: numberFlag(flags.k, '--k', '10') } : {}),
           ...(flags.layer !== undefined ? { layers: flags.layer as never } : {}),
-          ...(flags.asOf !== undefined ? { asOf: flags.asOf } : {}),
-          ...(flags.knownAt !== undefined ? { knownAt: flags.knownAt } : {}),
+          ...(flags.asOf !== undefined ? { asOf: instantFromText(flags.asOf) } : {}),
+          ...(flags.knownAt !== undefined ? { knownAt: instantFromText(flags.knownAt) } : {}),
           ...(flags.includeSuperseded ? { includeSuperseded: true } : {}),
           ...(flags.persona === true ? { persona: true } : {}),
           ...(flags.chains === true ? { chains: true } : {}),
+          timezoneOffsetMinutes: localOffsetMinutes(flags.asOf),
         });
         printResult({ json: flags.json === true }, result, formatHits);
       });

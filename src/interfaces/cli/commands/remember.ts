@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { EngramError } from '../../../core/errors.js';
+import { instantFromText } from '../../../core/instant.js';
 import { assertScope } from '../../../core/scope.js';
 // zod (core/schemas) and cli-progress load only for a --file import, not on every CLI start.
 import type * as Schemas from '../../../core/schemas.js';
@@ -85,9 +86,9 @@ export function registerRememberCommand(program: Command): void {
         async (engram) => {
           const input: Record<string, unknown> = { scope: flags.scope, content: words.join(' ') };
           if (flags.layer !== undefined) input.layer = flags.layer;
-          if (flags.occurredAt !== undefined) input.occurredAt = flags.occurredAt;
-          if (flags.validFrom !== undefined) input.validFrom = flags.validFrom;
-          if (flags.validTo !== undefined) input.validTo = flags.validTo;
+          if (flags.occurredAt !== undefined) input.occurredAt = instantFromText(flags.occurredAt);
+          if (flags.validFrom !== undefined) input.validFrom = instantFromText(flags.validFrom);
+          if (flags.validTo !== undefined) input.validTo = instantFromText(flags.validTo);
           if (flags.importance !== undefined) input.importance = numberFlag(flags.importance, '--importance', '0.8');
           if (flags.tag !== undefined) input.tags = flags.tag;
           if (flags.pin) input.pinned = true;

@@ -5,6 +5,7 @@
  */
 import type { Command } from 'commander';
 import { EngramError } from '../../../core/errors.js';
+import { instantFromText } from '../../../core/instant.js';
 import type { UpdateInput } from '../../../core/schemas.js';
 import { collect, oneScope, withCommonFlags, type ScopeFlags } from '../context.js';
 import { numberFlag } from '../number-flag.js';
@@ -71,9 +72,11 @@ function patchOf(flags: UpdateFlags): UpdateInput {
     ...(flags.confidence !== undefined ? { confidence: numberFlag(flags.confidence, '--confidence', '0.9') } : {}),
     ...(flags.tag !== undefined ? { tags: flags.tag } : {}),
     ...(flags.pin === true ? { pinned: true } : flags.unpin === true ? { pinned: false } : {}),
-    ...(flags.validFrom !== undefined ? { validFrom: instant(flags.validFrom) } : {}),
-    ...(flags.validTo !== undefined ? { validTo: flags.validTo.trim().toLowerCase() === 'none' ? null : instant(flags.validTo) } : {}),
-    ...(flags.occurredAt !== undefined ? { occurredAt: instant(flags.occurredAt) } : {}),
+    ...(flags.validFrom !== undefined ? { validFrom: instantFromText(flags.validFrom) } : {}),
+    ...(flags.validTo !== undefined
+      ? { validTo: flags.validTo.trim().toLowerCase() === 'none' ? null : instantFromText(flags.validTo) }
+      : {}),
+    ...(flags.occurredAt !== undefined ? { occurredAt: instantFromText(flags.occurredAt) } : {}),
   };
   if (Object.keys(patch).length === 0) {
     throw new EngramError(
@@ -82,9 +85,4 @@ function patchOf(flags: UpdateFlags): UpdateInput {
     );
   }
   return patch;
-}
-
-/** Epoch milliseconds given as digits become numbers; ISO text stays text (the library parses both). */
-function instant(value: string): string | number {
-  return /^-?\d{1,16}$/.test(value) ? Number(value) : value;
 }

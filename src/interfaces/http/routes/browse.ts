@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { EngramError } from '../../../core/errors.js';
+import { instantFromText } from '../../../core/instant.js';
 import { LAYERS, STATUSES } from '../../../core/memory.js';
 import { BROWSE_SORTS } from '../../../core/ports/store.js';
 import { browseFilterSchema, purgeInputSchema, type ListInput, type ScopesInput } from '../../../core/browse/schemas.js';
@@ -61,11 +62,6 @@ function members<T extends string>(query: URLSearchParams, name: string, allowed
     }
   }
   return values as T[];
-}
-
-/** Epoch milliseconds written as digits become numbers; ISO text stays text (the schema checks both). */
-function instant(value: string | undefined): string | number | undefined {
-  return value !== undefined && /^-?\d{1,16}$/.test(value) ? Number(value) : value;
 }
 
 const INSTANT = 'ISO 8601 (2024-05-01, 2024-05-01T12:00:00Z) or epoch milliseconds';
@@ -139,12 +135,12 @@ const list: RouteSpec = {
       tag: oneParam(query, 'tag'),
       entity: oneParam(query, 'entity'),
       text: oneParam(query, 'text'),
-      validFrom: instant(oneParam(query, 'validFrom')),
-      validTo: instant(oneParam(query, 'validTo')),
-      recordedFrom: instant(oneParam(query, 'recordedFrom')),
-      recordedTo: instant(oneParam(query, 'recordedTo')),
-      asOf: instant(oneParam(query, 'asOf')),
-      knownAt: instant(oneParam(query, 'knownAt')),
+      validFrom: instantFromText(oneParam(query, 'validFrom')),
+      validTo: instantFromText(oneParam(query, 'validTo')),
+      recordedFrom: instantFromText(oneParam(query, 'recordedFrom')),
+      recordedTo: instantFromText(oneParam(query, 'recordedTo')),
+      asOf: instantFromText(oneParam(query, 'asOf')),
+      knownAt: instantFromText(oneParam(query, 'knownAt')),
       sort: oneParam(query, 'sort'),
       order: oneParam(query, 'order'),
       limit: numberParam(query, 'limit'),

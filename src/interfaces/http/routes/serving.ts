@@ -7,6 +7,7 @@ import { endSessionInputSchema, consolidateInputSchema } from '../../../consolid
 import { contextInputSchema, predictInputSchema } from '../../../serving/schemas.js';
 import { EngramError } from '../../../core/errors.js';
 import { activateOptionsSchema } from '../../../core/graph/activate.js';
+import { instantFromText } from '../../../core/instant.js';
 import { activationSchema, consolidationReportSchema } from './explore-schemas.js';
 import {
   memoryEdgesSchema,
@@ -142,8 +143,8 @@ export const servingRoutes: readonly RouteSpec[] = [
       const edges = await ctx.engram.edges(id, {
         scopes,
         ...(types.length > 0 ? { types } : {}),
-        ...(asOf !== null ? { asOf: instantParam(asOf) } : {}),
-        ...(knownAt !== null ? { knownAt: instantParam(knownAt) } : {}),
+        ...(asOf !== null ? { asOf: instantFromText(asOf) } : {}),
+        ...(knownAt !== null ? { knownAt: instantFromText(knownAt) } : {}),
       });
       // the engine reads no edges for an unknown id: 404 as every other read by id (get is not an access)
       if (edges.length === 0) await ctx.engram.get(id, { scopes });
@@ -193,8 +194,3 @@ export const servingRoutes: readonly RouteSpec[] = [
     handle: (ctx) => ctx.engram.endSession(authorizeBody(ctx, 'endSession') as Parameters<typeof ctx.engram.endSession>[0]),
   },
 ];
-
-/** Query-string instants: epoch milliseconds when all digits, else the ISO text (validated by the engine). */
-function instantParam(value: string): string | number {
-  return /^\d+$/.test(value) ? Number(value) : value;
-}
