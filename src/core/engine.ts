@@ -670,7 +670,7 @@ export class EngramCore {
   async exportMarkdown(options: { scope: Scope }): Promise<MarkdownFiles> {
     this.assertOpen();
     // damaged records are left out of the files rather than failing the export
-    return exportMarkdown({ store: skippingReader(this.store).store }, assertScope(options?.scope));
+    return exportMarkdown({ store: skippingReader(this.store).store, now: this.clock.now() }, assertScope(options?.scope));
   }
 
   /** Reads Markdown files written by `exportMarkdown` (and edited by people) back into a scope. */

@@ -6,6 +6,7 @@
  * outgoing edges in its trailer, so an import reproduces it exactly.
  */
 import type { Edge, MemoryRecord } from '../memory.js';
+import { isVisible } from '../memory.js';
 import type { Store } from '../ports/store.js';
 import type { Scope } from '../scope.js';
 import { renderDate, renderEntry, renderImportance } from './format.js';
@@ -117,7 +118,7 @@ async function allRecords(store: Store, scope: Scope): Promise<MemoryRecord[]> {
 }
 
 /** Renders every record of `scope` into the five files (each present, possibly with no entries). */
-export async function exportMarkdown(deps: { store: Store }, scope: Scope): Promise<MarkdownFiles> {
+export async function exportMarkdown(deps: { store: Store; now: number }, scope: Scope): Promise<MarkdownFiles> {
   const records = await allRecords(deps.store, scope);
   const ids = records.map((r) => r.id);
   const refs = new Map<string, Record<string, string[]>>();
@@ -149,8 +150,10 @@ export async function exportMarkdown(deps: { store: Store }, scope: Scope): Prom
         shownInstant(a) - shownInstant(b) ||
         (a.id < b.id ? -1 : 1),
     );
-    const current = list.filter((r) => r.status === 'active');
-    const past = list.filter((r) => r.status !== 'active');
+    // current as reads of now say: valid now (a fact of 2019 only, or one that holds from 2030, is not),
+    // and a claim whose correction takes effect later still is
+    const current = list.filter((r) => isVisible(r, {}, deps.now));
+    const past = list.filter((r) => !isVisible(r, {}, deps.now));
     const render = (r: MemoryRecord): string =>
       renderEntry(
         {
@@ -169,7 +172,7 @@ export async function exportMarkdown(deps: { store: Store }, scope: Scope): Prom
       '',
     ];
     if (current.length > 0) parts.push(...current.map(render), '');
-    if (past.length > 0) parts.push('## Not current (superseded, decayed or forgotten)', '', ...past.map(render), '');
+    if (past.length > 0) parts.push('## Not current (superseded, not valid now, decayed or forgotten)', '', ...past.map(render), '');
     files[file] = parts.join('\n');
   }
   return files;

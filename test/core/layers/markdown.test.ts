@@ -126,6 +126,27 @@ describe('Markdown export', () => {
     const trailer = files['profile.md']!.split('\n').find((l) => l.includes(ids.budget2!))!;
     expect(trailer).not.toContain('My budget is 80L');
   });
+
+  it('lists a fact valid only in the past, or only from a later date, under Not current', async () => {
+    const engram = await open();
+    const scope = 'acme/users/bob';
+    await engram.remember([
+      { scope, layer: 'semantic', content: 'My manager is Dana', validFrom: '2019-01-01', validTo: '2020-01-01', tags: ['profile'] },
+      { scope, layer: 'semantic', content: 'My office is in Lisbon', validFrom: '2030-01-01', tags: ['profile'] },
+      { scope, layer: 'semantic', content: 'My desk is by the window', tags: ['profile'] },
+      { scope, layer: 'procedural', content: 'Always answer in French', validFrom: '2019-01-01', validTo: '2020-01-01' },
+      { scope, layer: 'procedural', content: 'Always answer in English' },
+    ]);
+    const files = await engram.exportMarkdown({ scope });
+    const parts = Object.values(files).map((text) => text.split(/## Not current[^\n]*\n/));
+    const current = parts.map(([head]) => head).join('\n');
+    const past = parts.map(([, tail = '']) => tail).join('\n');
+    for (const text of ['My desk is by the window', 'Always answer in English']) expect(current).toContain(text);
+    for (const text of ['My manager is Dana', 'My office is in Lisbon', 'Always answer in French']) {
+      expect(current).not.toContain(text);
+      expect(past).toContain(text);
+    }
+  });
 });
 
 describe('Markdown import', () => {
