@@ -1,17 +1,17 @@
 /**
  * Supersession and dedup for claims (semantic and procedural layers), in that order (§11.1-2).
  *
- * Candidates are the scope's current claims of the same layer that share a claim subject, or that
- * rank among the nearest by vector or BM25. Each is compared with `compareClaims`, which combines
- * claim slots, correction markers and lexical overlap; the embedding similarity is one signal, never
- * the decision (§11.12).
+ * Candidates are the scope's current claims of the same layer that share a claim subject, that name
+ * another tool of a kind the claim names, or that rank among the nearest by vector or BM25. Each is
+ * compared with `compareClaims`, which combines claim slots, correction markers and lexical overlap;
+ * the embedding similarity is one signal, never the decision (§11.12).
  */
 import type { Edge, MemoryRecord } from '../memory.js';
 import { isVisible } from '../memory.js';
 import { isConcept } from '../record-kinds.js';
 import type { StoreTransaction } from '../ports/store.js';
 import { contentTerms } from '../text/index.js';
-import { claimClauses, compareClaims, extractClaim, type ClaimComparison } from './claims/index.js';
+import { claimClauses, compareClaims, extractClaim, toolsOfSameKind, type ClaimComparison } from './claims/index.js';
 import { newId } from './new-record.js';
 import { newRecord } from '../record-factory.js';
 import { turnSpeaker } from '../layers/turn-speaker.js';
@@ -21,6 +21,8 @@ export const CLAIM_LAYERS = new Set(['semantic', 'procedural']);
 
 /** How many nearest neighbours (per channel) are compared with a new claim. */
 const NEIGHBOURS = 6;
+/** How many claims naming another tool of the same kind (best by BM25: the rarest names first) are compared. */
+const SAME_KIND = 12;
 
 export interface ClaimDecision {
   superseded: { record: MemoryRecord; comparison: ClaimComparison }[];
@@ -80,9 +82,9 @@ export async function laterSuperseders(tx: StoreTransaction, record: MemoryRecor
 }
 
 /**
- * The scope's current claims of the record's layer that share its claim subject or rank among its
- * nearest by BM25 (and by vector, given its embedding), other than itself, concepts and claims attached
- * to other things.
+ * The scope's current claims of the record's layer that share its claim subject, name another tool of
+ * a kind it names, or rank among its nearest by BM25 (and by vector, given its embedding), other than
+ * itself, concepts and claims attached to other things.
  */
 async function claimCandidates(
   tx: StoreTransaction,
@@ -95,15 +97,25 @@ async function claimCandidates(
   const terms = contentTerms(record.content)
     .slice(0, 32)
     .map((term) => ({ term }));
-  const [vectorHits, lexicalHits, bySubject] = await Promise.all([
+  // a tool's claims meet the claims about other tools of its kind, which share no word with it
+  const kin = toolsOfSameKind(record.content).map((term) => ({ term }));
+  const [vectorHits, lexicalHits, bySubject, byKind] = await Promise.all([
     embedding !== undefined ? tx.vectorSearch({ scopes, layers, now, limit: NEIGHBOURS, vector: embedding }) : Promise.resolve([]),
     terms.length > 0 ? tx.lexicalSearch({ scopes, layers, now, limit: NEIGHBOURS, terms }) : Promise.resolve([]),
     record.data.claim !== undefined
       ? tx.findClaims({ scope: record.scope, layers, subjects: [record.data.claim.subject], limit: 20 })
       : Promise.resolve([]),
+    kin.length > 0 ? tx.lexicalSearch({ scopes, layers, now, limit: SAME_KIND, terms: kin }) : Promise.resolve([]),
   ]);
   const similarity = new Map(vectorHits.map((hit) => [hit.id, hit.score]));
-  const ids = [...new Set([...bySubject.map((r) => r.id), ...vectorHits.map((h) => h.id), ...lexicalHits.map((h) => h.id)])];
+  const ids = [
+    ...new Set([
+      ...bySubject.map((r) => r.id),
+      ...vectorHits.map((h) => h.id),
+      ...lexicalHits.map((h) => h.id),
+      ...byKind.map((h) => h.id),
+    ]),
+  ];
   const known = new Map(bySubject.map((r) => [r.id, r]));
   const missing = ids.filter((id) => !known.has(id));
   for (const r of missing.length > 0 ? await tx.getMemories(missing, scopes) : []) known.set(r.id, r);
