@@ -414,7 +414,7 @@ export class EngramCore {
         CLAIM_LAYERS.has(updated.layer) &&
         !isConcept(updated)
       ) {
-        const { superseded } = await decideClaim(tx, updated, embedding, now);
+        const { superseded } = await decideClaim(tx, updated, embedding, now, { pastVersions: true });
         const { supersede, successor } = orderSupersessions(updated, superseded);
         if (successor !== undefined) await applyLaterSuccessor(tx, updated, successor, now);
         for (const { record: old, comparison } of supersede) await applySupersession(tx, updated, old, comparison, now, this.embedder);

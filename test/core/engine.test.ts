@@ -340,14 +340,53 @@ describe('Engram engine', () => {
     expect((await engram.recall('where is the office', { scopes: ['t/a'], asOf: '2023-06-01' })).hits.map((h) => h.content)).toEqual([
       'The office is in Berlin.',
     ]);
-    // open-ended but older than Lisbon: it held until Lisbon began
+    // open-ended but older than Berlin and Lisbon: it held until the next of them (Berlin) began
     clock.advance(1000);
     const paris = await engram.remember({ scope: 't/a', layer: 'semantic', content: 'The office is in Paris.', validFrom: '2022-01-01' });
     expect(paris.action).toBe('created');
     const closed = await engram.get(paris.id, { scopes: ['t/a'] });
-    expect(closed.validTo).toBe('2024-02-01T00:00:00.000Z');
+    expect(closed.validTo).toBe('2023-01-01T00:00:00.000Z');
     expect(await now()).toEqual(['The office is in Lisbon.']);
+    expect((await engram.recall('where is the office', { scopes: ['t/a'], asOf: '2023-06-01' })).hits.map((h) => h.content)).toEqual([
+      'The office is in Berlin.',
+    ]);
     expect((await engram.get(lisbon.id, { scopes: ['t/a'] })).validTo).toBeNull();
+  });
+
+  it('versions recorded out of order hold one value at each instant: a late one splits the version it falls in', async () => {
+    const scope = 't/chain';
+    const say = async (target: string, validFrom: string) => {
+      clock.advance(1000);
+      return (await engram.remember({ scope, layer: 'semantic', content: `The deploy target is ${target}`, validFrom })).id;
+    };
+    const ids = new Map<string, string>();
+    // arrival order is not valid-time order: each late one falls inside (or before) a version already stored
+    for (const [target, from] of [
+      ['production', '2023-06-01'],
+      ['staging', '2023-01-01'],
+      ['kubernetes', '2023-12-01'],
+      ['qa', '2023-03-01'],
+      ['canary', '2023-09-01'],
+    ] as const)
+      ids.set(target, await say(target, from));
+    const at = async (asOf: string) =>
+      (await engram.recall('deploy target', { scopes: [scope], asOf })).hits.map((h) => h.content.replace('The deploy target is ', ''));
+    expect(await at('2023-02-01')).toEqual(['staging']);
+    expect(await at('2023-04-01')).toEqual(['qa']);
+    expect(await at('2023-07-01')).toEqual(['production']);
+    expect(await at('2023-10-01')).toEqual(['canary']);
+    expect(await at('2023-12-15')).toEqual(['kubernetes']);
+    expect((await engram.recall('deploy target', { scopes: [scope] })).hits.map((h) => h.id)).toEqual([ids.get('kubernetes')]);
+    // each version ends where the next begins
+    const versions = (await engram.history(ids.get('kubernetes') as string, { scopes: [scope] })).versions;
+    expect(versions.map((v) => v.content.replace('The deploy target is ', ''))).toEqual([
+      'staging',
+      'qa',
+      'production',
+      'canary',
+      'kubernetes',
+    ]);
+    for (const [i, v] of versions.entries()) expect(v.validTo).toBe(versions[i + 1]?.validFrom ?? null);
   });
 
   it('undoing a supersession (unsupersede, or purging the correction) gives a claim back the end of validity it had of its own', async () => {

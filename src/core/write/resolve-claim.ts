@@ -12,6 +12,7 @@ import { isConcept } from '../record-kinds.js';
 import type { StoreTransaction } from '../ports/store.js';
 import { contentTerms } from '../text/index.js';
 import { claimClauses, compareClaims, extractClaim, toolsOfSameKind, type ClaimComparison } from './claims/index.js';
+import { heldSince, linkedVersions } from './claim-versions.js';
 import { newId } from './new-record.js';
 import { newRecord } from '../record-factory.js';
 import { turnSpeaker } from '../layers/turn-speaker.js';
@@ -38,14 +39,26 @@ export function attachClaimSlot(record: MemoryRecord): void {
   if (slot !== undefined) record.data.claim = slot;
 }
 
-/** Decides what a new claim does to the scope's current claims. Reads only. */
+/** What `decideClaim` compares a claim with besides the current claims. */
+export interface DecideClaimOptions {
+  /**
+   * A claim about an earlier time (validFrom before now) also meets the versions of its slot that held
+   * since then, current or past (linked by SUPERSEDES, or ended by a validTo of their own), so that
+   * `orderSupersessions` places it among them. For a claim being written or edited, not for a sweep.
+   */
+  pastVersions?: boolean;
+}
+
+/** Decides what a new claim does to the scope's current claims (and past versions, when asked). Reads only. */
 export async function decideClaim(
   tx: StoreTransaction,
   record: MemoryRecord,
   embedding: Float32Array,
   now: number,
+  options: DecideClaimOptions = {},
 ): Promise<ClaimDecision> {
-  const { candidates, similarity, nearest } = await claimCandidates(tx, record, embedding, now);
+  const pastVersions = options.pastVersions === true && record.validFrom < now;
+  const { candidates, similarity, nearest } = await claimCandidates(tx, record, embedding, now, pastVersions);
   const decision: ClaimDecision = { superseded: [], nearest };
   let bestAgreement: { record: MemoryRecord; comparison: ClaimComparison; score: number } | undefined;
   for (const candidate of candidates) {
@@ -91,6 +104,7 @@ async function claimCandidates(
   record: MemoryRecord,
   embedding: Float32Array | undefined,
   now: number,
+  pastVersions = false,
 ): Promise<{ candidates: MemoryRecord[]; similarity: Map<string, number>; nearest: number[] }> {
   const scopes = [record.scope];
   const layers = [record.layer];
@@ -119,12 +133,22 @@ async function claimCandidates(
   const known = new Map(bySubject.map((r) => [r.id, r]));
   const missing = ids.filter((id) => !known.has(id));
   for (const r of missing.length > 0 ? await tx.getMemories(missing, scopes) : []) known.set(r.id, r);
+  if (pastVersions) {
+    // the versions that held between the claim's start and now hang off the current ones by SUPERSEDES
+    const nearby = ids.filter((id) => id !== record.id);
+    for (const r of await linkedVersions(tx, record.scope, nearby)) {
+      if (r.layer !== record.layer || known.has(r.id)) continue;
+      known.set(r.id, r);
+      ids.push(r.id);
+    }
+  }
   const candidates: MemoryRecord[] = [];
   const ours = speakerOf(record);
   for (const id of ids) {
     const candidate = known.get(id);
+    if (candidate === undefined || candidate.id === record.id) continue;
+    if (!isVisible(candidate, {}, now) && !(pastVersions && heldSince(candidate, record))) continue;
     // a concept is a name, not a statement: no claim merges into or supersedes one (nor the reverse)
-    if (candidate === undefined || candidate.id === record.id || !isVisible(candidate, {}, now)) continue;
     if (isConcept(candidate) || isConcept(record)) continue;
     // facts the writer attached to different things ("Favorite color is blue" of Alice, "…green" of Bob)
     if (aboutOtherThings(record, candidate)) continue;
