@@ -389,6 +389,69 @@ describe('Engram engine', () => {
     for (const [i, v] of versions.entries()) expect(v.validTo).toBe(versions[i + 1]?.validFrom ?? null);
   });
 
+  it("moving a correction's start moves the end of what it superseded (and only an end it set)", async () => {
+    const scope = 't/move';
+    const staging = await engram.remember({ scope, layer: 'semantic', content: 'The deploy target is staging', validFrom: '2023-01-01' });
+    clock.advance(1000);
+    const production = await engram.remember({
+      scope,
+      layer: 'semantic',
+      content: 'The deploy target moved to production',
+      validFrom: '2023-06-01',
+    });
+    expect(production.superseded).toEqual([staging.id]);
+    const at = async (asOf: string) => (await engram.recall('deploy target', { scopes: [scope], asOf })).hits.map((h) => h.id);
+    const end = async (id: string) => (await engram.get(id, { scopes: [scope] })).validTo;
+    clock.advance(1000);
+    await engram.update(production.id, { validFrom: '2023-03-01' }, { scope });
+    expect(await end(staging.id)).toBe('2023-03-01T00:00:00.000Z');
+    expect(await at('2023-04-01')).toEqual([production.id]);
+    // later: no gap
+    clock.advance(1000);
+    await engram.update(production.id, { validFrom: '2023-08-01' }, { scope });
+    expect(await end(staging.id)).toBe('2023-08-01T00:00:00.000Z');
+    expect(await at('2023-07-01')).toEqual([staging.id]);
+
+    // a version that had an end of its own keeps it when the correction moves past it
+    const trial = await engram.remember({
+      scope: 't/move-own',
+      layer: 'semantic',
+      content: 'The deploy target is canary',
+      validFrom: '2023-01-01',
+      validTo: '2023-05-01',
+    });
+    clock.advance(1000);
+    const fix = await engram.remember({
+      scope: 't/move-own',
+      layer: 'semantic',
+      content: 'The deploy target moved to blue',
+      validFrom: '2023-04-01',
+    });
+    expect(fix.superseded).toEqual([trial.id]);
+    clock.advance(1000);
+    await engram.update(fix.id, { validFrom: '2023-09-01' }, { scope: 't/move-own' });
+    expect((await engram.get(trial.id, { scopes: ['t/move-own'] })).validTo).toBe('2023-05-01T00:00:00.000Z');
+
+    // a past fact recorded late ended where the current claim began: it follows that start too
+    const lisbon = await engram.remember({
+      scope: 't/move-late',
+      layer: 'semantic',
+      content: 'The office is in Lisbon.',
+      validFrom: '2023-06-01',
+    });
+    clock.advance(1000);
+    const paris = await engram.remember({
+      scope: 't/move-late',
+      layer: 'semantic',
+      content: 'The office is in Paris.',
+      validFrom: '2022-01-01',
+    });
+    expect((await engram.get(paris.id, { scopes: ['t/move-late'] })).validTo).toBe('2023-06-01T00:00:00.000Z');
+    clock.advance(1000);
+    await engram.update(lisbon.id, { validFrom: '2023-02-01' }, { scope: 't/move-late' });
+    expect((await engram.get(paris.id, { scopes: ['t/move-late'] })).validTo).toBe('2023-02-01T00:00:00.000Z');
+  });
+
   it('undoing a supersession (unsupersede, or purging the correction) gives a claim back the end of validity it had of its own', async () => {
     const trial = await engram.remember({
       scope: 't/a',

@@ -1,5 +1,6 @@
 /**
- * Valid time along a supersession chain: the past versions a claim about an earlier time meets.
+ * Valid time along a supersession chain: the past versions a claim about an earlier time meets, and the
+ * ends of the versions a claim superseded when its own start moves.
  */
 import type { MemoryRecord } from '../memory.js';
 import type { StoreTransaction } from '../ports/store.js';
@@ -42,4 +43,35 @@ export function heldSince(candidate: MemoryRecord, record: MemoryRecord): boolea
   if (candidate.status !== 'active' && candidate.status !== 'superseded') return false;
   if (candidate.data.supersededBy === record.id) return false;
   return candidate.validTo === null || candidate.validTo > record.validFrom;
+}
+
+/**
+ * A claim whose start moved (`update` of `validFrom`) moves the ends it set: each version it superseded
+ * ends where it now starts (never past the end that version had of its own, `data.validToBefore`, nor
+ * before its own start); a version it follows as a later successor (`applyLaterSuccessor`), which ended
+ * at its old start, ends at the new one. Versions whose end something else set are left as they are.
+ */
+export async function followValidFrom(tx: StoreTransaction, before: MemoryRecord, validFrom: number, now: number): Promise<void> {
+  if (validFrom === before.validFrom) return;
+  const edges = (await tx.getEdges({ scopes: [before.scope], ids: [before.id], types: ['SUPERSEDES'] })).filter(
+    (e) => e.fromId === before.id && e.invalidatedAt === null,
+  );
+  const predecessors = await tx.getMemories([...new Set(edges.map((e) => e.toId))], [before.scope]);
+  for (const old of predecessors) {
+    const end = endAfterMove(old, before, validFrom);
+    if (end !== undefined && end !== old.validTo) await tx.updateMemory(old.id, old.scope, { validTo: end, updatedAt: now });
+  }
+}
+
+/** The end of `old` once the claim that ended it (`by`) starts at `validFrom`, or undefined when `by` did not set it. */
+function endAfterMove(old: MemoryRecord, by: MemoryRecord, validFrom: number): number | undefined {
+  const start = Math.max(validFrom, old.validFrom);
+  if (old.status === 'superseded' && old.data.supersededBy === by.id) {
+    // the formula of applySupersession with the new start
+    const own = typeof old.data.validToBefore === 'number' ? old.data.validToBefore : null;
+    return own !== null ? Math.min(own, start) : start;
+  }
+  // a claim recorded late about an earlier time: it held until `by` began
+  if (old.status === 'active' && old.validTo === by.validFrom) return start;
+  return undefined;
 }
