@@ -40,6 +40,7 @@ import { answeredQuestions, llmCapturedClaims, openQuestionsOf } from './write/c
 import { chunkRecords, NoveltyScratch, rememberAll, type RememberResult, type WriteOptions } from './write/remember.js';
 import { chunkText, DEFAULT_CHUNK_CHARS } from './write/chunking/index.js';
 import { rememberBatches } from './write/remember-batches.js';
+import { followValidFrom } from './write/claim-versions.js';
 import { fillPartVectors, type FillPartsOptions, type FillPartsReport } from './write/fill-parts.js';
 import { fillMentions, type FillMentionsReport } from './recall/mentioned-time.js';
 import { reembedText } from './reembed/reembed-text.js';
@@ -407,6 +408,8 @@ export class EngramCore {
       });
       if (embedding !== undefined) await tx.updateEmbedding(id, scope, embedding);
       if (chunks !== undefined && chunks.records.length > 0) await tx.insertMemories(chunks.records);
+      // valid time follows the supersession chain: what this claim ended ends where it now starts
+      if (rest.validFrom !== undefined && CLAIM_LAYERS.has(record.layer)) await followValidFrom(tx, record, rest.validFrom, now);
       const [updated] = await tx.getMemories([id], [scope]);
       // a new wording is the latest statement of its claim: it supersedes what it corrects, as a write would
       if (
@@ -416,7 +419,7 @@ export class EngramCore {
         CLAIM_LAYERS.has(updated.layer) &&
         !isConcept(updated)
       ) {
-        const { superseded } = await decideClaim(tx, updated, embedding, now);
+        const { superseded } = await decideClaim(tx, updated, embedding, now, { pastVersions: true });
         const { supersede, successor } = orderSupersessions(updated, superseded);
         if (successor !== undefined) await applyLaterSuccessor(tx, updated, successor, now);
         for (const { record: old, comparison } of supersede) await applySupersession(tx, updated, old, comparison, now, this.embedder);

@@ -401,14 +401,116 @@ describe('Engram engine', () => {
     expect((await engram.recall('where is the office', { scopes: ['t/a'], asOf: '2023-06-01' })).hits.map((h) => h.content)).toEqual([
       'The office is in Berlin.',
     ]);
-    // open-ended but older than Lisbon: it held until Lisbon began
+    // open-ended but older than Berlin and Lisbon: it held until the next of them (Berlin) began
     clock.advance(1000);
     const paris = await engram.remember({ scope: 't/a', layer: 'semantic', content: 'The office is in Paris.', validFrom: '2022-01-01' });
     expect(paris.action).toBe('created');
     const closed = await engram.get(paris.id, { scopes: ['t/a'] });
-    expect(closed.validTo).toBe('2024-02-01T00:00:00.000Z');
+    expect(closed.validTo).toBe('2023-01-01T00:00:00.000Z');
     expect(await now()).toEqual(['The office is in Lisbon.']);
+    expect((await engram.recall('where is the office', { scopes: ['t/a'], asOf: '2023-06-01' })).hits.map((h) => h.content)).toEqual([
+      'The office is in Berlin.',
+    ]);
     expect((await engram.get(lisbon.id, { scopes: ['t/a'] })).validTo).toBeNull();
+  });
+
+  it('versions recorded out of order hold one value at each instant: a late one splits the version it falls in', async () => {
+    const scope = 't/chain';
+    const say = async (target: string, validFrom: string) => {
+      clock.advance(1000);
+      return (await engram.remember({ scope, layer: 'semantic', content: `The deploy target is ${target}`, validFrom })).id;
+    };
+    const ids = new Map<string, string>();
+    // arrival order is not valid-time order: each late one falls inside (or before) a version already stored
+    for (const [target, from] of [
+      ['production', '2023-06-01'],
+      ['staging', '2023-01-01'],
+      ['kubernetes', '2023-12-01'],
+      ['qa', '2023-03-01'],
+      ['canary', '2023-09-01'],
+    ] as const)
+      ids.set(target, await say(target, from));
+    const at = async (asOf: string) =>
+      (await engram.recall('deploy target', { scopes: [scope], asOf })).hits.map((h) => h.content.replace('The deploy target is ', ''));
+    expect(await at('2023-02-01')).toEqual(['staging']);
+    expect(await at('2023-04-01')).toEqual(['qa']);
+    expect(await at('2023-07-01')).toEqual(['production']);
+    expect(await at('2023-10-01')).toEqual(['canary']);
+    expect(await at('2023-12-15')).toEqual(['kubernetes']);
+    expect((await engram.recall('deploy target', { scopes: [scope] })).hits.map((h) => h.id)).toEqual([ids.get('kubernetes')]);
+    // each version ends where the next begins
+    const versions = (await engram.history(ids.get('kubernetes') as string, { scopes: [scope] })).versions;
+    expect(versions.map((v) => v.content.replace('The deploy target is ', ''))).toEqual([
+      'staging',
+      'qa',
+      'production',
+      'canary',
+      'kubernetes',
+    ]);
+    for (const [i, v] of versions.entries()) expect(v.validTo).toBe(versions[i + 1]?.validFrom ?? null);
+  });
+
+  it("moving a correction's start moves the end of what it superseded (and only an end it set)", async () => {
+    const scope = 't/move';
+    const staging = await engram.remember({ scope, layer: 'semantic', content: 'The deploy target is staging', validFrom: '2023-01-01' });
+    clock.advance(1000);
+    const production = await engram.remember({
+      scope,
+      layer: 'semantic',
+      content: 'The deploy target moved to production',
+      validFrom: '2023-06-01',
+    });
+    expect(production.superseded).toEqual([staging.id]);
+    const at = async (asOf: string) => (await engram.recall('deploy target', { scopes: [scope], asOf })).hits.map((h) => h.id);
+    const end = async (id: string) => (await engram.get(id, { scopes: [scope] })).validTo;
+    clock.advance(1000);
+    await engram.update(production.id, { validFrom: '2023-03-01' }, { scope });
+    expect(await end(staging.id)).toBe('2023-03-01T00:00:00.000Z');
+    expect(await at('2023-04-01')).toEqual([production.id]);
+    // later: no gap
+    clock.advance(1000);
+    await engram.update(production.id, { validFrom: '2023-08-01' }, { scope });
+    expect(await end(staging.id)).toBe('2023-08-01T00:00:00.000Z');
+    expect(await at('2023-07-01')).toEqual([staging.id]);
+
+    // a version that had an end of its own keeps it when the correction moves past it
+    const trial = await engram.remember({
+      scope: 't/move-own',
+      layer: 'semantic',
+      content: 'The deploy target is canary',
+      validFrom: '2023-01-01',
+      validTo: '2023-05-01',
+    });
+    clock.advance(1000);
+    const fix = await engram.remember({
+      scope: 't/move-own',
+      layer: 'semantic',
+      content: 'The deploy target moved to blue',
+      validFrom: '2023-04-01',
+    });
+    expect(fix.superseded).toEqual([trial.id]);
+    clock.advance(1000);
+    await engram.update(fix.id, { validFrom: '2023-09-01' }, { scope: 't/move-own' });
+    expect((await engram.get(trial.id, { scopes: ['t/move-own'] })).validTo).toBe('2023-05-01T00:00:00.000Z');
+
+    // a past fact recorded late ended where the current claim began: it follows that start too
+    const lisbon = await engram.remember({
+      scope: 't/move-late',
+      layer: 'semantic',
+      content: 'The office is in Lisbon.',
+      validFrom: '2023-06-01',
+    });
+    clock.advance(1000);
+    const paris = await engram.remember({
+      scope: 't/move-late',
+      layer: 'semantic',
+      content: 'The office is in Paris.',
+      validFrom: '2022-01-01',
+    });
+    expect((await engram.get(paris.id, { scopes: ['t/move-late'] })).validTo).toBe('2023-06-01T00:00:00.000Z');
+    clock.advance(1000);
+    await engram.update(lisbon.id, { validFrom: '2023-02-01' }, { scope: 't/move-late' });
+    expect((await engram.get(paris.id, { scopes: ['t/move-late'] })).validTo).toBe('2023-02-01T00:00:00.000Z');
   });
 
   it('undoing a supersession (unsupersede, or purging the correction) gives a claim back the end of validity it had of its own', async () => {

@@ -68,6 +68,33 @@ describe('write path: claims that stay true', () => {
     expect((await engram.get(also.id, { scopes: ['t/a'] })).status).toBe('active');
   });
 
+  it('a thing someone has that "is now" something else supersedes what it was; a person\'s new role adds to the old', async () => {
+    const scope = 'pa/users/maria';
+    const pairs: Array<[string, string]> = [
+      ['My car is a blue Toyota Corolla', 'My car is now a red Tesla Model 3'],
+      ['My laptop is a ThinkPad X1', 'My laptop is now a MacBook Air'],
+      ['Our office is a coworking space in Alfama', 'Our office is now a rented floor in Baixa'],
+    ];
+    const replaced: string[] = [];
+    const current: string[] = [];
+    for (const [before, after] of pairs) {
+      const old = await engram.remember({ scope, layer: 'semantic', content: before });
+      const next = await engram.remember({ scope, layer: 'semantic', content: after });
+      expect(next, after).toMatchObject({ action: 'superseded', superseded: [old.id] });
+      replaced.push(before);
+      current.push(after);
+    }
+    const context = await engram.context({ scopes: [scope], message: 'what car do I drive?', budgetMs: 10_000 });
+    const profile = context.parts.profile.items.map((item) => item.content);
+    expect(profile).toEqual(expect.arrayContaining(current));
+    for (const old of replaced) expect(profile).not.toContain(old);
+
+    const doctor = await engram.remember({ scope: 't/alice', layer: 'semantic', content: 'Alice is a doctor' });
+    const mother = await engram.remember({ scope: 't/alice', layer: 'semantic', content: 'Alice is now a mother' });
+    expect(mother.action).toBe('created');
+    expect((await engram.get(doctor.id, { scopes: ['t/alice'] })).status).toBe('active');
+  });
+
   it('stating the same fact 100 times leaves one record with mentionCount 100', async () => {
     const first = await engram.remember({ scope: 't/a', layer: 'semantic', content: 'Alice is allergic to peanuts.', tags: ['health'] });
     for (let i = 1; i < 100; i += 1) {

@@ -436,7 +436,7 @@ async function writeClaim(
   now: number,
   embedder: PartEmbedder,
 ): Promise<RememberResult> {
-  const decision = await decideClaim(tx, record, embedding, now);
+  const decision = await decideClaim(tx, record, embedding, now, { pastVersions: true });
   record.surprise = scoreSurprise(decision.nearest);
   if (decision.superseded.length === 0 && decision.mergeInto !== undefined) {
     const target = decision.mergeInto.record;

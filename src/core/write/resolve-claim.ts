@@ -1,17 +1,18 @@
 /**
  * Supersession and dedup for claims (semantic and procedural layers), in that order (§11.1-2).
  *
- * Candidates are the scope's current claims of the same layer that share a claim subject, or that
- * rank among the nearest by vector or BM25. Each is compared with `compareClaims`, which combines
- * claim slots, correction markers and lexical overlap; the embedding similarity is one signal, never
- * the decision (§11.12).
+ * Candidates are the scope's current claims of the same layer that share a claim subject, that name
+ * another tool of a kind the claim names, or that rank among the nearest by vector or BM25. Each is
+ * compared with `compareClaims`, which combines claim slots, correction markers and lexical overlap;
+ * the embedding similarity is one signal, never the decision (§11.12).
  */
 import type { Edge, MemoryRecord } from '../memory.js';
 import { isVisible } from '../memory.js';
 import { isConcept } from '../record-kinds.js';
 import type { StoreTransaction } from '../ports/store.js';
 import { contentTerms } from '../text/index.js';
-import { claimClauses, compareClaims, extractClaim, type ClaimComparison } from './claims/index.js';
+import { claimClauses, compareClaims, extractClaim, toolsOfSameKind, type ClaimComparison } from './claims/index.js';
+import { heldSince, linkedVersions } from './claim-versions.js';
 import { newId } from './new-record.js';
 import { newRecord } from '../record-factory.js';
 import { turnSpeaker } from '../layers/turn-speaker.js';
@@ -21,6 +22,8 @@ export const CLAIM_LAYERS = new Set(['semantic', 'procedural']);
 
 /** How many nearest neighbours (per channel) are compared with a new claim. */
 const NEIGHBOURS = 6;
+/** How many claims naming another tool of the same kind (best by BM25: the rarest names first) are compared. */
+const SAME_KIND = 12;
 
 export interface ClaimDecision {
   superseded: { record: MemoryRecord; comparison: ClaimComparison }[];
@@ -36,14 +39,26 @@ export function attachClaimSlot(record: MemoryRecord): void {
   if (slot !== undefined) record.data.claim = slot;
 }
 
-/** Decides what a new claim does to the scope's current claims. Reads only. */
+/** What `decideClaim` compares a claim with besides the current claims. */
+export interface DecideClaimOptions {
+  /**
+   * A claim about an earlier time (validFrom before now) also meets the versions of its slot that held
+   * since then, current or past (linked by SUPERSEDES, or ended by a validTo of their own), so that
+   * `orderSupersessions` places it among them. For a claim being written or edited, not for a sweep.
+   */
+  pastVersions?: boolean;
+}
+
+/** Decides what a new claim does to the scope's current claims (and past versions, when asked). Reads only. */
 export async function decideClaim(
   tx: StoreTransaction,
   record: MemoryRecord,
   embedding: Float32Array,
   now: number,
+  options: DecideClaimOptions = {},
 ): Promise<ClaimDecision> {
-  const { candidates, similarity, nearest } = await claimCandidates(tx, record, embedding, now);
+  const pastVersions = options.pastVersions === true && record.validFrom < now;
+  const { candidates, similarity, nearest } = await claimCandidates(tx, record, embedding, now, pastVersions);
   const decision: ClaimDecision = { superseded: [], nearest };
   let bestAgreement: { record: MemoryRecord; comparison: ClaimComparison; score: number } | undefined;
   for (const candidate of candidates) {
@@ -80,39 +95,60 @@ export async function laterSuperseders(tx: StoreTransaction, record: MemoryRecor
 }
 
 /**
- * The scope's current claims of the record's layer that share its claim subject or rank among its
- * nearest by BM25 (and by vector, given its embedding), other than itself, concepts and claims attached
- * to other things.
+ * The scope's current claims of the record's layer that share its claim subject, name another tool of
+ * a kind it names, or rank among its nearest by BM25 (and by vector, given its embedding), other than
+ * itself, concepts and claims attached to other things.
  */
 async function claimCandidates(
   tx: StoreTransaction,
   record: MemoryRecord,
   embedding: Float32Array | undefined,
   now: number,
+  pastVersions = false,
 ): Promise<{ candidates: MemoryRecord[]; similarity: Map<string, number>; nearest: number[] }> {
   const scopes = [record.scope];
   const layers = [record.layer];
   const terms = contentTerms(record.content)
     .slice(0, 32)
     .map((term) => ({ term }));
-  const [vectorHits, lexicalHits, bySubject] = await Promise.all([
+  // a tool's claims meet the claims about other tools of its kind, which share no word with it
+  const kin = toolsOfSameKind(record.content).map((term) => ({ term }));
+  const [vectorHits, lexicalHits, bySubject, byKind] = await Promise.all([
     embedding !== undefined ? tx.vectorSearch({ scopes, layers, now, limit: NEIGHBOURS, vector: embedding }) : Promise.resolve([]),
     terms.length > 0 ? tx.lexicalSearch({ scopes, layers, now, limit: NEIGHBOURS, terms }) : Promise.resolve([]),
     record.data.claim !== undefined
       ? tx.findClaims({ scope: record.scope, layers, subjects: [record.data.claim.subject], limit: 20 })
       : Promise.resolve([]),
+    kin.length > 0 ? tx.lexicalSearch({ scopes, layers, now, limit: SAME_KIND, terms: kin }) : Promise.resolve([]),
   ]);
   const similarity = new Map(vectorHits.map((hit) => [hit.id, hit.score]));
-  const ids = [...new Set([...bySubject.map((r) => r.id), ...vectorHits.map((h) => h.id), ...lexicalHits.map((h) => h.id)])];
+  const ids = [
+    ...new Set([
+      ...bySubject.map((r) => r.id),
+      ...vectorHits.map((h) => h.id),
+      ...lexicalHits.map((h) => h.id),
+      ...byKind.map((h) => h.id),
+    ]),
+  ];
   const known = new Map(bySubject.map((r) => [r.id, r]));
   const missing = ids.filter((id) => !known.has(id));
   for (const r of missing.length > 0 ? await tx.getMemories(missing, scopes) : []) known.set(r.id, r);
+  if (pastVersions) {
+    // the versions that held between the claim's start and now hang off the current ones by SUPERSEDES
+    const nearby = ids.filter((id) => id !== record.id);
+    for (const r of await linkedVersions(tx, record.scope, nearby)) {
+      if (r.layer !== record.layer || known.has(r.id)) continue;
+      known.set(r.id, r);
+      ids.push(r.id);
+    }
+  }
   const candidates: MemoryRecord[] = [];
   const ours = speakerOf(record);
   for (const id of ids) {
     const candidate = known.get(id);
+    if (candidate === undefined || candidate.id === record.id) continue;
+    if (!isVisible(candidate, {}, now) && !(pastVersions && heldSince(candidate, record))) continue;
     // a concept is a name, not a statement: no claim merges into or supersedes one (nor the reverse)
-    if (candidate === undefined || candidate.id === record.id || !isVisible(candidate, {}, now)) continue;
     if (isConcept(candidate) || isConcept(record)) continue;
     // facts the writer attached to different things ("Favorite color is blue" of Alice, "…green" of Bob)
     if (aboutOtherThings(record, candidate)) continue;

@@ -54,4 +54,29 @@ describe.skipIf(!installed && process.env.CI !== 'true')('capture with the defau
     const [old] = await engram.store.getMemories([pnpm], [SCOPE]);
     expect(old?.status).toBe('superseded');
   }, 120_000);
+
+  it('the switch finds the old tool however many other claims the scope holds', async () => {
+    const scope = 'acme/projects/api';
+    const say = (messageId: string, text: string) => engram.remember({ ...turn(messageId, 'user', text), scope });
+    const first = await say('s3/1', 'We use pnpm for package management.');
+    const pnpm = first.claims?.[0]?.id as string;
+    const others = [
+      'The database is PostgreSQL 14.',
+      'Our CI runs on GitHub Actions.',
+      'The API server listens on port 8080.',
+      'We deploy to staging on Fridays.',
+      'The main entry point is src/server/index.ts.',
+      'Logging uses pino.',
+      'Our test runner is Jest.',
+      'The frontend uses React 18.',
+      'The auth service is owned by Priya.',
+      'We use Sentry for error tracking.',
+      'Our docs live in Notion.',
+      'We use Terraform for infrastructure.',
+    ];
+    for (const [i, text] of others.entries()) await say(`s3/${i + 2}`, text);
+    clock.advance(DAY);
+    const later = await say('s4/1', 'We switched to bun last week.');
+    expect(later.claims).toEqual([{ id: expect.any(String), action: 'superseded', superseded: [pnpm] }]);
+  }, 120_000);
 });

@@ -61,6 +61,47 @@ describe('remember with capture', () => {
     expect(old?.status).toBe('superseded');
   });
 
+  it('an unnamed switch replaces the tool of its kind however many other claims the scope holds', async () => {
+    const engram = await open();
+    const first = await engram.remember(turn('m1', 'We use pnpm for package management.'));
+    const pnpm = first.claims?.[0]?.id as string;
+    // more claims than the nearest neighbours a claim is compared with: some nearer to the switch by
+    // wording, none sharing a word with the pnpm claim's kind
+    const others = [
+      'We hired two designers in March.',
+      'We renamed the staging cluster in March.',
+      'We archived the old wiki in March.',
+      'We shipped the billing page in March.',
+      'We ran the load test in March.',
+      'We upgraded the office laptops in March.',
+      'We welcomed Dana to the team in March.',
+      'The database is PostgreSQL 14.',
+      'Our CI runs on GitHub Actions.',
+      'The API server listens on port 8080.',
+      'We deploy to staging on Fridays.',
+      'The main entry point is src/server/index.ts.',
+      'Logging uses pino.',
+      'Our test runner is Jest.',
+      'The frontend uses React 18.',
+      'The auth service is owned by Priya.',
+      'We use Sentry for error tracking.',
+      'Our docs live in Notion.',
+      'We use Terraform for infrastructure.',
+      'Our staging bucket lives in eu-west-1.',
+      'Weekly planning happens on Mondays.',
+    ];
+    for (const [i, text] of others.entries()) await engram.remember(turn(`o${i}`, text));
+    const later = await engram.remember(turn('m2', 'We switched to bun last week.'));
+    expect(later.claims).toEqual([{ id: expect.any(String), action: 'superseded', superseded: [pnpm] }]);
+    const [old] = await engram.store.getMemories([pnpm], [SCOPE]);
+    expect(old?.status).toBe('superseded');
+    // and only the tool of its kind: Jest, Sentry and the rest stay current
+    const current = await engram.list({ scopes: [SCOPE], layers: ['semantic'], statuses: ['active'] });
+    expect(current.items.map((m) => m.content)).toEqual(
+      expect.arrayContaining(['Our test runner is Jest.', 'We use Sentry for error tracking.']),
+    );
+  });
+
   it('reads nothing from assistant turns, questions or plans, and says so with an empty list', async () => {
     const engram = await open();
     const results = await engram.remember([

@@ -224,6 +224,34 @@ describe('compareClaims: names of one of several', () => {
   });
 });
 
+describe('compareClaims: a thing someone has is one thing', () => {
+  const changes: Array<[string, string]> = [
+    ['My car is now a red Tesla Model 3', 'My car is a blue Toyota Corolla'],
+    ['My laptop is now a MacBook Air', 'My laptop is a ThinkPad X1'],
+    ['Our office is now a rented floor in Baixa', 'Our office is a coworking space in Alfama'],
+    ['My laptop is now MacBook Air', 'My laptop is a ThinkPad X1'],
+    ['My phone is currently a Pixel 8.', 'My phone is an iPhone 12.'],
+  ];
+  it.each(changes)('"%s" replaces "%s"', (next, old) => {
+    expect(compareClaims(next, old).relation).toBe('supersedes');
+  });
+
+  const additions: Array<[string, string]> = [
+    ['Alice is now a mother', 'Alice is a doctor'],
+    ['Alice is a mother', 'Alice is a doctor'],
+    ['My sister is now a mother', 'My sister is a nurse'],
+    ['My roommate is now a father', 'My roommate is a teacher'],
+    ['My dog is now a therapy dog', 'My dog is a beagle'],
+    ['My car is a hybrid', 'My car is a Toyota'],
+    ['My car is now blue', 'My car is a Toyota'],
+    ['My laptop is now MacBook Air', 'My laptop runs on Linux'],
+    ['Our team is now a remote-first team', 'Our team is a small team'],
+  ];
+  it.each(additions)('"%s" does not supersede "%s"', (next, old) => {
+    expect(compareClaims(next, old).relation).not.toBe('supersedes');
+  });
+});
+
 describe('compareClaims: history, a closed period in the past', () => {
   const history: Array<[string, string]> = [
     ['I lived in Lisbon from 2019 to 2022', 'I live in Porto'],

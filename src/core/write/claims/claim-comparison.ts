@@ -27,6 +27,7 @@
  *        ("correction:", "actually", "instead of")                                         → supersedes 0.65
  *      - related attribute: strong marker, or weak marker with a shared noun; never on the bare
  *        scope subject ("we") unless the values share a noun                               → supersedes 0.60
+ *      - a possessed thing that "is now" something else ("my car is now a red Tesla"; "is a" or "is")   → supersedes 0.85
  *   5. Unnamed change ("X switched to Y", no attribute): same subject, old value a tool/platform/"X is Y"
  *      value or on the same dimension, never on the bare scope subject alone               → supersedes 0.70
  *
@@ -53,6 +54,7 @@ import { type ClaimMarker, STRONG_MARKERS } from './clause-markers.js';
 import { GENERIC_HEADS, intersects, isSubset, jaccard, lexicalTokens, numbersIn } from './claim-text.js';
 import type { ExtractedSlot } from './extracted-slot.js';
 import { isKnownFamily } from './attribute-families.js';
+import { WHAT_IT_IS_RULES } from './copula-rules.js';
 import { departureVerdict } from './departure-rules.js';
 import { termsOf } from './pos-tags.js';
 import { keyRelation, keysOverlap, sameSubject, shareDimension, valueContains, valueRelation } from './slot-matching.js';
@@ -201,11 +203,22 @@ function unnamedChangeTarget(attribute: string): boolean {
 }
 
 /**
+ * "My car is now a red Tesla" against "My car is a blue Toyota Corolla" (or "… is MacBook Air" against
+ * "… is a ThinkPad X1"): a possessed thing stated anew with "now" (the only way a copula slot carries a
+ * change, see claim-extractor.ts) replaces what the old claim said it is, whichever copula named it.
+ */
+function thingChangedVerdict(n: ExtractedSlot, o: ExtractedSlot): Verdict | undefined {
+  if (!n.change || !WHAT_IT_IS_RULES.has(n.rule) || !WHAT_IT_IS_RULES.has(o.rule) || n.negated || o.negated) return undefined;
+  if (n.subject === '' || !sameSubject(n.subject, o.subject) || valueRelation(n, o) !== 'different') return undefined;
+  return { relation: 'supersedes', confidence: CONFIDENCE.changeVerb, reason: `now "${n.value}", no longer ${describe(o)}` };
+}
+
+/**
  * "X switched to Y" / "X was upgraded to Y" names no attribute: it replaces an old value of the same subject
  * that is a tool, platform or preference, or that lies on the same dimension ("PostgreSQL 13" → "PostgreSQL 15").
  */
 function unnamedChangeVerdict(n: ExtractedSlot, o: ExtractedSlot): Verdict | undefined {
-  if (!n.change || n.attribute !== 'value' || n.negated || o.negated) return undefined;
+  if (!n.change || n.attribute !== 'value' || WHAT_IT_IS_RULES.has(n.rule) || n.negated || o.negated) return undefined;
   if (!sameSubject(n.subject, o.subject) || valueRelation(n, o) !== 'different') return undefined;
   const sameDimension = shareDimension(n, o);
   if (!sameDimension && (n.subject === '' || o.cardinality === 'multi' || !unnamedChangeTarget(o.attribute))) return undefined;
@@ -241,7 +254,7 @@ function pairVerdict(n: ExtractedSlot, o: ExtractedSlot, s: Signals): Verdict | 
     }
     return undefined;
   }
-  if (key === 'none') return unnamedChangeVerdict(n, o);
+  if (key === 'none') return thingChangedVerdict(n, o) ?? unnamedChangeVerdict(n, o);
   const values = valueRelation(n, o);
   if (n.negated !== o.negated) {
     if (values === 'same') {

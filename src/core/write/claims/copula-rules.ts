@@ -5,7 +5,7 @@
 import { type Cardinality, cardinalityOf, polarityOf } from './attribute-families.js';
 import { cleanPhrase, numbersIn } from './claim-text.js';
 import { APPROXIMATELY, type ExtractedSlot, makeSlot, normalizeValue } from './extracted-slot.js';
-import { analyzeNounPhrase, isPersonLike, isSlotLike, normalizeSubject } from './noun-phrase.js';
+import { analyzeNounPhrase, isPersonLike, isSlotLike, isTeamLike, normalizeSubject } from './noun-phrase.js';
 import { mainVerbIndex, termsOf } from './pos-tags.js';
 import { containsTemporal, isTemporal } from './temporal.js';
 import { dictionary } from '../../text/dictionary.js';
@@ -174,7 +174,9 @@ export function copulaSlots(clause: string): ExtractedSlot[] | undefined {
   // "Amara is fostering three kittens": an activity, not a measurement, even with a number in it; but
   // "limited to $500", "capped at 100" state the subject's amount.
   const amount = /^\w+(?:ed|en) (?:to|at|by|around|under|below|above)\s+[~≈<>]?[$€£]?\d/i.test(value);
-  if (!amount && isVerbPhrase(value) && (value.includes(' ') || personSubject)) return verbSlots(clause);
+  // "a rented floor", "a coworking space": a participle after an article describes a thing, it is no verb
+  const described = /^(?:an?|the) /i.test(rawValue);
+  if (!amount && !described && isVerbPhrase(value) && (value.includes(' ') || personSubject)) return verbSlots(clause);
   if (numbersIn(value).length > 0 && isMeasure(value)) {
     const unit = MEASURE_UNITS.find(([re]) => re.test(value))?.[1];
     // A person "is 34": a bare number about a person is an age.
@@ -199,6 +201,32 @@ export function copulaSlots(clause: string): ExtractedSlot[] | undefined {
   if (personSubject) return [slot(plainSubject, 'property', value, 'multi', 'copula-property')];
   if (!isSlotLike(np) && isAdjectivePhrase(value)) return [slot(plainSubject, 'property', value, 'multi', 'copula-property')];
   return [slot(key.subject, key.attribute, value, 'single', 'copula-value')];
+}
+
+/** The copula rules that say what a thing is: "X is a Y", "X is Y" (a name, a value). */
+export const WHAT_IT_IS_RULES: ReadonlySet<string> = new Set(['copula-is-a', 'copula-value', 'copula-identity']);
+
+/** Someone's (a possessive) one thing: "my car", "our office", "Maria's laptop"; the copula is singular. */
+const POSSESSED = /^((?:my|our|your|his|her|their|\p{Lu}[\p{L}'-]*'s) ([\p{L}\p{N} -]+?)) is /iu;
+
+/** People and animals someone has: what they now are adds to what they were ("my sister is now a mother"). */
+const BEINGS =
+  /\b(?:friends?|roommate|flatmate|housemate|neighbou?r|colleague|co-?worker|boss|manager|partner|wife|husband|spouse|fianc[eé]e?|girlfriend|boyfriend|kids?|child|son|daughter|baby|mo(?:ther|m)|mum|father|dad|parents?|brother|sister|sibling|cousin|aunt|uncle|niece|nephew|grand(?:mother|father|ma|pa|son|daughter|parent)|teacher|doctor|therapist|dentist|landlord|landlady|tenant|mentor|coach|lead|assistant|client|customer|student|intern|founder|co-?founder|dog|cat|puppy|kitten|pet|horse|parrot|bird|rabbit|hamster)$/i;
+
+/**
+ * Is the clause's copula about one thing someone has ("my car is …", "our office is …")? Such a thing is
+ * one thing at a time: what it now is ("my car is now a red Tesla") replaces what it was. Not people,
+ * animals or teams, whose new roles add to the old ones.
+ * @example
+ * isPossessedThing('My car is a red Tesla'); // true
+ * isPossessedThing('My sister is a doctor'); // false
+ */
+export function isPossessedThing(clause: string): boolean {
+  const m = POSSESSED.exec(clause);
+  const np = m?.[1];
+  const thing = m?.[2]?.trim();
+  if (np === undefined || thing === undefined || thing === '') return false;
+  return !BEINGS.test(thing) && !isPersonLike(np) && !isPersonLike(thing) && !isTeamLike(thing);
 }
 
 /** Rough infinitive of an inflected verb, for verbs compromise did not recognise ("runs" → "run"). */

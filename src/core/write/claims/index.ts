@@ -5,7 +5,7 @@
  */
 export { extractClaim, analyzeClaim, claimClauses, type ClaimAnalysis } from './claim-extractor.js';
 export { compareClaims, type ClaimComparison, type ClaimRelation, type CompareClaimsOptions } from './claim-comparison.js';
-export { toolKindsIn } from './tool-kinds.js';
+export { toolKindsIn, toolsOfSameKind } from './tool-kinds.js';
 export type { ExtractedSlot } from './extracted-slot.js';
 export type { ClaimMarker } from './clause-markers.js';
 export type { Cardinality } from './attribute-families.js';

@@ -94,3 +94,15 @@ export function toolKindsIn(text: string): Map<string, string> {
   }
   return found;
 }
+
+/**
+ * The other tools of the kinds a text names (all but the ones it names): what a claim about one of them
+ * is compared with ("we switched to bun" meets "we use pnpm" however many claims lie between).
+ * @example
+ * toolsOfSameKind('We switched to deno.'); // ['node', 'node.js', 'nodejs', 'bun']
+ */
+export function toolsOfSameKind(text: string): string[] {
+  const named = toolKindsIn(text);
+  const own = new Set(named.values());
+  return [...new Set([...named.keys()].flatMap((kind) => KINDS[kind] ?? []))].filter((name) => !own.has(name));
+}
