@@ -24,7 +24,8 @@ export type { TimeSpan };
  * the same text (its patterns, chrono's version), with a store migration that forgets the stored ones.
  * A store hands back only times stored under this version.
  */
-export const MENTIONS_VERSION = 1;
+export const MENTIONS_VERSION = 2;
+// 2 (7 December 2026): ranges join both ends ("between 2019 and 2021"), years 1000-2999, clamped days
 
 /** When a record was written, for reading its relative dates ("yesterday"): its event time, else its validity start. */
 export function writtenAt(record: Pick<MemoryRecord, 'occurredAt' | 'validFrom'>): number {

@@ -16,6 +16,11 @@ export function mentionsSchemaSql(t: Tables): string {
   `;
 }
 
+/** Migration 27: the stored times of an older date reader (`MENTIONS_VERSION`) are pending again. */
+export function mentionsResetSql(t: Tables): string {
+  return `UPDATE ${t.memories} SET ${MENTIONS_COLUMN} = NULL WHERE ${MENTIONS_COLUMN} IS NOT NULL`;
+}
+
 /**
  * Migration 26: the pending rows by scope too, so a scoped drain and `stats`' count read only their
  * scopes' pending rows (with the index by `seq` alone they walked every scope's, e.g. all of them just

@@ -4,7 +4,7 @@
  * apply each exactly once. Append-only: never edit a shipped migration, add the next version.
  */
 import { partsGenerationSql, partsSchemaSql } from './pg-parts.js';
-import { mentionsByScopeSql, mentionsSchemaSql } from './pg-mentions.js';
+import { mentionsByScopeSql, mentionsResetSql, mentionsSchemaSql } from './pg-mentions.js';
 import { EngramError, messages } from '../../core/errors.js';
 import { LAYERS, STATUSES } from '../../core/memory.js';
 import { BUILT_IN_RELATIONS } from '../../core/relations.js';
@@ -398,6 +398,13 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'the records whose mentioned times are pending, by scope',
     async up(session, { tables: t }) {
       await session.exec(mentionsByScopeSql(t));
+    },
+  },
+  {
+    version: 27,
+    name: 'the date reader finds ranges and more years (mentions version 2): every stored time is pending again',
+    async up(session, { tables: t }) {
+      await session.exec(mentionsResetSql(t));
     },
   },
 ];

@@ -508,6 +508,13 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 26,
+    name: 'the date reader finds ranges and more years (mentions version 2): every stored time is pending again',
+    up(connection) {
+      connection.exec(`UPDATE memories SET ${MENTIONS_COLUMN} = NULL WHERE ${MENTIONS_COLUMN} IS NOT NULL`);
+    },
+  },
 ];
 
 /**

@@ -187,6 +187,32 @@ describe('recall finds a turn that names the day asked about, written the day af
     }
   });
 
+  it('a store whose times an older date reader stored is migrated to read them again', async () => {
+    const db = (): Database.Database => new Database(ctx.path);
+    await ctx.engram.processJobs();
+    let raw = db();
+    const stored = raw.prepare('SELECT count(*) FROM memories WHERE scope = ? AND mentions IS NOT NULL').pluck().get(scope) as number;
+    expect(stored).toBeGreaterThanOrEqual(42);
+    // as an older version left it: its own version's times, and the migration not yet applied
+    raw.prepare("UPDATE memories SET mentions = '1:' || substr(mentions, instr(mentions, ':') + 1) WHERE mentions IS NOT NULL").run();
+    raw.prepare('DELETE FROM schema_migrations WHERE version = 26').run();
+    raw.close();
+    const reopened = await Engram.open({ path: ctx.path, embedder: 'hash' });
+    try {
+      expect((await reopened.stats({ scopes: [scope] })).mentionedTimesPending).toBeGreaterThanOrEqual(stored);
+      expect((await reopened.processJobs()).mentionedTimes).toBeGreaterThanOrEqual(stored);
+      raw = db();
+      const versions = raw
+        .prepare("SELECT DISTINCT substr(mentions, 1, instr(mentions, ':')) FROM memories WHERE mentions IS NOT NULL")
+        .pluck()
+        .all();
+      raw.close();
+      expect(versions).toEqual([`${MENTIONS_VERSION}:`]);
+    } finally {
+      await reopened.close();
+    }
+  });
+
   it('a query without a date has no mention channel', async () => {
     const { hits } = await ctx.engram.recall('Which city was Cal in?', { scopes: [scope], k: 10, trackAccess: false });
     expect(hits.some((h) => h.why.channels.mention !== undefined)).toBe(false);
