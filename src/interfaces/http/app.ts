@@ -78,14 +78,21 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
 
   app.get('/health', async (c) => {
     try {
+      assertKnownParams(new URL(c.req.url).searchParams, { endpoint: 'GET /health' });
       await engram.store.getMeta('engram.health');
-      return c.json({ status: 'ok', version, auth });
+      // never cached, so a probe needs no cache-buster (the route refuses query parameters like every other)
+      return c.json({ status: 'ok', version, auth }, 200, { 'Cache-Control': 'no-store' });
     } catch (error) {
       return httpErrorResponse(error, log);
     }
   });
 
   app.get('/openapi.json', (c) => {
+    try {
+      assertKnownParams(new URL(c.req.url).searchParams, { endpoint: 'GET /openapi.json' });
+    } catch (error) {
+      return httpErrorResponse(error, log);
+    }
     openApi ??= buildOpenApiDocument(routes, { version, maxBodyBytes });
     return c.json(openApi);
   });
@@ -97,12 +104,12 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
         const principal = await authenticateRequest(c.req.raw, { keys, auth });
         if (principal === null) assertLocalRequest(c.req.raw);
         c.set('principal', principal);
-        const query = new URL(c.req.url).searchParams;
-        assertKnownParams(query, `${route.method.toUpperCase()} ${route.path}`, route.query);
         const hasBody =
           route.method !== 'get' &&
           route.ndjson?.request === undefined &&
           (route.body !== undefined || route.method === 'post' || route.method === 'patch');
+        const query = new URL(c.req.url).searchParams;
+        assertKnownParams(query, { endpoint: `${route.method.toUpperCase()} ${route.path}`, params: route.query, jsonBody: hasBody });
         const body = hasBody ? await readJsonBody(c.req.raw, maxBodyBytes, { optional: route.bodyOptional === true }) : undefined;
         const result = await route.handle({
           engram,

@@ -271,6 +271,7 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[], info: { versi
             },
           },
         },
+        '400': { $ref: '#/components/responses/BadRequest' },
         '503': { $ref: '#/components/responses/Unavailable' },
       },
     },
@@ -292,6 +293,7 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[], info: { versi
           description: 'OpenAPI 3.1 document',
           content: { 'application/json': { schema: { $ref: '#/components/schemas/OpenApiDocument' } } },
         },
+        '400': { $ref: '#/components/responses/BadRequest' },
       },
     },
   };
