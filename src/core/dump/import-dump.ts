@@ -146,7 +146,24 @@ function parseHeader(value: unknown, line: NumberedLine): DumpHeader {
 }
 
 function parseLine(value: unknown, line: NumberedLine): DumpLine {
+  const failure = exportFailure(value);
+  if (failure !== null) {
+    throw new EngramError(
+      'INVALID_INPUT',
+      `Line ${line.number} is the error that stopped the export writing this dump, so the dump is incomplete: ${failure.slice(0, 500)} Fix that, then export again.`,
+      { details: { line: line.number } },
+    );
+  }
   return validated(dumpLineSchema, value, line);
+}
+
+/** The message of an export's error line (`{"error": {"code", "message"}}`, written over HTTP after a 200), or null. */
+function exportFailure(value: unknown): string | null {
+  if (value === null || typeof value !== 'object' || 'kind' in value || !('error' in value)) return null;
+  const { error } = value as { error: unknown };
+  if (error === null || typeof error !== 'object') return null;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return typeof message === 'string' ? `${typeof code === 'string' ? `${code}: ` : ''}${message}` : null;
 }
 
 function validated<T>(schema: z.ZodType<T>, value: unknown, line: NumberedLine): T {

@@ -120,6 +120,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
           serverScopes,
           authorize: authorizer(principal, serverScopes),
           request: c.req.raw,
+          ...(log !== undefined ? { log } : {}),
         });
         // NDJSON routes stream their own response
         if (result instanceof Response) return result;

@@ -4,6 +4,7 @@
 import type { z } from 'zod';
 import type { Principal } from '../../core/api-keys.js';
 import type { Engram } from '../../engram.js';
+import type { InternalErrorLogger } from './error-mapping.js';
 
 export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
 
@@ -36,6 +37,8 @@ export interface RouteContext {
   authorize(scopes: readonly string[]): void;
   /** The raw request (routes with `ndjson.request` read its body stream themselves). */
   request: Request;
+  /** The app's internal error logger, for a failure a streamed answer reports after its 200 (default: stderr). */
+  log?: InternalErrorLogger;
 }
 
 /** One endpoint. */

@@ -123,6 +123,36 @@ def error_from_response(response: httpx.Response, body: Optional[bytes] = None) 
         )
 
 
+class DumpLines:
+    """Checks the lines of an export as they stream: the error line a server writes when the export
+    failed after its 200 raises that error, and a dump that stops before its ``end`` line raises too."""
+
+    def __init__(self, status: int) -> None:
+        self.status = status
+        self.ended = False
+
+    def check(self, line: str) -> str:
+        if line.startswith('{"error"'):
+            try:
+                error = json.loads(line)["error"]
+                code, message = str(error["code"]), str(error["message"])
+                details = error.get("details") if isinstance(error.get("details"), dict) else None
+            except (ValueError, KeyError, TypeError):
+                code, message, details = "INVALID_RESPONSE", "The export ended with an error line this client cannot read.", None
+            raise EngramError(code, message, self.status, details=details)
+        if line.startswith('{"kind":"end"'):
+            self.ended = True
+        return line
+
+    def finish(self) -> None:
+        if not self.ended:
+            raise EngramError(
+                "INVALID_RESPONSE",
+                "The export stopped before the dump's end line (cut off): export again; the server log may say why.",
+                self.status,
+            )
+
+
 def transport_error(error: Exception, base_url: str) -> EngramError:
     if isinstance(error, httpx.TimeoutException):
         return EngramError("TIMEOUT", f"Engram at {base_url} did not answer in time ({type(error).__name__}): raise timeout= or check the server.")
