@@ -4,7 +4,7 @@
  * input answered 400 naming the field, and purge needing confirm.
  */
 import { describe, expect, it } from 'vitest';
-import { ApiKeys } from '../../src/interfaces/http/index.js';
+import { ApiKeys, createHttpApp } from '../../src/interfaces/http/index.js';
 import { loopbackServers } from '../helpers/http-app.js';
 import { tempEngram } from '../helpers/temp.js';
 
@@ -146,6 +146,29 @@ describe('unknown query parameters', () => {
     expect(recall.body.error.message).toMatch(
       /POST \/v1\/recall takes no query parameters, not "k": send the request's fields in the JSON body/,
     );
+  });
+
+  it('a GET that takes none says so without pointing to a body; /health and /openapi.json refuse them too', async () => {
+    const engram = await seeded();
+    const call = await server(engram, { auth: 'open' });
+    const scopes = await call('/v1/scopes?scope=acme/a');
+    expect(scopes.status).toBe(400);
+    expect(scopes.body.error.message).toMatch(/GET \/v1\/scopes takes no query parameters, not "scope"\.$/);
+    expect(scopes.body.error.message).not.toMatch(/body/);
+    for (const [path, endpoint, name] of [
+      ['/health?scopes=a', 'GET /health', 'scopes'],
+      ['/openapi.json?x=1', 'GET /openapi.json', 'x'],
+    ] as const) {
+      const response = await call(path);
+      expect(response.status, path).toBe(400);
+      expect(response.body.error.code, path).toBe('INVALID_INPUT');
+      expect(response.body.error.message, path).toContain(`${endpoint} takes no query parameters, not "${name}"`);
+      expect(response.body.error.message, path).not.toMatch(/body/);
+    }
+    const health = await createHttpApp({ engram, auth: 'open', ui: false }).request('http://127.0.0.1/health');
+    expect(health.status).toBe(200);
+    expect(health.headers.get('cache-control')).toBe('no-store');
+    expect((await call('/openapi.json')).status).toBe(200);
   });
 
   it('accepts every parameter the web UI and the Python client send, under both scope spellings', async () => {

@@ -3,7 +3,7 @@
  * run again gives the same store as an uninterrupted one; each reader refuses the other's files.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -151,8 +151,27 @@ describe.skipIf(!binBuilt)('engram export jsonl / import jsonl', () => {
     const inputs = join(d, 'inputs.jsonl');
     writeFileSync(inputs, '{"scope":"acme/a","content":"Alice likes tea"}\n');
     const refused = runCli(['import', 'jsonl', '--db', join(d, 'x.db'), '--embedder', 'hash', inputs]);
-    expect(refused.status).not.toBe(0);
+    expect(refused.status).toBe(2);
     expect(refused.stderr).toContain('engram remember --file');
+    // refused before the missing database was created, so the right dump imported next still picks its model
+    expect(existsSync(join(d, 'x.db'))).toBe(false);
+    for (const [name, text, said] of [
+      ['empty.jsonl', '', 'the file is empty'],
+      ['notes.txt', 'just some notes\n', 'line 1 is not JSON'],
+      ['newer.jsonl', `${syntheticDump(1).split('\n')[0]!.replace('"version":1', '"version":99')}\n`, 'newer than this Engram reads'],
+    ] as const) {
+      writeFileSync(join(d, name), text);
+      const wrong = runCli(['import', 'jsonl', '--db', join(d, `${name}.db`), join(d, name)]);
+      expect(wrong.status, name).toBe(2);
+      expect(wrong.stderr, name).toContain(said);
+      expect(existsSync(join(d, `${name}.db`)), name).toBe(false);
+    }
+    // stdin cannot be read twice: the store is opened first, and the import says the same
+    const piped = runCli(['import', 'jsonl', '--db', join(d, 'piped.db'), '--embedder', 'hash', '-'], {
+      input: readFileSync(inputs, 'utf8'),
+    });
+    expect(piped.status).toBe(2);
+    expect(piped.stderr).toContain('engram remember --file');
 
     const dump = join(d, 'dump.jsonl');
     writeFileSync(dump, syntheticDump(3));

@@ -3,6 +3,7 @@
  * streams a body larger than the JSON body limit, answers a report, and refuses another tenant's
  * scopes before writing anything. Both routes are in the OpenAPI document with named schemas.
  */
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/ports/clock.js';
 import type { Engram } from '../../src/index.js';
@@ -86,6 +87,29 @@ describe('dump over HTTP', () => {
       expect(((await bad.json()) as { error: { message: string } }).error.message).toContain('engram remember --file');
     },
   );
+
+  it('an export that meets a damaged record after its 200 ends with an error line saying which and how to fix it, and logs nothing', async () => {
+    const { engram, path, cleanup } = await tempEngram();
+    cleanups.push(cleanup);
+    await engram.remember({ scope: 'demo/dmg', content: 'A sound fact about penguins.' });
+    const { id } = await engram.remember({ scope: 'demo/dmg', content: 'A fact about penguins that gets damaged.' });
+    const db = new Database(path);
+    db.prepare("UPDATE memories SET tags = 'not json' WHERE id = ?").run(id);
+    db.close();
+    const logged: unknown[] = [];
+    const app = createHttpApp({ engram, log: (error) => logged.push(error) });
+
+    const exported = await app.request(`${base}/v1/export?scope=demo/dmg`);
+    expect(exported.status).toBe(200);
+    const lines = (await exported.text()).split('\n').filter((line) => line.length > 0);
+    const last = JSON.parse(lines.at(-1)!) as { error?: { code: string; message: string; details?: Record<string, unknown> } };
+    expect(last.error?.code).toBe('STORAGE_CORRUPT');
+    expect(last.error?.message).toContain(id);
+    expect(last.error?.message).toMatch(/engram update.*engram purge/);
+    expect(last.error?.details).toMatchObject({ id, scope: 'demo/dmg' });
+    expect(lines.some((line) => (JSON.parse(line) as { kind?: string }).kind === 'end')).toBe(false);
+    expect(logged).toEqual([]);
+  });
 
   it('documents both routes with NDJSON content and named schemas', async () => {
     const engram = await engine();

@@ -64,6 +64,17 @@ describe('importJsonl refuses', () => {
     expect((await failure(engram.importJsonl(miscounted))).message).toContain('the end line counts 2 record lines but the dump holds 1');
   });
 
+  it('the error line an HTTP export ends with when it failed after its 200, quoting the error, after committing the lines before it', async () => {
+    const { engram, lines } = await withDump();
+    const failed = [...lines.slice(0, 2), '{"error":{"code":"STORAGE_CORRUPT","message":"Memory 01X in acme/a is damaged."}}\n'];
+    const error = await failure(engram.importJsonl(failed, { batchSize: 1 }));
+    expect(error.code).toBe('INVALID_INPUT');
+    expect(error.message).toMatch(
+      /^Line 3 is the error that stopped the export .* incomplete: STORAGE_CORRUPT: Memory 01X in acme\/a is damaged\./,
+    );
+    expect((await engram.stats({ scopes: ['acme/a'] })).total).toBe(1);
+  });
+
   it('a record whose id the store holds with other content: kept as stored and reported', async () => {
     const { engram, lines } = await withDump();
     await engram.importJsonl(lines);

@@ -153,8 +153,9 @@ Answer = Tuple[int, Dict[str, str], Any]
 @pytest.fixture
 def local_server() -> Iterator[Callable[[Callable[[BaseHTTPRequestHandler], Answer]], str]]:
     """Starts tiny HTTP servers on 127.0.0.1 (a proxy, an old server, a busy one): each request's body is
-    read, then ``answer(handler)`` gives its status, headers and JSON body. Returns the server's URL; every
-    server started is stopped after the test."""
+    read, then ``answer(handler)`` gives its status, headers and body (sent as JSON; ``bytes`` as they are,
+    with the headers' content-type). Returns the server's URL; every server started is stopped after the
+    test."""
     started: List[ThreadingHTTPServer] = []
 
     def start(answer: Callable[[BaseHTTPRequestHandler], Answer]) -> str:
@@ -162,9 +163,10 @@ def local_server() -> Iterator[Callable[[Callable[[BaseHTTPRequestHandler], Answ
             def _answer(self) -> None:
                 self.rfile.read(int(self.headers.get("content-length") or 0))
                 status, headers, body = answer(self)
-                data = json.dumps(body).encode()
+                data = body if isinstance(body, bytes) else json.dumps(body).encode()
                 self.send_response(status)
-                self.send_header("content-type", "application/json")
+                if "content-type" not in headers:
+                    self.send_header("content-type", "application/json")
                 self.send_header("content-length", str(len(data)))
                 for name, value in headers.items():
                     self.send_header(name, value)

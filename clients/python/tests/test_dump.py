@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import sqlite3
 import time
 from pathlib import Path
 from typing import Any, Dict, List
@@ -13,7 +14,7 @@ from typing import Any, Dict, List
 import httpx
 import pytest
 
-from conftest import start_serve, stop, _create_key
+from conftest import start_serve, stop, _create_key, _engram
 from engram_client import AsyncEngramClient, EngramClient, EngramError
 
 
@@ -125,3 +126,66 @@ def test_export_needs_the_tenant(routes, server) -> None:
         with pytest.raises(EngramError) as caught:
             list(engram.export_jsonl(["globex/shared"]))
     assert (caught.value.code, caught.value.status) == ("SCOPE_DENIED", 403)
+
+
+def test_an_export_that_meets_a_damaged_record_raises_its_error_and_writes_no_file(tmp_path: Path) -> None:
+    db = str(tmp_path / "damaged.db")
+    scope = "demo/dmg"
+    _engram(["remember", "--scope", scope, "A sound fact about penguins."], db)
+    damaged = json.loads(_engram(["remember", "--scope", scope, "--json", "A fact about penguins that gets damaged."], db))["id"]
+    with sqlite3.connect(db) as connection:
+        connection.execute("UPDATE memories SET tags = 'not json' WHERE id = ?", (damaged,))
+    connection.close()
+    process, url, output = start_serve(db)
+    try:
+        path = tmp_path / "dump.jsonl"
+        path.write_text("an earlier dump\n")
+        with EngramClient(url) as engram:
+            with pytest.raises(EngramError) as caught:
+                engram.export_jsonl([scope], path)
+            assert caught.value.code == "STORAGE_CORRUPT"
+            assert damaged in caught.value.message and "engram purge" in caught.value.message
+            assert caught.value.details.get("id") == damaged
+            assert path.read_text() == "an earlier dump\n", "a failed export leaves the file it was to replace as it was"
+            assert list(tmp_path.glob("*.partial")) == []
+            with pytest.raises(EngramError) as lines:
+                list(engram.export_jsonl([scope]))
+            assert lines.value.code == "STORAGE_CORRUPT"
+        fresh = tmp_path / "fresh.jsonl"
+        with pytest.raises(EngramError):
+            with EngramClient(url) as engram:
+                engram.export_jsonl([scope], fresh)
+        assert not fresh.exists()
+    finally:
+        stop(process)
+    assert "EngramError" not in "".join(output) and "    at " not in "".join(output), "no stack trace for an expected condition"
+
+
+async def test_the_async_export_raises_it_too(tmp_path: Path) -> None:
+    db = str(tmp_path / "damaged.db")
+    damaged = json.loads(_engram(["remember", "--scope", "demo/dmg", "--json", "A fact that gets damaged."], db))["id"]
+    with sqlite3.connect(db) as connection:
+        connection.execute("UPDATE memories SET tags = 'not json' WHERE id = ?", (damaged,))
+    connection.close()
+    process, url, _ = start_serve(db)
+    try:
+        path = tmp_path / "dump.jsonl"
+        async with AsyncEngramClient(url) as engram:
+            with pytest.raises(EngramError) as caught:
+                await engram.export_jsonl(["demo/dmg"], path)
+        assert caught.value.code == "STORAGE_CORRUPT" and damaged in caught.value.message
+        assert not path.exists()
+    finally:
+        stop(process)
+
+
+def test_a_dump_cut_before_its_end_line_raises(local_server, tmp_path: Path) -> None:
+    header = b'{"format":"engram-dump","version":1}\n'
+    url = local_server(lambda handler: (200, {"content-type": "application/x-ndjson"}, header))
+    path = tmp_path / "cut.jsonl"
+    with EngramClient(url, max_retries=0) as engram:
+        with pytest.raises(EngramError) as caught:
+            engram.export_jsonl(["acme/a"], path)
+    assert (caught.value.code, caught.value.status) == ("INVALID_RESPONSE", 200)
+    assert "end line" in caught.value.message
+    assert not path.exists()

@@ -80,13 +80,27 @@ def test_client_errors_are_not_retried(scripted) -> None:
     assert len(script.requests) == 1
 
 
-def test_a_non_json_error_still_raises_engram_error(scripted) -> None:
+def test_an_error_answer_that_is_not_an_engram_error_is_invalid_response(scripted) -> None:
     url, script = scripted
-    script.answers = [(502, {}, "bad gateway")]
+    for status, body in [
+        (502, b"<html><body>Bad gateway</body></html>"),
+        (404, b"File not found"),
+        (500, "not an object"),
+        (400, {"error": "a string, not the server's error object"}),
+        (400, {"error": {"code": "INVALID_INPUT"}}),
+    ]:
+        script.answers = [(status, {"content-type": "text/html"} if isinstance(body, bytes) else {}, body)]
+        with EngramClient(url, retry=FAST) as engram:
+            with pytest.raises(EngramError) as caught:
+                engram.health()
+        assert (caught.value.code, caught.value.status) == ("INVALID_RESPONSE", status), body
+        assert str(status) in caught.value.message
+    # the server's own error body keeps its code
+    script.answers = [(404, {}, {"error": {"code": "NOT_FOUND", "message": "No memory 01X in acme/a."}})]
     with EngramClient(url, retry=FAST) as engram:
         with pytest.raises(EngramError) as caught:
             engram.health()
-    assert (caught.value.code, caught.value.status) == ("HTTP_502", 502)
+    assert (caught.value.code, caught.value.status, caught.value.message) == ("NOT_FOUND", 404, "No memory 01X in acme/a.")
 
 
 def test_a_streamed_import_from_an_iterable_is_not_retried(scripted) -> None:

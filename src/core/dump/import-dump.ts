@@ -95,11 +95,27 @@ export async function importDump(
     }
     await run.add(parseLine(value, line), line.number);
   }
-  if (header === undefined)
-    throw new EngramError('INVALID_INPUT', messages.invalidInput('the file is empty: pass a dump written by "engram export jsonl"'));
+  if (header === undefined) throw new EngramError('INVALID_INPUT', messages.invalidInput(EMPTY_DUMP));
   await run.flush();
   return run.finish();
 }
+
+/**
+ * The header of the dump `source` starts with, read as `importDump` reads it (the same refusals: an empty
+ * file, a line that is not JSON, a file of remember inputs, a newer version); only the first line is read,
+ * so a caller can check a file before opening a store for it.
+ *
+ * @example
+ * ```ts
+ * const { embedder } = await readDumpHeader(createReadStream('acme.jsonl'));
+ * ```
+ */
+export async function readDumpHeader(source: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>): Promise<DumpHeader> {
+  for await (const line of splitLines(source)) return parseHeader(parseJson(line), line);
+  throw new EngramError('INVALID_INPUT', messages.invalidInput(EMPTY_DUMP));
+}
+
+const EMPTY_DUMP = 'the file is empty: pass a dump written by "engram export jsonl"';
 
 function parseJson(line: NumberedLine): unknown {
   try {
@@ -146,7 +162,24 @@ function parseHeader(value: unknown, line: NumberedLine): DumpHeader {
 }
 
 function parseLine(value: unknown, line: NumberedLine): DumpLine {
+  const failure = exportFailure(value);
+  if (failure !== null) {
+    throw new EngramError(
+      'INVALID_INPUT',
+      `Line ${line.number} is the error that stopped the export writing this dump, so the dump is incomplete: ${failure.slice(0, 500)} Fix that, then export again.`,
+      { details: { line: line.number } },
+    );
+  }
   return validated(dumpLineSchema, value, line);
+}
+
+/** The message of an export's error line (`{"error": {"code", "message"}}`, written over HTTP after a 200), or null. */
+function exportFailure(value: unknown): string | null {
+  if (value === null || typeof value !== 'object' || 'kind' in value || !('error' in value)) return null;
+  const { error } = value as { error: unknown };
+  if (error === null || typeof error !== 'object') return null;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return typeof message === 'string' ? `${typeof code === 'string' ? `${code}: ` : ''}${message}` : null;
 }
 
 function validated<T>(schema: z.ZodType<T>, value: unknown, line: NumberedLine): T {

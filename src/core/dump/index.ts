@@ -14,6 +14,7 @@ export {
 export { exportDump, type DumpSource, type ExportDumpOptions } from './export-dump.js';
 export {
   importDump,
+  readDumpHeader,
   type DumpImportCounts,
   type DumpImportKind,
   type DumpImportReport,

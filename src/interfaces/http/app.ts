@@ -8,7 +8,7 @@ import { ApiKeys } from './api-keys.js';
 import type { Engram } from '../../engram.js';
 import { assertLocalRequest, authenticateRequest, type AuthMode, type AuthVariables } from './auth.js';
 import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from './body.js';
-import { isEngramError } from '../../core/errors.js';
+import { EngramError, isEngramError } from '../../core/errors.js';
 import { clientClosedRequest, httpErrorResponse, type InternalErrorLogger } from './error-mapping.js';
 import { buildOpenApiDocument } from './openapi.js';
 import type { RouteSpec } from './route.js';
@@ -34,7 +34,7 @@ export interface HttpAppOptions {
   log?: InternalErrorLogger;
   /** Version shown in `/health` and the OpenAPI document. */
   version?: string;
-  /** Scopes a keyless caller may browse (`GET /v1/memories`, `/v1/scopes`) and purge; default every scope. */
+  /** The only scopes a keyless caller may name, on every route (reads, writes, browse, purge); default every scope. */
   scopes?: readonly string[];
   /** Folder of the built web UI served at `/` (default `dist/ui`); false serves no UI. */
   ui?: string | false;
@@ -78,14 +78,21 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
 
   app.get('/health', async (c) => {
     try {
+      assertKnownParams(new URL(c.req.url).searchParams, { endpoint: 'GET /health' });
       await engram.store.getMeta('engram.health');
-      return c.json({ status: 'ok', version, auth });
+      // never cached, so a probe needs no cache-buster (the route refuses query parameters like every other)
+      return c.json({ status: 'ok', version, auth }, 200, { 'Cache-Control': 'no-store' });
     } catch (error) {
       return httpErrorResponse(error, log);
     }
   });
 
   app.get('/openapi.json', (c) => {
+    try {
+      assertKnownParams(new URL(c.req.url).searchParams, { endpoint: 'GET /openapi.json' });
+    } catch (error) {
+      return httpErrorResponse(error, log);
+    }
     openApi ??= buildOpenApiDocument(routes, { version, maxBodyBytes });
     return c.json(openApi);
   });
@@ -97,12 +104,12 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
         const principal = await authenticateRequest(c.req.raw, { keys, auth });
         if (principal === null) assertLocalRequest(c.req.raw);
         c.set('principal', principal);
-        const query = new URL(c.req.url).searchParams;
-        assertKnownParams(query, `${route.method.toUpperCase()} ${route.path}`, route.query);
         const hasBody =
           route.method !== 'get' &&
           route.ndjson?.request === undefined &&
           (route.body !== undefined || route.method === 'post' || route.method === 'patch');
+        const query = new URL(c.req.url).searchParams;
+        assertKnownParams(query, { endpoint: `${route.method.toUpperCase()} ${route.path}`, params: route.query, jsonBody: hasBody });
         const body = hasBody ? await readJsonBody(c.req.raw, maxBodyBytes, { optional: route.bodyOptional === true }) : undefined;
         const result = await route.handle({
           engram,
@@ -111,8 +118,9 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
           query,
           body,
           serverScopes,
-          authorize: authorizer(principal),
+          authorize: authorizer(principal, serverScopes),
           request: c.req.raw,
+          ...(log !== undefined ? { log } : {}),
         });
         // NDJSON routes stream their own response
         if (result instanceof Response) return result;
@@ -150,8 +158,25 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   return app;
 }
 
-function authorizer(principal: Principal | null): (scopes: readonly string[]) => void {
-  return principal === null ? () => undefined : (scopes) => assertTenantScopes(principal, scopes);
+/**
+ * The one scope check of every route: a key may name its tenant's scopes, a keyless caller those of the
+ * server's --scope list (every scope without one).
+ */
+function authorizer(principal: Principal | null, serverScopes: readonly string[]): (scopes: readonly string[]) => void {
+  if (principal !== null) return (scopes) => assertTenantScopes(principal, scopes);
+  return (scopes) => assertServedScopes(serverScopes, scopes);
+}
+
+/** Throws SCOPE_DENIED naming the scopes outside the server's --scope list (none when it has no list). */
+function assertServedScopes(serverScopes: readonly string[], scopes: readonly string[]): void {
+  if (serverScopes.length === 0) return;
+  const denied = [...new Set(scopes.filter((s) => typeof s === 'string' && !serverScopes.includes(s)))];
+  if (denied.length === 0) return;
+  throw new EngramError(
+    'SCOPE_DENIED',
+    `Scope ${denied.map((s) => `"${s.slice(0, 80)}"`).join(', ')} is not served here: this server serves ${serverScopes.map((s) => `"${s}"`).join(', ')} (--scope).`,
+    { details: { denied } },
+  );
 }
 
 function errorResponse(error: unknown, log: InternalErrorLogger | undefined): Response {

@@ -84,7 +84,8 @@ const ERROR_RESPONSES: Record<string, { name: string; description: string }> = {
   '401': { name: 'Unauthorized', description: 'No API key, or an unknown or revoked one (UNAUTHORIZED)' },
   '403': {
     name: 'Forbidden',
-    description: "A scope outside the API key's tenant, or a keyless request from outside this machine (SCOPE_DENIED)",
+    description:
+      "A scope outside the API key's tenant; without a key, a scope outside the server's --scope list or a request from outside this machine (SCOPE_DENIED)",
   },
   '413': { name: 'PayloadTooLarge', description: "Request body larger than the server's limit (PAYLOAD_TOO_LARGE)" },
   '500': {
@@ -270,6 +271,7 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[], info: { versi
             },
           },
         },
+        '400': { $ref: '#/components/responses/BadRequest' },
         '503': { $ref: '#/components/responses/Unavailable' },
       },
     },
@@ -291,6 +293,7 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[], info: { versi
           description: 'OpenAPI 3.1 document',
           content: { 'application/json': { schema: { $ref: '#/components/schemas/OpenApiDocument' } } },
         },
+        '400': { $ref: '#/components/responses/BadRequest' },
       },
     },
   };

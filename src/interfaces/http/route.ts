@@ -4,6 +4,7 @@
 import type { z } from 'zod';
 import type { Principal } from '../../core/api-keys.js';
 import type { Engram } from '../../engram.js';
+import type { InternalErrorLogger } from './error-mapping.js';
 
 export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
 
@@ -30,12 +31,14 @@ export interface RouteContext {
   query: URLSearchParams;
   /** The parsed body, validated against the route's `body` schema (undefined for routes without one). */
   body: unknown;
-  /** Scopes a keyless caller may browse (the server's --scope list); empty: every scope. */
+  /** The server's --scope list: what a keyless caller may name, and browses when it names none; empty: every scope. */
   serverScopes: readonly string[];
-  /** Throws SCOPE_DENIED when the caller's key may not name one of these scopes. */
+  /** Throws SCOPE_DENIED when the caller may not name one of these scopes (a key: outside its tenant; keyless: outside serverScopes). */
   authorize(scopes: readonly string[]): void;
   /** The raw request (routes with `ndjson.request` read its body stream themselves). */
   request: Request;
+  /** The app's internal error logger, for a failure a streamed answer reports after its 200 (default: stderr). */
+  log?: InternalErrorLogger;
 }
 
 /** One endpoint. */

@@ -96,22 +96,61 @@ def retry_after_seconds(response: httpx.Response) -> Optional[float]:
 
 
 def error_from_response(response: httpx.Response, body: Optional[bytes] = None) -> EngramError:
-    """The ``EngramError`` of an error answer: the server's code and message when it sent its error body."""
+    """The ``EngramError`` of an error answer: the server's code and message when it sent its error body,
+    else ``INVALID_RESPONSE`` with the answer's status (a proxy's page, another service at the URL)."""
     raw = response.content if body is None else body
     retry_after = retry_after_seconds(response)
     try:
-        data = json.loads(raw)
-        error = data["error"]
+        error = json.loads(raw)["error"]
+        code, message = error["code"], error["message"]
+        if not isinstance(code, str) or not isinstance(message, str):
+            raise TypeError("not the server's error shape")
         return EngramError(
-            str(error["code"]),
-            str(error["message"]),
+            code,
+            message,
             response.status_code,
             details=error.get("details") if isinstance(error.get("details"), dict) else None,
             retry_after=retry_after,
         )
     except (ValueError, KeyError, TypeError):
-        text = raw.decode("utf-8", "replace").strip()[:300] if raw else response.reason_phrase
-        return EngramError(f"HTTP_{response.status_code}", text or "no message", response.status_code, retry_after=retry_after)
+        text = " ".join(raw.decode("utf-8", "replace").split())[:200] if raw else ""
+        return EngramError(
+            "INVALID_RESPONSE",
+            f"The server answered {response.status_code} {response.reason_phrase} with a body that is not an Engram error"
+            f" ({text or 'empty'}): is the URL an Engram server, or is a proxy in between?",
+            response.status_code,
+            retry_after=retry_after,
+        )
+
+
+class DumpLines:
+    """Checks the lines of an export as they stream: the error line a server writes when the export
+    failed after its 200 raises that error, and a dump that stops before its ``end`` line raises too."""
+
+    def __init__(self, status: int) -> None:
+        self.status = status
+        self.ended = False
+
+    def check(self, line: str) -> str:
+        if line.startswith('{"error"'):
+            try:
+                error = json.loads(line)["error"]
+                code, message = str(error["code"]), str(error["message"])
+                details = error.get("details") if isinstance(error.get("details"), dict) else None
+            except (ValueError, KeyError, TypeError):
+                code, message, details = "INVALID_RESPONSE", "The export ended with an error line this client cannot read.", None
+            raise EngramError(code, message, self.status, details=details)
+        if line.startswith('{"kind":"end"'):
+            self.ended = True
+        return line
+
+    def finish(self) -> None:
+        if not self.ended:
+            raise EngramError(
+                "INVALID_RESPONSE",
+                "The export stopped before the dump's end line (cut off): export again; the server log may say why.",
+                self.status,
+            )
 
 
 def transport_error(error: Exception, base_url: str) -> EngramError:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import itertools
+import os
 from pathlib import Path
 from typing import IO, Any, AsyncIterator, Dict, Iterable, List, Mapping, Optional, Sequence, Union, overload
 
@@ -141,10 +142,16 @@ class AsyncEngramClient(_core.ClientBase):
     async def _write_lines(self, lines: AsyncIterator[str], to: Union[str, Path, IO[str], IO[bytes]]) -> int:
         count = 0
         if isinstance(to, (str, Path)):
-            with open(to, "wb") as handle:
-                async for line in lines:
-                    handle.write(line.encode("utf-8") + b"\n")
-                    count += 1
+            # written beside it and moved in place when whole: a failed export leaves no file (nor a clobbered one)
+            partial = Path(f"{to}.partial")
+            try:
+                with open(partial, "wb") as handle:
+                    async for line in lines:
+                        handle.write(line.encode("utf-8") + b"\n")
+                        count += 1
+                os.replace(partial, to)
+            finally:
+                partial.unlink(missing_ok=True)
             return count
         text = isinstance(to, io.TextIOBase)
         async for line in lines:
@@ -175,9 +182,11 @@ class AsyncEngramClient(_core.ClientBase):
                     if delay is None:
                         if response.status_code >= 400:
                             raise _core.error_from_response(response, await response.aread())
+                        dump = _core.DumpLines(response.status_code)
                         async for line in response.aiter_lines():
                             if line.strip():
-                                yield line
+                                yield dump.check(line)
+                        dump.finish()
                         return
             except httpx.TransportError as error:
                 delay = self._transport_delay(error, attempt, attempts)

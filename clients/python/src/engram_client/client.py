@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import os
 import time
 from pathlib import Path
 from typing import IO, Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Union, overload
@@ -166,10 +167,16 @@ class EngramClient(_core.ClientBase):
             return lines
         count = 0
         if isinstance(to, (str, Path)):
-            with open(to, "wb") as handle:
-                for line in lines:
-                    handle.write(line.encode("utf-8") + b"\n")
-                    count += 1
+            # written beside it and moved in place when whole: a failed export leaves no file (nor a clobbered one)
+            partial = Path(f"{to}.partial")
+            try:
+                with open(partial, "wb") as handle:
+                    for line in lines:
+                        handle.write(line.encode("utf-8") + b"\n")
+                        count += 1
+                os.replace(partial, to)
+            finally:
+                partial.unlink(missing_ok=True)
             return count
         text = isinstance(to, io.TextIOBase)
         for line in lines:
@@ -214,9 +221,11 @@ class EngramClient(_core.ClientBase):
                     if delay is None:
                         if response.status_code >= 400:
                             raise _core.error_from_response(response, response.read())
+                        dump = _core.DumpLines(response.status_code)
                         for line in response.iter_lines():
                             if line.strip():
-                                yield line
+                                yield dump.check(line)
+                        dump.finish()
                         return
             except httpx.TransportError as error:
                 delay = self._transport_delay(error, attempt, attempts)

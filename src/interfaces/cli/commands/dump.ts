@@ -3,12 +3,12 @@
  * the lossless dump (docs/dump-format.md), streamed to and from a file (`-`: stdout / stdin), with a
  * progress bar on a terminal.
  */
-import { closeSync, createReadStream, createWriteStream, openSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
 import { EngramError } from '../../../core/errors.js';
-import type { DumpImportReport } from '../../../core/dump/index.js';
+import { readDumpHeader, type DumpImportReport } from '../../../core/dump/index.js';
 import { collect, withCommonFlags, type CommonFlags } from '../context.js';
 import { printResult } from '../output.js';
 import { withEngine } from '../run.js';
@@ -98,7 +98,8 @@ export function registerDumpCommands(program: Command): void {
   ).action(async (file: string, flags: CommonFlags) => {
     const fromStdin = file === '-';
     const size = fromStdin ? undefined : fileSize(file);
-    const dumpEmbedder = fromStdin ? undefined : headerEmbedder(file);
+    // a file that is not a dump is refused before a missing database is created (stdin cannot be read twice)
+    const dumpEmbedder = fromStdin ? undefined : (await readDumpHeader(createReadStream(file))).embedder.name;
     await withEngine(
       flags,
       async (engram) => {
@@ -148,23 +149,6 @@ function fileSize(file: string): number {
       `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}. Check the path (or pass - to read stdin).`,
       { cause: error },
     );
-  }
-}
-
-/** The embedder a dump's header names (read from the file's first 64 KiB), so a new store can adopt it. */
-function headerEmbedder(file: string): string | undefined {
-  const fd = openSync(file, 'r');
-  try {
-    const buffer = Buffer.alloc(65_536);
-    const n = readSync(fd, buffer, 0, buffer.length, 0);
-    const first = buffer.subarray(0, n).toString('utf8').split('\n')[0] ?? '';
-    const header = JSON.parse(first) as { format?: unknown; embedder?: { name?: unknown } };
-    return header.format === 'engram-dump' && typeof header.embedder?.name === 'string' ? header.embedder.name : undefined;
-  } catch {
-    // not a dump: the import itself says so, with the line and a hint
-    return undefined;
-  } finally {
-    closeSync(fd);
   }
 }
 

@@ -40,7 +40,11 @@ export function registerServeCommand(program: Command): void {
   withCommonFlags(program.command('serve').description('serve the HTTP API, MCP (Streamable HTTP at /mcp) and the Claude Code hooks'))
     .option('--port <n>', `port (default $PORT, else ${DEFAULT_PORT}; 0 picks a free one)`)
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
-    .option('--scope <scope>', 'scope served to MCP clients that name none (repeatable); else $ENGRAM_SCOPES', collect)
+    .option(
+      '--scope <scope>',
+      'scope served (repeatable): what MCP clients that name none use, and the only scopes a keyless caller may name; else $ENGRAM_SCOPES',
+      collect,
+    )
     .option('--auth <mode>', 'API keys: auto (needed once a key exists), required, open (loopback only)', 'auto')
     .option('--consolidate-every <minutes>', 'run the consolidation cycle on every --scope on this schedule (default: off)')
     .option('--max-body-bytes <n>', 'largest HTTP request body accepted (default 1048576)')

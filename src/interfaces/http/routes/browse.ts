@@ -22,23 +22,10 @@ const TAG = 'browse';
 
 /** The scopes a request may browse, or names: the selection handed to the engine. */
 export function selection(ctx: RouteContext, named: readonly Scope[]): Pick<ListInput, 'scopes' | 'tenant' | 'allScopes'> {
-  if (ctx.principal !== null) {
-    if (named.length === 0) return { tenant: ctx.principal.tenant };
-    ctx.authorize(named);
-    return { scopes: [...named] };
-  }
-  if (ctx.serverScopes.length === 0) return named.length === 0 ? { allScopes: true } : { scopes: [...named] };
-  const denied = named.filter((s) => !ctx.serverScopes.includes(s));
-  if (denied.length > 0) {
-    throw new EngramError(
-      'SCOPE_DENIED',
-      `Scope ${denied.map((s) => `"${s}"`).join(', ')} is not served here: this server serves ${ctx.serverScopes.map((s) => `"${s}"`).join(', ')} (--scope).`,
-      {
-        details: { denied },
-      },
-    );
-  }
-  return { scopes: named.length === 0 ? [...ctx.serverScopes] : [...named] };
+  ctx.authorize(named);
+  if (named.length > 0) return { scopes: [...named] };
+  if (ctx.principal !== null) return { tenant: ctx.principal.tenant };
+  return ctx.serverScopes.length === 0 ? { allScopes: true } : { scopes: [...ctx.serverScopes] };
 }
 
 /** Values of a repeatable (or comma-separated) parameter. */

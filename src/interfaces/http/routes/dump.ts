@@ -4,7 +4,8 @@
  * limit) and answers a JSON report. An API key exports and imports its own tenant's scopes only.
  */
 import { z } from 'zod';
-import { EngramError } from '../../../core/errors.js';
+import { EngramError, isEngramError } from '../../../core/errors.js';
+import { toHttpError, type HttpErrorBody } from '../error-mapping.js';
 import { dumpHeaderSchema, dumpLineSchema, exportDump } from '../../../core/dump/index.js';
 import type { StoreReader } from '../../../core/ports/store.js';
 import { tenantOf, type Scope } from '../../../core/scope.js';
@@ -69,6 +70,18 @@ function importPermit(ctx: RouteContext): (scope: Scope) => void {
   };
 }
 
+/**
+ * The error line that ends an export that failed after its 200. A damaged record (or one without its
+ * vector) is the store's state, not a bug: its message names the record and how to fix it, and nothing
+ * is logged. Anything else is answered as every other error (internal ones logged under a reference).
+ */
+function failureBody(error: unknown, ctx: RouteContext): HttpErrorBody {
+  if (isEngramError(error) && error.code === 'STORAGE_CORRUPT' && typeof error.details.id === 'string') {
+    return { error: { code: error.code, message: error.message, details: { ...error.details } } };
+  }
+  return toHttpError(error, ctx.log).body;
+}
+
 export const dumpRoutes: RouteSpec[] = [
   {
     method: 'get',
@@ -76,7 +89,7 @@ export const dumpRoutes: RouteSpec[] = [
     operationId: 'exportDump',
     summary: 'Stream a lossless dump of scopes as NDJSON',
     description:
-      'One JSON value per line: the header, then every record of the scopes (any status, every field) by scope and id, edges, concept refs (insertion order), relation type registrations, state documents, audit entries and an end line with the counts (docs/dump-format.md). Without `scope`, every scope the caller may see. A dump that stops before its end line was cut off.',
+      'One JSON value per line: the header, then every record of the scopes (any status, every field) by scope and id, edges, concept refs (insertion order), relation type registrations, state documents, audit entries and an end line with the counts (docs/dump-format.md). Without `scope`, every scope the caller may see. An export that fails after the 200 (a damaged record in the scopes: STORAGE_CORRUPT naming it and how to fix it) ends with one line `{"error": {"code", "message"}}` instead of the end line; a dump that stops before its end line was cut off.',
     tag: TAG,
     query: [
       {
@@ -107,9 +120,15 @@ export const dumpRoutes: RouteSpec[] = [
           if (first.done !== true) controller.enqueue(encoder.encode(first.value));
         },
         async pull(controller) {
-          const next = await lines.next();
-          if (next.done === true) controller.close();
-          else controller.enqueue(encoder.encode(next.value));
+          try {
+            const next = await lines.next();
+            if (next.done === true) controller.close();
+            else controller.enqueue(encoder.encode(next.value));
+          } catch (error) {
+            // past the 200 the status cannot say it: the last line does, in the API's error shape
+            controller.enqueue(encoder.encode(`${JSON.stringify(failureBody(error, ctx))}\n`));
+            controller.close();
+          }
         },
         async cancel() {
           await lines.return(undefined);

@@ -11,7 +11,7 @@ import { surfaceInputSchema } from '../../../core/surface/surface.js';
 import { memoryViewSchema } from '../request-schemas.js';
 import type { RouteSpec } from '../route.js';
 import { phaseReportSchema } from './explore-schemas.js';
-import { httpActor, selection } from './browse.js';
+import { httpActor } from './browse.js';
 
 const TAG = 'maintenance';
 
@@ -104,8 +104,7 @@ export const maintenanceRoutes: readonly RouteSpec[] = [
     responseDescription: 'What was (or would be) expired',
     async handle(ctx) {
       const input = parseInput(expireBodySchema, ctx.body, 'expire');
-      // destructive like purge: a keyless caller is held to the server's --scope list too
-      selection(ctx, [input.scope]);
+      ctx.authorize([input.scope]);
       return ctx.engram.expire({ scope: input.scope, dryRun: input.dryRun ?? true }, { actor: httpActor(ctx) });
     },
   },

@@ -83,8 +83,13 @@ export function numberParam(query: URLSearchParams, name: string): number | stri
 /**
  * Refuses a query parameter the route does not read (a misspelt filter such as `tags` would otherwise be
  * ignored and the answer look unfiltered), naming it, the nearest accepted name and every accepted one.
+ * A route that takes none says so, and points to the JSON body only when it reads one.
  */
-export function assertKnownParams(query: URLSearchParams, endpoint: string, params: readonly QueryParam[] = []): void {
+export function assertKnownParams(
+  query: URLSearchParams,
+  route: { endpoint: string; params?: readonly QueryParam[]; jsonBody?: boolean },
+): void {
+  const params = route.params ?? [];
   const accepted = params.flatMap((p) => [p.name, ...(p.aliases ?? [])]);
   for (const name of new Set(query.keys())) {
     if (accepted.includes(name)) continue;
@@ -92,11 +97,12 @@ export function assertKnownParams(query: URLSearchParams, endpoint: string, para
     const near = nearest(name, accepted);
     const hint = near === undefined ? '' : ` (did you mean ${near}?)`;
     const documented = params.map((p) => p.name);
+    const toBody = route.jsonBody === true ? ": send the request's fields in the JSON body" : '';
     throw new EngramError(
       'INVALID_INPUT',
       documented.length === 0
-        ? `Invalid input: ${endpoint} takes no query parameters, not ${shown}${hint}: send the request's fields in the JSON body.`
-        : `Invalid input: unknown query parameter ${shown}${hint}: ${endpoint} accepts ${documented.join(', ')}.`,
+        ? `Invalid input: ${route.endpoint} takes no query parameters, not ${shown}${hint}${toBody}.`
+        : `Invalid input: unknown query parameter ${shown}${hint}: ${route.endpoint} accepts ${documented.join(', ')}.`,
       { details: { field: name.slice(0, 40), accepted: documented } },
     );
   }
