@@ -377,7 +377,7 @@ export class EngramCore {
       if (record === undefined) throw new EngramError('NOT_FOUND', messages.notFound(id), { details: { id } });
       assertNotTombstone(record, 'update');
       assertValidInterval(record, changes);
-      const { content, ...rest } = changes;
+      const { content, ...rest } = withEventValidity(record, changes);
       // a damaged record's data may not have decoded: a content change starts it afresh
       const stored = (record.data as MemoryRecord['data'] | undefined) ?? {};
       const data =
@@ -1041,6 +1041,23 @@ async function relinkExpired(tx: StoreTransaction, record: MemoryRecord, now: nu
     })
     .map((e) => ({ ...e, id: newId(now), recordedAt: now, invalidatedAt: null }));
   if (relinked.length > 0) await tx.insertEdges(relinked);
+}
+
+/**
+ * A new event time moves the start of validity with it when that start came from the event time, as a
+ * write sets it (`validFrom` defaults to `occurredAt`, else to when it was written): "Trip to Milan"
+ * re-dated to May 2019 is true as of May 2019. A start given of its own, or one the new time would put
+ * past the end, stays.
+ */
+function withEventValidity<T extends { validFrom?: number; occurredAt?: number | null; validTo?: number | null }>(
+  record: MemoryRecord,
+  changes: T,
+): T {
+  if (changes.occurredAt === undefined || changes.occurredAt === null || changes.validFrom !== undefined) return changes;
+  if (record.validFrom !== (record.occurredAt ?? record.recordedAt) || changes.occurredAt === record.validFrom) return changes;
+  const validTo = changes.validTo !== undefined ? changes.validTo : record.validTo;
+  if (validTo !== null && validTo <= changes.occurredAt) return changes;
+  return { ...changes, validFrom: changes.occurredAt };
 }
 
 function assertValidInterval(record: MemoryRecord, changes: { validFrom?: number; validTo?: number | null }): void {

@@ -130,6 +130,16 @@ describe('Engram engine', () => {
     ]);
   });
 
+  it('update of occurredAt moves the start of validity that came from it, as a write sets it', async () => {
+    const milan = await engram.remember({ scope: 't/a', content: 'Trip to Milan' });
+    const moved = await engram.update(milan.id, { occurredAt: '2019-05-01' }, { scope: 't/a' });
+    expect([moved.occurredAt, moved.validFrom]).toEqual(['2019-05-01T00:00:00.000Z', '2019-05-01T00:00:00.000Z']);
+    expect((await engram.recall('trip', { scopes: ['t/a'], asOf: '2019-06-01' })).hits.map((h) => h.id)).toContain(milan.id);
+    // a start given of its own stays
+    const own = await engram.remember({ scope: 't/a', content: 'Visited Rome', occurredAt: '2020-01-01', validFrom: '2019-01-01' });
+    expect((await engram.update(own.id, { occurredAt: '2020-02-01' }, { scope: 't/a' })).validFrom).toBe('2019-01-01T00:00:00.000Z');
+  });
+
   it('remember and relate refuse a validity that ends before its default start, and store nothing', async () => {
     // validTo alone counts from now (2024-03-01), or from occurredAt when given
     await expect(
