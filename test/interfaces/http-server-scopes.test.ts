@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engram } from '../../src/index.js';
-import { createHttpApp, httpRoutes, type HttpApp } from '../../src/interfaces/http/index.js';
+import { ApiKeys, createHttpApp, httpRoutes, type HttpApp } from '../../src/interfaces/http/index.js';
 import { tempEngram } from '../helpers/temp.js';
 
 const SERVED = 'acme/a';
@@ -122,6 +122,27 @@ describe("a keyless caller and the server's --scope list", () => {
     expect(mixed.status).toBe(403);
     const listed = (await (await call('GET', '/v1/scopes')).json()) as { scopes: Array<{ scope: string }> };
     expect(listed.scopes.map((s) => s.scope)).toEqual([SERVED]);
+  });
+
+  it("holds a key to the list too: its tenant's scopes of it, as /mcp serves a key", async () => {
+    await engram.remember({ scope: 'acme/b', layer: 'semantic', content: 'Acme note outside the list.' });
+    const keys = new ApiKeys(engram.store, { presenceTtlMs: 0 });
+    const acme = (await keys.create({ tenant: 'acme' })).key;
+    const beta = (await keys.create({ tenant: 'beta' })).key;
+    const keyed = createHttpApp({ engram, auth: 'required', keys, scopes: [SERVED, OTHER], log: () => undefined, ui: false });
+    const as = (key: string, path: string): Promise<Response> =>
+      Promise.resolve(keyed.request(`http://127.0.0.1${path}`, { headers: { authorization: `Bearer ${key}` } }));
+    expect((await as(acme, `/v1/stats?scopes=${SERVED}`)).status).toBe(200);
+    const outside = await as(acme, '/v1/stats?scopes=acme/b');
+    expect(outside.status).toBe(403);
+    expect(await outside.text()).toContain('--scope');
+    // the tenant check comes first: another tenant's listed scope stays refused as such
+    expect((await as(acme, `/v1/stats?scopes=${OTHER}`)).status).toBe(403);
+    // browse without scopes: the key's tenant's scopes of the list
+    const listed = (await (await as(acme, '/v1/scopes')).json()) as { scopes: Array<{ scope: string }> };
+    expect(listed.scopes.map((s) => s.scope)).toEqual([SERVED]);
+    const items = (await (await as(beta, '/v1/memories')).json()) as { items: Array<{ scope: string }> };
+    expect(new Set(items.items.map((i) => i.scope))).toEqual(new Set([OTHER]));
   });
 
   it('names any scope when the server has no --scope list', async () => {

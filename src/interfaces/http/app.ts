@@ -159,12 +159,14 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
 }
 
 /**
- * The one scope check of every route: a key may name its tenant's scopes, a keyless caller those of the
- * server's --scope list (every scope without one).
+ * The one scope check of every route: a key may name its tenant's scopes, and any caller only those of
+ * the server's --scope list (every scope without one), as `/mcp` serves a key the list's scopes of its tenant.
  */
 function authorizer(principal: Principal | null, serverScopes: readonly string[]): (scopes: readonly string[]) => void {
-  if (principal !== null) return (scopes) => assertTenantScopes(principal, scopes);
-  return (scopes) => assertServedScopes(serverScopes, scopes);
+  return (scopes) => {
+    if (principal !== null) assertTenantScopes(principal, scopes);
+    assertServedScopes(serverScopes, scopes);
+  };
 }
 
 /** Throws SCOPE_DENIED naming the scopes outside the server's --scope list (none when it has no list). */

@@ -13,7 +13,7 @@ import { BROWSE_SORTS } from '../../../core/ports/store.js';
 import { browseFilterSchema, purgeInputSchema, type ListInput, type ScopesInput } from '../../../core/browse/schemas.js';
 import { CONFIRM_MESSAGE } from '../../../core/purge/purge.js';
 import { parseInput } from '../../../core/schemas.js';
-import { assertReadScopes, type Scope } from '../../../core/scope.js';
+import { assertReadScopes, tenantOf, type Scope } from '../../../core/scope.js';
 import { memoryViewSchema } from '../request-schemas.js';
 import type { QueryParam, RouteContext, RouteSpec } from '../route.js';
 import { isObject, numberParam, oneParam } from './params.js';
@@ -24,7 +24,19 @@ const TAG = 'browse';
 export function selection(ctx: RouteContext, named: readonly Scope[]): Pick<ListInput, 'scopes' | 'tenant' | 'allScopes'> {
   ctx.authorize(named);
   if (named.length > 0) return { scopes: [...named] };
-  if (ctx.principal !== null) return { tenant: ctx.principal.tenant };
+  if (ctx.principal !== null) {
+    if (ctx.serverScopes.length === 0) return { tenant: ctx.principal.tenant };
+    // a --scope server: the key's tenant's scopes of its list
+    const own = ctx.serverScopes.filter((scope) => tenantOf(scope) === ctx.principal?.tenant);
+    if (own.length === 0) {
+      throw new EngramError(
+        'SCOPE_DENIED',
+        `This server serves no scope of tenant "${ctx.principal.tenant}": it serves ${ctx.serverScopes.map((s) => `"${s}"`).join(', ')} (--scope).`,
+        { details: { tenant: ctx.principal.tenant } },
+      );
+    }
+    return { scopes: own };
+  }
   return ctx.serverScopes.length === 0 ? { allScopes: true } : { scopes: [...ctx.serverScopes] };
 }
 
