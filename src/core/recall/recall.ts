@@ -23,6 +23,7 @@ import { applyNeighbourhood, neighbourhoodOn, readNeighboursAhead, type Neighbou
 import { maximalMarginalRelevance } from './mmr.js';
 import { spreadActivation } from '../graph/activation.js';
 import { hitCandidates } from './hit-candidates.js';
+import { rankCorrected } from './corrected-hits.js';
 import { withPartScores } from './part-scores.js';
 import { mentionedTimeHits, readMentions, type StoredMentions } from './mentioned-time.js';
 import { personaRerank } from './persona-stage.js';
@@ -55,6 +56,11 @@ export interface RecallHit extends MemoryView {
   /** How strongly the hit's own evidence matches the query, 0..1 (see `hitRelevance`); not relative to other hits. */
   relevance: number;
   why: HitExplanation;
+  /**
+   * A captured turn whose claim a later claim superseded (no longer current): the claim that holds now.
+   * Such a hit ranks after the hits nothing corrected.
+   */
+  correctedBy?: { id: string; content: string };
   /** With `chains: true`: the whole decision chain the hit belongs to, in order (see `core/chains`). */
   chain?: ChainMember[];
 }
@@ -117,12 +123,14 @@ export async function recall(deps: RecallDeps, query: string, options: ParsedRec
   // what cannot be a hit (concepts, chunk parents…) has spread its relevance and leaves before the ranking
   const answers = hitCandidates(candidates);
   const blended = personaRerank(blendScores(answers, config, now), await personaOf(deps, options, config, now), config.personaWeight);
-  const ranked = maximalMarginalRelevance(blended, k * config.rankedPerHit, config.mmrLambda, {
+  const pool = maximalMarginalRelevance(blended, k * config.rankedPerHit, config.mmrLambda, {
     perHit: config.mmrPoolPerHit,
     min: config.mmrMinPool,
   });
+  const { ranked, corrections } = await rankCorrected(store, pool, { scopes: base.scopes, now, time });
   const hits: RecallHit[] = [];
   for (const candidate of ranked.slice(0, k)) {
+    const correction = corrections.get(candidate.record.id);
     const channels = roundedChannels(candidate.channels);
     hits.push({
       ...toMemoryView(candidate.record),
@@ -138,6 +146,7 @@ export async function recall(deps: RecallDeps, query: string, options: ParsedRec
         neighbourhood: round(candidate.neighbourhood),
         ...(candidate.persona !== undefined ? { persona: candidate.persona } : {}),
       },
+      ...(correction !== undefined ? { correctedBy: { id: correction.id, content: correction.content } } : {}),
     });
   }
   if (options.chains === true && hits.length > 0) await attachChains(store, hits, { scopes: options.scopes, now, ...time });
