@@ -24,7 +24,6 @@ import { maximalMarginalRelevance } from './mmr.js';
 import { spreadActivation } from '../graph/activation.js';
 import { hitCandidates } from './hit-candidates.js';
 import { rankCorrected } from './corrected-hits.js';
-import { capturedCopies } from './captured-copies.js';
 import { withPartScores } from './part-scores.js';
 import { mentionedTimeHits, readMentions, type StoredMentions } from './mentioned-time.js';
 import { personaRerank } from './persona-stage.js';
@@ -48,11 +47,6 @@ export interface HitExplanation {
   neighbourhood: number;
   /** Present when a persona re-ranked the hits: the factor the score was scaled by and what matched. */
   persona?: PersonaExplanation;
-  /**
-   * Ids of records saying the same as this hit that were left out for it: the captured turn it was read
-   * from (for a captured claim) or the claims captured from it (for a turn), when ranked after it.
-   */
-  sameAs?: string[];
 }
 
 /** One recall hit: the memory, its final score, its relevance and the explanation. */
@@ -134,20 +128,8 @@ export async function recall(deps: RecallDeps, query: string, options: ParsedRec
     min: config.mmrMinPool,
   });
   const { ranked, corrections } = await rankCorrected(store, pool, { scopes: base.scopes, now, time });
-  const copies = capturedCopies(ranked.map((c) => c.record));
   const hits: RecallHit[] = [];
-  const hitOf = new Map<string, RecallHit>();
-  for (const candidate of ranked) {
-    if (hits.length >= k) break;
-    // a captured turn and its claim say the same: the one ranked first stands for both
-    const twin = copies
-      .get(candidate.record.id)
-      ?.map((id) => hitOf.get(id))
-      .find((hit) => hit !== undefined);
-    if (twin !== undefined) {
-      (twin.why.sameAs ??= []).push(candidate.record.id);
-      continue;
-    }
+  for (const candidate of ranked.slice(0, k)) {
     const correction = corrections.get(candidate.record.id);
     const channels = roundedChannels(candidate.channels);
     hits.push({
@@ -166,7 +148,6 @@ export async function recall(deps: RecallDeps, query: string, options: ParsedRec
       },
       ...(correction !== undefined ? { correctedBy: { id: correction.id, content: correction.content } } : {}),
     });
-    hitOf.set(candidate.record.id, hits[hits.length - 1] as RecallHit);
   }
   if (options.chains === true && hits.length > 0) await attachChains(store, hits, { scopes: options.scopes, now, ...time });
   if (options.trackAccess !== false && hits.length > 0) {
