@@ -37,7 +37,8 @@ import type { ParsedContextInput } from './schemas.js';
 import type { ProfileFact } from './parts.js';
 import type { ChainEntry, ConceptEntry, ContextLevel, ContextPart, StructuredContext, TrimmedCounts } from './types.js';
 import { chainEntries } from './chains.js';
-import { correctedClaimsOf, markCorrections, readCorrections, type CorrectedClaims } from './corrections.js';
+import { correctedClaimsOf, readCorrections, type CorrectedClaims } from '../core/corrections.js';
+import { markCorrections } from './corrections.js';
 
 /**
  * Time kept back from the budget for trimming, rendering and the synchronous read that may already be

@@ -70,7 +70,10 @@ export async function applyNeighbourhood(input: NeighbourhoodInput): Promise<rea
   const { store, base, config } = input;
   if (!neighbourhoodOn(config)) return input.candidates;
   const candidates = [...input.candidates];
-  const anchors = [...candidates].sort((a, b) => b.fused - a.fused).slice(0, config.neighbourAnchors);
+  const anchors = candidates
+    .filter((c) => timed(c.record))
+    .sort((a, b) => b.fused - a.fused)
+    .slice(0, config.neighbourAnchors);
   const neighbours = await neighboursOf(
     store,
     neighbourQuery(
@@ -91,7 +94,12 @@ export async function applyNeighbourhood(input: NeighbourhoodInput): Promise<rea
     shares.set(to, share);
     around.set(from, shares);
   };
-  for (const [id, { before, after }] of neighbours) {
+  for (const [id, sides] of neighbours) {
+    // a record without an event time (a captured claim, a note) has no place in the conversation's
+    // order: the store lists it first in its thread, but it neighbours nothing
+    if (!timed(byId.get(id)?.record)) continue;
+    const before = sides.before.filter(timed);
+    const after = sides.after.filter(timed);
     for (let d = 1; d <= Math.max(before.length, after.length); d++) {
       const share = Math.pow(config.neighbourDecay, d - 1);
       const [p, n] = [before[before.length - d], after[d - 1]];
@@ -162,6 +170,10 @@ function perFrozenRecord<T>(compute: (content: string) => T): (record: MemoryRec
 
 const questionOf = perFrozenRecord(questionShare);
 const speakerOf = perFrozenRecord(turnSpeaker);
+
+function timed(record: MemoryRecord | undefined): boolean {
+  return record !== undefined && record.occurredAt !== null;
+}
 
 /** Whether a neighbour may join the hits: a recall limited to some layers returns no other. */
 function inLayers(record: MemoryRecord, base: ScopedQuery): boolean {

@@ -130,7 +130,7 @@ export interface RecallConfig {
   activationWeight: number;
   /** MMR trade-off: 1 = pure relevance; lower values favour diverse hits. */
   mmrLambda: number;
-  /** Ranked hits per requested hit, so hits that are skipped (document parents, concepts) leave enough. */
+  /** MMR ranks this many candidates per requested hit (its pool is `mmrPoolPerHit` times these); the first k are the hits. */
   rankedPerHit: number;
   /** MMR reorders a pool of this many candidates per ranked hit… */
   mmrPoolPerHit: number;

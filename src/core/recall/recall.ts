@@ -22,13 +22,13 @@ import { blendScores, reachedCandidate, type Candidate } from './scoring.js';
 import { applyNeighbourhood, neighbourhoodOn, readNeighboursAhead, type NeighboursAhead } from './neighbourhood.js';
 import { maximalMarginalRelevance } from './mmr.js';
 import { spreadActivation } from '../graph/activation.js';
-import { isChunkParent, isConcept } from '../record-kinds.js';
+import { hitCandidates } from './hit-candidates.js';
+import { rankCorrected } from './corrected-hits.js';
 import { withPartScores } from './part-scores.js';
 import { mentionedTimeHits, readMentions, type StoredMentions } from './mentioned-time.js';
 import { personaRerank } from './persona-stage.js';
 import { readPersona } from '../persona/persona-api.js';
-import { isPersona, type Persona } from '../persona/persona.js';
-import { isProfileSchema } from '../profile/profile-schema.js';
+import type { Persona } from '../persona/persona.js';
 import type { PersonaExplanation } from './scoring.js';
 import { attachChains, type ChainMember } from '../chains/chain.js';
 
@@ -56,6 +56,11 @@ export interface RecallHit extends MemoryView {
   /** How strongly the hit's own evidence matches the query, 0..1 (see `hitRelevance`); not relative to other hits. */
   relevance: number;
   why: HitExplanation;
+  /**
+   * A captured turn whose claim a later claim superseded (no longer current): the claim that holds now.
+   * Such a hit ranks after the hits nothing corrected.
+   */
+  correctedBy?: { id: string; content: string };
   /** With `chains: true`: the whole decision chain the hit belongs to, in order (see `core/chains`). */
   chain?: ChainMember[];
 }
@@ -119,20 +124,17 @@ export async function recall(deps: RecallDeps, query: string, options: ParsedRec
   });
   const candidates = config.graphWeight > 0 ? await addGraphNeighbours(store, base, around, config) : around;
 
-  const blended = personaRerank(blendScores(candidates, config, now), await personaOf(deps, options, config, now), config.personaWeight);
-  const ranked = maximalMarginalRelevance(blended, k * config.rankedPerHit, config.mmrLambda, {
+  // what cannot be a hit (concepts, chunk parents…) has spread its relevance and leaves before the ranking
+  const answers = hitCandidates(candidates);
+  const blended = personaRerank(blendScores(answers, config, now), await personaOf(deps, options, config, now), config.personaWeight);
+  const pool = maximalMarginalRelevance(blended, k * config.rankedPerHit, config.mmrLambda, {
     perHit: config.mmrPoolPerHit,
     min: config.mmrMinPool,
   });
+  const { ranked, corrections } = await rankCorrected(store, pool, { scopes: base.scopes, now, time });
   const hits: RecallHit[] = [];
-  for (const candidate of ranked) {
-    // A chunked document's parent stands for its chunks, which are the hits.
-    if (isChunkParent(candidate.record)) continue;
-    // Extracted concepts are index nodes (a bare name): they spread activation but are not answers.
-    if (isConcept(candidate.record)) continue;
-    // a persona or profile schema is a setting of its scope, not something to recall
-    if (isPersona(candidate.record) || isProfileSchema(candidate.record)) continue;
-    if (hits.length >= k) break;
+  for (const candidate of ranked.slice(0, k)) {
+    const correction = corrections.get(candidate.record.id);
     const channels = roundedChannels(candidate.channels);
     hits.push({
       ...toMemoryView(candidate.record),
@@ -148,6 +150,7 @@ export async function recall(deps: RecallDeps, query: string, options: ParsedRec
         neighbourhood: round(candidate.neighbourhood),
         ...(candidate.persona !== undefined ? { persona: candidate.persona } : {}),
       },
+      ...(correction !== undefined ? { correctedBy: { id: correction.id, content: correction.content } } : {}),
     });
   }
   if (options.chains === true && hits.length > 0) await attachChains(store, hits, { scopes: options.scopes, now, ...time });
@@ -321,7 +324,9 @@ async function runChannels(
   const ahead = joinAhead(await early, await guessed.neighbours);
   await readRecords(store, semantic, base.scopes, records, guessed.records);
   const mention = analysis.window !== null && config.mentionWeight > 0 ? mentionedTimeHits(records.values(), analysis.window, stored) : [];
-  return { channels: { lexical, semantic, entity, temporal, mention }, records, ...(ahead !== undefined ? { ahead } : {}) };
+  // the store lists a window's records newest first; the channel ranks them by its score (closeness to the window)
+  const timed = [...temporal].sort((a, b) => b.score - a.score);
+  return { channels: { lexical, semantic, entity, temporal: timed, mention }, records, ...(ahead !== undefined ? { ahead } : {}) };
 }
 
 /** The mentioned times the store keeps for the records it returned (`Store.mentionsOf`), if it keeps any. */

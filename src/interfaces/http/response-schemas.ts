@@ -91,6 +91,10 @@ export const recallHitSchema = memoryViewSchema
       })
       .loose()
       .meta({ id: 'HitExplanation' }),
+    correctedBy: z
+      .object({ id: z.string(), content: z.string() })
+      .optional()
+      .describe('A captured turn whose claim was superseded since: the claim that holds now; such hits rank after the others'),
   })
   .loose()
   .meta({ id: 'RecallHit' });

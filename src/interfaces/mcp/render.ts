@@ -16,8 +16,16 @@ export function renderMemoryLine(memory: MemoryView): string {
 export function renderHits(hits: readonly RecallHit[]): string {
   if (hits.length === 0) return 'No matching memories.';
   return hits
-    .map((hit, i) => `${i + 1}. ${renderMemoryLine(hit)} relevance ${hit.relevance.toFixed(2)} · score ${hit.score.toFixed(3)}`)
+    .map(
+      (hit, i) =>
+        `${i + 1}. ${renderMemoryLine(hit)} relevance ${hit.relevance.toFixed(2)} · score ${hit.score.toFixed(3)}${corrected(hit)}`,
+    )
     .join('\n');
+}
+
+/** A captured turn corrected since: what holds now (the turn ranks after the hits nothing corrected). */
+function corrected(hit: RecallHit): string {
+  return hit.correctedBy === undefined ? '' : ` · later corrected: ${hit.correctedBy.content} (id ${hit.correctedBy.id})`;
 }
 
 export function renderRemember(result: RememberResult): string {

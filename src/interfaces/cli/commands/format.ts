@@ -41,8 +41,9 @@ export function formatHits(result: { hits: RecallHit[] }): string {
       const channels = Object.entries(hit.why.channels)
         .map(([name, c]) => `${name} #${c.rank}`)
         .join(', ');
+      const corrected = hit.correctedBy === undefined ? '' : `\n    ${pc.yellow(`later corrected: ${hit.correctedBy.content}`)}`;
       const chain = (hit.chain ?? []).map((m) => `\n    ${m.id === hit.id ? '▸' : '·'} ${m.role}: ${m.content}`).join('');
-      return `${pc.bold(String(index + 1).padStart(2))}. ${hit.content}\n    ${pc.dim(`${hit.id} · ${hit.scope} · ${hit.layer} · relevance ${hit.relevance.toFixed(2)} · score ${hit.score.toFixed(4)} · ${channels}`)}${chain}`;
+      return `${pc.bold(String(index + 1).padStart(2))}. ${hit.content}\n    ${pc.dim(`${hit.id} · ${hit.scope} · ${hit.layer} · relevance ${hit.relevance.toFixed(2)} · score ${hit.score.toFixed(4)} · ${channels}`)}${corrected}${chain}`;
     })
     .join('\n');
 }
