@@ -44,6 +44,7 @@ import { followValidFrom } from './write/claim-versions.js';
 import { fillPartVectors, type FillPartsOptions, type FillPartsReport } from './write/fill-parts.js';
 import { fillMentions, type FillMentionsReport } from './recall/mentioned-time.js';
 import { reembedText } from './reembed/reembed-text.js';
+import { correctedClaimsOf, type CorrectedClaims } from './corrections.js';
 import { extractEntities } from './text/index.js';
 import {
   applyLaterSuccessor,
@@ -153,6 +154,11 @@ interface EditVectors {
   chunkVectors: readonly Float32Array[];
 }
 
+/** How long recall keeps a scope's index of corrected captured claims without a write of its own (ms). */
+const CORRECTED_FRESH_MS = 5_000;
+/** The most scopes whose index recall keeps. */
+const CORRECTED_SCOPES = 256;
+
 /**
  * The record facade: remember, recall, get, update, forget, restore, the graph, browse and purge.
  * Users meet it through `Engram`, which adds consolidation and serving; each write is announced to
@@ -178,6 +184,7 @@ export class EngramCore {
   readonly #llm: Llm | null;
   readonly #importanceRecoveryMs: number | undefined;
   readonly #listeners = new Set<RecordChangeListener>();
+  readonly #corrected = new Map<Scope, { at: number; index: Promise<CorrectedClaims | null> }>();
   readonly #redactor: Redactor;
 
   constructor(options: EngramCoreOptions) {
@@ -226,7 +233,30 @@ export class EngramCore {
   }
 
   #announce(change: RecordChange): void {
+    // what corrects captured claims is known to this scope's index no longer
+    if (change.supersedes !== false) for (const { scope } of change.records) this.#corrected.delete(scope);
     for (const listener of this.#listeners) listener(change);
+  }
+
+  /**
+   * A scope's index of corrected captured claims (`correctedClaimsOf`) for recall, kept until a write of
+   * this facade may have superseded something there, or for `CORRECTED_FRESH_MS` (another process's writes).
+   * Reading it costs a read of the scope's superseded claims (~60 ms at 3,000), so it is not read per recall.
+   */
+  #correctedIndex(scope: Scope): Promise<CorrectedClaims | null> {
+    const at = this.system.wallClock.now();
+    const kept = this.#corrected.get(scope);
+    if (kept !== undefined && at - kept.at < CORRECTED_FRESH_MS) return kept.index;
+    const index = correctedClaimsOf(skippingReader(this.store).store, scope);
+    index.catch(() => this.#corrected.delete(scope));
+    this.#corrected.delete(scope);
+    this.#corrected.set(scope, { at, index });
+    // the oldest go first past the bound
+    for (const oldest of this.#corrected.keys()) {
+      if (this.#corrected.size <= CORRECTED_SCOPES) break;
+      this.#corrected.delete(oldest);
+    }
+    return index;
   }
 
   /** The store this engine reads and writes. */
@@ -338,7 +368,7 @@ export class EngramCore {
     const text = parseInput(recallQuerySchema, query, 'query');
     const parsed = parseInput(recallOptionsSchema, options, 'recall options');
     const { store, skipped } = skippingReader(this.store);
-    const result = await runRecall({ ...this.#deps(), store }, text, parsed);
+    const result = await runRecall({ ...this.#deps(), store, correctedIndex: (scope) => this.#correctedIndex(scope) }, text, parsed);
     return skipped.length > 0 ? { ...result, skipped } : result;
   }
 
@@ -973,7 +1003,10 @@ export class EngramCore {
       { scope: item.scope, layer: item.layer ?? 'episodic', ...(item.importance !== undefined ? { importance: item.importance } : {}) },
       ...(item.capture === true ? [{ scope: item.userScope ?? item.scope, layer: 'semantic' as const }] : []),
     ]);
-    this.#announce({ kind: 'remember', records });
+    const supersedes = results.some(
+      (r) => (r.superseded?.length ?? 0) > 0 || (r.claims ?? []).some((c) => (c.superseded?.length ?? 0) > 0),
+    );
+    this.#announce({ kind: 'remember', records, supersedes });
   }
 
   #deps() {

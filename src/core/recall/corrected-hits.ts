@@ -3,7 +3,7 @@
  * claim a later claim superseded says something no longer true, so it ranks after the candidates
  * nothing corrected (as in the context) and its hit names what corrected it.
  */
-import { correctedClaimsOf, readCorrections, type Correction } from '../corrections.js';
+import { correctedClaimsOf, readCorrections, type CorrectedClaims, type Correction } from '../corrections.js';
 import type { TimeFilter } from '../memory.js';
 import type { StoreReader } from '../ports/store.js';
 import type { Scope } from '../scope.js';
@@ -12,13 +12,15 @@ import type { Candidate } from './scoring.js';
 
 /**
  * `ranked` with its corrected episodes moved after the others (each group in its order), and their
- * corrections by episode id. One read of each scope's corrected captured claims (an indexed read of its
- * superseded claims, empty where nothing was superseded), and one of the correcting claims when any.
+ * corrections by episode id. `indexOf` gives a scope's index of corrected captured claims (the engine
+ * keeps it per scope until a write supersedes something there); one read of the correcting claims
+ * follows when any episode was corrected.
  */
 export async function rankCorrected(
   store: Pick<StoreReader, 'findDerived' | 'getMemories' | 'listMemories'>,
   ranked: readonly Candidate[],
   read: { scopes: readonly Scope[]; now: number; time: TimeFilter },
+  indexOf: (scope: Scope) => Promise<CorrectedClaims | null> = (scope) => correctedClaimsOf(store, scope),
 ): Promise<{ ranked: readonly Candidate[]; corrections: ReadonlyMap<string, Correction> }> {
   const episodes = ranked.filter((c) => isEpisode(c.record)).map((c) => ({ id: c.record.id, scope: c.record.scope }));
   if (episodes.length === 0) return { ranked, corrections: new Map() };
@@ -26,7 +28,7 @@ export async function rankCorrected(
     ...(read.time.asOf !== undefined ? { asOf: read.time.asOf } : {}),
     ...(read.time.knownAt !== undefined ? { knownAt: read.time.knownAt } : {}),
   };
-  const corrections = await readCorrections(store, read.scopes, episodes, read.now, (scope) => correctedClaimsOf(store, scope), time);
+  const corrections = await readCorrections(store, read.scopes, episodes, read.now, indexOf, time);
   if (corrections.size === 0) return { ranked, corrections };
   const corrected = (c: Candidate): boolean => corrections.has(c.record.id);
   return { ranked: [...ranked.filter((c) => !corrected(c)), ...ranked.filter(corrected)], corrections };

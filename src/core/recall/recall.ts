@@ -24,6 +24,7 @@ import { maximalMarginalRelevance } from './mmr.js';
 import { spreadActivation } from '../graph/activation.js';
 import { hitCandidates } from './hit-candidates.js';
 import { rankCorrected } from './corrected-hits.js';
+import type { CorrectedClaims } from '../corrections.js';
 import { withPartScores } from './part-scores.js';
 import { mentionedTimeHits, readMentions, type StoredMentions } from './mentioned-time.js';
 import { personaRerank } from './persona-stage.js';
@@ -76,6 +77,8 @@ export interface RecallDeps {
   embedder: Embedder;
   clock: Clock;
   config: RecallConfig;
+  /** A scope's index of corrected captured claims, as the caller keeps it (default: read each time). */
+  correctedIndex?: (scope: Scope) => Promise<CorrectedClaims | null>;
 }
 
 type ParsedRecallOptions = z.output<typeof recallOptionsSchema>;
@@ -131,7 +134,7 @@ export async function recall(deps: RecallDeps, query: string, options: ParsedRec
     perHit: config.mmrPoolPerHit,
     min: config.mmrMinPool,
   });
-  const { ranked, corrections } = await rankCorrected(store, pool, { scopes: base.scopes, now, time });
+  const { ranked, corrections } = await rankCorrected(store, pool, { scopes: base.scopes, now, time }, deps.correctedIndex);
   const hits: RecallHit[] = [];
   for (const candidate of ranked.slice(0, k)) {
     const correction = corrections.get(candidate.record.id);

@@ -83,3 +83,28 @@ describe('recall after a captured correction (SQLite file, hash embedder)', () =
     expect(turns.some((h) => h.why.neighbourhood > 0)).toBe(true);
   });
 });
+
+describe('the index of corrected claims recall keeps', () => {
+  it('a correction written after a recall marks the turn in the very next recall; a write that corrects nothing keeps it', async () => {
+    const t = await tempEngram({ clock: new ManualClock(NOW) });
+    try {
+      const say = (content: string, i: number) =>
+        t.engram.remember({
+          scope: S,
+          content,
+          capture: true,
+          occurredAt: NOW - (20 - i) * DAY,
+          source: { conversationId: 's2', messageId: `n${i}` },
+        });
+      const lisbon = await say('user: I live in Lisbon.', 0);
+      const ask = async () => (await t.engram.recall('Where do I live?', { scopes: [S], k: 10, trackAccess: false })).hits;
+      expect((await ask()).find((h) => h.id === lisbon.id)?.correctedBy).toBeUndefined();
+      await say('user: Our CI runs on GitHub Actions.', 1);
+      expect((await ask()).find((h) => h.id === lisbon.id)?.correctedBy).toBeUndefined();
+      await say('user: Actually I moved to Porto last month.', 2);
+      expect((await ask()).find((h) => h.id === lisbon.id)?.correctedBy?.content).toBe('Actually I moved to Porto last month.');
+    } finally {
+      await t.cleanup();
+    }
+  });
+});
