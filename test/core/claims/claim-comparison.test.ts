@@ -368,3 +368,15 @@ describe('compareClaims: accents are folded when subjects and values are compare
     expect(compareClaims('Søren leads the data team.', 'Soren leads the data team.').relation).toBe('agrees');
   });
 });
+
+describe('compareClaims: words of when are no dimension', () => {
+  it('"We switched to bun last week" does not replace "We hired two designers last week"', () => {
+    expect(compareClaims('We switched to bun last week.', 'We hired two designers last week.').relation).not.toBe('supersedes');
+    expect(compareClaims('We moved to Kubernetes on Monday.', 'We ship the release on Monday.').relation).not.toBe('supersedes');
+    // what it replaces, it still replaces with a date on it
+    expect(compareClaims('We switched to bun last week.', 'We use pnpm for package management.').relation).toBe('supersedes');
+    expect(compareClaims('The database was upgraded to PostgreSQL 15 last month.', 'The database is PostgreSQL 13.').relation).toBe(
+      'supersedes',
+    );
+  });
+});

@@ -125,6 +125,62 @@ const LEMMA_EXCEPTIONS: Readonly<Record<string, string>> = dictionary({
   address: 'address',
 });
 
+/**
+ * Words of when, not of what: "bun last week" and "two designers last week" share no dimension, and
+ * "the Monday standup" is no kin of "the gym on Monday".
+ */
+export const TIME_WORDS = new Set([
+  'today',
+  'yesterday',
+  'tomorrow',
+  'tonight',
+  'morning',
+  'afternoon',
+  'evening',
+  'night',
+  'weekend',
+  'day',
+  'days',
+  'week',
+  'weeks',
+  'month',
+  'months',
+  'year',
+  'years',
+  'hour',
+  'hours',
+  'minute',
+  'minutes',
+  'ago',
+  'last',
+  'next',
+  'monday',
+  'tuesday',
+  'wednesday',
+  'thursday',
+  'friday',
+  'saturday',
+  'sunday',
+  'january',
+  'february',
+  'march',
+  'april',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+  'spring',
+  'summer',
+  'autumn',
+  'fall',
+  'winter',
+  'quarter',
+  'sprint',
+]);
+
 /** Generic head nouns that may be omitted without changing the referent ("billing" ≈ "billing service"). */
 export const GENERIC_HEADS = new Set([
   'service',

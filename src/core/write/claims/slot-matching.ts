@@ -3,7 +3,7 @@
  * "key"), and do their values agree? Kept apart from the decision logic in `claim-comparison.ts`.
  */
 import { isKnownFamily, relatedAttributes } from './attribute-families.js';
-import { GENERIC_HEADS, contentTokens, isSubset, numbersIn, valueContentTokens } from './claim-text.js';
+import { GENERIC_HEADS, TIME_WORDS, contentTokens, isSubset, numbersIn, valueContentTokens } from './claim-text.js';
 import type { ExtractedSlot } from './extracted-slot.js';
 import { termsOf } from './pos-tags.js';
 import { compareTemporal, isTemporal } from './temporal.js';
@@ -117,7 +117,7 @@ export function shareDimension(a: ExtractedSlot, b: ExtractedSlot): boolean {
       .filter((t) => t.tags.has('Adjective'))
       .map((t) => t.text.toLowerCase()),
   );
-  for (const t of ta) if (tb.has(t) && !/^\d/.test(t) && !GENERIC_HEADS.has(t) && !adjectives.has(t)) return true;
+  for (const t of ta) if (tb.has(t) && !/^\d/.test(t) && !GENERIC_HEADS.has(t) && !TIME_WORDS.has(t) && !adjectives.has(t)) return true;
   return false;
 }
 
