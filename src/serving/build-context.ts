@@ -195,15 +195,28 @@ export async function buildContext(deps: ContextDeps, input: ParsedContextInput)
     );
     const settle = <T>(p: { read: Promise<T>; wait: boolean }): Promise<Raced<T>> =>
       p.wait ? p.read.then((value) => ({ done: true as const, value })) : deadline.race(p.read);
+    // a scope's index of corrected claims is read once and kept like the rules (fresh for RULES_FRESH_MS, dropped on a write)
+    const correctedIndex = async (scope: Scope): Promise<CorrectedClaims | null> => {
+      const held = cache.corrected(scope);
+      if (held !== undefined && stopwatch.now() - held.at < RULES_FRESH_MS) return held.items;
+      const index = await correctedClaimsOf(deps.store, scope);
+      cache.setCorrected(scope, index, stopwatch.now());
+      return index;
+    };
     const hitsRead: Promise<RecallHit[]> =
       message.trim().length > 0
-        ? runRecall({ ...deps, store: recallStore }, message, {
-            scopes,
-            k: Math.max(16, input.episodes * 3),
-            trackAccess: deps.trackAccess !== false,
-            ...(input.persona !== undefined ? { persona: input.persona } : {}),
-            ...(input.timezoneOffsetMinutes !== undefined ? { timezoneOffsetMinutes: input.timezoneOffsetMinutes } : {}),
-          }).then((r) => r.hits)
+        ? runRecall(
+            { ...deps, store: recallStore, correctedIndex },
+            message,
+            {
+              scopes,
+              k: Math.max(16, input.episodes * 3),
+              trackAccess: deps.trackAccess !== false,
+              ...(input.persona !== undefined ? { persona: input.persona } : {}),
+              ...(input.timezoneOffsetMinutes !== undefined ? { timezoneOffsetMinutes: input.timezoneOffsetMinutes } : {}),
+            },
+            { keepCopies: true },
+          ).then((r) => r.hits)
         : Promise.resolve([]);
     const cues = cuesOf({
       objects: input.percept?.objects ?? [],
@@ -227,14 +240,6 @@ export async function buildContext(deps: ContextDeps, input: ParsedContextInput)
     // Which episodes' captured claims were corrected since: a lookup that does not fit leaves them unmarked (`minimal`).
     let correctionsSkipped = false;
     const correctionStore = storeWithDeadline(deps.store, { ...gate, degrade: true, onSkip: () => (correctionsSkipped = true) });
-    // a scope's index of corrected claims is read once and kept like the rules (fresh for RULES_FRESH_MS, dropped on a write)
-    const correctedIndex = async (scope: Scope): Promise<CorrectedClaims | null> => {
-      const held = cache.corrected(scope);
-      if (held !== undefined && stopwatch.now() - held.at < RULES_FRESH_MS) return held.items;
-      const index = await correctedClaimsOf(deps.store, scope);
-      cache.setCorrected(scope, index, stopwatch.now());
-      return index;
-    };
     const correctionsRead = deadline.then(hitsRead, (hits) =>
       readCorrections(correctionStore, scopes, episodesFromHits(hits, input.episodes), now, correctedIndex),
     );

@@ -25,6 +25,7 @@ import { spreadActivation } from '../graph/activation.js';
 import { hitCandidates } from './hit-candidates.js';
 import { rankCorrected } from './corrected-hits.js';
 import type { CorrectedClaims } from '../corrections.js';
+import { capturedCopies } from './captured-copies.js';
 import { withPartScores } from './part-scores.js';
 import { mentionedTimeHits, readMentions, type StoredMentions } from './mentioned-time.js';
 import { personaRerank } from './persona-stage.js';
@@ -48,6 +49,11 @@ export interface HitExplanation {
   neighbourhood: number;
   /** Present when a persona re-ranked the hits: the factor the score was scaled by and what matched. */
   persona?: PersonaExplanation;
+  /**
+   * Ids of records saying the same as this hit that were left out for it: the captured turn it was read
+   * from (for a captured claim) or the claims captured from it (for a turn), when ranked after it.
+   */
+  sameAs?: string[];
 }
 
 /** One recall hit: the memory, its final score, its relevance and the explanation. */
@@ -83,8 +89,16 @@ export interface RecallDeps {
 
 type ParsedRecallOptions = z.output<typeof recallOptionsSchema>;
 
-/** Runs one recall. Scopes and query are already validated. */
-export async function recall(deps: RecallDeps, query: string, options: ParsedRecallOptions): Promise<RecallResult> {
+/**
+ * Runs one recall. Scopes and query are already validated. `reading.keepCopies`: a captured turn and the
+ * claim captured from it are both hits (the context builder reads turns), instead of one standing for both.
+ */
+export async function recall(
+  deps: RecallDeps,
+  query: string,
+  options: ParsedRecallOptions,
+  reading: { keepCopies?: boolean } = {},
+): Promise<RecallResult> {
   const { store, clock } = deps;
   const config = { ...deps.config, ...weightsOf(options) };
   const now = clock.now();
@@ -135,8 +149,21 @@ export async function recall(deps: RecallDeps, query: string, options: ParsedRec
     min: config.mmrMinPool,
   });
   const { ranked, corrections } = await rankCorrected(store, pool, { scopes: base.scopes, now, time }, deps.correctedIndex);
+  // the context reads the turns themselves (its episodes), so it keeps both of a turn and its claim
+  const copies = reading.keepCopies === true ? new Map<string, readonly string[]>() : capturedCopies(ranked.map((c) => c.record));
   const hits: RecallHit[] = [];
-  for (const candidate of ranked.slice(0, k)) {
+  const hitOf = new Map<string, RecallHit>();
+  for (const candidate of ranked) {
+    if (hits.length >= k) break;
+    // a captured turn and its claim say the same: the one ranked first stands for both
+    const twin = copies
+      .get(candidate.record.id)
+      ?.map((id) => hitOf.get(id))
+      .find((hit) => hit !== undefined);
+    if (twin !== undefined) {
+      (twin.why.sameAs ??= []).push(candidate.record.id);
+      continue;
+    }
     const correction = corrections.get(candidate.record.id);
     const channels = roundedChannels(candidate.channels);
     hits.push({
@@ -155,6 +182,7 @@ export async function recall(deps: RecallDeps, query: string, options: ParsedRec
       },
       ...(correction !== undefined ? { correctedBy: { id: correction.id, content: correction.content } } : {}),
     });
+    hitOf.set(candidate.record.id, hits[hits.length - 1] as RecallHit);
   }
   if (options.chains === true && hits.length > 0) await attachChains(store, hits, { scopes: options.scopes, now, ...time });
   if (options.trackAccess !== false && hits.length > 0) {

@@ -88,6 +88,10 @@ export const recallHitSchema = memoryViewSchema
         importance: z.number(),
         activation: z.number(),
         neighbourhood: z.number(),
+        sameAs: z
+          .array(z.string())
+          .optional()
+          .describe('Records saying the same left out for this hit: the captured turn of a claim, or the claims captured from a turn'),
       })
       .loose()
       .meta({ id: 'HitExplanation' }),
