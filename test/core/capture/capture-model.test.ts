@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, type Engram } from '../../../src/index.js';
 import { hasModelFiles, resolveModelCacheDir } from '../../../src/embeddings/onnx/index.js';
 import { tempEngram } from '../../helpers/temp.js';
+import { PROJECT_FACTS } from '../../helpers/project-facts.js';
 
 const BGE = 'bge-small-en-v1.5';
 const installed = hasModelFiles(resolveModelCacheDir(process.env, homedir()), BGE);
@@ -60,20 +61,7 @@ describe.skipIf(!installed && process.env.CI !== 'true')('capture with the defau
     const say = (messageId: string, text: string) => engram.remember({ ...turn(messageId, 'user', text), scope });
     const first = await say('s3/1', 'We use pnpm for package management.');
     const pnpm = first.claims?.[0]?.id as string;
-    const others = [
-      'The database is PostgreSQL 14.',
-      'Our CI runs on GitHub Actions.',
-      'The API server listens on port 8080.',
-      'We deploy to staging on Fridays.',
-      'The main entry point is src/server/index.ts.',
-      'Logging uses pino.',
-      'Our test runner is Jest.',
-      'The frontend uses React 18.',
-      'The auth service is owned by Priya.',
-      'We use Sentry for error tracking.',
-      'Our docs live in Notion.',
-      'We use Terraform for infrastructure.',
-    ];
+    const others = [...PROJECT_FACTS];
     for (const [i, text] of others.entries()) await say(`s3/${i + 2}`, text);
     clock.advance(DAY);
     const later = await say('s4/1', 'We switched to bun last week.');

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { EngramError, type Embedder, type Engram } from '../../../src/index.js';
 import { HashEmbedder } from '../../../src/embeddings/hash/index.js';
 import { enginesPerTest } from './engines.js';
+import { PROJECT_FACTS } from '../../helpers/project-facts.js';
 
 const SCOPE = 't/capture';
 
@@ -75,18 +76,7 @@ describe('remember with capture', () => {
       'We ran the load test in March.',
       'We upgraded the office laptops in March.',
       'We welcomed Dana to the team in March.',
-      'The database is PostgreSQL 14.',
-      'Our CI runs on GitHub Actions.',
-      'The API server listens on port 8080.',
-      'We deploy to staging on Fridays.',
-      'The main entry point is src/server/index.ts.',
-      'Logging uses pino.',
-      'Our test runner is Jest.',
-      'The frontend uses React 18.',
-      'The auth service is owned by Priya.',
-      'We use Sentry for error tracking.',
-      'Our docs live in Notion.',
-      'We use Terraform for infrastructure.',
+      ...PROJECT_FACTS,
       'Our staging bucket lives in eu-west-1.',
       'Weekly planning happens on Mondays.',
     ];
