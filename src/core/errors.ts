@@ -98,6 +98,14 @@ export const messages = {
     `The database is busy: ${what}. This is not a problem with the request: retry in a moment (the write was not applied)${wait !== undefined ? `, or raise ${wait} if it keeps happening` : ''}.`,
   storageUnavailable: (what: string) =>
     `The store could not be opened or used: ${what}. Check the path and permissions, and that no other program holds an exclusive lock.`,
+  diskFull: (what: string) =>
+    `The disk that holds the store is full: ${what}. Free space on it (or move the store to a disk with room), then retry.`,
+  diskFailed: (what: string) =>
+    `The disk or file system under the store reported an I/O error: ${what}. Check that the disk is still attached and healthy (the system log, e.g. dmesg, names the error) and that it has free space, then retry.`,
+  postgresDiskFull: (what: string) =>
+    `The PostgreSQL server's disk is full: ${what}. Free space on the server's data disk (or ask its administrator to), then retry.`,
+  postgresDiskFailed: (what: string) =>
+    `The PostgreSQL server reported an I/O error on its disk: ${what}. Check the server's disk and its log, then retry.`,
   postgresUnavailable: (what: string) =>
     `The PostgreSQL store could not be opened or used: ${what}. Check that the server is running and that the URL's host, port, user, password and database are right.`,
 } as const;

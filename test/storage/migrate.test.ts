@@ -4,11 +4,13 @@
  * PostgreSQL — PGlite with pgvector served over the wire, and the real server when configured — and
  * verified by per-table content hashes; recall then answers the same on both.
  */
+import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import type { PGlite } from '@electric-sql/pglite';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/ports/clock.js';
 import { sourceKeyOf } from '../../src/core/write/new-record.js';
@@ -19,7 +21,7 @@ import { ApiKeys } from '../../src/interfaces/http/index.js';
 import { hashPostgres, hashSqlite, MIGRATED_TABLES, type MigrationReport } from '../../src/storage/migrate/sqlite-to-postgres.js';
 import { openConnection } from '../../src/storage/sqlite/sqlite-connection.js';
 import { openPostgresStore } from '../../src/storage/postgres/index.js';
-import { binBuilt, json, runCliAsync } from '../helpers/cli.js';
+import { BIN, binBuilt, json, runCliAsync } from '../helpers/cli.js';
 import { dropPgSchema, pgTestUrl, PG_SKIP_REASON, uniqueSchema, withSchema } from '../helpers/postgres.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -254,5 +256,74 @@ describe.skipIf(serverUrl === undefined || !binBuilt)(
         await dropPgSchema(serverUrl!, schema);
       }
     }, 120_000);
+
+    it('a migrate killed mid-copy leaves the schema empty, and running it again copies everything', async () => {
+      const dir = tempDir('engram-migrate-');
+      const schema = uniqueSchema('mk');
+      try {
+        const source = join(dir.dir, 'engram.db');
+        const engram = await Engram.open({ path: source, embedder: 'hash' });
+        const MEMORIES = 1200;
+        try {
+          for (let start = 0; start < MEMORIES; start += 200) {
+            await engram.remember(
+              Array.from({ length: 200 }, (_, i) => ({
+                scope: 'acme/bulk',
+                content: `Observation ${start + i} about widget ${start + i}`,
+              })),
+            );
+          }
+        } finally {
+          await engram.close();
+        }
+        const target = withSchema(serverUrl!, schema);
+        // killed once progress says a few batches of memories are in
+        const killed = await migrateKilledAfter(['migrate', '--from', source, '--to', target], /memories: (\d+),/, 256);
+        expect(killed.copied).toBeGreaterThanOrEqual(256);
+        expect(killed.copied).toBeLessThan(MEMORIES);
+        expect(await countRows(serverUrl!, schema)).toBe(0);
+
+        const again = await runCliAsync(['migrate', '--from', source, '--to', target, '--json']);
+        expect(again.status).toBe(0);
+        const report = json<MigrationReport>(again);
+        expect(report.ok).toBe(true);
+        expect(report.tables.find((t) => t.table === 'memories')!.targetRows).toBe(MEMORIES);
+      } finally {
+        dir.cleanup();
+        await dropPgSchema(serverUrl!, schema);
+      }
+    }, 180_000);
   },
 );
+
+/** Runs the bin and SIGKILLs it on the first stderr line whose `pattern` group reaches `atLeast`. */
+function migrateKilledAfter(args: readonly string[], pattern: RegExp, atLeast: number): Promise<{ copied: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let copied = 0;
+    let stderr = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
+      stderr += chunk;
+      for (const match of stderr.matchAll(new RegExp(pattern, 'g'))) copied = Math.max(copied, Number(match[1]));
+      if (copied >= atLeast && child.exitCode === null) child.kill('SIGKILL');
+    });
+    child.on('error', reject);
+    child.on('exit', (code, signal) =>
+      signal === 'SIGKILL' ? resolve({ copied }) : reject(new Error(`migrate ended (${String(code)}) before the kill: ${stderr}`)),
+    );
+  });
+}
+
+/** Memory rows in `schema` of the server, or 0 when it holds no table yet. */
+async function countRows(url: string, schema: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const exists = await client.query<{ t: string | null }>('SELECT to_regclass($1) AS t', [`"${schema}".memories`]);
+    if (exists.rows[0]?.t == null) return 0;
+    return Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM "${schema}".memories`)).rows[0]!.n);
+  } finally {
+    await client.end();
+  }
+}

@@ -36,13 +36,15 @@ export type DiscoveryClaim = { path: string; advertised: true } | { path: string
  * that its file is neither overwritten nor, when the caller exits, removed under it. A file naming
  * a process that is gone (or damaged) is replaced. The file appears whole (a hard link, else a
  * rename of a complete temp file), never half-written; two servers replacing a stale file at the
- * same instant can both believe they won, and the last one's name stays.
+ * same instant can both believe they won, and the last one's name stays. Throws the file system's
+ * error when the file cannot be written (a full disk, no permission), leaving no temp file behind.
  */
 export function writeDiscovery(info: ServerInfo): DiscoveryClaim {
   const path = discoveryPath(info.db);
   const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  writeFileSync(temp, `${JSON.stringify(info)}\n`, { mode: 0o600 });
   try {
+    // inside the try: a write that fails (a full disk) has already created the file
+    writeFileSync(temp, `${JSON.stringify(info)}\n`, { mode: 0o600 });
     try {
       linkSync(temp, path); // fails when the file exists: created only if absent
       return { path, advertised: true };

@@ -12,9 +12,10 @@ import { EngramError, messages } from '../../core/errors.js';
 import { upgradeSourceKey } from '../../core/write/new-record.js';
 import { canonicalJson, exportDump, importDump } from '../../core/dump/index.js';
 import type { Embedder } from '../../core/ports/embedder.js';
-import { openPostgresStore, type PostgresStore } from '../postgres/index.js';
+import { openPostgresStore, PostgresStore } from '../postgres/index.js';
 import { openSqliteStore } from '../sqlite/index.js';
-import type { PgDriver, PgQueryable } from '../postgres/pg-driver.js';
+import { createNestedDriver, type PgDriver, type PgQueryable } from '../postgres/pg-driver.js';
+import { LOCK_WRITE } from '../postgres/pg-migrations.js';
 import { MEMORY_FIELDS, parseVectorText, type Tables } from '../postgres/pg-rows.js';
 import { openConnection, type SqliteConnection } from '../sqlite/sqlite-connection.js';
 import { assertSchemaCurrent, readEmbeddingIdentity } from '../sqlite/sqlite-migrations.js';
@@ -334,8 +335,8 @@ export interface MigrateOptions {
 }
 
 /**
- * Copies everything from the SQLite file `from` into the PostgreSQL schema `to`, then compares a
- * content hash per table. Throws `CONFLICT` when the target already holds data; resolves with the
+ * Copies everything from the SQLite file `from` into the PostgreSQL schema `to` in one transaction
+ * (all of it or nothing), then compares a content hash per table. Throws `CONFLICT` when the target already holds data; resolves with the
  * per-table report (`ok` false when any table differs).
  *
  * @example
@@ -360,8 +361,7 @@ export async function migrateSqliteToPostgres(options: MigrateOptions): Promise<
     }
     const embedding = { name: identity.name, dimension: Number(identity.dimension) };
     target = await openPostgresStore({ url: options.to, embedding, poolSize: 2 });
-    await target.withDriver((driver, tables) => assertEmpty(driver, tables));
-    await copyAll(options.from, source, target, embedding, options.onProgress);
+    await target.withDriver((driver, tables) => copyInOneTransaction({ ...options, source, driver, tables, embedding }));
     const sourceHashes = hashSqlite(source);
     const targetHashes = await target.withDriver((driver, tables) => hashPostgres(driver, tables));
     const checks: TableCheck[] = MIGRATED_TABLES.map((table) => {
@@ -389,6 +389,32 @@ export async function migrateSqliteToPostgres(options: MigrateOptions): Promise<
     source.close();
     await target?.close();
   }
+}
+
+/**
+ * The copy as one transaction of the target: a copy that fails or is killed leaves the schema as it
+ * was (empty), so the same command can simply run again. The schema's writer lock is held until the
+ * commit: a second migrate into the same schema waits, then finds it full.
+ */
+async function copyInOneTransaction(parts: {
+  from: string;
+  source: SqliteConnection;
+  driver: PgDriver;
+  tables: Tables;
+  embedding: { name: string; dimension: number };
+  onProgress?: (message: string) => void;
+}): Promise<void> {
+  const { driver, tables, embedding } = parts;
+  await driver.transaction(async (session) => {
+    await session.query(`SELECT ${LOCK_WRITE}`, [tables.schema]);
+    await assertEmpty(session, tables);
+    const target = await PostgresStore.open({ driver: createNestedDriver(session, driver.kind), embedding, schema: tables.schema });
+    try {
+      await copyAll(parts.from, parts.source, target, embedding, parts.onProgress);
+    } finally {
+      await target.close();
+    }
+  });
 }
 
 async function assertEmpty(db: PgQueryable, t: Tables): Promise<void> {

@@ -132,6 +132,44 @@ export async function createPoolDriver(options: PgPoolOptions): Promise<PgDriver
 }
 
 /**
+ * A driver over `session`, a session inside a transaction its owner opened: every statement runs
+ * there and each `transaction` is a savepoint (one at a time), so all of it commits or rolls back with
+ * the owner's transaction. `close` leaves the session to its owner.
+ *
+ * @example
+ * ```ts
+ * await pool.transaction((session) => useStore(createNestedDriver(session, pool.kind)));
+ * ```
+ */
+export function createNestedDriver(session: PgQueryable, kind: PgDriver['kind']): PgDriver {
+  const inTurn = oneAtATime();
+  return {
+    kind,
+    concurrentSessions: false,
+    query<R>(sql: string, params?: readonly unknown[]) {
+      return session.query<R>(sql, params);
+    },
+    exec: (sql: string) => session.exec(sql),
+    transaction<T>(fn: (inner: PgQueryable) => Promise<T>): Promise<T> {
+      return inTurn(async () => {
+        await session.query('SAVEPOINT engram_nested');
+        try {
+          const result = await fn(session);
+          await session.query('RELEASE SAVEPOINT engram_nested');
+          return result;
+        } catch (error) {
+          // the owner's transaction stays usable; if even this fails, its COMMIT fails too
+          await session.query('ROLLBACK TO SAVEPOINT engram_nested').catch(() => undefined);
+          await session.query('RELEASE SAVEPOINT engram_nested').catch(() => undefined);
+          throw error;
+        }
+      });
+    },
+    async close() {},
+  };
+}
+
+/**
  * Names for up to `limit` distinct statement texts (a hash of the text, so every session of the pool
  * prepares a text under the same name); `undefined` past the limit or once stopped.
  */

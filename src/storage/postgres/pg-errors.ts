@@ -83,6 +83,12 @@ export function toEngramError(error: unknown, action: string): EngramError {
       options,
     );
   }
+  if (code === '53100') {
+    return new EngramError('STORAGE_UNAVAILABLE', messages.postgresDiskFull(`"${action}" failed (SQLSTATE ${code})`), options);
+  }
+  if (code === '58030') {
+    return new EngramError('STORAGE_UNAVAILABLE', messages.postgresDiskFailed(`"${action}" failed (SQLSTATE ${code})`), options);
+  }
   if (code.startsWith('E') || code.startsWith('08') || code.startsWith('57')) {
     return new EngramError(
       'STORAGE_UNAVAILABLE',

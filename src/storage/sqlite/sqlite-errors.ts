@@ -67,6 +67,12 @@ export function toEngramError(error: unknown, action: string): EngramError {
       options,
     );
   }
+  if (code === 'SQLITE_FULL') {
+    return new EngramError('STORAGE_UNAVAILABLE', messages.diskFull(`"${action}" failed (${code})`), options);
+  }
+  if (code === 'SQLITE_IOERR' || code.startsWith('SQLITE_IOERR_')) {
+    return new EngramError('STORAGE_UNAVAILABLE', messages.diskFailed(`"${action}" failed (${code})`), options);
+  }
   if (code === 'SQLITE_ERROR' || code === 'SQLITE_RANGE' || code === 'SQLITE_MISMATCH' || code === 'SQLITE_MISUSE') {
     return new EngramError(
       'INTERNAL',

@@ -436,7 +436,11 @@ export class SqliteStore extends SqliteReader implements Store {
     return this.#checkpointer?.usage;
   }
 
-  /** Writes pending accesses and closes both connections. Idempotent; later calls on the store throw. */
+  /**
+   * Writes pending accesses (best effort: a lock held elsewhere lets them go after a moment, a store this
+   * user may only read lets them go with a warning; they never fail the close) and closes both
+   * connections. Idempotent; later calls on the store throw.
+   */
   close(): Promise<void> {
     this.#closing ??= this.#shutDown();
     return this.#closing;
@@ -445,13 +449,14 @@ export class SqliteStore extends SqliteReader implements Store {
   async #shutDown(): Promise<void> {
     this.#state.closed = true;
     if (this.#flushTimer !== undefined) clearTimeout(this.#flushTimer);
-    let failure: unknown;
     // access counts are best effort: while another process holds the write lock, a close waits a
-    // moment for them and then lets them go rather than fail the command that is done (a prompt hook)
+    // moment for them and then lets them go rather than fail the command that is done (a prompt hook);
+    // a store this user may only read, or a full disk, lets them go with a warning
     await this.#mutex
       .run(() => this.#flushAccessLocked({ rethrow: true, maxWaitMs: CLOSE_ACCESS_WAIT_MS }))
       .catch((error: unknown) => {
-        if (!isEngramError(error) || error.code !== 'BUSY') failure = error;
+        if (isEngramError(error) && error.code === 'BUSY') return;
+        this.#config.logger.warn(`the access counts of this run were not saved (${unsavedReason(error)})`);
       });
     await this.#lexical?.close();
     await this.#ann?.close();
@@ -460,7 +465,6 @@ export class SqliteStore extends SqliteReader implements Store {
     // which a read-only one cannot do (closed last, it left a CLI run's writes in the WAL, the file alone empty)
     if (this.#reader !== this.#writer) closeQuietly(this.#reader);
     if (this.#writer !== undefined) closeQuietly(this.#writer);
-    if (failure !== undefined) throw failure;
   }
 
   #requireWriter(action: string): SqliteConnection {
@@ -564,6 +568,15 @@ function readerContext(
 
 function assertOpen(state: OpenState): void {
   if (state.closed) throw new EngramError('STORAGE_UNAVAILABLE', messages.storageUnavailable('the store has been closed'));
+}
+
+/** Why a close could not save access counts, in a few words (the SQLite result code, and what it means when it is a usual one). */
+function unsavedReason(error: unknown): string {
+  const code = isEngramError(error) ? error.details.sqliteCode : undefined;
+  if (typeof code !== 'string') return error instanceof Error ? error.message : String(error);
+  if (code.startsWith('SQLITE_READONLY')) return `${code}: the store is read-only for this process`;
+  if (code === 'SQLITE_FULL') return `${code}: the disk is full`;
+  return code;
 }
 
 function closeQuietly(connection: SqliteConnection): void {

@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import type { Engram } from '../../../engram.js';
 import { EngramError } from '../../../core/errors.js';
 import type { Scope } from '../../../core/scope.js';
-import { removeDiscovery, writeDiscovery } from '../../hooks/discovery.js';
+import { discoveryPath, removeDiscovery, writeDiscovery, type DiscoveryClaim, type ServerInfo } from '../../hooks/discovery.js';
 import { collect, openEngine, resolveDbPath, withCommonFlags, type CommonFlags } from '../context.js';
 import { embedderLine } from '../embedder-advice.js';
 import { printError } from '../output.js';
@@ -150,14 +150,17 @@ async function runServe(flags: ServeFlags): Promise<void> {
     startedAt: new Date().toISOString(),
     ...(hookToken !== undefined ? { hookToken } : {}),
   };
-  // another server of this database already serves its hooks: this one serves unadvertised, and
-  // takes over the discovery file once that one has gone (checked every 30 s)
-  let discovery = isFile ? writeDiscovery(info) : undefined;
+  // another server of this database already serves its hooks, or the file cannot be written (a full
+  // disk): this one serves unadvertised, and tries again every 30 s
+  let discovery = isFile ? advertise(info) : undefined;
   const takeOver =
     discovery?.advertised === false
       ? setInterval(() => {
-          discovery = writeDiscovery(info);
-          if (discovery.advertised) clearInterval(takeOver);
+          const failedBefore = discovery !== undefined && 'failure' in discovery;
+          discovery = advertise(info);
+          if (!discovery.advertised) return;
+          clearInterval(takeOver);
+          if (failedBefore) process.stderr.write(`engram serve: hooks can find this server now (${discovery.path})\n`);
         }, 30_000)
       : undefined;
   takeOver?.unref();
@@ -165,8 +168,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
   const schedule = Number.isNaN(everyMs) ? undefined : scheduleConsolidation(engram, scopes.length > 0 ? scopes : [DEFAULT_SCOPE], everyMs);
 
   let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
+  const shutDown = async () => {
     stopping = true;
     idle.stop();
     await schedule?.stop();
@@ -175,12 +177,23 @@ async function runServe(flags: ServeFlags): Promise<void> {
     await new Promise<void>((done) => server.close(() => done()));
     await engram.stopBackground();
     await engram.close();
+  };
+  const stop = async () => {
+    if (stopping) return;
+    await shutDown();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
 
-  const keyNeeded = auth === 'required' || (auth === 'auto' && (await keys.hasEverHadKey()));
+  let keyNeeded: boolean;
+  try {
+    keyNeeded = auth === 'required' || (auth === 'auto' && (await keys.hasEverHadKey()));
+  } catch (error) {
+    // a failed command must not leave the server running behind its error
+    await shutDown();
+    throw error;
+  }
   const config = claudeCodeHttpConfig({ url, scopes: scopes.length > 0 ? scopes : [DEFAULT_SCOPE], keyNeeded });
   const lines = [
     `engram serve listening on ${url}`,
@@ -190,11 +203,15 @@ async function runServe(flags: ServeFlags): Promise<void> {
     `  web UI: ${url}/`,
     `  HTTP API: ${url}/v1 · ${url}/openapi.json · ${url}/health`,
     `  API keys: ${auth}${auth === 'auto' ? ' (required once a key has been created, even if revoked: engram keys create --tenant T)' : ''}`,
-    ...(discovery?.advertised === false
-      ? [
-          `  hooks: not advertised: engram serve (pid ${discovery.holder.pid}) at ${discovery.holder.url} serves this database's hooks; this one takes over when it stops`,
-        ]
-      : []),
+    ...(discovery === undefined || discovery.advertised
+      ? []
+      : 'failure' in discovery
+        ? [
+            `  hooks: not advertised: cannot write ${discovery.path} (${discovery.failure}); hooks open the database themselves until it can be written (tried again every 30 s)`,
+          ]
+        : [
+            `  hooks: not advertised: engram serve (pid ${discovery.holder.pid}) at ${discovery.holder.url} serves this database's hooks; this one takes over when it stops`,
+          ]),
     ...(schedule === undefined
       ? []
       : [`  consolidation: every ${Number(flags.consolidateEvery)} min on ${(scopes.length > 0 ? scopes : [DEFAULT_SCOPE]).join(', ')}`]),
@@ -218,6 +235,32 @@ async function runServe(flags: ServeFlags): Promise<void> {
         process.stderr.write(`engram serve: warm-up failed (requests still work, the first is slower): ${(error as Error).message}\n`);
     },
   );
+}
+
+/**
+ * `writeDiscovery`, with a file that cannot be written (a full disk, no permission) reported rather
+ * than thrown: the server serves all the same, unadvertised.
+ */
+function advertise(info: ServerInfo): DiscoveryClaim | { path: string; advertised: false; failure: string } {
+  try {
+    return writeDiscovery(info);
+  } catch (error) {
+    return { path: discoveryPath(info.db), advertised: false, failure: fileFailure(error) };
+  }
+}
+
+/** A file system error in a few words: its code and what it means for the usual ones. */
+function fileFailure(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  const meaning: Record<string, string> = {
+    ENOSPC: 'the disk is full',
+    EDQUOT: 'the disk quota is used up',
+    EACCES: 'no permission to write there',
+    EPERM: 'no permission to write there',
+    EROFS: 'the file system is read-only',
+  };
+  const what = (code !== undefined ? meaning[code] : undefined) ?? (error as Error).message;
+  return code !== undefined && what !== (error as Error).message ? `${code}: ${what}` : what;
 }
 
 /**
