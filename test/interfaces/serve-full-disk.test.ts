@@ -13,8 +13,7 @@ import { Engram } from '../../src/index.js';
 import { writeDiscovery } from '../../src/interfaces/hooks/discovery.js';
 import { binBuilt } from '../helpers/cli.js';
 import { startServe } from '../helpers/serve.js';
-
-const isRoot = process.platform === 'linux' && process.getuid?.() === 0;
+import { tmpfsUnavailable } from '../helpers/tmpfs.js';
 
 /** Writes `path` until the file system is full. */
 function fill(path: string): void {
@@ -36,11 +35,7 @@ function fill(path: string): void {
   }
 }
 
-const skipReason = !isRoot
-  ? ' (skipped: mounting a small tmpfs needs root on Linux)'
-  : !binBuilt
-    ? ' (skipped: run npm run build first)'
-    : '';
+const skipReason = tmpfsUnavailable !== '' ? ` (skipped: ${tmpfsUnavailable})` : !binBuilt ? ' (skipped: run npm run build first)' : '';
 
 describe.skipIf(skipReason !== '')(`engram serve on a full disk${skipReason}`, () => {
   it('serves unadvertised, says the disk is full, and leaves no temp file', async () => {

@@ -13,11 +13,11 @@ import { isEngramError } from '../../src/core/errors.js';
 import { Engram } from '../../src/index.js';
 import { toEngramError as fromPg } from '../../src/storage/postgres/pg-errors.js';
 import { toEngramError as fromSqlite } from '../../src/storage/sqlite/sqlite-errors.js';
+import { tmpfsUnavailable } from '../helpers/tmpfs.js';
 
-const isRoot = process.platform === 'linux' && process.getuid?.() === 0;
 const PERMISSIONS_HINT = /permissions/;
 
-describe.skipIf(!isRoot)(`SQLite on a full disk${isRoot ? '' : ' (skipped: mounting a small tmpfs needs root on Linux)'}`, () => {
+describe.skipIf(tmpfsUnavailable !== '')(`SQLite on a full disk${tmpfsUnavailable === '' ? '' : ` (skipped: ${tmpfsUnavailable})`}`, () => {
   it('a write that finds the disk full says the disk is full and to free space', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'engram-full-'));
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', dir]);
