@@ -104,8 +104,11 @@ describe('recall channels', () => {
     ]);
     const semantic = await engram.recall('allergic to peanuts', { scopes: ['t/n'], k: 5, layers: ['semantic'] });
     expect(semantic.hits.map((hit) => hit.layer)).toEqual(['semantic']);
+    // without the limit the other turn comes too; the captured turn and its claim make one hit
     const all = await engram.recall('allergic to peanuts', { scopes: ['t/n'], k: 5 });
-    expect(all.hits.map((hit) => hit.layer).sort()).toEqual(['episodic', 'episodic', 'semantic']);
+    expect(all.hits.map((hit) => hit.content).sort()).toEqual(expect.arrayContaining(['Noted, no peanuts then.']));
+    expect(all.hits).toHaveLength(2);
+    expect(all.hits.flatMap((hit) => hit.why.sameAs ?? [])).toHaveLength(1);
   });
 
   it('fusion: a memory strong in both channels beats one strong in one', async () => {

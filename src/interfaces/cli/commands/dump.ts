@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
 import { EngramError } from '../../../core/errors.js';
-import { readDumpHeader, type DumpImportReport } from '../../../core/dump/index.js';
+import type { DumpImportReport } from '../../../core/dump/index.js';
 import { collect, withCommonFlags, type CommonFlags } from '../context.js';
 import { printResult } from '../output.js';
 import { withEngine } from '../run.js';
@@ -99,6 +99,8 @@ export function registerDumpCommands(program: Command): void {
     const fromStdin = file === '-';
     const size = fromStdin ? undefined : fileSize(file);
     // a file that is not a dump is refused before a missing database is created (stdin cannot be read twice)
+    // loaded here, not with the command definitions: `engram --help` loads no schema (cli-startup.test.ts)
+    const { readDumpHeader } = await import('../../../core/dump/index.js');
     const dumpEmbedder = fromStdin ? undefined : (await readDumpHeader(createReadStream(file))).embedder.name;
     await withEngine(
       flags,
