@@ -140,6 +140,22 @@ describe('Engram engine', () => {
     expect((await engram.update(own.id, { occurredAt: '2020-02-01' }, { scope: 't/a' })).validFrom).toBe('2019-01-01T00:00:00.000Z');
   });
 
+  it('a claim about an earlier time, written after a later one that says what changed, becomes its history', async () => {
+    for (const [later, earlier] of [
+      ['We switched to bun.', 'We use pnpm.'],
+      ['My car is now a red Tesla.', 'My car is a blue Toyota Corolla.'],
+    ]) {
+      const scope = `t/back-${later.length}`;
+      await engram.remember({ scope, layer: 'semantic', content: later, validFrom: '2024-02-15' });
+      const old = await engram.remember({ scope, layer: 'semantic', content: earlier, validFrom: '2024-02-01' });
+      const stored = await engram.get(old.id, { scopes: [scope] });
+      expect([later, stored.validTo]).toEqual([later, '2024-02-15T00:00:00.000Z']);
+      const now = (await engram.list({ scopes: [scope] })).items.filter((m) => m.layer === 'semantic' && m.validTo === null);
+      expect(now.map((m) => m.content)).toEqual([later]);
+      expect((await engram.recall(earlier, { scopes: [scope], asOf: '2024-02-05' })).hits.map((h) => h.content)).toContain(earlier);
+    }
+  });
+
   it('remember and relate refuse a validity that ends before its default start, and store nothing', async () => {
     // validTo alone counts from now (2024-03-01), or from occurredAt when given
     await expect(

@@ -63,7 +63,13 @@ export async function decideClaim(
   let bestAgreement: { record: MemoryRecord; comparison: ClaimComparison; score: number } | undefined;
   for (const candidate of candidates) {
     const sim = similarity.get(candidate.id);
-    const comparison = compareClaims(record.content, candidate.content, sim !== undefined ? { similarity: Math.max(0, sim) } : {});
+    let comparison = compareClaims(record.content, candidate.content, sim !== undefined ? { similarity: Math.max(0, sim) } : {});
+    // a version that began later says what changed since this one ("we switched to bun", "my car is now
+    // a Tesla"), which only reads as a correction in its own direction: this one is then its history
+    if (comparison.relation !== 'supersedes' && candidate.validFrom > record.validFrom) {
+      const later = compareClaims(candidate.content, record.content, sim !== undefined ? { similarity: Math.max(0, sim) } : {});
+      if (later.relation === 'supersedes') comparison = later;
+    }
     if (comparison.relation === 'supersedes') {
       if (!isExempt(candidate, record)) decision.superseded.push({ record: candidate, comparison });
     } else if (comparison.relation === 'agrees') {

@@ -380,3 +380,13 @@ describe('compareClaims: words of when are no dimension', () => {
     );
   });
 });
+
+describe('compareClaims: a possessed thing "now" something names a kind or a name to replace what it was', () => {
+  it('a state or a role of the thing is no new kind of it', () => {
+    expect(compareClaims('My laptop is now my main machine.', 'My laptop is a ThinkPad X1.').relation).not.toBe('supersedes');
+    expect(compareClaims('My garden is now full of tomatoes.', 'My garden is a small balcony garden.').relation).not.toBe('supersedes');
+    expect(compareClaims('My house is now worth more.', 'My house is a small bungalow.').relation).not.toBe('supersedes');
+    expect(compareClaims('My car is now a red Tesla.', 'My car is a blue Toyota Corolla.').relation).toBe('supersedes');
+    expect(compareClaims('My laptop is now MacBook Air.', 'My laptop is a ThinkPad X1.').relation).toBe('supersedes');
+  });
+});

@@ -7,7 +7,7 @@
 import type { ClaimSlot } from '../../memory.js';
 import { RULES } from './claim-patterns.js';
 import { type ClaimMarker, markClause, splitClauses } from './clause-markers.js';
-import { copulaSlots, isPossessedThing, verbSlots, WHAT_IT_IS_RULES } from './copula-rules.js';
+import { copulaSlots, isPossessedThing, namesWhatItIs, verbSlots, WHAT_IT_IS_RULES } from './copula-rules.js';
 import { type ExtractedSlot, keyRawSlot, makeSlot } from './extracted-slot.js';
 import { normalizeSubject } from './noun-phrase.js';
 import { firstVerbIndex, termsOf } from './pos-tags.js';
@@ -152,7 +152,8 @@ export function analyzeClaim(text: string): ClaimAnalysis {
     // stated as a change, not as one more of several ("a manager called Tom" names one of several)
     if (marked.markers.has('changed')) for (const s of found) if (s.rule === 'called') s.change = true;
     // "My car is now a red Tesla": a thing someone has is one thing, and what it now is replaces what it was
-    if (marked.markers.has('now') && isPossessedThing(clause)) for (const s of found) if (WHAT_IT_IS_RULES.has(s.rule)) s.change = true;
+    if (marked.markers.has('now') && isPossessedThing(clause) && namesWhatItIs(clause))
+      for (const s of found) if (WHAT_IT_IS_RULES.has(s.rule)) s.change = true;
     const asserted = found.filter((s) => !s.retract);
     if (marked.negated) for (const s of asserted) s.negated = !s.negated;
     if (marked.negated && asserted.length === 0) negatedWithoutSlot = true;

@@ -229,6 +229,20 @@ export function isPossessedThing(clause: string): boolean {
   return !BEINGS.test(thing) && !isPersonLike(np) && !isPersonLike(thing) && !isTeamLike(thing);
 }
 
+/**
+ * Does the copula name what the thing is — a kind ("is a red Tesla", "is an office") or a name or model
+ * ("is MacBook Air", "is 5G") — rather than a state or a role of it ("is my main machine", "is full of
+ * tomatoes", "is worth more")? Only a kind or a name replaces what the thing was.
+ * @example
+ * namesWhatItIs('My car is a red Tesla'); // true
+ * namesWhatItIs('My laptop is my main machine'); // false
+ */
+export function namesWhatItIs(clause: string): boolean {
+  const copula = POSSESSED.exec(clause);
+  if (copula === null) return false;
+  return /^(?:(?:an?) \S|[\p{Lu}\p{N}])/u.test(clause.slice(copula[0].length).trim());
+}
+
 /** Rough infinitive of an inflected verb, for verbs compromise did not recognise ("runs" → "run"). */
 function roughInfinitive(word: string): string {
   const w = word.toLowerCase();
