@@ -17,6 +17,7 @@ import { DEFAULT_RECOMBINE, type RecombineConfig } from './recombination.js';
 import { DEFAULT_INSIGHT, type InsightConfig } from './insight.js';
 import { DEFAULT_AFFECT, type AffectConfig } from './affect.js';
 import { EngramError, messages } from '../core/errors.js';
+import { CYCLE_PERIOD_MS } from './circular-statistics.js';
 
 /** The phases of the sleep cycle, in the order they run. */
 export const PHASES = [
@@ -87,6 +88,13 @@ export type ConsolidationOverrides = DeepPartial<ConsolidationConfig>;
 
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends readonly unknown[] ? T[K] : T[K] extends object ? DeepPartial<T[K]> : T[K] };
 
+/** Settings with a closed set of values, by path: a value outside it would be silently ignored. */
+const ALLOWED: Readonly<Record<string, readonly string[]>> = Object.freeze({
+  'consolidation.phaseLock.cycles': Object.keys(CYCLE_PERIOD_MS),
+  'consolidation.affect.mood.period': ['day', 'week'],
+  'consolidation.rewardLearning.outcomes': ['success', 'failure'],
+});
+
 /** Settings that must be whole numbers above zero (sizes and a lease). */
 const POSITIVE_WHOLE = new Set(['batchSize', 'lockTtlMs', 'pageSize']);
 
@@ -103,8 +111,11 @@ export function resolveConsolidationConfig(overrides: ConsolidationOverrides = {
 function mergeSetting(base: unknown, value: unknown, path: string): unknown {
   if (value === undefined) return base;
   const name = path.slice(path.lastIndexOf('.') + 1);
+  const allowed = ALLOWED[path];
   if (Array.isArray(base)) {
     if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) refuse(path, 'a list of strings', value, base);
+    const unknown = (value as string[]).filter((v) => allowed !== undefined && !allowed.includes(v));
+    if (unknown.length > 0) refuse(path, `a list of ${allowed?.map((a) => `"${a}"`).join(', ')}`, unknown[0], base);
     return [...(value as string[])];
   }
   if (typeof base === 'number') {
@@ -116,6 +127,8 @@ function mergeSetting(base: unknown, value: unknown, path: string): unknown {
   }
   if (typeof base === 'string' || typeof base === 'boolean') {
     if (typeof value !== typeof base) refuse(path, `a ${typeof base}`, value, base);
+    if (allowed !== undefined && !allowed.includes(value as string))
+      refuse(path, `one of ${allowed.map((a) => `"${a}"`).join(', ')}`, value, base);
     return value;
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) refuse(path, 'an object of settings', value, base);

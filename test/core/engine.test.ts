@@ -141,10 +141,11 @@ describe('Engram engine', () => {
   });
 
   it('a claim about an earlier time, written after a later one that says what changed, becomes its history', async () => {
-    for (const [later, earlier] of [
+    const pairs: [string, string][] = [
       ['We switched to bun.', 'We use pnpm.'],
       ['My car is now a red Tesla.', 'My car is a blue Toyota Corolla.'],
-    ]) {
+    ];
+    for (const [later, earlier] of pairs) {
       const scope = `t/back-${later.length}`;
       await engram.remember({ scope, layer: 'semantic', content: later, validFrom: '2024-02-15' });
       const old = await engram.remember({ scope, layer: 'semantic', content: earlier, validFrom: '2024-02-01' });

@@ -85,6 +85,8 @@ describe('the Engram facade', () => {
         [{ consolidation: { batchSize: 0 } }, /consolidation.batchSize must be a whole number above 0/],
         [{ consolidation: { rewardLearning: { outcomes: 'success' } } }, /consolidation.rewardLearning.outcomes must be a list of strings/],
         [{ consolidation: { decay: 7 } }, /consolidation.decay must be an object of settings/],
+        [{ consolidation: { phaseLock: { cycles: ['hours'] } } }, /consolidation.phaseLock.cycles must be a list of "hour", "weekday"/],
+        [{ consolidation: { affect: { mood: { period: 'days' } } } }, /consolidation.affect.mood.period must be one of "day", "week"/],
       ];
       for (const [options, message] of cases) {
         await expect(Engram.open({ path, embedder: 'hash', ...options } as never)).rejects.toMatchObject({

@@ -177,6 +177,23 @@ describe.skipIf(!binBuilt)('CLI date flags in epoch milliseconds (skipped when d
     expect(Date.parse(String((await engram.get(id, { scopes: [EPOCH_SCOPE] })).validTo))).toBe(occurredAt + 5000);
   });
 
+  it('reads a bare year as no moment of 1970: it is refused as a date, with the formats', () => {
+    const result = runCli([
+      'remember',
+      '--scope',
+      EPOCH_SCOPE,
+      '--occurred-at',
+      '2023',
+      'A boat trip.',
+      '--db',
+      path,
+      '--embedder',
+      'hash',
+    ]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/2023/);
+  });
+
   it('reads epoch milliseconds in import --default-time', async () => {
     const tmp = tempDir('engram-epoch-import-');
     try {

@@ -145,6 +145,26 @@ describe("a keyless caller and the server's --scope list", () => {
     expect(new Set(items.items.map((i) => i.scope))).toEqual(new Set([OTHER]));
   });
 
+  it("lets a key import its tenant's dump with its relation types, and list its types, on a --scope server", async () => {
+    await engram.registerRelation({ scope: SERVED, name: 'MENTORS', symmetric: false });
+    const keys = new ApiKeys(engram.store, { presenceTtlMs: 0 });
+    const acme = (await keys.create({ tenant: 'acme' })).key;
+    const keyed = createHttpApp({ engram, auth: 'required', keys, scopes: [SERVED], log: () => undefined, ui: false });
+    const headers = { authorization: `Bearer ${acme}` };
+    const types = await keyed.request('http://127.0.0.1/v1/relations/types', { headers });
+    expect(types.status, await types.clone().text()).toBe(200);
+    expect(((await types.json()) as { types: { name: string }[] }).types.map((t) => t.name)).toContain('MENTORS');
+    let dump = '';
+    for await (const line of engram.exportJsonl({ scopes: [SERVED] })) dump += line;
+    expect(dump).toContain('"relationType"');
+    const imported = await keyed.request('http://127.0.0.1/v1/import', {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/x-ndjson' },
+      body: dump,
+    });
+    expect(imported.status, await imported.clone().text()).toBe(200);
+  });
+
   it('names any scope when the server has no --scope list', async () => {
     const open = createHttpApp({ engram, auth: 'open', log: () => undefined, ui: false });
     const response = await open.request(`http://127.0.0.1/v1/memories/${other.id}?scopes=${OTHER}`);

@@ -166,6 +166,11 @@ describe.skipIf(!binBuilt)('engram export jsonl / import jsonl', () => {
       expect(wrong.stderr, name).toContain(said);
       expect(existsSync(join(d, `${name}.db`)), name).toBe(false);
     }
+    // a folder is bad input naming it, not an internal error
+    const folder = runCli(['import', 'jsonl', '--db', join(d, 'folder.db'), d]);
+    expect(folder.status).toBe(2);
+    expect(folder.stderr).toContain('it is a folder, not a dump file');
+    expect(existsSync(join(d, 'folder.db'))).toBe(false);
     // stdin cannot be read twice: the store is opened first, and the import says the same
     const piped = runCli(['import', 'jsonl', '--db', join(d, 'piped.db'), '--embedder', 'hash', '-'], {
       input: readFileSync(inputs, 'utf8'),

@@ -4,6 +4,7 @@
  */
 import { Hono } from 'hono';
 import { assertTenantScopes, type Principal } from '../../core/api-keys.js';
+import { tenantOf } from '../../core/scope.js';
 import { ApiKeys } from './api-keys.js';
 import type { Engram } from '../../engram.js';
 import { assertLocalRequest, authenticateRequest, type AuthMode, type AuthVariables } from './auth.js';
@@ -119,6 +120,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
           body,
           serverScopes,
           authorize: authorizer(principal, serverScopes),
+          authorizeTenant: (tenant) => assertTenantServed(principal, serverScopes, tenant),
           request: c.req.raw,
           ...(log !== undefined ? { log } : {}),
         });
@@ -167,6 +169,25 @@ function authorizer(principal: Principal | null, serverScopes: readonly string[]
     if (principal !== null) assertTenantScopes(principal, scopes);
     assertServedScopes(serverScopes, scopes);
   };
+}
+
+/** Throws SCOPE_DENIED unless the caller may act for `tenant`: a key's own, served by a scope of the --scope list. */
+function assertTenantServed(principal: Principal | null, serverScopes: readonly string[], tenant: string): void {
+  if (principal !== null && principal.tenant !== tenant) {
+    throw new EngramError(
+      'SCOPE_DENIED',
+      `This API key belongs to tenant "${principal.tenant}" and cannot act for tenant "${tenant.slice(0, 80)}".`,
+      {
+        details: { tenant },
+      },
+    );
+  }
+  if (serverScopes.length === 0 || serverScopes.some((scope) => tenantOf(scope) === tenant)) return;
+  throw new EngramError(
+    'SCOPE_DENIED',
+    `Tenant "${tenant.slice(0, 80)}" is not served here: this server serves ${serverScopes.map((s) => `"${s}"`).join(', ')} (--scope).`,
+    { details: { tenant } },
+  );
 }
 
 /** Throws SCOPE_DENIED naming the scopes outside the server's --scope list (none when it has no list). */

@@ -35,6 +35,11 @@ export interface RouteContext {
   serverScopes: readonly string[];
   /** Throws SCOPE_DENIED when the caller may not name one of these scopes (a key: outside its tenant; keyless: outside serverScopes). */
   authorize(scopes: readonly string[]): void;
+  /**
+   * Throws `SCOPE_DENIED` unless this caller may act for a whole tenant (a relation type is registered per
+   * tenant): a key its own, and on a `--scope` server only a tenant of a scope the server serves.
+   */
+  authorizeTenant(tenant: string): void;
   /** The raw request (routes with `ndjson.request` read its body stream themselves). */
   request: Request;
   /** The app's internal error logger, for a failure a streamed answer reports after its 200 (default: stderr). */

@@ -7,7 +7,7 @@ import { createReadStream, createWriteStream, openSync, renameSync, rmSync, stat
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
-import { EngramError } from '../../../core/errors.js';
+import { EngramError, isEngramError } from '../../../core/errors.js';
 import type { DumpImportReport } from '../../../core/dump/index.js';
 import { collect, withCommonFlags, type CommonFlags } from '../context.js';
 import { printResult } from '../output.js';
@@ -101,7 +101,7 @@ export function registerDumpCommands(program: Command): void {
     // a file that is not a dump is refused before a missing database is created (stdin cannot be read twice)
     // loaded here, not with the command definitions: `engram --help` loads no schema (cli-startup.test.ts)
     const { readDumpHeader } = await import('../../../core/dump/index.js');
-    const dumpEmbedder = fromStdin ? undefined : (await readDumpHeader(createReadStream(file))).embedder.name;
+    const dumpEmbedder = fromStdin ? undefined : (await readDumpHeader(createReadStream(file)).catch(unreadable(file))).embedder.name;
     await withEngine(
       flags,
       async (engram) => {
@@ -152,6 +152,16 @@ function fileSize(file: string): number {
       { cause: error },
     );
   }
+}
+
+/** A file the header read could not open (a folder, no permission) is bad input naming it, not an internal error. */
+function unreadable(file: string): (error: unknown) => never {
+  return (error) => {
+    const code = (error as NodeJS.ErrnoException | null)?.code;
+    if (code === undefined || isEngramError(error)) throw error;
+    const why = code === 'EISDIR' ? 'it is a folder, not a dump file' : code === 'EACCES' ? 'permission denied' : code;
+    throw new EngramError('INVALID_INPUT', `Cannot read ${file}: ${why}.`, { details: { file } });
+  };
 }
 
 function describeImport(report: DumpImportReport): string {

@@ -57,7 +57,11 @@ function emptyDump(ctx: RouteContext, embeddings: boolean): AsyncGenerator<strin
 
 /** Throws SCOPE_DENIED for a scope (or relation type tenant) of a dump this request may not write. */
 function importPermit(ctx: RouteContext): (scope: Scope) => void {
-  if (ctx.principal !== null) return (scope) => ctx.authorize([scope]);
+  if (ctx.principal !== null) {
+    const tenant = ctx.principal.tenant;
+    // a relation type line names its tenant: the key's own, when the server serves a scope of it
+    return (scope) => (scope === tenant ? ctx.authorizeTenant(scope) : ctx.authorize([scope]));
+  }
   if (ctx.serverScopes.length === 0) return () => undefined;
   const tenants = new Set(ctx.serverScopes.map(tenantOf));
   return (scope) => {

@@ -93,7 +93,9 @@ export const servingRoutes: readonly RouteSpec[] = [
     async handle(ctx) {
       const named = ctx.query.getAll('scopes').length + ctx.query.getAll('scope').length > 0;
       const scopes = !named && ctx.principal !== null ? [ctx.principal.tenant] : readScopesFromQuery(ctx.query);
-      ctx.authorize(scopes);
+      // the key's tenant, not a scope of it: held to the tenants the server serves
+      if (!named && ctx.principal !== null) ctx.authorizeTenant(ctx.principal.tenant);
+      else ctx.authorize(scopes);
       return { types: await ctx.engram.relations({ scopes }) };
     },
   },
