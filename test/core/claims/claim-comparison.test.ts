@@ -390,3 +390,15 @@ describe('compareClaims: a possessed thing "now" something names a kind or a nam
     expect(compareClaims('My laptop is now MacBook Air.', 'My laptop is a ThinkPad X1.').relation).toBe('supersedes');
   });
 });
+
+describe('compareClaims: a switch named for a purpose replaces the tool of that purpose only', () => {
+  it('"We switched to MySQL for the main database" leaves SQLite for the mobile app', () => {
+    expect(compareClaims('We switched to MySQL for the main database.', 'We use SQLite for the mobile app.').relation).not.toBe(
+      'supersedes',
+    );
+    expect(compareClaims('We switched to MySQL for the main database.', 'We use Postgres for the main database.').relation).toBe(
+      'supersedes',
+    );
+    expect(compareClaims('We switched to bun.', 'We use pnpm for package management.').relation).toBe('supersedes');
+  });
+});

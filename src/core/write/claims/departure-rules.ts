@@ -114,9 +114,25 @@ function switchedTo(clause: string, oldText: string): DepartureVerdict | undefin
   const newKinds = toolKindsIn(target);
   if (newKinds.size === 0 || within(stems(target), stems(oldText))) return undefined;
   const shared = [...toolKindsIn(oldText)].filter(([kind]) => newKinds.has(kind));
-  if (shared.length === 0) return undefined;
+  if (shared.length === 0 || otherPurpose(target, oldText)) return undefined;
   const [[kind, tool] = ['', '']] = shared;
   return { relation: 'supersedes', confidence: CONFIDENCE.switchedTo, reason: `switched to ${target}, replacing ${tool} (both ${kind})` };
+}
+
+/** What a tool is said to be used for: "MySQL for the main database" → "main database". */
+const PURPOSE = /\bfor (?:the |our |my |a |an )?([\w .'-]+?)\s*[.!]?$/i;
+
+/**
+ * Do the two say their tools serve different purposes ("MySQL for the main database" against "SQLite for
+ * the mobile app")? Then the switch replaces the one of its purpose only.
+ */
+function otherPurpose(target: string, oldText: string): boolean {
+  const mine = PURPOSE.exec(target.trim())?.[1];
+  const theirs = PURPOSE.exec(oldText.trim())?.[1];
+  if (mine === undefined || theirs === undefined) return false;
+  const a = stems(mine);
+  const b = stems(theirs);
+  return a.size > 0 && b.size > 0 && ![...a].some((stem) => b.has(stem));
 }
 
 /**
