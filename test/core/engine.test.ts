@@ -499,6 +499,15 @@ describe('Engram engine', () => {
     await engram.update(production.id, { validFrom: '2023-08-01' }, { scope });
     expect(await end(staging.id)).toBe('2023-08-01T00:00:00.000Z');
     expect(await at('2023-07-01')).toEqual([staging.id]);
+    // before the version it superseded began: refused, and nothing moves (staging would have no time left)
+    await expect(engram.update(production.id, { validFrom: '2022-12-01' }, { scope })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringMatching(
+        /validFrom \(2022-12-01T00:00:00.000Z\) must be after 2023-01-01T00:00:00.000Z, when the version this memory superseded began/,
+      ),
+    });
+    expect(await end(staging.id)).toBe('2023-08-01T00:00:00.000Z');
+    expect((await engram.get(production.id, { scopes: [scope] })).validFrom).toBe('2023-08-01T00:00:00.000Z');
 
     // a version that had an end of its own keeps it when the correction moves past it
     const trial = await engram.remember({

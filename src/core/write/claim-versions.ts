@@ -2,6 +2,7 @@
  * Valid time along a supersession chain: the past versions a claim about an earlier time meets, and the
  * ends of the versions a claim superseded when its own start moves.
  */
+import { EngramError, messages } from '../errors.js';
 import type { MemoryRecord } from '../memory.js';
 import type { StoreTransaction } from '../ports/store.js';
 
@@ -57,6 +58,20 @@ export async function followValidFrom(tx: StoreTransaction, before: MemoryRecord
     (e) => e.fromId === before.id && e.invalidatedAt === null,
   );
   const predecessors = await tx.getMemories([...new Set(edges.map((e) => e.toId))], [before.scope]);
+  // a start before a version it superseded began would leave that version no time and the one before it
+  // overlapping: refused (the transaction is rolled back), as a start past the end is
+  const passed = predecessors.find(
+    (old) => old.status === 'superseded' && old.data.supersededBy === before.id && validFrom <= old.validFrom,
+  );
+  if (passed !== undefined) {
+    throw new EngramError(
+      'INVALID_INPUT',
+      messages.invalidInput(
+        `update: validFrom (${new Date(validFrom).toISOString()}) must be after ${new Date(passed.validFrom).toISOString()}, when the version this memory superseded began (${passed.id}); move that version's validFrom first, or unsupersede it`,
+      ),
+      { details: { field: 'validFrom', id: passed.id } },
+    );
+  }
   for (const old of predecessors) {
     const end = endAfterMove(old, before, validFrom);
     if (end !== undefined && end !== old.validTo) await tx.updateMemory(old.id, old.scope, { validTo: end, updatedAt: now });
