@@ -16,8 +16,8 @@ export function isInstant(value: unknown): value is number {
 
 /**
  * A date typed as text where no JSON type says what it is (a CLI flag, a query-string parameter), as
- * `instantSchema` takes it: whole epoch milliseconds when it is written as an integer of five digits or more
- * (`1714560000000`) or a negative one (`-1`), else the text itself (`2023` is no moment of 1970), ISO 8601 for the schema to check (undefined stays undefined: a flag not given).
+ * `instantSchema` takes it: whole epoch milliseconds when it is written as an integer (`1714560000000`, `0`,
+ * `-1`) but for four digits (`2023` is a year, no moment of 1970), else the text itself, ISO 8601 for the schema to check (undefined stays undefined: a flag not given).
  * @example instantFromText('1714560000000') // 1714560000000
  * @example instantFromText('2024-05-01') // '2024-05-01'
  */
@@ -26,8 +26,8 @@ export function instantFromText(text: string | undefined): string | number | und
 export function instantFromText(text: string | undefined): string | number | undefined {
   if (text === undefined) return undefined;
   const trimmed = text.trim();
-  // four digits or fewer read as a year, not as a moment of 1970: the date check refuses them with its hint
-  return /^(?:-\d{1,16}|\d{5,16})$/.test(trimmed) ? Number(trimmed) : text;
+  // a four-digit number is a year, not a moment of 1970: the date check refuses it with its hint
+  return /^-?\d{1,16}$/.test(trimmed) && !/^[1-9]\d{3}$/.test(trimmed) ? Number(trimmed) : text;
 }
 
 const ISO = /^(\d{4})-(\d{2})(?:-(\d{2}))?(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
