@@ -228,10 +228,19 @@ export class Engram extends EngramCore {
     super({ ...options, clock: checkedClock(options.clock) ?? systemClock, system: systemPorts });
     this.#consolidationConfig = resolveConsolidationConfig(options.consolidation);
     // read per call, so a reembed that swaps the store and model is seen by later calls
-    this.#serving = new Serving(() => ({ store: this.store, embedder: this.embedder, clock: this.clock, config: this.recallConfig }), {
-      stopwatch: this.system.stopwatch,
-      scheduler: systemScheduler,
-    });
+    this.#serving = new Serving(
+      () => ({
+        store: this.store,
+        embedder: this.embedder,
+        clock: this.clock,
+        config: this.recallConfig,
+        correctedIndex: (scope) => this.correctedIndex(scope),
+      }),
+      {
+        stopwatch: this.system.stopwatch,
+        scheduler: systemScheduler,
+      },
+    );
     this.#consolidation = new Consolidation({
       parts: () => ({ store: this.store, embedder: this.embedder, clock: this.clock, ...this.system }),
       assist: this.assist,

@@ -243,7 +243,7 @@ export class EngramCore {
    * this facade may have superseded something there, or for `CORRECTED_FRESH_MS` (another process's writes).
    * Reading it costs a read of the scope's superseded claims (~60 ms at 3,000), so it is not read per recall.
    */
-  #correctedIndex(scope: Scope): Promise<CorrectedClaims | null> {
+  protected correctedIndex(scope: Scope): Promise<CorrectedClaims | null> {
     const at = this.system.wallClock.now();
     const kept = this.#corrected.get(scope);
     if (kept !== undefined && at - kept.at < CORRECTED_FRESH_MS) return kept.index;
@@ -368,7 +368,7 @@ export class EngramCore {
     const text = parseInput(recallQuerySchema, query, 'query');
     const parsed = parseInput(recallOptionsSchema, options, 'recall options');
     const { store, skipped } = skippingReader(this.store);
-    const result = await runRecall({ ...this.#deps(), store, correctedIndex: (scope) => this.#correctedIndex(scope) }, text, parsed);
+    const result = await runRecall({ ...this.#deps(), store, correctedIndex: (scope) => this.correctedIndex(scope) }, text, parsed);
     return skipped.length > 0 ? { ...result, skipped } : result;
   }
 

@@ -37,7 +37,7 @@ import type { ParsedContextInput } from './schemas.js';
 import type { ProfileFact } from './parts.js';
 import type { ChainEntry, ConceptEntry, ContextLevel, ContextPart, StructuredContext, TrimmedCounts } from './types.js';
 import { chainEntries } from './chains.js';
-import { correctedClaimsOf, readCorrections, type CorrectedClaims } from '../core/corrections.js';
+import { correctedClaimsOf, readCorrections } from '../core/corrections.js';
 import { markCorrections } from './corrections.js';
 
 /**
@@ -70,7 +70,6 @@ interface Cached<T> {
 export class ContextCache {
   readonly #rules = new Map<string, Cached<ProceduralRead>>();
   readonly #profile = new Map<string, Cached<ProfileFact[]>>();
-  readonly #corrected = new Map<string, Cached<CorrectedClaims | null>>();
   #groundingMs = 0;
   #latenessMs = 0;
   /** Durations of store reads, so a read that cannot finish in time is not started. */
@@ -88,16 +87,9 @@ export class ContextCache {
   setProfile(key: string, items: ProfileFact[], at: number): void {
     remember(this.#profile, key, { items, at });
   }
-  /** A scope's index of corrected captured claims (`correctedClaimsOf`), as last read. */
-  corrected(scope: string): Cached<CorrectedClaims | null> | undefined {
-    return this.#corrected.get(scope);
-  }
-  setCorrected(scope: string, items: CorrectedClaims | null, at: number): void {
-    remember(this.#corrected, scope, { items, at });
-  }
-  /** Forgets the rules, profile and corrections of every scope set containing `scope` (all, when omitted): a write changed them. */
+  /** Forgets the rules and profile of every scope set containing `scope` (all, when omitted): a write changed them. */
   invalidate(scope?: string): void {
-    for (const map of [this.#rules, this.#profile, this.#corrected] as Map<string, unknown>[]) {
+    for (const map of [this.#rules, this.#profile] as Map<string, unknown>[]) {
       for (const key of [...map.keys()]) if (scope === undefined || key.split('\n').includes(scope)) map.delete(key);
     }
   }
@@ -195,14 +187,8 @@ export async function buildContext(deps: ContextDeps, input: ParsedContextInput)
     );
     const settle = <T>(p: { read: Promise<T>; wait: boolean }): Promise<Raced<T>> =>
       p.wait ? p.read.then((value) => ({ done: true as const, value })) : deadline.race(p.read);
-    // a scope's index of corrected claims is read once and kept like the rules (fresh for RULES_FRESH_MS, dropped on a write)
-    const correctedIndex = async (scope: Scope): Promise<CorrectedClaims | null> => {
-      const held = cache.corrected(scope);
-      if (held !== undefined && stopwatch.now() - held.at < RULES_FRESH_MS) return held.items;
-      const index = await correctedClaimsOf(deps.store, scope);
-      cache.setCorrected(scope, index, stopwatch.now());
-      return index;
-    };
+    // a scope's index of corrected claims: the engine's, kept until a write of its own supersedes something there
+    const correctedIndex = deps.correctedIndex ?? ((scope: Scope) => correctedClaimsOf(deps.store, scope));
     const hitsRead: Promise<RecallHit[]> =
       message.trim().length > 0
         ? runRecall(
