@@ -3,7 +3,7 @@
  * allows it (a container may not): `tmpfsUnavailable` says why not, or is '' when a probe mount worked.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -23,3 +23,23 @@ function probe(): string {
 
 /** Why a tmpfs cannot be mounted here, or '' when it can. */
 export const tmpfsUnavailable = probe();
+
+/** Writes `path` until its file system is full (ENOSPC), in ever smaller pieces, so no byte is left. */
+export function fillDisk(path: string): void {
+  const fd = openSync(path, 'w');
+  try {
+    for (const size of [65_536, 4096, 512, 1]) {
+      const chunk = Buffer.alloc(size, 1);
+      for (;;) {
+        try {
+          writeSync(fd, chunk);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === 'ENOSPC') break;
+          throw error;
+        }
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
+}

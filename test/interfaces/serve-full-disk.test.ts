@@ -5,7 +5,7 @@
  * tmpfs, which only root may mount.
  */
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,27 +13,7 @@ import { Engram } from '../../src/index.js';
 import { writeDiscovery } from '../../src/interfaces/hooks/discovery.js';
 import { binBuilt } from '../helpers/cli.js';
 import { startServe } from '../helpers/serve.js';
-import { tmpfsUnavailable } from '../helpers/tmpfs.js';
-
-/** Writes `path` until the file system is full. */
-function fill(path: string): void {
-  const fd = openSync(path, 'w');
-  try {
-    for (const size of [65_536, 4096, 512, 1]) {
-      const chunk = Buffer.alloc(size, 1);
-      for (;;) {
-        try {
-          writeSync(fd, chunk);
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code === 'ENOSPC') break;
-          throw error;
-        }
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
+import { fillDisk, tmpfsUnavailable } from '../helpers/tmpfs.js';
 
 const skipReason = tmpfsUnavailable !== '' ? ` (skipped: ${tmpfsUnavailable})` : !binBuilt ? ' (skipped: run npm run build first)' : '';
 
@@ -48,7 +28,7 @@ describe.skipIf(skipReason !== '')(`engram serve on a full disk${skipReason}`, (
       // open while the disk fills, so the database's WAL and shared-memory files already exist
       engram = await Engram.open({ path: db, embedder: 'hash' });
       await engram.remember({ scope: 'local/default', content: 'The shop deploys on Fridays.' });
-      fill(join(dir, 'filler'));
+      fillDisk(join(dir, 'filler'));
       const strays = () => readdirSync(dir).filter((name) => name.endsWith('.tmp') || name.endsWith('.serve.json'));
 
       expect(() => writeDiscovery({ url: 'http://127.0.0.1:1', pid: process.pid, db, startedAt: new Date().toISOString() })).toThrow(

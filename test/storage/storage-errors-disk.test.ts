@@ -5,7 +5,7 @@
  * server's disk cannot be filled from a test, so its codes go through the adapter's translation.
  */
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ import { isEngramError } from '../../src/core/errors.js';
 import { Engram } from '../../src/index.js';
 import { toEngramError as fromPg } from '../../src/storage/postgres/pg-errors.js';
 import { toEngramError as fromSqlite } from '../../src/storage/sqlite/sqlite-errors.js';
-import { tmpfsUnavailable } from '../helpers/tmpfs.js';
+import { fillDisk, tmpfsUnavailable } from '../helpers/tmpfs.js';
 
 const PERMISSIONS_HINT = /permissions/;
 
@@ -26,21 +26,7 @@ describe.skipIf(tmpfsUnavailable !== '')(`SQLite on a full disk${tmpfsUnavailabl
       engram = await Engram.open({ path: join(dir, 'engram.db'), embedder: 'hash' });
       await engram.remember({ scope: 't/full', content: 'The first note fits.' });
       // leave the store no room
-      const fd = openSync(join(dir, 'filler'), 'w');
-      try {
-        for (const size of [65_536, 4096, 512, 1]) {
-          const chunk = Buffer.alloc(size, 1);
-          for (;;) {
-            try {
-              writeSync(fd, chunk);
-            } catch {
-              break;
-            }
-          }
-        }
-      } finally {
-        closeSync(fd);
-      }
+      fillDisk(join(dir, 'filler'));
       let failure: unknown;
       for (let i = 0; i < 200 && failure === undefined; i++) {
         await engram
