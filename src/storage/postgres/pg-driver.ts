@@ -132,6 +132,23 @@ export async function createPoolDriver(options: PgPoolOptions): Promise<PgDriver
 }
 
 /**
+ * Runs `fn` in a savepoint of the transaction `db` is in: all of it or none of it, and the transaction
+ * stays usable after a failure (if even the rollback fails, the transaction's COMMIT fails too).
+ */
+export async function inSavepoint<T>(db: PgQueryable, name: string, fn: () => Promise<T>): Promise<T> {
+  await db.query(`SAVEPOINT ${name}`);
+  try {
+    const result = await fn();
+    await db.query(`RELEASE SAVEPOINT ${name}`);
+    return result;
+  } catch (error) {
+    await db.query(`ROLLBACK TO SAVEPOINT ${name}`).catch(() => undefined);
+    await db.query(`RELEASE SAVEPOINT ${name}`).catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
  * A driver over `session`, a session inside a transaction its owner opened: every statement runs
  * there and each `transaction` is a savepoint (one at a time), so all of it commits or rolls back with
  * the owner's transaction. `close` leaves the session to its owner.
@@ -151,19 +168,7 @@ export function createNestedDriver(session: PgQueryable, kind: PgDriver['kind'])
     },
     exec: (sql: string) => session.exec(sql),
     transaction<T>(fn: (inner: PgQueryable) => Promise<T>): Promise<T> {
-      return inTurn(async () => {
-        await session.query('SAVEPOINT engram_nested');
-        try {
-          const result = await fn(session);
-          await session.query('RELEASE SAVEPOINT engram_nested');
-          return result;
-        } catch (error) {
-          // the owner's transaction stays usable; if even this fails, its COMMIT fails too
-          await session.query('ROLLBACK TO SAVEPOINT engram_nested').catch(() => undefined);
-          await session.query('RELEASE SAVEPOINT engram_nested').catch(() => undefined);
-          throw error;
-        }
-      });
+      return inTurn(() => inSavepoint(session, 'engram_nested', () => fn(session)));
     },
     async close() {},
   };

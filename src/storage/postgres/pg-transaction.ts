@@ -18,7 +18,7 @@ import { deleteState, writeState } from './pg-state.js';
 import { enqueueJobs } from './pg-jobs.js';
 import { writePartVectors } from './pg-parts.js';
 import { assertScope, type Scope } from '../../core/scope.js';
-import type { PgQueryable } from './pg-driver.js';
+import { inSavepoint, type PgQueryable } from './pg-driver.js';
 import { pgCode, toEngramError } from './pg-errors.js';
 import { assertDimension } from '../../core/vectors.js';
 import { PgReader, type PgReaderContext } from './pg-reader.js';
@@ -297,14 +297,9 @@ export class PgTransaction extends PgReader implements StoreTransaction {
   protected async write<T>(action: string, fn: (db: PgQueryable) => Promise<T>): Promise<T> {
     this.#context.assertUsable();
     const { db } = this.#context;
-    await db.query('SAVEPOINT engram_write');
     try {
-      const result = await fn(db);
-      await db.query('RELEASE SAVEPOINT engram_write');
-      return result;
+      return await inSavepoint(db, 'engram_write', () => fn(db));
     } catch (error) {
-      await db.query('ROLLBACK TO SAVEPOINT engram_write').catch(() => undefined);
-      await db.query('RELEASE SAVEPOINT engram_write').catch(() => undefined);
       throw toEngramError(error, action);
     }
   }
