@@ -321,6 +321,7 @@ export const edgeTypesOptionsSchema = z.object({ types: z.array(z.string().min(1
 export const importDumpOptionsSchema = z
   .object({
     permitScope: callbackSchema.optional(),
+    permitTenant: callbackSchema.optional(),
     batchSize: z.number().int().min(1).max(10_000).optional(),
     onProgress: callbackSchema.optional(),
   })

@@ -163,6 +163,18 @@ describe("a keyless caller and the server's --scope list", () => {
       body: dump,
     });
     expect(imported.status, await imported.clone().text()).toBe(200);
+    // a scope that is the tenant's name alone is a scope, not the tenant: outside the list, refused, nothing written
+    await engram.remember({ scope: 'acme', layer: 'semantic', content: 'A note in the bare tenant scope.' });
+    let bare = '';
+    for await (const line of engram.exportJsonl({ scopes: ['acme'] })) bare += line;
+    await engram.purge({ scope: 'acme', confirm: true });
+    const refused = await keyed.request('http://127.0.0.1/v1/import', {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/x-ndjson' },
+      body: bare,
+    });
+    expect(refused.status).toBe(403);
+    expect((await engram.stats({ scopes: ['acme'] })).total).toBe(0);
   });
 
   it('names any scope when the server has no --scope list', async () => {

@@ -53,8 +53,14 @@ export interface DumpImportReport {
 }
 
 export interface ImportDumpOptions {
-  /** Called with every scope (and relation type tenant) a line writes, before anything is written; throw to refuse it. */
+  /** Called with every scope a line writes, before anything is written; throw to refuse it. */
   permitScope?: (scope: Scope) => void;
+  /**
+   * Called with every tenant of the header's scopes before anything is written, and with the tenant of
+   * each relation type line; throw to refuse it. Without it, `permitScope` is asked with a relation
+   * type line's tenant.
+   */
+  permitTenant?: (tenant: string) => void;
   /** Records per transaction (default 128); other kinds take four times as many. */
   batchSize?: number;
   /** Called after every committed batch with the report so far. */
@@ -233,6 +239,13 @@ class DumpImport {
     this.#scopes = new Set(header.scopes);
     this.#tenants = new Set(header.scopes.map(tenantOf));
     for (const scope of header.scopes) this.#options.permitScope?.(scope);
+    // the tenants too, up front, when the caller tells them apart from scopes
+    if (this.#options.permitTenant !== undefined) for (const tenant of this.#tenants) this.#options.permitTenant(tenant);
+  }
+
+  #permitTenant(tenant: string): void {
+    if (this.#options.permitTenant !== undefined) this.#options.permitTenant(tenant);
+    else this.#options.permitScope?.(tenant);
   }
 
   async add(line: DumpLine, number: number): Promise<void> {
@@ -268,7 +281,8 @@ class DumpImport {
         { details: { line: number, scope: written } },
       );
     }
-    this.#options.permitScope?.(written);
+    if (line.kind === 'relationType') this.#permitTenant(written);
+    else this.#options.permitScope?.(written);
     const current = this.#batch[0]?.kind;
     if (current !== undefined && current !== line.kind) await this.flush();
     this.#batch.push({ ...line, number });

@@ -8,7 +8,7 @@ import { EngramError, isEngramError } from '../../../core/errors.js';
 import { toHttpError, type HttpErrorBody } from '../error-mapping.js';
 import { dumpHeaderSchema, dumpLineSchema, exportDump } from '../../../core/dump/index.js';
 import type { StoreReader } from '../../../core/ports/store.js';
-import { tenantOf, type Scope } from '../../../core/scope.js';
+import type { Scope } from '../../../core/scope.js';
 import type { RouteContext, RouteSpec } from '../route.js';
 import { selection } from './browse.js';
 
@@ -55,23 +55,9 @@ function emptyDump(ctx: RouteContext, embeddings: boolean): AsyncGenerator<strin
   return exportDump({ store: store as StoreReader, embedder: { name, dimension } }, { scopes: 'all', embeddings });
 }
 
-/** Throws SCOPE_DENIED for a scope (or relation type tenant) of a dump this request may not write. */
-function importPermit(ctx: RouteContext): (scope: Scope) => void {
-  if (ctx.principal !== null) {
-    const tenant = ctx.principal.tenant;
-    // a relation type line names its tenant: the key's own, when the server serves a scope of it
-    return (scope) => (scope === tenant ? ctx.authorizeTenant(scope) : ctx.authorize([scope]));
-  }
-  if (ctx.serverScopes.length === 0) return () => undefined;
-  const tenants = new Set(ctx.serverScopes.map(tenantOf));
-  return (scope) => {
-    if (ctx.serverScopes.includes(scope) || (!scope.includes('/') && tenants.has(scope))) return;
-    throw new EngramError(
-      'SCOPE_DENIED',
-      `The dump writes scope "${scope.slice(0, 80)}", which this server does not serve (--scope ${ctx.serverScopes.join(', ')}).`,
-      { details: { scope } },
-    );
-  };
+/** The scopes, and the relation type tenants, of a dump this request may write (SCOPE_DENIED otherwise). */
+function importPermits(ctx: RouteContext): { permitScope: (scope: Scope) => void; permitTenant: (tenant: string) => void } {
+  return { permitScope: (scope) => ctx.authorize([scope]), permitTenant: (tenant) => ctx.authorizeTenant(tenant) };
 }
 
 /**
@@ -155,7 +141,7 @@ export const dumpRoutes: RouteSpec[] = [
     async handle(ctx) {
       const body = ctx.request.body;
       if (body === null) throw new EngramError('INVALID_INPUT', 'Invalid input: send the dump as the request body (application/x-ndjson).');
-      return ctx.engram.importJsonl(body as unknown as AsyncIterable<Uint8Array>, { permitScope: importPermit(ctx) });
+      return ctx.engram.importJsonl(body as unknown as AsyncIterable<Uint8Array>, importPermits(ctx));
     },
   },
 ];
