@@ -11,7 +11,7 @@ import { contentTerms } from '../core/text/index.js';
 import type { EpisodeEntry, KnowledgeEntry, ProfileEntry, RuleEntry } from './types.js';
 import { isChunkParent, isConcept, isReflection, isStructural } from '../core/record-kinds.js';
 import { fieldsOfSchemaRecord, isProfileSchema, mergeSchemaFields, type ProfileField } from '../core/profile/profile-schema.js';
-import { isPersona } from '../core/persona/persona.js';
+import { isScopeSetting } from '../core/scope-settings.js';
 
 /** At most this many records of a layer are read for rules and profile. */
 const LIST_LIMIT = 2_000;
@@ -55,7 +55,7 @@ export interface ProceduralRead {
 export async function readProcedural(store: Store, scopes: readonly Scope[], now: number): Promise<ProceduralRead> {
   const records = await listCurrent(store, scopes, 'procedural', now);
   const rules = records
-    .filter((r) => !isChunkParent(r) && !isProfileSchema(r) && !isPersona(r))
+    .filter((r) => !isChunkParent(r) && !isScopeSetting(r))
     .map((r) => ({ id: r.id, scope: r.scope, content: r.content, priority: typeof r.data.priority === 'number' ? r.data.priority : 0 }))
     .sort((a, b) => b.priority - a.priority || (a.id < b.id ? -1 : 1));
   const schemas = records

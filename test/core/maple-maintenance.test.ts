@@ -47,6 +47,28 @@ const STORES = [
 
 for (const store of STORES) {
   describe.skipIf(store.skip)(`MAPLE maintenance (${store.name})`, () => {
+    it('surface: a persona and a profile schema are settings of the scope, never surfaced (with or without a context)', async () => {
+      const clock = new ManualClock(T0);
+      const engram = await store.open(clock);
+      await engram.setPersona({ scope: SCOPE, dispositions: { caution: 0.9 }, reason: 'a careful agent' });
+      await engram.setProfileSchema({
+        scope: SCOPE,
+        fields: [{ name: 'budget range', description: 'what the user can spend', example: '80L' }],
+      });
+      const [fact] = await engram.remember([
+        { scope: SCOPE, content: 'The billing database is PostgreSQL 15 on a replica pair.', importance: 0.5 },
+        { scope: SCOPE, content: 'The billing outage was fixed by failing over.', importance: 0.4 },
+      ]);
+      clock.advance(DAY);
+      const settings = (await engram.store.listMemories({ scopes: [SCOPE], layers: ['procedural'], limit: 10 })).map((r) => r.id);
+      expect(settings).toHaveLength(2);
+      for (const context of ['', 'billing outage', 'persona caution profile schema budget range']) {
+        const { hits } = await engram.surface({ scopes: [SCOPE], context, limit: 10 });
+        expect(hits.map((h) => h.id)).toContain(fact!.id);
+        expect(hits.filter((h) => settings.includes(h.id))).toEqual([]);
+      }
+    });
+
     it('surface: importance and use rank without a query; a context lifts what it is about; each hit says why', async () => {
       const clock = new ManualClock(T0);
       const engram = await store.open(clock);

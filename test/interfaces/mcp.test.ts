@@ -251,6 +251,9 @@ describe('resources', () => {
     });
     await callOk(client, 'memory_remember', { content: 'Alice lives in Lisbon.', layer: 'semantic' });
     await callOk(client, 'memory_remember', { content: 'Alice went for a run this morning.' });
+    // a persona and a profile schema are settings of the scope, not rules an agent is handed
+    await env.engram.setPersona({ scope: SHARED, dispositions: { caution: 0.9 }, reason: 'careful' });
+    await env.engram.setProfileSchema({ scope: SHARED, fields: [{ name: 'budget range', description: 'what the user can spend' }] });
     const { resources } = await client.listResources();
     expect(resources.map((r) => r.uri).sort()).toEqual(
       [`engram://profile/${SCOPE}`, `engram://profile/${SHARED}`, `engram://rules/${SCOPE}`, `engram://rules/${SHARED}`].sort(),

@@ -6,15 +6,14 @@
  * never take a hit's place nor a rank in a channel.
  */
 import type { MemoryRecord } from '../memory.js';
-import { isPersona } from '../persona/persona.js';
-import { isProfileSchema } from '../profile/profile-schema.js';
 import { isChunkParent, isConcept } from '../record-kinds.js';
+import { isScopeSetting } from '../scope-settings.js';
 import type { ChannelExplanation } from './fusion.js';
 import type { Candidate } from './scoring.js';
 
 /** Whether a record can be a recall hit (not a chunk parent, concept, persona or profile schema). */
 export function canBeHit(record: MemoryRecord): boolean {
-  return !isChunkParent(record) && !isConcept(record) && !isPersona(record) && !isProfileSchema(record);
+  return !isChunkParent(record) && !isConcept(record) && !isScopeSetting(record);
 }
 
 /**

@@ -13,7 +13,7 @@ import type { Store } from '../ports/store.js';
 import { recall } from '../recall/recall.js';
 import type { RecallConfig } from '../recall/recall-config.js';
 import { readScopeListSchema } from '../schemas.js';
-import { isChunkParent, isConcept } from '../record-kinds.js';
+import { canBeHit } from '../recall/hit-candidates.js';
 
 export const surfaceInputSchema = z
   .object({
@@ -79,10 +79,10 @@ export async function surface(deps: SurfaceDeps, input: z.output<typeof surfaceI
   ]);
   const relevance = new Map(related.hits.map((h) => [h.id, h.relevance]));
   const candidates = new Map<string, MemoryRecord>();
-  for (const record of [...byImportance, ...byUse]) if (surfaceable(record)) candidates.set(record.id, record);
+  for (const record of [...byImportance, ...byUse]) if (canBeHit(record)) candidates.set(record.id, record);
   const missing = related.hits.map((h) => h.id).filter((id) => !candidates.has(id));
   for (const record of await store.getMemories(missing, input.scopes))
-    if (surfaceable(record) && isVisible(record, {}, now)) candidates.set(record.id, record);
+    if (canBeHit(record) && isVisible(record, {}, now)) candidates.set(record.id, record);
 
   const weights = context.length > 0 ? WEIGHTS.context : WEIGHTS.plain;
   const halfLife = Math.max(1, config.recencyHalfLifeDays) * DAY;
@@ -104,11 +104,6 @@ export async function surface(deps: SurfaceDeps, input: z.output<typeof surfaceI
   });
   scored.sort((a, b) => b.why.score - a.why.score || (a.record.id < b.record.id ? 1 : -1));
   return { hits: scored.slice(0, limit).map(({ record, why }) => ({ ...toMemoryView(record), score: why.score, why })) };
-}
-
-/** Concepts are index nodes and a chunked document's parent stands for its chunks: neither surfaces. */
-function surfaceable(record: MemoryRecord): boolean {
-  return !isConcept(record) && !isChunkParent(record);
 }
 
 function round(value: number): number {
