@@ -25,6 +25,13 @@ export interface ReflectionConfig {
    * to merge, as a share of the room left: threshold ≥ b + (1 − b) × clusterSimilarity (see `clusterThreshold`).
    */
   clusterSimilarity: number;
+  /**
+   * Two clusters stay apart when their linkage, above the baseline, is below this share of the looser
+   * one's cohesion (its mean pairwise cosine) above the baseline: tight streams of unlike notes ("refund
+   * issued for ticket …", "password reset for ticket …") are two themes, however alike their wording
+   * makes them. 0 turns the check off.
+   */
+  clusterGap?: number;
   /** Smallest cluster that yields an insight. */
   minClusterSize: number;
   /** Representatives quoted per insight. */
@@ -42,6 +49,7 @@ export const DEFAULT_REFLECTION: Readonly<ReflectionConfig> = Object.freeze({
   minImportance: 0.5,
   minItems: 10,
   clusterSimilarity: 0.15,
+  clusterGap: 0.5,
   minClusterSize: 3,
   representatives: 3,
   personaMaxShift: 0.05,
@@ -136,7 +144,11 @@ export function clusterThreshold(options: { baseline: number; margin: number }):
  * merge while that mean reaches `similarity`. Deterministic (items most important first, ties by id;
  * equal merges by position).
  */
-export function clusterByEmbedding(items: readonly ReflectionItem[], similarity: number): ReflectionItem[][] {
+export function clusterByEmbedding(
+  items: readonly ReflectionItem[],
+  similarity: number,
+  cohesion: { baseline: number; gap: number } = { baseline: 0, gap: 0 },
+): ReflectionItem[][] {
   const ordered = [...items].sort((a, b) => b.importance - a.importance || (a.id < b.id ? -1 : 1));
   const n = ordered.length;
   const mean: Float64Array[] = ordered.map(() => new Float64Array(n));
@@ -147,6 +159,17 @@ export function clusterByEmbedding(items: readonly ReflectionItem[], similarity:
       (mean[j] as Float64Array)[i] = sim;
     }
   const members: (number[] | null)[] = ordered.map((_, i) => [i]);
+  // each cluster's mean pairwise cosine (its cohesion; a single item has none, NaN)
+  const within = new Float64Array(n).fill(Number.NaN);
+  const room = Math.max(1e-9, 1 - cohesion.baseline);
+  const above = (cos: number): number => (cos - cohesion.baseline) / room;
+  // Clusters far less alike than they are inside stay apart, however far above the baseline: their
+  // linkage must reach `gap` of the looser one's cohesion (both above the baseline; a lone item has none).
+  const joinable = (i: number, j: number, sim: number): boolean => {
+    if (cohesion.gap <= 0) return true;
+    const sides = [within[i] as number, within[j] as number].filter((c) => !Number.isNaN(c));
+    return sides.length === 0 || above(sim) >= cohesion.gap * above(Math.min(...sides));
+  };
   for (;;) {
     let a = -1;
     let b = -1;
@@ -156,6 +179,7 @@ export function clusterByEmbedding(items: readonly ReflectionItem[], similarity:
       for (let j = i + 1; j < n; j += 1) {
         if (members[j] === null) continue;
         const sim = (mean[i] as Float64Array)[j] as number;
+        if (!joinable(i, j, sim)) continue;
         if (sim > best || (a < 0 && sim >= best)) {
           a = i;
           b = j;
@@ -166,6 +190,9 @@ export function clusterByEmbedding(items: readonly ReflectionItem[], similarity:
     if (a < 0) break;
     const into = members[a] as number[];
     const from = members[b] as number[];
+    const pairs = (size: number): number => (size * (size - 1)) / 2;
+    const inner = (k: number, size: number): number => (size < 2 ? 0 : (within[k] as number) * pairs(size));
+    within[a] = (inner(a, into.length) + inner(b, from.length) + best * into.length * from.length) / pairs(into.length + from.length);
     // Lance–Williams update: the mean similarity of the merged cluster to every other one
     for (let k = 0; k < n; k += 1) {
       if (members[k] === null || k === a || k === b) continue;
@@ -196,8 +223,11 @@ export function extractiveInsights(
   config: ReflectionConfig = DEFAULT_REFLECTION,
   options: { baseline?: number } = {},
 ): Insight[] {
-  const threshold = clusterThreshold({ baseline: options.baseline ?? 0, margin: config.clusterSimilarity });
-  const clusters = clusterByEmbedding(items, threshold).filter((c) => c.length >= config.minClusterSize);
+  const baseline = options.baseline ?? 0;
+  const threshold = clusterThreshold({ baseline, margin: config.clusterSimilarity });
+  const clusters = clusterByEmbedding(items, threshold, { baseline, gap: config.clusterGap ?? 0 }).filter(
+    (c) => c.length >= config.minClusterSize,
+  );
   return clusters.map((members) => {
     const reps = pickRepresentatives(members, config.representatives);
     const terms = topTerms(

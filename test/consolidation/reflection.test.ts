@@ -192,4 +192,23 @@ describe.skipIf(blendMissing !== '')(`reflection themes with the real default mo
     expect(found.filter((t) => t.cooking >= 3)).toHaveLength(1);
     expect(found.every((t) => t.deploy === 0 || t.cooking === 0)).toBe(true);
   }, 180_000);
+
+  it('keeps two streams of alike-worded ticket notes apart: tight clusters far less alike than inside (clusterGap)', async () => {
+    // a support queue's notes share their wording ("… for ticket T…"), so refunds and password resets are
+    // at cosine ≈ 0.7, far above the unrelated baseline, yet each stream is at ≈ 0.95 inside
+    const refunds = Array.from(
+      { length: 8 },
+      (_, i) => `Issued refund for ticket T${40 + i}${i} through stripe_refund${i % 2 ? ' and the customer confirmed' : ''}.`,
+    );
+    const resets = Array.from(
+      { length: 8 },
+      (_, i) => `Tried password reset via legacy_sso for ticket T${60 + i}${i}: ${i % 3 ? 'failed with timeout' : 'worked'}.`,
+    );
+    const together = await themes(await open({ embedder: blend, consolidation: { reflection: { clusterGap: 0 } } }), refunds, resets);
+    expect(together.some((t) => t.deploy > 0 && t.cooking > 0)).toBe(true); // without the gap: one mixed theme
+    const found = await themes(await open({ embedder: blend }), refunds, resets);
+    expect(found.filter((t) => t.deploy >= 3)).toHaveLength(1);
+    expect(found.filter((t) => t.cooking >= 3)).toHaveLength(1);
+    expect(found.every((t) => t.deploy === 0 || t.cooking === 0)).toBe(true);
+  }, 180_000);
 });
