@@ -47,7 +47,8 @@ function setsEqual(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
 export function sameSubject(a: string, b: string): boolean {
   const ta = tokenSet(a);
   const tb = tokenSet(b);
-  if (ta.size === 0 || tb.size === 0) return ta.size === tb.size;
+  // two subjects without a content word are one only when written alike ("" and "" both name the scope)
+  if (ta.size === 0 || tb.size === 0) return ta.size === tb.size && a.trim().toLowerCase() === b.trim().toLowerCase();
   if (setsEqual(ta, tb)) return true;
   const sa = new Set([...ta].filter((t) => !GENERIC_HEADS.has(t)));
   const sb = new Set([...tb].filter((t) => !GENERIC_HEADS.has(t)));
@@ -90,8 +91,9 @@ export function valueRelation(a: ExtractedSlot, b: ExtractedSlot): ValueRelation
   if (a.value === b.value) return 'same';
   // Names and addresses are atomic: "bluebird-core" is not "Bluebird", "Sam" is not "Samira".
   if (ATOMIC_FAMILIES.has(a.attribute) && ATOMIC_FAMILIES.has(b.attribute)) {
-    const norm = (v: string): string => valueContentTokens(v).join(' ');
-    return norm(a.value) === norm(b.value) ? 'same' : 'different';
+    const [na, nb] = [a.value, b.value].map((v) => valueContentTokens(v).join(' '));
+    if (na === '' || nb === '') return 'unknown';
+    return na === nb ? 'same' : 'different';
   }
   if (TEMPORAL_FAMILIES.has(a.attribute) || TEMPORAL_FAMILIES.has(b.attribute) || (isTemporal(a.value) && isTemporal(b.value))) {
     const temporal = compareTemporal(a.value, b.value);
@@ -102,7 +104,8 @@ export function valueRelation(a: ExtractedSlot, b: ExtractedSlot): ValueRelation
   if (na.size > 0 && nb.size > 0 && !setsEqual(na, nb)) return 'different';
   const ta = valueTokens(a.value);
   const tb = valueTokens(b.value);
-  if (ta.size === 0 || tb.size === 0) return ta.size === tb.size ? 'same' : 'unknown';
+  // no word on a side is nothing to compare by, never a match (equal strings returned 'same' above)
+  if (ta.size === 0 || tb.size === 0) return 'unknown';
   if (setsEqual(ta, tb) || specificSubset(ta, tb) || specificSubset(tb, ta)) return 'same';
   return 'different';
 }
