@@ -263,3 +263,56 @@ describe('profile schema: answers captured through the HITL path fill their fiel
     await answerFillsField(ctx.engram);
   });
 });
+
+/** [old, correction]: one profile slot, each side in another of its forms ("the user's X is", "X:", "the X is"). */
+const SLOT_FORM_CORRECTIONS: [string, string][] = [
+  ["The user's budget range is 80 lakh.", 'Budget range: 1 crore'],
+  ['The budget range is around 80 lakh.', 'Budget: 1 crore'],
+  ['Budget: 80L', 'The budget range is 1 crore.'],
+  ["The user's budget range is 80 lakh.", 'My budget is 1 crore.'],
+];
+
+async function correctionInOtherFormSupersedes(engram: Engram): Promise<void> {
+  await engram.setProfileSchema({ scope: SHARED, fields: FIELDS });
+  for (const [i, [old, correction]] of SLOT_FORM_CORRECTIONS.entries()) {
+    const scope = `acme/users/u${i}`;
+    const first = await engram.remember({ scope, layer: 'semantic', content: old });
+    const second = await engram.remember({ scope, layer: 'semantic', content: correction });
+    expect({ correction, action: second.action, superseded: second.superseded }).toEqual({
+      correction,
+      action: 'superseded',
+      superseded: [first.id],
+    });
+    const ctx = await engram.context({ scopes: [SHARED, scope], message: 'Show me flats', budgetMs: 5_000 });
+    // one budget in the profile: the correction's
+    expect(ctx.parts.profile.items.map((item) => item.content)).toEqual([correction]);
+    expect(ctx.parts.profileFields?.known.find((k) => k.field === 'budget range')?.id).toBe(second.id);
+  }
+  // other slots that share the word stay beside it
+  const scope = 'acme/users/other';
+  const budget = await engram.remember({ scope, layer: 'semantic', content: 'Budget: 80L' });
+  for (const other of ['Budget deadline: Friday', "Alice's budget range is 1 crore.", 'The marketing budget is 5 lakh.']) {
+    expect((await engram.remember({ scope, layer: 'semantic', content: other })).action).toBe('created');
+  }
+  expect((await engram.get(budget.id, { scopes: [scope] })).status).toBe('active');
+}
+
+describe('profile schema: a correction worded in the other slot form supersedes', () => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0)) await cleanup();
+  });
+
+  it('with the hash embedder', async () => {
+    const ctx = await tempEngram();
+    cleanups.push(ctx.cleanup);
+    await correctionInOtherFormSupersedes(ctx.engram);
+  });
+
+  const cacheDir = resolveModelCacheDir(process.env, homedir());
+  it.skipIf(!hasModelFiles(cacheDir, 'bge-small-en-v1.5'))('with the real bge-small-en-v1.5', { timeout: 120_000 }, async () => {
+    const ctx = await tempEngram({ embedder: 'bge-small-en-v1.5', cacheDir });
+    cleanups.push(ctx.cleanup);
+    await correctionInOtherFormSupersedes(ctx.engram);
+  });
+});

@@ -402,3 +402,16 @@ describe('compareClaims: a switch named for a purpose replaces the tool of that 
     expect(compareClaims('We switched to bun.', 'We use pnpm for package management.').relation).toBe('supersedes');
   });
 });
+
+describe('compareClaims: one slot in its other forms', () => {
+  it('"the user\'s X is", "X:" and "the X is" name one slot; a measure tail ("range") is the same thing', () => {
+    expect(compareClaims('Budget range: 1 crore', "The user's budget range is 80 lakh.").relation).toBe('supersedes');
+    expect(compareClaims('The budget range is 1 crore.', 'Budget: 80L').relation).toBe('supersedes');
+    expect(compareClaims('Budget range: 80 lakh', "The user's budget range is 80 lakh.").relation).toBe('agrees');
+  });
+
+  it("another thing with the same word, or someone else's label, is another slot", () => {
+    expect(compareClaims('Budget deadline: Friday', 'Budget: 80L').relation).not.toBe('supersedes');
+    expect(compareClaims('Budget range: 1 crore', "Alice's budget range is 80 lakh.").relation).not.toBe('supersedes');
+  });
+});

@@ -5,6 +5,8 @@
  * are the phrases as written, normalised.
  */
 import type { ClaimSlot } from '../../memory.js';
+import { hasCjk } from '../../text/cjk.js';
+import { CHINESE_RULES, trimChineseClause } from './chinese-rules.js';
 import { RULES } from './claim-patterns.js';
 import { type ClaimMarker, markClause, splitClauses } from './clause-markers.js';
 import { copulaSlots, isPossessedThing, namesWhatItIs, verbSlots, WHAT_IT_IS_RULES } from './copula-rules.js';
@@ -34,8 +36,21 @@ const PREDICATE = /^.+? (?:is|are|was|were|has|have|will be|does|do) (.+)$/i;
 /** "Deploy target: production" is a note-style copula. */
 const LABELLED = /^([^:]{2,60}?)\s*[:=]\s+(.+)$/;
 
+/** Reads a clause with Chinese characters by the Chinese shapes; undefined when none matches. */
+function chineseSlots(clause: string): ExtractedSlot[] | undefined {
+  const text = trimChineseClause(clause);
+  for (const rule of CHINESE_RULES) {
+    const m = rule.re.exec(text);
+    const raw = m ? rule.build(Array.from(m, (g) => g ?? '')) : undefined;
+    if (raw !== undefined) return raw.filter((r) => r.value.trim() !== '').map(keyRawSlot);
+  }
+  return undefined;
+}
+
 /** Runs the rule cascade on one marker-free clause. */
 function slotsForClause(clause: string): ExtractedSlot[] {
+  const chinese = hasCjk(clause) ? chineseSlots(clause) : undefined;
+  if (chinese !== undefined && chinese.length > 0) return chinese;
   const labelled = LABELLED.exec(clause);
   if (labelled?.[1] && labelled[2] && !/\b(?:is|are|was|were|has|have)\b/i.test(labelled[1])) {
     // "Budget request: the security team wants $57k" is a heading over a clause with its own subject;

@@ -2,6 +2,7 @@
  * Text helpers for claim extraction and comparison: tokens, light lemmas, determiners, numbers.
  * Pure and deterministic; no dictionaries beyond the small lists below.
  */
+import { CJK_STOP_WORDS, hasCjk, segmentCjk } from '../../text/cjk.js';
 import { dictionary } from '../../text/dictionary.js';
 
 /** Leading words that carry no identity: "the billing service" ≈ "billing service". */
@@ -255,7 +256,17 @@ const NUMBER_WORDS: Readonly<Record<string, string>> = dictionary({
 export const NUMBER_PATTERN =
   '(?:[$£€]?\\d[\\d,]*(?:\\.\\d+)?[a-z%]{0,3}|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|a dozen|dozen|a hundred|hundred|a couple of|a single)';
 
-const TOKEN_RE = /[a-z0-9#@$£€][a-z0-9#@$£€._:/+'-]*[a-z0-9%]|[a-z0-9#$%]/g;
+/**
+ * Letters and digits of every script, so "北京" and "上海", "Киев" and "Москва" are words a value can be
+ * compared by (a Latin-only pattern read them as nothing, and two nothings as the same value); an emoji
+ * is a word of its own.
+ */
+const TOKEN_RE =
+  /[\p{L}\p{N}#@$£€][\p{L}\p{N}\p{M}#@$£€._:/+'-]*[\p{L}\p{N}\p{M}%]|[\p{L}\p{N}#$%]|\p{Emoji_Presentation}|\p{Extended_Pictographic}\uFE0F/gu;
+
+/** Chinese particles that never make a value: "上海了" is "上海". */
+const CJK_PARTICLES = new Set(['的', '了', '吧', '呢', '啊', '呀', '吗', '么', '啦', '嘛']);
+const CJK_CONTENT_STOP_WORDS = new Set([...CJK_STOP_WORDS, ...CJK_PARTICLES]);
 
 /** Lowercases, unifies quotes and dashes, and collapses whitespace. */
 export function normalizeSpacing(text: string): string {
@@ -301,7 +312,8 @@ export function tokenize(text: string): string[] {
     .toLowerCase()
     .replace(/'s\b/g, '')
     .replace(/s'(?=\s|$)/g, 's');
-  return (lowered.match(TOKEN_RE) ?? []).map((t) => t.replace(/[.'-]+$/, ''));
+  // a run of Han, kana or Hangul is cut into words as the lexical channel cuts it: 北京烤鸭 → 北京 | 烤鸭
+  return (lowered.match(TOKEN_RE) ?? []).flatMap((t) => (hasCjk(t) ? segmentCjk(t) : [t.replace(/[.'-]+$/, '')]));
 }
 
 /** Light lemma of one token: plural nouns to singular; tokens with digits or symbols unchanged. */
@@ -320,7 +332,7 @@ export function lemma(token: string): string {
 export function contentTokens(text: string): string[] {
   return tokenize(text)
     .map((t) => NUMBER_WORDS[t] ?? t)
-    .filter((t) => !STOP_WORDS.has(t))
+    .filter((t) => !STOP_WORDS.has(t) && !CJK_CONTENT_STOP_WORDS.has(t))
     .map(normalizeNumberToken)
     .map(lemma);
 }
@@ -329,7 +341,7 @@ export function contentTokens(text: string): string[] {
 export function valueContentTokens(text: string): string[] {
   return tokenize(text)
     .map((t) => NUMBER_WORDS[t] ?? t)
-    .filter((t) => !DETERMINERS.has(t) && !VALUE_STOP_WORDS.has(t))
+    .filter((t) => !DETERMINERS.has(t) && !VALUE_STOP_WORDS.has(t) && !CJK_PARTICLES.has(t))
     .map(normalizeNumberToken)
     .map(lemma);
 }

@@ -52,9 +52,9 @@ export function splitClauses(text: string): string[] {
   for (const [re, replacement] of CONTRACTIONS) expanded = expanded.replace(re, replacement);
   return expanded
     .split(
-      /(?<=[^\s.][.!?;])\s+|;\s*|\s+(?:but|whereas|while) (?=(?:it|he|she|they|we|the|this|that|[A-Z]\w*) )|,\s*(?=[^,.;]{1,30} (?:is|are|does|do|has|have|was|were)[.!]?$)/,
+      /(?<=[^\s.][.!?;])\s+|;\s*|(?<=[。！？；])\s*|\s+(?:but|whereas|while) (?=(?:it|he|she|they|we|the|this|that|[A-Z]\w*) )|,\s*(?=[^,.;]{1,30} (?:is|are|does|do|has|have|was|were)[.!]?$)/,
     )
-    .map((c) => c.replace(/[.!?;]+$/, '').trim())
+    .map((c) => c.replace(/[.!?;。！？；]+$/u, '').trim())
     .filter((c) => c.length > 0);
 }
 

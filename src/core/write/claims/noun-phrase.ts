@@ -73,7 +73,10 @@ export function normalizeSubject(phrase: string): string {
     const rest = words.slice(1).join(' ');
     return FIRST_PERSON.has(words[0] ?? '') ? `user ${normalizeSubject(rest)}`.trim() : normalizeSubject(rest);
   }
-  return contentTokens(trimmed).join(' ');
+  // words cut from one Han run join up again: 张伟 stays 张伟, not 张 伟
+  return contentTokens(trimmed)
+    .join(' ')
+    .replace(/(?<=\p{Script=Han}) (?=\p{Script=Han})/gu, '');
 }
 
 /** A subject and the attribute a noun phrase names. `family` is false when no attribute was found. */

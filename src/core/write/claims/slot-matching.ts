@@ -47,7 +47,8 @@ function setsEqual(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
 export function sameSubject(a: string, b: string): boolean {
   const ta = tokenSet(a);
   const tb = tokenSet(b);
-  if (ta.size === 0 || tb.size === 0) return ta.size === tb.size;
+  // two subjects without a content word are one only when written alike ("" and "" both name the scope)
+  if (ta.size === 0 || tb.size === 0) return ta.size === tb.size && a.trim().toLowerCase() === b.trim().toLowerCase();
   if (setsEqual(ta, tb)) return true;
   const sa = new Set([...ta].filter((t) => !GENERIC_HEADS.has(t)));
   const sb = new Set([...tb].filter((t) => !GENERIC_HEADS.has(t)));
@@ -71,10 +72,51 @@ function keyTokens(slot: ExtractedSlot): Set<string> {
   return tokens;
 }
 
+/** Rules that read a slot from a noun phrase and its value ("the X is V", "X: V", "the user's X is V"). */
+const NOUN_SLOT_RULES = new Set(['copula-attribute', 'copula-measure', 'copula-value', 'copula-identity']);
+/** Tails that name a measure of the labelled thing, not another thing: a "budget range" is the budget. */
+const MEASURE_TAILS = new Set(['range', 'amount']);
+
+/**
+ * The label a noun-phrase slot is about, when that label is the user's or nobody's in particular:
+ * "The user's budget range is 80 lakh" (user / budget range), "Budget range: 1 crore" and "My budget range
+ * is 1 crore" (budget range / value), "Deploy target: staging" (scope / deploy_target). Someone else's
+ * label ("Alice's budget") and slots read from verbs have none.
+ */
+function ownLabel(slot: ExtractedSlot): string | undefined {
+  if (!NOUN_SLOT_RULES.has(slot.rule)) return undefined;
+  if (slot.attribute === 'value') return slot.subject === '' || slot.subject === 'user' ? undefined : slot.subject;
+  if (slot.subject === '' || (slot.subject === 'user' && slot.rule === 'copula-attribute')) return slot.attribute.replace(/_/g, ' ');
+  return undefined;
+}
+
+function labelTokens(label: string): Set<string> {
+  const tokens = tokenSet(label);
+  const kept = new Set([...tokens].filter((t) => !MEASURE_TAILS.has(t)));
+  return kept.size > 0 ? kept : tokens;
+}
+
+/**
+ * One slot written in two forms: "the user's <label> is V" against "<label>: V" or "the <label> is V", or
+ * "<label> range" against "<label>" ("Budget: 80L" / "The budget range is 1 crore"). The labels must name
+ * the same thing word for word, a measure tail aside: "budget" is not "budget deadline" nor "project budget".
+ */
+function sameLabelledSlot(a: ExtractedSlot, b: ExtractedSlot): boolean {
+  const la = ownLabel(a);
+  const lb = ownLabel(b);
+  if (la === undefined || lb === undefined) return false;
+  // a named attribute family ("deadline", "location") is one slot only with the same family
+  const familyA = a.attribute !== 'value' && isKnownFamily(a.attribute);
+  const familyB = b.attribute !== 'value' && isKnownFamily(b.attribute);
+  if ((familyA || familyB) && a.attribute !== b.attribute) return false;
+  return setsEqual(labelTokens(la), labelTokens(lb));
+}
+
 /** How two slots' keys relate (see `KeyRelation`). */
 export function keyRelation(a: ExtractedSlot, b: ExtractedSlot): KeyRelation {
   const subject = sameSubject(a.subject, b.subject);
   if (subject && sameAttribute(a.attribute, b.attribute)) return 'same';
+  if (sameLabelledSlot(a, b)) return 'same';
   const free = (x: string): boolean => x === 'value' || !isKnownFamily(x);
   const freeOrSame = a.attribute === b.attribute || (free(a.attribute) && free(b.attribute));
   if (freeOrSame && sameSubject([...keyTokens(a)].join(' '), [...keyTokens(b)].join(' '))) return 'same';
@@ -90,8 +132,9 @@ export function valueRelation(a: ExtractedSlot, b: ExtractedSlot): ValueRelation
   if (a.value === b.value) return 'same';
   // Names and addresses are atomic: "bluebird-core" is not "Bluebird", "Sam" is not "Samira".
   if (ATOMIC_FAMILIES.has(a.attribute) && ATOMIC_FAMILIES.has(b.attribute)) {
-    const norm = (v: string): string => valueContentTokens(v).join(' ');
-    return norm(a.value) === norm(b.value) ? 'same' : 'different';
+    const [na, nb] = [a.value, b.value].map((v) => valueContentTokens(v).join(' '));
+    if (na === '' || nb === '') return 'unknown';
+    return na === nb ? 'same' : 'different';
   }
   if (TEMPORAL_FAMILIES.has(a.attribute) || TEMPORAL_FAMILIES.has(b.attribute) || (isTemporal(a.value) && isTemporal(b.value))) {
     const temporal = compareTemporal(a.value, b.value);
@@ -102,7 +145,8 @@ export function valueRelation(a: ExtractedSlot, b: ExtractedSlot): ValueRelation
   if (na.size > 0 && nb.size > 0 && !setsEqual(na, nb)) return 'different';
   const ta = valueTokens(a.value);
   const tb = valueTokens(b.value);
-  if (ta.size === 0 || tb.size === 0) return ta.size === tb.size ? 'same' : 'unknown';
+  // no word on a side is nothing to compare by, never a match (equal strings returned 'same' above)
+  if (ta.size === 0 || tb.size === 0) return 'unknown';
   if (setsEqual(ta, tb) || specificSubset(ta, tb) || specificSubset(tb, ta)) return 'same';
   return 'different';
 }
