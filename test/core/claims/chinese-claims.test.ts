@@ -87,6 +87,15 @@ describe('write path: a Chinese correction supersedes (hash embedder, SQLite fil
   it('the old statement leaves current reads', async () => {
     expect(await writePairs(ctx.engram)).toEqual(CORRECTIONS.map(([, correction]) => `true:${correction}`));
   });
+
+  it('captured turns carry their claims too (a Chinese sentence has no spaces to count words by)', async () => {
+    const scope = 'zh/capture';
+    const first = await ctx.engram.remember({ scope, content: '我住在北京', capture: true });
+    const second = await ctx.engram.remember({ scope, content: '我搬到上海了', capture: true });
+    expect([first.claims?.length, second.claims?.length]).toEqual([1, 1]);
+    const current = await ctx.engram.store.listMemories({ scopes: [scope], layers: ['semantic'], statuses: ['active'], limit: 10 });
+    expect(current.map((r) => r.content)).toEqual(['我搬到上海了.']);
+  });
 });
 
 describe.skipIf(!defaultInstalled && process.env.CI !== 'true')(`write path: a Chinese correction supersedes (${DEFAULT})`, () => {

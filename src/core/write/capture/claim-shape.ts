@@ -7,6 +7,7 @@
  */
 import { extractClaim } from '../claims/claim-extractor.js';
 import { termsOf } from '../claims/pos-tags.js';
+import { hasCjk, segmentCjk } from '../../text/cjk.js';
 
 /** Why a clause is not a claim, or undefined when it is one. */
 export type NotAClaim =
@@ -79,7 +80,11 @@ export function notAClaim(clause: string): NotAClaim | undefined {
   if (!FIRST_PERSON.test(text) && OPINION.test(firstWords(text, 4))) return 'other-person';
   if (REQUEST.test(text)) return 'request';
   if (DEICTIC.test(text)) return 'deictic';
-  const words = text.split(/\s+/).filter((w) => /\w/.test(w));
+  // words of a run written without spaces (Chinese, Japanese) are cut as the lexical channel cuts them
+  const words = text
+    .split(/\s+/)
+    .flatMap((w) => (hasCjk(w) ? segmentCjk(w) : [w]))
+    .filter((w) => /[\p{L}\p{N}]/u.test(w));
   if (words.length < 2 || (words.length < 3 && !FIRST_PERSON.test(text))) return 'too-short';
   if (!isStatement(text) && extractClaim(text).length === 0) return 'no-statement';
   return undefined;
