@@ -8,6 +8,7 @@ import { describeValue } from './parse-input.js';
 import { LAYERS, PROVENANCE_KINDS, STATUSES } from './memory.js';
 import { isInstant, MAX_INSTANT_MS, MIN_INSTANT_MS, parseIsoInstant } from './instant.js';
 import { scopeProblem } from './scope.js';
+import { isTimeZone } from './text/time-zone.js';
 import { personaSchema } from './persona/persona.js';
 import { layerFieldProblems } from './layers/layer-rules.js';
 import { statisticalMetricSchema } from './layers/statistical.js';
@@ -16,6 +17,29 @@ import type { Scheduler } from './ports/scheduler.js';
 
 /** A fixed UTC offset in whole minutes east of UTC (-240 is New York in summer), from UTC-14:00 to UTC+14:00. */
 export const timezoneOffsetSchema = z.number().int().min(-840).max(840);
+
+/** An IANA time zone name ("Europe/Lisbon", "America/New_York", "UTC"), as the runtime's tz data knows it. */
+export const timeZoneSchema = z
+  .string()
+  .refine(isTimeZone, {
+    error: (issue) =>
+      `${JSON.stringify(String(issue.input).slice(0, 60))} is not a known IANA time zone: give a name such as "Europe/Lisbon", "America/New_York" or "UTC", or a fixed offset in timezoneOffsetMinutes`,
+  })
+  .describe(
+    'IANA time zone of the caller\'s wall clock, e.g. "Europe/Lisbon"; each boundary of a date window takes the offset the zone has then (daylight saving)',
+  );
+
+/** Whether a read names at most one wall clock: `timeZone` and `timezoneOffsetMinutes` together are refused. */
+export function oneWallClock(input: { timeZone?: string | undefined; timezoneOffsetMinutes?: number | undefined }): boolean {
+  return input.timeZone === undefined || input.timezoneOffsetMinutes === undefined;
+}
+
+/** The issue `oneWallClock` raises. */
+export const ONE_WALL_CLOCK_ISSUE: { message: string; path: string[] } = {
+  message:
+    'cannot be given with timezoneOffsetMinutes: give one of the two (timeZone, e.g. "Europe/Lisbon", follows daylight-saving changes; timezoneOffsetMinutes is one fixed offset)',
+  path: ['timeZone'],
+};
 
 /** Longest accepted `content` (characters). Longer texts are rejected; long-but-valid ones are chunked. */
 export const MAX_CONTENT_CHARS = 200_000;
@@ -244,6 +268,8 @@ export const recallOptionsSchema = z
     referenceTime: instantSchema.optional(),
     /** Minutes east of UTC of the caller's wall clock, for the query's dates ("on May 1" is that local day); default 0, UTC. */
     timezoneOffsetMinutes: timezoneOffsetSchema.optional(),
+    /** IANA time zone of the caller's wall clock for the query's dates, daylight saving included; instead of timezoneOffsetMinutes. */
+    timeZone: timeZoneSchema.optional(),
     /** Do not record this read as an access (benchmarks, previews). */
     trackAccess: z.boolean().optional(),
     /** Re-rank by a persona: true = the stored persona of the scopes, false = off, or a persona to use. Default: the engine's `recall.persona` (off). */
@@ -251,7 +277,8 @@ export const recallOptionsSchema = z
     /** Return the whole decision chain of each hit that belongs to one (`hit.chain`). */
     chains: z.boolean().optional(),
   })
-  .strict();
+  .strict()
+  .refine(oneWallClock, ONE_WALL_CLOCK_ISSUE);
 export type RecallOptions = z.input<typeof recallOptionsSchema>;
 
 export const recallQuerySchema = z

@@ -200,6 +200,7 @@ export async function buildContext(deps: ContextDeps, input: ParsedContextInput)
               trackAccess: deps.trackAccess !== false,
               ...(input.persona !== undefined ? { persona: input.persona } : {}),
               ...(input.timezoneOffsetMinutes !== undefined ? { timezoneOffsetMinutes: input.timezoneOffsetMinutes } : {}),
+              ...(input.timeZone !== undefined ? { timeZone: input.timeZone } : {}),
             },
             { keepCopies: true },
           ).then((r) => r.hits)

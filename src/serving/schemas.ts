@@ -2,7 +2,14 @@
  * Input schemas of the context builder and pattern completion, shared by the library, CLI, MCP and HTTP.
  */
 import { z } from 'zod';
-import { episodeCycleShape, readScopeListSchema, timezoneOffsetSchema } from '../core/schemas.js';
+import {
+  episodeCycleShape,
+  ONE_WALL_CLOCK_ISSUE,
+  oneWallClock,
+  readScopeListSchema,
+  timeZoneSchema,
+  timezoneOffsetSchema,
+} from '../core/schemas.js';
 
 const shortText = z.string().max(2_000);
 
@@ -36,8 +43,11 @@ export const contextInputSchema = z
     chains: z.boolean().optional(),
     /** Minutes east of UTC of the caller's wall clock, for dates in the message ("yesterday"); default 0, UTC. */
     timezoneOffsetMinutes: timezoneOffsetSchema.optional(),
+    /** IANA time zone of the caller's wall clock for dates in the message, daylight saving included; instead of timezoneOffsetMinutes. */
+    timeZone: timeZoneSchema.optional(),
   })
   .strict()
+  .refine(oneWallClock, ONE_WALL_CLOCK_ISSUE)
   .refine((input) => input.message.trim().length > 0 || hasPercept(input.percept), {
     message: 'needs a message, or a percept with objects, people or a goal',
     path: ['message'],

@@ -58,6 +58,47 @@ describe('recall channels', () => {
     });
   });
 
+  it('temporal: in an IANA time zone, "yesterday" after a daylight-saving change is the whole local day', async () => {
+    // Lisbon moved to UTC+1 at 01:00 UTC on 31 March 2024: that Sunday began at 00:00 UTC (UTC+0) and ended at 23:00 UTC
+    const saturdayNight = '2024-03-30T23:30:00.000Z'; // 23:30 on Saturday in Lisbon
+    const sundayLunch = '2024-03-31T12:30:00.000Z'; // 13:30 on Sunday in Lisbon
+    await engram.remember([
+      { scope: 't/a', content: 'Dinner with Sam at the Italian place.', occurredAt: saturdayNight },
+      { scope: 't/a', content: 'Lunch with Sam at the taco stand.', occurredAt: sundayLunch },
+    ]);
+    const matched = async (options: { timeZone?: string; timezoneOffsetMinutes?: number }): Promise<string[]> => {
+      const { hits } = await engram.recall('what did I eat with Sam yesterday', {
+        scopes: ['t/a'],
+        k: 5,
+        referenceTime: '2024-04-01T09:00:00Z', // 10:00 on Monday in Lisbon
+        ...options,
+      });
+      return hits.filter((h) => h.why.channels.temporal !== undefined).map((h) => String(h.occurredAt));
+    };
+    expect(await matched({ timeZone: 'Europe/Lisbon' })).toEqual([sundayLunch]);
+    // the offset of Monday morning (UTC+1) for the whole window starts Sunday an hour early, at 23:00 on Saturday
+    expect(await matched({ timezoneOffsetMinutes: 60 })).toContain(saturdayNight);
+  });
+
+  it('temporal: an unknown time zone, or a time zone with a UTC offset, is refused with a message saying what to give', async () => {
+    await expect(engram.recall('Sam yesterday', { scopes: ['t/a'], timeZone: 'Europe/Atlantis' })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringMatching(/"Europe\/Atlantis" is not a known IANA time zone.*Europe\/Lisbon/),
+    });
+    for (const read of [
+      engram.recall('Sam yesterday', { scopes: ['t/a'], timeZone: 'Europe/Lisbon', timezoneOffsetMinutes: 60 }),
+      engram.context({ scopes: ['t/a'], message: 'Sam yesterday', timeZone: 'Europe/Lisbon', timezoneOffsetMinutes: 60 }),
+    ]) {
+      await expect(read).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+        message: expect.stringMatching(/timeZone.*timezoneOffsetMinutes.*one of the two/),
+      });
+    }
+    await expect(engram.context({ scopes: ['t/a'], message: 'Sam yesterday', timeZone: 'Mars/Olympus' })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
+  });
+
   it("entity: a query naming a person finds that person's facts", async () => {
     await engram.remember([
       { scope: 't/a', layer: 'semantic', content: 'Priya leads the data platform group.' },

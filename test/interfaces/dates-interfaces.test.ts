@@ -85,6 +85,26 @@ describe('HTTP', () => {
     }
   });
 
+  it("takes the caller's IANA time zone for a recall query or a context message, declared in the OpenAPI document; refuses an unknown zone or a zone with an offset", async () => {
+    for (const [path, text] of [
+      ['/v1/recall', 'query'],
+      ['/v1/context', 'message'],
+    ] as const) {
+      expect(await post(path, { scopes: [SCOPE], [text]: 'office yesterday', timeZone: 'Europe/Lisbon' })).toEqual({
+        status: 200,
+        code: undefined,
+      });
+      for (const bad of [{ timeZone: 'Europe/Atlantis' }, { timeZone: 330 }, { timeZone: 'Asia/Kolkata', timezoneOffsetMinutes: 330 }]) {
+        expect(await post(path, { scopes: [SCOPE], [text]: 'office yesterday', ...bad }), JSON.stringify(bad)).toEqual({
+          status: 400,
+          code: 'INVALID_INPUT',
+        });
+      }
+    }
+    const document = JSON.stringify(await (await app.request('/openapi.json')).json());
+    expect(document.match(/"timeZone":\{/g)?.length).toBeGreaterThanOrEqual(2);
+  });
+
   it('takes negative epoch milliseconds in a query parameter, as it takes dates before 1970 in ISO and in bodies', async () => {
     const [hit] = (await engram.recall('office', { scopes: [SCOPE] })).hits;
     for (const knownAt of ['-1', '1969-12-31T23:59:59.999Z']) {
@@ -133,6 +153,33 @@ describe.skipIf(!binBuilt)('CLI query dates on the local clock (skipped when dis
       hits: { id: string; why: { channels: { temporal?: unknown } } }[];
     };
     expect(hits.filter((h) => h.why.channels.temporal !== undefined).map((h) => h.id)).toEqual([id]);
+  });
+});
+
+describe.skipIf(!binBuilt)('CLI query dates in a time zone (skipped when dist/ is missing: run npm run build)', () => {
+  const cli = (args: string[], env: Record<string, string>) => runCli([...args, '--db', path, '--embedder', 'hash', '--json'], { env });
+  const temporalHits = (args: string[], env: Record<string, string>): string[] => {
+    const result = cli(args, env);
+    expect(result.status, result.stderr).toBe(0);
+    const { hits } = json(result) as { hits: { id: string; why: { channels: { temporal?: unknown } } }[] };
+    return hits.filter((h) => h.why.channels.temporal !== undefined).map((h) => h.id);
+  };
+
+  it("reads the dates in the machine's IANA zone across a daylight-saving change, or in --time-zone", () => {
+    // New York moved to UTC-4 at 07:00 UTC on 10 March 2024: that Sunday began at 05:00 UTC (UTC-5)
+    const remember = (at: string, text: string) =>
+      (json(cli(['remember', '--scope', 'acme/dst', '--occurred-at', at, text], {})) as { id: string }).id;
+    const saturdayNight = remember('2024-03-10T04:30:00Z', 'Dinner with Sam at the Italian place'); // 23:30 Saturday in New York
+    const sundayLunch = remember('2024-03-10T17:00:00Z', 'Lunch with Sam at the Greek place'); // 13:00 Sunday in New York
+    // "yesterday" asked at 09:00 on Monday in New York (13:00 UTC), as of then
+    const ask = ['recall', '--scope', 'acme/dst', '--as-of', '2024-03-11T13:00:00Z', 'what did I eat with Sam yesterday'];
+    expect(temporalHits(ask, { TZ: 'America/New_York' })).toEqual([sundayLunch]);
+    expect(temporalHits([...ask, '--time-zone', 'America/New_York'], { TZ: 'Asia/Tokyo' })).toEqual([sundayLunch]);
+    // 22:00 on Monday in Tokyo: its yesterday holds Saturday night in New York, not Sunday lunch
+    expect(temporalHits([...ask, '--time-zone', 'Asia/Tokyo'], { TZ: 'America/New_York' })).toEqual([saturdayNight]);
+    const refused = cli([...ask, '--time-zone', 'America/Gotham'], {});
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(/America\/Gotham.*not a known IANA time zone/);
   });
 });
 

@@ -8,7 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Engram } from '../../src/index.js';
+import { Engram, ManualClock } from '../../src/index.js';
 import { cursorKey } from '../../src/interfaces/hooks/handlers.js';
 import { parseHookInput } from '../../src/interfaces/hooks/hook-input.js';
 import { runHook, type HookEvent } from '../../src/interfaces/hooks/run-hook.js';
@@ -176,6 +176,34 @@ describe('user-prompt-submit hook', () => {
     expect(outcome.stdout).toContain('The shop deploys to production at prod:/srv/shop.');
     expect(outcome.stdout).toContain('Always run the smoke tests after a deploy.');
     expect(outcome.detail).toMatchObject({ via: expect.stringMatching(/^(context|recall)$/), server: null });
+  });
+
+  it('reads the prompt\'s dates on the user\'s wall clock: "yesterday" at 00:30 in India is the Indian yesterday', async () => {
+    // 19:00 UTC on 10 March 2024 is 00:30 on 11 March at UTC+05:30
+    const clock = new ManualClock(Date.parse('2024-03-10T19:00:00Z'));
+    // the hash embedder's vectors mean nothing: without its channel only the dates pick what is shown
+    const open = () => Engram.open({ path: db, embedder: 'hash', clock, recall: { semanticWeight: 0 } });
+    const engram = await open();
+    await engram.remember([
+      { scope: SCOPE, content: 'Fixed the checkout bug in the cart page.', occurredAt: '2024-03-10T12:00:00Z' }, // 17:30 on 10 March in India
+      { scope: SCOPE, content: 'Renamed the billing module to invoices.', occurredAt: '2024-03-09T10:00:00Z' }, // 15:30 on 9 March in India
+    ]);
+    await engram.close();
+    const promptStdin = (prompt: string): string =>
+      JSON.stringify({ ...(JSON.parse(hookStdin('user-prompt-submit', placeTranscript(dir))) as Record<string, unknown>), prompt });
+    const ask = (timeZone: string) =>
+      runHook('user-prompt-submit', promptStdin('what did we do yesterday'), {
+        scopes: [SCOPE],
+        db,
+        timeZone,
+        openEngine: open,
+      });
+    const local = (await ask('Asia/Kolkata')).stdout;
+    expect(local).toContain('Fixed the checkout bug');
+    expect(local).not.toContain('Renamed the billing module');
+    const utc = (await ask('UTC')).stdout;
+    expect(utc).toContain('Renamed the billing module');
+    expect(utc).not.toContain('Fixed the checkout bug');
   });
 });
 

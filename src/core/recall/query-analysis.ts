@@ -21,17 +21,22 @@ export interface QueryAnalysisOptions {
   referenceTime: number;
   /** Minutes east of UTC for the query's wall-clock dates ("on May 1"); default 0. */
   timezoneOffsetMinutes?: number;
+  /** IANA time zone for the query's wall-clock dates, daylight saving included; wins over `timezoneOffsetMinutes`. */
+  timeZone?: string;
   entities?: string[];
 }
 
-/** Analyses a query against a reference time and a UTC offset. */
+/** Analyses a query against a reference time and a wall clock (a time zone or a UTC offset). */
 export function analyzeQuery(text: string, options: QueryAnalysisOptions): QueryAnalysis {
-  const { referenceTime, timezoneOffsetMinutes } = options;
+  const { referenceTime, timezoneOffsetMinutes, timeZone } = options;
   return {
     text,
     terms: [...new Set(contentTerms(text))].slice(0, 64),
     entities: options.entities ?? extractEntities(text),
-    window: parseTemporalExpression(text, referenceTime, timezoneOffsetMinutes !== undefined ? { timezoneOffsetMinutes } : {}),
+    window: parseTemporalExpression(text, referenceTime, {
+      ...(timezoneOffsetMinutes !== undefined ? { timezoneOffsetMinutes } : {}),
+      ...(timeZone !== undefined ? { timeZone } : {}),
+    }),
     emotion: analyzeEmotion(text),
   };
 }

@@ -126,6 +126,7 @@ export async function recall(
     referenceTime: options.referenceTime ?? options.asOf ?? now,
     entities,
     ...(options.timezoneOffsetMinutes !== undefined ? { timezoneOffsetMinutes: options.timezoneOffsetMinutes } : {}),
+    ...(options.timeZone !== undefined ? { timeZone: options.timeZone } : {}),
   });
 
   const { channels, records, ahead } = await runChannels(deps, config, analysis, base, queryVector);

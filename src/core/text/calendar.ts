@@ -1,8 +1,10 @@
 /**
- * Calendar windows [start, end) in epoch ms for a fixed UTC offset. All arithmetic runs on "wall"
- * dates through `Date.UTC`, so results never depend on the machine's time zone.
+ * Calendar windows [start, end) in epoch ms on a wall clock: a fixed UTC offset, or an IANA time zone
+ * whose offset changes (daylight saving), each boundary taking the offset the zone has at that instant.
+ * All arithmetic runs on "wall" dates through `Date.UTC`, so results never depend on the machine's time zone.
  */
 import { dictionary } from './dictionary.js';
+import { zoneInstant, zoneOffsetMs } from './time-zone.js';
 
 /** A calendar date on the wall clock: month 1..12, day 1..31 (overflow normalises, as in `Date.UTC`). */
 export interface WallDate {
@@ -17,7 +19,7 @@ export interface TimeWindow {
   end: number;
 }
 
-/** Milliseconds in a day without a daylight-saving shift (offsets here are fixed). */
+/** Milliseconds in a day without a daylight-saving shift (a wall day in a time zone may be 23 or 25 hours). */
 export const DAY_MS = 86_400_000;
 
 const SEASON_START_MONTH: Readonly<Record<string, number>> = dictionary({ spring: 3, summer: 6, autumn: 9, fall: 9, winter: 12 });
@@ -35,23 +37,38 @@ export function addMonths(date: WallDate, months: number): WallDate {
   return { year, month, day: Math.min(date.day, daysInMonth(year, month)) };
 }
 
-/** Window arithmetic for one UTC offset. */
+/** The wall clock dates are read on: an IANA time zone ("Europe/Lisbon"), else a fixed offset in minutes east of UTC (default 0). */
+export interface WallClock {
+  timeZone?: string;
+  timezoneOffsetMinutes?: number;
+}
+
+/** Window arithmetic for one wall clock. */
 export class Calendar {
+  readonly #timeZone: string | undefined;
   readonly #offsetMs: number;
 
-  constructor(offsetMinutes: number) {
-    this.#offsetMs = offsetMinutes * 60_000;
+  /** A `timeZone` the runtime does not know throws a RangeError on first use: validate it first (`isTimeZone`). */
+  constructor(clock: WallClock = {}) {
+    this.#timeZone = clock.timeZone;
+    this.#offsetMs = (clock.timezoneOffsetMinutes ?? 0) * 60_000;
+  }
+
+  /** The instant's wall-clock time, its fields read as UTC (ms). */
+  wallTimeOf(instant: number): number {
+    return instant + (this.#timeZone === undefined ? this.#offsetMs : zoneOffsetMs(this.#timeZone, instant));
   }
 
   /** The wall date of an instant. */
   dateOf(instant: number): WallDate {
-    const shifted = new Date(instant + this.#offsetMs);
+    const shifted = new Date(this.wallTimeOf(instant));
     return { year: shifted.getUTCFullYear(), month: shifted.getUTCMonth() + 1, day: shifted.getUTCDate() };
   }
 
-  /** Midnight at the start of a wall date, in epoch ms. */
+  /** Midnight at the start of a wall date, in epoch ms (in a time zone, with the offset it has at that midnight). */
   startOf(date: WallDate): number {
-    return Date.UTC(date.year, date.month - 1, date.day) - this.#offsetMs;
+    const wall = Date.UTC(date.year, date.month - 1, date.day);
+    return this.#timeZone === undefined ? wall - this.#offsetMs : zoneInstant(this.#timeZone, wall);
   }
 
   /** The whole wall day of a date. */

@@ -8,4 +8,5 @@ export { STOP_WORDS, isStopWord } from './stop-words.js';
 export { stem } from './stem.js';
 export { extractEntities } from './entities.js';
 export { parseTemporalExpression, extractDates, type TemporalWindow, type TemporalOptions } from './temporal.js';
+export { isTimeZone } from './time-zone.js';
 export { splitSentences, type TextSpan } from './sentences.js';

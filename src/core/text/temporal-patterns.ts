@@ -3,7 +3,7 @@
  * "the past 3 days"), months with a modifier or preposition ("last May", "in early June 2023"), years
  * ("in 2023", "late 2022") and seasons ("last summer", "winter 2022").
  */
-import { addMonths, type Calendar, DAY_MS, type TimeWindow } from './calendar.js';
+import { addMonths, type Calendar, type TimeWindow } from './calendar.js';
 import { dictionary } from './dictionary.js';
 
 /** A date expression found at `index` of the text, with its window. */
@@ -23,7 +23,6 @@ export interface ParseContext {
   lower: string;
   reference: number;
   calendar: Calendar;
-  offsetMinutes: number;
   direction: (index: number) => Direction;
 }
 
@@ -150,8 +149,8 @@ function findPeriods(context: ParseContext, found: Found[]): void {
     let window: TimeWindow;
     if (unit === 'week') window = calendar.week(today, shift);
     else if (unit === 'weekend') {
-      const week = calendar.week(today, shift);
-      window = { start: week.start + 5 * DAY_MS, end: week.end };
+      const monday = calendar.dateOf(calendar.week(today, shift).start);
+      window = calendar.days({ ...monday, day: monday.day + 5 }, 2);
     } else if (unit === 'month') window = calendar.month(today.year, today.month + shift);
     else if (unit === 'quarter') window = calendar.months(today.year, Math.floor((today.month - 1) / 3) * 3 + 1 + 3 * shift, 3);
     else window = calendar.year(today.year + shift);
@@ -242,14 +241,15 @@ function findOrdinalWeeks(context: ParseContext, found: Found[]): void {
             )
         : calendar.year(Number(bareYear));
     const first = calendar.dateOf(span.start);
+    // the last millisecond is on the last day, whatever that day's length (23 or 25 hours when clocks change)
+    const lastDay = calendar.dateOf(span.end - 1);
     let window: TimeWindow;
     if (unit === 'week') {
-      window = last ? { start: span.end - 7 * DAY_MS, end: span.end } : calendar.days({ ...first, day: 1 + 7 * (n - 1) }, 7);
+      window = last ? calendar.days({ ...lastDay, day: lastDay.day - 6 }, 7) : calendar.days({ ...first, day: 1 + 7 * (n - 1) }, 7);
     } else {
       const weekday = new Date(Date.UTC(first.year, first.month - 1, first.day)).getUTCDay();
       const firstSaturday = 1 + ((6 - weekday + 7) % 7);
       if (last) {
-        const lastDay = calendar.dateOf(span.end - DAY_MS);
         const lastWeekday = new Date(Date.UTC(lastDay.year, lastDay.month - 1, lastDay.day)).getUTCDay();
         const back = (lastWeekday - 6 + 7) % 7; // days back to the last Saturday
         window = calendar.days({ ...lastDay, day: lastDay.day - back }, 2);

@@ -51,7 +51,7 @@ export function findChinese(context: ParseContext, found: Found[]): void {
     const days = numberOf(match[1] as string) * (/前/u.test(match[2] as string) ? -1 : 1);
     found.push({ index: match.index, text: match[0], ...calendar.day({ ...today, day: today.day + days }) });
   }
-  const wall = new Date(reference + context.offsetMinutes * 60_000);
+  const wall = new Date(calendar.wallTimeOf(reference));
   const localReference = new Date(
     wall.getUTCFullYear(),
     wall.getUTCMonth(),

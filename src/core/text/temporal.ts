@@ -14,7 +14,8 @@
  * An expression without a year or a modifier ("in June", "on 8 May", "on Friday") resolves to the most
  * recent such date not after the reference time for queries (one recalls the past). In stored texts
  * the same holds unless the sentence speaks of the future ("will", "going to", "planned", "due"),
- * where it resolves to the next one. Wall-clock dates use a fixed UTC offset (default 0). Text with
+ * where it resolves to the next one. Wall-clock dates are read in an IANA time zone, each window boundary
+ * taking the zone's offset at that instant, or at a fixed UTC offset (default 0). Text with
  * Chinese characters is also read by the Chinese rules of `temporal-zh.ts`.
  */
 import type * as ChronoEn from 'chrono-node/en';
@@ -37,9 +38,11 @@ export interface TemporalWindow {
   text: string;
 }
 
-/** Options for reading dates. */
+/** Options for reading dates: the wall clock of "yesterday" and "in May". */
 export interface TemporalOptions {
-  /** Minutes east of UTC used for wall-clock dates ("yesterday", "in May"); default 0 (UTC). */
+  /** IANA time zone ("Europe/Lisbon") whose offset, daylight saving included, each boundary takes; it wins over `timezoneOffsetMinutes`. */
+  timeZone?: string;
+  /** Minutes east of UTC, one fixed offset for every boundary; default 0 (UTC). */
   timezoneOffsetMinutes?: number;
 }
 
@@ -79,7 +82,7 @@ function findWithChrono(context: ParseContext, found: Found[]): void {
   const { text, calendar, reference } = context;
   // chrono mixes the machine's local zone into some casual phrases ("last night"), so it is handed a
   // reference whose local fields are the wall clock, and its components are read back as wall fields
-  const wall = new Date(reference + context.offsetMinutes * 60_000);
+  const wall = new Date(calendar.wallTimeOf(reference));
   const localReference = new Date(
     wall.getUTCFullYear(),
     wall.getUTCMonth(),
@@ -207,15 +210,9 @@ function findAll(text: string, reference: number, options: TemporalOptions, dire
   const english = TEMPORAL_HINT.test(text);
   const chinese = HAN.test(text);
   if (!english && !chinese) return [];
-  const offsetMinutes = options.timezoneOffsetMinutes ?? 0;
-  const context: ParseContext = {
-    text,
-    lower: text.toLowerCase(),
-    reference,
-    calendar: new Calendar(offsetMinutes),
-    offsetMinutes,
-    direction,
-  };
+  const clock =
+    options.timeZone !== undefined ? { timeZone: options.timeZone } : { timezoneOffsetMinutes: options.timezoneOffsetMinutes ?? 0 };
+  const context: ParseContext = { text, lower: text.toLowerCase(), reference, calendar: new Calendar(clock), direction };
   const found: Found[] = [];
   if (english) {
     findRanges(context, found);

@@ -20,6 +20,9 @@ export interface PromptContextRequest {
   maxTokens?: number;
   /** Most memories in the recall-based block (when the engine has no context builder). */
   k?: number;
+  /** The wall clock of the prompt's dates ("yesterday"): the user's IANA zone, or a fixed offset; default UTC. */
+  timeZone?: string;
+  timezoneOffsetMinutes?: number;
 }
 
 export interface PromptContextResult {
@@ -38,6 +41,7 @@ export async function promptContext(engram: Engram, request: PromptContextReques
     message: query.prompt,
     ...(query.budgetMs !== undefined ? { budgetMs: query.budgetMs } : {}),
     ...(query.maxTokens !== undefined ? { maxTokens: query.maxTokens } : {}),
+    ...wallClockOf(query),
   });
   const parts = CONTEXT_PARTS.map((name) => result.parts[name]);
   if (parts.every((part) => part.items.length === 0)) {
@@ -62,12 +66,19 @@ async function recallBlock(engram: Engram, request: PromptContextRequest): Promi
 
 /** Recall's hits as a Markdown section (empty when there are none). */
 async function recallSection(engram: Engram, request: PromptContextRequest): Promise<string> {
-  const { hits } = await engram.recall(request.prompt, { scopes: request.scopes, k: request.k ?? 5 });
+  const { hits } = await engram.recall(request.prompt, { scopes: request.scopes, k: request.k ?? 5, ...wallClockOf(request) });
   if (hits.length === 0) return '';
   const lines = hits.map(
     (h) => `- [${(h.occurredAt ?? h.validFrom).slice(0, 10)}, ${h.layer}] ${h.content.replace(/\s+/g, ' ').slice(0, 500)}`,
   );
   return `## Relevant memories\n${lines.join('\n')}`;
+}
+
+function wallClockOf(request: PromptContextRequest): { timeZone?: string; timezoneOffsetMinutes?: number } {
+  return {
+    ...(request.timeZone !== undefined ? { timeZone: request.timeZone } : {}),
+    ...(request.timezoneOffsetMinutes !== undefined ? { timezoneOffsetMinutes: request.timezoneOffsetMinutes } : {}),
+  };
 }
 
 /** The frame Claude Code sees the memory block in. */

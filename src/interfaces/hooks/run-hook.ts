@@ -12,6 +12,7 @@ import { promptQuery } from './prompt-query.js';
 import { IngestTotal, ingestBatches } from './ingest-batches.js';
 import { readSessionCwd, readTranscript, turnsAfter } from './transcript.js';
 import { resolveScopes } from './scope-template.js';
+import { machineWallClock } from '../machine-wall-clock.js';
 
 /**
  * Context budget of the prompt hook: the engine's 50 ms default is for warm in-process calls; a hook
@@ -36,6 +37,8 @@ export interface HookOptions {
   apiKey?: string;
   budgetMs?: number;
   maxTokens?: number;
+  /** IANA time zone the prompt's dates ("yesterday") are read in; default: this machine's, the user's own. */
+  timeZone?: string;
   /** Opens the engine for the local path (the CLI's own opener, with its flags and env). */
   openEngine: () => Promise<Engram>;
   /** Starts a background server when none is found (its discovery entry, or null when none came up in time). */
@@ -85,6 +88,8 @@ export async function runHook(event: HookEvent, stdin: string, options: HookOpti
           prompt,
           budgetMs: options.budgetMs ?? DEFAULT_HOOK_BUDGET_MS,
           ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
+          // the hook runs on the user's machine; a server it reaches may be in another zone
+          ...(options.timeZone !== undefined ? { timeZone: options.timeZone } : machineWallClock()),
         });
         return {
           stdout: typeof result.text === 'string' ? result.text : '',

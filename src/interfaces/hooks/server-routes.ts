@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { Engram } from '../../engram.js';
 import { EngramError } from '../../core/errors.js';
-import { parseInput, scopeSchema } from '../../core/schemas.js';
+import { ONE_WALL_CLOCK_ISSUE, oneWallClock, parseInput, scopeSchema, timeZoneSchema, timezoneOffsetSchema } from '../../core/schemas.js';
 import type { Scope } from '../../core/scope.js';
 import { endSession, ingestTurns, promptContext, readCursor, sessionContext } from './handlers.js';
 
@@ -26,8 +26,11 @@ const promptContextSchema = z
     budgetMs: z.number().int().min(1).max(10_000).optional(),
     maxTokens: z.number().int().min(50).max(100_000).optional(),
     k: z.number().int().min(1).max(50).optional(),
+    timeZone: timeZoneSchema.optional(),
+    timezoneOffsetMinutes: timezoneOffsetSchema.optional(),
   })
-  .strict();
+  .strict()
+  .refine(oneWallClock, ONE_WALL_CLOCK_ISSUE);
 const ingestSchema = z
   .object({
     scope: scopeSchema,

@@ -7,6 +7,7 @@ import type { Engram } from '../../engram.js';
 import { EngramError } from '../../core/errors.js';
 import type { Scope } from '../../core/scope.js';
 import { toToolError } from './error-mapping.js';
+import { machineWallClock, type MachineWallClock } from '../machine-wall-clock.js';
 
 export interface ToolContext {
   engram: Engram;
@@ -41,6 +42,14 @@ function assertAllowed(context: ToolContext, scopes: readonly string[]): void {
       { details: { denied } },
     );
   }
+}
+
+/**
+ * The wall clock of a read's dates ("yesterday"): the zone the call names, else the zone of the
+ * machine this server runs on (the user's own over stdio).
+ */
+export function wallClock(timeZone: string | undefined): MachineWallClock {
+  return timeZone !== undefined ? { timeZone } : machineWallClock();
 }
 
 /** A successful result: structured content plus a text rendering for clients that only read text. */

@@ -11,9 +11,10 @@ import { collect, withCommonFlags, type CommonFlags } from '../context.js';
 import { printResult } from '../output.js';
 import { withEngine } from '../run.js';
 import { numberFlag } from '../number-flag.js';
-import { localOffsetMinutes } from '../local-offset.js';
+import { localWallClock } from '../local-wall-clock.js';
 
 interface ContextFlags extends CommonFlags {
+  timeZone?: string;
   scope?: string[];
   goal?: string;
   objects?: string;
@@ -52,6 +53,7 @@ export function registerContextCommands(program: Command): void {
     .option('--episodes <n>', 'relevant episodes to include (default 5)')
     .option('--persona', "re-rank knowledge and episodes by the scopes' persona")
     .option('--chains', 'add the decision chains of what is relevant, whole')
+    .option('--time-zone <zone>', "IANA time zone for dates in the message, e.g. Europe/Lisbon (default: this machine's)")
     .action(async (words: string[], flags: ContextFlags & { persona?: boolean }) => {
       await withEngine(flags, async (engram) => {
         const objects = list(flags.objects);
@@ -78,7 +80,7 @@ export function registerContextCommands(program: Command): void {
           ...(episodes !== undefined ? { episodes } : {}),
           ...(flags.persona === true ? { persona: true } : {}),
           ...(flags.chains === true ? { chains: true } : {}),
-          timezoneOffsetMinutes: localOffsetMinutes(),
+          ...localWallClock(flags.timeZone),
         });
         printResult({ json: flags.json === true }, result, (ctx: StructuredContext) => ctx.markdown);
       });

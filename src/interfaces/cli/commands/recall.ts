@@ -8,7 +8,7 @@ import { printResult } from '../output.js';
 import { withEngine } from '../run.js';
 import { formatHits } from './format.js';
 import { numberFlag } from '../number-flag.js';
-import { localOffsetMinutes } from '../local-offset.js';
+import { localWallClock } from '../local-wall-clock.js';
 
 interface RecallFlags extends CommonFlags {
   scope?: string[];
@@ -19,6 +19,7 @@ interface RecallFlags extends CommonFlags {
   includeSuperseded?: boolean;
   persona?: boolean;
   chains?: boolean;
+  timeZone?: string;
 }
 
 /** Registers `recall`. */
@@ -32,6 +33,7 @@ export function registerRecallCommand(program: Command): void {
     .option('--include-superseded', 'also return superseded and decayed versions')
     .option('--persona', "re-rank by the scopes' persona (engram persona set); see why.persona")
     .option('--chains', 'add the whole decision chain of each hit that belongs to one')
+    .option('--time-zone <zone>', "IANA time zone for dates in the query, e.g. Europe/Lisbon (default: this machine's)")
     .action(async (queryWords: string[], flags: RecallFlags) => {
       await withEngine(flags, async (engram) => {
         const result = await engram.recall(queryWords.join(' '), {
@@ -43,7 +45,7 @@ export function registerRecallCommand(program: Command): void {
           ...(flags.includeSuperseded ? { includeSuperseded: true } : {}),
           ...(flags.persona === true ? { persona: true } : {}),
           ...(flags.chains === true ? { chains: true } : {}),
-          timezoneOffsetMinutes: localOffsetMinutes(flags.asOf),
+          ...localWallClock(flags.timeZone, flags.asOf),
         });
         printResult({ json: flags.json === true }, result, formatHits);
       });

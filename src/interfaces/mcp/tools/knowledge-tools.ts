@@ -5,7 +5,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { PredictInput } from '../../../serving/schemas.js';
 import { renderJson } from '../render.js';
-import { guarded, ok, readScopes, writeScope, type ToolContext } from '../tool-context.js';
+import { guarded, ok, readScopes, wallClock, writeScope, type ToolContext } from '../tool-context.js';
 import { consolidateShape, contextShape, predictShape, relateShape } from './shapes.js';
 
 /** Registers the knowledge tools on `server`. */
@@ -23,8 +23,8 @@ export function registerKnowledgeTools(server: McpServer, context: ToolContext):
     },
     (args) =>
       guarded(async () => {
-        const { scope: _scope, scopes: _scopes, ...rest } = args;
-        const result = asObject(await engram.context({ ...rest, scopes: readScopes(context, args) }));
+        const { scope: _scope, scopes: _scopes, timeZone, ...rest } = args;
+        const result = asObject(await engram.context({ ...rest, scopes: readScopes(context, args), ...wallClock(timeZone) }));
         return ok(result, typeof result.markdown === 'string' ? result.markdown : renderJson(result));
       }),
   );

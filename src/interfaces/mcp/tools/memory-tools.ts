@@ -5,7 +5,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { RememberInput, UpdateInput } from '../../../core/schemas.js';
 import { renderHits, renderListItem, renderMemory, renderMemoryLine, renderRemember } from '../render.js';
-import { guarded, ok, readScopes, writeScope, type ToolContext } from '../tool-context.js';
+import { guarded, ok, readScopes, wallClock, writeScope, type ToolContext } from '../tool-context.js';
 import { forgetShape, getShape, listShape, recallShape, REMEMBER_GROUPS, rememberShape, statsShape, updateShape } from './shapes.js';
 import { EngramError, messages } from '../../../core/errors.js';
 
@@ -74,9 +74,9 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
     },
     (args) =>
       guarded(async () => {
-        const { scope: _scope, scopes: _scopes, query, ...options } = args;
+        const { scope: _scope, scopes: _scopes, query, timeZone, ...options } = args;
         const scopes = readScopes(context, args);
-        const result = await engram.recall(query, { ...options, scopes });
+        const result = await engram.recall(query, { ...options, scopes, ...wallClock(timeZone) });
         const skipped =
           result.skipped !== undefined
             ? `\n(${result.skipped.length} damaged memories left out: ${result.skipped.map((s) => s.id).join(', ')}; memory_forget removes them)`

@@ -95,11 +95,18 @@ const timeTravel = {
   knownAt: when('What we believed then').optional(),
 };
 
+/** The user's time zone: "yesterday" is a day of their wall clock. */
+const timeZoneField = z
+  .string()
+  .optional()
+  .describe('IANA time zone for dates like "yesterday", e.g. Europe/Lisbon (default: the server machine\'s).');
+
 export const recallShape = {
   ...readScopeFields,
   query: z.string().describe('What to look for; dates like "last week" narrow by time.'),
   k: z.number().int().min(1).max(100).optional().describe('Hits (default 10).'),
   ...timeTravel,
+  timeZone: timeZoneField,
   layers: z.array(z.enum(LAYERS)).optional(),
   includeSuperseded: z.boolean().optional().describe('Also superseded and decayed versions.'),
   chains: z.boolean().optional().describe('Add the whole decision chain of each hit in one (hit.chain).'),
@@ -117,6 +124,7 @@ export const contextShape = {
   maxTokens: z.number().int().optional().describe('Token budget (default 2000).'),
   episodes: z.number().int().optional().describe('Past episodes (default 5).'),
   chains: z.boolean().optional().describe('Add the decision chains of what is relevant (parts.chains).'),
+  timeZone: timeZoneField,
 };
 
 export const idField = z.string().min(1).max(200).describe('Memory id.');
