@@ -96,6 +96,16 @@ export function toEngramError(error: unknown, action: string): EngramError {
       options,
     );
   }
+  if (code === '42501') {
+    // insufficient_privilege: the statement is sound, the role may not run it (e.g. a role that may only read)
+    return new EngramError(
+      'STORAGE_UNAVAILABLE',
+      messages.storageUnavailable(
+        `the PostgreSQL role may not "${action}" (SQLSTATE ${code}, insufficient privilege); grant it the privilege or use a role that may write`,
+      ),
+      options,
+    );
+  }
   if (code.startsWith('42')) {
     return new EngramError(
       'INTERNAL',

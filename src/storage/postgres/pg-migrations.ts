@@ -439,6 +439,8 @@ export async function ensurePgvector(db: PgDriver): Promise<boolean> {
 export async function migrate(db: PgDriver, context: MigrationContext): Promise<void> {
   const t = context.tables;
   try {
+    // a current schema needs no write, so a role that may only read opens it too
+    if (await schemaCurrent(db, t)) return;
     await db.transaction(async (session) => {
       await session.query(`SELECT ${LOCK_WRITE}`, [t.schema]);
       await session.query(`CREATE SCHEMA IF NOT EXISTS "${t.schema}"`);
@@ -466,6 +468,17 @@ export async function migrate(db: PgDriver, context: MigrationContext): Promise<
   }
 }
 
+/** Are all migrations applied? Reads only; throws when a newer Engram wrote the schema. */
+async function schemaCurrent(db: PgQueryable, t: Tables): Promise<boolean> {
+  const exists = await db.query<{ t: string | null }>('SELECT to_regclass($1) AS t', [t.migrations]);
+  if (exists.rows[0]?.t == null) return false;
+  const versions = (await db.query<{ version: number }>(`SELECT version FROM ${t.migrations}`)).rows.map((r) => Number(r.version));
+  const newest = Math.max(0, ...versions);
+  if (newest > LATEST_VERSION) throw newerSchema(newest);
+  const applied = new Set(versions);
+  return MIGRATIONS.every((migration) => applied.has(migration.version));
+}
+
 const META_EMBEDDING_NAME = 'embedding.name';
 const META_EMBEDDING_DIMENSION = 'embedding.dimension';
 
@@ -482,26 +495,11 @@ export async function readEmbeddingName(db: PgQueryable, tables: Tables): Promis
  * dimension (`EMBEDDING_DIMENSION_MISMATCH`), since mixing vector spaces gives silent garbage.
  */
 export async function checkEmbeddingIdentity(db: PgDriver, tables: Tables, embedding: { name: string; dimension: number }): Promise<void> {
-  const stored = await db
-    .transaction(async (session) => {
-      await session.query(`SELECT ${LOCK_WRITE}`, [tables.schema]);
-      await session.query(`INSERT INTO ${tables.meta} (key, value) VALUES ($1, $2), ($3, $4) ON CONFLICT (key) DO NOTHING`, [
-        META_EMBEDDING_NAME,
-        embedding.name,
-        META_EMBEDDING_DIMENSION,
-        String(embedding.dimension),
-      ]);
-      const rows = (
-        await session.query<{ key: string; value: string }>(`SELECT key, value FROM ${tables.meta} WHERE key IN ($1, $2)`, [
-          META_EMBEDDING_NAME,
-          META_EMBEDDING_DIMENSION,
-        ])
-      ).rows;
-      return new Map(rows.map((r) => [r.key, r.value]));
-    })
-    .catch((error: unknown) => {
-      throw toEngramError(error, 'record the embedding model');
-    });
+  const recorded = await readEmbeddingIdentity(db, tables).catch((error: unknown) => {
+    throw toEngramError(error, 'read the embedding model');
+  });
+  // once recorded there is nothing to write (a role that may only read opens the store too)
+  const stored = recorded.size === 2 ? recorded : await recordEmbeddingIdentity(db, tables, embedding);
   const name = stored.get(META_EMBEDDING_NAME);
   if (name !== undefined && name !== embedding.name) {
     throw new EngramError('EMBEDDING_MODEL_MISMATCH', messages.modelMismatch(name, embedding.name), {
@@ -514,6 +512,39 @@ export async function checkEmbeddingIdentity(db: PgDriver, tables: Tables, embed
       details: { stored: Number(dimension), given: embedding.dimension },
     });
   }
+}
+
+/** The recorded embedder name and dimension (those present). */
+async function readEmbeddingIdentity(db: PgQueryable, tables: Tables): Promise<Map<string, string>> {
+  const rows = (
+    await db.query<{ key: string; value: string }>(`SELECT key, value FROM ${tables.meta} WHERE key IN ($1, $2)`, [
+      META_EMBEDDING_NAME,
+      META_EMBEDDING_DIMENSION,
+    ])
+  ).rows;
+  return new Map(rows.map((r) => [r.key, r.value]));
+}
+
+/** Records the embedder where none is recorded yet, then returns what is recorded. */
+function recordEmbeddingIdentity(
+  db: PgDriver,
+  tables: Tables,
+  embedding: { name: string; dimension: number },
+): Promise<Map<string, string>> {
+  return db
+    .transaction(async (session) => {
+      await session.query(`SELECT ${LOCK_WRITE}`, [tables.schema]);
+      await session.query(`INSERT INTO ${tables.meta} (key, value) VALUES ($1, $2), ($3, $4) ON CONFLICT (key) DO NOTHING`, [
+        META_EMBEDDING_NAME,
+        embedding.name,
+        META_EMBEDDING_DIMENSION,
+        String(embedding.dimension),
+      ]);
+      return readEmbeddingIdentity(session, tables);
+    })
+    .catch((error: unknown) => {
+      throw toEngramError(error, 'record the embedding model');
+    });
 }
 
 function newerSchema(version: number): EngramError {

@@ -25,10 +25,11 @@ import { claimJobs, completeJobs, failJob, jobBacklog } from './pg-jobs.js';
 import { countPendingParts, PartBlobCache, readPendingParts } from './pg-parts.js';
 import { countPendingMentions, readPendingMentions, writeMentions } from './pg-mentions.js';
 import { assertReadScopes } from '../../core/scope.js';
+import { consoleLogger, type Logger } from '../../core/ports/logger.js';
 import { AccessBatch } from '../access-batch.js';
 import { AsyncMutex } from '../async-mutex.js';
 import type { PgDriver, PgQueryable } from './pg-driver.js';
-import { toEngramError } from './pg-errors.js';
+import { pgCode, toEngramError } from './pg-errors.js';
 import { checkEmbeddingIdentity, ensurePgvector, LOCK_WRITE, migrate, readVectorStorage, type VectorStorage } from './pg-migrations.js';
 import { PgReader, type PgReaderContext } from './pg-reader.js';
 import { SCHEMA_NAME, tablesOf, type Tables } from './pg-rows.js';
@@ -55,11 +56,16 @@ export interface PostgresStoreOptions {
   annThreshold?: number;
   /** Accesses are written within this many ms (default 1000). */
   accessFlushMs?: number;
+  /** Where the store reports writes it let go, such as access counts a role that may only read cannot save (default: `console.warn`). */
+  logger?: Logger;
 }
 
 interface OpenState {
   closed: boolean;
 }
+
+/** SQLSTATEs of a session that may not write: insufficient_privilege, read_only_sql_transaction (a standby). */
+const WRITE_REFUSED = new Set(['42501', '25006']);
 
 /** Memory rows inserted (through this store) before it refreshes the table's planner statistics. */
 const ANALYZE_MIN_ROWS = 1_000;
@@ -79,6 +85,9 @@ export class PostgresStore extends PgReader implements Store {
   readonly #state: OpenState;
   readonly #mutex = new AsyncMutex();
   readonly #access = new AccessBatch();
+  readonly #logger: Logger;
+  /** Set once the role proved it may not write access counts: later reads queue none. */
+  #accessDenied = false;
   #flushTimer: ReturnType<typeof setTimeout> | undefined;
   #closing: Promise<void> | undefined;
   /** Memory rows this store inserted since it last analysed the table, and the rows the table had then. */
@@ -95,6 +104,7 @@ export class PostgresStore extends PgReader implements Store {
     embedderName: string;
     annThreshold: number;
     accessFlushMs: number;
+    logger: Logger;
     state: OpenState;
     vectorCache: VectorCache | undefined;
     partCache: PartBlobCache;
@@ -121,6 +131,7 @@ export class PostgresStore extends PgReader implements Store {
       embedderName: parts.embedderName,
     };
     this.#state = parts.state;
+    this.#logger = parts.logger;
     this.capabilities = Object.freeze({ annIndex: parts.vectors === 'pgvector', multiProcess: parts.driver.concurrentSessions });
     this.vectorStaging = new PgVectorStaging({
       tables: parts.tables,
@@ -177,6 +188,7 @@ export class PostgresStore extends PgReader implements Store {
         embedderName: embedding.name,
         annThreshold: options.annThreshold ?? 20_000,
         accessFlushMs: options.accessFlushMs ?? 1000,
+        logger: options.logger ?? consoleLogger,
         state: { closed: false },
         vectorCache: vectors === 'array' ? new VectorCache(embedding.dimension) : undefined,
         partCache: new PartBlobCache(),
@@ -278,7 +290,7 @@ export class PostgresStore extends PgReader implements Store {
 
   /** Queues the accesses and returns at once; they are written within `accessFlushMs`, before the next transaction, or on close. */
   async recordAccess(ids: readonly string[], at: number): Promise<void> {
-    if (this.#state.closed || ids.length === 0) return;
+    if (this.#state.closed || this.#accessDenied || ids.length === 0) return;
     this.#access.add(ids, at);
     this.#scheduleAccessFlush();
   }
@@ -425,15 +437,14 @@ export class PostgresStore extends PgReader implements Store {
 
   async #shutDown(): Promise<void> {
     if (this.#flushTimer !== undefined) clearTimeout(this.#flushTimer);
-    let failure: unknown;
+    // access counts are best effort: the read they count has answered, so a close never fails for them
     await this.#mutex
       .run(() => this.#flushAccessLocked({ rethrow: true }))
       .catch((error: unknown) => {
-        failure = error;
+        this.#logger.warn(`the access counts of this run were not saved (${error instanceof Error ? error.message : String(error)})`);
       });
     this.#state.closed = true;
     await this.#driver.close().catch(() => undefined);
-    if (failure !== undefined) throw failure;
   }
 
   /** Runs `fn` in one transaction holding the schema's writer lock, queued behind this process's transactions. */
@@ -465,6 +476,15 @@ export class PostgresStore extends PgReader implements Store {
         [JSON.stringify(batch)],
       );
     } catch (error) {
+      if (WRITE_REFUSED.has(pgCode(error) ?? '')) {
+        // a role that may only read: let these go, queue no more, and say so once
+        this.#accessDenied = true;
+        this.#access.take();
+        this.#logger.warn('access counts are not saved: this PostgreSQL session may not write the store (it may only read)', {
+          schema: this.#tables.schema,
+        });
+        return;
+      }
       this.#access.restore(entries);
       if (options.rethrow === true) throw toEngramError(error, 'record accesses');
     }

@@ -4,7 +4,8 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { EngramError, messages } from '../../core/errors.js';
+import { EngramError, isEngramError, messages } from '../../core/errors.js';
+import { blockedByReadOnlyFolder, folderWritable, readOnlyCopy } from './read-only-folder.js';
 import { BUSY_WAIT_SETTING, isBusy, toEngramError } from './sqlite-errors.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite-store-config.js';
 
@@ -19,6 +20,8 @@ export function isMemoryPath(path: string): boolean {
 
 /**
  * Opens one connection with WAL, `busy_timeout`, foreign keys, `synchronous=NORMAL` and sqlite-vec loaded.
+ * A read-only connection to a database in a folder it cannot write (SQLite could not create `-wal`/`-shm`)
+ * reads a copy of the file held in memory instead (`inMemoryCopy`); it throws when a `-wal` holds changes.
  * The driver is imported lazily so that importing this module loads no native code.
  */
 export async function openConnection(options: { path: string; readonly: boolean; busyTimeoutMs: number }): Promise<SqliteConnection> {
@@ -46,9 +49,16 @@ export async function openConnection(options: { path: string; readonly: boolean;
   }
   const [driver, sqliteVec] = await Promise.all([import('better-sqlite3'), import('sqlite-vec')]);
   let db: SqliteDatabase;
+  let inMemoryCopy = false;
   try {
     db = new driver.default(path, { readonly, fileMustExist: readonly });
+    if (readonly && !isMemoryPath(path) && blockedByReadOnlyFolder(db, path)) {
+      db.close();
+      db = new driver.default(readOnlyCopy(path), { readonly: true });
+      inMemoryCopy = true;
+    }
   } catch (error) {
+    if (isEngramError(error)) throw error;
     throw new EngramError(
       'STORAGE_UNAVAILABLE',
       messages.storageUnavailable(`"${path}" cannot be opened; check that its directory is writable and the file is an SQLite database`),
@@ -62,7 +72,7 @@ export async function openConnection(options: { path: string; readonly: boolean;
     db.pragma(`busy_timeout = ${Math.round(options.busyTimeoutMs)}`);
     if (!readonly && !isMemoryPath(path)) db.pragma('journal_mode = WAL');
     // reads through a memory map skip a system call per page (recall reads a few hundred rows at random)
-    if (readonly && !isMemoryPath(path)) db.pragma('mmap_size = 8589934592');
+    if (readonly && !isMemoryPath(path) && !inMemoryCopy) db.pragma('mmap_size = 8589934592');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     // freed bytes are zeroed when freed, so a purged text leaves no copy in a page or the freelist
@@ -72,7 +82,20 @@ export async function openConnection(options: { path: string; readonly: boolean;
     db.close();
     throw toEngramError(error, 'open the database');
   }
-  return new SqliteConnection(db, options.busyTimeoutMs);
+  return new SqliteConnection(db, options.busyTimeoutMs, inMemoryCopy);
+}
+
+/**
+ * The write connection, or `undefined` when it cannot be opened because the database exists in a
+ * folder this process may not write (the caller then opens the store read-only).
+ */
+export async function openWriterUnlessFolderReadOnly(path: string, busyTimeoutMs: number): Promise<SqliteConnection | undefined> {
+  try {
+    return await openConnection({ path, readonly: false, busyTimeoutMs });
+  } catch (error) {
+    if (isMemoryPath(path) || !existsSync(path) || folderWritable(path)) throw error;
+    return undefined;
+  }
 }
 
 /** A connection with cached statements; every method is synchronous, like the driver. */
@@ -81,10 +104,13 @@ export class SqliteConnection {
   #afterCommit: (() => void) | undefined;
   readonly #busyTimeoutMs: number;
   readonly #statements = new Map<string, SqliteStatement>();
+  /** Reads a copy of the file taken at open (its folder could not be written): later changes are not seen. */
+  readonly inMemoryCopy: boolean;
 
-  constructor(db: SqliteDatabase, busyTimeoutMs: number) {
+  constructor(db: SqliteDatabase, busyTimeoutMs: number, inMemoryCopy = false) {
     this.#db = db;
     this.#busyTimeoutMs = busyTimeoutMs;
+    this.inMemoryCopy = inMemoryCopy;
   }
 
   get inTransaction(): boolean {

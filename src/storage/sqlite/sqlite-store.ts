@@ -30,7 +30,8 @@ import { openAnnIndex, type AnnIndex } from './ann/ann-index.js';
 import { AsyncMutex } from '../async-mutex.js';
 import { WalCheckpointer, type WalCheckpointUsage } from './wal-checkpointer.js';
 import { resolve } from 'node:path';
-import { isMemoryPath, openConnection, type SqliteConnection } from './sqlite-connection.js';
+import { isMemoryPath, openConnection, openWriterUnlessFolderReadOnly, type SqliteConnection } from './sqlite-connection.js';
+import { readOnlyFolderWarning } from './read-only-folder.js';
 import { toEngramError } from './sqlite-errors.js';
 import { assertSchemaCurrent, checkEmbeddingIdentity, migrate } from './sqlite-migrations.js';
 import { LexicalIndex, type LexicalIndexUsage } from './lexical/lexical-index.js';
@@ -131,19 +132,25 @@ export class SqliteStore extends SqliteReader implements Store {
 
   /** Opens (creating and migrating if needed) the store described by `config`. */
   static async open(config: SqliteStoreConfig): Promise<SqliteStore> {
-    const resolved = resolveSqliteStoreConfig(config);
+    let resolved = resolveSqliteStoreConfig(config);
     const { path, busyTimeoutMs, embedding } = resolved;
     const opened: SqliteConnection[] = [];
     try {
       let writer: SqliteConnection | undefined;
       let reader: SqliteConnection;
-      if (resolved.readonly) {
+      if (!resolved.readonly) {
+        writer = await openWriterUnlessFolderReadOnly(path, busyTimeoutMs);
+        // a database in a folder this process cannot write is still readable: open it read-only
+        if (writer === undefined) resolved = Object.freeze({ ...resolved, readonly: true });
+      }
+      if (writer === undefined) {
         reader = await openConnection({ path, readonly: true, busyTimeoutMs });
         opened.push(reader);
         reader.snapshot(() => assertSchemaCurrent(reader));
         await checkEmbeddingIdentity(reader, embedding, { readonly: true });
+        const warning = readOnlyFolderWarning(path, { fellBack: config.readonly !== true, inMemoryCopy: reader.inMemoryCopy });
+        if (warning !== '') resolved.logger.warn(warning);
       } else {
-        writer = await openConnection({ path, readonly: false, busyTimeoutMs });
         opened.push(writer);
         await migrate(writer, { dimension: embedding.dimension });
         await checkEmbeddingIdentity(writer, embedding, { readonly: false });

@@ -96,6 +96,10 @@ const NEGATED_IDIOMS = new RegExp(
   'gi',
 );
 
+/** Lead-ins that retract the speaker's previous words, up to the corrected statement. */
+const SELF_CORRECTION =
+  /^\s*(?:(?:(?:oh|oops|no|um+|uh+|hmm+)[\s,]+)?wait\b[\s,:!.\-\u2014\u2013]*|(?:sorry|oops|my bad|scratch that|no)\b[\s,:!.\-\u2014\u2013]*i meant?\b[\s,:\-\u2014\u2013]*|(?:sorry|oops|my bad|scratch that)\s*[,:!.\-\u2014\u2013]+\s*|i meant?\b(?:,\s*|\s+(?=(?:i|we|my|our|it|they|he|she|the)\b)))/i;
+
 /** Detects and removes markers, negation and retracted values from one clause. */
 export function markClause(clause: string): MarkedClause {
   const markers = new Set<ClaimMarker>();
@@ -118,6 +122,8 @@ export function markClause(clause: string): MarkedClause {
   };
 
   take(/^\s*(?:correction|corrected|clarification|to clarify|erratum|errata)\b\s*[:,\-\u2014\u2013]*\s*/i, 'correction');
+  // a speaker taking back what they just said: "oh wait,", "no wait", "sorry, I mean", "I meant", "scratch that"
+  take(SELF_CORRECTION, 'correction');
   take(/^\s*(?:update|fyi|note|heads up|btw|ps)\b\s*[:,\-\u2014\u2013]+\s*/i, 'update');
   take(/\b(?:actually|in fact|in reality|as it turns out|it turns out(?: that)?)\b,?/gi, 'actually');
   // "the new CTO", "a new phone number": the thing named has changed.
