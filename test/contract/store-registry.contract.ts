@@ -165,6 +165,33 @@ export function registerRegistryContract(ctx: ContractContext): void {
     expect(await ctx.store().getConceptRefs({ scopes: [A], conceptIds: [mug!.id] })).toEqual([]);
   });
 
+  test('concept refs: visibleAt keeps the refs to records current then (not forgotten, expired, decayed or ended)', async () => {
+    const [mug] = await insert([concept('mug')]);
+    const [current, forgotten, expired, decayed, ended, later] = await insert([
+      makeRecord(),
+      makeRecord({ status: 'deleted', updatedAt: NOW }),
+      makeRecord({ status: 'expired' }),
+      makeRecord({ status: 'decayed' }),
+      makeRecord({ validTo: NOW - DAY, invalidatedAt: NOW - DAY }),
+      makeRecord({ recordedAt: NOW + DAY, validFrom: NOW + DAY }),
+    ]);
+    const all = [current, forgotten, expired, decayed, ended, later].map((r) => r!.id);
+    await ctx.store().transaction((tx) => tx.addConceptRefs({ scope: A, conceptId: mug!.id, layer: 'episodic', refIds: all }));
+    const refs = async (visibleAt?: number): Promise<string[]> =>
+      (
+        await ctx.store().getConceptRefs({
+          scopes: [A],
+          conceptIds: [mug!.id],
+          layers: ['episodic'],
+          ...(visibleAt !== undefined ? { visibleAt } : {}),
+        })
+      ).map((r) => r.refId);
+    expect(await refs()).toEqual(all);
+    expect(await refs(NOW)).toEqual([current!.id]);
+    expect(await refs(NOW + 2 * DAY)).toEqual([current!.id, later!.id]);
+    expect(await ctx.store().getConceptRefs({ scopes: [B], conceptIds: [mug!.id], visibleAt: NOW })).toEqual([]);
+  });
+
   test('findConcepts matches names case-insensitively within scopes, layers and statuses', async () => {
     const [mug, kitchen, old] = await insert([
       concept('Coffee Mug'),

@@ -403,6 +403,11 @@ export interface StateEntry {
   scope: Scope;
   key: string;
   value: unknown;
+  /**
+   * Only refs to records current at this instant (as `isVisible` with no time filter: not forgotten,
+   * expired or decayed, nor ended in valid time), told from the records' rows without reading them whole.
+   */
+  visibleAt?: number;
   updatedAt: number;
 }
 
