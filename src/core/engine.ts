@@ -154,8 +154,6 @@ interface EditVectors {
   chunkVectors: readonly Float32Array[];
 }
 
-/** How long recall keeps a scope's index of corrected captured claims without a write of its own (ms). */
-const CORRECTED_FRESH_MS = 5_000;
 /** The most scopes whose index recall keeps. */
 const CORRECTED_SCOPES = 256;
 
@@ -184,7 +182,7 @@ export class EngramCore {
   readonly #llm: Llm | null;
   readonly #importanceRecoveryMs: number | undefined;
   readonly #listeners = new Set<RecordChangeListener>();
-  readonly #corrected = new Map<Scope, { at: number; index: Promise<CorrectedClaims | null> }>();
+  readonly #corrected = new Map<Scope, { generation: number; index: Promise<CorrectedClaims | null> }>();
   readonly #redactor: Redactor;
 
   constructor(options: EngramCoreOptions) {
@@ -233,24 +231,26 @@ export class EngramCore {
   }
 
   #announce(change: RecordChange): void {
-    // what corrects captured claims is known to this scope's index no longer
-    if (change.supersedes !== false) for (const { scope } of change.records) this.#corrected.delete(scope);
     for (const listener of this.#listeners) listener(change);
   }
 
   /**
-   * A scope's index of corrected captured claims (`correctedClaimsOf`) for recall, kept until a write of
-   * this facade may have superseded something there, or for `CORRECTED_FRESH_MS` (another process's writes).
-   * Reading it costs a read of the scope's superseded claims (~60 ms at 3,000), so it is not read per recall.
+   * A scope's index of corrected captured claims (`correctedClaimsOf`) for recall and context, kept while
+   * the store's `supersededGeneration` of the scope is unchanged: any write, of any process, that changes
+   * what the index holds moves it. Reading the index costs a read of the scope's superseded claims (~60 ms
+   * at 3,000); comparing the generation, one small indexed read. The generation is read first, so what is
+   * kept may be newer than the generation it is filed under, never older.
    */
-  protected correctedIndex(scope: Scope): Promise<CorrectedClaims | null> {
-    const at = this.system.wallClock.now();
+  protected async correctedIndex(scope: Scope): Promise<CorrectedClaims | null> {
+    const generation = await this.store.supersededGeneration(scope);
     const kept = this.#corrected.get(scope);
-    if (kept !== undefined && at - kept.at < CORRECTED_FRESH_MS) return kept.index;
+    if (kept?.generation === generation) return kept.index;
     const index = correctedClaimsOf(skippingReader(this.store).store, scope);
-    index.catch(() => this.#corrected.delete(scope));
+    index.catch(() => {
+      if (this.#corrected.get(scope)?.index === index) this.#corrected.delete(scope);
+    });
     this.#corrected.delete(scope);
-    this.#corrected.set(scope, { at, index });
+    this.#corrected.set(scope, { generation, index });
     // the oldest go first past the bound
     for (const oldest of this.#corrected.keys()) {
       if (this.#corrected.size <= CORRECTED_SCOPES) break;
@@ -277,6 +277,8 @@ export class EngramCore {
     this.assertOpen();
     await this.#followUps.flush();
     const previous = { store: this.#store, embedder: this.#embedder };
+    // another store's generations say nothing of what was read from this one
+    this.#corrected.clear();
     this.#store = store;
     this.#embedder = embedder;
     return previous;
@@ -1003,10 +1005,7 @@ export class EngramCore {
       { scope: item.scope, layer: item.layer ?? 'episodic', ...(item.importance !== undefined ? { importance: item.importance } : {}) },
       ...(item.capture === true ? [{ scope: item.userScope ?? item.scope, layer: 'semantic' as const }] : []),
     ]);
-    const supersedes = results.some(
-      (r) => (r.superseded?.length ?? 0) > 0 || (r.claims ?? []).some((c) => (c.superseded?.length ?? 0) > 0),
-    );
-    this.#announce({ kind: 'remember', records, supersedes });
+    this.#announce({ kind: 'remember', records });
   }
 
   #deps() {

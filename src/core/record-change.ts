@@ -16,8 +16,6 @@ export interface RecordChange {
     readonly layer?: Layer;
     /** The importance the writer gave (remember), if any. */ readonly importance?: number;
   }[];
-  /** False when the write is known to have superseded nothing (a remember whose results say so); else it may have. */
-  readonly supersedes?: boolean;
 }
 
 /** Called synchronously, in write order; it must not throw. */

@@ -187,7 +187,7 @@ export async function buildContext(deps: ContextDeps, input: ParsedContextInput)
     );
     const settle = <T>(p: { read: Promise<T>; wait: boolean }): Promise<Raced<T>> =>
       p.wait ? p.read.then((value) => ({ done: true as const, value })) : deadline.race(p.read);
-    // a scope's index of corrected claims: the engine's, kept until a write of its own supersedes something there
+    // a scope's index of corrected claims: the engine's, kept while the scope's generation of superseded claims holds
     const correctedIndex = deps.correctedIndex ?? ((scope: Scope) => correctedClaimsOf(deps.store, scope));
     const hitsRead: Promise<RecallHit[]> =
       message.trim().length > 0

@@ -89,6 +89,7 @@ interface LayersReader {
     scopes: readonly Scope[];
     conceptIds: readonly string[];
     layers?: readonly ('episodic' | 'statistical')[];
+    visibleAt?: number;
   }): Promise<{ conceptId: string; layer: string; refId: string }[]>;
 }
 
@@ -132,7 +133,9 @@ export async function matchConcepts(store: Store, scopes: readonly Scope[], cues
       toTerms(cue, missing);
     }
     const ids = [...new Set(chosen.map((c) => c.record.id))];
-    const refs = ids.length > 0 ? await layers.getConceptRefs({ scopes, conceptIds: ids, layers: ['episodic', 'statistical'] }) : [];
+    // refs to current records only: a forgotten or expired episode is neither counted nor grounded
+    const refs =
+      ids.length > 0 ? await layers.getConceptRefs({ scopes, conceptIds: ids, layers: ['episodic', 'statistical'], visibleAt: now }) : [];
     // A named record without episode refs (a fact that happens to carry the name, or a concept not yet
     // grounded) does not stop the episodes from being found by their words.
     const withEpisodes = new Set(refs.filter((r) => r.layer === 'episodic').map((r) => r.conceptId));

@@ -5,11 +5,11 @@
  */
 import { expect } from 'vitest';
 import type { MemoryData, MemoryRecord } from '../../src/core/memory.js';
-import type { Store } from '../../src/core/ports/store.js';
+import type { MemoryPatch, Store, StoreTransaction } from '../../src/core/ports/store.js';
 import { BUILT_IN_RELATIONS } from '../../src/core/relations.js';
 import { tenantOf } from '../../src/core/scope.js';
-import { DAY, T0, makeEdge, makeRecord } from './store-fixtures.js';
-import { expectCode } from './store.contract.js';
+import { DAY, T0, makeEdge, makeRecord, withVectors } from './store-fixtures.js';
+import { CONTRACT_DIMENSION, expectCode } from './store.contract.js';
 
 export interface ContractContext {
   test(name: string, fn: () => Promise<void>): void;
@@ -163,6 +163,63 @@ export function registerRegistryContract(ctx: ContractContext): void {
     expect((await ctx.store().getConceptRefs({ scopes: [A], conceptIds: [mug!.id] })).map((r) => r.refId)).toEqual([compressed!.id]);
     expect(await ctx.store().transaction((tx) => tx.removeConceptRefs([compressed!.id], A))).toBe(1);
     expect(await ctx.store().getConceptRefs({ scopes: [A], conceptIds: [mug!.id] })).toEqual([]);
+  });
+
+  test('concept refs: visibleAt keeps the refs to records current then (not forgotten, expired, decayed or ended)', async () => {
+    const [mug] = await insert([concept('mug')]);
+    const [current, forgotten, expired, decayed, ended, later] = await insert([
+      makeRecord(),
+      makeRecord({ status: 'deleted', updatedAt: NOW }),
+      makeRecord({ status: 'expired' }),
+      makeRecord({ status: 'decayed' }),
+      makeRecord({ validTo: NOW - DAY, invalidatedAt: NOW - DAY }),
+      makeRecord({ recordedAt: NOW + DAY, validFrom: NOW + DAY }),
+    ]);
+    const all = [current, forgotten, expired, decayed, ended, later].map((r) => r!.id);
+    await ctx.store().transaction((tx) => tx.addConceptRefs({ scope: A, conceptId: mug!.id, layer: 'episodic', refIds: all }));
+    const refs = async (visibleAt?: number): Promise<string[]> =>
+      (
+        await ctx.store().getConceptRefs({
+          scopes: [A],
+          conceptIds: [mug!.id],
+          layers: ['episodic'],
+          ...(visibleAt !== undefined ? { visibleAt } : {}),
+        })
+      ).map((r) => r.refId);
+    expect(await refs()).toEqual(all);
+    expect(await refs(NOW)).toEqual([current!.id]);
+    expect(await refs(NOW + 2 * DAY)).toEqual([current!.id, later!.id]);
+    expect(await ctx.store().getConceptRefs({ scopes: [B], conceptIds: [mug!.id], visibleAt: NOW })).toEqual([]);
+  });
+
+  test('supersededGeneration moves with every write that changes a superseded captured claim of the scope, and only then', async () => {
+    const store = ctx.store();
+    const claim = (overrides: Partial<MemoryRecord> = {}): MemoryRecord =>
+      makeRecord({ layer: 'semantic', content: 'I live in Lisbon', tags: ['captured'], ...overrides });
+    const generation = (scope = A): Promise<number> => store.supersededGeneration(scope);
+    const moves = async (write: (tx: StoreTransaction) => Promise<unknown>): Promise<boolean> => {
+      const before = await generation();
+      await store.transaction(write);
+      return (await generation()) !== before;
+    };
+    const update = (id: string, patch: Omit<MemoryPatch, 'updatedAt'>) => (tx: StoreTransaction) =>
+      tx.updateMemory(id, A, { ...patch, updatedAt: NOW });
+    const [active] = await insert([claim()]);
+    const [superseded] = await insert([claim({ status: 'superseded', data: { supersededBy: active!.id } })]);
+    expect(await generation()).not.toBe(await generation(B));
+    // writes that leave the scope's superseded captured claims as they were
+    const others = [claim(), makeRecord(), claim({ status: 'superseded', tags: [] }), claim({ scope: B, status: 'superseded' })];
+    expect(await moves((tx) => tx.insertMemories(withVectors(CONTRACT_DIMENSION, others)))).toBe(false);
+    expect(await moves(update(active!.id, { salience: 0.9 }))).toBe(false);
+    expect(await moves(update(superseded!.id, { mentionCount: 5 }))).toBe(false);
+    // writes that change them: supersede, unsupersede, forget, restore, an edit of the claim, a purge, an import
+    expect(await moves(update(active!.id, { status: 'superseded' }))).toBe(true);
+    expect(await moves(update(active!.id, { status: 'active' }))).toBe(true);
+    expect(await moves(update(superseded!.id, { status: 'deleted' }))).toBe(true);
+    expect(await moves(update(superseded!.id, { status: 'superseded' }))).toBe(true);
+    expect(await moves(update(superseded!.id, { data: { supersededBy: 'another' } }))).toBe(true);
+    expect(await moves((tx) => tx.deleteMemories([superseded!.id], A))).toBe(true);
+    expect(await moves((tx) => tx.restoreMemories(withVectors(CONTRACT_DIMENSION, [claim({ status: 'superseded' })])))).toBe(true);
   });
 
   test('findConcepts matches names case-insensitively within scopes, layers and statuses', async () => {

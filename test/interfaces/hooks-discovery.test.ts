@@ -4,10 +4,17 @@
  * is replaced. The "other server" is a real live process.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { discoveryPath, readDiscovery, removeDiscovery, writeDiscovery, type ServerInfo } from '../../src/interfaces/hooks/discovery.js';
+import {
+  discoveryPath,
+  processStartOf,
+  readDiscovery,
+  removeDiscovery,
+  writeDiscovery,
+  type ServerInfo,
+} from '../../src/interfaces/hooks/discovery.js';
 import { tempDir } from '../helpers/temp.js';
 
 const cleanups: (() => void | Promise<void>)[] = [];
@@ -65,4 +72,37 @@ describe('the discovery file of two servers on one database', () => {
     removeDiscovery(db, process.pid);
     expect(readdirSync(dir)).toEqual([]);
   });
+
+  it.skipIf(!existsSync('/proc/self/stat'))(
+    'is taken over when its pid is alive but was taken by another process (not the server that wrote it)',
+    async () => {
+      const { dir, cleanup } = tempDir();
+      cleanups.push(cleanup);
+      const db = join(dir, 'engram.db');
+      // a server that died left its file; its pid now belongs to a process that is no Engram server
+      const server = otherProcess();
+      const stale: ServerInfo = { ...serverInfo(db, server.pid!, 17195), processStart: processStartOf(server.pid!)! };
+      expect(stale.processStart).toBeDefined();
+      expect(writeDiscovery(stale).advertised).toBe(true);
+      server.kill('SIGKILL');
+      await server.exited;
+      const sleeper = spawn('sleep', ['120'], { stdio: 'ignore' });
+      const slept = new Promise<void>((resolve) => sleeper.once('exit', () => resolve()));
+      cleanups.push(async () => {
+        sleeper.kill('SIGKILL');
+        await slept;
+      });
+      expect(processStartOf(sleeper.pid!)).not.toBe(stale.processStart);
+      writeFileSync(discoveryPath(db), `${JSON.stringify({ ...stale, pid: sleeper.pid })}\n`, { mode: 0o600 });
+      expect(() => process.kill(sleeper.pid!, 0)).not.toThrow();
+
+      expect(readDiscovery(db)).toBeNull();
+      const next: ServerInfo = { ...serverInfo(db, process.pid, 17196), processStart: processStartOf(process.pid)! };
+      expect(writeDiscovery(next)).toEqual({ path: discoveryPath(db), advertised: true });
+      expect(readDiscovery(db)).toEqual(next);
+      // while its own process runs, the server that wrote the file keeps it
+      const third = serverInfo(db, 1, 17197);
+      expect(writeDiscovery({ ...third, pid: sleeper.pid! })).toEqual({ path: discoveryPath(db), advertised: false, holder: next });
+    },
+  );
 });

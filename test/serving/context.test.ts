@@ -225,6 +225,39 @@ describe('context builder', () => {
     expect(c?.grounding).toBeUndefined();
   });
 
+  it('counts only current episodes of a concept at the minimal and cached levels too', async () => {
+    const [concept] = await engram.remember([
+      { scope: user, layer: 'semantic', content: 'coffee_mug', name: 'coffee_mug', category: 'object' },
+    ]);
+    await engram.store.transaction((tx) =>
+      tx.addConceptRefs({ scope: user, conceptId: concept!.id, layer: 'episodic', refIds: episodeIds }),
+    );
+    // one episode forgotten, one whose validity has ended: neither is an episode of the concept now
+    await engram.forget(episodeIds[0]!, { scope: user });
+    await engram.update(episodeIds[1]!, { validTo: new Date(engram.clock.now() - 60_000).toISOString() }, { scope: user });
+    const percept = { objects: ['coffee_mug'] };
+    const full = await engram.context({ scopes, message: '', percept, budgetMs: 5_000 });
+    const current = full.parts.concepts.items.find((c) => c.id === concept!.id);
+    expect(current?.level).toBe('full');
+    expect(current?.episodeCount).toBe(episodeIds.length - 2);
+
+    const slowEdges = virtual({ getEdges: 300 });
+    await slowEdges.time.run(slowEdges.serving.warm({ scopes, percept }));
+    const minimal = await slowEdges.time.run(slowEdges.serving.context({ scopes, message: '', percept, budgetMs: 50 }));
+    expect(minimal.parts.concepts.items.find((c) => c.id === concept!.id)).toMatchObject({
+      level: 'minimal',
+      episodeCount: current?.episodeCount,
+    });
+
+    const slowReads = virtual({ getMemories: 300 });
+    await slowReads.time.run(slowReads.serving.warm({ scopes, percept }));
+    const cached = await slowReads.time.run(slowReads.serving.context({ scopes, message: '', percept, budgetMs: 50 }));
+    expect(cached.parts.concepts.items.find((c) => c.id === concept!.id)).toMatchObject({
+      level: 'cached',
+      episodeCount: current?.episodeCount,
+    });
+  });
+
   it('holds the deadline when every read is slow, and still serves rules and profile', async () => {
     const all: StoreMethod[] = [
       'getMemories',

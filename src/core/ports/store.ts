@@ -369,6 +369,13 @@ export interface StoreReader {
   getEmbeddings(scope: Scope, ids: readonly string[]): Promise<Map<string, Float32Array>>;
   /** Audit entries of `scope` in id order (code points), ids strictly after `afterId`; at most `limit`. */
   listAudit(query: { scope: Scope; afterId?: string; limit: number }): Promise<AuditEntry[]>;
+  /**
+   * A number that every write (of any process) changes, in its own transaction, when it inserts,
+   * deletes or changes a superseded semantic record of `scope` tagged `captured`, or makes such a
+   * record superseded or no longer so; 0 for a scope never so written. Only equality means anything:
+   * what a reader derived from those records (the index of corrected claims) holds while it is unchanged.
+   */
+  supersededGeneration(scope: Scope): Promise<number>;
 }
 
 /** An API key as stored: only the SHA-256 hash (hex) of the key itself. Times are epoch ms. */
@@ -396,6 +403,11 @@ export interface ConceptRefQuery {
   scopes: readonly Scope[];
   conceptIds: readonly string[];
   layers?: readonly Layer[];
+  /**
+   * Only refs to records current at this instant (as `isVisible` with no time filter: not forgotten,
+   * expired or decayed, nor ended in valid time), told from the records' rows without reading them whole.
+   */
+  visibleAt?: number;
 }
 
 /** A per-scope JSON document keyed by name. `value` is any JSON value (not undefined). */

@@ -13,7 +13,7 @@ import type { Candidate } from './scoring.js';
 /**
  * `ranked` with its corrected episodes moved after the others (each group in its order), and their
  * corrections by episode id. `indexOf` gives a scope's index of corrected captured claims (the engine
- * keeps it per scope until a write supersedes something there); one read of the correcting claims
+ * keeps it per scope while the store's generation of its superseded claims holds); one read of the correcting claims
  * follows when any episode was corrected.
  */
 export async function rankCorrected(

@@ -1,7 +1,9 @@
 /**
  * How hooks find a running `engram serve`: `engram serve` writes `<db>.serve.json` ({url, pid, db, hookToken})
- * next to its database while it runs and removes it on exit; a hook reads it and checks the pid. A
- * second server of the same database leaves the first one's file alone and serves unadvertised.
+ * next to its database while it runs and removes it on exit; a hook reads it and checks that the pid
+ * is still the server's: alive, and (where /proc tells) started when the file says (`processStart`),
+ * so a pid another process took after the server died is not taken for it. A second server of the
+ * same database leaves a live first one's file alone and serves unadvertised.
  */
 import { randomBytes } from 'node:crypto';
 import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,6 +17,11 @@ export interface ServerInfo {
   pid: number;
   db: string;
   startedAt: string;
+  /**
+   * When the server's process started, as /proc/<pid>/stat gives it (clock ticks since boot; absent where
+   * there is no /proc): a live pid whose process started at another time is not the server's.
+   */
+  processStart?: string;
   /**
    * A secret of this server run that lets the hooks of the same user call `/hooks/*` without an API
    * key: whoever can read this file (mode 0600) can open the database itself anyway.
@@ -32,9 +39,9 @@ export type DiscoveryClaim = { path: string; advertised: true } | { path: string
 
 /**
  * Records that a server for `info.db` listens at `info.url`, unless the file names another server
- * whose process is alive: that one stays advertised (the caller keeps serving, unadvertised), so
+ * whose process is alive and is still that server (`isServerProcess`): that one stays advertised (the caller keeps serving, unadvertised), so
  * that its file is neither overwritten nor, when the caller exits, removed under it. A file naming
- * a process that is gone (or damaged) is replaced. The file appears whole (a hard link, else a
+ * a process that is gone, a pid another process has taken since (or a damaged file) is replaced. The file appears whole (a hard link, else a
  * rename of a complete temp file), never half-written; two servers replacing a stale file at the
  * same instant can both believe they won, and the last one's name stays. Throws the file system's
  * error when the file cannot be written (a full disk, no permission), leaving no temp file behind.
@@ -52,7 +59,7 @@ export function writeDiscovery(info: ServerInfo): DiscoveryClaim {
       // there is a file (or no hard links here): whose is it?
     }
     const holder = readDiscovery(info.db, { checkAlive: false });
-    if (holder !== null && holder.pid !== info.pid && isAlive(holder.pid)) return { path, advertised: false, holder };
+    if (holder !== null && holder.pid !== info.pid && isServerProcess(holder)) return { path, advertised: false, holder };
     renameSync(temp, path);
     return { path, advertised: true };
   } finally {
@@ -67,9 +74,10 @@ export function removeDiscovery(dbPath: string, pid: number, url?: string): void
 }
 
 /**
- * The running server of `dbPath`, or null (no file, unreadable, or its process is gone). A live pid
- * may belong to another process after the server died without removing the file: a hook whose
- * connection is then refused removes the file (`removeDiscovery` with the url) and starts a server.
+ * The running server of `dbPath`, or null (no file, unreadable, its process is gone, or its pid is now
+ * another process's: `isServerProcess`). Without /proc a live pid may still belong to another process
+ * after the server died: a hook whose connection is then refused removes the file (`removeDiscovery`
+ * with the url) and starts a server.
  */
 export function readDiscovery(dbPath: string, options: { checkAlive?: boolean } = {}): ServerInfo | null {
   let info: ServerInfo;
@@ -79,8 +87,36 @@ export function readDiscovery(dbPath: string, options: { checkAlive?: boolean } 
     return null;
   }
   if (typeof info.url !== 'string' || typeof info.pid !== 'number') return null;
-  if (options.checkAlive !== false && !isAlive(info.pid)) return null;
+  if (options.checkAlive !== false && !isServerProcess(info)) return null;
   return info;
+}
+
+/**
+ * When the process `pid` started (field 22 of /proc/<pid>/stat, clock ticks since boot), or undefined
+ * where there is no /proc or no such process.
+ */
+export function processStartOf(pid: number): string | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // the command name (field 2) is in parentheses and may hold spaces: count fields after its last ')'
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return fields[19];
+}
+
+/**
+ * Whether the process a discovery file names is still the server that wrote it: alive, and, when the
+ * file records its start (`processStart`) and /proc can tell, started then. A file without the start
+ * (an older Engram) or a system without /proc falls back to the pid being alive.
+ */
+function isServerProcess(info: ServerInfo): boolean {
+  if (!isAlive(info.pid)) return false;
+  if (typeof info.processStart !== 'string') return true;
+  const start = processStartOf(info.pid);
+  return start === undefined || start === info.processStart;
 }
 
 function isAlive(pid: number): boolean {

@@ -7,15 +7,22 @@ import type { ConceptRef, ConceptRefQuery } from '../../core/ports/store.js';
 import { assertReadScopes, assertScope, type Scope } from '../../core/scope.js';
 import { assertRefMembers, refCap, resolveConceptQuery, toConceptRef, type ConceptNameQuery, type RefRow } from '../concept-ref-rows.js';
 import type { PgQueryable } from './pg-driver.js';
-import { memoryColumns, rowToMemory, type MemoryRow, type Tables } from './pg-rows.js';
+import { memoryColumns, Params, rowToMemory, visibilityClause, type MemoryRow, type Tables } from './pg-rows.js';
 
 export async function readConceptRefs(db: PgQueryable, t: Tables, query: ConceptRefQuery): Promise<ConceptRef[]> {
   const scopes = [...assertReadScopes(query.scopes)];
   if (query.conceptIds.length === 0 || query.layers?.length === 0) return [];
-  const layers = query.layers === undefined ? '' : ' AND layer = ANY($3::text[])';
+  const params = new Params();
+  let where = `r.scope = ANY(${params.add(scopes)}::text[]) AND r.concept_id = ANY(${params.add([...query.conceptIds])}::text[])`;
+  if (query.layers !== undefined) where += ` AND r.layer = ANY(${params.add([...query.layers])}::text[])`;
+  // the ref's record is of the ref's scope (addConceptRefs checks it)
+  const visible =
+    query.visibleAt === undefined
+      ? ''
+      : ` AND EXISTS (SELECT 1 FROM ${t.memories} m WHERE m.id = r.ref_id AND m.scope = r.scope AND ${visibilityClause({}, query.visibleAt, 'm', params)})`;
   const rows = await db.query<RefRow>(
-    `SELECT scope, concept_id, layer, ref_id FROM ${t.q('concept_refs')} WHERE scope = ANY($1::text[]) AND concept_id = ANY($2::text[])${layers} ORDER BY seq`,
-    [scopes, [...query.conceptIds], ...(query.layers === undefined ? [] : [[...query.layers]])],
+    `SELECT r.scope, r.concept_id, r.layer, r.ref_id FROM ${t.q('concept_refs')} r WHERE ${where}${visible} ORDER BY r.seq`,
+    params.values,
   );
   return rows.rows.map(toConceptRef);
 }

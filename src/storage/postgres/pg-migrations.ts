@@ -4,6 +4,7 @@
  * apply each exactly once. Append-only: never edit a shipped migration, add the next version.
  */
 import { partsGenerationSql, partsSchemaSql } from './pg-parts.js';
+import { supersededGenerationSql } from './pg-superseded.js';
 import { mentionsByScopeSql, mentionsResetSql, mentionsSchemaSql } from './pg-mentions.js';
 import { EngramError, messages } from '../../core/errors.js';
 import { LAYERS, STATUSES } from '../../core/memory.js';
@@ -405,6 +406,13 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'the date reader finds ranges and more years (mentions version 2): every stored time is pending again',
     async up(session, { tables: t }) {
       await session.exec(mentionsResetSql(t));
+    },
+  },
+  {
+    version: 29,
+    name: 'a generation per scope raised by every write that changes its superseded captured claims, so a process can keep its index of corrected claims',
+    async up(session, { tables: t }) {
+      await session.exec(supersededGenerationSql(t));
     },
   },
 ];

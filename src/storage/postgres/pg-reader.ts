@@ -35,6 +35,7 @@ import * as dump from './pg-dump.js';
 import type { MemoryStatus } from '../../core/memory.js';
 import type { PgQueryable } from './pg-driver.js';
 import { readRelationTypes } from './pg-relations.js';
+import { readSupersededGeneration } from './pg-superseded.js';
 import { readConceptRefs, readConcepts, readConceptsByRef } from './pg-concepts.js';
 import { listState, readState } from './pg-state.js';
 import type { VectorCache } from './pg-vector-cache.js';
@@ -463,6 +464,10 @@ export class PgReader implements StoreReader {
 
   async listAudit(query: { scope: Scope; afterId?: string; limit: number }): Promise<AuditEntry[]> {
     return this.read('list audit entries', (db) => dump.listAudit(db, this.tables, query));
+  }
+
+  async supersededGeneration(scope: Scope): Promise<number> {
+    return this.read('read the generation of superseded claims', (db) => readSupersededGeneration(db, this.tables, scope));
   }
 
   /** Runs `fn` against this reader's connection and maps failures to `EngramError`. */

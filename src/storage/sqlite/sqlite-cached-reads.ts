@@ -15,7 +15,7 @@ import type { ReadCache } from './read-cache.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { readRelationTypes } from './sqlite-relations.js';
 import { recentEpisodeHeads } from './sqlite-browse.js';
-import { EDGE_COLUMNS, inList, rowToEdge, type EdgeRow } from './sqlite-rows.js';
+import { EDGE_COLUMNS, inList, rowToEdge, visibilityClause, type EdgeRow } from './sqlite-rows.js';
 
 interface Ordered<T> {
   /** The row's position in the plain read's order (rowid or seq). */
@@ -115,7 +115,20 @@ export function readConceptRefs(connection: SqliteConnection, cache: ReadCache |
       push(lists, row.concept_id, { order: row.seq, value: toConceptRef(row) });
     return lists;
   });
-  return query.layers === undefined ? refs : refs.filter((ref) => query.layers?.includes(ref.layer));
+  const wanted = query.layers === undefined ? refs : refs.filter((ref) => query.layers?.includes(ref.layer));
+  if (query.visibleAt === undefined || wanted.length === 0) return wanted;
+  const visible = visibilityClause({}, query.visibleAt, 'm');
+  const current = new Set(
+    connection
+      .all<{ id: string }>(
+        `SELECT m.id FROM memories m WHERE ${inList('m.id')} AND ${inList('m.scope')} AND ${visible.sql}`,
+        JSON.stringify([...new Set(wanted.map((ref) => ref.refId))]),
+        JSON.stringify(scopes),
+        ...visible.params,
+      )
+      .map((row) => row.id),
+  );
+  return wanted.filter((ref) => current.has(ref.refId));
 }
 
 /** The concepts whose refs hold any of `query.refIds`, by seq. */

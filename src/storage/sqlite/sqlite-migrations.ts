@@ -4,6 +4,7 @@
  * Migrations are append-only: never edit one that has shipped, add the next version instead.
  */
 import { PARTS_SCHEMA_SQL } from './sqlite-parts.js';
+import { SUPERSEDED_GENERATION_SQL } from './sqlite-superseded.js';
 import { MENTIONS_COLUMN } from '../stored-mentions.js';
 import { MENTIONS_PENDING_INDEX } from './sqlite-mentions.js';
 import { randomUUID } from 'node:crypto';
@@ -515,6 +516,13 @@ export const MIGRATIONS: readonly Migration[] = [
       connection.exec(`UPDATE memories SET ${MENTIONS_COLUMN} = NULL WHERE ${MENTIONS_COLUMN} IS NOT NULL`);
     },
   },
+  {
+    version: 28,
+    name: 'a generation per scope raised by every write that changes its superseded captured claims, so a process can keep its index of corrected claims',
+    up(connection) {
+      connection.exec(SUPERSEDED_GENERATION_SQL);
+    },
+  },
 ];
 
 /**
@@ -582,10 +590,11 @@ function appliedVersions(connection: SqliteConnection): Set<number> {
 
 /** For read-only opens: the schema must already be current, since nothing may be written. */
 export function assertSchemaCurrent(connection: SqliteConnection): void {
-  const hasTable = connection.get("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'") !== undefined;
-  const version = hasTable ? (connection.get<{ v: number | null }>('SELECT max(version) AS v FROM schema_migrations')?.v ?? 0) : 0;
+  const applied = appliedVersions(connection);
+  const version = Math.max(0, ...applied);
   if (version > LATEST_VERSION) throw newerSchema(version);
-  if (version < LATEST_VERSION) {
+  // by version, as `migrate` applies them: a lower one merged later is pending below the newest
+  if (MIGRATIONS.some((m) => !applied.has(m.version))) {
     throw new EngramError(
       'STORAGE_UNAVAILABLE',
       messages.storageUnavailable(

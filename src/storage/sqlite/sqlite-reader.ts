@@ -49,6 +49,7 @@ import { assertEmbedderCurrent } from './ann/sqlite-vector-staging.js';
 import { readVectors } from './ann/stored-vectors.js';
 import type { VectorIndex } from './ann/vector-index.js';
 import type { ReadCache } from './read-cache.js';
+import { readSupersededGeneration } from './sqlite-superseded.js';
 import { episodeHeadsOf, readConceptRefs, readConceptsByRef, readEdges, relationTypesOf } from './sqlite-cached-reads.js';
 
 /** What a reader needs; `assertUsable` throws once the store is closed or the transaction is over. */
@@ -518,6 +519,10 @@ export class SqliteReader implements StoreReader {
 
   async listAudit(query: { scope: Scope; afterId?: string; limit: number }): Promise<AuditEntry[]> {
     return this.read('list audit entries', (connection) => dump.listAudit(connection, query));
+  }
+
+  async supersededGeneration(scope: Scope): Promise<number> {
+    return this.read('read the generation of superseded claims', (connection) => readSupersededGeneration(connection, scope));
   }
 
   /** Runs `fn` in one snapshot of the connection and maps failures to `EngramError`. */

@@ -9,7 +9,14 @@ import { resolve } from 'node:path';
 import type { Engram } from '../../../engram.js';
 import { EngramError } from '../../../core/errors.js';
 import type { Scope } from '../../../core/scope.js';
-import { discoveryPath, removeDiscovery, writeDiscovery, type DiscoveryClaim, type ServerInfo } from '../../hooks/discovery.js';
+import {
+  discoveryPath,
+  processStartOf,
+  removeDiscovery,
+  writeDiscovery,
+  type DiscoveryClaim,
+  type ServerInfo,
+} from '../../hooks/discovery.js';
 import { collect, openEngine, resolveDbPath, withCommonFlags, type CommonFlags } from '../context.js';
 import { embedderLine } from '../embedder-advice.js';
 import { printError } from '../output.js';
@@ -143,11 +150,13 @@ async function runServe(flags: ServeFlags): Promise<void> {
     throw error;
   }
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  const processStart = processStartOf(process.pid);
   const info = {
     url,
     pid: process.pid,
     db: resolve(db),
     startedAt: new Date().toISOString(),
+    ...(processStart !== undefined ? { processStart } : {}),
     ...(hookToken !== undefined ? { hookToken } : {}),
   };
   // another server of this database already serves its hooks, or the file cannot be written (a full
