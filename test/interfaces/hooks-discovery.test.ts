@@ -86,6 +86,8 @@ describe('the discovery file of two servers on one database', () => {
       expect(writeDiscovery(stale).advertised).toBe(true);
       server.kill('SIGKILL');
       await server.exited;
+      // a process start time counts clock ticks (10 ms): the next process must start in a later tick
+      await new Promise((resolve) => setTimeout(resolve, 50));
       const sleeper = spawn('sleep', ['120'], { stdio: 'ignore' });
       const slept = new Promise<void>((resolve) => sleeper.once('exit', () => resolve()));
       cleanups.push(async () => {
