@@ -1,15 +1,16 @@
 /**
  * Redaction of whole values: a remember input before it is planned and embedded, a stored record
  * before `redact` rewrites it. Every string inside is redacted (content, summary, tags, entities, the
- * episode fields, properties, action args, sources, history wordings), except the fields that name
- * where a record lives or what it is (`scope`, `layer`, ids).
+ * episode fields, properties, action args, sources, history wordings), except the value's own top-level
+ * fields that say where it lives (`scope`, `layer`), which each caller names: user JSON (properties,
+ * action args, edge metadata) is redacted whatever its keys are called.
  */
 import type { MemoryRecord } from '../memory.js';
 import type { ParsedRememberInput } from '../schemas.js';
 import { placeholder, type Redactor } from './redactor.js';
 
-/** Keys whose strings are never rewritten: they address records, they do not quote anyone. */
-const ADDRESS_KEYS = new Set(['scope', 'layer', 'id', 'parentId', 'derivedFrom', 'kind', 'status']);
+/** The top-level fields of a remember input that address the record: a placeholder there would not be a scope or layer. */
+const REMEMBER_ADDRESS: readonly string[] = ['scope', 'userScope', 'layer'];
 
 interface Tally {
   count: number;
@@ -21,17 +22,19 @@ const MIN_COPY = 4;
 /** A whole string is a piece of a secret from this length, and only with a digit in it. */
 const MIN_PIECE = 5;
 
-/** Applies `fn` to every string of `value` outside the address keys; the same object when nothing changed. */
 /** The shortest key read as a possible secret. */
 const MIN_KEY_SECRET = 8;
 
-function mapStrings(value: unknown, fn: (text: string) => string, key: string | undefined): unknown {
-  if (key !== undefined && ADDRESS_KEYS.has(key)) return value;
+/**
+ * Applies `fn` to every string of `value` but the top-level fields named in `address` (nested keys are
+ * user data whatever their names); the same object when nothing changed.
+ */
+function mapStrings(value: unknown, fn: (text: string) => string, address: readonly string[] = []): unknown {
   if (typeof value === 'string') return fn(value);
   if (Array.isArray(value)) {
     let changed = false;
     const next = value.map((item) => {
-      const out = mapStrings(item, fn, undefined);
+      const out = mapStrings(item, fn);
       changed ||= out !== item;
       return out;
     });
@@ -41,7 +44,11 @@ function mapStrings(value: unknown, fn: (text: string) => string, key: string | 
     let changed = false;
     const next: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
-      const out = mapStrings(v, fn, k);
+      if (address.includes(k)) {
+        next[k] = v;
+        continue;
+      }
+      const out = mapStrings(v, fn);
       // a key can hold a secret too (a token used as a name in `properties`); no detector finds a shorter one
       let name = k.length >= MIN_KEY_SECRET ? fn(k) : k;
       if (name !== k) while (Object.hasOwn(next, name)) name = `${name}~`;
@@ -61,7 +68,7 @@ function escapeRegExp(text: string): string {
  * Replaces the copies of secrets found elsewhere in the same value: derived fields keep them in
  * another case (`entities`, a claim's normalised value) or in pieces (`zq8`, `vb3nkx27lw`).
  */
-function replaceCopies(value: unknown, found: ReadonlyMap<string, string>, tally: Tally): unknown {
+function replaceCopies(value: unknown, found: ReadonlyMap<string, string>, tally: Tally, address: readonly string[]): unknown {
   const secrets = [...found].filter(([secret]) => secret.length >= MIN_COPY).sort((a, b) => b[0].length - a[0].length);
   if (secrets.length === 0) return value;
   const copies = new RegExp(secrets.map(([secret]) => escapeRegExp(secret)).join('|'), 'gi');
@@ -83,12 +90,16 @@ function replaceCopies(value: unknown, found: ReadonlyMap<string, string>, tally
       copies.lastIndex = 0;
       return copies.test(text) ? text.replace(copies, (m) => count(kindOf.get(m.toLowerCase()) ?? 'secret')) : text;
     },
-    undefined,
+    address,
   );
 }
 
-/** A value with its secrets replaced (the same object when it had none) and what was replaced. */
-export function redactValue<T>(value: T, redactor: Redactor): { value: T } & Tally {
+/**
+ * A value with its secrets replaced (the same object when it had none) and what was replaced. `address`
+ * names the value's own top-level fields left as they are (its scope, its layer); everything else is
+ * redacted, at any depth and under any key.
+ */
+export function redactValue<T>(value: T, redactor: Redactor, address: readonly string[] = []): { value: T } & Tally {
   const tally: Tally = { count: 0, kinds: {} };
   if (!redactor.enabled) return { value, ...tally };
   const found = new Map<string, string>();
@@ -101,9 +112,9 @@ export function redactValue<T>(value: T, redactor: Redactor): { value: T } & Tal
       for (const [kind, n] of Object.entries(result.kinds)) tally.kinds[kind] = (tally.kinds[kind] ?? 0) + n;
       return result.text;
     },
-    undefined,
+    address,
   );
-  return { value: (found.size > 0 ? replaceCopies(redacted, found, tally) : redacted) as T, ...tally };
+  return { value: (found.size > 0 ? replaceCopies(redacted, found, tally, address) : redacted) as T, ...tally };
 }
 
 /**
@@ -120,7 +131,7 @@ export function redactInputs(
   inputs: readonly ParsedRememberInput[],
   redactor: Redactor,
 ): { inputs: ParsedRememberInput[]; counts: number[] } {
-  const redacted = inputs.map((input) => redactValue(input, redactor));
+  const redacted = inputs.map((input) => redactValue(input, redactor, REMEMBER_ADDRESS));
   return { inputs: redacted.map((r) => r.value), counts: redacted.map((r) => r.count) };
 }
 
