@@ -7,6 +7,7 @@
  */
 import type { MemoryRecord } from '../memory.js';
 import type { ParsedRememberInput } from '../schemas.js';
+import { upgradeSourceKey } from '../write/new-record.js';
 import { placeholder, type Redactor } from './redactor.js';
 
 /** The top-level fields of a remember input that address the record: a placeholder there would not be a scope or layer. */
@@ -138,9 +139,8 @@ export function redactInputs(
 /** The fields of a stored record that can quote a secret. */
 export type RedactableFields = Pick<MemoryRecord, 'content' | 'summary' | 'tags' | 'entities' | 'provenance' | 'data'>;
 
-/** The redacted fields of a stored record, only those that changed, and what was replaced. */
-export function redactRecord(record: MemoryRecord, redactor: Redactor): { patch: Partial<RedactableFields> } & Tally {
-  const fields: RedactableFields = {
+function redactableFields(record: MemoryRecord): RedactableFields {
+  return {
     content: record.content,
     summary: record.summary,
     tags: record.tags,
@@ -148,10 +148,50 @@ export function redactRecord(record: MemoryRecord, redactor: Redactor): { patch:
     provenance: record.provenance,
     data: record.data,
   };
-  const { value, count, kinds } = redactValue(fields, redactor);
+}
+
+function changedFields(before: RedactableFields, after: RedactableFields): Partial<RedactableFields> {
   const patch: Partial<RedactableFields> = {};
-  for (const key of Object.keys(fields) as (keyof RedactableFields)[]) {
-    if (value[key] !== fields[key]) (patch as Record<string, unknown>)[key] = value[key];
+  for (const key of Object.keys(before) as (keyof RedactableFields)[]) {
+    if (after[key] !== before[key]) (patch as Record<string, unknown>)[key] = after[key];
   }
-  return { patch, count, kinds };
+  return patch;
+}
+
+/** The redacted fields of a stored record, only those that changed, and what was replaced. */
+export function redactRecord(record: MemoryRecord, redactor: Redactor): { patch: Partial<RedactableFields> } & Tally {
+  const fields = redactableFields(record);
+  const { value, count, kinds } = redactValue(fields, redactor);
+  return { patch: changedFields(fields, value), count, kinds };
+}
+
+/** A source key's parts (`[container, messageId]`), or the key itself when it has another shape. */
+function sourceKeyParts(key: string): string[] | string {
+  try {
+    const parts: unknown = JSON.parse(upgradeSourceKey(key));
+    if (Array.isArray(parts) && parts.every((part) => typeof part === 'string')) return parts as string[];
+  } catch {
+    // not JSON: redacted as one text
+  }
+  return key;
+}
+
+/**
+ * A record read back from an export (a Markdown trailer) with its secrets replaced as a write would
+ * replace them: its fields, its source key (made again from its redacted parts, as the key of a redacted
+ * source is) and what travels with it (`extras`: its edges' metadata, the identity keys naming it). Both
+ * are returned with the changes (the same objects when nothing changed), with what was replaced.
+ */
+export function redactExported<E>(
+  record: MemoryRecord,
+  extras: E,
+  redactor: Redactor,
+): { patch: Partial<RedactableFields & Pick<MemoryRecord, 'sourceKey'>>; extras: E } & Tally {
+  const fields = redactableFields(record);
+  const parts = record.sourceKey === null ? null : sourceKeyParts(record.sourceKey);
+  const { value, count, kinds } = redactValue({ fields, parts, extras }, redactor);
+  const patch: Partial<RedactableFields & Pick<MemoryRecord, 'sourceKey'>> = changedFields(fields, value.fields);
+  if (value.parts !== parts && value.parts !== null)
+    patch.sourceKey = typeof value.parts === 'string' ? value.parts : JSON.stringify(value.parts);
+  return { patch, extras: value.extras, count, kinds };
 }
