@@ -118,7 +118,9 @@ const PROVIDER_FORMATS: readonly Detector[] = [
 const POSITIONAL: readonly Detector[] = [
   {
     kind: 'url-password',
-    pattern: /\b([a-z][a-z0-9+.-]{1,20}:\/\/)([^\s:/?#@'"]{0,128}):([^\s/?#@'"]{1,128})@(?=[^\s/?#@'"]+)/gi,
+    // the password runs to the last `@` before the host (it may hold `@`, `#`, `/`), never past an `@host/` or into another URL
+    pattern:
+      /\b([a-z][a-z0-9+.-]{1,20}:\/\/)([^\s:/?#@'"]{0,128}):((?:(?!@[A-Za-z0-9.-]{1,100}(?::\d{1,5})?\/|:\/\/)[^\s?'"]){1,128})@(?=[^\s/?#@'"]+)/gi,
     when: (text) => text.includes('@') && text.includes('://'),
     // a token already redacted in the user part (`https://[redacted:github-token]@…`) is not a password
     replace: (_m, g, placeholder) =>
@@ -171,17 +173,22 @@ function announced(
 const ASSIGNMENT: Detector = {
   kind: 'assignment',
   pattern:
-    /(?<![A-Za-z0-9_$])(["'`]?)([A-Za-z_][A-Za-z0-9_.-]{0,60})(["'`]?)(\s*(?::=|=>|:|=)\s*)(?:(["'`])([^"'`\n]{0,512})\5|((?:[^\s"'`,;&]|&(?![A-Za-z_][\w.-]*=)){1,512}))/g,
+    /(?<![A-Za-z0-9_$])(\\?["'`]?)([A-Za-z_][A-Za-z0-9_.-]{0,60})(\\?["'`]?)(\s*(?::=|=>|:|=)\s*)(?:(\\["'`])([^"'`\\\n]{0,512})\5|(["'`])((?:\\[^\n]|[^"'`\\\n]){0,512})\7|((?:[^\s"'`,;&]|&(?![A-Za-z_][\w.-]*=)){1,512}))/g,
   replace: (_m, g, placeholder) => {
-    const [open, name, close, separator, quote, quotedValue, bareValue] = g as [
+    // a quote escaped in JSON text (`\"password\": \"…\"`) holds no escapes; a plain one may (`"a\"b"`)
+    const [open, name, close, separator, escapedQuote, escapedValue, plainQuote, plainValue, bareValue] = g as [
       string,
       string,
       string,
       string,
+      string | undefined,
+      string | undefined,
       string | undefined,
       string | undefined,
       string | undefined,
     ];
+    const quote = escapedQuote ?? plainQuote;
+    const quotedValue = escapedValue ?? plainValue;
     const nameClass = classifyName(name);
     if (nameClass === null) return null;
     return announced(

@@ -44,6 +44,43 @@ describe('createRedactor().redact', () => {
     expect(text(input)).toBe(expected);
   });
 
+  it.each([
+    ['a password name run together', 'run it with PGPASSWORD=Tr0ub4dor3xK9 psql -h db', 'PGPASSWORD=[redacted:password] psql'],
+    [
+      'a short pass name run together',
+      'PGPASS=Tr0ub4dor3xK9 and DBPASS=Hq7mZ2pLw9xy',
+      'PGPASS=[redacted:password] and DBPASS=[redacted:password]',
+    ],
+    ['pass as the last word of a long name', 'RABBITMQ_DEFAULT_PASS=Tr0ub4dor3xK9', 'RABBITMQ_DEFAULT_PASS=[redacted:password]'],
+    ['creds', 'creds=Tr0ub4dor3xK9mQ2wLz7', 'creds=[redacted:api-key]'],
+    [
+      'a URL password holding @ and #',
+      'postgres://app:p@ss#w0rd!9@db.internal:5432/shop',
+      'postgres://app:[redacted:url-password]@db.internal:5432/shop',
+    ],
+    [
+      'a URL password holding /',
+      'mysql://root:S3cr3t/Pa55word@10.0.0.5:3306/app',
+      'mysql://root:[redacted:url-password]@10.0.0.5:3306/app',
+    ],
+    [
+      'JSON-escaped name and value',
+      String.raw`{\"user\": \"app\", \"password\": \"Tr0ub4dor&3xq\"}`,
+      String.raw`\"password\": \"[redacted:password]\"}`,
+    ],
+    ['an escaped quote inside a quoted value', 'PASSWORD = "Tr0ub4\\"dor3" then', 'PASSWORD = "[redacted:password]" then'],
+  ])('common credential forms: %s', (_name, input, expected) => {
+    const out = text(input);
+    expect(out).toContain(expected);
+    expect(out).not.toMatch(/Tr0ub4|S3cr3t|Pa55word|w0rd|Hq7mZ2/);
+  });
+
+  it('leaves URLs whose path or query holds an @ and names that only contain pass', () => {
+    for (const input of ['https://user:Hq7mZ2pLw9@host/reset?email=a@b.com', 'https://user:Hq7mZ2pLw9@host/path/x@y.com'])
+      expect(text(input)).toBe(input.replace('Hq7mZ2pLw9', '[redacted:url-password]'));
+    for (const input of ['BYPASS=Tr0ub4dor3xK9', 'first_pass_count: 12345678', 'compass: NorthEast2024']) expect(text(input)).toBe(input);
+  });
+
   it('redacts a PEM private key block whole, and counts by kind', () => {
     const block = [
       '-----BEGIN RSA PRIVATE KEY-----',
