@@ -64,12 +64,30 @@ const NAME_KIND: Record<NameClass, string> = {
   key: 'secret-key',
 };
 
+/** A PEM private key block; see its detector. */
+function pemBlockPattern(): RegExp {
+  const lineBreak = String.raw`(?:\r?\n|\\n|[ \t])+`;
+  const headers = String.raw`(?:${lineBreak}[A-Za-z-]{1,40}: [^\n\\]{0,200})*`;
+  // lines of base64 (a key pasted on one line is one long line)
+  const lines = (first: string): string =>
+    String.raw`(?:${lineBreak})?[A-Za-z0-9+/=]{${first},4096}(?:${lineBreak}[A-Za-z0-9+/=]{1,4096}){0,200}`;
+  const end = String.raw`-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----`;
+  return new RegExp(
+    String.raw`-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----${headers}(?:(?:${lines('1')})?(?:${lineBreak})?${end}|${lines('40')})`,
+    'g',
+  );
+}
+
 /** Provider formats: each is a credential wherever it appears. */
 const PROVIDER_FORMATS: readonly Detector[] = [
-  // a PEM private key block (also a block cut off by chunking, and one inside JSON with literal \n)
+  // a PEM private key block: the header, base64 lines and the END line, or without END (a paste cut
+  // short, a block cut by chunking) at least one full base64 line; also inside JSON with literal \n.
+  // A header followed by prose is not a key.
   {
     kind: 'private-key',
-    pattern: /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$)/g,
+    pattern: pemBlockPattern(),
+    // words between a header and an END line in prose are not a key: a key has long base64 runs
+    replace: (m, _g, placeholder) => (/[A-Za-z0-9+/=]{16,}/.test(m.slice(m.indexOf('-----', 5) + 5)) ? placeholder('private-key') : null),
   },
   // the tail of a block whose BEGIN is in another chunk: base64 lines, from a line start, up to its END
   // (at most 64 lines back, so a base64 dump without a key costs little: a 4096-bit RSA key has 50)

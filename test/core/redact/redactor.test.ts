@@ -93,6 +93,20 @@ describe('createRedactor().redact', () => {
     expect(result).toMatchObject({ count: 2, kinds: { 'private-key': 1, 'github-token': 1 } });
   });
 
+  it('redacts a key block without its END line, but not the prose after a lone header', () => {
+    const line = 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7Zq8Vb3nKx27LwPq9';
+    const truncated = redactor.redact(`pasted:\n-----BEGIN RSA PRIVATE KEY-----\n${line}\n${line.slice(0, 30)}`);
+    expect(truncated.text).toBe('pasted:\n[redacted:private-key]');
+    const oneLine = redactor.redact(`-----BEGIN PRIVATE KEY-----${line}${line}-----END PRIVATE KEY----- ok`);
+    expect(oneLine.text).toBe('[redacted:private-key] ok');
+    for (const prose of [
+      'How do I tell a PEM key? It starts with -----BEGIN PRIVATE KEY----- so my script greps for that line, then checks the file mode is 600 and prints OK.',
+      'It starts with -----BEGIN PRIVATE KEY----- and ends with -----END PRIVATE KEY----- in the file.',
+      '-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----',
+    ])
+      expect(redactor.redact(prose)).toEqual({ text: prose, count: 0, kinds: {} });
+  });
+
   it('leaves look-alikes in code and prose', () => {
     for (const input of [
       'interface Login { password: string; token?: string }',
