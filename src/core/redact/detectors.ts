@@ -42,6 +42,9 @@ const PLACEHOLDER_VALUE =
 const CODE_VALUE =
   /^[A-Za-z_$][\w$]*(?:(?:\.|\?\.|::)[A-Za-z_$][\w$]*)+$|[()[\]{}]|^(?:=|\+|&|@|#)|^(?:process|os|env|config|settings|self|this|req|request|args|opts|options|props|params|secrets|vault|input|getenv|environ)\b/;
 
+/** A standard, ticket or version named by letters and a number: `ERC-20`, `RFC-7519`, `JIRA-1234`. */
+const NAMED_NUMBER = /^[A-Z]{2,10}-\d{1,6}$/;
+
 /** Is an assigned value a real credential of its name's class (not a placeholder, a type or code)? */
 export function isCredentialValue(value: string, nameClass: NameClass, quoted: boolean): boolean {
   if (value.length === 0 || PLACEHOLDER_VALUE.test(value)) return false;
@@ -49,8 +52,9 @@ export function isCredentialValue(value: string, nameClass: NameClass, quoted: b
     return looksRandom(value, nameClass === 'key' ? 20 : 16);
   if (!quoted && CODE_VALUE.test(value)) return false;
   if (quoted) return value.length >= 4 && value.trim().split(/\s+/).length <= 4 && !/\$\{|\{\{/.test(value);
-  // unquoted: a sentence's next word is not a password, a mixed or long value is
-  if (value.length < 6) return false;
+  // unquoted: a sentence's next word is not a password, a mixed or long value is; a token or secret is
+  // longer than a password, and a name with a number (`ERC-20`, `JIRA-1234`) is neither
+  if (value.length < (nameClass === 'password' ? 6 : 8) || NAMED_NUMBER.test(value)) return false;
   return /[0-9]/.test(value) || /[^A-Za-z0-9]/.test(value) || /[a-z][A-Z]|[A-Z][a-z].*[A-Z]/.test(value) || value.length >= 12;
 }
 

@@ -32,6 +32,8 @@ describe('createRedactor().redact', () => {
     ['JWT', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.Zr4Tq9Wm2Xc7Vb5Nk8Lp3Hs6Jd1Fg0Ya2Qe4', '[redacted:jwt]'],
     ['password in a URL', 'postgres://app:Hq7mZ2pLw9@db:5432/shop', 'postgres://app:[redacted:url-password]@db:5432/shop'],
     ['password= assignment', 'DB_PASSWORD=Hq7mZ2pLw9', 'DB_PASSWORD=[redacted:password]'],
+    ['a short password', 'password: hunter22', 'password: [redacted:password]'],
+    ['an unquoted token', 'token: Zr4Tq9Wm2', 'token: [redacted:token]'],
     ['secret: in YAML', 'client_secret: "Hq7mZ2pLw9xx"', 'client_secret: "[redacted:secret]"'],
     ['token= in a query', '/callback?access_token=Zr4Tq9Wm2Xc7Vb5Nk8Lp3Hs6&state=1', '/callback?access_token=[redacted:token]&state=1'],
     ['Bearer header', 'Authorization: Bearer Zr4Tq9Wm2Xc7Vb5Nk8Lp3Hs6Jd', 'Authorization: Bearer [redacted:bearer-token]'],
@@ -117,6 +119,9 @@ describe('createRedactor().redact', () => {
       'OPENAI_API_KEY=your-api-key-here',
       'git clone git@github.com:acme/shop.git && open https://acme.dev/login?next=/home',
       'the password reset link expires after an hour',
+      'token: ERC-20 standard',
+      'secret: RFC-7519 says so',
+      'token: abc-12',
     ]) {
       expect(redactor.redact(input)).toEqual({ text: input, count: 0, kinds: {} });
     }
