@@ -61,19 +61,39 @@ function mapStrings(value: unknown, fn: (text: string) => string, address: reado
   return value;
 }
 
+/** Characters a derived copy of a secret may have changed into one another (`_`, `-`, whitespace). */
+const SEPARATORS = /[-_\s]+/g;
+const SEPARATOR_CLASS = '[-_\\s]+';
+
+/** A copy's lookup key: lower case, separators as one `_`. */
+function copyKey(text: string): string {
+  return text.toLowerCase().replace(SEPARATORS, '_');
+}
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**
- * Replaces the copies of secrets found elsewhere in the same value: derived fields keep them in
- * another case (`entities`, a claim's normalised value) or in pieces (`zq8`, `vb3nkx27lw`).
+ * Replaces the copies of secrets found elsewhere in the same value (`found`) or in other records
+ * (`known`): derived fields keep them in another case (`entities`, a claim's normalised value), with
+ * other separators (a concept's name), or — for the value's own secrets only — in pieces (`zq8`, `vb3nkx27lw`).
  */
-function replaceCopies(value: unknown, found: ReadonlyMap<string, string>, tally: Tally, address: readonly string[]): unknown {
-  const secrets = [...found].filter(([secret]) => secret.length >= MIN_COPY).sort((a, b) => b[0].length - a[0].length);
+function replaceCopies(
+  value: unknown,
+  found: ReadonlyMap<string, string>,
+  known: ReadonlyMap<string, string>,
+  tally: Tally,
+  address: readonly string[],
+): unknown {
+  const own = [...found].filter(([secret]) => secret.length >= MIN_COPY);
+  const secrets = [...own, ...[...known].filter(([secret]) => secret.length >= MIN_COPY && !found.has(secret))].sort(
+    (a, b) => b[0].length - a[0].length,
+  );
   if (secrets.length === 0) return value;
-  const copies = new RegExp(secrets.map(([secret]) => escapeRegExp(secret)).join('|'), 'gi');
-  const kindOf = new Map(secrets.map(([secret, kind]) => [secret.toLowerCase(), kind]));
+  // a derived copy may also have other separators (a concept's name: "ghp zq8vb…" for "ghp_Zq8Vb…")
+  const copies = new RegExp(secrets.map(([secret]) => escapeRegExp(secret).replace(SEPARATORS, SEPARATOR_CLASS)).join('|'), 'gi');
+  const kindOf = new Map(secrets.map(([secret, kind]) => [copyKey(secret), kind]));
   const count = (kind: string): string => {
     tally.count += 1;
     tally.kinds[kind] = (tally.kinds[kind] ?? 0) + 1;
@@ -85,11 +105,11 @@ function replaceCopies(value: unknown, found: ReadonlyMap<string, string>, tally
       // a whole string that is a piece of a secret (an entity split off it), not a word that happens to be in one
       if (text.length >= MIN_PIECE && /[0-9]/.test(text) && !/\s/.test(text) && !text.startsWith('[redacted:')) {
         const lower = text.toLowerCase();
-        const whole = secrets.find(([secret]) => secret.toLowerCase().includes(lower));
+        const whole = own.find(([secret]) => secret.toLowerCase().includes(lower));
         if (whole !== undefined) return count(whole[1]);
       }
       copies.lastIndex = 0;
-      return copies.test(text) ? text.replace(copies, (m) => count(kindOf.get(m.toLowerCase()) ?? 'secret')) : text;
+      return copies.test(text) ? text.replace(copies, (m) => count(kindOf.get(copyKey(m)) ?? 'secret')) : text;
     },
     address,
   );
@@ -100,10 +120,15 @@ function replaceCopies(value: unknown, found: ReadonlyMap<string, string>, tally
  * names the value's own top-level fields left as they are (its scope, its layer); everything else is
  * redacted, at any depth and under any key.
  */
-export function redactValue<T>(value: T, redactor: Redactor, address: readonly string[] = []): { value: T } & Tally {
+export function redactValue<T>(
+  value: T,
+  redactor: Redactor,
+  address: readonly string[] = [],
+  known: ReadonlyMap<string, string> = new Map(),
+): { value: T; found: ReadonlyMap<string, string> } & Tally {
   const tally: Tally = { count: 0, kinds: {} };
-  if (!redactor.enabled) return { value, ...tally };
   const found = new Map<string, string>();
+  if (!redactor.enabled) return { value, found, ...tally };
   const redacted = mapStrings(
     value,
     (text) => {
@@ -115,7 +140,8 @@ export function redactValue<T>(value: T, redactor: Redactor, address: readonly s
     },
     address,
   );
-  return { value: (found.size > 0 ? replaceCopies(redacted, found, tally, address) : redacted) as T, ...tally };
+  const copied = found.size > 0 || known.size > 0 ? replaceCopies(redacted, found, known, tally, address) : redacted;
+  return { value: copied as T, found, ...tally };
 }
 
 /**
@@ -158,11 +184,19 @@ function changedFields(before: RedactableFields, after: RedactableFields): Parti
   return patch;
 }
 
-/** The redacted fields of a stored record, only those that changed, and what was replaced. */
-export function redactRecord(record: MemoryRecord, redactor: Redactor): { patch: Partial<RedactableFields> } & Tally {
+/**
+ * The redacted fields of a stored record, only those that changed, and what was replaced. `known` are
+ * secrets found in other records (secret → kind), whose copies are replaced here too: a concept or a
+ * claim derived from a record before redaction holds the secret in another case or with other separators.
+ */
+export function redactRecord(
+  record: MemoryRecord,
+  redactor: Redactor,
+  known?: ReadonlyMap<string, string>,
+): { patch: Partial<RedactableFields>; found: ReadonlyMap<string, string> } & Tally {
   const fields = redactableFields(record);
-  const { value, count, kinds } = redactValue(fields, redactor);
-  return { patch: changedFields(fields, value), count, kinds };
+  const { value, count, kinds, found } = redactValue(fields, redactor, [], known);
+  return { patch: changedFields(fields, value), found, count, kinds };
 }
 
 /** A source key's parts (`[container, messageId]`), or the key itself when it has another shape. */
