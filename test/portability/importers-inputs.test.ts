@@ -115,6 +115,29 @@ describe('ChatGPT voice-mode turns', () => {
   });
 });
 
+describe('ChatGPT create_time in milliseconds', () => {
+  it('is read as milliseconds where it cannot be seconds, at the same instant as in seconds', () => {
+    const conversationAt = (createTime: number) => {
+      const message = {
+        id: 'u1',
+        author: { role: 'user' },
+        create_time: createTime,
+        content: { content_type: 'text', parts: ['hello there'] },
+      };
+      const mapping = {
+        root: { id: 'root', message: null, parent: null, children: ['u1'] },
+        u1: { id: 'u1', parent: 'root', children: [], message },
+      };
+      return readConversation({ id: 'ms-1', create_time: createTime, mapping, current_node: 'u1' }, 0);
+    };
+    const seconds = conversationAt(1_717_405_210);
+    const millis = conversationAt(1_717_405_210_000);
+    expect(seconds.turns[0]?.at).toBe(Date.UTC(2024, 5, 3, 9, 0, 10));
+    expect(millis.turns.map((t) => t.at)).toEqual(seconds.turns.map((t) => t.at));
+    expect(millis.skipped).toEqual([]);
+  });
+});
+
 describe('a byte order mark before a file', () => {
   it('is dropped: the MCP memory graph keeps its first line', () => {
     expect(withoutBom('\uFEFF{"a":1}')).toBe('{"a":1}');

@@ -164,7 +164,7 @@ export async function registerRelation(deps: Deps & { redactor: Redactor }, inpu
       { details: { field: 'name' } },
     );
   }
-  const parsed = redactValue(given, deps.redactor).value;
+  const parsed = redactValue(given, deps.redactor, ['scope']).value;
   const type: RelationType = {
     name: normalizeRelationName(parsed.name),
     symmetric: parsed.symmetric ?? false,

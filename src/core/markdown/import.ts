@@ -18,7 +18,7 @@ import { parseDate, parseEntries, renderDate, renderImportance, type ParsedEntry
 import { parseTrailer, type Trailer } from './trailer-schema.js';
 import { dictionary } from '../text/dictionary.js';
 import type { Redactor } from '../redact/redactor.js';
-import { redactInputs, redactRecord } from '../redact/redact-values.js';
+import { redactExported, redactInputs } from '../redact/redact-values.js';
 import { isEpisode } from '../record-kinds.js';
 
 export interface MarkdownImportReport {
@@ -245,12 +245,22 @@ export async function importMarkdown(deps: Deps, files: MarkdownFiles, scope: Sc
   return report;
 }
 
-/** Replaces secrets in the entries in place (records from trailers and new inputs); returns how many. */
-function redactImported(known: readonly { record: MemoryRecord }[], inputs: ParsedRememberInput[], redactor: Redactor): number {
+/**
+ * Replaces secrets in the entries in place (records from trailers with their source keys, edges'
+ * metadata and identity keys, and new inputs); returns how many.
+ */
+function redactImported(
+  known: readonly { record: MemoryRecord; trailer: Trailer }[],
+  inputs: ParsedRememberInput[],
+  redactor: Redactor,
+): number {
   let count = 0;
-  for (const k of known) {
-    const result = redactRecord(k.record, redactor);
-    Object.assign(k.record, result.patch);
+  for (const { record, trailer } of known) {
+    const edges = trailer.edges ?? [];
+    const result = redactExported(record, { metadata: edges.map((e) => e.metadata), keys: trailer.keys }, redactor);
+    Object.assign(record, result.patch);
+    result.extras.metadata.forEach((metadata, i) => Object.assign(edges[i] as object, { metadata }));
+    if (result.extras.keys !== undefined) trailer.keys = result.extras.keys;
     count += result.count;
   }
   const cleaned = redactInputs(inputs, redactor);

@@ -55,7 +55,7 @@ export async function setProfileSchema(
   input: SetProfileSchemaInput,
 ): Promise<ProfileSchemaView & { superseded: string[] }> {
   const given = parseInput(setProfileSchemaInputSchema, input, 'profile schema');
-  const { value: parsed, kinds } = redactValue(given, deps.redactor);
+  const { value: parsed, kinds } = redactValue(given, deps.redactor, ['scope']);
   const named = parsed.fields.findIndex((field, index) => field.name !== given.fields[index]?.name);
   if (named >= 0)
     throw new EngramError(

@@ -42,6 +42,9 @@ const PLACEHOLDER_VALUE =
 const CODE_VALUE =
   /^[A-Za-z_$][\w$]*(?:(?:\.|\?\.|::)[A-Za-z_$][\w$]*)+$|[()[\]{}]|^(?:=|\+|&|@|#)|^(?:process|os|env|config|settings|self|this|req|request|args|opts|options|props|params|secrets|vault|input|getenv|environ)\b/;
 
+/** A standard, ticket or version named by letters and a number: `ERC-20`, `RFC-7519`, `JIRA-1234`. */
+const NAMED_NUMBER = /^[A-Z]{2,10}-\d{1,6}$/;
+
 /** Is an assigned value a real credential of its name's class (not a placeholder, a type or code)? */
 export function isCredentialValue(value: string, nameClass: NameClass, quoted: boolean): boolean {
   if (value.length === 0 || PLACEHOLDER_VALUE.test(value)) return false;
@@ -49,8 +52,9 @@ export function isCredentialValue(value: string, nameClass: NameClass, quoted: b
     return looksRandom(value, nameClass === 'key' ? 20 : 16);
   if (!quoted && CODE_VALUE.test(value)) return false;
   if (quoted) return value.length >= 4 && value.trim().split(/\s+/).length <= 4 && !/\$\{|\{\{/.test(value);
-  // unquoted: a sentence's next word is not a password, a mixed or long value is
-  if (value.length < 6) return false;
+  // unquoted: a sentence's next word is not a password, a mixed or long value is; a token or secret is
+  // longer than a password, and a name with a number (`ERC-20`, `JIRA-1234`) is neither
+  if (value.length < (nameClass === 'password' ? 6 : 8) || NAMED_NUMBER.test(value)) return false;
   return /[0-9]/.test(value) || /[^A-Za-z0-9]/.test(value) || /[a-z][A-Z]|[A-Z][a-z].*[A-Z]/.test(value) || value.length >= 12;
 }
 
@@ -64,12 +68,30 @@ const NAME_KIND: Record<NameClass, string> = {
   key: 'secret-key',
 };
 
+/** A PEM private key block; see its detector. */
+function pemBlockPattern(): RegExp {
+  const lineBreak = String.raw`(?:\r?\n|\\n|[ \t])+`;
+  const headers = String.raw`(?:${lineBreak}[A-Za-z-]{1,40}: [^\n\\]{0,200})*`;
+  // lines of base64 (a key pasted on one line is one long line)
+  const lines = (first: string): string =>
+    String.raw`(?:${lineBreak})?[A-Za-z0-9+/=]{${first},4096}(?:${lineBreak}[A-Za-z0-9+/=]{1,4096}){0,200}`;
+  const end = String.raw`-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----`;
+  return new RegExp(
+    String.raw`-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----${headers}(?:(?:${lines('1')})?(?:${lineBreak})?${end}|${lines('40')})`,
+    'g',
+  );
+}
+
 /** Provider formats: each is a credential wherever it appears. */
 const PROVIDER_FORMATS: readonly Detector[] = [
-  // a PEM private key block (also a block cut off by chunking, and one inside JSON with literal \n)
+  // a PEM private key block: the header, base64 lines and the END line, or without END (a paste cut
+  // short, a block cut by chunking) at least one full base64 line; also inside JSON with literal \n.
+  // A header followed by prose is not a key.
   {
     kind: 'private-key',
-    pattern: /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$)/g,
+    pattern: pemBlockPattern(),
+    // words between a header and an END line in prose are not a key: a key has long base64 runs
+    replace: (m, _g, placeholder) => (/[A-Za-z0-9+/=]{16,}/.test(m.slice(m.indexOf('-----', 5) + 5)) ? placeholder('private-key') : null),
   },
   // the tail of a block whose BEGIN is in another chunk: base64 lines, from a line start, up to its END
   // (at most 64 lines back, so a base64 dump without a key costs little: a 4096-bit RSA key has 50)
@@ -118,7 +140,9 @@ const PROVIDER_FORMATS: readonly Detector[] = [
 const POSITIONAL: readonly Detector[] = [
   {
     kind: 'url-password',
-    pattern: /\b([a-z][a-z0-9+.-]{1,20}:\/\/)([^\s:/?#@'"]{0,128}):([^\s/?#@'"]{1,128})@(?=[^\s/?#@'"]+)/gi,
+    // the password runs to the last `@` before the host (it may hold `@`, `#`, `/`), never past an `@host/` or into another URL
+    pattern:
+      /\b([a-z][a-z0-9+.-]{1,20}:\/\/)([^\s:/?#@'"]{0,128}):((?:(?!@[A-Za-z0-9.-]{1,100}(?::\d{1,5})?\/|:\/\/)[^\s?'"]){1,128})@(?=[^\s/?#@'"]+)/gi,
     when: (text) => text.includes('@') && text.includes('://'),
     // a token already redacted in the user part (`https://[redacted:github-token]@…`) is not a password
     replace: (_m, g, placeholder) =>
@@ -171,17 +195,22 @@ function announced(
 const ASSIGNMENT: Detector = {
   kind: 'assignment',
   pattern:
-    /(?<![A-Za-z0-9_$])(["'`]?)([A-Za-z_][A-Za-z0-9_.-]{0,60})(["'`]?)(\s*(?::=|=>|:|=)\s*)(?:(["'`])([^"'`\n]{0,512})\5|((?:[^\s"'`,;&]|&(?![A-Za-z_][\w.-]*=)){1,512}))/g,
+    /(?<![A-Za-z0-9_$])(\\?["'`]?)([A-Za-z_][A-Za-z0-9_.-]{0,60})(\\?["'`]?)(\s*(?::=|=>|:|=)\s*)(?:(\\["'`])([^"'`\\\n]{0,512})\5|(["'`])((?:\\[^\n]|[^"'`\\\n]){0,512})\7|((?:[^\s"'`,;&]|&(?![A-Za-z_][\w.-]*=)){1,512}))/g,
   replace: (_m, g, placeholder) => {
-    const [open, name, close, separator, quote, quotedValue, bareValue] = g as [
+    // a quote escaped in JSON text (`\"password\": \"…\"`) holds no escapes; a plain one may (`"a\"b"`)
+    const [open, name, close, separator, escapedQuote, escapedValue, plainQuote, plainValue, bareValue] = g as [
       string,
       string,
       string,
       string,
+      string | undefined,
+      string | undefined,
       string | undefined,
       string | undefined,
       string | undefined,
     ];
+    const quote = escapedQuote ?? plainQuote;
+    const quotedValue = escapedValue ?? plainValue;
     const nameClass = classifyName(name);
     if (nameClass === null) return null;
     return announced(

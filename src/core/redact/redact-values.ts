@@ -1,15 +1,17 @@
 /**
  * Redaction of whole values: a remember input before it is planned and embedded, a stored record
  * before `redact` rewrites it. Every string inside is redacted (content, summary, tags, entities, the
- * episode fields, properties, action args, sources, history wordings), except the fields that name
- * where a record lives or what it is (`scope`, `layer`, ids).
+ * episode fields, properties, action args, sources, history wordings), except the value's own top-level
+ * fields that say where it lives (`scope`, `layer`), which each caller names: user JSON (properties,
+ * action args, edge metadata) is redacted whatever its keys are called.
  */
 import type { MemoryRecord } from '../memory.js';
 import type { ParsedRememberInput } from '../schemas.js';
+import { upgradeSourceKey } from '../write/new-record.js';
 import { placeholder, type Redactor } from './redactor.js';
 
-/** Keys whose strings are never rewritten: they address records, they do not quote anyone. */
-const ADDRESS_KEYS = new Set(['scope', 'layer', 'id', 'parentId', 'derivedFrom', 'kind', 'status']);
+/** The top-level fields of a remember input that address the record: a placeholder there would not be a scope or layer. */
+const REMEMBER_ADDRESS: readonly string[] = ['scope', 'userScope', 'layer'];
 
 interface Tally {
   count: number;
@@ -21,17 +23,19 @@ const MIN_COPY = 4;
 /** A whole string is a piece of a secret from this length, and only with a digit in it. */
 const MIN_PIECE = 5;
 
-/** Applies `fn` to every string of `value` outside the address keys; the same object when nothing changed. */
 /** The shortest key read as a possible secret. */
 const MIN_KEY_SECRET = 8;
 
-function mapStrings(value: unknown, fn: (text: string) => string, key: string | undefined): unknown {
-  if (key !== undefined && ADDRESS_KEYS.has(key)) return value;
+/**
+ * Applies `fn` to every string of `value` but the top-level fields named in `address` (nested keys are
+ * user data whatever their names); the same object when nothing changed.
+ */
+function mapStrings(value: unknown, fn: (text: string) => string, address: readonly string[] = []): unknown {
   if (typeof value === 'string') return fn(value);
   if (Array.isArray(value)) {
     let changed = false;
     const next = value.map((item) => {
-      const out = mapStrings(item, fn, undefined);
+      const out = mapStrings(item, fn);
       changed ||= out !== item;
       return out;
     });
@@ -41,7 +45,11 @@ function mapStrings(value: unknown, fn: (text: string) => string, key: string | 
     let changed = false;
     const next: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
-      const out = mapStrings(v, fn, k);
+      if (address.includes(k)) {
+        next[k] = v;
+        continue;
+      }
+      const out = mapStrings(v, fn);
       // a key can hold a secret too (a token used as a name in `properties`); no detector finds a shorter one
       let name = k.length >= MIN_KEY_SECRET ? fn(k) : k;
       if (name !== k) while (Object.hasOwn(next, name)) name = `${name}~`;
@@ -53,19 +61,39 @@ function mapStrings(value: unknown, fn: (text: string) => string, key: string | 
   return value;
 }
 
+/** Characters a derived copy of a secret may have changed into one another (`_`, `-`, whitespace). */
+const SEPARATORS = /[-_\s]+/g;
+const SEPARATOR_CLASS = '[-_\\s]+';
+
+/** A copy's lookup key: lower case, separators as one `_`. */
+function copyKey(text: string): string {
+  return text.toLowerCase().replace(SEPARATORS, '_');
+}
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**
- * Replaces the copies of secrets found elsewhere in the same value: derived fields keep them in
- * another case (`entities`, a claim's normalised value) or in pieces (`zq8`, `vb3nkx27lw`).
+ * Replaces the copies of secrets found elsewhere in the same value (`found`) or in other records
+ * (`known`): derived fields keep them in another case (`entities`, a claim's normalised value), with
+ * other separators (a concept's name), or — for the value's own secrets only — in pieces (`zq8`, `vb3nkx27lw`).
  */
-function replaceCopies(value: unknown, found: ReadonlyMap<string, string>, tally: Tally): unknown {
-  const secrets = [...found].filter(([secret]) => secret.length >= MIN_COPY).sort((a, b) => b[0].length - a[0].length);
+function replaceCopies(
+  value: unknown,
+  found: ReadonlyMap<string, string>,
+  known: ReadonlyMap<string, string>,
+  tally: Tally,
+  address: readonly string[],
+): unknown {
+  const own = [...found].filter(([secret]) => secret.length >= MIN_COPY);
+  const secrets = [...own, ...[...known].filter(([secret]) => secret.length >= MIN_COPY && !found.has(secret))].sort(
+    (a, b) => b[0].length - a[0].length,
+  );
   if (secrets.length === 0) return value;
-  const copies = new RegExp(secrets.map(([secret]) => escapeRegExp(secret)).join('|'), 'gi');
-  const kindOf = new Map(secrets.map(([secret, kind]) => [secret.toLowerCase(), kind]));
+  // a derived copy may also have other separators (a concept's name: "ghp zq8vb…" for "ghp_Zq8Vb…")
+  const copies = new RegExp(secrets.map(([secret]) => escapeRegExp(secret).replace(SEPARATORS, SEPARATOR_CLASS)).join('|'), 'gi');
+  const kindOf = new Map(secrets.map(([secret, kind]) => [copyKey(secret), kind]));
   const count = (kind: string): string => {
     tally.count += 1;
     tally.kinds[kind] = (tally.kinds[kind] ?? 0) + 1;
@@ -77,21 +105,30 @@ function replaceCopies(value: unknown, found: ReadonlyMap<string, string>, tally
       // a whole string that is a piece of a secret (an entity split off it), not a word that happens to be in one
       if (text.length >= MIN_PIECE && /[0-9]/.test(text) && !/\s/.test(text) && !text.startsWith('[redacted:')) {
         const lower = text.toLowerCase();
-        const whole = secrets.find(([secret]) => secret.toLowerCase().includes(lower));
+        const whole = own.find(([secret]) => secret.toLowerCase().includes(lower));
         if (whole !== undefined) return count(whole[1]);
       }
       copies.lastIndex = 0;
-      return copies.test(text) ? text.replace(copies, (m) => count(kindOf.get(m.toLowerCase()) ?? 'secret')) : text;
+      return copies.test(text) ? text.replace(copies, (m) => count(kindOf.get(copyKey(m)) ?? 'secret')) : text;
     },
-    undefined,
+    address,
   );
 }
 
-/** A value with its secrets replaced (the same object when it had none) and what was replaced. */
-export function redactValue<T>(value: T, redactor: Redactor): { value: T } & Tally {
+/**
+ * A value with its secrets replaced (the same object when it had none) and what was replaced. `address`
+ * names the value's own top-level fields left as they are (its scope, its layer); everything else is
+ * redacted, at any depth and under any key.
+ */
+export function redactValue<T>(
+  value: T,
+  redactor: Redactor,
+  address: readonly string[] = [],
+  known: ReadonlyMap<string, string> = new Map(),
+): { value: T; found: ReadonlyMap<string, string> } & Tally {
   const tally: Tally = { count: 0, kinds: {} };
-  if (!redactor.enabled) return { value, ...tally };
   const found = new Map<string, string>();
+  if (!redactor.enabled) return { value, found, ...tally };
   const redacted = mapStrings(
     value,
     (text) => {
@@ -101,9 +138,10 @@ export function redactValue<T>(value: T, redactor: Redactor): { value: T } & Tal
       for (const [kind, n] of Object.entries(result.kinds)) tally.kinds[kind] = (tally.kinds[kind] ?? 0) + n;
       return result.text;
     },
-    undefined,
+    address,
   );
-  return { value: (found.size > 0 ? replaceCopies(redacted, found, tally) : redacted) as T, ...tally };
+  const copied = found.size > 0 || known.size > 0 ? replaceCopies(redacted, found, known, tally, address) : redacted;
+  return { value: copied as T, found, ...tally };
 }
 
 /**
@@ -120,16 +158,15 @@ export function redactInputs(
   inputs: readonly ParsedRememberInput[],
   redactor: Redactor,
 ): { inputs: ParsedRememberInput[]; counts: number[] } {
-  const redacted = inputs.map((input) => redactValue(input, redactor));
+  const redacted = inputs.map((input) => redactValue(input, redactor, REMEMBER_ADDRESS));
   return { inputs: redacted.map((r) => r.value), counts: redacted.map((r) => r.count) };
 }
 
 /** The fields of a stored record that can quote a secret. */
 export type RedactableFields = Pick<MemoryRecord, 'content' | 'summary' | 'tags' | 'entities' | 'provenance' | 'data'>;
 
-/** The redacted fields of a stored record, only those that changed, and what was replaced. */
-export function redactRecord(record: MemoryRecord, redactor: Redactor): { patch: Partial<RedactableFields> } & Tally {
-  const fields: RedactableFields = {
+function redactableFields(record: MemoryRecord): RedactableFields {
+  return {
     content: record.content,
     summary: record.summary,
     tags: record.tags,
@@ -137,10 +174,58 @@ export function redactRecord(record: MemoryRecord, redactor: Redactor): { patch:
     provenance: record.provenance,
     data: record.data,
   };
-  const { value, count, kinds } = redactValue(fields, redactor);
+}
+
+function changedFields(before: RedactableFields, after: RedactableFields): Partial<RedactableFields> {
   const patch: Partial<RedactableFields> = {};
-  for (const key of Object.keys(fields) as (keyof RedactableFields)[]) {
-    if (value[key] !== fields[key]) (patch as Record<string, unknown>)[key] = value[key];
+  for (const key of Object.keys(before) as (keyof RedactableFields)[]) {
+    if (after[key] !== before[key]) (patch as Record<string, unknown>)[key] = after[key];
   }
-  return { patch, count, kinds };
+  return patch;
+}
+
+/**
+ * The redacted fields of a stored record, only those that changed, and what was replaced. `known` are
+ * secrets found in other records (secret → kind), whose copies are replaced here too: a concept or a
+ * claim derived from a record before redaction holds the secret in another case or with other separators.
+ */
+export function redactRecord(
+  record: MemoryRecord,
+  redactor: Redactor,
+  known?: ReadonlyMap<string, string>,
+): { patch: Partial<RedactableFields>; found: ReadonlyMap<string, string> } & Tally {
+  const fields = redactableFields(record);
+  const { value, count, kinds, found } = redactValue(fields, redactor, [], known);
+  return { patch: changedFields(fields, value), found, count, kinds };
+}
+
+/** A source key's parts (`[container, messageId]`), or the key itself when it has another shape. */
+function sourceKeyParts(key: string): string[] | string {
+  try {
+    const parts: unknown = JSON.parse(upgradeSourceKey(key));
+    if (Array.isArray(parts) && parts.every((part) => typeof part === 'string')) return parts as string[];
+  } catch {
+    // not JSON: redacted as one text
+  }
+  return key;
+}
+
+/**
+ * A record read back from an export (a Markdown trailer) with its secrets replaced as a write would
+ * replace them: its fields, its source key (made again from its redacted parts, as the key of a redacted
+ * source is) and what travels with it (`extras`: its edges' metadata, the identity keys naming it). Both
+ * are returned with the changes (the same objects when nothing changed), with what was replaced.
+ */
+export function redactExported<E>(
+  record: MemoryRecord,
+  extras: E,
+  redactor: Redactor,
+): { patch: Partial<RedactableFields & Pick<MemoryRecord, 'sourceKey'>>; extras: E } & Tally {
+  const fields = redactableFields(record);
+  const parts = record.sourceKey === null ? null : sourceKeyParts(record.sourceKey);
+  const { value, count, kinds } = redactValue({ fields, parts, extras }, redactor);
+  const patch: Partial<RedactableFields & Pick<MemoryRecord, 'sourceKey'>> = changedFields(fields, value.fields);
+  if (value.parts !== parts && value.parts !== null)
+    patch.sourceKey = typeof value.parts === 'string' ? value.parts : JSON.stringify(value.parts);
+  return { patch, extras: value.extras, count, kinds };
 }

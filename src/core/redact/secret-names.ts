@@ -154,11 +154,20 @@ export function nameWords(name: string): string[] {
 }
 
 /** Every announcing name contains one of these (a cheap first check: most names are `id`, `type`, `url`…). */
-const HINT = /pass|pw|secret|token|key|auth|credential/i;
+const HINT = /pass|pw|secret|token|key|auth|cred/i;
 
 /** Names seen lately and their class: a text repeats its names (`token=…&token=…`, a log). */
 const recent = new Map<string, NameClass | null>();
 const RECENT_MAX = 512;
+
+/** Words ending in `pass` that are not passwords. */
+const ORDINARY_PASS = new Set(['bypass', 'compass', 'encompass', 'surpass', 'trespass', 'overpass', 'underpass', 'multipass', 'subpass']);
+
+/** A password word run together with what it is for: `pgpassword`, `rootpasswd`, `pgpass`, `dbpass`. */
+function isCompoundPassword(word: string): boolean {
+  if (/^[a-z0-9]{1,12}pass(?:word|wd)$/.test(word)) return true;
+  return /^[a-z0-9]{2,8}pass$/.test(word) && !ORDINARY_PASS.has(word);
+}
 
 /** The class of secret a name announces, or null when it announces none. */
 export function classifyName(name: string): NameClass | null {
@@ -179,7 +188,9 @@ function classifyWords(words: readonly string[]): NameClass | null {
   if (has('aws') && (has('secret') || has('key'))) return has('secret') ? 'aws-secret-key' : null;
   if (has('secretaccesskey') || (has('secret') && has('access') && has('key'))) return 'aws-secret-key';
   if (has('azure') && (has('key') || has('secret'))) return 'azure-key';
-  if (['password', 'passwd', 'pwd', 'passphrase', 'pass', 'pw'].some(has)) return has('pass') && words.length > 2 ? null : 'password';
+  if (['password', 'passwd', 'pwd', 'passphrase', 'pw'].some(has) || words.some(isCompoundPassword)) return 'password';
+  // `pass` is a password as the last word (`RABBITMQ_DEFAULT_PASS`) or in a short name, not in `first_pass_count`
+  if (has('pass')) return words.length <= 2 || last === 'pass' ? 'password' : null;
   if (has('secret') || has('secrets') || has('clientsecret')) return 'secret';
   if (has('token') || has('accesstoken') || has('authtoken') || has('refreshtoken')) return 'token';
   if (
@@ -188,6 +199,7 @@ function classifyWords(words: readonly string[]): NameClass | null {
     (has('api') && has('key')) ||
     has('credential') ||
     has('credentials') ||
+    has('creds') ||
     (has('private') && has('key'))
   )
     return 'api-key';

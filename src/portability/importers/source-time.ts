@@ -1,14 +1,22 @@
 /**
- * Reading times the way sources write them: epoch seconds (ChatGPT's `create_time`), ISO 8601 text
+ * Reading times the way sources write them: epoch seconds (ChatGPT's `create_time`; milliseconds where they cannot be seconds), ISO 8601 text
  * (Claude.ai, mem0, Claude Code, front matter). Nothing is guessed: an unreadable time is no time.
  */
 import { isInstant, parseIsoInstant } from '../../core/instant.js';
 
-/** Epoch seconds (integer or fractional) to epoch ms, or undefined. */
+/** Seconds past this are after the year 9999, and as milliseconds after September 2001. */
+const MS_FROM = 1e12;
+
+/**
+ * Epoch seconds (integer or fractional) to epoch ms, or undefined. A value too large to be seconds
+ * (from 10^12, after the year 9999) that is an instant in milliseconds is taken as milliseconds: no
+ * value can be read both ways.
+ */
 export function fromEpochSeconds(value: unknown): number | undefined {
   if (typeof value !== 'number' || !Number.isFinite(value)) return undefined;
   const ms = Math.round(value * 1000);
-  return isInstant(ms) ? ms : undefined;
+  if (isInstant(ms)) return ms;
+  return value >= MS_FROM && isInstant(Math.round(value)) ? Math.round(value) : undefined;
 }
 
 /** ISO 8601 text to epoch ms, or undefined. A `Date` (YAML front matter) is taken as it is. */

@@ -32,6 +32,8 @@ describe('createRedactor().redact', () => {
     ['JWT', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.Zr4Tq9Wm2Xc7Vb5Nk8Lp3Hs6Jd1Fg0Ya2Qe4', '[redacted:jwt]'],
     ['password in a URL', 'postgres://app:Hq7mZ2pLw9@db:5432/shop', 'postgres://app:[redacted:url-password]@db:5432/shop'],
     ['password= assignment', 'DB_PASSWORD=Hq7mZ2pLw9', 'DB_PASSWORD=[redacted:password]'],
+    ['a short password', 'password: hunter22', 'password: [redacted:password]'],
+    ['an unquoted token', 'token: Zr4Tq9Wm2', 'token: [redacted:token]'],
     ['secret: in YAML', 'client_secret: "Hq7mZ2pLw9xx"', 'client_secret: "[redacted:secret]"'],
     ['token= in a query', '/callback?access_token=Zr4Tq9Wm2Xc7Vb5Nk8Lp3Hs6&state=1', '/callback?access_token=[redacted:token]&state=1'],
     ['Bearer header', 'Authorization: Bearer Zr4Tq9Wm2Xc7Vb5Nk8Lp3Hs6Jd', 'Authorization: Bearer [redacted:bearer-token]'],
@@ -42,6 +44,43 @@ describe('createRedactor().redact', () => {
     ],
   ])('%s', (_name, input, expected) => {
     expect(text(input)).toBe(expected);
+  });
+
+  it.each([
+    ['a password name run together', 'run it with PGPASSWORD=Tr0ub4dor3xK9 psql -h db', 'PGPASSWORD=[redacted:password] psql'],
+    [
+      'a short pass name run together',
+      'PGPASS=Tr0ub4dor3xK9 and DBPASS=Hq7mZ2pLw9xy',
+      'PGPASS=[redacted:password] and DBPASS=[redacted:password]',
+    ],
+    ['pass as the last word of a long name', 'RABBITMQ_DEFAULT_PASS=Tr0ub4dor3xK9', 'RABBITMQ_DEFAULT_PASS=[redacted:password]'],
+    ['creds', 'creds=Tr0ub4dor3xK9mQ2wLz7', 'creds=[redacted:api-key]'],
+    [
+      'a URL password holding @ and #',
+      'postgres://app:p@ss#w0rd!9@db.internal:5432/shop',
+      'postgres://app:[redacted:url-password]@db.internal:5432/shop',
+    ],
+    [
+      'a URL password holding /',
+      'mysql://root:S3cr3t/Pa55word@10.0.0.5:3306/app',
+      'mysql://root:[redacted:url-password]@10.0.0.5:3306/app',
+    ],
+    [
+      'JSON-escaped name and value',
+      String.raw`{\"user\": \"app\", \"password\": \"Tr0ub4dor&3xq\"}`,
+      String.raw`\"password\": \"[redacted:password]\"}`,
+    ],
+    ['an escaped quote inside a quoted value', 'PASSWORD = "Tr0ub4\\"dor3" then', 'PASSWORD = "[redacted:password]" then'],
+  ])('common credential forms: %s', (_name, input, expected) => {
+    const out = text(input);
+    expect(out).toContain(expected);
+    expect(out).not.toMatch(/Tr0ub4|S3cr3t|Pa55word|w0rd|Hq7mZ2/);
+  });
+
+  it('leaves URLs whose path or query holds an @ and names that only contain pass', () => {
+    for (const input of ['https://user:Hq7mZ2pLw9@host/reset?email=a@b.com', 'https://user:Hq7mZ2pLw9@host/path/x@y.com'])
+      expect(text(input)).toBe(input.replace('Hq7mZ2pLw9', '[redacted:url-password]'));
+    for (const input of ['BYPASS=Tr0ub4dor3xK9', 'first_pass_count: 12345678', 'compass: NorthEast2024']) expect(text(input)).toBe(input);
   });
 
   it('redacts a PEM private key block whole, and counts by kind', () => {
@@ -56,6 +95,20 @@ describe('createRedactor().redact', () => {
     expect(result).toMatchObject({ count: 2, kinds: { 'private-key': 1, 'github-token': 1 } });
   });
 
+  it('redacts a key block without its END line, but not the prose after a lone header', () => {
+    const line = 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7Zq8Vb3nKx27LwPq9';
+    const truncated = redactor.redact(`pasted:\n-----BEGIN RSA PRIVATE KEY-----\n${line}\n${line.slice(0, 30)}`);
+    expect(truncated.text).toBe('pasted:\n[redacted:private-key]');
+    const oneLine = redactor.redact(`-----BEGIN PRIVATE KEY-----${line}${line}-----END PRIVATE KEY----- ok`);
+    expect(oneLine.text).toBe('[redacted:private-key] ok');
+    for (const prose of [
+      'How do I tell a PEM key? It starts with -----BEGIN PRIVATE KEY----- so my script greps for that line, then checks the file mode is 600 and prints OK.',
+      'It starts with -----BEGIN PRIVATE KEY----- and ends with -----END PRIVATE KEY----- in the file.',
+      '-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----',
+    ])
+      expect(redactor.redact(prose)).toEqual({ text: prose, count: 0, kinds: {} });
+  });
+
   it('leaves look-alikes in code and prose', () => {
     for (const input of [
       'interface Login { password: string; token?: string }',
@@ -66,6 +119,9 @@ describe('createRedactor().redact', () => {
       'OPENAI_API_KEY=your-api-key-here',
       'git clone git@github.com:acme/shop.git && open https://acme.dev/login?next=/home',
       'the password reset link expires after an hour',
+      'token: ERC-20 standard',
+      'secret: RFC-7519 says so',
+      'token: abc-12',
     ]) {
       expect(redactor.redact(input)).toEqual({ text: input, count: 0, kinds: {} });
     }
