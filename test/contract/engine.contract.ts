@@ -55,6 +55,49 @@ export function runEngineContract(options: EngineContractOptions): void {
       expect(history.edges[0]).toMatchObject({ from: fix.id, type: 'SUPERSEDES', to: old.id });
     });
 
+    it('knownAt reads answer what was believed then, whatever later changed the validity (supersession, update, undo)', async () => {
+      const { engram, clock } = await open();
+      const t0 = clock.now();
+      const scopes = ['t/a'];
+      const seen = async (at: { knownAt: number; asOf: number }) =>
+        (await engram.recall('deploy target', { scopes, ...at })).hits.map((h) => h.id).sort();
+      // the claim had an end of its own when it was written
+      const old = await engram.remember({
+        scope: 't/a',
+        layer: 'semantic',
+        content: 'The deploy target is staging.',
+        validFrom: t0 - 100 * DAY,
+        validTo: t0 + 200 * DAY,
+      });
+      clock.advance(10 * DAY);
+      const t1 = clock.now();
+      const fix = await engram.remember({
+        scope: 't/a',
+        layer: 'semantic',
+        content: 'The deploy target moved from staging to production.',
+      });
+      expect(fix.action).toBe('superseded');
+      // before the correction the store believed staging held until its own end, not for ever
+      expect(await seen({ knownAt: t1 - DAY, asOf: t0 + 100 * DAY })).toEqual([old.id]);
+      expect(await seen({ knownAt: t1 - DAY, asOf: t0 + 300 * DAY })).toEqual([]);
+      clock.advance(10 * DAY);
+      await engram.unsupersede(old.id, { scope: 't/a' });
+      // while the correction stood, staging was believed to end where production began
+      expect(await seen({ knownAt: t1 + 5 * DAY, asOf: t1 + 5 * DAY })).toEqual([fix.id]);
+      expect(await seen({ knownAt: clock.now(), asOf: t1 + 5 * DAY })).toEqual([fix.id, old.id].sort());
+      clock.advance(10 * DAY);
+      const t3 = clock.now();
+      await engram.update(old.id, { validTo: t3 - 5 * DAY }, { scope: 't/a' });
+      // the edit is known from t3 on: a day before it, staging was still believed current
+      expect(await seen({ knownAt: t3 - DAY, asOf: t3 - DAY })).toContain(old.id);
+      expect(await seen({ knownAt: t3, asOf: t3 - DAY })).not.toContain(old.id);
+      // the three earlier beliefs still answer as they did
+      expect(await seen({ knownAt: t1 - DAY, asOf: t0 + 300 * DAY })).toEqual([]);
+      expect(await seen({ knownAt: t1 + 5 * DAY, asOf: t1 + 5 * DAY })).toEqual([fix.id]);
+      const listed = await engram.list({ scopes, knownAt: t1 + 5 * DAY, asOf: t1 + 5 * DAY });
+      expect(listed.items.map((r) => r.id)).toEqual([fix.id]);
+    });
+
     it('restating a fact merges into one record; forget and restore round-trip', async () => {
       const { engram } = await open();
       const first = await engram.remember({ scope: 't/a', layer: 'semantic', content: 'Alice is allergic to peanuts.', tags: ['health'] });
