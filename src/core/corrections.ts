@@ -6,6 +6,7 @@
  */
 import { isVisible, type MemoryRecord, type TimeFilter } from './memory.js';
 import type { StoreReader } from './ports/store.js';
+import { readBeliefs } from './read-beliefs.js';
 import type { Scope } from './scope.js';
 import { CAPTURED_TAG } from './write/capture/index.js';
 
@@ -58,10 +59,11 @@ export async function correctedClaimsOf(store: Pick<StoreReader, 'listMemories'>
  * from a future date does not count yet), or, under a read's `asOf`/`knownAt` (`filter`), then.
  * `indexOf` gives a scope's index of corrected claims (cached by the caller), or null to look the
  * episodes up with `findDerived`; one `getMemories` read follows for the successors, only when an
- * episode was corrected.
+ * episode was corrected. Under a `knownAt`, claims and successors are judged by what was believed of
+ * them then (their belief intervals, read only for such a read).
  */
 export async function readCorrections(
-  store: Pick<StoreReader, 'findDerived' | 'getMemories'>,
+  store: Pick<StoreReader, 'findDerived' | 'getMemories' | 'getBeliefs'>,
   scopes: readonly Scope[],
   episodes: readonly { id: string; scope: Scope }[],
   now: number,
@@ -75,9 +77,16 @@ export async function readCorrections(
     const wanted = new Set(ids);
     const index = await indexOf(scope);
     const claims = index !== null ? ids.flatMap((id) => index.get(id) ?? []) : await store.findDerived({ scope, ids });
+    // under a knownAt, a claim is judged by what was believed of it then
+    const claimBeliefs = await readBeliefs(
+      store,
+      claims.map((c) => c.id),
+      [scope],
+      filter,
+    );
     for (const claim of claims) {
       const by = claim.data.supersededBy;
-      if (typeof by !== 'string' || isVisible(claim, filter, now)) continue;
+      if (typeof by !== 'string' || isVisible(claim, filter, now, claimBeliefs.get(claim.id))) continue;
       for (const id of claim.provenance.derivedFrom) if (wanted.has(id) && !successorOf.has(id)) successorOf.set(id, by);
     }
   }
@@ -91,10 +100,15 @@ export async function readCorrections(
       .map((r) => r.data.supersededBy)
       .filter((id): id is string => typeof id === 'string' && !successors.has(id));
   }
+  const beliefs = await readBeliefs(store, [...successors.keys()], scopes, filter);
   const out = new Map<string, Correction>();
   for (const [episodeId, successorId] of successorOf) {
     let successor = successors.get(successorId);
-    for (let hop = 0; successor !== undefined && !isVisible(successor, filter, now) && hop < MAX_HOPS; hop += 1) {
+    for (
+      let hop = 0;
+      successor !== undefined && !isVisible(successor, filter, now, beliefs.get(successor.id)) && hop < MAX_HOPS;
+      hop += 1
+    ) {
       const next = successor.data.supersededBy;
       successor = typeof next === 'string' ? successors.get(next) : undefined;
     }

@@ -242,20 +242,67 @@ export interface TimeFilter {
 /**
  * Is a record visible under the given time filter at `now`?
  *
- * One record carries both axes: `validTo` set by a supersession is only *known* from `invalidatedAt`
- * on, so a `knownAt` before that sees the claim as open-ended. `asOf` defaults to `knownAt`, then now.
- * Deleted and expired records are never visible; decayed and superseded ones only with
- * `includeSuperseded` (superseded ones are also visible in `asOf` reads of their own valid period).
+ * One record carries both axes. A `knownAt` read before a change of the record's validity (a
+ * supersession, an edit of `validFrom`/`validTo`, an undo) judges the validity believed then, from the
+ * record's `history` (its {@link BeliefInterval}s); without one, a `validTo` set by a supersession is
+ * only *known* from `invalidatedAt` on, so an earlier `knownAt` sees the claim as open-ended. `asOf`
+ * defaults to `knownAt`, then now. Deleted and expired records are never visible; decayed and
+ * superseded ones only with `includeSuperseded` (superseded ones are also visible in `asOf` reads of
+ * their own valid period).
  */
-export function isVisible(record: MemoryRecord, filter: TimeFilter, now: number): boolean {
-  return visibleUnder(
+export function isVisible(record: MemoryRecord, filter: TimeFilter, now: number, history?: readonly BeliefInterval[]): boolean {
+  return visibleAsBelieved(
     visibilityBounds(filter, now),
     record.status,
     record.recordedAt,
     record.validFrom,
     record.validTo,
     record.invalidatedAt,
+    history,
   );
+}
+
+/**
+ * A validity the store once believed of a record and no longer does: during transaction time
+ * [`knownFrom`, `knownTo`) it held the record valid over [`validFrom`, `validTo`). The store keeps one
+ * for every change of a record's validity (ids and instants only, never text), so "what did we believe
+ * at T" answers what was believed at T whatever changed after.
+ */
+export interface BeliefInterval {
+  readonly validFrom: number;
+  readonly validTo: number | null;
+  readonly knownFrom: number;
+  readonly knownTo: number;
+}
+
+/** A stored belief interval: the record it belongs to and its scope. */
+export interface StoredBelief extends BeliefInterval {
+  readonly memoryId: string;
+  readonly scope: Scope;
+}
+
+/**
+ * The belief intervals a change at `at` (transaction time) ends, when it replaces a record's validity
+ * (`before`) with another (`after`): what the store had believed since `knownFrom` (the end of the
+ * record's last interval, else its `recordedAt`). A `validTo` that a supersession set at
+ * `invalidatedAt` without an interval of its own (written before intervals were kept) was open-ended
+ * until then, as `visibleUnder` reads it, so that stays. Empty when the validity is unchanged.
+ */
+export function endedBeliefs(
+  before: Pick<MemoryRecord, 'validFrom' | 'validTo' | 'invalidatedAt'>,
+  after: Pick<MemoryRecord, 'validFrom' | 'validTo' | 'invalidatedAt'>,
+  knownFrom: number,
+  at: number,
+): BeliefInterval[] {
+  const same = before.validFrom === after.validFrom && before.validTo === after.validTo && before.invalidatedAt === after.invalidatedAt;
+  if (same || at <= knownFrom) return [];
+  const { validFrom, validTo, invalidatedAt } = before;
+  // until its `invalidatedAt`, a `validTo` was not yet known
+  const knownEnd = validTo === null || invalidatedAt === null ? knownFrom : Math.min(Math.max(invalidatedAt, knownFrom), at);
+  const ended: BeliefInterval[] = [];
+  if (knownEnd > knownFrom) ended.push({ validFrom, validTo: null, knownFrom, knownTo: knownEnd });
+  if (at > knownEnd) ended.push({ validFrom, validTo, knownFrom: knownEnd, knownTo: at });
+  return ended;
 }
 
 /** The instants and statuses a time filter admits: the one definition every store's read follows. */
@@ -267,6 +314,8 @@ export interface VisibilityBounds {
   /** Valid time: what was true then (`asOf`, else `knownAt`, else now). */
   readonly asOf: number;
   readonly includeSuperseded: boolean;
+  /** Whether the read names its `knownAt`, so the belief history applies (a read of now judges the record as it is). */
+  readonly historic: boolean;
 }
 
 const CURRENT_STATUSES: readonly MemoryStatus[] = Object.freeze(['active', 'superseded']);
@@ -275,7 +324,13 @@ const HISTORY_STATUSES: readonly MemoryStatus[] = Object.freeze(['active', 'supe
 export function visibilityBounds(filter: TimeFilter, now: number): VisibilityBounds {
   const knownAt = filter.knownAt ?? now;
   const includeSuperseded = filter.includeSuperseded === true;
-  return { statuses: includeSuperseded ? HISTORY_STATUSES : CURRENT_STATUSES, knownAt, asOf: filter.asOf ?? knownAt, includeSuperseded };
+  return {
+    statuses: includeSuperseded ? HISTORY_STATUSES : CURRENT_STATUSES,
+    knownAt,
+    asOf: filter.asOf ?? knownAt,
+    includeSuperseded,
+    historic: filter.knownAt !== undefined,
+  };
 }
 
 /**
@@ -297,6 +352,28 @@ export function visibleUnder(
   // validTo counts only once the store knew it (invalidatedAt), so knownAt reads see the claim open-ended
   const validToKnown = invalidatedAt === null || invalidatedAt <= v.knownAt;
   return !(validToKnown && validTo !== null && validTo <= v.asOf);
+}
+
+/**
+ * `visibleUnder` as believed at `v.knownAt`: when the read names its `knownAt` and the record's
+ * validity changed after it (an interval of `history` ends later), the validity then believed (the
+ * interval holding at `knownAt`, its `validTo` known throughout) is judged instead of the row's own.
+ */
+export function visibleAsBelieved(
+  v: VisibilityBounds,
+  status: MemoryStatus,
+  recordedAt: number,
+  validFrom: number,
+  validTo: number | null,
+  invalidatedAt: number | null,
+  history: readonly BeliefInterval[] | undefined,
+): boolean {
+  if (!v.historic || history === undefined || !history.some((h) => h.knownTo > v.knownAt)) {
+    return visibleUnder(v, status, recordedAt, validFrom, validTo, invalidatedAt);
+  }
+  return history.some(
+    (h) => h.knownFrom <= v.knownAt && h.knownTo > v.knownAt && visibleUnder(v, status, recordedAt, h.validFrom, h.validTo, null),
+  );
 }
 
 /**

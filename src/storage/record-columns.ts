@@ -224,19 +224,30 @@ export function patchColumns(patch: MemoryPatch, bool: BooleanForm): [column: st
 }
 
 /**
- * The SQL form of `isVisible(record, filter, now)` over the columns of `alias`, exactly equivalent (a
- * property test checks it on every backend); `bind` returns the backend's placeholder for a value.
- * Statuses are inlined so the `(scope, status)` index serves current reads.
+ * The SQL form of `isVisible(record, filter, now, history)` over the columns of `alias`, exactly
+ * equivalent (a property test checks it on every backend); `bind` returns the backend's placeholder for
+ * a value, `beliefs` names the table of belief intervals (`memory_id`, `valid_from`, `valid_to`,
+ * `known_from`, `known_to`). Statuses are inlined so the `(scope, status)` index serves current reads;
+ * only a read that names its `knownAt` consults the belief intervals, so other reads cost what they did.
  */
-export function visibilitySql(filter: TimeFilter, now: number, alias: string, bind: (value: number) => string): string {
+export function visibilitySql(filter: TimeFilter, now: number, alias: string, bind: (value: number) => string, beliefs: string): string {
   const v = visibilityBounds(filter, now);
   const statuses = v.statuses.map((s) => `'${s}'`).join(', ');
-  const knownAt = bind(v.knownAt);
-  const asOf = bind(v.asOf);
-  let sql = `${alias}.status IN (${statuses}) AND ${alias}.recorded_at <= ${knownAt} AND ${alias}.valid_from <= ${asOf}`;
-  if (!v.includeSuperseded) {
+  // each part binds its values when it is placed, so positional placeholders stay in text order
+  const base = `${alias}.status IN (${statuses}) AND ${alias}.recorded_at <= ${bind(v.knownAt)}`;
+  const validWhile = (row: string, knownOnlyFromInvalidation: boolean): string => {
+    const from = `${row}.valid_from <= ${bind(v.asOf)}`;
+    if (v.includeSuperseded) return from;
+    const ended = `${row}.valid_to IS NOT NULL AND ${row}.valid_to <= ${bind(v.asOf)}`;
     // validTo counts only once the store knew it (invalidatedAt), so knownAt reads see the claim open-ended
-    sql += ` AND NOT (${alias}.valid_to IS NOT NULL AND ${alias}.valid_to <= ${bind(v.asOf)} AND (${alias}.invalidated_at IS NULL OR ${alias}.invalidated_at <= ${bind(v.knownAt)}))`;
-  }
-  return sql;
+    const known = knownOnlyFromInvalidation ? ` AND (${row}.invalidated_at IS NULL OR ${row}.invalidated_at <= ${bind(v.knownAt)})` : '';
+    return `${from} AND NOT (${ended}${known})`;
+  };
+  if (!v.historic) return `${base} AND ${validWhile(alias, true)}`;
+  const b = `${alias}_belief`;
+  const ofRecord = `SELECT 1 FROM ${beliefs} ${b} WHERE ${b}.memory_id = ${alias}.id`;
+  // the validity believed at knownAt: the row's own unless it changed later, else the interval then holding
+  const own = `NOT EXISTS (${ofRecord} AND ${b}.known_to > ${bind(v.knownAt)}) AND ${validWhile(alias, true)}`;
+  const held = `EXISTS (${ofRecord} AND ${b}.known_to > ${bind(v.knownAt)} AND ${b}.known_from <= ${bind(v.knownAt)} AND ${validWhile(b, false)})`;
+  return `${base} AND ((${own}) OR ${held})`;
 }

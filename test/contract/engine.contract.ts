@@ -55,6 +55,111 @@ export function runEngineContract(options: EngineContractOptions): void {
       expect(history.edges[0]).toMatchObject({ from: fix.id, type: 'SUPERSEDES', to: old.id });
     });
 
+    it('knownAt reads answer what was believed then, whatever later changed the validity (supersession, update, undo)', async () => {
+      const { engram, clock } = await open();
+      const t0 = clock.now();
+      const scopes = ['t/a'];
+      const seen = async (at: { knownAt: number; asOf: number }) =>
+        (await engram.recall('deploy target', { scopes, ...at })).hits.map((h) => h.id).sort();
+      // the claim had an end of its own when it was written
+      const old = await engram.remember({
+        scope: 't/a',
+        layer: 'semantic',
+        content: 'The deploy target is staging.',
+        validFrom: t0 - 100 * DAY,
+        validTo: t0 + 200 * DAY,
+      });
+      clock.advance(10 * DAY);
+      const t1 = clock.now();
+      const fix = await engram.remember({
+        scope: 't/a',
+        layer: 'semantic',
+        content: 'The deploy target moved from staging to production.',
+      });
+      expect(fix.action).toBe('superseded');
+      // before the correction the store believed staging held until its own end, not for ever
+      expect(await seen({ knownAt: t1 - DAY, asOf: t0 + 100 * DAY })).toEqual([old.id]);
+      expect(await seen({ knownAt: t1 - DAY, asOf: t0 + 300 * DAY })).toEqual([]);
+      clock.advance(10 * DAY);
+      await engram.unsupersede(old.id, { scope: 't/a' });
+      // while the correction stood, staging was believed to end where production began
+      expect(await seen({ knownAt: t1 + 5 * DAY, asOf: t1 + 5 * DAY })).toEqual([fix.id]);
+      expect(await seen({ knownAt: clock.now(), asOf: t1 + 5 * DAY })).toEqual([fix.id, old.id].sort());
+      clock.advance(10 * DAY);
+      const t3 = clock.now();
+      await engram.update(old.id, { validTo: t3 - 5 * DAY }, { scope: 't/a' });
+      // the edit is known from t3 on: a day before it, staging was still believed current
+      expect(await seen({ knownAt: t3 - DAY, asOf: t3 - DAY })).toContain(old.id);
+      expect(await seen({ knownAt: t3, asOf: t3 - DAY })).not.toContain(old.id);
+      // the three earlier beliefs still answer as they did
+      expect(await seen({ knownAt: t1 - DAY, asOf: t0 + 300 * DAY })).toEqual([]);
+      expect(await seen({ knownAt: t1 + 5 * DAY, asOf: t1 + 5 * DAY })).toEqual([fix.id]);
+      const listed = await engram.list({ scopes, knownAt: t1 + 5 * DAY, asOf: t1 + 5 * DAY });
+      expect(listed.items.map((r) => r.id)).toEqual([fix.id]);
+    });
+
+    // an edit of a record's end is known from when it was made: a knownAt read of before it still sees the record
+    describe('knownAt reads of records held in memory judge what was believed then', () => {
+      it('activation reaches a neighbour whose end was edited later', async () => {
+        const { engram, clock } = await open();
+        const t0 = clock.now();
+        const mug = await engram.remember({ scope: 't/g', layer: 'semantic', content: 'A coffee mug holds hot drinks.' });
+        const cup = await engram.remember({ scope: 't/g', layer: 'semantic', content: 'A container keeps things inside it.' });
+        await engram.relate({ scope: 't/g', from: mug.id, type: 'is a', to: cup.id, weight: 0.8 });
+        clock.advance(20 * DAY);
+        await engram.update(cup.id, { validTo: t0 + 5 * DAY }, { scope: 't/g' });
+        const reached = async (at: { knownAt: number; asOf: number }) =>
+          (await engram.activate(mug.id, { scopes: ['t/g'], ...at })).ranked.map((r) => r.id);
+        expect(await reached({ knownAt: t0 + 10 * DAY, asOf: t0 + 10 * DAY })).toEqual([cup.id]);
+        expect(await reached({ knownAt: clock.now(), asOf: t0 + 10 * DAY })).toEqual([]);
+      });
+
+      it('a decision chain keeps a member whose end was edited later', async () => {
+        const { engram, clock } = await open();
+        const t0 = clock.now();
+        const decided = await engram.remember({
+          scope: 't/c',
+          content: 'Decided to run the search cluster on three nodes.',
+          decision: { intent: 'cluster size', rationale: 'survive one node loss' },
+        });
+        const outcome = await engram.remember({ scope: 't/c', content: 'One search node died and search stayed up.', follows: decided.id });
+        clock.advance(20 * DAY);
+        await engram.update(outcome.id, { validTo: t0 + 5 * DAY }, { scope: 't/c' });
+        const chainOf = async (at: { knownAt: number; asOf: number }) => {
+          const { hits } = await engram.recall('search cluster nodes', { scopes: ['t/c'], chains: true, ...at });
+          return hits.find((h) => h.id === decided.id)?.chain?.map((m) => m.id) ?? [];
+        };
+        expect(await chainOf({ knownAt: t0 + 10 * DAY, asOf: t0 + 10 * DAY })).toEqual([decided.id, outcome.id]);
+        expect(await chainOf({ knownAt: clock.now(), asOf: t0 + 10 * DAY })).toEqual([]);
+      });
+
+      it('a corrected turn names the correction that was believed to hold then, though its end was edited later', async () => {
+        const { engram, clock } = await open();
+        const source = (messageId: string) => ({ conversationId: 's1', messageId });
+        const lisbon = await engram.remember({ scope: 't/k', content: 'user: I live in Lisbon.', capture: true, source: source('m1') });
+        clock.advance(10 * DAY);
+        const t1 = clock.now();
+        await engram.remember({
+          scope: 't/k',
+          content: 'user: Actually I moved to Porto last month.',
+          capture: true,
+          source: source('m2'),
+        });
+        const porto = (await engram.list({ scopes: ['t/k'], layers: ['semantic'] })).items.find((r) => r.content.includes('Porto'));
+        expect(porto).toBeDefined();
+        clock.advance(20 * DAY);
+        await engram.update(porto!.id, { validTo: t1 + 5 * DAY }, { scope: 't/k' });
+        const correctionOf = async (at: { knownAt: number; asOf: number }) => {
+          const { hits } = await engram.recall('Where do I live?', { scopes: ['t/k'], k: 12, trackAccess: false, ...at });
+          const turn = hits.find((h) => h.id === lisbon.id || (h.why.sameAs ?? []).includes(lisbon.id));
+          expect(turn).toBeDefined();
+          return turn?.correctedBy?.id;
+        };
+        expect(await correctionOf({ knownAt: t1 + 10 * DAY, asOf: t1 + 10 * DAY })).toBe(porto!.id);
+        expect(await correctionOf({ knownAt: clock.now(), asOf: t1 + 10 * DAY })).toBeUndefined();
+      });
+    });
+
     it('restating a fact merges into one record; forget and restore round-trip', async () => {
       const { engram } = await open();
       const first = await engram.remember({ scope: 't/a', layer: 'semantic', content: 'Alice is allergic to peanuts.', tags: ['health'] });

@@ -266,6 +266,35 @@ export function runStoreContract(options: StoreContractOptions): void {
         records,
         records.map(() => vectorOf(DIM, 1)),
       );
+      // every third record's validity changed once or twice after it was recorded (belief intervals)
+      const beliefs = records.flatMap((r, i) => {
+        if (i % 3 !== 0) return [];
+        const cut = r.recordedAt + (1 + (i % 4)) * DAY;
+        const first = {
+          memoryId: r.id,
+          scope: r.scope,
+          validFrom: r.validFrom - DAY,
+          validTo: null,
+          knownFrom: r.recordedAt,
+          knownTo: cut,
+        };
+        const second = {
+          memoryId: r.id,
+          scope: r.scope,
+          validFrom: r.validFrom,
+          validTo: r.validFrom + 2 * DAY,
+          knownFrom: cut,
+          knownTo: cut + DAY,
+        };
+        return i % 2 === 0 ? [first, second] : [first];
+      });
+      expect(await store.transaction((tx) => tx.restoreBeliefs(beliefs))).toBe(beliefs.length);
+      expect(await store.transaction((tx) => tx.restoreBeliefs(beliefs))).toBe(0);
+      const history = await store.getBeliefs(
+        records.map((r) => r.id),
+        [A],
+      );
+      expect([...history.values()].flat()).toHaveLength(beliefs.length);
       const filter = fc.record({
         asOf: fc.option(time, { nil: undefined }),
         knownAt: fc.option(time, { nil: undefined }),
@@ -274,7 +303,7 @@ export function runStoreContract(options: StoreContractOptions): void {
       for (const f of fc.sample(filter, { numRuns: 40, seed: 11 })) {
         const clean = Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as TimeFilter;
         const expected = records
-          .filter((r) => isVisible(r, clean, NOW))
+          .filter((r) => isVisible(r, clean, NOW, history.get(r.id)))
           .map((r) => r.id)
           .sort();
         const query = { scopes: [A], now: NOW, limit: 200, ...clean };
@@ -285,6 +314,10 @@ export function runStoreContract(options: StoreContractOptions): void {
         expect(ids(lexicalHits).sort(), JSON.stringify(clean)).toEqual(expected);
         expect(ids(vectorHits).sort(), JSON.stringify(clean)).toEqual(expected);
       }
+      // a purged record's belief intervals go with it
+      const purged = records.filter((_, i) => i % 3 === 0).map((r) => r.id);
+      await store.transaction((tx) => tx.deleteMemories(purged, A));
+      expect((await store.getBeliefs(purged, [A])).size).toBe(0);
     });
 
     test('temporal search keeps the newest `limit` of a window over several scopes, ties by id, hidden rows skipped', async () => {

@@ -136,6 +136,32 @@ describe('importJsonl refuses', () => {
     expect((await engram.stats({ scopes: ['acme/a', 'acme/b'] })).total).toBe(2);
   });
 
+  it('belief intervals that were never held (ending before they start) or are out of order, naming the field', async () => {
+    const { engram, lines } = await withDump();
+    const withBeliefs = (beliefs: unknown) =>
+      lines.map((line, i) => {
+        if (i !== 1) return line;
+        const parsed = JSON.parse(line) as Record<string, unknown>;
+        return `${JSON.stringify({ ...parsed, beliefs })}\n`;
+      });
+    const belief = (knownFrom: number, knownTo: number) => ({ validFrom: T0, validTo: null, knownFrom, knownTo });
+    expect((await failure(engram.importJsonl(withBeliefs([belief(T0 + 5, T0 + 5)])))).message).toContain(
+      'line 2, field "beliefs.0.knownTo": is not after knownFrom',
+    );
+    expect((await failure(engram.importJsonl(withBeliefs([belief(T0 + 5, T0 + 9), belief(T0, T0 + 5)])))).message).toContain(
+      'line 2, field "beliefs": are not in order of knownTo',
+    );
+    expect((await failure(engram.importJsonl(withBeliefs([])))).message).toContain('line 2, field "beliefs"');
+    expect((await engram.stats({ scopes: ['acme/a'] })).total).toBe(0);
+    const report = await engram.importJsonl(withBeliefs([belief(T0 - 5, T0), belief(T0, T0 + 5)]));
+    expect(report.counts.record.created).toBe(2);
+    const first = JSON.parse(lines[1]!) as { record: { id: string } };
+    expect((await engram.store.getBeliefs([first.record.id], ['acme/a'])).get(first.record.id)).toEqual([
+      belief(T0 - 5, T0),
+      belief(T0, T0 + 5),
+    ]);
+  });
+
   it('a record whose data has a known field of the wrong type, which consolidation, context and update would trip on', async () => {
     const { engram, lines } = await withDump();
     for (const [data, field] of [

@@ -47,6 +47,7 @@ describe('dump round trip', () => {
     const seen = kinds(dump);
     for (const kind of ['record', 'edge', 'conceptRef', 'relationType', 'state', 'audit', 'end'])
       expect(seen[kind], kind).toBeGreaterThan(0);
+    expect(dump).toContain('"beliefs":[');
     expect(dump.split('\n')[0]).toBe(
       `{"format":"engram-dump","version":1,"embedder":{"dimension":256,"name":"hash:256"},"embeddings":false,"scopes":["acme/robot","acme/users/alice"]}`,
     );
@@ -65,6 +66,65 @@ describe('dump round trip', () => {
     expect(second.counts.edge.skipped).toBe(seen.edge);
     expect(second.conflicts).toEqual([]);
     expect(await dumpOf(target)).toBe(dump);
+  });
+
+  it('carries belief intervals: the copy answers knownAt reads as the source does; a dump without them still imports', async () => {
+    const DAY = 86_400_000;
+    const scope = 'acme/beliefs';
+    const clock = new ManualClock(RICH_T0);
+    const { engram: source, cleanup } = await tempEngram({ clock });
+    cleanups.push(cleanup);
+    const old = await source.remember({ scope, layer: 'semantic', content: 'The deploy target is staging.', validTo: RICH_T0 + 200 * DAY });
+    clock.advance(10 * DAY);
+    const t1 = clock.now();
+    const fix = await source.remember({ scope, layer: 'semantic', content: 'The deploy target moved from staging to production.' });
+    expect(fix.action).toBe('superseded');
+    clock.advance(10 * DAY);
+    await source.unsupersede(old.id, { scope });
+    const reads = [
+      { knownAt: t1 - DAY, asOf: RICH_T0 + 300 * DAY },
+      { knownAt: t1 + 5 * DAY, asOf: t1 + 5 * DAY },
+      { knownAt: clock.now(), asOf: t1 + 5 * DAY },
+    ];
+    const answers = async (engram: Engram) => {
+      const out: string[][] = [];
+      for (const at of reads) out.push((await engram.recall('deploy target', { scopes: [scope], ...at })).hits.map((h) => h.id).sort());
+      return out;
+    };
+    const dumpOfScope = async (engram: Engram) => {
+      let text = '';
+      for await (const line of engram.exportJsonl({ scopes: [scope] })) text += line;
+      return text;
+    };
+    const expected = await answers(source);
+    expect(expected).toEqual([[], [fix.id], [fix.id, old.id].sort()]);
+    const dump = await dumpOfScope(source);
+    const oldLine = dump.split('\n').find((line) => line.includes(`"id":"${old.id}"`))!;
+    expect((JSON.parse(oldLine) as { beliefs: unknown[] }).beliefs).toEqual([
+      { knownFrom: RICH_T0, knownTo: t1, validFrom: RICH_T0, validTo: RICH_T0 + 200 * DAY },
+      { knownFrom: t1, knownTo: t1 + 10 * DAY, validFrom: RICH_T0, validTo: t1 },
+    ]);
+
+    const { engram: copy, cleanup: dropCopy } = await tempEngram({ clock: new ManualClock(clock.now()) });
+    cleanups.push(dropCopy);
+    expect((await copy.importJsonl([dump])).counts.record.created).toBe(2);
+    expect(await dumpOfScope(copy)).toBe(dump);
+    expect(await answers(copy)).toEqual(expected);
+    expect((await copy.importJsonl([dump])).counts.record).toEqual({ created: 0, skipped: 2, conflicting: 0 });
+
+    // a dump of an older Engram has no beliefs: it imports, and its records are judged by their rows
+    const older = dump.replace(/"beliefs":\[[^\]]*\],/g, '');
+    expect(older).not.toContain('"beliefs"');
+    const { engram: fromOlder, cleanup: dropOlder } = await tempEngram({ clock: new ManualClock(clock.now()) });
+    cleanups.push(dropOlder);
+    const report = await fromOlder.importJsonl([older]);
+    expect(report.complete).toBe(true);
+    expect(report.counts.record.created).toBe(2);
+    expect(await dumpOfScope(fromOlder)).toBe(older);
+    // the same records with a history the store does not hold are told apart, not merged silently
+    const again = await fromOlder.importJsonl([dump]);
+    expect(again.counts.record).toEqual({ created: 0, skipped: 1, conflicting: 1 });
+    expect(again.conflicts[0]).toMatchObject({ kind: 'record', key: old.id, reason: expect.stringContaining('history of its validity') });
   });
 
   it('with --embeddings the vectors come back exactly (same model) and the dump is byte-identical', async () => {

@@ -33,13 +33,26 @@ describe('docs/engram-dump.schema.json', () => {
     const validate = new Ajv({ allErrors: true }).compile(JSON.parse(readFileSync(FILE, 'utf8')) as object);
     const kinds = new Set<string>();
     for await (const line of engram.exportJsonl({ scopes: [...SCOPES], embeddings: true })) {
-      const value = JSON.parse(line) as { kind?: string };
+      const value = JSON.parse(line) as { kind?: string; beliefs?: unknown };
       kinds.add(value.kind ?? 'header');
+      if (value.beliefs !== undefined) kinds.add('record with beliefs');
       expect(validate(value), `${line.slice(0, 120)}: ${JSON.stringify(validate.errors)}`).toBe(true);
     }
-    expect([...kinds].sort()).toEqual(['audit', 'conceptRef', 'edge', 'end', 'header', 'record', 'relationType', 'state']);
+    expect([...kinds].sort()).toEqual([
+      'audit',
+      'conceptRef',
+      'edge',
+      'end',
+      'header',
+      'record',
+      'record with beliefs',
+      'relationType',
+      'state',
+    ]);
     expect(validate({ kind: 'record', record: { id: 'x' } })).toBe(false);
     expect(validate({ format: 'engram-dump', version: 1 })).toBe(false);
     expect(validate({ kind: 'edge', edge: {}, extra: true })).toBe(false);
+    const belief = { validFrom: RICH_T0, validTo: null, knownFrom: RICH_T0, knownTo: RICH_T0 + 1 };
+    expect(validate({ kind: 'record', record: {}, beliefs: [{ ...belief, text: 'no text in a belief' }] })).toBe(false);
   });
 });

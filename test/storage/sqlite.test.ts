@@ -11,7 +11,7 @@ import { isVisible, type MemoryRecord, type TimeFilter } from '../../src/core/me
 import { openSqliteStore, readSqliteEmbedder, type SqliteStore, type SqliteStoreConfig } from '../../src/storage/sqlite/index.js';
 import { buildFtsQuery } from '../../src/storage/sqlite/lexical/fts-query.js';
 import { MIGRATIONS } from '../../src/storage/sqlite/sqlite-migrations.js';
-import { visibilityClause } from '../../src/storage/sqlite/sqlite-rows.js';
+import { BELIEFS_TABLE, visibilityClause } from '../../src/storage/sqlite/sqlite-rows.js';
 import { CONTRACT_DIMENSION, expectCode, runStoreContract, type StoreFixture } from '../contract/store.contract.js';
 import { DAY, T0, makeRecord, seededVector, withVectors } from '../contract/store-fixtures.js';
 import { storeDistProblem } from '../helpers/store-dist.js';
@@ -422,10 +422,14 @@ describe('in-memory vector index', () => {
 });
 
 describe('SQLite query building', () => {
-  it('the visibility clause is exactly isVisible', () => {
+  it('the visibility clause is exactly isVisible, belief intervals included', () => {
     const db = new Database(':memory:');
-    db.exec(`CREATE TABLE m (status TEXT, recorded_at INTEGER, valid_from INTEGER, valid_to INTEGER, invalidated_at INTEGER)`);
-    const insert = db.prepare('INSERT INTO m VALUES (?, ?, ?, ?, ?)');
+    db.exec(`CREATE TABLE m (id TEXT, status TEXT, recorded_at INTEGER, valid_from INTEGER, valid_to INTEGER, invalidated_at INTEGER)`);
+    db.exec(
+      `CREATE TABLE ${BELIEFS_TABLE} (memory_id TEXT, scope TEXT, valid_from INTEGER, valid_to INTEGER, known_from INTEGER, known_to INTEGER)`,
+    );
+    const insert = db.prepare('INSERT INTO m VALUES (?, ?, ?, ?, ?, ?)');
+    const insertBelief = db.prepare(`INSERT INTO ${BELIEFS_TABLE} VALUES (?, ?, ?, ?, ?, ?)`);
     const time = fc.integer({ min: 0, max: 10 });
     const record = fc.record({
       status: fc.constantFrom('active', 'superseded', 'decayed', 'expired', 'deleted' as const),
@@ -434,24 +438,34 @@ describe('SQLite query building', () => {
       validTo: fc.option(time, { nil: null }),
       invalidatedAt: fc.option(time, { nil: null }),
     });
+    const belief = fc
+      .record({ validFrom: time, validTo: fc.option(time, { nil: null }), knownFrom: time, length: fc.integer({ min: 1, max: 6 }) })
+      .map(({ length, ...b }) => ({ ...b, knownTo: b.knownFrom + length }));
     const filter = fc.record({
       asOf: fc.option(time, { nil: undefined }),
       knownAt: fc.option(time, { nil: undefined }),
       includeSuperseded: fc.option(fc.boolean(), { nil: undefined }),
     });
     fc.assert(
-      fc.property(record, filter, time, (r, f, now) => {
-        db.exec('DELETE FROM m');
-        insert.run(r.status, r.recordedAt, r.validFrom, r.validTo, r.invalidatedAt);
+      fc.property(record, fc.array(belief, { maxLength: 3 }), filter, time, (r, history, f, now) => {
+        db.exec(`DELETE FROM m; DELETE FROM ${BELIEFS_TABLE}`);
+        insert.run('r', r.status, r.recordedAt, r.validFrom, r.validTo, r.invalidatedAt);
+        for (const b of history) insertBelief.run('r', 's', b.validFrom, b.validTo, b.knownFrom, b.knownTo);
         const clean = Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as TimeFilter;
         const clause = visibilityClause(clean, now, 'm');
         const sqlVisible = db.prepare(`SELECT count(*) AS n FROM m WHERE ${clause.sql}`).get(...clause.params) as { n: number };
         const full = { ...makeRecord(), ...r } as MemoryRecord;
-        expect(sqlVisible.n === 1).toBe(isVisible(full, clean, now));
+        expect(sqlVisible.n === 1).toBe(isVisible(full, clean, now, history));
       }),
       { numRuns: 3000 },
     );
     db.close();
+  });
+
+  it('a read that names no knownAt keeps its SQL: the belief intervals are not consulted', () => {
+    for (const filter of [{}, { asOf: 5 }, { includeSuperseded: true }, { asOf: 5, includeSuperseded: true }] as TimeFilter[])
+      expect(visibilityClause(filter, 10, 'm').sql).not.toContain(BELIEFS_TABLE);
+    expect(visibilityClause({ knownAt: 5 }, 10, 'm').sql).toContain(BELIEFS_TABLE);
   });
 
   it('builds FTS5 queries that quote every word and weight by repetition', () => {

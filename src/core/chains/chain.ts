@@ -8,6 +8,7 @@
 import { isVisible, type Edge, type MemoryRecord, type TimeFilter } from '../memory.js';
 import { iso } from '../memory-view.js';
 import type { StoreReader } from '../ports/store.js';
+import { readBeliefs } from '../read-beliefs.js';
 import { CHAIN_RELATIONS } from '../relations.js';
 import type { Scope } from '../scope.js';
 import { isEdgeVisible } from '../graph/edge-visibility.js';
@@ -76,7 +77,8 @@ async function component(
   const records = new Map<string, MemoryRecord>();
   const edges = new Map<string, Edge>();
   const [first] = await reader.getMemories([start], query.scopes);
-  if (first === undefined || !isVisible(first, query, query.now)) return { records, edges: [] };
+  const firstBeliefs = await readBeliefs(reader, [start], query.scopes, query);
+  if (first === undefined || !isVisible(first, query, query.now, firstBeliefs.get(start))) return { records, edges: [] };
   records.set(first.id, first);
   let frontier = [first.id];
   while (frontier.length > 0 && records.size < cap) {
@@ -84,9 +86,12 @@ async function component(
       isEdgeVisible(e, query, query.now),
     );
     const next = [...new Set(found.flatMap((e) => [e.fromId, e.toId]))].filter((id) => !records.has(id));
-    const reached = (await reader.getMemories(next, query.scopes))
-      .filter((r) => isVisible(r, query, query.now))
-      .slice(0, cap - records.size);
+    // under a knownAt, each record is judged by what was believed of it then
+    const [candidates, beliefs] = await Promise.all([
+      reader.getMemories(next, query.scopes),
+      readBeliefs(reader, next, query.scopes, query),
+    ]);
+    const reached = candidates.filter((r) => isVisible(r, query, query.now, beliefs.get(r.id))).slice(0, cap - records.size);
     for (const record of reached) records.set(record.id, record);
     for (const edge of found) if (records.has(edge.fromId) && records.has(edge.toId)) edges.set(edge.id, edge);
     frontier = reached.map((r) => r.id);

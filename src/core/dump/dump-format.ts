@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { isInstant } from '../instant.js';
-import { LAYERS, PROVENANCE_KINDS, STATUSES, type Edge, type MemoryRecord } from '../memory.js';
+import { LAYERS, PROVENANCE_KINDS, STATUSES, type BeliefInterval, type Edge, type MemoryRecord } from '../memory.js';
 import type { AuditEntry, ConceptRef } from '../ports/store.js';
 import { emotionSchema } from '../schemas.js';
 import { scopeProblem } from '../scope.js';
@@ -154,6 +154,23 @@ export const dumpRecordSchema = z
     message: 'is before validFrom: a record is valid from validFrom until validTo',
   });
 
+/** A validity the store once believed of a record (`BeliefInterval`): held during [`knownFrom`, `knownTo`). */
+export const dumpBeliefSchema = z
+  .object({ validFrom: instant, validTo: instant.nullable(), knownFrom: instant, knownTo: instant })
+  .strict()
+  .refine((belief) => belief.knownTo > belief.knownFrom, {
+    path: ['knownTo'],
+    message: 'is not after knownFrom: a belief was held from knownFrom until knownTo',
+  });
+
+/** A record's belief intervals, oldest first (as the store reads them back); a record without one has no `beliefs`. */
+const dumpBeliefsSchema = z
+  .array(dumpBeliefSchema)
+  .min(1)
+  .refine((beliefs) => beliefs.every((belief, i) => i === 0 || belief.knownTo > beliefs[i - 1]!.knownTo), {
+    message: 'are not in order of knownTo, each once (oldest first)',
+  });
+
 export const dumpEdgeSchema = z
   .object({
     id,
@@ -172,7 +189,14 @@ export const dumpEdgeSchema = z
 
 /** One line after the header, by kind. */
 export const dumpLineSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('record'), record: dumpRecordSchema, vector: z.string().max(400_000).optional() }).strict(),
+  z
+    .object({
+      kind: z.literal('record'),
+      record: dumpRecordSchema,
+      vector: z.string().max(400_000).optional(),
+      beliefs: dumpBeliefsSchema.optional(),
+    })
+    .strict(),
   z.object({ kind: z.literal('edge'), edge: dumpEdgeSchema }).strict(),
   z.object({ kind: z.literal('conceptRef'), scope, conceptId: id, layer: z.enum(LAYERS), refId: id }).strict(),
   z
@@ -237,8 +261,13 @@ export function headerLine(header: DumpHeader): string {
   return `{"format":${JSON.stringify(format)},"version":${version},${canonicalJson(rest).slice(1)}`;
 }
 
-export const recordLine = (record: MemoryRecord, vector?: Float32Array): string =>
-  dumpLine('record', vector === undefined ? { record } : { record, vector: encodeVector(vector) });
+/** A record line: the record, its belief intervals when its validity ever changed, its vector when dumped with them. */
+export const recordLine = (record: MemoryRecord, extras: { vector?: Float32Array; beliefs?: readonly BeliefInterval[] } = {}): string =>
+  dumpLine('record', {
+    record,
+    ...(extras.beliefs !== undefined && extras.beliefs.length > 0 ? { beliefs: extras.beliefs } : {}),
+    ...(extras.vector !== undefined ? { vector: encodeVector(extras.vector) } : {}),
+  });
 export const edgeLine = (edge: Edge): string => dumpLine('edge', { edge });
 export const auditLine = (entry: AuditEntry): string => dumpLine('audit', { ...entry });
 export const conceptRefLine = (ref: ConceptRef): string => dumpLine('conceptRef', { ...ref });
@@ -280,7 +309,7 @@ export function dumpJsonSchema(): Record<string, unknown> {
     $schema: 'http://json-schema.org/draft-07/schema#',
     title: 'Engram dump line',
     description:
-      'One line of an Engram dump (NDJSON, docs/dump-format.md): line 1 is the header ({"format":"engram-dump","version":1,…}), then record, edge, conceptRef, relationType, state and audit lines, then one end line with the counts. Scopes are paths of segments [A-Za-z0-9_-][A-Za-z0-9_.-]*; times are integer epoch milliseconds.',
+      'One line of an Engram dump (NDJSON, docs/dump-format.md): line 1 is the header ({"format":"engram-dump","version":1,…}), then record lines (with their belief intervals, when the validity of a record ever changed), edge, conceptRef, relationType, state and audit lines, then one end line with the counts. Scopes are paths of segments [A-Za-z0-9_-][A-Za-z0-9_.-]*; times are integer epoch milliseconds.',
     ...Object.fromEntries(Object.entries(generated).filter(([key]) => key !== '$schema')),
   };
 }

@@ -1,7 +1,7 @@
 /**
  * Writing a dump: the store's full ordered reads, page by page, turned into canonical lines. Memory
  * holds one page and the ids of the records written (about 26 bytes each, `ExportedIds`). Records by
- * (scope, id), then edges, concept refs (insertion order), relation type registrations, state
+ * (scope, id) with their belief intervals, then edges, concept refs (insertion order), relation type registrations, state
  * documents and audit entries, then the end line with the counts.
  */
 import { EngramError } from '../errors.js';
@@ -72,14 +72,15 @@ export async function* exportDump(source: DumpSource, options: ExportDumpOptions
     for (let afterId: string | undefined; ;) {
       const records = await store.listMemories({ scopes: [scope], limit: pageSize, ...(afterId !== undefined ? { afterId } : {}) });
       if (records.length === 0) break;
-      const vectors = withVectors
-        ? await store.getEmbeddings(
-            scope,
-            records.map((r) => r.id),
-          )
-        : undefined;
+      const pageIds = records.map((r) => r.id);
+      const vectors = withVectors ? await store.getEmbeddings(scope, pageIds) : undefined;
+      const beliefs = await store.getBeliefs(pageIds, [scope]);
       for (const record of records) {
-        yield emit('record', recordLine(dumpable(record), vectors === undefined ? undefined : vectorOf(vectors, record)));
+        const line = recordLine(dumpable(record), {
+          ...(vectors !== undefined ? { vector: vectorOf(vectors, record) } : {}),
+          ...(beliefs.has(record.id) ? { beliefs: beliefs.get(record.id)! } : {}),
+        });
+        yield emit('record', line);
         ids.add(record.id);
       }
       afterId = records[records.length - 1]!.id;

@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import { EngramError, isEngramError, messages } from '../errors.js';
-import type { Edge, Layer, MemoryRecord, NewMemory } from '../memory.js';
+import type { BeliefInterval, Edge, Layer, MemoryRecord, NewMemory } from '../memory.js';
 import type { Embedder } from '../ports/embedder.js';
 import { CONCEPT_REFS_CAP, type Store, type StoreReader } from '../ports/store.js';
 import { reembedText } from '../reembed/reembed-text.js';
@@ -27,7 +27,7 @@ import { splitLines, type NumberedLine } from './dump-lines.js';
 export interface DumpImportCounts {
   /** Written now. */
   created: number;
-  /** Already in the store exactly as dumped (a second import, or a resumed one). */
+  /** Already in the store exactly as dumped, with the same belief intervals (a second import, or a resumed one). */
   skipped: number;
   /**
    * Already in the store with other content: the store's version is kept; or (an edge, a concept ref)
@@ -365,6 +365,7 @@ class DumpImport {
         )
       ).map((r) => [r.id, r]),
     );
+    const storedBeliefs = stored.size === 0 ? new Map<string, BeliefInterval[]>() : await store.getBeliefs([...stored.keys()], scopes);
     const fresh: { line: Line<'record'>; record: MemoryRecord }[] = [];
     const batchIds = new Set<string>();
     for (const item of records) {
@@ -374,36 +375,48 @@ class DumpImport {
       else if (existing === undefined) {
         batchIds.add(item.record.id);
         fresh.push(item);
-      } else this.#held(item.record, existing);
+      } else this.#held(item, { record: existing, beliefs: storedBeliefs.get(existing.id) });
     }
     if (fresh.length === 0) return;
     const memories = await this.#withVectors(fresh);
     // What was not inserted was stored meanwhile (another import of the same dump, say): read it in
-    // the same transaction, so that it is told apart truthfully.
-    const { inserted, held } = await store.transaction(async (tx) => {
+    // the same transaction, so that it is told apart truthfully. A record's beliefs are written with it.
+    const { inserted, held, heldBeliefs } = await store.transaction(async (tx) => {
       const inserted = new Set(await tx.restoreMemories(memories));
+      const beliefs = fresh.flatMap(({ line, record }) =>
+        inserted.has(record.id) ? (line.beliefs ?? []).map((b) => ({ ...b, memoryId: record.id, scope: record.scope })) : [],
+      );
+      if (beliefs.length > 0) await tx.restoreBeliefs(beliefs);
       const others = fresh.map(({ record }) => record).filter((record) => !inserted.has(record.id));
-      const held =
-        others.length === 0
-          ? []
-          : await tx.getMemories(
-              others.map((r) => r.id),
-              [...new Set(others.map((r) => r.scope))],
-            );
-      return { inserted, held: new Map(held.map((r) => [r.id, r])) };
+      if (others.length === 0) return { inserted, held: new Map<string, MemoryRecord>(), heldBeliefs: new Map<string, BeliefInterval[]>() };
+      const otherIds = others.map((r) => r.id);
+      const otherScopes = [...new Set(others.map((r) => r.scope))];
+      const held = await tx.getMemories(otherIds, otherScopes);
+      return { inserted, held: new Map(held.map((r) => [r.id, r])), heldBeliefs: await tx.getBeliefs(otherIds, otherScopes) };
     });
-    for (const { record } of fresh) {
-      if (inserted.has(record.id)) counts.created++;
-      else this.#held(record, held.get(record.id));
+    for (const item of fresh) {
+      const { id } = item.record;
+      if (inserted.has(id)) counts.created++;
+      else {
+        const existing = held.get(id);
+        this.#held(item, existing === undefined ? undefined : { record: existing, beliefs: heldBeliefs.get(id) });
+      }
     }
   }
 
-  /** A dumped record whose id the store already holds (`existing`; undefined: in a scope of no line of the batch). */
-  #held(record: MemoryRecord, existing: MemoryRecord | undefined): void {
-    if (existing === undefined || existing.scope !== record.scope)
+  /** A dumped record whose id the store already holds (`existing`, with its beliefs; undefined: in a scope of no line of the batch). */
+  #held(
+    dumped: { line: Line<'record'>; record: MemoryRecord },
+    existing: { record: MemoryRecord; beliefs: readonly BeliefInterval[] | undefined } | undefined,
+  ): void {
+    const { record } = dumped;
+    if (existing === undefined || existing.record.scope !== record.scope)
       this.#conflict('record', record.scope, record.id, 'the store holds this id in another scope (kept)');
-    else if (canonicalJson(existing) === canonicalJson(record)) this.report.counts.record.skipped++;
-    else this.#conflict('record', record.scope, record.id, 'the store holds this id with other content (kept)');
+    else if (canonicalJson(existing.record) !== canonicalJson(record))
+      this.#conflict('record', record.scope, record.id, 'the store holds this id with other content (kept)');
+    else if (canonicalJson(existing.beliefs ?? []) !== canonicalJson(dumped.line.beliefs ?? []))
+      this.#conflict('record', record.scope, record.id, 'the store holds this record with another history of its validity (kept)');
+    else this.report.counts.record.skipped++;
   }
 
   async #withVectors(items: readonly { line: Line<'record'>; record: MemoryRecord }[]): Promise<NewMemory[]> {

@@ -7,6 +7,7 @@
  */
 import { isVisible, type Layer, type MemoryRecord, type TimeFilter } from '../memory.js';
 import type { StoreReader } from '../ports/store.js';
+import { readBeliefs } from '../read-beliefs.js';
 import type { Scope } from '../scope.js';
 import { isEdgeVisible } from './edge-visibility.js';
 import { symmetryOf } from '../relations.js';
@@ -118,6 +119,8 @@ export async function spreadActivation(
   const seedIds = [...new Set(query.seeds.map((s) => s.id))];
   const missingSeeds = seedIds.filter((id) => !records.has(id));
   for (const r of missingSeeds.length > 0 ? await store.getMemories(missingSeeds, scopes) : []) records.set(r.id, r);
+  // under a knownAt, each record is judged by what was believed of it then
+  const beliefs = new Map(await readBeliefs(store, seedIds, scopes, filter));
   const excluded = new Set(c.excludeTypes);
   const symmetric = symmetryOf(await store.getRelationTypes(scopes));
 
@@ -125,7 +128,7 @@ export async function spreadActivation(
   let frontier = new Map<string, { energy: number; path: ActivationStep[] }>();
   for (const seed of query.seeds) {
     const record = records.get(seed.id);
-    if (record === undefined || !scopes.includes(record.scope) || !isVisible(record, filter, now)) continue;
+    if (record === undefined || !scopes.includes(record.scope) || !isVisible(record, filter, now, beliefs.get(seed.id))) continue;
     seen.add(seed.id);
     const prev = frontier.get(seed.id);
     frontier.set(seed.id, { energy: (prev?.energy ?? 0) + (seed.energy ?? 1), path: [] });
@@ -157,10 +160,11 @@ export async function spreadActivation(
     }
     const unknown = [...reached.keys()].filter((id) => !records.has(id));
     for (const r of unknown.length > 0 ? await store.getMemories(unknown, scopes) : []) records.set(r.id, r);
+    for (const [id, held] of await readBeliefs(store, [...reached.keys()], scopes, filter)) beliefs.set(id, held);
     const next = new Map<string, { energy: number; path: ActivationStep[] }>();
     for (const [id, entry] of [...reached].sort((a, b) => b[1].energy - a[1].energy || (a[0] < b[0] ? -1 : 1))) {
       const record = records.get(id);
-      if (record === undefined || !isVisible(record, filter, now) || active.size >= c.maxNodes) continue;
+      if (record === undefined || !isVisible(record, filter, now, beliefs.get(id)) || active.size >= c.maxNodes) continue;
       seen.add(id);
       active.set(id, { record, activation: round(entry.energy), hops: hop, path: entry.path });
       next.set(id, { energy: entry.energy, path: entry.path });

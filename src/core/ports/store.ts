@@ -3,7 +3,7 @@
  * a record outside those scopes is never returned, counted or modified, whatever the id.
  * No layer above a store writes SQL.
  */
-import type { Edge, Layer, MemoryRecord, MemoryStatus, NewMemory, TimeFilter } from '../memory.js';
+import type { BeliefInterval, Edge, Layer, MemoryRecord, MemoryStatus, NewMemory, StoredBelief, TimeFilter } from '../memory.js';
 import type { RelationType } from '../relations.js';
 import type { Scope } from '../scope.js';
 import type { VectorStaging } from './vector-staging.js';
@@ -209,6 +209,12 @@ export type MemoryPatch = Partial<
 export interface StoreReader {
   /** Records by id in the order of `ids`, only those in `scopes`; missing or out-of-scope ids are simply absent. */
   getMemories(ids: readonly string[], scopes: readonly Scope[]): Promise<MemoryRecord[]>;
+  /**
+   * The belief intervals of records `ids` in `scopes` (what the store believed of each record's validity
+   * before each change of it), oldest first; a record whose validity never changed is absent. Pass them
+   * to `isVisible` for a `knownAt` read of records held in memory.
+   */
+  getBeliefs(ids: readonly string[], scopes: readonly Scope[]): Promise<Map<string, BeliefInterval[]>>;
   /** The record ingested from this source key in this scope, if any (idempotent re-ingest). */
   findBySourceKey(scope: Scope, sourceKeys: readonly string[]): Promise<Map<string, string>>;
   /** BM25 over content (and tags), best first, visible under the query's time filter. */
@@ -528,7 +534,11 @@ export interface PartVectors {
 /** Writes; only available inside `Store.transaction`, so each call site is atomic. */
 export interface StoreTransaction extends StoreReader {
   insertMemories(memories: readonly NewMemory[]): Promise<void>;
-  /** Applies a patch if the record exists in `scope`; returns whether it did. */
+  /**
+   * Applies a patch if the record exists in `scope`; returns whether it did. A patch that changes the
+   * record's validity (`validFrom`, `validTo`, `invalidatedAt`) keeps, in the same write, the belief it
+   * ends (`endedBeliefs`, ending at `patch.updatedAt`), so `knownAt` reads of before it still answer it.
+   */
   updateMemory(id: string, scope: Scope, patch: MemoryPatch): Promise<boolean>;
   /** Replaces a record's embedding (after a content edit). */
   updateEmbedding(id: string, scope: Scope, embedding: Float32Array): Promise<void>;
@@ -615,6 +625,12 @@ export interface StoreTransaction extends StoreReader {
    * be records of the edge's scope (else `INVALID_INPUT`, nothing written). Returns the ids inserted.
    */
   restoreEdges(edges: readonly Edge[]): Promise<string[]>;
+  /**
+   * Inserts belief intervals exactly as given, each only where its record is stored in its scope (so
+   * restore the records first); an interval already stored (same record and `knownTo`) is left as it is.
+   * Returns how many were inserted.
+   */
+  restoreBeliefs(beliefs: readonly StoredBelief[]): Promise<number>;
   /** Inserts audit entries exactly as given; an id already stored is left as it is. Returns the ids inserted. */
   restoreAudit(entries: readonly AuditEntry[]): Promise<string[]>;
   /** Creates or replaces a state document; `value` must be JSON-serialisable. */

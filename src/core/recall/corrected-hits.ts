@@ -17,7 +17,7 @@ import type { Candidate } from './scoring.js';
  * follows when any episode was corrected.
  */
 export async function rankCorrected(
-  store: Pick<StoreReader, 'findDerived' | 'getMemories' | 'listMemories'>,
+  store: Pick<StoreReader, 'findDerived' | 'getMemories' | 'getBeliefs' | 'listMemories'>,
   ranked: readonly Candidate[],
   read: { scopes: readonly Scope[]; now: number; time: TimeFilter },
   indexOf: (scope: Scope) => Promise<CorrectedClaims | null> = (scope) => correctedClaimsOf(store, scope),

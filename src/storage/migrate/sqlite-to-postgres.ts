@@ -1,6 +1,6 @@
 /**
  * `engram migrate`: copies a SQLite database into a PostgreSQL schema through the stores' own paths —
- * a lossless dump of every scope (records of every status with their vectors, edges, concept refs,
+ * a lossless dump of every scope (records of every status with their vectors and belief intervals, edges, concept refs,
  * relation types, state documents, audit entries) read from the source store and restored into the
  * target store, exactly as `engram export jsonl | engram import jsonl` — plus what a dump leaves out
  * (API keys through the key port; the job queue and metadata row by row). Then it verifies each table
@@ -21,7 +21,17 @@ import { openConnection, type SqliteConnection } from '../sqlite/sqlite-connecti
 import { assertSchemaCurrent, readEmbeddingIdentity } from '../sqlite/sqlite-migrations.js';
 
 /** Tables compared, in copy order. */
-export const MIGRATED_TABLES = ['memories', 'edges', 'relation_types', 'concept_refs', 'state', 'jobs', 'meta', 'api_keys'] as const;
+export const MIGRATED_TABLES = [
+  'memories',
+  'memory_beliefs',
+  'edges',
+  'relation_types',
+  'concept_refs',
+  'state',
+  'jobs',
+  'meta',
+  'api_keys',
+] as const;
 export type MigratedTable = (typeof MIGRATED_TABLES)[number];
 
 export interface TableCheck {
@@ -133,6 +143,15 @@ const relationRow = (r: Record<string, unknown>): Row => [
   int(r.registered_at),
 ];
 const refRow = (r: Record<string, unknown>): Row => [r.scope, r.concept_id, r.layer, r.ref_id];
+const BELIEF_SQL_COLUMNS = 'memory_id, scope, valid_from, valid_to, known_from, known_to';
+const beliefRow = (r: Record<string, unknown>): Row => [
+  r.memory_id,
+  r.scope,
+  int(r.valid_from),
+  int(r.valid_to),
+  int(r.known_from),
+  int(r.known_to),
+];
 const stateRow = (r: Record<string, unknown>): Row => [r.scope, r.key, canon(r.value), int(r.updated_at)];
 const JOB_COLUMNS = 'seq, scope, kind, payload, dedupe_key, status, attempts, owner, lease_until, run_after, last_error, enqueued_at';
 const jobRow = (r: Record<string, unknown>): Row => [
@@ -199,6 +218,8 @@ class SqliteSide {
 
   rows(table: Exclude<MigratedTable, 'memories'>): Record<string, unknown>[] {
     switch (table) {
+      case 'memory_beliefs':
+        return this.connection.all(`SELECT ${BELIEF_SQL_COLUMNS} FROM memory_beliefs ORDER BY memory_id, known_to`);
       case 'edges':
         return this.connection.all(`SELECT ${EDGE_SQL_COLUMNS} FROM edges ORDER BY id`);
       case 'relation_types':
@@ -245,6 +266,8 @@ class PostgresSide {
     const t = this.t;
     const all = async (sql: string) => (await this.db.query<Record<string, unknown>>(sql)).rows;
     switch (table) {
+      case 'memory_beliefs':
+        return all(`SELECT ${BELIEF_SQL_COLUMNS} FROM ${t.beliefs} ORDER BY memory_id COLLATE "C", known_to`);
       case 'edges':
         return all(`SELECT ${EDGE_SQL_COLUMNS} FROM ${t.edges} ORDER BY id COLLATE "C"`);
       case 'relation_types':
@@ -264,6 +287,7 @@ class PostgresSide {
 }
 
 const CANONICAL: Record<Exclude<MigratedTable, 'memories'>, (r: Record<string, unknown>) => Row> = {
+  memory_beliefs: beliefRow,
   edges: edgeRow,
   relation_types: relationRow,
   concept_refs: refRow,

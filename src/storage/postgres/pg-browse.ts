@@ -3,6 +3,7 @@
  * an ordered scan of a `memories_browse_*` index, migration 6), scope discovery by a skip scan, and
  * the hard delete of purge.
  */
+import { deleteBeliefs } from './pg-beliefs.js';
 import { LAYERS, STATUSES, type MemoryRecord } from '../../core/memory.js';
 import {
   EPISODE_HEAD_CHARS,
@@ -62,7 +63,7 @@ export async function browseMemories(db: PgQueryable, t: Tables, query: BrowseQu
   if (query.recordedTo !== undefined) where.push(`m.recorded_at < ${p.add(query.recordedTo)}::bigint`);
   if (query.visibleAt !== undefined) {
     const { now, ...filter } = query.visibleAt;
-    where.push(`(${visibilityClause(filter, now, 'm', p)})`);
+    where.push(`(${visibilityClause(filter, now, 'm', p, t)})`);
   }
   if (query.after !== undefined) {
     where.push(
@@ -188,6 +189,7 @@ export async function deleteMemories(db: PgQueryable, t: Tables, ids: readonly s
     scope,
     list,
   ]);
+  await deleteBeliefs(db, t, list, scope);
   const deleted = await db.query<{ id: string }>(
     `WITH gone AS (DELETE FROM ${t.memories} WHERE scope = $1 AND id = ANY($2::text[]) RETURNING scope, id)
      INSERT INTO ${t.q('vector_log')} (scope, memory_id) SELECT scope, id FROM gone RETURNING memory_id AS id`,
@@ -222,6 +224,8 @@ export async function tombstoneMemories(
     scope,
     list,
   ]);
+  // an expired record is never visible, so what was believed of it goes with its content
+  await deleteBeliefs(db, t, list, scope);
   let records = 0;
   let vectors = 0;
   for (const { id, patch } of tombstones) {

@@ -19,7 +19,7 @@ export async function readConceptRefs(db: PgQueryable, t: Tables, query: Concept
   const visible =
     query.visibleAt === undefined
       ? ''
-      : ` AND EXISTS (SELECT 1 FROM ${t.memories} m WHERE m.id = r.ref_id AND m.scope = r.scope AND ${visibilityClause({}, query.visibleAt, 'm', params)})`;
+      : ` AND EXISTS (SELECT 1 FROM ${t.memories} m WHERE m.id = r.ref_id AND m.scope = r.scope AND ${visibilityClause({}, query.visibleAt, 'm', params, t)})`;
   const rows = await db.query<RefRow>(
     `SELECT r.scope, r.concept_id, r.layer, r.ref_id FROM ${t.q('concept_refs')} r WHERE ${where}${visible} ORDER BY r.seq`,
     params.values,

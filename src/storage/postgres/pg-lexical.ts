@@ -94,7 +94,13 @@ async function rankedCandidates(
 ): Promise<CandidateRow[]> {
   const p = new Params();
   const ranked = p.add(tsqueryOf(stems));
-  const where = candidateFilter(query, p, `m.scope = ANY(${p.add(scopes)}::text[])`, `m.lexemes @@ ${p.add(tsqueryOf(match))}::tsquery`);
+  const where = candidateFilter(
+    query,
+    p,
+    tables,
+    `m.scope = ANY(${p.add(scopes)}::text[])`,
+    `m.lexemes @@ ${p.add(tsqueryOf(match))}::tsquery`,
+  );
   const result = await db.query<CandidateRow>(
     `SELECT m.id, m.content, m.tags, m.entities, m.term_count FROM ${tables.memories} m
      WHERE ${where}
@@ -124,7 +130,7 @@ async function recentCandidates(
   if (excluded.length > 0) filters.push(`NOT (m.lexemes @@ ${p.add(tsqueryOf(excluded))}::tsquery)`);
   const result = await db.query<CandidateRow & { seq: string }>(
     `SELECT m.id, m.content, m.tags, m.entities, m.term_count, m.seq::text AS seq FROM ${tables.memories} m
-     WHERE ${candidateFilter(query, p, ...filters)}
+     WHERE ${candidateFilter(query, p, tables, ...filters)}
      ORDER BY m.seq DESC LIMIT ${p.add(wanted)}`,
     p.values,
   );
@@ -132,10 +138,10 @@ async function recentCandidates(
 }
 
 /** `filters` and the query's layer and visibility conditions, joined. */
-function candidateFilter(query: LexicalQuery, p: Params, ...filters: string[]): string {
+function candidateFilter(query: LexicalQuery, p: Params, tables: Tables, ...filters: string[]): string {
   const where = [...filters];
   if (query.layers !== undefined) where.push(`m.layer = ANY(${p.add([...query.layers])}::text[])`);
-  where.push(visibilityClause(query, query.now, 'm', p));
+  where.push(visibilityClause(query, query.now, 'm', p, tables));
   return where.join(' AND ');
 }
 

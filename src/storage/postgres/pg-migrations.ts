@@ -409,6 +409,28 @@ export const MIGRATIONS: readonly Migration[] = [
     },
   },
   {
+    version: 28,
+    name: 'belief intervals: the validity a record was believed to have until it changed, for knownAt reads',
+    async up(session, { tables: t }) {
+      // a superseded claim that had an end of its own was believed to end then until the supersession
+      await session.exec(`
+        CREATE TABLE ${t.beliefs} (
+          memory_id text NOT NULL,
+          scope text NOT NULL,
+          valid_from bigint NOT NULL,
+          valid_to bigint,
+          known_from bigint NOT NULL,
+          known_to bigint NOT NULL,
+          PRIMARY KEY (memory_id, known_to)
+        );
+        CREATE INDEX memory_beliefs_scope ON ${t.beliefs} (scope, known_to);
+        INSERT INTO ${t.beliefs} (memory_id, scope, valid_from, valid_to, known_from, known_to)
+          SELECT id, scope, valid_from, ((data::jsonb) ->> 'validToBefore')::numeric::bigint, recorded_at, invalidated_at FROM ${t.memories}
+          WHERE invalidated_at > recorded_at AND valid_to IS NOT NULL AND jsonb_typeof((data::jsonb) -> 'validToBefore') = 'number';
+      `);
+    },
+  },
+  {
     version: 29,
     name: 'a generation per scope raised by every write that changes its superseded captured claims, so a process can keep its index of corrected claims',
     async up(session, { tables: t }) {

@@ -45,7 +45,7 @@ export async function readNeighbours(
   const list = `unnest(${p.add(anchors.map((a) => a.id))}::text[], ${p.add(anchors.map((a) => a.scope))}::text[],
       ${p.add(anchors.map((a) => a.thread))}::text[], ${p.add(anchors.map((a) => (a.occurred_at === null ? -1 : Number(a.occurred_at))))}::bigint[])
       WITH ORDINALITY AS a(id, scope, thread, at, i)`;
-  const visible = visibilityClause(query, query.now, 'm', p);
+  const visible = visibilityClause(query, query.now, 'm', p, t);
   const limit = p.add(window);
   const unthreaded = anchors.some((a) => a.thread === null);
   // only bound when an unthreaded walk uses it (a parameter no statement names is refused)

@@ -2,6 +2,8 @@
  * The read half of the store port over PostgreSQL: the pool (committed data) or, inside a transaction,
  * its session (which sees the transaction's own writes). Every query names its scopes.
  */
+import { getBeliefs } from './pg-beliefs.js';
+import type { BeliefInterval } from '../../core/memory.js';
 import { EngramError, messages } from '../../core/errors.js';
 import { LAYERS, STATUSES, type Edge, type Layer, type MemoryRecord } from '../../core/memory.js';
 import type {
@@ -97,6 +99,10 @@ export class PgReader implements StoreReader {
     return this.#context.tables;
   }
 
+  async getBeliefs(ids: readonly string[], scopes: readonly Scope[]): Promise<Map<string, BeliefInterval[]>> {
+    return this.read('read belief intervals', (db) => getBeliefs(db, this.tables, ids, scopes));
+  }
+
   async getMemories(ids: readonly string[], scopes: readonly Scope[]): Promise<MemoryRecord[]> {
     return this.read('get memories', async (db) => {
       const allowed = assertReadScopes(scopes);
@@ -145,7 +151,7 @@ export class PgReader implements StoreReader {
       const target = p.add(vectorLiteral(query.vector, vectors));
       const where = [`m.scope = ANY(${p.add([...scopes])}::text[])`];
       if (query.layers !== undefined) where.push(`m.layer = ANY(${p.add([...query.layers])}::text[])`);
-      where.push(visibilityClause(query, query.now, 'm', p));
+      where.push(visibilityClause(query, query.now, 'm', p, this.tables));
       if (vectors === 'array') return this.#exactFromCache(db, query, scopes, widened);
       const size = annThreshold === Infinity ? 0 : await this.#scopeSize(db, scopes);
       if (size <= annThreshold) {
@@ -191,7 +197,7 @@ export class PgReader implements StoreReader {
       const p = new Params();
       const where = [`m.id = ANY(${p.add(candidates.map((c) => c.id))}::text[])`, `m.scope = ANY(${p.add([...scopes])}::text[])`];
       if (query.layers !== undefined) where.push(`m.layer = ANY(${p.add([...query.layers])}::text[])`);
-      where.push(visibilityClause(query, query.now, 'm', p));
+      where.push(visibilityClause(query, query.now, 'm', p, this.tables));
       const visible = new Set(
         (await db.query<{ id: string }>(`SELECT m.id FROM ${this.tables.memories} m WHERE ${where.join(' AND ')}`, p.values)).rows.map(
           (r) => r.id,
@@ -294,7 +300,7 @@ export class PgReader implements StoreReader {
         const parts = [scope];
         if (query.layers !== undefined) parts.push(`m.layer = ANY(${p.add([...query.layers])}::text[])`);
         parts.push(`${eventTime} >= ${p.add(from)} AND ${eventTime} < ${p.add(query.end)}`);
-        parts.push(visibilityClause(query, query.now, 'm', p));
+        parts.push(visibilityClause(query, query.now, 'm', p, this.tables));
         return parts.join(' AND ');
       };
       // each scope's newest `limit` event times along the event-time index, then the exact order from

@@ -33,6 +33,8 @@ export interface Tables {
   readonly schema: string;
   readonly memories: string;
   readonly edges: string;
+  /** The belief intervals of records whose validity changed (`BeliefInterval`). */
+  readonly beliefs: string;
   readonly meta: string;
   readonly jobLocks: string;
   readonly migrations: string;
@@ -49,6 +51,7 @@ export function tablesOf(schema: string): Tables {
     schema,
     memories: q('memories'),
     edges: q('edges'),
+    beliefs: q('memory_beliefs'),
     meta: q('meta'),
     jobLocks: q('job_locks'),
     migrations: q('schema_migrations'),
@@ -133,8 +136,8 @@ export function rowToEdge(row: EdgeRow): Edge {
 }
 
 /** The SQL form of `isVisible` over the columns of `alias` (`visibilitySql`), with numbered parameters. */
-export function visibilityClause(filter: TimeFilter, now: number, alias: string, params: Params): string {
-  return visibilitySql(filter, now, alias, (value) => params.add(value));
+export function visibilityClause(filter: TimeFilter, now: number, alias: string, params: Params, tables: Tables): string {
+  return visibilitySql(filter, now, alias, (value) => params.add(value), tables.beliefs);
 }
 
 /** Vector text in the form both `vector` and `real[]` parse (after swapping brackets for braces). */

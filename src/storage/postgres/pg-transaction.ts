@@ -5,7 +5,8 @@
  */
 import { storedStringList } from '../../core/readable-records.js';
 import { EngramError, messages } from '../../core/errors.js';
-import type { Edge, NewMemory } from '../../core/memory.js';
+import type { Edge, NewMemory, StoredBelief } from '../../core/memory.js';
+import { keepEndedBeliefs, restoreBeliefs } from './pg-beliefs.js';
 import type { AuditEntry, DeletedCounts, MemoryPatch, NewJob, PartVectors, StoreTransaction } from '../../core/ports/store.js';
 import { appendAudit, deleteMemories, tombstoneMemories } from './pg-browse.js';
 import { storedIds } from './pg-dump.js';
@@ -91,6 +92,10 @@ export class PgTransaction extends PgReader implements StoreTransaction {
     });
   }
 
+  async restoreBeliefs(beliefs: readonly StoredBelief[]): Promise<number> {
+    return this.write('restore belief intervals', (db) => restoreBeliefs(db, this.tables, beliefs));
+  }
+
   async restoreAudit(entries: readonly AuditEntry[]): Promise<string[]> {
     return this.write('restore audit entries', async (db) => {
       const fresh = unseen(
@@ -145,6 +150,7 @@ export class PgTransaction extends PgReader implements StoreTransaction {
       if (assignments.length === 0) {
         return (await db.query(`SELECT 1 FROM ${this.tables.memories} WHERE id = $1 AND scope = $2`, [id, scope])).rows.length > 0;
       }
+      await keepEndedBeliefs(db, this.tables, id, scope, patch);
       const updated = await db.query<{ content: string; tags: string; entities: string }>(
         `UPDATE ${this.tables.memories} SET ${assignments.join(', ')} WHERE id = ${p.add(id)} AND scope = ${p.add(scope)} RETURNING content, tags, entities`,
         p.values,

@@ -2,6 +2,7 @@
  * Browsing and purging on SQLite: keyset pages per scope over the `memories_browse_*`
  * indexes (migration 10), scope discovery by a skip scan, and the hard delete of purge.
  */
+import { deleteBeliefs } from './sqlite-beliefs.js';
 import { LAYERS, STATUSES, type MemoryRecord } from '../../core/memory.js';
 import {
   EPISODE_HEAD_CHARS,
@@ -208,7 +209,8 @@ function deleteLinks(connection: SqliteConnection, scope: Scope, list: string): 
 export function deleteMemories(connection: SqliteConnection, ids: readonly string[], scope: Scope): DeletedCounts & { rowids: number[] } {
   assertScope(scope);
   if (ids.length === 0) return { records: 0, edges: 0, refs: 0, indexEntries: 0, rowids: [] };
-  const list = JSON.stringify([...new Set(ids)]);
+  const unique = [...new Set(ids)];
+  const list = JSON.stringify(unique);
   const rowids = connection
     .all<{ rowid: number }>(`SELECT rowid FROM memories WHERE scope = ? AND ${inList('id')}`, scope, list)
     .map((r) => r.rowid);
@@ -221,6 +223,7 @@ export function deleteMemories(connection: SqliteConnection, ids: readonly strin
     connection.run('DELETE FROM embedding_staging WHERE memory_rowid = ?', rowid);
     connection.run('INSERT INTO vector_changes (scope, memory_rowid) VALUES (?, ?)', scope, rowid);
   }
+  deleteBeliefs(connection, unique, scope);
   const records = connection.run(`DELETE FROM memories WHERE scope = ? AND ${inList('id')}`, scope, list);
   // one FTS row per record, removed by the memories_fts_delete trigger
   return { records, edges, refs, indexEntries: records + vectors, rowids };
@@ -247,6 +250,8 @@ export function tombstoneMemories(
   );
   if (rows.length === 0) return { records: 0, edges: 0, refs: 0, indexEntries: 0, rowids: [] };
   const { refs, edges } = deleteLinks(connection, scope, list);
+  // an expired record is never visible, so what was believed of it goes with its content
+  deleteBeliefs(connection, ids, scope);
   let vectors = 0;
   const patches = new Map(tombstones.map((t) => [t.id, t.patch]));
   for (const { rowid, id } of rows) {

@@ -1,7 +1,8 @@
 /**
  * Context reads of the SQLite store: conversational neighbours (by thread) and time windows.
  */
-import { visibilityBounds, visibleUnder, type MemoryRecord } from '../../core/memory.js';
+import { visibilityBounds, visibleAsBelieved, type MemoryRecord } from '../../core/memory.js';
+import { beliefsEndingAfter } from './sqlite-beliefs.js';
 import type { ChannelHit, NeighbourQuery, TemporalQuery } from '../../core/ports/store.js';
 import { assertReadScopes } from '../../core/scope.js';
 import { neighbourBounds } from '../neighbour-reads.js';
@@ -251,6 +252,7 @@ function walkOrder(
 ): { before: string[]; after: string[] } {
   const recordOf = (id: string): MemoryRecord | undefined => held.get(id) ?? query.known?.get(id) ?? cache.get(id);
   const bounds = visibilityBounds(query, query.now);
+  const beliefs = bounds.historic ? beliefsEndingAfter(connection, query.scopes, bounds.knownAt) : undefined;
   const readMissing = (ids: readonly string[]): void => {
     for (const record of recordsById(
       connection,
@@ -280,7 +282,8 @@ function walkOrder(
       }
       if (record === undefined) continue;
       held.set(id, record);
-      if (visibleUnder(bounds, record.status, record.recordedAt, record.validFrom, record.validTo, record.invalidatedAt)) ids.push(id);
+      const { status, recordedAt, validFrom, validTo, invalidatedAt } = record;
+      if (visibleAsBelieved(bounds, status, recordedAt, validFrom, validTo, invalidatedAt, beliefs?.get(id))) ids.push(id);
     }
     return ids;
   };

@@ -517,6 +517,28 @@ export const MIGRATIONS: readonly Migration[] = [
     },
   },
   {
+    version: 27,
+    name: 'belief intervals: the validity a record was believed to have until it changed, for knownAt reads',
+    up(connection) {
+      // a superseded claim that had an end of its own was believed to end then until the supersession
+      connection.exec(`
+        CREATE TABLE memory_beliefs (
+          memory_id TEXT NOT NULL,
+          scope TEXT NOT NULL,
+          valid_from INTEGER NOT NULL,
+          valid_to INTEGER,
+          known_from INTEGER NOT NULL,
+          known_to INTEGER NOT NULL,
+          PRIMARY KEY (memory_id, known_to)
+        ) WITHOUT ROWID;
+        CREATE INDEX memory_beliefs_scope ON memory_beliefs (scope, known_to);
+        INSERT INTO memory_beliefs (memory_id, scope, valid_from, valid_to, known_from, known_to)
+          SELECT id, scope, valid_from, CAST(json_extract(data, '$.validToBefore') AS INTEGER), recorded_at, invalidated_at FROM memories
+          WHERE invalidated_at > recorded_at AND valid_to IS NOT NULL AND json_type(data, '$.validToBefore') IN ('integer', 'real');
+      `);
+    },
+  },
+  {
     version: 28,
     name: 'a generation per scope raised by every write that changes its superseded captured claims, so a process can keep its index of corrected claims',
     up(connection) {

@@ -2,6 +2,8 @@
  * The read half of the store port over one connection: the store's read connection (committed data,
  * one snapshot per call) or, inside a transaction, the writer (which sees the transaction's own writes).
  */
+import { getBeliefs } from './sqlite-beliefs.js';
+import type { BeliefInterval } from '../../core/memory.js';
 import { LAYERS, STATUSES, type Edge, type Layer, type MemoryRecord } from '../../core/memory.js';
 import type { RelationType } from '../../core/relations.js';
 import type {
@@ -515,6 +517,10 @@ export class SqliteReader implements StoreReader {
       assertEmbedderCurrent(connection, this.#context.embedderName);
       return dump.getEmbeddings(connection, scope, ids);
     });
+  }
+
+  async getBeliefs(ids: readonly string[], scopes: readonly Scope[]): Promise<Map<string, BeliefInterval[]>> {
+    return this.read('read belief intervals', (connection) => getBeliefs(connection, ids, scopes));
   }
 
   async listAudit(query: { scope: Scope; afterId?: string; limit: number }): Promise<AuditEntry[]> {

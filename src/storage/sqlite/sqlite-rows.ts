@@ -90,13 +90,22 @@ export function rowToEdge(row: EdgeRow): Edge {
   return decodeEdgeRow(row);
 }
 
+/** The belief intervals of records whose validity changed (`BeliefInterval`). */
+export const BELIEFS_TABLE = 'memory_beliefs';
+
 /** The SQL form of `isVisible` over the columns of `alias` (`visibilitySql`), with `?` parameters. */
 export function visibilityClause(filter: TimeFilter, now: number, alias: string): { sql: string; params: number[] } {
   const params: number[] = [];
-  const sql = visibilitySql(filter, now, alias, (value) => {
-    params.push(value);
-    return '?';
-  });
+  const sql = visibilitySql(
+    filter,
+    now,
+    alias,
+    (value) => {
+      params.push(value);
+      return '?';
+    },
+    BELIEFS_TABLE,
+  );
   return { sql, params };
 }
 

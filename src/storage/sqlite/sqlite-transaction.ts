@@ -3,7 +3,8 @@
  * `BEGIN IMMEDIATE` is open. Every call runs synchronously on the writer connection.
  */
 import { EngramError, messages } from '../../core/errors.js';
-import type { Edge, NewMemory } from '../../core/memory.js';
+import type { Edge, NewMemory, StoredBelief } from '../../core/memory.js';
+import { keepEndedBeliefs, restoreBeliefs } from './sqlite-beliefs.js';
 import type { AuditEntry, DeletedCounts, MemoryPatch, NewJob, PartVectors, StoreTransaction } from '../../core/ports/store.js';
 import { writePartVectors } from './sqlite-parts.js';
 import { appendAudit, deleteMemories, tombstoneMemories } from './sqlite-browse.js';
@@ -99,6 +100,10 @@ export class SqliteTransaction extends SqliteReader implements StoreTransaction 
     });
   }
 
+  async restoreBeliefs(beliefs: readonly StoredBelief[]): Promise<number> {
+    return this.#write('restore belief intervals', (connection) => restoreBeliefs(connection, beliefs));
+  }
+
   async restoreAudit(entries: readonly AuditEntry[]): Promise<string[]> {
     return this.#write('restore audit entries', (connection) => {
       const fresh = unseen(
@@ -166,6 +171,7 @@ export class SqliteTransaction extends SqliteReader implements StoreTransaction 
       assertScope(scope);
       const { sql, params } = patchAssignments(patch);
       if (sql.length === 0) return connection.get('SELECT 1 FROM memories WHERE id = ? AND scope = ?', id, scope) !== undefined;
+      keepEndedBeliefs(connection, id, scope, patch);
       return connection.run(`UPDATE memories SET ${sql} WHERE id = ? AND scope = ?`, ...params, id, scope) > 0;
     });
   }

@@ -25,6 +25,7 @@
  * and `lexical-build.ts` (the file), `lexical-builder.ts` (the worker).
  */
 import { visibilityBounds, type TimeFilter } from '../../../core/memory.js';
+import { changedAfter } from '../sqlite-beliefs.js';
 import type { ChannelHit } from '../../../core/ports/store.js';
 import type { Scope } from '../../../core/scope.js';
 import type { SqliteConnection } from '../sqlite-connection.js';
@@ -141,6 +142,8 @@ export class LexicalIndex {
    * rows of those rowids.
    */
   search(connection: SqliteConnection, query: IndexedLexicalQuery, pending?: PendingLexicalRows): ChannelHit[] | null {
+    // the index holds each row's validity as it is now; what was believed before a later change is in SQL
+    if (believedOtherwise(connection, query.scopes, query.filter)) return null;
     const reader = pending === undefined ? connection : this.#options.connection;
     const data = this.#current(reader, true);
     if (data === undefined) {
@@ -174,6 +177,7 @@ export class LexicalIndex {
     pending?: PendingLexicalRows,
   ): LexicalView | null {
     const reader = pending === undefined ? connection : this.#options.connection;
+    if (believedOtherwise(connection, query.scopes, query)) return null;
     const data = this.#current(reader, false);
     if (data === undefined) return null;
     const scopeSet = data.scopeSet(query.scopes);
@@ -371,4 +375,9 @@ export class LexicalIndex {
     this.#job = { run, done };
     return this.#job;
   }
+}
+
+/** Whether a read at `filter.knownAt` must judge some record of `scopes` by a validity it no longer has. */
+function believedOtherwise(connection: SqliteConnection, scopes: readonly Scope[], filter: TimeFilter): boolean {
+  return filter.knownAt !== undefined && changedAfter(connection, scopes, filter.knownAt);
 }
