@@ -3,9 +3,9 @@
  * `layer`, `parentId` or `derivedFrom` inside properties, action args or edge metadata is a secret like
  * any other, on the write path and for `redact`. Only a remember input's own scope and layer stay as given.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Engram } from '../../../src/index.js';
+import { databaseText } from '../../helpers/database-bytes.js';
 import { tempEngram } from '../../helpers/temp.js';
 
 const SCOPE = 't/keys';
@@ -42,13 +42,6 @@ async function writeUnderAddressKeys(engram: Engram): Promise<{ ids: string[]; r
   return { ids: [fact.id, episode.id], redacted: (fact.redacted ?? 0) + (episode.redacted ?? 0) };
 }
 
-function fileText(path: string): string {
-  return [path, `${path}-wal`]
-    .filter((f) => existsSync(f))
-    .map((f) => readFileSync(f).toString('latin1'))
-    .join('\n');
-}
-
 describe('secrets under address-like keys of user JSON', () => {
   it('are redacted on the write path: properties, nested action args, edge metadata; the scope and layer stay', async () => {
     const t = await tempEngram();
@@ -65,7 +58,7 @@ describe('secrets under address-like keys of user JSON', () => {
     const reads = JSON.stringify([fact, episode, edges]);
     for (const secret of SECRETS) expect(reads).not.toContain(secret);
     await t.engram.close();
-    const bytes = fileText(t.path);
+    const bytes = databaseText(t.path);
     for (const secret of SECRETS) expect(bytes).not.toContain(secret);
   });
 
@@ -80,7 +73,7 @@ describe('secrets under address-like keys of user JSON', () => {
     expect(report.redacted).toBe(2 * ADDRESS_NAMES.length + 3);
     expect(await raw.engram.redact({ scopes: [SCOPE] })).toMatchObject({ records: 0, edges: 0, redacted: 0 });
     await raw.engram.close();
-    const bytes = fileText(raw.path);
+    const bytes = databaseText(raw.path);
     for (const secret of SECRETS) expect(bytes).not.toContain(secret);
   });
 });

@@ -2,8 +2,8 @@
  * Common credential forms in ordinary turns, written to a real SQLite file: none of the secret reaches
  * the file, and the prose around it stays; an ordinary turn that only looks like one is stored whole.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { databaseText } from '../../helpers/database-bytes.js';
 import { tempEngram } from '../../helpers/temp.js';
 
 const SCOPE = 't/forms';
@@ -11,13 +11,6 @@ const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();
 });
-
-function fileText(path: string): string {
-  return [path, `${path}-wal`]
-    .filter((f) => existsSync(f))
-    .map((f) => readFileSync(f).toString('latin1'))
-    .join('\n');
-}
 
 /** Turns, each with the pieces of its secret that must not be stored and the words after it that must. */
 const TURNS: { text: string; secret: string[]; kept: string }[] = [
@@ -58,7 +51,7 @@ describe('common credential forms on a SQLite file', () => {
       expect((await t.engram.get(id, { scopes: [SCOPE] })).content).toBe(content);
     }
     await t.engram.close();
-    const bytes = fileText(t.path);
+    const bytes = databaseText(t.path);
     for (const turn of TURNS) for (const piece of turn.secret) expect(bytes).not.toContain(piece);
   });
 });

@@ -4,8 +4,8 @@
  * ("ghp wm4tq8…" for "ghp_Wm4Tq8…"), which no detector finds on its own. The secrets of the whole scope
  * are collected first, and their copies replaced in every record.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { databaseText } from '../../helpers/database-bytes.js';
 import { tempEngram } from '../../helpers/temp.js';
 
 const SCOPE = 't/derived';
@@ -16,13 +16,6 @@ const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();
 });
-
-function fileText(path: string): string {
-  return [path, `${path}-wal`]
-    .filter((f) => existsSync(f))
-    .map((f) => readFileSync(f).toString('latin1').toLowerCase())
-    .join('\n');
-}
 
 describe('redact after the sleep cycle derived from a secret', () => {
   it('leaves no copy of the token in concepts, statistics or reflections', async () => {
@@ -45,7 +38,7 @@ describe('redact after the sleep cycle derived from a secret', () => {
     expect(derived.some((r) => r.content.toLowerCase().includes('wm4tq8zr2xv6') && !r.content.includes(GITHUB))).toBe(true);
     await raw.engram.redact({ scopes: [SCOPE] });
     await raw.engram.close();
-    const bytes = fileText(raw.path);
+    const bytes = databaseText(raw.path).toLowerCase();
     for (const piece of PIECES) expect(bytes).not.toContain(piece.toLowerCase());
   });
 });

@@ -3,8 +3,8 @@
  * reaches the importing store, neither through a trailer's edges (their metadata) nor through its
  * source key, which is made again from the redacted source as a write would make it.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { databaseText } from '../../helpers/database-bytes.js';
 import { tempEngram } from '../../helpers/temp.js';
 
 const SCOPE = 't/md';
@@ -14,14 +14,6 @@ const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();
 });
-
-function fileText(path: string): string {
-  return [path, `${path}-wal`]
-    .filter((f) => existsSync(f))
-    .map((f) => readFileSync(f).toString('latin1'))
-    .join('\n')
-    .toLowerCase();
-}
 
 describe('Markdown import into a redacting store', () => {
   it('redacts edge metadata and the source key of trailers', async () => {
@@ -47,6 +39,6 @@ describe('Markdown import into a redacting store', () => {
     expect(again.id).toBe(bot.id);
 
     await target.engram.close();
-    expect(fileText(target.path)).not.toContain(SECRET_TAIL.toLowerCase());
+    expect(databaseText(target.path).toLowerCase()).not.toContain(SECRET_TAIL.toLowerCase());
   });
 });
