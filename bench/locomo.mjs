@@ -216,8 +216,9 @@ const out =
   );
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
-// A slice never overwrites the published tables: its markdown and chart go next to --out.
-const reportBase = args.conversations || args.data ? out.replace(/\.json$/, '') : join(here, 'results', PLAIN ? 'locomo-plain' : 'locomo');
+// A slice or a run given --out never overwrites the published tables: its markdown and chart go next to its JSON.
+const reportBase =
+  args.conversations || args.data || args.out ? out.replace(/\.json$/, '') : join(here, 'results', PLAIN ? 'locomo-plain' : 'locomo');
 mkdirSync(dirname(reportBase), { recursive: true });
 writeFileSync(`${reportBase}.md`, markdown(report));
 writeFileSync(`${reportBase}.svg`, chart(report));
