@@ -244,25 +244,30 @@ async function answerFillsField(engram: Engram): Promise<void> {
   expect(after.markdown).toContain('Still unknown — ask when natural: BHK requirement, floor preference, must-have amenities');
 }
 
-describe('profile schema: answers captured through the HITL path fill their fields', () => {
-  const cleanups: (() => Promise<void>)[] = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0)) await cleanup();
-  });
+/** Runs `scenario` on a fresh store with the hash embedder, then with the real bge-small-en-v1.5 when installed. */
+function withBothEmbedders(title: string, scenario: (engram: Engram) => Promise<void>): void {
+  describe(title, () => {
+    const cleanups: (() => Promise<void>)[] = [];
+    afterEach(async () => {
+      for (const cleanup of cleanups.splice(0)) await cleanup();
+    });
 
-  it('with the hash embedder', async () => {
-    const ctx = await tempEngram();
-    cleanups.push(ctx.cleanup);
-    await answerFillsField(ctx.engram);
-  });
+    it('with the hash embedder', async () => {
+      const ctx = await tempEngram();
+      cleanups.push(ctx.cleanup);
+      await scenario(ctx.engram);
+    });
 
-  const cacheDir = resolveModelCacheDir(process.env, homedir());
-  it.skipIf(!hasModelFiles(cacheDir, 'bge-small-en-v1.5'))('with the real bge-small-en-v1.5', { timeout: 120_000 }, async () => {
-    const ctx = await tempEngram({ embedder: 'bge-small-en-v1.5', cacheDir });
-    cleanups.push(ctx.cleanup);
-    await answerFillsField(ctx.engram);
+    const cacheDir = resolveModelCacheDir(process.env, homedir());
+    it.skipIf(!hasModelFiles(cacheDir, 'bge-small-en-v1.5'))('with the real bge-small-en-v1.5', { timeout: 120_000 }, async () => {
+      const ctx = await tempEngram({ embedder: 'bge-small-en-v1.5', cacheDir });
+      cleanups.push(ctx.cleanup);
+      await scenario(ctx.engram);
+    });
   });
-});
+}
+
+withBothEmbedders('profile schema: answers captured through the HITL path fill their fields', answerFillsField);
 
 /** [old, correction]: one profile slot, each side in another of its forms ("the user's X is", "X:", "the X is"). */
 const SLOT_FORM_CORRECTIONS: [string, string][] = [
@@ -297,22 +302,4 @@ async function correctionInOtherFormSupersedes(engram: Engram): Promise<void> {
   expect((await engram.get(budget.id, { scopes: [scope] })).status).toBe('active');
 }
 
-describe('profile schema: a correction worded in the other slot form supersedes', () => {
-  const cleanups: (() => Promise<void>)[] = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0)) await cleanup();
-  });
-
-  it('with the hash embedder', async () => {
-    const ctx = await tempEngram();
-    cleanups.push(ctx.cleanup);
-    await correctionInOtherFormSupersedes(ctx.engram);
-  });
-
-  const cacheDir = resolveModelCacheDir(process.env, homedir());
-  it.skipIf(!hasModelFiles(cacheDir, 'bge-small-en-v1.5'))('with the real bge-small-en-v1.5', { timeout: 120_000 }, async () => {
-    const ctx = await tempEngram({ embedder: 'bge-small-en-v1.5', cacheDir });
-    cleanups.push(ctx.cleanup);
-    await correctionInOtherFormSupersedes(ctx.engram);
-  });
-});
+withBothEmbedders('profile schema: a correction worded in the other slot form supersedes', correctionInOtherFormSupersedes);
