@@ -51,11 +51,16 @@ export interface ProceduralRead {
   schema: ProfileField[];
 }
 
+/** Whether a procedural record is a rule an agent is handed: not a chunked document's parent, a persona or a profile schema. */
+export function isHandedRule(record: MemoryRecord): boolean {
+  return !isChunkParent(record) && !isScopeSetting(record);
+}
+
 /** Every current procedural rule of the scopes (highest priority first, then oldest first) and the profile schema. */
 export async function readProcedural(store: Store, scopes: readonly Scope[], now: number): Promise<ProceduralRead> {
   const records = await listCurrent(store, scopes, 'procedural', now);
   const rules = records
-    .filter((r) => !isChunkParent(r) && !isScopeSetting(r))
+    .filter(isHandedRule)
     .map((r) => ({ id: r.id, scope: r.scope, content: r.content, priority: typeof r.data.priority === 'number' ? r.data.priority : 0 }))
     .sort((a, b) => b.priority - a.priority || (a.id < b.id ? -1 : 1));
   const schemas = records

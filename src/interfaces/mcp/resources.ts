@@ -9,7 +9,7 @@ import { toMemoryView } from '../../core/memory-view.js';
 import type { Scope } from '../../core/scope.js';
 import type { ToolContext } from './tool-context.js';
 import { isChunkParent } from '../../core/record-kinds.js';
-import { isScopeSetting } from '../../core/scope-settings.js';
+import { isHandedRule } from '../../serving/parts.js';
 
 const MAX_ITEMS = 500;
 
@@ -26,9 +26,9 @@ export function registerResources(server: McpServer, context: ToolContext): void
         mimeType: 'text/markdown',
       },
       async () => {
-        // a persona or a profile schema is a setting of the scope, not a rule (as in the context's rules)
+        // the rules the context hands an agent: no persona, profile schema or chunked document's parent
         const rules = (await current(context, scope, 'procedural'))
-          .filter((r) => !isChunkParent(r) && !isScopeSetting(r))
+          .filter(isHandedRule)
           .sort((a, b) => priorityOf(b) - priorityOf(a) || a.recordedAt - b.recordedAt);
         const markdown =
           rules.length === 0 ? `# Rules of ${scope}\n\n(none)` : `# Rules of ${scope}\n\n${rules.map((r) => `- ${r.content}`).join('\n')}`;
