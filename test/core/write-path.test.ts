@@ -272,6 +272,48 @@ describe('write path: claims that stay true', () => {
     expect((await active('t/c')).map((m) => m.content)).not.toContain('I work as a nurse.');
   });
 
+  it('a correction of one of a sentence\'s joined predicates keeps the others current ("… and work as a nurse")', async () => {
+    const active = async (scope: string) =>
+      (await engram.list({ scopes: [scope] })).items.filter((m) => m.status === 'active').map((m) => m.content);
+    const cases: ReadonlyArray<readonly [string, string, readonly string[]]> = [
+      ['I live in Lisbon and work as a nurse.', 'I moved to Porto.', ['I work as a nurse.']],
+      ['I live in Lisbon and I work as a nurse.', 'I moved to Porto.', ['I work as a nurse.']],
+      // the clauses kept from one statement are one claim, as across sentences
+      ['I live in Lisbon, work as a nurse and drive a Tesla.', 'Actually I moved to Porto.', ['I work as a nurse. I drive a Tesla.']],
+    ];
+    for (const [i, [statement, correction, kept]] of cases.entries()) {
+      const scope = `t/joined${i}`;
+      const old = await engram.remember({ scope, layer: 'semantic', content: statement });
+      clock.advance(DAY);
+      expect(await engram.remember({ scope, layer: 'semantic', content: correction })).toMatchObject({
+        action: 'superseded',
+        superseded: [old.id],
+      });
+      const current = await active(scope);
+      expect(current).toEqual(expect.arrayContaining([...kept]));
+      expect(current.join(' ')).not.toMatch(/Lisbon/);
+    }
+  });
+
+  it('a restatement that differs by an invisible character or a Unicode form merges, with one entity', async () => {
+    const scope = 't/invisible';
+    const editor = await engram.remember({ scope, layer: 'semantic', content: 'My favourite editor is Neovim.' });
+    for (const invisible of ['\u200b', '\u00ad', '\u2060', '\u200c'])
+      expect(await engram.remember({ scope, layer: 'semantic', content: `My favourite editor is Neo${invisible}vim.` })).toMatchObject({
+        action: 'merged',
+        id: editor.id,
+      });
+    const city = await engram.remember({ scope, layer: 'semantic', content: 'I live in São Paulo.'.normalize('NFC') });
+    expect(await engram.remember({ scope, layer: 'semantic', content: 'I live in São Paulo.'.normalize('NFD') })).toMatchObject({
+      action: 'merged',
+      id: city.id,
+    });
+    const merged = await engram.get(city.id, { scopes: [scope] });
+    expect(merged.entities.filter((entity) => entity.normalize('NFC') === 'são paulo')).toEqual(['são paulo']);
+    // no look-alike wording in its history
+    expect((merged as { data?: { history?: unknown[] } }).data?.history ?? []).toEqual([]);
+  });
+
   it('keeps nothing that would change meaning or repeat a current claim', async () => {
     const active = async (scope: string) =>
       (await engram.list({ scopes: [scope] })).items.filter((m) => m.status === 'active').map((m) => m.content);

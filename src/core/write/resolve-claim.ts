@@ -235,9 +235,14 @@ function isExempt(old: MemoryRecord, incoming: MemoryRecord): boolean {
   );
 }
 
-/** The comparison key of a wording: lowercase words only. */
+/**
+ * The comparison key of a wording: lowercase words only, in one Unicode form (NFKC: a decomposed
+ * "São" or a full-width "Ｔｅｓｌａ" is the same word), invisible format characters dropped.
+ */
 export function normalize(text: string): string {
   return text
+    .normalize('NFKC')
+    .replace(/\p{Cf}/gu, '')
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ClaimSlot } from '../../../src/core/memory.js';
+import { claimClauses } from '../../../src/core/write/claims/claim-extractor.js';
 import { analyzeClaim, extractClaim } from '../../../src/core/write/claims/index.js';
 
 /** Expects `text` to yield a slot with these fields (negated defaults to false). */
@@ -169,5 +170,27 @@ describe('extractClaim: normalisation', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('extractClaim: predicates joined by "and" or a comma', () => {
+  it('reads each joined predicate as a claim of the shared subject', () => {
+    for (const text of ['I live in Lisbon and work as a nurse.', 'I live in Lisbon and I work as a nurse.']) {
+      expect(extractClaim(text)).toEqual([
+        expect.objectContaining({ subject: 'user', attribute: 'location', value: 'lisbon' }),
+        expect.objectContaining({ subject: 'user', attribute: 'work as', value: 'nurse' }),
+      ]);
+    }
+    const three = extractClaim('I live in Lisbon, work as a nurse and drive a Tesla.');
+    expect(three.map((slot) => slot.value)).toEqual(['lisbon', 'nurse', 'tesla']);
+    expectSlot('I moved to Porto last year and started a new job.', { subject: 'user', attribute: 'location', value: 'porto last year' });
+  });
+
+  it('keeps a value that only lists things whole', () => {
+    // a gerund list, a proper name with "and", nouns, and a word that tags as a verb in another tense
+    expectSlot('I like hiking, swimming and running.', { value: 'hiking, swimming and running' });
+    expectSlot('I work at Procter and Gamble.', { value: 'procter and gamble' });
+    for (const text of ['I have two cats and a dog.', 'I bought eggs and milk from the store.', 'I like hiking, swimming and running.'])
+      expect(claimClauses(text)).toHaveLength(1);
   });
 });

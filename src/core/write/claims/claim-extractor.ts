@@ -117,17 +117,68 @@ const CONJOINED = /\s+and\s+(?=(?:now|then|also|later|since|has|have|had|is|was|
 
 /**
  * "The user left Google and now works at Stripe" → two clauses sharing the subject, when what follows
- * "and" starts with a verb (so "likes cats and dogs" stays whole).
+ * "and" starts with a verb (so "likes cats and dogs" stays whole). So are "I live in Lisbon and work as a
+ * nurse", "I live in Lisbon, work as a nurse and drive a Tesla" and "I live in Lisbon and I work as a
+ * nurse" (`coordinatedClause`): without the split, "lisbon and work as a nurse" was one location, and a
+ * move superseded the job with it.
  */
-function splitConjoinedPredicates(clause: string): string[] {
+function splitConjoinedPredicates(clause: string, depth = 0): string[] {
+  if (clause.length > MAX_CLAIM_CLAUSE_CHARS || depth >= MAX_JOINED_PREDICATES) return [clause];
   const at = CONJOINED.exec(clause);
-  if (!at) return [clause];
-  const first = clause.slice(0, at.index);
-  const second = clause.slice(at.index + at[0].length);
-  const predicate = second.replace(/^(?:now|then|also|later|since)\s+/i, '');
+  if (at) {
+    const first = clause.slice(0, at.index);
+    const second = clause.slice(at.index + at[0].length);
+    const predicate = second.replace(/^(?:now|then|also|later|since)\s+/i, '');
+    const subject = leadingSubject(first);
+    if (!subject || !termsOf(predicate)[0]?.tags.has('Verb')) return [clause];
+    return [first, ...splitConjoinedPredicates(`${subject} ${second}`, depth + 1)];
+  }
+  let tried = 0;
+  for (const join of clause.matchAll(PREDICATE_JOIN)) {
+    // each try tags the text before it: a list of many commas is not read to its end
+    if ((tried += 1) > MAX_JOINED_PREDICATES) break;
+    const first = clause.slice(0, join.index);
+    const next = coordinatedClause(first, clause.slice(join.index + join[0].length));
+    if (next !== undefined) return [first, ...splitConjoinedPredicates(next, depth + 1)];
+  }
+  return [clause];
+}
+
+/**
+ * A clause longer than this (some 70 words without a full stop) is prose or a paste, not a statement of
+ * a fact: it carries no claim and is not split. Tagging it again at every "and" cost time that grew
+ * with the square of its length ("… and is and is …": 2,000 characters took 4-8 s to write).
+ */
+const MAX_CLAIM_CLAUSE_CHARS = 400;
+/** How many predicates one clause is split into at most. */
+const MAX_JOINED_PREDICATES = 8;
+
+/** "and", a comma or ", and" before a lower-case word or "I": where a second predicate may start. */
+const PREDICATE_JOIN = /(?:\s*,\s*(?:and\s+)?|\s+and\s+)(?=\p{Ll}|I\s)/gu;
+
+/**
+ * The clause that `second` makes after `first`, or undefined when it continues `first`'s value: its own
+ * clause when it opens with "I" and a verb ("… and I work as a nurse"), else `first`'s subject before it
+ * when its first word is a verb in the same tense as `first`'s ("I live in Lisbon and work as a nurse").
+ * A gerund ("I like hiking, swimming and running") or a tense that differs ("I bought eggs and milk from
+ * the store": "milk" tags as a verb) continues the value.
+ */
+function coordinatedClause(first: string, second: string): string | undefined {
+  const firstTerms = termsOf(first);
+  const firstVerb = firstVerbIndex(firstTerms);
+  if (firstTerms.length < 3 || firstVerb <= 0) return undefined;
+  if (/^I\s/.test(second)) return isClause(second) ? second : undefined;
   const subject = leadingSubject(first);
-  if (!subject || !termsOf(predicate)[0]?.tags.has('Verb')) return [clause];
-  return [first, ...splitConjoinedPredicates(`${subject} ${second}`)];
+  if (subject === undefined) return undefined;
+  const joined = `${subject} ${second}`;
+  const verb = termsOf(joined)[termsOf(subject).length]?.tags;
+  if (verb === undefined || !verb.has('Verb') || verb.has('Gerund') || verb.has('Auxiliary') || verb.has('Copula')) return undefined;
+  return tenseOf(verb) === tenseOf(firstTerms[firstVerb]?.tags) ? joined : undefined;
+}
+
+function tenseOf(tags: ReadonlySet<string> | undefined): string | undefined {
+  if (tags?.has('PastTense')) return 'past';
+  return tags?.has('PresentTense') ? 'present' : undefined;
 }
 
 /** The leading noun phrase of a clause, used to resolve "it"/"they" in the next one. */
@@ -154,7 +205,8 @@ export function analyzeClaim(text: string): ClaimAnalysis {
   let previousSubject: string | undefined;
   let previousPredicate: string | undefined;
 
-  for (const raw of splitClauses(text).flatMap(splitConjoinedPredicates)) {
+  for (const raw of splitClauses(text).flatMap((clause) => splitConjoinedPredicates(clause))) {
+    if (raw.length > MAX_CLAIM_CLAUSE_CHARS) continue;
     const marked = markClause(raw);
     for (const m of marked.markers) markers.add(m);
     let clause = marked.text;
@@ -205,14 +257,14 @@ export function analyzeClaim(text: string): ClaimAnalysis {
 export function claimClauses(text: string): string[] {
   const clauses: string[] = [];
   let previousSubject: string | undefined;
-  for (const raw of splitClauses(text).flatMap(splitConjoinedPredicates)) {
+  for (const raw of splitClauses(text).flatMap((clause) => splitConjoinedPredicates(clause))) {
     // "Alice lives in Berlin. She works at SAP." → "She" is Alice; any other pronoun stays as written
     // ("It is red" after "I drive a Tesla" is not about the user)
     const named = previousSubject !== undefined && PERSON_NAME.test(previousSubject);
     const clause =
       named && PERSONAL_PRONOUN_START.test(raw) ? raw.replace(PERSONAL_PRONOUN_START, `${previousSubject} `).trim() : raw.trim();
     if (clause.length > 0) clauses.push(clause);
-    previousSubject = leadingSubject(clause) ?? previousSubject;
+    if (clause.length <= MAX_CLAIM_CLAUSE_CHARS) previousSubject = leadingSubject(clause) ?? previousSubject;
   }
   return clauses;
 }

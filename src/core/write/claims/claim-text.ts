@@ -268,9 +268,13 @@ const TOKEN_RE =
 const CJK_PARTICLES = new Set(['的', '了', '吧', '呢', '啊', '呀', '吗', '么', '啦', '嘛']);
 const CJK_CONTENT_STOP_WORDS = new Set([...CJK_STOP_WORDS, ...CJK_PARTICLES]);
 
-/** Lowercases, unifies quotes and dashes, and collapses whitespace. */
+/**
+ * Unifies quotes and collapses whitespace; drops invisible format characters (zero-width space and
+ * joiners, soft hyphen, word joiner, BOM), so "Neo\u200Bvim" is the word "Neovim" and restates it.
+ */
 export function normalizeSpacing(text: string): string {
   return text
+    .replace(/\p{Cf}/gu, '')
     .replace(/[\u2018\u2019\u02bc]/g, "'")
     .replace(/[\u201c\u201d]/g, '"')
     .replace(/\s+/g, ' ')
