@@ -5,6 +5,7 @@
  */
 import type { EpisodeData, MemoryRecord } from '../core/memory.js';
 import { isChunk, isChunkParent, isCompressed, isEpisode } from '../core/record-kinds.js';
+import { cutText } from '../core/text/index.js';
 
 const DAY = 86_400_000;
 
@@ -43,7 +44,7 @@ export function compressEpisode(
   const act = [d.action?.tool, ...(d.perception?.objects ?? [])].filter((x): x is string => typeof x === 'string' && x.length > 0);
   if (act.length > 0) parts.push(act.join(' '));
   if (typeof d.outcome?.success === 'boolean') parts.push(d.outcome.success ? 'succeeded' : 'failed');
-  const text = record.content.length > config.summaryChars ? `${record.content.slice(0, config.summaryChars).trimEnd()}…` : record.content;
+  const text = record.content.length > config.summaryChars ? `${cutText(record.content, config.summaryChars).trimEnd()}…` : record.content;
   const summary = parts.length > 0 ? `${parts.join(' — ')}. ${text}` : text;
   const data: EpisodeData = {
     compressed: true,

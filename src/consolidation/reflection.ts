@@ -7,7 +7,7 @@
  * default blend), so the clustering threshold sits a margin above the embedder's own baseline.
  */
 import type { Llm } from '../core/ports/llm.js';
-import { contentTerms } from '../core/text/index.js';
+import { contentTerms, cutText } from '../core/text/index.js';
 import { cosineSimilarity } from '../core/vectors.js';
 
 /** Importance of a reflection by level (§11.9). */
@@ -308,5 +308,5 @@ function topTerms(texts: readonly string[], k: number): string[] {
 
 function clip(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+  return flat.length <= max ? flat : `${cutText(flat, max - 1)}…`;
 }

@@ -10,6 +10,7 @@ import { decodeKeyset, encodeKeyset } from '../core/explore/keyset-cursor.js';
 import type { StoreReader } from '../core/ports/store.js';
 import { parseInput } from '../core/schemas.js';
 import { compareCodePoints } from '../core/browse/sort-key.js';
+import { cutText } from '../core/text/index.js';
 import type { ConsolidationReport } from './report.js';
 
 const REPORT_PREFIX = 'consolidate/report/';
@@ -78,7 +79,7 @@ export async function findConsolidationRun(
   if (typeof id !== 'string' || !RUN_ID.test(id)) {
     throw new EngramError(
       'INVALID_INPUT',
-      `Invalid input: id "${String(id).slice(0, 40)}" is not a run id (26 characters, as in the runs list and each consolidation report).`,
+      `Invalid input: id "${cutText(String(id), 40)}" is not a run id (26 characters, as in the runs list and each consolidation report).`,
       { details: { field: 'id' } },
     );
   }

@@ -7,6 +7,7 @@ import { EngramError } from './errors.js';
 import type { Clock } from './ports/clock.js';
 import type { Store, StoredApiKey } from './ports/store.js';
 import { scopeProblem, tenantOf, type Scope } from './scope.js';
+import { cutText } from './text/cut-text.js';
 
 /** What a verified key grants: the tenant whose scopes it may name. */
 export interface Principal {
@@ -69,7 +70,7 @@ export class ApiKeys {
   /** Creates a key for `tenant`; the returned `key` is the only copy. */
   async create(options: { tenant: string; label?: string }): Promise<CreatedApiKey> {
     const tenant = assertTenant(options?.tenant);
-    const label = options.label === undefined ? null : String(options.label).slice(0, 200);
+    const label = options.label === undefined ? null : cutText(String(options.label), 200);
     const key = KEY_PREFIX + base64Url(randomBytes(32));
     const hash = await sha256Hex(key);
     const stored: StoredApiKey = { id: `key_${hex(randomBytes(8))}`, hash, tenant, label, createdAt: this.#clock.now(), revokedAt: null };
@@ -127,8 +128,8 @@ export class ApiKeys {
 }
 
 function unknownKey(id: unknown): EngramError {
-  return new EngramError('NOT_FOUND', `No API key with id "${String(id).slice(0, 40)}": list them with "engram keys list".`, {
-    details: { id: String(id).slice(0, 100) },
+  return new EngramError('NOT_FOUND', `No API key with id "${cutText(String(id), 40)}": list them with "engram keys list".`, {
+    details: { id: cutText(String(id), 100) },
   });
 }
 
@@ -145,7 +146,7 @@ export function assertTenantScopes(principal: Principal, scopes: readonly Scope[
     if (typeof scope === 'string' && tenantOf(scope) !== principal.tenant) {
       throw new EngramError(
         'SCOPE_DENIED',
-        `This API key belongs to tenant "${principal.tenant}" and cannot name scope "${scope.slice(0, 80)}": use scopes that start with "${principal.tenant}/", or a key of that tenant.`,
+        `This API key belongs to tenant "${principal.tenant}" and cannot name scope "${cutText(scope, 80)}": use scopes that start with "${principal.tenant}/", or a key of that tenant.`,
         { details: { scope, tenant: principal.tenant } },
       );
     }
@@ -157,7 +158,7 @@ function assertTenant(tenant: unknown): string {
   if (problem !== null) {
     throw new EngramError(
       'INVALID_INPUT',
-      `Invalid tenant "${String(tenant).slice(0, 80)}": ${problem}. A tenant is the first segment of its scopes, e.g. "acme" for "acme/users/alice".`,
+      `Invalid tenant "${cutText(String(tenant), 80)}": ${problem}. A tenant is the first segment of its scopes, e.g. "acme" for "acme/users/alice".`,
       {
         details: { field: 'tenant' },
       },

@@ -2,6 +2,7 @@
  * The one error type of Engram. Every failure that crosses a module boundary is an `EngramError`
  * with a stable `code`; interfaces translate codes to exit codes, HTTP statuses or MCP tool errors.
  */
+import { cutText } from './text/cut-text.js';
 
 /** Stable machine-readable error codes. */
 export type EngramErrorCode =
@@ -122,5 +123,5 @@ function embedderChoiceOf(name: string): string {
 }
 
 function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}…`;
+  return text.length <= max ? text : `${cutText(text, max)}…`;
 }

@@ -7,6 +7,7 @@
 import { isInstant } from './instant.js';
 import { LAYERS, STATUSES, type MemoryRecord } from './memory.js';
 import type { ListQuery, Store } from './ports/store.js';
+import { cutText } from './text/cut-text.js';
 
 /** A record a read left out, and why. */
 export interface SkippedRecord {
@@ -151,5 +152,5 @@ function isObject(value: unknown): boolean {
 }
 
 function describe(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value.slice(0, 40)) : String(value).slice(0, 40);
+  return typeof value === 'string' ? JSON.stringify(cutText(value, 40)) : cutText(String(value), 40);
 }

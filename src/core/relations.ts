@@ -7,6 +7,7 @@ import { EngramError, messages } from './errors.js';
 import { redactValue } from './redact/redact-values.js';
 import type { Redactor } from './redact/redactor.js';
 import { scopeProblem, tenantOf, type Scope } from './scope.js';
+import { cutText } from './text/cut-text.js';
 
 /** One edge type of the registry. */
 export interface RelationType {
@@ -73,7 +74,7 @@ export function normalizeRelationName(name: string): string {
     throw new EngramError(
       'INVALID_INPUT',
       messages.invalidInput(
-        `relation type "${String(name).slice(0, 80)}" must be letters, digits and underscores, starting with a letter, at most 64 characters (e.g. IS_A)`,
+        `relation type "${cutText(String(name), 80)}" must be letters, digits and underscores, starting with a letter, at most 64 characters (e.g. IS_A)`,
       ),
       { details: { field: 'type' } },
     );

@@ -9,6 +9,7 @@ import { LAYERS, PROVENANCE_KINDS, STATUSES } from './memory.js';
 import { isInstant, MAX_INSTANT_MS, MIN_INSTANT_MS, parseIsoInstant } from './instant.js';
 import { scopeProblem } from './scope.js';
 import { isTimeZone } from './text/time-zone.js';
+import { cutText } from './text/cut-text.js';
 import { personaSchema } from './persona/persona.js';
 import { layerFieldProblems } from './layers/layer-rules.js';
 import { statisticalMetricSchema } from './layers/statistical.js';
@@ -23,7 +24,7 @@ export const timeZoneSchema = z
   .string()
   .refine(isTimeZone, {
     error: (issue) =>
-      `${JSON.stringify(String(issue.input).slice(0, 60))} is not a known IANA time zone: give a name such as "Europe/Lisbon", "America/New_York" or "UTC", or a fixed offset in timezoneOffsetMinutes`,
+      `${JSON.stringify(cutText(String(issue.input), 60))} is not a known IANA time zone: give a name such as "Europe/Lisbon", "America/New_York" or "UTC", or a fixed offset in timezoneOffsetMinutes`,
   })
   .describe(
     'IANA time zone of the caller\'s wall clock, e.g. "Europe/Lisbon"; each boundary of a date window takes the offset the zone has then (daylight saving)',
@@ -48,7 +49,7 @@ export const scopeSchema = z
   .string()
   .superRefine((value, ctx) => {
     const problem = scopeProblem(value);
-    if (problem !== null) ctx.addIssue({ code: 'custom', message: `invalid scope "${value.slice(0, 80)}": ${problem}` });
+    if (problem !== null) ctx.addIssue({ code: 'custom', message: `invalid scope "${cutText(value, 80)}": ${problem}` });
   })
   .describe('A scope path whose first segment is the tenant, e.g. "acme/users/alice"; segments match [A-Za-z0-9_-][A-Za-z0-9_.-]*');
 
@@ -81,7 +82,7 @@ function instantProblem(value: string | number): string {
       ? `${String(value).slice(0, 40)} is outside years 0001-9999: epoch milliseconds must be from ${MIN_INSTANT_MS} to ${MAX_INSTANT_MS}`
       : `${String(value).slice(0, 40)} is not whole epoch milliseconds: round it, or pass ISO 8601 like 2024-05-01T12:00:00Z`;
   }
-  return `"${value.slice(0, 40)}" is not a date: use ISO 8601 like 2024-05-01 or 2024-05-01T12:00:00Z (a real calendar date, years 0001-9999)`;
+  return `"${cutText(value, 40)}" is not a date: use ISO 8601 like 2024-05-01 or 2024-05-01T12:00:00Z (a real calendar date, years 0001-9999)`;
 }
 
 /** Deepest nesting accepted in free-form JSON (properties, action args, edge metadata); SQLite's JSON functions stop at 1000. */

@@ -1,4 +1,5 @@
 import { EngramError, messages } from './errors.js';
+import { cutText } from './text/cut-text.js';
 
 /** A scope is a `/`-separated path whose first segment is the tenant, e.g. `acme/users/alice`. */
 export type Scope = string;
@@ -15,7 +16,7 @@ export function scopeProblem(scope: unknown): string | null {
   for (const segment of segments) {
     if (segment.length === 0) return 'it has an empty segment (leading, trailing or double "/")';
     if (segment === '.' || segment === '..') return `it has a "${segment}" segment`;
-    if (!SEGMENT.test(segment)) return `segment "${segment.slice(0, 40)}" has characters outside [A-Za-z0-9_.-] or starts with "."`;
+    if (!SEGMENT.test(segment)) return `segment "${cutText(segment, 40)}" has characters outside [A-Za-z0-9_.-] or starts with "."`;
   }
   return null;
 }

@@ -10,6 +10,7 @@ import type { Scope } from '../core/scope.js';
 import type { MatchedConcept } from './concept-lookup.js';
 import type { ConceptEntry, ConceptGrounding, ConceptRelation, ConceptStatistic } from './types.js';
 import { isEpisode, isStatistic } from '../core/record-kinds.js';
+import { cutText } from '../core/text/index.js';
 
 /** Fresh grounding reads at most this many of a concept's most recent episodes. */
 const GROUNDING_EPISODES = 200;
@@ -181,7 +182,7 @@ function current(edge: Edge, now: number): boolean {
 
 function displayName(record: MemoryRecord): string {
   if (typeof record.data.name === 'string' && record.data.name.length > 0) return record.data.name;
-  return record.content.length > 60 ? `${record.content.slice(0, 57)}…` : record.content;
+  return record.content.length > 60 ? `${cutText(record.content, 57)}…` : record.content;
 }
 
 function fmt(value: number, digits = 3): string {

@@ -17,6 +17,7 @@ import type {
 } from './types.js';
 import { CONTEXT_PARTS } from './types.js';
 import { affectLines } from './affect-part.js';
+import { cutText } from '../core/text/index.js';
 
 /** Approximate token count of a text (characters / 4, rounded up). */
 export function approximateTokens(text: string): number {
@@ -84,7 +85,7 @@ function sourceText(sources: readonly SourceRef[]): string {
 
 function oneLine(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > 600 ? `${flat.slice(0, 597)}…` : flat;
+  return flat.length > 600 ? `${cutText(flat, 597)}…` : flat;
 }
 
 /** The header comment: timing and the level each part reached. */
@@ -206,11 +207,10 @@ export function trimToTokens(context: Pick<StructuredContext, 'elapsedMs' | 'bud
     const [item] = items;
     if (!over() || item === undefined || items.length !== 1) return;
     const flat = oneLine(item.content);
-    let keep = flat.length - (total - maxChars) - 1;
-    if (/[\uD800-\uDBFF]/.test(flat.charAt(keep - 1))) keep -= 1; // never half a surrogate pair
-    if (keep < MIN_TRUNCATED_CHARS) return;
+    const kept = cutText(flat, flat.length - (total - maxChars) - 1);
+    if (kept.length < MIN_TRUNCATED_CHARS) return;
     // a new entry: the one in `parts` may be shared with the builder's cache of rules
-    const cut = { ...item, content: `${flat.slice(0, keep).trimEnd()}…` };
+    const cut = { ...item, content: `${kept.trimEnd()}…` };
     total -= entryLine(part, item).length - entryLine(part, cut).length;
     items[0] = cut;
   }

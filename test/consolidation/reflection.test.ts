@@ -212,3 +212,31 @@ describe.skipIf(blendMissing !== '')(`reflection themes with the real default mo
     expect(found.every((t) => t.deploy === 0 || t.cooking === 0)).toBe(true);
   }, 180_000);
 });
+
+describe('reflection quotes', () => {
+  it('clips a long quote where a character ends, so the stored reflection holds no U+FFFD or lone surrogate', async () => {
+    const engram = await open();
+    const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+    // the quote is clipped to 139 units: each note puts a different character across that cut
+    const straddlers = ['😀', '👨‍👩‍👧‍👦', '🇵🇹', '👍🏽', 'e\u0301', '🇯🇵'];
+    const notes = [...straddlers, ...straddlers].map((s, i) => {
+      const head = `The deploy to production failed because the database migration timed out again (run ${i}) `;
+      return `${head}${'x'.repeat(139 - head.length - (i % 2))}${s} and the rest of the note.`;
+    });
+    await engram.remember(notes.map((content) => ({ scope: SCOPE, content, importance: 0.8 })));
+    await engram.consolidate({ scope: SCOPE, phases: ['reflect'] });
+    const written = await reflections(engram);
+    expect(written.length).toBeGreaterThanOrEqual(1);
+    const quotes = written.flatMap((r) => [...r.content.matchAll(/"([^"]*)…"/g)].map((m) => m[1] as string));
+    expect(quotes.length).toBeGreaterThanOrEqual(1);
+    for (const reflection of written) {
+      expect(reflection.content).not.toContain('\uFFFD');
+      expect(reflection.content).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+    }
+    for (const quote of quotes) {
+      const note = notes.find((n) => n.startsWith(quote)) as string;
+      expect(note).toBeDefined();
+      expect(graphemes.segment(note).containing(quote.length)?.index).toBe(quote.length);
+    }
+  });
+});

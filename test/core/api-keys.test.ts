@@ -75,4 +75,23 @@ describe('ApiKeys', () => {
     expect(() => assertTenantScopes(principal, ['acme', 'acme/users/alice'])).not.toThrow();
     expect(() => assertTenantScopes(principal, ['acme/a', 'acmecorp/a'])).toThrow(expect.objectContaining({ code: 'SCOPE_DENIED' }));
   });
+
+  it('shortens a long label, and echoes a long wrong tenant, where a character ends', async () => {
+    const keys = new ApiKeys(engram.store);
+    const lone = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+    const label = `${'a'.repeat(199)}😀 and more`;
+    const { id } = await keys.create({ tenant: 'acme', label });
+    const stored = (await keys.list()).find((k) => k.id === id)?.label ?? '';
+    expect(stored).not.toMatch(lone);
+    expect(stored).not.toContain('\uFFFD');
+    expect(label.startsWith(stored)).toBe(true);
+    expect(stored.length).toBeGreaterThan(190);
+    const error = (await keys.create({ tenant: `${'t'.repeat(79)}🇵🇹` }).then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as Error;
+    expect(error).toMatchObject({ code: 'INVALID_INPUT' });
+    expect(error.message).not.toMatch(lone);
+    expect(error.message).not.toContain('🇵"');
+  });
 });

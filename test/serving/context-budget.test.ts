@@ -76,3 +76,47 @@ describe('context token budget', () => {
     expect(roomy.parts.profile.items[0]?.content).toBe(FACT);
   });
 });
+
+describe('context text cut where a character ends', () => {
+  const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+  const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+  /** Whether `cut` is `text` up to one of its grapheme boundaries. */
+  const endsOnBoundary = (text: string, cut: string) =>
+    text.startsWith(cut) && (cut.length === text.length || graphemes.segment(text).containing(cut.length)?.index === cut.length);
+  let engram: Engram;
+  let cleanup: () => Promise<void>;
+  beforeEach(async () => ({ engram, cleanup } = await tempEngram()));
+  afterEach(async () => cleanup());
+
+  it('shortens an over-long line without splitting an emoji, whichever side of the cut it falls', async () => {
+    for (const at of [594, 595, 596, 597]) {
+      const scope = `probe/emoji${at}`;
+      const rule = `Always greet the user warmly ${'a'.repeat(at - 29)}😀 then continue with more words here and there.`;
+      await engram.remember({ scope, layer: 'procedural', content: rule, priority: 5 });
+      const ctx = await engram.context({ scopes: [scope], message: 'greet the user', budgetMs: 5_000 });
+      expect(ctx.markdown).not.toMatch(LONE_SURROGATE);
+      const line = ctx.markdown.split('\n').find((l) => l.startsWith('- Always greet'));
+      const shown = line?.slice(2, line.indexOf('…')) ?? '';
+      expect(shown.length).toBeGreaterThan(500);
+      expect(endsOnBoundary(rule, shown)).toBe(true);
+    }
+  });
+
+  it('cuts a rule to maxTokens on a grapheme boundary: no half flag, ZWJ family or accent', async () => {
+    const scope = 'probe/graphemes';
+    const rule = `Rule: ${'👨‍👩‍👧‍👦🇵🇹é'.repeat(40)}`;
+    await engram.remember({ scope, layer: 'procedural', content: rule, priority: 1 });
+    const split: number[] = [];
+    let cuts = 0;
+    for (let maxTokens = 50; maxTokens <= 140; maxTokens += 1) {
+      const ctx = await engram.context({ scopes: [scope], message: 'hi', maxTokens, budgetMs: 5_000 });
+      expect(ctx.tokens).toBeLessThanOrEqual(maxTokens);
+      const content = ctx.parts.rules.items[0]?.content;
+      if (content === undefined || !content.endsWith('…')) continue;
+      cuts += 1;
+      if (!endsOnBoundary(rule, content.slice(0, -1))) split.push(maxTokens);
+    }
+    expect(cuts).toBeGreaterThan(20);
+    expect(split).toEqual([]);
+  });
+});

@@ -16,6 +16,7 @@ import { derivedRecord, linkDerivedFrom, lookupKey, scanRecords, storeKey, type 
 import { addTally } from '../report.js';
 import { GROUPS_KEY, type RecombinedGroup } from './recombine.js';
 import { IDENTITY_KEY_PREFIX } from '../../core/identity-keys.js';
+import { cutText } from '../../core/text/index.js';
 
 const BRIDGE_KEYS = `${IDENTITY_KEY_PREFIX}bridge:`;
 /** Bridges read back per run. */
@@ -117,7 +118,7 @@ async function writeUp(ctx: PhaseContext, f: InsightFinding, index: ItemIndex): 
             },
             {
               role: 'user',
-              content: `Finding: ${f.content}\nExamples:\n${examples.map((e) => `- ${e.content.slice(0, 300)}`).join('\n')}`,
+              content: `Finding: ${f.content}\nExamples:\n${examples.map((e) => `- ${cutText(e.content, 300)}`).join('\n')}`,
             },
           ],
           { maxTokens: 120 },

@@ -7,6 +7,7 @@ import { BROWSE_SORTS } from '../ports/store.js';
 import { instantSchema, scopeSchema } from '../schemas.js';
 import { messages } from '../errors.js';
 import { scopeProblem } from '../scope.js';
+import { cutText } from '../text/cut-text.js';
 
 /** Most records one page of a browse returns. */
 export const MAX_LIST_LIMIT = 200;
@@ -16,7 +17,7 @@ export const DEFAULT_LIST_LIMIT = 50;
 /** A tenant: the first segment of a scope. */
 export const tenantSchema = z.string().superRefine((value, ctx) => {
   const problem = value.includes('/') ? 'a tenant is one segment, without "/"' : scopeProblem(value);
-  if (problem !== null) ctx.addIssue({ code: 'custom', message: `invalid tenant "${value.slice(0, 80)}": ${problem}` });
+  if (problem !== null) ctx.addIssue({ code: 'custom', message: `invalid tenant "${cutText(value, 80)}": ${problem}` });
 });
 
 /** The filters of a browse, also used by a purge by filter. */

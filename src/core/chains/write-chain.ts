@@ -9,6 +9,7 @@ import type { Edge } from '../memory.js';
 import type { StoreTransaction } from '../ports/store.js';
 import type { ParsedRememberInput } from '../schemas.js';
 import { newId } from '../write/new-record.js';
+import { cutText } from '../text/cut-text.js';
 import type { RememberResult } from '../write/remember.js';
 
 /** The tag of an episode stored for a rejected alternative. */
@@ -66,7 +67,7 @@ export function planChainWrite(
           throw new EngramError(
             'INVALID_INPUT',
             messages.invalidInput(
-              `ledTo/follows name ${missing.map((id) => `"${id.slice(0, 100)}"`).join(', ')}, not a memory of scope "${scope}": a chain links memories of one scope; nothing was written`,
+              `ledTo/follows name ${missing.map((id) => `"${cutText(id, 100)}"`).join(', ')}, not a memory of scope "${scope}": a chain links memories of one scope; nothing was written`,
             ),
             {
               details: { field: 'ledTo', missing },

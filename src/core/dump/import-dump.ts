@@ -11,6 +11,7 @@ import { CONCEPT_REFS_CAP, type Store, type StoreReader } from '../ports/store.j
 import { reembedText } from '../reembed/reembed-text.js';
 import { tenantOf, type Scope } from '../scope.js';
 import { upgradeSourceKey } from '../write/new-record.js';
+import { cutText } from '../text/cut-text.js';
 import {
   canonicalJson,
   decodeVector,
@@ -172,7 +173,7 @@ function parseLine(value: unknown, line: NumberedLine): DumpLine {
   if (failure !== null) {
     throw new EngramError(
       'INVALID_INPUT',
-      `Line ${line.number} is the error that stopped the export writing this dump, so the dump is incomplete: ${failure.slice(0, 500)} Fix that, then export again.`,
+      `Line ${line.number} is the error that stopped the export writing this dump, so the dump is incomplete: ${cutText(failure, 500)} Fix that, then export again.`,
       { details: { line: line.number } },
     );
   }
@@ -276,7 +277,7 @@ class DumpImport {
       throw new EngramError(
         'INVALID_INPUT',
         messages.invalidInput(
-          `line ${number} writes ${line.kind === 'relationType' ? 'tenant' : 'scope'} "${written.slice(0, 120)}", which the header's scopes do not include: the file was edited or two dumps were joined (export the scopes again, or add it to the header's "scopes")`,
+          `line ${number} writes ${line.kind === 'relationType' ? 'tenant' : 'scope'} "${cutText(written, 120)}", which the header's scopes do not include: the file was edited or two dumps were joined (export the scopes again, or add it to the header's "scopes")`,
         ),
         { details: { line: number, scope: written } },
       );

@@ -7,6 +7,7 @@ import { LAYERS, STATUSES, type Layer, type MemoryRecord } from '../memory.js';
 import { iso } from '../memory-view.js';
 import type { DailyCount, DecayTiers, StoreReader, JobBacklog } from '../ports/store.js';
 import type { Scope } from '../scope.js';
+import { cutText } from '../text/cut-text.js';
 
 /** Most days of growth returned (the most recent days that have records). */
 export const GROWTH_DAYS = 365;
@@ -119,10 +120,10 @@ export function mostRecentDays(counts: readonly DailyCount[], days: number): Dai
   return [...merged.values()].sort((a, b) => a.day - b.day || (a.layer < b.layer ? -1 : a.layer > b.layer ? 1 : 0));
 }
 
-/** The first 200 characters of a text (never splitting a surrogate pair), with an ellipsis when cut. */
+/** The first 200 characters (code points) of a text, cut where a grapheme ends, with an ellipsis when cut. */
 export function excerpt(text: string, max = EXCERPT_CHARS): string {
   const chars = Array.from(typeof text === 'string' ? text : '');
-  return chars.length <= max ? chars.join('') : `${chars.slice(0, max - 1).join('')}…`;
+  return chars.length <= max ? chars.join('') : `${cutText(chars.join(''), chars.slice(0, max - 1).join('').length)}…`;
 }
 
 function zeros(keys: readonly string[]): Record<string, number> {

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { Llm, LlmMessage } from '../ports/llm.js';
 import { noopLogger, type Logger } from '../ports/logger.js';
 import { parseJsonAnswer } from './json-answer.js';
+import { cutText } from '../text/cut-text.js';
 
 /** The four uses of the LLM, each switchable. */
 export interface LlmUses {
@@ -274,5 +275,5 @@ export class LlmAssist {
 }
 
 function clip(text: string): string {
-  return text.length > MAX_ITEM_CHARS ? `${text.slice(0, MAX_ITEM_CHARS)}…` : text;
+  return text.length > MAX_ITEM_CHARS ? `${cutText(text, MAX_ITEM_CHARS)}…` : text;
 }

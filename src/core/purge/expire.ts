@@ -12,6 +12,7 @@ import { parseInput, scopeSchema } from '../schemas.js';
 import type { Scope } from '../scope.js';
 import { newId } from '../write/new-record.js';
 import { planPurge } from './plan-purge.js';
+import { cutText } from '../text/cut-text.js';
 
 export const expireInputSchema = z
   .object({
@@ -115,7 +116,7 @@ export async function expireRecords(store: Store, input: ExpireInput, options: E
       const entry: AuditEntry = {
         id: newId(options.now),
         at: options.now,
-        actor: options.actor.slice(0, 200),
+        actor: cutText(options.actor, 200),
         action: 'expire',
         scope,
         count: targets.length,

@@ -13,6 +13,7 @@ import { purgeInputSchema, type PurgeInput } from '../browse/schemas.js';
 import { planPurge } from './plan-purge.js';
 import { dropKeptPart, unsupersededPatch } from '../write/resolve-claim.js';
 import { isChunk, isStatistic } from '../record-kinds.js';
+import { cutText } from '../text/cut-text.js';
 
 /** What a purge removed. */
 export interface PurgeReport {
@@ -81,7 +82,7 @@ export async function purgeRecords(store: Store, input: PurgeInput, options: { n
     const entry: AuditEntry = {
       id: newId(now),
       at: now,
-      actor: options.actor.slice(0, 200),
+      actor: cutText(options.actor, 200),
       action: 'purge',
       scope,
       count: report.purged,

@@ -10,3 +10,4 @@ export { extractEntities } from './entities.js';
 export { parseTemporalExpression, extractDates, type TemporalWindow, type TemporalOptions } from './temporal.js';
 export { isTimeZone } from './time-zone.js';
 export { splitSentences, type TextSpan } from './sentences.js';
+export { cutText } from './cut-text.js';

@@ -97,6 +97,20 @@ describe('chunkText', () => {
     }
   });
 
+  it('cuts a word longer than the limit where a grapheme ends: no half flag, ZWJ family or accent', () => {
+    const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+    const text = `Emoji: ${'👨‍👩‍👧‍👦🇵🇹é👍🏽'.repeat(300)} done.`;
+    for (const maxChars of [97, 100, 101, 250, 499, 500]) {
+      const chunks = chunkText(text, { maxChars });
+      expectWellFormed(text, chunks, maxChars);
+      expect(chunks.length).toBeGreaterThan(1);
+      for (const chunk of chunks) {
+        expect(graphemes.segment(text).containing(chunk.start)?.index).toBe(chunk.start);
+        if (chunk.end < text.length) expect(graphemes.segment(text).containing(chunk.end)?.index).toBe(chunk.end);
+      }
+    }
+  });
+
   it('returns one chunk for short text and none for blank text', () => {
     expect(chunkText('  Just a note.  ')).toEqual([{ index: 0, start: 2, end: 14, text: 'Just a note.' }]);
     expect(chunkText(' \n\n ')).toEqual([]);

@@ -2,10 +2,12 @@
  * Splits long texts into chunks for parent/child storage, so a chunk can be recalled alone.
  * Boundaries fall at paragraph ends when a whole paragraph does not fit, otherwise at sentence ends;
  * a sentence longer than the limit is cut at whitespace, and a single word longer than the limit (a URL,
- * a base64 blob) is cut inside. Each chunk repeats the last sentence(s) of the one before for context.
+ * a base64 blob) is cut inside, where a grapheme ends. Each chunk repeats the last sentence(s) of the
+ * one before for context.
  */
 import { EngramError, messages } from '../../errors.js';
 import { splitSentences } from '../../text/sentences.js';
+import { cutText } from '../../text/cut-text.js';
 
 /** One chunk: its position and its exact text, `text === source.slice(start, end)`. */
 export interface TextChunk {
@@ -60,8 +62,9 @@ function splitLongSentence(text: string, unit: Unit, maxChars: number, units: Un
     let end = cut;
     while (end > start && /\s/u.test(text[end - 1] ?? '')) end--;
     if (end === start) {
-      // one word longer than the limit: cut inside it, but never between a surrogate pair
-      end = start + maxChars;
+      // one word longer than the limit: cut inside it where a grapheme ends (within one only when it alone is longer)
+      end = start + cutText(text.slice(start, unit.end), maxChars).length;
+      if (end === start) end = start + maxChars;
       if (/[\uDC00-\uDFFF]/u.test(text[end] ?? '') && end - 1 > start) end--;
     }
     units.push({ start, end, paragraph: unit.paragraph });
