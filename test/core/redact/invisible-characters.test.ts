@@ -185,4 +185,29 @@ describe('hidden secrets on a SQLite file', () => {
     const bytes = databaseText(t.path);
     for (const piece of HIDDEN.flatMap((h) => h.pieces)) expect(bytes).not.toContain(piece);
   });
+
+  it('redact also cleans the copies the sleep cycle made of a hidden password, in records and in edges', async () => {
+    const t = await tempEngram({ redaction: { enabled: false } });
+    cleanups.push(t.cleanup);
+    const scope = 't/hidden-derived';
+    await t.engram.remember(
+      Array.from({ length: 12 }, (_, i) => ({
+        scope,
+        capture: true,
+        content: `user: the staging db password：Tr0ub4dor3xyz works for the shop replica (try ${i}).`,
+        importance: 0.9,
+        action: { tool: 'psql', args: { password: 'Tr0ub4dor3xyz' } },
+        outcome: { success: i % 2 === 0 },
+      })),
+    );
+    await t.engram.processJobs();
+    await t.engram.consolidate({ scope });
+    // the cycle made copies no detector reads as a password: a concept named by it, edges naming that concept
+    const derived = (await t.engram.store.listMemories({ scopes: [scope], limit: 1000 })).filter((r) => r.layer !== 'episodic');
+    expect(derived.some((r) => r.content === 'tr0ub4dor3xyz')).toBe(true);
+    const report = await t.engram.redact({ scopes: [scope] });
+    expect(report.edges).toBeGreaterThan(0);
+    await t.engram.close();
+    expect(databaseText(t.path).toLowerCase()).not.toContain('tr0ub4dor3xyz');
+  });
 });
