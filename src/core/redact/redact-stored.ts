@@ -125,8 +125,7 @@ export async function redactStored(deps: RedactDeps, input: RedactInput): Promis
         deps.store,
         scope,
         page.map((r) => r.id),
-        redactor,
-        seenEdges,
+        { redactor, seen: seenEdges, known },
       );
       for (const edge of edgeChanges) tally(edge.count, edge.kinds);
       report.edges += edgeChanges.length;
@@ -238,19 +237,22 @@ async function rewrite(
   return reembedded;
 }
 
-/** Edges of `ids` not `seen` yet whose metadata holds a secret, with the cleaned metadata. */
+/**
+ * Edges of `ids` not `seen` yet whose metadata holds a secret, with the cleaned metadata. The scope's
+ * `known` secrets are replaced there too: the cycle writes copies of a record's words into edges (a
+ * co-occurrence's concept names, a supersession's reason) that no detector finds on their own.
+ */
 async function cleanEdges(
   store: Store,
   scope: Scope,
   ids: readonly string[],
-  redactor: Redactor,
-  seen: Set<string>,
+  { redactor, seen, known }: { redactor: Redactor; seen: Set<string>; known: ReadonlyMap<string, string> },
 ): Promise<{ id: string; metadata: Record<string, unknown>; count: number; kinds: Record<string, number> }[]> {
   const out: { id: string; metadata: Record<string, unknown>; count: number; kinds: Record<string, number> }[] = [];
   for (const edge of await store.getEdges({ scopes: [scope], ids })) {
     if (seen.has(edge.id)) continue;
     seen.add(edge.id);
-    const { value, count, kinds } = redactValue(edge.metadata, redactor);
+    const { value, count, kinds } = redactValue(edge.metadata, redactor, [], known);
     if (count > 0) out.push({ id: edge.id, metadata: value, count, kinds });
   }
   return out;

@@ -1,9 +1,12 @@
 /**
  * The redactor: replaces every secret in a text by `[redacted:<kind>]` (pure, deterministic, the same
  * text always gives the same result), with the built-in detectors and the caller's extra patterns.
+ * They read the text with its invisible characters removed and in NFKC ({@link textView}), so a
+ * zero-width space inside a token or a full-width `：` after `password` hides nothing.
  */
 import { EngramError, messages } from '../errors.js';
 import { BUILT_IN_DETECTORS, type Detector } from './detectors.js';
+import { originalSpan, textView, type TextView } from './text-view.js';
 
 /** An extra pattern: whatever it matches is a secret of `kind`. */
 export interface RedactionPattern {
@@ -103,34 +106,51 @@ export class Redactor {
       kinds[kind] = (kinds[kind] ?? 0) + 1;
       return placeholder(kind);
     };
+    // the detectors read the text without invisible characters and in NFKC (full-width `：` as `:`)
     let current = text;
-    for (const detector of this.#detectors) current = this.#apply(detector, current, mark, found);
+    let view = textView(current);
+    for (const detector of this.#detectors) {
+      const next = this.#apply(detector, current, view, mark, found);
+      if (next !== current) [current, view] = [next, textView(next)];
+    }
     return { text: current, count, kinds };
   }
 
   /**
-   * Replaces the matches of one detector. A match the detector keeps is searched again from its next
-   * character, so `--from-literal=password=…` still finds the `password=` inside.
+   * Replaces the matches of one detector, found in `view`, in `text`: only the part a replacement
+   * changes (the secret) is replaced, over its whole span in `text`, so what the detector keeps (a
+   * name, a separator, quotes) stays as written. A match the detector keeps is searched again from its
+   * next character, so `--from-literal=password=…` still finds the `password=` inside.
    */
-  #apply(detector: Detector, text: string, mark: (kind: string) => string, found: Map<string, string> | undefined): string {
-    if (detector.when !== undefined && !detector.when(text)) return text;
+  #apply(detector: Detector, text: string, view: TextView, mark: (kind: string) => string, found: Map<string, string> | undefined): string {
+    const source = view.text;
+    if (detector.when !== undefined && !detector.when(source)) return text;
     const pattern = detector.pattern;
     pattern.lastIndex = 0;
     let out = '';
     let done = 0;
-    for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+    let changed = false;
+    for (let match = pattern.exec(source); match !== null; match = pattern.exec(source)) {
       const matched = match[0];
       const replaced = matched.startsWith('[redacted:') ? null : this.#replacement(detector, matched, match.slice(1), mark);
       if (replaced === null) {
         pattern.lastIndex = match.index + 1;
         continue;
       }
-      if (found !== undefined) collectSecret(found, secretOf(matched, replaced), replaced);
-      out += text.slice(done, match.index) + replaced;
-      done = match.index + matched.length;
-      pattern.lastIndex = Math.max(done, match.index + 1);
+      const { head, tail } = commonEnds(matched, replaced);
+      const [from, to] = originalSpan(view, match.index + head, match.index + matched.length - tail);
+      const start = Math.max(from, done);
+      if (found !== undefined) {
+        collectSecret(found, matched.slice(head, matched.length - tail), replaced);
+        // the secret as written too (with its invisible characters), for copies made from the original
+        collectSecret(found, text.slice(start, to), replaced);
+      }
+      out += text.slice(done, start) + replaced.slice(head, replaced.length - tail);
+      done = Math.max(to, start);
+      changed = true;
+      pattern.lastIndex = Math.max(match.index + matched.length, match.index + 1);
     }
-    return done === 0 ? text : out + text.slice(done);
+    return changed ? out + text.slice(done) : text;
   }
 
   #replacement(detector: Detector, found: string, groups: readonly (string | undefined)[], mark: (kind: string) => string): string | null {
@@ -145,18 +165,21 @@ export class Redactor {
   }
 }
 
-/** The secret inside a match: what the replacement changed (the match less their common ends). */
-function secretOf(match: string, replaced: string): string {
-  let start = 0;
-  while (start < match.length && start < replaced.length && match[start] === replaced[start]) start += 1;
-  let end = 0;
+/**
+ * The lengths of what a match and its replacement share at each end (a name, a separator, quotes):
+ * between them is the secret, and in the replacement its placeholder.
+ */
+function commonEnds(match: string, replaced: string): { head: number; tail: number } {
+  let head = 0;
+  while (head < match.length && head < replaced.length && match[head] === replaced[head]) head += 1;
+  let tail = 0;
   while (
-    end < match.length - start &&
-    end < replaced.length - start &&
-    match[match.length - 1 - end] === replaced[replaced.length - 1 - end]
+    tail < match.length - head &&
+    tail < replaced.length - head &&
+    match[match.length - 1 - tail] === replaced[replaced.length - 1 - tail]
   )
-    end += 1;
-  return match.slice(start, match.length - end);
+    tail += 1;
+  return { head, tail };
 }
 
 function collectSecret(found: Map<string, string>, secret: string, replaced: string): void {
