@@ -9,6 +9,9 @@
  * ```
  * Content lines after the first are indented by two spaces. The `·` line (importance, tags, pinned)
  * and the trailer are optional in hand-written entries; an entry without a trailer is a new memory.
+ * Every line break of the content (`\r\n`, a lone `\r`, U+2028, U+2029) shows as a new line; when any
+ * is not `\n`, the trailer's `lineBreaks` lists them in order and the import puts them back (while the
+ * entry has as many lines).
  */
 import { fail } from './trailer-schema.js';
 import { parseIsoInstant } from '../instant.js';
@@ -32,9 +35,14 @@ export interface ParsedEntry extends EntryText {
   trailerLine?: number;
 }
 
-const TRAILER = /^ {2}<!-- engram (\{.*\}) -->$/;
-const HEADER = /^- (?:\[(\d{4}-\d{2}(?:-\d{2})?(?:[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?Z?)?)\] ?)?(.*)$/;
-const ATTRS = /^ {2}· (.*)$/;
+// `s`: a line is what lies between `\n`s, so `.` must take the other line terminators JavaScript knows
+const TRAILER = /^ {2}<!-- engram (\{.*\}) -->$/s;
+const HEADER = /^- (?:\[(\d{4}-\d{2}(?:-\d{2})?(?:[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?Z?)?)\] ?)?(.*)$/s;
+const ATTRS = /^ {2}· (.*)$/s;
+/** A line break: editors split lines at each, and CRLF reads as LF. */
+const LINE_BREAK = /\r\n|[\n\r\u2028\u2029]/g;
+/** Characters an editor may take for a line break, or that a reader cannot see, escaped in JSON we write. */
+const UNSAFE_IN_LINE = /[\u007f-\u009f\u2028\u2029]/g;
 
 /** Renders an instant as the visible date: `YYYY-MM-DD` at UTC midnight, else `YYYY-MM-DD HH:MM:SS` (UTC). */
 export function renderDate(ms: number | null): string | null {
@@ -57,9 +65,31 @@ export function renderImportance(value: number | null): string {
   return value === null ? 'none' : String(Number(value.toFixed(3)));
 }
 
+/** The content as its entry shows it: each line break a new line. */
+export function visibleContent(content: string): string {
+  return content.replace(LINE_BREAK, '\n');
+}
+
+/** The content's line breaks in order, when any is not `\n` (which the entry's lines cannot show). */
+export function lineBreaksOf(content: string): string[] | undefined {
+  const breaks = content.match(LINE_BREAK) ?? [];
+  return breaks.some((b) => b !== '\n') ? breaks : undefined;
+}
+
+/** The shown content with the listed line breaks put back, while it has as many lines as they delimit. */
+export function withLineBreaks(shown: string, breaks: readonly string[]): string {
+  const lines = shown.split('\n');
+  if (lines.length !== breaks.length + 1) return shown;
+  return lines.map((line, i) => (i === 0 ? line : `${breaks[i - 1] as string}${line}`)).join('');
+}
+
+function escapeUnsafe(json: string): string {
+  return json.replace(UNSAFE_IN_LINE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** Renders one entry. */
 export function renderEntry(entry: EntryText, trailer: Record<string, unknown>): string {
-  const [first, ...rest] = entry.content.split('\n');
+  const [first, ...rest] = visibleContent(entry.content).split('\n');
   const lines = [`- ${entry.date !== null ? `[${entry.date}] ` : ''}${first ?? ''}`];
   for (const line of rest) lines.push(`  ${line}`);
   const attrs = [`importance ${entry.importance ?? 'none'}`];
@@ -67,7 +97,7 @@ export function renderEntry(entry: EntryText, trailer: Record<string, unknown>):
   if (entry.pinned === true) attrs.push('pinned');
   lines.push(`  · ${attrs.join(' · ')}`);
   // `>` escaped so no string inside can close the comment
-  lines.push(`  <!-- engram ${JSON.stringify(trailer).replace(/>/g, '\\u003e')} -->`);
+  lines.push(`  <!-- engram ${escapeUnsafe(JSON.stringify(trailer).replace(/>/g, '\\u003e'))} -->`);
   return lines.join('\n');
 }
 
