@@ -81,7 +81,7 @@ function recordOf(entry: ParsedEntry, scope: Scope): { record: MemoryRecord; edi
     edited = true;
   }
   const tags = entry.tags ?? [];
-  if (tags.join('\u0000') !== record.tags.join('\u0000')) {
+  if (JSON.stringify(tags) !== JSON.stringify(record.tags)) {
     record.tags = [...new Set(tags)];
     edited = true;
   }

@@ -1,7 +1,8 @@
 /**
- * Markdown round trip of text a plain entry cannot show as it is: line breaks other than `\n` (a lone
- * CR of terminal progress output, CRLF, U+2028, U+2029). Every record comes back exactly, and a second
- * import of the same files changes nothing.
+ * Markdown round trip of text and tags a plain entry cannot show as they are: line breaks other than
+ * `\n` (a lone CR of terminal progress output, CRLF, U+2028, U+2029) and tags holding a comma, `·`, a
+ * line break or surrounding spaces. Every record comes back exactly, and a second import of the same
+ * files changes nothing.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Engram } from '../../../src/index.js';
@@ -31,6 +32,15 @@ const TEXTS = [
   'Bob\u2028prefers window seats',
   'Pasted from Windows\r\nsecond line\r\n',
   'An ordinary episode\nwith a second line',
+];
+
+const TAGS = [
+  ['Paris, France'],
+  ['a · b', 'c'],
+  ['  surrounded by spaces '],
+  ['vip\u2028guest', 'line\nbreak', 'carriage\rreturn'],
+  ['"quoted"', 'back\\slash', 'plain'],
+  ['tab\there', 'next\u0085line'],
 ];
 
 /** Lines as an editor splits them: at every line break JavaScript or Unicode knows. */
@@ -83,5 +93,42 @@ describe('Markdown round trip of text with line breaks other than \\n', () => {
       expect(others).toEqual([]);
       expect(entry).toMatchObject({ content: text, importance: '0.5', tags: ['t\u2028u'], trailer: { id: 'x', tags: ['t\u2028u'] } });
     }
+  });
+});
+
+describe('Markdown round trip of tags', () => {
+  it('gives back every tag exactly, and a second import of the same files changes nothing', async () => {
+    const source = await open();
+    for (const [i, tags] of TAGS.entries()) await source.remember({ scope: S, layer: 'semantic', content: `Fact number ${i}`, tags });
+    const before = await everything(source);
+    const files = await source.exportMarkdown({ scope: S });
+    for (const text of Object.values(files)) expect(editorLines(text)).toEqual(text.split('\n'));
+    expect(files['profile.md']).toContain('· tags: "Paris, France"');
+    expect(files['profile.md']).toContain(', back\\slash, plain\n');
+
+    const target = await open();
+    expect(await target.importMarkdown(files, { scope: S })).toMatchObject({ created: TAGS.length, updated: 0, added: 0 });
+    expect(await everything(target)).toStrictEqual(before);
+    expect((await everything(target)).map((r) => r.tags).sort()).toEqual([...TAGS].sort());
+    expect(await source.importMarkdown(files, { scope: S })).toMatchObject({ updated: 0, added: 0, unchanged: TAGS.length });
+    expect(await everything(source)).toStrictEqual(before);
+  });
+
+  it('takes a tag a person adds next to a written-out one, and reads hand-written tag lists as before', async () => {
+    const engram = await open();
+    const { id } = await engram.remember({ scope: S, layer: 'semantic', content: 'Dave likes tea', tags: ['Paris, France'] });
+    const files = await engram.exportMarkdown({ scope: S });
+    const edited = { ...files, 'profile.md': files['profile.md']!.replace('tags: "Paris, France"', 'tags: "Paris, France", tea') };
+    expect(await engram.importMarkdown(edited, { scope: S })).toMatchObject({ updated: 1, added: 0 });
+    expect((await engram.get(id, { scopes: [S] }))?.tags).toEqual(['Paris, France', 'tea']);
+
+    const handWritten = [
+      '- [2024-05-01] Alice runs on Sundays',
+      '  · importance 0.5 · tags:  running , sport,, "morning, early" , 5" screen, "unclosed · pinned',
+    ].join('\n');
+    expect(parseEntries('profile.md', handWritten)[0]).toMatchObject({
+      tags: ['running', 'sport', 'morning, early', '5" screen', '"unclosed'],
+      pinned: true,
+    });
   });
 });
