@@ -9,7 +9,7 @@ import type { Edge, MemoryRecord } from '../memory.js';
 import { isVisible } from '../memory.js';
 import type { Store } from '../ports/store.js';
 import type { Scope } from '../scope.js';
-import { renderDate, renderEntry, renderImportance } from './format.js';
+import { lineBreaksOf, renderDate, renderEntry, renderImportance } from './format.js';
 import { isProfileSchema } from '../profile/profile-schema.js';
 import { isEpisode, recordKind } from '../record-kinds.js';
 import { IDENTITY_KEY_PREFIX } from '../identity-keys.js';
@@ -58,7 +58,8 @@ export function shownInstant(record: MemoryRecord): number {
 /**
  * The trailer: the record minus its visible text, defaults left out; plus refs, outgoing edges and the
  * sleep cycle's identity keys that name it or one of its edges (so a cycle after an import finds what
- * it made before instead of making it again).
+ * it made before instead of making it again). The text's line breaks, when they are not all `\n`,
+ * which the visible lines cannot show.
  */
 export function trailerOf(
   record: MemoryRecord,
@@ -78,6 +79,8 @@ export function trailerOf(
     trailer.edges = edges.map(({ scope: _s, fromId: _f, ...edge }) => edge);
   }
   if (Object.keys(keys).length > 0) trailer.keys = keys;
+  const lineBreaks = lineBreaksOf(record.content);
+  if (lineBreaks !== undefined) trailer.lineBreaks = lineBreaks;
   return trailer;
 }
 

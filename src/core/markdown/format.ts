@@ -9,6 +9,10 @@
  * ```
  * Content lines after the first are indented by two spaces. The `·` line (importance, tags, pinned)
  * and the trailer are optional in hand-written entries; an entry without a trailer is a new memory.
+ * Every line break of the content (`\r\n`, a lone `\r`, U+2028, U+2029) shows as a new line; when any
+ * is not `\n`, the trailer's `lineBreaks` lists them in order and the import puts them back (while the
+ * entry has as many lines). A tag a plain list would not give back (a comma, `·`, a line break,
+ * surrounding spaces, a leading `"`, or empty) is written as a JSON string: `tags: "Paris, France", travel`.
  */
 import { fail } from './trailer-schema.js';
 import { parseIsoInstant } from '../instant.js';
@@ -32,9 +36,18 @@ export interface ParsedEntry extends EntryText {
   trailerLine?: number;
 }
 
-const TRAILER = /^ {2}<!-- engram (\{.*\}) -->$/;
-const HEADER = /^- (?:\[(\d{4}-\d{2}(?:-\d{2})?(?:[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?Z?)?)\] ?)?(.*)$/;
-const ATTRS = /^ {2}· (.*)$/;
+// `s`: a line is what lies between `\n`s, so `.` must take the other line terminators JavaScript knows
+const TRAILER = /^ {2}<!-- engram (\{.*\}) -->$/s;
+const HEADER = /^- (?:\[(\d{4}-\d{2}(?:-\d{2})?(?:[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?Z?)?)\] ?)?(.*)$/s;
+const ATTRS = /^ {2}· (.*)$/s;
+/** A line break: editors split lines at each, and CRLF reads as LF. */
+const LINE_BREAK = /\r\n|[\n\r\u2028\u2029]/g;
+/** Characters an editor may take for a line break, or that a reader cannot see, escaped in JSON we write. */
+const UNSAFE_IN_LINE = /[\u007f-\u009f\u2028\u2029]/g;
+/** A tag holding one of these is written as a JSON string. */
+const QUOTED_IN_TAG = /[,·\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+/** A tag written as a JSON string, then the `,` after it or the end; `s`: `\s` and `.` take any character. */
+const QUOTED_TAG = /^\s*("(?:[^"\\]|\\.)*")\s*(,|$)/s;
 
 /** Renders an instant as the visible date: `YYYY-MM-DD` at UTC midnight, else `YYYY-MM-DD HH:MM:SS` (UTC). */
 export function renderDate(ms: number | null): string | null {
@@ -57,17 +70,78 @@ export function renderImportance(value: number | null): string {
   return value === null ? 'none' : String(Number(value.toFixed(3)));
 }
 
+/** The content as its entry shows it: each line break a new line. */
+export function visibleContent(content: string): string {
+  return content.replace(LINE_BREAK, '\n');
+}
+
+/** The content's line breaks in order, when any is not `\n` (which the entry's lines cannot show). */
+export function lineBreaksOf(content: string): string[] | undefined {
+  const breaks = content.match(LINE_BREAK) ?? [];
+  return breaks.some((b) => b !== '\n') ? breaks : undefined;
+}
+
+/** The shown content with the listed line breaks put back, while it has as many lines as they delimit. */
+export function withLineBreaks(shown: string, breaks: readonly string[]): string {
+  const lines = shown.split('\n');
+  if (lines.length !== breaks.length + 1) return shown;
+  return lines.map((line, i) => (i === 0 ? line : `${breaks[i - 1] as string}${line}`)).join('');
+}
+
+function escapeUnsafe(json: string): string {
+  return json.replace(UNSAFE_IN_LINE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Renders a tag list that `parseTags` reads back exactly. */
+function renderTags(tags: readonly string[]): string {
+  return tags
+    .map((tag) =>
+      tag.length === 0 || tag !== tag.trim() || tag.startsWith('"') || QUOTED_IN_TAG.test(tag)
+        ? escapeUnsafe(JSON.stringify(tag).replace(/·/g, '\\u00b7'))
+        : tag,
+    )
+    .join(', ');
+}
+
+/** Reads `a, b, "c, d"`: plain tags trimmed (empty ones dropped), JSON strings exactly. */
+function parseTags(text: string): string[] {
+  const tags: string[] = [];
+  for (let rest = text; rest.length > 0;) {
+    const quoted = QUOTED_TAG.exec(rest);
+    const value = quoted !== null ? jsonString(quoted[1] as string) : undefined;
+    if (quoted !== null && value !== undefined) {
+      tags.push(value);
+      rest = quoted[2] === ',' ? rest.slice(quoted[0].length) : '';
+      continue;
+    }
+    const comma = rest.indexOf(',');
+    const plain = (comma === -1 ? rest : rest.slice(0, comma)).trim();
+    if (plain.length > 0) tags.push(plain);
+    rest = comma === -1 ? '' : rest.slice(comma + 1);
+  }
+  return tags;
+}
+
+function jsonString(text: string): string | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'string' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Renders one entry. */
 export function renderEntry(entry: EntryText, trailer: Record<string, unknown>): string {
-  const [first, ...rest] = entry.content.split('\n');
+  const [first, ...rest] = visibleContent(entry.content).split('\n');
   const lines = [`- ${entry.date !== null ? `[${entry.date}] ` : ''}${first ?? ''}`];
   for (const line of rest) lines.push(`  ${line}`);
   const attrs = [`importance ${entry.importance ?? 'none'}`];
-  if (entry.tags !== undefined && entry.tags.length > 0) attrs.push(`tags: ${entry.tags.join(', ')}`);
+  if (entry.tags !== undefined && entry.tags.length > 0) attrs.push(`tags: ${renderTags(entry.tags)}`);
   if (entry.pinned === true) attrs.push('pinned');
   lines.push(`  · ${attrs.join(' · ')}`);
   // `>` escaped so no string inside can close the comment
-  lines.push(`  <!-- engram ${JSON.stringify(trailer).replace(/>/g, '\\u003e')} -->`);
+  lines.push(`  <!-- engram ${escapeUnsafe(JSON.stringify(trailer).replace(/>/g, '\\u003e'))} -->`);
   return lines.join('\n');
 }
 
@@ -76,12 +150,7 @@ function parseAttrs(text: string): Pick<EntryText, 'importance' | 'tags' | 'pinn
   for (const part of text.split(' · ')) {
     const item = part.trim();
     if (item.startsWith('importance ')) out.importance = item.slice('importance '.length).trim();
-    else if (item.startsWith('tags:'))
-      out.tags = item
-        .slice(5)
-        .split(',')
-        .map((t) => t.trim())
-        .filter((t) => t.length > 0);
+    else if (item.startsWith('tags:')) out.tags = parseTags(item.slice(5));
     else if (item === 'pinned') out.pinned = true;
   }
   return out;

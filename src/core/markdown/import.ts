@@ -14,7 +14,7 @@ import { embeddingText, rememberAll, type WriteDeps } from '../write/remember.js
 import { SCHEMA_FILE, shownInstant, type MarkdownFiles } from './export.js';
 import { IDENTITY_KEY_PREFIX } from '../identity-keys.js';
 import { PROFILE_SCHEMA_CATEGORY } from '../profile/profile-schema.js';
-import { parseDate, parseEntries, renderDate, renderImportance, type ParsedEntry } from './format.js';
+import { parseDate, parseEntries, renderDate, renderImportance, withLineBreaks, type ParsedEntry } from './format.js';
 import { parseTrailer, type Trailer } from './trailer-schema.js';
 import { dictionary } from '../text/dictionary.js';
 import type { Redactor } from '../redact/redactor.js';
@@ -69,8 +69,9 @@ function recordOf(entry: ParsedEntry, scope: Scope): { record: MemoryRecord; edi
     sourceKey: null,
     data: {},
   };
-  const { refs: _refs, edges: _edges, ...fields } = t;
-  const record = { ...base, ...fields, scope, content: entry.content } as unknown as MemoryRecord;
+  const { refs: _refs, edges: _edges, lineBreaks, ...fields } = t;
+  const content = lineBreaks !== undefined ? withLineBreaks(entry.content, lineBreaks) : entry.content;
+  const record = { ...base, ...fields, scope, content } as unknown as MemoryRecord;
   let edited = false;
   if (entry.importance !== undefined && entry.importance !== renderImportance(record.importance)) {
     const value = entry.importance === 'none' ? null : Number(entry.importance);
@@ -80,7 +81,7 @@ function recordOf(entry: ParsedEntry, scope: Scope): { record: MemoryRecord; edi
     edited = true;
   }
   const tags = entry.tags ?? [];
-  if (tags.join('\u0000') !== record.tags.join('\u0000')) {
+  if (JSON.stringify(tags) !== JSON.stringify(record.tags)) {
     record.tags = [...new Set(tags)];
     edited = true;
   }

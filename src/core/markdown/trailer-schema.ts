@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { EngramError, messages } from '../errors.js';
 import { isInstant } from '../instant.js';
 import { LAYERS, PROVENANCE_KINDS, STATUSES } from '../memory.js';
-import { emotionSchema } from '../schemas.js';
+import { emotionSchema, MAX_CONTENT_CHARS } from '../schemas.js';
 import { recordDataCheck } from '../dump/dump-format.js';
 
 const unit = z.number().min(0).max(1);
@@ -15,6 +15,8 @@ const instant = z.number().refine(isInstant, { message: 'is not a date in years 
 const count = z.number().int().min(0);
 const text = z.string().max(20_000);
 const id = z.string().min(1).max(200);
+/** The line breaks a trailer's `lineBreaks` may list. */
+const LINE_BREAKS = ['\n', '\r\n', '\r', '\u2028', '\u2029'] as const;
 
 const edgeSchema = z
   .object({
@@ -37,6 +39,8 @@ export const trailerSchema = z
     id,
     layer: z.enum(LAYERS),
     validFrom: instant,
+    /** The text's line breaks in order, when any is not `\n` (the entry shows each as a new line). */
+    lineBreaks: z.array(z.enum(LINE_BREAKS)).max(MAX_CONTENT_CHARS).optional(),
     summary: text.nullable().optional(),
     tags: z.array(z.string().max(100)).max(100).optional(),
     entities: z.array(z.string().max(200)).max(200).optional(),
