@@ -16,7 +16,7 @@
 import type { RememberInput } from '../../core/schemas.js';
 import { emptyUnit, type ImportContext, type ImportUnit, type PlannedRelation } from './import-plan.js';
 import { listOf, splitFrontMatter, textOf, type FrontMatterValue } from './front-matter.js';
-import { resolveScope, scopeSegment } from './scope-template.js';
+import { resolveScope, valueSegment } from './scope-template.js';
 import { fromIso, NO_TIME_REASON } from './source-time.js';
 import { stableHash } from './stable-hash.js';
 
@@ -112,7 +112,7 @@ function noteUnit(note: Note, context: ImportContext, options: VaultOptions): Im
     return unit;
   }
   const scope =
-    options.folders === 'scopes' && note.folder !== '' ? `${base.scope}/${note.folder.split('/').map(scopeSegment).join('/')}` : base.scope;
+    options.folders === 'scopes' && note.folder !== '' ? `${base.scope}/${note.folder.split('/').map(valueSegment).join('/')}` : base.scope;
   const at = fromIso(note.frontMatter.created) ?? fromIso(note.frontMatter.date) ?? note.file.modifiedAt ?? context.defaultTime;
   if (at === undefined) {
     unit.skipped.push({ ref: `note ${note.file.path}`, reason: NO_TIME_REASON });
