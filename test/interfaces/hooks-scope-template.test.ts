@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fillTemplate, projectRoot, resolveScopes, scopeSegment } from '../../src/interfaces/hooks/scope-template.js';
+import { fillTemplate, projectRoot, resolveScopes } from '../../src/interfaces/hooks/scope-template.js';
+import { scopeSegment } from '../../src/core/scope-segment.js';
 import { scopeProblem } from '../../src/core/scope.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -42,7 +43,7 @@ describe('scope templates', () => {
       ['café', 'cafe'],
       [`${'x'.repeat(100)}-one`, `${'x'.repeat(100)}-two`, 'x'.repeat(100)],
     ];
-    for (const names of groups) expect(new Set(names.map(scopeSegment)).size).toBe(names.length);
+    for (const names of groups) expect(new Set(names.map((name) => scopeSegment(name))).size).toBe(names.length);
     // the same name written decomposed (as macOS file systems return it) is the same project
     expect(scopeSegment('café'.normalize('NFD'))).toBe(scopeSegment('café'.normalize('NFC')));
     expect(scopeSegment('客户A')).toMatch(/^A-[0-9a-f]{8}$/);

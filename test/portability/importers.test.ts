@@ -8,25 +8,116 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { splitFrontMatter } from '../../src/portability/importers/front-matter.js';
 import { readConversation } from '../../src/portability/importers/chatgpt.js';
-import { applyImport, chatgptUnits, emptyUnit, parseMcpMemory, resolveScope, scopeSegment } from '../../src/portability/importers/index.js';
+import {
+  applyImport,
+  chatgptUnits,
+  emptyUnit,
+  mem0Units,
+  parseMcpMemory,
+  resolveScope,
+  valueSegment,
+  vaultUnits,
+} from '../../src/portability/importers/index.js';
+import { scopeProblem } from '../../src/core/scope.js';
 import { stableHash } from '../../src/portability/importers/stable-hash.js';
 import { tempEngram } from '../helpers/temp.js';
 
 const fixture = (path: string): string => readFileSync(fileURLToPath(new URL(`../fixtures/import/${path}`, import.meta.url)), 'utf8');
 
 describe('scope templates', () => {
+  let cleanup: (() => Promise<void>) | undefined;
+  afterEach(async () => {
+    await cleanup?.();
+    cleanup = undefined;
+  });
+
   it('fill placeholders as scope segments, try templates in order, fall back to --scope, and say what was missing', () => {
-    expect(scopeSegment('alice@example.com')).toBe('alice_example.com');
-    expect(scopeSegment('.hidden')).toBe('_hidden');
     const context = { scopeTemplates: ['{tenant}/users/{user_id}', '{tenant}/agents/{agent_id}'], values: { tenant: 'acme' } };
-    expect(resolveScope(context, { user_id: 'bob smith' })).toEqual({ scope: 'acme/users/bob_smith' });
+    expect(resolveScope(context, { user_id: 'bob smith' })).toEqual({ scope: `acme/users/${valueSegment('bob smith')}` });
     expect(resolveScope(context, { agent_id: 'coder' })).toEqual({ scope: 'acme/agents/coder' });
     expect(resolveScope({ ...context, scope: 'acme/shared' }, {})).toEqual({ scope: 'acme/shared' });
     const none = resolveScope(context, {});
     expect('problem' in none && none.problem).toContain('lacks {user_id}');
-    expect(resolveScope({ scopeTemplates: ['acme/{x}'] }, { x: '..' })).toEqual({ scope: 'acme/_.' });
+    const dots = resolveScope({ scopeTemplates: ['acme/{x}'] }, { x: '..' });
+    expect('scope' in dots && scopeProblem(dots.scope)).toBeNull();
     const invalid = resolveScope({ scopeTemplates: ['acme//{x}'] }, { x: 'y' });
     expect('problem' in invalid && invalid.problem).toContain('invalid');
+  });
+
+  it('a value that is a valid segment already keeps it, so a re-import lands where earlier imports did', () => {
+    for (const id of ['alice', 'bob_example.com', 'user-42', 'web_app-2.0', 'bob-', '-x', 'v1.', 'a'.repeat(300)]) {
+      expect(valueSegment(id)).toBe(id);
+      expect(resolveScope({ scopeTemplates: ['acme/users/{user_id}'] }, { user_id: id })).toEqual({ scope: `acme/users/${id}` });
+    }
+  });
+
+  it('different values never share a segment, and one name in NFC or NFD is one segment', () => {
+    const groups = [
+      ['josé', 'josè', 'jose'],
+      ['张伟', '李娜', 'default'],
+      ['bob@example.com', 'bob_example.com', 'bob example.com', 'bob-example.com'],
+      ['日记', '工作'],
+      ['.hidden', '_hidden', 'hidden'],
+      ['..', '_.', '.'],
+      [' bob', 'bob', 'bob '],
+      ['a/b', 'a_b', 'a-b'],
+      [`${'é'.repeat(120)}1`, `${'é'.repeat(120)}2`],
+    ];
+    for (const values of groups) {
+      const segments = values.map((value) => valueSegment(value));
+      expect(new Set(segments).size, values.join(' | ')).toBe(values.length);
+      for (const segment of segments) {
+        expect(scopeProblem(`acme/${segment}`)).toBeNull();
+        expect(segment.length).toBeLessThanOrEqual(300);
+      }
+    }
+    for (const name of ['Été', 'josé', 'Ñandú 日记']) expect(valueSegment(name.normalize('NFD'))).toBe(valueSegment(name.normalize('NFC')));
+  });
+
+  it('mem0 users whose ids differ only outside [A-Za-z0-9_.-] land in scopes of their own (real store)', async () => {
+    const ctx = await tempEngram();
+    cleanup = ctx.cleanup;
+    const users = ['josé', 'josè', '张伟', '李娜', 'bob@example.com', 'bob_example.com'];
+    const parsed = users.map((user_id, i) => ({
+      id: `m${i}`,
+      memory: `Fact number ${i} about this user`,
+      created_at: '2024-07-20T02:12:34Z',
+      user_id,
+    }));
+    const report = await applyImport(
+      ctx.engram,
+      'mem0',
+      mem0Units(parsed, { scopeTemplates: ['{tenant}/users/{user_id}'], values: { tenant: 'acme' } }),
+    );
+    expect(report.memories.created).toBe(users.length);
+    expect(Object.keys(report.scopes)).toHaveLength(users.length);
+    for (const scope of Object.keys(report.scopes)) {
+      const records = await ctx.engram.store.listMemories({ scopes: [scope], limit: 10 });
+      expect(records).toHaveLength(1);
+      const owner = users[Number(/Fact number (\d+)/.exec(records[0]?.content ?? '')?.[1])] as string;
+      expect(scope).toBe(`acme/users/${valueSegment(owner)}`);
+    }
+  });
+
+  it('vault folders as scopes: two folders never share one, one folder written composed or decomposed is one (real store)', async () => {
+    const ctx = await tempEngram();
+    cleanup = ctx.cleanup;
+    const files = [
+      { path: '日记/health.md', text: 'Went to the doctor.' },
+      { path: '工作/plan.md', text: 'Quarterly plan.' },
+      { path: `${'Été'.normalize('NFC')}/a.md`, text: 'Summer notes, composed.' },
+      { path: `${'Été'.normalize('NFD')}/b.md`, text: 'Summer notes, decomposed.' },
+      { path: 'Projects/web.md', text: 'A folder that is a valid segment.' },
+    ];
+    const units = vaultUnits(files, { scope: 'me/notes', defaultTime: Date.parse('2024-01-01') }, { style: 'obsidian', folders: 'scopes' });
+    const report = await applyImport(ctx.engram, 'obsidian', units);
+    expect(report.memories.created).toBe(files.length);
+    expect(report.scopes).toEqual({
+      [`me/notes/${valueSegment('日记')}`]: 1,
+      [`me/notes/${valueSegment('工作')}`]: 1,
+      [`me/notes/${valueSegment('Été')}`]: 2,
+      'me/notes/Projects': 1,
+    });
   });
 });
 

@@ -3,20 +3,16 @@
  * for each hook call (and each `engram mcp` start) from the working directory Claude Code reports,
  * so `engram setup claude-code --user` serves every project without a scope per project.
  */
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { EngramError } from '../../core/errors.js';
 import { assertScope } from '../../core/scope.js';
+import { scopeSegment } from '../../core/scope-segment.js';
 
 /** The template `engram setup claude-code` installs unless told otherwise. */
 export const DEFAULT_SCOPE_TEMPLATE = '{tenant}/projects/{repo}';
 
 const PLACEHOLDERS = new Set(['tenant', 'repo']);
-/** Longest segment a template fills in (keeps a scope far below its 512-character limit). */
-const MAX_SEGMENT = 100;
-/** Hex digits of the digest that keeps apart names whose readable parts are the same. */
-const DIGEST_LENGTH = 8;
 
 export interface ScopeSettings {
   /** Explicit scopes (`--scope`): they win over the template; the first is where turns are stored. */
@@ -35,36 +31,6 @@ export interface ResolvedScopes {
   /** What context is read from: the write scope, further explicit scopes, the user scope. */
   readScopes: string[];
   userScope?: string;
-}
-
-/**
- * A valid scope segment made from any name, distinct for distinct names. A name that is already a
- * clean segment (only `[A-Za-z0-9_.-]`, not starting or ending with `.` or `-`, at most 100
- * characters) is kept as it is. Any other name keeps a readable part (accents dropped, other
- * characters outside `[A-Za-z0-9_.-]` become `-`, leading `.`/`-` and trailing `-` dropped, at most
- * 91 characters; `default` when nothing is left) followed by `-` and 8 hex digits of the SHA-256 of
- * the NFC-normalised name, so `проект` and `магазин`, or `My Shop` and `My-Shop`, never share a scope.
- *
- * @example
- * ```ts
- * scopeSegment('shop'); // 'shop'
- * scopeSegment('My Repo (fork)'); // 'My-Repo-fork-' + 8 hex digits
- * scopeSegment('проект'); // 'default-' + 8 hex digits
- * ```
- */
-export function scopeSegment(name: string): string {
-  const readable = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '') // accents off their letters: café → cafe
-    .replace(/[^A-Za-z0-9_.-]+/g, '-')
-    .replace(/^[.-]+/, '')
-    .replace(/-+$/, '');
-  const clean = readable.replace(/[.-]+$/, '');
-  if (clean === name && name.length > 0 && name.length <= MAX_SEGMENT) return name;
-  // the readable part alone would lose what made the name distinct: the digest keeps it
-  const digest = createHash('sha256').update(name.normalize('NFC')).digest('hex').slice(0, DIGEST_LENGTH);
-  const kept = readable.slice(0, MAX_SEGMENT - 1 - DIGEST_LENGTH).replace(/[.-]+$/, '');
-  return `${kept.length === 0 ? 'default' : kept}-${digest}`;
 }
 
 /** The top level of the git work tree holding `dir` (a `.git` folder or file), else `dir` itself. */

@@ -20,7 +20,7 @@ export {
   type PlannedRelation,
   type SkippedRecord,
 } from './import-plan.js';
-export { resolveScope, scopeSegment, placeholdersOf } from './scope-template.js';
+export { resolveScope, valueSegment, placeholdersOf } from './scope-template.js';
 export { chatgptUnits, CHATGPT_SYSTEM } from './chatgpt.js';
 export { conversationList } from './conversation-units.js';
 export { linesOf, requireShape, type FileFormat } from './file-shape.js';

@@ -11,6 +11,7 @@ import { withoutBom } from '../without-bom.js';
 import { emptyUnit, type ImportContext, type ImportUnit } from './import-plan.js';
 import { resolveScope } from './scope-template.js';
 import { stableHash } from './stable-hash.js';
+import { cutText } from './cut-text.js';
 
 export const MCP_MEMORY_SYSTEM = 'mcp-memory';
 
@@ -103,7 +104,7 @@ export function mcpMemoryUnit(text: string, context: ImportContext): ImportUnit 
     const ref = `entity ${entity.name}`;
     if ('problem' in resolved || at === undefined) {
       const reason = 'problem' in resolved ? resolved.problem : 'the graph records no time: pass --default-time ISO (or now)';
-      unit.skipped.push({ ref, reason }, ...entity.observations.map((o) => ({ ref: `${ref}, observation "${o.slice(0, 60)}"`, reason })));
+      unit.skipped.push({ ref, reason }, ...entity.observations.map((o) => ({ ref: `${ref}, observation "${cutText(o, 60)}"`, reason })));
       continue;
     }
     const base = { scope: resolved.scope, layer: 'semantic' as const, validFrom: at, provenance: { kind: 'document' as const } };
@@ -115,20 +116,20 @@ export function mcpMemoryUnit(text: string, context: ImportContext): ImportUnit 
         content: entity.name,
         name: entity.name,
         category: entity.entityType,
-        tags: [MCP_MEMORY_SYSTEM, entity.entityType.slice(0, 100)].filter((t) => t.trim() !== ''),
+        tags: [MCP_MEMORY_SYSTEM, cutText(entity.entityType, 100)].filter((t) => t.trim() !== ''),
         source: { system: MCP_MEMORY_SYSTEM, messageId: `entity:${entity.name}` },
       },
     });
     entity.observations.forEach((observation, index) => {
       const key = `observation:${entity.name}:${index}`;
-      const observationRef = `${ref}, observation "${observation.slice(0, 60)}"`;
+      const observationRef = `${ref}, observation "${cutText(observation, 60)}"`;
       unit.memories.push({
         key,
         ref: observationRef,
         input: {
           ...base,
           content: observation,
-          entities: [entity.name.slice(0, 200)],
+          entities: [cutText(entity.name, 200)],
           tags: [MCP_MEMORY_SYSTEM],
           source: { system: MCP_MEMORY_SYSTEM, messageId: `observation:${stableHash(`${entity.name}\u0000${observation}`)}` },
         },

@@ -14,6 +14,7 @@ import { requireShape } from './file-shape.js';
 import { emptyUnit, type ImportContext, type ImportUnit } from './import-plan.js';
 import { resolveScope } from './scope-template.js';
 import { fromIso, NO_TIME_REASON, timeOr } from './source-time.js';
+import { cutText } from './cut-text.js';
 
 export const MEM0_SYSTEM = 'mem0';
 
@@ -121,5 +122,5 @@ function categoriesOf(m: Mem0Memory, metadata: Record<string, unknown> | undefin
   const found = [...(Array.isArray(m.categories) ? m.categories : []), metadata?.category].filter(
     (c): c is string => typeof c === 'string' && c.trim() !== '',
   );
-  return [...new Set(found.map((c) => c.trim().slice(0, 100)))].slice(0, 20);
+  return [...new Set(found.map((c) => cutText(c.trim(), 100)))].slice(0, 20);
 }

@@ -1,13 +1,14 @@
 /**
  * Scope templates: `acme/users/{user_id}` turns a record's ids into a scope. A placeholder value is
  * redacted (scopes are addresses: the write path stores them as given, so a secret in a conversation
- * title would be stored, and printed, in the scope), then made into one scope segment by replacing
- * every character outside `[A-Za-z0-9_.-]` with `_` (and a leading `.` with `_`), so
- * `alice@example.com` becomes `alice_example.com`; a record missing a placeholder's value does not
- * match the template, and the next template is tried.
+ * title would be stored, and printed, in the scope), then made into one scope segment: a value that
+ * is a valid segment already is kept as it is, any other gets a readable part and a digest of the
+ * value (see {@link valueSegment}), so two different ids never share a scope; a record missing a
+ * placeholder's value does not match the template, and the next template is tried.
  */
 import { createRedactor, type Redactor } from '../../core/redact/redactor.js';
 import { scopeProblem } from '../../core/scope.js';
+import { scopeSegment } from '../../core/scope-segment.js';
 import type { ImportContext } from './import-plan.js';
 
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
@@ -18,16 +19,27 @@ export function placeholdersOf(template: string): string[] {
 }
 
 /**
- * One value as a scope segment.
+ * Hex digits of the digest of a value that is not a valid segment: ids in scripts without Latin
+ * letters all have the readable part `default`, and 64 bits keep millions of them apart.
+ */
+const DIGEST_LENGTH = 16;
+
+/**
+ * One value (an id, a title, a folder name) as a scope segment, distinct for distinct values. A value
+ * that is a valid segment already (`[A-Za-z0-9_.-]`, not starting with `.`) is kept as it is, so a
+ * re-import lands where earlier imports did; any other value becomes its readable part, `-` and 16
+ * hex digits of the SHA-256 of its NFC form (the hooks' `{repo}` rule), so `张伟` and `李娜`, or
+ * `bob@example.com` and `bob_example.com`, get two scopes, and `Été` composed or decomposed gets one.
  *
  * @example
  * ```ts
- * scopeSegment('alice@example.com'); // 'alice_example.com'
+ * valueSegment('alice'); // 'alice'
+ * valueSegment('alice@example.com'); // 'alice-example.com-' + 16 hex digits
  * ```
  */
-export function scopeSegment(value: string): string {
-  const replaced = value.trim().replace(/[^A-Za-z0-9_.-]/g, '_');
-  return replaced.startsWith('.') ? `_${replaced.slice(1)}` : replaced;
+export function valueSegment(value: string): string {
+  const valid = !value.includes('/') && scopeProblem(value) === null;
+  return valid ? value : scopeSegment(value, { digestLength: DIGEST_LENGTH });
 }
 
 /** The outcome of resolving a record's scope: a scope, or why there is none. */
@@ -57,7 +69,7 @@ export function resolveScope(context: ImportContext, values: Readonly<Record<str
       continue;
     }
     const redactor = context.redactor ?? (builtIn ??= createRedactor());
-    const scope = template.replace(PLACEHOLDER, (_m, name: string) => scopeSegment(redactor.redact(all[name] as string).text));
+    const scope = template.replace(PLACEHOLDER, (_m, name: string) => valueSegment(redactor.redact(all[name] as string).text));
     const problem = scopeProblem(scope);
     return problem === null ? { scope } : { problem: `scope "${scope.slice(0, 80)}" from --scope-template is invalid: ${problem}` };
   }

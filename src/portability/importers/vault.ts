@@ -16,9 +16,10 @@
 import type { RememberInput } from '../../core/schemas.js';
 import { emptyUnit, type ImportContext, type ImportUnit, type PlannedRelation } from './import-plan.js';
 import { listOf, splitFrontMatter, textOf, type FrontMatterValue } from './front-matter.js';
-import { resolveScope, scopeSegment } from './scope-template.js';
+import { resolveScope, valueSegment } from './scope-template.js';
 import { fromIso, NO_TIME_REASON } from './source-time.js';
 import { stableHash } from './stable-hash.js';
+import { cutText } from './cut-text.js';
 
 export const VAULT_STYLES = ['obsidian', 'basic-memory'] as const;
 export type VaultStyle = (typeof VAULT_STYLES)[number];
@@ -112,7 +113,7 @@ function noteUnit(note: Note, context: ImportContext, options: VaultOptions): Im
     return unit;
   }
   const scope =
-    options.folders === 'scopes' && note.folder !== '' ? `${base.scope}/${note.folder.split('/').map(scopeSegment).join('/')}` : base.scope;
+    options.folders === 'scopes' && note.folder !== '' ? `${base.scope}/${note.folder.split('/').map(valueSegment).join('/')}` : base.scope;
   const at = fromIso(note.frontMatter.created) ?? fromIso(note.frontMatter.date) ?? note.file.modifiedAt ?? context.defaultTime;
   if (at === undefined) {
     unit.skipped.push({ ref: `note ${note.file.path}`, reason: NO_TIME_REASON });
@@ -125,15 +126,15 @@ function noteUnit(note: Note, context: ImportContext, options: VaultOptions): Im
     ...new Set([
       options.style,
       ...tagsOf(note),
-      ...(options.folders !== 'scopes' && note.folder !== '' ? [`folder:${note.folder}`.slice(0, 100)] : []),
+      ...(options.folders !== 'scopes' && note.folder !== '' ? [cutText(`folder:${note.folder}`, 100)] : []),
     ]),
   ].slice(0, 100);
   const input: RememberInput = {
     scope,
     layer: 'semantic',
     content: prose,
-    name: note.title.slice(0, 2000),
-    category: (textOf(note.frontMatter.type) ?? 'note').slice(0, 2000),
+    name: cutText(note.title, 2000),
+    category: cutText(textOf(note.frontMatter.type) ?? 'note', 2000),
     validFrom: at,
     tags,
     source: { system: options.style, conversationId: container, messageId: 'note' },
@@ -142,7 +143,7 @@ function noteUnit(note: Note, context: ImportContext, options: VaultOptions): Im
   unit.memories.push({ key: note.key, input, ref: `note ${note.file.path}` });
   observations.forEach((observation) => {
     const key = `${note.key}#${stableHash(observation.text)}`;
-    const ref = `note ${note.file.path}, observation "${observation.text.slice(0, 60)}"`;
+    const ref = `note ${note.file.path}, observation "${cutText(observation.text, 60)}"`;
     unit.memories.push({
       key,
       ref,
@@ -150,10 +151,10 @@ function noteUnit(note: Note, context: ImportContext, options: VaultOptions): Im
         scope,
         layer: 'semantic',
         content: observation.text,
-        category: observation.category.slice(0, 2000),
+        category: cutText(observation.category, 2000),
         validFrom: at,
         tags: [...new Set([options.style, ...observation.tags])].slice(0, 100),
-        entities: [note.title.slice(0, 200)],
+        entities: [cutText(note.title, 200)],
         source: {
           system: options.style,
           conversationId: container,
@@ -215,7 +216,7 @@ function proseOf(note: Note, style: VaultStyle): string {
 function tagsOf(note: Note): string[] {
   const fromFrontMatter = listOf(note.frontMatter.tags).flatMap((t) => t.split(/\s+/));
   const inline = [...withoutCode(note.body).matchAll(/(?:^|\s)#([A-Za-z0-9_/-]*[A-Za-z_/-][A-Za-z0-9_/-]*)/g)].map((m) => m[1] as string);
-  return [...new Set([...fromFrontMatter, ...inline].map((t) => t.replace(/^#/, '').slice(0, 100)).filter((t) => t !== ''))];
+  return [...new Set([...fromFrontMatter, ...inline].map((t) => cutText(t.replace(/^#/, ''), 100)).filter((t) => t !== ''))];
 }
 
 function withoutCode(text: string): string {

@@ -1,0 +1,30 @@
+/**
+ * Cutting source text to the length a field allows (a tag, an entity, a name) without cutting a
+ * character in two: a cut inside a surrogate pair leaves half an emoji, which the write path rejects
+ * (the record would be skipped), and a cut inside a grapheme leaves a flag or an accent in pieces.
+ */
+
+let graphemes: Intl.Segmenter | undefined;
+
+/**
+ * The longest prefix of `text` of at most `max` UTF-16 units that ends on a grapheme boundary (on a
+ * code point boundary when the first grapheme alone is longer than `max`).
+ *
+ * @example
+ * ```ts
+ * cutText('ab📚', 3); // 'ab'
+ * ```
+ */
+export function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  graphemes ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  let end = 0;
+  for (const { index, segment } of graphemes.segment(text)) {
+    if (index + segment.length > max) break;
+    end = index + segment.length;
+  }
+  if (end > 0) return text.slice(0, end);
+  // one grapheme longer than the field (a long run of combining marks): cut between code points
+  const last = text.charCodeAt(max - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
+}
