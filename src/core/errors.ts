@@ -90,6 +90,9 @@ export const messages = {
   dimensionMismatch: (stored: number, given: number) =>
     `This database stores ${stored}-dimensional embeddings but the embedder produces ${given}. Open it with the embedder it was created with.`,
   invalidInput: (summary: string) => `Invalid input: ${summary}`,
+  /** `where`: the bad byte as `describeInvalidByte` gives it; `fix`: how this caller sends UTF-8. */
+  notUtf8: (what: string, where: string, fix: string) =>
+    `Invalid input: ${what} is not valid UTF-8: ${where} is not part of a UTF-8 character. ${fix} ${TO_UTF8}`,
   modelMissing: (model: string, directory: string) =>
     `The embedding model ${model} is not installed (no model.onnx and tokenizer.json in ${directory}). Fetch it with "engram models pull ${model}", or point ENGRAM_CACHE_DIR at the cache that has it.`,
   modelHashMismatch: (model: string, directory: string) =>
@@ -110,6 +113,9 @@ export const messages = {
   postgresUnavailable: (what: string) =>
     `The PostgreSQL store could not be opened or used: ${what}. Check that the server is running and that the URL's host, port, user, password and database are right.`,
 } as const;
+
+/** How text in the usual other encodings becomes UTF-8. */
+export const TO_UTF8 = 'Text in Latin-1 or Windows-1252 converts with iconv -f windows-1252 -t utf-8.';
 
 /** The --embedder value that reopens a database whose recorded model is `name` (e.g. use-lite:512 → use). */
 function embedderChoiceOf(name: string): string {

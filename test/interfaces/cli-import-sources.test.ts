@@ -459,6 +459,50 @@ describe.skipIf(!binBuilt)('engram import <source> and export mcp-memory (skippe
     expect(records.map((r) => r.content).sort()).toEqual(['Alice prefers window seats', 'Bob likes aisle seats']);
   });
 
+  it('refuses a file that is not UTF-8 (a Latin-1 é), naming the file, byte and line, before a database is created', async () => {
+    const db = freshDb();
+    /** `source` with "café " in Latin-1 put at the start of its first string value. */
+    const withLatin1 = (source: string, name: string): { file: string; offset: number; line: number } => {
+      const text = readFileSync(source, 'utf8');
+      const value = /":\s*"/.exec(text);
+      const at = value === null ? 0 : value.index + value[0].length;
+      const bytes = Buffer.concat([Buffer.from(text.slice(0, at)), Buffer.from('café ', 'latin1'), Buffer.from(text.slice(at))]);
+      const file = join(tmp.dir, name);
+      writeFileSync(file, bytes);
+      const offset = bytes.indexOf(0xe9);
+      return { file, offset, line: bytes.subarray(0, offset).toString('latin1').split('\n').length };
+    };
+    const cases: [string[], ReturnType<typeof withLatin1>][] = [
+      [['import', 'chatgpt'], withLatin1(fixture('chatgpt/conversations.json'), 'chatgpt-latin1.json')],
+      [['import', 'claude-ai'], withLatin1(fixture('claude-ai/conversations.json'), 'claude-latin1.json')],
+      [['import', 'mem0'], withLatin1(fixture('mem0/memories.json'), 'mem0-latin1.json')],
+      [['import', 'mcp-memory', '--default-time', 'now'], withLatin1(fixture('mcp-memory/memory.jsonl'), 'graph-latin1.jsonl')],
+    ];
+    for (const [args, { file, offset, line }] of cases) {
+      const result = runCli([...args, file, '--scope', 'me/x', '--db', db, '--embedder', 'hash']);
+      expect(result.status, args.join(' ')).toBe(2);
+      expect(result.stderr).toContain(
+        `${file} is not valid UTF-8: byte ${offset} (0xe9), on line ${line}, is not part of a UTF-8 character`,
+      );
+      expect(result.stderr).toContain('Save it as UTF-8');
+    }
+    const vault = join(tmp.dir, 'vault-latin1');
+    cpSync(fixture('vault-obsidian'), vault, { recursive: true });
+    const note = join(vault, 'People', 'Lena Park.md');
+    writeFileSync(note, Buffer.concat([readFileSync(note), Buffer.from('\nMet her at the café.\n', 'latin1')]));
+    const fromVault = runCli(['import', 'vault', vault, '--style', 'obsidian', '--scope', 'me/x', '--db', db, '--embedder', 'hash']);
+    expect(fromVault.status).toBe(2);
+    expect(fromVault.stderr).toMatch(/Lena Park\.md is not valid UTF-8: byte \d+ \(0xe9\)/);
+    expect(existsSync(db)).toBe(false);
+    // remember --file reads its inputs whole before writing any
+    const inputs = join(tmp.dir, 'inputs-latin1.jsonl');
+    writeFileSync(inputs, Buffer.from('{"content":"Lunch at noon"}\n{"content":"Tea at the café"}\n', 'latin1'));
+    const remembered = runCli(['remember', '--scope', 'me/notes', '--file', inputs, '--db', db, '--embedder', 'hash']);
+    expect(remembered.status).toBe(2);
+    expect(remembered.stderr).toMatch(/--file .*inputs-latin1\.jsonl is not valid UTF-8: byte \d+ \(0xe9\), on line 2,/);
+    if (existsSync(db)) expect((await readStore(db, ['me/notes'])).records).toEqual([]);
+  });
+
   it('a secret in a conversation title that a scope template takes is redacted in the scope, and nowhere in the database', () => {
     const db = freshDb();
     const token = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';

@@ -1,7 +1,8 @@
 /**
  * `engram mcp` over stdio answers every request: one its transport would drop because the JSON-RPC
  * schema refuses it (`"params": null`, params that are not an object) gets -32602 Invalid params with
- * its id, and everything else reaches the SDK's own StdioServerTransport unchanged. In process, over
+ * its id, a line that is not UTF-8 gets -32700 Parse error rather than being read with U+FFFD, and
+ * everything else reaches the SDK's own StdioServerTransport unchanged. In process, over
  * streams, as the command wires it.
  */
 import { PassThrough } from 'node:stream';
@@ -48,18 +49,23 @@ afterEach(async () => {
   await env.cleanup();
 });
 
+/** Waits for the answer with `id`. */
+async function answerTo(id: unknown): Promise<Message> {
+  for (let waited = 0; waited < 5_000; waited += 10) {
+    const answer = received.find((m) => m.id === id);
+    if (answer !== undefined) return answer;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`no answer to ${String(id)}`);
+}
+
 /** Writes one line (or the pieces given) and waits for the answer with the line's id. */
 async function request(message: Record<string, unknown> | string, pieces = 1): Promise<Message> {
   const line = `${typeof message === 'string' ? message : JSON.stringify(message)}\n`;
   const id = typeof message === 'string' ? (JSON.parse(message) as { id: unknown }).id : message.id;
   const size = Math.ceil(line.length / pieces);
   for (let at = 0; at < line.length; at += size) stdin.write(line.slice(at, at + size));
-  for (let waited = 0; waited < 5_000; waited += 10) {
-    const answer = received.find((m) => m.id === id);
-    if (answer !== undefined) return answer;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`no answer to ${line.slice(0, 120)}`);
+  return answerTo(id);
 }
 
 describe('engram mcp stdio input', () => {
@@ -86,6 +92,40 @@ describe('engram mcp stdio input', () => {
   it('answers -32600 for a request the JSON-RPC schema refuses outside its params', async () => {
     const answer = await request({ jsonrpc: '2.0', id: 31, method: 'tools/list', colour: 'red' });
     expect(answer.error).toMatchObject({ code: -32600, message: expect.stringMatching(/^Invalid request: .*colour/) });
+  });
+
+  it('answers a message that is not UTF-8 with -32700 Parse error (its id when the rest shows one) instead of reading U+FFFD', async () => {
+    const remember = (id: number) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name: 'memory_remember', arguments: { content: 'bad @@ bytes' } },
+      });
+    const withBadBytes = (text: string) => {
+      const line = Buffer.from(`${text}\n`);
+      const at = line.indexOf('@@');
+      line[at] = 0xff;
+      line[at + 1] = 0xfe;
+      return { line, at };
+    };
+    const { line, at } = withBadBytes(remember(51));
+    stdin.write(line.subarray(0, at + 1)); // cut inside the bad bytes: the line is judged whole
+    stdin.write(line.subarray(at + 1));
+    const answer = await answerTo(51);
+    expect(answer.error).toEqual({
+      code: -32700,
+      message: expect.stringContaining(`not valid UTF-8: byte ${at} (0xff) is not part of a UTF-8 character`),
+    });
+    // with no id to be read, the answer has id null, as JSON-RPC says
+    stdin.write(withBadBytes('{"jsonrpc":"2.0","id":52,"method":"tools/call","params":{"name":"@@').line);
+    await expect.poll(() => received.filter((m) => m.id === null && m.error?.code === -32700).length).toBe(1);
+    expect((await request({ jsonrpc: '2.0', id: 53, method: 'ping' })).result).toEqual({});
+    expect(await env.engram.store.listMemories({ scopes: ['acme/a'], limit: 10 })).toEqual([]);
+    // the same request in UTF-8 is served
+    const served = await request(JSON.parse(remember(54).replace('@@', 'é')) as Record<string, unknown>);
+    expect(served.result?.isError).toBeUndefined();
+    expect((await env.engram.store.listMemories({ scopes: ['acme/a'], limit: 10 })).map((r) => r.content)).toEqual(['bad é bytes']);
   });
 
   it('passes well-formed messages through unchanged, also when a line arrives in pieces', async () => {

@@ -52,6 +52,28 @@ describe('importJsonl refuses', () => {
     expect(report.counts.record).toEqual({ created: 1, skipped: 1, conflicting: 0 });
   });
 
+  it('a line that is not valid UTF-8 (a Latin-1 é), naming the line and the byte, after committing the lines before it', async () => {
+    const { engram, lines } = await withDump();
+    const accented = lines.map((line) => line.replace('first note', 'first café note').replace('second note', 'second café note'));
+    const encoded = accented.map((line) => Buffer.from(line, 'utf8'));
+    const latin1 = Buffer.from(accented[2]!, 'latin1'); // what an editor saving in Latin-1 writes
+    const bytes = Buffer.concat([...encoded.slice(0, 2), latin1, ...encoded.slice(3)]);
+    const chunks = (of: Buffer) => Array.from({ length: Math.ceil(of.length / 5) }, (_, i) => of.subarray(i * 5, i * 5 + 5));
+    const error = await failure(engram.importJsonl(chunks(bytes), { batchSize: 1 }));
+    expect(error.code).toBe('INVALID_INPUT');
+    expect(error.message).toContain(`line 3 is not valid UTF-8: byte ${latin1.indexOf(0xe9)} of the line (0xe9)`);
+    expect(error.message).toMatch(/Save the file as UTF-8/);
+    const stored = await engram.store.listMemories({ scopes: ['acme/a'], limit: 10 });
+    // line 2 came whole through 5-byte chunks that cut its é in two; nothing of line 3 was stored
+    expect(stored.map((r) => r.content)).toEqual(['first café note']);
+    const report = await engram.importJsonl(chunks(Buffer.concat(encoded)));
+    expect(report.counts.record).toEqual({ created: 1, skipped: 1, conflicting: 0 });
+    expect((await engram.store.listMemories({ scopes: ['acme/a'], limit: 10 })).map((r) => r.content).sort()).toEqual([
+      'first café note',
+      'second café note',
+    ]);
+  });
+
   it('a newer format version, a header that is not one, lines after the end and counts that do not add up', async () => {
     const { engram, lines } = await withDump();
     const newer = [lines[0]!.replace('"version":1', '"version":2'), ...lines.slice(1)];

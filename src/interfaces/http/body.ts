@@ -2,15 +2,20 @@
  * Reads a JSON request body under a size limit: oversized bodies are refused before they are parsed,
  * whether or not the client sent a Content-Length.
  */
-import { EngramError } from '../../core/errors.js';
+import { EngramError, messages, TO_UTF8 } from '../../core/errors.js';
 import { MAX_JSON_DEPTH } from '../../core/schemas.js';
+import { decodeUtf8, describeInvalidByte } from '../../core/text/utf8.js';
 import { clientClosedRequest, HttpError, isClientAbort } from './error-mapping.js';
 
 /** Default request body limit: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
-/** Reads and parses the body of `request`; throws 413 past `maxBytes`, 400 on malformed JSON. */
+/**
+ * Reads and parses the body of `request`; throws 413 past `maxBytes`, 400 on malformed JSON, on bytes
+ * that are not UTF-8 and on a declared charset other than UTF-8.
+ */
 export async function readJsonBody(request: Request, maxBytes: number, options: { optional?: boolean } = {}): Promise<unknown> {
+  assertUtf8Charset(request, 'application/json');
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes);
   const text = await readText(request, maxBytes);
@@ -85,7 +90,35 @@ async function readText(request: Request, maxBytes: number): Promise<string> {
     joined.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return new TextDecoder('utf-8', { fatal: false }).decode(joined);
+  const decoded = decodeUtf8(joined);
+  if (decoded.text !== undefined) return decoded.text;
+  throw new EngramError(
+    'INVALID_INPUT',
+    messages.notUtf8('the request body', describeInvalidByte(joined, decoded.invalidAt), 'Send the body as UTF-8.'),
+    { details: { offset: decoded.invalidAt } },
+  );
+}
+
+/** Charsets whose bytes read as UTF-8 unchanged: the only ones the API reads. */
+const UTF8_CHARSETS = new Set(['utf-8', 'utf8', 'us-ascii']);
+
+/**
+ * Refuses a body whose Content-Type declares a charset other than UTF-8 (or its subset US-ASCII)
+ * rather than read it as UTF-8 and store other text than was meant; `mediaType` is what the route reads.
+ *
+ * @example
+ * ```ts
+ * assertUtf8Charset(request, 'application/x-ndjson');
+ * ```
+ */
+export function assertUtf8Charset(request: Request, mediaType: string): void {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(request.headers.get('content-type') ?? '')?.[1]?.toLowerCase();
+  if (charset === undefined || UTF8_CHARSETS.has(charset)) return;
+  throw new EngramError(
+    'INVALID_INPUT',
+    `Invalid input: the request body is declared as charset=${charset.slice(0, 40)}, and this API reads UTF-8 only: send the body as UTF-8 (Content-Type: ${mediaType}; charset=utf-8, or no charset). ${TO_UTF8}`,
+    { details: { charset: charset.slice(0, 40) } },
+  );
 }
 
 function tooLarge(maxBytes: number): HttpError {

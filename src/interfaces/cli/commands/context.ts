@@ -10,6 +10,7 @@ import { EngramError } from '../../../core/errors.js';
 import { collect, withCommonFlags, type CommonFlags } from '../context.js';
 import { printResult } from '../output.js';
 import { withEngine } from '../run.js';
+import { decodeTextFile } from '../text-file.js';
 import { numberFlag } from '../number-flag.js';
 import { localWallClock } from '../local-wall-clock.js';
 
@@ -111,9 +112,9 @@ function readEpisode(path: string | undefined): Record<string, unknown> {
       'Invalid input: predict needs --episode FILE.json (or --episode - to read stdin), e.g. {"perception":{"objects":["mug"]},"context":{"goal":"grasp_mug"}}.',
     );
   }
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(path === '-' ? 0 : path, 'utf8');
+    bytes = readFileSync(path === '-' ? 0 : path);
   } catch (error) {
     throw new EngramError(
       'INVALID_INPUT',
@@ -121,6 +122,7 @@ function readEpisode(path: string | undefined): Record<string, unknown> {
       { cause: error },
     );
   }
+  const text = decodeTextFile(bytes, path === '-' ? 'the episode on stdin' : `--episode ${path}`);
   let value: unknown;
   try {
     value = JSON.parse(text);

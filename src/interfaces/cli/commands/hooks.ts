@@ -14,6 +14,7 @@ import { HOOK_EVENTS, runHook, type HookEvent } from '../../hooks/run-hook.js';
 import { resolveDbPath } from '../default-db.js';
 import { isMissingDatabase } from '../missing-database.js';
 import { printError } from '../output.js';
+import { decodeTextFile } from '../text-file.js';
 
 const USAGE = `usage: engram hooks <${HOOK_EVENTS.join('|')}> [--scope S]... [--scope-template T] [--tenant T] [--user-scope S]
        [--db PATH] [--url URL] [--api-key KEY] [--no-start-server] [--idle-minutes N] [--budget-ms N] [--max-tokens N] [--embedder NAME] [--verbose]
@@ -220,5 +221,5 @@ async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) return '';
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  return decodeTextFile(Buffer.concat(chunks), 'the hook input on stdin');
 }

@@ -19,7 +19,7 @@ import { printError, printResult } from '../output.js';
 import { withEngine } from '../run.js';
 import { formatImportReport, progressBar, type Progress } from './import-report.js';
 import { writeOutputFile } from '../output-files.js';
-import { withoutBom } from '../../../portability/without-bom.js';
+import { decodeTextFile } from '../text-file.js';
 
 interface SourceFlags extends CommonFlags {
   scope?: string;
@@ -333,13 +333,15 @@ function validScope(scope: string | undefined, what: string): string {
 
 /** A file's text, without the byte order mark some editors write first (no JSON parser accepts it). */
 function readText(file: string): string {
+  let bytes: Buffer;
   try {
-    return withoutBom(readFileSync(file, 'utf8'));
+    bytes = readFileSync(file);
   } catch (error) {
     throw new EngramError('INVALID_INPUT', `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}. Check the path.`, {
       cause: error,
     });
   }
+  return decodeTextFile(bytes, file);
 }
 
 function readJson(file: string): unknown {
@@ -376,7 +378,7 @@ function readVault(dir: string): Importers.VaultFile[] {
       else if (entry.isFile() && entry.name.toLowerCase().endsWith('.md')) {
         files.push({
           path: relative(dir, path).split(sep).join('/'),
-          text: withoutBom(readFileSync(path, 'utf8')),
+          text: decodeTextFile(readFileSync(path), path),
           modifiedAt: Math.round(statSync(path).mtimeMs),
         });
       }

@@ -8,6 +8,7 @@ import { EngramError } from '../../../core/errors.js';
 import { collect, oneScope, withCommonFlags, type ScopeFlags } from '../context.js';
 import { printResult } from '../output.js';
 import { withEngine } from '../run.js';
+import { decodeTextFile } from '../text-file.js';
 import { makeOutputDirectory, writeOutputFile } from '../output-files.js';
 
 /** Registers `export markdown` and `import markdown` (creating the `export` and `import` commands). */
@@ -59,7 +60,7 @@ export function registerMarkdownCommands(program: Command): void {
             throw new EngramError('INVALID_INPUT', `Cannot read directory "${dir}": pass the directory export markdown wrote.`);
           }
           if (names.length === 0) throw new EngramError('INVALID_INPUT', `No .md files in "${dir}".`);
-          const files = Object.fromEntries(names.map((n) => [n, readFileSync(join(dir, n), 'utf8')]));
+          const files = Object.fromEntries(names.map((n) => [n, decodeTextFile(readFileSync(join(dir, n)), join(dir, n))]));
           const report = await engram.importMarkdown(files, { scope });
           printResult(
             { json: flags.json === true },

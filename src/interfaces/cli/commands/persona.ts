@@ -10,6 +10,7 @@ import type { PersonaVersion } from '../../../core/persona/persona-api.js';
 import { collect, withCommonFlags, type CommonFlags } from '../context.js';
 import { printResult } from '../output.js';
 import { withEngine } from '../run.js';
+import { decodeTextFile } from '../text-file.js';
 
 interface PersonaFlags extends CommonFlags {
   scope?: string[];
@@ -22,11 +23,13 @@ interface PersonaFlags extends CommonFlags {
 }
 
 function readText(path: string): string {
+  let bytes: Buffer;
   try {
-    return readFileSync(path, 'utf8');
+    bytes = readFileSync(path);
   } catch {
     throw new EngramError('INVALID_INPUT', `Cannot read --file "${path}": pass a readable text file listing the fields.`);
   }
+  return decodeTextFile(bytes, `--file ${path}`);
 }
 
 function one(scopes: string[] | undefined, command: string): string {

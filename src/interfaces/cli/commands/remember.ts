@@ -17,7 +17,7 @@ import { collect, withCommonFlags, type CommonFlags } from '../context.js';
 import { printError, printResult } from '../output.js';
 import { withEngine } from '../run.js';
 import { numberFlag } from '../number-flag.js';
-import { withoutBom } from '../../../portability/without-bom.js';
+import { decodeTextFile } from '../text-file.js';
 
 interface RememberFlags extends CommonFlags {
   scope?: string;
@@ -142,9 +142,9 @@ async function importFile(engram: Engram, flags: RememberFlags): Promise<void> {
       'INVALID_INPUT',
       `--batch-size must be a whole number ≥ 1, e.g. --batch-size ${DEFAULT_BATCH}; got "${flags.batchSize}".`,
     );
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = withoutBom(readFileSync(path, 'utf8'));
+    bytes = readFileSync(path);
   } catch (error) {
     throw new EngramError(
       'INVALID_INPUT',
@@ -153,7 +153,7 @@ async function importFile(engram: Engram, flags: RememberFlags): Promise<void> {
     );
   }
   const [schemas, { default: cliProgress }] = await Promise.all([import('../../../core/schemas.js'), import('cli-progress')]);
-  const inputs = parseLines(text, path, flags.scope, schemas);
+  const inputs = parseLines(decodeTextFile(bytes, `--file ${path}`), path, flags.scope, schemas);
   const counts = { created: 0, merged: 0, superseded: 0, unchanged: 0 };
   const bar =
     process.stderr.isTTY && !json ? new cliProgress.SingleBar({ clearOnComplete: true }, cliProgress.Presets.shades_classic) : undefined;

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { EngramError, isEngramError } from '../../../core/errors.js';
 import { toHttpError, type HttpErrorBody } from '../error-mapping.js';
+import { assertUtf8Charset } from '../body.js';
 import { dumpHeaderSchema, dumpLineSchema, exportDump } from '../../../core/dump/index.js';
 import type { StoreReader } from '../../../core/ports/store.js';
 import type { Scope } from '../../../core/scope.js';
@@ -140,6 +141,7 @@ export const dumpRoutes: RouteSpec[] = [
     responseDescription: 'What was created, skipped and kept as stored',
     async handle(ctx) {
       const body = ctx.request.body;
+      assertUtf8Charset(ctx.request, 'application/x-ndjson');
       if (body === null) throw new EngramError('INVALID_INPUT', 'Invalid input: send the dump as the request body (application/x-ndjson).');
       return ctx.engram.importJsonl(body as unknown as AsyncIterable<Uint8Array>, importPermits(ctx));
     },
