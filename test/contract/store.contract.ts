@@ -442,6 +442,35 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect(ids(await lexical(['咖啡']))).toEqual([coffee!.id]);
     });
 
+    test('lexical search reads full-width letters and ligatures as the words they stand for, in content, tags and entities', async () => {
+      const [tesla, finance, tagged, named, japanese, plain] = await insert([
+        makeRecord({ content: 'Ｔｅｓｌａ earnings memo for the board' }),
+        makeRecord({ content: 'The \ufb01nance report was late again' }),
+        makeRecord({ content: 'first note', tags: ['ｈｏｌｉｄａｙ'] }),
+        makeRecord({ content: 'second note', entities: ['Ｌｉｓｂｏｎ'] }),
+        makeRecord({ content: '昨日、新しいｉＰｈｏｎｅを買った' }),
+        makeRecord({ content: 'Nvidia earnings memo for the board, over budget' }),
+      ]);
+      expect(ids(await lexical(['tesla']))).toEqual([tesla!.id]);
+      expect(ids(await lexical(['finance']))).toEqual([finance!.id]);
+      expect(ids(await lexical(['holiday']))).toEqual([tagged!.id]);
+      expect(ids(await lexical(['lisbon']))).toEqual([named!.id]);
+      expect(ids(await lexical(['iphone']))).toEqual([japanese!.id]);
+      // a query in those forms finds them and plain text alike
+      expect(ids(await lexical(['Ｔｅｓｌａ']))).toEqual([tesla!.id]);
+      expect(ids(await lexical(['ｂｕｄｇｅｔ']))).toEqual([plain!.id]);
+      await store.transaction(async (tx) => {
+        await tx.updateMemory(tesla!.id, A, { content: 'Ｓｐａｃｅｘ launch notes', updatedAt: NOW });
+        await tx.updateMemory(tagged!.id, A, { tags: ['ｇａｒｄｅｎ'], updatedAt: NOW });
+      });
+      expect(await lexical(['tesla'])).toEqual([]);
+      expect(ids(await lexical(['spacex']))).toEqual([tesla!.id]);
+      expect(await lexical(['holiday'])).toEqual([]);
+      expect(ids(await lexical(['garden']))).toEqual([tagged!.id]);
+      await store.transaction((tx) => tx.deleteMemories([tesla!.id], A));
+      expect(await lexical(['spacex'])).toEqual([]);
+    });
+
     test('lexical search covers tags and entities', async () => {
       const [tagged, named] = await insert([
         makeRecord({ content: 'first note', tags: ['holiday'] }),

@@ -56,6 +56,9 @@ const EXTRAS = [
   'the deploy — deployed at noon',
   'Ｆｕｌｌwidth coffee',
   'tab\tseparated coffee\nlines',
+  'the \ufb01nance report: ｂｕｄｇｅｔ for the ｇａｒｄｅｎ',
+  'Acme™ deploy ② at noon',
+  '昨日、新しいｉＰｈｏｎｅ１５を買った coffee',
 ];
 
 function random(seed: number): () => number {
@@ -100,8 +103,8 @@ describe('SQLite in-memory lexical index', () => {
         scope: pick(['acme/a', 'acme/a', 'acme/b', 'acme/c']),
         layer: pick(['episodic', 'episodic', 'semantic', 'procedural']),
         content: sentence(),
-        tags: next() < 0.3 ? [pick(WORDS), pick(['ops', 'home'])] : [],
-        entities: next() < 0.3 ? [pick(['Alice', 'Bob', 'VS Code', 'Zürich'])] : [],
+        tags: next() < 0.3 ? [pick(WORDS), pick(['ops', 'home', 'ｂｕｄｇｅｔ', 'ﬁnance'])] : [],
+        entities: next() < 0.3 ? [pick(['Alice', 'Bob', 'VS Code', 'Zürich', 'Ｂｏｂ', 'Acme™'])] : [],
         validFrom: T0 + Math.floor(next() * 30) * DAY,
         recordedAt: T0 + Math.floor(next() * 30) * DAY,
         status: pick(['active', 'active', 'active', 'superseded', 'decayed', 'expired']),

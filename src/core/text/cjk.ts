@@ -72,9 +72,9 @@ function isHighSurrogate(code: number): boolean {
 /**
  * `text` with spaces between the words of its CJK runs, for an index that splits words on spaces and
  * punctuation (SQLite FTS5's unicode61); `null` when the text has no CJK character (index it as it is).
- * @example lexicalText('我喜欢喝咖啡。') // '我 喜欢 喝 咖啡 。'
+ * @example spaceCjkWords('我喜欢喝咖啡。') // ' 我  喜欢  喝  咖啡 。'
  */
-export function lexicalText(text: string): string | null {
+export function spaceCjkWords(text: string): string | null {
   if (!hasCjk(text)) return null;
   let out = '';
   for (const part of segments(text)) {

@@ -3,7 +3,8 @@
  * sentences. Pure and fast; everything here runs on every `remember` and `recall`.
  */
 export { tokenize, contentTerms, contentTermCount, countedContentTerms, normalizeTokens } from './tokenize.js';
-export { hasCjk, lexicalText, segmentCjk } from './cjk.js';
+export { hasCjk, segmentCjk, spaceCjkWords } from './cjk.js';
+export { compatibilityForm, lexicalText } from './lexical-text.js';
 export { STOP_WORDS, isStopWord } from './stop-words.js';
 export { stem } from './stem.js';
 export { extractEntities } from './entities.js';

@@ -4,6 +4,7 @@
  * `v2.1`, `acme.com` and `don't` are one token each, and `80L` keeps its unit.
  */
 import { hasCjk, segmentCjk } from './cjk.js';
+import { compatibilityForm } from './lexical-text.js';
 import { STOP_WORDS } from './stop-words.js';
 
 const TOKEN_PATTERN = /[\p{L}\p{N}\p{M}]+(?:['.][\p{L}\p{N}\p{M}]+)*/gu;
@@ -18,7 +19,7 @@ const POSSESSIVE = /'s$/u;
  * @example tokenize('我喜欢喝咖啡') // ['我', '喜欢', '喝', '咖啡']
  */
 export function tokenize(text: string): string[] {
-  const normalized = text.normalize('NFKC').replace(CURLY_APOSTROPHE, "'").replace(DIGIT_GROUP_COMMA, '$1').toLowerCase();
+  const normalized = compatibilityForm(text).replace(CURLY_APOSTROPHE, "'").replace(DIGIT_GROUP_COMMA, '$1').toLowerCase();
   const tokens: string[] = [];
   for (const match of normalized.matchAll(TOKEN_PATTERN)) {
     const token = match[0].replace(POSSESSIVE, '');

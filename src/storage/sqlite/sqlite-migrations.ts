@@ -12,7 +12,7 @@ import { EngramError, messages } from '../../core/errors.js';
 import { LAYERS, STATUSES } from '../../core/memory.js';
 import { BUILT_IN_RELATIONS } from '../../core/relations.js';
 import { termLength } from '../../core/text/bm25.js';
-import { lexicalText } from '../../core/text/index.js';
+import { compatibilityForm, lexicalText, spaceCjkWords } from '../../core/text/index.js';
 import { LEGACY_INDEX_KEY, legacyMetaKeys, legacyRelationTenants } from '../legacy-layout.js';
 import { insertApiKey } from './sqlite-api-keys.js';
 import { upgradeSourceKey } from '../../core/write/new-record.js';
@@ -424,7 +424,7 @@ export const MIGRATIONS: readonly Migration[] = [
       // rows written before hold CJK runs as single FTS terms: re-index them with their words (the update trigger swaps the FTS row)
       const rows = connection.all<{ rowid: number; content: string }>('SELECT rowid, content FROM memories');
       for (const row of rows) {
-        const spaced = lexicalText(row.content);
+        const spaced = spaceCjkWords(row.content);
         if (spaced !== null)
           connection.run(
             'UPDATE memories SET lexical_text = ?, term_count = ? WHERE rowid = ?',
@@ -543,6 +543,47 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'a generation per scope raised by every write that changes its superseded captured claims, so a process can keep its index of corrected claims',
     up(connection) {
       connection.exec(SUPERSEDED_GENERATION_SQL);
+    },
+  },
+  {
+    version: 29,
+    name: 'full-text search sees text as the query does: content, tags and entities in compatibility form (full-width letters, ligatures)',
+    up(connection) {
+      // the delete triggers hand FTS5 exactly what was indexed: the lexical form where set, else the field
+      connection.exec(`
+        ALTER TABLE memories ADD COLUMN lexical_tags TEXT;
+        ALTER TABLE memories ADD COLUMN lexical_entities TEXT;
+        DROP TRIGGER memories_fts_insert;
+        DROP TRIGGER memories_fts_delete;
+        DROP TRIGGER memories_fts_update;
+        CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories BEGIN
+          INSERT INTO memories_fts (rowid, content, tags, entities)
+            VALUES (new.rowid, coalesce(new.lexical_text, new.content), coalesce(new.lexical_tags, new.tags), coalesce(new.lexical_entities, new.entities));
+        END;
+        CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories BEGIN
+          INSERT INTO memories_fts (memories_fts, rowid, content, tags, entities)
+            VALUES ('delete', old.rowid, coalesce(old.lexical_text, old.content), coalesce(old.lexical_tags, old.tags), coalesce(old.lexical_entities, old.entities));
+        END;
+        CREATE TRIGGER memories_fts_update AFTER UPDATE OF content, tags, entities, lexical_text, lexical_tags, lexical_entities ON memories BEGIN
+          INSERT INTO memories_fts (memories_fts, rowid, content, tags, entities)
+            VALUES ('delete', old.rowid, coalesce(old.lexical_text, old.content), coalesce(old.lexical_tags, old.tags), coalesce(old.lexical_entities, old.entities));
+          INSERT INTO memories_fts (rowid, content, tags, entities)
+            VALUES (new.rowid, coalesce(new.lexical_text, new.content), coalesce(new.lexical_tags, new.tags), coalesce(new.lexical_entities, new.entities));
+        END;
+      `);
+      // rows with a non-ASCII character (more bytes than characters) may index other words now: the
+      // update trigger swaps their FTS rows; the lexical index file is rebuilt (its format moved with this)
+      const rows = connection.all<{ rowid: number; content: string; tags: string; entities: string; lexical_text: string | null }>(
+        `SELECT rowid, content, tags, entities, lexical_text FROM memories
+         WHERE length(CAST(content || tags || entities AS BLOB)) > length(content || tags || entities)`,
+      );
+      for (const row of rows) {
+        // content that is its own compatibility form keeps its spaced CJK words: no second segmentation
+        const content = compatibilityForm(row.content) === row.content ? row.lexical_text : lexicalText(row.content);
+        const forms = [content, lexicalText(row.tags), lexicalText(row.entities)];
+        if (forms[0] === row.lexical_text && forms[1] === null && forms[2] === null) continue;
+        connection.run('UPDATE memories SET lexical_text = ?, lexical_tags = ?, lexical_entities = ? WHERE rowid = ?', ...forms, row.rowid);
+      }
     },
   },
 ];

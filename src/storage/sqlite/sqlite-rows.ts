@@ -23,10 +23,18 @@ import { keepStoredMentions, MENTIONS_COLUMN, mentionsChange } from '../stored-m
 /** A `memories` row as the driver returns it, keyed by column (`record-columns.ts` says which). */
 export type MemoryRow = Readonly<Record<string, unknown>>;
 
-/** What FTS5 indexes instead of `content` when it holds CJK text: its words spaced (`lexicalText`); NULL otherwise. */
-export const LEXICAL_TEXT_COLUMN = 'lexical_text';
+/**
+ * What FTS5 indexes instead of `content`, `tags` and `entities` (as stored) where `lexicalText` differs
+ * from them (compatibility characters folded, CJK words spaced); NULL where the field is indexed as it is.
+ */
+const LEXICAL_COLUMNS = [
+  ['content', 'lexical_text'],
+  ['tags', 'lexical_tags'],
+  ['entities', 'lexical_entities'],
+] as const;
 
-const INSERT_COLUMNS = [...MEMORY_COLUMN_NAMES, TERM_COUNT_COLUMN, LEXICAL_TEXT_COLUMN];
+const INSERT_COLUMNS = [...MEMORY_COLUMN_NAMES, TERM_COUNT_COLUMN, ...LEXICAL_COLUMNS.map(([, lexical]) => lexical)];
+const LEXICAL_SOURCE_INDEXES = LEXICAL_COLUMNS.map(([column]) => MEMORY_COLUMN_NAMES.indexOf(column));
 
 /** Decodes a row selected with `memoryColumns` as an array (rowid first, then the record's columns in order). */
 export function arrayToMemory(values: readonly unknown[]): MemoryRecord {
@@ -56,7 +64,8 @@ export const INSERT_MEMORY_SQL = `INSERT INTO memories (${INSERT_COLUMNS.join(',
 
 /** Parameters for `INSERT_MEMORY_SQL`, in column order. */
 export function memoryInsertParams(record: MemoryRecord): unknown[] {
-  return [...encodeMemory(record, SQLITE_BOOLEAN), lexicalText(record.content)];
+  const values = encodeMemory(record, SQLITE_BOOLEAN);
+  return [...values, ...LEXICAL_SOURCE_INDEXES.map((i) => lexicalText(values[i] as string))];
 }
 
 /** Decodes a row; a column that does not parse comes back undefined for `recordProblem` to report, never a throw. */
@@ -69,7 +78,10 @@ export function rowToMemory(row: MemoryRow): MemoryRecord {
 /** `SET` assignments and parameters for the fields present in `patch` (undefined fields are left alone). */
 export function patchAssignments(patch: MemoryPatch): { sql: string; params: unknown[] } {
   const columns = patchColumns(patch, SQLITE_BOOLEAN);
-  if (typeof patch.content === 'string') columns.push([LEXICAL_TEXT_COLUMN, lexicalText(patch.content)]);
+  for (const [column, value] of [...columns]) {
+    const lexical = LEXICAL_COLUMNS.find(([source]) => source === column)?.[1];
+    if (lexical !== undefined) columns.push([lexical, lexicalText(value as string)]);
+  }
   // what the text names is read again (relative to when it was written) by the next `setMentions`
   if (mentionsChange(patch)) columns.push([MENTIONS_COLUMN, null]);
   return { sql: columns.map(([column]) => `${column} = ?`).join(', '), params: columns.map(([, value]) => value) };

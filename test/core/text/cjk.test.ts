@@ -11,6 +11,7 @@ import {
   lexicalText,
   parseTemporalExpression,
   segmentCjk,
+  spaceCjkWords,
   stem,
   tokenize,
 } from '../../../src/core/text/index.js';
@@ -60,10 +61,34 @@ describe('CJK tokenisation', () => {
   });
 
   it('spaces CJK words for an index that splits on spaces, leaving the rest of the text as written', () => {
-    expect(lexicalText('我喜欢喝咖啡。')).toBe(' 我  喜欢  喝  咖啡 。');
-    expect(lexicalText('Meet Alice 明天 at 10')?.replace(/\s+/g, ' ')).toBe('Meet Alice 明天 at 10');
-    expect(lexicalText('東京でコーヒーを飲む')?.trim().split(/\s+/)).toContain('東京');
+    expect(spaceCjkWords('我喜欢喝咖啡。')).toBe(' 我  喜欢  喝  咖啡 。');
+    expect(spaceCjkWords('Meet Alice 明天 at 10')?.replace(/\s+/g, ' ')).toBe('Meet Alice 明天 at 10');
+    expect(spaceCjkWords('東京でコーヒーを飲む')?.trim().split(/\s+/)).toContain('東京');
+    expect(spaceCjkWords('The deploy — café')).toBeNull();
+    expect(lexicalText('我喜欢喝咖啡。')).toBe(spaceCjkWords('我喜欢喝咖啡。'));
     expect(hasCjk('한국어 텍스트')).toBe(true);
+  });
+
+  it('gives the index the words tokenize reads: compatibility characters folded, CJK words spaced', () => {
+    const texts = [
+      'Ｔｅｓｌａ earnings memo',
+      'The ﬁnance report',
+      '昨日、新しいｉＰｈｏｎｅを買った',
+      'Acme™ ships ①②',
+      'ﾃｽﾄ half-width katakana',
+      '["ｈｏｌｉｄａｙ","ops"]',
+    ];
+    for (const text of texts) {
+      const indexed = lexicalText(text);
+      expect(indexed, text).not.toBeNull();
+      // every token of the text, as the query side reads it, is a whole word of what the index is given
+      const words = new Set((indexed as string).toLowerCase().split(/[^\p{L}\p{N}\p{M}]+/u));
+      for (const token of tokenize(text).filter((t) => !t.includes("'") && !t.includes('.')))
+        expect(words, `${token} of ${text}`).toContain(token);
+    }
+    expect(lexicalText('Ｔｅｓｌａ ﬁnance')).toBe('Tesla finance');
+    // text that is its own compatibility form, CJK aside, is indexed as it is
+    for (const text of ['The deploy failed on Friday', 'café — naïve Zürich', '“quoted” 50% €5']) expect(lexicalText(text)).toBeNull();
   });
 });
 
@@ -131,7 +156,7 @@ describe('long texts', () => {
   for (const [name, text] of Object.entries(texts)) {
     it(`indexes ${name} (${text.length} characters) exactly as one pass over the whole text would`, () => {
       expect(text.length).toBeGreaterThan(1024);
-      expect(lexicalText(text)).toBe(wholeText(text));
+      expect(spaceCjkWords(text)).toBe(wholeText(text));
       expect(segmentCjk(text)).toEqual(
         onePass(text)
           .filter((part) => part.isWordLike === true)
@@ -142,14 +167,14 @@ describe('long texts', () => {
 
   it('keeps every character of a run with no space or mark for over 512 characters, surrogate pairs whole', () => {
     const run = '中文𠀀记忆'.repeat(300);
-    const spaced = lexicalText(run) as string;
+    const spaced = spaceCjkWords(run) as string;
     expect(spaced.replace(/ /gu, '')).toBe(run);
     expect(spaced).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/u);
   });
 
   it('indexes a 100,000-character mixed text, every character kept (one pass over it took ~20 s)', () => {
     const text = Object.values(texts).join(' ').repeat(10).slice(0, 100_000);
-    const spaced = lexicalText(text) as string;
+    const spaced = spaceCjkWords(text) as string;
     expect(spaced.replace(/ /gu, '')).toBe(text.replace(/ /gu, ''));
     expect(spaced).toContain(' 记忆 ');
   });

@@ -10,7 +10,7 @@ import { LAYERS, STATUSES, visibleUnder, type MemoryStatus, type VisibilityBound
 import { termLength } from '../../../core/text/bm25.js';
 import type { Scope } from '../../../core/scope.js';
 import type { SqliteConnection } from '../sqlite-connection.js';
-import { ownTerms, plainFtsTerms, unplainFtsTerms, type FtsTerms } from './lexical-tokens.js';
+import { ownTerms, plainRowFtsTerms, unplainFtsTerms, type FtsTerms } from './lexical-tokens.js';
 import { PostingTable } from './postings.js';
 import { feedFloor } from '../change-feeds.js';
 
@@ -157,7 +157,7 @@ export class LexicalData {
       if (wasPresent) this.#unapply(r);
       const textChanged = !wasPresent || this.textHash[r] !== hash;
       if (textChanged) {
-        const fts = ftsTerms.get(r) ?? plainFtsTerms(row.content, row.tags, row.entities);
+        const fts = ftsTerms.get(r) ?? plainRowFtsTerms(row);
         const own = ownTerms(row.content, row.tags, row.entities);
         if (r > this.maxRowid) {
           for (const [term, freq] of fts.terms) this.postings.open(term).add(r, freq);

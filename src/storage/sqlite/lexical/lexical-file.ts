@@ -24,7 +24,7 @@ import { LexicalData } from './lexical-data.js';
 import { PostingTable } from './postings.js';
 
 /** Bump when the layout or the meaning of a section changes: older files are then rebuilt. */
-const FORMAT = 1;
+const FORMAT = 2;
 const MAGIC = Buffer.from('ENGRLEX\0', 'latin1');
 const PREFIX = 16;
 /** Leftover temporary files older than this are removed. */

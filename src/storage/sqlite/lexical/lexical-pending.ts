@@ -13,7 +13,7 @@ import type { MemoryStatus } from '../../../core/memory.js';
 import type { SqliteConnection } from '../sqlite-connection.js';
 import { LEXICAL_ROW_COLUMNS, type SourceRow } from './lexical-data.js';
 import type { PendingLexical, PendingLexicalRow } from './lexical-search.js';
-import { ownTerms, plainFtsTerms, unplainFtsTerms } from './lexical-tokens.js';
+import { ownTerms, plainRowFtsTerms, unplainFtsTerms } from './lexical-tokens.js';
 
 export class PendingLexicalRows {
   /** The index state this overlay is relative to: its change-feed mark and highest rowid. */
@@ -69,7 +69,7 @@ export class PendingLexicalRows {
         validTo: row.valid_to,
         recordedAt: row.recorded_at,
         invalidatedAt: row.invalidated_at,
-        fts: tokenised.get(row.rowid) ?? plainFtsTerms(row.content, row.tags, row.entities),
+        fts: tokenised.get(row.rowid) ?? plainRowFtsTerms(row),
         own: own.terms,
         bm25Length: row.term_count ?? own.length,
         termCount: row.term_count,

@@ -1,11 +1,12 @@
 /**
  * The two tokenisations the lexical index needs, each exactly as the FTS path computes it:
  *
- * - FTS5's `porter unicode61` terms of a row (content, tags and entities as stored), weighted 1, 0.5
- *   and 0.25 by column like `bm25(memories_fts, 1.0, 0.5, 0.25)`, plus the row's token count (FTS5's
- *   document length). Text whose non-ASCII characters are all punctuation, spaces or symbols (all
- *   separators for unicode61) is tokenised here; anything else (accented letters, other scripts, marks)
- *   is handed to a temporary FTS5 table with the same tokenizer, so the terms are SQLite's own.
+ * - FTS5's `porter unicode61` terms of a row (content, tags and entities as FTS5 is given them: their
+ *   `lexicalText`, see {@link indexedFields}), weighted 1, 0.5 and 0.25 by column like
+ *   `bm25(memories_fts, 1.0, 0.5, 0.25)`, plus the row's token count (FTS5's document length). Text
+ *   whose non-ASCII characters are all punctuation, spaces or symbols (all separators for unicode61) is
+ *   tokenised here; anything else (accented letters, other scripts, marks) is handed to a temporary
+ *   FTS5 table with the same tokenizer, so the terms are SQLite's own.
  * - Engram's own stems (`termCounts` of content, tags and entities), as `rankBm25` counts them.
  */
 import { storedStringList } from '../../../core/readable-records.js';
@@ -71,7 +72,32 @@ export function plainText(text: string): boolean {
   return !NON_ASCII.test(text) || !MAYBE_TOKEN_CHARACTER.test(text);
 }
 
-/** FTS terms of a row whose three fields are {@link plainText}. */
+/** The three text fields of a row. */
+export interface TextFields {
+  readonly content: string;
+  readonly tags: string;
+  readonly entities: string;
+}
+
+/**
+ * A row's fields as FTS5 indexes them: each field's `lexicalText` (compatibility form, CJK words
+ * spaced) where it differs, as the `lexical_*` columns hold it, else the field as stored.
+ */
+export function indexedFields(row: TextFields): TextFields {
+  return {
+    content: lexicalText(row.content) ?? row.content,
+    tags: lexicalText(row.tags) ?? row.tags,
+    entities: lexicalText(row.entities) ?? row.entities,
+  };
+}
+
+/** FTS terms of a row whose fields, as indexed ({@link indexedFields}), are all {@link plainText}. */
+export function plainRowFtsTerms(row: TextFields): FtsTerms {
+  const fields = indexedFields(row);
+  return plainFtsTerms(fields.content, fields.tags, fields.entities);
+}
+
+/** FTS terms of already indexed fields that are all {@link plainText}. */
 export function plainFtsTerms(content: string, tags: string, entities: string): FtsTerms {
   const terms = new Map<string, number>();
   let length = 0;
@@ -92,11 +118,8 @@ const TOKENIZER_TABLE = 'engram_lexical_tokenizer';
 const COLUMN_INDEX: Record<string, number> = { content: 0, tags: 1, entities: 2 };
 const prepared = new WeakSet<SqliteConnection>();
 
-/** FTS terms of rows that are not plain text, by SQLite's own tokenizer (a temporary FTS5 table). */
-export function sqliteFtsTerms(
-  connection: SqliteConnection,
-  rows: readonly { rowid: number; content: string; tags: string; entities: string }[],
-): Map<number, FtsTerms> {
+/** FTS terms of rows whose indexed fields are not plain text, by SQLite's own tokenizer (a temporary FTS5 table). */
+function sqliteFtsTerms(connection: SqliteConnection, rows: readonly ({ rowid: number } & TextFields)[]): Map<number, FtsTerms> {
   const out = new Map<number, FtsTerms>();
   if (rows.length === 0) return out;
   if (!prepared.has(connection)) {
@@ -108,11 +131,10 @@ export function sqliteFtsTerms(
   }
   connection.run(`DELETE FROM temp.${TOKENIZER_TABLE}`);
   for (const row of rows) {
-    // FTS5 indexes a CJK row's spaced words (the lexical_text column), so its terms are counted the same way
     connection.run(
       `INSERT INTO temp.${TOKENIZER_TABLE} (rowid, content, tags, entities) VALUES (?, ?, ?, ?)`,
       row.rowid,
-      lexicalText(row.content) ?? row.content,
+      row.content,
       row.tags,
       row.entities,
     );
@@ -131,15 +153,17 @@ export function sqliteFtsTerms(
   return out;
 }
 
-/** FTS terms of those of `rows` that are not plain text (the rest are tokenised here, by `plainFtsTerms`). */
-export function unplainFtsTerms(
-  connection: SqliteConnection,
-  rows: readonly { rowid: number; content: string; tags: string; entities: string }[],
-): Map<number, FtsTerms> {
-  return sqliteFtsTerms(
-    connection,
-    rows.filter((row) => !(plainText(row.content) && plainText(row.tags) && plainText(row.entities))),
-  );
+/**
+ * FTS terms of those of `rows` whose indexed fields are not plain text (the rest are tokenised here, by
+ * `plainRowFtsTerms`).
+ */
+export function unplainFtsTerms(connection: SqliteConnection, rows: readonly ({ rowid: number } & TextFields)[]): Map<number, FtsTerms> {
+  const unplain: ({ rowid: number } & TextFields)[] = [];
+  for (const row of rows) {
+    const fields = indexedFields(row);
+    if (!(plainText(fields.content) && plainText(fields.tags) && plainText(fields.entities))) unplain.push({ rowid: row.rowid, ...fields });
+  }
+  return sqliteFtsTerms(connection, unplain);
 }
 
 /** Engram's stems of a row with `rankBm25`'s field weights: stem → content + 0.5 tags + 0.25 entities. */
