@@ -6,7 +6,8 @@
 import { PARTS_SCHEMA_SQL } from './sqlite-parts.js';
 import { SUPERSEDED_GENERATION_SQL } from './sqlite-superseded.js';
 import { MENTIONS_COLUMN } from '../stored-mentions.js';
-import { MENTIONS_PENDING_INDEX } from './sqlite-mentions.js';
+import { MENTIONS_PENDING_INDEX, MENTIONS_PENDING_ON_EDIT_SQL } from './sqlite-mentions.js';
+import { BELIEFS_ON_DELETE_SQL } from './sqlite-beliefs.js';
 import { randomUUID } from 'node:crypto';
 import { EngramError, messages } from '../../core/errors.js';
 import { LAYERS, STATUSES } from '../../core/memory.js';
@@ -543,6 +544,15 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'a generation per scope raised by every write that changes its superseded captured claims, so a process can keep its index of corrected claims',
     up(connection) {
       connection.exec(SUPERSEDED_GENERATION_SQL);
+    },
+  },
+  {
+    // 29 is left to a migration of another change
+    version: 30,
+    name: "triggers that keep the stored mentioned times and the belief intervals right on every process's writes: an edit makes the times pending, a delete takes the intervals",
+    up(connection) {
+      connection.exec(MENTIONS_PENDING_ON_EDIT_SQL);
+      connection.exec(BELIEFS_ON_DELETE_SQL);
     },
   },
 ];
