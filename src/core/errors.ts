@@ -102,6 +102,9 @@ export const messages = {
     `The database is busy: ${what}. This is not a problem with the request: retry in a moment (the write was not applied)${wait !== undefined ? `, or raise ${wait} if it keeps happening` : ''}.`,
   storageUnavailable: (what: string) =>
     `The store could not be opened or used: ${what}. Check the path and permissions, and that no other program holds an exclusive lock.`,
+  /** A store an earlier Engram wrote, at schema `version`, that this one (at `needed`) cannot migrate where it is opened; `fix` says what to do. */
+  olderSchema: (version: number, needed: number, fix: string) =>
+    `The store was written by an earlier Engram (schema version ${version}; this one needs ${needed}) and is not migrated yet: ${fix}.`,
   diskFull: (what: string) =>
     `The disk that holds the store is full: ${what}. Free space on it (or move the store to a disk with room), then retry.`,
   diskFailed: (what: string) =>

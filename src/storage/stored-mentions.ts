@@ -1,13 +1,14 @@
 /**
  * The times a memory's text names (`mentionWindows` in `core/recall/mentioned-time.ts`), as both stores
  * keep them in the `mentions` column of `memories`: `<version>:<JSON [[start, end], …]>`, NULL until
- * `setMentions` stores them (a record written or edited since is pending). A record a store decodes is
+ * `setMentions` stores them (a record written or edited since is pending: a trigger of each store clears
+ * them when the text or the write time changes, whichever process edits it). A record a store decodes is
  * paired here with its column's text, read back by `Store.mentionsOf`; the times are parsed on first
  * use. Times stored under another `MENTIONS_VERSION`, or that do not parse, count as none stored: the
  * caller reads the text again.
  */
 import type { MemoryRecord } from '../core/memory.js';
-import type { MemoryPatch, TimeSpan } from '../core/ports/store.js';
+import type { TimeSpan } from '../core/ports/store.js';
 import { MENTIONS_VERSION } from '../core/recall/mentioned-time.js';
 
 /** The column, beside the record's own columns. */
@@ -17,11 +18,6 @@ const PREFIX = `${MENTIONS_VERSION}:`;
 
 /** Decoded records → their column's text, then its parsed times (`null`: none usable). */
 const held = new WeakMap<MemoryRecord, string | readonly TimeSpan[] | null>();
-
-/** Whether `patch` changes what a record's text names: its text, or when it was written. */
-export function mentionsChange(patch: MemoryPatch): boolean {
-  return patch.content !== undefined || patch.occurredAt !== undefined || patch.validFrom !== undefined;
-}
 
 /** The column's text for `spans`. */
 export function encodeMentions(spans: readonly TimeSpan[]): string {

@@ -4,6 +4,7 @@
  * with `proposedBy` taken from the caller's key rather than the body.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { DUMP_VERSION } from '../../src/core/dump/index.js';
 import { ApiKeys, createHttpApp } from '../../src/interfaces/http/index.js';
 import { binBuilt, runCli } from '../helpers/cli.js';
 import { tempEngram } from '../helpers/temp.js';
@@ -129,7 +130,7 @@ describe('GET /v1/export with a tenant key', () => {
       .split('\n')
       .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatchObject({ format: 'engram-dump', version: 1, scopes: [], embeddings: false });
+    expect(lines[0]).toMatchObject({ format: 'engram-dump', version: DUMP_VERSION, scopes: [], embeddings: false });
     expect(lines[1]).toEqual({ kind: 'end', counts: { record: 0, edge: 0, conceptRef: 0, relationType: 0, state: 0, audit: 0 } });
     const withVectors = await call(app, '/v1/export?embeddings=true', { key: acme.key });
     expect(JSON.parse((await withVectors.text()).split('\n')[0] as string)).toMatchObject({ scopes: [], embeddings: true });

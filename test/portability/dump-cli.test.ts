@@ -7,7 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { canonicalJson, DUMP_FORMAT } from '../../src/core/dump/index.js';
+import { canonicalJson, DUMP_FORMAT, DUMP_VERSION } from '../../src/core/dump/index.js';
 import { newId, newRecord } from '../../src/core/record-factory.js';
 import { homedir } from 'node:os';
 import { DEFAULT_ONNX_MODEL, hasModelFiles, resolveModelCacheDir } from '../../src/embeddings/onnx/index.js';
@@ -217,7 +217,12 @@ describe.skipIf(!binBuilt)('engram export jsonl / import jsonl', () => {
     const stdout = runCli(['export', 'jsonl', '--db', db, '--scope', 'acme/a', '-']);
     expect(stdout.status).toBe(0);
     const lines = stdout.stdout.trim().split('\n');
-    expect(JSON.parse(lines[0]!)).toMatchObject({ format: 'engram-dump', version: 1, embedder: { name: 'hash:256' }, scopes: ['acme/a'] });
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      format: 'engram-dump',
+      version: DUMP_VERSION,
+      embedder: { name: 'hash:256' },
+      scopes: ['acme/a'],
+    });
     expect(lines).toHaveLength(3);
     const imported = runCli(['import', 'jsonl', '--db', join(d, 'v.db'), '--json', '-'], { input: stdout.stdout });
     expect(imported.status, imported.stderr).toBe(0);

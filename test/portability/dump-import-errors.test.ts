@@ -3,6 +3,7 @@
  * written, and what came before stays committed so that a fixed file finishes the job.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { DUMP_VERSION } from '../../src/core/dump/index.js';
 import { isEngramError } from '../../src/core/errors.js';
 import { ManualClock } from '../../src/core/ports/clock.js';
 import type { Engram } from '../../src/index.js';
@@ -76,7 +77,8 @@ describe('importJsonl refuses', () => {
 
   it('a newer format version, a header that is not one, lines after the end and counts that do not add up', async () => {
     const { engram, lines } = await withDump();
-    const newer = [lines[0]!.replace('"version":1', '"version":2'), ...lines.slice(1)];
+    expect(JSON.parse(lines[0]!)).toMatchObject({ version: DUMP_VERSION });
+    const newer = [lines[0]!.replace(`"version":${DUMP_VERSION}`, `"version":${DUMP_VERSION + 1}`), ...lines.slice(1)];
     expect((await failure(engram.importJsonl(newer))).message).toContain('newer than this Engram reads');
     expect((await failure(engram.importJsonl(['{"kind":"record"}\n']))).message).toContain('not the header of an Engram dump');
     expect((await failure(engram.importJsonl(['not json\n']))).message).toContain('line 1 is not JSON');

@@ -3,6 +3,7 @@
  * gives byte-identical dumps of a store holding every kind of state; importing twice creates nothing.
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { DUMP_VERSION } from '../../src/core/dump/index.js';
 import { ManualClock } from '../../src/core/ports/clock.js';
 import { HashEmbedder } from '../../src/embeddings/hash/index.js';
 import { Engram } from '../../src/index.js';
@@ -49,7 +50,7 @@ describe('dump round trip', () => {
       expect(seen[kind], kind).toBeGreaterThan(0);
     expect(dump).toContain('"beliefs":[');
     expect(dump.split('\n')[0]).toBe(
-      `{"format":"engram-dump","version":1,"embedder":{"dimension":256,"name":"hash:256"},"embeddings":false,"scopes":["acme/robot","acme/users/alice"]}`,
+      `{"format":"engram-dump","version":${DUMP_VERSION},"embedder":{"dimension":256,"name":"hash:256"},"embeddings":false,"scopes":["acme/robot","acme/users/alice"]}`,
     );
 
     const { engram: target, cleanup } = await tempEngram({ clock: new ManualClock(RICH_T0) });

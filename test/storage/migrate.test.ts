@@ -20,6 +20,7 @@ import { createPglite, openPgliteStore, type PgliteLike } from '../../src/storag
 import { ApiKeys } from '../../src/interfaces/http/index.js';
 import { hashPostgres, hashSqlite, MIGRATED_TABLES, type MigrationReport } from '../../src/storage/migrate/sqlite-to-postgres.js';
 import { openConnection } from '../../src/storage/sqlite/sqlite-connection.js';
+import { LATEST_VERSION } from '../../src/storage/sqlite/sqlite-migrations.js';
 import { openPostgresStore } from '../../src/storage/postgres/index.js';
 import { BIN, binBuilt, json, runCliAsync } from '../helpers/cli.js';
 import { dropPgSchema, pgTestUrl, PG_SKIP_REASON, uniqueSchema, withSchema } from '../helpers/postgres.js';
@@ -205,6 +206,28 @@ describe('engram migrate: SQLite → PGlite + pgvector over the wire', () => {
     );
     expect(keys.rows.map((r) => r.source_key)).toContain(sourceKeyOf(ref));
     for (const row of keys.rows) expect(row.source_key).not.toContain('\u0000');
+  }, 120_000);
+
+  it('brings a source file of an earlier release current first, and says so in one line', async () => {
+    const older = join(dir.dir, 'older.db');
+    const original = new Database(source, { readonly: true });
+    original.prepare('VACUUM INTO ?').run(older);
+    original.close();
+    // the schema an earlier release left: migration 30 (its triggers) not applied yet
+    const raw = new Database(older);
+    raw.exec(
+      'DROP TRIGGER memories_mentions_pending; DROP TRIGGER memories_beliefs_delete; DELETE FROM schema_migrations WHERE version = 30',
+    );
+    const version = (raw.prepare('SELECT max(version) AS v FROM schema_migrations').get() as { v: number }).v;
+    raw.close();
+    const { migrateSqliteToPostgres } = await import('../../src/storage/migrate/sqlite-to-postgres.js');
+    const lines: string[] = [];
+    const report = await migrateSqliteToPostgres({ from: older, to: withSchema(url, 'older'), onProgress: (line) => lines.push(line) });
+    expect(report.ok).toBe(true);
+    expect(lines.filter((line) => line.includes(`schema migrated from version ${version} to ${LATEST_VERSION}`))).toHaveLength(1);
+    const migrated = new Database(older, { readonly: true });
+    expect(migrated.prepare('SELECT max(version) AS v FROM schema_migrations').get()).toEqual({ v: LATEST_VERSION });
+    migrated.close();
   }, 120_000);
 
   it('the hash check is not a formality: one changed value in the target is a mismatch', async () => {

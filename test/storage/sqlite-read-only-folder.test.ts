@@ -1,9 +1,11 @@
 /**
  * A database in a folder this process cannot write (a read-only mount, someone else's folder): SQLite
  * cannot create `-wal`/`-shm` there, yet reads must work when nobody is writing, with one warning, and a
- * `-wal` holding changes that cannot be read must be refused with what to do. Root ignores permission
+ * `-wal` holding changes that cannot be read, or a schema an earlier release left that cannot be
+ * migrated there, must be refused with what to do. Root ignores permission
  * bits, so the folder is a tmpfs remounted read-only, which denies root too.
  */
+import Database from 'better-sqlite3';
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +15,7 @@ import { isEngramError } from '../../src/core/errors.js';
 import { HashEmbedder } from '../../src/embeddings/hash/index.js';
 import { Engram } from '../../src/index.js';
 import { openSqliteStore } from '../../src/storage/sqlite/index.js';
+import { LATEST_VERSION } from '../../src/storage/sqlite/sqlite-migrations.js';
 import { binBuilt, runCli } from '../helpers/cli.js';
 import { tmpfsUnavailable } from '../helpers/tmpfs.js';
 
@@ -105,6 +108,33 @@ describe.skipIf(tmpfsUnavailable !== '')(
       const failure = await Engram.open({ path: join(dir, 'engram.db'), embedder: 'hash' }).catch((error: unknown) => error);
       expect(isEngramError(failure) && failure.code).toBe('STORAGE_UNAVAILABLE');
       expect((failure as Error).message).toMatch(/write-ahead log .* not yet checkpointed.*make the folder writable/);
+    });
+
+    it("an earlier release's file it cannot write is refused with what to do, by every open and by engram migrate", async () => {
+      const { dir, seal } = mountedFolder();
+      const path = join(dir, 'engram.db');
+      await (await Engram.open({ path, embedder: 'hash' })).close();
+      // the schema an earlier release left: the newest migration not applied yet
+      const raw = new Database(path);
+      raw.prepare('DELETE FROM schema_migrations WHERE version = ?').run(LATEST_VERSION);
+      raw.close();
+      seal();
+      for (const readonly of [false, true]) {
+        const failure = await openSqliteStore({ path, embedding, readonly }).catch((error: unknown) => error);
+        expect(isEngramError(failure) && failure.code).toBe('STORAGE_UNAVAILABLE');
+        expect((failure as Error).message).toMatch(
+          /written by an earlier Engram .* open it once with this Engram where the file and its folder can be written/,
+        );
+        expect((failure as Error).message).not.toMatch(/Check the path/);
+      }
+      const { migrateSqliteToPostgres } = await import('../../src/storage/migrate/sqlite-to-postgres.js');
+      const failure = await migrateSqliteToPostgres({ from: path, to: 'postgres://nobody@127.0.0.1:1/none' }).catch(
+        (error: unknown) => error,
+      );
+      expect(isEngramError(failure) && failure.code).toBe('STORAGE_UNAVAILABLE');
+      expect((failure as Error).message).toMatch(
+        /written by an earlier Engram .* engram migrate migrates it first.*cannot write .* make both writable/,
+      );
     });
 
     it.skipIf(!binBuilt)(

@@ -13,8 +13,11 @@ import { scopeProblem } from '../scope.js';
 
 /** The `format` of a dump's header line. */
 export const DUMP_FORMAT = 'engram-dump';
-/** The version this Engram writes and reads. */
-export const DUMP_VERSION = 1;
+/**
+ * The version this Engram writes, and the newest it reads (every earlier one too). 2: records may carry
+ * `beliefs`, which a version-1 reader refuses as an unknown key, so it is told to upgrade instead.
+ */
+export const DUMP_VERSION = 2;
 
 /** The kinds of line after the header, in the order a dump holds them. */
 export const DUMP_KINDS = ['record', 'edge', 'conceptRef', 'relationType', 'state', 'audit', 'end'] as const;
@@ -309,7 +312,7 @@ export function dumpJsonSchema(): Record<string, unknown> {
     $schema: 'http://json-schema.org/draft-07/schema#',
     title: 'Engram dump line',
     description:
-      'One line of an Engram dump (NDJSON, docs/dump-format.md): line 1 is the header ({"format":"engram-dump","version":1,…}), then record lines (with their belief intervals, when the validity of a record ever changed), edge, conceptRef, relationType, state and audit lines, then one end line with the counts. Scopes are paths of segments [A-Za-z0-9_-][A-Za-z0-9_.-]*; times are integer epoch milliseconds.',
+      'One line of an Engram dump (NDJSON, docs/dump-format.md): line 1 is the header ({"format":"engram-dump","version":2,…}; version 1 dumps read too), then record lines (with their belief intervals, when the validity of a record ever changed), edge, conceptRef, relationType, state and audit lines, then one end line with the counts. Scopes are paths of segments [A-Za-z0-9_-][A-Za-z0-9_.-]*; times are integer epoch milliseconds.',
     ...Object.fromEntries(Object.entries(generated).filter(([key]) => key !== '$schema')),
   };
 }

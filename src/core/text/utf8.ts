@@ -27,7 +27,7 @@ export function decodeUtf8(bytes: Uint8Array): Utf8Decoding {
   }
 }
 
-let strictDecoder: TextDecoder | undefined;
+let strictDecoder: InstanceType<typeof TextDecoder> | undefined;
 
 /**
  * What a message shows of an invalid byte: its offset and value, e.g. `byte 3 (0xe9)`. A value in

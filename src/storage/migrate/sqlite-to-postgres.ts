@@ -17,8 +17,16 @@ import { openSqliteStore } from '../sqlite/index.js';
 import { createNestedDriver, type PgDriver, type PgQueryable } from '../postgres/pg-driver.js';
 import { LOCK_WRITE } from '../postgres/pg-migrations.js';
 import { MEMORY_FIELDS, parseVectorText, type Tables } from '../postgres/pg-rows.js';
-import { openConnection, type SqliteConnection } from '../sqlite/sqlite-connection.js';
-import { assertSchemaCurrent, readEmbeddingIdentity } from '../sqlite/sqlite-migrations.js';
+import { openConnection, openWriterUnlessFolderReadOnly, type SqliteConnection } from '../sqlite/sqlite-connection.js';
+import {
+  assertSchemaCurrent,
+  LATEST_VERSION,
+  migrate,
+  olderSchema,
+  readEmbeddingIdentity,
+  schemaState,
+} from '../sqlite/sqlite-migrations.js';
+import { databaseWritable } from '../sqlite/read-only-folder.js';
 
 /** Tables compared, in copy order. */
 export const MIGRATED_TABLES = [
@@ -350,7 +358,7 @@ async function insertRows(
 }
 
 export interface MigrateOptions {
-  /** The SQLite file to read (never written). */
+  /** The SQLite file to read (only written to migrate its schema when an earlier Engram wrote it). */
   from: string;
   /** `postgres://…[?schema=name]`; the schema must hold no Engram data yet. */
   to: string;
@@ -373,10 +381,7 @@ export async function migrateSqliteToPostgres(options: MigrateOptions): Promise<
   const source = await openConnection({ path: options.from, readonly: true, busyTimeoutMs: 10_000 });
   let target: PostgresStore | undefined;
   try {
-    const identity = source.snapshot(() => {
-      assertSchemaCurrent(source);
-      return readEmbeddingIdentity(source);
-    });
+    const [schema, identity] = source.snapshot(() => [schemaState(source), readEmbeddingIdentity(source)] as const);
     if (identity.name === undefined || identity.dimension === undefined) {
       throw new EngramError(
         'INVALID_INPUT',
@@ -384,6 +389,8 @@ export async function migrateSqliteToPostgres(options: MigrateOptions): Promise<
       );
     }
     const embedding = { name: identity.name, dimension: Number(identity.dimension) };
+    if (schema.pending) await migrateSourceSchema(options, schema.version, embedding.dimension);
+    source.snapshot(() => assertSchemaCurrent(source));
     target = await openPostgresStore({ url: options.to, embedding, poolSize: 2 });
     await target.withDriver((driver, tables) => copyInOneTransaction({ ...options, source, driver, tables, embedding }));
     const sourceHashes = hashSqlite(source);
@@ -413,6 +420,29 @@ export async function migrateSqliteToPostgres(options: MigrateOptions): Promise<
     source.close();
     await target?.close();
   }
+}
+
+/**
+ * Brings the schema of a source file an earlier Engram wrote current first, as every read-write open of
+ * it does (the copy reads the current tables); says so on `onProgress`. A file this process cannot
+ * write is refused with what to do.
+ */
+async function migrateSourceSchema(options: MigrateOptions, version: number, dimension: number): Promise<void> {
+  const writer = databaseWritable(options.from) ? await openWriterUnlessFolderReadOnly(options.from, 10_000) : undefined;
+  if (writer === undefined) {
+    throw olderSchema(
+      version,
+      `engram migrate migrates it first, as any command that opens it does, but this process cannot write "${options.from}" or its folder; make both writable (or copy the file into a folder that can be written and migrate from the copy), then run it again`,
+    );
+  }
+  try {
+    await migrate(writer, { dimension });
+  } finally {
+    writer.close();
+  }
+  options.onProgress?.(
+    `${options.from}: schema migrated from version ${version} to ${LATEST_VERSION} first, as opening it read-write does`,
+  );
 }
 
 /**

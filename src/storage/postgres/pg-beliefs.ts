@@ -1,6 +1,7 @@
 /**
  * PostgreSQL's belief intervals (`memory_beliefs`): kept when a patch changes a record's validity, read
- * by `knownAt` reads, dumped and restored, deleted with their record.
+ * by `knownAt` reads, dumped and restored, deleted with their record by triggers (migration 30), so a
+ * purge by any process, one that knows no intervals included, takes them.
  */
 import { endedBeliefs, type BeliefInterval, type StoredBelief } from '../../core/memory.js';
 import type { MemoryPatch } from '../../core/ports/store.js';
@@ -8,6 +9,33 @@ import { assertReadScopes, assertScope, type Scope } from '../../core/scope.js';
 import { BELIEF_COLUMNS, beliefsById, changesValidity, patchedValidity, type BeliefRow } from '../belief-rows.js';
 import type { PgQueryable } from './pg-driver.js';
 import type { Tables } from './pg-rows.js';
+
+/**
+ * Migration 30: the intervals left by records already deleted go, and from now on a deleted record's
+ * go with it (once a statement, through the deleted rows), all of them with a TRUNCATE of the records.
+ * The trigger functions live in the schema, so schemas sharing a database keep their own.
+ */
+export function beliefsOnDeleteSql(t: Tables): string {
+  return `
+    DELETE FROM ${t.beliefs} b WHERE NOT EXISTS (SELECT 1 FROM ${t.memories} m WHERE m.id = b.memory_id);
+
+    CREATE FUNCTION ${t.q('beliefs_on_memory_delete')}() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      DELETE FROM ${t.beliefs} b USING deleted d WHERE b.memory_id = d.id;
+      RETURN NULL;
+    END $$;
+    CREATE TRIGGER beliefs_on_memory_delete AFTER DELETE ON ${t.memories} REFERENCING OLD TABLE AS deleted
+      FOR EACH STATEMENT EXECUTE FUNCTION ${t.q('beliefs_on_memory_delete')}();
+
+    CREATE FUNCTION ${t.q('beliefs_on_memory_truncate')}() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      DELETE FROM ${t.beliefs};
+      RETURN NULL;
+    END $$;
+    CREATE TRIGGER beliefs_on_memory_truncate AFTER TRUNCATE ON ${t.memories}
+      FOR EACH STATEMENT EXECUTE FUNCTION ${t.q('beliefs_on_memory_truncate')}();
+  `;
+}
 
 interface ValidityRow {
   valid_from: string | number;
@@ -81,7 +109,7 @@ export async function restoreBeliefs(db: PgQueryable, t: Tables, beliefs: readon
   return inserted;
 }
 
-/** Deletes the belief intervals of records `ids` of `scope` (purge and expiry). */
+/** Deletes the belief intervals of records `ids` of `scope` whose rows stay (expiry); a deleted row's go by trigger. */
 export async function deleteBeliefs(db: PgQueryable, t: Tables, ids: readonly string[], scope: Scope): Promise<void> {
   if (ids.length > 0) await db.query(`DELETE FROM ${t.beliefs} WHERE scope = $1 AND memory_id = ANY($2::text[])`, [scope, [...ids]]);
 }

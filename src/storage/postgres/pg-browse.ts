@@ -174,7 +174,7 @@ export async function findDerived(db: PgQueryable, t: Tables, scope: Scope, ids:
 
 /**
  * The hard delete of purge, inside the caller's transaction: refs, edges, then the rows (their
- * tsvector and vector index entries with them), logged in `vector_log` so every server's exact
+ * tsvector and vector index entries with them, their belief intervals by trigger), logged in `vector_log` so every server's exact
  * vector cache drops them.
  */
 export async function deleteMemories(db: PgQueryable, t: Tables, ids: readonly string[], scope: Scope): Promise<DeletedCounts> {
@@ -189,7 +189,6 @@ export async function deleteMemories(db: PgQueryable, t: Tables, ids: readonly s
     scope,
     list,
   ]);
-  await deleteBeliefs(db, t, list, scope);
   const deleted = await db.query<{ id: string }>(
     `WITH gone AS (DELETE FROM ${t.memories} WHERE scope = $1 AND id = ANY($2::text[]) RETURNING scope, id)
      INSERT INTO ${t.q('vector_log')} (scope, memory_id) SELECT scope, id FROM gone RETURNING memory_id AS id`,

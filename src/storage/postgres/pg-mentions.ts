@@ -1,6 +1,8 @@
 /**
  * The stored mentioned times in PostgreSQL (`../stored-mentions.ts`): the `mentions` column of
- * `memories` (migration 25), NULL while pending, found through a partial index of the pending rows.
+ * `memories` (migration 25), NULL while pending, found through a partial index of the pending rows. A
+ * trigger (migration 30) makes a row pending again when its text or write time changes, so an edit by
+ * any process, one that knows no such column included, is read again.
  */
 import type { MentionsCandidate, TimeSpan } from '../../core/ports/store.js';
 import { encodeMentions, MENTIONS_COLUMN } from '../stored-mentions.js';
@@ -28,6 +30,26 @@ export function mentionsResetSql(t: Tables): string {
  */
 export function mentionsByScopeSql(t: Tables): string {
   return `CREATE INDEX memories_mentions_pending_scope ON ${t.memories} (scope, seq) WHERE ${MENTIONS_COLUMN} IS NULL;`;
+}
+
+/**
+ * Migration 30: an edit of a row's text or of when it was written (`occurred_at`, else `valid_from`)
+ * clears its stored times in the row written, whichever process writes it. Only those columns fire it,
+ * so the fill's own `UPDATE … SET mentions` never does.
+ */
+export function mentionsPendingOnEditSql(t: Tables): string {
+  const fn = t.q('mentions_pending_on_edit');
+  return `
+    CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      NEW.${MENTIONS_COLUMN} := NULL;
+      RETURN NEW;
+    END $$;
+    CREATE TRIGGER mentions_pending_on_edit BEFORE UPDATE OF content, occurred_at, valid_from ON ${t.memories}
+      FOR EACH ROW WHEN (OLD.content IS DISTINCT FROM NEW.content OR OLD.occurred_at IS DISTINCT FROM NEW.occurred_at
+        OR OLD.valid_from IS DISTINCT FROM NEW.valid_from)
+      EXECUTE FUNCTION ${fn}();
+  `;
 }
 
 /** Up to `limit` records of `scopes` (every scope for `'all'`) whose mentioned times are not stored yet, in write order. */

@@ -5,7 +5,8 @@
  */
 import { partsGenerationSql, partsSchemaSql } from './pg-parts.js';
 import { supersededGenerationSql } from './pg-superseded.js';
-import { mentionsByScopeSql, mentionsResetSql, mentionsSchemaSql } from './pg-mentions.js';
+import { mentionsByScopeSql, mentionsPendingOnEditSql, mentionsResetSql, mentionsSchemaSql } from './pg-mentions.js';
+import { beliefsOnDeleteSql } from './pg-beliefs.js';
 import { EngramError, messages } from '../../core/errors.js';
 import { LAYERS, STATUSES } from '../../core/memory.js';
 import { BUILT_IN_RELATIONS } from '../../core/relations.js';
@@ -435,6 +436,14 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'a generation per scope raised by every write that changes its superseded captured claims, so a process can keep its index of corrected claims',
     async up(session, { tables: t }) {
       await session.exec(supersededGenerationSql(t));
+    },
+  },
+  {
+    version: 30,
+    name: "triggers that keep the stored mentioned times and the belief intervals right on every process's writes: an edit makes the times pending, a delete takes the intervals",
+    async up(session, { tables: t }) {
+      await session.exec(mentionsPendingOnEditSql(t));
+      await session.exec(beliefsOnDeleteSql(t));
     },
   },
 ];

@@ -17,7 +17,7 @@ import {
   POSTGRES_BOOLEAN,
   visibilitySql,
 } from '../record-columns.js';
-import { keepStoredMentions, MENTIONS_COLUMN, mentionsChange } from '../stored-mentions.js';
+import { keepStoredMentions, MENTIONS_COLUMN } from '../stored-mentions.js';
 
 /** Collects positional parameters: `p.add(value)` returns its placeholder (`$3`). */
 export class Params {
@@ -116,8 +116,7 @@ export { termCounts, termLength };
 /** `SET` assignments for the fields present in `patch` (undefined fields are left alone). */
 export function patchAssignments(patch: MemoryPatch, params: Params): string[] {
   const columns = patchColumns(patch, POSTGRES_BOOLEAN);
-  // what the text names is read again (relative to when it was written) by the next `setMentions`
-  if (mentionsChange(patch)) columns.push([MENTIONS_COLUMN, null]);
+  // an edit of the text or of when it was written makes the stored mentioned times pending by trigger
   return columns.map(([column, value]) => `${column} = ${params.add(value)}`);
 }
 

@@ -24,6 +24,16 @@ export function folderWritable(path: string): boolean {
   }
 }
 
+/** Can this process write the database file `path` and create files beside it (its `-wal` and `-shm`)? */
+export function databaseWritable(path: string): boolean {
+  try {
+    accessSync(resolve(path), constants.W_OK);
+  } catch {
+    return false;
+  }
+  return folderWritable(path);
+}
+
 /** Did `db` fail its first read only because SQLite could not create `-wal`/`-shm` in a folder it may not write? */
 export function blockedByReadOnlyFolder(db: SqliteDatabase, path: string): boolean {
   try {

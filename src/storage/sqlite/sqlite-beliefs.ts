@@ -1,6 +1,7 @@
 /**
  * SQLite's belief intervals (`memory_beliefs`): kept when a patch changes a record's validity, read by
- * `knownAt` reads, dumped and restored, deleted with their record.
+ * `knownAt` reads, dumped and restored, deleted with their record by a trigger (migration 30), so a
+ * purge by any process, one that knows no intervals included, takes them.
  */
 import { endedBeliefs, type BeliefInterval, type StoredBelief } from '../../core/memory.js';
 import type { MemoryPatch } from '../../core/ports/store.js';
@@ -8,6 +9,17 @@ import { assertReadScopes, assertScope, type Scope } from '../../core/scope.js';
 import { BELIEF_COLUMNS, beliefsById, changesValidity, patchedValidity, type BeliefRow } from '../belief-rows.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { BELIEFS_TABLE, inList } from './sqlite-rows.js';
+
+/**
+ * Migration 30: the intervals left by records already deleted go, and a record's go with it from now on.
+ * Ids are unique across scopes, so the id alone names a record's intervals.
+ */
+export const BELIEFS_ON_DELETE_SQL = `
+  DELETE FROM ${BELIEFS_TABLE} WHERE NOT EXISTS (SELECT 1 FROM memories m WHERE m.id = ${BELIEFS_TABLE}.memory_id);
+  CREATE TRIGGER memories_beliefs_delete AFTER DELETE ON memories BEGIN
+    DELETE FROM ${BELIEFS_TABLE} WHERE memory_id = old.id;
+  END;
+`;
 
 const INSERT_BELIEF_SQL = `INSERT OR IGNORE INTO ${BELIEFS_TABLE} (${BELIEF_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)`;
 
@@ -92,7 +104,7 @@ export function restoreBeliefs(connection: SqliteConnection, beliefs: readonly S
   return inserted;
 }
 
-/** Deletes the belief intervals of records `ids` of `scope` (purge and expiry). */
+/** Deletes the belief intervals of records `ids` of `scope` whose rows stay (expiry); a deleted row's go by trigger. */
 export function deleteBeliefs(connection: SqliteConnection, ids: readonly string[], scope: Scope): void {
   if (ids.length > 0) connection.run(`DELETE FROM ${BELIEFS_TABLE} WHERE scope = ? AND ${inList('memory_id')}`, scope, JSON.stringify(ids));
 }

@@ -204,7 +204,7 @@ function deleteLinks(connection: SqliteConnection, scope: Scope, list: string): 
 /**
  * The hard delete of purge, inside the caller's write transaction: refs, edges, vectors (logged in
  * `vector_changes` so in-memory and persisted vector indexes drop them), then the rows (their FTS
- * entries go with them by trigger). The writer runs with `secure_delete`, which zeroes the freed bytes.
+ * entries and belief intervals go with them by trigger). The writer runs with `secure_delete`, which zeroes the freed bytes.
  */
 export function deleteMemories(connection: SqliteConnection, ids: readonly string[], scope: Scope): DeletedCounts & { rowids: number[] } {
   assertScope(scope);
@@ -223,9 +223,8 @@ export function deleteMemories(connection: SqliteConnection, ids: readonly strin
     connection.run('DELETE FROM embedding_staging WHERE memory_rowid = ?', rowid);
     connection.run('INSERT INTO vector_changes (scope, memory_rowid) VALUES (?, ?)', scope, rowid);
   }
-  deleteBeliefs(connection, unique, scope);
+  // the rows' FTS entries (one a record) and belief intervals go with them by trigger
   const records = connection.run(`DELETE FROM memories WHERE scope = ? AND ${inList('id')}`, scope, list);
-  // one FTS row per record, removed by the memories_fts_delete trigger
   return { records, edges, refs, indexEntries: records + vectors, rowids };
 }
 

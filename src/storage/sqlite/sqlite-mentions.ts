@@ -1,6 +1,8 @@
 /**
  * The stored mentioned times in SQLite (`../stored-mentions.ts`): the `mentions` column of `memories`
- * (migration 25), NULL while pending, found through a partial index of the pending rows.
+ * (migration 25), NULL while pending, found through a partial index of the pending rows. A trigger
+ * (migration 30) makes a row pending again when its text or write time changes, so an edit by any
+ * process, one that knows no such column included, is read again.
  */
 import type { MentionsCandidate, TimeSpan } from '../../core/ports/store.js';
 import { encodeMentions, MENTIONS_COLUMN } from '../stored-mentions.js';
@@ -10,6 +12,20 @@ import { inList } from './sqlite-rows.js';
 
 /** The partial index of the rows whose mentioned times are not stored yet. */
 export const MENTIONS_PENDING_INDEX = 'memories_mentions_pending';
+
+/**
+ * Migration 30: an edit of a row's text or of when it was written (`occurred_at`, else `valid_from`)
+ * clears its stored times, whichever process wrote it. Only those columns fire it, so the fill's own
+ * `UPDATE … SET mentions` never does.
+ */
+export const MENTIONS_PENDING_ON_EDIT_SQL = `
+  CREATE TRIGGER memories_mentions_pending AFTER UPDATE OF content, occurred_at, valid_from ON memories
+  WHEN new.${MENTIONS_COLUMN} IS NOT NULL
+    AND (old.content IS NOT new.content OR old.occurred_at IS NOT new.occurred_at OR old.valid_from IS NOT new.valid_from)
+  BEGIN
+    UPDATE memories SET ${MENTIONS_COLUMN} = NULL WHERE rowid = new.rowid;
+  END;
+`;
 
 /** Up to `limit` records of `scopes` (every scope for `'all'`) whose mentioned times are not stored yet. */
 export function readPendingMentions(connection: SqliteConnection, scopes: readonly Scope[] | 'all', limit: number): MentionsCandidate[] {

@@ -6,7 +6,8 @@
 import { PARTS_SCHEMA_SQL } from './sqlite-parts.js';
 import { SUPERSEDED_GENERATION_SQL } from './sqlite-superseded.js';
 import { MENTIONS_COLUMN } from '../stored-mentions.js';
-import { MENTIONS_PENDING_INDEX } from './sqlite-mentions.js';
+import { MENTIONS_PENDING_INDEX, MENTIONS_PENDING_ON_EDIT_SQL } from './sqlite-mentions.js';
+import { BELIEFS_ON_DELETE_SQL } from './sqlite-beliefs.js';
 import { randomUUID } from 'node:crypto';
 import { EngramError, messages } from '../../core/errors.js';
 import { LAYERS, STATUSES } from '../../core/memory.js';
@@ -586,6 +587,14 @@ export const MIGRATIONS: readonly Migration[] = [
       }
     },
   },
+  {
+    version: 30,
+    name: "triggers that keep the stored mentioned times and the belief intervals right on every process's writes: an edit makes the times pending, a delete takes the intervals",
+    up(connection) {
+      connection.exec(MENTIONS_PENDING_ON_EDIT_SQL);
+      connection.exec(BELIEFS_ON_DELETE_SQL);
+    },
+  },
 ];
 
 /**
@@ -651,21 +660,31 @@ function appliedVersions(connection: SqliteConnection): Set<number> {
   return new Set(connection.all<{ version: number }>('SELECT version FROM schema_migrations').map((row) => row.version));
 }
 
-/** For read-only opens: the schema must already be current, since nothing may be written. */
-export function assertSchemaCurrent(connection: SqliteConnection): void {
+/** The database's schema version (its newest migration) and whether any migration is pending; throws when a newer Engram wrote it. */
+export function schemaState(connection: SqliteConnection): { version: number; pending: boolean } {
   const applied = appliedVersions(connection);
   const version = Math.max(0, ...applied);
   if (version > LATEST_VERSION) throw newerSchema(version);
   // by version, as `migrate` applies them: a lower one merged later is pending below the newest
-  if (MIGRATIONS.some((m) => !applied.has(m.version))) {
-    throw new EngramError(
-      'STORAGE_UNAVAILABLE',
-      messages.storageUnavailable(
-        `the database schema is at version ${version}, this Engram needs ${LATEST_VERSION}; open it once read-write to migrate it`,
-      ),
-      { details: { version, expected: LATEST_VERSION } },
+  return { version, pending: MIGRATIONS.some((m) => !applied.has(m.version)) };
+}
+
+/** For read-only opens: the schema must already be current, since nothing may be written. */
+export function assertSchemaCurrent(connection: SqliteConnection): void {
+  const { version, pending } = schemaState(connection);
+  if (pending) {
+    throw olderSchema(
+      version,
+      'this process opens it read-only (asked to, or its folder cannot be written), so it cannot migrate it; open it once with this Engram where the file and its folder can be written (any command on it migrates it, e.g. "engram stats --db <file>"), then open it here again',
     );
   }
+}
+
+/** `STORAGE_UNAVAILABLE` for a database at schema `version`, older than this code's, that cannot be migrated here: `fix` says what to do. */
+export function olderSchema(version: number, fix: string): EngramError {
+  return new EngramError('STORAGE_UNAVAILABLE', messages.olderSchema(version, LATEST_VERSION, fix), {
+    details: { version, expected: LATEST_VERSION },
+  });
 }
 
 export const META_EMBEDDING_NAME = 'embedding.name';

@@ -18,7 +18,7 @@ import {
   TERM_COUNT_COLUMN,
   visibilitySql,
 } from '../record-columns.js';
-import { keepStoredMentions, MENTIONS_COLUMN, mentionsChange } from '../stored-mentions.js';
+import { keepStoredMentions, MENTIONS_COLUMN } from '../stored-mentions.js';
 
 /** A `memories` row as the driver returns it, keyed by column (`record-columns.ts` says which). */
 export type MemoryRow = Readonly<Record<string, unknown>>;
@@ -82,8 +82,7 @@ export function patchAssignments(patch: MemoryPatch): { sql: string; params: unk
     const lexical = LEXICAL_COLUMNS.find(([source]) => source === column)?.[1];
     if (lexical !== undefined) columns.push([lexical, lexicalText(value as string)]);
   }
-  // what the text names is read again (relative to when it was written) by the next `setMentions`
-  if (mentionsChange(patch)) columns.push([MENTIONS_COLUMN, null]);
+  // an edit of the text or of when it was written makes the stored mentioned times pending by trigger
   return { sql: columns.map(([column]) => `${column} = ?`).join(', '), params: columns.map(([, value]) => value) };
 }
 

@@ -1,7 +1,7 @@
 /**
  * `engram migrate --from engram.db --to postgres://…`: copies a SQLite database into PostgreSQL and
- * verifies every table by a content hash. Prints a per-table table (or `--json`); exit code 1 when any
- * table differs.
+ * verifies every table by a content hash (a file an earlier release wrote is migrated first, as any
+ * command's open does). Prints a per-table table (or `--json`); exit code 1 when any table differs.
  */
 import type { Command } from 'commander';
 import { EngramError } from '../../../core/errors.js';
@@ -31,7 +31,7 @@ export function registerMigrateCommand(program: Command): void {
     .description(
       'copy a SQLite database into PostgreSQL (records, embeddings, edges, relation types, reports, queues, meta) and verify each table by content hash',
     )
-    .requiredOption('--from <file>', 'the SQLite database to copy (read only)')
+    .requiredOption('--from <file>', 'the SQLite database to copy (only read, once its schema is current)')
     .requiredOption('--to <url>', 'postgres://user:password@host:5432/database[?schema=name]; the schema must be empty')
     .option('--json', 'machine-readable JSON output')
     .option('--quiet', 'no progress lines on stderr')
