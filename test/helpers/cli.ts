@@ -26,8 +26,11 @@ export function runCli(args: readonly string[], options: { input?: string; env?:
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-/** Runs `engram ...args` asynchronously. */
-export function runCliAsync(args: readonly string[], options: { env?: Record<string, string>; input?: string } = {}): Promise<CliResult> {
+/** Runs `engram ...args` asynchronously; an `env` entry set to undefined is left out of the child's environment. */
+export function runCliAsync(
+  args: readonly string[],
+  options: { env?: Record<string, string | undefined>; input?: string } = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...options.env } });
     let stdout = '';

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { temporaryPath } from '../../atomic-file.js';
 import { EngramError } from '../../core/errors.js';
 import type { OnnxPooling } from './onnx-model-catalogue.js';
+import { disableOnnxRuntimeTelemetry } from './onnx-runtime-telemetry.js';
 
 /** What {@link OnnxModel.load} needs: the model folder and how to run it. */
 export interface OnnxModelConfig {
@@ -92,6 +93,8 @@ export class OnnxModel {
    * A copy that does not load is replaced; a folder that cannot be written keeps none.
    */
   static async load(config: OnnxModelConfig): Promise<OnnxModel> {
+    // before onnxruntime creates its environment, which reads it once per process
+    disableOnnxRuntimeTelemetry();
     try {
       const [ortImport, { Tokenizer }, tokenizerJson] = await Promise.all([
         import('onnxruntime-node'),

@@ -1,6 +1,7 @@
 import { resolveWorkerScript } from '../../worker-script.js';
 import { EmbedderWorkerPool } from '../worker-pool.js';
 import type { OnnxModelConfig } from './onnx-model.js';
+import { disableOnnxRuntimeTelemetry } from './onnx-runtime-telemetry.js';
 import type { OnnxWorkerData } from './onnx-worker-messages.js';
 
 /**
@@ -16,6 +17,8 @@ import type { OnnxWorkerData } from './onnx-worker-messages.js';
  */
 export class OnnxWorkerPool extends EmbedderWorkerPool {
   constructor(options: { size: number; model: OnnxModelConfig; workerUrl: URL }) {
+    // on this thread, whose environment the workers' onnxruntime reads (their process.env is a copy)
+    disableOnnxRuntimeTelemetry();
     const workerData: OnnxWorkerData = { engramOnnxWorker: true, model: options.model };
     super({
       size: options.size,
