@@ -111,7 +111,9 @@ const PROVIDER_FORMATS: readonly Detector[] = [
   { kind: 'anthropic-key', pattern: /\bsk-ant-[a-z]{2,8}\d{0,3}-[A-Za-z0-9_-]{20,}/g },
   {
     kind: 'openai-key',
-    pattern: /\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}/g,
+    // bounded, and whole: a match the check below refuses is searched again from its next character, so
+    // an unbounded run made "sk-" repeated through 200,000 characters cost 54 s (each try read to the end)
+    pattern: /\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,512}(?![A-Za-z0-9_-])/g,
     replace: (m, _g, placeholder) =>
       /[0-9]/.test(m) && /[A-Za-z].*[A-Za-z]/.test(m.slice(3)) && entropy(m) > 3 ? placeholder('openai-key') : null,
   },

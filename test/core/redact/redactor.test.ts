@@ -127,6 +127,17 @@ describe('createRedactor().redact', () => {
     }
   });
 
+  it('reads an OpenAI key whole, up to 512 characters after its prefix; a longer run or "sk-" repeated is no key', () => {
+    const key = `sk-proj-${'Zr4Tq9Wm2Xc7Vb5Nk8Lp3Hs6Jd1Fg0Ya2Qe4_'.repeat(12)}`;
+    expect(key.length).toBeGreaterThan(400);
+    expect(redactor.redact(`key ${key} end`).text).toBe('key [redacted:openai-key] end');
+    const run = `sk-${'Zr4Tq9Wm2Xc7Vb5Nk8Lp3Hs6Jd1Fg0Ya2Qe4'.repeat(15)}`;
+    expect(redactor.redact(run).count).toBe(0);
+    // refused matches are searched again from their next character: the text comes back as it was
+    const repeated = 'sk-'.repeat(5000);
+    expect(redactor.redact(repeated)).toMatchObject({ text: repeated, count: 0 });
+  });
+
   it('is off with enabled: false, and takes extra patterns', () => {
     const input = 'GITHUB_TOKEN=ghp_Zr4Tq9Wm2Xc7Vb5Nk8Lp3Hs6Jd1Fg0Ya2Qe4 and acme_ZR4TQ9WM';
     expect(createRedactor({ enabled: false }).redact(input).text).toBe(input);
