@@ -44,6 +44,9 @@ function mapStrings(value: unknown, fn: (text: string) => string, address: reado
   if (typeof value === 'object' && value !== null && !ArrayBuffer.isView(value)) {
     let changed = false;
     const next: Record<string, unknown> = {};
+    // the last number given to a name that several keys redact to: `~2`, `~3`… (one more `~` each made the
+    // keys grow with their count, 4,000 such keys 8 million characters and 40 s)
+    const numbered = new Map<string, number>();
     for (const [k, v] of Object.entries(value)) {
       if (address.includes(k)) {
         next[k] = v;
@@ -52,7 +55,13 @@ function mapStrings(value: unknown, fn: (text: string) => string, address: reado
       const out = mapStrings(v, fn);
       // a key can hold a secret too (a token used as a name in `properties`); no detector finds a shorter one
       let name = k.length >= MIN_KEY_SECRET ? fn(k) : k;
-      if (name !== k) while (Object.hasOwn(next, name)) name = `${name}~`;
+      if (name !== k && Object.hasOwn(next, name)) {
+        const base = name;
+        let n = numbered.get(base) ?? 1;
+        do name = `${base}~${(n += 1)}`;
+        while (Object.hasOwn(next, name));
+        numbered.set(base, n);
+      }
       changed ||= out !== v || name !== k;
       next[name] = out;
     }

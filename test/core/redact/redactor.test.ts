@@ -152,6 +152,19 @@ describe('createRedactor().redact', () => {
 });
 
 describe('whole values', () => {
+  it('keeps every property whose key redacts alike, numbered, with keys that do not grow with their count', () => {
+    const tokens = Array.from({ length: 50 }, (_, i) => `ghp_${String(i).padStart(2, '0')}Zr4Tq9Wm2Xc7Vb5Nk8Lp3Hs6Jd1Fg0Ya2Qe`);
+    const { inputs } = redactInputs(
+      [{ scope: 'acme/shop', content: 'tokens by name', properties: Object.fromEntries(tokens.map((t, i) => [t, i])) }],
+      redactor,
+    );
+    const properties = inputs[0]?.properties as Record<string, number>;
+    expect(Object.values(properties).sort((a, b) => a - b)).toEqual(tokens.map((_, i) => i));
+    expect(Object.keys(properties)).toContain('[redacted:github-token]~50');
+    expect(Math.max(...Object.keys(properties).map((key) => key.length))).toBeLessThan(30);
+    expect(JSON.stringify(properties)).not.toMatch(/ghp_/);
+  });
+
   it('redacts every string of a remember input except its scope, and counts per input', () => {
     const { inputs, counts } = redactInputs(
       [
