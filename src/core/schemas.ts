@@ -7,7 +7,7 @@ import { messages } from './errors.js';
 import { describeValue } from './parse-input.js';
 import { LAYERS, PROVENANCE_KINDS, STATUSES } from './memory.js';
 import { isInstant, MAX_INSTANT_MS, MIN_INSTANT_MS, parseIsoInstant } from './instant.js';
-import { scopeProblem } from './scope.js';
+import { MAX_READ_SCOPES, scopeProblem } from './scope.js';
 import { isTimeZone } from './text/time-zone.js';
 import { cutText } from './text/cut-text.js';
 import { personaSchema } from './persona/persona.js';
@@ -56,7 +56,9 @@ export const scopeSchema = z
 /** The scopes a read may see: at least one; a missing list says how to pass one. */
 export const readScopeListSchema = z
   .array(scopeSchema, { error: (issue) => (issue.input === undefined ? messages.noScopes() : undefined) })
-  .min(1, messages.noScopes());
+  .min(1, messages.noScopes())
+  // as browse and list: a read naming 40,000 scopes took 9 s and answered a refusal listing all of them
+  .max(MAX_READ_SCOPES);
 
 /**
  * A point in time, the one date schema of every input: ISO 8601 text or integer epoch milliseconds,

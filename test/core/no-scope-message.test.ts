@@ -27,4 +27,24 @@ describe('reads without scopes', () => {
       expect(String((error as Error).message)).toMatch(/pass at least one scope/);
     }
   });
+
+  it('recall, context and stats refuse more than 1,000 scopes in one read, as list and browse do', async () => {
+    const { engram, cleanup } = await tempEngram();
+    done = cleanup;
+    const scopes = Array.from({ length: 1001 }, (_, i) => `acme/u${i}`);
+    const calls: (() => Promise<unknown>)[] = [
+      () => engram.recall('anything', { scopes }),
+      () => engram.context({ message: 'hi', scopes }),
+      () => engram.stats({ scopes }),
+    ];
+    for (const call of calls) {
+      const error = await call().then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).toMatchObject({ code: 'INVALID_INPUT' });
+      expect(String((error as Error).message)).toMatch(/scopes must have at most 1000 items/);
+    }
+    await expect(engram.recall('anything', { scopes: scopes.slice(0, 1000) })).resolves.toMatchObject({ hits: [] });
+  });
 });
