@@ -130,6 +130,12 @@ describe('front matter', () => {
     expect(note.body).toBe('# Body\ntext');
     expect(splitFrontMatter('no front matter\n---\n').frontMatter).toEqual({});
   });
+
+  it('reads the keys of a note whose front matter also holds a line of 40,000 spaces, and skips that line', () => {
+    const note = splitFrontMatter(`---\ntitle: Long\n${' '.repeat(40_000)}x\na${' '.repeat(40_000)}: y\ntags: [one]\n---\nbody`);
+    expect(note.frontMatter).toEqual({ title: 'Long', tags: ['one'] });
+    expect(note.body).toBe('body');
+  });
 });
 
 describe('ChatGPT conversations', () => {

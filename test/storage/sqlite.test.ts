@@ -478,6 +478,9 @@ describe('SQLite query building', () => {
         { term: 'b', weight: 4 },
       ]),
     ).toEqual({ match: '"a" OR "a" OR "b" OR "b" OR "b" OR "b" OR "b" OR "b" OR "b" OR "b"', scale: 0.5 });
+    // a word FTS5 cuts into many tokens is matched by its first eight, not as a phrase of thousands
+    expect(buildFtsQuery([{ term: 'node.js' }])).toEqual({ match: '"node.js"', scale: 1 });
+    expect(buildFtsQuery([{ term: 'a.b.'.repeat(2500) }])).toEqual({ match: '"a.b.a.b.a.b.a.b"', scale: 1 });
   });
 });
 

@@ -38,11 +38,18 @@ function unquote(value: string): string {
   return v.replace(/\s+#.*$/, '');
 }
 
+/** How far into a front-matter line its key's ":" may be. */
+const MAX_KEY_CHARS = 200;
+
 function parseFrontMatter(yaml: string): Record<string, FrontMatterValue> {
   const out: Record<string, FrontMatterValue> = {};
   const lines = yaml.split('\n');
   for (let i = 0; i < lines.length; i += 1) {
     const line = lines[i] as string;
+    // a key is short: the lazy key and the spaces before ":" both take spaces, so a line of 40,000
+    // spaces took the pattern 8 s when it was tried on the whole line
+    const colon = line.indexOf(':');
+    if (colon < 0 || colon > MAX_KEY_CHARS) continue;
     const match = /^([A-Za-z0-9_][A-Za-z0-9_ .-]*?)\s*:(?:\s+(.*))?$/.exec(line);
     if (match === null) continue;
     const key = (match[1] as string).trim();

@@ -44,7 +44,22 @@ export const LINK_EDGE = 'links_to';
 
 const LINK = /(!?)\[\[([^\]|#\n]*)(?:#[^\]|\n]*)?(?:\|[^\]\n]*)?\]\]/g;
 const OBSERVATION = /^\s*[-*]\s+\[([^\]\s][^\]]*)\]\s+(.+)$/;
-const RELATION = /^\s*[-*]\s+([A-Za-z][\w -]*?)\s+\[\[([^\]|#\n]+)(?:#[^\]|\n]*)?(?:\|[^\]\n]*)?\]\]\s*(?:\((.*)\))?\s*$/;
+const RELATION_PATTERN = /^\s*[-*]\s+([A-Za-z][\w -]*?)\s+\[\[([^\]|#\n]+)(?:#[^\]|\n]*)?(?:\|[^\]\n]*)?\]\]\s*(?:\((.*)\))?\s*$/;
+/**
+ * A relation line ("- works_at [[Acme]]"): its name and the spaces before "[[" are short, and the pattern
+ * is only tried where "[[" comes early (the lazy name and the spaces after it both take spaces, so a
+ * line of 40,000 spaces took the pattern 6 s).
+ */
+const RELATION = {
+  exec: (line: string): RegExpExecArray | null => (relationPossible(line) ? RELATION_PATTERN.exec(line) : null),
+  test: (line: string): boolean => relationPossible(line) && RELATION_PATTERN.test(line),
+};
+const RELATION_HEAD_CHARS = 300;
+
+function relationPossible(line: string): boolean {
+  const link = line.indexOf('[[');
+  return link > 0 && link <= RELATION_HEAD_CHARS;
+}
 const TASK = /^\s*[-*]\s+\[[ xX-]\]\s/;
 
 interface Note {

@@ -18,6 +18,20 @@ const MAX_REPETITIONS = 8;
 /** Bounds the work one query can cause. */
 const MAX_WORDS = 64;
 const WORD_CHARACTER = /[\p{L}\p{N}]/u;
+/**
+ * How many tokens one query word may hold. FTS5 cuts a word such as "node.js" or "api.example.com" into
+ * tokens and matches them as a phrase; a 10,000-character "a.b.a.b…" was a phrase of 5,000 tokens, and
+ * matching it took seconds at every recall. A longer word is matched by its first tokens.
+ */
+const MAX_PHRASE_TOKENS = 8;
+const TOKEN_RUNS = /[\p{L}\p{N}]+/gu;
+
+/** `word` up to the end of its MAX_PHRASE_TOKENS-th token. */
+function phraseHead(word: string): string {
+  let count = 0;
+  for (const run of word.matchAll(TOKEN_RUNS)) if ((count += 1) === MAX_PHRASE_TOKENS) return word.slice(0, run.index + run[0].length);
+  return word;
+}
 
 /**
  * The MATCH expression for `terms`, or `null` when no term contains a searchable word.
@@ -53,7 +67,7 @@ export function ftsPhrases(
     // a CJK word is matched by its dictionary words, as FTS5 indexed them (lexical_text) and as PostgreSQL's lexemes hold them
     for (const word of term.split(/\s+/u).flatMap((part) => (hasCjk(part) ? segmentCjk(part.toLowerCase()) : [part]))) {
       if (!WORD_CHARACTER.test(word)) continue;
-      const key = word.toLowerCase();
+      const key = phraseHead(word).toLowerCase();
       if (!weights.has(key) && weights.size >= MAX_WORDS) continue;
       weights.set(key, (weights.get(key) ?? 0) + weight);
     }
