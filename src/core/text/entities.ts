@@ -13,6 +13,7 @@
  * Each entity is lowercased, trimmed, stripped of a possessive 's, and listed once, in text order.
  */
 import { hasCjk } from './cjk.js';
+import { dropFormatCharacters } from './format-characters.js';
 import { GAZETTEER_MAX_WORDS, gazetteerEntries, gazetteerFirstWords } from './gazetteer.js';
 import { STOP_WORDS } from './stop-words.js';
 
@@ -111,13 +112,7 @@ interface Found {
 
 function normalizeEntity(value: string): string {
   // one form of a name however it was typed: a decomposed "São Paulo" (macOS) is the composed one
-  return value
-    .normalize('NFC')
-    .replace(/\p{Cf}/gu, '')
-    .trim()
-    .replace(/\s+/gu, ' ')
-    .replace(POSSESSIVE, '')
-    .toLowerCase();
+  return dropFormatCharacters(value.normalize('NFC')).trim().replace(/\s+/gu, ' ').replace(POSSESSIVE, '').toLowerCase();
 }
 
 /** Finds URL, e-mail, handle, hashtag and identifier spans and masks them so later passes skip them. */

@@ -12,3 +12,4 @@ export { parseTemporalExpression, extractDates, type TemporalWindow, type Tempor
 export { isTimeZone } from './time-zone.js';
 export { splitSentences, type TextSpan } from './sentences.js';
 export { cutText } from './cut-text.js';
+export { dropFormatCharacters } from './format-characters.js';

@@ -10,7 +10,7 @@ import type { Edge, MemoryRecord } from '../memory.js';
 import { isVisible } from '../memory.js';
 import { isConcept } from '../record-kinds.js';
 import type { StoreTransaction } from '../ports/store.js';
-import { contentTerms } from '../text/index.js';
+import { contentTerms, dropFormatCharacters } from '../text/index.js';
 import { claimClauses, compareClaims, extractClaim, toolsOfSameKind, type ClaimComparison } from './claims/index.js';
 import { heldSince, linkedVersions } from './claim-versions.js';
 import { newId } from './new-record.js';
@@ -240,9 +240,7 @@ function isExempt(old: MemoryRecord, incoming: MemoryRecord): boolean {
  * "São" or a full-width "Ｔｅｓｌａ" is the same word), invisible format characters dropped.
  */
 export function normalize(text: string): string {
-  return text
-    .normalize('NFKC')
-    .replace(/\p{Cf}/gu, '')
+  return dropFormatCharacters(text.normalize('NFKC'))
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();

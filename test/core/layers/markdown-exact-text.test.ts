@@ -4,27 +4,15 @@
  * line break or surrounding spaces. Every record comes back exactly, and a second import of the same
  * files changes nothing.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Engram } from '../../../src/index.js';
 import type { MemoryRecord } from '../../../src/core/memory.js';
 import { parseEntries } from '../../../src/core/markdown/format.js';
-import { tempEngram } from '../../helpers/temp.js';
+import { enginesClosedAfterEach, everything as everythingIn } from '../../helpers/markdown-round-trip.js';
 
 const S = 'acme/users/alice';
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0)) await c();
-});
-
-async function open(): Promise<Engram> {
-  const t = await tempEngram();
-  cleanups.push(t.cleanup);
-  return t.engram;
-}
-
-async function everything(engram: Engram, scope = S): Promise<MemoryRecord[]> {
-  return engram.store.listMemories({ scopes: [scope], limit: 1000 });
-}
+const open = enginesClosedAfterEach();
+const everything = (engram: Engram, scope = S): Promise<MemoryRecord[]> => everythingIn(engram, scope);
 
 const TEXTS = [
   'npm install output: Downloading 10%\rDownloading 100% done',

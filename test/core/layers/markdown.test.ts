@@ -1,24 +1,12 @@
 /** Markdown export/import (seed 003): readable dated files; a round trip reproduces every record exactly. */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Engram } from '../../../src/index.js';
 import type { MemoryRecord } from '../../../src/core/memory.js';
-import { tempEngram } from '../../helpers/temp.js';
+import { enginesClosedAfterEach, everything as everythingIn } from '../../helpers/markdown-round-trip.js';
 
 const S = 'acme/users/alice';
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0)) await c();
-});
-
-async function open(): Promise<Engram> {
-  const t = await tempEngram();
-  cleanups.push(t.cleanup);
-  return t.engram;
-}
-
-async function everything(engram: Engram, scope = S): Promise<MemoryRecord[]> {
-  return engram.store.listMemories({ scopes: [scope], limit: 10_000 });
-}
+const open = enginesClosedAfterEach();
+const everything = (engram: Engram, scope = S): Promise<MemoryRecord[]> => everythingIn(engram, scope);
 
 async function seed(engram: Engram): Promise<Record<string, string>> {
   const ids: Record<string, string> = {};

@@ -140,13 +140,6 @@ describe('parseTemporalExpression', () => {
     const window = parseTemporalExpression('yesterday', REFERENCE, { timezoneOffsetMinutes: 120 });
     expect(window).toEqual({ start: day(2024, 3, 15) - 2 * 3_600_000, end: day(2024, 3, 16) - 2 * 3_600_000, text: 'yesterday' });
   });
-
-  it('parses the same on the first 200 calls as after them (memoised parts are pure)', () => {
-    const queries = ['what did we do last May?', 'tell me about the deploy pipeline', 'two weeks before 8 May 2023'];
-    const first = queries.map((query) => parseTemporalExpression(query, REFERENCE));
-    for (let index = 0; index < 200; index++) parseTemporalExpression(queries[index % 3] ?? '', REFERENCE);
-    expect(queries.map((query) => parseTemporalExpression(query, REFERENCE))).toEqual(first);
-  });
 });
 
 describe('extractDates', () => {

@@ -4,6 +4,7 @@
  */
 import { CJK_STOP_WORDS, hasCjk, segmentCjk } from '../../text/cjk.js';
 import { dictionary } from '../../text/dictionary.js';
+import { dropFormatCharacters } from '../../text/format-characters.js';
 
 /** Leading words that carry no identity: "the billing service" ≈ "billing service". */
 const DETERMINERS = new Set([
@@ -273,8 +274,7 @@ const CJK_CONTENT_STOP_WORDS = new Set([...CJK_STOP_WORDS, ...CJK_PARTICLES]);
  * joiners, soft hyphen, word joiner, BOM), so "Neo\u200Bvim" is the word "Neovim" and restates it.
  */
 export function normalizeSpacing(text: string): string {
-  return text
-    .replace(/\p{Cf}/gu, '')
+  return dropFormatCharacters(text)
     .replace(/[\u2018\u2019\u02bc]/g, "'")
     .replace(/[\u201c\u201d]/g, '"')
     .replace(/\s+/g, ' ')
