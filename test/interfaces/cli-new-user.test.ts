@@ -7,7 +7,9 @@
  */
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Command } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
+import { buildProgram } from '../../src/interfaces/cli/program.js';
 import { binBuilt, json, runCli } from '../helpers/cli.js';
 import { startServe } from '../helpers/serve.js';
 import { tempDir } from '../helpers/temp.js';
@@ -145,14 +147,23 @@ describe.skipIf(!binBuilt)('engram setup claude-code', { timeout: 60_000 }, () =
   });
 });
 
-/** A command's help: its long flags and, for a group, its subcommands. */
-function helpOf(path: readonly string[]): { flags: string[]; subcommands: string[] } {
-  const result = runCli([...path, '--help'], { env });
-  expect(result.status, `engram ${path.join(' ')} --help`).toBe(0);
-  const [, options = '', commands = ''] = /Options:\n([\s\S]*?)(?:\nCommands:\n([\s\S]*))?$/.exec(result.stdout) ?? [];
+/** The long flags and, for a group, the subcommands a help text lists. */
+function parseHelp(text: string): { flags: string[]; subcommands: string[] } {
+  const [, options = '', commands = ''] = /Options:\n([\s\S]*?)(?:\nCommands:\n([\s\S]*))?$/.exec(text) ?? [];
   const flags = [...options.matchAll(/^ {2}(?:-\w, )?(--[\w-]+)/gm)].map((m) => m[1] as string).filter((f) => f !== '--help');
   const subcommands = [...commands.matchAll(/^ {2}([\w-]+)/gm)].map((m) => m[1] as string).filter((c) => c !== 'help');
   return { flags, subcommands };
+}
+
+/**
+ * A command's help as the bin prints it, from the program the bin builds (in-process: one spawn per
+ * command made this walk ~60 spawns; a test below checks the bin prints the same).
+ */
+function helpOf(path: readonly string[]): { flags: string[]; subcommands: string[] } {
+  let command: Command | undefined = buildProgram();
+  for (const name of path) command = command?.commands.find((sub) => sub.name() === name);
+  if (command === undefined) throw new Error(`no command engram ${path.join(' ')}`);
+  return parseHelp(command.helpInformation());
 }
 
 describe.skipIf(!binBuilt)('docs/cli.md "Every command and flag"', { timeout: 300_000 }, () => {
@@ -163,6 +174,14 @@ describe.skipIf(!binBuilt)('docs/cli.md "Every command and flag"', { timeout: 30
       .split('\n')
       .find((line) => line.startsWith(`| \`engram ${path.join(' ')}\``) || line.startsWith(`| \`engram ${path.join(' ')} `));
   const names = (text: string, flag: string): boolean => new RegExp(`\`(?:-\\w, )?${flag}(?![\\w-])`).test(text);
+
+  it('the in-process walk reads the help the bin prints', () => {
+    for (const path of [[], ['recall'], ['import'], ['keys', 'create']]) {
+      const result = runCli([...path, '--help'], { env });
+      expect(result.status, `engram ${path.join(' ')} --help`).toBe(0);
+      expect(helpOf(path), path.join(' ')).toEqual(parseHelp(result.stdout));
+    }
+  });
 
   it('lists every common flag', () => {
     for (const flag of common) expect(names(section, flag), flag).toBe(true);
