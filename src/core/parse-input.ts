@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { EngramError, messages } from './errors.js';
+import { cutText } from './text/cut-text.js';
 
 /**
  * Parses `value` with `schema`, or throws `INVALID_INPUT` listing every problem by field path. Text that
@@ -22,12 +23,16 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what:
   const unstorable = unstorableTextPaths(value);
   if (result.success && unstorable.length === 0) return result.data;
   const issues = [
-    ...unstorable,
+    ...unstorable.map((issue) => ({ ...issue, path: echoedPath(issue.path) })),
     ...(result.success
       ? []
       : result.error.issues
           .flatMap((i) => leafIssues(i))
-          .map(({ path, issue }) => ({ path, message: describeIssue(issue), raw: issue.message }))),
+          .map(({ path, issue }) => ({
+            path: echoedPath(path),
+            message: describeIssue(issue),
+            raw: cutEcho(issue.message, MAX_RAW_MESSAGE),
+          }))),
   ].slice(0, 8);
   // a problem of the whole input (no field) is said once: "update: name at least one field", not "update: update name…"
   const problems = issues.map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')} ${issue.message}` : issue.message));
@@ -202,6 +207,33 @@ export function describeValue(value: unknown): string {
   }
 }
 
+/**
+ * A refusal names what it refuses, within bounds: a caller's field name or key is echoed up to
+ * {@link MAX_ECHOED} characters, at most {@link MAX_LISTED_KEYS} unknown fields are listed, and zod's own
+ * message (kept in the details) is cut at {@link MAX_RAW_MESSAGE}: 30,000 unknown fields once made a
+ * 578 KB error, and one 100,000-character key a 100 KB one.
+ */
+const MAX_ECHOED = 64;
+const MAX_LISTED_KEYS = 10;
+const MAX_RAW_MESSAGE = 500;
+const MAX_PATH_PARTS = 12;
+
+/** `text` whole when short, else its start (on a character boundary) and "…". */
+function cutEcho(text: string, max: number): string {
+  return text.length <= max ? text : `${cutText(text, max - 1)}…`;
+}
+
+/** A field name or key of the caller's, as a refusal echoes it. */
+function echoed(key: PropertyKey): string {
+  return cutEcho(String(key), MAX_ECHOED);
+}
+
+/** A field path as a refusal echoes it: each part bounded, and a deep one as its first and last parts around "…". */
+function echoedPath(path: readonly PropertyKey[]): string[] {
+  const parts = path.map(echoed);
+  return parts.length <= MAX_PATH_PARTS ? parts : [...parts.slice(0, MAX_PATH_PARTS / 2), '…', ...parts.slice(-MAX_PATH_PARTS / 2 + 1)];
+}
+
 /** Zod's own message of a union no branch of which matched; a schema's `error` replaces it with its wording. */
 const DEFAULT_UNION_MESSAGE = 'Invalid input';
 
@@ -260,8 +292,11 @@ function describeIssue(issue: z.core.$ZodIssue): string {
         : `is too small (minimum ${String(issue.minimum)})`;
     case 'invalid_value':
       return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
-    case 'unrecognized_keys':
-      return `has unknown field(s) ${issue.keys.join(', ')}`;
+    case 'unrecognized_keys': {
+      const listed = issue.keys.slice(0, MAX_LISTED_KEYS).map(echoed).join(', ');
+      const more = issue.keys.length - MAX_LISTED_KEYS;
+      return `has unknown field(s) ${listed}${more > 0 ? ` and ${more} more` : ''}`;
+    }
     case 'invalid_type':
       return `must be ${TYPE_NAMES[issue.expected] ?? issue.expected}${given(issue)}`;
     case 'invalid_union': {

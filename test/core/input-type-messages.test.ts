@@ -97,6 +97,39 @@ describe('messages for values of the wrong type', () => {
   });
 });
 
+describe('a refusal stays short whatever the input holds', () => {
+  it('lists ten unknown fields of 30,000, cuts a 100,000-character key and a 100-deep path, and changes nothing', async () => {
+    const { engram, cleanup } = await tempEngram();
+    try {
+      const weights = Object.fromEntries(Array.from({ length: 30_000 }, (_, i) => [`field${i}`, 1]));
+      const many = await engram.recall('x', { scopes: ['t/a'], weights: weights as never }).catch((error: unknown) => error);
+      expect(many).toMatchObject({ code: 'INVALID_INPUT' });
+      const { message, details } = many as { message: string; details: unknown };
+      expect(message).toContain(
+        'weights has unknown field(s) field0, field1, field2, field3, field4, field5, field6, field7, field8, field9 and 29990 more',
+      );
+      expect(JSON.stringify(details).length).toBeLessThan(2_000);
+
+      const key = 'k'.repeat(100_000);
+      const long = await engram.remember({ scope: 't/a', content: 'a note', [key]: 1 } as never).catch((error: unknown) => error);
+      expect((long as Error).message).toMatch(/has unknown field\(s\) k{63}…$/);
+      expect(JSON.stringify((long as { details: unknown }).details).length).toBeLessThan(2_000);
+
+      let deep: unknown = 'bad\u0000text';
+      for (let i = 0; i < 100; i++) deep = { [`${'p'.repeat(300)}${i}`]: deep };
+      const nested = await engram
+        .remember({ scope: 't/a', content: 'a note', layer: 'semantic', properties: deep as never })
+        .catch((error: unknown) => error);
+      expect(nested).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('NUL character') });
+      expect((nested as Error).message.length).toBeLessThan(1_500);
+      expect((nested as { details: { issues: { path: string[] }[] } }).details.issues[0]?.path).toContain('…');
+      expect((await engram.stats({ scopes: ['t/a'] })).total).toBe(0);
+    } finally {
+      await cleanup();
+    }
+  });
+});
+
 describe('arguments of the wrong kind are INVALID_INPUT, never a TypeError, and change nothing', () => {
   it('an id that is not a string names the method, what an id is and what was given', async () => {
     const { engram, cleanup } = await tempEngram();
