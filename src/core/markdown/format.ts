@@ -158,10 +158,13 @@ function parseAttrs(text: string): Pick<EntryText, 'importance' | 'tags' | 'pinn
 
 /**
  * Parses the entries of one file; headings, prose and blank lines between entries are ignored. CRLF
- * line ends (a file saved on Windows) read as LF, and a leading byte order mark is dropped.
+ * line ends (a file saved on Windows) read as LF, and a leading byte order mark is dropped. A file
+ * whose only line ends are lone CRs (classic Mac OS) has its lines split there; an export never writes
+ * a raw lone CR (it shows as a line of its own and is listed in the trailer).
  */
 export function parseEntries(file: string, text: string): ParsedEntry[] {
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  const unmarked = text.replace(/^\uFEFF/, '');
+  const lines = unmarked.split(!unmarked.includes('\n') && unmarked.includes('\r') ? '\r' : /\r?\n/);
   const entries: ParsedEntry[] = [];
   let i = 0;
   while (i < lines.length) {
@@ -223,12 +226,17 @@ function parseTrailerJson(file: string, line: number, json: string): Record<stri
   return value as Record<string, unknown>;
 }
 
-/** The line of the trailer closing the entry that starts before `from`, or -1 if the entry has none. */
+/**
+ * The line of the trailer closing the entry that starts before `from`, or -1 if the entry has none: the
+ * last line reading as a trailer before the next item or heading, so that a line of the content that
+ * reads as one (a note about this very format) stays content.
+ */
 function findTrailer(lines: readonly string[], from: number): number {
+  let found = -1;
   for (let j = from; j < lines.length; j++) {
     const line = lines[j] as string;
-    if (TRAILER.test(line)) return j;
-    if (line.startsWith('- ') || line.startsWith('#')) return -1;
+    if (line.startsWith('- ') || line.startsWith('#')) break;
+    if (TRAILER.test(line)) found = j;
   }
-  return -1;
+  return found;
 }

@@ -20,6 +20,10 @@ const TEXTS = [
   'Bob\u2028prefers window seats',
   'Pasted from Windows\r\nsecond line\r\n',
   'An ordinary episode\nwith a second line',
+  // lines that read like an entry's own trailer or attribute line (notes about this very format)
+  'The export writes a trailer:\n<!-- engram {"id":"01FAKE","layer":"semantic"} -->\nafter each entry',
+  'A pasted trailer as the last line\n<!-- engram {"id":"01FAKE2"} -->',
+  'An attribute line as the last line\n· importance 0.9 · tags: x · pinned',
 ];
 
 const TAGS = [
@@ -81,6 +85,19 @@ describe('Markdown round trip of text with line breaks other than \\n', () => {
       expect(others).toEqual([]);
       expect(entry).toMatchObject({ content: text, importance: '0.5', tags: ['t\u2028u'], trailer: { id: 'x', tags: ['t\u2028u'] } });
     }
+  });
+});
+
+describe('Markdown files with lone-CR line ends', () => {
+  it('reads a hand-written file saved with classic Mac OS line ends entry by entry', () => {
+    const entries = parseEntries(
+      'notes.md',
+      '# Notes\r- [2024-05-01] Bob prefers aisle seats\r  · importance 0.5\r- Alice moved to Porto\r',
+    );
+    expect(entries.map((e) => [e.date, e.content, e.importance ?? null])).toEqual([
+      ['2024-05-01', 'Bob prefers aisle seats', '0.5'],
+      [null, 'Alice moved to Porto', null],
+    ]);
   });
 });
 
