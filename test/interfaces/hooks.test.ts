@@ -100,6 +100,24 @@ describe('transcript', () => {
     expect(turns).toHaveLength(3 * 2_000);
   });
 
+  it('skips a line that is not UTF-8 as it skips one that is not JSON, and reads multi-byte text across its 1 MiB pieces', async () => {
+    const turn = (uuid: string, text: string) => `${JSON.stringify({ type: 'user', uuid, message: { role: 'user', content: text } })}\n`;
+    const latin1 = Buffer.from(turn('u2', 'Café au lait'), 'latin1'); // é as the lone byte 0xe9
+    expect(latin1.includes(0xe9)).toBe(true);
+    const file = join(dir, 'mixed.jsonl');
+    writeFileSync(file, Buffer.concat([Buffer.from(turn('u1', 'Bonjour, ça va ?')), latin1, Buffer.from(turn('u3', 'Grüße 🙂'))]));
+    expect((await readTranscript(file)).map((t) => [t.uuid, t.text])).toEqual([
+      ['u1', 'Bonjour, ça va ?'],
+      ['u3', 'Grüße 🙂'],
+    ]);
+    // 'é' (two bytes) repeated so that the 1 MiB pieces cut characters in two: each still reads whole
+    const long = join(dir, 'long.jsonl');
+    writeFileSync(long, turn('u4', 'é'.repeat(150_000)).repeat(8));
+    const turns = await readTranscript(long);
+    expect(turns).toHaveLength(8);
+    for (const t of turns) expect(t.text).toBe('é'.repeat(150_000));
+  });
+
   it('refuses a transcript_path that is a folder or a device, naming it, without reading it', async () => {
     const paths = [dir, ...(existsSync('/dev/zero') ? ['/dev/zero'] : [])];
     for (const path of paths) {

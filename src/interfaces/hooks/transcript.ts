@@ -8,6 +8,7 @@
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { EngramError } from '../../core/errors.js';
+import { decodeUtf8 } from '../../core/text/utf8.js';
 import { cleanText, splitsSurrogatePair } from './clean-text.js';
 
 /** The longest turn kept (the write path's MAX_CONTENT_CHARS; not imported, to keep zod out of the hook client). */
@@ -58,19 +59,36 @@ export async function readTranscript(path: string): Promise<Turn[]> {
   if (stats === undefined) return [];
   if (!stats.isFile()) throw notReadable(path, stats.isDirectory() ? 'a folder' : 'not a regular file');
   const turns: Turn[] = [];
-  let rest = '';
+  let rest: Buffer = Buffer.alloc(0);
   try {
-    for await (const piece of createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 })) {
-      const text = rest + (piece as string);
-      const end = text.lastIndexOf('\n');
-      addLines(turns, text.slice(0, end + 1));
-      rest = text.slice(end + 1);
+    for await (const piece of createReadStream(path, { highWaterMark: 1 << 20 })) {
+      const bytes = rest.length === 0 ? (piece as Buffer) : Buffer.concat([rest, piece as Buffer]);
+      const end = bytes.lastIndexOf(NEWLINE);
+      addByteLines(turns, bytes.subarray(0, end + 1));
+      rest = Buffer.from(bytes.subarray(end + 1));
     }
   } catch (error) {
     throw notReadable(path, (error as NodeJS.ErrnoException).code ?? 'error');
   }
-  addLines(turns, rest);
+  addByteLines(turns, rest);
   return turns;
+}
+
+const NEWLINE = 0x0a;
+
+/**
+ * Adds the turns of the lines of `bytes`, split at `\n` (a byte no other UTF-8 character contains). A
+ * line that is not UTF-8 is skipped like one that is not JSON: decoded leniently, its bad bytes would
+ * be stored as U+FFFD, other text than the session held.
+ */
+function addByteLines(turns: Turn[], bytes: Buffer): void {
+  for (let start = 0; start < bytes.length;) {
+    const found = bytes.indexOf(NEWLINE, start);
+    const end = found === -1 ? bytes.length : found;
+    const { text } = decodeUtf8(bytes.subarray(start, end));
+    if (text !== undefined) addLine(turns, text);
+    start = end + 1;
+  }
 }
 
 /** Adds the turns of the lines of `text`. */
