@@ -121,6 +121,27 @@ describe('scope templates', () => {
   });
 });
 
+describe('vault folders and links written composed or decomposed (macOS file names may be NFD)', () => {
+  const files = [
+    { path: `${'Été'.normalize('NFC')}/a.md`, text: 'Summer notes, composed. See [[Réunion]].' },
+    { path: `${'Été'.normalize('NFD')}/b.md`, text: 'Summer notes, decomposed.' },
+    { path: `${'Réunion'.normalize('NFD')}.md`, text: 'The meeting note, its file name decomposed.' },
+  ];
+  const units = vaultUnits(files, { scope: 'me/notes', defaultTime: Date.parse('2024-01-01') }, { style: 'obsidian' });
+  const memories = units.flatMap((unit) => unit.memories);
+
+  it('tags one folder with one tag', () => {
+    const folderTags = (path: string) => memories.find((m) => m.ref === `note ${path}`)?.input.tags?.filter((t) => t.startsWith('folder:'));
+    expect(folderTags(files[0]!.path)).toEqual(['folder:Été'.normalize('NFC')]);
+    expect(folderTags(files[1]!.path)).toEqual(['folder:Été'.normalize('NFC')]);
+  });
+
+  it('resolves a link typed composed to a note whose file name is decomposed', () => {
+    expect(units.flatMap((unit) => unit.relations)).toHaveLength(1);
+    expect(units.flatMap((unit) => unit.skipped).filter((s) => /link|Réunion/i.test(`${s.ref} ${s.reason}`))).toEqual([]);
+  });
+});
+
 describe('front matter', () => {
   it('reads scalars, quoted text, inline and block lists, and leaves the body', () => {
     const note = splitFrontMatter(

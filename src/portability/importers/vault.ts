@@ -116,8 +116,9 @@ function readNote(file: VaultFile): Note {
   return { file, key: `note:${file.path}`, title, frontMatter, body, folder, names: [...new Set(names)] };
 }
 
+/** A note's name as links find it: case-folded, and in NFC (macOS may give a file name in NFD, a link typed in NFC). */
 function normalizeName(name: string): string {
-  return name.trim().replace(/\.md$/i, '').toLowerCase();
+  return name.normalize('NFC').trim().replace(/\.md$/i, '').toLowerCase();
 }
 
 function noteUnit(note: Note, context: ImportContext, options: VaultOptions): ImportUnit {
@@ -141,7 +142,7 @@ function noteUnit(note: Note, context: ImportContext, options: VaultOptions): Im
     ...new Set([
       options.style,
       ...tagsOf(note),
-      ...(options.folders !== 'scopes' && note.folder !== '' ? [cutText(`folder:${note.folder}`, 100)] : []),
+      ...(options.folders !== 'scopes' && note.folder !== '' ? [cutText(`folder:${note.folder.normalize('NFC')}`, 100)] : []),
     ]),
   ].slice(0, 100);
   const input: RememberInput = {
