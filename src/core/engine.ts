@@ -993,7 +993,9 @@ export class EngramCore {
   /** For captured turns: the questions they answer (also from earlier writes), and an LLM's reading of them (the rules read the rest). */
   async #captureOptions(parsed: readonly ParsedRememberInput[]): Promise<Pick<WriteOptions, 'capturedClaims' | 'questions'>> {
     if (!parsed.some((input) => input.capture === true)) return {};
-    const [read, open] = await Promise.all([llmCapturedClaims(this.assist, parsed), openQuestionsOf(this.store, parsed)]);
+    const [read, stored] = await Promise.all([llmCapturedClaims(this.assist, parsed), openQuestionsOf(this.store, parsed)]);
+    // a question kept from an earlier write (perhaps made while redaction was off) is stored with its answer: redacted as it is
+    const open = new Map([...stored].map(([key, question]) => [key, this.#redactor.redact(question).text]));
     return { ...(read !== undefined ? { capturedClaims: read } : {}), questions: answeredQuestions(parsed, open).answers };
   }
 

@@ -51,7 +51,7 @@ export interface AffectRead {
 
 /** The affect part for a turn (cautions on concepts the turn names, most negative first). */
 export async function readAffect(
-  store: Pick<StoreReader, 'getState'>,
+  store: Pick<StoreReader, 'getState' | 'getMemories'>,
   scopes: readonly Scope[],
   turn: { message: string; cues: readonly string[] },
   now: number,
@@ -116,10 +116,17 @@ export async function readAffect(
       };
     }
   }
-  cautions.sort(
+  // the state keeps a copy of each caution's and the mood's text: served only while its record is
+  // current (a forgotten or purged caution, or one whose record another process removed, is not)
+  const cited = [...new Set([...cautions.map((c) => c.id), ...(mood !== null ? [mood.id] : [])])];
+  const current = new Set(
+    cited.length === 0 ? [] : (await store.getMemories(cited, scopes)).filter((r) => r.status === 'active').map((r) => r.id),
+  );
+  const served = cautions.filter((c) => current.has(c.id));
+  served.sort(
     (a, b) => b.negatives / Math.max(1, b.outcomes) - a.negatives / Math.max(1, a.outcomes) || (a.concept < b.concept ? -1 : 1),
   );
-  return { cautions: cautions.slice(0, MAX_CAUTIONS), mood };
+  return { cautions: served.slice(0, MAX_CAUTIONS), mood: mood !== null && current.has(mood.id) ? mood : null };
 }
 
 /** The Markdown section of the cautions and mood parts (empty when there is nothing to say). */

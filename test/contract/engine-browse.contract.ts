@@ -233,6 +233,7 @@ export function runBrowseContract(options: BrowseContractOptions): void {
           statistics: 0,
           history: 2,
           indexEntries: 2 * (2 + doc.chunks!.length),
+          states: 0,
         },
         restored: [],
         auditId: expect.any(String),
@@ -295,6 +296,51 @@ export function runBrowseContract(options: BrowseContractOptions): void {
       expect(third.superseded).toEqual([second.id]);
       expect((await engram.purge({ scope: 't/s', ids: [second.id], confirm: true })).restored).toEqual([]);
       expect((await engram.get(old.id, { scopes: ['t/s'] })).status).toBe('superseded');
+    });
+
+    it('purge takes the copies of purged text kept beside the records (an open question, a caution), and a text filter finds a past wording', async () => {
+      const { engram } = await open();
+      const M = 'qwvk5512marker';
+      await engram.remember({
+        scope: 't/f',
+        capture: true,
+        content: `assistant: Should I put ${M} on your medical card?`,
+        source: { conversationId: 'c2', messageId: 'm1' },
+      });
+      expect((await engram.store.getState('t/f', 'capture/open-question/c2'))?.value).toMatchObject({ question: expect.stringContaining(M) });
+      for (let i = 0; i < 6; i++)
+        await engram.remember({
+          scope: 't/f',
+          content: `Took ${M} pills for my diagnosis, felt awful, day ${i}`,
+          entities: [M],
+          importance: 0.9,
+          emotion: { valence: -0.9, intensity: 0.8 },
+          occurredAt: Date.parse('2024-05-01') + i * 86_400_000,
+        });
+      for (let i = 0; i < 3; i++)
+        await engram.remember({ scope: 't/f', content: `Went running on day ${i}, felt great`, occurredAt: Date.parse('2024-05-10') + i * 86_400_000 });
+      const { id: insurance } = await engram.remember({ scope: 't/f', layer: 'semantic', content: `The user's insurance id is ${M}-INS` });
+      await engram.update(insurance, { content: 'The user has health insurance' }, { scope: 't/f' });
+      const kept = await engram.remember({ scope: 't/f', layer: 'semantic', content: 'The user likes green tea' });
+      await engram.consolidate({ scope: 't/f' });
+      const statesWith = async () =>
+        (await engram.store.listState('t/f', '', 500)).filter((e) => JSON.stringify(e.value).toLowerCase().includes(M)).map((e) => e.key);
+      expect(await statesWith()).toEqual(expect.arrayContaining(['affect/cautions', 'capture/open-question/c2']));
+      const cautioned = await engram.context({ scopes: ['t/f'], message: `Should I take ${M} today?`, budgetMs: 10_000 });
+      expect(cautioned.markdown.toLowerCase()).toContain(`caution on ${M}`);
+
+      // the updated claim's earlier wording names the marker: the filter finds it there
+      expect((await engram.list({ scopes: ['t/f'], text: `${M}-ins` })).items.map((r) => r.id)).toEqual([insurance]);
+      const report = await engram.purge({ scope: 't/f', filter: { text: M }, confirm: true });
+      expect(report.removed.states).toBeGreaterThanOrEqual(2);
+      expect(await statesWith()).toEqual([]);
+      await expect(engram.get(insurance, { scopes: ['t/f'] })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      expect((await engram.get(kept.id, { scopes: ['t/f'] }))?.status).toBe('active');
+      const after = await engram.context({ scopes: ['t/f'], message: `Should I take ${M} today?`, budgetMs: 10_000 });
+      expect(JSON.stringify({ ...after, message: '' }).toLowerCase()).not.toContain(M);
+      const dump: string[] = [];
+      for await (const line of engram.exportJsonl({ scopes: ['t/f'] })) dump.push(line);
+      expect(dump.join('').toLowerCase()).not.toContain(M);
     });
 
     it('purge by filter or whole scope, never outside the scope; concepts whose every ref goes go too', async () => {

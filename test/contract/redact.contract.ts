@@ -196,6 +196,41 @@ export function runRedactContract(options: RedactContractOptions): void {
         }
       });
 
+      it('redact cleans the question an assistant left open; an answer read with a question kept unredacted is stored redacted', async () => {
+        const site = await options.open({ enabled: false });
+        cleanup = site.cleanup;
+        const { engram } = site;
+        const asked = { scope: SCOPE, capture: true, source: { conversationId: 'c9', messageId: 'm1' } };
+        await engram.remember({ ...asked, content: `assistant: Should I push with token ${GITHUB} to the repo?` });
+        const question = async () => JSON.stringify((await engram.store.getState(SCOPE, 'capture/open-question/c9'))?.value ?? null);
+        expect(await question()).toContain(GITHUB);
+        expect(await engram.redact({ scopes: [SCOPE], dryRun: true })).toMatchObject({ states: 1 });
+        expect(await question()).toContain(GITHUB);
+        const report = await engram.redact({ scopes: [SCOPE] });
+        expect(report.states).toBe(1);
+        expect(await question()).not.toContain(GITHUB_TAIL);
+        expect(await question()).toContain('[redacted:github-token]');
+
+        // a question kept from a write made while redaction was off is redacted again when a later turn answers it
+        const on = await options.open();
+        try {
+          await on.engram.store.transaction((tx) =>
+            tx.setState(SCOPE, 'capture/open-question/c10', { question: `Should I push with token ${GITHUB} to the repo?` }, 1),
+          );
+          const { id } = await on.engram.remember({
+            scope: SCOPE,
+            capture: true,
+            content: 'user: yes, because the CI needs it',
+            source: { conversationId: 'c10', messageId: 'm2' },
+          });
+          const stored = JSON.stringify(await on.engram.get(id, { scopes: [SCOPE] }));
+          expect(stored).toContain('[redacted:github-token]');
+          expect(stored).not.toContain(GITHUB_TAIL);
+        } finally {
+          await on.cleanup();
+        }
+      });
+
       it('extra patterns are redacted with their kind; a bad pattern is a clear INVALID_INPUT', async () => {
         const site = await options.open({ patterns: [{ kind: 'acme-token', pattern: 'acme_[A-Za-z0-9]{24}' }] });
         cleanup = site.cleanup;

@@ -93,3 +93,12 @@ export function asciiLower(text: string): string {
 export function jsonElementNeedle(value: string): string {
   return asciiLower(JSON.stringify(value));
 }
+
+/**
+ * `text` as it reads inside a JSON string of a stored column (quotes, backslashes and control characters
+ * escaped as JSON.stringify writes them), ASCII-lowered: the needle a `text` filter looks for in a
+ * record's `data` (its past wordings, episode fields and claim).
+ */
+export function jsonTextNeedle(text: string): string {
+  return asciiLower(JSON.stringify(text).slice(1, -1));
+}

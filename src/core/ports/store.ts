@@ -89,7 +89,10 @@ export interface BrowseFilter {
   tag?: string;
   /** Records naming this entity (ASCII letters compare case-insensitively). */
   entity?: string;
-  /** Records whose content contains this text (a plain substring; ASCII letters case-insensitive). */
+  /**
+   * Records whose content, summary or kept text (past wordings, episode fields, claim) contains this text
+   * (a plain substring; ASCII letters case-insensitive).
+   */
   text?: string;
   /** Valid time overlaps [validFrom, validTo): `record.validTo` is null or after `validFrom`. */
   validFrom?: number;

@@ -12,6 +12,7 @@ import { parseInput, scopeSchema } from '../schemas.js';
 import type { Scope } from '../scope.js';
 import { newId } from '../write/new-record.js';
 import { planPurge } from './plan-purge.js';
+import { scrubPurgedState } from './purge-state.js';
 import { cutText } from '../text/cut-text.js';
 
 export const expireInputSchema = z
@@ -106,6 +107,8 @@ export async function expireRecords(store: Store, input: ExpireInput, options: E
               scope,
             )
           : { records: 0, edges: 0, refs: 0, indexEntries: 0 };
+      // a copy of an expired record's text kept in the scope's state (an open question, a caution) goes with it
+      await scrubPurgedState(tx, scope, plan.removed, { now: options.now, wholeScope: false });
       const made = await tx.tombstoneMemories(
         targets.map((r) => ({ id: r.id, patch: tombstonePatch(r, options.now) })),
         scope,

@@ -11,6 +11,7 @@ import { parseInput } from '../schemas.js';
 import { newId } from '../write/new-record.js';
 import { purgeInputSchema, type PurgeInput } from '../browse/schemas.js';
 import { planPurge } from './plan-purge.js';
+import { scrubPurgedState } from './purge-state.js';
 import { dropKeptPart, unsupersededPatch } from '../write/resolve-claim.js';
 import { isChunk, isStatistic } from '../record-kinds.js';
 import { cutText } from '../text/cut-text.js';
@@ -30,6 +31,11 @@ export interface PurgeReport {
     history: number;
     /** Lexical and vector index entries. */
     indexEntries: number;
+    /**
+     * State documents of the scope that held a copy of removed text (an open question, a caution, the
+     * mood), deleted or without the items that did.
+     */
+    states: number;
   };
   /** Predecessors that are current again because what superseded them was purged. */
   restored: string[];
@@ -60,6 +66,7 @@ export async function purgeRecords(store: Store, input: PurgeInput, options: { n
             scope,
           )
         : { records: 0, edges: 0, refs: 0, indexEntries: 0 };
+    const states = await scrubPurgedState(tx, scope, plan.removed, { now, wholeScope });
     for (const record of plan.restore) {
       await tx.updateMemory(record.id, scope, { status: 'active', ...unsupersededPatch(record), invalidatedAt: null, updatedAt: now });
       await dropKeptPart(tx, record);
@@ -76,6 +83,7 @@ export async function purgeRecords(store: Store, input: PurgeInput, options: { n
         statistics,
         history: plan.removed.reduce((n, r) => n + (Array.isArray(r.data.history) ? r.data.history.length : 0), 0),
         indexEntries: deleted.indexEntries,
+        states,
       },
       restored: plan.restore.map((r) => r.id),
     };

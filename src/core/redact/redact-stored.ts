@@ -2,15 +2,15 @@
  * `redact`: cleans what was stored before, scope by scope in pages of records (any status, chunks
  * included). A record with a secret in any field (content, summary, tags, entities, sources, history
  * wordings, episode fields) is rewritten and re-embedded from the cleaned text, in one transaction per
- * page; the text index follows the row. Edge metadata is cleaned the same way, and so are the
- * descriptions and proposers of the relation types the scopes' tenants registered; a type whose name
- * holds a secret is reported, not renamed (its edges and the callers that relate with it use the name).
+ * page; the text index follows the row. Edge metadata and the scopes' state documents are cleaned the
+ * same way, and so are the descriptions and proposers of the relation types the scopes' tenants
+ * registered; a type whose name holds a secret is reported, not renamed (its edges and the callers that relate with it use the name).
  * At the end the store compacts its indexes and files (`scrubDeleted`), so the old text is not left on disk.
  */
 import type { MemoryRecord } from '../memory.js';
 import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
-import type { Store, StoreTransaction } from '../ports/store.js';
+import type { StateEntry, Store, StoreTransaction } from '../ports/store.js';
 import { reembedText } from '../reembed/reembed-text.js';
 import { redactRelationName, type RelationType } from '../relations.js';
 import type { Scope } from '../scope.js';
@@ -39,6 +39,11 @@ export interface RedactReport {
   edges: number;
   /** Relation types registered by the scopes' tenants whose description or proposer held a secret. */
   relationTypes: number;
+  /**
+   * State documents of the scopes that held a secret (an assistant's open question, a caution, a
+   * consolidation report…), rewritten unless `dryRun`.
+   */
+  states: number;
   /**
    * Registered relation type names that hold a secret, shown redacted. They are not renamed (edges use
    * the name): rotate the secret, and relate with a new type if the name must go.
@@ -92,6 +97,7 @@ export async function redactStored(deps: RedactDeps, input: RedactInput): Promis
     reembedded: 0,
     edges: 0,
     relationTypes: 0,
+    states: 0,
     relationNames: [],
     redacted: 0,
     kinds: {},
@@ -139,6 +145,15 @@ export async function redactStored(deps: RedactDeps, input: RedactInput): Promis
       });
       written = true;
     }
+    const states = await cleanStates(deps.store, scope, { redactor, known });
+    for (const state of states) tally(state.count, state.kinds);
+    report.states += states.length;
+    if (!dryRun && states.length > 0) {
+      await deps.store.transaction(async (tx) => {
+        for (const state of states) await tx.setState(scope, state.key, state.value, deps.clock.now());
+      });
+      written = true;
+    }
   }
   const types = await cleanRelationTypes(deps.store, input.scopes, redactor);
   for (const type of types.changed) tally(type.count, type.kinds);
@@ -152,6 +167,31 @@ export async function redactStored(deps: RedactDeps, input: RedactInput): Promis
   }
   if (written) await deps.store.scrubDeleted(input.scopes);
   return report;
+}
+
+/** State documents read per page. */
+const STATE_PAGE = 500;
+
+/**
+ * The state documents of `scope` that hold a secret, with their cleaned values: the question an
+ * assistant turn left open is a copy of that turn's text, and a later answer is read (and stored) with it.
+ */
+async function cleanStates(
+  store: Store,
+  scope: Scope,
+  options: { redactor: Redactor; known: ReadonlyMap<string, string> },
+): Promise<{ key: string; value: unknown; count: number; kinds: Record<string, number> }[]> {
+  const changed: { key: string; value: unknown; count: number; kinds: Record<string, number> }[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const page = await store.listState(scope, '', STATE_PAGE, after !== undefined ? { after } : {});
+    for (const entry of page) {
+      const { value, count, kinds } = redactValue(entry.value, options.redactor, [], options.known);
+      if (count > 0) changed.push({ key: entry.key, value, count, kinds });
+    }
+    if (page.length < STATE_PAGE) return changed;
+    after = (page[page.length - 1] as StateEntry).key;
+  }
 }
 
 interface RelationTypeChange {

@@ -101,7 +101,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { request?: unknown; re
     request: { scope, ids: [id], confirm: true },
     response: {
       purged: 1,
-      removed: { records: 1, chunks: 0, edges: 0, refs: 0, statistics: 0, history: 0, indexEntries: 2 },
+      removed: { records: 1, chunks: 0, edges: 0, refs: 0, statistics: 0, history: 0, indexEntries: 2, states: 0 },
       restored: [],
       auditId: '01JBR0C3D4E5F6G7H8J9KMNPQR',
     },

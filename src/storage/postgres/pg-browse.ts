@@ -22,6 +22,7 @@ import {
   asciiLower,
   compareCodePoints,
   jsonElementNeedle,
+  jsonTextNeedle,
   mergeBrowsePages,
   NEVER_ACCESSED,
   UNSCORED_IMPORTANCE,
@@ -56,7 +57,13 @@ export async function browseMemories(db: PgQueryable, t: Tables, query: BrowseQu
   if (query.statuses !== undefined) where.push(`m.status = ANY(${p.add([...query.statuses])}::text[])`);
   if (query.tag !== undefined) where.push(`strpos(${fold('m.tags')}, ${p.add(jsonElementNeedle(query.tag))}) > 0`);
   if (query.entity !== undefined) where.push(`strpos(${fold('m.entities')}, ${p.add(jsonElementNeedle(query.entity))}) > 0`);
-  if (query.text !== undefined) where.push(`strpos(${fold('m.content')}, ${p.add(asciiLower(query.text))}) > 0`);
+  if (query.text !== undefined) {
+    // the content, the summary, or text the record keeps in data (past wordings, episode fields, claim)
+    const needle = p.add(asciiLower(query.text));
+    where.push(
+      `(strpos(${fold('m.content')}, ${needle}) > 0 OR strpos(${fold("coalesce(m.summary, '')")}, ${needle}) > 0 OR strpos(${fold('m.data')}, ${p.add(jsonTextNeedle(query.text))}) > 0)`,
+    );
+  }
   if (query.validFrom !== undefined) where.push(`(m.valid_to IS NULL OR m.valid_to > ${p.add(query.validFrom)}::bigint)`);
   if (query.validTo !== undefined) where.push(`m.valid_from < ${p.add(query.validTo)}::bigint`);
   if (query.recordedFrom !== undefined) where.push(`m.recorded_at >= ${p.add(query.recordedFrom)}::bigint`);

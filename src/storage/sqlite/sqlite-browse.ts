@@ -21,6 +21,7 @@ import {
   asciiLower,
   compareCodePoints,
   jsonElementNeedle,
+  jsonTextNeedle,
   mergeBrowseKeys,
   mergeBrowsePages,
   NEVER_ACCESSED,
@@ -66,8 +67,9 @@ export function browseMemories(connection: SqliteConnection, query: BrowseQuery)
     params.push(jsonElementNeedle(query.entity));
   }
   if (query.text !== undefined) {
-    clauses.push('instr(lower(m.content), ?) > 0');
-    params.push(asciiLower(query.text));
+    // the content, the summary, or text the record keeps in data (past wordings, episode fields, claim)
+    clauses.push('(instr(lower(m.content), ?) > 0 OR instr(lower(coalesce(m.summary, \'\')), ?) > 0 OR instr(lower(m.data), ?) > 0)');
+    params.push(asciiLower(query.text), asciiLower(query.text), jsonTextNeedle(query.text));
   }
   if (query.validFrom !== undefined) {
     clauses.push('(m.valid_to IS NULL OR m.valid_to > ?)');

@@ -237,7 +237,7 @@ function formatPurge(report: PurgeReport & { notFound?: string[] }, scope: strin
     `Purged ${report.purged} memor${report.purged === 1 ? 'y' : 'ies'} from ${scope} for good.`,
     ...((report.notFound ?? []).length > 0 ? [`not found in ${scope} (nothing purged for them): ${report.notFound?.join(', ')}`] : []),
     pc.dim(
-      `removed: ${r.records} records, ${r.chunks} chunks, ${r.statistics} statistics, ${r.edges} edges, ${r.refs} concept refs, ${r.history} past wordings, ${r.indexEntries} index entries`,
+      `removed: ${r.records} records, ${r.chunks} chunks, ${r.statistics} statistics, ${r.edges} edges, ${r.refs} concept refs, ${r.history} past wordings, ${r.indexEntries} index entries${r.states > 0 ? `, ${r.states} state documents` : ''}`,
     ),
   ];
   if (report.restored.length > 0) lines.push(`current again (what superseded them was purged): ${report.restored.join(', ')}`);

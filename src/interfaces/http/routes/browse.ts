@@ -206,6 +206,7 @@ const purge: RouteSpec = {
           statistics: z.number(),
           history: z.number(),
           indexEntries: z.number(),
+          states: z.number(),
         })
         .meta({ id: 'PurgeRemoved' }),
       restored: z.array(z.string()),
