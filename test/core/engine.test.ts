@@ -409,6 +409,42 @@ describe('Engram engine', () => {
     ]);
   });
 
+  it("a value with an end of its own inside the current claim's span does not end it: the current value is still current after", async () => {
+    const staging = await engram.remember({
+      scope: 't/a',
+      layer: 'semantic',
+      content: 'The deploy target is staging.',
+      validFrom: '2024-01-01',
+    });
+    clock.advance(1000);
+    const qa = await engram.remember({
+      scope: 't/a',
+      layer: 'semantic',
+      content: 'The deploy target is qa.',
+      validFrom: '2024-02-01',
+      validTo: '2024-02-10',
+    });
+    expect(qa.action).toBe('created');
+    const kept = await engram.get(staging.id, { scopes: ['t/a'] });
+    expect(kept).toMatchObject({ status: 'active', validTo: null });
+    const at = async (asOf: string) =>
+      (await engram.recall('what is the deploy target', { scopes: ['t/a'], asOf })).hits.map((h) => h.content).sort();
+    expect(await at('2024-03-01')).toEqual(['The deploy target is staging.']);
+    expect((await engram.recall('what is the deploy target', { scopes: ['t/a'] })).hits.map((h) => h.content)).toEqual([
+      'The deploy target is staging.',
+    ]);
+    expect(await at('2024-02-05')).toContain('The deploy target is qa.');
+    // an open-ended correction still supersedes
+    clock.advance(1000);
+    const prod = await engram.remember({
+      scope: 't/a',
+      layer: 'semantic',
+      content: 'The deploy target is production.',
+      validFrom: '2024-04-01',
+    });
+    expect(prod.superseded).toEqual([staging.id]);
+  });
+
   it('a past fact recorded late is history the current claim followed, not a correction of it', async () => {
     const lisbon = await engram.remember({ scope: 't/a', layer: 'semantic', content: 'The office is in Lisbon.', validFrom: '2024-02-01' });
     clock.advance(1000);

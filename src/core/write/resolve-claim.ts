@@ -253,14 +253,20 @@ export type SupersessionFound = ClaimDecision['superseded'][number];
  * Orders what a new claim's corrections mean in valid time. A stored claim that began no later than the
  * new one and still held when it began is superseded by it. One that began later is the newer fact: the
  * new claim is history that it followed (`successor`, the earliest such). One that had already ended
- * when the new claim began is no conflict at all.
+ * when the new claim began is no conflict at all, and neither is one that outlasts a new claim given an
+ * end of its own ("the deploy target was qa from 1 to 10 February" within "the deploy target is
+ * staging" since January): ending the stored claim where the new one begins would leave nothing true
+ * after the new one ends, so both are kept.
  */
 export function orderSupersessions(
   record: MemoryRecord,
   found: readonly SupersessionFound[],
 ): { supersede: SupersessionFound[]; successor?: SupersessionFound } {
   const supersede = found.filter(
-    (s) => s.record.validFrom <= record.validFrom && (s.record.validTo === null || s.record.validTo > record.validFrom),
+    (s) =>
+      s.record.validFrom <= record.validFrom &&
+      (s.record.validTo === null || s.record.validTo > record.validFrom) &&
+      !(record.validTo !== null && (s.record.validTo === null || s.record.validTo > record.validTo)),
   );
   const successor = found.filter((s) => s.record.validFrom > record.validFrom).sort((a, b) => a.record.validFrom - b.record.validFrom)[0];
   return { supersede, ...(successor !== undefined ? { successor } : {}) };
