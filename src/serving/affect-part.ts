@@ -123,9 +123,7 @@ export async function readAffect(
     cited.length === 0 ? [] : (await store.getMemories(cited, scopes)).filter((r) => r.status === 'active').map((r) => r.id),
   );
   const served = cautions.filter((c) => current.has(c.id));
-  served.sort(
-    (a, b) => b.negatives / Math.max(1, b.outcomes) - a.negatives / Math.max(1, a.outcomes) || (a.concept < b.concept ? -1 : 1),
-  );
+  served.sort((a, b) => b.negatives / Math.max(1, b.outcomes) - a.negatives / Math.max(1, a.outcomes) || (a.concept < b.concept ? -1 : 1));
   return { cautions: served.slice(0, MAX_CAUTIONS), mood: mood !== null && current.has(mood.id) ? mood : null };
 }
 

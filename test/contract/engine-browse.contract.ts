@@ -307,7 +307,9 @@ export function runBrowseContract(options: BrowseContractOptions): void {
         content: `assistant: Should I put ${M} on your medical card?`,
         source: { conversationId: 'c2', messageId: 'm1' },
       });
-      expect((await engram.store.getState('t/f', 'capture/open-question/c2'))?.value).toMatchObject({ question: expect.stringContaining(M) });
+      expect((await engram.store.getState('t/f', 'capture/open-question/c2'))?.value).toMatchObject({
+        question: expect.stringContaining(M),
+      });
       for (let i = 0; i < 6; i++)
         await engram.remember({
           scope: 't/f',
@@ -318,7 +320,11 @@ export function runBrowseContract(options: BrowseContractOptions): void {
           occurredAt: Date.parse('2024-05-01') + i * 86_400_000,
         });
       for (let i = 0; i < 3; i++)
-        await engram.remember({ scope: 't/f', content: `Went running on day ${i}, felt great`, occurredAt: Date.parse('2024-05-10') + i * 86_400_000 });
+        await engram.remember({
+          scope: 't/f',
+          content: `Went running on day ${i}, felt great`,
+          occurredAt: Date.parse('2024-05-10') + i * 86_400_000,
+        });
       const { id: insurance } = await engram.remember({ scope: 't/f', layer: 'semantic', content: `The user's insurance id is ${M}-INS` });
       await engram.update(insurance, { content: 'The user has health insurance' }, { scope: 't/f' });
       const kept = await engram.remember({ scope: 't/f', layer: 'semantic', content: 'The user likes green tea' });

@@ -54,7 +54,8 @@ export async function scrubPurgedState(
 }
 
 /** An id, a timestamp or a number as text: no record's words. */
-const NOT_WORDS = /^(?:[0-9A-HJKMNP-TV-Z]{26}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d{4}-\d{2}-\d{2}T[\d:.]+Z?|[\d.:-]+)$/i;
+const NOT_WORDS =
+  /^(?:[0-9A-HJKMNP-TV-Z]{26}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d{4}-\d{2}-\d{2}T[\d:.]+Z?|[\d.:-]+)$/i;
 
 /** A string that could hold a record's words (with `wholeScope`, any such string is a copy). */
 function isProse(text: string): boolean {
@@ -92,11 +93,7 @@ function copyTest(removed: readonly MemoryRecord[]): (text: string) => boolean {
  * `value` without the list items that hold a copy or name a removed id; `copies` when what remains
  * still holds a copy outside any list (the whole document is then a copy).
  */
-function withoutCopies(
-  value: unknown,
-  copyOf: (text: string) => boolean,
-  ids: ReadonlySet<string>,
-): { value: unknown; copies: boolean } {
+function withoutCopies(value: unknown, copyOf: (text: string) => boolean, ids: ReadonlySet<string>): { value: unknown; copies: boolean } {
   if (typeof value === 'string') return { value, copies: copyOf(value) };
   if (Array.isArray(value)) {
     const kept = value.filter((item) => !(typeof item === 'object' && item !== null && namesId(item, ids)) && !holdsCopy(item, copyOf));

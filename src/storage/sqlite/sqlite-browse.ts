@@ -68,7 +68,7 @@ export function browseMemories(connection: SqliteConnection, query: BrowseQuery)
   }
   if (query.text !== undefined) {
     // the content, the summary, or text the record keeps in data (past wordings, episode fields, claim)
-    clauses.push('(instr(lower(m.content), ?) > 0 OR instr(lower(coalesce(m.summary, \'\')), ?) > 0 OR instr(lower(m.data), ?) > 0)');
+    clauses.push("(instr(lower(m.content), ?) > 0 OR instr(lower(coalesce(m.summary, '')), ?) > 0 OR instr(lower(m.data), ?) > 0)");
     params.push(asciiLower(query.text), asciiLower(query.text), jsonTextNeedle(query.text));
   }
   if (query.validFrom !== undefined) {

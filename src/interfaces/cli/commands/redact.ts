@@ -63,7 +63,9 @@ export function formatRedactReport(report: RedactReport): string {
     .join(', ');
   const verb = report.dryRun ? 'would redact' : 'redacted';
   const places = [
-    ...(report.records > 0 || (report.edges === 0 && report.relationTypes === 0 && report.states === 0) ? [`${report.records} records`] : []),
+    ...(report.records > 0 || (report.edges === 0 && report.relationTypes === 0 && report.states === 0)
+      ? [`${report.records} records`]
+      : []),
     ...(report.edges > 0 ? [`${report.edges} edges`] : []),
     ...(report.states > 0 ? [`${report.states} state document${report.states === 1 ? '' : 's'}`] : []),
     ...(report.relationTypes > 0 ? [`${report.relationTypes} relation type${report.relationTypes === 1 ? '' : 's'}`] : []),
