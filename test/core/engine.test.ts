@@ -3,8 +3,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HashEmbedder } from '../../src/embeddings/hash/index.js';
-import { isEngramError, ManualClock, type Embedder, type Engram } from '../../src/index.js';
-import { tempEngram } from '../helpers/temp.js';
+import { join } from 'node:path';
+import { Engram, isEngramError, ManualClock, type Embedder } from '../../src/index.js';
+import { tempDir, tempEngram } from '../helpers/temp.js';
 
 const isCode = (code: string) => (e: unknown) => isEngramError(e) && e.code === code;
 
@@ -443,6 +444,34 @@ describe('Engram engine', () => {
       validFrom: '2024-04-01',
     });
     expect(prod.superseded).toEqual([staging.id]);
+  });
+
+  it('a correction by a writer whose clock runs behind the one that wrote the claim still supersedes it, stamped after it', async () => {
+    const dir = tempDir('engram-skew-');
+    try {
+      const path = join(dir.dir, 'shared.db');
+      const T = Date.parse('2024-06-01T10:00:00Z');
+      const a = await Engram.open({ path, embedder: 'hash', clock: new ManualClock(T) });
+      const staging = await a.remember({ scope: 't/k', layer: 'semantic', content: 'The deploy target is staging' });
+      await a.close();
+      // B writes 50 ms later in real time, its clock 1 s behind A's
+      const b = await Engram.open({ path, embedder: 'hash', clock: new ManualClock(T + 50 - 1000) });
+      const prod = await b.remember({ scope: 't/k', layer: 'semantic', content: 'The deploy target moved to production' });
+      expect(prod.superseded).toEqual([staging.id]);
+      const [old, next] = [await b.get(staging.id, { scopes: ['t/k'] }), await b.get(prod.id, { scopes: ['t/k'] })];
+      expect(Date.parse(next.recordedAt)).toBe(T + 1);
+      expect(Date.parse(next.validFrom)).toBe(T + 1);
+      expect(Date.parse(old.invalidatedAt as string)).toBeGreaterThanOrEqual(Date.parse(old.recordedAt));
+      expect(Date.parse(old.validTo as string)).toBe(T + 1);
+      await b.close();
+      const reader = await Engram.open({ path, embedder: 'hash', clock: new ManualClock(T + 3_600_000) });
+      expect((await reader.recall('deploy target', { scopes: ['t/k'] })).hits.map((h) => h.content)).toEqual([
+        'The deploy target moved to production',
+      ]);
+      await reader.close();
+    } finally {
+      dir.cleanup();
+    }
   });
 
   it('a past fact recorded late is history the current claim followed, not a correction of it', async () => {

@@ -436,7 +436,18 @@ async function writeClaim(
   now: number,
   embedder: PartEmbedder,
 ): Promise<RememberResult> {
-  const decision = await decideClaim(tx, record, embedding, now, { pastVersions: true });
+  let decision = await decideClaim(tx, record, embedding, now, { pastVersions: true });
+  if (decision.latest > now) {
+    // another writer whose clock runs ahead recorded a claim this one compares with "after" this write's
+    // instant; this write saw it, so it happened later: it is stamped just after it, and decides there
+    const later = decision.latest + 1;
+    if (record.validFrom === now) record.validFrom = later;
+    if (record.occurredAt === now) record.occurredAt = later;
+    record.recordedAt = later;
+    record.updatedAt = later;
+    now = later;
+    decision = await decideClaim(tx, record, embedding, now, { pastVersions: true });
+  }
   record.surprise = scoreSurprise(decision.nearest);
   if (decision.superseded.length === 0 && decision.mergeInto !== undefined) {
     const target = decision.mergeInto.record;

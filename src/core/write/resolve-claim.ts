@@ -30,7 +30,20 @@ export interface ClaimDecision {
   mergeInto?: { record: MemoryRecord; comparison: ClaimComparison };
   /** Similarities of the nearest existing records (for surprise). */
   nearest: number[];
+  /**
+   * The latest instant a compared claim was recorded or ended at (-Infinity without one). Later than the
+   * writer's clock, another writer's clock runs ahead of this one's: see {@link CLOCK_SKEW_MS}.
+   */
+  latest: number;
 }
+
+/**
+ * How far ahead of the writer's clock another writer's may run (several servers over one PostgreSQL
+ * database, a hook beside a server on another machine): a claim recorded that much "later" is still
+ * compared with a new one. Without it a correction written 51 ms after the claim it corrects, by a
+ * writer whose clock ran 51 ms behind, did not see that claim and left both current.
+ */
+export const CLOCK_SKEW_MS = 5 * 60_000;
 
 /** Fills the record's claim slot from its text (first slot), if the extractor finds one. */
 export function attachClaimSlot(record: MemoryRecord): void {
@@ -59,7 +72,8 @@ export async function decideClaim(
 ): Promise<ClaimDecision> {
   const pastVersions = options.pastVersions === true && record.validFrom < now;
   const { candidates, similarity, nearest } = await claimCandidates(tx, record, embedding, now, pastVersions);
-  const decision: ClaimDecision = { superseded: [], nearest };
+  const decision: ClaimDecision = { superseded: [], nearest, latest: -Infinity };
+  for (const candidate of candidates) decision.latest = Math.max(decision.latest, candidate.recordedAt, candidate.invalidatedAt ?? -Infinity);
   let bestAgreement: { record: MemoryRecord; comparison: ClaimComparison; score: number } | undefined;
   for (const candidate of candidates) {
     const sim = similarity.get(candidate.id);
@@ -114,18 +128,20 @@ async function claimCandidates(
 ): Promise<{ candidates: MemoryRecord[]; similarity: Map<string, number>; nearest: number[] }> {
   const scopes = [record.scope];
   const layers = [record.layer];
+  // what another writer whose clock runs ahead recorded is current too
+  const seenAt = now + CLOCK_SKEW_MS;
   const terms = contentTerms(record.content)
     .slice(0, 32)
     .map((term) => ({ term }));
   // a tool's claims meet the claims about other tools of its kind, which share no word with it
   const kin = toolsOfSameKind(record.content).map((term) => ({ term }));
   const [vectorHits, lexicalHits, bySubject, byKind] = await Promise.all([
-    embedding !== undefined ? tx.vectorSearch({ scopes, layers, now, limit: NEIGHBOURS, vector: embedding }) : Promise.resolve([]),
-    terms.length > 0 ? tx.lexicalSearch({ scopes, layers, now, limit: NEIGHBOURS, terms }) : Promise.resolve([]),
+    embedding !== undefined ? tx.vectorSearch({ scopes, layers, now: seenAt, limit: NEIGHBOURS, vector: embedding }) : Promise.resolve([]),
+    terms.length > 0 ? tx.lexicalSearch({ scopes, layers, now: seenAt, limit: NEIGHBOURS, terms }) : Promise.resolve([]),
     record.data.claim !== undefined
       ? tx.findClaims({ scope: record.scope, layers, subjects: [record.data.claim.subject], limit: 20 })
       : Promise.resolve([]),
-    kin.length > 0 ? tx.lexicalSearch({ scopes, layers, now, limit: SAME_KIND, terms: kin }) : Promise.resolve([]),
+    kin.length > 0 ? tx.lexicalSearch({ scopes, layers, now: seenAt, limit: SAME_KIND, terms: kin }) : Promise.resolve([]),
   ]);
   const similarity = new Map(vectorHits.map((hit) => [hit.id, hit.score]));
   const ids = [
@@ -153,7 +169,7 @@ async function claimCandidates(
   for (const id of ids) {
     const candidate = known.get(id);
     if (candidate === undefined || candidate.id === record.id) continue;
-    if (!isVisible(candidate, {}, now) && !(pastVersions && heldSince(candidate, record))) continue;
+    if (!isVisible(candidate, {}, seenAt) && !(pastVersions && heldSince(candidate, record))) continue;
     // a concept is a name, not a statement: no claim merges into or supersedes one (nor the reverse)
     if (isConcept(candidate) || isConcept(record)) continue;
     // facts the writer attached to different things ("Favorite color is blue" of Alice, "…green" of Bob)
