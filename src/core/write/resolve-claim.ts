@@ -73,7 +73,8 @@ export async function decideClaim(
   const pastVersions = options.pastVersions === true && record.validFrom < now;
   const { candidates, similarity, nearest } = await claimCandidates(tx, record, embedding, now, pastVersions);
   const decision: ClaimDecision = { superseded: [], nearest, latest: -Infinity };
-  for (const candidate of candidates) decision.latest = Math.max(decision.latest, candidate.recordedAt, candidate.invalidatedAt ?? -Infinity);
+  for (const candidate of candidates)
+    decision.latest = Math.max(decision.latest, candidate.recordedAt, candidate.invalidatedAt ?? -Infinity);
   let bestAgreement: { record: MemoryRecord; comparison: ClaimComparison; score: number } | undefined;
   for (const candidate of candidates) {
     const sim = similarity.get(candidate.id);
