@@ -87,6 +87,7 @@ import { isConcept } from './record-kinds.js';
 import { newId } from './record-factory.js';
 import type { RecordChange, RecordChangeListener } from './record-change.js';
 import { createRedactor, type Redactor, type RedactionOptions } from './redact/redactor.js';
+import { forgetDerivedAlone, restoreForgottenWith } from './forget-derived.js';
 import { redactInputs, redactValue } from './redact/redact-values.js';
 import { redactStored, type RedactInput, type RedactReport } from './redact/redact-stored.js';
 import { supersessionLinks } from './explore/lineage.js';
@@ -969,6 +970,9 @@ export class EngramCore {
       for (const chunk of chunks)
         await tx.updateMemory(chunk.id, scope, { status: status === 'deleted' ? 'deleted' : 'active', updatedAt: now });
       if (status === 'active' && record.status === 'expired') await relinkExpired(tx, record, now);
+      // what was derived from it alone (a caution, a statistic, a reflection) is forgotten with it, and comes back with it
+      if (next === 'deleted' && record.status !== 'deleted') await forgetDerivedAlone(tx, scope, record, now);
+      if (status === 'active' && record.status === 'deleted') await restoreForgottenWith(tx, scope, record, now);
       // a claim back in force meets what was said since: a later correction supersedes it now
       if (next === 'active') await supersedeByLater(tx, { ...record, status: 'active' }, now, this.embedder);
       const [updated] = await tx.getMemories([record.id], [scope]);

@@ -136,6 +136,11 @@ export interface ClaimData extends RecordDataBase {
 
 /** Knowledge consolidation derives (reflections, promoted knowledge): how and why it was derived. */
 export interface DerivedKnowledgeData {
+  /**
+   * Derived knowledge forgotten because the last of its evidence was (this id): restoring that record
+   * restores it (see `forget-derived.ts`).
+   */
+  forgottenWith?: string;
   /** Reflections: 1..3. */
   level?: number;
   /** Reflections: what triggered them and what they rest on. */

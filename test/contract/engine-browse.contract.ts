@@ -349,6 +349,52 @@ export function runBrowseContract(options: BrowseContractOptions): void {
       expect(dump.join('').toLowerCase()).not.toContain(M);
     });
 
+    it('forgetting the last evidence of a caution forgets the caution (context no longer serves it); restoring it brings it back', async () => {
+      const { engram } = await open();
+      const M = 'qwvk5512marker';
+      const ids: string[] = [];
+      for (let i = 0; i < 6; i++)
+        ids.push(
+          (
+            await engram.remember({
+              scope: 't/c',
+              content: `Took ${M} pills for my diagnosis, felt awful, day ${i}`,
+              entities: [M],
+              importance: 0.9,
+              emotion: { valence: -0.9, intensity: 0.8 },
+              occurredAt: Date.parse('2024-05-01') + i * 86_400_000,
+            })
+          ).id,
+        );
+      for (let i = 0; i < 3; i++)
+        await engram.remember({
+          scope: 't/c',
+          content: `Went running on day ${i}, felt great`,
+          occurredAt: Date.parse('2024-05-10') + i * 86_400_000,
+        });
+      await engram.consolidate({ scope: 't/c' });
+      const cautions = async () =>
+        (await engram.list({ scopes: ['t/c'], statuses: ['active'], limit: 200 })).items.filter((r) =>
+          r.content.startsWith(`Caution on ${M}`),
+        );
+      const [caution] = await cautions();
+      expect(caution).toBeDefined();
+      const served = async () =>
+        (await engram.context({ scopes: ['t/c'], message: `Should I take ${M} today?`, budgetMs: 10_000 })).markdown.toLowerCase();
+      expect(await served()).toContain(`caution on ${M}`);
+      // five of six forgotten: the caution still rests on the sixth
+      for (const id of ids.slice(0, 5)) await engram.forget(id, { scope: 't/c' });
+      expect(await cautions()).toHaveLength(1);
+      await engram.forget(ids[5]!, { scope: 't/c' });
+      expect(await cautions()).toEqual([]);
+      expect((await engram.get(caution!.id, { scopes: ['t/c'] })).status).toBe('deleted');
+      expect(await served()).not.toContain(`caution on ${M}`);
+      expect((await engram.recall(`caution ${M}`, { scopes: ['t/c'] })).hits.map((h) => h.id)).not.toContain(caution!.id);
+      await engram.restore(ids[5]!, { scope: 't/c' });
+      expect((await engram.get(caution!.id, { scopes: ['t/c'] })).status).toBe('active');
+      expect(await served()).toContain(`caution on ${M}`);
+    });
+
     it('purge by filter or whole scope, never outside the scope; concepts whose every ref goes go too', async () => {
       const { engram, auditRows } = await open();
       await engram.remember(
