@@ -46,6 +46,32 @@ async function expectInvalid(promise: Promise<unknown>, field: string, message?:
   throw new Error('expected INVALID_INPUT');
 }
 
+/**
+ * Six episodes about `marker` that went badly and three unrelated good ones: enough for a consolidation
+ * to raise a caution on `marker`. Returns the six.
+ */
+async function sixBadOutcomes(engram: Engram, scope: string, marker: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < 6; i++) {
+    const { id } = await engram.remember({
+      scope,
+      content: `Took ${marker} pills for my diagnosis, felt awful, day ${i}`,
+      entities: [marker],
+      importance: 0.9,
+      emotion: { valence: -0.9, intensity: 0.8 },
+      occurredAt: Date.parse('2024-05-01') + i * 86_400_000,
+    });
+    ids.push(id);
+  }
+  for (let i = 0; i < 3; i++)
+    await engram.remember({
+      scope,
+      content: `Went running on day ${i}, felt great`,
+      occurredAt: Date.parse('2024-05-10') + i * 86_400_000,
+    });
+  return ids;
+}
+
 export function runBrowseContract(options: BrowseContractOptions): void {
   describe(`Browse and purge over ${options.name}`, () => {
     const cleanups: (() => Promise<void>)[] = [];
@@ -310,21 +336,7 @@ export function runBrowseContract(options: BrowseContractOptions): void {
       expect((await engram.store.getState('t/f', 'capture/open-question/c2'))?.value).toMatchObject({
         question: expect.stringContaining(M),
       });
-      for (let i = 0; i < 6; i++)
-        await engram.remember({
-          scope: 't/f',
-          content: `Took ${M} pills for my diagnosis, felt awful, day ${i}`,
-          entities: [M],
-          importance: 0.9,
-          emotion: { valence: -0.9, intensity: 0.8 },
-          occurredAt: Date.parse('2024-05-01') + i * 86_400_000,
-        });
-      for (let i = 0; i < 3; i++)
-        await engram.remember({
-          scope: 't/f',
-          content: `Went running on day ${i}, felt great`,
-          occurredAt: Date.parse('2024-05-10') + i * 86_400_000,
-        });
+      await sixBadOutcomes(engram, 't/f', M);
       const { id: insurance } = await engram.remember({ scope: 't/f', layer: 'semantic', content: `The user's insurance id is ${M}-INS` });
       await engram.update(insurance, { content: 'The user has health insurance' }, { scope: 't/f' });
       const kept = await engram.remember({ scope: 't/f', layer: 'semantic', content: 'The user likes green tea' });
@@ -352,26 +364,7 @@ export function runBrowseContract(options: BrowseContractOptions): void {
     it('forgetting the last evidence of a caution forgets the caution (context no longer serves it); restoring it brings it back', async () => {
       const { engram } = await open();
       const M = 'qwvk5512marker';
-      const ids: string[] = [];
-      for (let i = 0; i < 6; i++)
-        ids.push(
-          (
-            await engram.remember({
-              scope: 't/c',
-              content: `Took ${M} pills for my diagnosis, felt awful, day ${i}`,
-              entities: [M],
-              importance: 0.9,
-              emotion: { valence: -0.9, intensity: 0.8 },
-              occurredAt: Date.parse('2024-05-01') + i * 86_400_000,
-            })
-          ).id,
-        );
-      for (let i = 0; i < 3; i++)
-        await engram.remember({
-          scope: 't/c',
-          content: `Went running on day ${i}, felt great`,
-          occurredAt: Date.parse('2024-05-10') + i * 86_400_000,
-        });
+      const ids = await sixBadOutcomes(engram, 't/c', M);
       await engram.consolidate({ scope: 't/c' });
       const cautions = async () =>
         (await engram.list({ scopes: ['t/c'], statuses: ['active'], limit: 200 })).items.filter((r) =>
