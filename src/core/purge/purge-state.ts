@@ -121,10 +121,10 @@ function holdsCopy(value: unknown, copyOf: (text: string) => boolean): boolean {
   return false;
 }
 
-/** Does a string field of the object `value` (at any depth) equal a removed id? */
-function namesId(value: unknown, ids: ReadonlySet<string>): boolean {
-  if (typeof value === 'string') return ids.has(value);
-  if (Array.isArray(value)) return value.some((item) => namesId(item, ids));
-  if (typeof value === 'object' && value !== null) return Object.values(value).some((item) => namesId(item, ids));
-  return false;
+/**
+ * Is the list item `value` about a removed record: one of its own fields is that record's id (a
+ * caution's `recordId`)? Ids deeper down (a report phase's sample of ids) do not make it so.
+ */
+function namesId(value: object, ids: ReadonlySet<string>): boolean {
+  return Object.values(value).some((field) => typeof field === 'string' && ids.has(field));
 }
