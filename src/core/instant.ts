@@ -30,17 +30,20 @@ export function instantFromText(text: string | undefined): string | number | und
   return /^-?\d{1,16}$/.test(trimmed) && !/^[1-9]\d{3}$/.test(trimmed) ? Number(trimmed) : text;
 }
 
-const ISO = /^(\d{4})-(\d{2})(?:-(\d{2}))?(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+const ISO = /^(\d{4})-(\d{2})(?:-(\d{2}))?(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?)?$/;
 
 /**
- * Parses ISO 8601 text (`2024-05`, `2024-05-01`, `2024-05-01T12:00`, `…:30.5Z`, `…+02:00`) to epoch
+ * Parses ISO 8601 text (`2024-05`, `2024-05-01`, `2024-05-01T12:00`, `…:30.5Z`, `…+02:00`, `…+0200`,
+ * `…+02`, a lower-case `t` or `z`) to epoch
  * ms; NaN unless every field is in range and the instant falls in years 0001-9999. Dates without a
  * time are UTC midnight; a time without an offset is local time, as `Date.parse` reads it.
  */
 export function parseIsoInstant(text: string): number {
   const match = ISO.exec(text.trim());
   if (match === null) return Number.NaN;
-  const [, year, month, day, hour, minute, second, fraction, offset] = match;
+  const [, year, month, day, hour, minute, second, fraction, given] = match;
+  // ISO 8601 also writes UTC as "z" and an offset as its hours alone ("+14")
+  const offset = given === 'z' ? 'Z' : given !== undefined && given.length === 3 ? `${given}00` : given;
   const y = Number(year);
   const m = Number(month);
   if (y < 1 || m < 1 || m > 12) return Number.NaN;

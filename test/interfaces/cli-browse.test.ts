@@ -46,6 +46,11 @@ describe.skipIf(!binBuilt)('engram list, scopes, purge', () => {
     expect(second.nextCursor).toBeNull();
     const human = runCli(['list', '--db', path, '--limit', '1']);
     expect(human.stdout).toMatch(/more: repeat with --cursor/);
+    // the time shown is UTC and says so; typed back into --recorded-from (under any TZ) it finds the record again
+    const shown = /(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}Z)/.exec(human.stdout)?.[1];
+    expect(shown).toBeDefined();
+    const again = runCli(['list', '--db', path, '--json', '--recorded-from', shown as string], { env: { TZ: 'America/New_York' } });
+    expect(JSON.parse(again.stdout).items.length).toBeGreaterThan(0);
     const bad = runCli(['list', '--db', path, '--limit', '900']);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/limit/);

@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import pc from 'picocolors';
 import { EngramError, isEngramError } from '../../../core/errors.js';
 import { instantFromText } from '../../../core/instant.js';
+import { cutText } from '../../../core/text/cut-text.js';
 import type { ListResult } from '../../../core/browse/list.js';
 import type { ScopeSummary } from '../../../core/ports/store.js';
 import type { PurgeReport } from '../../../core/purge/purge.js';
@@ -215,7 +216,8 @@ function formatPage(page: ListResult): string {
   if (page.items.length === 0) return pc.dim('(no memories match)');
   const lines = page.items.map((m) => {
     const status = m.status === 'active' ? '' : ` ${pc.yellow(m.status)}`;
-    return `${pc.dim(m.recordedAt.slice(0, 19).replace('T', ' '))} ${pc.bold(m.id)} ${pc.dim(`${m.scope} · ${m.layer}`)}${status}\n    ${m.content.length > 200 ? `${m.content.slice(0, 199)}…` : m.content}`;
+    // the time is UTC and says so ("Z"): typed back into --recorded-from it reads as the same instant
+    return `${pc.dim(`${m.recordedAt.slice(0, 19).replace('T', ' ')}Z`)} ${pc.bold(m.id)} ${pc.dim(`${m.scope} · ${m.layer}`)}${status}\n    ${m.content.length > 200 ? `${cutText(m.content, 199)}…` : m.content}`;
   });
   if (page.nextCursor !== null) lines.push(pc.dim(`more: repeat with --cursor ${page.nextCursor}`));
   return lines.join('\n');
