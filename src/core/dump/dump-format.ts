@@ -167,7 +167,7 @@ export const dumpBeliefSchema = z
   });
 
 /** A record's belief intervals, oldest first (as the store reads them back); a record without one has no `beliefs`. */
-const dumpBeliefsSchema = z
+export const dumpBeliefsSchema = z
   .array(dumpBeliefSchema)
   .min(1)
   .refine((beliefs) => beliefs.every((belief, i) => i === 0 || belief.knownTo > beliefs[i - 1]!.knownTo), {

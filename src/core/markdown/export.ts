@@ -5,7 +5,7 @@
  * log.md (episodes), and schema.md (the profile schema: what to learn about the user) when the scope has one. Every record of the scope, whatever its status, with its concept refs and
  * outgoing edges in its trailer, so an import reproduces it exactly.
  */
-import type { Edge, MemoryRecord } from '../memory.js';
+import type { BeliefInterval, Edge, MemoryRecord } from '../memory.js';
 import { isVisible } from '../memory.js';
 import type { Store } from '../ports/store.js';
 import type { Scope } from '../scope.js';
@@ -59,13 +59,15 @@ export function shownInstant(record: MemoryRecord): number {
  * The trailer: the record minus its visible text, defaults left out; plus refs, outgoing edges and the
  * sleep cycle's identity keys that name it or one of its edges (so a cycle after an import finds what
  * it made before instead of making it again). The text's line breaks, when they are not all `\n`,
- * which the visible lines cannot show.
+ * which the visible lines cannot show. The validities the store believed before (`beliefs`), as a dump
+ * carries them.
  */
 export function trailerOf(
   record: MemoryRecord,
   refs: Record<string, string[]>,
   edges: readonly Edge[],
   keys: Record<string, string> = {},
+  beliefs: readonly BeliefInterval[] = [],
 ): Record<string, unknown> {
   const { scope: _scope, content: _content, ...rest } = record;
   const trailer: Record<string, unknown> = {};
@@ -79,6 +81,8 @@ export function trailerOf(
     trailer.edges = edges.map(({ scope: _s, fromId: _f, ...edge }) => edge);
   }
   if (Object.keys(keys).length > 0) trailer.keys = keys;
+  // what the store believed of the record's validity before it last changed: `knownAt` reads answer from it
+  if (beliefs.length > 0) trailer.beliefs = beliefs;
   const lineBreaks = lineBreaksOf(record.content);
   if (lineBreaks !== undefined) trailer.lineBreaks = lineBreaks;
   return trailer;
@@ -126,8 +130,10 @@ export async function exportMarkdown(deps: { store: Store; now: number }, scope:
   const ids = records.map((r) => r.id);
   const refs = new Map<string, Record<string, string[]>>();
   const edges = new Map<string, Edge[]>();
+  const beliefs = new Map<string, BeliefInterval[]>();
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);
+    for (const [id, held] of await deps.store.getBeliefs(chunk, [scope])) beliefs.set(id, held);
     for (const ref of await deps.store.getConceptRefs({ scopes: [scope], conceptIds: chunk })) {
       const byLayer = refs.get(ref.conceptId) ?? {};
       (byLayer[ref.layer] ??= []).push(ref.refId);
@@ -166,7 +172,7 @@ export async function exportMarkdown(deps: { store: Store; now: number }, scope:
           tags: r.tags,
           pinned: r.pinned,
         },
-        trailerOf(r, refs.get(r.id) ?? {}, edges.get(r.id) ?? [], keys.get(r.id) ?? {}),
+        trailerOf(r, refs.get(r.id) ?? {}, edges.get(r.id) ?? [], keys.get(r.id) ?? {}, beliefs.get(r.id) ?? []),
       );
     const parts = [
       `# ${TITLES[file]} — ${scope}`,

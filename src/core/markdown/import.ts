@@ -69,7 +69,7 @@ function recordOf(entry: ParsedEntry, scope: Scope): { record: MemoryRecord; edi
     sourceKey: null,
     data: {},
   };
-  const { refs: _refs, edges: _edges, lineBreaks, ...fields } = t;
+  const { refs: _refs, edges: _edges, lineBreaks, beliefs: _beliefs, ...fields } = t;
   const content = lineBreaks !== undefined ? withLineBreaks(entry.content, lineBreaks) : entry.content;
   const record = { ...base, ...fields, scope, content } as unknown as MemoryRecord;
   let edited = false;
@@ -167,10 +167,11 @@ export async function importMarkdown(deps: Deps, files: MarkdownFiles, scope: Sc
 
   await deps.store.transaction(async (tx) => {
     const idMap = new Map<string, string>();
-    for (const { record, edited } of known) {
+    for (const { record, trailer, edited } of known) {
       if (edited) record.updatedAt = now;
       const before = existing.get(record.id);
       if (before === undefined) {
+        let id = record.id;
         try {
           await tx.insertMemories([{ record, embedding: vectorOf.get(record.id) as Float32Array }]);
         } catch (error) {
@@ -179,7 +180,10 @@ export async function importMarkdown(deps: Deps, files: MarkdownFiles, scope: Sc
           const copy = { ...record, id: newId(now), sourceKey: null };
           await tx.insertMemories([{ record: copy, embedding: vectorOf.get(record.id) as Float32Array }]);
           idMap.set(record.id, copy.id);
+          id = copy.id;
         }
+        // a new record brings what the store believed of it before; a record already here keeps its own
+        if (trailer.beliefs !== undefined) await tx.restoreBeliefs(trailer.beliefs.map((belief) => ({ ...belief, memoryId: id, scope })));
         report.created++;
         continue;
       }

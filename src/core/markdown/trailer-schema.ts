@@ -7,7 +7,7 @@ import { EngramError, messages } from '../errors.js';
 import { isInstant } from '../instant.js';
 import { LAYERS, PROVENANCE_KINDS, STATUSES } from '../memory.js';
 import { emotionSchema, MAX_CONTENT_CHARS } from '../schemas.js';
-import { recordDataCheck } from '../dump/dump-format.js';
+import { dumpBeliefsSchema, recordDataCheck } from '../dump/dump-format.js';
 
 const unit = z.number().min(0).max(1);
 // a real instant in years 0001-9999, as every other date input
@@ -73,6 +73,8 @@ export const trailerSchema = z
     edges: z.array(edgeSchema).max(10_000).optional(),
     /** The sleep cycle's identity keys naming this record or one of its edges: key → the id it names. */
     keys: z.record(z.string().min(1).max(1_000), id).optional(),
+    /** The validities the store believed of the record before (as a dump carries them): `knownAt` reads. */
+    beliefs: dumpBeliefsSchema.optional(),
   })
   .strict();
 

@@ -9,6 +9,8 @@ import type { Engram } from '../../../src/index.js';
 import type { MemoryRecord } from '../../../src/core/memory.js';
 import { parseEntries } from '../../../src/core/markdown/format.js';
 import { enginesClosedAfterEach, everything as everythingIn } from '../../helpers/markdown-round-trip.js';
+import { ManualClock } from '../../../src/core/ports/clock.js';
+import { tempEngram } from '../../helpers/temp.js';
 
 const S = 'acme/users/alice';
 const open = enginesClosedAfterEach();
@@ -84,6 +86,38 @@ describe('Markdown round trip of text with line breaks other than \\n', () => {
       );
       expect(others).toEqual([]);
       expect(entry).toMatchObject({ content: text, importance: '0.5', tags: ['t\u2028u'], trailer: { id: 'x', tags: ['t\u2028u'] } });
+    }
+  });
+});
+
+describe('Markdown round trip of what the store believed when', () => {
+  it('a record imported into a fresh store answers knownAt reads as the original does', async () => {
+    const clock = new ManualClock(Date.parse('2024-06-01T10:00:00Z'));
+    const source = await tempEngram({ clock });
+    const target = await tempEngram({ clock });
+    try {
+      const staging = await source.engram.remember({ scope: S, layer: 'semantic', content: 'The deploy target is staging.' });
+      clock.advance(60_000);
+      const before = clock.now();
+      clock.advance(60_000);
+      expect(
+        (await source.engram.remember({ scope: S, layer: 'semantic', content: 'The deploy target moved to production.' })).superseded,
+      ).toEqual([staging.id]);
+      const leads = async (engram: Engram) =>
+        (await engram.recall('what is the deploy target', { scopes: [S], asOf: '9999-12-31T00:00:00Z', knownAt: before })).hits.map(
+          (h) => h.content,
+        );
+      expect(await leads(source.engram)).toEqual(['The deploy target is staging.']);
+      const files = await source.engram.exportMarkdown({ scope: S });
+      expect(Object.values(files).join('')).toContain('"beliefs":[');
+      expect(await target.engram.importMarkdown(files, { scope: S })).toMatchObject({ created: 2 });
+      expect(await leads(target.engram)).toEqual(['The deploy target is staging.']);
+      expect(await target.engram.store.getBeliefs([staging.id], [S])).toEqual(await source.engram.store.getBeliefs([staging.id], [S]));
+      // a second import changes nothing
+      expect(await target.engram.importMarkdown(files, { scope: S })).toMatchObject({ created: 0, updated: 0 });
+    } finally {
+      await source.cleanup();
+      await target.cleanup();
     }
   });
 });
