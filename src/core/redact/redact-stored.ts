@@ -4,8 +4,9 @@
  * wordings, episode fields) is rewritten and re-embedded from the cleaned text, in one transaction per
  * page; the text index follows the row. Edge metadata and the scopes' state documents are cleaned the
  * same way, and so are the descriptions and proposers of the relation types the scopes' tenants
- * registered; a type whose name holds a secret is reported, not renamed (its edges and the callers that relate with it use the name).
- * At the end the store compacts its indexes and files (`scrubDeleted`), so the old text is not left on disk.
+ * registered; a type whose name holds a secret is reported, not renamed (its edges and the callers that
+ * relate with it use the name). At the end the store compacts its indexes and files (`scrubDeleted`), so
+ * the old text is not left on disk.
  */
 import type { MemoryRecord } from '../memory.js';
 import type { Clock } from '../ports/clock.js';
