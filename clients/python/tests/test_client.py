@@ -128,6 +128,7 @@ def test_purge(engram: EngramClient, scope: str) -> None:
     assert (caught.value.code, caught.value.status) == ("INVALID_INPUT", 400)
     result = engram.purge(scope, ids=[drop.id], confirm=True)
     assert result.purged == 1 and result.removed.records == 1 and result.audit_id
+    assert result.removed.states == 0
     with pytest.raises(EngramError) as gone:
         engram.get(drop.id, scopes=[scope])
     assert (gone.value.code, gone.value.status) == ("NOT_FOUND", 404)

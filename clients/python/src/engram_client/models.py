@@ -137,6 +137,8 @@ class PurgeRemoved(EngramModel):
     statistics: int
     history: int
     index_entries: int
+    #: state documents that held a copy of removed text (an open question, a caution); 0 from older servers
+    states: int = 0
 
 
 class PurgeResult(EngramModel):
