@@ -223,7 +223,7 @@ describe('POST /v1/purge', () => {
     expect(done.status).toBe(200);
     expect(done.body).toEqual({
       purged: 1,
-      removed: { records: 1, chunks: 0, edges: 0, refs: 0, statistics: 0, history: 0, indexEntries: 2 },
+      removed: { records: 1, chunks: 0, edges: 0, refs: 0, statistics: 0, history: 0, indexEntries: 2, states: 0 },
       restored: [],
       auditId: expect.any(String),
     });
