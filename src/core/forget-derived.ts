@@ -7,19 +7,17 @@
  */
 import type { MemoryRecord } from './memory.js';
 import type { StoreTransaction } from './ports/store.js';
+import { derivedRecords } from './derived-records.js';
 import { isConcept } from './record-kinds.js';
 import type { Scope } from './scope.js';
 
 /** Statuses of evidence that still supports what was derived from it. */
 const SUPPORTING = new Set(['active', 'superseded', 'decayed']);
 
-/** Records of `scope` derived from `id`: by provenance (a capped sample) or by a DERIVED_FROM edge (all of it). */
+/** Records of `scope` derived from `id` but its chunks and concepts (see {@link derivedRecords}). */
 async function derivedFrom(tx: StoreTransaction, scope: Scope, id: string): Promise<MemoryRecord[]> {
-  const derived = new Map((await tx.findDerived({ scope, ids: [id] })).map((r) => [r.id, r]));
-  const edges = await tx.getEdges({ scopes: [scope], ids: [id], types: ['DERIVED_FROM'] });
-  const linked = edges.filter((e) => e.invalidatedAt === null && e.toId === id && !derived.has(e.fromId)).map((e) => e.fromId);
-  for (const record of linked.length > 0 ? await tx.getMemories(linked, [scope]) : []) derived.set(record.id, record);
-  return [...derived.values()].filter((r) => !isConcept(r) && r.data.parentId !== id);
+  const { records } = await derivedRecords(tx, scope, [id]);
+  return [...records.values()].filter((r) => !isConcept(r) && r.data.parentId !== id);
 }
 
 /** Every piece of evidence `record` rests on: its provenance sample and its DERIVED_FROM edges. */

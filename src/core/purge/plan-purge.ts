@@ -8,6 +8,7 @@ import type { MemoryRecord } from '../memory.js';
 import type { StoreReader } from '../ports/store.js';
 import type { Scope } from '../scope.js';
 import { isConcept } from '../record-kinds.js';
+import { derivedRecords } from '../derived-records.js';
 
 /** The records to delete and the claims to reinstate. */
 export interface PurgePlan {
@@ -32,16 +33,9 @@ export async function planPurge(
     const next: MemoryRecord[] = [];
     // a derived record's provenance lists a capped sample of its evidence; its DERIVED_FROM edges name
     // all of it (a reflection over 200 memories quotes representatives its sample may not hold)
-    const linked = new Map<string, string[]>();
-    for (const edge of await reader.getEdges({ scopes: [scope], ids: frontier, types: ['DERIVED_FROM'] })) {
-      if (edge.invalidatedAt !== null || !removed.has(edge.toId) || removed.has(edge.fromId)) continue;
-      linked.set(edge.fromId, [...(linked.get(edge.fromId) ?? []), edge.toId]);
-    }
-    const derived = new Map((await reader.findDerived({ scope, ids: frontier })).map((r) => [r.id, r]));
-    const unseen = [...linked.keys()].filter((id) => !derived.has(id));
-    for (const record of await reader.getMemories(unseen, [scope])) derived.set(record.id, record);
-    for (const record of derived.values()) {
-      if (!removed.has(record.id) && derivedAlone(record, removed, linked.get(record.id) ?? [])) next.push(record);
+    const derived = await derivedRecords(reader, scope, frontier, (id) => removed.has(id));
+    for (const record of derived.records.values()) {
+      if (derivedAlone(record, removed, derived.linked.get(record.id) ?? [])) next.push(record);
     }
     const concepts = [...new Set((await reader.findConceptsByRef({ scopes: [scope], refIds: frontier })).map((r) => r.conceptId))].filter(
       (id) => !removed.has(id),
@@ -73,9 +67,9 @@ function derivedAlone(record: MemoryRecord, removed: ReadonlyMap<string, MemoryR
 }
 
 /** Shortest wording whose presence in a derived record counts as a quote (shorter ones match by chance). */
-const QUOTE_MIN_CHARS = 16;
+export const QUOTE_MIN_CHARS = 16;
 /** How much of the source's wording is looked for: extractive reflections clip their quotes at 140. */
-const QUOTE_CHARS = 60;
+export const QUOTE_CHARS = 60;
 
 /** Does `derived` name `source` as a representative it quotes, or hold the start of its wording? */
 function quotes(derived: MemoryRecord, source: MemoryRecord | undefined): boolean {

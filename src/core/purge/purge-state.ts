@@ -10,13 +10,12 @@ import type { MemoryRecord } from '../memory.js';
 import type { StateEntry, StoreTransaction } from '../ports/store.js';
 import type { Scope } from '../scope.js';
 import { isConcept } from '../record-kinds.js';
+import { QUOTE_CHARS, QUOTE_MIN_CHARS } from './plan-purge.js';
 
 /** State documents read per page. */
 const PAGE = 500;
-/** A string this long or longer that a purged record's text holds is a copy of it. */
-const COPY_MIN_CHARS = 16;
-/** How much of a purged record's wording is looked for in a longer string (as a purge looks for quotes). */
-const QUOTE_CHARS = 60;
+/** A string this long or longer that a purged record's text holds is a copy of it (as a quote in a derived record). */
+const COPY_MIN_CHARS = QUOTE_MIN_CHARS;
 /** A concept's name is short: a string equal to it (in any case) is a copy from this length. */
 const NAME_MIN_CHARS = 3;
 
