@@ -415,3 +415,37 @@ describe('compareClaims: one slot in its other forms', () => {
     expect(compareClaims('Budget range: 1 crore', "Alice's budget range is 80 lakh.").relation).not.toBe('supersedes');
   });
 });
+
+describe('compareClaims: a role filled by a name, written either way round', () => {
+  it('a new holder of the role supersedes the old one; the same holder agrees; another role coexists', () => {
+    expect(compareClaims('The team lead is now Carol.', 'The team lead is Ana.').relation).toBe('supersedes');
+    expect(compareClaims('Carol is now the team lead.', 'The team lead is Ana.').relation).toBe('supersedes');
+    expect(compareClaims('The board chair is now Olu.', 'Ingrid is the board chair.').relation).toBe('supersedes');
+    expect(compareClaims('Ana is the team lead.', 'The team lead is Ana.').relation).toBe('agrees');
+    expect(compareClaims('The design lead is Carol.', 'The team lead is Ana.').relation).not.toBe('supersedes');
+    expect(compareClaims('The team lead is in Berlin this week.', 'The team lead is Ana.').relation).not.toBe('supersedes');
+  });
+});
+
+describe('compareClaims: a thing moved to a tool replaces the tool it was', () => {
+  it('"We moved CI to GitHub Actions" supersedes "Our CI is Jenkins"; moves of other things, and to places, do not', () => {
+    expect(compareClaims('We moved CI to GitHub Actions.', 'Our CI is Jenkins.').relation).toBe('supersedes');
+    expect(compareClaims('The message queue was moved to Kafka.', 'Our message queue is RabbitMQ.').relation).toBe('supersedes');
+    expect(compareClaims('We moved the CI cache to S3.', 'Our CI is Jenkins.').relation).not.toBe('supersedes');
+    expect(compareClaims('We moved the office to Lisbon.', 'Our CI is Jenkins.').relation).not.toBe('supersedes');
+    expect(compareClaims('We moved CI to GitHub Actions.', 'I live in Lisbon.').relation).not.toBe('supersedes');
+    expect(compareClaims('We moved the office to Lisbon.', 'The office is in Porto.').relation).toBe('supersedes');
+  });
+});
+
+describe('compareClaims: a job stated with "works as" is one at a time', () => {
+  it('"I now work as a teacher" supersedes "I work as a nurse"; "also" adds a job; someone else\'s job is theirs', () => {
+    const result = compareClaims('I now work as a teacher.', 'I work as a nurse.');
+    expect(result.relation).toBe('supersedes');
+    expect(result.newSlots).toEqual([{ subject: 'user', attribute: 'role', value: 'teacher', negated: false }]);
+    expect(compareClaims('Dana works as a pastry chef now.', 'Dana works as a barista.').relation).toBe('supersedes');
+    expect(compareClaims('I also work as a part-time tutor.', 'I work as a nurse.').relation).not.toBe('supersedes');
+    expect(compareClaims('My sister works as a teacher.', 'I work as a nurse.').relation).not.toBe('supersedes');
+    expect(compareClaims("I'm working as a nurse.", 'I work as a nurse.').relation).toBe('agrees');
+  });
+});

@@ -178,7 +178,7 @@ describe('extractClaim: predicates joined by "and" or a comma', () => {
     for (const text of ['I live in Lisbon and work as a nurse.', 'I live in Lisbon and I work as a nurse.']) {
       expect(extractClaim(text)).toEqual([
         expect.objectContaining({ subject: 'user', attribute: 'location', value: 'lisbon' }),
-        expect.objectContaining({ subject: 'user', attribute: 'work as', value: 'nurse' }),
+        expect.objectContaining({ subject: 'user', attribute: 'role', value: 'nurse' }),
       ]);
     }
     const three = extractClaim('I live in Lisbon, work as a nurse and drive a Tesla.');
@@ -192,5 +192,31 @@ describe('extractClaim: predicates joined by "and" or a comma', () => {
     expectSlot('I work at Procter and Gamble.', { value: 'procter and gamble' });
     for (const text of ['I have two cats and a dog.', 'I bought eggs and milk from the store.', 'I like hiking, swimming and running.'])
       expect(claimClauses(text)).toHaveLength(1);
+  });
+});
+
+describe('extractClaim: a role, a move to a tool, a job', () => {
+  it('"The <role> is <Name>" keys the slot on the role, as "<Name> is the <role>" does', () => {
+    for (const text of ['The team lead is Ana.', 'Ana is the team lead.', 'The team lead is now Ana.', 'Ana is now our team lead.'])
+      expect(extractClaim(text)).toEqual([{ subject: 'team lead', attribute: 'value', value: 'ana', negated: false }]);
+    expectSlot('The board chair is Ingrid.', { subject: 'board chair', attribute: 'value', value: 'ingrid' });
+    // "heads"/"leads" before a copula ends a noun phrase; before an object it is still the verb
+    expect(extractClaim('The department heads are Ana and Bo.')[0]?.attribute).not.toBe('lead');
+    expectSlot('Marta heads the design team.', { subject: 'design team', attribute: 'lead', value: 'marta' });
+  });
+
+  it('a thing moved to a known tool is now that tool; a person or a thing moved to a place is somewhere', () => {
+    expectSlot('We moved CI to GitHub Actions.', { subject: 'ci', attribute: 'value', value: 'github actions' });
+    expectSlot('The cache was shifted to Redis.', { subject: 'cache', attribute: 'value', value: 'redis' });
+    expectSlot('I moved to Berlin.', { subject: 'user', attribute: 'location', value: 'berlin' });
+    expectSlot('We moved the office to Lisbon.', { subject: 'office', attribute: 'location', value: 'lisbon' });
+    expectSlot('Priya moved to GitHub.', { subject: 'priya', attribute: 'location', value: 'github' });
+    expectSlot('We moved the office to the Azure building.', { subject: 'office', attribute: 'location', value: 'azure building' });
+  });
+
+  it('"works as" names the job, whatever the tense', () => {
+    expectSlot('I work as a nurse.', { subject: 'user', attribute: 'role', value: 'nurse' });
+    expectSlot("I'm working as a nurse.", { subject: 'user', attribute: 'role', value: 'nurse' });
+    expectSlot('Dana works as a barista.', { subject: 'dana', attribute: 'role', value: 'barista' });
   });
 });

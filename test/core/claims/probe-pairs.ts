@@ -110,6 +110,25 @@ export const PROBE_CORRECTIONS: readonly ClaimPair[] = [
   pair("Tim's desk is on the 3rd floor.", "Tim's desk moved to the 5th floor.", 'probe-5'),
   pair('The user is on the Pro plan.', 'The user downgraded to the Free plan.', 'probe-5'),
   pair('The code review SLA is 24 hours.', 'The code review SLA is now 48 hours.', 'probe-5'),
+  // round 6: a role noun phrase filled by a name, either way round; a thing moved to another tool; a job
+  pair('The team lead is Ana.', 'The team lead is now Carol.', 'probe-6'),
+  pair('Ana is the team lead.', 'Carol is now the team lead.', 'probe-6'),
+  pair('The team lead is Ana.', 'Carol is now the team lead.', 'probe-6'),
+  pair('Ana is the team lead.', 'The team lead is now Carol.', 'probe-6'),
+  pair('Our tech lead is Wen.', 'Our tech lead is now Bashir.', 'probe-6'),
+  pair('The design head is Marta.', 'Luis is now the design head.', 'probe-6'),
+  pair('The board chair is Ingrid.', 'Correction: the board chair is Olu.', 'probe-6'),
+  pair('My project lead is Hana.', 'Tariq is my project lead now.', 'probe-6'),
+  pair('Our CI is Jenkins.', 'We moved CI to GitHub Actions.', 'probe-6'),
+  pair('Our error tracker is Sentry.', 'We moved the error tracker to Bugsnag.', 'probe-6'),
+  pair('Our cache is Memcached.', 'We moved the cache to Redis.', 'probe-6'),
+  pair('Our issue tracker is Jira.', 'The team moved the issue tracker to Linear.', 'probe-6'),
+  pair('Our database is MySQL.', 'The database was moved to Postgres.', 'probe-6'),
+  pair('Our CI is CircleCI.', 'CI was shifted to Buildkite.', 'probe-6'),
+  pair('The office is in Porto.', 'We moved the office to Lisbon.', 'probe-6'),
+  pair('I work as a nurse.', 'I now work as a teacher.', 'probe-6'),
+  pair('Dana works as a barista.', 'Dana works as a pastry chef now.', 'probe-6'),
+  pair('The user works as a translator.', 'The user now works as a data analyst.', 'probe-6'),
 ];
 
 /** Expected: anything but supersedes. */
@@ -255,6 +274,23 @@ export const PROBE_COMPATIBLE: readonly ClaimPair[] = [
   pair('The API returns JSON.', 'The API returns errors as problem+json.', 'probe-5'),
   pair('Priya moved to London in 2019.', 'Priya moved her savings to a new bank.', 'probe-5'),
   pair('The team switched to trunk-based development.', 'The team switched on feature flags for the beta.', 'probe-5'),
+  // round 6
+  pair('The team lead is Ana.', 'The design lead is Carol.', 'probe-6'),
+  pair('The team lead is Ana.', 'Ana is also the scrum master.', 'probe-6'),
+  pair('The team lead is Ana.', 'The team lead is in Berlin this week.', 'probe-6'),
+  pair('Our tech lead is Wen.', 'The tech lead for the mobile app is Bashir.', 'probe-6'),
+  pair('The platform team leads the migration.', 'The data team leads the audit.', 'probe-6'),
+  pair('Ana is the team lead.', 'Carol is the product owner.', 'probe-6'),
+  pair('I live in Lisbon.', 'We moved CI to GitHub Actions.', 'probe-6'),
+  pair('Our CI is Jenkins.', 'We moved the office to Lisbon.', 'probe-6'),
+  pair('Our CI is Jenkins.', 'We moved the CI cache to S3.', 'probe-6'),
+  pair('Our CI is Jenkins.', 'We moved the Jenkins server to the basement.', 'probe-6'),
+  pair('Our database is Postgres.', 'We moved the staging database to eu-west-1.', 'probe-6'),
+  pair('Our database is Postgres.', 'We moved session storage to Redis.', 'probe-6'),
+  pair('I work as a nurse.', 'I also work as a part-time tutor.', 'probe-6'),
+  pair('I work as a nurse.', 'My sister works as a teacher.', 'probe-6'),
+  pair('Dana works as a barista.', 'Dana works at a café in Leeds.', 'probe-6'),
+  pair('I work as a nurse.', 'I moved to Porto.', 'probe-6'),
 ];
 
 /** Expected: agrees. */
@@ -299,4 +335,9 @@ export const PROBE_AGREEING: readonly ClaimPair[] = [
   pair('The cat is named Whiskers.', "The cat's name is Whiskers.", 'probe-5'),
   pair('The user likes window seats.', 'The user prefers window seats.', 'probe-5'),
   pair('The code review SLA is 24 hours.', 'Code reviews should happen within 24 hours.', 'probe-5'),
+  // round 6
+  pair('The team lead is Ana.', 'Ana is the team lead.', 'probe-6'),
+  pair('Our tech lead is Wen.', 'Wen is our tech lead.', 'probe-6'),
+  pair('Our CI is Jenkins.', 'We use Jenkins for CI.', 'probe-6'),
+  pair('I work as a nurse.', 'I am working as a nurse.', 'probe-6'),
 ];

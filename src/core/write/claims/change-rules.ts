@@ -8,6 +8,7 @@ import { analyzeNounPhrase, isAgent, isPersonLike, isTeamLike } from './noun-phr
 import { termsOf } from './pos-tags.js';
 import { BE, type RawSlot, type Rule, startsWithNumber, withPurpose } from './rule-types.js';
 import { isTemporal, stripTemporal } from './temporal.js';
+import { isToolName } from './tool-kinds.js';
 
 /** Change verbs, longest first so "went up" wins over "went". */
 const CHANGE_VERBS =
@@ -39,9 +40,17 @@ function familyForChange(verb: string, subject: string, value: string): string |
   if (/^(?:moved|move|moves|moved back|shifted|transferred|reassigned)$/.test(v) && isTeamLike(value) && !isTeamLike(subject)) {
     return isPersonLike(subject) || /^[A-Z][a-z]+$/.test(subject.trim()) ? 'member_of' : 'owner';
   }
+  // "We moved CI to GitHub Actions": a thing moved to a tool is now that tool ("our CI is Jenkins"), not
+  // somewhere; a person who moves to one ("Priya moved to GitHub") is left to the place reading
+  if (/^(?:moved|move|moves|shifted)$/.test(v) && isToolName(value) && !isMover(subject)) return undefined;
   if (/^(?:moved|move|moves|moved back|shifted)$/.test(v)) return 'location';
   if (/^(?:transferred|reassigned|handed over)$/.test(v)) return isPersonLike(subject) ? 'assignment' : 'owner';
   return undefined;
+}
+
+/** Someone who moves themselves: a person, a one-word name ("Priya"), or a team. */
+function isMover(subject: string): boolean {
+  return isPersonLike(subject) || isTeamLike(subject) || /^[A-Z][a-z]+$/.test(subject.trim());
 }
 
 /**

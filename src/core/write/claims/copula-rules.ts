@@ -20,6 +20,8 @@ const VERB_FAMILIES: Readonly<Record<string, string>> = dictionary({
   'report to': 'manager',
   'work at': 'workplace',
   'work for': 'workplace',
+  // "I work as a nurse" names the job, as "my role is nurse" does: one at a time, "also" adds one
+  'work as': 'role',
   'belong to': 'owner',
   'deploy to': 'deploy_target',
   'meet in': 'meeting_place',
@@ -293,7 +295,7 @@ export function verbSlots(clause: string): ExtractedSlot[] | undefined {
   const subject = clause
     .slice(0, verb.at)
     // auxiliaries, and the "not" an idiom kept ("can't wait to …" negates nothing: clause-markers.ts)
-    .replace(/(?:^|\s)(?:is|are|was|were|has|have|had|will|would|can|could|should|does|do|did|been|being|not)(?=\s|$)/gi, ' ')
+    .replace(/(?:^|\s)(?:am|is|are|was|were|has|have|had|will|would|can|could|should|does|do|did|been|being|not)(?=\s|$)/gi, ' ')
     .trim();
   let rest = clause.slice(verb.at + verb.text.length).trim();
   let attribute = verb.infinitive;

@@ -4,7 +4,7 @@
  */
 import { isPersonLike } from './noun-phrase.js';
 import { verbAlternation } from './inflect.js';
-import { BE, type Rule, isActor, startsWithNumber } from './rule-types.js';
+import { BE, NOT_A_PREDICATE, type Rule, isActor, startsWithNumber } from './rule-types.js';
 import { isTemporal } from './temporal.js';
 
 /**
@@ -60,7 +60,7 @@ export const RELATION_RULES: readonly Rule[] = [
     name: 'runs',
     examples: [{ text: 'Dana runs the data team.', slot: { subject: 'data team', attribute: 'owner', value: 'dana' } }],
     re: new RegExp(
-      `^(.+?) (?:${verbAlternation(['run', 'manage', 'handle', 'operate', 'oversee', 'supervise'], ['third', 'base'])}) (?!on\\b|in\\b|at\\b|every\\b|from\\b|nightly\\b|daily\\b|weekly\\b|smoothly\\b|fine\\b|well\\b)(.+)$`,
+      `^(.+?) (?:${verbAlternation(['run', 'manage', 'handle', 'operate', 'oversee', 'supervise'], ['third', 'base'])}) (?!on\\b|in\\b|at\\b|every\\b|from\\b|nightly\\b|daily\\b|weekly\\b|smoothly\\b|fine\\b|well\\b)${NOT_A_PREDICATE}(.+)$`,
       'i',
     ),
     build: ([, agent = '', thing = '']) => {
@@ -72,7 +72,7 @@ export const RELATION_RULES: readonly Rule[] = [
   {
     name: 'leads',
     examples: [{ text: 'Marta heads the design team.', slot: { subject: 'design team', attribute: 'lead', value: 'marta' } }],
-    re: new RegExp(`^(.+?) (?:${verbAlternation(['lead', 'head', 'chair'], ['third', 'base'])}) (?!to\\b)(.+)$`, 'i'),
+    re: new RegExp(`^(.+?) (?:${verbAlternation(['lead', 'head', 'chair'], ['third', 'base'])}) (?!to\\b)${NOT_A_PREDICATE}(.+)$`, 'i'),
     build: ([, lead = '', thing = '']) => (isActor(lead) ? [{ subject: thing, family: 'lead', value: lead, rule: 'leads' }] : undefined),
   },
   {

@@ -44,6 +44,12 @@ export interface Rule {
 
 /** Optional auxiliary before a participle: "was moved", "has been transferred", "gets replaced". */
 export const BE = '(?:(?:is|are|was|were|has been|have been|had been|will be|will|is being|are being|gets|get|got|has|have|had) )?';
+/**
+ * A lookahead for the object after a fixed verb: it does not open with a copula or an auxiliary. "The team
+ * lead is Ana" has no verb "lead": "lead" ends the noun phrase "team lead", and "is Ana" is its predicate.
+ */
+export const NOT_A_PREDICATE =
+  '(?!(?:is|are|was|were|be|been|has|have|had|will|would|can|could|should|may|might|must|does|do|did|remains|remain|stays|stay|became|becomes|become)\\b)';
 /** A number as written in claims ("12", "$1,500", "two", "a dozen"). */
 export const NUMBER = NUMBER_PATTERN;
 

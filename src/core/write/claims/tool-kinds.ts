@@ -1,8 +1,9 @@
 /**
- * What kind of tool a name is (package manager, test runner, database, CI, host, …), for the one rule that
- * needs it: "we switched to bun" names no attribute and no old value, so it replaces the speaker's tool of
- * the same kind ("we use pnpm") and nothing else ("we use Postgres"). A short list of common tools; a
- * name not in it has no kind, and the rule then does nothing.
+ * What kind of tool a name is (package manager, test runner, database, CI, host, …), for the rules that
+ * need it: "we switched to bun" names no attribute and no old value, so it replaces the speaker's tool of
+ * the same kind ("we use pnpm") and nothing else ("we use Postgres"); and "we moved CI to GitHub Actions"
+ * moves CI to a tool, not to a place. A short list of common tools; a name not in it has no kind, and
+ * the rules then do nothing.
  */
 import { dictionary } from '../../text/dictionary.js';
 
@@ -93,6 +94,22 @@ export function toolKindsIn(text: string): Map<string, string> {
     rest = `${rest.slice(0, at)}${' '.repeat(name.length)}${rest.slice(at + name.length)}`;
   }
   return found;
+}
+
+/**
+ * Is the phrase a known tool by name, with at most a leading article and a trailing version ("GitHub
+ * Actions", "the Redis", "Postgres 16")? A phrase that only contains one ("the Azure building") is not.
+ * @example
+ * isToolName('GitHub Actions'); // true
+ * isToolName('Lisbon'); // false
+ */
+export function isToolName(phrase: string): boolean {
+  const name = phrase
+    .trim()
+    .toLowerCase()
+    .replace(/^(?:the|an?) /, '')
+    .replace(/ v?\d[\w.]*$/, '');
+  return BY_NAME.has(name);
 }
 
 /**
