@@ -2,12 +2,15 @@
  * Reading a dump back: line by line (constant memory), each kind batched into short transactions of
  * raw restores that keep ids and every field. Idempotent, hence resumable: what a killed import
  * committed is found again and skipped, so running it again finishes the job with the same store.
+ * With the importing engine's redaction on, each line's text is redacted first (see `ImportDumpDeps`).
  */
 import type { z } from 'zod';
 import { EngramError, isEngramError, messages } from '../errors.js';
 import type { BeliefInterval, Edge, Layer, MemoryRecord, NewMemory } from '../memory.js';
 import type { Embedder } from '../ports/embedder.js';
 import { CONCEPT_REFS_CAP, type Store, type StoreReader } from '../ports/store.js';
+import { DumpLineRedaction } from '../redact/redact-dump-line.js';
+import { createRedactor, type Redactor } from '../redact/redactor.js';
 import { reembedText } from '../reembed/reembed-text.js';
 import { tenantOf, type Scope } from '../scope.js';
 import { upgradeSourceKey } from '../write/new-record.js';
@@ -51,6 +54,11 @@ export interface DumpImportReport {
   conflicts: { kind: DumpImportKind; scope: string; key: string; reason: string }[];
   /** The end line was read and its counts matched. */
   complete: boolean;
+  /**
+   * Secrets the importing store's redaction replaced in the lines read (absent when none): counted on
+   * every run, so a second import of the same dump counts them again and writes nothing.
+   */
+  redacted?: number;
 }
 
 export interface ImportDumpOptions {
@@ -71,6 +79,12 @@ export interface ImportDumpOptions {
 export interface ImportDumpDeps {
   store: Store;
   embedder: Embedder;
+  /**
+   * The importing engine's redactor: when on, every line's text is redacted before it is compared with
+   * the store and written, as on every write path. Without one (a backend migration), or off, lines are
+   * written exactly as dumped.
+   */
+  redactor?: Redactor;
 }
 
 const MAX_CONFLICTS = 100;
@@ -207,6 +221,7 @@ class DumpImport {
   readonly #deps: ImportDumpDeps;
   readonly #options: ImportDumpOptions;
   readonly #batchSize: number;
+  readonly #redaction: DumpLineRedaction;
   #useVectors = false;
   #batch: (DumpLine & { number: number })[] = [];
   readonly #seen: Record<string, number> = {};
@@ -220,6 +235,7 @@ class DumpImport {
     this.#deps = deps;
     this.#options = options;
     this.#batchSize = Math.max(1, Math.floor(options.batchSize ?? 128));
+    this.#redaction = new DumpLineRedaction(deps.redactor ?? createRedactor({ enabled: false }));
     const counts = () => ({ created: 0, skipped: 0, conflicting: 0 });
     this.report = {
       embedder: { dump: '', store: deps.embedder.name, vectors: 'embedded' },
@@ -284,9 +300,11 @@ class DumpImport {
     }
     if (line.kind === 'relationType') this.#permitTenant(written);
     else this.#options.permitScope?.(written);
+    const redacted = this.#redaction.redact(line);
+    if (redacted.count > 0) this.report.redacted = (this.report.redacted ?? 0) + redacted.count;
     const current = this.#batch[0]?.kind;
     if (current !== undefined && current !== line.kind) await this.flush();
-    this.#batch.push({ ...line, number });
+    this.#batch.push({ ...redacted.line, number });
     if (this.#batch.length >= (line.kind === 'record' ? this.#batchSize : this.#batchSize * 4)) await this.flush();
   }
 

@@ -48,6 +48,11 @@ const NAMED_NUMBER = /^[A-Z]{2,10}-\d{1,6}$/;
 /** Is an assigned value a real credential of its name's class (not a placeholder, a type or code)? */
 export function isCredentialValue(value: string, nameClass: NameClass, quoted: boolean): boolean {
   if (value.length === 0 || PLACEHOLDER_VALUE.test(value)) return false;
+  // a word that is also a first name (`Pat: …`) or a cookie header (`Cookie: sessionid=…`, whose
+  // pairs are read one by one) counts only with a random value
+  if (nameClass === 'personal-token') return looksRandom(value, 16);
+  if (nameClass === 'session') return !/=[^=]/.test(value) && looksRandom(value, 16);
+  if (nameClass === 'webhook') return isSecretUrl(value);
   if (nameClass === 'key' || nameClass === 'api-key' || nameClass === 'azure-key' || nameClass === 'aws-secret-key')
     return looksRandom(value, nameClass === 'key' ? 20 : 16);
   if (!quoted && CODE_VALUE.test(value)) return false;
@@ -58,10 +63,19 @@ export function isCredentialValue(value: string, nameClass: NameClass, quoted: b
   return /[0-9]/.test(value) || /[^A-Za-z0-9]/.test(value) || /[a-z][A-Z]|[A-Z][a-z].*[A-Z]/.test(value) || value.length >= 12;
 }
 
+/** A URL with a random part in its path or query (`…/webhooks/1234/aB3dE5…`): not `https://example.com/webhook`. */
+function isSecretUrl(value: string): boolean {
+  const url = /^[a-z][a-z0-9+.-]{1,20}:\/\/[^\s/?#]+([^\s]*)$/i.exec(value);
+  return url !== null && (url[1] as string).split(/[/?&=#@]/).some((part) => looksRandom(part, 16));
+}
+
 const NAME_KIND: Record<NameClass, string> = {
   password: 'password',
   secret: 'secret',
   token: 'token',
+  'personal-token': 'token',
+  session: 'session-token',
+  webhook: 'webhook-url',
   'api-key': 'api-key',
   'aws-secret-key': 'aws-secret-key',
   'azure-key': 'azure-key',

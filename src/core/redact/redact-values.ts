@@ -223,18 +223,20 @@ function sourceKeyParts(key: string): string[] | string {
  * A record read back from an export (a Markdown trailer) with its secrets replaced as a write would
  * replace them: its fields, its source key (made again from its redacted parts, as the key of a redacted
  * source is) and what travels with it (`extras`: its edges' metadata, the identity keys naming it). Both
- * are returned with the changes (the same objects when nothing changed), with what was replaced.
+ * are returned with the changes (the same objects when nothing changed), with what was replaced and the
+ * secrets found; copies of `known` secrets (found in other records) are replaced too.
  */
 export function redactExported<E>(
   record: MemoryRecord,
   extras: E,
   redactor: Redactor,
-): { patch: Partial<RedactableFields & Pick<MemoryRecord, 'sourceKey'>>; extras: E } & Tally {
+  known?: ReadonlyMap<string, string>,
+): { patch: Partial<RedactableFields & Pick<MemoryRecord, 'sourceKey'>>; extras: E; found: ReadonlyMap<string, string> } & Tally {
   const fields = redactableFields(record);
   const parts = record.sourceKey === null ? null : sourceKeyParts(record.sourceKey);
-  const { value, count, kinds } = redactValue({ fields, parts, extras }, redactor);
+  const { value, count, kinds, found } = redactValue({ fields, parts, extras }, redactor, [], known);
   const patch: Partial<RedactableFields & Pick<MemoryRecord, 'sourceKey'>> = changedFields(fields, value.fields);
   if (value.parts !== parts && value.parts !== null)
     patch.sourceKey = typeof value.parts === 'string' ? value.parts : JSON.stringify(value.parts);
-  return { patch, extras: value.extras, count, kinds };
+  return { patch, extras: value.extras, found, count, kinds };
 }

@@ -1,8 +1,9 @@
 /**
  * The redactor: replaces every secret in a text by `[redacted:<kind>]` (pure, deterministic, the same
  * text always gives the same result), with the built-in detectors and the caller's extra patterns.
- * They read the text with its invisible characters removed and in NFKC ({@link textView}), so a
- * zero-width space inside a token or a full-width `：` after `password` hides nothing.
+ * They read the text with its invisible characters removed, in NFKC and with secret names spelled in
+ * look-alike letters folded to Latin ({@link textView}), so a zero-width space inside a token, a
+ * full-width `：` after `password` or a Cyrillic `а` in `pаssword` hides nothing.
  */
 import { EngramError, messages } from '../errors.js';
 import { BUILT_IN_DETECTORS, type Detector } from './detectors.js';

@@ -4,8 +4,12 @@
  * camelCase boundaries, so `githubToken`, `GITHUB_TOKEN` and `github-token` read alike.
  */
 
-/** What a name says its value is; `key` values must also look random to count (see `redactor.ts`). */
-export type NameClass = 'password' | 'secret' | 'token' | 'api-key' | 'aws-secret-key' | 'azure-key' | 'key';
+/**
+ * What a name says its value is. `key`, `personal-token` and `session` values must also look random to
+ * count, a `webhook` value must be a URL holding a random part (see `detectors.ts`).
+ */
+export type NameClass =
+  'password' | 'secret' | 'token' | 'personal-token' | 'session' | 'webhook' | 'api-key' | 'aws-secret-key' | 'azure-key' | 'key';
 
 /** Last words that make the name about the secret, not the secret itself (`secret_name`, `tokenCount`). */
 const META_WORDS = new Set([
@@ -154,7 +158,7 @@ export function nameWords(name: string): string[] {
 }
 
 /** Every announcing name contains one of these (a cheap first check: most names are `id`, `type`, `url`…). */
-const HINT = /pass|pw|secret|token|key|auth|cred/i;
+const HINT = /pass|pw|secret|token|key|auth|cred|pat|sess|cookie|hook/i;
 
 /** Names seen lately and their class: a text repeats its names (`token=…&token=…`, a log). */
 const recent = new Map<string, NameClass | null>();
@@ -180,9 +184,27 @@ export function classifyName(name: string): NameClass | null {
   return nameClass;
 }
 
+/** Last words of a session cookie's name (`PHPSESSID`, `sessionid`, `SESSION`, `Cookie`). */
+const SESSION_WORDS = new Set(['session', 'sessionid', 'sessid', 'phpsessid', 'jsessionid', 'cookie', 'cookies']);
+/** Last words of a webhook's name: its URL is the credential (`DISCORD_WEBHOOK_URL`, `slackWebhook`). */
+const WEBHOOK_LAST = new Set(['webhook', 'webhooks', 'hook', 'url', 'uri', 'endpoint']);
+
+/**
+ * The class a name's last word gives before the meta words are read (`webhook_url` is a secret,
+ * `avatar_url` is not). `session_id` stays an id, as in the corpus: a log line's id, not its cookie.
+ */
+function classifyEnding(words: readonly string[], last: string): NameClass | null {
+  if (SESSION_WORDS.has(last)) return 'session';
+  if (WEBHOOK_LAST.has(last) && words.some((w) => w === 'webhook' || w === 'webhooks' || (w === 'hook' && last !== 'hook')))
+    return 'webhook';
+  return null;
+}
+
 function classifyWords(words: readonly string[]): NameClass | null {
   if (words.length === 0 || words.length > 6) return null;
   const last = words[words.length - 1] as string;
+  const ending = classifyEnding(words, last);
+  if (ending !== null) return ending;
   if (META_WORDS.has(last)) return null;
   const has = (w: string): boolean => words.includes(w);
   if (has('aws') && (has('secret') || has('key'))) return has('secret') ? 'aws-secret-key' : null;
@@ -192,7 +214,10 @@ function classifyWords(words: readonly string[]): NameClass | null {
   // `pass` is a password as the last word (`RABBITMQ_DEFAULT_PASS`) or in a short name, not in `first_pass_count`
   if (has('pass')) return words.length <= 2 || last === 'pass' ? 'password' : null;
   if (has('secret') || has('secrets') || has('clientsecret')) return 'secret';
-  if (has('token') || has('accesstoken') || has('authtoken') || has('refreshtoken')) return 'token';
+  // `csrftoken`, `idtoken`: a token word run together with what it is for
+  if (has('token') || words.some((w) => /^[a-z0-9]{2,12}token$/.test(w))) return 'token';
+  // a personal access token (`GITHUB_PAT`, `AZURE_DEVOPS_PAT`), never `Pat` the name (the value must look random)
+  if (last === 'pat') return 'personal-token';
   if (
     has('apikey') ||
     has('apikeys') ||

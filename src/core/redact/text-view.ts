@@ -1,10 +1,13 @@
 /**
  * The text the detectors read: invisible characters removed (format characters such as U+200B, U+200D,
- * U+2060, U+00AD, U+FEFF and the other default-ignorable ones) and every other character in its
- * compatibility form (NFKC: `ｐａｓｓｗｏｒｄ：` reads `password:`, a no-break space a space), with the
- * span of the original each of its characters came from. A secret found in the view is replaced in the
+ * U+2060, U+00AD, U+FEFF and the other default-ignorable ones), every other character in its
+ * compatibility form (NFKC: `ｐａｓｓｗｏｒｄ：` reads `password:`, a no-break space a space) and secret
+ * names spelled with look-alike letters in Latin ({@link foldNames}: `pаssword` with a Cyrillic `а`), with
+ * the span of the original each of its characters came from. A secret found in the view is replaced in the
  * original, the invisible characters inside it included, and the rest of the original stays as it is.
  */
+
+import { foldNames } from './confusables.js';
 
 /** Characters the view leaves out: they show nothing, so they can sit inside a secret unseen. */
 const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
@@ -35,8 +38,9 @@ export interface TextView {
   /** What the detectors read. */
   readonly text: string;
   /**
-   * The characters the view changed, in order (none: the view is the original): where each is in the
-   * view (empty for an invisible one) and in the original. Between them the two texts are the same.
+   * The characters the view normalised or left out, in order: where each is in the view (empty for an
+   * invisible one) and in the original. Between them each character of the view is the original's, or a
+   * look-alike letter of a name folded to Latin (one for one); with none, the offsets are the original's.
    */
   readonly changes: readonly Change[];
 }
@@ -55,6 +59,13 @@ interface Change {
 export function textView(original: string): TextView {
   const first = original.search(NON_ASCII);
   if (first < 0) return { text: original, changes: [] };
+  const { text, changes } = normalView(original, first);
+  // folding keeps every character in its place, so the changes stay true
+  return { text: foldNames(text), changes };
+}
+
+/** The view of `original` before names are folded: `first` is where its first non-ASCII unit is. */
+function normalView(original: string, first: number): TextView {
   const pieces: string[] = [];
   const changes: Change[] = [];
   let done = 0;
