@@ -87,7 +87,7 @@ import { isConcept } from './record-kinds.js';
 import { newId } from './record-factory.js';
 import type { RecordChange, RecordChangeListener } from './record-change.js';
 import { createRedactor, type Redactor, type RedactionOptions } from './redact/redactor.js';
-import { forgetDerivedAlone, restoreForgottenWith } from './forget-derived.js';
+import { forgetConceptsNamedAlone, forgetDerivedAlone, restoreForgottenWith } from './forget-derived.js';
 import { redactInputs, redactValue } from './redact/redact-values.js';
 import { redactStored, type RedactInput, type RedactReport } from './redact/redact-stored.js';
 import { supersessionLinks } from './explore/lineage.js';
@@ -763,7 +763,10 @@ export class EngramCore {
       scopes.add(scope);
     };
     try {
-      return await importDump({ store: this.store, embedder: this.embedder }, chunks, { ...options, permitScope });
+      return await importDump({ store: this.store, embedder: this.embedder, redactor: this.#redactor }, chunks, {
+        ...options,
+        permitScope,
+      });
     } finally {
       // cached rules and profiles of the scopes written are read afresh
       if (scopes.size > 0) this.#announce({ kind: 'update', records: [...scopes].map((scope) => ({ scope })) });
@@ -958,11 +961,10 @@ export class EngramCore {
       const exempt = revived ? { ...stored?.exempt, decay: true } : stored?.exempt;
       // a superseded claim that was forgotten comes back superseded: its successor still holds
       const next = status === 'active' && record.status === 'deleted' && typeof stored?.supersededBy === 'string' ? 'superseded' : status;
-      await tx.updateMemory(record.id, scope, {
-        status: next,
-        updatedAt: now,
-        ...(exempt !== undefined ? { data: { ...stored, exempt } } : {}),
-      });
+      // forgotten by the caller now, not with its evidence: restoring that evidence leaves it forgotten
+      const { forgottenWith: _, ...own } = stored ?? {};
+      const data = exempt !== undefined ? { ...own, exempt } : typeof stored?.forgottenWith === 'string' ? own : undefined;
+      await tx.updateMemory(record.id, scope, { status: next, updatedAt: now, ...(data !== undefined ? { data } : {}) });
       // a long text's chunks are searched in its stead: they are forgotten and restored with it
       const chunks = (await tx.findDerived({ scope, ids: [record.id] })).filter(
         (r) => r.data.parentId === record.id && r.status === (status === 'deleted' ? 'active' : 'deleted'),
@@ -971,7 +973,10 @@ export class EngramCore {
         await tx.updateMemory(chunk.id, scope, { status: status === 'deleted' ? 'deleted' : 'active', updatedAt: now });
       if (status === 'active' && record.status === 'expired') await relinkExpired(tx, record, now);
       // what was derived from it alone (a caution, a statistic, a reflection) is forgotten with it, and comes back with it
-      if (next === 'deleted' && record.status !== 'deleted') await forgetDerivedAlone(tx, scope, record, now);
+      if (next === 'deleted' && record.status !== 'deleted') {
+        await forgetDerivedAlone(tx, scope, record, now);
+        await forgetConceptsNamedAlone(tx, scope, record, now);
+      }
       if (status === 'active' && record.status === 'deleted') await restoreForgottenWith(tx, scope, record, now);
       // a claim back in force meets what was said since: a later correction supersedes it now
       if (next === 'active') await supersedeByLater(tx, { ...record, status: 'active' }, now, this.embedder);

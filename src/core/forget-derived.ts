@@ -1,12 +1,13 @@
 /**
  * Forget reaches what was derived from a record alone: a statistic, caution, reflection or promoted
  * pattern whose every piece of evidence is forgotten (or gone) is forgotten with the last of it, and
- * restoring that record restores it. Concepts are names, not statements, and chunks follow their
- * document on their own (see `#setStatus`): neither is touched here. Everything happens in the
- * caller's transaction.
+ * restoring that record restores it. A concept (a name) is forgotten the same way once no record that
+ * names it still stands, so a forgotten person's name does not stay behind in lists, the graph or
+ * recall; a later record naming it again brings it back (`reviveForgottenConcepts`). Chunks follow their
+ * document on their own (see `#setStatus`). Everything happens in the caller's transaction.
  */
 import type { MemoryRecord } from './memory.js';
-import type { StoreTransaction } from './ports/store.js';
+import { CONCEPT_REFS_CAP, type StoreTransaction } from './ports/store.js';
 import { derivedRecords } from './derived-records.js';
 import { isConcept } from './record-kinds.js';
 import type { Scope } from './scope.js';
@@ -46,11 +47,75 @@ export async function forgetDerivedAlone(tx: StoreTransaction, scope: Scope, for
   return done;
 }
 
-/** Restores what was forgotten with `restored` (see {@link forgetDerivedAlone}); returns their ids. */
+/**
+ * Forgets the active concepts named by `forgotten` (just forgotten) that no other record still naming
+ * them supports; returns their ids. A concept whose ref set of some layer is full keeps its place: older
+ * refs were evicted from it, and one of those records may still stand.
+ */
+export async function forgetConceptsNamedAlone(
+  tx: StoreTransaction,
+  scope: Scope,
+  forgotten: MemoryRecord,
+  now: number,
+): Promise<string[]> {
+  if (isConcept(forgotten)) return [];
+  const conceptIds = [...new Set((await tx.findConceptsByRef({ scopes: [scope], refIds: [forgotten.id] })).map((r) => r.conceptId))];
+  if (conceptIds.length === 0) return [];
+  const refs = await tx.getConceptRefs({ scopes: [scope], conceptIds });
+  const others = [...new Set(refs.filter((r) => r.refId !== forgotten.id).map((r) => r.refId))];
+  const supporting = new Set(
+    (others.length > 0 ? await tx.getMemories(others, [scope]) : []).filter((r) => SUPPORTING.has(r.status)).map((r) => r.id),
+  );
+  const done: string[] = [];
+  for (const concept of await tx.getMemories(conceptIds, [scope])) {
+    if (!isConcept(concept) || concept.status !== 'active') continue;
+    const own = refs.filter((r) => r.conceptId === concept.id);
+    const perLayer = new Map<string, number>();
+    for (const ref of own) perLayer.set(ref.layer, (perLayer.get(ref.layer) ?? 0) + 1);
+    if ([...perLayer.values()].some((n) => n >= CONCEPT_REFS_CAP)) continue;
+    if (own.some((r) => supporting.has(r.refId))) continue;
+    await tx.updateMemory(concept.id, scope, { status: 'deleted', updatedAt: now, data: { ...concept.data, forgottenWith: forgotten.id } });
+    done.push(concept.id);
+  }
+  return done;
+}
+
+/**
+ * The concepts of `scope` named `names` that were forgotten with the records naming them (not by a
+ * caller forgetting the concept itself), made active again, by name: a new record names them.
+ */
+export async function reviveForgottenConcepts(
+  tx: StoreTransaction,
+  scope: Scope,
+  names: readonly string[],
+  now: number,
+): Promise<Map<string, MemoryRecord>> {
+  const revived = new Map<string, MemoryRecord>();
+  if (names.length === 0) return revived;
+  const found = await tx.findConcepts({ scopes: [scope], names, statuses: ['deleted'], limit: names.length * 4 + 10 });
+  for (const concept of found) {
+    const name = String(concept.data.name ?? '')
+      .trim()
+      .toLowerCase();
+    const { forgottenWith, ...data } = concept.data as MemoryRecord['data'];
+    if (!isConcept(concept) || typeof forgottenWith !== 'string' || revived.has(name)) continue;
+    await tx.updateMemory(concept.id, scope, { status: 'active', updatedAt: now, data });
+    revived.set(name, { ...concept, status: 'active', updatedAt: now, data });
+  }
+  return revived;
+}
+
+/**
+ * Restores what was forgotten with the last of its evidence (see {@link forgetDerivedAlone} and
+ * {@link forgetConceptsNamedAlone}) now that `restored`, one piece of it, stands again; returns their ids.
+ */
 export async function restoreForgottenWith(tx: StoreTransaction, scope: Scope, restored: MemoryRecord, now: number): Promise<string[]> {
   const done: string[] = [];
-  for (const record of await derivedFrom(tx, scope, restored.id)) {
-    if (record.status !== 'deleted' || record.data.forgottenWith !== restored.id) continue;
+  const conceptIds = [...new Set((await tx.findConceptsByRef({ scopes: [scope], refIds: [restored.id] })).map((r) => r.conceptId))];
+  const concepts = conceptIds.length > 0 ? await tx.getMemories(conceptIds, [scope]) : [];
+  for (const record of [...(await derivedFrom(tx, scope, restored.id)), ...concepts.filter(isConcept)]) {
+    // forgotten with the last of its evidence (perhaps another record than this one, which now stands again)
+    if (record.status !== 'deleted' || typeof record.data.forgottenWith !== 'string') continue;
     const { forgottenWith: _, ...data } = record.data;
     await tx.updateMemory(record.id, scope, { status: 'active', updatedAt: now, data });
     done.push(record.id);

@@ -388,6 +388,48 @@ export function runBrowseContract(options: BrowseContractOptions): void {
       expect(await served()).toContain(`caution on ${M}`);
     });
 
+    it('a concept is forgotten with the last record naming it, comes back with any of them, and when a new record names it', async () => {
+      const { engram } = await open();
+      const scope = 't/n';
+      const name = 'zorbanek quillfeather';
+      const a = await engram.remember({ scope, content: 'I had lunch with Zorbanek Quillfeather at the bistro.' });
+      const b = await engram.remember({ scope, content: 'Zorbanek Quillfeather said the bistro serves the best bacalhau.' });
+      await engram.remember({ scope, content: 'The bistro was closed on Monday.' });
+      await engram.processJobs();
+      const [concept] = await engram.store.findConcepts({ scopes: [scope], names: ['zorbanek_quillfeather'] });
+      expect(concept).toBeDefined();
+      const listed = async () =>
+        (await engram.list({ scopes: [scope], statuses: ['active'], limit: 100 })).items.some((r) => r.content === name);
+      const status = async () => (await engram.get(concept!.id, { scopes: [scope] })).status;
+      expect(await listed()).toBe(true);
+      // one of the two that name it still stands
+      await engram.forget(a.id, { scope });
+      expect(await status()).toBe('active');
+      await engram.forget(b.id, { scope });
+      expect(await status()).toBe('deleted');
+      expect(await listed()).toBe(false);
+      expect((await engram.recall(name, { scopes: [scope] })).hits.map((h) => h.id)).not.toContain(concept!.id);
+      // the first forgotten comes back: the name stands on it again
+      await engram.restore(a.id, { scope });
+      expect(await status()).toBe('active');
+      const [stored] = await engram.store.getMemories([concept!.id], [scope]);
+      expect(stored!.data).not.toHaveProperty('forgottenWith');
+      // a new record naming it brings the same concept back, not a second one
+      await engram.forget(a.id, { scope });
+      expect(await status()).toBe('deleted');
+      const c = await engram.remember({ scope, content: 'I met Zorbanek Quillfeather again at the market.' });
+      await engram.processJobs();
+      expect(await status()).toBe('active');
+      const again = await engram.store.findConcepts({ scopes: [scope], names: ['zorbanek_quillfeather'], statuses: ['active', 'deleted'] });
+      expect(again.map((r) => r.id)).toEqual([concept!.id]);
+      expect((await engram.store.getConceptRefs({ scopes: [scope], conceptIds: [concept!.id] })).map((r) => r.refId)).toContain(c.id);
+      // forgotten by the caller itself: restoring a record that names it leaves it forgotten
+      await engram.forget(concept!.id, { scope });
+      await engram.forget(c.id, { scope });
+      await engram.restore(c.id, { scope });
+      expect(await status()).toBe('deleted');
+    });
+
     it('purge by filter or whole scope, never outside the scope; concepts whose every ref goes go too', async () => {
       const { engram, auditRows } = await open();
       await engram.remember(

@@ -11,6 +11,7 @@ import type { Scope } from '../scope.js';
 import { newRecord } from '../record-factory.js';
 import { isConcept } from '../record-kinds.js';
 import { conceptCandidates, type ConceptCandidate } from './candidates.js';
+import { reviveForgottenConcepts } from '../forget-derived.js';
 
 export interface ConceptDeps {
   store: Store;
@@ -89,6 +90,10 @@ export async function extractConcepts(deps: ConceptDeps, records: readonly Memor
       );
       const live = candidates.filter((c) => existing.has(c.record.id));
       const present = await conceptsByName(tx, scope, [...wanted.keys()]);
+      // a concept forgotten with the records that named it comes back when a record names it again
+      const named = new Set(live.flatMap((c) => c.concepts.map((x) => x.name)));
+      const absent = [...named].filter((name) => !present.has(name));
+      for (const [name, concept] of await reviveForgottenConcepts(tx, scope, absent, now)) present.set(name, concept);
       let created = 0;
       const inserts = missing.flatMap((candidate, i) => {
         if (present.has(candidate.name)) return [];

@@ -92,6 +92,25 @@ const NON_ENTITY_WORDS = new Set(
     .filter((word) => word.length > 0),
 );
 
+/**
+ * Verbs that start terse notes ("Met Sarah at the cafe", "Email John the report"): capitalised only
+ * because they open the sentence, they are not part of the name that follows. Words that are also
+ * common given names (Will, Mark, Bill, Pat, Drew, Grant, Chase, Hope) are not listed.
+ */
+const LEADING_VERBS = new Set(
+  `met meet told tell called call emailed email e-mailed texted text messaged message phoned phone pinged ping
+  visited visit saw see asked ask bought buy paid pay sent send took take gave give got get went had made make
+  said invited invite thanked thank helped help hired hire booked book ordered order flew drove watched watch
+  wrote write finished finish started start talked talk spoke speak reminded remind moved move joined join
+  hosted host interviewed interview contacted contact cancelled canceled cancel scheduled schedule rescheduled
+  reschedule discussed discuss followed follow introduced introduce recommended recommend mentioned mention
+  answered answer replied reply heard learned learnt found lost tried try used use attended attend checked
+  check reviewed review approved approve rejected reject signed sign informed inform warned warn let read
+  congratulated congratulate hugged visiting meeting calling emailing texting asking`
+    .split(/\s+/u)
+    .filter((word) => word.length > 0),
+);
+
 interface WordToken {
   raw: string;
   lower: string;
@@ -262,6 +281,11 @@ function extractCapitalised(tokens: readonly WordToken[], found: Found[], covere
   const gazetteer = gazetteerEntries();
   for (const run of capitalisedRuns(tokens)) {
     for (const segment of segmentsOf(run)) {
+      // "Met Sarah Lee": the verb that opens the sentence is not part of the name
+      if (segment.length > 1 && segment[0]?.sentenceStart === true && LEADING_VERBS.has(segment[0].lower)) {
+        segment.shift();
+        while (segment.length > 0 && !segment[0]?.capitalised) segment.shift();
+      }
       const first = segment[0];
       if (first === undefined) continue;
       if (segment.length === 1 && first.sentenceStart) {

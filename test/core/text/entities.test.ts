@@ -54,6 +54,16 @@ describe('extractEntities', () => {
     expect(extractEntities('Zorblax arrived late. We waited for Zorblax.')).toEqual(['zorblax']);
   });
 
+  it('leaves the verb that opens a terse note out of the name that follows it', () => {
+    expect(extractEntities('Met Zorbanek Quillfeather again at the market.')).toEqual(['zorbanek quillfeather']);
+    expect(extractEntities('Emailed John Smith the report. Called Mom about the trip.')).toEqual(['john smith', 'mom']);
+    expect(extractEntities('Caroline: Told Priya about it, then texted Bob.')).toEqual(['caroline', 'priya', 'bob']);
+    // given names that are also verbs stay names
+    expect(extractEntities('Mark Twain wrote it. Drew Barrymore starred in it.')).toEqual(['mark twain', 'drew barrymore']);
+    // a verb alone at the start of a sentence was never a name
+    expect(extractEntities('Met. Called.')).toEqual([]);
+  });
+
   it('finds gazetteer entities in all-lowercase chat', () => {
     expect(extractEntities('i flew to paris with alice, then new york for the kubernetes meetup')).toEqual([
       'paris',
