@@ -204,6 +204,25 @@ describe.skipIf(!binBuilt)('engram export jsonl / import jsonl', () => {
     });
   });
 
+  it('a dump written without redaction is redacted on import into a store that redacts, and says how many secrets went', () => {
+    const d = dir();
+    const token = 'ghp_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
+    const file = join(d, 'secret.jsonl');
+    writeFileSync(file, syntheticDump(4).replace('event 0: the robot moved crate 0 to shelf 0', `event 0: the robot pushes with ${token}`));
+    const db = join(d, 'r.db');
+    const imported = runCli(['import', 'jsonl', '--db', db, '--embedder', 'hash', file]);
+    expect(imported.status, imported.stderr).toBe(0);
+    expect(imported.stdout).toMatch(/^ {2}1 secret redacted$/m);
+    const connection = new Database(db, { readonly: true });
+    try {
+      const contents = connection.prepare('SELECT content FROM memories').pluck().all() as string[];
+      expect(contents).toContain('event 0: the robot pushes with [redacted:github-token]');
+      expect(contents.join('\n')).not.toContain(token);
+    } finally {
+      connection.close();
+    }
+  });
+
   it('export jsonl needs scopes, writes FILE whole or not at all, and - streams to stdout', () => {
     const d = dir();
     const db = join(d, 'w.db');

@@ -174,7 +174,8 @@ function describeImport(report: DumpImportReport): string {
   const vectors =
     report.embedder.vectors === 'dump' ? 'vectors from the dump' : `${report.embedded} records embedded with ${report.embedder.store}`;
   const conflicts = report.conflicts.slice(0, 10).map((c) => `  conflict: ${c.kind} ${c.scope} ${c.key}: ${c.reason}`);
-  return [`imported ${report.lines} lines (${vectors})`, ...rows, ...conflicts].join('\n');
+  const redacted = report.redacted !== undefined ? [`  ${report.redacted} secret${report.redacted === 1 ? '' : 's'} redacted`] : [];
+  return [`imported ${report.lines} lines (${vectors})`, ...rows, ...redacted, ...conflicts].join('\n');
 }
 
 async function progressBar(
