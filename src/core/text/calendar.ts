@@ -29,6 +29,18 @@ export function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
+/** Whether a year has a 29 February (proleptic Gregorian). */
+export function isLeapYear(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+}
+
+/** The nearest leap year from `year` (itself included) going `step` years at a time: 1 forward, -1 back. */
+export function leapYearFrom(year: number, step: 1 | -1): number {
+  let leap = year;
+  while (!isLeapYear(leap)) leap += step;
+  return leap;
+}
+
 /** A wall date moved by whole months, its day clamped to the new month (31 March less a month is 29 February, not 2 March). */
 export function addMonths(date: WallDate, months: number): WallDate {
   const first = new Date(Date.UTC(date.year, date.month - 1 + months, 1));

@@ -71,8 +71,8 @@ const COUNT_WORDS: Readonly<Record<string, number>> = dictionary({
 
 const PERIOD_PATTERN = /\b(last|this|next|previous|coming|current)\s+(week|weekend|month|quarter|year)\b/g;
 const ROLLING_PATTERN =
-  /\b(?:the\s+)?(past|last|previous)\s+(\d{1,3}|a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|couple(?: of)?|few|several)\s+(day|week|month|year)s?\b/g;
-const PAST_PERIOD_PATTERN = /\b(?:the\s+)?past\s+(week|month|year)\b/g;
+  /\b(?:the\s+)?(past|last|previous)\s+(\d{1,3}|a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|couple(?: of)?|few|several)\s+(day|week|month|quarter|year)s?\b/g;
+const PAST_PERIOD_PATTERN = /\b(?:the\s+)?past\s+(week|month|quarter|year)\b/g;
 const MODIFIED_MONTH_PATTERN = new RegExp(`\\b(last|this|next|previous|coming)\\s+${MONTH}(?!\\s*\\d)`, 'g');
 const MONTH_PATTERN = new RegExp(`\\b${PREPOSITION}\\s+(?:the\\s+)?(?:${PART}[\\s-]+)?${MONTH}(?:,?\\s+${YEAR})?\\b(?![\\s,]*\\d)`, 'g');
 const PART_MONTH_PATTERN = new RegExp(`\\b${PART}[\\s-]+${MONTH}(?:,?\\s+${YEAR})?\\b(?![\\s,]*\\d)`, 'g');
@@ -160,7 +160,7 @@ function findPeriods(context: ParseContext, found: Found[]): void {
     let first = { ...today };
     if (unit === 'day') first.day -= count;
     else if (unit === 'week') first.day -= 7 * count;
-    else first = addMonths(today, unit === 'month' ? -count : -12 * count);
+    else first = addMonths(today, -count * (unit === 'month' ? 1 : unit === 'quarter' ? 3 : 12));
     push(found, match, { start: calendar.startOf(first), end: calendar.day(today).end }, context);
   };
   for (const match of lower.matchAll(ROLLING_PATTERN)) rolling(match, countOf(match[2] ?? '1'), match[3] ?? 'day');

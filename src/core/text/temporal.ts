@@ -3,7 +3,9 @@
  *
  * chrono-node (English casual parser) finds most expressions; a few patterns it misses or sizes badly
  * are handled first: "last/this/next week|weekend|month|quarter|year", "past 3 days", "last May",
- * "in (early|mid|late) May [2023]", "in 2023", seasons ("last summer", "winter 2022"). The window is as
+ * "in (early|mid|late) May [2023]", "in 2023", seasons ("last summer", "winter 2022"), quarters and
+ * halves ("in Q3", "Q3 2025", "the third quarter of 2025", "H1 2026", "the second half of the year":
+ * `temporal-quarters.ts`) and a yearless 29 February (`temporal-leap-day.ts`). The window is as
  * wide as what the expression names: a day, a Monday-to-Sunday week, a month, a quarter, a season, a
  * year. Offsets in weeks ("two weeks before 8 May 2023", "3 weeks ago") give a 7-day window centred on
  * the target day; "the week before X" is the 7 days before X. "since X" runs from X to the end of the
@@ -12,17 +14,20 @@
  * `temporal-ranges.ts`. A year is any of 1000-2999 after a date word, never one followed by a unit ("in 1500 ms").
  *
  * An expression without a year or a modifier ("in June", "on 8 May", "on Friday") resolves to the most
- * recent such date not after the reference time for queries (one recalls the past). In stored texts
- * the same holds unless the sentence speaks of the future ("will", "going to", "planned", "due"),
- * where it resolves to the next one. Wall-clock dates are read in an IANA time zone, each window boundary
+ * recent such date not after the reference time for queries (one recalls the past; a month or quarter
+ * under way counts). In stored texts the same holds unless the sentence speaks of the future ("will",
+ * "going to", "planned", "due"), where it resolves to the next one; 29 February goes to the nearest
+ * leap year that way. Wall-clock dates are read in an IANA time zone, each window boundary
  * taking the zone's offset at that instant, or at a fixed UTC offset (default 0). Text with
  * Chinese characters is also read by the Chinese rules of `temporal-zh.ts`.
  */
 import type * as ChronoEn from 'chrono-node/en';
 import type { ParsedResult } from 'chrono-node';
 import { lazyRequire } from './lazy-require.js';
-import { addMonths, Calendar, daysInMonth, type TimeWindow, type WallDate } from './calendar.js';
+import { addMonths, Calendar, daysInMonth, leapYearFrom, type TimeWindow, type WallDate } from './calendar.js';
 import { type Direction, type Found, type ParseContext, findPatterns, resolveYearless } from './temporal-patterns.js';
+import { findLeapDays } from './temporal-leap-day.js';
+import { findQuarters } from './temporal-quarters.js';
 import { findRanges } from './temporal-ranges.js';
 import { findChinese } from './temporal-zh.js';
 
@@ -135,8 +140,11 @@ function findWithChrono(context: ParseContext, found: Found[]): void {
     let window: TimeWindow;
     if (start.isCertain('day') || start.isCertain('weekday') || !start.isCertain('month')) {
       if (!start.isCertain('year') && !explicit && (start.isCertain('day') || start.isCertain('weekday'))) {
-        const shiftBack = direction === 'past' && calendar.startOf(date) > calendar.startOf(calendar.dateOf(reference));
-        if (shiftBack) date = start.isCertain('day') ? { ...date, year: date.year - 1 } : { ...date, day: date.day - 7 };
+        const today = calendar.startOf(calendar.dateOf(reference));
+        if (direction === 'past' && calendar.startOf(date) > today)
+          date = start.isCertain('day') ? yearOver(date, -1) : { ...date, day: date.day - 7 };
+        // chrono reads a yearless day as the nearest, before or after: one that has passed is next year's
+        else if (direction === 'future' && start.isCertain('day') && calendar.startOf(date) < today) date = yearOver(date, 1);
       }
       window = calendar.day(date);
       const adjacent = /^the\s+(week|month|year)\s+(before|after)\b/.exec(lowerText);
@@ -160,6 +168,12 @@ function findWithChrono(context: ParseContext, found: Found[]): void {
     }
     found.push({ index, text: result.text, start: window.start, end: window.end });
   }
+}
+
+/** The same day a year earlier or later; 29 February goes to the nearest leap year that way, never rolling into March. */
+function yearOver(date: WallDate, step: 1 | -1): WallDate {
+  const year = date.month === 2 && date.day === 29 ? leapYearFrom(date.year + step, step) : date.year + step;
+  return { ...date, year };
 }
 
 /** End of the span that starts at `date` and lasts one unit. */
@@ -253,6 +267,9 @@ function findAll(text: string, reference: number, options: TemporalOptions, dire
   const found: Found[] = [];
   if (english) {
     findRanges(context, found);
+    // before the patterns: "Q3 2025" ties with "in 2025" inside "in 2025 Q3", and the first found wins a tie
+    findQuarters(context, found);
+    findLeapDays(context, found);
     findPatterns(context, found);
     findWithChrono(context, found);
   }

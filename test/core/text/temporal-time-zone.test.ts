@@ -60,6 +60,29 @@ describe('dates in an IANA time zone across a daylight-saving change', () => {
     expect(wallOf(zone, since?.end ?? 0)).toMatch(/ 00:00:00$/);
   });
 
+  it('starts quarters and halves at local midnight, and reads which has started on the local date', () => {
+    const zone = 'America/New_York';
+    // 02:00 UTC on 1 October is still 30 September in New York: Q3 is current there, Q4 has not started
+    const asked = Date.parse('2026-10-01T02:00:00Z');
+    const expected: Array<[string, string, string]> = [
+      ['this quarter', '2026-07-01', '2026-10-01'],
+      ['in Q3', '2026-07-01', '2026-10-01'],
+      ['in Q4', '2025-10-01', '2026-01-01'],
+      ['Q1 2026', '2026-01-01', '2026-04-01'],
+      ['H2 2026', '2026-07-01', '2027-01-01'],
+      ['the first half of 2026', '2026-01-01', '2026-07-01'],
+      ['the fourth quarter of 2026', '2026-10-01', '2027-01-01'],
+    ];
+    for (const [query, start, end] of expected) {
+      const window = parseTemporalExpression(query, asked, { timeZone: zone });
+      expect(window, query).not.toBeNull();
+      expect(wallOf(zone, window?.start ?? 0), `${query} start`).toBe(`${start} 00:00:00`);
+      expect(wallOf(zone, window?.end ?? 0), `${query} end`).toBe(`${end} 00:00:00`);
+    }
+    // in UTC the same instant is already in Q4
+    expect(parseTemporalExpression('in Q4', asked)?.start).toBe(Date.UTC(2026, 9, 1));
+  });
+
   it('starts a day whose midnight is skipped at the instant the clocks jump to', () => {
     // Chile moves its clocks from 00:00 to 01:00 on the first Sunday of September
     const zone = 'America/Santiago';

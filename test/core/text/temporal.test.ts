@@ -142,6 +142,130 @@ describe('parseTemporalExpression', () => {
   });
 });
 
+describe('quarters and halves of a year', () => {
+  /** Monday 7 December 2026, 10:00 UTC: Q4 2026 and H2 2026 are under way. */
+  const DECEMBER_2026 = Date.UTC(2026, 11, 7, 10);
+  /** Tuesday 10 February 2026: Q1 2026 has started, Q2 has not. */
+  const FEBRUARY_2026 = Date.UTC(2026, 1, 10, 10);
+
+  it.each([
+    ['what happened in Q3?', '2026-07-01', '2026-10-01', 'in Q3'],
+    ['what did we ship in q4', '2026-10-01', '2027-01-01', 'in q4'],
+    ['in Q3 2025', '2025-07-01', '2025-10-01', 'in Q3 2025'],
+    ['Q3, 2025', '2025-07-01', '2025-10-01', 'Q3, 2025'],
+    ['2025 Q3 numbers', '2025-07-01', '2025-10-01', '2025 Q3'],
+    ['the 2025-Q3 report', '2025-07-01', '2025-10-01', '2025-Q3'],
+    ["Q3'25 revenue", '2025-07-01', '2025-10-01', "Q3'25"],
+    ['Q1 of 2024', '2024-01-01', '2024-04-01', 'Q1 of 2024'],
+    ['Q4 last year', '2025-10-01', '2026-01-01', 'Q4 last year'],
+    ['last Q3', '2026-07-01', '2026-10-01', 'last Q3'],
+    ['next Q1', '2027-01-01', '2027-04-01', 'next Q1'],
+    ['the third quarter of 2025', '2025-07-01', '2025-10-01', 'the third quarter of 2025'],
+    ['during the 2nd quarter of last year', '2025-04-01', '2025-07-01', 'during the 2nd quarter of last year'],
+    ['the last quarter of 2025', '2025-10-01', '2026-01-01', 'the last quarter of 2025'],
+    ['the third quarter', '2026-07-01', '2026-10-01', 'the third quarter'],
+    ['first quarter', '2026-01-01', '2026-04-01', 'first quarter'],
+    ['H1 2026', '2026-01-01', '2026-07-01', 'H1 2026'],
+    ['what did we do in H2', '2026-07-01', '2027-01-01', 'in H2'],
+    ['the first half of 2025', '2025-01-01', '2025-07-01', 'the first half of 2025'],
+    ['the second half of the year', '2026-07-01', '2027-01-01', 'the second half of the year'],
+    ['this quarter', '2026-10-01', '2027-01-01', 'this quarter'],
+    ['next quarter', '2027-01-01', '2027-04-01', 'next quarter'],
+    ['last quarter', '2026-07-01', '2026-10-01', 'last quarter'],
+    ['over the past quarter', '2026-09-07', '2026-12-08', 'the past quarter'],
+    ['the last 2 quarters', '2026-06-07', '2026-12-08', 'the last 2 quarters'],
+    ['since Q3', '2026-07-01', '2026-12-08', 'since Q3'],
+    ['from Q3 2024 to Q1 2025', '2024-07-01', '2025-04-01', 'from Q3 2024 to Q1 2025'],
+    ['between Q1 and Q3 2025', '2025-01-01', '2025-10-01', 'between Q1 and Q3 2025'],
+    ['Q1–Q3 2025', '2025-01-01', '2025-10-01', 'Q1–Q3 2025'],
+  ])('%s → [%s, %s)', (query, start, end, text) => {
+    expect(windowOf(query, DECEMBER_2026)).toEqual([start, end, text]);
+  });
+
+  it('reads a quarter or half without a year as the most recent that has started, as "in March" is read', () => {
+    // Q1 has started on 10 February, so it is this year's; Q2 has not, so it is last year's
+    expect(windowOf('in Q1', FEBRUARY_2026)).toEqual(['2026-01-01', '2026-04-01', 'in Q1']);
+    expect(windowOf('in Q2', FEBRUARY_2026)).toEqual(['2025-04-01', '2025-07-01', 'in Q2']);
+    expect(windowOf('in H2', FEBRUARY_2026)).toEqual(['2025-07-01', '2026-01-01', 'in H2']);
+    expect(windowOf('in February', FEBRUARY_2026)?.[0]).toBe('2026-02-01');
+    expect(windowOf('in March', FEBRUARY_2026)?.[0]).toBe('2025-03-01');
+  });
+
+  it('reads no period inside a word, a code, a markup tag or a product name', () => {
+    for (const query of [
+      'we studied with SQ3L',
+      '<h1>Roadmap</h1>',
+      'put the title in <h1>',
+      'style the h1 tags in the header',
+      'in h1 elements the font is larger',
+      'use h1 and h2 headings',
+      'she reached the first quarter-final',
+      'the H1N1 outbreak',
+      'the Q30 monitor',
+      'order a Q30 in blue',
+      'in Q3.5 of the spec',
+      'Q1: what is your name?',
+      'I test drove an Audi Q3',
+      'in Q5 and H3',
+      'Q1 2000 units',
+      'the first half of the match',
+      'the first quarter of the game',
+      'the fourth quarter of the century',
+    ]) {
+      expect(parseTemporalExpression(query, DECEMBER_2026), query).toBeNull();
+    }
+    // a product beside a real date: only the date
+    expect(windowOf('I drove my Q3 in 2024', DECEMBER_2026)?.[2]).toBe('in 2024');
+  });
+
+  it('finds quarters and halves in stored text, forward when the sentence speaks of the future', () => {
+    const dates = extractDates('Revenue grew in Q3 2025. We will launch in Q1. Sales fell in H1.', DECEMBER_2026);
+    expect(dates.map((window) => [window.text, new Date(window.start).toISOString().slice(0, 10)])).toEqual([
+      ['in Q3 2025', '2025-07-01'],
+      ['in Q1', '2027-01-01'],
+      ['in H1', '2026-01-01'],
+    ]);
+  });
+});
+
+describe('29 February without a year', () => {
+  const iso = (window: { start: number; end: number } | undefined): [string, string] | undefined =>
+    window === undefined ? undefined : [new Date(window.start).toISOString().slice(0, 10), new Date(window.end).toISOString().slice(0, 10)];
+
+  it.each([
+    // a year without one: the most recent 29 February
+    ['on Feb 29', '2026-12-07T10:00:00Z', '2024-02-29', 'on Feb 29'],
+    ['29 February', '2026-12-07T10:00:00Z', '2024-02-29', '29 February'],
+    ['the 29th of February', '2025-06-01T00:00:00Z', '2024-02-29', 'the 29th of February'],
+    ['Feb. 29', '2100-06-01T00:00:00Z', '2096-02-29', 'Feb. 29'],
+    // a leap year before its 29 February: the leap year before, not 1 March of a common year
+    ['on Feb 29', '2024-01-10T00:00:00Z', '2020-02-29', 'on Feb 29'],
+    ['Feb 29 at 3pm', '2028-01-10T00:00:00Z', '2024-02-29', 'Feb 29 at 3pm'],
+    // on or after it: this year's
+    ['on Feb 29', '2024-02-29T10:00:00Z', '2024-02-29', 'on Feb 29'],
+  ])('%s asked at %s → %s', (query, asked, start, text) => {
+    const window = parseTemporalExpression(query, Date.parse(asked));
+    expect(iso(window ?? undefined)?.[0]).toBe(start);
+    expect(window?.end).toBe(Date.parse(start) + 86_400_000);
+    expect(window?.text).toBe(text);
+  });
+
+  it('names no time with a year that has no 29 February, as for other impossible dates', () => {
+    const reference = Date.UTC(2026, 11, 7, 10);
+    for (const query of ['Feb 29, 2025', 'on 29 February 2023', 'February 29th, 2025', 'on February 30', 'on 31 April 2025']) {
+      expect(parseTemporalExpression(query, reference), query).toBeNull();
+    }
+    expect(iso(parseTemporalExpression('Feb 29, 2024', reference) ?? undefined)).toEqual(['2024-02-29', '2024-03-01']);
+  });
+
+  it('resolves forward in stored text that speaks of the future, to the next leap year', () => {
+    const reference = Date.UTC(2026, 1, 10, 10);
+    expect(iso(extractDates('We will meet on Feb 29.', reference)[0])).toEqual(['2028-02-29', '2028-03-01']);
+    expect(iso(extractDates('We met on Feb 29.', reference)[0])).toEqual(['2024-02-29', '2024-03-01']);
+    expect(iso(extractDates('We will meet on Feb 29 at 3pm.', Date.UTC(2024, 2, 10))[0])).toEqual(['2028-02-29', '2028-03-01']);
+  });
+});
+
 describe('extractDates', () => {
   it('finds every date in a stored text, in order', () => {
     const dates = extractDates('We moved to Berlin in June 2021. I saw her in June. On 8 May 2023 we married.', REFERENCE);
@@ -156,6 +280,18 @@ describe('extractDates', () => {
   it('resolves a yearless date forward when the sentence speaks of the future', () => {
     const [launch] = extractDates('The launch is due in June.', REFERENCE);
     expect(launch).toEqual({ start: day(2024, 6, 1), end: day(2024, 7, 1), text: 'in June' });
+    // a day of the month already gone this year is next year's; one still ahead is this year's
+    expect(extractDates('We will meet on 8 March.', REFERENCE)[0]).toEqual({
+      start: day(2025, 3, 8),
+      end: day(2025, 3, 9),
+      text: 'on 8 March',
+    });
+    expect(extractDates('We will meet on 20 March.', REFERENCE)[0]).toEqual({
+      start: day(2024, 3, 20),
+      end: day(2024, 3, 21),
+      text: 'on 20 March',
+    });
+    expect(extractDates('We met on 8 March.', REFERENCE)[0]).toEqual({ start: day(2024, 3, 8), end: day(2024, 3, 9), text: 'on 8 March' });
   });
 
   it('finds expressions whose only time word is a plural, an abbreviation or a season (the gate before parsing lets them through)', () => {
