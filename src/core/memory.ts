@@ -111,7 +111,15 @@ export interface RecordDataBase extends EpisodeCycle, SemanticFields {
   tombstone?: boolean;
   /** Re-appraisal by the affect phase: the intensity the feeling has now and whether it is a flashbulb memory. */
   affect?: { intensity: number; flashbulb: boolean; appraisedAt: number };
+  /**
+   * The writer's wall clock, when the write gave one (`timeZone` or `timezoneOffsetMinutes`): relative
+   * dates in the text ("yesterday", "on Friday") are read on it, else on UTC.
+   */
+  wallClock?: WallClock;
 }
+
+/** A wall clock: an IANA time zone (daylight saving included) or one fixed offset in minutes east of UTC. */
+export type WallClock = { timeZone: string } | { timezoneOffsetMinutes: number };
 
 /** An episode's data: besides the base, compression marks (the summary and the episodes it stands for). */
 export interface EpisodeData extends RecordDataBase {

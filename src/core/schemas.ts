@@ -41,6 +41,9 @@ export const ONE_WALL_CLOCK_ISSUE: { message: string; path: string[] } = {
     'cannot be given with timezoneOffsetMinutes: give one of the two (timeZone, e.g. "Europe/Lisbon", follows daylight-saving changes; timezoneOffsetMinutes is one fixed offset)',
   path: ['timeZone'],
 };
+// zod's `refine(check, params)` rewrites `params` in place (its message becomes an error function): a
+// `superRefine` that raises the same issue takes the words from this copy
+const ONE_WALL_CLOCK_MESSAGE = ONE_WALL_CLOCK_ISSUE.message;
 
 /** Longest accepted `content` (characters). Longer texts are rejected; long-but-valid ones are chunked. */
 export const MAX_CONTENT_CHARS = 200_000;
@@ -214,9 +217,18 @@ export const rememberInputSchema = z
     ledTo: z.array(z.string().min(1).max(100)).max(50).optional(),
     /** Decision chains: the id of the decision this memory follows from (that decision `LED_TO` this one). */
     follows: z.string().min(1).max(100).optional(),
+    /** IANA time zone of the writer's wall clock: relative dates in the text ("yesterday") are read on it (default UTC). */
+    timeZone: timeZoneSchema
+      .optional()
+      .describe(
+        'IANA time zone of the writer\'s wall clock, e.g. "Europe/Lisbon": relative dates in the text ("yesterday", "on Friday") are read on it; default UTC',
+      ),
+    /** Minutes east of UTC of the writer's wall clock, instead of timeZone. */
+    timezoneOffsetMinutes: timezoneOffsetSchema.optional(),
   })
   .strict()
   .superRefine((input, ctx) => {
+    if (!oneWallClock(input)) ctx.addIssue({ code: 'custom', path: ['timeZone'], message: ONE_WALL_CLOCK_MESSAGE });
     for (const [field, message] of layerFieldProblems(input)) ctx.addIssue({ code: 'custom', path: [field], message });
     if (input.capture === true && input.layer !== undefined && input.layer !== 'episodic') {
       ctx.addIssue({

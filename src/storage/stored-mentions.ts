@@ -7,7 +7,7 @@
  * use. Times stored under another `MENTIONS_VERSION`, or that do not parse, count as none stored: the
  * caller reads the text again.
  */
-import type { MemoryRecord } from '../core/memory.js';
+import type { MemoryRecord, WallClock } from '../core/memory.js';
 import type { TimeSpan } from '../core/ports/store.js';
 import { MENTIONS_VERSION } from '../core/recall/mentioned-time.js';
 
@@ -56,4 +56,23 @@ function decodeMentions(text: string): readonly TimeSpan[] | null {
     spans.push(Object.freeze({ start, end }));
   }
   return Object.freeze(spans);
+}
+
+/**
+ * The writer's wall clock a record's `data` column holds (`data.wallClock`), for reading its text's
+ * relative dates; undefined when it holds none, or when the column does not decode (read on UTC then).
+ */
+export function wallClockOfData(data: unknown): WallClock | undefined {
+  if (typeof data !== 'string' || !data.includes('"wallClock"')) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(data);
+  } catch {
+    return undefined;
+  }
+  const clock = (parsed as { wallClock?: unknown } | null)?.wallClock as Record<string, unknown> | undefined;
+  if (typeof clock?.timeZone === 'string') return { timeZone: clock.timeZone };
+  if (typeof clock?.timezoneOffsetMinutes === 'number' && Number.isFinite(clock.timezoneOffsetMinutes))
+    return { timezoneOffsetMinutes: clock.timezoneOffsetMinutes };
+  return undefined;
 }

@@ -50,6 +50,30 @@ describe('HTTP', () => {
     expect((await engram.stats({ scopes: [SCOPE] })).total).toBe(1);
   });
 
+  it("remember takes the writer's wall clock for the text's relative dates, keeps it, and refuses a bad one with nothing written", async () => {
+    // a scope of its own: the other tests count the memories of theirs
+    const CLOCK_SCOPE = 'acme/dates-clock';
+    const response = await app.request('/v1/memories', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ scope: CLOCK_SCOPE, content: 'Yesterday the Leeds office flooded.', timeZone: 'Europe/London' }),
+    });
+    expect(response.status).toBe(200);
+    const { id } = (await response.json()) as { id: string };
+    expect((await engram.get(id, { scopes: [CLOCK_SCOPE] })).wallClock).toEqual({ timeZone: 'Europe/London' });
+    const before = (await engram.stats({ scopes: [CLOCK_SCOPE] })).total;
+    for (const bad of [
+      { timeZone: 'Europe/Atlantis' },
+      { timezoneOffsetMinutes: 9999 },
+      { timeZone: 'Europe/London', timezoneOffsetMinutes: 0 },
+    ])
+      expect(await post('/v1/memories', { scope: CLOCK_SCOPE, content: 'Yesterday it rained.', ...bad }), JSON.stringify(bad)).toEqual({
+        status: 400,
+        code: 'INVALID_INPUT',
+      });
+    expect((await engram.stats({ scopes: [CLOCK_SCOPE] })).total).toBe(before);
+  });
+
   it.each(['99999999999999999999', '9000000000000000', '2024-02-30', '1.5'])(
     'refuses %j as an asOf query parameter with 400',
     async (bad) => {
@@ -178,6 +202,22 @@ describe.skipIf(!binBuilt)('CLI query dates in a time zone (skipped when dist/ i
     // 22:00 on Monday in Tokyo: its yesterday holds Saturday night in New York, not Sunday lunch
     expect(temporalHits([...ask, '--time-zone', 'Asia/Tokyo'], { TZ: 'America/New_York' })).toEqual([saturdayNight]);
     const refused = cli([...ask, '--time-zone', 'America/Gotham'], {});
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(/America\/Gotham.*not a known IANA time zone/);
+  });
+
+  it("remember reads the text's relative dates on the machine's zone, or on --time-zone, and keeps it with the record", () => {
+    const remember = (args: string[], env: Record<string, string>) => {
+      const result = cli(['remember', '--scope', 'acme/diary', ...args], env);
+      expect(result.status, result.stderr).toBe(0);
+      return (json(result) as { id: string }).id;
+    };
+    const clockOf = (id: string) => (json(cli(['get', id, '--scope', 'acme/diary'], {})) as { wallClock?: unknown }).wallClock;
+    expect(clockOf(remember(['Yesterday I met Sara.'], { TZ: 'Asia/Tokyo' }))).toEqual({ timeZone: 'Asia/Tokyo' });
+    expect(clockOf(remember(['--time-zone', 'Europe/Lisbon', 'Yesterday I met Rui.'], { TZ: 'Asia/Tokyo' }))).toEqual({
+      timeZone: 'Europe/Lisbon',
+    });
+    const refused = cli(['remember', '--scope', 'acme/diary', '--time-zone', 'America/Gotham', 'Yesterday it rained.'], {});
     expect(refused.status).toBe(2);
     expect(refused.stderr).toMatch(/America\/Gotham.*not a known IANA time zone/);
   });

@@ -146,6 +146,40 @@ describe('hook input', () => {
 });
 
 describe('stop hook', () => {
+  it("stores the turns with the user's wall clock (--time-zone, else the machine's zone): their relative dates are days of it", async () => {
+    const transcript = placeTranscript(dir);
+    const stored = await runHook('stop', hookStdin('stop', transcript), {
+      scopes: [SCOPE],
+      db,
+      timeZone: 'Asia/Kolkata',
+      openEngine: () => Engram.open({ path: db, embedder: 'hash' }),
+    });
+    expect(stored.detail).toMatchObject({ stored: 3 });
+    const engram = await Engram.open({ path: db, embedder: 'hash' });
+    try {
+      const records = await engram.store.listMemories({ scopes: [SCOPE], layers: ['episodic'], limit: 100 });
+      expect(records.map((r) => r.data.wallClock)).toEqual([0, 1, 2].map(() => ({ timeZone: 'Asia/Kolkata' })));
+    } finally {
+      await engram.close();
+    }
+    const before = process.env.TZ;
+    process.env.TZ = 'America/Chicago';
+    try {
+      placeTranscript(dir, 'transcript-more.jsonl');
+      await hook('stop', hookStdin('stop', transcript));
+    } finally {
+      if (before === undefined) delete process.env.TZ;
+      else process.env.TZ = before;
+    }
+    const later = await Engram.open({ path: db, embedder: 'hash' });
+    try {
+      const clocks = (await later.store.listMemories({ scopes: [SCOPE], layers: ['episodic'], limit: 100 })).map((r) => r.data.wallClock);
+      expect(clocks).toContainEqual({ timeZone: 'America/Chicago' });
+    } finally {
+      await later.close();
+    }
+  });
+
   it('stores each new turn once, with source refs, even when it fires again or loses its cursor', async () => {
     const transcript = placeTranscript(dir);
     const first = await hook('stop', hookStdin('stop', transcript));

@@ -61,6 +61,28 @@ describe('MCP dates on the wall clock', () => {
     expect(london.recalled).toEqual([UTC_YESTERDAY]);
   });
 
+  it("memory_remember reads the text's relative dates on the call's timeZone, else on the server machine's zone, and keeps it", async () => {
+    const clockOf = async (id: string) => (await ctx.engram.get(id, { scopes: [SCOPE] })).wallClock;
+    const stored = await withServerIn('Asia/Tokyo', async (client) => [
+      (await callOk<{ id: string }>(client, 'memory_remember', { content: 'Yesterday we shipped the cart fix.' })).id,
+      (await callOk<{ id: string }>(client, 'memory_remember', { content: 'Yesterday we met Ana.', timeZone: 'Europe/Lisbon' })).id,
+      (await callOk<{ id: string }>(client, 'memory_remember', { content: 'Yesterday we met Rui.', timezoneOffsetMinutes: 60 })).id,
+    ]);
+    try {
+      expect(await clockOf(stored[0]!)).toEqual({ timeZone: 'Asia/Tokyo' });
+      expect(await clockOf(stored[1]!)).toEqual({ timeZone: 'Europe/Lisbon' });
+      expect(await clockOf(stored[2]!)).toEqual({ timezoneOffsetMinutes: 60 });
+      await withServerIn('Europe/London', async (client) => {
+        const refused = await call(client, 'memory_remember', { content: 'Yesterday it rained.', timeZone: 'Asia/Atlantis' });
+        expect(refused.isError).toBe(true);
+        expect(textOf(refused)).toMatch(/Asia\/Atlantis.*not a known IANA time zone/);
+      });
+    } finally {
+      // the other tests count what "yesterday" finds
+      for (const id of stored) await ctx.engram.forget(id, { scope: SCOPE });
+    }
+  });
+
   it('reads it in the timeZone argument when the call names one, and refuses an unknown zone with a tool error', async () => {
     await withServerIn('Europe/London', async (client) => {
       const india = await found(client, { timeZone: 'Asia/Kolkata' });

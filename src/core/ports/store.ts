@@ -3,7 +3,7 @@
  * a record outside those scopes is never returned, counted or modified, whatever the id.
  * No layer above a store writes SQL.
  */
-import type { BeliefInterval, Edge, Layer, MemoryRecord, MemoryStatus, NewMemory, StoredBelief, TimeFilter } from '../memory.js';
+import type { BeliefInterval, Edge, Layer, MemoryRecord, MemoryStatus, NewMemory, StoredBelief, TimeFilter, WallClock } from '../memory.js';
 import type { RelationType } from '../relations.js';
 import type { Scope } from '../scope.js';
 import type { VectorStaging } from './vector-staging.js';
@@ -510,6 +510,8 @@ export interface MentionsCandidate {
   readonly scope: Scope;
   readonly content: string;
   readonly written: number;
+  /** The writer's wall clock (`data.wallClock`), when the write gave one. */
+  readonly wallClock?: WallClock;
 }
 
 /**

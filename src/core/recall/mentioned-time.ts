@@ -11,7 +11,7 @@
  * `fillMentions` (the background worker and `processJobs` run it); what it does not hold yet is read
  * here, as before, and remembered for a while.
  */
-import type { MemoryRecord } from '../memory.js';
+import type { MemoryData, MemoryRecord, WallClock } from '../memory.js';
 import type { Stopwatch } from '../ports/stopwatch.js';
 import type { ChannelHit, Store, TimeSpan } from '../ports/store.js';
 import type { Scope } from '../scope.js';
@@ -24,8 +24,10 @@ export type { TimeSpan };
  * the same text (its patterns, chrono's version), with a store migration that forgets the stored ones.
  * A store hands back only times stored under this version.
  */
-export const MENTIONS_VERSION = 2;
+export const MENTIONS_VERSION = 3;
 // 2 (7 December 2026): ranges join both ends ("between 2019 and 2021"), years 1000-2999, clamped days
+// 3 (7 December 2026, later): quarters and halves, 29 February without a year, a future-tense sentence's
+//   bare day forward; the writer's wall clock (`data.wallClock`) where the write gave one
 
 /** When a record was written, for reading its relative dates ("yesterday"): its event time, else its validity start. */
 export function writtenAt(record: Pick<MemoryRecord, 'occurredAt' | 'validFrom'>): number {
@@ -36,8 +38,8 @@ export function writtenAt(record: Pick<MemoryRecord, 'occurredAt' | 'validFrom'>
  * The times a text written at `written` names apart from that time itself: "now", "today" or "this
  * month" say no more than the write time, which is the temporal channel's to match.
  */
-export function mentionWindows(content: string, written: number): TimeSpan[] {
-  return extractDates(content, written)
+export function mentionWindows(content: string, written: number, wallClock?: WallClock): TimeSpan[] {
+  return extractDates(content, written, wallClock ?? {})
     .filter((m) => !(m.start <= written && written < m.end))
     .map((m) => ({ start: m.start, end: m.end }));
 }
@@ -60,7 +62,7 @@ function mentions(record: MemoryRecord, stored: StoredMentions | undefined): rea
   const written = writtenAt(record);
   const held = memo.get(record.id);
   if (held !== undefined && held.content === record.content && held.written === written) return held.windows;
-  const windows = mentionWindows(record.content, written);
+  const windows = mentionWindows(record.content, written, (record.data as MemoryData | undefined)?.wallClock);
   if (held === undefined && memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value as string);
   memo.set(record.id, { content: record.content, written, windows });
   return windows;
@@ -119,7 +121,7 @@ export async function fillMentions(
     const pending = await store.pendingMentions({ scopes: options.scopes ?? 'all', limit: Math.min(batch, limit - report.records) });
     if (pending.length === 0) break;
     const answered = await store.setMentions(
-      pending.map((candidate) => ({ ...candidate, mentions: mentionWindows(candidate.content, candidate.written) })),
+      pending.map((candidate) => ({ ...candidate, mentions: mentionWindows(candidate.content, candidate.written, candidate.wallClock) })),
     );
     report.records += answered;
     if (answered === 0) break;

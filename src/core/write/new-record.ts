@@ -71,6 +71,8 @@ export function buildRecord(input: ParsedRememberInput, derived: DerivedSignals,
     if (value !== undefined) (data as Record<string, unknown>)[field] = value;
   }
   if (derived.claim !== undefined) data.claim = derived.claim;
+  if (input.timeZone !== undefined) data.wallClock = { timeZone: input.timeZone };
+  else if (input.timezoneOffsetMinutes !== undefined) data.wallClock = { timezoneOffsetMinutes: input.timezoneOffsetMinutes };
   const sources = [...(input.provenance?.sources ?? []), ...(input.source !== undefined ? [input.source] : [])];
   const occurredAt = input.occurredAt ?? (layer === 'episodic' ? now : null);
   return newRecord({

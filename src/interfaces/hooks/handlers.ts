@@ -92,6 +92,9 @@ export interface IngestRequest {
   turns: Turn[];
   /** The user's scope: answers to clarifying questions that are stable facts land here. */
   userScope?: Scope;
+  /** The user's wall clock, on which the turns' relative dates ("yesterday") are read (default UTC). */
+  timeZone?: string;
+  timezoneOffsetMinutes?: number;
 }
 
 export interface IngestResult {
@@ -136,6 +139,8 @@ export async function ingestTurns(engram: Engram, request: IngestRequest): Promi
     // the hooks always capture: the claims of a user turn supersede what they change
     capture: true,
     ...(request.userScope !== undefined ? { userScope: request.userScope } : {}),
+    ...(request.timeZone !== undefined ? { timeZone: request.timeZone } : {}),
+    ...(request.timezoneOffsetMinutes !== undefined ? { timezoneOffsetMinutes: request.timezoneOffsetMinutes } : {}),
   }));
   const results = await engram.remember(inputs);
   const unchanged = results.filter((r) => r.action === 'unchanged').length;

@@ -12,7 +12,7 @@ import { promptQuery } from './prompt-query.js';
 import { IngestTotal, ingestBatches } from './ingest-batches.js';
 import { readSessionCwd, readTranscript, turnsAfter } from './transcript.js';
 import { resolveScopes } from './scope-template.js';
-import { machineWallClock } from '../machine-wall-clock.js';
+import { machineWallClock, type MachineWallClock } from '../machine-wall-clock.js';
 
 /**
  * Context budget of the prompt hook: the engine's 50 ms default is for warm in-process calls; a hook
@@ -66,6 +66,9 @@ export async function runHook(event: HookEvent, stdin: string, options: HookOpti
     cwd: startCwd ?? input.cwd ?? process.cwd(),
   });
   const target: IngestTarget = { scope: writeScope, ...(userScope !== undefined ? { userScope } : {}) };
+  // the hook runs on the user's machine, and a server it reaches may be in another zone: dates in a
+  // prompt and in the stored turns ("yesterday") are days of the user's wall clock
+  const userClock: MachineWallClock = options.timeZone !== undefined ? { timeZone: options.timeZone } : machineWallClock();
   const backend = new Backend(options);
   try {
     await backend.connect();
@@ -89,7 +92,7 @@ export async function runHook(event: HookEvent, stdin: string, options: HookOpti
           budgetMs: options.budgetMs ?? DEFAULT_HOOK_BUDGET_MS,
           ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
           // the hook runs on the user's machine; a server it reaches may be in another zone
-          ...(options.timeZone !== undefined ? { timeZone: options.timeZone } : machineWallClock()),
+          ...userClock,
         });
         return {
           stdout: typeof result.text === 'string' ? result.text : '',
@@ -99,9 +102,9 @@ export async function runHook(event: HookEvent, stdin: string, options: HookOpti
       case 'stop':
       case 'pre-compact':
         // PreCompact: the turns about to be compacted are in the transcript still; the cursor makes it idempotent with Stop.
-        return { stdout: '', detail: { scope: writeScope, ...(await ingest(backend, input, target)), ...server() } };
+        return { stdout: '', detail: { scope: writeScope, ...(await ingest(backend, input, target, userClock)), ...server() } };
       case 'session-end': {
-        const ingested = await ingest(backend, input, target);
+        const ingested = await ingest(backend, input, target, userClock);
         const ended = await backend.call('session-end', { scope: writeScope, sessionId: input.session_id });
         return { stdout: '', detail: { scope: writeScope, ...ingested, ...ended, ...server() } };
       }
@@ -122,7 +125,7 @@ interface IngestTarget {
  * cursor) is stored whatever its size, and a failure part-way keeps what was stored: the next hook
  * goes on from there.
  */
-async function ingest(backend: Backend, input: HookInput, target: IngestTarget): Promise<Record<string, unknown>> {
+async function ingest(backend: Backend, input: HookInput, target: IngestTarget, clock: MachineWallClock): Promise<Record<string, unknown>> {
   if (input.transcript_path === undefined) return { stored: 0, skipped: 'no transcript_path' };
   const all = await readTranscript(input.transcript_path);
   if (all.length === 0) return { stored: 0, unchanged: 0 };
@@ -131,7 +134,7 @@ async function ingest(backend: Backend, input: HookInput, target: IngestTarget):
   if (turns.length === 0) return { stored: 0, unchanged: 0 };
   const total = new IngestTotal();
   for (const batch of ingestBatches(turns)) {
-    total.add(await backend.call('ingest', { ...target, sessionId: input.session_id, turns: batch }));
+    total.add(await backend.call('ingest', { ...target, ...clock, sessionId: input.session_id, turns: batch }));
   }
   return total.toDetail();
 }

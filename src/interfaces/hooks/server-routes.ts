@@ -37,8 +37,12 @@ const ingestSchema = z
     sessionId: z.string().min(1).max(500),
     turns: z.array(turnSchema).max(5_000),
     userScope: scopeSchema.optional(),
+    // the user's wall clock: relative dates in the turns ("yesterday") are days of it
+    timeZone: timeZoneSchema.optional(),
+    timezoneOffsetMinutes: timezoneOffsetSchema.optional(),
   })
-  .strict();
+  .strict()
+  .refine(oneWallClock, ONE_WALL_CLOCK_ISSUE);
 const sessionContextSchema = z.object({ scopes: z.array(scopeSchema).min(1).max(32) }).strict();
 const sessionEndSchema = z.object({ scope: scopeSchema, sessionId: z.string().min(1).max(500) }).strict();
 

@@ -5,7 +5,7 @@
  * any process, one that knows no such column included, is read again.
  */
 import type { MentionsCandidate, TimeSpan } from '../../core/ports/store.js';
-import { encodeMentions, MENTIONS_COLUMN } from '../stored-mentions.js';
+import { encodeMentions, MENTIONS_COLUMN, wallClockOfData } from '../stored-mentions.js';
 import type { Scope } from '../../core/scope.js';
 import type { PgQueryable } from './pg-driver.js';
 import type { Tables } from './pg-rows.js';
@@ -61,12 +61,15 @@ export async function readPendingMentions(
 ): Promise<MentionsCandidate[]> {
   const params: unknown[] = [Math.max(1, Math.floor(limit))];
   const inScopes = scopes === 'all' ? '' : ` AND scope = ANY($${params.push([...scopes])}::text[])`;
-  const rows = await db.query<{ id: string; scope: string; content: string; written: string | number }>(
-    `SELECT id, scope, content, coalesce(occurred_at, valid_from) AS written FROM ${t.memories}
+  const rows = await db.query<{ id: string; scope: string; content: string; written: string | number; data: string }>(
+    `SELECT id, scope, content, coalesce(occurred_at, valid_from) AS written, data FROM ${t.memories}
      WHERE ${MENTIONS_COLUMN} IS NULL${inScopes} ORDER BY seq LIMIT $1`,
     params,
   );
-  return rows.rows.map((r) => ({ id: r.id, scope: r.scope, content: r.content, written: Number(r.written) }));
+  return rows.rows.map((r) => {
+    const wallClock = wallClockOfData(r.data);
+    return { id: r.id, scope: r.scope, content: r.content, written: Number(r.written), ...(wallClock !== undefined ? { wallClock } : {}) };
+  });
 }
 
 /** How many records of `scopes` wait for their mentioned times. */

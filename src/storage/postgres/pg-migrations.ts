@@ -446,6 +446,13 @@ export const MIGRATIONS: readonly Migration[] = [
       await session.exec(beliefsOnDeleteSql(t));
     },
   },
+  {
+    version: 31,
+    name: "the date reader finds quarters, halves, 29 February and future-tense days (mentions version 3), and reads a text on its writer's wall clock: every stored time is pending again",
+    async up(session, { tables: t }) {
+      await session.exec(mentionsResetSql(t));
+    },
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

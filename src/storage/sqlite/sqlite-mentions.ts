@@ -5,7 +5,7 @@
  * process, one that knows no such column included, is read again.
  */
 import type { MentionsCandidate, TimeSpan } from '../../core/ports/store.js';
-import { encodeMentions, MENTIONS_COLUMN } from '../stored-mentions.js';
+import { encodeMentions, MENTIONS_COLUMN, wallClockOfData } from '../stored-mentions.js';
 import type { Scope } from '../../core/scope.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { inList } from './sqlite-rows.js';
@@ -33,16 +33,20 @@ export function readPendingMentions(connection: SqliteConnection, scopes: readon
   const inScopes = scopes === 'all' ? '' : ` AND ${inList('scope')}`;
   return connection
     .allArrays(
-      `SELECT id, scope, content, coalesce(occurred_at, valid_from) FROM memories INDEXED BY ${MENTIONS_PENDING_INDEX}
+      `SELECT id, scope, content, coalesce(occurred_at, valid_from), data FROM memories INDEXED BY ${MENTIONS_PENDING_INDEX}
        WHERE ${MENTIONS_COLUMN} IS NULL${inScopes} LIMIT ${n}`,
       ...(scopes === 'all' ? [] : [JSON.stringify(scopes)]),
     )
-    .map(([id, scope, content, written]) => ({
-      id: id as string,
-      scope: scope as string,
-      content: content as string,
-      written: Number(written),
-    }));
+    .map(([id, scope, content, written, data]) => {
+      const wallClock = wallClockOfData(data);
+      return {
+        id: id as string,
+        scope: scope as string,
+        content: content as string,
+        written: Number(written),
+        ...(wallClock !== undefined ? { wallClock } : {}),
+      };
+    });
 }
 
 /** How many records of `scopes` wait for their mentioned times (a count of the partial index's entries). */

@@ -595,6 +595,13 @@ export const MIGRATIONS: readonly Migration[] = [
       connection.exec(BELIEFS_ON_DELETE_SQL);
     },
   },
+  {
+    version: 31,
+    name: "the date reader finds quarters, halves, 29 February and future-tense days (mentions version 3), and reads a text on its writer's wall clock: every stored time is pending again",
+    up(connection) {
+      connection.exec(`UPDATE memories SET ${MENTIONS_COLUMN} = NULL WHERE ${MENTIONS_COLUMN} IS NOT NULL`);
+    },
+  },
 ];
 
 /**

@@ -57,6 +57,24 @@ describe('mentionedTimeHits', () => {
     expect(mentionedTimeHits([record('edited', 'Yesterday I met them.', written + 86_400_000)], october3)).toEqual([]);
   });
 
+  it("reads a text's relative dates on its writer's wall clock when the write gave one, else on UTC", () => {
+    // 08:30 on 4 October in Tokyo is 23:30 on 3 October in UTC: "yesterday" is 3 October in Tokyo, 2 October in UTC
+    const written = day(10, 3) + 23.5 * 3_600_000;
+    const tokyo = {
+      ...record('tokyo', 'Yesterday I met some artists in Boston.', written),
+      data: { wallClock: { timeZone: 'Asia/Tokyo' } },
+    };
+    const utc = record('utc', 'Yesterday I met some artists in Boston.', written);
+    const tokyoOctober3 = { start: day(10, 3) - 9 * 3_600_000, end: day(10, 4) - 9 * 3_600_000 };
+    expect(mentionWindows(tokyo.content, written, { timeZone: 'Asia/Tokyo' })).toEqual([tokyoOctober3]);
+    expect(mentionWindows(tokyo.content, written, { timezoneOffsetMinutes: 540 })).toEqual([tokyoOctober3]);
+    expect(mentionWindows(utc.content, written)).toEqual([{ start: day(10, 2), end: day(10, 3) }]);
+    const hits = mentionedTimeHits([tokyo as MemoryRecord, utc], tokyoOctober3);
+    expect(hits[0]).toEqual({ id: 'tokyo', score: 1 });
+    expect(hits[1]?.id).toBe('utc');
+    expect(hits[1]?.score).toBeCloseTo(9 / 24, 6);
+  });
+
   it('finds nothing in texts without dates', () => {
     expect(mentionedTimeHits([record('plain', 'We talked about the garden.', day(10, 4))], october3)).toEqual([]);
   });
@@ -77,6 +95,59 @@ describe('stored mentioned times', () => {
   it('mentionWindows leaves out the times that contain the write time', () => {
     const written = day(10, 4) + 15 * 3_600_000;
     expect(mentionWindows('Today I rest; yesterday I met them.', written)).toEqual([{ start: day(10, 3), end: day(10, 4) }]);
+  });
+});
+
+describe("a write's wall clock (timeZone, timezoneOffsetMinutes) through the engine (SQLite file, hash embedder)", () => {
+  let ctx: Awaited<ReturnType<typeof tempEngram>>;
+  const scope = 'tests/tokyo';
+  // 08:30 on 4 October in Tokyo
+  const written = day(10, 3) + 23.5 * 3_600_000;
+
+  beforeAll(async () => {
+    ctx = await tempEngram();
+  });
+
+  afterAll(async () => ctx.cleanup());
+
+  it('is kept with the record, and its relative dates are stored and recalled as days of that clock', async () => {
+    const { id } = await ctx.engram.remember({
+      scope,
+      content: 'Yesterday I met some artists in Boston.',
+      occurredAt: written,
+      timeZone: 'Asia/Tokyo',
+    });
+    await ctx.engram.remember({ scope, content: 'Yesterday I went bowling with Ana.', occurredAt: written, timezoneOffsetMinutes: -300 });
+    const [stored] = await ctx.engram.store.getMemories([id], [scope]);
+    expect(stored!.data.wallClock).toEqual({ timeZone: 'Asia/Tokyo' });
+    expect((await ctx.engram.get(id, { scopes: [scope] })).wallClock).toEqual({ timeZone: 'Asia/Tokyo' });
+    expect((await ctx.engram.processJobs()).mentionedTimes).toBeGreaterThanOrEqual(2);
+    const [filled] = await ctx.engram.store.getMemories([id], [scope]);
+    expect(ctx.engram.store.mentionsOf!(filled!)).toEqual([{ start: day(10, 3) - 9 * 3_600_000, end: day(10, 4) - 9 * 3_600_000 }]);
+    const { hits } = await ctx.engram.recall('Where was I on October 3, 2023?', {
+      scopes: [scope],
+      timeZone: 'Asia/Tokyo',
+      referenceTime: day(11, 1),
+      trackAccess: false,
+    });
+    const boston = hits.find((h) => h.id === id);
+    expect(boston?.why.channels.mention?.score).toBe(1);
+    // New York's evening of 3 October: its "yesterday" is 2 October there, 14 of whose hours are in
+    // Tokyo's 3 October (read on UTC it would be 9)
+    const bowling = hits.find((h) => h.content.includes('bowling'));
+    expect(bowling?.why.channels.mention?.score).toBeCloseTo(14 / 24, 4);
+  });
+
+  it('a zone the runtime does not know, or both kinds of clock at once, is refused and nothing is written', async () => {
+    const before = (await ctx.engram.list({ scopes: [scope], limit: 100 })).items.length;
+    await expect(ctx.engram.remember({ scope, content: 'Yesterday it rained.', timeZone: 'Mars/Olympus_Mons' })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringMatching(/timeZone.*IANA/s),
+    });
+    await expect(
+      ctx.engram.remember({ scope, content: 'Yesterday it rained.', timeZone: 'Asia/Tokyo', timezoneOffsetMinutes: 540 }),
+    ).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('timezoneOffsetMinutes') });
+    expect((await ctx.engram.list({ scopes: [scope], limit: 100 })).items.length).toBe(before);
   });
 });
 

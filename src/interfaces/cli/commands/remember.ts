@@ -18,6 +18,7 @@ import { printError, printResult } from '../output.js';
 import { withEngine } from '../run.js';
 import { numberFlag } from '../number-flag.js';
 import { decodeTextFile } from '../text-file.js';
+import { localWallClock } from '../local-wall-clock.js';
 
 interface RememberFlags extends CommonFlags {
   scope?: string;
@@ -31,6 +32,7 @@ interface RememberFlags extends CommonFlags {
   capture?: boolean;
   file?: string;
   batchSize?: string;
+  timeZone?: string;
 }
 
 /** Lines per transaction in a file import: each commit is acknowledged on its own JSON line. */
@@ -47,6 +49,10 @@ export function registerRememberCommand(program: Command): void {
     .option('--importance <n>', 'importance 0..1 (default: scored from the content)')
     .option('--tag <tag>', 'tag (repeatable)', collect)
     .option('--pin', 'never decays')
+    .option(
+      '--time-zone <zone>',
+      'IANA time zone the text\'s relative dates ("yesterday", "on Friday") are read on, e.g. Europe/Lisbon (default: this machine\'s)',
+    )
     .option('--capture', 'a conversation turn: also store its claim-shaped sentences as claims (in --file, set "capture": true per line)')
     .option('--file <path>', 'import a JSONL file: one remember input object per line')
     .option('--batch-size <n>', `lines per transaction for --file (default ${DEFAULT_BATCH})`)
@@ -93,6 +99,7 @@ export function registerRememberCommand(program: Command): void {
           if (flags.tag !== undefined) input.tags = flags.tag;
           if (flags.pin) input.pinned = true;
           if (flags.capture === true) input.capture = true;
+          Object.assign(input, localWallClock(flags.timeZone, flags.occurredAt));
           const result = await engram.remember(input as RememberInput);
           printResult({ json }, result, (r: RememberResult) => describeResult(r));
         },

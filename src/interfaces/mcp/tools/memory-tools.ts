@@ -56,7 +56,9 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
       guarded(async () => {
         const scope = writeScope(context, args.scope);
         if (args.userScope !== undefined) writeScope(context, args.userScope);
-        const result = await engram.remember({ ...(flattenGroups(args) as RememberInput), scope });
+        // "yesterday" in the text is a day of the writer's wall clock: the machine's unless the call names one
+        const clock = args.timezoneOffsetMinutes !== undefined ? {} : wallClock(args.timeZone);
+        const result = await engram.remember({ ...(flattenGroups(args) as RememberInput), ...clock, scope });
         return ok({ ...result, scope }, renderRemember(result));
       }),
   );

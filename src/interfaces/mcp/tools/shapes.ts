@@ -60,6 +60,10 @@ export const rememberShape = {
     .optional()
     .describe('A conversation turn: also store each claim-shaped sentence (preference, decision, owner, schedule…) as a fact.'),
   userScope: scopeText.optional().describe('With capture: where facts the user states go (default: scope).'),
+  timeZone: z
+    .string()
+    .optional()
+    .describe('IANA time zone the text\'s relative dates ("yesterday") are read on, e.g. Europe/Lisbon (default: the server machine\'s).'),
   episode: z
     .strictObject({
       perception: object.optional().describe('{objects, people, salience, novelty}'),
