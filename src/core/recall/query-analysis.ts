@@ -13,6 +13,12 @@ export interface QueryAnalysis {
   entities: string[];
   /** A date window the query names, relative to the reference time. */
   window: { start: number; end: number; text: string } | null;
+  /**
+   * The query asks for a time and nothing else: a window, and beside its words no content term but
+   * ones that say "what went on" (`EVENT_WORDS`: "what did I do yesterday?", "summarise last week")
+   * and no name.
+   */
+  windowOnly: boolean;
   emotion: EmotionAnalysis;
 }
 
@@ -29,16 +35,39 @@ export interface QueryAnalysisOptions {
 /** Analyses a query against a reference time and a wall clock (a time zone or a UTC offset). */
 export function analyzeQuery(text: string, options: QueryAnalysisOptions): QueryAnalysis {
   const { referenceTime, timezoneOffsetMinutes, timeZone } = options;
+  const entities = options.entities ?? extractEntities(text);
+  const window = parseTemporalExpression(text, referenceTime, {
+    ...(timezoneOffsetMinutes !== undefined ? { timezoneOffsetMinutes } : {}),
+    ...(timeZone !== undefined ? { timeZone } : {}),
+  });
   return {
     text,
     terms: [...new Set(contentTerms(text))].slice(0, 64),
-    entities: options.entities ?? extractEntities(text),
-    window: parseTemporalExpression(text, referenceTime, {
-      ...(timezoneOffsetMinutes !== undefined ? { timezoneOffsetMinutes } : {}),
-      ...(timeZone !== undefined ? { timeZone } : {}),
-    }),
+    entities,
+    window,
+    windowOnly: window !== null && asksOnlyForTime(text, window.text, entities),
     emotion: analyzeEmotion(text),
   };
+}
+
+/**
+ * Content words that ask what went on, not about what: a query with a date window and no other content
+ * term but these asks for everything in the window.
+ */
+const EVENT_WORDS = new Set(
+  `happen happens happened happening occur occurs occurred go goes going went gone work works worked working
+  discuss discussed talk talked talking chat chatted say said up anything everything something stuff thing
+  things activity activities event events day days summarise summarize summary recap overview review
+  important notable interesting new news`.split(/\s+/u),
+);
+
+/** Whether `text` names nothing beside its date window `windowText` but event words (and no entity outside the window's words). */
+function asksOnlyForTime(text: string, windowText: string, entities: readonly string[]): boolean {
+  const at = text.toLowerCase().indexOf(windowText.toLowerCase());
+  const rest = at < 0 ? text : `${text.slice(0, at)} ${text.slice(at + windowText.length)}`;
+  if (contentTerms(rest).some((term) => !EVENT_WORDS.has(term.toLowerCase()))) return false;
+  const dateWords = windowText.toLowerCase();
+  return entities.every((entity) => dateWords.includes(entity));
 }
 
 /**

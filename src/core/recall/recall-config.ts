@@ -76,6 +76,13 @@ export interface RecallConfig {
   mentionWeight: number;
   /** Mention channel: what was written up to this many days after the window is read for the times its text names. */
   mentionLagDays: number;
+  /**
+   * A query that asks only for a time ("what did I do yesterday?", "summarise last week": a date window
+   * and no topic, `QueryAnalysis.windowOnly`) is ranked with the temporal and mention weights raised to
+   * this and no lexical weight, so what happened in the window comes before what only says the date
+   * word; 0 leaves such a query to the usual weights.
+   */
+  windowOnlyWeight: number;
   /** Graph channel weight: memories one edge away from the strongest hits. */
   graphWeight: number;
   /** Affect channel weight: mood and valence match when the query carries emotion. */
@@ -171,6 +178,7 @@ export const DEFAULT_RECALL_CONFIG: RecallConfig = Object.freeze({
   temporalWeight: 0.15,
   mentionWeight: 0.3,
   mentionLagDays: 8,
+  windowOnlyWeight: 1.5,
   graphWeight: 0.1,
   affectWeight: 0.05,
   affectMinIntensity: 2,
@@ -208,7 +216,15 @@ export const DEFAULT_RECALL_CONFIG: RecallConfig = Object.freeze({
  * the lexical coverage exponent move towards their short-query values. A semantic weight the caller
  * set for this call is kept as given, and a read without one of the two channels is left alone.
  */
-export function configForQuery(config: RecallConfig, termCount: number, semanticPinned = false): RecallConfig {
+export function configForQuery(config: RecallConfig, termCount: number, semanticPinned = false, windowOnly = false): RecallConfig {
+  if (windowOnly && config.windowOnlyWeight > 0 && config.temporalWeight > 0) {
+    return {
+      ...config,
+      lexicalWeight: 0,
+      temporalWeight: Math.max(config.temporalWeight, config.windowOnlyWeight),
+      mentionWeight: config.mentionWeight > 0 ? Math.max(config.mentionWeight, config.windowOnlyWeight) : 0,
+    };
+  }
   const t = config.shortQueryTerms;
   if (t <= 0 || termCount > t || semanticPinned || config.semanticWeight <= 0 || config.lexicalWeight <= 0) return config;
   const share = (t + 1 - Math.max(1, termCount)) / t;

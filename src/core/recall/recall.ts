@@ -130,7 +130,9 @@ export async function recall(
   });
 
   const { channels, records, ahead } = await runChannels(deps, config, analysis, base, queryVector);
-  const ranking = configForQuery(config, analysis.terms.length, options.weights?.semantic !== undefined);
+  // a weight the caller set for this call is kept: only the engine's own weights move for a time-only query
+  const pinned = options.weights !== undefined && (options.weights.temporal !== undefined || options.weights.lexical !== undefined);
+  const ranking = configForQuery(config, analysis.terms.length, options.weights?.semantic !== undefined, analysis.windowOnly && !pinned);
   const fusion = fuseCandidates(channels, records, analysis, ranking);
   const around = await applyNeighbourhood({
     store,
