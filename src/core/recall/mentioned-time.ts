@@ -27,7 +27,7 @@ export type { TimeSpan };
 export const MENTIONS_VERSION = 3;
 // 2 (7 December 2026): ranges join both ends ("between 2019 and 2021"), years 1000-2999, clamped days
 // 3 (7 December 2026, later): quarters and halves, 29 February without a year, a future-tense sentence's
-//   bare day forward; the writer's wall clock (`data.wallClock`) where the write gave one
+//   bare day forward, "for tomorrow" as a day (not a duration); the writer's wall clock (`data.wallClock`) where the write gave one
 
 /** When a record was written, for reading its relative dates ("yesterday"): its event time, else its validity start. */
 export function writtenAt(record: Pick<MemoryRecord, 'occurredAt' | 'validFrom'>): number {

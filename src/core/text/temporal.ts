@@ -81,6 +81,9 @@ const FUTURE_CUE_CHARS = 240;
 const FUTURE_CUE = /\b(?:will|shall|going to|gonna|plans?|planned|planning|upcoming|scheduled|deadline|due|next)\b|'ll\b/;
 const DURATION_LEAD = /^for\b/;
 const DURATION_BEFORE = /\bfor\s+(?:about\s+|almost\s+|nearly\s+|over\s+|around\s+)?$/;
+/** What a duration counts ("3 years", "a month", "a couple of weeks"): "for tomorrow" or "for Friday" names a day. */
+const COUNTED =
+  /^(?:for\s+)?(?:about\s+|almost\s+|nearly\s+|over\s+|around\s+)?(?:\d|an?\b|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|few|several|couple|many|some)/;
 const RELATIVE_MODIFIER = /\b(?:last|next|this|coming|past|previous|ago|before|after|later|earlier|from now)\b/;
 
 /** The unit an offset expression counts in ("two weeks before ..." → week), if any. */
@@ -131,7 +134,8 @@ function findWithChrono(context: ParseContext, found: Found[]): void {
     const start = result.start;
     const lowerText = result.text.toLowerCase();
     // "for 3 years", "for about a month": a duration, not a date chrono would put that far ahead
-    if (DURATION_LEAD.test(lowerText) || DURATION_BEFORE.test(context.lower.slice(Math.max(0, index - 16), index))) continue;
+    const duration = DURATION_LEAD.test(lowerText) || DURATION_BEFORE.test(context.lower.slice(Math.max(0, index - 16), index));
+    if (duration && COUNTED.test(lowerText)) continue;
     let date: WallDate = { year: start.get('year') ?? 1970, month: start.get('month') ?? 1, day: start.get('day') ?? 1 };
     const direction = context.direction(index);
     const explicit = RELATIVE_MODIFIER.test(lowerText);

@@ -337,4 +337,13 @@ describe('extractDates', () => {
     // an offset that is one still counts
     expect(extractDates('I will be there in 3 years.', REFERENCE).map((window) => window.text)).toEqual(['in 3 years']);
   });
+
+  it('reads "for tomorrow", "for Friday" or "for today" as the day they name: only a count makes a duration', () => {
+    expect(windowOf("what's on my plate for tomorrow")).toEqual(['2024-03-16', '2024-03-17', 'tomorrow']);
+    expect(windowOf('plans for today')?.[2]).toBe('today');
+    expect(windowOf('what did I prepare for Friday?')?.[2]).toBe('Friday');
+    expect(extractDates('Booked the table for tomorrow evening.', REFERENCE).map((window) => window.text)).toEqual(['tomorrow evening']);
+    for (const duration of ['for two weeks', 'for a couple of days', 'for several months', 'for an hour'])
+      expect(windowOf(`I waited ${duration}`), duration).toBeNull();
+  });
 });
