@@ -10,6 +10,7 @@ import { analyzeQuery } from '../../../src/core/recall/query-analysis.js';
 import { ManualClock } from '../../../src/core/ports/clock.js';
 import { DEFAULT_ONNX_MODEL, hasModelFiles, resolveModelCacheDir } from '../../../src/embeddings/onnx/index.js';
 import type { Engram } from '../../../src/index.js';
+import type { EmbedderChoice } from '../../../src/embedder-choice.js';
 import { tempEngram } from '../../helpers/temp.js';
 
 const NOW = Date.parse('2026-12-07T15:00:00Z');
@@ -56,7 +57,7 @@ const DIARY = [
   { content: 'Bought groceries: eggs, milk and bread.', occurredAt: at(5, 18), about: false },
 ];
 
-function runDiary(name: string, embedder: string, skip: boolean): void {
+function runDiary(name: string, embedder: EmbedderChoice, skip: boolean): void {
   describe.skipIf(skip)(`recall of a time-only query (${name})`, () => {
     let ctx: Awaited<ReturnType<typeof tempEngram>>;
     const scope = 'users/me';
