@@ -41,7 +41,7 @@ export async function forgetDerivedAlone(tx: StoreTransaction, scope: Scope, for
     const found = evidence.length > 0 ? await tx.getMemories(evidence, [scope]) : [];
     // a concept it names (a caution is about one) is not evidence for it
     if (found.some((r) => !isConcept(r) && SUPPORTING.has(r.status))) continue;
-    await tx.updateMemory(record.id, scope, { status: 'deleted', updatedAt: now, data: { ...record.data, forgottenWith: forgotten.id } });
+    await forgetWith(tx, record, forgotten.id, now);
     done.push(record.id);
   }
   return done;
@@ -74,7 +74,7 @@ export async function forgetConceptsNamedAlone(
     for (const ref of own) perLayer.set(ref.layer, (perLayer.get(ref.layer) ?? 0) + 1);
     if ([...perLayer.values()].some((n) => n >= CONCEPT_REFS_CAP)) continue;
     if (own.some((r) => supporting.has(r.refId))) continue;
-    await tx.updateMemory(concept.id, scope, { status: 'deleted', updatedAt: now, data: { ...concept.data, forgottenWith: forgotten.id } });
+    await forgetWith(tx, concept, forgotten.id, now);
     done.push(concept.id);
   }
   return done;
@@ -97,10 +97,8 @@ export async function reviveForgottenConcepts(
     const name = String(concept.data.name ?? '')
       .trim()
       .toLowerCase();
-    const { forgottenWith, ...data } = concept.data as MemoryRecord['data'];
-    if (!isConcept(concept) || typeof forgottenWith !== 'string' || revived.has(name)) continue;
-    await tx.updateMemory(concept.id, scope, { status: 'active', updatedAt: now, data });
-    revived.set(name, { ...concept, status: 'active', updatedAt: now, data });
+    if (!isConcept(concept) || typeof (concept.data as MemoryRecord['data']).forgottenWith !== 'string' || revived.has(name)) continue;
+    revived.set(name, await bringBack(tx, concept, now));
   }
   return revived;
 }
@@ -116,9 +114,20 @@ export async function restoreForgottenWith(tx: StoreTransaction, scope: Scope, r
   for (const record of [...(await derivedFrom(tx, scope, restored.id)), ...concepts.filter(isConcept)]) {
     // forgotten with the last of its evidence (perhaps another record than this one, which now stands again)
     if (record.status !== 'deleted' || typeof record.data.forgottenWith !== 'string') continue;
-    const { forgottenWith: _, ...data } = record.data;
-    await tx.updateMemory(record.id, scope, { status: 'active', updatedAt: now, data });
+    await bringBack(tx, record, now);
     done.push(record.id);
   }
   return done;
+}
+
+/** Forgets `record` with the record `id` names: restoring that record (or other evidence) brings it back. */
+async function forgetWith(tx: StoreTransaction, record: MemoryRecord, id: string, now: number): Promise<void> {
+  await tx.updateMemory(record.id, record.scope, { status: 'deleted', updatedAt: now, data: { ...record.data, forgottenWith: id } });
+}
+
+/** Makes a record forgotten with its evidence active again, without the mark; answers it as it is now. */
+async function bringBack(tx: StoreTransaction, record: MemoryRecord, now: number): Promise<MemoryRecord> {
+  const { forgottenWith: _, ...data } = record.data as MemoryRecord['data'];
+  await tx.updateMemory(record.id, record.scope, { status: 'active', updatedAt: now, data });
+  return { ...record, status: 'active', updatedAt: now, data };
 }
