@@ -13,6 +13,8 @@ export interface QueryAnalysis {
   entities: string[];
   /** A date window the query names, relative to the reference time. */
   window: { start: number; end: number; text: string } | null;
+  /** The query's "now": its dates are read relative to it. */
+  referenceTime: number;
   /**
    * The query asks for a time and nothing else: a window, and beside its words no content term but
    * ones that say "what went on" (`EVENT_WORDS`: "what did I do yesterday?", "summarise last week")
@@ -45,6 +47,7 @@ export function analyzeQuery(text: string, options: QueryAnalysisOptions): Query
     terms: [...new Set(contentTerms(text))].slice(0, 64),
     entities,
     window,
+    referenceTime,
     windowOnly: window !== null && asksOnlyForTime(text, window.text, entities),
     emotion: analyzeEmotion(text),
   };
@@ -58,7 +61,7 @@ const EVENT_WORDS = new Set(
   `happen happens happened happening occur occurs occurred go goes going went gone work works worked working
   discuss discussed talk talked talking chat chatted say said up anything everything something stuff thing
   things activity activities event events day days summarise summarize summary recap overview review
-  important notable interesting new news`.split(/\s+/u),
+  important notable interesting new news coming upcoming planned plan plans scheduled schedule agenda calendar`.split(/\s+/u),
 );
 
 /** Whether `text` names nothing beside its date window `windowText` but event words (and no entity outside the window's words). */

@@ -36,6 +36,7 @@ const shape = {
   temporalWeight: weight,
   mentionWeight: weight,
   mentionLagDays: z.number().finite().min(0).max(3650),
+  mentionLeadDays: z.number().finite().min(0).max(3650),
   windowOnlyWeight: weight,
   graphWeight: weight,
   affectWeight: weight,

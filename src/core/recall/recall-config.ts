@@ -77,6 +77,11 @@ export interface RecallConfig {
   /** Mention channel: what was written up to this many days after the window is read for the times its text names. */
   mentionLagDays: number;
   /**
+   * Mention channel: for a window that reaches past the query's "now" ("this week", "tomorrow"), what was
+   * written up to this many days before it is read too: a plan for a day to come was written before it.
+   */
+  mentionLeadDays: number;
+  /**
    * A query that asks only for a time ("what did I do yesterday?", "summarise last week": a date window
    * and no topic, `QueryAnalysis.windowOnly`) is ranked with the temporal and mention weights raised to
    * this and no lexical weight, so what happened in the window comes before what only says the date
@@ -178,6 +183,7 @@ export const DEFAULT_RECALL_CONFIG: RecallConfig = Object.freeze({
   temporalWeight: 0.15,
   mentionWeight: 0.3,
   mentionLagDays: 8,
+  mentionLeadDays: 30,
   windowOnlyWeight: 1.5,
   graphWeight: 0.1,
   affectWeight: 0.05,

@@ -156,6 +156,7 @@ export async function recall(
   const copies = reading.keepCopies === true ? new Map<string, readonly string[]>() : capturedCopies(ranked.map((c) => c.record));
   const hits: RecallHit[] = [];
   const hitOf = new Map<string, RecallHit>();
+  const shape = { terms: analysis.terms.length, windowOnly: analysis.windowOnly };
   for (const candidate of ranked) {
     if (hits.length >= k) break;
     // a captured turn and its claim say the same: the one ranked first stands for both
@@ -172,7 +173,7 @@ export async function recall(
     hits.push({
       ...toMemoryView(candidate.record),
       score: round(candidate.score),
-      relevance: hitRelevance(channels, deps.embedder.cosineScale),
+      relevance: hitRelevance(channels, deps.embedder.cosineScale, shape),
       why: {
         channels,
         fused: round(candidate.fused),
@@ -322,7 +323,7 @@ async function runChannels(
       : none,
     // what was written in the window or soon after it, read for the times its text names
     config.mentionWeight > 0 && analysis.window !== null
-      ? store.temporalSearch({ ...base, start: analysis.window.start, end: analysis.window.end + config.mentionLagDays * DAY_MS })
+      ? store.temporalSearch({ ...base, start: mentionStart(analysis, config), end: analysis.window.end + config.mentionLagDays * DAY_MS })
       : none,
   ]);
   const records = new Map<string, MemoryRecord>();
@@ -572,4 +573,14 @@ async function addGraphNeighbours(
 
 function round(value: number): number {
   return Number(value.toFixed(6));
+}
+
+/**
+ * Where the mention channel starts reading what was written: at the window, or for a window that reaches
+ * past the query's "now" (the days to come have not happened: what names them was written before),
+ * `mentionLeadDays` before it.
+ */
+function mentionStart(analysis: QueryAnalysis, config: RecallConfig): number {
+  const window = analysis.window as NonNullable<QueryAnalysis['window']>;
+  return window.end > analysis.referenceTime ? window.start - config.mentionLeadDays * DAY_MS : window.start;
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../src/consolidation/statistics.js';
 import { homedir } from 'node:os';
 import { hitRelevance, onReferenceScale, REFERENCE_COSINE_SCALE } from '../../../src/core/recall/hit-relevance.js';
+import { analyzeQuery } from '../../../src/core/recall/query-analysis.js';
 import type { ChannelExplanation } from '../../../src/core/recall/fusion.js';
 import { HashEmbedder } from '../../../src/embeddings/hash/index.js';
 import { DEFAULT_ONNX_MODEL, hasModelFiles, resolveModelCacheDir } from '../../../src/embeddings/onnx/index.js';
@@ -59,6 +60,31 @@ describe('hitRelevance (the function)', () => {
   });
 });
 
+describe('hitRelevance: the query shape', () => {
+  const full = { terms: 4, windowOnly: false };
+
+  it('a query of one or two content words reads its lexical evidence as partial: one stemmed word matches many texts in full', () => {
+    const lexicalOnly = channels({ coverage: 1 });
+    expect(hitRelevance(lexicalOnly, undefined, full)).toBe(1);
+    expect(hitRelevance(lexicalOnly, undefined, { terms: 2, windowOnly: false })).toBeCloseTo(0.8, 3);
+    expect(hitRelevance(lexicalOnly, undefined, { terms: 1, windowOnly: false })).toBeLessThanOrEqual(0.6);
+    // with other evidence beside it the match can still read clear
+    expect(hitRelevance(channels({ coverage: 1, semantic: 0.8 }), undefined, { terms: 1, windowOnly: false })).toBeGreaterThan(0.6);
+  });
+
+  it('lying in the date window asked about is evidence: all of it for a time-only query, a little beside a topic', () => {
+    const inWindow = { temporal: { rank: 3, score: 0.6 } };
+    const mentioned = { mention: { rank: 1, score: 0.5 } };
+    expect(hitRelevance(inWindow, undefined, { terms: 1, windowOnly: true })).toBeGreaterThan(0.6);
+    expect(hitRelevance(mentioned, undefined, { terms: 1, windowOnly: true })).toBeCloseTo(0.4, 3);
+    expect(hitRelevance(inWindow, undefined, full)).toBeLessThan(0.3);
+    expect(hitRelevance({}, undefined, { terms: 1, windowOnly: true })).toBe(0);
+    // a time-only query's words and meaning are the date's: matching them says nothing
+    expect(hitRelevance(channels({ coverage: 1, semantic: 0.9 }), undefined, { terms: 1, windowOnly: true })).toBe(0);
+    expect(hitRelevance({ ...channels({ coverage: 1, semantic: 0.9 }), ...inWindow }, undefined, { terms: 1, windowOnly: true })).toBe(0.8);
+  });
+});
+
 /** Words of the corpus and of nowhere, for fuzzed queries. */
 function fuzzedQueries(count: number, seed: number): string[] {
   const random = seededRandom(seed);
@@ -94,7 +120,8 @@ describe('recall hits carry relevance (hash embedder)', () => {
       for (const hit of hits) {
         expect(hit.relevance).toBeGreaterThanOrEqual(0);
         expect(hit.relevance).toBeLessThanOrEqual(1);
-        expect(hit.relevance).toBe(hitRelevance(hit.why.channels));
+        const { terms, windowOnly } = analyzeQuery(query, { referenceTime: Date.now() });
+        expect(hit.relevance).toBe(hitRelevance(hit.why.channels, undefined, { terms: terms.length, windowOnly }));
       }
     }
   });

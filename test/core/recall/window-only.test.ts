@@ -29,6 +29,8 @@ describe('analyzeQuery: windowOnly', () => {
       'Anything important happen in Q3?',
       'Summarize last week',
       'what did we discuss yesterday',
+      "what's coming up this week?",
+      "what's planned for tomorrow?",
     ])
       expect(only(text), text).toBe(true);
   });
@@ -77,6 +79,9 @@ function runDiary(name: string, embedder: EmbedderChoice, skip: boolean): void {
         const { hits } = await ask(ctx.engram, query);
         expect(new Set(hits.slice(0, 3).map((h) => h.content)), query).toEqual(new Set(day));
         expect(hits.slice(0, 3).every((h) => h.why.channels.temporal !== undefined)).toBe(true);
+        // the day's events answer the question: they read as clear matches, the notes that only say "yesterday" as weak
+        expect(hits.slice(0, 3).every((h) => h.relevance > 0.6)).toBe(true);
+        expect(hits.slice(3).every((h) => h.relevance < 0.3)).toBe(true);
       }
     });
 
@@ -86,6 +91,26 @@ function runDiary(name: string, embedder: EmbedderChoice, skip: boolean): void {
       // the caller's own temporal weight holds: the date word's lexical match comes back
       const pinned = await ask(ctx.engram, 'what did I do yesterday?', { temporal: 0.15 });
       expect(pinned.hits.some((h) => h.why.channels.lexical !== undefined)).toBe(true);
+    });
+
+    it('a plan written before the days asked about is found for them: the window reaches past now', async () => {
+      const plan = await ctx.engram.remember({
+        scope,
+        content: 'The parent-teacher conference is on Thursday Dec 10 at 5pm.',
+        occurredAt: at(1, 10),
+      });
+      const chores = await ctx.engram.remember({ scope, content: 'Cleaned the garage and sorted the tools.', occurredAt: at(1, 11) });
+      await ctx.engram.processJobs();
+      try {
+        const { hits } = await ask(ctx.engram, "what's coming up this week?");
+        expect(hits[0]?.id).toBe(plan.id);
+        expect(hits[0]?.why.channels.mention?.score).toBe(1);
+        expect(hits[0]?.relevance).toBeGreaterThan(0.6);
+        expect(hits.find((h) => h.id === chores.id)?.relevance ?? 0).toBeLessThan(0.3);
+      } finally {
+        await ctx.engram.forget(plan.id, { scope });
+        await ctx.engram.forget(chores.id, { scope });
+      }
     });
 
     it('windowOnlyWeight 0 (config) leaves such a query to the usual weights', async () => {
