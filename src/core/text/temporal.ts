@@ -78,7 +78,9 @@ const SINCE_BEFORE = /\bsince\s*$/;
 const LOOK_BACK_CHARS = 64;
 /** How far before a date, within its sentence, a cue of the future is looked for. */
 const FUTURE_CUE_CHARS = 240;
-const FUTURE_CUE = /\b(?:will|shall|going to|gonna|plans?|planned|planning|upcoming|scheduled|deadline|due|next)\b|'ll\b/;
+// "The conference is on Dec 10", "the table is booked for Friday": a present-tense date is one to come
+const FUTURE_CUE =
+  /\b(?:will|shall|going to|gonna|plans?|planned|planning|upcoming|scheduled|deadline|due|next|booked|reserved|appointment|(?:is|are)\s+(?:on|for|set for))\b|'ll\b|'s\s+on\b|\b(?:is|are)\s+$/;
 const DURATION_LEAD = /^for\b/;
 const DURATION_BEFORE = /\bfor\s+(?:about\s+|almost\s+|nearly\s+|over\s+|around\s+)?$/;
 /** What a duration counts ("3 years", "a month", "a couple of weeks"): "for tomorrow" or "for Friday" names a day. */

@@ -338,6 +338,16 @@ describe('extractDates', () => {
     expect(extractDates('I will be there in 3 years.', REFERENCE).map((window) => window.text)).toEqual(['in 3 years']);
   });
 
+  it('reads a yearless date of a present-tense sentence as one to come ("is on", "booked for"), of a past-tense one as gone', () => {
+    const written = Date.UTC(2026, 11, 1, 10);
+    const year = (text: string) => extractDates(text, written).map((window) => new Date(window.start).getUTCFullYear());
+    expect(year('The parent-teacher conference is on Thursday Dec 10 at 5pm.')).toEqual([2026]);
+    expect(year('Standup is at 10 on Dec 4.')).toEqual([2026]);
+    expect(year('I booked a table for Dec 12.')).toEqual([2026]);
+    expect(year('The party was on Dec 10.')).toEqual([2025]);
+    expect(year('The meeting on Dec 10 went well.')).toEqual([2025]);
+  });
+
   it('reads "for tomorrow", "for Friday" or "for today" as the day they name: only a count makes a duration', () => {
     expect(windowOf("what's on my plate for tomorrow")).toEqual(['2024-03-16', '2024-03-17', 'tomorrow']);
     expect(windowOf('plans for today')?.[2]).toBe('today');
