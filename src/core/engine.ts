@@ -87,7 +87,14 @@ import { isConcept } from './record-kinds.js';
 import { newId } from './record-factory.js';
 import type { RecordChange, RecordChangeListener } from './record-change.js';
 import { createRedactor, type Redactor, type RedactionOptions } from './redact/redactor.js';
-import { forgetConceptsNamedAlone, forgetDerivedAlone, restoreForgottenWith } from './forget-derived.js';
+import { compareClaims } from './write/claims/index.js';
+import {
+  correctedAgainBy,
+  forgetConceptsNamedAlone,
+  forgetDerivedAlone,
+  reinstateCorrected,
+  restoreForgottenWith,
+} from './forget-derived.js';
 import { redactInputs, redactValue } from './redact/redact-values.js';
 import { redactStored, type RedactInput, type RedactReport } from './redact/redact-stored.js';
 import { supersessionLinks } from './explore/lineage.js';
@@ -976,8 +983,20 @@ export class EngramCore {
       if (next === 'deleted' && record.status !== 'deleted') {
         await forgetDerivedAlone(tx, scope, record, now);
         await forgetConceptsNamedAlone(tx, scope, record, now);
+        // a correction that is gone corrects nothing: what it superseded is current again
+        if (record.status === 'active') await reinstateCorrected(tx, scope, record, now);
       }
-      if (status === 'active' && record.status === 'deleted') await restoreForgottenWith(tx, scope, record, now);
+      if (status === 'active' && record.status === 'deleted') {
+        await restoreForgottenWith(tx, scope, record, now);
+        // …and a correction back in force supersedes them anew, as it did when it was written
+        const [back] = await tx.getMemories([record.id], [scope]);
+        for (const again of await correctedAgainBy(tx, scope, record, now)) {
+          const comparison = compareClaims(record.content, again.content);
+          if (back !== undefined && comparison.relation === 'supersedes')
+            await applySupersession(tx, back, again, comparison, now, this.embedder);
+          else await supersedeByLater(tx, again, now, this.embedder);
+        }
+      }
       // a claim back in force meets what was said since: a later correction supersedes it now
       if (next === 'active') await supersedeByLater(tx, { ...record, status: 'active' }, now, this.embedder);
       const [updated] = await tx.getMemories([record.id], [scope]);

@@ -8,6 +8,7 @@
  */
 import type { MemoryRecord } from './memory.js';
 import { CONCEPT_REFS_CAP, type StoreTransaction } from './ports/store.js';
+import { dropKeptPart, unsupersededPatch } from './write/resolve-claim.js';
 import { derivedRecords } from './derived-records.js';
 import { isConcept } from './record-kinds.js';
 import type { Scope } from './scope.js';
@@ -130,4 +131,46 @@ async function bringBack(tx: StoreTransaction, record: MemoryRecord, now: number
   const { forgottenWith: _, ...data } = record.data as MemoryRecord['data'];
   await tx.updateMemory(record.id, record.scope, { status: 'active', updatedAt: now, data });
   return { ...record, status: 'active', updatedAt: now, data };
+}
+
+/**
+ * The claims `forgotten` (just forgotten) had superseded are current again: a correction that is gone
+ * corrects nothing, so the slot is not left without a value. Each is marked `data.reinstatedFrom`, and
+ * the links are closed; restoring the correction supersedes them anew (`correctedAgainBy`). What the
+ * supersession had kept apart of a claim (`keptFrom`) goes, as the claim is whole again. Returns their ids.
+ */
+export async function reinstateCorrected(tx: StoreTransaction, scope: Scope, forgotten: MemoryRecord, now: number): Promise<string[]> {
+  const edges = (await tx.getEdges({ scopes: [scope], ids: [forgotten.id], types: ['SUPERSEDES'] })).filter(
+    (e) => e.fromId === forgotten.id && e.invalidatedAt === null,
+  );
+  if (edges.length === 0) return [];
+  const done: string[] = [];
+  for (const old of await tx.getMemories([...new Set(edges.map((e) => e.toId))], [scope])) {
+    if (old.status !== 'superseded' || old.data.supersededBy !== forgotten.id) continue;
+    const patch = unsupersededPatch(old);
+    const data = { ...patch.data, reinstatedFrom: forgotten.id };
+    await tx.updateMemory(old.id, scope, { status: 'active', validTo: patch.validTo, invalidatedAt: null, data, updatedAt: now });
+    await dropKeptPart(tx, old);
+    done.push(old.id);
+  }
+  await tx.invalidateEdges(
+    edges.filter((e) => done.includes(e.toId)).map((e) => e.id),
+    scope,
+    now,
+  );
+  return done;
+}
+
+/** The claims reinstated when `restored` was forgotten (see {@link reinstateCorrected}), still current: to be superseded anew. */
+export async function correctedAgainBy(tx: StoreTransaction, scope: Scope, restored: MemoryRecord, now: number): Promise<MemoryRecord[]> {
+  const edges = (await tx.getEdges({ scopes: [scope], ids: [restored.id], types: ['SUPERSEDES'] })).filter((e) => e.fromId === restored.id);
+  const targets = edges.length > 0 ? await tx.getMemories([...new Set(edges.map((e) => e.toId))], [scope]) : [];
+  const again: MemoryRecord[] = [];
+  for (const record of targets) {
+    if (record.status !== 'active' || record.data.reinstatedFrom !== restored.id) continue;
+    const { reinstatedFrom: _, ...data } = record.data as MemoryRecord['data'];
+    await tx.updateMemory(record.id, scope, { data, updatedAt: now });
+    again.push({ ...record, data, updatedAt: now });
+  }
+  return again;
 }

@@ -109,6 +109,11 @@ export interface RecordDataBase extends EpisodeCycle, SemanticFields {
   expiredAt?: number;
   /** An expired record's tombstone: its content was removed for good (`expire`). */
   tombstone?: boolean;
+  /**
+   * A claim made current again because the correction that had superseded it (this id) was forgotten:
+   * restoring that correction supersedes it anew (see `forget-derived.ts`).
+   */
+  reinstatedFrom?: string;
   /** Re-appraisal by the affect phase: the intensity the feeling has now and whether it is a flashbulb memory. */
   affect?: { intensity: number; flashbulb: boolean; appraisedAt: number };
   /**

@@ -388,6 +388,34 @@ export function runBrowseContract(options: BrowseContractOptions): void {
       expect(await served()).toContain(`caution on ${M}`);
     });
 
+    it('forgetting a correction makes what it superseded current again; restoring it supersedes that anew', async () => {
+      const { engram } = await open();
+      const scope = 't/fix';
+      const old = await engram.remember({ scope, layer: 'semantic', content: 'I live in Lisbon.' });
+      const fix = await engram.remember({ scope, layer: 'semantic', content: 'I live in Porto now.' });
+      expect(fix.superseded).toEqual([old.id]);
+      const status = async (id: string) => (await engram.get(id, { scopes: [scope] })).status;
+      const current = async () =>
+        (await engram.list({ scopes: [scope], statuses: ['active'], layers: ['semantic'], limit: 10 })).items.map((r) => r.content);
+      await engram.forget(fix.id, { scope });
+      expect(await status(old.id)).toBe('active');
+      expect(await current()).toEqual(['I live in Lisbon.']);
+      const [reinstated] = await engram.store.getMemories([old.id], [scope]);
+      expect(reinstated!.validTo).toBeNull();
+      expect(reinstated!.data.supersededBy).toBeUndefined();
+      await engram.restore(fix.id, { scope });
+      expect(await status(old.id)).toBe('superseded');
+      expect(await current()).toEqual(['I live in Porto now.']);
+      const [again] = await engram.store.getMemories([old.id], [scope]);
+      expect(again!.data.supersededBy).toBe(fix.id);
+      expect(again!.data.reinstatedFrom).toBeUndefined();
+      // one live link between them, not two
+      const links = (await engram.store.getEdges({ scopes: [scope], ids: [fix.id], types: ['SUPERSEDES'] })).filter(
+        (e) => e.invalidatedAt === null && e.toId === old.id,
+      );
+      expect(links).toHaveLength(1);
+    });
+
     it('a concept is forgotten with the last record naming it, comes back with any of them, and when a new record names it', async () => {
       const { engram } = await open();
       const scope = 't/n';
