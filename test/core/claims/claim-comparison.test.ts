@@ -449,3 +449,87 @@ describe('compareClaims: a job stated with "works as" is one at a time', () => {
     expect(compareClaims("I'm working as a nurse.", 'I work as a nurse.').relation).toBe('agrees');
   });
 });
+
+describe('compareClaims: a correction must be about the same thing (hostile-tester reports)', () => {
+  it('"…, not 10" about standup leaves dates and other events that hold a 10 alone', () => {
+    const fix = 'Standup is at 9:30 now, not 10.';
+    for (const old of [
+      'The dentist appointment is on dec 10.',
+      'The 2.4 release is scheduled for thursday dec 10.',
+      'The retro is at 10.',
+      'The team has 10 engineers.',
+      'Leo turns 10 in March.',
+    ])
+      expect(compareClaims(fix, old).relation, old).not.toBe('supersedes');
+    expect(compareClaims('Standup is on Monday now, not Friday.', 'The retro is on Friday.').relation).not.toBe('supersedes');
+    // the same slot is still corrected
+    expect(compareClaims(fix, 'Standup is at 10.').relation).toBe('supersedes');
+  });
+
+  it('a title inside a name does not cut the value: "Dr. Kim" replaces "Dr. Patel", and restates only "Dr. Patel"', () => {
+    expect(compareClaims('My dentist is Dr. Kim now.', 'My dentist is Dr. Patel.')).toMatchObject({
+      relation: 'supersedes',
+      newSlots: [expect.objectContaining({ subject: 'dentist', value: 'dr. kim' })],
+    });
+    expect(compareClaims('Our landlord is Mrs. Lee now.', 'Our landlord is Mr. Jones.').relation).toBe('supersedes');
+    expect(compareClaims('Dr. Patel is my dentist.', 'My dentist is Dr. Patel.').relation).toBe('agrees');
+    expect(compareClaims('My doctor is Dr. Kim.', 'My dentist is Dr. Patel.').relation).not.toBe('supersedes');
+  });
+
+  it('a correction in one of several clauses supersedes; a clause about another thing does not', () => {
+    const owner = 'Marcus owns the billing service.';
+    expect(compareClaims('Dana now owns billing, Marcus moved to the platform team.', owner).relation).toBe('supersedes');
+    expect(compareClaims('Dana owns the billing repo, Marcus moved to the platform team.', owner).relation).not.toBe('supersedes');
+    expect(compareClaims('Dana now owns payments, Marcus is on holiday.', owner).relation).not.toBe('supersedes');
+    const ci = 'Our CI is Jenkins, the job is called ledger-main.';
+    expect(compareClaims('We moved CI to GitHub Actions last week, the old jenkins box is getting decommissioned.', ci).relation).toBe(
+      'supersedes',
+    );
+    expect(compareClaims('We moved the office to Lisbon last week, the old desk is getting sold.', ci).relation).not.toBe('supersedes');
+  });
+
+  it('a clause said without its "I" ("Traded in the civic!") is the speaker\'s departure', () => {
+    const car = 'My car is a 2015 Honda Civic, the check engine light is on again.';
+    expect(compareClaims('Traded in the civic! we now drive a 2024 Toyota RAV4 hybrid.', car).relation).toBe('supersedes');
+    expect(compareClaims('Traded in my old bike! the car is still fine.', 'My car is a 2015 Honda Civic.').relation).not.toBe('supersedes');
+    expect(compareClaims('Sold the old lawnmower last week.', 'My car is a 2015 Honda Civic.').relation).not.toBe('supersedes');
+  });
+
+  it('"took over as R" fills the role R; "took over X from Y" retracts Y', () => {
+    for (const old of ['The team lead is Ana.', 'Our team lead is Ana.', 'Ana is our team lead.'])
+      expect(compareClaims('Carol took over as team lead last week.', old).relation, old).toBe('supersedes');
+    expect(compareClaims('Carol took over as design lead.', 'The team lead is Ana.').relation).not.toBe('supersedes');
+    expect(compareClaims('Dana took over billing from Sam.', 'Sam runs billing.').relation).toBe('supersedes');
+    expect(compareClaims('Dana took over payroll from Sam.', 'Sam runs billing.').relation).not.toBe('supersedes');
+  });
+
+  it('"turns out … not … after all" reverses the old claim, and only that one', () => {
+    const allergy = "I'm allergic to peanuts.";
+    expect(compareClaims("Turns out I'm not allergic to peanuts after all.", allergy).relation).toBe('supersedes');
+    expect(compareClaims("Turns out I'm not allergic to shellfish after all.", allergy).relation).not.toBe('supersedes');
+  });
+
+  it('change phrasings: a browser switch, a move to an hour, a push to a day, an age, a head count', () => {
+    expect(compareClaims('I switched to Firefox.', 'I use Chrome as my browser.').relation).toBe('supersedes');
+    expect(compareClaims('I switched to Neovim.', 'I use Chrome as my browser.').relation).not.toBe('supersedes');
+    expect(compareClaims('My sister switched to Firefox.', 'I use Chrome as my browser.').relation).not.toBe('supersedes');
+    // the speaker's switch replaces a tool of its kind, not anything the speaker uses
+    expect(compareClaims('I switched to oat milk.', 'I use Chrome.').relation).not.toBe('supersedes');
+    expect(compareClaims('I switched to Firefox.', 'I use Chrome.').relation).toBe('supersedes');
+    expect(compareClaims('The user switched to Neovim.', "The user's preferred editor is VS Code.").relation).toBe('supersedes');
+    expect(compareClaims('The user switched to Neovim.', "My sister's editor is VS Code.").relation).not.toBe('supersedes');
+    expect(compareClaims('We switched to bun.', 'My friend uses pnpm.').relation).not.toBe('supersedes');
+    for (const fix of ['We moved standup to 10.', 'Standup moved to 10.'])
+      expect(compareClaims(fix, 'Standup is at 9:30.').relation, fix).toBe('supersedes');
+    expect(compareClaims('We moved the retro to 10.', 'Standup is at 9:30.').relation).not.toBe('supersedes');
+    expect(compareClaims('Ravi moved to 10 Downing Street.', 'Standup is at 9:30.').relation).not.toBe('supersedes');
+    expect(compareClaims('The deploy freeze was pushed to Monday.', 'The deploy freeze starts on Friday.').relation).toBe('supersedes');
+    expect(compareClaims('The launch party was pushed to Monday.', 'The deploy freeze starts on Friday.').relation).not.toBe('supersedes');
+    for (const fix of ['I just turned 35.', "I'm 35 now."])
+      expect(compareClaims(fix, "I'm 34 years old.").relation, fix).toBe('supersedes');
+    expect(compareClaims('My son just turned 5.', "I'm 34 years old.").relation).not.toBe('supersedes');
+    expect(compareClaims("I'm 34.", "I'm 34 years old.").relation).toBe('agrees');
+    expect(compareClaims("We're 15 engineers now.", 'We have 12 engineers.').relation).toBe('supersedes');
+    expect(compareClaims("We're 3 designers now.", 'We have 12 engineers.').relation).not.toBe('supersedes');
+  });
+});

@@ -183,7 +183,7 @@ describe('extractClaim: predicates joined by "and" or a comma', () => {
     }
     const three = extractClaim('I live in Lisbon, work as a nurse and drive a Tesla.');
     expect(three.map((slot) => slot.value)).toEqual(['lisbon', 'nurse', 'tesla']);
-    expectSlot('I moved to Porto last year and started a new job.', { subject: 'user', attribute: 'location', value: 'porto last year' });
+    expectSlot('I moved to Porto last year and started a new job.', { subject: 'user', attribute: 'location', value: 'porto' });
   });
 
   it('keeps a value that only lists things whole', () => {
@@ -218,5 +218,47 @@ describe('extractClaim: a role, a move to a tool, a job', () => {
     expectSlot('I work as a nurse.', { subject: 'user', attribute: 'role', value: 'nurse' });
     expectSlot("I'm working as a nurse.", { subject: 'user', attribute: 'role', value: 'nurse' });
     expectSlot('Dana works as a barista.', { subject: 'dana', attribute: 'role', value: 'barista' });
+  });
+});
+
+describe('claimClauses and extractClaim: abbreviations and clauses with their own subject', () => {
+  it('keeps titles, "St." and "a.m." inside their clause', () => {
+    expect(claimClauses('My dentist is Dr. Patel.')).toEqual(['My dentist is Dr. Patel']);
+    expect(claimClauses("Mrs. Lee lives on St. Mark's Road. She is nice.")).toEqual([
+      "Mrs. Lee lives on St. Mark's Road",
+      'Mrs. Lee is nice',
+    ]);
+    expect(claimClauses("Mom has surgery on dec 16 at St. Mary's. I'll stay with her the first week after")).toEqual([
+      "Mom has surgery on dec 16 at St. Mary's",
+      'I will stay with her the first week after',
+    ]);
+    expect(claimClauses('We meet at 9 a.m. on Mondays. Bring coffee.')).toEqual(['We meet at 9 a.m. on Mondays', 'Bring coffee']);
+    expect(claimClauses('We use vim. the editor is fine.')).toEqual(['We use vim', 'the editor is fine']);
+  });
+
+  it('splits "…, <someone> <verb> …" into two claims', () => {
+    expect(extractClaim('Dana now owns billing, Marcus moved to the platform team.')).toEqual([
+      expect.objectContaining({ subject: 'billing', attribute: 'owner', value: 'dana' }),
+      expect.objectContaining({ subject: 'marcus', attribute: 'member_of', value: 'platform team' }),
+    ]);
+    expect(extractClaim('My car is a 2015 Honda Civic, the check engine light is on again.')[0]).toMatchObject({
+      subject: 'car',
+      value: '2015 honda civic',
+    });
+    // a list of names is one value
+    expect(extractClaim('We use Postgres, Redis and Kafka.')).toHaveLength(1);
+  });
+
+  it('the time of a change is not part of the new value', () => {
+    expectSlot('We moved CI to GitHub Actions last week.', { subject: 'ci', attribute: 'value', value: 'github actions' });
+    expectSlot('The database was upgraded to PostgreSQL 15 last month.', { subject: 'database', value: 'postgresql 15' });
+    expectSlot('The offsite has been rescheduled to 21 May 2026.', { subject: 'offsite', attribute: 'when', value: '21 may 2026' });
+  });
+});
+
+describe('extractClaim: a change said without its "I"', () => {
+  it('reads "Traded in the civic" and "Switched to Firefox" as the speaker\'s', () => {
+    expectSlot('Traded in the civic.', { subject: 'user', value: 'civic' });
+    expectSlot('Switched to Firefox last week.', { subject: 'user', value: 'firefox' });
   });
 });

@@ -129,6 +129,38 @@ export const PROBE_CORRECTIONS: readonly ClaimPair[] = [
   pair('I work as a nurse.', 'I now work as a teacher.', 'probe-6'),
   pair('Dana works as a barista.', 'Dana works as a pastry chef now.', 'probe-6'),
   pair('The user works as a translator.', 'The user now works as a data analyst.', 'probe-6'),
+  // round 7 (hostile testers): a correction about the same slot; titles inside a name; a correction in one of
+  // several clauses; a trailing time phrase on the new value; an omitted "I"; a role taken over; "turns out"
+  pair('Standup is at 10.', 'Standup is at 9:30 now, not 10.', 'probe-7'),
+  pair('My dentist is Dr. Patel.', 'My dentist is Dr. Kim now.', 'probe-7'),
+  pair('Our landlord is Mr. Jones.', 'Our landlord is Mrs. Lee now.', 'probe-7'),
+  pair('Marcus owns the billing service.', 'Dana now owns billing, Marcus moved to the platform team.', 'probe-7'),
+  pair(
+    'Our CI is Jenkins, the job is called ledger-main.',
+    'We moved CI to GitHub Actions last week, the old jenkins box is getting decommissioned.',
+    'probe-7',
+  ),
+  pair('Our CI is Jenkins.', 'We moved CI to GitHub Actions last week.', 'probe-7'),
+  pair(
+    'My car is a 2015 Honda Civic, the check engine light is on again.',
+    'Traded in the civic! we now drive a 2024 Toyota RAV4 hybrid.',
+    'probe-7',
+  ),
+  pair('The team lead is Ana.', 'Carol took over as team lead.', 'probe-7'),
+  pair('Our team lead is Ana.', 'Carol took over as team lead last week.', 'probe-7'),
+  pair('Ana is our team lead.', 'Carol took over as team lead last week.', 'probe-7'),
+  pair('Sam runs billing.', 'Dana took over billing from Sam.', 'probe-7'),
+  pair("I'm allergic to peanuts.", "Turns out I'm not allergic to peanuts after all.", 'probe-7'),
+  pair('I use Chrome as my browser.', 'I switched to Firefox.', 'probe-7'),
+  pair('Standup is at 9:30.', 'We moved standup to 10.', 'probe-7'),
+  pair('Standup is at 9:30.', 'Standup moved to 10.', 'probe-7'),
+  pair('The deploy freeze starts on Friday.', 'The deploy freeze was pushed to Monday.', 'probe-7'),
+  pair("I'm 34 years old.", 'I just turned 35.', 'probe-7'),
+  pair("I'm 34 years old.", "I'm 35 now.", 'probe-7'),
+  pair('We are 12 engineers.', "We're 15 engineers now.", 'probe-7'),
+  pair('We have 12 engineers.', "We're 15 engineers now.", 'probe-7'),
+  pair('I eat meat.', "I've gone vegetarian.", 'probe-7'),
+  pair('I eat meat.', "I'm vegetarian now.", 'probe-7'),
 ];
 
 /** Expected: anything but supersedes. */
@@ -291,6 +323,41 @@ export const PROBE_COMPATIBLE: readonly ClaimPair[] = [
   pair('I work as a nurse.', 'My sister works as a teacher.', 'probe-6'),
   pair('Dana works as a barista.', 'Dana works at a café in Leeds.', 'probe-6'),
   pair('I work as a nurse.', 'I moved to Porto.', 'probe-6'),
+  // round 7: look-alikes of the round-7 corrections that must not supersede
+  pair('The dentist appointment is on dec 10.', 'Standup is at 9:30 now, not 10.', 'probe-7'),
+  pair('The 2.4 release is scheduled for thursday dec 10.', 'Standup is at 9:30 now, not 10.', 'probe-7'),
+  pair('The team has 10 engineers.', 'Standup is at 9:30 now, not 10.', 'probe-7'),
+  pair('Leo turns 10 in March.', 'Standup is at 9:30 now, not 10.', 'probe-7'),
+  pair('The retro is at 10.', 'Standup is at 9:30 now, not 10.', 'probe-7'),
+  pair('The retro is on Friday.', 'Standup is on Monday now, not Friday.', 'probe-7'),
+  pair('My dentist is Dr. Patel.', 'My doctor is Dr. Kim.', 'probe-7'),
+  pair('My dentist is Dr. Patel.', 'My sister sees Dr. Kim.', 'probe-7'),
+  pair("Mrs. Lee lives on St. Mark's Road.", "Mr. Jones lives on St. John's Road.", 'probe-7'),
+  pair('Marcus owns the billing service.', 'Dana owns the billing repo, Marcus moved to the platform team.', 'probe-7'),
+  pair('Marcus owns the billing service.', 'Dana now owns payments, Marcus is on holiday.', 'probe-7'),
+  pair(
+    'Our CI is Jenkins, the job is called ledger-main.',
+    'We moved the office to Lisbon last week, the old desk is getting sold.',
+    'probe-7',
+  ),
+  pair('My car is a 2015 Honda Civic.', 'Traded in my old bike! the car is still fine.', 'probe-7'),
+  pair('My car is a 2015 Honda Civic.', 'Sold the old lawnmower last week.', 'probe-7'),
+  pair('The team lead is Ana.', 'Carol took over as design lead.', 'probe-7'),
+  pair('The team lead is Ana.', 'Carol took over the onboarding docs last week.', 'probe-7'),
+  pair('Sam runs billing.', 'Dana took over payroll from Sam.', 'probe-7'),
+  pair("I'm allergic to peanuts.", "Turns out I'm not allergic to shellfish after all.", 'probe-7'),
+  pair('I use Chrome as my browser.', 'I switched to Neovim.', 'probe-7'),
+  pair('I use Chrome as my browser.', 'My sister switched to Firefox.', 'probe-7'),
+  pair('Standup is at 9:30.', 'We moved the retro to 10.', 'probe-7'),
+  pair('Standup is at 9:30.', 'Ravi moved to 10 Downing Street.', 'probe-7'),
+  pair('The deploy freeze starts on Friday.', 'The launch party was pushed to Monday.', 'probe-7'),
+  pair("I'm 34 years old.", 'My son just turned 5.', 'probe-7'),
+  pair("I'm 34 years old.", 'Leo turns 10 in March.', 'probe-7'),
+  pair('We have 12 engineers.', "We're 3 designers now.", 'probe-7'),
+  pair('I use Chrome.', 'I switched to oat milk.', 'probe-7'),
+  pair('The user uses Chrome.', 'The user switched to oat milk.', 'probe-7'),
+  pair("My sister's editor is VS Code.", 'The user switched to Neovim.', 'probe-7'),
+  pair('My friend uses pnpm.', 'We switched to bun.', 'probe-7'),
 ];
 
 /** Expected: agrees. */
@@ -340,4 +407,7 @@ export const PROBE_AGREEING: readonly ClaimPair[] = [
   pair('Our tech lead is Wen.', 'Wen is our tech lead.', 'probe-6'),
   pair('Our CI is Jenkins.', 'We use Jenkins for CI.', 'probe-6'),
   pair('I work as a nurse.', 'I am working as a nurse.', 'probe-6'),
+  // round 7
+  pair('My dentist is Dr. Patel.', 'Dr. Patel is my dentist.', 'probe-7'),
+  pair("I'm 34 years old.", "I'm 34.", 'probe-7'),
 ];

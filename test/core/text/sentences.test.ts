@@ -23,3 +23,32 @@ describe('splitSentences', () => {
     expect(sentences(' \n\t ')).toEqual([]);
   });
 });
+
+describe('splitSentences: abbreviations', () => {
+  it('does not split after titles and "St." before a name', () => {
+    expect(sentences("My dentist is Dr. Patel. Mrs. Lee lives on St. Mark's Road. Mr. Jones too.")).toEqual([
+      'My dentist is Dr. Patel.',
+      "Mrs. Lee lives on St. Mark's Road.",
+      'Mr. Jones too.',
+    ]);
+    expect(sentences("Surgery is on dec 16 at St. Mary's. I'll stay with her.")).toEqual([
+      "Surgery is on dec 16 at St. Mary's.",
+      "I'll stay with her.",
+    ]);
+  });
+
+  it('"etc.", "a.m.", "p.m." end a sentence only before a capital; "No." only before a word', () => {
+    expect(sentences('We meet at 9 a.m. on Mondays. Bring coffee.')).toEqual(['We meet at 9 a.m. on Mondays.', 'Bring coffee.']);
+    expect(sentences('We meet at 9 a.m. Bring coffee.')).toEqual(['We meet at 9 a.m.', 'Bring coffee.']);
+    expect(sentences('Buy eggs, milk, etc. Then go home.')).toEqual(['Buy eggs, milk, etc.', 'Then go home.']);
+    expect(sentences('We live at No. 5 Elm Road. The answer is no. We left.')).toEqual([
+      'We live at No. 5 Elm Road.',
+      'The answer is no.',
+      'We left.',
+    ]);
+    expect(sentences('Tabs vs. spaces is old. Cats, i.e. pets, are fine.')).toEqual([
+      'Tabs vs. spaces is old.',
+      'Cats, i.e. pets, are fine.',
+    ]);
+  });
+});

@@ -224,6 +224,23 @@ export const ACTIVITY_RULES: readonly Rule[] = [
     ],
   },
   {
+    name: 'we-are-count',
+    examples: [{ text: 'We are 15 engineers.', slot: { subject: '', attribute: 'count engineer', value: '15' } }],
+    // "We're 15 engineers now" counts the group as "we have 15 engineers" does; "we are 3 days late" is no count
+    re: new RegExp(
+      `^(we|they) (?:are|were|will be) (?:about |around |roughly |over |exactly |only |nearly |almost )?(${NUMBER}) (\\p{L}+s(?: in total)?)$`,
+      'iu',
+    ),
+    build: ([, whole = '', count = '', counted = '']) => [
+      {
+        subject: whole,
+        family: `count ${contentTokens(counted.replace(/ in total$/i, '')).join(' ')}`,
+        value: count,
+        rule: 'we-are-count',
+      },
+    ],
+  },
+  {
     name: 'there-are',
     examples: [
       {

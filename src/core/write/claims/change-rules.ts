@@ -31,6 +31,9 @@ function familyForChange(verb: string, subject: string, value: string): string |
   }
   if (/^(?:promoted|demoted)$/.test(v)) return 'role';
   if (isTemporal(value)) return 'when';
+  // "Standup moved to 10": a thing moved to a bare hour moved in time, not to a place
+  if (/^(?:moved|move|moves|shifted|changed|bumped|pushed|pushed back|moved back|moved up)$/.test(v) && CLOCK_HOUR.test(value.trim()))
+    return 'when';
   if (/^(?:grew|grown|grows|shrank|shrunk|shrinks|expanded|contracted|doubled|halved)$/.test(v) && startsWithNumber(value)) {
     return 'size';
   }
@@ -47,6 +50,9 @@ function familyForChange(verb: string, subject: string, value: string): string |
   if (/^(?:transferred|reassigned|handed over)$/.test(v)) return isPersonLike(subject) ? 'assignment' : 'owner';
   return undefined;
 }
+
+/** A bare hour of the day ("10", "9:30", "11am"), up to 24. */
+const CLOCK_HOUR = /^(?:[01]?\d|2[0-4])(?::[0-5]\d)?(?:\s?(?:am|pm|a\.m\.|p\.m\.))?$/i;
 
 /** Someone who moves themselves: a person, a one-word name ("Priya"), or a team. */
 function isMover(subject: string): boolean {
@@ -84,6 +90,26 @@ function changedThing(subject: string, object: string | undefined): string {
   return object;
 }
 
+/**
+ * A new value without the time of the change after it: "GitHub Actions last week" → "GitHub Actions" (the
+ * change happened last week; the value is the tool). A value that is itself a time stays whole.
+ */
+function withoutTimeOfChange(value: string): string {
+  if (isTemporal(value)) return value;
+  const words = value.trim().split(' ');
+  // the longest head: "PostgreSQL 15 last month" keeps its version, a tail opening with a number is no time of it
+  for (let i = 1; i < words.length; i += 1) {
+    const tail = words.slice(i).join(' ');
+    if (!/^\d/.test(tail) && isTemporal(tail)) return words.slice(0, i).join(' ');
+  }
+  return value;
+}
+
+/** A person or team by name ("Sam", "the payments team"), not a place or a thing handed over. */
+function isActorName(phrase: string): boolean {
+  return /^\p{Lu}[\p{L}'-]*(?: \p{Lu}[\p{L}'-]*)?$/u.test(phrase.trim()) || isTeamLike(phrase) || isPersonLike(phrase);
+}
+
 /** Change rules, most specific first. */
 export const CHANGE_RULES: readonly Rule[] = [
   {
@@ -103,9 +129,25 @@ export const CHANGE_RULES: readonly Rule[] = [
   },
   {
     name: 'take-over',
-    examples: [{ text: 'Maria took over the onboarding flow.', slot: { subject: 'onboarding flow', attribute: 'owner', value: 'maria' } }],
+    examples: [
+      { text: 'Maria took over the onboarding flow.', slot: { subject: 'onboarding flow', attribute: 'owner', value: 'maria' } },
+      { text: 'Dana took over billing from Sam.', slot: { subject: 'billing', attribute: 'owner', value: 'dana' } },
+      { text: 'Carol took over as team lead last week.', slot: { subject: 'team lead', attribute: 'value', value: 'carol' } },
+    ],
     re: /^(.+?) (?:took|takes|has taken|have taken|will take|is taking|are taking) over (?:(?:the )?(?:ownership|responsibility|maintenance|stewardship) (?:of|for) )?(.+)$/i,
-    build: ([, owner = '', thing = '']) => [{ subject: thing, family: 'owner', value: owner, rule: 'take-over', change: true }],
+    build: ([, owner = '', target = '']) => {
+      const taken = withoutTimeOfChange(target);
+      // "Carol took over as team lead": she fills the role, as in "the team lead is Carol"
+      const role = /^as (.+)$/i.exec(taken)?.[1];
+      if (role !== undefined) return [{ subject: role, value: owner, rule: 'take-over', change: true }];
+      // "Dana took over billing from Sam": Sam no longer owns it
+      const from = /^(.+?) from (.+)$/i.exec(taken);
+      const thing = from?.[1] ?? taken;
+      const slots: RawSlot[] = [{ subject: thing, family: 'owner', value: owner, rule: 'take-over', change: true }];
+      if (from?.[2] !== undefined && isActorName(from[2]))
+        slots.push({ subject: thing, family: 'owner', value: from[2], negated: true, retract: true, rule: 'take-over', change: true });
+      return slots;
+    },
   },
   {
     name: 'hand-over',
@@ -138,8 +180,9 @@ export const CHANGE_RULES: readonly Rule[] = [
       },
     ],
     re: new RegExp(`^(.+?) ${BE}(?:been )?(${CHANGE_VERBS})(?: (.+?))? from (.+?) (?:to|into|over to) (.+)$`, 'i'),
-    build: ([, subject = '', verb = '', object, from = '', to = '']) => {
+    build: ([, subject = '', verb = '', object, from = '', target = '']) => {
       const thing = changedThing(subject, object);
+      const to = withoutTimeOfChange(target);
       const family = familyForChange(verb, thing, to);
       return [
         { subject: thing, family, value: to, rule: 'from-to', change: true },
@@ -218,9 +261,10 @@ export const CHANGE_RULES: readonly Rule[] = [
     name: 'change-to',
     examples: [{ text: 'The meeting was moved to Thursday.', slot: { subject: 'meeting', attribute: 'when', value: 'thursday' } }],
     re: new RegExp(`^(.+?) ${BE}(?:been )?(${CHANGE_VERBS})(?: (.+?))? (?:to|into|as) (.+)$`, 'i'),
-    build: ([, subject = '', verb = '', object, to = '']) => {
+    build: ([, subject = '', verb = '', object, target = '']) => {
       if (/^(?:went|goes)$/i.test(verb)) return undefined;
       const thing = changedThing(subject, object);
+      const to = withoutTimeOfChange(target);
       return [{ subject: thing, family: familyForChange(verb, thing, to), value: to, rule: 'change-to', change: true }];
     },
   },

@@ -11,7 +11,9 @@
  *   Slot pairs (same subject = equal lemma sets, generic heads like "service"/"team" optional; same key = same
  *   subject and attribute, or equal subject+attribute word sets; related = same subject, attributes of one group)
  *   1. Retraction: the new claim names a value as gone ("from A to B", "replaced A", "instead of A", ", not A",
- *      "left A") and the old slot's value contains A, about an overlapping subject          → supersedes 0.85
+ *      "left A") and the old slot's value contains A, about the same key or a subject sharing a word (a
+ *      shared attribute family alone, "standup / when" and "dentist / when", is not enough; a bare "10"
+ *      is not the day of "dec 10")                                                          → supersedes 0.85
  *   History: a slot about a closed past period ("lived in Lisbon from 2019 to 2022") against the present or
  *      another period, same or related key (before rules 2-4)                              → compatible 0.60
  *   2. Negation: same key, same value, opposite polarity ("no longer", "not … anymore",
@@ -25,8 +27,9 @@
  *        weak marker ("now") and the values share a noun ("dark mode" / "light mode")      → supersedes 0.70
  *      - multi-valued attribute (is-a, likes, speaks, has, member of): explicit correction
  *        ("correction:", "actually", "instead of")                                         → supersedes 0.65
- *      - related attribute: strong marker, or weak marker with a shared noun; never on the bare
- *        scope subject ("we") unless the values share a noun                               → supersedes 0.60
+ *      - related attribute: strong marker or a change verb ("pushed to Monday" / "starts on Friday"), or
+ *        weak marker with a shared noun; never on the bare scope subject ("we") unless the values share
+ *        a noun                                                                             → supersedes 0.60
  *      - a possessed thing that "is now" something else ("my car is now a red Tesla"; "is a" or "is")   → supersedes 0.85
  *   5. Unnamed change ("X switched to Y", no attribute): same subject, old value a tool/platform/"X is Y"
  *      value or on the same dimension, never on the bare scope subject alone               → supersedes 0.70
@@ -57,7 +60,8 @@ import { isKnownFamily } from './attribute-families.js';
 import { WHAT_IT_IS_RULES } from './copula-rules.js';
 import { departureVerdict } from './departure-rules.js';
 import { termsOf } from './pos-tags.js';
-import { keyRelation, keysOverlap, sameSubject, shareDimension, valueContains, valueRelation } from './slot-matching.js';
+import { toolKindsIn } from './tool-kinds.js';
+import { keyRelation, keysOverlap, sameSubject, shareDimension, topicsOverlap, valueContains, valueRelation } from './slot-matching.js';
 
 /** How a new claim relates to an existing one. */
 export type ClaimRelation = 'supersedes' | 'agrees' | 'compatible' | 'unrelated';
@@ -157,13 +161,22 @@ function cardinality(a: ExtractedSlot, b: ExtractedSlot): ExtractedSlot['cardina
   return a.cardinality === 'single' && b.cardinality === 'single' ? 'single' : 'dimension';
 }
 
+/** Are both values tools of one kind ("chrome" / "firefox": browsers)? */
+function sameToolKind(a: string, b: string): boolean {
+  const kinds = toolKindsIn(a);
+  return [...toolKindsIn(b).keys()].some((kind) => kinds.has(kind));
+}
+
 /** Verdict for a value change on a matching key, or undefined when it is not a supersession. */
 function changedValueVerdict(n: ExtractedSlot, o: ExtractedSlot, related: boolean, s: Signals): Verdict | undefined {
   const what = `${describe(o)} → ${n.value}`;
   if (related) {
     // The scope subject ("we") relates everything; there the values must share a dimension too.
-    const aboutOneThing = n.subject !== '' || shareDimension(n, o);
-    if (s.strong && aboutOneThing)
+    // So does the speaker ("I use Chrome" / "I switched to oat milk"), unless the values are tools of one kind.
+    const aboutOneThing = (n.subject !== '' && n.subject !== 'user') || shareDimension(n, o) || sameToolKind(n.value, o.value);
+    // "the deploy freeze was pushed to Monday" against "… starts on Friday": a change verb moves the named thing
+    const changeVerb = n.change && n.subject !== '' && !WHAT_IT_IS_RULES.has(n.rule);
+    if ((s.strong || changeVerb) && aboutOneThing)
       return { relation: 'supersedes', confidence: CONFIDENCE.relatedAttribute, reason: `change marker on a related attribute: ${what}` };
     if (s.weak && n.subject !== '' && shareDimension(n, o)) {
       return {
@@ -248,7 +261,9 @@ function pairVerdict(n: ExtractedSlot, o: ExtractedSlot, s: Signals): Verdict | 
     if (times) return times;
   }
   if (n.retract) {
-    const about = key !== 'none' || keysOverlap(n, o) || n.subject === '';
+    // about the same thing: the same key, a shared subject word, or a correction of the speaker's own (no
+    // subject); sharing only the kind of value ("standup / when" and "dentist appointment / when") is not
+    const about = key !== 'none' || topicsOverlap(n, o) || n.subject === '';
     if (!o.negated && about && valueContains(o, n)) {
       return { relation: 'supersedes', confidence: CONFIDENCE.retraction, reason: `retracts "${n.value}" asserted by ${describe(o)}` };
     }

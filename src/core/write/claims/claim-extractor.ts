@@ -11,6 +11,7 @@ import { RULES } from './claim-patterns.js';
 import { type ClaimMarker, markClause, splitClauses } from './clause-markers.js';
 import { copulaSlots, isPossessedThing, namesWhatItIs, verbSlots, WHAT_IT_IS_RULES } from './copula-rules.js';
 import { type ExtractedSlot, keyRawSlot, makeSlot } from './extracted-slot.js';
+import { OMITTED_SPEAKER } from './departure-rules.js';
 import { normalizeSubject } from './noun-phrase.js';
 import { firstVerbIndex, termsOf } from './pos-tags.js';
 import { splitClosedPeriod } from './temporal.js';
@@ -153,8 +154,26 @@ const MAX_CLAIM_CLAUSE_CHARS = 400;
 /** How many predicates one clause is split into at most. */
 const MAX_JOINED_PREDICATES = 8;
 
-/** "and", a comma or ", and" before a lower-case word or "I": where a second predicate may start. */
-const PREDICATE_JOIN = /(?:\s*,\s*(?:and\s+)?|\s+and\s+)(?=\p{Ll}|I\s)/gu;
+/**
+ * "and", a comma or ", and" before a lower-case word or "I", or a comma before a capital: where a second
+ * predicate or a clause with its own subject may start.
+ */
+const PREDICATE_JOIN = /(?:\s*,\s*(?:and\s+)?|\s+and\s+)(?=\p{Ll}|I\s)|\s*,\s*(?=\p{Lu})/gu;
+
+/** Words that open a clause's own subject: a determiner, a possessive or a personal pronoun. */
+const SUBJECT_START = /^(?:the|a|an|my|our|your|his|her|their|its|this|that|these|those|we|he|she|they|it)\s/i;
+
+/**
+ * "… , Marcus moved to the platform team", "… , the job is called ledger-main": after a comma, a clause
+ * with a subject of its own (a determiner or pronoun, or a capitalised name, then a verb) is a second
+ * statement, not more of the first one's value ("my car is a Civic, the check engine light is on").
+ */
+function ownSubjectClause(second: string): boolean {
+  if (!SUBJECT_START.test(second) && !/^\p{Lu}/u.test(second)) return false;
+  const terms = termsOf(second);
+  const verb = firstVerbIndex(terms);
+  return terms.length >= 3 && verb > 0 && !terms[0]?.tags.has('Verb');
+}
 
 /**
  * The clause that `second` makes after `first`, or undefined when it continues `first`'s value: its own
@@ -168,6 +187,8 @@ function coordinatedClause(first: string, second: string): string | undefined {
   const firstVerb = firstVerbIndex(firstTerms);
   if (firstTerms.length < 3 || firstVerb <= 0) return undefined;
   if (/^I\s/.test(second)) return isClause(second) ? second : undefined;
+  if (ownSubjectClause(second)) return second;
+  if (/^\p{Lu}/u.test(second)) return undefined;
   const subject = leadingSubject(first);
   if (subject === undefined) return undefined;
   const joined = `${subject} ${second}`;
@@ -210,6 +231,8 @@ export function analyzeClaim(text: string): ClaimAnalysis {
     const marked = markClause(raw);
     for (const m of marked.markers) markers.add(m);
     let clause = marked.text;
+    // "Traded in the civic!", "Switched to Firefox": a change said without its "I" is the speaker's
+    if (OMITTED_SPEAKER.test(clause)) clause = `I ${clause.charAt(0).toLowerCase()}${clause.slice(1)}`;
     if (previousSubject && PRONOUN_START.test(clause)) clause = clause.replace(PRONOUN_START, `${previousSubject} `);
     const ellipsis = ELLIPSIS.exec(clause);
     if (ellipsis?.[1] && previousPredicate) clause = `${ellipsis[1]} ${ellipsis[2]} ${previousPredicate}`;
@@ -272,7 +295,7 @@ export function claimClauses(text: string): string[] {
 /** "he"/"she" opening a clause. */
 const PERSONAL_PRONOUN_START = /^(?:he|she)\b\s*/i;
 /** A person's name as a clause's subject: capitalised words, not "I". */
-const PERSON_NAME = /^(?!I$)\p{Lu}[\p{L}'-]*(?: \p{Lu}[\p{L}'-]*){0,2}$/u;
+const PERSON_NAME = /^(?!I$)\p{Lu}[\p{L}'.-]*(?: \p{Lu}[\p{L}'-]*){0,2}$/u;
 
 /**
  * Extracts `subject / attribute / value` claim slots from a statement; negated slots record what the

@@ -3,6 +3,7 @@
  * "instead of X", "also") as opposed to what it says about the world. Markers are removed from the clause
  * before slot extraction and reported beside it.
  */
+import { isAbbreviationDot } from '../../text/sentences.js';
 import { normalizeSpacing } from './claim-text.js';
 
 /**
@@ -46,15 +47,38 @@ const CONTRACTIONS: ReadonlyArray<readonly [RegExp, string]> = [
 const CHANGE_VERB_RE =
   /\b(?:moved|switched|changed|migrated|transferred|replaced|renamed|rescheduled|relocated|took over|taken over|postponed|pushed back|swapped|upgraded|downgraded|reassigned|handed over|raised|lowered|increased|decreased|reduced|bumped|went up|went down|no longer|rewritten|overtook|overtaken|supplanted|slipped|superseded)\b/i;
 
-/** Splits a statement into clauses at sentence ends and semicolons; dots inside tokens do not split. */
+/** Stands in for the full stop of an abbreviation while clauses are split ("Dr. Patel" is one name). */
+const ABBREVIATION_DOT = '\u2024';
+
+/** Replaces the full stops of abbreviations inside a sentence ("Dr.", "St.", "e.g.", "a.m." before a lowercase word). */
+function protectAbbreviations(text: string): string {
+  let out = '';
+  let from = 0;
+  for (const m of text.matchAll(/\.(?=\s)/g)) {
+    if (!isAbbreviationDot(text, m.index)) continue;
+    out += `${text.slice(from, m.index)}${ABBREVIATION_DOT}`;
+    from = m.index + 1;
+  }
+  return out + text.slice(from);
+}
+
+/**
+ * Splits a statement into clauses at sentence ends and semicolons; dots inside tokens and the full stops of
+ * abbreviations ("My dentist is Dr. Patel") do not split.
+ */
 export function splitClauses(text: string): string[] {
   let expanded = normalizeSpacing(text);
   for (const [re, replacement] of CONTRACTIONS) expanded = expanded.replace(re, replacement);
-  return expanded
+  return protectAbbreviations(expanded)
     .split(
       /(?<=[^\s.][.!?;])\s+|;\s*|(?<=[。！？；])\s*|\s+(?:but|whereas|while) (?=(?:it|he|she|they|we|the|this|that|[A-Z]\w*) )|,\s*(?=[^,.;]{1,30} (?:is|are|does|do|has|have|was|were)[.!]?$)/,
     )
-    .map((c) => c.replace(/[.!?;。！？；]+$/u, '').trim())
+    .map((c) =>
+      c
+        .replace(/[.!?;。！？；]+$/u, '')
+        .replaceAll(ABBREVIATION_DOT, '.')
+        .trim(),
+    )
     .filter((c) => c.length > 0);
 }
 
@@ -126,6 +150,9 @@ export function markClause(clause: string): MarkedClause {
   take(SELF_CORRECTION, 'correction');
   take(/^\s*(?:update|fyi|note|heads up|btw|ps)\b\s*[:,\-\u2014\u2013]+\s*/i, 'update');
   take(/\b(?:actually|in fact|in reality|as it turns out|it turns out(?: that)?)\b,?/gi, 'actually');
+  // "Turns out I'm not allergic …", "… after all": the speaker reverses what was believed
+  take(/^\s*(?:so\s+)?turn(?:s|ed) out(?: that)?\b,?/i, 'actually');
+  take(/,?\s*\bafter all\b,?/gi, 'actually');
   // "the new CTO", "a new phone number": the thing named has changed.
   text = text.replace(/\b(the|our|my|his|her|their|its|a|an) (?:brand[- ])?new\b/gi, (_m, det: string) => {
     markers.add('changed');

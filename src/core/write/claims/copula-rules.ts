@@ -216,6 +216,16 @@ const BEINGS =
   /\b(?:friends?|roommate|flatmate|housemate|neighbou?r|colleague|co-?worker|boss|manager|partner|wife|husband|spouse|fianc[eé]e?|girlfriend|boyfriend|kids?|child|son|daughter|baby|mo(?:ther|m)|mum|father|dad|parents?|brother|sister|sibling|cousin|aunt|uncle|niece|nephew|grand(?:mother|father|ma|pa|son|daughter|parent)|teacher|doctor|therapist|dentist|landlord|landlady|tenant|mentor|coach|lead|assistant|client|customer|student|intern|founder|co-?founder|dog|cat|puppy|kitten|pet|horse|parrot|bird|rabbit|hamster)$/i;
 
 /**
+ * Does the noun name a person or an animal someone has ("sister", "friends", "dog"), not a thing?
+ * @example
+ * isBeing('sister'); // true
+ * isBeing('editor'); // false
+ */
+export function isBeing(noun: string): boolean {
+  return BEINGS.test(noun.trim());
+}
+
+/**
  * Is the clause's copula about one thing someone has ("my car is …", "our office is …")? Such a thing is
  * one thing at a time: what it now is ("my car is now a red Tesla") replaces what it was. Not people,
  * animals or teams, whose new roles add to the old ones.

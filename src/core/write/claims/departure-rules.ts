@@ -1,7 +1,8 @@
 /**
  * Corrections stated as a departure from the old value rather than a new value of a named attribute:
  *
- *   1. Leaving: "X left/quit/sold/gave up/got rid of/stopped/dropped/moved off/traded in/replaced P",
+ *   1. Leaving: "X left/quit/sold/gave up/got rid of/stopped/dropped/moved off/traded in/replaced P" (a
+ *      clause that opens with the verb, "Traded in the civic!", is the speaker's),
  *      "moved … from P to …", "X is no longer P", "X was not (in/caused by) P after all" — P is gone.
  *      The old claim supersedes when it states P (all of P's words) about the same subject: the new
  *      subject's words occur in it, or both speak of the speaker ("I", "we", "my", "the user").
@@ -13,6 +14,7 @@
  * Each is checked clause by clause; the old claim must not itself be negated or a departure.
  */
 import { lexicalTokens } from './claim-text.js';
+import { isBeing } from './copula-rules.js';
 import { toolKindsIn } from './tool-kinds.js';
 
 /** A departure verdict: always a supersession, with its reason. */
@@ -45,8 +47,15 @@ const NEW_HOLDER =
   /^([A-Z][\w'-]+(?: [A-Z][\w'-]+)?) (?:took over as|has taken over as|is now (?:the |our )?|is (?:the |our )?new |now (?:leads|manages|runs|heads|owns)|(?:replaced|succeeded) [A-Z][\w'-]+ as|is (?:the |our )(?=.+ now$))(?:the |our )?(.+?)(?: now)?$/;
 const HOLDER = /^([A-Z][\w'-]+(?: [A-Z][\w'-]+)?) (?:is (?:the |our )|(?:leads|manages|runs|heads|owns) (?:the |our )?)(.+)$/;
 
+/**
+ * A first-person clause said without its "I" ("Traded in the civic!", "Sold the car last week", "Switched
+ * to Firefox"): a past-tense change verb opening the clause.
+ */
+export const OMITTED_SPEAKER =
+  /^(?:left|quit|sold|gave up|got rid of|stopped|dropped|ditched|abandoned|traded in|gave away|moved off|switched|moved|migrated|changed)\b/i;
+
 const SWITCHED_TO =
-  /^(?:we|i|the team|our team|the project|the repo) (?:have |has )?(?:switched|moved|migrated|changed|transitioned)(?: over)? to (.+)$/i;
+  /^(?:we|i|the user|user|the team|our team|the project|the repo) (?:have |has )?(?:switched|moved|migrated|changed|transitioned)(?: over)? to (.+)$/i;
 
 /** Light stem for comparing a departed phrase with the old wording ("smoking" ≈ "smokes" ≈ "smoke"). */
 function stems(text: string): Set<string> {
@@ -67,6 +76,16 @@ function clausesOf(text: string): string[] {
 function aboutSameSubject(subject: string, oldText: string, oldStems: Set<string>): boolean {
   if (SPEAKER.test(subject.trim())) return SPEAKER.test(oldText.trim());
   return within(stems(subject), oldStems);
+}
+
+/** Someone the speaker names by a possessive ("my sister's editor", "our CTO uses Vim"): not the speaker. */
+const SOMEONE_OF_THE_SPEAKER = /^(?:my|our)\s+([\p{L}-]+?)(?:'s)?\s/iu;
+
+/** Does the old claim speak of the speaker's own things ("I use pnpm", "my editor is Vim"), not a person of theirs? */
+function speakersOwn(oldText: string): boolean {
+  if (!SPEAKER.test(oldText)) return false;
+  const someone = SOMEONE_OF_THE_SPEAKER.exec(oldText)?.[1];
+  return someone === undefined || !isBeing(someone);
 }
 
 /** Was the old claim itself a denial or a departure (then nothing is left to supersede)? */
@@ -110,7 +129,7 @@ function newHolder(clause: string, oldText: string): DepartureVerdict | undefine
 
 function switchedTo(clause: string, oldText: string): DepartureVerdict | undefined {
   const target = SWITCHED_TO.exec(clause)?.[1];
-  if (target === undefined || (!SPEAKER.test(oldText.trim()) && !/^the (?:team|project|repo)\b/i.test(oldText.trim()))) return undefined;
+  if (target === undefined || (!speakersOwn(oldText.trim()) && !/^the (?:team|project|repo)\b/i.test(oldText.trim()))) return undefined;
   const newKinds = toolKindsIn(target);
   if (newKinds.size === 0 || within(stems(target), stems(oldText))) return undefined;
   const shared = [...toolKindsIn(oldText)].filter(([kind]) => newKinds.has(kind));
@@ -144,7 +163,8 @@ function otherPurpose(target: string, oldText: string): boolean {
 export function departureVerdict(newText: string, oldText: string): DepartureVerdict | undefined {
   if (oldIsNegative(oldText)) return undefined;
   const oldStems = stems(oldText);
-  for (const clause of clausesOf(newText)) {
+  for (const written of clausesOf(newText)) {
+    const clause = OMITTED_SPEAKER.test(written) ? `I ${written}` : written;
     const verdict = leaving(clause, oldText, oldStems) ?? newHolder(clause, oldText) ?? switchedTo(clause, oldText);
     if (verdict !== undefined) return verdict;
   }

@@ -231,6 +231,16 @@ export const RELATION_RULES: readonly Rule[] = [
     ],
   },
   {
+    name: 'age',
+    examples: [
+      { text: 'I just turned 35.', slot: { subject: 'user', attribute: 'age', value: '35' } },
+      { text: 'I am 34 years old.', slot: { subject: 'user', attribute: 'age', value: '34' } },
+    ],
+    // "I turned 35", "I'm 35", "Dana is 34 years old": a person's age, one at a time ("turns 10 in March" is a plan)
+    re: /^(.+?) (?:am|is|was|turned|has turned|have turned) (\d{1,3})(?: (?:years?|yrs?) old| y\/?o| years of age)?$/i,
+    build: ([, who = '', age = '']) => (isPersonLike(who) ? [{ subject: who, family: 'age', value: age, rule: 'age' }] : undefined),
+  },
+  {
     name: 'goes-by',
     examples: [{ text: 'Robert goes by Bob.', slot: { subject: 'robert', attribute: 'nickname', value: 'bob' } }],
     re: new RegExp(`^(.+?) (?:${verbAlternation(['go'])}) by (.+)$`, 'i'),

@@ -165,10 +165,39 @@ export function shareDimension(a: ExtractedSlot, b: ExtractedSlot): boolean {
   return false;
 }
 
+/** A bare number or clock time ("10", "9:30"): an hour, or an amount; never a day of a date. */
+const BARE_NUMBER = /^\d{1,4}(?::\d{2})?$/;
+/** A month or a weekday: the value names a date, whose number is a day. */
+const DATE_WORD = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)(?:[a-z]*)\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day/i;
+
 /** Does a retracted value occur inside another slot's value ("API keys" in "API keys")? */
 export function valueContains(container: ExtractedSlot, retracted: ExtractedSlot): boolean {
+  // "not 10" (an hour) is not the day of "dec 10": a bare number retracts a date only when the date is that number
+  if (BARE_NUMBER.test(retracted.value.trim()) && DATE_WORD.test(container.value)) return false;
   const inner = valueTokens(retracted.value);
   return inner.size > 0 && specificSubset(inner, valueTokens(container.value));
+}
+
+/**
+ * The words of an attribute that name a thing: a free attribute's words, or the noun of a counted or
+ * favourite family ("count engineer" → "engineer"); a family name itself ("when", "owner") names none.
+ */
+function topicWords(attribute: string): string[] {
+  if (attribute === 'value') return [];
+  const noun = /^(?:count|favourite) (.+)$/.exec(attribute.replace(/_/g, ' '))?.[1];
+  if (noun !== undefined) return [...tokenSet(noun)];
+  return isKnownFamily(attribute) ? [] : [...tokenSet(attribute.replace(/_/g, ' '))];
+}
+
+/**
+ * Do two slots share a word of what they are about: their subjects, or the words of free attributes?
+ * Unlike `keysOverlap`, a shared family name alone ("standup / when" and "dentist appointment / when") is
+ * two different things with the same kind of value, not one thing.
+ */
+export function topicsOverlap(a: ExtractedSlot, b: ExtractedSlot): boolean {
+  const ta = new Set([...tokenSet(a.subject), ...topicWords(a.attribute)]);
+  for (const t of [...tokenSet(b.subject), ...topicWords(b.attribute)]) if (ta.has(t) && !GENERIC_HEADS.has(t)) return true;
+  return false;
 }
 
 /** Do two slots share any subject or attribute word (a loose "about the same thing")? */

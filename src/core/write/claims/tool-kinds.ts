@@ -70,6 +70,8 @@ const KINDS: Readonly<Record<string, readonly string[]>> = dictionary({
   'CSS framework': ['tailwind', 'bootstrap', 'styled-components', 'emotion', 'css modules', 'sass', 'chakra'],
   'frontend framework': ['react', 'vue', 'svelte', 'sveltekit', 'angular', 'solid', 'next.js', 'nextjs', 'nuxt', 'remix', 'astro'],
   cache: ['redis', 'memcached', 'valkey'],
+  // "edge" and "arc" alone are common words: only their full names
+  browser: ['chrome', 'google chrome', 'chromium', 'firefox', 'safari', 'microsoft edge', 'brave', 'vivaldi', 'arc browser', 'opera'],
   'message queue': ['kafka', 'rabbitmq', 'sqs', 'nats', 'pulsar'],
   'chat tool': ['slack', 'discord', 'microsoft teams', 'teams', 'mattermost'],
   'version control host': ['github', 'gitlab', 'bitbucket'],
