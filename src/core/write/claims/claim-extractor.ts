@@ -160,8 +160,12 @@ const MAX_JOINED_PREDICATES = 8;
  */
 const PREDICATE_JOIN = /(?:\s*,\s*(?:and\s+)?|\s+and\s+)(?=\p{Ll}|I\s)|\s*,\s*(?=\p{Lu})/gu;
 
-/** Words that open a clause's own subject: a determiner, a possessive or a personal pronoun. */
-const SUBJECT_START = /^(?:the|a|an|my|our|your|his|her|their|its|this|that|these|those|we|he|she|they|it)\s/i;
+/**
+ * Words that open a clause's own subject: a definite determiner, a possessive or a personal pronoun. Not
+ * "a"/"an": "X's fridge broke and a repair visit is booked for Friday" introduces a new thing, which is
+ * no slot of its own (every such visit would be the same "repair visit", each superseding the last).
+ */
+const SUBJECT_START = /^(?:the|my|our|your|his|her|their|its|this|that|these|those|we|he|she|they|it)\s/i;
 
 /**
  * "… , Marcus moved to the platform team", "… , the job is called ledger-main": after a comma, a clause
