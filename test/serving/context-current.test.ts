@@ -66,8 +66,10 @@ describe('context: what is current', () => {
     expect(ctx.parts.episodes.level).toBe('full');
     expect(episodes.map((e) => e.content)).toEqual(['user: Actually I moved to Porto last month.', 'user: I live in Lisbon.']);
     expect(episodes[0]?.correctedBy).toBeUndefined();
-    expect(episodes[1]?.correctedBy?.content).toBe('Actually I moved to Porto last month.');
-    expect(ctx.markdown).toContain('user: I live in Lisbon. _(later corrected: Actually I moved to Porto last month.)_ _(source: c0 #m0)_');
+    expect(episodes[1]?.correctedBy?.content).toBe('Actually, I moved to Porto last month.');
+    expect(ctx.markdown).toContain(
+      'user: I live in Lisbon. _(later corrected: Actually, I moved to Porto last month.)_ _(source: c0 #m0)_',
+    );
   });
 
   it('names the correction that holds now, and marks no turn that corrects itself', async () => {
@@ -102,7 +104,7 @@ describe('context: what is current', () => {
     await say('user: Actually I moved to Porto last month.', 1, NOW);
     const after = await engram.context({ scopes: [scope], message: 'Where do I live?', budgetMs: 5_000 });
     expect(after.parts.episodes.items.find((e) => e.content.includes('Lisbon'))?.correctedBy?.content).toBe(
-      'Actually I moved to Porto last month.',
+      'Actually, I moved to Porto last month.',
     );
   });
 

@@ -50,7 +50,7 @@ describe('recall after a captured correction (SQLite file, hash embedder)', () =
     const lisbon = hits.findIndex((h) => h.id === ids.get('user: I live in Lisbon.'));
     expect(lisbon).toBeGreaterThanOrEqual(0);
     const correction = hits[lisbon]?.correctedBy;
-    expect(correction?.content).toBe('Actually I moved to Porto last month.');
+    expect(correction?.content).toBe('Actually, I moved to Porto last month.');
     // the correcting claim, or its turn standing for it (a turn and its claim make one hit)
     const current = hits.findIndex((h) => h.id === correction?.id || (h.why.sameAs ?? []).includes(correction?.id ?? ''));
     expect(current).toBeGreaterThanOrEqual(0);
@@ -116,7 +116,7 @@ describe('the index of corrected claims recall keeps', () => {
       await say('user: Our CI runs on GitHub Actions.', 1);
       expect((await ask()).find((h) => h.id === lisbon.id)?.correctedBy).toBeUndefined();
       await say('user: Actually I moved to Porto last month.', 2);
-      expect((await ask()).find((h) => h.id === lisbon.id)?.correctedBy?.content).toBe('Actually I moved to Porto last month.');
+      expect((await ask()).find((h) => h.id === lisbon.id)?.correctedBy?.content).toBe('Actually, I moved to Porto last month.');
     } finally {
       await t.cleanup();
     }

@@ -53,8 +53,8 @@ async function correctionSeenAtOnce(pair: Pair): Promise<void> {
 
   const correction = await say(writer, 'user: Actually I moved to Porto last month.', 2);
   expect(correction.action).not.toBe('deduplicated');
-  expect((await recalled())?.correctedBy?.content).toBe('Actually I moved to Porto last month.');
-  expect((await shown())?.correctedBy?.content).toBe('Actually I moved to Porto last month.');
+  expect((await recalled())?.correctedBy?.content).toBe('Actually, I moved to Porto last month.');
+  expect((await shown())?.correctedBy?.content).toBe('Actually, I moved to Porto last month.');
 
   // the other engine forgets the corrected claim: the turn is unmarked at once too
   const [corrected] = await writer.store.listMemories({ scopes: [S], layers: ['semantic'], statuses: ['superseded'], limit: 10 });

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { roundedChannels, type ChannelExplanation } from '../../../src/core/recall/fusion.js';
 import { hitRelevance } from '../../../src/core/recall/hit-relevance.js';
+import { analyzeQuery } from '../../../src/core/recall/query-analysis.js';
 import { Engram } from '../../../src/index.js';
 import { tempEngram } from '../../helpers/temp.js';
 
@@ -65,7 +66,8 @@ describe('recall hits report rounded channel explanations', () => {
               expect(decimals(explanation.score)).toBeLessThanOrEqual(6);
               if (explanation.coverage !== undefined) expect(decimals(explanation.coverage)).toBeLessThanOrEqual(4);
             }
-            expect(hit.relevance).toBe(hitRelevance(hit.why.channels));
+            const { terms, windowOnly } = analyzeQuery(query, { referenceTime: Date.now() });
+            expect(hit.relevance).toBe(hitRelevance(hit.why.channels, undefined, { terms: terms.length, windowOnly }));
           }
         }
         expect(seen).toBeGreaterThan(10);

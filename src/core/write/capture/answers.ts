@@ -1,12 +1,19 @@
 /**
  * Clarifying questions: an assistant turn that ends with a question and the user turn that answers it
  * are read together. A short answer naming a choice ("Which package manager should I use?" → "bun")
- * is a stable fact ("The package manager is bun."); an answer that decides or rejects, or gives its
+ * is a stable fact ("The package manager is bun."); an answer to a question about a thing is put back
+ * into the question ("Which day do deploys happen now?" → "Thursday": "Deploys happen on Thursday
+ * now."), with an "it" the question leaves unnamed resolved to what the user's turn before it spoke of
+ * ("The piano lesson moved." … "Which day is it [the piano lesson] on now?"). A fact without a real
+ * subject ("The day is Thursday.") is not stated. An answer that decides or rejects, or gives its
  * reason ("No, not yet, because traffic is low"), is a decision: its episode is tagged `decision`, with
  * the question in its context and the reason as its rationale.
  */
 import type { ParsedRememberInput } from '../../schemas.js';
+import { firstVerbIndex, termsOf } from '../claims/pos-tags.js';
+import { restateAnswer } from './answer-statement.js';
 import { readTurn } from './capture-claims.js';
+import { turnClauses } from './turn-sentences.js';
 
 /** How an answer reads in the light of its question. */
 export interface AnswerReading {
@@ -35,6 +42,8 @@ const ALTERNATIVES = /([\w.+#-]+)\s+or\s+(?:(?:with|in|on|using|via)\s+)?(?:the\
 const REJECTION =
   /^(?:no|nope|nah|not|never|don't|do not|let's not|skip|neither|none|rather not)\b|\b(?:rather not|no need|not yet|not now|let's not)\b/i;
 const ACCEPTANCE = /^(?:yes|yep|yeah|sure|ok|okay|go ahead|please do|do it|sounds good)\b/i;
+/** What a question asks for that names no subject: "the day is Thursday" says nothing on its own. */
+const GENERIC_TOPIC = /^(?:day|date|time|hour|week|month|year|weekday|one|option|way|place|thing|kind|type|choice|value|number|name)s?$/i;
 const REASON =
   /\s*(?:,|;|\s[\u2014\u2013-])?\s*\b(?:because|since|as|so that|due to|given that|otherwise)\b\s+(.+)$|\s[\u2014\u2013-]\s(.+)$/i;
 
@@ -65,8 +74,11 @@ export function readAnswer(question: string, answer: string): AnswerReading | un
   const choice = bare(main);
   const options = ALTERNATIVES.exec(question);
   if (!rejects && !ACCEPTANCE.test(main) && choice.length > 0 && choice.split(/\s+/).length <= 5) {
-    if (topic !== undefined) reading.fact = `The ${topic.replace(/^(?:the|a|an)\s+/i, '').toLowerCase()} is ${choice}.`;
-    else if (options?.[1] && options[2]) {
+    const restated = restateAnswer(question, choice);
+    const named = topic?.replace(/^(?:the|a|an)\s+/i, '').toLowerCase();
+    if (restated !== undefined) reading.fact = restated;
+    else if (named !== undefined && !GENERIC_TOPIC.test(named)) reading.fact = `The ${named} is ${choice}.`;
+    else if (topic === undefined && options?.[1] && options[2]) {
       const picked = [options[1], options[2]].find((o) => choice.toLowerCase().split(/\s+/)[0] === o.toLowerCase());
       const other = picked === options[1] ? options[2] : options[1];
       if (picked !== undefined) reading.fact = `The user prefers ${picked} over ${other}.`;
@@ -94,29 +106,75 @@ export function conversationKey(scope: string, conversation: string | undefined)
 }
 
 /**
+ * What a conversation leaves open after a write: the question asked last, or what the user last spoke
+ * of. With a question, `referent` is set ('' for none) when the user turn before it was in the same write.
+ */
+export interface OpenTurn {
+  question?: string;
+  referent?: string;
+}
+
+/** "The piano lesson moved." → "the piano lesson": the noun phrase a user turn opens its last statement with. */
+export function referentOf(text: string): string | undefined {
+  for (const clause of turnClauses(text).reverse()) {
+    if (clause.endsWith('?') || !/^(?:the|my|our)\s/i.test(clause)) continue;
+    const terms = termsOf(clause);
+    const verb = firstVerbIndex(terms, 2);
+    if (verb >= 2 && verb <= 5 && terms.slice(1, verb).every((t) => t.tags.has('Noun') || t.tags.has('Adjective'))) {
+      const phrase = terms
+        .slice(0, verb)
+        .map((t) => t.text)
+        .join(' ');
+      return `${phrase.charAt(0).toLowerCase()}${phrase.slice(1)}`;
+    }
+  }
+  return undefined;
+}
+
+/** "Which day is it on now?" with "the piano lesson" → "Which day is it [the piano lesson] on now?" (wh-questions only). */
+export function withReferent(question: string, referent: string | undefined): string {
+  if (referent === undefined || /\[[^\]]*\]/.test(question)) return question;
+  return question.replace(
+    /^(.*?\b(?:which|what)\s[^?]*?\b(?:is|are|was|were|do|does|did)\s+)(it|that|this)\b(?!\s*\[)/i,
+    `$1$2 [${referent}]`,
+  );
+}
+
+/**
  * The question each captured user turn answers: the given `context.question`, else the closing question
  * of the assistant turn just before it in the same conversation (in this write, or `pending` from earlier
- * writes, by {@link conversationKey}). Returns the pairs, and what is open at the end of each conversation
- * (a question, or null once answered).
+ * writes, by {@link conversationKey}), its "it" resolved to what the user's turn before it spoke of.
+ * Returns the pairs, and what is open at the end of each conversation.
  */
 export function answeredQuestions(
   inputs: readonly ParsedRememberInput[],
   pending: ReadonlyMap<string, string> = new Map(),
-): { answers: Map<ParsedRememberInput, string>; open: Map<string, string | null> } {
+): { answers: Map<ParsedRememberInput, string>; open: Map<string, OpenTurn> } {
   const answers = new Map<ParsedRememberInput, string>();
-  const open = new Map<string, string | null>();
-  const current = (key: string): string | undefined => (open.has(key) ? (open.get(key) ?? undefined) : pending.get(key));
+  const open = new Map<string, OpenTurn>();
+  const current = (key: string): string | undefined => (open.has(key) ? open.get(key)?.question : pending.get(key));
   for (const input of inputs) {
     if (input.capture !== true) continue;
     const key = conversationKey(input.scope, conversationOf(input));
     const turn = readTurn({ content: input.content, ...(input.tags !== undefined ? { tags: input.tags } : {}) });
     if (turn.role === 'assistant') {
-      open.set(key, closingQuestion(turn.text) ?? null);
+      const question = closingQuestion(turn.text);
+      const before = open.get(key);
+      // an assistant turn that speaks of more than the question may mean something of its own by "it"
+      const alone = question !== undefined && turn.text.slice(0, turn.text.lastIndexOf(question)).split(/\s+/).filter(Boolean).length <= 4;
+      const referent = !alone ? '' : before !== undefined ? (before.referent ?? '') : undefined;
+      open.set(
+        key,
+        question === undefined
+          ? {}
+          : { question: withReferent(question, referent || undefined), ...(referent !== undefined ? { referent } : {}) },
+      );
       continue;
     }
     const question = input.context?.question ?? current(key);
     if (question !== undefined) answers.set(input, question);
-    open.set(key, null);
+    const referent = referentOf(turn.text);
+    open.set(key, referent !== undefined ? { referent } : {});
   }
   return { answers, open };
 }

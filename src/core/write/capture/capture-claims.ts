@@ -4,9 +4,12 @@
  *
  * Only what the user (or a named human speaker) says is read: an assistant's suggestions and
  * explanations are not facts the user gave. A turn that comments on quoted material is skipped whole.
+ * A clause a correction lead-in opened ("No wait, I prefer coffee") is worded with one marker,
+ * "Actually, …": claim comparison reads it to replace the earlier value of a preference or other
+ * many-valued slot, which a bare restatement would sit beside.
  */
 import { notAClaim } from './claim-shape.js';
-import { quotesMaterial, turnClauses } from './turn-sentences.js';
+import { markedClauses, quotesMaterial } from './turn-sentences.js';
 
 /** Who spoke a turn, as the capture reads it. */
 export type TurnRole = 'user' | 'assistant' | 'other';
@@ -49,9 +52,9 @@ export function captureClaims(turn: CaptureTurn): string[] {
   const { role, speaker, text } = readTurn(turn);
   if (role === 'assistant' || quotesMaterial(text)) return [];
   const claims: string[] = [];
-  for (const clause of turnClauses(text)) {
+  for (const { text: clause, correction } of markedClauses(text)) {
     if (notAClaim(clause) !== undefined) continue;
-    const sentence = asSentence(clause);
+    const sentence = correction ? `${CORRECTION_MARKER} ${asClause(clause)}.` : asSentence(clause);
     const worded = speaker !== undefined ? `${speaker}: ${sentence}` : sentence;
     if (!claims.includes(worded)) claims.push(worded);
   }
@@ -61,7 +64,17 @@ export function captureClaims(turn: CaptureTurn): string[] {
 /** Names written in lower case keep it ("dbt models live…", "iOS 16", "npm"). */
 const LOWER_CASE_NAME = /^(?:[a-z]+[A-Z]\w*|dbt|npm|pnpm|npx|uv|k8s|kubectl)\b/;
 
+/** How a corrected clause is worded: the one marker claim comparison reads as a correction. */
+const CORRECTION_MARKER = 'Actually,';
+
 function asSentence(clause: string): string {
   const head = LOWER_CASE_NAME.test(clause) ? clause.charAt(0) : clause.charAt(0).toUpperCase();
   return `${head}${clause.slice(1)}.`;
+}
+
+/** The clause inside a sentence: "The launch…" → "the launch…"; "I", names and acronyms keep their case. */
+function asClause(clause: string): string {
+  return /^(?:The|My|Our|We|We['’]\w+|It|It['’]s|This|That|These|Those|A|An|His|Her|Their|There)\b/.test(clause)
+    ? `${clause.charAt(0).toLowerCase()}${clause.slice(1)}`
+    : clause;
 }

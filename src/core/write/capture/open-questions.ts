@@ -1,11 +1,12 @@
 /**
  * A question the assistant ends a write with is answered in a later one (a hook stores each exchange
  * as it ends): the open question of each conversation is kept as a state document of the scope, read
- * before a write with captured turns and updated in the write's transaction.
+ * before a write with captured turns and updated in the write's transaction. Between a user turn and
+ * the assistant's question the document keeps what the user spoke of, to resolve the question's "it".
  */
 import type { StoreReader, StoreTransaction } from '../../ports/store.js';
 import type { ParsedRememberInput } from '../../schemas.js';
-import { conversationKey, conversationOf, questionStateKey } from './answers.js';
+import { conversationKey, conversationOf, questionStateKey, withReferent, type OpenTurn } from './answers.js';
 
 /** The open questions of the conversations the captured turns of `inputs` belong to. */
 export async function openQuestionsOf(store: StoreReader, inputs: readonly ParsedRememberInput[]): Promise<Map<string, string>> {
@@ -23,12 +24,18 @@ export async function openQuestionsOf(store: StoreReader, inputs: readonly Parse
   return open;
 }
 
-/** Records what is open at the end of each conversation of a write (a question, or nothing once answered). */
-export async function keepOpenQuestions(tx: StoreTransaction, open: ReadonlyMap<string, string | null>, at: number): Promise<void> {
-  for (const [key, question] of open) {
+/** Records what is open at the end of each conversation of a write: a question, what the user spoke of, or nothing. */
+export async function keepOpenQuestions(tx: StoreTransaction, open: ReadonlyMap<string, OpenTurn>, at: number): Promise<void> {
+  for (const [key, { question, referent }] of open) {
     const [scope = '', conversation = ''] = key.split('\u0000');
     if (conversation === '') continue;
-    if (question === null) await tx.deleteState(scope, questionStateKey(conversation));
-    else await tx.setState(scope, questionStateKey(conversation), { question }, at);
+    const stateKey = questionStateKey(conversation);
+    if (question !== undefined) {
+      // without a user turn before it in this write, the one it follows was stored by an earlier write
+      const earlier = referent === undefined ? ((await tx.getState(scope, stateKey))?.value as { referent?: unknown } | null) : null;
+      const known = typeof earlier?.referent === 'string' ? earlier.referent : undefined;
+      await tx.setState(scope, stateKey, { question: withReferent(question, known) }, at);
+    } else if (referent !== undefined && referent !== '') await tx.setState(scope, stateKey, { referent }, at);
+    else await tx.deleteState(scope, stateKey);
   }
 }
