@@ -73,6 +73,8 @@ export async function readCorrections(
   const byScope = new Map<Scope, string[]>();
   for (const e of episodes) byScope.set(e.scope, [...(byScope.get(e.scope) ?? []), e.id]);
   const successorOf = new Map<string, string>();
+  // the claim of each episode a correction ended: what it said, to tell a correction that says it again
+  const correctedOf = new Map<string, MemoryRecord>();
   for (const [scope, ids] of byScope) {
     const wanted = new Set(ids);
     const index = await indexOf(scope);
@@ -87,7 +89,11 @@ export async function readCorrections(
     for (const claim of claims) {
       const by = claim.data.supersededBy;
       if (typeof by !== 'string' || isVisible(claim, filter, now, claimBeliefs.get(claim.id))) continue;
-      for (const id of claim.provenance.derivedFrom) if (wanted.has(id) && !successorOf.has(id)) successorOf.set(id, by);
+      for (const id of claim.provenance.derivedFrom)
+        if (wanted.has(id) && !successorOf.has(id)) {
+          successorOf.set(id, by);
+          correctedOf.set(id, claim);
+        }
     }
   }
   if (successorOf.size === 0) return new Map();
@@ -114,7 +120,17 @@ export async function readCorrections(
     }
     // a correction said in the same turn corrects nothing said before it
     if (successor === undefined || successor.status === 'deleted' || successor.provenance.derivedFrom.includes(episodeId)) continue;
+    // what holds now says what the turn said (Lisbon, then Porto, then "I moved back to Lisbon"): true again
+    if (sameSlotValue(correctedOf.get(episodeId), successor)) continue;
     out.set(episodeId, { id: successor.id, content: successor.content });
   }
   return out;
+}
+
+/** Whether two claims hold the same value of the same slot (subject, attribute and value as read, neither negated). */
+function sameSlotValue(a: MemoryRecord | undefined, b: MemoryRecord): boolean {
+  const x = a?.data.claim;
+  const y = b.data.claim;
+  if (x === undefined || y === undefined || x.negated === true || y.negated === true) return false;
+  return x.subject === y.subject && x.attribute === y.attribute && x.value === y.value && x.value !== '';
 }

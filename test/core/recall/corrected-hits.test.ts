@@ -117,6 +117,12 @@ describe('the index of corrected claims recall keeps', () => {
       expect((await ask()).find((h) => h.id === lisbon.id)?.correctedBy).toBeUndefined();
       await say('user: Actually I moved to Porto last month.', 2);
       expect((await ask()).find((h) => h.id === lisbon.id)?.correctedBy?.content).toBe('Actually, I moved to Porto last month.');
+      // moved back: what holds now is what the first turn said, which is true again, not corrected
+      const porto = (await ask()).find((h) => h.content.includes('Porto') && h.layer === 'episodic');
+      await say('user: I moved back to Lisbon.', 3);
+      const after = await ask();
+      expect(after.find((h) => h.id === lisbon.id)?.correctedBy).toBeUndefined();
+      expect(after.find((h) => h.id === porto?.id)?.correctedBy?.content).toBe('I moved back to Lisbon.');
     } finally {
       await t.cleanup();
     }
