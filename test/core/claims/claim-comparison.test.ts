@@ -533,3 +533,11 @@ describe('compareClaims: a correction must be about the same thing (hostile-test
     expect(compareClaims("We're 3 designers now.", 'We have 12 engineers.').relation).not.toBe('supersedes');
   });
 });
+
+describe('a rate stated with a measure qualifies its subject', () => {
+  it('"Rent went up to $2,100" supersedes "Our rent is $1,800 a month"; a rent per year is another slot', () => {
+    expect(compareClaims('Rent went up to $2,100.', 'Our rent is $1,800 a month.').relation).toBe('supersedes');
+    expect(compareClaims('Our rent is $21,000 a year.', 'Our rent is $1,800 a month.').relation).not.toBe('supersedes');
+    expect(compareClaims('The parking fee went up to $90.', 'Our rent is $1,800 a month.').relation).not.toBe('supersedes');
+  });
+});

@@ -50,12 +50,23 @@ export function sameSubject(a: string, b: string): boolean {
   // two subjects without a content word are one only when written alike ("" and "" both name the scope)
   if (ta.size === 0 || tb.size === 0) return ta.size === tb.size && a.trim().toLowerCase() === b.trim().toLowerCase();
   if (setsEqual(ta, tb)) return true;
-  const sa = new Set([...ta].filter((t) => !GENERIC_HEADS.has(t)));
-  const sb = new Set([...tb].filter((t) => !GENERIC_HEADS.has(t)));
+  const sa = new Set([...ta].filter((t) => !isQualifier(t)));
+  const sb = new Set([...tb].filter((t) => !isQualifier(t)));
   if (sa.size === 0 || !setsEqual(sa, sb)) return false;
-  const headsA = [...ta].filter((t) => GENERIC_HEADS.has(t));
-  const headsB = [...tb].filter((t) => GENERIC_HEADS.has(t));
+  const headsA = [...ta].filter(isQualifier);
+  const headsB = [...tb].filter(isQualifier);
   return headsA.length === 0 || headsB.length === 0;
+}
+
+/**
+ * The rate a measure is stated at ("$1,800 a month" reads as the subject "rent monthly"): like a generic
+ * head, it qualifies the thing without naming another one, so "rent" meets "rent monthly", and "rent
+ * monthly" does not meet "rent yearly".
+ */
+const RATE_WORDS = new Set(['hourly', 'daily', 'nightly', 'weekly', 'monthly', 'quarterly', 'yearly']);
+
+function isQualifier(token: string): boolean {
+  return GENERIC_HEADS.has(token) || RATE_WORDS.has(token);
 }
 
 /** Same attribute: equal canonical names, or free phrases with equal lemma sets ("budget laptop" ≈ "laptop budget"). */
