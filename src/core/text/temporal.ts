@@ -149,8 +149,9 @@ function findWithChrono(context: ParseContext, found: Found[]): void {
         const today = calendar.startOf(calendar.dateOf(reference));
         if (direction === 'past' && calendar.startOf(date) > today)
           date = start.isCertain('day') ? yearOver(date, -1) : { ...date, day: date.day - 7 };
-        // chrono reads a yearless day as the nearest, before or after: one that has passed is next year's
-        else if (direction === 'future' && start.isCertain('day') && calendar.startOf(date) < today) date = yearOver(date, 1);
+        // chrono reads a yearless day or weekday as the nearest, before or after: one that has passed is the next one
+        else if (direction === 'future' && calendar.startOf(date) < today)
+          date = start.isCertain('day') ? yearOver(date, 1) : { ...date, day: date.day + 7 };
       }
       window = calendar.day(date);
       const adjacent = /^the\s+(week|month|year)\s+(before|after)\b/.exec(lowerText);
@@ -285,11 +286,24 @@ function findAll(text: string, reference: number, options: TemporalOptions, dire
 
 /**
  * The first date expression in a query as a window [start, end) relative to `referenceTime`
- * (epoch ms), or null when the query names no time; yearless dates resolve to the past.
+ * (epoch ms), or null when the query names no time; yearless dates resolve to the past, unless the
+ * query asks about what is to come ("what's planned for Thursday?", "what is due on Friday?").
  * @example parseTemporalExpression('what did we do last May?', Date.UTC(2024, 2, 15)) // { start: Date.UTC(2023, 4, 1), end: Date.UTC(2023, 5, 1), text: 'last May' }
  */
 export function parseTemporalExpression(query: string, referenceTime: number, options: TemporalOptions = {}): TemporalWindow | null {
-  return findAll(query, referenceTime, options, () => 'past')[0] ?? null;
+  const direction: Direction = asksAhead(query) ? 'future' : 'past';
+  return findAll(query, referenceTime, options, () => direction)[0] ?? null;
+}
+
+/** Words of a question about what is to come ("what's planned for Thursday?", "what is due on Friday?"). */
+const AHEAD_CUE =
+  /\b(?:will|shall|going to|gonna|planned|planning|plans?|upcoming|coming up|scheduled|due|deadline|booked|reserved|agenda)\b|'ll\b/i;
+/** …unless it asks in the past tense ("what was planned for Thursday?"). */
+const PAST_TENSE_QUESTION = /\b(?:did|was|were|had)\b/i;
+
+/** Whether a query asks about what is to come: a yearless date in it then resolves forward. */
+function asksAhead(query: string): boolean {
+  return AHEAD_CUE.test(query) && !PAST_TENSE_QUESTION.test(query);
 }
 
 /**

@@ -348,6 +348,26 @@ describe('extractDates', () => {
     expect(year('The meeting on Dec 10 went well.')).toEqual([2025]);
   });
 
+  it('reads a yearless date or weekday of a question about what is to come forward, of any other question back', () => {
+    const monday = Date.UTC(2026, 11, 7, 15);
+    const day = (query: string) => {
+      const window = parseTemporalExpression(query, monday);
+      return window === null ? null : new Date(window.start).toISOString().slice(0, 10);
+    };
+    expect(day("what's planned for Thursday?")).toBe('2026-12-10');
+    expect(day('what is due on Friday?')).toBe('2026-12-11');
+    expect(day("what's booked for Dec 20?")).toBe('2026-12-20');
+    expect(day('what was planned for Thursday?')).toBe('2026-12-03');
+    expect(day('what did I do on Friday?')).toBe('2026-12-04');
+    expect(day('what happened on Dec 20?')).toBe('2025-12-20');
+    // a stored text's future-tense weekday that chrono read as the one before is the next one
+    const tuesday = Date.UTC(2026, 11, 1, 10);
+    expect(extractDates('We will meet on Friday.', tuesday).map((w) => new Date(w.start).toISOString().slice(0, 10))).toEqual([
+      '2026-12-04',
+    ]);
+    expect(extractDates('We met on Friday.', tuesday).map((w) => new Date(w.start).toISOString().slice(0, 10))).toEqual(['2026-11-27']);
+  });
+
   it('reads "for tomorrow", "for Friday" or "for today" as the day they name: only a count makes a duration', () => {
     expect(windowOf("what's on my plate for tomorrow")).toEqual(['2024-03-16', '2024-03-17', 'tomorrow']);
     expect(windowOf('plans for today')?.[2]).toBe('today');
