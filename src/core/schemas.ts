@@ -35,15 +35,17 @@ export function oneWallClock(input: { timeZone?: string | undefined; timezoneOff
   return input.timeZone === undefined || input.timezoneOffsetMinutes === undefined;
 }
 
-/** The issue `oneWallClock` raises. */
-export const ONE_WALL_CLOCK_ISSUE: { message: string; path: string[] } = {
-  message:
-    'cannot be given with timezoneOffsetMinutes: give one of the two (timeZone, e.g. "Europe/Lisbon", follows daylight-saving changes; timezoneOffsetMinutes is one fixed offset)',
-  path: ['timeZone'],
-};
-// zod's `refine(check, params)` rewrites `params` in place (its message becomes an error function): a
-// `superRefine` that raises the same issue takes the words from this copy
-const ONE_WALL_CLOCK_MESSAGE = ONE_WALL_CLOCK_ISSUE.message;
+/**
+ * The issue `oneWallClock` raises, a new object each call: zod's `refine(check, params)` rewrites `params`
+ * in place (its message becomes an error function), so one object shared by several schemas lost its words.
+ */
+export function oneWallClockIssue(): { message: string; path: string[] } {
+  return {
+    message:
+      'cannot be given with timezoneOffsetMinutes: give one of the two (timeZone, e.g. "Europe/Lisbon", follows daylight-saving changes; timezoneOffsetMinutes is one fixed offset)',
+    path: ['timeZone'],
+  };
+}
 
 /** Longest accepted `content` (characters). Longer texts are rejected; long-but-valid ones are chunked. */
 export const MAX_CONTENT_CHARS = 200_000;
@@ -228,7 +230,7 @@ export const rememberInputSchema = z
   })
   .strict()
   .superRefine((input, ctx) => {
-    if (!oneWallClock(input)) ctx.addIssue({ code: 'custom', path: ['timeZone'], message: ONE_WALL_CLOCK_MESSAGE });
+    if (!oneWallClock(input)) ctx.addIssue({ code: 'custom', ...oneWallClockIssue() });
     for (const [field, message] of layerFieldProblems(input)) ctx.addIssue({ code: 'custom', path: [field], message });
     if (input.capture === true && input.layer !== undefined && input.layer !== 'episodic') {
       ctx.addIssue({
@@ -293,7 +295,7 @@ export const recallOptionsSchema = z
     chains: z.boolean().optional(),
   })
   .strict()
-  .refine(oneWallClock, ONE_WALL_CLOCK_ISSUE);
+  .refine(oneWallClock, oneWallClockIssue());
 export type RecallOptions = z.input<typeof recallOptionsSchema>;
 
 export const recallQuerySchema = z

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import {
   episodeCycleShape,
-  ONE_WALL_CLOCK_ISSUE,
+  oneWallClockIssue,
   oneWallClock,
   readScopeListSchema,
   timeZoneSchema,
@@ -47,7 +47,7 @@ export const contextInputSchema = z
     timeZone: timeZoneSchema.optional(),
   })
   .strict()
-  .refine(oneWallClock, ONE_WALL_CLOCK_ISSUE)
+  .refine(oneWallClock, oneWallClockIssue())
   .refine((input) => input.message.trim().length > 0 || hasPercept(input.percept), {
     message: 'needs a message, or a percept with objects, people or a goal',
     path: ['message'],

@@ -323,7 +323,11 @@ async function runChannels(
       : none,
     // what was written in the window or soon after it, read for the times its text names
     config.mentionWeight > 0 && analysis.window !== null
-      ? store.temporalSearch({ ...base, start: mentionStart(analysis, config), end: analysis.window.end + config.mentionLagDays * DAY_MS })
+      ? store.temporalSearch({
+          ...base,
+          start: mentionStart(analysis.window, analysis.referenceTime, config),
+          end: analysis.window.end + config.mentionLagDays * DAY_MS,
+        })
       : none,
   ]);
   const records = new Map<string, MemoryRecord>();
@@ -580,7 +584,6 @@ function round(value: number): number {
  * past the query's "now" (the days to come have not happened: what names them was written before),
  * `mentionLeadDays` before it.
  */
-function mentionStart(analysis: QueryAnalysis, config: RecallConfig): number {
-  const window = analysis.window as NonNullable<QueryAnalysis['window']>;
-  return window.end > analysis.referenceTime ? window.start - config.mentionLeadDays * DAY_MS : window.start;
+function mentionStart(window: { start: number; end: number }, referenceTime: number, config: RecallConfig): number {
+  return window.end > referenceTime ? window.start - config.mentionLeadDays * DAY_MS : window.start;
 }

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { Engram } from '../../engram.js';
 import { EngramError } from '../../core/errors.js';
-import { ONE_WALL_CLOCK_ISSUE, oneWallClock, parseInput, scopeSchema, timeZoneSchema, timezoneOffsetSchema } from '../../core/schemas.js';
+import { oneWallClockIssue, oneWallClock, parseInput, scopeSchema, timeZoneSchema, timezoneOffsetSchema } from '../../core/schemas.js';
 import type { Scope } from '../../core/scope.js';
 import { endSession, ingestTurns, promptContext, readCursor, sessionContext } from './handlers.js';
 
@@ -30,7 +30,7 @@ const promptContextSchema = z
     timezoneOffsetMinutes: timezoneOffsetSchema.optional(),
   })
   .strict()
-  .refine(oneWallClock, ONE_WALL_CLOCK_ISSUE);
+  .refine(oneWallClock, oneWallClockIssue());
 const ingestSchema = z
   .object({
     scope: scopeSchema,
@@ -42,7 +42,7 @@ const ingestSchema = z
     timezoneOffsetMinutes: timezoneOffsetSchema.optional(),
   })
   .strict()
-  .refine(oneWallClock, ONE_WALL_CLOCK_ISSUE);
+  .refine(oneWallClock, oneWallClockIssue());
 const sessionContextSchema = z.object({ scopes: z.array(scopeSchema).min(1).max(32) }).strict();
 const sessionEndSchema = z.object({ scope: scopeSchema, sessionId: z.string().min(1).max(500) }).strict();
 
